@@ -1,0 +1,51 @@
+package io.lifeline.domain.event;
+
+import java.time.Instant;
+
+/** Payloads of {@code node.*} events; the event subject is the node name. */
+public sealed interface NodeData extends EventData {
+
+    /**
+     * A node joined the fleet.
+     *
+     * @param pool          node pool / group name
+     * @param capacityType  spot, on-demand or reserved
+     * @param zone          availability zone, may be null
+     * @param instanceType  cloud instance type, may be null
+     * @param gpuCount      GPUs on the node
+     * @param providerId    cloud provider id (for example {@code aws:///us-east-1a/i-0abc}), may be null
+     */
+    record Registered(String pool, CapacityType capacityType, String zone, String instanceType, int gpuCount,
+                      String providerId) implements NodeData {
+    }
+
+    /** The node became Ready. */
+    record Ready() implements NodeData {
+    }
+
+    /** The node stopped being Ready; {@code reason} may be null. */
+    record NotReady(String reason) implements NodeData {
+    }
+
+    /** The node was made unschedulable; {@code by} (who or what cordoned it) may be null. */
+    record Cordoned(String by) implements NodeData {
+    }
+
+    /** The node was made schedulable again. */
+    record Uncordoned() implements NodeData {
+    }
+
+    /**
+     * The node will go away: a spot reclaim, rebalance recommendation, maintenance or preemption.
+     *
+     * @param kind      what kind of notice
+     * @param provider  who sent it (aws, azure, gcp, kubernetes, ...), may be null
+     * @param deadline  when the node is expected to go, may be null when unknown
+     */
+    record InterruptionNotice(NoticeKind kind, String provider, Instant deadline) implements NodeData {
+    }
+
+    /** The node is gone; {@code reason} may be null. */
+    record Terminated(String reason) implements NodeData {
+    }
+}

@@ -1,0 +1,23 @@
+package io.lifeline.domain.event;
+
+/** Why a node is going away: the kind of an interruption notice. */
+public enum NoticeKind {
+    SPOT_RECLAIM, REBALANCE, MAINTENANCE, PREEMPT;
+
+    public String wireName() {
+        return name().toLowerCase();
+    }
+
+    /** Parses the wire form; {@code null} when unknown. */
+    public static NoticeKind fromWireName(String s) {
+        if (s == null) {
+            return null;
+        }
+        for (NoticeKind k : values()) {
+            if (k.wireName().equals(s.trim().toLowerCase().replace('-', '_'))) {
+                return k;
+            }
+        }
+        return null;
+    }
+}

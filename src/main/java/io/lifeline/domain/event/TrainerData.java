@@ -1,0 +1,91 @@
+package io.lifeline.domain.event;
+
+import java.util.List;
+
+/** Payloads of {@code trainer.*} events (torchrun agents and the training loop); the subject is the job. */
+public sealed interface TrainerData extends EventData {
+
+    /**
+     * A rendezvous round completed: who is in the job now.
+     *
+     * @param runId         torchrun run id, may be null
+     * @param round         rendezvous round (version)
+     * @param worldSize     total ranks
+     * @param participants  nodes and the ranks they host
+     */
+    record Rendezvous(String runId, int round, int worldSize, List<Participant> participants) implements TrainerData {
+        public Rendezvous {
+            participants = List.copyOf(participants);
+        }
+    }
+
+    /**
+     * One node's share of a rendezvous.
+     *
+     * @param node       node name
+     * @param firstRank  first global rank on the node
+     * @param rankCount  how many ranks it hosts
+     */
+    record Participant(String node, int firstRank, int rankCount) {
+    }
+
+    /** A worker process failed. {@code node}, {@code exitCode} and {@code error} may be null. */
+    record WorkerFailed(String runId, int rank, String node, Integer exitCode, String error) implements TrainerData {
+    }
+
+    /** The elastic agent restarted the workers; {@code restartCount} is the agent's count so far. */
+    record Restarted(String runId, int restartCount, String reason) implements TrainerData {
+    }
+
+    /** Training progress; rates may be null. */
+    record Progress(long step, Double samplesPerSecond, Double tokensPerSecond) implements TrainerData {
+    }
+
+    /** A checkpoint save began. */
+    record CheckpointStarted(String checkpointId, long step, boolean async) implements TrainerData {
+    }
+
+    /**
+     * A checkpoint save finished and is complete on storage.
+     *
+     * @param checkpointId     id
+     * @param step             training step saved
+     * @param bytes            size, may be null
+     * @param durationSeconds  total save time
+     * @param blockingSeconds  time the trainers were blocked
+     * @param uri              storage location, may be null
+     * @param checksum         checksum, may be null
+     * @param shards           shard count, may be null
+     * @param async            saved asynchronously
+     * @param worldSize        world size at save, may be null
+     */
+    record CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
+                               double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
+                               Integer worldSize) implements TrainerData {
+    }
+
+    /** A checkpoint save failed. */
+    record CheckpointFailed(String checkpointId, long step, String error) implements TrainerData {
+    }
+
+    /** A checkpoint was checked on storage: {@code ok} false means corrupt. */
+    record CheckpointVerified(String checkpointId, boolean ok, String checksum) implements TrainerData {
+    }
+
+    /** The trainers resumed from a checkpoint. */
+    record Restored(String checkpointId, long step, String runId) implements TrainerData {
+    }
+
+    /** The trainer answered a command Lifeline sent. */
+    record CommandAck(String commandId, String command, AckStatus status, String message) implements TrainerData {
+    }
+
+    /** A trainer's answer to a command. */
+    enum AckStatus {
+        ACCEPTED, REJECTED, DONE, FAILED;
+
+        public String wireName() {
+            return name().toLowerCase();
+        }
+    }
+}

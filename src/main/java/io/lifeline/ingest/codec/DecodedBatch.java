@@ -1,0 +1,17 @@
+package io.lifeline.ingest.codec;
+
+import io.lifeline.domain.event.Event;
+import java.util.List;
+
+/**
+ * The outcome of decoding a request body: the valid events, in order, and a rejection per invalid one.
+ *
+ * @param events      valid events
+ * @param rejections  invalid events with their reasons
+ */
+public record DecodedBatch(List<Event> events, List<Rejection> rejections) {
+
+    public int total() {
+        return events.size() + rejections.size();
+    }
+}
