@@ -1,0 +1,179 @@
+package io.lifeline.demo;
+
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.TrainerData;
+import io.lifeline.domain.event.TrainerData.AckStatus;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How the simulated trainers answer Lifeline's commands: each command is acknowledged ({@code accepted} or
+ * {@code rejected} with a reason), then answered {@code done} or {@code failed} when its effect happened or
+ * could not. Commands reach the trainer a fraction of a second after they are sent.
+ */
+final class Commands {
+
+    static final String CHECKPOINT = "checkpoint";
+    static final String RESCALE = "rescale";
+    static final String SUSPEND = "suspend";
+    static final String RESUME = "resume";
+
+    private final SimContext ctx;
+    private final Map<String, SimJob> jobs;
+
+    Commands(SimContext ctx, Map<String, SimJob> jobs) {
+        this.ctx = ctx;
+        this.jobs = jobs;
+    }
+
+    /** Delivers a command after a short transport delay. */
+    void deliver(Runnable command) {
+        ctx.agenda.after(ctx.rng.millisBetween(0.15, 0.6), command);
+    }
+
+    void checkpoint(String commandId, String jobKey, Long deadline) {
+        SimJob job = acceptable(commandId, CHECKPOINT, jobKey);
+        if (job == null) {
+            return;
+        }
+        JobPhase phase = job.phase;
+        if (phase != JobPhase.RUNNING && phase != JobPhase.RESCALING && phase != JobPhase.SUSPENDING) {
+            ack(jobKey, commandId, CHECKPOINT, AckStatus.REJECTED, notTraining(job));
+            return;
+        }
+        ack(jobKey, commandId, CHECKPOINT, AckStatus.ACCEPTED, null);
+        job.commands.add(new SimJob.PendingCommand(commandId, CHECKPOINT, SimJob.CommandKind.CHECKPOINT,
+                deadline == null ? Long.MAX_VALUE : deadline));
+        if (deadline != null) {
+            ctx.agenda.at(deadline, () -> expire(job, commandId));
+        }
+        if (phase == JobPhase.RUNNING) {
+            ctx.checkpoints.requestNow(job);
+        }
+    }
+
+    void rescale(String commandId, String jobKey, int nodes) {
+        SimJob job = acceptable(commandId, RESCALE, jobKey);
+        if (job == null) {
+            return;
+        }
+        Scenario.Job s = job.spec;
+        if (nodes < s.minNodes() || nodes > s.maxNodes()) {
+            ack(jobKey, commandId, RESCALE, AckStatus.REJECTED, "requested " + nodes + " nodes, outside the elastic bounds "
+                    + s.minNodes() + ".." + s.maxNodes());
+            return;
+        }
+        if (job.phase != JobPhase.RUNNING) {
+            ack(jobKey, commandId, RESCALE, AckStatus.REJECTED, notTraining(job));
+            return;
+        }
+        int need = nodes - job.world.size() - job.reserved.size();
+        int free = ctx.placement.freeFor(job);
+        if (need > free) {
+            ack(jobKey, commandId, RESCALE, AckStatus.REJECTED, "growing to " + nodes + " nodes needs " + need
+                    + " more, only " + free + " free in the job's pools");
+            return;
+        }
+        ack(jobKey, commandId, RESCALE, AckStatus.ACCEPTED, null);
+        job.target = nodes;
+        while (job.world.size() + job.reserved.size() > nodes && !job.reserved.isEmpty()) {
+            ctx.placement.release(job.reserved.remove(job.reserved.size() - 1));
+        }
+        if (nodes == job.world.size() && job.reserved.isEmpty()) {
+            ack(jobKey, commandId, RESCALE, AckStatus.DONE, "already training on " + nodes + " nodes");
+            ctx.placement.capacityChanged();
+            return;
+        }
+        if (need > 0) {
+            ctx.placement.reserve(job, need);
+        }
+        job.commands.add(new SimJob.PendingCommand(commandId, RESCALE, SimJob.CommandKind.RESCALE, Long.MAX_VALUE));
+        ctx.trainer.beginChange(job, "membership change: rescale from " + job.world.size() + " to " + nodes
+                + " nodes (command " + commandId + ")");
+    }
+
+    void suspend(String commandId, String jobKey) {
+        SimJob job = acceptable(commandId, SUSPEND, jobKey);
+        if (job == null) {
+            return;
+        }
+        switch (job.phase) {
+            case SUSPENDED -> ack(jobKey, commandId, SUSPEND, AckStatus.DONE, "already suspended");
+            case RUNNING, PENDING, WAITING -> {
+                ack(jobKey, commandId, SUSPEND, AckStatus.ACCEPTED, null);
+                job.commands.add(new SimJob.PendingCommand(commandId, SUSPEND, SimJob.CommandKind.SUSPEND, Long.MAX_VALUE));
+                if (job.phase == JobPhase.RUNNING) {
+                    ctx.trainer.beginSuspend(job);
+                } else {
+                    ctx.trainer.suspendNow(job);
+                }
+            }
+            default -> ack(jobKey, commandId, SUSPEND, AckStatus.REJECTED, "job is " + phaseName(job)
+                    + "; retry once it is training or waiting");
+        }
+    }
+
+    void resume(String commandId, String jobKey) {
+        SimJob job = acceptable(commandId, RESUME, jobKey);
+        if (job == null) {
+            return;
+        }
+        if (job.phase != JobPhase.SUSPENDED) {
+            ack(jobKey, commandId, RESUME, AckStatus.REJECTED, "job is not suspended (it is " + phaseName(job) + ")");
+            return;
+        }
+        ack(jobKey, commandId, RESUME, AckStatus.ACCEPTED, null);
+        job.commands.add(new SimJob.PendingCommand(commandId, RESUME, SimJob.CommandKind.RESUME, Long.MAX_VALUE));
+        ctx.trainer.resume(job);
+    }
+
+    /** Answers every waiting command of these kinds. */
+    void resolve(SimJob job, Set<SimJob.CommandKind> kinds, AckStatus status, String message) {
+        for (Iterator<SimJob.PendingCommand> it = job.commands.iterator(); it.hasNext(); ) {
+            SimJob.PendingCommand c = it.next();
+            if (kinds.contains(c.kind())) {
+                it.remove();
+                ack(job.key, c.commandId(), c.command(), status, message);
+            }
+        }
+    }
+
+    private void expire(SimJob job, String commandId) {
+        for (Iterator<SimJob.PendingCommand> it = job.commands.iterator(); it.hasNext(); ) {
+            SimJob.PendingCommand c = it.next();
+            if (c.commandId().equals(commandId) && ctx.now() >= c.deadline()) {
+                it.remove();
+                ack(job.key, commandId, c.command(), AckStatus.FAILED, "deadline passed before a checkpoint completed");
+            }
+        }
+    }
+
+    /** The job, or null after rejecting the command because the job is unknown or has too many waiting. */
+    private SimJob acceptable(String commandId, String command, String jobKey) {
+        SimJob job = jobs.get(jobKey);
+        if (job == null || job.phase == JobPhase.NEW) {
+            ack(jobKey, commandId, command, AckStatus.REJECTED, "no such job");
+            return null;
+        }
+        if (job.commands.size() >= SimJob.MAX_PENDING_COMMANDS) {
+            ack(jobKey, commandId, command, AckStatus.REJECTED, "too many commands waiting ("
+                    + SimJob.MAX_PENDING_COMMANDS + ")");
+            return null;
+        }
+        return job;
+    }
+
+    private static String notTraining(SimJob job) {
+        return "job is " + phaseName(job) + ", not training";
+    }
+
+    private static String phaseName(SimJob job) {
+        return job.phase.name().toLowerCase();
+    }
+
+    private void ack(String jobKey, String commandId, String command, AckStatus status, String message) {
+        ctx.emit(Emitter.TRAINER, EventType.TRAINER_COMMAND_ACK, jobKey,
+                new TrainerData.CommandAck(commandId, command, status, message));
+    }
+}

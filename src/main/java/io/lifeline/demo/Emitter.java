@@ -1,0 +1,57 @@
+package io.lifeline.demo;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventData;
+import io.lifeline.domain.event.EventType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns what happens in the simulation into catalogue events: ids unique per run, sources named after the
+ * component that would report the event in a real fleet ({@code lifeline-demo/<component>}), the current
+ * simulated time, and the subject the catalogue asks for.
+ */
+final class Emitter {
+
+    static final String CLOUD = "lifeline-demo/cloud";
+    static final String KUBELET = "lifeline-demo/kubelet";
+    static final String TERMINATION_HANDLER = "lifeline-demo/node-termination-handler";
+    static final String DCGM = "lifeline-demo/dcgm-exporter";
+    static final String SCHEDULER = "lifeline-demo/kueue";
+    static final String OPERATOR = "lifeline-demo/training-operator";
+    static final String AGENT = "lifeline-demo/torchrun";
+    static final String TRAINER = "lifeline-demo/trainer";
+
+    private final String idPrefix;
+    private final Agenda agenda;
+    private long counter;
+    private long cachedMillis = Long.MIN_VALUE;
+    private Instant cachedInstant;
+    private List<Event> out = new ArrayList<>();
+
+    Emitter(String runTag, Agenda agenda) {
+        this.idPrefix = runTag + "-";
+        this.agenda = agenda;
+    }
+
+    void emit(String source, EventType type, String subject, EventData data) {
+        long now = agenda.now();
+        if (now != cachedMillis) {
+            cachedMillis = now;
+            cachedInstant = Instant.ofEpochMilli(now);
+        }
+        out.add(new Event(idPrefix + counter++, source, type, subject, cachedInstant, data));
+    }
+
+    /** Hands over the events emitted since the last call. */
+    List<Event> drain() {
+        List<Event> events = out;
+        out = new ArrayList<>(Math.max(16, events.size()));
+        return events;
+    }
+
+    long emitted() {
+        return counter;
+    }
+}

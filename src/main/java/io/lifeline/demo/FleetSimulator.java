@@ -1,0 +1,150 @@
+package io.lifeline.demo;
+
+import io.lifeline.domain.event.Event;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.regex.Pattern;
+
+/**
+ * A seeded discrete-event simulation of a GPU fleet and the elastic training jobs on it, producing the same
+ * catalogue events a real fleet would send Lifeline: nodes registering, spot notices and terminations, XID
+ * errors, GPU samples, scheduler admissions, rendezvous, worker failures, restarts, checkpoints, restores and
+ * progress. Time is whatever the caller says: {@link #advanceTo} runs the simulation up to an instant, so the
+ * same simulator serves a real-time demo and an accelerated test or load run.
+ *
+ * <p>Deterministic: the same scenario, seed and start instant give exactly the same events (ids included),
+ * provided the same commands are given at the same simulated times. Event ids are unique within a run and
+ * carry a tag derived from seed and start, so two runs do not collide in deduplication.
+ *
+ * <p>Not thread-safe: one thread drives it (the commands included).
+ */
+public final class FleetSimulator {
+
+    private static final Pattern SUBJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@-]*");
+
+    private final Scenario scenario;
+    private final SimContext ctx;
+    private final Map<String, SimJob> jobs = new LinkedHashMap<>();
+    private final Commands commands;
+
+    /**
+     * @param scenario  the fleet and its jobs; must have no {@linkplain Scenario#problems() problems}
+     * @param start     simulated start instant: the initial fleet registers at this time
+     * @throws IllegalArgumentException listing the scenario's problems
+     */
+    public FleetSimulator(Scenario scenario, Instant start) {
+        Objects.requireNonNull(start, "start");
+        List<String> problems = scenario.problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid scenario: " + String.join("; ", problems));
+        }
+        this.scenario = scenario;
+        long startMillis = start.toEpochMilli();
+        Agenda agenda = new Agenda(startMillis);
+        Rng rng = new Rng(scenario.seed());
+        this.ctx = new SimContext(scenario, agenda, rng, new Emitter(runTag(scenario.seed(), startMillis), agenda));
+        ctx.fleet = new Fleet(ctx);
+        List<SimJob> jobList = new ArrayList<>();
+        for (Scenario.Job spec : scenario.jobs()) {
+            List<PoolState> pools = new ArrayList<>();
+            if (spec.pools().isEmpty()) {
+                pools.addAll(ctx.fleet.pools);
+            } else {
+                for (String p : spec.pools()) {
+                    pools.add(ctx.fleet.pool(p));
+                }
+            }
+            SimJob job = new SimJob(spec, pools, spec.name() + "-" + rng.hex(6), rng.uniform(0.72, 0.93));
+            jobList.add(job);
+            jobs.put(job.key, job);
+        }
+        ctx.placement = new Placement(ctx, Collections.unmodifiableList(jobList));
+        ctx.trainer = new Trainer(ctx, jobList);
+        ctx.checkpoints = new Checkpoints(ctx);
+        this.commands = new Commands(ctx, jobs);
+        ctx.commands = commands;
+        ctx.fleet.start();
+        ctx.trainer.start();
+    }
+
+    private static String runTag(long seed, long startMillis) {
+        long mixed = new SplittableRandom(seed ^ Long.rotateLeft(startMillis, 17)).nextLong();
+        return "demo-" + String.format("%016x", mixed).substring(0, 10);
+    }
+
+    /**
+     * Runs the simulation up to {@code until} (inclusive) and returns every event that happened since the
+     * previous call, in non-decreasing time order. An instant at or before the current time returns what
+     * commands produced meanwhile, if anything.
+     */
+    public List<Event> advanceTo(Instant until) {
+        ctx.agenda.runUntil(until.toEpochMilli());
+        return ctx.emitter.drain();
+    }
+
+    /** The simulated time reached. */
+    public Instant now() {
+        return Instant.ofEpochMilli(ctx.now());
+    }
+
+    public Scenario scenario() {
+        return scenario;
+    }
+
+    /** Events produced so far. */
+    public long eventCount() {
+        return ctx.emitter.emitted();
+    }
+
+    /**
+     * Asks the job's trainers to save a checkpoint now. They acknowledge ({@code accepted} or {@code rejected}),
+     * then answer {@code done} when a save completes, or {@code failed} when it fails, the job is interrupted or
+     * the deadline passes first. Takes effect a fraction of a second after the current simulated time.
+     *
+     * @param commandId  the caller's id, echoed in {@code trainer.command_ack}
+     * @param job        {@code namespace/name}
+     * @param deadline   when the caller stops waiting, may be null
+     */
+    public void requestCheckpoint(String commandId, String job, Instant deadline) {
+        check(commandId, job);
+        Long at = deadline == null ? null : deadline.toEpochMilli();
+        commands.deliver(() -> commands.checkpoint(commandId, job, at));
+    }
+
+    /**
+     * Asks a running job to train on {@code nodes} nodes (within its elastic bounds, with enough free capacity
+     * to grow). It saves, restarts and re-rendezvous at the new size without losing work, then answers
+     * {@code done}. The size becomes the job's target: it no longer grows past it on its own.
+     */
+    public void requestRescale(String commandId, String job, int nodes) {
+        check(commandId, job);
+        commands.deliver(() -> commands.rescale(commandId, job, nodes));
+    }
+
+    /** Asks a job to save and stop, giving its nodes back; answered {@code done} once suspended. */
+    public void suspend(String commandId, String job) {
+        check(commandId, job);
+        commands.deliver(() -> commands.suspend(commandId, job));
+    }
+
+    /** Asks a suspended job to start again from its newest checkpoint; answered {@code done} once training. */
+    public void resume(String commandId, String job) {
+        check(commandId, job);
+        commands.deliver(() -> commands.resume(commandId, job));
+    }
+
+    private static void check(String commandId, String job) {
+        if (commandId == null || commandId.isBlank() || commandId.length() > 256) {
+            throw new IllegalArgumentException("commandId: required, at most 256 characters");
+        }
+        if (job == null || job.length() > 253 || !SUBJECT.matcher(job).matches()) {
+            throw new IllegalArgumentException("job: expected namespace/name, got '" + job + "'");
+        }
+    }
+}
