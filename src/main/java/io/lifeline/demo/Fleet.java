@@ -140,7 +140,7 @@ final class Fleet {
             for (SimNode n : p.live) {
                 if (n.phase == NodePhase.READY) {
                     any.add(n);
-                    if (n.inWorld && n.job.phase == JobPhase.RUNNING) {
+                    if (n.inWorld && n.job.phase.workersAlive()) {
                         busy.add(n);
                     }
                 }

@@ -88,8 +88,7 @@ final class Trainer {
                 return;
             }
             job.growthEpoch = -1;
-            beginChange(job, "membership change: scale up from " + job.world.size() + " to " + job.held()
-                    + " nodes (capacity available)");
+            beginChange(job, "membership change: scale up from " + job.world.size() + " nodes (capacity available)");
         });
     }
 
