@@ -8,7 +8,9 @@ import io.lifeline.domain.event.NoticeKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The nodes: they register and become ready, get spot interruption notices and are reclaimed at the
@@ -27,6 +29,7 @@ final class Fleet {
     final List<PoolState> pools = new ArrayList<>();
     /** Every node not terminated, for uniform random picks without scans. */
     private final List<SimNode> live = new ArrayList<>();
+    private final Map<String, SimNode> byName = new HashMap<>();
     private final GpuTelemetry telemetry;
 
     Fleet(SimContext ctx) {
@@ -35,6 +38,11 @@ final class Fleet {
             pools.add(new PoolState(p));
         }
         this.telemetry = new GpuTelemetry(ctx);
+    }
+
+    /** A node that is not terminated, or null. */
+    SimNode node(String name) {
+        return byName.get(name);
     }
 
     PoolState pool(String name) {
@@ -67,6 +75,7 @@ final class Fleet {
         SimNode n = new SimNode(name, p, providerId(p, name), ctx.rng);
         p.live.add(n);
         live.add(n);
+        byName.put(name, n);
         ctx.emit(Emitter.CLOUD, EventType.NODE_REGISTERED, name, new NodeData.Registered(p.spec.name(),
                 p.spec.capacityType(), p.spec.zone(), p.spec.instanceType(), p.spec.gpusPerNode(), n.providerId));
         long interval = ctx.scenario.telemetryIntervalSeconds() * 1000;
@@ -178,6 +187,7 @@ final class Fleet {
         n.pool.refresh(n);
         n.pool.live.remove(n);
         live.remove(n);
+        byName.remove(n.name);
         ctx.emit(Emitter.CLOUD, EventType.NODE_TERMINATED, n.name, new NodeData.Terminated("spot instance reclaimed"));
         if (job != null) {
             int pid = 1000 + ctx.rng.nextInt(60_000);

@@ -139,6 +139,50 @@ public final class FleetSimulator {
         commands.deliver(() -> commands.resume(commandId, job));
     }
 
+    /**
+     * Fault injection for demos and tests: the cloud reclaims this spot or on-demand node now, with the pool's
+     * notice lead time. Ignored when the node is gone or not ready by then.
+     *
+     * @throws IllegalArgumentException when no such node is live now
+     */
+    public void injectNotice(String node) {
+        if (ctx.fleet.node(node) == null) {
+            throw new IllegalArgumentException("no live node '" + node + "'");
+        }
+        ctx.agenda.after(0, () -> {
+            SimNode n = ctx.fleet.node(node);
+            if (n != null && n.phase == NodePhase.READY) {
+                ctx.fleet.notice(n);
+            }
+        });
+    }
+
+    /**
+     * Fault injection for demos and tests: an XID on one GPU of a node now, with the effect the catalogue gives
+     * it (79, 48, 95, 119 take the node down; 94 crashes the rank on that GPU; 13, 31, 43 are logged only).
+     * Ignored when the node is gone or not ready by then.
+     *
+     * @throws IllegalArgumentException when the node, the GPU index or the code is unknown
+     */
+    public void injectXid(String node, int gpu, int xid) {
+        SimNode n = ctx.fleet.node(node);
+        if (n == null) {
+            throw new IllegalArgumentException("no live node '" + node + "'");
+        }
+        if (gpu < 0 || gpu >= n.uuids.length) {
+            throw new IllegalArgumentException("gpu: must be between 0 and " + (n.uuids.length - 1) + ", got " + gpu);
+        }
+        XidCatalog.Xid x = XidCatalog.find(xid);
+        if (x == null) {
+            throw new IllegalArgumentException("xid: the simulator knows 79, 48, 94, 95, 119, 13, 31 and 43, got " + xid);
+        }
+        ctx.agenda.after(0, () -> {
+            if (n.phase == NodePhase.READY) {
+                ctx.fleet.injectXid(n, gpu, x);
+            }
+        });
+    }
+
     private static void check(String commandId, String job) {
         if (commandId == null || commandId.isBlank() || commandId.length() > 256) {
             throw new IllegalArgumentException("commandId: required, at most 256 characters");

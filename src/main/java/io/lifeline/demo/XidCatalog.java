@@ -49,6 +49,21 @@ final class XidCatalog {
             new Xid(31, "GPU memory page fault", Effect.BENIGN, null),
             new Xid(43, "GPU stopped processing", Effect.BENIGN, null));
 
+    /** The catalogue row of a code, or null when the simulator does not know it. */
+    static Xid find(int code) {
+        for (Xid x : FATAL) {
+            if (x.code() == code) {
+                return x;
+            }
+        }
+        for (Xid x : BENIGN) {
+            if (x.code() == code) {
+                return x;
+            }
+        }
+        return null;
+    }
+
     /** XIDs whose ECC nature shows in the GPU's double-bit ECC counter. */
     static boolean countsAsDbe(int code) {
         return code == 48 || code == 94 || code == 95;
