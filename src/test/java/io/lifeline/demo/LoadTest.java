@@ -35,6 +35,7 @@ class LoadTest {
                 total, samples, simulated, seconds, total / seconds);
         // 16,000 GPUs sampled every 10 s for 5 minutes.
         assertThat(samples).isBetween(16_000L * 29, 16_000L * 31);
-        assertThat(seconds).isLessThan(simulated.toSeconds());
+        // At least ten times faster than real time, on a busy machine.
+        assertThat(seconds).isLessThan(simulated.toSeconds() / 10.0);
     }
 }
