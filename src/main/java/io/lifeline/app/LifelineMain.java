@@ -13,9 +13,6 @@ import java.nio.file.Path;
 @QuarkusMain
 public final class LifelineMain {
 
-    private LifelineMain() {
-    }
-
     public static void main(String... args) {
         if (setting("quarkus.datasource.jdbc.url") == null) {
             String dir = setting("lifeline.database.embedded-dir");

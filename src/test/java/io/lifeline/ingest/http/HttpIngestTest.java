@@ -15,6 +15,7 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -150,7 +151,8 @@ class HttpIngestTest {
         String body = CloudEvents.event("n1", "test/nd", "node.ready", node, now, "{}") + "\n"
                 + CloudEvents.event("n2", "test/nd", "node.not_ready", node, now.plusSeconds(1), "{\"reason\":\"kubelet\"}")
                 + "\n";
-        given().contentType("application/x-ndjson").body(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/api/v1/events").then().statusCode(200)
+        given().contentType("application/x-ndjson").body(body.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/events").then().statusCode(200)
                 .body("accepted", equalTo(2));
     }
 
@@ -189,7 +191,8 @@ class HttpIngestTest {
         // The server answers 413 as soon as it sees the length, so ask first (Expect: 100-continue) like curl does.
         HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + "api/v1/events")).expectContinue(true)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(big)).build();
-        HttpResponse<String> resp = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> resp = client.send(req, HttpResponse.BodyHandlers.ofString());
         assertThat(resp.statusCode()).isEqualTo(413);
         given().get("/q/health/live").then().statusCode(200);
     }
