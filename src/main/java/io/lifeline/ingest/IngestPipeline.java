@@ -115,6 +115,11 @@ public class IngestPipeline implements IngestGateway {
                 count(stored);
                 int old = lifecycle.size() - stored.size();
                 return new IngestReceipt(telemetry.size() + stored.size(), duplicatesInBatch + old);
+            }).whenComplete((receipt, failure) -> {
+                if (failure != null) {
+                    // Never stored: a retry of these events must not be taken for a duplicate.
+                    forget(lifecycle);
+                }
             });
         } catch (IngestRejectedException e) {
             forget(lifecycle);

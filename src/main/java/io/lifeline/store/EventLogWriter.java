@@ -139,22 +139,59 @@ public class EventLogWriter {
                     s.future.complete(freshFlags(s.events, fresh));
                 }
                 return;
-            } catch (SQLException | RuntimeException e) {
-                healthy = false;
-                lastError = e.getMessage();
-                LOG.warnf("Event log write of %d events failed, retrying in %d ms: %s", count, backoff, e.getMessage());
-                if (!running && backoff >= MAX_BACKOFF_MILLIS) {
-                    // Shutting down with the database gone: the senders were never acknowledged.
-                    for (Submission s : batch) {
-                        s.future.completeExceptionally(new IngestRejectedException("shutting down: " + lastError));
-                    }
-                    buffered.addAndGet(-count);
+            } catch (SQLException e) {
+                if (isDataError(e)) {
+                    // The database refuses the content, not the connection: retrying the same batch would block
+                    // ingest forever. Write each submission alone so only the offending one fails.
+                    isolate(batch);
                     return;
                 }
-                Thread.sleep(backoff);
-                backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+                backoff = failed(batch, count, backoff, e);
+                if (backoff < 0) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                backoff = failed(batch, count, backoff, e);
+                if (backoff < 0) {
+                    return;
+                }
             }
         }
+    }
+
+    /** Records a failed attempt and sleeps; returns the next back-off, or -1 once the batch was given up. */
+    private long failed(List<Submission> batch, int count, long backoff, Exception e) throws InterruptedException {
+        healthy = false;
+        lastError = e.getMessage();
+        LOG.warnf("Event log write of %d events failed, retrying in %d ms: %s", count, backoff, e.getMessage());
+        if (!running && backoff >= MAX_BACKOFF_MILLIS) {
+            // Shutting down with the database gone: the senders were never acknowledged.
+            for (Submission s : batch) {
+                s.future.completeExceptionally(new IngestRejectedException("shutting down: " + lastError));
+            }
+            buffered.addAndGet(-count);
+            return -1;
+        }
+        Thread.sleep(backoff);
+        return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+    }
+
+    private void isolate(List<Submission> batch) throws InterruptedException {
+        for (Submission s : batch) {
+            if (batch.size() == 1) {
+                LOG.warnf("Event log refused a batch of %d events; rejecting it", s.events.size());
+                buffered.addAndGet(-s.events.size());
+                s.future.completeExceptionally(new IngestRejectedException("event store refused the batch"));
+                return;
+            }
+            writeWithRetry(List.of(s), s.events.size());
+        }
+    }
+
+    /** SQLSTATE classes 22 (data exception) and 23 (integrity violation): the content, not the connection. */
+    private static boolean isDataError(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23"));
     }
 
     private Map<String, Integer> insert(List<Submission> batch, int count) throws SQLException {

@@ -23,7 +23,7 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
         if (server == null) {
             try {
                 dataDir = Files.createTempDirectory("lifeline-test-pg");
-                server = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(true).start();
+                server = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(false).start();
                 port = server.getPort();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
