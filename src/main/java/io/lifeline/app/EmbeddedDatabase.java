@@ -36,6 +36,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
                     .setPort(0)
+                    // Lifeline stops it itself, after the application's last write (see LifelineMain).
+                    .setRegisterShutdownHook(false)
                     .start();
             LOG.infof("Embedded PostgreSQL started on port %d with data in %s", pg.getPort(), dataDir.toAbsolutePath());
             return new EmbeddedDatabase(pg, dataDir);

@@ -16,7 +16,7 @@ public final class LifelineMain {
     public static void main(String... args) {
         if (setting("quarkus.datasource.jdbc.url") == null) {
             String dir = setting("lifeline.database.embedded-dir");
-            EmbeddedDatabase db = EmbeddedDatabase.start(Path.of(dir == null ? ".lifeline/pgdata" : dir));
+            EmbeddedDatabase db = EmbeddedDatabase.start(Path.of(dir == null ? ".lifeline/pgdata" : dir).toAbsolutePath());
             System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
             System.setProperty("quarkus.datasource.username", db.username());
             System.setProperty("lifeline.database.embedded", "true");
