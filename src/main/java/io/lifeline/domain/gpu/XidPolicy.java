@@ -27,9 +27,14 @@ public final class XidPolicy {
         this.fallback = fallback;
     }
 
-    /** The policy shipped with Lifeline (the tables under {@code /xid/} on the classpath). */
+    /** The policy shipped with Lifeline (the tables under {@code /xid/} on the classpath), read once. */
     public static XidPolicy loadDefault() {
-        return XidPolicyLoader.fromClasspath();
+        return Shipped.POLICY;
+    }
+
+    /** Lazy holder: the shipped tables are parsed on first use only. */
+    private static final class Shipped {
+        private static final XidPolicy POLICY = XidPolicyLoader.fromClasspath();
     }
 
     /** Declared version of Lifeline's table plus a digest of all source tables, for example {@code 1+3fa2b9c0}. */
