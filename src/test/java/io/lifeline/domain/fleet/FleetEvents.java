@@ -70,8 +70,9 @@ final class FleetEvents {
 
     /** A stable fake-but-well-formed GPU UUID per node and index. */
     static String uuid(String node, int index) {
-        String h = String.format("%08x", (node.hashCode() * 31 + index) & 0xffffffffL);
-        return "GPU-" + h + "-0000-0000-0000-" + String.format("%012d", index);
+        String h = Long.toHexString(0x1_0000_0000L | ((node.hashCode() * 31L + index) & 0xffffffffL)).substring(1);
+        String i = Long.toString(1_000_000_000_000L + index).substring(1);
+        return "GPU-" + h + "-0000-0000-0000-" + i;
     }
 
     /** A sample builder starting from a realistic idle A100 (values as dcgm-exporter reports them). */
