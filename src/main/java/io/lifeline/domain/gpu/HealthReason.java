@@ -1,7 +1,7 @@
 package io.lifeline.domain.gpu;
 
 /** Why a GPU has its verdict: the first matching rule of {@link GpuHealthRules}, in the order listed here. */
-public enum HealthReason {
+enum HealthReason {
     /** An XID whose policy verdict is FAILED was reported since the node (re)registered. */
     XID_FAILED(GpuHealth.FAILED),
     /** Volatile double-bit ECC errors are above zero. */
@@ -26,7 +26,7 @@ public enum HealthReason {
     }
 
     /** The verdict this reason leads to. */
-    public GpuHealth health() {
+    GpuHealth health() {
         return health;
     }
 }

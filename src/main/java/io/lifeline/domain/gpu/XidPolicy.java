@@ -1,6 +1,5 @@
 package io.lifeline.domain.gpu;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +63,6 @@ public final class XidPolicy {
 
     /** Every XID some table knows, in code order. */
     public List<XidRule> knownRules() {
-        return List.copyOf(new ArrayList<>(rules.values()));
+        return List.copyOf(rules.values());
     }
 }
