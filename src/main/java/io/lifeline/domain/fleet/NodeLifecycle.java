@@ -6,12 +6,8 @@ package io.lifeline.domain.fleet;
  * are kept beside this state (Kubernetes too keeps {@code unschedulable} apart from the Ready condition), so a
  * cordon never hides whether the node is ready.
  *
- * <pre>
- *  UNKNOWN ──► REGISTERED ──► READY ◄──► NOT_READY
- *     │             │           │  ▲         │
- *     │             ▼           ▼  │(uncordon)▼
- *     └────► NOTICE_RECEIVED ─► DRAINING ──► TERMINATED ──► REGISTERED (a new life)
- * </pre>
+ * <p>The usual paths: {@code UNKNOWN → REGISTERED → READY ⇄ NOT_READY}; a live node → {@code NOTICE_RECEIVED}
+ * → ({@code DRAINING}) → {@code TERMINATED}; {@code TERMINATED → REGISTERED} starts a new life.
  */
 public enum NodeLifecycle {
     /** Seen only through GPU telemetry so far: facts unknown. The initial state; follows nothing. */
