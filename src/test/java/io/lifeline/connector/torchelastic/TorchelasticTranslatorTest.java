@@ -80,7 +80,7 @@ class TorchelasticTranslatorTest {
                         tuple(new TrainerData.WorkerFailed("1234", 2, "ip-172-30-2-79", -9, "RuntimeError: foobar"),
                                 Instant.parse("2021-09-14T09:50:00Z")),
                         tuple(new TrainerData.WorkerFailed("1234", 3, "ip-172-30-2-79", -9, "RuntimeError: foobar"),
-                                Instant.parse("2021-09-14T10:00:00Z")));
+                                Instant.parse("2021-09-14T09:50:00Z")));
     }
 
     @Test
