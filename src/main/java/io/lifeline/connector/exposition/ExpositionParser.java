@@ -36,10 +36,13 @@ public final class ExpositionParser {
     /** A label set larger than this is an attack or a bug, not an exporter. */
     static final int MAX_LABELS = 256;
     private static final int EXEMPLAR_MAX_CODE_POINTS = 128;
+    /** Bodies up to this many characters are decoded into a buffer the parser keeps for the next call. */
+    private static final int MAX_RETAINED_CHARS = 1 << 20;
 
     private final StringCache strings = new StringCache(4096);
     private String[] scratch = new String[32];
     private char[] unescape = new char[128];
+    private char[] retained = new char[0];
 
     // State of the parse in progress.
     private char[] b;
@@ -59,16 +62,16 @@ public final class ExpositionParser {
 
     /** Parses text. */
     public Exposition parseText(CharSequence text, Format format) {
-        char[] chars;
+        int n = text.length();
+        char[] chars = buffer(n);
         if (text instanceof String s) {
-            chars = s.toCharArray();
+            s.getChars(0, n, chars, 0);
         } else {
-            chars = new char[text.length()];
-            for (int i = 0; i < chars.length; i++) {
+            for (int i = 0; i < n; i++) {
                 chars[i] = text.charAt(i);
             }
         }
-        return run(chars, chars.length, format);
+        return run(chars, n, format);
     }
 
     /**
@@ -76,14 +79,14 @@ public final class ExpositionParser {
      * Prometheus text.
      */
     public Exposition parseBytes(byte[] utf8, Format format) {
-        char[] chars = new char[utf8.length];
+        char[] chars = buffer(utf8.length);
         int ascii = 0;
         for (int i = 0; i < utf8.length; i++) {
             ascii |= utf8[i];
             chars[i] = (char) (utf8[i] & 0xff);
         }
         if (ascii >= 0) {
-            return run(chars, chars.length, format);
+            return run(chars, utf8.length, format);
         }
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
         CodingErrorAction onError = format == Format.OPENMETRICS ? CodingErrorAction.REPORT : CodingErrorAction.REPLACE;
@@ -95,6 +98,17 @@ public final class ExpositionParser {
             return new Exposition(format, new ArrayList<>(), new LinkedHashMap<>(),
                     new ArrayList<>(List.of(new ParseError(0, "invalid UTF-8: " + e.getMessage()))));
         }
+    }
+
+    /** A buffer for {@code n} characters: the retained one when it fits (scrapes are parsed again and again). */
+    private char[] buffer(int n) {
+        if (n > MAX_RETAINED_CHARS) {
+            return new char[n];
+        }
+        if (retained.length < n) {
+            retained = new char[Math.max(n, Math.min(MAX_RETAINED_CHARS, retained.length * 2))];
+        }
+        return retained;
     }
 
     private Exposition run(char[] chars, int length, Format format) {
