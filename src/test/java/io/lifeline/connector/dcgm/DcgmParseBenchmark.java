@@ -27,7 +27,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * Parse + translate of one 8-GPU dcgm-exporter scrape, single thread. The body is the real LKE scrape
  * ({@code fixtures/dcgm/metrics_lke_rtx4000ada_k8s_pod_labels.prom}) with its GPU replicated eight times (distinct
  * {@code gpu}, {@code UUID}, {@code device} and {@code pci_bus_id}), grouped per metric as dcgm-exporter writes
- * it: 25 metrics × 8 GPUs = 200 series, about 90 KB. Target: at least 1,000 scrapes per second per core.
+ * it: 25 metrics × 8 GPUs = 200 series, 69 KB. Target: at least 1,000 scrapes per second per core.
  * Not run by the test suite; run with {@link #main} or the JMH runner.
  */
 @State(Scope.Thread)
