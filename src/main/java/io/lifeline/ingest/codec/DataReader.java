@@ -61,6 +61,9 @@ final class DataReader {
         if (s.length() > MAX_STRING) {
             throw new InvalidEventException(prefix + field + ": longer than " + MAX_STRING + " characters");
         }
+        if (s.indexOf('\u0000') >= 0) {
+            throw new InvalidEventException(prefix + field + ": must not contain NUL characters");
+        }
         return s;
     }
 

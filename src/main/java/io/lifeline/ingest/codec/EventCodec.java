@@ -62,22 +62,24 @@ public final class EventCodec {
             throw new InvalidEventException("empty body");
         }
         List<Event> events = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
         List<Rejection> rejections = new ArrayList<>();
         if (root.isArray()) {
             for (int i = 0; i < root.size(); i++) {
-                decodeInto(i, root.get(i), events, rejections);
+                decodeInto(i, root.get(i), events, positions, rejections);
             }
         } else if (root.isObject()) {
-            decodeInto(0, root, events, rejections);
+            decodeInto(0, root, events, positions, rejections);
         } else {
             throw new InvalidEventException("expected a CloudEvent object or an array of them, got "
                     + DataReader.describe(root));
         }
-        return new DecodedBatch(events, rejections);
+        return new DecodedBatch(events, positions, rejections);
     }
 
     private DecodedBatch decodeNdjson(byte[] body) {
         List<Event> events = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
         List<Rejection> rejections = new ArrayList<>();
         int index = 0;
         int start = 0;
@@ -90,7 +92,7 @@ public final class EventCodec {
                 if (end > start && !isBlank(body, start, end)) {
                     try {
                         JsonNode node = mapper.readTree(body, start, end - start);
-                        decodeInto(index, node, events, rejections);
+                        decodeInto(index, node, events, positions, rejections);
                     } catch (IOException e) {
                         rejections.add(new Rejection(index, null, "line " + (index + 1) + ": malformed JSON: "
                                 + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage())));
@@ -100,7 +102,7 @@ public final class EventCodec {
                 start = i + 1;
             }
         }
-        return new DecodedBatch(events, rejections);
+        return new DecodedBatch(events, positions, rejections);
     }
 
     private static boolean isBlank(byte[] b, int from, int to) {
@@ -112,10 +114,12 @@ public final class EventCodec {
         return true;
     }
 
-    private void decodeInto(int index, JsonNode node, List<Event> events, List<Rejection> rejections) {
+    private void decodeInto(int index, JsonNode node, List<Event> events, List<Integer> positions,
+                            List<Rejection> rejections) {
         String id = node != null && node.isObject() && node.path("id").isTextual() ? node.get("id").textValue() : null;
         try {
             events.add(decodeEvent(node));
+            positions.add(index);
         } catch (InvalidEventException e) {
             rejections.add(new Rejection(index, id == null ? null : DataReader.abbreviate(id), e.getMessage()));
         }

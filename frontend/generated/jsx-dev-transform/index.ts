@@ -1,0 +1,3 @@
+import { createElement as reactCreateElement } from "react";
+
+export const createElement = reactCreateElement;

@@ -1,0 +1,51 @@
+package io.lifeline.api;
+
+import io.lifeline.ingest.IngestRejectedException;
+import io.lifeline.ingest.codec.InvalidEventException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one table that turns exceptions into problem responses. Nothing else builds error responses, and no
+ * stack trace ever reaches a client.
+ */
+public final class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response invalid(InvalidEventException e) {
+        return problem(400, "invalid-request", "Invalid request", e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response badArgument(IllegalArgumentException e) {
+        return problem(400, "invalid-request", "Invalid request", e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response rejected(IngestRejectedException e) {
+        return Response.fromResponse(problem(503, "unavailable", "Temporarily unavailable", e.getMessage()))
+                .header("Retry-After", "1").build();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        String title = e.getResponse().getStatusInfo().getReasonPhrase();
+        return problem(status, "http-" + status, title, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(RuntimeException e) {
+        LOG.error("Unexpected error while serving a request", e);
+        return problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged");
+    }
+
+    public static Response problem(int status, String type, String title, String detail) {
+        return Response.status(status).type(Problem.MEDIA_TYPE)
+                .entity(new Problem("/problems/" + type, title, status, detail, null)).build();
+    }
+}

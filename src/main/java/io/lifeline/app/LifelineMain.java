@@ -1,0 +1,43 @@
+package io.lifeline.app;
+
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import java.nio.file.Path;
+
+/**
+ * Entry point. With no JDBC URL configured (system property or {@code QUARKUS_DATASOURCE_JDBC_URL}),
+ * Lifeline starts an embedded PostgreSQL whose data stays in {@code .lifeline/pgdata} (override with
+ * {@code lifeline.database.embedded-dir} / {@code LIFELINE_DATABASE_EMBEDDED_DIR}) and turns the demo
+ * fleet on unless {@code lifeline.demo.enabled} says otherwise.
+ */
+@QuarkusMain
+public final class LifelineMain {
+
+    public static void main(String... args) {
+        if (setting("quarkus.datasource.jdbc.url") == null) {
+            String dir = setting("lifeline.database.embedded-dir");
+            EmbeddedDatabase db = EmbeddedDatabase.start(Path.of(dir == null ? ".lifeline/pgdata" : dir).toAbsolutePath());
+            System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
+            System.setProperty("quarkus.datasource.username", db.username());
+            System.setProperty("lifeline.database.embedded", "true");
+            if (setting("lifeline.demo.enabled") == null) {
+                System.setProperty("lifeline.demo.enabled", "true");
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                // Shutdown hooks run concurrently: let the application flush its last batch first.
+                ShutdownOrder.awaitApplicationStopped();
+                db.close();
+            }, "lifeline-embedded-db-stop"));
+        }
+        Quarkus.run(args);
+    }
+
+    /** A setting from a system property or its environment-variable form, before configuration is loaded. */
+    static String setting(String key) {
+        String v = System.getProperty(key);
+        if (v == null) {
+            v = System.getenv(key.toUpperCase().replace('.', '_').replace('-', '_'));
+        }
+        return v == null || v.isBlank() ? null : v;
+    }
+}

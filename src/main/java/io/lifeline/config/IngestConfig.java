@@ -1,0 +1,52 @@
+package io.lifeline.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Ingest pipeline settings ({@code lifeline.ingest.*}); documented in docs/configuration.md. */
+@ConfigMapping(prefix = "lifeline.ingest")
+public interface IngestConfig {
+
+    /** Event ids remembered for deduplication by (source, id). */
+    @WithDefault("1000000")
+    int dedupeCapacity();
+
+    /** Lifecycle events that may wait for the store; beyond this, ingest pushes back (HTTP 503). */
+    @WithDefault("200000")
+    int bufferEvents();
+
+    /** Most events written to the store in one transaction. */
+    @WithDefault("5000")
+    int writeBatchEvents();
+
+    /** Batches waiting for the model's writer thread; beyond this, submitters wait then get pushed back. */
+    @WithDefault("4096")
+    int applyQueueBatches();
+
+    /** How long a submitter may wait for room before being pushed back. */
+    @WithDefault("10s")
+    Duration submitTimeout();
+
+    /** Events dated further ahead than this are rejected (clock skew guard). */
+    @WithDefault("1h")
+    Duration maxFutureSkew();
+
+    /** Most events in one HTTP batch. */
+    @WithDefault("10000")
+    int maxBatchEvents();
+
+    /** Event log settings. */
+    Log log();
+
+    /** {@code lifeline.ingest.log.*}. */
+    interface Log {
+        /** Stored events older than this are removed (whole daily partitions at a time). */
+        @WithDefault("30d")
+        Duration retention();
+
+        /** Daily partitions created ahead of time. */
+        @WithDefault("7")
+        int partitionsAhead();
+    }
+}

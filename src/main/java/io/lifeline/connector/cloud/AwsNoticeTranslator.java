@@ -1,0 +1,254 @@
+package io.lifeline.connector.cloud;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lifeline.connector.Translation;
+import io.lifeline.connector.TranslatorStats;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.NoticeKind;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * AWS interruption notices, from both channels: Amazon EventBridge events (through SQS or a webhook) and the
+ * EC2 instance metadata documents a node agent reads and posts.
+ *
+ * <table>
+ *   <caption>Mapping</caption>
+ *   <tr><th>input</th><th>event</th><th>deadline</th></tr>
+ *   <tr><td>EventBridge {@code EC2 Spot Instance Interruption Warning}</td><td>notice spot_reclaim</td>
+ *       <td>event time + 2 min (AWS issues the warning two minutes before the action; the event carries no
+ *       deadline of its own)</td></tr>
+ *   <tr><td>EventBridge {@code EC2 Instance Rebalance Recommendation}</td><td>notice rebalance</td><td>none</td></tr>
+ *   <tr><td>EventBridge {@code AWS Health Event}, service EC2, category {@code scheduledChange}</td>
+ *       <td>notice maintenance per affected instance</td><td>{@code detail.startTime}</td></tr>
+ *   <tr><td>EventBridge {@code EC2 Instance State-change Notification}, state stopping, stopped, shutting-down or
+ *       terminated</td><td>node.terminated (other states: nothing)</td><td>-</td></tr>
+ *   <tr><td>IMDS {@code spot/instance-action}</td><td>notice spot_reclaim</td><td>{@code time}</td></tr>
+ *   <tr><td>IMDS {@code events/recommendations/rebalance}</td><td>notice rebalance</td><td>none</td></tr>
+ *   <tr><td>IMDS {@code events/maintenance/scheduled}, state active</td><td>notice maintenance per event</td>
+ *       <td>{@code NotBefore}</td></tr>
+ * </table>
+ *
+ * Ids and source follow {@link CloudNotices}: the same reclaim seen on both channels is one event. An instance
+ * the {@link NodeResolver} does not know is rejected with reason {@code unknown_instance}. Thread-safe.
+ */
+public final class AwsNoticeTranslator {
+
+    public static final String UNSUPPORTED_DETAIL_TYPE = "unsupported_detail_type";
+    public static final String UNSUPPORTED_HEALTH_EVENT = "unsupported_health_event";
+    public static final String UNKNOWN_IMDS_DOCUMENT = "unknown_imds_document";
+
+    /** How long before the action AWS issues a spot interruption warning. */
+    public static final Duration SPOT_WARNING_LEAD = Duration.ofMinutes(2);
+
+    private static final Set<String> GOING_AWAY_STATES = Set.of("stopping", "stopped", "shutting-down", "terminated");
+
+    private final NodeResolver nodes;
+    private final TranslatorStats stats = new TranslatorStats("aws");
+
+    public AwsNoticeTranslator(NodeResolver nodes) {
+        this.nodes = Objects.requireNonNull(nodes, "nodes");
+    }
+
+    public TranslatorStats stats() {
+        return stats;
+    }
+
+    /** Translates one EventBridge event (the JSON object EventBridge delivers, as in an SQS message body). */
+    public Translation fromEventBridge(byte[] json) {
+        return stats.record(eventBridge(json));
+    }
+
+    /**
+     * Translates an IMDS document posted by the agent on instance {@code instanceId}.
+     *
+     * @param instanceId  the EC2 instance id the agent runs on (from IMDS {@code instance-id})
+     * @param document    which document
+     * @param body        the document as IMDS returned it
+     * @param receivedAt  when the agent read it; the event time (a rebalance uses its own {@code noticeTime})
+     */
+    public Translation fromImds(String instanceId, ImdsDocument document, byte[] body, Instant receivedAt) {
+        return stats.record(imds(instanceId, document, body, receivedAt));
+    }
+
+    private Translation eventBridge(byte[] json) {
+        JsonNode root = CloudNotices.readJson(json);
+        if (root == null || !root.isObject()) {
+            return CloudNotices.malformed(json);
+        }
+        String detailType = CloudNotices.text(root, "detail-type");
+        String timeText = CloudNotices.text(root, "time");
+        if (detailType == null || timeText == null) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "an EventBridge event needs detail-type and time");
+        }
+        Instant time = CloudNotices.rfc3339(timeText);
+        if (time == null) {
+            return Translation.rejected(CloudNotices.INVALID_TIME, "time: not RFC 3339: " + timeText);
+        }
+        JsonNode detail = root.path("detail");
+        switch (detailType) {
+            case "EC2 Spot Instance Interruption Warning":
+                return single(CloudNotices.text(detail, "instance-id"), NoticeKind.SPOT_RECLAIM, time.plus(SPOT_WARNING_LEAD),
+                        time, time);
+            case "EC2 Instance Rebalance Recommendation":
+                return single(CloudNotices.text(detail, "instance-id"), NoticeKind.REBALANCE, null, time, time);
+            case "AWS Health Event":
+                return health(root, detail, time);
+            case "EC2 Instance State-change Notification":
+                return stateChange(detail, time);
+            default:
+                return Translation.rejected(UNSUPPORTED_DETAIL_TYPE, "detail-type '" + detailType + "' is not an interruption");
+        }
+    }
+
+    private Translation single(String instance, NoticeKind kind, Instant deadline, Instant noticeTime, Instant time) {
+        if (instance == null) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "detail.instance-id is missing");
+        }
+        String node = nodes.nodeFor(instance);
+        if (node == null) {
+            return unknown(instance);
+        }
+        return Translation.of(List.of(CloudNotices.notice(ProviderId.AWS, instance, node, kind, deadline, noticeTime, time)));
+    }
+
+    private Translation health(JsonNode root, JsonNode detail, Instant time) {
+        String service = CloudNotices.text(detail, "service");
+        String category = CloudNotices.text(detail, "eventTypeCategory");
+        if (!"EC2".equals(service) || !"scheduledChange".equals(category)) {
+            return Translation.rejected(UNSUPPORTED_HEALTH_EVENT,
+                    "only EC2 scheduledChange health events are interruptions, got " + service + "/" + category);
+        }
+        String start = CloudNotices.text(detail, "startTime");
+        Instant deadline = start == null ? null : CloudNotices.rfc1123(start);
+        if (start != null && deadline == null) {
+            deadline = CloudNotices.rfc3339(start);
+        }
+        if (start != null && deadline == null) {
+            return Translation.rejected(CloudNotices.INVALID_TIME, "detail.startTime: unreadable: " + start);
+        }
+        Set<String> instances = new LinkedHashSet<>();
+        for (JsonNode entity : detail.path("affectedEntities")) {
+            String v = CloudNotices.text(entity, "entityValue");
+            if (v != null) {
+                instances.add(v);
+            }
+        }
+        if (instances.isEmpty()) {
+            for (JsonNode r : root.path("resources")) {
+                if (r.isTextual()) {
+                    instances.add(r.textValue());
+                }
+            }
+        }
+        if (instances.isEmpty()) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "no affectedEntities or resources name an instance");
+        }
+        return many(instances, NoticeKind.MAINTENANCE, deadline, time, time);
+    }
+
+    private Translation stateChange(JsonNode detail, Instant time) {
+        String instance = CloudNotices.text(detail, "instance-id");
+        String state = CloudNotices.text(detail, "state");
+        if (instance == null || state == null) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "detail.instance-id and detail.state are required");
+        }
+        String s = state.toLowerCase(Locale.ROOT);
+        if (!GOING_AWAY_STATES.contains(s)) {
+            return Translation.empty();
+        }
+        String node = nodes.nodeFor(instance);
+        if (node == null) {
+            return unknown(instance);
+        }
+        return Translation.of(List.of(CloudNotices.terminated(ProviderId.AWS, instance, node, "ec2 instance " + s, time)));
+    }
+
+    private Translation imds(String instanceId, ImdsDocument document, byte[] body, Instant receivedAt) {
+        Objects.requireNonNull(receivedAt, "receivedAt");
+        if (document == null) {
+            return Translation.rejected(UNKNOWN_IMDS_DOCUMENT, "not a known IMDS document");
+        }
+        if (instanceId == null || instanceId.isBlank()) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "the agent must say which instance it runs on");
+        }
+        JsonNode root = CloudNotices.readJson(body);
+        if (root == null) {
+            return CloudNotices.malformed(body);
+        }
+        switch (document) {
+            case SPOT_INSTANCE_ACTION: {
+                String t = CloudNotices.text(root, "time");
+                Instant deadline = t == null ? null : CloudNotices.rfc3339(t);
+                if (deadline == null) {
+                    return Translation.rejected(t == null ? CloudNotices.MISSING_FIELD : CloudNotices.INVALID_TIME,
+                            "spot/instance-action: time is missing or not RFC 3339");
+                }
+                return single(instanceId, NoticeKind.SPOT_RECLAIM, deadline, receivedAt, receivedAt);
+            }
+            case REBALANCE_RECOMMENDATION: {
+                String t = CloudNotices.text(root, "noticeTime");
+                Instant noticeTime = t == null ? null : CloudNotices.rfc3339(t);
+                if (noticeTime == null) {
+                    return Translation.rejected(t == null ? CloudNotices.MISSING_FIELD : CloudNotices.INVALID_TIME,
+                            "events/recommendations/rebalance: noticeTime is missing or not RFC 3339");
+                }
+                return single(instanceId, NoticeKind.REBALANCE, null, noticeTime, noticeTime);
+            }
+            default:
+                return maintenance(instanceId, root, receivedAt);
+        }
+    }
+
+    private Translation maintenance(String instanceId, JsonNode root, Instant receivedAt) {
+        if (!root.isArray()) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "events/maintenance/scheduled must be a JSON array");
+        }
+        String node = nodes.nodeFor(instanceId);
+        if (node == null) {
+            return unknown(instanceId);
+        }
+        List<Event> events = new ArrayList<>();
+        List<Translation.Rejection> rejections = new ArrayList<>();
+        for (JsonNode e : root) {
+            String state = CloudNotices.text(e, "State");
+            if (state != null && !"active".equalsIgnoreCase(state)) {
+                continue; // canceled or completed
+            }
+            String notBefore = CloudNotices.text(e, "NotBefore");
+            Instant deadline = notBefore == null ? null : CloudNotices.imdsMaintenance(notBefore);
+            if (deadline == null) {
+                rejections.add(new Translation.Rejection(CloudNotices.INVALID_TIME,
+                        "NotBefore of " + CloudNotices.text(e, "EventId") + ": " + notBefore));
+                continue;
+            }
+            events.add(CloudNotices.notice(ProviderId.AWS, instanceId, node, NoticeKind.MAINTENANCE, deadline, receivedAt,
+                    receivedAt));
+        }
+        return new Translation(events, rejections);
+    }
+
+    private Translation many(Set<String> instances, NoticeKind kind, Instant deadline, Instant noticeTime, Instant time) {
+        List<Event> events = new ArrayList<>();
+        List<Translation.Rejection> rejections = new ArrayList<>();
+        for (String instance : instances) {
+            String node = nodes.nodeFor(instance);
+            if (node == null) {
+                rejections.add(unknown(instance).rejections().get(0));
+            } else {
+                events.add(CloudNotices.notice(ProviderId.AWS, instance, node, kind, deadline, noticeTime, time));
+            }
+        }
+        return new Translation(events, rejections);
+    }
+
+    private static Translation unknown(String instance) {
+        return Translation.rejected(CloudNotices.UNKNOWN_INSTANCE, "instance " + instance + " is not a known node");
+    }
+}

@@ -1,0 +1,39 @@
+package io.lifeline.connector.cloud;
+
+/** The EC2 instance metadata (IMDS) documents a node agent reports, by their metadata path. */
+public enum ImdsDocument {
+    /** {@code spot/instance-action}: {@code {"action": "terminate", "time": "2020-04-24T17:11:44Z"}}. */
+    SPOT_INSTANCE_ACTION("spot/instance-action"),
+    /** {@code events/recommendations/rebalance}: {@code {"noticeTime": "2020-10-16T19:18:24Z"}}. */
+    REBALANCE_RECOMMENDATION("events/recommendations/rebalance"),
+    /** {@code events/maintenance/scheduled}: an array of {@code {NotBefore, Code, EventId, NotAfter, State, ...}}. */
+    MAINTENANCE_SCHEDULED("events/maintenance/scheduled");
+
+    private final String path;
+
+    ImdsDocument(String path) {
+        this.path = path;
+    }
+
+    /** The path under {@code /latest/meta-data/}. */
+    public String path() {
+        return path;
+    }
+
+    /** Finds a document by its path (with or without {@code /latest/meta-data/}); {@code null} when unknown. */
+    public static ImdsDocument fromPath(String path) {
+        if (path == null) {
+            return null;
+        }
+        String p = path.trim();
+        if (p.startsWith("/latest/meta-data/")) {
+            p = p.substring("/latest/meta-data/".length());
+        }
+        for (ImdsDocument d : values()) {
+            if (d.path.equals(p)) {
+                return d;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,327 @@
+package io.lifeline.connector.torchelastic;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.connector.Translation;
+import io.lifeline.connector.TranslatorStats;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.TrainerData;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * torchelastic's own event JSON, one line as its event handlers print it, into trainer events. Two shapes:
+ *
+ * <p><b>Agent/worker status</b> ({@code torch.distributed.elastic.events.api.Event}):
+ * {@code {"name": "torchelastic.worker.status.FAILED", "source": "WORKER", "timestamp": 0, "metadata": {...}}}.
+ * {@code metadata} holds {@code run_id}, {@code global_rank} (a number, or a list), {@code group_rank},
+ * {@code hostname}, {@code state}, {@code raw_error} (a JSON string), {@code agent_restarts} and a nested
+ * {@code metadata} that is itself a JSON string ({@code group_world_size}, {@code local_rank} as a list, ...).
+ * <ul>
+ *   <li>{@code agent_restarts} &gt; 0 on any event → {@code trainer.restarted} with that count (one event per count:
+ *       the id is derived from it, so every later event repeating the count dedupes);</li>
+ *   <li>WORKER {@code FAILED} or {@code UNHEALTHY} → {@code trainer.worker_failed} per global rank, with the
+ *       error message of the worker's error file and its {@code errorCode} as exit code when present (the event
+ *       has no exit code otherwise);</li>
+ *   <li>AGENT {@code FAILED} (the agent itself died, for example on a signal) → {@code trainer.worker_failed} for
+ *       every rank the agent hosted ({@code group_rank × procsPerNode} onward) when the job binding gives
+ *       {@code procsPerNode}, else rejected ({@code agent_ranks_unknown});</li>
+ *   <li>AGENT {@code SUCCEEDED} only means that {@code agent.run()} returned, not that the workers succeeded
+ *       (torch's launcher says so where it records it; the fixture shows one after a worker failure), so it
+ *       yields nothing beyond the restart count; the job's end comes from the scheduler.</li>
+ * </ul>
+ *
+ * <p><b>Rendezvous</b> ({@code RdzvEvent}: {@code name, run_id, message, hostname, pid, node_state,
+ * master_endpoint, rank, local_id, error_trace}). Each node records "The node '...' has joined round R of the
+ * rendezvous '...' as rank K in a world of size W." The translator gathers these per run and round and emits one
+ * {@code trainer.rendezvous} when all W nodes have joined, with world size W × {@code procsPerNode} and one
+ * participant per node ({@code firstRank = K × procsPerNode}); without {@code procsPerNode} it cannot count ranks
+ * and rejects ({@code rendezvous_needs_procs_per_node}). Other rendezvous events say nothing Lifeline tracks.
+ *
+ * <p><b>Job and node.</b> The job comes from the {@link JobResolver} by {@code run_id}; an unknown run is rejected
+ * ({@code unknown_job}). The node is the event's {@code hostname}, mapped by the caller's function (identity by
+ * default: on Kubernetes the hostname is the pod's, pass a mapping when that matters).
+ *
+ * <p><b>Time.</b> {@code timestamp} is documented as milliseconds but is 0 in practice (the agent never sets
+ * it), and RdzvEvent has none: the caller's fallback time (when the line was received) is used then; a non-zero
+ * value below 10^11 is taken as seconds.
+ *
+ * <p><b>Ids and source.</b> Source {@code torchelastic/<job>}; ids {@code torchelastic/<run>/restarted/<n>},
+ * {@code torchelastic/<run>/restart-<n>/worker_failed/<rank>}, {@code torchelastic/<run>/rendezvous/<round>}:
+ * stable across agents and re-sent lines. Thread-safe.
+ */
+public final class TorchelasticTranslator {
+
+    public static final String MALFORMED_JSON = "malformed_json";
+    public static final String NOT_A_TORCHELASTIC_EVENT = "not_a_torchelastic_event";
+    public static final String MISSING_FIELD = "missing_field";
+    public static final String UNKNOWN_JOB = "unknown_job";
+    public static final String MISSING_RANK = "missing_rank";
+    public static final String AGENT_RANKS_UNKNOWN = "agent_ranks_unknown";
+    public static final String RENDEZVOUS_NEEDS_PROCS_PER_NODE = "rendezvous_needs_procs_per_node";
+    public static final String INVALID_RENDEZVOUS = "invalid_rendezvous";
+
+    public static final int DEFAULT_MAX_PENDING_ROUNDS = 1024;
+    private static final String STATUS_PREFIX = "torchelastic.worker.status.";
+    private static final int MAX_ERROR = 1000;
+    private static final int MAX_RANKS_PER_EVENT = 4096;
+    private static final Pattern JOINED = Pattern.compile(
+            "has joined round (\\d+) of .*as rank (\\d+) in a world of size (\\d+)");
+
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxStringLength(1 << 20).build())
+            .build());
+
+    private final JobResolver jobs;
+    private final UnaryOperator<String> nodeForHostname;
+    private final RendezvousRounds rounds;
+    private final TranslatorStats stats = new TranslatorStats("torchelastic");
+
+    public TorchelasticTranslator(JobResolver jobs) {
+        this(jobs, UnaryOperator.identity(), DEFAULT_MAX_PENDING_ROUNDS);
+    }
+
+    /**
+     * @param jobs              run id → job
+     * @param nodeForHostname   event hostname → node name (return the hostname when unknown)
+     * @param maxPendingRounds  rendezvous rounds that may wait for their last node at a time
+     */
+    public TorchelasticTranslator(JobResolver jobs, UnaryOperator<String> nodeForHostname, int maxPendingRounds) {
+        this.jobs = Objects.requireNonNull(jobs, "jobs");
+        this.nodeForHostname = Objects.requireNonNull(nodeForHostname, "nodeForHostname");
+        this.rounds = new RendezvousRounds(maxPendingRounds);
+    }
+
+    public TranslatorStats stats() {
+        return stats;
+    }
+
+    /** Translates one JSON line; {@code fallbackTime} is used when the event carries no usable time. */
+    public Translation translate(String line, Instant fallbackTime) {
+        return translate(line.getBytes(StandardCharsets.UTF_8), fallbackTime);
+    }
+
+    /** Translates one JSON line given as UTF-8 bytes. */
+    public Translation translate(byte[] line, Instant fallbackTime) {
+        Objects.requireNonNull(fallbackTime, "fallbackTime");
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(line);
+        } catch (IOException e) {
+            root = null;
+        }
+        Translation t;
+        if (root == null || !root.isObject()) {
+            t = Translation.rejected(MALFORMED_JSON, "not a JSON object");
+        } else if (root.has("metadata") && root.has("name") && root.has("source")) {
+            t = status(root, fallbackTime);
+        } else if (root.has("run_id") && root.has("node_state")) {
+            t = rendezvous(root, fallbackTime);
+        } else {
+            t = Translation.rejected(NOT_A_TORCHELASTIC_EVENT, "neither a status event nor a rendezvous event");
+        }
+        return stats.record(t);
+    }
+
+    private Translation status(JsonNode root, Instant fallbackTime) {
+        JsonNode md = objectOrJsonString(root.get("metadata"));
+        String name = text(root.get("name"));
+        String source = text(root.get("source"));
+        String runId = md == null ? null : text(md.get("run_id"));
+        if (md == null || runId == null || name == null || source == null) {
+            return Translation.rejected(MISSING_FIELD, "a status event needs name, source, metadata and metadata.run_id");
+        }
+        String hostname = text(md.get("hostname"));
+        JobBinding binding = jobs.resolve(runId, hostname);
+        if (binding == null) {
+            return Translation.rejected(UNKNOWN_JOB, "run " + runId + " is not a known job");
+        }
+        String state = text(md.get("state"));
+        if (state == null && name.startsWith(STATUS_PREFIX)) {
+            state = name.substring(STATUS_PREFIX.length());
+        }
+        Instant time = time(root.get("timestamp"), fallbackTime);
+        String node = hostname == null ? null : nodeForHostname.apply(hostname);
+        int restarts = md.path("agent_restarts").canConvertToInt() ? md.path("agent_restarts").intValue() : 0;
+        String eventSource = "torchelastic/" + binding.job();
+        List<Event> events = new ArrayList<>();
+        if (restarts > 0) {
+            events.add(new Event(id(runId, "restarted/" + restarts), eventSource, EventType.TRAINER_RESTARTED, binding.job(),
+                    time, new TrainerData.Restarted(runId, restarts, "torchelastic agent_restarts=" + restarts
+                    + " (reported by " + source + " " + state + ")")));
+        }
+        boolean failed = "FAILED".equals(state) || "UNHEALTHY".equals(state);
+        if (!failed) {
+            return Translation.of(events);
+        }
+        List<Integer> ranks;
+        if ("WORKER".equals(source)) {
+            ranks = ints(md.get("global_rank"));
+            if (ranks.isEmpty()) {
+                return new Translation(events, List.of(new Translation.Rejection(MISSING_RANK,
+                        "worker " + state + " event of run " + runId + " has no global_rank")));
+            }
+        } else {
+            JsonNode groupRank = md.get("group_rank");
+            if (binding.procsPerNode() == null || groupRank == null || !groupRank.canConvertToInt()) {
+                return new Translation(events, List.of(new Translation.Rejection(AGENT_RANKS_UNKNOWN,
+                        "agent " + state + " of run " + runId + ": ranks need group_rank and the job's procsPerNode")));
+            }
+            ranks = new ArrayList<>();
+            int ppn = binding.procsPerNode();
+            for (int r = groupRank.intValue() * ppn, end = r + ppn; r < end && ranks.size() < MAX_RANKS_PER_EVENT; r++) {
+                ranks.add(r);
+            }
+        }
+        ErrorInfo error = error(md.get("raw_error"));
+        for (int rank : ranks) {
+            events.add(new Event(id(runId, "restart-" + restarts + "/worker_failed/" + rank), eventSource,
+                    EventType.TRAINER_WORKER_FAILED, binding.job(), time,
+                    new TrainerData.WorkerFailed(runId, rank, node, error.exitCode(), error.message())));
+        }
+        return Translation.of(events);
+    }
+
+    private Translation rendezvous(JsonNode root, Instant fallbackTime) {
+        String runId = text(root.get("run_id"));
+        String message = text(root.get("message"));
+        Matcher m = message == null ? null : JOINED.matcher(message);
+        if (runId == null || m == null || !m.find()) {
+            return Translation.empty(); // keep-alives, state syncs, failures: nothing the catalogue tracks
+        }
+        String hostname = text(root.get("hostname"));
+        JobBinding binding = jobs.resolve(runId, hostname);
+        if (binding == null) {
+            return Translation.rejected(UNKNOWN_JOB, "run " + runId + " is not a known job");
+        }
+        if (binding.procsPerNode() == null) {
+            return Translation.rejected(RENDEZVOUS_NEEDS_PROCS_PER_NODE,
+                    "run " + runId + ": a rendezvous counts nodes; ranks need the job's procsPerNode");
+        }
+        int round;
+        int rank;
+        int worldSize;
+        try {
+            round = Integer.parseInt(m.group(1));
+            rank = Integer.parseInt(m.group(2));
+            worldSize = Integer.parseInt(m.group(3));
+        } catch (NumberFormatException e) {
+            return Translation.rejected(INVALID_RENDEZVOUS, "unreadable numbers in: " + abbreviate(message));
+        }
+        if (hostname == null || worldSize < 1 || rank >= worldSize) {
+            return Translation.rejected(INVALID_RENDEZVOUS, "hostname missing or rank outside the world in: "
+                    + abbreviate(message));
+        }
+        RendezvousRounds.Round complete = rounds.join(runId, round, rank, worldSize, nodeForHostname.apply(hostname));
+        if (complete == null) {
+            return Translation.empty();
+        }
+        int ppn = binding.procsPerNode();
+        List<TrainerData.Participant> participants = new ArrayList<>(complete.nodes());
+        for (int i = 0; i < complete.nodeByRank().size(); i++) {
+            participants.add(new TrainerData.Participant(complete.nodeByRank().get(i), i * ppn, ppn));
+        }
+        return Translation.of(List.of(new Event(id(runId, "rendezvous/" + round), "torchelastic/" + binding.job(),
+                EventType.TRAINER_RENDEZVOUS, binding.job(), fallbackTime,
+                new TrainerData.Rendezvous(runId, round, complete.nodes() * ppn, participants))));
+    }
+
+    /** The error message and code of a worker's error file ({@code raw_error}), or of an agent's traceback. */
+    private static ErrorInfo error(JsonNode raw) {
+        if (raw == null || raw.isNull()) {
+            return new ErrorInfo(null, null);
+        }
+        JsonNode parsed = objectOrJsonString(raw);
+        if (parsed == null) {
+            String text = raw.isTextual() ? raw.textValue() : raw.toString();
+            return new ErrorInfo(lastLine(text), null);
+        }
+        JsonNode message = parsed.get("message");
+        if (message != null && message.isObject()) {
+            JsonNode code = message.get("errorCode");
+            return new ErrorInfo(abbreviate(text(message.get("message"))),
+                    code != null && code.canConvertToInt() ? code.intValue() : null);
+        }
+        String m = text(message);
+        return new ErrorInfo("<NONE>".equals(m) ? null : abbreviate(m), null);
+    }
+
+    private record ErrorInfo(String message, Integer exitCode) {
+    }
+
+    private static JsonNode objectOrJsonString(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (n.isObject()) {
+            return n;
+        }
+        if (n.isTextual()) {
+            try {
+                JsonNode parsed = MAPPER.readTree(n.textValue());
+                return parsed != null && parsed.isObject() ? parsed : null;
+            } catch (IOException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** A rank as torchelastic writes it: a number, a list of numbers, or null. */
+    private static List<Integer> ints(JsonNode n) {
+        List<Integer> out = new ArrayList<>();
+        if (n == null || n.isNull()) {
+            return out;
+        }
+        if (n.isArray()) {
+            for (JsonNode v : n) {
+                if (v.canConvertToInt() && v.intValue() >= 0 && out.size() < MAX_RANKS_PER_EVENT) {
+                    out.add(v.intValue());
+                }
+            }
+        } else if (n.canConvertToInt() && n.intValue() >= 0) {
+            out.add(n.intValue());
+        }
+        return out;
+    }
+
+    private static Instant time(JsonNode ts, Instant fallback) {
+        if (ts == null || !ts.canConvertToLong() || ts.longValue() <= 0) {
+            return fallback;
+        }
+        long v = ts.longValue();
+        return v < 100_000_000_000L ? Instant.ofEpochSecond(v) : Instant.ofEpochMilli(v);
+    }
+
+    private static String text(JsonNode n) {
+        if (n == null || n.isNull() || n.isContainerNode()) {
+            return null;
+        }
+        String s = n.asText();
+        return s.isBlank() ? null : s;
+    }
+
+    private static String id(String runId, String rest) {
+        String r = runId.length() <= 128 ? runId : runId.substring(0, 128);
+        return "torchelastic/" + r + "/" + rest;
+    }
+
+    private static String lastLine(String text) {
+        String[] lines = text.strip().split("\n");
+        return lines.length == 0 ? null : abbreviate(lines[lines.length - 1].strip());
+    }
+
+    private static String abbreviate(String s) {
+        return s == null || s.length() <= MAX_ERROR ? s : s.substring(0, MAX_ERROR - 3) + "...";
+    }
+}

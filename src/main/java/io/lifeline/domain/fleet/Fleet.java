@@ -1,0 +1,229 @@
+package io.lifeline.domain.fleet;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.GpuData;
+import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.gpu.GpuHealth;
+import io.lifeline.domain.gpu.GpuHealthRules;
+import io.lifeline.domain.gpu.GpuState;
+import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.domain.gpu.XidPolicy;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The live model of the fleet: nodes, their lifecycle, their GPUs and GPU health, built from {@code node.*}
+ * and {@code gpu.*} events (other families are ignored).
+ *
+ * <p>{@link #apply} returns the {@link NodeSignal}s the jobs must hear about, only when something really
+ * changed: events may arrive late, out of order or twice, and each node register (lifecycle, cordon, notice,
+ * facts, GPU samples) is last-writer-wins by event time. A {@code gpu.*} event for a node never seen creates
+ * it (lifecycle UNKNOWN, facts unknown).
+ *
+ * <p>Threading: events of one node must be applied by one thread at a time, in arrival order (one writer per
+ * subject); different nodes may be applied concurrently. Reads may come from any thread and always return
+ * immutable snapshots, never the model's own objects.
+ */
+public final class Fleet implements NodeDirectory {
+
+    private final FleetSettings settings;
+    private final ConcurrentHashMap<String, NodeState> nodes = new ConcurrentHashMap<>();
+    private final NodeEvents nodeEvents;
+    private final GpuEvents gpuEvents;
+    private final FleetViews views;
+    private final TerminatedNodes terminated;
+
+    /** A fleet with the default settings and the shipped XID policy. */
+    public Fleet(Clock clock) {
+        this(FleetSettings.defaults(clock));
+    }
+
+    public Fleet(FleetSettings settings) {
+        this.settings = settings;
+        GpuHealthRules rules = new GpuHealthRules(settings.xidPolicy(), settings.gpuThresholds());
+        StringPool strings = new StringPool(10_000);
+        this.nodeEvents = new NodeEvents(strings, rules);
+        this.gpuEvents = new GpuEvents(strings, rules);
+        this.views = new FleetViews(settings, rules);
+        this.terminated = new TerminatedNodes(settings.terminatedNodesKept());
+    }
+
+    /** Applies one event; returns the signals it produced (empty for other families, repeats and stale events). */
+    public List<NodeSignal> apply(Event e) {
+        EventType.Family family = e.type().family();
+        if (family != EventType.Family.NODE && family != EventType.Family.GPU) {
+            return List.of();
+        }
+        NodeState n;
+        List<NodeSignal> signals;
+        do {
+            n = nodeFor(e.subject());
+            signals = applyLocked(n, e);
+        } while (signals == null);
+        for (NodeSignal s : signals) {
+            if (s.kind() == NodeSignal.Kind.TERMINATED) {
+                forget(terminated.add(n, s.time().toEpochMilli()));
+            }
+        }
+        return signals;
+    }
+
+    private NodeState nodeFor(String name) {
+        NodeState n = nodes.get(name);
+        return n != null ? n : nodes.computeIfAbsent(name, NodeState::new);
+    }
+
+    /** Applies under the node's monitor; null when the node was just forgotten (the caller retries with a fresh one). */
+    private List<NodeSignal> applyLocked(NodeState n, Event e) {
+        synchronized (n) {
+            if (n.forgotten) {
+                return null;
+            }
+            List<NodeSignal> signals;
+            if (e.data() instanceof NodeData d) {
+                signals = nodeEvents.apply(n, e, d);
+            } else if (e.data() instanceof GpuData d) {
+                signals = gpuEvents.apply(n, e, d);
+            } else {
+                signals = List.of();
+            }
+            for (NodeSignal s : signals) {
+                if (isInterruption(s.kind())) {
+                    n.recordInterruption(s.time().toEpochMilli(), settings.lemonCapacity());
+                }
+            }
+            return signals;
+        }
+    }
+
+    /**
+     * Marks a node as being drained (called by the drain action, never by an event). Repeating it is
+     * {@link TransitionOutcome#UNCHANGED}; a terminated or unknown node cannot be drained.
+     */
+    public TransitionOutcome markDraining(String node, Instant at) {
+        NodeState n = nodes.get(node);
+        if (n == null) {
+            return TransitionOutcome.UNKNOWN_NODE;
+        }
+        synchronized (n) {
+            return n.transition(NodeLifecycle.DRAINING, at.toEpochMilli());
+        }
+    }
+
+    /** Nodes passing {@code query}, by name. */
+    public List<NodeSummary> nodes(NodeQuery query) {
+        List<NodeSummary> out = new ArrayList<>();
+        for (NodeState n : nodes.values()) {
+            NodeSummary s;
+            synchronized (n) {
+                s = views.summary(n);
+            }
+            if (query.matches(s)) {
+                out.add(s);
+            }
+        }
+        out.sort(Comparator.comparing(NodeSummary::name));
+        return out;
+    }
+
+    /** Everything about one node, or empty when it is unknown. */
+    public Optional<NodeDetail> node(String name) {
+        NodeState n = nodes.get(name);
+        if (n == null) {
+            return Optional.empty();
+        }
+        synchronized (n) {
+            return Optional.of(views.detail(n));
+        }
+    }
+
+    /** Every GPU, by node and index. */
+    public List<GpuView> gpus() {
+        List<GpuView> out = new ArrayList<>();
+        for (NodeState n : nodes.values()) {
+            synchronized (n) {
+                views.addGpus(n, out);
+            }
+        }
+        out.sort(Comparator.comparing(GpuView::node).thenComparingInt(GpuView::index));
+        return out;
+    }
+
+    /** GPU verdict counts per node pool (GPUs of terminated nodes excluded), by pool; unregistered nodes last. */
+    public List<PoolGpuHealth> gpuHealthByPool() {
+        Map<String, int[]> counts = new HashMap<>();
+        for (NodeState n : nodes.values()) {
+            synchronized (n) {
+                if (n.state == NodeLifecycle.TERMINATED) {
+                    continue;
+                }
+                NodeInfo f = n.facts();
+                int[] c = counts.computeIfAbsent(f == null ? null : f.pool(), p -> new int[GpuHealth.values().length]);
+                for (GpuState g : n.gpus) {
+                    if (g != null) {
+                        c[g.health().ordinal()]++;
+                    }
+                }
+            }
+        }
+        List<PoolGpuHealth> out = new ArrayList<>();
+        counts.forEach((pool, c) -> out.add(new PoolGpuHealth(pool, c[0], c[1], c[2])));
+        out.sort(Comparator.comparing(PoolGpuHealth::pool, Comparator.nullsLast(Comparator.naturalOrder())));
+        return out;
+    }
+
+    /** Nodes with a pending interruption notice, soonest deadline first (unknown deadlines last). */
+    public List<NodeNotice> nodesWithActiveNotice() {
+        List<NodeNotice> out = new ArrayList<>();
+        for (NodeState n : nodes.values()) {
+            synchronized (n) {
+                if (n.noticeActive()) {
+                    NodeInfo f = n.facts();
+                    out.add(new NodeNotice(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(),
+                            n.state, FleetViews.notice(n)));
+                }
+            }
+        }
+        out.sort(Comparator.comparing((NodeNotice nn) -> nn.notice().deadline(),
+                Comparator.nullsLast(Comparator.naturalOrder())).thenComparing(NodeNotice::node));
+        return out;
+    }
+
+    /** The node's registered facts; null when the node is unknown or has not registered yet. */
+    @Override
+    public NodeInfo find(String node) {
+        NodeState n = nodes.get(node);
+        return n == null ? null : n.facts();
+    }
+
+    /** The XID policy in force (for its version and table). */
+    public XidPolicy xidPolicy() {
+        return settings.xidPolicy();
+    }
+
+    private static boolean isInterruption(NodeSignal.Kind kind) {
+        return kind == NodeSignal.Kind.INTERRUPTION_NOTICE || kind == NodeSignal.Kind.TERMINATED
+                || kind == NodeSignal.Kind.NOT_READY || kind == NodeSignal.Kind.GPU_FAILED;
+    }
+
+    /** Forgets terminated nodes that fell out of the history, unless they came back since. */
+    private void forget(List<TerminatedNodes.Entry> entries) {
+        for (TerminatedNodes.Entry entry : entries) {
+            NodeState n = entry.node();
+            synchronized (n) {
+                if (n.state == NodeLifecycle.TERMINATED && n.stateSince == entry.since()) {
+                    n.forgotten = true;
+                    nodes.remove(n.name, n);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.lifeline.domain.fleet;
+
+import io.lifeline.domain.gpu.GpuHealthRules;
+import io.lifeline.domain.gpu.GpuState;
+import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.domain.gpu.XidOccurrence;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Builds immutable views of a node's state. Callers hold the node's monitor. */
+final class FleetViews {
+
+    private final FleetSettings settings;
+    private final GpuHealthRules rules;
+
+    FleetViews(FleetSettings settings, GpuHealthRules rules) {
+        this.settings = settings;
+        this.rules = rules;
+    }
+
+    NodeSummary summary(NodeState n) {
+        NodeInfo f = n.facts();
+        return new NodeSummary(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(),
+                f == null ? null : f.zone(), f == null ? null : f.instanceType(), f == null ? n.gpusSeen() : f.gpuCount(),
+                n.state, instant(n.stateSince), n.cordoned, n.noticeActive(), n.health(), lemon(n).interruptions());
+    }
+
+    NodeDetail detail(NodeState n) {
+        List<GpuView> gpus = new ArrayList<>();
+        List<XidOccurrence> xids = new ArrayList<>();
+        for (GpuState g : n.gpus) {
+            if (g != null) {
+                gpus.add(g.view(n.name, rules));
+                xids.addAll(g.xids(rules.policy()));
+            }
+        }
+        xids.sort(Comparator.comparing(XidOccurrence::time));
+        return new NodeDetail(n.name, n.facts(), n.state, instant(n.stateSince), n.cordoned, instant(n.cordonSince),
+                notice(n), n.noticeActive(), n.health(), gpus, xids, lemon(n));
+    }
+
+    void addGpus(NodeState n, List<GpuView> out) {
+        for (GpuState g : n.gpus) {
+            if (g != null) {
+                out.add(g.view(n.name, rules));
+            }
+        }
+    }
+
+    /** The node's latest notice of its current life, or null. */
+    static Notice notice(NodeState n) {
+        if (n.noticeKind == null) {
+            return null;
+        }
+        return new Notice(n.noticeKind, n.noticeProvider, instant(n.noticeDeadline), instant(n.noticeReceived));
+    }
+
+    LemonScore lemon(NodeState n) {
+        if (n.lemon == null) {
+            return new LemonScore(0, settings.lemonWindow(), null);
+        }
+        long from = settings.clock().instant().minus(settings.lemonWindow()).toEpochMilli();
+        return new LemonScore(n.lemon.countSince(from), settings.lemonWindow(), instant(n.lemon.latest()));
+    }
+
+    static Instant instant(long millis) {
+        return millis == NodeState.NEVER ? null : Instant.ofEpochMilli(millis);
+    }
+}

@@ -1,0 +1,33 @@
+package io.lifeline.domain.fleet;
+
+import io.lifeline.domain.gpu.GpuHealth;
+import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.domain.gpu.XidOccurrence;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Everything the fleet knows about one node.
+ *
+ * @param name          node name
+ * @param facts         registered facts, null before registration
+ * @param state         lifecycle state
+ * @param stateSince    when it entered that state, null for UNKNOWN
+ * @param cordoned      whether it is unschedulable
+ * @param cordonSince   when the cordon flag last changed, null if never
+ * @param notice        the latest interruption notice of its current life, null when none
+ * @param noticeActive  whether that notice is still pending
+ * @param health        worst verdict of its GPUs
+ * @param gpus          its GPUs by index
+ * @param xidHistory    XIDs of all its GPUs, oldest first (the newest few per GPU)
+ * @param lemon         its lemon score
+ */
+public record NodeDetail(String name, NodeInfo facts, NodeLifecycle state, Instant stateSince, boolean cordoned,
+                         Instant cordonSince, Notice notice, boolean noticeActive, GpuHealth health, List<GpuView> gpus,
+                         List<XidOccurrence> xidHistory, LemonScore lemon) {
+
+    public NodeDetail {
+        gpus = List.copyOf(gpus);
+        xidHistory = List.copyOf(xidHistory);
+    }
+}

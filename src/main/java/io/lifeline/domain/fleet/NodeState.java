@@ -1,0 +1,164 @@
+package io.lifeline.domain.fleet;
+
+import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.domain.gpu.GpuHealth;
+import io.lifeline.domain.gpu.GpuState;
+import java.util.Arrays;
+
+/**
+ * The hot, mutable state of one node. Every field is written under the node's monitor by the one thread that
+ * applies the node's events; readers take the same monitor to build views. Times are epoch milliseconds,
+ * {@link #NEVER} when unset. Each register (lifecycle, cordon, notice, facts) is last-writer-wins by event time:
+ * it remembers both when its value began ({@code since}) and the newest event that confirmed it ({@code written}).
+ */
+final class NodeState {
+
+    static final long NEVER = Long.MIN_VALUE;
+    /** GPU indexes beyond this are ignored: no real node has that many GPUs, and state must stay bounded. */
+    static final int MAX_GPUS = 64;
+    private static final GpuState[] NO_GPUS = new GpuState[0];
+
+    final String name;
+    private volatile NodeInfo facts;
+    long factsWritten = NEVER;
+
+    NodeLifecycle state = NodeLifecycle.UNKNOWN;
+    long stateSince = NEVER;
+    long stateWritten = NEVER;
+    /** When the current life began (the registration that started it): older GPU errors and notices do not count. */
+    long lifeStart = NEVER;
+
+    boolean cordoned;
+    long cordonSince = NEVER;
+    long cordonWritten = NEVER;
+
+    NoticeKind noticeKind;
+    String noticeProvider;
+    long noticeDeadline = NEVER;
+    long noticeReceived = NEVER;
+
+    GpuState[] gpus = NO_GPUS;
+    LemonRing lemon;
+    /** Set when the node was dropped from the fleet's history; a writer holding a stale reference starts over. */
+    boolean forgotten;
+
+    NodeState(String name) {
+        this.name = name;
+    }
+
+    /** Registered facts, or null before registration; safe to read without the monitor. */
+    NodeInfo facts() {
+        return facts;
+    }
+
+    void facts(NodeInfo info, long written) {
+        facts = info;
+        factsWritten = written;
+    }
+
+    /** The one place where lifecycle transitions are applied: stale, repeated and illegal requests change nothing. */
+    TransitionOutcome transition(NodeLifecycle target, long millis) {
+        if (millis < stateWritten) {
+            return TransitionOutcome.STALE;
+        }
+        if (target == state) {
+            stateWritten = millis;
+            return TransitionOutcome.UNCHANGED;
+        }
+        if (!target.canFollow(state)) {
+            return TransitionOutcome.ILLEGAL;
+        }
+        state = target;
+        stateSince = millis;
+        stateWritten = millis;
+        return TransitionOutcome.APPLIED;
+    }
+
+    /** Sets the cordon register; true when the value changed. */
+    boolean cordon(boolean value, long millis) {
+        if (millis < cordonWritten) {
+            return false;
+        }
+        cordonWritten = millis;
+        if (cordoned == value) {
+            return false;
+        }
+        cordoned = value;
+        cordonSince = millis;
+        return true;
+    }
+
+    /** A new life begins (registration after termination, or the first one): cordon and notice start afresh. */
+    void startLife(long millis) {
+        lifeStart = millis;
+        cordoned = false;
+        cordonSince = millis;
+        cordonWritten = millis;
+        noticeKind = null;
+        noticeProvider = null;
+        noticeDeadline = NEVER;
+        noticeReceived = NEVER;
+    }
+
+    /**
+     * Whether the notice is still pending: the node is not gone, and it has not come back Ready since the
+     * notice (a Ready after the notice means the announced outage has happened and is over).
+     */
+    boolean noticeActive() {
+        if (noticeKind == null || state == NodeLifecycle.TERMINATED) {
+            return false;
+        }
+        return !(state == NodeLifecycle.READY && stateSince > noticeReceived);
+    }
+
+    /**
+     * The GPU at {@code index}, created when first seen or replaced when another UUID shows up there (the
+     * hardware changed). Null when the index is out of range, or the event is older than the GPU now there.
+     */
+    GpuState gpu(int index, String uuid, long millis) {
+        if (index < 0 || index >= MAX_GPUS) {
+            return null;
+        }
+        if (index >= gpus.length) {
+            gpus = Arrays.copyOf(gpus, index + 1);
+        }
+        GpuState g = gpus[index];
+        if (g != null && g.uuid().equals(uuid)) {
+            return g;
+        }
+        if (g != null && millis < g.firstSeenMillis()) {
+            return null;
+        }
+        g = new GpuState(uuid, index, millis);
+        gpus[index] = g;
+        return g;
+    }
+
+    int gpusSeen() {
+        int n = 0;
+        for (GpuState g : gpus) {
+            if (g != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Worst verdict of the node's GPUs; HEALTHY when it has none. */
+    GpuHealth health() {
+        GpuHealth worst = GpuHealth.HEALTHY;
+        for (GpuState g : gpus) {
+            if (g != null) {
+                worst = worst.worst(g.health());
+            }
+        }
+        return worst;
+    }
+
+    void recordInterruption(long millis, int capacity) {
+        if (lemon == null) {
+            lemon = new LemonRing(capacity);
+        }
+        lemon.record(millis);
+    }
+}

@@ -1,0 +1,15 @@
+package io.lifeline.domain.fleet;
+
+import io.lifeline.domain.event.NoticeKind;
+import java.time.Instant;
+
+/**
+ * The latest interruption notice of a node.
+ *
+ * @param kind        spot reclaim, rebalance, maintenance or preempt
+ * @param provider    who sent it, may be null
+ * @param deadline    when the node is expected to go, may be null
+ * @param receivedAt  event time of the notice
+ */
+public record Notice(NoticeKind kind, String provider, Instant deadline, Instant receivedAt) {
+}

@@ -1,0 +1,240 @@
+package io.lifeline.domain.gpu;
+
+import io.lifeline.domain.event.GpuData;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The hot, mutable state of one GPU: its latest sample in primitives (NaN / {@link #NO_DATA} mean no data,
+ * never zero), its XID verdict and a capped XID history. A few hundred bytes per GPU. Not thread-safe: the
+ * owner applies events for one node from one thread and guards reads; callers outside the model only ever
+ * see {@link GpuView} snapshots.
+ */
+public final class GpuState {
+
+    /** Marks a counter that has never been reported. */
+    static final long NO_DATA = Long.MIN_VALUE;
+    /** Marks "no XID value known". */
+    static final int NO_XID = -1;
+    /** An exporter last-XID change to the code an xid event already reported this recently is the same error. */
+    static final long SAME_XID_WINDOW_MILLIS = 5 * 60_000L;
+
+    private final String uuid;
+    private final short index;
+    private final long firstSeenMillis;
+    private String model;
+    private String pod;
+    private String namespace;
+    private long sampledMillis = Long.MIN_VALUE;
+    float utilization = Float.NaN;
+    float memoryUsed = Float.NaN;
+    float memoryFree = Float.NaN;
+    float temperature = Float.NaN;
+    float power = Float.NaN;
+    long eccSbe = NO_DATA;
+    long eccDbe = NO_DATA;
+    long rowRemapFailures = NO_DATA;
+    long nvlinkErrors = NO_DATA;
+    private long nvlinkMillis = Long.MIN_VALUE;
+    float nvlinkPerMinute = Float.NaN;
+    private int exporterXid = NO_XID;
+    private byte xidHealth;
+    private int xidCause = NO_XID;
+    private byte verdict;
+    private XidHistory history;
+
+    /**
+     * @param uuid             GPU UUID
+     * @param index            index on its node
+     * @param firstSeenMillis  time of the first event about it
+     */
+    public GpuState(String uuid, int index, long firstSeenMillis) {
+        this.uuid = Objects.requireNonNull(uuid, "uuid");
+        this.index = (short) index;
+        this.firstSeenMillis = firstSeenMillis;
+    }
+
+    public String uuid() {
+        return uuid;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    /** Time of the first event about this GPU. */
+    public long firstSeenMillis() {
+        return firstSeenMillis;
+    }
+
+    /** The current verdict. */
+    public GpuHealth health() {
+        return GpuHealth.ofOrdinal(verdict);
+    }
+
+    GpuHealth xidHealth() {
+        return GpuHealth.ofOrdinal(xidHealth);
+    }
+
+    int xidCause() {
+        return xidCause;
+    }
+
+    /**
+     * Applies a sample taken at {@code millis}. Older or same-time samples are ignored (last writer wins).
+     *
+     * @param model      the sample's model name, interned by the caller (null keeps the known one)
+     * @param lifeStart  when the node's current life began: XIDs from before it are ignored
+     * @return true when this sample turned the verdict into FAILED
+     */
+    public boolean applySample(GpuData.Sample s, long millis, String model, GpuHealthRules rules, long lifeStart) {
+        if (millis <= sampledMillis) {
+            return false;
+        }
+        sampledMillis = millis;
+        if (model != null) {
+            this.model = model;
+        }
+        if (!Objects.equals(pod, s.pod())) {
+            pod = s.pod();
+        }
+        if (!Objects.equals(namespace, s.namespace())) {
+            namespace = s.namespace();
+        }
+        utilization = gauge(s.utilizationPercent());
+        memoryUsed = gauge(s.memoryUsedMiB());
+        memoryFree = gauge(s.memoryFreeMiB());
+        temperature = gauge(s.temperatureCelsius());
+        power = gauge(s.powerWatts());
+        // Error counters keep their last known value when a series is missing: evidence must not vanish.
+        eccSbe = counter(s.eccSbeVolatile(), eccSbe);
+        eccDbe = counter(s.eccDbeVolatile(), eccDbe);
+        rowRemapFailures = counter(s.rowRemapFailures(), rowRemapFailures);
+        applyNvlink(s.nvlinkErrors(), millis);
+        applyExporterXid(s.lastXid(), millis, rules, lifeStart);
+        return updateVerdict(rules);
+    }
+
+    /**
+     * Applies an XID reported at {@code millis}; a duplicate (same time and code) changes nothing.
+     *
+     * @return true when this XID turned the verdict into FAILED
+     */
+    public boolean applyXid(int xid, long millis, GpuHealthRules rules, long lifeStart) {
+        recordXid(xid, millis, rules, lifeStart);
+        return updateVerdict(rules);
+    }
+
+    /** The node came back as a new life (re-registered after reboot or replacement): XID verdicts are cleared. */
+    public void startNewLife(GpuHealthRules rules) {
+        xidHealth = 0;
+        xidCause = NO_XID;
+        updateVerdict(rules);
+    }
+
+    /** Why the GPU has its current verdict, for operators; null when healthy. */
+    public String reason(GpuHealthRules rules) {
+        return rules.describe(rules.evaluate(this), this);
+    }
+
+    /** A read-only snapshot. */
+    public GpuView view(String node, GpuHealthRules rules) {
+        return new GpuView(node, uuid, index, model, sampledMillis == Long.MIN_VALUE ? null : Instant.ofEpochMilli(sampledMillis),
+                boxed(utilization), boxed(memoryUsed), boxed(memoryFree), boxed(temperature), boxed(power),
+                boxed(eccSbe), boxed(eccDbe), boxed(rowRemapFailures), boxed(nvlinkErrors),
+                exporterXid == NO_XID ? null : exporterXid, pod, namespace, health(), reason(rules));
+    }
+
+    /** The retained XID history, oldest first. */
+    public List<XidOccurrence> xids(XidPolicy policy) {
+        List<XidOccurrence> out = new ArrayList<>();
+        if (history == null) {
+            return out;
+        }
+        for (int i : history.chronological()) {
+            XidRule r = policy.rule(history.codeAt(i));
+            out.add(new XidOccurrence(uuid, index, Instant.ofEpochMilli(history.timeAt(i)), r.xid(), r.description(),
+                    r.action(), r.health()));
+        }
+        return out;
+    }
+
+    private void applyNvlink(Long value, long millis) {
+        if (value == null) {
+            nvlinkPerMinute = Float.NaN;
+            return;
+        }
+        long v = value;
+        if (nvlinkErrors != NO_DATA && v >= nvlinkErrors && millis > nvlinkMillis) {
+            nvlinkPerMinute = (float) ((v - nvlinkErrors) * 60_000.0 / (millis - nvlinkMillis));
+        } else {
+            // First value, or the counter was reset (driver reload): no rate yet.
+            nvlinkPerMinute = Float.NaN;
+        }
+        nvlinkErrors = v;
+        nvlinkMillis = millis;
+    }
+
+    /** DCGM_FI_DEV_XID_ERRORS is the last XID seen, not a count: only a change of value is a new XID. */
+    private void applyExporterXid(Integer value, long millis, GpuHealthRules rules, long lifeStart) {
+        if (value == null || value == exporterXid) {
+            return;
+        }
+        exporterXid = value;
+        if (value == 0 || reportedRecently(value, millis)) {
+            return;
+        }
+        recordXid(value, millis, rules, lifeStart);
+    }
+
+    private boolean reportedRecently(int xid, long millis) {
+        if (history == null) {
+            return false;
+        }
+        int n = history.newest();
+        return history.codeAt(n) == xid && Math.abs(millis - history.timeAt(n)) <= SAME_XID_WINDOW_MILLIS;
+    }
+
+    private void recordXid(int xid, long millis, GpuHealthRules rules, long lifeStart) {
+        if (millis < lifeStart) {
+            return;
+        }
+        if (history == null) {
+            history = new XidHistory();
+        }
+        if (!history.add(millis, xid)) {
+            return;
+        }
+        GpuHealth impact = rules.policy().rule(xid).health();
+        if (impact.ordinal() > xidHealth) {
+            xidHealth = (byte) impact.ordinal();
+            xidCause = xid;
+        }
+    }
+
+    private boolean updateVerdict(GpuHealthRules rules) {
+        GpuHealth now = rules.evaluate(this).health();
+        boolean becameFailed = now == GpuHealth.FAILED && verdict != GpuHealth.FAILED.ordinal();
+        verdict = (byte) now.ordinal();
+        return becameFailed;
+    }
+
+    private static float gauge(Double d) {
+        return d == null ? Float.NaN : d.floatValue();
+    }
+
+    private static long counter(Long v, long previous) {
+        return v == null ? previous : v;
+    }
+
+    private static Double boxed(float f) {
+        // Through the float's shortest decimal form, so 40.979 reads back as 40.979, not 40.97900009.
+        return Float.isNaN(f) ? null : Double.valueOf(Float.toString(f));
+    }
+
+    private static Long boxed(long v) {
+        return v == NO_DATA ? null : v;
+    }
+}

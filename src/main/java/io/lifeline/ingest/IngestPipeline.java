@@ -1,0 +1,142 @@
+package io.lifeline.ingest;
+
+import io.lifeline.config.IngestConfig;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.store.EventLogWriter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The ingest pipeline behind every transport: dedupe by (source, id), then telemetry straight to the model,
+ * lifecycle events to the event log first and to the model once stored (so an acknowledged event is never
+ * lost and a stored one is applied exactly once, in order).
+ */
+@ApplicationScoped
+public class IngestPipeline implements IngestGateway {
+
+    private final EventLogWriter log;
+    private final ModelRuntime model;
+    private final RecentEventIds recent;
+    private final Duration submitTimeout;
+    private final Duration maxFutureSkew;
+    private final Clock clock;
+    private final Map<EventType, Counter> accepted = new EnumMap<>(EventType.class);
+    private final Counter duplicates;
+    private volatile boolean open;
+
+    IngestPipeline(EventLogWriter log, ModelRuntime model, IngestConfig config, Clock clock, MeterRegistry registry) {
+        this.log = log;
+        this.model = model;
+        this.recent = new RecentEventIds(config.dedupeCapacity());
+        this.submitTimeout = config.submitTimeout();
+        this.maxFutureSkew = config.maxFutureSkew();
+        this.clock = clock;
+        for (EventType t : EventType.values()) {
+            accepted.put(t, Counter.builder("lifeline_ingest_events").description("Events accepted by type")
+                    .tag("type", t.wireName()).register(registry));
+        }
+        this.duplicates = Counter.builder("lifeline_ingest_duplicate_events")
+                .description("Events dropped as already seen (same source and id)").register(registry);
+    }
+
+    /** Lets events in once the model has been rebuilt from the log. */
+    public void open() {
+        open = true;
+    }
+
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** Remembers a replayed event's identity so that a redelivery after restart is a duplicate. */
+    public void rememberReplayed(Event e) {
+        recent.add(e.source(), e.id());
+    }
+
+    /**
+     * Checks what the codec cannot know: that the event is not dated in the future beyond the allowed
+     * clock skew. Returns the reason, or null when acceptable.
+     */
+    public String check(Event e) {
+        if (e.time().isAfter(clock.instant().plus(maxFutureSkew))) {
+            return "time: " + e.time() + " is more than " + maxFutureSkew.toMinutes()
+                    + " minutes in the future (clock skew?)";
+        }
+        return null;
+    }
+
+    @Override
+    public CompletionStage<IngestReceipt> submit(List<Event> events) {
+        if (!open) {
+            return CompletableFuture.failedFuture(new IngestRejectedException("starting: the model is being rebuilt"));
+        }
+        List<Event> telemetry = new ArrayList<>();
+        List<Event> lifecycle = new ArrayList<>();
+        int dup = 0;
+        for (Event e : events) {
+            if (!recent.add(e.source(), e.id())) {
+                dup++;
+            } else if (e.isTelemetry()) {
+                telemetry.add(e);
+            } else {
+                lifecycle.add(e);
+            }
+        }
+        if (dup > 0) {
+            duplicates.increment(dup);
+        }
+        final int duplicatesInBatch = dup;
+        try {
+            model.enqueue(telemetry, submitTimeout);
+            count(telemetry);
+            if (lifecycle.isEmpty()) {
+                return CompletableFuture.completedFuture(new IngestReceipt(telemetry.size(), duplicatesInBatch));
+            }
+            return log.append(lifecycle).thenApply(fresh -> {
+                List<Event> stored = new ArrayList<>(lifecycle.size());
+                for (int i = 0; i < fresh.length; i++) {
+                    if (fresh[i]) {
+                        stored.add(lifecycle.get(i));
+                    }
+                }
+                // Runs on the store writer's thread, in write order: the model sees stored events in log order.
+                model.enqueue(stored, Duration.ofDays(1));
+                count(stored);
+                int old = lifecycle.size() - stored.size();
+                return new IngestReceipt(telemetry.size() + stored.size(), duplicatesInBatch + old);
+            }).whenComplete((receipt, failure) -> {
+                if (failure != null) {
+                    // Never stored: a retry of these events must not be taken for a duplicate.
+                    forget(lifecycle);
+                }
+            });
+        } catch (IngestRejectedException e) {
+            forget(lifecycle);
+            forget(telemetry);
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private void forget(List<Event> events) {
+        for (Event e : events) {
+            recent.remove(e.source(), e.id());
+        }
+    }
+
+    private void count(List<Event> events) {
+        for (Event e : events) {
+            accepted.get(e.type()).increment();
+        }
+    }
+}

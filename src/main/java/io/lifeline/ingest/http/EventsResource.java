@@ -1,0 +1,180 @@
+package io.lifeline.ingest.http;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.lifeline.api.Problem;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.ingest.IngestPipeline;
+import io.lifeline.ingest.codec.DecodedBatch;
+import io.lifeline.ingest.codec.EventCodec;
+import io.lifeline.ingest.codec.InvalidEventException;
+import io.lifeline.ingest.codec.Rejection;
+import io.lifeline.store.EventLogQuery;
+import io.lifeline.store.EventLogRepository;
+import io.lifeline.store.StoredEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** HTTP ingest ({@code POST /api/v1/events}) and the event log ({@code GET /api/v1/events}). */
+@Path("/api/v1/events")
+public class EventsResource {
+
+    static final String NDJSON = "application/x-ndjson";
+    private static final int MAX_LIMIT = 1000;
+
+    private final IngestPipeline pipeline;
+    private final EventCodec codec;
+    private final EventLogRepository log;
+    private final Counter rejected;
+    private final int maxBatch;
+
+    EventsResource(IngestPipeline pipeline, EventCodec codec, EventLogRepository log, MeterRegistry registry,
+                   io.lifeline.config.IngestConfig config) {
+        this.pipeline = pipeline;
+        this.codec = codec;
+        this.log = log;
+        this.maxBatch = config.maxBatchEvents();
+        this.rejected = Counter.builder("lifeline_ingest_rejected_events").tag("transport", "http")
+                .description("Events rejected as invalid").register(registry);
+    }
+
+    /** What became of a posted batch. */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public record IngestResponse(int accepted, int duplicates, int rejected, List<Rejection> errors) {
+    }
+
+    @POST
+    @Blocking
+    @Consumes({MediaType.APPLICATION_JSON, "application/cloudevents+json", "application/cloudevents-batch+json",
+        NDJSON, "application/jsonl"})
+    @Produces(MediaType.APPLICATION_JSON)
+    public CompletionStage<Response> post(byte[] body, @HeaderParam("Content-Type") String contentType) {
+        boolean ndjson = contentType != null && (contentType.startsWith(NDJSON) || contentType.startsWith("application/jsonl"));
+        DecodedBatch decoded = codec.decodeBody(body, ndjson);
+        if (decoded.total() > maxBatch) {
+            throw new InvalidEventException("batch of " + decoded.total() + " events is larger than the limit of "
+                    + maxBatch + "; split it");
+        }
+        List<Event> valid = new ArrayList<>(decoded.events().size());
+        List<Rejection> errors = new ArrayList<>(decoded.rejections());
+        for (int i = 0; i < decoded.events().size(); i++) {
+            Event e = decoded.events().get(i);
+            String reason = pipeline.check(e);
+            if (reason == null) {
+                valid.add(e);
+            } else {
+                errors.add(new Rejection(decoded.positions().get(i), e.id(), reason));
+            }
+        }
+        errors.sort((a, b) -> Integer.compare(a.index(), b.index()));
+        if (!errors.isEmpty()) {
+            rejected.increment(errors.size());
+        }
+        if (valid.isEmpty()) {
+            if (errors.isEmpty()) {
+                return CompletableFuture.completedFuture(Response.ok(new IngestResponse(0, 0, 0, List.of())).build());
+            }
+            String detail = errors.size() == 1 ? errors.get(0).reason() : "all " + errors.size() + " events were rejected";
+            return CompletableFuture.completedFuture(Response.status(400).type(Problem.MEDIA_TYPE)
+                    .entity(new Problem("/problems/invalid-event", "Invalid event", 400, detail, errors)).build());
+        }
+        return pipeline.submit(valid).thenApply(receipt -> Response.ok(
+                new IngestResponse(receipt.accepted(), receipt.duplicates(), errors.size(), errors)).build());
+    }
+
+    /** An event as stored in the log. */
+    public record EventView(long seq, String specversion, String id, String source, String type, String subject,
+                            Instant time, Instant receivedAt, @JsonRawValue String data) {
+    }
+
+    /** One page of the event log; {@code nextCursor} is absent on the last page. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record EventPage(List<EventView> events, String nextCursor) {
+    }
+
+    @GET
+    @Blocking
+    @Produces(MediaType.APPLICATION_JSON)
+    public EventPage list(@QueryParam("subject") String subject, @QueryParam("type") String type,
+                          @QueryParam("from") String from, @QueryParam("to") String to,
+                          @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor,
+                          @QueryParam("order") String order) {
+        if (type != null && EventType.fromWireName(type) == null) {
+            throw new InvalidEventException("type: unknown type '" + type + "'");
+        }
+        int n = limit == null ? 100 : limit;
+        if (n < 1 || n > MAX_LIMIT) {
+            throw new InvalidEventException("limit: must be between 1 and " + MAX_LIMIT + ", got " + n);
+        }
+        boolean desc;
+        if (order == null || order.equals("asc")) {
+            desc = false;
+        } else if (order.equals("desc")) {
+            desc = true;
+        } else {
+            throw new InvalidEventException("order: must be asc or desc, got '" + order + "'");
+        }
+        EventLogQuery q = new EventLogQuery(blankToNull(subject), type, instant("from", from), instant("to", to), n, desc,
+                decodeCursor(cursor));
+        List<StoredEvent> rows = log.page(q);
+        boolean more = rows.size() > n;
+        List<StoredEvent> page = more ? rows.subList(0, n) : rows;
+        List<EventView> views = page.stream().map(s -> new EventView(s.seq, "1.0", s.eventId, s.source, s.type,
+                s.subject, s.time, s.receivedAt, s.data)).toList();
+        String next = more ? encodeCursor(page.get(page.size() - 1)) : null;
+        return new EventPage(views, next);
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    private static Instant instant(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new InvalidEventException(name + ": expected an RFC 3339 timestamp, got '" + value + "'");
+        }
+    }
+
+    static String encodeCursor(StoredEvent last) {
+        String raw = last.time.toString() + "|" + last.seq;
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static EventLogQuery.Cursor decodeCursor(String cursor) {
+        if (cursor == null || cursor.isBlank()) {
+            return null;
+        }
+        try {
+            String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            int bar = raw.indexOf('|');
+            return new EventLogQuery.Cursor(Instant.parse(raw.substring(0, bar)), Long.parseLong(raw.substring(bar + 1)));
+        } catch (RuntimeException e) {
+            throw new InvalidEventException("cursor: not a cursor returned by this API");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.lifeline.runtime;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.ingest.IngestRejectedException;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.jboss.logging.Logger;
+
+/**
+ * Hosts the in-memory model on its single writer thread. Events are applied in the order they are queued
+ * (so per-subject order is the order the pipeline hands them over), and reads run on the same thread
+ * between batches, so every read sees a consistent model and the model itself needs no locks.
+ */
+@ApplicationScoped
+public class ModelRuntime {
+
+    private static final Logger LOG = Logger.getLogger(ModelRuntime.class);
+
+    private final EventApplier model;
+    private final BlockingQueue<Runnable> queue;
+    private final Thread thread;
+    private final AtomicLong applied = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private volatile boolean running = true;
+
+    ModelRuntime(EventApplier model, io.lifeline.config.IngestConfig config) {
+        this.model = model;
+        this.queue = new ArrayBlockingQueue<>(config.applyQueueBatches());
+        this.thread = new Thread(this::run, "lifeline-model");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /**
+     * Queues events to be applied, waiting up to {@code timeout} for room.
+     *
+     * @throws IngestRejectedException when the model cannot keep up for that long
+     */
+    public void enqueue(List<Event> events, Duration timeout) {
+        if (events.isEmpty()) {
+            return;
+        }
+        put(() -> applyAll(events), timeout);
+    }
+
+    /** Runs a read of the model on its thread; the function must not keep references to mutable state. */
+    public <T> CompletableFuture<T> read(Function<EventApplier, T> query) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        put(() -> {
+            try {
+                f.complete(query.apply(model));
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        }, Duration.ofSeconds(30));
+        return f;
+    }
+
+    /** Completes once everything queued before this call has been applied. */
+    public CompletableFuture<Void> barrier() {
+        return read(m -> null);
+    }
+
+    public long appliedCount() {
+        return applied.get();
+    }
+
+    public long failedCount() {
+        return failed.get();
+    }
+
+    public int queued() {
+        return queue.size();
+    }
+
+    private void put(Runnable task, Duration timeout) {
+        try {
+            if (!queue.offer(task, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IngestRejectedException("model busy: " + queue.size() + " batches waiting; retry later");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IngestRejectedException("interrupted");
+        }
+    }
+
+    private void applyAll(List<Event> events) {
+        for (Event e : events) {
+            try {
+                model.apply(e);
+                applied.incrementAndGet();
+            } catch (RuntimeException ex) {
+                // One event the model cannot take must not stop the others: count it and go on.
+                failed.incrementAndGet();
+                LOG.warnf(ex, "Model could not apply %s %s of %s", e.type().wireName(), e.id(), e.subject());
+            }
+        }
+    }
+
+    private void run() {
+        while (running || !queue.isEmpty()) {
+            try {
+                Runnable task = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (task != null) {
+                    task.run();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

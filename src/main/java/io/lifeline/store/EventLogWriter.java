@@ -1,0 +1,281 @@
+package io.lifeline.store;
+
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.app.ShutdownOrder;
+import io.lifeline.config.IngestConfig;
+import io.lifeline.domain.event.Event;
+import io.lifeline.ingest.IngestRejectedException;
+import io.lifeline.ingest.codec.EventCodec;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * Appends lifecycle events to the event log in batches (group commit): whatever arrived while the previous
+ * transaction ran goes into the next one, as a single multi-row insert. A submission's future completes,
+ * on this writer's thread and in submission order, with which of its events were new to the log.
+ *
+ * <p>While the database is unavailable the writer retries with back-off and keeps what it has; once
+ * {@code lifeline.ingest.buffer-events} are waiting, new submissions are refused (back-pressure) instead of
+ * growing without bound.
+ */
+@ApplicationScoped
+public class EventLogWriter {
+
+    private static final Logger LOG = Logger.getLogger(EventLogWriter.class);
+    private static final String INSERT = """
+            INSERT INTO event_log (event_id, source, type, subject, time, data)
+            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::jsonb[])
+            ON CONFLICT DO NOTHING
+            RETURNING source, event_id, time""";
+    private static final long MAX_BACKOFF_MILLIS = 5_000;
+
+    private final AgroalDataSource dataSource;
+    private final EventCodec codec;
+    private final int capacity;
+    private final int maxBatch;
+    private final LinkedBlockingQueue<Submission> queue = new LinkedBlockingQueue<>();
+    private final AtomicInteger buffered = new AtomicInteger();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean healthy = true;
+    private volatile String lastError;
+
+    EventLogWriter(AgroalDataSource dataSource, EventCodec codec, IngestConfig config) {
+        this.dataSource = dataSource;
+        this.codec = codec;
+        this.capacity = config.bufferEvents();
+        this.maxBatch = config.writeBatchEvents();
+        this.thread = new Thread(this::run, "lifeline-store-writer");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /**
+     * Queues events for the log. The future completes with, per event, whether it was new (false for an event
+     * already stored with the same source, id and time).
+     *
+     * @throws IngestRejectedException when the buffer is full (the store has been unavailable for a while)
+     */
+    public CompletableFuture<boolean[]> append(List<Event> events) {
+        if (!running) {
+            throw new IngestRejectedException("shutting down");
+        }
+        int n = events.size();
+        if (buffered.addAndGet(n) > capacity) {
+            buffered.addAndGet(-n);
+            throw new IngestRejectedException("event store unavailable and buffer full (" + capacity
+                    + " events); retry later" + (lastError == null ? "" : ": " + lastError));
+        }
+        Submission s = new Submission(events, new CompletableFuture<>());
+        queue.add(s);
+        return s.future;
+    }
+
+    /** Whether the last write succeeded. */
+    public boolean healthy() {
+        return healthy;
+    }
+
+    /** Events waiting to be written. */
+    public int buffered() {
+        return buffered.get();
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    private void run() {
+        List<Submission> batch = new ArrayList<>();
+        while (running || !queue.isEmpty()) {
+            try {
+                Submission first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.clear();
+                batch.add(first);
+                int count = first.events.size();
+                Submission next;
+                while ((next = queue.peek()) != null && count + next.events.size() <= maxBatch) {
+                    batch.add(queue.poll());
+                    count += next.events.size();
+                }
+                writeWithRetry(batch, count);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void writeWithRetry(List<Submission> batch, int count) throws InterruptedException {
+        long backoff = 50;
+        while (true) {
+            try {
+                Map<String, Integer> fresh = insert(batch, count);
+                healthy = true;
+                lastError = null;
+                buffered.addAndGet(-count);
+                for (Submission s : batch) {
+                    s.future.complete(freshFlags(s.events, fresh));
+                }
+                return;
+            } catch (SQLException e) {
+                if (isDataError(e)) {
+                    // The database refuses the content, not the connection: retrying the same batch would block
+                    // ingest forever. Write each submission alone so only the offending one fails.
+                    isolate(batch);
+                    return;
+                }
+                backoff = failed(batch, count, backoff, e);
+                if (backoff < 0) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                backoff = failed(batch, count, backoff, e);
+                if (backoff < 0) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Records a failed attempt and sleeps; returns the next back-off, or -1 once the batch was given up. */
+    private long failed(List<Submission> batch, int count, long backoff, Exception e) throws InterruptedException {
+        healthy = false;
+        lastError = e.getMessage();
+        LOG.warnf("Event log write of %d events failed, retrying in %d ms: %s", count, backoff, e.getMessage());
+        if (!running && backoff >= MAX_BACKOFF_MILLIS) {
+            // Shutting down with the database gone: the senders were never acknowledged.
+            for (Submission s : batch) {
+                s.future.completeExceptionally(new IngestRejectedException("shutting down: " + lastError));
+            }
+            buffered.addAndGet(-count);
+            return -1;
+        }
+        Thread.sleep(backoff);
+        return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+    }
+
+    private void isolate(List<Submission> batch) throws InterruptedException {
+        for (Submission s : batch) {
+            if (batch.size() == 1) {
+                LOG.warnf("Event log refused a batch of %d events; rejecting it", s.events.size());
+                buffered.addAndGet(-s.events.size());
+                s.future.completeExceptionally(new IngestRejectedException("event store refused the batch"));
+                return;
+            }
+            writeWithRetry(List.of(s), s.events.size());
+        }
+    }
+
+    /** SQLSTATE classes 22 (data exception) and 23 (integrity violation): the content, not the connection. */
+    private static boolean isDataError(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23"));
+    }
+
+    private Map<String, Integer> insert(List<Submission> batch, int count) throws SQLException {
+        String[] ids = new String[count];
+        String[] sources = new String[count];
+        String[] types = new String[count];
+        String[] subjects = new String[count];
+        String[] times = new String[count];
+        String[] data = new String[count];
+        int i = 0;
+        for (Submission s : batch) {
+            for (Event e : s.events) {
+                ids[i] = e.id();
+                sources[i] = e.source();
+                types[i] = e.type().wireName();
+                subjects[i] = e.subject();
+                times[i] = e.time().toString();
+                data[i] = codec.toJson(codec.encodeData(e.data()));
+                i++;
+            }
+        }
+        Map<String, Integer> inserted = new HashMap<>(count * 2);
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+                setArray(c, ps, 1, ids);
+                setArray(c, ps, 2, sources);
+                setArray(c, ps, 3, types);
+                setArray(c, ps, 4, subjects);
+                setArray(c, ps, 5, times);
+                setArray(c, ps, 6, data);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        inserted.merge(key(rs.getString(1), rs.getString(2)), 1, Integer::sum);
+                    }
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+        return inserted;
+    }
+
+    private static void setArray(Connection c, PreparedStatement ps, int index, String[] values) throws SQLException {
+        Array a = c.createArrayOf("text", values);
+        ps.setArray(index, a);
+    }
+
+    private static boolean[] freshFlags(List<Event> events, Map<String, Integer> inserted) {
+        boolean[] fresh = new boolean[events.size()];
+        for (int i = 0; i < fresh.length; i++) {
+            Event e = events.get(i);
+            String k = key(e.source(), e.id());
+            Integer n = inserted.get(k);
+            if (n != null && n > 0) {
+                fresh[i] = true;
+                if (n == 1) {
+                    inserted.remove(k);
+                } else {
+                    inserted.put(k, n - 1);
+                }
+            }
+        }
+        return fresh;
+    }
+
+    private static String key(String source, String id) {
+        return source + '\u0000' + id;
+    }
+
+    /** Writes what is queued (bounded by the retry back-off) and stops. */
+    @PreDestroy
+    void stop() {
+        running = false;
+        try {
+            thread.join(20_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ShutdownOrder.applicationStopped();
+    }
+
+    private record Submission(List<Event> events, CompletableFuture<boolean[]> future) {
+    }
+}

@@ -1,0 +1,23 @@
+package io.lifeline.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.ingest.codec.EventCodec;
+import java.util.List;
+
+/** Checks that translated events survive the CloudEvents codec unchanged, i.e. respect the wire contract. */
+public final class EventContract {
+
+    private static final EventCodec CODEC = new EventCodec();
+
+    private EventContract() {
+    }
+
+    public static void assertRoundTrips(List<Event> events) {
+        for (Event e : events) {
+            Event back = CODEC.decodeEvent(CODEC.encodeEvent(e));
+            assertThat(back).as("codec round trip of %s", e.id()).isEqualTo(e);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.lifeline.ingest.kafka;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lifeline.testing.CloudEvents;
+import io.lifeline.testing.KafkaResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class KafkaIngestTest {
+
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+
+    private static KafkaProducer<byte[], byte[]> producer() {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", KafkaResource.bootstrapServers());
+        p.put("key.serializer", ByteArraySerializer.class.getName());
+        p.put("value.serializer", ByteArraySerializer.class.getName());
+        return new KafkaProducer<>(p);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static int stored(String subject) {
+        return given().queryParam("subject", subject).queryParam("limit", 1000).get("/api/v1/events").then()
+                .statusCode(200).extract().jsonPath().getList("events").size();
+    }
+
+    @Test
+    void structuredAndBinaryRecordsAreIngestedAndBadRecordsAreDeadLettered() throws Exception {
+        String node = "kafka-node-" + UUID.randomUUID().toString().substring(0, 8);
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
+            p.send(new ProducerRecord<>("lifeline.events", utf8(node), utf8(CloudEvents.nodeRegistered("k1-" + node, node, now))));
+            p.send(new ProducerRecord<>("lifeline.events", utf8(node), utf8("this is not JSON")));
+            ProducerRecord<byte[], byte[]> binary = new ProducerRecord<>("lifeline.events", utf8(node),
+                    utf8("{\"reason\":\"kubelet stopped posting\"}"));
+            binary.headers().add("ce_specversion", utf8("1.0")).add("ce_id", utf8("k2-" + node))
+                    .add("ce_source", utf8("test/kafka")).add("ce_type", utf8("node.not_ready"))
+                    .add("ce_subject", utf8(node)).add("ce_time", utf8(now.plusSeconds(5).toString()))
+                    .add("content-type", utf8("application/json"));
+            p.send(binary);
+            p.send(new ProducerRecord<>("lifeline.events", utf8(node),
+                    utf8(CloudEvents.event("k3-" + node, "test/kafka", "node.teleported", node, now, "{}"))));
+            p.send(new ProducerRecord<>("lifeline.events", utf8(node),
+                    utf8(CloudEvents.event("k4-" + node, "test/kafka", "node.cordoned", node, now.plusSeconds(9), "{}"))));
+            p.flush();
+        }
+        // The consumer keeps going past the bad records: the last good one arrives too.
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(stored(node)).isEqualTo(3));
+
+        List<ConsumerRecord<byte[], byte[]>> dead = readDeadLetters(node, 2);
+        assertThat(dead).extracting(r -> new String(r.headers().lastHeader(KafkaIngest.REASON_HEADER).value(),
+                StandardCharsets.UTF_8)).anySatisfy(reason -> assertThat(reason).startsWith("malformed JSON"))
+                .anySatisfy(reason -> assertThat(reason).startsWith("type: unknown type 'node.teleported'"));
+        assertThat(dead).extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).contains("this is not JSON");
+        given().get("/metrics").then().statusCode(200).body(org.hamcrest.Matchers.containsString(
+                "lifeline_ingest_dead_lettered_events_total"));
+    }
+
+    @Test
+    void redeliveredRecordsAreNotCountedTwiceAndOffsetsAreCommitted() throws Exception {
+        String job = "team-k/dup-" + UUID.randomUUID().toString().substring(0, 8);
+        String event = CloudEvents.event("same-id", "test/kafka-dup", "workload.admitted", job, now, "{\"queue\":\"q\"}");
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
+            for (int i = 0; i < 3; i++) {
+                p.send(new ProducerRecord<>("lifeline.events", utf8(job), utf8(event)));
+            }
+            p.flush();
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(committedLag()).isZero());
+        assertThat(stored(job)).isEqualTo(1);
+    }
+
+    private static long committedLag() throws Exception {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", KafkaResource.bootstrapServers());
+        try (Admin admin = Admin.create(props)) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("lifeline")
+                    .partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latestSpec = new java.util.HashMap<>();
+            committed.keySet().forEach(tp -> latestSpec.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            var latest = admin.listOffsets(latestSpec).all().get();
+            long lag = 0;
+            for (var e : committed.entrySet()) {
+                lag += latest.get(e.getKey()).offset() - e.getValue().offset();
+            }
+            return committed.isEmpty() ? Long.MAX_VALUE : lag;
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(String key, int expected) {
+        Properties c = new Properties();
+        c.put("bootstrap.servers", KafkaResource.bootstrapServers());
+        c.put("group.id", "dlq-reader-" + UUID.randomUUID());
+        c.put("auto.offset.reset", "earliest");
+        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            consumer.subscribe(List.of("lifeline.events.dlq"));
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (found.size() < expected && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.key() != null && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
+                        found.add(r);
+                    }
+                }
+            }
+        }
+        assertThat(found).hasSize(expected);
+        return found;
+    }
+}
