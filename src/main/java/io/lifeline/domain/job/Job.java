@@ -48,6 +48,8 @@ final class Job {
     Double samplesPerSecond;
     Double tokensPerSecond;
     int restarts;
+    /** GPUs of the latest rendezvous round, the estimate while an admitted job's placement is not known yet. */
+    int lastRoundGpus;
     int agentRestarts;
     String syncSave;
     Instant rescaleStartedAt;
@@ -82,6 +84,11 @@ final class Job {
     long indexedVersion = -1;
 
     Job(String name, Instant firstSeen, JobsConfig config) {
+        this(name, firstSeen, config, new RecentIds(config.maxRecentEventIds()));
+    }
+
+    /** A job that inherits the event identities seen under its name (a new incarnation of an ended job). */
+    Job(String name, Instant firstSeen, JobsConfig config, RecentIds recentIds) {
         this.name = name;
         int slash = name.indexOf('/');
         this.namespace = slash > 0 ? name.substring(0, slash) : "default";
@@ -91,7 +98,7 @@ final class Job {
         this.membership = new Membership(config.maxRounds(), config.maxWorldSizePoints());
         this.checkpoints = new CheckpointLedger(config.maxCheckpointsPerJob(), config.maxRestoresPerJob());
         this.incidents = new IncidentLog(name, config.maxIncidentsPerJob());
-        this.recentIds = new RecentIds(config.maxRecentEventIds());
+        this.recentIds = recentIds;
         this.timeline = new Ring<>(config.maxTimelineEntries());
         this.refusals = new Ring<>(config.maxRefusals());
     }
@@ -149,10 +156,20 @@ final class Job {
         }
     }
 
-    /** GPUs the job holds now: none while waiting or ended, else those of its nodes that are not lost. */
+    /**
+     * GPUs the job holds now: none while waiting or ended, else those of its nodes that are not lost. An
+     * admitted job whose placement is not known yet (re-admitted, or starting before its first round) is
+     * taken to hold what its latest round held, or, never having formed one, its spec's maximum.
+     */
     int gpusHeld() {
         if (state.isTerminal() || state.isWaiting()) {
             return 0;
+        }
+        if (membership.nodes().isEmpty() && admitted) {
+            if (lastRoundGpus > 0) {
+                return lastRoundGpus;
+            }
+            return elastic != null && gpusPerNode > 0 ? elastic.maxNodes() * gpusPerNode : 0;
         }
         return membership.gpus(gpusPerNode);
     }

@@ -206,6 +206,7 @@ final class JobEvents {
             }
         }
         job.membership.record(round);
+        job.lastRoundGpus = job.membership.gpus(job.gpusPerNode);
         if (job.state == JobState.PENDING) {
             job.admitted = true;
         } else if (job.state == JobState.RUNNING) {

@@ -14,6 +14,7 @@ import io.lifeline.domain.job.goodput.RollupDimension;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.membership.NodeJobIndex;
+import io.lifeline.domain.job.support.RecentIds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,10 +71,19 @@ public final class Jobs {
             ignored++;
             return;
         }
-        Job job = jobFor(e);
-        if (!job.recentIds.add(e.source(), e.id())) {
+        Job job = jobs.get(e.subject());
+        // De-duplicate first, across incarnations of a job name: a redelivered submission must not start a new job.
+        RecentIds ids = job != null ? job.recentIds : new RecentIds(config.maxRecentEventIds());
+        if (!ids.add(e.source(), e.id())) {
             job.duplicates++;
             return;
+        }
+        if (job == null || isNewIncarnation(job, e)) {
+            if (job != null) {
+                forget(job);
+            }
+            job = new Job(e.subject(), e.time(), config, ids);
+            jobs.put(job.name, job);
         }
         long eff = job.advance(e.time());
         interruptions.expireWarnings(job, eff);
@@ -95,18 +105,10 @@ public final class Jobs {
         }
     }
 
-    private Job jobFor(Event e) {
-        Job job = jobs.get(e.subject());
-        boolean reused = job != null && e.type() == EventType.JOB_SUBMITTED && job.state.isTerminal()
-                && job.finishedAt != null && e.time().isAfter(job.finishedAt);
-        if (job == null || reused) {
-            if (reused) {
-                forget(job);
-            }
-            job = new Job(e.subject(), e.time(), config);
-            jobs.put(job.name, job);
-        }
-        return job;
+    /** A submission after the job with that name ended starts a new job under the same name. */
+    private static boolean isNewIncarnation(Job job, Event e) {
+        return e.type() == EventType.JOB_SUBMITTED && job.state.isTerminal() && job.finishedAt != null
+                && e.time().isAfter(job.finishedAt);
     }
 
     private void settle(Job job) {
