@@ -119,8 +119,7 @@ final class Interruptions {
         String capacity = node != null ? Job.capacityOf(nodes, node)
                 : job.primaryCapacity != null ? job.primaryCapacity : Job.UNKNOWN_POOL;
         inc.pool(pool);
-        job.interruptionsByPool.merge(pool, 1, Integer::sum);
-        job.interruptionsByCapacity.merge(capacity, 1, Integer::sum);
+        job.countInterruption(pool, capacity);
     }
 
     private Incident openOrJoin(Job job, Instant at, IncidentCause cause, String detail, String node) {

@@ -12,7 +12,7 @@ import io.lifeline.domain.job.membership.Membership;
 import io.lifeline.domain.job.support.RecentIds;
 import io.lifeline.domain.job.support.Ring;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -67,17 +67,12 @@ final class Job {
     final Ring<RefusedTransition> refusals;
     long timelineSeq;
 
-    /** Active nodes per pool and per capacity type, resolved when the membership changes. */
-    final Map<String, Integer> poolNodes = new TreeMap<>();
-    final Map<String, Integer> capacityNodes = new TreeMap<>();
+    /** Per pool and per capacity type: active nodes now (resolved when the membership changes), exposure, interruptions. */
+    final Map<String, PoolStats> pools = new TreeMap<>();
+    final Map<String, PoolStats> capacities = new TreeMap<>();
     long poolsVersion = -1;
     String primaryPool;
     String primaryCapacity;
-    /** Node-milliseconds exposed to interruptions (running or rescaling), per pool and per capacity type. */
-    final Map<String, Long> exposureByPool = new HashMap<>();
-    final Map<String, Long> exposureByCapacity = new HashMap<>();
-    final Map<String, Integer> interruptionsByPool = new HashMap<>();
-    final Map<String, Integer> interruptionsByCapacity = new HashMap<>();
     List<String> indexedNodes = List.of();
     /** Queued among the ended jobs that are forgotten oldest first. */
     boolean retiring;
@@ -129,8 +124,12 @@ final class Job {
                 rescaleGpuMillis += d * gpus;
             }
             if (state == JobState.RUNNING || state == JobState.RESCALING) {
-                poolNodes.forEach((pool, n) -> exposureByPool.merge(pool, d * n, Long::sum));
-                capacityNodes.forEach((cap, n) -> exposureByCapacity.merge(cap, d * n, Long::sum));
+                for (PoolStats p : pools.values()) {
+                    p.nodeMillis += d * p.nodes;
+                }
+                for (PoolStats c : capacities.values()) {
+                    c.nodeMillis += d * c.nodes;
+                }
             }
         }
         return Math.max(t, clock);
@@ -190,16 +189,34 @@ final class Job {
             return;
         }
         poolsVersion = membership.version();
-        poolNodes.clear();
-        capacityNodes.clear();
+        pools.values().forEach(p -> p.nodes = 0);
+        capacities.values().forEach(c -> c.nodes = 0);
         for (String node : membership.activeNodes()) {
-            poolNodes.merge(poolOf(nodes, node), 1, Integer::sum);
-            capacityNodes.merge(capacityOf(nodes, node), 1, Integer::sum);
+            pools.computeIfAbsent(poolOf(nodes, node), k -> new PoolStats()).nodes++;
+            capacities.computeIfAbsent(capacityOf(nodes, node), k -> new PoolStats()).nodes++;
         }
-        if (!poolNodes.isEmpty()) {
-            primaryPool = majority(poolNodes);
-            primaryCapacity = majority(capacityNodes);
+        String pool = majority(pools);
+        if (pool != null) {
+            primaryPool = pool;
+            primaryCapacity = majority(capacities);
         }
+    }
+
+    /** Counts an interruption against a pool and a capacity type. */
+    void countInterruption(String pool, String capacity) {
+        pools.computeIfAbsent(pool, k -> new PoolStats()).interruptions++;
+        capacities.computeIfAbsent(capacity, k -> new PoolStats()).interruptions++;
+    }
+
+    /** Pools where the job has active nodes now, sorted. */
+    List<String> activePools() {
+        List<String> out = new ArrayList<>();
+        pools.forEach((k, p) -> {
+            if (p.nodes > 0) {
+                out.add(k);
+            }
+        });
+        return out;
     }
 
     static String poolOf(NodeDirectory nodes, String node) {
@@ -212,13 +229,14 @@ final class Job {
         return info == null || info.capacityType() == null ? UNKNOWN_POOL : info.capacityType().wireName();
     }
 
-    private static String majority(Map<String, Integer> counts) {
+    /** The key with the most active nodes (first in order on a tie), or null when no node is active. */
+    private static String majority(Map<String, PoolStats> counts) {
         String best = null;
-        int most = -1;
-        for (Map.Entry<String, Integer> e : counts.entrySet()) {
-            if (e.getValue() > most) {
+        int most = 0;
+        for (Map.Entry<String, PoolStats> e : counts.entrySet()) {
+            if (e.getValue().nodes > most) {
                 best = e.getKey();
-                most = e.getValue();
+                most = e.getValue().nodes;
             }
         }
         return best;

@@ -25,15 +25,16 @@ final class JobRollups {
             String key = keyOf(job, dim);
             views.computeIfAbsent(key, k -> new ArrayList<>()).add(job.ledger.view(now));
             long pending = exposed(job) ? job.ledger.pendingMillis(now) : 0;
-            if (dim == RollupDimension.POOL) {
-                add(exposure, interruptions, job.exposureByPool, job.interruptionsByPool, job.poolNodes, pending);
-            } else if (dim == RollupDimension.CAPACITY_TYPE) {
-                add(exposure, interruptions, job.exposureByCapacity, job.interruptionsByCapacity, job.capacityNodes,
-                        pending);
+            if (dim == RollupDimension.POOL || dim == RollupDimension.CAPACITY_TYPE) {
+                Map<String, PoolStats> stats = dim == RollupDimension.POOL ? job.pools : job.capacities;
+                stats.forEach((k, p) -> {
+                    exposure.merge(k, p.nodeMillis + pending * p.nodes, Long::sum);
+                    interruptions.merge(k, (long) p.interruptions, Long::sum);
+                });
             } else {
-                long total = pending * job.membership.activeNodeCount();
-                for (long v : job.exposureByPool.values()) {
-                    total += v;
+                long total = 0;
+                for (PoolStats p : job.pools.values()) {
+                    total += p.nodeMillis + pending * p.nodes;
                 }
                 exposure.merge(key, total, Long::sum);
                 interruptions.merge(key, (long) job.incidents.interruptions(), Long::sum);
@@ -60,8 +61,11 @@ final class JobRollups {
         for (Job job : jobs) {
             long pending = exposed(job) ? job.ledger.pendingMillis(now) : 0;
             for (String pool : pools) {
-                ms += job.exposureByPool.getOrDefault(pool, 0L) + pending * job.poolNodes.getOrDefault(pool, 0);
-                count += job.interruptionsByPool.getOrDefault(pool, 0);
+                PoolStats p = job.pools.get(pool);
+                if (p != null) {
+                    ms += p.nodeMillis + pending * p.nodes;
+                    count += p.interruptions;
+                }
             }
         }
         return new IntervalAdvisor.Exposure(List.copyOf(pools), ms / 1000.0, count);
@@ -69,13 +73,6 @@ final class JobRollups {
 
     private static boolean exposed(Job job) {
         return job.state == JobState.RUNNING || job.state == JobState.RESCALING;
-    }
-
-    private static void add(Map<String, Long> exposure, Map<String, Long> interruptions, Map<String, Long> jobExposure,
-                            Map<String, Integer> jobInterruptions, Map<String, Integer> nodesNow, long pending) {
-        jobExposure.forEach((k, v) -> exposure.merge(k, v, Long::sum));
-        nodesNow.forEach((k, n) -> exposure.merge(k, pending * n, Long::sum));
-        jobInterruptions.forEach((k, v) -> interruptions.merge(k, (long) v, Long::sum));
     }
 
     private static String keyOf(Job job, RollupDimension dim) {

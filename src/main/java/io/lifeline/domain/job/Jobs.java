@@ -20,11 +20,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The jobs model: applies job, scheduler and trainer events (subject = job name {@code namespace/name})
@@ -44,7 +45,7 @@ public final class Jobs {
     private final NodeDirectory nodes;
     private final Clock clock;
     private final JobsConfig config;
-    private final Map<String, Job> jobs = new TreeMap<>();
+    private final Map<String, Job> jobs = new HashMap<>();
     private final NodeJobIndex index = new NodeJobIndex();
     private final ArrayDeque<Job> ended = new ArrayDeque<>();
     private final Interruptions interruptions;
@@ -141,6 +142,13 @@ public final class Jobs {
         return clock.millis();
     }
 
+    /** Jobs in name order: reads never depend on hash order. */
+    private List<Job> sorted() {
+        List<Job> all = new ArrayList<>(jobs.values());
+        all.sort(Comparator.comparing(j -> j.name));
+        return all;
+    }
+
     private Optional<Job> find(String name) {
         return Optional.ofNullable(name == null ? null : jobs.get(name));
     }
@@ -149,7 +157,7 @@ public final class Jobs {
     public List<JobSummary> list(JobFilter filter) {
         long now = now();
         List<JobSummary> out = new ArrayList<>();
-        for (Job job : jobs.values()) {
+        for (Job job : sorted()) {
             if (filter.namespace() != null && !filter.namespace().equals(job.namespace)) {
                 continue;
             }
@@ -203,7 +211,7 @@ public final class Jobs {
 
     /** Goodput rolled up by pool, capacity type, namespace or for the whole fleet. */
     public List<GoodputRollup> rollup(RollupDimension dimension) {
-        return JobRollups.rollup(jobs.values(), dimension, now());
+        return JobRollups.rollup(sorted(), dimension, now());
     }
 
     /** Checkpoint-interval advice for a job (see {@link IntervalAdvisor}). */
@@ -226,11 +234,11 @@ public final class Jobs {
                 source = "observed";
             }
         }
-        List<String> pools = new ArrayList<>(job.poolNodes.keySet());
+        List<String> pools = job.activePools();
         if (pools.isEmpty() && job.primaryPool != null) {
             pools.add(job.primaryPool);
         }
-        IntervalAdvisor.Exposure exposure = JobRollups.exposure(jobs.values(), pools, now());
+        IntervalAdvisor.Exposure exposure = JobRollups.exposure(sorted(), pools, now());
         Long recovery = job.incidents.meanRecoveryMillis();
         return IntervalAdvisor.advise(job.name, current, source, c, blocking.size(), exposure,
                 job.membership.activeNodeCount(), recovery == null ? 0 : recovery / 1000.0);

@@ -24,6 +24,9 @@ public final class Membership {
     private final Set<String> lost = new TreeSet<>();
     private RendezvousRound current;
     private long version;
+    private long gpusVersion = -1;
+    private int gpusPerNodeCached;
+    private int gpusCached;
 
     public Membership(int maxRounds, int maxSeriesPoints) {
         this.rounds = new Ring<>(maxRounds);
@@ -127,12 +130,18 @@ public final class Membership {
      * @param gpusPerNode  GPUs the job uses per node, or 0 when unknown (one GPU per rank is assumed then)
      */
     public int gpus(int gpusPerNode) {
+        if (gpusVersion == version && gpusPerNodeCached == gpusPerNode) {
+            return gpusCached;
+        }
         int total = 0;
         for (Participant p : placement.values()) {
             if (!lost.contains(p.node())) {
                 total += gpusPerNode > 0 ? gpusPerNode : p.rankCount();
             }
         }
+        gpusVersion = version;
+        gpusPerNodeCached = gpusPerNode;
+        gpusCached = total;
         return total;
     }
 
