@@ -27,7 +27,8 @@ import java.time.Instant;
  * marker comes from ranks that have not yet noticed the failure and does not close it, unless its step
  * went back to or below the step at the stop (the run restarted without telling us). A warning that has
  * not stopped training closes as averted once its deadline plus a grace (or a window, without deadline)
- * has passed, or when the not-ready node that raised it is ready again.
+ * has passed (checked when the job's next event or signal is applied), or when the not-ready node that
+ * raised it is ready again.
  *
  * <p>Lost rework: at the stop, the productive time since the newest good checkpoint of the current run
  * (or since the run's restore point) is reclassified as lost rework. The restore names the checkpoint

@@ -6,6 +6,7 @@ import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.fleet.NodeSignal;
+import io.lifeline.domain.job.checkpoint.CheckpointEntry;
 import io.lifeline.domain.job.goodput.Bucket;
 import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentCause;
@@ -159,6 +160,14 @@ final class JobEvents {
         }
         if (job.firstProgressAt == null || at.isBefore(job.firstProgressAt)) {
             job.firstProgressAt = at;
+        }
+        if (job.syncSave != null) {
+            // Trainers report no progress while blocked in a synchronous save: progress after its start means the
+            // save is over, even if its completion is late or was lost.
+            CheckpointEntry save = job.checkpoints.find(job.syncSave);
+            if (save == null || save.startedAt() == null || at.isAfter(save.startedAt())) {
+                job.syncSave = null;
+            }
         }
         switch (job.state) {
             case PENDING:

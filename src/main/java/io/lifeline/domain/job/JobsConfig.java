@@ -17,7 +17,7 @@ import java.time.Duration;
  * @param maxTimelineEntries         timeline entries kept per job (default 500)
  * @param maxRounds                  rendezvous rounds kept per job (default 64)
  * @param maxWorldSizePoints         world-size points kept per job (default 256)
- * @param maxRecentEventIds          event identities remembered per job for de-duplication (default 1024)
+ * @param maxRecentEventIds          event identities remembered per job for de-duplication (default 512)
  * @param maxRefusals                refused transitions kept per job (default 20)
  * @param maxFinishedJobs            ended jobs kept before the oldest is forgotten (default 5000)
  * @param adviceSamples              recent checkpoints the advice measures cost and interval on (default 20)
@@ -29,7 +29,7 @@ public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshn
 
     public static JobsConfig defaults() {
         return new JobsConfig(2.0, Duration.ofHours(1), Duration.ofMinutes(30), Duration.ofMinutes(5), 100, 100, 100,
-                500, 64, 256, 1024, 20, 5000, 20);
+                500, 64, 256, 512, 20, 5000, 20);
     }
 
     /** The same configuration keeping at most {@code n} ended jobs. */

@@ -6,6 +6,7 @@ import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.fleet.NodeSignal;
+import java.util.Locale;
 
 /** One human-readable line per event or signal, for the job timeline. */
 final class Summaries {
@@ -15,7 +16,7 @@ final class Summaries {
 
     static String of(NodeSignal s) {
         StringBuilder b = new StringBuilder("node ").append(s.node()).append(": ")
-                .append(s.kind().name().toLowerCase().replace('_', ' '));
+                .append(s.kind().name().toLowerCase(Locale.ROOT).replace('_', ' '));
         if (s.noticeKind() != null) {
             b.append(" (").append(s.noticeKind().wireName()).append(')');
         }

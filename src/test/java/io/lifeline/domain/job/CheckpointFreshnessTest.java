@@ -99,6 +99,16 @@ class CheckpointFreshnessTest {
     }
 
     @Test
+    void aSynchronousSaveWhoseCompletionIsLostEndsAtTheNextProgress() {
+        d.runningOn(2, "10:00:00");
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false);
+        // the completion event never arrives; training goes on
+        d.progress("10:10:45", 1001).now("10:20:00");
+        assertThat(d.goodput().checkpointMillis()).isEqualTo(45_000);
+        assertThat(d.goodput().productiveMillis()).isEqualTo(20 * 60_000 - 45_000);
+    }
+
+    @Test
     void restoresFormTheLineage() {
         d.runningOn(2, "10:00:00");
         d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
