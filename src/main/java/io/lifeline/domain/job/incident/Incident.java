@@ -89,10 +89,6 @@ public final class Incident {
         }
     }
 
-    public boolean involves(String node) {
-        return nodes.contains(node);
-    }
-
     public String originNode() {
         return originNode;
     }

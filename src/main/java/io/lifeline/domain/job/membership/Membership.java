@@ -100,14 +100,6 @@ public final class Membership {
         return Collections.unmodifiableSet(placement.keySet());
     }
 
-    public boolean hosts(String node) {
-        return placement.containsKey(node);
-    }
-
-    public boolean isLost(String node) {
-        return lost.contains(node);
-    }
-
     /** Nodes that host ranks and are not lost. */
     public int activeNodeCount() {
         return placement.size() - lost.size();

@@ -42,9 +42,4 @@ public final class NodeJobIndex {
         Set<String> jobs = jobsByNode.get(node);
         return jobs == null ? List.of() : List.copyOf(jobs);
     }
-
-    /** Nodes indexed (for tests and metrics). */
-    public int nodeCount() {
-        return jobsByNode.size();
-    }
 }

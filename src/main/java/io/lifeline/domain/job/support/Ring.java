@@ -15,7 +15,6 @@ public final class Ring<T> implements Iterable<T> {
 
     private final int capacity;
     private final ArrayDeque<T> items;
-    private long dropped;
 
     public Ring(int capacity) {
         if (capacity < 1) {
@@ -29,14 +28,8 @@ public final class Ring<T> implements Iterable<T> {
     public void add(T item) {
         if (items.size() == capacity) {
             items.pollFirst();
-            dropped++;
         }
         items.addLast(item);
-    }
-
-    /** The newest element, or {@code null} when empty. */
-    public T newest() {
-        return items.peekLast();
     }
 
     public int size() {
@@ -45,11 +38,6 @@ public final class Ring<T> implements Iterable<T> {
 
     public boolean isEmpty() {
         return items.isEmpty();
-    }
-
-    /** How many elements were dropped because the ring was full. */
-    public long dropped() {
-        return dropped;
     }
 
     /** An immutable copy, oldest first. */
