@@ -1,0 +1,20 @@
+package io.lifeline.domain;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.fleet.NodeDirectory;
+import io.lifeline.domain.fleet.NodeSignal;
+import java.util.List;
+
+/**
+ * The node part of the model (the fleet): applies node and GPU events and tells which of them the jobs on
+ * the node must hear about. Also the directory of node facts (pool, capacity type) the jobs group by.
+ */
+public interface NodeModel extends NodeDirectory {
+
+    /**
+     * Applies a node or GPU event.
+     *
+     * @return the signals it raised for the jobs on the node (possibly none)
+     */
+    List<NodeSignal> apply(Event e);
+}

@@ -1,0 +1,75 @@
+package io.lifeline.domain.job;
+
+import io.lifeline.domain.event.TrainerData;
+import io.lifeline.domain.job.checkpoint.CheckpointEntry;
+import io.lifeline.domain.job.checkpoint.CheckpointStatus;
+import io.lifeline.domain.job.goodput.Bucket;
+import io.lifeline.domain.job.goodput.ProductiveMark;
+import java.time.Instant;
+
+/**
+ * Checkpoint events: the ledger, the time the trainers were blocked saving, and the lost work of an open
+ * incident re-measured when a checkpoint becomes good late.
+ *
+ * <p>Blocking time: a synchronous save seen from its start makes the job's activity CHECKPOINT until it
+ * completes or fails (measured by the events' times; a save cut short by an interruption stays checkpoint
+ * time). An asynchronous save blocks only for its reported blocking time, moved out of the productive time
+ * since its start. A save whose start was not seen has its reported blocking time moved out of the
+ * productive time that was not yet protected.
+ */
+final class CheckpointEvents {
+
+    private final Interruptions interruptions;
+
+    CheckpointEvents(Interruptions interruptions) {
+        this.interruptions = interruptions;
+    }
+
+    void handle(Job job, Instant at, TrainerData data) {
+        if (data instanceof TrainerData.CheckpointStarted d) {
+            CheckpointEntry e = job.checkpoints.started(d, at, job.ledger.productive());
+            if (!d.async() && job.state == JobState.RUNNING && e.completedAt() == null
+                    && e.status() == CheckpointStatus.STARTED) {
+                job.syncSave = d.checkpointId();
+            }
+        } else if (data instanceof TrainerData.CheckpointCompleted d) {
+            completed(job, at, d);
+        } else if (data instanceof TrainerData.CheckpointFailed d) {
+            job.checkpoints.failed(d, at);
+            if (d.checkpointId().equals(job.syncSave)) {
+                job.syncSave = null;
+            }
+        } else if (data instanceof TrainerData.CheckpointVerified d) {
+            interruptions.reassess(job, job.checkpoints.verified(d, at));
+        }
+    }
+
+    private void completed(Job job, Instant at, TrainerData.CheckpointCompleted d) {
+        boolean seenStart = job.checkpoints.find(d.checkpointId()) != null
+                && job.checkpoints.find(d.checkpointId()).mark() != null;
+        CheckpointEntry e = job.checkpoints.completed(d, at);
+        long blocking = e.blockingMillis() == null ? 0 : e.blockingMillis();
+        boolean wasSync = d.checkpointId().equals(job.syncSave);
+        if (wasSync) {
+            // The blocking time was measured by the activity itself, from start to completion.
+            job.syncSave = null;
+        } else if (!seenStart) {
+            // Without its start, the blocking part is taken out of the productive time since the protected point.
+            ProductiveMark now = job.ledger.productive();
+            long unprotected = now.millis() - job.checkpoints.protectedMark(now).millis();
+            long ms = Math.min(blocking, unprotected);
+            job.ledger.move(Bucket.PRODUCTIVE, Bucket.CHECKPOINT, ms, ms * job.ledger.gpus());
+            ProductiveMark after = job.ledger.productive();
+            long sinceCapture = d.async() ? Math.max(0, Math.round(d.durationSeconds() * 1000.0) - blocking) : 0;
+            long back = Math.min(sinceCapture, Math.max(0, after.millis() - job.checkpoints.protectedMark(after).millis()));
+            job.checkpoints.capture(e, new ProductiveMark(after.millis() - back,
+                    Math.max(0, after.gpuMillis() - back * job.ledger.gpus())));
+        } else if (e.async() && blocking > 0) {
+            // An async save blocked the trainers only for its staging part.
+            long since = job.ledger.productive().millis() - e.mark().millis();
+            long ms = Math.min(blocking, Math.max(0, since));
+            job.ledger.move(Bucket.PRODUCTIVE, Bucket.CHECKPOINT, ms, ms * job.ledger.gpus());
+        }
+        interruptions.reassess(job, e);
+    }
+}

@@ -1,0 +1,254 @@
+package io.lifeline.domain.job;
+
+import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.domain.event.TrainerData.Restored;
+import io.lifeline.domain.fleet.NodeDirectory;
+import io.lifeline.domain.job.checkpoint.CheckpointEntry;
+import io.lifeline.domain.job.goodput.Bucket;
+import io.lifeline.domain.job.goodput.ProductiveMark;
+import io.lifeline.domain.job.incident.Incident;
+import io.lifeline.domain.job.incident.IncidentCause;
+import io.lifeline.domain.job.incident.IncidentOutcome;
+import io.lifeline.domain.job.incident.IncidentPhase;
+import java.time.Instant;
+
+/**
+ * How signals of every layer become incidents of a job, and how an interruption is accounted.
+ *
+ * <p>Grouping: a job has at most one open incident. A warning (notice, not-ready node, GPU fault) opens
+ * one without stopping training; a stop (worker failure, node termination, pod eviction, preemption,
+ * unexplained restart or re-rendezvous) opens one or joins the open one. Every later signal joins the
+ * open incident until it closes, so the notice, the termination, the worker failures, the re-rendezvous
+ * and the restore of one interruption form one incident, while a failure after the job trained again
+ * opens a new one.
+ *
+ * <p>Closing rule: a stopped incident closes at the first {@code trainer.progress} after a recovery
+ * marker of that incident (agent restart, re-admission, re-rendezvous or restore). Progress without a
+ * marker comes from ranks that have not yet noticed the failure and does not close it, unless its step
+ * went back to or below the step at the stop (the run restarted without telling us). A warning that has
+ * not stopped training closes as averted once its deadline plus a grace (or a window, without deadline)
+ * has passed (checked when the job's next event or signal is applied), or when the not-ready node that
+ * raised it is ready again.
+ *
+ * <p>Lost rework: at the stop, the productive time since the newest good checkpoint of the current run
+ * (or since the run's restore point) is reclassified as lost rework. The restore names the checkpoint
+ * actually used; the lost work is then re-measured from it (more when an older checkpoint was used, less
+ * when a newer one completed late).
+ */
+final class Interruptions {
+
+    private final JobsConfig config;
+    private final NodeDirectory nodes;
+
+    Interruptions(JobsConfig config, NodeDirectory nodes) {
+        this.config = config;
+        this.nodes = nodes;
+    }
+
+    /** Closes a warning-only incident whose window has passed without a stop (averted). */
+    void expireWarnings(Job job, long eff) {
+        Incident open = job.incidents.open();
+        if (open != null && !open.stopped() && eff > open.warningExpiresMs()) {
+            Instant at = Instant.ofEpochMilli(open.warningExpiresMs());
+            open.phase(IncidentPhase.AVERTED, at, null, "no interruption followed the warning");
+            close(job, at, IncidentOutcome.AVERTED);
+        }
+    }
+
+    /** A warning about a node of the job: opens or joins an incident without stopping training. */
+    void warn(Job job, long eff, Instant at, IncidentCause cause, String node, String detail, NoticeKind kind,
+              Instant deadline) {
+        if (job.state.isTerminal()) {
+            return;
+        }
+        Incident inc = openOrJoin(job, at, cause, detail, node);
+        inc.phase(IncidentPhase.WARNED, at, node, detail);
+        if (kind != null) {
+            inc.notice(kind, at, deadline);
+        }
+        if (!inc.stopped()) {
+            inc.warnUntil(deadline != null
+                    ? Math.max(deadline.toEpochMilli(), eff) + config.noticeGrace().toMillis()
+                    : eff + config.warningWindow().toMillis());
+        }
+    }
+
+    /**
+     * Training stopped: opens an incident or joins the open one, accounts the stop once, and moves the
+     * job to {@code target} (a waiting job stays waiting when asked for RECOVERING).
+     *
+     * @return the incident, or null when the job has ended (the refused transition is recorded)
+     */
+    Incident interrupt(Job job, Instant at, IncidentCause cause, String node, String detail, JobState target,
+                       String trigger) {
+        if (job.state.isTerminal()) {
+            JobStateMachine.move(job, target, at, trigger);
+            return null;
+        }
+        Incident before = job.incidents.open();
+        boolean wasStopped = before != null && before.stopped();
+        IncidentCause causeBefore = before == null ? null : before.cause();
+        Incident inc = openOrJoin(job, at, cause, detail, node);
+        if (wasStopped) {
+            job.incidents.recount(causeBefore, inc.cause());
+        } else {
+            stop(job, inc, at, node);
+        }
+        inc.phase(IncidentPhase.STOPPED, at, node, detail);
+        JobState to = target == JobState.RECOVERING && job.state.isWaiting() ? job.state : target;
+        JobStateMachine.move(job, to, at, trigger);
+        return inc;
+    }
+
+    private void stop(Job job, Incident inc, Instant at, String node) {
+        ProductiveMark now = job.ledger.productive();
+        ProductiveMark ref = job.checkpoints.protectedMark(now);
+        CheckpointEntry protecting = job.checkpoints.protectingCheckpoint();
+        boolean savedFirst = protecting != null && protecting.startedAt() != null
+                && !protecting.startedAt().isBefore(inc.openedAt());
+        inc.stop(at, node, now, job.lastStep, job.ledger.gpus(), job.membership.worldSize(), savedFirst,
+                job.checkpoints.epoch());
+        ProductiveMark lost = inc.lostFor(ref);
+        ProductiveMark moved = job.ledger.move(Bucket.PRODUCTIVE, Bucket.LOST_REWORK, lost.millis(), lost.gpuMillis());
+        inc.lost(moved, protecting != null ? protecting.id() : job.checkpoints.lineageParent());
+        // The run restarts from the protected point: a new lineage epoch begins there.
+        job.checkpoints.beginEpoch(job.ledger.productive());
+        job.syncSave = null;
+        job.restarts++;
+        job.incidents.countInterruption();
+        String pool = node != null ? Job.poolOf(nodes, node) : job.primaryPool != null ? job.primaryPool : Job.UNKNOWN_POOL;
+        String capacity = node != null ? Job.capacityOf(nodes, node)
+                : job.primaryCapacity != null ? job.primaryCapacity : Job.UNKNOWN_POOL;
+        inc.pool(pool);
+        job.countInterruption(pool, capacity);
+    }
+
+    private Incident openOrJoin(Job job, Instant at, IncidentCause cause, String detail, String node) {
+        Incident inc = job.incidents.open();
+        if (inc == null) {
+            inc = job.incidents.openNew(at, cause, detail, node);
+            job.timeline(at, TimelineEntry.Kind.INCIDENT_OPENED, cause.name(),
+                    "incident " + inc.id() + " opened: " + cause + (detail == null ? "" : " (" + detail + ")"), inc.id());
+        } else {
+            inc.cause(cause, detail);
+            inc.addNode(node);
+        }
+        return inc;
+    }
+
+    /** A sign of recovery in the open, stopped incident: stamps it and moves the recovery phase on. */
+    void marker(Job job, Instant at, IncidentPhase phase, Bucket stage, String detail) {
+        Incident inc = job.incidents.open();
+        if (inc != null && inc.stopped()) {
+            inc.recoveryMarker();
+            inc.stage(stage);
+            inc.phase(phase, at, null, detail);
+        }
+    }
+
+    /** Whether a progress at {@code step} comes from ranks that have not noticed the stop yet. */
+    boolean isStraggler(Job job, long step) {
+        Incident inc = job.incidents.open();
+        return inc != null && inc.stopped() && !inc.hasRecoveryMarker()
+                && !(inc.stopStep() >= 0 && step <= inc.stopStep());
+    }
+
+    /** The first progress of a recovering job: back to RUNNING, and the incident closes. */
+    void resume(Job job, Instant at, long step, String trigger) {
+        if (isStraggler(job, step) || !JobStateMachine.move(job, JobState.RUNNING, at, trigger)) {
+            return;
+        }
+        Incident inc = job.incidents.open();
+        if (inc != null && inc.stopped()) {
+            inc.phase(IncidentPhase.RESUMED, at, null, "step " + step);
+            close(job, at, IncidentOutcome.RECOVERED);
+        }
+    }
+
+    Incident close(Job job, Instant at, IncidentOutcome how) {
+        Incident done = job.incidents.close(at, how, how == IncidentOutcome.RECOVERED ? job.membership.worldSize() : null);
+        job.timeline(at, TimelineEntry.Kind.INCIDENT_CLOSED, how.name(), "incident " + done.id() + " closed: " + how,
+                done.id());
+        return done;
+    }
+
+    /** A run resumed from a checkpoint: lineage, and the lost work re-measured from the checkpoint used. */
+    void restore(Job job, Instant at, Restored d) {
+        String trigger = "trainer.restored";
+        if (job.state == JobState.RESCALING) {
+            ProductiveMark ref = refFor(d, job.checkpoints.find(d.checkpointId()));
+            if (ref != null && job.ledger.productive().millis() > ref.millis()) {
+                rescaleBecomesIncident(job, at, trigger);
+            }
+        } else if (job.state == JobState.RUNNING) {
+            interrupt(job, at, IncidentCause.UNKNOWN, null, "restored without a reported failure", JobState.RECOVERING,
+                    trigger);
+        } else if (job.state.isWaiting()) {
+            JobStateMachine.move(job, JobState.RECOVERING, at, trigger);
+        }
+        Incident inc = job.incidents.open();
+        boolean inRecovery = inc != null && inc.stopped();
+        CheckpointEntry e = job.checkpoints.restored(d, at, inRecovery ? inc.id() : null);
+        if (inRecovery) {
+            ProductiveMark ref = refFor(d, e);
+            if (ref != null) {
+                adjustLost(job, inc, ref, e == null ? null : e.id());
+            }
+            inc.restored(d.checkpointId(), d.step());
+            marker(job, at, IncidentPhase.RESTORED, Bucket.RECOVERY_LOAD, "checkpoint " + d.checkpointId());
+        }
+        job.checkpoints.beginEpoch(job.ledger.productive());
+    }
+
+    /** A rescale that restarted from a checkpoint lost work: it was an incident, and its pause was recovery. */
+    private void rescaleBecomesIncident(Job job, Instant at, String trigger) {
+        Instant began = job.rescaleStartedAt != null ? job.rescaleStartedAt : at;
+        Incident inc = interrupt(job, began, IncidentCause.RESCALE, null, "rescale restarted from a checkpoint",
+                JobState.RECOVERING, trigger);
+        ProductiveMark moved = job.ledger.move(Bucket.RESCALE, Bucket.RECOVERY_RESTART, job.rescaleMillis,
+                job.rescaleGpuMillis);
+        inc.accrueMoved(Bucket.RECOVERY_RESTART, moved);
+        inc.recoveryMarker();
+        inc.stage(Bucket.RECOVERY_RESTART);
+    }
+
+    /**
+     * A checkpoint became good while a stopped incident waits for its restore: when it captured more of
+     * the interrupted run than the checkpoint assumed so far, less work was lost.
+     */
+    void reassess(Job job, CheckpointEntry e) {
+        Incident inc = job.incidents.open();
+        if (inc == null || !inc.stopped() || inc.restored() || e.mark() == null || !job.checkpoints.isGood(e)
+                || e.epoch() != inc.epochAtStop()) {
+            return;
+        }
+        long currentRef = inc.stopMark().millis() - inc.lost().millis();
+        if (e.mark().millis() > currentRef && e.mark().millis() <= inc.stopMark().millis()) {
+            adjustLost(job, inc, e.mark(), e.id());
+            job.checkpoints.rebaseEpoch(job.ledger.productive());
+            if (e.startedAt() != null && !e.startedAt().isBefore(inc.openedAt()) && e.completedAt() != null
+                    && !e.completedAt().isAfter(inc.stoppedAt())) {
+                inc.checkpointBeforeExit(true);
+            }
+        }
+    }
+
+    private void adjustLost(Job job, Incident inc, ProductiveMark ref, String checkpointId) {
+        ProductiveMark target = inc.lostFor(ref);
+        ProductiveMark cur = inc.lost();
+        long dm = target.millis() - cur.millis();
+        long dg = target.gpuMillis() - cur.gpuMillis();
+        ProductiveMark up = job.ledger.move(Bucket.PRODUCTIVE, Bucket.LOST_REWORK, Math.max(0, dm), Math.max(0, dg));
+        ProductiveMark down = job.ledger.move(Bucket.LOST_REWORK, Bucket.PRODUCTIVE, Math.max(0, -dm), Math.max(0, -dg));
+        inc.lost(new ProductiveMark(cur.millis() + up.millis() - down.millis(),
+                cur.gpuMillis() + up.gpuMillis() - down.gpuMillis()), checkpointId);
+    }
+
+    /** The productive mark a restore goes back to: zero from scratch, the checkpoint's mark, or null (unknown). */
+    private static ProductiveMark refFor(Restored d, CheckpointEntry e) {
+        if ((d.checkpointId() == null || d.checkpointId().isEmpty()) && d.step() == 0) {
+            return ProductiveMark.ZERO;
+        }
+        return e == null ? null : e.mark();
+    }
+}

@@ -1,0 +1,264 @@
+package io.lifeline.domain.job;
+
+import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.fleet.NodeDirectory;
+import io.lifeline.domain.fleet.NodeInfo;
+import io.lifeline.domain.job.checkpoint.CheckpointLedger;
+import io.lifeline.domain.job.goodput.Bucket;
+import io.lifeline.domain.job.goodput.GoodputLedger;
+import io.lifeline.domain.job.incident.Incident;
+import io.lifeline.domain.job.incident.IncidentLog;
+import io.lifeline.domain.job.membership.Membership;
+import io.lifeline.domain.job.support.RecentIds;
+import io.lifeline.domain.job.support.Ring;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The mutable state of one job: its spec, lifecycle state, progress and the parts that account for it
+ * (goodput ledger, membership, checkpoints, incidents). The handlers of this package change it; views
+ * are built from it by {@link JobViews}. Not thread-safe: one writer per job.
+ */
+final class Job {
+
+    static final String UNKNOWN_POOL = "unknown";
+
+    final String name;
+    String namespace;
+    String owner;
+    String priorityClass;
+    ElasticPolicy elastic;
+    int gpusPerNode;
+    Long checkpointIntervalSeconds;
+    Long freshnessObjectiveMillis;
+
+    JobState state = JobState.PENDING;
+    Instant stateSince;
+    Instant submittedAt;
+    Instant finishedAt;
+    String finishReason;
+    boolean admitted;
+
+    long lastStep = -1;
+    Instant lastProgressAt;
+    Instant firstProgressAt;
+    Double samplesPerSecond;
+    Double tokensPerSecond;
+    int restarts;
+    /** GPUs of the latest rendezvous round, the estimate while an admitted job's placement is not known yet. */
+    int lastRoundGpus;
+    int agentRestarts;
+    String syncSave;
+    Instant rescaleStartedAt;
+    long rescaleMillis;
+    long rescaleGpuMillis;
+    long duplicates;
+    long lateEvents;
+
+    final GoodputLedger ledger;
+    final Membership membership;
+    final CheckpointLedger checkpoints;
+    final IncidentLog incidents;
+    final RecentIds recentIds;
+    final Ring<TimelineEntry> timeline;
+    final Ring<RefusedTransition> refusals;
+    long timelineSeq;
+
+    /** Per pool and per capacity type: active nodes now (resolved when the membership changes), exposure, interruptions. */
+    final Map<String, PoolStats> pools = new TreeMap<>();
+    final Map<String, PoolStats> capacities = new TreeMap<>();
+    long poolsVersion = -1;
+    String primaryPool;
+    String primaryCapacity;
+    List<String> indexedNodes = List.of();
+    /** Queued among the ended jobs that are forgotten oldest first. */
+    boolean retiring;
+    long indexedVersion = -1;
+
+    Job(String name, Instant firstSeen, JobsConfig config) {
+        this(name, firstSeen, config, new RecentIds(config.maxRecentEventIds()));
+    }
+
+    /** A job that inherits the event identities seen under its name (a new incarnation of an ended job). */
+    Job(String name, Instant firstSeen, JobsConfig config, RecentIds recentIds) {
+        this.name = name;
+        int slash = name.indexOf('/');
+        this.namespace = slash > 0 ? name.substring(0, slash) : "default";
+        this.stateSince = firstSeen;
+        this.submittedAt = firstSeen;
+        this.ledger = new GoodputLedger(firstSeen.toEpochMilli(), Bucket.WAITING);
+        this.membership = new Membership(config.maxRounds(), config.maxWorldSizePoints());
+        this.checkpoints = new CheckpointLedger(config.maxCheckpointsPerJob(), config.maxRestoresPerJob());
+        this.incidents = new IncidentLog(name, config.maxIncidentsPerJob());
+        this.recentIds = recentIds;
+        this.timeline = new Ring<>(config.maxTimelineEntries());
+        this.refusals = new Ring<>(config.maxRefusals());
+    }
+
+    /**
+     * Moves the accounting clock to {@code time} (or keeps it, for a late event) and accrues the elapsed
+     * time to the current activity, the open incident, the rescale in progress and the exposure per pool.
+     *
+     * @return the effective time in epoch milliseconds: {@code max(time, clock)}
+     */
+    long advance(Instant time) {
+        long t = time.toEpochMilli();
+        long clock = ledger.clockMs();
+        if (t < clock) {
+            lateEvents++;
+            return clock;
+        }
+        Bucket activity = ledger.activity();
+        int gpus = ledger.gpus();
+        long d = ledger.advanceTo(t);
+        if (d > 0) {
+            Incident open = incidents.open();
+            if (open != null && open.stopped()) {
+                open.accrue(activity, d, gpus);
+            }
+            if (state == JobState.RESCALING) {
+                rescaleMillis += d;
+                rescaleGpuMillis += d * gpus;
+            }
+            if (state == JobState.RUNNING || state == JobState.RESCALING) {
+                for (PoolStats p : pools.values()) {
+                    p.nodeMillis += d * p.nodes;
+                }
+                for (PoolStats c : capacities.values()) {
+                    c.nodeMillis += d * c.nodes;
+                }
+            }
+        }
+        return Math.max(t, clock);
+    }
+
+    /** What the job is doing now, for the goodput ledger ({@code null} once it ended). */
+    Bucket activity() {
+        switch (state) {
+            case PENDING:
+                return admitted || membership.current() != null ? Bucket.STARTUP : Bucket.WAITING;
+            case RUNNING:
+                return syncSave != null ? Bucket.CHECKPOINT : Bucket.PRODUCTIVE;
+            case RECOVERING:
+                Incident open = incidents.open();
+                return open != null && open.stopped() ? open.stage() : Bucket.RECOVERY_DETECTION;
+            case RESCALING:
+                return Bucket.RESCALE;
+            case PREEMPTED:
+            case SUSPENDED:
+                return Bucket.WAITING;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * GPUs the job holds now: none while waiting or ended, else those of its nodes that are not lost. An
+     * admitted job whose placement is not known yet (re-admitted, or starting before its first round) is
+     * taken to hold what its latest round held, or, never having formed one, its spec's maximum.
+     */
+    int gpusHeld() {
+        if (state.isTerminal() || state.isWaiting()) {
+            return 0;
+        }
+        if (membership.nodes().isEmpty() && admitted) {
+            if (lastRoundGpus > 0) {
+                return lastRoundGpus;
+            }
+            return elastic != null && gpusPerNode > 0 ? elastic.maxNodes() * gpusPerNode : 0;
+        }
+        return membership.gpus(gpusPerNode);
+    }
+
+    /** Brings the ledger's activity and GPU count in line with the job after a change. */
+    void settle() {
+        Bucket a = activity();
+        if (a == null) {
+            ledger.stop();
+        } else {
+            ledger.switchTo(a, gpusHeld());
+        }
+    }
+
+    /** Re-resolves pools and capacity types of the active nodes when the membership changed. */
+    void resolvePools(NodeDirectory nodes) {
+        if (poolsVersion == membership.version()) {
+            return;
+        }
+        poolsVersion = membership.version();
+        pools.values().forEach(p -> p.nodes = 0);
+        capacities.values().forEach(c -> c.nodes = 0);
+        for (String node : membership.activeNodes()) {
+            pools.computeIfAbsent(poolOf(nodes, node), k -> new PoolStats()).nodes++;
+            capacities.computeIfAbsent(capacityOf(nodes, node), k -> new PoolStats()).nodes++;
+        }
+        String pool = majority(pools);
+        if (pool != null) {
+            primaryPool = pool;
+            primaryCapacity = majority(capacities);
+        }
+    }
+
+    /** Counts an interruption against a pool and a capacity type. */
+    void countInterruption(String pool, String capacity) {
+        pools.computeIfAbsent(pool, k -> new PoolStats()).interruptions++;
+        capacities.computeIfAbsent(capacity, k -> new PoolStats()).interruptions++;
+    }
+
+    /** Pools where the job has active nodes now, sorted. */
+    List<String> activePools() {
+        List<String> out = new ArrayList<>();
+        pools.forEach((k, p) -> {
+            if (p.nodes > 0) {
+                out.add(k);
+            }
+        });
+        return out;
+    }
+
+    static String poolOf(NodeDirectory nodes, String node) {
+        NodeInfo info = node == null ? null : nodes.find(node);
+        return info == null || info.pool() == null ? UNKNOWN_POOL : info.pool();
+    }
+
+    static String capacityOf(NodeDirectory nodes, String node) {
+        NodeInfo info = node == null ? null : nodes.find(node);
+        return info == null || info.capacityType() == null ? UNKNOWN_POOL : info.capacityType().wireName();
+    }
+
+    /** The key with the most active nodes (first in order on a tie), or null when no node is active. */
+    private static String majority(Map<String, PoolStats> counts) {
+        String best = null;
+        int most = 0;
+        for (Map.Entry<String, PoolStats> e : counts.entrySet()) {
+            if (e.getValue().nodes > most) {
+                best = e.getKey();
+                most = e.getValue().nodes;
+            }
+        }
+        return best;
+    }
+
+    void timeline(Instant at, TimelineEntry.Kind kind, String type, String summary) {
+        Incident open = incidents.open();
+        timeline.add(new TimelineEntry(++timelineSeq, at, kind, type, summary, open == null ? null : open.id()));
+    }
+
+    void timeline(Instant at, TimelineEntry.Kind kind, String type, String summary, String incidentId) {
+        timeline.add(new TimelineEntry(++timelineSeq, at, kind, type, summary, incidentId));
+    }
+
+    /** The freshness objective: the configured override, else factor × interval, else the default. */
+    long freshnessObjectiveMillis(JobsConfig config) {
+        if (freshnessObjectiveMillis != null) {
+            return freshnessObjectiveMillis;
+        }
+        if (checkpointIntervalSeconds != null && checkpointIntervalSeconds > 0) {
+            return Math.round(checkpointIntervalSeconds * 1000.0 * config.freshnessObjectiveFactor());
+        }
+        return config.defaultFreshnessObjective().toMillis();
+    }
+}

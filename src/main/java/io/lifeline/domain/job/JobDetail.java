@@ -1,0 +1,40 @@
+package io.lifeline.domain.job;
+
+import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.goodput.GoodputView;
+import io.lifeline.domain.job.incident.IncidentCause;
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.membership.MembershipView;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything about one job at a glance.
+ *
+ * @param summary                    the list row
+ * @param owner                      owner, or null
+ * @param priorityClass              priority class, or null
+ * @param elastic                    elastic policy, or null
+ * @param gpusPerNode                GPUs per node from the job's spec (0 when unknown)
+ * @param checkpointIntervalSeconds  configured checkpoint interval, or null
+ * @param finishReason               why it ended, or null
+ * @param samplesPerSecond           latest reported throughput, or null
+ * @param tokensPerSecond            latest reported throughput, or null
+ * @param agentRestarts              the elastic agent's own restart count, as last reported
+ * @param freshness                  checkpoint freshness
+ * @param goodput                    goodput buckets
+ * @param membership                 current membership and its history
+ * @param openIncident               the open incident, or null
+ * @param interruptionsByCause       interruption counts by cause
+ * @param refusedTransitions         recent transitions the state machine refused, oldest first
+ * @param duplicatesDropped          redelivered events ignored
+ * @param lateEvents                 events applied after events with a later time (accounted at the watermark)
+ */
+public record JobDetail(JobSummary summary, String owner, String priorityClass, ElasticPolicy elastic, int gpusPerNode,
+                        Long checkpointIntervalSeconds, String finishReason, Double samplesPerSecond,
+                        Double tokensPerSecond, int agentRestarts, FreshnessView freshness, GoodputView goodput,
+                        MembershipView membership, IncidentView openIncident,
+                        Map<IncidentCause, Integer> interruptionsByCause, List<RefusedTransition> refusedTransitions,
+                        long duplicatesDropped, long lateEvents) {
+}

@@ -1,0 +1,283 @@
+package io.lifeline.domain.job;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.SchedulerData;
+import io.lifeline.domain.event.TrainerData;
+import io.lifeline.domain.fleet.NodeSignal;
+import io.lifeline.domain.job.checkpoint.CheckpointEntry;
+import io.lifeline.domain.job.goodput.Bucket;
+import io.lifeline.domain.job.incident.Incident;
+import io.lifeline.domain.job.incident.IncidentCause;
+import io.lifeline.domain.job.incident.IncidentOutcome;
+import io.lifeline.domain.job.incident.IncidentPhase;
+import io.lifeline.domain.job.membership.RendezvousRound;
+import java.time.Instant;
+import java.util.Locale;
+
+/**
+ * What each job, scheduler and trainer event, and each node signal, does to a job. Events are applied
+ * after the job's accounting clock was advanced to them; {@link Job#settle()} runs afterwards.
+ */
+final class JobEvents {
+
+    private final Interruptions interruptions;
+    private final CheckpointEvents checkpoints;
+
+    JobEvents(Interruptions interruptions) {
+        this.interruptions = interruptions;
+        this.checkpoints = new CheckpointEvents(interruptions);
+    }
+
+    void handle(Job job, Event e) {
+        Instant at = e.time();
+        String type = e.type().wireName();
+        if (e.type() != EventType.TRAINER_PROGRESS) {
+            job.timeline(at, TimelineEntry.Kind.EVENT, type, Summaries.of(e));
+        }
+        if (e.data() instanceof JobData d) {
+            onJob(job, at, d, type);
+        } else if (e.data() instanceof SchedulerData d) {
+            onScheduler(job, at, d, type);
+        } else if (e.data() instanceof TrainerData d) {
+            onTrainer(job, at, d, type);
+        }
+    }
+
+    private void onJob(Job job, Instant at, JobData data, String type) {
+        if (data instanceof JobData.Submitted d) {
+            job.namespace = d.namespace() != null ? d.namespace() : job.namespace;
+            job.owner = d.owner();
+            job.priorityClass = d.priorityClass();
+            job.elastic = d.elastic();
+            job.gpusPerNode = d.gpusPerNode();
+            job.checkpointIntervalSeconds = d.checkpointIntervalSeconds();
+            if (at.isBefore(job.submittedAt)) {
+                job.submittedAt = at;
+                job.ledger.extendStartTo(at.toEpochMilli());
+            }
+        } else if (data instanceof JobData.Updated d) {
+            job.priorityClass = d.priorityClass() != null ? d.priorityClass() : job.priorityClass;
+            job.elastic = d.elastic() != null ? d.elastic() : job.elastic;
+            job.gpusPerNode = d.gpusPerNode() != null ? d.gpusPerNode() : job.gpusPerNode;
+            job.checkpointIntervalSeconds = d.checkpointIntervalSeconds() != null
+                    ? d.checkpointIntervalSeconds() : job.checkpointIntervalSeconds;
+        } else if (data instanceof JobData.Finished d) {
+            JobState to = d.outcome() == JobData.Outcome.SUCCEEDED ? JobState.SUCCEEDED
+                    : d.outcome() == JobData.Outcome.FAILED ? JobState.FAILED : JobState.CANCELLED;
+            Incident open = job.incidents.open();
+            if (to.canFollow(job.state) && open != null) {
+                open.phase(IncidentPhase.ENDED, at, null, d.outcome().wireName());
+                interruptions.close(job, at, open.stopped() ? IncidentOutcome.JOB_ENDED : IncidentOutcome.AVERTED);
+            }
+            if (JobStateMachine.move(job, to, at, type)) {
+                job.finishedAt = at;
+                job.finishReason = d.reason();
+                job.membership.release(at);
+            }
+        }
+    }
+
+    private void onScheduler(Job job, Instant at, SchedulerData data, String type) {
+        if (data instanceof SchedulerData.Admitted) {
+            job.admitted = true;
+            if (job.state.isWaiting()) {
+                JobStateMachine.move(job, JobState.RECOVERING, at, type);
+                interruptions.marker(job, at, IncidentPhase.ADMITTED, Bucket.RECOVERY_RESTART, "admitted again");
+            }
+        } else if (data instanceof SchedulerData.Preempted d) {
+            String detail = d.preemptor() == null ? d.reason() : "by " + d.preemptor() + ": " + d.reason();
+            leaveNodes(job, at, IncidentCause.PREEMPTION, detail, JobState.PREEMPTED, type);
+        } else if (data instanceof SchedulerData.Evicted d) {
+            String reason = d.reason() == null ? "" : d.reason().toLowerCase(Locale.ROOT);
+            IncidentCause cause = reason.contains("preempt") ? IncidentCause.PREEMPTION
+                    : reason.contains("node") ? IncidentCause.NODE_FAILURE : IncidentCause.MANUAL;
+            leaveNodes(job, at, cause, d.reason(), cause == IncidentCause.PREEMPTION ? JobState.PREEMPTED
+                    : JobState.SUSPENDED, type);
+        } else if (data instanceof SchedulerData.Requeued d) {
+            if (job.state.isActive()) {
+                leaveNodes(job, at, IncidentCause.MANUAL, d.reason(), JobState.SUSPENDED, type);
+            }
+        } else if (data instanceof SchedulerData.PodEvicted d) {
+            interruptions.interrupt(job, at, IncidentCause.MANUAL, d.node(), "pod " + d.pod() + " evicted: " + d.reason(),
+                    JobState.RECOVERING, type);
+            if (d.node() != null) {
+                job.membership.markLost(d.node(), at);
+            }
+        }
+    }
+
+    /** The scheduler took the job off its nodes: a stop, then waiting without GPUs. */
+    private void leaveNodes(Job job, Instant at, IncidentCause cause, String detail, JobState target, String type) {
+        Incident inc = interruptions.interrupt(job, at, cause, null, detail, target, type);
+        if (inc != null && job.state == target) {
+            inc.phase(IncidentPhase.WAITING, at, null, target.name().toLowerCase(Locale.ROOT));
+            job.admitted = false;
+            job.membership.release(at);
+        }
+    }
+
+    private void onTrainer(Job job, Instant at, TrainerData data, String type) {
+        if (data instanceof TrainerData.Progress d) {
+            progress(job, at, d, type);
+        } else if (data instanceof TrainerData.Rendezvous d) {
+            rendezvous(job, at, d, type);
+        } else if (data instanceof TrainerData.WorkerFailed d) {
+            String detail = "rank " + d.rank() + (d.exitCode() == null ? "" : " exit code " + d.exitCode())
+                    + (d.error() == null ? "" : ": " + d.error());
+            Incident inc = interruptions.interrupt(job, at, IncidentCause.SOFTWARE_ERROR, d.node(), detail,
+                    JobState.RECOVERING, type);
+            if (inc != null) {
+                inc.workerFailed();
+            }
+        } else if (data instanceof TrainerData.Restarted d) {
+            job.agentRestarts = Math.max(job.agentRestarts, d.restartCount());
+            Incident open = job.incidents.open();
+            if (open == null || !open.stopped()) {
+                interruptions.interrupt(job, at, IncidentCause.SOFTWARE_ERROR, null,
+                        "agent restarted workers" + (d.reason() == null ? "" : ": " + d.reason()), JobState.RECOVERING, type);
+            }
+            if (job.state.isWaiting()) {
+                JobStateMachine.move(job, JobState.RECOVERING, at, type);
+            }
+            interruptions.marker(job, at, IncidentPhase.RESTARTED, Bucket.RECOVERY_RESTART, "restart " + d.restartCount());
+        } else if (data instanceof TrainerData.Restored d) {
+            interruptions.restore(job, at, d);
+        } else if (data instanceof TrainerData.CommandAck) {
+            return;
+        } else {
+            checkpoints.handle(job, at, data);
+        }
+    }
+
+    private void progress(Job job, Instant at, TrainerData.Progress d, String type) {
+        if (job.lastProgressAt == null || !at.isBefore(job.lastProgressAt)) {
+            job.lastProgressAt = at;
+            job.lastStep = d.step();
+            job.samplesPerSecond = d.samplesPerSecond();
+            job.tokensPerSecond = d.tokensPerSecond();
+        }
+        if (job.firstProgressAt == null || at.isBefore(job.firstProgressAt)) {
+            job.firstProgressAt = at;
+        }
+        if (job.syncSave != null) {
+            // Trainers report no progress while blocked in a synchronous save: progress after its start means the
+            // save is over, even if its completion is late or was lost.
+            CheckpointEntry save = job.checkpoints.find(job.syncSave);
+            if (save == null || save.startedAt() == null || at.isAfter(save.startedAt())) {
+                job.syncSave = null;
+            }
+        }
+        switch (job.state) {
+            case PENDING:
+                JobStateMachine.move(job, JobState.RUNNING, at, type);
+                break;
+            case RECOVERING:
+                interruptions.resume(job, at, d.step(), type);
+                break;
+            case RESCALING:
+                if (JobStateMachine.move(job, JobState.RUNNING, at, type)) {
+                    job.rescaleStartedAt = null;
+                }
+                break;
+            case PREEMPTED:
+            case SUSPENDED:
+                // Progress while off the nodes: either stragglers from before the stop, or a restart we did not see.
+                if (!interruptions.isStraggler(job, d.step())) {
+                    JobStateMachine.move(job, JobState.RECOVERING, at, type);
+                    interruptions.resume(job, at, d.step(), type);
+                }
+                break;
+            case RUNNING:
+                break;
+            default:
+                JobStateMachine.move(job, JobState.RUNNING, at, type);
+        }
+    }
+
+    private void rendezvous(Job job, Instant at, TrainerData.Rendezvous d, String type) {
+        RendezvousRound round = new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants());
+        boolean late = job.membership.current() != null && at.isBefore(job.membership.current().time());
+        if (late || job.state.isTerminal()) {
+            job.membership.record(round);
+            return;
+        }
+        boolean same = job.membership.sameAsCurrent(round);
+        if (job.state == JobState.RUNNING) {
+            Incident warned = job.incidents.open();
+            if (warned != null && !warned.stopped() && anyAbsent(warned, round)) {
+                interruptions.interrupt(job, at, warned.cause(), null, "warned node left the group", JobState.RECOVERING,
+                        type);
+            } else if (same) {
+                interruptions.interrupt(job, at, IncidentCause.UNKNOWN, null, "re-rendezvous without a reported failure",
+                        JobState.RECOVERING, type);
+            }
+        }
+        job.membership.record(round);
+        job.lastRoundGpus = job.membership.gpus(job.gpusPerNode);
+        if (job.state == JobState.PENDING) {
+            job.admitted = true;
+        } else if (job.state == JobState.RUNNING) {
+            if (JobStateMachine.move(job, JobState.RESCALING, at, type)) {
+                job.rescaleStartedAt = at;
+                job.rescaleMillis = 0;
+                job.rescaleGpuMillis = 0;
+            }
+        } else if (job.state.isWaiting()) {
+            job.admitted = true;
+            JobStateMachine.move(job, JobState.RECOVERING, at, type);
+        }
+        interruptions.marker(job, at, IncidentPhase.REJOINED, Bucket.RECOVERY_LOAD,
+                "world size " + d.worldSize() + " on " + d.participants().size() + " nodes");
+    }
+
+    private static boolean anyAbsent(Incident warned, RendezvousRound round) {
+        for (String node : warned.nodes()) {
+            boolean present = false;
+            for (TrainerData.Participant p : round.participants()) {
+                present |= p.node().equals(node);
+            }
+            if (!present) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A node of the job: notice, termination, not-ready, ready again, GPU failure. */
+    void onSignal(Job job, long eff, NodeSignal s) {
+        String trigger = "node:" + s.kind().name().toLowerCase(Locale.ROOT);
+        String detail = s.detail();
+        job.timeline(s.time(), TimelineEntry.Kind.SIGNAL, s.kind().name(), Summaries.of(s));
+        switch (s.kind()) {
+            case INTERRUPTION_NOTICE:
+                interruptions.warn(job, eff, s.time(), IncidentCause.ofNotice(s.noticeKind()), s.node(),
+                        detail != null ? detail : "notice " + s.noticeKind(), s.noticeKind(), s.deadline());
+                break;
+            case TERMINATED:
+                interruptions.interrupt(job, s.time(), IncidentCause.NODE_FAILURE, s.node(),
+                        detail != null ? detail : "node terminated", JobState.RECOVERING, trigger);
+                job.membership.markLost(s.node(), s.time());
+                break;
+            case NOT_READY:
+                interruptions.warn(job, eff, s.time(), IncidentCause.NODE_FAILURE, s.node(),
+                        detail != null ? detail : "node not ready", null, null);
+                break;
+            case GPU_FAILED:
+                interruptions.warn(job, eff, s.time(), IncidentCause.GPU_FAULT, s.node(),
+                        detail != null ? detail : "GPU failed", null, null);
+                break;
+            case READY:
+                Incident open = job.incidents.open();
+                if (open != null && !open.stopped() && open.cause() == IncidentCause.NODE_FAILURE
+                        && s.node().equals(open.originNode())) {
+                    open.phase(IncidentPhase.AVERTED, s.time(), s.node(), "node ready again");
+                    interruptions.close(job, s.time(), IncidentOutcome.AVERTED);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+}

@@ -1,0 +1,279 @@
+package io.lifeline.domain.job;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.fleet.NodeDirectory;
+import io.lifeline.domain.fleet.NodeSignal;
+import io.lifeline.domain.job.advice.IntervalAdvice;
+import io.lifeline.domain.job.advice.IntervalAdvisor;
+import io.lifeline.domain.job.checkpoint.CheckpointHistory;
+import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.goodput.GoodputRollup;
+import io.lifeline.domain.job.goodput.GoodputView;
+import io.lifeline.domain.job.goodput.RollupDimension;
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.domain.job.membership.NodeJobIndex;
+import io.lifeline.domain.job.support.RecentIds;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The jobs model: applies job, scheduler and trainer events (subject = job name {@code namespace/name})
+ * and node signals to per-job state (lifecycle, membership, checkpoints, incidents, goodput) and answers
+ * read queries with immutable view records.
+ *
+ * <p>Determinism: the same events in the same order give the same state. An event whose time is before
+ * the job's accounting clock (a late event) is accounted at the clock, so goodput buckets never go
+ * negative and always add up to wall time; facts it carries (checkpoint times, incident phase times)
+ * keep their own time. A redelivered event (same source and id as one of the job's recent events) is
+ * dropped. "Now"-based figures (freshness, wall time so far) read the injected clock.
+ *
+ * <p>Not thread-safe: apply events and read from one thread, or guard the instance with one lock.
+ */
+public final class Jobs {
+
+    private final NodeDirectory nodes;
+    private final Clock clock;
+    private final JobsConfig config;
+    private final Map<String, Job> jobs = new HashMap<>();
+    private final NodeJobIndex index = new NodeJobIndex();
+    private final ArrayDeque<Job> ended = new ArrayDeque<>();
+    private final Interruptions interruptions;
+    private final JobEvents events;
+    private final JobViews views;
+    private long ignored;
+
+    public Jobs(NodeDirectory nodes, Clock clock) {
+        this(nodes, clock, JobsConfig.defaults());
+    }
+
+    public Jobs(NodeDirectory nodes, Clock clock, JobsConfig config) {
+        this.nodes = Objects.requireNonNull(nodes, "nodes");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.config = Objects.requireNonNull(config, "config");
+        this.interruptions = new Interruptions(config, nodes);
+        this.events = new JobEvents(interruptions);
+        this.views = new JobViews(config);
+    }
+
+    /** Applies a job, scheduler or trainer event; node and GPU events are ignored (they reach jobs as signals). */
+    public void apply(Event e) {
+        if (e.type().family().subjectIsNode()) {
+            ignored++;
+            return;
+        }
+        Job job = jobs.get(e.subject());
+        // De-duplicate first, across incarnations of a job name: a redelivered submission must not start a new job.
+        RecentIds ids = job != null ? job.recentIds : new RecentIds(config.maxRecentEventIds());
+        if (!ids.add(e.source(), e.id())) {
+            job.duplicates++;
+            return;
+        }
+        if (job == null || isNewIncarnation(job, e)) {
+            if (job != null) {
+                forget(job);
+            }
+            job = new Job(e.subject(), e.time(), config, ids);
+            jobs.put(job.name, job);
+        }
+        long eff = job.advance(e.time());
+        interruptions.expireWarnings(job, eff);
+        events.handle(job, e);
+        settle(job);
+    }
+
+    /** Applies something that happened to a node to every job with ranks on it. */
+    public void onNodeSignal(NodeSignal s) {
+        for (String name : index.jobsOn(s.node())) {
+            Job job = jobs.get(name);
+            if (job == null || !job.recentIds.add("signal:" + s.node(), s.kind() + "@" + s.time().toEpochMilli())) {
+                continue;
+            }
+            long eff = job.advance(s.time());
+            interruptions.expireWarnings(job, eff);
+            events.onSignal(job, eff, s);
+            settle(job);
+        }
+    }
+
+    /** A submission after the job with that name ended starts a new job under the same name. */
+    private static boolean isNewIncarnation(Job job, Event e) {
+        return e.type() == EventType.JOB_SUBMITTED && job.state.isTerminal() && job.finishedAt != null
+                && e.time().isAfter(job.finishedAt);
+    }
+
+    private void settle(Job job) {
+        job.settle();
+        job.resolvePools(nodes);
+        if (job.indexedVersion != job.membership.version()) {
+            List<String> now = List.copyOf(job.membership.nodes());
+            index.move(job.name, job.indexedNodes, now);
+            job.indexedNodes = now;
+            job.indexedVersion = job.membership.version();
+        }
+        if (job.state.isTerminal() && job.finishedAt != null && !job.retiring) {
+            job.retiring = true;
+            ended.addLast(job);
+            while (ended.size() > config.maxFinishedJobs()) {
+                forget(ended.pollFirst());
+            }
+        }
+    }
+
+    private void forget(Job job) {
+        if (jobs.get(job.name) == job) {
+            jobs.remove(job.name);
+        }
+        index.move(job.name, job.indexedNodes, List.of());
+        ended.remove(job);
+    }
+
+    private long now() {
+        return clock.millis();
+    }
+
+    /** Jobs in name order: reads never depend on hash order. */
+    private List<Job> sorted() {
+        List<Job> all = new ArrayList<>(jobs.values());
+        all.sort(Comparator.comparing(j -> j.name));
+        return all;
+    }
+
+    private Optional<Job> find(String name) {
+        return Optional.ofNullable(name == null ? null : jobs.get(name));
+    }
+
+    /** Jobs matching the filter, sorted by name. */
+    public List<JobSummary> list(JobFilter filter) {
+        long now = now();
+        List<JobSummary> out = new ArrayList<>();
+        for (Job job : sorted()) {
+            if (filter.namespace() != null && !filter.namespace().equals(job.namespace)) {
+                continue;
+            }
+            if (filter.state() != null && filter.state() != job.state) {
+                continue;
+            }
+            JobSummary s = views.summary(job, now);
+            if (filter.breached() == null || filter.breached() == s.freshnessBreached()) {
+                out.add(s);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    public Optional<JobDetail> detail(String job) {
+        return find(job).map(j -> views.detail(j, now()));
+    }
+
+    /** A job's incidents, oldest first, the open one last. */
+    public Optional<List<IncidentView>> incidents(String job) {
+        return find(job).map(j -> views.incidents(j, now()));
+    }
+
+    /**
+     * A page of a job's timeline, in time order.
+     *
+     * @param from    earliest time (inclusive), or null
+     * @param to      latest time (exclusive), or null
+     * @param cursor  {@link TimelinePage#nextCursor()} of the previous page, or null for the first
+     * @param limit   most entries per page
+     */
+    public Optional<TimelinePage> timeline(String job, Instant from, Instant to, String cursor, int limit) {
+        return find(job).map(j -> views.timeline(j, from, to, cursor, limit, now()));
+    }
+
+    public Optional<CheckpointHistory> checkpoints(String job) {
+        return find(job).map(j -> j.checkpoints.history(j.name));
+    }
+
+    public Optional<FreshnessView> freshness(String job) {
+        return find(job).map(j -> views.freshness(j, now()));
+    }
+
+    public Optional<MembershipView> membership(String job) {
+        return find(job).map(j -> j.membership.view(j.name));
+    }
+
+    public Optional<GoodputView> goodput(String job) {
+        return find(job).map(j -> views.goodput(j, now()));
+    }
+
+    /** Goodput rolled up by pool, capacity type, namespace or for the whole fleet. */
+    public List<GoodputRollup> rollup(RollupDimension dimension) {
+        return JobRollups.rollup(sorted(), dimension, now());
+    }
+
+    /** Checkpoint-interval advice for a job (see {@link IntervalAdvisor}). */
+    public Optional<IntervalAdvice> advice(String job) {
+        return find(job).map(this::advise);
+    }
+
+    private IntervalAdvice advise(Job job) {
+        List<Long> blocking = job.checkpoints.recentBlockingMillis(config.adviceSamples());
+        Double c = blocking.isEmpty() ? null : median(blocking) / 1000.0;
+        Double current = null;
+        String source = null;
+        if (job.checkpointIntervalSeconds != null && job.checkpointIntervalSeconds > 0) {
+            current = job.checkpointIntervalSeconds.doubleValue();
+            source = "configured";
+        } else {
+            List<Long> gaps = job.checkpoints.recentIntervalsMillis(config.adviceSamples());
+            if (!gaps.isEmpty()) {
+                current = median(gaps) / 1000.0;
+                source = "observed";
+            }
+        }
+        List<String> pools = job.activePools();
+        if (pools.isEmpty() && job.primaryPool != null) {
+            pools.add(job.primaryPool);
+        }
+        IntervalAdvisor.Exposure exposure = JobRollups.exposure(sorted(), pools, now());
+        Long recovery = job.incidents.meanRecoveryMillis();
+        return IntervalAdvisor.advise(job.name, current, source, c, blocking.size(), exposure,
+                job.membership.activeNodeCount(), recovery == null ? 0 : recovery / 1000.0);
+    }
+
+    private static double median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
+    }
+
+    /**
+     * Sets a job's freshness objective (overrides factor × interval).
+     *
+     * @return false when the job is unknown
+     */
+    public boolean setFreshnessObjective(String job, Duration objective) {
+        Optional<Job> j = find(job);
+        j.ifPresent(x -> x.freshnessObjectiveMillis = objective == null ? null : objective.toMillis());
+        return j.isPresent();
+    }
+
+    /** The jobs with ranks on a node now, sorted. */
+    public List<String> jobsOn(String node) {
+        return index.jobsOn(node);
+    }
+
+    /** Jobs known (including ended ones still retained). */
+    public int size() {
+        return jobs.size();
+    }
+
+    /** Node and GPU events passed to {@link #apply} and ignored. */
+    public long ignoredEvents() {
+        return ignored;
+    }
+}

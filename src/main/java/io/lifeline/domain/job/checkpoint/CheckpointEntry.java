@@ -1,0 +1,130 @@
+package io.lifeline.domain.job.checkpoint;
+
+import io.lifeline.domain.job.goodput.ProductiveMark;
+import java.time.Instant;
+
+/**
+ * The state of one checkpoint, built from its events in any order. Only the {@link CheckpointLedger}
+ * changes it; the rest of the model reads it.
+ */
+public final class CheckpointEntry {
+
+    private final String id;
+    private long step;
+    private CheckpointStatus status = CheckpointStatus.STARTED;
+    private int epoch;
+    private ProductiveMark mark;
+    private String restoredFrom;
+    private Instant startedAt;
+    private Instant completedAt;
+    private Instant failedAt;
+    private Instant verifiedAt;
+    private boolean async;
+    private Long bytes;
+    private Long durationMillis;
+    private Long blockingMillis;
+    private String uri;
+    private String checksum;
+    private String verifiedChecksum;
+    private Integer shards;
+    private Integer worldSize;
+    private String error;
+    private int restoreCount;
+
+    CheckpointEntry(String id, long step, int epoch, String restoredFrom) {
+        this.id = id;
+        this.step = step;
+        this.epoch = epoch;
+        this.restoredFrom = restoredFrom;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public long step() {
+        return step;
+    }
+
+    public CheckpointStatus status() {
+        return status;
+    }
+
+    /** The lineage epoch (run since the last restore) in which the training state was captured. */
+    public int epoch() {
+        return epoch;
+    }
+
+    /** Cumulative productive time when the state was captured, or null when unknown. */
+    public ProductiveMark mark() {
+        return mark;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    /** When it became complete: the completion time, or the verification time when completion was not seen. */
+    public Instant completedAt() {
+        return completedAt != null ? completedAt : status == CheckpointStatus.VERIFIED ? verifiedAt : null;
+    }
+
+    public boolean async() {
+        return async;
+    }
+
+    public Long blockingMillis() {
+        return blockingMillis;
+    }
+
+    void step(long s) {
+        this.step = s;
+    }
+
+    void status(CheckpointStatus s) {
+        this.status = status.upTo(s);
+    }
+
+    void mark(ProductiveMark m, int e) {
+        this.mark = m;
+        this.epoch = e;
+    }
+
+    void started(Instant at, boolean isAsync) {
+        this.startedAt = at;
+        this.async = isAsync;
+    }
+
+    void completed(Instant at, boolean isAsync, Long size, long durationMs, long blockingMs, String location,
+                   String sum, Integer shardCount, Integer ranks) {
+        this.completedAt = at;
+        this.async = isAsync;
+        this.bytes = size;
+        this.durationMillis = durationMs;
+        this.blockingMillis = blockingMs;
+        this.uri = location;
+        this.checksum = sum;
+        this.shards = shardCount;
+        this.worldSize = ranks;
+    }
+
+    void failed(Instant at, String why) {
+        this.failedAt = at;
+        this.error = why;
+    }
+
+    void verified(Instant at, String sum) {
+        this.verifiedAt = at;
+        this.verifiedChecksum = sum;
+    }
+
+    void restoredOnce() {
+        restoreCount++;
+    }
+
+    CheckpointView view(boolean good) {
+        return new CheckpointView(id, step, status, good, restoredFrom, startedAt, completedAt, failedAt, verifiedAt,
+                async, bytes, durationMillis, blockingMillis, uri, checksum, verifiedChecksum, shards, worldSize,
+                error, restoreCount);
+    }
+}

@@ -1,0 +1,229 @@
+package io.lifeline.domain.job.checkpoint;
+
+import io.lifeline.domain.event.TrainerData.CheckpointCompleted;
+import io.lifeline.domain.event.TrainerData.CheckpointFailed;
+import io.lifeline.domain.event.TrainerData.CheckpointStarted;
+import io.lifeline.domain.event.TrainerData.CheckpointVerified;
+import io.lifeline.domain.event.TrainerData.Restored;
+import io.lifeline.domain.job.goodput.ProductiveMark;
+import io.lifeline.domain.job.support.Ring;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One job's checkpoints (the newest ones, bounded), the restores, and the lineage that links them.
+ *
+ * <p>A checkpoint is <em>good</em> (a restore point) when complete and, once the job has been seen to
+ * verify checkpoints, verified. The ledger also keeps lineage epochs: each restore starts a new epoch,
+ * and only checkpoints captured in the current epoch protect the current run's progress.
+ */
+public final class CheckpointLedger {
+
+    private final Map<String, CheckpointEntry> entries;
+    private final Ring<RestoreView> restores;
+    private boolean verifies;
+    private CheckpointEntry newestGood;
+    private String lineageParent;
+    private int epoch;
+    private ProductiveMark epochBase = ProductiveMark.ZERO;
+
+    public CheckpointLedger(int maxCheckpoints, int maxRestores) {
+        this.entries = new LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, CheckpointEntry> eldest) {
+                return size() > maxCheckpoints;
+            }
+        };
+        this.restores = new Ring<>(maxRestores);
+    }
+
+    private CheckpointEntry entry(String id, long step) {
+        return entries.computeIfAbsent(id, k -> new CheckpointEntry(k, step, epoch, lineageParent));
+    }
+
+    /** A save began; {@code mark} is the productive time captured (the state being saved). */
+    public CheckpointEntry started(CheckpointStarted d, Instant at, ProductiveMark mark) {
+        CheckpointEntry e = entry(d.checkpointId(), d.step());
+        e.started(at, d.async());
+        if (e.mark() == null) {
+            e.mark(mark, epoch);
+        }
+        refresh();
+        return e;
+    }
+
+    /** A save completed. The caller sets the mark when the start was not seen ({@link #capture}). */
+    public CheckpointEntry completed(CheckpointCompleted d, Instant at) {
+        CheckpointEntry e = entry(d.checkpointId(), d.step());
+        e.step(d.step());
+        e.completed(at, d.async(), d.bytes(), seconds(d.durationSeconds()), seconds(d.blockingSeconds()), d.uri(),
+                d.checksum(), d.shards(), d.worldSize());
+        e.status(CheckpointStatus.COMPLETED);
+        refresh();
+        return e;
+    }
+
+    /** Sets the captured productive time of a checkpoint whose start was not seen. */
+    public void capture(CheckpointEntry e, ProductiveMark mark) {
+        if (e.mark() == null) {
+            e.mark(mark, epoch);
+            refresh();
+        }
+    }
+
+    public CheckpointEntry failed(CheckpointFailed d, Instant at) {
+        CheckpointEntry e = entry(d.checkpointId(), d.step());
+        e.failed(at, d.error());
+        e.status(CheckpointStatus.FAILED);
+        refresh();
+        return e;
+    }
+
+    /** A verification: from now on the job counts only verified checkpoints as good. */
+    public CheckpointEntry verified(CheckpointVerified d, Instant at) {
+        verifies = true;
+        CheckpointEntry e = entries.get(d.checkpointId());
+        if (e == null) {
+            e = entry(d.checkpointId(), 0);
+        }
+        e.verified(at, d.checksum());
+        e.status(d.ok() ? CheckpointStatus.VERIFIED : CheckpointStatus.CORRUPT);
+        refresh();
+        return e;
+    }
+
+    /**
+     * A run resumed from a checkpoint: records the restore and makes that checkpoint the lineage parent.
+     *
+     * @return the restored checkpoint, or null when it is not in the history (or the run started from scratch)
+     */
+    public CheckpointEntry restored(Restored d, Instant at, String incidentId) {
+        String id = d.checkpointId();
+        CheckpointEntry e = id == null || id.isEmpty() ? null : entries.get(id);
+        if (e != null) {
+            e.restoredOnce();
+        }
+        restores.add(new RestoreView(at, id, d.step(), d.runId(), incidentId, e != null));
+        lineageParent = id == null || id.isEmpty() ? null : id;
+        return e;
+    }
+
+    /** Starts a new lineage epoch: the run now continues from {@code base} (productive time it keeps). */
+    public void beginEpoch(ProductiveMark base) {
+        epoch++;
+        epochBase = base;
+    }
+
+    /** Moves the current epoch's start (the lost work of the stop that began it was re-measured). */
+    public void rebaseEpoch(ProductiveMark base) {
+        epochBase = base;
+    }
+
+    /** The checkpoint the current run restored from, or null. */
+    public String lineageParent() {
+        return lineageParent;
+    }
+
+    public int epoch() {
+        return epoch;
+    }
+
+    /**
+     * The productive time the current run would keep if interrupted now: the newest good checkpoint
+     * captured in this epoch, else the epoch's start, never more than {@code now}.
+     */
+    public ProductiveMark protectedMark(ProductiveMark now) {
+        ProductiveMark best = epochBase;
+        for (CheckpointEntry e : entries.values()) {
+            if (e.epoch() == epoch && e.mark() != null && isGood(e)) {
+                best = e.mark().max(best);
+            }
+        }
+        return best.millis() > now.millis() ? now : best;
+    }
+
+    /** The good checkpoint captured in this epoch that {@link #protectedMark} stands on, or null. */
+    public CheckpointEntry protectingCheckpoint() {
+        CheckpointEntry best = null;
+        for (CheckpointEntry e : entries.values()) {
+            if (e.epoch() == epoch && e.mark() != null && isGood(e)
+                    && (best == null || e.mark().millis() >= best.mark().millis())) {
+                best = e;
+            }
+        }
+        return best != null && best.mark().millis() >= epochBase.millis() ? best : null;
+    }
+
+    public boolean isGood(CheckpointEntry e) {
+        CheckpointStatus s = e.status();
+        return verifies ? s == CheckpointStatus.VERIFIED
+                : s == CheckpointStatus.COMPLETED || s == CheckpointStatus.VERIFIED;
+    }
+
+    private void refresh() {
+        CheckpointEntry best = null;
+        for (CheckpointEntry e : entries.values()) {
+            if (isGood(e) && e.completedAt() != null
+                    && (best == null || !e.completedAt().isBefore(best.completedAt()))) {
+                best = e;
+            }
+        }
+        newestGood = best;
+    }
+
+    /** The good checkpoint that completed last, or null. */
+    public CheckpointEntry newestGood() {
+        return newestGood;
+    }
+
+    public CheckpointEntry find(String id) {
+        return id == null ? null : entries.get(id);
+    }
+
+    public boolean verifies() {
+        return verifies;
+    }
+
+    /** Blocking save times of the most recent completed checkpoints (up to {@code recent}), oldest first. */
+    public List<Long> recentBlockingMillis(int recent) {
+        List<Long> all = new ArrayList<>();
+        for (CheckpointEntry e : entries.values()) {
+            if (e.blockingMillis() != null && e.status().ordinal() >= CheckpointStatus.COMPLETED.ordinal()) {
+                all.add(e.blockingMillis());
+            }
+        }
+        return all.subList(Math.max(0, all.size() - recent), all.size());
+    }
+
+    /** Gaps between the completion times of consecutive good checkpoints (up to {@code recent}), oldest first. */
+    public List<Long> recentIntervalsMillis(int recent) {
+        List<Instant> done = new ArrayList<>();
+        for (CheckpointEntry e : entries.values()) {
+            if (isGood(e) && e.completedAt() != null) {
+                done.add(e.completedAt());
+            }
+        }
+        done.sort(null);
+        List<Long> gaps = new ArrayList<>();
+        for (int i = 1; i < done.size(); i++) {
+            gaps.add(done.get(i).toEpochMilli() - done.get(i - 1).toEpochMilli());
+        }
+        return gaps.subList(Math.max(0, gaps.size() - recent), gaps.size());
+    }
+
+    public CheckpointHistory history(String job) {
+        List<CheckpointView> list = new ArrayList<>(entries.size());
+        for (CheckpointEntry e : entries.values()) {
+            list.add(e.view(isGood(e)));
+        }
+        return new CheckpointHistory(job, verifies, newestGood == null ? null : newestGood.id(), lineageParent,
+                List.copyOf(list), restores.toList());
+    }
+
+    private static long seconds(double s) {
+        return Math.round(s * 1000.0);
+    }
+}

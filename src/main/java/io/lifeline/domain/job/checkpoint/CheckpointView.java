@@ -1,0 +1,33 @@
+package io.lifeline.domain.job.checkpoint;
+
+import java.time.Instant;
+
+/**
+ * One checkpoint of a job, with every field its events carried and its place in the lineage.
+ *
+ * @param id              checkpoint id
+ * @param step            training step saved
+ * @param status          where it stands
+ * @param good            whether it counts as a restore point (complete, and verified when the job verifies)
+ * @param restoredFrom    the checkpoint the run that saved it had restored from (lineage parent), or null
+ * @param startedAt       save began, or null
+ * @param completedAt     save completed, or null
+ * @param failedAt        save failed, or null
+ * @param verifiedAt      verification time, or null
+ * @param async           saved asynchronously
+ * @param bytes           size, or null
+ * @param durationMillis  total save time, or null
+ * @param blockingMillis  time the trainers were blocked, or null
+ * @param uri             storage location, or null
+ * @param checksum        checksum reported at completion, or null
+ * @param verifiedChecksum checksum reported by verification, or null
+ * @param shards          shard count, or null
+ * @param worldSize       world size at save, or null
+ * @param error           why the save failed, or null
+ * @param restoreCount    how many times a run restored from it
+ */
+public record CheckpointView(String id, long step, CheckpointStatus status, boolean good, String restoredFrom,
+                             Instant startedAt, Instant completedAt, Instant failedAt, Instant verifiedAt, boolean async,
+                             Long bytes, Long durationMillis, Long blockingMillis, String uri, String checksum,
+                             String verifiedChecksum, Integer shards, Integer worldSize, String error, int restoreCount) {
+}

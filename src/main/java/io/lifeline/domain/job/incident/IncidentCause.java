@@ -1,0 +1,52 @@
+package io.lifeline.domain.job.incident;
+
+import io.lifeline.domain.event.NoticeKind;
+
+/**
+ * Why a job was interrupted. When several signals join one incident, the cause with the higher
+ * {@link #strength()} wins: a spot notice explains the termination and worker failures that follow it,
+ * a GPU fault explains the node going not-ready, and any hardware signal explains a worker failure.
+ */
+public enum IncidentCause {
+    /** Not known (for example a restore or re-rendezvous without any reported failure). */
+    UNKNOWN(0),
+    /** Workers failed and nothing below them (node, GPU, scheduler) was reported. */
+    SOFTWARE_ERROR(1),
+    /** A node failed or went away without notice. */
+    NODE_FAILURE(2),
+    /** A planned rescale that restarted from a checkpoint and threw work away. */
+    RESCALE(2),
+    /** A GPU fault (fatal XID, failed health check) on a node of the job. */
+    GPU_FAULT(3),
+    /** Someone or something drained, evicted or requeued the job's pods. */
+    MANUAL(4),
+    /** A maintenance event announced by the provider. */
+    MAINTENANCE(5),
+    /** The scheduler (or a notice of kind preempt) preempted the job for higher-priority work. */
+    PREEMPTION(5),
+    /** The provider reclaimed spot capacity (including rebalance recommendations). */
+    SPOT_RECLAIM(5);
+
+    private final int strength;
+
+    IncidentCause(int strength) {
+        this.strength = strength;
+    }
+
+    /** How strongly this cause explains an incident that other signals also joined. */
+    public int strength() {
+        return strength;
+    }
+
+    /** The cause a notice of this kind announces. */
+    public static IncidentCause ofNotice(NoticeKind kind) {
+        if (kind == null) {
+            return UNKNOWN;
+        }
+        return switch (kind) {
+            case SPOT_RECLAIM, REBALANCE -> SPOT_RECLAIM;
+            case MAINTENANCE -> MAINTENANCE;
+            case PREEMPT -> PREEMPTION;
+        };
+    }
+}

@@ -1,0 +1,104 @@
+package io.lifeline.domain.job.incident;
+
+import io.lifeline.domain.job.goodput.Bucket;
+import io.lifeline.domain.job.support.Ring;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One job's incidents: at most one open, the recent closed ones (bounded), and counters that survive the
+ * bound (interruptions by cause).
+ */
+public final class IncidentLog {
+
+    private final String job;
+    private final Ring<Incident> closed;
+    private final Map<IncidentCause, Integer> interruptionsByCause = new EnumMap<>(IncidentCause.class);
+    private Incident open;
+    private int sequence;
+    private int interruptions;
+    private long recoveredCount;
+    private long recoveredMillis;
+
+    public IncidentLog(String job, int maxClosed) {
+        this.job = job;
+        this.closed = new Ring<>(maxClosed);
+    }
+
+    /** The open incident, or null. */
+    public Incident open() {
+        return open;
+    }
+
+    /** Opens a new incident; the caller makes sure none is open. */
+    public Incident openNew(Instant at, IncidentCause cause, String detail, String node) {
+        if (open != null) {
+            throw new IllegalStateException("incident " + open.id() + " is still open");
+        }
+        sequence++;
+        open = new Incident(job + "#" + sequence, job, at, cause, detail, node);
+        return open;
+    }
+
+    /** Counts the open incident as an interruption (training stopped). */
+    public void countInterruption() {
+        interruptions++;
+        interruptionsByCause.merge(open.cause(), 1, Integer::sum);
+    }
+
+    /** Moves the open incident's count to its final cause when a stronger cause joined after the stop. */
+    public void recount(IncidentCause before, IncidentCause after) {
+        if (before != after) {
+            interruptionsByCause.merge(before, -1, Integer::sum);
+            interruptionsByCause.merge(after, 1, Integer::sum);
+        }
+    }
+
+    /** Closes the open incident. */
+    public Incident close(Instant at, IncidentOutcome how, Integer worldSize) {
+        Incident done = open;
+        done.close(at, how, worldSize);
+        if (how == IncidentOutcome.RECOVERED) {
+            recoveredCount++;
+            recoveredMillis += done.recoveryMillis();
+        }
+        closed.add(done);
+        open = null;
+        return done;
+    }
+
+    /** Interruptions (incidents that stopped training) since the job was first seen. */
+    public int interruptions() {
+        return interruptions;
+    }
+
+    public Map<IncidentCause, Integer> interruptionsByCause() {
+        Map<IncidentCause, Integer> copy = new EnumMap<>(IncidentCause.class);
+        interruptionsByCause.forEach((k, v) -> {
+            if (v > 0) {
+                copy.put(k, v);
+            }
+        });
+        return copy;
+    }
+
+    /** Mean recovery time of the incidents that recovered, or null when none did. */
+    public Long meanRecoveryMillis() {
+        return recoveredCount == 0 ? null : recoveredMillis / recoveredCount;
+    }
+
+    /** All retained incidents, oldest first, the open one last. */
+    public List<IncidentView> views(long pendingMs, Bucket activity, int gpus) {
+        List<IncidentView> out = new ArrayList<>(closed.size() + 1);
+        for (Incident i : closed) {
+            out.add(i.view(0, null, 0));
+        }
+        if (open != null) {
+            out.add(open.view(pendingMs, activity, gpus));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,172 @@
+package io.lifeline.domain.job.membership;
+
+import io.lifeline.domain.event.TrainerData.Participant;
+import io.lifeline.domain.job.support.Ring;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One job's elastic membership: rendezvous rounds, the ranks on each node now, and the world size over
+ * time. History is bounded; {@link #version()} changes whenever the set of nodes changes, so the node
+ * index is updated only when needed.
+ */
+public final class Membership {
+
+    private final Ring<RendezvousRound> rounds;
+    private final Ring<WorldSizePoint> series;
+    private final Map<String, Participant> placement = new LinkedHashMap<>();
+    private final Set<String> lost = new TreeSet<>();
+    private RendezvousRound current;
+    private long version;
+    private long gpusVersion = -1;
+    private int gpusPerNodeCached;
+    private int gpusCached;
+
+    public Membership(int maxRounds, int maxSeriesPoints) {
+        this.rounds = new Ring<>(maxRounds);
+        this.series = new Ring<>(maxSeriesPoints);
+    }
+
+    /**
+     * Records a round. A round older than the current one (a late event) goes to the history only.
+     *
+     * @return whether the round became the current membership
+     */
+    public boolean record(RendezvousRound round) {
+        rounds.add(round);
+        if (current != null && round.time().isBefore(current.time())) {
+            return false;
+        }
+        current = round;
+        placement.clear();
+        lost.clear();
+        for (Participant p : round.participants()) {
+            placement.put(p.node(), p);
+        }
+        version++;
+        series.add(new WorldSizePoint(round.time(), round.worldSize(), placement.size(), "rendezvous"));
+        return true;
+    }
+
+    /**
+     * Marks a node of the current placement as gone (terminated, evicted) until the next round.
+     *
+     * @return whether the node was in the placement and not already lost
+     */
+    public boolean markLost(String node, Instant at) {
+        if (!placement.containsKey(node) || !lost.add(node)) {
+            return false;
+        }
+        version++;
+        series.add(new WorldSizePoint(at, worldSize(), activeNodeCount(), "node-lost"));
+        return true;
+    }
+
+    /** The job left all its nodes (preempted, evicted, finished): no placement until the next round. */
+    public void release(Instant at) {
+        if (placement.isEmpty()) {
+            return;
+        }
+        placement.clear();
+        lost.clear();
+        version++;
+        series.add(new WorldSizePoint(at, 0, 0, "released"));
+    }
+
+    /** Whether the round has the same nodes and world size as the current placement. */
+    public boolean sameAsCurrent(RendezvousRound round) {
+        if (current == null || placement.isEmpty() || round.worldSize() != current.worldSize()) {
+            return false;
+        }
+        if (round.participants().size() != placement.size()) {
+            return false;
+        }
+        for (Participant p : round.participants()) {
+            if (!placement.containsKey(p.node())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Nodes that host ranks now (including lost ones until the next round), in round order. */
+    public Set<String> nodes() {
+        return Collections.unmodifiableSet(placement.keySet());
+    }
+
+    /** Nodes that host ranks and are not lost. */
+    public int activeNodeCount() {
+        return placement.size() - lost.size();
+    }
+
+    /** Ranks on nodes that are not lost. */
+    public int worldSize() {
+        int ranks = 0;
+        for (Participant p : placement.values()) {
+            if (!lost.contains(p.node())) {
+                ranks += p.rankCount();
+            }
+        }
+        return ranks;
+    }
+
+    /**
+     * GPUs held on nodes that are not lost.
+     *
+     * @param gpusPerNode  GPUs the job uses per node, or 0 when unknown (one GPU per rank is assumed then)
+     */
+    public int gpus(int gpusPerNode) {
+        if (gpusVersion == version && gpusPerNodeCached == gpusPerNode) {
+            return gpusCached;
+        }
+        int total = 0;
+        for (Participant p : placement.values()) {
+            if (!lost.contains(p.node())) {
+                total += gpusPerNode > 0 ? gpusPerNode : p.rankCount();
+            }
+        }
+        gpusVersion = version;
+        gpusPerNodeCached = gpusPerNode;
+        gpusCached = total;
+        return total;
+    }
+
+    /** Nodes of the placement that are not lost, in round order. */
+    public List<String> activeNodes() {
+        List<String> out = new ArrayList<>(placement.size());
+        for (String n : placement.keySet()) {
+            if (!lost.contains(n)) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    public RendezvousRound current() {
+        return current;
+    }
+
+    /** Changes whenever the placement changes (a round, a node lost, a release), for incremental updates. */
+    public long version() {
+        return version;
+    }
+
+    public MembershipView view(String job) {
+        List<Participant> now = new ArrayList<>();
+        for (Participant p : placement.values()) {
+            if (!lost.contains(p.node())) {
+                now.add(p);
+            }
+        }
+        List<RendezvousRound> history = new ArrayList<>(rounds.toList());
+        history.sort((a, b) -> a.time().compareTo(b.time()));
+        return new MembershipView(job, current, List.copyOf(now), List.copyOf(lost), worldSize(), List.copyOf(history),
+                series.toList());
+    }
+}

@@ -1,0 +1,52 @@
+package io.lifeline.domain.job.support;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A capped list that drops its oldest element when full: per-entity history (rounds, restores,
+ * timeline entries) stays bounded however long an entity lives.
+ *
+ * @param <T> element type
+ */
+public final class Ring<T> implements Iterable<T> {
+
+    private final int capacity;
+    private final ArrayDeque<T> items;
+
+    public Ring(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
+        }
+        this.capacity = capacity;
+        this.items = new ArrayDeque<>(Math.min(capacity, 64));
+    }
+
+    /** Appends, dropping the oldest element when the ring is full. */
+    public void add(T item) {
+        if (items.size() == capacity) {
+            items.pollFirst();
+        }
+        items.addLast(item);
+    }
+
+    public int size() {
+        return items.size();
+    }
+
+    public boolean isEmpty() {
+        return items.isEmpty();
+    }
+
+    /** An immutable copy, oldest first. */
+    public List<T> toList() {
+        return List.copyOf(new ArrayList<>(items));
+    }
+
+    @Override
+    public Iterator<T> iterator() {
+        return items.iterator();
+    }
+}
