@@ -32,6 +32,14 @@ public interface IngestConfig {
     @WithDefault("1h")
     Duration maxFutureSkew();
 
+    /**
+     * Telemetry (GPU samples, training progress) is kept in memory; one event per job or GPU per this interval
+     * is also stored (plus health changes and the first progress after a lifecycle event), so that a restart
+     * rebuilds the same model.
+     */
+    @WithDefault("5m")
+    Duration telemetryStoreInterval();
+
     /** Most events in one HTTP batch. */
     @WithDefault("10000")
     int maxBatchEvents();

@@ -7,7 +7,9 @@ import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.EventLogWriter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
 
 /**
  * The ingest pipeline behind every transport: dedupe by (source, id), then telemetry straight to the model,
@@ -25,12 +29,15 @@ import java.util.concurrent.CompletionStage;
 @ApplicationScoped
 public class IngestPipeline implements IngestGateway {
 
+    private static final Logger LOG = Logger.getLogger(IngestPipeline.class);
+
     private final EventLogWriter log;
     private final ModelRuntime model;
     private final RecentEventIds recent;
     private final Duration submitTimeout;
     private final Duration maxFutureSkew;
     private final Clock clock;
+    private final TelemetrySampler sampler;
     private final Map<EventType, Counter> accepted = new EnumMap<>(EventType.class);
     private final Counter duplicates;
     private volatile boolean open;
@@ -42,6 +49,7 @@ public class IngestPipeline implements IngestGateway {
         this.submitTimeout = config.submitTimeout();
         this.maxFutureSkew = config.maxFutureSkew();
         this.clock = clock;
+        this.sampler = new TelemetrySampler(config.telemetryStoreInterval());
         for (EventType t : EventType.values()) {
             accepted.put(t, Counter.builder("lifeline_ingest_events").description("Events accepted by type")
                     .tag("type", t.wireName()).register(registry));
@@ -83,14 +91,20 @@ public class IngestPipeline implements IngestGateway {
         }
         List<Event> telemetry = new ArrayList<>();
         List<Event> lifecycle = new ArrayList<>();
+        // Telemetry the log keeps too (already applied directly, so stored only).
+        List<Event> sampled = new ArrayList<>();
         int dup = 0;
         for (Event e : events) {
             if (!recent.add(e.source(), e.id())) {
                 dup++;
             } else if (e.isTelemetry()) {
                 telemetry.add(e);
+                if (sampler.shouldStore(e)) {
+                    sampled.add(e);
+                }
             } else {
                 lifecycle.add(e);
+                sampler.lifecycle(e.subject());
             }
         }
         if (dup > 0) {
@@ -100,12 +114,15 @@ public class IngestPipeline implements IngestGateway {
         try {
             model.enqueue(telemetry, submitTimeout);
             count(telemetry);
-            if (lifecycle.isEmpty()) {
+            if (lifecycle.isEmpty() && sampled.isEmpty()) {
                 return CompletableFuture.completedFuture(new IngestReceipt(telemetry.size(), duplicatesInBatch));
             }
-            return log.append(lifecycle).thenApply(fresh -> {
+            List<Event> toStore = new ArrayList<>(lifecycle.size() + sampled.size());
+            toStore.addAll(lifecycle);
+            toStore.addAll(sampled);
+            return log.append(toStore).thenApply(fresh -> {
                 List<Event> stored = new ArrayList<>(lifecycle.size());
-                for (int i = 0; i < fresh.length; i++) {
+                for (int i = 0; i < lifecycle.size(); i++) {
                     if (fresh[i]) {
                         stored.add(lifecycle.get(i));
                     }
@@ -125,6 +142,24 @@ public class IngestPipeline implements IngestGateway {
             forget(lifecycle);
             forget(telemetry);
             return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * On a graceful stop, stores the latest telemetry the log does not have yet, so that a restart rebuilds the
+     * same latest values (a crash loses at most one store interval of them).
+     */
+    void onStop(@Observes ShutdownEvent ev) {
+        open = false;
+        List<Event> latest = sampler.drainUnstored();
+        if (latest.isEmpty()) {
+            return;
+        }
+        try {
+            log.append(latest).get(10, TimeUnit.SECONDS);
+            LOG.infof("Stored the latest telemetry of %d jobs and GPUs before stopping", latest.size());
+        } catch (Exception e) {
+            LOG.warnf("Could not store the latest telemetry before stopping: %s", e.getMessage());
         }
     }
 

@@ -24,14 +24,14 @@ public class ModelRuntime {
 
     private static final Logger LOG = Logger.getLogger(ModelRuntime.class);
 
-    private final EventApplier model;
+    private final LiveModel model;
     private final BlockingQueue<Runnable> queue;
     private final Thread thread;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private volatile boolean running = true;
 
-    ModelRuntime(EventApplier model, io.lifeline.config.IngestConfig config) {
+    ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
         this.queue = new ArrayBlockingQueue<>(config.applyQueueBatches());
         this.thread = new Thread(this::run, "lifeline-model");
@@ -52,7 +52,7 @@ public class ModelRuntime {
     }
 
     /** Runs a read of the model on its thread; the function must not keep references to mutable state. */
-    public <T> CompletableFuture<T> read(Function<EventApplier, T> query) {
+    public <T> CompletableFuture<T> read(Function<LiveModel, T> query) {
         CompletableFuture<T> f = new CompletableFuture<>();
         put(() -> {
             try {

@@ -1,21 +1,22 @@
 package io.lifeline.runtime;
 
-import io.lifeline.domain.event.Event;
-import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.codec.EventCodec;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.util.EnumMap;
-import java.util.Map;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Beans for plain classes that the core and the edges share. */
 public class Producers {
 
     @Produces
     @Singleton
-    Clock clock() {
-        return Clock.systemUTC();
+    Clock clock(@ConfigProperty(name = "lifeline.clock.fixed") Optional<Instant> fixed) {
+        // A fixed clock makes "now"-based figures (freshness, wall time) reproducible for tests and demos.
+        return fixed.map(t -> Clock.fixed(t, ZoneOffset.UTC)).orElseGet(Clock::systemUTC);
     }
 
     @Produces
@@ -26,17 +27,7 @@ public class Producers {
 
     @Produces
     @Singleton
-    EventApplier model() {
-        return new CountingApplier();
-    }
-
-    /** Counts applied events by type until the domain model is plugged in. */
-    static final class CountingApplier implements EventApplier {
-        final Map<EventType, Long> counts = new EnumMap<>(EventType.class);
-
-        @Override
-        public void apply(Event event) {
-            counts.merge(event.type(), 1L, Long::sum);
-        }
+    LiveModel model(Clock clock) {
+        return LiveModel.create(clock);
     }
 }

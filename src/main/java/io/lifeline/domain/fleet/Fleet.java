@@ -1,5 +1,6 @@
 package io.lifeline.domain.fleet;
 
+import io.lifeline.domain.NodeModel;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.GpuData;
@@ -32,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * subject); different nodes may be applied concurrently. Reads may come from any thread and always return
  * immutable snapshots, never the model's own objects.
  */
-public final class Fleet implements NodeDirectory {
+public final class Fleet implements NodeModel {
 
     private final FleetSettings settings;
     private final ConcurrentHashMap<String, NodeState> nodes = new ConcurrentHashMap<>();

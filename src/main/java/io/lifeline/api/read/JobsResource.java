@@ -1,0 +1,126 @@
+package io.lifeline.api.read;
+
+import io.lifeline.domain.job.JobDetail;
+import io.lifeline.domain.job.JobFilter;
+import io.lifeline.domain.job.JobState;
+import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.job.TimelinePage;
+import io.lifeline.domain.job.advice.IntervalAdvice;
+import io.lifeline.domain.job.checkpoint.CheckpointHistory;
+import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.goodput.GoodputRollup;
+import io.lifeline.domain.job.goodput.GoodputView;
+import io.lifeline.domain.job.goodput.RollupDimension;
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.runtime.ModelRuntime;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * Read API of jobs: list, detail, interruption timeline, checkpoints with lineage, freshness, membership history,
+ * goodput and checkpoint-interval advice. A job is addressed as {@code /api/v1/jobs/{namespace}/{name}}.
+ */
+@Path("/api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobsResource {
+
+    private final ModelRuntime model;
+
+    JobsResource(ModelRuntime model) {
+        this.model = model;
+    }
+
+    @GET
+    @Path("/jobs")
+    public CompletionStage<Page<JobSummary>> jobs(@QueryParam("namespace") String namespace,
+                                                   @QueryParam("state") String state,
+                                                   @QueryParam("breached") String breached,
+                                                   @QueryParam("limit") Integer limit,
+                                                   @QueryParam("offset") Integer offset) {
+        JobFilter f = new JobFilter(namespace == null || namespace.isBlank() ? null : namespace,
+                QueryParams.enumValue("state", state, JobState.class), QueryParams.bool("breached", breached));
+        int n = QueryParams.limit(limit, 100, 1000);
+        int from = QueryParams.offset(offset);
+        return model.read(m -> Page.of(m.jobs().list(f), from, n));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}")
+    public CompletionStage<JobDetail> job(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().detail(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/timeline")
+    public CompletionStage<TimelinePage> timeline(@PathParam("namespace") String ns, @PathParam("name") String name,
+                                                  @QueryParam("from") String from, @QueryParam("to") String to,
+                                                  @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+        Instant f = QueryParams.instant("from", from);
+        Instant t = QueryParams.instant("to", to);
+        int n = QueryParams.limit(limit, 100, 1000);
+        return one(ns, name, job -> m -> m.jobs().timeline(job, f, t, cursor, n));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/incidents")
+    public CompletionStage<List<IncidentView>> incidents(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().incidents(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/checkpoints")
+    public CompletionStage<CheckpointHistory> checkpoints(@PathParam("namespace") String ns,
+                                                          @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().checkpoints(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/freshness")
+    public CompletionStage<FreshnessView> freshness(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().freshness(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/membership")
+    public CompletionStage<MembershipView> membership(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().membership(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/goodput")
+    public CompletionStage<GoodputView> goodput(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().goodput(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/advice")
+    public CompletionStage<IntervalAdvice> advice(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().advice(job));
+    }
+
+    /** Goodput rolled up by pool, capacity type, namespace or the whole fleet. */
+    @GET
+    @Path("/goodput")
+    public CompletionStage<List<GoodputRollup>> rollup(@QueryParam("by") String by) {
+        RollupDimension d = by == null || by.isBlank() ? RollupDimension.FLEET
+                : QueryParams.enumValue("by", by, RollupDimension.class);
+        return model.read(m -> m.jobs().rollup(d));
+    }
+
+    private <T> CompletionStage<T> one(String ns, String name,
+                                       Function<String, Function<io.lifeline.runtime.LiveModel, Optional<T>>> q) {
+        String job = ns + "/" + name;
+        Function<io.lifeline.runtime.LiveModel, Optional<T>> query = q.apply(job);
+        return model.read(m -> query.apply(m).orElseThrow(() -> NotFound.job(job)));
+    }
+}

@@ -1,0 +1,71 @@
+package io.lifeline.api.read;
+
+import io.lifeline.ingest.codec.InvalidEventException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** Parses query parameters into typed values, failing with a message that names the parameter. */
+final class QueryParams {
+
+    private QueryParams() {
+    }
+
+    static <E extends Enum<E>> E enumValue(String name, String value, Class<E> type) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String normal = value.trim().toUpperCase().replace('-', '_');
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equals(normal)) {
+                return e;
+            }
+        }
+        throw new InvalidEventException(name + ": must be one of " + Arrays.stream(type.getEnumConstants())
+                .map(e -> e.name().toLowerCase().replace('_', '-')).collect(Collectors.joining(", ")) + ", got '"
+                + abbreviate(value) + "'");
+    }
+
+    static Instant instant(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new InvalidEventException(name + ": expected an RFC 3339 timestamp, got '" + abbreviate(value) + "'");
+        }
+    }
+
+    static int limit(Integer value, int dflt, int max) {
+        int n = value == null ? dflt : value;
+        if (n < 1 || n > max) {
+            throw new InvalidEventException("limit: must be between 1 and " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    static int offset(Integer value) {
+        int n = value == null ? 0 : value;
+        if (n < 0) {
+            throw new InvalidEventException("offset: must be >= 0, got " + n);
+        }
+        return n;
+    }
+
+    static Boolean bool(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new InvalidEventException(name + ": must be true or false, got '" + abbreviate(value) + "'");
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 61) + "...";
+    }
+}
