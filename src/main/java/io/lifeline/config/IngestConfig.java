@@ -20,13 +20,9 @@ public interface IngestConfig {
     @WithDefault("5000")
     int writeBatchEvents();
 
-    /** Batches waiting for the model's writer thread; beyond this, submitters wait then get pushed back. */
+    /** Batches waiting for the model's writer thread; beyond this, the store writer waits (back-pressure). */
     @WithDefault("4096")
     int applyQueueBatches();
-
-    /** How long a submitter may wait for room before being pushed back. */
-    @WithDefault("10s")
-    Duration submitTimeout();
 
     /** Events dated further ahead than this are rejected (clock skew guard). */
     @WithDefault("1h")

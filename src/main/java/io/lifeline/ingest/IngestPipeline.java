@@ -13,6 +13,9 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +37,6 @@ public class IngestPipeline implements IngestGateway {
     private final EventLogWriter log;
     private final ModelRuntime model;
     private final RecentEventIds recent;
-    private final Duration submitTimeout;
     private final Duration maxFutureSkew;
     private final Clock clock;
     private final TelemetrySampler sampler;
@@ -46,7 +48,6 @@ public class IngestPipeline implements IngestGateway {
         this.log = log;
         this.model = model;
         this.recent = new RecentEventIds(config.dedupeCapacity());
-        this.submitTimeout = config.submitTimeout();
         this.maxFutureSkew = config.maxFutureSkew();
         this.clock = clock;
         this.sampler = new TelemetrySampler(config.telemetryStoreInterval());
@@ -89,58 +90,55 @@ public class IngestPipeline implements IngestGateway {
         if (!open) {
             return CompletableFuture.failedFuture(new IngestRejectedException("starting: the model is being rebuilt"));
         }
-        List<Event> telemetry = new ArrayList<>();
+        List<Event> accepted = new ArrayList<>(events.size());
         List<Event> lifecycle = new ArrayList<>();
-        // Telemetry the log keeps too (already applied directly, so stored only).
+        // Telemetry the log keeps too, so that replay rebuilds the same model.
         List<Event> sampled = new ArrayList<>();
         int dup = 0;
         for (Event e : events) {
             if (!recent.add(e.source(), e.id())) {
                 dup++;
-            } else if (e.isTelemetry()) {
-                telemetry.add(e);
-                if (sampler.shouldStore(e)) {
-                    sampled.add(e);
-                }
-            } else {
+                continue;
+            }
+            accepted.add(e);
+            if (!e.isTelemetry()) {
                 lifecycle.add(e);
                 sampler.lifecycle(e.subject());
+            } else if (sampler.shouldStore(e)) {
+                sampled.add(e);
             }
         }
         if (dup > 0) {
             duplicates.increment(dup);
         }
         final int duplicatesInBatch = dup;
+        List<Event> toStore = new ArrayList<>(lifecycle.size() + sampled.size());
+        toStore.addAll(lifecycle);
+        toStore.addAll(sampled);
         try {
-            model.enqueue(telemetry, submitTimeout);
-            count(telemetry);
-            if (lifecycle.isEmpty() && sampled.isEmpty()) {
-                return CompletableFuture.completedFuture(new IngestReceipt(telemetry.size(), duplicatesInBatch));
-            }
-            List<Event> toStore = new ArrayList<>(lifecycle.size() + sampled.size());
-            toStore.addAll(lifecycle);
-            toStore.addAll(sampled);
-            return log.append(toStore).thenApply(fresh -> {
-                List<Event> stored = new ArrayList<>(lifecycle.size());
+            // Every submission queues behind the ones before it, so the model sees each subject's events in the
+            // order they were submitted, telemetry and lifecycle alike; lifecycle events only once stored.
+            return log.append(toStore, accepted.size() - lifecycle.size()).thenApply(fresh -> {
+                Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
                 for (int i = 0; i < lifecycle.size(); i++) {
-                    if (fresh[i]) {
-                        stored.add(lifecycle.get(i));
+                    if (!fresh[i]) {
+                        old.add(lifecycle.get(i));
                     }
                 }
-                // Runs on the store writer's thread, in write order: the model sees stored events in log order.
-                model.enqueue(stored, Duration.ofDays(1));
-                count(stored);
-                int old = lifecycle.size() - stored.size();
-                return new IngestReceipt(telemetry.size() + stored.size(), duplicatesInBatch + old);
+                List<Event> apply = old.isEmpty() ? accepted
+                        : accepted.stream().filter(e -> !old.contains(e)).toList();
+                // Runs on the store writer's thread, in write order.
+                model.enqueue(apply, Duration.ofDays(1));
+                count(apply);
+                return new IngestReceipt(apply.size(), duplicatesInBatch + old.size());
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.
-                    forget(lifecycle);
+                    forget(accepted);
                 }
             });
         } catch (IngestRejectedException e) {
-            forget(lifecycle);
-            forget(telemetry);
+            forget(accepted);
             return CompletableFuture.failedFuture(e);
         }
     }

@@ -71,16 +71,25 @@ public class EventLogWriter {
      * @throws IngestRejectedException when the buffer is full (the store has been unavailable for a while)
      */
     public CompletableFuture<boolean[]> append(List<Event> events) {
+        return append(events, 0);
+    }
+
+    /**
+     * Queues events for the log behind everything queued before, together with {@code passengers} events that
+     * are not stored but must keep their place in line (telemetry applied in order with the lifecycle events
+     * around it). Passengers count against the buffer too, so an outage cannot grow memory without bound.
+     */
+    public CompletableFuture<boolean[]> append(List<Event> events, int passengers) {
         if (!running) {
             throw new IngestRejectedException("shutting down");
         }
-        int n = events.size();
+        int n = events.size() + passengers;
         if (buffered.addAndGet(n) > capacity) {
             buffered.addAndGet(-n);
             throw new IngestRejectedException("event store unavailable and buffer full (" + capacity
                     + " events); retry later" + (lastError == null ? "" : ": " + lastError));
         }
-        Submission s = new Submission(events, new CompletableFuture<>());
+        Submission s = new Submission(events, n, new CompletableFuture<>());
         queue.add(s);
         return s.future;
     }
@@ -119,7 +128,12 @@ public class EventLogWriter {
                     batch.add(queue.poll());
                     count += next.events.size();
                 }
-                writeWithRetry(batch, count);
+                if (count == 0) {
+                    // Only passengers: nothing to write, keep their order.
+                    complete(batch, Map.of());
+                } else {
+                    writeWithRetry(batch, count);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -134,10 +148,7 @@ public class EventLogWriter {
                 Map<String, Integer> fresh = insert(batch, count);
                 healthy = true;
                 lastError = null;
-                buffered.addAndGet(-count);
-                for (Submission s : batch) {
-                    s.future.complete(freshFlags(s.events, fresh));
-                }
+                complete(batch, new HashMap<>(fresh));
                 return;
             } catch (SQLException e) {
                 if (isDataError(e)) {
@@ -159,6 +170,13 @@ public class EventLogWriter {
         }
     }
 
+    private void complete(List<Submission> batch, Map<String, Integer> fresh) {
+        for (Submission s : batch) {
+            buffered.addAndGet(-s.weight);
+            s.future.complete(freshFlags(s.events, fresh));
+        }
+    }
+
     /** Records a failed attempt and sleeps; returns the next back-off, or -1 once the batch was given up. */
     private long failed(List<Submission> batch, int count, long backoff, Exception e) throws InterruptedException {
         healthy = false;
@@ -167,9 +185,9 @@ public class EventLogWriter {
         if (!running && backoff >= MAX_BACKOFF_MILLIS) {
             // Shutting down with the database gone: the senders were never acknowledged.
             for (Submission s : batch) {
+                buffered.addAndGet(-s.weight);
                 s.future.completeExceptionally(new IngestRejectedException("shutting down: " + lastError));
             }
-            buffered.addAndGet(-count);
             return -1;
         }
         Thread.sleep(backoff);
@@ -180,11 +198,15 @@ public class EventLogWriter {
         for (Submission s : batch) {
             if (batch.size() == 1) {
                 LOG.warnf("Event log refused a batch of %d events; rejecting it", s.events.size());
-                buffered.addAndGet(-s.events.size());
+                buffered.addAndGet(-s.weight);
                 s.future.completeExceptionally(new IngestRejectedException("event store refused the batch"));
                 return;
             }
-            writeWithRetry(List.of(s), s.events.size());
+            if (s.events.isEmpty()) {
+                complete(List.of(s), Map.of());
+            } else {
+                writeWithRetry(List.of(s), s.events.size());
+            }
         }
     }
 
@@ -276,6 +298,7 @@ public class EventLogWriter {
         ShutdownOrder.applicationStopped();
     }
 
-    private record Submission(List<Event> events, CompletableFuture<boolean[]> future) {
+    /** Events to store, how many buffer places the submission takes (stored plus passengers), and its answer. */
+    private record Submission(List<Event> events, int weight, CompletableFuture<boolean[]> future) {
     }
 }
