@@ -34,6 +34,9 @@ public interface KafkaConfig {
     @WithDefault("8")
     int maxInFlightBatches();
 
+    /** Threads decoding a poll's records in parallel; defaults to the number of processors. */
+    Optional<Integer> decodeThreads();
+
     /** Back-off before retrying a batch the pipeline pushed back. */
     @WithDefault("500ms")
     Duration retryBackoff();

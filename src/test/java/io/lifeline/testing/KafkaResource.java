@@ -13,6 +13,9 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
     @Override
     public synchronized Map<String, String> start() {
         if (cluster == null) {
+            // A broker shutting down inside the test JVM must never halt or exit it (that fails the test run).
+            org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> { });
+            org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> { });
             try {
                 KafkaClusterTestKit kit = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
@@ -38,7 +41,15 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
     }
 
     @Override
-    public void stop() {
-        // Shared by every Quarkus application of the test JVM; it goes with the JVM.
+    public synchronized void stop() {
+        // Closed with the application that started it, before the JVM exits, so its threads end cleanly.
+        if (cluster != null) {
+            try {
+                cluster.close();
+            } catch (Exception e) {
+                System.err.println("Test Kafka broker did not close cleanly: " + e);
+            }
+            cluster = null;
+        }
     }
 }

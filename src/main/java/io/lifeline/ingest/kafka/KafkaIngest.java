@@ -25,6 +25,8 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -53,6 +55,7 @@ public class KafkaIngest {
 
     static final String REASON_HEADER = "lifeline.dlq.reason";
     private static final Logger LOG = Logger.getLogger(KafkaIngest.class);
+    private static final int DECODE_CHUNK = 500;
 
     private final KafkaConfig config;
     private final IngestPipeline pipeline;
@@ -64,6 +67,7 @@ public class KafkaIngest {
     private volatile boolean running;
     private Thread thread;
     private KafkaProducer<byte[], byte[]> producer;
+    private final ExecutorService[] decoders;
 
     KafkaIngest(KafkaConfig config, IngestPipeline pipeline, EventCodec codec, MeterRegistry registry) {
         this.config = config;
@@ -73,6 +77,16 @@ public class KafkaIngest {
                 .description("Kafka records sent to the dead-letter topic").register(registry);
         this.rejected = Counter.builder("lifeline_ingest_rejected_events").tag("transport", "kafka")
                 .description("Events rejected as invalid").register(registry);
+        int threads = Math.max(1, config.decodeThreads().orElse(Runtime.getRuntime().availableProcessors()));
+        this.decoders = new ExecutorService[threads];
+        for (int i = 0; i < threads; i++) {
+            String name = "lifeline-kafka-decode-" + i;
+            decoders[i] = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
     }
 
     void onOpened(@Observes IngestOpened opened) {
@@ -141,25 +155,65 @@ public class KafkaIngest {
     }
 
     private InFlight process(ConsumerRecords<byte[], byte[]> records) {
-        List<Event> events = new ArrayList<>(records.count());
+        List<ConsumerRecord<byte[], byte[]>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        Object[] decoded = decodeAll(list);
+        List<Event> events = new ArrayList<>(list.size());
         List<Future<RecordMetadata>> dlq = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
+        for (int i = 0; i < list.size(); i++) {
+            ConsumerRecord<byte[], byte[]> r = list.get(i);
             offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
-            String reason;
-            try {
-                Event e = decoder.decode(r);
-                reason = pipeline.check(e);
-                if (reason == null) {
-                    events.add(e);
-                    continue;
-                }
-            } catch (InvalidEventException ex) {
-                reason = ex.getMessage();
+            if (decoded[i] instanceof Event e) {
+                events.add(e);
+            } else {
+                dlq.add(deadLetter(r, (String) decoded[i]));
             }
-            dlq.add(deadLetter(r, reason));
         }
         return new InFlight(events, submit(events), dlq, offsets);
+    }
+
+    /**
+     * Decodes a poll's records in order: the event, or the reason it is not one. Large polls are split over the
+     * decoder threads (decoding JSON is most of the consumer's work); order is kept by index.
+     */
+    private Object[] decodeAll(List<ConsumerRecord<byte[], byte[]>> list) {
+        Object[] out = new Object[list.size()];
+        int chunks = Math.min(decoders.length, Math.max(1, list.size() / DECODE_CHUNK));
+        if (chunks == 1) {
+            decodeRange(list, out, 0, list.size());
+            return out;
+        }
+        List<Future<?>> parts = new ArrayList<>(chunks);
+        int per = (list.size() + chunks - 1) / chunks;
+        for (int c = 0; c < chunks; c++) {
+            int from = c * per;
+            int to = Math.min(list.size(), from + per);
+            parts.add(decoders[c].submit(() -> decodeRange(list, out, from, to)));
+        }
+        for (Future<?> f : parts) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("decoder failed", e.getCause());
+            }
+        }
+        return out;
+    }
+
+    private void decodeRange(List<ConsumerRecord<byte[], byte[]>> list, Object[] out, int from, int to) {
+        for (int i = from; i < to; i++) {
+            try {
+                Event e = decoder.decode(list.get(i));
+                String reason = pipeline.check(e);
+                out[i] = reason == null ? e : reason;
+            } catch (InvalidEventException ex) {
+                out[i] = ex.getMessage();
+            }
+        }
     }
 
     private Future<RecordMetadata> deadLetter(ConsumerRecord<byte[], byte[]> r, String reason) {
@@ -252,6 +306,9 @@ public class KafkaIngest {
             thread.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        for (ExecutorService d : decoders) {
+            d.shutdown();
         }
     }
 

@@ -88,6 +88,9 @@ class IngestThroughputBenchmark {
         p.put("linger.ms", "20");
         p.put("batch.size", "262144");
         p.put("compression.type", "lz4");
+        // Filling a benchmark topic: plain at-least-once writes (idempotence retries loop under heavy load).
+        p.put("enable.idempotence", "false");
+        p.put("acks", "1");
         MixedEventStream events = new MixedEventStream("kafka-" + run + "-" + topic);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             for (int i = 0; i < n; i++) {
@@ -195,6 +198,11 @@ class IngestThroughputBenchmark {
             @Override
             public int maxInFlightBatches() {
                 return 8;
+            }
+
+            @Override
+            public Optional<Integer> decodeThreads() {
+                return Optional.empty();
             }
 
             @Override
