@@ -15,7 +15,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Kubernetes Events about training pods (core v1, {@code involvedObject.kind=Pod}), reasons:
+ * Kubernetes Events about training pods (core v1 Events whose {@code involvedObject} is a watched training pod),
+ * reasons:
  * <ul>
  *   <li>{@code Preempted} (kube-scheduler made room for a higher-priority pod) and {@code Evicted} (the kubelet,
  *       under node pressure) → {@code pod.evicted}, with the id of the pod's eviction (see {@link PodWatcher}), so
@@ -44,8 +45,9 @@ final class EventWatcher implements ResourceEventHandler<Event> {
     }
 
     SharedIndexInformer<Event> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<Event> informer = client.v1().events().inAnyNamespace()
-                .withField("involvedObject.kind", "Pod").runnableInformer(resyncMillis);
+        // Filtered here rather than with the field selector involvedObject.kind=Pod: the API server supports it,
+        // but not every API server implementation does (the fabric8 mock server drops every event with it).
+        SharedIndexInformer<Event> informer = client.v1().events().inAnyNamespace().runnableInformer(resyncMillis);
         informer.addEventHandler(this);
         return informer;
     }

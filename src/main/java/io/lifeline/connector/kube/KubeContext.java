@@ -6,10 +6,12 @@ import io.lifeline.connector.Translation;
 import io.lifeline.connector.TranslatorStats;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorSink;
+import io.lifeline.domain.event.Event;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Objects;
 import org.jboss.logging.Logger;
 
@@ -25,15 +27,21 @@ final class KubeContext {
     private static final Logger LOG = Logger.getLogger(KubeContext.class);
     private static final int MAX_TEXT = 1000;
 
+    /** Where events leave: {@link ConnectorSink#send} in the application, a list in tests. */
+    @FunctionalInterface
+    interface Output {
+        void send(String connector, List<Event> events);
+    }
+
     final String source;
     final Clock clock;
-    private final ConnectorSink sink;
+    private final Output out;
     private final ConnectorMetrics metrics;
 
-    KubeContext(String cluster, Clock clock, ConnectorSink sink, ConnectorMetrics metrics) {
+    KubeContext(String cluster, Clock clock, Output out, ConnectorMetrics metrics) {
         this.source = "kubernetes/" + Objects.requireNonNull(cluster, "cluster");
         this.clock = clock;
-        this.sink = sink;
+        this.out = out;
         this.metrics = metrics;
     }
 
@@ -58,8 +66,8 @@ final class KubeContext {
         for (Translation.Rejection r : t.rejections()) {
             LOG.debugf("%s: dropped: %s (%s)", stats.translator(), r.reason(), r.detail());
         }
-        if (!t.events().isEmpty() && sink != null) {
-            sink.send(stats.translator(), t.events());
+        if (!t.events().isEmpty()) {
+            out.send(stats.translator(), t.events());
         }
     }
 

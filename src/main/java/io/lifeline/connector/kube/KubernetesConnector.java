@@ -108,7 +108,7 @@ public class KubernetesConnector {
     synchronized void start(boolean discover) {
         try {
             KubernetesClient client = clients.get();
-            ctx = new KubeContext(config.cluster(), clock, sink, metrics);
+            ctx = new KubeContext(config.cluster(), clock, sink::send, metrics);
             long resync = config.resync().toMillis();
             if (config.enabled()) {
                 LOG.infof("Kubernetes connector: watching cluster %s at %s", config.cluster(),
