@@ -173,8 +173,11 @@ public class KubernetesConnector {
             return CompletableFuture.completedFuture(null);
         }
         if (!present) {
-            LOG.infof("Kubernetes %s: CRD %s not installed, not watched (looked for again every %s)", kind, crd,
-                    config.crdRecheck());
+            KindStatus before = status.get(kind);
+            if (before == null || !"crd-missing".equals(before.state())) {
+                LOG.infof("Kubernetes %s: CRD %s not installed, not watched (looked for again every %s)", kind, crd,
+                        config.crdRecheck());
+            }
             status.put(kind, new KindStatus(kind, "crd-missing", "CustomResourceDefinition " + crd + " not found"));
             return CompletableFuture.completedFuture(null);
         }

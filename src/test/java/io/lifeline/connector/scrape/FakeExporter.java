@@ -17,14 +17,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * A real HTTP server on a free loopback port, standing in for dcgm-exporter: {@code /metrics} serves whatever body
  * is set (real scrape fixtures), {@code /hang} accepts and never answers, {@code /garbage} answers an HTML page.
  */
-final class FakeExporter implements AutoCloseable {
+public final class FakeExporter implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService pool = Executors.newCachedThreadPool();
     private final AtomicReference<byte[]> body = new AtomicReference<>(new byte[0]);
     private final CountDownLatch closing = new CountDownLatch(1);
 
-    FakeExporter() {
+    public FakeExporter() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -45,12 +45,12 @@ final class FakeExporter implements AutoCloseable {
         server.start();
     }
 
-    FakeExporter serve(byte[] metrics) {
+    public FakeExporter serve(byte[] metrics) {
         body.set(metrics);
         return this;
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 
