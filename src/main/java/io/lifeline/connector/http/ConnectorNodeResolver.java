@@ -141,6 +141,21 @@ public class ConnectorNodeResolver implements NodeResolver {
     }
 
     void onOpened(@Observes @Priority(10) IngestOpened opened) {
+        try {
+            int n = loadStoredRegistrations();
+            LOG.infof("Cloud notice node resolution: %d nodes from stored registrations, %d configured keys", n,
+                    configured.size());
+        } catch (SQLException e) {
+            LOG.warnf("Could not read stored node registrations (%s); nodes will be learned as they register",
+                    e.getMessage());
+        }
+    }
+
+    /**
+     * Learns the newest stored registration of every node whose last stored registration or termination is a
+     * registration; returns how many nodes it learned.
+     */
+    int loadStoredRegistrations() throws SQLException {
         int n = 0;
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(STORED_REGISTRATIONS);
              ResultSet rs = ps.executeQuery()) {
@@ -149,12 +164,8 @@ public class ConnectorNodeResolver implements NodeResolver {
                     n++;
                 }
             }
-            LOG.infof("Cloud notice node resolution: %d nodes from stored registrations, %d configured keys", n,
-                    configured.size());
-        } catch (SQLException e) {
-            LOG.warnf("Could not read stored node registrations (%s); nodes will be learned as they register",
-                    e.getMessage());
         }
+        return n;
     }
 
     private static String key(String s) {

@@ -13,6 +13,7 @@ import io.lifeline.connector.Fixtures;
 import io.lifeline.testing.CloudEvents;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -27,6 +28,9 @@ import org.junit.jupiter.api.Test;
 class CloudNoticesEndpointTest {
 
     private static final String NTH_INSTANCE = "i-0b662ef9931388ba0";
+
+    @Inject
+    ConnectorNodeResolver resolver;
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
     private static JsonPath post(String path, String contentType, byte[] body, int status) {
@@ -140,6 +144,7 @@ class CloudNoticesEndpointTest {
     void aNoticeForAnUnknownMachineOrAMalformedBodyIsAProblemWithItsReasonAndIsCounted() {
         double unknownBefore = metric("lifeline_connector_rejected_total", Map.of("connector", "aws", "reason", "unknown_instance"));
         double receivedBefore = metric("lifeline_connector_received_total", Map.of("connector", "aws"));
+        double translatedBefore = metric("lifeline_connector_translated_total", Map.of("connector", "aws"));
         given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
                 .post("/api/v1/connectors/aws/imds/" + unique("i-nobody") + "/spot/instance-action").then().statusCode(400)
                 .contentType("application/problem+json").body("type", equalTo("/problems/unusable-connector-input"))
@@ -149,6 +154,29 @@ class CloudNoticesEndpointTest {
         assertThat(metric("lifeline_connector_rejected_total", Map.of("connector", "aws", "reason", "unknown_instance")))
                 .isEqualTo(unknownBefore + 1);
         assertThat(metric("lifeline_connector_received_total", Map.of("connector", "aws"))).isEqualTo(receivedBefore + 2);
+        assertThat(metric("lifeline_connector_translated_total", Map.of("connector", "aws"))).isEqualTo(translatedBefore);
+    }
+
+    @Test
+    void storedRegistrationsAreLearnedAgainAfterARestartButNotTerminatedNodes() throws Exception {
+        String instance = unique("i-kept");
+        String node = unique("aws-kept");
+        registerNode(node, "aws:///us-east-1a/" + instance, now);
+        String goneInstance = unique("i-gone");
+        String gone = unique("aws-gone");
+        registerNode(gone, "aws:///us-east-1a/" + goneInstance, now);
+        given().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.terminated", gone, now.plusSeconds(1),
+                        "{}"))
+                .post("/api/v1/events").then().statusCode(200);
+        resolver.forget(node);
+        resolver.forget(gone);
+        assertThat(resolver.nodeFor(instance)).isNull();
+
+        assertThat(resolver.loadStoredRegistrations()).isPositive();
+        assertThat(resolver.nodeFor(instance)).isEqualTo(node);
+        assertThat(resolver.nodeFor("arn:aws:ec2:us-east-1a:instance/" + instance)).isEqualTo(node);
+        assertThat(resolver.nodeFor(goneInstance)).isNull();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.lifeline.connector.kube;
 
+import static io.lifeline.connector.http.LifelineApi.metric;
 import static io.lifeline.connector.http.LifelineApi.stored;
 import static io.lifeline.connector.http.LifelineApi.unique;
 import static io.restassured.RestAssured.given;
@@ -152,6 +153,9 @@ class KubernetesConnectorTest {
 
         client().nodes().withName(name).delete();
         await().atMost(Duration.ofSeconds(20)).until(() -> stored(name, "node.terminated").size() == 1);
+        assertThat(metric("lifeline_connector_events_total", Map.of("connector", "kubernetes-node"))).isGreaterThanOrEqualTo(6);
+        assertThat(metric("lifeline_connector_received_total", Map.of("connector", "kubernetes-node")))
+                .isGreaterThanOrEqualTo(3);
     }
 
     @Test
