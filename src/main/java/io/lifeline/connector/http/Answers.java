@@ -1,0 +1,36 @@
+package io.lifeline.connector.http;
+
+import io.lifeline.api.Problem;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/** How connector endpoints answer: 200 with the receipt, or a 400 problem when nothing usable came out of the input. */
+public final class Answers {
+
+    private Answers() {
+    }
+
+    /** Submits the batch and answers like the event API. */
+    public static CompletionStage<Response> submit(ConnectorIngest ingest, ConnectorBatch batch) {
+        return ingest.submit(batch).thenApply(receipt -> receipt != null ? Response.ok(receipt).build()
+                : unusable(ConnectorIngest.errorsOf(batch)));
+    }
+
+    /** 400 with every item's error. */
+    public static Response unusable(List<ItemError> errors) {
+        String detail = errors.size() == 1 ? errors.get(0).reason() + ": " + errors.get(0).detail()
+                : "nothing usable: all " + errors.size() + " items were rejected";
+        return Response.status(400).type(Problem.MEDIA_TYPE)
+                .entity(new Problem("/problems/unusable-connector-input", "Nothing usable in the input", 400, detail,
+                        errors)).build();
+    }
+
+    /** Refuses a request to a connector that is switched off. */
+    public static void requireEnabled(boolean enabled, String what) {
+        if (!enabled) {
+            throw new NotFoundException(what + " is switched off (see docs/connectors.md)");
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.lifeline.connector.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.config.CloudConnectorConfig;
+import io.lifeline.connector.Translation;
+import io.lifeline.connector.TranslatorStats;
+import io.lifeline.connector.cloud.AwsNoticeTranslator;
+import io.lifeline.connector.cloud.AzureScheduledEventsTranslator;
+import io.lifeline.connector.cloud.GcpMetadataTranslator;
+import io.lifeline.connector.cloud.ImdsDocument;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Cloud interruption notices in the providers' own formats: AWS EventBridge events, EC2 instance metadata
+ * documents, Azure Scheduled Events documents and GCE metadata values. Each answers like the event API: counts
+ * and per-item errors, 400 when nothing usable came out of the body. The machine is mapped to its node by
+ * {@link ConnectorNodeResolver}.
+ */
+@Path("/api/v1/connectors")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.WILDCARD)
+public class CloudNoticesResource {
+
+    /** An EventBridge array of more elements than this is refused (EventBridge itself sends one per request). */
+    static final int MAX_EVENTBRIDGE_ITEMS = 1000;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).build()).build());
+
+    private final AwsNoticeTranslator aws;
+    private final AzureScheduledEventsTranslator azure;
+    private final GcpMetadataTranslator gcp;
+    private final ConnectorIngest ingest;
+    private final ConnectorMetrics metrics;
+    private final CloudConnectorConfig config;
+    private final Clock clock;
+
+    CloudNoticesResource(AwsNoticeTranslator aws, AzureScheduledEventsTranslator azure, GcpMetadataTranslator gcp,
+                         ConnectorIngest ingest, ConnectorMetrics metrics, CloudConnectorConfig config, Clock clock) {
+        this.aws = aws;
+        this.azure = azure;
+        this.gcp = gcp;
+        this.ingest = ingest;
+        this.metrics = metrics;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** One EventBridge event, or a JSON array of them (as an EventBridge API destination or an SQS relay sends). */
+    @POST
+    @Path("/aws/eventbridge")
+    @Blocking
+    public CompletionStage<Response> eventBridge(byte[] body) {
+        Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
+        ConnectorBatch batch = new ConnectorBatch("aws");
+        JsonNode root = readOrNull(body);
+        if (root != null && root.isArray()) {
+            if (root.size() > MAX_EVENTBRIDGE_ITEMS) {
+                return CompletableFuture.completedFuture(Answers.unusable(List.of(
+                        new ItemError(0, null, "too_many_items", root.size() + " events; at most "
+                                + MAX_EVENTBRIDGE_ITEMS + " per request"))));
+            }
+            for (int i = 0; i < root.size(); i++) {
+                batch.add(i, observed(aws.stats(), aws.fromEventBridge(bytes(root.get(i)))));
+            }
+        } else {
+            batch.add(0, observed(aws.stats(), aws.fromEventBridge(body)));
+        }
+        return Answers.submit(ingest, batch);
+    }
+
+    /**
+     * An EC2 instance metadata document read by a node agent: {@code document} is the metadata path
+     * ({@code spot/instance-action}, {@code events/recommendations/rebalance}, {@code events/maintenance/scheduled})
+     * or its short name ({@code spot-instance-action}, {@code rebalance}, {@code maintenance}).
+     */
+    @POST
+    @Path("/aws/imds/{instanceId}/{document: .+}")
+    @Blocking
+    public CompletionStage<Response> imds(@PathParam("instanceId") String instanceId, @PathParam("document") String document,
+                                          byte[] body) {
+        Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
+        Translation t = aws.fromImds(instanceId, imdsDocument(document), body, clock.instant());
+        return Answers.submit(ingest, new ConnectorBatch("aws").add(0, observed(aws.stats(), t)));
+    }
+
+    /** An Azure Scheduled Events document, as {@code GET /metadata/scheduledevents} returned it. */
+    @POST
+    @Path("/azure/scheduled-events")
+    @Blocking
+    public CompletionStage<Response> azureScheduledEvents(byte[] body) {
+        Answers.requireEnabled(config.azure().enabled(), "the Azure connector");
+        Translation t = azure.translate(body, clock.instant());
+        return Answers.submit(ingest, new ConnectorBatch("azure").add(0, observed(azure.stats(), t)));
+    }
+
+    /** The value of GCE {@code instance/preempted} ({@code TRUE} or {@code FALSE}) on instance {@code instanceId}. */
+    @POST
+    @Path("/gcp/{instanceId}/preempted")
+    @Blocking
+    public CompletionStage<Response> gcpPreempted(@PathParam("instanceId") String instanceId, byte[] body) {
+        Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
+        Translation t = gcp.preempted(instanceId, value(body), clock.instant());
+        return Answers.submit(ingest, new ConnectorBatch("gcp").add(0, observed(gcp.stats(), t)));
+    }
+
+    /** The value of GCE {@code instance/maintenance-event} on instance {@code instanceId}. */
+    @POST
+    @Path("/gcp/{instanceId}/{what: maintenance|maintenance-event}")
+    @Blocking
+    public CompletionStage<Response> gcpMaintenance(@PathParam("instanceId") String instanceId, byte[] body) {
+        Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
+        Translation t = gcp.maintenanceEvent(instanceId, value(body), clock.instant());
+        return Answers.submit(ingest, new ConnectorBatch("gcp").add(0, observed(gcp.stats(), t)));
+    }
+
+    private Translation observed(TranslatorStats stats, Translation t) {
+        metrics.observe(stats, t);
+        return t;
+    }
+
+    /** The IMDS document for a path or short name; null (rejected by the translator) when unknown. */
+    static ImdsDocument imdsDocument(String document) {
+        String d = document == null ? "" : document.trim().toLowerCase(Locale.ROOT);
+        switch (d) {
+            case "spot-instance-action", "instance-action":
+                return ImdsDocument.SPOT_INSTANCE_ACTION;
+            case "rebalance", "rebalance-recommendation":
+                return ImdsDocument.REBALANCE_RECOMMENDATION;
+            case "maintenance", "scheduled-maintenance":
+                return ImdsDocument.MAINTENANCE_SCHEDULED;
+            default:
+                return ImdsDocument.fromPath(d.startsWith("latest/") ? "/" + d : d);
+        }
+    }
+
+    /** A metadata value as the agent posts it: the plain text, or the same as a JSON string. */
+    static String value(byte[] body) {
+        String s = new String(body, StandardCharsets.UTF_8).trim();
+        if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) {
+            s = s.substring(1, s.length() - 1).trim();
+        }
+        return s;
+    }
+
+    private static JsonNode readOrNull(byte[] body) {
+        try {
+            return MAPPER.readTree(body);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static byte[] bytes(JsonNode n) {
+        try {
+            return MAPPER.writeValueAsBytes(n);
+        } catch (IOException e) {
+            return new byte[0];
+        }
+    }
+}

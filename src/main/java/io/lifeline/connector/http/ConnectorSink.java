@@ -1,0 +1,153 @@
+package io.lifeline.connector.http;
+
+import io.lifeline.domain.event.Event;
+import io.lifeline.ingest.IngestPipeline;
+import io.lifeline.ingest.IngestRejectedException;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.jboss.logging.Logger;
+
+/**
+ * Hands events of watched sources (the Kubernetes informers, XIDs of a scrape the pipeline pushed back) to the
+ * pipeline without making the source wait for the store, and without losing them when the pipeline pushes back:
+ * one sender thread submits them in batches, in order, and retries a batch the pipeline refused until it is
+ * taken. The queue is bounded ({@value #CAPACITY} events); a source that outruns a stalled pipeline waits in
+ * {@link #send} (an informer then simply lags behind the API server) instead of growing memory.
+ */
+@ApplicationScoped
+public class ConnectorSink {
+
+    static final int CAPACITY = 20_000;
+    private static final int MAX_BATCH = 1_000;
+    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    private static final Logger LOG = Logger.getLogger(ConnectorSink.class);
+
+    private record Pending(String connector, Event event) {
+    }
+
+    private final IngestPipeline pipeline;
+    private final ConnectorMetrics metrics;
+    private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(CAPACITY);
+    private final LongAdder submitted = new LongAdder();
+    private volatile boolean running = true;
+    private Thread sender;
+
+    ConnectorSink(IngestPipeline pipeline, ConnectorMetrics metrics) {
+        this.pipeline = pipeline;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Queues events for the pipeline, after its checks (an event dated too far ahead is counted and dropped).
+     * Waits while the queue is full. Returns false when shutting down or interrupted.
+     */
+    public boolean send(String connector, List<Event> events) {
+        ensureStarted();
+        for (Event e : events) {
+            String reason = pipeline.check(e);
+            if (reason != null) {
+                metrics.rejectedAtIngest(connector, ConnectorMetrics.TIME_IN_FUTURE);
+                LOG.debugf("%s: dropped %s of %s: %s", connector, e.id(), e.subject(), reason);
+                continue;
+            }
+            try {
+                while (!queue.offer(new Pending(connector, e), 1, TimeUnit.SECONDS)) {
+                    if (!running) {
+                        return false;
+                    }
+                }
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Events waiting to be submitted. */
+    public int pending() {
+        return queue.size();
+    }
+
+    /** Events the pipeline has taken from this sink so far. */
+    public long submitted() {
+        return submitted.sum();
+    }
+
+    private synchronized void ensureStarted() {
+        if (sender == null) {
+            sender = new Thread(this::run, "lifeline-connector-sink");
+            sender.setDaemon(true);
+            sender.start();
+        }
+    }
+
+    private void run() {
+        List<Pending> batch = new ArrayList<>(MAX_BATCH);
+        while (running || !queue.isEmpty()) {
+            try {
+                Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
+                deliver(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "Dropped %d connector events after an unexpected error", batch.size());
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    /** Submits a batch until the pipeline takes it; gives up only when shutting down. */
+    private void deliver(List<Pending> batch) throws InterruptedException {
+        List<Event> events = new ArrayList<>(batch.size());
+        for (Pending p : batch) {
+            events.add(p.event());
+        }
+        long backoff = 100;
+        while (true) {
+            try {
+                pipeline.submit(events).toCompletableFuture().join();
+                submitted.add(events.size());
+                return;
+            } catch (CompletionException e) {
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                if (!(cause instanceof IngestRejectedException) || !running) {
+                    LOG.warnf("Dropped %d connector events (first %s of %s): %s", events.size(), events.get(0).id(),
+                            events.get(0).subject(), cause.getMessage());
+                    return;
+                }
+                LOG.debugf("Pipeline pushed back %s connector events (%s); retrying in %s ms", (Object) events.size(),
+                        cause.getMessage(), backoff);
+                Thread.sleep(backoff);
+                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+            }
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        Thread t = sender;
+        if (t != null) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

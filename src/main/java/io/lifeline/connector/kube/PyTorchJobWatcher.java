@@ -1,0 +1,235 @@
+package io.lifeline.connector.kube;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.lifeline.connector.Translation;
+import io.lifeline.connector.TranslatorStats;
+import io.lifeline.connector.http.ConnectorJobResolver;
+import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventData;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.SchedulerData;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Kubeflow PyTorchJobs ({@code kubeflow.org/v1 pytorchjobs}, read as generic resources) into job events:
+ * <ul>
+ *   <li>first sight → {@code job.submitted}: elastic policy from {@code spec.elasticPolicy} (minReplicas,
+ *       maxReplicas, nProcPerNode or {@code spec.nprocPerNode}, maxRestarts); a job without one is a fixed size
+ *       (Master + Worker replicas, restarts from {@code runPolicy.backoffLimit}); GPUs per node from the Worker
+ *       template's limits; priority class from {@code runPolicy.schedulingPolicy.priorityClass} or the template;</li>
+ *   <li>a change of any of those → {@code job.updated} with the changed fields;</li>
+ *   <li>condition {@code Succeeded} or {@code Failed} true → {@code job.finished} (id from its transition time);
+ *       deleted before finishing → {@code job.finished} cancelled;</li>
+ *   <li>{@code runPolicy.suspend} turned on → {@code workload.requeued}; turned off → {@code workload.admitted}.</li>
+ * </ul>
+ * Watched jobs also tell the torchelastic connector their run id (the job name) and processes per node.
+ */
+final class PyTorchJobWatcher implements ResourceEventHandler<GenericKubernetesResource> {
+
+    static final String CONNECTOR = "pytorchjob";
+    static final String CRD = "pytorchjobs.kubeflow.org";
+    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("kubeflow.org")
+            .withVersion("v1").withPlural("pytorchjobs").withKind("PyTorchJob").withNamespaced(true).build();
+
+    private final KubeContext ctx;
+    private final TrainingPods training;
+    private final ConnectorJobResolver jobs;
+    private final TranslatorStats stats = new TranslatorStats(CONNECTOR);
+
+    PyTorchJobWatcher(KubeContext ctx, TrainingPods training, ConnectorJobResolver jobs) {
+        this.ctx = ctx;
+        this.training = training;
+        this.jobs = jobs;
+        ctx.register(stats);
+    }
+
+    SharedIndexInformer<GenericKubernetesResource> start(KubernetesClient client, long resyncMillis) {
+        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(CONTEXT).inAnyNamespace()
+                .runnableInformer(resyncMillis);
+        informer.addEventHandler(this);
+        return informer;
+    }
+
+    @Override
+    public void onAdd(GenericKubernetesResource job) {
+        remember(job);
+        ctx.emit(stats, added(job, ctx.now()));
+    }
+
+    @Override
+    public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource job) {
+        if (KubeContext.sameVersion(old, job)) {
+            return;
+        }
+        remember(job);
+        ctx.emit(stats, updated(old, job, ctx.now()));
+    }
+
+    @Override
+    public void onDelete(GenericKubernetesResource job, boolean finalStateUnknown) {
+        String name = job.getMetadata().getName();
+        String namespace = job.getMetadata().getNamespace();
+        training.removeJob(KubeContext.job(namespace, name));
+        if (jobs != null) {
+            jobs.unwatchJob(namespace, name);
+        }
+        ctx.emit(stats, deleted(job, ctx.now()));
+    }
+
+    private void remember(GenericKubernetesResource job) {
+        String name = job.getMetadata().getName();
+        String namespace = job.getMetadata().getNamespace();
+        Facts f = facts(job);
+        Integer ppn = f.elastic == null ? null : f.elastic.procsPerNode();
+        training.putJob(KubeContext.job(namespace, name), new TrainingPods.Job(ppn,
+                Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null, finished(job) != null));
+        if (jobs != null) {
+            jobs.watchJob(namespace == null ? "default" : namespace, name, ppn);
+        }
+    }
+
+    Translation added(GenericKubernetesResource job, Instant now) {
+        Facts f = facts(job);
+        if (f.elastic == null) {
+            return Translation.rejected("invalid_elastic_policy", f.problem);
+        }
+        List<Event> out = new ArrayList<>();
+        out.add(event(job, "submitted", EventType.JOB_SUBMITTED, KubeContext.created(job, now),
+                new JobData.Submitted(namespace(job), null, f.priorityClass, f.elastic, f.gpusPerNode, null)));
+        Generic.Condition end = finished(job);
+        if (end != null) {
+            out.add(finishedEvent(job, end, now));
+        }
+        return Translation.of(out);
+    }
+
+    Translation updated(GenericKubernetesResource old, GenericKubernetesResource job, Instant now) {
+        List<Event> out = new ArrayList<>();
+        Facts before = facts(old);
+        Facts f = facts(job);
+        String rv = KubeContext.resourceVersion(job);
+        if (f.elastic != null && !f.sameAs(before)) {
+            out.add(event(job, "updated/" + rv, EventType.JOB_UPDATED, now, new JobData.Updated(
+                    Objects.equals(f.priorityClass, before.priorityClass) ? null : f.priorityClass,
+                    Objects.equals(f.elastic, before.elastic) ? null : f.elastic,
+                    f.gpusPerNode == before.gpusPerNode ? null : f.gpusPerNode, null)));
+        }
+        boolean suspended = Generic.bool(job, "spec", "runPolicy", "suspend");
+        if (suspended != Generic.bool(old, "spec", "runPolicy", "suspend")) {
+            out.add(suspended
+                    ? event(job, "suspended/" + rv, EventType.WORKLOAD_REQUEUED, now,
+                            new SchedulerData.Requeued("suspended (runPolicy.suspend)"))
+                    : event(job, "resumed/" + rv, EventType.WORKLOAD_ADMITTED, now,
+                            new SchedulerData.Admitted(job.getMetadata().getName(), queue(job))));
+        }
+        Generic.Condition end = finished(job);
+        Generic.Condition endBefore = finished(old);
+        if (end != null && (endBefore == null || !Objects.equals(end.lastTransitionTime(), endBefore.lastTransitionTime())
+                || !Objects.equals(end.type(), endBefore.type()))) {
+            out.add(finishedEvent(job, end, now));
+        }
+        List<Translation.Rejection> rejections = f.elastic == null && before.elastic != null
+                ? List.of(new Translation.Rejection("invalid_elastic_policy", f.problem)) : List.of();
+        return new Translation(out, rejections);
+    }
+
+    Translation deleted(GenericKubernetesResource job, Instant now) {
+        if (finished(job) != null) {
+            return Translation.empty();
+        }
+        return Translation.of(List.of(event(job, "finished/deleted", EventType.JOB_FINISHED,
+                KubeContext.time(job.getMetadata().getDeletionTimestamp(), now),
+                new JobData.Finished(JobData.Outcome.CANCELLED, "PyTorchJob deleted before it finished"))));
+    }
+
+    private Event finishedEvent(GenericKubernetesResource job, Generic.Condition end, Instant now) {
+        JobData.Outcome outcome = "Succeeded".equals(end.type()) ? JobData.Outcome.SUCCEEDED : JobData.Outcome.FAILED;
+        String since = end.lastTransitionTime() != null ? end.lastTransitionTime() : KubeContext.resourceVersion(job);
+        return event(job, "finished/" + end.type() + "/" + since, EventType.JOB_FINISHED,
+                KubeContext.time(end.lastTransitionTime(), now),
+                new JobData.Finished(outcome, KubeContext.reason(end.reason(), end.message())));
+    }
+
+    /** The Succeeded or Failed condition when true, else null. */
+    static Generic.Condition finished(GenericKubernetesResource job) {
+        for (Generic.Condition c : Generic.conditions(job)) {
+            if (c.isTrue() && ("Succeeded".equals(c.type()) || "Failed".equals(c.type()))) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private Event event(GenericKubernetesResource job, String what, EventType type, Instant time,
+                        EventData data) {
+        return new Event("pytorchjob/" + KubeContext.uid(job) + "/" + what, ctx.source, type, subject(job), time, data);
+    }
+
+    private static String subject(GenericKubernetesResource job) {
+        return KubeContext.job(job.getMetadata().getNamespace(), job.getMetadata().getName());
+    }
+
+    private static String namespace(GenericKubernetesResource job) {
+        String ns = job.getMetadata().getNamespace();
+        return ns == null || ns.isBlank() ? "default" : ns;
+    }
+
+    private static String queue(GenericKubernetesResource job) {
+        Map<String, String> labels = job.getMetadata().getLabels();
+        return labels == null ? null : labels.get("kueue.x-k8s.io/queue-name");
+    }
+
+    /** The settings a job is submitted with; {@code elastic} null (with {@code problem}) when they make no policy. */
+    static Facts facts(GenericKubernetesResource job) {
+        Integer master = Generic.integer(job, "spec", "pytorchReplicaSpecs", "Master", "replicas");
+        Integer worker = Generic.integer(job, "spec", "pytorchReplicaSpecs", "Worker", "replicas");
+        int replicas = (master == null ? (Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null ? 1 : 0) : master)
+                + (worker == null ? (Generic.at(job, "spec", "pytorchReplicaSpecs", "Worker") != null ? 1 : 0) : worker);
+        Map<?, ?> ep = Generic.map(job, "spec", "elasticPolicy");
+        Integer min = ep.isEmpty() ? null : Generic.integer(ep.get("minReplicas"));
+        Integer max = ep.isEmpty() ? null : Generic.integer(ep.get("maxReplicas"));
+        Integer ppn = Generic.integer(ep.get("nProcPerNode"));
+        if (ppn == null) {
+            ppn = Generic.integer(job, "spec", "nprocPerNode");
+        }
+        Integer restarts = Generic.integer(ep.get("maxRestarts"));
+        if (restarts == null) {
+            restarts = Generic.integer(job, "spec", "runPolicy", "backoffLimit");
+        }
+        Object template = Generic.at(job, "spec", "pytorchReplicaSpecs", worker != null || master == null ? "Worker" : "Master",
+                "template");
+        int gpus = Generic.gpus(template);
+        int minNodes = min != null ? min : Math.max(1, replicas);
+        int maxNodes = max != null ? max : Math.max(minNodes, replicas);
+        int procs = ppn != null ? ppn : Math.max(1, gpus);
+        String priority = Generic.string(job, "spec", "runPolicy", "schedulingPolicy", "priorityClass");
+        if (priority == null && template instanceof Map<?, ?> t && t.get("spec") instanceof Map<?, ?> spec) {
+            priority = Generic.str(spec.get("priorityClassName"));
+        }
+        try {
+            ElasticPolicy elastic = new ElasticPolicy(Math.min(minNodes, 100_000), Math.min(maxNodes, 100_000),
+                    Math.min(procs, 1024), Math.max(0, Math.min(restarts == null ? 0 : restarts, 1_000_000)));
+            return new Facts(elastic, priority, gpus, null);
+        } catch (IllegalArgumentException e) {
+            return new Facts(null, priority, gpus, job.getMetadata().getName() + ": " + e.getMessage());
+        }
+    }
+
+    /** What {@code job.submitted} and {@code job.updated} carry. */
+    record Facts(ElasticPolicy elastic, String priorityClass, int gpusPerNode, String problem) {
+        boolean sameAs(Facts o) {
+            return Objects.equals(elastic, o.elastic) && Objects.equals(priorityClass, o.priorityClass)
+                    && gpusPerNode == o.gpusPerNode;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.lifeline.connector.scrape;
+
+import io.lifeline.config.ScrapeConfig;
+import io.lifeline.connector.Translation;
+import io.lifeline.connector.dcgm.DcgmScrape;
+import io.lifeline.connector.dcgm.DcgmScrapeTranslator;
+import io.lifeline.connector.exposition.Format;
+import io.lifeline.connector.http.Answers;
+import io.lifeline.connector.http.ConnectorBatch;
+import io.lifeline.connector.http.ConnectorIngest;
+import io.lifeline.connector.http.ConnectorMetrics;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * dcgm-exporter over HTTP: scrapes pushed by a node agent ({@code POST /api/v1/connectors/dcgm/{node}}, a
+ * {@code /metrics} body in Prometheus text 0.0.4 or OpenMetrics, chosen by Content-Type) and the status of the
+ * endpoints Lifeline scrapes itself ({@code GET /api/v1/connectors/dcgm/endpoints}).
+ */
+@Path("/api/v1/connectors/dcgm")
+@Produces(MediaType.APPLICATION_JSON)
+public class DcgmResource {
+
+    private final DcgmScrapeTranslator translator;
+    private final DcgmScraper scraper;
+    private final ConnectorIngest ingest;
+    private final ConnectorMetrics metrics;
+    private final ScrapeConfig config;
+    private final Clock clock;
+
+    DcgmResource(DcgmScrapeTranslator translator, DcgmScraper scraper, ConnectorIngest ingest, ConnectorMetrics metrics,
+                 ScrapeConfig config, Clock clock) {
+        this.translator = translator;
+        this.scraper = scraper;
+        this.ingest = ingest;
+        this.metrics = metrics;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** What each scraped endpoint last did: url, node, last success, last error, consecutive failures, stale. */
+    @GET
+    @Path("/endpoints")
+    public List<EndpointStatus> endpoints() {
+        return scraper.status();
+    }
+
+    /** A scrape body pushed for {@code node}. */
+    @POST
+    @Path("/{node}")
+    @Blocking
+    @Consumes(MediaType.WILDCARD)
+    public CompletionStage<Response> push(@PathParam("node") String node, @HeaderParam("Content-Type") String contentType,
+                                          byte[] body) {
+        Answers.requireEnabled(config.pushEnabled(), "pushing dcgm-exporter scrapes");
+        Translation t = translator.translate(body, Format.fromContentType(contentType),
+                new DcgmScrape("push/" + node, node, clock.instant()));
+        metrics.observe(translator.stats(), t);
+        return Answers.submit(ingest, new ConnectorBatch("dcgm").add(0, t));
+    }
+}

@@ -1,0 +1,195 @@
+package io.lifeline.connector.http;
+
+import static io.lifeline.connector.http.LifelineApi.metric;
+import static io.lifeline.connector.http.LifelineApi.registerNode;
+import static io.lifeline.connector.http.LifelineApi.stored;
+import static io.lifeline.connector.http.LifelineApi.unique;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+
+import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.CloudEvents;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every cloud notice fixture posted to its endpoint, for a node the notice's machine is registered as; the
+ * outcome is read back from the event log.
+ */
+@QuarkusTest
+class CloudNoticesEndpointTest {
+
+    private static final String NTH_INSTANCE = "i-0b662ef9931388ba0";
+
+    @Inject
+    ConnectorNodeResolver resolver;
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+
+    private static JsonPath post(String path, String contentType, byte[] body, int status) {
+        return given().contentType(contentType).body(body).post(path).then().statusCode(status).extract().jsonPath();
+    }
+
+    private static Map<String, Object> data(Map<String, Object> event) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> d = (Map<String, Object>) event.get("data");
+        return d;
+    }
+
+    @Test
+    void eventBridgeSpotWarningAndRebalanceFixturesBecomeNoticesOfTheRegisteredNode() {
+        String node = unique("aws-eb");
+        registerNode(node, "aws:///us-east-1b/" + NTH_INSTANCE, now);
+
+        JsonPath spot = post("/api/v1/connectors/aws/eventbridge", "application/json",
+                Fixtures.bytes("cloud/aws/nth_example_spot-itn-event.json"), 200);
+        assertThat(spot.getInt("accepted")).isEqualTo(1);
+        JsonPath rebalance = post("/api/v1/connectors/aws/eventbridge", "application/json",
+                Fixtures.bytes("cloud/aws/nth_example_rebalance-recommendation-event.json"), 200);
+        assertThat(rebalance.getInt("accepted")).isEqualTo(1);
+
+        List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
+        assertThat(notices).hasSize(2);
+        assertThat(notices).extracting(e -> data(e).get("kind")).containsExactlyInAnyOrder("spot_reclaim", "rebalance");
+        Map<String, Object> reclaim = notices.stream().filter(e -> "spot_reclaim".equals(data(e).get("kind"))).findFirst()
+                .orElseThrow();
+        assertThat(data(reclaim)).containsEntry("provider", "aws").containsEntry("deadline", "1970-01-01T00:02:00Z");
+        assertThat(reclaim.get("source")).isEqualTo("cloud/aws");
+
+        // The same two events again, as one array: both are duplicates.
+        String array = "[" + Fixtures.text("cloud/aws/nth_example_spot-itn-event.json") + ","
+                + Fixtures.text("cloud/aws/nth_example_rebalance-recommendation-event.json") + "]";
+        JsonPath again = post("/api/v1/connectors/aws/eventbridge", "application/json", array.getBytes(), 200);
+        assertThat(again.getInt("accepted")).isZero();
+        assertThat(again.getInt("duplicates")).isEqualTo(2);
+    }
+
+    @Test
+    void imdsDocumentsPostedByANodeAgentBecomeNotices() {
+        String instance = unique("i-imds");
+        String node = unique("aws-imds");
+        registerNode(node, "aws:///us-east-1a/" + instance, now);
+
+        post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action", "application/json",
+                Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), 200);
+        post("/api/v1/connectors/aws/imds/" + instance + "/rebalance", "application/json",
+                Fixtures.bytes("cloud/aws/imds_events_recommendations_rebalance.json"), 200);
+
+        List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
+        assertThat(notices).extracting(e -> data(e).get("kind")).containsExactlyInAnyOrder("spot_reclaim", "rebalance");
+        Map<String, Object> reclaim = notices.stream().filter(e -> "spot_reclaim".equals(data(e).get("kind"))).findFirst()
+                .orElseThrow();
+        assertThat(data(reclaim)).containsEntry("deadline", "2020-04-24T17:11:44Z");
+        Map<String, Object> rebalance = notices.stream().filter(e -> "rebalance".equals(data(e).get("kind"))).findFirst()
+                .orElseThrow();
+        assertThat(rebalance.get("time")).isEqualTo("2020-10-16T19:18:24Z");
+
+        given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
+                .post("/api/v1/connectors/aws/imds/" + instance + "/meta-data/placement").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].reason", equalTo("unknown_imds_document"));
+    }
+
+    @Test
+    void azureScheduledEventsPreemptIsASpotReclaimOfTheVmsNode() {
+        String node = unique("azure");
+        registerNode(node, "azure:///subscriptions/0000/resourceGroups/rg-spot/providers/Microsoft.Compute/"
+                + "virtualMachines/vm-spot", now);
+        JsonPath r = post("/api/v1/connectors/azure/scheduled-events", "application/json",
+                Fixtures.bytes("cloud/azure/scheduled_events_preempt_simulate_eviction.json"), 200);
+        assertThat(r.getInt("accepted") + r.getInt("duplicates")).isEqualTo(1);
+
+        List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
+        assertThat(notices).hasSize(1);
+        assertThat(data(notices.get(0))).containsEntry("kind", "spot_reclaim").containsEntry("provider", "azure")
+                .containsEntry("deadline", "2022-08-09T17:07:32Z");
+        assertThat(notices.get(0).get("id")).isEqualTo("azure/vm-spot/spot_reclaim/C1BF8322-4CBF-4FC4-9C45-B40CF3106D0E");
+
+        // A poller reading the same document again adds nothing.
+        JsonPath again = post("/api/v1/connectors/azure/scheduled-events", "application/json",
+                Fixtures.bytes("cloud/azure/scheduled_events_preempt_simulate_eviction.json"), 200);
+        assertThat(again.getInt("duplicates")).isEqualTo(1);
+    }
+
+    @Test
+    void gcpMetadataValuesFromTheAgentAndAConfiguredMachine() {
+        String instance = unique("gce");
+        String node = unique("gcp");
+        registerNode(node, "gce://lifeline-test/us-central1-a/" + instance, now);
+
+        post("/api/v1/connectors/gcp/" + instance + "/preempted", "text/plain", "FALSE".getBytes(), 200);
+        assertThat(stored(node, "node.interruption_notice")).isEmpty();
+        post("/api/v1/connectors/gcp/" + instance + "/preempted", "text/plain", "TRUE".getBytes(), 200);
+        post("/api/v1/connectors/gcp/" + instance + "/maintenance-event", "text/plain",
+                "TERMINATE_ON_HOST_MAINTENANCE".getBytes(), 200);
+        List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
+        assertThat(notices).extracting(e -> data(e).get("kind")).containsExactlyInAnyOrder("preempt", "maintenance");
+
+        given().contentType("text/plain").body("MAYBE").post("/api/v1/connectors/gcp/" + instance + "/preempted").then()
+                .statusCode(400).body("errors[0].reason", equalTo("unsupported_value"));
+
+        // lifeline.connectors.cloud.nodes."gce-configured-instance"=configured-gcp-node (test profile)
+        int before = stored("configured-gcp-node", "node.interruption_notice").size();
+        post("/api/v1/connectors/gcp/gce-configured-instance/preempted", "text/plain", "\"TRUE\"".getBytes(), 200);
+        assertThat(stored("configured-gcp-node", "node.interruption_notice").size()).isGreaterThan(before);
+    }
+
+    @Test
+    void aNoticeForAnUnknownMachineOrAMalformedBodyIsAProblemWithItsReasonAndIsCounted() {
+        double unknownBefore = metric("lifeline_connector_rejected_total", Map.of("connector", "aws", "reason", "unknown_instance"));
+        double receivedBefore = metric("lifeline_connector_received_total", Map.of("connector", "aws"));
+        double translatedBefore = metric("lifeline_connector_translated_total", Map.of("connector", "aws"));
+        given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
+                .post("/api/v1/connectors/aws/imds/" + unique("i-nobody") + "/spot/instance-action").then().statusCode(400)
+                .contentType("application/problem+json").body("type", equalTo("/problems/unusable-connector-input"))
+                .body("errors[0].reason", equalTo("unknown_instance")).body("errors[0].index", equalTo(0));
+        given().contentType("application/json").body("not json at all").post("/api/v1/connectors/aws/eventbridge").then()
+                .statusCode(400).body("errors[0].reason", equalTo("malformed_json"));
+        assertThat(metric("lifeline_connector_rejected_total", Map.of("connector", "aws", "reason", "unknown_instance")))
+                .isEqualTo(unknownBefore + 1);
+        assertThat(metric("lifeline_connector_received_total", Map.of("connector", "aws"))).isEqualTo(receivedBefore + 2);
+        assertThat(metric("lifeline_connector_translated_total", Map.of("connector", "aws"))).isEqualTo(translatedBefore);
+    }
+
+    @Test
+    void storedRegistrationsAreLearnedAgainAfterARestartButNotTerminatedNodes() throws Exception {
+        String instance = unique("i-kept");
+        String node = unique("aws-kept");
+        registerNode(node, "aws:///us-east-1a/" + instance, now);
+        String goneInstance = unique("i-gone");
+        String gone = unique("aws-gone");
+        registerNode(gone, "aws:///us-east-1a/" + goneInstance, now);
+        given().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.terminated", gone, now.plusSeconds(1),
+                        "{}"))
+                .post("/api/v1/events").then().statusCode(200);
+        resolver.forget(node);
+        resolver.forget(gone);
+        assertThat(resolver.nodeFor(instance)).isNull();
+
+        assertThat(resolver.loadStoredRegistrations()).isPositive();
+        assertThat(resolver.nodeFor(instance)).isEqualTo(node);
+        assertThat(resolver.nodeFor("arn:aws:ec2:us-east-1a:instance/" + instance)).isEqualTo(node);
+        assertThat(resolver.nodeFor(goneInstance)).isNull();
+    }
+
+    @Test
+    void aTerminatedNodeIsForgotten() {
+        String instance = unique("i-gone");
+        String node = unique("aws-gone");
+        registerNode(node, "aws:///us-east-1a/" + instance, now);
+        given().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.terminated", node, now.plusSeconds(1),
+                        "{\"reason\":\"scaled in\"}"))
+                .post("/api/v1/events").then().statusCode(200);
+        given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
+                .post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action").then().statusCode(400)
+                .body("detail", startsWith("unknown_instance"));
+    }
+}

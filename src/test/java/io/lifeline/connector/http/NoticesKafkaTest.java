@@ -1,0 +1,130 @@
+package io.lifeline.connector.http;
+
+import static io.lifeline.connector.http.LifelineApi.registerNode;
+import static io.lifeline.connector.http.LifelineApi.stored;
+import static io.lifeline.connector.http.LifelineApi.unique;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.KafkaResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+/** Provider-format notices and torchelastic lines on the {@code lifeline.notices} topic of the test broker. */
+@QuarkusTest
+class NoticesKafkaTest {
+
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void recordsBecomeEventsAndRecordsWithNothingUsableAreDeadLetteredWithTheirReason() throws Exception {
+        String key = unique("notices");
+        String job = "team-kafka/" + unique("elastic");
+        String instance = unique("i-kafka");
+        String node = unique("aws-kafka");
+        registerNode(node, "aws:///us-east-1c/" + instance, now);
+
+        Properties p = new Properties();
+        p.put("bootstrap.servers", KafkaResource.bootstrapServers());
+        p.put("key.serializer", ByteArraySerializer.class.getName());
+        p.put("value.serializer", ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            // torchelastic lines, recognised by their shape; the job comes from a header.
+            ProducerRecord<byte[], byte[]> lines = new ProducerRecord<>("lifeline.notices", utf8(key),
+                    Fixtures.bytes("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl"));
+            lines.headers().add(NoticeRecords.JOB, utf8(job));
+            producer.send(lines);
+            // An IMDS document named by headers.
+            ProducerRecord<byte[], byte[]> imds = new ProducerRecord<>("lifeline.notices", utf8(key),
+                    Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"));
+            imds.headers().add(NoticeRecords.FORMAT, utf8("aws.imds")).add(NoticeRecords.INSTANCE_ID, utf8(instance))
+                    .add(NoticeRecords.IMDS_DOCUMENT, utf8("spot/instance-action"));
+            producer.send(imds);
+            // The same document for a machine nobody knows, and something that is no notice at all.
+            ProducerRecord<byte[], byte[]> unknown = new ProducerRecord<>("lifeline.notices", utf8(key),
+                    Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"));
+            unknown.headers().add(NoticeRecords.FORMAT, utf8("aws.imds")).add(NoticeRecords.INSTANCE_ID, utf8(unique("i-nobody")))
+                    .add(NoticeRecords.IMDS_DOCUMENT, utf8("spot-instance-action"));
+            producer.send(unknown);
+            producer.send(new ProducerRecord<>("lifeline.notices", utf8(key), utf8("<html>not a notice</html>")));
+            producer.flush();
+        }
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(stored(job, "trainer.worker_failed")).hasSize(1);
+            assertThat(stored(node, "node.interruption_notice")).hasSize(1);
+        });
+        assertThat(stored(job, "trainer.restarted")).hasSize(1);
+
+        List<ConsumerRecord<byte[], byte[]>> dead = deadLetters(key, 2);
+        assertThat(dead).extracting(r -> new String(r.headers().lastHeader(NoticesKafkaConsumer.REASON_HEADER).value(),
+                StandardCharsets.UTF_8)).anySatisfy(reason -> assertThat(reason).startsWith("unknown_instance: "))
+                .anySatisfy(reason -> assertThat(reason).startsWith("unknown_format: "));
+        await().atMost(Duration.ofSeconds(30)).until(() -> lag() == 0);
+    }
+
+    private static long lag() throws Exception {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", KafkaResource.bootstrapServers());
+        try (Admin admin = Admin.create(props)) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("lifeline-notices")
+                    .partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+            var ends = admin.listOffsets(latest).all().get();
+            long lag = 0;
+            for (var e : committed.entrySet()) {
+                lag += ends.get(e.getKey()).offset() - e.getValue().offset();
+            }
+            return committed.isEmpty() ? Long.MAX_VALUE : lag;
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> deadLetters(String key, int expected) {
+        Properties c = new Properties();
+        c.put("bootstrap.servers", KafkaResource.bootstrapServers());
+        c.put("group.id", "notices-dlq-reader-" + UUID.randomUUID());
+        c.put("auto.offset.reset", "earliest");
+        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            consumer.subscribe(List.of("lifeline.notices.dlq"));
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (found.size() < expected && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.key() != null && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
+                        found.add(r);
+                    }
+                }
+            }
+        }
+        assertThat(found).hasSize(expected);
+        return found;
+    }
+}

@@ -1,0 +1,81 @@
+package io.lifeline.connector.http;
+
+import static io.lifeline.connector.http.LifelineApi.stored;
+import static io.lifeline.connector.http.LifelineApi.unique;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.lifeline.connector.Fixtures;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The torchelastic fixture (a failed c10d worker and its agent's end, restarts=3) posted to the endpoint. */
+@QuarkusTest
+class TorchelasticEndpointTest {
+
+    private static final String FIXTURE = "torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl";
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> data(Map<String, Object> event) {
+        return (Map<String, Object>) event.get("data");
+    }
+
+    @Test
+    void theFixtureLinesBecomeARestartAndAWorkerFailureOfTheMappedJob() {
+        String job = "team-te/" + unique("elastic");
+        JsonPath r = given().contentType("application/x-ndjson").queryParam("job", job).body(Fixtures.bytes(FIXTURE))
+                .post("/api/v1/connectors/torchelastic").then().statusCode(200).extract().jsonPath();
+        // Both lines repeat agent_restarts=3: one trainer.restarted, the repeat is a duplicate.
+        assertThat(r.getInt("accepted")).isEqualTo(2);
+        assertThat(r.getInt("duplicates")).isEqualTo(1);
+
+        List<Map<String, Object>> restarted = stored(job, "trainer.restarted");
+        assertThat(restarted).hasSize(1);
+        assertThat(data(restarted.get(0))).containsEntry("runId", "1234").containsEntry("restartCount", 3);
+        List<Map<String, Object>> failed = stored(job, "trainer.worker_failed");
+        assertThat(failed).hasSize(1);
+        assertThat(data(failed.get(0))).containsEntry("rank", 1).containsEntry("node", "ip-172-30-2-79");
+        assertThat(failed.get(0).get("source")).isEqualTo("torchelastic/" + job);
+    }
+
+    @Test
+    void oneLineAloneIsAccepted() {
+        String job = "team-te/" + unique("one-line");
+        String first = Fixtures.text(FIXTURE).lines().findFirst().orElseThrow();
+        given().contentType("application/json").queryParam("job", job).queryParam("procsPerNode", 2).body(first)
+                .post("/api/v1/connectors/torchelastic").then().statusCode(200).body("accepted", equalTo(2));
+        assertThat(stored(job, null)).hasSize(2);
+    }
+
+    @Test
+    void withoutAJobMappingEveryLineIsRejectedWithItsLineNumber() {
+        given().contentType("application/x-ndjson").body(Fixtures.bytes(FIXTURE)).post("/api/v1/connectors/torchelastic")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("errors.reason", equalTo(List.of("unknown_job", "unknown_job")))
+                .body("errors.index", equalTo(List.of(0, 1)));
+    }
+
+    @Test
+    void aBadLineIsReportedAndTheOthersAreTaken() {
+        String job = "team-te/" + unique("mixed");
+        List<String> lines = Fixtures.text(FIXTURE).lines().toList();
+        String body = lines.get(0) + "\n{\"truncated\": \n" + lines.get(1) + "\n";
+        JsonPath r = given().contentType("application/x-ndjson").queryParam("job", job).body(body.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/connectors/torchelastic").then().statusCode(200).extract().jsonPath();
+        assertThat(r.getInt("rejected")).isEqualTo(1);
+        assertThat(r.getInt("errors[0].index")).isEqualTo(1);
+        assertThat(r.getString("errors[0].reason")).isEqualTo("malformed_json");
+        assertThat(stored(job, "trainer.worker_failed")).hasSize(1);
+    }
+
+    @Test
+    void anInvalidJobParameterIsABadRequest() {
+        given().contentType("application/x-ndjson").queryParam("job", "no-namespace").body(Fixtures.bytes(FIXTURE))
+                .post("/api/v1/connectors/torchelastic").then().statusCode(400).contentType("application/problem+json");
+    }
+}

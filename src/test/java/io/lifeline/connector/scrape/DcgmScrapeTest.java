@@ -1,0 +1,183 @@
+package io.lifeline.connector.scrape;
+
+import static io.lifeline.connector.http.LifelineApi.metric;
+import static io.lifeline.connector.http.LifelineApi.stored;
+import static io.lifeline.connector.http.LifelineApi.unique;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.lifeline.connector.Fixtures;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * dcgm-exporter scraping end to end: real HTTP servers serve the fixture scrapes, Lifeline scrapes them on its
+ * schedule (every 500 ms in the test profile, 800 ms timeout, stale after 2 failures).
+ */
+@QuarkusTest
+class DcgmScrapeTest {
+
+    private static final String LKE = "dcgm/metrics_lke_rtx4000ada_k8s_pod_labels.prom";
+    private static final String XID_LINE_END = "pod_uid=\"\"} 0";
+
+    @Inject
+    DcgmScraper scraper;
+
+    private EndpointStatus status(String url) {
+        return scraper.status().stream().filter(s -> s.url().equals(url)).findFirst().orElse(null);
+    }
+
+    private static List<Path> fixtures() throws IOException {
+        try (Stream<Path> files = Files.list(Fixtures.path("dcgm"))) {
+            return files.filter(p -> p.toString().endsWith(".prom")).sorted().toList();
+        }
+    }
+
+    @Test
+    void everyFixtureScrapeIsTakenFromARealServer() throws IOException {
+        double samplesBefore = metric("lifeline_ingest_events_total", Map.of("type", "gpu.sample"));
+        List<FakeExporter> servers = new ArrayList<>();
+        List<String> urls = new ArrayList<>();
+        try {
+            for (Path fixture : fixtures()) {
+                FakeExporter server = new FakeExporter().serve(Files.readAllBytes(fixture));
+                servers.add(server);
+                String url = server.url("/metrics");
+                urls.add(url);
+                scraper.add(new ScrapeTarget(url, unique("dcgm-node"), ScrapeTarget.Origin.STATIC));
+            }
+            assertThat(urls).hasSize(4);
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                for (String url : urls) {
+                    EndpointStatus s = status(url);
+                    assertThat(s.lastSuccess()).as(url).isNotNull();
+                    assertThat(s.consecutiveFailures()).as(url).isZero();
+                    assertThat(s.stale()).isFalse();
+                }
+            });
+            // 1 (LKE) + 1 (kops L4) + 5 (TITAN V) + 2 MIG instances and their parent GPU: at least one scrape each.
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    metric("lifeline_ingest_events_total", Map.of("type", "gpu.sample")) - samplesBefore >= 9);
+        } finally {
+            urls.forEach(scraper::remove);
+            servers.forEach(FakeExporter::close);
+        }
+    }
+
+    @Test
+    void anXidThatChangesBetweenTwoScrapesIsStoredOnce() {
+        String node = unique("xid-node");
+        String scrape = Fixtures.text(LKE);
+        assertThat(scrape).contains(XID_LINE_END);
+        try (FakeExporter server = new FakeExporter().serve(scrape.getBytes(StandardCharsets.UTF_8))) {
+            String url = server.url("/metrics");
+            scraper.add(new ScrapeTarget(url, node, ScrapeTarget.Origin.STATIC));
+            try {
+                await().atMost(Duration.ofSeconds(10)).until(() -> status(url).lastSuccess() != null);
+                assertThat(stored(node, "gpu.xid")).isEmpty();
+
+                // The same scrape after the GPU fell off the bus: only the XID gauge differs (79, with its message).
+                String xid79 = scrape.replace("err_code=\"0\",err_msg=\"No Error\"",
+                        "err_code=\"79\",err_msg=\"GPU has fallen off the bus\"").replace(XID_LINE_END, "pod_uid=\"\"} 79");
+                server.serve(xid79.getBytes(StandardCharsets.UTF_8));
+                await().atMost(Duration.ofSeconds(10)).until(() -> stored(node, "gpu.xid").size() == 1);
+                long scrapes = status(url).scrapes();
+                await().atMost(Duration.ofSeconds(10)).until(() -> status(url).scrapes() >= scrapes + 2);
+                List<Map<String, Object>> xids = stored(node, "gpu.xid");
+                assertThat(xids).hasSize(1);
+                @SuppressWarnings("unchecked")
+                Map<String, Object> data = (Map<String, Object>) xids.get(0).get("data");
+                assertThat(data).containsEntry("xid", 79).containsEntry("uuid", "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c")
+                        .containsEntry("index", 0).containsEntry("message", "GPU has fallen off the bus");
+                assertThat(xids.get(0).get("source")).isEqualTo("dcgm-exporter/" + url);
+            } finally {
+                scraper.remove(url);
+            }
+        }
+    }
+
+    @Test
+    void hangingGarbageAndVanishedEndpointsAreReportedWhileScrapingGoesOn() throws IOException {
+        FakeExporter good = new FakeExporter().serve(Fixtures.bytes("dcgm/metrics_kops_aws_L4_no_xid_series.prom"));
+        FakeExporter vanishing = new FakeExporter().serve(Fixtures.bytes(LKE));
+        String goodUrl = good.url("/metrics");
+        String hangUrl = good.url("/hang");
+        String garbageUrl = good.url("/garbage");
+        String vanishingUrl = vanishing.url("/metrics");
+        List<String> urls = List.of(goodUrl, hangUrl, garbageUrl, vanishingUrl);
+        try {
+            for (String url : urls) {
+                scraper.add(new ScrapeTarget(url, unique("faulty-node"), ScrapeTarget.Origin.STATIC));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> status(vanishingUrl).lastSuccess() != null);
+            vanishing.close();
+
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                EndpointStatus hang = status(hangUrl);
+                assertThat(hang.stale()).isTrue();
+                assertThat(hang.lastError()).startsWith("timed out after 800 ms");
+                assertThat(hang.lastSuccess()).isNull();
+                EndpointStatus garbage = status(garbageUrl);
+                assertThat(garbage.stale()).isTrue();
+                assertThat(garbage.lastError()).startsWith("unusable scrape: ").contains("no_gpu_series");
+                EndpointStatus gone = status(vanishingUrl);
+                assertThat(gone.stale()).isTrue();
+                assertThat(gone.lastSuccess()).isNotNull();
+                assertThat(gone.consecutiveFailures()).isGreaterThanOrEqualTo(2);
+            });
+            // Meanwhile the healthy endpoint keeps being scraped successfully.
+            long scrapes = status(goodUrl).scrapes();
+            await().atMost(Duration.ofSeconds(10)).until(() -> status(goodUrl).scrapes() >= scrapes + 3);
+            assertThat(status(goodUrl).stale()).isFalse();
+            assertThat(status(goodUrl).failures()).isZero();
+
+            given().get("/api/v1/connectors/dcgm/endpoints").then().statusCode(200)
+                    .body("find { it.url == '" + hangUrl + "' }.stale", equalTo(true))
+                    .body("find { it.url == '" + garbageUrl + "' }.consecutiveFailures",
+                            org.hamcrest.Matchers.greaterThanOrEqualTo(2))
+                    .body("find { it.url == '" + goodUrl + "' }.lastSuccess", org.hamcrest.Matchers.notNullValue());
+        } finally {
+            urls.forEach(scraper::remove);
+            good.close();
+        }
+    }
+
+    @Test
+    void theConfiguredEndpointIsListedAndMarkedStale() {
+        // lifeline.connectors.dcgm.endpoints[0] of the test profile: nothing listens on port 9.
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given().get("/api/v1/connectors/dcgm/endpoints").then()
+                .statusCode(200)
+                .body("find { it.url == 'http://127.0.0.1:9/metrics' }.node", equalTo("configured-unreachable-node"))
+                .body("find { it.url == 'http://127.0.0.1:9/metrics' }.origin", equalTo("static"))
+                .body("find { it.url == 'http://127.0.0.1:9/metrics' }.stale", equalTo(true)));
+    }
+
+    @Test
+    void pushedScrapesAreTranslatedAndUnusableOnesAreRefused() {
+        double received = metric("lifeline_connector_received_total", Map.of("connector", "dcgm"));
+        given().contentType("text/plain; version=0.0.4").body(Fixtures.bytes(LKE))
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(200).body("accepted", equalTo(1));
+        given().contentType("text/plain; version=0.0.4")
+                .body(Fixtures.bytes("dcgm/metrics_issue58_titanv_empty_k8s_labels.prom"))
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(200).body("accepted", equalTo(5));
+        given().contentType("text/plain").body("<html>nope</html>".getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(400)
+                .contentType("application/problem+json");
+        // Declared OpenMetrics, the body is strictly parsed: a Prometheus text scrape without "# EOF" is refused.
+        given().contentType("application/openmetrics-text; version=1.0.0").body(Fixtures.bytes(LKE))
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(400);
+        assertThat(metric("lifeline_connector_received_total", Map.of("connector", "dcgm"))).isGreaterThanOrEqualTo(received + 4);
+    }
+}
