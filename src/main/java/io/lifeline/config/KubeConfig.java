@@ -26,28 +26,22 @@ public interface KubeConfig {
     Duration crdRecheck();
 
     /** Watch Nodes. */
-    @WithDefault("true")
-    boolean nodes();
+    Kind nodes();
 
     /** Watch training Pods (those with {@code training.kubeflow.org/job-name}). */
-    @WithDefault("true")
-    boolean pods();
+    Kind pods();
 
     /** Watch core Events of training Pods. */
-    @WithDefault("true")
-    boolean events();
+    Kind events();
 
     /** Watch Kubeflow PyTorchJobs, when their CRD exists. */
-    @WithDefault("true")
-    boolean pytorchjobs();
+    Kind pytorchjobs();
 
     /** Watch Kueue Workloads, when their CRD exists. */
-    @WithDefault("true")
-    boolean kueue();
+    Kind kueue();
 
     /** Watch Volcano Jobs, when their CRD exists. */
-    @WithDefault("true")
-    boolean volcano();
+    Kind volcano();
 
     /** Node labels naming the node pool, first present wins. */
     @WithDefault("karpenter.sh/nodepool,eks.amazonaws.com/nodegroup,cloud.google.com/gke-nodepool,"
@@ -57,4 +51,11 @@ public interface KubeConfig {
     /** Pool of a node that has none of the pool labels. */
     @WithDefault("default")
     String defaultPool();
+
+    /** {@code lifeline.connectors.kubernetes.<kind>.*}. */
+    interface Kind {
+        /** Whether the kind is watched (while the connector is on). */
+        @WithDefault("true")
+        boolean enabled();
+    }
 }

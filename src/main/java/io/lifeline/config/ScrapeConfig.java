@@ -14,9 +14,8 @@ public interface ScrapeConfig {
     @WithDefault("true")
     boolean enabled();
 
-    /** Whether {@code POST /api/v1/connectors/dcgm/{node}} takes pushed scrapes. */
-    @WithDefault("true")
-    boolean pushEnabled();
+    /** Scrapes pushed to {@code POST /api/v1/connectors/dcgm/{node}}. */
+    Push push();
 
     /** Time between two scrapes of an endpoint. */
     @WithDefault("15s")
@@ -51,6 +50,13 @@ public interface ScrapeConfig {
 
     /** Discovery of dcgm-exporter pods through Kubernetes. */
     Kubernetes kubernetes();
+
+    /** {@code lifeline.connectors.dcgm.push.*}. */
+    interface Push {
+        /** Whether pushed scrapes are taken. */
+        @WithDefault("true")
+        boolean enabled();
+    }
 
     /** {@code lifeline.connectors.dcgm.endpoints[i].*}. */
     interface Endpoint {

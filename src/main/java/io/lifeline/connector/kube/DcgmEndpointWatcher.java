@@ -127,8 +127,8 @@ final class DcgmEndpointWatcher {
         }
         for (EndpointSubset s : endpoints.getSubsets()) {
             Integer port = null;
-            for (io.fabric8.kubernetes.api.model.EndpointPort p : s.getPorts() == null
-                    ? List.<io.fabric8.kubernetes.api.model.EndpointPort>of() : s.getPorts()) {
+            List<io.fabric8.kubernetes.api.model.EndpointPort> ports = s.getPorts() == null ? List.of() : s.getPorts();
+            for (var p : ports) {
                 if (config.portName().equals(p.getName()) || port == null) {
                     port = p.getPort();
                     if (config.portName().equals(p.getName())) {

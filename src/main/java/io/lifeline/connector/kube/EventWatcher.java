@@ -27,7 +27,8 @@ import java.util.Set;
  *   <li>{@code FailedScheduling} → {@code workload.requeued} (the job waits for capacity), once per Event object:
  *       Kubernetes counts repeats on the same object, so the id is the Event's uid.</li>
  * </ul>
- * Events of pods that are not training pods, and other reasons, are ignored without being counted.
+ * Events of pods that are not training pods, and other reasons, are ignored without being counted. The informer
+ * keeps no Events in memory ({@link NothingKept}): each is looked at once as it arrives.
  */
 final class EventWatcher implements ResourceEventHandler<Event> {
 
@@ -48,6 +49,7 @@ final class EventWatcher implements ResourceEventHandler<Event> {
         // Filtered here rather than with the field selector involvedObject.kind=Pod: the API server supports it,
         // but not every API server implementation does (the fabric8 mock server drops every event with it).
         SharedIndexInformer<Event> informer = client.v1().events().inAnyNamespace().runnableInformer(resyncMillis);
+        informer.itemStore(new NothingKept<>()); // every Event of the cluster would otherwise be held in memory
         informer.addEventHandler(this);
         return informer;
     }

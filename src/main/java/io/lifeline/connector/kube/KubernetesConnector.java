@@ -48,6 +48,8 @@ public class KubernetesConnector {
 
     private static final Logger LOG = Logger.getLogger(KubernetesConnector.class);
     private static final long SYNC_WAIT_SECONDS = 30;
+    /** The configuration group of a kind whose status name differs from it. */
+    private static final Map<String, String> CONFIG_KEYS = Map.of("kueue-workloads", "kueue", "volcano-jobs", "volcano");
 
     private final KubeConfig config;
     private final ScrapeConfig scrape;
@@ -114,18 +116,18 @@ public class KubernetesConnector {
                 LOG.infof("Kubernetes connector: watching cluster %s at %s", config.cluster(),
                         client.getConfiguration().getMasterUrl());
                 List<CompletableFuture<?>> jobKinds = new ArrayList<>();
-                jobKinds.add(custom(client, "pytorchjobs", config.pytorchjobs(), PyTorchJobWatcher.CRD,
+                jobKinds.add(custom(client, "pytorchjobs", config.pytorchjobs().enabled(), PyTorchJobWatcher.CRD,
                         c -> new PyTorchJobWatcher(ctx, training, jobs).start(c, resync)));
-                jobKinds.add(custom(client, "kueue-workloads", config.kueue(), KueueWorkloadWatcher.CRD,
+                jobKinds.add(custom(client, "kueue-workloads", config.kueue().enabled(), KueueWorkloadWatcher.CRD,
                         c -> new KueueWorkloadWatcher(ctx).start(c, resync)));
-                jobKinds.add(custom(client, "volcano-jobs", config.volcano(), VolcanoJobWatcher.CRD,
+                jobKinds.add(custom(client, "volcano-jobs", config.volcano().enabled(), VolcanoJobWatcher.CRD,
                         c -> new VolcanoJobWatcher(ctx).start(c, resync)));
                 awaitSynced(jobKinds);
-                watch("nodes", config.nodes(), () -> new NodeWatcher(ctx, config.poolLabels(), config.defaultPool(), nodes)
+                watch("nodes", config.nodes().enabled(), () -> new NodeWatcher(ctx, config.poolLabels(), config.defaultPool(), nodes)
                         .start(client, resync));
-                awaitSynced(List.of(watch("pods", config.pods(), () -> new PodWatcher(ctx, training, hosts)
+                awaitSynced(List.of(watch("pods", config.pods().enabled(), () -> new PodWatcher(ctx, training, hosts)
                         .start(client, resync))));
-                watch("events", config.events(), () -> new EventWatcher(ctx, training).start(client, resync));
+                watch("events", config.events().enabled(), () -> new EventWatcher(ctx, training).start(client, resync));
                 scheduleRecheck(client, resync);
             }
             if (discover) {
@@ -141,7 +143,8 @@ public class KubernetesConnector {
     /** Starts one informer; returns a future completing once its first list has arrived. */
     private CompletableFuture<?> watch(String kind, boolean on, Supplier<SharedIndexInformer<?>> make) {
         if (!on) {
-            status.put(kind, new KindStatus(kind, "off", "switched off in lifeline.connectors.kubernetes"));
+            status.put(kind, new KindStatus(kind, "off", "lifeline.connectors.kubernetes."
+                    + CONFIG_KEYS.getOrDefault(kind, kind) + ".enabled=false"));
             return CompletableFuture.completedFuture(null);
         }
         status.put(kind, new KindStatus(kind, "starting", null));

@@ -63,7 +63,7 @@ public class DcgmResource {
     @Consumes(MediaType.WILDCARD)
     public CompletionStage<Response> push(@PathParam("node") String node, @HeaderParam("Content-Type") String contentType,
                                           byte[] body) {
-        Answers.requireEnabled(config.pushEnabled(), "pushing dcgm-exporter scrapes");
+        Answers.requireEnabled(config.push().enabled(), "pushing dcgm-exporter scrapes");
         Translation t = translator.translate(body, Format.fromContentType(contentType),
                 new DcgmScrape("push/" + node, node, clock.instant()));
         metrics.observe(translator.stats(), t);

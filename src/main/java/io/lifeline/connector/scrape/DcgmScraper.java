@@ -36,6 +36,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -209,7 +211,7 @@ public class DcgmScraper {
         }
         try {
             s.next(pool.schedule(() -> scrape(s), delayMillis, TimeUnit.MILLISECONDS));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             LOG.debugf("Scrape of %s not scheduled: stopping", s.target.url());
         }
     }
@@ -314,7 +316,7 @@ public class DcgmScraper {
 
     private String describe(Throwable error) {
         Throwable e = error;
-        while ((e instanceof CompletionException || e instanceof java.util.concurrent.ExecutionException) && e.getCause() != null) {
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
             e = e.getCause();
         }
         if (e instanceof HttpTimeoutException || e instanceof TimeoutException) {

@@ -7,6 +7,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
 
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -234,7 +235,7 @@ class KubernetesConnectorTest {
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given().get("/api/v1/connectors/dcgm/endpoints").then()
                     .statusCode(200).body("find { it.url == '" + url + "' }.node", equalTo(node))
                     .body("find { it.url == '" + url + "' }.origin", equalTo("kubernetes"))
-                    .body("find { it.url == '" + url + "' }.lastSuccess", org.hamcrest.Matchers.notNullValue()));
+                    .body("find { it.url == '" + url + "' }.lastSuccess", notNullValue()));
 
             client().discovery().v1().endpointSlices().inNamespace("gpu-operator").withName(sliceName).delete();
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(given().get("/api/v1/connectors/dcgm/endpoints")

@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -177,7 +179,7 @@ class TrainingWatchersTest {
         Event fromEvent = out.of(JOB, EventType.POD_EVICTED).get(0);
         assertThat(((SchedulerData.PodEvicted) fromEvent.data()).reason()).startsWith("Preempted: Preempted by pod");
 
-        pod.getStatus().setConditions(List.of(new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("DisruptionTarget")
+        pod.getStatus().setConditions(List.of(new PodConditionBuilder().withType("DisruptionTarget")
                 .withStatus("True").withReason("PreemptionByScheduler").build()));
         client.pods().resource(pod).updateStatus();
         await().atMost(Duration.ofSeconds(10)).until(() -> out.of(JOB, EventType.POD_EVICTED).size() == 2);
@@ -211,7 +213,7 @@ class TrainingWatchersTest {
         GenericKubernetesResource wl = new GenericKubernetesResource();
         wl.setApiVersion("kueue.x-k8s.io/v1beta1");
         wl.setKind("Workload");
-        wl.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("pytorchjob-trainer-42-3f1e2")
+        wl.setMetadata(new ObjectMetaBuilder().withName("pytorchjob-trainer-42-3f1e2")
                 .withNamespace(NS).withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("kubeflow.org/v1")
                         .withKind("PyTorchJob").withName("trainer-42").withUid("0c7c2b1a").withController(true).build())
                 .build());
@@ -249,7 +251,7 @@ class TrainingWatchersTest {
         GenericKubernetesResource job = new GenericKubernetesResource();
         job.setApiVersion("batch.volcano.sh/v1alpha1");
         job.setKind("Job");
-        job.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("mpi-train").withNamespace(NS).build());
+        job.setMetadata(new ObjectMetaBuilder().withName("mpi-train").withNamespace(NS).build());
         job.setAdditionalProperty("spec", Map.of("minAvailable", 2, "maxRetry", 5, "tasks", List.of(
                 Map.of("name", "worker", "replicas", 4, "template", Map.of("spec", Map.of("containers", List.of(
                         Map.of("name", "w", "resources", Map.of("limits", Map.of("nvidia.com/gpu", 8))))))))));

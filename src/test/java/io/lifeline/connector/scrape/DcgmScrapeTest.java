@@ -7,6 +7,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.notNullValue;
 
 import io.lifeline.connector.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
@@ -146,8 +148,8 @@ class DcgmScrapeTest {
             given().get("/api/v1/connectors/dcgm/endpoints").then().statusCode(200)
                     .body("find { it.url == '" + hangUrl + "' }.stale", equalTo(true))
                     .body("find { it.url == '" + garbageUrl + "' }.consecutiveFailures",
-                            org.hamcrest.Matchers.greaterThanOrEqualTo(2))
-                    .body("find { it.url == '" + goodUrl + "' }.lastSuccess", org.hamcrest.Matchers.notNullValue());
+                            greaterThanOrEqualTo(2))
+                    .body("find { it.url == '" + goodUrl + "' }.lastSuccess", notNullValue());
         } finally {
             urls.forEach(scraper::remove);
             good.close();
