@@ -77,11 +77,11 @@ public final class AccessRules {
             }
         }
 
-        /** The table line as people read it, e.g. {@code POST /api/v1/events -> ingest|operator (rate: INGEST)}. */
+        /** The table line as people read it, e.g. {@code POST /api/v1/events -> operator|ingest (rate: INGEST)}. */
         public String describe() {
             String m = methods.isEmpty() ? "*" : String.join(",", methods);
             String who = kind == Kind.ROLES
-                    ? String.join("|", roles.stream().map(Role::wireName).toList())
+                    ? String.join("|", roles.stream().sorted().map(Role::wireName).toList())
                     : kind.name().toLowerCase(Locale.ROOT);
             return m + " " + pattern + " -> " + who + (rate == null ? "" : " (rate: " + rate + ")");
         }
