@@ -9,6 +9,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -206,9 +207,18 @@ public class SecurityGate {
         if (headers != null) {
             headers.forEach(response::putHeader);
         }
-        response.end(body);
-        // Let an unread body drain instead of stalling the connection.
-        ctx.request().resume();
+        HttpServerRequest request = ctx.request();
+        // A body not read yet (perhaps never sent: "Expect: 100-continue") would be taken for the next request on
+        // this connection, so an HTTP/1 connection is closed after the answer, as for 413.
+        boolean closeAfter = !request.isEnded() && request.version() != HttpVersion.HTTP_2;
+        if (closeAfter) {
+            response.putHeader("Connection", "close");
+        }
+        response.end(body).onComplete(done -> {
+            if (closeAfter) {
+                request.connection().close();
+            }
+        });
     }
 
     private static String neededRoles(AccessRules.Rule rule) {

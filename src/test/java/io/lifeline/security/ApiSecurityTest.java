@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ApiSecurityTest {
 
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    java.net.URL baseUrl;
+
     private static String event() {
         return CloudEvents.nodeRegistered(CloudEvents.uniqueId(), "sec-node-" + CloudEvents.uniqueId().substring(0, 8),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS));
@@ -187,6 +190,31 @@ class ApiSecurityTest {
         given(asViewer()).get("/api/v1/events").then().header("Content-Security-Policy", startsWith("default-src 'none'"))
                 .header("Cache-Control", "no-store");
         given().get("/").then().header("Content-Security-Policy", containsString("'unsafe-inline'"));
+    }
+
+    @Test
+    void oversizedBodyIsRefusedWithoutWaitingForItWithAndWithoutAToken() throws Exception {
+        // A token never used before: its check goes to the store while the body waits.
+        String fresh = TestTokens.create("big-body", Role.INGEST, List.of());
+        assertThat(statusLineFor100Continue("")).startsWith("HTTP/1.1 401");
+        assertThat(statusLineFor100Continue(fresh)).startsWith("HTTP/1.1 413");
+        given(auth(fresh)).contentType("application/json").body("[]").post("/api/v1/events").then().statusCode(200);
+        given().get("/q/health/live").then().statusCode(200);
+    }
+
+    /** Sends only the head of a 10 MB POST that waits for "100 Continue", and returns the first status line. */
+    private String statusLineFor100Continue(String token) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket(baseUrl.getHost(), baseUrl.getPort())) {
+            socket.setSoTimeout(15_000);
+            String head = "POST /api/v1/events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + (10 * 1024 * 1024) + "\r\nExpect: 100-continue\r\n"
+                    + (token.isEmpty() ? "" : "Authorization: Bearer " + token + "\r\n") + "\r\n";
+            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            return String.valueOf(in.readLine());
+        }
     }
 
     @Test
