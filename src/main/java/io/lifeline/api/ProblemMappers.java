@@ -2,6 +2,8 @@ package io.lifeline.api;
 
 import io.lifeline.ingest.IngestRejectedException;
 import io.lifeline.ingest.codec.InvalidEventException;
+import io.lifeline.security.AccessDeniedException;
+import io.lifeline.security.RateLimitedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
@@ -29,6 +31,17 @@ public final class ProblemMappers {
     public Response rejected(IngestRejectedException e) {
         return Response.fromResponse(problem(503, "unavailable", "Temporarily unavailable", e.getMessage()))
                 .header("Retry-After", "1").build();
+    }
+
+    @ServerExceptionMapper
+    public Response denied(AccessDeniedException e) {
+        return problem(403, "forbidden", "Forbidden", e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response rateLimited(RateLimitedException e) {
+        return Response.fromResponse(problem(429, "rate-limited", "Too many requests", e.getMessage()))
+                .header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
     }
 
     @ServerExceptionMapper

@@ -21,6 +21,8 @@ final class LifelineProcess implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
+    private String token;
+
     private LifelineProcess(Process process, int port) {
         this.process = process;
         this.port = port;
@@ -45,15 +47,24 @@ final class LifelineProcess implements AutoCloseable {
         return new LifelineProcess(pb.start(), port);
     }
 
+    /** Sends {@code apiToken} as the bearer token on every later request. */
+    void useToken(String apiToken) {
+        this.token = apiToken;
+    }
+
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(request(path).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> post(String path, String contentType, String body) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(20)).header("Content-Type", contentType)
+        return http.send(request(path).header("Content-Type", contentType)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(20));
+        return token == null ? b : b.header("Authorization", "Bearer " + token);
     }
 
     /** Waits until readiness answers UP; fails if the process dies or the time runs out. */

@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.PostgresResource;
+import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -27,6 +29,9 @@ class StoreOutageTest {
     void ingestBuffersThenPushesBackAndLosesNothingAcknowledged() throws Exception {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         String node = "outage-" + CloudEvents.uniqueId().substring(0, 8);
+        // Verify the token while the database is up: known tokens keep working through the outage.
+        RequestSpecification operator = TestTokens.asOperator();
+        given(operator).get("/api/v1/whoami").then().statusCode(200);
         PostgresResource.stopServer();
         List<CompletableFuture<Response>> posts = new ArrayList<>();
         try {
@@ -39,7 +44,7 @@ class StoreOutageTest {
                 }
                 String body = CloudEvents.array(batch);
                 posts.add(CompletableFuture.supplyAsync(
-                        () -> given().contentType("application/json").body(body).post("/api/v1/events")));
+                        () -> given(operator).contentType("application/json").body(body).post("/api/v1/events")));
                 Thread.sleep(50);
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> posts.stream().filter(CompletableFuture::isDone).count() >= 5);
@@ -67,7 +72,7 @@ class StoreOutageTest {
         int stored = 0;
         String cursor = null;
         do {
-            var req = given().queryParam("subject", node).queryParam("limit", 1000);
+            var req = given(operator).queryParam("subject", node).queryParam("limit", 1000);
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }

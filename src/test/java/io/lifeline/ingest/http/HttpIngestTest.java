@@ -1,5 +1,7 @@
 package io.lifeline.ingest.http;
 
+import static io.lifeline.testing.TestTokens.asOperator;
+import static io.lifeline.testing.TestTokens.operator;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -38,9 +40,9 @@ class HttpIngestTest {
     void singleEventIsStoredAndListed() {
         String node = node();
         String id = CloudEvents.uniqueId();
-        given().contentType("application/cloudevents+json").body(CloudEvents.nodeRegistered(id, node, now))
+        given(asOperator()).contentType("application/cloudevents+json").body(CloudEvents.nodeRegistered(id, node, now))
                 .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(1));
-        given().queryParam("subject", node).get("/api/v1/events").then().statusCode(200)
+        given(asOperator()).queryParam("subject", node).get("/api/v1/events").then().statusCode(200)
                 .body("events", hasSize(1)).body("events[0].id", equalTo(id))
                 .body("events[0].type", equalTo("node.registered")).body("events[0].data.gpuCount", equalTo(8));
     }
@@ -54,7 +56,7 @@ class HttpIngestTest {
                     "{\"by\":\"test\"}"));
         }
         events.set(500, CloudEvents.event("bad-one", "test/batch", "node.cordoned", node, now, "{\"by\":42}"));
-        JsonPath r = given().contentType("application/cloudevents-batch+json").body(CloudEvents.array(events))
+        JsonPath r = given(asOperator()).contentType("application/cloudevents-batch+json").body(CloudEvents.array(events))
                 .post("/api/v1/events").then().statusCode(200).extract().jsonPath();
         assertThat(r.getInt("accepted")).isEqualTo(999);
         assertThat(r.getInt("rejected")).isEqualTo(1);
@@ -69,7 +71,7 @@ class HttpIngestTest {
         int total = 0;
         String cursor = null;
         do {
-            var req = given().queryParam("subject", subject).queryParam("limit", 1000);
+            var req = given(asOperator()).queryParam("subject", subject).queryParam("limit", 1000);
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }
@@ -84,9 +86,9 @@ class HttpIngestTest {
     void duplicatedEventsAreAppliedOnce() {
         String node = node();
         String event = CloudEvents.nodeRegistered("dup-" + node, node, now);
-        given().contentType("application/json").body(CloudEvents.array(List.of(event, event)))
+        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(event, event)))
                 .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(1)).body("duplicates", equalTo(1));
-        given().contentType("application/json").body(event)
+        given(asOperator()).contentType("application/json").body(event)
                 .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(0)).body("duplicates", equalTo(1));
         assertThat(countStored(node)).isEqualTo(1);
     }
@@ -99,11 +101,11 @@ class HttpIngestTest {
                 CloudEvents.event("a", "test/order", "node.registered", node, now,
                         "{\"pool\":\"p\",\"capacityType\":\"on-demand\",\"gpuCount\":8}"),
                 CloudEvents.event("b", "test/order", "node.ready", node, now.plusSeconds(10), "{}"));
-        given().contentType("application/json").body(CloudEvents.array(events)).post("/api/v1/events").then()
+        given(asOperator()).contentType("application/json").body(CloudEvents.array(events)).post("/api/v1/events").then()
                 .statusCode(200).body("accepted", equalTo(3));
-        given().queryParam("subject", node).get("/api/v1/events").then().statusCode(200)
+        given(asOperator()).queryParam("subject", node).get("/api/v1/events").then().statusCode(200)
                 .body("events.id", equalTo(List.of("a", "b", "c")));
-        given().queryParam("subject", node).queryParam("order", "desc").get("/api/v1/events").then().statusCode(200)
+        given(asOperator()).queryParam("subject", node).queryParam("order", "desc").get("/api/v1/events").then().statusCode(200)
                 .body("events.id", equalTo(List.of("c", "b", "a")));
     }
 
@@ -114,12 +116,12 @@ class HttpIngestTest {
         for (int i = 0; i < 25; i++) {
             events.add(CloudEvents.event("p" + i, "test/page", "node.ready", node, now.plusSeconds(i / 2), "{}"));
         }
-        given().contentType("application/json").body(CloudEvents.array(events)).post("/api/v1/events").then()
+        given(asOperator()).contentType("application/json").body(CloudEvents.array(events)).post("/api/v1/events").then()
                 .statusCode(200);
         List<String> seen = new ArrayList<>();
         String cursor = null;
         do {
-            var req = given().queryParam("subject", node).queryParam("limit", 10);
+            var req = given(asOperator()).queryParam("subject", node).queryParam("limit", 10);
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }
@@ -133,14 +135,14 @@ class HttpIngestTest {
     @Test
     void filtersByTypeAndTimeRange() {
         String node = node();
-        given().contentType("application/json").body(CloudEvents.array(List.of(
+        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(
                 CloudEvents.event("f1", "test/f", "node.ready", node, now, "{}"),
                 CloudEvents.event("f2", "test/f", "node.cordoned", node, now.plusSeconds(60), "{}"),
                 CloudEvents.event("f3", "test/f", "node.ready", node, now.plusSeconds(120), "{}"))))
                 .post("/api/v1/events").then().statusCode(200);
-        given().queryParam("subject", node).queryParam("type", "node.ready").get("/api/v1/events").then()
+        given(asOperator()).queryParam("subject", node).queryParam("type", "node.ready").get("/api/v1/events").then()
                 .body("events.id", equalTo(List.of("f1", "f3")));
-        given().queryParam("subject", node).queryParam("from", now.plusSeconds(30).toString())
+        given(asOperator()).queryParam("subject", node).queryParam("from", now.plusSeconds(30).toString())
                 .queryParam("to", now.plusSeconds(120).toString()).get("/api/v1/events").then()
                 .body("events.id", equalTo(List.of("f2")));
     }
@@ -151,20 +153,20 @@ class HttpIngestTest {
         String body = CloudEvents.event("n1", "test/nd", "node.ready", node, now, "{}") + "\n"
                 + CloudEvents.event("n2", "test/nd", "node.not_ready", node, now.plusSeconds(1), "{\"reason\":\"kubelet\"}")
                 + "\n";
-        given().contentType("application/x-ndjson").body(body.getBytes(StandardCharsets.UTF_8))
+        given(asOperator()).contentType("application/x-ndjson").body(body.getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/events").then().statusCode(200)
                 .body("accepted", equalTo(2));
     }
 
     @Test
     void malformedJsonGetsAProblemResponse() {
-        given().contentType("application/json").body("{\"specversion\": ").post("/api/v1/events").then()
+        given(asOperator()).contentType("application/json").body("{\"specversion\": ").post("/api/v1/events").then()
                 .statusCode(400).contentType("application/problem+json").body("detail", startsWith("malformed JSON"));
     }
 
     @Test
     void singleInvalidEventGetsAProblemNamingTheField() {
-        given().contentType("application/json")
+        given(asOperator()).contentType("application/json")
                 .body(CloudEvents.event("x", "test/x", "node.registered", node(), now, "{\"pool\":\"p\",\"gpuCount\":8}"))
                 .post("/api/v1/events").then().statusCode(400).contentType("application/problem+json")
                 .body("detail", equalTo("data.capacityType: required (one of spot, on-demand, reserved)"))
@@ -173,7 +175,7 @@ class HttpIngestTest {
 
     @Test
     void unknownTypeAndMissingAttributeAreRejected() {
-        given().contentType("application/json").body(CloudEvents.array(List.of(
+        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(
                 CloudEvents.event("u1", "test/u", "node.vanished", node(), now, "{}"),
                 "{\"specversion\":\"1.0\",\"id\":\"u2\",\"type\":\"node.ready\",\"subject\":\"n\",\"time\":\"" + now
                         + "\",\"data\":{}}")))
@@ -190,7 +192,8 @@ class HttpIngestTest {
         big[big.length - 1] = ']';
         // The server answers 413 as soon as it sees the length, so ask first (Expect: 100-continue) like curl does.
         HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + "api/v1/events")).expectContinue(true)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(big)).build();
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + operator())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(big)).build();
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpResponse<String> resp = client.send(req, HttpResponse.BodyHandlers.ofString());
         assertThat(resp.statusCode()).isEqualTo(413);
@@ -199,25 +202,25 @@ class HttpIngestTest {
 
     @Test
     void wrongContentTypeIsRefused() {
-        given().contentType("text/plain").body("hello").post("/api/v1/events").then().statusCode(415);
+        given(asOperator()).contentType("text/plain").body("hello").post("/api/v1/events").then().statusCode(415);
     }
 
     @Test
     void eventFarInTheFutureIsRejected() {
-        given().contentType("application/json")
+        given(asOperator()).contentType("application/json")
                 .body(CloudEvents.nodeRegistered("future", node(), now.plus(3, ChronoUnit.DAYS)))
                 .post("/api/v1/events").then().statusCode(400).body("detail", startsWith("time: "));
     }
 
     @Test
     void badQueryParametersGetProblems() {
-        given().queryParam("limit", 0).get("/api/v1/events").then().statusCode(400)
+        given(asOperator()).queryParam("limit", 0).get("/api/v1/events").then().statusCode(400)
                 .body("detail", equalTo("limit: must be between 1 and 1000, got 0"));
-        given().queryParam("cursor", "'; DROP TABLE event_log; --").get("/api/v1/events").then().statusCode(400)
+        given(asOperator()).queryParam("cursor", "'; DROP TABLE event_log; --").get("/api/v1/events").then().statusCode(400)
                 .body("detail", equalTo("cursor: not a cursor returned by this API"));
-        given().queryParam("subject", "x' OR '1'='1").get("/api/v1/events").then().statusCode(200)
+        given(asOperator()).queryParam("subject", "x' OR '1'='1").get("/api/v1/events").then().statusCode(200)
                 .body("events", hasSize(0));
-        given().queryParam("from", "last tuesday").get("/api/v1/events").then().statusCode(400);
+        given(asOperator()).queryParam("from", "last tuesday").get("/api/v1/events").then().statusCode(400);
     }
 
     @Test

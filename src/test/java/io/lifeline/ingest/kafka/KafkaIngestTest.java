@@ -1,5 +1,6 @@
 package io.lifeline.ingest.kafka;
 
+import static io.lifeline.testing.TestTokens.asViewer;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,7 +46,7 @@ class KafkaIngestTest {
     }
 
     private static int stored(String subject) {
-        return given().queryParam("subject", subject).queryParam("limit", 1000).get("/api/v1/events").then()
+        return given(asViewer()).queryParam("subject", subject).queryParam("limit", 1000).get("/api/v1/events").then()
                 .statusCode(200).extract().jsonPath().getList("events").size();
     }
 

@@ -1,0 +1,87 @@
+package io.lifeline.security;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** API security settings ({@code lifeline.security.*}); documented in docs/api.md. */
+@ConfigMapping(prefix = "lifeline.security")
+public interface SecurityConfig {
+
+    /**
+     * Authentication and authorisation of the API. {@code false} makes every request an unrestricted admin: an
+     * escape hatch for local experiments only, never for a cluster.
+     */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Where the first admin token is written (mode 600) when no admin token exists yet at start-up. */
+    @WithDefault(".lifeline/admin-token")
+    String bootstrapTokenFile();
+
+    /** Whether {@code /metrics} needs a viewer token (Prometheus can send one); open by default. */
+    @WithDefault("false")
+    boolean metricsProtected();
+
+    /** How often token last-use times are written to the store (read by {@link LastUsedRecorder}'s schedule). */
+    @WithDefault("60s")
+    Duration lastUsedFlushInterval();
+
+    /** Verified tokens kept in memory. */
+    TokenCache tokenCache();
+
+    /** Per-token rate limits. */
+    RateLimit rateLimit();
+
+    /** {@code lifeline.security.token-cache.*}. */
+    interface TokenCache {
+        /**
+         * How long a token looked up in the store is trusted before the next lookup: the longest a revocation made
+         * on another replica can take to apply (on this replica it applies at once).
+         */
+        @WithDefault("10s")
+        Duration ttl();
+
+        /** Most tokens (and unknown ids) remembered. */
+        @WithDefault("10000")
+        int maxEntries();
+
+        /**
+         * While the store cannot be reached, tokens verified within this window keep working (ingest keeps flowing
+         * through a database outage); tokens never seen before are refused with 503.
+         */
+        @WithDefault("15m")
+        Duration staleIfError();
+    }
+
+    /** {@code lifeline.security.rate-limit.*}: token buckets, one per token and kind of request. */
+    interface RateLimit {
+        /** Event ingest: {@code POST /api/v1/events} and {@code POST /api/v1/connectors/**}. */
+        Ingest ingest();
+
+        /** Action creation: {@code POST /api/v1/actions/**}. */
+        Actions actions();
+    }
+
+    /** {@code lifeline.security.rate-limit.ingest.*}: a batch carries up to 10,000 events, so requests are few. */
+    interface Ingest {
+        /** Requests allowed per second and token, sustained. */
+        @WithDefault("100")
+        double perSecond();
+
+        /** Requests allowed at once after a quiet period. */
+        @WithDefault("200")
+        int burst();
+    }
+
+    /** {@code lifeline.security.rate-limit.actions.*}: actions drain nodes and stop jobs, so they are rarer. */
+    interface Actions {
+        /** Actions allowed per second and token, sustained. */
+        @WithDefault("2")
+        double perSecond();
+
+        /** Actions allowed at once after a quiet period. */
+        @WithDefault("20")
+        int burst();
+    }
+}

@@ -1,0 +1,254 @@
+package io.lifeline.security;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.api.Problem;
+import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * The one place where every HTTP request is authenticated, authorised and rate limited, before any resource, the UI
+ * or a static file sees it. It also puts the security headers on every response.
+ *
+ * <p>Order of checks: the {@link AccessRules} line for the method and path; if it is open, pass. Otherwise a bearer
+ * token is required (401), it must verify (401; 503 when the store cannot be asked and the token is not cached),
+ * its role must satisfy the line (403), and for ingest and action creation the token's bucket must have room (429).
+ * The verified {@link Caller} is then attached to the request for {@link CurrentCaller}.
+ *
+ * <p>Verification is answered from memory when the token is cached; otherwise the store is asked on a worker
+ * thread while the request body stays paused, so the event loop never blocks.
+ */
+@ApplicationScoped
+public class SecurityGate {
+
+    /** Routing-context key under which the verified caller travels with the request. */
+    static final String CALLER_KEY = "io.lifeline.security.caller";
+
+    private static final Logger LOG = Logger.getLogger(SecurityGate.class);
+    /** Runs before Quarkus' own handlers (compression, body, resources), which use orders from -2 upwards. */
+    private static final int FILTER_PRIORITY = 1_000_000;
+    private static final String CHALLENGE = "Bearer realm=\"lifeline\"";
+    private static final String BEARER = "Bearer ";
+    private static final String API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+    /** Vaadin needs inline scripts and styles, eval (executeJs) and its push connection; Swagger UI inline setup. */
+    private static final String UI_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; "
+            + "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
+            + "connect-src 'self' ws: wss:; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; "
+            + "form-action 'self'; frame-ancestors 'none'";
+
+    private final SecurityConfig config;
+    private final TokenService tokens;
+    private final SecurityMetrics metrics;
+    private final ObjectMapper json;
+    private final AccessRules rules;
+    private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
+    private final String rootPath;
+    private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
+
+    SecurityGate(SecurityConfig config, TokenService tokens, SecurityMetrics metrics, ObjectMapper json,
+                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
+        this.config = config;
+        this.tokens = tokens;
+        this.metrics = metrics;
+        this.json = json;
+        this.rules = AccessRules.standard(config.metricsProtected());
+        int maxKeys = config.tokenCache().maxEntries();
+        limits.put(AccessRules.RateClass.INGEST, new TokenBuckets(config.rateLimit().ingest().perSecond(),
+                config.rateLimit().ingest().burst(), maxKeys));
+        limits.put(AccessRules.RateClass.ACTIONS, new TokenBuckets(config.rateLimit().actions().perSecond(),
+                config.rateLimit().actions().burst(), maxKeys));
+        String root = rootPath.endsWith("/") ? rootPath.substring(0, rootPath.length() - 1) : rootPath;
+        this.rootPath = root.startsWith("/") || root.isEmpty() ? root : "/" + root;
+    }
+
+    void register(@Observes Filters filters) {
+        filters.register(this::handle, FILTER_PRIORITY);
+        if (!config.enabled()) {
+            LOG.warn("API security is DISABLED (lifeline.security.enabled=false): every request acts as an "
+                    + "unrestricted admin. Use this for local experiments only.");
+        }
+    }
+
+    /** The rule table in force (for the docs and tests). */
+    public AccessRules rules() {
+        return rules;
+    }
+
+    void handle(RoutingContext ctx) {
+        String path = appPath(ctx.normalizedPath());
+        boolean api = AccessRules.canonical(path).startsWith("/api");
+        boolean https = ctx.request().isSSL();
+        ctx.addHeadersEndHandler(v -> securityHeaders(ctx.response().headers(), api, https));
+        if (!config.enabled()) {
+            ctx.put(CALLER_KEY, unrestricted);
+            ctx.next();
+            return;
+        }
+        AccessRules.Rule rule = rules.match(ctx.request().method().name(), path);
+        if (rule.kind() == AccessRules.Kind.OPEN) {
+            ctx.next();
+            return;
+        }
+        String header = ctx.request().getHeader("Authorization");
+        if (header == null || header.isBlank()) {
+            unauthenticated(ctx, SecurityMetrics.AuthFailure.MISSING, "a bearer token is required "
+                    + "(Authorization: Bearer llt_...); see docs/api.md for how to get one");
+            return;
+        }
+        TokenFormat.Parsed presented = header.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                ? TokenFormat.parse(header.substring(BEARER.length()).trim()) : null;
+        if (presented == null) {
+            unauthenticated(ctx, SecurityMetrics.AuthFailure.MALFORMED, "the Authorization header does not carry a "
+                    + "Lifeline token (Bearer llt_<id>_<secret>)");
+            return;
+        }
+        TokenService.Verification cached = tokens.verifyCached(presented);
+        if (cached != null) {
+            authorise(ctx, rule, cached);
+            return;
+        }
+        // Keep the body where it is while a worker asks the store; the next handler resumes reading it.
+        HttpServerRequest request = ctx.request();
+        if (!request.isEnded()) {
+            request.pause();
+        }
+        Context vc = Vertx.currentContext();
+        vc.executeBlocking(() -> tokens.verify(presented), false).onComplete(ar -> {
+            if (ar.succeeded()) {
+                authorise(ctx, rule, ar.result());
+            } else {
+                LOG.warnf("Token verification failed unexpectedly: %s", ar.cause().toString());
+                unauthenticated(ctx, SecurityMetrics.AuthFailure.UNAVAILABLE, null);
+            }
+        });
+    }
+
+    private void authorise(RoutingContext ctx, AccessRules.Rule rule, TokenService.Verification v) {
+        if (!v.ok()) {
+            unauthenticated(ctx, v.failure(), null);
+            return;
+        }
+        Caller caller = v.caller();
+        if (!rule.allows(caller)) {
+            metrics.denied();
+            String detail = rule.kind() == AccessRules.Kind.DENY
+                    ? "no role may " + ctx.request().method().name() + " this path"
+                    : "the " + caller.role().wireName() + " role may not " + ctx.request().method().name()
+                            + " this path; it needs " + neededRoles(rule);
+            reject(ctx, 403, "forbidden", "Forbidden", detail, null);
+            return;
+        }
+        if (rule.rate() != null) {
+            long wait = limits.get(rule.rate()).tryAcquire(caller.tokenId() == null ? caller.name() : caller.tokenId(),
+                    System.nanoTime());
+            if (wait > 0) {
+                metrics.rateLimited(rule.rate());
+                long seconds = TokenBuckets.retryAfterSeconds(wait);
+                reject(ctx, 429, "rate-limited", "Too many requests", "this token sent more "
+                        + rule.rate().name().toLowerCase(Locale.ROOT) + " requests than its rate limit allows; "
+                        + "retry after " + seconds + " s", Map.of("Retry-After", Long.toString(seconds)));
+                return;
+            }
+        }
+        tokens.used(caller);
+        ctx.put(CALLER_KEY, caller);
+        ctx.next();
+    }
+
+    private void unauthenticated(RoutingContext ctx, SecurityMetrics.AuthFailure reason, String detail) {
+        metrics.authFailure(reason);
+        if (reason == SecurityMetrics.AuthFailure.UNAVAILABLE) {
+            reject(ctx, 503, "unavailable", "Temporarily unavailable",
+                    "the token cannot be checked now (the store is unreachable); retry shortly", Map.of("Retry-After", "5"));
+            return;
+        }
+        String d = detail;
+        if (d == null) {
+            switch (reason) {
+                case REVOKED:
+                    d = "this token has been revoked";
+                    break;
+                case EXPIRED:
+                    d = "this token has expired";
+                    break;
+                default:
+                    d = "this token is not valid";
+            }
+        }
+        String challenge = reason == SecurityMetrics.AuthFailure.MISSING ? CHALLENGE : CHALLENGE + ", error=\"invalid_token\"";
+        reject(ctx, 401, "unauthorized", "Unauthorized", d, Map.of("WWW-Authenticate", challenge));
+    }
+
+    private void reject(RoutingContext ctx, int status, String type, String title, String detail, Map<String, String> headers) {
+        HttpServerResponse response = ctx.response();
+        if (response.ended()) {
+            return;
+        }
+        String body;
+        try {
+            body = json.writeValueAsString(new Problem("/problems/" + type, title, status, detail, null));
+        } catch (JsonProcessingException e) {
+            body = "{\"status\":" + status + "}";
+        }
+        response.setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE);
+        if (headers != null) {
+            headers.forEach(response::putHeader);
+        }
+        HttpServerRequest request = ctx.request();
+        // A body not read yet (perhaps never sent: "Expect: 100-continue") would be taken for the next request on
+        // this connection, so an HTTP/1 connection is closed after the answer, as for 413.
+        boolean closeAfter = !request.isEnded() && request.version() != HttpVersion.HTTP_2;
+        if (closeAfter) {
+            response.putHeader("Connection", "close");
+        }
+        response.end(body).onComplete(done -> {
+            if (closeAfter) {
+                request.connection().close();
+            }
+        });
+    }
+
+    private static String neededRoles(AccessRules.Rule rule) {
+        return String.join(" or ", rule.roles().stream().map(Role::wireName).sorted().toList());
+    }
+
+    /** The path without {@code quarkus.http.root-path}, as the rule table names it. */
+    String appPath(String normalized) {
+        if (normalized == null) {
+            return "/";
+        }
+        if (rootPath.isEmpty()) {
+            return normalized;
+        }
+        if (normalized.equals(rootPath)) {
+            return "/";
+        }
+        return normalized.startsWith(rootPath + "/") ? normalized.substring(rootPath.length()) : normalized;
+    }
+
+    static void securityHeaders(MultiMap h, boolean api, boolean https) {
+        h.set("X-Content-Type-Options", "nosniff");
+        h.set("X-Frame-Options", "DENY");
+        h.set("Referrer-Policy", "no-referrer");
+        h.set("Content-Security-Policy", api ? API_CSP : UI_CSP);
+        if (api && !h.contains("Cache-Control")) {
+            h.set("Cache-Control", "no-store");
+        }
+        if (https) {
+            h.set("Strict-Transport-Security", "max-age=31536000");
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package io.lifeline.security;
+
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Tokens and the security audit in PostgreSQL (tables {@code api_token}, {@code security_audit}; see V2). */
+@ApplicationScoped
+public class SecurityStore {
+
+    /** Serialises first-admin creation across replicas starting at the same time. */
+    private static final long BOOTSTRAP_LOCK = 0x6c6c745f626f6f74L;
+    private static final String COLUMNS = "id, name, role, namespaces, secret_sha256, created_at, created_by, expires_at, "
+            + "revoked_at, revoked_by, last_used_at";
+
+    /** One audit record. */
+    public record AuditRecord(long seq, Instant time, String action, String actor, String tokenId, String detail) {
+    }
+
+    private final AgroalDataSource dataSource;
+
+    SecurityStore(AgroalDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Stores a new token and its audit record in one transaction. */
+    public void create(ApiToken t, String auditDetail) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                insert(c, t);
+                audit(c, t.createdAt(), "token.created", t.createdBy(), t.id(), auditDetail);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Creates the token {@code make} supplies if no active admin token exists, under a database-wide lock so that
+     * two replicas starting together create one. Returns the created token, or {@code null} if one existed.
+     */
+    public ApiToken createAdminIfNone(Instant now, Supplier<ApiToken> make, String auditDetail) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                    lock.setLong(1, BOOTSTRAP_LOCK);
+                    lock.execute();
+                }
+                try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_token WHERE role = 'admin' "
+                        + "AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) LIMIT 1")) {
+                    ps.setTimestamp(1, Timestamp.from(now));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            c.commit();
+                            return null;
+                        }
+                    }
+                }
+                ApiToken t = make.get();
+                insert(c, t);
+                audit(c, now, "token.created", t.createdBy(), t.id(), auditDetail);
+                c.commit();
+                return t;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** The token with this id, or {@code null}. */
+    public ApiToken find(String id) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM api_token WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? read(rs) : null;
+            }
+        }
+    }
+
+    /** Up to {@code limit} tokens, newest first. */
+    public List<ApiToken> list(int limit) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS
+                     + " FROM api_token ORDER BY created_at DESC, id LIMIT ?")) {
+            ps.setInt(1, limit);
+            List<ApiToken> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(read(rs));
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Revokes a token and records it. Returns {@code false} when no token has this id; revoking a revoked token
+     * changes nothing and returns {@code true}.
+     */
+    public boolean revoke(String id, String by, Instant at) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                int changed;
+                try (PreparedStatement ps = c.prepareStatement("UPDATE api_token SET revoked_at = ?, revoked_by = ? "
+                        + "WHERE id = ? AND revoked_at IS NULL")) {
+                    ps.setTimestamp(1, Timestamp.from(at));
+                    ps.setString(2, by);
+                    ps.setString(3, id);
+                    changed = ps.executeUpdate();
+                }
+                boolean exists = changed > 0;
+                if (exists) {
+                    audit(c, at, "token.revoked", by, id, null);
+                } else {
+                    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_token WHERE id = ?")) {
+                        ps.setString(1, id);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            exists = rs.next();
+                        }
+                    }
+                }
+                c.commit();
+                return exists;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** Writes last-use times in one batch; a time never moves backwards. */
+    public void touch(Map<String, Instant> lastUsed) throws SQLException {
+        if (lastUsed.isEmpty()) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("UPDATE api_token SET last_used_at = "
+                     + "GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?")) {
+            for (Map.Entry<String, Instant> e : lastUsed.entrySet()) {
+                Timestamp t = Timestamp.from(e.getValue());
+                ps.setTimestamp(1, t);
+                ps.setTimestamp(2, t);
+                ps.setString(3, e.getKey());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** Records a security event on its own. */
+    public void audit(Instant time, String action, String actor, String tokenId, String detail) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            audit(c, time, action, actor, tokenId, detail);
+        }
+    }
+
+    /** Up to {@code limit} audit records, newest first. */
+    public List<AuditRecord> audit(int limit) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT seq, time, action, actor, token_id, detail "
+                     + "FROM security_audit ORDER BY time DESC, seq DESC LIMIT ?")) {
+            ps.setInt(1, limit);
+            List<AuditRecord> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new AuditRecord(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
+                            rs.getString(4), rs.getString(5), rs.getString(6)));
+                }
+            }
+            return out;
+        }
+    }
+
+    private static void audit(Connection c, Instant time, String action, String actor, String tokenId, String detail)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO security_audit (time, action, actor, token_id, detail) VALUES (?, ?, ?, ?, ?)")) {
+            ps.setTimestamp(1, Timestamp.from(time));
+            ps.setString(2, action);
+            ps.setString(3, actor);
+            ps.setString(4, tokenId);
+            ps.setString(5, detail);
+            ps.executeUpdate();
+        }
+    }
+
+    private static void insert(Connection c, ApiToken t) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_token (" + COLUMNS + ") "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, t.id());
+            ps.setString(2, t.name());
+            ps.setString(3, t.role().wireName());
+            ps.setArray(4, c.createArrayOf("text", t.namespaces().toArray(new String[0])));
+            ps.setBytes(5, t.secretSha256());
+            ps.setTimestamp(6, Timestamp.from(t.createdAt()));
+            ps.setString(7, t.createdBy());
+            ps.setTimestamp(8, t.expiresAt() == null ? null : Timestamp.from(t.expiresAt()));
+            ps.setTimestamp(9, t.revokedAt() == null ? null : Timestamp.from(t.revokedAt()));
+            ps.setString(10, t.revokedBy());
+            ps.setTimestamp(11, t.lastUsedAt() == null ? null : Timestamp.from(t.lastUsedAt()));
+            ps.executeUpdate();
+        }
+    }
+
+    private static ApiToken read(ResultSet rs) throws SQLException {
+        Array ns = rs.getArray("namespaces");
+        List<String> namespaces = ns == null ? List.of() : Arrays.asList((String[]) ns.getArray());
+        return new ApiToken(rs.getString("id"), rs.getString("name"), Role.fromWireName(rs.getString("role")),
+                namespaces, rs.getBytes("secret_sha256"), instant(rs.getTimestamp("created_at")),
+                rs.getString("created_by"), instant(rs.getTimestamp("expires_at")), instant(rs.getTimestamp("revoked_at")),
+                rs.getString("revoked_by"), instant(rs.getTimestamp("last_used_at")));
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,254 @@
+package io.lifeline.security;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * Creates, lists, revokes and verifies API tokens. Verification goes through a short-lived in-memory cache; a
+ * revocation made here drops the token from this replica's cache at once, other replicas notice within the cache
+ * time-to-live.
+ */
+@ApplicationScoped
+public class TokenService {
+
+    private static final Logger LOG = Logger.getLogger(TokenService.class);
+    private static final int MAX_NAME = 100;
+    private static final int LIST_LIMIT = 1000;
+
+    /** Who created the first admin token. */
+    public static final String BOOTSTRAP = "bootstrap";
+
+    /**
+     * A token just created: the stored record and the full token string, which is shown once and never again.
+     */
+    public record Created(ApiToken token, String secretToken) {
+
+        @Override
+        public String toString() {
+            return "Created[" + token + "]";
+        }
+    }
+
+    /**
+     * The outcome of checking a presented token: a caller, or why not.
+     *
+     * @param caller  the authenticated caller, or {@code null}
+     * @param failure why it was refused, or {@code null}
+     */
+    public record Verification(Caller caller, SecurityMetrics.AuthFailure failure) {
+
+        static Verification ok(Caller caller) {
+            return new Verification(caller, null);
+        }
+
+        static Verification failed(SecurityMetrics.AuthFailure failure) {
+            return new Verification(null, failure);
+        }
+
+        public boolean ok() {
+            return caller != null;
+        }
+    }
+
+    private final SecurityStore store;
+    private final TokenCache cache;
+    private final LastUsedRecorder lastUsed;
+    private final Clock clock;
+
+    TokenService(SecurityStore store, SecurityConfig config, LastUsedRecorder lastUsed, Clock clock) {
+        this.store = store;
+        this.lastUsed = lastUsed;
+        this.clock = clock;
+        this.cache = new TokenCache(config.tokenCache().ttl(), config.tokenCache().staleIfError(),
+                config.tokenCache().maxEntries());
+    }
+
+    /**
+     * Creates a token. Admin tokens are always fleet-wide; names are required; an expiry must lie in the future.
+     *
+     * @throws IllegalArgumentException naming the field that is wrong
+     */
+    public Created create(Caller by, String name, Role role, List<String> namespaces, Instant expiresAt) {
+        Instant now = clock.instant();
+        String cleanName = requireName(name);
+        List<String> ns = cleanNamespaces(namespaces);
+        if (role == Role.ADMIN && !ns.isEmpty()) {
+            throw new IllegalArgumentException("namespaces: admin tokens are fleet-wide; leave namespaces empty");
+        }
+        if (expiresAt != null && !expiresAt.isAfter(now)) {
+            throw new IllegalArgumentException("expiresAt: must lie in the future, got " + expiresAt);
+        }
+        TokenFormat.Generated g = TokenFormat.generate();
+        ApiToken t = new ApiToken(g.id(), cleanName, role, ns, g.secretSha256(), now, by.actor(), expiresAt, null, null,
+                null);
+        try {
+            store.create(t, describe(t));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot store the token: " + e.getMessage(), e);
+        }
+        LOG.infof("API token created: id=%s name='%s' role=%s namespaces=%s expires=%s by '%s'", t.id(), t.name(),
+                role.wireName(), ns, expiresAt == null ? "never" : expiresAt, by.actor());
+        return new Created(t, g.token());
+    }
+
+    /**
+     * Creates the first admin token if no usable admin token exists. {@code beforeCommit} receives the full token
+     * before it is committed (to write it to a file: if that fails, nothing is stored).
+     *
+     * @return the created token's id, or {@code null} when an admin token already existed
+     */
+    public String createFirstAdminIfNone(Consumer<String> beforeCommit) {
+        Instant now = clock.instant();
+        try {
+            ApiToken created = store.createAdminIfNone(now, () -> {
+                TokenFormat.Generated g = TokenFormat.generate();
+                beforeCommit.accept(g.token());
+                return new ApiToken(g.id(), "first admin", Role.ADMIN, List.of(), g.secretSha256(), now, BOOTSTRAP, null,
+                        null, null, null);
+            }, "first admin token, written at start-up");
+            return created == null ? null : created.id();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot check for an admin token: " + e.getMessage(), e);
+        }
+    }
+
+    /** Every token (up to 1,000), newest first, with last-use times not yet written merged in. */
+    public List<ApiToken> list() {
+        try {
+            List<ApiToken> out = new ArrayList<>();
+            for (ApiToken t : store.list(LIST_LIMIT)) {
+                out.add(withPendingUse(t));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read tokens: " + e.getMessage(), e);
+        }
+    }
+
+    /** The token with this id, or {@code null}. */
+    public ApiToken get(String id) {
+        try {
+            ApiToken t = store.find(id);
+            return t == null ? null : withPendingUse(t);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the token: " + e.getMessage(), e);
+        }
+    }
+
+    /** Revokes a token; it stops working on this replica at once. Returns {@code false} for an unknown id. */
+    public boolean revoke(Caller by, String id) {
+        boolean found;
+        try {
+            found = store.revoke(id, by.actor(), clock.instant());
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot revoke the token: " + e.getMessage(), e);
+        } finally {
+            cache.invalidate(id);
+        }
+        if (found) {
+            LOG.infof("API token revoked: id=%s by '%s'", id, by.actor());
+        }
+        return found;
+    }
+
+    /** The security audit, newest first. */
+    public List<SecurityStore.AuditRecord> audit(int limit) {
+        try {
+            return store.audit(limit);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the audit: " + e.getMessage(), e);
+        }
+    }
+
+    /** Verifies from memory alone; {@code null} when the store must be asked (then call {@link #verify}). */
+    public Verification verifyCached(TokenFormat.Parsed presented) {
+        Instant now = clock.instant();
+        TokenCache.Entry e = cache.fresh(presented.id(), now);
+        return e == null ? null : check(e.token(), presented.secret(), now);
+    }
+
+    /** Verifies a presented token, asking the store when the cache cannot answer. Blocks: not on an event loop. */
+    public Verification verify(TokenFormat.Parsed presented) {
+        Instant now = clock.instant();
+        TokenCache.Entry e = cache.fresh(presented.id(), now);
+        if (e != null) {
+            return check(e.token(), presented.secret(), now);
+        }
+        ApiToken stored;
+        try {
+            stored = store.find(presented.id());
+        } catch (SQLException | RuntimeException ex) {
+            TokenCache.Entry stale = cache.staleAfterError(presented.id(), now);
+            if (stale == null) {
+                return Verification.failed(SecurityMetrics.AuthFailure.UNAVAILABLE);
+            }
+            return check(stale.token(), presented.secret(), now);
+        }
+        cache.put(presented.id(), stored, now);
+        return check(stored, presented.secret(), now);
+    }
+
+    /** Notes that a verified token was used (written in batches). */
+    public void used(Caller caller) {
+        if (caller.tokenId() != null) {
+            lastUsed.touch(caller.tokenId(), clock.instant());
+        }
+    }
+
+    static Verification check(ApiToken t, String secret, Instant now) {
+        if (t == null || !TokenFormat.matches(secret, t.secretSha256())) {
+            return Verification.failed(SecurityMetrics.AuthFailure.INVALID);
+        }
+        switch (t.status(now)) {
+            case REVOKED:
+                return Verification.failed(SecurityMetrics.AuthFailure.REVOKED);
+            case EXPIRED:
+                return Verification.failed(SecurityMetrics.AuthFailure.EXPIRED);
+            default:
+                return Verification.ok(t.caller());
+        }
+    }
+
+    private ApiToken withPendingUse(ApiToken t) {
+        Instant p = lastUsed.pending(t.id());
+        if (p == null || (t.lastUsedAt() != null && !p.isAfter(t.lastUsedAt()))) {
+            return t;
+        }
+        return new ApiToken(t.id(), t.name(), t.role(), t.namespaces(), t.secretSha256(), t.createdAt(), t.createdBy(),
+                t.expiresAt(), t.revokedAt(), t.revokedBy(), p);
+    }
+
+    private static String requireName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("name: required (who or what will use the token)");
+        }
+        String n = name.strip();
+        if (n.length() > MAX_NAME || n.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("name: at most " + MAX_NAME + " printable characters");
+        }
+        return n;
+    }
+
+    private static List<String> cleanNamespaces(List<String> namespaces) {
+        if (namespaces == null) {
+            return List.of();
+        }
+        TreeSet<String> out = new TreeSet<>();
+        for (String n : namespaces) {
+            out.add(Caller.requireValidNamespace(n == null ? null : n.strip()));
+        }
+        return List.copyOf(out);
+    }
+
+    private static String describe(ApiToken t) {
+        return "name=" + t.name() + ", role=" + t.role().wireName() + ", namespaces=" + t.namespaces() + ", expires="
+                + (t.expiresAt() == null ? "never" : t.expiresAt().toString());
+    }
+}

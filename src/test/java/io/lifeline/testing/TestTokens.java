@@ -1,0 +1,72 @@
+package io.lifeline.testing;
+
+import io.lifeline.security.Caller;
+import io.lifeline.security.Role;
+import io.lifeline.security.TokenService;
+import io.quarkus.arc.Arc;
+import io.restassured.builder.RequestSpecBuilder;
+import io.restassured.specification.RequestSpecification;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * API tokens for {@code @QuarkusTest}s: one fleet-wide token per role, created through {@link TokenService} the
+ * first time it is asked for and reused for the rest of the run. Use it as
+ * {@code given(TestTokens.asOperator()).get("/api/v1/events")}.
+ */
+public final class TestTokens {
+
+    private static final Map<Role, String> TOKENS = new ConcurrentHashMap<>();
+
+    private TestTokens() {
+    }
+
+    public static String admin() {
+        return token(Role.ADMIN);
+    }
+
+    public static String operator() {
+        return token(Role.OPERATOR);
+    }
+
+    public static String viewer() {
+        return token(Role.VIEWER);
+    }
+
+    public static String ingest() {
+        return token(Role.INGEST);
+    }
+
+    /** The shared token for {@code role}, created on first use. */
+    public static String token(Role role) {
+        return TOKENS.computeIfAbsent(role, r -> create("test-" + r.wireName(), r, List.of()));
+    }
+
+    /** A new token of its own (for tests that revoke, rate limit or scope one). */
+    public static String create(String name, Role role, List<String> namespaces) {
+        TokenService service = Arc.container().instance(TokenService.class).get();
+        return service.create(Caller.unrestricted("tests"), name, role, namespaces, null).secretToken();
+    }
+
+    /** A request specification sending {@code token} as the bearer token. */
+    public static RequestSpecification auth(String token) {
+        return new RequestSpecBuilder().addHeader("Authorization", "Bearer " + token).build();
+    }
+
+    public static RequestSpecification asAdmin() {
+        return auth(admin());
+    }
+
+    public static RequestSpecification asOperator() {
+        return auth(operator());
+    }
+
+    public static RequestSpecification asViewer() {
+        return auth(viewer());
+    }
+
+    public static RequestSpecification asIngest() {
+        return auth(ingest());
+    }
+}
