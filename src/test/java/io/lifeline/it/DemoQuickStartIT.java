@@ -21,6 +21,7 @@ class DemoQuickStartIT {
         try (LifelineProcess app = LifelineProcess.start(work, work.resolve("lifeline.log"))) {
             long started = System.nanoTime();
             app.awaitReady(Duration.ofSeconds(120));
+            app.useToken(Files.readString(work.resolve(".lifeline/admin-token")).trim());
             Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
                 JsonNode events = json.readTree(app.get("/api/v1/events?order=desc&limit=50").body()).get("events");
                 assertThat(events).isNotEmpty();

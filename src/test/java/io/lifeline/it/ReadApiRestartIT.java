@@ -39,6 +39,7 @@ class ReadApiRestartIT {
         Map<String, JsonNode> before;
         try (LifelineProcess app = LifelineProcess.start(work, log, props)) {
             app.awaitReady(Duration.ofSeconds(120));
+            app.useToken(Files.readString(work.resolve(".lifeline/admin-token")).trim());
             long accepted = 0;
             for (int i = 0; i < events.size(); i += 2000) {
                 StringBuilder body = new StringBuilder("[");
@@ -58,6 +59,7 @@ class ReadApiRestartIT {
         assertThat(before.get("/api/v1/jobs?limit=1000").get("total").asInt()).isGreaterThanOrEqualTo(4);
         try (LifelineProcess app = LifelineProcess.start(work, log, props)) {
             app.awaitReady(Duration.ofSeconds(120));
+            app.useToken(Files.readString(work.resolve(".lifeline/admin-token")).trim());
             Map<String, JsonNode> after = answers(app);
             assertThat(after.keySet()).isEqualTo(before.keySet());
             for (String path : before.keySet()) {

@@ -54,6 +54,11 @@ public final class TestTokens {
         return new RequestSpecBuilder().addHeader("Authorization", "Bearer " + token).build();
     }
 
+    /** A request as the admin, ready for {@code .body(...).post(...)}: the token-carrying {@code given()}. */
+    public static RequestSpecification api() {
+        return io.restassured.RestAssured.given(asAdmin());
+    }
+
     public static RequestSpecification asAdmin() {
         return auth(admin());
     }

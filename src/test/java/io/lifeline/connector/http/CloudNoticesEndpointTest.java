@@ -1,10 +1,11 @@
 package io.lifeline.connector.http;
 
+import static io.lifeline.testing.TestTokens.api;
+
 import static io.lifeline.connector.http.LifelineApi.metric;
 import static io.lifeline.connector.http.LifelineApi.registerNode;
 import static io.lifeline.connector.http.LifelineApi.stored;
 import static io.lifeline.connector.http.LifelineApi.unique;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
@@ -34,7 +35,7 @@ class CloudNoticesEndpointTest {
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
     private static JsonPath post(String path, String contentType, byte[] body, int status) {
-        return given().contentType(contentType).body(body).post(path).then().statusCode(status).extract().jsonPath();
+        return api().contentType(contentType).body(body).post(path).then().statusCode(status).extract().jsonPath();
     }
 
     private static Map<String, Object> data(Map<String, Object> event) {
@@ -91,7 +92,7 @@ class CloudNoticesEndpointTest {
                 .orElseThrow();
         assertThat(rebalance.get("time")).isEqualTo("2020-10-16T19:18:24Z");
 
-        given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
+        api().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
                 .post("/api/v1/connectors/aws/imds/" + instance + "/meta-data/placement").then().statusCode(400)
                 .contentType("application/problem+json").body("errors[0].reason", equalTo("unknown_imds_document"));
     }
@@ -131,7 +132,7 @@ class CloudNoticesEndpointTest {
         List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
         assertThat(notices).extracting(e -> data(e).get("kind")).containsExactlyInAnyOrder("preempt", "maintenance");
 
-        given().contentType("text/plain").body("MAYBE").post("/api/v1/connectors/gcp/" + instance + "/preempted").then()
+        api().contentType("text/plain").body("MAYBE").post("/api/v1/connectors/gcp/" + instance + "/preempted").then()
                 .statusCode(400).body("errors[0].reason", equalTo("unsupported_value"));
 
         // lifeline.connectors.cloud.nodes."gce-configured-instance"=configured-gcp-node (test profile)
@@ -145,11 +146,11 @@ class CloudNoticesEndpointTest {
         double unknownBefore = metric("lifeline_connector_rejected_total", Map.of("connector", "aws", "reason", "unknown_instance"));
         double receivedBefore = metric("lifeline_connector_received_total", Map.of("connector", "aws"));
         double translatedBefore = metric("lifeline_connector_translated_total", Map.of("connector", "aws"));
-        given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
+        api().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
                 .post("/api/v1/connectors/aws/imds/" + unique("i-nobody") + "/spot/instance-action").then().statusCode(400)
                 .contentType("application/problem+json").body("type", equalTo("/problems/unusable-connector-input"))
                 .body("errors[0].reason", equalTo("unknown_instance")).body("errors[0].index", equalTo(0));
-        given().contentType("application/json").body("not json at all").post("/api/v1/connectors/aws/eventbridge").then()
+        api().contentType("application/json").body("not json at all").post("/api/v1/connectors/aws/eventbridge").then()
                 .statusCode(400).body("errors[0].reason", equalTo("malformed_json"));
         assertThat(metric("lifeline_connector_rejected_total", Map.of("connector", "aws", "reason", "unknown_instance")))
                 .isEqualTo(unknownBefore + 1);
@@ -165,7 +166,7 @@ class CloudNoticesEndpointTest {
         String goneInstance = unique("i-gone");
         String gone = unique("aws-gone");
         registerNode(gone, "aws:///us-east-1a/" + goneInstance, now);
-        given().contentType("application/cloudevents+json")
+        api().contentType("application/cloudevents+json")
                 .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.terminated", gone, now.plusSeconds(1),
                         "{}"))
                 .post("/api/v1/events").then().statusCode(200);
@@ -184,11 +185,11 @@ class CloudNoticesEndpointTest {
         String instance = unique("i-gone");
         String node = unique("aws-gone");
         registerNode(node, "aws:///us-east-1a/" + instance, now);
-        given().contentType("application/cloudevents+json")
+        api().contentType("application/cloudevents+json")
                 .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.terminated", node, now.plusSeconds(1),
                         "{\"reason\":\"scaled in\"}"))
                 .post("/api/v1/events").then().statusCode(200);
-        given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
+        api().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
                 .post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action").then().statusCode(400)
                 .body("detail", startsWith("unknown_instance"));
     }

@@ -1,6 +1,7 @@
 package io.lifeline.connector.http;
 
-import static io.restassured.RestAssured.given;
+
+import static io.lifeline.testing.TestTokens.api;
 
 import io.lifeline.testing.CloudEvents;
 import java.time.Instant;
@@ -17,7 +18,7 @@ public final class LifelineApi {
 
     /** The stored events of a subject, optionally of one type (wire name), oldest first. */
     public static List<Map<String, Object>> stored(String subject, String type) {
-        var req = given().queryParam("subject", subject).queryParam("limit", 1000);
+        var req = api().queryParam("subject", subject).queryParam("limit", 1000);
         if (type != null) {
             req = req.queryParam("type", type);
         }
@@ -28,7 +29,7 @@ public final class LifelineApi {
     public static boolean storedId(String type, String id) {
         String cursor = null;
         do {
-            var req = given().queryParam("type", type).queryParam("limit", 1000);
+            var req = api().queryParam("type", type).queryParam("limit", 1000);
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }
@@ -44,14 +45,14 @@ public final class LifelineApi {
     /** Registers a node with a provider id through the event API, as any registration source would. */
     public static void registerNode(String node, String providerId, Instant time) {
         String data = "{\"pool\":\"spot-a\",\"capacityType\":\"spot\",\"gpuCount\":8,\"providerId\":\"" + providerId + "\"}";
-        given().contentType("application/cloudevents+json")
+        api().contentType("application/cloudevents+json")
                 .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.registered", node, time, data))
                 .post("/api/v1/events").then().statusCode(200);
     }
 
     /** The value of a Prometheus sample of {@code /metrics} whose labels include all of {@code labels}; 0 when absent. */
     public static double metric(String name, Map<String, String> labels) {
-        String body = given().get("/metrics").then().statusCode(200).extract().asString();
+        String body = api().get("/metrics").then().statusCode(200).extract().asString();
         Pattern line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
         Matcher m = line.matcher(body);
         double sum = 0;

@@ -1,8 +1,9 @@
 package io.lifeline.connector.http;
 
+import static io.lifeline.testing.TestTokens.api;
+
 import static io.lifeline.connector.http.LifelineApi.stored;
 import static io.lifeline.connector.http.LifelineApi.unique;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
@@ -28,7 +29,7 @@ class TorchelasticEndpointTest {
     @Test
     void theFixtureLinesBecomeARestartAndAWorkerFailureOfTheMappedJob() {
         String job = "team-te/" + unique("elastic");
-        JsonPath r = given().contentType("application/x-ndjson").queryParam("job", job).body(Fixtures.bytes(FIXTURE))
+        JsonPath r = api().contentType("application/x-ndjson").queryParam("job", job).body(Fixtures.bytes(FIXTURE))
                 .post("/api/v1/connectors/torchelastic").then().statusCode(200).extract().jsonPath();
         // Both lines repeat agent_restarts=3: one trainer.restarted, the repeat is a duplicate.
         assertThat(r.getInt("accepted")).isEqualTo(2);
@@ -47,14 +48,14 @@ class TorchelasticEndpointTest {
     void oneLineAloneIsAccepted() {
         String job = "team-te/" + unique("one-line");
         String first = Fixtures.text(FIXTURE).lines().findFirst().orElseThrow();
-        given().contentType("application/json").queryParam("job", job).queryParam("procsPerNode", 2).body(first)
+        api().contentType("application/json").queryParam("job", job).queryParam("procsPerNode", 2).body(first)
                 .post("/api/v1/connectors/torchelastic").then().statusCode(200).body("accepted", equalTo(2));
         assertThat(stored(job, null)).hasSize(2);
     }
 
     @Test
     void withoutAJobMappingEveryLineIsRejectedWithItsLineNumber() {
-        given().contentType("application/x-ndjson").body(Fixtures.bytes(FIXTURE)).post("/api/v1/connectors/torchelastic")
+        api().contentType("application/x-ndjson").body(Fixtures.bytes(FIXTURE)).post("/api/v1/connectors/torchelastic")
                 .then().statusCode(400).contentType("application/problem+json")
                 .body("errors.reason", equalTo(List.of("unknown_job", "unknown_job")))
                 .body("errors.index", equalTo(List.of(0, 1)));
@@ -65,7 +66,7 @@ class TorchelasticEndpointTest {
         String job = "team-te/" + unique("mixed");
         List<String> lines = Fixtures.text(FIXTURE).lines().toList();
         String body = lines.get(0) + "\n{\"truncated\": \n" + lines.get(1) + "\n";
-        JsonPath r = given().contentType("application/x-ndjson").queryParam("job", job).body(body.getBytes(StandardCharsets.UTF_8))
+        JsonPath r = api().contentType("application/x-ndjson").queryParam("job", job).body(body.getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/connectors/torchelastic").then().statusCode(200).extract().jsonPath();
         assertThat(r.getInt("rejected")).isEqualTo(1);
         assertThat(r.getInt("errors[0].index")).isEqualTo(1);
@@ -75,7 +76,7 @@ class TorchelasticEndpointTest {
 
     @Test
     void anInvalidJobParameterIsABadRequest() {
-        given().contentType("application/x-ndjson").queryParam("job", "no-namespace").body(Fixtures.bytes(FIXTURE))
+        api().contentType("application/x-ndjson").queryParam("job", "no-namespace").body(Fixtures.bytes(FIXTURE))
                 .post("/api/v1/connectors/torchelastic").then().statusCode(400).contentType("application/problem+json");
     }
 }

@@ -1,9 +1,10 @@
 package io.lifeline.connector.kube;
 
+import static io.lifeline.testing.TestTokens.api;
+
 import static io.lifeline.connector.http.LifelineApi.metric;
 import static io.lifeline.connector.http.LifelineApi.stored;
 import static io.lifeline.connector.http.LifelineApi.unique;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -100,7 +101,7 @@ class KubernetesConnectorTest {
     }
 
     private static void awaitKindsWatched() {
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().get("/api/v1/connectors/kubernetes").then()
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> api().get("/api/v1/connectors/kubernetes").then()
                 .statusCode(200).body("enabled", equalTo(true))
                 .body("kinds.find { it.kind == 'nodes' }.state", equalTo("watching"))
                 .body("kinds.find { it.kind == 'pods' }.state", equalTo("watching"))
@@ -113,7 +114,7 @@ class KubernetesConnectorTest {
     @Test
     void aMissingCrdTurnsItsKindOff() {
         awaitKindsWatched();
-        given().get("/api/v1/connectors/kubernetes").then().statusCode(200)
+        api().get("/api/v1/connectors/kubernetes").then().statusCode(200)
                 .body("kinds.find { it.kind == 'volcano-jobs' }.state", equalTo("crd-missing"));
     }
 
@@ -135,7 +136,7 @@ class KubernetesConnectorTest {
         assertThat(registered.get("source")).isEqualTo("kubernetes/mock");
 
         // The node agent's IMDS document names the instance; the Node informer told Lifeline which node it is.
-        given().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
+        api().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
                 .post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action").then().statusCode(200)
                 .body("accepted", equalTo(1));
         assertThat(stored(name, "node.interruption_notice")).hasSize(1);
@@ -232,13 +233,13 @@ class KubernetesConnectorTest {
                     .addNewEndpoint().withAddresses("127.0.0.1").withNodeName(node).withNewConditions().withReady(true)
                     .endConditions().endEndpoint().build()).create();
             String url = "http://127.0.0.1:" + port + "/metrics";
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given().get("/api/v1/connectors/dcgm/endpoints").then()
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> api().get("/api/v1/connectors/dcgm/endpoints").then()
                     .statusCode(200).body("find { it.url == '" + url + "' }.node", equalTo(node))
                     .body("find { it.url == '" + url + "' }.origin", equalTo("kubernetes"))
                     .body("find { it.url == '" + url + "' }.lastSuccess", notNullValue()));
 
             client().discovery().v1().endpointSlices().inNamespace("gpu-operator").withName(sliceName).delete();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(given().get("/api/v1/connectors/dcgm/endpoints")
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(api().get("/api/v1/connectors/dcgm/endpoints")
                     .then().statusCode(200).extract().jsonPath().getList("url")).doesNotContain(url));
         }
     }

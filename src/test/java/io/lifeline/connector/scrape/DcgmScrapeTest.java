@@ -1,9 +1,10 @@
 package io.lifeline.connector.scrape;
 
+import static io.lifeline.testing.TestTokens.api;
+
 import static io.lifeline.connector.http.LifelineApi.metric;
 import static io.lifeline.connector.http.LifelineApi.stored;
 import static io.lifeline.connector.http.LifelineApi.unique;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -145,7 +146,7 @@ class DcgmScrapeTest {
             assertThat(status(goodUrl).stale()).isFalse();
             assertThat(status(goodUrl).failures()).isZero();
 
-            given().get("/api/v1/connectors/dcgm/endpoints").then().statusCode(200)
+            api().get("/api/v1/connectors/dcgm/endpoints").then().statusCode(200)
                     .body("find { it.url == '" + hangUrl + "' }.stale", equalTo(true))
                     .body("find { it.url == '" + garbageUrl + "' }.consecutiveFailures",
                             greaterThanOrEqualTo(2))
@@ -159,7 +160,7 @@ class DcgmScrapeTest {
     @Test
     void theConfiguredEndpointIsListedAndMarkedStale() {
         // lifeline.connectors.dcgm.endpoints[0] of the test profile: nothing listens on port 9.
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given().get("/api/v1/connectors/dcgm/endpoints").then()
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> api().get("/api/v1/connectors/dcgm/endpoints").then()
                 .statusCode(200)
                 .body("find { it.url == 'http://127.0.0.1:9/metrics' }.node", equalTo("configured-unreachable-node"))
                 .body("find { it.url == 'http://127.0.0.1:9/metrics' }.origin", equalTo("static"))
@@ -169,16 +170,16 @@ class DcgmScrapeTest {
     @Test
     void pushedScrapesAreTranslatedAndUnusableOnesAreRefused() {
         double received = metric("lifeline_connector_received_total", Map.of("connector", "dcgm"));
-        given().contentType("text/plain; version=0.0.4").body(Fixtures.bytes(LKE))
+        api().contentType("text/plain; version=0.0.4").body(Fixtures.bytes(LKE))
                 .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(200).body("accepted", equalTo(1));
-        given().contentType("text/plain; version=0.0.4")
+        api().contentType("text/plain; version=0.0.4")
                 .body(Fixtures.bytes("dcgm/metrics_issue58_titanv_empty_k8s_labels.prom"))
                 .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(200).body("accepted", equalTo(5));
-        given().contentType("text/plain").body("<html>nope</html>".getBytes(StandardCharsets.UTF_8))
+        api().contentType("text/plain").body("<html>nope</html>".getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(400)
                 .contentType("application/problem+json");
         // Declared OpenMetrics, the body is strictly parsed: a Prometheus text scrape without "# EOF" is refused.
-        given().contentType("application/openmetrics-text; version=1.0.0").body(Fixtures.bytes(LKE))
+        api().contentType("application/openmetrics-text; version=1.0.0").body(Fixtures.bytes(LKE))
                 .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(400);
         assertThat(metric("lifeline_connector_received_total", Map.of("connector", "dcgm"))).isGreaterThanOrEqualTo(received + 4);
     }

@@ -9,6 +9,7 @@ import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.BenchmarkReport;
 import io.lifeline.testing.KafkaResource;
 import io.lifeline.testing.MixedEventStream;
+import io.lifeline.testing.TestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -149,12 +150,13 @@ class IngestThroughputBenchmark {
             }
             bodies.add(sb.append(']').toString().getBytes(StandardCharsets.UTF_8));
         }
+        String ingestToken = TestTokens.ingest();
         long before = model.appliedCount();
         ExecutorService pool = Executors.newFixedThreadPool(HTTP_CLIENTS);
         long start = System.nanoTime();
         List<Future<?>> done = new ArrayList<>();
         for (byte[] body : bodies) {
-            done.add(pool.submit(() -> given().contentType("application/json").body(body).post("/api/v1/events")
+            done.add(pool.submit(() -> given(TestTokens.auth(ingestToken)).contentType("application/json").body(body).post("/api/v1/events")
                     .then().statusCode(200)));
         }
         for (Future<?> f : done) {
