@@ -116,7 +116,7 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
                 return Translation.empty();
             }
             return Translation.of(List.of(evictedEvent(ctx.source, KubeContext.uid(pod), job, pod.getMetadata().getName(),
-                    node(pod), evicted, now)));
+                    node(pod), evicted, evictionTime(pod, now))));
         }
         Set<String> known = old == null ? Set.of() : failureKeys(old);
         List<Event> out = new ArrayList<>();
@@ -165,6 +165,18 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
             }
         }
         return null;
+    }
+
+    /** When the eviction began: the DisruptionTarget condition's transition time, else {@code now}. */
+    private static Instant evictionTime(Pod pod, Instant now) {
+        if (pod.getStatus().getConditions() != null) {
+            for (PodCondition c : pod.getStatus().getConditions()) {
+                if ("DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
+                    return KubeContext.time(c.getLastTransitionTime(), now);
+                }
+            }
+        }
+        return now;
     }
 
     private Integer firstRank(Pod pod, String job) {

@@ -231,8 +231,9 @@ public class DcgmScraper {
             finish(s, at, null, e);
             return;
         }
-        // The request timeout covers the wait for the headers; this one also covers a body that stalls.
-        exchange.orTimeout(config.timeout().toMillis() * 2, TimeUnit.MILLISECONDS)
+        // The request timeout covers the wait for the headers; this one also covers a body that stalls. It runs on a
+        // copy, so that the exchange itself is still cancellable (cancelling aborts the request) when it fires.
+        exchange.copy().orTimeout(config.timeout().toMillis() * 2, TimeUnit.MILLISECONDS)
                 .whenCompleteAsync((response, error) -> {
                     if (error != null) {
                         exchange.cancel(true);

@@ -163,6 +163,10 @@ class TrainingWatchersTest {
         client.pods().resource(pod).update();
         Thread.sleep(500);
         assertThat(out.of(JOB, EventType.TRAINER_WORKER_FAILED)).hasSize(1);
+
+        // A deleted pod is forgotten (its Events no longer name a job).
+        client.pods().inNamespace(NS).withName("echo-worker-1").delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> training.pod(NS, "echo-worker-1") == null);
     }
 
     @Test
