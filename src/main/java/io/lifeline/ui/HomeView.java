@@ -17,8 +17,8 @@ public class HomeView extends VerticalLayout {
         add(new H1("Lifeline"));
         add(new Paragraph("Keeps GPU training jobs alive through interruptions: observes nodes, GPUs, schedulers "
                 + "and trainers, accounts for every interruption, and acts before work is lost."));
-        add(new Anchor("/api/v1/events?order=desc&limit=20", "Latest events (API)"));
-        add(new Anchor("/q/swagger-ui", "API reference"));
+        add(new Paragraph("The REST API needs a token: the first admin token is in .lifeline/admin-token."));
+        add(new Anchor("/q/swagger-ui", "API reference (Swagger UI: Authorize with the token)"));
         add(new Anchor("/q/health", "Health"));
     }
 }
