@@ -21,27 +21,22 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jboss.logging.Logger;
 
 /**
@@ -97,24 +92,8 @@ public class KafkaIngest {
         if (running) {
             return;
         }
-        Properties common = new Properties();
-        common.put("bootstrap.servers", servers);
-        common.putAll(config.properties());
-        Properties c = new Properties();
-        c.putAll(common);
-        c.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(config.maxPollRecords()));
-        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        Properties p = new Properties();
-        p.putAll(common);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        consumer = new KafkaConsumer<>(c);
-        producer = new KafkaProducer<>(p);
+        consumer = KafkaClients.consumer(servers, config.properties(), config.groupId(), config.maxPollRecords());
+        producer = KafkaClients.deadLetterProducer(servers, config.properties());
         running = true;
         thread = new Thread(this::run, "lifeline-kafka-ingest");
         thread.setDaemon(true);
