@@ -2,12 +2,8 @@ package io.lifeline.connector.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lifeline.connector.Translation;
-import io.lifeline.connector.TranslatorStats;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventData;
 import io.lifeline.domain.event.EventType;
@@ -34,7 +30,7 @@ import java.util.regex.Pattern;
  * </ul>
  * A condition is reported when it becomes true or its transition time changes; the id carries that time.
  */
-final class KueueWorkloadWatcher implements ResourceEventHandler<GenericKubernetesResource> {
+final class KueueWorkloadWatcher extends CustomResourceWatcher {
 
     static final String CONNECTOR = "kueue-workload";
     static final String CRD = "workloads.kueue.x-k8s.io";
@@ -43,39 +39,12 @@ final class KueueWorkloadWatcher implements ResourceEventHandler<GenericKubernet
     private static final List<String> TRACKED = List.of("Admitted", "Evicted", "Preempted", "Requeued");
     private static final Pattern PREEMPTOR_UID = Pattern.compile("\\(UID: ([^,)\\s]+)");
 
-    private final KubeContext ctx;
-    private final TranslatorStats stats = new TranslatorStats(CONNECTOR);
-
     KueueWorkloadWatcher(KubeContext ctx) {
-        this.ctx = ctx;
-        ctx.register(stats);
-    }
-
-    SharedIndexInformer<GenericKubernetesResource> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(CONTEXT).inAnyNamespace()
-                .runnableInformer(resyncMillis);
-        informer.addEventHandler(this);
-        return informer;
-    }
-
-    @Override
-    public void onAdd(GenericKubernetesResource wl) {
-        ctx.emit(stats, changes(null, wl, ctx.now()));
-    }
-
-    @Override
-    public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource wl) {
-        if (!KubeContext.sameVersion(old, wl)) {
-            ctx.emit(stats, changes(old, wl, ctx.now()));
-        }
-    }
-
-    @Override
-    public void onDelete(GenericKubernetesResource wl, boolean finalStateUnknown) {
-        // The owner's own end (job.finished) says what matters; a deleted Workload says nothing more.
+        super(ctx, CONNECTOR, CONTEXT);
     }
 
     /** The conditions that turned true (or moved) between {@code old} (null on first sight) and {@code wl}. */
+    @Override
     Translation changes(GenericKubernetesResource old, GenericKubernetesResource wl, Instant now) {
         List<Event> out = new ArrayList<>();
         for (String type : TRACKED) {

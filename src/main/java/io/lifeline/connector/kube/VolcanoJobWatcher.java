@@ -1,12 +1,8 @@
 package io.lifeline.connector.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lifeline.connector.Translation;
-import io.lifeline.connector.TranslatorStats;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
@@ -25,7 +21,7 @@ import java.util.Objects;
  * {@code Completed} → {@code job.finished} succeeded, {@code Failed} → failed, {@code Aborted} or
  * {@code Terminated} → cancelled (id from the phase).
  */
-final class VolcanoJobWatcher implements ResourceEventHandler<GenericKubernetesResource> {
+final class VolcanoJobWatcher extends CustomResourceWatcher {
 
     static final String CONNECTOR = "volcano-job";
     static final String CRD = "jobs.batch.volcano.sh";
@@ -34,38 +30,11 @@ final class VolcanoJobWatcher implements ResourceEventHandler<GenericKubernetesR
     private static final Map<String, JobData.Outcome> ENDS = Map.of("completed", JobData.Outcome.SUCCEEDED,
             "failed", JobData.Outcome.FAILED, "aborted", JobData.Outcome.CANCELLED, "terminated", JobData.Outcome.CANCELLED);
 
-    private final KubeContext ctx;
-    private final TranslatorStats stats = new TranslatorStats(CONNECTOR);
-
     VolcanoJobWatcher(KubeContext ctx) {
-        this.ctx = ctx;
-        ctx.register(stats);
-    }
-
-    SharedIndexInformer<GenericKubernetesResource> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(CONTEXT).inAnyNamespace()
-                .runnableInformer(resyncMillis);
-        informer.addEventHandler(this);
-        return informer;
+        super(ctx, CONNECTOR, CONTEXT);
     }
 
     @Override
-    public void onAdd(GenericKubernetesResource job) {
-        ctx.emit(stats, changes(null, job, ctx.now()));
-    }
-
-    @Override
-    public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource job) {
-        if (!KubeContext.sameVersion(old, job)) {
-            ctx.emit(stats, changes(old, job, ctx.now()));
-        }
-    }
-
-    @Override
-    public void onDelete(GenericKubernetesResource job, boolean finalStateUnknown) {
-        // A Volcano Job reports its end through its phase.
-    }
-
     Translation changes(GenericKubernetesResource old, GenericKubernetesResource job, Instant now) {
         List<Event> out = new ArrayList<>();
         String subject = KubeContext.job(job.getMetadata().getNamespace(), job.getMetadata().getName());
