@@ -7,27 +7,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.KafkaProbe;
 import io.lifeline.testing.KafkaResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -81,50 +72,10 @@ class NoticesKafkaTest {
         });
         assertThat(stored(job, "trainer.restarted")).hasSize(1);
 
-        List<ConsumerRecord<byte[], byte[]>> dead = deadLetters(key, 2);
+        List<ConsumerRecord<byte[], byte[]>> dead = KafkaProbe.recordsWithKey("lifeline.notices.dlq", key, 2);
         assertThat(dead).extracting(r -> new String(r.headers().lastHeader(NoticesKafkaConsumer.REASON_HEADER).value(),
                 StandardCharsets.UTF_8)).anySatisfy(reason -> assertThat(reason).startsWith("unknown_instance: "))
                 .anySatisfy(reason -> assertThat(reason).startsWith("unknown_format: "));
-        await().atMost(Duration.ofSeconds(30)).until(() -> lag() == 0);
-    }
-
-    private static long lag() throws Exception {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", KafkaResource.bootstrapServers());
-        try (Admin admin = Admin.create(props)) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("lifeline-notices")
-                    .partitionsToOffsetAndMetadata().get();
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-            var ends = admin.listOffsets(latest).all().get();
-            long lag = 0;
-            for (var e : committed.entrySet()) {
-                lag += ends.get(e.getKey()).offset() - e.getValue().offset();
-            }
-            return committed.isEmpty() ? Long.MAX_VALUE : lag;
-        }
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> deadLetters(String key, int expected) {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", KafkaResource.bootstrapServers());
-        c.put("group.id", "notices-dlq-reader-" + UUID.randomUUID());
-        c.put("auto.offset.reset", "earliest");
-        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
-        List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-            consumer.subscribe(List.of("lifeline.notices.dlq"));
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (found.size() < expected && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (r.key() != null && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
-                        found.add(r);
-                    }
-                }
-            }
-        }
-        assertThat(found).hasSize(expected);
-        return found;
+        await().atMost(Duration.ofSeconds(30)).until(() -> KafkaProbe.committedLag("lifeline-notices") == 0);
     }
 }

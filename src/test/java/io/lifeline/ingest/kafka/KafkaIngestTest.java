@@ -6,25 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lifeline.testing.CloudEvents;
+import io.lifeline.testing.KafkaProbe;
 import io.lifeline.testing.KafkaResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
@@ -72,7 +66,7 @@ class KafkaIngestTest {
         // The consumer keeps going past the bad records: the last good one arrives too.
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(stored(node)).isEqualTo(3));
 
-        List<ConsumerRecord<byte[], byte[]>> dead = readDeadLetters(node, 2);
+        List<ConsumerRecord<byte[], byte[]>> dead = KafkaProbe.recordsWithKey("lifeline.events.dlq", node, 2);
         assertThat(dead).extracting(r -> new String(r.headers().lastHeader(KafkaIngest.REASON_HEADER).value(),
                 StandardCharsets.UTF_8)).anySatisfy(reason -> assertThat(reason).startsWith("malformed JSON"))
                 .anySatisfy(reason -> assertThat(reason).startsWith("type: unknown type 'node.teleported'"));
@@ -91,47 +85,7 @@ class KafkaIngestTest {
             }
             p.flush();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(committedLag()).isZero());
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(KafkaProbe.committedLag("lifeline")).isZero());
         assertThat(stored(job)).isEqualTo(1);
-    }
-
-    private static long committedLag() throws Exception {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", KafkaResource.bootstrapServers());
-        try (Admin admin = Admin.create(props)) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("lifeline")
-                    .partitionsToOffsetAndMetadata().get();
-            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latestSpec = new java.util.HashMap<>();
-            committed.keySet().forEach(tp -> latestSpec.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
-            var latest = admin.listOffsets(latestSpec).all().get();
-            long lag = 0;
-            for (var e : committed.entrySet()) {
-                lag += latest.get(e.getKey()).offset() - e.getValue().offset();
-            }
-            return committed.isEmpty() ? Long.MAX_VALUE : lag;
-        }
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(String key, int expected) {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", KafkaResource.bootstrapServers());
-        c.put("group.id", "dlq-reader-" + UUID.randomUUID());
-        c.put("auto.offset.reset", "earliest");
-        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
-        List<ConsumerRecord<byte[], byte[]>> found = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-            consumer.subscribe(List.of("lifeline.events.dlq"));
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (found.size() < expected && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (r.key() != null && key.equals(new String(r.key(), StandardCharsets.UTF_8))) {
-                        found.add(r);
-                    }
-                }
-            }
-        }
-        assertThat(found).hasSize(expected);
-        return found;
     }
 }
