@@ -1,0 +1,45 @@
+package io.lifeline.action.port;
+
+import java.util.List;
+
+/**
+ * What actions ask of the cluster. Implemented with fabric8 against Kubernetes, and by the demo simulator in the
+ * quick start. Every call is idempotent and answers a typed outcome instead of throwing for expected refusals.
+ */
+public interface ClusterActions {
+
+    /** Whether this implementation can act at all (a cluster is configured and reachable, or the demo runs). */
+    boolean available();
+
+    ClusterOutcome cordon(String node);
+
+    ClusterOutcome uncordon(String node);
+
+    /** The training pods ({@code namespace/pod}) on a node, with the job each belongs to. */
+    List<PodRef> trainingPodsOn(String node);
+
+    /**
+     * One eviction attempt through the Eviction API ({@code policy/v1}). A PodDisruptionBudget refusal answers
+     * RETRY_LATER (the caller retries until its deadline); {@code deleteIfRefused} deletes the pod instead.
+     */
+    ClusterOutcome evict(PodRef pod, boolean deleteIfRefused);
+
+    /** Sets a job's worker replicas (PyTorchJob {@code Worker} replicas). */
+    ClusterOutcome scaleWorkers(String job, int workers);
+
+    /** Sets or clears {@code runPolicy.suspend}. */
+    ClusterOutcome suspend(String job, boolean suspended);
+
+    /** Writes the annotation naming the checkpoint the job restarts from. */
+    ClusterOutcome annotateRestore(String job, String checkpointId, String uri);
+
+    /**
+     * A training pod.
+     *
+     * @param namespace the pod's namespace
+     * @param name      the pod's name
+     * @param job       the job it belongs to ({@code namespace/name}), or null if not a known job's
+     */
+    record PodRef(String namespace, String name, String job) {
+    }
+}

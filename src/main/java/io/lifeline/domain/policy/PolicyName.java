@@ -1,0 +1,36 @@
+package io.lifeline.domain.policy;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** The built-in automation policies; each requests actions as {@code policy:<wire name>}. */
+public enum PolicyName {
+    /** An interruption notice on a node: checkpoint its jobs, then drain it inside the notice. */
+    NOTICE_CHECKPOINT_DRAIN("notice-checkpoint-drain"),
+    /** A fatal XID on a GPU: drain its node and shrink its elastic jobs. */
+    FATAL_XID_DRAIN("fatal-xid-drain"),
+    /** Capacity came back: grow shrunk elastic jobs to their maximum. */
+    CAPACITY_GROW("capacity-grow"),
+    /** A job's newest checkpoint is older than its objective: checkpoint now. */
+    STALE_CHECKPOINT("stale-checkpoint"),
+    /** A job restarts in a loop: suspend it. */
+    RESTART_LOOP_SUSPEND("restart-loop-suspend");
+
+    private final String wire;
+
+    PolicyName(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    public String requester() {
+        return "policy:" + wire;
+    }
+
+    public static Optional<PolicyName> fromWire(String s) {
+        return Arrays.stream(values()).filter(p -> p.wire.equals(s)).findFirst();
+    }
+}

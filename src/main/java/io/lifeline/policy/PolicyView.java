@@ -1,0 +1,19 @@
+package io.lifeline.policy;
+
+import io.lifeline.domain.policy.PolicyMode;
+import io.lifeline.domain.policy.PolicyName;
+import java.util.Map;
+
+/**
+ * A policy's settings as the API shows them.
+ *
+ * @param mode      the default mode
+ * @param overrides mode per scope: {@code namespace:<ns>} or {@code pool:<pool>}; the most specific wins
+ *                  (namespace before pool before the default)
+ */
+public record PolicyView(PolicyName name, String description, PolicyMode mode, Map<String, PolicyMode> overrides) {
+
+    public PolicyView {
+        overrides = Map.copyOf(overrides);
+    }
+}
