@@ -53,8 +53,20 @@ final class ActionProcedures {
         this.config = config;
     }
 
+    /** The run on this thread, so that long waits inside a step notice a cancellation. */
+    private final ThreadLocal<StepRunner> current = new ThreadLocal<>();
+
     /** Runs the action's steps and returns the sentence that ends it. */
     String run(ActionView a, StepRunner s) throws Exception {
+        current.set(s);
+        try {
+            return runSteps(a, s);
+        } finally {
+            current.remove();
+        }
+    }
+
+    private String runSteps(ActionView a, StepRunner s) throws Exception {
         switch (a.kind()) {
             case CHECKPOINT_NOW:
                 return checkpointNow(a, s);
@@ -205,7 +217,14 @@ final class ActionProcedures {
                 "checkpoint of " + job + " completed", "no checkpoint of " + job + " completed by the deadline");
     }
 
-    private StepOutcome evict(PodRef pod, Instant deadline, boolean allowDelete) throws InterruptedException {
+    private void checkCancelled() throws StepRunner.Cancelled, SQLException {
+        StepRunner s = current.get();
+        if (s != null) {
+            s.checkCancelled();
+        }
+    }
+
+    private StepOutcome evict(PodRef pod, Instant deadline, boolean allowDelete) throws Exception {
         int refusals = 0;
         while (true) {
             boolean late = !clock.instant().isBefore(deadline);
@@ -224,6 +243,7 @@ final class ActionProcedures {
                                 + "); deletion not allowed by this action");
                     }
                     Thread.sleep(config.evictRetryInterval().toMillis());
+                    checkCancelled();
                     break;
                 default:
                     return StepOutcome.failed(out.detail());
@@ -259,6 +279,7 @@ final class ActionProcedures {
                 return StepOutcome.failed(failure);
             }
             Thread.sleep(config.pollInterval().toMillis());
+            checkCancelled();
         }
     }
 

@@ -105,7 +105,11 @@ final class StepRunner {
         StepOutcome out;
         try {
             out = body.run();
-        } catch (InterruptedException e) {
+        } catch (InterruptedException | Cancelled e) {
+            if (e instanceof Cancelled) {
+                store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
+                        clock.instant(), "cancelled"), action.requestedBy());
+            }
             throw e;
         } catch (Exception e) {
             out = StepOutcome.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
