@@ -32,10 +32,16 @@ public enum AlertRule {
     /** An action ended FAILED within {@code window}. Per action. */
     ACTION_FAILED("action-failed", "ActionFailed",
             new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.WARNING)),
-    /** Events waiting to be applied to the model are at least {@code threshold}. Fleet-wide. */
+    /**
+     * Event batches waiting to be applied to the model are at least {@code threshold} (the queue holds
+     * {@code lifeline.ingest.apply-queue-batches}, 4096 by default). Fleet-wide.
+     */
     INGEST_LAG("ingest-lag", "IngestLagHigh",
-            new RuleSettings(true, 10_000, Duration.ofMinutes(2), Duration.ZERO, Severity.WARNING)),
-    /** At least {@code threshold} events were dead-lettered within {@code window}. Fleet-wide. */
+            new RuleSettings(true, 1000, Duration.ofMinutes(2), Duration.ZERO, Severity.WARNING)),
+    /**
+     * At least {@code threshold} events were refused as invalid (dead-lettered from Kafka or rejected over HTTP)
+     * within {@code window}. Fleet-wide.
+     */
     DEAD_LETTER_SPIKE("dead-letter-spike", "DeadLetterSpike",
             new RuleSettings(true, 100, Duration.ZERO, Duration.ofMinutes(5), Severity.WARNING)),
     /** A node was interrupted at least {@code threshold} times within the fleet's lemon window. Per node. */

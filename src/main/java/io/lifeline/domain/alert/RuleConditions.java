@@ -167,7 +167,7 @@ final class RuleConditions {
         RuleSettings lagSt = rules.settings(AlertRule.INGEST_LAG, null);
         if (lagSt.enabled() && lag >= lagSt.threshold()) {
             add(AlertRule.INGEST_LAG, null, labels(), "Ingest is " + lag + " behind",
-                    lag + " events wait to be applied to the model (threshold " + fmt(lagSt.threshold())
+                    lag + " event batches wait to be applied to the model (threshold " + fmt(lagSt.threshold())
                             + "): views and alerts lag behind reality.", lag, lagSt);
         }
         RuleSettings dlSt = rules.settings(AlertRule.DEAD_LETTER_SPIKE, null);
@@ -175,7 +175,7 @@ final class RuleConditions {
         if (dlSt.enabled() && spike >= dlSt.threshold() && spike > 0) {
             add(AlertRule.DEAD_LETTER_SPIKE, null, labels(), spike + " events dead-lettered in "
                             + human(dlSt.window().toMillis()),
-                    spike + " events were not valid and went to the dead-letter topic within "
+                    spike + " events were refused as invalid (dead-lettered or rejected) within "
                             + human(dlSt.window().toMillis()) + " (threshold " + fmt(dlSt.threshold())
                             + "): a producer may send a broken format.", spike, dlSt);
         }
