@@ -23,6 +23,7 @@ public class AlertLeadership {
 
     private final AgroalDataSource dataSource;
     private Connection held;
+    private boolean stopped;
 
     AlertLeadership(AgroalDataSource dataSource) {
         this.dataSource = dataSource;
@@ -30,6 +31,9 @@ public class AlertLeadership {
 
     /** Whether this replica leads alerting now; tries to become leader when nobody is. */
     public synchronized boolean isLeader() {
+        if (stopped) {
+            return false;
+        }
         if (held != null) {
             try {
                 if (held.isValid(2)) {
@@ -71,6 +75,7 @@ public class AlertLeadership {
 
     @PreDestroy
     synchronized void release() {
+        stopped = true;
         if (held == null) {
             return;
         }

@@ -119,7 +119,7 @@ public interface AlertsConfig {
         @WithDefault("10s")
         Duration timeout();
 
-        /** How often due notifications are looked for. */
+        /** How often due notifications are looked for (the scheduler's resolution is one second). */
         @WithDefault("1s")
         Duration pollInterval();
     }
