@@ -23,6 +23,10 @@ public class AlertReceivers {
         for (AlertsConfig.ReceiverConfig r : config.receivers()) {
             Receiver receiver = new Receiver(r.name(), ReceiverKind.fromWire(r.kind()), URI.create(r.url()),
                     r.secret().orElse(null));
+            if (receivers.containsKey(receiver.name())) {
+                throw new IllegalArgumentException("lifeline.alerts.receivers: the name '" + receiver.name()
+                        + "' is used twice");
+            }
             register(receiver);
         }
     }

@@ -140,6 +140,8 @@ class AlertDeliveryTest {
                                 org.assertj.core.groups.Tuple.tuple("delivered", 200));
                 assertThat(metrics.total(ReceiverKind.WEBHOOK, DeliveryOutcome.RETRY) - retriesBefore)
                         .isGreaterThanOrEqualTo(2);
+                assertThat(io.lifeline.connector.http.LifelineApi.metric("lifeline_webhook_deliveries_total",
+                        java.util.Map.of("receiver_kind", "webhook", "outcome", "delivered"))).isGreaterThanOrEqualTo(1);
 
                 JsonPath api = alerts("alerts-hook", "firing");
                 assertThat(api.getList("alerts.labels.job", String.class)).contains(job);

@@ -300,6 +300,22 @@ class AlertEngineTest {
     }
 
     @Test
+    void aRestoredFiringAlertKeepsItsStartAndIsNotNotifiedAgain() {
+        AlertEngine first = engine();
+        at(first, jobs(job("ml/a", 61)), 0);
+        Alert firing = at(first, jobs(job("ml/a", 70)), 6).alerts().get(0);
+        assertThat(firing.state()).isEqualTo(AlertState.FIRING);
+        AlertEngine restarted = engine();
+        restarted.restore(first.alerts());
+        Evaluation ev = at(restarted, jobs(job("ml/a", 80)), 8);
+        assertThat(ev.changes()).isEmpty();
+        assertThat(ev.alerts()).singleElement().satisfies(a -> {
+            assertThat(a.fingerprint()).isEqualTo(firing.fingerprint());
+            assertThat(a.firingSince()).isEqualTo(firing.firingSince());
+        });
+    }
+
+    @Test
     void transitionsOutsideTheTableAreRefused() {
         assertThat(AlertState.RESOLVED.canFollow(AlertState.PENDING)).isFalse();
         assertThat(AlertState.FIRING.canFollow(AlertState.RESOLVED)).isTrue();
