@@ -21,6 +21,7 @@ import org.jboss.logging.Logger;
 final class AlertmanagerPusher {
 
     private static final Logger LOG = Logger.getLogger(AlertmanagerPusher.class);
+    private static final int BATCH = 500;
 
     private final AlertsConfig config;
     private final AlertReceivers receivers;
@@ -65,7 +66,12 @@ final class AlertmanagerPusher {
             if (!due || send.isEmpty()) {
                 continue;
             }
-            HttpDelivery.Result res = http.post(r, payloads.alertmanager(send, now, validFor), Map.of());
+            HttpDelivery.Result res = null;
+            for (int from = 0; from < send.size() && (res == null || res.ok()); from += BATCH) {
+                // Bounded request bodies: a large fleet's firing alerts go in several posts.
+                List<Alert> batch = send.subList(from, Math.min(send.size(), from + BATCH));
+                res = http.post(r, payloads.alertmanager(batch, now, validFor), Map.of());
+            }
             DeliveryOutcome outcome = res.ok() ? DeliveryOutcome.DELIVERED
                     : res.retryable() ? DeliveryOutcome.RETRY : DeliveryOutcome.FAILED;
             metrics.count(r.kind(), outcome);
