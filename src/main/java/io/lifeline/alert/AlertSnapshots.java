@@ -80,11 +80,11 @@ public class AlertSnapshots {
     }
 
     /** The model's part of a snapshot. */
-    private record ModelPart(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids,
+    record ModelPart(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids,
                              List<NodeFacts> nodes) {
     }
 
-    private static ModelPart fromModel(LiveModel m) {
+    static ModelPart fromModel(LiveModel m) {
         List<JobFacts> jobs = new ArrayList<>();
         List<NoticeFacts> notices = new ArrayList<>();
         for (JobSummary s : m.jobs().list(JobFilter.all())) {
