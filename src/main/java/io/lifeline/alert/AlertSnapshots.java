@@ -159,11 +159,15 @@ public class AlertSnapshots {
             return null;
         }
         try {
-            ActionPage page = actions.get().list(new ActionQuery(null, ActionState.FAILED, null, null, now.minus(lookback),
-                    null, MAX_FAILED_ACTIONS, null));
+            // Newest first and not filtered by creation time: an action created long ago may have failed just now.
+            ActionPage page = actions.get().list(new ActionQuery(null, ActionState.FAILED, null, null, null, null,
+                    MAX_FAILED_ACTIONS, null));
+            Instant from = now.minus(lookback);
             List<FailedAction> out = new ArrayList<>();
             for (ActionView a : page.items()) {
-                out.add(new FailedAction(a.id(), a.kind().wire(), a.target(), a.updatedAt(), a.outcome()));
+                if (a.updatedAt() != null && !a.updatedAt().isBefore(from)) {
+                    out.add(new FailedAction(a.id(), a.kind().wire(), a.target(), a.updatedAt(), a.outcome()));
+                }
             }
             return out;
         } catch (RuntimeException e) {
