@@ -1,6 +1,8 @@
 package io.lifeline.metrics;
 
 import io.lifeline.domain.action.ActionKind;
+import io.lifeline.domain.action.ActionState;
+import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,6 +44,19 @@ public class ActionMetrics {
 
     ActionMetrics(MeterRegistry registry) {
         this.registry = registry;
+        // Every kind with the final states, and every policy in the modes that decide, exist from the start at 0:
+        // rate() and increase() then see the first action too, and dashboards show zeros instead of "no data".
+        for (ActionKind k : ActionKind.values()) {
+            for (ActionState s : new ActionState[] {ActionState.SUCCEEDED, ActionState.FAILED, ActionState.CANCELLED}) {
+                counter(k.wire(), bounded(outcomes, s.name()));
+                timer(k.wire(), bounded(outcomes, s.name()));
+            }
+        }
+        for (PolicyName p : PolicyName.values()) {
+            for (PolicyMode m : new PolicyMode[] {PolicyMode.ON, PolicyMode.DRY_RUN}) {
+                decision(p.wire(), bounded(modes, m.name()));
+            }
+        }
     }
 
     /**
@@ -54,16 +69,8 @@ public class ActionMetrics {
     public void actionFinished(String kind, String outcome, Duration duration) {
         String k = kind(kind);
         String o = bounded(outcomes, outcome);
-        String key = k + '\u0000' + o;
-        actions.computeIfAbsent(key, x -> Counter.builder("lifeline_actions")
-                .description("Actions that reached a final state, by kind and outcome")
-                .tag("kind", k).tag("outcome", o).register(registry)).increment();
-        Duration d = duration == null || duration.isNegative() ? Duration.ZERO : duration;
-        durations.computeIfAbsent(key, x -> Timer.builder("lifeline_action_duration")
-                .description("Time from an action's submission to its final state")
-                .tag("kind", k).tag("outcome", o).serviceLevelObjectives(BUCKETS)
-                .minimumExpectedValue(BUCKETS[0]).maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
-                .register(registry)).record(d);
+        counter(k, o).increment();
+        timer(k, o).record(duration == null || duration.isNegative() ? Duration.ZERO : duration);
     }
 
     /**
@@ -76,9 +83,27 @@ public class ActionMetrics {
         String p = policy == null ? OTHER : PolicyName.fromWire(policy.toLowerCase(Locale.ROOT).replace('_', '-'))
                 .map(PolicyName::wire).orElse(OTHER);
         String m = bounded(modes, mode);
-        decisions.computeIfAbsent(p + '\u0000' + m, x -> Counter.builder("lifeline_policy_decisions")
+        decision(p, m).increment();
+    }
+
+    private Counter counter(String kind, String outcome) {
+        return actions.computeIfAbsent(kind + '\u0000' + outcome, x -> Counter.builder("lifeline_actions")
+                .description("Actions that reached a final state, by kind and outcome")
+                .tag("kind", kind).tag("outcome", outcome).register(registry));
+    }
+
+    private Timer timer(String kind, String outcome) {
+        return durations.computeIfAbsent(kind + '\u0000' + outcome, x -> Timer.builder("lifeline_action_duration")
+                .description("Time from an action's submission to its final state")
+                .tag("kind", kind).tag("outcome", outcome).serviceLevelObjectives(BUCKETS)
+                .minimumExpectedValue(BUCKETS[0]).maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
+                .register(registry));
+    }
+
+    private Counter decision(String policy, String mode) {
+        return decisions.computeIfAbsent(policy + '\u0000' + mode, x -> Counter.builder("lifeline_policy_decisions")
                 .description("Policy decisions, by policy and the mode it was in")
-                .tag("policy", p).tag("mode", m).register(registry)).increment();
+                .tag("policy", policy).tag("mode", mode).register(registry));
     }
 
     private static String kind(String kind) {

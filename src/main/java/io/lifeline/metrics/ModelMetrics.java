@@ -40,6 +40,8 @@ public class ModelMetrics {
     /** Label naming a job's namespace; {@code namespace} itself is the target's namespace under a ServiceMonitor. */
     public static final String NAMESPACE = "job_namespace";
 
+    /** GPU-hours are published in GPU-seconds: Prometheus names carry base units. */
+    private static final double SECONDS_PER_HOUR = 3600.0;
     private static final Logger LOG = Logger.getLogger(ModelMetrics.class);
 
     private final ModelRuntime runtime;
@@ -61,7 +63,8 @@ public class ModelMetrics {
                 "Checkpoint age above which the job's freshness objective is breached", Kind.GAUGE);
         family(registry, "lifeline_job_checkpoint_freshness_breached",
                 "1 when the job is active and its checkpoint age exceeds the objective", Kind.GAUGE);
-        family(registry, "lifeline_job_work_at_risk_gpu_hours", "GPUs held times checkpoint age, in GPU-hours",
+        family(registry, "lifeline_job_work_at_risk_gpu_seconds",
+                "GPUs held times checkpoint age, in GPU-seconds (divide by 3600 for GPU-hours)",
                 Kind.GAUGE);
         family(registry, "lifeline_job_world_size", "Ranks of the job now", Kind.GAUGE);
         family(registry, "lifeline_job_world_size_min", "Elastic minimum of the job in ranks", Kind.GAUGE);
@@ -75,7 +78,8 @@ public class ModelMetrics {
         family(registry, "lifeline_job_restart_budget_exhausted", "1 when restarts exceed the elastic policy's budget",
                 Kind.GAUGE);
         family(registry, "lifeline_job_node_info", "1 for each node hosting ranks of the job", Kind.GAUGE);
-        family(registry, "lifeline_job_lost_gpu_hours", "GPU-hours lost to interruptions (rework + recovery), by cause",
+        family(registry, "lifeline_job_lost_gpu_seconds",
+                "GPU-seconds lost to interruptions (rework + recovery), by cause (divide by 3600 for GPU-hours)",
                 Kind.COUNTER);
         family(registry, "lifeline_job_interruptions", "Interruptions of the job, by cause", Kind.COUNTER);
         family(registry, "lifeline_job_restarts", "Interruptions of the job that needed a restart", Kind.COUNTER);
@@ -201,7 +205,7 @@ public class ModelMetrics {
         put(v, "lifeline_job_checkpoint_age_seconds", t, j.checkpointAgeSeconds());
         put(v, "lifeline_job_checkpoint_freshness_objective_seconds", t, j.objectiveSeconds());
         put(v, "lifeline_job_checkpoint_freshness_breached", t, j.breached() ? 1.0 : 0.0);
-        put(v, "lifeline_job_work_at_risk_gpu_hours", t, j.workAtRiskGpuHours());
+        put(v, "lifeline_job_work_at_risk_gpu_seconds", t, j.workAtRiskGpuHours() * SECONDS_PER_HOUR);
         put(v, "lifeline_job_world_size", t, (double) j.worldSize());
         put(v, "lifeline_job_world_size_min", t, j.minWorldSize() == null ? null : j.minWorldSize().doubleValue());
         put(v, "lifeline_job_world_size_max", t, j.maxWorldSize() == null ? null : j.maxWorldSize().doubleValue());
@@ -216,7 +220,7 @@ public class ModelMetrics {
         }
         for (IncidentCause cause : IncidentCause.values()) {
             Tags tc = t.and("cause", label(cause));
-            put(v, "lifeline_job_lost_gpu_hours", tc, c.lostGpuHours().getOrDefault(cause, 0.0));
+            put(v, "lifeline_job_lost_gpu_seconds", tc, c.lostGpuHours().getOrDefault(cause, 0.0) * SECONDS_PER_HOUR);
             put(v, "lifeline_job_interruptions", tc, c.interruptions().getOrDefault(cause, 0).doubleValue());
         }
         put(v, "lifeline_job_restarts", t, (double) c.restarts());
