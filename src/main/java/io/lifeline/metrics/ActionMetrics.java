@@ -7,6 +7,7 @@ import io.lifeline.domain.policy.PolicyName;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Locale;
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Label values are bounded: a kind or policy that is not in {@link ActionKind} / {@link PolicyName} counts as
  * {@code other}, and at most {@link #MAX_VALUES} distinct outcomes and modes get their own value.
  */
+@Startup
 @ApplicationScoped
 public class ActionMetrics {
 

@@ -4,6 +4,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * family: the first path segment ({@code dcgm/ip-10-0-3-17} → {@code dcgm}, {@code k8s/prod-east} → {@code k8s}).
  * At most {@link #MAX_FAMILIES} families get their own label value; the rest count as {@code other}.
  */
+@Startup
 @ApplicationScoped
 public class IngestMetrics {
 

@@ -3,6 +3,7 @@ package io.lifeline.metrics;
 import io.lifeline.config.KafkaConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.lang.management.ManagementFactory;
 import java.util.Set;
@@ -17,6 +18,7 @@ import javax.management.ObjectName;
  * {@code consumer-<group>-}; no extra call to the brokers. Without Kafka ingest (or before the first fetch) the
  * value is 0. Topics come from configuration, so the series count is fixed.
  */
+@Startup
 @ApplicationScoped
 public class KafkaLagMetrics {
 
