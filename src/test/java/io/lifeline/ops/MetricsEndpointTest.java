@@ -33,6 +33,36 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void everyLifelineMetricServedIsDocumentedInOperationsMd() throws java.io.IOException {
+        OpsEvents.feed("ops-endpoint", "documented");
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("docs", "operations.md"));
+        String text = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
+                .until(() -> given().header("Accept", "text/plain").get("/metrics").asString(),
+                        t -> t.contains("lifeline_node_lemon_score{") && t.contains("lifeline_job_node_info{"));
+        java.util.Set<String> undocumented = new java.util.TreeSet<>();
+        for (String line : text.split("\n")) {
+            if (!line.startsWith("lifeline_")) {
+                continue;
+            }
+            String name = line.substring(0, line.replaceAll("[{ ].*", "").length());
+            if (!doc.contains("`" + name + "`") && !doc.contains("`" + stripSuffix(name) + "`")) {
+                undocumented.add(name);
+            }
+        }
+        assertThat(undocumented).as("metrics served on /metrics but missing from docs/operations.md").isEmpty();
+    }
+
+    /** The documented name of a histogram's or counter's sample ({@code _bucket}, {@code _count}, {@code _sum}, {@code _max}). */
+    private static String stripSuffix(String sample) {
+        for (String suffix : new String[] {"_bucket", "_count", "_sum", "_max"}) {
+            if (sample.endsWith(suffix)) {
+                return sample.substring(0, sample.length() - suffix.length());
+            }
+        }
+        return sample;
+    }
+
+    @Test
     void publishesJobAndFleetSeriesAndCountsIngestBySourceFamily() {
         String job = OpsEvents.feed("ops-endpoint", "series");
         String label = "job_name=\"" + job + "\"";
