@@ -35,6 +35,8 @@ class GrafanaDashboardsTest {
     @Test
     void everyMetricInEveryDashboardExpressionIsExported() throws IOException {
         OpsEvents.feed("ops-grafana", "dashboards");
+        // The security counters appear with the first refused request.
+        assertThat(given().get("/api/v1/events").statusCode()).isEqualTo(401);
         Set<String> live = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
                 .until(() -> sampleNames(given().header("Accept", "text/plain").get("/metrics").asString()),
                         n -> n.contains("lifeline_node_lemon_score") && n.contains("lifeline_job_node_info"));

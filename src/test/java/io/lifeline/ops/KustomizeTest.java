@@ -59,26 +59,26 @@ class KustomizeTest {
         assertThat(rules(one(docs, "ClusterRole"))).isEqualTo(new TreeSet<>(CLUSTER_RULES));
         assertThat(rules(one(docs, "Role"))).isEqualTo(new TreeSet<>(NAMESPACE_RULES));
         Map<String, Object> binding = one(docs, "ClusterRoleBinding");
-        assertThat(at(binding, "roleRef", "name")).isEqualTo("lifeline");
+        assertThat((Object) at(binding, "roleRef", "name")).isEqualTo("lifeline");
         assertThat(binding.toString()).contains("name=lifeline, namespace=lifeline");
     }
 
     @Test
     void baseDeploymentIsHardenedAndProbed() throws Exception {
         Map<String, Object> deployment = one(render("deploy/k8s/base"), "Deployment");
-        assertThat(at(deployment, "spec", "replicas")).isEqualTo(2);
+        assertThat((Object) at(deployment, "spec", "replicas")).isEqualTo(2);
         Map<String, Object> pod = at(deployment, "spec", "template", "spec");
-        assertThat(at(pod, "securityContext", "runAsNonRoot")).isEqualTo(true);
+        assertThat((Object) at(pod, "securityContext", "runAsNonRoot")).isEqualTo(true);
         assertThat(pod.get("serviceAccountName")).isEqualTo("lifeline");
         Map<String, Object> c = first(pod.get("containers"));
-        assertThat(at(c, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
-        assertThat(at(c, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
-        assertThat(at(c, "livenessProbe", "httpGet", "path")).isEqualTo("/q/health/live");
-        assertThat(at(c, "readinessProbe", "httpGet", "path")).isEqualTo("/q/health/ready");
+        assertThat((Object) at(c, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
+        assertThat((Object) at(c, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
+        assertThat((Object) at(c, "livenessProbe", "httpGet", "path")).isEqualTo("/q/health/live");
+        assertThat((Object) at(c, "readinessProbe", "httpGet", "path")).isEqualTo("/q/health/ready");
         assertThat(c.get("volumeMounts").toString()).contains("mountPath=/tmp");
-        assertThat(pod.get("volumes").toString()).contains("name=tmp, emptyDir=");
+        assertThat(pod.get("volumes").toString()).contains("{emptyDir={sizeLimit=512Mi}, name=tmp}");
         assertThat(c.get("env").toString()).contains("LIFELINE_LEADER_ELECTION_ENABLED", "secretKeyRef");
-        assertThat((Map<?, ?>) at(c, "resources", "requests")).containsKeys("cpu", "memory");
+        assertThat(KustomizeTest.<Map<String, Object>>at(c, "resources", "requests")).containsKeys("cpu", "memory");
     }
 
     @Test
@@ -86,7 +86,7 @@ class KustomizeTest {
         List<Map<String, Object>> docs = render("deploy/k8s/overlays/production");
         Map<String, Object> c = first(at(one(docs, "Deployment"), "spec", "template", "spec", "containers"));
         String env = c.get("env").toString();
-        assertThat(env).contains("name=lifeline-postgresql, key=jdbc-url", "name=lifeline-kafka, key=bootstrap-servers");
+        assertThat(env).contains("{key=jdbc-url, name=lifeline-postgresql}", "{key=bootstrap-servers, name=lifeline-kafka}");
         assertThat(env).doesNotContain("lifeline-database");
         assertThat(kinds(docs)).contains("PodDisruptionBudget", "PrometheusRule", "ServiceMonitor")
                 .doesNotContain("KafkaTopic");
