@@ -36,12 +36,23 @@ public class KafkaLagMetrics {
 
     /** Sum of the ingest consumer's per-partition lag for {@code topic}. */
     double lag(String topic) {
+        double[] sumAndCount = read(topic);
+        return sumAndCount[0];
+    }
+
+    /** Partitions of {@code topic} the ingest consumer reports a lag for (0 before its first fetch or without Kafka). */
+    int partitionsReported(String topic) {
+        return (int) read(topic)[1];
+    }
+
+    private double[] read(String topic) {
         try {
             // Kafka's JMX reporter quotes a value only when it has characters an object name does not allow as is.
             String value = topic.matches("[\\w\\-%. \t]*") ? topic : ObjectName.quote(topic);
             Set<ObjectName> names = server.queryNames(new ObjectName(
                     "kafka.consumer:type=consumer-fetch-manager-metrics,topic=" + value + ",*"), null);
             double sum = 0;
+            int partitions = 0;
             for (ObjectName n : names) {
                 String client = n.getKeyProperty("client-id");
                 if (client == null || !client.startsWith(clientPrefix) || n.getKeyProperty("partition") == null) {
@@ -50,11 +61,12 @@ public class KafkaLagMetrics {
                 Object v = server.getAttribute(n, "records-lag");
                 if (v instanceof Number num && !Double.isNaN(num.doubleValue())) {
                     sum += num.doubleValue();
+                    partitions++;
                 }
             }
-            return sum;
+            return new double[] {sum, partitions};
         } catch (JMException | RuntimeException e) {
-            return Double.NaN;
+            return new double[] {Double.NaN, 0};
         }
     }
 }
