@@ -4,6 +4,7 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
+import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.runtime.LifelineStartup.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
@@ -42,6 +43,7 @@ public class ActionExecutor {
     private final AgroalDataSource dataSource;
     private final ActionsConfig config;
     private final Clock clock;
+    private final ActionMetrics metrics;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final List<Consumer<ActionView>> finishedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile StepRunner.Hook hook = (id, step) -> { };
@@ -50,7 +52,8 @@ public class ActionExecutor {
     private volatile LeaderElection election;
 
     ActionExecutor(ActionStore store, ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime,
-                   AgroalDataSource dataSource, ActionsConfig config, Clock clock) {
+                   AgroalDataSource dataSource, ActionsConfig config, Clock clock, ActionMetrics metrics) {
+        this.metrics = metrics;
         this.store = store;
         this.procedures = new ActionProcedures(cluster, commands, runtime, clock, config);
         this.dataSource = dataSource;
@@ -194,6 +197,7 @@ public class ActionExecutor {
     private void finish(ActionView a, ActionState from, ActionState to, String outcome) throws SQLException {
         if (store.transition(a.id(), from, to, outcome, a.requestedBy(), clock.instant())) {
             Duration took = Duration.between(a.createdAt(), clock.instant());
+            metrics.actionFinished(a.kind().wire(), to.wire(), took);
             LOG.infof("%s %s on %s %s in %d ms: %s", a.kind().wire(), a.id(), a.target(), to.wire(), took.toMillis(),
                     outcome);
             store.find(a.id()).ifPresent(v -> finishedListeners.forEach(l -> l.accept(v)));
