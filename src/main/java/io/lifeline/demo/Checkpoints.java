@@ -24,7 +24,7 @@ final class Checkpoints {
     void armPeriodic(SimJob job) {
         long token = ++job.periodicToken;
         int e = job.epoch;
-        ctx.agenda.after(job.spec.checkpoint().intervalSeconds() * 1000, () -> {
+        ctx.agenda.after(job.intervalSeconds * 1000, () -> {
             if (job.epoch != e || job.periodicToken != token || job.phase != JobPhase.RUNNING) {
                 return;
             }
@@ -109,7 +109,7 @@ final class Checkpoints {
             ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_COMPLETED, job.key,
                     new TrainerData.CheckpointCompleted(save.id(), save.step(), bytes, save.durationSeconds(),
                             save.blockingSeconds(), uri, checksum, worldSize, save.async(), worldSize));
-            job.newest = new SimJob.Checkpoint(save.id(), save.step());
+            job.completed(new SimJob.Checkpoint(save.id(), save.step()));
             ctx.agenda.after(ctx.rng.millisBetween(2, 10), () -> ctx.emit(Emitter.TRAINER,
                     EventType.TRAINER_CHECKPOINT_VERIFIED, job.key, new TrainerData.CheckpointVerified(save.id(), true,
                             checksum)));
