@@ -37,11 +37,11 @@ final class PodOperator {
 
     /** The training pods scheduled on a node that have not finished, with their job. */
     List<PodRef> trainingPodsOn(String node) {
-        List<Pod> pods = client.pods().inAnyNamespace().withLabel(JOB_LABEL).withField("spec.nodeName", node).list()
-                .getItems();
+        // Training pods only (by label), filtered by node here: not every API server (nor the test mock) takes a
+        // spec.nodeName field selector together with a label selector.
+        List<Pod> pods = client.pods().inAnyNamespace().withLabel(JOB_LABEL).list().getItems();
         List<PodRef> out = new ArrayList<>();
         for (Pod p : pods) {
-            // The field selector is the API server's business; checked again so a server ignoring it does no harm.
             if (p.getSpec() == null || !node.equals(p.getSpec().getNodeName()) || finished(p)) {
                 continue;
             }
