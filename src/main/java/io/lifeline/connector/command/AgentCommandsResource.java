@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  *   <li>{@code GET /api/v1/agents/{namespace}/{name}/commands?wait=30}: the job's pending commands as a JSON array
  *       of command CloudEvents, waiting up to {@code wait} seconds (capped to {@code lifeline.commands.agent.max-wait})
  *       for one; an empty array when none came. The wait holds no thread.</li>
- *   <li>{@code POST /api/v1/agents/{namespace}/{name}/commands/{id}/ack} with
+ *   <li>{@code POST /api/v1/agents/{namespace}/{name}/commands/{id}/ack} (the id may contain {@code /}) with
  *       {@code {"status":"accepted|rejected|done|failed","detail":"..."}}: becomes a {@code trainer.command_ack}
  *       event (source {@code agent/<namespace>/<name>}) submitted like any other; the command leaves the queue.</li>
  * </ul>
@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
 public class AgentCommandsResource {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
-    private static final Pattern COMMAND_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,255}");
+    private static final Pattern COMMAND_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@/-]{0,255}");
     private static final int MAX_DETAIL = 1000;
 
     private final AgentCommandQueue queue;
@@ -84,14 +84,14 @@ public class AgentCommandsResource {
     }
 
     @POST
-    @Path("{id}/ack")
+    @Path("{id: .+}/ack")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> ack(@PathParam("namespace") String namespace, @PathParam("name") String name,
                                          @PathParam("id") String id, Ack body) {
         String job = job(namespace, name);
         if (id == null || !COMMAND_ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("id: a command id (letters, digits, '._:@-', at most 256)");
+            throw new IllegalArgumentException("id: a command id (letters, digits, '._:@/-', at most 256)");
         }
         TrainerData.AckStatus status = status(body);
         Optional<TrainerCommand> known = queue.ack(job, id);

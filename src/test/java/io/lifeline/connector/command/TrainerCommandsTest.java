@@ -70,7 +70,7 @@ class TrainerCommandsTest {
     void anAgentLongPollsItsCommandsAndItsAcknowledgementIsStored() throws Exception {
         String ns = unique("team");
         String path = "/api/v1/agents/" + ns + "/echo/commands";
-        String id = unique("cmd");
+        String id = unique("act") + "/checkpoint";
         CompletableFuture<Response> waiting = CompletableFuture.supplyAsync(
                 () -> given(asIngest()).queryParam("wait", 20).get(path));
         Thread.sleep(500);
