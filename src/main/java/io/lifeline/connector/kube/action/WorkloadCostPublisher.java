@@ -63,7 +63,7 @@ public class WorkloadCostPublisher {
 
     private void passSafely() {
         try {
-            int written = pass();
+            int written = publishNow();
             if (written > 0) {
                 LOG.debugf("Kueue Workload cost annotations written on %d Workloads", written);
             }
@@ -73,8 +73,8 @@ public class WorkloadCostPublisher {
         }
     }
 
-    /** One pass; the number of Workloads annotated. */
-    int pass() {
+    /** One pass now, whatever the schedule; the number of Workloads annotated. */
+    public int publishNow() {
         synchronized (this) {
             if (workloads == null) {
                 workloads = new WorkloadOperator(clients.get());
