@@ -1,4 +1,4 @@
-package io.lifeline.connector.kube;
+package io.lifeline.connector.kube.action;
 
 import static io.lifeline.connector.http.LifelineApi.unique;
 import static io.lifeline.testing.TestTokens.api;
@@ -12,31 +12,48 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterOutcome.Result;
-import io.lifeline.connector.Fixtures;
-import io.lifeline.connector.kube.action.WorkloadCostPublisher;
 import io.lifeline.testing.CloudEvents;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Kubernetes actions inside the application, with the Kubernetes connector on (the same mock API server and
- * settings as {@link KubernetesConnectorTest}): the application's {@link ClusterActions} acts on the cluster, and
- * the Workload cost publisher writes the model's checkpoint age on a job's Kueue Workload.
+ * The Kubernetes actions inside the application, against the fabric8 mock API server: with the Kubernetes connector
+ * on, the application's {@link ClusterActions} acts on the cluster, and the Workload cost publisher writes the
+ * model's checkpoint age on a job's Kueue Workload. The connector's informers stay off here (every kind disabled):
+ * their metrics are {@code KubernetesConnectorTest}'s business, and the job reaches the model through the event API.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true, setup = KubernetesConnectorTest.InstallCrds.class)
-@QuarkusTestResource(value = KubernetesConnectorTest.ConnectorOn.class, restrictToAnnotatedClass = true)
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = KubernetesActionsAppTest.ActionsOn.class, restrictToAnnotatedClass = true)
 class KubernetesActionsAppTest {
+
+    /** The Kubernetes connector on (so actions go to the cluster), with no kind watched. */
+    public static class ActionsOn implements QuarkusTestResourceLifecycleManager {
+        @Override
+        public Map<String, String> start() {
+            Map<String, String> m = new HashMap<>(Map.of("lifeline.connectors.kubernetes.enabled", "true",
+                    "lifeline.connectors.kubernetes.cluster", "mock-actions"));
+            for (String kind : new String[] {"nodes", "pods", "events", "pytorchjobs", "kueue", "volcano"}) {
+                m.put("lifeline.connectors.kubernetes." + kind + ".enabled", "false");
+            }
+            return m;
+        }
+
+        @Override
+        public void stop() {
+            // nothing to stop
+        }
+    }
 
     @KubernetesTestServer
     KubernetesServer server;
@@ -62,16 +79,14 @@ class KubernetesActionsAppTest {
     }
 
     @Test
-    void aJobsWorkloadGetsItsCheckpointAgeFromTheModel() throws Exception {
+    void aJobsWorkloadGetsItsCheckpointAgeFromTheModel() {
         String ns = unique("cost");
         String job = ns + "/elastic-example-echo";
-        GenericKubernetesResource pytorchJob;
-        try (InputStream in = Files.newInputStream(Fixtures.path("k8s/pytorchjob_elastic_echo.yaml"))) {
-            pytorchJob = client().getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
-        }
-        pytorchJob.getMetadata().setNamespace(ns);
-        client().genericKubernetesResources(PyTorchJobWatcher.CONTEXT).inNamespace(ns).resource(pytorchJob).create();
         Instant saved = Instant.now().minusSeconds(3600);
+        api().contentType("application/cloudevents+json").body(CloudEvents.event(CloudEvents.uniqueId(), "test/operator",
+                "job.submitted", job, saved.minusSeconds(600), "{\"namespace\":\"" + ns + "\",\"elastic\":{\"minNodes\":1,"
+                        + "\"maxNodes\":2,\"procsPerNode\":1,\"maxRestarts\":100},\"gpusPerNode\":1}"))
+                .post("/api/v1/events").then().statusCode(200);
         api().contentType("application/cloudevents+json").body(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer",
                 "trainer.checkpoint.completed", job, saved, "{\"checkpointId\":\"ck-1\",\"step\":100,"
                         + "\"durationSeconds\":30.0,\"blockingSeconds\":10.0,\"uri\":\"s3://ckpt/echo/100\"}"))
@@ -84,11 +99,11 @@ class KubernetesActionsAppTest {
                 .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("kubeflow.org/v1").withKind("PyTorchJob")
                         .withName("elastic-example-echo").withUid("uid-" + ns).withController(true).build()).build());
         wl.setAdditionalProperty("spec", Map.of("queueName", "team-queue"));
-        client().genericKubernetesResources(KueueWorkloadWatcher.CONTEXT).inNamespace(ns).resource(wl).create();
+        client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns).resource(wl).create();
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             publisher.publishNow();
-            Map<String, String> a = client().genericKubernetesResources(KueueWorkloadWatcher.CONTEXT).inNamespace(ns)
+            Map<String, String> a = client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns)
                     .withName("pytorchjob-elastic-example-echo-c0st1").get().getMetadata().getAnnotations();
             assertThat(a).containsKey("lifeline.io/gpu-hours-at-risk");
             assertThat(Long.parseLong(a.get("lifeline.io/checkpoint-age-seconds"))).isBetween(3590L, 3700L);
