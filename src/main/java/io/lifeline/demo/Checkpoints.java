@@ -36,6 +36,28 @@ final class Checkpoints {
         });
     }
 
+    /**
+     * Prepare-exit: save now and stay paused after the save until the job restarts (an eviction, a restart) or
+     * until {@code releaseAt}, when training goes on if nothing came.
+     */
+    void prepareExit(SimJob job, long releaseAt) {
+        job.holdAfterSave = true;
+        int e = job.epoch;
+        ctx.agenda.at(releaseAt, () -> {
+            if (job.epoch == e && job.holdAfterSave) {
+                job.holdAfterSave = false;
+                if (job.phase == JobPhase.RUNNING && job.blocked && (job.inFlight == null
+                        || ctx.now() - job.inFlight.startedAt() >= job.inFlight.blockingSeconds() * 1000)) {
+                    endBlocking(job);
+                }
+            }
+        });
+        if (job.inFlight != null && !job.blocked) {
+            job.setBlocked(true, ctx.now());
+        }
+        requestNow(job);
+    }
+
     /** Starts a save now unless one is in flight (a command then waits for that one). */
     void requestNow(SimJob job) {
         if (job.inFlight == null) {
@@ -83,6 +105,10 @@ final class Checkpoints {
     }
 
     private void endBlocking(SimJob job) {
+        if (job.holdAfterSave && job.phase == JobPhase.RUNNING) {
+            // Prepared to exit: the trainers stay paused after their save, so an eviction loses no work.
+            return;
+        }
         job.setBlocked(false, ctx.now());
         if (job.phase == JobPhase.RUNNING) {
             armPeriodic(job);

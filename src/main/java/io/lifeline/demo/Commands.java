@@ -20,6 +20,9 @@ final class Commands {
     static final String RESUME = "resume";
     static final String RESTORE = "restore_from";
     static final String SET_INTERVAL = "set_checkpoint_interval";
+    static final String PREPARE_EXIT = "prepare_exit";
+    /** How long a job prepared to exit without a deadline stays paused when no eviction comes. */
+    static final long PREPARE_EXIT_HOLD_MS = 10 * 60_000;
     /** Shortest and longest checkpoint interval a command may set, in seconds. */
     static final long MIN_INTERVAL_S = 10;
     static final long MAX_INTERVAL_S = 7 * 86_400;
@@ -58,7 +61,11 @@ final class Commands {
         if (deadline != null) {
             ctx.agenda.at(deadline, () -> expire(job, commandId));
         }
-        if (phase == JobPhase.RUNNING) {
+        if (PREPARE_EXIT.equals(command)) {
+            if (phase == JobPhase.RUNNING) {
+                ctx.checkpoints.prepareExit(job, deadline == null ? ctx.now() + PREPARE_EXIT_HOLD_MS : deadline);
+            }
+        } else if (phase == JobPhase.RUNNING) {
             ctx.checkpoints.requestNow(job);
         }
     }

@@ -167,7 +167,9 @@ public final class FleetSimulator {
     }
 
     /**
-     * A save before leaving (prepare-exit): like {@link #requestCheckpoint}, acknowledged under {@code command}.
+     * A save now, acknowledged under {@code command}, like {@link #requestCheckpoint}. For {@code prepare_exit} the
+     * trainers then stay paused (no steps an eviction would throw away) until the job restarts, or until the
+     * deadline (10 minutes without one) if nothing came.
      */
     public void requestCheckpoint(String commandId, String command, String job, Instant deadline) {
         check(commandId, job);

@@ -68,6 +68,8 @@ final class SimJob {
     Checkpoint restoreFrom;
     /** Seconds between periodic saves: the scenario's, unless a command changed it. */
     long intervalSeconds;
+    /** Prepared to exit: paused after its save until it restarts (see {@code Checkpoints.prepareExit}). */
+    boolean holdAfterSave;
     /** Suspension asked for while the job was between phases; applied once it trains or waits. */
     boolean suspendWanted;
     Save inFlight;

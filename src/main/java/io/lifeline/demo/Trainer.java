@@ -162,6 +162,7 @@ final class Trainer {
         // A restore command or annotation names the checkpoint; otherwise the newest complete one.
         SimJob.Checkpoint from = job.restoreFrom != null ? job.restoreFrom : job.newest;
         job.restoreFrom = null;
+        job.holdAfterSave = false;
         if (from != null) {
             ctx.emit(Emitter.TRAINER, EventType.TRAINER_RESTORED, job.key,
                     new TrainerData.Restored(from.id(), from.step(), job.runId));

@@ -230,6 +230,31 @@ class ClusterOpsTest {
     }
 
     @Test
+    void prepareExitSavesThenPausesSoAnEvictionLosesNoSteps() {
+        Run run = training().advance(Duration.ofMinutes(2));
+        Instant t0 = run.sim.now();
+        run.sim.requestCheckpoint("p1", "prepare_exit", SMALL, t0.plusSeconds(600));
+        run.advance(Duration.ofMinutes(1));
+        assertThat(run.acks("p1")).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
+        TrainerData.CheckpointCompleted saved = (TrainerData.CheckpointCompleted) run
+                .of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, t0).get(0).data();
+        run.advance(Duration.ofMinutes(1));
+        // Paused after the save: no training, so no progress reports.
+        assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(40))).isEmpty();
+
+        String node = run.nodesOf(SMALL, "od-b").get(0);
+        SimPod pod = run.sim.podsOn(node).get(0);
+        Instant t1 = run.sim.now();
+        run.sim.evict(pod.namespace(), pod.name());
+        run.advance(Duration.ofMinutes(3));
+        TrainerData.Restored restored = (TrainerData.Restored) run.of(EventType.TRAINER_RESTORED, SMALL, t1).get(0).data();
+        assertThat(restored.step()).isEqualTo(saved.step());
+        assertThat(run.lastWorldSize(SMALL, t1)).isEqualTo(3 * 8);
+        List<Event> after = run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(20));
+        assertThat(((TrainerData.Progress) after.get(after.size() - 1).data()).step()).isGreaterThan(saved.step());
+    }
+
+    @Test
     void noticeCommandsAreAcknowledgedAsNoted() {
         Run run = training();
         run.sim.note("n1", "rescale_notice", BIG);
