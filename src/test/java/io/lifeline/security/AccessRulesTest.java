@@ -67,6 +67,22 @@ class AccessRulesTest {
     }
 
     @Test
+    void agentCommandsTakeIngestOrOperatorAndAcksAreRateLimited() {
+        String poll = "/api/v1/agents/team/echo/commands";
+        String ack = "/api/v1/agents/team/echo/commands/c-1/ack";
+        for (Role role : List.of(Role.INGEST, Role.OPERATOR, Role.ADMIN)) {
+            assertThat(allowed(role, "GET", poll)).as(role.name()).isTrue();
+            assertThat(allowed(role, "POST", ack)).as(role.name()).isTrue();
+        }
+        assertThat(allowed(Role.VIEWER, "GET", poll)).isFalse();
+        assertThat(allowed(Role.VIEWER, "POST", ack)).isFalse();
+        assertThat(allowed(null, "GET", poll)).isFalse();
+        assertThat(rules.match("POST", ack).rate()).isEqualTo(AccessRules.RateClass.INGEST);
+        assertThat(rules.match("GET", poll).rate()).isNull();
+        assertThat(rules.match("DELETE", poll).kind()).isEqualTo(AccessRules.Kind.DENY);
+    }
+
+    @Test
     void tokensAndAuditAreAdminOnlyEvenForReading() {
         for (String method : List.of("GET", "POST", "DELETE")) {
             assertThat(allowed(Role.ADMIN, method, "/api/v1/tokens")).isTrue();
