@@ -35,6 +35,11 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class ActionExecutor {
 
+    /** Told after every recorded step; the crash tests stop a run here as a dying process would. */
+    public interface StepHook {
+        void afterStep(String actionId, String stepName) throws InterruptedException;
+    }
+
     private static final Logger LOG = Logger.getLogger(ActionExecutor.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -46,7 +51,7 @@ public class ActionExecutor {
     private final ActionMetrics metrics;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final List<Consumer<ActionView>> finishedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile StepRunner.Hook hook = (id, step) -> { };
+    private volatile StepHook hook = (id, step) -> { };
     private volatile ExecutorService workers;
     private volatile ScheduledExecutorService scanner;
     private volatile LeaderElection election;
@@ -139,7 +144,7 @@ public class ActionExecutor {
     }
 
     /** Test seam: called after every recorded step (for example to stop a run where a crash should happen). */
-    void hook(StepRunner.Hook h) {
+    public void hook(StepHook h) {
         this.hook = h;
     }
 
@@ -175,7 +180,7 @@ public class ActionExecutor {
             } else {
                 LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
             }
-            StepRunner steps = new StepRunner(a, store, clock, hook);
+            StepRunner steps = new StepRunner(a, store, clock, hook::afterStep);
             try {
                 String outcome = procedures.run(a, steps);
                 finish(a, ActionState.RUNNING, ActionState.SUCCEEDED, outcome);
