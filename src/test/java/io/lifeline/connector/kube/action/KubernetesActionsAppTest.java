@@ -309,4 +309,42 @@ class KubernetesActionsAppTest {
         assertThat(api().queryParam("target", d).queryParam("kind", "drain").get("/api/v1/actions").then().extract()
                 .jsonPath().getList("items.id")).containsExactly(id);
     }
+
+    @SuppressWarnings("unchecked")
+    private Object suspended(String ns, String name) {
+        GenericKubernetesResource j = client().genericKubernetesResources(PyTorchJobOperator.CONTEXT).inNamespace(ns)
+                .withName(name).get();
+        Map<String, Object> spec = (Map<String, Object>) j.getAdditionalProperties().get("spec");
+        Map<String, Object> run = (Map<String, Object>) spec.get("runPolicy");
+        return run == null ? null : run.get("suspend");
+    }
+
+    @Test
+    void preemptSavesThenSuspendsAndResumeLiftsIt() throws Exception {
+        String ns = unique("preempt");
+        String n = unique("gpu-p");
+        TestFleet fleet = new TestFleet();
+        clusterNode(n);
+        fleet.node(n, "spot-pool");
+        clusterJob(ns, "t5", 1, 2, 1);
+        fleet.job(ns + "/t5", 1, 2, n).checkpoint(ns + "/t5", "t5-1", 100, 5).progress(ns + "/t5", 150);
+        String id = api().contentType("application/json").body("{\"kind\":\"preempt\",\"target\":\"" + ns
+                + "/t5\",\"params\":{\"deadlineSeconds\":60},\"reason\":\"launch run needs the pool\"}")
+                .post("/api/v1/actions").then().statusCode(201).extract().path("id");
+        obey(fleet, ns, "t5", 160);
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> api().get("/api/v1/actions/" + id).then()
+                .body("state", org.hamcrest.Matchers.equalTo("succeeded"))
+                .body("outcome", org.hamcrest.Matchers.containsString("preempted by")));
+        assertThat(stepNames(id)).containsSubsequence("request checkpoint " + ns + "/t5", "await checkpoint " + ns
+                + "/t5", "suspend");
+        assertThat(suspended(ns, "t5")).isEqualTo(true);
+        // The scheduler's answer to the suspension is what makes the job resumable in Lifeline's eyes.
+        fleet.send(ns + "/t5", io.lifeline.domain.event.EventType.WORKLOAD_EVICTED,
+                new io.lifeline.domain.event.SchedulerData.Evicted("suspended by lifeline"));
+        String resume = api().contentType("application/json").body("{\"kind\":\"resume\",\"target\":\"" + ns
+                + "/t5\"}").post("/api/v1/actions").then().statusCode(201).extract().path("id");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> api().get("/api/v1/actions/" + resume).then()
+                .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
+        assertThat(suspended(ns, "t5")).isEqualTo(false);
+    }
 }
