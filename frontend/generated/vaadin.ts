@@ -1,5 +1,0 @@
-import './vaadin-featureflags.js';
-
-import './index';
-
-import './vaadin-react.js';
