@@ -95,7 +95,7 @@ public class ActionsView extends VerticalLayout {
         return b;
     }
 
-    private void cancel(ActionView a) {
+    void cancel(ActionView a) {
         UI ui = UI.getCurrent();
         actions.cancel(a.id(), UiSession.caller()).whenComplete((v, ex) -> push(ui, () -> {
             if (ex != null) {

@@ -100,13 +100,13 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         if (!pools.equals(pool.getListDataView().getItems().toList())) {
             String v = pool.getValue();
             pool.setItems(pools);
-            pool.setValue(pools.contains(v) ? v : null);
+            pool.setValue(v != null && pools.contains(v) ? v : null);
         }
         List<String> jobs = s.jobs().stream().filter(j -> j.state().isActive()).map(io.lifeline.ui.data.JobRow::name).toList();
         if (!jobs.equals(job.getListDataView().getItems().toList())) {
             String v = job.getValue();
             job.setItems(jobs);
-            job.setValue(jobs.contains(v) ? v : null);
+            job.setValue(v != null && jobs.contains(v) ? v : null);
         }
     }
 
