@@ -29,7 +29,9 @@ final class Charts {
         o.putObject("tooltip").put("trigger", "axis");
         o.putObject("legend").put("top", 0).putObject("textStyle").put("color", TEXT);
         o.putObject("grid").put("left", 40).put("right", 50).put("top", 30).put("bottom", 30).put("containLabel", true);
-        o.putObject("xAxis").put("type", "category").set("data", cats);
+        ObjectNode x = o.putObject("xAxis").put("type", "category");
+        x.set("data", cats);
+        x.putObject("axisLabel").put("interval", 0).put("fontSize", 11);
         ArrayNode y = o.putArray("yAxis");
         y.addObject().put("type", "value").put("name", "interruptions").put("minInterval", 1);
         y.addObject().put("type", "value").put("name", "GPU-h").putObject("splitLine").put("show", false);

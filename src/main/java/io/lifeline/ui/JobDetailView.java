@@ -274,7 +274,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         incidents.addColumn(i -> Format.gpuHours(i.lostGpuHours())).setHeader("Lost");
         incidents.addColumn(i -> i.actualLeadMillis() == null ? "—" : Format.duration(i.actualLeadMillis())).setHeader("Warning");
         incidents.addColumn(i -> Format.text(i.originNode())).setHeader("Node");
+        incidents.setEmptyStateText("No interruptions so far.");
         checkpoints.setId("job-checkpoints");
+        checkpoints.setEmptyStateText("No checkpoint reported yet.");
         checkpoints.addThemeVariants(GridVariant.LUMO_COMPACT);
         checkpoints.setAllRowsVisible(true);
         checkpoints.addColumn(CheckpointView::id).setHeader("Checkpoint").setAutoWidth(true);
@@ -290,6 +292,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         checkpoints.addColumn(c -> c.restoreCount() == 0 ? "—" : c.restoreCount() + "×").setHeader("Restored");
         checkpoints.addColumn(new ComponentRenderer<>(this::restoreButton)).setHeader("");
         rounds.setId("job-rounds");
+        rounds.setEmptyStateText("No rendezvous reported yet.");
         rounds.addThemeVariants(GridVariant.LUMO_COMPACT);
         rounds.setAllRowsVisible(true);
         rounds.addColumn(r -> Format.time(r.time(), UiSession.zone())).setHeader("Formed").setAutoWidth(true);

@@ -4,6 +4,7 @@ import com.vaadin.flow.component.Key;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.dependency.StyleSheet;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.H1;
 import com.vaadin.flow.component.html.Paragraph;
@@ -16,6 +17,7 @@ import jakarta.inject.Inject;
 /** Sign-in with an API token. The token itself is never kept: only the verified caller, in the session. */
 @Route("login")
 @PageTitle("Sign in · Lifeline")
+@StyleSheet("context://styles/app.css")
 public class LoginView extends VerticalLayout {
 
     private final LoginPresenter presenter;

@@ -5,6 +5,7 @@ import com.vaadin.flow.component.applayout.AppLayout;
 import com.vaadin.flow.component.applayout.DrawerToggle;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.dependency.StyleSheet;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.icon.VaadinIcon;
 import com.vaadin.flow.component.orderedlayout.FlexComponent;
@@ -22,6 +23,7 @@ import java.time.ZoneId;
  * The frame of every dashboard page: navigation, the signed-in caller and role, the time zone times are shown in,
  * a light/dark switch and sign-out. Sends anyone not signed in to the login page.
  */
+@StyleSheet("context://styles/app.css")
 public class MainLayout extends AppLayout implements BeforeEnterObserver {
 
     private final Span zone = new Span();

@@ -65,6 +65,8 @@ public class NodePanel extends VerticalLayout {
         xids.addColumn(XidOccurrence::xid).setHeader("XID");
         xids.addColumn(x -> Format.text(x.description())).setHeader("Meaning").setAutoWidth(true);
         xids.addColumn(x -> Format.words(x.action())).setHeader("Policy");
+        xids.setEmptyStateText("No XID reported.");
+        gpus.setEmptyStateText("No GPU reported yet.");
         jobs.setId("node-jobs");
         add(head, facts, buttons, new H4("GPUs"), gpus, new H4("XID history"), xids, new H4("Jobs on this node"), jobs);
     }

@@ -74,6 +74,9 @@ public class OverviewView extends VerticalLayout {
             g.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
             g.setAllRowsVisible(true);
         }
+        incidents.setEmptyStateText("No open incidents.");
+        breaching.setEmptyStateText("Every job's newest checkpoint is within its objective.");
+        nodes.setEmptyStateText("No node has a pending notice, and none is draining or cordoned.");
         Div charts = new Div(Ui.section("Interruptions and lost GPU-hours by cause, last 7 days", causesEmpty, causes),
                 Ui.section("Open incidents", incidents));
         charts.addClassNames("ll-two");

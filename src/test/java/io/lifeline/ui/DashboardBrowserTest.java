@@ -113,7 +113,8 @@ class DashboardBrowserTest {
         assertThat(driver.findElements(By.id("action-checkpoint"))).isEmpty();
         driver.findElement(By.id("theme-toggle")).click();
         await(() -> String.valueOf(((JavascriptExecutor) driver).executeScript(
-                "return document.documentElement.getAttribute('theme')")).contains("dark"));
+                "return (document.documentElement.getAttribute('theme') || '') + ' '"
+                        + " + (document.body.getAttribute('theme') || '')")).contains("dark"));
         shot("job-detail-dark");
     }
 

@@ -21,6 +21,7 @@ public final class EttrHistory {
 
     private static final int CAPACITY = 7 * 24 * 60 + 1;
     private static final long MINUTE = 60_000;
+    private static final long MIN_COVERED = 15 * MINUTE;
 
     private final long[] at = new long[CAPACITY];
     private final long[] productive = new long[CAPACITY];
@@ -65,7 +66,9 @@ public final class EttrHistory {
         if (oldest >= 0) {
             long dp = fleet.productiveMillis() - productive[oldest];
             long da = activeNow - active[oldest];
-            if (da > 0 && dp >= 0 && dp <= da) {
+            long covered = now.toEpochMilli() - at[oldest];
+            // A window shorter than a quarter of an hour says more about the last event than about the fleet.
+            if (covered >= MIN_COVERED && da > 0 && dp >= 0 && dp <= da) {
                 return new Window((double) dp / da, Duration.ofMillis(now.toEpochMilli() - at[oldest]), window);
             }
         }
