@@ -1,11 +1,17 @@
 package io.lifeline.api;
 
+import io.lifeline.action.ActionNotFoundException;
+import io.lifeline.action.ActionRejectedException;
+import io.lifeline.action.ActionsUnavailableException;
+import io.lifeline.action.TargetBusyException;
 import io.lifeline.ingest.IngestRejectedException;
 import io.lifeline.ingest.codec.InvalidEventException;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.RateLimitedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Map;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -42,6 +48,29 @@ public final class ProblemMappers {
     public Response rateLimited(RateLimitedException e) {
         return Response.fromResponse(problem(429, "rate-limited", "Too many requests", e.getMessage()))
                 .header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
+    }
+
+    @ServerExceptionMapper
+    public Response actionRejected(ActionRejectedException e) {
+        return Response.status(400).type(Problem.MEDIA_TYPE).entity(new Problem("/problems/invalid-request",
+                "Invalid request", 400, e.field() + ": " + e.getMessage(),
+                List.of(Map.of("field", e.field(), "reason", e.getMessage())))).build();
+    }
+
+    @ServerExceptionMapper
+    public Response targetBusy(TargetBusyException e) {
+        return problem(409, "target-busy", "Target busy", e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response notFound(ActionNotFoundException e) {
+        return problem(404, "not-found", "Not found", e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response actionsUnavailable(ActionsUnavailableException e) {
+        return Response.fromResponse(problem(503, "unavailable", "Temporarily unavailable", e.getMessage()))
+                .header("Retry-After", "2").build();
     }
 
     @ServerExceptionMapper

@@ -30,6 +30,8 @@ public class ModelRuntime {
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private volatile boolean running = true;
+    private final java.util.List<java.util.function.BiConsumer<Event, LiveModel>> listeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
@@ -49,6 +51,15 @@ public class ModelRuntime {
             return;
         }
         put(() -> applyAll(events), timeout);
+    }
+
+    /**
+     * Adds a listener told of every event right after it is applied, on the model's thread, with the model: it must
+     * be quick and must not keep references to mutable state (policies react to notices this way, with no queue in
+     * between).
+     */
+    public void addApplyListener(java.util.function.BiConsumer<Event, LiveModel> listener) {
+        listeners.add(listener);
     }
 
     /** Runs a read of the model on its thread; the function must not keep references to mutable state. */
@@ -97,6 +108,9 @@ public class ModelRuntime {
             try {
                 model.apply(e);
                 applied.incrementAndGet();
+                for (java.util.function.BiConsumer<Event, LiveModel> l : listeners) {
+                    l.accept(e, model);
+                }
             } catch (RuntimeException ex) {
                 // One event the model cannot take must not stop the others: count it and go on.
                 failed.incrementAndGet();

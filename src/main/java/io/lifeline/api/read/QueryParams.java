@@ -8,12 +8,12 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /** Parses query parameters into typed values, failing with a message that names the parameter. */
-final class QueryParams {
+public final class QueryParams {
 
     private QueryParams() {
     }
 
-    static <E extends Enum<E>> E enumValue(String name, String value, Class<E> type) {
+    public static <E extends Enum<E>> E enumValue(String name, String value, Class<E> type) {
         if (value == null || value.isBlank()) {
             return null;
         }
@@ -28,7 +28,7 @@ final class QueryParams {
                 + abbreviate(value) + "'");
     }
 
-    static Instant instant(String name, String value) {
+    public static Instant instant(String name, String value) {
         if (value == null || value.isBlank()) {
             return null;
         }
@@ -39,7 +39,7 @@ final class QueryParams {
         }
     }
 
-    static int limit(Integer value, int dflt, int max) {
+    public static int limit(Integer value, int dflt, int max) {
         int n = value == null ? dflt : value;
         if (n < 1 || n > max) {
             throw new InvalidEventException("limit: must be between 1 and " + max + ", got " + n);
@@ -47,7 +47,7 @@ final class QueryParams {
         return n;
     }
 
-    static int offset(Integer value) {
+    public static int offset(Integer value) {
         int n = value == null ? 0 : value;
         if (n < 0) {
             throw new InvalidEventException("offset: must be >= 0, got " + n);
@@ -55,7 +55,7 @@ final class QueryParams {
         return n;
     }
 
-    static Boolean bool(String name, String value) {
+    public static Boolean bool(String name, String value) {
         if (value == null || value.isBlank()) {
             return null;
         }

@@ -1,0 +1,202 @@
+package io.lifeline.action;
+
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.config.ActionsConfig;
+import io.lifeline.domain.action.ActionState;
+import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.runtime.ModelRuntime;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.lang.management.ManagementFactory;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs actions' steps, on the leader replica only. It starts once the model is rebuilt (so plans and waits see the
+ * fleet as it is), takes over every unfinished action when it becomes leader, and looks for actions submitted on
+ * other replicas at each leader check.
+ */
+@ApplicationScoped
+public class ActionExecutor {
+
+    private static final Logger LOG = Logger.getLogger(ActionExecutor.class);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final ActionStore store;
+    private final ActionProcedures procedures;
+    private final AgroalDataSource dataSource;
+    private final ActionsConfig config;
+    private final Clock clock;
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final List<Consumer<ActionView>> finishedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile StepRunner.Hook hook = (id, step) -> { };
+    private volatile ExecutorService workers;
+    private volatile ScheduledExecutorService scanner;
+    private volatile LeaderElection election;
+
+    ActionExecutor(ActionStore store, ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime,
+                   AgroalDataSource dataSource, ActionsConfig config, Clock clock) {
+        this.store = store;
+        this.procedures = new ActionProcedures(cluster, commands, runtime, clock, config);
+        this.dataSource = dataSource;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    void onOpened(@Observes IngestOpened opened) {
+        if (config.executorEnabled()) {
+            start();
+        }
+    }
+
+    /** Starts competing for leadership and, once leader, executing. */
+    public synchronized void start() {
+        if (workers != null) {
+            return;
+        }
+        workers = new ThreadPoolExecutor(config.maxConcurrent(), config.maxConcurrent(), 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "lifeline-action-" + THREADS.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        String identity = ManagementFactory.getRuntimeMXBean().getName() + "#" + THREADS.incrementAndGet();
+        election = new LeaderElection(dataSource, identity, leader -> {
+            if (leader) {
+                scan();
+            }
+        });
+        election.start(config.leaderCheckInterval().toMillis());
+        scanner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lifeline-action-scan");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = config.leaderCheckInterval().toMillis();
+        scanner.scheduleWithFixedDelay(this::scan, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Stops executing at once, as a crash would: running steps are interrupted and left as they are, to be resumed
+     * by whichever replica leads next. Used at shutdown and by the crash tests.
+     */
+    @PreDestroy
+    public synchronized void stop() {
+        if (workers == null) {
+            return;
+        }
+        scanner.shutdownNow();
+        election.close();
+        workers.shutdownNow();
+        try {
+            workers.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        running.clear();
+        workers = null;
+    }
+
+    public boolean isLeader() {
+        LeaderElection e = election;
+        return e != null && e.isLeader();
+    }
+
+    /** Runs the action now if this replica leads; otherwise the leader finds it at its next scan. */
+    public void schedule(String id) {
+        ExecutorService w = workers;
+        if (w == null || !isLeader() || !running.add(id)) {
+            return;
+        }
+        try {
+            w.execute(() -> execute(id));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            running.remove(id);
+        }
+    }
+
+    /** Called with each action that reached a final state on this replica. */
+    public void onFinished(Consumer<ActionView> listener) {
+        finishedListeners.add(listener);
+    }
+
+    /** Test seam: called after every recorded step (for example to stop a run where a crash should happen). */
+    void hook(StepRunner.Hook h) {
+        this.hook = h;
+    }
+
+    private void scan() {
+        if (!isLeader()) {
+            return;
+        }
+        try {
+            for (String id : store.unfinished()) {
+                schedule(id);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warnf("Could not look for unfinished actions: %s", e.getMessage());
+        }
+    }
+
+    private void execute(String id) {
+        try {
+            ActionView a = store.find(id).orElse(null);
+            if (a == null || a.state().terminal()) {
+                return;
+            }
+            if (a.state() == ActionState.PENDING) {
+                if (store.cancelRequested(id)) {
+                    finish(a, ActionState.PENDING, ActionState.CANCELLED, "cancelled before it started");
+                    return;
+                }
+                if (!store.transition(id, ActionState.PENDING, ActionState.RUNNING, "running", a.requestedBy(),
+                        clock.instant())) {
+                    return;
+                }
+                a = store.find(id).orElseThrow();
+            } else {
+                LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
+            }
+            StepRunner steps = new StepRunner(a, store, clock, hook);
+            try {
+                String outcome = procedures.run(a, steps);
+                finish(a, ActionState.RUNNING, ActionState.SUCCEEDED, outcome);
+            } catch (StepRunner.StepFailed e) {
+                finish(a, ActionState.RUNNING, ActionState.FAILED, e.getMessage());
+            } catch (StepRunner.Cancelled e) {
+                finish(a, ActionState.RUNNING, ActionState.CANCELLED, "cancelled; steps done before stay done");
+            }
+        } catch (InterruptedException e) {
+            // Stopped mid-way (shutdown, lost leadership): the next leader resumes from the recorded steps.
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warnf("Action %s interrupted by an error, will be retried: %s", id, e.getMessage());
+        } finally {
+            running.remove(id);
+        }
+    }
+
+    private void finish(ActionView a, ActionState from, ActionState to, String outcome) throws SQLException {
+        if (store.transition(a.id(), from, to, outcome, a.requestedBy(), clock.instant())) {
+            Duration took = Duration.between(a.createdAt(), clock.instant());
+            LOG.infof("%s %s on %s %s in %d ms: %s", a.kind().wire(), a.id(), a.target(), to.wire(), took.toMillis(),
+                    outcome);
+            store.find(a.id()).ifPresent(v -> finishedListeners.forEach(l -> l.accept(v)));
+        }
+    }
+}

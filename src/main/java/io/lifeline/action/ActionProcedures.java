@@ -1,0 +1,330 @@
+package io.lifeline.action;
+
+import io.lifeline.action.StepRunner.StepOutcome;
+import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.port.ClusterActions.PodRef;
+import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.CommandType;
+import io.lifeline.action.port.TrainerCommand;
+import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.config.ActionsConfig;
+import io.lifeline.domain.action.StepState;
+import io.lifeline.domain.job.JobDetail;
+import io.lifeline.domain.job.checkpoint.CheckpointHistory;
+import io.lifeline.domain.job.checkpoint.CheckpointStatus;
+import io.lifeline.domain.job.checkpoint.CheckpointView;
+import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.runtime.LiveModel;
+import io.lifeline.runtime.ModelRuntime;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The steps of each kind of action (see DESIGN "Actions"). Every step has a stable name so that a resumed run
+ * skips what is done; every cluster call and command is idempotent.
+ */
+final class ActionProcedures {
+
+    private static final String BASELINE = "baselineStep=";
+
+    private final ClusterActions cluster;
+    private final TrainerCommandSink commands;
+    private final ModelRuntime runtime;
+    private final Clock clock;
+    private final ActionsConfig config;
+
+    ActionProcedures(ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime, Clock clock,
+                     ActionsConfig config) {
+        this.cluster = cluster;
+        this.commands = commands;
+        this.runtime = runtime;
+        this.clock = clock;
+        this.config = config;
+    }
+
+    /** The run on this thread, so that long waits inside a step notice a cancellation. */
+    private final ThreadLocal<StepRunner> current = new ThreadLocal<>();
+
+    /** Runs the action's steps and returns the sentence that ends it. */
+    String run(ActionView a, StepRunner s) throws Exception {
+        current.set(s);
+        try {
+            return runSteps(a, s);
+        } finally {
+            current.remove();
+        }
+    }
+
+    private String runSteps(ActionView a, StepRunner s) throws Exception {
+        switch (a.kind()) {
+            case CHECKPOINT_NOW:
+                return checkpointNow(a, s);
+            case DRAIN:
+                return drain(a, s);
+            case PREEMPT:
+                return preempt(a, s);
+            case RESUME:
+                s.step("resume", () -> cluster(cluster.suspend(a.target(), false)));
+                return a.target() + " resumed";
+            case RESCALE:
+                return rescale(a, s);
+            case RESTORE:
+                return restore(a, s);
+            case UNCORDON:
+                s.step("uncordon", () -> cluster(cluster.uncordon(a.target())));
+                return a.target() + " uncordoned";
+            default:
+                throw new StepRunner.StepFailed("no procedure for " + a.kind());
+        }
+    }
+
+    private String checkpointNow(ActionView a, StepRunner s) throws Exception {
+        String job = a.target();
+        StepOutcome req = s.step("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
+        StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(job, baseline(req), a.deadline()));
+        return wait.detail();
+    }
+
+    private String drain(ActionView a, StepRunner s) throws Exception {
+        String node = a.target();
+        List<String> jobs = a.impact() == null ? List.of() : a.impact().jobs();
+        boolean allowDelete = Boolean.parseBoolean(a.params().getOrDefault("allowDelete", "false"));
+        // Commands first: on a two-minute notice every second of checkpoint time counts, and cordoning can wait.
+        List<StepOutcome> requests = new ArrayList<>();
+        for (String job : jobs) {
+            requests.add(s.tolerant("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), true)));
+        }
+        s.step("cordon", () -> cluster(cluster.cordon(node)));
+        for (int i = 0; i < jobs.size(); i++) {
+            String job = jobs.get(i);
+            StepOutcome req = requests.get(i);
+            if (req.state() == StepState.DONE) {
+                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(job, baseline(req), a.deadline()));
+            }
+        }
+        StepOutcome listed = s.step("list pods", () -> StepOutcome.done(describe(cluster.trainingPodsOn(node))));
+        // Listed again on every run: pods evicted before a restart are gone, and their steps are done anyway.
+        List<PodRef> toEvict = cluster.trainingPodsOn(node);
+        int evicted = 0;
+        for (PodRef pod : toEvict) {
+            s.step("evict " + pod.namespace() + "/" + pod.name(), () -> evict(pod, a.deadline(), allowDelete));
+            evicted++;
+        }
+        List<String> shrunk = new ArrayList<>();
+        for (String job : jobs) {
+            StepOutcome out = s.tolerant("shrink " + job, () -> shrink(job, node));
+            if (out.state() == StepState.DONE) {
+                shrunk.add(job);
+            }
+        }
+        return node + " drained: " + evicted + " pod(s) evicted (" + listed.detail() + "), "
+                + (shrunk.isEmpty() ? "no job shrunk" : "shrunk " + String.join(", ", shrunk));
+    }
+
+    private String preempt(ActionView a, StepRunner s) throws Exception {
+        String job = a.target();
+        StepOutcome req = s.tolerant("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
+        if (req.state() == StepState.DONE) {
+            s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(job, baseline(req), a.deadline()));
+        }
+        double atRisk = read(m -> m.jobs().freshness(job).map(FreshnessView::workAtRiskGpuHours).orElse(0.0));
+        s.step("suspend", () -> cluster(cluster.suspend(job, true)));
+        return job + " preempted by " + a.requestedBy() + "; work lost at suspension: "
+                + String.format(java.util.Locale.ROOT, "%.2f", atRisk) + " GPU-hours";
+    }
+
+    private String rescale(ActionView a, StepRunner s) throws Exception {
+        String job = a.target();
+        int workers = Integer.parseInt(a.params().get("workers"));
+        int procs = read(m -> m.jobs().detail(job).map(d -> d.elastic() == null ? 1 : d.elastic().procsPerNode())
+                .orElse(1));
+        s.tolerant("notify trainers", () -> {
+            commands.send(new TrainerCommand(a.id() + ":rescale", job, CommandType.RESCALE_NOTICE,
+                    Map.of("worldSize", Integer.toString(workers * procs), "workers", Integer.toString(workers)),
+                    clock.instant(), a.deadline()));
+            return StepOutcome.done("rescale notice sent: " + workers + " workers");
+        });
+        s.step("scale workers", () -> cluster(cluster.scaleWorkers(job, workers)));
+        StepOutcome w = s.step("await rendezvous", () -> awaitUntil(a.deadline(),
+                m -> m.jobs().detail(job).map(d -> d.summary().nodes() == workers).orElse(false),
+                job + " runs on " + workers + " nodes", "no rendezvous at " + workers + " nodes by the deadline"));
+        return w.detail();
+    }
+
+    private String restore(ActionView a, StepRunner s) throws Exception {
+        String job = a.target();
+        String id = a.params().get("checkpointId");
+        StepOutcome check = s.step("check checkpoint", () -> {
+            Optional<CheckpointView> cp = read(m -> m.jobs().checkpoints(job)
+                    .flatMap(h -> h.checkpoints().stream().filter(c -> c.id().equals(id)).findFirst()));
+            if (cp.isEmpty()) {
+                return StepOutcome.failed("checkpoint " + id + " is not known");
+            }
+            if (cp.get().status() != CheckpointStatus.COMPLETED && cp.get().status() != CheckpointStatus.VERIFIED) {
+                return StepOutcome.failed("checkpoint " + id + " is " + cp.get().status());
+            }
+            return StepOutcome.done("restoreCount=" + cp.get().restoreCount() + " uri="
+                    + (cp.get().uri() == null ? "" : cp.get().uri()));
+        });
+        int before = Integer.parseInt(check.detail().substring("restoreCount=".length(), check.detail().indexOf(' ')));
+        String uri = check.detail().substring(check.detail().indexOf("uri=") + 4);
+        s.step("command restore", () -> {
+            commands.send(new TrainerCommand(a.id() + ":restore", job, CommandType.RESTORE_FROM,
+                    Map.of("checkpointId", id, "uri", uri), clock.instant(), a.deadline()));
+            return StepOutcome.done("restore_from " + id + " sent");
+        });
+        s.step("annotate job", () -> cluster.available() ? cluster(cluster.annotateRestore(job, id, uri))
+                : StepOutcome.skipped("no cluster: the trainers restore on their own"));
+        StepOutcome w = s.step("await restore", () -> awaitUntil(a.deadline(),
+                m -> m.jobs().checkpoints(job).flatMap(h -> h.checkpoints().stream()
+                        .filter(c -> c.id().equals(id)).findFirst()).map(c -> c.restoreCount() > before).orElse(false),
+                job + " restored from " + id, "no trainer.restored from " + id + " by the deadline"));
+        return w.detail();
+    }
+
+    // ------------------------------------------------------------------------------------------------- steps
+
+    private StepOutcome requestCheckpoint(ActionView a, String job, Instant deadline, boolean onlyIfAtRisk)
+            throws Exception {
+        Optional<JobDetail> d = read(m -> m.jobs().detail(job));
+        if (d.isEmpty()) {
+            return StepOutcome.skipped("job " + job + " is no longer known");
+        }
+        FreshnessView f = d.get().freshness();
+        if (onlyIfAtRisk && f != null && f.stepsSince() != null && f.stepsSince() == 0) {
+            return StepOutcome.skipped("nothing new since checkpoint " + f.checkpointId());
+        }
+        long baseline = read(m -> newestGoodStep(m.jobs().checkpoints(job).orElse(null)));
+        commands.send(new TrainerCommand(a.id() + ":checkpoint:" + job, job, CommandType.CHECKPOINT_NOW,
+                Map.of("deadline", deadline.toString(), "reason", a.kind().wire() + " " + a.target()),
+                clock.instant(), deadline));
+        return StepOutcome.done(BASELINE + baseline + " (checkpoint_now sent)");
+    }
+
+    private StepOutcome awaitCheckpoint(String job, long baseline, Instant deadline) throws Exception {
+        return awaitUntil(deadline, m -> newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline,
+                "checkpoint of " + job + " completed", "no checkpoint of " + job + " completed by the deadline");
+    }
+
+    private void checkCancelled() throws StepRunner.Cancelled, SQLException {
+        StepRunner s = current.get();
+        if (s != null) {
+            s.checkCancelled();
+        }
+    }
+
+    private StepOutcome evict(PodRef pod, Instant deadline, boolean allowDelete) throws Exception {
+        int refusals = 0;
+        while (true) {
+            boolean late = !clock.instant().isBefore(deadline);
+            ClusterOutcome out = cluster.evict(pod, late && allowDelete);
+            switch (out.result()) {
+                case EVICTED:
+                case DELETED:
+                case NOOP:
+                    return StepOutcome.done(out.detail() + (refusals > 0 ? " after " + refusals + " refusal(s)" : ""));
+                case NOT_FOUND:
+                    return StepOutcome.done("already gone");
+                case RETRY_LATER:
+                    refusals++;
+                    if (late) {
+                        return StepOutcome.failed("eviction still refused at the deadline (" + out.detail()
+                                + "); deletion not allowed by this action");
+                    }
+                    Thread.sleep(config.evictRetryInterval().toMillis());
+                    checkCancelled();
+                    break;
+                default:
+                    return StepOutcome.failed(out.detail());
+            }
+        }
+    }
+
+    private StepOutcome shrink(String job, String node) throws Exception {
+        Optional<JobDetail> d = read(m -> m.jobs().detail(job));
+        if (d.isEmpty() || d.get().elastic() == null) {
+            return StepOutcome.skipped("not elastic: it waits for capacity");
+        }
+        int min = d.get().elastic().minNodes();
+        List<String> placed = d.get().membership() == null || d.get().membership().current() == null ? List.of()
+                : d.get().membership().current().participants().stream().map(p -> p.node()).toList();
+        int remaining = (int) placed.stream().filter(n -> !n.equals(node)).count();
+        if (placed.isEmpty()) {
+            remaining = Math.max(0, d.get().summary().nodes() - 1);
+        }
+        if (remaining < min) {
+            return StepOutcome.skipped("below its minimum of " + min + " nodes: it waits for capacity");
+        }
+        return cluster(cluster.scaleWorkers(job, remaining));
+    }
+
+    private StepOutcome awaitUntil(Instant deadline, Predicate<LiveModel> done, String success, String failure)
+            throws Exception {
+        while (true) {
+            if (read(done::test)) {
+                return StepOutcome.done(success);
+            }
+            if (!clock.instant().isBefore(deadline)) {
+                return StepOutcome.failed(failure);
+            }
+            Thread.sleep(config.pollInterval().toMillis());
+            checkCancelled();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ support
+
+    private static StepOutcome cluster(ClusterOutcome out) {
+        return out.result().ok() ? StepOutcome.done(out.result().name().toLowerCase(java.util.Locale.ROOT)
+                + (out.detail() == null || out.detail().isEmpty() ? "" : ": " + out.detail()))
+                : StepOutcome.failed(out.result().name().toLowerCase(java.util.Locale.ROOT) + ": " + out.detail());
+    }
+
+    private static long baseline(StepOutcome req) {
+        String d = req.detail();
+        int at = d.indexOf(BASELINE);
+        if (at < 0) {
+            return Long.MIN_VALUE;
+        }
+        int end = d.indexOf(' ', at);
+        return Long.parseLong(d.substring(at + BASELINE.length(), end < 0 ? d.length() : end));
+    }
+
+    static long newestGoodStep(CheckpointHistory h) {
+        long best = -1;
+        if (h != null) {
+            for (CheckpointView c : h.checkpoints()) {
+                if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED)
+                        && c.step() > best) {
+                    best = c.step();
+                }
+            }
+        }
+        return best;
+    }
+
+    private static String describe(List<PodRef> pods) {
+        return pods.size() + " training pod(s)";
+    }
+
+    private <T> T read(Function<LiveModel, T> q) throws InterruptedException, SQLException {
+        try {
+            return runtime.read(q).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("model read failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("model read timed out after " + Duration.ofSeconds(30));
+        }
+    }
+}

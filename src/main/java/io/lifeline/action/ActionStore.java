@@ -1,0 +1,440 @@
+package io.lifeline.action;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.domain.action.ActionKind;
+import io.lifeline.domain.action.ActionState;
+import io.lifeline.domain.action.Impact;
+import io.lifeline.domain.action.StepState;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Actions, their steps and the audit log in PostgreSQL (tables of V3). Every write is one short transaction. */
+@ApplicationScoped
+public class ActionStore {
+
+    private static final String COLUMNS = "id, seq, kind, target, params, reason, requested_by, state, created_at, "
+            + "updated_at, deadline, impact, outcome";
+
+    /** A new action as the service hands it over. */
+    public record NewAction(String id, ActionKind kind, String target, Map<String, String> params, String reason,
+                            String requestedBy, String idempotencyKey, Instant createdAt, Instant deadline,
+                            Impact impact, ActionState state, String outcome) {
+    }
+
+    /** What an insert found: created, the same key's earlier action, or another action holding the target. */
+    public record Inserted(ActionView action, Kind kind) {
+        /** The three answers of {@link #insert}. */
+        public enum Kind { CREATED, REPLAYED, TARGET_BUSY }
+    }
+
+    private final AgroalDataSource dataSource;
+    private final ObjectMapper json;
+
+    ActionStore(AgroalDataSource dataSource, ObjectMapper json) {
+        this.dataSource = dataSource;
+        this.json = json;
+    }
+
+    /**
+     * Inserts unless the same requester's key or an unfinished action on the same target exists; the unique indexes
+     * decide, so concurrent requests on several replicas agree.
+     */
+    public Inserted insert(NewAction a) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                int rows;
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO action (id, kind, target, params, reason,"
+                        + " requested_by, idempotency_key, state, created_at, updated_at, deadline, impact, outcome)"
+                        + " VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT DO NOTHING")) {
+                    ps.setString(1, a.id());
+                    ps.setString(2, a.kind().wire());
+                    ps.setString(3, a.target());
+                    ps.setString(4, write(a.params()));
+                    ps.setString(5, a.reason());
+                    ps.setString(6, a.requestedBy());
+                    ps.setString(7, a.idempotencyKey());
+                    ps.setString(8, a.state().wire());
+                    ps.setTimestamp(9, Timestamp.from(a.createdAt()));
+                    ps.setTimestamp(10, Timestamp.from(a.createdAt()));
+                    setInstant(ps, 11, a.deadline());
+                    ps.setString(12, a.impact() == null ? null : write(a.impact()));
+                    ps.setString(13, a.outcome());
+                    rows = ps.executeUpdate();
+                }
+                if (rows == 1) {
+                    audit(c, new AuditEntry(0, a.createdAt(), a.requestedBy(), "action.requested", a.target(), a.id(),
+                            a.reason(), null, a.kind().wire() + " " + a.state().wire()));
+                    c.commit();
+                    return new Inserted(find(a.id()).orElseThrow(), Inserted.Kind.CREATED);
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+        if (a.idempotencyKey() != null) {
+            Optional<ActionView> same = findByKey(a.requestedBy(), a.idempotencyKey());
+            if (same.isPresent()) {
+                return new Inserted(same.get(), Inserted.Kind.REPLAYED);
+            }
+        }
+        Optional<ActionView> holder = inFlightOn(a.target());
+        if (holder.isPresent()) {
+            return new Inserted(holder.get(), Inserted.Kind.TARGET_BUSY);
+        }
+        // The conflicting row finished between our insert and our look: the caller may simply try again.
+        throw new SQLException("action conflict resolved itself; retry", "40001");
+    }
+
+    public Optional<ActionView> find(String id) throws SQLException {
+        return one("SELECT " + COLUMNS + " FROM action WHERE id = ?", id);
+    }
+
+    private Optional<ActionView> findByKey(String requestedBy, String key) throws SQLException {
+        return one("SELECT " + COLUMNS + " FROM action WHERE requested_by = ? AND idempotency_key = ?", requestedBy, key);
+    }
+
+    public Optional<ActionView> inFlightOn(String target) throws SQLException {
+        return one("SELECT " + COLUMNS + " FROM action WHERE target = ? AND state IN ('pending', 'running')", target);
+    }
+
+    /** Ids of unfinished actions, oldest first. */
+    public List<String> unfinished() throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT id FROM action WHERE state IN ('pending', 'running') ORDER BY seq")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Moves an action from one state to another if it is still in {@code from}, with its audit entry, in one
+     * transaction. Returns false when somebody else moved it first.
+     */
+    public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now)
+            throws SQLException {
+        if (!to.canFollow(from)) {
+            throw new IllegalStateException("an action cannot go from " + from + " to " + to);
+        }
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                int rows;
+                try (PreparedStatement ps = c.prepareStatement("UPDATE action SET state = ?, outcome = ?, updated_at = ?"
+                        + " WHERE id = ? AND state = ? RETURNING target")) {
+                    ps.setString(1, to.wire());
+                    ps.setString(2, outcome);
+                    ps.setTimestamp(3, Timestamp.from(now));
+                    ps.setString(4, id);
+                    ps.setString(5, from.wire());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rows = rs.next() ? 1 : 0;
+                        if (rows == 1) {
+                            String what = to.terminal() ? "action." + to.wire() : "action.started";
+                            audit(c, new AuditEntry(0, now, actor, what, rs.getString(1), id, outcome, from.wire(),
+                                    to.wire()));
+                        }
+                    }
+                }
+                c.commit();
+                return rows == 1;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** Marks an action for cancellation; the executor sees it between steps. */
+    public void requestCancel(String id) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("UPDATE action SET cancel_requested = TRUE WHERE id = ?")) {
+            ps.setString(1, id);
+            ps.executeUpdate();
+        }
+    }
+
+    public boolean cancelRequested(String id) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT cancel_requested FROM action WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** Writes a step (insert or update by its name) and its audit entry when it ends. */
+    public void saveStep(String actionId, String target, ActionStepView step, String actor) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO action_step (action_id, seq, name, state,"
+                        + " started_at, ended_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (action_id, name)"
+                        + " DO UPDATE SET state = EXCLUDED.state, ended_at = EXCLUDED.ended_at,"
+                        + " detail = EXCLUDED.detail")) {
+                    ps.setString(1, actionId);
+                    ps.setInt(2, step.seq());
+                    ps.setString(3, step.name());
+                    ps.setString(4, step.state().wire());
+                    setInstant(ps, 5, step.startedAt());
+                    setInstant(ps, 6, step.endedAt());
+                    ps.setString(7, step.detail());
+                    ps.executeUpdate();
+                }
+                if (step.state().terminal()) {
+                    audit(c, new AuditEntry(0, step.endedAt(), actor, "action.step", target, actionId, null,
+                            step.name(), step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail())));
+                }
+                try (PreparedStatement ps = c.prepareStatement("UPDATE action SET updated_at = ? WHERE id = ?")) {
+                    ps.setTimestamp(1, Timestamp.from(step.endedAt() != null ? step.endedAt() : step.startedAt()));
+                    ps.setString(2, actionId);
+                    ps.executeUpdate();
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    public ActionPage list(ActionQuery q) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM action WHERE TRUE");
+        List<Object> args = new ArrayList<>();
+        if (q.kind() != null) {
+            sql.append(" AND kind = ?");
+            args.add(q.kind().wire());
+        }
+        if (q.state() != null) {
+            sql.append(" AND state = ?");
+            args.add(q.state().wire());
+        }
+        if (q.target() != null) {
+            sql.append(" AND target = ?");
+            args.add(q.target());
+        }
+        if (q.requestedBy() != null) {
+            sql.append(" AND requested_by = ?");
+            args.add(q.requestedBy());
+        }
+        if (q.from() != null) {
+            sql.append(" AND created_at >= ?");
+            args.add(Timestamp.from(q.from()));
+        }
+        if (q.to() != null) {
+            sql.append(" AND created_at < ?");
+            args.add(Timestamp.from(q.to()));
+        }
+        if (q.cursor() != null) {
+            sql.append(" AND seq < ?");
+            args.add(Long.parseLong(q.cursor()));
+        }
+        int limit = Math.max(1, Math.min(q.limit(), 500));
+        sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
+        List<ActionView> items = new ArrayList<>();
+        List<Long> seqs = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            for (int i = 0; i < args.size(); i++) {
+                ps.setObject(i + 1, args.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    seqs.add(rs.getLong("seq"));
+                    items.add(read(rs, List.of()));
+                }
+            }
+            String next = null;
+            if (items.size() > limit) {
+                items = new ArrayList<>(items.subList(0, limit));
+                next = Long.toString(seqs.get(limit - 1));
+            }
+            List<ActionView> withSteps = new ArrayList<>(items.size());
+            for (ActionView v : items) {
+                withSteps.add(withSteps(c, v));
+            }
+            return new ActionPage(withSteps, next);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------------- audit
+
+    public void audit(AuditEntry e) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            audit(c, e);
+        }
+    }
+
+    private static void audit(Connection c, AuditEntry e) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO audit_log (time, actor, what, target, action_id,"
+                + " reason, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setTimestamp(1, Timestamp.from(e.time()));
+            ps.setString(2, e.actor());
+            ps.setString(3, e.what());
+            ps.setString(4, e.target());
+            ps.setString(5, e.actionId());
+            ps.setString(6, e.reason());
+            ps.setString(7, e.before());
+            ps.setString(8, e.after());
+            ps.executeUpdate();
+        }
+    }
+
+    public AuditPage audit(AuditQuery q) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT seq, time, actor, what, target, action_id, reason, before, after"
+                + " FROM audit_log WHERE TRUE");
+        List<Object> args = new ArrayList<>();
+        addEq(sql, args, "actor", q.actor());
+        addEq(sql, args, "what", q.what());
+        addEq(sql, args, "target", q.target());
+        addEq(sql, args, "action_id", q.actionId());
+        if (q.from() != null) {
+            sql.append(" AND time >= ?");
+            args.add(Timestamp.from(q.from()));
+        }
+        if (q.to() != null) {
+            sql.append(" AND time < ?");
+            args.add(Timestamp.from(q.to()));
+        }
+        if (q.beforeSeq() != null) {
+            sql.append(" AND seq < ?");
+            args.add(q.beforeSeq());
+        }
+        int limit = Math.max(1, Math.min(q.limit(), 1000));
+        sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
+        List<AuditEntry> items = new ArrayList<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            for (int i = 0; i < args.size(); i++) {
+                ps.setObject(i + 1, args.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    items.add(new AuditEntry(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
+                            rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
+                            rs.getString(9)));
+                }
+            }
+        }
+        Long next = null;
+        if (items.size() > limit) {
+            items = new ArrayList<>(items.subList(0, limit));
+            next = items.get(limit - 1).seq();
+        }
+        return new AuditPage(items, next);
+    }
+
+    private static void addEq(StringBuilder sql, List<Object> args, String column, String value) {
+        if (value != null) {
+            sql.append(" AND ").append(column).append(" = ?");
+            args.add(value);
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------------- reading
+
+    private Optional<ActionView> one(String sql, String... args) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setString(i + 1, args[i]);
+            }
+            ActionView v;
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                v = read(rs, List.of());
+            }
+            return Optional.of(withSteps(c, v));
+        }
+    }
+
+    private static ActionView withSteps(Connection c, ActionView v) throws SQLException {
+        List<ActionStepView> steps = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq, name, state, started_at, ended_at, detail"
+                + " FROM action_step WHERE action_id = ? ORDER BY seq")) {
+            ps.setString(1, v.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    steps.add(new ActionStepView(rs.getInt(1), rs.getString(2),
+                            StepState.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)), instant(rs, 4),
+                            instant(rs, 5), rs.getString(6)));
+                }
+            }
+        }
+        return new ActionView(v.id(), v.kind(), v.target(), v.params(), v.reason(), v.requestedBy(), v.state(),
+                v.createdAt(), v.updatedAt(), v.deadline(), v.impact(), steps, v.outcome());
+    }
+
+    private ActionView read(ResultSet rs, List<ActionStepView> steps) throws SQLException {
+        String impact = rs.getString("impact");
+        return new ActionView(rs.getString("id"), ActionKind.fromWire(rs.getString("kind")).orElseThrow(),
+                rs.getString("target"), readParams(rs.getString("params")), rs.getString("reason"),
+                rs.getString("requested_by"), ActionState.valueOf(rs.getString("state").toUpperCase(Locale.ROOT)),
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant(),
+                instant(rs, "deadline"), impact == null ? null : readImpact(impact), steps, rs.getString("outcome"));
+    }
+
+    private Map<String, String> readParams(String s) {
+        try {
+            return json.readValue(s, new TypeReference<Map<String, String>>() { });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable action parameters", e);
+        }
+    }
+
+    private Impact readImpact(String s) {
+        try {
+            return json.readValue(s, Impact.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable action impact", e);
+        }
+    }
+
+    private String write(Object o) {
+        try {
+            return json.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+
+    private static void setInstant(PreparedStatement ps, int i, Instant t) throws SQLException {
+        if (t == null) {
+            ps.setNull(i, Types.TIMESTAMP_WITH_TIMEZONE);
+        } else {
+            ps.setTimestamp(i, Timestamp.from(t));
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package io.lifeline.action;
+
+import io.lifeline.domain.action.ActionKind;
+import io.lifeline.domain.action.ActionPlanner;
+import io.lifeline.domain.action.ActionRequest;
+import io.lifeline.domain.action.ActionState;
+import io.lifeline.domain.action.Impact;
+import io.lifeline.domain.action.PlanResult;
+import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.security.AccessDeniedException;
+import io.lifeline.security.Caller;
+import io.lifeline.security.Role;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+
+/**
+ * Checks access, plans against the live model, persists, and hands the action to the executor. Accepting an
+ * action is one model read and one insert; the work happens on the executor's threads.
+ */
+@ApplicationScoped
+public class DefaultActionService implements ActionService, AuditLog {
+
+    private static final Pattern KEY = Pattern.compile("[\\x21-\\x7e]{1,128}");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final ActionStore store;
+    private final ActionExecutor executor;
+    private final ModelRuntime runtime;
+    private final Clock clock;
+
+    DefaultActionService(ActionStore store, ActionExecutor executor, ModelRuntime runtime, Clock clock) {
+        this.store = store;
+        this.executor = executor;
+        this.runtime = runtime;
+        this.clock = clock;
+    }
+
+    @Override
+    public Impact dryRun(ActionRequest request, Caller caller) {
+        requireMayAct(request, caller);
+        return plan(request).plan().impact();
+    }
+
+    @Override
+    public Submitted submit(ActionRequest request, Caller caller, String idempotencyKey) {
+        requireMayAct(request, caller);
+        if (idempotencyKey != null && !KEY.matcher(idempotencyKey).matches()) {
+            throw new ActionRejectedException("Idempotency-Key", "1 to 128 visible ASCII characters");
+        }
+        String requester = caller.actor();
+        try {
+            if (idempotencyKey != null) {
+                // The same key answers what it answered first, even if the target has changed since.
+                Optional<ActionView> earlier = store.find(idFor(requester, idempotencyKey));
+                if (earlier.isPresent()) {
+                    return new Submitted(earlier.get(), true);
+                }
+            }
+            PlanResult planned = plan(request);
+            String id = idempotencyKey != null ? idFor(requester, idempotencyKey) : randomId();
+            ActionStore.Inserted r = store.insert(new ActionStore.NewAction(id, request.kind(), request.target(),
+                    planned.plan().request().params(), request.reason(), requester, idempotencyKey, clock.instant(),
+                    planned.plan().deadline(), planned.plan().impact(), ActionState.PENDING, "waiting for the executor"));
+            switch (r.kind()) {
+                case CREATED:
+                    executor.schedule(id);
+                    return new Submitted(r.action(), false);
+                case REPLAYED:
+                    return new Submitted(r.action(), true);
+                default:
+                    throw new TargetBusyException(r.action());
+            }
+        } catch (SQLException e) {
+            throw new ActionsUnavailableException("the action store is unavailable; nothing was accepted", e);
+        }
+    }
+
+    /**
+     * Records a policy decision taken in dry-run mode: visible and audited like any action, finished at once, and
+     * holding no lock.
+     */
+    public ActionView recordDryRun(ActionRequest request, String requester, String idempotencyKey) {
+        PlanResult planned = plan(request);
+        try {
+            String id = idFor(requester, idempotencyKey);
+            Optional<ActionView> earlier = store.find(id);
+            if (earlier.isPresent()) {
+                return earlier.get();
+            }
+            return store.insert(new ActionStore.NewAction(id, request.kind(), request.target(),
+                    planned.plan().request().params(), request.reason(), requester, idempotencyKey, clock.instant(),
+                    planned.plan().deadline(), planned.plan().impact(), ActionState.SUCCEEDED,
+                    "dry run: policy would " + request.kind().wire() + " " + request.target())).action();
+        } catch (SQLException e) {
+            throw new ActionsUnavailableException("the action store is unavailable", e);
+        }
+    }
+
+    @Override
+    public Optional<ActionView> find(String id) {
+        try {
+            return store.find(id);
+        } catch (SQLException e) {
+            throw new ActionsUnavailableException("the action store is unavailable", e);
+        }
+    }
+
+    @Override
+    public ActionPage list(ActionQuery query) {
+        try {
+            return store.list(query);
+        } catch (SQLException e) {
+            throw new ActionsUnavailableException("the action store is unavailable", e);
+        }
+    }
+
+    @Override
+    public ActionView cancel(String id, Caller caller) {
+        try {
+            ActionView a = store.find(id).orElseThrow(() -> new ActionNotFoundException(id));
+            requireMayAct(new ActionRequest(a.kind(), a.target(), a.params(), a.reason()), caller);
+            if (a.state().terminal()) {
+                return a;
+            }
+            store.requestCancel(id);
+            store.audit(new AuditEntry(0, clock.instant(), caller.actor(), "action.cancel_requested", a.target(), id,
+                    null, a.state().wire(), "cancel requested"));
+            if (a.state() == ActionState.PENDING) {
+                store.transition(id, ActionState.PENDING, ActionState.CANCELLED, "cancelled by " + caller.actor(),
+                        caller.actor(), clock.instant());
+            }
+            return store.find(id).orElseThrow();
+        } catch (SQLException e) {
+            throw new ActionsUnavailableException("the action store is unavailable", e);
+        }
+    }
+
+    @Override
+    public AuditPage query(AuditQuery query) {
+        try {
+            return store.audit(query);
+        } catch (SQLException e) {
+            throw new ActionsUnavailableException("the audit log is unavailable", e);
+        }
+    }
+
+    private PlanResult plan(ActionRequest request) {
+        Instant now = clock.instant();
+        PlanResult r;
+        try {
+            r = runtime.read(m -> new ActionPlanner(m.jobs(), m.fleet()).plan(request, now)).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ActionsUnavailableException("interrupted while planning", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new ActionsUnavailableException("the model did not answer in time; retry", e);
+        }
+        if (!r.ok()) {
+            throw new ActionRejectedException(r.field(), r.reason());
+        }
+        return r;
+    }
+
+    /** The role first, then the target's scope: node actions need a fleet-wide operator. */
+    static void requireMayAct(ActionRequest request, Caller caller) {
+        if (!caller.has(Role.OPERATOR)) {
+            throw new AccessDeniedException("actions need the operator role");
+        }
+        if (request.kind().targetKind() == ActionKind.TargetKind.NODE) {
+            caller.requireActOnNodes();
+        } else {
+            int slash = request.target().indexOf('/');
+            caller.requireActOnNamespace(slash < 0 ? request.target() : request.target().substring(0, slash));
+        }
+    }
+
+    static String idFor(String requester, String key) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256")
+                    .digest((requester + "\n" + key).getBytes(StandardCharsets.UTF_8));
+            return "act-" + HexFormat.of().formatHex(h, 0, 10);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String randomId() {
+        byte[] b = new byte[10];
+        RANDOM.nextBytes(b);
+        return "act-" + HexFormat.of().formatHex(b);
+    }
+}

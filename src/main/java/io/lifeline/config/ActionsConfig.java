@@ -1,0 +1,33 @@
+package io.lifeline.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Action execution settings ({@code lifeline.actions.*}); documented in docs/configuration.md. */
+@ConfigMapping(prefix = "lifeline.actions")
+public interface ActionsConfig {
+
+    /**
+     * Whether this replica takes part in executing actions. With several replicas, the one holding the database's
+     * leader lock executes them; the others only accept and show them.
+     */
+    @WithDefault("true")
+    boolean executorEnabled();
+
+    /** How often a replica tries to become the leader, and the leader looks for actions submitted elsewhere. */
+    @WithDefault("2s")
+    Duration leaderCheckInterval();
+
+    /** Actions executed at the same time; more wait their turn. */
+    @WithDefault("16")
+    int maxConcurrent();
+
+    /** How often a waiting step (checkpoint, rendezvous) looks at the model. */
+    @WithDefault("250ms")
+    Duration pollInterval();
+
+    /** Pause between eviction attempts refused by a PodDisruptionBudget. */
+    @WithDefault("1s")
+    Duration evictRetryInterval();
+}

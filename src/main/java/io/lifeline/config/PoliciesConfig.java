@@ -1,0 +1,25 @@
+package io.lifeline.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Automation policy defaults ({@code lifeline.policies.*}); documented in docs/configuration.md. A mode set through
+ * the API ({@code PUT /api/v1/policies/{name}}) is stored and wins over these.
+ */
+@ConfigMapping(prefix = "lifeline.policies")
+public interface PoliciesConfig {
+
+    /** Mode of every policy not named in {@link #mode()}: {@code off}, {@code dry-run} or {@code on}. */
+    @WithDefault("dry-run")
+    String defaultMode();
+
+    /** Mode per policy, by its name (for example {@code lifeline.policies.mode."notice-checkpoint-drain"=on}). */
+    Map<String, String> mode();
+
+    /** How often conditions that build up (stale checkpoints, restart loops, free capacity) are looked for. */
+    @WithDefault("15s")
+    Duration interval();
+}

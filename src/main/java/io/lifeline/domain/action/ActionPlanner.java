@@ -1,0 +1,283 @@
+package io.lifeline.domain.action;
+
+import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.fleet.Fleet;
+import io.lifeline.domain.fleet.NodeDetail;
+import io.lifeline.domain.fleet.NodeLifecycle;
+import io.lifeline.domain.fleet.NodeQuery;
+import io.lifeline.domain.fleet.NodeSummary;
+import io.lifeline.domain.job.JobDetail;
+import io.lifeline.domain.job.JobState;
+import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.job.checkpoint.CheckpointHistory;
+import io.lifeline.domain.job.checkpoint.CheckpointStatus;
+import io.lifeline.domain.job.checkpoint.CheckpointView;
+import io.lifeline.domain.job.checkpoint.FreshnessView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a request into a plan, or refuses it with the field at fault and why. Pure: it reads the model it is given
+ * and the time it is told, and changes nothing, so a dry run and a real submission plan the same way.
+ */
+public final class ActionPlanner {
+
+    /** Used when a job has never reported how long a checkpoint takes. */
+    static final long DEFAULT_CHECKPOINT_SECONDS = 60;
+    static final long MAX_DEADLINE_SECONDS = 86_400;
+    private static final int MAX_REASON = 1_000;
+    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    private static final Set<JobState> ACTIVE = EnumSet.of(JobState.RUNNING, JobState.RECOVERING, JobState.RESCALING,
+            JobState.PENDING);
+    private static final Map<ActionKind, Map<String, String>> DEFAULTS = Map.of(
+            ActionKind.CHECKPOINT_NOW, Map.of("deadlineSeconds", "300"),
+            ActionKind.DRAIN, Map.of("deadlineSeconds", "600", "allowDelete", "false"),
+            ActionKind.PREEMPT, Map.of("deadlineSeconds", "300"),
+            ActionKind.RESUME, Map.of("deadlineSeconds", "120"),
+            ActionKind.RESCALE, Map.of("deadlineSeconds", "300", "workers", ""),
+            ActionKind.RESTORE, Map.of("deadlineSeconds", "600", "checkpointId", ""),
+            ActionKind.UNCORDON, Map.of("deadlineSeconds", "60"));
+
+    private final Jobs jobs;
+    private final Fleet fleet;
+
+    public ActionPlanner(Jobs jobs, Fleet fleet) {
+        this.jobs = jobs;
+        this.fleet = fleet;
+    }
+
+    /** Plans {@code request} against the model as it is at {@code now}. */
+    public PlanResult plan(ActionRequest request, Instant now) {
+        if (request.reason().length() > MAX_REASON) {
+            return PlanResult.refused("reason", "at most " + MAX_REASON + " characters");
+        }
+        Map<String, String> params = new HashMap<>(DEFAULTS.get(request.kind()));
+        for (Map.Entry<String, String> p : request.params().entrySet()) {
+            if (!params.containsKey(p.getKey())) {
+                return PlanResult.refused("params." + p.getKey(), "not a parameter of " + request.kind().wire()
+                        + " (known: " + String.join(", ", new java.util.TreeSet<>(params.keySet())) + ")");
+            }
+            params.put(p.getKey(), p.getValue() == null ? "" : p.getValue().trim());
+        }
+        Long deadlineSeconds = parseLong(params.get("deadlineSeconds"));
+        if (deadlineSeconds == null || deadlineSeconds < 1 || deadlineSeconds > MAX_DEADLINE_SECONDS) {
+            return PlanResult.refused("params.deadlineSeconds", "must be a whole number of seconds from 1 to "
+                    + MAX_DEADLINE_SECONDS);
+        }
+        ActionRequest normalised = new ActionRequest(request.kind(), request.target(), params, request.reason());
+        Instant deadline = now.plusSeconds(deadlineSeconds);
+        if (request.kind().targetKind() == ActionKind.TargetKind.NODE) {
+            return planNode(normalised, deadline, now);
+        }
+        return planJob(normalised, deadline, now);
+    }
+
+    private PlanResult planNode(ActionRequest r, Instant deadline, Instant now) {
+        if (!NAME.matcher(r.target()).matches()) {
+            return PlanResult.refused("target", "not a valid node name: lower-case letters, digits, '-' and '.'");
+        }
+        Optional<NodeDetail> node = fleet.node(r.target());
+        if (node.isEmpty()) {
+            return PlanResult.refused("target", "no node named " + r.target() + " is known");
+        }
+        if (node.get().state() == NodeLifecycle.TERMINATED) {
+            return PlanResult.refused("target", "node " + r.target() + " is terminated");
+        }
+        if (r.kind() == ActionKind.UNCORDON) {
+            Impact none = new Impact(0, null, 0, List.of(), List.of(r.target()), true, List.of());
+            return PlanResult.accepted(new Plan(r, deadline, none, List.of(), 0));
+        }
+        String allowDelete = r.params().get("allowDelete");
+        if (!"true".equals(allowDelete) && !"false".equals(allowDelete)) {
+            return PlanResult.refused("params.allowDelete", "must be true or false");
+        }
+        List<String> onNode = jobs.jobsOn(r.target());
+        return PlanResult.accepted(impactOf(r, deadline, now, onNode, List.of(r.target()), true));
+    }
+
+    private PlanResult planJob(ActionRequest r, Instant deadline, Instant now) {
+        String job = r.target();
+        int slash = job.indexOf('/');
+        if (slash < 0 || !NAME.matcher(job.substring(0, slash)).matches()
+                || !NAME.matcher(job.substring(slash + 1)).matches()) {
+            return PlanResult.refused("target", "a job is named namespace/name (lower-case letters, digits, '-', '.')");
+        }
+        Optional<JobDetail> found = jobs.detail(job);
+        if (found.isEmpty()) {
+            return PlanResult.refused("target", "no job named " + job + " is known");
+        }
+        JobDetail d = found.get();
+        JobState state = d.summary().state();
+        switch (r.kind()) {
+            case CHECKPOINT_NOW:
+            case PREEMPT:
+                if (!ACTIVE.contains(state)) {
+                    return PlanResult.refused("target", "job " + job + " is " + state + ": nothing to "
+                            + (r.kind() == ActionKind.PREEMPT ? "preempt" : "checkpoint"));
+                }
+                break;
+            case RESUME:
+                if (state != JobState.SUSPENDED && state != JobState.PREEMPTED) {
+                    return PlanResult.refused("target", "job " + job + " is " + state + ", not suspended or preempted");
+                }
+                break;
+            case RESCALE:
+                PlanResult refused = checkRescale(r, d);
+                if (refused != null) {
+                    return refused;
+                }
+                break;
+            case RESTORE:
+                PlanResult refusedRestore = checkRestore(r, job);
+                if (refusedRestore != null) {
+                    return refusedRestore;
+                }
+                break;
+            default:
+                return PlanResult.refused("kind", r.kind().wire() + " does not act on a job");
+        }
+        return PlanResult.accepted(impactOf(r, deadline, now, List.of(job), nodesOf(d), false));
+    }
+
+    private PlanResult checkRescale(ActionRequest r, JobDetail d) {
+        Long workers = parseLong(r.params().get("workers"));
+        if (workers == null) {
+            return PlanResult.refused("params.workers", "required: the number of workers (nodes) to run");
+        }
+        ElasticPolicy elastic = d.elastic();
+        if (elastic == null) {
+            return PlanResult.refused("target", "job " + r.target() + " is not elastic: it cannot be rescaled");
+        }
+        if (workers < elastic.minNodes() || workers > elastic.maxNodes()) {
+            return PlanResult.refused("params.workers", "must be between " + elastic.minNodes() + " and "
+                    + elastic.maxNodes() + " (the job's elastic bounds), got " + workers);
+        }
+        int current = d.summary().nodes();
+        if (workers == current) {
+            return PlanResult.refused("params.workers", "the job already runs " + current + " workers");
+        }
+        if (workers > current) {
+            long free = freeNodes(d.summary().pool());
+            if (workers - current > free) {
+                return PlanResult.refused("params.workers", "growing by " + (workers - current) + " needs as many free"
+                        + " nodes, pool " + d.summary().pool() + " has " + free);
+            }
+        }
+        return null;
+    }
+
+    private PlanResult checkRestore(ActionRequest r, String job) {
+        String id = r.params().get("checkpointId");
+        if (id == null || id.isEmpty()) {
+            return PlanResult.refused("params.checkpointId", "required: the checkpoint to restore from");
+        }
+        CheckpointHistory history = jobs.checkpoints(job).orElse(null);
+        CheckpointView cp = history == null ? null
+                : history.checkpoints().stream().filter(c -> c.id().equals(id)).findFirst().orElse(null);
+        if (cp == null) {
+            return PlanResult.refused("params.checkpointId", "job " + job + " has no checkpoint " + id);
+        }
+        if (cp.status() != CheckpointStatus.COMPLETED && cp.status() != CheckpointStatus.VERIFIED) {
+            return PlanResult.refused("params.checkpointId", "checkpoint " + id + " is " + cp.status()
+                    + ": only a complete checkpoint can be restored");
+        }
+        return null;
+    }
+
+    /** Ready, uncordoned nodes of a pool that run no job. A per-request scan, never on the event path. */
+    long freeNodes(String pool) {
+        long free = 0;
+        for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
+            if (!n.cordoned() && !n.noticeActive() && jobs.jobsOn(n.name()).isEmpty()) {
+                free++;
+            }
+        }
+        return free;
+    }
+
+    private Plan impactOf(ActionRequest r, Instant deadline, Instant now, List<String> affected, List<String> nodes,
+                          boolean perNode) {
+        double atRisk = 0;
+        Long oldest = null;
+        boolean anyWithout = false;
+        int ranks = 0;
+        long slowest = 0;
+        List<String> warnings = new ArrayList<>();
+        for (String job : affected) {
+            JobDetail d = jobs.detail(job).orElse(null);
+            if (d == null) {
+                continue;
+            }
+            FreshnessView f = d.freshness();
+            if (f != null) {
+                atRisk += f.workAtRiskGpuHours();
+            }
+            if (f != null && f.checkpointId() != null && f.ageMillis() != null) {
+                long age = f.ageMillis() / 1000;
+                oldest = oldest == null ? age : Math.max(oldest, age);
+            } else {
+                anyWithout = true;
+                warnings.add(job + " has no complete checkpoint: all its work is at risk");
+            }
+            int perNodeRanks = d.elastic() != null ? d.elastic().procsPerNode() : Math.max(1, d.gpusPerNode());
+            ranks += perNode ? perNodeRanks : d.summary().worldSize();
+            slowest = Math.max(slowest, checkpointSeconds(job));
+            if (perNode && (d.elastic() == null || d.summary().nodes() - 1 < d.elastic().minNodes())) {
+                warnings.add(job + " cannot shrink below its minimum: it will wait for capacity");
+            }
+        }
+        long available = Duration.between(now, deadline).getSeconds();
+        boolean allows = affected.isEmpty() || slowest <= available;
+        if (!allows) {
+            warnings.add("the deadline leaves " + available + " s, a checkpoint takes about " + slowest + " s");
+        }
+        Impact impact = new Impact(round(atRisk), anyWithout ? null : oldest, ranks, affected, nodes, allows, warnings);
+        return new Plan(r, deadline, impact, affected, slowest);
+    }
+
+    /** How long the job's newest complete checkpoint took, or the default if it never said. */
+    public long checkpointSeconds(String job) {
+        CheckpointHistory h = jobs.checkpoints(job).orElse(null);
+        if (h != null) {
+            for (int i = h.checkpoints().size() - 1; i >= 0; i--) {
+                CheckpointView c = h.checkpoints().get(i);
+                if (c.durationMillis() != null && (c.status() == CheckpointStatus.COMPLETED
+                        || c.status() == CheckpointStatus.VERIFIED)) {
+                    return Math.max(1, (c.durationMillis() + 999) / 1000);
+                }
+            }
+        }
+        return DEFAULT_CHECKPOINT_SECONDS;
+    }
+
+    private static List<String> nodesOf(JobDetail d) {
+        List<String> out = new ArrayList<>();
+        if (d.membership() != null && d.membership().current() != null) {
+            d.membership().current().participants().forEach(p -> out.add(p.node()));
+        }
+        return out;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    private static Long parseLong(String s) {
+        if (s == null || s.isEmpty() || s.length() > 12) {
+            return null;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

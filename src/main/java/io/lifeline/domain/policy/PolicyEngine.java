@@ -1,0 +1,147 @@
+package io.lifeline.domain.policy;
+
+import io.lifeline.domain.action.ActionKind;
+import io.lifeline.domain.action.ActionRequest;
+import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.GpuData;
+import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.fleet.Fleet;
+import io.lifeline.domain.fleet.NodeInfo;
+import io.lifeline.domain.fleet.NodeLifecycle;
+import io.lifeline.domain.fleet.NodeQuery;
+import io.lifeline.domain.fleet.NodeSummary;
+import io.lifeline.domain.gpu.XidAction;
+import io.lifeline.domain.gpu.XidRule;
+import io.lifeline.domain.job.JobDetail;
+import io.lifeline.domain.job.JobFilter;
+import io.lifeline.domain.job.JobState;
+import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.job.Jobs;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns what happens into the actions the policies want. Two entry points: {@link #onEvent} for what must be
+ * answered at once (an interruption notice, a fatal XID), on the model's thread right after the event is applied,
+ * and {@link #periodic} for conditions that build up (stale checkpoints, restart loops, capacity coming back).
+ * Pure: it reads the model and returns decisions; an edge submits them.
+ */
+public final class PolicyEngine {
+
+    /** Seconds kept back from a notice's deadline for the eviction itself. */
+    static final long EVICTION_MARGIN_SECONDS = 10;
+    /** A notice without a deadline is treated as the common two-minute spot warning. */
+    static final long DEFAULT_NOTICE_SECONDS = 120;
+
+    private volatile PolicySettings settings;
+
+    public PolicyEngine(PolicySettings settings) {
+        this.settings = settings;
+    }
+
+    public void settings(PolicySettings s) {
+        this.settings = s;
+    }
+
+    public PolicySettings settings() {
+        return settings;
+    }
+
+    /** Decisions an applied event calls for; cheap for every other event (one switch on its type). */
+    public List<PolicyDecision> onEvent(Event e, Jobs jobs, Fleet fleet, Instant now) {
+        if (e.type() == EventType.NODE_INTERRUPTION_NOTICE && e.data() instanceof NodeData.InterruptionNotice n) {
+            PolicyMode mode = settings.modeFor(PolicyName.NOTICE_CHECKPOINT_DRAIN, null, poolOf(fleet, e.subject()));
+            if (mode == PolicyMode.OFF) {
+                return List.of();
+            }
+            long left = n.deadline() == null ? DEFAULT_NOTICE_SECONDS
+                    : Duration.between(now, n.deadline()).getSeconds() - EVICTION_MARGIN_SECONDS;
+            long deadline = Math.max(1, left);
+            String key = "notice:" + e.subject() + ":" + (n.deadline() == null ? e.id() : n.deadline().toString());
+            return List.of(decision(PolicyName.NOTICE_CHECKPOINT_DRAIN, mode, ActionKind.DRAIN, e.subject(),
+                    Map.of("deadlineSeconds", Long.toString(deadline), "allowDelete", "true"),
+                    n.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " notice from "
+                            + n.provider() + ", deadline " + n.deadline(), key));
+        }
+        if (e.type() == EventType.GPU_XID && e.data() instanceof GpuData.Xid x) {
+            XidRule rule = fleet.xidPolicy().rule(x.xid());
+            boolean fatal = rule.fatal() || rule.action() == XidAction.DRAIN || rule.action() == XidAction.REBOOT;
+            if (!fatal) {
+                return List.of();
+            }
+            PolicyMode mode = settings.modeFor(PolicyName.FATAL_XID_DRAIN, null, poolOf(fleet, e.subject()));
+            if (mode == PolicyMode.OFF || fleet.node(e.subject()).map(d -> d.cordoned()).orElse(true)) {
+                return List.of();
+            }
+            return List.of(decision(PolicyName.FATAL_XID_DRAIN, mode, ActionKind.DRAIN, e.subject(),
+                    Map.of("deadlineSeconds", "600"), rule.label() + " on GPU " + x.index(),
+                    "xid:" + e.subject() + ":" + x.xid() + ":" + e.time()));
+        }
+        return List.of();
+    }
+
+    /** Decisions for conditions that build up; a scan of the jobs, run every few seconds, never per event. */
+    public List<PolicyDecision> periodic(Jobs jobs, Fleet fleet, Instant now) {
+        List<PolicyDecision> out = new ArrayList<>();
+        Map<String, Long> freeByPool = new HashMap<>();
+        for (JobSummary j : jobs.list(JobFilter.all())) {
+            if (j.state() != JobState.RUNNING) {
+                continue;
+            }
+            String job = j.namespace() + "/" + j.name();
+            PolicyMode stale = settings.modeFor(PolicyName.STALE_CHECKPOINT, j.namespace(), j.pool());
+            if (stale != PolicyMode.OFF && j.freshnessBreached()) {
+                String generation = jobs.freshness(job).map(f -> String.valueOf(f.checkpointId())).orElse("none");
+                out.add(decision(PolicyName.STALE_CHECKPOINT, stale, ActionKind.CHECKPOINT_NOW, job, Map.of(),
+                        "newest checkpoint older than the freshness objective", "stale:" + job + ":" + generation));
+            }
+            PolicyMode loop = settings.modeFor(PolicyName.RESTART_LOOP_SUSPEND, j.namespace(), j.pool());
+            if (loop != PolicyMode.OFF && j.restartBudgetExhausted()) {
+                out.add(decision(PolicyName.RESTART_LOOP_SUSPEND, loop, ActionKind.PREEMPT, job, Map.of(),
+                        j.restarts() + " restarts: restart budget exhausted", "loop:" + job + ":" + j.restarts()));
+            }
+            PolicyMode grow = settings.modeFor(PolicyName.CAPACITY_GROW, j.namespace(), j.pool());
+            if (grow != PolicyMode.OFF) {
+                JobDetail d = jobs.detail(job).orElse(null);
+                ElasticPolicy el = d == null ? null : d.elastic();
+                if (el != null && j.nodes() < el.maxNodes()) {
+                    long free = freeByPool.computeIfAbsent(String.valueOf(j.pool()), p -> freeNodes(jobs, fleet, j.pool()));
+                    long target = Math.min(el.maxNodes(), j.nodes() + free);
+                    if (target > j.nodes()) {
+                        freeByPool.put(String.valueOf(j.pool()), free - (target - j.nodes()));
+                        out.add(decision(PolicyName.CAPACITY_GROW, grow, ActionKind.RESCALE, job,
+                                Map.of("workers", Long.toString(target)), free + " free node(s) in pool " + j.pool(),
+                                "grow:" + job + ":" + j.nodes() + "->" + target + ":" + j.stateSince()));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long freeNodes(Jobs jobs, Fleet fleet, String pool) {
+        long free = 0;
+        for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
+            if (!n.cordoned() && !n.noticeActive() && jobs.jobsOn(n.name()).isEmpty()) {
+                free++;
+            }
+        }
+        return free;
+    }
+
+    private static String poolOf(Fleet fleet, String node) {
+        NodeInfo info = fleet.find(node);
+        return info == null ? null : info.pool();
+    }
+
+    private static PolicyDecision decision(PolicyName p, PolicyMode mode, ActionKind kind, String target,
+                                           Map<String, String> params, String reason, String key) {
+        return new PolicyDecision(p, mode, new ActionRequest(kind, target, params, reason), key);
+    }
+}

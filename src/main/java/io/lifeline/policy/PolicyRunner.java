@@ -1,0 +1,150 @@
+package io.lifeline.policy;
+
+import io.lifeline.action.ActionExecutor;
+import io.lifeline.action.ActionRejectedException;
+import io.lifeline.action.DefaultActionService;
+import io.lifeline.action.Submitted;
+import io.lifeline.action.TargetBusyException;
+import io.lifeline.config.PoliciesConfig;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.policy.PolicyDecision;
+import io.lifeline.domain.policy.PolicyMode;
+import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.runtime.LiveModel;
+import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.security.Caller;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs the policy engine: right after a notice or XID is applied (on the model's thread, so no queue delays the
+ * reaction) and every {@code lifeline.policies.interval} for conditions that build up. Decisions are submitted on a
+ * thread of their own, by the leader only, as {@code policy:<name>}; their idempotency keys make a decision seen twice
+ * one action.
+ */
+@ApplicationScoped
+public class PolicyRunner {
+
+    private static final Logger LOG = Logger.getLogger(PolicyRunner.class);
+    /** Decisions waiting to be submitted; beyond this (a storm of notices), periodic checks catch up. */
+    private static final int QUEUE = 10_000;
+
+    private final DefaultPolicyService policies;
+    private final DefaultActionService actions;
+    private final ActionExecutor executor;
+    private final ModelRuntime runtime;
+    private final PoliciesConfig config;
+    private final Clock clock;
+    private final AtomicLong submitted = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final ExecutorService submitter = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(QUEUE), r -> daemon(r, "lifeline-policy"), new ThreadPoolExecutor.DiscardPolicy());
+    private ScheduledExecutorService timer;
+
+    PolicyRunner(DefaultPolicyService policies, DefaultActionService actions, ActionExecutor executor,
+                 ModelRuntime runtime, PoliciesConfig config, Clock clock) {
+        this.policies = policies;
+        this.actions = actions;
+        this.executor = executor;
+        this.runtime = runtime;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    void onOpened(@Observes IngestOpened opened) {
+        try {
+            policies.loadStored();
+        } catch (java.sql.SQLException e) {
+            LOG.warnf("Stored policy settings could not be read; configured ones apply: %s", e.getMessage());
+        }
+        runtime.addApplyListener(this::onApplied);
+        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lifeline-policy-timer"));
+        long period = config.interval().toMillis();
+        timer.scheduleWithFixedDelay(this::periodic, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Decisions submitted (or recorded as dry runs) and refused by the planner, since start. */
+    public long submitted() {
+        return submitted.get();
+    }
+
+    public long refused() {
+        return refused.get();
+    }
+
+    private void onApplied(Event e, LiveModel m) {
+        if (e.type() != EventType.NODE_INTERRUPTION_NOTICE && e.type() != EventType.GPU_XID) {
+            return;
+        }
+        if (!executor.isLeader()) {
+            return;
+        }
+        List<PolicyDecision> decisions = policies.engine().onEvent(e, m.jobs(), m.fleet(), clock.instant());
+        decisions.forEach(d -> submitter.execute(() -> submit(d)));
+    }
+
+    void periodic() {
+        if (!executor.isLeader()) {
+            return;
+        }
+        try {
+            List<PolicyDecision> decisions = runtime.read(m -> policies.engine().periodic(m.jobs(), m.fleet(),
+                    clock.instant())).get(30, TimeUnit.SECONDS);
+            decisions.forEach(d -> submitter.execute(() -> submit(d)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.warnf("Periodic policy check failed: %s", e.getMessage());
+        }
+    }
+
+    private void submit(PolicyDecision d) {
+        String requester = d.policy().requester();
+        try {
+            if (d.mode() == PolicyMode.DRY_RUN) {
+                actions.recordDryRun(d.request(), requester, d.idempotencyKey());
+            } else {
+                Submitted s = actions.submit(d.request(), Caller.unrestricted(requester), d.idempotencyKey());
+                if (!s.replayed()) {
+                    LOG.infof("%s requested %s of %s (%s): %s", requester, d.request().kind().wire(),
+                            d.request().target(), s.action().id(), d.request().reason());
+                }
+            }
+            submitted.incrementAndGet();
+        } catch (ActionRejectedException e) {
+            refused.incrementAndGet();
+            LOG.debugf("%s: %s of %s refused: %s: %s", requester, d.request().kind().wire(), d.request().target(),
+                    e.field(), e.getMessage());
+        } catch (TargetBusyException e) {
+            LOG.debugf("%s: %s", requester, e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warnf("%s could not submit %s of %s: %s", requester, d.request().kind().wire(), d.request().target(),
+                    e.getMessage());
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+        submitter.shutdownNow();
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}

@@ -1,0 +1,112 @@
+package io.lifeline.domain.action;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.SchedulerData;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ActionPlannerTest {
+
+    private FleetFixture f;
+
+    @BeforeEach
+    void fleet() {
+        f = new FleetFixture();
+        for (int i = 1; i <= 6; i++) {
+            f.node("n" + i, "a100");
+        }
+        f.job("team-a/llm", 2, 4, "n1", "n2", "n3");
+        f.job("team-b/vision", 0, 0, "n3");
+        f.checkpoint("team-a/llm", "c1", 100, 30).later(600).progress("team-a/llm", 400);
+    }
+
+    private PlanResult plan(ActionKind kind, String target, Map<String, String> params) {
+        return f.planner().plan(new ActionRequest(kind, target, params, "test"), f.clock.instant());
+    }
+
+    @Test
+    void rescaleBelowMinimumIsRefusedNamingWorkers() {
+        PlanResult r = plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "1"));
+        assertThat(r.ok()).isFalse();
+        assertThat(r.field()).isEqualTo("params.workers");
+        assertThat(r.reason()).contains("between 2 and 4");
+    }
+
+    @Test
+    void rescaleAboveMaximumIsRefused() {
+        PlanResult r = plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "5"));
+        assertThat(r.field()).isEqualTo("params.workers");
+        assertThat(r.reason()).contains("between 2 and 4");
+    }
+
+    @Test
+    void rescaleWithinBoundsAndFreeCapacityIsPlanned() {
+        assertThat(plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "4")).ok()).isTrue();
+        assertThat(plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "2")).ok()).isTrue();
+    }
+
+    @Test
+    void rescaleOfANonElasticJobIsRefused() {
+        PlanResult r = plan(ActionKind.RESCALE, "team-b/vision", Map.of("workers", "2"));
+        assertThat(r.field()).isEqualTo("target");
+        assertThat(r.reason()).contains("not elastic");
+    }
+
+    @Test
+    void restoreFromAnIncompleteCheckpointIsRefused() {
+        f.checkpointStarted("team-a/llm", "c2", 500);
+        PlanResult r = plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "c2"));
+        assertThat(r.field()).isEqualTo("params.checkpointId");
+        assertThat(r.reason()).contains("STARTED");
+        assertThat(plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "c1")).ok()).isTrue();
+        assertThat(plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "nope")).field())
+                .isEqualTo("params.checkpointId");
+    }
+
+    @Test
+    void drainImpactCountsEveryJobOnTheNode() {
+        PlanResult r = plan(ActionKind.DRAIN, "n3", Map.of("deadlineSeconds", "120"));
+        assertThat(r.ok()).isTrue();
+        Impact i = r.plan().impact();
+        assertThat(i.jobs()).containsExactlyInAnyOrder("team-a/llm", "team-b/vision");
+        assertThat(i.ranksAffected()).isEqualTo(16);
+        assertThat(i.newestCheckpointAgeSeconds()).isNull();
+        assertThat(i.warnings()).anyMatch(w -> w.contains("team-b/vision has no complete checkpoint"));
+        assertThat(i.deadlineAllowsCheckpoint()).isTrue();
+        assertThat(r.plan().deadline()).isEqualTo(f.clock.instant().plusSeconds(120));
+    }
+
+    @Test
+    void aDeadlineShorterThanACheckpointIsSaidSo() {
+        f.checkpoint("team-a/llm", "c3", 500, 90);
+        PlanResult r = plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("deadlineSeconds", "30"));
+        assertThat(r.plan().impact().deadlineAllowsCheckpoint()).isFalse();
+        assertThat(r.plan().impact().warnings()).anyMatch(w -> w.contains("about 90 s"));
+        assertThat(r.plan().impact().gpuHoursAtRisk()).isZero();
+    }
+
+    @Test
+    void checkpointOfASuspendedJobIsRefused() {
+        f.apply("team-b/vision", EventType.WORKLOAD_EVICTED, new SchedulerData.Evicted("suspended by user"));
+        PlanResult r = plan(ActionKind.CHECKPOINT_NOW, "team-b/vision", Map.of());
+        assertThat(r.ok()).isFalse();
+        assertThat(r.reason()).contains("SUSPENDED");
+        assertThat(plan(ActionKind.RESUME, "team-b/vision", Map.of()).ok()).isTrue();
+        assertThat(plan(ActionKind.RESUME, "team-a/llm", Map.of()).ok()).isFalse();
+    }
+
+    @Test
+    void unknownTargetsParametersAndBadDeadlinesNameTheirField() {
+        assertThat(plan(ActionKind.DRAIN, "n99", Map.of()).field()).isEqualTo("target");
+        assertThat(plan(ActionKind.DRAIN, "../etc/passwd", Map.of()).field()).isEqualTo("target");
+        assertThat(plan(ActionKind.CHECKPOINT_NOW, "nobody/none", Map.of()).field()).isEqualTo("target");
+        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("color", "red")).field())
+                .isEqualTo("params.color");
+        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("deadlineSeconds", "-1")).field())
+                .isEqualTo("params.deadlineSeconds");
+        assertThat(plan(ActionKind.DRAIN, "n1", Map.of("allowDelete", "maybe")).field()).isEqualTo("params.allowDelete");
+    }
+}
