@@ -232,10 +232,17 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         }
         Button ckpt = actionButton("action-checkpoint", "Checkpoint now", ActionKind.CHECKPOINT_NOW, Map.of());
         ckpt.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
-        IntegerField workers = new IntegerField("Workers");
+        IntegerField workers = new IntegerField("Workers (nodes)");
         workers.setId("rescale-workers");
         workers.setStepButtonsVisible(true);
         workers.setMin(1);
+        var elastic = m.detail().elastic();
+        if (elastic != null) {
+            workers.setMin(elastic.minNodes());
+            workers.setMax(elastic.maxNodes());
+            workers.setHelperText(elastic.minNodes() + "–" + elastic.maxNodes());
+        }
+        workers.setValue(Math.max(1, m.detail().summary().nodes()));
         workers.setWidth("8rem");
         Button rescale = new Button("Rescale…", e -> dialog(ActionKind.RESCALE,
                 Map.of("workers", String.valueOf(workers.getValue() == null ? 0 : workers.getValue()))));

@@ -101,6 +101,15 @@ class DashboardBrowserTest {
         assertThat(points).isPositive();
         assertThat(driver.findElement(By.id("job-summary")).getText()).contains("World size");
         shot("job-detail");
+
+        driver.findElement(By.id("action-checkpoint")).click();
+        WebElement impact = waitFor(By.id("action-impact"));
+        await(() -> impact.getText().contains("Work at risk"));
+        shot("action-dry-run");
+        driver.findElement(By.id("action-confirm")).click();
+        WebElement state = waitFor(By.id("action-state"));
+        assertThat(state.getText()).isNotBlank();
+        shot("action-submitted");
     }
 
     @Test

@@ -99,13 +99,16 @@ class FleetViewTest {
     }
 
     @Test
-    void anOperatorSeesDrainOrAnUnavailableNotice() {
+    void anOperatorCanDrainAfterSeeingTheImpact() {
         FleetView view = open(Role.OPERATOR);
-        view.openNode(view.shown().nodes().get(0));
+        String node = view.shown().nodes().get(0);
+        view.openNode(node);
         UiTestSupport.await(() -> view.panel().shown() != null);
-        String actions = _get(com.vaadin.flow.component.orderedlayout.HorizontalLayout.class, s -> s.withId("node-actions"))
-                .getElement().getTextRecursively();
-        boolean drain = !_find(Button.class, s -> s.withId("node-drain")).isEmpty();
-        assertThat(drain || actions.contains("unavailable")).isTrue();
+        com.github.mvysny.kaributesting.v10.LocatorJ._click(_get(Button.class, s -> s.withId("node-drain")));
+        ActionDialog dialog = _get(ActionDialog.class);
+        var impact = _get(com.vaadin.flow.component.html.Div.class, s -> s.withId("action-impact"));
+        UiTestSupport.await(() -> dialog.shownImpact() != null || impact.getElement().getTextRecursively().contains("Refused"));
+        assertThat(dialog.shownImpact()).as(impact.getElement().getTextRecursively()).isNotNull();
+        assertThat(dialog.shownImpact().nodes()).contains(node);
     }
 }

@@ -1,5 +1,6 @@
 package io.lifeline.ui;
 
+import static com.github.mvysny.kaributesting.v10.LocatorJ._click;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._find;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,12 +76,18 @@ class JobDetailViewTest {
     }
 
     @Test
-    void anOperatorSeesActionsOrAnUnavailableNotice() {
+    void anOperatorsCheckpointNowShowsTheDryRunImpactBeforeAnythingHappens() {
         JobDetailView view = open(Role.OPERATOR, UiTestSupport.JOB);
         UiTestSupport.await(() -> view.shown() != null);
-        boolean buttons = !_find(Button.class, s -> s.withId("action-checkpoint")).isEmpty();
-        boolean unavailable = !_find(Span.class, s -> s.withId("actions-unavailable")).isEmpty();
-        assertThat(buttons || unavailable).isTrue();
+        assertThat(_find(Button.class, s -> s.withId("action-rescale"))).hasSize(1);
+        _click(_get(Button.class, s -> s.withId("action-checkpoint")));
+        ActionDialog dialog = _get(ActionDialog.class);
+        Div impact = _get(Div.class, s -> s.withId("action-impact"));
+        UiTestSupport.await(() -> dialog.shownImpact() != null || impact.getElement().getTextRecursively().contains("Refused"));
+        assertThat(dialog.shownImpact()).as(impact.getElement().getTextRecursively()).isNotNull();
+        assertThat(dialog.shownImpact().jobs()).contains(UiTestSupport.JOB);
+        assertThat(impact.getElement().getTextRecursively()).contains("Work at risk").contains("Ranks affected");
+        assertThat(_get(Button.class, s -> s.withId("action-confirm")).isEnabled()).isTrue();
     }
 
     @Test
