@@ -3,6 +3,7 @@ package io.lifeline.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -12,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -107,9 +110,23 @@ class DashboardBrowserTest {
         await(() -> impact.getText().contains("Work at risk"));
         shot("action-dry-run");
         driver.findElement(By.id("action-confirm")).click();
-        WebElement state = waitFor(By.id("action-state"));
-        assertThat(state.getText()).isNotBlank();
-        shot("action-submitted");
+        waitFor(By.id("action-state"));
+        await(() -> driver.findElement(By.id("action-state")).getText().equals("running"));
+        shot("action-running");
+        // The trainers answer the way a real job would: a checkpoint newer than any before completes and verifies.
+        String job = UiTestSupport.JOB;
+        Instant now = Instant.now();
+        String data = "{\"checkpointId\":\"ui-test-ckpt\",\"step\":999999999,\"durationSeconds\":20,"
+                + "\"blockingSeconds\":3,\"worldSize\":128}";
+        String verified = "{\"checkpointId\":\"ui-test-ckpt\",\"ok\":true}";
+        TestTokens.api().contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(List.of(
+                        CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.checkpoint.completed", job, now, data),
+                        CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.checkpoint.verified", job,
+                                now.plusSeconds(1), verified))))
+                .post("/api/v1/events").then().statusCode(org.hamcrest.Matchers.lessThan(300));
+        await(() -> driver.findElement(By.id("action-state")).getText().equals("succeeded"));
+        shot("action-succeeded");
     }
 
     @Test
