@@ -54,11 +54,11 @@ const loadOnDemand = (key) => {
   if (key === 'eff79241a5c94785aef018c1b8ea34dade3af2ee02dcff2aeb3202089aa4ef24') {
     pending.push(import('./chunks/chunk-67f9f3227adf448be4cdc4f65535dcf3c25f17b3688c0d8eeb2ff6d5c3eb4c00.js'));
   }
-  if (key === 'e71ca4666656e67029a0cca971cd0a432b6f766fc6a2dd52e7b0208a2c102b98') {
-    pending.push(import('./chunks/chunk-2a2680700ba9b58e8de78042fafe89da17ffd0c611e48a0e9f0ea7124758315d.js'));
-  }
   if (key === '1241f265d14e4265056ef2d693d9c4264f2c0e6c62f75a86a221381f5fab3351') {
     pending.push(import('./chunks/chunk-ad74eec3b3a9ed4e46828c8364207ffeff9469b1e3ccbdc29b5d460e8e6c1099.js'));
+  }
+  if (key === 'e71ca4666656e67029a0cca971cd0a432b6f766fc6a2dd52e7b0208a2c102b98') {
+    pending.push(import('./chunks/chunk-2a2680700ba9b58e8de78042fafe89da17ffd0c611e48a0e9f0ea7124758315d.js'));
   }
   if (key === 'e4410ca13530ef6c578243884ea2051b60a6e74a2e1cf03a69dc9cc73784e92c') {
     pending.push(import('./chunks/chunk-b1d2ad70f3ded4ac396b4142b9b397fe884845064b7c1c95608c410cfd445d1b.js'));

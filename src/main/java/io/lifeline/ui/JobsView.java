@@ -89,7 +89,8 @@ public class JobsView extends VerticalLayout {
         grid.addColumn(new ComponentRenderer<>(JobsView::freshnessBadge)).setHeader("Checkpoint age / objective")
                 .setKey("freshness").setSortable(true).setAutoWidth(true);
         grid.addColumn(j -> Format.percent(j.ettr())).setHeader("ETTR").setKey("ettr").setSortable(true);
-        grid.addColumn(j -> Format.gpuHours(j.lostGpuHours())).setHeader("Lost").setKey("lost").setSortable(true);
+        grid.addColumn(j -> Format.gpuHours(j.lostGpuHours())).setHeader("Lost").setKey("lost").setSortable(true)
+                .setAutoWidth(true);
         grid.addColumn(JobRow::restarts).setHeader("Restarts").setKey("restarts").setSortable(true);
         grid.addColumn(j -> j.lastIncidentCause() == null ? "—"
                         : Format.words(j.lastIncidentCause()) + (j.incidentOpen() ? " (open)" : ", "

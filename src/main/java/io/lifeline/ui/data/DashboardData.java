@@ -2,8 +2,10 @@ package io.lifeline.ui.data;
 
 import com.vaadin.flow.shared.Registration;
 import io.lifeline.runtime.ModelRuntime;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
@@ -49,6 +51,11 @@ public class DashboardData {
             return t;
         });
         timer.scheduleWithFixedDelay(this::tick, FAST_MILLIS, FAST_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Created at start, so the ETTR history is kept from the beginning, not from the first page opened. */
+    void onStart(@Observes StartupEvent e) {
+        LOG.debug("Dashboard data reader started");
     }
 
     /** The latest snapshot (the empty one before the first read). */
