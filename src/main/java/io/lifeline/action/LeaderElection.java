@@ -101,6 +101,12 @@ public final class LeaderElection implements AutoCloseable {
 
     private void lose(String why) {
         if (session != null) {
+            try (java.sql.Statement st = session.createStatement()) {
+                // The connection goes back to a pool, where its session lives on: give the lock up explicitly.
+                st.execute("SELECT pg_advisory_unlock_all()");
+            } catch (SQLException ignored) {
+                // A broken session holds nothing any more.
+            }
             try {
                 session.close();
             } catch (SQLException ignored) {

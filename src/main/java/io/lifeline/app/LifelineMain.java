@@ -22,6 +22,12 @@ public final class LifelineMain {
             System.setProperty("lifeline.database.embedded", "true");
             if (setting("lifeline.demo.enabled") == null) {
                 System.setProperty("lifeline.demo.enabled", "true");
+                // The demo shows the whole loop: notices and fatal XIDs are acted on, not only reported. A job
+                // suspended for restarting in a loop would stay suspended, so that policy only records dry runs.
+                if (setting("lifeline.policies.default-mode") == null) {
+                    System.setProperty("lifeline.policies.default-mode", "on");
+                    System.setProperty("lifeline.policies.mode.restart-loop-suspend", "dry-run");
+                }
             }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 // Shutdown hooks run concurrently: let the application flush its last batch first.

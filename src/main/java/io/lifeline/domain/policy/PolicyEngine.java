@@ -94,7 +94,7 @@ public final class PolicyEngine {
             if (j.state() != JobState.RUNNING) {
                 continue;
             }
-            String job = j.namespace() + "/" + j.name();
+            String job = j.name();
             PolicyMode stale = settings.modeFor(PolicyName.STALE_CHECKPOINT, j.namespace(), j.pool());
             if (stale != PolicyMode.OFF && j.freshnessBreached()) {
                 String generation = jobs.freshness(job).map(f -> String.valueOf(f.checkpointId())).orElse("none");
