@@ -63,6 +63,17 @@ class OverviewViewTest {
     }
 
     @Test
+    void theThemeSwitchesBetweenLightAndDark() {
+        UI.getCurrent().navigate(OverviewView.class);
+        UiTestSupport.view(OverviewView.class);
+        var toggle = _get(com.vaadin.flow.component.button.Button.class, s -> s.withId("theme-toggle"));
+        com.github.mvysny.kaributesting.v10.LocatorJ._click(toggle);
+        assertThat(UI.getCurrent().getElement().getThemeList()).contains("dark");
+        com.github.mvysny.kaributesting.v10.LocatorJ._click(toggle);
+        assertThat(UI.getCurrent().getElement().getThemeList()).doesNotContain("dark");
+    }
+
+    @Test
     void showsTheTimeZoneTimesAreIn() {
         UI.getCurrent().navigate(OverviewView.class);
         UiTestSupport.view(OverviewView.class);
