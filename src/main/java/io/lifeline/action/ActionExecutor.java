@@ -4,6 +4,7 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
+import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.runtime.LifelineStartup.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
@@ -34,6 +35,11 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class ActionExecutor {
 
+    /** Told after every recorded step; the crash tests stop a run here as a dying process would. */
+    public interface StepHook {
+        void afterStep(String actionId, String stepName) throws InterruptedException;
+    }
+
     private static final Logger LOG = Logger.getLogger(ActionExecutor.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -42,15 +48,17 @@ public class ActionExecutor {
     private final AgroalDataSource dataSource;
     private final ActionsConfig config;
     private final Clock clock;
+    private final ActionMetrics metrics;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final List<Consumer<ActionView>> finishedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile StepRunner.Hook hook = (id, step) -> { };
+    private volatile StepHook hook = (id, step) -> { };
     private volatile ExecutorService workers;
     private volatile ScheduledExecutorService scanner;
     private volatile LeaderElection election;
 
     ActionExecutor(ActionStore store, ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime,
-                   AgroalDataSource dataSource, ActionsConfig config, Clock clock) {
+                   AgroalDataSource dataSource, ActionsConfig config, Clock clock, ActionMetrics metrics) {
+        this.metrics = metrics;
         this.store = store;
         this.procedures = new ActionProcedures(cluster, commands, runtime, clock, config);
         this.dataSource = dataSource;
@@ -136,7 +144,7 @@ public class ActionExecutor {
     }
 
     /** Test seam: called after every recorded step (for example to stop a run where a crash should happen). */
-    void hook(StepRunner.Hook h) {
+    public void hook(StepHook h) {
         this.hook = h;
     }
 
@@ -172,7 +180,7 @@ public class ActionExecutor {
             } else {
                 LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
             }
-            StepRunner steps = new StepRunner(a, store, clock, hook);
+            StepRunner steps = new StepRunner(a, store, clock, hook::afterStep);
             try {
                 String outcome = procedures.run(a, steps);
                 finish(a, ActionState.RUNNING, ActionState.SUCCEEDED, outcome);
@@ -194,6 +202,7 @@ public class ActionExecutor {
     private void finish(ActionView a, ActionState from, ActionState to, String outcome) throws SQLException {
         if (store.transition(a.id(), from, to, outcome, a.requestedBy(), clock.instant())) {
             Duration took = Duration.between(a.createdAt(), clock.instant());
+            metrics.actionFinished(a.kind().wire(), to.wire(), took);
             LOG.infof("%s %s on %s %s in %d ms: %s", a.kind().wire(), a.id(), a.target(), to.wire(), took.toMillis(),
                     outcome);
             store.find(a.id()).ifPresent(v -> finishedListeners.forEach(l -> l.accept(v)));

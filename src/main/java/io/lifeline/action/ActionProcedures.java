@@ -8,6 +8,7 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
+import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.StepState;
 import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
@@ -195,6 +196,10 @@ final class ActionProcedures {
 
     // ------------------------------------------------------------------------------------------------- steps
 
+    /**
+     * Sends checkpoint_now, or prepare_exit when the job's ranks are about to be stopped (drain, preempt): trainers
+     * then save and hold still until they restart, so no step is taken that the stop would throw away.
+     */
     private StepOutcome requestCheckpoint(ActionView a, String job, Instant deadline, boolean onlyIfAtRisk)
             throws Exception {
         Optional<JobDetail> d = read(m -> m.jobs().detail(job));
@@ -206,10 +211,11 @@ final class ActionProcedures {
             return StepOutcome.skipped("nothing new since checkpoint " + f.checkpointId());
         }
         long baseline = read(m -> newestGoodStep(m.jobs().checkpoints(job).orElse(null)));
-        commands.send(new TrainerCommand(a.id() + ":checkpoint:" + job, job, CommandType.CHECKPOINT_NOW,
+        CommandType type = a.kind() == ActionKind.CHECKPOINT_NOW ? CommandType.CHECKPOINT_NOW : CommandType.PREPARE_EXIT;
+        commands.send(new TrainerCommand(a.id() + ":checkpoint:" + job, job, type,
                 Map.of("deadline", deadline.toString(), "reason", a.kind().wire() + " " + a.target()),
                 clock.instant(), deadline));
-        return StepOutcome.done(BASELINE + baseline + " (checkpoint_now sent)");
+        return StepOutcome.done(BASELINE + baseline + " (" + type.wire() + " sent)");
     }
 
     private StepOutcome awaitCheckpoint(String job, long baseline, Instant deadline) throws Exception {

@@ -24,7 +24,7 @@ final class Checkpoints {
     void armPeriodic(SimJob job) {
         long token = ++job.periodicToken;
         int e = job.epoch;
-        ctx.agenda.after(job.spec.checkpoint().intervalSeconds() * 1000, () -> {
+        ctx.agenda.after(job.intervalSeconds * 1000, () -> {
             if (job.epoch != e || job.periodicToken != token || job.phase != JobPhase.RUNNING) {
                 return;
             }
@@ -34,6 +34,28 @@ final class Checkpoints {
                 start(job);
             }
         });
+    }
+
+    /**
+     * Prepare-exit: save now and stay paused after the save until the job restarts (an eviction, a restart) or
+     * until {@code releaseAt}, when training goes on if nothing came.
+     */
+    void prepareExit(SimJob job, long releaseAt) {
+        job.holdAfterSave = true;
+        int e = job.epoch;
+        ctx.agenda.at(releaseAt, () -> {
+            if (job.epoch == e && job.holdAfterSave) {
+                job.holdAfterSave = false;
+                if (job.phase == JobPhase.RUNNING && job.blocked && (job.inFlight == null
+                        || ctx.now() - job.inFlight.startedAt() >= job.inFlight.blockingSeconds() * 1000)) {
+                    endBlocking(job);
+                }
+            }
+        });
+        if (job.inFlight != null && !job.blocked) {
+            job.setBlocked(true, ctx.now());
+        }
+        requestNow(job);
     }
 
     /** Starts a save now unless one is in flight (a command then waits for that one). */
@@ -83,6 +105,10 @@ final class Checkpoints {
     }
 
     private void endBlocking(SimJob job) {
+        if (job.holdAfterSave && job.phase == JobPhase.RUNNING) {
+            // Prepared to exit: the trainers stay paused after their save, so an eviction loses no work.
+            return;
+        }
         job.setBlocked(false, ctx.now());
         if (job.phase == JobPhase.RUNNING) {
             armPeriodic(job);
@@ -109,7 +135,7 @@ final class Checkpoints {
             ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_COMPLETED, job.key,
                     new TrainerData.CheckpointCompleted(save.id(), save.step(), bytes, save.durationSeconds(),
                             save.blockingSeconds(), uri, checksum, worldSize, save.async(), worldSize));
-            job.newest = new SimJob.Checkpoint(save.id(), save.step());
+            job.completed(new SimJob.Checkpoint(save.id(), save.step()));
             ctx.agenda.after(ctx.rng.millisBetween(2, 10), () -> ctx.emit(Emitter.TRAINER,
                     EventType.TRAINER_CHECKPOINT_VERIFIED, job.key, new TrainerData.CheckpointVerified(save.id(), true,
                             checksum)));

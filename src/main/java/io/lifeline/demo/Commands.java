@@ -18,6 +18,14 @@ final class Commands {
     static final String RESCALE = "rescale";
     static final String SUSPEND = "suspend";
     static final String RESUME = "resume";
+    static final String RESTORE = "restore_from";
+    static final String SET_INTERVAL = "set_checkpoint_interval";
+    static final String PREPARE_EXIT = "prepare_exit";
+    /** How long a job prepared to exit without a deadline stays paused when no eviction comes. */
+    static final long PREPARE_EXIT_HOLD_MS = 10 * 60_000;
+    /** Shortest and longest checkpoint interval a command may set, in seconds. */
+    static final long MIN_INTERVAL_S = 10;
+    static final long MAX_INTERVAL_S = 7 * 86_400;
 
     private final SimContext ctx;
     private final Map<String, SimJob> jobs;
@@ -33,22 +41,31 @@ final class Commands {
     }
 
     void checkpoint(String commandId, String jobKey, Long deadline) {
-        SimJob job = acceptable(commandId, CHECKPOINT, jobKey);
+        checkpoint(commandId, CHECKPOINT, jobKey, deadline);
+    }
+
+    /** A save now, under the command's own name ({@code checkpoint}, {@code prepare_exit}...). */
+    void checkpoint(String commandId, String command, String jobKey, Long deadline) {
+        SimJob job = acceptable(commandId, command, jobKey);
         if (job == null) {
             return;
         }
         JobPhase phase = job.phase;
         if (phase != JobPhase.RUNNING && phase != JobPhase.RESCALING && phase != JobPhase.SUSPENDING) {
-            ack(jobKey, commandId, CHECKPOINT, AckStatus.REJECTED, notTraining(job));
+            ack(jobKey, commandId, command, AckStatus.REJECTED, notTraining(job));
             return;
         }
-        ack(jobKey, commandId, CHECKPOINT, AckStatus.ACCEPTED, null);
-        job.commands.add(new SimJob.PendingCommand(commandId, CHECKPOINT, SimJob.CommandKind.CHECKPOINT,
+        ack(jobKey, commandId, command, AckStatus.ACCEPTED, null);
+        job.commands.add(new SimJob.PendingCommand(commandId, command, SimJob.CommandKind.CHECKPOINT,
                 deadline == null ? Long.MAX_VALUE : deadline));
         if (deadline != null) {
             ctx.agenda.at(deadline, () -> expire(job, commandId));
         }
-        if (phase == JobPhase.RUNNING) {
+        if (PREPARE_EXIT.equals(command)) {
+            if (phase == JobPhase.RUNNING) {
+                ctx.checkpoints.prepareExit(job, deadline == null ? ctx.now() + PREPARE_EXIT_HOLD_MS : deadline);
+            }
+        } else if (phase == JobPhase.RUNNING) {
             ctx.checkpoints.requestNow(job);
         }
     }
@@ -126,6 +143,61 @@ final class Commands {
         ack(jobKey, commandId, RESUME, AckStatus.ACCEPTED, null);
         job.commands.add(new SimJob.PendingCommand(commandId, RESUME, SimJob.CommandKind.RESUME, Long.MAX_VALUE));
         ctx.trainer.resume(job);
+    }
+
+    /**
+     * Restart from a named complete checkpoint: accepted, then done once the trainers restored it. A running job
+     * restarts now; any other keeps the choice for its next restore.
+     */
+    void restore(String commandId, String jobKey, String checkpointId) {
+        SimJob job = acceptable(commandId, RESTORE, jobKey);
+        if (job == null) {
+            return;
+        }
+        SimJob.Checkpoint c = checkpointId == null ? null : job.checkpoint(checkpointId);
+        if (c == null) {
+            ack(jobKey, commandId, RESTORE, AckStatus.REJECTED, "no complete checkpoint '" + checkpointId + "'");
+            return;
+        }
+        if (job.phase == JobPhase.FAILED) {
+            ack(jobKey, commandId, RESTORE, AckStatus.REJECTED, notTraining(job));
+            return;
+        }
+        ack(jobKey, commandId, RESTORE, AckStatus.ACCEPTED, null);
+        job.restoreFrom = c;
+        job.commands.add(new SimJob.PendingCommand(commandId, RESTORE, SimJob.CommandKind.RESTORE, Long.MAX_VALUE));
+        if (job.phase == JobPhase.RUNNING) {
+            ctx.trainer.restart(job, "restore from checkpoint " + c.id() + " (command " + commandId + ")");
+        }
+    }
+
+    /** A new periodic checkpoint interval: takes effect from the next save. */
+    void setInterval(String commandId, String jobKey, long seconds) {
+        SimJob job = acceptable(commandId, SET_INTERVAL, jobKey);
+        if (job == null) {
+            return;
+        }
+        if (seconds < MIN_INTERVAL_S || seconds > MAX_INTERVAL_S) {
+            ack(jobKey, commandId, SET_INTERVAL, AckStatus.REJECTED, "interval must be between " + MIN_INTERVAL_S
+                    + " and " + MAX_INTERVAL_S + " seconds, got " + seconds);
+            return;
+        }
+        ack(jobKey, commandId, SET_INTERVAL, AckStatus.ACCEPTED, null);
+        job.intervalSeconds = seconds;
+        if (job.phase == JobPhase.RUNNING && job.inFlight == null) {
+            ctx.checkpoints.armPeriodic(job);
+        }
+        ack(jobKey, commandId, SET_INTERVAL, AckStatus.DONE, "checkpoint interval now " + seconds + " s");
+    }
+
+    /** A command that only informs the trainers (a rescale notice): accepted and done at once. */
+    void noted(String commandId, String command, String jobKey) {
+        SimJob job = acceptable(commandId, command, jobKey);
+        if (job == null) {
+            return;
+        }
+        ack(jobKey, commandId, command, AckStatus.ACCEPTED, null);
+        ack(jobKey, commandId, command, AckStatus.DONE, "noted");
     }
 
     /** Answers every waiting command of these kinds. */

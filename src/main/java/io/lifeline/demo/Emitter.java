@@ -16,6 +16,8 @@ final class Emitter {
 
     static final String CLOUD = "lifeline-demo/cloud";
     static final String KUBELET = "lifeline-demo/kubelet";
+    /** Changes Lifeline's own cluster actions made (cordon, eviction), as the API server reports them. */
+    static final String API_SERVER = "lifeline-demo/kube-apiserver";
     static final String TERMINATION_HANDLER = "lifeline-demo/node-termination-handler";
     static final String DCGM = "lifeline-demo/dcgm-exporter";
     static final String SCHEDULER = "lifeline-demo/kueue";

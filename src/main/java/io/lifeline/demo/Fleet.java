@@ -168,8 +168,11 @@ final class Fleet {
         long deadline = ctx.now() + n.pool.spec.noticeSeconds() * 1000;
         ctx.emit(Emitter.CLOUD, EventType.NODE_INTERRUPTION_NOTICE, n.name, new NodeData.InterruptionNotice(
                 NoticeKind.SPOT_RECLAIM, n.pool.spec.provider(), Instant.ofEpochMilli(deadline)));
-        ctx.agenda.after(ctx.rng.millisBetween(0.5, 3), () -> ctx.emit(Emitter.TERMINATION_HANDLER,
-                EventType.NODE_CORDONED, n.name, new NodeData.Cordoned(terminationHandler(n.pool))));
+        ctx.agenda.after(ctx.rng.millisBetween(0.5, 3), () -> {
+            n.cordoned = true;
+            ctx.emit(Emitter.TERMINATION_HANDLER, EventType.NODE_CORDONED, n.name,
+                    new NodeData.Cordoned(terminationHandler(n.pool)));
+        });
         ctx.agenda.at(deadline, () -> terminate(n));
     }
 

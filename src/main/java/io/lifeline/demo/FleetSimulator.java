@@ -32,6 +32,7 @@ public final class FleetSimulator {
     private final SimContext ctx;
     private final Map<String, SimJob> jobs = new LinkedHashMap<>();
     private final Commands commands;
+    private final ClusterOps cluster;
 
     /**
      * @param scenario  the fleet and its jobs; must have no {@linkplain Scenario#problems() problems}
@@ -69,6 +70,7 @@ public final class FleetSimulator {
         ctx.checkpoints = new Checkpoints(ctx);
         this.commands = new Commands(ctx, jobs);
         ctx.commands = commands;
+        this.cluster = new ClusterOps(ctx, jobs);
         ctx.fleet.start();
         ctx.trainer.start();
     }
@@ -137,6 +139,88 @@ public final class FleetSimulator {
     public void resume(String commandId, String job) {
         check(commandId, job);
         commands.deliver(() -> commands.resume(commandId, job));
+    }
+
+    /**
+     * Asks a job's trainers to restart from a named complete checkpoint (one of the last 32 the job saved).
+     * Accepted, then {@code done} once restored; rejected for a checkpoint it does not know. A running job
+     * restarts at once (the steps after that checkpoint are lost); any other keeps it for its next restore.
+     */
+    public void restore(String commandId, String job, String checkpointId) {
+        check(commandId, job);
+        commands.deliver(() -> commands.restore(commandId, job, checkpointId));
+    }
+
+    /** Sets a job's periodic checkpoint interval (10 s to 7 days); accepted and done at once. */
+    public void setCheckpointInterval(String commandId, String job, long seconds) {
+        check(commandId, job);
+        commands.deliver(() -> commands.setInterval(commandId, job, seconds));
+    }
+
+    /**
+     * A command that only informs the trainers (a rescale notice, for example): acknowledged {@code accepted}
+     * and {@code done} under its name; what follows comes from the cluster (replicas patched).
+     */
+    public void note(String commandId, String command, String job) {
+        check(commandId, job);
+        commands.deliver(() -> commands.noted(commandId, command, job));
+    }
+
+    /**
+     * A save now, acknowledged under {@code command}, like {@link #requestCheckpoint}. For {@code prepare_exit} the
+     * trainers then stay paused (no steps an eviction would throw away) until the job restarts, or until the
+     * deadline (10 minutes without one) if nothing came.
+     */
+    public void requestCheckpoint(String commandId, String command, String job, Instant deadline) {
+        check(commandId, job);
+        Long at = deadline == null ? null : deadline.toEpochMilli();
+        commands.deliver(() -> commands.checkpoint(commandId, command, job, at));
+    }
+
+    // ------------------------------------------------------------------ the cluster, as Kubernetes would act on it
+
+    /** Cordons a live node now: {@code node.cordoned}, and no new placements on it; its pods keep running. */
+    public SimOutcome cordon(String node) {
+        return cluster.cordon(node);
+    }
+
+    /** Makes a cordoned node schedulable again: {@code node.uncordoned}; free capacity is handed out at once. */
+    public SimOutcome uncordon(String node) {
+        return cluster.uncordon(node);
+    }
+
+    /** The training pods on a node now (at most one: a job holds whole nodes). */
+    public List<SimPod> podsOn(String node) {
+        return cluster.podsOn(node);
+    }
+
+    /**
+     * Evicts a pod now: {@code pod.evicted}, then the job loses that node's ranks through the failure path
+     * ({@code trainer.worker_failed}, restart from the newest checkpoint, smaller if still at least min nodes,
+     * else waiting for capacity). The node is free again unless cordoned.
+     */
+    public SimOutcome evict(String namespace, String pod) {
+        return cluster.evict(namespace, pod);
+    }
+
+    /** Sets a job's worker nodes within its elastic bounds (a running job saves, then re-rendezvous). */
+    public SimOutcome scaleWorkers(String job, int nodes) {
+        return cluster.scaleWorkers(job, nodes);
+    }
+
+    /** Suspends (saving first when training) or resumes a job, as {@code runPolicy.suspend} would. */
+    public SimOutcome setSuspended(String job, boolean suspended) {
+        return cluster.suspend(job, suspended);
+    }
+
+    /** Names the checkpoint the job's next restore loads (one of its last 32 complete ones). */
+    public SimOutcome restoreFrom(String job, String checkpointId) {
+        return cluster.restoreFrom(job, checkpointId);
+    }
+
+    /** Whether the scenario has this job ({@code namespace/name}). */
+    public boolean hasJob(String job) {
+        return jobs.containsKey(job);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.lifeline.demo;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +14,8 @@ final class SimJob {
 
     /** Most commands a job keeps waiting for an answer; more are rejected. */
     static final int MAX_PENDING_COMMANDS = 32;
+    /** Completed checkpoints remembered per job, newest last, for restores from a named one. */
+    static final int CHECKPOINT_HISTORY = 32;
 
     /** A checkpoint that completed on storage. */
     record Checkpoint(String id, long step) {
@@ -23,7 +26,7 @@ final class SimJob {
     }
 
     /** What a waiting command is for. */
-    enum CommandKind { CHECKPOINT, RESCALE, SUSPEND, RESUME }
+    enum CommandKind { CHECKPOINT, RESCALE, SUSPEND, RESUME, RESTORE }
 
     /** A command accepted and not yet answered with done or failed. */
     record PendingCommand(String commandId, String command, CommandKind kind, long deadline) {
@@ -59,6 +62,16 @@ final class SimJob {
     boolean blocked;
 
     Checkpoint newest;
+    /** Completed checkpoints, oldest first, at most {@link #CHECKPOINT_HISTORY}. */
+    final ArrayDeque<Checkpoint> history = new ArrayDeque<>();
+    /** The checkpoint the next restore loads instead of the newest (a restore command or annotation), or null. */
+    Checkpoint restoreFrom;
+    /** Seconds between periodic saves: the scenario's, unless a command changed it. */
+    long intervalSeconds;
+    /** Prepared to exit: paused after its save until it restarts (see {@code Checkpoints.prepareExit}). */
+    boolean holdAfterSave;
+    /** Suspension asked for while the job was between phases; applied once it trains or waits. */
+    boolean suspendWanted;
     Save inFlight;
     int saves;
     /** Bumped whenever the periodic checkpoint timer is re-armed, so only the newest timer fires. */
@@ -73,10 +86,35 @@ final class SimJob {
         this.memoryFraction = memoryFraction;
         this.target = spec.maxNodes();
         this.steps = spec.startStep();
+        this.intervalSeconds = spec.checkpoint().intervalSeconds();
         if (spec.startStep() > 0) {
             // A run already in progress when the demo starts resumes from a checkpoint saved before it.
-            this.newest = new Checkpoint(spec.name() + "-ckpt-initial", spec.startStep());
+            completed(new Checkpoint(spec.name() + "-ckpt-initial", spec.startStep()));
         }
+    }
+
+    /** A checkpoint completed: it is the newest, and remembered (bounded) for restores by id. */
+    void completed(Checkpoint c) {
+        newest = c;
+        history.addLast(c);
+        while (history.size() > CHECKPOINT_HISTORY) {
+            history.removeFirst();
+        }
+    }
+
+    /** A remembered complete checkpoint, or null. */
+    Checkpoint checkpoint(String id) {
+        for (Checkpoint c : history) {
+            if (c.id().equals(id)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** The pod this job runs on a node it holds: the world's rank-ordered name, else one named after the node. */
+    String podOn(SimNode n) {
+        return n.inWorld && n.pod != null ? n.pod : spec.name() + "-worker-" + n.name;
     }
 
     /** Nodes held: in the world plus reserved. */

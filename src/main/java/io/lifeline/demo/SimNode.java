@@ -25,6 +25,8 @@ final class SimNode {
     int worldIndex;
     /** The job's pod on this node, for telemetry labels; null when none. */
     String pod;
+    /** Unschedulable (cordoned by Lifeline or by the termination handler): no new placements on it. */
+    boolean cordoned;
 
     SimNode(String name, PoolState pool, String providerId, Rng rng) {
         this.name = name;
@@ -47,9 +49,9 @@ final class SimNode {
         phase = next.checkFollows(phase);
     }
 
-    /** Ready, schedulable and held by no job. */
+    /** Ready, schedulable (not cordoned) and held by no job. */
     boolean free() {
-        return phase == NodePhase.READY && job == null;
+        return phase == NodePhase.READY && job == null && !cordoned;
     }
 
     /** The first global rank this node hosts in its job's world. */

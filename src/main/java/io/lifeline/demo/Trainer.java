@@ -128,6 +128,10 @@ final class Trainer {
             job.reserved.addAll(job.world);
             job.world.clear();
             job.moveTo(JobPhase.WAITING, now);
+            if (job.suspendWanted) {
+                job.suspendWanted = false;
+                suspendNow(job);
+            }
             return;
         }
         job.round++;
@@ -155,19 +159,29 @@ final class Trainer {
 
     private void restored(SimJob job) {
         long now = ctx.now();
-        if (job.newest != null) {
+        // A restore command or annotation names the checkpoint; otherwise the newest complete one.
+        SimJob.Checkpoint from = job.restoreFrom != null ? job.restoreFrom : job.newest;
+        job.restoreFrom = null;
+        job.holdAfterSave = false;
+        if (from != null) {
             ctx.emit(Emitter.TRAINER, EventType.TRAINER_RESTORED, job.key,
-                    new TrainerData.Restored(job.newest.id(), job.newest.step(), job.runId));
-            job.resetSteps(job.newest.step(), now);
+                    new TrainerData.Restored(from.id(), from.step(), job.runId));
+            job.resetSteps(from.step(), now);
         } else {
             job.resetSteps(0, now);
         }
         job.setBlocked(false, now);
         job.moveTo(JobPhase.RUNNING, now);
         ctx.checkpoints.armPeriodic(job);
-        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.RESCALE, SimJob.CommandKind.RESUME),
-                TrainerData.AckStatus.DONE, "training on " + job.world.size() + " nodes, world size "
-                        + job.world.size() * job.spec.procsPerNode() + ", from step " + job.step(now));
+        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.RESCALE, SimJob.CommandKind.RESUME,
+                        SimJob.CommandKind.RESTORE), TrainerData.AckStatus.DONE, "training on " + job.world.size()
+                        + " nodes, world size " + job.world.size() * job.spec.procsPerNode() + ", from step " + job.step(now)
+                        + (from == null ? "" : " (checkpoint " + from.id() + ")"));
+        if (job.suspendWanted) {
+            job.suspendWanted = false;
+            beginSuspend(job);
+            return;
+        }
         ctx.placement.capacityChanged();
     }
 
@@ -229,6 +243,23 @@ final class Trainer {
     }
 
     // ------------------------------------------------------------------ planned changes
+
+    /**
+     * Restarts the workers on the nodes they hold, without a failure: to load another checkpoint (a restore
+     * command). A save in flight is abandoned; the restore that follows loads {@code job.restoreFrom}.
+     */
+    void restart(SimJob job, String reason) {
+        long now = ctx.now();
+        ctx.checkpoints.abortInFlight(job, "restarted: " + reason);
+        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT), TrainerData.AckStatus.FAILED,
+                "restarted: " + reason);
+        job.setBlocked(false, now);
+        job.epoch++;
+        job.changeReason = null;
+        job.moveTo(JobPhase.RESTARTING, now);
+        ctx.emit(Emitter.AGENT, EventType.TRAINER_RESTARTED, job.key, new TrainerData.Restarted(job.runId, job.restarts, reason));
+        scheduleRendezvous(job, ctx.rng.millisBetween(8, 20));
+    }
 
     /** Starts a planned membership change: pause, save what is unsaved, then restart at the new size. */
     void beginChange(SimJob job, String reason) {

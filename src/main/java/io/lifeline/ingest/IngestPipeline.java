@@ -2,7 +2,7 @@ package io.lifeline.ingest;
 
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
-import io.lifeline.domain.event.EventType;
+import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.EventLogWriter;
 import io.micrometer.core.instrument.Counter;
@@ -16,9 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -40,21 +38,19 @@ public class IngestPipeline implements IngestGateway {
     private final Duration maxFutureSkew;
     private final Clock clock;
     private final TelemetrySampler sampler;
-    private final Map<EventType, Counter> accepted = new EnumMap<>(EventType.class);
+    private final IngestMetrics metrics;
     private final Counter duplicates;
     private volatile boolean open;
 
-    IngestPipeline(EventLogWriter log, ModelRuntime model, IngestConfig config, Clock clock, MeterRegistry registry) {
+    IngestPipeline(EventLogWriter log, ModelRuntime model, IngestConfig config, Clock clock, MeterRegistry registry,
+                   IngestMetrics metrics) {
         this.log = log;
         this.model = model;
         this.recent = new RecentEventIds(config.dedupeCapacity());
         this.maxFutureSkew = config.maxFutureSkew();
         this.clock = clock;
         this.sampler = new TelemetrySampler(config.telemetryStoreInterval());
-        for (EventType t : EventType.values()) {
-            accepted.put(t, Counter.builder("lifeline_ingest_events").description("Events accepted by type")
-                    .tag("type", t.wireName()).register(registry));
-        }
+        this.metrics = metrics;
         this.duplicates = Counter.builder("lifeline_ingest_duplicate_events")
                 .description("Events dropped as already seen (same source and id)").register(registry);
     }
@@ -129,7 +125,7 @@ public class IngestPipeline implements IngestGateway {
                         : accepted.stream().filter(e -> !old.contains(e)).toList();
                 // Runs on the store writer's thread, in write order.
                 model.enqueue(apply, Duration.ofDays(1));
-                count(apply);
+                metrics.accepted(apply);
                 return new IngestReceipt(apply.size(), duplicatesInBatch + old.size());
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
@@ -164,12 +160,6 @@ public class IngestPipeline implements IngestGateway {
     private void forget(List<Event> events) {
         for (Event e : events) {
             recent.remove(e.source(), e.id());
-        }
-    }
-
-    private void count(List<Event> events) {
-        for (Event e : events) {
-            accepted.get(e.type()).increment();
         }
     }
 }

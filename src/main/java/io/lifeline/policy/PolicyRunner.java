@@ -10,6 +10,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.policy.PolicyDecision;
 import io.lifeline.domain.policy.PolicyMode;
+import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.runtime.LifelineStartup.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
@@ -46,6 +47,7 @@ public class PolicyRunner {
     private final ModelRuntime runtime;
     private final PoliciesConfig config;
     private final Clock clock;
+    private final ActionMetrics metrics;
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final ExecutorService submitter = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
@@ -53,7 +55,8 @@ public class PolicyRunner {
     private ScheduledExecutorService timer;
 
     PolicyRunner(DefaultPolicyService policies, DefaultActionService actions, ActionExecutor executor,
-                 ModelRuntime runtime, PoliciesConfig config, Clock clock) {
+                 ModelRuntime runtime, PoliciesConfig config, Clock clock, ActionMetrics metrics) {
+        this.metrics = metrics;
         this.policies = policies;
         this.actions = actions;
         this.executor = executor;
@@ -122,6 +125,7 @@ public class PolicyRunner {
                 }
             }
             submitted.incrementAndGet();
+            metrics.policyDecision(d.policy().wire(), d.mode().wire());
         } catch (ActionRejectedException e) {
             refused.incrementAndGet();
             LOG.debugf("%s: %s of %s refused: %s: %s", requester, d.request().kind().wire(), d.request().target(),

@@ -112,6 +112,13 @@ public final class AccessRules {
         r.add(roles(POST, "/api/v1/events", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
         r.add(roles(POST, "/api/v1/connectors/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
         r.add(roles(POST, "/api/v1/actions/**", RateClass.ACTIONS, Role.OPERATOR));
+        // Alerts are read by viewers; muting them is an on-call (operator) decision.
+        r.add(roles(READ, "/api/v1/alerts/**", null, Role.VIEWER));
+        r.add(roles(READ, "/api/v1/silences/**", null, Role.VIEWER));
+        r.add(roles(Set.of("POST", "DELETE"), "/api/v1/silences/**", null, Role.OPERATOR));
+        // Training agents without Kafka: long-poll their job's commands, acknowledge them (an event, so rate-limited).
+        r.add(roles(READ, "/api/v1/agents/**", null, Role.INGEST, Role.OPERATOR));
+        r.add(roles(POST, "/api/v1/agents/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
         r.add(roles(READ, "/api/**", null, Role.VIEWER));
         r.add(roles(WRITE, "/api/v1/policies/**", null, Role.ADMIN));
         r.add(roles(WRITE, "/api/v1/settings/**", null, Role.ADMIN));

@@ -50,6 +50,39 @@ class AccessRulesTest {
     }
 
     @Test
+    void alertsAndSilencesAreReadByViewersAndSilencedByOperators() {
+        assertThat(allowed(Role.VIEWER, "GET", "/api/v1/alerts")).isTrue();
+        assertThat(allowed(Role.VIEWER, "GET", "/api/v1/silences/s1")).isTrue();
+        assertThat(allowed(Role.INGEST, "GET", "/api/v1/alerts")).isFalse();
+        assertThat(allowed(null, "GET", "/api/v1/alerts")).isFalse();
+        assertThat(allowed(Role.OPERATOR, "POST", "/api/v1/silences")).isTrue();
+        assertThat(allowed(Role.OPERATOR, "DELETE", "/api/v1/silences/s1")).isTrue();
+        assertThat(allowed(Role.ADMIN, "DELETE", "/api/v1/silences/s1")).isTrue();
+        assertThat(allowed(Role.VIEWER, "POST", "/api/v1/silences")).isFalse();
+        assertThat(allowed(Role.VIEWER, "DELETE", "/api/v1/silences/s1")).isFalse();
+        assertThat(allowed(Role.INGEST, "POST", "/api/v1/silences")).isFalse();
+        assertThat(rules.match("POST", "/api/v1/alerts").kind()).as("alerts are not written through the API")
+                .isEqualTo(AccessRules.Kind.DENY);
+        assertThat(rules.match("PUT", "/api/v1/silences/s1").kind()).isEqualTo(AccessRules.Kind.DENY);
+    }
+
+    @Test
+    void agentCommandsTakeIngestOrOperatorAndAcksAreRateLimited() {
+        String poll = "/api/v1/agents/team/echo/commands";
+        String ack = "/api/v1/agents/team/echo/commands/c-1/ack";
+        for (Role role : List.of(Role.INGEST, Role.OPERATOR, Role.ADMIN)) {
+            assertThat(allowed(role, "GET", poll)).as(role.name()).isTrue();
+            assertThat(allowed(role, "POST", ack)).as(role.name()).isTrue();
+        }
+        assertThat(allowed(Role.VIEWER, "GET", poll)).isFalse();
+        assertThat(allowed(Role.VIEWER, "POST", ack)).isFalse();
+        assertThat(allowed(null, "GET", poll)).isFalse();
+        assertThat(rules.match("POST", ack).rate()).isEqualTo(AccessRules.RateClass.INGEST);
+        assertThat(rules.match("GET", poll).rate()).isNull();
+        assertThat(rules.match("DELETE", poll).kind()).isEqualTo(AccessRules.Kind.DENY);
+    }
+
+    @Test
     void tokensAndAuditAreAdminOnlyEvenForReading() {
         for (String method : List.of("GET", "POST", "DELETE")) {
             assertThat(allowed(Role.ADMIN, method, "/api/v1/tokens")).isTrue();

@@ -18,10 +18,15 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -43,6 +48,8 @@ public class DemoRunner {
     static final int MAX_ATTEMPTS = 5;
     /** After an outage the simulation catches up by at most this much real-time-equivalent per tick. */
     static final long MAX_CATCH_UP_MS = 30_000;
+    /** Longest wait for a call on the simulated cluster. */
+    static final long CLUSTER_CALL_TIMEOUT_MS = 10_000;
     /** Back-pressure is logged at most once per this many milliseconds. */
     private static final long BACK_PRESSURE_LOG_MS = 10_000;
 
@@ -54,6 +61,8 @@ public class DemoRunner {
     private ScheduledExecutorService executor;
     // Confined to the tick thread once running.
     private FleetSimulator simulator;
+    /** The scenario's jobs ({@code namespace/name}), fixed once started. */
+    private volatile Set<String> jobs = Set.of();
     private Instant simStart;
     private long realStartMillis;
     private double speed;
@@ -161,6 +170,59 @@ public class DemoRunner {
         onTickThread(() -> simulator.resume(commandId, job));
     }
 
+    /** Asks a demo job to save before leaving, acknowledged under {@code command} (for example prepare_exit). */
+    public void requestCheckpoint(String commandId, String command, String job, Instant deadline) {
+        onTickThread(() -> simulator.requestCheckpoint(commandId, command, job, deadline));
+    }
+
+    /** Asks a demo job to restart from a named checkpoint (see {@link FleetSimulator#restore}). */
+    public void restore(String commandId, String job, String checkpointId) {
+        onTickThread(() -> simulator.restore(commandId, job, checkpointId));
+    }
+
+    /** Changes a demo job's checkpoint interval (see {@link FleetSimulator#setCheckpointInterval}). */
+    public void setCheckpointInterval(String commandId, String job, long seconds) {
+        onTickThread(() -> simulator.setCheckpointInterval(commandId, job, seconds));
+    }
+
+    /** Tells a demo job's trainers something that needs no action of theirs (see {@link FleetSimulator#note}). */
+    public void note(String commandId, String command, String job) {
+        onTickThread(() -> simulator.note(commandId, command, job));
+    }
+
+    /** Whether the demo runs and has this job ({@code namespace/name}). */
+    public boolean hasJob(String job) {
+        return running() && jobs.contains(job);
+    }
+
+    /**
+     * Runs a call on the simulated cluster (cordon, evict, scale...) on the tick thread and waits for its answer,
+     * so it sees and changes the simulation between two ticks.
+     *
+     * @throws IllegalStateException when the demo is not running or does not answer within 10 s
+     */
+    public <T> T onCluster(Function<FleetSimulator, T> call) {
+        Future<T> f;
+        synchronized (this) {
+            if (executor == null) {
+                throw new IllegalStateException("the demo fleet is not running");
+            }
+            f = executor.submit(() -> call.apply(simulator));
+        }
+        try {
+            return f.get(CLUSTER_CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof RuntimeException r ? r : new IllegalStateException(c);
+        } catch (TimeoutException e) {
+            f.cancel(false);
+            throw new IllegalStateException("the demo fleet did not answer within " + CLUSTER_CALL_TIMEOUT_MS + " ms");
+        }
+    }
+
     private synchronized void onTickThread(Runnable command) {
         if (executor == null) {
             throw new IllegalStateException("the demo fleet is not running");
@@ -189,6 +251,7 @@ public class DemoRunner {
         this.simStart = clock.instant();
         this.realStartMillis = clock.millis();
         this.simulator = new FleetSimulator(scenario, simStart);
+        this.jobs = scenario.jobs().stream().map(Scenario.Job::key).collect(Collectors.toUnmodifiableSet());
         this.simulatedNow = simStart;
         this.pending = List.of();
         this.inFlight = null;

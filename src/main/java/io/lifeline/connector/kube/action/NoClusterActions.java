@@ -1,18 +1,15 @@
-package io.lifeline.action;
+package io.lifeline.connector.kube.action;
 
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterOutcome;
-import io.quarkus.arc.DefaultBean;
-import jakarta.enterprise.context.ApplicationScoped;
+import io.lifeline.action.port.ClusterOutcome.Result;
 import java.util.List;
 
-/** Used when neither Kubernetes nor the demo fleet is there to act on: every cluster step fails and says why. */
-@ApplicationScoped
-@DefaultBean
-public class NoClusterActions implements ClusterActions {
+/** No cluster: neither the Kubernetes connector nor the demo fleet is on. Every call fails with that reason. */
+final class NoClusterActions implements ClusterActions {
 
-    private static final ClusterOutcome NONE = ClusterOutcome.of(ClusterOutcome.Result.FAILED,
-            "no cluster configured: enable the Kubernetes connector (lifeline.connectors.kubernetes.enabled)");
+    static final String REASON = "no cluster configured (lifeline.connectors.kubernetes.enabled=false and the demo "
+            + "fleet is not running)";
 
     @Override
     public boolean available() {
@@ -21,12 +18,12 @@ public class NoClusterActions implements ClusterActions {
 
     @Override
     public ClusterOutcome cordon(String node) {
-        return NONE;
+        return no();
     }
 
     @Override
     public ClusterOutcome uncordon(String node) {
-        return NONE;
+        return no();
     }
 
     @Override
@@ -36,21 +33,25 @@ public class NoClusterActions implements ClusterActions {
 
     @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
-        return NONE;
+        return no();
     }
 
     @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
-        return NONE;
+        return no();
     }
 
     @Override
     public ClusterOutcome suspend(String job, boolean suspended) {
-        return NONE;
+        return no();
     }
 
     @Override
     public ClusterOutcome annotateRestore(String job, String checkpointId, String uri) {
-        return NONE;
+        return no();
+    }
+
+    private static ClusterOutcome no() {
+        return ClusterOutcome.of(Result.FAILED, REASON);
     }
 }

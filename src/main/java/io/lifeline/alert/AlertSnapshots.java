@@ -1,0 +1,190 @@
+package io.lifeline.alert;
+
+import io.lifeline.action.ActionPage;
+import io.lifeline.action.ActionQuery;
+import io.lifeline.action.ActionService;
+import io.lifeline.action.ActionView;
+import io.lifeline.domain.action.ActionState;
+import io.lifeline.domain.alert.AlertSnapshot;
+import io.lifeline.domain.alert.AlertSnapshot.FailedAction;
+import io.lifeline.domain.alert.AlertSnapshot.IngestFacts;
+import io.lifeline.domain.alert.AlertSnapshot.JobFacts;
+import io.lifeline.domain.alert.AlertSnapshot.NodeFacts;
+import io.lifeline.domain.alert.AlertSnapshot.NoticeFacts;
+import io.lifeline.domain.alert.AlertSnapshot.XidFacts;
+import io.lifeline.domain.fleet.NodeDetail;
+import io.lifeline.domain.fleet.NodeQuery;
+import io.lifeline.domain.fleet.NodeSummary;
+import io.lifeline.domain.gpu.GpuHealth;
+import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.domain.gpu.XidOccurrence;
+import io.lifeline.domain.job.JobFilter;
+import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.job.checkpoint.CheckpointView;
+import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.runtime.LiveModel;
+import io.lifeline.runtime.ModelRuntime;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
+
+/**
+ * Fills an {@link AlertSnapshot} from the live model (read on the model's thread, so it is consistent), the actions
+ * service and the ingest counters. Only what the rules need is read: incidents and checkpoints only of jobs that
+ * were interrupted, node details only of nodes with a failed GPU or a lemon score.
+ */
+@ApplicationScoped
+public class AlertSnapshots {
+
+    private static final Logger LOG = Logger.getLogger(AlertSnapshots.class);
+    private static final int MAX_FAILED_ACTIONS = 500;
+
+    private final ModelRuntime model;
+    private final Instance<ActionService> actions;
+    private final MeterRegistry registry;
+
+    AlertSnapshots(ModelRuntime model, Instance<ActionService> actions, MeterRegistry registry) {
+        this.model = model;
+        this.actions = actions;
+        this.registry = registry;
+    }
+
+    /**
+     * Takes a snapshot. A part that cannot be read in time is left null, so its rules keep their alerts as they are.
+     *
+     * @param now             the evaluation time
+     * @param actionsLookback how far back failed actions are looked for (the longest action-failed window)
+     */
+    public AlertSnapshot take(Instant now, Duration actionsLookback) {
+        ModelPart part = null;
+        try {
+            part = model.read(AlertSnapshots::fromModel).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.warnf("Alert rules could not read the model this time: %s", e.toString());
+        }
+        return new AlertSnapshot(part == null ? null : part.jobs, part == null ? null : part.notices,
+                part == null ? null : part.xids, part == null ? null : part.nodes, failedActions(now, actionsLookback),
+                new IngestFacts(model.queued(), deadLettered()));
+    }
+
+    /** The model's part of a snapshot. */
+    record ModelPart(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids,
+                             List<NodeFacts> nodes) {
+    }
+
+    static ModelPart fromModel(LiveModel m) {
+        List<JobFacts> jobs = new ArrayList<>();
+        List<NoticeFacts> notices = new ArrayList<>();
+        for (JobSummary s : m.jobs().list(JobFilter.all())) {
+            FreshnessView f = m.jobs().freshness(s.name()).orElse(null);
+            List<Instant> restarts = new ArrayList<>();
+            if (s.interruptions() > 0) {
+                List<IncidentView> incidents = m.jobs().incidents(s.name()).orElse(List.of());
+                List<Instant> checkpoints = null;
+                for (IncidentView i : incidents) {
+                    if (i.interrupted()) {
+                        restarts.add(i.stoppedAt());
+                    }
+                    if (i.noticeAt() != null) {
+                        if (checkpoints == null) {
+                            checkpoints = goodCheckpoints(m, s.name());
+                        }
+                        notices.add(new NoticeFacts(s.name(), s.namespace(), i.originNode(), i.id(), i.noticeAt(),
+                                i.deadline(), i.stoppedAt(), checkpoints));
+                    }
+                }
+            }
+            jobs.add(new JobFacts(s.name(), s.namespace(), s.state().isActive(), s.freshnessAgeMillis(),
+                    f == null ? 0 : f.objectiveMillis(), restarts));
+        }
+        List<XidFacts> xids = new ArrayList<>();
+        List<NodeFacts> nodes = new ArrayList<>();
+        for (NodeSummary n : m.fleet().nodes(NodeQuery.all())) {
+            if (n.health() != GpuHealth.FAILED && n.lemonScore() == 0) {
+                continue;
+            }
+            NodeDetail d = m.fleet().node(n.name()).orElse(null);
+            if (d == null) {
+                continue;
+            }
+            if (n.lemonScore() > 0) {
+                nodes.add(new NodeFacts(n.name(), n.pool(), d.lemon().interruptions(), d.lemon().window()));
+            }
+            for (XidOccurrence x : d.xidHistory()) {
+                if (x.health() == GpuHealth.FAILED) {
+                    xids.add(new XidFacts(n.name(), x.gpuIndex(), x.gpuUuid(), x.xid(), x.time(), true, x.description(),
+                            namespaceOf(d.gpus(), x.gpuIndex())));
+                }
+            }
+        }
+        return new ModelPart(jobs, notices, xids, nodes);
+    }
+
+    private static List<Instant> goodCheckpoints(LiveModel m, String job) {
+        List<Instant> out = new ArrayList<>();
+        m.jobs().checkpoints(job).ifPresent(h -> {
+            for (CheckpointView c : h.checkpoints()) {
+                if (c.good() && c.completedAt() != null) {
+                    out.add(c.completedAt());
+                }
+            }
+        });
+        return out;
+    }
+
+    private static String namespaceOf(List<GpuView> gpus, int index) {
+        for (GpuView g : gpus) {
+            if (g.index() == index) {
+                return g.namespace();
+            }
+        }
+        return null;
+    }
+
+    /** Failed actions from the actions service, or null when there is none or it cannot answer. */
+    private List<FailedAction> failedActions(Instant now, Duration lookback) {
+        if (!actions.isResolvable()) {
+            return null;
+        }
+        try {
+            // Newest first and not filtered by creation time: an action created long ago may have failed just now.
+            ActionPage page = actions.get().list(new ActionQuery(null, ActionState.FAILED, null, null, null, null,
+                    MAX_FAILED_ACTIONS, null));
+            Instant from = now.minus(lookback);
+            List<FailedAction> out = new ArrayList<>();
+            for (ActionView a : page.items()) {
+                if (a.updatedAt() != null && !a.updatedAt().isBefore(from)) {
+                    out.add(new FailedAction(a.id(), a.kind().wire(), a.target(), a.updatedAt(), a.outcome()));
+                }
+            }
+            return out;
+        } catch (RuntimeException e) {
+            LOG.warnf("Alert rules could not list failed actions this time: %s", e.toString());
+            return null;
+        }
+    }
+
+    /** Events refused as invalid so far: dead-lettered from Kafka plus rejected over HTTP. */
+    private long deadLettered() {
+        double total = 0;
+        for (Counter c : registry.find("lifeline_ingest_dead_lettered_events").counters()) {
+            total += c.count();
+        }
+        for (Counter c : registry.find("lifeline_ingest_rejected_events").tag("transport", "http").counters()) {
+            total += c.count();
+        }
+        return (long) total;
+    }
+}

@@ -1,0 +1,105 @@
+package io.lifeline.alert.http;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.lifeline.alert.AlertStore;
+import io.lifeline.domain.alert.Alert;
+import io.lifeline.domain.alert.AlertRule;
+import io.lifeline.domain.alert.AlertState;
+import io.lifeline.domain.alert.Silence;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Alerts ({@code GET /api/v1/alerts}, viewer): pending, firing and recently resolved, with the silences muting them. */
+@Path("/api/v1/alerts")
+@Produces(MediaType.APPLICATION_JSON)
+public class AlertsResource {
+
+    private static final int MAX_LIMIT = 5000;
+
+    private final AlertStore store;
+    private final Clock clock;
+
+    AlertsResource(AlertStore store, Clock clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /**
+     * One alert.
+     *
+     * @param fingerprint  identity (rule + labels)
+     * @param rule         rule key, e.g. {@code checkpoint-stale}
+     * @param alertname    the {@code alertname} label
+     * @param state        pending, firing or resolved
+     * @param severity     the {@code severity} label
+     * @param namespace    the namespace it concerns, absent for fleet-wide and node alerts
+     * @param labels       all labels
+     * @param annotations  summary and description
+     * @param activeSince  when its condition started to hold
+     * @param startsAt     when it started firing
+     * @param endsAt       when it resolved
+     * @param updatedAt    the evaluation that last confirmed it
+     * @param value        the measured value
+     * @param silencedBy   ids of the silences muting it now
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AlertView(String fingerprint, String rule, String alertname, String state, String severity,
+                            String namespace, Map<String, String> labels, Map<String, String> annotations,
+                            Instant activeSince, Instant startsAt, Instant endsAt, Instant updatedAt, Double value,
+                            List<String> silencedBy) {
+    }
+
+    /** The answer: alerts, firing first. */
+    public record AlertList(List<AlertView> alerts) {
+    }
+
+    @GET
+    public AlertList list(@QueryParam("state") String state, @QueryParam("rule") String rule,
+                          @QueryParam("namespace") String namespace, @QueryParam("fingerprint") String fingerprint,
+                          @QueryParam("limit") Integer limit) {
+        AlertState s = blank(state) ? null : AlertState.fromWire(state);
+        if (s == AlertState.INACTIVE) {
+            throw new IllegalArgumentException("state: inactive alerts are not kept; use pending, firing or resolved");
+        }
+        AlertRule r = blank(rule) ? null : AlertRule.parse(rule);
+        int n = limit == null ? 1000 : limit;
+        if (n < 1 || n > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit: must be between 1 and " + MAX_LIMIT + ", got " + n);
+        }
+        Instant now = clock.instant();
+        try {
+            List<Silence> silences = store.silences(now, false, 10_000);
+            List<AlertView> out = new ArrayList<>();
+            for (Alert a : store.listAlerts(s, r, blank(namespace) ? null : namespace, n)) {
+                if (!blank(fingerprint) && !fingerprint.equals(a.fingerprint())) {
+                    continue;
+                }
+                List<String> by = new ArrayList<>();
+                for (Silence sil : silences) {
+                    if (sil.activeAt(now) && sil.matches(a.labels())) {
+                        by.add(sil.id());
+                    }
+                }
+                out.add(new AlertView(a.fingerprint(), a.rule().key(), a.rule().alertName(), a.state().wire(),
+                        a.labels().get("severity"), a.namespace(), a.labels(), a.annotations(), a.activeSince(),
+                        a.firingSince(), a.resolvedAt(), a.updatedAt(), a.value(), by));
+            }
+            return new AlertList(out);
+        } catch (SQLException e) {
+            throw SilencesResource.unavailable(e);
+        }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,132 @@
+package io.lifeline.connector.command;
+
+import io.lifeline.action.port.TrainerCommand;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.TrainerData;
+import io.lifeline.ingest.IngestGateway;
+import io.lifeline.security.AccessDeniedException;
+import io.lifeline.security.Caller;
+import io.lifeline.security.CurrentCaller;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.regex.Pattern;
+
+/**
+ * Commands for agents without Kafka (roles operator or ingest; a token limited to namespaces sees only those):
+ * <ul>
+ *   <li>{@code GET /api/v1/agents/{namespace}/{name}/commands?wait=30}: the job's pending commands as a JSON array
+ *       of command CloudEvents, waiting up to {@code wait} seconds (capped to {@code lifeline.commands.agent.max-wait})
+ *       for one; an empty array when none came. The wait holds no thread.</li>
+ *   <li>{@code POST /api/v1/agents/{namespace}/{name}/commands/{id}/ack} (the id may contain {@code /}) with
+ *       {@code {"status":"accepted|rejected|done|failed","detail":"..."}}: becomes a {@code trainer.command_ack}
+ *       event (source {@code agent/<namespace>/<name>}) submitted like any other; the command leaves the queue.</li>
+ * </ul>
+ */
+@Path("/api/v1/agents/{namespace}/{name}/commands")
+public class AgentCommandsResource {
+
+    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    private static final Pattern COMMAND_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@/-]{0,255}");
+    private static final int MAX_DETAIL = 1000;
+
+    private final AgentCommandQueue queue;
+    private final IngestGateway gateway;
+    private final CurrentCaller caller;
+    private final CommandConfig config;
+    private final Clock clock;
+
+    AgentCommandsResource(AgentCommandQueue queue, IngestGateway gateway, CurrentCaller caller, CommandConfig config,
+                          Clock clock) {
+        this.queue = queue;
+        this.gateway = gateway;
+        this.caller = caller;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /**
+     * An acknowledgement.
+     *
+     * @param status {@code accepted}, {@code rejected}, {@code done} or {@code failed}
+     * @param detail why or what happened, optional
+     */
+    public record Ack(String status, String detail) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public CompletionStage<Response> poll(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                                          @QueryParam("wait") @DefaultValue("30") int waitSeconds) {
+        String job = job(namespace, name);
+        if (waitSeconds < 0) {
+            throw new IllegalArgumentException("wait: seconds, 0 or more");
+        }
+        Duration wait = Duration.ofSeconds(waitSeconds);
+        Duration max = config.agent().maxWait();
+        return queue.poll(job, wait.compareTo(max) > 0 ? max : wait)
+                .thenApply(commands -> Response.ok(CommandCloudEvents.array(commands), MediaType.APPLICATION_JSON).build());
+    }
+
+    @POST
+    @Path("{id: .+}/ack")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public CompletionStage<Response> ack(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                                         @PathParam("id") String id, Ack body) {
+        String job = job(namespace, name);
+        if (id == null || !COMMAND_ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("id: a command id (letters, digits, '._:@/-', at most 256)");
+        }
+        TrainerData.AckStatus status = status(body);
+        Optional<TrainerCommand> known = queue.ack(job, id);
+        String detail = body.detail() == null || body.detail().isBlank() ? null
+                : body.detail().length() <= MAX_DETAIL ? body.detail() : body.detail().substring(0, MAX_DETAIL - 3) + "...";
+        String source = "agent/" + namespace + "/" + name;
+        // One event per (command, status): an agent repeating its acknowledgement adds nothing.
+        Event ack = new Event("ack/" + id + "/" + status.wireName(), source, EventType.TRAINER_COMMAND_ACK, job,
+                clock.instant(), new TrainerData.CommandAck(id, known.map(c -> c.type().wire()).orElse(null), status, detail));
+        return gateway.submit(List.of(ack)).thenApply(receipt -> Response.accepted(Map.of("commandId", id, "job", job,
+                "status", status.wireName(), "queued", known.isPresent())).type(MediaType.APPLICATION_JSON).build());
+    }
+
+    private String job(String namespace, String name) {
+        Caller.requireValidNamespace(namespace);
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("name: '" + name + "' is not a Kubernetes object name");
+        }
+        Caller c = caller.get();
+        if (!c.isFleetWide() && !c.namespaces().contains(namespace)) {
+            throw new AccessDeniedException("token '" + c.name() + "' may not serve agents in namespace '" + namespace
+                    + "' (limited to " + c.namespaces() + ")");
+        }
+        return namespace + "/" + name;
+    }
+
+    private static TrainerData.AckStatus status(Ack body) {
+        if (body == null || body.status() == null) {
+            throw new IllegalArgumentException("status: required, one of accepted, rejected, done, failed");
+        }
+        for (TrainerData.AckStatus s : TrainerData.AckStatus.values()) {
+            if (s.wireName().equals(body.status().toLowerCase(Locale.ROOT))) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("status: one of accepted, rejected, done, failed; got '" + body.status() + "'");
+    }
+}

@@ -1,0 +1,40 @@
+package io.lifeline.connector.command;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Trainer commands ({@code lifeline.commands.*}). Documented in docs/connectors.md, "Connectors out". */
+@ConfigMapping(prefix = "lifeline.commands")
+public interface CommandConfig {
+
+    /** Kafka topic of the command CloudEvents (keyed by job); used when {@code lifeline.kafka.bootstrap-servers} is set. */
+    @WithDefault("lifeline.commands")
+    String topic();
+
+    /** Agents polling over HTTP. */
+    Agent agent();
+
+    /** {@code lifeline.commands.agent.*}. */
+    interface Agent {
+        /** Commands kept per job for agents; beyond it the oldest is dropped. */
+        @WithDefault("64")
+        int queueSize();
+
+        /** Longest long-poll ({@code wait} is capped to it). */
+        @WithDefault("60s")
+        Duration maxWait();
+
+        /** A command delivered but not acknowledged is delivered again after this. */
+        @WithDefault("30s")
+        Duration redeliverAfter();
+
+        /** A command without a deadline is dropped when nobody acknowledged it for this long. */
+        @WithDefault("1h")
+        Duration retention();
+
+        /** Long-polls waiting at once per job; one more answers the oldest with an empty array. */
+        @WithDefault("16")
+        int maxWaitersPerJob();
+    }
+}

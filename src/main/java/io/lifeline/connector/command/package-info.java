@@ -1,0 +1,8 @@
+/**
+ * Trainer commands out: {@link io.lifeline.connector.command.TrainerCommands} (the one
+ * {@link io.lifeline.action.port.TrainerCommandSink}) sends each command as a CloudEvent to the Kafka topic
+ * ({@link io.lifeline.connector.command.KafkaCommandSink}), to agents polling over HTTP
+ * ({@link io.lifeline.connector.command.AgentCommandQueue}, {@link io.lifeline.connector.command.AgentCommandsResource})
+ * and to the demo fleet's trainers ({@link io.lifeline.connector.command.DemoCommandSink}).
+ */
+package io.lifeline.connector.command;

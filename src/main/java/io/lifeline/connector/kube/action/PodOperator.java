@@ -1,0 +1,95 @@
+package io.lifeline.connector.kube.action;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lifeline.action.port.ClusterActions.PodRef;
+import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Training pods: the ones on a node (Kubeflow's {@code training.kubeflow.org/job-name} label; the job is
+ * {@code namespace/<job-name>}), their eviction through the Eviction API ({@code policy/v1}) and, when an action
+ * allows it after refusals, their deletion.
+ *
+ * <p>Evictions go through a client whose own retries are off: fabric8 retries HTTP 429 on its own, which would
+ * hide a PodDisruptionBudget refusal inside one call. Here one call is one attempt; the action retries until its
+ * deadline.
+ */
+final class PodOperator {
+
+    static final String JOB_LABEL = "training.kubeflow.org/job-name";
+
+    private final KubernetesClient client;
+    private final KubernetesClient evictions;
+
+    /**
+     * @param client    for reads and deletions
+     * @param evictions for evictions: the same cluster, with {@code requestRetryBackoffLimit} 0
+     */
+    PodOperator(KubernetesClient client, KubernetesClient evictions) {
+        this.client = client;
+        this.evictions = evictions;
+    }
+
+    /** The training pods scheduled on a node that have not finished, with their job. */
+    List<PodRef> trainingPodsOn(String node) {
+        // Training pods only (by label), filtered by node here: not every API server (nor the test mock) takes a
+        // spec.nodeName field selector together with a label selector.
+        List<Pod> pods = client.pods().inAnyNamespace().withLabel(JOB_LABEL).list().getItems();
+        List<PodRef> out = new ArrayList<>();
+        for (Pod p : pods) {
+            if (p.getSpec() == null || !node.equals(p.getSpec().getNodeName()) || finished(p)) {
+                continue;
+            }
+            Map<String, String> labels = p.getMetadata().getLabels();
+            String ns = p.getMetadata().getNamespace();
+            String job = labels == null || labels.get(JOB_LABEL) == null ? null : ns + "/" + labels.get(JOB_LABEL);
+            out.add(new PodRef(ns, p.getMetadata().getName(), job));
+        }
+        return out;
+    }
+
+    private static boolean finished(Pod p) {
+        String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    /**
+     * One eviction attempt: EVICTED (201), RETRY_LATER (429, a PodDisruptionBudget refuses for now), NOT_FOUND (the
+     * pod is gone already: what the caller wanted). A refusal with {@code deleteIfRefused} deletes the pod instead.
+     */
+    ClusterOutcome evict(PodRef ref, boolean deleteIfRefused) {
+        String what = "evict pod " + ref.namespace() + "/" + ref.name();
+        ClusterOutcome attempt;
+        try {
+            boolean evicted = evictions.pods().inNamespace(ref.namespace()).withName(ref.name()).evict();
+            attempt = evicted ? Outcomes.of(Result.EVICTED, "pod " + ref.namespace() + "/" + ref.name() + " evicted")
+                    : Outcomes.of(Result.RETRY_LATER, what + ": refused for now (HTTP 429, PodDisruptionBudget)");
+        } catch (RuntimeException e) {
+            attempt = Outcomes.failure(what, e);
+        }
+        if (attempt.result() == Result.RETRY_LATER && deleteIfRefused) {
+            return delete(ref, attempt.detail());
+        }
+        return attempt;
+    }
+
+    /** Deletes a pod (its graceful termination period applies); NOT_FOUND when it is gone already. */
+    ClusterOutcome delete(PodRef ref, String why) {
+        String what = "delete pod " + ref.namespace() + "/" + ref.name();
+        try {
+            List<StatusDetails> deleted = client.pods().inNamespace(ref.namespace()).withName(ref.name()).delete();
+            if (deleted == null || deleted.isEmpty()) {
+                return Outcomes.of(Result.NOT_FOUND, what + ": no such pod");
+            }
+            return Outcomes.of(Result.DELETED, "pod " + ref.namespace() + "/" + ref.name() + " deleted"
+                    + (why == null ? "" : " after: " + why));
+        } catch (RuntimeException e) {
+            return Outcomes.failure(what, e);
+        }
+    }
+}

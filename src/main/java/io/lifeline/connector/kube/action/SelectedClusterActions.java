@@ -1,0 +1,77 @@
+package io.lifeline.connector.kube.action;
+
+import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.demo.runtime.DemoClusterActions;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+/**
+ * The application's one {@link ClusterActions} bean (the one actions inject). Each call goes to Kubernetes when
+ * the Kubernetes connector is on ({@code lifeline.connectors.kubernetes.enabled}), else to the demo fleet while it
+ * runs (the quick start has no cluster), else nowhere: {@link #available()} false and every call FAILED "no
+ * cluster configured". Chosen per call, because the demo fleet starts after the application does.
+ */
+@ApplicationScoped
+public class SelectedClusterActions implements ClusterActions {
+
+    private final KubernetesClusterActions kubernetes;
+    private final DemoClusterActions demo;
+    private final ClusterActions none = new NoClusterActions();
+
+    SelectedClusterActions(KubernetesClusterActions kubernetes, DemoClusterActions demo) {
+        this.kubernetes = kubernetes;
+        this.demo = demo;
+    }
+
+    /** The implementation calls go to now. */
+    ClusterActions current() {
+        if (kubernetes.available()) {
+            return kubernetes;
+        }
+        if (demo.available()) {
+            return demo;
+        }
+        return none;
+    }
+
+    @Override
+    public boolean available() {
+        return current().available();
+    }
+
+    @Override
+    public ClusterOutcome cordon(String node) {
+        return current().cordon(node);
+    }
+
+    @Override
+    public ClusterOutcome uncordon(String node) {
+        return current().uncordon(node);
+    }
+
+    @Override
+    public List<PodRef> trainingPodsOn(String node) {
+        return current().trainingPodsOn(node);
+    }
+
+    @Override
+    public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
+        return current().evict(pod, deleteIfRefused);
+    }
+
+    @Override
+    public ClusterOutcome scaleWorkers(String job, int workers) {
+        return current().scaleWorkers(job, workers);
+    }
+
+    @Override
+    public ClusterOutcome suspend(String job, boolean suspended) {
+        return current().suspend(job, suspended);
+    }
+
+    @Override
+    public ClusterOutcome annotateRestore(String job, String checkpointId, String uri) {
+        return current().annotateRestore(job, checkpointId, uri);
+    }
+}

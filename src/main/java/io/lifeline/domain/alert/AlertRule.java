@@ -1,0 +1,92 @@
+package io.lifeline.domain.alert;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The built-in alert rules, with their default settings. {@link #alertName()} is the {@code alertname} label
+ * (what Alertmanager routes and groups on); {@link #key()} names the rule in configuration and the API.
+ */
+public enum AlertRule {
+    /**
+     * A job's newest good checkpoint is older than its freshness objective times {@code threshold} (1 = the objective
+     * itself). Per job, only while the job is active.
+     */
+    CHECKPOINT_STALE("checkpoint-stale", "CheckpointFreshnessBreached",
+            new RuleSettings(true, 1.0, Duration.ofMinutes(5), Duration.ZERO, Severity.WARNING)),
+    /** A job restarted at least {@code threshold} times within {@code window}. Per job. */
+    RESTART_LOOP("restart-loop", "JobRestartLoop",
+            new RuleSettings(true, 3, Duration.ZERO, Duration.ofHours(1), Severity.CRITICAL)),
+    /**
+     * A GPU reported an XID the XID policy rates fatal (its verdict FAILED) within {@code window}. Per node and GPU.
+     */
+    FATAL_XID("fatal-xid", "GpuFatalXid",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.CRITICAL)),
+    /**
+     * An interruption notice reached a node of a job, and no checkpoint of the job completed between the notice and
+     * the node's termination (or the notice's deadline, once passed). Per job and incident, for {@code window}
+     * after the termination or deadline.
+     */
+    NOTICE_UNHANDLED("notice-unhandled", "InterruptionNoticeNotCheckpointed",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.WARNING)),
+    /** An action ended FAILED within {@code window}. Per action. */
+    ACTION_FAILED("action-failed", "ActionFailed",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.WARNING)),
+    /**
+     * Event batches waiting to be applied to the model are at least {@code threshold} (the queue holds
+     * {@code lifeline.ingest.apply-queue-batches}, 4096 by default). Fleet-wide.
+     */
+    INGEST_LAG("ingest-lag", "IngestLagHigh",
+            new RuleSettings(true, 1000, Duration.ofMinutes(2), Duration.ZERO, Severity.WARNING)),
+    /**
+     * At least {@code threshold} events were refused as invalid (dead-lettered from Kafka or rejected over HTTP)
+     * within {@code window}. Fleet-wide.
+     */
+    DEAD_LETTER_SPIKE("dead-letter-spike", "DeadLetterSpike",
+            new RuleSettings(true, 100, Duration.ZERO, Duration.ofMinutes(5), Severity.WARNING)),
+    /** A node was interrupted at least {@code threshold} times within the fleet's lemon window. Per node. */
+    LEMON_NODE("lemon-node", "LemonNode",
+            new RuleSettings(true, 3, Duration.ZERO, Duration.ZERO, Severity.WARNING));
+
+    private final String key;
+    private final String alertName;
+    private final RuleSettings defaults;
+
+    AlertRule(String key, String alertName, RuleSettings defaults) {
+        this.key = key;
+        this.alertName = alertName;
+        this.defaults = defaults;
+    }
+
+    /** Configuration and API name, e.g. {@code checkpoint-stale}. */
+    public String key() {
+        return key;
+    }
+
+    /** The {@code alertname} label, e.g. {@code CheckpointFreshnessBreached}. */
+    public String alertName() {
+        return alertName;
+    }
+
+    /** Built-in settings. */
+    public RuleSettings defaults() {
+        return defaults;
+    }
+
+    /** The rule named by its key or its alert name (case-insensitive), e.g. {@code restart-loop} or {@code JobRestartLoop}. */
+    public static AlertRule parse(String s) {
+        String v = s == null ? "" : s.trim();
+        for (AlertRule r : values()) {
+            if (r.key.equalsIgnoreCase(v) || r.alertName.equalsIgnoreCase(v) || r.name().equalsIgnoreCase(v)) {
+                return r;
+            }
+        }
+        throw new IllegalArgumentException("rule: unknown alert rule '" + v + "'; known: "
+                + String.join(", ", java.util.Arrays.stream(values()).map(AlertRule::key).toList()));
+    }
+
+    @Override
+    public String toString() {
+        return key.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,126 @@
+package io.lifeline.domain.alert;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What the rules look at, taken from the model at one moment. A section that is null was not available (for example
+ * the actions service did not answer): the rules reading it are skipped for that evaluation, so their alerts keep
+ * their state instead of resolving for lack of data. An empty list means "nothing of that kind".
+ *
+ * @param jobs           jobs (active or not)
+ * @param notices        interruption notices that reached nodes of jobs, as incidents recorded them
+ * @param xids           recent XIDs of GPUs
+ * @param nodes          nodes with their lemon score
+ * @param failedActions  actions that ended FAILED recently
+ * @param ingest         ingest backlog and dead-letter counter
+ */
+public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids, List<NodeFacts> nodes,
+                            List<FailedAction> failedActions, IngestFacts ingest) {
+
+    public AlertSnapshot {
+        jobs = jobs == null ? null : List.copyOf(jobs);
+        notices = notices == null ? null : List.copyOf(notices);
+        xids = xids == null ? null : List.copyOf(xids);
+        nodes = nodes == null ? null : List.copyOf(nodes);
+        failedActions = failedActions == null ? null : List.copyOf(failedActions);
+    }
+
+    /** A snapshot with nothing in it (every section present and empty). */
+    public static AlertSnapshot empty() {
+        return new AlertSnapshot(List.of(), List.of(), List.of(), List.of(), List.of(), null);
+    }
+
+    /**
+     * One job.
+     *
+     * @param job                       job name ({@code namespace/name})
+     * @param namespace                 its namespace
+     * @param active                    whether it holds nodes and trains (freshness only matters then)
+     * @param freshnessAgeMillis        age of its newest good checkpoint (or of its first training without one), or null
+     * @param freshnessObjectiveMillis  its freshness objective
+     * @param restartTimes              when it stopped for a restart, recent ones (bounded by the model)
+     */
+    public record JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
+                           long freshnessObjectiveMillis, List<Instant> restartTimes) {
+
+        public JobFacts {
+            restartTimes = List.copyOf(restartTimes);
+        }
+    }
+
+    /**
+     * An interruption notice on a node of a job.
+     *
+     * @param job                   job name
+     * @param namespace             its namespace
+     * @param node                  the node that got the notice, may be null
+     * @param incident              the incident that recorded it
+     * @param noticeAt              when the notice came
+     * @param deadline              the notice's deadline, or null
+     * @param stoppedAt             when training stopped (the node went away), or null
+     * @param checkpointsCompleted  completion times of the job's recent good checkpoints
+     */
+    public record NoticeFacts(String job, String namespace, String node, String incident, Instant noticeAt,
+                              Instant deadline, Instant stoppedAt, List<Instant> checkpointsCompleted) {
+
+        public NoticeFacts {
+            checkpointsCompleted = List.copyOf(checkpointsCompleted);
+        }
+    }
+
+    /**
+     * One XID a GPU reported.
+     *
+     * @param node         node
+     * @param gpuIndex     GPU index on the node
+     * @param gpuUuid      GPU UUID, may be null
+     * @param xid          XID code
+     * @param time         when it was reported
+     * @param fatal        whether the XID policy rates it fatal (verdict FAILED)
+     * @param description  what it means, may be null
+     * @param namespace    namespace of the pod on the GPU, may be null
+     */
+    public record XidFacts(String node, int gpuIndex, String gpuUuid, int xid, Instant time, boolean fatal,
+                           String description, String namespace) {
+    }
+
+    /**
+     * One node.
+     *
+     * @param node         node name
+     * @param pool         pool, may be null
+     * @param lemonScore   interruptions within the lemon window
+     * @param lemonWindow  that window
+     */
+    public record NodeFacts(String node, String pool, int lemonScore, Duration lemonWindow) {
+    }
+
+    /**
+     * An action that ended FAILED.
+     *
+     * @param id      action id
+     * @param kind    action kind (wire name)
+     * @param target  job ({@code namespace/name}) or node
+     * @param time    when it failed
+     * @param reason  why, may be null
+     */
+    public record FailedAction(String id, String kind, String target, Instant time, String reason) {
+
+        /** The namespace of a job target, or null for a node. */
+        public String namespace() {
+            int slash = target == null ? -1 : target.indexOf('/');
+            return slash > 0 ? target.substring(0, slash) : null;
+        }
+    }
+
+    /**
+     * Ingest health.
+     *
+     * @param lag                events (or batches) waiting to be applied
+     * @param deadLetteredTotal  events dead-lettered since start (a counter)
+     */
+    public record IngestFacts(long lag, long deadLetteredTotal) {
+    }
+}

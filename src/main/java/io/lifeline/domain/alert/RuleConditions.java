@@ -1,0 +1,220 @@
+package io.lifeline.domain.alert;
+
+import io.lifeline.domain.alert.AlertSnapshot.FailedAction;
+import io.lifeline.domain.alert.AlertSnapshot.JobFacts;
+import io.lifeline.domain.alert.AlertSnapshot.NodeFacts;
+import io.lifeline.domain.alert.AlertSnapshot.NoticeFacts;
+import io.lifeline.domain.alert.AlertSnapshot.XidFacts;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds, for each rule, the label sets whose condition holds in a snapshot. One small method per rule; each reads
+ * the rule's settings for the namespace concerned, so a namespace can change or switch off any rule.
+ */
+final class RuleConditions {
+
+    /** The conditions found, and the rules that could be evaluated (their inputs were present). */
+    record Found(List<Condition> conditions, Set<AlertRule> evaluated) {
+    }
+
+    private final AlertRules rules;
+    private final Instant now;
+    private final List<Condition> out = new ArrayList<>();
+    private final Set<AlertRule> evaluated = EnumSet.noneOf(AlertRule.class);
+
+    private RuleConditions(AlertRules rules, Instant now) {
+        this.rules = rules;
+        this.now = now;
+    }
+
+    static Found find(AlertSnapshot s, AlertRules rules, Instant now, DeadLetterHistory deadLetters) {
+        RuleConditions c = new RuleConditions(rules, now);
+        if (s.jobs() != null) {
+            c.evaluated.add(AlertRule.CHECKPOINT_STALE);
+            c.evaluated.add(AlertRule.RESTART_LOOP);
+            for (JobFacts j : s.jobs()) {
+                c.checkpointStale(j);
+                c.restartLoop(j);
+            }
+        }
+        if (s.notices() != null) {
+            c.evaluated.add(AlertRule.NOTICE_UNHANDLED);
+            s.notices().forEach(c::noticeUnhandled);
+        }
+        if (s.xids() != null) {
+            c.evaluated.add(AlertRule.FATAL_XID);
+            s.xids().forEach(c::fatalXid);
+        }
+        if (s.nodes() != null) {
+            c.evaluated.add(AlertRule.LEMON_NODE);
+            s.nodes().forEach(c::lemonNode);
+        }
+        if (s.failedActions() != null) {
+            c.evaluated.add(AlertRule.ACTION_FAILED);
+            s.failedActions().forEach(c::actionFailed);
+        }
+        if (s.ingest() != null) {
+            c.evaluated.add(AlertRule.INGEST_LAG);
+            c.evaluated.add(AlertRule.DEAD_LETTER_SPIKE);
+            deadLetters.record(now, s.ingest().deadLetteredTotal());
+            c.ingest(s.ingest().lag(), deadLetters);
+        }
+        return new Found(List.copyOf(c.out), c.evaluated);
+    }
+
+    private void checkpointStale(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.CHECKPOINT_STALE, j.namespace());
+        if (!st.enabled() || !j.active() || j.freshnessAgeMillis() == null || j.freshnessObjectiveMillis() <= 0) {
+            return;
+        }
+        double ratio = j.freshnessAgeMillis() / (double) j.freshnessObjectiveMillis();
+        if (ratio > st.threshold()) {
+            add(AlertRule.CHECKPOINT_STALE, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
+                    "Checkpoint of " + j.job() + " is older than its freshness objective",
+                    "The newest good checkpoint of " + j.job() + " is " + human(j.freshnessAgeMillis()) + " old; the "
+                            + "objective is " + human(j.freshnessObjectiveMillis()) + ". An interruption now loses that work.",
+                    ratio, st);
+        }
+    }
+
+    private void restartLoop(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.RESTART_LOOP, j.namespace());
+        if (!st.enabled()) {
+            return;
+        }
+        Instant from = now.minus(st.window());
+        long n = j.restartTimes().stream().filter(t -> !t.isBefore(from) && !t.isAfter(now)).count();
+        if (n >= st.threshold() && n > 0) {
+            add(AlertRule.RESTART_LOOP, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
+                    j.job() + " restarted " + n + " times in " + human(st.window().toMillis()),
+                    j.job() + " stopped and restarted " + n + " times within " + human(st.window().toMillis())
+                            + " (threshold " + fmt(st.threshold()) + "): it may be crash-looping.", n, st);
+        }
+    }
+
+    private void noticeUnhandled(NoticeFacts n) {
+        RuleSettings st = rules.settings(AlertRule.NOTICE_UNHANDLED, n.namespace());
+        if (!st.enabled() || n.noticeAt() == null) {
+            return;
+        }
+        Instant end = n.stoppedAt() != null ? n.stoppedAt() : n.deadline();
+        if (end == null || end.isAfter(now) || end.isBefore(now.minus(st.window()))) {
+            return;
+        }
+        for (Instant c : n.checkpointsCompleted()) {
+            if (!c.isBefore(n.noticeAt()) && !c.isAfter(end)) {
+                return;
+            }
+        }
+        String node = n.node() == null ? "" : n.node();
+        add(AlertRule.NOTICE_UNHANDLED, n.namespace(),
+                labels("namespace", n.namespace(), "job", n.job(), "node", node, "incident", n.incident()),
+                "Interruption notice on " + (node.isEmpty() ? "a node" : node) + " was not met by a checkpoint of " + n.job(),
+                "A notice reached " + (node.isEmpty() ? "a node" : node) + " at " + n.noticeAt() + " and no checkpoint of "
+                        + n.job() + " completed before " + (n.stoppedAt() != null ? "it went away at " : "the deadline ")
+                        + end + ": the work since the previous checkpoint was lost.",
+                Duration.between(n.noticeAt(), end).toMillis() / 1000.0, st);
+    }
+
+    private void fatalXid(XidFacts x) {
+        RuleSettings st = rules.settings(AlertRule.FATAL_XID, x.namespace());
+        if (!st.enabled() || !x.fatal() || x.time() == null || x.time().isBefore(now.minus(st.window()))) {
+            return;
+        }
+        add(AlertRule.FATAL_XID, x.namespace(),
+                labels("namespace", x.namespace(), "node", x.node(), "gpu", Integer.toString(x.gpuIndex()),
+                        "xid", Integer.toString(x.xid())),
+                "Fatal XID " + x.xid() + " on " + x.node() + " GPU " + x.gpuIndex(),
+                "GPU " + x.gpuIndex() + (x.gpuUuid() == null ? "" : " (" + x.gpuUuid() + ")") + " of " + x.node()
+                        + " reported XID " + x.xid() + (x.description() == null ? "" : " (" + x.description() + ")")
+                        + " at " + x.time() + "; the XID policy rates it fatal: drain the node.", x.xid(), st);
+    }
+
+    private void lemonNode(NodeFacts n) {
+        RuleSettings st = rules.settings(AlertRule.LEMON_NODE, null);
+        if (!st.enabled() || n.lemonScore() < st.threshold() || n.lemonScore() <= 0) {
+            return;
+        }
+        add(AlertRule.LEMON_NODE, null, labels("node", n.node(), "pool", n.pool()),
+                n.node() + " was interrupted " + n.lemonScore() + " times lately",
+                n.node() + " was interrupted " + n.lemonScore() + " times within "
+                        + human(n.lemonWindow() == null ? 0 : n.lemonWindow().toMillis()) + " (threshold "
+                        + fmt(st.threshold()) + "): consider taking it out of the pool.", n.lemonScore(), st);
+    }
+
+    private void actionFailed(FailedAction a) {
+        String ns = a.namespace();
+        RuleSettings st = rules.settings(AlertRule.ACTION_FAILED, ns);
+        if (!st.enabled() || a.time() == null || a.time().isBefore(now.minus(st.window())) || a.time().isAfter(now)) {
+            return;
+        }
+        add(AlertRule.ACTION_FAILED, ns,
+                labels("namespace", ns, "action", a.kind(), "target", a.target(), "action_id", a.id()),
+                "Action " + a.kind() + " on " + a.target() + " failed",
+                "Action " + a.id() + " (" + a.kind() + " on " + a.target() + ") failed at " + a.time()
+                        + (a.reason() == null ? "" : ": " + a.reason()), 1, st);
+    }
+
+    private void ingest(long lag, DeadLetterHistory deadLetters) {
+        RuleSettings lagSt = rules.settings(AlertRule.INGEST_LAG, null);
+        if (lagSt.enabled() && lag >= lagSt.threshold()) {
+            add(AlertRule.INGEST_LAG, null, labels(), "Ingest is " + lag + " behind",
+                    lag + " event batches wait to be applied to the model (threshold " + fmt(lagSt.threshold())
+                            + "): views and alerts lag behind reality.", lag, lagSt);
+        }
+        RuleSettings dlSt = rules.settings(AlertRule.DEAD_LETTER_SPIKE, null);
+        long spike = deadLetters.increaseSince(now.minus(dlSt.window()));
+        if (dlSt.enabled() && spike >= dlSt.threshold() && spike > 0) {
+            add(AlertRule.DEAD_LETTER_SPIKE, null, labels(), spike + " events dead-lettered in "
+                            + human(dlSt.window().toMillis()),
+                    spike + " events were refused as invalid (dead-lettered or rejected) within "
+                            + human(dlSt.window().toMillis()) + " (threshold " + fmt(dlSt.threshold())
+                            + "): a producer may send a broken format.", spike, dlSt);
+        }
+    }
+
+    private void add(AlertRule rule, String namespace, Map<String, String> labels, String summary, String description,
+                     double value, RuleSettings st) {
+        Map<String, String> ann = new LinkedHashMap<>();
+        ann.put("summary", summary);
+        ann.put("description", description);
+        out.add(new Condition(rule, namespace, labels, ann, value, st));
+    }
+
+    /** Labels from name/value pairs; null or empty values are left out. */
+    private static Map<String, String> labels(String... pairs) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            if (pairs[i + 1] != null && !pairs[i + 1].isEmpty()) {
+                m.put(pairs[i], pairs[i + 1]);
+            }
+        }
+        return m;
+    }
+
+    static String human(long millis) {
+        long s = Math.max(0, millis / 1000);
+        if (s < 120) {
+            return s + "s";
+        }
+        if (s < 7200) {
+            return (s / 60) + "m";
+        }
+        if (s < 172_800) {
+            return (s / 3600) + "h" + (s % 3600 / 60 == 0 ? "" : (s % 3600 / 60) + "m");
+        }
+        return (s / 86_400) + "d";
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.2f", d);
+    }
+}

@@ -1,0 +1,87 @@
+package io.lifeline.metrics;
+
+import io.lifeline.domain.job.incident.IncidentCause;
+import io.lifeline.metrics.ModelSnapshot.IncidentSample;
+import io.lifeline.metrics.ModelSnapshot.JobSample;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Monotonic per-job counters derived from the model's views, which are not monotonic themselves: the model keeps a
+ * bounded ring of incidents (old ones drop out), an open incident's cause can still change, and its lost GPU-hours
+ * grow until it closes. Each incident's growth is added once, to the cause it had when it grew; each notice-led
+ * interruption is counted once. Memory: the incident ids the model still retains for this job.
+ */
+final class JobCounters {
+
+    private Instant incarnation;
+    private final Map<String, Double> countedLost = new HashMap<>();
+    private final Set<String> countedNotices = new HashSet<>();
+    private final Map<IncidentCause, Double> lostGpuHours = new EnumMap<>(IncidentCause.class);
+    private final Map<IncidentCause, Integer> interruptions = new EnumMap<>(IncidentCause.class);
+    private int restarts;
+    private long noticesCheckpointed;
+    private long noticesNotCheckpointed;
+
+    /** Folds in the job's latest sample. */
+    void update(JobSample job) {
+        if (!Objects.equals(incarnation, job.submittedAt())) {
+            // A new job under the same name: its counters start again (Prometheus sees a counter reset).
+            incarnation = job.submittedAt();
+            countedLost.clear();
+            countedNotices.clear();
+            lostGpuHours.clear();
+            interruptions.clear();
+            restarts = 0;
+            noticesCheckpointed = 0;
+            noticesNotCheckpointed = 0;
+        }
+        Set<String> retained = new HashSet<>();
+        for (IncidentSample i : job.incidents()) {
+            retained.add(i.id());
+            double before = countedLost.getOrDefault(i.id(), 0.0);
+            if (i.lostGpuHours() > before) {
+                lostGpuHours.merge(i.cause(), i.lostGpuHours() - before, Double::sum);
+                countedLost.put(i.id(), i.lostGpuHours());
+            } else {
+                countedLost.putIfAbsent(i.id(), before);
+            }
+            if (i.noticed() && i.stopped() && countedNotices.add(i.id())) {
+                if (i.checkpointBeforeExit()) {
+                    noticesCheckpointed++;
+                } else {
+                    noticesNotCheckpointed++;
+                }
+            }
+        }
+        countedLost.keySet().retainAll(retained);
+        countedNotices.retainAll(retained);
+        job.interruptionsByCause().forEach((cause, n) -> interruptions.merge(cause, n, Math::max));
+        restarts = Math.max(restarts, job.restarts());
+    }
+
+    Map<IncidentCause, Double> lostGpuHours() {
+        return lostGpuHours;
+    }
+
+    Map<IncidentCause, Integer> interruptions() {
+        return interruptions;
+    }
+
+    int restarts() {
+        return restarts;
+    }
+
+    long noticesCheckpointed() {
+        return noticesCheckpointed;
+    }
+
+    long noticesNotCheckpointed() {
+        return noticesNotCheckpointed;
+    }
+}

@@ -1,0 +1,22 @@
+package io.lifeline.metrics;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Metrics settings ({@code lifeline.metrics.*}); documented in docs/operations.md. */
+@ConfigMapping(prefix = "lifeline.metrics")
+public interface MetricsConfig {
+
+    /** How often the model-derived series are recomputed from one snapshot of the model. */
+    @WithDefault("5s")
+    Duration snapshotInterval();
+
+    /** How long one snapshot may wait for the model thread before the previous values stay published. */
+    @WithDefault("10s")
+    Duration snapshotTimeout();
+
+    /** Whether {@code lifeline_job_node_info{job_name,node}} is published (one series per node a job runs on). */
+    @WithDefault("true")
+    boolean jobNodeInfoEnabled();
+}

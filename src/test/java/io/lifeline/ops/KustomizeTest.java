@@ -1,0 +1,240 @@
+package io.lifeline.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * Renders {@code deploy/k8s} with {@code kubectl kustomize} and checks what matters: the RBAC grants exactly the API
+ * calls Lifeline makes, the Deployment is hardened, and the PrometheusRule only uses metric names the code
+ * registers (and passes {@code promtool check rules} when promtool is installed).
+ */
+class KustomizeTest {
+
+    private static final String KUBECTL = "/usr/bin/kubectl";
+    private static final String PROMTOOL = "/usr/bin/promtool";
+
+    /**
+     * Every (API group, resource, verb) Lifeline needs cluster-wide. Connectors (io.lifeline.connector.kube): informers
+     * (get is granted with list/watch) on nodes, pods, events, endpoints, endpointslices, pytorchjobs, workloads and
+     * Volcano jobs; a CRD presence check by name. Actions: cordon (nodes patch), evict (pods/eviction create, pods
+     * delete after the drain deadline), suspend and resize (pytorchjobs, workloads patch).
+     */
+    private static final Set<String> CLUSTER_RULES = Set.of(
+            "/nodes/get", "/nodes/list", "/nodes/watch", "/nodes/patch",
+            "/pods/get", "/pods/list", "/pods/watch", "/pods/delete",
+            "/pods/eviction/create",
+            "/events/get", "/events/list", "/events/watch",
+            "/endpoints/get", "/endpoints/list", "/endpoints/watch",
+            "discovery.k8s.io/endpointslices/get", "discovery.k8s.io/endpointslices/list",
+            "discovery.k8s.io/endpointslices/watch",
+            "kubeflow.org/pytorchjobs/get", "kubeflow.org/pytorchjobs/list", "kubeflow.org/pytorchjobs/watch",
+            "kubeflow.org/pytorchjobs/patch",
+            "kueue.x-k8s.io/workloads/get", "kueue.x-k8s.io/workloads/list", "kueue.x-k8s.io/workloads/watch",
+            "kueue.x-k8s.io/workloads/patch",
+            "batch.volcano.sh/jobs/get", "batch.volcano.sh/jobs/list", "batch.volcano.sh/jobs/watch",
+            "apiextensions.k8s.io/customresourcedefinitions/get");
+    /** Leader election: a Lease in Lifeline's own namespace, through a namespaced Role. */
+    private static final Set<String> NAMESPACE_RULES = Set.of(
+            "coordination.k8s.io/leases/get", "coordination.k8s.io/leases/create", "coordination.k8s.io/leases/update");
+
+    @Test
+    void baseGrantsExactlyTheApiCallsLifelineMakes() throws Exception {
+        List<Map<String, Object>> docs = render("deploy/k8s/base");
+        assertThat(rules(one(docs, "ClusterRole"))).isEqualTo(new TreeSet<>(CLUSTER_RULES));
+        assertThat(rules(one(docs, "Role"))).isEqualTo(new TreeSet<>(NAMESPACE_RULES));
+        Map<String, Object> binding = one(docs, "ClusterRoleBinding");
+        assertThat((Object) at(binding, "roleRef", "name")).isEqualTo("lifeline");
+        assertThat(binding.toString()).contains("name=lifeline, namespace=lifeline");
+    }
+
+    @Test
+    void baseDeploymentIsHardenedAndProbed() throws Exception {
+        Map<String, Object> deployment = one(render("deploy/k8s/base"), "Deployment");
+        assertThat((Object) at(deployment, "spec", "replicas")).isEqualTo(2);
+        Map<String, Object> pod = at(deployment, "spec", "template", "spec");
+        assertThat((Object) at(pod, "securityContext", "runAsNonRoot")).isEqualTo(true);
+        assertThat(pod.get("serviceAccountName")).isEqualTo("lifeline");
+        Map<String, Object> c = first(pod.get("containers"));
+        assertThat((Object) at(c, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
+        assertThat((Object) at(c, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
+        assertThat((Object) at(c, "livenessProbe", "httpGet", "path")).isEqualTo("/q/health/live");
+        assertThat((Object) at(c, "readinessProbe", "httpGet", "path")).isEqualTo("/q/health/ready");
+        assertThat(c.get("volumeMounts").toString()).contains("mountPath=/tmp");
+        assertThat(pod.get("volumes").toString()).contains("{emptyDir={sizeLimit=512Mi}, name=tmp}");
+        assertThat(c.get("env").toString()).contains("LIFELINE_LEADER_ELECTION_ENABLED", "secretKeyRef");
+        assertThat(KustomizeTest.<Map<String, Object>>at(c, "resources", "requests")).containsKeys("cpu", "memory");
+    }
+
+    @Test
+    void productionOverlayUsesExternalDatabaseAndKafkaFromSecrets() throws Exception {
+        List<Map<String, Object>> docs = render("deploy/k8s/overlays/production");
+        Map<String, Object> c = first(at(one(docs, "Deployment"), "spec", "template", "spec", "containers"));
+        String env = c.get("env").toString();
+        assertThat(env).contains("{key=jdbc-url, name=lifeline-postgresql}", "{key=bootstrap-servers, name=lifeline-kafka}");
+        assertThat(env).doesNotContain("lifeline-database");
+        assertThat(kinds(docs)).contains("PodDisruptionBudget", "PrometheusRule", "ServiceMonitor")
+                .doesNotContain("KafkaTopic");
+        assertThat(rules(one(docs, "ClusterRole"))).isEqualTo(new TreeSet<>(CLUSTER_RULES));
+    }
+
+    @Test
+    void baseDeclaresTopicsMonitorsAndPriorityClasses() throws Exception {
+        List<Map<String, Object>> docs = render("deploy/k8s/base");
+        Set<String> topics = new TreeSet<>();
+        Set<String> monitors = new TreeSet<>();
+        for (Map<String, Object> d : docs) {
+            if ("KafkaTopic".equals(d.get("kind"))) {
+                topics.add((String) at(d, "spec", "topicName"));
+            }
+            if ("ServiceMonitor".equals(d.get("kind"))) {
+                monitors.add((String) at(d, "metadata", "name"));
+            }
+        }
+        assertThat(topics).contains("lifeline.events", "lifeline.events.dlq", "lifeline.notices", "lifeline.commands");
+        assertThat(monitors).containsExactly("dcgm-exporter", "lifeline");
+        assertThat(kinds(docs)).contains("NetworkPolicy", "PriorityClass", "ConfigMap", "Service", "ServiceAccount");
+    }
+
+    @Test
+    void prometheusRuleUsesOnlyMetricsTheCodeRegisters() throws Exception {
+        Map<String, Object> rule = one(render("deploy/k8s/base"), "PrometheusRule");
+        Set<String> registered = registeredNames();
+        assertThat(registered).contains("lifeline_job_checkpoint_age_seconds", "lifeline_actions");
+        Set<String> alerts = new TreeSet<>();
+        Set<String> unknown = new TreeSet<>();
+        List<Map<String, Object>> groups = at(rule, "spec", "groups");
+        for (Map<String, Object> g : groups) {
+            List<Map<String, Object>> rules = at(g, "rules");
+            for (Map<String, Object> r : rules) {
+                alerts.add((String) r.get("alert"));
+                for (String name : PromQl.metricNames((String) r.get("expr"))) {
+                    if (!isRegistered(name, registered)) {
+                        unknown.add(name + " in " + r.get("alert"));
+                    }
+                }
+            }
+        }
+        assertThat(unknown).as("metric names the code does not register").isEmpty();
+        assertThat(alerts).contains("LifelineCheckpointFreshnessBreached", "LifelineRestartLoop", "LifelineFatalXid",
+                "LifelineNoticeNotHandled", "LifelineActionFailed", "LifelineIngestLag", "LifelineDeadLetterSpike",
+                "LifelineLemonNode");
+        if (new File(PROMTOOL).exists()) {
+            Path file = Path.of("target", "kustomize-test", "rules.yaml");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, new Yaml().dump(Map.of("groups", groups)));
+            String out = run(List.of(PROMTOOL, "check", "rules", file.toString()));
+            assertThat(out).contains("SUCCESS");
+        }
+    }
+
+    /** A Prometheus sample name is registered when the code names it, or names it before a suffix the registry adds. */
+    private static boolean isRegistered(String sample, Set<String> registered) {
+        String s = sample;
+        for (String suffix : List.of("_bucket", "_count", "_sum", "_max", "_total", "_seconds")) {
+            if (registered.contains(s)) {
+                return true;
+            }
+            if (s.endsWith(suffix)) {
+                s = s.substring(0, s.length() - suffix.length());
+            }
+        }
+        return registered.contains(s);
+    }
+
+    /** Every "lifeline_..." string literal in the main sources: the names meters are registered under. */
+    private static Set<String> registeredNames() throws IOException {
+        Set<String> out = new TreeSet<>();
+        java.util.regex.Pattern literal = java.util.regex.Pattern.compile("\"(lifeline_[a-z0-9_]+)\"");
+        try (Stream<Path> files = Files.walk(Path.of("src", "main", "java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                java.util.regex.Matcher m = literal.matcher(Files.readString(f));
+                while (m.find()) {
+                    out.add(m.group(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Map<String, Object>> render(String dir) throws Exception {
+        assumeThat(new File(KUBECTL)).as("kubectl installed (CI installs it)").exists();
+        String yaml = run(List.of(KUBECTL, "kustomize", dir));
+        List<Map<String, Object>> docs = new ArrayList<>();
+        for (Object o : new Yaml(new LoaderOptions()).loadAll(yaml)) {
+            if (o instanceof Map<?, ?> m) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> doc = (Map<String, Object>) m;
+                docs.add(doc);
+            }
+        }
+        assertThat(docs).as("documents rendered from %s", dir).isNotEmpty();
+        return docs;
+    }
+
+    private static String run(List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("%s: %s", command, out).isZero();
+        return out;
+    }
+
+    private static Set<String> rules(Map<String, Object> role) {
+        Set<String> out = new TreeSet<>();
+        List<Map<String, Object>> rules = at(role, "rules");
+        for (Map<String, Object> r : rules) {
+            for (Object g : (List<?>) r.get("apiGroups")) {
+                for (Object res : (List<?>) r.get("resources")) {
+                    for (Object v : (List<?>) r.get("verbs")) {
+                        out.add(g + "/" + res + "/" + v);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> one(List<Map<String, Object>> docs, String kind) {
+        List<Map<String, Object>> found = docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
+        assertThat(found).as("documents of kind %s", kind).hasSize(1);
+        return found.get(0);
+    }
+
+    private static Set<String> kinds(List<Map<String, Object>> docs) {
+        Set<String> out = new TreeSet<>();
+        docs.forEach(d -> out.add((String) d.get("kind")));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T at(Map<String, Object> doc, String... path) {
+        Object o = doc;
+        for (String p : path) {
+            assertThat(o).as("parent of %s", p).isInstanceOf(Map.class);
+            o = ((Map<String, Object>) o).get(p);
+        }
+        return (T) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> first(Object list) {
+        assertThat(list).isInstanceOf(List.class);
+        return (Map<String, Object>) ((List<?>) list).get(0);
+    }
+}
