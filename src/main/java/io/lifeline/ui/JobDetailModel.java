@@ -1,0 +1,31 @@
+package io.lifeline.ui;
+
+import io.lifeline.domain.job.JobDetail;
+import io.lifeline.domain.job.advice.IntervalAdvice;
+import io.lifeline.domain.job.checkpoint.CheckpointHistory;
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.membership.MembershipView;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What the job detail page shows.
+ *
+ * @param at           model time of the read
+ * @param detail       the job at a glance (summary, goodput, freshness, elastic policy, open incident)
+ * @param incidents    its incidents, oldest first
+ * @param checkpoints  its checkpoints with lineage and verification
+ * @param membership   its membership history and world size over time
+ * @param advice       checkpoint-interval advice
+ */
+public record JobDetailModel(Instant at, JobDetail detail, List<IncidentView> incidents, CheckpointHistory checkpoints,
+                             MembershipView membership, IntervalAdvice advice) {
+
+    public String name() {
+        return detail.summary().name();
+    }
+
+    public String namespace() {
+        return detail.summary().namespace();
+    }
+}

@@ -1,0 +1,26 @@
+package io.lifeline.ui;
+
+import io.lifeline.domain.job.JobDetail;
+import io.lifeline.domain.job.Jobs;
+import io.lifeline.runtime.LiveModel;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads everything the job detail page needs in one model read. */
+public final class JobDetailPresenter {
+
+    private JobDetailPresenter() {
+    }
+
+    /** Runs on the model thread. */
+    static Optional<JobDetailModel> read(LiveModel m, String job, Instant now) {
+        Jobs jobs = m.jobs();
+        Optional<JobDetail> d = jobs.detail(job);
+        if (d.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new JobDetailModel(now, d.get(), jobs.incidents(job).orElse(List.of()),
+                jobs.checkpoints(job).orElse(null), jobs.membership(job).orElse(null), jobs.advice(job).orElse(null)));
+    }
+}

@@ -1,0 +1,326 @@
+package io.lifeline.ui;
+
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.UIDetachedException;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.Div;
+import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.html.ListItem;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.html.UnorderedList;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.textfield.IntegerField;
+import com.vaadin.flow.data.renderer.ComponentRenderer;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
+import com.vaadin.flow.router.HasDynamicTitle;
+import com.vaadin.flow.router.Route;
+import com.vaadin.flow.router.RouteParameters;
+import io.lifeline.domain.action.ActionKind;
+import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.job.advice.IntervalAdvice;
+import io.lifeline.domain.job.checkpoint.CheckpointView;
+import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.goodput.GoodputView;
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.membership.RendezvousRound;
+import io.lifeline.ui.data.DashboardData;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One job: its interruption timeline as a chart, goodput breakdown, incidents, membership history, checkpoints with
+ * lineage and verification, the checkpoint-interval advice, and (for operators) actions behind a confirmation.
+ */
+@Route(value = "jobs/:namespace/:name", layout = MainLayout.class)
+public class JobDetailView extends VerticalLayout implements BeforeEnterObserver, HasDynamicTitle {
+
+    private final ModelReads reads;
+    private final ActionsGateway actions;
+    private final H2 title = new H2();
+    private final Div summary = new Div();
+    private final HorizontalLayout actionBar = new HorizontalLayout();
+    private final EChart timeline = new EChart("360px");
+    private final EChart goodputChart = new EChart("260px");
+    private final Grid<Map.Entry<String, Long>> goodput = new Grid<>();
+    private final Grid<IncidentView> incidents = new Grid<>();
+    private final Grid<RendezvousRound> rounds = new Grid<>();
+    private final Grid<CheckpointView> checkpoints = new Grid<>();
+    private final Div advice = new Div();
+    private final Div state = new Div();
+    private final Div content = new Div();
+    private String job;
+    private JobDetailModel shown;
+
+    @Inject
+    public JobDetailView(DashboardData data, ModelReads reads, ActionsGateway actions) {
+        this.reads = reads;
+        this.actions = actions;
+        addClassName("ll-page");
+        title.addClassNames("ll-title");
+        summary.setId("job-summary");
+        summary.addClassNames("ll-kpis");
+        actionBar.setId("job-actions");
+        actionBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
+        timeline.setId("job-timeline");
+        goodputChart.setId("job-goodput-chart");
+        state.setId("job-state");
+        buildGrids();
+        advice.setId("job-advice");
+        Div row = new Div(Ui.section("Goodput", goodputChart, goodput), Ui.section("Checkpoint interval advice", advice));
+        row.addClassNames("ll-two");
+        content.add(summary, Ui.section("Interruption timeline", timeline), row,
+                Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
+                Ui.section("Membership history", rounds));
+        content.setWidthFull();
+        add(title, actionBar, state, content);
+        Live.bind(this, data, s -> load());
+    }
+
+    /** Navigates to a job given as {@code namespace/name}. */
+    public static void open(String job) {
+        int slash = job.indexOf('/');
+        if (slash > 0) {
+            UI.getCurrent().navigate(JobDetailView.class,
+                    new RouteParameters(Map.of("namespace", job.substring(0, slash), "name", job.substring(slash + 1))));
+        }
+    }
+
+    @Override
+    public void beforeEnter(BeforeEnterEvent event) {
+        RouteParameters p = event.getRouteParameters();
+        job = p.get("namespace").orElse("") + "/" + p.get("name").orElse("");
+        title.setText(job);
+        shown = null;
+        state.setText("Loading…");
+        content.setVisible(false);
+        load();
+    }
+
+    @Override
+    public String getPageTitle() {
+        return (job == null ? "Job" : job) + " · Lifeline";
+    }
+
+    private void load() {
+        UI ui = UI.getCurrent();
+        String asked = job;
+        if (ui == null || asked == null) {
+            return;
+        }
+        reads.job(asked).whenComplete((m, ex) -> {
+            try {
+                ui.access(() -> {
+                    if (!asked.equals(job)) {
+                        return;
+                    }
+                    if (ex != null) {
+                        state.removeAll();
+                        state.add(Ui.error("Could not read " + asked + ": " + ex.getMessage()));
+                    } else if (m.isEmpty()) {
+                        state.removeAll();
+                        state.add(Ui.empty("No job " + asked + " is known. It appears once its scheduler or trainers report."));
+                        content.setVisible(false);
+                    } else {
+                        render(m.get());
+                    }
+                });
+            } catch (UIDetachedException e) {
+                // The tab closed.
+            }
+        });
+    }
+
+    void render(JobDetailModel m) {
+        if (shown != null && sameExceptTime(m, shown)) {
+            return;
+        }
+        boolean first = shown == null;
+        shown = m;
+        state.removeAll();
+        content.setVisible(true);
+        JobSummary s = m.detail().summary();
+        FreshnessView f = m.detail().freshness();
+        GoodputView g = m.detail().goodput();
+        summary.removeAll();
+        summary.add(Ui.kpi("job-kpi-state", "State", Format.words(s.state()), "since " + Format.ago(s.stateSince(), m.at())),
+                Ui.kpi("job-kpi-world", "World size", String.valueOf(s.worldSize()), elastic(m)),
+                Ui.kpi("job-kpi-ettr", "ETTR", Format.percent(s.ettr()), Format.percent(s.ettrOfWall()) + " of wall time"),
+                Ui.kpi("job-kpi-lost", "Lost", Format.gpuHours(g.lostGpuHours()), "of " + Format.gpuHours(g.heldGpuHours())
+                        + " held"),
+                Ui.kpi("job-kpi-freshness", "Newest good checkpoint", f == null ? "—" : Format.duration(f.ageMillis()),
+                        f == null ? "" : "objective " + Format.duration(f.objectiveMillis())
+                                + (f.breached() ? " · BREACHED" : "") + " · at risk " + Format.gpuHours(f.workAtRiskGpuHours())),
+                Ui.kpi("job-kpi-restarts", "Restarts", String.valueOf(s.restarts()),
+                        s.maxRestarts() == null ? s.interruptions() + " interruptions" : "budget " + s.maxRestarts()));
+        timeline.setOption(TimelineChart.timeline(m));
+        goodputChart.setOption(TimelineChart.goodput(g));
+        goodput.setItems(new ArrayList<>(TimelineChart.buckets(g).entrySet()));
+        List<IncidentView> newestFirst = new ArrayList<>(m.incidents());
+        Collections.reverse(newestFirst);
+        incidents.setItems(newestFirst);
+        List<CheckpointView> cps = new ArrayList<>(m.checkpoints() == null ? List.of() : m.checkpoints().checkpoints());
+        Collections.reverse(cps);
+        checkpoints.setItems(cps);
+        List<RendezvousRound> rs = new ArrayList<>(m.membership() == null ? List.of() : m.membership().rounds());
+        Collections.reverse(rs);
+        rounds.setItems(rs);
+        renderAdvice(m.advice());
+        if (first) {
+            renderActions(m);
+        }
+    }
+
+    private static boolean sameExceptTime(JobDetailModel a, JobDetailModel b) {
+        return a.detail().equals(b.detail()) && a.incidents().equals(b.incidents())
+                && java.util.Objects.equals(a.checkpoints(), b.checkpoints())
+                && java.util.Objects.equals(a.membership(), b.membership())
+                && a.at().toEpochMilli() / 10_000 == b.at().toEpochMilli() / 10_000;
+    }
+
+    private static String elastic(JobDetailModel m) {
+        var e = m.detail().elastic();
+        return e == null ? "not elastic" : "min " + e.minNodes() * e.procsPerNode() + " · max " + e.maxNodes() * e.procsPerNode()
+                + " (" + e.procsPerNode() + " per node)";
+    }
+
+    private void renderAdvice(IntervalAdvice a) {
+        advice.removeAll();
+        if (a == null) {
+            advice.add(Ui.empty("No advice yet."));
+            return;
+        }
+        UnorderedList l = new UnorderedList(
+                new ListItem("Current interval: " + Format.seconds(a.currentIntervalSeconds())
+                        + (a.intervalSource() == null ? "" : " (" + a.intervalSource() + ")")),
+                new ListItem("Recommended: " + Format.seconds(a.recommendedSeconds())
+                        + (a.formula() == null ? "" : " (" + a.formula() + ")")),
+                new ListItem("Checkpoint cost C: " + Format.seconds(a.checkpointCostSeconds()) + " over " + a.costSamples()
+                        + " saves"),
+                new ListItem("Mean time between interruptions M: " + Format.seconds(a.mtbiSeconds()) + " ("
+                        + a.interruptionsObserved() + " interruptions in " + String.format(java.util.Locale.ENGLISH, "%.0f",
+                        a.exposureNodeHours()) + " node-hours)"),
+                new ListItem("Expected ETTR: " + Format.percent(a.expectedEttrCurrent()) + " now, "
+                        + Format.percent(a.expectedEttrRecommended()) + " at the recommended interval"));
+        advice.add(l);
+        for (String n : a.notes()) {
+            Span note = new Span(n);
+            note.addClassNames("ll-muted");
+            advice.add(new Div(note));
+        }
+    }
+
+    private void renderActions(JobDetailModel m) {
+        actionBar.removeAll();
+        if (!UiSession.mayActOnJob(m.namespace())) {
+            return;
+        }
+        if (!actions.available()) {
+            Span none = new Span("Actions unavailable in this deployment.");
+            none.setId("actions-unavailable");
+            none.addClassNames("ll-muted");
+            actionBar.add(none);
+            return;
+        }
+        Button ckpt = actionButton("action-checkpoint", "Checkpoint now", ActionKind.CHECKPOINT_NOW, Map.of());
+        ckpt.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+        IntegerField workers = new IntegerField("Workers (nodes)");
+        workers.setId("rescale-workers");
+        workers.setStepButtonsVisible(true);
+        workers.setMin(1);
+        var elastic = m.detail().elastic();
+        if (elastic != null) {
+            workers.setMin(elastic.minNodes());
+            workers.setMax(elastic.maxNodes());
+            workers.setHelperText(elastic.minNodes() + "–" + elastic.maxNodes());
+        }
+        workers.setValue(Math.max(1, m.detail().summary().nodes()));
+        workers.setWidth("8rem");
+        Button rescale = new Button("Rescale…", e -> dialog(ActionKind.RESCALE,
+                Map.of("workers", String.valueOf(workers.getValue() == null ? 0 : workers.getValue()))));
+        rescale.setId("action-rescale");
+        actionBar.add(ckpt, workers, rescale,
+                actionButton("action-preempt", "Preempt…", ActionKind.PREEMPT, Map.of()),
+                actionButton("action-resume", "Resume…", ActionKind.RESUME, Map.of()));
+    }
+
+    private Button actionButton(String id, String label, ActionKind kind, Map<String, String> params) {
+        Button b = new Button(label, e -> dialog(kind, params));
+        b.setId(id);
+        return b;
+    }
+
+    private void dialog(ActionKind kind, Map<String, String> params) {
+        new ActionDialog(actions, ActionDialog.request(kind, job, params), UiSession.caller()).start();
+    }
+
+    private void buildGrids() {
+        goodput.setId("job-goodput");
+        goodput.addThemeVariants(GridVariant.LUMO_COMPACT);
+        goodput.setAllRowsVisible(true);
+        goodput.addColumn(Map.Entry::getKey).setHeader("Bucket").setAutoWidth(true);
+        goodput.addColumn(e -> Format.duration(e.getValue())).setHeader("Time");
+        goodput.addColumn(e -> shown == null || shown.detail().goodput().wallMillis() == 0 ? "—"
+                : Format.percent((double) e.getValue() / shown.detail().goodput().wallMillis())).setHeader("Share");
+        incidents.setId("job-incidents");
+        incidents.addThemeVariants(GridVariant.LUMO_COMPACT);
+        incidents.setAllRowsVisible(true);
+        incidents.addColumn(IncidentView::id).setHeader("Incident").setAutoWidth(true);
+        incidents.addColumn(i -> Format.words(i.cause())).setHeader("Cause");
+        incidents.addColumn(i -> Format.words(i.outcome())).setHeader("Outcome");
+        incidents.addColumn(i -> Format.time(i.openedAt(), UiSession.zone())).setHeader("Opened").setAutoWidth(true);
+        incidents.addColumn(i -> Format.duration(i.downtimeMillis())).setHeader("Downtime");
+        incidents.addColumn(i -> Format.gpuHours(i.lostGpuHours())).setHeader("Lost");
+        incidents.addColumn(i -> i.actualLeadMillis() == null ? "—" : Format.duration(i.actualLeadMillis())).setHeader("Warning");
+        incidents.addColumn(i -> Format.text(i.originNode())).setHeader("Node");
+        incidents.setEmptyStateText("No interruptions so far.");
+        checkpoints.setId("job-checkpoints");
+        checkpoints.setEmptyStateText("No checkpoint reported yet.");
+        checkpoints.addThemeVariants(GridVariant.LUMO_COMPACT);
+        checkpoints.setAllRowsVisible(true);
+        checkpoints.addColumn(CheckpointView::id).setHeader("Checkpoint").setAutoWidth(true);
+        checkpoints.addColumn(CheckpointView::step).setHeader("Step");
+        checkpoints.addColumn(new ComponentRenderer<>(c -> Ui.badge(Format.words(c.status()),
+                c.good() ? "success" : c.status().name().equals("STARTED") ? "contrast" : "error"))).setHeader("Status");
+        checkpoints.addColumn(c -> Format.time(c.completedAt(), UiSession.zone())).setHeader("Completed").setAutoWidth(true);
+        checkpoints.addColumn(c -> c.verifiedAt() == null ? "not verified" : "verified "
+                + Format.shortTime(c.verifiedAt(), UiSession.zone())).setHeader("Verification");
+        checkpoints.addColumn(c -> c.restoredFrom() == null ? "—" : "from " + c.restoredFrom()).setHeader("Lineage");
+        checkpoints.addColumn(c -> Format.bytes(c.bytes())).setHeader("Size");
+        checkpoints.addColumn(c -> Format.duration(c.blockingMillis())).setHeader("Blocked");
+        checkpoints.addColumn(c -> c.restoreCount() == 0 ? "—" : c.restoreCount() + "×").setHeader("Restored");
+        checkpoints.addColumn(new ComponentRenderer<>(this::restoreButton)).setHeader("");
+        rounds.setId("job-rounds");
+        rounds.setEmptyStateText("No rendezvous reported yet.");
+        rounds.addThemeVariants(GridVariant.LUMO_COMPACT);
+        rounds.setAllRowsVisible(true);
+        rounds.addColumn(r -> Format.time(r.time(), UiSession.zone())).setHeader("Formed").setAutoWidth(true);
+        rounds.addColumn(RendezvousRound::round).setHeader("Round");
+        rounds.addColumn(RendezvousRound::worldSize).setHeader("World size");
+        rounds.addColumn(RendezvousRound::nodeCount).setHeader("Nodes");
+        rounds.addColumn(r -> Format.text(r.runId())).setHeader("Run");
+    }
+
+    private com.vaadin.flow.component.Component restoreButton(CheckpointView c) {
+        if (shown == null || !c.good() || !UiSession.mayActOnJob(shown.namespace()) || !actions.available()) {
+            return new Span();
+        }
+        Button b = new Button("Restore…", e -> dialog(ActionKind.RESTORE, Map.of("checkpointId", c.id())));
+        b.addThemeVariants(ButtonVariant.LUMO_SMALL, ButtonVariant.LUMO_TERTIARY);
+        b.addClassName("ll-restore");
+        return b;
+    }
+
+    /** The model shown, for tests. */
+    public JobDetailModel shown() {
+        return shown;
+    }
+}

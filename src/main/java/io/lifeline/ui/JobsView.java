@@ -1,0 +1,164 @@
+package io.lifeline.ui;
+
+import com.vaadin.flow.component.checkbox.Checkbox;
+import com.vaadin.flow.component.combobox.ComboBox;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.textfield.TextField;
+import com.vaadin.flow.data.renderer.ComponentRenderer;
+import com.vaadin.flow.data.value.ValueChangeMode;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import io.lifeline.domain.job.JobState;
+import io.lifeline.ui.data.DashboardData;
+import io.lifeline.ui.data.DashboardSnapshot;
+import io.lifeline.ui.data.JobRow;
+import jakarta.inject.Inject;
+import java.util.List;
+
+/**
+ * Every job in one grid. The grid is lazy: it asks the presenter for the rows it shows, from the snapshot all tabs
+ * share, so no tab keeps its own list; a new snapshot refreshes it only when the filtered rows changed.
+ */
+@Route(value = "jobs", layout = MainLayout.class)
+@PageTitle("Jobs · Lifeline")
+public class JobsView extends VerticalLayout {
+
+    private final DashboardData data;
+    private final TextField search = new TextField();
+    private final ComboBox<JobState> state = new ComboBox<>("State");
+    private final ComboBox<String> namespace = new ComboBox<>("Namespace");
+    private final Checkbox breached = new Checkbox("Stale checkpoint");
+    private final Checkbox incident = new Checkbox("Open incident");
+    private final Grid<JobRow> grid = new Grid<>();
+    private final Span count = new Span();
+    private int shownHash;
+    private DashboardSnapshot snapshot = DashboardSnapshot.EMPTY;
+
+    @Inject
+    public JobsView(DashboardData data) {
+        this.data = data;
+        addClassName("ll-page");
+        setSizeFull();
+        search.setId("job-search");
+        search.setLabel("Search");
+        search.setPlaceholder("namespace/name");
+        search.setClearButtonVisible(true);
+        search.setValueChangeMode(ValueChangeMode.LAZY);
+        state.setId("job-state");
+        state.setItems(JobState.values());
+        state.setItemLabelGenerator(Format::words);
+        state.setClearButtonVisible(true);
+        namespace.setId("job-namespace");
+        namespace.setClearButtonVisible(true);
+        breached.setId("job-breached");
+        incident.setId("job-incident");
+        search.addValueChangeListener(e -> refresh(true));
+        state.addValueChangeListener(e -> refresh(true));
+        namespace.addValueChangeListener(e -> refresh(true));
+        breached.addValueChangeListener(e -> refresh(true));
+        incident.addValueChangeListener(e -> refresh(true));
+        count.setId("job-count");
+        count.addClassNames("ll-muted");
+        HorizontalLayout filters = new HorizontalLayout(search, state, namespace, breached, incident, count);
+        filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
+        filters.addClassName("ll-wrap");
+        buildGrid();
+        add(filters, grid);
+        Live.bind(this, data, s -> {
+            snapshot = s;
+            namespaceItems(s);
+            refresh(false);
+        });
+    }
+
+    private void buildGrid() {
+        grid.setId("jobs-grid");
+        grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
+        grid.setSizeFull();
+        grid.setMultiSort(true);
+        grid.addColumn(JobRow::name).setHeader("Job").setKey("name").setSortable(true).setAutoWidth(true).setFlexGrow(2);
+        grid.addColumn(new ComponentRenderer<>(j -> Ui.badge(Format.words(j.state()), stateTheme(j.state()))))
+                .setHeader("State").setKey("state").setSortable(true).setAutoWidth(true);
+        grid.addColumn(j -> j.worldSize() + " (" + Format.text(j.minWorldSize()) + "–" + Format.text(j.maxWorldSize()) + ")")
+                .setHeader("World size (min–max)").setKey("world").setSortable(true).setAutoWidth(true);
+        grid.addColumn(new ComponentRenderer<>(JobsView::freshnessBadge)).setHeader("Checkpoint age / objective")
+                .setKey("freshness").setSortable(true).setAutoWidth(true);
+        grid.addColumn(j -> Format.percent(j.ettr())).setHeader("ETTR").setKey("ettr").setSortable(true);
+        grid.addColumn(j -> Format.gpuHours(j.lostGpuHours())).setHeader("Lost").setKey("lost").setSortable(true)
+                .setAutoWidth(true);
+        grid.addColumn(JobRow::restarts).setHeader("Restarts").setKey("restarts").setSortable(true);
+        grid.addColumn(j -> j.lastIncidentCause() == null ? "—"
+                        : Format.words(j.lastIncidentCause()) + (j.incidentOpen() ? " (open)" : ", "
+                        + Format.ago(j.lastIncidentAt(), snapshot.builtAt())))
+                .setHeader("Last incident").setKey("incident").setSortable(true).setAutoWidth(true);
+        grid.setItems(q -> JobsPresenter.page(snapshot.jobs(), query(), q.getSortOrders(), q.getOffset(), q.getLimit())
+                .stream(), q -> JobsPresenter.filter(snapshot.jobs(), query(), List.of()).size());
+        grid.addItemClickListener(e -> JobDetailView.open(e.getItem().name()));
+        grid.setEmptyStateText("No jobs match.");
+    }
+
+    private void namespaceItems(DashboardSnapshot s) {
+        List<String> ns = JobsPresenter.namespaces(s.jobs());
+        String selected = namespace.getValue();
+        if (!ns.equals(namespace.getListDataView().getItems().toList())) {
+            namespace.setItems(ns);
+            if (selected != null && ns.contains(selected)) {
+                namespace.setValue(selected);
+            }
+        }
+    }
+
+    private JobsQuery query() {
+        return new JobsQuery(search.getValue(), state.getValue(), namespace.getValue(), breached.getValue(),
+                incident.getValue());
+    }
+
+    private void refresh(boolean force) {
+        List<JobRow> rows = JobsPresenter.filter(snapshot.jobs(), query(), List.of());
+        int hash = rows.hashCode();
+        if (!force && hash == shownHash) {
+            return;
+        }
+        shownHash = hash;
+        count.setText(rows.size() + " of " + snapshot.jobs().size() + " jobs");
+        grid.getDataProvider().refreshAll();
+    }
+
+    static String stateTheme(JobState s) {
+        switch (s) {
+            case RUNNING:
+            case SUCCEEDED:
+                return "success";
+            case RECOVERING:
+            case FAILED:
+                return "error";
+            case PENDING:
+                return "contrast";
+            default:
+                return "";
+        }
+    }
+
+    /** "12 min / 10 min" coloured green below 75 % of the objective, amber below it, red past it. */
+    static Span freshnessBadge(JobRow j) {
+        if (j.checkpointAgeMillis() == null) {
+            return Ui.badge("no checkpoint", j.breached() ? "error" : "contrast");
+        }
+        Double r = j.freshnessRatio();
+        int level = j.breached() || r != null && r >= 1 ? 2 : r != null && r >= 0.75 ? 1 : 0;
+        Span b = Ui.badge(Format.duration(j.checkpointAgeMillis()) + " / " + Format.duration(j.objectiveMillis()),
+                Ui.level(level));
+        b.getElement().setAttribute("data-level", String.valueOf(level));
+        return b;
+    }
+
+    /** The grid, for tests. */
+    public Grid<JobRow> grid() {
+        return grid;
+    }
+}

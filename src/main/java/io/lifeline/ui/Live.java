@@ -1,0 +1,41 @@
+package io.lifeline.ui;
+
+import com.vaadin.flow.component.Component;
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.UIDetachedException;
+import com.vaadin.flow.shared.Registration;
+import io.lifeline.ui.data.DashboardData;
+import io.lifeline.ui.data.DashboardSnapshot;
+import java.util.function.Consumer;
+
+/**
+ * Wires a view to the shared {@link DashboardData}: while the view is attached, each new snapshot (at most about one
+ * a second) is handed to {@code onSnapshot} inside {@code UI.access}, so changes reach the browser by server push.
+ * Views compare the view model they derive with the last one and redraw only on change.
+ */
+public final class Live {
+
+    private Live() {
+    }
+
+    public static void bind(Component view, DashboardData data, Consumer<DashboardSnapshot> onSnapshot) {
+        view.addAttachListener(attach -> {
+            UI ui = attach.getUI();
+            Registration sub = data.subscribe(s -> {
+                try {
+                    ui.access(() -> onSnapshot.accept(s));
+                } catch (UIDetachedException e) {
+                    // The tab closed between the read and the push: nothing to update.
+                }
+            });
+            view.addDetachListener(detach -> {
+                sub.remove();
+                detach.unregisterListener();
+            });
+            DashboardSnapshot now = data.current();
+            if (!now.isEmpty()) {
+                onSnapshot.accept(now);
+            }
+        });
+    }
+}

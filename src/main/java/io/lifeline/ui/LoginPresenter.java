@@ -1,0 +1,63 @@
+package io.lifeline.ui;
+
+import io.lifeline.security.Caller;
+import io.lifeline.security.Role;
+import io.lifeline.security.SecurityConfig;
+import io.lifeline.security.TokenFormat;
+import io.lifeline.security.TokenService;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Signs a person in with an API token ({@code llt_...}): the token is verified like an API request's bearer token
+ * (off the UI thread: verification may ask the database), and its caller is what the dashboard then acts as.
+ */
+@ApplicationScoped
+public class LoginPresenter {
+
+    /** The outcome of a sign-in: a caller, or a message saying why not. */
+    public record Result(Caller caller, String error) {
+
+        public boolean ok() {
+            return caller != null;
+        }
+    }
+
+    private final TokenService tokens;
+    private final SecurityConfig config;
+
+    LoginPresenter(TokenService tokens, SecurityConfig config) {
+        this.tokens = tokens;
+        this.config = config;
+    }
+
+    /** Checks a pasted token; completes on a worker thread. */
+    public CompletableFuture<Result> signIn(String token) {
+        if (!config.enabled()) {
+            return CompletableFuture.completedFuture(new Result(Caller.unrestricted("local"), null));
+        }
+        String t = token == null ? "" : token.trim();
+        if (t.startsWith("Bearer ")) {
+            t = t.substring("Bearer ".length()).trim();
+        }
+        TokenFormat.Parsed parsed = TokenFormat.parse(t);
+        if (parsed == null) {
+            return CompletableFuture.completedFuture(new Result(null,
+                    "That is not a Lifeline token: they look like llt_ followed by an id and a secret."));
+        }
+        return CompletableFuture.supplyAsync(() -> check(parsed));
+    }
+
+    private Result check(TokenFormat.Parsed parsed) {
+        TokenService.Verification v = tokens.verify(parsed);
+        if (!v.ok()) {
+            String why = v.failure() == null ? "refused" : v.failure().name().toLowerCase(java.util.Locale.ROOT);
+            return new Result(null, "Token refused (" + why.replace('_', ' ') + ").");
+        }
+        if (!v.caller().has(Role.VIEWER)) {
+            return new Result(null, "This token may only send events; the dashboard needs a viewer, operator or admin token.");
+        }
+        tokens.used(v.caller());
+        return new Result(v.caller(), null);
+    }
+}

@@ -1,0 +1,104 @@
+package io.lifeline.ui;
+
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.applayout.AppLayout;
+import com.vaadin.flow.component.applayout.DrawerToggle;
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.dependency.StyleSheet;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.icon.VaadinIcon;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.sidenav.SideNav;
+import com.vaadin.flow.component.sidenav.SideNavItem;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
+import com.vaadin.flow.theme.lumo.Lumo;
+import com.vaadin.flow.theme.lumo.LumoUtility;
+import io.lifeline.security.Caller;
+import java.time.ZoneId;
+
+/**
+ * The frame of every dashboard page: navigation, the signed-in caller and role, the time zone times are shown in,
+ * a light/dark switch and sign-out. Sends anyone not signed in to the login page.
+ */
+@StyleSheet("context://styles/app.css")
+public class MainLayout extends AppLayout implements BeforeEnterObserver {
+
+    private final Span zone = new Span();
+    private final Span who = new Span();
+
+    public MainLayout() {
+        Span title = new Span("Lifeline");
+        title.addClassNames(LumoUtility.FontWeight.BOLD, LumoUtility.FontSize.LARGE);
+        zone.setId("time-zone");
+        zone.addClassNames(LumoUtility.TextColor.SECONDARY, LumoUtility.FontSize.SMALL);
+        who.setId("caller");
+        who.addClassNames(LumoUtility.FontSize.SMALL);
+        Button theme = new Button(VaadinIcon.ADJUST.create(), e -> toggleTheme());
+        theme.setId("theme-toggle");
+        theme.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
+        theme.setTooltipText("Light / dark");
+        Button signOut = new Button("Sign out", e -> {
+            UiSession.signOut();
+            UI.getCurrent().navigate(LoginView.class);
+        });
+        signOut.setId("sign-out");
+        signOut.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
+        HorizontalLayout bar = new HorizontalLayout(title, zone, who, theme, signOut);
+        bar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.CENTER);
+        bar.expand(zone);
+        bar.setWidthFull();
+        bar.addClassNames(LumoUtility.Padding.Horizontal.MEDIUM);
+        addToNavbar(new DrawerToggle(), bar);
+
+        SideNav nav = new SideNav();
+        nav.addItem(new SideNavItem("Overview", OverviewView.class, VaadinIcon.DASHBOARD.create()));
+        nav.addItem(new SideNavItem("Fleet", FleetView.class, VaadinIcon.SERVER.create()));
+        nav.addItem(new SideNavItem("Jobs", JobsView.class, VaadinIcon.TASKS.create()));
+        nav.addItem(new SideNavItem("Actions", ActionsView.class, VaadinIcon.FLASH.create()));
+        nav.addItem(new SideNavItem("Audit", AuditView.class, VaadinIcon.RECORDS.create()));
+        addToDrawer(nav);
+        showZone();
+    }
+
+    @Override
+    public void beforeEnter(BeforeEnterEvent event) {
+        if (!UiSession.signedIn()) {
+            event.forwardTo(LoginView.class);
+            return;
+        }
+        Caller c = UiSession.caller();
+        who.setText(c.name() + " · " + (c.role() == null ? "" : c.role().wireName())
+                + (c.namespaces().isEmpty() ? "" : " · " + String.join(", ", c.namespaces())));
+    }
+
+    @Override
+    protected void onAttach(com.vaadin.flow.component.AttachEvent attachEvent) {
+        super.onAttach(attachEvent);
+        attachEvent.getUI().getPage().retrieveExtendedClientDetails(d -> {
+            try {
+                if (d.getTimeZoneId() != null) {
+                    UiSession.zone(ZoneId.of(d.getTimeZoneId()));
+                    showZone();
+                }
+            } catch (java.time.DateTimeException e) {
+                // An id the JVM does not know: keep UTC.
+            }
+        });
+    }
+
+    private void showZone() {
+        zone.setText("Times in " + UiSession.zone().getId());
+    }
+
+    private static void toggleTheme() {
+        var themes = UI.getCurrent().getElement().getThemeList();
+        if (themes.contains(Lumo.DARK)) {
+            themes.remove(Lumo.DARK);
+        } else {
+            themes.add(Lumo.DARK);
+        }
+    }
+}

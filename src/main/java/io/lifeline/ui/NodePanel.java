@@ -1,0 +1,134 @@
+package io.lifeline.ui;
+
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.Anchor;
+import com.vaadin.flow.component.html.Div;
+import com.vaadin.flow.component.html.H3;
+import com.vaadin.flow.component.html.H4;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.data.renderer.ComponentRenderer;
+import io.lifeline.domain.action.ActionKind;
+import io.lifeline.domain.fleet.NodeDetail;
+import io.lifeline.domain.fleet.NodeInfo;
+import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.domain.gpu.XidOccurrence;
+import java.util.Map;
+
+/** One node: facts, state, notice, its GPUs' latest samples, XID history, the jobs on it, and drain/uncordon. */
+public class NodePanel extends VerticalLayout {
+
+    private final ActionsGateway actions;
+    private final H3 title = new H3();
+    private final Div facts = new Div();
+    private final HorizontalLayout buttons = new HorizontalLayout();
+    private final Grid<GpuView> gpus = new Grid<>();
+    private final Grid<XidOccurrence> xids = new Grid<>();
+    private final Div jobs = new Div();
+    private NodePanelModel shown;
+
+    public NodePanel(ActionsGateway actions, Runnable onClose) {
+        this.actions = actions;
+        setId("node-panel");
+        addClassNames("ll-card", "ll-node-panel");
+        setPadding(false);
+        Button close = new Button("Close", e -> onClose.run());
+        close.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
+        HorizontalLayout head = new HorizontalLayout(title, close);
+        head.setWidthFull();
+        head.expand(title);
+        facts.setId("node-facts");
+        buttons.setId("node-actions");
+        gpus.setId("node-gpus");
+        gpus.addThemeVariants(GridVariant.LUMO_COMPACT);
+        gpus.setAllRowsVisible(true);
+        gpus.addColumn(GpuView::index).setHeader("GPU").setWidth("4rem").setFlexGrow(0);
+        gpus.addColumn(new ComponentRenderer<>(g -> Ui.badge(Format.words(g.health()), Ui.level(g.health().ordinal()))))
+                .setHeader("Health");
+        gpus.addColumn(g -> Format.number(g.utilizationPercent(), " %")).setHeader("Util");
+        gpus.addColumn(g -> Format.number(g.temperatureCelsius(), " °C")).setHeader("Temp");
+        gpus.addColumn(g -> Format.number(g.powerWatts(), " W")).setHeader("Power");
+        gpus.addColumn(g -> g.memoryUsedMiB() == null ? "—" : Format.bytes(Math.round(g.memoryUsedMiB() * 1048576)))
+                .setHeader("Memory");
+        gpus.addColumn(g -> Format.text(g.eccDbeVolatile())).setHeader("ECC DBE");
+        gpus.addColumn(g -> g.lastXid() == null || g.lastXid() == 0 ? "—" : String.valueOf(g.lastXid())).setHeader("Last XID");
+        gpus.addColumn(g -> Format.text(g.reason())).setHeader("Why").setAutoWidth(true);
+        xids.setId("node-xids");
+        xids.addThemeVariants(GridVariant.LUMO_COMPACT);
+        xids.setAllRowsVisible(true);
+        xids.addColumn(x -> Format.time(x.time(), UiSession.zone())).setHeader("Time").setAutoWidth(true);
+        xids.addColumn(XidOccurrence::gpuIndex).setHeader("GPU");
+        xids.addColumn(XidOccurrence::xid).setHeader("XID");
+        xids.addColumn(x -> Format.text(x.description())).setHeader("Meaning").setAutoWidth(true);
+        xids.addColumn(x -> Format.words(x.action())).setHeader("Policy");
+        xids.setEmptyStateText("No XID reported.");
+        gpus.setEmptyStateText("No GPU reported yet.");
+        jobs.setId("node-jobs");
+        add(head, facts, buttons, new H4("GPUs"), gpus, new H4("XID history"), xids, new H4("Jobs on this node"), jobs);
+    }
+
+    /** Shows the model unless it is the one shown. */
+    public void show(NodePanelModel m) {
+        if (m.equals(shown)) {
+            return;
+        }
+        shown = m;
+        NodeDetail d = m.detail();
+        title.setText(d.name());
+        facts.removeAll();
+        NodeInfo f = d.facts();
+        facts.add(Ui.badge(Format.words(d.state()), d.state().name().equals("READY") ? "success" : "error"));
+        if (d.cordoned()) {
+            facts.add(Ui.badge("cordoned", "contrast"));
+        }
+        facts.add(Ui.badge(Format.words(d.health()), Ui.level(d.health().ordinal())));
+        facts.add(new Span(f == null ? " not registered yet" : " " + f.pool() + " · " + Format.words(f.capacityType()) + " · "
+                + Format.text(f.zone()) + " · " + Format.text(f.instanceType()) + " · " + f.gpuCount() + " GPUs"));
+        if (d.notice() != null) {
+            Div n = Ui.error((d.noticeActive() ? "Pending " : "Past ") + Format.words(d.notice().kind()) + " notice"
+                    + (d.notice().deadline() == null ? "" : ", deadline " + Format.time(d.notice().deadline(), UiSession.zone()))
+                    + (d.notice().provider() == null ? "" : " (" + d.notice().provider() + ")"));
+            n.setId("node-notice");
+            facts.add(n);
+        }
+        facts.add(new Div(new Span("Interruptions in the last " + Format.duration(d.lemon().window().toMillis()) + ": "
+                + d.lemon().interruptions())));
+        gpus.setItems(d.gpus());
+        java.util.List<XidOccurrence> newestFirst = new java.util.ArrayList<>(d.xidHistory());
+        java.util.Collections.reverse(newestFirst);
+        xids.setItems(newestFirst);
+        jobs.removeAll();
+        if (m.jobs().isEmpty()) {
+            jobs.add(Ui.empty("No job has ranks on this node."));
+        }
+        for (String j : m.jobs()) {
+            Anchor a = new Anchor("jobs/" + j, j);
+            a.addClassNames("ll-chip");
+            jobs.add(a);
+        }
+        buttons.removeAll();
+        if (UiSession.mayActOnNodes()) {
+            if (!actions.available()) {
+                buttons.add(Ui.empty("Actions unavailable in this deployment."));
+            } else {
+                Button drain = new Button("Drain…", e -> new ActionDialog(actions,
+                        ActionDialog.request(ActionKind.DRAIN, d.name(), Map.of()), UiSession.caller()).start());
+                drain.setId("node-drain");
+                drain.addThemeVariants(ButtonVariant.LUMO_ERROR);
+                Button uncordon = new Button("Uncordon…", e -> new ActionDialog(actions,
+                        ActionDialog.request(ActionKind.UNCORDON, d.name(), Map.of()), UiSession.caller()).start());
+                uncordon.setId("node-uncordon");
+                uncordon.setEnabled(d.cordoned());
+                buttons.add(drain, uncordon);
+            }
+        }
+    }
+
+    public NodePanelModel shown() {
+        return shown;
+    }
+}

@@ -1,0 +1,145 @@
+package io.lifeline.ui;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lifeline.domain.job.checkpoint.CheckpointStatus;
+import io.lifeline.domain.job.checkpoint.CheckpointView;
+import io.lifeline.domain.job.goodput.GoodputView;
+import io.lifeline.domain.job.incident.IncidentCause;
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.incident.PhaseStamp;
+import io.lifeline.domain.job.membership.WorldSizePoint;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The options of the job detail charts: the interruption timeline (world size as a step line, incidents as shaded
+ * spans coloured by cause, their phases and the checkpoints as markers) and the goodput breakdown.
+ */
+final class TimelineChart {
+
+    private TimelineChart() {
+    }
+
+    static String timeline(JobDetailModel m) {
+        ObjectNode o = Charts.base();
+        o.putObject("tooltip").put("trigger", "item");
+        o.putObject("legend").put("top", 0).putObject("textStyle").put("color", Charts.TEXT);
+        o.putObject("grid").put("left", 50).put("right", 30).put("top", 40).put("bottom", 60);
+        o.putObject("xAxis").put("type", "time");
+        o.putObject("yAxis").put("type", "value").put("name", "ranks").put("minInterval", 1);
+        ArrayNode zoom = o.putArray("dataZoom");
+        zoom.addObject().put("type", "slider").put("xAxisIndex", 0).put("bottom", 10);
+        zoom.addObject().put("type", "inside").put("xAxisIndex", 0);
+        ArrayNode series = o.putArray("series");
+        int last = 0;
+        ObjectNode world = series.addObject().put("name", "World size").put("type", "line").put("step", "end")
+                .put("showSymbol", false).put("color", "#1676f3");
+        ArrayNode wdata = world.putArray("data");
+        List<WorldSizePoint> points = m.membership() == null ? List.of() : m.membership().worldSizeSeries();
+        for (WorldSizePoint p : points) {
+            wdata.addArray().add(p.time().toEpochMilli()).add(p.worldSize());
+            last = p.worldSize();
+        }
+        Instant end = m.detail().summary().finishedAt() != null ? m.detail().summary().finishedAt() : m.at();
+        if (!points.isEmpty()) {
+            wdata.addArray().add(end.toEpochMilli()).add(last);
+        }
+        ArrayNode areas = world.putObject("markArea").put("silent", false).putArray("data");
+        ObjectNode phases = series.addObject().put("name", "Incident phases").put("type", "scatter")
+                .put("symbol", "triangle").put("symbolSize", 9).put("color", "#e8543e");
+        ArrayNode pdata = phases.putArray("data");
+        for (IncidentView i : m.incidents()) {
+            Instant from = i.stoppedAt() != null ? i.stoppedAt() : i.openedAt();
+            Instant to = i.closedAt() != null ? i.closedAt() : end;
+            if (from != null && to != null) {
+                ArrayNode pair = areas.addArray();
+                ObjectNode a = pair.addObject().put("name", Format.words(i.cause()) + (i.interrupted() ? "" : " (warning)"))
+                        .put("xAxis", from.toEpochMilli());
+                a.putObject("itemStyle").put("color", colour(i.cause(), i.interrupted()));
+                a.putObject("label").put("color", Charts.TEXT).put("fontSize", 10);
+                pair.addObject().put("xAxis", Math.max(to.toEpochMilli(), from.toEpochMilli() + 1000));
+            }
+            for (PhaseStamp p : i.phases()) {
+                if (p.time() != null) {
+                    ObjectNode d = pdata.addObject().put("name", i.id() + ": " + Format.words(p.phase())
+                            + (p.node() == null ? "" : " on " + p.node()) + (p.detail() == null ? "" : " (" + p.detail() + ")"));
+                    d.putArray("value").add(p.time().toEpochMilli()).add(0);
+                }
+            }
+        }
+        ObjectNode ckpt = series.addObject().put("name", "Checkpoints").put("type", "scatter").put("symbol", "diamond")
+                .put("symbolSize", 10).put("color", "#2fb463");
+        ArrayNode cdata = ckpt.putArray("data");
+        if (m.checkpoints() != null) {
+            for (CheckpointView c : m.checkpoints().checkpoints()) {
+                Instant t = c.completedAt() != null ? c.completedAt() : c.failedAt() != null ? c.failedAt() : c.startedAt();
+                if (t == null) {
+                    continue;
+                }
+                ObjectNode d = cdata.addObject().put("name", c.id() + " · step " + c.step() + " · " + Format.words(c.status()));
+                d.putArray("value").add(t.toEpochMilli()).add(c.worldSize() == null ? last : c.worldSize());
+                if (!c.good()) {
+                    d.putObject("itemStyle").put("color", c.status() == CheckpointStatus.STARTED ? "#8a94a3" : "#e8543e");
+                }
+            }
+        }
+        return o.toString();
+    }
+
+    static String colour(IncidentCause c, boolean interrupted) {
+        String rgb;
+        switch (c) {
+            case SPOT_RECLAIM:
+                rgb = "240,160,32";
+                break;
+            case GPU_FAULT:
+            case NODE_FAILURE:
+                rgb = "232,84,62";
+                break;
+            case PREEMPTION:
+            case MAINTENANCE:
+                rgb = "150,100,220";
+                break;
+            default:
+                rgb = "138,148,163";
+        }
+        return "rgba(" + rgb + "," + (interrupted ? "0.30" : "0.12") + ")";
+    }
+
+    /** The goodput buckets, in hours of wall time. */
+    static Map<String, Long> buckets(GoodputView g) {
+        Map<String, Long> b = new LinkedHashMap<>();
+        b.put("Productive", g.productiveMillis());
+        b.put("Checkpoint saves", g.checkpointMillis());
+        b.put("Lost rework", g.lostReworkMillis());
+        b.put("Recovery: detection", g.recoveryDetectionMillis());
+        b.put("Recovery: restart", g.recoveryRestartMillis());
+        b.put("Recovery: checkpoint load", g.recoveryLoadMillis());
+        b.put("Rescale", g.rescaleMillis());
+        b.put("Startup", g.startupMillis());
+        b.put("Waiting", g.waitingMillis());
+        return b;
+    }
+
+    static String goodput(GoodputView g) {
+        ObjectNode o = Charts.base();
+        o.putObject("tooltip").put("trigger", "item");
+        ObjectNode s = o.putArray("series").addObject().put("type", "pie").put("name", "Wall time");
+        s.putArray("radius").add("45%").add("70%");
+        s.putObject("label").put("color", Charts.TEXT).put("formatter", "{b}: {d}%");
+        ArrayNode data = s.putArray("data");
+        String[] colours = {"#2fb463", "#7fb0f5", "#e8543e", "#f0a020", "#f7d046", "#c08a2a", "#9664dc", "#8a94a3", "#c7ccd4"};
+        int i = 0;
+        for (Map.Entry<String, Long> e : buckets(g).entrySet()) {
+            if (e.getValue() > 0) {
+                ObjectNode d = data.addObject().put("name", e.getKey()).put("value", e.getValue());
+                d.putObject("itemStyle").put("color", colours[i]);
+            }
+            i++;
+        }
+        return o.toString();
+    }
+}

@@ -1,0 +1,72 @@
+package io.lifeline.ui;
+
+import com.vaadin.flow.component.Component;
+import com.vaadin.flow.component.html.Div;
+import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.theme.lumo.LumoUtility;
+
+/** Small building blocks shared by the views: cards, badges, empty and error states. */
+final class Ui {
+
+    private Ui() {
+    }
+
+    /** A key figure with a label and a hint under it. */
+    static Div kpi(String id, String label, String value, String hint) {
+        Div card = new Div();
+        card.setId(id);
+        card.addClassNames("ll-card", "ll-kpi");
+        Span l = new Span(label);
+        l.addClassNames(LumoUtility.FontSize.SMALL, LumoUtility.TextColor.SECONDARY);
+        Span v = new Span(value);
+        v.addClassNames("ll-kpi-value");
+        Span h = new Span(hint);
+        h.addClassNames(LumoUtility.FontSize.XSMALL, LumoUtility.TextColor.TERTIARY);
+        card.add(l, v, h);
+        return card;
+    }
+
+    /** A titled section. */
+    static Div section(String title, Component... content) {
+        Div d = new Div();
+        d.addClassNames("ll-card");
+        H2 h = new H2(title);
+        h.addClassNames(LumoUtility.FontSize.MEDIUM, LumoUtility.Margin.Top.NONE);
+        d.add(h);
+        d.add(content);
+        return d;
+    }
+
+    /** A Lumo badge; {@code theme} is one of "", "success", "error", "contrast". */
+    static Span badge(String text, String theme) {
+        Span s = new Span(text);
+        s.getElement().getThemeList().add("badge");
+        if (theme != null && !theme.isEmpty()) {
+            s.getElement().getThemeList().add(theme);
+        }
+        s.getElement().getThemeList().add("small");
+        return s;
+    }
+
+    /** What an empty list says instead of showing nothing. */
+    static Div empty(String text) {
+        Div d = new Div();
+        d.setText(text);
+        d.addClassNames("ll-empty");
+        return d;
+    }
+
+    /** An error the person can read. */
+    static Div error(String text) {
+        Div d = new Div();
+        d.setText(text);
+        d.addClassNames("ll-error");
+        return d;
+    }
+
+    /** A badge theme for a health-like level: 0 good, 1 warning, 2 bad. */
+    static String level(int level) {
+        return level <= 0 ? "success" : level == 1 ? "" : "error";
+    }
+}

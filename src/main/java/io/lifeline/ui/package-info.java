@@ -1,0 +1,23 @@
+/**
+ * The operator dashboard (Vaadin, server-side): login with an API token, Overview, Fleet, Jobs, Job detail, Actions
+ * and Audit.
+ *
+ * <p>How it is put together:
+ * <ul>
+ *   <li>Views read view models (records) made by presenters ({@code OverviewPresenter}, {@code FleetPresenter},
+ *       {@code JobsPresenter}, {@code JobDetailPresenter}); click listeners only call presenters or services.</li>
+ *   <li>Data comes from {@link io.lifeline.ui.data.DashboardData}: one shared, immutable snapshot of the model, read
+ *       at most about once a second on the model thread while a view is open, handed to views with
+ *       {@code UI.access} (server push). A view redraws only when its own view model changed, so a burst of events
+ *       costs at most one push per second per view, and ten open dashboards cost one model read.</li>
+ *   <li>Reads beyond the snapshot (one node, one job) and every action call run off the UI thread
+ *       ({@link io.lifeline.ui.ModelReads}, {@link io.lifeline.ui.ActionsGateway}).</li>
+ *   <li>Charts are Apache ECharts from its webjar, driven by {@link io.lifeline.ui.EChart}; the fleet heat map is
+ *       one chart whatever the fleet size. Styling is Lumo plus the runtime stylesheet {@code frontend/styles/app.css}
+ *       (no frontend bundle rebuild).</li>
+ *   <li>Access: {@link io.lifeline.ui.UiSession} keeps the verified caller in the Vaadin session;
+ *       {@link io.lifeline.ui.MainLayout} sends anyone not signed in to the login page; action buttons are shown only
+ *       to callers who may act on the target, and the action service checks again.</li>
+ * </ul>
+ */
+package io.lifeline.ui;
