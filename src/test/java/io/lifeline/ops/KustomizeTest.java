@@ -49,15 +49,13 @@ class KustomizeTest {
             "kueue.x-k8s.io/workloads/patch",
             "batch.volcano.sh/jobs/get", "batch.volcano.sh/jobs/list", "batch.volcano.sh/jobs/watch",
             "apiextensions.k8s.io/customresourcedefinitions/get");
-    /** Leader election: a Lease in Lifeline's own namespace, through a namespaced Role. */
-    private static final Set<String> NAMESPACE_RULES = Set.of(
-            "coordination.k8s.io/leases/get", "coordination.k8s.io/leases/create", "coordination.k8s.io/leases/update");
 
     @Test
     void baseGrantsExactlyTheApiCallsLifelineMakes() throws Exception {
         List<Map<String, Object>> docs = render("deploy/k8s/base");
         assertThat(rules(one(docs, "ClusterRole"))).isEqualTo(new TreeSet<>(CLUSTER_RULES));
-        assertThat(rules(one(docs, "Role"))).isEqualTo(new TreeSet<>(NAMESPACE_RULES));
+        // Leader election is a PostgreSQL advisory lock: no namespaced Role, no Lease.
+        assertThat(docs).noneMatch(d -> "Role".equals(d.get("kind")));
         Map<String, Object> binding = one(docs, "ClusterRoleBinding");
         assertThat((Object) at(binding, "roleRef", "name")).isEqualTo("lifeline");
         assertThat(binding.toString()).contains("name=lifeline, namespace=lifeline");
@@ -77,7 +75,7 @@ class KustomizeTest {
         assertThat((Object) at(c, "readinessProbe", "httpGet", "path")).isEqualTo("/q/health/ready");
         assertThat(c.get("volumeMounts").toString()).contains("mountPath=/tmp");
         assertThat(pod.get("volumes").toString()).contains("{emptyDir={sizeLimit=512Mi}, name=tmp}");
-        assertThat(c.get("env").toString()).contains("LIFELINE_LEADER_ELECTION_ENABLED", "secretKeyRef");
+        assertThat(c.get("env").toString()).contains("LIFELINE_ACTIONS_EXECUTOR_ENABLED", "secretKeyRef");
         assertThat(KustomizeTest.<Map<String, Object>>at(c, "resources", "requests")).containsKeys("cpu", "memory");
     }
 
