@@ -95,8 +95,7 @@ class HostileInputTest {
     }
 
     private static Response send(BodyEndpoint e, String contentType, String body) {
-        return given(as(e.role())).contentType(contentType).body(body.getBytes(StandardCharsets.UTF_8))
-                .request(e.method(), e.path());
+        return given(as(e.role())).contentType(contentType).body(body).request(e.method(), e.path());
     }
 
     /** A refusal: the status asked for, a problem document, nothing of the server's insides. */
@@ -113,6 +112,12 @@ class HostileInputTest {
 
     private static String cut(String s) {
         return s == null ? null : s.length() > 300 ? s.substring(0, 300) + "..." : s;
+    }
+
+    /** Hostile requests fail in many ways; none of those failures may log or echo a token. */
+    @org.junit.jupiter.api.AfterAll
+    static void noTokenOfTheRunLeakedIntoTheLogOrAnswers() throws Exception {
+        io.lifeline.testing.TokenLeaks.assertNotLeaked(io.lifeline.testing.TokenLeaks.knownTokens());
     }
 
     @Test
@@ -194,6 +199,11 @@ class HostileInputTest {
         for (BodyEndpoint e : BODY_ENDPOINTS.stream().filter(b -> !b.strict()).toList()) {
             for (String body : List.of("<xml>not this</xml>", "\u0000\u0001\u0002", "{\"a\":", "")) {
                 Response r = send(e, "application/xml", body);
+                if (body.isEmpty() && r.statusCode() == 200) {
+                    // An empty batch of lines is nothing to do, as an empty event array is.
+                    soft.assertThat(r.asString()).as("%s with nothing", e).contains("\"accepted\":0");
+                    continue;
+                }
                 soft.assertThat(r.statusCode()).as("%s with %s", e, body).isEqualTo(400);
                 assertProblemShape(soft, e + " with " + body, r.contentType(), r.asString());
             }
@@ -262,6 +272,13 @@ class HostileInputTest {
                 Response r = given(auth).urlEncodingEnabled(false).contentType("application/json")
                         .body(body.getBytes(StandardCharsets.UTF_8)).request(e.method(), path);
                 String what = e.method() + " " + path;
+                soft.assertThat(r.contentType()).as(what).doesNotStartWith("text/html");
+                if (id.equals("%2e%2e") && r.statusCode() < 400) {
+                    // "%2e%2e" is ".." (RFC 3986): the path resolves to its parent, checked by the rule table like
+                    // any other; where the parent is a listing this token may read, it is answered.
+                    soft.assertThat(r.statusCode()).as("%s: status (body %s)", what, cut(r.asString())).isEqualTo(200);
+                    continue;
+                }
                 soft.assertThat(r.statusCode()).as("%s: status (body %s)", what, cut(r.asString())).isIn(400, 403, 404);
                 assertProblemShape(soft, what, r.contentType(), r.asString());
                 soft.assertThat(r.asString()).as(what).doesNotContain("root:");
@@ -285,7 +302,7 @@ class HostileInputTest {
             Map.entry("/api/v1/security/audit", List.of("limit")));
 
     private static final List<String> SQL = List.of("' OR 1=1 --", ";DROP TABLE event_log;--", "x'; DROP TABLE action; --",
-            "1 OR 1=1", "%' OR ''='", "\" OR \"\"=\"", "1) UNION SELECT token_hash FROM api_token --");
+            "1 OR 1=1", "%' OR ''='", "x\u0000y", "\" OR \"\"=\"", "1) UNION SELECT token_hash FROM api_token --");
 
     @Test
     void sqlMetacharactersInFiltersAreRefusedOrMatchNothing() throws Exception {
