@@ -1,5 +1,8 @@
 package io.lifeline.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.lifeline.action.ActionNotFoundException;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionsUnavailableException;
@@ -8,10 +11,12 @@ import io.lifeline.ingest.IngestRejectedException;
 import io.lifeline.ingest.codec.InvalidEventException;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.RateLimitedException;
+import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -73,8 +78,33 @@ public final class ProblemMappers {
                 .header("Retry-After", "2").build();
     }
 
+    /** A body that is not JSON, is nested too deeply, or has the wrong JSON type somewhere (naming where). */
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException e) {
+        String where = "body";
+        if (e instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
+            where = m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(Collectors.joining(".")).replace(".[", "[");
+        }
+        String why = e instanceof StreamConstraintsException ? "nested too deeply or too large"
+                : e instanceof MismatchedInputException ? "not the JSON type expected here" : "not valid JSON";
+        return problem(400, "invalid-request", "Invalid request", where + ": " + why);
+    }
+
+    /** The closest type wins: without this, the framework's own mapper answers a wrong JSON type with an empty 400. */
+    @ServerExceptionMapper
+    public Response wrongJsonType(MismatchedInputException e) {
+        return unreadableJson(e);
+    }
+
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
+        if (e instanceof NotFoundException && e.getCause() != null) {
+            // The framework's answer to a query or path parameter it could not convert (a word where a number goes):
+            // the request is wrong, nothing is missing.
+            return problem(400, "invalid-request", "Invalid request",
+                    "a query or path parameter does not have the expected type (for example, a whole number)");
+        }
         int status = e.getResponse().getStatus();
         String title = e.getResponse().getStatusInfo().getReasonPhrase();
         return problem(status, "http-" + status, title, e.getMessage());

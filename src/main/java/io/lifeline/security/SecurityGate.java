@@ -3,6 +3,7 @@ package io.lifeline.security;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.api.Problem;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -56,10 +57,13 @@ public class SecurityGate {
     private final AccessRules rules;
     private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
     private final String rootPath;
+    private final long maxBodyBytes;
     private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
 
     SecurityGate(SecurityConfig config, TokenService tokens, SecurityMetrics metrics, ObjectMapper json,
-                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
+                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath,
+                 @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBody) {
+        this.maxBodyBytes = maxBody.asLongValue();
         this.config = config;
         this.tokens = tokens;
         this.metrics = metrics;
@@ -95,6 +99,12 @@ public class SecurityGate {
         if (!config.enabled()) {
             ctx.put(CALLER_KEY, unrestricted);
             ctx.next();
+            return;
+        }
+        String uri = ctx.request().uri();
+        if (uri != null && uri.toLowerCase(Locale.ROOT).contains("%00")) {
+            // No name, id or filter contains a NUL; passed on, it would only reach the database as an error.
+            reject(ctx, 400, "invalid-request", "Invalid request", "the URL contains a NUL character (%00)", null);
             return;
         }
         AccessRules.Rule rule = rules.match(ctx.request().method().name(), path);
@@ -163,6 +173,13 @@ public class SecurityGate {
                 return;
             }
         }
+        long announced = contentLength(ctx.request());
+        if (announced > maxBodyBytes) {
+            // Answered here so that the refusal is a problem document like every other; the body is never read.
+            reject(ctx, 413, "payload-too-large", "Payload too large", "the body of " + announced
+                    + " bytes is larger than the limit of " + maxBodyBytes + " bytes", null);
+            return;
+        }
         tokens.used(caller);
         ctx.put(CALLER_KEY, caller);
         ctx.next();
@@ -219,6 +236,18 @@ public class SecurityGate {
                 request.connection().close();
             }
         });
+    }
+
+    private static long contentLength(HttpServerRequest request) {
+        String value = request.getHeader("Content-Length");
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private static String neededRoles(AccessRules.Rule rule) {

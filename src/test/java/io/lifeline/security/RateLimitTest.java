@@ -54,6 +54,7 @@ class RateLimitTest {
         assertThat(limited.body()).contains("/problems/rate-limited");
 
         given().get("/q/health/live").then().statusCode(200);
+        given().get("/q/health/ready").then().statusCode(200).body("status", org.hamcrest.Matchers.equalTo("UP"));
         // Other tokens have their own buckets.
         given(TestTokens.asIngest()).contentType("application/json").body("[]").post("/api/v1/events").then().statusCode(200);
         // Reads are not rate limited.

@@ -76,6 +76,16 @@ class TokenSecrecyTest {
     }
 
     @Test
+    void noTokenCreatedInThisRunAppearsInTheLogOrAnyReadAnswer() throws Exception {
+        TestTokens.viewer();
+        TestTokens.operator();
+        TestTokens.ingest();
+        java.util.Set<String> tokens = io.lifeline.testing.TokenLeaks.knownTokens();
+        assertThat(tokens).hasSizeGreaterThanOrEqualTo(4);
+        io.lifeline.testing.TokenLeaks.assertNotLeaked(tokens);
+    }
+
+    @Test
     void lastUseIsRecordedWithoutAWritePerRequestAndShownToAdmins() {
         String token = TestTokens.create("last-use", Role.VIEWER, List.of());
         String id = TokenFormat.parse(token).id();

@@ -8,6 +8,7 @@ import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.specification.RequestSpecification;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -18,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TestTokens {
 
     private static final Map<Role, String> TOKENS = new ConcurrentHashMap<>();
+    /** Every token created through this class in the whole run, for the test that searches logs and answers for them. */
+    private static final Set<String> CREATED = ConcurrentHashMap.newKeySet();
 
     private TestTokens() {
     }
@@ -46,7 +49,14 @@ public final class TestTokens {
     /** A new token of its own (for tests that revoke, rate limit or scope one). */
     public static String create(String name, Role role, List<String> namespaces) {
         TokenService service = Arc.container().instance(TokenService.class).get();
-        return service.create(Caller.unrestricted("tests"), name, role, namespaces, null).secretToken();
+        String token = service.create(Caller.unrestricted("tests"), name, role, namespaces, null).secretToken();
+        CREATED.add(token);
+        return token;
+    }
+
+    /** Every token this class has created so far in this run (shared and own ones). */
+    public static Set<String> createdSoFar() {
+        return Set.copyOf(CREATED);
     }
 
     /** A request specification sending {@code token} as the bearer token. */

@@ -34,6 +34,29 @@ class CloudNoticesEndpointTest {
     ConnectorNodeResolver resolver;
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
+    /** The node as the read API shows it, once its notice is of {@code kind}. */
+    private static JsonPath nodeWithNotice(String node, String kind) {
+        JsonPath[] seen = new JsonPath[1];
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+            seen[0] = api().get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath();
+            assertThat(wire(seen[0].getString("notice.kind"))).isEqualTo(kind);
+        });
+        return seen[0];
+    }
+
+    /** An enum as the read API writes it, in the catalogue's wire form ({@code spot_reclaim}). */
+    private static String wire(String value) {
+        return value == null ? null : value.toLowerCase(java.util.Locale.ROOT).replace('-', '_');
+    }
+
+    private static void assertActiveNotice(String node, JsonPath detail, String provider) {
+        assertThat(detail.getBoolean("noticeActive")).isTrue();
+        assertThat(wire(detail.getString("state"))).isEqualTo("notice_received");
+        assertThat(detail.getString("notice.provider")).isEqualTo(provider);
+        assertThat(api().get("/api/v1/fleet/notices").then().statusCode(200).extract().jsonPath()
+                .getList("node", String.class)).contains(node);
+    }
+
     private static JsonPath post(String path, String contentType, byte[] body, int status) {
         return api().contentType(contentType).body(body).post(path).then().statusCode(status).extract().jsonPath();
     }
@@ -47,14 +70,23 @@ class CloudNoticesEndpointTest {
     @Test
     void eventBridgeSpotWarningAndRebalanceFixturesBecomeNoticesOfTheRegisteredNode() {
         String node = unique("aws-eb");
-        registerNode(node, "aws:///us-east-1b/" + NTH_INSTANCE, now);
+        // Registered before the fixtures' own times (the spot warning is dated 1970-01-01T00:00:00Z): the model orders
+        // a node's events by event time, and a notice older than the node's registration belongs to a previous life.
+        registerNode(node, "aws:///us-east-1b/" + NTH_INSTANCE, Instant.EPOCH);
 
         JsonPath spot = post("/api/v1/connectors/aws/eventbridge", "application/json",
                 Fixtures.bytes("cloud/aws/nth_example_spot-itn-event.json"), 200);
         assertThat(spot.getInt("accepted")).isEqualTo(1);
+        JsonPath afterSpot = nodeWithNotice(node, "spot_reclaim");
+        assertThat(afterSpot.getString("notice.deadline")).isEqualTo("1970-01-01T00:02:00Z");
+        assertActiveNotice(node, afterSpot, "aws");
         JsonPath rebalance = post("/api/v1/connectors/aws/eventbridge", "application/json",
                 Fixtures.bytes("cloud/aws/nth_example_rebalance-recommendation-event.json"), 200);
         assertThat(rebalance.getInt("accepted")).isEqualTo(1);
+        // The rebalance recommendation (2020-10-26) is the newer notice: the node shows it from then on.
+        JsonPath afterRebalance = nodeWithNotice(node, "rebalance");
+        assertThat(afterRebalance.getString("notice.receivedAt")).isEqualTo("2020-10-26T14:14:14Z");
+        assertActiveNotice(node, afterRebalance, "aws");
 
         List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
         assertThat(notices).hasSize(2);
@@ -76,12 +108,21 @@ class CloudNoticesEndpointTest {
     void imdsDocumentsPostedByANodeAgentBecomeNotices() {
         String instance = unique("i-imds");
         String node = unique("aws-imds");
-        registerNode(node, "aws:///us-east-1a/" + instance, now);
+        // Registered before the rebalance document's noticeTime (2020-10-16), which is that notice's event time.
+        registerNode(node, "aws:///us-east-1a/" + instance, Instant.EPOCH);
 
-        post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action", "application/json",
-                Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), 200);
         post("/api/v1/connectors/aws/imds/" + instance + "/rebalance", "application/json",
                 Fixtures.bytes("cloud/aws/imds_events_recommendations_rebalance.json"), 200);
+        JsonPath afterRebalance = nodeWithNotice(node, "rebalance");
+        assertThat(afterRebalance.getString("notice.receivedAt")).isEqualTo("2020-10-16T19:18:24Z");
+        assertActiveNotice(node, afterRebalance, "aws");
+        // The spot instance-action document carries no time of its own: it is dated when the agent read it (now),
+        // after the rebalance, so the node shows the reclaim with the document's deadline.
+        post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action", "application/json",
+                Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), 200);
+        JsonPath afterSpot = nodeWithNotice(node, "spot_reclaim");
+        assertThat(afterSpot.getString("notice.deadline")).isEqualTo("2020-04-24T17:11:44Z");
+        assertActiveNotice(node, afterSpot, "aws");
 
         List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
         assertThat(notices).extracting(e -> data(e).get("kind")).containsExactlyInAnyOrder("spot_reclaim", "rebalance");
@@ -111,6 +152,9 @@ class CloudNoticesEndpointTest {
         assertThat(data(notices.get(0))).containsEntry("kind", "spot_reclaim").containsEntry("provider", "azure")
                 .containsEntry("deadline", "2022-08-09T17:07:32Z");
         assertThat(notices.get(0).get("id")).isEqualTo("azure/vm-spot/spot_reclaim/C1BF8322-4CBF-4FC4-9C45-B40CF3106D0E");
+        JsonPath detail = nodeWithNotice(node, "spot_reclaim");
+        assertThat(detail.getString("notice.deadline")).isEqualTo("2022-08-09T17:07:32Z");
+        assertActiveNotice(node, detail, "azure");
 
         // A poller reading the same document again adds nothing.
         JsonPath again = post("/api/v1/connectors/azure/scheduled-events", "application/json",

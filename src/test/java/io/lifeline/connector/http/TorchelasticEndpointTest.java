@@ -29,6 +29,10 @@ class TorchelasticEndpointTest {
     @Test
     void theFixtureLinesBecomeARestartAndAWorkerFailureOfTheMappedJob() {
         String job = "team-te/" + unique("elastic");
+        // The job as the scheduler and its first rendezvous described it, before the agent's lines arrive: the
+        // fixture's run had world size 2, rank 1 on ip-172-30-2-79 (TestFleet gives each node 8 ranks).
+        new io.lifeline.testing.TestFleet().node("ip-172-30-2-79", "pool-te").node("ip-172-30-2-80", "pool-te")
+                .job(job, 1, 2, "ip-172-30-2-80", "ip-172-30-2-79");
         JsonPath r = api().contentType("application/x-ndjson").queryParam("job", job).body(Fixtures.bytes(FIXTURE))
                 .post("/api/v1/connectors/torchelastic").then().statusCode(200).extract().jsonPath();
         // Both lines repeat agent_restarts=3: one trainer.restarted, the repeat is a duplicate.
@@ -42,6 +46,18 @@ class TorchelasticEndpointTest {
         assertThat(failed).hasSize(1);
         assertThat(data(failed.get(0))).containsEntry("rank", 1).containsEntry("node", "ip-172-30-2-79");
         assertThat(failed.get(0).get("source")).isEqualTo("torchelastic/" + job);
+
+        // What Lifeline makes of it, through the read API: the agent's own restart count, one restart seen, the
+        // job recovering, and an incident on the failed worker's node.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+            JsonPath detail = api().get("/api/v1/jobs/" + job).then().statusCode(200).extract().jsonPath();
+            assertThat(detail.getInt("agentRestarts")).isEqualTo(3);
+            assertThat(detail.getInt("summary.restarts")).isEqualTo(1);
+            assertThat(detail.getString("summary.state")).isEqualTo("RECOVERING");
+        });
+        List<List<String>> incidentNodes = api().get("/api/v1/jobs/" + job + "/incidents").then().statusCode(200).extract()
+                .jsonPath().getList("nodes");
+        assertThat(incidentNodes).singleElement().asList().contains("ip-172-30-2-79");
     }
 
     @Test

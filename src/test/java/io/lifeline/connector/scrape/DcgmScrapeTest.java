@@ -183,4 +183,90 @@ class DcgmScrapeTest {
                 .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(400);
         assertThat(metric("lifeline_connector_received_total", Map.of("connector", "dcgm"))).isGreaterThanOrEqualTo(received + 4);
     }
+    @Test
+    void everyPushedFixtureScrapeShowsItsGpusThroughTheReadApi() throws IOException {
+        java.util.regex.Pattern uuidLabel = java.util.regex.Pattern.compile("(?:UUID|uuid)=\"(GPU-[^\"]+)\"");
+        for (Path fixture : fixtures()) {
+            String text = Files.readString(fixture);
+            java.util.Set<String> uuids = new java.util.TreeSet<>();
+            java.util.regex.Matcher m = uuidLabel.matcher(text);
+            while (m.find()) {
+                uuids.add(m.group(1));
+            }
+            String node = unique("read-dcgm");
+            api().contentType("text/plain; version=0.0.4").body(text.getBytes(StandardCharsets.UTF_8))
+                    .post("/api/v1/connectors/dcgm/" + node).then().statusCode(200);
+            String name = fixture.getFileName().toString();
+            // One GPU per physical index. A MIG instance is shown as "<parent uuid>/<GPU_I_ID>"; two instances on one
+            // GPU share its index, so the read API shows one of them (the model keeps one GPU per index).
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(api().queryParam("node", node)
+                    .get("/api/v1/gpus").then().statusCode(200).extract().jsonPath().getList("items.uuid", String.class)
+                    .stream().map(u -> u.contains("/") ? u.substring(0, u.indexOf('/')) : u).toList())
+                    .as(name).containsExactlyInAnyOrderElementsOf(uuids));
+            io.restassured.path.json.JsonPath gpus = api().queryParam("node", node).get("/api/v1/gpus").then().extract()
+                    .jsonPath();
+            assertThat(gpus.getList("items.sampledAt")).as(name).doesNotContainNull();
+            assertThat(gpus.getList("items.node", String.class)).as(name).containsOnly(node);
+            if (name.contains("mig")) {
+                assertThat(gpus.getList("items.uuid", String.class)).as(name).allMatch(u -> u.matches("GPU-[0-9a-f-]+/[12]"));
+            }
+            if (name.contains("no_xid_series")) {
+                // A series the exporter does not send is no data, not zero.
+                assertThat(gpus.getList("items.lastXid")).as(name).containsOnlyNulls();
+            }
+            if (name.contains("lke_rtx4000ada")) {
+                assertThat(gpus.getList("items.lastXid", Integer.class)).as(name).containsExactly(0);
+                assertThat(gpus.getList("items.model", String.class)).as(name).singleElement().asString().contains("RTX 4000");
+            }
+            if (name.contains("empty_k8s_labels")) {
+                // Empty pod labels name no pod.
+                assertThat(gpus.getList("items.pod")).as(name).hasSize(5).containsOnlyNulls();
+            }
+        }
+    }
+    /** The DCGM fields a dcgm-exporter counters file configures (its first column; '#' lines are comments). */
+    private static java.util.Set<String> counters(String fixture) {
+        java.util.Set<String> fields = new java.util.TreeSet<>();
+        for (String line : Fixtures.text(fixture).lines().toList()) {
+            String l = line.strip();
+            if (!l.isEmpty() && !l.startsWith("#")) {
+                fields.add(l.substring(0, l.indexOf(',')).strip());
+            }
+        }
+        return fields;
+    }
+
+    @Test
+    void whatTheDefaultCountersConfigureIsWhatTheReadApiShowsAndNothingElse() {
+        // The LKE scrape came from an exporter running the default counters: its metric names are those fields.
+        java.util.Set<String> scraped = new java.util.TreeSet<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^(DCGM_FI_[A-Z0-9_]+)\\{").matcher(Fixtures.text(LKE));
+        while (m.find()) {
+            scraped.add(m.group(1));
+        }
+        for (String config : List.of("dcgm/default-counters.csv", "dcgm/dcp-metrics-included.csv")) {
+            java.util.Set<String> fields = counters(config);
+            assertThat(fields).as(config).containsAll(scraped).contains("DCGM_FI_DEV_XID_ERRORS", "DCGM_FI_DEV_GPU_TEMP",
+                    "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE",
+                    "DCGM_FI_DEV_ROW_REMAP_FAILURE");
+            // Not configured by default: ECC and NVLink error counters, so a default exporter never sends them.
+            assertThat(fields).as(config).doesNotContain("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
+                    "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL");
+        }
+        String node = unique("default-counters");
+        api().contentType("text/plain; version=0.0.4").body(Fixtures.bytes(LKE)).post("/api/v1/connectors/dcgm/" + node)
+                .then().statusCode(200);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> api().queryParam("node", node).get("/api/v1/gpus")
+                .then().statusCode(200).body("items.size()", equalTo(1)));
+        io.restassured.path.json.JsonPath gpu = api().queryParam("node", node).get("/api/v1/gpus").then().extract().jsonPath();
+        // What the default counters give is shown ...
+        for (String field : List.of("temperatureCelsius", "powerWatts", "utilizationPercent", "memoryUsedMiB", "memoryFreeMiB",
+                "lastXid", "rowRemapFailures")) {
+            assertThat(gpu.getList("items." + field)).as(field).doesNotContainNull();
+        }
+        // ... and what they leave out is no data, never a zero.
+        for (String field : List.of("eccSbeVolatile", "eccDbeVolatile", "nvlinkErrors")) {
+            assertThat(gpu.getList("items." + field)).as(field).containsOnlyNulls();
+        }
+    }
 }

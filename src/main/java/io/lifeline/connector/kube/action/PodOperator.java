@@ -66,7 +66,11 @@ final class PodOperator {
         String what = "evict pod " + ref.namespace() + "/" + ref.name();
         ClusterOutcome attempt;
         try {
-            boolean evicted = evictions.pods().inNamespace(ref.namespace()).withName(ref.name()).evict();
+            // A policy/v1 Eviction: the client's argument-less evict() still sends policy/v1beta1, which Kubernetes
+            // no longer serves.
+            boolean evicted = evictions.pods().inNamespace(ref.namespace()).withName(ref.name()).evict(
+                    new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder().withNewMetadata().withName(ref.name())
+                            .withNamespace(ref.namespace()).endMetadata().build());
             attempt = evicted ? Outcomes.of(Result.EVICTED, "pod " + ref.namespace() + "/" + ref.name() + " evicted")
                     : Outcomes.of(Result.RETRY_LATER, what + ": refused for now (HTTP 429, PodDisruptionBudget)");
         } catch (RuntimeException e) {

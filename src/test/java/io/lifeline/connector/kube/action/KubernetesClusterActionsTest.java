@@ -235,6 +235,97 @@ class KubernetesClusterActionsTest {
         assertThat(WorkloadOperator.meaningful("garbage", 1, 300)).isTrue();
     }
 
+    private <T extends io.fabric8.kubernetes.api.model.HasMetadata> T load(String fixture, Class<T> type) throws Exception {
+        try (InputStream in = Files.newInputStream(Fixtures.path(fixture))) {
+            return client.getKubernetesSerialization().unmarshal(in, type);
+        }
+    }
+
+    private void zookeeperPod(String ns, String name, String node) {
+        client.pods().resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(ns)
+                .addToLabels("app.kubernetes.io/name", "zookeeper").addToLabels(PodOperator.JOB_LABEL, "zk").endMetadata()
+                .withNewSpec().withNodeName(node).endSpec().withNewStatus().withPhase("Running").endStatus().build()).create();
+    }
+
+    @Test
+    void anEvictionIsPostedAsThePolicyV1EvictionOfThePod() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode expected = json.readTree(Fixtures.bytes("k8s/eviction_policy_v1.json"));
+        String ns = expected.at("/metadata/namespace").asText();
+        String name = expected.at("/metadata/name").asText();
+        pod(ns, name, "quux-job", "gpu-5", "Running");
+        server.expect().post().withPath("/api/v1/namespaces/" + ns + "/pods/" + name + "/eviction")
+                .andReturn(201, Map.of("kind", "Status", "apiVersion", "v1", "status", "Success")).once();
+        assertThat(actions.evict(new PodRef(ns, name, ns + "/quux-job"), false).result()).isEqualTo(Result.EVICTED);
+        com.fasterxml.jackson.databind.JsonNode sent = json.readTree(server.getLastRequest().getBody().readUtf8());
+        assertThat(server.getLastRequest().getPath()).isEqualTo("/api/v1/namespaces/" + ns + "/pods/" + name + "/eviction");
+        // The body is the Eviction of the Kubernetes documentation, field for field (options aside).
+        for (String field : List.of("/apiVersion", "/kind", "/metadata/name", "/metadata/namespace")) {
+            assertThat(sent.at(field).asText()).as(field).isEqualTo(expected.at(field).asText());
+        }
+    }
+
+    @Test
+    void aDisruptionBudgetRefusalLeavesThePodAndTheBudgetAndDeletionIsTheLastResort() throws Exception {
+        String refusal = Fixtures.text("k8s/eviction_429_pdb_violation_status.json");
+        int n = 0;
+        for (String fixture : List.of("k8s/pdb_minavailable.yaml", "k8s/pdb_maxunavailable.yaml")) {
+            String ns = "zk-" + n++;
+            io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget pdb =
+                    load(fixture, io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class);
+            pdb.getMetadata().setNamespace(ns);
+            client.policy().v1().podDisruptionBudget().inNamespace(ns).resource(pdb).create();
+            zookeeperPod(ns, "zk-0", "gpu-6");
+            zookeeperPod(ns, "zk-1", "gpu-7");
+            // The mock enforces no budget: it answers the evictions as the API server answers a budget at its minimum.
+            server.expect().post().withPath("/api/v1/namespaces/" + ns + "/pods/zk-0/eviction").andReturn(429, refusal).times(2);
+
+            ClusterOutcome refused = actions.evict(new PodRef(ns, "zk-0", ns + "/zk"), false);
+            assertThat(refused.result()).as(fixture).isEqualTo(Result.RETRY_LATER);
+            assertThat(client.pods().inNamespace(ns).withName("zk-0").get()).as(fixture).isNotNull();
+            assertThat(actions.trainingPodsOn("gpu-6")).containsExactly(new PodRef(ns, "zk-0", ns + "/zk"));
+
+            ClusterOutcome deleted = actions.evict(new PodRef(ns, "zk-0", ns + "/zk"), true);
+            assertThat(deleted.result()).as(fixture).isEqualTo(Result.DELETED);
+            assertThat(client.pods().inNamespace(ns).withName("zk-0").get()).as(fixture).isNull();
+            assertThat(client.pods().inNamespace(ns).withName("zk-1").get()).as("the other pod stays").isNotNull();
+            // The budget itself is never touched by an action.
+            io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget after =
+                    client.policy().v1().podDisruptionBudget().inNamespace(ns).withName("zk-pdb").get();
+            assertThat(after.getSpec()).as(fixture).isEqualTo(pdb.getSpec());
+        }
+    }
+
+    @Test
+    void actionsOnAJobNeverChangeItsPriorityOrThePriorityClasses() throws Exception {
+        List<io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass> classes = List.of(
+                load("k8s/priorityclass_high.yaml", io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass.class),
+                load("k8s/priorityclass_nonpreempting.yaml", io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass.class));
+        for (io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass pc : classes) {
+            client.scheduling().v1().priorityClasses().resource(pc).create();
+        }
+        GenericKubernetesResource job = pytorchJob("ml4");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> runPolicy = (Map<String, Object>) ((Map<String, Object>) job.getAdditionalProperties().get("spec"))
+                .computeIfAbsent("runPolicy", k -> new HashMap<String, Object>());
+        runPolicy.put("schedulingPolicy", Map.of("priorityClass", "high-priority-nonpreempting"));
+        client.genericKubernetesResources(PyTorchJobOperator.CONTEXT).inNamespace("ml4").resource(job).update();
+        String name = "ml4/elastic-example-echo";
+
+        assertThat(actions.suspend(name, true).result()).isEqualTo(Result.PATCHED);
+        assertThat(actions.scaleWorkers(name, 1).result()).isEqualTo(Result.PATCHED);
+        assertThat(actions.annotateRestore(name, "ckpt-1", null).result()).isEqualTo(Result.PATCHED);
+
+        GenericKubernetesResource after = getJob("ml4", "elastic-example-echo");
+        assertThat(at(after, "spec", "runPolicy", "suspend")).isEqualTo(true);
+        assertThat(at(after, "spec", "runPolicy", "schedulingPolicy", "priorityClass")).isEqualTo("high-priority-nonpreempting");
+        assertThat(client.scheduling().v1().priorityClasses().withName("high-priority").get().getValue()).isEqualTo(1_000_000);
+        io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass nonPreempting =
+                client.scheduling().v1().priorityClasses().withName("high-priority-nonpreempting").get();
+        assertThat(nonPreempting.getPreemptionPolicy()).isEqualTo("Never");
+        assertThat(nonPreempting.getValue()).isEqualTo(classes.get(1).getValue());
+    }
+
     @Test
     void withoutAClusterEveryCallFails() {
         NoClusterActions none = new NoClusterActions();
