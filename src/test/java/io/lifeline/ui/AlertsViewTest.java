@@ -1,6 +1,7 @@
 package io.lifeline.ui;
 
 import static com.github.mvysny.kaributesting.v10.LocatorJ._click;
+import static com.github.mvysny.kaributesting.v10.LocatorJ._find;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._setValue;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +11,7 @@ import com.github.mvysny.kaributesting.v10.GridKt;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.html.Div;
+import com.vaadin.flow.component.sidenav.SideNavItem;
 import com.vaadin.flow.component.textfield.TextArea;
 import io.lifeline.alert.AlertStore;
 import io.lifeline.domain.alert.Alert;
@@ -78,7 +80,10 @@ class AlertsViewTest {
         String p = String.join(" ", GridKt._getFormattedRow(view.grid(), index(view, pending)));
         assertThat(p).contains("pending", "warning", "CheckpointFreshnessBreached", "job=ui/" + tag);
         assertThat(view.silences().getListDataView().getItems().map(Silence::id)).contains(muting.id());
-        assertThat(UI.getCurrent().getElement().getTextRecursively()).contains("Alerts");
+        assertThat(_find(SideNavItem.class)).anySatisfy(i -> {
+            assertThat(i.getLabel()).isEqualTo("Alerts");
+            assertThat(i.getPath()).isEqualTo("alerts");
+        });
     }
 
     @Test
