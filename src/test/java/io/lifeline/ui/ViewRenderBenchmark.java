@@ -40,11 +40,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * fleet fed through the {@link IngestGateway}, and the server heap that 10 signed-in dashboards add (used heap after
  * GC with no browser open, then with 10 separate browser sessions showing the fleet, in the same run).
  * Not part of the test suite:
- * {@code ./mvnw -o test -Dgroups=benchmark -DexcludedGroups= -Dtest=DashboardRenderBenchmark}.
+ * {@code ./mvnw -o test -Dgroups=benchmark -DexcludedGroups= -Dtest=ViewRenderBenchmark}.
  */
 @QuarkusTest
 @Tag("benchmark")
-class DashboardRenderBenchmark {
+class ViewRenderBenchmark {
 
     private static final File CHROMIUM = new File("/usr/bin/chromium");
     private static final File DRIVER = new File("/usr/bin/chromedriver");
@@ -89,12 +89,16 @@ class DashboardRenderBenchmark {
             load(first, "fleet", FLEET_DRAWN);
             load(first, "jobs", JOBS_DRAWN);
             for (int run = 1; run <= RUNS; run++) {
+                render.add("load average of the machine at the start of the run (x100)", loadAverage() * 100);
+                render.add("Login page, no data (the framework's floor): navigation start to the token field (ms)",
+                        load(first, "login", LOGIN_DRAWN));
                 render.add("Fleet: navigation start to heat map drawn (ms)", load(first, "fleet", FLEET_DRAWN));
                 render.add("Jobs: navigation start to first grid rows (ms)", load(first, "jobs", JOBS_DRAWN));
             }
         } finally {
             first.quit();
         }
+        serverSide(snap, render);
         render.write("milliseconds from the browser's navigation start (performance.now()), " + NODES + " nodes, "
                 + NODES * 8 + " GPUs, " + JOBS + " jobs, " + events + " events of " + HISTORY_MINUTES
                 + " simulated minutes");
@@ -120,6 +124,24 @@ class DashboardRenderBenchmark {
             open.forEach(WebDriver::quit);
         }
         heap.write("MB (2^20 bytes) of used heap after System.gc(), read from the MemoryMXBean of the server JVM");
+    }
+
+    /** What the server spends on the Fleet view model and its chart option, and the option's size. */
+    private static void serverSide(DashboardSnapshot snap, BenchmarkReport report) {
+        for (int run = 1; run <= RUNS; run++) {
+            long t0 = System.nanoTime();
+            HeatMapModel m = FleetPresenter.heatMap(snap, FleetQuery.all());
+            long t1 = System.nanoTime();
+            String option = Charts.heatMap(m);
+            long t2 = System.nanoTime();
+            report.add("server: Fleet heat map view model (ms)", (t1 - t0) / 1e6);
+            report.add("server: heat map chart option JSON (ms)", (t2 - t1) / 1e6);
+            report.add("server: heat map chart option size (KB)", option.length() / 1024.0);
+        }
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private long feed() throws Exception {
