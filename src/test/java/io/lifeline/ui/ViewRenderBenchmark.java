@@ -61,6 +61,8 @@ class ViewRenderBenchmark {
             + "if (!g) { return false; }"
             + "return Array.from(g.querySelectorAll('vaadin-grid-cell-content'))"
             + ".some(c => c.textContent.indexOf('load/job-') >= 0);";
+    /** The floor: the login page (no dashboard data) shows its token field. */
+    private static final String LOGIN_DRAWN = "return !!document.querySelector('#token input');";
 
     @TestHTTPResource("/")
     URL root;
