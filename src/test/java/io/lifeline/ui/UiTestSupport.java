@@ -60,7 +60,7 @@ final class UiTestSupport {
     static void setup(Role role) {
         Routes routes = new Routes();
         routes.getRoutes().addAll(List.of(OverviewView.class, FleetView.class, JobsView.class, JobDetailView.class,
-                LoginView.class, ActionsView.class, AuditView.class));
+                LoginView.class, ActionsView.class, AuditView.class, AlertsView.class));
         MockVaadinServlet servlet = new MockVaadinServlet(routes) {
             @Override
             protected VaadinServletService createServletService(DeploymentConfiguration conf) throws ServiceException {
