@@ -97,7 +97,23 @@ public class DemoRunner {
         if (executor != null) {
             return;
         }
-        Scenario scenario = prepare();
+        startTicking(prepare(), config.scenarioFile().orElse("built-in"));
+    }
+
+    /**
+     * Starts ticking the given scenario at the given speed instead of the configured ones (a test or a tool that
+     * needs a fleet of its own shape). Does nothing when already running.
+     *
+     * @throws IllegalArgumentException when the scenario has problems or speed or tick interval are out of range
+     */
+    public synchronized void start(Scenario scenario, double speed) {
+        if (executor != null) {
+            return;
+        }
+        startTicking(prepare(scenario, speed), "given by the caller");
+    }
+
+    private void startTicking(Scenario scenario, String source) {
         executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lifeline-demo");
             t.setDaemon(true);
@@ -106,7 +122,7 @@ public class DemoRunner {
         executor.scheduleWithFixedDelay(this::tickSafely, 0, config.tickMillis(), TimeUnit.MILLISECONDS);
         int nodes = scenario.pools().stream().mapToInt(Scenario.Pool::nodeCount).sum();
         LOG.infof("demo fleet started: %d nodes in %d pools, %d jobs, speed %.1fx, scenario %s", nodes,
-                scenario.pools().size(), scenario.jobs().size(), speed, config.scenarioFile().orElse("built-in"));
+                scenario.pools().size(), scenario.jobs().size(), speed, source);
     }
 
     /** Stops ticking; events not yet accepted by ingest are discarded. */
@@ -238,7 +254,11 @@ public class DemoRunner {
 
     /** Loads the scenario and creates the simulator, starting now. */
     Scenario prepare() {
-        double s = config.speed();
+        return prepare(null, config.speed());
+    }
+
+    /** Creates the simulator for a given scenario (null: the configured one) at a given speed, starting now. */
+    Scenario prepare(Scenario given, double s) {
         if (!(s > 0 && s <= 1_000_000)) {
             throw new IllegalArgumentException("lifeline.demo.speed: must be > 0 and <= 1000000, got " + s);
         }
@@ -246,7 +266,8 @@ public class DemoRunner {
         if (tick < 10 || tick > 60_000) {
             throw new IllegalArgumentException("lifeline.demo.tick-millis: must be between 10 and 60000, got " + tick);
         }
-        Scenario scenario = config.scenarioFile().map(f -> parser.load(Path.of(f))).orElseGet(parser::loadDefault);
+        Scenario scenario = given != null ? given
+                : config.scenarioFile().map(f -> parser.load(Path.of(f))).orElseGet(parser::loadDefault);
         this.speed = s;
         this.simStart = clock.instant();
         this.realStartMillis = clock.millis();
