@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +67,8 @@ public class DemoRunner {
     private Instant simStart;
     private long realStartMillis;
     private double speed;
+    /** Simulated history before the start ({@link #start(Scenario, double, Duration)}), 0 otherwise. */
+    private long historyMillis;
     private List<Event> pending = List.of();
     private CompletableFuture<IngestReceipt> inFlight;
     private long inFlightSince;
@@ -102,15 +105,25 @@ public class DemoRunner {
 
     /**
      * Starts ticking the given scenario at the given speed instead of the configured ones (a test or a tool that
-     * needs a fleet of its own shape). Does nothing when already running.
+     * needs a fleet of its own shape), as if it had already run for {@code alreadyRunning}: that history is
+     * simulated at once (events dated in the past, handed to ingest over the first ticks), so the fleet is live and
+     * its jobs train when the caller starts acting on it. Does nothing when already running.
      *
      * @throws IllegalArgumentException when the scenario has problems or speed or tick interval are out of range
      */
-    public synchronized void start(Scenario scenario, double speed) {
+    public synchronized void start(Scenario scenario, double speed, Duration alreadyRunning) {
         if (executor != null) {
             return;
         }
-        startTicking(prepare(scenario, speed), "given by the caller");
+        if (alreadyRunning.isNegative()) {
+            throw new IllegalArgumentException("alreadyRunning: must not be negative, got " + alreadyRunning);
+        }
+        Scenario s = prepare(scenario, speed);
+        this.simStart = simStart.minus(alreadyRunning);
+        this.simulator = new FleetSimulator(s, simStart);
+        this.simulatedNow = simStart;
+        this.historyMillis = alreadyRunning.toMillis();
+        startTicking(s, "given by the caller");
     }
 
     private void startTicking(Scenario scenario, String source) {
@@ -274,6 +287,7 @@ public class DemoRunner {
         this.simulator = new FleetSimulator(scenario, simStart);
         this.jobs = scenario.jobs().stream().map(Scenario.Job::key).collect(Collectors.toUnmodifiableSet());
         this.simulatedNow = simStart;
+        this.historyMillis = 0;
         this.pending = List.of();
         this.inFlight = null;
         return scenario;
@@ -298,7 +312,7 @@ public class DemoRunner {
             return;
         }
         if (pending.isEmpty()) {
-            Instant wallTarget = simStart.plusMillis((long) ((now - realStartMillis) * speed));
+            Instant wallTarget = simStart.plusMillis(historyMillis + (long) ((now - realStartMillis) * speed));
             Instant capped = simulatedNow.plusMillis((long) (MAX_CATCH_UP_MS * speed));
             Instant target = wallTarget.isAfter(capped) ? capped : wallTarget;
             pending = simulator.advanceTo(target);
