@@ -2,6 +2,10 @@ package io.lifeline.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.action.ActionQuery;
+import io.lifeline.action.ActionService;
+import io.lifeline.action.ActionView;
+import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
@@ -79,6 +83,9 @@ class NoticeReactionBenchmark {
     @Inject
     DefaultPolicyService policies;
 
+    @Inject
+    ActionService actions;
+
     @Test
     void noticeToCheckpointCommandUnderLoad() throws Exception {
         String run = Long.toString(System.currentTimeMillis(), 36);
@@ -95,6 +102,12 @@ class NoticeReactionBenchmark {
         policies.update(PolicyName.NOTICE_CHECKPOINT_DRAIN, before.mode(), Map.of("pool:" + POOL, PolicyMode.ON),
                 Caller.unrestricted("reaction-benchmark"));
 
+        Map<String, Long> applied = new ConcurrentHashMap<>();
+        runtime.addApplyListener((e, m) -> {
+            if (e.type() == EventType.NODE_INTERRUPTION_NOTICE && e.subject().startsWith("rb-" + run + "-")) {
+                applied.put(e.subject(), System.currentTimeMillis());
+            }
+        });
         Map<String, long[]> arrivals = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
         ensureTopic();
@@ -111,12 +124,14 @@ class NoticeReactionBenchmark {
             long acceptedFrom = load.accepted.get();
             List<Long> created = new ArrayList<>();
             List<Long> received = new ArrayList<>();
+            long[] handedAt = new long[total];
             for (int i = 0; i < total; i++) {
                 String job = job(run, i);
                 Event notice = new Event("notice-" + run + "-" + i, "bench/cloud", EventType.NODE_INTERRUPTION_NOTICE,
                         node(run, i), Instant.now(), new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws",
                         Instant.now().plusSeconds(120)));
                 long handed = System.currentTimeMillis();
+                handedAt[i] = handed;
                 gateway.submit(List.of(notice));
                 long deadline = System.currentTimeMillis() + 10_000;
                 while (!arrivals.containsKey(job) && System.currentTimeMillis() < deadline) {
@@ -136,6 +151,7 @@ class NoticeReactionBenchmark {
             report(r, "to the command's CreateTime", created);
             report(r, "to the consumer's receipt", received);
             r.add("background events/s accepted by ingest during the notices", rate);
+            phases(r, run, handedAt, applied, arrivals);
             r.add("background batches pushed back by ingest", load.pushedBack.get());
             r.write("milliseconds for latencies (" + NOTICES + " notices after " + WARM_UP + " warm-up), as named otherwise");
             assertThat(rate).as("background rate").isGreaterThan(BACKGROUND_PER_SECOND * 0.9);
@@ -149,12 +165,47 @@ class NoticeReactionBenchmark {
         }
     }
 
+    /**
+     * Where the time goes, per notice: ingest and the model's queue (handed to applied), the policy's submission (applied
+     * to the action's creation: idempotency look-up, planning on the model, insert), the executor's start (creation to
+     * the first step's start: scheduling, state transition), the first step (its start to the command's CreateTime:
+     * step record, model reads, hand-off to the producer).
+     */
+    private void phases(BenchmarkReport r, String run, long[] handedAt, Map<String, Long> applied,
+                        Map<String, long[]> arrivals) {
+        List<Long> ingest = new ArrayList<>();
+        List<Long> policy = new ArrayList<>();
+        List<Long> executor = new ArrayList<>();
+        List<Long> step = new ArrayList<>();
+        for (int i = WARM_UP; i < handedAt.length; i++) {
+            String node = node(run, i);
+            ActionView a = actions.list(new ActionQuery(ActionKind.DRAIN, null, node, null, null, null, 1, null)).items()
+                    .stream().findFirst().flatMap(v -> actions.find(v.id())).orElse(null);
+            Long at = applied.get(node);
+            long[] arrived = arrivals.get(job(run, i));
+            if (a == null || at == null || arrived == null || a.steps().isEmpty()) {
+                continue;
+            }
+            long createdAt = a.createdAt().toEpochMilli();
+            long stepAt = a.steps().get(0).startedAt().toEpochMilli();
+            ingest.add(at - handedAt[i]);
+            policy.add(createdAt - at);
+            executor.add(stepAt - createdAt);
+            step.add(arrived[0] - stepAt);
+        }
+        report(r, "phase 1, handed to applied to the model", ingest);
+        report(r, "phase 2, applied to action created (policy submit)", policy);
+        report(r, "phase 3, action created to first step started (executor)", executor);
+        report(r, "phase 4, first step started to command CreateTime", step);
+    }
+
     private static void report(BenchmarkReport r, String what, List<Long> latencies) {
         List<Long> s = new ArrayList<>(latencies);
         s.sort(Long::compare);
-        r.add("notice handed to ingest " + what + ": p50", s.get(s.size() / 2));
-        r.add("notice handed to ingest " + what + ": p99", s.get((int) Math.ceil(s.size() * 0.99) - 1));
-        r.add("notice handed to ingest " + what + ": max", s.get(s.size() - 1));
+        String name = what.startsWith("phase") ? what : "notice handed to ingest " + what;
+        r.add(name + ": p50", s.get(s.size() / 2));
+        r.add(name + ": p99", s.get((int) Math.ceil(s.size() * 0.99) - 1));
+        r.add(name + ": max", s.get(s.size() - 1));
     }
 
     private static String node(String run, int i) {
