@@ -176,7 +176,9 @@ public class ActionExecutor {
                         clock.instant())) {
                     return;
                 }
-                a = store.find(id).orElseThrow();
+                // As stored by the transition; no second read before the first step (a notice's reaction waits on it).
+                a = new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
+                        ActionState.RUNNING, a.createdAt(), a.updatedAt(), a.deadline(), a.impact(), a.steps(), "running");
             } else {
                 LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
             }

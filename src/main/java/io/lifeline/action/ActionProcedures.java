@@ -202,7 +202,9 @@ final class ActionProcedures {
      */
     private StepOutcome requestCheckpoint(ActionView a, String job, Instant deadline, boolean onlyIfAtRisk)
             throws Exception {
-        Optional<JobDetail> d = read(m -> m.jobs().detail(job));
+        // One read for both: every round trip through the model's queue delays the command under heavy ingest.
+        Optional<JobAndBaseline> d = read(m -> m.jobs().detail(job).map(j -> new JobAndBaseline(j.freshness(),
+                newestGoodStep(m.jobs().checkpoints(job).orElse(null)))));
         if (d.isEmpty()) {
             return StepOutcome.skipped("job " + job + " is no longer known");
         }
@@ -210,12 +212,16 @@ final class ActionProcedures {
         if (onlyIfAtRisk && f != null && f.stepsSince() != null && f.stepsSince() == 0) {
             return StepOutcome.skipped("nothing new since checkpoint " + f.checkpointId());
         }
-        long baseline = read(m -> newestGoodStep(m.jobs().checkpoints(job).orElse(null)));
+        long baseline = d.get().baseline();
         CommandType type = a.kind() == ActionKind.CHECKPOINT_NOW ? CommandType.CHECKPOINT_NOW : CommandType.PREPARE_EXIT;
         commands.send(new TrainerCommand(a.id() + ":checkpoint:" + job, job, type,
                 Map.of("deadline", deadline.toString(), "reason", a.kind().wire() + " " + a.target()),
                 clock.instant(), deadline));
         return StepOutcome.done(BASELINE + baseline + " (" + type.wire() + " sent)");
+    }
+
+    /** A job's checkpoint freshness and the step of its newest good checkpoint, read together. */
+    private record JobAndBaseline(FreshnessView freshness, long baseline) {
     }
 
     private StepOutcome awaitCheckpoint(String job, long baseline, Instant deadline) throws Exception {

@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +67,8 @@ public class DemoRunner {
     private Instant simStart;
     private long realStartMillis;
     private double speed;
+    /** Simulated history before the start ({@link #start(Scenario, double, Duration)}), 0 otherwise. */
+    private long historyMillis;
     private List<Event> pending = List.of();
     private CompletableFuture<IngestReceipt> inFlight;
     private long inFlightSince;
@@ -97,7 +100,33 @@ public class DemoRunner {
         if (executor != null) {
             return;
         }
-        Scenario scenario = prepare();
+        startTicking(prepare(), config.scenarioFile().orElse("built-in"));
+    }
+
+    /**
+     * Starts ticking the given scenario at the given speed instead of the configured ones (a test or a tool that
+     * needs a fleet of its own shape), as if it had already run for {@code alreadyRunning}: that history is
+     * simulated at once (events dated in the past, handed to ingest over the first ticks), so the fleet is live and
+     * its jobs train when the caller starts acting on it. Does nothing when already running.
+     *
+     * @throws IllegalArgumentException when the scenario has problems or speed or tick interval are out of range
+     */
+    public synchronized void start(Scenario scenario, double speed, Duration alreadyRunning) {
+        if (executor != null) {
+            return;
+        }
+        if (alreadyRunning.isNegative()) {
+            throw new IllegalArgumentException("alreadyRunning: must not be negative, got " + alreadyRunning);
+        }
+        Scenario s = prepare(scenario, speed);
+        this.simStart = simStart.minus(alreadyRunning);
+        this.simulator = new FleetSimulator(s, simStart);
+        this.simulatedNow = simStart;
+        this.historyMillis = alreadyRunning.toMillis();
+        startTicking(s, "given by the caller");
+    }
+
+    private void startTicking(Scenario scenario, String source) {
         executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lifeline-demo");
             t.setDaemon(true);
@@ -106,7 +135,7 @@ public class DemoRunner {
         executor.scheduleWithFixedDelay(this::tickSafely, 0, config.tickMillis(), TimeUnit.MILLISECONDS);
         int nodes = scenario.pools().stream().mapToInt(Scenario.Pool::nodeCount).sum();
         LOG.infof("demo fleet started: %d nodes in %d pools, %d jobs, speed %.1fx, scenario %s", nodes,
-                scenario.pools().size(), scenario.jobs().size(), speed, config.scenarioFile().orElse("built-in"));
+                scenario.pools().size(), scenario.jobs().size(), speed, source);
     }
 
     /** Stops ticking; events not yet accepted by ingest are discarded. */
@@ -238,7 +267,11 @@ public class DemoRunner {
 
     /** Loads the scenario and creates the simulator, starting now. */
     Scenario prepare() {
-        double s = config.speed();
+        return prepare(null, config.speed());
+    }
+
+    /** Creates the simulator for a given scenario (null: the configured one) at a given speed, starting now. */
+    Scenario prepare(Scenario given, double s) {
         if (!(s > 0 && s <= 1_000_000)) {
             throw new IllegalArgumentException("lifeline.demo.speed: must be > 0 and <= 1000000, got " + s);
         }
@@ -246,13 +279,15 @@ public class DemoRunner {
         if (tick < 10 || tick > 60_000) {
             throw new IllegalArgumentException("lifeline.demo.tick-millis: must be between 10 and 60000, got " + tick);
         }
-        Scenario scenario = config.scenarioFile().map(f -> parser.load(Path.of(f))).orElseGet(parser::loadDefault);
+        Scenario scenario = given != null ? given
+                : config.scenarioFile().map(f -> parser.load(Path.of(f))).orElseGet(parser::loadDefault);
         this.speed = s;
         this.simStart = clock.instant();
         this.realStartMillis = clock.millis();
         this.simulator = new FleetSimulator(scenario, simStart);
         this.jobs = scenario.jobs().stream().map(Scenario.Job::key).collect(Collectors.toUnmodifiableSet());
         this.simulatedNow = simStart;
+        this.historyMillis = 0;
         this.pending = List.of();
         this.inFlight = null;
         return scenario;
@@ -277,7 +312,7 @@ public class DemoRunner {
             return;
         }
         if (pending.isEmpty()) {
-            Instant wallTarget = simStart.plusMillis((long) ((now - realStartMillis) * speed));
+            Instant wallTarget = simStart.plusMillis(historyMillis + (long) ((now - realStartMillis) * speed));
             Instant capped = simulatedNow.plusMillis((long) (MAX_CATCH_UP_MS * speed));
             Instant target = wallTarget.isAfter(capped) ? capped : wallTarget;
             pending = simulator.advanceTo(target);
