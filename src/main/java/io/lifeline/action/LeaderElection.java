@@ -100,6 +100,12 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     private void lose(String why) {
+        // Stop acting first, then let another replica in: never two leaders at once, even for a moment.
+        if (leader) {
+            leader = false;
+            LOG.warnf("Replica %s is no longer the action leader: %s", identity, why);
+            onChange.accept(false);
+        }
         if (session != null) {
             try (java.sql.Statement st = session.createStatement()) {
                 // The connection goes back to a pool, where its session lives on: give the lock up explicitly.
@@ -113,11 +119,6 @@ public final class LeaderElection implements AutoCloseable {
                 // The session is already unusable; closing is only tidying up.
             }
             session = null;
-        }
-        if (leader) {
-            leader = false;
-            LOG.warnf("Replica %s is no longer the action leader: %s", identity, why);
-            onChange.accept(false);
         }
     }
 

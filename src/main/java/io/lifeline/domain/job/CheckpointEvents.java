@@ -71,5 +71,9 @@ final class CheckpointEvents {
             job.ledger.move(Bucket.PRODUCTIVE, Bucket.CHECKPOINT, ms, ms * job.ledger.gpus());
         }
         interruptions.reassess(job, e);
+        if (job.exitRequested) {
+            job.exitRequested = false;
+            job.holding = true;
+        }
     }
 }

@@ -52,6 +52,13 @@ final class Job {
     int lastRoundGpus;
     int agentRestarts;
     String syncSave;
+    /** The trainers acknowledged a prepare_exit: their next completed save is the last before they stop. */
+    boolean exitRequested;
+    /**
+     * The trainers saved for a prepare_exit and hold still until they restart: no productive time accrues, so a stop
+     * that follows loses nothing. Cleared by the next progress or rendezvous.
+     */
+    boolean holding;
     Instant rescaleStartedAt;
     long rescaleMillis;
     long rescaleGpuMillis;
@@ -141,7 +148,7 @@ final class Job {
             case PENDING:
                 return admitted || membership.current() != null ? Bucket.STARTUP : Bucket.WAITING;
             case RUNNING:
-                return syncSave != null ? Bucket.CHECKPOINT : Bucket.PRODUCTIVE;
+                return syncSave != null ? Bucket.CHECKPOINT : holding ? Bucket.RESCALE : Bucket.PRODUCTIVE;
             case RECOVERING:
                 Incident open = incidents.open();
                 return open != null && open.stopped() ? open.stage() : Bucket.RECOVERY_DETECTION;

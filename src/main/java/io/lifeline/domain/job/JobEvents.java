@@ -144,14 +144,19 @@ final class JobEvents {
             interruptions.marker(job, at, IncidentPhase.RESTARTED, Bucket.RECOVERY_RESTART, "restart " + d.restartCount());
         } else if (data instanceof TrainerData.Restored d) {
             interruptions.restore(job, at, d);
-        } else if (data instanceof TrainerData.CommandAck) {
-            return;
+        } else if (data instanceof TrainerData.CommandAck a) {
+            if ("prepare_exit".equals(a.command()) && (a.status() == TrainerData.AckStatus.ACCEPTED
+                    || a.status() == TrainerData.AckStatus.DONE)) {
+                job.exitRequested = true;
+            }
         } else {
             checkpoints.handle(job, at, data);
         }
     }
 
     private void progress(Job job, Instant at, TrainerData.Progress d, String type) {
+        // Trainers holding still after a prepare_exit save report nothing: progress means they are training again.
+        job.holding = false;
         if (job.lastProgressAt == null || !at.isBefore(job.lastProgressAt)) {
             job.lastProgressAt = at;
             job.lastStep = d.step();
@@ -197,6 +202,7 @@ final class JobEvents {
     }
 
     private void rendezvous(Job job, Instant at, TrainerData.Rendezvous d, String type) {
+        job.holding = false;
         RendezvousRound round = new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants());
         boolean late = job.membership.current() != null && at.isBefore(job.membership.current().time());
         if (late || job.state.isTerminal()) {
