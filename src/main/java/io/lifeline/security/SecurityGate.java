@@ -173,14 +173,6 @@ public class SecurityGate {
                 return;
             }
         }
-        long announced = contentLength(ctx.request());
-        if (announced > maxBodyBytes && "100-continue".equalsIgnoreCase(ctx.request().getHeader("Expect"))) {
-            // Answered here so that the refusal is a problem document like every other; the body is never sent.
-            // A client already sending its body is left to the server's own limit, which reads and drops it.
-            reject(ctx, 413, "payload-too-large", "Payload too large", "the body of " + announced
-                    + " bytes is larger than the limit of " + maxBodyBytes + " bytes", null);
-            return;
-        }
         tokens.used(caller);
         ctx.put(CALLER_KEY, caller);
         ctx.next();
