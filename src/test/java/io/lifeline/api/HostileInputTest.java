@@ -132,7 +132,8 @@ class HostileInputTest {
         for (BodyEndpoint e : BODY_ENDPOINTS) {
             String token = TestTokens.create("hostile-big", e.role(), List.of());
             RawAnswer r = announceOversized(e, token);
-            assertProblem(soft, e + " (announced)", 413, r.status(), r.contentType(), r.body());
+            // The server's own limit answers (no problem document: answering earlier left clients hanging).
+            soft.assertThat(r.status()).as("%s (announced)", e).isEqualTo(413);
         }
         soft.assertAll();
         given().get("/q/health/ready").then().statusCode(200);
