@@ -3,7 +3,6 @@ package io.lifeline.security;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.api.Problem;
-import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -57,13 +56,10 @@ public class SecurityGate {
     private final AccessRules rules;
     private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
     private final String rootPath;
-    private final long maxBodyBytes;
     private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
 
     SecurityGate(SecurityConfig config, TokenService tokens, SecurityMetrics metrics, ObjectMapper json,
-                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath,
-                 @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBody) {
-        this.maxBodyBytes = maxBody.asLongValue();
+                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
         this.config = config;
         this.tokens = tokens;
         this.metrics = metrics;
@@ -229,18 +225,6 @@ public class SecurityGate {
                 request.connection().close();
             }
         });
-    }
-
-    private static long contentLength(HttpServerRequest request) {
-        String value = request.getHeader("Content-Length");
-        if (value == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     private static String neededRoles(AccessRules.Rule rule) {
