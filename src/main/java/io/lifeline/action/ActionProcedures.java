@@ -15,6 +15,7 @@ import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointStatus;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
 import java.sql.SQLException;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -93,7 +95,7 @@ final class ActionProcedures {
     private String checkpointNow(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         StepOutcome req = s.step("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
-        StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(job, baseline(req), a.deadline()));
+        StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         return wait.detail();
     }
 
@@ -111,7 +113,7 @@ final class ActionProcedures {
             String job = jobs.get(i);
             StepOutcome req = requests.get(i);
             if (req.state() == StepState.DONE) {
-                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(job, baseline(req), a.deadline()));
+                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
             }
         }
         StepOutcome listed = s.step("list pods", () -> StepOutcome.done(describe(cluster.trainingPodsOn(node))));
@@ -137,7 +139,7 @@ final class ActionProcedures {
         String job = a.target();
         StepOutcome req = s.tolerant("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
         if (req.state() == StepState.DONE) {
-            s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(job, baseline(req), a.deadline()));
+            s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         }
         double atRisk = read(m -> m.jobs().freshness(job).map(FreshnessView::workAtRiskGpuHours).orElse(0.0));
         s.step("suspend", () -> cluster(cluster.suspend(job, true)));
@@ -214,7 +216,7 @@ final class ActionProcedures {
         }
         long baseline = d.get().baseline();
         CommandType type = a.kind() == ActionKind.CHECKPOINT_NOW ? CommandType.CHECKPOINT_NOW : CommandType.PREPARE_EXIT;
-        commands.send(new TrainerCommand(a.id() + ":checkpoint:" + job, job, type,
+        commands.send(new TrainerCommand(checkpointCommandId(a, job), job, type,
                 Map.of("deadline", deadline.toString(), "reason", a.kind().wire() + " " + a.target()),
                 clock.instant(), deadline));
         return StepOutcome.done(BASELINE + baseline + " (" + type.wire() + " sent)");
@@ -224,9 +226,27 @@ final class ActionProcedures {
     private record JobAndBaseline(FreshnessView freshness, long baseline) {
     }
 
-    private StepOutcome awaitCheckpoint(String job, long baseline, Instant deadline) throws Exception {
-        return awaitUntil(deadline, m -> newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline,
-                "checkpoint of " + job + " completed", "no checkpoint of " + job + " completed by the deadline");
+    private static String checkpointCommandId(ActionView a, String job) {
+        return a.id() + ":checkpoint:" + job;
+    }
+
+    /** Waits for a good checkpoint newer than the baseline; stops at once when the trainers refuse the command. */
+    private StepOutcome awaitCheckpoint(ActionView a, String job, long baseline) throws Exception {
+        String commandId = checkpointCommandId(a, job);
+        AtomicReference<CommandAckView> refusal = new AtomicReference<>();
+        StepOutcome out = awaitUntil(a.deadline(), m -> {
+            if (newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline) {
+                return true;
+            }
+            m.jobs().commandAck(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
+            return refusal.get() != null;
+        }, "checkpoint of " + job + " completed", "no checkpoint of " + job + " completed by the deadline");
+        CommandAckView refused = refusal.get();
+        if (refused != null && out.state() == StepState.DONE) {
+            return StepOutcome.failed("the trainers of " + job + " " + refused.status().wireName() + " the command"
+                    + (refused.message() == null || refused.message().isBlank() ? "" : ": " + refused.message()));
+        }
+        return out;
     }
 
     private void checkCancelled() throws StepRunner.Cancelled, SQLException {

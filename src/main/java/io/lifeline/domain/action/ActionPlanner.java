@@ -118,6 +118,11 @@ public final class ActionPlanner {
         JobState state = d.summary().state();
         switch (r.kind()) {
             case CHECKPOINT_NOW:
+                if (state == JobState.PENDING) {
+                    return PlanResult.refused("target", "job " + job + " is PENDING: its trainers have not started, "
+                            + "nothing to checkpoint yet");
+                }
+                // fall through: otherwise the same states as preempt
             case PREEMPT:
                 if (!ACTIVE.contains(state)) {
                     return PlanResult.refused("target", "job " + job + " is " + state + ": nothing to "

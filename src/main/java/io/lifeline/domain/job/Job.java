@@ -4,6 +4,7 @@ import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.fleet.NodeDirectory;
 import io.lifeline.domain.fleet.NodeInfo;
 import io.lifeline.domain.job.checkpoint.CheckpointLedger;
+import io.lifeline.domain.job.command.CommandAcks;
 import io.lifeline.domain.job.goodput.Bucket;
 import io.lifeline.domain.job.goodput.GoodputLedger;
 import io.lifeline.domain.job.incident.Incident;
@@ -25,6 +26,7 @@ import java.util.TreeMap;
 final class Job {
 
     static final String UNKNOWN_POOL = "unknown";
+    private static final int COMMAND_ACKS = 32;
 
     final String name;
     String namespace;
@@ -70,6 +72,8 @@ final class Job {
     final CheckpointLedger checkpoints;
     final IncidentLog incidents;
     final RecentIds recentIds;
+    /** The trainers' latest answer per command: actions waiting on a command stop when it is refused. */
+    final CommandAcks commandAcks = new CommandAcks(COMMAND_ACKS);
     final Ring<TimelineEntry> timeline;
     final Ring<RefusedTransition> refusals;
     long timelineSeq;

@@ -145,6 +145,7 @@ final class JobEvents {
         } else if (data instanceof TrainerData.Restored d) {
             interruptions.restore(job, at, d);
         } else if (data instanceof TrainerData.CommandAck a) {
+            job.commandAcks.record(a, at);
             if ("prepare_exit".equals(a.command()) && (a.status() == TrainerData.AckStatus.ACCEPTED
                     || a.status() == TrainerData.AckStatus.DONE)) {
                 job.exitRequested = true;

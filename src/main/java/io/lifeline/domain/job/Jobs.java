@@ -8,6 +8,7 @@ import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.advice.IntervalAdvisor;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
@@ -195,6 +196,11 @@ public final class Jobs {
 
     public Optional<CheckpointHistory> checkpoints(String job) {
         return find(job).map(j -> j.checkpoints.history(j.name));
+    }
+
+    /** The trainers' latest answer to a command sent to the job, if the job and the answer are known. */
+    public Optional<CommandAckView> commandAck(String job, String commandId) {
+        return find(job).flatMap(j -> j.commandAcks.find(commandId));
     }
 
     public Optional<FreshnessView> freshness(String job) {

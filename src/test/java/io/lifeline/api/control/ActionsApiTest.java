@@ -7,6 +7,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.TrainerData;
 import io.lifeline.security.Role;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestTokens;
@@ -176,6 +178,25 @@ class ActionsApiTest {
                 .body("steps.find { it.name == 'await checkpoint " + job + "' }.state", equalTo("done")));
         TestTokens.api().queryParam("actionId", id).get("/api/v1/audit").then().statusCode(200)
                 .body("items.what", hasItem("action.requested")).body("items.what", hasItem("action.succeeded"));
+    }
+
+    @Test
+    void checkpointNowFailsAtOnceWithTheTrainersReasonWhenTheyRejectIt() {
+        String node = unique("rej-node");
+        String job = unique("team-rej") + "/llm";
+        TestFleet fleet = new TestFleet().node(node, "pool").job(job, 0, 0, node);
+        String id = given().spec(TestTokens.auth(operator("rej"))).contentType(ContentType.JSON)
+                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}")).post("/api/v1/actions")
+                .then().statusCode(201).extract().path("id");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
+                .then().body("steps.name", hasItem("await checkpoint " + job)));
+        fleet.send(job, EventType.TRAINER_COMMAND_ACK, new TrainerData.CommandAck(id + ":checkpoint:" + job,
+                "checkpoint", TrainerData.AckStatus.REJECTED, "job is starting, not training"));
+        // Well before the 300 s deadline: the refusal ends the wait.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
+                .then().body("state", equalTo("failed"))
+                .body("steps.find { it.name == 'await checkpoint " + job + "' }.detail",
+                        org.hamcrest.Matchers.containsString("rejected the command: job is starting, not training")));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.lifeline.domain.action;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.SchedulerData;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,6 +97,17 @@ class ActionPlannerTest {
         assertThat(r.reason()).contains("SUSPENDED");
         assertThat(plan(ActionKind.RESUME, "team-b/vision", Map.of()).ok()).isTrue();
         assertThat(plan(ActionKind.RESUME, "team-a/llm", Map.of()).ok()).isFalse();
+    }
+
+    @Test
+    void checkpointOfAJobWhoseTrainersHaveNotStartedIsRefusedButItMayBePreempted() {
+        f.apply("team-c/queued", EventType.JOB_SUBMITTED, new JobData.Submitted("team-c", "carol", "low", null, 8,
+                1800L));
+        PlanResult r = plan(ActionKind.CHECKPOINT_NOW, "team-c/queued", Map.of());
+        assertThat(r.ok()).isFalse();
+        assertThat(r.field()).isEqualTo("target");
+        assertThat(r.reason()).contains("PENDING").contains("not started");
+        assertThat(plan(ActionKind.PREEMPT, "team-c/queued", Map.of()).ok()).isTrue();
     }
 
     @Test
