@@ -24,12 +24,44 @@ public final class Caller {
     private final String name;
     private final Role role;
     private final Set<String> namespaces;
+    /** The identity provider's subject for a person or client signed in through OIDC; null otherwise. */
+    private final String subject;
 
     private Caller(String tokenId, String name, Role role, Set<String> namespaces) {
+        this(tokenId, name, role, namespaces, null);
+    }
+
+    private Caller(String tokenId, String name, Role role, Set<String> namespaces, String subject) {
         this.tokenId = tokenId;
         this.name = Objects.requireNonNull(name, "name");
         this.role = role;
         this.namespaces = namespaces;
+        this.subject = subject;
+    }
+
+    /**
+     * A person or client authenticated by the OIDC identity provider, with the role its groups map to; an empty
+     * {@code namespaces} means fleet-wide.
+     */
+    public static Caller ofIdentityProvider(String subject, String name, Role role, Collection<String> namespaces) {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(role, "role");
+        TreeSet<String> ns = new TreeSet<>();
+        for (String n : namespaces) {
+            ns.add(requireValidNamespace(n));
+        }
+        return new Caller(null, name == null || name.isBlank() ? subject : name, role,
+                Collections.unmodifiableSet(ns), subject);
+    }
+
+    /** The identity provider's subject, or {@code null} for a token caller. */
+    public String subject() {
+        return subject;
+    }
+
+    /** What rate limits count requests by: the token, or the identity provider's subject. */
+    public String rateKey() {
+        return tokenId != null ? tokenId : subject != null ? "oidc:" + subject : name;
     }
 
     /** A caller authenticated by an API token; an empty {@code namespaces} means fleet-wide. */
@@ -75,6 +107,9 @@ public final class Caller {
 
     /** How audit records and logs name this caller: the token's name and id (never its secret). */
     public String actor() {
+        if (subject != null) {
+            return name + " [oidc:" + subject + "]";
+        }
         return tokenId == null ? name : name + " [" + tokenId + "]";
     }
 

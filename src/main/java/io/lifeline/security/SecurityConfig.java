@@ -3,6 +3,7 @@ package io.lifeline.security;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Map;
 
 /** API security settings ({@code lifeline.security.*}); documented in docs/api.md. */
 @ConfigMapping(prefix = "lifeline.security")
@@ -32,6 +33,30 @@ public interface SecurityConfig {
 
     /** Per-token rate limits. */
     RateLimit rateLimit();
+
+    /** Sign-in through an OpenID Connect identity provider, for people (browser) and automation (bearer JWTs). */
+    Oidc oidc();
+
+    /**
+     * {@code lifeline.security.oidc.*}. The provider itself is configured with Quarkus' {@code quarkus.oidc.*}
+     * (auth-server-url, client-id, credentials.secret); this says whether it is used and what its groups may do.
+     */
+    interface Oidc {
+        /** Off unless configured: API tokens remain the only way in. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /**
+         * Identity-provider group → Lifeline role, optionally limited to namespaces: {@code viewer},
+         * {@code operator:team-a,team-b}, {@code admin}. A person in several groups gets the highest role; a
+         * person in no mapped group is refused (403).
+         */
+        Map<String, String> groups();
+
+        /** What the sign-in button on the dashboard says. */
+        @WithDefault("Sign in with SSO")
+        String buttonLabel();
+    }
 
     /** {@code lifeline.security.token-cache.*}. */
     interface TokenCache {

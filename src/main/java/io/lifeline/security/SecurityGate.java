@@ -54,13 +54,16 @@ public class SecurityGate {
     private final SecurityMetrics metrics;
     private final ObjectMapper json;
     private final AccessRules rules;
+    private final OidcAuthenticator oidc;
     private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
     private final String rootPath;
     private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
 
     SecurityGate(SecurityConfig config, TokenService tokens, SecurityMetrics metrics, ObjectMapper json,
+                 OidcAuthenticator oidc,
                  @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
         this.config = config;
+        this.oidc = oidc;
         this.tokens = tokens;
         this.metrics = metrics;
         this.json = json;
@@ -114,8 +117,12 @@ public class SecurityGate {
                     + "(Authorization: Bearer llt_...); see docs/api.md for how to get one");
             return;
         }
-        TokenFormat.Parsed presented = header.regionMatches(true, 0, BEARER, 0, BEARER.length())
-                ? TokenFormat.parse(header.substring(BEARER.length()).trim()) : null;
+        boolean bearer = header.regionMatches(true, 0, BEARER, 0, BEARER.length());
+        TokenFormat.Parsed presented = bearer ? TokenFormat.parse(header.substring(BEARER.length()).trim()) : null;
+        if (presented == null && bearer && oidc.enabled()) {
+            verifyIdentityProviderToken(ctx, rule, header.substring(BEARER.length()).trim());
+            return;
+        }
         if (presented == null) {
             unauthenticated(ctx, SecurityMetrics.AuthFailure.MALFORMED, "the Authorization header does not carry a "
                     + "Lifeline token (Bearer llt_<id>_<secret>)");
@@ -142,6 +149,25 @@ public class SecurityGate {
         });
     }
 
+    /** A bearer JWT from the identity provider: verified by quarkus-oidc while the body stays paused. */
+    private void verifyIdentityProviderToken(RoutingContext ctx, AccessRules.Rule rule, String jwt) {
+        HttpServerRequest request = ctx.request();
+        if (!request.isEnded()) {
+            request.pause();
+        }
+        Context vc = Vertx.currentContext();
+        oidc.verifyBearer(jwt).subscribe().with(out -> vc.runOnContext(v -> {
+            if (out.ok()) {
+                authorise(ctx, rule, TokenService.Verification.ok(out.caller()));
+            } else if (out.status() == 403) {
+                metrics.denied();
+                reject(ctx, 403, "forbidden", "Forbidden", out.detail(), null);
+            } else {
+                unauthenticated(ctx, SecurityMetrics.AuthFailure.INVALID, out.detail());
+            }
+        }), e -> vc.runOnContext(v -> unauthenticated(ctx, SecurityMetrics.AuthFailure.UNAVAILABLE, null)));
+    }
+
     private void authorise(RoutingContext ctx, AccessRules.Rule rule, TokenService.Verification v) {
         if (!v.ok()) {
             unauthenticated(ctx, v.failure(), null);
@@ -158,7 +184,7 @@ public class SecurityGate {
             return;
         }
         if (rule.rate() != null) {
-            long wait = limits.get(rule.rate()).tryAcquire(caller.tokenId() == null ? caller.name() : caller.tokenId(),
+            long wait = limits.get(rule.rate()).tryAcquire(caller.rateKey(),
                     System.nanoTime());
             if (wait > 0) {
                 metrics.rateLimited(rule.rate());

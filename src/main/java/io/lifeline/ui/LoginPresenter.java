@@ -1,11 +1,14 @@
 package io.lifeline.ui;
 
 import io.lifeline.security.Caller;
+import io.lifeline.security.OidcAuthenticator;
 import io.lifeline.security.Role;
 import io.lifeline.security.SecurityConfig;
+import io.lifeline.security.SsoTickets;
 import io.lifeline.security.TokenFormat;
 import io.lifeline.security.TokenService;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -25,10 +28,30 @@ public class LoginPresenter {
 
     private final TokenService tokens;
     private final SecurityConfig config;
+    private final OidcAuthenticator oidc;
+    private final SsoTickets tickets;
 
-    LoginPresenter(TokenService tokens, SecurityConfig config) {
+    LoginPresenter(TokenService tokens, SecurityConfig config, OidcAuthenticator oidc, SsoTickets tickets) {
         this.tokens = tokens;
         this.config = config;
+        this.oidc = oidc;
+        this.tickets = tickets;
+    }
+
+    /** Whether people may sign in through the identity provider (a button then leads to {@code auth/sso}). */
+    public boolean ssoEnabled() {
+        return oidc.enabled();
+    }
+
+    /** The sign-in button's label. */
+    public String ssoLabel() {
+        return config.oidc().buttonLabel();
+    }
+
+    /** The caller a single sign-on ticket was issued for, once; nothing for a used, unknown or expired ticket. */
+    public Optional<Caller> redeem(String ticket) {
+        Optional<Caller> caller = ssoEnabled() ? tickets.redeem(ticket) : Optional.empty();
+        return caller.filter(c -> c.has(Role.VIEWER));
     }
 
     /** Checks a pasted token; completes on a worker thread. */

@@ -5,20 +5,30 @@ import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.dependency.StyleSheet;
+import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.H1;
 import com.vaadin.flow.component.html.Paragraph;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.PasswordField;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
+import com.vaadin.flow.server.VaadinRequest;
+import com.vaadin.flow.server.VaadinResponse;
+import io.lifeline.security.SsoTickets;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.Cookie;
 
-/** Sign-in with an API token. The token itself is never kept: only the verified caller, in the session. */
+/**
+ * Sign-in with an API token, or through the organisation's identity provider when single sign-on is configured.
+ * The token itself is never kept: only the verified caller, in the session.
+ */
 @Route("login")
 @PageTitle("Sign in · Lifeline")
 @StyleSheet("context://styles/app.css")
-public class LoginView extends VerticalLayout {
+public class LoginView extends VerticalLayout implements BeforeEnterObserver {
 
     private final LoginPresenter presenter;
     private final PasswordField token = new PasswordField("API token");
@@ -44,6 +54,49 @@ public class LoginView extends VerticalLayout {
                 new Paragraph("Paste an API token. Viewers see everything; operators and admins can also act. "
                         + "The first admin token is in .lifeline/admin-token."),
                 token, signIn, error);
+        if (presenter.ssoEnabled()) {
+            // A plain link: the provider's sign-in is a full page round trip, not a dashboard route.
+            Anchor sso = new Anchor("auth/sso", presenter.ssoLabel());
+            sso.setId("sso");
+            sso.setRouterIgnore(true);
+            sso.addClassName("ll-sso");
+            add(new Paragraph("Or, with your organisation's account:"), sso);
+        }
+    }
+
+    /** Back from the identity provider: redeem the sign-in ticket its callback left in a cookie. */
+    @Override
+    public void beforeEnter(BeforeEnterEvent event) {
+        if (event.getLocation().getQueryParameters().getParameters().containsKey("sso")) {
+            show("Single sign-on did not give you access: your identity provider groups grant no Lifeline role. "
+                    + "Ask an admin, or sign in with an API token.");
+        }
+        VaadinRequest request = VaadinRequest.getCurrent();
+        Cookie[] cookies = request == null ? null : request.getCookies();
+        if (cookies == null) {
+            return;
+        }
+        for (Cookie c : cookies) {
+            if (SsoTickets.COOKIE.equals(c.getName())) {
+                forgetTicketCookie(request);
+                presenter.redeem(c.getValue()).ifPresentOrElse(caller -> {
+                    UiSession.signIn(caller);
+                    event.forwardTo(OverviewView.class);
+                }, () -> show("That sign-in has expired or was already used; sign in again."));
+                return;
+            }
+        }
+    }
+
+    private static void forgetTicketCookie(VaadinRequest request) {
+        VaadinResponse response = VaadinResponse.getCurrent();
+        if (response != null) {
+            Cookie gone = new Cookie(SsoTickets.COOKIE, "");
+            gone.setPath(request.getContextPath().isEmpty() ? "/" : request.getContextPath());
+            gone.setMaxAge(0);
+            gone.setHttpOnly(true);
+            response.addCookie(gone);
+        }
     }
 
     private void submit() {
