@@ -1,12 +1,14 @@
 package io.lifeline.ui;
 
 import static com.github.mvysny.kaributesting.v10.LocatorJ._click;
+import static com.github.mvysny.kaributesting.v10.LocatorJ._find;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._setValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.textfield.PasswordField;
 import io.lifeline.security.Role;
 import io.lifeline.testing.TestTokens;
@@ -27,6 +29,13 @@ class LoginViewTest {
         UiTestSupport.setup(null);
         UI.getCurrent().navigate("fleet");
         assertThat(UiTestSupport.view(LoginView.class)).isNotNull();
+    }
+
+    @Test
+    void withoutSingleSignOnConfiguredThereIsNoSsoButton() {
+        UiTestSupport.setup(null);
+        UI.getCurrent().navigate(LoginView.class);
+        assertThat(_find(Anchor.class, s -> s.withId("sso"))).isEmpty();
     }
 
     @Test
