@@ -3,6 +3,7 @@ package io.lifeline.security;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.api.Problem;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -55,15 +56,18 @@ public class SecurityGate {
     private final ObjectMapper json;
     private final AccessRules rules;
     private final OidcAuthenticator oidc;
+    private final long maxBodyBytes;
     private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
     private final String rootPath;
     private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
 
     SecurityGate(SecurityConfig config, TokenService tokens, SecurityMetrics metrics, ObjectMapper json,
                  OidcAuthenticator oidc,
-                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath) {
+                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath,
+                 @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBody) {
         this.config = config;
         this.oidc = oidc;
+        this.maxBodyBytes = maxBody.asLongValue();
         this.tokens = tokens;
         this.metrics = metrics;
         this.json = json;
@@ -104,6 +108,11 @@ public class SecurityGate {
         if (uri != null && uri.toLowerCase(Locale.ROOT).contains("%00")) {
             // No name, id or filter contains a NUL; passed on, it would only reach the database as an error.
             reject(ctx, 400, "invalid-request", "Invalid request", "the URL contains a NUL character (%00)", null);
+            return;
+        }
+        long announced = contentLength(ctx.request());
+        if (announced > maxBodyBytes) {
+            tooLarge(ctx, announced);
             return;
         }
         AccessRules.Rule rule = rules.match(ctx.request().method().name(), path);
@@ -251,6 +260,43 @@ public class SecurityGate {
                 request.connection().close();
             }
         });
+    }
+
+    /**
+     * A body announced over the limit, refused before anything reads it, the way the server's own limit does it: the
+     * connection closes once the answer is out, so an unread body is never taken for the next request. The answer is
+     * a problem document, except to a client waiting for "100 Continue": the JDK's HttpClient (JDK-8286171) then
+     * waits for ever on a final answer that has a body, so those get the bare 413 the server's limit gives.
+     */
+    private void tooLarge(RoutingContext ctx, long announced) {
+        HttpServerRequest request = ctx.request();
+        HttpServerResponse response = ctx.response();
+        response.setStatusCode(413).putHeader("Connection", "close");
+        response.endHandler(v -> request.connection().close());
+        if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+            response.end();
+            return;
+        }
+        String body;
+        try {
+            body = json.writeValueAsString(new Problem("/problems/payload-too-large", "Payload too large", 413,
+                    "the body of " + announced + " bytes is larger than the limit of " + maxBodyBytes + " bytes", null));
+        } catch (JsonProcessingException e) {
+            body = "{\"status\":413}";
+        }
+        response.putHeader("Content-Type", Problem.MEDIA_TYPE).end(body);
+    }
+
+    private static long contentLength(HttpServerRequest request) {
+        String value = request.getHeader("Content-Length");
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private static String neededRoles(AccessRules.Rule rule) {

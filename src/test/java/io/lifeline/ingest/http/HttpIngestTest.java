@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -195,8 +196,9 @@ class HttpIngestTest {
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + operator())
                 .POST(HttpRequest.BodyPublishers.ofByteArray(big)).build();
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpResponse<String> resp = client.send(req, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> resp = client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).get(60, TimeUnit.SECONDS);
         assertThat(resp.statusCode()).isEqualTo(413);
+
         given().get("/q/health/live").then().statusCode(200);
     }
 
