@@ -127,12 +127,24 @@ public class ActionExecutor {
 
     /** Runs the action now if this replica leads; otherwise the leader finds it at its next scan. */
     public void schedule(String id) {
+        schedule(id, null);
+    }
+
+    /**
+     * Like {@link #schedule(String)}, for an action just created: it is handed over as stored, which spares a read on
+     * the way to its first step.
+     */
+    public void schedule(ActionView created) {
+        schedule(created.id(), created);
+    }
+
+    private void schedule(String id, ActionView created) {
         ExecutorService w = workers;
         if (w == null || !isLeader() || !running.add(id)) {
             return;
         }
         try {
-            w.execute(() -> execute(id));
+            w.execute(() -> execute(id, created));
         } catch (java.util.concurrent.RejectedExecutionException e) {
             running.remove(id);
         }
@@ -161,28 +173,29 @@ public class ActionExecutor {
         }
     }
 
-    private void execute(String id) {
+    private void execute(String id, ActionView created) {
         try {
-            ActionView a = store.find(id).orElse(null);
+            ActionView a = created != null && created.state() == ActionState.PENDING ? created
+                    : store.find(id).orElse(null);
             if (a == null || a.state().terminal()) {
                 return;
             }
-            if (a.state() == ActionState.PENDING) {
-                if (store.cancelRequested(id)) {
-                    finish(a, ActionState.PENDING, ActionState.CANCELLED, "cancelled before it started");
+            boolean fresh = a.state() == ActionState.PENDING;
+            if (fresh) {
+                // Started only if nobody asked to cancel it; the same statement checks, so the first step needs no
+                // cancellation check of its own (a notice's reaction waits on every round trip here).
+                if (!store.start(id, a.requestedBy(), clock.instant())) {
+                    if (store.cancelRequested(id)) {
+                        finish(a, ActionState.PENDING, ActionState.CANCELLED, "cancelled before it started");
+                    }
                     return;
                 }
-                if (!store.transition(id, ActionState.PENDING, ActionState.RUNNING, "running", a.requestedBy(),
-                        clock.instant())) {
-                    return;
-                }
-                // As stored by the transition; no second read before the first step (a notice's reaction waits on it).
                 a = new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
                         ActionState.RUNNING, a.createdAt(), a.updatedAt(), a.deadline(), a.impact(), a.steps(), "running");
             } else {
                 LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
             }
-            StepRunner steps = new StepRunner(a, store, clock, hook::afterStep);
+            StepRunner steps = new StepRunner(a, store, clock, hook::afterStep, fresh);
             try {
                 String outcome = procedures.run(a, steps);
                 finish(a, ActionState.RUNNING, ActionState.SUCCEEDED, outcome);

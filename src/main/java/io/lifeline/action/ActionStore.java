@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -54,39 +55,39 @@ public class ActionStore {
      * decide, so concurrent requests on several replicas agree.
      */
     public Inserted insert(NewAction a) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                int rows;
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO action (id, kind, target, params, reason,"
-                        + " requested_by, idempotency_key, state, created_at, updated_at, deadline, impact, outcome)"
-                        + " VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT DO NOTHING")) {
-                    ps.setString(1, a.id());
-                    ps.setString(2, a.kind().wire());
-                    ps.setString(3, a.target());
-                    ps.setString(4, write(a.params()));
-                    ps.setString(5, a.reason());
-                    ps.setString(6, a.requestedBy());
-                    ps.setString(7, a.idempotencyKey());
-                    ps.setString(8, a.state().wire());
-                    ps.setTimestamp(9, Timestamp.from(a.createdAt()));
-                    ps.setTimestamp(10, Timestamp.from(a.createdAt()));
-                    setInstant(ps, 11, a.deadline());
-                    ps.setString(12, a.impact() == null ? null : write(a.impact()));
-                    ps.setString(13, a.outcome());
-                    rows = ps.executeUpdate();
-                }
-                if (rows == 1) {
-                    audit(c, new AuditEntry(0, a.createdAt(), a.requestedBy(), "action.requested", a.target(), a.id(),
-                            a.reason(), null, a.kind().wire() + " " + a.state().wire()));
-                    c.commit();
-                    return new Inserted(find(a.id()).orElseThrow(), Inserted.Kind.CREATED);
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+        // One statement: the action and its audit entry together, so a policy's reaction pays one round trip here.
+        int rows;
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("WITH a AS (INSERT INTO action (id, kind, target, params, reason,"
+                     + " requested_by, idempotency_key, state, created_at, updated_at, deadline, impact, outcome)"
+                     + " VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT DO NOTHING"
+                     + " RETURNING id, target) INSERT INTO audit_log (time, actor, what, target, action_id, reason,"
+                     + " before, after) SELECT ?, ?, 'action.requested', a.target, a.id, ?, NULL, ? FROM a")) {
+            Instant created = micros(a.createdAt());
+            ps.setString(1, a.id());
+            ps.setString(2, a.kind().wire());
+            ps.setString(3, a.target());
+            ps.setString(4, write(a.params()));
+            ps.setString(5, a.reason());
+            ps.setString(6, a.requestedBy());
+            ps.setString(7, a.idempotencyKey());
+            ps.setString(8, a.state().wire());
+            ps.setTimestamp(9, Timestamp.from(created));
+            ps.setTimestamp(10, Timestamp.from(created));
+            setInstant(ps, 11, micros(a.deadline()));
+            ps.setString(12, a.impact() == null ? null : write(a.impact()));
+            ps.setString(13, a.outcome());
+            ps.setTimestamp(14, Timestamp.from(created));
+            ps.setString(15, a.requestedBy());
+            ps.setString(16, a.reason());
+            ps.setString(17, a.kind().wire() + " " + a.state().wire());
+            rows = ps.executeUpdate();
+        }
+        if (rows == 1) {
+            // As stored (timestamps at the database's microsecond precision): no read back on the way to the executor.
+            return new Inserted(new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
+                    a.state(), micros(a.createdAt()), micros(a.createdAt()), micros(a.deadline()), a.impact(), List.of(),
+                    a.outcome()), Inserted.Kind.CREATED);
         }
         if (a.idempotencyKey() != null) {
             Optional<ActionView> same = findByKey(a.requestedBy(), a.idempotencyKey());
@@ -135,35 +136,41 @@ public class ActionStore {
      */
     public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now)
             throws SQLException {
+        return move(id, from, to, outcome, actor, now, false);
+    }
+
+    /**
+     * Starts a pending action unless its cancellation was requested, with its audit entry, in one statement. Returns
+     * false when it was cancelled or somebody else moved it first ({@link #cancelRequested} tells which).
+     */
+    public boolean start(String id, String actor, Instant now) throws SQLException {
+        return move(id, ActionState.PENDING, ActionState.RUNNING, "running", actor, now, true);
+    }
+
+    private boolean move(String id, ActionState from, ActionState to, String outcome, String actor, Instant now,
+                         boolean unlessCancelled) throws SQLException {
         if (!to.canFollow(from)) {
             throw new IllegalStateException("an action cannot go from " + from + " to " + to);
         }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                int rows;
-                try (PreparedStatement ps = c.prepareStatement("UPDATE action SET state = ?, outcome = ?, updated_at = ?"
-                        + " WHERE id = ? AND state = ? RETURNING target")) {
-                    ps.setString(1, to.wire());
-                    ps.setString(2, outcome);
-                    ps.setTimestamp(3, Timestamp.from(now));
-                    ps.setString(4, id);
-                    ps.setString(5, from.wire());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rows = rs.next() ? 1 : 0;
-                        if (rows == 1) {
-                            String what = to.terminal() ? "action." + to.wire() : "action.started";
-                            audit(c, new AuditEntry(0, now, actor, what, rs.getString(1), id, outcome, from.wire(),
-                                    to.wire()));
-                        }
-                    }
-                }
-                c.commit();
-                return rows == 1;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+        // One statement: the state change and its audit entry commit together, in one round trip.
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("WITH u AS (UPDATE action SET state = ?, outcome = ?,"
+                     + " updated_at = ? WHERE id = ? AND state = ?" + (unlessCancelled ? " AND NOT cancel_requested" : "")
+                     + " RETURNING target) INSERT INTO audit_log (time, actor, what, target, action_id, reason, before,"
+                     + " after) SELECT ?, ?, ?, u.target, ?, ?, ?, ? FROM u")) {
+            ps.setString(1, to.wire());
+            ps.setString(2, outcome);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.setString(4, id);
+            ps.setString(5, from.wire());
+            ps.setTimestamp(6, Timestamp.from(now));
+            ps.setString(7, actor);
+            ps.setString(8, to.terminal() ? "action." + to.wire() : "action.started");
+            ps.setString(9, id);
+            ps.setString(10, outcome);
+            ps.setString(11, from.wire());
+            ps.setString(12, to.wire());
+            return ps.executeUpdate() == 1;
         }
     }
 
@@ -188,36 +195,33 @@ public class ActionStore {
 
     /** Writes a step (insert or update by its name) and its audit entry when it ends. */
     public void saveStep(String actionId, String target, ActionStepView step, String actor) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO action_step (action_id, seq, name, state,"
-                        + " started_at, ended_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (action_id, name)"
-                        + " DO UPDATE SET state = EXCLUDED.state, ended_at = EXCLUDED.ended_at,"
-                        + " detail = EXCLUDED.detail")) {
-                    ps.setString(1, actionId);
-                    ps.setInt(2, step.seq());
-                    ps.setString(3, step.name());
-                    ps.setString(4, step.state().wire());
-                    setInstant(ps, 5, step.startedAt());
-                    setInstant(ps, 6, step.endedAt());
-                    ps.setString(7, step.detail());
-                    ps.executeUpdate();
-                }
-                if (step.state().terminal()) {
-                    audit(c, new AuditEntry(0, step.endedAt(), actor, "action.step", target, actionId, null,
-                            step.name(), step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail())));
-                }
-                try (PreparedStatement ps = c.prepareStatement("UPDATE action SET updated_at = ? WHERE id = ?")) {
-                    ps.setTimestamp(1, Timestamp.from(step.endedAt() != null ? step.endedAt() : step.startedAt()));
-                    ps.setString(2, actionId);
-                    ps.executeUpdate();
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+        boolean audited = step.state().terminal();
+        // One statement: the step, the action's update time and (for a finished step) its audit entry.
+        String sql = "WITH s AS (INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (action_id, name) DO UPDATE SET state = EXCLUDED.state,"
+                + " ended_at = EXCLUDED.ended_at, detail = EXCLUDED.detail RETURNING action_id)"
+                + (audited
+                        ? ", u AS (UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s) RETURNING id)"
+                        + " INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
+                        + " SELECT ?, ?, 'action.step', ?, u.id, NULL, ?, ? FROM u"
+                        : " UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s)");
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, actionId);
+            ps.setInt(2, step.seq());
+            ps.setString(3, step.name());
+            ps.setString(4, step.state().wire());
+            setInstant(ps, 5, step.startedAt());
+            setInstant(ps, 6, step.endedAt());
+            ps.setString(7, step.detail());
+            ps.setTimestamp(8, Timestamp.from(step.endedAt() != null ? step.endedAt() : step.startedAt()));
+            if (audited) {
+                ps.setTimestamp(9, Timestamp.from(step.endedAt()));
+                ps.setString(10, actor);
+                ps.setString(11, target);
+                ps.setString(12, step.name());
+                ps.setString(13, step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail()));
             }
+            ps.executeUpdate();
         }
     }
 
@@ -428,6 +432,11 @@ public class ActionStore {
     private static Instant instant(ResultSet rs, int column) throws SQLException {
         Timestamp t = rs.getTimestamp(column);
         return t == null ? null : t.toInstant();
+    }
+
+    /** An instant at the database's precision, so what is handed on equals what a read would give. */
+    private static Instant micros(Instant t) {
+        return t == null ? null : t.truncatedTo(ChronoUnit.MICROS);
     }
 
     private static void setInstant(PreparedStatement ps, int i, Instant t) throws SQLException {

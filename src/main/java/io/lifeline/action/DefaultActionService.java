@@ -75,8 +75,9 @@ public class DefaultActionService implements ActionService, AuditLog {
         }
         String requester = caller.actor();
         try {
-            if (idempotencyKey != null) {
-                // The same key answers what it answered first, even if the target has changed since.
+            if (idempotencyKey != null && given == null) {
+                // The same key answers what it answered first, even if the target has changed since. (A policy's
+                // planned request skips this look-up: its insert finds an earlier action with the same key anyway.)
                 Optional<ActionView> earlier = store.find(idFor(requester, idempotencyKey));
                 if (earlier.isPresent()) {
                     return new Submitted(earlier.get(), true);
@@ -89,7 +90,7 @@ public class DefaultActionService implements ActionService, AuditLog {
                     planned.plan().deadline(), planned.plan().impact(), ActionState.PENDING, "waiting for the executor"));
             switch (r.kind()) {
                 case CREATED:
-                    executor.schedule(id);
+                    executor.schedule(r.action());
                     return new Submitted(r.action(), false);
                 case REPLAYED:
                     return new Submitted(r.action(), true);

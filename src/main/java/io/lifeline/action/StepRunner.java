@@ -61,12 +61,19 @@ final class StepRunner {
     private final Hook hook;
     private final Map<String, ActionStepView> previous = new HashMap<>();
     private int nextSeq;
+    /** The action was started by a statement that checked for cancellation: the first step need not ask again. */
+    private boolean cancelChecked;
 
     StepRunner(ActionView action, ActionStore store, Clock clock, Hook hook) {
+        this(action, store, clock, hook, false);
+    }
+
+    StepRunner(ActionView action, ActionStore store, Clock clock, Hook hook, boolean justStarted) {
         this.action = action;
         this.store = store;
         this.clock = clock;
         this.hook = hook;
+        this.cancelChecked = justStarted;
         for (ActionStepView s : action.steps()) {
             previous.put(s.name(), s);
             nextSeq = Math.max(nextSeq, s.seq() + 1);
@@ -97,7 +104,11 @@ final class StepRunner {
         if (before != null && before.state().terminal()) {
             return new StepOutcome(before.state(), before.detail());
         }
-        checkCancelled();
+        if (cancelChecked) {
+            cancelChecked = false;
+        } else {
+            checkCancelled();
+        }
         int seq = before != null ? before.seq() : nextSeq++;
         Instant started = before != null && before.startedAt() != null ? before.startedAt() : clock.instant();
         store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.RUNNING, started, null,
