@@ -352,7 +352,8 @@ final class ActionProcedures {
 
     private <T> T read(Function<LiveModel, T> q) throws InterruptedException, SQLException {
         try {
-            return runtime.read(q).get(30, TimeUnit.SECONDS);
+            // Ahead of queued ingest batches: an action acts on the present and must not wait behind a full queue.
+            return runtime.readNow(q).get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("model read failed: " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {

@@ -6,9 +6,9 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -25,7 +25,9 @@ public class ModelRuntime {
     private static final Logger LOG = Logger.getLogger(ModelRuntime.class);
 
     private final LiveModel model;
-    private final BlockingQueue<Runnable> queue;
+    /** Batches at the tail, in order; urgent reads at the head. Batches are bounded by {@link #room}. */
+    private final LinkedBlockingDeque<Runnable> queue = new LinkedBlockingDeque<>();
+    private final Semaphore room;
     private final Thread thread;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -35,7 +37,7 @@ public class ModelRuntime {
 
     ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
-        this.queue = new ArrayBlockingQueue<>(config.applyQueueBatches());
+        this.room = new Semaphore(config.applyQueueBatches());
         this.thread = new Thread(this::run, "lifeline-model");
         this.thread.setDaemon(true);
         this.thread.start();
@@ -75,6 +77,23 @@ public class ModelRuntime {
         return f;
     }
 
+    /**
+     * Runs a read ahead of the batches waiting to be applied, on the model's thread: it sees the model as it is now,
+     * not including events queued but not yet applied. For callers that act on the present state and must not wait
+     * behind a full ingest queue (the action executor); {@link #read} keeps the order with ingest.
+     */
+    public <T> CompletableFuture<T> readNow(Function<LiveModel, T> query) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        queue.offerFirst(() -> {
+            try {
+                f.complete(query.apply(model));
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
     /** Completes once everything queued before this call has been applied. */
     public CompletableFuture<Void> barrier() {
         return read(m -> null);
@@ -94,9 +113,10 @@ public class ModelRuntime {
 
     private void put(Runnable task, Duration timeout) {
         try {
-            if (!queue.offer(task, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!room.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IngestRejectedException("model busy: " + queue.size() + " batches waiting; retry later");
             }
+            queue.offerLast(new Queued(task));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IngestRejectedException("interrupted");
@@ -122,14 +142,25 @@ public class ModelRuntime {
     private void run() {
         while (running || !queue.isEmpty()) {
             try {
-                Runnable task = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (task != null) {
+                Runnable task = queue.pollFirst(100, TimeUnit.MILLISECONDS);
+                if (task instanceof Queued q) {
+                    room.release();
+                    q.task().run();
+                } else if (task != null) {
                     task.run();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /** A task that holds one unit of the queue's room until the model thread takes it. */
+    private record Queued(Runnable task) implements Runnable {
+        @Override
+        public void run() {
+            task.run();
         }
     }
 
