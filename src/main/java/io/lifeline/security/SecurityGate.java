@@ -110,13 +110,11 @@ public class SecurityGate {
             reject(ctx, 400, "invalid-request", "Invalid request", "the URL contains a NUL character (%00)", null);
             return;
         }
-        long announced = contentLength(ctx.request());
-        if (announced > maxBodyBytes) {
-            tooLarge(ctx, announced);
-            return;
-        }
         AccessRules.Rule rule = rules.match(ctx.request().method().name(), path);
         if (rule.kind() == AccessRules.Kind.OPEN) {
+            if (refusedAsTooLarge(ctx)) {
+                return;
+            }
             ctx.next();
             return;
         }
@@ -204,6 +202,10 @@ public class SecurityGate {
                 return;
             }
         }
+        // After authentication: who may not call learns nothing more than that.
+        if (refusedAsTooLarge(ctx)) {
+            return;
+        }
         tokens.used(caller);
         ctx.put(CALLER_KEY, caller);
         ctx.next();
@@ -268,6 +270,15 @@ public class SecurityGate {
      * a problem document, except to a client waiting for "100 Continue": the JDK's HttpClient (JDK-8286171) then
      * waits for ever on a final answer that has a body, so those get the bare 413 the server's limit gives.
      */
+    private boolean refusedAsTooLarge(RoutingContext ctx) {
+        long announced = contentLength(ctx.request());
+        if (announced <= maxBodyBytes) {
+            return false;
+        }
+        tooLarge(ctx, announced);
+        return true;
+    }
+
     private void tooLarge(RoutingContext ctx, long announced) {
         HttpServerRequest request = ctx.request();
         HttpServerResponse response = ctx.response();
