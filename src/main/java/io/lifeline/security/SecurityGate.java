@@ -126,8 +126,9 @@ public class SecurityGate {
         }
         boolean bearer = header.regionMatches(true, 0, BEARER, 0, BEARER.length());
         TokenFormat.Parsed presented = bearer ? TokenFormat.parse(header.substring(BEARER.length()).trim()) : null;
-        if (presented == null && bearer && oidc.enabled()) {
-            verifyIdentityProviderToken(ctx, rule, header.substring(BEARER.length()).trim());
+        String raw = bearer ? header.substring(BEARER.length()).trim() : "";
+        if (presented == null && bearer && oidc.enabled() && !raw.startsWith(TokenFormat.PREFIX)) {
+            verifyIdentityProviderToken(ctx, rule, raw);
             return;
         }
         if (presented == null) {

@@ -128,7 +128,11 @@ class OidcSignInTest {
                 .header("WWW-Authenticate", containsString("invalid_token"));
         given().spec(TestTokens.auth(idp().tokenFromAnotherProvider("alice", "platform")))
                 .get("/api/v1/jobs").then().statusCode(401);
-        given().spec(TestTokens.auth("not-a-jwt-at-all")).get("/api/v1/jobs").then().statusCode(401);
+        given().spec(TestTokens.auth("not-a-jwt-at-all")).get("/api/v1/jobs").then().statusCode(401)
+                .body("detail", containsString("identity provider"));
+        // A mangled API token is still answered as one, not as a provider token.
+        given().spec(TestTokens.auth("llt_short_secret")).get("/api/v1/jobs").then().statusCode(401)
+                .body("detail", containsString("Lifeline token"));
         given().spec(TestTokens.auth(jwt("mallory", "strangers"))).get("/api/v1/jobs").then().statusCode(403)
                 .body("detail", containsString("none of your identity provider groups"));
         // API tokens keep working beside the provider.
