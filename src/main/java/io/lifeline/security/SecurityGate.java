@@ -125,8 +125,8 @@ public class SecurityGate {
             return;
         }
         boolean bearer = header.regionMatches(true, 0, BEARER, 0, BEARER.length());
-        TokenFormat.Parsed presented = bearer ? TokenFormat.parse(header.substring(BEARER.length()).trim()) : null;
         String raw = bearer ? header.substring(BEARER.length()).trim() : "";
+        TokenFormat.Parsed presented = bearer ? TokenFormat.parse(raw) : null;
         if (presented == null && bearer && oidc.enabled() && !raw.startsWith(TokenFormat.PREFIX)) {
             verifyIdentityProviderToken(ctx, rule, raw);
             return;
@@ -192,8 +192,7 @@ public class SecurityGate {
             return;
         }
         if (rule.rate() != null) {
-            long wait = limits.get(rule.rate()).tryAcquire(caller.rateKey(),
-                    System.nanoTime());
+            long wait = limits.get(rule.rate()).tryAcquire(caller.rateKey(), System.nanoTime());
             if (wait > 0) {
                 metrics.rateLimited(rule.rate());
                 long seconds = TokenBuckets.retryAfterSeconds(wait);
