@@ -41,8 +41,15 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         theme.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
         theme.setTooltipText("Light / dark");
         Button signOut = new Button("Sign out", e -> {
+            boolean sso = UiSession.caller().subject() != null;
             UiSession.signOut();
-            UI.getCurrent().navigate(LoginView.class);
+            if (sso) {
+                // Signed in through the identity provider: end that session too, or the next "Sign in with SSO"
+                // would let anyone at this browser straight back in.
+                UI.getCurrent().getPage().setLocation("auth/sso/logout");
+            } else {
+                UI.getCurrent().navigate(LoginView.class);
+            }
         });
         signOut.setId("sign-out");
         signOut.addThemeVariants(ButtonVariant.LUMO_TERTIARY);

@@ -192,6 +192,15 @@ class OidcSignInTest {
                     && d.findElement(By.id("caller")).getText().contains("erin"));
             assertThat(driver.findElement(By.id("caller")).getText()).isEqualTo("erin · operator · " + NS_A);
 
+            // Signing out ends the provider's session too: the next sign-in goes back to the provider.
+            int signIns = idp().signIns();
+            driver.findElement(By.id("sign-out")).click();
+            wait.until(d -> idp().signOuts() == 1 && !d.findElements(By.id("sso")).isEmpty());
+            assertThat(driver.getCurrentUrl()).contains("/login");
+            driver.findElement(By.id("sso")).click();
+            wait.until(d -> !d.findElements(By.id("caller")).isEmpty());
+            assertThat(idp().signIns()).isEqualTo(signIns + 1);
+
             // Someone whose groups grant nothing is told so on the sign-in page.
             driver.manage().deleteAllCookies();
             idp().signInAs("frank", "strangers");

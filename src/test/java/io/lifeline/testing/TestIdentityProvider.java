@@ -44,6 +44,8 @@ public final class TestIdentityProvider implements AutoCloseable {
     private final String issuer;
     private final Map<String, Map<String, Object>> codes = new ConcurrentHashMap<>();
     private volatile Person next = new Person("nobody", List.of());
+    private final java.util.concurrent.atomic.AtomicInteger signIns = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger signOuts = new java.util.concurrent.atomic.AtomicInteger();
 
     private TestIdentityProvider(HttpServer server, RsaJsonWebKey key) {
         this.server = server;
@@ -60,12 +62,23 @@ public final class TestIdentityProvider implements AutoCloseable {
         server.createContext("/jwks", idp::jwks);
         server.createContext("/authorize", idp::authorize);
         server.createContext("/token", idp::token);
+        server.createContext("/logout", idp::logout);
         server.start();
         return idp;
     }
 
     public String issuer() {
         return issuer;
+    }
+
+    /** How many times the authorization endpoint signed someone in. */
+    public int signIns() {
+        return signIns.get();
+    }
+
+    /** How many times a client sent someone to the end-session endpoint with an ID token hint. */
+    public int signOuts() {
+        return signOuts.get();
     }
 
     /** The person the authorization endpoint signs in from now on. */
@@ -122,6 +135,7 @@ public final class TestIdentityProvider implements AutoCloseable {
     private void discovery(HttpExchange x) throws IOException {
         json(x, 200, "{\"issuer\":\"" + issuer + "\",\"authorization_endpoint\":\"" + issuer + "/authorize\","
                 + "\"token_endpoint\":\"" + issuer + "/token\",\"jwks_uri\":\"" + issuer + "/jwks\","
+                + "\"end_session_endpoint\":\"" + issuer + "/logout\","
                 + "\"response_types_supported\":[\"code\"],\"subject_types_supported\":[\"public\"],"
                 + "\"id_token_signing_alg_values_supported\":[\"RS256\"],"
                 + "\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\",\"client_secret_post\"]}");
@@ -145,9 +159,26 @@ public final class TestIdentityProvider implements AutoCloseable {
             grant.put("nonce", q.get("nonce"));
         }
         codes.put(code, grant);
+        signIns.incrementAndGet();
         String to = q.get("redirect_uri") + (q.get("redirect_uri").contains("?") ? "&" : "?") + "code=" + code
                 + (q.get("state") == null ? "" : "&state=" + URLEncoder.encode(q.get("state"), StandardCharsets.UTF_8));
         x.getResponseHeaders().add("Location", to);
+        x.sendResponseHeaders(302, -1);
+        x.close();
+    }
+
+    private void logout(HttpExchange x) throws IOException {
+        Map<String, String> q = form(x.getRequestURI().getRawQuery());
+        if (q.get("id_token_hint") != null) {
+            signOuts.incrementAndGet();
+        }
+        String back = q.get("post_logout_redirect_uri");
+        if (back == null) {
+            json(x, 200, "{\"signedOut\":true}");
+            return;
+        }
+        x.getResponseHeaders().add("Location", back + (q.get("state") == null ? ""
+                : (back.contains("?") ? "&" : "?") + "state=" + URLEncoder.encode(q.get("state"), StandardCharsets.UTF_8)));
         x.sendResponseHeaders(302, -1);
         x.close();
     }

@@ -51,4 +51,15 @@ public class SsoResource {
                 .secure("https".equals(uri.getBaseUri().getScheme())).sameSite(NewCookie.SameSite.LAX).build();
         return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login")).cookie(cookie).build();
     }
+
+    /**
+     * {@code GET /auth/sso/logout}: with single sign-on on, Quarkus' OIDC logout handles this path first (it ends the
+     * session and sends the person to the provider's end-session endpoint, then back to the sign-in page); this
+     * answers only when it did not, and sends them to the sign-in page.
+     */
+    @GET
+    @Path("logout")
+    public Response signedOut() {
+        return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login")).build();
+    }
 }
