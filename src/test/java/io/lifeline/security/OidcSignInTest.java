@@ -187,7 +187,9 @@ class OidcSignInTest {
             idp().signInAs("erin", NS_A + "-ops");
             driver.get(url("login"));
             waitFor(driver, By.id("sso")).click();
+            // Vaadin re-renders elements while the test reads them: a stale reference means look again.
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
             wait.until(d -> !d.findElements(By.id("caller")).isEmpty()
                     && d.findElement(By.id("caller")).getText().contains("erin"));
             assertThat(driver.findElement(By.id("caller")).getText()).isEqualTo("erin · operator · " + NS_A);
@@ -214,7 +216,8 @@ class OidcSignInTest {
     }
 
     private static org.openqa.selenium.WebElement waitFor(WebDriver driver, By by) {
-        return new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> {
+        return new WebDriverWait(driver, Duration.ofSeconds(30))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
             List<org.openqa.selenium.WebElement> found = d.findElements(by);
             return found.isEmpty() ? null : found.get(0);
         });

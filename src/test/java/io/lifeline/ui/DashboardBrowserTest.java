@@ -157,14 +157,17 @@ class DashboardBrowserTest {
     }
 
     private WebElement waitFor(By by) {
-        return new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> {
+        return new WebDriverWait(driver, Duration.ofSeconds(30))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
             var found = d.findElements(by);
             return found.isEmpty() ? null : found.get(0);
         });
     }
 
+    /** Vaadin re-renders elements while the test reads them: a stale reference means "look again", not a failure. */
     private void await(java.util.function.BooleanSupplier condition) {
-        new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> condition.getAsBoolean());
+        new WebDriverWait(driver, Duration.ofSeconds(30))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> condition.getAsBoolean());
     }
 
     private String url(String path) {
