@@ -148,13 +148,19 @@ public final class Fleet implements NodeModel {
 
     /** Every GPU, by node and index. */
     public List<GpuView> gpus() {
-        List<GpuView> out = new ArrayList<>();
+        List<GpuView> out = gpusUnordered();
+        out.sort(Comparator.comparing(GpuView::node).thenComparingInt(GpuView::index));
+        return out;
+    }
+
+    /** Every GPU's view in no particular order: for callers that group them themselves, off the model's thread. */
+    public List<GpuView> gpusUnordered() {
+        List<GpuView> out = new ArrayList<>(nodes.size() * 8);
         for (NodeState n : nodes.values()) {
             synchronized (n) {
                 views.addGpus(n, out);
             }
         }
-        out.sort(Comparator.comparing(GpuView::node).thenComparingInt(GpuView::index));
         return out;
     }
 

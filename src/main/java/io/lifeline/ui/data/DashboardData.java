@@ -89,7 +89,9 @@ public class DashboardData {
     public CompletableFuture<DashboardSnapshot> refresh() {
         long applied = model.appliedCount();
         long version = current.version() + 1;
-        return model.read(m -> SnapshotReader.read(m, clock.instant(), version)).thenApply(s -> {
+        // Only the copying runs on the model's thread; sorting and grouping happen on the thread that completes it.
+        return model.read(m -> SnapshotReader.capture(m, clock.instant())).thenApply(c -> {
+            DashboardSnapshot s = SnapshotReader.assemble(c, version);
             publish(s, applied);
             return s;
         });

@@ -1,6 +1,7 @@
 package io.lifeline.ui.data;
 
 import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.fleet.NodeNotice;
 import io.lifeline.domain.fleet.NodeQuery;
 import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.gpu.GpuView;
@@ -30,18 +31,22 @@ final class SnapshotReader {
     private SnapshotReader() {
     }
 
+    /**
+     * What is copied out on the model's thread: views only, unsorted and ungrouped, so the thread (which applies no
+     * event meanwhile) is held as briefly as possible; {@link #assemble} does the rest on the caller's thread.
+     */
+    record Captured(Instant now, List<NodeSummary> nodes, List<GpuView> gpus, Map<String, List<String>> jobsByNode,
+                    List<JobRow> rows, List<List<IncidentView>> incidents, GoodputView fleet, List<NodeNotice> notices) {
+    }
+
     static DashboardSnapshot read(LiveModel m, Instant now, long version) {
-        List<NodeSummary> nodes = new ArrayList<>(m.fleet().nodes(NodeQuery.all()));
-        nodes.sort(Comparator.comparing((NodeSummary n) -> Objects.toString(n.pool(), "~"))
-                .thenComparing(n -> Objects.toString(n.zone(), "~")).thenComparing(NodeSummary::name));
-        Map<String, List<GpuView>> gpus = new HashMap<>();
-        for (GpuView g : m.fleet().gpus()) {
-            gpus.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(g);
-        }
-        gpus.replaceAll((k, v) -> {
-            v.sort(Comparator.comparingInt(GpuView::index));
-            return List.copyOf(v);
-        });
+        return assemble(capture(m, now), version);
+    }
+
+    /** Runs on the model's thread. */
+    static Captured capture(LiveModel m, Instant now) {
+        List<NodeSummary> nodes = m.fleet().nodes(NodeQuery.all());
+        List<GpuView> gpus = m.fleet().gpusUnordered();
         Map<String, List<String>> jobsByNode = new HashMap<>();
         Jobs jobs = m.jobs();
         for (NodeSummary n : nodes) {
@@ -51,16 +56,40 @@ final class SnapshotReader {
             }
         }
         List<JobRow> rows = new ArrayList<>();
+        List<List<IncidentView>> incidents = new ArrayList<>();
+        for (JobSummary s : jobs.list(JobFilter.all())) {
+            JobDetail d = jobs.detail(s.name()).orElse(null);
+            List<IncidentView> of = jobs.incidents(s.name()).orElse(List.of());
+            rows.add(row(s, d, of.isEmpty() ? null : of.get(of.size() - 1)));
+            incidents.add(of);
+        }
+        GoodputView fleet = GoodputView.EMPTY;
+        for (GoodputRollup r : jobs.rollup(RollupDimension.FLEET)) {
+            fleet = r.goodput();
+        }
+        return new Captured(now, nodes, gpus, jobsByNode, rows, incidents, fleet, m.fleet().nodesWithActiveNotice());
+    }
+
+    /** Sorts, groups and counts what {@link #capture} copied; runs on any thread. */
+    static DashboardSnapshot assemble(Captured c, long version) {
+        List<NodeSummary> nodes = new ArrayList<>(c.nodes());
+        nodes.sort(Comparator.comparing((NodeSummary n) -> Objects.toString(n.pool(), "~"))
+                .thenComparing(n -> Objects.toString(n.zone(), "~")).thenComparing(NodeSummary::name));
+        Map<String, List<GpuView>> gpus = new HashMap<>();
+        for (GpuView g : c.gpus()) {
+            gpus.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(g);
+        }
+        gpus.replaceAll((k, v) -> {
+            v.sort(Comparator.comparingInt(GpuView::index));
+            return List.copyOf(v);
+        });
         List<IncidentView> open = new ArrayList<>();
         Map<IncidentCause, double[]> day = new EnumMap<>(IncidentCause.class);
         Map<IncidentCause, double[]> week = new EnumMap<>(IncidentCause.class);
-        Instant dayAgo = now.minus(Duration.ofDays(1));
-        Instant weekAgo = now.minus(Duration.ofDays(7));
-        for (JobSummary s : jobs.list(JobFilter.all())) {
-            JobDetail d = jobs.detail(s.name()).orElse(null);
-            List<IncidentView> incidents = jobs.incidents(s.name()).orElse(List.of());
-            IncidentView last = incidents.isEmpty() ? null : incidents.get(incidents.size() - 1);
-            for (IncidentView i : incidents) {
+        Instant dayAgo = c.now().minus(Duration.ofDays(1));
+        Instant weekAgo = c.now().minus(Duration.ofDays(7));
+        for (List<IncidentView> of : c.incidents()) {
+            for (IncidentView i : of) {
                 if (i.closedAt() == null && i.outcome() == io.lifeline.domain.job.incident.IncidentOutcome.OPEN) {
                     open.add(i);
                 }
@@ -73,15 +102,10 @@ final class SnapshotReader {
                     }
                 }
             }
-            rows.add(row(s, d, last));
         }
         open.sort(Comparator.comparing(IncidentView::openedAt, Comparator.nullsLast(Comparator.reverseOrder())));
-        GoodputView fleet = GoodputView.EMPTY;
-        for (GoodputRollup r : jobs.rollup(RollupDimension.FLEET)) {
-            fleet = r.goodput();
-        }
-        return new DashboardSnapshot(now, List.copyOf(nodes), Map.copyOf(gpus), Map.copyOf(jobsByNode), List.copyOf(rows),
-                List.copyOf(open), stats(day), stats(week), fleet, m.fleet().nodesWithActiveNotice(), version);
+        return new DashboardSnapshot(c.now(), List.copyOf(nodes), Map.copyOf(gpus), Map.copyOf(c.jobsByNode()),
+                List.copyOf(c.rows()), List.copyOf(open), stats(day), stats(week), c.fleet(), c.notices(), version);
     }
 
     private static void add(Map<IncidentCause, double[]> into, IncidentView i) {
