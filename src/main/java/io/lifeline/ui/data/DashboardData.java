@@ -89,8 +89,9 @@ public class DashboardData {
     public CompletableFuture<DashboardSnapshot> refresh() {
         long applied = model.appliedCount();
         long version = current.version() + 1;
-        // Only the copying runs on the model's thread; sorting and grouping happen on the thread that completes it.
-        return model.read(m -> SnapshotReader.capture(m, clock.instant())).thenApply(c -> {
+        // Only the copying runs on the model's thread; sorting and grouping run elsewhere (a plain thenApply would
+        // run them on the model's thread, which completes the read).
+        return model.read(m -> SnapshotReader.capture(m, clock.instant())).thenApplyAsync(c -> {
             DashboardSnapshot s = SnapshotReader.assemble(c, version);
             publish(s, applied);
             return s;
