@@ -67,13 +67,7 @@ public class ModelRuntime {
     /** Runs a read of the model on its thread; the function must not keep references to mutable state. */
     public <T> CompletableFuture<T> read(Function<LiveModel, T> query) {
         CompletableFuture<T> f = new CompletableFuture<>();
-        put(() -> {
-            try {
-                f.complete(query.apply(model));
-            } catch (RuntimeException e) {
-                f.completeExceptionally(e);
-            }
-        }, Duration.ofSeconds(30));
+        put(answer(query, f), Duration.ofSeconds(30));
         return f;
     }
 
@@ -84,14 +78,18 @@ public class ModelRuntime {
      */
     public <T> CompletableFuture<T> readNow(Function<LiveModel, T> query) {
         CompletableFuture<T> f = new CompletableFuture<>();
-        queue.offerFirst(() -> {
+        queue.offerFirst(answer(query, f));
+        return f;
+    }
+
+    private <T> Runnable answer(Function<LiveModel, T> query, CompletableFuture<T> f) {
+        return () -> {
             try {
                 f.complete(query.apply(model));
             } catch (RuntimeException e) {
                 f.completeExceptionally(e);
             }
-        });
-        return f;
+        };
     }
 
     /** Completes once everything queued before this call has been applied. */

@@ -240,12 +240,7 @@ public class SecurityGate {
         if (response.ended()) {
             return;
         }
-        String body;
-        try {
-            body = json.writeValueAsString(new Problem("/problems/" + type, title, status, detail, null));
-        } catch (JsonProcessingException e) {
-            body = "{\"status\":" + status + "}";
-        }
+        String body = problem(status, type, title, detail);
         response.setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE);
         if (headers != null) {
             headers.forEach(response::putHeader);
@@ -288,14 +283,16 @@ public class SecurityGate {
             response.end();
             return;
         }
-        String body;
+        response.putHeader("Content-Type", Problem.MEDIA_TYPE).end(problem(413, "payload-too-large", "Payload too large",
+                "the body of " + announced + " bytes is larger than the limit of " + maxBodyBytes + " bytes"));
+    }
+
+    private String problem(int status, String type, String title, String detail) {
         try {
-            body = json.writeValueAsString(new Problem("/problems/payload-too-large", "Payload too large", 413,
-                    "the body of " + announced + " bytes is larger than the limit of " + maxBodyBytes + " bytes", null));
+            return json.writeValueAsString(new Problem("/problems/" + type, title, status, detail, null));
         } catch (JsonProcessingException e) {
-            body = "{\"status\":413}";
+            return "{\"status\":" + status + "}";
         }
-        response.putHeader("Content-Type", Problem.MEDIA_TYPE).end(body);
     }
 
     private static long contentLength(HttpServerRequest request) {
