@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.domain.alert.AlertEngine;
 import io.lifeline.domain.alert.AlertGroups;
 import io.lifeline.domain.alert.AlertRule;

@@ -2,6 +2,7 @@ package io.lifeline.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.testing.Fixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -8,6 +8,9 @@ import io.lifeline.connector.cloud.ProviderId;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.fleet.NodeLifecycle;
+import io.lifeline.runtime.LiveModel;
+import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.LifelineStartup.IngestOpened;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,10 +31,14 @@ import org.jboss.logging.Logger;
  *   <li>the configured map {@code lifeline.connectors.cloud.nodes} (never forgotten);</li>
  *   <li>the Kubernetes Node informer ({@code spec.providerID}; forgotten when the Node is deleted);</li>
  *   <li>every submitted {@code node.registered} event that carries a {@code providerId}, whatever its transport
- *       (seen through {@link NodeRegistrationHook}; forgotten on the node's {@code node.terminated});</li>
+ *       (seen through {@link NodeRegistrationHook}, before it is stored, so that a notice posted right after the
+ *       registration's answer finds the node);</li>
  *   <li>at start, the newest stored registration of every node whose last stored registration or termination is
  *       a registration, so that a restart does not forget the fleet.</li>
  * </ol>
+ * A learned node is forgotten when the model has applied a registration or termination and the node is then
+ * terminated (or unknown): a late {@code node.terminated}, older than the node's current state, changes neither the
+ * node nor this mapping, so the node state and the resolver always agree.
  * Lookups accept an instance id, a provider id or an EC2 ARN, in any letter case, like
  * {@link InMemoryNodeResolver}. Memory: one entry per learned node; forgetting a node costs no scan. Thread-safe.
  */
@@ -52,9 +59,11 @@ public class ConnectorNodeResolver implements NodeResolver {
     /** The provider id each learned node was registered with, to forget it without a scan. */
     private final Map<String, ProviderId> idByNode = new ConcurrentHashMap<>();
     private final AgroalDataSource dataSource;
+    private final ModelRuntime runtime;
 
-    ConnectorNodeResolver(CloudConnectorConfig config, AgroalDataSource dataSource) {
+    ConnectorNodeResolver(CloudConnectorConfig config, AgroalDataSource dataSource, ModelRuntime runtime) {
         this.dataSource = dataSource;
+        this.runtime = runtime;
         config.nodes().forEach((machine, node) -> {
             if (machine.contains("://")) {
                 configured.register(node, machine);
@@ -124,14 +133,26 @@ public class ConnectorNodeResolver implements NodeResolver {
         nodeByInstance.remove(key("_" + id.instanceId()), node);
     }
 
-    /** Learns from submitted events: registrations with a provider id, and terminations. */
+    /** Learns from submitted events: registrations with a provider id. */
     void learn(List<Event> events) {
         for (Event e : events) {
             if (e.type() == EventType.NODE_REGISTERED && e.data() instanceof NodeData.Registered r && r.providerId() != null) {
                 register(e.subject(), r.providerId());
-            } else if (e.type() == EventType.NODE_TERMINATED) {
-                forget(e.subject());
             }
+        }
+    }
+
+    /**
+     * Told of every event the model applied, on its thread: after a registration or termination, a node the model
+     * holds as terminated (or no longer holds) is forgotten; a stale termination left the node live, and so it stays.
+     */
+    void onApplied(Event e, LiveModel model) {
+        if (e.type() != EventType.NODE_TERMINATED && e.type() != EventType.NODE_REGISTERED) {
+            return;
+        }
+        NodeLifecycle state = model.fleet().lifecycle(e.subject());
+        if (state == null || state == NodeLifecycle.TERMINATED) {
+            forget(e.subject());
         }
     }
 
@@ -141,6 +162,7 @@ public class ConnectorNodeResolver implements NodeResolver {
     }
 
     void onOpened(@Observes @Priority(10) IngestOpened opened) {
+        runtime.addApplyListener(this::onApplied);
         try {
             int n = loadStoredRegistrations();
             LOG.infof("Cloud notice node resolution: %d nodes from stored registrations, %d configured keys", n,

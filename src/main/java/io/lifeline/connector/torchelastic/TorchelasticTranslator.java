@@ -50,7 +50,10 @@ import java.util.regex.Pattern;
  *
  * <p><b>Job and node.</b> The job comes from the {@link JobResolver} by {@code run_id}; an unknown run is rejected
  * ({@code unknown_job}). The node is the event's {@code hostname}, mapped by the caller's function (identity by
- * default: on Kubernetes the hostname is the pod's, pass a mapping when that matters).
+ * default: on Kubernetes the hostname is the pod's, pass a mapping when that matters). Agents of one round that share
+ * a host name (several agents on one machine) are told apart by torchelastic's node id in the join message
+ * ({@code '<host>_<pid>_<n>'}): their nodes become {@code <node>_<pid>_<n>}. A status event's node is the one its
+ * {@code group_rank} had in the run's latest complete round, when known.
  *
  * <p><b>Time.</b> {@code timestamp} is documented as milliseconds but is 0 in practice (the agent never sets
  * it), and RdzvEvent has none: the caller's fallback time (when the line was received) is used then; a non-zero
@@ -76,7 +79,7 @@ public final class TorchelasticTranslator {
     private static final int MAX_ERROR = 1000;
     private static final int MAX_RANKS_PER_EVENT = 4096;
     private static final Pattern JOINED = Pattern.compile(
-            "has joined round (\\d+) of .*as rank (\\d+) in a world of size (\\d+)");
+            "(?:The node '([^']{1,512})' )?has joined round (\\d+) of .*as rank (\\d+) in a world of size (\\d+)");
 
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxStringLength(1 << 20).build())
@@ -151,7 +154,7 @@ public final class TorchelasticTranslator {
             state = name.substring(STATUS_PREFIX.length());
         }
         Instant time = time(root.get("timestamp"), fallbackTime);
-        String node = hostname == null ? null : nodeForHostname.apply(hostname);
+        String node = nodeOf(runId, md.get("group_rank"), hostname);
         int restarts = md.path("agent_restarts").canConvertToInt() ? md.path("agent_restarts").intValue() : 0;
         String eventSource = "torchelastic/" + binding.job();
         List<Event> events = new ArrayList<>();
@@ -212,9 +215,9 @@ public final class TorchelasticTranslator {
         int rank;
         int worldSize;
         try {
-            round = Integer.parseInt(m.group(1));
-            rank = Integer.parseInt(m.group(2));
-            worldSize = Integer.parseInt(m.group(3));
+            round = Integer.parseInt(m.group(2));
+            rank = Integer.parseInt(m.group(3));
+            worldSize = Integer.parseInt(m.group(4));
         } catch (NumberFormatException e) {
             return Translation.rejected(INVALID_RENDEZVOUS, "unreadable numbers in: " + abbreviate(message));
         }
@@ -222,7 +225,8 @@ public final class TorchelasticTranslator {
             return Translation.rejected(INVALID_RENDEZVOUS, "hostname missing or rank outside the world in: "
                     + abbreviate(message));
         }
-        RendezvousRounds.Round complete = rounds.join(runId, round, rank, worldSize, nodeForHostname.apply(hostname));
+        RendezvousRounds.Round complete = rounds.join(runId, round, rank, worldSize, nodeForHostname.apply(hostname),
+                hostname, m.group(1));
         if (complete == null) {
             return Translation.empty();
         }
@@ -234,6 +238,19 @@ public final class TorchelasticTranslator {
         return Translation.of(List.of(new Event(id(runId, "rendezvous/" + round), "torchelastic/" + binding.job(),
                 EventType.TRAINER_RENDEZVOUS, binding.job(), fallbackTime,
                 new TrainerData.Rendezvous(runId, round, complete.nodes() * ppn, participants))));
+    }
+
+    /**
+     * The node of a status event: the one its agent's group rank had in the run's latest rendezvous when that is
+     * known (several agents may share a host name), else the host name's node.
+     */
+    private String nodeOf(String runId, JsonNode groupRank, String hostname) {
+        String fromRound = groupRank != null && groupRank.canConvertToInt()
+                ? rounds.nodeOf(runId, groupRank.intValue()) : null;
+        if (fromRound != null) {
+            return fromRound;
+        }
+        return hostname == null ? null : nodeForHostname.apply(hostname);
     }
 
     /** The error message and code of a worker's error file ({@code raw_error}), or of an agent's traceback. */

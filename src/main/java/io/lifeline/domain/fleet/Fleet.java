@@ -204,6 +204,17 @@ public final class Fleet implements NodeModel {
         return out;
     }
 
+    /** The node's lifecycle state now; null when the node is unknown (never seen, or dropped from history). */
+    public NodeLifecycle lifecycle(String node) {
+        NodeState n = nodes.get(node);
+        if (n == null) {
+            return null;
+        }
+        synchronized (n) {
+            return n.state;
+        }
+    }
+
     /** The node's registered facts; null when the node is unknown or has not registered yet. */
     @Override
     public NodeInfo find(String node) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.lifeline.connector.EventContract;
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.connector.Translation;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;

@@ -3,7 +3,7 @@ package io.lifeline.connector.cloud;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.connector.EventContract;
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.connector.Translation;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.NodeData;

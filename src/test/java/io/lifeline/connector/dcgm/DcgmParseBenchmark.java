@@ -1,6 +1,6 @@
 package io.lifeline.connector.dcgm;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.connector.Translation;
 import io.lifeline.connector.exposition.ExpositionParser;
 import io.lifeline.connector.exposition.Format;

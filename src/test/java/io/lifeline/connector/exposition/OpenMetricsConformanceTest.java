@@ -2,7 +2,7 @@ package io.lifeline.connector.exposition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.lifeline.connector.exposition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

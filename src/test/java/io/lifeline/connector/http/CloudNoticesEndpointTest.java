@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.testing.CloudEvents;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -229,12 +229,43 @@ class CloudNoticesEndpointTest {
         String instance = unique("i-gone");
         String node = unique("aws-gone");
         registerNode(node, "aws:///us-east-1a/" + instance, now);
-        api().contentType("application/cloudevents+json")
-                .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.terminated", node, now.plusSeconds(1),
-                        "{\"reason\":\"scaled in\"}"))
-                .post("/api/v1/events").then().statusCode(200);
+        nodeEvent(node, "node.terminated", now.plusSeconds(1), "{\"reason\":\"scaled in\"}");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(resolver.nodeFor(instance)).isNull());
         api().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
                 .post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action").then().statusCode(400)
                 .body("detail", startsWith("unknown_instance"));
+    }
+
+    @Test
+    void aLateTerminationChangesNeitherTheNodeNorItsInstanceMapping() {
+        String instance = unique("i-late");
+        String node = unique("aws-late");
+        registerNode(node, "aws:///us-east-1a/" + instance, now.minusSeconds(60));
+        nodeEvent(node, "node.ready", now.minusSeconds(10), "{}");
+        // Delivered late: older than the node's Ready, so the model keeps the node Ready.
+        nodeEvent(node, "node.terminated", now.minusSeconds(30), "{\"reason\":\"replayed late\"}");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(api().get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath()
+                        .getString("state")).isEqualToIgnoringCase("ready"));
+        assertThat(resolver.nodeFor(instance)).isEqualTo(node);
+
+        // A current notice for the same instance still finds the node.
+        post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action", "application/json",
+                Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), 200);
+        assertActiveNotice(node, nodeWithNotice(node, "spot_reclaim"), "aws");
+
+        // A current termination ends the node and then the mapping.
+        nodeEvent(node, "node.terminated", Instant.now(), "{\"reason\":\"reclaimed\"}");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(resolver.nodeFor(instance)).isNull());
+        assertThat(api().get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath().getString("state"))
+                .isEqualToIgnoringCase("terminated");
+    }
+
+    private static void nodeEvent(String node, String type, Instant time, String data) {
+        api().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", type, node, time, data))
+                .post("/api/v1/events").then().statusCode(200);
     }
 }

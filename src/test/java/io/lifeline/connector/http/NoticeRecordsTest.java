@@ -2,7 +2,7 @@ package io.lifeline.connector.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 
 /** Records without a format header are recognised by their shape. */

@@ -6,7 +6,7 @@ import static io.lifeline.connector.http.LifelineApi.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.testing.KafkaProbe;
 import io.lifeline.testing.KafkaResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -7,7 +7,7 @@ import static io.lifeline.connector.http.LifelineApi.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;

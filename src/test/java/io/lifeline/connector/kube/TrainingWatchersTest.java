@@ -15,7 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.lifeline.connector.EventContract;
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;

@@ -2,7 +2,7 @@ package io.lifeline.connector.torchelastic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.connector.Translation;
 import io.lifeline.domain.LifelineModel;
 import io.lifeline.domain.event.CapacityType;
@@ -71,6 +71,40 @@ class TorchelasticModelReplayTest {
         });
         assertThat(model.jobs().membership(JOB).orElseThrow().current().worldSize()).isEqualTo(2);
         assertThat(model.jobs().jobsOn("ip-172-30-2-79")).containsExactly(JOB);
+    }
+
+    /**
+     * Two agents on one machine (torch 2.13, recorded by this project): both report host name {@code localhost}; the
+     * node ids in their join messages tell them apart, so the job has two placements and its whole world size.
+     */
+    @Test
+    void twoAgentsSharingAHostNameAreTwoPlacements() {
+        Clock clock = Clock.fixed(T0.plusSeconds(120), ZoneOffset.UTC);
+        LifelineModel model = new LifelineModel(new Fleet(clock), clock);
+        String job = "team-a/two-on-one-host";
+        model.apply(event("j1", EventType.JOB_SUBMITTED, job, T0,
+                new JobData.Submitted("team-a", null, null, new ElasticPolicy(2, 2, 1, 2), 0, null)));
+        TorchelasticTranslator translator = new TorchelasticTranslator(JobResolver.of(Map.of("cap1", new JobBinding(job, 1))));
+        int rounds = 0;
+        for (String line : Fixtures.text("torchelastic/events_torch213_two_agents_one_host_c10d.jsonl").lines().toList()) {
+            Translation t = translator.translate(line, T0.plusSeconds(10));
+            assertThat(t.rejections()).isEmpty();
+            for (Event e : t.events()) {
+                if (e.type() == EventType.TRAINER_RENDEZVOUS) {
+                    rounds++;
+                    TrainerData.Rendezvous r = (TrainerData.Rendezvous) e.data();
+                    assertThat(r.worldSize()).isEqualTo(2);
+                    assertThat(r.participants()).extracting(TrainerData.Participant::node)
+                            .containsExactly("localhost_3539_0", "localhost_3540_0");
+                }
+                model.apply(e);
+            }
+        }
+        assertThat(rounds).isEqualTo(2);
+        var membership = model.jobs().membership(job).orElseThrow().current();
+        assertThat(membership.worldSize()).isEqualTo(2);
+        assertThat(membership.participants()).extracting(p -> p.node()).containsExactly("localhost_3539_0", "localhost_3540_0");
+        assertThat(model.jobs().jobsOn("localhost_3540_0")).containsExactly(job);
     }
 
     private static Event event(String id, EventType type, String subject, Instant at, io.lifeline.domain.event.EventData data) {

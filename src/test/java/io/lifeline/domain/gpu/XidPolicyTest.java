@@ -3,6 +3,7 @@ package io.lifeline.domain.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lifeline.testing.Fixtures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -228,16 +229,9 @@ class XidPolicyTest {
         }
     }
 
-    /** shared/fixtures sits beside the working tree (developers' worktrees and CI's clone alike). */
+    /** The vendored upstream tables the shipped ones must equal byte for byte. */
     private static Path fixturesDir() {
-        Path dir = Path.of("").toAbsolutePath();
-        for (int i = 0; i < 4 && dir != null; i++, dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/fixtures/xid");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new AssertionError("shared/fixtures/xid not found above " + Path.of("").toAbsolutePath());
+        return Fixtures.path("xid");
     }
 
     private static String read(String name) throws IOException {

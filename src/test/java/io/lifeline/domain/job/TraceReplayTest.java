@@ -15,6 +15,7 @@ import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentOutcome;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.RendezvousRound;
+import io.lifeline.testing.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,12 +33,12 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Replays of real traces (see ../shared/fixtures/SOURCES.md): rows are turned into catalogue events and the
+ * Replays of real traces (see src/test/resources/fixtures/SOURCES.md): rows are turned into catalogue events and the
  * incidents and interruption counts the model derives are compared with a count made by hand from the files.
  */
 class TraceReplayTest {
 
-    private static final Path TRACES = Path.of("..", "shared", "fixtures", "traces");
+    private static final Path TRACES = Fixtures.path("traces");
     private static final DateTimeFormatter PHILLY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private final MutableClock clock = new MutableClock(Instant.parse("2017-10-01T00:00:00Z"));

@@ -15,7 +15,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.lifeline.action.ActionExecutor;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterOutcome.Result;
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestTokens;

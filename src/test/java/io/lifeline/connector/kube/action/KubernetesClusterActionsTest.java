@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.lifeline.action.port.ClusterActions.PodRef;
 import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.ClusterOutcome.Result;
-import io.lifeline.connector.Fixtures;
+import io.lifeline.testing.Fixtures;
 import io.lifeline.connector.kube.action.WorkloadOperator.JobCost;
 import java.io.InputStream;
 import java.nio.file.Files;
