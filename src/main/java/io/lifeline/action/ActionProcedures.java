@@ -216,9 +216,12 @@ final class ActionProcedures {
         }
         long baseline = d.get().baseline();
         CommandType type = a.kind() == ActionKind.CHECKPOINT_NOW ? CommandType.CHECKPOINT_NOW : CommandType.PREPARE_EXIT;
-        commands.send(new TrainerCommand(checkpointCommandId(a, job), job, type,
-                Map.of("deadline", deadline.toString(), "reason", a.kind().wire() + " " + a.target()),
-                clock.instant(), deadline));
+        Map<String, String> params = new java.util.HashMap<>(Map.of("deadline", deadline.toString(),
+                "reason", a.kind().wire() + " " + a.target()));
+        if (a.kind() == ActionKind.DRAIN) {
+            params.put("node", a.target()); // the node going away: its ranks exit after the save, the others hold
+        }
+        commands.send(new TrainerCommand(checkpointCommandId(a, job), job, type, params, clock.instant(), deadline));
         return StepOutcome.done(BASELINE + baseline + " (" + type.wire() + " sent)");
     }
 

@@ -29,10 +29,18 @@ final class LifelineProcess implements AutoCloseable {
     }
 
     static LifelineProcess start(Path workDir, Path log, String... properties) throws IOException {
-        int port;
+        return start(freePort(), workDir, log, properties);
+    }
+
+    /** A port nothing listens on now. */
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+            return s.getLocalPort();
         }
+    }
+
+    /** Starts it on {@code port} (to come back where its clients expect it after a stop). */
+    static LifelineProcess start(int port, Path workDir, Path log, String... properties) throws IOException {
         String jar = System.getProperty("lifeline.jar", "target/quarkus-app/quarkus-run.jar");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -94,6 +102,15 @@ final class LifelineProcess implements AutoCloseable {
             throw new IllegalStateException("Lifeline did not stop within 60 s of SIGTERM");
         }
         return process.exitValue();
+    }
+
+    /** Where it listens, for clients started by the test. */
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    int port() {
+        return port;
     }
 
     ProcessHandle handle() {
