@@ -1,17 +1,16 @@
 package io.lifeline.action;
 
-import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
-import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.domain.action.ActionState;
-import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.metrics.ActionMetrics;
+import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.store.Leadership;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.lang.management.ManagementFactory;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,7 +44,7 @@ public class ActionExecutor {
 
     private final ActionStore store;
     private final ActionProcedures procedures;
-    private final AgroalDataSource dataSource;
+    private final Leadership leadership;
     private final ActionsConfig config;
     private final Clock clock;
     private final ActionMetrics metrics;
@@ -54,14 +53,18 @@ public class ActionExecutor {
     private volatile StepHook hook = (id, step) -> { };
     private volatile ExecutorService workers;
     private volatile ScheduledExecutorService scanner;
-    private volatile LeaderElection election;
 
     ActionExecutor(ActionStore store, ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime,
-                   AgroalDataSource dataSource, ActionsConfig config, Clock clock, ActionMetrics metrics) {
+                   Leadership leadership, ActionsConfig config, Clock clock, ActionMetrics metrics) {
         this.metrics = metrics;
         this.store = store;
         this.procedures = new ActionProcedures(cluster, commands, runtime, clock, config);
-        this.dataSource = dataSource;
+        this.leadership = leadership;
+        leadership.onChange(leader -> {
+            if (leader) {
+                scan();
+            }
+        });
         this.config = config;
         this.clock = clock;
     }
@@ -83,13 +86,7 @@ public class ActionExecutor {
                     t.setDaemon(true);
                     return t;
                 });
-        String identity = ManagementFactory.getRuntimeMXBean().getName() + "#" + THREADS.incrementAndGet();
-        election = new LeaderElection(dataSource, identity, leader -> {
-            if (leader) {
-                scan();
-            }
-        });
-        election.start(config.leaderCheckInterval().toMillis());
+        leadership.start();
         scanner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lifeline-action-scan");
             t.setDaemon(true);
@@ -109,7 +106,7 @@ public class ActionExecutor {
             return;
         }
         scanner.shutdownNow();
-        election.close();
+        leadership.stop();
         workers.shutdownNow();
         try {
             workers.awaitTermination(10, TimeUnit.SECONDS);
@@ -121,8 +118,7 @@ public class ActionExecutor {
     }
 
     public boolean isLeader() {
-        LeaderElection e = election;
-        return e != null && e.isLeader();
+        return workers != null && leadership.isLeader();
     }
 
     /** Runs the action now if this replica leads; otherwise the leader finds it at its next scan. */

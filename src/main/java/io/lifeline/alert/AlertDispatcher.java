@@ -1,5 +1,6 @@
 package io.lifeline.alert;
 
+import io.lifeline.store.Leadership;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
@@ -25,14 +26,14 @@ public class AlertDispatcher {
     private static final int BATCH = 50;
 
     private final AlertsConfig config;
-    private final AlertLeadership leadership;
+    private final Leadership leadership;
     private final AlertStore store;
     private final AlertReceivers receivers;
     private final DeliveryMetrics metrics;
     private final HttpDelivery http;
     private final Clock clock;
 
-    AlertDispatcher(AlertsConfig config, AlertLeadership leadership, AlertStore store, AlertReceivers receivers,
+    AlertDispatcher(AlertsConfig config, Leadership leadership, AlertStore store, AlertReceivers receivers,
                     DeliveryMetrics metrics, Clock clock) {
         this.config = config;
         this.leadership = leadership;

@@ -9,6 +9,7 @@ import io.lifeline.domain.alert.AlertSnapshot;
 import io.lifeline.domain.alert.Evaluation;
 import io.lifeline.domain.alert.GroupNotification;
 import io.lifeline.domain.alert.Silence;
+import io.lifeline.store.Leadership;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
@@ -32,7 +33,7 @@ public class AlertEvaluator {
     private static final Duration CLEANUP_EVERY = Duration.ofHours(1);
 
     private final AlertsConfig config;
-    private final AlertLeadership leadership;
+    private final Leadership leadership;
     private final AlertSnapshots snapshots;
     private final AlertStore store;
     private final AlertReceivers receivers;
@@ -42,7 +43,7 @@ public class AlertEvaluator {
     private AlertEngine engine;
     private Instant lastCleanup = Instant.EPOCH;
 
-    AlertEvaluator(AlertsConfig config, AlertLeadership leadership, AlertSnapshots snapshots, AlertStore store,
+    AlertEvaluator(AlertsConfig config, Leadership leadership, AlertSnapshots snapshots, AlertStore store,
                    AlertReceivers receivers, DeliveryMetrics metrics, ObjectMapper json, Clock clock) {
         this.config = config;
         this.leadership = leadership;

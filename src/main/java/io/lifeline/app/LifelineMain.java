@@ -1,5 +1,6 @@
 package io.lifeline.app;
 
+import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import java.nio.file.Path;

@@ -12,9 +12,10 @@ import java.util.concurrent.CompletionStage;
 public interface IngestGateway {
 
     /**
-     * Submits already-validated events. The returned stage completes once every lifecycle event of the
-     * batch is durably stored and every event is queued for the model, or fails with
-     * {@link IngestRejectedException} when Lifeline cannot take more right now (back-pressure).
+     * Submits decoded events. Checks what a decoder cannot know (an event dated too far in the future) and refuses
+     * those events, each named in the receipt with its index and reason; the rest of the batch is kept. The returned
+     * stage completes once every lifecycle event kept is durably stored and every event kept is queued for the
+     * model, or fails with {@link RetryLaterException} when Lifeline cannot take more right now (back-pressure).
      */
     CompletionStage<IngestReceipt> submit(List<Event> events);
 }

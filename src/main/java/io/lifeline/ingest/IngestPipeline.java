@@ -5,6 +5,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.EventLogWriter;
+import io.lifeline.store.RetryLaterException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -15,8 +16,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.Set;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -73,7 +74,7 @@ public class IngestPipeline implements IngestGateway {
      * Checks what the codec cannot know: that the event is not dated in the future beyond the allowed
      * clock skew. Returns the reason, or null when acceptable.
      */
-    public String check(Event e) {
+    String check(Event e) {
         if (e.time().isAfter(clock.instant().plus(maxFutureSkew))) {
             return "time: " + e.time() + " is more than " + maxFutureSkew.toMinutes()
                     + " minutes in the future (clock skew?)";
@@ -82,9 +83,14 @@ public class IngestPipeline implements IngestGateway {
     }
 
     @Override
-    public CompletionStage<IngestReceipt> submit(List<Event> events) {
+    public CompletionStage<IngestReceipt> submit(List<Event> submitted) {
+        List<IngestReceipt.Refused> refused = new ArrayList<>();
+        List<Event> events = admissible(submitted, refused);
+        if (events.isEmpty()) {
+            return CompletableFuture.completedFuture(new IngestReceipt(0, 0, refused));
+        }
         if (!open) {
-            return CompletableFuture.failedFuture(new IngestRejectedException("starting: the model is being rebuilt"));
+            return CompletableFuture.failedFuture(new RetryLaterException("starting: the model is being rebuilt"));
         }
         List<Event> accepted = new ArrayList<>(events.size());
         List<Event> lifecycle = new ArrayList<>();
@@ -126,17 +132,35 @@ public class IngestPipeline implements IngestGateway {
                 // Runs on the store writer's thread, in write order.
                 model.enqueue(apply, Duration.ofDays(1));
                 metrics.accepted(apply);
-                return new IngestReceipt(apply.size(), duplicatesInBatch + old.size());
+                return new IngestReceipt(apply.size(), duplicatesInBatch + old.size(), refused);
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.
                     forget(accepted);
                 }
             });
-        } catch (IngestRejectedException e) {
+        } catch (RetryLaterException e) {
             forget(accepted);
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** The events that pass {@link #check}, in order; the others are added to {@code refused}. Allocates only on refusal. */
+    private List<Event> admissible(List<Event> events, List<IngestReceipt.Refused> refused) {
+        List<Event> kept = null;
+        for (int i = 0; i < events.size(); i++) {
+            Event e = events.get(i);
+            String reason = check(e);
+            if (reason != null) {
+                if (kept == null) {
+                    kept = new ArrayList<>(events.subList(0, i));
+                }
+                refused.add(new IngestReceipt.Refused(i, e.id(), reason));
+            } else if (kept != null) {
+                kept.add(e);
+            }
+        }
+        return kept == null ? events : kept;
     }
 
     /**

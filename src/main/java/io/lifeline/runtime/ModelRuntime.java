@@ -1,7 +1,7 @@
 package io.lifeline.runtime;
 
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.IngestRejectedException;
+import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -46,7 +46,7 @@ public class ModelRuntime {
     /**
      * Queues events to be applied, waiting up to {@code timeout} for room.
      *
-     * @throws IngestRejectedException when the model cannot keep up for that long
+     * @throws RetryLaterException when the model cannot keep up for that long
      */
     public void enqueue(List<Event> events, Duration timeout) {
         if (events.isEmpty()) {
@@ -112,12 +112,12 @@ public class ModelRuntime {
     private void put(Runnable task, Duration timeout) {
         try {
             if (!room.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IngestRejectedException("model busy: " + queue.size() + " batches waiting; retry later");
+                throw new RetryLaterException("model busy: " + queue.size() + " batches waiting; retry later");
             }
             queue.offerLast(new Queued(task));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IngestRejectedException("interrupted");
+            throw new RetryLaterException("interrupted");
         }
     }
 

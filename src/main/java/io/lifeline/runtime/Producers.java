@@ -1,6 +1,6 @@
 package io.lifeline.runtime;
 
-import io.lifeline.ingest.codec.EventCodec;
+import io.lifeline.codec.EventCodec;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;

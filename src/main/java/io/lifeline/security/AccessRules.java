@@ -160,7 +160,7 @@ public final class AccessRules {
      * The canonical form rules are matched against. A path that cannot be decoded is mapped under {@code /api} so
      * that it is denied rather than let through.
      */
-    static String canonical(String rawPath) {
+    public static String canonical(String rawPath) {
         if (rawPath == null || rawPath.isEmpty()) {
             return "/";
         }

@@ -19,6 +19,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class CurrentCaller {
 
+    /** Where the security gate puts the authenticated caller in the request's routing context. */
+    public static final String CALLER_KEY = "io.lifeline.security.caller";
+
     private final CurrentVertxRequest request;
 
     CurrentCaller(CurrentVertxRequest request) {
@@ -31,7 +34,7 @@ public class CurrentCaller {
             return Caller.anonymous();
         }
         RoutingContext rc = request.getCurrent();
-        Caller c = rc == null ? null : rc.get(SecurityGate.CALLER_KEY);
+        Caller c = rc == null ? null : rc.get(CALLER_KEY);
         return c == null ? Caller.anonymous() : c;
     }
 }

@@ -44,7 +44,7 @@ public class TokenService {
      */
     public record Verification(Caller caller, SecurityMetrics.AuthFailure failure) {
 
-        static Verification ok(Caller caller) {
+        public static Verification ok(Caller caller) {
             return new Verification(caller, null);
         }
 

@@ -2,7 +2,7 @@
  * Who may do what through the API, enforced on the server in one place.
  *
  * <ul>
- *   <li>{@link io.lifeline.security.SecurityGate}: a Vert.x filter in front of everything; applies
+ *   <li>{@link io.lifeline.web.SecurityGate}: a Vert.x filter in front of everything; applies
  *       {@link io.lifeline.security.AccessRules} (method + path to role, deny by default under {@code /api}),
  *       verifies bearer tokens, rate limits ingest and action creation, adds security headers.</li>
  *   <li>{@link io.lifeline.security.TokenService}: API tokens ({@code llt_<id>_<secret>}, SHA-256 stored, cached

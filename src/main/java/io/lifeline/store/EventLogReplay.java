@@ -1,9 +1,9 @@
 package io.lifeline.store;
 
 import io.agroal.api.AgroalDataSource;
+import io.lifeline.codec.EventCodec;
+import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.codec.EventCodec;
-import io.lifeline.ingest.codec.InvalidEventException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,11 +1,9 @@
 package io.lifeline.store;
 
 import io.agroal.api.AgroalDataSource;
-import io.lifeline.app.ShutdownOrder;
+import io.lifeline.codec.EventCodec;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.IngestRejectedException;
-import io.lifeline.ingest.codec.EventCodec;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
@@ -68,7 +66,7 @@ public class EventLogWriter {
      * Queues events for the log. The future completes with, per event, whether it was new (false for an event
      * already stored with the same source, id and time).
      *
-     * @throws IngestRejectedException when the buffer is full (the store has been unavailable for a while)
+     * @throws RetryLaterException when the buffer is full (the store has been unavailable for a while)
      */
     public CompletableFuture<boolean[]> append(List<Event> events) {
         return append(events, 0);
@@ -81,12 +79,12 @@ public class EventLogWriter {
      */
     public CompletableFuture<boolean[]> append(List<Event> events, int passengers) {
         if (!running) {
-            throw new IngestRejectedException("shutting down");
+            throw new RetryLaterException("shutting down");
         }
         int n = events.size() + passengers;
         if (buffered.addAndGet(n) > capacity) {
             buffered.addAndGet(-n);
-            throw new IngestRejectedException("event store unavailable and buffer full (" + capacity
+            throw new RetryLaterException("event store unavailable and buffer full (" + capacity
                     + " events); retry later" + (lastError == null ? "" : ": " + lastError));
         }
         Submission s = new Submission(events, n, new CompletableFuture<>());
@@ -186,7 +184,7 @@ public class EventLogWriter {
             // Shutting down with the database gone: the senders were never acknowledged.
             for (Submission s : batch) {
                 buffered.addAndGet(-s.weight);
-                s.future.completeExceptionally(new IngestRejectedException("shutting down: " + lastError));
+                s.future.completeExceptionally(new RetryLaterException("shutting down: " + lastError));
             }
             return -1;
         }
@@ -199,7 +197,7 @@ public class EventLogWriter {
             if (batch.size() == 1) {
                 LOG.warnf("Event log refused a batch of %d events; rejecting it", s.events.size());
                 buffered.addAndGet(-s.weight);
-                s.future.completeExceptionally(new IngestRejectedException("event store refused the batch"));
+                s.future.completeExceptionally(new RetryLaterException("event store refused the batch"));
                 return;
             }
             if (s.events.isEmpty()) {

@@ -1,26 +1,22 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.shared.Registration;
-import io.lifeline.alert.AlertStore;
-import io.lifeline.alert.AlertsConfig;
+import io.lifeline.alert.AlertService;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
 import io.lifeline.security.Caller;
-import io.lifeline.security.Role;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -32,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
- * The dashboard's door to the {@link AlertStore}: alerts with the silences muting them, creating and expiring
+ * The dashboard's door to the {@link AlertService}: alerts with the silences muting them, creating and expiring
  * silences. Every call runs off the UI thread (the store waits on PostgreSQL) and completes a future the view pushes
  * from. Creating and expiring a silence needs an operator, checked here whatever the view shows, with the same rules
  * as {@code /api/v1/silences}.
@@ -41,7 +37,6 @@ import org.jboss.logging.Logger;
 public class AlertsGateway {
 
     private static final Logger LOG = Logger.getLogger(AlertsGateway.class);
-    private static final Duration LONGEST = Duration.ofDays(90);
     private static final int LIMIT = 1000;
 
     /**
@@ -66,16 +61,14 @@ public class AlertsGateway {
     public record AlertsPage(List<AlertRow> alerts, List<Silence> silences, Instant readAt) {
     }
 
-    private final AlertStore store;
-    private final AlertsConfig config;
+    private final AlertService alerts;
     private final Clock clock;
     private final ExecutorService pool;
     private final ScheduledExecutorService ticker;
 
     @Inject
-    AlertsGateway(AlertStore store, AlertsConfig config, Clock clock) {
-        this.store = store;
-        this.config = config;
+    AlertsGateway(AlertService alerts, Clock clock) {
+        this.alerts = alerts;
         this.clock = clock;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(2, r -> {
@@ -94,71 +87,33 @@ public class AlertsGateway {
     public CompletableFuture<AlertsPage> load(AlertState state, AlertRule rule) {
         return CompletableFuture.supplyAsync(() -> {
             Instant now = clock.instant();
-            try {
-                List<Silence> silences = store.silences(now, false, 10_000);
-                List<AlertRow> rows = new ArrayList<>();
-                for (Alert a : store.listAlerts(state, rule, null, LIMIT)) {
-                    rows.add(row(a, silences, now));
-                }
-                return new AlertsPage(List.copyOf(rows), silences, now);
-            } catch (SQLException e) {
-                throw new CompletionException(unavailable(e));
+            List<Silence> active = alerts.list(false);
+            List<AlertRow> rows = new ArrayList<>();
+            for (Alert a : alerts.alerts(state, rule, null, LIMIT)) {
+                rows.add(row(a, active, now));
             }
+            return new AlertsPage(List.copyOf(rows), active, now);
         }, pool);
     }
 
     /**
      * Silences alerts whose labels equal {@code labels} (each pair one matcher) for {@code duration} from now.
      *
-     * @throws SecurityException         (in the future) when the caller is not an operator
+     * @throws io.lifeline.security.AccessDeniedException (in the future) when the caller is not an operator
      * @throws IllegalArgumentException  (in the future) no labels, no comment, a duration out of (0, 90 days]
      */
     public CompletableFuture<Silence> silence(Caller caller, Map<String, String> labels, Duration duration,
                                               String comment) {
         return CompletableFuture.supplyAsync(() -> {
-            requireOperator(caller);
-            if (comment == null || comment.isBlank()) {
-                throw new IllegalArgumentException("A comment is required: say why the alerts are muted.");
-            }
-            if (duration == null || duration.isNegative() || duration.isZero() || duration.compareTo(LONGEST) > 0) {
-                throw new IllegalArgumentException("A silence lasts more than nothing and at most 90 days.");
-            }
-            if (labels == null || labels.isEmpty()) {
-                throw new IllegalArgumentException("Choose at least one label to match.");
-            }
             List<Matcher> matchers = new ArrayList<>();
-            labels.forEach((k, v) -> matchers.add(Matcher.equal(k, v)));
-            Instant now = clock.instant();
-            Silence s = new Silence(UUID.randomUUID().toString(), matchers, now, now.plus(duration), caller.actor(),
-                    comment.trim());
-            try {
-                if (store.silences(now, false, config.maxSilences() + 1).size() >= config.maxSilences()) {
-                    throw new IllegalStateException("Too many silences: at most " + config.maxSilences()
-                            + " may be active or pending; expire some first.");
-                }
-                store.insertSilence(s, now);
-            } catch (SQLException e) {
-                throw unavailable(e);
-            }
-            LOG.infof("Silence %s created by %s from the dashboard: %s until %s (%s)", s.id(), s.createdBy(),
-                    s.matchers(), s.endsAt(), s.comment());
-            return s;
+            (labels == null ? Map.<String, String>of() : labels).forEach((k, v) -> matchers.add(Matcher.equal(k, v)));
+            return alerts.create(caller, matchers, null, null, duration, comment, "dashboard");
         }, pool);
     }
 
     /** Expires silence {@code id} now. */
     public CompletableFuture<Silence> expire(Caller caller, String id) {
-        return CompletableFuture.supplyAsync(() -> {
-            requireOperator(caller);
-            try {
-                Silence s = store.expireSilence(id, clock.instant(), caller.actor())
-                        .orElseThrow(() -> new IllegalArgumentException("No silence with id " + id + "."));
-                LOG.infof("Silence %s expired by %s from the dashboard", id, caller.actor());
-                return s;
-            } catch (SQLException e) {
-                throw unavailable(e);
-            }
-        }, pool);
+        return CompletableFuture.supplyAsync(() -> alerts.expire(caller, id), pool);
     }
 
     /** Runs {@code task} every {@code period} (on a worker thread) until the registration is removed. */
@@ -184,27 +139,10 @@ public class AlertsGateway {
     }
 
     static AlertRow row(Alert a, List<Silence> silences, Instant now) {
-        List<String> by = new ArrayList<>();
-        for (Silence s : silences) {
-            if (s.activeAt(now) && s.matches(a.labels())) {
-                by.add(s.id());
-            }
-        }
         Instant since = a.state() == AlertState.FIRING && a.firingSince() != null ? a.firingSince()
                 : a.state() == AlertState.RESOLVED && a.resolvedAt() != null ? a.resolvedAt() : a.activeSince();
         return new AlertRow(a.fingerprint(), a.rule().key(), a.rule().alertName(), a.state(),
                 a.labels().getOrDefault("severity", ""), a.labels(), a.annotations().getOrDefault("summary", ""), since,
-                List.copyOf(by));
-    }
-
-    private static void requireOperator(Caller caller) {
-        if (caller == null || !caller.has(Role.OPERATOR)) {
-            throw new SecurityException("Only operators may create or expire silences.");
-        }
-    }
-
-    private static IllegalStateException unavailable(SQLException e) {
-        LOG.warnf("Alert store unavailable: %s", e.getMessage());
-        return new IllegalStateException("The alert store is unavailable; retry later.");
+                AlertService.silencing(a, silences, now));
     }
 }

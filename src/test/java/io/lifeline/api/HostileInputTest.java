@@ -7,6 +7,7 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.security.Role;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestTokens;
+import io.lifeline.web.Problem;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;

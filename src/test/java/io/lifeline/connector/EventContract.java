@@ -2,8 +2,8 @@ package io.lifeline.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.codec.EventCodec;
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.codec.EventCodec;
 import java.util.List;
 
 /** Checks that translated events survive the CloudEvents codec unchanged, i.e. respect the wire contract. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lifeline.codec.EventCodec;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
-import io.lifeline.ingest.codec.EventCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.codec.EventCodec;
+import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
-import io.lifeline.ingest.codec.EventCodec;
-import io.lifeline.ingest.codec.InvalidEventException;
 import java.io.IOException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.codec.EventCodec;
 import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.runtime.ScenarioParser;
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.codec.EventCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

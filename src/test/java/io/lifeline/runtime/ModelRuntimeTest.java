@@ -7,7 +7,7 @@ import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
-import io.lifeline.ingest.IngestRejectedException;
+import io.lifeline.store.RetryLaterException;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
@@ -76,7 +76,7 @@ class ModelRuntimeTest {
         runtime.read(m -> null);
         assertThatThrownBy(() -> runtime.enqueue(List.of(new Event("e1", "test://runtime", EventType.NODE_READY,
                 "n1", Instant.now(), new NodeData.Ready())),
-                Duration.ofMillis(50))).isInstanceOf(IngestRejectedException.class).hasMessageContaining("model busy");
+                Duration.ofMillis(50))).isInstanceOf(RetryLaterException.class).hasMessageContaining("model busy");
         CompletableFuture<String> urgent = runtime.readNow(m -> "answered");
         release.countDown();
         assertThat(urgent.get(5, TimeUnit.SECONDS)).isEqualTo("answered");

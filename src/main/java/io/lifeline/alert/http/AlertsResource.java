@@ -1,7 +1,7 @@
 package io.lifeline.alert.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.lifeline.alert.AlertStore;
+import io.lifeline.alert.AlertService;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
@@ -11,7 +11,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,11 +24,11 @@ public class AlertsResource {
 
     private static final int MAX_LIMIT = 5000;
 
-    private final AlertStore store;
+    private final AlertService alerts;
     private final Clock clock;
 
-    AlertsResource(AlertStore store, Clock clock) {
-        this.store = store;
+    AlertsResource(AlertService alerts, Clock clock) {
+        this.alerts = alerts;
         this.clock = clock;
     }
 
@@ -76,27 +75,17 @@ public class AlertsResource {
             throw new IllegalArgumentException("limit: must be between 1 and " + MAX_LIMIT + ", got " + n);
         }
         Instant now = clock.instant();
-        try {
-            List<Silence> silences = store.silences(now, false, 10_000);
-            List<AlertView> out = new ArrayList<>();
-            for (Alert a : store.listAlerts(s, r, blank(namespace) ? null : namespace, n)) {
-                if (!blank(fingerprint) && !fingerprint.equals(a.fingerprint())) {
-                    continue;
-                }
-                List<String> by = new ArrayList<>();
-                for (Silence sil : silences) {
-                    if (sil.activeAt(now) && sil.matches(a.labels())) {
-                        by.add(sil.id());
-                    }
-                }
-                out.add(new AlertView(a.fingerprint(), a.rule().key(), a.rule().alertName(), a.state().wire(),
-                        a.labels().get("severity"), a.namespace(), a.labels(), a.annotations(), a.activeSince(),
-                        a.firingSince(), a.resolvedAt(), a.updatedAt(), a.value(), by));
+        List<Silence> silences = alerts.list(false);
+        List<AlertView> out = new ArrayList<>();
+        for (Alert a : alerts.alerts(s, r, blank(namespace) ? null : namespace, n)) {
+            if (!blank(fingerprint) && !fingerprint.equals(a.fingerprint())) {
+                continue;
             }
-            return new AlertList(out);
-        } catch (SQLException e) {
-            throw SilencesResource.unavailable(e);
+            out.add(new AlertView(a.fingerprint(), a.rule().key(), a.rule().alertName(), a.state().wire(),
+                    a.labels().get("severity"), a.namespace(), a.labels(), a.annotations(), a.activeSince(),
+                    a.firingSince(), a.resolvedAt(), a.updatedAt(), a.value(), AlertService.silencing(a, silences, now)));
         }
+        return new AlertList(out);
     }
 
     private static boolean blank(String s) {

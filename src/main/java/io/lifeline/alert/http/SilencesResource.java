@@ -1,31 +1,26 @@
 package io.lifeline.alert.http;
 
-import io.lifeline.alert.AlertStore;
-import io.lifeline.alert.AlertsConfig;
+import io.lifeline.alert.AlertService;
+import io.lifeline.alert.SilenceNotFoundException;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
 import io.lifeline.security.CurrentCaller;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import org.jboss.logging.Logger;
 
 /**
  * Silences ({@code /api/v1/silences}): listing needs a viewer, creating and expiring an operator (see AccessRules).
@@ -35,18 +30,13 @@ import org.jboss.logging.Logger;
 @Produces(MediaType.APPLICATION_JSON)
 public class SilencesResource {
 
-    private static final Logger LOG = Logger.getLogger(SilencesResource.class);
-    private static final Duration LONGEST = Duration.ofDays(90);
-
-    private final AlertStore store;
+    private final AlertService silences;
     private final CurrentCaller caller;
-    private final AlertsConfig config;
     private final Clock clock;
 
-    SilencesResource(AlertStore store, CurrentCaller caller, AlertsConfig config, Clock clock) {
-        this.store = store;
+    SilencesResource(AlertService silences, CurrentCaller caller, Clock clock) {
+        this.silences = silences;
         this.caller = caller;
-        this.config = config;
         this.clock = clock;
     }
 
@@ -89,25 +79,13 @@ public class SilencesResource {
     @GET
     public SilenceList list(@QueryParam("expired") Boolean expired) {
         Instant now = clock.instant();
-        try {
-            List<SilenceView> out = new ArrayList<>();
-            for (Silence s : store.silences(now, Boolean.TRUE.equals(expired), 10_000)) {
-                out.add(view(s, now));
-            }
-            return new SilenceList(out);
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return new SilenceList(silences.list(Boolean.TRUE.equals(expired)).stream().map(s -> view(s, now)).toList());
     }
 
     @GET
     @Path("{id}")
     public SilenceView get(@PathParam("id") String id) {
-        try {
-            return view(store.findSilence(id).orElseThrow(() -> notFound(id)), clock.instant());
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return view(silences.find(id).orElseThrow(() -> new SilenceNotFoundException(id)), clock.instant());
     }
 
     @POST
@@ -117,21 +95,6 @@ public class SilencesResource {
             throw new IllegalArgumentException("body: required, e.g. {\"matchers\":[{\"name\":\"job\",\"value\":\"ml/a\"}],"
                     + "\"duration\":\"PT2H\",\"comment\":\"storage outage\"}");
         }
-        if (req.comment() == null || req.comment().isBlank()) {
-            throw new IllegalArgumentException("comment: required (say why the alerts are muted)");
-        }
-        if ((req.endsAt() == null) == (req.duration() == null)) {
-            throw new IllegalArgumentException("endsAt, duration: give one or the other");
-        }
-        Instant now = clock.instant();
-        Instant start = req.startsAt() == null ? now : req.startsAt();
-        Instant end = req.endsAt() != null ? req.endsAt() : start.plus(req.duration());
-        if (!end.isAfter(now)) {
-            throw new IllegalArgumentException("endsAt: must be in the future");
-        }
-        if (Duration.between(start, end).compareTo(LONGEST) > 0) {
-            throw new IllegalArgumentException("endsAt: a silence lasts at most 90 days");
-        }
         List<Matcher> matchers = new ArrayList<>();
         for (MatcherBody m : req.matchers() == null ? List.<MatcherBody>of() : req.matchers()) {
             if (m == null) {
@@ -139,34 +102,16 @@ public class SilencesResource {
             }
             matchers.add(new Matcher(m.name(), m.value(), m.type() == null ? Matcher.Type.EQUAL : matcherType(m.type())));
         }
-        Silence s = new Silence(UUID.randomUUID().toString(), matchers, start, end, caller.get().actor(),
-                req.comment().trim());
-        try {
-            if (store.silences(now, false, config.maxSilences() + 1).size() >= config.maxSilences()) {
-                throw new WebApplicationException("too many silences: at most " + config.maxSilences()
-                        + " may be active or pending; expire some first", 409);
-            }
-            store.insertSilence(s, now);
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
-        LOG.infof("Silence %s created by %s: %s until %s (%s)", s.id(), s.createdBy(), s.matchers(), s.endsAt(),
-                s.comment());
-        return Response.created(URI.create("/api/v1/silences/" + s.id())).entity(view(s, now)).build();
+        Silence s = silences.create(caller.get(), matchers, req.startsAt(), req.endsAt(), req.duration(), req.comment(),
+                "API");
+        return Response.created(URI.create("/api/v1/silences/" + s.id())).entity(view(s, clock.instant())).build();
     }
 
     /** Expires a silence now; expiring an expired silence changes nothing. */
     @DELETE
     @Path("{id}")
     public SilenceView expire(@PathParam("id") String id) {
-        Instant now = clock.instant();
-        try {
-            Silence s = store.expireSilence(id, now, caller.get().actor()).orElseThrow(() -> notFound(id));
-            LOG.infof("Silence %s expired by %s", id, caller.get().actor());
-            return view(s, now);
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return view(silences.expire(caller.get(), id), clock.instant());
     }
 
     private static Matcher.Type matcherType(String op) {
@@ -183,14 +128,5 @@ public class SilencesResource {
         return new SilenceView(s.id(), s.matchers().stream()
                 .map(m -> new MatcherBody(m.name(), m.value(), m.type().operator())).toList(), s.startsAt(), s.endsAt(),
                 s.createdBy(), s.comment(), status);
-    }
-
-    private static NotFoundException notFound(String id) {
-        return new NotFoundException("no silence with id '" + id + "'");
-    }
-
-    static WebApplicationException unavailable(SQLException e) {
-        LOG.warnf("Alert store unavailable: %s", e.getMessage());
-        return new WebApplicationException("the alert store is unavailable; retry later", 503);
     }
 }

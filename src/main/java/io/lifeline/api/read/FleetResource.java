@@ -38,7 +38,7 @@ public class FleetResource {
                                                      @QueryParam("limit") Integer limit, @QueryParam("offset") Integer offset) {
         CapacityType ct = capacityType == null || capacityType.isBlank() ? null : CapacityType.fromWireName(capacityType);
         if (capacityType != null && !capacityType.isBlank() && ct == null) {
-            throw new io.lifeline.ingest.codec.InvalidEventException(
+            throw new io.lifeline.codec.InvalidEventException(
                     "capacityType: must be one of spot, on-demand, reserved, got '" + capacityType + "'");
         }
         NodeQuery q = new NodeQuery(pool == null || pool.isBlank() ? null : pool, ct,

@@ -1,9 +1,8 @@
 package io.lifeline.api.read;
 
-import io.lifeline.ingest.codec.InvalidEventException;
+import io.lifeline.codec.InvalidEventException;
+import io.lifeline.codec.Rfc3339;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
@@ -29,14 +28,7 @@ public final class QueryParams {
     }
 
     public static Instant instant(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new InvalidEventException(name + ": expected an RFC 3339 timestamp, got '" + abbreviate(value) + "'");
-        }
+        return Rfc3339.parse(name, value);
     }
 
     public static int limit(Integer value, int dflt, int max) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.codec.Rfc3339;
 import io.lifeline.connector.Translation;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
@@ -11,7 +12,6 @@ import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NoticeKind;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -68,11 +68,7 @@ final class CloudNotices {
 
     /** RFC 3339 ({@code 2020-04-24T17:11:44Z}). */
     static Instant rfc3339(String s) {
-        try {
-            return OffsetDateTime.parse(s).toInstant();
-        } catch (DateTimeParseException e) {
-            return null;
-        }
+        return Rfc3339.parseOrNull(s);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.lifeline.connector.command;
 
+import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.TrainerCommand;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,7 +30,24 @@ import org.jboss.logging.Logger;
  * answers every expired poll with an empty list, and a new command answers every poll waiting on its job.
  */
 @ApplicationScoped
-public class AgentCommandQueue {
+public class AgentCommandQueue implements CommandChannel {
+
+    @Override
+    public String name() {
+        return "agent queue";
+    }
+
+    /** Always on: agents may poll for any job. */
+    @Override
+    public boolean accepts(TrainerCommand command) {
+        return true;
+    }
+
+    @Override
+    public void send(TrainerCommand command) {
+        offer(command);
+    }
+
 
     private static final Logger LOG = Logger.getLogger(AgentCommandQueue.class);
 

@@ -1,5 +1,6 @@
 package io.lifeline.connector.command;
 
+import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.config.KafkaConfig;
 import jakarta.annotation.PreDestroy;
@@ -21,7 +22,18 @@ import org.jboss.logging.Logger;
  * pass-through client properties {@code lifeline.kafka.properties.*}. Sending does not wait for the broker.
  */
 @ApplicationScoped
-public class KafkaCommandSink {
+public class KafkaCommandSink implements CommandChannel {
+
+    @Override
+    public String name() {
+        return "Kafka topic";
+    }
+
+    @Override
+    public boolean accepts(TrainerCommand command) {
+        return enabled();
+    }
+
 
     private static final Logger LOG = Logger.getLogger(KafkaCommandSink.class);
 
@@ -40,6 +52,7 @@ public class KafkaCommandSink {
     }
 
     /** Hands the command to the producer; a failed send is logged with the command and job. */
+    @Override
     public void send(TrainerCommand command) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.topic(),
                 command.job().getBytes(StandardCharsets.UTF_8), CommandCloudEvents.bytes(command));

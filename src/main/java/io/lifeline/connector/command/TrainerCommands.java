@@ -1,31 +1,31 @@
 package io.lifeline.connector.command;
 
+import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import java.time.Clock;
 import org.jboss.logging.Logger;
 
 /**
- * The application's one {@link TrainerCommandSink}: sends each command to every channel that is on: the Kafka topic
- * (when Kafka is configured), the queue of agents polling over HTTP (always), and the demo fleet's trainers (for its
- * jobs while it runs). A command past its deadline is sent nowhere. A failing channel does not keep the command from
- * the others; the same id sent again is harmless (receivers dedupe).
+ * The application's one {@link TrainerCommandSink}: sends each command to every {@link CommandChannel} that accepts
+ * it: the Kafka topic (when Kafka is configured), the queue of agents polling over HTTP (always), and the demo
+ * fleet's trainers (for its jobs while it runs; the demo plugs in through the same port). A command past its
+ * deadline is sent nowhere. A failing channel does not keep the command from the others; the same id sent again is
+ * harmless (receivers dedupe).
  */
 @ApplicationScoped
 public class TrainerCommands implements TrainerCommandSink {
 
     private static final Logger LOG = Logger.getLogger(TrainerCommands.class);
 
-    private final KafkaCommandSink kafka;
-    private final AgentCommandQueue agents;
-    private final DemoCommandSink demo;
+    private final Instance<CommandChannel> channels;
     private final Clock clock;
 
-    TrainerCommands(KafkaCommandSink kafka, AgentCommandQueue agents, DemoCommandSink demo, Clock clock) {
-        this.kafka = kafka;
-        this.agents = agents;
-        this.demo = demo;
+    TrainerCommands(@Any Instance<CommandChannel> channels, Clock clock) {
+        this.channels = channels;
         this.clock = clock;
     }
 
@@ -36,12 +36,10 @@ public class TrainerCommands implements TrainerCommandSink {
                     command.job(), command.deadline());
             return;
         }
-        if (kafka.enabled()) {
-            attempt("Kafka", command, () -> kafka.send(command));
-        }
-        attempt("agent queue", command, () -> agents.offer(command));
-        if (demo.accepts(command)) {
-            attempt("demo fleet", command, () -> demo.send(command));
+        for (CommandChannel channel : channels) {
+            if (channel.accepts(command)) {
+                attempt(channel.name(), command, () -> channel.send(command));
+            }
         }
     }
 

@@ -3,6 +3,6 @@
  * {@link io.lifeline.action.port.TrainerCommandSink}) sends each command as a CloudEvent to the Kafka topic
  * ({@link io.lifeline.connector.command.KafkaCommandSink}), to agents polling over HTTP
  * ({@link io.lifeline.connector.command.AgentCommandQueue}, {@link io.lifeline.connector.command.AgentCommandsResource})
- * and to the demo fleet's trainers ({@link io.lifeline.connector.command.DemoCommandSink}).
+ * and to any other {@link io.lifeline.action.port.CommandChannel} (the demo fleet's trainers plug in as one).
  */
 package io.lifeline.connector.command;

@@ -1,6 +1,6 @@
 package io.lifeline.connector.http;
 
-import io.lifeline.api.Problem;
+import io.lifeline.web.ProblemMappers;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
@@ -22,9 +22,7 @@ public final class Answers {
     public static Response unusable(List<ItemError> errors) {
         String detail = errors.size() == 1 ? errors.get(0).reason() + ": " + errors.get(0).detail()
                 : "nothing usable: all " + errors.size() + " items were rejected";
-        return Response.status(400).type(Problem.MEDIA_TYPE)
-                .entity(new Problem("/problems/unusable-connector-input", "Nothing usable in the input", 400, detail,
-                        errors)).build();
+        return ProblemMappers.problem(400, "unusable-connector-input", "Nothing usable in the input", detail, errors);
     }
 
     /** Refuses a request to a connector that is switched off. */

@@ -1,66 +1,73 @@
 package io.lifeline.connector.http;
 
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.IngestPipeline;
+import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * How pushed connector inputs reach the pipeline: every event made of the input passes the pipeline's own checks
- * (the future-skew guard), the good ones are submitted together, and the answer lists every dropped item with its
- * reason, as the event API does.
+ * How connector inputs reach the gateway: the events made of an input are submitted together; the gateway refuses
+ * those it cannot take (the future-skew guard) and the answer lists every dropped item with its reason, as the event
+ * API does. Refusals are counted per connector.
  */
 @ApplicationScoped
 public class ConnectorIngest {
 
-    private final IngestPipeline pipeline;
+    private final IngestGateway gateway;
     private final ConnectorMetrics metrics;
 
-    ConnectorIngest(IngestPipeline pipeline, ConnectorMetrics metrics) {
-        this.pipeline = pipeline;
+    ConnectorIngest(IngestGateway gateway, ConnectorMetrics metrics) {
+        this.gateway = gateway;
         this.metrics = metrics;
     }
 
-    /** The events of a batch that pass the pipeline's checks, in order; adds an error for each one that does not. */
-    public List<Event> admissible(ConnectorBatch batch) {
-        List<Event> valid = new ArrayList<>(batch.events().size());
-        for (int i = 0; i < batch.events().size(); i++) {
-            Event e = batch.events().get(i);
-            String reason = pipeline.check(e);
-            if (reason == null) {
-                valid.add(e);
-                batch.markUsable(batch.positions().get(i));
-            } else {
-                metrics.rejectedAtIngest(batch.connector(), ConnectorMetrics.TIME_IN_FUTURE);
-                batch.errors().add(new ItemError(batch.positions().get(i), e.id(), ConnectorMetrics.TIME_IN_FUTURE, reason));
-            }
-        }
-        batch.errors().sort(Comparator.comparingInt(ItemError::index));
-        return valid;
-    }
-
     /**
-     * Checks and submits a batch. Completes with the receipt once every lifecycle event is stored; completes with
-     * {@code null} when nothing was submittable (see {@link #errorsOf}); fails like {@link IngestPipeline#submit}.
+     * Submits a batch. Completes with the receipt once every lifecycle event kept is stored, marking each item that
+     * gave a kept event usable; completes with {@code null} when nothing was submittable (see {@link #errorsOf});
+     * fails like {@link IngestGateway#submit}.
      */
     public CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch) {
-        List<Event> valid = admissible(batch);
-        if (valid.isEmpty()) {
+        if (batch.events().isEmpty()) {
+            batch.errors().sort(Comparator.comparingInt(ItemError::index));
             return CompletableFuture.completedFuture(batch.errors().isEmpty()
                     ? new ConnectorReceipt(0, 0, 0, List.of()) : null);
         }
-        return submitChecked(valid).thenApply(r -> new ConnectorReceipt(r.accepted(), r.duplicates(),
-                batch.errors().size(), batch.errors()));
+        return gateway.submit(batch.events()).thenApply(r -> {
+            BitSet refused = new BitSet();
+            for (IngestReceipt.Refused x : r.rejected()) {
+                refused.set(x.index());
+                metrics.rejectedAtIngest(batch.connector(), ConnectorMetrics.TIME_IN_FUTURE);
+                batch.errors().add(new ItemError(batch.positions().get(x.index()), x.id(), ConnectorMetrics.TIME_IN_FUTURE,
+                        x.reason()));
+            }
+            for (int i = 0; i < batch.events().size(); i++) {
+                if (!refused.get(i)) {
+                    batch.markUsable(batch.positions().get(i));
+                }
+            }
+            batch.errors().sort(Comparator.comparingInt(ItemError::index));
+            if (r.accepted() + r.duplicates() == 0) {
+                return null;
+            }
+            return new ConnectorReceipt(r.accepted(), r.duplicates(), batch.errors().size(), batch.errors());
+        });
     }
 
-    /** Submits events already checked by {@link #admissible}. */
-    public CompletionStage<IngestReceipt> submitChecked(List<Event> events) {
-        return pipeline.submit(events);
+    /** Submits events a connector made by itself (no input to answer); refusals are counted for {@code connector}. */
+    public CompletionStage<IngestReceipt> submit(String connector, List<Event> events) {
+        return gateway.submit(events).thenApply(r -> {
+            if (!r.rejected().isEmpty()) {
+                for (int i = 0; i < r.rejected().size(); i++) {
+                    metrics.rejectedAtIngest(connector, ConnectorMetrics.TIME_IN_FUTURE);
+                }
+            }
+            return r;
+        });
     }
 
     /** The errors of a batch, once {@link #submit} found nothing to submit. */

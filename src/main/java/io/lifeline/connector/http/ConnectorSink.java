@@ -1,8 +1,9 @@
 package io.lifeline.connector.http;
 
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.IngestPipeline;
-import io.lifeline.ingest.IngestRejectedException;
+import io.lifeline.ingest.IngestGateway;
+import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -32,31 +33,25 @@ public class ConnectorSink {
     private record Pending(String connector, Event event) {
     }
 
-    private final IngestPipeline pipeline;
+    private final IngestGateway gateway;
     private final ConnectorMetrics metrics;
     private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(CAPACITY);
     private final LongAdder submitted = new LongAdder();
     private volatile boolean running = true;
     private Thread sender;
 
-    ConnectorSink(IngestPipeline pipeline, ConnectorMetrics metrics) {
-        this.pipeline = pipeline;
+    ConnectorSink(IngestGateway gateway, ConnectorMetrics metrics) {
+        this.gateway = gateway;
         this.metrics = metrics;
     }
 
     /**
-     * Queues events for the pipeline, after its checks (an event dated too far ahead is counted and dropped).
+     * Queues events for the gateway (an event it refuses, dated too far ahead, is counted and dropped there).
      * Waits while the queue is full. Returns false when shutting down or interrupted.
      */
     public boolean send(String connector, List<Event> events) {
         ensureStarted();
         for (Event e : events) {
-            String reason = pipeline.check(e);
-            if (reason != null) {
-                metrics.rejectedAtIngest(connector, ConnectorMetrics.TIME_IN_FUTURE);
-                LOG.debugf("%s: dropped %s of %s: %s", connector, e.id(), e.subject(), reason);
-                continue;
-            }
             try {
                 while (!queue.offer(new Pending(connector, e), 1, TimeUnit.SECONDS)) {
                     if (!running) {
@@ -120,12 +115,17 @@ public class ConnectorSink {
         long backoff = 100;
         while (true) {
             try {
-                pipeline.submit(events).toCompletableFuture().join();
-                submitted.add(events.size());
+                IngestReceipt r = gateway.submit(events).toCompletableFuture().join();
+                for (IngestReceipt.Refused x : r.rejected()) {
+                    Pending p = batch.get(x.index());
+                    metrics.rejectedAtIngest(p.connector(), ConnectorMetrics.TIME_IN_FUTURE);
+                    LOG.debugf("%s: dropped %s of %s: %s", p.connector(), x.id(), p.event().subject(), x.reason());
+                }
+                submitted.add(events.size() - r.rejected().size());
                 return;
             } catch (CompletionException e) {
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
-                if (!(cause instanceof IngestRejectedException) || !running) {
+                if (!(cause instanceof RetryLaterException) || !running) {
                     LOG.warnf("Dropped %d connector events (first %s of %s): %s", events.size(), events.get(0).id(),
                             events.get(0).subject(), cause.getMessage());
                     return;

@@ -2,10 +2,9 @@ package io.lifeline.connector.http;
 
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.config.NoticesConnectorConfig;
-import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.IngestRejectedException;
 import io.lifeline.ingest.kafka.KafkaClients;
-import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.runtime.IngestOpened;
+import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -127,7 +126,7 @@ public class NoticesKafkaConsumer {
             list.add(r);
             records.translate(r.value() == null ? new byte[0] : r.value(), headers(r), now, batch, index);
         }
-        List<Event> valid = ingest.admissible(batch);
+        awaitStored(batch);
         List<Future<RecordMetadata>> dead = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             if (!batch.usable(i)) {
@@ -136,9 +135,6 @@ public class NoticesKafkaConsumer {
                     dead.add(deadLetter(list.get(i), reason));
                 }
             }
-        }
-        if (!valid.isEmpty()) {
-            awaitStored(valid);
         }
         try {
             for (Future<RecordMetadata> f : dead) {
@@ -153,17 +149,18 @@ public class NoticesKafkaConsumer {
         consumer.commitSync(offsets);
     }
 
-    /** Waits until the pipeline has stored the events; a batch it pushes back is submitted again after a pause. */
-    private void awaitStored(List<Event> events) {
+    /** Waits until the gateway has stored the batch's events; a batch it pushes back is submitted again after a pause. */
+    private void awaitStored(ConnectorBatch batch) {
         while (true) {
             try {
-                ingest.submitChecked(events).toCompletableFuture().join();
+                ingest.submit(batch).toCompletableFuture().join();
                 return;
             } catch (CompletionException e) {
-                if (!(e.getCause() instanceof IngestRejectedException) || !running) {
+                if (!(e.getCause() instanceof RetryLaterException) || !running) {
                     throw e;
                 }
-                LOG.warnf("Pipeline pushed back %d notice events (%s); retrying", events.size(), e.getCause().getMessage());
+                LOG.warnf("Pipeline pushed back %d notice events (%s); retrying", batch.events().size(),
+                        e.getCause().getMessage());
                 pause(config.retryBackoff());
             }
         }

@@ -1,11 +1,11 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.codec.InvalidEventException;
 import io.lifeline.config.TorchelasticConnectorConfig;
 import io.lifeline.connector.Translation;
 import io.lifeline.connector.torchelastic.JobBinding;
 import io.lifeline.connector.torchelastic.JobResolver;
 import io.lifeline.connector.torchelastic.TorchelasticTranslator;
-import io.lifeline.ingest.codec.InvalidEventException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;

@@ -2,6 +2,7 @@ package io.lifeline.connector.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.lifeline.codec.Rfc3339;
 import io.lifeline.connector.Translation;
 import io.lifeline.connector.TranslatorStats;
 import io.lifeline.connector.http.ConnectorMetrics;
@@ -9,8 +10,6 @@ import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.domain.event.Event;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
 import org.jboss.logging.Logger;
@@ -98,14 +97,8 @@ final class KubeContext {
 
     /** An RFC 3339 time as Kubernetes writes it, or {@code fallback} when absent or unreadable. */
     static Instant time(String rfc3339, Instant fallback) {
-        if (rfc3339 == null || rfc3339.isBlank()) {
-            return fallback;
-        }
-        try {
-            return OffsetDateTime.parse(rfc3339).toInstant();
-        } catch (DateTimeParseException e) {
-            return fallback;
-        }
+        Instant t = Rfc3339.parseOrNull(rfc3339);
+        return t == null ? fallback : t;
     }
 
     /** The creation time of an object, or {@code fallback}. */

@@ -10,7 +10,7 @@ import io.lifeline.connector.http.ConnectorNodeResolver;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.connector.http.HostNodes;
 import io.lifeline.connector.scrape.DcgmScraper;
-import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.runtime.IngestOpened;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

@@ -11,8 +11,8 @@ import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.IngestRejectedException;
-import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.runtime.IngestOpened;
+import io.lifeline.store.RetryLaterException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,9 +22,9 @@ import jakarta.enterprise.event.Observes;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -284,7 +284,7 @@ public class DcgmScraper {
     }
 
     private void submit(List<Event> events, TargetState s) {
-        ingest.submitChecked(events).whenComplete((receipt, error) -> {
+        ingest.submit("dcgm", events).whenComplete((receipt, error) -> {
             if (error == null) {
                 return;
             }
@@ -295,7 +295,7 @@ public class DcgmScraper {
                     lifecycle.add(e);
                 }
             }
-            if (cause instanceof IngestRejectedException && !lifecycle.isEmpty()) {
+            if (cause instanceof RetryLaterException && !lifecycle.isEmpty()) {
                 // Samples come again with the next scrape; an XID is reported once, so it must not be lost.
                 sink.send("dcgm", lifecycle);
             }

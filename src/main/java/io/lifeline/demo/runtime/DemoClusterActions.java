@@ -1,6 +1,7 @@
 package io.lifeline.demo.runtime;
 
 import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.port.ClusterBackend;
 import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.SimOutcome;
@@ -17,8 +18,14 @@ import java.util.function.Function;
  * {@link ClusterActions}: the application's one {@code ClusterActions} bean chooses between the implementations.
  */
 @ApplicationScoped
-@Typed(DemoClusterActions.class)
-public class DemoClusterActions implements ClusterActions {
+@Typed({DemoClusterActions.class, ClusterBackend.class})
+public class DemoClusterActions implements ClusterBackend {
+
+    @Override
+    public int precedence() {
+        return 100;
+    }
+
 
     private final DemoRunner runner;
 

@@ -5,7 +5,7 @@ import io.lifeline.demo.Scenario;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
-import io.lifeline.ingest.IngestRejectedException;
+import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,14 +16,14 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -350,7 +350,7 @@ public class DemoRunner {
             delivered += pending.size();
             pending = List.of();
             attempts = 0;
-        } else if (failure instanceof IngestRejectedException) {
+        } else if (failure instanceof RetryLaterException) {
             if (now - lastBackPressureLog >= BACK_PRESSURE_LOG_MS) {
                 lastBackPressureLog = now;
                 LOG.infof("demo fleet: ingest pushed back (%s); offering %d events (%s) again each tick",

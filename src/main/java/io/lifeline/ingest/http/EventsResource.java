@@ -2,17 +2,18 @@ package io.lifeline.ingest.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
-import io.lifeline.api.Problem;
-import io.lifeline.domain.event.Event;
+import io.lifeline.codec.DecodedBatch;
+import io.lifeline.codec.EventCodec;
+import io.lifeline.codec.InvalidEventException;
+import io.lifeline.codec.Rejection;
+import io.lifeline.codec.Rfc3339;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.IngestPipeline;
-import io.lifeline.ingest.codec.DecodedBatch;
-import io.lifeline.ingest.codec.EventCodec;
-import io.lifeline.ingest.codec.InvalidEventException;
-import io.lifeline.ingest.codec.Rejection;
+import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.store.EventLogQuery;
 import io.lifeline.store.EventLogRepository;
 import io.lifeline.store.StoredEvent;
+import io.lifeline.web.ProblemMappers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.common.annotation.Blocking;
@@ -27,8 +28,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -75,31 +74,27 @@ public class EventsResource {
             throw new InvalidEventException("batch of " + decoded.total() + " events is larger than the limit of "
                     + maxBatch + "; split it");
         }
-        List<Event> valid = new ArrayList<>(decoded.events().size());
+        if (decoded.events().isEmpty()) {
+            return CompletableFuture.completedFuture(answer(decoded, new IngestReceipt(0, 0)));
+        }
+        return pipeline.submit(decoded.events()).thenApply(receipt -> answer(decoded, receipt));
+    }
+
+    /** The answer to a batch: accepted and duplicates, and every event refused by the codec or the gateway. */
+    private Response answer(DecodedBatch decoded, IngestReceipt receipt) {
         List<Rejection> errors = new ArrayList<>(decoded.rejections());
-        for (int i = 0; i < decoded.events().size(); i++) {
-            Event e = decoded.events().get(i);
-            String reason = pipeline.check(e);
-            if (reason == null) {
-                valid.add(e);
-            } else {
-                errors.add(new Rejection(decoded.positions().get(i), e.id(), reason));
-            }
+        for (IngestReceipt.Refused r : receipt.rejected()) {
+            errors.add(new Rejection(decoded.positions().get(r.index()), r.id(), r.reason()));
         }
         errors.sort((a, b) -> Integer.compare(a.index(), b.index()));
         if (!errors.isEmpty()) {
             rejected.increment(errors.size());
         }
-        if (valid.isEmpty()) {
-            if (errors.isEmpty()) {
-                return CompletableFuture.completedFuture(Response.ok(new IngestResponse(0, 0, 0, List.of())).build());
-            }
+        if (receipt.accepted() + receipt.duplicates() == 0 && !errors.isEmpty()) {
             String detail = errors.size() == 1 ? errors.get(0).reason() : "all " + errors.size() + " events were rejected";
-            return CompletableFuture.completedFuture(Response.status(400).type(Problem.MEDIA_TYPE)
-                    .entity(new Problem("/problems/invalid-event", "Invalid event", 400, detail, errors)).build());
+            return ProblemMappers.problem(400, "invalid-event", "Invalid event", detail, errors);
         }
-        return pipeline.submit(valid).thenApply(receipt -> Response.ok(
-                new IngestResponse(receipt.accepted(), receipt.duplicates(), errors.size(), errors)).build());
+        return Response.ok(new IngestResponse(receipt.accepted(), receipt.duplicates(), errors.size(), errors)).build();
     }
 
     /** An event as stored in the log. */
@@ -150,14 +145,7 @@ public class EventsResource {
     }
 
     private static Instant instant(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new InvalidEventException(name + ": expected an RFC 3339 timestamp, got '" + value + "'");
-        }
+        return Rfc3339.parse(name, value);
     }
 
     static String encodeCursor(StoredEvent last) {

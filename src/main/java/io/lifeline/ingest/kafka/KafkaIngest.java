@@ -1,13 +1,13 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.codec.EventCodec;
+import io.lifeline.codec.InvalidEventException;
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
-import io.lifeline.ingest.IngestRejectedException;
-import io.lifeline.ingest.codec.EventCodec;
-import io.lifeline.ingest.codec.InvalidEventException;
-import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.runtime.IngestOpened;
+import io.lifeline.store.RetryLaterException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
@@ -138,6 +138,7 @@ public class KafkaIngest {
         records.forEach(list::add);
         Object[] decoded = decodeAll(list);
         List<Event> events = new ArrayList<>(list.size());
+        List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(list.size());
         List<Future<RecordMetadata>> dlq = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (int i = 0; i < list.size(); i++) {
@@ -145,11 +146,12 @@ public class KafkaIngest {
             offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
             if (decoded[i] instanceof Event e) {
                 events.add(e);
+                sources.add(r);
             } else {
                 dlq.add(deadLetter(r, (String) decoded[i]));
             }
         }
-        return new InFlight(events, submit(events), dlq, offsets);
+        return new InFlight(events, sources, submit(events), dlq, offsets);
     }
 
     /**
@@ -186,9 +188,7 @@ public class KafkaIngest {
     private void decodeRange(List<ConsumerRecord<byte[], byte[]>> list, Object[] out, int from, int to) {
         for (int i = from; i < to; i++) {
             try {
-                Event e = decoder.decode(list.get(i));
-                String reason = pipeline.check(e);
-                out[i] = reason == null ? e : reason;
+                out[i] = decoder.decode(list.get(i));
             } catch (InvalidEventException ex) {
                 out[i] = ex.getMessage();
             }
@@ -236,13 +236,16 @@ public class KafkaIngest {
     private void awaitDurable(InFlight batch) {
         while (true) {
             try {
-                batch.ingest.join();
+                IngestReceipt receipt = batch.ingest.join();
+                for (IngestReceipt.Refused r : receipt.rejected()) {
+                    batch.deadLetters.add(deadLetter(batch.sources.get(r.index()), r.reason()));
+                }
                 for (Future<RecordMetadata> f : batch.deadLetters) {
                     f.get();
                 }
                 return;
             } catch (CompletionException e) {
-                if (!(e.getCause() instanceof IngestRejectedException) || !running && !pipeline.isOpen()) {
+                if (!(e.getCause() instanceof RetryLaterException) || !running && !pipeline.isOpen()) {
                     throw e;
                 }
                 LOG.warnf("Pipeline pushed back a batch of %d events (%s); retrying", batch.events.size(),
@@ -293,13 +296,17 @@ public class KafkaIngest {
 
     private static final class InFlight {
         final List<Event> events;
+        /** The record each event came from, by index: a refused event is dead-lettered as its record. */
+        final List<ConsumerRecord<byte[], byte[]>> sources;
         final List<Future<RecordMetadata>> deadLetters;
         final Map<TopicPartition, OffsetAndMetadata> offsets;
         CompletableFuture<IngestReceipt> ingest;
 
-        InFlight(List<Event> events, CompletableFuture<IngestReceipt> ingest, List<Future<RecordMetadata>> deadLetters,
+        InFlight(List<Event> events, List<ConsumerRecord<byte[], byte[]>> sources,
+                 CompletableFuture<IngestReceipt> ingest, List<Future<RecordMetadata>> deadLetters,
                  Map<TopicPartition, OffsetAndMetadata> offsets) {
             this.events = events;
+            this.sources = sources;
             this.ingest = ingest;
             this.deadLetters = deadLetters;
             this.offsets = offsets;

@@ -1,8 +1,8 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.codec.EventCodec;
+import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
-import io.lifeline.ingest.codec.EventCodec;
-import io.lifeline.ingest.codec.InvalidEventException;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;

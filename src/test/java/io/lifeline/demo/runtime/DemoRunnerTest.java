@@ -7,7 +7,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
-import io.lifeline.ingest.IngestRejectedException;
+import io.lifeline.store.RetryLaterException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -90,7 +90,7 @@ class DemoRunnerTest {
     }
 
     private static CompletableFuture<IngestReceipt> backPressure() {
-        return CompletableFuture.failedFuture(new IngestRejectedException("event buffer full"));
+        return CompletableFuture.failedFuture(new RetryLaterException("event buffer full"));
     }
 
     @Test

@@ -2,9 +2,9 @@ package io.lifeline.ingest.kafka;
 
 import static io.restassured.RestAssured.given;
 
+import io.lifeline.codec.EventCodec;
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.ingest.IngestPipeline;
-import io.lifeline.ingest.codec.EventCodec;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.BenchmarkReport;
 import io.lifeline.testing.KafkaResource;

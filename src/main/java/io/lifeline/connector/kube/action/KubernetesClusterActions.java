@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.port.ClusterBackend;
 import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.config.KubeConfig;
@@ -25,8 +26,14 @@ import java.util.function.Supplier;
  * {@link ClusterActions}: {@link SelectedClusterActions} chooses between this, the demo fleet and nothing.
  */
 @ApplicationScoped
-@Typed(KubernetesClusterActions.class)
-public class KubernetesClusterActions implements ClusterActions {
+@Typed({KubernetesClusterActions.class, ClusterBackend.class})
+public class KubernetesClusterActions implements ClusterBackend {
+
+    @Override
+    public int precedence() {
+        return 0;
+    }
+
 
     /** The operators over one client (and its no-retry twin for evictions). */
     private record Operators(NodeOperator nodes, PodOperator pods, PyTorchJobOperator jobs, KubernetesClient evictions) {

@@ -1,8 +1,8 @@
 package io.lifeline.connector.kube.action;
 
 import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.port.ClusterBackend;
 import io.lifeline.action.port.ClusterOutcome;
-import io.lifeline.demo.runtime.DemoClusterActions;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
@@ -15,22 +15,19 @@ import java.util.List;
 @ApplicationScoped
 public class SelectedClusterActions implements ClusterActions {
 
-    private final KubernetesClusterActions kubernetes;
-    private final DemoClusterActions demo;
+    private final List<ClusterBackend> backends;
     private final ClusterActions none = new NoClusterActions();
 
-    SelectedClusterActions(KubernetesClusterActions kubernetes, DemoClusterActions demo) {
-        this.kubernetes = kubernetes;
-        this.demo = demo;
+    SelectedClusterActions(@jakarta.enterprise.inject.Any jakarta.enterprise.inject.Instance<ClusterBackend> backends) {
+        this.backends = backends.stream().sorted(java.util.Comparator.comparingInt(ClusterBackend::precedence)).toList();
     }
 
     /** The implementation calls go to now. */
     ClusterActions current() {
-        if (kubernetes.available()) {
-            return kubernetes;
-        }
-        if (demo.available()) {
-            return demo;
+        for (ClusterBackend b : backends) {
+            if (b.available()) {
+                return b;
+            }
         }
         return none;
     }

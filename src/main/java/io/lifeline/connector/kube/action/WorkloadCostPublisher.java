@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lifeline.config.KubeConfig;
 import io.lifeline.connector.kube.action.WorkloadOperator.JobCost;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
-import io.lifeline.runtime.LifelineStartup.IngestOpened;
+import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,0 +1,155 @@
+package io.lifeline.alert;
+
+import io.lifeline.domain.alert.Alert;
+import io.lifeline.domain.alert.AlertRule;
+import io.lifeline.domain.alert.AlertState;
+import io.lifeline.domain.alert.Matcher;
+import io.lifeline.domain.alert.Silence;
+import io.lifeline.security.AccessDeniedException;
+import io.lifeline.security.Caller;
+import io.lifeline.security.Role;
+import io.lifeline.store.StoreUnavailableException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * Alerts and silences as the REST API and the dashboard read and change them: one place for the listing and for the
+ * rules of silences: who may create and expire them (operators), what a
+ * valid one is (at least one matcher, a comment, an end in the future, at most 90 days), how many may be active or
+ * pending at once. Errors are typed: {@link IllegalArgumentException} for an invalid request,
+ * {@link AccessDeniedException}, {@link SilenceNotFoundException}, {@link TooManySilencesException} and
+ * {@link StoreUnavailableException}. Calls wait on PostgreSQL: never call them from a UI or event-loop thread.
+ */
+@ApplicationScoped
+public class AlertService {
+
+    private static final Logger LOG = Logger.getLogger(AlertService.class);
+    /** The longest a silence may last. */
+    public static final Duration LONGEST = Duration.ofDays(90);
+    private static final int LIST_LIMIT = 10_000;
+
+    private final AlertStore store;
+    private final AlertsConfig config;
+    private final Clock clock;
+
+    AlertService(AlertStore store, AlertsConfig config, Clock clock) {
+        this.store = store;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** Alerts in {@code state} (null: any) of {@code rule} (null: any) in {@code namespace} (null: any), firing first. */
+    public List<Alert> alerts(AlertState state, AlertRule rule, String namespace, int limit) {
+        try {
+            return store.listAlerts(state, rule, namespace, limit);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** The ids of the silences in {@code silences} that mute {@code alert} at {@code now}. */
+    public static List<String> silencing(Alert alert, List<Silence> silences, Instant now) {
+        List<String> by = new java.util.ArrayList<>();
+        for (Silence s : silences) {
+            if (s.activeAt(now) && s.matches(alert.labels())) {
+                by.add(s.id());
+            }
+        }
+        return List.copyOf(by);
+    }
+
+    /** Active and pending silences, and with {@code includeExpired} the expired ones too. */
+    public List<Silence> list(boolean includeExpired) {
+        try {
+            return store.silences(clock.instant(), includeExpired, LIST_LIMIT);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    public Optional<Silence> find(String id) {
+        try {
+            return store.findSilence(id);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /**
+     * Creates a silence.
+     *
+     * @param startsAt when it starts, null for now
+     * @param endsAt   when it ends; or
+     * @param duration how long it lasts from its start: exactly one of the two
+     * @param comment  why (required)
+     * @param origin   where it was made, for the log ("API", "dashboard")
+     */
+    public Silence create(Caller caller, List<Matcher> matchers, Instant startsAt, Instant endsAt, Duration duration,
+                          String comment, String origin) {
+        requireOperator(caller);
+        if (comment == null || comment.isBlank()) {
+            throw new IllegalArgumentException("comment: required (say why the alerts are muted)");
+        }
+        if ((endsAt == null) == (duration == null)) {
+            throw new IllegalArgumentException("endsAt, duration: give one or the other");
+        }
+        if (duration != null && (duration.isNegative() || duration.isZero())) {
+            throw new IllegalArgumentException("duration: must be positive");
+        }
+        if (matchers == null || matchers.isEmpty()) {
+            throw new IllegalArgumentException("matchers: at least one (choose a label to match)");
+        }
+        Instant now = clock.instant();
+        Instant start = startsAt == null ? now : startsAt;
+        Instant end = endsAt != null ? endsAt : start.plus(duration);
+        if (!end.isAfter(now)) {
+            throw new IllegalArgumentException("endsAt: must be in the future");
+        }
+        if (Duration.between(start, end).compareTo(LONGEST) > 0) {
+            throw new IllegalArgumentException("endsAt: a silence lasts at most 90 days");
+        }
+        Silence s = new Silence(UUID.randomUUID().toString(), matchers, start, end, caller.actor(), comment.trim());
+        try {
+            if (store.silences(now, false, config.maxSilences() + 1).size() >= config.maxSilences()) {
+                throw new TooManySilencesException(config.maxSilences());
+            }
+            store.insertSilence(s, now);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+        LOG.infof("Silence %s created by %s (%s): %s until %s (%s)", s.id(), s.createdBy(), origin, s.matchers(),
+                s.endsAt(), s.comment());
+        return s;
+    }
+
+    /** Expires a silence now; expiring an expired silence changes nothing. */
+    public Silence expire(Caller caller, String id) {
+        requireOperator(caller);
+        try {
+            Silence s = store.expireSilence(id, clock.instant(), caller.actor())
+                    .orElseThrow(() -> new SilenceNotFoundException(id));
+            LOG.infof("Silence %s expired by %s", id, caller.actor());
+            return s;
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private static void requireOperator(Caller caller) {
+        if (caller == null || !caller.has(Role.OPERATOR)) {
+            throw new AccessDeniedException("only operators may create or expire silences");
+        }
+    }
+
+    private static StoreUnavailableException unavailable(SQLException e) {
+        LOG.warnf("Alert store unavailable: %s", e.getMessage());
+        return new StoreUnavailableException("the alert store", e);
+    }
+}

@@ -1,0 +1,51 @@
+package io.lifeline.app;
+
+import io.lifeline.ingest.IngestPipeline;
+import io.lifeline.runtime.IngestOpened;
+import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.store.EventLogReplay;
+import io.lifeline.store.PartitionMaintenance;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.sql.SQLException;
+import java.time.Duration;
+import org.jboss.logging.Logger;
+
+/**
+ * Start-up order: make sure the log's partitions exist, rebuild the model from the stored log, and only then
+ * open ingest (HTTP, Kafka, connectors, the demo). Until it is open, readiness is DOWN.
+ */
+@ApplicationScoped
+public class LifelineStartup {
+
+    private static final Logger LOG = Logger.getLogger(LifelineStartup.class);
+
+    private final PartitionMaintenance partitions;
+    private final EventLogReplay replay;
+    private final ModelRuntime model;
+    private final IngestPipeline pipeline;
+    private final jakarta.enterprise.event.Event<IngestOpened> opened;
+
+    LifelineStartup(PartitionMaintenance partitions, EventLogReplay replay, ModelRuntime model, IngestPipeline pipeline,
+                    jakarta.enterprise.event.Event<IngestOpened> opened) {
+        this.partitions = partitions;
+        this.replay = replay;
+        this.model = model;
+        this.pipeline = pipeline;
+        this.opened = opened;
+    }
+
+    void onStart(@Observes StartupEvent ev) throws SQLException {
+        long t0 = System.nanoTime();
+        partitions.run();
+        long n = replay.replay(batch -> {
+            batch.forEach(pipeline::rememberReplayed);
+            model.enqueue(batch, Duration.ofMinutes(5));
+        });
+        model.barrier().join();
+        pipeline.open();
+        LOG.infof("Model rebuilt from %d stored events in %d ms; ingest open", n, (System.nanoTime() - t0) / 1_000_000);
+        opened.fire(new IngestOpened());
+    }
+}

@@ -1,0 +1,376 @@
+package io.lifeline.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lifeline.domain.event.CapacityType;
+import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.event.EventData;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.GpuData;
+import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.domain.event.SchedulerData;
+import io.lifeline.domain.event.TrainerData;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Maps the {@code data} member of each catalogue type to and from its record. The wire names are
+ * the record component names (camelCase); docs/events.md documents them.
+ */
+final class DataCodec {
+
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final int MAX_PARTICIPANTS = 100_000;
+    private static final long MAX_COUNT = Long.MAX_VALUE;
+
+    private DataCodec() {
+    }
+
+    static EventData decode(EventType type, DataReader d) {
+        return switch (type.family()) {
+            case NODE -> decodeNode(type, d);
+            case GPU -> decodeGpu(type, d);
+            case SCHEDULER -> decodeScheduler(type, d);
+            case TRAINER -> decodeTrainer(type, d);
+            case JOB -> decodeJob(type, d);
+        };
+    }
+
+    private static EventData decodeNode(EventType type, DataReader d) {
+        return switch (type) {
+            case NODE_REGISTERED -> new NodeData.Registered(d.reqString("pool"),
+                    d.reqEnum("capacityType", CapacityType::fromWireName, "spot, on-demand, reserved"),
+                    d.optString("zone"), d.optString("instanceType"), d.reqInt("gpuCount", 0, 1024),
+                    d.optString("providerId"));
+            case NODE_READY -> new NodeData.Ready();
+            case NODE_NOT_READY -> new NodeData.NotReady(d.optString("reason"));
+            case NODE_CORDONED -> new NodeData.Cordoned(d.optString("by"));
+            case NODE_UNCORDONED -> new NodeData.Uncordoned();
+            case NODE_INTERRUPTION_NOTICE -> new NodeData.InterruptionNotice(
+                    d.reqEnum("kind", NoticeKind::fromWireName, "spot_reclaim, rebalance, maintenance, preempt"),
+                    d.optString("provider"), d.optInstant("deadline"));
+            case NODE_TERMINATED -> new NodeData.Terminated(d.optString("reason"));
+            default -> throw new IllegalStateException(type.name());
+        };
+    }
+
+    private static EventData decodeGpu(EventType type, DataReader d) {
+        String uuid = d.reqString("uuid");
+        int index = d.reqInt("index", 0, 1023);
+        if (type == EventType.GPU_XID) {
+            return new GpuData.Xid(uuid, index, d.reqInt("xid", 1, 100_000), d.optString("message"));
+        }
+        return new GpuData.Sample(uuid, index, d.optString("model"),
+                d.optDouble("utilizationPercent", 0, 100), d.optDouble("memoryUsedMiB", 0, 1e9),
+                d.optDouble("memoryFreeMiB", 0, 1e9), d.optDouble("temperatureCelsius", -100, 300),
+                d.optDouble("powerWatts", 0, 1e5), d.optLong("eccSbeVolatile", 0, MAX_COUNT),
+                d.optLong("eccDbeVolatile", 0, MAX_COUNT), d.optLong("rowRemapFailures", 0, MAX_COUNT),
+                d.optLong("nvlinkErrors", 0, MAX_COUNT), d.optInt("lastXid", 0, 100_000),
+                d.optString("pod"), d.optString("namespace"));
+    }
+
+    private static EventData decodeScheduler(EventType type, DataReader d) {
+        return switch (type) {
+            case WORKLOAD_ADMITTED -> new SchedulerData.Admitted(d.optString("workload"), d.optString("queue"));
+            case WORKLOAD_PREEMPTED -> new SchedulerData.Preempted(d.optString("reason"), d.optString("preemptor"),
+                    d.optInt("preemptorPriority", Integer.MIN_VALUE, Integer.MAX_VALUE),
+                    d.optInt("priority", Integer.MIN_VALUE, Integer.MAX_VALUE));
+            case WORKLOAD_EVICTED -> new SchedulerData.Evicted(d.optString("reason"));
+            case WORKLOAD_REQUEUED -> new SchedulerData.Requeued(d.optString("reason"));
+            case POD_EVICTED -> new SchedulerData.PodEvicted(d.reqString("pod"), d.optString("node"),
+                    d.optString("reason"));
+            default -> throw new IllegalStateException(type.name());
+        };
+    }
+
+    private static EventData decodeTrainer(EventType type, DataReader d) {
+        return switch (type) {
+            case TRAINER_RENDEZVOUS -> decodeRendezvous(d);
+            case TRAINER_WORKER_FAILED -> new TrainerData.WorkerFailed(d.optString("runId"),
+                    d.reqInt("rank", 0, Integer.MAX_VALUE), d.optString("node"),
+                    d.optInt("exitCode", Integer.MIN_VALUE, Integer.MAX_VALUE), d.optString("error"));
+            case TRAINER_RESTARTED -> new TrainerData.Restarted(d.optString("runId"),
+                    d.reqInt("restartCount", 0, Integer.MAX_VALUE), d.optString("reason"));
+            case TRAINER_PROGRESS -> new TrainerData.Progress(d.reqLong("step", 0, Long.MAX_VALUE),
+                    d.optDouble("samplesPerSecond", 0, Double.MAX_VALUE),
+                    d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE));
+            case TRAINER_CHECKPOINT_STARTED -> new TrainerData.CheckpointStarted(d.reqString("checkpointId"),
+                    d.reqLong("step", 0, Long.MAX_VALUE), d.optBool("async", false));
+            case TRAINER_CHECKPOINT_COMPLETED -> new TrainerData.CheckpointCompleted(d.reqString("checkpointId"),
+                    d.reqLong("step", 0, Long.MAX_VALUE), d.optLong("bytes", 0, Long.MAX_VALUE),
+                    d.reqDouble("durationSeconds", 0, 1e7), d.reqDouble("blockingSeconds", 0, 1e7),
+                    d.optString("uri"), d.optString("checksum"), d.optInt("shards", 1, Integer.MAX_VALUE),
+                    d.optBool("async", false), d.optInt("worldSize", 1, Integer.MAX_VALUE));
+            case TRAINER_CHECKPOINT_FAILED -> new TrainerData.CheckpointFailed(d.reqString("checkpointId"),
+                    d.reqLong("step", 0, Long.MAX_VALUE), d.optString("error"));
+            case TRAINER_CHECKPOINT_VERIFIED -> new TrainerData.CheckpointVerified(d.reqString("checkpointId"),
+                    d.reqBool("ok"), d.optString("checksum"));
+            case TRAINER_RESTORED -> new TrainerData.Restored(d.reqString("checkpointId"),
+                    d.reqLong("step", 0, Long.MAX_VALUE), d.optString("runId"));
+            case TRAINER_COMMAND_ACK -> new TrainerData.CommandAck(d.reqString("commandId"), d.optString("command"),
+                    d.reqEnum("status", DataCodec::ackStatus, "accepted, rejected, done, failed"), d.optString("message"));
+            default -> throw new IllegalStateException(type.name());
+        };
+    }
+
+    private static TrainerData.AckStatus ackStatus(String s) {
+        for (TrainerData.AckStatus a : TrainerData.AckStatus.values()) {
+            if (a.wireName().equalsIgnoreCase(s)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private static EventData decodeRendezvous(DataReader d) {
+        JsonNode arr = d.reqArray("participants");
+        if (arr.size() > MAX_PARTICIPANTS) {
+            throw new InvalidEventException(d.path("participants") + ": more than " + MAX_PARTICIPANTS + " entries");
+        }
+        List<TrainerData.Participant> ps = new ArrayList<>(arr.size());
+        for (int i = 0; i < arr.size(); i++) {
+            JsonNode p = arr.get(i);
+            if (!p.isObject()) {
+                throw new InvalidEventException(d.path("participants") + "[" + i + "]: expected an object, got "
+                        + DataReader.describe(p));
+            }
+            DataReader r = new DataReader(p, d.path("participants") + "[" + i + "].");
+            ps.add(new TrainerData.Participant(r.reqString("node"), r.reqInt("firstRank", 0, Integer.MAX_VALUE),
+                    r.reqInt("rankCount", 1, Integer.MAX_VALUE)));
+        }
+        return new TrainerData.Rendezvous(d.optString("runId"), d.reqInt("round", 0, Integer.MAX_VALUE),
+                d.reqInt("worldSize", 1, Integer.MAX_VALUE), ps);
+    }
+
+    private static EventData decodeJob(EventType type, DataReader d) {
+        return switch (type) {
+            case JOB_SUBMITTED -> new JobData.Submitted(d.reqString("namespace"), d.optString("owner"),
+                    d.optString("priorityClass"), elastic(d.reqObject("elastic")), d.reqInt("gpusPerNode", 0, 1024),
+                    d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
+            case JOB_UPDATED -> {
+                DataReader e = d.optObject("elastic");
+                yield new JobData.Updated(d.optString("priorityClass"), e == null ? null : elastic(e),
+                        d.optInt("gpusPerNode", 0, 1024), d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
+            }
+            case JOB_FINISHED -> new JobData.Finished(
+                    d.reqEnum("outcome", DataCodec::outcome, "succeeded, failed, cancelled"), d.optString("reason"));
+            default -> throw new IllegalStateException(type.name());
+        };
+    }
+
+    private static JobData.Outcome outcome(String s) {
+        for (JobData.Outcome o : JobData.Outcome.values()) {
+            if (o.wireName().equalsIgnoreCase(s)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    private static ElasticPolicy elastic(DataReader e) {
+        int min = e.reqInt("minNodes", 1, 100_000);
+        int max = e.reqInt("maxNodes", 1, 100_000);
+        if (max < min) {
+            throw new InvalidEventException(e.path("maxNodes") + ": must be >= minNodes (" + min + "), got " + max);
+        }
+        return new ElasticPolicy(min, max, e.reqInt("procsPerNode", 1, 1024), e.reqInt("maxRestarts", 0, 1_000_000));
+    }
+
+    // ---------------------------------------------------------------- encoding
+
+    static ObjectNode encode(EventData data) {
+        ObjectNode o = F.objectNode();
+        if (data instanceof NodeData n) {
+            encodeNode(n, o);
+        } else if (data instanceof GpuData g) {
+            encodeGpu(g, o);
+        } else if (data instanceof SchedulerData s) {
+            encodeScheduler(s, o);
+        } else if (data instanceof TrainerData t) {
+            encodeTrainer(t, o);
+        } else if (data instanceof JobData j) {
+            encodeJob(j, o);
+        }
+        return o;
+    }
+
+    private static void encodeNode(NodeData n, ObjectNode o) {
+        if (n instanceof NodeData.Registered r) {
+            o.put("pool", r.pool()).put("capacityType", r.capacityType().wireName());
+            putOpt(o, "zone", r.zone());
+            putOpt(o, "instanceType", r.instanceType());
+            o.put("gpuCount", r.gpuCount());
+            putOpt(o, "providerId", r.providerId());
+        } else if (n instanceof NodeData.NotReady r) {
+            putOpt(o, "reason", r.reason());
+        } else if (n instanceof NodeData.Cordoned c) {
+            putOpt(o, "by", c.by());
+        } else if (n instanceof NodeData.InterruptionNotice i) {
+            o.put("kind", i.kind().wireName());
+            putOpt(o, "provider", i.provider());
+            putOpt(o, "deadline", i.deadline() == null ? null : i.deadline().toString());
+        } else if (n instanceof NodeData.Terminated t) {
+            putOpt(o, "reason", t.reason());
+        }
+    }
+
+    private static void encodeGpu(GpuData g, ObjectNode o) {
+        o.put("uuid", g.uuid()).put("index", g.index());
+        if (g instanceof GpuData.Xid x) {
+            o.put("xid", x.xid());
+            putOpt(o, "message", x.message());
+        } else if (g instanceof GpuData.Sample s) {
+            putOpt(o, "model", s.model());
+            putOpt(o, "utilizationPercent", s.utilizationPercent());
+            putOpt(o, "memoryUsedMiB", s.memoryUsedMiB());
+            putOpt(o, "memoryFreeMiB", s.memoryFreeMiB());
+            putOpt(o, "temperatureCelsius", s.temperatureCelsius());
+            putOpt(o, "powerWatts", s.powerWatts());
+            putOpt(o, "eccSbeVolatile", s.eccSbeVolatile());
+            putOpt(o, "eccDbeVolatile", s.eccDbeVolatile());
+            putOpt(o, "rowRemapFailures", s.rowRemapFailures());
+            putOpt(o, "nvlinkErrors", s.nvlinkErrors());
+            if (s.lastXid() != null) {
+                o.put("lastXid", s.lastXid());
+            }
+            putOpt(o, "pod", s.pod());
+            putOpt(o, "namespace", s.namespace());
+        }
+    }
+
+    private static void encodeScheduler(SchedulerData s, ObjectNode o) {
+        if (s instanceof SchedulerData.Admitted a) {
+            putOpt(o, "workload", a.workload());
+            putOpt(o, "queue", a.queue());
+        } else if (s instanceof SchedulerData.Preempted p) {
+            putOpt(o, "reason", p.reason());
+            putOpt(o, "preemptor", p.preemptor());
+            if (p.preemptorPriority() != null) {
+                o.put("preemptorPriority", p.preemptorPriority());
+            }
+            if (p.priority() != null) {
+                o.put("priority", p.priority());
+            }
+        } else if (s instanceof SchedulerData.Evicted e) {
+            putOpt(o, "reason", e.reason());
+        } else if (s instanceof SchedulerData.Requeued r) {
+            putOpt(o, "reason", r.reason());
+        } else if (s instanceof SchedulerData.PodEvicted p) {
+            o.put("pod", p.pod());
+            putOpt(o, "node", p.node());
+            putOpt(o, "reason", p.reason());
+        }
+    }
+
+    private static void encodeTrainer(TrainerData t, ObjectNode o) {
+        if (t instanceof TrainerData.Rendezvous r) {
+            putOpt(o, "runId", r.runId());
+            o.put("round", r.round()).put("worldSize", r.worldSize());
+            ArrayNode ps = o.putArray("participants");
+            for (TrainerData.Participant p : r.participants()) {
+                ps.addObject().put("node", p.node()).put("firstRank", p.firstRank()).put("rankCount", p.rankCount());
+            }
+        } else if (t instanceof TrainerData.WorkerFailed w) {
+            putOpt(o, "runId", w.runId());
+            o.put("rank", w.rank());
+            putOpt(o, "node", w.node());
+            if (w.exitCode() != null) {
+                o.put("exitCode", w.exitCode());
+            }
+            putOpt(o, "error", w.error());
+        } else if (t instanceof TrainerData.Restarted r) {
+            putOpt(o, "runId", r.runId());
+            o.put("restartCount", r.restartCount());
+            putOpt(o, "reason", r.reason());
+        } else if (t instanceof TrainerData.Progress p) {
+            o.put("step", p.step());
+            putOpt(o, "samplesPerSecond", p.samplesPerSecond());
+            putOpt(o, "tokensPerSecond", p.tokensPerSecond());
+        } else {
+            encodeCheckpointAndCommands(t, o);
+        }
+    }
+
+    private static void encodeCheckpointAndCommands(TrainerData t, ObjectNode o) {
+        if (t instanceof TrainerData.CheckpointStarted c) {
+            o.put("checkpointId", c.checkpointId()).put("step", c.step()).put("async", c.async());
+        } else if (t instanceof TrainerData.CheckpointCompleted c) {
+            o.put("checkpointId", c.checkpointId()).put("step", c.step());
+            putOpt(o, "bytes", c.bytes());
+            o.put("durationSeconds", c.durationSeconds()).put("blockingSeconds", c.blockingSeconds());
+            putOpt(o, "uri", c.uri());
+            putOpt(o, "checksum", c.checksum());
+            if (c.shards() != null) {
+                o.put("shards", c.shards());
+            }
+            o.put("async", c.async());
+            if (c.worldSize() != null) {
+                o.put("worldSize", c.worldSize());
+            }
+        } else if (t instanceof TrainerData.CheckpointFailed c) {
+            o.put("checkpointId", c.checkpointId()).put("step", c.step());
+            putOpt(o, "error", c.error());
+        } else if (t instanceof TrainerData.CheckpointVerified c) {
+            o.put("checkpointId", c.checkpointId()).put("ok", c.ok());
+            putOpt(o, "checksum", c.checksum());
+        } else if (t instanceof TrainerData.Restored r) {
+            o.put("checkpointId", r.checkpointId()).put("step", r.step());
+            putOpt(o, "runId", r.runId());
+        } else if (t instanceof TrainerData.CommandAck a) {
+            o.put("commandId", a.commandId());
+            putOpt(o, "command", a.command());
+            o.put("status", a.status().wireName());
+            putOpt(o, "message", a.message());
+        }
+    }
+
+    private static void encodeJob(JobData j, ObjectNode o) {
+        if (j instanceof JobData.Submitted s) {
+            o.put("namespace", s.namespace());
+            putOpt(o, "owner", s.owner());
+            putOpt(o, "priorityClass", s.priorityClass());
+            putElastic(o, s.elastic());
+            o.put("gpusPerNode", s.gpusPerNode());
+            putOpt(o, "checkpointIntervalSeconds", s.checkpointIntervalSeconds());
+        } else if (j instanceof JobData.Updated u) {
+            putOpt(o, "priorityClass", u.priorityClass());
+            putElastic(o, u.elastic());
+            if (u.gpusPerNode() != null) {
+                o.put("gpusPerNode", u.gpusPerNode());
+            }
+            putOpt(o, "checkpointIntervalSeconds", u.checkpointIntervalSeconds());
+        } else if (j instanceof JobData.Finished f) {
+            o.put("outcome", f.outcome().wireName());
+            putOpt(o, "reason", f.reason());
+        }
+    }
+
+    private static void putElastic(ObjectNode o, ElasticPolicy e) {
+        if (e != null) {
+            o.putObject("elastic").put("minNodes", e.minNodes()).put("maxNodes", e.maxNodes())
+                    .put("procsPerNode", e.procsPerNode()).put("maxRestarts", e.maxRestarts());
+        }
+    }
+
+    private static void putOpt(ObjectNode o, String field, String v) {
+        if (v != null) {
+            o.put(field, v);
+        }
+    }
+
+    private static void putOpt(ObjectNode o, String field, Double v) {
+        if (v != null) {
+            o.put(field, v);
+        }
+    }
+
+    private static void putOpt(ObjectNode o, String field, Long v) {
+        if (v != null) {
+            o.put(field, v);
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.lifeline.codec;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventData;
+import io.lifeline.domain.event.EventType;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * CloudEvents 1.0 JSON codec for the Lifeline catalogue: structured mode (one event, a JSON array
+ * batch, or NDJSON) and the data member of binary mode. Every rejection names the field and the reason;
+ * one bad event never takes the others of its batch with it. Thread-safe.
+ */
+public final class EventCodec {
+
+    /** Deep nesting is an attack, not an event: no catalogue event nests deeper than a few levels. */
+    static final int MAX_NESTING = 32;
+    static final int MAX_ID = 256;
+    static final int MAX_SUBJECT = 253;
+    private static final Pattern SUBJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@-]*");
+
+    private final ObjectMapper mapper;
+
+    public EventCodec() {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING)
+                        .maxStringLength(1 << 20)
+                        .maxNumberLength(64)
+                        .build())
+                .build();
+        this.mapper = new ObjectMapper(factory);
+    }
+
+    /**
+     * Decodes a structured-mode body: a single event object, an array of them, or (when {@code ndjson})
+     * one event per line. A body that is not JSON at all fails with {@link InvalidEventException}.
+     */
+    public DecodedBatch decodeBody(byte[] body, boolean ndjson) {
+        if (ndjson) {
+            return decodeNdjson(body);
+        }
+        JsonNode root;
+        try {
+            root = mapper.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new InvalidEventException("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new InvalidEventException("unreadable body: " + e.getMessage());
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new InvalidEventException("empty body");
+        }
+        List<Event> events = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        List<Rejection> rejections = new ArrayList<>();
+        if (root.isArray()) {
+            for (int i = 0; i < root.size(); i++) {
+                decodeInto(i, root.get(i), events, positions, rejections);
+            }
+        } else if (root.isObject()) {
+            decodeInto(0, root, events, positions, rejections);
+        } else {
+            throw new InvalidEventException("expected a CloudEvent object or an array of them, got "
+                    + DataReader.describe(root));
+        }
+        return new DecodedBatch(events, positions, rejections);
+    }
+
+    private DecodedBatch decodeNdjson(byte[] body) {
+        List<Event> events = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        List<Rejection> rejections = new ArrayList<>();
+        int index = 0;
+        int start = 0;
+        for (int i = 0; i <= body.length; i++) {
+            if (i == body.length || body[i] == '\n') {
+                int end = i;
+                if (end > start && body[end - 1] == '\r') {
+                    end--;
+                }
+                if (end > start && !isBlank(body, start, end)) {
+                    try {
+                        JsonNode node = mapper.readTree(body, start, end - start);
+                        decodeInto(index, node, events, positions, rejections);
+                    } catch (IOException e) {
+                        rejections.add(new Rejection(index, null, "line " + (index + 1) + ": malformed JSON: "
+                                + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage())));
+                    }
+                    index++;
+                }
+                start = i + 1;
+            }
+        }
+        return new DecodedBatch(events, positions, rejections);
+    }
+
+    private static boolean isBlank(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] != ' ' && b[i] != '\t') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void decodeInto(int index, JsonNode node, List<Event> events, List<Integer> positions,
+                            List<Rejection> rejections) {
+        String id = node != null && node.isObject() && node.path("id").isTextual() ? node.get("id").textValue() : null;
+        try {
+            events.add(decodeEvent(node));
+            positions.add(index);
+        } catch (InvalidEventException e) {
+            rejections.add(new Rejection(index, id == null ? null : DataReader.abbreviate(id), e.getMessage()));
+        }
+    }
+
+    /** Decodes one structured-mode event object. */
+    public Event decodeEvent(JsonNode node) {
+        if (node == null || !node.isObject()) {
+            throw new InvalidEventException("expected a CloudEvent object, got " + DataReader.describe(node));
+        }
+        DataReader env = new DataReader(node, "");
+        String specversion = env.optString("specversion");
+        if (specversion == null) {
+            throw new InvalidEventException("specversion: required (\"1.0\")");
+        }
+        if (!"1.0".equals(specversion)) {
+            throw new InvalidEventException("specversion: only \"1.0\" is supported, got '"
+                    + DataReader.abbreviate(specversion) + "'");
+        }
+        String contentType = env.optString("datacontenttype");
+        if (contentType != null && !contentType.startsWith("application/json") && !contentType.endsWith("+json")) {
+            throw new InvalidEventException("datacontenttype: must be application/json, got '"
+                    + DataReader.abbreviate(contentType) + "'");
+        }
+        if (node.has("data_base64")) {
+            throw new InvalidEventException("data_base64: binary data is not accepted; send JSON in data");
+        }
+        JsonNode data = node.get("data");
+        return decodeAttributes(env.optString("id"), env.optString("source"), env.optString("type"),
+                env.optString("subject"), env.optString("time"), data);
+    }
+
+    /**
+     * Builds an event from CloudEvents attributes (as read from structured JSON or from Kafka binary-mode
+     * headers) and its JSON data.
+     */
+    public Event decodeAttributes(String id, String source, String type, String subject, String time, JsonNode data) {
+        id = required("id", id, MAX_ID);
+        source = required("source", source, 1024);
+        if (type == null || type.isBlank()) {
+            throw new InvalidEventException("type: required");
+        }
+        EventType eventType = EventType.fromWireName(type);
+        if (eventType == null) {
+            throw new InvalidEventException("type: unknown type '" + DataReader.abbreviate(type)
+                    + "' (see docs/events.md for the catalogue)");
+        }
+        subject = required("subject", subject, MAX_SUBJECT);
+        if (!SUBJECT.matcher(subject).matches()) {
+            throw new InvalidEventException("subject: must be a job (namespace/name) or node name of letters, digits"
+                    + " and . _ : / @ -, got '" + DataReader.abbreviate(subject) + "'");
+        }
+        if (time == null || time.isBlank()) {
+            throw new InvalidEventException("time: required (when the event happened at the source, RFC 3339)");
+        }
+        Instant at = DataReader.parseInstant("time", time);
+        if (data == null || data.isNull()) {
+            throw new InvalidEventException("data: required (an object; {} when the type has no fields)");
+        }
+        if (!data.isObject()) {
+            throw new InvalidEventException("data: expected an object, got " + DataReader.describe(data));
+        }
+        EventData payload;
+        try {
+            payload = DataCodec.decode(eventType, new DataReader(data, "data."));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEventException("data: " + e.getMessage());
+        }
+        return new Event(id, source, eventType, subject, at, payload);
+    }
+
+    private static String required(String field, String value, int max) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidEventException(field + ": required");
+        }
+        if (value.length() > max) {
+            throw new InvalidEventException(field + ": longer than " + max + " characters");
+        }
+        return value;
+    }
+
+    /** Parses a JSON document (for example a Kafka binary-mode value) with the codec's limits. */
+    public JsonNode parse(byte[] json) {
+        try {
+            return mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new InvalidEventException("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new InvalidEventException("unreadable JSON: " + e.getMessage());
+        }
+    }
+
+    /** The {@code data} member of an event as a JSON object. */
+    public ObjectNode encodeData(EventData data) {
+        return DataCodec.encode(data);
+    }
+
+    /** Serialises an event as a structured-mode CloudEvent. */
+    public ObjectNode encodeEvent(Event e) {
+        ObjectNode o = mapper.createObjectNode();
+        o.put("specversion", "1.0").put("id", e.id()).put("source", e.source()).put("type", e.type().wireName())
+                .put("subject", e.subject()).put("time", e.time().toString())
+                .put("datacontenttype", "application/json");
+        o.set("data", DataCodec.encode(e.data()));
+        return o;
+    }
+
+    public byte[] toBytes(JsonNode node) {
+        try {
+            return mapper.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String toJson(JsonNode node) {
+        return new String(toBytes(node), StandardCharsets.UTF_8);
+    }
+
+    ObjectMapper mapper() {
+        return mapper;
+    }
+
+}

@@ -1,0 +1,76 @@
+package io.lifeline.store;
+
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.config.ActionsConfig;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The replica's one leader election, shared by everything that must run on one replica only: the action executor,
+ * the policies and alert evaluation and delivery. Started by the first component that needs it; stopping it (as the
+ * executor does when it stops as a crash would) gives the lock up until it is started again.
+ */
+@ApplicationScoped
+public class Leadership {
+
+    private final AgroalDataSource dataSource;
+    private final ActionsConfig config;
+    private final String identity = ManagementFactory.getRuntimeMXBean().getName();
+    private final List<Consumer<Boolean>> listeners = new CopyOnWriteArrayList<>();
+    private LeaderElection election;
+    private boolean stopped;
+
+    Leadership(AgroalDataSource dataSource, ActionsConfig config) {
+        this.dataSource = dataSource;
+        this.config = config;
+    }
+
+    /** Competes for leadership from now on (idempotent). */
+    public synchronized void start() {
+        stopped = false;
+        if (election == null) {
+            election = new LeaderElection(dataSource, identity, leader -> listeners.forEach(l -> l.accept(leader)));
+            election.start(config.leaderCheckInterval().toMillis());
+        }
+    }
+
+    /** Gives leadership up and stops competing until {@link #start()}. */
+    public synchronized void stop() {
+        stopped = true;
+        if (election != null) {
+            election.close();
+            election = null;
+        }
+    }
+
+    /** Whether this replica leads now; starts competing on first use unless stopped. */
+    public boolean isLeader() {
+        LeaderElection e;
+        synchronized (this) {
+            if (election == null && !stopped) {
+                start();
+            }
+            e = election;
+        }
+        return e != null && e.isLeader();
+    }
+
+    /** The fencing token of the current leadership; 0 when this replica does not lead. */
+    public synchronized long term() {
+        return election == null ? 0 : election.term();
+    }
+
+    /** Told true when this replica becomes leader and false when it stops (on the election's thread). */
+    public void onChange(Consumer<Boolean> listener) {
+        listeners.add(listener);
+    }
+
+    @PreDestroy
+    void close() {
+        stop();
+    }
+}

@@ -1,0 +1,93 @@
+package io.lifeline.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers of docs/architecture.md, enforced: dependencies point one way, from the edges inward, and no two
+ * top-level packages depend on each other.
+ *
+ * <pre>
+ *   edges:    app, api, ingest, connector, ui, demo   (HTTP, Kafka, Kubernetes, the browser, the simulator)
+ *   web:      problem documents, the one error-mapping table, the security gate
+ *   services: action, policy, alert, metrics, security
+ *   runtime:  the model host (one writer thread)
+ *   store:    PostgreSQL
+ *   codec:    event JSON
+ *   domain:   the pure model                          config: typed settings, usable by every layer but the core
+ * </pre>
+ */
+class LayersTest {
+
+    private final JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.lifeline");
+
+    @Test
+    void topLevelPackagesAreFreeOfCycles() {
+        slices().matching("io.lifeline.(*)..").should().beFreeOfCycles().check(main);
+    }
+
+    @Test
+    void layersPointInwardOnly() {
+        layeredArchitecture().consideringOnlyDependenciesInAnyPackage("io.lifeline..")
+                .layer("Edges").definedBy("io.lifeline.app..", "io.lifeline.api..", "io.lifeline.ingest..",
+                        "io.lifeline.connector..", "io.lifeline.ui..", "io.lifeline.demo..")
+                .layer("Web").definedBy("io.lifeline.web..")
+                .layer("Services").definedBy("io.lifeline.action..", "io.lifeline.policy..", "io.lifeline.alert..",
+                        "io.lifeline.metrics..", "io.lifeline.security..")
+                .layer("Runtime").definedBy("io.lifeline.runtime..")
+                .layer("Store").definedBy("io.lifeline.store..")
+                .layer("Codec").definedBy("io.lifeline.codec..")
+                .layer("Domain").definedBy("io.lifeline.domain..")
+                .layer("Config").definedBy("io.lifeline.config..")
+                .whereLayer("Edges").mayOnlyBeAccessedByLayers("Edges")
+                .whereLayer("Web").mayOnlyBeAccessedByLayers("Edges")
+                .whereLayer("Services").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
+                .whereLayer("Runtime").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
+                .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
+                .check(main);
+    }
+
+    @Test
+    void domainUsesOnlyTheJdk() {
+        classes().that().resideInAPackage("io.lifeline.domain..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "io.lifeline.domain..").check(main);
+    }
+
+    @Test
+    void codecUsesOnlyTheJdkJacksonAndTheDomain() {
+        classes().that().resideInAPackage("io.lifeline.codec..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "com.fasterxml.jackson..", "io.lifeline.domain..", "io.lifeline.codec..")
+                .check(main);
+    }
+
+    @Test
+    void theDashboardNeverTouchesAStore() {
+        noClasses().that().resideInAPackage("io.lifeline.ui..").should().dependOnClassesThat()
+                .haveSimpleNameEndingWith("Store").orShould().dependOnClassesThat().resideInAPackage("io.lifeline.store..")
+                .orShould().dependOnClassesThat().resideInAnyPackage("javax.sql..", "io.agroal..")
+                .check(main);
+    }
+
+    @Test
+    void connectorsPlugInThroughPortsNotTheDemo() {
+        noClasses().that().resideInAPackage("io.lifeline.connector..").should().dependOnClassesThat()
+                .resideInAPackage("io.lifeline.demo..").check(main);
+    }
+
+    @Test
+    void onlyTheWebLayerWritesProblemDocuments() {
+        noClasses().that().resideOutsideOfPackage("io.lifeline.web..").should()
+                .callConstructor(io.lifeline.web.Problem.class, String.class, String.class, int.class, String.class,
+                        java.util.List.class).check(main);
+    }
+}
