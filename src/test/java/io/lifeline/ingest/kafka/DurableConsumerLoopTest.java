@@ -1,0 +1,151 @@
+package io.lifeline.ingest.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lifeline.store.RetryLaterException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one durable consumer loop against Kafka's own mock clients: offsets are committed only after the poll is
+ * stored and its dead letters sent; a push-back is retried, never skipped; a dead-letter topic that fails makes the
+ * loop read the poll again instead of ending it.
+ */
+class DurableConsumerLoopTest {
+
+    private static final TopicPartition TP = new TopicPartition("in", 0);
+
+    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+    private final MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
+            new ByteArraySerializer());
+    private final List<Long> handled = new CopyOnWriteArrayList<>();
+    private DurableConsumerLoop loop;
+
+    @AfterEach
+    void stop() {
+        if (loop != null) {
+            loop.stop();
+        }
+    }
+
+    private void start(DurableConsumerLoop.PollHandler handler) {
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", List.of("in"), "in.dlq", 2,
+                Duration.ofMillis(20)), consumer, producer, handler, () -> { }, () -> false);
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(TP));
+            consumer.updateBeginningOffsets(Map.of(TP, 0L));
+        });
+        loop.start();
+    }
+
+    private void produce(long offset, String value) {
+        consumer.schedulePollTask(() -> consumer.addRecord(new ConsumerRecord<>("in", 0, offset, null, value.getBytes())));
+    }
+
+    private long committed() {
+        OffsetAndMetadata o = consumer.committed(java.util.Set.of(TP)).get(TP);
+        return o == null ? -1 : o.offset();
+    }
+
+    /** Work that stores at once, and dead-letters records whose value is "bad". */
+    private DurableConsumerLoop.PollWork stored(List<ConsumerRecord<byte[], byte[]>> records,
+                                                java.util.function.Supplier<CompletableFuture<?>> submit) {
+        records.forEach(r -> handled.add(r.offset()));
+        return new DurableConsumerLoop.PollWork() {
+            private CompletableFuture<?> stored = submit.get();
+
+            @Override
+            public CompletableFuture<?> stored() {
+                return stored;
+            }
+
+            @Override
+            public void retry() {
+                stored = submit.get();
+            }
+
+            @Override
+            public List<DurableConsumerLoop.DeadLetter> deadLetters() {
+                List<DurableConsumerLoop.DeadLetter> dead = new ArrayList<>();
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    if ("bad".equals(new String(r.value()))) {
+                        dead.add(new DurableConsumerLoop.DeadLetter(r, "not an event"));
+                    }
+                }
+                return dead;
+            }
+
+            @Override
+            public int size() {
+                return records.size();
+            }
+        };
+    }
+
+    @Test
+    void commitsAfterStoringAndDeadLettersTheBadRecords() {
+        start(records -> stored(records, () -> CompletableFuture.completedFuture(null)));
+        produce(0, "good");
+        produce(1, "bad");
+        produce(2, "good");
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 3);
+        assertThat(producer.history()).singleElement().satisfies(r -> {
+            assertThat(r.topic()).isEqualTo("in.dlq");
+            assertThat(new String(r.headers().lastHeader(DurableConsumerLoop.REASON_HEADER).value())).isEqualTo("not an event");
+        });
+    }
+
+    @Test
+    void aPushedBackPollIsRetriedNotSkipped() {
+        AtomicInteger attempts = new AtomicInteger();
+        start(records -> stored(records, () -> attempts.incrementAndGet() < 3
+                ? CompletableFuture.failedFuture(new RetryLaterException("store unavailable"))
+                : CompletableFuture.completedFuture(null)));
+        produce(0, "good");
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 1);
+        assertThat(attempts).hasValue(3);
+        assertThat(loop.running()).isTrue();
+    }
+
+    @Test
+    void aFailingDeadLetterTopicMakesTheLoopReadThePollAgainInsteadOfEnding() {
+        MockProducer<byte[], byte[]> failing = new MockProducer<>(false, null, new ByteArraySerializer(),
+                new ByteArraySerializer());
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", List.of("in"), "in.dlq", 2,
+                Duration.ofMillis(20)), consumer, failing,
+                records -> stored(records, () -> CompletableFuture.completedFuture(null)), () -> { }, () -> false);
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(TP));
+            consumer.updateBeginningOffsets(Map.of(TP, 0L));
+        });
+        loop.start();
+        produce(0, "bad");
+        // The first send fails (the topic is down); the loop must not die, and must read the record again.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !failing.history().isEmpty());
+        failing.errorNext(new org.apache.kafka.common.errors.TimeoutException("dlq down"));
+        produce(0, "bad"); // still on the broker: the mock hands a record out once, a real broker again after a seek
+        await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() >= 2);
+        assertThat(committed()).as("nothing committed while the dead letter was not sent").isLessThan(1);
+        // The topic is back: the record is read again, dead-lettered and committed.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            failing.completeNext();
+            return committed() == 1;
+        });
+        assertThat(loop.running()).isTrue();
+        assertThat(handled).as("the same record handled again after the failure").containsOnly(0L);
+    }
+}
