@@ -39,6 +39,7 @@ import java.util.function.Predicate;
  */
 final class ActionProcedures {
 
+    /** How an earlier version wrote the baseline into a step's detail; still read for actions it left running. */
     private static final String BASELINE = "baselineStep=";
 
     private final ClusterActions cluster;
@@ -56,17 +57,9 @@ final class ActionProcedures {
         this.config = config;
     }
 
-    /** The run on this thread, so that long waits inside a step notice a cancellation. */
-    private final ThreadLocal<StepRunner> current = new ThreadLocal<>();
-
-    /** Runs the action's steps and returns the sentence that ends it. */
+    /** Runs the action's steps and returns the sentence that ends it; long waits inside a step ask {@code s} for a cancellation. */
     String run(ActionView a, StepRunner s) throws Exception {
-        current.set(s);
-        try {
-            return runSteps(a, s);
-        } finally {
-            current.remove();
-        }
+        return runSteps(a, s);
     }
 
     private String runSteps(ActionView a, StepRunner s) throws Exception {
@@ -95,7 +88,7 @@ final class ActionProcedures {
     private String checkpointNow(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         StepOutcome req = s.step("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
-        StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
+        StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req), s));
         return wait.detail();
     }
 
@@ -113,7 +106,7 @@ final class ActionProcedures {
             String job = jobs.get(i);
             StepOutcome req = requests.get(i);
             if (req.state() == StepState.DONE) {
-                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
+                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req), s));
             }
         }
         StepOutcome listed = s.step("list pods", () -> StepOutcome.done(describe(cluster.trainingPodsOn(node))));
@@ -121,7 +114,7 @@ final class ActionProcedures {
         List<PodRef> toEvict = cluster.trainingPodsOn(node);
         int evicted = 0;
         for (PodRef pod : toEvict) {
-            s.step("evict " + pod.namespace() + "/" + pod.name(), () -> evict(pod, a.deadline(), allowDelete));
+            s.step("evict " + pod.namespace() + "/" + pod.name(), () -> evict(pod, a.deadline(), allowDelete, s));
             evicted++;
         }
         List<String> shrunk = new ArrayList<>();
@@ -139,7 +132,7 @@ final class ActionProcedures {
         String job = a.target();
         StepOutcome req = s.tolerant("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
         if (req.state() == StepState.DONE) {
-            s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
+            s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req), s));
         }
         double atRisk = read(m -> m.jobs().freshness(job).map(FreshnessView::workAtRiskGpuHours).orElse(0.0));
         s.step("suspend", () -> cluster(cluster.suspend(job, true)));
@@ -159,7 +152,7 @@ final class ActionProcedures {
             return StepOutcome.done("rescale notice sent: " + workers + " workers");
         });
         s.step("scale workers", () -> cluster(cluster.scaleWorkers(job, workers)));
-        StepOutcome w = s.step("await rendezvous", () -> awaitUntil(a.deadline(),
+        StepOutcome w = s.step("await rendezvous", () -> awaitUntil(s, a.deadline(),
                 m -> m.jobs().detail(job).map(d -> d.summary().nodes() == workers).orElse(false),
                 job + " runs on " + workers + " nodes", "no rendezvous at " + workers + " nodes by the deadline"));
         return w.detail();
@@ -189,7 +182,7 @@ final class ActionProcedures {
         });
         s.step("annotate job", () -> cluster.available() ? cluster(cluster.annotateRestore(job, id, uri))
                 : StepOutcome.skipped("no cluster: the trainers restore on their own"));
-        StepOutcome w = s.step("await restore", () -> awaitUntil(a.deadline(),
+        StepOutcome w = s.step("await restore", () -> awaitUntil(s, a.deadline(),
                 m -> m.jobs().checkpoints(job).flatMap(h -> h.checkpoints().stream()
                         .filter(c -> c.id().equals(id)).findFirst()).map(c -> c.restoreCount() > before).orElse(false),
                 job + " restored from " + id, "no trainer.restored from " + id + " by the deadline"));
@@ -222,7 +215,8 @@ final class ActionProcedures {
             params.put("node", a.target()); // the node going away: its ranks exit after the save, the others hold
         }
         commands.send(new TrainerCommand(checkpointCommandId(a, job), job, type, params, clock.instant(), deadline));
-        return StepOutcome.done(BASELINE + baseline + " (" + type.wire() + " sent)");
+        return StepOutcome.done(type.wire() + " sent; newest good checkpoint at step " + baseline,
+                new StepResult.CheckpointRequested(baseline, type.wire(), checkpointCommandId(a, job)));
     }
 
     /** A job's checkpoint freshness and the step of its newest good checkpoint, read together. */
@@ -234,10 +228,10 @@ final class ActionProcedures {
     }
 
     /** Waits for a good checkpoint newer than the baseline; stops at once when the trainers refuse the command. */
-    private StepOutcome awaitCheckpoint(ActionView a, String job, long baseline) throws Exception {
+    private StepOutcome awaitCheckpoint(ActionView a, String job, long baseline, StepRunner s) throws Exception {
         String commandId = checkpointCommandId(a, job);
         AtomicReference<CommandAckView> refusal = new AtomicReference<>();
-        StepOutcome out = awaitUntil(a.deadline(), m -> {
+        StepOutcome out = awaitUntil(s, a.deadline(), m -> {
             if (newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline) {
                 return true;
             }
@@ -252,14 +246,7 @@ final class ActionProcedures {
         return out;
     }
 
-    private void checkCancelled() throws StepRunner.Cancelled, SQLException {
-        StepRunner s = current.get();
-        if (s != null) {
-            s.checkCancelled();
-        }
-    }
-
-    private StepOutcome evict(PodRef pod, Instant deadline, boolean allowDelete) throws Exception {
+    private StepOutcome evict(PodRef pod, Instant deadline, boolean allowDelete, StepRunner s) throws Exception {
         int refusals = 0;
         while (true) {
             boolean late = !clock.instant().isBefore(deadline);
@@ -278,7 +265,7 @@ final class ActionProcedures {
                                 + "); deletion not allowed by this action");
                     }
                     Thread.sleep(config.evictRetryInterval().toMillis());
-                    checkCancelled();
+                    s.checkCancelled();
                     break;
                 default:
                     return StepOutcome.failed(out.detail());
@@ -304,7 +291,7 @@ final class ActionProcedures {
         return cluster(cluster.scaleWorkers(job, remaining));
     }
 
-    private StepOutcome awaitUntil(Instant deadline, Predicate<LiveModel> done, String success, String failure)
+    private StepOutcome awaitUntil(StepRunner s, Instant deadline, Predicate<LiveModel> done, String success, String failure)
             throws Exception {
         while (true) {
             if (read(done::test)) {
@@ -314,7 +301,7 @@ final class ActionProcedures {
                 return StepOutcome.failed(failure);
             }
             Thread.sleep(config.pollInterval().toMillis());
-            checkCancelled();
+            s.checkCancelled();
         }
     }
 
@@ -326,7 +313,11 @@ final class ActionProcedures {
                 : StepOutcome.failed(out.result().name().toLowerCase(java.util.Locale.ROOT) + ": " + out.detail());
     }
 
-    private static long baseline(StepOutcome req) {
+    /** The checkpoint baseline a request step recorded (typed; parsed from the detail of a step of an earlier version). */
+    static long baseline(StepOutcome req) {
+        if (req.result() instanceof StepResult.CheckpointRequested c) {
+            return c.baselineStep();
+        }
         String d = req.detail();
         int at = d.indexOf(BASELINE);
         if (at < 0) {

@@ -197,9 +197,9 @@ public class ActionStore {
     public void saveStep(String actionId, String target, ActionStepView step, String actor) throws SQLException {
         boolean audited = step.state().terminal();
         // One statement: the step, the action's update time and (for a finished step) its audit entry.
-        String sql = "WITH s AS (INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (action_id, name) DO UPDATE SET state = EXCLUDED.state,"
-                + " ended_at = EXCLUDED.ended_at, detail = EXCLUDED.detail RETURNING action_id)"
+        String sql = "WITH s AS (INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail, result)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb) ON CONFLICT (action_id, name) DO UPDATE SET state = EXCLUDED.state,"
+                + " ended_at = EXCLUDED.ended_at, detail = EXCLUDED.detail, result = EXCLUDED.result RETURNING action_id)"
                 + (audited
                         ? ", u AS (UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s) RETURNING id)"
                         + " INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
@@ -213,13 +213,14 @@ public class ActionStore {
             setInstant(ps, 5, step.startedAt());
             setInstant(ps, 6, step.endedAt());
             ps.setString(7, step.detail());
-            ps.setTimestamp(8, Timestamp.from(step.endedAt() != null ? step.endedAt() : step.startedAt()));
+            ps.setString(8, StepResult.toJson(step.result()));
+            ps.setTimestamp(9, Timestamp.from(step.endedAt() != null ? step.endedAt() : step.startedAt()));
             if (audited) {
-                ps.setTimestamp(9, Timestamp.from(step.endedAt()));
-                ps.setString(10, actor);
-                ps.setString(11, target);
-                ps.setString(12, step.name());
-                ps.setString(13, step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail()));
+                ps.setTimestamp(10, Timestamp.from(step.endedAt()));
+                ps.setString(11, actor);
+                ps.setString(12, target);
+                ps.setString(13, step.name());
+                ps.setString(14, step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail()));
             }
             ps.executeUpdate();
         }
@@ -376,14 +377,14 @@ public class ActionStore {
 
     private static ActionView withSteps(Connection c, ActionView v) throws SQLException {
         List<ActionStepView> steps = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq, name, state, started_at, ended_at, detail"
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq, name, state, started_at, ended_at, detail, result"
                 + " FROM action_step WHERE action_id = ? ORDER BY seq")) {
             ps.setString(1, v.id());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     steps.add(new ActionStepView(rs.getInt(1), rs.getString(2),
                             StepState.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)), instant(rs, 4),
-                            instant(rs, 5), rs.getString(6)));
+                            instant(rs, 5), rs.getString(6), StepResult.fromJson(rs.getString(7))));
                 }
             }
         }

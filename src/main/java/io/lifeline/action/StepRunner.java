@@ -22,9 +22,17 @@ final class StepRunner {
     }
 
     /** How a step ended; FAILED stops the action unless the step is marked as tolerated. */
-    record StepOutcome(StepState state, String detail) {
+    record StepOutcome(StepState state, String detail, StepResult result) {
+        StepOutcome(StepState state, String detail) {
+            this(state, detail, null);
+        }
+
         static StepOutcome done(String detail) {
             return new StepOutcome(StepState.DONE, detail);
+        }
+
+        static StepOutcome done(String detail, StepResult result) {
+            return new StepOutcome(StepState.DONE, detail, result);
         }
 
         static StepOutcome skipped(String detail) {
@@ -102,7 +110,11 @@ final class StepRunner {
     private StepOutcome run(String name, Body body) throws Cancelled, InterruptedException, SQLException {
         ActionStepView before = previous.get(name);
         if (before != null && before.state().terminal()) {
-            return new StepOutcome(before.state(), before.detail());
+            return new StepOutcome(before.state(), before.detail(), before.result());
+        }
+        StepState from = before == null ? StepState.PENDING : before.state();
+        if (!StepState.RUNNING.canFollow(from)) {
+            throw new IllegalStateException("step " + name + " cannot run from " + from.wire());
         }
         if (cancelChecked) {
             cancelChecked = false;
@@ -125,7 +137,11 @@ final class StepRunner {
         } catch (Exception e) {
             out = StepOutcome.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        ActionStepView done = new ActionStepView(seq, name, out.state(), started, clock.instant(), out.detail());
+        if (!out.state().canFollow(StepState.RUNNING)) {
+            throw new IllegalStateException("step " + name + " cannot end " + out.state().wire());
+        }
+        ActionStepView done = new ActionStepView(seq, name, out.state(), started, clock.instant(), out.detail(),
+                out.result());
         store.saveStep(action.id(), action.target(), done, action.requestedBy());
         previous.put(name, done);
         hook.afterStep(action.id(), name);

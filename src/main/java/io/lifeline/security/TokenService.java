@@ -1,5 +1,6 @@
 package io.lifeline.security;
 
+import io.lifeline.store.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -91,7 +92,7 @@ public class TokenService {
         try {
             store.create(t, describe(t));
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot store the token: " + e.getMessage(), e);
+            throw new StoreUnavailableException("the token store", e);
         }
         LOG.infof("API token created: id=%s name='%s' role=%s namespaces=%s expires=%s by '%s'", t.id(), t.name(),
                 role.wireName(), ns, expiresAt == null ? "never" : expiresAt, by.actor());
@@ -115,7 +116,7 @@ public class TokenService {
             }, "first admin token, written at start-up");
             return created == null ? null : created.id();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot check for an admin token: " + e.getMessage(), e);
+            throw new StoreUnavailableException("the token store", e);
         }
     }
 
@@ -128,7 +129,7 @@ public class TokenService {
             }
             return out;
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read tokens: " + e.getMessage(), e);
+            throw new StoreUnavailableException("the token store", e);
         }
     }
 
@@ -138,7 +139,7 @@ public class TokenService {
             ApiToken t = store.find(id);
             return t == null ? null : withPendingUse(t);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the token: " + e.getMessage(), e);
+            throw new StoreUnavailableException("the token store", e);
         }
     }
 
@@ -148,7 +149,7 @@ public class TokenService {
         try {
             found = store.revoke(id, by.actor(), clock.instant());
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot revoke the token: " + e.getMessage(), e);
+            throw new StoreUnavailableException("the token store", e);
         } finally {
             cache.invalidate(id);
         }
@@ -163,7 +164,7 @@ public class TokenService {
         try {
             return store.audit(limit);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the audit: " + e.getMessage(), e);
+            throw new StoreUnavailableException("the token store", e);
         }
     }
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.lifeline.action.ActionNotFoundException;
 import io.lifeline.action.ActionRejectedException;
-import io.lifeline.action.ActionsUnavailableException;
 import io.lifeline.action.TargetBusyException;
 import io.lifeline.alert.SilenceNotFoundException;
 import io.lifeline.alert.TooManySilencesException;
@@ -91,13 +90,6 @@ public final class ProblemMappers {
                 .header("Retry-After", "2").build();
     }
 
-    @ServerExceptionMapper
-    public Response actionsUnavailable(ActionsUnavailableException e) {
-        return Response.fromResponse(problem(503, "unavailable", "Temporarily unavailable", e.getMessage()))
-                .header("Retry-After", "2").build();
-    }
-
-    /** A body that is not JSON, is nested too deeply, or has the wrong JSON type somewhere (naming where). */
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException e) {
         String where = "body";

@@ -1,0 +1,31 @@
+package io.lifeline.action;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lifeline.action.StepRunner.StepOutcome;
+import io.lifeline.domain.action.StepState;
+import org.junit.jupiter.api.Test;
+
+/** Step results go to the store as JSON and come back typed; a step of an earlier version is still understood. */
+class StepResultTest {
+
+    @Test
+    void aCheckpointRequestRoundTripsThroughItsJson() {
+        StepResult r = new StepResult.CheckpointRequested(4_200, "prepare_exit", "a-1:checkpoint:ml/a");
+        String json = StepResult.toJson(r);
+        assertThat(json).contains("\"kind\":\"checkpoint-requested\"").contains("\"baselineStep\":4200");
+        assertThat(StepResult.fromJson(json)).isEqualTo(r);
+        assertThat(StepResult.fromJson(null)).isNull();
+        assertThat(StepResult.toJson(null)).isNull();
+    }
+
+    @Test
+    void theBaselineIsReadTypedAndFromTheDetailOfAnEarlierVersion() {
+        StepOutcome typed = StepOutcome.done("checkpoint_now sent; newest good checkpoint at step 17",
+                new StepResult.CheckpointRequested(17, "checkpoint_now", "x"));
+        assertThat(ActionProcedures.baseline(typed)).isEqualTo(17);
+        StepOutcome legacy = new StepOutcome(StepState.DONE, "baselineStep=42 (checkpoint_now sent)");
+        assertThat(ActionProcedures.baseline(legacy)).isEqualTo(42);
+        assertThat(ActionProcedures.baseline(StepOutcome.done("nothing recorded"))).isEqualTo(Long.MIN_VALUE);
+    }
+}
