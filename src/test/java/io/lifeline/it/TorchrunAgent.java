@@ -97,6 +97,7 @@ final class TorchrunAgent implements AutoCloseable {
         e.put("LIFELINE_JOB", job);
         e.put("LIFELINE_NODE", node);
         e.put("OMP_NUM_THREADS", "1");
+        e.put("LIFELINE_PROGRESS_INTERVAL", "1");
         e.putAll(env);
         return new TorchrunAgent(node, pb.start(), log);
     }

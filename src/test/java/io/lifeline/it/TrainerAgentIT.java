@@ -209,6 +209,7 @@ class TrainerAgentIT {
                 survivor.last("saved", l -> "periodic".equals(l.get("reason")) && l.step() > 0));
         // Some steps past that save, but well before the next one.
         await("steps past the save", Duration.ofSeconds(60), () -> survivor.lastStep() >= ckpt.step() + 15 ? true : null);
+        long killedAt = System.nanoTime();
         victim.killNode();
         long lastStep = survivor.lastStep();
         TorchrunAgent.Line resumed = await("the survivor resuming alone", Duration.ofSeconds(180), () ->
@@ -224,7 +225,7 @@ class TrainerAgentIT {
             JsonNode i = closedIncident(job);
             return i != null && i.path("lostReworkMillis").asLong() > 0 ? i : null;
         });
-        double stepMillis = measuredStepMillis(survivor, ckpt.atNanos(), lastStep);
+        double stepMillis = measuredStepMillis(survivor, ckpt.atNanos(), killedAt);
         double lostByLifeline = incident.path("lostReworkMillis").asLong() / stepMillis;
         assertThat(lostByLifeline).as("Lifeline's lost rework in steps (%s ms a step) vs the log's %s steps; %s",
                 stepMillis, lostSteps, incident).isBetween(lostSteps - 1.5, lostSteps + 1.5);
@@ -262,7 +263,7 @@ class TrainerAgentIT {
     void anEmergencySaveThatCannotFinishInTheWindowIsReportedFailed() throws Exception {
         String job = NS + "/slow-save";
         startJob(job, "node-i", "node-j", List.of("--checkpoint-every", "100000", "--save-delay", "60"),
-                List.of("--shutdown-timeout=8"), TorchrunAgent.env("LIFELINE_SIGNAL_WINDOW_SECONDS", "8"));
+                List.of("--shutdown-timeout=8"), TorchrunAgent.env("LIFELINE_SHUTDOWN_TIMEOUT", "8"));
         awaitTraining(job, 2);
         TorchrunAgent preempted = agent("node-j");
         await("a few steps", Duration.ofSeconds(60), () -> preempted.lastStep() >= 10 ? true : null);
@@ -329,8 +330,19 @@ class TrainerAgentIT {
         args.addAll(script);
         List<String> opts = new ArrayList<>(List.of("--max-restarts=3"));
         opts.addAll(torchrun);
-        for (String node : List.of(nodeA, nodeB)) {
-            agents.add(TorchrunAgent.start(dir, app.url(), token, job, node, rdzv, opts, args, env));
+        // The first agent hosts the rendezvous store (c10d): start it first, so that the node a scenario stops is
+        // never the store's host (as in production, where the rendezvous host runs on on-demand capacity).
+        agents.add(TorchrunAgent.start(dir, app.url(), token, job, nodeA, rdzv, opts, args, env));
+        await("the rendezvous store on " + nodeA, Duration.ofSeconds(90), () -> listening(rdzv) ? true : null);
+        agents.add(TorchrunAgent.start(dir, app.url(), token, job, nodeB, rdzv, opts, args, env));
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 
@@ -428,10 +440,10 @@ class TrainerAgentIT {
         return (a.lastStep() - first) / ((System.nanoTime() - t0) / 1e9);
     }
 
-    /** Milliseconds a step took between a moment and the line of step {@code untilStep}, from the log's stamps. */
-    private static double measuredStepMillis(TorchrunAgent a, long fromNanos, long untilStep) {
+    /** Milliseconds a step took between two moments, from the log's stamps of the steps in between. */
+    private static double measuredStepMillis(TorchrunAgent a, long fromNanos, long untilNanos) {
         List<TorchrunAgent.Line> steps = a.lines("step").stream().filter(l -> l.atNanos() >= fromNanos
-                && l.step() <= untilStep).toList();
+                && l.atNanos() <= untilNanos).toList();
         if (steps.size() < 2) {
             return STEP_SECONDS * 1000;
         }

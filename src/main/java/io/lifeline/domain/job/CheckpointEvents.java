@@ -74,6 +74,7 @@ final class CheckpointEvents {
         if (job.exitRequested) {
             job.exitRequested = false;
             job.holding = true;
+            job.holdingStep = e.step();
         }
     }
 }

@@ -155,6 +155,12 @@ final class Interruptions {
 
     /** The first progress of a recovering job: back to RUNNING, and the incident closes. */
     void resume(Job job, Instant at, long step, String trigger) {
+        Incident open = job.incidents.open();
+        if (step == 0 && open != null && open.stopped() && open.stopStep() > 0) {
+            // A restarted worker reports step 0 before it has restored anything: the run resumes at the step it
+            // restores to (its trainer.restored, then progress from there), or at step 1 when it starts afresh.
+            return;
+        }
         if (isStraggler(job, step) || !JobStateMachine.move(job, JobState.RUNNING, at, trigger)) {
             return;
         }

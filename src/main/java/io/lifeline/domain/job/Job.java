@@ -58,9 +58,11 @@ final class Job {
     boolean exitRequested;
     /**
      * The trainers saved for a prepare_exit and hold still until they restart: no productive time accrues, so a stop
-     * that follows loses nothing. Cleared by the next progress or rendezvous.
+     * that follows loses nothing. Cleared by progress past {@link #holdingStep} or by a rendezvous.
      */
     boolean holding;
+    /** The step of the save the trainers hold still at. */
+    long holdingStep;
     Instant rescaleStartedAt;
     long rescaleMillis;
     long rescaleGpuMillis;

@@ -156,8 +156,11 @@ final class JobEvents {
     }
 
     private void progress(Job job, Instant at, TrainerData.Progress d, String type) {
-        // Trainers holding still after a prepare_exit save report nothing: progress means they are training again.
-        job.holding = false;
+        // Trainers holding still after a prepare_exit save take no step: progress past the saved step means they are
+        // training again (a report of the saved step itself, sent late or while holding, does not).
+        if (job.holding && d.step() > job.holdingStep) {
+            job.holding = false;
+        }
         if (job.lastProgressAt == null || !at.isBefore(job.lastProgressAt)) {
             job.lastProgressAt = at;
             job.lastStep = d.step();

@@ -49,4 +49,15 @@ class PrepareExitAccountingTest {
         // Held 3 s, then trained 10 s that the stop threw away.
         assertThat(d.goodput().lostReworkMillis()).isEqualTo(10_000);
     }
+
+    @Test
+    void aReportOfTheSavedStepItselfDoesNotEndTheHold() {
+        JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:10:00", 600);
+        d.apply(d.event("10:10:01", EventType.TRAINER_COMMAND_ACK, new TrainerData.CommandAck("c1", "prepare_exit",
+                TrainerData.AckStatus.ACCEPTED, null)));
+        // The trainers' rate-limited progress of the saved step arrives after the save: they still hold.
+        d.checkpointStarted("10:10:02", "exit-1", 602, false).checkpointCompleted("10:10:32", "exit-1", 602, 30, 30, false)
+                .progress("10:10:35", 602).podEvicted("10:10:45", "llm-worker-0", "n1").now("10:10:45");
+        assertThat(d.goodput().lostReworkMillis()).isZero();
+    }
 }

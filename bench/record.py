@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Adds or replaces one figure in bench/results.json (a JSON array, one object per figure).
+
+    python3 bench/record.py --name notice_to_prepare_exit_p99 --unit ms --runs 33.9 41.2 30.1 \\
+        --target "<= 1000" --command "python3 bench/notice_to_agent.py --notices 50"
+
+The median of --runs is the value; "met" is computed from the median and the target ("<= X", "< X", ">= X",
+"> X"), never given by hand. --baseline gives a comparison figure; the ratio is value / baseline.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+from datetime import datetime, timezone
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.json")
+OPS = {"<=": lambda v, x: v <= x, ">=": lambda v, x: v >= x, "<": lambda v, x: v < x, ">": lambda v, x: v > x}
+
+
+def met(value, target):
+    if not target:
+        return None
+    t = target.strip()
+    for op in ("<=", ">=", "<", ">"):
+        if t.startswith(op):
+            return OPS[op](value, float(t[len(op):].split()[0].replace(",", "")))
+    raise SystemExit("target must start with <=, >=, < or >: %r" % target)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--unit", required=True)
+    ap.add_argument("--runs", type=float, nargs="+", required=True)
+    ap.add_argument("--target")
+    ap.add_argument("--baseline", type=float)
+    ap.add_argument("--command", required=True)
+    ap.add_argument("--load-average", type=float, default=os.getloadavg()[0])
+    ap.add_argument("--note")
+    a = ap.parse_args(argv)
+    median = statistics.median(a.runs)
+    figure = {"name": a.name, "value": median, "unit": a.unit, "runs": a.runs, "median": median}
+    if a.baseline is not None:
+        figure["baseline"] = a.baseline
+        figure["ratio"] = round(median / a.baseline, 4) if a.baseline else None
+    figure["target"] = a.target
+    figure["met"] = met(median, a.target)
+    figure["command"] = a.command
+    figure["measured_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    figure["load_average"] = round(a.load_average, 2)
+    if a.note:
+        figure["note"] = a.note
+    figures = []
+    if os.path.exists(PATH):
+        with open(PATH) as f:
+            figures = json.load(f)
+    figures = [x for x in figures if x.get("name") != a.name] + [figure]
+    with open(PATH, "w") as f:
+        json.dump(figures, f, indent=2)
+        f.write("\n")
+    json.dump(figure, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()
