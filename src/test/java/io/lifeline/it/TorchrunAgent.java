@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
 
 /**
  * One real torchrun elastic agent running {@code examples/elastic_train.py} through the trainer agent's wrapper
- * ({@code python -m lifeline_agent.run}), as one "node" of a job on this machine. It runs in a session of its own, so
- * that a node failure can be played by killing its whole process group. Every line the agent and its workers print is
+ * ({@code python -m lifeline_agent.run}), as one "node" of a job on this machine; a node failure is played by killing
+ * the agent and every process under it. Every line the agent and its workers print is
  * kept in a log file; the example's {@code LIFELINE_EXAMPLE} lines are parsed and stamped with when they were read.
  */
 final class TorchrunAgent implements AutoCloseable {
@@ -82,7 +82,7 @@ final class TorchrunAgent implements AutoCloseable {
                                List<String> torchrun, List<String> script, Map<String, String> env) throws IOException {
         Path repo = Path.of("").toAbsolutePath();
         Path log = workDir.resolve(node + ".log");
-        List<String> cmd = new ArrayList<>(List.of("setsid", python().toString(), "-u", "-m", "lifeline_agent.run",
+        List<String> cmd = new ArrayList<>(List.of(python().toString(), "-u", "-m", "lifeline_agent.run",
                 "--nnodes=1:2", "--nproc-per-node=1", "--rdzv-backend=c10d", "--rdzv-endpoint=127.0.0.1:" + rdzvPort,
                 "--rdzv-id=" + job.replace('/', '-'), "--monitor-interval=0.5"));
         cmd.addAll(torchrun);
@@ -177,11 +177,14 @@ final class TorchrunAgent implements AutoCloseable {
         process.destroy();
     }
 
-    /** SIGKILL to the agent and its workers at once: the node is gone, nothing gets to say goodbye. */
-    void killNode() throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-KILL", "--", "-" + process.pid()).redirectErrorStream(true).start();
-        kill.waitFor(10, TimeUnit.SECONDS);
-        process.destroyForcibly();
+    /**
+     * SIGKILL to the agent and all its workers at once: the node is gone, nothing gets to say goodbye. torchrun starts
+     * its workers in sessions of their own, so they are found as the agent's descendants, not by process group.
+     */
+    void killNode() {
+        List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
     }
 
     /** Waits for the agent to exit; its exit code, or null when it still runs. */
@@ -200,7 +203,7 @@ final class TorchrunAgent implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             killNode();
         }

@@ -1,0 +1,767 @@
+"""Checkpoint helpers that report to Lifeline: atomic saves, checksums, verification, retention, elastic restore.
+
+Layout: one directory per checkpoint under the manager's directory, named by its checkpoint id
+(``step-<n>-<run>-r<restart>``), holding the state (``state.pt`` written by ``torch.save``, or the shards of
+``torch.distributed.checkpoint``) and ``manifest.json`` (step, world size, files with their SHA-256 and sizes, the
+checkpoint's checksum). A save is written to ``.tmp-<id>-<pid>`` in the same directory, every file is fsynced, the
+manifest is written last, then the directory is renamed into place and the parent fsynced: a crash leaves either
+the old set or the new complete checkpoint, never a torn one. The checksum is ``sha256:<hex>`` of ``state.pt``
+(computed while writing); for sharded checkpoints the SHA-256 of the sorted ``<file> <sha256>`` lines.
+
+Events (global rank 0 only): ``trainer.checkpoint.started``, then ``completed`` (bytes, durationSeconds,
+blockingSeconds, uri ``file://...``, checksum, worldSize, shards) or ``failed``; ``verified`` (read back, checksum
+compared: ``ok`` true or false); ``trainer.restored`` on every restore.
+
+torch is imported only by the functions that need it.
+"""
+
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+
+from ._util import LOG, rfc3339, safe_name
+
+MANIFEST = "manifest.json"
+STATE_FILE = "state.pt"
+FORMAT_TORCH = "torch"
+FORMAT_DCP = "dcp"
+_CHUNK = 1 << 20
+
+
+# ---------------------------------------------------------------------- files
+def fsync_dir(path):
+    """fsync a directory so a rename in it is durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while True:
+            b = f.read(_CHUNK)
+            if not b:
+                break
+            h.update(b)
+    return h.hexdigest()
+
+
+def atomic_write_bytes(path, data):
+    """Writes ``data`` to ``path`` atomically: a temporary file in the same directory, fsync, rename, fsync dir."""
+    d = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(d, ".tmp-%s-%d-%d" % (os.path.basename(path), os.getpid(), threading.get_ident()))
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    fsync_dir(d)
+
+
+class _HashingWriter(object):
+    """A file wrapper that hashes and counts what is written through it (torch.save needs write and flush)."""
+
+    def __init__(self, f):
+        self._f = f
+        self.sha = hashlib.sha256()
+        self.bytes = 0
+
+    def write(self, b):
+        self.sha.update(b)
+        self.bytes += len(b)
+        return self._f.write(b)
+
+    def flush(self):
+        self._f.flush()
+
+
+def _combined_checksum(files):
+    lines = "".join("%s %s\n" % (name, files[name]["sha256"]) for name in sorted(files))
+    return "sha256:" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def _manifest_checksum(files, fmt):
+    if fmt == FORMAT_TORCH and list(files) == [STATE_FILE]:
+        return "sha256:" + files[STATE_FILE]["sha256"]
+    return _combined_checksum(files)
+
+
+# ---------------------------------------------------------------------- results
+class CheckpointInfo(object):
+    """A save's outcome. ``written`` is False on ranks that do not write (all but rank 0 for torch.save)."""
+
+    def __init__(self, checkpoint_id, step, path=None, uri=None, bytes_=None, checksum=None, world_size=None,
+                 shards=None, duration=None, blocking=None, written=True, reason=None):
+        self.checkpoint_id = checkpoint_id
+        self.step = step
+        self.path = path
+        self.uri = uri
+        self.bytes = bytes_
+        self.checksum = checksum
+        self.world_size = world_size
+        self.shards = shards
+        self.duration = duration
+        self.blocking = blocking
+        self.written = written
+        self.reason = reason
+
+    def __repr__(self):
+        return "CheckpointInfo(%s step=%s %s)" % (self.checkpoint_id, self.step, "written" if self.written else "-")
+
+
+class Restored(object):
+    """What a restore brought back: the step to resume after, and everything the loop needs for a new world size."""
+
+    def __init__(self, checkpoint_id, step, world_size, path, state, manifest):
+        self.checkpoint_id = checkpoint_id
+        self.step = step
+        self.world_size = world_size           # the world size when it was saved
+        self.path = path
+        self.state = state                     # the whole loaded dict (torch format)
+        self.manifest = manifest
+        self.sampler = state.get("sampler") if isinstance(state, dict) else None
+        self.extra = state.get("extra") if isinstance(state, dict) else None
+        self.samples_seen = state.get("samples_seen") if isinstance(state, dict) else None
+
+    def __repr__(self):
+        return "Restored(%s step=%s world=%s)" % (self.checkpoint_id, self.step, self.world_size)
+
+
+# ---------------------------------------------------------------------- RNG
+def rng_state():
+    """Python's, torch's (and CUDA's, numpy's when present) random number generator states."""
+    s = {"python": random.getstate()}
+    try:
+        import torch
+        s["torch"] = torch.get_rng_state()
+        if torch.cuda.is_available():
+            s["cuda"] = torch.cuda.get_rng_state_all()
+    except Exception:  # noqa: BLE001
+        pass
+    try:
+        import numpy  # noqa: F401
+        s["numpy"] = numpy.random.get_state()
+    except Exception:  # noqa: BLE001
+        pass
+    return s
+
+
+def set_rng_state(s, rank=0, saved_rank=0):
+    """Restores the generators. A rank other than the one that saved them derives its own streams from them, so
+    ranks do not draw the same numbers (dropout masks and the like)."""
+    if not s:
+        return
+    derive = rank != saved_rank
+    if "python" in s:
+        random.setstate(s["python"])
+        if derive:
+            random.seed("%r/%d" % (random.random(), rank))
+    try:
+        import torch
+        if "torch" in s:
+            torch.set_rng_state(s["torch"])
+            if derive:
+                torch.manual_seed(int(torch.randint(0, 2 ** 62, (1,)).item()) + 7919 * rank)
+        if "cuda" in s and torch.cuda.is_available() and len(s["cuda"]) == torch.cuda.device_count():
+            torch.cuda.set_rng_state_all(s["cuda"])
+    except Exception as e:  # noqa: BLE001
+        LOG.warning("lifeline: torch RNG state not restored: %s", e)
+    if "numpy" in s:
+        try:
+            import numpy
+            numpy.random.set_state(s["numpy"])
+            if derive:
+                numpy.random.seed((numpy.random.randint(0, 2 ** 31) + 7919 * rank) % (2 ** 32))
+        except Exception:  # noqa: BLE001
+            pass
+
+
+# ---------------------------------------------------------------------- elastic helpers
+def scaled_lr(base_lr, world_size, reference_world_size=1):
+    """The linear scaling rule: the learning rate grows with the global batch, i.e. with the world size."""
+    return base_lr * float(world_size) / float(max(1, reference_world_size))
+
+
+def elastic_lr(base_lr, world_size, step, reference_world_size=1, previous_world_size=None, change_step=None,
+               warmup_steps=0):
+    """The learning rate at ``step``: :func:`scaled_lr` for ``world_size``; after a restore at another world
+    size (``previous_world_size`` at ``change_step``), moving linearly from the old scaled rate to the new one over
+    ``warmup_steps`` steps (warm-up, as the linear scaling rule recommends)."""
+    target = scaled_lr(base_lr, world_size, reference_world_size)
+    if (previous_world_size and previous_world_size != world_size and warmup_steps > 0
+            and change_step is not None and step is not None):
+        start = scaled_lr(base_lr, previous_world_size, reference_world_size)
+        frac = min(1.0, max(0.0, (step - change_step) / float(warmup_steps)))
+        return start + (target - start) * frac
+    return target
+
+
+def set_lr(optimizer, lr):
+    for g in optimizer.param_groups:
+        g["lr"] = lr
+
+
+class ElasticDistributedSampler(object):
+    """A DistributedSampler whose position survives a change of world size.
+
+    Each epoch is a seeded permutation of the dataset's indices. The position is the number of samples of the
+    epoch the whole job has consumed (``start``): the sampler skips them and deals the rest round-robin to the
+    ranks, so rank r takes ``rest[r], rest[r+W], ...`` and global batch k of B samples per rank is exactly
+    ``rest[k*B*W:(k+1)*B*W]`` for any world size W. Call :meth:`advance` with the global batch after every step
+    and save :meth:`state_dict` in the checkpoint; after a restore at another world size, build a new sampler
+    for the new rank and world and :meth:`load_state_dict`: nothing is seen twice or skipped.
+
+    Standard library only; it works as the ``sampler`` of a ``torch.utils.data.DataLoader``.
+    """
+
+    def __init__(self, dataset, num_replicas=1, rank=0, shuffle=True, seed=0):
+        self.n = dataset if isinstance(dataset, int) else len(dataset)
+        self.num_replicas = max(1, int(num_replicas))
+        self.rank = int(rank)
+        if not 0 <= self.rank < self.num_replicas:
+            raise ValueError("rank %d outside a world of %d" % (self.rank, self.num_replicas))
+        self.shuffle = shuffle
+        self.seed = seed
+        self.epoch = 0
+        self.start = 0
+
+    def _order(self):
+        idx = list(range(self.n))
+        if self.shuffle:
+            random.Random(self.seed * 1000003 + self.epoch).shuffle(idx)
+        return idx
+
+    def __iter__(self):
+        rest = self._order()[self.start:]
+        per = len(rest) // self.num_replicas
+        return iter(rest[self.rank:per * self.num_replicas:self.num_replicas])
+
+    def __len__(self):
+        return max(0, self.n - self.start) // self.num_replicas
+
+    def set_epoch(self, epoch):
+        self.epoch = int(epoch)
+        self.start = 0
+
+    def advance(self, samples):
+        """The whole job consumed ``samples`` more samples of this epoch (one step: the global batch)."""
+        self.start = min(self.n, self.start + int(samples))
+
+    def state_dict(self):
+        return {"epoch": self.epoch, "start": self.start, "seed": self.seed, "shuffle": self.shuffle, "n": self.n}
+
+    def load_state_dict(self, state):
+        if not state:
+            return
+        if state.get("n", self.n) != self.n:
+            LOG.warning("lifeline: the sampler's dataset had %s samples, now %s", state.get("n"), self.n)
+        self.epoch = int(state.get("epoch", 0))
+        self.start = min(self.n, int(state.get("start", 0)))
+        self.seed = state.get("seed", self.seed)
+        self.shuffle = state.get("shuffle", self.shuffle)
+
+
+def _unwrap(model):
+    return getattr(model, "module", model)
+
+
+def _sd(obj):
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj
+    return obj.state_dict()
+
+
+# ---------------------------------------------------------------------- the manager
+class CheckpointManager(object):
+    """Saves and restores checkpoints in ``directory`` and reports them through ``agent``.
+
+    ``keep``: checkpoints kept (the newest ``keep`` intact ones; older ones are deleted after a save).
+    ``verify``: ``"async"`` (read back and compare in a background thread after each save), ``"sync"`` or
+    ``"off"``. ``format``: ``"torch"`` (rank 0 writes one ``torch.save`` file; DDP replicas are identical) or
+    ``"dcp"`` (``torch.distributed.checkpoint``: every rank writes its shards; every rank must call save).
+    ``async_write``: periodic saves serialise in memory (the blocking part) and write in a background thread.
+    ``before_write``: a function called after ``started`` and before writing (tests use it to slow saves down).
+    """
+
+    def __init__(self, directory, agent=None, keep=3, verify="async", format=FORMAT_TORCH, async_write=False,
+                 rank=None, world_size=None, before_write=None):
+        if agent is None:
+            import lifeline_agent
+            agent = lifeline_agent.get()
+        self.agent = agent
+        self.directory = os.path.abspath(directory)
+        os.makedirs(self.directory, exist_ok=True)
+        self.keep = max(1, int(keep))
+        if verify not in ("async", "sync", "off"):
+            raise ValueError("verify: async, sync or off")
+        self.verify_mode = verify
+        if format not in (FORMAT_TORCH, FORMAT_DCP):
+            raise ValueError("format: torch or dcp")
+        self.format = format
+        self.async_write = async_write
+        self.before_write = before_write
+        cfg = agent.config
+        self.rank = cfg.rank if rank is None else rank
+        self.world_size = cfg.world_size if world_size is None else world_size
+        self._verified = {}          # path -> (mtime of the manifest, ok, checksum)
+        self._lock = threading.Lock()
+        self._background = []
+        self._saved_any = False
+        self._restored_once = False
+        self._branch = 0             # restores after the first one (rolled back): ids stay unique
+        self._dcp_objects = (None, None)
+        agent.set_restore_check(self.can_restore)
+
+    # ------------------------------------------------------------------ naming
+    @property
+    def reports(self):
+        return self.rank == 0
+
+    def checkpoint_id(self, step):
+        """``step-<n>-<run>-r<restart>`` (rank 0's restart count, the same on every rank), ``-b<k>`` after the
+        k-th restore that went back in time within one process."""
+        c = self.agent.config
+        cid = "step-%d-%s-r%d" % (int(step), safe_name(c.run_id, "none"), self.agent.incarnation())
+        if self._branch:
+            cid += "-b%d" % self._branch
+        return cid
+
+    def path_of(self, checkpoint_id):
+        return os.path.join(self.directory, safe_name(checkpoint_id))
+
+    def _emit(self, event):
+        if self.reports:
+            self.agent.emit(event)
+
+    # ------------------------------------------------------------------ saving
+    def save(self, step, model=None, optimizer=None, scheduler=None, sampler=None, extra=None, samples_seen=None,
+             state=None, reason="periodic", rng=True):
+        """Saves a checkpoint of ``step`` (the number of steps done). torch format: every rank may call it, rank 0
+        writes. dcp format: every rank must call it, with ``state`` (or model/optimizer) to shard. Returns a
+        :class:`CheckpointInfo`; raises when the save failed (after reporting trainer.checkpoint.failed)."""
+        cid = self.checkpoint_id(step)
+        self._saved_any = True
+        self.agent.note_saving(cid, step)
+        writes = self.format == FORMAT_DCP or self.rank == 0
+        if not writes:
+            self.agent.note_checkpoint(cid, step, ok=True)
+            return CheckpointInfo(cid, step, path=self.path_of(cid), written=False, world_size=self.world_size,
+                                  reason=reason)
+        t0 = time.monotonic()
+        async_ = self.async_write and reason == "periodic" and self.format == FORMAT_TORCH
+        self._emit(self.agent.events.checkpoint_started(cid, step, async_=async_))
+        try:
+            if self.before_write is not None:
+                self.before_write(step, reason)
+            payload = self._payload(step, model, optimizer, scheduler, sampler, extra, samples_seen, rng)
+            if async_:
+                buf = io.BytesIO()
+                import torch
+                torch.save(payload, buf)
+                data = buf.getvalue()
+                blocking = time.monotonic() - t0
+                t = threading.Thread(target=self._finish_async, args=(cid, step, data, t0, blocking, reason),
+                                     name="lifeline-checkpoint-write", daemon=True)
+                self._background.append(t)
+                t.start()
+                return CheckpointInfo(cid, step, path=self.path_of(cid), world_size=self.world_size,
+                                      blocking=blocking, reason=reason)
+            info = self._write(cid, step, payload, state, t0, reason)
+        except BaseException as e:
+            self._failed(cid, step, e)
+            raise
+        info.blocking = info.duration
+        self._completed(info, async_=False)
+        return info
+
+    def _finish_async(self, cid, step, data, t0, blocking, reason):
+        try:
+            info = self._write(cid, step, data, None, t0, reason)
+        except BaseException as e:  # noqa: BLE001
+            self._failed(cid, step, e)
+            return
+        info.blocking = blocking
+        self._completed(info, async_=True)
+
+    def _failed(self, cid, step, e):
+        LOG.warning("lifeline: checkpoint %s (step %s) failed: %s", cid, step, e)
+        text = "%s: %s" % (type(e).__name__, e) if not isinstance(e, KeyboardInterrupt) else "interrupted"
+        self._emit(self.agent.events.checkpoint_failed(cid, step, text))
+        self.agent.note_checkpoint(cid, step, ok=False)
+
+    def _completed(self, info, async_):
+        self._emit(self.agent.events.checkpoint_completed(
+            info.checkpoint_id, info.step, info.duration, info.blocking, bytes_=info.bytes, uri=info.uri,
+            checksum=info.checksum, shards=info.shards, async_=async_, world_size=info.world_size))
+        self.agent.note_checkpoint(info.checkpoint_id, info.step, ok=True)
+        LOG.info("lifeline: checkpoint %s saved (%s bytes, %.2f s)", info.checkpoint_id, info.bytes, info.duration)
+        if self.reports:
+            if self.verify_mode == "sync":
+                self.verify(info.checkpoint_id)
+                self.prune()
+            elif self.verify_mode == "async":
+                t = threading.Thread(target=self._verify_and_prune, args=(info.checkpoint_id,),
+                                     name="lifeline-checkpoint-verify", daemon=True)
+                self._background.append(t)
+                t.start()
+            else:
+                self.prune()
+
+    def _verify_and_prune(self, cid):
+        try:
+            self.verify(cid)
+            self.prune()
+        except Exception:  # noqa: BLE001
+            LOG.exception("lifeline: verifying %s failed", cid)
+
+    def wait(self, timeout=None):
+        """Waits for background writes and verifications."""
+        end = None if timeout is None else time.monotonic() + timeout
+        for t in list(self._background):
+            t.join(None if end is None else max(0.0, end - time.monotonic()))
+        self._background = [t for t in self._background if t.is_alive()]
+        return not self._background
+
+    def _payload(self, step, model, optimizer, scheduler, sampler, extra, samples_seen, rng):
+        p = {"step": int(step), "world_size": self.world_size, "saved_rank": self.rank, "time": rfc3339()}
+        self._dcp_objects = (model, optimizer)
+        if model is not None and self.format == FORMAT_TORCH:
+            p["model"] = _unwrap(model).state_dict()
+        if optimizer is not None and self.format == FORMAT_TORCH:
+            p["optimizer"] = _sd(optimizer)
+        if scheduler is not None:
+            p["scheduler"] = _sd(scheduler)
+        if sampler is not None:
+            p["sampler"] = _sd(sampler)
+        if samples_seen is not None:
+            p["samples_seen"] = int(samples_seen)
+        if extra is not None:
+            p["extra"] = extra
+        if rng:
+            p["rng"] = rng_state()
+        return p
+
+    @staticmethod
+    def _dcp_state(model, optimizer):
+        """Model and optimizer state as torch.distributed.checkpoint wants them (sharded where they are)."""
+        out = {}
+        if model is None:
+            return out
+        try:
+            from torch.distributed.checkpoint.state_dict import get_state_dict
+            if optimizer is not None:
+                msd, osd = get_state_dict(model, optimizer)
+                out["model"], out["optimizer"] = msd, osd
+                return out
+        except ImportError:
+            pass
+        out["model"] = _unwrap(model).state_dict()
+        if optimizer is not None:
+            out["optimizer"] = optimizer.state_dict()
+        return out
+
+    def _write(self, cid, step, payload, state, t0, reason):
+        final = self.path_of(cid)
+        tmp = os.path.join(self.directory, ".tmp-%s-%d" % (safe_name(cid), os.getpid()))
+        if self.format == FORMAT_DCP:
+            tmp = os.path.join(self.directory, ".tmp-%s" % safe_name(cid))   # the same path on every rank
+        if os.path.exists(tmp) and self.rank == 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp, exist_ok=True)
+        try:
+            files = {}
+            if self.format == FORMAT_TORCH:
+                path = os.path.join(tmp, STATE_FILE)
+                with open(path, "wb") as f:
+                    if isinstance(payload, (bytes, bytearray)):
+                        f.write(payload)
+                        sha, size = hashlib.sha256(payload).hexdigest(), len(payload)
+                    else:
+                        import torch
+                        w = _HashingWriter(f)
+                        torch.save(payload, w)
+                        sha, size = w.sha.hexdigest(), w.bytes
+                    f.flush()
+                    os.fsync(f.fileno())
+                files[STATE_FILE] = {"sha256": sha, "bytes": size}
+                shards = 1
+            else:
+                import torch.distributed.checkpoint as dcp
+                dstate = dict(state or {})
+                meta = {k: v for k, v in payload.items() if k not in ("model", "optimizer")}
+                dstate.update(self._dcp_state(self._dcp_objects[0], self._dcp_objects[1]))
+                dcp.save(dstate, checkpoint_id=tmp)
+                if self.rank != 0:
+                    return CheckpointInfo(cid, step, path=final, written=True, world_size=self.world_size,
+                                          duration=time.monotonic() - t0, reason=reason)
+                import torch
+                with open(os.path.join(tmp, "meta.pt"), "wb") as f:
+                    torch.save(meta, f)
+                    f.flush()
+                    os.fsync(f.fileno())
+                for root, _, names in os.walk(tmp):
+                    for n in names:
+                        full = os.path.join(root, n)
+                        rel = os.path.relpath(full, tmp)
+                        if rel == MANIFEST:
+                            continue
+                        with open(full, "rb") as f:
+                            os.fsync(f.fileno())
+                        files[rel] = {"sha256": sha256_file(full), "bytes": os.path.getsize(full)}
+                shards = max(1, self.world_size)
+            checksum = _manifest_checksum(files, self.format)
+            manifest = {
+                "checkpointId": cid, "step": int(step), "worldSize": self.world_size, "format": self.format,
+                "files": files, "checksum": checksum, "created": rfc3339(), "reason": reason,
+                "runId": self.agent.config.run_id, "restartCount": self.agent.config.restart_count,
+                "host": socket.gethostname(), "shards": shards,
+            }
+            atomic_write_bytes(os.path.join(tmp, MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
+            fsync_dir(tmp)
+            trash = None
+            if os.path.exists(final):
+                trash = final + ".old-%d" % os.getpid()
+                os.replace(final, trash)
+            os.replace(tmp, final)
+            fsync_dir(self.directory)
+            if trash:
+                shutil.rmtree(trash, ignore_errors=True)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        size = sum(f["bytes"] for f in files.values())
+        return CheckpointInfo(cid, step, path=final, uri=_file_uri(final), bytes_=size, checksum=checksum,
+                              world_size=self.world_size, shards=shards, duration=time.monotonic() - t0,
+                              reason=reason)
+
+    # ------------------------------------------------------------------ reading
+    def _read_manifest(self, path):
+        try:
+            with open(os.path.join(path, MANIFEST), "rb") as f:
+                m = json.loads(f.read().decode("utf-8"))
+            if isinstance(m, dict) and isinstance(m.get("step"), int) and isinstance(m.get("files"), dict):
+                return m
+        except (OSError, ValueError, UnicodeDecodeError):
+            pass
+        return None
+
+    def list(self):
+        """Every checkpoint directory with a readable manifest, newest step first (unverified)."""
+        out = []
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return out
+        for n in names:
+            if n.startswith("."):
+                continue
+            p = os.path.join(self.directory, n)
+            if not os.path.isdir(p):
+                continue
+            m = self._read_manifest(p)
+            if m is None:
+                if os.path.exists(os.path.join(p, STATE_FILE)):
+                    out.append({"checkpointId": n, "step": -1, "files": {}, "path": p, "broken": True})
+                continue
+            m["path"] = p
+            out.append(m)
+        out.sort(key=lambda m: (m.get("step", -1), m.get("created") or ""), reverse=True)
+        return out
+
+    def verify(self, checkpoint_id=None, path=None, emit=True):
+        """Reads a checkpoint back and compares its files with the manifest. Sends trainer.checkpoint.verified
+        (``ok`` true or false) unless ``emit`` is False. Returns (ok, checksum found)."""
+        path = path or self.path_of(checkpoint_id)
+        m = self._read_manifest(path)
+        cid = checkpoint_id or (m.get("checkpointId") if m else os.path.basename(path))
+        if m is None:
+            ok, found = False, None
+        else:
+            ok, found = True, {}
+            for name, f in m["files"].items():
+                full = os.path.join(path, name)
+                try:
+                    sha = sha256_file(full)
+                except OSError:
+                    ok = False
+                    continue
+                found[name] = {"sha256": sha}
+                if sha != f.get("sha256") or os.path.getsize(full) != f.get("bytes", os.path.getsize(full)):
+                    ok = False
+            if len(found) == len(m["files"]):
+                found = _manifest_checksum(found, m.get("format", FORMAT_TORCH))
+            else:
+                found = None
+            if ok and found != m.get("checksum"):
+                ok = False
+        try:
+            mtime = os.path.getmtime(os.path.join(path, MANIFEST))
+        except OSError:
+            mtime = None
+        with self._lock:
+            self._verified[path] = (mtime, ok, found)
+        if not ok:
+            LOG.warning("lifeline: checkpoint %s at %s is corrupt or incomplete", cid, path)
+        if emit:
+            self._emit(self.agent.events.checkpoint_verified(cid, ok, checksum=found))
+        return ok, found
+
+    def _known_ok(self, path):
+        with self._lock:
+            v = self._verified.get(path)
+        if v is None:
+            return None
+        try:
+            mtime = os.path.getmtime(os.path.join(path, MANIFEST))
+        except OSError:
+            return False
+        return v[1] if v[0] == mtime else None
+
+    def latest(self, verify=True):
+        """The manifest of the newest intact checkpoint (verified by reading it back unless ``verify`` is False),
+        skipping corrupt ones (reported as verified ok:false); None when there is none."""
+        for m in self.list():
+            if m.get("broken"):
+                continue
+            if not verify:
+                return m
+            known = self._known_ok(m["path"])
+            if known is None:
+                known, _ = self.verify(m.get("checkpointId"), path=m["path"])
+            if known:
+                return m
+        return None
+
+    def can_restore(self, checkpoint_id, uri=None):
+        """(True, None) when ``checkpoint_id`` (or ``uri``, a file:// URI) is here and intact, else (False, why)."""
+        path = self.path_of(checkpoint_id)
+        if not os.path.isdir(path) and uri and uri.startswith("file://"):
+            path = _path_of_uri(uri)
+        if not os.path.isdir(path):
+            return False, "checkpoint %s is not under %s" % (checkpoint_id, self.directory)
+        ok, _ = self.verify(checkpoint_id, path=path)
+        if not ok:
+            return False, "checkpoint %s is corrupt (checksum mismatch)" % checkpoint_id
+        return True, None
+
+    # ------------------------------------------------------------------ restoring
+    def restore(self, model=None, optimizer=None, scheduler=None, sampler=None, checkpoint_id=None, state=None,
+                map_location="cpu", strict=True, rng=True):
+        """Loads the newest intact checkpoint (or ``checkpoint_id``) into the given objects and tells Lifeline
+        (trainer.restored). Returns a :class:`Restored`, or None when there is nothing to restore."""
+        if checkpoint_id is not None:
+            path = self.path_of(checkpoint_id)
+            m = self._read_manifest(path)
+            if m is None:
+                raise FileNotFoundError("no checkpoint %s under %s" % (checkpoint_id, self.directory))
+            if self._known_ok(path) is not True:
+                ok, _ = self.verify(checkpoint_id, path=path)
+                if not ok:
+                    raise ValueError("checkpoint %s is corrupt" % checkpoint_id)
+            m["path"] = path
+        else:
+            m = self.latest()
+            if m is None:
+                return None
+        path = m["path"]
+        cid = m.get("checkpointId") or os.path.basename(path)
+        import torch
+        if m.get("format", FORMAT_TORCH) == FORMAT_TORCH:
+            payload = _torch_load(torch, os.path.join(path, STATE_FILE), map_location)
+        else:
+            import torch.distributed.checkpoint as dcp
+            payload = _torch_load(torch, os.path.join(path, "meta.pt"), map_location)
+            dstate = dict(state or {})
+            objs = self._dcp_state(model, optimizer)
+            dstate.update(objs)
+            dcp.load(dstate, checkpoint_id=path)
+            if model is not None:
+                try:
+                    from torch.distributed.checkpoint.state_dict import set_state_dict
+                    if optimizer is not None:
+                        set_state_dict(model, optimizer, model_state_dict=dstate["model"],
+                                       optim_state_dict=dstate["optimizer"])
+                    else:
+                        _unwrap(model).load_state_dict(dstate["model"], strict=strict)
+                except ImportError:
+                    _unwrap(model).load_state_dict(dstate["model"], strict=strict)
+                    if optimizer is not None:
+                        optimizer.load_state_dict(dstate["optimizer"])
+            model = optimizer = None      # loaded above
+            payload.update({k: v for k, v in dstate.items() if k not in objs})
+        if model is not None and "model" in payload:
+            _unwrap(model).load_state_dict(payload["model"], strict=strict)
+        if optimizer is not None and "optimizer" in payload:
+            optimizer.load_state_dict(payload["optimizer"])
+        if scheduler is not None and payload.get("scheduler") is not None:
+            scheduler.load_state_dict(payload["scheduler"])
+        if sampler is not None and payload.get("sampler") is not None and hasattr(sampler, "load_state_dict"):
+            sampler.load_state_dict(payload["sampler"])
+        if rng and payload.get("rng"):
+            set_rng_state(payload["rng"], rank=self.rank, saved_rank=payload.get("saved_rank", 0))
+        step = int(payload.get("step", m.get("step", 0)))
+        if self._saved_any or self._restored_once:
+            self._branch += 1
+        self._restored_once = True
+        self.agent.note_restore(cid, step)
+        LOG.info("lifeline: restored %s (step %d, saved at world size %s, now %s)", cid, step,
+                 payload.get("world_size"), self.world_size)
+        return Restored(cid, step, payload.get("world_size", m.get("worldSize")), path, payload, m)
+
+    # ------------------------------------------------------------------ retention
+    def prune(self):
+        """Keeps the newest ``keep`` intact checkpoints; deletes older ones (and stale temporary directories)."""
+        if self.rank != 0:
+            return []
+        removed = []
+        good = 0
+        for m in self.list():
+            if good >= self.keep:
+                shutil.rmtree(m["path"], ignore_errors=True)
+                removed.append(m.get("checkpointId"))
+                continue
+            if self._known_ok(m["path"]) is not False and not m.get("broken"):
+                good += 1
+        now = time.time()
+        try:
+            for n in os.listdir(self.directory):
+                p = os.path.join(self.directory, n)
+                if n.startswith(".tmp-") and now - os.path.getmtime(p) > 3600:
+                    shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else os.remove(p)
+        except OSError:
+            pass
+        return removed
+
+
+def _torch_load(torch, path, map_location):
+    try:
+        return torch.load(path, map_location=map_location, weights_only=False)
+    except TypeError:   # torch older than 1.13 has no weights_only
+        return torch.load(path, map_location=map_location)
+
+
+def _file_uri(path):
+    import pathlib
+    return pathlib.Path(path).absolute().as_uri() + "/"
+
+
+def _path_of_uri(uri):
+    import urllib.parse
+    import urllib.request
+    return urllib.request.url2pathname(urllib.parse.urlparse(uri).path).rstrip("/")

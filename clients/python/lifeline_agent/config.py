@@ -1,0 +1,164 @@
+"""The agent's settings, read from the environment (Lifeline's and torchrun's variables)."""
+
+import os
+import re
+import socket
+
+from ._util import LOG, env_bool, env_float, env_int, safe_name
+
+_K8S_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
+_NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+
+
+class Config(object):
+    """Everything the agent reads from the environment. Build it with :meth:`from_env`."""
+
+    def __init__(self, **kw):
+        self.url = None                 # LIFELINE_URL, e.g. http://lifeline:8080 (no trailing /api)
+        self.token = None               # LIFELINE_TOKEN
+        self.token_file = None          # LIFELINE_TOKEN_FILE (read when LIFELINE_TOKEN is unset; re-read on 401)
+        self.job = None                 # LIFELINE_JOB, namespace/name
+        self.node = None                # LIFELINE_NODE, else NODE_NAME, else the host's FQDN (as torchelastic)
+        self.ca_file = None             # LIFELINE_CA_FILE: CA bundle for https
+        self.insecure = False           # LIFELINE_INSECURE=1: do not verify TLS certificates (tests only)
+        # torchrun
+        self.rank = 0
+        self.local_rank = 0
+        self.world_size = 1
+        self.group_rank = 0
+        self.local_world_size = 1
+        self.restart_count = 0
+        self.max_restarts = 0
+        self.run_id = "none"
+        self.master_addr = None
+        self.master_port = None
+        # behaviour
+        self.progress_interval = 5.0    # LIFELINE_PROGRESS_INTERVAL, s between trainer.progress events
+        self.buffer_events = 10000      # LIFELINE_BUFFER_EVENTS, events kept while Lifeline is unreachable
+        self.batch_events = 500         # LIFELINE_BATCH_EVENTS, events per request
+        self.flush_interval = 1.0       # LIFELINE_FLUSH_INTERVAL, s a telemetry event may wait to be batched
+        self.http_timeout = 10.0        # LIFELINE_HTTP_TIMEOUT, s per request
+        self.max_backoff = 30.0         # LIFELINE_MAX_BACKOFF, s between retries at most
+        self.flush_timeout = 5.0        # LIFELINE_FLUSH_TIMEOUT, s spent flushing at exit at most
+        self.commands = True            # LIFELINE_COMMANDS=0: rank 0 does not poll for commands
+        self.command_wait = 30          # LIFELINE_COMMAND_WAIT, s of one long poll
+        self.checkpoint_interval = None  # LIFELINE_CHECKPOINT_INTERVAL, s between agent-planned saves (none: off)
+        self.hold_grace = 30.0          # LIFELINE_HOLD_GRACE, s held past a prepare_exit deadline before resuming
+        self.hold_heartbeat = 1.0       # LIFELINE_HOLD_HEARTBEAT, s between liveness collectives while holding
+        self.hold_timeout = 600.0       # LIFELINE_HOLD_TIMEOUT, s one liveness collective may take at most
+        self.shutdown_timeout = 30.0    # LIFELINE_SHUTDOWN_TIMEOUT (else TORCH_ELASTIC_SHUTDOWN_TIMEOUT), the
+        #                                 SIGTERM -> SIGKILL window torchrun gives the workers
+        self.signals = ("SIGTERM", "SIGUSR1")  # LIFELINE_SIGNALS, comma separated; empty: install no handler
+        self.signal_exit = True         # LIFELINE_SIGNAL_EXIT=0: keep training after the emergency checkpoint
+        self.agree_lead = 0.5           # LIFELINE_AGREE_LEAD, s ahead rank 0 plans a coordinated step
+        self.agree_timeout = 60.0       # LIFELINE_AGREE_TIMEOUT, s a rank waits for the others' confirmations
+        self.coord_poll = 0.05          # LIFELINE_COORD_POLL, s between store polls of the coordination thread
+        self.exception_hook = True      # LIFELINE_EXCEPTION_HOOK=0: no trainer.worker_failed on a crash
+        self.exit_with_agent = True     # LIFELINE_EXIT_WITH_AGENT=0: a worker outlives a torchrun agent killed hard
+        self.source = None              # LIFELINE_SOURCE, default lifeline-agent/<namespace>/<name>
+        for k, v in kw.items():
+            if not hasattr(self, k):
+                raise TypeError("unknown setting " + k)
+            setattr(self, k, v)
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def namespace(self):
+        return self.job.split("/", 1)[0] if self.job else None
+
+    @property
+    def name(self):
+        return self.job.split("/", 1)[1] if self.job else None
+
+    @property
+    def enabled(self):
+        return bool(self.url) and bool(self.job)
+
+    @property
+    def event_source(self):
+        return self.source or ("lifeline-agent/" + (self.job or "unknown"))
+
+    @property
+    def run_key(self):
+        """``<run>/<node>/<restart>``: this process's incarnation, used in event ids. Each torchrun agent counts
+        its own restarts (a node that joins later starts at 0), so the node is part of it."""
+        return "%s/%s/%d" % (safe_name(self.run_id, "none"), safe_name(self.node, "node"), self.restart_count)
+
+    def read_token(self):
+        if self.token:
+            return self.token
+        if self.token_file:
+            try:
+                with open(self.token_file, "r") as f:
+                    return f.read().strip() or None
+            except OSError as e:
+                LOG.warning("cannot read LIFELINE_TOKEN_FILE %s: %s", self.token_file, e)
+        return None
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def from_env(cls, env=None, **overrides):
+        env = os.environ if env is None else env
+        c = cls()
+        c.url = (env.get("LIFELINE_URL") or "").strip().rstrip("/") or None
+        c.token = (env.get("LIFELINE_TOKEN") or "").strip() or None
+        c.token_file = (env.get("LIFELINE_TOKEN_FILE") or "").strip() or None
+        job = (env.get("LIFELINE_JOB") or "").strip() or None
+        if job is not None and not valid_job(job):
+            LOG.warning("LIFELINE_JOB=%r is not namespace/name (Kubernetes names); the agent stays off", job)
+            job = None
+        c.job = job
+        c.node = ((env.get("LIFELINE_NODE") or "").strip() or (env.get("NODE_NAME") or "").strip()
+                  or socket.getfqdn())      # what torchelastic puts in its records' hostname
+        c.ca_file = (env.get("LIFELINE_CA_FILE") or "").strip() or None
+        c.insecure = env_bool(env, "LIFELINE_INSECURE", False)
+
+        c.rank = env_int(env, "RANK", 0, 0)
+        c.local_rank = env_int(env, "LOCAL_RANK", 0, 0)
+        c.world_size = env_int(env, "WORLD_SIZE", 1, 1)
+        c.group_rank = env_int(env, "GROUP_RANK", 0, 0)
+        c.local_world_size = env_int(env, "LOCAL_WORLD_SIZE", 1, 1)
+        c.restart_count = env_int(env, "TORCHELASTIC_RESTART_COUNT", 0, 0)
+        c.max_restarts = env_int(env, "TORCHELASTIC_MAX_RESTARTS", 0, 0)
+        c.run_id = (env.get("TORCHELASTIC_RUN_ID") or "").strip() or "none"
+        c.master_addr = (env.get("MASTER_ADDR") or "").strip() or None
+        c.master_port = env_int(env, "MASTER_PORT", 0, 0) or None
+
+        c.progress_interval = env_float(env, "LIFELINE_PROGRESS_INTERVAL", c.progress_interval, 0.1)
+        c.buffer_events = env_int(env, "LIFELINE_BUFFER_EVENTS", c.buffer_events, 10)
+        c.batch_events = min(env_int(env, "LIFELINE_BATCH_EVENTS", c.batch_events, 1), 10000)
+        c.flush_interval = env_float(env, "LIFELINE_FLUSH_INTERVAL", c.flush_interval, 0.01)
+        c.http_timeout = env_float(env, "LIFELINE_HTTP_TIMEOUT", c.http_timeout, 0.1)
+        c.max_backoff = env_float(env, "LIFELINE_MAX_BACKOFF", c.max_backoff, 0.1)
+        c.flush_timeout = env_float(env, "LIFELINE_FLUSH_TIMEOUT", c.flush_timeout, 0.0)
+        c.commands = env_bool(env, "LIFELINE_COMMANDS", True)
+        c.command_wait = env_int(env, "LIFELINE_COMMAND_WAIT", c.command_wait, 0)
+        interval = env_float(env, "LIFELINE_CHECKPOINT_INTERVAL", 0.0, 0.0)
+        c.checkpoint_interval = interval if interval > 0 else None
+        c.hold_grace = env_float(env, "LIFELINE_HOLD_GRACE", c.hold_grace, 0.0)
+        c.hold_heartbeat = env_float(env, "LIFELINE_HOLD_HEARTBEAT", c.hold_heartbeat, 0.05)
+        c.hold_timeout = env_float(env, "LIFELINE_HOLD_TIMEOUT", c.hold_timeout, 1.0)
+        c.shutdown_timeout = env_float(env, "LIFELINE_SHUTDOWN_TIMEOUT",
+                                       env_float(env, "TORCH_ELASTIC_SHUTDOWN_TIMEOUT", 30.0, 0.0), 0.0)
+        raw = env.get("LIFELINE_SIGNALS")
+        if raw is not None:
+            c.signals = tuple(s.strip().upper() for s in raw.split(",") if s.strip())
+        c.signal_exit = env_bool(env, "LIFELINE_SIGNAL_EXIT", True)
+        c.agree_lead = env_float(env, "LIFELINE_AGREE_LEAD", c.agree_lead, 0.0)
+        c.agree_timeout = env_float(env, "LIFELINE_AGREE_TIMEOUT", c.agree_timeout, 1.0)
+        c.coord_poll = env_float(env, "LIFELINE_COORD_POLL", c.coord_poll, 0.005)
+        c.exception_hook = env_bool(env, "LIFELINE_EXCEPTION_HOOK", True)
+        c.exit_with_agent = env_bool(env, "LIFELINE_EXIT_WITH_AGENT", True) and bool(env.get("TORCHELASTIC_RUN_ID"))
+        c.source = (env.get("LIFELINE_SOURCE") or "").strip() or None
+        for k, v in overrides.items():
+            if not hasattr(c, k):
+                raise TypeError("unknown setting " + k)
+            setattr(c, k, v)
+        return c
+
+
+def valid_job(job):
+    if not isinstance(job, str) or job.count("/") != 1:
+        return False
+    ns, name = job.split("/")
+    return bool(_NAMESPACE.match(ns)) and bool(_K8S_NAME.match(name))

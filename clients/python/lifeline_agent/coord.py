@@ -1,0 +1,498 @@
+"""Cross-rank agreement on the step at which every rank saves (and holds, or restores).
+
+All ranks of a job must save at the same step, or a sharded checkpoint is inconsistent and ranks that hold would
+wait for each other forever. Only global rank 0 receives commands, so rank 0 decides, and tells the others.
+
+Protocol (see docs/trainer-agent.md, "How the ranks agree"):
+
+* The keys live under ``lifeline/<run>/<generation>/`` in torchrun's TCP store (MASTER_ADDR:MASTER_PORT, over
+  the coordinator's own connection). The generation is agreed once per worker group, at the first step: rank 0
+  draws a random number and broadcasts it over the default process group (one tiny collective, once). Restart
+  counts cannot serve: each torchrun agent counts its own restarts, so a node that joins later has another count
+  than the survivors. Without an initialised process group the generation is MASTER_ADDR:MASTER_PORT and the world
+  size, which every rank of a group shares. So a restarted or resized group never reads an older group's plans.
+* Rank 0 publishes a *plan* ``{seq, step S, reason, hold, ...}`` under ``<prefix>/plan/<seq>``, with S a little
+  ahead of its current step (``agree_lead`` seconds of measured step time, at least 2 steps).
+* Every other rank has a thread that polls for the next plan (one non-blocking ``check`` per poll). On reading it,
+  it first makes its training thread watch step S, then looks at its current step: still below S, it confirms
+  ``ok`` (an atomic counter), otherwise ``late``.
+* Every rank that reaches S (its first step >= S) waits until all ranks have answered (normally long done) and
+  acts on the plan only when every rank said ``ok``; otherwise all skip it alike and rank 0 plans again further
+  ahead. So either all ranks save at S or none does.
+
+The training thread's cost per step is one integer comparison (``step < attention``); everything else runs in the
+coordination thread. One world (a single process) needs no store: a request is due at the next step.
+"""
+
+import datetime
+import json
+import math
+import random
+import threading
+import time
+
+from ._util import LOG, safe_name
+
+INF = float("inf")
+REASON_ORDER = {"periodic": 0, "command": 1, "restore": 1, "prepare_exit": 2, "signal": 3}
+
+
+class Plan(object):
+    """What every rank does at ``step``: ``kind`` "save" (then hold when ``hold``) or "restore"."""
+
+    def __init__(self, seq, step, kind="save", reason="command", hold=False, commands=(), deadline=None,
+                 checkpoint_id=None, uri=None):
+        self.seq = seq
+        self.step = step
+        self.kind = kind
+        self.reason = reason
+        self.hold = hold
+        self.commands = list(commands)
+        self.deadline = deadline          # RFC 3339 text or None
+        self.checkpoint_id = checkpoint_id
+        self.uri = uri
+        self.decision = None              # True: act; False: skip (some rank was late or silent)
+        self.decided = threading.Event()
+        self.note = ""
+
+    def encode(self):
+        return json.dumps({"seq": self.seq, "step": self.step, "kind": self.kind, "reason": self.reason,
+                           "hold": self.hold, "commands": self.commands, "deadline": self.deadline,
+                           "checkpointId": self.checkpoint_id, "uri": self.uri})
+
+    @classmethod
+    def decode(cls, raw):
+        d = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+        return cls(d["seq"], d["step"], d.get("kind", "save"), d.get("reason", "command"), bool(d.get("hold")),
+                   d.get("commands") or (), d.get("deadline"), d.get("checkpointId"), d.get("uri"))
+
+    def decide(self, ok, note=""):
+        if self.decision is None:
+            self.decision = ok
+            self.note = note
+            self.decided.set()
+
+    def __repr__(self):
+        return "Plan(#%s %s at step %s, %s%s)" % (self.seq, self.kind, self.step, self.reason,
+                                                   ", hold" if self.hold else "")
+
+
+class Wish(object):
+    """Something rank 0 was asked to get done at an agreed step."""
+
+    def __init__(self, kind="save", reason="command", hold=False, command_id=None, deadline=None,
+                 checkpoint_id=None, uri=None):
+        self.kind = kind
+        self.reason = reason
+        self.hold = hold
+        self.command_ids = [command_id] if command_id else []
+        self.deadline = deadline
+        self.checkpoint_id = checkpoint_id
+        self.uri = uri
+
+
+def merge_saves(requests):
+    """One save for several requests: the strongest reason, hold when any asks, every command, the first deadline."""
+    reason = max((r.reason for r in requests), key=lambda x: REASON_ORDER.get(x, 1))
+    commands = []
+    for r in requests:
+        commands.extend(r.command_ids)
+    deadlines = [r.deadline for r in requests if r.deadline]
+    return reason, any(r.hold for r in requests), commands, (min(deadlines) if deadlines else None)
+
+
+class Coordinator(object):
+    """Base: the pending plans of this rank and the training thread's ``attention`` step."""
+
+    kind = "base"
+
+    def __init__(self, agent):
+        self.agent = agent
+        self._lock = threading.Lock()
+        self._plans = []            # published/learned plans not yet finished, by seq
+        self._requests = []         # rank 0: requests not yet planned
+        self._seq = 0
+
+    # ---------------------------------------------------------------- API used by the agent
+    def start(self):
+        return self
+
+    def stop(self):
+        pass
+
+    def request(self, req):
+        """Rank 0 only: asks for an agreed step. Returns None when accepted, else why not."""
+        with self._lock:
+            self._requests.append(req)
+        self._poke()
+        return None
+
+    def can_coordinate(self):
+        return True
+
+    def group_restart(self):
+        """Rank 0's restart count, once known: the incarnation every rank names checkpoints by."""
+        return None
+
+    def due(self, step):
+        """Training thread, slow path: the plan to act on at ``step``, or None."""
+        raise NotImplementedError
+
+    def finished(self, plan):
+        with self._lock:
+            if plan in self._plans:
+                self._plans.remove(plan)
+            self._update_attention()
+
+    def pending_requests(self):
+        with self._lock:
+            return list(self._requests) + [p for p in self._plans]
+
+    def signal(self):
+        """Training thread (signal handler): this rank wants an emergency save soon."""
+
+    def _poke(self):
+        pass
+
+    def _update_attention(self):
+        """Caller holds the lock."""
+        a = min([p.step for p in self._plans] or [INF])
+        self.agent._set_attention("plan", a)
+
+
+class LocalCoordinator(Coordinator):
+    """A world of one: a request is due at the very next step."""
+
+    kind = "local"
+
+    def _poke(self):
+        self.agent._set_attention("plan", 0)
+
+    def signal(self):
+        self.request(Wish(reason="signal", hold=False))
+
+    def due(self, step):
+        with self._lock:
+            if self._plans:
+                return self._plans[0]
+            if not self._requests:
+                self._update_attention()
+                return None
+            saves = [r for r in self._requests if r.kind == "save"]
+            if saves:
+                self._requests = [r for r in self._requests if r.kind != "save"]
+                reason, hold, commands, deadline = merge_saves(saves)
+                plan = Plan(self._seq, step, "save", reason, hold, commands, deadline)
+            else:
+                r = self._requests.pop(0)
+                plan = Plan(self._seq, step, r.kind, r.reason, r.hold, r.command_ids, r.deadline,
+                            r.checkpoint_id, r.uri)
+            self._seq += 1
+            plan.decide(True)
+            self._plans.append(plan)
+            return plan
+
+    def finished(self, plan):
+        with self._lock:
+            if plan in self._plans:
+                self._plans.remove(plan)
+            self.agent._set_attention("plan", 0 if self._requests else INF)
+
+
+class UnavailableCoordinator(Coordinator):
+    """Several ranks but no store to agree through (no torch, no MASTER_ADDR): commands are refused."""
+
+    kind = "unavailable"
+
+    def __init__(self, agent, why):
+        Coordinator.__init__(self, agent)
+        self.why = why
+
+    def can_coordinate(self):
+        return False
+
+    def request(self, req):
+        return "the ranks cannot agree on a step: " + self.why
+
+    def due(self, step):
+        self.agent._set_attention("plan", INF)
+        return None
+
+
+class StoreCoordinator(Coordinator):
+    """Several ranks: plans go through torchrun's TCP store (see the module's documentation)."""
+
+    kind = "store"
+
+    def __init__(self, agent, host, port, base, world_size, rank, poll=0.05, lead_seconds=0.5,
+                 agree_timeout=60.0, store=None, clock=time.monotonic, generation=None):
+        Coordinator.__init__(self, agent)
+        self.host = host
+        self.port = port
+        self.base = base.rstrip("/") + "/"
+        self.prefix = None
+        self._group_restart = None
+        self._established = threading.Event()
+        if generation is not None:
+            self._set_generation(generation)
+        self.world = world_size
+        self.rank = rank
+        # Big worlds poll less often (one store request per rank per poll) and plan further ahead.
+        self.poll = max(poll, 0.05 * world_size / 64.0)
+        self.lead_seconds = max(lead_seconds, 4 * self.poll)
+        self.agree_timeout = agree_timeout
+        self._store = store
+        self._clock = clock
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread = None
+        self._next_seq = 0          # followers: the next plan to look for
+        self._inflight = None       # rank 0: the plan published and not finished
+        self._lead_factor = 1.0
+        self._signal_pending = False
+        self._signal_sent = False
+        self._sigreq_seen = 0
+        self._samples = []          # (time, step) for the step-time estimate
+        self._connected = threading.Event()
+        self.error = None
+
+    @staticmethod
+    def key_base(run_id):
+        return "lifeline/%s/" % safe_name(run_id, "none")
+
+    def group_restart(self):
+        return self._group_restart
+
+    def _set_generation(self, generation):
+        self.generation = generation
+        self.prefix = self.base + generation + "/"
+        self._established.set()
+
+    def establish(self):
+        """Training thread, first step: agrees the generation of this worker group (see the module's doc)."""
+        if self._established.is_set():
+            return
+        gen = None
+        try:
+            import torch
+            import torch.distributed as dist
+        except ImportError:
+            torch = dist = None
+        try:
+            if dist is not None and dist.is_available() and dist.is_initialized() and dist.get_world_size() == self.world:
+                device = "cpu"
+                if dist.get_backend() == "nccl":
+                    device = "cuda:%d" % torch.cuda.current_device()
+                mine = self.agent.config.restart_count
+                t = torch.tensor([random.SystemRandom().getrandbits(62), mine] if self.rank == 0 else [0, 0],
+                                 dtype=torch.int64, device=device)
+                dist.broadcast(t, src=0)
+                gen = "g%x" % int(t[0].item())
+                self._group_restart = int(t[1].item())
+        except Exception as e:  # noqa: BLE001
+            LOG.warning("lifeline: could not agree a generation over the process group (%s); using the store "
+                        "address", e)
+        if gen is None:
+            gen = "s%s-%s-w%d" % (safe_name(self.host), self.port, self.world)
+            if self.rank == 0:
+                self._group_restart = self.agent.config.restart_count
+        self._set_generation(gen)
+        self.agent._set_attention("establish", INF)
+        LOG.info("lifeline: coordination keys under %s", self.prefix)
+        self._wake.set()
+
+    def start(self):
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="lifeline-coordination", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        self._wake.set()
+
+    def _poke(self):
+        self._wake.set()
+
+    def signal(self):
+        self._signal_pending = True
+        self._wake.set()
+
+    # ---------------------------------------------------------------- store
+    def _connect(self):
+        if self._store is not None:
+            return self._store
+        import torch.distributed as dist  # lazily: torch is optional for the package
+        self._store = dist.TCPStore(self.host, int(self.port), None, False,
+                                    datetime.timedelta(seconds=max(30.0, self.agree_timeout)),
+                                    wait_for_workers=False)
+        return self._store
+
+    def _key(self, *parts):
+        return self.prefix + "/".join(str(p) for p in parts)
+
+    # ---------------------------------------------------------------- thread
+    def _run(self):
+        backoff = 0.5
+        while not self._stop.is_set():
+            try:
+                self._connect()
+                self._connected.set()
+                break
+            except Exception as e:  # noqa: BLE001
+                self.error = str(e)
+                LOG.warning("lifeline: cannot reach the rendezvous store %s:%s for coordination (%s); retrying",
+                            self.host, self.port, e)
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, 10.0)
+        while not self._stop.is_set() and not self._established.wait(0.2):
+            pass
+        while not self._stop.is_set():
+            try:
+                self._sample_step()
+                if self.rank == 0:
+                    self._leader_tick()
+                else:
+                    self._follower_tick()
+                self._count_answers()
+            except Exception as e:  # noqa: BLE001 - keep coordinating; the store may be going away
+                self.error = str(e)
+                LOG.debug("lifeline: coordination error: %s", e)
+                self._stop.wait(0.5)
+            self._wake.wait(self.poll)
+            self._wake.clear()
+
+    def _sample_step(self):
+        now = self._clock()
+        step = self.agent._step
+        s = self._samples
+        if s and step < s[-1][1]:
+            del s[:]            # a restore went back in time: measure afresh
+        if not s or step != s[-1][1]:
+            s.append((now, step))
+            if len(s) > 64:
+                del s[:-64]
+
+    def step_seconds(self):
+        """Recent time per step (EWMA-free: the slope over the recent samples); None when unknown."""
+        s = self._samples
+        if len(s) < 2 or s[-1][1] <= s[0][1]:
+            return None
+        return (s[-1][0] - s[0][0]) / float(s[-1][1] - s[0][1])
+
+    def _lead_steps(self):
+        per_step = self.step_seconds()
+        lead = self.lead_seconds * self._lead_factor
+        if per_step is None or per_step <= 0:
+            return max(2, int(4 * self._lead_factor))
+        return max(2, int(math.ceil(lead / per_step)) + 1)
+
+    # ---------------------------------------------------------------- rank 0
+    def _leader_tick(self):
+        store = self._store
+        if not getattr(self, "_restart_published", False):
+            store.set(self._key("restart"), str(self.agent.config.restart_count))
+            self._restart_published = True
+        v = store.add(self._key("sigreq"), 0)
+        if v > self._sigreq_seen:
+            self._sigreq_seen = v
+            with self._lock:
+                self._requests.append(Wish(reason="signal", hold=True))
+        if self._signal_pending and not self._signal_sent:
+            self._signal_sent = True
+            with self._lock:
+                self._requests.append(Wish(reason="signal", hold=True))
+        with self._lock:
+            if self._inflight is not None or not self._requests:
+                return
+            saves = [r for r in self._requests if r.kind == "save"]
+            if saves:
+                self._requests = [r for r in self._requests if r.kind != "save"]
+                reason, hold, commands, deadline = merge_saves(saves)
+                req_plan = ("save", reason, hold, commands, deadline, None, None)
+            else:
+                r = self._requests.pop(0)
+                req_plan = (r.kind, r.reason, r.hold, r.command_ids, r.deadline, r.checkpoint_id, r.uri)
+            step = self.agent._step + self._lead_steps()
+            plan = Plan(self._seq, step, *req_plan)
+            self._seq += 1
+            self._inflight = plan
+            self._plans.append(plan)
+            self._update_attention()
+        # Attention first, then publish: this rank can never be late for its own plan.
+        store.set(self._key("plan", plan.seq), plan.encode())
+        store.add(self._key("plan", plan.seq, "ok"), 1)
+        LOG.info("lifeline: planned %r (current step %s)", plan, self.agent._step)
+
+    # ---------------------------------------------------------------- other ranks
+    def _follower_tick(self):
+        store = self._store
+        if self._group_restart is None and store.check([self._key("restart")]):
+            self._group_restart = int(store.get(self._key("restart")))
+        if self._signal_pending and not self._signal_sent:
+            self._signal_sent = True
+            store.add(self._key("sigreq"), 1)
+            LOG.info("lifeline: asked rank 0 for an emergency checkpoint")
+        key = self._key("plan", self._next_seq)
+        if not store.check([key]):
+            return
+        plan = Plan.decode(store.get(key))
+        self._next_seq += 1
+        with self._lock:
+            self._plans.append(plan)
+            self._update_attention()
+        current = self.agent._step   # read after the attention was set (see the module's documentation)
+        answer = "ok" if current < plan.step else "late"
+        store.add(self._key("plan", plan.seq, answer), 1)
+        LOG.info("lifeline: learned %r at step %s: %s", plan, current, answer)
+
+    def _count_answers(self):
+        with self._lock:
+            undecided = [p for p in self._plans if p.decision is None]
+        for plan in undecided:
+            ok = self._store.add(self._key("plan", plan.seq, "ok"), 0)
+            late = self._store.add(self._key("plan", plan.seq, "late"), 0)
+            if ok + late >= self.world:
+                plan.decide(late == 0, "" if late == 0 else "%d rank(s) learned of it too late" % late)
+
+    # ---------------------------------------------------------------- training thread
+    def due(self, step):
+        if not self._established.is_set():
+            self.establish()
+        with self._lock:
+            ready = [p for p in self._plans if p.step <= step]
+        if not ready:
+            with self._lock:
+                self._update_attention()
+            return None
+        plan = min(ready, key=lambda p: p.seq)
+        started = self._clock()
+        while not plan.decided.wait(0.1):
+            waited = self._clock() - started
+            if waited >= self.agree_timeout or (self.agent._sig and self.agent._window_left() < 3.0):
+                plan.decide(False, "not every rank answered within %.0f s" % waited)
+                break
+        if plan.decision:
+            return plan
+        LOG.warning("lifeline: skipping %r: %s", plan, plan.note)
+        self._drop(plan, replan=True)
+        return None
+
+    def finished(self, plan):
+        self._drop(plan, replan=False)
+
+    def _drop(self, plan, replan):
+        with self._lock:
+            if plan in self._plans:
+                self._plans.remove(plan)
+            if self.rank == 0 and self._inflight is plan:
+                self._inflight = None
+                if replan:
+                    self._lead_factor = min(self._lead_factor * 2, 64.0)
+                    r = Wish(plan.kind, plan.reason, plan.hold, None, plan.deadline, plan.checkpoint_id, plan.uri)
+                    r.command_ids = list(plan.commands)
+                    self._requests.insert(0, r)
+                else:
+                    self._lead_factor = max(1.0, self._lead_factor / 2)
+            self._update_attention()
+        self._wake.set()

@@ -1,0 +1,123 @@
+"""CloudEvents 1.0 for Lifeline's v1 catalogue, exactly the field names and types of docs/events.md.
+
+Every builder returns a dict ready to be JSON-encoded. Ids are stable and unique per fact, so a resend dedupes:
+``<run>/<restart>/<kind>/...`` for the incarnation's facts, ``<checkpointId>/<phase>`` for a checkpoint's.
+"""
+
+from ._util import bounded_id, rfc3339
+
+TELEMETRY_TYPES = frozenset(["trainer.progress", "gpu.sample"])
+
+
+class EventFactory(object):
+    """Builds the events of one job from one source."""
+
+    def __init__(self, source, job):
+        self.source = source
+        self.job = job
+
+    def event(self, type_, id_, data, time=None):
+        return {
+            "specversion": "1.0",
+            "id": bounded_id(id_),
+            "source": self.source,
+            "type": type_,
+            "subject": self.job,
+            "time": rfc3339(time),
+            "datacontenttype": "application/json",
+            "data": data,
+        }
+
+    # ------------------------------------------------------------------ trainer
+    def progress(self, run_key, step, samples_per_second=None, tokens_per_second=None, time=None):
+        data = {"step": int(step)}
+        if samples_per_second is not None:
+            data["samplesPerSecond"] = float(max(0.0, samples_per_second))
+        if tokens_per_second is not None:
+            data["tokensPerSecond"] = float(max(0.0, tokens_per_second))
+        return self.event("trainer.progress", "%s/progress/%d" % (run_key, int(step)), data, time)
+
+    def checkpoint_started(self, checkpoint_id, step, async_=False, time=None):
+        return self.event("trainer.checkpoint.started", checkpoint_id + "/started",
+                          {"checkpointId": checkpoint_id, "step": int(step), "async": bool(async_)}, time)
+
+    def checkpoint_completed(self, checkpoint_id, step, duration_seconds, blocking_seconds, bytes_=None, uri=None,
+                             checksum=None, shards=None, async_=False, world_size=None, time=None):
+        data = {
+            "checkpointId": checkpoint_id,
+            "step": int(step),
+            "durationSeconds": round(max(0.0, float(duration_seconds)), 6),
+            "blockingSeconds": round(max(0.0, float(blocking_seconds)), 6),
+            "async": bool(async_),
+        }
+        if bytes_ is not None:
+            data["bytes"] = int(bytes_)
+        if uri:
+            data["uri"] = uri
+        if checksum:
+            data["checksum"] = checksum
+        if shards is not None:
+            data["shards"] = max(1, int(shards))
+        if world_size is not None:
+            data["worldSize"] = max(1, int(world_size))
+        return self.event("trainer.checkpoint.completed", checkpoint_id + "/completed", data, time)
+
+    def checkpoint_failed(self, checkpoint_id, step, error=None, time=None):
+        data = {"checkpointId": checkpoint_id, "step": int(step)}
+        if error:
+            data["error"] = str(error)[:4000]
+        return self.event("trainer.checkpoint.failed", checkpoint_id + "/failed", data, time)
+
+    def checkpoint_verified(self, checkpoint_id, ok, checksum=None, attempt=None, time=None):
+        data = {"checkpointId": checkpoint_id, "ok": bool(ok)}
+        if checksum:
+            data["checksum"] = checksum
+        suffix = "/verified/%s" % ("ok" if ok else "corrupt")
+        if checksum and not ok:
+            suffix += "/" + checksum[-16:]
+        return self.event("trainer.checkpoint.verified", checkpoint_id + suffix, data, time)
+
+    def restored(self, run_key, checkpoint_id, step, run_id=None, seq=0, time=None):
+        """``seq`` counts the restores of this process (0: the one at start), so a second restore from the same
+        checkpoint in one incarnation is a new fact."""
+        data = {"checkpointId": checkpoint_id, "step": int(step)}
+        if run_id:
+            data["runId"] = run_id
+        return self.event("trainer.restored", "%s/restored/%d/%s" % (run_key, int(seq), checkpoint_id), data, time)
+
+    def worker_failed(self, run_key, rank, run_id=None, node=None, exit_code=None, error=None, time=None):
+        data = {"rank": int(rank)}
+        if run_id:
+            data["runId"] = run_id
+        if node:
+            data["node"] = node
+        if exit_code is not None:
+            data["exitCode"] = int(exit_code)
+        if error:
+            data["error"] = str(error)[:4000]
+        return self.event("trainer.worker_failed", "%s/worker_failed/%d" % (run_key, int(rank)), data, time)
+
+    # ------------------------------------------------------------------ job
+    def job_submitted(self, id_, namespace, min_nodes, max_nodes, procs_per_node, max_restarts, gpus_per_node,
+                      checkpoint_interval_seconds=None, owner=None, priority_class=None, time=None):
+        data = {
+            "namespace": namespace,
+            "elastic": {
+                "minNodes": int(min_nodes),
+                "maxNodes": int(max_nodes),
+                "procsPerNode": int(procs_per_node),
+                "maxRestarts": int(max_restarts),
+            },
+            "gpusPerNode": int(gpus_per_node),
+        }
+        if checkpoint_interval_seconds is not None:
+            data["checkpointIntervalSeconds"] = max(1, int(round(checkpoint_interval_seconds)))
+        if owner:
+            data["owner"] = owner
+        if priority_class:
+            data["priorityClass"] = priority_class
+        return self.event("job.submitted", id_, data, time)
+
+
+def is_telemetry(event):
+    return event.get("type") in TELEMETRY_TYPES

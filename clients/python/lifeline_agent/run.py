@@ -1,0 +1,146 @@
+"""``python -m lifeline_agent.run <torchrun arguments> script.py ...`` (also ``lifeline-torchrun``): torchrun with
+Lifeline's torchelastic event forwarding installed and the agent's environment set for the workers.
+
+It parses the arguments with torchrun's own parser, then
+
+* sends one ``job.submitted`` (id ``job.submitted/<rdzv id>``, the same from every agent of the job, so Lifeline
+  keeps one) built from ``--nnodes MIN:MAX``, ``--nproc-per-node``, ``--max-restarts`` and the GPUs in use;
+  ``LIFELINE_SUBMIT_JOB=0`` turns it off;
+* registers the forwarding handler and runs torchrun with ``--event-log-handler lifeline`` (a handler the user
+  named there still gets every record), posting to the torchelastic connector with ``procsPerNode``;
+* exports ``LIFELINE_NODE`` and ``LIFELINE_SHUTDOWN_TIMEOUT`` (torchrun's ``--shutdown-timeout``) to the workers;
+* sets ``TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1`` unless it is set: with torch's shared store, a node that joins a
+  running job after its first round never gets the store's address (the agent that stays rank 0 does not publish
+  it again), so scale-up and replacement nodes time out;
+* flushes what is queued when torchrun returns (at most ``LIFELINE_FLUSH_TIMEOUT`` seconds).
+
+Without LIFELINE_URL or LIFELINE_JOB it is plain torchrun (after one warning).
+"""
+
+import os
+import sys
+import threading
+
+from ._util import LOG, configure_logging, env_bool, env_int, safe_name
+from .config import Config
+from .events import EventFactory
+from .sender import LIFECYCLE, BatchSender, encode_cloudevents, encode_ndjson
+from .torchelastic import HANDLER_NAME, install
+from .transport import Backoff, Http
+
+_FLAGS = ("--event-log-handler", "--event_log_handler")
+
+
+def _split(argv, n_script_args):
+    """(torchrun options, [script, script args...]) using the parsed REMAINDER length."""
+    cut = len(argv) - 1 - n_script_args
+    return list(argv[:cut]), list(argv[cut:])
+
+
+def _without_handler_flag(opts):
+    out, i = [], 0
+    while i < len(opts):
+        a = opts[i]
+        if a in _FLAGS:
+            i += 2
+            continue
+        if any(a.startswith(f + "=") for f in _FLAGS):
+            i += 1
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def gpus_per_node(nproc, env=None):
+    env = os.environ if env is None else env
+    explicit = env_int(env, "LIFELINE_GPUS_PER_NODE", -1)
+    if explicit >= 0:
+        return explicit
+    try:
+        import torch
+        if torch.cuda.is_available():
+            return min(nproc, torch.cuda.device_count())
+    except Exception:  # noqa: BLE001
+        pass
+    return 0
+
+
+def job_submitted_event(cfg, factory, rdzv_id, min_nodes, max_nodes, nproc, max_restarts, gpus, env=None):
+    env = os.environ if env is None else env
+    return factory.job_submitted(
+        "job.submitted/%s" % safe_name(rdzv_id or "none"), cfg.namespace, min_nodes, max_nodes, nproc, max_restarts,
+        gpus, checkpoint_interval_seconds=cfg.checkpoint_interval,
+        owner=(env.get("LIFELINE_OWNER") or "").strip() or None,
+        priority_class=(env.get("LIFELINE_PRIORITY_CLASS") or "").strip() or None)
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    configure_logging()
+    from torch.distributed import run as trun
+    cfg = Config.from_env()
+    if not cfg.enabled:
+        LOG.warning("lifeline: %s is not set; running plain torchrun", "LIFELINE_URL" if not cfg.url else "LIFELINE_JOB")
+        return trun.main(argv)
+    try:
+        args = trun.parse_args(argv)
+    except SystemExit:
+        return trun.main(argv)      # let torchrun print its usage and exit as it does
+    min_nodes, max_nodes = trun.parse_min_max_nnodes(args.nnodes)
+    nproc = trun.determine_local_world_size(args.nproc_per_node)
+    opts, script = _split(argv, len(args.training_script_args))
+    user_handler = args.event_log_handler if args.event_log_handler not in (None, "null", HANDLER_NAME) else None
+    new_argv = ["--event-log-handler=" + HANDLER_NAME] + _without_handler_flag(opts) + script
+
+    explicit_node = (os.environ.get("LIFELINE_NODE") or os.environ.get("NODE_NAME") or "").strip() or None
+    os.environ["LIFELINE_NODE"] = cfg.node
+    # torch 2.x shares the rendezvous TCP store with the workers, but an agent that stays rank 0 across rounds
+    # does not publish it again, so a node joining later waits for MASTER_ADDR until it times out (scale-up and
+    # replacement nodes never start). Without sharing, worker rank 0 hosts a fresh store each round. Set
+    # TORCH_DISABLE_SHARE_RDZV_TCP_STORE=0 to keep torch's default.
+    os.environ.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
+    if not os.environ.get("LIFELINE_SHUTDOWN_TIMEOUT"):
+        timeout = args.shutdown_timeout
+        if timeout is None:
+            timeout = env_int(os.environ, "TORCH_ELASTIC_SHUTDOWN_TIMEOUT", 30)
+        os.environ["LIFELINE_SHUTDOWN_TIMEOUT"] = str(timeout)
+
+    http = Http(cfg.url, cfg.read_token, timeout=cfg.http_timeout, ca_file=cfg.ca_file, insecure=cfg.insecure)
+    events = BatchSender(http, "/api/v1/events", "application/cloudevents-batch+json", encode_cloudevents,
+                         "job-events", capacity=cfg.buffer_events, batch=cfg.batch_events,
+                         flush_interval=cfg.flush_interval, backoff=Backoff(cap=cfg.max_backoff)).start()
+    elastic = BatchSender(http, "/api/v1/connectors/torchelastic", "application/x-ndjson", encode_ndjson,
+                          "torchelastic", capacity=cfg.buffer_events, batch=cfg.batch_events,
+                          flush_interval=cfg.flush_interval, backoff=Backoff(cap=cfg.max_backoff),
+                          query={"job": cfg.job, "procsPerNode": str(nproc)})
+    submitted = threading.Event()
+    elastic.gate(submitted)
+    elastic.start()
+    if env_bool(os.environ, "LIFELINE_SUBMIT_JOB", True):
+        factory = EventFactory(cfg.event_source, cfg.job)
+        events.add(job_submitted_event(cfg, factory, args.rdzv_id, min_nodes, max_nodes, nproc, args.max_restarts,
+                                       gpus_per_node(nproc)), LIFECYCLE)
+
+        def _open_gate():
+            # The job first, then its rendezvous; give up waiting after 15 s (Lifeline down): the lines queue.
+            events.flush(15.0)
+            submitted.set()
+        threading.Thread(target=_open_gate, name="lifeline-submit", daemon=True).start()
+    else:
+        submitted.set()
+    # The records' hostname becomes the node name when one was given (two agents on one host, or a pod whose
+    # host name is not its node's); otherwise torchelastic's own (the FQDN) stays.
+    install(elastic, node=explicit_node, chain=user_handler)
+    LOG.info("lifeline: torchrun %s", " ".join(new_argv))
+    try:
+        return trun.main(new_argv)
+    finally:
+        submitted.set()
+        budget = cfg.flush_timeout
+        events.close(budget / 2)
+        elastic.close(budget / 2)
+
+
+if __name__ == "__main__":
+    main()

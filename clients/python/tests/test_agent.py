@@ -1,0 +1,293 @@
+"""The agent: no-op mode, the hot path, progress, cross-rank agreement through a store, crash reports."""
+
+import logging
+import sys
+import threading
+import time
+import unittest
+
+from _fakes import FakeLifeline, MemoryStore, base_env
+
+import lifeline_agent
+from lifeline_agent.agent import Agent, NoopAgent
+from lifeline_agent.config import Config, valid_job
+
+
+class NoopTest(unittest.TestCase):
+    def setUp(self):
+        NoopAgent._warned = False
+        lifeline_agent._agent = None
+
+    def tearDown(self):
+        lifeline_agent._agent = None
+
+    def test_without_lifeline_url_the_agent_is_a_noop_that_warns_exactly_once(self):
+        with self.assertLogs("lifeline_agent", logging.WARNING) as logs:
+            a = lifeline_agent.init(Config.from_env({}))
+            NoopAgent(Config.from_env({}))
+            b = lifeline_agent.get()
+        self.assertIs(a, b)
+        self.assertEqual(len(logs.output), 1)
+        self.assertIn("LIFELINE_URL is not set", logs.output[0])
+        self.assertFalse(a.enabled)
+        self.assertIsNone(a.step(10, samples=5))
+        self.assertIsNone(a.checkpoint_requested())
+        self.assertFalse(a.should_exit())
+        self.assertIsNone(a.restore_request())
+        self.assertIsNone(a.checkpoint_interval())
+        self.assertTrue(a.flush(1))
+        self.assertEqual(a.stats(), {"enabled": False})
+        a.emit({"type": "trainer.progress"})
+        a.report_failure("x")
+        self.assertEqual(a.incarnation(), 0)
+
+    def test_a_url_without_a_job_is_a_noop_too(self):
+        with self.assertLogs("lifeline_agent", logging.WARNING) as logs:
+            a = lifeline_agent.init(Config.from_env({"LIFELINE_URL": "http://127.0.0.1:9"}))
+        self.assertIsInstance(a, NoopAgent)
+        self.assertIn("LIFELINE_JOB", logs.output[-1])
+
+
+class ConfigTest(unittest.TestCase):
+    def test_reads_lifeline_and_torchrun_variables(self):
+        c = Config.from_env({"LIFELINE_URL": "http://l:8080/", "LIFELINE_JOB": "ml-research/llama3-8b-ft",
+                             "NODE_NAME": "ip-10-0-3-17", "RANK": "3", "LOCAL_RANK": "1", "WORLD_SIZE": "8",
+                             "GROUP_RANK": "1", "LOCAL_WORLD_SIZE": "2", "TORCHELASTIC_RESTART_COUNT": "2",
+                             "TORCHELASTIC_RUN_ID": "llama/7f3a", "TORCHELASTIC_MAX_RESTARTS": "100",
+                             "LIFELINE_PROGRESS_INTERVAL": "10", "LIFELINE_SIGNALS": "SIGTERM"})
+        self.assertEqual(c.url, "http://l:8080")
+        self.assertEqual((c.namespace, c.name, c.node), ("ml-research", "llama3-8b-ft", "ip-10-0-3-17"))
+        self.assertEqual((c.rank, c.local_rank, c.world_size, c.group_rank, c.local_world_size),
+                         (3, 1, 8, 1, 2))
+        self.assertEqual((c.restart_count, c.max_restarts, c.run_id), (2, 100, "llama/7f3a"))
+        self.assertEqual(c.event_source, "lifeline-agent/ml-research/llama3-8b-ft")
+        self.assertEqual(c.run_key, "llama-7f3a/ip-10-0-3-17/2")
+        self.assertEqual(c.progress_interval, 10.0)
+        self.assertEqual(c.signals, ("SIGTERM",))
+        self.assertTrue(c.enabled)
+
+    def test_token_file(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", delete=False) as f:
+            f.write("llt_abc_def\n")
+        c = Config.from_env({"LIFELINE_TOKEN_FILE": f.name})
+        self.assertEqual(c.read_token(), "llt_abc_def")
+        self.assertEqual(Config.from_env({"LIFELINE_TOKEN": "llt_x"}).read_token(), "llt_x")
+
+    def test_job_names(self):
+        self.assertTrue(valid_job("ml/llama3-8b-ft"))
+        for bad in ("ml", "ml/a/b", "ML/x", "ml/", "/x", "ml/x_y"):
+            self.assertFalse(valid_job(bad), bad)
+
+
+class AgentTestBase(unittest.TestCase):
+    def setUp(self):
+        self.lifeline = FakeLifeline()
+        self.agents = []
+
+    def tearDown(self):
+        for a in self.agents:
+            a.close(1)
+        sys.excepthook = sys.__excepthook__
+        self.lifeline.close()
+
+    def make(self, **extra):
+        env = base_env(self.lifeline.url, LIFELINE_EXCEPTION_HOOK="0", **extra)
+        a = Agent(Config.from_env(env), install_signals=False,
+                  store=extra.get("_store"))
+        self.agents.append(a)
+        return a
+
+
+class HotPathTest(AgentTestBase):
+    def test_step_is_cheap_and_returns_none_without_work(self):
+        a = self.make()
+        t0 = time.perf_counter()
+        for i in range(1, 100001):
+            self.assertIsNone(a.step(i, samples=32)) if i % 50000 == 0 else a.step(i, samples=32)
+        per_call = (time.perf_counter() - t0) / 100000
+        self.assertLess(per_call, 20e-6, "step() took %.2f us" % (per_call * 1e6))
+        self.assertEqual(a._samples, 3200000)
+
+    def test_progress_is_rate_limited_and_carries_throughput(self):
+        a = self.make(LIFELINE_PROGRESS_INTERVAL="0.3")
+        t_end = time.time() + 1.0
+        step = 0
+        while time.time() < t_end:
+            step += 1
+            a.step(step, samples=64, tokens=64 * 512)
+            time.sleep(0.002)
+        a.flush(3)
+        progress = self.lifeline.events("trainer.progress")
+        self.assertGreaterEqual(len(progress), 2)
+        self.assertLessEqual(len(progress), 6)
+        last = progress[-1]
+        self.assertEqual(set(last["data"]), {"step", "samplesPerSecond", "tokensPerSecond"})
+        self.assertAlmostEqual(last["data"]["tokensPerSecond"] / last["data"]["samplesPerSecond"], 512, delta=1)
+        self.assertEqual(last["source"], "lifeline-agent/ml/test")
+        self.assertEqual(last["subject"], "ml/test")
+        self.assertTrue(last["id"].startswith("run1/node-a/0/progress/"))
+
+    def test_only_rank_0_sends_job_level_events_but_every_rank_reports_its_failure(self):
+        a = self.make(RANK="1", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="1", _store=MemoryStore())
+        self.assertIsNone(a.commands)
+        for i in range(1, 20):
+            a.step(i, samples=1)
+        a.report_failure("RuntimeError: CUDA error", exit_code=1)
+        failed = self.lifeline.wait_for(lambda: self.lifeline.events("trainer.worker_failed"))
+        self.assertEqual(failed[0]["data"], {"rank": 1, "runId": "run1", "node": "node-a", "exitCode": 1,
+                                             "error": "RuntimeError: CUDA error"})
+        self.assertEqual(self.lifeline.events("trainer.progress"), [])
+
+    def test_interval_from_lifeline_plans_periodic_saves(self):
+        a = self.make(LIFELINE_CHECKPOINT_INTERVAL="0.2")
+        self.assertEqual(a.checkpoint_interval(), 0.2)
+        tasks = []
+        for step in range(1, 200):
+            t = a.step(step)
+            if t:
+                tasks.append(t)
+                a.complete(t, checkpoint_id="c%d" % step)
+                a.note_checkpoint("c%d" % step, step)
+            time.sleep(0.005)
+        self.assertGreaterEqual(len(tasks), 2)
+        self.assertTrue(all(t.reason == "periodic" and not t.hold for t in tasks))
+
+
+class AgreementTest(AgentTestBase):
+    """Two ranks in lockstep (a barrier per step, like DDP's all-reduce) agree through an in-memory store."""
+
+    def run_ranks(self, steps, follower_poll=None, lead=0.05, before=None):
+        store = MemoryStore()
+        extra = dict(WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="29999", LIFELINE_AGREE_LEAD=str(lead),
+                     LIFELINE_COORD_POLL="0.01", LIFELINE_AGREE_TIMEOUT="5", _store=store)
+        r0 = self.make(RANK="0", **extra)
+        r1 = self.make(RANK="1", **extra)
+        if follower_poll:
+            r1.coordinator.poll = follower_poll
+        barrier = threading.Barrier(2, timeout=20)
+        got = {0: [], 1: []}
+        errors = []
+
+        def loop(agent, rank):
+            try:
+                for step in range(1, steps + 1):
+                    barrier.wait()
+                    time.sleep(0.005)
+                    task = agent.step(step)
+                    if step == 10 and rank == 0 and before:
+                        before()
+                    if task:
+                        got[rank].append((task.step, task.reason, task.hold))
+                        agent.complete(task, ok=True, checkpoint_id="step-%d" % step)
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+                barrier.abort()
+
+        threads = [threading.Thread(target=loop, args=(a, r)) for r, a in ((0, r0), (1, r1))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        self.assertEqual(errors, [])
+        return r0, r1, got, store
+
+    def test_both_ranks_save_at_the_same_step(self):
+        cid = "act-1:checkpoint:ml/test"
+
+        def command():
+            self.lifeline.add_command(cid, "checkpoint_now", deadline="2099-01-01T00:00:00Z", reason="try")
+        r0, r1, got, store = self.run_ranks(200, before=command)
+        self.assertEqual(len(got[0]), 1, got)
+        self.assertEqual(got[0], got[1])
+        step, reason, hold = got[0][0]
+        self.assertGreater(step, 10)
+        self.assertEqual(reason, "command")
+        acks = self.lifeline.wait_for(lambda: len(self.lifeline.acks) >= 2 and self.lifeline.acks)
+        self.assertEqual([a[1] for a in acks], ["accepted", "done"])
+        self.assertTrue(any(k.startswith("lifeline/run1/s127.0.0.1-29999-w2/plan/0") for k in store.data))
+
+    def test_a_late_rank_makes_everyone_skip_and_rank_0_plans_further_ahead(self):
+        def command():
+            self.lifeline.add_command("act-2:checkpoint:ml/test", "checkpoint_now", deadline="2099-01-01T00:00:00Z")
+        # The follower looks only every 0.25 s while rank 0 plans 0.01 s (3 steps) ahead: it is late at first.
+        r0, r1, got, store = self.run_ranks(400, follower_poll=0.25, lead=0.01, before=command)
+        self.assertEqual(len(got[0]), 1, got)
+        self.assertEqual(got[0], got[1])
+        late = [k for k in store.data if k.endswith("/late")]
+        self.assertTrue(late, "no plan was answered late: the test did not exercise the skip")
+        self.assertGreater(r0.coordinator._lead_factor, 0)
+
+    def test_signal_on_a_follower_gets_an_agreed_emergency_save(self):
+        store = MemoryStore()
+        extra = dict(WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="29998", LIFELINE_AGREE_LEAD="0.05",
+                     LIFELINE_COORD_POLL="0.01", LIFELINE_SIGNAL_EXIT="0", _store=store)
+        r0 = self.make(RANK="0", **extra)
+        r1 = self.make(RANK="1", **extra)
+        r0.config.hold_grace = 0.0
+        r0.config.shutdown_timeout = 0.2
+        r1.config.hold_grace = 0.0
+        r1.config.shutdown_timeout = 0.2
+        barrier = threading.Barrier(2, timeout=20)
+        got = {0: [], 1: []}
+
+        def loop(agent, rank):
+            for step in range(1, 150):
+                barrier.wait()
+                time.sleep(0.005)
+                if rank == 1 and step == 20:
+                    agent._on_signal(15, None)     # what the SIGTERM handler does
+                task = agent.step(step)
+                if task:
+                    got[rank].append((task.step, task.reason))
+                    agent.complete(task, ok=True, checkpoint_id="step-%d" % step)
+        threads = [threading.Thread(target=loop, args=(a, r)) for r, a in ((0, r0), (1, r1))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        self.assertEqual(len(got[0]), 1, got)
+        self.assertEqual(got[0], got[1])
+        self.assertEqual(got[0][0][1], "signal")
+        self.assertGreater(got[0][0][0], 20)
+
+
+class IdsTest(AgentTestBase):
+    def test_incarnation_is_rank_0s_restart_count(self):
+        store = MemoryStore()
+        extra = dict(WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="29997", LIFELINE_COORD_POLL="0.01",
+                     _store=store)
+        r0 = self.make(RANK="0", TORCHELASTIC_RESTART_COUNT="3", **extra)
+        r1 = self.make(RANK="1", TORCHELASTIC_RESTART_COUNT="0", **extra)   # an agent that joined later
+        r0.step(1)
+        r1.step(1)
+        deadline = time.time() + 5
+        while r1.incarnation() != 3 and time.time() < deadline:
+            time.sleep(0.02)
+        self.assertEqual((r0.incarnation(), r1.incarnation()), (3, 3))
+
+
+class ExceptionHookTest(unittest.TestCase):
+    def test_an_uncaught_exception_reports_worker_failed(self):
+        lifeline = FakeLifeline()
+        try:
+            a = Agent(Config.from_env(base_env(lifeline.url, RANK="2")), install_signals=False)
+            try:
+                raise ValueError("loss is NaN")
+            except ValueError:
+                etype, value, tb = sys.exc_info()
+            printed = []
+            a._prev_excepthook = lambda *args: printed.append(args[0])
+            sys.excepthook(etype, value, tb)
+            failed = lifeline.wait_for(lambda: lifeline.events("trainer.worker_failed"))
+            self.assertEqual(failed[0]["data"]["rank"], 2)
+            self.assertEqual(failed[0]["data"]["error"], "ValueError: loss is NaN")
+            self.assertEqual(printed, [ValueError])
+            a.close(1)
+        finally:
+            sys.excepthook = sys.__excepthook__
+            lifeline.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

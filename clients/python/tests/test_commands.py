@@ -1,0 +1,174 @@
+"""Commands: dedupe of redelivered ids, acknowledgements in order, ids with '/' and ':', what rank 0 answers."""
+
+import time
+import unittest
+
+from _fakes import FakeLifeline, base_env
+
+from lifeline_agent.agent import Agent
+from lifeline_agent.commands import Command, CommandChannel
+from lifeline_agent.config import Config
+from lifeline_agent.transport import Http
+
+CID = "act-3f2a9c0e1b7d4a6c8e21:checkpoint:ml/test"
+
+
+class ChannelTest(unittest.TestCase):
+    def setUp(self):
+        self.lifeline = FakeLifeline()
+        self.http = Http(self.lifeline.url, lambda: "llt_test_token", timeout=2)
+        self.seen = []
+
+    def tearDown(self):
+        self.lifeline.close()
+
+    def channel(self):
+        def handler(cmd):
+            self.seen.append(cmd)
+            ch.ack(cmd.id, "accepted")
+        ch = CommandChannel(self.http, "ml", "test", handler, wait=1)
+        return ch
+
+    def test_a_redelivered_command_is_acted_on_once_and_its_ack_repeated(self):
+        self.lifeline.remove_on_ack = False     # as if the acknowledgements were lost
+        self.lifeline.redeliver_after = 0.0
+        ch = self.channel()
+        self.lifeline.add_command(CID, "checkpoint_now", deadline="2026-03-01T10:05:00Z", reason="try")
+        self.assertTrue(ch.poll_once())
+        ch.flush(5)
+        self.assertTrue(ch.poll_once())     # delivered again: the acknowledgement did not count
+        self.assertTrue(ch.poll_once())
+        ch.flush(5)
+        self.assertEqual(len(self.seen), 1)
+        self.assertEqual(self.seen[0].kind, "checkpoint_now")
+        self.assertEqual(self.seen[0].deadline.isoformat(), "2026-03-01T10:05:00+00:00")
+        self.assertEqual(ch.stats()["redelivered"], 2)
+        self.assertEqual([a[1] for a in self.lifeline.acks], ["accepted"] * 3)
+
+    def test_dedupe_memory_is_bounded(self):
+        ch = CommandChannel(self.http, "ml", "test", lambda c: None, remember=10)
+        for i in range(100):
+            ch.dispatch(Command("c-%d" % i, "lifeline.command.checkpoint_now", {}))
+        self.assertEqual(len(ch._seen), 10)
+        self.assertFalse(ch.dispatch(Command("c-99", "lifeline.command.checkpoint_now", {})))
+        self.assertTrue(ch.dispatch(Command("c-0", "lifeline.command.checkpoint_now", {})))
+
+    def test_ack_path_keeps_slashes_and_colons_of_the_id(self):
+        ch = self.channel()
+        self.assertEqual(ch.ack_path(CID),
+                         "/api/v1/agents/ml/test/commands/act-3f2a9c0e1b7d4a6c8e21:checkpoint:ml/test/ack")
+        ch.ack(CID, "accepted")
+        ch.ack(CID, "done", "checkpoint step-5 saved")
+        ch.flush(5)
+        self.assertEqual(self.lifeline.acks, [(CID, "accepted", None), (CID, "done", "checkpoint step-5 saved")])
+
+    def test_acks_are_retried_through_an_outage_and_stay_in_order(self):
+        ch = CommandChannel(Http("http://127.0.0.1:9", lambda: "x", timeout=0.2), "ml", "test", lambda c: None)
+        sleeps = []
+        ch._sleep = sleeps.append
+        self.assertFalse(ch._send_ack("c-1", "done", None, attempts=3))
+        self.assertEqual(len(sleeps), 3)
+
+
+class AgentCommandsTest(unittest.TestCase):
+    """Rank 0 of a one-rank job against the fake: every kind, and the accepted -> done sequence."""
+
+    def setUp(self):
+        self.lifeline = FakeLifeline()
+        env = base_env(self.lifeline.url)
+        self.agent = Agent(Config.from_env(env), install_signals=False)
+        self.agent.config.exception_hook = False
+
+    def tearDown(self):
+        self.agent.close(1)
+        import sys
+        sys.excepthook = sys.__excepthook__
+        self.lifeline.close()
+
+    def acks(self, cid, n):
+        return self.lifeline.wait_for(lambda: [a for a in self.lifeline.acks if a[0] == cid][:n]
+                                      if len([a for a in self.lifeline.acks if a[0] == cid]) >= n else None)
+
+    def test_checkpoint_now_is_accepted_then_done_after_the_save(self):
+        self.lifeline.add_command(CID, "checkpoint_now", deadline="2099-03-01T10:05:00Z", reason="try")
+        self.assertEqual(self.acks(CID, 1)[0][1], "accepted")
+        self.assertIsNotNone(self.agent.checkpoint_requested())
+        task = None
+        for step in range(1, 50):
+            task = self.agent.step(step)
+            if task:
+                break
+            time.sleep(0.01)
+        self.assertIsNotNone(task)
+        self.assertEqual((task.kind, task.reason, task.hold), ("save", "command", False))
+        self.agent.complete(task, ok=True, checkpoint_id="step-%d" % task.step)
+        acks = self.acks(CID, 2)
+        self.assertEqual([a[1] for a in acks], ["accepted", "done"])
+        self.assertIn("step-%d" % task.step, acks[1][2])
+        self.assertIsNone(self.agent.checkpoint_requested())
+
+    def test_a_failed_save_acks_failed(self):
+        self.lifeline.add_command("c-fail", "checkpoint_now", deadline="2099-03-01T10:05:00Z")
+        self.acks("c-fail", 1)
+        task = self.agent.step(1) or self.agent.step(2)
+        with self.assertRaises(OSError):
+            self.agent.run(task, save=lambda: (_ for _ in ()).throw(OSError("disk full")))
+        acks = self.acks("c-fail", 2)
+        self.assertEqual(acks[1][1], "failed")
+        self.assertIn("disk full", acks[1][2])
+
+    def test_unknown_kind_and_impossible_restore_are_rejected(self):
+        self.lifeline.add_command("c-x", "reboot_the_cluster")
+        self.lifeline.add_command("c-r", "restore_from", checkpointId="step-9", uri="file:///nowhere/")
+        self.assertEqual(self.acks("c-x", 1)[0][1], "rejected")
+        self.assertIn("unknown command kind", self.acks("c-x", 1)[0][2])
+        r = self.acks("c-r", 1)[0]
+        self.assertEqual(r[1], "rejected")
+        self.assertIn("cannot restore", r[2])
+
+    def test_set_checkpoint_interval(self):
+        self.assertIsNone(self.agent.checkpoint_interval())
+        self.lifeline.add_command("c-i", "set_checkpoint_interval", intervalSeconds="900")
+        self.assertEqual([a[1] for a in self.acks("c-i", 2)], ["accepted", "done"])
+        self.assertEqual(self.agent.checkpoint_interval(), 900.0)
+        self.lifeline.add_command("c-bad", "set_checkpoint_interval", intervalSeconds="soon")
+        self.assertEqual(self.acks("c-bad", 1)[0][1], "rejected")
+
+    def test_prepare_exit_saves_then_holds_until_the_deadline_and_grace(self):
+        self.agent.config.hold_grace = 0.3
+        deadline = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + 1.5)) + "Z"
+        holds = []
+        self.agent.on("hold", holds.append)
+        self.lifeline.add_command("c-exit", "prepare_exit", deadline=deadline, reason="drain node-a", node="node-a")
+        self.acks("c-exit", 1)
+        self.assertTrue(self.agent.should_exit())
+        task = self.agent.step(1) or self.agent.step(2)
+        self.assertEqual((task.reason, task.hold), ("prepare_exit", True))
+        t0 = time.monotonic()
+        self.agent.complete(task, ok=True, checkpoint_id="step-x")
+        held = time.monotonic() - t0
+        self.assertEqual(holds, [task.step])
+        self.assertGreater(held, 0.5)
+        self.assertLess(held, 5)
+        self.assertFalse(self.agent.should_exit())
+        self.assertEqual([a[1] for a in self.acks("c-exit", 2)], ["accepted", "done"])
+
+    def test_rescale_notice_saves_a_fresh_checkpoint(self):
+        self.lifeline.add_command("c-rs", "rescale_notice", worldSize="16", workers="2")
+        self.assertEqual(self.acks("c-rs", 1)[0][1], "accepted")
+        task = self.agent.step(1) or self.agent.step(2)
+        self.assertEqual((task.kind, task.reason), ("save", "command"))
+        self.assertEqual(self.agent.rescale_notice(), {"worldSize": "16", "workers": "2"})
+        self.agent.complete(task, ok=True, checkpoint_id="step-2")
+        self.assertEqual([a[1] for a in self.acks("c-rs", 2)], ["accepted", "done"])
+
+    def test_checkpoint_now_while_holding_is_rejected(self):
+        self.agent._hold = (7, "step-7")
+        self.lifeline.add_command("c-h", "checkpoint_now", deadline="2099-03-01T10:05:00Z")
+        a = self.acks("c-h", 1)[0]
+        self.assertEqual(a[1], "rejected")
+        self.assertIn("holding at step 7", a[2])
+
+
+if __name__ == "__main__":
+    unittest.main()
