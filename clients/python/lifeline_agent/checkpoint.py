@@ -365,7 +365,7 @@ class CheckpointManager(object):
                                   reason=reason)
         t0 = time.monotonic()
         async_ = self.async_write and reason == "periodic" and self.format == FORMAT_TORCH
-        self._emit(self.agent.events.checkpoint_started(cid, step, async_=async_))
+        self._emit(self.agent.events.checkpoint_started(cid, step, async_=async_, reason=reason))
         try:
             if self.before_write is not None:
                 self.before_write(step, reason)

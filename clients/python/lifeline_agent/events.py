@@ -37,9 +37,14 @@ class EventFactory(object):
             data["tokensPerSecond"] = float(max(0.0, tokens_per_second))
         return self.event("trainer.progress", "%s/progress/%d" % (run_key, int(step)), data, time)
 
-    def checkpoint_started(self, checkpoint_id, step, async_=False, time=None):
-        return self.event("trainer.checkpoint.started", checkpoint_id + "/started",
-                          {"checkpointId": checkpoint_id, "step": int(step), "async": bool(async_)}, time)
+    REASONS = ("periodic", "command", "prepare_exit", "signal")
+
+    def checkpoint_started(self, checkpoint_id, step, async_=False, time=None, reason=None):
+        data = {"checkpointId": checkpoint_id, "step": int(step), "async": bool(async_)}
+        if reason in self.REASONS:
+            # An exit save (prepare_exit, signal) tells Lifeline that the stop which follows lost nothing.
+            data["reason"] = reason
+        return self.event("trainer.checkpoint.started", checkpoint_id + "/started", data, time)
 
     def checkpoint_completed(self, checkpoint_id, step, duration_seconds, blocking_seconds, bytes_=None, uri=None,
                              checksum=None, shards=None, async_=False, world_size=None, time=None):

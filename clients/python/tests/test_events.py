@@ -96,5 +96,14 @@ class CatalogueTest(unittest.TestCase):
                                      "checkpointIntervalSeconds": 1800})
 
 
+
+class CheckpointReasonTest(unittest.TestCase):
+    def test_exit_saves_say_why_and_unknown_reasons_are_left_out(self):
+        from lifeline_agent.events import EventFactory
+        f = EventFactory("lifeline-agent/ns/job", "ns/job")
+        e = f.checkpoint_started("step-3-r-r0", 3, reason="signal")
+        self.assertEqual(e["data"]["reason"], "signal")
+        self.assertNotIn("reason", f.checkpoint_started("step-4-r-r0", 4, reason="whim")["data"])
+
 if __name__ == "__main__":
     unittest.main()

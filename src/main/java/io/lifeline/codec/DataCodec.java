@@ -99,7 +99,8 @@ final class DataCodec {
                     d.optDouble("samplesPerSecond", 0, Double.MAX_VALUE),
                     d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE));
             case TRAINER_CHECKPOINT_STARTED -> new TrainerData.CheckpointStarted(d.reqString("checkpointId"),
-                    d.reqLong("step", 0, Long.MAX_VALUE), d.optBool("async", false));
+                    d.reqLong("step", 0, Long.MAX_VALUE), d.optBool("async", false),
+                    d.optEnum("reason", TrainerData.SaveReason::fromWireName, "periodic, command, prepare_exit, signal"));
             case TRAINER_CHECKPOINT_COMPLETED -> new TrainerData.CheckpointCompleted(d.reqString("checkpointId"),
                     d.reqLong("step", 0, Long.MAX_VALUE), d.optLong("bytes", 0, Long.MAX_VALUE),
                     d.reqDouble("durationSeconds", 0, 1e7), d.reqDouble("blockingSeconds", 0, 1e7),
@@ -298,6 +299,9 @@ final class DataCodec {
     private static void encodeCheckpointAndCommands(TrainerData t, ObjectNode o) {
         if (t instanceof TrainerData.CheckpointStarted c) {
             o.put("checkpointId", c.checkpointId()).put("step", c.step()).put("async", c.async());
+            if (c.reason() != null) {
+                o.put("reason", c.reason().wireName());
+            }
         } else if (t instanceof TrainerData.CheckpointCompleted c) {
             o.put("checkpointId", c.checkpointId()).put("step", c.step());
             putOpt(o, "bytes", c.bytes());

@@ -80,10 +80,17 @@ final class TorchrunAgent implements AutoCloseable {
      */
     static TorchrunAgent start(Path workDir, String lifelineUrl, String token, String job, String node, int rdzvPort,
                                List<String> torchrun, List<String> script, Map<String, String> env) throws IOException {
+        return start("1:2", workDir, lifelineUrl, token, job, node, rdzvPort, torchrun, script, env);
+    }
+
+    /** Like the other, with torchrun's {@code --nnodes} (for example {@code 1} for a job of one node). */
+    static TorchrunAgent start(String nnodes, Path workDir, String lifelineUrl, String token, String job, String node,
+                               int rdzvPort, List<String> torchrun, List<String> script, Map<String, String> env)
+            throws IOException {
         Path repo = Path.of("").toAbsolutePath();
         Path log = workDir.resolve(node + ".log");
         List<String> cmd = new ArrayList<>(List.of(python().toString(), "-u", "-m", "lifeline_agent.run",
-                "--nnodes=1:2", "--nproc-per-node=1", "--rdzv-backend=c10d", "--rdzv-endpoint=127.0.0.1:" + rdzvPort,
+                "--nnodes=" + nnodes, "--nproc-per-node=1", "--rdzv-backend=c10d", "--rdzv-endpoint=127.0.0.1:" + rdzvPort,
                 "--rdzv-id=" + job.replace('/', '-'), "--monitor-interval=0.5"));
         cmd.addAll(torchrun);
         cmd.add(repo.resolve("examples/elastic_train.py").toString());
@@ -172,9 +179,13 @@ final class TorchrunAgent implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** SIGTERM to the agent alone, as a scheduler's preemption or an eviction sends it; torchrun passes it on. */
+    /**
+     * SIGTERM to the agent alone, as a scheduler's preemption or an eviction sends it; torchrun passes it on. Sent
+     * through the process handle: {@code Process.destroy()} would also close the pipe the agent and its workers
+     * write their log to, and their next line would kill them with a broken pipe.
+     */
     void terminate() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     /**

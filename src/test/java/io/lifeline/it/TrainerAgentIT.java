@@ -211,9 +211,11 @@ class TrainerAgentIT {
         await("steps past the save", Duration.ofSeconds(60), () -> survivor.lastStep() >= ckpt.step() + 15 ? true : null);
         long killedAt = System.nanoTime();
         victim.killNode();
-        long lastStep = survivor.lastStep();
         TorchrunAgent.Line resumed = await("the survivor resuming alone", Duration.ofSeconds(180), () ->
                 survivor.last("resumed", l -> "1".equals(l.get("world"))));
+        // The work thrown away: every step the survivor finished before its restart, past the checkpoint.
+        long lastStep = survivor.lines("step").stream().filter(l -> l.atNanos() < resumed.atNanos())
+                .mapToLong(TorchrunAgent.Line::step).max().orElseThrow();
         long resumedFrom = resumed.step();
         long newestSave = survivor.lines("saved").stream().filter(l -> l.atNanos() < resumed.atNanos())
                 .mapToLong(TorchrunAgent.Line::step).max().orElseThrow();
@@ -257,15 +259,24 @@ class TrainerAgentIT {
         assertThat(incident.path("checkpointBeforeExit").asBoolean()).as(incident.toString()).isTrue();
     }
 
-    /** A save that cannot finish inside torchrun's SIGTERM-to-SIGKILL window is reported as failed, not done. */
+    /**
+     * A save that cannot finish inside torchrun's SIGTERM-to-SIGKILL window is reported as failed, not done: a job of
+     * one node whose saves take a minute, stopped with an eight-second window.
+     */
     @Test
     @Order(5)
     void anEmergencySaveThatCannotFinishInTheWindowIsReportedFailed() throws Exception {
         String job = NS + "/slow-save";
-        startJob(job, "node-i", "node-j", List.of("--checkpoint-every", "100000", "--save-delay", "60"),
-                List.of("--shutdown-timeout=8"), TorchrunAgent.env("LIFELINE_SHUTDOWN_TIMEOUT", "8"));
-        awaitTraining(job, 2);
-        TorchrunAgent preempted = agent("node-j");
+        postEvent("node.registered", "node-i", Instant.now(), "{\"pool\":\"spot-cpu\",\"capacityType\":\"spot\","
+                + "\"gpuCount\":0}");
+        Path dir = Files.createDirectories(work.resolve(job.replace('/', '-')));
+        TorchrunAgent preempted = TorchrunAgent.start("1", dir, app.url(), token, job, "node-i", LifelineProcess.freePort(),
+                List.of("--max-restarts=0", "--shutdown-timeout=8"), List.of("--steps", "100000", "--step-time",
+                        Double.toString(STEP_SECONDS), "--checkpoint-dir", dir.resolve("checkpoints").toString(),
+                        "--checkpoint-every", "100000", "--save-delay", "60"),
+                TorchrunAgent.env("LIFELINE_SHUTDOWN_TIMEOUT", "8"));
+        agents.add(preempted);
+        awaitTraining(job, 1);
         await("a few steps", Duration.ofSeconds(60), () -> preempted.lastStep() >= 10 ? true : null);
         preempted.terminate();
         assertThat(preempted.awaitExit(Duration.ofSeconds(60))).as(preempted.tail()).isNotNull();
@@ -279,6 +290,7 @@ class TrainerAgentIT {
         });
         assertThat(failed.path("error").asText()).isNotBlank();
         assertThat(goodCheckpoint(job, 1)).as("no emergency save reported as done").isNull();
+        assertThat(preempted.lines("saved")).as("the script never saw the save finish").isEmpty();
     }
 
     /**

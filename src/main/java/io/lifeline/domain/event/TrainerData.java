@@ -42,7 +42,36 @@ public sealed interface TrainerData extends EventData {
     }
 
     /** A checkpoint save began. */
-    record CheckpointStarted(String checkpointId, long step, boolean async) implements TrainerData {
+    record CheckpointStarted(String checkpointId, long step, boolean async, SaveReason reason) implements TrainerData {
+
+        /** A save whose reason was not given. */
+        public CheckpointStarted(String checkpointId, long step, boolean async) {
+            this(checkpointId, step, async, null);
+        }
+    }
+
+    /** Why trainers saved: on their schedule, on a command, to exit (prepare_exit), or on a termination signal. */
+    enum SaveReason {
+        PERIODIC, COMMAND, PREPARE_EXIT, SIGNAL;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The reason for a wire name, or null. */
+        public static SaveReason fromWireName(String s) {
+            for (SaveReason r : values()) {
+                if (r.wireName().equals(s)) {
+                    return r;
+                }
+            }
+            return null;
+        }
+
+        /** Saves made because the trainers were about to stop. */
+        public boolean forExit() {
+            return this == PREPARE_EXIT || this == SIGNAL;
+        }
     }
 
     /**

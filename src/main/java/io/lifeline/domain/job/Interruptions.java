@@ -104,8 +104,10 @@ final class Interruptions {
         ProductiveMark now = job.ledger.productive();
         ProductiveMark ref = job.checkpoints.protectedMark(now);
         CheckpointEntry protecting = job.checkpoints.protectingCheckpoint();
-        boolean savedFirst = protecting != null && protecting.startedAt() != null
-                && !protecting.startedAt().isBefore(inc.openedAt());
+        // Saved before the exit: a save begun after the warning, or (when the stop came unannounced, a SIGTERM) an
+        // exit save the trainers made for this stop, which protects the run.
+        boolean savedFirst = protecting != null && (protecting.startedAt() != null
+                && !protecting.startedAt().isBefore(inc.openedAt()) || protecting.exitSave());
         inc.stop(at, node, now, job.lastStep, job.ledger.gpus(), job.membership.worldSize(), savedFirst,
                 job.checkpoints.epoch());
         ProductiveMark lost = inc.lostFor(ref);

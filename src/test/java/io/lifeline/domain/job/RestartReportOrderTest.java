@@ -42,4 +42,19 @@ class RestartReportOrderTest {
         assertThat(d.lastIncident().outcome()).isEqualTo(IncidentOutcome.RECOVERED);
         assertThat(d.incidents()).hasSize(1);
     }
+
+    @Test
+    void anEmergencySaveOnSigtermIsTheCheckpointBeforeExitOfAnUnannouncedStop() {
+        JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:05:00", 300);
+        d.apply(d.event("10:05:01", io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_STARTED,
+                new io.lifeline.domain.event.TrainerData.CheckpointStarted("sig-301", 301, false,
+                        io.lifeline.domain.event.TrainerData.SaveReason.SIGNAL)));
+        d.checkpointCompleted("10:05:02", "sig-301", 301, 1, 1, false).workerFailed("10:05:03", 8, "n2").now("10:05:03");
+        assertThat(d.lastIncident().checkpointBeforeExit()).isTrue();
+
+        JobDriver periodic = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:05:00", 300)
+                .checkpointStarted("10:05:01", "p-301", 301, false).checkpointCompleted("10:05:02", "p-301", 301, 1, 1, false)
+                .workerFailed("10:05:03", 8, "n2").now("10:05:03");
+        assertThat(periodic.lastIncident().checkpointBeforeExit()).as("a periodic save is no exit save").isFalse();
+    }
 }

@@ -1,5 +1,6 @@
 package io.lifeline.domain.job.checkpoint;
 
+import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.goodput.ProductiveMark;
 import java.time.Instant;
 
@@ -30,12 +31,23 @@ public final class CheckpointEntry {
     private Integer worldSize;
     private String error;
     private int restoreCount;
+    private TrainerData.SaveReason reason;
 
     CheckpointEntry(String id, long step, int epoch, String restoredFrom) {
         this.id = id;
         this.step = step;
         this.epoch = epoch;
         this.restoredFrom = restoredFrom;
+    }
+
+    /** Why the trainers saved it, when they said; null otherwise. */
+    public TrainerData.SaveReason reason() {
+        return reason;
+    }
+
+    /** Whether it was saved because the trainers were about to stop (prepare_exit or a termination signal). */
+    public boolean exitSave() {
+        return reason != null && reason.forExit();
     }
 
     public String id() {
@@ -90,9 +102,12 @@ public final class CheckpointEntry {
         this.epoch = e;
     }
 
-    void started(Instant at, boolean isAsync) {
+    void started(Instant at, boolean isAsync, TrainerData.SaveReason why) {
         this.startedAt = at;
         this.async = isAsync;
+        if (why != null) {
+            this.reason = why;
+        }
     }
 
     void completed(Instant at, boolean isAsync, Long size, long durationMs, long blockingMs, String location,

@@ -47,7 +47,7 @@ public final class CheckpointLedger {
     /** A save began; {@code mark} is the productive time captured (the state being saved). */
     public CheckpointEntry started(CheckpointStarted d, Instant at, ProductiveMark mark) {
         CheckpointEntry e = entry(d.checkpointId(), d.step());
-        e.started(at, d.async());
+        e.started(at, d.async(), d.reason());
         if (e.mark() == null) {
             e.mark(mark, epoch);
         }
