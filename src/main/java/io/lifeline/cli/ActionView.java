@@ -24,7 +24,7 @@ final class ActionView {
         d.field("GPU-hours at risk", Formats.fixed(impact.path("gpuHoursAtRisk").asDouble(), 3));
         d.field("Newest checkpoint", age == null ? (impact.path("jobs").isEmpty() ? "-" : "none complete for at least one job")
                 : Times.age(java.time.Duration.ofSeconds(age)) + " old");
-        d.field("Deadline allows a checkpoint", impact.path("deadlineAllowsCheckpoint").asBoolean() ? "yes" : t.red("no"));
+        d.field("Time for a checkpoint", impact.path("deadlineAllowsCheckpoint").asBoolean() ? "yes" : t.red("no"));
         JsonNode w = impact.get("warnings");
         if (w != null && w.isArray() && !w.isEmpty()) {
             out.line("  Warnings:");
@@ -64,9 +64,9 @@ final class ActionView {
     static String step(Out out, JsonNode s) {
         String detail = Json.text(s, "detail");
         String state = Formats.or(Json.text(s, "state"));
-        String pad = " ".repeat(Math.max(1, 8 - state.length()));
+        String pad = " ".repeat(Math.max(1, 10 - state.length()));
         return Formats.num(s, "seq") + "  " + out.state(state) + pad + Json.text(s, "name")
-                + (detail == null ? "" : ": " + detail);
+                + (detail == null || detail.isBlank() ? "" : ": " + detail);
     }
 
     static String params(JsonNode p) {

@@ -38,7 +38,11 @@ final class ApiException extends CliException {
     }
 
     static String message(int status, String title, String detail) {
-        String t = title == null || title.isBlank() ? "HTTP " + status : title;
-        return detail == null || detail.isBlank() ? t + " (HTTP " + status + ")" : t + ": " + detail;
+        boolean untitled = title == null || title.isBlank();
+        String t = untitled ? "HTTP " + status : title;
+        if (detail == null || detail.isBlank()) {
+            return untitled ? t : t + " (HTTP " + status + ")";
+        }
+        return t + ": " + detail;
     }
 }

@@ -31,6 +31,7 @@ abstract class Base implements Callable<Integer> {
 
     @Override
     public final Integer call() {
+        out();
         return run();
     }
 

@@ -72,19 +72,6 @@ final class CompletionCommand extends Base {
         return Exit.OK;
     }
 
-    /**
-     * {@code __complete WORD... CURRENT}: the candidates for the last word, one a line ({@code :files} for a file name).
-     * With {@code --cobra} first (kubectl's plugin completion, {@code kubectl_complete-lifeline}), they are followed by
-     * cobra's directive line.
-     */
-    @Command(name = "__complete", hidden = true)
-    static final class Complete extends Base {
-        @Override
-        int run() {
-            return Exit.OK;
-        }
-    }
-
     private static final Map<String, List<String>> VALUES = Map.ofEntries(
             Map.entry("-o", List.of("json", "yaml", "wide", "name")),
             Map.entry("--output", List.of("json", "yaml", "wide", "name")),
@@ -95,7 +82,12 @@ final class CompletionCommand extends Base {
             Map.entry("--capacity-type", List.of("spot", "on-demand", "reserved")),
             Map.entry("--health", List.of("healthy", "degraded", "unhealthy", "failed", "unknown")));
 
-    /** Runs {@code __complete}: parses nothing with picocli (the words are incomplete by nature), walks the model. */
+    /**
+     * {@code __complete WORD... CURRENT}: prints the candidates for the last word, one a line ({@code :files} for a file
+     * name). With {@code --cobra} first (kubectl's plugin completion, {@code kubectl_complete-lifeline}), they are
+     * followed by cobra's directive line. Parses nothing with picocli (the words are incomplete by nature): walks the
+     * command model.
+     */
     static int complete(Main main, CommandLine root, String[] rawArgs) {
         boolean cobra = rawArgs.length > 0 && rawArgs[0].equals("--cobra");
         String[] args = cobra ? Arrays.copyOfRange(rawArgs, 1, rawArgs.length) : rawArgs;
@@ -106,7 +98,10 @@ final class CompletionCommand extends Base {
         try {
             files = candidates(main, root, words, cur, out);
         } catch (RuntimeException e) {
-            // completion never fails loudly: no candidates
+            // completion never fails loudly: no candidates (LIFELINECTL_DEBUG=1 shows why)
+            if (main.term().env("LIFELINECTL_DEBUG") != null) {
+                e.printStackTrace(main.term().err());
+            }
             out.clear();
         }
         for (String c : out) {

@@ -48,7 +48,7 @@ final class DescribeCommand extends Base {
             JsonNode el = d.get("elastic");
             Describer f = new Describer(out, 0);
             f.field("Name", Json.text(s, "name"));
-            f.field("State", out.state(Json.text(s, "state")) + " (since " + out.time(Json.text(s, "stateSince")) + ")");
+            f.field("State", out.state(Formats.wire(Json.text(s, "state"))) + " (since " + out.time(Json.text(s, "stateSince")) + ")");
             f.field("Owner", Formats.or(Json.text(d, "owner")));
             f.field("Priority class", Formats.or(Json.text(d, "priorityClass")));
             f.field("Pool", Formats.or(Json.text(s, "pool")) + " (" + Formats.wire(Json.text(s, "capacityType")) + ")");

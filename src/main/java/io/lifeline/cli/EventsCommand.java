@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -41,7 +40,7 @@ final class EventsCommand extends Base {
             JsonNode data = e.get("data");
             String d = data == null || data.isNull() ? "" : Json.compact(data);
             int room = out.term().columns() == 0 || wide ? Integer.MAX_VALUE : Math.max(20, out.term().columns() - 70);
-            return pad(out.time(Json.text(e, "time")), 10) + "  " + pad(Json.text(e, "type"), 28) + "  "
+            return pad(out.preciseTime(Json.text(e, "time")), 12) + "  " + pad(Json.text(e, "type"), 28) + "  "
                     + pad(Formats.or(Json.text(e, "subject")), 28) + "  " + (wide ? Json.text(e, "source") + "  " : "")
                     + Table.cut(d, room);
         }

@@ -80,7 +80,7 @@ final class JobCommands {
                 int same = full ? 0 : repeats(entries, i);
                 String incident = Json.text(e, "incidentId");
                 String what = marker(e) + Json.text(e, "summary") + (same > 0 ? "  (+" + same + " more like this)" : "");
-                t.row(out.time(Json.text(e, "time")), worldAt(world, Json.text(e, "time")),
+                t.row(out.preciseTime(Json.text(e, "time")), worldAt(world, Json.text(e, "time")),
                         incident == null ? "" : incident.substring(incident.lastIndexOf('#')), what);
                 i += same + 1;
             }
@@ -107,7 +107,7 @@ final class JobCommands {
                 while (k < phases.size()) {
                     JsonNode ph = phases.get(k);
                     int same = full ? 0 : samePhase(phases, k);
-                    p.row("    " + Formats.wire(Json.text(ph, "phase")), out.time(Json.text(ph, "time")),
+                    p.row("    " + Formats.wire(Json.text(ph, "phase")), out.preciseTime(Json.text(ph, "time")),
                             Formats.or(Json.text(ph, "node")), Formats.or(Json.text(ph, "detail"))
                                     + (same > 0 ? "  (+" + same + " more like this)" : ""));
                     k += same + 1;

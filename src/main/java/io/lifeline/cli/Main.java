@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -23,16 +24,25 @@ import picocli.CommandLine.ScopeType;
         description = "Operate Lifeline from the command line: jobs, nodes, GPUs, actions, incidents, alerts, policies "
                 + "and tokens, through its REST API. Also works as the kubectl plugin 'kubectl lifeline'.",
         footer = {"", "Exit codes: 0 ok, 1 the action failed or was refused, 2 usage, 3 not found, 4 not allowed, "
-                + "5 unreachable.", "Configuration: ~/.config/lifeline/config.yaml (or $LIFELINECONFIG); see docs/cli.md."},
-        subcommands = {GetCommand.class, DescribeCommand.class, JobCommands.Timeline.class, JobCommands.Goodput.class,
-            JobCommands.Freshness.class, JobCommands.Advice.class,
+                + "5 unreachable.", "Configuration: ~/.config/lifeline/config.yaml (or $LIFELINECONFIG); see docs/cli.md."})
+public final class Main implements Callable<Integer> {
+
+    /**
+     * The commands, in the order help lists them. Only the one named on the command line is given to picocli (it
+     * builds its model of every command given by reflection, which costs more start-up time than anything else).
+     */
+    static final List<Class<?>> COMMANDS = List.of(GetCommand.class, DescribeCommand.class, JobCommands.Timeline.class,
+            JobCommands.Goodput.class, JobCommands.Freshness.class, JobCommands.Advice.class,
             ActionCommands.Checkpoint.class, ActionCommands.Drain.class, ActionCommands.Uncordon.class,
             ActionCommands.Rescale.class, ActionCommands.Preempt.class, ActionCommands.Resume.class,
             ActionCommands.Restore.class, ActionCommands.Cancel.class,
             EventsCommand.class, AuditCommand.class, PoliciesCommand.class, TokensCommand.class,
             LoginCommand.class, LoginCommand.Logout.class, ConfigCommand.class, WhoamiCommand.class,
-            CompletionCommand.class, CompletionCommand.Complete.class, Warmup.class})
-public final class Main implements Callable<Integer> {
+            CompletionCommand.class, Warmup.class);
+
+    /** Global options that take a value as the next word. */
+    private static final java.util.Set<String> VALUE_OPTIONS = java.util.Set.of("--context", "-s", "--server", "--token",
+            "-n", "--namespace", "-o", "--output", "--request-timeout");
 
     static final String DEFAULT_SERVER = "http://localhost:8080";
     /** Where the quick start (./lifeline) writes its admin token, relative to the directory it runs in. */
@@ -71,7 +81,7 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--request-timeout", scope = ScopeType.INHERIT, paramLabel = "DURATION", defaultValue = "10s",
             description = "How long to wait to connect (default: ${DEFAULT-VALUE}).")
-    String requestTimeout;
+    String requestTimeout = "10s";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -100,15 +110,42 @@ public final class Main implements Callable<Integer> {
     static int run(String[] args, Map<String, String> env, InputStream in, PrintWriter out, PrintWriter err) {
         Terminal term = new Terminal(env, in, out, err);
         Main main = new Main(term);
-        CommandLine cl = commandLine(main);
         if (args.length > 0 && args[0].equals("__complete")) {
-            return CompletionCommand.complete(main, cl, java.util.Arrays.copyOfRange(args, 1, args.length));
+            return CompletionCommand.complete(main, commandLine(main, null), java.util.Arrays.copyOfRange(args, 1, args.length));
         }
-        return cl.execute(args);
+        return commandLine(main, commandWord(args)).execute(args);
     }
 
-    static CommandLine commandLine(Main main) {
+    /** The first word that is not a global option or its value: the command's name, or null. */
+    static String commandWord(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--")) {
+                return null;
+            }
+            if (!a.startsWith("-")) {
+                return a;
+            }
+            if (VALUE_OPTIONS.contains(a)) {
+                i++;
+            }
+        }
+        return null;
+    }
+
+    /** The command line with every command, or with only the one named {@code only} when there is such a command. */
+    static CommandLine commandLine(Main main, String only) {
         CommandLine cl = new CommandLine(main);
+        Class<?> chosen = null;
+        for (Class<?> c : COMMANDS) {
+            Command a = c.getAnnotation(Command.class);
+            if (only != null && (a.name().equals(only) || List.of(a.aliases()).contains(only))) {
+                chosen = c;
+            }
+        }
+        for (Class<?> c : chosen != null ? List.of(chosen) : COMMANDS) {
+            cl.addSubcommand(c);
+        }
         cl.setOut(main.term.out());
         cl.setErr(main.term.err());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -116,6 +153,9 @@ public final class Main implements Callable<Integer> {
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             cmd.getErr().flush();
             main.term.out().flush();
+            if (main.term.env("LIFELINECTL_DEBUG") != null) {
+                ex.printStackTrace(main.term.err());
+            }
             if (ex instanceof CliException c) {
                 main.term.err().println("error: " + c.getMessage());
                 return c.exitCode();

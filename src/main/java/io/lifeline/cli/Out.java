@@ -118,6 +118,11 @@ final class Out {
         return times.format(wire);
     }
 
+    /** A time to the second, for timelines and event streams. */
+    String preciseTime(String wire) {
+        return times.precise(wire);
+    }
+
     /** Colours a state: green when healthy or done, yellow in between, red when failed or unhealthy. */
     String state(String s) {
         if (s == null) {

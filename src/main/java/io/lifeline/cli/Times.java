@@ -54,6 +54,20 @@ final class Times {
         return age(d) + " ago";
     }
 
+    /** Like {@link #format(String)}, to the second ({@code 13m02s ago}): for timelines and event streams. */
+    String precise(String wire) {
+        Instant t = parse(wire);
+        if (t == null || absolute) {
+            return format(wire);
+        }
+        Duration d = Duration.between(t, now);
+        boolean future = d.isNegative();
+        long s = Math.abs(d.getSeconds());
+        String v = s < 60 ? s + "s" : s < 3600 ? (s / 60) + "m" + String.format("%02ds", s % 60)
+                : (s / 3600) + "h" + String.format("%02dm%02ds", s % 3600 / 60, s % 60);
+        return future ? "in " + v : v + " ago";
+    }
+
     static Instant parse(String wire) {
         if (wire == null || wire.isBlank()) {
             return null;
@@ -97,6 +111,9 @@ final class Times {
     static String millis(Long ms) {
         if (ms == null) {
             return "-";
+        }
+        if (ms == 0) {
+            return "0s";
         }
         if (ms < 1000 && ms > -1000) {
             return ms + "ms";

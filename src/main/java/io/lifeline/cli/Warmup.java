@@ -38,7 +38,7 @@ final class Warmup extends Base {
             env.put("LIFELINECTL_TTY", "1");
             env.put("LIFELINECTL_COLUMNS", "120");
             for (String[] args : new String[][] {{"get", "jobs"}, {"get", "jobs", "-o", "json"}, {"get", "jobs", "-o", "yaml"},
-                {"get", "jobs", "-o", "wide", "--absolute"}, {"get", "nodes", "-o", "name"}}) {
+                {"get", "jobs", "-o", "wide", "--absolute"}, {"get", "nodes", "-o", "name"}, {"--help"}}) {
                 String[] all = new String[args.length + 4];
                 System.arraycopy(args, 0, all, 0, args.length);
                 System.arraycopy(new String[] {"--server", url, "--token", "llt_warmup"}, 0, all, args.length, 4);
