@@ -165,7 +165,14 @@ public final class Main implements Callable<Integer> {
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine cmd = ex.getCommandLine();
-            cmd.getErr().println("error: " + ex.getMessage());
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+                String what = u.getUnmatched().get(0);
+                cmd.getErr().println("error: " + (what.startsWith("-") ? "unknown option '" : "unknown command or argument '")
+                        + what + "'" + (u.getSuggestions().isEmpty() ? "" : "; did you mean " + String.join(" or ",
+                        u.getSuggestions()) + "?"));
+            } else {
+                cmd.getErr().println("error: " + ex.getMessage());
+            }
             cmd.getErr().println("See '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
             return Exit.USAGE;
         });
