@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * A table of text for people: upper-case headers, columns three spaces apart, sized to the terminal. When the rows
- * are wider than the terminal, the columns marked {@code flexible} give up width first (widest first) and their
+ * are wider than the terminal, the columns marked {@code flexible} give up width, the rightmost first, and their
  * values are cut with an ellipsis; nothing is cut when the width is unknown (output to a pipe or file).
  */
 final class Table {
@@ -92,23 +92,18 @@ final class Table {
         return lines;
     }
 
+    /** Cuts flexible columns, the rightmost first (free text such as outcomes and details), each down to a floor. */
     private void fit(int[] w, int width) {
         int total = GAP.length() * (w.length - 1);
         for (int x : w) {
             total += x;
         }
-        while (total > width) {
-            int widest = -1;
-            for (int i = 0; i < w.length; i++) {
-                if (flexible.get(i) && w[i] > MIN_FLEXIBLE && (widest < 0 || w[i] > w[widest])) {
-                    widest = i;
-                }
+        for (int i = w.length - 1; i >= 0 && total > width; i--) {
+            if (flexible.get(i) && w[i] > MIN_FLEXIBLE) {
+                int cut = Math.min(w[i] - MIN_FLEXIBLE, total - width);
+                w[i] -= cut;
+                total -= cut;
             }
-            if (widest < 0) {
-                return;
-            }
-            w[widest]--;
-            total--;
         }
     }
 

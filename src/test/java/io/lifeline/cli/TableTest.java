@@ -23,11 +23,14 @@ class TableTest {
     }
 
     @Test
-    void fitsTheTerminalByCuttingFlexibleColumnsWidestFirst() {
+    void fitsTheTerminalByCuttingFlexibleColumnsRightmostFirst() {
         List<String> lines = jobs().render(60, null);
         assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(60));
-        assertThat(lines.get(1)).contains("\u2026").contains("recovering").contains("128");
-        assertThat(lines.get(2)).startsWith("vision/vit ");
+        assertThat(lines.get(1)).startsWith("research/llama3-70b-pretrain ").contains("recovering").contains("128")
+                .endsWith("research\u2026");
+        List<String> narrower = jobs().render(45, null);
+        assertThat(narrower).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(45));
+        assertThat(narrower.get(1)).contains("\u2026   recovering");
     }
 
     @Test
