@@ -29,37 +29,52 @@ java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 main=(-cp "$cp" io.lifeline.cli.Main get jobs)
 
 median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-measure() {  # label command...: runs it $runs times (after one unmeasured run), prints and remembers the figures
-  local label=$1; shift
-  "$@" >/dev/null 2>&1 || true
-  local ts=() s e
-  for _ in $(seq "$runs"); do
-    s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
-    ts+=($(( (e - s) / 1000000 )))
-  done
-  last_runs="${ts[*]}"
-  last_median=$(echo "$last_runs" | median)
-  printf '%-58s median %5s ms   runs: %s\n' "$label" "$last_median" "$last_runs"
+
+fast=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xss512k)
+cds=(-XX:SharedArchiveFile="$cli/lifelinectl.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
+server_cp="$(compgen -G "target/quarkus-app/app/lifeline-*.jar" | head -n 1):$cli/lib/picocli.jar:target/quarkus-app/lib/main/*"
+labels=(
+  "curl (the request alone)"
+  "java -version (JVM start, default CDS)"
+  "java, no options"
+  "  + -XX:TieredStopAtLevel=1"
+  "  + -XX:+UseSerialGC -XX:-UsePerfData -Xss512k"
+  "  + AppCDS archive (= the launcher's java command)"
+  "  AppCDS alone (no other option)"
+  "  launcher's options, every command given to picocli"
+  "  launcher's options, the server's class path, no AppCDS"
+  "./lifelinectl get jobs (the launcher: bash + the above)"
+)
+variant() {
+  case $1 in
+    0) curl -s -o /dev/null -H "Authorization: Bearer $token" "$url/api/v1/jobs?limit=1000&offset=0" ;;
+    1) "$java" -version ;;
+    2) "$java" "${main[@]}" ;;
+    3) "$java" -XX:TieredStopAtLevel=1 "${main[@]}" ;;
+    4) "$java" "${fast[@]}" "${main[@]}" ;;
+    5) "$java" "${fast[@]}" "${cds[@]}" "${main[@]}" ;;
+    6) "$java" "${cds[@]}" "${main[@]}" ;;
+    7) LIFELINECTL_ALL_COMMANDS=1 "$java" "${fast[@]}" "${cds[@]}" "${main[@]}" ;;
+    8) "$java" "${fast[@]}" -cp "$server_cp" io.lifeline.cli.Main get jobs ;;
+    9) ./lifelinectl get jobs ;;
+  esac
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "lifelinectl start-up, $runs runs each, $(nproc) cores, load average before: $load_before"
-measure "curl (the request alone)" curl -s -o /dev/null -H "Authorization: Bearer $token" "$url/api/v1/jobs?limit=1000"
-measure "java -version (JVM start, default CDS)" "$java" -version
-measure "java, no options" "$java" "${main[@]}"
-measure "  + -XX:TieredStopAtLevel=1" "$java" -XX:TieredStopAtLevel=1 "${main[@]}"
-measure "  + -XX:+UseSerialGC -XX:-UsePerfData -Xss512k" "$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
-  -XX:-UsePerfData -Xss512k "${main[@]}"
-measure "  + AppCDS archive (what the launcher runs)" "$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData \
-  -Xss512k -XX:SharedArchiveFile="$cli/lifelinectl.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off "${main[@]}"
-measure "  AppCDS, but no options otherwise" "$java" -XX:SharedArchiveFile="$cli/lifelinectl.jsa" -Xlog:cds=off \
-  -Xlog:cds+dynamic=off "${main[@]}"
-measure "  every command given to picocli (--help, AppCDS)" "$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
-  -XX:-UsePerfData -Xss512k -XX:SharedArchiveFile="$cli/lifelinectl.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
-  -cp "$cp" io.lifeline.cli.Main --help
-measure "./lifelinectl get jobs (the launcher: bash + the above)" ./lifelinectl get jobs
-launcher_runs=$last_runs
-launcher_median=$last_median
+echo "lifelinectl start-up, $runs runs of each variant taken in turn, $(nproc) cores, load average before: $load_before"
+declare -a all
+for v in "${!labels[@]}"; do variant "$v" >/dev/null 2>&1 || true; all[$v]=""; done   # one unmeasured run each
+for _ in $(seq "$runs"); do
+  for v in "${!labels[@]}"; do
+    s=$(date +%s%N); variant "$v" >/dev/null 2>&1 || true; e=$(date +%s%N)
+    all[$v]="${all[$v]} $(( (e - s) / 1000000 ))"
+  done
+done
+for v in "${!labels[@]}"; do
+  printf '%-58s median %5s ms   runs:%s\n' "${labels[$v]}" "$(echo "${all[$v]# }" | median)" "${all[$v]}"
+done
+launcher_runs="${all[9]# }"
+launcher_median=$(echo "$launcher_runs" | median)
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "load average after: $load_after"
 

@@ -113,7 +113,8 @@ public final class Main implements Callable<Integer> {
         if (args.length > 0 && args[0].equals("__complete")) {
             return CompletionCommand.complete(main, commandLine(main, null), java.util.Arrays.copyOfRange(args, 1, args.length));
         }
-        return commandLine(main, commandWord(args)).execute(args);
+        // LIFELINECTL_ALL_COMMANDS=1 gives picocli every command, as before the lazy registration (for BENCHMARKS.md)
+        return commandLine(main, term.env("LIFELINECTL_ALL_COMMANDS") != null ? null : commandWord(args)).execute(args);
     }
 
     /** The first word that is not a global option or its value: the command's name, or null. */
