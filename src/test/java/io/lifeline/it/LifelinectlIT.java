@@ -399,5 +399,13 @@ class LifelinectlIT {
         assertThat(bash.code()).as(bash.toString()).isZero();
         assertThat(bash.out().lines()).contains(JOB);
         assertThat(ok("completion", "zsh").out()).startsWith("#compdef lifelinectl");
+        if (Files.isExecutable(Path.of("/usr/bin/zsh"))) {
+            // outside a completion widget compadd does not exist: a stand-in prints what it is given
+            Lifelinectl.Run zsh = Lifelinectl.exec(List.of("zsh", "-f", "-c", "compdef() { :; }; "
+                    + "compadd() { shift; print -l -- \"$@\"; }; source <(lifelinectl completion zsh); "
+                    + "words=(lifelinectl drain ondemand-p4d-00); CURRENT=3; _lifelinectl"), "", Duration.ofMinutes(1), env);
+            assertThat(zsh.code()).as(zsh.toString()).isZero();
+            assertThat(zsh.out().lines()).contains(NODE);
+        }
     }
 }
