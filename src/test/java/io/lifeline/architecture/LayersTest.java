@@ -85,6 +85,14 @@ class LayersTest {
     }
 
     @Test
+    void theCliIsAClientOfThePublicApiOnly() {
+        noClasses().that().resideInAPackage("io.lifeline.cli..").should().dependOnClassesThat(
+                com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.lifeline..")
+                        .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage("io.lifeline.cli..")))
+                .check(main);
+    }
+
+    @Test
     void onlyTheWebLayerWritesProblemDocuments() {
         noClasses().that().resideOutsideOfPackage("io.lifeline.web..").should()
                 .callConstructor(io.lifeline.web.Problem.class, String.class, String.class, int.class, String.class,
