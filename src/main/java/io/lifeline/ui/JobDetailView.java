@@ -352,7 +352,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
             workers.setHelperText(elastic.minNodes() + "–" + elastic.maxNodes());
         }
         workers.setValue(Math.max(1, m.detail().summary().nodes()));
-        workers.setWidth("8rem");
+        workers.setWidth("10rem");
         Button rescale = new Button("Rescale…", e -> dialog(ActionKind.RESCALE,
                 Map.of("workers", String.valueOf(workers.getValue() == null ? 0 : workers.getValue()))));
         rescale.setId("action-rescale");

@@ -121,14 +121,31 @@ final class Browser implements AutoCloseable {
 
     /** Presses Tab until the focus is inside the element with this id; fails after {@code max} presses. */
     void tabTo(String id, int max) {
+        tab(id, max, org.openqa.selenium.Keys.TAB);
+    }
+
+    /** Presses Shift+Tab until the focus is inside the element with this id. */
+    void tabBackTo(String id, int max) {
+        tab(id, max, null);
+    }
+
+    /** Tab, or Shift+Tab when {@code key} is null. */
+    private void tab(String id, int max, CharSequence key) {
+        StringBuilder trail = new StringBuilder(focused());
         for (int i = 0; i < max; i++) {
             if (focusIn(id)) {
                 return;
             }
-            press(org.openqa.selenium.Keys.TAB);
+            if (key == null) {
+                new org.openqa.selenium.interactions.Actions(driver).keyDown(org.openqa.selenium.Keys.SHIFT)
+                        .sendKeys(org.openqa.selenium.Keys.TAB).keyUp(org.openqa.selenium.Keys.SHIFT).perform();
+            } else {
+                press(key);
+            }
+            trail.append(" > ").append(focused());
         }
         if (!focusIn(id)) {
-            throw new AssertionError("Tab did not reach #" + id + " in " + max + " presses; focus is on " + focused());
+            throw new AssertionError("Tab did not reach #" + id + " in " + max + " presses: " + trail);
         }
     }
 

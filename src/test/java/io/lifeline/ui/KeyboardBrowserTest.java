@@ -93,7 +93,7 @@ class KeyboardBrowserTest {
         browser.await(() -> !browser.present("action-impact"));
         browser.await(() -> browser.focusIn("node-drain"));
         // Close leaves the panel and returns to the heat map.
-        browser.tabTo("node-close", 10);
+        browser.tabBackTo("node-close", 6);
         browser.press(Keys.ENTER);
         browser.await(() -> browser.focusIn("fleet-heatmap") && !browser.driver.getCurrentUrl().contains("node="));
     }
