@@ -272,6 +272,8 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
                         Notifications.error(ex != null ? "Could not read node " + node + ": " + ex.getMessage()
                                 : "Node " + node + " is not known.");
                         openNode = null;
+                        focusPanel = false;
+                        remember();
                     } else {
                         panel.show(m.get());
                         if (focusPanel) {
