@@ -77,13 +77,13 @@ class AccessibilityBrowserTest {
         browser.await(() -> browser.driver.findElement(By.id("kpis")).getText().contains("Fleet ETTR"));
         browser.await(() -> browser.chartDrawn("causes-chart")
                 || !browser.driver.findElement(By.id("causes-chart")).isDisplayed());
-        results.add(check("overview", who));
+        results.add(check("overview", who, "causes-chart"));
 
         browser.open("fleet");
         expectTheme(dark);
         browser.waitFor(By.id("fleet-heatmap"));
         browser.await(() -> browser.chartDrawn("fleet-heatmap"));
-        results.add(check("fleet", who));
+        results.add(check("fleet", who, "fleet-heatmap"));
         String node = (String) browser.js("return document.getElementById('fleet-heatmap').__chart"
                 + ".getOption().yAxis[0].data[0];");
         browser.open("fleet?node=" + node);
@@ -102,7 +102,7 @@ class AccessibilityBrowserTest {
         expectTheme(dark);
         browser.await(() -> browser.chartDrawn("job-timeline")
                 && browser.driver.findElement(By.id("job-summary")).getText().contains("World size"));
-        results.add(check("job-detail", who));
+        results.add(check("job-detail", who, "job-timeline"));
         if (role.equals("admin")) {
             browser.driver.findElement(By.id("action-checkpoint")).click();
             browser.await(() -> browser.present("action-impact") && (browser.driver.findElement(By.id("action-impact"))
@@ -136,6 +136,9 @@ class AccessibilityBrowserTest {
         report(who, results);
         List<String> failures = new ArrayList<>();
         for (PageResult r : results) {
+            if (r.chartLabelContrast() != null && r.chartLabelContrast() < 4.5) {
+                failures.add(r.page() + ": chart labels have a contrast of " + r.chartLabelContrast() + ":1, below 4.5:1");
+            }
             for (Violation v : r.violations()) {
                 if (v.blocking()) {
                     failures.add(r.page() + ": " + v);
@@ -162,6 +165,14 @@ class AccessibilityBrowserTest {
     }
 
     private PageResult check(String page, String who) throws Exception {
+        return check(page, who, null);
+    }
+
+    /**
+     * Runs axe-core on the page as it is; with {@code chart}, also measures the contrast of that chart's label colours
+     * (drawn on a canvas, which axe cannot read) against the background they are drawn on.
+     */
+    private PageResult check(String page, String who, String chart) throws Exception {
         Thread.sleep(500);
         if (!Boolean.TRUE.equals(browser.js("return typeof window.axe === 'object';"))) {
             browser.js(Files.readString(AXE));
@@ -187,7 +198,8 @@ class AccessibilityBrowserTest {
                     nodes));
         }
         browser.shot(page + "-" + who);
-        return new PageResult(page, violations);
+        Double labels = chart == null ? null : ((Number) browser.js(CHART_CONTRAST, chart)).doubleValue();
+        return new PageResult(page, violations, labels);
     }
 
     private static void report(String who, List<PageResult> results) throws Exception {
@@ -197,8 +209,9 @@ class AccessibilityBrowserTest {
             long serious = r.violations().stream().filter(v -> v.impact().equals("serious")).count();
             long moderate = r.violations().stream().filter(v -> v.impact().equals("moderate")).count();
             long minor = r.violations().stream().filter(v -> v.impact().equals("minor")).count();
-            out.append(String.format("  %-14s critical %d, serious %d, moderate %d, minor %d%n", r.page(), critical,
-                    serious, moderate, minor));
+            out.append(String.format("  %-14s critical %d, serious %d, moderate %d, minor %d%s%n", r.page(), critical,
+                    serious, moderate, minor, r.chartLabelContrast() == null ? ""
+                            : String.format(java.util.Locale.ROOT, "; chart labels %.1f:1", r.chartLabelContrast())));
             for (Violation v : r.violations()) {
                 out.append("    ").append(v.impact()).append(' ').append(v.id()).append(": ").append(v.help());
                 String reason = ACCEPTED.get(v.id());
@@ -216,8 +229,30 @@ class AccessibilityBrowserTest {
         Files.writeString(REPORT, out + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
-    record PageResult(String page, List<Violation> violations) {
+    record PageResult(String page, List<Violation> violations, Double chartLabelContrast) {
     }
+
+    /** The lowest contrast of the chart text colours (secondary and body text) on the chart's background. */
+    private static final String CHART_CONTRAST = """
+            const el = document.getElementById(arguments[0]);
+            const rgba = s => { const v = s.match(/[\\d.]+/g).map(Number); return v.length === 3 ? v.concat(1) : v; };
+            let bg = [0, 0, 0, 0];
+            for (let n = el; n && bg[3] === 0; n = n.parentElement) { bg = rgba(getComputedStyle(n).backgroundColor); }
+            if (bg[3] === 0) { bg = [255, 255, 255, 1]; }
+            const lum = c => { const l = c.slice(0, 3).map(v => { v /= 255; return v <= 0.04045 ? v / 12.92
+                : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]; };
+            const probe = document.createElement('span');
+            document.body.appendChild(probe);
+            let lowest = 100;
+            for (const token of ['--lumo-secondary-text-color', '--lumo-body-text-color']) {
+              probe.style.color = 'var(' + token + ')';
+              const f = rgba(getComputedStyle(probe).color);
+              const shown = [0, 1, 2].map(i => f[i] * f[3] + bg[i] * (1 - f[3]));
+              const a = lum(shown), b = lum(bg);
+              lowest = Math.min(lowest, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05));
+            }
+            probe.remove();
+            return lowest;""";
 
     record Violation(String id, String impact, String help, List<String> nodes) {
 

@@ -54,6 +54,8 @@ class KeyboardBrowserTest {
                 + ".getOption().yAxis[0].data;");
 
         browser.tabTo("fleet-heatmap", 40);
+        assertThat(browser.js("return getComputedStyle(document.getElementById('fleet-heatmap')).outlineStyle;"))
+                .as("the focused heat map shows its focus").isNotEqualTo("none");
         browser.await(() -> browser.text("fleet-focused").startsWith(rows.get(0) + ", GPU 0: "));
         browser.press(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_RIGHT);
         String node = rows.get(2);
