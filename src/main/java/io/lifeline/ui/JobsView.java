@@ -191,15 +191,21 @@ public class JobsView extends VerticalLayout implements BeforeEnterObserver {
         }
     }
 
-    /** "12 min / 10 min" coloured green below 75 % of the objective, amber below it, red past it. */
+    /**
+     * "12 min / 10 min" coloured green below 75 % of the objective, amber below it, red past it; not by colour alone:
+     * amber ones start with "!", those past the objective with "✕" (as on the fleet heat map), and the badge's
+     * title says it in words.
+     */
     static Span freshnessBadge(JobRow j) {
         if (j.checkpointAgeMillis() == null) {
             return Ui.badge("no checkpoint", j.breached() ? "error" : "contrast");
         }
         Double r = j.freshnessRatio();
         int level = j.breached() || r != null && r >= 1 ? 2 : r != null && r >= 0.75 ? 1 : 0;
-        Span b = Ui.badge(Format.duration(j.checkpointAgeMillis()) + " / " + Format.duration(j.objectiveMillis()),
-                Ui.level(level));
+        String text = Format.duration(j.checkpointAgeMillis()) + " / " + Format.duration(j.objectiveMillis());
+        Span b = Ui.badge((level == 2 ? "✕ " : level == 1 ? "! " : "") + text, Ui.level(level));
+        b.getElement().setAttribute("title", level == 2 ? "past the objective" : level == 1
+                ? "nearing the objective" : "within the objective");
         b.getElement().setAttribute("data-level", String.valueOf(level));
         return b;
     }
