@@ -60,6 +60,7 @@ public class ActionDialog extends Dialog {
         confirm.addClickListener(e -> submit());
         close.setId("action-close");
         progress.setId("action-progress");
+        progress.getElement().setAttribute("aria-live", "polite");
         steps.setId("action-steps");
         steps.addThemeVariants(GridVariant.LUMO_COMPACT);
         steps.setAllRowsVisible(true);
@@ -128,6 +129,8 @@ public class ActionDialog extends Dialog {
                 return;
             }
             close.setText("Close");
+            // Confirm is spent: the focus goes to Close, and the progress below is announced as it changes.
+            close.focus();
             showAction(s.action());
             watch = gateway.watch(s.action().id(), v -> push(ui, () -> showAction(v)));
         }));

@@ -71,11 +71,15 @@ public class ActionsView extends VerticalLayout {
                 : a.state() == ActionState.FAILED ? "error" : a.state().terminal() ? "contrast" : ""))).setHeader("State");
         grid.addColumn(ActionView::requestedBy).setHeader("By").setAutoWidth(true);
         grid.addColumn(a -> Format.text(a.outcome())).setHeader("Outcome").setFlexGrow(2);
-        grid.addColumn(new ComponentRenderer<>(this::cancelButton)).setHeader("");
+        // Only operators may cancel: the column is there for them alone, and it has a header to be named by.
+        grid.addColumn(new ComponentRenderer<>(this::cancelButton)).setHeader("Cancel").setKey("cancel")
+                .setAutoWidth(true).setFlexGrow(0).setVisible(UiSession.caller().has(io.lifeline.security.Role.OPERATOR));
         grid.setItemDetailsRenderer(new ComponentRenderer<>(ActionsView::steps));
+        // A click on a row shows its steps; Enter on a focused row does the same for the keyboard.
+        Ui.openOnEnter(grid, a -> grid.setDetailsVisible(a, !grid.isDetailsVisible(a)));
         HorizontalLayout filters = new HorizontalLayout(state, kind, target);
         filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
-        add(filters, status, grid);
+        add(Ui.title("Actions"), filters, status, grid);
         addAttachListener(e -> reload());
         // Progress of running actions: re-read at most once a second while the page is open.
         Live.bind(this, data, s -> {

@@ -74,6 +74,7 @@ public class AlertsView extends VerticalLayout {
         refresh.setId("alert-refresh");
         refresh.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
         refresh.setTooltipText("Read again");
+        refresh.setAriaLabel("Read the alerts again");
         count.setId("alert-count");
         status.setId("alert-status");
         HorizontalLayout filters = new HorizontalLayout(state, rule, refresh, count);
@@ -94,7 +95,7 @@ public class AlertsView extends VerticalLayout {
                 .setHeader("Since").setAutoWidth(true);
         grid.addColumn(a -> a.silencedBy().isEmpty() ? "" : String.join(", ", a.silencedBy())).setHeader("Silenced by");
         if (operator) {
-            grid.addComponentColumn(this::silenceButton).setKey("silence").setHeader("").setAutoWidth(true).setFlexGrow(0);
+            grid.addComponentColumn(this::silenceButton).setKey("silence").setHeader("Silence").setAutoWidth(true).setFlexGrow(0);
         }
 
         silences.setId("silences-grid");
@@ -108,11 +109,11 @@ public class AlertsView extends VerticalLayout {
         silences.addColumn(Silence::createdBy).setHeader("By").setAutoWidth(true);
         silences.addColumn(Silence::comment).setHeader("Comment").setFlexGrow(2);
         if (operator) {
-            silences.addComponentColumn(this::expireButton).setKey("expire").setHeader("").setAutoWidth(true)
+            silences.addComponentColumn(this::expireButton).setKey("expire").setHeader("Expire").setAutoWidth(true)
                     .setFlexGrow(0);
         }
         silencesEmpty.setId("silences-empty");
-        add(filters, status, grid, Ui.section("Silences", silencesEmpty, silences));
+        add(Ui.title("Alerts"), filters, status, grid, Ui.section("Silences", silencesEmpty, silences));
         setFlexGrow(1, grid);
     }
 

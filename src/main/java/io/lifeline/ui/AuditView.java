@@ -78,7 +78,7 @@ public class AuditView extends VerticalLayout {
         HorizontalLayout filters = new HorizontalLayout(actor, what, target, actionId, from, to);
         filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         filters.addClassName("ll-wrap");
-        add(filters, status, grid, more);
+        add(Ui.title("Audit"), filters, status, grid, more);
         addAttachListener(e -> reload(false));
     }
 

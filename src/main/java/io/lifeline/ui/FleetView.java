@@ -17,13 +17,18 @@ import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.DashboardSnapshot;
 import jakarta.inject.Inject;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Every GPU of the fleet as one cell of a single heat map (one chart, not one component per GPU, so 16,000 GPUs
  * stay light), coloured by health, utilisation or temperature, grouped by pool and zone, with filters; a click on a
- * cell opens the node's panel.
+ * cell opens the node's panel. The map is keyboard-operable (arrow keys, Enter; a live region names the focused GPU)
+ * and health is never colour alone (glyphs on the cells, words in the tooltip and the legend). The filters and the
+ * open node live in the URL ({@code ?pool=&capacity=&health=&job=&metric=&node=}), so a pasted link opens the same
+ * view.
  */
 @Route(value = "fleet", layout = MainLayout.class)
 @PageTitle("Fleet · Lifeline")
@@ -39,10 +44,16 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
     private final EChart chart = new EChart("640px");
     private final Div groups = new Div();
     private final Span empty = new Span("No nodes match. Nodes appear once they register or report GPU telemetry.");
+    private final Div legend = new Div();
+    private final Div focused = new Div();
     private final NodePanel panel;
+    private String wantPool;
+    private String wantJob;
+    private boolean restoring;
     private DashboardSnapshot snapshot = DashboardSnapshot.EMPTY;
     private HeatMapModel shown;
     private String openNode;
+    private boolean focusPanel;
 
     @Inject
     public FleetView(DashboardData data, ModelReads reads, ActionsGateway actions) {
@@ -63,23 +74,44 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         metric.setValue(HeatMapModel.Metric.HEALTH);
         for (ComboBox<?> c : List.of(pool, capacity, health, job)) {
             c.setClearButtonVisible(true);
-            c.addValueChangeListener(e -> render());
+            c.addValueChangeListener(e -> {
+                render();
+                if (e.isFromClient()) {
+                    remember();
+                }
+            });
         }
-        metric.addValueChangeListener(e -> render());
+        metric.addValueChangeListener(e -> {
+            render();
+            if (e.isFromClient()) {
+                remember();
+            }
+        });
         chart.setId("fleet-heatmap");
-        chart.onClick(this::cellClicked);
+        chart.onClick(v -> cellClicked(v, false));
+        chart.onActivate(v -> cellClicked(v, true));
+        legend.setId("fleet-legend");
+        legend.addClassName("ll-heat-legend");
+        focused.setId("fleet-focused");
+        focused.addClassName("ll-focused-gpu");
+        focused.getElement().setAttribute("aria-live", "polite");
+        focused.getElement().setAttribute("aria-atomic", "true");
         groups.setId("fleet-groups");
         groups.addClassNames("ll-groups");
         empty.setId("fleet-empty");
         empty.addClassNames("ll-empty");
-        panel = new NodePanel(actions, () -> openNode(null));
+        panel = new NodePanel(actions, () -> {
+            openNode(null);
+            // Back where the person was: the heat map, its focused cell kept.
+            chart.getElement().executeJs("this.focus()");
+        });
         panel.setVisible(false);
         HorizontalLayout filters = new HorizontalLayout(pool, capacity, health, job, metric);
         filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         filters.addClassName("ll-wrap");
-        Div body = new Div(new Div(groups, empty, chart), panel);
+        Div body = new Div(new Div(groups, legend, empty, focused, chart), panel);
         body.addClassNames("ll-fleet-body");
-        add(filters, body);
+        add(Ui.title("Fleet"), filters, body);
         Live.bind(this, data, s -> {
             snapshot = s;
             items(s);
@@ -90,9 +122,26 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         });
     }
 
+    /** Restores the filters and the open node from the URL. */
     @Override
     public void beforeEnter(BeforeEnterEvent event) {
-        event.getLocation().getQueryParameters().getSingleParameter("node").ifPresent(this::openNode);
+        Map<String, List<String>> p = event.getLocation().getQueryParameters().getParameters();
+        restoring = true;
+        try {
+            capacity.setValue(UrlState.enumValue(p, "capacity", CapacityType.class));
+            health.setValue(UrlState.enumValue(p, "health", GpuHealth.class));
+            HeatMapModel.Metric m = UrlState.enumValue(p, "metric", HeatMapModel.Metric.class);
+            metric.setValue(m == null ? HeatMapModel.Metric.HEALTH : m);
+            wantPool = UrlState.single(p, "pool");
+            wantJob = UrlState.single(p, "job");
+            items(snapshot);
+        } finally {
+            restoring = false;
+        }
+        String node = UrlState.single(p, "node");
+        if (node != null) {
+            openNode(node);
+        }
     }
 
     private void items(DashboardSnapshot s) {
@@ -102,12 +151,36 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
             pool.setItems(pools);
             pool.setValue(v != null && pools.contains(v) ? v : null);
         }
+        if (wantPool != null && pools.contains(wantPool)) {
+            pool.setValue(wantPool);
+            wantPool = null;
+        }
         List<String> jobs = s.jobs().stream().filter(j -> j.state().isActive()).map(io.lifeline.ui.data.JobRow::name).toList();
         if (!jobs.equals(job.getListDataView().getItems().toList())) {
             String v = job.getValue();
             job.setItems(jobs);
             job.setValue(v != null && jobs.contains(v) ? v : null);
         }
+        if (wantJob != null && jobs.contains(wantJob)) {
+            job.setValue(wantJob);
+            wantJob = null;
+        }
+    }
+
+    /** Puts the filters and the open node in the URL (replacing the history entry: filtering is not navigating). */
+    private void remember() {
+        if (restoring) {
+            return;
+        }
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("pool", pool.getValue() != null ? pool.getValue() : wantPool);
+        p.put("capacity", UrlState.wire(capacity.getValue()));
+        p.put("health", UrlState.wire(health.getValue()));
+        p.put("job", job.getValue() != null ? job.getValue() : wantJob);
+        HeatMapModel.Metric m = metric.getValue();
+        p.put("metric", m == null || m == HeatMapModel.Metric.HEALTH ? null : UrlState.wire(m));
+        p.put("node", openNode);
+        UrlState.replace("fleet", p);
     }
 
     /** The filters as a query. */
@@ -124,6 +197,28 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         shown = m;
         empty.setVisible(m.nodes().isEmpty());
         chart.setVisible(!m.nodes().isEmpty());
+        legend.removeAll();
+        if (m.metric() == HeatMapModel.Metric.HEALTH) {
+            legend.add(new Span("GPU health:"));
+            for (int i = 0; i < Charts.HEALTH_WORDS.size(); i++) {
+                Span swatch = new Span(Charts.HEALTH_GLYPHS.get(i));
+                swatch.addClassName("ll-heat-swatch");
+                swatch.getStyle().set("background", Charts.HEALTH_COLOURS.get(i)).set("color",
+                        Charts.HEALTH_GLYPH_COLOURS.get(i));
+                swatch.getElement().setAttribute("aria-hidden", "true");
+                Span item = new Span(swatch, new Span(Charts.HEALTH_WORDS.get(i)));
+                legend.add(item);
+            }
+        } else {
+            legend.add(new Span(m.metric().label() + ": lighter cells are lower, darker cells higher (scale below the map)."));
+        }
+        legend.setVisible(!m.nodes().isEmpty());
+        boolean isHealth = m.metric() == HeatMapModel.Metric.HEALTH;
+        chart.setKeyboardGrid("GPU heat map, " + m.nodes().size() + " nodes by " + m.columns() + " GPUs, coloured by "
+                        + m.metric().label().toLowerCase(java.util.Locale.ROOT)
+                        + ". Arrow keys move between GPUs, Page Up and Page Down by ten nodes, Enter opens the node.",
+                "fleet-focused", isHealth ? Charts.HEALTH_WORDS : null,
+                m.metric() == HeatMapModel.Metric.UTILISATION ? " %" : " °C");
         groups.removeAll();
         for (HeatMapModel.Group g : m.groups()) {
             groups.add(Ui.badge(g.label() + ": " + g.rows() + " nodes, " + g.gpus() + " GPUs"
@@ -132,12 +227,16 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         chart.setOption(Charts.heatMap(m));
     }
 
-    private void cellClicked(String valueJson) {
+    private void cellClicked(String valueJson, boolean keyboard) {
         try {
             var v = Charts.JSON.readTree(valueJson);
             int row = v.get(1).asInt();
             if (shown != null && row >= 0 && row < shown.nodes().size()) {
                 openNode(shown.nodes().get(row));
+                remember();
+                if (keyboard) {
+                    focusPanel = true;
+                }
             }
         } catch (java.io.IOException | RuntimeException e) {
             // Not a cell (a legend or the zoom bar): nothing to open.
@@ -146,10 +245,14 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
 
     /** Opens (or, with null, closes) the node panel. */
     public void openNode(String node) {
+        boolean changed = !java.util.Objects.equals(node, openNode);
         openNode = node;
         panel.setVisible(node != null);
         if (node != null) {
             loadNode(node);
+        }
+        if (changed && UI.getCurrent() != null) {
+            remember();
         }
     }
 
@@ -169,8 +272,14 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
                         Notifications.error(ex != null ? "Could not read node " + node + ": " + ex.getMessage()
                                 : "Node " + node + " is not known.");
                         openNode = null;
+                        focusPanel = false;
+                        remember();
                     } else {
                         panel.show(m.get());
+                        if (focusPanel) {
+                            focusPanel = false;
+                            panel.focusTitle();
+                        }
                     }
                 });
             } catch (com.vaadin.flow.component.UIDetachedException e) {

@@ -7,13 +7,14 @@ import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.Div;
-import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.html.H1;
 import com.vaadin.flow.component.html.ListItem;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.html.UnorderedList;
 import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.select.Select;
 import com.vaadin.flow.component.textfield.IntegerField;
 import com.vaadin.flow.data.renderer.ComponentRenderer;
 import com.vaadin.flow.router.BeforeEnterEvent;
@@ -31,6 +32,8 @@ import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.RendezvousRound;
 import io.lifeline.ui.data.DashboardData;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -39,13 +42,15 @@ import java.util.Map;
 /**
  * One job: its interruption timeline as a chart, goodput breakdown, incidents, membership history, checkpoints with
  * lineage and verification, the checkpoint-interval advice, and (for operators) actions behind a confirmation.
+ * The timeline's time window lives in the URL ({@code ?from=...&to=...}, ISO-8601 instants): zooming the chart or
+ * choosing a window in the list (the keyboard way) updates it, and a pasted link opens the same window.
  */
 @Route(value = "jobs/:namespace/:name", layout = MainLayout.class)
 public class JobDetailView extends VerticalLayout implements BeforeEnterObserver, HasDynamicTitle {
 
     private final ModelReads reads;
     private final ActionsGateway actions;
-    private final H2 title = new H2();
+    private final H1 title = new H1();
     private final Div summary = new Div();
     private final HorizontalLayout actionBar = new HorizontalLayout();
     private final EChart timeline = new EChart("360px");
@@ -57,8 +62,27 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final Div advice = new Div();
     private final Div state = new Div();
     private final Div content = new Div();
+    private Grid.Column<CheckpointView> restoreColumn;
+    private final Select<Window> window = new Select<>();
     private String job;
     private JobDetailModel shown;
+    private Long from;
+    private Long to;
+
+    /** The time windows offered for the timeline; CUSTOM is what zooming the chart made. */
+    enum Window {
+        WHOLE("Whole run", null), LAST_15_MIN("Last 15 minutes", Duration.ofMinutes(15)),
+        LAST_HOUR("Last hour", Duration.ofHours(1)), LAST_6_HOURS("Last 6 hours", Duration.ofHours(6)),
+        LAST_DAY("Last 24 hours", Duration.ofHours(24)), CUSTOM("Zoomed", null);
+
+        final String label;
+        final Duration length;
+
+        Window(String label, Duration length) {
+            this.label = label;
+            this.length = length;
+        }
+    }
 
     @Inject
     public JobDetailView(DashboardData data, ModelReads reads, ActionsGateway actions) {
@@ -71,13 +95,27 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         actionBar.setId("job-actions");
         actionBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         timeline.setId("job-timeline");
+        timeline.onZoom(this::zoomed);
+        window.setId("timeline-window");
+        window.setLabel("Time window");
+        window.setItems(Window.values());
+        window.setItemLabelGenerator(w -> w != Window.CUSTOM || from == null ? w.label
+                : "From " + Format.shortTime(Instant.ofEpochMilli(from), UiSession.zone()) + " to "
+                + Format.shortTime(Instant.ofEpochMilli(to), UiSession.zone()));
+        window.setItemEnabledProvider(w -> w != Window.CUSTOM);
+        window.setValue(Window.WHOLE);
+        window.addValueChangeListener(e -> {
+            if (e.isFromClient()) {
+                windowChosen(e.getValue());
+            }
+        });
         goodputChart.setId("job-goodput-chart");
         state.setId("job-state");
         buildGrids();
         advice.setId("job-advice");
         Div row = new Div(Ui.section("Goodput", goodputChart, goodput), Ui.section("Checkpoint interval advice", advice));
         row.addClassNames("ll-two");
-        content.add(summary, Ui.section("Interruption timeline", timeline), row,
+        content.add(summary, Ui.section("Interruption timeline", window, timeline), row,
                 Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
                 Ui.section("Membership history", rounds));
         content.setWidthFull();
@@ -99,6 +137,15 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         RouteParameters p = event.getRouteParameters();
         job = p.get("namespace").orElse("") + "/" + p.get("name").orElse("");
         title.setText(job);
+        Map<String, List<String>> q = event.getLocation().getQueryParameters().getParameters();
+        from = instant(UrlState.single(q, "from"));
+        to = instant(UrlState.single(q, "to"));
+        if (from == null || to == null || to <= from) {
+            from = null;
+            to = null;
+        }
+        window.getDataProvider().refreshAll();
+        window.setValue(from == null ? Window.WHOLE : Window.CUSTOM);
         shown = null;
         state.setText("Loading…");
         content.setVisible(false);
@@ -161,7 +208,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                                 + (f.breached() ? " · BREACHED" : "") + " · at risk " + Format.gpuHours(f.workAtRiskGpuHours())),
                 Ui.kpi("job-kpi-restarts", "Restarts", String.valueOf(s.restarts()),
                         s.maxRestarts() == null ? s.interruptions() + " interruptions" : "budget " + s.maxRestarts()));
-        timeline.setOption(TimelineChart.timeline(m));
+        timeline.setOption(TimelineChart.timeline(m, from, to));
+        timeline.setDescription(TimelineChart.describe(m));
+        goodputChart.setDescription(TimelineChart.describeGoodput(g));
         goodputChart.setOption(TimelineChart.goodput(g));
         goodput.setItems(new ArrayList<>(TimelineChart.buckets(g).entrySet()));
         List<IncidentView> newestFirst = new ArrayList<>(m.incidents());
@@ -176,6 +225,65 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         renderAdvice(m.advice());
         if (first) {
             renderActions(m);
+        }
+    }
+
+    /** A window picked from the list: the last so long up to now (or the job's end), or the whole run. */
+    private void windowChosen(Window w) {
+        if (w == null || w == Window.CUSTOM) {
+            return;
+        }
+        if (w == Window.WHOLE || shown == null) {
+            from = null;
+            to = null;
+        } else {
+            Instant end = shown.detail().summary().finishedAt() != null ? shown.detail().summary().finishedAt() : shown.at();
+            to = end.toEpochMilli() / 1000 * 1000;
+            from = to - w.length.toMillis();
+        }
+        redrawTimeline();
+        rememberWindow();
+    }
+
+    /** The person zoomed or panned the chart. */
+    private void zoomed(long start, long end, boolean whole) {
+        if (whole) {
+            from = null;
+            to = null;
+        } else {
+            from = start / 1000 * 1000;
+            to = Math.max(from + 1000, end / 1000 * 1000);
+        }
+        window.getDataProvider().refreshAll();
+        window.setValue(from == null ? Window.WHOLE : Window.CUSTOM);
+        rememberWindow();
+    }
+
+    private void redrawTimeline() {
+        if (shown != null) {
+            timeline.setOption(TimelineChart.timeline(shown, from, to));
+        }
+    }
+
+    private void rememberWindow() {
+        Map<String, String> p = new java.util.LinkedHashMap<>();
+        p.put("from", from == null ? null : Instant.ofEpochMilli(from).toString());
+        p.put("to", to == null ? null : Instant.ofEpochMilli(to).toString());
+        UrlState.replace("jobs/" + job, p);
+    }
+
+    private static Long instant(String iso) {
+        if (iso == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(iso).toEpochMilli();
+        } catch (java.time.format.DateTimeParseException e) {
+            try {
+                return Long.parseLong(iso);
+            } catch (NumberFormatException e2) {
+                return null;
+            }
         }
     }
 
@@ -220,6 +328,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
 
     private void renderActions(JobDetailModel m) {
         actionBar.removeAll();
+        restoreColumn.setVisible(UiSession.mayActOnJob(m.namespace()) && actions.available());
         if (!UiSession.mayActOnJob(m.namespace())) {
             return;
         }
@@ -243,7 +352,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
             workers.setHelperText(elastic.minNodes() + "–" + elastic.maxNodes());
         }
         workers.setValue(Math.max(1, m.detail().summary().nodes()));
-        workers.setWidth("8rem");
+        workers.setWidth("10rem");
         Button rescale = new Button("Rescale…", e -> dialog(ActionKind.RESCALE,
                 Map.of("workers", String.valueOf(workers.getValue() == null ? 0 : workers.getValue()))));
         rescale.setId("action-rescale");
@@ -297,7 +406,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         checkpoints.addColumn(c -> Format.bytes(c.bytes())).setHeader("Size");
         checkpoints.addColumn(c -> Format.duration(c.blockingMillis())).setHeader("Blocked");
         checkpoints.addColumn(c -> c.restoreCount() == 0 ? "—" : c.restoreCount() + "×").setHeader("Restored");
-        checkpoints.addColumn(new ComponentRenderer<>(this::restoreButton)).setHeader("");
+        restoreColumn = checkpoints.addColumn(new ComponentRenderer<>(this::restoreButton)).setHeader("Restore")
+                .setKey("restore").setAutoWidth(true).setFlexGrow(0);
+        restoreColumn.setVisible(false);
         rounds.setId("job-rounds");
         rounds.setEmptyStateText("No rendezvous reported yet.");
         rounds.addThemeVariants(GridVariant.LUMO_COMPACT);

@@ -11,6 +11,8 @@ import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.renderer.ComponentRenderer;
 import com.vaadin.flow.data.value.ValueChangeMode;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import io.lifeline.domain.job.JobState;
@@ -18,15 +20,18 @@ import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.DashboardSnapshot;
 import io.lifeline.ui.data.JobRow;
 import jakarta.inject.Inject;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every job in one grid. The grid is lazy: it asks the presenter for the rows it shows, from the snapshot all tabs
- * share, so no tab keeps its own list; a new snapshot refreshes it only when the filtered rows changed.
+ * share, so no tab keeps its own list; a new snapshot refreshes it only when the filtered rows changed. The filters
+ * live in the URL ({@code ?q=&state=&namespace=&stale=1&incident=1}); Enter on a row opens the job, as a click does.
  */
 @Route(value = "jobs", layout = MainLayout.class)
 @PageTitle("Jobs · Lifeline")
-public class JobsView extends VerticalLayout {
+public class JobsView extends VerticalLayout implements BeforeEnterObserver {
 
     private final DashboardData data;
     private final TextField search = new TextField();
@@ -37,6 +42,8 @@ public class JobsView extends VerticalLayout {
     private final Grid<JobRow> grid = new Grid<>();
     private final Span count = new Span();
     private int shownHash;
+    private String wantNamespace;
+    private boolean restoring;
     private DashboardSnapshot snapshot = DashboardSnapshot.EMPTY;
 
     @Inject
@@ -57,18 +64,19 @@ public class JobsView extends VerticalLayout {
         namespace.setClearButtonVisible(true);
         breached.setId("job-breached");
         incident.setId("job-incident");
-        search.addValueChangeListener(e -> refresh(true));
-        state.addValueChangeListener(e -> refresh(true));
-        namespace.addValueChangeListener(e -> refresh(true));
-        breached.addValueChangeListener(e -> refresh(true));
-        incident.addValueChangeListener(e -> refresh(true));
+        search.addValueChangeListener(e -> changed());
+        state.addValueChangeListener(e -> changed());
+        namespace.addValueChangeListener(e -> changed());
+        breached.addValueChangeListener(e -> changed());
+        incident.addValueChangeListener(e -> changed());
         count.setId("job-count");
         count.addClassNames("ll-muted");
         HorizontalLayout filters = new HorizontalLayout(search, state, namespace, breached, incident, count);
         filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         filters.addClassName("ll-wrap");
         buildGrid();
-        add(filters, grid);
+        add(Ui.title("Jobs"), filters, grid);
+        setFlexGrow(1, grid);
         Live.bind(this, data, s -> {
             snapshot = s;
             namespaceItems(s);
@@ -99,6 +107,7 @@ public class JobsView extends VerticalLayout {
         grid.setItems(q -> JobsPresenter.page(snapshot.jobs(), query(), q.getSortOrders(), q.getOffset(), q.getLimit())
                 .stream(), q -> JobsPresenter.filter(snapshot.jobs(), query(), List.of()).size());
         grid.addItemClickListener(e -> JobDetailView.open(e.getItem().name()));
+        Ui.openOnEnter(grid, j -> JobDetailView.open(j.name()));
         grid.setEmptyStateText("No jobs match.");
     }
 
@@ -111,6 +120,44 @@ public class JobsView extends VerticalLayout {
                 namespace.setValue(selected);
             }
         }
+        if (wantNamespace != null && ns.contains(wantNamespace)) {
+            String wanted = wantNamespace;
+            wantNamespace = null;
+            namespace.setValue(wanted);
+        }
+    }
+
+    /** Restores the filters from the URL. */
+    @Override
+    public void beforeEnter(BeforeEnterEvent event) {
+        Map<String, List<String>> p = event.getLocation().getQueryParameters().getParameters();
+        restoring = true;
+        try {
+            String q = UrlState.single(p, "q");
+            search.setValue(q == null ? "" : q);
+            state.setValue(UrlState.enumValue(p, "state", JobState.class));
+            breached.setValue(UrlState.flag(p, "stale"));
+            incident.setValue(UrlState.flag(p, "incident"));
+            wantNamespace = UrlState.single(p, "namespace");
+            namespaceItems(snapshot);
+        } finally {
+            restoring = false;
+        }
+        refresh(true);
+    }
+
+    private void changed() {
+        refresh(true);
+        if (restoring) {
+            return;
+        }
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("q", search.getValue());
+        p.put("state", UrlState.wire(state.getValue()));
+        p.put("namespace", namespace.getValue() != null ? namespace.getValue() : wantNamespace);
+        p.put("stale", breached.getValue() ? "1" : null);
+        p.put("incident", incident.getValue() ? "1" : null);
+        UrlState.replace("jobs", p);
     }
 
     private JobsQuery query() {
@@ -144,15 +191,21 @@ public class JobsView extends VerticalLayout {
         }
     }
 
-    /** "12 min / 10 min" coloured green below 75 % of the objective, amber below it, red past it. */
+    /**
+     * "12 min / 10 min" coloured green below 75 % of the objective, amber below it, red past it; not by colour alone:
+     * amber ones start with "!", those past the objective with "✕" (as on the fleet heat map), and the badge's
+     * title says it in words.
+     */
     static Span freshnessBadge(JobRow j) {
         if (j.checkpointAgeMillis() == null) {
             return Ui.badge("no checkpoint", j.breached() ? "error" : "contrast");
         }
         Double r = j.freshnessRatio();
         int level = j.breached() || r != null && r >= 1 ? 2 : r != null && r >= 0.75 ? 1 : 0;
-        Span b = Ui.badge(Format.duration(j.checkpointAgeMillis()) + " / " + Format.duration(j.objectiveMillis()),
-                Ui.level(level));
+        String text = Format.duration(j.checkpointAgeMillis()) + " / " + Format.duration(j.objectiveMillis());
+        Span b = Ui.badge((level == 2 ? "✕ " : level == 1 ? "! " : "") + text, Ui.level(level));
+        b.getElement().setAttribute("title", level == 2 ? "past the objective" : level == 1
+                ? "nearing the objective" : "within the objective");
         b.getElement().setAttribute("data-level", String.valueOf(level));
         return b;
     }

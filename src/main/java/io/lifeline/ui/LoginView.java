@@ -9,6 +9,7 @@ import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.H1;
 import com.vaadin.flow.component.html.Paragraph;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.PasswordField;
 import com.vaadin.flow.router.BeforeEnterEvent;
@@ -40,6 +41,8 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
         this.presenter = presenter;
         addClassName("ll-login");
         setAlignItems(Alignment.STRETCH);
+        // No frame on this page: the form itself is the page's main landmark.
+        getElement().setAttribute("role", "main");
         token.setPlaceholder("llt_...");
         token.setId("token");
         token.setWidthFull();
@@ -50,7 +53,13 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
         signIn.addClickListener(e -> submit());
         error.addClassNames("ll-error");
         error.setVisible(false);
-        add(new H1("Lifeline"),
+        ThemeSwitch theme = new ThemeSwitch();
+        H1 heading = new H1("Lifeline");
+        heading.getStyle().set("flex-grow", "1");
+        HorizontalLayout head = new HorizontalLayout(heading, theme);
+        head.setAlignItems(Alignment.CENTER);
+        head.setWidthFull();
+        add(head,
                 new Paragraph("Paste an API token. Viewers see everything; operators and admins can also act. "
                         + "The first admin token is in .lifeline/admin-token."),
                 token, signIn, error);
@@ -62,6 +71,12 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
             sso.addClassName("ll-sso");
             add(new Paragraph("Or, with your organisation's account:"), sso);
         }
+    }
+
+    @Override
+    protected void onAttach(com.vaadin.flow.component.AttachEvent e) {
+        super.onAttach(e);
+        Ui.pageSetup(e.getUI());
     }
 
     /** Back from the identity provider: redeem the sign-in ticket its callback left in a cookie. */

@@ -1,11 +1,15 @@
 package io.lifeline.ui;
 
+import com.vaadin.flow.component.HasElement;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.applayout.AppLayout;
 import com.vaadin.flow.component.applayout.DrawerToggle;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.dependency.StyleSheet;
+import com.vaadin.flow.component.html.Anchor;
+import com.vaadin.flow.component.html.Header;
+import com.vaadin.flow.component.html.Main;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.icon.VaadinIcon;
 import com.vaadin.flow.component.orderedlayout.FlexComponent;
@@ -14,20 +18,21 @@ import com.vaadin.flow.component.sidenav.SideNav;
 import com.vaadin.flow.component.sidenav.SideNavItem;
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
-import com.vaadin.flow.theme.lumo.Lumo;
 import com.vaadin.flow.theme.lumo.LumoUtility;
 import io.lifeline.security.Caller;
 import java.time.ZoneId;
 
 /**
  * The frame of every dashboard page: navigation, the signed-in caller and role, the time zone times are shown in,
- * a light/dark switch and sign-out. Sends anyone not signed in to the login page.
+ * a light/dark switch and sign-out. Sends anyone not signed in to the login page. Landmarks: the top bar is a
+ * {@code header} (banner), the drawer's side navigation a {@code nav}, the view sits in the one {@code main}.
  */
 @StyleSheet("context://styles/app.css")
 public class MainLayout extends AppLayout implements BeforeEnterObserver {
 
     private final Span zone = new Span();
     private final Span who = new Span();
+    private final Main main = new Main();
 
     public MainLayout() {
         Span title = new Span("Lifeline");
@@ -36,10 +41,7 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         zone.addClassNames(LumoUtility.TextColor.SECONDARY, LumoUtility.FontSize.SMALL);
         who.setId("caller");
         who.addClassNames(LumoUtility.FontSize.SMALL);
-        Button theme = new Button(VaadinIcon.ADJUST.create(), e -> toggleTheme());
-        theme.setId("theme-toggle");
-        theme.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
-        theme.setTooltipText("Light / dark");
+        ThemeSwitch theme = new ThemeSwitch();
         Button signOut = new Button("Sign out", e -> {
             boolean sso = UiSession.caller().subject() != null;
             UiSession.signOut();
@@ -58,9 +60,27 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         bar.expand(zone);
         bar.setWidthFull();
         bar.addClassNames(LumoUtility.Padding.Horizontal.MEDIUM);
-        addToNavbar(new DrawerToggle(), bar);
+        // Landmarks: the top bar is the page's banner, the drawer its navigation, the view its one main region.
+        Anchor skip = new Anchor("#main", "Skip to the page content");
+        skip.setId("skip-to-content");
+        skip.addClassName("ll-skip");
+        skip.setRouterIgnore(true);
+        skip.getElement().executeJs("this.addEventListener('click', e => { e.preventDefault();"
+                + " const m = document.getElementById('main'); if (m) { m.focus(); } })");
+        DrawerToggle toggle = new DrawerToggle();
+        toggle.setId("drawer-toggle");
+        toggle.setAriaLabel("Navigation menu");
+        Header header = new Header(skip, toggle, bar);
+        header.addClassName("ll-header");
+        addToNavbar(header);
+        main.setId("main");
+        main.addClassName("ll-main");
+        main.getElement().setAttribute("tabindex", "-1");
+        setContent(main);
 
         SideNav nav = new SideNav();
+        nav.setId("side-nav");
+        nav.getElement().setAttribute("aria-label", "Dashboard pages");
         nav.addItem(new SideNavItem("Overview", OverviewView.class, VaadinIcon.DASHBOARD.create()));
         nav.addItem(new SideNavItem("Fleet", FleetView.class, VaadinIcon.SERVER.create()));
         nav.addItem(new SideNavItem("Jobs", JobsView.class, VaadinIcon.TASKS.create()));
@@ -85,6 +105,7 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
     @Override
     protected void onAttach(com.vaadin.flow.component.AttachEvent attachEvent) {
         super.onAttach(attachEvent);
+        Ui.pageSetup(attachEvent.getUI());
         attachEvent.getUI().getPage().retrieveExtendedClientDetails(d -> {
             try {
                 if (d.getTimeZoneId() != null) {
@@ -101,12 +122,12 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         zone.setText("Times in " + UiSession.zone().getId());
     }
 
-    private static void toggleTheme() {
-        var themes = UI.getCurrent().getElement().getThemeList();
-        if (themes.contains(Lumo.DARK)) {
-            themes.remove(Lumo.DARK);
-        } else {
-            themes.add(Lumo.DARK);
+    /** Every view goes inside the page's one {@code main} element (the skip link's target). */
+    @Override
+    public void showRouterLayoutContent(HasElement content) {
+        main.getElement().removeAllChildren();
+        if (content != null) {
+            main.getElement().appendChild(content.getElement());
         }
     }
 }

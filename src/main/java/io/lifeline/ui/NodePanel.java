@@ -6,8 +6,8 @@ import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.Anchor;
 import com.vaadin.flow.component.html.Div;
+import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.H3;
-import com.vaadin.flow.component.html.H4;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
@@ -23,20 +23,29 @@ import java.util.Map;
 public class NodePanel extends VerticalLayout {
 
     private final ActionsGateway actions;
-    private final H3 title = new H3();
+    private final H2 title = new H2();
     private final Div facts = new Div();
     private final HorizontalLayout buttons = new HorizontalLayout();
     private final Grid<GpuView> gpus = new Grid<>();
     private final Grid<XidOccurrence> xids = new Grid<>();
     private final Div jobs = new Div();
     private NodePanelModel shown;
+    private Button drain;
+    private Button uncordon;
 
     public NodePanel(ActionsGateway actions, Runnable onClose) {
         this.actions = actions;
         setId("node-panel");
         addClassNames("ll-card", "ll-node-panel");
         setPadding(false);
+        // A named region; its heading takes the focus when it opens from the keyboard, Close gives it back.
+        getElement().setAttribute("role", "region");
+        getElement().setAttribute("aria-labelledby", "node-title");
+        title.setId("node-title");
+        title.getElement().setAttribute("tabindex", "-1");
         Button close = new Button("Close", e -> onClose.run());
+        close.setId("node-close");
+        close.setAriaLabel("Close the node panel");
         close.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
         HorizontalLayout head = new HorizontalLayout(title, close);
         head.setWidthFull();
@@ -68,7 +77,7 @@ public class NodePanel extends VerticalLayout {
         xids.setEmptyStateText("No XID reported.");
         gpus.setEmptyStateText("No GPU reported yet.");
         jobs.setId("node-jobs");
-        add(head, facts, buttons, new H4("GPUs"), gpus, new H4("XID history"), xids, new H4("Jobs on this node"), jobs);
+        add(head, facts, buttons, new H3("GPUs"), gpus, new H3("XID history"), xids, new H3("Jobs on this node"), jobs);
     }
 
     /** Shows the model unless it is the one shown. */
@@ -110,22 +119,34 @@ public class NodePanel extends VerticalLayout {
             a.addClassNames("ll-chip");
             jobs.add(a);
         }
-        buttons.removeAll();
         if (UiSession.mayActOnNodes()) {
             if (!actions.available()) {
+                buttons.removeAll();
                 buttons.add(Ui.empty("Actions unavailable in this deployment."));
-            } else {
-                Button drain = new Button("Drain…", e -> new ActionDialog(actions,
-                        ActionDialog.request(ActionKind.DRAIN, d.name(), Map.of()), UiSession.caller()).start());
+            } else if (drain == null) {
+                // Made once and kept while the node changes, so the dialog can give the focus back to its button.
+                drain = new Button("Drain…", e -> act(ActionKind.DRAIN));
                 drain.setId("node-drain");
                 drain.addThemeVariants(ButtonVariant.LUMO_ERROR);
-                Button uncordon = new Button("Uncordon…", e -> new ActionDialog(actions,
-                        ActionDialog.request(ActionKind.UNCORDON, d.name(), Map.of()), UiSession.caller()).start());
+                uncordon = new Button("Uncordon…", e -> act(ActionKind.UNCORDON));
                 uncordon.setId("node-uncordon");
-                uncordon.setEnabled(d.cordoned());
                 buttons.add(drain, uncordon);
             }
+            if (uncordon != null) {
+                uncordon.setEnabled(d.cordoned());
+            }
         }
+    }
+
+    private void act(ActionKind kind) {
+        if (shown != null) {
+            new ActionDialog(actions, ActionDialog.request(kind, shown.detail().name(), Map.of()), UiSession.caller()).start();
+        }
+    }
+
+    /** Moves the keyboard focus to the panel's heading (after it was opened from the heat map). */
+    public void focusTitle() {
+        title.getElement().executeJs("requestAnimationFrame(() => this.focus())");
     }
 
     public NodePanelModel shown() {

@@ -57,19 +57,21 @@ public class OverviewView extends VerticalLayout {
         incidents.addColumn(i -> Format.text(i.originNode())).setHeader("Node");
         incidents.addColumn(i -> Format.gpuHours(i.lostGpuHours())).setHeader("Lost so far");
         incidents.addItemClickListener(e -> JobDetailView.open(e.getItem().job()));
+        Ui.openOnEnter(incidents, i -> JobDetailView.open(i.job()));
         breaching.setId("breaching-jobs");
         breaching.addColumn(JobRow::name).setHeader("Job").setAutoWidth(true);
         breaching.addColumn(new ComponentRenderer<>(JobsView::freshnessBadge)).setHeader("Checkpoint age / objective");
         breaching.addColumn(j -> Format.words(j.state())).setHeader("State");
         breaching.addItemClickListener(e -> JobDetailView.open(e.getItem().name()));
+        Ui.openOnEnter(breaching, j -> JobDetailView.open(j.name()));
         nodes.setId("nodes-at-risk");
         nodes.addColumn(OverviewModel.NodeAtRisk::name).setHeader("Node").setAutoWidth(true);
         nodes.addColumn(n -> Format.text(n.pool())).setHeader("Pool");
         nodes.addColumn(OverviewModel.NodeAtRisk::why).setHeader("Why");
         nodes.addColumn(n -> n.deadline() == null ? "—" : Format.time(n.deadline(), UiSession.zone())).setHeader("Deadline");
         nodes.addColumn(n -> n.jobs().isEmpty() ? "—" : String.join(", ", n.jobs())).setHeader("Jobs on it");
-        nodes.addItemClickListener(e -> UI.getCurrent().navigate(FleetView.class,
-                new com.vaadin.flow.router.QueryParameters(java.util.Map.of("node", java.util.List.of(e.getItem().name())))));
+        nodes.addItemClickListener(e -> openNode(e.getItem().name()));
+        Ui.openOnEnter(nodes, n -> openNode(n.name()));
         for (Grid<?> g : new Grid<?>[] {incidents, breaching, nodes}) {
             g.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
             g.setAllRowsVisible(true);
@@ -83,9 +85,14 @@ public class OverviewView extends VerticalLayout {
         Div risk = new Div(Ui.section("Jobs breaching their checkpoint-freshness objective", breaching),
                 Ui.section("Nodes with notices, draining or cordoned", nodes));
         risk.addClassNames("ll-two");
-        add(status, kpis, charts, risk);
+        add(Ui.title("Overview"), status, kpis, charts, risk);
         Live.bind(this, data, s -> render(OverviewPresenter.present(s, data.ettrHistory())));
         addAttachListener(e -> loadInFlight(e.getUI()));
+    }
+
+    private static void openNode(String node) {
+        UI.getCurrent().navigate(FleetView.class,
+                new com.vaadin.flow.router.QueryParameters(java.util.Map.of("node", java.util.List.of(node))));
     }
 
     private void loadInFlight(UI ui) {
@@ -115,6 +122,7 @@ public class OverviewView extends VerticalLayout {
         causesEmpty.setVisible(m.causes7d().isEmpty());
         causes.setVisible(!m.causes7d().isEmpty());
         causes.setOption(Charts.causes(m.causes7d()));
+        causes.setDescription(Charts.describeCauses(m.causes7d()));
         incidents.setItems(m.openIncidents());
         breaching.setItems(m.breaching());
         nodes.setItems(m.nodesAtRisk());

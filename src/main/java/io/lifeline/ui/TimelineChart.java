@@ -24,15 +24,25 @@ final class TimelineChart {
     }
 
     static String timeline(JobDetailModel m) {
+        return timeline(m, null, null);
+    }
+
+    /** The timeline zoomed to {@code windowFrom}..{@code windowTo} (epoch millis; null: the whole run). */
+    static String timeline(JobDetailModel m, Long windowFrom, Long windowTo) {
         ObjectNode o = Charts.base();
         o.putObject("tooltip").put("trigger", "item");
-        o.putObject("legend").put("top", 0).putObject("textStyle").put("color", Charts.TEXT);
+        o.putObject("legend").put("top", 0);
         o.putObject("grid").put("left", 50).put("right", 30).put("top", 40).put("bottom", 60);
         o.putObject("xAxis").put("type", "time");
         o.putObject("yAxis").put("type", "value").put("name", "ranks").put("minInterval", 1);
         ArrayNode zoom = o.putArray("dataZoom");
-        zoom.addObject().put("type", "slider").put("xAxisIndex", 0).put("bottom", 10);
-        zoom.addObject().put("type", "inside").put("xAxisIndex", 0);
+        ObjectNode slider = zoom.addObject().put("type", "slider").put("xAxisIndex", 0).put("bottom", 10);
+        ObjectNode inside = zoom.addObject().put("type", "inside").put("xAxisIndex", 0);
+        if (windowFrom != null && windowTo != null && windowTo > windowFrom) {
+            for (ObjectNode z : List.of(slider, inside)) {
+                z.put("startValue", windowFrom).put("endValue", windowTo);
+            }
+        }
         ArrayNode series = o.putArray("series");
         int last = 0;
         ObjectNode world = series.addObject().put("name", "World size").put("type", "line").put("step", "end")
@@ -59,7 +69,7 @@ final class TimelineChart {
                 ObjectNode a = pair.addObject().put("name", Format.words(i.cause()) + (i.interrupted() ? "" : " (warning)"))
                         .put("xAxis", from.toEpochMilli());
                 a.putObject("itemStyle").put("color", colour(i.cause(), i.interrupted()));
-                a.putObject("label").put("color", Charts.TEXT).put("fontSize", 10);
+                a.putObject("label").put("color", Charts.BODY).put("fontSize", 11);
                 pair.addObject().put("xAxis", Math.max(to.toEpochMilli(), from.toEpochMilli() + 1000));
             }
             for (PhaseStamp p : i.phases()) {
@@ -82,11 +92,37 @@ final class TimelineChart {
                 ObjectNode d = cdata.addObject().put("name", c.id() + " · step " + c.step() + " · " + Format.words(c.status()));
                 d.putArray("value").add(t.toEpochMilli()).add(c.worldSize() == null ? last : c.worldSize());
                 if (!c.good()) {
-                    d.putObject("itemStyle").put("color", c.status() == CheckpointStatus.STARTED ? "#8a94a3" : "#e8543e");
+                    // Not colour alone: a checkpoint still being written is a hollow diamond, a failed one a square.
+                    boolean started = c.status() == CheckpointStatus.STARTED;
+                    d.put("symbol", started ? "emptyDiamond" : "rect");
+                    d.putObject("itemStyle").put("color", started ? "#6b7585" : "#cc3311");
                 }
             }
         }
-        return o.toString();
+        return Charts.themed(o);
+    }
+
+    /** The timeline in words, for screen readers (the tables below have every detail). */
+    static String describe(JobDetailModel m) {
+        int points = m.membership() == null ? 0 : m.membership().worldSizeSeries().size();
+        int cps = m.checkpoints() == null ? 0 : m.checkpoints().checkpoints().size();
+        return "Interruption timeline of " + m.name() + ": world size over time (" + points + " changes), "
+                + m.incidents().size() + " incidents shaded by cause, " + cps
+                + " checkpoints as diamonds. The incidents, checkpoints and membership tables below list the same events.";
+    }
+
+    /** The goodput breakdown in words. */
+    static String describeGoodput(GoodputView g) {
+        long wall = g.wallMillis();
+        StringBuilder b = new StringBuilder("Goodput, share of wall time: ");
+        boolean first = true;
+        for (Map.Entry<String, Long> e : buckets(g).entrySet()) {
+            if (e.getValue() > 0 && wall > 0) {
+                b.append(first ? "" : "; ").append(e.getKey()).append(' ').append(Charts.percent((double) e.getValue() / wall));
+                first = false;
+            }
+        }
+        return first ? "Goodput: no wall time yet." : b.append('.').toString();
     }
 
     static String colour(IncidentCause c, boolean interrupted) {
@@ -129,7 +165,7 @@ final class TimelineChart {
         o.putObject("tooltip").put("trigger", "item");
         ObjectNode s = o.putArray("series").addObject().put("type", "pie").put("name", "Wall time");
         s.putArray("radius").add("45%").add("70%");
-        s.putObject("label").put("color", Charts.TEXT).put("formatter", "{b}: {d}%");
+        s.putObject("label").put("color", Charts.BODY).put("formatter", "{b}: {d}%");
         ArrayNode data = s.putArray("data");
         String[] colours = {"#2fb463", "#7fb0f5", "#e8543e", "#f0a020", "#f7d046", "#c08a2a", "#9664dc", "#8a94a3", "#c7ccd4"};
         int i = 0;
@@ -140,6 +176,6 @@ final class TimelineChart {
             }
             i++;
         }
-        return o.toString();
+        return Charts.themed(o);
     }
 }

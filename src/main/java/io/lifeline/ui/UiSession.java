@@ -13,6 +13,7 @@ public final class UiSession {
 
     private static final String CALLER = "lifeline.caller";
     private static final String ZONE = "lifeline.zone";
+    private static final String DARK = "lifeline.dark";
 
     private UiSession() {
     }
@@ -56,5 +57,16 @@ public final class UiSession {
 
     public static void zone(ZoneId zone) {
         VaadinSession.getCurrent().setAttribute(ZONE, zone);
+    }
+
+    /** The theme chosen with the switch: true dark, false light, null not chosen yet (the browser's preference). */
+    public static Boolean dark() {
+        VaadinSession s = VaadinSession.getCurrent();
+        Object d = s == null ? null : s.getAttribute(DARK);
+        return d instanceof Boolean b ? b : null;
+    }
+
+    public static void dark(boolean dark) {
+        VaadinSession.getCurrent().setAttribute(DARK, dark);
     }
 }

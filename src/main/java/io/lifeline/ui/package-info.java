@@ -18,6 +18,12 @@
  *   <li>Access: {@link io.lifeline.ui.UiSession} keeps the verified caller in the Vaadin session;
  *       {@link io.lifeline.ui.MainLayout} sends anyone not signed in to the login page; action buttons are shown only
  *       to callers who may act on the target, and the action service checks again.</li>
+ *   <li>Accessibility: {@link io.lifeline.ui.MainLayout} gives every page its landmarks (header, nav, one main) and
+ *       a skip link; each view has one {@code h1}; charts are described in words or, for the heat map, operable from
+ *       the keyboard with a live region ({@link io.lifeline.ui.EChart}); chart colours are Lumo custom properties
+ *       resolved for the theme in force ({@link io.lifeline.ui.ThemeSwitch}); filters, the open node and a
+ *       timeline's window live in the URL ({@link io.lifeline.ui.UrlState}). {@code AccessibilityBrowserTest} runs
+ *       axe-core on every page in both themes; {@code KeyboardBrowserTest} works the dashboard without a pointer.</li>
  * </ul>
  */
 package io.lifeline.ui;

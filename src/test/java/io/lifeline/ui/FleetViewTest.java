@@ -90,6 +90,34 @@ class FleetViewTest {
     }
 
     @Test
+    void aPastedLinkOpensTheSameFiltersAndNode() {
+        UiTestSupport.setup(Role.VIEWER);
+        UI.getCurrent().navigate("fleet",
+                com.vaadin.flow.router.QueryParameters.fromString("pool=spot-p5&metric=utilisation&node=spot-p5-0000"));
+        FleetView view = UiTestSupport.view(FleetView.class);
+        UiTestSupport.await(() -> view.shown() != null && view.shown().metric() == HeatMapModel.Metric.UTILISATION
+                && view.shown().groups().size() == 1 && view.panel().shown() != null);
+        assertThat(view.query().pool()).isEqualTo("spot-p5");
+        assertThat(view.shown().groups()).extracting(HeatMapModel.Group::label).containsExactly("spot-p5 · us-east-1a");
+        assertThat(view.panel().shown().detail().name()).isEqualTo("spot-p5-0000");
+    }
+
+    @Test
+    void theHeatMapTakesTheKeyboardAndSaysHealthInWords() {
+        FleetView view = open(Role.VIEWER);
+        EChart chart = _get(EChart.class, s -> s.withId("fleet-heatmap"));
+        assertThat(chart.getElement().getAttribute("aria-label")).contains("Arrow keys").contains("Enter opens the node");
+        assertThat(_get(com.vaadin.flow.component.html.Div.class, s -> s.withId("fleet-focused")).getElement()
+                .getAttribute("aria-live")).isEqualTo("polite");
+        assertThat(_get(com.vaadin.flow.component.html.Div.class, s -> s.withId("fleet-legend")).getElement()
+                .getTextRecursively()).contains("healthy").contains("degraded").contains("failed");
+        String node = view.shown().nodes().get(1);
+        chart.chartActivated("[3,1,0]");
+        UiTestSupport.await(() -> view.panel().shown() != null);
+        assertThat(view.panel().shown().detail().name()).isEqualTo(node);
+    }
+
+    @Test
     void aViewerSeesNoNodeActions() {
         FleetView view = open(Role.VIEWER);
         view.openNode(view.shown().nodes().get(0));

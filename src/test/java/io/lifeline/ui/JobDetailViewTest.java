@@ -32,7 +32,13 @@ class JobDetailViewTest {
 
     private JobDetailView open(Role role, String job) {
         UiTestSupport.setup(role);
-        UI.getCurrent().navigate("jobs/" + job);
+        int q = job.indexOf('?');
+        if (q < 0) {
+            UI.getCurrent().navigate("jobs/" + job);
+        } else {
+            UI.getCurrent().navigate("jobs/" + job.substring(0, q),
+                    com.vaadin.flow.router.QueryParameters.fromString(job.substring(q + 1)));
+        }
         return UiTestSupport.view(JobDetailView.class);
     }
 
@@ -88,6 +94,19 @@ class JobDetailViewTest {
         assertThat(dialog.shownImpact().jobs()).contains(UiTestSupport.JOB);
         assertThat(impact.getElement().getTextRecursively()).contains("Work at risk").contains("Ranks affected");
         assertThat(_get(Button.class, s -> s.withId("action-confirm")).isEnabled()).isTrue();
+    }
+
+    @Test
+    void theTimelinesTimeWindowComesFromTheUrl() {
+        long to = java.time.Instant.now().toEpochMilli() / 1000 * 1000;
+        long from = to - 30 * 60_000;
+        JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB + "?from=" + java.time.Instant.ofEpochMilli(from)
+                + "&to=" + java.time.Instant.ofEpochMilli(to));
+        UiTestSupport.await(() -> view.shown() != null);
+        String option = _get(EChart.class, s -> s.withId("job-timeline")).option();
+        assertThat(option).contains("\"startValue\":" + from).contains("\"endValue\":" + to);
+        assertThat(_get(EChart.class, s -> s.withId("job-timeline")).getElement().getAttribute("aria-label"))
+                .contains("Interruption timeline of " + UiTestSupport.JOB);
     }
 
     @Test

@@ -71,6 +71,22 @@ class JobsViewTest {
     }
 
     @Test
+    void aPastedLinkOpensTheSameSearchAndFilters() {
+        UI.getCurrent().navigate("jobs", com.vaadin.flow.router.QueryParameters.fromString("q=llama"));
+        JobsView fromLink = UiTestSupport.view(JobsView.class);
+        UiTestSupport.await(() -> GridKt._size(fromLink.grid()) == 1);
+        assertThat(GridKt._get(fromLink.grid(), 0).name()).isEqualTo(UiTestSupport.JOB);
+        assertThat(_get(TextField.class, s -> s.withId("job-search")).getValue()).isEqualTo("llama");
+        UI.getCurrent().navigate("jobs", com.vaadin.flow.router.QueryParameters.fromString("state=succeeded"));
+        UiTestSupport.await(() -> GridKt._findAll(view().grid()).stream().allMatch(j -> j.state() == JobState.SUCCEEDED));
+        assertThat(_get(TextField.class, s -> s.withId("job-search")).getValue()).isEmpty();
+    }
+
+    private JobsView view() {
+        return UiTestSupport.view(JobsView.class);
+    }
+
+    @Test
     void clickingAJobOpensItsDetail() {
         _setValue(_get(TextField.class, s -> s.withId("job-search")), "llama");
         GridKt._clickItem(view.grid(), 0, 0, false, false, false, false);
