@@ -30,13 +30,15 @@ class ConfigTest {
 
     @Test
     void whereTheFileIs() {
-        assertThat(Config.location(Map.of("LIFELINECONFIG", "/etc/ll.yaml", "HOME", "/home/me")))
-                .isEqualTo(Path.of("/etc/ll.yaml"));
-        assertThat(Config.location(Map.of("LIFELINECONFIG", "~/ll.json", "HOME", "/home/me")))
-                .isEqualTo(Path.of("/home/me/ll.json"));
-        assertThat(Config.location(Map.of("XDG_CONFIG_HOME", "/xdg", "HOME", "/home/me")))
-                .isEqualTo(Path.of("/xdg/lifeline/config.yaml"));
-        assertThat(Config.location(Map.of("HOME", "/home/me"))).isEqualTo(Path.of("/home/me/.config/lifeline/config.yaml"));
+        String home = Path.of("users", "me").toAbsolutePath().toString();
+        String etc = Path.of("conf", "ll.yaml").toAbsolutePath().toString();
+        String xdg = Path.of("xdg").toAbsolutePath().toString();
+        assertThat(Config.location(Map.of("LIFELINECONFIG", etc, "HOME", home))).isEqualTo(Path.of(etc));
+        assertThat(Config.location(Map.of("LIFELINECONFIG", "~/ll.json", "HOME", home)))
+                .isEqualTo(Path.of(home, "ll.json"));
+        assertThat(Config.location(Map.of("XDG_CONFIG_HOME", xdg, "HOME", home)))
+                .isEqualTo(Path.of(xdg, "lifeline", "config.yaml"));
+        assertThat(Config.location(Map.of("HOME", home))).isEqualTo(Path.of(home, ".config", "lifeline", "config.yaml"));
     }
 
     @Test

@@ -18,7 +18,8 @@ class ExpositionParserPropertiesTest {
         Exposition prom = ExpositionParser.parse(text, Format.PROMETHEUS_TEXT);
         Exposition om = ExpositionParser.parse(text, Format.OPENMETRICS);
 
-        assertThat(prom.samples().size() + prom.errors().size()).isGreaterThanOrEqualTo(0);
+        // Lenient per line: at most one error for each line of the input.
+        assertThat(prom.errors().size()).isLessThanOrEqualTo(text.split("\n", -1).length);
         assertThat(om.isValid() || om.samples().isEmpty()).isTrue();
     }
 
