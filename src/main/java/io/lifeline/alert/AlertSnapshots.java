@@ -13,18 +13,20 @@ import io.lifeline.domain.alert.AlertSnapshot.NodeFacts;
 import io.lifeline.domain.alert.AlertSnapshot.NoticeFacts;
 import io.lifeline.domain.alert.AlertSnapshot.XidFacts;
 import io.lifeline.domain.fleet.NodeDetail;
-import io.lifeline.domain.fleet.NodeQuery;
+import io.lifeline.domain.fleet.NodeSnapshot;
 import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidOccurrence;
-import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.incident.IncidentView;
-import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.runtime.ModelSnapshot;
+import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
+import io.lifeline.runtime.ModelSnapshots;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,15 +35,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
- * Fills an {@link AlertSnapshot} from the live model (read on the model's thread, so it is consistent), the actions
- * service and the ingest counters. Only what the rules need is read: incidents and checkpoints only of jobs that
- * were interrupted, node details only of nodes with a failed GPU or a lemon score.
+ * Fills an {@link AlertSnapshot} from the latest snapshot of the model ({@link ModelSnapshots}: consistent, and read
+ * without touching the model thread), the actions service and the ingest counters. Only what the rules need is
+ * taken: incidents and checkpoints only of jobs that were interrupted, XIDs and lemon scores only of nodes with a
+ * failed GPU or a lemon score.
  */
 @ApplicationScoped
 public class AlertSnapshots {
@@ -50,28 +50,31 @@ public class AlertSnapshots {
     private static final int MAX_FAILED_ACTIONS = 500;
 
     private final ModelRuntime model;
+    private final ModelSnapshots snapshots;
     private final Instance<ActionService> actions;
     private final MeterRegistry registry;
 
-    AlertSnapshots(ModelRuntime model, Instance<ActionService> actions, MeterRegistry registry) {
+    AlertSnapshots(ModelRuntime model, ModelSnapshots snapshots, Instance<ActionService> actions,
+                   MeterRegistry registry) {
         this.model = model;
+        this.snapshots = snapshots;
         this.actions = actions;
         this.registry = registry;
     }
 
     /**
-     * Takes a snapshot. A part that cannot be read in time is left null, so its rules keep their alerts as they are.
+     * Takes a snapshot. A part that cannot be read is left null, so its rules keep their alerts as they are (the
+     * model's part before the model published its first snapshot).
      *
      * @param now             the evaluation time
      * @param actionsLookback how far back failed actions are looked for (the longest action-failed window)
      */
     public AlertSnapshot take(Instant now, Duration actionsLookback) {
+        ModelSnapshot latest = snapshots.latest();
         ModelPart part = null;
         try {
-            part = model.read(AlertSnapshots::fromModel).get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            part = latest == ModelSnapshot.EMPTY ? null : fromModel(latest);
+        } catch (RuntimeException e) {
             LOG.warnf("Alert rules could not read the model this time: %s", e.toString());
         }
         return new AlertSnapshot(part == null ? null : part.jobs, part == null ? null : part.notices,
@@ -84,22 +87,22 @@ public class AlertSnapshots {
                              List<NodeFacts> nodes) {
     }
 
-    static ModelPart fromModel(LiveModel m) {
+    static ModelPart fromModel(ModelSnapshot m) {
         List<JobFacts> jobs = new ArrayList<>();
         List<NoticeFacts> notices = new ArrayList<>();
-        for (JobSummary s : m.jobs().list(JobFilter.all())) {
-            FreshnessView f = m.jobs().freshness(s.name()).orElse(null);
+        for (JobSnapshot j : m.jobs()) {
+            JobSummary s = j.summary();
+            FreshnessView f = j.detail().freshness();
             List<Instant> restarts = new ArrayList<>();
             if (s.interruptions() > 0) {
-                List<IncidentView> incidents = m.jobs().incidents(s.name()).orElse(List.of());
                 List<Instant> checkpoints = null;
-                for (IncidentView i : incidents) {
+                for (IncidentView i : j.incidents()) {
                     if (i.interrupted()) {
                         restarts.add(i.stoppedAt());
                     }
                     if (i.noticeAt() != null) {
                         if (checkpoints == null) {
-                            checkpoints = goodCheckpoints(m, s.name());
+                            checkpoints = goodCheckpoints(j.checkpoints());
                         }
                         notices.add(new NoticeFacts(s.name(), s.namespace(), i.originNode(), i.id(), i.noticeAt(),
                                 i.deadline(), i.stoppedAt(), checkpoints));
@@ -111,14 +114,12 @@ public class AlertSnapshots {
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();
-        for (NodeSummary n : m.fleet().nodes(NodeQuery.all())) {
+        for (NodeSnapshot ns : m.fleet().nodes()) {
+            NodeSummary n = ns.summary();
             if (n.health() != GpuHealth.FAILED && n.lemonScore() == 0) {
                 continue;
             }
-            NodeDetail d = m.fleet().node(n.name()).orElse(null);
-            if (d == null) {
-                continue;
-            }
+            NodeDetail d = ns.detail();
             if (n.lemonScore() > 0) {
                 nodes.add(new NodeFacts(n.name(), n.pool(), d.lemon().interruptions(), d.lemon().window()));
             }
@@ -132,15 +133,15 @@ public class AlertSnapshots {
         return new ModelPart(jobs, notices, xids, nodes);
     }
 
-    private static List<Instant> goodCheckpoints(LiveModel m, String job) {
+    private static List<Instant> goodCheckpoints(CheckpointHistory h) {
         List<Instant> out = new ArrayList<>();
-        m.jobs().checkpoints(job).ifPresent(h -> {
+        if (h != null) {
             for (CheckpointView c : h.checkpoints()) {
                 if (c.good() && c.completedAt() != null) {
                     out.add(c.completedAt());
                 }
             }
-        });
+        }
         return out;
     }
 

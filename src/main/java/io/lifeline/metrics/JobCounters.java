@@ -1,8 +1,8 @@
 package io.lifeline.metrics;
 
 import io.lifeline.domain.job.incident.IncidentCause;
-import io.lifeline.metrics.ModelSnapshot.IncidentSample;
-import io.lifeline.metrics.ModelSnapshot.JobSample;
+import io.lifeline.metrics.SeriesSnapshot.IncidentSample;
+import io.lifeline.metrics.SeriesSnapshot.JobSample;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.HashMap;

@@ -3,10 +3,12 @@ package io.lifeline.metrics;
 import io.lifeline.domain.fleet.NodeLifecycle;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.job.incident.IncidentCause;
-import io.lifeline.metrics.ModelSnapshot.JobSample;
-import io.lifeline.metrics.ModelSnapshot.PoolGpus;
+import io.lifeline.metrics.SeriesSnapshot.JobSample;
+import io.lifeline.metrics.SeriesSnapshot.PoolGpus;
 import io.lifeline.metrics.SeriesFamily.Kind;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.runtime.ModelSnapshot;
+import io.lifeline.runtime.ModelSnapshots;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,10 +29,10 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * Publishes the model-derived series. Every {@code lifeline.metrics.snapshot-interval} one read on the model
- * thread takes a {@link ModelSnapshot}; the series are then set from it on this class's own thread. A scrape only
- * reads the published values: it never waits for the model, and never locks a job. Series of jobs and nodes that
- * left the model are removed at the next snapshot.
+ * Publishes the model-derived series. Every {@code lifeline.metrics.snapshot-interval} the series are set, on this
+ * class's own thread, from the latest {@link ModelSnapshot} the model thread published ({@link ModelSnapshots}):
+ * metrics never touch the model thread. A scrape only reads the published values. Series of jobs and nodes that
+ * left the model are removed at the next refresh.
  */
 @ApplicationScoped
 public class ModelMetrics {
@@ -44,7 +46,7 @@ public class ModelMetrics {
     private static final double SECONDS_PER_HOUR = 3600.0;
     private static final Logger LOG = Logger.getLogger(ModelMetrics.class);
 
-    private final ModelRuntime runtime;
+    private final ModelSnapshots snapshots;
     private final MetricsConfig config;
     private final Clock clock;
     private final Map<String, SeriesFamily> families = new HashMap<>();
@@ -54,8 +56,9 @@ public class ModelMetrics {
     private volatile double lastDurationSeconds;
     private volatile long failures;
 
-    ModelMetrics(ModelRuntime runtime, MetricsConfig config, Clock clock, MeterRegistry registry) {
-        this.runtime = runtime;
+    ModelMetrics(ModelRuntime runtime, ModelSnapshots snapshots, MetricsConfig config, Clock clock,
+                 MeterRegistry registry) {
+        this.snapshots = snapshots;
         this.config = config;
         this.clock = clock;
         family(registry, "lifeline_job_checkpoint_age_seconds", "Age of the job's newest good checkpoint", Kind.GAUGE);
@@ -96,12 +99,18 @@ public class ModelMetrics {
         family(registry, "lifeline_node_lemon_score", "Interruptions of the node within the lemon window (when > 0)",
                 Kind.GAUGE);
         Gauge.builder("lifeline_metrics_snapshot_age_seconds", this, ModelMetrics::snapshotAgeSeconds)
-                .description("Seconds since the model-derived series were last refreshed").register(registry);
+                .description("Age of the model snapshot the model-derived series were last set from").register(registry);
         Gauge.builder("lifeline_metrics_snapshot_duration_seconds", this, m -> m.lastDurationSeconds)
-                .description("How long the last model snapshot took, waiting for the model thread included")
+                .description("How long the last refresh of the model-derived series took (off the model thread)")
                 .register(registry);
         FunctionCounter.builder("lifeline_metrics_snapshot_failures", this, m -> m.failures)
-                .description("Model snapshots that failed or timed out").register(registry);
+                .description("Refreshes of the model-derived series that failed or timed out").register(registry);
+        Gauge.builder("lifeline_model_snapshot_hold_seconds", snapshots, s -> s.lastHoldNanos() / 1e9)
+                .description("How long the latest model snapshot held the model thread").register(registry);
+        Gauge.builder("lifeline_model_snapshot_hold_max_seconds", snapshots, s -> s.longestHoldNanos() / 1e9)
+                .description("The longest any model snapshot held the model thread since start").register(registry);
+        FunctionCounter.builder("lifeline_model_snapshots", snapshots, ModelSnapshots::taken)
+                .description("Model snapshots taken").register(registry);
         Gauge.builder("lifeline_model_queue_batches", runtime, ModelRuntime::queued)
                 .description("Event batches waiting for the model thread").register(registry);
         FunctionCounter.builder("lifeline_model_applied_events", runtime, ModelRuntime::appliedCount)
@@ -125,24 +134,31 @@ public class ModelMetrics {
         executor.shutdownNow();
     }
 
-    /** Takes a snapshot now and publishes it (the scheduler calls this; tests may too). */
+    /**
+     * Sets the series from a snapshot taken now, after everything queued for the model (tests call this to see
+     * what they just ingested).
+     */
     public void refresh() throws Exception {
+        refresh(snapshots.fresh().get(config.snapshotTimeout().toMillis(), TimeUnit.MILLISECONDS));
+    }
+
+    private void refresh(ModelSnapshot model) {
         long started = System.nanoTime();
-        boolean withNodes = config.jobNodeInfoEnabled();
-        Instant now = clock.instant();
-        ModelSnapshot s = runtime.read(m -> SnapshotReader.read(m, now, withNodes))
-                .get(config.snapshotTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        SeriesSnapshot s = SnapshotReader.read(model, config.jobNodeInfoEnabled());
         synchronized (this) {
             publish(s);
         }
-        lastSnapshot = clock.instant();
+        lastSnapshot = model.takenAt();
         lastDurationSeconds = (System.nanoTime() - started) / 1e9;
     }
 
     private void refreshQuietly() {
         try {
-            refresh();
-        } catch (Exception e) {
+            ModelSnapshot latest = snapshots.latest();
+            if (latest != ModelSnapshot.EMPTY) {
+                refresh(latest);
+            }
+        } catch (RuntimeException e) {
             failures++;
             LOG.debugf("Model snapshot for metrics failed: %s", e.toString());
         }
@@ -157,7 +173,7 @@ public class ModelMetrics {
         families.put(name, new SeriesFamily(registry, name, description, kind));
     }
 
-    private void publish(ModelSnapshot s) {
+    private void publish(SeriesSnapshot s) {
         Map<String, Map<Tags, Double>> v = new HashMap<>();
         families.keySet().forEach(n -> v.put(n, new HashMap<>()));
         Map<String, JobCounters> seen = new HashMap<>();

@@ -2,24 +2,21 @@ package io.lifeline.metrics;
 
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.fleet.NodeLifecycle;
-import io.lifeline.domain.fleet.NodeQuery;
 import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.fleet.PoolGpuHealth;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.job.JobDetail;
-import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
-import io.lifeline.domain.job.Jobs;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.event.TrainerData.Participant;
-import io.lifeline.runtime.LiveModel;
-import io.lifeline.metrics.ModelSnapshot.IncidentSample;
-import io.lifeline.metrics.ModelSnapshot.JobSample;
-import io.lifeline.metrics.ModelSnapshot.PoolGpus;
-import java.time.Instant;
+import io.lifeline.runtime.ModelSnapshot;
+import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
+import io.lifeline.metrics.SeriesSnapshot.IncidentSample;
+import io.lifeline.metrics.SeriesSnapshot.JobSample;
+import io.lifeline.metrics.SeriesSnapshot.PoolGpus;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -28,7 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** Takes a {@link ModelSnapshot} from the live model; runs on the model thread (see ModelRuntime#read). */
+/** Works out a {@link SeriesSnapshot} from a snapshot of the model; runs on the metrics thread. */
 final class SnapshotReader {
 
     /** Pool label of GPUs whose node has not registered yet. */
@@ -37,19 +34,15 @@ final class SnapshotReader {
     private SnapshotReader() {
     }
 
-    static ModelSnapshot read(LiveModel model, Instant now, boolean withNodes) {
-        Jobs jobs = model.jobs();
+    static SeriesSnapshot read(ModelSnapshot model, boolean withNodes) {
         List<JobSample> samples = new ArrayList<>();
         Map<JobState, Integer> byState = new EnumMap<>(JobState.class);
         for (JobState s : JobState.values()) {
             byState.put(s, 0);
         }
-        for (JobSummary s : jobs.list(JobFilter.all())) {
-            byState.merge(s.state(), 1, Integer::sum);
-            JobDetail d = jobs.detail(s.name()).orElse(null);
-            if (d != null) {
-                samples.add(job(s, d, jobs.incidents(s.name()).orElse(List.of()), withNodes));
-            }
+        for (JobSnapshot j : model.jobs()) {
+            byState.merge(j.summary().state(), 1, Integer::sum);
+            samples.add(job(j.summary(), j.detail(), j.incidents(), withNodes));
         }
         Map<NodeLifecycle, Integer> nodesByState = new EnumMap<>(NodeLifecycle.class);
         for (NodeLifecycle l : NodeLifecycle.values()) {
@@ -59,7 +52,7 @@ final class SnapshotReader {
         int notices = 0;
         Map<String, GpuHealth> unhealthy = new TreeMap<>();
         Map<String, Integer> lemons = new TreeMap<>();
-        for (NodeSummary n : model.fleet().nodes(NodeQuery.all())) {
+        for (NodeSummary n : model.fleet().summaries()) {
             nodesByState.merge(n.state(), 1, Integer::sum);
             if (n.state() == NodeLifecycle.TERMINATED) {
                 continue;
@@ -81,7 +74,7 @@ final class SnapshotReader {
             c.put(GpuHealth.FAILED, p.failed());
             gpus.add(new PoolGpus(p.pool() == null ? UNREGISTERED_POOL : p.pool(), c));
         }
-        return new ModelSnapshot(now, List.copyOf(samples), byState, nodesByState, cordoned, notices, List.copyOf(gpus),
+        return new SeriesSnapshot(model.takenAt(), List.copyOf(samples), byState, nodesByState, cordoned, notices, List.copyOf(gpus),
                 unhealthy, lemons);
     }
 

@@ -19,6 +19,7 @@ import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.runtime.LiveModel;
+import io.lifeline.runtime.ModelSnapshot;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -57,7 +58,7 @@ class AlertSnapshotsTest {
         apply("n2", 160, EventType.NODE_TERMINATED, new NodeData.Terminated("spot reclaimed"));
         apply("n1", 200, EventType.GPU_XID, new GpuData.Xid("GPU-n1-3", 3, 79, "GPU has fallen off the bus"));
 
-        AlertSnapshots.ModelPart part = AlertSnapshots.fromModel(model);
+        AlertSnapshots.ModelPart part = AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(300), 0));
         assertThat(part.notices()).singleElement().satisfies(n -> {
             assertThat(n.job()).isEqualTo("ml/llm");
             assertThat(n.node()).isEqualTo("n2");
@@ -90,7 +91,7 @@ class AlertSnapshotsTest {
                 null, 3.0, 1.0, null, null, null, false, 16));
         apply("n2", 160, EventType.NODE_TERMINATED, new NodeData.Terminated("spot reclaimed"));
 
-        AlertSnapshots.ModelPart part = AlertSnapshots.fromModel(model);
+        AlertSnapshots.ModelPart part = AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(300), 0));
         Evaluation ev = new AlertEngine(AlertRules.defaults(), 100, 100).evaluate(new AlertSnapshot(part.jobs(),
                 part.notices(), part.xids(), part.nodes(), List.of(), null), List.of(), T0.plusSeconds(300));
         assertThat(ev.changes()).extracting(c -> c.alert().rule()).doesNotContain(AlertRule.NOTICE_UNHANDLED);

@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The live model of the fleet: nodes, their lifecycle, their GPUs and GPU health, built from {@code node.*}
@@ -29,14 +28,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * facts, GPU samples) is last-writer-wins by event time. A {@code gpu.*} event for a node never seen creates
  * it (lifecycle UNKNOWN, facts unknown).
  *
- * <p>Threading: events of one node must be applied by one thread at a time, in arrival order (one writer per
- * subject); different nodes may be applied concurrently. Reads may come from any thread and always return
- * immutable snapshots, never the model's own objects.
+ * <p>Threading: not thread-safe, and needs no locks: one thread applies every event and runs every read (the
+ * application's model thread). Reads return immutable views, never the model's own objects, so what they return
+ * may be handed to other threads; {@link #snapshot} takes the whole fleet at once, reusing the views of nodes
+ * that did not change since the previous snapshot.
  */
 public final class Fleet implements NodeModel {
 
     private final FleetSettings settings;
-    private final ConcurrentHashMap<String, NodeState> nodes = new ConcurrentHashMap<>();
+    private final HashMap<String, NodeState> nodes = new HashMap<>();
+    /** Stamps each change of a node, so that a snapshot can tell which nodes changed since the previous one. */
+    private long changes;
     private final NodeEvents nodeEvents;
     private final GpuEvents gpuEvents;
     private final FleetViews views;
@@ -63,12 +65,8 @@ public final class Fleet implements NodeModel {
         if (family != EventType.Family.NODE && family != EventType.Family.GPU) {
             return List.of();
         }
-        NodeState n;
-        List<NodeSignal> signals;
-        do {
-            n = nodeFor(e.subject());
-            signals = applyLocked(n, e);
-        } while (signals == null);
+        NodeState n = nodeFor(e.subject());
+        List<NodeSignal> signals = applyTo(n, e);
         for (NodeSignal s : signals) {
             if (s.kind() == NodeSignal.Kind.TERMINATED) {
                 forget(terminated.add(n, s.time().toEpochMilli()));
@@ -78,31 +76,27 @@ public final class Fleet implements NodeModel {
     }
 
     private NodeState nodeFor(String name) {
-        NodeState n = nodes.get(name);
-        return n != null ? n : nodes.computeIfAbsent(name, NodeState::new);
+        return nodes.computeIfAbsent(name, NodeState::new);
     }
 
-    /** Applies under the node's monitor; null when the node was just forgotten (the caller retries with a fresh one). */
-    private List<NodeSignal> applyLocked(NodeState n, Event e) {
-        synchronized (n) {
-            if (n.forgotten) {
-                return null;
-            }
-            List<NodeSignal> signals;
-            if (e.data() instanceof NodeData d) {
-                signals = nodeEvents.apply(n, e, d);
-            } else if (e.data() instanceof GpuData d) {
-                signals = gpuEvents.apply(n, e, d);
-            } else {
-                signals = List.of();
-            }
-            for (NodeSignal s : signals) {
-                if (isInterruption(s.kind())) {
-                    n.recordInterruption(s.time().toEpochMilli(), settings.lemonCapacity());
-                }
-            }
-            return signals;
+    private List<NodeSignal> applyTo(NodeState n, Event e) {
+        // Stamped whether or not the event changes anything: a snapshot then rebuilds the node's views, which
+        // costs little, and no register can change unnoticed.
+        n.version = ++changes;
+        List<NodeSignal> signals;
+        if (e.data() instanceof NodeData d) {
+            signals = nodeEvents.apply(n, e, d);
+        } else if (e.data() instanceof GpuData d) {
+            signals = gpuEvents.apply(n, e, d);
+        } else {
+            signals = List.of();
         }
+        for (NodeSignal s : signals) {
+            if (isInterruption(s.kind())) {
+                n.recordInterruption(s.time().toEpochMilli(), settings.lemonCapacity());
+            }
+        }
+        return signals;
     }
 
     /**
@@ -114,19 +108,15 @@ public final class Fleet implements NodeModel {
         if (n == null) {
             return TransitionOutcome.UNKNOWN_NODE;
         }
-        synchronized (n) {
-            return n.transition(NodeLifecycle.DRAINING, at.toEpochMilli());
-        }
+        n.version = ++changes;
+        return n.transition(NodeLifecycle.DRAINING, at.toEpochMilli());
     }
 
     /** Nodes passing {@code query}, by name. */
     public List<NodeSummary> nodes(NodeQuery query) {
         List<NodeSummary> out = new ArrayList<>();
         for (NodeState n : nodes.values()) {
-            NodeSummary s;
-            synchronized (n) {
-                s = views.summary(n);
-            }
+            NodeSummary s = views.summary(n);
             if (query.matches(s)) {
                 out.add(s);
             }
@@ -141,9 +131,7 @@ public final class Fleet implements NodeModel {
         if (n == null) {
             return Optional.empty();
         }
-        synchronized (n) {
-            return Optional.of(views.detail(n));
-        }
+        return Optional.of(views.detail(n));
     }
 
     /** Every GPU, by node and index. */
@@ -157,9 +145,7 @@ public final class Fleet implements NodeModel {
     public List<GpuView> gpusUnordered() {
         List<GpuView> out = new ArrayList<>(nodes.size() * 8);
         for (NodeState n : nodes.values()) {
-            synchronized (n) {
-                views.addGpus(n, out);
-            }
+            views.addGpus(n, out);
         }
         return out;
     }
@@ -168,16 +154,14 @@ public final class Fleet implements NodeModel {
     public List<PoolGpuHealth> gpuHealthByPool() {
         Map<String, int[]> counts = new HashMap<>();
         for (NodeState n : nodes.values()) {
-            synchronized (n) {
-                if (n.state == NodeLifecycle.TERMINATED) {
-                    continue;
-                }
-                NodeInfo f = n.facts();
-                int[] c = counts.computeIfAbsent(f == null ? null : f.pool(), p -> new int[GpuHealth.values().length]);
-                for (GpuState g : n.gpus) {
-                    if (g != null) {
-                        c[g.health().ordinal()]++;
-                    }
+            if (n.state == NodeLifecycle.TERMINATED) {
+                continue;
+            }
+            NodeInfo f = n.facts();
+            int[] c = counts.computeIfAbsent(f == null ? null : f.pool(), p -> new int[GpuHealth.values().length]);
+            for (GpuState g : n.gpus) {
+                if (g != null) {
+                    c[g.health().ordinal()]++;
                 }
             }
         }
@@ -191,12 +175,8 @@ public final class Fleet implements NodeModel {
     public List<NodeNotice> nodesWithActiveNotice() {
         List<NodeNotice> out = new ArrayList<>();
         for (NodeState n : nodes.values()) {
-            synchronized (n) {
-                if (n.noticeActive()) {
-                    NodeInfo f = n.facts();
-                    out.add(new NodeNotice(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(),
-                            n.state, FleetViews.notice(n)));
-                }
+            if (n.noticeActive()) {
+                out.add(FleetViews.nodeNotice(n));
             }
         }
         out.sort(Comparator.comparing((NodeNotice nn) -> nn.notice().deadline(),
@@ -210,9 +190,7 @@ public final class Fleet implements NodeModel {
         if (n == null) {
             return null;
         }
-        synchronized (n) {
-            return n.state;
-        }
+        return n.state;
     }
 
     /** The node's registered facts; null when the node is unknown or has not registered yet. */
@@ -220,6 +198,30 @@ public final class Fleet implements NodeModel {
     public NodeInfo find(String node) {
         NodeState n = nodes.get(node);
         return n == null ? null : n.facts();
+    }
+
+    /**
+     * The whole fleet at this moment, as immutable views. Nodes unchanged since {@code previous} (a snapshot of this
+     * fleet) keep the views it holds, so the cost is that of the nodes that changed, plus a look at each node.
+     *
+     * @param previous  the snapshot taken before, or {@link FleetSnapshot#EMPTY}
+     */
+    public FleetSnapshot snapshot(FleetSnapshot previous) {
+        boolean reuse = previous.takenFrom(this);
+        Map<String, NodeSnapshot> out = new HashMap<>(nodes.size() * 4 / 3 + 1);
+        int rebuilt = 0;
+        for (NodeState n : nodes.values()) {
+            NodeSnapshot before = reuse ? previous.byName(n.name) : null;
+            // A lemon score counts interruptions within a window that moves with the clock: rebuilt every time.
+            if (before != null && before.version() == n.version && n.lemon == null) {
+                out.put(n.name, before);
+            } else {
+                NodeDetail d = views.detail(n);
+                out.put(n.name, new NodeSnapshot(FleetViews.summary(d), d, n.version));
+                rebuilt++;
+            }
+        }
+        return new FleetSnapshot(this, out, rebuilt);
     }
 
     /** The XID policy in force (for its version and table). */
@@ -236,11 +238,8 @@ public final class Fleet implements NodeModel {
     private void forget(List<TerminatedNodes.Entry> entries) {
         for (TerminatedNodes.Entry entry : entries) {
             NodeState n = entry.node();
-            synchronized (n) {
-                if (n.state == NodeLifecycle.TERMINATED && n.stateSince == entry.since()) {
-                    n.forgotten = true;
-                    nodes.remove(n.name, n);
-                }
+            if (n.state == NodeLifecycle.TERMINATED && n.stateSince == entry.since()) {
+                nodes.remove(n.name, n);
             }
         }
     }

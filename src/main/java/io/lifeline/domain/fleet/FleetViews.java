@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Builds immutable views of a node's state. Callers hold the node's monitor. */
+/** Builds immutable views of a node's state. */
 final class FleetViews {
 
     private final FleetSettings settings;
@@ -25,6 +25,14 @@ final class FleetViews {
         return new NodeSummary(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(),
                 f == null ? null : f.zone(), f == null ? null : f.instanceType(), f == null ? n.gpusSeen() : f.gpuCount(),
                 n.state, instant(n.stateSince), n.cordoned, n.noticeActive(), n.health(), lemon(n).interruptions());
+    }
+
+    /** The row of a node whose detail was just built: the same values as {@link #summary(NodeState)}, less work. */
+    static NodeSummary summary(NodeDetail d) {
+        NodeInfo f = d.facts();
+        return new NodeSummary(d.name(), f == null ? null : f.pool(), f == null ? null : f.capacityType(),
+                f == null ? null : f.zone(), f == null ? null : f.instanceType(), f == null ? d.gpus().size() : f.gpuCount(),
+                d.state(), d.stateSince(), d.cordoned(), d.noticeActive(), d.health(), d.lemon().interruptions());
     }
 
     NodeDetail detail(NodeState n) {
@@ -47,6 +55,13 @@ final class FleetViews {
                 out.add(g.view(n.name, rules));
             }
         }
+    }
+
+    /** The node with its pending notice. */
+    static NodeNotice nodeNotice(NodeState n) {
+        NodeInfo f = n.facts();
+        return new NodeNotice(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(), n.state,
+                notice(n));
     }
 
     /** The node's latest notice of its current life, or null. */

@@ -6,8 +6,7 @@ import io.lifeline.domain.gpu.GpuState;
 import java.util.Arrays;
 
 /**
- * The hot, mutable state of one node. Every field is written under the node's monitor by the one thread that
- * applies the node's events; readers take the same monitor to build views. Times are epoch milliseconds,
+ * The hot, mutable state of one node, written and read by the one thread that applies the fleet's events. Times are epoch milliseconds,
  * {@link #NEVER} when unset. Each register (lifecycle, cordon, notice, facts) is last-writer-wins by event time:
  * it remembers both when its value began ({@code since}) and the newest event that confirmed it ({@code written}).
  */
@@ -19,7 +18,7 @@ final class NodeState {
     private static final GpuState[] NO_GPUS = new GpuState[0];
 
     final String name;
-    private volatile NodeInfo facts;
+    private NodeInfo facts;
     long factsWritten = NEVER;
 
     NodeLifecycle state = NodeLifecycle.UNKNOWN;
@@ -39,14 +38,14 @@ final class NodeState {
 
     GpuState[] gpus = NO_GPUS;
     LemonRing lemon;
-    /** Set when the node was dropped from the fleet's history; a writer holding a stale reference starts over. */
-    boolean forgotten;
+    /** The fleet's change stamp of this node's latest change (see {@link Fleet#snapshot}). */
+    long version;
 
     NodeState(String name) {
         this.name = name;
     }
 
-    /** Registered facts, or null before registration; safe to read without the monitor. */
+    /** Registered facts, or null before registration. */
     NodeInfo facts() {
         return facts;
     }

@@ -22,7 +22,7 @@ final class TerminatedNodes {
     }
 
     /** Records a termination; returns the entries that fell out and may be forgotten. */
-    synchronized List<Entry> add(NodeState node, long since) {
+    List<Entry> add(NodeState node, long since) {
         order.addLast(new Entry(node, since));
         List<Entry> out = new ArrayList<>();
         while (order.size() > capacity) {

@@ -173,6 +173,16 @@ public final class Jobs {
         return List.copyOf(out);
     }
 
+    /** Every job's detail, sorted by name, all taken at one time. */
+    public List<JobDetail> details() {
+        long now = now();
+        List<JobDetail> out = new ArrayList<>(jobs.size());
+        for (Job job : sorted()) {
+            out.add(views.detail(job, now));
+        }
+        return out;
+    }
+
     public Optional<JobDetail> detail(String job) {
         return find(job).map(j -> views.detail(j, now()));
     }
@@ -271,6 +281,11 @@ public final class Jobs {
     /** The jobs with ranks on a node now, sorted. */
     public List<String> jobsOn(String node) {
         return index.jobsOn(node);
+    }
+
+    /** Every node hosting ranks, with its jobs by name (a copy). */
+    public Map<String, List<String>> jobsByNode() {
+        return index.all();
     }
 
     /** Jobs known (including ended ones still retained). */

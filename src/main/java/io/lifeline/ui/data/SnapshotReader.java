@@ -2,19 +2,16 @@ package io.lifeline.ui.data;
 
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.fleet.NodeNotice;
-import io.lifeline.domain.fleet.NodeQuery;
+import io.lifeline.domain.fleet.NodeSnapshot;
 import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.job.JobDetail;
-import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobSummary;
-import io.lifeline.domain.job.Jobs;
-import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
-import io.lifeline.domain.job.goodput.RollupDimension;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
-import io.lifeline.runtime.LiveModel;
+import io.lifeline.runtime.ModelSnapshot;
+import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,52 +22,38 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** Builds a {@link DashboardSnapshot} from the live model; runs on the model thread, keeps no model references. */
+/** Builds a {@link DashboardSnapshot} from a snapshot of the model; runs off the model thread. */
 final class SnapshotReader {
 
     private SnapshotReader() {
     }
 
-    /**
-     * What is copied out on the model's thread: views only, unsorted and ungrouped, so the thread (which applies no
-     * event meanwhile) is held as briefly as possible; {@link #assemble} does the rest on the caller's thread.
-     */
+    /** What a dashboard snapshot is made of, taken from the model's snapshot: views only, unsorted, ungrouped. */
     record Captured(Instant now, List<NodeSummary> nodes, List<GpuView> gpus, Map<String, List<String>> jobsByNode,
                     List<JobRow> rows, List<List<IncidentView>> incidents, GoodputView fleet, List<NodeNotice> notices) {
     }
 
-    static DashboardSnapshot read(LiveModel m, Instant now, long version) {
-        return assemble(capture(m, now), version);
+    static DashboardSnapshot read(ModelSnapshot m, long version) {
+        return assemble(capture(m), version);
     }
 
-    /** Runs on the model's thread. */
-    static Captured capture(LiveModel m, Instant now) {
-        List<NodeSummary> nodes = m.fleet().nodes(NodeQuery.all());
-        List<GpuView> gpus = m.fleet().gpusUnordered();
-        Map<String, List<String>> jobsByNode = new HashMap<>();
-        Jobs jobs = m.jobs();
-        for (NodeSummary n : nodes) {
-            List<String> on = jobs.jobsOn(n.name());
-            if (!on.isEmpty()) {
-                jobsByNode.put(n.name(), List.copyOf(on));
-            }
+    static Captured capture(ModelSnapshot m) {
+        List<NodeSummary> nodes = new ArrayList<>(m.fleet().size());
+        for (NodeSnapshot n : m.fleet().nodes()) {
+            nodes.add(n.summary());
         }
         List<JobRow> rows = new ArrayList<>();
         List<List<IncidentView>> incidents = new ArrayList<>();
-        for (JobSummary s : jobs.list(JobFilter.all())) {
-            JobDetail d = jobs.detail(s.name()).orElse(null);
-            List<IncidentView> of = jobs.incidents(s.name()).orElse(List.of());
-            rows.add(row(s, d, of.isEmpty() ? null : of.get(of.size() - 1)));
+        for (JobSnapshot j : m.jobs()) {
+            List<IncidentView> of = j.incidents();
+            rows.add(row(j.summary(), j.detail(), of.isEmpty() ? null : of.get(of.size() - 1)));
             incidents.add(of);
         }
-        GoodputView fleet = GoodputView.EMPTY;
-        for (GoodputRollup r : jobs.rollup(RollupDimension.FLEET)) {
-            fleet = r.goodput();
-        }
-        return new Captured(now, nodes, gpus, jobsByNode, rows, incidents, fleet, m.fleet().nodesWithActiveNotice());
+        return new Captured(m.takenAt(), nodes, m.fleet().gpus(), m.jobsByNode(), rows, incidents, m.fleetGoodput(),
+                m.fleet().nodesWithActiveNotice());
     }
 
-    /** Sorts, groups and counts what {@link #capture} copied; runs on any thread. */
+    /** Sorts, groups and counts what {@link #capture} took. */
     static DashboardSnapshot assemble(Captured c, long version) {
         List<NodeSummary> nodes = new ArrayList<>(c.nodes());
         nodes.sort(Comparator.comparing((NodeSummary n) -> Objects.toString(n.pool(), "~"))

@@ -37,6 +37,13 @@ public final class NodeJobIndex {
         }
     }
 
+    /** Every node that hosts ranks, with its jobs sorted by name (a copy). */
+    public Map<String, List<String>> all() {
+        Map<String, List<String>> out = new HashMap<>(jobsByNode.size() * 4 / 3 + 1);
+        jobsByNode.forEach((node, jobs) -> out.put(node, List.copyOf(jobs)));
+        return out;
+    }
+
     /** The jobs with ranks on the node, sorted by name (a copy, safe to iterate while applying). */
     public List<String> jobsOn(String node) {
         Set<String> jobs = jobsByNode.get(node);

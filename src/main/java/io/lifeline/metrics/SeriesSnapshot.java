@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the model-derived series show, taken in one read on the model thread: immutable, so the publisher works on
- * it without holding up ingest.
+ * What the model-derived series show, worked out from one {@link io.lifeline.runtime.ModelSnapshot} off the model
+ * thread.
  *
  * @param takenAt          when it was taken
  * @param jobs             every job the model holds, by name
@@ -22,7 +22,7 @@ import java.util.Map;
  * @param unhealthyNodes   nodes whose worst GPU verdict is not healthy, with that verdict
  * @param lemonScores      nodes with a lemon score above zero, with the score
  */
-record ModelSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integer> jobsByState,
+record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integer> jobsByState,
                      Map<NodeLifecycle, Integer> nodesByState, int nodesCordoned, int nodesWithNotice,
                      List<PoolGpus> gpus, Map<String, GpuHealth> unhealthyNodes, Map<String, Integer> lemonScores) {
 
