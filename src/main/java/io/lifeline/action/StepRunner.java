@@ -173,7 +173,7 @@ final class StepRunner {
             throw new IllegalStateException("step " + name + " cannot run from " + from.wire());
         }
         // A re-check of a step this runner left waiting: its row says RUNNING already, and a cancellation found now
-        // is recorded on it (below), as one found inside the step would be.
+        // is recorded on it, as one found inside the step would be.
         boolean recheck = waiting.remove(name);
         if (cancelChecked) {
             cancelChecked = false;
@@ -184,15 +184,19 @@ final class StepRunner {
         Instant started = before != null && before.startedAt() != null ? before.startedAt() : clock.instant();
         ActionStepView running = new ActionStepView(seq, name, StepState.RUNNING, started, null,
                 before == null ? "" : "resumed after a restart");
-        if (!recheck) {
+        if (recheck) {
+            try {
+                checkCancelled();
+            } catch (Cancelled e) {
+                saveCancelled(seq, name, started);
+                throw e;
+            }
+        } else {
             store.saveStep(action.id(), action.target(), running, action.requestedBy());
         }
         current = name;
         StepOutcome out;
         try {
-            if (recheck) {
-                checkCancelled();
-            }
             out = body.run();
         } catch (Waiting w) {
             previous.put(name, running);
@@ -201,8 +205,7 @@ final class StepRunner {
             throw w;
         } catch (InterruptedException | Cancelled e) {
             if (e instanceof Cancelled) {
-                store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
-                        clock.instant(), "cancelled"), action.requestedBy());
+                saveCancelled(seq, name, started);
             }
             throw e;
         } catch (Exception e) {
@@ -219,7 +222,12 @@ final class StepRunner {
         return out;
     }
 
-    void checkCancelled() throws Cancelled, SQLException {
+    private void saveCancelled(int seq, String name, Instant started) throws SQLException {
+        store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
+                clock.instant(), "cancelled"), action.requestedBy());
+    }
+
+    private void checkCancelled() throws Cancelled, SQLException {
         if (store.cancelRequested(action.id())) {
             throw new Cancelled();
         }
