@@ -298,6 +298,27 @@ class ActionExecutorWaitsTest {
     }
 
     @Test
+    void aWaitIsDroppedWhenLeadershipGoesAndTakenUpFromTheStoreWhenItComesBack() throws Exception {
+        String job = job("leader");
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
+                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+
+        leadership.stop();
+        TimeUnit.MILLISECONDS.sleep(150);
+        int checks = store.cancelChecks(a);
+        TimeUnit.MILLISECONDS.sleep(300);
+        assertThat(store.cancelChecks(a)).as("no re-check without leadership").isEqualTo(checks);
+
+        leadership.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.writes(a, "await checkpoint " + job,
+                StepState.RUNNING) == 2);
+        checkpoint(job, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count()).isEqualTo(1);
+    }
+
+    @Test
     void aRefusedEvictionIsTriedAgainWithoutHoldingTheWorkerAndCountsItsRefusals() throws Exception {
         String node = unique("node");
         ClusterActions.PodRef first = new ClusterActions.PodRef("ml", unique("pod"), "ml/x");
