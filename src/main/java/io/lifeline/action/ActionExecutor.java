@@ -30,6 +30,13 @@ import org.jboss.logging.Logger;
  * Runs actions' steps, on the leader replica only. It starts once the model is rebuilt (so plans and waits see the
  * fleet as it is), takes over every unfinished action when it becomes leader, and looks for actions submitted on
  * other replicas at each leader check.
+ *
+ * <p>Waiting holds no worker. A step whose condition is not met yet ends the run of its procedure
+ * ({@link StepRunner.Waiting}); the worker is freed and the same run (the action and its {@link StepRunner}, which
+ * holds the steps done so far) is handed to a worker again after the pause the step asked for, so actions that only
+ * wait for checkpoints never keep another action from its first step. The action stays in {@link #running} meanwhile,
+ * so no scan starts it twice. A continuation is dropped when this replica stops or stops leading: the next leader
+ * resumes the action from its stored steps, as after a crash.
  */
 @ApplicationScoped
 public class ActionExecutor {
@@ -97,8 +104,8 @@ public class ActionExecutor {
     }
 
     /**
-     * Stops executing at once, as a crash would: running steps are interrupted and left as they are, to be resumed
-     * by whichever replica leads next. Used at shutdown and by the crash tests.
+     * Stops executing at once, as a crash would: running steps are interrupted and waiting ones dropped, all left as
+     * they are, to be resumed by whichever replica leads next. Used at shutdown and by the crash tests.
      */
     @PreDestroy
     public synchronized void stop() {
@@ -170,6 +177,7 @@ public class ActionExecutor {
     }
 
     private void execute(String id, ActionView created) {
+        boolean handedOn = false;
         try {
             ActionView a = created != null && created.state() == ActionState.PENDING ? created
                     : store.find(id).orElse(null);
@@ -191,7 +199,24 @@ public class ActionExecutor {
             } else {
                 LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
             }
-            StepRunner steps = new StepRunner(a, store, clock, hook::afterStep, fresh);
+            handedOn = true; // proceed lets it go when it ends
+            proceed(a, new StepRunner(a, store, clock, hook::afterStep, fresh));
+        } catch (SQLException | RuntimeException e) {
+            LOG.warnf("Action %s interrupted by an error, will be retried: %s", id, e.getMessage());
+        } finally {
+            if (!handedOn) {
+                running.remove(id);
+            }
+        }
+    }
+
+    /**
+     * Runs the procedure of a started action with its runner, from the top (recorded steps are skipped), until it
+     * ends or a step waits; then it comes back here after the pause, on whichever worker is free.
+     */
+    private void proceed(ActionView a, StepRunner steps) {
+        boolean waits = false;
+        try {
             try {
                 String outcome = procedures.run(a, steps);
                 finish(a, ActionState.RUNNING, ActionState.SUCCEEDED, outcome);
@@ -199,14 +224,53 @@ public class ActionExecutor {
                 finish(a, ActionState.RUNNING, ActionState.FAILED, e.getMessage());
             } catch (StepRunner.Cancelled e) {
                 finish(a, ActionState.RUNNING, ActionState.CANCELLED, "cancelled; steps done before stay done");
+            } catch (StepRunner.Waiting w) {
+                waits = recheckLater(a, steps, w.recheckIn());
             }
         } catch (InterruptedException e) {
             // Stopped mid-way (shutdown, lost leadership): the next leader resumes from the recorded steps.
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            LOG.warnf("Action %s interrupted by an error, will be retried: %s", id, e.getMessage());
+            LOG.warnf("Action %s interrupted by an error, will be retried: %s", a.id(), e.getMessage());
         } finally {
-            running.remove(id);
+            if (!waits) {
+                running.remove(a.id());
+            }
+        }
+    }
+
+    /** Hands the run back to the workers after {@code pause}; false when this replica no longer executes. */
+    private boolean recheckLater(ActionView a, StepRunner steps, Duration pause) {
+        ExecutorService w = workers;
+        ScheduledExecutorService timer = scanner;
+        if (w == null || timer == null || !leadership.isLeader()) {
+            return false;
+        }
+        try {
+            timer.schedule(() -> recheck(w, a, steps), Math.max(0, pause.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** On the timer: back to a worker, unless the executor stopped since (then the run is dropped with it). */
+    private void recheck(ExecutorService w, ActionView a, StepRunner steps) {
+        if (w != workers) {
+            return; // stopped (and perhaps started again): running was cleared, the scan takes the action up anew
+        }
+        if (!leadership.isLeader()) {
+            // Another replica may lead now and run it from the stored steps; this one takes it up again from the
+            // store if it leads again.
+            running.remove(a.id());
+            return;
+        }
+        try {
+            w.execute(() -> proceed(a, steps));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            if (w == workers) {
+                running.remove(a.id());
+            }
         }
     }
 

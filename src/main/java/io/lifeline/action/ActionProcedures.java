@@ -57,7 +57,11 @@ final class ActionProcedures {
         this.config = config;
     }
 
-    /** Runs the action's steps and returns the sentence that ends it; long waits inside a step ask {@code s} for a cancellation. */
+    /**
+     * Runs the action's steps and returns the sentence that ends it. A step that waits throws
+     * {@link StepRunner.Waiting}, and the executor calls this again later with the same runner: everything here outside
+     * a step runs again then, so it must be idempotent and cheap (a model read at most, or kept with the runner).
+     */
     String run(ActionView a, StepRunner s) throws Exception {
         return runSteps(a, s);
     }
@@ -88,7 +92,7 @@ final class ActionProcedures {
     private String checkpointNow(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         StepOutcome req = s.step("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
-        StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req), s));
+        StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         return wait.detail();
     }
 
@@ -106,12 +110,13 @@ final class ActionProcedures {
             String job = jobs.get(i);
             StepOutcome req = requests.get(i);
             if (req.state() == StepState.DONE) {
-                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req), s));
+                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
             }
         }
         StepOutcome listed = s.step("list pods", () -> StepOutcome.done(describe(cluster.trainingPodsOn(node))));
-        // Listed again on every run: pods evicted before a restart are gone, and their steps are done anyway.
-        List<PodRef> toEvict = cluster.trainingPodsOn(node);
+        // Listed again after a restart (pods evicted before it are gone, and their steps are done anyway), but not
+        // when the procedure runs again after an eviction refused for now: those pods are still to be counted.
+        List<PodRef> toEvict = s.keep("pods on " + node, () -> cluster.trainingPodsOn(node));
         int evicted = 0;
         for (PodRef pod : toEvict) {
             s.step("evict " + pod.namespace() + "/" + pod.name(), () -> evict(pod, a.deadline(), allowDelete, s));
@@ -132,7 +137,7 @@ final class ActionProcedures {
         String job = a.target();
         StepOutcome req = s.tolerant("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
         if (req.state() == StepState.DONE) {
-            s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req), s));
+            s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         }
         double atRisk = read(m -> m.jobs().freshness(job).map(FreshnessView::workAtRiskGpuHours).orElse(0.0));
         s.step("suspend", () -> cluster(cluster.suspend(job, true)));
@@ -143,16 +148,17 @@ final class ActionProcedures {
     private String rescale(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         int workers = Integer.parseInt(a.params().get("workers"));
-        int procs = read(m -> m.jobs().detail(job).map(d -> d.elastic() == null ? 1 : d.elastic().procsPerNode())
-                .orElse(1));
         s.tolerant("notify trainers", () -> {
+            // Read in the step: the procedure runs again at every re-check of the rendezvous, this step does not.
+            int procs = read(m -> m.jobs().detail(job).map(d -> d.elastic() == null ? 1 : d.elastic().procsPerNode())
+                    .orElse(1));
             commands.send(new TrainerCommand(a.id() + ":rescale", job, CommandType.RESCALE_NOTICE,
                     Map.of("worldSize", Integer.toString(workers * procs), "workers", Integer.toString(workers)),
                     clock.instant(), a.deadline()));
             return StepOutcome.done("rescale notice sent: " + workers + " workers");
         });
         s.step("scale workers", () -> cluster(cluster.scaleWorkers(job, workers)));
-        StepOutcome w = s.step("await rendezvous", () -> awaitUntil(s, a.deadline(),
+        StepOutcome w = s.step("await rendezvous", () -> awaitUntil(a.deadline(),
                 m -> m.jobs().detail(job).map(d -> d.summary().nodes() == workers).orElse(false),
                 job + " runs on " + workers + " nodes", "no rendezvous at " + workers + " nodes by the deadline"));
         return w.detail();
@@ -182,7 +188,7 @@ final class ActionProcedures {
         });
         s.step("annotate job", () -> cluster.available() ? cluster(cluster.annotateRestore(job, id, uri))
                 : StepOutcome.skipped("no cluster: the trainers restore on their own"));
-        StepOutcome w = s.step("await restore", () -> awaitUntil(s, a.deadline(),
+        StepOutcome w = s.step("await restore", () -> awaitUntil(a.deadline(),
                 m -> m.jobs().checkpoints(job).flatMap(h -> h.checkpoints().stream()
                         .filter(c -> c.id().equals(id)).findFirst()).map(c -> c.restoreCount() > before).orElse(false),
                 job + " restored from " + id, "no trainer.restored from " + id + " by the deadline"));
@@ -228,10 +234,10 @@ final class ActionProcedures {
     }
 
     /** Waits for a good checkpoint newer than the baseline; stops at once when the trainers refuse the command. */
-    private StepOutcome awaitCheckpoint(ActionView a, String job, long baseline, StepRunner s) throws Exception {
+    private StepOutcome awaitCheckpoint(ActionView a, String job, long baseline) throws Exception {
         String commandId = checkpointCommandId(a, job);
         AtomicReference<CommandAckView> refusal = new AtomicReference<>();
-        StepOutcome out = awaitUntil(s, a.deadline(), m -> {
+        StepOutcome out = awaitUntil(a.deadline(), m -> {
             if (newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline) {
                 return true;
             }
@@ -246,30 +252,30 @@ final class ActionProcedures {
         return out;
     }
 
+    /**
+     * One eviction attempt. A refusal (a PodDisruptionBudget) before the deadline leaves the step waiting for the next
+     * attempt; the refusals so far are the step's re-checks.
+     */
     private StepOutcome evict(PodRef pod, Instant deadline, boolean allowDelete, StepRunner s) throws Exception {
-        int refusals = 0;
-        while (true) {
-            boolean late = !clock.instant().isBefore(deadline);
-            ClusterOutcome out = cluster.evict(pod, late && allowDelete);
-            switch (out.result()) {
-                case EVICTED:
-                case DELETED:
-                case NOOP:
-                    return StepOutcome.done(out.detail() + (refusals > 0 ? " after " + refusals + " refusal(s)" : ""));
-                case NOT_FOUND:
-                    return StepOutcome.done("already gone");
-                case RETRY_LATER:
-                    refusals++;
-                    if (late) {
-                        return StepOutcome.failed("eviction still refused at the deadline (" + out.detail()
-                                + "); deletion not allowed by this action");
-                    }
-                    Thread.sleep(config.evictRetryInterval().toMillis());
-                    s.checkCancelled();
-                    break;
-                default:
-                    return StepOutcome.failed(out.detail());
-            }
+        int refusals = s.rechecks();
+        Instant now = clock.instant();
+        boolean late = !now.isBefore(deadline);
+        ClusterOutcome out = cluster.evict(pod, late && allowDelete);
+        switch (out.result()) {
+            case EVICTED:
+            case DELETED:
+            case NOOP:
+                return StepOutcome.done(out.detail() + (refusals > 0 ? " after " + refusals + " refusal(s)" : ""));
+            case NOT_FOUND:
+                return StepOutcome.done("already gone");
+            case RETRY_LATER:
+                if (late) {
+                    return StepOutcome.failed("eviction still refused at the deadline (" + out.detail()
+                            + "); deletion not allowed by this action");
+                }
+                throw new StepRunner.Waiting(until(now, deadline, config.evictRetryInterval()));
+            default:
+                return StepOutcome.failed(out.detail());
         }
     }
 
@@ -291,18 +297,26 @@ final class ActionProcedures {
         return cluster(cluster.scaleWorkers(job, remaining));
     }
 
-    private StepOutcome awaitUntil(StepRunner s, Instant deadline, Predicate<LiveModel> done, String success, String failure)
+    /**
+     * Done when the model meets the condition, failed when the deadline has passed first; until then the step waits
+     * (no thread held) and is checked again after the poll interval.
+     */
+    private StepOutcome awaitUntil(Instant deadline, Predicate<LiveModel> done, String success, String failure)
             throws Exception {
-        while (true) {
-            if (read(done::test)) {
-                return StepOutcome.done(success);
-            }
-            if (!clock.instant().isBefore(deadline)) {
-                return StepOutcome.failed(failure);
-            }
-            Thread.sleep(config.pollInterval().toMillis());
-            s.checkCancelled();
+        if (read(done::test)) {
+            return StepOutcome.done(success);
         }
+        Instant now = clock.instant();
+        if (!now.isBefore(deadline)) {
+            return StepOutcome.failed(failure);
+        }
+        throw new StepRunner.Waiting(until(now, deadline, config.pollInterval()));
+    }
+
+    /** The pause before a re-check: the interval, or less when the deadline comes sooner (so it is met on time). */
+    private static Duration until(Instant now, Instant deadline, Duration interval) {
+        Duration left = Duration.between(now, deadline);
+        return left.compareTo(interval) < 0 ? left : interval;
     }
 
     // ------------------------------------------------------------------------------------------------ support

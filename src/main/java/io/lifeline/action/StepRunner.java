@@ -3,16 +3,25 @@ package io.lifeline.action;
 import io.lifeline.domain.action.StepState;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs an action's steps, each known by its name: a step already done (or skipped) in an earlier run is not run
  * again, so an action resumed after a restart picks up where it stopped. A step found RUNNING was interrupted
  * mid-way and runs again; steps are written to be idempotent (cordon twice is a no-op, evicting a gone pod finds
  * nothing).
+ *
+ * <p>A step that waits (for a checkpoint, a rendezvous, a PodDisruptionBudget) does not hold its thread: when its
+ * condition is not met yet it throws {@link Waiting}, which ends the current run of the procedure with the step left
+ * RUNNING. The executor runs the procedure again, with this same runner, after the pause the step asked for; the
+ * steps already done are skipped from what this runner holds, and the waiting step is checked again without being
+ * written again. One runner is used by one thread at a time.
  */
 final class StepRunner {
 
@@ -58,6 +67,29 @@ final class StepRunner {
         }
     }
 
+    /**
+     * The running step waits for something that is not there yet: the procedure stops here, the step stays RUNNING,
+     * and the executor runs the procedure again after {@code recheckIn}. Thrown at every re-check, so it keeps no
+     * stack trace.
+     */
+    static final class Waiting extends Exception {
+        private final Duration recheckIn;
+
+        Waiting(Duration recheckIn) {
+            super("waiting", null, false, false);
+            this.recheckIn = recheckIn;
+        }
+
+        Duration recheckIn() {
+            return recheckIn;
+        }
+    }
+
+    /** Something a procedure computes outside its steps and keeps for its later runs. */
+    interface Computation<T> {
+        T get() throws Exception;
+    }
+
     /** Called after each step is recorded; tests use it to stop a run at a chosen point. */
     interface Hook {
         void afterStep(String actionId, String stepName) throws InterruptedException;
@@ -68,6 +100,12 @@ final class StepRunner {
     private final Clock clock;
     private final Hook hook;
     private final Map<String, ActionStepView> previous = new HashMap<>();
+    /** Steps this runner left waiting: their RUNNING row is written, a re-check does not write it again. */
+    private final Set<String> waiting = new HashSet<>();
+    /** How many times each step was left waiting by this runner. */
+    private final Map<String, Integer> rechecks = new HashMap<>();
+    private final Map<String, Object> kept = new HashMap<>();
+    private String current;
     private int nextSeq;
     /** The action was started by a statement that checked for cancellation: the first step need not ask again. */
     private boolean cancelChecked;
@@ -93,8 +131,26 @@ final class StepRunner {
         return previous.get(name);
     }
 
+    /** How many times the step now running was left waiting by this runner (0 at its first run, and after a restart). */
+    int rechecks() {
+        return rechecks.getOrDefault(current, 0);
+    }
+
+    /**
+     * A value computed by the first run of the procedure that asks for it and kept for its later runs (by this runner:
+     * after a restart it is computed again).
+     */
+    @SuppressWarnings("unchecked")
+    <T> T keep(String key, Computation<T> c) throws Exception {
+        if (!kept.containsKey(key)) {
+            kept.put(key, c.get());
+        }
+        return (T) kept.get(key);
+    }
+
     /** Runs a step that must succeed. */
-    StepOutcome step(String name, Body body) throws StepFailed, Cancelled, InterruptedException, SQLException {
+    StepOutcome step(String name, Body body)
+            throws StepFailed, Cancelled, Waiting, InterruptedException, SQLException {
         StepOutcome out = run(name, body);
         if (out.state() == StepState.FAILED) {
             throw new StepFailed(name + ": " + out.detail());
@@ -103,11 +159,11 @@ final class StepRunner {
     }
 
     /** Runs a step whose failure is recorded but does not stop the action. */
-    StepOutcome tolerant(String name, Body body) throws Cancelled, InterruptedException, SQLException {
+    StepOutcome tolerant(String name, Body body) throws Cancelled, Waiting, InterruptedException, SQLException {
         return run(name, body);
     }
 
-    private StepOutcome run(String name, Body body) throws Cancelled, InterruptedException, SQLException {
+    private StepOutcome run(String name, Body body) throws Cancelled, Waiting, InterruptedException, SQLException {
         ActionStepView before = previous.get(name);
         if (before != null && before.state().terminal()) {
             return new StepOutcome(before.state(), before.detail(), before.result());
@@ -116,22 +172,40 @@ final class StepRunner {
         if (!StepState.RUNNING.canFollow(from)) {
             throw new IllegalStateException("step " + name + " cannot run from " + from.wire());
         }
+        // A re-check of a step this runner left waiting: its row says RUNNING already, and a cancellation found now
+        // is recorded on it, as one found inside the step would be.
+        boolean recheck = waiting.remove(name);
         if (cancelChecked) {
             cancelChecked = false;
-        } else {
+        } else if (!recheck) {
             checkCancelled();
         }
         int seq = before != null ? before.seq() : nextSeq++;
         Instant started = before != null && before.startedAt() != null ? before.startedAt() : clock.instant();
-        store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.RUNNING, started, null,
-                before == null ? "" : "resumed after a restart"), action.requestedBy());
+        ActionStepView running = new ActionStepView(seq, name, StepState.RUNNING, started, null,
+                before == null ? "" : "resumed after a restart");
+        if (recheck) {
+            try {
+                checkCancelled();
+            } catch (Cancelled e) {
+                saveCancelled(seq, name, started);
+                throw e;
+            }
+        } else {
+            store.saveStep(action.id(), action.target(), running, action.requestedBy());
+        }
+        current = name;
         StepOutcome out;
         try {
             out = body.run();
+        } catch (Waiting w) {
+            previous.put(name, running);
+            waiting.add(name);
+            rechecks.merge(name, 1, Integer::sum);
+            throw w;
         } catch (InterruptedException | Cancelled e) {
             if (e instanceof Cancelled) {
-                store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
-                        clock.instant(), "cancelled"), action.requestedBy());
+                saveCancelled(seq, name, started);
             }
             throw e;
         } catch (Exception e) {
@@ -148,7 +222,12 @@ final class StepRunner {
         return out;
     }
 
-    void checkCancelled() throws Cancelled, SQLException {
+    private void saveCancelled(int seq, String name, Instant started) throws SQLException {
+        store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
+                clock.instant(), "cancelled"), action.requestedBy());
+    }
+
+    private void checkCancelled() throws Cancelled, SQLException {
         if (store.cancelRequested(action.id())) {
             throw new Cancelled();
         }

@@ -1,0 +1,406 @@
+package io.lifeline.action;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.security.NamePrincipal;
+import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
+import io.lifeline.action.port.TrainerCommand;
+import io.lifeline.config.ActionsConfig;
+import io.lifeline.domain.action.ActionKind;
+import io.lifeline.domain.action.ActionState;
+import io.lifeline.domain.action.StepState;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventData;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.SchedulerData;
+import io.lifeline.domain.event.TrainerData;
+import io.lifeline.metrics.ActionMetricsForTests;
+import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.runtime.ModelRuntimes;
+import io.lifeline.store.Leadership;
+import io.lifeline.store.Leaderships;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Waiting steps hold no worker: the executor with a single worker, a real PostgreSQL store and model host, and a
+ * cluster and trainers played by the test. Actions that wait for a checkpoint all get their command out and leave
+ * room for others; each finishes when its checkpoint comes; a cancellation, a stop and a refused eviction are seen
+ * at the next re-check.
+ */
+class ActionExecutorWaitsTest {
+
+    private static final Clock CLOCK = Clock.systemUTC();
+
+    private static EmbeddedPostgres server;
+    private static AgroalDataSource db;
+
+    private final List<TrainerCommand> commands = new CopyOnWriteArrayList<>();
+    private final FakeCluster cluster = new FakeCluster();
+    private CountingStore store;
+    private ModelRuntime runtime;
+    private Leadership leadership;
+    private ActionExecutor executor;
+
+    /** Counts the store's step writes and cancellation checks (one cancellation check per re-check of a wait). */
+    static final class CountingStore extends ActionStore {
+        final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
+        final Map<String, AtomicInteger> cancelChecks = new ConcurrentHashMap<>();
+
+        CountingStore(AgroalDataSource db) {
+            super(db, new ObjectMapper());
+        }
+
+        @Override
+        public void saveStep(String actionId, String target, ActionStepView step, String actor) throws SQLException {
+            writes.computeIfAbsent(actionId + " " + step.name() + " " + step.state().wire(), k -> new AtomicInteger())
+                    .incrementAndGet();
+            super.saveStep(actionId, target, step, actor);
+        }
+
+        @Override
+        public boolean cancelRequested(String id) throws SQLException {
+            cancelChecks.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+            return super.cancelRequested(id);
+        }
+
+        int writes(String actionId, String step, StepState state) {
+            AtomicInteger n = writes.get(actionId + " " + step + " " + state.wire());
+            return n == null ? 0 : n.get();
+        }
+
+        int cancelChecks(String actionId) {
+            AtomicInteger n = cancelChecks.get(actionId);
+            return n == null ? 0 : n.get();
+        }
+    }
+
+    /** A cluster whose pods go when evicted; a pod named in {@link #refusals} is refused that many times first. */
+    static final class FakeCluster implements ClusterActions {
+        final Map<String, List<PodRef>> pods = new ConcurrentHashMap<>();
+        final Map<String, AtomicInteger> refusals = new ConcurrentHashMap<>();
+        final Set<String> uncordoned = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public boolean available() {
+            return true;
+        }
+
+        @Override
+        public ClusterOutcome cordon(String node) {
+            return ClusterOutcome.of(Result.PATCHED, "cordoned");
+        }
+
+        @Override
+        public ClusterOutcome uncordon(String node) {
+            uncordoned.add(node);
+            return ClusterOutcome.of(Result.PATCHED, "uncordoned");
+        }
+
+        @Override
+        public List<PodRef> trainingPodsOn(String node) {
+            return List.copyOf(pods.getOrDefault(node, List.of()));
+        }
+
+        @Override
+        public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
+            AtomicInteger refuse = refusals.get(pod.name());
+            if (refuse != null && refuse.getAndDecrement() > 0) {
+                return ClusterOutcome.of(Result.RETRY_LATER, "disruption budget");
+            }
+            pods.replaceAll((node, list) -> list.stream().filter(p -> !p.equals(pod)).toList());
+            return ClusterOutcome.of(Result.EVICTED, "evicted");
+        }
+
+        @Override
+        public ClusterOutcome scaleWorkers(String job, int workers) {
+            return ClusterOutcome.of(Result.PATCHED, "scaled");
+        }
+
+        @Override
+        public ClusterOutcome suspend(String job, boolean suspended) {
+            return ClusterOutcome.of(Result.PATCHED, "suspended");
+        }
+
+        @Override
+        public ClusterOutcome annotateRestore(String job, String checkpointId, String uri) {
+            return ClusterOutcome.of(Result.PATCHED, "annotated");
+        }
+    }
+
+    private static final ActionsConfig CONFIG = new ActionsConfig() {
+        @Override
+        public boolean executorEnabled() {
+            return true;
+        }
+
+        @Override
+        public Duration leaderCheckInterval() {
+            return Duration.ofMillis(200);
+        }
+
+        @Override
+        public int maxConcurrent() {
+            return 1;
+        }
+
+        @Override
+        public Duration pollInterval() {
+            return Duration.ofMillis(50);
+        }
+
+        @Override
+        public Duration evictRetryInterval() {
+            return Duration.ofMillis(50);
+        }
+    };
+
+    @BeforeAll
+    static void database() throws Exception {
+        server = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory("lifeline-waits"))
+                .setCleanDataDirectory(true).start();
+        Flyway.configure().dataSource(server.getPostgresDatabase()).locations("classpath:db/migration").load().migrate();
+        String url = server.getJdbcUrl("postgres", "postgres");
+        db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier().connectionPoolConfiguration(p -> p
+                .maxSize(8).connectionFactoryConfiguration(f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))));
+    }
+
+    @AfterAll
+    static void closeDatabase() throws Exception {
+        db.close();
+        server.close();
+    }
+
+    @BeforeEach
+    void startExecutor() {
+        store = new CountingStore(db);
+        runtime = ModelRuntimes.start(CLOCK);
+        leadership = Leaderships.of(db, CONFIG);
+        executor = new ActionExecutor(store, cluster, commands::add, runtime, leadership, CONFIG, CLOCK,
+                ActionMetricsForTests.of(new SimpleMeterRegistry()));
+        executor.start();
+        await().atMost(Duration.ofSeconds(10)).until(executor::isLeader);
+    }
+
+    @AfterEach
+    void stopExecutor() {
+        executor.stop();
+        Leaderships.close(leadership);
+        ModelRuntimes.stop(runtime);
+    }
+
+    // ------------------------------------------------------------------------------------------------ tests
+
+    @Test
+    void actionsWaitingForCheckpointsShareOneWorkerAndEachEndsWithItsCheckpoint() throws Exception {
+        String jobA = job("wait-a");
+        String jobB = job("wait-b");
+        String a = submit(ActionKind.CHECKPOINT_NOW, jobA);
+        String b = submit(ActionKind.CHECKPOINT_NOW, jobB);
+
+        // One worker, two waits: both commands are out before either checkpoint exists.
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":checkpoint:" + jobA)
+                && sent(b + ":checkpoint:" + jobB));
+        assertThat(state(a)).isEqualTo(ActionState.RUNNING);
+        assertThat(state(b)).isEqualTo(ActionState.RUNNING);
+        // And a third action is not kept waiting behind them.
+        String node = unique("node");
+        String c = submit(ActionKind.UNCORDON, node);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(c) == ActionState.SUCCEEDED);
+        assertThat(state(a)).isEqualTo(ActionState.RUNNING);
+        assertThat(state(b)).isEqualTo(ActionState.RUNNING);
+
+        checkpoint(jobA, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+        assertThat(state(b)).isEqualTo(ActionState.RUNNING);
+        checkpoint(jobB, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(b) == ActionState.SUCCEEDED);
+
+        ActionView done = store.find(a).orElseThrow();
+        assertThat(done.outcome()).isEqualTo("checkpoint of " + jobA + " completed");
+        assertThat(done.steps()).extracting(ActionStepView::name, ActionStepView::state, ActionStepView::seq)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("request checkpoint " + jobA, StepState.DONE, 0),
+                        org.assertj.core.groups.Tuple.tuple("await checkpoint " + jobA, StepState.DONE, 1));
+        assertThat(store.cancelChecks(a)).as("re-checks of the wait, each asking for a cancellation").isGreaterThan(2);
+        assertThat(store.writes(a, "await checkpoint " + jobA, StepState.RUNNING)).as("the wait written RUNNING once")
+                .isEqualTo(1);
+        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count()).isEqualTo(1);
+    }
+
+    @Test
+    void aCancelledWaitEndsCancelledAtItsNextRecheck() throws Exception {
+        String job = job("cancel");
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
+                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+
+        store.requestCancel(a);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.CANCELLED);
+        ActionStepView wait = step(a, "await checkpoint " + job).orElseThrow();
+        assertThat(wait.state()).isEqualTo(StepState.FAILED);
+        assertThat(wait.detail()).isEqualTo("cancelled");
+        assertThat(step(a, "request checkpoint " + job).orElseThrow().state()).isEqualTo(StepState.DONE);
+    }
+
+    @Test
+    void aWaitAcrossAStopAndStartResumesFromTheStoredStepsAndFinishes() throws Exception {
+        String job = job("restart");
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
+                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+
+        executor.stop();
+        int checks = store.cancelChecks(a);
+        TimeUnit.MILLISECONDS.sleep(300);
+        assertThat(store.cancelChecks(a)).as("no re-check once stopped").isEqualTo(checks);
+        assertThat(state(a)).isEqualTo(ActionState.RUNNING);
+
+        executor.start();
+        await().atMost(Duration.ofSeconds(10)).until(executor::isLeader);
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.writes(a, "await checkpoint " + job,
+                StepState.RUNNING) == 2);
+        assertThat(step(a, "await checkpoint " + job).orElseThrow().detail()).isEqualTo("resumed after a restart");
+        checkpoint(job, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count()).as("the command went once")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aWaitIsDroppedWhenLeadershipGoesAndTakenUpFromTheStoreWhenItComesBack() throws Exception {
+        String job = job("leader");
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
+                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+
+        leadership.stop();
+        TimeUnit.MILLISECONDS.sleep(150);
+        int checks = store.cancelChecks(a);
+        TimeUnit.MILLISECONDS.sleep(300);
+        assertThat(store.cancelChecks(a)).as("no re-check without leadership").isEqualTo(checks);
+
+        leadership.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.writes(a, "await checkpoint " + job,
+                StepState.RUNNING) == 2);
+        checkpoint(job, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count()).isEqualTo(1);
+    }
+
+    @Test
+    void aRefusedEvictionIsTriedAgainWithoutHoldingTheWorkerAndCountsItsRefusals() throws Exception {
+        String node = unique("node");
+        ClusterActions.PodRef first = new ClusterActions.PodRef("ml", unique("pod"), "ml/x");
+        ClusterActions.PodRef guarded = new ClusterActions.PodRef("ml", unique("pod"), "ml/x");
+        cluster.pods.put(node, List.of(first, guarded));
+        cluster.refusals.put(guarded.name(), new AtomicInteger(3));
+
+        String drain = submit(ActionKind.DRAIN, node);
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(drain, "evict ml/" + guarded.name())
+                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        String other = unique("other-node");
+        String c = submit(ActionKind.UNCORDON, other);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(c) == ActionState.SUCCEEDED);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(drain) == ActionState.SUCCEEDED);
+        assertThat(step(drain, "evict ml/" + guarded.name()).orElseThrow().detail()).isEqualTo(
+                "evicted after 3 refusal(s)");
+        assertThat(store.find(drain).orElseThrow().outcome()).as("the pod evicted before the refusals counts too")
+                .startsWith(node + " drained: 2 pod(s) evicted (2 training pod(s))");
+    }
+
+    @Test
+    void noActionCodeSleepsOnAThread() {
+        noClasses().that().resideInAPackage("io.lifeline.action..")
+                .should().callMethod(Thread.class, "sleep", long.class)
+                .orShould().callMethod(Thread.class, "sleep", long.class, int.class)
+                .orShould().callMethod(TimeUnit.class, "sleep", long.class)
+                .because("a waiting step ends its run and is checked again later, holding no worker")
+                .check(new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.lifeline.action"));
+    }
+
+    // ------------------------------------------------------------------------------------------------ support
+
+    private static String unique(String base) {
+        return base + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** A running job known to the model, with no checkpoint yet; its name. */
+    private String job(String base) throws Exception {
+        String ns = unique(base);
+        String job = ns + "/llm";
+        apply(job, EventType.JOB_SUBMITTED, new JobData.Submitted(ns, "alice", "high", null, 8, 1800L));
+        apply(job, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "queue"));
+        apply(job, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run-1", 1, 8,
+                List.of(new TrainerData.Participant(unique("gpu"), 0, 8))));
+        apply(job, EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, 120.0, 250000.0));
+        return job;
+    }
+
+    private void checkpoint(String job, long step) throws Exception {
+        String id = unique("ck");
+        apply(job, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
+        apply(job, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step, 1_000_000L,
+                5.0, 5.0, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
+    }
+
+    private void apply(String subject, EventType type, EventData data) throws Exception {
+        runtime.enqueue(List.of(new Event(UUID.randomUUID().toString(), "test://waits", type, subject, CLOCK.instant(),
+                data)), Duration.ofSeconds(5));
+        runtime.barrier().get(10, TimeUnit.SECONDS);
+    }
+
+    /** Stores an action as the service would and hands it to the executor; its id. */
+    private String submit(ActionKind kind, String target) throws SQLException {
+        Instant now = CLOCK.instant();
+        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), kind, target, Map.of(), "test",
+                "token:test", null, now, now.plusSeconds(120), null, ActionState.PENDING, "pending"));
+        assertThat(in.kind()).isEqualTo(ActionStore.Inserted.Kind.CREATED);
+        executor.schedule(in.action());
+        return in.action().id();
+    }
+
+    private boolean sent(String commandId) {
+        return commands.stream().anyMatch(c -> c.id().equals(commandId));
+    }
+
+    private ActionState state(String id) throws SQLException {
+        return store.find(id).orElseThrow().state();
+    }
+
+    private Optional<ActionStepView> step(String id, String name) throws SQLException {
+        return store.find(id).orElseThrow().steps().stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+}
