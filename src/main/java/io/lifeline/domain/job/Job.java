@@ -79,6 +79,12 @@ final class Job {
     final Ring<TimelineEntry> timeline;
     final Ring<RefusedTransition> refusals;
     long timelineSeq;
+    /** Which run under this name: the epoch milliseconds of the first event seen of it. */
+    final long incarnation;
+    /** The highest timeline sequence handed over for storage ({@link Jobs#drainTimeline()}). */
+    long drainedSeq;
+    /** Whether the job is queued to hand over new timeline entries. */
+    boolean drainQueued;
 
     /** Per pool and per capacity type: active nodes now (resolved when the membership changes), exposure, interruptions. */
     final Map<String, PoolStats> pools = new TreeMap<>();
@@ -101,6 +107,7 @@ final class Job {
         int slash = name.indexOf('/');
         this.namespace = slash > 0 ? name.substring(0, slash) : "default";
         this.stateSince = firstSeen;
+        this.incarnation = firstSeen.toEpochMilli();
         this.submittedAt = firstSeen;
         this.ledger = new GoodputLedger(firstSeen.toEpochMilli(), Bucket.WAITING);
         this.membership = new Membership(config.maxRounds(), config.maxWorldSizePoints());
