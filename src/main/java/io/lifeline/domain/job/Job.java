@@ -83,6 +83,8 @@ final class Job {
     final long incarnation;
     /** The highest timeline sequence handed over for storage ({@link Jobs#drainTimeline()}). */
     long drainedSeq;
+    /** The latest event time (epoch ms) of the entries that left the ring, or {@code Long.MIN_VALUE} if none did. */
+    long evictedThroughMillis = Long.MIN_VALUE;
     /** Whether the job is queued to hand over new timeline entries. */
     boolean drainQueued;
 
@@ -264,10 +266,13 @@ final class Job {
 
     void timeline(Instant at, TimelineEntry.Kind kind, String type, String summary) {
         Incident open = incidents.open();
-        timeline.add(new TimelineEntry(++timelineSeq, at, kind, type, summary, open == null ? null : open.id()));
+        timeline(at, kind, type, summary, open == null ? null : open.id());
     }
 
     void timeline(Instant at, TimelineEntry.Kind kind, String type, String summary, String incidentId) {
+        if (timeline.isFull()) {
+            evictedThroughMillis = Math.max(evictedThroughMillis, timeline.oldest().time().toEpochMilli());
+        }
         timeline.add(new TimelineEntry(++timelineSeq, at, kind, type, summary, incidentId));
     }
 

@@ -86,7 +86,9 @@ final class JobViews {
                 overlapping.add(i);
             }
         }
-        return new TimelineSlice(job.name, job.incarnation, cursor, n, List.copyOf(held), oldest,
+        long through = job.evictedThroughMillis;
+        boolean needsStored = oldest > 1 && cursor.millis() <= through && (from == null || from.toEpochMilli() <= through);
+        return new TimelineSlice(job.name, job.incarnation, cursor, n, List.copyOf(held), oldest, needsStored,
                 List.copyOf(overlapping));
     }
 }

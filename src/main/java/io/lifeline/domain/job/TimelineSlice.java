@@ -17,15 +17,12 @@ import java.util.List;
  * @param held            entries from memory in range and after the cursor, in {@link TimelineCursor#ORDER}, at most
  *                        {@code limit + 1}
  * @param storedBelowSeq  entries with a lower sequence are no longer in memory; 1 when memory holds them all
+ * @param needsStored     whether stored entries could be on this page: some left the ring, and the latest of them is
+ *                        not before the cursor and the range; false lets the page be answered from memory alone
  * @param incidents       incidents that overlap the page's time range
  */
 public record TimelineSlice(String job, long incarnation, TimelineCursor cursor, int limit, List<TimelineEntry> held,
-                            long storedBelowSeq, List<IncidentView> incidents) {
-
-    /** Whether memory holds every entry the job ever had, so no stored history is needed. */
-    public boolean complete() {
-        return storedBelowSeq <= 1;
-    }
+                            long storedBelowSeq, boolean needsStored, List<IncidentView> incidents) {
 
     /**
      * The page: memory's entries merged with {@code stored} ones (those older than the ring, in range and after the
