@@ -167,7 +167,7 @@ public final class Jobs {
         }
         List<JobTimelineEntry> out = new ArrayList<>();
         for (Job job : undrained) {
-            long first = job.drainedSeq + 1;
+            long first = job.timelineSeq + 1;
             for (TimelineEntry e : job.timeline) {
                 if (e.seq() > job.drainedSeq) {
                     first = Math.min(first, e.seq());
