@@ -2,6 +2,7 @@ package io.lifeline.app;
 
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.runtime.IngestOpened;
+import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.EventLogReplay;
 import io.lifeline.store.PartitionMaintenance;
@@ -13,7 +14,8 @@ import java.time.Duration;
 import org.jboss.logging.Logger;
 
 /**
- * Start-up order: make sure the log's partitions exist, rebuild the model from the stored log, and only then
+ * Start-up order: make sure the log's partitions exist, start storing the jobs' timelines, rebuild the model from the
+ * stored log, and only then
  * open ingest (HTTP, Kafka, connectors, the demo). Until it is open, readiness is DOWN.
  */
 @ApplicationScoped
@@ -26,19 +28,24 @@ public class LifelineStartup {
     private final ModelRuntime model;
     private final IngestPipeline pipeline;
     private final jakarta.enterprise.event.Event<IngestOpened> opened;
+    private final JobHistory history;
 
     LifelineStartup(PartitionMaintenance partitions, EventLogReplay replay, ModelRuntime model, IngestPipeline pipeline,
-                    jakarta.enterprise.event.Event<IngestOpened> opened) {
+                    jakarta.enterprise.event.Event<IngestOpened> opened, JobHistory history) {
         this.partitions = partitions;
         this.replay = replay;
         this.model = model;
         this.pipeline = pipeline;
         this.opened = opened;
+        this.history = history;
     }
 
     void onStart(@Observes StartupEvent ev) throws SQLException {
         long t0 = System.nanoTime();
         partitions.run();
+        // Before the replay, so that it stores the timeline entries missing from the history (all of them, the first
+        // time a log of an earlier release is replayed).
+        history.start();
         long n = replay.replay(batch -> {
             batch.forEach(pipeline::rememberReplayed);
             model.enqueue(batch, Duration.ofMinutes(5));

@@ -13,6 +13,7 @@ import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -35,9 +36,11 @@ import java.util.function.Function;
 public class JobsResource {
 
     private final ModelRuntime model;
+    private final JobHistory history;
 
-    JobsResource(ModelRuntime model) {
+    JobsResource(ModelRuntime model, JobHistory history) {
         this.model = model;
+        this.history = history;
     }
 
     @GET
@@ -68,7 +71,9 @@ public class JobsResource {
         Instant f = QueryParams.instant("from", from);
         Instant t = QueryParams.instant("to", to);
         int n = QueryParams.limit(limit, 100, 1000);
-        return one(ns, name, job -> m -> m.jobs().timeline(job, f, t, cursor, n));
+        String job = ns + "/" + name;
+        // Memory first; entries that left the in-memory ring come from the stored history, under the same cursor.
+        return history.timeline(job, f, t, cursor, n).thenApply(p -> p.orElseThrow(() -> NotFound.job(job)));
     }
 
     @GET

@@ -79,6 +79,14 @@ final class Job {
     final Ring<TimelineEntry> timeline;
     final Ring<RefusedTransition> refusals;
     long timelineSeq;
+    /** Which run under this name: the epoch milliseconds of the first event seen of it. */
+    final long incarnation;
+    /** The highest timeline sequence handed over for storage ({@link Jobs#drainTimeline()}). */
+    long drainedSeq;
+    /** The latest event time (epoch ms) of the entries that left the ring, or {@code Long.MIN_VALUE} if none did. */
+    long evictedThroughMillis = Long.MIN_VALUE;
+    /** Whether the job is queued to hand over new timeline entries. */
+    boolean drainQueued;
 
     /** Per pool and per capacity type: active nodes now (resolved when the membership changes), exposure, interruptions. */
     final Map<String, PoolStats> pools = new TreeMap<>();
@@ -101,6 +109,7 @@ final class Job {
         int slash = name.indexOf('/');
         this.namespace = slash > 0 ? name.substring(0, slash) : "default";
         this.stateSince = firstSeen;
+        this.incarnation = firstSeen.toEpochMilli();
         this.submittedAt = firstSeen;
         this.ledger = new GoodputLedger(firstSeen.toEpochMilli(), Bucket.WAITING);
         this.membership = new Membership(config.maxRounds(), config.maxWorldSizePoints());
@@ -257,10 +266,13 @@ final class Job {
 
     void timeline(Instant at, TimelineEntry.Kind kind, String type, String summary) {
         Incident open = incidents.open();
-        timeline.add(new TimelineEntry(++timelineSeq, at, kind, type, summary, open == null ? null : open.id()));
+        timeline(at, kind, type, summary, open == null ? null : open.id());
     }
 
     void timeline(Instant at, TimelineEntry.Kind kind, String type, String summary, String incidentId) {
+        if (timeline.isFull()) {
+            evictedThroughMillis = Math.max(evictedThroughMillis, timeline.oldest().time().toEpochMilli());
+        }
         timeline.add(new TimelineEntry(++timelineSeq, at, kind, type, summary, incidentId));
     }
 

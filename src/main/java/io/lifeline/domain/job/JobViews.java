@@ -7,14 +7,10 @@ import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentView;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /** Builds the immutable view records of one job as of a given time. */
 final class JobViews {
-
-    private static final Comparator<TimelineEntry> TIME_ORDER =
-            Comparator.comparing(TimelineEntry::time).thenComparingLong(TimelineEntry::seq);
 
     private final JobsConfig config;
 
@@ -67,37 +63,21 @@ final class JobViews {
     }
 
     /**
-     * A page of the timeline: entries with {@code from <= time < to} (null bounds are open), after the
-     * cursor, in time order, at most {@code limit}.
+     * What memory holds of a timeline page: entries with {@code from <= time < to} (null bounds are open), after the
+     * cursor, in time order, at most {@code limit + 1}, and where the job's ring starts.
      */
-    TimelinePage timeline(Job job, Instant from, Instant to, String cursor, int limit, long now) {
-        long cursorTime = Long.MIN_VALUE;
-        long cursorSeq = Long.MIN_VALUE;
-        if (cursor != null && !cursor.isEmpty()) {
-            int colon = cursor.indexOf(':');
-            if (colon < 0) {
-                throw new IllegalArgumentException("bad timeline cursor: " + cursor);
-            }
-            cursorTime = Long.parseLong(cursor.substring(0, colon));
-            cursorSeq = Long.parseLong(cursor.substring(colon + 1));
-        }
+    TimelineSlice timeline(Job job, Instant from, Instant to, TimelineCursor cursor, int limit, long now) {
+        int n = Math.max(1, limit);
         List<TimelineEntry> all = new ArrayList<>();
+        long oldest = job.timelineSeq + 1;
         for (TimelineEntry e : job.timeline) {
-            long t = e.time().toEpochMilli();
-            boolean inRange = (from == null || !e.time().isBefore(from)) && (to == null || e.time().isBefore(to));
-            boolean afterCursor = t > cursorTime || (t == cursorTime && e.seq() > cursorSeq);
-            if (inRange && afterCursor) {
+            oldest = Math.min(oldest, e.seq());
+            if (TimelineSlice.inRange(e, from, to) && cursor.precedes(e)) {
                 all.add(e);
             }
         }
-        all.sort(TIME_ORDER);
-        int n = Math.max(1, limit);
-        List<TimelineEntry> page = all.size() > n ? all.subList(0, n) : all;
-        String next = null;
-        if (all.size() > n) {
-            TimelineEntry last = page.get(page.size() - 1);
-            next = last.time().toEpochMilli() + ":" + last.seq();
-        }
+        all.sort(TimelineCursor.ORDER);
+        List<TimelineEntry> held = all.size() > n + 1 ? all.subList(0, n + 1) : all;
         List<IncidentView> overlapping = new ArrayList<>();
         for (IncidentView i : incidents(job, now)) {
             boolean startsBeforeEnd = to == null || i.openedAt().isBefore(to);
@@ -106,6 +86,9 @@ final class JobViews {
                 overlapping.add(i);
             }
         }
-        return new TimelinePage(job.name, List.copyOf(page), List.copyOf(overlapping), next);
+        long through = job.evictedThroughMillis;
+        boolean needsStored = oldest > 1 && cursor.millis() <= through && (from == null || from.toEpochMilli() <= through);
+        return new TimelineSlice(job.name, job.incarnation, cursor, n, List.copyOf(held), oldest, needsStored,
+                List.copyOf(overlapping));
     }
 }

@@ -49,10 +49,13 @@ public final class Jobs {
     private final Map<String, Job> jobs = new HashMap<>();
     private final NodeJobIndex index = new NodeJobIndex();
     private final ArrayDeque<Job> ended = new ArrayDeque<>();
+    /** Jobs with timeline entries not yet handed over by {@link #drainTimeline()}: each job once, so at most all jobs. */
+    private final ArrayList<Job> undrained = new ArrayList<>();
     private final Interruptions interruptions;
     private final JobEvents events;
     private final JobViews views;
     private long ignored;
+    private long lostTimelineEntries;
 
     public Jobs(NodeDirectory nodes, Clock clock) {
         this(nodes, clock, JobsConfig.defaults());
@@ -115,6 +118,10 @@ public final class Jobs {
 
     private void settle(Job job) {
         job.settle();
+        if (job.timelineSeq > job.drainedSeq && !job.drainQueued) {
+            job.drainQueued = true;
+            undrained.add(job);
+        }
         job.resolvePools(nodes);
         if (job.indexedVersion != job.membership.version()) {
             List<String> now = List.copyOf(job.membership.nodes());
@@ -135,12 +142,49 @@ public final class Jobs {
         if (jobs.get(job.name) == job) {
             jobs.remove(job.name);
         }
+        if (job.drainQueued) {
+            // Keeps the queue bounded by the jobs known when nobody drains it.
+            undrained.remove(job);
+            job.drainQueued = false;
+        }
         index.move(job.name, job.indexedNodes, List.of());
         ended.remove(job);
     }
 
     private long now() {
         return clock.millis();
+    }
+
+    /**
+     * Hands over the timeline entries added since the previous call, per job in sequence order, so that a caller can
+     * store the job's whole history while memory keeps only the last {@link JobsConfig#maxTimelineEntries()}. Call it
+     * after each event (or batch): entries that left a job's ring before they were drained are not handed over, and
+     * {@code lost} counts them.
+     */
+    public List<JobTimelineEntry> drainTimeline() {
+        if (undrained.isEmpty()) {
+            return List.of();
+        }
+        List<JobTimelineEntry> out = new ArrayList<>();
+        for (Job job : undrained) {
+            long first = job.timelineSeq + 1;
+            for (TimelineEntry e : job.timeline) {
+                if (e.seq() > job.drainedSeq) {
+                    first = Math.min(first, e.seq());
+                    out.add(new JobTimelineEntry(job.name, job.incarnation, e));
+                }
+            }
+            lostTimelineEntries += Math.max(0, first - job.drainedSeq - 1);
+            job.drainedSeq = job.timelineSeq;
+            job.drainQueued = false;
+        }
+        undrained.clear();
+        return out;
+    }
+
+    /** Timeline entries that left a ring before {@link #drainTimeline()} handed them over. */
+    public long lostTimelineEntries() {
+        return lostTimelineEntries;
     }
 
     /** Jobs in name order: reads never depend on hash order. */
@@ -201,7 +245,18 @@ public final class Jobs {
      * @param limit   most entries per page
      */
     public Optional<TimelinePage> timeline(String job, Instant from, Instant to, String cursor, int limit) {
-        return find(job).map(j -> views.timeline(j, from, to, cursor, limit, now()));
+        return timelineSlice(job, from, to, cursor, limit).map(s -> s.page(List.of()));
+    }
+
+    /**
+     * What memory holds of a page of a job's timeline, to be merged with the stored entries that left its ring
+     * ({@link TimelineSlice#page(List)}); the parameters are those of {@link #timeline}.
+     *
+     * @throws IllegalArgumentException for a cursor that is not one this model gave out
+     */
+    public Optional<TimelineSlice> timelineSlice(String job, Instant from, Instant to, String cursor, int limit) {
+        TimelineCursor c = TimelineCursor.parse(cursor);
+        return find(job).map(j -> views.timeline(j, from, to, c, limit, now()));
     }
 
     public Optional<CheckpointHistory> checkpoints(String job) {

@@ -32,6 +32,16 @@ public final class Ring<T> implements Iterable<T> {
         items.addLast(item);
     }
 
+    /** The oldest element, or null when empty: the one the next {@link #add} drops when the ring is full. */
+    public T oldest() {
+        return items.peekFirst();
+    }
+
+    /** Whether the next {@link #add} drops the oldest element. */
+    public boolean isFull() {
+        return items.size() == capacity;
+    }
+
     public int size() {
         return items.size();
     }

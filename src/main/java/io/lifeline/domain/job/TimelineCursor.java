@@ -1,0 +1,53 @@
+package io.lifeline.domain.job;
+
+import java.util.Comparator;
+
+/**
+ * A position in a job's timeline: the event time in epoch milliseconds, then the entry's sequence. The wire form
+ * {@code millis:seq} is what {@link TimelinePage#nextCursor()} carries; callers treat it as opaque. Entries are
+ * ordered by the same key, so a cursor names one place whether the entry after it is held in memory or stored.
+ *
+ * @param millis  event time of the last entry of the previous page
+ * @param seq     its sequence within the job
+ */
+public record TimelineCursor(long millis, long seq) {
+
+    /** Time order as the cursor sees it: event time in milliseconds, then arrival within the job. */
+    public static final Comparator<TimelineEntry> ORDER =
+            Comparator.comparingLong((TimelineEntry e) -> e.time().toEpochMilli()).thenComparingLong(TimelineEntry::seq);
+
+    /** Before every entry. */
+    public static final TimelineCursor START = new TimelineCursor(Long.MIN_VALUE, Long.MIN_VALUE);
+
+    /** The cursor of a previous page, {@link #START} for null or empty. */
+    public static TimelineCursor parse(String cursor) {
+        if (cursor == null || cursor.isEmpty()) {
+            return START;
+        }
+        int colon = cursor.indexOf(':');
+        try {
+            if (colon < 0) {
+                throw new NumberFormatException();
+            }
+            return new TimelineCursor(Long.parseLong(cursor.substring(0, colon)), Long.parseLong(cursor.substring(colon + 1)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad timeline cursor: " + cursor);
+        }
+    }
+
+    /** The cursor that continues after {@code e}. */
+    public static TimelineCursor after(TimelineEntry e) {
+        return new TimelineCursor(e.time().toEpochMilli(), e.seq());
+    }
+
+    /** Whether {@code e} comes after this position. */
+    public boolean precedes(TimelineEntry e) {
+        long t = e.time().toEpochMilli();
+        return t > millis || (t == millis && e.seq() > seq);
+    }
+
+    @Override
+    public String toString() {
+        return millis + ":" + seq;
+    }
+}

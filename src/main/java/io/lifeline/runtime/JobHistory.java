@@ -1,0 +1,92 @@
+package io.lifeline.runtime;
+
+import io.lifeline.domain.job.JobTimelineEntry;
+import io.lifeline.domain.job.TimelinePage;
+import io.lifeline.domain.job.TimelineSlice;
+import io.lifeline.store.StoreUnavailableException;
+import io.lifeline.store.TimelineLog;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A job's whole timeline: the entries the model keeps in memory (the last {@code maxTimelineEntries} per job) and the
+ * older ones stored in PostgreSQL, paged with one cursor as if they were one list.
+ *
+ * <p>Writing: after each applied event the model hands over its new timeline entries ({@code Jobs.drainTimeline}),
+ * on the model thread and without I/O; {@link TimelineLog} stores them in batches. Reading: the model thread answers
+ * what memory holds ({@code Jobs.timelineSlice}); only when entries that left the ring could be on the page does the
+ * read wait for the entries queued so far to be stored and ask PostgreSQL, off the model thread, by job and cursor.
+ */
+@ApplicationScoped
+public class JobHistory {
+
+    private static final long FLUSH_TIMEOUT_SECONDS = 10;
+
+    private final ModelRuntime model;
+    private final TimelineLog log;
+    private final ThreadPoolExecutor readers = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(256), r -> {
+                Thread t = new Thread(r, "lifeline-history-read");
+                t.setDaemon(true);
+                return t;
+            });
+    private volatile boolean started;
+
+    JobHistory(ModelRuntime model, TimelineLog log) {
+        this.model = model;
+        this.log = log;
+    }
+
+    /** Starts handing the model's new timeline entries to the store; call before the replay so it rebuilds history. */
+    public synchronized void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        model.addApplyListener((e, m) -> {
+            List<JobTimelineEntry> fresh = m.jobs().drainTimeline();
+            if (!fresh.isEmpty()) {
+                log.append(fresh);
+            }
+        });
+    }
+
+    /**
+     * A page of a job's timeline in time order, continuing into stored entries where memory ends; empty when the job
+     * is unknown. The parameters are those of {@code Jobs.timeline}.
+     */
+    public CompletionStage<Optional<TimelinePage>> timeline(String job, Instant from, Instant to, String cursor, int limit) {
+        return model.read(m -> m.jobs().timelineSlice(job, from, to, cursor, limit)).thenCompose(found -> {
+            if (found.isEmpty() || !found.get().needsStored()) {
+                return CompletableFuture.completedFuture(found.map(s -> s.page(List.of())));
+            }
+            TimelineSlice s = found.get();
+            return log.flushed().orTimeout(FLUSH_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .exceptionally(t -> {
+                        throw t instanceof TimeoutException || t.getCause() instanceof TimeoutException
+                                ? new StoreUnavailableException("timeline history", t) : asRuntime(t);
+                    })
+                    .thenApplyAsync(v -> Optional.of(s.page(log.page(s.job(), s.incarnation(), s.cursor(),
+                            s.storedBelowSeq(), from, to, s.limit() + 1))), readers);
+        });
+    }
+
+    private static RuntimeException asRuntime(Throwable t) {
+        Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        return c instanceof RuntimeException r ? r : new StoreUnavailableException("timeline history", c);
+    }
+
+    @PreDestroy
+    void stop() {
+        readers.shutdownNow();
+    }
+}
