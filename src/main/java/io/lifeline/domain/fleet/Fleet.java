@@ -165,10 +165,7 @@ public final class Fleet implements NodeModel {
                 }
             }
         }
-        List<PoolGpuHealth> out = new ArrayList<>();
-        counts.forEach((pool, c) -> out.add(new PoolGpuHealth(pool, c[0], c[1], c[2])));
-        out.sort(Comparator.comparing(PoolGpuHealth::pool, Comparator.nullsLast(Comparator.naturalOrder())));
-        return out;
+        return FleetSnapshot.byPool(counts);
     }
 
     /** Nodes with a pending interruption notice, soonest deadline first (unknown deadlines last). */
@@ -179,8 +176,7 @@ public final class Fleet implements NodeModel {
                 out.add(FleetViews.nodeNotice(n));
             }
         }
-        out.sort(Comparator.comparing((NodeNotice nn) -> nn.notice().deadline(),
-                Comparator.nullsLast(Comparator.naturalOrder())).thenComparing(NodeNotice::node));
+        out.sort(FleetSnapshot.SOONEST_DEADLINE);
         return out;
     }
 

@@ -20,6 +20,10 @@ public final class FleetSnapshot {
     /** The snapshot before the first: no nodes, from no fleet. */
     public static final FleetSnapshot EMPTY = new FleetSnapshot(null, Map.of(), 0);
 
+    /** Soonest deadline first, unknown deadlines last, then by node. */
+    static final Comparator<NodeNotice> SOONEST_DEADLINE = Comparator.comparing((NodeNotice nn) -> nn.notice().deadline(),
+            Comparator.nullsLast(Comparator.naturalOrder())).thenComparing(NodeNotice::node);
+
     private final Object source;
     private final Map<String, NodeSnapshot> byName;
     private final int rebuilt;
@@ -95,6 +99,11 @@ public final class FleetSnapshot {
                 c[g.health().ordinal()]++;
             }
         }
+        return byPool(counts);
+    }
+
+    /** Verdict counts (indexed by {@link GpuHealth#ordinal()}) per pool as rows, by pool; unregistered nodes last. */
+    static List<PoolGpuHealth> byPool(Map<String, int[]> counts) {
         List<PoolGpuHealth> out = new ArrayList<>();
         counts.forEach((pool, c) -> out.add(new PoolGpuHealth(pool, c[0], c[1], c[2])));
         out.sort(Comparator.comparing(PoolGpuHealth::pool, Comparator.nullsLast(Comparator.naturalOrder())));
@@ -110,8 +119,7 @@ public final class FleetSnapshot {
                 out.add(nn);
             }
         }
-        out.sort(Comparator.comparing((NodeNotice nn) -> nn.notice().deadline(),
-                Comparator.nullsLast(Comparator.naturalOrder())).thenComparing(NodeNotice::node));
+        out.sort(SOONEST_DEADLINE);
         return out;
     }
 }

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The notice reaction benchmark (io.lifeline.policy.NoticeReactionBenchmark) on this checkout and on an earlier
+# commit, alternating, in one run. Usage: bench/notice-reaction-pair.sh [previous-commit] [pairs]
+# Each run's table is kept in target/benchmarks/pair/<n>-<version>.md.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+previous="${1:-0315c84}"
+pairs="${2:-3}"
+work="$(mktemp -d)"
+trap 'git -C "$here" worktree remove --force "$work/previous" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+out="$here/target/benchmarks/pair"
+mkdir -p "$out"
+git -C "$here" worktree add --detach "$work/previous" "$previous" >/dev/null
+
+run() { # $1 directory, $2 label, $3 run number
+    echo "== run $3: $2 (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    (cd "$1" && ./mvnw -q -o -B -DskipFrontend -DskipPythonTests -Dcheckstyle.skip test -Dgroups=benchmark \
+        -DexcludedGroups= -Dtest=NoticeReactionBenchmark > "$out/$3-$2.log" 2>&1) || { tail -40 "$out/$3-$2.log"; exit 1; }
+    cp "$1/target/benchmarks/notice-reaction.md" "$out/$3-$2.md"
+    grep -E "CreateTime, p50|CreateTime, p99" "$out/$3-$2.md"
+}
+for i in $(seq 1 "$pairs"); do
+    if (( i % 2 )); then
+        run "$work/previous" previous "$i"; run "$here" current "$i"
+    else
+        run "$here" current "$i"; run "$work/previous" previous "$i"
+    fi
+done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
