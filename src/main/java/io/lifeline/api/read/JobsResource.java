@@ -6,12 +6,10 @@ import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.domain.job.advice.IntervalAdvice;
-import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
-import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
@@ -21,6 +19,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -78,15 +77,38 @@ public class JobsResource {
 
     @GET
     @Path("/jobs/{namespace}/{name}/incidents")
-    public CompletionStage<List<IncidentView>> incidents(@PathParam("namespace") String ns, @PathParam("name") String name) {
-        return one(ns, name, job -> m -> m.jobs().incidents(job));
+    public CompletionStage<Response> incidents(@PathParam("namespace") String ns, @PathParam("name") String name,
+                                               @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+        String job = ns + "/" + name;
+        int n = pageLimit(cursor, limit);
+        // Without cursor and limit: what memory holds, as before; older incidents follow the Link header.
+        return history.incidents(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.items()),
+                "incidents", ns, name, page.nextCursor(), limit)).orElseThrow(() -> NotFound.job(job)));
     }
 
     @GET
     @Path("/jobs/{namespace}/{name}/checkpoints")
-    public CompletionStage<CheckpointHistory> checkpoints(@PathParam("namespace") String ns,
-                                                          @PathParam("name") String name) {
-        return one(ns, name, job -> m -> m.jobs().checkpoints(job));
+    public CompletionStage<Response> checkpoints(@PathParam("namespace") String ns, @PathParam("name") String name,
+                                                 @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+        String job = ns + "/" + name;
+        int n = pageLimit(cursor, limit);
+        return history.checkpoints(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.history()),
+                "checkpoints", ns, name, page.nextCursor(), limit)).orElseThrow(() -> NotFound.job(job)));
+    }
+
+    /** 0 (what memory holds) for a first page asked without a limit, else the limit asked (default 100, at most 1000). */
+    private static int pageLimit(String cursor, Integer limit) {
+        return (cursor == null || cursor.isEmpty()) && limit == null ? 0 : QueryParams.limit(limit, 100, 1000);
+    }
+
+    /** The response, with a {@code Link rel="next"} header to the older records when there are some. */
+    private static Response withNext(Response.ResponseBuilder ok, String what, String ns, String name, String next,
+                                     Integer limit) {
+        if (next != null) {
+            ok.header("Link", "</api/v1/jobs/" + ns + "/" + name + "/" + what + "?cursor=" + next + "&limit="
+                    + QueryParams.limit(limit, 100, 1000) + ">; rel=\"next\"");
+        }
+        return ok.build();
     }
 
     @GET
