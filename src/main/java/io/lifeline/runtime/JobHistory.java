@@ -31,6 +31,10 @@ import java.util.concurrent.TimeoutException;
  * on the model thread and without I/O; {@link TimelineLog} stores them in batches. Reading: the model thread answers
  * what memory holds ({@code Jobs.timelineSlice}); only when entries that left the ring could be on the page does the
  * read wait for the entries queued so far to be stored and ask PostgreSQL, off the model thread, by job and cursor.
+ *
+ * <p>Incidents and checkpoints go the same way, except that they change after they are created: the model hands over
+ * the ones that changed ({@code Jobs.drainRecords}), {@link HistoryRecords} keeps the latest version of each, and
+ * pages go from the newest back ({@code Jobs.incidentSlice}, {@code Jobs.checkpointSlice}).
  */
 @ApplicationScoped
 public class JobHistory {

@@ -6,10 +6,12 @@ import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.domain.job.advice.IntervalAdvice;
+import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
+import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
@@ -25,6 +27,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * Read API of jobs: list, detail, interruption timeline, checkpoints with lineage, freshness, membership history,
@@ -77,6 +83,8 @@ public class JobsResource {
 
     @GET
     @Path("/jobs/{namespace}/{name}/incidents")
+    @APIResponse(responseCode = "200", description = "A page of incidents, oldest first; older ones follow the Link header",
+            content = @Content(schema = @Schema(type = SchemaType.ARRAY, implementation = IncidentView.class)))
     public CompletionStage<Response> incidents(@PathParam("namespace") String ns, @PathParam("name") String name,
                                                @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
         String job = ns + "/" + name;
@@ -88,6 +96,8 @@ public class JobsResource {
 
     @GET
     @Path("/jobs/{namespace}/{name}/checkpoints")
+    @APIResponse(responseCode = "200", description = "The checkpoint history with a page of checkpoints, oldest first; "
+            + "older ones follow the Link header", content = @Content(schema = @Schema(implementation = CheckpointHistory.class)))
     public CompletionStage<Response> checkpoints(@PathParam("namespace") String ns, @PathParam("name") String name,
                                                  @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
         String job = ns + "/" + name;
