@@ -89,14 +89,16 @@ public class PartitionMaintenance {
                     n = ps.executeUpdate();
                 } while (n == DEFAULT_DELETE_BATCH);
             }
-            // The stored timelines follow the log: what replay could no longer rebuild is not kept either.
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM job_timeline WHERE ctid IN "
-                    + "(SELECT ctid FROM job_timeline WHERE time < ? LIMIT " + DEFAULT_DELETE_BATCH + ")")) {
-                ps.setObject(1, cutoff.atOffset(ZoneOffset.UTC));
-                int n;
-                do {
-                    n = ps.executeUpdate();
-                } while (n == DEFAULT_DELETE_BATCH);
+            // The stored timelines, incidents and checkpoints follow the log: what replay could no longer rebuild is not kept either.
+            for (String table : List.of("job_timeline", "job_records")) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE ctid IN "
+                        + "(SELECT ctid FROM " + table + " WHERE time < ? LIMIT " + DEFAULT_DELETE_BATCH + ")")) {
+                    ps.setObject(1, cutoff.atOffset(ZoneOffset.UTC));
+                    int n;
+                    do {
+                        n = ps.executeUpdate();
+                    } while (n == DEFAULT_DELETE_BATCH);
+                }
             }
         }
         return dropped;

@@ -24,6 +24,9 @@ import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteParameters;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.job.TimelineCursor;
+import io.lifeline.domain.job.TimelineEntry;
+import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
@@ -38,12 +41,18 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One job: its interruption timeline as a chart, goodput breakdown, incidents, membership history, checkpoints with
  * lineage and verification, the checkpoint-interval advice, and (for operators) actions behind a confirmation.
  * The timeline's time window lives in the URL ({@code ?from=...&to=...}, ISO-8601 instants): zooming the chart or
  * choosing a window in the list (the keyboard way) updates it, and a pasted link opens the same window.
+ *
+ * <p>Below the chart, the timeline's entries in that window, in time order like the API: the first page, then
+ * "Load more" for the next ones, paging with the API's cursor through the entries memory holds and those stored
+ * beyond its ring. When the last page is shown and the window is open-ended, new entries are appended as the job
+ * changes. Every read runs off the UI thread and reaches the page by {@code UI.access}.
  */
 @Route(value = "jobs/:namespace/:name", layout = MainLayout.class)
 public class JobDetailView extends VerticalLayout implements BeforeEnterObserver, HasDynamicTitle {
@@ -59,6 +68,14 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final Grid<IncidentView> incidents = new Grid<>();
     private final Grid<RendezvousRound> rounds = new Grid<>();
     private final Grid<CheckpointView> checkpoints = new Grid<>();
+    private final Grid<TimelineEntry> entries = new Grid<>();
+    private final Button moreEntries = new Button("Load more");
+    private final Span entriesState = new Span();
+    private final List<TimelineEntry> listed = new ArrayList<>();
+    /** Bumped when the list starts over (another job or window), so that late pages of the old one are dropped. */
+    private int listGeneration;
+    private boolean listing;
+    private boolean listAtEnd;
     private final Div advice = new Div();
     private final Div state = new Div();
     private final Div content = new Div();
@@ -68,6 +85,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private JobDetailModel shown;
     private Long from;
     private Long to;
+
+    /** Entries per page of the timeline list. */
+    static final int ENTRIES_PAGE = 100;
 
     /** The time windows offered for the timeline; CUSTOM is what zooming the chart made. */
     enum Window {
@@ -115,7 +135,14 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         advice.setId("job-advice");
         Div row = new Div(Ui.section("Goodput", goodputChart, goodput), Ui.section("Checkpoint interval advice", advice));
         row.addClassNames("ll-two");
+        moreEntries.setId("timeline-more");
+        moreEntries.addClickListener(e -> fetchEntries());
+        entriesState.setId("timeline-entries-state");
+        entriesState.addClassNames("ll-muted");
+        HorizontalLayout entriesBar = new HorizontalLayout(moreEntries, entriesState);
+        entriesBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         content.add(summary, Ui.section("Interruption timeline", window, timeline), row,
+                Ui.section("Timeline entries", entries, entriesBar),
                 Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
                 Ui.section("Membership history", rounds));
         content.setWidthFull();
@@ -150,6 +177,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         state.setText("Loading…");
         content.setVisible(false);
         load();
+        restartEntries();
     }
 
     @Override
@@ -225,7 +253,69 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         renderAdvice(m.advice());
         if (first) {
             renderActions(m);
+        } else if (listAtEnd && to == null) {
+            // The whole list is shown and the window has no end: what the job did since comes next.
+            fetchEntries();
         }
+    }
+
+    /** Starts the entry list over with the first page of the current job and window. */
+    private void restartEntries() {
+        listGeneration++;
+        listing = false;
+        listAtEnd = false;
+        listed.clear();
+        entries.setItems(List.of());
+        entriesState.setText("Loading…");
+        fetchEntries();
+    }
+
+    /** Reads the page after the last entry listed and appends it; at most one read at a time. */
+    private void fetchEntries() {
+        UI ui = UI.getCurrent();
+        String asked = job;
+        if (ui == null || asked == null || listing) {
+            return;
+        }
+        listing = true;
+        moreEntries.setEnabled(false);
+        int generation = listGeneration;
+        String cursor = listed.isEmpty() ? null : TimelineCursor.after(listed.get(listed.size() - 1)).toString();
+        reads.timeline(asked, from == null ? null : Instant.ofEpochMilli(from), to == null ? null : Instant.ofEpochMilli(to),
+                cursor, ENTRIES_PAGE).whenComplete((page, ex) -> {
+                    try {
+                        ui.access(() -> {
+                            if (generation == listGeneration) {
+                                listing = false;
+                                entriesRead(page, ex);
+                            }
+                        });
+                    } catch (UIDetachedException e) {
+                        // The tab closed.
+                    }
+                });
+    }
+
+    private void entriesRead(Optional<TimelinePage> page, Throwable ex) {
+        if (ex != null) {
+            entriesState.setText("Could not read the timeline: " + (ex.getCause() != null ? ex.getCause() : ex).getMessage());
+            moreEntries.setEnabled(true);
+            return;
+        }
+        if (page.isEmpty()) {
+            entriesState.setText("");
+            listAtEnd = true;
+            return;
+        }
+        TimelinePage p = page.get();
+        if (!p.entries().isEmpty()) {
+            listed.addAll(p.entries());
+            entries.setItems(new ArrayList<>(listed));
+        }
+        listAtEnd = p.nextCursor() == null;
+        moreEntries.setEnabled(!listAtEnd);
+        moreEntries.setText(listAtEnd ? "All entries shown" : "Load more");
+        entriesState.setText(listed.size() + (listed.size() == 1 ? " entry" : " entries") + " shown");
     }
 
     /** A window picked from the list: the last so long up to now (or the job's end), or the whole run. */
@@ -243,6 +333,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         }
         redrawTimeline();
         rememberWindow();
+        restartEntries();
     }
 
     /** The person zoomed or panned the chart. */
@@ -257,6 +348,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         window.getDataProvider().refreshAll();
         window.setValue(from == null ? Window.WHOLE : Window.CUSTOM);
         rememberWindow();
+        restartEntries();
     }
 
     private void redrawTimeline() {
@@ -409,6 +501,16 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         restoreColumn = checkpoints.addColumn(new ComponentRenderer<>(this::restoreButton)).setHeader("Restore")
                 .setKey("restore").setAutoWidth(true).setFlexGrow(0);
         restoreColumn.setVisible(false);
+        entries.setId("job-timeline-entries");
+        entries.addThemeVariants(GridVariant.LUMO_COMPACT);
+        // A long history scrolls inside the grid, which renders only the rows in view.
+        entries.setHeight("24rem");
+        entries.setEmptyStateText("No timeline entries in this window.");
+        entries.addColumn(e -> Format.time(e.time(), UiSession.zone())).setHeader("Time").setAutoWidth(true);
+        entries.addColumn(e -> Format.words(e.kind())).setHeader("Kind").setAutoWidth(true);
+        entries.addColumn(TimelineEntry::type).setHeader("Type").setAutoWidth(true);
+        entries.addColumn(TimelineEntry::summary).setHeader("What happened").setFlexGrow(1);
+        entries.addColumn(e -> Format.text(e.incidentId())).setHeader("Incident").setAutoWidth(true);
         rounds.setId("job-rounds");
         rounds.setEmptyStateText("No rendezvous reported yet.");
         rounds.addThemeVariants(GridVariant.LUMO_COMPACT);
@@ -428,6 +530,11 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         b.addThemeVariants(ButtonVariant.LUMO_SMALL, ButtonVariant.LUMO_TERTIARY);
         b.addClassName("ll-restore");
         return b;
+    }
+
+    /** The timeline entries listed so far, for tests. */
+    public List<TimelineEntry> listedEntries() {
+        return List.copyOf(listed);
     }
 
     /** The model shown, for tests. */

@@ -11,8 +11,15 @@ import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.Span;
+import io.lifeline.domain.job.TimelineEntry;
 import io.lifeline.security.Role;
+import io.lifeline.testing.CloudEvents;
+import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,5 +122,52 @@ class JobDetailViewTest {
         Div state = _get(Div.class, s -> s.withId("job-state"));
         UiTestSupport.await(() -> state.getElement().getTextRecursively().contains("No job"));
         assertThat(view.shown()).isNull();
+    }
+
+    @Test
+    void loadMorePagesThroughTheWholeTimelineIncludingWhatLeftMemory() throws Exception {
+        // More entries than memory keeps (500) and than six pages hold: job.submitted, then one job.updated a second.
+        int updates = 649;
+        Instant t0 = Instant.parse("2026-03-03T08:00:00Z");
+        String job = "hist-ui/long";
+        List<String> events = new ArrayList<>();
+        events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "job.submitted", job, t0,
+                "{\"namespace\":\"hist-ui\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,"
+                        + "\"maxRestarts\":10},\"gpusPerNode\":8}"));
+        for (int i = 1; i <= updates; i++) {
+            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "job.updated", job, t0.plusSeconds(i),
+                    "{\"checkpointIntervalSeconds\":" + (600 + i) + "}"));
+        }
+        // In batches smaller than the ring, which the model drains after each batch it applies.
+        for (List<String> part : List.of(events.subList(0, 300), events.subList(300, events.size()))) {
+            TestTokens.api().contentType(ContentType.JSON).body(CloudEvents.array(part)).post("/api/v1/events")
+                    .then().statusCode(200);
+        }
+        io.quarkus.arc.Arc.container().instance(io.lifeline.runtime.ModelRuntime.class).get().barrier().get(30,
+                java.util.concurrent.TimeUnit.SECONDS);
+
+        JobDetailView view = open(Role.VIEWER, job);
+        Grid<?> grid = _get(Grid.class, s -> s.withId("job-timeline-entries"));
+        Button more = _get(Button.class, s -> s.withId("timeline-more"));
+        UiTestSupport.await(() -> GridKt._size(grid) == JobDetailView.ENTRIES_PAGE && more.isEnabled());
+        // Time order, like the API: the first page starts with the oldest entries, long gone from memory.
+        assertThat(view.listedEntries().get(0).type()).isEqualTo("job.submitted");
+        assertThat(view.listedEntries().get(0).time()).isEqualTo(t0);
+        int clicks = 0;
+        while (more.isEnabled()) {
+            int before = GridKt._size(grid);
+            _click(more);
+            UiTestSupport.await(() -> GridKt._size(grid) > before || !more.isEnabled() && !more.getText().equals("Load more"));
+            assertThat(++clicks).isLessThan(20);
+        }
+        assertThat(clicks).isEqualTo(6);
+        List<TimelineEntry> all = view.listedEntries();
+        assertThat(all).hasSize(updates + 1);
+        for (int i = 0; i < all.size(); i++) {
+            assertThat(all.get(i).time()).as("entry %d", i).isEqualTo(t0.plusSeconds(i));
+        }
+        assertThat(all).extracting(TimelineEntry::seq).doesNotHaveDuplicates();
+        assertThat(more.getText()).isEqualTo("All entries shown");
+        assertThat(_get(Span.class, s -> s.withId("timeline-entries-state")).getText()).isEqualTo((updates + 1) + " entries shown");
     }
 }

@@ -21,11 +21,16 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * Read API of jobs: list, detail, interruption timeline, checkpoints with lineage, freshness, membership history,
@@ -78,15 +83,42 @@ public class JobsResource {
 
     @GET
     @Path("/jobs/{namespace}/{name}/incidents")
-    public CompletionStage<List<IncidentView>> incidents(@PathParam("namespace") String ns, @PathParam("name") String name) {
-        return one(ns, name, job -> m -> m.jobs().incidents(job));
+    @APIResponse(responseCode = "200", description = "A page of incidents, oldest first; older ones follow the Link header",
+            content = @Content(schema = @Schema(type = SchemaType.ARRAY, implementation = IncidentView.class)))
+    public CompletionStage<Response> incidents(@PathParam("namespace") String ns, @PathParam("name") String name,
+                                               @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+        String job = ns + "/" + name;
+        int n = pageLimit(cursor, limit);
+        // Without cursor and limit: what memory holds, as before; older incidents follow the Link header.
+        return history.incidents(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.items()),
+                "incidents", ns, name, page.nextCursor(), limit)).orElseThrow(() -> NotFound.job(job)));
     }
 
     @GET
     @Path("/jobs/{namespace}/{name}/checkpoints")
-    public CompletionStage<CheckpointHistory> checkpoints(@PathParam("namespace") String ns,
-                                                          @PathParam("name") String name) {
-        return one(ns, name, job -> m -> m.jobs().checkpoints(job));
+    @APIResponse(responseCode = "200", description = "The checkpoint history with a page of checkpoints, oldest first; "
+            + "older ones follow the Link header", content = @Content(schema = @Schema(implementation = CheckpointHistory.class)))
+    public CompletionStage<Response> checkpoints(@PathParam("namespace") String ns, @PathParam("name") String name,
+                                                 @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+        String job = ns + "/" + name;
+        int n = pageLimit(cursor, limit);
+        return history.checkpoints(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.history()),
+                "checkpoints", ns, name, page.nextCursor(), limit)).orElseThrow(() -> NotFound.job(job)));
+    }
+
+    /** 0 (what memory holds) for a first page asked without a limit, else the limit asked (default 100, at most 1000). */
+    private static int pageLimit(String cursor, Integer limit) {
+        return (cursor == null || cursor.isEmpty()) && limit == null ? 0 : QueryParams.limit(limit, 100, 1000);
+    }
+
+    /** The response, with a {@code Link rel="next"} header to the older records when there are some. */
+    private static Response withNext(Response.ResponseBuilder ok, String what, String ns, String name, String next,
+                                     Integer limit) {
+        if (next != null) {
+            ok.header("Link", "</api/v1/jobs/" + ns + "/" + name + "/" + what + "?cursor=" + next + "&limit="
+                    + QueryParams.limit(limit, 100, 1000) + ">; rel=\"next\"");
+        }
+        return ok.build();
     }
 
     @GET

@@ -87,6 +87,8 @@ final class Job {
     long evictedThroughMillis = Long.MIN_VALUE;
     /** Whether the job is queued to hand over new timeline entries. */
     boolean drainQueued;
+    /** Whether the job is queued to hand over changed incidents and checkpoints ({@link Jobs#drainRecords()}). */
+    boolean recordsQueued;
 
     /** Per pool and per capacity type: active nodes now (resolved when the membership changes), exposure, interruptions. */
     final Map<String, PoolStats> pools = new TreeMap<>();

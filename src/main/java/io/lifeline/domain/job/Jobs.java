@@ -7,11 +7,14 @@ import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.advice.IntervalAdvisor;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
+import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
+import io.lifeline.domain.job.incident.Incident;
+import io.lifeline.domain.job.incident.IncidentLog;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.membership.NodeJobIndex;
@@ -51,6 +54,8 @@ public final class Jobs {
     private final ArrayDeque<Job> ended = new ArrayDeque<>();
     /** Jobs with timeline entries not yet handed over by {@link #drainTimeline()}: each job once, so at most all jobs. */
     private final ArrayList<Job> undrained = new ArrayList<>();
+    /** Jobs with incidents or checkpoints changed since {@link #drainRecords()}: each job once. */
+    private final ArrayList<Job> recordsUndrained = new ArrayList<>();
     private final Interruptions interruptions;
     private final JobEvents events;
     private final JobViews views;
@@ -122,6 +127,10 @@ public final class Jobs {
             job.drainQueued = true;
             undrained.add(job);
         }
+        if (!job.recordsQueued && (job.incidents.hasUndrained() || job.checkpoints.hasChanged())) {
+            job.recordsQueued = true;
+            recordsUndrained.add(job);
+        }
         job.resolvePools(nodes);
         if (job.indexedVersion != job.membership.version()) {
             List<String> now = List.copyOf(job.membership.nodes());
@@ -146,6 +155,10 @@ public final class Jobs {
             // Keeps the queue bounded by the jobs known when nobody drains it.
             undrained.remove(job);
             job.drainQueued = false;
+        }
+        if (job.recordsQueued) {
+            recordsUndrained.remove(job);
+            job.recordsQueued = false;
         }
         index.move(job.name, job.indexedNodes, List.of());
         ended.remove(job);
@@ -180,6 +193,67 @@ public final class Jobs {
         }
         undrained.clear();
         return out;
+    }
+
+    /**
+     * Hands over the incidents that closed and the checkpoints that changed since the previous call, as they stand
+     * now, so that a caller can keep the latest version of every one while memory keeps only the newest
+     * ({@link JobsConfig#maxIncidentsPerJob()}, {@link JobsConfig#maxCheckpointsPerJob()}). The open incident is not
+     * handed over: memory always holds it, and it is handed over once closed. Call it after each event or batch.
+     */
+    public List<HistoryRecord> drainRecords() {
+        if (recordsUndrained.isEmpty()) {
+            return List.of();
+        }
+        List<HistoryRecord> out = new ArrayList<>();
+        for (Job job : recordsUndrained) {
+            for (Incident i : job.incidents.drainClosed()) {
+                out.add(new HistoryRecord(HistoryRecord.Kind.INCIDENT, job.name, job.incarnation, i.id(),
+                        IncidentLog.ordinal(i.id()), i.openedAt(), i.view(0, null, 0)));
+            }
+            for (HistorySlice.Ordered<CheckpointView> c : job.checkpoints.drainChanged()) {
+                out.add(new HistoryRecord(HistoryRecord.Kind.CHECKPOINT, job.name, job.incarnation, c.view().id(),
+                        c.ordinal(), firstTime(c.view(), job.incarnation), c.view()));
+            }
+            job.recordsQueued = false;
+        }
+        recordsUndrained.clear();
+        return out;
+    }
+
+    /**
+     * What memory holds of a page of a job's incidents, paged from the newest back, to be merged with the stored
+     * ones that left it ({@link HistorySlice#page(List)}).
+     *
+     * @param cursor  {@link HistorySlice.Page#nextCursor()} of the previous page, or null for the newest
+     * @throws IllegalArgumentException for a malformed cursor
+     */
+    public Optional<HistorySlice<IncidentView>> incidentSlice(String job, String cursor, int limit) {
+        long before = HistorySlice.parse(cursor);
+        return find(job).map(j -> {
+            List<HistorySlice.Ordered<IncidentView>> held = new ArrayList<>();
+            for (IncidentView v : views.incidents(j, now())) {
+                held.add(new HistorySlice.Ordered<>(IncidentLog.ordinal(v.id()), v));
+            }
+            return HistorySlice.of(HistoryRecord.Kind.INCIDENT, j.name, j.incarnation, before, limit, held,
+                    j.incidents.created());
+        });
+    }
+
+    /** Like {@link #incidentSlice}, for a job's checkpoints. */
+    public Optional<HistorySlice<CheckpointView>> checkpointSlice(String job, String cursor, int limit) {
+        long before = HistorySlice.parse(cursor);
+        return find(job).map(j -> HistorySlice.of(HistoryRecord.Kind.CHECKPOINT, j.name, j.incarnation, before, limit,
+                j.checkpoints.ordered(), j.checkpoints.created()));
+    }
+
+    private static Instant firstTime(CheckpointView c, long incarnation) {
+        for (Instant t : new Instant[] {c.startedAt(), c.completedAt(), c.failedAt(), c.verifiedAt()}) {
+            if (t != null) {
+                return t;
+            }
+        }
+        return Instant.ofEpochMilli(incarnation);
     }
 
     /** Timeline entries that left a ring before {@link #drainTimeline()} handed them over. */

@@ -11,6 +11,7 @@ import java.time.Instant;
 public final class CheckpointEntry {
 
     private final String id;
+    private final long ordinal;
     private long step;
     private CheckpointStatus status = CheckpointStatus.STARTED;
     private int epoch;
@@ -33,8 +34,9 @@ public final class CheckpointEntry {
     private int restoreCount;
     private TrainerData.SaveReason reason;
 
-    CheckpointEntry(String id, long step, int epoch, String restoredFrom) {
+    CheckpointEntry(String id, long ordinal, long step, int epoch, String restoredFrom) {
         this.id = id;
+        this.ordinal = ordinal;
         this.step = step;
         this.epoch = epoch;
         this.restoredFrom = restoredFrom;
@@ -52,6 +54,11 @@ public final class CheckpointEntry {
 
     public String id() {
         return id;
+    }
+
+    /** Order of creation in its ledger, from 1. */
+    public long ordinal() {
+        return ordinal;
     }
 
     public long step() {

@@ -5,11 +5,13 @@ import io.lifeline.domain.event.TrainerData.CheckpointFailed;
 import io.lifeline.domain.event.TrainerData.CheckpointStarted;
 import io.lifeline.domain.event.TrainerData.CheckpointVerified;
 import io.lifeline.domain.event.TrainerData.Restored;
+import io.lifeline.domain.job.HistorySlice.Ordered;
 import io.lifeline.domain.job.goodput.ProductiveMark;
 import io.lifeline.domain.job.support.Ring;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +26,10 @@ public final class CheckpointLedger {
 
     private final Map<String, CheckpointEntry> entries;
     private final Ring<RestoreView> restores;
+    private final int maxCheckpoints;
+    /** Checkpoints changed since {@link #drainChanged()} last handed them over, in order of change (bounded). */
+    private final LinkedHashSet<CheckpointEntry> changed = new LinkedHashSet<>();
+    private long created;
     private boolean verifies;
     private CheckpointEntry newestGood;
     private String lineageParent;
@@ -38,10 +44,53 @@ public final class CheckpointLedger {
             }
         };
         this.restores = new Ring<>(maxRestores);
+        this.maxCheckpoints = maxCheckpoints;
     }
 
     private CheckpointEntry entry(String id, long step) {
-        return entries.computeIfAbsent(id, k -> new CheckpointEntry(k, step, epoch, lineageParent));
+        CheckpointEntry e = entries.computeIfAbsent(id, k -> new CheckpointEntry(k, ++created, step, epoch, lineageParent));
+        changed(e);
+        return e;
+    }
+
+    private void changed(CheckpointEntry e) {
+        changed.remove(e);
+        changed.add(e);
+        if (changed.size() > maxCheckpoints) {
+            changed.remove(changed.iterator().next());
+        }
+    }
+
+    /** Whether checkpoints changed since the last {@link #drainChanged()}. */
+    public boolean hasChanged() {
+        return !changed.isEmpty();
+    }
+
+    /**
+     * The checkpoints changed since the previous call, as they stand now, in order of change. If nobody calls it,
+     * only the last {@code maxCheckpoints} changes are kept.
+     */
+    public List<Ordered<CheckpointView>> drainChanged() {
+        List<Ordered<CheckpointView>> out = new ArrayList<>(changed.size());
+        for (CheckpointEntry e : changed) {
+            out.add(new Ordered<>(e.ordinal(), e.view(isGood(e))));
+        }
+        changed.clear();
+        return out;
+    }
+
+    /** The checkpoints in memory, oldest first, with their ordinals. */
+    public List<Ordered<CheckpointView>> ordered() {
+        List<Ordered<CheckpointView>> out = new ArrayList<>(entries.size());
+        for (CheckpointEntry e : entries.values()) {
+            out.add(new Ordered<>(e.ordinal(), e.view(isGood(e))));
+        }
+        return out;
+    }
+
+    /** How many checkpoints the ledger has seen, which is the ordinal of the newest. */
+    public long created() {
+        return created;
     }
 
     /** A save began; {@code mark} is the productive time captured (the state being saved). */
@@ -70,6 +119,7 @@ public final class CheckpointLedger {
     public void capture(CheckpointEntry e, ProductiveMark mark) {
         if (e.mark() == null) {
             e.mark(mark, epoch);
+            changed(e);
             refresh();
         }
     }
@@ -84,6 +134,10 @@ public final class CheckpointLedger {
 
     /** A verification: from now on the job counts only verified checkpoints as good. */
     public CheckpointEntry verified(CheckpointVerified d, Instant at) {
+        if (!verifies) {
+            // From now on only verified checkpoints are good: every one held changes.
+            entries.values().forEach(this::changed);
+        }
         verifies = true;
         CheckpointEntry e = entries.get(d.checkpointId());
         if (e == null) {
@@ -105,6 +159,7 @@ public final class CheckpointLedger {
         CheckpointEntry e = id == null || id.isEmpty() ? null : entries.get(id);
         if (e != null) {
             e.restoredOnce();
+            changed(e);
         }
         restores.add(new RestoreView(at, id, d.step(), d.runId(), incidentId, e != null));
         lineageParent = id == null || id.isEmpty() ? null : id;

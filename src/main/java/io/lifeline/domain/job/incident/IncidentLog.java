@@ -3,6 +3,7 @@ package io.lifeline.domain.job.incident;
 import io.lifeline.domain.job.goodput.Bucket;
 import io.lifeline.domain.job.support.Ring;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -16,6 +17,9 @@ public final class IncidentLog {
 
     private final String job;
     private final Ring<Incident> closed;
+    /** Incidents closed since {@link #drainClosed()} last handed them over, oldest first (bounded like the ring). */
+    private final ArrayDeque<Incident> undrained = new ArrayDeque<>();
+    private final int maxClosed;
     private final Map<IncidentCause, Integer> interruptionsByCause = new EnumMap<>(IncidentCause.class);
     private Incident open;
     private int sequence;
@@ -26,6 +30,7 @@ public final class IncidentLog {
     public IncidentLog(String job, int maxClosed) {
         this.job = job;
         this.closed = new Ring<>(maxClosed);
+        this.maxClosed = maxClosed;
     }
 
     /** The open incident, or null. */
@@ -66,8 +71,37 @@ public final class IncidentLog {
             recoveredMillis += done.recoveryMillis();
         }
         closed.add(done);
+        undrained.addLast(done);
+        if (undrained.size() > maxClosed) {
+            undrained.pollFirst();
+        }
         open = null;
         return done;
+    }
+
+    /** Whether incidents closed since the last {@link #drainClosed()}. */
+    public boolean hasUndrained() {
+        return !undrained.isEmpty();
+    }
+
+    /**
+     * The incidents closed since the previous call, oldest first; a closed incident no longer changes. If nobody
+     * calls it, only the last {@code maxClosed} are kept, like the ring.
+     */
+    public List<Incident> drainClosed() {
+        List<Incident> out = new ArrayList<>(undrained);
+        undrained.clear();
+        return out;
+    }
+
+    /** How many incidents were opened, which is the ordinal of the newest. */
+    public int created() {
+        return sequence;
+    }
+
+    /** The ordinal of an incident, from its id ({@code job#n}). */
+    public static long ordinal(String id) {
+        return Long.parseLong(id.substring(id.lastIndexOf('#') + 1));
     }
 
     /** Interruptions (incidents that stopped training) since the job was first seen. */
