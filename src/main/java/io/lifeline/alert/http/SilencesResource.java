@@ -79,13 +79,13 @@ public class SilencesResource {
     @GET
     public SilenceList list(@QueryParam("expired") Boolean expired) {
         Instant now = clock.instant();
-        return new SilenceList(silences.list(Boolean.TRUE.equals(expired)).stream().map(s -> view(s, now)).toList());
+        return new SilenceList(silences.list(caller.get(), Boolean.TRUE.equals(expired)).stream().map(s -> view(s, now)).toList());
     }
 
     @GET
     @Path("{id}")
     public SilenceView get(@PathParam("id") String id) {
-        return view(silences.find(id).orElseThrow(() -> new SilenceNotFoundException(id)), clock.instant());
+        return view(silences.find(caller.get(), id).orElseThrow(() -> new SilenceNotFoundException(id)), clock.instant());
     }
 
     @POST
