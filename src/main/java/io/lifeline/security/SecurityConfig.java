@@ -86,6 +86,25 @@ public interface SecurityConfig {
 
         /** Action creation: {@code POST /api/v1/actions/**}. */
         Actions actions();
+
+        /** Tokens that fail to verify (unknown id or wrong secret), per client address. */
+        UnknownTokens unknownTokens();
+    }
+
+    /**
+     * {@code lifeline.security.rate-limit.unknown-tokens.*}: every token that fails to verify (an unknown id, a wrong
+     * secret) takes a permit from its client address's bucket; once it is empty, that address's tokens that are not
+     * known from memory are refused (429) before the store is asked, so made-up tokens cannot become a flood of
+     * queries. Tokens already verified (held in the token cache) are not affected.
+     */
+    interface UnknownTokens {
+        /** Failed tokens allowed per second and client address, sustained. */
+        @WithDefault("1")
+        double perSecond();
+
+        /** Failed tokens allowed at once after a quiet period. */
+        @WithDefault("20")
+        int burst();
     }
 
     /** {@code lifeline.security.rate-limit.ingest.*}: a batch carries up to 10,000 events, so requests are few. */
