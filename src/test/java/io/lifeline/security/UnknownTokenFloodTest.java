@@ -71,14 +71,22 @@ class UnknownTokenFloodTest {
         assertThat(statuses.subList(0, 15)).containsOnly(401);
         assertThat(statuses.subList(22, 25)).containsOnly(429);
         int cached = tokens.cachedIds();
-        String refused = "";
+        String refused = null;
+        int passed = 0;
         for (int i = 100; i < 130; i++) {
-            refused = get(flooder, "/api/v1/whoami", madeUp(i));
-            assertThat(status(refused)).as("made-up token %d", i).isEqualTo(429);
+            String answer = get(flooder, "/api/v1/whoami", madeUp(i));
+            if (status(answer) == 429) {
+                refused = answer;
+            } else {
+                assertThat(status(answer)).isEqualTo(401);
+                passed++;
+            }
         }
+        // The bucket refills at one a second: the odd one gets through while this runs, the rest are refused.
+        assertThat(passed).isLessThanOrEqualTo(5);
         assertThat(refused).contains("Retry-After: ").contains("/problems/rate-limited");
-        // None of those reached the store: no lookup was remembered.
-        assertThat(tokens.cachedIds()).isEqualTo(cached);
+        // The refused ones never reached the store: only the lookups let through were remembered.
+        assertThat(tokens.cachedIds() - cached).isEqualTo(passed);
         // A token the server knows still works from that address; another address is not limited.
         assertThat(status(get(flooder, "/api/v1/whoami", known))).isEqualTo(200);
         assertThat(status(get("127.0.0.3", "/api/v1/whoami", madeUp(1000)))).isEqualTo(401);
