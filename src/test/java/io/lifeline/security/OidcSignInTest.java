@@ -130,7 +130,7 @@ class OidcSignInTest {
                 .get("/api/v1/jobs").then().statusCode(401);
         // Signed by the provider, but for another application, with an algorithm not allowed, or dated ahead.
         given().spec(TestTokens.auth(idp().accessTokenForAudience("another-app", "alice", "platform")))
-                .get("/api/v1/jobs").then().statusCode(401).body("detail", containsString("audience"));
+                .get("/api/v1/jobs").then().statusCode(401).body("detail", containsString("is not Lifeline's"));
         given().spec(TestTokens.auth(idp().accessTokenSignedWith("RS384", "alice", "platform")))
                 .get("/api/v1/jobs").then().statusCode(401).body("detail", containsString("algorithm"));
         given().spec(TestTokens.auth(idp().accessTokenIssuedAhead(Duration.ofMinutes(10), "alice", "platform")))
