@@ -17,11 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.jboss.logging.Logger;
 
 /**
  * Jobs' incidents and checkpoints in PostgreSQL ({@code job_records}), beyond the newest ones the model keeps in
@@ -39,7 +34,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class HistoryRecords {
 
-    private static final Logger LOG = Logger.getLogger(HistoryRecords.class);
     private static final String UPSERT = """
             INSERT INTO job_records (kind, job, incarnation, id, ordinal, time, body)
             SELECT k, j, i, d, o, t::timestamptz, b::jsonb
@@ -50,59 +44,26 @@ public class HistoryRecords {
             SELECT ordinal, body FROM job_records
             WHERE kind = ? AND job = ? AND incarnation = ? AND ordinal < ?
             ORDER BY ordinal DESC LIMIT ?""";
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
 
     private final AgroalDataSource dataSource;
     private final ObjectMapper json;
-    private final int capacity;
-    private final int maxBatch;
-    /** {@link HistoryRecord} rows and {@link CompletableFuture} barriers, in order. */
-    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    private final AtomicInteger buffered = new AtomicInteger();
-    private final AtomicLong written = new AtomicLong();
-    private final AtomicLong dropped = new AtomicLong();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final GroupCommitQueue<HistoryRecord> writer;
 
     HistoryRecords(AgroalDataSource dataSource, ObjectMapper json, IngestConfig config) {
         this.dataSource = dataSource;
         this.json = json;
-        this.capacity = config.bufferEvents();
-        this.maxBatch = config.writeBatchEvents();
-        this.thread = new Thread(this::run, "lifeline-records-writer");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.writer = new GroupCommitQueue<>("history records", "lifeline-records-writer", HistoryRecord.class,
+                config.bufferEvents(), config.writeBatchEvents(), this::write);
     }
 
     /** Queues records for storage; never blocks (see the class comment for what happens when the buffer is full). */
     public void upsert(List<HistoryRecord> records) {
-        for (HistoryRecord r : records) {
-            if (buffered.incrementAndGet() > capacity && dropOldest()) {
-                dropped.incrementAndGet();
-            }
-            queue.add(r);
-        }
-    }
-
-    private boolean dropOldest() {
-        for (Object o : queue) {
-            if (o instanceof HistoryRecord && queue.remove(o)) {
-                buffered.decrementAndGet();
-                return true;
-            }
-        }
-        return false;
+        writer.append(records);
     }
 
     /** Completes once every record queued before this call is stored. */
     public CompletableFuture<Void> flushed() {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        if (!running) {
-            f.completeExceptionally(new StoreUnavailableException("job history (shutting down)", null));
-            return f;
-        }
-        queue.add(f);
-        return f;
+        return writer.flushed();
     }
 
     /**
@@ -133,82 +94,17 @@ public class HistoryRecords {
 
     /** Records stored since start-up (inserted or updated). */
     public long written() {
-        return written.get();
+        return writer.written();
     }
 
     /** Records dropped because the buffer was full while the database was unavailable. */
     public long dropped() {
-        return dropped.get();
+        return writer.dropped();
     }
 
     /** Records waiting to be written. */
     public int buffered() {
-        return buffered.get();
-    }
-
-    private void run() {
-        List<HistoryRecord> batch = new ArrayList<>();
-        List<CompletableFuture<Void>> barriers = new ArrayList<>();
-        while (running || !queue.isEmpty()) {
-            try {
-                Object first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                take(first, batch, barriers);
-                Object next;
-                while (batch.size() < maxBatch && (next = queue.poll()) != null) {
-                    take(next, batch, barriers);
-                }
-                if (!batch.isEmpty()) {
-                    writeWithRetry(batch);
-                    buffered.addAndGet(-batch.size());
-                    written.addAndGet(batch.size());
-                }
-                barriers.forEach(b -> b.complete(null));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } finally {
-                batch.clear();
-                barriers.clear();
-            }
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void take(Object o, List<HistoryRecord> batch, List<CompletableFuture<Void>> barriers) {
-        if (o instanceof HistoryRecord r) {
-            batch.add(r);
-        } else {
-            barriers.add((CompletableFuture<Void>) o);
-        }
-    }
-
-    private void writeWithRetry(List<HistoryRecord> batch) throws InterruptedException {
-        long backoff = 50;
-        while (true) {
-            try {
-                write(batch);
-                return;
-            } catch (SQLException | RuntimeException e) {
-                if (e instanceof IllegalArgumentException
-                        || e instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("22")) {
-                    // The content, not the connection: retrying would stop every job's history.
-                    LOG.warnf("History write of %d records refused, skipped: %s", batch.size(), e.getMessage());
-                    return;
-                }
-                if (!running && backoff >= MAX_BACKOFF_MILLIS) {
-                    LOG.warnf("Shutting down with %d history records unwritten (replay writes them): %s", batch.size(),
-                            e.getMessage());
-                    return;
-                }
-                LOG.warnf("History write of %d records failed, retrying in %d ms: %s", batch.size(), backoff,
-                        e.getMessage());
-                Thread.sleep(backoff);
-                backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
-            }
-        }
+        return writer.buffered();
     }
 
     private void write(List<HistoryRecord> batch) throws SQLException {
@@ -262,11 +158,6 @@ public class HistoryRecords {
     /** Writes what is queued (bounded by the retry back-off) and stops. */
     @PreDestroy
     void stop() {
-        running = false;
-        try {
-            thread.join(20_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        writer.stop();
     }
 }

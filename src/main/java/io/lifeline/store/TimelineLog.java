@@ -17,11 +17,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.jboss.logging.Logger;
 
 /**
  * Jobs' whole timelines in PostgreSQL ({@code job_timeline}), beyond the entries the model keeps in memory.
@@ -39,7 +34,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class TimelineLog {
 
-    private static final Logger LOG = Logger.getLogger(TimelineLog.class);
     private static final String INSERT = """
             INSERT INTO job_timeline (job, incarnation, seq, time_ms, time, kind, type, summary, incident_id)
             SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[]::timestamptz[], ?::text[],
@@ -52,57 +46,24 @@ public class TimelineLog {
             ORDER BY time_ms, seq LIMIT ?""";
     private static final OffsetDateTime MIN = OffsetDateTime.of(1, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
     private static final OffsetDateTime MAX = OffsetDateTime.of(9999, 12, 31, 0, 0, 0, 0, ZoneOffset.UTC);
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
 
     private final AgroalDataSource dataSource;
-    private final int capacity;
-    private final int maxBatch;
-    /** {@link JobTimelineEntry} rows and {@link CompletableFuture} barriers, in order. */
-    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    private final AtomicInteger buffered = new AtomicInteger();
-    private final AtomicLong written = new AtomicLong();
-    private final AtomicLong dropped = new AtomicLong();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final GroupCommitQueue<JobTimelineEntry> writer;
 
     TimelineLog(AgroalDataSource dataSource, IngestConfig config) {
         this.dataSource = dataSource;
-        this.capacity = config.bufferEvents();
-        this.maxBatch = config.writeBatchEvents();
-        this.thread = new Thread(this::run, "lifeline-timeline-writer");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.writer = new GroupCommitQueue<>("timeline entries", "lifeline-timeline-writer", JobTimelineEntry.class,
+                config.bufferEvents(), config.writeBatchEvents(), this::insert);
     }
 
     /** Queues entries for storage; never blocks (see the class comment for what happens when the buffer is full). */
     public void append(List<JobTimelineEntry> entries) {
-        for (JobTimelineEntry e : entries) {
-            if (buffered.incrementAndGet() > capacity && dropOldest()) {
-                dropped.incrementAndGet();
-            }
-            queue.add(e);
-        }
-    }
-
-    private boolean dropOldest() {
-        for (Object o : queue) {
-            if (o instanceof JobTimelineEntry && queue.remove(o)) {
-                buffered.decrementAndGet();
-                return true;
-            }
-        }
-        return false;
+        writer.append(entries);
     }
 
     /** Completes once every entry queued before this call is stored. */
     public CompletableFuture<Void> flushed() {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        if (!running) {
-            f.completeExceptionally(new StoreUnavailableException("timeline history (shutting down)", null));
-            return f;
-        }
-        queue.add(f);
-        return f;
+        return writer.flushed();
     }
 
     /**
@@ -138,82 +99,17 @@ public class TimelineLog {
 
     /** Entries stored since start-up (inserted or already there). */
     public long written() {
-        return written.get();
+        return writer.written();
     }
 
     /** Entries dropped because the buffer was full while the database was unavailable. */
     public long dropped() {
-        return dropped.get();
+        return writer.dropped();
     }
 
     /** Entries waiting to be written. */
     public int buffered() {
-        return buffered.get();
-    }
-
-    private void run() {
-        List<JobTimelineEntry> batch = new ArrayList<>();
-        List<CompletableFuture<Void>> barriers = new ArrayList<>();
-        while (running || !queue.isEmpty()) {
-            try {
-                Object first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                take(first, batch, barriers);
-                Object next;
-                while (batch.size() < maxBatch && (next = queue.poll()) != null) {
-                    take(next, batch, barriers);
-                }
-                if (!batch.isEmpty()) {
-                    writeWithRetry(batch);
-                    buffered.addAndGet(-batch.size());
-                    written.addAndGet(batch.size());
-                }
-                barriers.forEach(b -> b.complete(null));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } finally {
-                batch.clear();
-                barriers.clear();
-            }
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void take(Object o, List<JobTimelineEntry> batch, List<CompletableFuture<Void>> barriers) {
-        if (o instanceof JobTimelineEntry e) {
-            batch.add(e);
-        } else {
-            barriers.add((CompletableFuture<Void>) o);
-        }
-    }
-
-    private void writeWithRetry(List<JobTimelineEntry> batch) throws InterruptedException {
-        long backoff = 50;
-        while (true) {
-            try {
-                insert(batch);
-                return;
-            } catch (SQLException | RuntimeException e) {
-                if (e instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("22")) {
-                    // The content, not the connection: retrying would stop every job's history. Nothing of it is lost
-                    // to the event log, which the model is rebuilt from.
-                    LOG.warnf("Timeline write of %d entries refused, skipped: %s", batch.size(), e.getMessage());
-                    return;
-                }
-                if (!running && backoff >= MAX_BACKOFF_MILLIS) {
-                    LOG.warnf("Shutting down with %d timeline entries unwritten (replay writes them): %s", batch.size(),
-                            e.getMessage());
-                    return;
-                }
-                LOG.warnf("Timeline write of %d entries failed, retrying in %d ms: %s", batch.size(), backoff,
-                        e.getMessage());
-                Thread.sleep(backoff);
-                backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
-            }
-        }
+        return writer.buffered();
     }
 
     private void insert(List<JobTimelineEntry> batch) throws SQLException {
@@ -264,11 +160,6 @@ public class TimelineLog {
     /** Writes what is queued (bounded by the retry back-off) and stops. */
     @PreDestroy
     void stop() {
-        running = false;
-        try {
-            thread.join(20_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        writer.stop();
     }
 }
