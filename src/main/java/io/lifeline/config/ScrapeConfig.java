@@ -37,8 +37,10 @@ public interface ScrapeConfig {
     @WithDefault("3")
     int staleAfterFailures();
 
-    /** Larger scrape bodies are refused (a dcgm-exporter scrape of 8 GPUs is about 70 KB). */
-    @WithDefault("16777216")
+    /**
+     * Larger scrape bodies are abandoned unparsed and counted (a dcgm-exporter scrape of 8 GPUs is about 70 KB).
+     */
+    @WithDefault("4194304")
     int maxBodyBytes();
 
     /** GPUs whose last XID is remembered, so that only changes become {@code gpu.xid} events. */
@@ -73,11 +75,21 @@ public interface ScrapeConfig {
         @WithDefault("false")
         boolean enabled();
 
-        /** Labels of the dcgm-exporter Service; Kubernetes copies them onto its EndpointSlices and Endpoints. */
+        /**
+         * Labels of the dcgm-exporter Service; Kubernetes copies them onto its EndpointSlices and Endpoints. Only
+         * objects carrying them are read.
+         */
         @WithDefault("app.kubernetes.io/name=dcgm-exporter")
         String labelSelector();
 
-        /** Namespace to watch; all namespaces when absent. */
+        /**
+         * The only namespaces whose EndpointSlices (or Endpoints) are trusted: anyone able to create one elsewhere
+         * could otherwise make Lifeline scrape a server of their choosing and report GPU faults on any node.
+         */
+        @WithDefault("gpu-operator")
+        List<String> namespaces();
+
+        /** One namespace; when set it replaces {@link #namespaces()} (the older single-namespace key). */
         Optional<String> namespace();
 
         /** Which objects to read: {@code endpointslices} (discovery.k8s.io/v1) or {@code endpoints} (v1). */

@@ -24,7 +24,13 @@ public class SsoTickets {
     static final Duration TTL = Duration.ofSeconds(60);
     private static final int MAX = 10_000;
 
-    private record Entry(Caller caller, Instant expires) {
+    private record Entry(Caller caller, Instant expires, Instant identityExpires) {
+    }
+
+    /**
+     * A redeemed ticket: its caller, and when the identity provider's sign-in behind it expires (null: not known).
+     */
+    public record Redeemed(Caller caller, Instant identityExpires) {
     }
 
     private final Map<String, Entry> tickets = new ConcurrentHashMap<>();
@@ -37,6 +43,11 @@ public class SsoTickets {
 
     /** Issues a ticket for the caller. */
     public String issue(Caller caller) {
+        return issue(caller, null);
+    }
+
+    /** Issues a ticket for the caller, whose identity provider sign-in expires at {@code identityExpires}. */
+    public String issue(Caller caller, Instant identityExpires) {
         Instant now = clock.instant();
         if (tickets.size() >= MAX) {
             purge(now);
@@ -47,7 +58,7 @@ public class SsoTickets {
         byte[] b = new byte[32];
         random.nextBytes(b);
         String ticket = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-        tickets.put(ticket, new Entry(caller, now.plus(TTL)));
+        tickets.put(ticket, new Entry(caller, now.plus(TTL), identityExpires));
         return ticket;
     }
 
@@ -58,6 +69,16 @@ public class SsoTickets {
         }
         Entry e = tickets.remove(ticket);
         return e == null || !clock.instant().isBefore(e.expires()) ? Optional.empty() : Optional.of(e.caller());
+    }
+
+    /** The ticket's caller and its sign-in's expiry, once: a redeemed, unknown or expired ticket gives nothing. */
+    public Optional<Redeemed> redeemSignIn(String ticket) {
+        if (ticket == null) {
+            return Optional.empty();
+        }
+        Entry e = tickets.remove(ticket);
+        return e == null || !clock.instant().isBefore(e.expires()) ? Optional.empty()
+                : Optional.of(new Redeemed(e.caller(), e.identityExpires()));
     }
 
     private void purge(Instant now) {

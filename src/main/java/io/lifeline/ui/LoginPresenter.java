@@ -19,7 +19,11 @@ import java.util.concurrent.CompletableFuture;
 public class LoginPresenter {
 
     /** The outcome of a sign-in: a caller, or a message saying why not. */
-    public record Result(Caller caller, String error) {
+    public record Result(Caller caller, String error, SessionGuard.Credential credential) {
+
+        Result(Caller caller, String error) {
+            this(caller, error, null);
+        }
 
         public boolean ok() {
             return caller != null;
@@ -54,6 +58,12 @@ public class LoginPresenter {
         return caller.filter(c -> c.has(Role.VIEWER));
     }
 
+    /** A single sign-on ticket's caller, once, with when its identity provider sign-in expires. */
+    Optional<SsoTickets.Redeemed> redeemSignIn(String ticket) {
+        Optional<SsoTickets.Redeemed> r = ssoEnabled() ? tickets.redeemSignIn(ticket) : Optional.empty();
+        return r.filter(x -> x.caller().has(Role.VIEWER));
+    }
+
     /** Checks a pasted token; completes on a worker thread. */
     public CompletableFuture<Result> signIn(String token) {
         if (!config.enabled()) {
@@ -81,6 +91,6 @@ public class LoginPresenter {
             return new Result(null, "This token may only send events; the dashboard needs a viewer, operator or admin token.");
         }
         tokens.used(v.caller());
-        return new Result(v.caller(), null);
+        return new Result(v.caller(), null, new SessionGuard.Token(parsed));
     }
 }

@@ -19,6 +19,7 @@ import com.vaadin.flow.router.Route;
 import com.vaadin.flow.server.VaadinRequest;
 import com.vaadin.flow.server.VaadinResponse;
 import io.lifeline.security.SsoTickets;
+import java.util.List;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.Cookie;
 
@@ -86,6 +87,12 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
             show("Single sign-on did not give you access: your identity provider groups grant no Lifeline role. "
                     + "Ask an admin, or sign in with an API token.");
         }
+        List<String> ended = event.getLocation().getQueryParameters().getParameters().get("ended");
+        if (ended != null && !ended.isEmpty()) {
+            show("You were signed out: " + ("revoked".equals(ended.get(0)) ? "your token was revoked"
+                    : "expired".equals(ended.get(0)) ? "your sign-in expired" : "your sign-in is no longer valid")
+                    + ". Sign in again.");
+        }
         VaadinRequest request = VaadinRequest.getCurrent();
         Cookie[] cookies = request == null ? null : request.getCookies();
         if (cookies == null) {
@@ -94,8 +101,8 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
         for (Cookie c : cookies) {
             if (SsoTickets.COOKIE.equals(c.getName())) {
                 forgetTicketCookie(request);
-                presenter.redeem(c.getValue()).ifPresentOrElse(caller -> {
-                    UiSession.signIn(caller);
+                presenter.redeemSignIn(c.getValue()).ifPresentOrElse(r -> {
+                    UiSession.signIn(r.caller(), new SessionGuard.Identity(r.identityExpires()));
                     event.forwardTo(OverviewView.class);
                 }, () -> show("That sign-in has expired or was already used; sign in again."));
                 return;
@@ -124,7 +131,7 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
             } else if (!r.ok()) {
                 show(r.error());
             } else {
-                UiSession.signIn(r.caller());
+                UiSession.signIn(r.caller(), r.credential());
                 token.clear();
                 ui.navigate(OverviewView.class);
             }

@@ -6,12 +6,14 @@ import com.vaadin.flow.server.VaadinSession;
 import java.time.ZoneId;
 
 /**
- * What the dashboard keeps in the Vaadin session: the signed-in caller (verified from an API token at login) and
+ * What the dashboard keeps in the Vaadin session: the signed-in caller (verified from an API token at login), what
+ * it signed in with (which {@link SessionGuard} checks again, ending the session when it stops being valid) and
  * the viewer's time zone. Every view asks here before showing data or action buttons.
  */
 public final class UiSession {
 
     private static final String CALLER = "lifeline.caller";
+    private static final String CREDENTIAL = "lifeline.credential";
     private static final String ZONE = "lifeline.zone";
     private static final String DARK = "lifeline.dark";
 
@@ -25,12 +27,37 @@ public final class UiSession {
         return c instanceof Caller caller ? caller : Caller.anonymous();
     }
 
+    /** The caller of a session; the anonymous one when nobody is signed in. */
+    static Caller caller(VaadinSession s) {
+        Object c = s.getAttribute(CALLER);
+        return c instanceof Caller caller ? caller : Caller.anonymous();
+    }
+
+    /** Signs in without a credential to check again (tests, and Lifeline with security off). */
     public static void signIn(Caller caller) {
-        VaadinSession.getCurrent().setAttribute(CALLER, caller);
+        signIn(caller, null);
+    }
+
+    /** Signs in with what the caller was verified from, which is then checked again for as long as the session lasts. */
+    static void signIn(Caller caller, SessionGuard.Credential credential) {
+        VaadinSession s = VaadinSession.getCurrent();
+        s.setAttribute(CALLER, caller);
+        s.setAttribute(CREDENTIAL, credential);
     }
 
     public static void signOut() {
-        VaadinSession.getCurrent().setAttribute(CALLER, null);
+        signOut(VaadinSession.getCurrent());
+    }
+
+    static void signOut(VaadinSession s) {
+        s.setAttribute(CALLER, null);
+        s.setAttribute(CREDENTIAL, null);
+    }
+
+    /** What the session's caller signed in with, or null. */
+    static SessionGuard.Credential credential(VaadinSession s) {
+        Object c = s.getAttribute(CREDENTIAL);
+        return c instanceof SessionGuard.Credential credential ? credential : null;
     }
 
     /** Whether someone who may read is signed in. */

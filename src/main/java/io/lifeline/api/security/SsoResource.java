@@ -46,10 +46,18 @@ public class SsoResource {
         }
         LOG.infof("%s signed in through the identity provider as %s", out.caller().actor(),
                 out.caller().role().wireName());
-        NewCookie cookie = new NewCookie.Builder(SsoTickets.COOKIE).value(tickets.issue(out.caller()))
+        NewCookie cookie = new NewCookie.Builder(SsoTickets.COOKIE).value(tickets.issue(out.caller(), identityExpires()))
                 .path(uri.getBaseUri().getPath()).maxAge(60).httpOnly(true)
                 .secure("https".equals(uri.getBaseUri().getScheme())).sameSite(NewCookie.SameSite.LAX).build();
         return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login")).cookie(cookie).build();
+    }
+
+    /** When the identity provider's sign-in (its ID token) expires; the dashboard session ends then. */
+    private java.time.Instant identityExpires() {
+        if (identity.getPrincipal() instanceof org.eclipse.microprofile.jwt.JsonWebToken jwt && jwt.getExpirationTime() > 0) {
+            return java.time.Instant.ofEpochSecond(jwt.getExpirationTime());
+        }
+        return null;
     }
 
     /**

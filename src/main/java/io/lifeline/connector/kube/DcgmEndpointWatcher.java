@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.EndpointAddress;
 import io.fabric8.kubernetes.api.model.EndpointSubset;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -14,17 +17,24 @@ import io.lifeline.config.ScrapeConfig;
 import io.lifeline.connector.scrape.DcgmScraper;
 import io.lifeline.connector.scrape.ScrapeTarget;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
  * Finds dcgm-exporter endpoints through the EndpointSlices (or Endpoints) of its Service, selected by the
- * Service's labels (Kubernetes copies them onto both): every ready address with a {@code nodeName} becomes a
- * scrape target {@code <scheme>://<address>:<metrics port><path>} for that node, and the scraper's discovered set
- * follows every change. Addresses without a node name are skipped: their events would have no subject.
+ * Service's labels (Kubernetes copies them onto both) and read only in the configured namespaces. Nothing in the
+ * object itself is trusted for the node: every ready address must name its pod ({@code targetRef}, in the object's
+ * own namespace), the pod is read from the API server, the address must be one of the pod's IPs, and the target's
+ * node is the pod's {@code spec.nodeName}. Each such address becomes a scrape target
+ * {@code <scheme>://<address>:<metrics port><path>} for that node, and the scraper's discovered set follows every
+ * change. Anything else (no pod, another namespace, a pod not yet scheduled, an address the pod does not have) is
+ * skipped: whoever can write an EndpointSlice could otherwise report GPU faults on any node.
  */
 final class DcgmEndpointWatcher {
 
@@ -33,25 +43,50 @@ final class DcgmEndpointWatcher {
     private final ScrapeConfig.Kubernetes config;
     private final DcgmScraper scraper;
     private final Map<String, List<ScrapeTarget>> bySource = new ConcurrentHashMap<>();
+    /** Node of a pod by namespace/name/uid: a pod never moves, so a pod whose uid was checked is looked up once. */
+    private final Map<String, String> nodeOfPod = new ConcurrentHashMap<>();
+    private final Set<String> namespaces;
+    private volatile KubernetesClient client;
 
     DcgmEndpointWatcher(ScrapeConfig.Kubernetes config, DcgmScraper scraper) {
         this.config = config;
         this.scraper = scraper;
+        Set<String> ns = new LinkedHashSet<>();
+        if (config.namespace().isPresent() && !config.namespace().get().isBlank()) {
+            ns.add(config.namespace().get().trim());
+        } else {
+            config.namespaces().forEach(n -> {
+                if (!n.isBlank()) {
+                    ns.add(n.trim());
+                }
+            });
+        }
+        this.namespaces = Set.copyOf(ns);
+    }
+
+    /** The namespaces read; empty means none (discovery finds nothing). */
+    Set<String> namespaces() {
+        return namespaces;
     }
 
     SharedIndexInformer<?> start(KubernetesClient client, long resyncMillis) {
+        this.client = client;
+        if (namespaces.isEmpty()) {
+            LOG.warn("dcgm-exporter discovery has no namespace to read (lifeline.connectors.dcgm.kubernetes.namespaces)");
+        }
+        // One namespace is watched alone; several through one cluster-wide watch, filtered here by namespace.
+        String only = namespaces.size() == 1 ? namespaces.iterator().next() : null;
         boolean slices = !"endpoints".equalsIgnoreCase(config.resource().trim());
         if (slices) {
-            var op = config.namespace().isPresent()
-                    ? client.discovery().v1().endpointSlices().inNamespace(config.namespace().get())
+            var op = only != null
+                    ? client.discovery().v1().endpointSlices().inNamespace(only)
                     : client.discovery().v1().endpointSlices().inAnyNamespace();
             SharedIndexInformer<EndpointSlice> informer = op.withLabelSelector(config.labelSelector())
                     .runnableInformer(resyncMillis);
             informer.addEventHandler(handler(this::targets));
             return informer;
         }
-        var op = config.namespace().isPresent() ? client.endpoints().inNamespace(config.namespace().get())
-                : client.endpoints().inAnyNamespace();
+        var op = only != null ? client.endpoints().inNamespace(only) : client.endpoints().inAnyNamespace();
         SharedIndexInformer<Endpoints> informer = op.withLabelSelector(config.labelSelector()).runnableInformer(resyncMillis);
         informer.addEventHandler(handler(this::targets));
         return informer;
@@ -61,12 +96,12 @@ final class DcgmEndpointWatcher {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T o) {
-                put(o, read.apply(o));
+                put(o, read(o, read));
             }
 
             @Override
             public void onUpdate(T old, T o) {
-                put(o, read.apply(o));
+                put(o, read(o, read));
             }
 
             @Override
@@ -75,6 +110,14 @@ final class DcgmEndpointWatcher {
                 publish();
             }
         };
+    }
+
+    private <T extends HasMetadata> List<ScrapeTarget> read(T o, Function<T, List<ScrapeTarget>> read) {
+        if (!namespaces.contains(o.getMetadata().getNamespace())) {
+            LOG.debugf("dcgm-exporter discovery: %s ignored, its namespace is not trusted", key(o));
+            return List.of();
+        }
+        return read.apply(o);
     }
 
     private void put(HasMetadata o, List<ScrapeTarget> targets) {
@@ -112,10 +155,14 @@ final class DcgmEndpointWatcher {
         }
         for (Endpoint e : slice.getEndpoints()) {
             boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
-            if (!ready || e.getNodeName() == null || e.getAddresses() == null || e.getAddresses().isEmpty()) {
+            if (!ready || e.getAddresses() == null || e.getAddresses().isEmpty()) {
                 continue;
             }
-            add(out, e.getAddresses().get(0), port, e.getNodeName());
+            String address = e.getAddresses().get(0);
+            String node = nodeOf(slice, e.getTargetRef(), address);
+            if (node != null) {
+                add(out, address, port, node);
+            }
         }
         return out;
     }
@@ -140,12 +187,74 @@ final class DcgmEndpointWatcher {
                 continue;
             }
             for (EndpointAddress a : s.getAddresses()) {
-                if (a.getNodeName() != null && a.getIp() != null) {
-                    add(out, a.getIp(), port, a.getNodeName());
+                String node = a.getIp() == null ? null : nodeOf(endpoints, a.getTargetRef(), a.getIp());
+                if (node != null) {
+                    add(out, a.getIp(), port, node);
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * The node the address's pod runs on, read from the pod itself; null when the reference is not a pod of the
+     * object's namespace, the pod does not exist (or is another one than referenced), is not scheduled, or does not
+     * have this address.
+     */
+    private String nodeOf(HasMetadata source, ObjectReference ref, String address) {
+        String ns = source.getMetadata().getNamespace();
+        if (ref == null || !"Pod".equals(ref.getKind()) || ref.getName() == null
+                || ref.getNamespace() != null && !ref.getNamespace().equals(ns)) {
+            LOG.debugf("dcgm-exporter endpoint %s in %s skipped: it names no pod of its namespace", address, key(source));
+            return null;
+        }
+        String cacheKey = ns + "/" + ref.getName() + "/" + ref.getUid();
+        if (ref.getUid() != null) {
+            String known = nodeOfPod.get(cacheKey + "/" + address);
+            if (known != null) {
+                return known;
+            }
+        }
+        KubernetesClient c = client;
+        Pod pod;
+        try {
+            pod = c == null ? null : c.pods().inNamespace(ns).withName(ref.getName()).get();
+        } catch (RuntimeException e) {
+            LOG.debugf("dcgm-exporter endpoint %s: pod %s/%s not read: %s", address, ns, ref.getName(), e.getMessage());
+            return null;
+        }
+        if (pod == null || pod.getSpec() == null || pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isBlank()
+                || ref.getUid() != null && !ref.getUid().equals(pod.getMetadata().getUid()) || !podIps(pod).contains(address)) {
+            LOG.debugf("dcgm-exporter endpoint %s skipped: pod %s/%s is absent, unscheduled or not at that address", address,
+                    ns, ref.getName());
+            return null;
+        }
+        String node = pod.getSpec().getNodeName();
+        if (ref.getUid() != null) {
+            if (nodeOfPod.size() > 100_000) {
+                nodeOfPod.clear();
+            }
+            nodeOfPod.put(cacheKey + "/" + address, node);
+        }
+        return node;
+    }
+
+    private static Set<String> podIps(Pod pod) {
+        Set<String> ips = new HashSet<>();
+        if (pod.getStatus() == null) {
+            return ips;
+        }
+        if (pod.getStatus().getPodIP() != null) {
+            ips.add(pod.getStatus().getPodIP());
+        }
+        if (pod.getStatus().getPodIPs() != null) {
+            for (PodIP ip : pod.getStatus().getPodIPs()) {
+                if (ip.getIp() != null) {
+                    ips.add(ip.getIp());
+                }
+            }
+        }
+        return ips;
     }
 
     private void add(List<ScrapeTarget> out, String address, int port, String node) {

@@ -56,7 +56,9 @@ import org.jboss.logging.Logger;
  * {@link ExpositionParser} (which keeps buffers between scrapes and is not thread-safe).
  *
  * <p><b>Failures.</b> A scrape fails when the endpoint does not answer in time, refuses the connection, answers
- * anything but 200, sends a body over the size limit, or sends a body nothing usable came out of (no DCGM series,
+ * anything but 200 (redirects are not followed: a redirect is a failure, so a discovered endpoint cannot send
+ * Lifeline elsewhere), sends a body over the size limit (abandoned as soon as it passes the limit, never parsed,
+ * and counted in {@code lifeline_connector_dcgm_oversized_bodies}), or sends a body nothing usable came out of (no DCGM series,
  * garbage). After {@code stale-after-failures} consecutive failures the endpoint is marked stale (logged once);
  * the next usable scrape clears it. {@link #status()} reports each endpoint.
  *
@@ -80,6 +82,7 @@ public class DcgmScraper {
     private final LimitedBody body;
     private final Counter succeeded;
     private final Counter failed;
+    private final Counter tooLarge;
     private volatile boolean running;
     private ScheduledThreadPoolExecutor pool;
     private HttpClient http;
@@ -97,6 +100,8 @@ public class DcgmScraper {
                 .description("dcgm-exporter scrapes by outcome").register(registry);
         this.failed = Counter.builder("lifeline_connector_dcgm_scrapes").tag("outcome", "failure")
                 .description("dcgm-exporter scrapes by outcome").register(registry);
+        this.tooLarge = Counter.builder("lifeline_connector_dcgm_oversized_bodies").tag("limit", "max-body-bytes")
+                .description("dcgm-exporter scrape bodies abandoned unparsed for being over max-body-bytes").register(registry);
         Gauge.builder("lifeline_connector_dcgm_endpoints", this, s -> s.count(false)).tag("state", "ok")
                 .description("dcgm-exporter endpoints scraped, by state").register(registry);
         Gauge.builder("lifeline_connector_dcgm_endpoints", this, s -> s.count(true)).tag("state", "stale")
@@ -130,7 +135,7 @@ public class DcgmScraper {
         });
         pool.setRemoveOnCancelPolicy(true);
         http = HttpClient.newBuilder().connectTimeout(config.timeout()).executor(pool)
-                .followRedirects(HttpClient.Redirect.NORMAL).build();
+                .followRedirects(HttpClient.Redirect.NEVER).build();
         running = true;
         targets.values().forEach(s -> schedule(s, firstDelay()));
         LOG.infof("dcgm-exporter scraping on: every %s (timeout %s, jitter %s), %d threads", config.interval(),
@@ -319,6 +324,10 @@ public class DcgmScraper {
         Throwable e = error;
         while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
             e = e.getCause();
+        }
+        if (e instanceof LimitedBody.TooLarge) {
+            tooLarge.increment();
+            return e.getMessage();
         }
         if (e instanceof HttpTimeoutException || e instanceof TimeoutException) {
             return "timed out after " + config.timeout().toMillis() + " ms";

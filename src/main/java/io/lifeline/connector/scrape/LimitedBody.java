@@ -26,6 +26,15 @@ final class LimitedBody implements HttpResponse.BodyHandler<byte[]> {
         return new Subscriber(maxBytes);
     }
 
+    /** The body grew past the limit; it was abandoned, not read to its end. */
+    static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TooLarge(int maxBytes) {
+            super("body larger than " + maxBytes + " bytes, abandoned");
+        }
+    }
+
     private static final class Subscriber implements HttpResponse.BodySubscriber<byte[]> {
         private final int maxBytes;
         private final CompletableFuture<byte[]> body = new CompletableFuture<>();
@@ -58,7 +67,7 @@ final class LimitedBody implements HttpResponse.BodyHandler<byte[]> {
                 if (size > maxBytes || size < 0) {
                     subscription.cancel();
                     parts.clear();
-                    body.completeExceptionally(new IOException("body larger than " + maxBytes + " bytes"));
+                    body.completeExceptionally(new TooLarge(maxBytes));
                     return;
                 }
                 parts.add(b);

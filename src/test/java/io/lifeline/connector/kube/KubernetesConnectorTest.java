@@ -82,7 +82,11 @@ class KubernetesConnectorTest {
                     "lifeline.connectors.kubernetes.cluster", "mock",
                     "lifeline.connectors.kubernetes.resync", "1s",
                     "lifeline.connectors.kubernetes.crd-recheck", "2s",
-                    "lifeline.connectors.dcgm.kubernetes.enabled", "true");
+                    "lifeline.connectors.dcgm.kubernetes.enabled", "true",
+                    "lifeline.connectors.dcgm.kubernetes.namespaces", "gpu-operator",
+                    "lifeline.connectors.dcgm.max-body-bytes", "262144",
+                    "lifeline.connectors.dcgm.interval", "1s",
+                    "lifeline.connectors.dcgm.jitter", "100ms");
         }
 
         @Override
@@ -224,23 +228,162 @@ class KubernetesConnectorTest {
         String node = unique("dcgm-k8s-node");
         try (FakeExporter exporter = new FakeExporter().serve(Fixtures.bytes("dcgm/metrics_lke_rtx4000ada_k8s_pod_labels.prom"))) {
             int port = Integer.parseInt(exporter.url("").replaceAll(".*:(\\d+)$", "$1"));
-            String sliceName = unique("dcgm-exporter");
-            client().discovery().v1().endpointSlices().inNamespace("gpu-operator").resource(new EndpointSliceBuilder()
-                    .withNewMetadata().withName(sliceName).withNamespace("gpu-operator")
-                    .addToLabels("app.kubernetes.io/name", "dcgm-exporter")
-                    .addToLabels("kubernetes.io/service-name", "nvidia-dcgm-exporter").endMetadata()
-                    .withAddressType("IPv4").addNewPort().withName("metrics").withPort(port).withProtocol("TCP").endPort()
-                    .addNewEndpoint().withAddresses("127.0.0.1").withNodeName(node).withNewConditions().withReady(true)
-                    .endConditions().endEndpoint().build()).create();
+            String pod = exporterPod("gpu-operator", node);
+            // The slice's own nodeName is not what counts: the pod's node is.
+            String sliceName = slice("gpu-operator", port, pod, unique("not-the-node"));
             String url = "http://127.0.0.1:" + port + "/metrics";
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> api().get("/api/v1/connectors/dcgm/endpoints").then()
                     .statusCode(200).body("find { it.url == '" + url + "' }.node", equalTo(node))
                     .body("find { it.url == '" + url + "' }.origin", equalTo("kubernetes"))
                     .body("find { it.url == '" + url + "' }.lastSuccess", notNullValue()));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(gpusOf(node)).isNotEmpty());
 
             client().discovery().v1().endpointSlices().inNamespace("gpu-operator").withName(sliceName).delete();
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(api().get("/api/v1/connectors/dcgm/endpoints")
                     .then().statusCode(200).extract().jsonPath().getList("url")).doesNotContain(url));
+        }
+    }
+
+    @Test
+    void hostileEndpointSlicesChangeNoGpuState() throws Exception {
+        awaitKindsWatched();
+        byte[] metrics = Fixtures.bytes("dcgm/metrics_lke_rtx4000ada_k8s_pod_labels.prom");
+        String victim = unique("dcgm-victim");
+        String podNode = unique("dcgm-pod-node");
+        try (FakeExporter real = new FakeExporter().serve(metrics); Hostile redirect = Hostile.redirectingTo(real.url("/metrics"));
+             Hostile huge = Hostile.huge(metrics)) {
+            int realPort = port(real.url(""));
+            // 1. Another namespace, with a pod there on the victim's node: not read at all.
+            String teamNs = unique("team-x");
+            slice(teamNs, realPort, exporterPod(teamNs, victim), victim);
+            // 2. A trusted namespace, but the target redirects to a real exporter: the redirect is not followed.
+            String redirectNode = unique("dcgm-redirect-node");
+            slice("gpu-operator", redirect.port(), exporterPod("gpu-operator", redirectNode), redirectNode);
+            // 3. A body far over max-body-bytes (its head is a valid scrape): abandoned, counted, not parsed.
+            String hugeNode = unique("dcgm-huge-node");
+            double oversizedBefore = metric("lifeline_connector_dcgm_oversized_bodies_total", Map.of("limit", "max-body-bytes"));
+            slice("gpu-operator", huge.port(), exporterPod("gpu-operator", hugeNode), hugeNode);
+            // 4. The slice names the victim, the pod runs elsewhere: the pod's node is the subject.
+            try (FakeExporter lying = new FakeExporter().serve(metrics); FakeExporter orphan = new FakeExporter().serve(metrics)) {
+                int lyingPort = port(lying.url(""));
+                slice("gpu-operator", lyingPort, exporterPod("gpu-operator", podNode), victim);
+                // 5. A slice with no pod behind it: nothing to take the node from.
+                slice("gpu-operator", port(orphan.url("")), null, victim);
+
+                String lyingUrl = "http://127.0.0.1:" + lyingPort + "/metrics";
+                String redirectUrl = "http://127.0.0.1:" + redirect.port() + "/metrics";
+                String hugeUrl = "http://127.0.0.1:" + huge.port() + "/metrics";
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    io.restassured.path.json.JsonPath endpoints = api().get("/api/v1/connectors/dcgm/endpoints").then()
+                            .statusCode(200).extract().jsonPath();
+                    assertThat(endpoints.getString("find { it.url == '" + lyingUrl + "' }.node")).isEqualTo(podNode);
+                    assertThat(endpoints.getString("find { it.url == '" + lyingUrl + "' }.lastSuccess")).isNotNull();
+                    assertThat(endpoints.getString("find { it.url == '" + redirectUrl + "' }.lastError"))
+                            .isEqualTo("HTTP 302");
+                    assertThat(endpoints.getString("find { it.url == '" + hugeUrl + "' }.lastError")).contains("larger than");
+                    assertThat(endpoints.getList("findAll { it.node == '" + victim + "' }.url")).isEmpty();
+                });
+                assertThat(gpusOf(podNode)).isNotEmpty();
+                assertThat(metric("lifeline_connector_dcgm_oversized_bodies_total", Map.of("limit", "max-body-bytes")))
+                        .isGreaterThan(oversizedBefore);
+                assertThat(huge.sent()).isLessThan(metrics.length + 8L * 1024 * 1024);
+                for (String n : List.of(victim, redirectNode, hugeNode)) {
+                    assertThat(gpusOf(n)).as(n).isEmpty();
+                    assertThat(stored(n, null)).as(n).isEmpty();
+                }
+            }
+        }
+    }
+
+    private static int port(String url) {
+        return Integer.parseInt(url.replaceAll(".*:(\\d+)/?$", "$1"));
+    }
+
+    private static List<Object> gpusOf(String node) {
+        return api().queryParam("node", node).get("/api/v1/gpus").then().statusCode(200).extract().jsonPath().getList("items");
+    }
+
+    /** A running dcgm-exporter pod at 127.0.0.1 on {@code node}; returns its name. */
+    private String exporterPod(String ns, String node) {
+        String name = unique("dcgm-exporter-pod");
+        Pod pod = client().pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(ns)
+                .addToLabels("app.kubernetes.io/name", "dcgm-exporter").endMetadata().withNewSpec().withNodeName(node)
+                .endSpec().build()).create();
+        pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").withPodIP("127.0.0.1")
+                .addNewPodIP("127.0.0.1").build());
+        client().pods().inNamespace(ns).resource(pod).updateStatus();
+        return name;
+    }
+
+    /** An EndpointSlice of the dcgm-exporter Service with one ready endpoint; returns its name. */
+    private String slice(String ns, int port, String pod, String nodeName) {
+        String name = unique("dcgm-exporter");
+        var endpoint = new io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder().withAddresses("127.0.0.1")
+                .withNodeName(nodeName).withNewConditions().withReady(true).endConditions();
+        if (pod != null) {
+            endpoint.withNewTargetRef().withKind("Pod").withName(pod).withNamespace(ns).endTargetRef();
+        }
+        client().discovery().v1().endpointSlices().inNamespace(ns).resource(new EndpointSliceBuilder()
+                .withNewMetadata().withName(name).withNamespace(ns)
+                .addToLabels("app.kubernetes.io/name", "dcgm-exporter")
+                .addToLabels("kubernetes.io/service-name", "nvidia-dcgm-exporter").endMetadata()
+                .withAddressType("IPv4").addNewPort().withName("metrics").withPort(port).withProtocol("TCP").endPort()
+                .addToEndpoints(endpoint.build()).build()).create();
+        return name;
+    }
+
+    /** A real HTTP server that misbehaves on {@code /metrics}: it redirects to a real exporter, or streams a huge body. */
+    private static final class Hostile implements AutoCloseable {
+        private final com.sun.net.httpserver.HttpServer server;
+        private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+
+        private Hostile(com.sun.net.httpserver.HttpHandler metrics) throws java.io.IOException {
+            server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/metrics", metrics);
+            server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+            server.start();
+        }
+
+        static Hostile redirectingTo(String target) throws java.io.IOException {
+            return new Hostile(ex -> {
+                ex.getResponseHeaders().set("Location", target);
+                ex.sendResponseHeaders(302, -1);
+                ex.close();
+            });
+        }
+
+        static Hostile huge(byte[] head) throws java.io.IOException {
+            java.util.concurrent.atomic.AtomicReference<Hostile> self = new java.util.concurrent.atomic.AtomicReference<>();
+            Hostile h = new Hostile(ex -> {
+                ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
+                ex.sendResponseHeaders(200, 0);
+                byte[] filler = ("# " + "x".repeat(1020) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                try (java.io.OutputStream out = ex.getResponseBody()) {
+                    out.write(head);
+                    self.get().sent.addAndGet(head.length);
+                    for (int i = 0; i < 64 * 1024; i++) { // up to 64 MB, unless the reader hangs up first
+                        out.write(filler);
+                        self.get().sent.addAndGet(filler.length);
+                    }
+                } catch (java.io.IOException hungUp) {
+                    // the reader abandoned the body: what this server is here to see
+                }
+            });
+            self.set(h);
+            return h;
+        }
+
+        int port() {
+            return server.getAddress().getPort();
+        }
+
+        long sent() {
+            return sent.get();
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
         }
     }
 }
