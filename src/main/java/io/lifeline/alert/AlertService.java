@@ -8,6 +8,7 @@ import io.lifeline.domain.alert.Silence;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
+import io.lifeline.security.Scope;
 import io.lifeline.store.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
@@ -52,6 +54,43 @@ public class AlertService {
         } catch (SQLException e) {
             throw unavailable(e);
         }
+    }
+
+    /**
+     * Alerts as {@link #alerts(AlertState, AlertRule, String, int)} that {@code scope} may see, filtered before the
+     * limit: those of its namespaces, and the node alerts of {@code nodes} (the nodes hosting its jobs; null: every
+     * node, for a fleet-wide scope).
+     */
+    public List<Alert> alerts(Scope scope, Set<String> nodes, AlertState state, AlertRule rule, String namespace,
+                              int limit) {
+        if (scope.isEverything()) {
+            return alerts(state, rule, namespace, limit);
+        }
+        try {
+            return store.listAlerts(state, rule, namespace, scope.namespaces(), nodes, limit);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /**
+     * May {@code scope} see silence {@code s}? A fleet-wide scope sees every silence; a scope limited to namespaces
+     * sees those with an equality matcher on {@code namespace} naming one of its namespaces (those can mute only
+     * its alerts).
+     */
+    public static boolean visible(Scope scope, Silence s) {
+        return scope.isEverything() || s.matchers().stream().anyMatch(m -> m.type() == Matcher.Type.EQUAL
+                && m.name().equals("namespace") && scope.allowsNamespace(m.value()));
+    }
+
+    /** Silences as {@link #list(boolean)} that {@code scope} may see ({@link #visible}). */
+    public List<Silence> list(Scope scope, boolean includeExpired) {
+        return list(includeExpired).stream().filter(s -> visible(scope, s)).toList();
+    }
+
+    /** A silence {@code scope} may see ({@link #visible}); empty for one it may not, as for an unknown one. */
+    public Optional<Silence> find(Scope scope, String id) {
+        return find(id).filter(s -> visible(scope, s));
     }
 
     /** The ids of the silences in {@code silences} that mute {@code alert} at {@code now}. */
