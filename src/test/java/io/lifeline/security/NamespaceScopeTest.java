@@ -31,9 +31,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two namespaces, A and B, each with jobs on its own node, events, actions with their audit entries, alerts and a
- * silence: a viewer limited to A sees exactly A's share of every read (totals included), gets 404 for B's jobs and
- * nodes, and a fleet-wide viewer sees both.
+ * Two namespaces, A and B, each with jobs on its own node and one on a node they share, events, actions with their
+ * audit entries, alerts and a silence: a viewer limited to A sees exactly A's share of every read (totals included),
+ * gets 404 for B's jobs and nodes, and a fleet-wide viewer sees both.
  */
 @QuarkusTest
 class NamespaceScopeTest {
@@ -43,9 +43,12 @@ class NamespaceScopeTest {
     private static final String NS_B = "scope-b-" + TAG;
     private static final String NODE_A = "scope-node-a-" + TAG;
     private static final String NODE_B = "scope-node-b-" + TAG;
+    /** Hosts a job of each namespace. */
+    private static final String NODE_S = "scope-node-s-" + TAG;
     private static final String JOB_A = NS_A + "/train";
     private static final String JOB_A2 = NS_A + "/eval";
     private static final String JOB_B = NS_B + "/train";
+    private static final String JOB_B2 = NS_B + "/eval";
     private static final List<String> SUBRESOURCES = List.of("", "/timeline", "/incidents", "/checkpoints", "/freshness",
             "/membership", "/goodput", "/advice");
 
@@ -60,12 +63,13 @@ class NamespaceScopeTest {
             if (seeded) {
                 return;
             }
-            new TestFleet().node(NODE_A, "scope-pool").node(NODE_B, "scope-pool")
-                    .job(JOB_A, 0, 0, NODE_A).job(JOB_A2, 0, 0, NODE_A).job(JOB_B, 0, 0, NODE_B)
+            new TestFleet().node(NODE_A, "scope-pool").node(NODE_B, "scope-pool").node(NODE_S, "scope-pool")
+                    .job(JOB_A, 0, 0, NODE_A).job(JOB_A2, 0, 0, NODE_S).job(JOB_B, 0, 0, NODE_B).job(JOB_B2, 0, 0, NODE_S)
                     .checkpoint(JOB_A, "ca", 50, 5).checkpoint(JOB_B, "cb", 50, 5);
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             List<String> samples = List.of(CloudEvents.gpuSample(CloudEvents.uniqueId(), NODE_A, now, 50),
-                    CloudEvents.gpuSample(CloudEvents.uniqueId(), NODE_B, now, 50));
+                    CloudEvents.gpuSample(CloudEvents.uniqueId(), NODE_B, now, 50),
+                    gpuOf(NODE_S, 0, "a-pod", NS_A, now), gpuOf(NODE_S, 1, "b-pod", NS_B, now));
             given(TestTokens.asIngest()).contentType("application/json").body(CloudEvents.array(samples))
                     .post("/api/v1/events").then().statusCode(200);
             Arc.container().instance(ModelRuntime.class).get().barrier().get(30, TimeUnit.SECONDS);
@@ -85,6 +89,12 @@ class NamespaceScopeTest {
             viewerA = TestTokens.create("scope-viewer-a-" + TAG, Role.VIEWER, List.of(NS_A));
             seeded = true;
         }
+    }
+
+    private static String gpuOf(String node, int index, String pod, String namespace, Instant time) {
+        return CloudEvents.event(CloudEvents.uniqueId(), "test/dcgm", "gpu.sample", node, time, "{\"uuid\":\"GPU-" + node
+                + "-" + index + "\",\"index\":" + index + ",\"utilizationPercent\":50,\"pod\":\"" + pod
+                + "\",\"namespace\":\"" + namespace + "\"}");
     }
 
     private static String action(String kind, String target, String params) {
@@ -133,7 +143,7 @@ class NamespaceScopeTest {
         assertThat(paged.getList("items.name", String.class)).hasSize(1);
         assertThat(get(asA(), "/api/v1/jobs?namespace=" + NS_B).getInt("total")).isZero();
 
-        assertThat(get(asAll(), "/api/v1/jobs?namespace=" + NS_B).getInt("total")).isEqualTo(1);
+        assertThat(get(asAll(), "/api/v1/jobs?namespace=" + NS_B).getInt("total")).isEqualTo(2);
         assertThat(get(asAll(), "/api/v1/jobs?namespace=" + NS_A).getInt("total")).isEqualTo(2);
     }
 
@@ -162,12 +172,19 @@ class NamespaceScopeTest {
     @Test
     void nodesGpusAndHealthOnlyWhereTheCallersJobsRun() {
         JsonPath nodes = get(asA(), "/api/v1/nodes?limit=5000");
-        assertThat(nodes.getList("items.name", String.class)).containsExactly(NODE_A);
-        assertThat(nodes.getInt("total")).isEqualTo(1);
+        assertThat(nodes.getList("items.name", String.class)).containsExactly(NODE_A, NODE_S);
+        assertThat(nodes.getInt("total")).isEqualTo(2);
         given(asA()).get("/api/v1/nodes/" + NODE_A).then().statusCode(200);
         given(asA()).get("/api/v1/nodes/" + NODE_B).then().statusCode(404);
-        assertThat(get(asA(), "/api/v1/gpus?limit=20000").getList("items.node", String.class)).containsOnly(NODE_A)
-                .isNotEmpty();
+        assertThat(get(asA(), "/api/v1/gpus?limit=20000").getList("items.node", String.class))
+                .containsOnly(NODE_A, NODE_S).contains(NODE_A, NODE_S);
+        // On the shared node, B's pod and namespace are left out of the GPU it uses.
+        JsonPath shared = get(asA(), "/api/v1/gpus?node=" + NODE_S);
+        assertThat(shared.getList("items.pod", String.class)).contains("a-pod").doesNotContain("b-pod");
+        assertThat(shared.getList("items.namespace", String.class)).doesNotContain(NS_B);
+        assertThat(get(asA(), "/api/v1/nodes/" + NODE_S).getList("gpus.pod", String.class)).doesNotContain("b-pod");
+        assertThat(get(asAll(), "/api/v1/gpus?node=" + NODE_S).getList("items.pod", String.class))
+                .contains("a-pod", "b-pod");
         assertThat(get(asA(), "/api/v1/gpus?node=" + NODE_B).getInt("total")).isZero();
         int gpusOfA = get(asA(), "/api/v1/gpus?limit=20000").getInt("total");
         assertThat(healthTotal(asA())).isEqualTo(gpusOfA);
@@ -192,11 +209,11 @@ class NamespaceScopeTest {
     void eventsOfTheCallersJobsAndTheirNodesOnly() {
         JsonPath page = get(asA(), "/api/v1/events?limit=1000&order=desc");
         List<String> subjects = page.getList("events.subject", String.class);
-        assertThat(subjects).contains(JOB_A, JOB_A2, NODE_A).doesNotContain(JOB_B, NODE_B)
-                .allMatch(s -> s.startsWith(NS_A + "/") || s.equals(NODE_A));
+        assertThat(subjects).contains(JOB_A, JOB_A2, NODE_A, NODE_S).doesNotContain(JOB_B, JOB_B2, NODE_B)
+                .allMatch(s -> s.startsWith(NS_A + "/") || s.equals(NODE_A) || s.equals(NODE_S));
         // Filtered before the page is cut: a one-event page is still one of A's.
         assertThat(get(asA(), "/api/v1/events?limit=1&order=desc").getList("events.subject", String.class))
-                .singleElement().matches(s -> s.startsWith(NS_A + "/") || s.equals(NODE_A));
+                .singleElement().matches(s -> s.startsWith(NS_A + "/") || s.equals(NODE_A) || s.equals(NODE_S));
         assertThat(get(asA(), "/api/v1/events?subject=" + JOB_B).getList("events")).isEmpty();
         assertThat(get(asA(), "/api/v1/events?subject=" + NODE_B).getList("events")).isEmpty();
 
