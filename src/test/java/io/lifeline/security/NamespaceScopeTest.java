@@ -9,6 +9,9 @@ import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Matcher;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestFleet;
@@ -66,6 +69,10 @@ class NamespaceScopeTest {
             new TestFleet().node(NODE_A, "scope-pool").node(NODE_B, "scope-pool").node(NODE_S, "scope-pool")
                     .job(JOB_A, 0, 0, NODE_A).job(JOB_A2, 0, 0, NODE_S).job(JOB_B, 0, 0, NODE_B).job(JOB_B2, 0, 0, NODE_S)
                     .checkpoint(JOB_A, "ca", 50, 5).checkpoint(JOB_B, "cb", 50, 5);
+            for (String node : List.of(NODE_A, NODE_B)) {
+                new TestFleet().send(node, EventType.NODE_INTERRUPTION_NOTICE, new NodeData.InterruptionNotice(
+                        NoticeKind.MAINTENANCE, "test", Instant.now().plus(Duration.ofHours(2))));
+            }
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             List<String> samples = List.of(CloudEvents.gpuSample(CloudEvents.uniqueId(), NODE_A, now, 50),
                     CloudEvents.gpuSample(CloudEvents.uniqueId(), NODE_B, now, 50),
@@ -186,6 +193,9 @@ class NamespaceScopeTest {
         assertThat(get(asAll(), "/api/v1/gpus?node=" + NODE_S).getList("items.pod", String.class))
                 .contains("a-pod", "b-pod");
         assertThat(get(asA(), "/api/v1/gpus?node=" + NODE_B).getInt("total")).isZero();
+        assertThat(get(asA(), "/api/v1/fleet/notices").getList("node", String.class)).contains(NODE_A)
+                .doesNotContain(NODE_B);
+        assertThat(get(asAll(), "/api/v1/fleet/notices").getList("node", String.class)).contains(NODE_A, NODE_B);
         int gpusOfA = get(asA(), "/api/v1/gpus?limit=20000").getInt("total");
         assertThat(healthTotal(asA())).isEqualTo(gpusOfA);
         assertThat(healthTotal(asAll())).isGreaterThan(gpusOfA);
