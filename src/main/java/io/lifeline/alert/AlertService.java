@@ -23,7 +23,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Alerts and silences as the REST API and the dashboard read and change them: one place for the listing and for the
- * rules of silences: who may create and expire them (operators), what a
+ * rules of silences: who may create and expire them (operators; one limited to namespaces only silences confined to
+ * them, see {@link #inScope}), what a
  * valid one is (at least one matcher, a comment, an end in the future, at most 90 days), how many may be active or
  * pending at once. Errors are typed: {@link IllegalArgumentException} for an invalid request,
  * {@link AccessDeniedException}, {@link SilenceNotFoundException}, {@link TooManySilencesException} and
@@ -36,6 +37,7 @@ public class AlertService {
     /** The longest a silence may last. */
     public static final Duration LONGEST = Duration.ofDays(90);
     private static final int LIST_LIMIT = 10_000;
+    private static final String NAMESPACE_LABEL = "namespace";
 
     private final AlertStore store;
     private final AlertsConfig config;
@@ -73,26 +75,6 @@ public class AlertService {
         }
     }
 
-    /**
-     * May {@code scope} see silence {@code s}? A fleet-wide scope sees every silence; a scope limited to namespaces
-     * sees those with an equality matcher on {@code namespace} naming one of its namespaces (those can mute only
-     * its alerts).
-     */
-    public static boolean visible(Scope scope, Silence s) {
-        return scope.isEverything() || s.matchers().stream().anyMatch(m -> m.type() == Matcher.Type.EQUAL
-                && m.name().equals("namespace") && scope.allowsNamespace(m.value()));
-    }
-
-    /** Silences as {@link #list(boolean)} that {@code scope} may see ({@link #visible}). */
-    public List<Silence> list(Scope scope, boolean includeExpired) {
-        return list(includeExpired).stream().filter(s -> visible(scope, s)).toList();
-    }
-
-    /** A silence {@code scope} may see ({@link #visible}); empty for one it may not, as for an unknown one. */
-    public Optional<Silence> find(Scope scope, String id) {
-        return find(id).filter(s -> visible(scope, s));
-    }
-
     /** The ids of the silences in {@code silences} that mute {@code alert} at {@code now}. */
     public static List<String> silencing(Alert alert, List<Silence> silences, Instant now) {
         List<String> by = new java.util.ArrayList<>();
@@ -104,7 +86,38 @@ public class AlertService {
         return List.copyOf(by);
     }
 
-    /** Active and pending silences, and with {@code includeExpired} the expired ones too. */
+    /**
+     * Whether {@code caller} may see and expire {@code s}: a fleet-wide caller every silence, a caller limited to
+     * namespaces those confined to one of them (an equality matcher on the {@code namespace} label with a value in
+     * its scope: such a silence can mute nothing outside that namespace).
+     */
+    public static boolean inScope(Caller caller, Silence s) {
+        if (caller != null && caller.isFleetWide()) {
+            return true;
+        }
+        if (caller == null || !caller.isAuthenticated()) {
+            return false;
+        }
+        for (Matcher m : s.matchers()) {
+            if (m.type() == Matcher.Type.EQUAL && NAMESPACE_LABEL.equals(m.name()) && caller.namespaces().contains(m.value())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The silences {@code caller} may see ({@link #inScope}): active and pending, with {@code includeExpired} all. */
+    public List<Silence> list(Caller caller, boolean includeExpired) {
+        List<Silence> all = list(includeExpired);
+        return caller != null && caller.isFleetWide() ? all : all.stream().filter(s -> inScope(caller, s)).toList();
+    }
+
+    /** The silence with this id if {@code caller} may see it ({@link #inScope}). */
+    public Optional<Silence> find(Caller caller, String id) {
+        return find(id).filter(s -> inScope(caller, s));
+    }
+
+    /** Active and pending silences, and with {@code includeExpired} the expired ones too (whatever their scope). */
     public List<Silence> list(boolean includeExpired) {
         try {
             return store.silences(clock.instant(), includeExpired, LIST_LIMIT);
@@ -155,6 +168,11 @@ public class AlertService {
             throw new IllegalArgumentException("endsAt: a silence lasts at most 90 days");
         }
         Silence s = new Silence(UUID.randomUUID().toString(), matchers, start, end, caller.actor(), comment.trim());
+        if (!inScope(caller, s)) {
+            throw new AccessDeniedException("matchers: '" + caller.name() + "' is limited to namespaces "
+                    + caller.namespaces() + ": a silence needs an equality matcher namespace=<one of them>, so that it "
+                    + "mutes nothing outside them");
+        }
         try {
             if (store.silences(now, false, config.maxSilences() + 1).size() >= config.maxSilences()) {
                 throw new TooManySilencesException(config.maxSilences());
@@ -171,6 +189,10 @@ public class AlertService {
     /** Expires a silence now; expiring an expired silence changes nothing. */
     public Silence expire(Caller caller, String id) {
         requireOperator(caller);
+        if (!caller.isFleetWide() && find(caller, id).isEmpty()) {
+            // Out of scope answers as unknown: a team does not learn of another team's silences.
+            throw new SilenceNotFoundException(id);
+        }
         try {
             Silence s = store.expireSilence(id, clock.instant(), caller.actor())
                     .orElseThrow(() -> new SilenceNotFoundException(id));

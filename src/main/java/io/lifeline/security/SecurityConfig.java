@@ -3,7 +3,9 @@ package io.lifeline.security;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** API security settings ({@code lifeline.security.*}); documented in docs/api.md. */
 @ConfigMapping(prefix = "lifeline.security")
@@ -56,6 +58,30 @@ public interface SecurityConfig {
         /** What the sign-in button on the dashboard says. */
         @WithDefault("Sign in with SSO")
         String buttonLabel();
+
+        /**
+         * The audiences a bearer JWT must name (one of them) in its {@code aud} claim: a token the provider issued for
+         * another application is refused (401). Default: {@code quarkus.oidc.client-id}.
+         */
+        Optional<List<String>> audience();
+
+        /**
+         * The issuer a bearer JWT's {@code iss} must be exactly (a trailing {@code /} aside). Default:
+         * {@code quarkus.oidc.auth-server-url}, which OpenID Connect discovery makes the provider's issuer.
+         */
+        Optional<String> issuer();
+
+        /** {@code false} accepts bearer JWTs whatever their audience (a provider that cannot set one). */
+        @WithDefault("true")
+        boolean audienceRequired();
+
+        /** The only signature algorithms a bearer JWT may use. */
+        @WithDefault("RS256,ES256")
+        List<String> algorithms();
+
+        /** The most a bearer JWT's issued-at and not-before times may lie ahead of this server's clock. */
+        @WithDefault("30s")
+        Duration clockSkew();
     }
 
     /** {@code lifeline.security.token-cache.*}. */
@@ -86,6 +112,25 @@ public interface SecurityConfig {
 
         /** Action creation: {@code POST /api/v1/actions/**}. */
         Actions actions();
+
+        /** Tokens that fail to verify (unknown id or wrong secret), per client address. */
+        UnknownTokens unknownTokens();
+    }
+
+    /**
+     * {@code lifeline.security.rate-limit.unknown-tokens.*}: every token that fails to verify (an unknown id, a wrong
+     * secret) takes a permit from its client address's bucket; once it is empty, that address's tokens that are not
+     * known from memory are refused (429) before the store is asked, so made-up tokens cannot become a flood of
+     * queries. Tokens already verified (held in the token cache) are not affected.
+     */
+    interface UnknownTokens {
+        /** Failed tokens allowed per second and client address, sustained. */
+        @WithDefault("1")
+        double perSecond();
+
+        /** Failed tokens allowed at once after a quiet period. */
+        @WithDefault("20")
+        int burst();
     }
 
     /** {@code lifeline.security.rate-limit.ingest.*}: a batch carries up to 10,000 events, so requests are few. */

@@ -42,6 +42,15 @@ public final class TokenBuckets {
         return b.take(nowNanos);
     }
 
+    /**
+     * How many nanoseconds until {@code key} has a permit, without taking one: 0 when one is there now (or the key
+     * has no bucket yet, which starts full).
+     */
+    public long waitFor(String key, long nowNanos) {
+        Bucket b = buckets.get(key);
+        return b == null ? 0 : b.waitFor(nowNanos);
+    }
+
     /** Whole seconds to tell a client in {@code Retry-After} for a wait of {@code nanos} (at least 1). */
     public static long retryAfterSeconds(long nanos) {
         return Math.max(1, (nanos + NANOS_PER_SECOND - 1) / NANOS_PER_SECOND);
@@ -76,6 +85,11 @@ public final class TokenBuckets {
                 return 0;
             }
             return (long) Math.ceil((1 - permits) / perSecond * NANOS_PER_SECOND);
+        }
+
+        synchronized long waitFor(long nowNanos) {
+            refill(nowNanos);
+            return permits >= 1 ? 0 : (long) Math.ceil((1 - permits) / perSecond * NANOS_PER_SECOND);
         }
 
         synchronized boolean fullAt(long nowNanos) {

@@ -66,6 +66,12 @@ public final class TokenCache {
         entries.put(id, new Entry(token, now, now.plus(ttl)));
     }
 
+    /** Whether the store has answered a token for {@code id} before, fresh or not (an id known to exist). */
+    public boolean knows(String id) {
+        Entry e = entries.get(id);
+        return e != null && e.token() != null;
+    }
+
     /** Forgets {@code id}: its next use asks the store (called on revocation). */
     public void invalidate(String id) {
         entries.remove(id);

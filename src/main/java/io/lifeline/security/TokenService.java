@@ -175,6 +175,16 @@ public class TokenService {
         return e == null ? null : check(e.token(), presented.secret(), now);
     }
 
+    /** Whether this replica has verified a token with this id before (from memory; the secret is not checked). */
+    public boolean seenBefore(TokenFormat.Parsed presented) {
+        return cache.knows(presented.id());
+    }
+
+    /** How many ids the cache holds (tests: what reached the store). */
+    int cachedIds() {
+        return cache.size();
+    }
+
     /** Verifies a presented token, asking the store when the cache cannot answer. Blocks: not on an event loop. */
     public Verification verify(TokenFormat.Parsed presented) {
         Instant now = clock.instant();

@@ -36,6 +36,8 @@ import org.jboss.logging.Logger;
  * <p>Order of checks: the {@link AccessRules} line for the method and path; if it is open, pass. Otherwise a bearer
  * token is required (401), it must verify (401; 503 when the store cannot be asked and the token is not cached),
  * its role must satisfy the line (403), and for ingest and action creation the token's bucket must have room (429).
+ * A client address whose tokens keep failing to verify gets 429 for a token not known from memory, before the store
+ * is asked ({@code lifeline.security.rate-limit.unknown-tokens}).
  * The verified {@link Caller} is then attached to the request for {@link CurrentCaller}.
  *
  * <p>Verification is answered from memory when the token is cached; otherwise the store is asked on a worker
@@ -67,6 +69,8 @@ public class SecurityGate {
     private final OidcAuthenticator oidc;
     private final long maxBodyBytes;
     private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
+    /** Tokens that failed to verify, per client address. */
+    private final TokenBuckets failedTokens;
     private final String rootPath;
     private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
 
@@ -86,6 +90,8 @@ public class SecurityGate {
                 config.rateLimit().ingest().burst(), maxKeys));
         limits.put(AccessRules.RateClass.ACTIONS, new TokenBuckets(config.rateLimit().actions().perSecond(),
                 config.rateLimit().actions().burst(), maxKeys));
+        failedTokens = new TokenBuckets(config.rateLimit().unknownTokens().perSecond(),
+                config.rateLimit().unknownTokens().burst(), maxKeys);
         String root = rootPath.endsWith("/") ? rootPath.substring(0, rootPath.length() - 1) : rootPath;
         this.rootPath = root.startsWith("/") || root.isEmpty() ? root : "/" + root;
     }
@@ -146,7 +152,22 @@ public class SecurityGate {
             return;
         }
         TokenService.Verification cached = tokens.verifyCached(presented);
+        if (cached != null && cached.ok()) {
+            authorise(ctx, rule, cached);
+            return;
+        }
+        // An address whose tokens keep failing is refused before anything else, above all before the store is asked.
+        String address = clientAddress(ctx);
+        long wait = failedTokens.waitFor(address, System.nanoTime());
+        if (wait > 0 && !tokens.seenBefore(presented)) {
+            metrics.authFailure(SecurityMetrics.AuthFailure.INVALID);
+            long seconds = TokenBuckets.retryAfterSeconds(wait);
+            reject(ctx, 429, "rate-limited", "Too many requests", "too many tokens that are not valid came from this "
+                    + "address; retry after " + seconds + " s", Map.of("Retry-After", Long.toString(seconds)));
+            return;
+        }
         if (cached != null) {
+            noteFailure(address, cached);
             authorise(ctx, rule, cached);
             return;
         }
@@ -158,12 +179,26 @@ public class SecurityGate {
         Context vc = Vertx.currentContext();
         vc.executeBlocking(() -> tokens.verify(presented), false).onComplete(ar -> {
             if (ar.succeeded()) {
+                noteFailure(address, ar.result());
                 authorise(ctx, rule, ar.result());
             } else {
                 LOG.warnf("Token verification failed unexpectedly: %s", ar.cause().toString());
                 unauthenticated(ctx, SecurityMetrics.AuthFailure.UNAVAILABLE, null);
             }
         });
+    }
+
+    /** A token that did not verify (unknown id, wrong secret) takes a permit from its address's bucket. */
+    private void noteFailure(String address, TokenService.Verification v) {
+        if (v.failure() == SecurityMetrics.AuthFailure.INVALID) {
+            failedTokens.tryAcquire(address, System.nanoTime());
+        }
+    }
+
+    /** The client's address as the server sees it (the proxy's, unless Quarkus is told to trust forwarding headers). */
+    private static String clientAddress(RoutingContext ctx) {
+        var remote = ctx.request().remoteAddress();
+        return remote == null || remote.host() == null ? "unknown" : remote.host();
     }
 
     /** A bearer JWT from the identity provider: verified by quarkus-oidc while the body stays paused. */

@@ -128,6 +128,15 @@ class OidcSignInTest {
                 .header("WWW-Authenticate", containsString("invalid_token"));
         given().spec(TestTokens.auth(idp().tokenFromAnotherProvider("alice", "platform")))
                 .get("/api/v1/jobs").then().statusCode(401);
+        // Signed by the provider, but for another application, with an algorithm not allowed, or dated ahead.
+        given().spec(TestTokens.auth(idp().accessTokenForAudience("another-app", "alice", "platform")))
+                .get("/api/v1/jobs").then().statusCode(401).body("detail", containsString("is not Lifeline's"));
+        given().spec(TestTokens.auth(idp().accessTokenSignedWith("RS384", "alice", "platform")))
+                .get("/api/v1/jobs").then().statusCode(401).body("detail", containsString("algorithm"));
+        given().spec(TestTokens.auth(idp().accessTokenIssuedAhead(Duration.ofMinutes(10), "alice", "platform")))
+                .get("/api/v1/jobs").then().statusCode(401);
+        given().spec(TestTokens.auth(idp().accessTokenIssuedAhead(Duration.ofSeconds(5), "alice", "platform")))
+                .get("/api/v1/jobs").then().statusCode(200);
         given().spec(TestTokens.auth("not-a-jwt-at-all")).get("/api/v1/jobs").then().statusCode(401)
                 .body("detail", containsString("identity provider"));
         // A mangled API token is still answered as one, not as a provider token.

@@ -91,6 +91,26 @@ public final class TestIdentityProvider implements AutoCloseable {
         return sign(key, claims(username, List.of(groups), ttl, null));
     }
 
+    /** An access token signed by this provider but issued for another application ({@code aud}). */
+    public String accessTokenForAudience(String audience, String username, String... groups) {
+        JwtClaims c = claims(username, List.of(groups), Duration.ofMinutes(5), null);
+        c.setAudience(audience);
+        c.setClaim("azp", audience);
+        return sign(key, c);
+    }
+
+    /** An access token signed by this provider with {@code alg} (an RSA algorithm) instead of RS256. */
+    public String accessTokenSignedWith(String alg, String username, String... groups) {
+        return sign(key, claims(username, List.of(groups), Duration.ofMinutes(5), null), alg);
+    }
+
+    /** An access token signed by this provider, issued {@code ahead} from now (a provider whose clock is fast). */
+    public String accessTokenIssuedAhead(Duration ahead, String username, String... groups) {
+        JwtClaims c = claims(username, List.of(groups), Duration.ofMinutes(5).plus(ahead), null);
+        c.setIssuedAt(NumericDate.fromSeconds(Instant.now().plus(ahead).getEpochSecond()));
+        return sign(key, c);
+    }
+
     /** A well-formed token for the same people, signed by a key this provider never published. */
     public String tokenFromAnotherProvider(String username, String... groups) {
         try {
@@ -120,11 +140,15 @@ public final class TestIdentityProvider implements AutoCloseable {
     }
 
     private static String sign(RsaJsonWebKey signer, JwtClaims claims) {
+        return sign(signer, claims, AlgorithmIdentifiers.RSA_USING_SHA256);
+    }
+
+    private static String sign(RsaJsonWebKey signer, JwtClaims claims, String alg) {
         JsonWebSignature jws = new JsonWebSignature();
         jws.setPayload(claims.toJson());
         jws.setKey(signer.getPrivateKey());
         jws.setKeyIdHeaderValue(signer.getKeyId());
-        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        jws.setAlgorithmHeaderValue(alg);
         try {
             return jws.getCompactSerialization();
         } catch (JoseException e) {

@@ -5,7 +5,6 @@ import io.lifeline.alert.SilenceNotFoundException;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
 import io.lifeline.security.CurrentCaller;
-import io.lifeline.security.Scope;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -25,8 +24,7 @@ import java.util.List;
 
 /**
  * Silences ({@code /api/v1/silences}): listing needs a viewer, creating and expiring an operator (see AccessRules).
- * A silence mutes delivery of the alerts it matches; the alerts themselves keep their state. A reader limited to
- * namespaces sees only the silences that match {@code namespace} equal to one of its namespaces.
+ * A silence mutes delivery of the alerts it matches; the alerts themselves keep their state.
  */
 @Path("/api/v1/silences")
 @Produces(MediaType.APPLICATION_JSON)
@@ -81,15 +79,13 @@ public class SilencesResource {
     @GET
     public SilenceList list(@QueryParam("expired") Boolean expired) {
         Instant now = clock.instant();
-        return new SilenceList(silences.list(Scope.of(caller.get()), Boolean.TRUE.equals(expired)).stream()
-                .map(s -> view(s, now)).toList());
+        return new SilenceList(silences.list(caller.get(), Boolean.TRUE.equals(expired)).stream().map(s -> view(s, now)).toList());
     }
 
     @GET
     @Path("{id}")
     public SilenceView get(@PathParam("id") String id) {
-        return view(silences.find(Scope.of(caller.get()), id).orElseThrow(() -> new SilenceNotFoundException(id)),
-                clock.instant());
+        return view(silences.find(caller.get(), id).orElseThrow(() -> new SilenceNotFoundException(id)), clock.instant());
     }
 
     @POST

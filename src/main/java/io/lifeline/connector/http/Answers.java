@@ -1,9 +1,13 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.security.Caller;
+import io.lifeline.security.IngestScope;
 import io.lifeline.web.ProblemMappers;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.core.Response;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** How connector endpoints answer: 200 with the receipt, or a 400 problem when nothing usable came out of the input. */
@@ -16,6 +20,23 @@ public final class Answers {
     public static CompletionStage<Response> submit(ConnectorIngest ingest, ConnectorBatch batch) {
         return ingest.submit(batch).thenApply(receipt -> receipt != null ? Response.ok(receipt).build()
                 : unusable(ConnectorIngest.errorsOf(batch)));
+    }
+
+    /**
+     * Submits what {@code caller} may send and answers like the event API: events outside a namespace-limited
+     * caller's scope are refused one by one ({@code out_of_scope}); when that leaves nothing, and nothing else was
+     * wrong, the answer is 403.
+     */
+    public static CompletionStage<Response> submit(ConnectorIngest ingest, ConnectorBatch batch, Caller caller) {
+        int refused = batch.withhold(e -> IngestScope.refusal(caller, e), IngestScope.OUT_OF_SCOPE);
+        if (refused > 0 && batch.events().isEmpty() && refused == batch.errors().size()) {
+            List<ItemError> errors = ConnectorIngest.errorsOf(batch).stream()
+                    .sorted(Comparator.comparingInt(ItemError::index)).toList();
+            String detail = errors.size() == 1 ? errors.get(0).detail() : "all " + errors.size() + " events are outside "
+                    + "this token's namespaces " + caller.namespaces();
+            return CompletableFuture.completedFuture(ProblemMappers.problem(403, "forbidden", "Forbidden", detail, errors));
+        }
+        return submit(ingest, batch);
     }
 
     /** 400 with every item's error. */

@@ -11,6 +11,8 @@ import io.lifeline.connector.cloud.AwsNoticeTranslator;
 import io.lifeline.connector.cloud.AzureScheduledEventsTranslator;
 import io.lifeline.connector.cloud.GcpMetadataTranslator;
 import io.lifeline.connector.cloud.ImdsDocument;
+import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.IngestScope;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -51,9 +53,12 @@ public class CloudNoticesResource {
     private final ConnectorMetrics metrics;
     private final CloudConnectorConfig config;
     private final Clock clock;
+    private final CurrentCaller caller;
 
     CloudNoticesResource(AwsNoticeTranslator aws, AzureScheduledEventsTranslator azure, GcpMetadataTranslator gcp,
-                         ConnectorIngest ingest, ConnectorMetrics metrics, CloudConnectorConfig config, Clock clock) {
+                         ConnectorIngest ingest, ConnectorMetrics metrics, CloudConnectorConfig config, Clock clock,
+                         CurrentCaller caller) {
+        this.caller = caller;
         this.aws = aws;
         this.azure = azure;
         this.gcp = gcp;
@@ -69,6 +74,7 @@ public class CloudNoticesResource {
     @Blocking
     public CompletionStage<Response> eventBridge(byte[] body) {
         Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
+        IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         ConnectorBatch batch = new ConnectorBatch("aws");
         JsonNode root = readOrNull(body);
         if (root != null && root.isArray()) {
@@ -83,7 +89,7 @@ public class CloudNoticesResource {
         } else {
             batch.add(0, observed(aws.stats(), aws.fromEventBridge(body)));
         }
-        return Answers.submit(ingest, batch);
+        return Answers.submit(ingest, batch, caller.get());
     }
 
     /**
@@ -97,8 +103,9 @@ public class CloudNoticesResource {
     public CompletionStage<Response> imds(@PathParam("instanceId") String instanceId, @PathParam("document") String document,
                                           byte[] body) {
         Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
+        IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = aws.fromImds(instanceId, imdsDocument(document), body, clock.instant());
-        return Answers.submit(ingest, new ConnectorBatch("aws").add(0, observed(aws.stats(), t)));
+        return Answers.submit(ingest, new ConnectorBatch("aws").add(0, observed(aws.stats(), t)), caller.get());
     }
 
     /** An Azure Scheduled Events document, as {@code GET /metadata/scheduledevents} returned it. */
@@ -107,8 +114,9 @@ public class CloudNoticesResource {
     @Blocking
     public CompletionStage<Response> azureScheduledEvents(byte[] body) {
         Answers.requireEnabled(config.azure().enabled(), "the Azure connector");
+        IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = azure.translate(body, clock.instant());
-        return Answers.submit(ingest, new ConnectorBatch("azure").add(0, observed(azure.stats(), t)));
+        return Answers.submit(ingest, new ConnectorBatch("azure").add(0, observed(azure.stats(), t)), caller.get());
     }
 
     /** The value of GCE {@code instance/preempted} ({@code TRUE} or {@code FALSE}) on instance {@code instanceId}. */
@@ -117,8 +125,9 @@ public class CloudNoticesResource {
     @Blocking
     public CompletionStage<Response> gcpPreempted(@PathParam("instanceId") String instanceId, byte[] body) {
         Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
+        IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = gcp.preempted(instanceId, value(body), clock.instant());
-        return Answers.submit(ingest, new ConnectorBatch("gcp").add(0, observed(gcp.stats(), t)));
+        return Answers.submit(ingest, new ConnectorBatch("gcp").add(0, observed(gcp.stats(), t)), caller.get());
     }
 
     /** The value of GCE {@code instance/maintenance-event} on instance {@code instanceId}. */
@@ -127,8 +136,9 @@ public class CloudNoticesResource {
     @Blocking
     public CompletionStage<Response> gcpMaintenance(@PathParam("instanceId") String instanceId, byte[] body) {
         Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
+        IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = gcp.maintenanceEvent(instanceId, value(body), clock.instant());
-        return Answers.submit(ingest, new ConnectorBatch("gcp").add(0, observed(gcp.stats(), t)));
+        return Answers.submit(ingest, new ConnectorBatch("gcp").add(0, observed(gcp.stats(), t)), caller.get());
     }
 
     private Translation observed(TranslatorStats stats, Translation t) {

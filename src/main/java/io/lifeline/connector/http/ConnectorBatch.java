@@ -5,6 +5,7 @@ import io.lifeline.domain.event.Event;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The translations of one connector input, item by item, turned into the events to submit and the errors to
@@ -42,6 +43,24 @@ public final class ConnectorBatch {
     public ConnectorBatch error(int index, String reason, String detail) {
         errors.add(new ItemError(index, null, reason, detail));
         return this;
+    }
+
+    /**
+     * Takes out the events {@code refusal} names a reason for (it answers {@code null} for an event to keep), each
+     * reported as an error with {@code code}; returns how many were taken out.
+     */
+    public int withhold(Function<Event, String> refusal, String code) {
+        int n = 0;
+        for (int i = events.size() - 1; i >= 0; i--) {
+            String reason = refusal.apply(events.get(i));
+            if (reason != null) {
+                errors.add(new ItemError(positions.get(i), events.get(i).id(), code, reason));
+                events.remove(i);
+                positions.remove(i);
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Whether item {@code index} gave at least one event that passed the pipeline's checks. */

@@ -6,6 +6,7 @@ import io.lifeline.connector.Translation;
 import io.lifeline.connector.torchelastic.JobBinding;
 import io.lifeline.connector.torchelastic.JobResolver;
 import io.lifeline.connector.torchelastic.TorchelasticTranslator;
+import io.lifeline.security.CurrentCaller;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -34,9 +35,11 @@ public class TorchelasticResource {
     private final ConnectorMetrics metrics;
     private final TorchelasticConnectorConfig config;
     private final Clock clock;
+    private final CurrentCaller caller;
 
     TorchelasticResource(TorchelasticTranslator translator, ConnectorJobResolver jobs, ConnectorIngest ingest,
-                         ConnectorMetrics metrics, TorchelasticConnectorConfig config, Clock clock) {
+                         ConnectorMetrics metrics, TorchelasticConnectorConfig config, Clock clock, CurrentCaller caller) {
+        this.caller = caller;
         this.translator = translator;
         this.jobs = jobs;
         this.ingest = ingest;
@@ -60,7 +63,7 @@ public class TorchelasticResource {
         }
         JobResolver request = jobs.requestMapping(job, procsPerNode);
         ConnectorBatch batch = jobs.with(request, () -> translateLines(body, clock.instant()));
-        return Answers.submit(ingest, batch);
+        return Answers.submit(ingest, batch, caller.get());
     }
 
     /** One translation per non-blank line; the index of an error is the line number minus one. */

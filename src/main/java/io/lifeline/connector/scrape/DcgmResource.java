@@ -9,6 +9,8 @@ import io.lifeline.connector.http.Answers;
 import io.lifeline.connector.http.ConnectorBatch;
 import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
+import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.IngestScope;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -38,9 +40,11 @@ public class DcgmResource {
     private final ConnectorMetrics metrics;
     private final ScrapeConfig config;
     private final Clock clock;
+    private final CurrentCaller caller;
 
     DcgmResource(DcgmScrapeTranslator translator, DcgmScraper scraper, ConnectorIngest ingest, ConnectorMetrics metrics,
-                 ScrapeConfig config, Clock clock) {
+                 ScrapeConfig config, Clock clock, CurrentCaller caller) {
+        this.caller = caller;
         this.translator = translator;
         this.scraper = scraper;
         this.ingest = ingest;
@@ -64,9 +68,10 @@ public class DcgmResource {
     public CompletionStage<Response> push(@PathParam("node") String node, @HeaderParam("Content-Type") String contentType,
                                           byte[] body) {
         Answers.requireEnabled(config.push().enabled(), "pushing dcgm-exporter scrapes");
+        IngestScope.requireNodeEvents(caller.get(), "GPU scrapes");
         Translation t = translator.translate(body, Format.fromContentType(contentType),
                 new DcgmScrape("push/" + node, node, clock.instant()));
         metrics.observe(translator.stats(), t);
-        return Answers.submit(ingest, new ConnectorBatch("dcgm").add(0, t));
+        return Answers.submit(ingest, new ConnectorBatch("dcgm").add(0, t), caller.get());
     }
 }

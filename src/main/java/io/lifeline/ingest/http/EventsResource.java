@@ -7,9 +7,13 @@ import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.codec.Rejection;
 import io.lifeline.codec.Rfc3339;
+import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.security.Caller;
+import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.IngestScope;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
 import io.lifeline.store.EventLogQuery;
@@ -52,12 +56,14 @@ public class EventsResource {
     private final EventLogRepository log;
     private final Counter rejected;
     private final int maxBatch;
+    private final CurrentCaller caller;
     private final Visibility visibility;
 
     EventsResource(IngestPipeline pipeline, EventCodec codec, EventLogRepository log, MeterRegistry registry,
-                   io.lifeline.config.IngestConfig config, Visibility visibility) {
+                   io.lifeline.config.IngestConfig config, CurrentCaller caller, Visibility visibility) {
         this.visibility = visibility;
         this.pipeline = pipeline;
+        this.caller = caller;
         this.codec = codec;
         this.log = log;
         this.maxBatch = config.maxBatchEvents();
@@ -82,17 +88,37 @@ public class EventsResource {
             throw new InvalidEventException("batch of " + decoded.total() + " events is larger than the limit of "
                     + maxBatch + "; split it");
         }
-        if (decoded.events().isEmpty()) {
-            return CompletableFuture.completedFuture(answer(decoded, new IngestReceipt(0, 0)));
+        // A token limited to namespaces sends only its own jobs' events: the others are refused one by one.
+        Caller c = caller.get();
+        List<Event> kept = new ArrayList<>(decoded.events().size());
+        List<Integer> positions = new ArrayList<>(decoded.events().size());
+        List<Rejection> outOfScope = new ArrayList<>();
+        for (int i = 0; i < decoded.events().size(); i++) {
+            Event e = decoded.events().get(i);
+            String refusal = IngestScope.refusal(c, e);
+            if (refusal == null) {
+                kept.add(e);
+                positions.add(decoded.positions().get(i));
+            } else {
+                outOfScope.add(new Rejection(decoded.positions().get(i), e.id(), refusal));
+            }
         }
-        return pipeline.submit(decoded.events()).thenApply(receipt -> answer(decoded, receipt));
+        if (kept.isEmpty()) {
+            return CompletableFuture.completedFuture(answer(decoded, positions, outOfScope, new IngestReceipt(0, 0)));
+        }
+        return pipeline.submit(kept).thenApply(receipt -> answer(decoded, positions, outOfScope, receipt));
     }
 
-    /** The answer to a batch: accepted and duplicates, and every event refused by the codec or the gateway. */
-    private Response answer(DecodedBatch decoded, IngestReceipt receipt) {
+    /**
+     * The answer to a batch: accepted and duplicates, and every event refused by the codec, the caller's scope or the
+     * gateway. Nothing kept and every event refused for its scope: 403; nothing kept otherwise: 400.
+     */
+    private Response answer(DecodedBatch decoded, List<Integer> positions, List<Rejection> outOfScope,
+                            IngestReceipt receipt) {
         List<Rejection> errors = new ArrayList<>(decoded.rejections());
+        errors.addAll(outOfScope);
         for (IngestReceipt.Refused r : receipt.rejected()) {
-            errors.add(new Rejection(decoded.positions().get(r.index()), r.id(), r.reason()));
+            errors.add(new Rejection(positions.get(r.index()), r.id(), r.reason()));
         }
         errors.sort((a, b) -> Integer.compare(a.index(), b.index()));
         if (!errors.isEmpty()) {
@@ -100,6 +126,9 @@ public class EventsResource {
         }
         if (receipt.accepted() + receipt.duplicates() == 0 && !errors.isEmpty()) {
             String detail = errors.size() == 1 ? errors.get(0).reason() : "all " + errors.size() + " events were rejected";
+            if (outOfScope.size() == errors.size()) {
+                return ProblemMappers.problem(403, "forbidden", "Forbidden", detail, errors);
+            }
             return ProblemMappers.problem(400, "invalid-event", "Invalid event", detail, errors);
         }
         return Response.ok(new IngestResponse(receipt.accepted(), receipt.duplicates(), errors.size(), errors)).build();
