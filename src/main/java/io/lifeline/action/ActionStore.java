@@ -18,10 +18,12 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Actions, their steps and the audit log in PostgreSQL (tables of V3). Every write is one short transaction. */
 @ApplicationScoped
@@ -257,6 +259,7 @@ public class ActionStore {
             sql.append(" AND seq < ?");
             args.add(Long.parseLong(q.cursor()));
         }
+        addTargetScope(sql, args, q.namespaces(), q.nodes());
         int limit = Math.max(1, Math.min(q.limit(), 500));
         sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
         List<ActionView> items = new ArrayList<>();
@@ -327,6 +330,10 @@ public class ActionStore {
             sql.append(" AND seq < ?");
             args.add(q.beforeSeq());
         }
+        if (q.namespaces() != null) {
+            sql.append(" AND action_id IS NOT NULL");
+            addTargetScope(sql, args, q.namespaces(), q.nodes());
+        }
         int limit = Math.max(1, Math.min(q.limit(), 1000));
         sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
         List<AuditEntry> items = new ArrayList<>();
@@ -348,6 +355,30 @@ public class ActionStore {
             next = items.get(limit - 1).seq();
         }
         return new AuditPage(items, next);
+    }
+
+    /**
+     * Limits a query to targets in scope, before it is paged: jobs ({@code namespace/name}) of {@code namespaces} and
+     * the nodes {@code nodes} names. Nothing is added when {@code namespaces} is null (every target).
+     */
+    private static void addTargetScope(StringBuilder sql, List<Object> args, Set<String> namespaces, Set<String> nodes) {
+        if (namespaces == null) {
+            return;
+        }
+        List<String> any = new ArrayList<>();
+        if (!namespaces.isEmpty()) {
+            any.add("(strpos(target, '/') > 0 AND split_part(target, '/', 1) IN (" + marks(namespaces.size()) + "))");
+            args.addAll(namespaces);
+        }
+        if (nodes != null && !nodes.isEmpty()) {
+            any.add("(strpos(target, '/') = 0 AND target IN (" + marks(nodes.size()) + "))");
+            args.addAll(nodes);
+        }
+        sql.append(any.isEmpty() ? " AND FALSE" : " AND (" + String.join(" OR ", any) + ")");
+    }
+
+    private static String marks(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
     }
 
     private static void addEq(StringBuilder sql, List<Object> args, String column, String value) {

@@ -8,6 +8,7 @@ import io.lifeline.domain.alert.Silence;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
+import io.lifeline.security.Scope;
 import io.lifeline.store.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
@@ -51,6 +53,23 @@ public class AlertService {
     public List<Alert> alerts(AlertState state, AlertRule rule, String namespace, int limit) {
         try {
             return store.listAlerts(state, rule, namespace, limit);
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /**
+     * Alerts as {@link #alerts(AlertState, AlertRule, String, int)} that {@code scope} may see, filtered before the
+     * limit: those of its namespaces, and the node alerts of {@code nodes} (the nodes hosting its jobs; null: every
+     * node, for a fleet-wide scope).
+     */
+    public List<Alert> alerts(Scope scope, Set<String> nodes, AlertState state, AlertRule rule, String namespace,
+                              int limit) {
+        if (scope.isEverything()) {
+            return alerts(state, rule, namespace, limit);
+        }
+        try {
+            return store.listAlerts(state, rule, namespace, scope.namespaces(), nodes, limit);
         } catch (SQLException e) {
             throw unavailable(e);
         }

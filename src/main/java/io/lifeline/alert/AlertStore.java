@@ -20,9 +20,11 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Alerts in PostgreSQL (tables of V4): alert state, silences, the notification outbox and delivery attempts.
@@ -69,8 +71,30 @@ public class AlertStore {
 
     /** Alerts passing the filters (null: any), firing first, newest first. */
     public List<Alert> listAlerts(AlertState state, AlertRule rule, String namespace, int limit) throws SQLException {
+        return listAlerts(state, rule, namespace, null, null, limit);
+    }
+
+    /**
+     * Alerts as {@link #listAlerts(AlertState, AlertRule, String, int)}, limited (before the limit is applied) to the
+     * alerts of {@code namespaces} and the node alerts (no namespace) of {@code nodes}; null {@code namespaces}: all.
+     */
+    public List<Alert> listAlerts(AlertState state, AlertRule rule, String namespace, Set<String> namespaces,
+                                  Set<String> nodes, int limit) throws SQLException {
+        List<String> ns = namespaces == null ? List.of() : List.copyOf(namespaces);
+        List<String> nd = namespaces == null || nodes == null ? List.of() : List.copyOf(nodes);
+        String scope = "";
+        if (namespaces != null) {
+            List<String> any = new ArrayList<>();
+            if (!ns.isEmpty()) {
+                any.add("namespace IN (" + marks(ns.size()) + ")");
+            }
+            if (!nd.isEmpty()) {
+                any.add("(namespace IS NULL AND labels->>'node' IN (" + marks(nd.size()) + "))");
+            }
+            scope = any.isEmpty() ? " AND FALSE" : " AND (" + String.join(" OR ", any) + ")";
+        }
         String sql = "SELECT " + ALERT_COLUMNS + " FROM alert_state WHERE (?::text IS NULL OR state = ?)"
-                + " AND (?::text IS NULL OR rule = ?) AND (?::text IS NULL OR namespace = ?)"
+                + " AND (?::text IS NULL OR rule = ?) AND (?::text IS NULL OR namespace = ?)" + scope
                 + " ORDER BY CASE state WHEN 'firing' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END,"
                 + " COALESCE(resolved_at, firing_since, active_since) DESC, fingerprint LIMIT ?";
         return queryAlerts(sql, ps -> {
@@ -82,8 +106,19 @@ public class AlertStore {
             ps.setString(4, r);
             ps.setString(5, namespace);
             ps.setString(6, namespace);
-            ps.setInt(7, limit);
+            int i = 7;
+            for (String v : ns) {
+                ps.setString(i++, v);
+            }
+            for (String v : nd) {
+                ps.setString(i++, v);
+            }
+            ps.setInt(i, limit);
         });
+    }
+
+    private static String marks(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
     }
 
     private interface Binder {

@@ -19,6 +19,21 @@ public class EventLogRepository implements PanacheRepositoryBase<StoredEvent, Lo
             where.add("subject = :subject");
             p = p.and("subject", q.subject());
         }
+        if (q.namespaces() != null) {
+            // Filtered here, before the page is cut, so a scoped reader's pages are full and its cursors right.
+            List<String> any = new ArrayList<>();
+            int i = 0;
+            for (String ns : q.namespaces()) {
+                any.add("subject like :scope" + i);
+                p = p.and("scope" + i, ns + "/%");
+                i++;
+            }
+            if (q.nodes() != null && !q.nodes().isEmpty()) {
+                any.add("subject in :scopeNodes");
+                p = p.and("scopeNodes", List.copyOf(q.nodes()));
+            }
+            where.add(any.isEmpty() ? "1 = 0" : "(" + String.join(" or ", any) + ")");
+        }
         if (q.type() != null) {
             where.add("type = :type");
             p = p.and("type", q.type());

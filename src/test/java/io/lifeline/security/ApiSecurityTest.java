@@ -225,6 +225,45 @@ class ApiSecurityTest {
                 .body(containsString("bearer"));
     }
 
+    /**
+     * Every route the application serves (as its OpenAPI document lists them) is decided by a line of the access
+     * table written for it: an {@code /api} route must not fall through to the deny-by-default line, and a route
+     * outside {@code /api} (open to everyone) must be one of the few known to be open. A new route without its rule
+     * fails here.
+     */
+    @Test
+    void everyRouteInTheOpenApiDocumentHasAnAccessRule() {
+        io.restassured.path.json.JsonPath doc = given().queryParam("format", "json").get("/q/openapi").then()
+                .statusCode(200).extract().jsonPath();
+        java.util.Map<String, java.util.Map<String, Object>> paths = doc.getMap("paths");
+        assertThat(paths).containsKeys("/api/v1/jobs", "/api/v1/events", "/api/v1/actions", "/api/v1/tokens");
+        List<String> openOutsideApi = List.of("/auth/sso");
+        List<String> missing = new java.util.ArrayList<>();
+        int routes = 0;
+        for (boolean metricsProtected : List.of(false, true)) {
+            AccessRules rules = AccessRules.standard(metricsProtected);
+            for (var path : paths.entrySet()) {
+                String concrete = path.getKey().replaceAll("\\{[^}]*}", "x");
+                for (String method : path.getValue().keySet()) {
+                    if (!List.of("get", "put", "post", "delete", "patch").contains(method)) {
+                        continue;
+                    }
+                    routes++;
+                    AccessRules.Rule rule = rules.match(method.toUpperCase(java.util.Locale.ROOT), concrete);
+                    boolean api = concrete.startsWith("/api/");
+                    if (api ? rule.kind() == AccessRules.Kind.DENY
+                            : openOutsideApi.stream().noneMatch(concrete::startsWith)) {
+                        missing.add(method.toUpperCase(java.util.Locale.ROOT) + " " + path.getKey() + " -> "
+                                + rule.describe());
+                    }
+                }
+            }
+        }
+        assertThat(routes).isGreaterThan(40);
+        assertThat(missing).as("routes without an access rule of their own (add a line to AccessRules.standard)")
+                .isEmpty();
+    }
+
     @Test
     void corsPreflightIsNotAnswered() {
         given().header("Origin", "https://evil.example").header("Access-Control-Request-Method", "GET")

@@ -6,6 +6,8 @@ import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Silence;
+import io.lifeline.security.Scope;
+import io.lifeline.security.Visibility;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -17,7 +19,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Alerts ({@code GET /api/v1/alerts}, viewer): pending, firing and recently resolved, with the silences muting them. */
+/**
+ * Alerts ({@code GET /api/v1/alerts}, viewer): pending, firing and recently resolved, with the silences muting them.
+ * A reader limited to namespaces gets the alerts of its namespaces and of the nodes hosting its jobs.
+ */
 @Path("/api/v1/alerts")
 @Produces(MediaType.APPLICATION_JSON)
 public class AlertsResource {
@@ -26,10 +31,12 @@ public class AlertsResource {
 
     private final AlertService alerts;
     private final Clock clock;
+    private final Visibility visibility;
 
-    AlertsResource(AlertService alerts, Clock clock) {
+    AlertsResource(AlertService alerts, Clock clock, Visibility visibility) {
         this.alerts = alerts;
         this.clock = clock;
+        this.visibility = visibility;
     }
 
     /**
@@ -77,7 +84,8 @@ public class AlertsResource {
         Instant now = clock.instant();
         List<Silence> silences = alerts.list(false);
         List<AlertView> out = new ArrayList<>();
-        for (Alert a : alerts.alerts(s, r, blank(namespace) ? null : namespace, n)) {
+        Scope scope = visibility.scope();
+        for (Alert a : alerts.alerts(scope, visibility.nodesUsed(scope), s, r, blank(namespace) ? null : namespace, n)) {
             if (!blank(fingerprint) && !fingerprint.equals(a.fingerprint())) {
                 continue;
             }

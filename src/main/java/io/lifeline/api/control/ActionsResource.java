@@ -15,6 +15,8 @@ import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.Scope;
+import io.lifeline.security.Visibility;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -52,10 +54,12 @@ public class ActionsResource {
 
     private final ActionService actions;
     private final CurrentCaller callers;
+    private final Visibility visibility;
 
-    ActionsResource(ActionService actions, CurrentCaller callers) {
+    ActionsResource(ActionService actions, CurrentCaller callers, Visibility visibility) {
         this.actions = actions;
         this.callers = callers;
+        this.visibility = visibility;
     }
 
     /** A dry run's answer. */
@@ -95,12 +99,12 @@ public class ActionsResource {
         ActionKind k = kind == null ? null : ActionKind.fromWire(kind).orElseThrow(() ->
                 new ActionRejectedException("kind", "one of " + kinds()));
         ActionState st = QueryParams.enumValue("state", state, ActionState.class);
+        // The scope is part of the query, so that a page holds only actions the caller may see and is full.
+        Scope scope = visibility.scope();
         ActionPage page = actions.list(new ActionQuery(k, st, blankToNull(target), blankToNull(requestedBy),
                 QueryParams.instant("from", from), QueryParams.instant("to", to), QueryParams.limit(limit, 50, 500),
-                cursor));
-        Caller caller = callers.get();
-        return new Page(page.items().stream().filter(a -> mayRead(caller, a)).map(ActionJson::of).toList(),
-                page.nextCursor());
+                cursor, scope.isEverything() ? null : scope.namespaces(), visibility.nodesUsed(scope)));
+        return new Page(page.items().stream().map(ActionJson::of).toList(), page.nextCursor());
     }
 
     @GET
@@ -121,18 +125,11 @@ public class ActionsResource {
             throw new ActionNotFoundException(id == null ? "" : id.length() > 40 ? id.substring(0, 40) + "..." : id);
         }
         ActionView a = actions.find(id).orElseThrow(() -> new ActionNotFoundException(id));
-        if (!mayRead(callers.get(), a)) {
+        Scope scope = visibility.scope();
+        if (!scope.isEverything() && !scope.allowsTarget(a.target(), visibility.nodesUsed(scope))) {
             throw new ActionNotFoundException(id);
         }
         return a;
-    }
-
-    private static boolean mayRead(Caller caller, ActionView a) {
-        if (a.kind().targetKind() == ActionKind.TargetKind.NODE) {
-            return true;
-        }
-        int slash = a.target().indexOf('/');
-        return caller.mayReadNamespace(slash < 0 ? a.target() : a.target().substring(0, slash));
     }
 
     /** A request body, validated field by field. */

@@ -9,7 +9,10 @@ import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.fleet.PoolGpuHealth;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.Scope;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,16 +21,23 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
 
-/** Read API of the fleet: nodes, GPUs and their health, active interruption notices. */
+/**
+ * Read API of the fleet: nodes, GPUs and their health, active interruption notices. A caller limited to namespaces
+ * sees only the nodes that host ranks of its jobs now (and their GPUs, notices and health); any other node is
+ * answered 404, as if unknown.
+ */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class FleetResource {
 
     private final ModelRuntime model;
+    private final CurrentCaller callers;
 
-    FleetResource(ModelRuntime model) {
+    FleetResource(ModelRuntime model, CurrentCaller callers) {
         this.model = model;
+        this.callers = callers;
     }
 
     @GET
@@ -46,13 +56,26 @@ public class FleetResource {
                 QueryParams.enumValue("health", health, GpuHealth.class));
         int n = QueryParams.limit(limit, 500, 5000);
         int from = QueryParams.offset(offset);
-        return model.read(m -> Page.of(m.fleet().nodes(q), from, n));
+        Scope scope = Scope.of(callers.get());
+        return model.read(m -> {
+            List<NodeSummary> all = m.fleet().nodes(q);
+            if (!scope.isEverything()) {
+                Predicate<String> visible = visibleNodes(scope, m);
+                all = all.stream().filter(s -> visible.test(s.name())).toList();
+            }
+            return Page.of(all, from, n);
+        });
     }
 
     @GET
     @Path("/nodes/{name}")
     public CompletionStage<NodeDetail> node(@PathParam("name") String name) {
-        return model.read(m -> m.fleet().node(name).orElseThrow(() -> NotFound.node(name)));
+        Scope scope = Scope.of(callers.get());
+        return model.read(m -> m.fleet().node(name).filter(d -> visibleNodes(scope, m).test(name))
+                .map(d -> scope.isEverything() ? d : new NodeDetail(d.name(), d.facts(), d.state(), d.stateSince(),
+                        d.cordoned(), d.cordonSince(), d.notice(), d.noticeActive(), d.health(),
+                        d.gpus().stream().map(g -> redact(scope, g)).toList(), d.xidHistory(), d.lemon()))
+                .orElseThrow(() -> NotFound.node(name)));
     }
 
     @GET
@@ -62,10 +85,14 @@ public class FleetResource {
         GpuHealth h = QueryParams.enumValue("health", health, GpuHealth.class);
         int n = QueryParams.limit(limit, 1000, 20_000);
         int from = QueryParams.offset(offset);
+        Scope scope = Scope.of(callers.get());
         return model.read(m -> {
+            Predicate<String> visible = visibleNodes(scope, m);
             List<GpuView> all = m.fleet().gpus().stream()
                     .filter(g -> node == null || node.isBlank() || node.equals(g.node()))
+                    .filter(g -> visible.test(g.node()))
                     .filter(g -> h == null || h == g.health())
+                    .map(g -> redact(scope, g))
                     .toList();
             return Page.of(all, from, n);
         });
@@ -74,12 +101,38 @@ public class FleetResource {
     @GET
     @Path("/fleet/health")
     public CompletionStage<List<PoolGpuHealth>> health() {
-        return model.read(m -> m.fleet().gpuHealthByPool());
+        Scope scope = Scope.of(callers.get());
+        return model.read(m -> scope.isEverything() ? m.fleet().gpuHealthByPool()
+                : m.fleet().gpuHealthByPool(visibleNodes(scope, m)));
     }
 
     @GET
     @Path("/fleet/notices")
     public CompletionStage<List<NodeNotice>> notices() {
-        return model.read(m -> m.fleet().nodesWithActiveNotice());
+        Scope scope = Scope.of(callers.get());
+        return model.read(m -> {
+            List<NodeNotice> all = m.fleet().nodesWithActiveNotice();
+            if (scope.isEverything()) {
+                return all;
+            }
+            Predicate<String> visible = visibleNodes(scope, m);
+            return all.stream().filter(x -> visible.test(x.node())).toList();
+        });
+    }
+
+    /** The GPU as {@code scope} may see it: without the pod and namespace using it when that namespace is not its own. */
+    static GpuView redact(Scope scope, GpuView g) {
+        if (g.namespace() == null || scope.allowsNamespace(g.namespace())) {
+            return g;
+        }
+        return new GpuView(g.node(), g.uuid(), g.index(), g.model(), g.sampledAt(), g.utilizationPercent(),
+                g.memoryUsedMiB(), g.memoryFreeMiB(), g.temperatureCelsius(), g.powerWatts(), g.eccSbeVolatile(),
+                g.eccDbeVolatile(), g.rowRemapFailures(), g.nvlinkErrors(), g.lastXid(), null, null, g.health(),
+                g.reason());
+    }
+
+    /** The nodes {@code scope} may see: every node, or those hosting ranks of its jobs. Call on the model thread. */
+    static Predicate<String> visibleNodes(Scope scope, LiveModel m) {
+        return Scope.nodeFilter(scope.isEverything() ? null : scope.nodesUsed(m.jobs().jobsByNode()));
     }
 }

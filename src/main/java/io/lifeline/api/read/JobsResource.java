@@ -15,6 +15,8 @@ import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.Scope;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -35,6 +37,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 /**
  * Read API of jobs: list, detail, interruption timeline, checkpoints with lineage, freshness, membership history,
  * goodput and checkpoint-interval advice. A job is addressed as {@code /api/v1/jobs/{namespace}/{name}}.
+ *
+ * <p>Every answer is limited to the caller's {@link Scope}: lists and rollups count only the jobs of its namespaces,
+ * and a job outside them is answered 404, as if it did not exist.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -42,10 +47,12 @@ public class JobsResource {
 
     private final ModelRuntime model;
     private final JobHistory history;
+    private final CurrentCaller callers;
 
-    JobsResource(ModelRuntime model, JobHistory history) {
+    JobsResource(ModelRuntime model, JobHistory history, CurrentCaller callers) {
         this.model = model;
         this.history = history;
+        this.callers = callers;
     }
 
     @GET
@@ -59,7 +66,8 @@ public class JobsResource {
                 QueryParams.enumValue("state", state, JobState.class), QueryParams.bool("breached", breached));
         int n = QueryParams.limit(limit, 100, 1000);
         int from = QueryParams.offset(offset);
-        return model.read(m -> Page.of(m.jobs().list(f), from, n));
+        Scope scope = scope();
+        return model.read(m -> Page.of(m.jobs().list(f, scope.namespaceFilter()), from, n));
     }
 
     @GET
@@ -76,7 +84,7 @@ public class JobsResource {
         Instant f = QueryParams.instant("from", from);
         Instant t = QueryParams.instant("to", to);
         int n = QueryParams.limit(limit, 100, 1000);
-        String job = ns + "/" + name;
+        String job = visibleJob(ns, name);
         // Memory first; entries that left the in-memory ring come from the stored history, under the same cursor.
         return history.timeline(job, f, t, cursor, n).thenApply(p -> p.orElseThrow(() -> NotFound.job(job)));
     }
@@ -87,7 +95,7 @@ public class JobsResource {
             content = @Content(schema = @Schema(type = SchemaType.ARRAY, implementation = IncidentView.class)))
     public CompletionStage<Response> incidents(@PathParam("namespace") String ns, @PathParam("name") String name,
                                                @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
-        String job = ns + "/" + name;
+        String job = visibleJob(ns, name);
         int n = pageLimit(cursor, limit);
         // Without cursor and limit: what memory holds, as before; older incidents follow the Link header.
         return history.incidents(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.items()),
@@ -100,7 +108,7 @@ public class JobsResource {
             + "older ones follow the Link header", content = @Content(schema = @Schema(implementation = CheckpointHistory.class)))
     public CompletionStage<Response> checkpoints(@PathParam("namespace") String ns, @PathParam("name") String name,
                                                  @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
-        String job = ns + "/" + name;
+        String job = visibleJob(ns, name);
         int n = pageLimit(cursor, limit);
         return history.checkpoints(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.history()),
                 "checkpoints", ns, name, page.nextCursor(), limit)).orElseThrow(() -> NotFound.job(job)));
@@ -151,13 +159,27 @@ public class JobsResource {
     public CompletionStage<List<GoodputRollup>> rollup(@QueryParam("by") String by) {
         RollupDimension d = by == null || by.isBlank() ? RollupDimension.FLEET
                 : QueryParams.enumValue("by", by, RollupDimension.class);
-        return model.read(m -> m.jobs().rollup(d));
+        Scope scope = scope();
+        return model.read(m -> scope.isEverything() ? m.jobs().rollup(d) : m.jobs().rollup(d, scope.namespaceFilter()));
     }
 
     private <T> CompletionStage<T> one(String ns, String name,
                                        Function<String, Function<io.lifeline.runtime.LiveModel, Optional<T>>> q) {
-        String job = ns + "/" + name;
+        String job = visibleJob(ns, name);
         Function<io.lifeline.runtime.LiveModel, Optional<T>> query = q.apply(job);
         return model.read(m -> query.apply(m).orElseThrow(() -> NotFound.job(job)));
+    }
+
+    private Scope scope() {
+        return Scope.of(callers.get());
+    }
+
+    /** The job's key, or 404 (the same answer as for an unknown job) when it lies outside the caller's scope. */
+    private String visibleJob(String ns, String name) {
+        String job = ns + "/" + name;
+        if (!scope().allowsNamespace(ns)) {
+            throw NotFound.job(job);
+        }
+        return job;
     }
 }

@@ -152,9 +152,14 @@ public final class Fleet implements NodeModel {
 
     /** GPU verdict counts per node pool (GPUs of terminated nodes excluded), by pool; unregistered nodes last. */
     public List<PoolGpuHealth> gpuHealthByPool() {
+        return gpuHealthByPool(name -> true);
+    }
+
+    /** GPU verdict counts per node pool as {@link #gpuHealthByPool()}, over the nodes {@code visible} accepts by name. */
+    public List<PoolGpuHealth> gpuHealthByPool(java.util.function.Predicate<String> visible) {
         Map<String, int[]> counts = new HashMap<>();
         for (NodeState n : nodes.values()) {
-            if (n.state == NodeLifecycle.TERMINATED) {
+            if (n.state == NodeLifecycle.TERMINATED || !visible.test(n.name)) {
                 continue;
             }
             NodeInfo f = n.facts();

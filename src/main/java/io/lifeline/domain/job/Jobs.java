@@ -274,10 +274,15 @@ public final class Jobs {
 
     /** Jobs matching the filter, sorted by name. */
     public List<JobSummary> list(JobFilter filter) {
+        return list(filter, ns -> true);
+    }
+
+    /** Jobs matching the filter in the namespaces {@code visible} accepts, sorted by name. */
+    public List<JobSummary> list(JobFilter filter, java.util.function.Predicate<String> visible) {
         long now = now();
         List<JobSummary> out = new ArrayList<>();
         for (Job job : sorted()) {
-            if (filter.namespace() != null && !filter.namespace().equals(job.namespace)) {
+            if (filter.namespace() != null && !filter.namespace().equals(job.namespace) || !visible.test(job.namespace)) {
                 continue;
             }
             if (filter.state() != null && filter.state() != job.state) {
@@ -357,6 +362,11 @@ public final class Jobs {
     /** Goodput rolled up by pool, capacity type, namespace or for the whole fleet. */
     public List<GoodputRollup> rollup(RollupDimension dimension) {
         return JobRollups.rollup(sorted(), dimension, now());
+    }
+
+    /** Goodput rolled up as {@link #rollup(RollupDimension)}, over the jobs of the namespaces {@code visible} accepts. */
+    public List<GoodputRollup> rollup(RollupDimension dimension, java.util.function.Predicate<String> visible) {
+        return JobRollups.rollup(sorted().stream().filter(j -> visible.test(j.namespace)).toList(), dimension, now());
     }
 
     /** Checkpoint-interval advice for a job (see {@link IntervalAdvisor}). */

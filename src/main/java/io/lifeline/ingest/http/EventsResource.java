@@ -14,6 +14,8 @@ import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
+import io.lifeline.security.Scope;
+import io.lifeline.security.Visibility;
 import io.lifeline.store.EventLogQuery;
 import io.lifeline.store.EventLogRepository;
 import io.lifeline.store.StoredEvent;
@@ -35,10 +37,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-/** HTTP ingest ({@code POST /api/v1/events}) and the event log ({@code GET /api/v1/events}). */
+/**
+ * HTTP ingest ({@code POST /api/v1/events}) and the event log ({@code GET /api/v1/events}). A reader limited to
+ * namespaces gets the events of its jobs and of the nodes hosting their ranks now, filtered before paging.
+ */
 @Path("/api/v1/events")
 public class EventsResource {
 
@@ -51,9 +57,11 @@ public class EventsResource {
     private final Counter rejected;
     private final int maxBatch;
     private final CurrentCaller caller;
+    private final Visibility visibility;
 
     EventsResource(IngestPipeline pipeline, EventCodec codec, EventLogRepository log, MeterRegistry registry,
-                   io.lifeline.config.IngestConfig config, CurrentCaller caller) {
+                   io.lifeline.config.IngestConfig config, CurrentCaller caller, Visibility visibility) {
+        this.visibility = visibility;
         this.pipeline = pipeline;
         this.caller = caller;
         this.codec = codec;
@@ -158,8 +166,11 @@ public class EventsResource {
         } else {
             throw new InvalidEventException("order: must be asc or desc, got '" + order + "'");
         }
+        Scope scope = visibility.scope();
+        Set<String> namespaces = scope.isEverything() ? null : scope.namespaces();
+        Set<String> nodes = visibility.nodesUsed(scope);
         EventLogQuery q = new EventLogQuery(blankToNull(subject), type, instant("from", from), instant("to", to), n, desc,
-                decodeCursor(cursor));
+                decodeCursor(cursor), namespaces, nodes);
         List<StoredEvent> rows = log.page(q);
         boolean more = rows.size() > n;
         List<StoredEvent> page = more ? rows.subList(0, n) : rows;
