@@ -1,5 +1,7 @@
 package io.lifeline.store;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 /**
@@ -160,6 +163,30 @@ final class GroupCommitQueue<T> {
                 LOG.warnf("Write of %d %s failed, retrying in %d ms: %s", batch.size(), what, backoff, e.getMessage());
                 Thread.sleep(backoff);
                 backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+            }
+        }
+    }
+
+    /**
+     * Runs one statement whose parameters are whole columns (PostgreSQL arrays, typically under {@code unnest}) in one
+     * transaction: the shape of every batch write here.
+     *
+     * @param types    the SQL element type of each column ("text", "bigint")
+     * @param columns  the columns, in parameter order
+     */
+    static void executeColumns(DataSource dataSource, String sql, String[] types, Object[]... columns)
+            throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < columns.length; i++) {
+                    ps.setArray(i + 1, c.createArrayOf(types[i], columns[i]));
+                }
+                ps.executeUpdate();
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
             }
         }
     }

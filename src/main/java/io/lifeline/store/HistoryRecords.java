@@ -136,23 +136,8 @@ public class HistoryRecords {
             }
             i++;
         }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
-                ps.setArray(1, c.createArrayOf("text", kinds));
-                ps.setArray(2, c.createArrayOf("text", jobs));
-                ps.setArray(3, c.createArrayOf("bigint", incarnations));
-                ps.setArray(4, c.createArrayOf("text", ids));
-                ps.setArray(5, c.createArrayOf("bigint", ordinals));
-                ps.setArray(6, c.createArrayOf("text", times));
-                ps.setArray(7, c.createArrayOf("text", bodies));
-                ps.executeUpdate();
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+        GroupCommitQueue.executeColumns(dataSource, UPSERT, new String[] {"text", "text", "bigint", "text", "bigint",
+            "text", "text"}, kinds, jobs, incarnations, ids, ordinals, times, bodies);
     }
 
     /** Writes what is queued (bounded by the retry back-off) and stops. */

@@ -136,25 +136,8 @@ public class TimelineLog {
             summaries[i] = e.summary() == null ? "" : e.summary();
             incidents[i] = e.incidentId();
         }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-                ps.setArray(1, c.createArrayOf("text", jobs));
-                ps.setArray(2, c.createArrayOf("bigint", incarnations));
-                ps.setArray(3, c.createArrayOf("bigint", seqs));
-                ps.setArray(4, c.createArrayOf("bigint", millis));
-                ps.setArray(5, c.createArrayOf("text", times));
-                ps.setArray(6, c.createArrayOf("text", kinds));
-                ps.setArray(7, c.createArrayOf("text", types));
-                ps.setArray(8, c.createArrayOf("text", summaries));
-                ps.setArray(9, c.createArrayOf("text", incidents));
-                ps.executeUpdate();
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+        GroupCommitQueue.executeColumns(dataSource, INSERT, new String[] {"text", "bigint", "bigint", "bigint", "text",
+            "text", "text", "text", "text"}, jobs, incarnations, seqs, millis, times, kinds, types, summaries, incidents);
     }
 
     /** Writes what is queued (bounded by the retry back-off) and stops. */
