@@ -24,8 +24,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -180,13 +182,19 @@ public final class Jobs {
         }
         List<JobTimelineEntry> out = new ArrayList<>();
         for (Job job : undrained) {
+            // Entries are in sequence order: walk back from the newest to the last one handed over, not the whole ring
+            // (this runs after every event that added an entry).
             long first = job.timelineSeq + 1;
-            for (TimelineEntry e : job.timeline) {
-                if (e.seq() > job.drainedSeq) {
-                    first = Math.min(first, e.seq());
-                    out.add(new JobTimelineEntry(job.name, job.incarnation, e));
+            int from = out.size();
+            for (Iterator<TimelineEntry> it = job.timeline.newestFirst(); it.hasNext(); ) {
+                TimelineEntry e = it.next();
+                if (e.seq() <= job.drainedSeq) {
+                    break;
                 }
+                first = e.seq();
+                out.add(new JobTimelineEntry(job.name, job.incarnation, e));
             }
+            Collections.reverse(out.subList(from, out.size()));
             lostTimelineEntries += Math.max(0, first - job.drainedSeq - 1);
             job.drainedSeq = job.timelineSeq;
             job.drainQueued = false;

@@ -55,6 +55,11 @@ public final class Ring<T> implements Iterable<T> {
         return List.copyOf(new ArrayList<>(items));
     }
 
+    /** Newest first: for callers that want only the latest few without walking the whole ring. */
+    public Iterator<T> newestFirst() {
+        return items.descendingIterator();
+    }
+
     @Override
     public Iterator<T> iterator() {
         return items.iterator();
