@@ -4,7 +4,7 @@ import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.store.EventLogReplay;
+import io.lifeline.store.EventLogTail;
 import io.lifeline.store.PartitionMaintenance;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,8 +15,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Start-up order: make sure the log's partitions exist, start storing the jobs' timelines, rebuild the model from the
- * stored log, and only then
- * open ingest (HTTP, Kafka, connectors, the demo). Until it is open, readiness is DOWN.
+ * stored log (read in seq order, the order it was committed in), and only then open ingest (HTTP, Kafka, connectors,
+ * the demo) and follow the log live. Until it is open, readiness is DOWN.
  */
 @ApplicationScoped
 public class LifelineStartup {
@@ -24,16 +24,16 @@ public class LifelineStartup {
     private static final Logger LOG = Logger.getLogger(LifelineStartup.class);
 
     private final PartitionMaintenance partitions;
-    private final EventLogReplay replay;
+    private final EventLogTail log;
     private final ModelRuntime model;
     private final IngestPipeline pipeline;
     private final jakarta.enterprise.event.Event<IngestOpened> opened;
     private final JobHistory history;
 
-    LifelineStartup(PartitionMaintenance partitions, EventLogReplay replay, ModelRuntime model, IngestPipeline pipeline,
+    LifelineStartup(PartitionMaintenance partitions, EventLogTail log, ModelRuntime model, IngestPipeline pipeline,
                     jakarta.enterprise.event.Event<IngestOpened> opened, JobHistory history) {
         this.partitions = partitions;
-        this.replay = replay;
+        this.log = log;
         this.model = model;
         this.pipeline = pipeline;
         this.opened = opened;
@@ -46,13 +46,24 @@ public class LifelineStartup {
         // Before the replay, so that it stores the timeline entries missing from the history (all of them, the first
         // time a log of an earlier release is replayed).
         history.start();
-        long n = replay.replay(batch -> {
-            batch.forEach(pipeline::rememberReplayed);
-            model.enqueue(batch, Duration.ofMinutes(5));
-        });
+        long n = log.catchUp(0, following(Duration.ofMinutes(5)));
         model.barrier().join();
         pipeline.open();
+        // From now on every event any replica stores reaches this model through the log too.
+        log.follow(following(Duration.ofSeconds(30)));
         LOG.infof("Model rebuilt from %d stored events in %d ms; ingest open", n, (System.nanoTime() - t0) / 1_000_000);
         opened.fire(new IngestOpened());
+    }
+
+    /** Hands rows read back from the log to the model, remembering their ids so that a redelivery is a duplicate. */
+    private EventLogTail.Sink following(Duration timeout) {
+        return (events, seqs) -> {
+            for (io.lifeline.domain.event.Event e : events) {
+                if (e != null) {
+                    pipeline.rememberReplayed(e);
+                }
+            }
+            model.enqueueFollowed(events, seqs, timeout);
+        };
     }
 }

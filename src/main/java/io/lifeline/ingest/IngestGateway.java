@@ -1,6 +1,7 @@
 package io.lifeline.ingest;
 
 import io.lifeline.domain.event.Event;
+import io.lifeline.store.ConsumedOffsets;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -17,5 +18,13 @@ public interface IngestGateway {
      * stage completes once every lifecycle event kept is durably stored and every event kept is queued for the
      * model, or fails with {@link RetryLaterException} when Lifeline cannot take more right now (back-pressure).
      */
-    CompletionStage<IngestReceipt> submit(List<Event> events);
+    default CompletionStage<IngestReceipt> submit(List<Event> events) {
+        return submit(events, null);
+    }
+
+    /**
+     * Submits events consumed from Kafka up to {@code offsets} (null for other transports): the offsets are stored in
+     * the same transaction as the events, so the next reader of those partitions resumes exactly after them.
+     */
+    CompletionStage<IngestReceipt> submit(List<Event> events, ConsumedOffsets offsets);
 }

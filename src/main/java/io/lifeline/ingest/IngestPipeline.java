@@ -4,6 +4,7 @@ import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.EventLogWriter;
 import io.lifeline.store.RetryLaterException;
 import io.micrometer.core.instrument.Counter;
@@ -14,19 +15,19 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * The ingest pipeline behind every transport: dedupe by (source, id), then telemetry straight to the model,
- * lifecycle events to the event log first and to the model once stored (so an acknowledged event is never
- * lost and a stored one is applied exactly once, in order).
+ * The ingest pipeline behind every transport: dedupe by (source, id) (in memory here, durably in the log), then
+ * telemetry straight to the model, lifecycle events to the event log first and to the model once stored (so an
+ * acknowledged event is never lost and a stored one is applied exactly once, in order). Events another replica stored
+ * reach this replica's model through the log follower ({@link io.lifeline.store.EventLogTail}).
  */
 @ApplicationScoped
 public class IngestPipeline implements IngestGateway {
@@ -83,19 +84,17 @@ public class IngestPipeline implements IngestGateway {
     }
 
     @Override
-    public CompletionStage<IngestReceipt> submit(List<Event> submitted) {
+    public CompletionStage<IngestReceipt> submit(List<Event> submitted, ConsumedOffsets offsets) {
         List<IngestReceipt.Refused> refused = new ArrayList<>();
         List<Event> events = admissible(submitted, refused);
-        if (events.isEmpty()) {
+        if (events.isEmpty() && offsets == null) {
             return CompletableFuture.completedFuture(new IngestReceipt(0, 0, refused));
         }
         if (!open) {
             return CompletableFuture.failedFuture(new RetryLaterException("starting: the model is being rebuilt"));
         }
         List<Event> accepted = new ArrayList<>(events.size());
-        List<Event> lifecycle = new ArrayList<>();
-        // Telemetry the log keeps too, so that replay rebuilds the same model.
-        List<Event> sampled = new ArrayList<>();
+        List<Event> toStore = new ArrayList<>();
         int dup = 0;
         for (Event e : events) {
             if (!recent.add(e.source(), e.id())) {
@@ -104,35 +103,49 @@ public class IngestPipeline implements IngestGateway {
             }
             accepted.add(e);
             if (!e.isTelemetry()) {
-                lifecycle.add(e);
+                toStore.add(e);
                 sampler.lifecycle(e.subject());
             } else if (sampler.shouldStore(e)) {
-                sampled.add(e);
+                // Telemetry the log keeps too, so that replay (and the other replicas) rebuild the same model.
+                toStore.add(e);
             }
         }
         if (dup > 0) {
             duplicates.increment(dup);
         }
         final int duplicatesInBatch = dup;
-        List<Event> toStore = new ArrayList<>(lifecycle.size() + sampled.size());
-        toStore.addAll(lifecycle);
-        toStore.addAll(sampled);
         try {
             // Every submission queues behind the ones before it, so the model sees each subject's events in the
-            // order they were submitted, telemetry and lifecycle alike; lifecycle events only once stored.
-            return log.append(toStore, accepted.size() - lifecycle.size()).thenApply(fresh -> {
-                Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
-                for (int i = 0; i < lifecycle.size(); i++) {
-                    if (!fresh[i]) {
-                        old.add(lifecycle.get(i));
+            // order they were submitted, telemetry and lifecycle alike; stored events only once stored.
+            return log.append(toStore, accepted.size() - toStore.size(), offsets).thenApply(stored -> {
+                Map<Event, Long> seqOf = new IdentityHashMap<>(toStore.size() * 2);
+                int old = 0;
+                for (int i = 0; i < toStore.size(); i++) {
+                    seqOf.put(toStore.get(i), stored[i]);
+                    if (stored[i] == 0) {
+                        old++;
                     }
                 }
-                List<Event> apply = old.isEmpty() ? accepted
-                        : accepted.stream().filter(e -> !old.contains(e)).toList();
-                // Runs on the store writer's thread, in write order.
-                model.enqueue(apply, Duration.ofDays(1));
+                List<Event> apply = new ArrayList<>(accepted.size() - old);
+                long[] seqs = new long[accepted.size() - old];
+                for (Event e : accepted) {
+                    Long seq = seqOf.get(e);
+                    if (seq != null && seq == 0) {
+                        // Stored before (by this replica or another): the log follower applies the stored one.
+                        continue;
+                    }
+                    seqs[apply.size()] = seq == null ? 0 : seq;
+                    apply.add(e);
+                }
+                try {
+                    // Runs on the store writer's thread, in write order.
+                    model.enqueueStored(apply, seqs, Duration.ofSeconds(30));
+                } catch (RetryLaterException e) {
+                    // Stored, so not lost: the log follower applies them once the model has room.
+                    LOG.warnf("Model busy: %d stored events left to the log follower (%s)", apply.size(), e.getMessage());
+                }
                 metrics.accepted(apply);
-                return new IngestReceipt(apply.size(), duplicatesInBatch + old.size(), refused);
+                return new IngestReceipt(apply.size(), duplicatesInBatch + old, refused);
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.

@@ -31,6 +31,7 @@ public class ModelRuntime {
     private final Thread thread;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final AppliedPosition position = new AppliedPosition();
     private volatile boolean running = true;
     private final java.util.List<java.util.function.BiConsumer<Event, LiveModel>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -53,6 +54,49 @@ public class ModelRuntime {
             return;
         }
         put(() -> applyAll(events), timeout);
+    }
+
+    /**
+     * Queues events this replica has just stored (with their {@code seqs}, 0 for telemetry the log does not keep),
+     * applied unless the log follower handed them over first.
+     *
+     * @throws RetryLaterException when the model cannot keep up for that long (the follower then applies them)
+     */
+    public void enqueueStored(List<Event> events, long[] seqs, Duration timeout) {
+        if (events.isEmpty()) {
+            return;
+        }
+        put(() -> {
+            for (int i = 0; i < events.size(); i++) {
+                if (seqs[i] == 0 || position.takeStored(seqs[i])) {
+                    applyOne(events.get(i));
+                }
+            }
+        }, timeout);
+    }
+
+    /**
+     * Queues events read back from the log, in seq order ({@code events[i]} may be null for a row that no longer
+     * decodes: its seq still moves the position), applied unless this replica applied them when it stored them.
+     *
+     * @throws RetryLaterException when the model cannot keep up for that long
+     */
+    public void enqueueFollowed(List<Event> events, long[] seqs, Duration timeout) {
+        if (events.isEmpty()) {
+            return;
+        }
+        put(() -> {
+            for (int i = 0; i < events.size(); i++) {
+                if (position.takeFollowed(seqs[i]) && events.get(i) != null) {
+                    applyOne(events.get(i));
+                }
+            }
+        }, timeout);
+    }
+
+    /** How far the stored log has been applied; read it on the model thread (in a {@link #read}). */
+    public AppliedPosition position() {
+        return position;
     }
 
     /**
@@ -123,17 +167,21 @@ public class ModelRuntime {
 
     private void applyAll(List<Event> events) {
         for (Event e : events) {
-            try {
-                model.apply(e);
-                applied.incrementAndGet();
-                for (java.util.function.BiConsumer<Event, LiveModel> l : listeners) {
-                    l.accept(e, model);
-                }
-            } catch (RuntimeException ex) {
-                // One event the model cannot take must not stop the others: count it and go on.
-                failed.incrementAndGet();
-                LOG.warnf(ex, "Model could not apply %s %s of %s", e.type().wireName(), e.id(), e.subject());
+            applyOne(e);
+        }
+    }
+
+    private void applyOne(Event e) {
+        try {
+            model.apply(e);
+            applied.incrementAndGet();
+            for (java.util.function.BiConsumer<Event, LiveModel> l : listeners) {
+                l.accept(e, model);
             }
+        } catch (RuntimeException ex) {
+            // One event the model cannot take must not stop the others: count it and go on.
+            failed.incrementAndGet();
+            LOG.warnf(ex, "Model could not apply %s %s of %s", e.type().wireName(), e.id(), e.subject());
         }
     }
 

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +27,10 @@ import org.jboss.logging.Logger;
  * transaction ran goes into the next one, as a single multi-row insert. A submission's future completes,
  * on this writer's thread and in submission order, with which of its events were new to the log.
  *
+ * <p>Every replica writes to the one log and follows it ({@link EventLogTail}), so the writers of all replicas take
+ * turns: each transaction holds an advisory lock from its insert to its commit, which makes {@code seq} grow in commit
+ * order. A transaction also stores the Kafka offsets the events were consumed up to ({@link ConsumedOffsets}).
+ *
  * <p>While the database is unavailable the writer retries with back-off and keeps what it has; once
  * {@code lifeline.ingest.buffer-events} are waiting, new submissions are refused (back-pressure) instead of
  * growing without bound.
@@ -34,11 +39,31 @@ import org.jboss.logging.Logger;
 public class EventLogWriter {
 
     private static final Logger LOG = Logger.getLogger(EventLogWriter.class);
+    /**
+     * Stores the events whose (source, id) is new to {@code event_ids}, the first of each in the batch, in submission
+     * order, so that seq follows the order the model applies them in.
+     */
     private static final String INSERT = """
+            WITH input AS (
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::jsonb[])
+                    WITH ORDINALITY AS t(event_id, source, type, subject, time, data, ord)
+            ), firsts AS (
+                SELECT DISTINCT ON (source, event_id) * FROM input ORDER BY source, event_id, ord
+            ), fresh AS (
+                INSERT INTO event_ids (source, event_id, time) SELECT source, event_id, time FROM firsts
+                ON CONFLICT DO NOTHING
+                RETURNING source, event_id
+            )
             INSERT INTO event_log (event_id, source, type, subject, time, data)
-            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::jsonb[])
+            SELECT i.event_id, i.source, i.type, i.subject, i.time, i.data
+            FROM firsts i JOIN fresh f ON f.source = i.source AND f.event_id = i.event_id
+            ORDER BY i.ord
             ON CONFLICT DO NOTHING
-            RETURNING source, event_id, time""";
+            RETURNING source, event_id, seq""";
+    /** "commit order" as a number: writers of the log take it in turn, so seq grows in commit order. */
+    static final long COMMIT_ORDER_KEY = 0x6c6c2d636f6d6d69L;
+    /** Woken readers of the log ({@link EventLogTail}) look for new rows at once instead of at their next poll. */
+    static final String CHANNEL = "lifeline_event_log";
     private static final long MAX_BACKOFF_MILLIS = 5_000;
 
     private final AgroalDataSource dataSource;
@@ -63,21 +88,22 @@ public class EventLogWriter {
     }
 
     /**
-     * Queues events for the log. The future completes with, per event, whether it was new (false for an event
-     * already stored with the same source, id and time).
+     * Queues events for the log. The future completes with, per event, its {@code seq} if it was new, or 0 for an
+     * event already stored with the same source and id.
      *
      * @throws RetryLaterException when the buffer is full (the store has been unavailable for a while)
      */
-    public CompletableFuture<boolean[]> append(List<Event> events) {
-        return append(events, 0);
+    public CompletableFuture<long[]> append(List<Event> events) {
+        return append(events, 0, null);
     }
 
     /**
      * Queues events for the log behind everything queued before, together with {@code passengers} events that
      * are not stored but must keep their place in line (telemetry applied in order with the lifecycle events
-     * around it). Passengers count against the buffer too, so an outage cannot grow memory without bound.
+     * around it). Passengers count against the buffer too, so an outage cannot grow memory without bound. The
+     * {@code offsets} (may be null) are stored in the same transaction as the events.
      */
-    public CompletableFuture<boolean[]> append(List<Event> events, int passengers) {
+    public CompletableFuture<long[]> append(List<Event> events, int passengers, ConsumedOffsets offsets) {
         if (!running) {
             throw new RetryLaterException("shutting down");
         }
@@ -87,7 +113,7 @@ public class EventLogWriter {
             throw new RetryLaterException("event store unavailable and buffer full (" + capacity
                     + " events); retry later" + (lastError == null ? "" : ": " + lastError));
         }
-        Submission s = new Submission(events, n, new CompletableFuture<>());
+        Submission s = new Submission(events, n, offsets, new CompletableFuture<>());
         queue.add(s);
         return s.future;
     }
@@ -126,7 +152,7 @@ public class EventLogWriter {
                     batch.add(queue.poll());
                     count += next.events.size();
                 }
-                if (count == 0) {
+                if (count == 0 && batch.stream().allMatch(b -> b.offsets == null)) {
                     // Only passengers: nothing to write, keep their order.
                     complete(batch, Map.of());
                 } else {
@@ -143,7 +169,7 @@ public class EventLogWriter {
         long backoff = 50;
         while (true) {
             try {
-                Map<String, Integer> fresh = insert(batch, count);
+                Map<String, Long> fresh = insert(batch, count);
                 healthy = true;
                 lastError = null;
                 complete(batch, new HashMap<>(fresh));
@@ -168,7 +194,7 @@ public class EventLogWriter {
         }
     }
 
-    private void complete(List<Submission> batch, Map<String, Integer> fresh) {
+    private void complete(List<Submission> batch, Map<String, Long> fresh) {
         for (Submission s : batch) {
             buffered.addAndGet(-s.weight);
             s.future.complete(freshFlags(s.events, fresh));
@@ -200,7 +226,7 @@ public class EventLogWriter {
                 s.future.completeExceptionally(new RetryLaterException("event store refused the batch"));
                 return;
             }
-            if (s.events.isEmpty()) {
+            if (s.events.isEmpty() && s.offsets == null) {
                 complete(List.of(s), Map.of());
             } else {
                 writeWithRetry(List.of(s), s.events.size());
@@ -214,15 +240,19 @@ public class EventLogWriter {
         return state != null && (state.startsWith("22") || state.startsWith("23"));
     }
 
-    private Map<String, Integer> insert(List<Submission> batch, int count) throws SQLException {
+    private Map<String, Long> insert(List<Submission> batch, int count) throws SQLException {
         String[] ids = new String[count];
         String[] sources = new String[count];
         String[] types = new String[count];
         String[] subjects = new String[count];
         String[] times = new String[count];
         String[] data = new String[count];
+        List<ConsumedOffsets> offsets = new ArrayList<>();
         int i = 0;
         for (Submission s : batch) {
+            if (s.offsets != null) {
+                offsets.add(s.offsets);
+            }
             for (Event e : s.events) {
                 ids[i] = e.id();
                 sources[i] = e.source();
@@ -233,21 +263,35 @@ public class EventLogWriter {
                 i++;
             }
         }
-        Map<String, Integer> inserted = new HashMap<>(count * 2);
+        Map<String, Long> inserted = new HashMap<>(count * 2);
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-                setArray(c, ps, 1, ids);
-                setArray(c, ps, 2, sources);
-                setArray(c, ps, 3, types);
-                setArray(c, ps, 4, subjects);
-                setArray(c, ps, 5, times);
-                setArray(c, ps, 6, data);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        inserted.merge(key(rs.getString(1), rs.getString(2)), 1, Integer::sum);
+            try {
+                if (count > 0) {
+                    try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                        lock.setLong(1, COMMIT_ORDER_KEY);
+                        lock.execute();
+                    }
+                    try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+                        setArray(c, ps, 1, ids);
+                        setArray(c, ps, 2, sources);
+                        setArray(c, ps, 3, types);
+                        setArray(c, ps, 4, subjects);
+                        setArray(c, ps, 5, times);
+                        setArray(c, ps, 6, data);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            while (rs.next()) {
+                                inserted.put(key(rs.getString(1), rs.getString(2)), rs.getLong(3));
+                            }
+                        }
+                    }
+                    if (!inserted.isEmpty()) {
+                        try (Statement st = c.createStatement()) {
+                            st.execute("NOTIFY " + CHANNEL);
+                        }
                     }
                 }
+                OffsetStore.write(c, offsets);
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -262,19 +306,14 @@ public class EventLogWriter {
         ps.setArray(index, a);
     }
 
-    private static boolean[] freshFlags(List<Event> events, Map<String, Integer> inserted) {
-        boolean[] fresh = new boolean[events.size()];
+    /** Per event, its seq if this batch stored it (the first of a repeated source and id only), else 0. */
+    private static long[] freshFlags(List<Event> events, Map<String, Long> inserted) {
+        long[] fresh = new long[events.size()];
         for (int i = 0; i < fresh.length; i++) {
             Event e = events.get(i);
-            String k = key(e.source(), e.id());
-            Integer n = inserted.get(k);
-            if (n != null && n > 0) {
-                fresh[i] = true;
-                if (n == 1) {
-                    inserted.remove(k);
-                } else {
-                    inserted.put(k, n - 1);
-                }
+            Long seq = inserted.remove(key(e.source(), e.id()));
+            if (seq != null) {
+                fresh[i] = seq;
             }
         }
         return fresh;
@@ -296,7 +335,7 @@ public class EventLogWriter {
         ShutdownOrder.applicationStopped();
     }
 
-    /** Events to store, how many buffer places the submission takes (stored plus passengers), and its answer. */
-    private record Submission(List<Event> events, int weight, CompletableFuture<boolean[]> future) {
+    /** Events to store, how many buffer places it takes (stored plus passengers), the offsets to store, its answer. */
+    private record Submission(List<Event> events, int weight, ConsumedOffsets offsets, CompletableFuture<long[]> future) {
     }
 }

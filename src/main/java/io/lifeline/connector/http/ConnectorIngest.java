@@ -3,6 +3,7 @@ package io.lifeline.connector.http;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.store.ConsumedOffsets;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.BitSet;
 import java.util.Comparator;
@@ -32,12 +33,18 @@ public class ConnectorIngest {
      * fails like {@link IngestGateway#submit}.
      */
     public CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch) {
+        return submit(batch, null);
+    }
+
+    /** {@link #submit(ConnectorBatch)} of a batch consumed from Kafka up to {@code offsets}, stored with its events. */
+    public CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch, ConsumedOffsets offsets) {
         if (batch.events().isEmpty()) {
             batch.errors().sort(Comparator.comparingInt(ItemError::index));
-            return CompletableFuture.completedFuture(batch.errors().isEmpty()
-                    ? new ConnectorReceipt(0, 0, 0, List.of()) : null);
+            ConnectorReceipt nothing = batch.errors().isEmpty() ? new ConnectorReceipt(0, 0, 0, List.of()) : null;
+            return offsets == null ? CompletableFuture.completedFuture(nothing)
+                    : gateway.submit(List.of(), offsets).thenApply(r -> nothing);
         }
-        return gateway.submit(batch.events()).thenApply(r -> {
+        return gateway.submit(batch.events(), offsets).thenApply(r -> {
             BitSet refused = new BitSet();
             for (IngestReceipt.Refused x : r.rejected()) {
                 refused.set(x.index());

@@ -4,6 +4,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.store.ConsumedOffsets;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
 import jakarta.decorator.Delegate;
@@ -37,7 +38,7 @@ public abstract class NodeRegistrationHook implements IngestGateway {
     ConnectorNodeResolver nodes;
 
     @Override
-    public CompletionStage<IngestReceipt> submit(List<Event> events) {
+    public CompletionStage<IngestReceipt> submit(List<Event> events, ConsumedOffsets offsets) {
         List<Event> nodeEvents = null;
         for (Event e : events) {
             if (e.type() == EventType.NODE_REGISTERED || e.type() == EventType.NODE_TERMINATED) {
@@ -54,6 +55,6 @@ public abstract class NodeRegistrationHook implements IngestGateway {
                 LOG.warnf("Could not learn node provider ids from a submission: %s", e.toString());
             }
         }
-        return delegate.submit(events);
+        return delegate.submit(events, offsets);
     }
 }

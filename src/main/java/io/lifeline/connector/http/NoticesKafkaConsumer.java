@@ -3,6 +3,8 @@ package io.lifeline.connector.http;
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.config.NoticesConnectorConfig;
 import io.lifeline.ingest.kafka.DurableConsumerLoop;
+import io.lifeline.store.ConsumedOffsets;
+import io.lifeline.store.OffsetStore;
 import io.lifeline.ingest.kafka.KafkaClients;
 import io.lifeline.runtime.IngestOpened;
 import jakarta.annotation.PreDestroy;
@@ -39,10 +41,12 @@ public class NoticesKafkaConsumer {
     private final NoticeRecords records;
     private final ConnectorIngest ingest;
     private final Clock clock;
+    private final OffsetStore offsets;
     private volatile DurableConsumerLoop loop;
 
     NoticesKafkaConsumer(KafkaConfig kafka, NoticesConnectorConfig config, NoticeRecords records, ConnectorIngest ingest,
-                         Clock clock) {
+                         Clock clock, OffsetStore offsets) {
+        this.offsets = offsets;
         this.kafka = kafka;
         this.config = config;
         this.records = records;
@@ -60,17 +64,18 @@ public class NoticesKafkaConsumer {
         if (loop != null && loop.running()) {
             return;
         }
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("notices", List.of(config.topic()),
-                config.dlqTopic(), 1, config.retryBackoff()),
-                KafkaClients.consumer(servers, kafka.properties(), config.groupId(), config.maxPollRecords()),
-                KafkaClients.deadLetterProducer(servers, kafka.properties()), this::begin, () -> { }, () -> false);
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("notices", config.groupId(),
+                List.of(config.topic()), config.dlqTopic(), 1, config.retryBackoff()),
+                () -> KafkaClients.consumer(servers, kafka.properties(), config.groupId(), config.maxPollRecords()),
+                () -> KafkaClients.deadLetterProducer(servers, kafka.properties()), this::begin,
+                KafkaClients.storedOffsets(offsets, config.groupId()), () -> { }, () -> false);
         loop.start();
         LOG.infof("Notices over Kafka: topic %s, group %s, dead letters to %s", config.topic(), config.groupId(),
                 config.dlqTopic());
     }
 
     /** Translates a poll and submits its events as one batch. */
-    private DurableConsumerLoop.PollWork begin(List<ConsumerRecord<byte[], byte[]>> list) {
+    private DurableConsumerLoop.PollWork begin(List<ConsumerRecord<byte[], byte[]>> list, ConsumedOffsets offsets) {
         Instant now = clock.instant();
         ConnectorBatch batch = new ConnectorBatch("kafka");
         for (int i = 0; i < list.size(); i++) {
@@ -81,7 +86,7 @@ public class NoticesKafkaConsumer {
             private CompletableFuture<?> stored = submit();
 
             private CompletableFuture<?> submit() {
-                return ingest.submit(batch).toCompletableFuture();
+                return ingest.submit(batch, offsets).toCompletableFuture();
             }
 
             @Override

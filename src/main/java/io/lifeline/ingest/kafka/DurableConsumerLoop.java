@@ -1,5 +1,6 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.RetryLaterException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,7 +14,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,26 +32,36 @@ import org.jboss.logging.Logger;
 
 /**
  * The one durable Kafka consumer loop, for events and for provider-format notices alike: poll; hand each poll to a
- * {@link PollHandler} (decode or translate, then submit to the gateway); keep up to {@code maxInFlight} polls in
- * flight; commit a poll's offsets only once its events are durably stored and its dead letters sent, in poll order.
- * Delivery is at least once; the gateway's dedupe makes a redelivery harmless.
+ * {@link PollHandler} (decode or translate, then submit to the gateway) together with the offsets it reaches, which
+ * the store writes in the same transaction as the poll's events; keep up to {@code maxInFlight} polls in flight; once
+ * a poll is stored and its dead letters sent, commit its offsets to Kafka as well (for the group's tools; the stored
+ * offsets are the ones that count). A replica given partitions seeks to the stored offsets, so it resumes exactly
+ * after the last batch any replica stored, and the log's durable dedupe makes any overlap harmless.
  *
- * <p>Nothing ends the loop but {@link #stop()}: a poll the gateway pushes back ({@link RetryLaterException}) is
- * submitted again after a pause and never skipped; any other failure (a dead-letter topic that cannot be written, a
- * commit the group refused after a long outage, a handler bug) makes it read again from the oldest uncommitted offset
- * after a pause. Before partitions are given up in a rebalance, the polls in flight are drained and committed.
- * One thread; the consumer and the producer are owned by the loop.
+ * <p>Supervised: nothing ends the loop but {@link #stop()}. A poll the gateway pushes back
+ * ({@link RetryLaterException}) is submitted again after a pause and never skipped; any other failure inside the loop
+ * makes it read again from the oldest poll not stored; a failure of the clients themselves (or anything that escapes)
+ * closes them and starts afresh with new ones, with back-off. {@link #up()} says whether it is polling. Rebalance
+ * callbacks never poll: they wait a bounded time for the polls in flight and leave the rest to the next owner.
  */
 public final class DurableConsumerLoop {
 
     /** The dead-letter header with the reason a record was not taken. */
     public static final String REASON_HEADER = "lifeline.dlq.reason";
     private static final Logger LOG = Logger.getLogger(DurableConsumerLoop.class);
+    private static final Duration REVOKE_WAIT = Duration.ofSeconds(10);
+    private static final Duration STALL = Duration.ofSeconds(30);
+    private static final long MAX_RESTART_BACKOFF_MILLIS = 30_000;
+    /** Failures in a row after which the clients themselves are suspected and made afresh. */
+    private static final int MAX_FAILURES_IN_A_ROW = 5;
 
     /** Turns one poll into work. */
     public interface PollHandler {
-        /** Starts the work for one poll's records, in order; must not wait for the store. */
-        PollWork start(List<ConsumerRecord<byte[], byte[]>> records);
+        /**
+         * Starts the work for one poll's records, in order; must not wait for the store. {@code offsets} are where
+         * the poll leaves its partitions: submit them with the poll's events.
+         */
+        PollWork start(List<ConsumerRecord<byte[], byte[]>> records, ConsumedOffsets offsets);
     }
 
     /** The work of one poll. */
@@ -65,12 +79,17 @@ public final class DurableConsumerLoop {
         int size();
     }
 
+    /** Where a replica given partitions starts: the stored offsets (partitions without one start from Kafka's). */
+    public interface StoredOffsets {
+        Map<TopicPartition, Long> load(Collection<TopicPartition> partitions) throws Exception;
+    }
+
     /** A record to send to the dead-letter topic, and why. */
     public record DeadLetter(ConsumerRecord<byte[], byte[]> record, String reason) {
     }
 
-    /** Where one loop reads, where it dead-letters, how it paces itself. */
-    public record Settings(String name, Collection<String> topics, String dlqTopic, int maxInFlight,
+    /** Where one loop reads, as which group, where it dead-letters, how it paces itself. */
+    public record Settings(String name, String group, Collection<String> topics, String dlqTopic, int maxInFlight,
                            Duration retryBackoff) {
     }
 
@@ -78,26 +97,37 @@ public final class DurableConsumerLoop {
     }
 
     private final Settings settings;
-    private final Consumer<byte[], byte[]> consumer;
-    private final Producer<byte[], byte[]> producer;
+    private final Supplier<Consumer<byte[], byte[]>> consumers;
+    private final Supplier<Producer<byte[], byte[]>> producers;
     private final PollHandler handler;
+    private final StoredOffsets storedOffsets;
     private final Runnable onDeadLetter;
     private final BooleanSupplier keepRetryingWhenStopping;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
     private volatile boolean running;
+    private volatile long lastPollNanos;
+    private volatile boolean clientsOpen;
+    private volatile long restarts;
+    private volatile Consumer<byte[], byte[]> consumer;
+    private Producer<byte[], byte[]> producer;
     private Thread thread;
 
     /**
+     * @param consumers                makes the consumer (again after a failure of the clients)
+     * @param producers                makes the dead-letter producer (likewise)
+     * @param storedOffsets            the offsets stored with the events, read when partitions are assigned
      * @param onDeadLetter             told of every record sent to the dead-letter topic (counters)
      * @param keepRetryingWhenStopping whether a pushed-back poll is still retried while stopping (the gateway is open)
      */
-    public DurableConsumerLoop(Settings settings, Consumer<byte[], byte[]> consumer,
-                               Producer<byte[], byte[]> producer, PollHandler handler, Runnable onDeadLetter,
+    public DurableConsumerLoop(Settings settings, Supplier<Consumer<byte[], byte[]>> consumers,
+                               Supplier<Producer<byte[], byte[]>> producers, PollHandler handler,
+                               StoredOffsets storedOffsets, Runnable onDeadLetter,
                                BooleanSupplier keepRetryingWhenStopping) {
         this.settings = settings;
-        this.consumer = consumer;
-        this.producer = producer;
+        this.consumers = consumers;
+        this.producers = producers;
         this.handler = handler;
+        this.storedOffsets = storedOffsets;
         this.onDeadLetter = onDeadLetter;
         this.keepRetryingWhenStopping = keepRetryingWhenStopping;
     }
@@ -107,7 +137,7 @@ public final class DurableConsumerLoop {
             return;
         }
         running = true;
-        thread = new Thread(this::run, "lifeline-kafka-" + settings.name());
+        thread = new Thread(this::supervise, "lifeline-kafka-" + settings.name());
         thread.setDaemon(true);
         thread.start();
     }
@@ -116,13 +146,26 @@ public final class DurableConsumerLoop {
         return running;
     }
 
+    /** Whether the loop is polling: its clients are open and it polled within the last 30 s. */
+    public boolean up() {
+        return running && clientsOpen && System.nanoTime() - lastPollNanos < STALL.toNanos();
+    }
+
+    /** How many times the clients were made afresh after a failure. */
+    public long restarts() {
+        return restarts;
+    }
+
     /** Stops polling, drains and commits what is in flight, closes the clients (waits up to 10 s). */
     public void stop() {
         if (!running) {
             return;
         }
         running = false;
-        consumer.wakeup();
+        Consumer<byte[], byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {
@@ -130,37 +173,67 @@ public final class DurableConsumerLoop {
         }
     }
 
-    private void run() {
+    private void supervise() {
+        long backoff = settings.retryBackoff().toMillis();
+        while (running) {
+            try {
+                runOnce();
+                backoff = settings.retryBackoff().toMillis();
+            } catch (Throwable t) {
+                clientsOpen = false;
+                if (!running) {
+                    return;
+                }
+                restarts++;
+                LOG.errorf(t, "%s: the Kafka consumer failed; starting it afresh in %d ms", settings.name(), backoff);
+                inFlight.clear();
+                sleep(backoff);
+                backoff = Math.min(backoff * 2, MAX_RESTART_BACKOFF_MILLIS);
+            }
+        }
+    }
+
+    private void runOnce() {
+        consumer = consumers.get();
+        producer = producers.get();
+        clientsOpen = true;
+        lastPollNanos = System.nanoTime();
         try {
             consumer.subscribe(settings.topics(), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    try {
-                        drainAndCommit();
-                    } catch (RuntimeException e) {
-                        // Not committed: the next owner reads these records again, which dedupe makes harmless.
-                        LOG.warnf("%s: polls in flight not committed before a rebalance: %s", settings.name(), e.toString());
-                        inFlight.clear();
-                    }
+                    settle();
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    // Already someone else's: whatever is in flight is stored or read again by the new owner.
+                    inFlight.clear();
                 }
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    LOG.debugf("%s: partitions assigned: %s", settings.name(), partitions);
+                    seekToStored(partitions);
                 }
             });
+            int failures = 0;
             while (running) {
                 try {
                     ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                    lastPollNanos = System.nanoTime();
                     if (!records.isEmpty()) {
                         inFlight.add(begin(records));
                     }
                     commitCompleted(inFlight.size() >= settings.maxInFlight());
+                    failures = 0;
                 } catch (WakeupException e) {
                     break;
                 } catch (RuntimeException e) {
                     if (!running) {
                         break;
+                    }
+                    if (isFatal(e) || ++failures >= MAX_FAILURES_IN_A_ROW) {
+                        throw e;
                     }
                     LOG.errorf(e, "%s: %d poll(s) in flight failed; reading them again", settings.name(), inFlight.size());
                     rewind();
@@ -176,8 +249,50 @@ public final class DurableConsumerLoop {
         } catch (WakeupException e) {
             LOG.debugf("%s: woken up to stop", settings.name());
         } finally {
+            clientsOpen = false;
+            closeQuietly();
+        }
+    }
+
+    /** Failures the clients do not recover from by themselves: make new ones. */
+    private static boolean isFatal(RuntimeException e) {
+        return e instanceof IllegalStateException && e.getMessage() != null && e.getMessage().contains("closed")
+                || e instanceof org.apache.kafka.common.errors.InterruptException
+                || e instanceof org.apache.kafka.common.errors.AuthenticationException
+                || e instanceof org.apache.kafka.common.errors.AuthorizationException
+                || e instanceof org.apache.kafka.common.errors.FencedInstanceIdException;
+    }
+
+    private void closeQuietly() {
+        try {
             consumer.close(Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            LOG.debugf("%s: consumer close: %s", settings.name(), e.toString());
+        }
+        try {
             producer.close(Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            LOG.debugf("%s: producer close: %s", settings.name(), e.toString());
+        }
+    }
+
+    private void seekToStored(Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        try {
+            Map<TopicPartition, Long> stored = storedOffsets.load(partitions);
+            stored.forEach((tp, offset) -> {
+                if (partitions.contains(tp)) {
+                    consumer.seek(tp, offset);
+                }
+            });
+            LOG.debugf("%s: assigned %s, resuming at the stored offsets %s", settings.name(), partitions, stored);
+        } catch (Exception e) {
+            // Kafka's committed offsets trail the stored ones at most by the polls in flight: reading them again is
+            // harmless (the log's dedupe), so start from there rather than not at all.
+            LOG.warnf("%s: stored offsets unavailable (%s); resuming at the group's committed offsets", settings.name(),
+                    e.toString());
         }
     }
 
@@ -191,7 +306,9 @@ public final class DurableConsumerLoop {
             next.put(tp, new OffsetAndMetadata(r.offset() + 1));
             list.add(r);
         }
-        return new InFlight(handler.start(list), first, next);
+        List<ConsumedOffsets.Position> positions = new ArrayList<>(next.size());
+        next.forEach((tp, o) -> positions.add(new ConsumedOffsets.Position(tp.topic(), tp.partition(), o.offset())));
+        return new InFlight(handler.start(list, new ConsumedOffsets(settings.group(), positions)), first, next);
     }
 
     /** Commits the offsets of the completed polls at the head of the queue; with {@code block}, waits for one. */
@@ -203,12 +320,29 @@ public final class DurableConsumerLoop {
                 break;
             }
             awaitDurable(head.work());
+            if (inFlight.peek() != head) {
+                // A rebalance during a pushback's pause settled the queue: what it could commit, it did.
+                break;
+            }
             commit.putAll(head.next());
             inFlight.poll();
             block = false;
         }
-        if (!commit.isEmpty()) {
+        commitToKafka(commit);
+    }
+
+    private void commitToKafka(Map<TopicPartition, OffsetAndMetadata> commit) {
+        if (commit.isEmpty()) {
+            return;
+        }
+        try {
             consumer.commitSync(commit);
+        } catch (org.apache.kafka.clients.consumer.CommitFailedException
+                 | org.apache.kafka.common.errors.RebalanceInProgressException e) {
+            // The group moved on (a long outage outlived max.poll.interval.ms): the offsets are stored with the
+            // events already, which is what the next owner resumes from.
+            LOG.warnf("%s: Kafka refused the offset commit (%s); the stored offsets stand", settings.name(),
+                    e.getMessage());
         }
     }
 
@@ -218,18 +352,43 @@ public final class DurableConsumerLoop {
         }
     }
 
+    /**
+     * In a rebalance callback, where polling is not allowed: waits a bounded time for each poll in flight, without
+     * retrying pushbacks, sends the dead letters of those stored, commits them, and forgets the rest (the next owner
+     * reads them again from the stored offsets).
+     */
+    private void settle() {
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        long deadline = System.nanoTime() + REVOKE_WAIT.toNanos();
+        try {
+            while (!inFlight.isEmpty()) {
+                InFlight head = inFlight.peek();
+                head.work().stored().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                sendDeadLetters(head.work());
+                commit.putAll(head.next());
+                inFlight.poll();
+            }
+        } catch (TimeoutException | ExecutionException | RuntimeException e) {
+            LOG.infof("%s: %d poll(s) in flight left to the partitions' next owner at a rebalance (%s)",
+                    settings.name(), inFlight.size(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            inFlight.clear();
+            try {
+                commitToKafka(commit);
+            } catch (RuntimeException e) {
+                LOG.debugf("%s: commit at a rebalance failed: %s", settings.name(), e.toString());
+            }
+        }
+    }
+
     /** Waits until the poll is stored and its dead letters sent; a poll the gateway pushed back is retried. */
     private void awaitDurable(PollWork work) {
         while (true) {
             try {
                 work.stored().join();
-                List<Future<RecordMetadata>> sent = new ArrayList<>();
-                for (DeadLetter d : work.deadLetters()) {
-                    sent.add(deadLetter(d));
-                }
-                for (Future<RecordMetadata> f : sent) {
-                    f.get();
-                }
+                sendDeadLetters(work);
                 return;
             } catch (CompletionException e) {
                 if (!(e.getCause() instanceof RetryLaterException) || !running && !keepRetryingWhenStopping.getAsBoolean()) {
@@ -239,13 +398,25 @@ public final class DurableConsumerLoop {
                         e.getCause().getMessage());
                 pause(settings.retryBackoff());
                 work.retry();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("dead-letter topic " + settings.dlqTopic() + " unavailable: "
-                        + e.getCause().getMessage(), e);
             }
+        }
+    }
+
+    private void sendDeadLetters(PollWork work) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        for (DeadLetter d : work.deadLetters()) {
+            sent.add(deadLetter(d));
+        }
+        try {
+            for (Future<RecordMetadata> f : sent) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("dead-letter topic " + settings.dlqTopic() + " unavailable: "
+                    + (e.getCause() == null ? e : e.getCause()).toString(), e);
         }
     }
 
@@ -275,18 +446,19 @@ public final class DurableConsumerLoop {
                 }
             });
         } catch (RuntimeException e) {
-            // Partitions moved on: their new owner reads from the committed offsets anyway.
+            // Partitions moved on: their new owner reads from the stored offsets anyway.
             LOG.debugf("%s: could not seek back: %s", settings.name(), e.toString());
         }
     }
 
+    /** Waits without reading, still polling (every partition paused) so the group membership stays alive. */
     private void pause(Duration d) {
-        // Keep the group membership alive while waiting: poll with every partition paused.
         try {
             consumer.pause(consumer.assignment());
             long until = System.nanoTime() + d.toNanos();
             while (running && System.nanoTime() < until) {
                 ConsumerRecords<byte[], byte[]> late = consumer.poll(Duration.ofMillis(50));
+                lastPollNanos = System.nanoTime();
                 // Partitions assigned during the pause are not paused: read their records again later, not never.
                 for (TopicPartition tp : late.partitions()) {
                     consumer.seek(tp, late.records(tp).get(0).offset());
@@ -297,6 +469,17 @@ public final class DurableConsumerLoop {
             running = false;
         } catch (RuntimeException e) {
             LOG.debugf("%s: pause interrupted: %s", settings.name(), e.toString());
+        }
+    }
+
+    private void sleep(long millis) {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        try {
+            while (running && System.nanoTime() < until) {
+                Thread.sleep(Math.min(100, millis));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

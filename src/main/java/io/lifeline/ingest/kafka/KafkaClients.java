@@ -1,6 +1,12 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.store.ConsumedOffsets;
+import io.lifeline.store.OffsetStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -37,6 +43,19 @@ public final class KafkaClients {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         return new KafkaProducer<>(p);
+    }
+
+    /** The offsets {@code group} stored with its events, as the loop seeks to them. */
+    public static DurableConsumerLoop.StoredOffsets storedOffsets(OffsetStore store, String group) {
+        return partitions -> {
+            List<ConsumedOffsets.Position> wanted = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                wanted.add(new ConsumedOffsets.Position(tp.topic(), tp.partition(), 0));
+            }
+            Map<TopicPartition, Long> found = new HashMap<>();
+            store.load(group, wanted).forEach((p, next) -> found.put(new TopicPartition(p.topic(), p.partition()), next));
+            return found;
+        };
     }
 
     private static Properties common(String servers, Map<String, String> extra) {

@@ -7,6 +7,8 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.runtime.IngestOpened;
+import io.lifeline.store.ConsumedOffsets;
+import io.lifeline.store.OffsetStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;
@@ -42,9 +44,12 @@ public class KafkaIngest {
     private final Counter deadLettered;
     private final Counter rejected;
     private final ExecutorService[] decoders;
+    private final OffsetStore offsets;
     private volatile DurableConsumerLoop loop;
 
-    KafkaIngest(KafkaConfig config, IngestPipeline pipeline, EventCodec codec, MeterRegistry registry) {
+    KafkaIngest(KafkaConfig config, IngestPipeline pipeline, EventCodec codec, MeterRegistry registry,
+                OffsetStore offsets) {
+        this.offsets = offsets;
         this.config = config;
         this.pipeline = pipeline;
         this.decoder = new RecordDecoder(codec);
@@ -72,10 +77,11 @@ public class KafkaIngest {
         if (loop != null && loop.running()) {
             return;
         }
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("ingest", config.topics(), config.dlqTopic(),
-                config.maxInFlightBatches(), config.retryBackoff()),
-                KafkaClients.consumer(servers, config.properties(), config.groupId(), config.maxPollRecords()),
-                KafkaClients.deadLetterProducer(servers, config.properties()), this::begin, () -> {
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("ingest", config.groupId(), config.topics(),
+                config.dlqTopic(), config.maxInFlightBatches(), config.retryBackoff()),
+                () -> KafkaClients.consumer(servers, config.properties(), config.groupId(), config.maxPollRecords()),
+                () -> KafkaClients.deadLetterProducer(servers, config.properties()), this::begin,
+                KafkaClients.storedOffsets(offsets, config.groupId()), () -> {
                     rejected.increment();
                     deadLettered.increment();
                 }, pipeline::isOpen);
@@ -85,7 +91,7 @@ public class KafkaIngest {
     }
 
     /** Decodes a poll and submits its events; records that are not events, or are refused, are dead-lettered. */
-    private DurableConsumerLoop.PollWork begin(List<ConsumerRecord<byte[], byte[]>> records) {
+    private DurableConsumerLoop.PollWork begin(List<ConsumerRecord<byte[], byte[]>> records, ConsumedOffsets offsets) {
         Object[] decoded = decodeAll(records);
         List<Event> events = new ArrayList<>(records.size());
         List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(records.size());
@@ -98,7 +104,7 @@ public class KafkaIngest {
                 undecodable.add(new DurableConsumerLoop.DeadLetter(records.get(i), (String) decoded[i]));
             }
         }
-        return new Submission(events, sources, undecodable);
+        return new Submission(events, sources, undecodable, offsets);
     }
 
     /** One poll's events on their way to the gateway. */
@@ -107,10 +113,12 @@ public class KafkaIngest {
         /** The record each event came from, by index: a refused event is dead-lettered as its record. */
         private final List<ConsumerRecord<byte[], byte[]>> sources;
         private final List<DurableConsumerLoop.DeadLetter> undecodable;
+        private final ConsumedOffsets offsets;
         private CompletableFuture<IngestReceipt> stored;
 
         Submission(List<Event> events, List<ConsumerRecord<byte[], byte[]>> sources,
-                   List<DurableConsumerLoop.DeadLetter> undecodable) {
+                   List<DurableConsumerLoop.DeadLetter> undecodable, ConsumedOffsets offsets) {
+            this.offsets = offsets;
             this.events = events;
             this.sources = sources;
             this.undecodable = undecodable;
@@ -124,8 +132,8 @@ public class KafkaIngest {
 
         @Override
         public void retry() {
-            stored = events.isEmpty() ? CompletableFuture.completedFuture(new IngestReceipt(0, 0))
-                    : pipeline.submit(events).toCompletableFuture();
+            // Even a poll of nothing but undecodable records moves its offsets forward in the store.
+            stored = pipeline.submit(events, offsets).toCompletableFuture();
         }
 
         @Override
@@ -183,6 +191,23 @@ public class KafkaIngest {
                 out[i] = ex.getMessage();
             }
         }
+    }
+
+    /** Whether Kafka ingest is configured and its consumer polling (readiness, the {@code _up} gauge). */
+    public boolean up() {
+        DurableConsumerLoop l = loop;
+        return l != null && l.up();
+    }
+
+    /** Whether Kafka ingest is configured at all. */
+    public boolean configured() {
+        return config.bootstrapServers().isPresent();
+    }
+
+    /** Times the consumer was made afresh after a failure. */
+    public long restarts() {
+        DurableConsumerLoop l = loop;
+        return l == null ? 0 : l.restarts();
     }
 
     @PreDestroy

@@ -57,7 +57,7 @@ class DemoRunnerTest {
         final Deque<Supplier<CompletableFuture<IngestReceipt>>> script = new ArrayDeque<>();
 
         @Override
-        public CompletionStage<IngestReceipt> submit(List<Event> events) {
+        public CompletionStage<IngestReceipt> submit(List<Event> events, io.lifeline.store.ConsumedOffsets offsets) {
             batches.add(events);
             threads.add(Thread.currentThread().getName());
             Supplier<CompletableFuture<IngestReceipt>> next = script.poll();

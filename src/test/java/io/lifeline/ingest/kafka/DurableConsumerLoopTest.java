@@ -3,6 +3,7 @@ package io.lifeline.ingest.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.RetryLaterException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,8 @@ class DurableConsumerLoopTest {
     private final MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
             new ByteArraySerializer());
     private final List<Long> handled = new CopyOnWriteArrayList<>();
+    /** What the store holds as the group's next offsets, read when partitions are assigned. */
+    private final Map<TopicPartition, Long> stored = new java.util.concurrent.ConcurrentHashMap<>();
     private DurableConsumerLoop loop;
 
     @AfterEach
@@ -43,8 +46,9 @@ class DurableConsumerLoopTest {
     }
 
     private void start(DurableConsumerLoop.PollHandler handler) {
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", List.of("in"), "in.dlq", 2,
-                Duration.ofMillis(20)), consumer, producer, handler, () -> { }, () -> false);
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2,
+                Duration.ofMillis(20)), () -> consumer, () -> producer, handler, partitions -> stored, () -> { },
+                () -> false);
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(TP));
             consumer.updateBeginningOffsets(Map.of(TP, 0L));
@@ -98,7 +102,7 @@ class DurableConsumerLoopTest {
 
     @Test
     void commitsAfterStoringAndDeadLettersTheBadRecords() {
-        start(records -> stored(records, () -> CompletableFuture.completedFuture(null)));
+        start((records, offsets) -> stored(records, () -> CompletableFuture.completedFuture(null)));
         produce(0, "good");
         produce(1, "bad");
         produce(2, "good");
@@ -112,7 +116,7 @@ class DurableConsumerLoopTest {
     @Test
     void aPushedBackPollIsRetriedNotSkipped() {
         AtomicInteger attempts = new AtomicInteger();
-        start(records -> stored(records, () -> attempts.incrementAndGet() < 3
+        start((records, offsets) -> stored(records, () -> attempts.incrementAndGet() < 3
                 ? CompletableFuture.failedFuture(new RetryLaterException("store unavailable"))
                 : CompletableFuture.completedFuture(null)));
         produce(0, "good");
@@ -125,9 +129,10 @@ class DurableConsumerLoopTest {
     void aFailingDeadLetterTopicMakesTheLoopReadThePollAgainInsteadOfEnding() {
         MockProducer<byte[], byte[]> failing = new MockProducer<>(false, null, new ByteArraySerializer(),
                 new ByteArraySerializer());
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", List.of("in"), "in.dlq", 2,
-                Duration.ofMillis(20)), consumer, failing,
-                records -> stored(records, () -> CompletableFuture.completedFuture(null)), () -> { }, () -> false);
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2,
+                Duration.ofMillis(20)), () -> consumer, () -> failing,
+                (records, offsets) -> stored(records, () -> CompletableFuture.completedFuture(null)),
+                partitions -> Map.of(), () -> { }, () -> false);
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(TP));
             consumer.updateBeginningOffsets(Map.of(TP, 0L));
@@ -147,5 +152,55 @@ class DurableConsumerLoopTest {
         });
         assertThat(loop.running()).isTrue();
         assertThat(handled).as("the same record handled again after the failure").containsOnly(0L);
+    }
+
+    @Test
+    void givenPartitionsItResumesAtTheStoredOffsetsNotKafkasCommittedOnes() {
+        // Another replica stored offsets 0..4 with their events but died before committing them to Kafka.
+        stored.put(TP, 5L);
+        List<ConsumedOffsets> submitted = new CopyOnWriteArrayList<>();
+        start((records, offsets) -> {
+            submitted.add(offsets);
+            return stored(records, () -> CompletableFuture.completedFuture(null));
+        });
+        for (long o = 0; o < 7; o++) {
+            produce(o, "good");
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 7);
+        assertThat(handled).as("only what no replica stored yet is read").containsExactly(5L, 6L);
+        assertThat(submitted).last().satisfies(o -> {
+            assertThat(o.consumer()).isEqualTo("g");
+            assertThat(o.positions()).containsExactly(new ConsumedOffsets.Position("in", 0, 7));
+        });
+    }
+
+    @Test
+    void aConsumerThatFailsForGoodIsReplacedByANewOne() {
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        MockConsumer<byte[], byte[]> second = new MockConsumer<>("earliest");
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2,
+                Duration.ofMillis(200)), () -> made.incrementAndGet() == 1 ? consumer : second, () -> producer,
+                (records, offsets) -> stored(records, () -> CompletableFuture.completedFuture(null)),
+                partitions -> Map.of(), () -> { }, () -> false);
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(TP));
+            consumer.updateBeginningOffsets(Map.of(TP, 0L));
+        });
+        // The first consumer breaks as a client does that cannot go on (here: closed under it).
+        consumer.schedulePollTask(consumer::close);
+        second.schedulePollTask(() -> {
+            second.rebalance(List.of(TP));
+            second.updateBeginningOffsets(Map.of(TP, 0L));
+            second.addRecord(new ConsumerRecord<>("in", 0, 0L, null, "good".getBytes()));
+        });
+        loop.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> loop.restarts() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            OffsetAndMetadata o = second.committed(java.util.Set.of(TP)).get(TP);
+            return o != null && o.offset() == 1;
+        });
+        assertThat(made).hasValue(2);
+        assertThat(loop.up()).isTrue();
+        assertThat(loop.running()).isTrue();
     }
 }

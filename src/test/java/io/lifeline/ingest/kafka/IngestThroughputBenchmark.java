@@ -51,6 +51,8 @@ class IngestThroughputBenchmark {
     private static final int PARTITIONS = 4;
 
     @Inject
+    io.lifeline.store.OffsetStore offsets;
+    @Inject
     IngestPipeline pipeline;
     @Inject
     EventCodec codec;
@@ -127,7 +129,7 @@ class IngestThroughputBenchmark {
 
     private double lifelineConsume(String topic, int n) throws Exception {
         long before = model.appliedCount();
-        KafkaIngest ingest = new KafkaIngest(config(topic), pipeline, codec, registry);
+        KafkaIngest ingest = new KafkaIngest(config(topic), pipeline, codec, registry, offsets);
         long start = System.nanoTime();
         ingest.start(KafkaResource.bootstrapServers());
         try {
