@@ -7,6 +7,7 @@ import io.lifeline.domain.action.ActionState;
 import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.store.Fence;
 import io.lifeline.store.Leadership;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -184,13 +185,17 @@ public class ActionExecutor {
             if (a == null || a.state().terminal()) {
                 return;
             }
+            long term = leadership.term();
+            if (term == 0) {
+                return;
+            }
             boolean fresh = a.state() == ActionState.PENDING;
             if (fresh) {
                 // Started only if nobody asked to cancel it; the same statement checks, so the first step needs no
                 // cancellation check of its own (a notice's reaction waits on every round trip here).
-                if (!store.start(id, a.requestedBy(), clock.instant())) {
+                if (!store.start(id, a.requestedBy(), clock.instant(), term)) {
                     if (store.cancelRequested(id)) {
-                        finish(a, ActionState.PENDING, ActionState.CANCELLED, "cancelled before it started");
+                        finish(a, ActionState.PENDING, ActionState.CANCELLED, "cancelled before it started", term);
                     }
                     return;
                 }
@@ -200,7 +205,9 @@ public class ActionExecutor {
                 LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
             }
             handedOn = true; // proceed lets it go when it ends
-            proceed(a, new StepRunner(a, store, clock, hook::afterStep, fresh));
+            proceed(a, new StepRunner(a, store, clock, hook::afterStep, fresh, term));
+        } catch (Fence.FencedException e) {
+            LOG.warnf("Action %s not taken up: %s", id, e.getMessage());
         } catch (SQLException | RuntimeException e) {
             LOG.warnf("Action %s interrupted by an error, will be retried: %s", id, e.getMessage());
         } finally {
@@ -219,14 +226,19 @@ public class ActionExecutor {
         try {
             try {
                 String outcome = procedures.run(a, steps);
-                finish(a, ActionState.RUNNING, ActionState.SUCCEEDED, outcome);
+                finish(a, ActionState.RUNNING, ActionState.SUCCEEDED, outcome, steps.term());
             } catch (StepRunner.StepFailed e) {
-                finish(a, ActionState.RUNNING, ActionState.FAILED, e.getMessage());
+                finish(a, ActionState.RUNNING, ActionState.FAILED, e.getMessage(), steps.term());
             } catch (StepRunner.Cancelled e) {
-                finish(a, ActionState.RUNNING, ActionState.CANCELLED, "cancelled; steps done before stay done");
+                finish(a, ActionState.RUNNING, ActionState.CANCELLED, "cancelled; steps done before stay done",
+                        steps.term());
             } catch (StepRunner.Waiting w) {
                 waits = recheckLater(a, steps, w.recheckIn());
             }
+        } catch (Fence.FencedException e) {
+            // Deposed while running: stop here; the leader of the newer term resumes from the recorded steps.
+            LOG.warnf("Action %s stopped: %s", a.id(), e.getMessage());
+            metrics.fenced();
         } catch (InterruptedException e) {
             // Stopped mid-way (shutdown, lost leadership): the next leader resumes from the recorded steps.
             Thread.currentThread().interrupt();
@@ -259,7 +271,7 @@ public class ActionExecutor {
         if (w != workers) {
             return; // stopped (and perhaps started again): running was cleared, the scan takes the action up anew
         }
-        if (!leadership.isLeader()) {
+        if (leadership.term() != steps.term()) {
             // Another replica may lead now and run it from the stored steps; this one takes it up again from the
             // store if it leads again.
             running.remove(a.id());
@@ -274,8 +286,9 @@ public class ActionExecutor {
         }
     }
 
-    private void finish(ActionView a, ActionState from, ActionState to, String outcome) throws SQLException {
-        if (store.transition(a.id(), from, to, outcome, a.requestedBy(), clock.instant())) {
+    private void finish(ActionView a, ActionState from, ActionState to, String outcome, long term)
+            throws SQLException {
+        if (store.transition(a.id(), from, to, outcome, a.requestedBy(), clock.instant(), term)) {
             Duration took = Duration.between(a.createdAt(), clock.instant());
             metrics.actionFinished(a.kind().wire(), to.wire(), took);
             LOG.infof("%s %s on %s %s in %d ms: %s", a.kind().wire(), a.id(), a.target(), to.wire(), took.toMillis(),

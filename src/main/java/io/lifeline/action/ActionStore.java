@@ -8,6 +8,7 @@ import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.StepState;
+import io.lifeline.store.Fence;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -138,19 +139,43 @@ public class ActionStore {
      */
     public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now)
             throws SQLException {
-        return move(id, from, to, outcome, actor, now, false);
+        return move(id, from, to, outcome, actor, now, false, 0);
     }
 
     /**
-     * Starts a pending action unless its cancellation was requested, with its audit entry, in one statement. Returns
-     * false when it was cancelled or somebody else moved it first ({@link #cancelRequested} tells which).
+     * {@link #transition} by the leader of {@code term}.
+     *
+     * @throws Fence.FencedException when {@code term} no longer leads (the write is not made)
      */
-    public boolean start(String id, String actor, Instant now) throws SQLException {
-        return move(id, ActionState.PENDING, ActionState.RUNNING, "running", actor, now, true);
+    public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now,
+                              long term) throws SQLException {
+        return move(id, from, to, outcome, actor, now, false, term);
     }
 
+    /**
+     * Starts a pending action unless its cancellation was requested, with its audit entry, in one statement, as the
+     * leader of {@code term}. Returns false when it was cancelled or somebody else moved it first
+     * ({@link #cancelRequested} tells which).
+     *
+     * @throws Fence.FencedException when {@code term} no longer leads (the write is not made)
+     */
+    public boolean start(String id, String actor, Instant now, long term) throws SQLException {
+        return move(id, ActionState.PENDING, ActionState.RUNNING, "running", actor, now, true, term);
+    }
+
+    /** Whether {@code term} still leads under a live lease. */
+    boolean leads(Connection c, long term) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + Fence.CONDITION)) {
+            ps.setLong(1, term);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** A term of 0 is a write outside leadership (an operator cancelling a pending action): not fenced. */
     private boolean move(String id, ActionState from, ActionState to, String outcome, String actor, Instant now,
-                         boolean unlessCancelled) throws SQLException {
+                         boolean unlessCancelled, long term) throws SQLException {
         if (!to.canFollow(from)) {
             throw new IllegalStateException("an action cannot go from " + from + " to " + to);
         }
@@ -158,6 +183,7 @@ public class ActionStore {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("WITH u AS (UPDATE action SET state = ?, outcome = ?,"
                      + " updated_at = ? WHERE id = ? AND state = ?" + (unlessCancelled ? " AND NOT cancel_requested" : "")
+                     + (term > 0 ? " AND " + Fence.CONDITION.replace("?", String.valueOf(term)) : "")
                      + " RETURNING target) INSERT INTO audit_log (time, actor, what, target, action_id, reason, before,"
                      + " after) SELECT ?, ?, ?, u.target, ?, ?, ?, ? FROM u")) {
             ps.setString(1, to.wire());
@@ -172,7 +198,13 @@ public class ActionStore {
             ps.setString(10, outcome);
             ps.setString(11, from.wire());
             ps.setString(12, to.wire());
-            return ps.executeUpdate() == 1;
+            if (ps.executeUpdate() == 1) {
+                return true;
+            }
+            if (term > 0 && !leads(c, term)) {
+                throw new Fence.FencedException(term);
+            }
+            return false;
         }
     }
 
@@ -195,12 +227,18 @@ public class ActionStore {
         }
     }
 
-    /** Writes a step (insert or update by its name) and its audit entry when it ends. */
-    public void saveStep(String actionId, String target, ActionStepView step, String actor) throws SQLException {
+    /**
+     * Writes a step (insert or update by its name) and its audit entry when it ends, as the leader of {@code term}.
+     *
+     * @throws Fence.FencedException when {@code term} no longer leads (the write is not made)
+     */
+    public void saveStep(String actionId, String target, ActionStepView step, String actor, long term)
+            throws SQLException {
         boolean audited = step.state().terminal();
         // One statement: the step, the action's update time and (for a finished step) its audit entry.
         String sql = "WITH s AS (INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail, result)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb) ON CONFLICT (action_id, name) DO UPDATE SET state = EXCLUDED.state,"
+                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?::jsonb WHERE " + Fence.CONDITION.replace("?", String.valueOf(term))
+                + " ON CONFLICT (action_id, name) DO UPDATE SET state = EXCLUDED.state,"
                 + " ended_at = EXCLUDED.ended_at, detail = EXCLUDED.detail, result = EXCLUDED.result RETURNING action_id)"
                 + (audited
                         ? ", u AS (UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s) RETURNING id)"
@@ -224,7 +262,9 @@ public class ActionStore {
                 ps.setString(13, step.name());
                 ps.setString(14, step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail()));
             }
-            ps.executeUpdate();
+            if (ps.executeUpdate() == 0 && !leads(c, term)) {
+                throw new Fence.FencedException(term);
+            }
         }
     }
 

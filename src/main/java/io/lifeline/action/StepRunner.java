@@ -96,6 +96,7 @@ final class StepRunner {
     }
 
     private final ActionView action;
+    private final long term;
     private final ActionStore store;
     private final Clock clock;
     private final Hook hook;
@@ -110,11 +111,12 @@ final class StepRunner {
     /** The action was started by a statement that checked for cancellation: the first step need not ask again. */
     private boolean cancelChecked;
 
-    StepRunner(ActionView action, ActionStore store, Clock clock, Hook hook) {
-        this(action, store, clock, hook, false);
-    }
-
-    StepRunner(ActionView action, ActionStore store, Clock clock, Hook hook, boolean justStarted) {
+    /**
+     * @param term the leadership the steps are run under: every step written is fenced by it, so a runner whose
+     *             replica no longer leads stops at its next step
+     */
+    StepRunner(ActionView action, ActionStore store, Clock clock, Hook hook, boolean justStarted, long term) {
+        this.term = term;
         this.action = action;
         this.store = store;
         this.clock = clock;
@@ -192,7 +194,7 @@ final class StepRunner {
                 throw e;
             }
         } else {
-            store.saveStep(action.id(), action.target(), running, action.requestedBy());
+            store.saveStep(action.id(), action.target(), running, action.requestedBy(), term);
         }
         current = name;
         StepOutcome out;
@@ -216,7 +218,7 @@ final class StepRunner {
         }
         ActionStepView done = new ActionStepView(seq, name, out.state(), started, clock.instant(), out.detail(),
                 out.result());
-        store.saveStep(action.id(), action.target(), done, action.requestedBy());
+        store.saveStep(action.id(), action.target(), done, action.requestedBy(), term);
         previous.put(name, done);
         hook.afterStep(action.id(), name);
         return out;
@@ -224,13 +226,18 @@ final class StepRunner {
 
     private void saveCancelled(int seq, String name, Instant started) throws SQLException {
         store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
-                clock.instant(), "cancelled"), action.requestedBy());
+                clock.instant(), "cancelled"), action.requestedBy(), term);
     }
 
     private void checkCancelled() throws Cancelled, SQLException {
         if (store.cancelRequested(action.id())) {
             throw new Cancelled();
         }
+    }
+
+    /** The leadership this runner runs under. */
+    long term() {
+        return term;
     }
 
     List<ActionStepView> recorded() {

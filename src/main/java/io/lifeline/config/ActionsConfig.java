@@ -19,6 +19,13 @@ public interface ActionsConfig {
     @WithDefault("2s")
     Duration leaderCheckInterval();
 
+    /**
+     * How long a leader's lease lasts without renewal (renewed every leader-check-interval): a leader paused or cut
+     * off longer than this is replaced, and its writes are fenced out.
+     */
+    @WithDefault("10s")
+    Duration leaderLease();
+
     /** Actions executed at the same time; more wait their turn. */
     @WithDefault("16")
     int maxConcurrent();

@@ -44,8 +44,13 @@ public class ActionMetrics {
     private final Map<String, Boolean> outcomes = new ConcurrentHashMap<>();
     private final Map<String, Boolean> modes = new ConcurrentHashMap<>();
 
+    private final Counter fenced;
+
     ActionMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.fenced = Counter.builder("lifeline_actions_fenced")
+                .description("Action runs stopped because their replica no longer leads (a newer term fenced them)")
+                .register(registry);
         // Every kind with the final states, and every policy in the modes that decide, exist from the start at 0:
         // rate() and increase() then see the first action too, and dashboards show zeros instead of "no data".
         for (ActionKind k : ActionKind.values()) {
@@ -59,6 +64,11 @@ public class ActionMetrics {
                 decision(p.wire(), bounded(modes, m.name()));
             }
         }
+    }
+
+    /** An action's run was stopped by the fence: its replica was deposed while it ran. */
+    public void fenced() {
+        fenced.increment();
     }
 
     /**

@@ -19,7 +19,9 @@ public class Leadership {
 
     private final AgroalDataSource dataSource;
     private final ActionsConfig config;
-    private final String identity = ManagementFactory.getRuntimeMXBean().getName();
+    /** Unique per process: the pod name alone would be reused by a restarted pod that must not inherit the lease. */
+    private final String identity = ManagementFactory.getRuntimeMXBean().getName() + "/"
+            + java.util.UUID.randomUUID().toString().substring(0, 8);
     private final List<Consumer<Boolean>> listeners = new CopyOnWriteArrayList<>();
     private LeaderElection election;
     private boolean stopped;
@@ -33,7 +35,8 @@ public class Leadership {
     public synchronized void start() {
         stopped = false;
         if (election == null) {
-            election = new LeaderElection(dataSource, identity, leader -> listeners.forEach(l -> l.accept(leader)));
+            election = new LeaderElection(dataSource, identity, config.leaderLease(),
+                    leader -> listeners.forEach(l -> l.accept(leader)));
             election.start(config.leaderCheckInterval().toMillis());
         }
     }
@@ -60,8 +63,12 @@ public class Leadership {
     }
 
     /** The fencing token of the current leadership; 0 when this replica does not lead. */
-    public synchronized long term() {
-        return election == null ? 0 : election.term();
+    public long term() {
+        LeaderElection e;
+        synchronized (this) {
+            e = election;
+        }
+        return e == null ? 0 : e.term();
     }
 
     /** Told true when this replica becomes leader and false when it stops (on the election's thread). */

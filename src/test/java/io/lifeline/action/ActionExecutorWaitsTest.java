@@ -82,10 +82,11 @@ class ActionExecutorWaitsTest {
         }
 
         @Override
-        public void saveStep(String actionId, String target, ActionStepView step, String actor) throws SQLException {
+        public void saveStep(String actionId, String target, ActionStepView step, String actor, long term)
+                throws SQLException {
             writes.computeIfAbsent(actionId + " " + step.name() + " " + step.state().wire(), k -> new AtomicInteger())
                     .incrementAndGet();
-            super.saveStep(actionId, target, step, actor);
+            super.saveStep(actionId, target, step, actor, term);
         }
 
         @Override
@@ -167,6 +168,11 @@ class ActionExecutorWaitsTest {
         @Override
         public Duration leaderCheckInterval() {
             return Duration.ofMillis(200);
+        }
+
+        @Override
+        public Duration leaderLease() {
+            return Duration.ofSeconds(2);
         }
 
         @Override
@@ -358,6 +364,46 @@ class ActionExecutorWaitsTest {
     }
 
     /** A running job known to the model, with no checkpoint yet; its name. */
+    @Test
+    void aLeaderDeposedWhileAnActionWaitsStopsItAndTheNextLeadershipFinishesItWithoutRepeatingASteps() throws Exception {
+        String job = job("fenced");
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":checkpoint:" + job));
+        long term = leadership.term();
+        assertThat(term).isPositive();
+
+        // Another replica takes the lease over, as it would after this one was paused past its lease.
+        sql("UPDATE leader_term SET holder = 'replica-b', term = term + 1, expires_at = now() + interval '1 hour'"
+                + " WHERE name = 'lifeline'");
+        // A write stamped with the old term is refused, whatever this replica still believes.
+        ActionStepView late = new ActionStepView(9, "late step", StepState.DONE, CLOCK.instant(), CLOCK.instant(), "");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.saveStep(a, job, late, "token:test", term))
+                .isInstanceOf(io.lifeline.store.Fence.FencedException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.transition(a, ActionState.RUNNING,
+                ActionState.SUCCEEDED, "late", "token:test", CLOCK.instant(), term))
+                .isInstanceOf(io.lifeline.store.Fence.FencedException.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !executor.isLeader());
+        checkpoint(job, 200);
+        // Nobody leads here now: the action stays as it was, and nothing ran on the deposed replica.
+        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3))
+                .until(() -> state(a) == ActionState.RUNNING);
+        assertThat(step(a, "late step")).isEmpty();
+
+        // The other replica's lease ends; this one leads again under a new term and finishes from the stored steps.
+        sql("UPDATE leader_term SET expires_at = now() WHERE name = 'lifeline'");
+        await().atMost(Duration.ofSeconds(10)).until(() -> leadership.term() > term + 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+        assertThat(commands.stream().filter(c -> c.id().equals(a + ":checkpoint:" + job)).count())
+                .as("the checkpoint command was sent once").isEqualTo(1);
+        assertThat(store.writes(a, "request checkpoint " + job, StepState.DONE)).as("no step ran twice").isEqualTo(1);
+    }
+
+    private static void sql(String statement) throws SQLException {
+        try (java.sql.Connection c = db.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute(statement);
+        }
+    }
+
     private String job(String base) throws Exception {
         String ns = unique(base);
         String job = ns + "/llm";
