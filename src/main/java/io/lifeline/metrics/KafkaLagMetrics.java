@@ -1,72 +1,134 @@
 package io.lifeline.metrics;
 
 import io.lifeline.config.KafkaConfig;
+import io.lifeline.runtime.IngestOpened;
+import io.lifeline.store.ConsumedOffsets;
+import io.lifeline.store.OffsetStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.Startup;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.lang.management.ManagementFactory;
-import java.util.Set;
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
+import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
 
 /**
- * {@code lifeline_ingest_kafka_consumer_lag_records{topic}}: records the ingest consumer has not read yet, summed
- * over the partitions it owns, per ingest topic. Read from the consumer's own per-partition {@code records-lag}
- * metric, which the Kafka client publishes through JMX (its default reporter) under a client id that starts with
- * {@code consumer-<group>-}; no extra call to the brokers. Without Kafka ingest (or before the first fetch) the
- * value is 0. Topics come from configuration, so the series count is fixed.
+ * {@code lifeline_ingest_kafka_consumer_lag_records{topic}}: records of each ingest topic not yet stored, summed over
+ * its partitions, measured from the broker (an admin client: each partition's end offset) against the offsets stored
+ * with the events (or, for a partition nothing was stored from yet, the group's committed offset, else the start of the
+ * partition). So the lag keeps growing while no consumer reads, instead of reading 0 as a dead consumer's own metric
+ * would. Refreshed every 10 s off the scrape; NaN while the broker cannot be asked. Topics come from configuration, so
+ * the series count is fixed.
  */
-@Startup
 @ApplicationScoped
 public class KafkaLagMetrics {
 
-    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    private final String clientPrefix;
+    private static final Logger LOG = Logger.getLogger(KafkaLagMetrics.class);
+    private static final long REFRESH_SECONDS = 10;
 
-    KafkaLagMetrics(KafkaConfig config, MeterRegistry registry) {
-        this.clientPrefix = "consumer-" + config.groupId() + "-";
+    private final KafkaConfig config;
+    private final OffsetStore offsets;
+    private final Map<String, Double> lag = new ConcurrentHashMap<>();
+    private ScheduledExecutorService timer;
+    private Admin admin;
+
+    KafkaLagMetrics(KafkaConfig config, OffsetStore offsets, MeterRegistry registry) {
+        this.config = config;
+        this.offsets = offsets;
         for (String topic : config.topics()) {
+            lag.put(topic, 0.0);
             Gauge.builder("lifeline_ingest_kafka_consumer_lag_records", this, m -> m.lag(topic)).tag("topic", topic)
-                    .description("Records of the topic the ingest consumer has not read yet (sum over its partitions)")
+                    .description("Records of the topic not yet stored (end offsets at the broker minus stored offsets)")
                     .register(registry);
         }
     }
 
-    /** Sum of the ingest consumer's per-partition lag for {@code topic}. */
+    void onOpened(@Observes IngestOpened opened) {
+        config.bootstrapServers().ifPresent(servers -> {
+            Properties p = new Properties();
+            p.put("bootstrap.servers", servers);
+            p.putAll(config.properties());
+            p.put("default.api.timeout.ms", "5000");
+            p.put("request.timeout.ms", "5000");
+            admin = Admin.create(p);
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "lifeline-kafka-lag");
+                t.setDaemon(true);
+                return t;
+            });
+            timer.scheduleWithFixedDelay(this::refresh, 0, REFRESH_SECONDS, TimeUnit.SECONDS);
+        });
+    }
+
+    /** Records of {@code topic} not stored yet, as of the last refresh. */
     double lag(String topic) {
-        double[] sumAndCount = read(topic);
-        return sumAndCount[0];
+        return lag.getOrDefault(topic, Double.NaN);
     }
 
-    /** Partitions of {@code topic} the ingest consumer reports a lag for (0 before its first fetch or without Kafka). */
-    int partitionsReported(String topic) {
-        return (int) read(topic)[1];
-    }
-
-    private double[] read(String topic) {
-        try {
-            // Kafka's JMX reporter quotes a value only when it has characters an object name does not allow as is.
-            String value = topic.matches("[\\w\\-%. \t]*") ? topic : ObjectName.quote(topic);
-            Set<ObjectName> names = server.queryNames(new ObjectName(
-                    "kafka.consumer:type=consumer-fetch-manager-metrics,topic=" + value + ",*"), null);
-            double sum = 0;
-            int partitions = 0;
-            for (ObjectName n : names) {
-                String client = n.getKeyProperty("client-id");
-                if (client == null || !client.startsWith(clientPrefix) || n.getKeyProperty("partition") == null) {
-                    continue;
-                }
-                Object v = server.getAttribute(n, "records-lag");
-                if (v instanceof Number num && !Double.isNaN(num.doubleValue())) {
-                    sum += num.doubleValue();
-                    partitions++;
-                }
+    /** Measures now (the timer does it every 10 s). */
+    void refresh() {
+        for (String topic : config.topics()) {
+            try {
+                lag.put(topic, (double) measure(topic));
+            } catch (Exception e) {
+                lag.put(topic, Double.NaN);
+                LOG.debugf("Kafka lag of %s not measured: %s", topic, e.toString());
             }
-            return new double[] {sum, partitions};
-        } catch (JMException | RuntimeException e) {
-            return new double[] {Double.NaN, 0};
+        }
+    }
+
+    private long measure(String topic) throws Exception {
+        TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(5, TimeUnit.SECONDS).get(topic);
+        List<TopicPartition> partitions = new ArrayList<>();
+        d.partitions().forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        List<ConsumedOffsets.Position> wanted = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            latest.put(tp, OffsetSpec.latest());
+            earliest.put(tp, OffsetSpec.earliest());
+            wanted.add(new ConsumedOffsets.Position(topic, tp.partition(), 0));
+        }
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+                admin.listOffsets(latest).all().get(5, TimeUnit.SECONDS);
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts =
+                admin.listOffsets(earliest).all().get(5, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(config.groupId())
+                .partitionsToOffsetAndMetadata().get(5, TimeUnit.SECONDS);
+        Map<TopicPartition, Long> stored = new HashMap<>();
+        offsets.load(config.groupId(), wanted).forEach((p, next) -> stored.put(new TopicPartition(p.topic(),
+                p.partition()), next));
+        long sum = 0;
+        for (TopicPartition tp : partitions) {
+            long end = ends.get(tp).offset();
+            OffsetAndMetadata c = committed.get(tp);
+            long from = stored.containsKey(tp) ? stored.get(tp) : c != null ? c.offset() : starts.get(tp).offset();
+            sum += Math.max(0, end - Math.max(from, starts.get(tp).offset()));
+        }
+        return sum;
+    }
+
+    @PreDestroy
+    void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+        if (admin != null) {
+            admin.close(java.time.Duration.ofSeconds(2));
         }
     }
 }

@@ -57,6 +57,12 @@ public class KafkaIngest {
                 .description("Kafka records sent to the dead-letter topic").register(registry);
         this.rejected = Counter.builder("lifeline_ingest_rejected_events").tag("transport", "kafka")
                 .description("Events rejected as invalid").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("lifeline_ingest_kafka_consumer_up", this, k -> k.up() ? 1 : 0)
+                .description("1 while the Kafka ingest consumer is polling, 0 while it is down or restarting")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("lifeline_ingest_kafka_consumer_restarts", this,
+                        KafkaIngest::restarts)
+                .description("Times the Kafka ingest consumer was made afresh after failures").register(registry);
         int threads = Math.max(1, config.decodeThreads().orElse(Runtime.getRuntime().availableProcessors()));
         this.decoders = new ExecutorService[threads];
         for (int i = 0; i < threads; i++) {
@@ -210,12 +216,17 @@ public class KafkaIngest {
         return l == null ? 0 : l.restarts();
     }
 
-    @PreDestroy
-    void stop() {
+    /** Stops consuming (tests: a consumer that is down); {@link #start} starts it again. */
+    void stopConsumer() {
         DurableConsumerLoop l = loop;
         if (l != null) {
             l.stop();
         }
+    }
+
+    @PreDestroy
+    void stop() {
+        stopConsumer();
         for (ExecutorService d : decoders) {
             d.shutdown();
         }

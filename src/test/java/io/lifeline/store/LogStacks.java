@@ -1,0 +1,25 @@
+package io.lifeline.store;
+
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.codec.EventCodec;
+import io.lifeline.config.IngestConfig;
+
+/** A second replica's log writer and follower, for tests of other packages (their constructors are the container's). */
+public final class LogStacks {
+
+    private LogStacks() {
+    }
+
+    public static EventLogWriter writer(AgroalDataSource dataSource, EventCodec codec, IngestConfig config) {
+        return new EventLogWriter(dataSource, codec, config);
+    }
+
+    public static EventLogTail follower(AgroalDataSource dataSource, EventCodec codec) {
+        return new EventLogTail(dataSource, codec);
+    }
+
+    public static void stop(EventLogWriter writer, EventLogTail follower) {
+        follower.stop();
+        writer.stop();
+    }
+}
