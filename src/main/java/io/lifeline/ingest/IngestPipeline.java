@@ -4,6 +4,7 @@ import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.store.Appended;
 import io.lifeline.store.EventLogWriter;
 import io.lifeline.store.RetryLaterException;
 import io.micrometer.core.instrument.Counter;
@@ -15,8 +16,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -120,11 +123,20 @@ public class IngestPipeline implements IngestGateway {
         try {
             // Every submission queues behind the ones before it, so the model sees each subject's events in the
             // order they were submitted, telemetry and lifecycle alike; lifecycle events only once stored.
-            return log.append(toStore, accepted.size() - lifecycle.size()).thenApply(fresh -> {
+            return log.append(toStore, accepted.size() - lifecycle.size()).thenApply(appended -> {
+                boolean[] fresh = appended.fresh();
+                // Not applied: what the log had already, and what it refused.
                 Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
+                List<IngestReceipt.Refused> allRefused = refused;
+                if (!appended.refused().isEmpty()) {
+                    // Refused by the store on content: neither stored nor applied (a refused telemetry sample too,
+                    // so that a replay rebuilds what the live model saw), and named in the receipt.
+                    allRefused = storeRefusals(submitted, toStore, appended.refused(), refused, old);
+                }
+                int storedBefore = 0;
                 for (int i = 0; i < lifecycle.size(); i++) {
-                    if (!fresh[i]) {
-                        old.add(lifecycle.get(i));
+                    if (!fresh[i] && old.add(lifecycle.get(i))) {
+                        storedBefore++;
                     }
                 }
                 List<Event> apply = old.isEmpty() ? accepted
@@ -132,7 +144,7 @@ public class IngestPipeline implements IngestGateway {
                 // Runs on the store writer's thread, in write order.
                 model.enqueue(apply, Duration.ofDays(1));
                 metrics.accepted(apply);
-                return new IngestReceipt(apply.size(), duplicatesInBatch + old.size(), refused);
+                return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused);
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.
@@ -143,6 +155,28 @@ public class IngestPipeline implements IngestGateway {
             forget(accepted);
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Adds the events the store refused to the gateway's own refusals, by their index in {@code submitted}, and
+     * marks them in {@code notApplied}; forgets them so that a corrected resend is not taken for a duplicate.
+     */
+    private List<IngestReceipt.Refused> storeRefusals(List<Event> submitted, List<Event> stored,
+                                                      List<Appended.Refusal> byStore, List<IngestReceipt.Refused> own,
+                                                      Set<Event> notApplied) {
+        Map<Event, Integer> position = new IdentityHashMap<>();
+        for (int i = submitted.size() - 1; i >= 0; i--) {
+            position.put(submitted.get(i), i);
+        }
+        List<IngestReceipt.Refused> all = new ArrayList<>(own);
+        for (Appended.Refusal r : byStore) {
+            Event e = stored.get(r.index());
+            notApplied.add(e);
+            recent.remove(e.source(), e.id());
+            all.add(new IngestReceipt.Refused(position.get(e), e.id(), r.reason()));
+        }
+        all.sort(Comparator.comparingInt(IngestReceipt.Refused::index));
+        return all;
     }
 
     /** The events that pass {@link #check}, in order; the others are added to {@code refused}. Allocates only on refusal. */

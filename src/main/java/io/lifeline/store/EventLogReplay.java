@@ -42,9 +42,11 @@ public class EventLogReplay {
                     List<Event> batch = new ArrayList<>(FETCH);
                     while (rs.next()) {
                         try {
+                            // Instant.toString always writes the seconds, which RFC 3339 requires (OffsetDateTime's
+                            // drops them when zero).
+                            String time = rs.getObject(5, java.time.OffsetDateTime.class).toInstant().toString();
                             batch.add(codec.decodeAttributes(rs.getString(1), rs.getString(2), rs.getString(3),
-                                    rs.getString(4), rs.getObject(5, java.time.OffsetDateTime.class).toString(),
-                                    codec.parse(rs.getBytes(6))));
+                                    rs.getString(4), time, codec.parse(rs.getBytes(6))));
                         } catch (InvalidEventException e) {
                             LOG.warnf("Stored event %s of %s no longer decodes, skipped: %s", rs.getString(1),
                                     rs.getString(4), e.getMessage());
