@@ -64,10 +64,13 @@ final class DataReader {
             throw new InvalidEventException(prefix + field + ": must not contain NUL characters");
         }
         for (int i = 0; i < s.length(); i++) {
-            String surrogate = Envelope.surrogateAt(s, i);
-            if (surrogate != null) {
-                // The event log's jsonb column refuses it.
-                throw new InvalidEventException(prefix + field + ": must not contain " + surrogate);
+            if (Character.isSurrogate(s.charAt(i))) {
+                String surrogate = Envelope.surrogateAt(s, i);
+                if (surrogate != null) {
+                    // The event log's jsonb column refuses it.
+                    throw new InvalidEventException(prefix + field + ": must not contain " + surrogate);
+                }
+                i++;
             }
         }
         return s;
