@@ -138,7 +138,7 @@ class EventCodecTest {
 
     private String reason(String event) {
         DecodedBatch b = decode(event);
-        assertThat(b.events()).as(event).isEmpty();
+        assertThat(b.events()).as("rejected").isEmpty();
         return b.rejections().get(0).reason();
     }
 

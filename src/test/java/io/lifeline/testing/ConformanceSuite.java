@@ -80,10 +80,20 @@ public final class ConformanceSuite {
         public String json() {
             return ConformanceSuite.json(event);
         }
+
+        @Override
+        public String toString() {
+            return id;
+        }
     }
 
     /** One batch case: its id and its events, adapted. */
     public record Batch(String id, List<JsonNode> raw, ArrayNode events) {
+
+        @Override
+        public String toString() {
+            return id;
+        }
     }
 
     private final String node;
