@@ -10,10 +10,16 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventData;
 import io.lifeline.domain.event.EventType;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -25,8 +31,9 @@ public final class EventCodec {
 
     /** Deep nesting is an attack, not an event: no catalogue event nests deeper than a few levels. */
     static final int MAX_NESTING = 32;
-    static final int MAX_ID = 256;
-    static final int MAX_SUBJECT = 253;
+    /** Attributes binary mode reads itself; every other header with the prefix is an extension. */
+    private static final Set<String> BINARY_CORE = Set.of("specversion", "id", "source", "type", "subject", "time",
+            "datacontenttype", "dataschema");
     private static final Pattern SUBJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@-]*");
 
     private final ObjectMapper mapper;
@@ -131,25 +138,76 @@ public final class EventCodec {
             throw new InvalidEventException("expected a CloudEvent object, got " + DataReader.describe(node));
         }
         DataReader env = new DataReader(node, "");
-        String specversion = env.optString("specversion");
-        if (specversion == null) {
-            throw new InvalidEventException("specversion: required (\"1.0\")");
-        }
-        if (!"1.0".equals(specversion)) {
-            throw new InvalidEventException("specversion: only \"1.0\" is supported, got '"
-                    + DataReader.abbreviate(specversion) + "'");
-        }
-        String contentType = env.optString("datacontenttype");
-        if (contentType != null && !contentType.startsWith("application/json") && !contentType.endsWith("+json")) {
-            throw new InvalidEventException("datacontenttype: must be application/json, got '"
-                    + DataReader.abbreviate(contentType) + "'");
-        }
+        specversion("specversion", env.optString("specversion"));
+        Envelope.contentType("datacontenttype", env.optString("datacontenttype"));
+        Envelope.dataSchema("dataschema", env.optString("dataschema"));
         if (node.has("data_base64")) {
             throw new InvalidEventException("data_base64: binary data is not accepted; send JSON in data");
         }
-        JsonNode data = node.get("data");
-        return decodeAttributes(env.optString("id"), env.optString("source"), env.optString("type"),
-                env.optString("subject"), env.optString("time"), data);
+        Envelope.extensions(node);
+        return decode("", env.optString("id"), env.optString("source"), env.optString("type"),
+                env.optString("subject"), env.optString("time"), node.get("data"));
+    }
+
+    /** A transport header as received: its name and its raw value (null when it has none). */
+    public record Header(String name, byte[] value) {
+    }
+
+    /**
+     * Decodes a binary-mode event: the attributes from the headers named {@code prefix} + attribute name (Kafka:
+     * {@code ce_}), the media type of the data from {@code contentType} (null when absent) and the data itself from
+     * {@code data}. Header values must be UTF-8 and follow the same rules as in structured mode; headers without the
+     * prefix are not looked at.
+     */
+    public Event decodeBinary(String prefix, List<Header> headers, Header contentType, byte[] data) {
+        Map<String, String> attributes = new HashMap<>();
+        for (Header h : headers) {
+            if (h.name() == null || !h.name().startsWith(prefix)) {
+                continue;
+            }
+            String name = h.name().substring(prefix.length());
+            String value = utf8(h.name(), h.value());
+            if (attributes.put(name, value) != null) {
+                throw new InvalidEventException(DataReader.abbreviate(h.name()) + ": given more than once");
+            }
+            if (!BINARY_CORE.contains(name)) {
+                Envelope.extensionName(h.name(), name);
+                Envelope.text(DataReader.abbreviate(h.name()), value, DataReader.MAX_STRING);
+            }
+        }
+        specversion(prefix + "specversion", attributes.get("specversion"));
+        if (contentType != null) {
+            Envelope.contentType(contentType.name(), utf8(contentType.name(), contentType.value()));
+        }
+        Envelope.contentType(prefix + "datacontenttype", attributes.get("datacontenttype"));
+        Envelope.dataSchema(prefix + "dataschema", attributes.get("dataschema"));
+        if (data != null && data.length > Envelope.MAX_DATA) {
+            throw new InvalidEventException("data: larger than " + Envelope.MAX_DATA + " bytes");
+        }
+        return decode(prefix, attributes.get("id"), attributes.get("source"), attributes.get("type"),
+                attributes.get("subject"), attributes.get("time"), data == null ? null : parse(data));
+    }
+
+    private static void specversion(String field, String specversion) {
+        if (specversion == null) {
+            throw new InvalidEventException(field + ": required (\"1.0\")");
+        }
+        if (!"1.0".equals(specversion)) {
+            throw new InvalidEventException(field + ": only \"1.0\" is supported, got '"
+                    + DataReader.abbreviate(specversion) + "'");
+        }
+    }
+
+    private static String utf8(String field, byte[] value) {
+        if (value == null) {
+            throw new InvalidEventException(DataReader.abbreviate(field) + ": header without a value");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString();
+        } catch (CharacterCodingException e) {
+            throw new InvalidEventException(DataReader.abbreviate(field) + ": not valid UTF-8");
+        }
     }
 
     /**
@@ -157,31 +215,35 @@ public final class EventCodec {
      * headers) and its JSON data.
      */
     public Event decodeAttributes(String id, String source, String type, String subject, String time, JsonNode data) {
-        id = required("id", id, MAX_ID);
-        source = required("source", source, 1024);
-        if (type == null || type.isBlank()) {
-            throw new InvalidEventException("type: required");
-        }
+        return decode("", id, source, type, subject, time, data);
+    }
+
+    private static Event decode(String prefix, String id, String source, String type, String subject, String time,
+                                JsonNode data) {
+        id = Envelope.required(prefix + "id", id, Envelope.MAX_ID);
+        source = Envelope.required(prefix + "source", source, Envelope.MAX_SOURCE);
+        type = Envelope.required(prefix + "type", type, Envelope.MAX_TYPE);
         EventType eventType = EventType.fromWireName(type);
         if (eventType == null) {
-            throw new InvalidEventException("type: unknown type '" + DataReader.abbreviate(type)
+            throw new InvalidEventException(prefix + "type: unknown type '" + DataReader.abbreviate(type)
                     + "' (see docs/events.md for the catalogue)");
         }
-        subject = required("subject", subject, MAX_SUBJECT);
+        subject = Envelope.required(prefix + "subject", subject, Envelope.MAX_SUBJECT);
         if (!SUBJECT.matcher(subject).matches()) {
-            throw new InvalidEventException("subject: must be a job (namespace/name) or node name of letters, digits"
-                    + " and . _ : / @ -, got '" + DataReader.abbreviate(subject) + "'");
+            throw new InvalidEventException(prefix + "subject: must be a job (namespace/name) or node name of letters,"
+                    + " digits and . _ : / @ -, got '" + DataReader.abbreviate(subject) + "'");
         }
         if (time == null || time.isBlank()) {
-            throw new InvalidEventException("time: required (when the event happened at the source, RFC 3339)");
+            throw new InvalidEventException(prefix + "time: required (when the event happened at the source, RFC 3339)");
         }
-        Instant at = DataReader.parseInstant("time", time);
+        Instant at = Envelope.time(prefix + "time", time);
         if (data == null || data.isNull()) {
             throw new InvalidEventException("data: required (an object; {} when the type has no fields)");
         }
         if (!data.isObject()) {
             throw new InvalidEventException("data: expected an object, got " + DataReader.describe(data));
         }
+        Envelope.dataSize(data);
         EventData payload;
         try {
             payload = DataCodec.decode(eventType, new DataReader(data, "data."));
@@ -189,16 +251,6 @@ public final class EventCodec {
             throw new InvalidEventException("data: " + e.getMessage());
         }
         return new Event(id, source, eventType, subject, at, payload);
-    }
-
-    private static String required(String field, String value, int max) {
-        if (value == null || value.isBlank()) {
-            throw new InvalidEventException(field + ": required");
-        }
-        if (value.length() > max) {
-            throw new InvalidEventException(field + ": longer than " + max + " characters");
-        }
-        return value;
     }
 
     /** Parses a JSON document (for example a Kafka binary-mode value) with the codec's limits. */

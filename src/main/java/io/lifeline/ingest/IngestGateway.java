@@ -14,7 +14,9 @@ public interface IngestGateway {
 
     /**
      * Submits decoded events. Checks what a decoder cannot know (an event dated too far in the future) and refuses
-     * those events, each named in the receipt with its index and reason; the rest of the batch is kept. The returned
+     * those events, each named in the receipt with its index and reason; the rest of the batch is kept. An event the
+     * event store refuses on its content is named in the receipt the same way (the reason is the database's), never
+     * retried. The returned
      * stage completes once every lifecycle event kept is durably stored and every event kept is queued for the
      * model, or fails with {@link RetryLaterException} when Lifeline cannot take more right now (back-pressure).
      */

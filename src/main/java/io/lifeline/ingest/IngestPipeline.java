@@ -4,6 +4,7 @@ import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.store.Appended;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.EventLogWriter;
 import io.lifeline.store.RetryLaterException;
@@ -15,9 +16,12 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -117,23 +121,31 @@ public class IngestPipeline implements IngestGateway {
         try {
             // Every submission queues behind the ones before it, so the model sees each subject's events in the
             // order they were submitted, telemetry and lifecycle alike; stored events only once stored.
-            return log.append(toStore, accepted.size() - toStore.size(), offsets).thenApply(stored -> {
+            return log.append(toStore, accepted.size() - toStore.size(), offsets).thenApply(appended -> {
+                long[] stored = appended.seqs();
+                // Not applied here: what the log had already (the follower applies the stored one), what it refused.
+                Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
+                List<IngestReceipt.Refused> allRefused = refused;
+                if (!appended.refused().isEmpty()) {
+                    // Refused by the store on content: neither stored nor applied (a refused telemetry sample too,
+                    // so that a replay rebuilds what the live model saw), and named in the receipt.
+                    allRefused = storeRefusals(submitted, toStore, appended.refused(), refused, old);
+                }
                 Map<Event, Long> seqOf = new IdentityHashMap<>(toStore.size() * 2);
-                int old = 0;
+                int storedBefore = 0;
                 for (int i = 0; i < toStore.size(); i++) {
                     seqOf.put(toStore.get(i), stored[i]);
-                    if (stored[i] == 0) {
-                        old++;
+                    if (stored[i] == 0 && old.add(toStore.get(i))) {
+                        storedBefore++;
                     }
                 }
-                List<Event> apply = new ArrayList<>(accepted.size() - old);
-                long[] seqs = new long[accepted.size() - old];
+                List<Event> apply = new ArrayList<>(accepted.size());
+                long[] seqs = new long[accepted.size()];
                 for (Event e : accepted) {
-                    Long seq = seqOf.get(e);
-                    if (seq != null && seq == 0) {
-                        // Stored before (by this replica or another): the log follower applies the stored one.
+                    if (old.contains(e)) {
                         continue;
                     }
+                    Long seq = seqOf.get(e);
                     seqs[apply.size()] = seq == null ? 0 : seq;
                     apply.add(e);
                 }
@@ -145,7 +157,7 @@ public class IngestPipeline implements IngestGateway {
                     LOG.warnf("Model busy: %d stored events left to the log follower (%s)", apply.size(), e.getMessage());
                 }
                 metrics.accepted(apply);
-                return new IngestReceipt(apply.size(), duplicatesInBatch + old, refused);
+                return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused);
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.
@@ -156,6 +168,28 @@ public class IngestPipeline implements IngestGateway {
             forget(accepted);
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Adds the events the store refused to the gateway's own refusals, by their index in {@code submitted}, and
+     * marks them in {@code notApplied}; forgets them so that a corrected resend is not taken for a duplicate.
+     */
+    private List<IngestReceipt.Refused> storeRefusals(List<Event> submitted, List<Event> stored,
+                                                      List<Appended.Refusal> byStore, List<IngestReceipt.Refused> own,
+                                                      Set<Event> notApplied) {
+        Map<Event, Integer> position = new IdentityHashMap<>();
+        for (int i = submitted.size() - 1; i >= 0; i--) {
+            position.put(submitted.get(i), i);
+        }
+        List<IngestReceipt.Refused> all = new ArrayList<>(own);
+        for (Appended.Refusal r : byStore) {
+            Event e = stored.get(r.index());
+            notApplied.add(e);
+            recent.remove(e.source(), e.id());
+            all.add(new IngestReceipt.Refused(position.get(e), e.id(), r.reason()));
+        }
+        all.sort(Comparator.comparingInt(IngestReceipt.Refused::index));
+        return all;
     }
 
     /** The events that pass {@link #check}, in order; the others are added to {@code refused}. Allocates only on refusal. */

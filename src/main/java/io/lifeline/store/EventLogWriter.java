@@ -33,7 +33,9 @@ import org.jboss.logging.Logger;
  *
  * <p>While the database is unavailable the writer retries with back-off and keeps what it has; once
  * {@code lifeline.ingest.buffer-events} are waiting, new submissions are refused (back-pressure) instead of
- * growing without bound.
+ * growing without bound. A batch the database refuses on its content (SQLSTATE class 22 or 23) is never retried
+ * as it is: the writer narrows it down to the events refused, stores the others and names each refused one with
+ * the database's reason.
  */
 @ApplicationScoped
 public class EventLogWriter {
@@ -88,12 +90,12 @@ public class EventLogWriter {
     }
 
     /**
-     * Queues events for the log. The future completes with, per event, its {@code seq} if it was new, or 0 for an
-     * event already stored with the same source and id.
+     * Queues events for the log. The future completes with, per event, its {@code seq} if it was new (0 for an event
+     * already stored with the same source and id, or refused), and which events the database refused.
      *
      * @throws RetryLaterException when the buffer is full (the store has been unavailable for a while)
      */
-    public CompletableFuture<long[]> append(List<Event> events) {
+    public CompletableFuture<Appended> append(List<Event> events) {
         return append(events, 0, null);
     }
 
@@ -103,7 +105,7 @@ public class EventLogWriter {
      * around it). Passengers count against the buffer too, so an outage cannot grow memory without bound. The
      * {@code offsets} (may be null) are stored in the same transaction as the events.
      */
-    public CompletableFuture<long[]> append(List<Event> events, int passengers, ConsumedOffsets offsets) {
+    public CompletableFuture<Appended> append(List<Event> events, int passengers, ConsumedOffsets offsets) {
         if (!running) {
             throw new RetryLaterException("shutting down");
         }
@@ -177,8 +179,8 @@ public class EventLogWriter {
             } catch (SQLException e) {
                 if (isDataError(e)) {
                     // The database refuses the content, not the connection: retrying the same batch would block
-                    // ingest forever. Write each submission alone so only the offending one fails.
-                    isolate(batch);
+                    // ingest forever. Narrow it down to the events it refuses.
+                    isolate(batch, e);
                     return;
                 }
                 backoff = failed(batch, count, backoff, e);
@@ -197,7 +199,7 @@ public class EventLogWriter {
     private void complete(List<Submission> batch, Map<String, Long> fresh) {
         for (Submission s : batch) {
             buffered.addAndGet(-s.weight);
-            s.future.complete(freshFlags(s.events, fresh));
+            s.future.complete(new Appended(freshFlags(s.events, fresh), List.of()));
         }
     }
 
@@ -218,20 +220,111 @@ public class EventLogWriter {
         return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
     }
 
-    private void isolate(List<Submission> batch) throws InterruptedException {
+    /** Writes each submission of a refused batch alone, and a refused submission in halves down to its bad events. */
+    private void isolate(List<Submission> batch, SQLException refusal) throws InterruptedException {
+        if (batch.size() == 1) {
+            bisect(batch.get(0), refusal);
+            return;
+        }
         for (Submission s : batch) {
-            if (batch.size() == 1) {
-                LOG.warnf("Event log refused a batch of %d events; rejecting it", s.events.size());
-                buffered.addAndGet(-s.weight);
-                s.future.completeExceptionally(new RetryLaterException("event store refused the batch"));
-                return;
-            }
             if (s.events.isEmpty() && s.offsets == null) {
                 complete(List.of(s), Map.of());
             } else {
                 writeWithRetry(List.of(s), s.events.size());
             }
         }
+    }
+
+    /**
+     * Stores what the database takes of a submission it refused as a whole, and completes it naming each event refused.
+     * Bounded: k bad events among n cost at most about 2k·log2(n) inserts, each of a part of the submission.
+     */
+    private void bisect(Submission s, SQLException refusal) throws InterruptedException {
+        Map<String, Long> fresh = new HashMap<>();
+        List<Appended.Refusal> refused = new ArrayList<>();
+        int n = s.events.size();
+        boolean done;
+        if (n == 1) {
+            refused.add(new Appended.Refusal(0, reason(refusal)));
+            done = true;
+        } else {
+            done = writePart(s, 0, n / 2, fresh, refused) && writePart(s, n / 2, n, fresh, refused);
+        }
+        if (done && s.offsets != null) {
+            // The offsets go in a transaction of their own here: reading the parts again would only find duplicates.
+            done = writeOffsets(s);
+        }
+        if (!done) {
+            // Given up while shutting down: the submission was failed already.
+            return;
+        }
+        LOG.warnf("Event log refused %d of %d events of a submission; stored the others. First: %s", refused.size(), n,
+                refused.isEmpty() ? "none" : refused.get(0).reason());
+        long[] flags = freshFlags(s.events, fresh);
+        for (Appended.Refusal r : refused) {
+            flags[r.index()] = 0;
+        }
+        buffered.addAndGet(-s.weight);
+        s.future.complete(new Appended(flags, refused));
+    }
+
+    /**
+     * Writes events {@code from..to} of {@code s}: a part the database refuses on content is split in two until each
+     * refused event is alone, which is then recorded in {@code refused}. Other failures are retried with back-off.
+     * False once given up (shutting down with the database gone).
+     */
+    private boolean writePart(Submission s, int from, int to, Map<String, Long> fresh,
+                              List<Appended.Refusal> refused) throws InterruptedException {
+        List<Submission> part = List.of(new Submission(s.events.subList(from, to), 0, null, s.future));
+        long backoff = 50;
+        while (true) {
+            try {
+                fresh.putAll(insert(part, to - from));
+                healthy = true;
+                lastError = null;
+                return true;
+            } catch (SQLException e) {
+                if (isDataError(e)) {
+                    if (to - from == 1) {
+                        refused.add(new Appended.Refusal(from, reason(e)));
+                        return true;
+                    }
+                    int mid = (from + to) >>> 1;
+                    return writePart(s, from, mid, fresh, refused) && writePart(s, mid, to, fresh, refused);
+                }
+                backoff = failed(List.of(s), to - from, backoff, e);
+            } catch (RuntimeException e) {
+                backoff = failed(List.of(s), to - from, backoff, e);
+            }
+            if (backoff < 0) {
+                return false;
+            }
+        }
+    }
+
+    /** Stores a bisected submission's offsets, retrying like any write; false once given up. */
+    private boolean writeOffsets(Submission s) throws InterruptedException {
+        long backoff = 50;
+        while (true) {
+            try {
+                insert(List.of(new Submission(List.of(), 0, s.offsets, s.future)), 0);
+                return true;
+            } catch (SQLException | RuntimeException e) {
+                backoff = failed(List.of(s), 0, backoff, e);
+                if (backoff < 0) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    /** The database's own words (first line, without the severity), with the SQLSTATE. */
+    private static String reason(SQLException e) {
+        String message = e.getMessage() == null ? "no message" : e.getMessage().lines().findFirst().orElse("");
+        if (message.startsWith("ERROR: ")) {
+            message = message.substring("ERROR: ".length());
+        }
+        return "refused by the event store: " + message + " (SQLSTATE " + e.getSQLState() + ")";
     }
 
     /** SQLSTATE classes 22 (data exception) and 23 (integrity violation): the content, not the connection. */
@@ -336,6 +429,6 @@ public class EventLogWriter {
     }
 
     /** Events to store, how many buffer places it takes (stored plus passengers), the offsets to store, its answer. */
-    private record Submission(List<Event> events, int weight, ConsumedOffsets offsets, CompletableFuture<long[]> future) {
+    private record Submission(List<Event> events, int weight, ConsumedOffsets offsets, CompletableFuture<Appended> future) {
     }
 }

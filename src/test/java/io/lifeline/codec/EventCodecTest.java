@@ -87,7 +87,8 @@ class EventCodecTest {
                 CloudEvents.nodeRegistered("a", "n1", T).replace(T.toString(), "yesterday"),
                 CloudEvents.nodeRegistered("b", "n1", T).replace("\"1.0\"", "\"0.3\""))));
         assertThat(b.rejections()).extracting(Rejection::reason).containsExactly(
-                "time: expected an RFC 3339 timestamp such as 2026-01-31T12:00:00Z, got 'yesterday'",
+                "time: expected an RFC 3339 timestamp with seconds and an offset such as 2026-01-31T12:00:00Z or"
+                        + " 2026-01-31T13:00:00.250+01:00, got 'yesterday'",
                 "specversion: only \"1.0\" is supported, got '0.3'");
     }
 
@@ -133,6 +134,101 @@ class EventCodecTest {
                 CloudEvents.nodeRegistered("a", "../../etc/passwd", T),
                 CloudEvents.nodeRegistered("b", "n1\\u0000", T))));
         assertThat(b.rejections()).hasSize(2).allSatisfy(r -> assertThat(r.reason()).startsWith("subject:"));
+    }
+
+    private String reason(String event) {
+        DecodedBatch b = decode(event);
+        assertThat(b.events()).as("rejected").isEmpty();
+        return b.rejections().get(0).reason();
+    }
+
+    private static String withTime(String time) {
+        return CloudEvents.nodeRegistered("e1", "n1", T).replace(T.toString(), time);
+    }
+
+    /** Times PostgreSQL refuses (year 0) or that only a broken clock sends: refused before storage, the rule named. */
+    @Test
+    void timesOutsideTheYears1970To9999AreRejected() {
+        String rule = "time: must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, got '";
+        assertThat(reason(withTime("0000-01-01T00:00:00Z"))).isEqualTo(rule + "0000-01-01T00:00:00Z'");
+        assertThat(reason(withTime("1969-12-31T23:59:59Z"))).isEqualTo(rule + "1969-12-31T23:59:59Z'");
+        assertThat(reason(withTime("9999-12-31T23:00:00-05:00"))).isEqualTo(rule + "9999-12-31T23:00:00-05:00'");
+        assertThat(decode(withTime("1970-01-01T00:00:00Z")).rejections()).isEmpty();
+        assertThat(decode(withTime("2026-03-01t10:00:00.123456789z")).rejections()).isEmpty();
+    }
+
+    @Test
+    void timesThatAreIso8601ButNotRfc3339AreRejected() {
+        for (String time : List.of("2026-03-01T10:00Z", "2026-03-01T10:00:00+05", "2026-03-01T10:00:00", "2026-03-01",
+                "2026-03-01T10:00:00.1234567891Z", "+12026-03-01T10:00:00Z", "2026-03-01T10:00:00+0100")) {
+            assertThat(reason(withTime(time))).as(time).startsWith("time: expected an RFC 3339 timestamp");
+        }
+    }
+
+    @Test
+    void controlCharactersInEnvelopeStringsAreRejected() {
+        assertThat(reason(CloudEvents.nodeRegistered("e\\u0000", "n1", T))).isEqualTo("id: must not contain NUL characters");
+        assertThat(reason(CloudEvents.nodeRegistered("e\\n1", "n1", T)))
+                .isEqualTo("id: must not contain control characters (U+000A at 1)");
+        assertThat(reason(CloudEvents.nodeRegistered("e1", "n1", T).replace("test/k8s", "test/\\u0085")))
+                .isEqualTo("source: must not contain control characters (U+0085 at 5)");
+        assertThat(reason(CloudEvents.nodeRegistered("e1", "n1", T).replace("node.registered", "node.\\u0000")))
+                .isEqualTo("type: must not contain NUL characters");
+        assertThat(reason(CloudEvents.nodeRegistered("e1", "n1", T).replace("node.registered", "node.\u00e9")))
+                .isEqualTo("type: unknown type 'node.\u00e9' (see docs/events.md for the catalogue)");
+        assertThat(reason(CloudEvents.nodeRegistered("e\\ud800", "n1", T)))
+                .isEqualTo("id: must not contain a lone surrogate (U+D800 at 1): not valid Unicode");
+    }
+
+    @Test
+    void dataStringsTheEventLogsJsonbRefusesAreRejected() {
+        assertThat(reason(CloudEvents.event("e1", "s", "node.cordoned", "n1", T, "{\"by\":\"a\\u0000\"}")))
+                .isEqualTo("data.by: must not contain NUL characters");
+        assertThat(reason(CloudEvents.event("e1", "s", "node.cordoned", "n1", T, "{\"by\":\"a\\udc00\"}")))
+                .isEqualTo("data.by: must not contain a lone surrogate (U+DC00 at 1): not valid Unicode");
+        // Free text keeps its line breaks and tabs.
+        assertThat(decode(CloudEvents.event("e1", "s", "node.cordoned", "n1", T, "{\"by\":\"a\\n\\tb \\ud83d\\ude80\"}"))
+                .rejections()).isEmpty();
+    }
+
+    @Test
+    void sizesAreLimited() {
+        assertThat(reason(CloudEvents.nodeRegistered("i".repeat(257), "n1", T))).isEqualTo("id: longer than 256 characters");
+        assertThat(decode(CloudEvents.nodeRegistered("i".repeat(256), "n1", T)).rejections()).isEmpty();
+        assertThat(reason(CloudEvents.nodeRegistered("e1", "n1", T).replace("test/k8s", "s".repeat(1025))))
+                .isEqualTo("source: longer than 1024 characters");
+        assertThat(reason(CloudEvents.nodeRegistered("e1", "n" + "1".repeat(253), T)))
+                .isEqualTo("subject: longer than 253 characters");
+        StringBuilder big = new StringBuilder("{\"by\":\"x\"");
+        for (int i = 0; i < 20; i++) {
+            big.append(",\"unknown").append(i).append("\":\"").append("y".repeat(4000)).append('"');
+        }
+        assertThat(reason(CloudEvents.event("e1", "s", "node.cordoned", "n1", T, big.append('}').toString())))
+                .isEqualTo("data: larger than 65536 characters of JSON");
+        StringBuilder extensions = new StringBuilder(CloudEvents.nodeRegistered("e1", "n1", T));
+        extensions.setLength(extensions.length() - 1);
+        for (int i = 0; i < 65; i++) {
+            extensions.append(",\"ext").append(i).append("\":").append(i);
+        }
+        assertThat(reason(extensions.append('}').toString())).isEqualTo("extensions: more than 64 extension attributes");
+    }
+
+    @Test
+    void envelopeAttributesFollowCloudEvents() {
+        String e = CloudEvents.nodeRegistered("e1", "n1", T);
+        assertThat(reason(e.replace("\"application/json\"", "\"json\""))).startsWith("datacontenttype: must be an RFC 2046");
+        assertThat(reason(e.replace("\"application/json\"", "\"text/plain\"")))
+                .isEqualTo("datacontenttype: must be application/json, got 'text/plain'");
+        assertThat(decode(e.replace("\"application/json\"", "\"application/vnd.lifeline+json; charset=utf-8\""))
+                .rejections()).isEmpty();
+        assertThat(reason(e.replace("\"id\":", "\"dataschema\":\"relative/path\",\"id\":")))
+                .isEqualTo("dataschema: must be an absolute URI, got 'relative/path'");
+        assertThat(reason(e.replace("\"id\":", "\"traceparent\":{\"a\":1},\"id\":")))
+                .isEqualTo("extension 'traceparent': must be a string, a boolean or an integer, got object");
+        assertThat(reason(e.replace("\"id\":", "\"big\":2147483648,\"id\":")))
+                .startsWith("extension 'big': a number must be an integer between -2147483648 and 2147483647");
+        assertThat(decode(e.replace("\"id\":", "\"traceparent\":\"00-ab-cd-01\",\"n\":-5,\"ok\":true,\"gone\":null,\"id\":"))
+                .rejections()).isEmpty();
     }
 
     @Test

@@ -3,7 +3,8 @@ package io.lifeline.ingest.kafka;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -13,6 +14,11 @@ import org.apache.kafka.common.header.Headers;
  * value) or structured mode (the whole CloudEvent as the JSON value).
  */
 final class RecordDecoder {
+
+    /** The CloudEvents Kafka binding: attributes in {@code ce_} headers, the data's media type in content-type. */
+    static final String PREFIX = "ce_";
+    private static final String SPECVERSION = PREFIX + "specversion";
+    private static final String CONTENT_TYPE = "content-type";
 
     private final EventCodec codec;
 
@@ -25,19 +31,15 @@ final class RecordDecoder {
             throw new InvalidEventException("record has no value (tombstone)");
         }
         Headers h = record.headers();
-        String specversion = header(h, "ce_specversion");
-        if (specversion != null) {
-            if (!"1.0".equals(specversion)) {
-                throw new InvalidEventException("ce_specversion: only \"1.0\" is supported, got '" + specversion + "'");
+        if (h.lastHeader(SPECVERSION) != null) {
+            List<EventCodec.Header> headers = new ArrayList<>();
+            for (Header header : h) {
+                headers.add(new EventCodec.Header(header.key(), header.value()));
             }
-            return codec.decodeAttributes(header(h, "ce_id"), header(h, "ce_source"), header(h, "ce_type"),
-                    header(h, "ce_subject"), header(h, "ce_time"), codec.parse(record.value()));
+            Header contentType = h.lastHeader(CONTENT_TYPE);
+            return codec.decodeBinary(PREFIX, headers,
+                    contentType == null ? null : new EventCodec.Header(CONTENT_TYPE, contentType.value()), record.value());
         }
         return codec.decodeEvent(codec.parse(record.value()));
-    }
-
-    private static String header(Headers headers, String name) {
-        Header h = headers.lastHeader(name);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 }

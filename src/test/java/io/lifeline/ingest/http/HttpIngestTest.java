@@ -214,6 +214,25 @@ class HttpIngestTest {
                 .post("/api/v1/events").then().statusCode(400).body("detail", startsWith("time: "));
     }
 
+    /** Events PostgreSQL would refuse are refused before storage: 400 with the reason, never 503 to retry forever. */
+    @Test
+    void poisonEventsAreRefusedWithTheirReasonAndTheRestOfTheBatchKept() {
+        String node = node();
+        String year0 = CloudEvents.event("year0-" + node, "test/poison", "node.cordoned", node, now, "{}")
+                .replace(now.toString(), "0000-01-01T00:00:00Z");
+        String nul = CloudEvents.event("nul\\u0000" + node, "test/poison", "node.cordoned", node, now, "{}");
+        String good = CloudEvents.event("good-" + node, "test/poison", "node.cordoned", node, now, "{}");
+        given(asOperator()).contentType("application/cloudevents+json").body(year0).post("/api/v1/events").then()
+                .statusCode(400).body("errors[0].reason", startsWith("time: must be between 1970-01-01T00:00:00Z"));
+        JsonPath r = given(asOperator()).contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(List.of(nul, good, year0))).post("/api/v1/events").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(r.getInt("accepted")).isEqualTo(1);
+        assertThat(r.getList("errors.index")).containsExactly(0, 2);
+        assertThat(r.getString("errors[0].reason")).isEqualTo("id: must not contain NUL characters");
+        assertThat(countStored(node)).isEqualTo(1);
+    }
+
     @Test
     void badQueryParametersGetProblems() {
         given(asOperator()).queryParam("limit", 0).get("/api/v1/events").then().statusCode(400)

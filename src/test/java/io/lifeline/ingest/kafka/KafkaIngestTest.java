@@ -75,6 +75,38 @@ class KafkaIngestTest {
                 "lifeline_ingest_dead_lettered_events_total"));
     }
 
+    private ProducerRecord<byte[], byte[]> binaryCordoned(String node, byte[] id, byte[] source, String time) {
+        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>("lifeline.events", utf8(node), utf8("{}"));
+        r.headers().add("ce_specversion", utf8("1.0")).add("ce_id", id).add("ce_source", source)
+                .add("ce_type", utf8("node.cordoned")).add("ce_subject", utf8(node)).add("ce_time", utf8(time));
+        return r;
+    }
+
+    /**
+     * Records PostgreSQL would refuse (a year-0 time, a NUL byte in a binary-mode id or source) are dead-lettered
+     * with their reason, and the records behind them go on being stored: ingest is not held up retrying them.
+     */
+    @Test
+    void poisonRecordsAreDeadLetteredWithTheirReasonAndIngestGoesOn() throws Exception {
+        String node = "kafka-poison-" + UUID.randomUUID().toString().substring(0, 8);
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
+            p.send(binaryCordoned(node, utf8("p1-" + node), utf8("test/kafka"), "0000-01-01T00:00:00Z"));
+            p.send(binaryCordoned(node, utf8("p2-\u0000" + node), utf8("test/kafka"), now.toString()));
+            p.send(binaryCordoned(node, utf8("p3-" + node), utf8("test/\u0000kafka"), now.toString()));
+            p.send(new ProducerRecord<>("lifeline.events", utf8(node), utf8(CloudEvents.event("p4-" + node, "test/kafka",
+                    "node.cordoned", node, now, "{}").replace(now.toString(), "0000-01-01T00:00:00Z"))));
+            p.send(binaryCordoned(node, utf8("ok-" + node), utf8("test/kafka"), now.toString()));
+            p.flush();
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(stored(node)).isEqualTo(1));
+        List<ConsumerRecord<byte[], byte[]>> dead = KafkaProbe.recordsWithKey("lifeline.events.dlq", node, 4);
+        assertThat(dead).extracting(r -> new String(r.headers().lastHeader(KafkaIngest.REASON_HEADER).value(),
+                StandardCharsets.UTF_8)).containsExactlyInAnyOrder(
+                "ce_time: must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, got '0000-01-01T00:00:00Z'",
+                "ce_id: must not contain NUL characters", "ce_source: must not contain NUL characters",
+                "time: must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, got '0000-01-01T00:00:00Z'");
+    }
+
     @Test
     void redeliveredRecordsAreNotCountedTwiceAndOffsetsAreCommitted() throws Exception {
         String job = "team-k/dup-" + UUID.randomUUID().toString().substring(0, 8);
