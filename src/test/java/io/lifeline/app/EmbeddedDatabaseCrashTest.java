@@ -9,6 +9,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +58,39 @@ class EmbeddedDatabaseCrashTest {
         Child second = Child.start(dataDir, "read");
         assertEquals(0, second.awaitExit(), second.output());
         assertTrue(second.output().contains("ROW written-before-the-kill"), second.output());
+    }
+
+    @Test
+    void everyAcknowledgedCommitSurvivesAKillOfTheWholeServer() throws Exception {
+        Path dataDir = tmp.resolve("pgdata");
+        boolean byDefault = EmbeddedDatabase.parseSynchronousCommit(null);
+        long acknowledged = 0;
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, byDefault)) {
+            ProcessHandle server = ProcessHandle.of(PostmasterPidFile.read(dataDir).orElseThrow().pid()).orElseThrow();
+            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), "");
+                    Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE acknowledged (id bigint)");
+                long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+                while (System.nanoTime() < until) {
+                    s.execute("INSERT INTO acknowledged VALUES (" + (acknowledged + 1) + ")");
+                    acknowledged++;
+                }
+                // Right after the last acknowledgement, every process of the server at once: the OOM killer taking
+                // the whole process group, or the machine losing power as far as the server can tell.
+                Stream.concat(server.descendants(), Stream.of(server)).forEach(ProcessHandle::destroyForcibly);
+            }
+            while (server.isAlive()) {
+                Thread.sleep(20);
+            }
+        }
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, byDefault);
+                Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), "");
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*), coalesce(max(id), 0) FROM acknowledged")) {
+            assertTrue(rs.next());
+            assertEquals(List.of(acknowledged, acknowledged), List.of(rs.getLong(1), rs.getLong(2)),
+                    "rows found after the crash (count, highest id) against commits acknowledged");
+        }
     }
 
     /** A JVM running {@link QuickStartDatabaseProcess}, its output collected line by line. */
