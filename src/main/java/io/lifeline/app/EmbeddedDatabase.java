@@ -79,7 +79,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
      * default that can corrupt the data directory when the machine stops), and with asynchronous commits unless
      * asked otherwise. A later {@code -c} wins over the library's {@code -F}.
      */
-    static Map<String, String> serverSettings(boolean synchronousCommit) {
+    public static Map<String, String> serverSettings(boolean synchronousCommit) {
         return Map.of("fsync", "on", "synchronous_commit", synchronousCommit ? "on" : "off");
     }
 
