@@ -5,54 +5,161 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * A real PostgreSQL server started in-process for the zero-configuration default. Its data directory is
- * kept, so history survives restarts.
+ * A real PostgreSQL server started by Lifeline for the zero-configuration default. Its data directory is kept, so
+ * history survives restarts; by default every commit is flushed to disk before it is acknowledged. The server stops
+ * with the JVM however the JVM ends ({@link PostmasterWatchdog}), and a start that finds a server left running on
+ * the directory by an earlier run stops it first.
  */
 public final class EmbeddedDatabase implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
+    private static final Duration ORPHAN_STOP_TIMEOUT = PostmasterWatchdog.FAST_SHUTDOWN_GRACE.plusSeconds(30);
 
     private final EmbeddedPostgres postgres;
     private final Path dataDir;
+    private final Optional<PostmasterWatchdog> watchdog;
+    private final DataDirectoryLock lock;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir) {
+    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir, Optional<PostmasterWatchdog> watchdog,
+            DataDirectoryLock lock) {
         this.postgres = postgres;
         this.dataDir = dataDir;
+        this.watchdog = watchdog;
+        this.lock = lock;
     }
 
-    /** Starts (or reopens) the server on a free loopback port with its data in {@code dataDir}. */
-    public static EmbeddedDatabase start(Path dataDir) {
+    /**
+     * Starts (or reopens) the server on a free loopback port with its data in {@code dataDir}.
+     *
+     * @param synchronousCommit whether a commit returns only once it is on disk; off, a crash of the server (not
+     *     only of the JVM) may lose the last few hundred milliseconds of acknowledged writes, never consistency
+     */
+    public static EmbeddedDatabase start(Path dataDir, boolean synchronousCommit) {
+        DataDirectoryLock lock = null;
+        EmbeddedPostgres pg = null;
         try {
             Files.createDirectories(dataDir);
-            // A server killed hard leaves its pid file behind; it would refuse to start on a stale one.
-            Path pid = dataDir.resolve("postmaster.pid");
-            if (Files.exists(pid) && !processAlive(pid)) {
-                Files.delete(pid);
-            }
-            EmbeddedPostgres pg = EmbeddedPostgres.builder()
+            lock = DataDirectoryLock.acquire(dataDir);
+            clearEarlierServer(dataDir);
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
                     .setPort(0)
                     // Lifeline stops it itself, after the application's last write (see LifelineMain).
-                    .setRegisterShutdownHook(false)
-                    .start();
-            LOG.infof("Embedded PostgreSQL started on port %d with data in %s", pg.getPort(), dataDir.toAbsolutePath());
-            return new EmbeddedDatabase(pg, dataDir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the embedded PostgreSQL in " + dataDir.toAbsolutePath(), e);
+                    .setRegisterShutdownHook(false);
+            serverSettings(synchronousCommit).forEach(builder::setServerConfig);
+            pg = builder.start();
+            Optional<PostmasterWatchdog> watchdog = watch(dataDir);
+            LOG.infof("Embedded PostgreSQL started on port %d with data in %s (synchronous_commit=%s)", pg.getPort(),
+                    dataDir.toAbsolutePath(), synchronousCommit ? "on" : "off");
+            return new EmbeddedDatabase(pg, dataDir, watchdog, lock);
+        } catch (IOException | RuntimeException e) {
+            if (pg != null) {
+                closeQuietly(pg);
+            }
+            if (lock != null) {
+                lock.close();
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new UncheckedIOException("cannot start the embedded PostgreSQL in " + dataDir.toAbsolutePath(),
+                    (IOException) e);
         }
     }
 
-    private static boolean processAlive(Path pidFile) throws IOException {
-        String first = Files.readAllLines(pidFile).stream().findFirst().orElse("").trim();
-        try {
-            return ProcessHandle.of(Long.parseLong(first)).map(ProcessHandle::isAlive).orElse(false);
-        } catch (NumberFormatException e) {
-            return false;
+    /**
+     * The server settings Lifeline adds to the library's: the library starts PostgreSQL with fsync off (a test
+     * default that can corrupt the data directory when the machine stops), and with asynchronous commits unless
+     * asked otherwise. A later {@code -c} wins over the library's {@code -F}.
+     */
+    public static Map<String, String> serverSettings(boolean synchronousCommit) {
+        return Map.of("fsync", "on", "synchronous_commit", synchronousCommit ? "on" : "off");
+    }
+
+    /** Reads {@code lifeline.database.embedded-synchronous-commit}: {@code on} (the default) or {@code off}. */
+    static boolean parseSynchronousCommit(String value) {
+        if (value == null) {
+            return true;
         }
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw new IllegalArgumentException(
+                    "lifeline.database.embedded-synchronous-commit must be on or off, not '" + value + "'");
+        };
+    }
+
+    /**
+     * Makes way for the new server: a server still running on the directory was left by an earlier run that ended
+     * without stopping it (this JVM holds the directory's lock, so that run is gone), and is stopped; a lock file
+     * whose server is gone is removed (PostgreSQL refuses to start while its pid belongs to any live process).
+     */
+    private static void clearEarlierServer(Path dataDir) throws IOException {
+        Optional<PostmasterPidFile> found = PostmasterPidFile.read(dataDir);
+        if (found.isEmpty()) {
+            return;
+        }
+        PostmasterPidFile pidFile = found.get();
+        if (pidFile.runningServer(dataDir).isEmpty()) {
+            Files.deleteIfExists(pidFile.file());
+            LOG.infof("Removed a stale %s from %s: the PostgreSQL server it names (pid %d) is no longer running",
+                    PostmasterPidFile.NAME, dataDir, pidFile.pid());
+            return;
+        }
+        LOG.warnf("Found a PostgreSQL server (pid %d) still running on %s, left by an earlier run of Lifeline that "
+                + "ended without stopping it; stopping it (fast shutdown) before starting a new one",
+                pidFile.pid(), dataDir);
+        long started = System.nanoTime();
+        boolean stopped;
+        try {
+            stopped = PostmasterWatchdog.available()
+                    ? PostmasterWatchdog.stopNow(pidFile.pid(), dataDir, ORPHAN_STOP_TIMEOUT)
+                    : stopBySigterm(pidFile.pid());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopped = false;
+        }
+        if (!stopped) {
+            throw new IllegalStateException("the PostgreSQL server (pid " + pidFile.pid() + ") left running on "
+                    + dataDir + " did not stop within " + ORPHAN_STOP_TIMEOUT.toSeconds() + " s; stop it and start "
+                    + "Lifeline again");
+        }
+        LOG.infof("Stopped the earlier PostgreSQL server (pid %d) in %d ms; its committed data is kept", pidFile.pid(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Without a shell: a smart shutdown, which the clients of a dead run no longer hold up. */
+    private static boolean stopBySigterm(long pid) throws InterruptedException {
+        Optional<ProcessHandle> server = ProcessHandle.of(pid);
+        server.ifPresent(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + ORPHAN_STOP_TIMEOUT.toNanos();
+        while (server.map(ProcessHandle::isAlive).orElse(false)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+
+    private static Optional<PostmasterWatchdog> watch(Path dataDir) throws IOException {
+        if (!PostmasterWatchdog.available()) {
+            LOG.warn("No /bin/sh: if this JVM is killed, the embedded PostgreSQL server keeps running until the next "
+                    + "start of Lifeline stops it");
+            return Optional.empty();
+        }
+        long pid = PostmasterPidFile.read(dataDir)
+                .orElseThrow(() -> new IllegalStateException("the embedded PostgreSQL wrote no "
+                        + PostmasterPidFile.NAME))
+                .pid();
+        return Optional.of(PostmasterWatchdog.watch(pid, dataDir));
     }
 
     public String jdbcUrl() {
@@ -67,12 +174,19 @@ public final class EmbeddedDatabase implements AutoCloseable {
         return dataDir;
     }
 
-    @Override
-    public void close() {
+    private static void closeQuietly(EmbeddedPostgres pg) {
         try {
-            postgres.close();
+            pg.close();
         } catch (IOException e) {
             LOG.warn("Embedded PostgreSQL did not stop cleanly", e);
         }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(postgres);
+        // If the ordinary stop gave up waiting, the watchdog finishes it.
+        watchdog.ifPresent(PostmasterWatchdog::close);
+        lock.close();
     }
 }

@@ -8,19 +8,16 @@ import java.nio.file.Path;
 /**
  * Entry point. With no JDBC URL configured (system property or {@code QUARKUS_DATASOURCE_JDBC_URL}),
  * Lifeline starts an embedded PostgreSQL whose data stays in {@code .lifeline/pgdata} (override with
- * {@code lifeline.database.embedded-dir} / {@code LIFELINE_DATABASE_EMBEDDED_DIR}) and turns the demo
- * fleet on unless {@code lifeline.demo.enabled} says otherwise.
+ * {@code lifeline.database.embedded-dir} / {@code LIFELINE_DATABASE_EMBEDDED_DIR}; commits are synchronous unless
+ * {@code lifeline.database.embedded-synchronous-commit} is {@code off}) and turns the demo fleet on unless
+ * {@code lifeline.demo.enabled} says otherwise.
  */
 @QuarkusMain
 public final class LifelineMain {
 
     public static void main(String... args) {
         if (setting("quarkus.datasource.jdbc.url") == null) {
-            String dir = setting("lifeline.database.embedded-dir");
-            EmbeddedDatabase db = EmbeddedDatabase.start(Path.of(dir == null ? ".lifeline/pgdata" : dir).toAbsolutePath());
-            System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
-            System.setProperty("quarkus.datasource.username", db.username());
-            System.setProperty("lifeline.database.embedded", "true");
+            startEmbeddedDatabase();
             if (setting("lifeline.demo.enabled") == null) {
                 System.setProperty("lifeline.demo.enabled", "true");
                 // The demo shows the whole loop: notices and fatal XIDs are acted on, not only reported. A job
@@ -30,13 +27,26 @@ public final class LifelineMain {
                     System.setProperty("lifeline.policies.mode.restart-loop-suspend", "dry-run");
                 }
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                // Shutdown hooks run concurrently: let the application flush its last batch first.
-                ShutdownOrder.awaitApplicationStopped();
-                db.close();
-            }, "lifeline-embedded-db-stop"));
         }
         Quarkus.run(args);
+    }
+
+    /** Starts the embedded server from the launch settings, points the datasource at it and stops it at exit. */
+    static EmbeddedDatabase startEmbeddedDatabase() {
+        String dir = setting("lifeline.database.embedded-dir");
+        boolean synchronousCommit = EmbeddedDatabase.parseSynchronousCommit(
+                setting("lifeline.database.embedded-synchronous-commit"));
+        EmbeddedDatabase db = EmbeddedDatabase.start(
+                Path.of(dir == null ? ".lifeline/pgdata" : dir).toAbsolutePath(), synchronousCommit);
+        System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
+        System.setProperty("quarkus.datasource.username", db.username());
+        System.setProperty("lifeline.database.embedded", "true");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // Shutdown hooks run concurrently: let the application flush its last batch first.
+            ShutdownOrder.awaitApplicationStopped();
+            db.close();
+        }, "lifeline-embedded-db-stop"));
+        return db;
     }
 
     /** A setting from a system property or its environment-variable form, before configuration is loaded. */

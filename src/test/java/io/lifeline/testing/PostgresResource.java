@@ -43,7 +43,16 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
     /** Starts the server again on the same port and data directory. */
     public static synchronized void restartServer() throws IOException {
-        server = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(false).setPort(port).start();
+        restartServer(Map.of());
+    }
+
+    /** Stops the server if it runs and starts it again (same port, same data) with these server settings added. */
+    public static synchronized void restartServer(Map<String, String> serverSettings) throws IOException {
+        server.close();
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setDataDirectory(dataDir)
+                .setCleanDataDirectory(false).setPort(port);
+        serverSettings.forEach(builder::setServerConfig);
+        server = builder.start();
     }
 
     @Override

@@ -1,36 +1,13 @@
 package io.lifeline.ingest.kafka;
 
-import static io.restassured.RestAssured.given;
-
 import io.lifeline.codec.EventCodec;
-import io.lifeline.config.KafkaConfig;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.BenchmarkReport;
-import io.lifeline.testing.KafkaResource;
-import io.lifeline.testing.MixedEventStream;
-import io.lifeline.testing.TestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -46,12 +23,7 @@ class IngestThroughputBenchmark {
     private static final int RUNS = 5;
     private static final int KAFKA_EVENTS = Integer.getInteger("bench.kafka.events", 500_000);
     private static final int HTTP_EVENTS = Integer.getInteger("bench.http.events", 200_000);
-    private static final int HTTP_BATCH = 1000;
-    private static final int HTTP_CLIENTS = 4;
-    private static final int PARTITIONS = 4;
 
-    @Inject
-    io.lifeline.store.OffsetStore offsets;
     @Inject
     IngestPipeline pipeline;
     @Inject
@@ -60,164 +32,21 @@ class IngestThroughputBenchmark {
     ModelRuntime model;
     @Inject
     MeterRegistry registry;
+    @Inject
+    io.lifeline.store.OffsetStore offsets;
 
     @Test
     void measure() throws Exception {
+        IngestLoad load = new IngestLoad(pipeline, codec, model, registry, offsets);
         BenchmarkReport report = new BenchmarkReport("ingest");
         for (int run = 1; run <= RUNS; run++) {
             String topic = "bench-" + run + "-" + UUID.randomUUID().toString().substring(0, 6);
-            fill(topic, KAFKA_EVENTS, run);
-            report.add("kafka-bare-consumer", bareConsume(topic, KAFKA_EVENTS));
-            report.add("kafka-into-applied-state", lifelineConsume(topic, KAFKA_EVENTS));
-            report.add("http-batches-of-1000", http(HTTP_EVENTS, run));
+            load.fill(topic, KAFKA_EVENTS, run);
+            report.add("kafka-bare-consumer", load.bareConsume(topic, KAFKA_EVENTS));
+            report.add("kafka-into-applied-state", load.lifelineConsume(topic, KAFKA_EVENTS));
+            report.add("http-batches-of-1000", load.http(HTTP_EVENTS, run));
         }
-        report.write("events/s, " + KAFKA_EVENTS + " Kafka events (" + PARTITIONS + " partitions) and " + HTTP_EVENTS
-                + " HTTP events per run, 90% gpu.sample / 10% lifecycle");
-    }
-
-    private static Properties common() {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", KafkaResource.bootstrapServers());
-        return p;
-    }
-
-    private void fill(String topic, int n, int run) throws Exception {
-        try (Admin admin = Admin.create(common())) {
-            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get();
-        }
-        Properties p = common();
-        p.put("key.serializer", ByteArraySerializer.class.getName());
-        p.put("value.serializer", ByteArraySerializer.class.getName());
-        p.put("linger.ms", "20");
-        p.put("batch.size", "262144");
-        p.put("compression.type", "lz4");
-        // Filling a benchmark topic: plain at-least-once writes (idempotence retries loop under heavy load).
-        p.put("enable.idempotence", "false");
-        p.put("acks", "1");
-        MixedEventStream events = new MixedEventStream("kafka-" + run + "-" + topic);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            for (int i = 0; i < n; i++) {
-                MixedEventStream.Encoded e = events.next();
-                producer.send(new ProducerRecord<>(topic, e.key(), e.json()));
-            }
-            producer.flush();
-        }
-    }
-
-    private double bareConsume(String topic, int n) {
-        Properties c = common();
-        c.put("group.id", "bare-" + topic);
-        c.put("auto.offset.reset", "earliest");
-        c.put("max.poll.records", "5000");
-        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-            consumer.subscribe(List.of(topic));
-            long count = 0;
-            long start = 0;
-            while (count < n) {
-                int got = consumer.poll(Duration.ofMillis(200)).count();
-                if (got > 0 && start == 0) {
-                    start = System.nanoTime();
-                }
-                count += got;
-            }
-            consumer.commitSync();
-            return n / ((System.nanoTime() - start) / 1e9);
-        }
-    }
-
-    private double lifelineConsume(String topic, int n) throws Exception {
-        long before = model.appliedCount();
-        KafkaIngest ingest = new KafkaIngest(config(topic), pipeline, codec, registry, offsets);
-        long start = System.nanoTime();
-        ingest.start(KafkaResource.bootstrapServers());
-        try {
-            while (model.appliedCount() - before < n) {
-                Thread.sleep(5);
-            }
-            return n / ((System.nanoTime() - start) / 1e9);
-        } finally {
-            ingest.stop();
-        }
-    }
-
-    private double http(int n, int run) throws Exception {
-        MixedEventStream events = new MixedEventStream("http-" + run + "-" + UUID.randomUUID());
-        List<byte[]> bodies = new ArrayList<>();
-        for (int b = 0; b < n / HTTP_BATCH; b++) {
-            StringBuilder sb = new StringBuilder("[");
-            for (int i = 0; i < HTTP_BATCH; i++) {
-                sb.append(i == 0 ? "" : ",").append(new String(events.next().json(), StandardCharsets.UTF_8));
-            }
-            bodies.add(sb.append(']').toString().getBytes(StandardCharsets.UTF_8));
-        }
-        String ingestToken = TestTokens.ingest();
-        long before = model.appliedCount();
-        ExecutorService pool = Executors.newFixedThreadPool(HTTP_CLIENTS);
-        long start = System.nanoTime();
-        List<Future<?>> done = new ArrayList<>();
-        for (byte[] body : bodies) {
-            done.add(pool.submit(() -> given(TestTokens.auth(ingestToken)).contentType("application/json").body(body).post("/api/v1/events")
-                    .then().statusCode(200)));
-        }
-        for (Future<?> f : done) {
-            f.get();
-        }
-        while (model.appliedCount() - before < n) {
-            Thread.sleep(2);
-        }
-        double rate = n / ((System.nanoTime() - start) / 1e9);
-        pool.shutdown();
-        return rate;
-    }
-
-    private static KafkaConfig config(String topic) {
-        return new KafkaConfig() {
-            @Override
-            public Optional<String> bootstrapServers() {
-                return Optional.of(KafkaResource.bootstrapServers());
-            }
-
-            @Override
-            public List<String> topics() {
-                return List.of(topic);
-            }
-
-            @Override
-            public String dlqTopic() {
-                return topic + ".dlq";
-            }
-
-            @Override
-            public String groupId() {
-                return "lifeline-" + topic;
-            }
-
-            @Override
-            public int maxPollRecords() {
-                return 5000;
-            }
-
-            @Override
-            public int maxInFlightBatches() {
-                return 8;
-            }
-
-            @Override
-            public Optional<Integer> decodeThreads() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Duration retryBackoff() {
-                return Duration.ofMillis(200);
-            }
-
-            @Override
-            public Map<String, String> properties() {
-                return Map.of();
-            }
-        };
+        report.write("events/s, " + KAFKA_EVENTS + " Kafka events (" + IngestLoad.PARTITIONS + " partitions) and "
+                + HTTP_EVENTS + " HTTP events per run, 90% gpu.sample / 10% lifecycle");
     }
 }
