@@ -8,6 +8,7 @@ import io.lifeline.domain.job.command.CommandAckView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -33,10 +34,15 @@ public class TrainerCommands implements TrainerCommandSink {
 
     private static final Logger LOG = Logger.getLogger(TrainerCommands.class);
 
-    private final Instance<CommandChannel> channels;
+    private final Iterable<CommandChannel> channels;
     private final Clock clock;
 
+    @Inject
     TrainerCommands(@Any Instance<CommandChannel> channels, Clock clock) {
+        this((Iterable<CommandChannel>) channels, clock);
+    }
+
+    TrainerCommands(Iterable<CommandChannel> channels, Clock clock) {
         this.channels = channels;
         this.clock = clock;
     }
@@ -102,8 +108,17 @@ public class TrainerCommands implements TrainerCommandSink {
                 : reason(error)));
     }
 
-    private static String reason(Throwable error) {
+    /** The failure and, when it wraps another, what was underneath (the database's or the broker's words). */
+    static String reason(Throwable error) {
         Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return describe(e) + (root == e ? "" : " (" + describe(root) + ")");
+    }
+
+    private static String describe(Throwable e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 }
