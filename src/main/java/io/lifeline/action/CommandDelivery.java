@@ -95,6 +95,10 @@ final class CommandDelivery {
             Instant now = clock.instant();
             if (st.inFlight != null) {
                 if (!st.inFlight.isDone()) {
+                    if (!now.isBefore(deadline)) {
+                        return new Delivery(null, "not confirmed by the deadline: attempt " + st.attempts
+                                + " still unanswered" + (st.lastError == null ? "" : "; last error: " + st.lastError));
+                    }
                     throw new StepRunner.Waiting(until(now, deadline, config.pollInterval()), st.inFlight);
                 }
                 SendAttempt r = st.inFlight.join();

@@ -177,12 +177,17 @@ class ActionExecutorWaitsTest {
         final List<TrainerCommand> sent = new CopyOnWriteArrayList<>();
         final Map<String, List<Instant>> attempts = new ConcurrentHashMap<>();
         final Set<String> down = ConcurrentHashMap.newKeySet();
+        /** Jobs whose sends are never answered (a producer stuck waiting for metadata). */
+        final Set<String> unanswered = ConcurrentHashMap.newKeySet();
         final AtomicInteger failures = new AtomicInteger();
         final Map<String, CommandAckView> acks = new ConcurrentHashMap<>();
 
         @Override
         public CompletionStage<SendAttempt> send(TrainerCommand c, Set<String> confirmed) {
             attempts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(CLOCK.instant());
+            if (unanswered.contains(c.job())) {
+                return new CompletableFuture<>();
+            }
             boolean fails = down.contains(c.job()) || failures.getAndDecrement() > 0;
             return CompletableFuture.supplyAsync(() -> {
                 if (fails) {
@@ -452,6 +457,16 @@ class ActionExecutorWaitsTest {
         assertThat(store.find(a).orElseThrow().outcome()).startsWith(request + ": checkpoint_now not sent by the deadline");
         assertThat(step(a, "await checkpoint " + job)).as("nothing to wait for").isEmpty();
         assertThat(commands.stream().filter(c -> c.id().startsWith(a))).isEmpty();
+    }
+
+    @Test
+    void aSendStillUnansweredAtTheDeadlineFailsTheStepThen() throws Exception {
+        String job = job("unanswered");
+        channels.unanswered.add(job);
+        String a = submit(ActionKind.CHECKPOINT_NOW, job, Duration.ofMillis(800), null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.FAILED);
+        assertThat(step(a, "request checkpoint " + job).orElseThrow().detail())
+                .isEqualTo("checkpoint_now not confirmed by the deadline: attempt 1 still unanswered");
     }
 
     @Test
