@@ -233,7 +233,7 @@ public class ActionExecutor {
                 finish(a, ActionState.RUNNING, ActionState.CANCELLED, "cancelled; steps done before stay done",
                         steps.term());
             } catch (StepRunner.Waiting w) {
-                waits = recheckLater(a, steps, w.recheckIn());
+                waits = recheckLater(a, steps, w);
             }
         } catch (Fence.FencedException e) {
             // Deposed while running: stop here; the leader of the newer term resumes from the recorded steps.
@@ -251,15 +251,36 @@ public class ActionExecutor {
         }
     }
 
-    /** Hands the run back to the workers after {@code pause}; false when this replica no longer executes. */
-    private boolean recheckLater(ActionView a, StepRunner steps, Duration pause) {
+    /**
+     * Hands the run back to the workers after the wait's pause, or as soon as what it waits on completes (a command
+     * send in flight); false when this replica no longer executes.
+     */
+    private boolean recheckLater(ActionView a, StepRunner steps, StepRunner.Waiting wait) {
         ExecutorService w = workers;
         ScheduledExecutorService timer = scanner;
         if (w == null || timer == null || !leadership.isLeader()) {
             return false;
         }
+        java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable again = () -> {
+            if (once.compareAndSet(false, true)) {
+                recheck(w, a, steps);
+            }
+        };
         try {
-            timer.schedule(() -> recheck(w, a, steps), Math.max(0, pause.toMillis()), TimeUnit.MILLISECONDS);
+            java.util.concurrent.ScheduledFuture<?> timed = timer.schedule(again,
+                    Math.max(0, wait.recheckIn().toMillis()), TimeUnit.MILLISECONDS);
+            if (wait.wakeOn() != null) {
+                wait.wakeOn().whenComplete((r, e) -> {
+                    if (timed.cancel(false)) {
+                        try {
+                            timer.execute(again);
+                        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                            // Stopped meanwhile: the run is dropped with the executor, as any waiting one.
+                        }
+                    }
+                });
+            }
             return true;
         } catch (java.util.concurrent.RejectedExecutionException e) {
             return false;

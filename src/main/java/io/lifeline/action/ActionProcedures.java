@@ -47,6 +47,7 @@ final class ActionProcedures {
     private final ModelRuntime runtime;
     private final Clock clock;
     private final ActionsConfig config;
+    private final CommandDelivery delivery;
 
     ActionProcedures(ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime, Clock clock,
                      ActionsConfig config) {
@@ -55,6 +56,7 @@ final class ActionProcedures {
         this.runtime = runtime;
         this.clock = clock;
         this.config = config;
+        this.delivery = new CommandDelivery(commands, clock, config);
     }
 
     /**
@@ -91,7 +93,8 @@ final class ActionProcedures {
 
     private String checkpointNow(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
-        StepOutcome req = s.step("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
+        String request = "request checkpoint " + job;
+        StepOutcome req = s.step(request, () -> requestCheckpoint(a, s, request, job, a.deadline(), false));
         StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         return wait.detail();
     }
@@ -100,12 +103,14 @@ final class ActionProcedures {
         String node = a.target();
         List<String> jobs = a.impact() == null ? List.of() : a.impact().jobs();
         boolean allowDelete = Boolean.parseBoolean(a.params().getOrDefault("allowDelete", "false"));
-        // Commands first: on a two-minute notice every second of checkpoint time counts, and cordoning can wait.
-        List<StepOutcome> requests = new ArrayList<>();
-        for (String job : jobs) {
-            requests.add(s.tolerant("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), true)));
-        }
+        // Commands first: on a two-minute notice every second of checkpoint time counts, and cordoning can wait, but
+        // not for a channel that is down: every job's command goes out side by side, cordon right after the first
+        // attempts, and the retries of any failed send go on before the checkpoints are awaited.
+        List<String> names = jobs.stream().map(job -> "request checkpoint " + job).toList();
+        StepRunner.Together sent = s.together(names,
+                i -> () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline(), true));
         s.step("cordon", () -> cluster(cluster.cordon(node)));
+        List<StepOutcome> requests = sent.await();
         for (int i = 0; i < jobs.size(); i++) {
             String job = jobs.get(i);
             StepOutcome req = requests.get(i);
@@ -135,7 +140,8 @@ final class ActionProcedures {
 
     private String preempt(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
-        StepOutcome req = s.tolerant("request checkpoint " + job, () -> requestCheckpoint(a, job, a.deadline(), false));
+        String request = "request checkpoint " + job;
+        StepOutcome req = s.tolerant(request, () -> requestCheckpoint(a, s, request, job, a.deadline(), false));
         if (req.state() == StepState.DONE) {
             s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         }
@@ -148,16 +154,23 @@ final class ActionProcedures {
     private String rescale(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         int workers = Integer.parseInt(a.params().get("workers"));
-        s.tolerant("notify trainers", () -> {
-            // Read in the step: the procedure runs again at every re-check of the rendezvous, this step does not.
-            int procs = read(m -> m.jobs().detail(job).map(d -> d.elastic() == null ? 1 : d.elastic().procsPerNode())
-                    .orElse(1));
-            commands.send(new TrainerCommand(a.id() + ":rescale", job, CommandType.RESCALE_NOTICE,
-                    Map.of("worldSize", Integer.toString(workers * procs), "workers", Integer.toString(workers)),
-                    clock.instant(), a.deadline()));
-            return StepOutcome.done("rescale notice sent: " + workers + " workers");
+        String notify = "notify trainers";
+        // The notice does not hold the patch back while a channel is down; it is retried alongside.
+        StepRunner.Together notice = s.together(List.of(notify), i -> () -> {
+            String id = a.id() + ":rescale";
+            CommandDelivery.Delivery d = delivery.deliver(s, notify, () -> {
+                // Read once for the step's runner: the procedure runs again at every re-check, this read does not.
+                int procs = read(m -> m.jobs().detail(job).map(j -> j.elastic() == null ? 1 : j.elastic().procsPerNode())
+                        .orElse(1));
+                return new TrainerCommand(id, job, CommandType.RESCALE_NOTICE, Map.of("worldSize",
+                        Integer.toString(workers * procs), "workers", Integer.toString(workers)), clock.instant(),
+                        a.deadline());
+            }, a.deadline(), () -> acknowledged(job, id));
+            return d.ok() ? StepOutcome.done("rescale notice (" + workers + " workers) " + d.describe(), d.sent())
+                    : StepOutcome.failed("rescale notice " + d.failure());
         });
         s.step("scale workers", () -> cluster(cluster.scaleWorkers(job, workers)));
+        notice.await();
         StepOutcome w = s.step("await rendezvous", () -> awaitUntil(a.deadline(),
                 m -> m.jobs().detail(job).map(d -> d.summary().nodes() == workers).orElse(false),
                 job + " runs on " + workers + " nodes", "no rendezvous at " + workers + " nodes by the deadline"));
@@ -182,9 +195,12 @@ final class ActionProcedures {
         int before = Integer.parseInt(check.detail().substring("restoreCount=".length(), check.detail().indexOf(' ')));
         String uri = check.detail().substring(check.detail().indexOf("uri=") + 4);
         s.step("command restore", () -> {
-            commands.send(new TrainerCommand(a.id() + ":restore", job, CommandType.RESTORE_FROM,
-                    Map.of("checkpointId", id, "uri", uri), clock.instant(), a.deadline()));
-            return StepOutcome.done("restore_from " + id + " sent");
+            String commandId = a.id() + ":restore";
+            CommandDelivery.Delivery d = delivery.deliver(s, "command restore", () -> new TrainerCommand(commandId, job,
+                    CommandType.RESTORE_FROM, Map.of("checkpointId", id, "uri", uri), clock.instant(), a.deadline()),
+                    a.deadline(), () -> acknowledged(job, commandId));
+            return d.ok() ? StepOutcome.done("restore_from " + id + " " + d.describe(), d.sent())
+                    : StepOutcome.failed("restore_from " + id + " " + d.failure());
         });
         s.step("annotate job", () -> cluster.available() ? cluster(cluster.annotateRestore(job, id, uri))
                 : StepOutcome.skipped("no cluster: the trainers restore on their own"));
@@ -201,11 +217,12 @@ final class ActionProcedures {
      * Sends checkpoint_now, or prepare_exit when the job's ranks are about to be stopped (drain, preempt): trainers
      * then save and hold still until they restart, so no step is taken that the stop would throw away.
      */
-    private StepOutcome requestCheckpoint(ActionView a, String job, Instant deadline, boolean onlyIfAtRisk)
-            throws Exception {
-        // One read for both: every round trip through the model's queue delays the command under heavy ingest.
-        Optional<JobAndBaseline> d = read(m -> m.jobs().detail(job).map(j -> new JobAndBaseline(j.freshness(),
-                newestGoodStep(m.jobs().checkpoints(job).orElse(null)))));
+    private StepOutcome requestCheckpoint(ActionView a, StepRunner s, String step, String job, Instant deadline,
+                                          boolean onlyIfAtRisk) throws Exception {
+        // One read for both: every round trip through the model's queue delays the command under heavy ingest. Kept
+        // across the step's re-checks: a checkpoint its command caused must not move its own baseline.
+        Optional<JobAndBaseline> d = s.keep("baseline of " + job, () -> read(m -> m.jobs().detail(job)
+                .map(j -> new JobAndBaseline(j.freshness(), newestGoodStep(m.jobs().checkpoints(job).orElse(null))))));
         if (d.isEmpty()) {
             return StepOutcome.skipped("job " + job + " is no longer known");
         }
@@ -220,9 +237,20 @@ final class ActionProcedures {
         if (a.kind() == ActionKind.DRAIN) {
             params.put("node", a.target()); // the node going away: its ranks exit after the save, the others hold
         }
-        commands.send(new TrainerCommand(checkpointCommandId(a, job), job, type, params, clock.instant(), deadline));
-        return StepOutcome.done(type.wire() + " sent; newest good checkpoint at step " + baseline,
-                new StepResult.CheckpointRequested(baseline, type.wire(), checkpointCommandId(a, job)));
+        String id = checkpointCommandId(a, job);
+        CommandDelivery.Delivery sent = delivery.deliver(s, step, () -> new TrainerCommand(id, job, type, params,
+                clock.instant(), deadline), deadline, () -> acknowledged(job, id));
+        if (!sent.ok()) {
+            return StepOutcome.failed(type.wire() + " " + sent.failure());
+        }
+        return StepOutcome.done(type.wire() + " " + sent.describe() + "; newest good checkpoint at step " + baseline,
+                new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
+    }
+
+    /** Whether the trainers answered the command: in the model, or recorded by a channel on any replica. */
+    private boolean acknowledged(String job, String commandId) throws Exception {
+        return read(m -> m.jobs().commandAck(job, commandId).isPresent())
+                || commands.acknowledgement(job, commandId).isPresent();
     }
 
     /** A job's checkpoint freshness and the step of its newest good checkpoint, read together. */
@@ -237,13 +265,24 @@ final class ActionProcedures {
     private StepOutcome awaitCheckpoint(ActionView a, String job, long baseline) throws Exception {
         String commandId = checkpointCommandId(a, job);
         AtomicReference<CommandAckView> refusal = new AtomicReference<>();
-        StepOutcome out = awaitUntil(a.deadline(), m -> {
-            if (newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline) {
-                return true;
+        StepOutcome out;
+        try {
+            out = awaitUntil(a.deadline(), m -> {
+                if (newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline) {
+                    return true;
+                }
+                m.jobs().commandAck(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
+                return refusal.get() != null;
+            }, "checkpoint of " + job + " completed", "no checkpoint of " + job + " completed by the deadline");
+        } catch (StepRunner.Waiting w) {
+            // A refusal through an agent that polls another replica is on the command's queue row before it is in
+            // this replica's model.
+            commands.acknowledgement(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
+            if (refusal.get() == null) {
+                throw w;
             }
-            m.jobs().commandAck(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
-            return refusal.get() != null;
-        }, "checkpoint of " + job + " completed", "no checkpoint of " + job + " completed by the deadline");
+            out = StepOutcome.done("refused");
+        }
         CommandAckView refused = refusal.get();
         if (refused != null && out.state() == StepState.DONE) {
             return StepOutcome.failed("the trainers of " + job + " " + refused.status().wireName() + " the command"
@@ -315,8 +354,7 @@ final class ActionProcedures {
 
     /** The pause before a re-check: the interval, or less when the deadline comes sooner (so it is met on time). */
     private static Duration until(Instant now, Instant deadline, Duration interval) {
-        Duration left = Duration.between(now, deadline);
-        return left.compareTo(interval) < 0 ? left : interval;
+        return CommandDelivery.until(now, deadline, interval);
     }
 
     // ------------------------------------------------------------------------------------------------ support

@@ -10,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Runs an action's steps, each known by its name: a step already done (or skipped) in an earlier run is not run
@@ -74,14 +76,54 @@ final class StepRunner {
      */
     static final class Waiting extends Exception {
         private final Duration recheckIn;
+        private final CompletionStage<?> wakeOn;
 
         Waiting(Duration recheckIn) {
+            this(recheckIn, null);
+        }
+
+        /** Checked again after {@code recheckIn}, or as soon as {@code wakeOn} completes when that comes first. */
+        Waiting(Duration recheckIn, CompletionStage<?> wakeOn) {
             super("waiting", null, false, false);
             this.recheckIn = recheckIn;
+            this.wakeOn = wakeOn;
         }
 
         Duration recheckIn() {
             return recheckIn;
+        }
+
+        /** What ends the wait early (a send in flight), or null. */
+        CompletionStage<?> wakeOn() {
+            return wakeOn;
+        }
+
+        /** The wait of two steps waiting side by side: the sooner recheck, woken by either. */
+        Waiting and(Waiting other) {
+            if (other == null) {
+                return this;
+            }
+            Duration sooner = recheckIn.compareTo(other.recheckIn) <= 0 ? recheckIn : other.recheckIn;
+            CompletionStage<?> wake = wakeOn == null ? other.wakeOn : other.wakeOn == null ? wakeOn
+                    : CompletableFuture.anyOf(wakeOn.toCompletableFuture(), other.wakeOn.toCompletableFuture());
+            return new Waiting(sooner, wake);
+        }
+    }
+
+    /**
+     * Steps run side by side ({@link #together}): their outcomes once none waits any more.
+     *
+     * @param outcomes each step's outcome, in order; null for one still waiting
+     * @param waiting  the wait of those still waiting, or null
+     */
+    record Together(List<StepOutcome> outcomes, Waiting waiting) {
+
+        /** The outcomes; throws the wait while any step still waits (the procedure then runs again later). */
+        List<StepOutcome> await() throws Waiting {
+            if (waiting != null) {
+                throw waiting;
+            }
+            return outcomes;
         }
     }
 
@@ -107,6 +149,8 @@ final class StepRunner {
     private final Map<String, Integer> rechecks = new HashMap<>();
     private final Map<String, Object> kept = new HashMap<>();
     private String current;
+    /** The row of the step now running, as last written. */
+    private ActionStepView currentRow;
     private int nextSeq;
     /** The action was started by a statement that checked for cancellation: the first step need not ask again. */
     private boolean cancelChecked;
@@ -155,9 +199,44 @@ final class StepRunner {
             throws StepFailed, Cancelled, Waiting, InterruptedException, SQLException {
         StepOutcome out = run(name, body);
         if (out.state() == StepState.FAILED) {
+            endWaiting("not finished: " + name + " failed");
             throw new StepFailed(name + ": " + out.detail());
         }
         return out;
+    }
+
+    /**
+     * Runs tolerant steps side by side: each runs (or is checked again) in turn, and one that waits does not keep
+     * the next from running, so that, for example, every job's command goes out at once although one channel is
+     * down. The caller may run more steps before {@link Together#await()}ing them.
+     */
+    Together together(List<String> names, java.util.function.IntFunction<Body> bodies)
+            throws Cancelled, InterruptedException, SQLException {
+        List<StepOutcome> outcomes = new java.util.ArrayList<>();
+        Waiting waiting = null;
+        for (int i = 0; i < names.size(); i++) {
+            try {
+                outcomes.add(run(names.get(i), bodies.apply(i)));
+            } catch (Waiting w) {
+                outcomes.add(null);
+                waiting = w.and(waiting);
+            }
+        }
+        return new Together(java.util.Collections.unmodifiableList(outcomes), waiting);
+    }
+
+    /**
+     * Records on the running step's row what it is doing while it waits (for example a send that failed and when
+     * it is tried again): its detail and result, still RUNNING.
+     */
+    void progress(String detail, StepResult result) throws SQLException {
+        ActionStepView r = currentRow;
+        if (r == null) {
+            throw new IllegalStateException("no step is running");
+        }
+        ActionStepView now = new ActionStepView(r.seq(), r.name(), StepState.RUNNING, r.startedAt(), null, detail, result);
+        store.saveStep(action.id(), action.target(), now, action.requestedBy(), term);
+        currentRow = now;
     }
 
     /** Runs a step whose failure is recorded but does not stop the action. */
@@ -191,23 +270,26 @@ final class StepRunner {
                 checkCancelled();
             } catch (Cancelled e) {
                 saveCancelled(seq, name, started);
+                endWaiting("cancelled");
                 throw e;
             }
         } else {
             store.saveStep(action.id(), action.target(), running, action.requestedBy(), term);
         }
         current = name;
+        currentRow = recheck && before != null ? before : running;
         StepOutcome out;
         try {
             out = body.run();
         } catch (Waiting w) {
-            previous.put(name, running);
+            previous.put(name, currentRow);
             waiting.add(name);
             rechecks.merge(name, 1, Integer::sum);
             throw w;
         } catch (InterruptedException | Cancelled e) {
             if (e instanceof Cancelled) {
                 saveCancelled(seq, name, started);
+                endWaiting("cancelled");
             }
             throw e;
         } catch (Exception e) {
@@ -222,6 +304,22 @@ final class StepRunner {
         previous.put(name, done);
         hook.afterStep(action.id(), name);
         return out;
+    }
+
+    /**
+     * The action ends while steps run side by side still wait: their rows say so instead of staying RUNNING.
+     */
+    private void endWaiting(String why) throws SQLException {
+        for (String name : List.copyOf(waiting)) {
+            ActionStepView w = previous.get(name);
+            if (w != null && !w.state().terminal()) {
+                ActionStepView ended = new ActionStepView(w.seq(), name, StepState.FAILED, w.startedAt(),
+                        clock.instant(), why, w.result());
+                store.saveStep(action.id(), action.target(), ended, action.requestedBy(), term);
+                previous.put(name, ended);
+            }
+        }
+        waiting.clear();
     }
 
     private void saveCancelled(int seq, String name, Instant started) throws SQLException {

@@ -37,4 +37,15 @@ public interface ActionsConfig {
     /** Pause between eviction attempts refused by a PodDisruptionBudget. */
     @WithDefault("1s")
     Duration evictRetryInterval();
+
+    /**
+     * Pause after a trainer command's first failed send (a channel down); doubled after each further failure up to
+     * {@link #commandRetryMaxInterval()}, and never past the step's deadline.
+     */
+    @WithDefault("500ms")
+    Duration commandRetryInterval();
+
+    /** Longest pause between two attempts to send a trainer command. */
+    @WithDefault("10s")
+    Duration commandRetryMaxInterval();
 }

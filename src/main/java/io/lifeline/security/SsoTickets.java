@@ -1,20 +1,33 @@
 package io.lifeline.security;
 
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.store.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Iterator;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
 
 /**
  * Hands a browser sign-in from the OIDC callback (a REST endpoint) to the dashboard (a Vaadin session): a random,
- * single-use ticket valid for a minute, carried by an HttpOnly cookie between the two requests. Bounded, so a flood
- * of sign-ins cannot grow memory.
+ * single-use ticket valid for a minute, carried by an HttpOnly cookie between the two requests. Kept in PostgreSQL
+ * (table {@code sso_ticket}, only the ticket's SHA-256), because the two requests may reach different replicas;
+ * redeeming is one {@code DELETE ... RETURNING}, so a ticket is redeemed once across all of them. Bounded: expired
+ * tickets are deleted at every issue, and beyond {@value #MAX} sign-ins in progress a new one is refused.
  */
 @ApplicationScoped
 public class SsoTickets {
@@ -22,10 +35,7 @@ public class SsoTickets {
     /** The cookie that carries the ticket from the callback to the dashboard. */
     public static final String COOKIE = "lifeline_sso";
     static final Duration TTL = Duration.ofSeconds(60);
-    private static final int MAX = 10_000;
-
-    private record Entry(Caller caller, Instant expires, Instant identityExpires) {
-    }
+    static final int MAX = 10_000;
 
     /**
      * A redeemed ticket: its caller, and when the identity provider's sign-in behind it expires (null: not known).
@@ -33,12 +43,20 @@ public class SsoTickets {
     public record Redeemed(Caller caller, Instant identityExpires) {
     }
 
-    private final Map<String, Entry> tickets = new ConcurrentHashMap<>();
+    private final DataSource dataSource;
     private final SecureRandom random = new SecureRandom();
     private final Clock clock;
+    private final int max;
 
-    SsoTickets(Clock clock) {
+    @Inject
+    SsoTickets(AgroalDataSource dataSource, Clock clock) {
+        this((DataSource) dataSource, clock, MAX);
+    }
+
+    SsoTickets(DataSource dataSource, Clock clock, int max) {
+        this.dataSource = dataSource;
         this.clock = clock;
+        this.max = max;
     }
 
     /** Issues a ticket for the caller. */
@@ -46,46 +64,108 @@ public class SsoTickets {
         return issue(caller, null);
     }
 
-    /** Issues a ticket for the caller, whose identity provider sign-in expires at {@code identityExpires}. */
+    /**
+     * Issues a ticket for the caller, whose identity provider sign-in expires at {@code identityExpires}.
+     *
+     * @throws IllegalStateException when too many sign-ins are in progress
+     * @throws StoreUnavailableException when PostgreSQL does not take it
+     */
     public String issue(Caller caller, Instant identityExpires) {
         Instant now = clock.instant();
-        if (tickets.size() >= MAX) {
-            purge(now);
-        }
-        if (tickets.size() >= MAX) {
-            throw new IllegalStateException("too many sign-ins in progress; retry in a minute");
-        }
         byte[] b = new byte[32];
         random.nextBytes(b);
         String ticket = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-        tickets.put(ticket, new Entry(caller, now.plus(TTL), identityExpires));
+        // The bound is checked in the statement that inserts, so that no two replicas both pass it by much.
+        String sql = "INSERT INTO sso_ticket (ticket_sha256, subject, token_id, name, role, namespaces, expires_at,"
+                + " identity_expires) SELECT ?, ?, ?, ?, ?, ?, ?, ?"
+                + " WHERE (SELECT count(*) FROM sso_ticket WHERE expires_at > ?) < ?";
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM sso_ticket WHERE expires_at <= ?")) {
+                del.setTimestamp(1, Timestamp.from(now));
+                del.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setBytes(1, sha256(ticket));
+                ps.setString(2, caller.subject());
+                ps.setString(3, caller.tokenId());
+                ps.setString(4, caller.name());
+                ps.setString(5, caller.role() == null ? null : caller.role().wireName());
+                Array ns = c.createArrayOf("text", caller.namespaces().toArray());
+                ps.setArray(6, ns);
+                ps.setTimestamp(7, Timestamp.from(now.plus(TTL)));
+                ps.setTimestamp(8, identityExpires == null ? null : Timestamp.from(identityExpires));
+                ps.setTimestamp(9, Timestamp.from(now));
+                ps.setInt(10, max);
+                if (ps.executeUpdate() == 0) {
+                    throw new IllegalStateException("too many sign-ins in progress; retry in a minute");
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the sign-in store", e);
+        }
         return ticket;
     }
 
     /** The ticket's caller, once: a redeemed, unknown or expired ticket gives nothing. */
     public Optional<Caller> redeem(String ticket) {
-        if (ticket == null) {
-            return Optional.empty();
-        }
-        Entry e = tickets.remove(ticket);
-        return e == null || !clock.instant().isBefore(e.expires()) ? Optional.empty() : Optional.of(e.caller());
+        return redeemSignIn(ticket).map(Redeemed::caller);
     }
 
-    /** The ticket's caller and its sign-in's expiry, once: a redeemed, unknown or expired ticket gives nothing. */
+    /**
+     * The ticket's caller and its sign-in's expiry, once, on whichever replica: a redeemed, unknown or expired
+     * ticket gives nothing.
+     */
     public Optional<Redeemed> redeemSignIn(String ticket) {
-        if (ticket == null) {
+        if (ticket == null || ticket.isEmpty() || ticket.length() > 256) {
             return Optional.empty();
         }
-        Entry e = tickets.remove(ticket);
-        return e == null || !clock.instant().isBefore(e.expires()) ? Optional.empty()
-                : Optional.of(new Redeemed(e.caller(), e.identityExpires()));
+        String sql = "DELETE FROM sso_ticket WHERE ticket_sha256 = ? RETURNING subject, token_id, name, role,"
+                + " namespaces, expires_at, identity_expires";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setBytes(1, sha256(ticket));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || !clock.instant().isBefore(rs.getTimestamp(6).toInstant())) {
+                    return Optional.empty();
+                }
+                Timestamp identity = rs.getTimestamp(7);
+                return Optional.of(new Redeemed(caller(rs), identity == null ? null : identity.toInstant()));
+            }
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the sign-in store", e);
+        }
     }
 
-    private void purge(Instant now) {
-        for (Iterator<Entry> it = tickets.values().iterator(); it.hasNext(); ) {
-            if (!now.isBefore(it.next().expires())) {
-                it.remove();
-            }
+    /** Tickets stored, expired or not (tests). */
+    int stored() {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT count(*) FROM sso_ticket"); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the sign-in store", e);
+        }
+    }
+
+    private static Caller caller(ResultSet rs) throws SQLException {
+        String subject = rs.getString(1);
+        String tokenId = rs.getString(2);
+        String name = rs.getString(3);
+        Role role = rs.getString(4) == null ? null : Role.fromWireName(rs.getString(4));
+        List<String> namespaces = List.of((String[]) rs.getArray(5).getArray());
+        if (subject != null) {
+            return Caller.ofIdentityProvider(subject, name, role, namespaces);
+        }
+        if (tokenId != null) {
+            return Caller.ofToken(tokenId, name, role, namespaces);
+        }
+        return role == null ? Caller.anonymous() : Caller.unrestricted(name);
+    }
+
+    private static byte[] sha256(String ticket) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(ticket.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
     }
 }

@@ -13,10 +13,13 @@ import io.agroal.api.security.NamePrincipal;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.ClusterOutcome.Result;
+import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
+import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
+import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.StepState;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventData;
@@ -24,6 +27,7 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
+import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.metrics.ActionMetricsForTests;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelRuntimes;
@@ -41,6 +45,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +71,9 @@ class ActionExecutorWaitsTest {
     private static EmbeddedPostgres server;
     private static AgroalDataSource db;
 
-    private final List<TrainerCommand> commands = new CopyOnWriteArrayList<>();
+    private final ScriptedChannels channels = new ScriptedChannels();
+    /** Commands the trainers' channels took. */
+    private final List<TrainerCommand> commands = channels.sent;
     private final FakeCluster cluster = new FakeCluster();
     private CountingStore store;
     private ModelRuntime runtime;
@@ -159,6 +167,48 @@ class ActionExecutorWaitsTest {
         }
     }
 
+    /**
+     * The trainers' channels, played by the test: one channel, "Kafka topic", answering each attempt a little later
+     * on another thread (as the brokers do); an attempt fails while the command's job is in {@link #down} or
+     * {@link #failures} counts down; acknowledgements the channel recorded are in {@link #acks}.
+     */
+    static final class ScriptedChannels implements TrainerCommandSink {
+        static final String CHANNEL = "Kafka topic";
+        static final String REASON = "TimeoutException: Topic lifeline.commands not present in metadata after 2000 ms.";
+        final List<TrainerCommand> sent = new CopyOnWriteArrayList<>();
+        final Map<String, List<Instant>> attempts = new ConcurrentHashMap<>();
+        final Set<String> down = ConcurrentHashMap.newKeySet();
+        /** Jobs whose sends are never answered (a producer stuck waiting for metadata). */
+        final Set<String> unanswered = ConcurrentHashMap.newKeySet();
+        final AtomicInteger failures = new AtomicInteger();
+        final Map<String, CommandAckView> acks = new ConcurrentHashMap<>();
+
+        @Override
+        public CompletionStage<SendAttempt> send(TrainerCommand c, Set<String> confirmed) {
+            attempts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(CLOCK.instant());
+            if (unanswered.contains(c.job())) {
+                return new CompletableFuture<>();
+            }
+            boolean fails = down.contains(c.job()) || failures.getAndDecrement() > 0;
+            return CompletableFuture.supplyAsync(() -> {
+                if (fails) {
+                    return new SendAttempt(Set.of(), Map.of(CHANNEL, REASON));
+                }
+                sent.add(c);
+                return SendAttempt.confirmed(CHANNEL);
+            }, CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS));
+        }
+
+        @Override
+        public Optional<CommandAckView> acknowledgement(String job, String commandId) {
+            return Optional.ofNullable(acks.get(commandId));
+        }
+
+        List<Instant> attempts(String commandId) {
+            return attempts.getOrDefault(commandId, List.of());
+        }
+    }
+
     private static final ActionsConfig CONFIG = new ActionsConfig() {
         @Override
         public boolean executorEnabled() {
@@ -189,6 +239,16 @@ class ActionExecutorWaitsTest {
         public Duration evictRetryInterval() {
             return Duration.ofMillis(50);
         }
+
+        @Override
+        public Duration commandRetryInterval() {
+            return Duration.ofMillis(50);
+        }
+
+        @Override
+        public Duration commandRetryMaxInterval() {
+            return Duration.ofMillis(200);
+        }
     };
 
     @BeforeAll
@@ -209,10 +269,11 @@ class ActionExecutorWaitsTest {
 
     @BeforeEach
     void startExecutor() {
+        channels.failures.set(0);
         store = new CountingStore(db);
         runtime = ModelRuntimes.start(CLOCK);
         leadership = Leaderships.of(db, CONFIG);
-        executor = new ActionExecutor(store, cluster, commands::add, runtime, leadership, CONFIG, CLOCK,
+        executor = new ActionExecutor(store, cluster, channels, runtime, leadership, CONFIG, CLOCK,
                 ActionMetricsForTests.of(new SimpleMeterRegistry()));
         executor.start();
         await().atMost(Duration.ofSeconds(10)).until(executor::isLeader);
@@ -346,6 +407,132 @@ class ActionExecutorWaitsTest {
                 .startsWith(node + " drained: 2 pod(s) evicted (2 training pod(s))");
     }
 
+    // ------------------------------------------------------------------------------------- confirmed commands
+
+    @Test
+    void aFailedCommandSendIsTriedAgainWithBackOffAndTheStepRecordsWhatItTook() throws Exception {
+        String job = job("retry");
+        channels.failures.set(3);
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        String request = "request checkpoint " + job;
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, request).map(s -> s.state() == StepState.DONE)
+                .orElse(false));
+
+        ActionStepView done = step(a, request).orElseThrow();
+        assertThat(done.detail()).startsWith("checkpoint_now sent to the Kafka topic at ").contains("after 4 attempts")
+                .contains(ScriptedChannels.REASON);
+        StepResult.CheckpointRequested r = (StepResult.CheckpointRequested) done.result();
+        assertThat(r.sent().attempts()).isEqualTo(4);
+        assertThat(r.sent().channels()).containsExactly(ScriptedChannels.CHANNEL);
+        assertThat(r.sent().lastError()).isEqualTo("Kafka topic: " + ScriptedChannels.REASON);
+        assertThat(r.sent().sentAt()).isNotNull();
+        assertThat(store.writes(a, request, StepState.RUNNING)).as("started, then each failed attempt recorded")
+                .isEqualTo(4);
+        List<Instant> tries = channels.attempts(a + ":checkpoint:" + job);
+        assertThat(tries).hasSize(4);
+        // The pauses double from 50 ms up to 200 ms: never shorter than that.
+        long[] least = {50, 100, 200};
+        for (int i = 1; i < tries.size(); i++) {
+            assertThat(Duration.between(tries.get(i - 1), tries.get(i)).toMillis()).as("pause before attempt " + (i + 1))
+                    .isGreaterThanOrEqualTo(least[i - 1]);
+        }
+        assertThat(commands.stream().filter(c -> c.id().startsWith(a)).count()).as("taken once").isEqualTo(1);
+
+        checkpoint(job, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+    }
+
+    @Test
+    void aCommandNotSentByTheDeadlineFailsItsStepWithTheReason() throws Exception {
+        String job = job("unsent");
+        channels.down.add(job);
+        String a = submit(ActionKind.CHECKPOINT_NOW, job, Duration.ofMillis(1500), null);
+        String request = "request checkpoint " + job;
+        // Meanwhile the running step says what is going on.
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, request)
+                .map(s -> s.state() == StepState.RUNNING && s.detail().startsWith("attempt ")).orElse(false));
+        assertThat(step(a, request).orElseThrow().detail()).contains("failed: Kafka topic: " + ScriptedChannels.REASON)
+                .contains("; next in ");
+        assertThat(step(a, request).orElseThrow().result()).isInstanceOf(StepResult.CommandPending.class);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.FAILED);
+        ActionStepView failed = step(a, request).orElseThrow();
+        assertThat(failed.state()).isEqualTo(StepState.FAILED);
+        assertThat(failed.detail()).startsWith("checkpoint_now not sent by the deadline after ")
+                .endsWith("attempt(s): Kafka topic: " + ScriptedChannels.REASON);
+        assertThat(store.find(a).orElseThrow().outcome()).startsWith(request + ": checkpoint_now not sent by the deadline");
+        assertThat(step(a, "await checkpoint " + job)).as("nothing to wait for").isEmpty();
+        assertThat(commands.stream().filter(c -> c.id().startsWith(a))).isEmpty();
+    }
+
+    @Test
+    void aSendStillUnansweredAtTheDeadlineFailsTheStepThen() throws Exception {
+        String job = job("unanswered");
+        channels.unanswered.add(job);
+        String a = submit(ActionKind.CHECKPOINT_NOW, job, Duration.ofMillis(800), null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.FAILED);
+        assertThat(step(a, "request checkpoint " + job).orElseThrow().detail())
+                .isEqualTo("checkpoint_now not confirmed by the deadline: attempt 1 still unanswered");
+    }
+
+    @Test
+    void aDrainSendsEveryJobsCommandAndCordonsWhileOneJobsSendKeepsFailing() throws Exception {
+        String stuck = job("drain-stuck");
+        String fine = job("drain-fine");
+        String node = unique("node");
+        channels.down.add(stuck);
+        String d = submit(ActionKind.DRAIN, node, Duration.ofSeconds(120), new Impact(1.0, 60L, 16,
+                List.of(stuck, fine), List.of(node), true, List.of()));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(d, "cordon").map(s -> s.state() == StepState.DONE)
+                .orElse(false));
+        assertThat(sent(d + ":checkpoint:" + fine)).as("the other job's command is not held back").isTrue();
+        assertThat(step(d, "request checkpoint " + fine).orElseThrow().state()).isEqualTo(StepState.DONE);
+        assertThat(step(d, "request checkpoint " + stuck).orElseThrow().state()).isEqualTo(StepState.RUNNING);
+        assertThat(step(d, "await checkpoint " + fine)).as("awaited once every command is out").isEmpty();
+
+        channels.down.remove(stuck);
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent(d + ":checkpoint:" + stuck));
+        checkpoint(stuck, 200);
+        checkpoint(fine, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(d) == ActionState.SUCCEEDED);
+        assertThat(step(d, "request checkpoint " + stuck).orElseThrow().detail()).contains("attempts (last error: ");
+    }
+
+    @Test
+    void theTrainersAcknowledgementEndsTheRetriesOfAChannelThatIsDown() throws Exception {
+        String job = job("acked");
+        channels.down.add(job);
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        String id = a + ":checkpoint:" + job;
+        await().atMost(Duration.ofSeconds(10)).until(() -> channels.attempts(id).size() >= 2);
+        // Recorded by the agent queue (on any replica): the trainers have the command.
+        channels.acks.put(id, new CommandAckView(id, "checkpoint_now", TrainerData.AckStatus.ACCEPTED, null,
+                CLOCK.instant()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "request checkpoint " + job)
+                .map(s -> s.state() == StepState.DONE).orElse(false));
+        ActionStepView done = step(a, "request checkpoint " + job).orElseThrow();
+        assertThat(done.detail()).startsWith("checkpoint_now acknowledged by the trainers at ");
+        assertThat(((StepResult.CheckpointRequested) done.result()).sent().acknowledged()).isTrue();
+        checkpoint(job, 200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+    }
+
+    @Test
+    void aRefusalOnlyAChannelRecordedFailsTheWaitForTheCheckpoint() throws Exception {
+        String job = job("refused");
+        String a = submit(ActionKind.CHECKPOINT_NOW, job);
+        String id = a + ":checkpoint:" + job;
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
+                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        // Acknowledged through an agent that polls another replica: not in this replica's model.
+        channels.acks.put(id, new CommandAckView(id, "checkpoint_now", TrainerData.AckStatus.REJECTED, "no space left",
+                CLOCK.instant()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.FAILED);
+        assertThat(store.find(a).orElseThrow().outcome()).isEqualTo("await checkpoint " + job + ": the trainers of "
+                + job + " rejected the command: no space left");
+    }
+
     @Test
     void noActionCodeSleepsOnAThread() {
         noClasses().that().resideInAPackage("io.lifeline.action..")
@@ -430,9 +617,13 @@ class ActionExecutorWaitsTest {
 
     /** Stores an action as the service would and hands it to the executor; its id. */
     private String submit(ActionKind kind, String target) throws SQLException {
+        return submit(kind, target, Duration.ofSeconds(120), null);
+    }
+
+    private String submit(ActionKind kind, String target, Duration deadline, Impact impact) throws SQLException {
         Instant now = CLOCK.instant();
         ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), kind, target, Map.of(), "test",
-                "token:test", null, now, now.plusSeconds(120), null, ActionState.PENDING, "pending"));
+                "token:test", null, now, now.plus(deadline), impact, ActionState.PENDING, "pending"));
         assertThat(in.kind()).isEqualTo(ActionStore.Inserted.Kind.CREATED);
         executor.schedule(in.action());
         return in.action().id();

@@ -1,6 +1,5 @@
 package io.lifeline.connector.command;
 
-import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
@@ -8,6 +7,7 @@ import io.lifeline.ingest.IngestGateway;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
+import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -32,10 +32,12 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code GET /api/v1/agents/{namespace}/{name}/commands?wait=30}: the job's pending commands as a JSON array
  *       of command CloudEvents, waiting up to {@code wait} seconds (capped to {@code lifeline.commands.agent.max-wait})
- *       for one; an empty array when none came. The wait holds no thread.</li>
+ *       for one; an empty array when none came. The wait holds no thread. Any replica answers: the commands are in
+ *       PostgreSQL ({@link AgentCommandQueue}).</li>
  *   <li>{@code POST /api/v1/agents/{namespace}/{name}/commands/{id}/ack} (the id may contain {@code /}) with
  *       {@code {"status":"accepted|rejected|done|failed","detail":"..."}}: becomes a {@code trainer.command_ack}
- *       event (source {@code agent/<namespace>/<name>}) submitted like any other; the command leaves the queue.</li>
+ *       event (source {@code agent/<namespace>/<name>}) submitted like any other, and is recorded on the queued
+ *       command, which is no longer delivered.</li>
  * </ul>
  */
 @Path("/api/v1/agents/{namespace}/{name}/commands")
@@ -70,6 +72,7 @@ public class AgentCommandsResource {
     }
 
     @GET
+    @Blocking
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> poll(@PathParam("namespace") String namespace, @PathParam("name") String name,
                                           @QueryParam("wait") @DefaultValue("30") int waitSeconds) {
@@ -84,6 +87,7 @@ public class AgentCommandsResource {
     }
 
     @POST
+    @Blocking
     @Path("{id: .+}/ack")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
@@ -94,15 +98,17 @@ public class AgentCommandsResource {
             throw new IllegalArgumentException("id: a command id (letters, digits, '._:@/-', at most 256)");
         }
         TrainerData.AckStatus status = status(body);
-        Optional<TrainerCommand> known = queue.ack(job, id);
         String detail = body.detail() == null || body.detail().isBlank() ? null
                 : body.detail().length() <= MAX_DETAIL ? body.detail() : body.detail().substring(0, MAX_DETAIL - 3) + "...";
+        Optional<AgentCommandQueue.Acknowledged> known = queue.ack(job, id, status, detail);
+        String type = known.map(k -> k.command().type().wire()).orElse(null);
+        boolean queued = known.map(AgentCommandQueue.Acknowledged::firstAck).orElse(false);
         String source = "agent/" + namespace + "/" + name;
         // One event per (command, status): an agent repeating its acknowledgement adds nothing.
         Event ack = new Event("ack/" + id + "/" + status.wireName(), source, EventType.TRAINER_COMMAND_ACK, job,
-                clock.instant(), new TrainerData.CommandAck(id, known.map(c -> c.type().wire()).orElse(null), status, detail));
+                clock.instant(), new TrainerData.CommandAck(id, type, status, detail));
         return gateway.submit(List.of(ack)).thenApply(receipt -> Response.accepted(Map.of("commandId", id, "job", job,
-                "status", status.wireName(), "queued", known.isPresent())).type(MediaType.APPLICATION_JSON).build());
+                "status", status.wireName(), "queued", queued)).type(MediaType.APPLICATION_JSON).build());
     }
 
     private String job(String namespace, String name) {

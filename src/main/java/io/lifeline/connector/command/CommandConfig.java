@@ -12,6 +12,13 @@ public interface CommandConfig {
     @WithDefault("lifeline.commands")
     String topic();
 
+    /**
+     * How long one attempt to write a command to Kafka may take (waiting for metadata, then for the in-sync
+     * replicas' acknowledgement) before it counts as failed; the action step tries again until its deadline.
+     */
+    @WithDefault("10s")
+    Duration sendTimeout();
+
     /** Agents polling over HTTP. */
     Agent agent();
 

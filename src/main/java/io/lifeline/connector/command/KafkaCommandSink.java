@@ -8,6 +8,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -19,7 +24,12 @@ import org.jboss.logging.Logger;
  * order on one partition), as structured-mode CloudEvents ({@code content-type: application/cloudevents+json}).
  * On only when Kafka is configured ({@code lifeline.kafka.bootstrap-servers}), like Kafka ingest; the producer
  * (idempotent, acks from all in-sync replicas, no linger: a command is latency-bound) is made on first use with the
- * pass-through client properties {@code lifeline.kafka.properties.*}. Sending does not wait for the broker.
+ * pass-through client properties {@code lifeline.kafka.properties.*}.
+ *
+ * <p>A send is confirmed: its future completes when the brokers acknowledged the record, or fails once
+ * {@code lifeline.commands.send-timeout} has passed without that (broker down, topic missing, not authorised), and
+ * the action step tries again. The producer may block for metadata in {@code send}, so that call runs on this
+ * sink's own thread, never on the action's worker.
  */
 @ApplicationScoped
 public class KafkaCommandSink implements CommandChannel {
@@ -34,11 +44,15 @@ public class KafkaCommandSink implements CommandChannel {
         return enabled();
     }
 
-
     private static final Logger LOG = Logger.getLogger(KafkaCommandSink.class);
 
     private final KafkaConfig kafka;
     private final CommandConfig config;
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lifeline-command-sender");
+        t.setDaemon(true);
+        return t;
+    });
     private KafkaProducer<byte[], byte[]> producer;
 
     KafkaCommandSink(KafkaConfig kafka, CommandConfig config) {
@@ -51,24 +65,42 @@ public class KafkaCommandSink implements CommandChannel {
         return kafka.bootstrapServers().isPresent();
     }
 
-    /** Hands the command to the producer; a failed send is logged with the command and job. */
+    /** Hands the command to the producer; completes when the brokers acknowledged it. */
     @Override
-    public void send(TrainerCommand command) {
+    public CompletionStage<Void> send(TrainerCommand command) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.topic(),
                 command.job().getBytes(StandardCharsets.UTF_8), CommandCloudEvents.bytes(command));
         record.headers().add("content-type", CommandCloudEvents.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
-        producer().send(record, (meta, error) -> {
-            if (error != null) {
-                LOG.warnf("Command %s (%s) for %s not written to %s: %s", command.id(), command.type().wire(),
-                        command.job(), config.topic(), error.toString());
-            }
-        });
+        CompletableFuture<Void> written = new CompletableFuture<>();
+        try {
+            sender.execute(() -> {
+                try {
+                    producer().send(record, (meta, error) -> {
+                        if (error != null) {
+                            written.completeExceptionally(error);
+                        } else {
+                            written.complete(null);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    written.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            written.completeExceptionally(new IllegalStateException("the command sink is closed"));
+        }
+        return written;
     }
 
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
+            int timeout = (int) Math.max(1000, Math.min(Integer.MAX_VALUE, config.sendTimeout().toMillis()));
             Properties p = new Properties();
             p.put("bootstrap.servers", kafka.bootstrapServers().orElseThrow());
+            // One attempt is bounded as a whole; the pass-through properties may still set these differently.
+            p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(timeout));
+            p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.min(timeout, 30_000)));
+            p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(timeout));
             p.putAll(kafka.properties());
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -83,10 +115,13 @@ public class KafkaCommandSink implements CommandChannel {
     }
 
     @PreDestroy
-    synchronized void close() {
-        if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
-            producer = null;
+    void close() {
+        sender.shutdownNow();
+        synchronized (this) {
+            if (producer != null) {
+                producer.close(Duration.ofSeconds(5));
+                producer = null;
+            }
         }
     }
 }

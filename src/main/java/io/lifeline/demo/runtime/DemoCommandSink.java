@@ -3,6 +3,8 @@ package io.lifeline.demo.runtime;
 import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.TrainerCommand;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Hands commands for the demo fleet's jobs to its simulated trainers while the demo runs, so the quick start closes
@@ -30,13 +32,21 @@ public class DemoCommandSink implements CommandChannel {
     }
 
     /**
-     * Delivers the command to the simulated trainers.
-     *
-     * @throws IllegalArgumentException when a parameter the command needs is missing or malformed
-     * @throws IllegalStateException when the demo is not running
+     * Delivers the command to the simulated trainers, at once: failed with {@link IllegalArgumentException} when a
+     * parameter the command needs is missing or malformed, with {@link IllegalStateException} when the demo is not
+     * running.
      */
     @Override
-    public void send(TrainerCommand c) {
+    public CompletionStage<Void> send(TrainerCommand c) {
+        try {
+            deliver(c);
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private void deliver(TrainerCommand c) {
         switch (c.type()) {
             case CHECKPOINT_NOW -> runner.requestCheckpoint(c.id(), c.job(), c.deadline());
             case PREPARE_EXIT -> runner.requestCheckpoint(c.id(), c.type().wire(), c.job(), c.deadline());

@@ -176,6 +176,16 @@ class ActionsApiTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
                 .then().body("state", equalTo("succeeded"))
                 .body("steps.find { it.name == 'await checkpoint " + job + "' }.state", equalTo("done")));
+        // The request step says how its command went: confirmed by the Kafka topic and the agent queue, at once.
+        String request = "steps.find { it.name == 'request checkpoint " + job + "' }";
+        TestTokens.api().get("/api/v1/actions/" + id).then()
+                .body(request + ".command.id", equalTo(id + ":checkpoint:" + job))
+                .body(request + ".command.attempts", equalTo(1))
+                .body(request + ".command.channels", org.hamcrest.Matchers.containsInAnyOrder("Kafka topic", "agent queue"))
+                .body(request + ".command.sentAt", org.hamcrest.Matchers.notNullValue())
+                .body(request + ".command", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("lastError")))
+                .body("steps.find { it.name == 'await checkpoint " + job + "' }",
+                        org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("command")));
         TestTokens.api().queryParam("actionId", id).get("/api/v1/audit").then().statusCode(200)
                 .body("items.what", hasItem("action.requested")).body("items.what", hasItem("action.succeeded"));
     }

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.CommandType;
+import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.testing.KafkaProbe;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -53,7 +55,10 @@ class TrainerCommandsTest {
     void aCommandIsACloudEventOnTheCommandTopicKeyedByItsJob() throws Exception {
         String job = unique("team") + "/echo";
         String id = unique("cmd");
-        sink.send(checkpoint(id, job));
+        SendAttempt sent = sink.send(checkpoint(id, job), Set.of()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertThat(sent.failed()).isEmpty();
+        assertThat(sent.confirmed()).as("confirmed by the brokers and committed to the queue")
+                .containsExactlyInAnyOrder("Kafka topic", "agent queue");
         List<ConsumerRecord<byte[], byte[]>> records = KafkaProbe.recordsWithKey("lifeline.commands", job, 1);
         JsonNode e = new ObjectMapper().readTree(records.get(0).value());
         assertThat(e.get("type").asText()).isEqualTo("lifeline.command.checkpoint_now");
@@ -75,7 +80,7 @@ class TrainerCommandsTest {
                 () -> given(asIngest()).queryParam("wait", 20).get(path));
         Thread.sleep(500);
         long sent = System.nanoTime();
-        sink.send(checkpoint(id, ns + "/echo"));
+        sink.send(checkpoint(id, ns + "/echo"), Set.of("Kafka topic"));
         Response r = waiting.get(20, TimeUnit.SECONDS);
         assertThat(System.nanoTime() - sent).isLessThan(TimeUnit.SECONDS.toNanos(10));
         assertThat(r.statusCode()).isEqualTo(200);

@@ -81,9 +81,9 @@ class DemoCommandSinkTest {
         TrainerCommand restore = new TrainerCommand("r-1", job, CommandType.RESTORE_FROM,
                 Map.of("checkpointId", "no-such-checkpoint", "uri", "s3://x"), Instant.now(), null);
         assertThat(sink.accepts(checkpoint)).isTrue();
-        sink.send(checkpoint);
-        sink.send(interval);
-        sink.send(restore);
+        assertThat(sink.send(checkpoint).toCompletableFuture()).as("confirmed at once").isCompleted();
+        assertThat(sink.send(interval).toCompletableFuture()).isCompleted();
+        assertThat(sink.send(restore).toCompletableFuture()).isCompleted();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             assertThat(acks("c-1")).isNotEmpty();
             assertThat(acks("i-1")).containsExactly(TrainerData.AckStatus.ACCEPTED, TrainerData.AckStatus.DONE);
