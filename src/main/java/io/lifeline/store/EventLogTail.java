@@ -10,18 +10,18 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
-import org.postgresql.PGConnection;
 
 /**
  * Follows the event log in {@code seq} order, the order its writers committed in: at start-up from the beginning (or
- * a checkpoint) until it has caught up, then live, woken by the writers' {@code NOTIFY} and polling in case a
- * notification is missed. This is how every replica sees the events every other replica stored: each replica applies
+ * a checkpoint) until it has caught up, then live, woken by the writers' notices ({@link ChangeNotifications}) and
+ * polling every second in case one is missed. This is how every replica sees the events every other replica stored: each replica applies
  * the whole log, whichever replica received an event. One thread; a failure (the database gone) is retried with
  * back-off from the same position, so nothing is skipped.
  */
@@ -42,6 +42,7 @@ public class EventLogTail {
     private final AgroalDataSource dataSource;
     private final EventCodec codec;
     private final AtomicLong followed = new AtomicLong();
+    private final Semaphore wake = new Semaphore(0);
     private volatile long cursor;
     private volatile boolean healthy = true;
     private volatile boolean running;
@@ -97,38 +98,38 @@ public class EventLogTail {
     }
 
     private void run(Sink sink) {
+        // Woken by the writers' notices (any replica's), and every second in case one was missed.
+        ChangeNotifications notices = new ChangeNotifications(dataSource, EventLogWriter.CHANNEL, n -> wake.release(),
+                wake::release);
         long backoff = 100;
-        while (running) {
-            try (Connection c = dataSource.getConnection()) {
-                PGConnection pg = c.unwrap(PGConnection.class);
-                try (Statement st = c.createStatement()) {
-                    st.execute("LISTEN " + EventLogWriter.CHANNEL);
-                }
-                while (running) {
-                    int read = readOnce(c, sink);
-                    followed.addAndGet(read);
-                    healthy = true;
-                    backoff = 100;
-                    if (read < BATCH) {
-                        // Any notification wakes us: the rows it announces are read by the next query.
-                        pg.getNotifications((int) POLL_MILLIS);
+        try {
+            while (running) {
+                try (Connection c = dataSource.getConnection()) {
+                    while (running) {
+                        int read = readOnce(c, sink);
+                        followed.addAndGet(read);
+                        healthy = true;
+                        backoff = 100;
+                        if (read < BATCH) {
+                            wake.tryAcquire(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                            wake.drainPermits();
+                        }
                     }
-                }
-            } catch (SQLException | RuntimeException e) {
-                if (!running) {
-                    return;
-                }
-                healthy = false;
-                LOG.warnf("Following the event log failed at seq %d, retrying in %d ms: %s", cursor, backoff,
-                        e.getMessage());
-                try {
+                } catch (SQLException | RuntimeException e) {
+                    if (!running) {
+                        return;
+                    }
+                    healthy = false;
+                    LOG.warnf("Following the event log failed at seq %d, retrying in %d ms: %s", cursor, backoff,
+                            e.getMessage());
                     Thread.sleep(backoff);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    return;
+                    backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
                 }
-                backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            notices.close();
         }
     }
 

@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -379,9 +378,7 @@ public class EventLogWriter {
                         }
                     }
                     if (!inserted.isEmpty()) {
-                        try (Statement st = c.createStatement()) {
-                            st.execute("NOTIFY " + CHANNEL);
-                        }
+                        ChangeNotifications.notify(c, CHANNEL, "");
                     }
                 }
                 OffsetStore.write(c, offsets);
