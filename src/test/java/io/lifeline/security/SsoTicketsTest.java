@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lifeline.testing.MigratedPostgres;
-import java.time.Clock;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +14,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,28 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class SsoTicketsTest {
 
-    /** A clock the test moves. */
-    private static final class MovableClock extends Clock {
-        final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-03-01T10:00:00Z"));
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-    }
-
     private static MigratedPostgres db;
-    private final MovableClock clock = new MovableClock();
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
     private final Caller dana = Caller.ofIdentityProvider("sub-dana", "dana", Role.OPERATOR, List.of("team-a", "team-b"));
 
     @BeforeAll
@@ -121,12 +98,12 @@ class SsoTicketsTest {
     void anExpiredTicketGivesNothingAndIsDeleted() throws Exception {
         SsoTickets a = replica(100);
         String old = a.issue(dana);
-        clock.now.updateAndGet(t -> t.plus(SsoTickets.TTL));
+        clock.advance(SsoTickets.TTL);
         assertThat(replica(100).redeem(old)).isEmpty();
 
         a.issue(dana);
         String kept = a.issue(dana);
-        clock.now.updateAndGet(t -> t.plus(SsoTickets.TTL));
+        clock.advance(SsoTickets.TTL);
         a.issue(dana);
         assertThat(a.stored()).as("every ticket issued a minute ago or more is gone").isEqualTo(1);
         assertThat(a.redeem(kept)).isEmpty();
@@ -141,7 +118,7 @@ class SsoTicketsTest {
         a.issue(dana);
         assertThatThrownBy(() -> b.issue(dana)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("too many sign-ins in progress");
-        clock.now.updateAndGet(t -> t.plus(SsoTickets.TTL));
+        clock.advance(SsoTickets.TTL);
         String fresh = b.issue(dana);
         assertThat(a.redeem(fresh)).isPresent();
     }

@@ -13,10 +13,9 @@ import io.lifeline.testing.MigratedPostgres;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -40,30 +38,6 @@ import org.junit.jupiter.api.Test;
  * processes behind a Service without affinity would.
  */
 class AgentCommandQueueTest {
-
-    /** A clock the test moves. */
-    private static final class MovableClock extends Clock {
-        final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-03-01T10:00:00Z"));
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-
-        void advance(Duration d) {
-            now.updateAndGet(t -> t.plus(d));
-        }
-    }
 
     /** The database as one replica reaches it: {@link #down} makes every new connection fail, as an outage would. */
     private static final class Reachable implements DataSource {
@@ -123,7 +97,7 @@ class AgentCommandQueueTest {
 
     private static MigratedPostgres db;
 
-    private final MovableClock clock = new MovableClock();
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
     private final String job = "team-" + UUID.randomUUID().toString().substring(0, 8) + "/echo";
     private final List<AgentCommandQueue> replicas = new ArrayList<>();
     private final AgentCommandQueue queue = replica(db.dataSource());
