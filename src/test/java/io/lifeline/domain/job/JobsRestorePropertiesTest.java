@@ -3,6 +3,10 @@ package io.lifeline.domain.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.ModelReads;
+import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.fleet.SavedFleet;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -64,6 +69,23 @@ class JobsRestorePropertiesTest {
         assertThat(handedRestored).isEqualTo(handedWhole);
         SavedFleet noFleet = new SavedFleet(0, List.of(), List.of());
         assertThat(ModelReads.canonical(noFleet, restored.save())).isEqualTo(ModelReads.canonical(noFleet, whole.save()));
+    }
+
+    @Example
+    void endedJobsAreForgottenInTheSameOrderAfterARestore() {
+        JobDriver d = new JobDriver("a/first", JobsConfig.defaults().withMaxFinishedJobs(1));
+        d.submit("10:00:00", 1, 2, 8, null).finished("10:05:00", JobData.Outcome.SUCCEEDED);
+        d.apply(d.event("b/second", "10:06:00", EventType.JOB_SUBMITTED,
+                new JobData.Submitted("b", "o", null, new ElasticPolicy(1, 2, 8, 0), 8, null)));
+        Jobs restored = new Jobs(d.nodes, d.clock, JobsConfig.defaults().withMaxFinishedJobs(1));
+        restored.restore(d.jobs.save());
+        Event second = d.event("b/second", "10:07:00", EventType.JOB_FINISHED,
+                new JobData.Finished(JobData.Outcome.FAILED, "x"));
+        d.apply(second);
+        restored.apply(second);
+        assertThat(d.jobs.detail("a/first")).as("forgotten, one ended job is kept").isEmpty();
+        assertThat(restored.detail("a/first")).isEmpty();
+        assertThat(restored.details()).isEqualTo(d.jobs.details());
     }
 
     /** Hands history over after two events in three, as if the application had missed some. */
