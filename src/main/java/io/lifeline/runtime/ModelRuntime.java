@@ -1,6 +1,8 @@
 package io.lifeline.runtime;
 
+import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.Event;
+import io.lifeline.store.AppliedPosition;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,6 +34,11 @@ public class ModelRuntime {
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private volatile boolean running = true;
+    /**
+     * Touched on the model thread only: how far into the stored log the applied events reach, or null when events were
+     * applied whose place in the log was not given (a checkpoint then waits for a batch that gives it again).
+     */
+    private AppliedPosition position;
     private final java.util.List<java.util.function.BiConsumer<Event, LiveModel>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -44,7 +51,8 @@ public class ModelRuntime {
     }
 
     /**
-     * Queues events to be applied, waiting up to {@code timeout} for room.
+     * Queues events to be applied, waiting up to {@code timeout} for room. Their place in the stored log is not given,
+     * so once they are applied the model's {@link #appliedPosition()} is unknown until a batch gives it again.
      *
      * @throws RetryLaterException when the model cannot keep up for that long
      */
@@ -53,6 +61,47 @@ public class ModelRuntime {
             return;
         }
         put(() -> applyAll(events), timeout);
+    }
+
+    /**
+     * Queues events taken from the stored log, waiting up to {@code timeout} for room: once they are applied, the model
+     * has applied the log up to {@code reached} ({@link #appliedPosition()}). A batch without events only moves the
+     * position.
+     *
+     * @throws RetryLaterException when the model cannot keep up for that long
+     */
+    public void enqueue(List<Event> events, AppliedPosition reached, Duration timeout) {
+        put(() -> {
+            applyAll(events);
+            position = reached;
+        }, timeout);
+    }
+
+    /**
+     * On the model thread (inside {@link #read} or {@link #readNow}): how far into the stored log the model has applied
+     * events, or null when it is not known. It is known after a batch queued with its position
+     * ({@link #enqueue(List, AppliedPosition, Duration)}, {@link #restore}) and unknown again after events queued
+     * without one ({@link #enqueue(List, Duration)}).
+     *
+     * @throws IllegalStateException when called on another thread
+     */
+    public AppliedPosition appliedPosition() {
+        if (Thread.currentThread() != thread) {
+            throw new IllegalStateException("the applied position is read on the model thread");
+        }
+        return position;
+    }
+
+    /**
+     * Takes back a saved model into the model, which must not have applied anything yet, and sets how far into the
+     * stored log it reaches. Completes on the model thread once done.
+     */
+    public CompletableFuture<Void> restore(SavedModel saved, AppliedPosition at) {
+        return read(m -> {
+            m.restore(saved);
+            position = at;
+            return null;
+        });
     }
 
     /**
@@ -122,6 +171,9 @@ public class ModelRuntime {
     }
 
     private void applyAll(List<Event> events) {
+        if (!events.isEmpty()) {
+            position = null;
+        }
         for (Event e : events) {
             try {
                 model.apply(e);
