@@ -3,6 +3,8 @@ package io.lifeline.app;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.JobHistory;
+import io.lifeline.runtime.ModelCheckpoints;
+import io.lifeline.runtime.ModelRebuild;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.EventLogTail;
 import io.lifeline.store.PartitionMaintenance;
@@ -14,9 +16,10 @@ import java.time.Duration;
 import org.jboss.logging.Logger;
 
 /**
- * Start-up order: make sure the log's partitions exist, start storing the jobs' timelines, rebuild the model from the
- * stored log (read in seq order, the order it was committed in), and only then open ingest (HTTP, Kafka, connectors,
- * the demo) and follow the log live. Until it is open, readiness is DOWN.
+ * Start-up order: make sure the log's partitions exist, start storing the jobs' timelines, rebuild the model (from the
+ * newest model checkpoint and the events stored after it, or from the whole stored log, read in seq order, the order
+ * it was committed in), start taking checkpoints, and only then open ingest (HTTP, Kafka, connectors, the demo) and
+ * follow the log live. Until it is open, readiness is DOWN.
  */
 @ApplicationScoped
 public class LifelineStartup {
@@ -29,9 +32,12 @@ public class LifelineStartup {
     private final IngestPipeline pipeline;
     private final jakarta.enterprise.event.Event<IngestOpened> opened;
     private final JobHistory history;
+    private final ModelCheckpoints checkpoints;
 
     LifelineStartup(PartitionMaintenance partitions, EventLogTail log, ModelRuntime model, IngestPipeline pipeline,
-                    jakarta.enterprise.event.Event<IngestOpened> opened, JobHistory history) {
+                    jakarta.enterprise.event.Event<IngestOpened> opened, JobHistory history,
+                    ModelCheckpoints checkpoints) {
+        this.checkpoints = checkpoints;
         this.partitions = partitions;
         this.log = log;
         this.model = model;
@@ -46,12 +52,15 @@ public class LifelineStartup {
         // Before the replay, so that it stores the timeline entries missing from the history (all of them, the first
         // time a log of an earlier release is replayed).
         history.start();
-        long n = log.catchUp(0, following(Duration.ofMinutes(5)));
-        model.barrier().join();
+        ModelRebuild.Result rebuilt = new ModelRebuild(log, checkpoints, model).run(following(Duration.ofMinutes(5)));
+        // Before ingest opens, while nothing but the log has been applied.
+        checkpoints.start();
         pipeline.open();
         // From now on every event any replica stores reaches this model through the log too.
         log.follow(following(Duration.ofSeconds(30)));
-        LOG.infof("Model rebuilt from %d stored events in %d ms; ingest open", n, (System.nanoTime() - t0) / 1_000_000);
+        LOG.infof("Model rebuilt from %s%d stored events in %d ms (log %s); ingest open",
+                rebuilt.fromCheckpoint() ? "a checkpoint and the next " : "", rebuilt.events(),
+                (System.nanoTime() - t0) / 1_000_000, rebuilt.position());
         opened.fire(new IngestOpened());
     }
 

@@ -1,6 +1,7 @@
 package io.lifeline.runtime;
 
 import io.lifeline.domain.LifelineModel;
+import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.job.Jobs;
@@ -25,5 +26,16 @@ public record LiveModel(LifelineModel root, Fleet fleet) {
 
     void apply(Event e) {
         root.apply(e);
+    }
+
+    /** The whole model's state as plain values (on the model thread; it shares nothing mutable with the model). */
+    SavedModel save() {
+        return new SavedModel(fleet.save(), root.jobs().save());
+    }
+
+    /** Takes back a saved state into this model, which must be new (nothing applied yet). */
+    void restore(SavedModel saved) {
+        fleet.restore(saved.fleet());
+        root.jobs().restore(saved.jobs());
     }
 }

@@ -1,6 +1,8 @@
 package io.lifeline.runtime;
 
+import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.Event;
+import io.lifeline.store.AppliedPosition;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,7 +33,7 @@ public class ModelRuntime {
     private final Thread thread;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
-    private final AppliedPosition position = new AppliedPosition();
+    private final AppliedLog position = new AppliedLog();
     private volatile boolean running = true;
     private final java.util.List<java.util.function.BiConsumer<Event, LiveModel>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -94,9 +96,29 @@ public class ModelRuntime {
         }, timeout);
     }
 
-    /** How far the stored log has been applied; read it on the model thread (in a {@link #read}). */
-    public AppliedPosition position() {
-        return position;
+    /**
+     * On the model thread (inside {@link #read} or {@link #readNow}): how far into the stored log the model has applied
+     * events. A model checkpoint records it with the model.
+     *
+     * @throws IllegalStateException when called on another thread
+     */
+    public AppliedPosition appliedPosition() {
+        if (Thread.currentThread() != thread) {
+            throw new IllegalStateException("the applied position is read on the model thread");
+        }
+        return position.position();
+    }
+
+    /**
+     * Takes back a saved model into the model, which must not have applied anything yet, standing at {@code at} in the
+     * stored log. Completes on the model thread once done.
+     */
+    public CompletableFuture<Void> restore(SavedModel saved, AppliedPosition at) {
+        return read(m -> {
+            m.restore(saved);
+            position.reset(at);
+            return null;
+        });
     }
 
     /**

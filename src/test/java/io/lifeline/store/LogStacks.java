@@ -4,7 +4,7 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.config.IngestConfig;
 
-/** A second replica's log writer and follower, for tests of other packages (their constructors are the container's). */
+/** Store components outside the application (a second replica's, a benchmark's), for tests of other packages. */
 public final class LogStacks {
 
     private LogStacks() {
@@ -16,6 +16,10 @@ public final class LogStacks {
 
     public static EventLogTail follower(AgroalDataSource dataSource, EventCodec codec) {
         return new EventLogTail(dataSource, codec);
+    }
+
+    public static ModelCheckpointStore checkpoints(AgroalDataSource dataSource) {
+        return new ModelCheckpointStore(dataSource);
     }
 
     public static void stop(EventLogWriter writer, EventLogTail follower) {

@@ -43,6 +43,7 @@ public final class Fleet implements NodeModel {
     private final GpuEvents gpuEvents;
     private final FleetViews views;
     private final TerminatedNodes terminated;
+    private final StringPool strings;
 
     /** A fleet with the default settings and the shipped XID policy. */
     public Fleet(Clock clock) {
@@ -52,7 +53,7 @@ public final class Fleet implements NodeModel {
     public Fleet(FleetSettings settings) {
         this.settings = settings;
         GpuHealthRules rules = new GpuHealthRules(settings.xidPolicy(), settings.gpuThresholds());
-        StringPool strings = new StringPool(10_000);
+        this.strings = new StringPool(10_000);
         this.nodeEvents = new NodeEvents(strings, rules);
         this.gpuEvents = new GpuEvents(strings, rules);
         this.views = new FleetViews(settings, rules);
@@ -223,6 +224,45 @@ public final class Fleet implements NodeModel {
             }
         }
         return new FleetSnapshot(this, out, rebuilt);
+    }
+
+    /**
+     * The whole fleet's state as plain values, for a checkpoint of the model. It shares nothing mutable with the fleet,
+     * so it may be encoded on another thread while the fleet goes on.
+     */
+    public SavedFleet save() {
+        List<SavedNode> saved = new ArrayList<>(nodes.size());
+        for (NodeState n : nodes.values()) {
+            saved.add(n.save());
+        }
+        List<SavedFleet.Termination> order = new ArrayList<>();
+        for (TerminatedNodes.Entry e : terminated.entries()) {
+            order.add(new SavedFleet.Termination(e.node().name, e.since()));
+        }
+        return new SavedFleet(changes, saved, order);
+    }
+
+    /**
+     * Takes back the state {@link #save()} gave, into this fleet, which must be new (nothing applied yet). The events
+     * applied afterwards then give the reads they give the fleet that was saved. Settings are this fleet's own: a
+     * smaller lemon capacity or terminated-node history keeps the newest of what was saved.
+     *
+     * @throws IllegalStateException when this fleet already holds nodes
+     */
+    public void restore(SavedFleet saved) {
+        if (!nodes.isEmpty() || changes != 0) {
+            throw new IllegalStateException("a fleet is restored only while it is empty");
+        }
+        for (SavedNode s : saved.nodes()) {
+            nodes.put(s.name(), NodeState.restore(s, strings, settings.lemonCapacity()));
+        }
+        changes = saved.changes();
+        for (SavedFleet.Termination t : saved.terminations()) {
+            NodeState n = nodes.get(t.node());
+            if (n != null) {
+                forget(terminated.add(n, t.since()));
+            }
+        }
     }
 
     /** The XID policy in force (for its version and table). */

@@ -1,5 +1,8 @@
 package io.lifeline.domain.fleet;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The times of a node's most recent interruptions, in a ring of at most {@code capacity} timestamps: the lemon
  * score counts those inside a sliding window. Memory is bounded; a node interrupted more than {@code capacity}
@@ -21,6 +24,16 @@ final class LemonRing {
         if (size < times.length) {
             size++;
         }
+    }
+
+    /** The recorded times, oldest first: recording them in this order into an empty ring gives this ring back. */
+    List<Long> chronological() {
+        List<Long> out = new ArrayList<>(size);
+        int first = size < times.length ? 0 : next;
+        for (int i = 0; i < size; i++) {
+            out.add(times[(first + i) % times.length]);
+        }
+        return out;
     }
 
     /** Interruptions at or after {@code fromMillis}. */

@@ -3,7 +3,10 @@ package io.lifeline.domain.fleet;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuState;
+import io.lifeline.domain.gpu.SavedGpu;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The hot, mutable state of one node, written and read by the one thread that applies the fleet's events. Times are epoch milliseconds,
@@ -159,5 +162,51 @@ final class NodeState {
             lemon = new LemonRing(capacity);
         }
         lemon.record(millis);
+    }
+
+    SavedNode save() {
+        List<SavedGpu> saved = new ArrayList<>(gpus.length);
+        for (GpuState g : gpus) {
+            if (g != null) {
+                saved.add(g.save());
+            }
+        }
+        return new SavedNode(name, facts, factsWritten, state, stateSince, stateWritten, lifeStart, cordoned, cordonSince,
+                cordonWritten, noticeKind, noticeProvider, noticeDeadline, noticeReceived, saved,
+                lemon == null ? List.of() : lemon.chronological(), version);
+    }
+
+    /** A node in the state {@link #save()} gave, its strings interned through {@code strings}. */
+    static NodeState restore(SavedNode s, StringPool strings, int lemonCapacity) {
+        NodeState n = new NodeState(s.name());
+        NodeInfo f = s.facts();
+        n.facts = f == null ? null : new NodeInfo(f.name(), strings.intern(f.pool()), f.capacityType(),
+                strings.intern(f.zone()), strings.intern(f.instanceType()), f.gpuCount());
+        n.factsWritten = s.factsWritten();
+        n.state = s.state();
+        n.stateSince = s.stateSince();
+        n.stateWritten = s.stateWritten();
+        n.lifeStart = s.lifeStart();
+        n.cordoned = s.cordoned();
+        n.cordonSince = s.cordonSince();
+        n.cordonWritten = s.cordonWritten();
+        n.noticeKind = s.noticeKind();
+        n.noticeProvider = strings.intern(s.noticeProvider());
+        n.noticeDeadline = s.noticeDeadline();
+        n.noticeReceived = s.noticeReceived();
+        for (SavedGpu g : s.gpus()) {
+            if (g.index() < 0 || g.index() >= MAX_GPUS) {
+                continue;
+            }
+            if (g.index() >= n.gpus.length) {
+                n.gpus = Arrays.copyOf(n.gpus, g.index() + 1);
+            }
+            n.gpus[g.index()] = GpuState.restore(g, strings.intern(g.model()));
+        }
+        for (long t : s.interruptions()) {
+            n.recordInterruption(t, lemonCapacity);
+        }
+        n.version = s.version();
+        return n;
     }
 }

@@ -21,6 +21,11 @@ final class TerminatedNodes {
         this.capacity = capacity;
     }
 
+    /** The terminations held, oldest first. */
+    List<Entry> entries() {
+        return new ArrayList<>(order);
+    }
+
     /** Records a termination; returns the entries that fell out and may be forgotten. */
     List<Entry> add(NodeState node, long since) {
         order.addLast(new Entry(node, since));

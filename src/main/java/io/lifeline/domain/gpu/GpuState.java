@@ -147,6 +147,46 @@ public final class GpuState {
                 exporterXid == NO_XID ? null : exporterXid, pod, namespace, health(), reason(rules));
     }
 
+    /** This GPU's state as plain values, for a checkpoint of the model. */
+    public SavedGpu save() {
+        List<Long> times = history == null ? List.of() : history.times();
+        List<Integer> codes = history == null ? List.of() : history.codes();
+        return new SavedGpu(uuid, index, firstSeenMillis, model, pod, namespace, sampledMillis, utilization, memoryUsed,
+                memoryFree, temperature, power, eccSbe, eccDbe, rowRemapFailures, nvlinkErrors, nvlinkMillis,
+                nvlinkPerMinute, exporterXid, GpuHealth.ofOrdinal(xidHealth), xidCause, GpuHealth.ofOrdinal(verdict),
+                times, codes);
+    }
+
+    /**
+     * A GPU in the state {@link #save()} gave; the verdict is taken as saved, not evaluated again.
+     *
+     * @param model  the model name, interned by the caller
+     */
+    public static GpuState restore(SavedGpu s, String model) {
+        GpuState g = new GpuState(s.uuid(), s.index(), s.firstSeenMillis());
+        g.model = model;
+        g.pod = s.pod();
+        g.namespace = s.namespace();
+        g.sampledMillis = s.sampledMillis();
+        g.utilization = s.utilization();
+        g.memoryUsed = s.memoryUsed();
+        g.memoryFree = s.memoryFree();
+        g.temperature = s.temperature();
+        g.power = s.power();
+        g.eccSbe = s.eccSbe();
+        g.eccDbe = s.eccDbe();
+        g.rowRemapFailures = s.rowRemapFailures();
+        g.nvlinkErrors = s.nvlinkErrors();
+        g.nvlinkMillis = s.nvlinkMillis();
+        g.nvlinkPerMinute = s.nvlinkPerMinute();
+        g.exporterXid = s.exporterXid();
+        g.xidHealth = (byte) s.xidHealth().ordinal();
+        g.xidCause = s.xidCause();
+        g.verdict = (byte) s.verdict().ordinal();
+        g.history = s.xidTimes().isEmpty() ? null : XidHistory.of(s.xidTimes(), s.xidCodes());
+        return g;
+    }
+
     /** The retained XID history, oldest first. */
     public List<XidOccurrence> xids(XidPolicy policy) {
         List<XidOccurrence> out = new ArrayList<>();

@@ -1,6 +1,8 @@
 package io.lifeline.domain.gpu;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The newest {@value #CAPACITY} XIDs of one GPU (by event time), in two primitive arrays. When full, a new
@@ -36,6 +38,35 @@ final class XidHistory {
             codes[oldest] = code;
         }
         return true;
+    }
+
+    /** A history holding these entries at these places (the order {@link #times()} gave). */
+    static XidHistory of(List<Long> times, List<Integer> codes) {
+        XidHistory h = new XidHistory();
+        for (int i = 0; i < times.size(); i++) {
+            h.times[i] = times.get(i);
+            h.codes[i] = codes.get(i);
+        }
+        h.size = times.size();
+        return h;
+    }
+
+    /** The entries' times in the order they are held. */
+    List<Long> times() {
+        List<Long> out = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            out.add(times[i]);
+        }
+        return out;
+    }
+
+    /** The entries' codes in the order they are held. */
+    List<Integer> codes() {
+        List<Integer> out = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            out.add(codes[i]);
+        }
+        return out;
     }
 
     int size() {

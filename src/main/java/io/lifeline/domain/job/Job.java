@@ -122,6 +122,81 @@ final class Job {
         this.refusals = new Ring<>(config.maxRefusals());
     }
 
+    /** A job in the state {@link #save()} gave, with the bounds of {@code config}. */
+    Job(SavedJob s, JobsConfig config) {
+        this.name = s.name();
+        this.incarnation = s.incarnation();
+        this.ledger = GoodputLedger.restore(s.ledger());
+        this.membership = Membership.restore(s.membership(), config.maxRounds(), config.maxWorldSizePoints());
+        this.checkpoints = CheckpointLedger.restore(s.checkpoints(), config.maxCheckpointsPerJob(),
+                config.maxRestoresPerJob());
+        this.incidents = IncidentLog.restore(s.name(), s.incidents(), config.maxIncidentsPerJob());
+        this.recentIds = new RecentIds(config.maxRecentEventIds());
+        recentIds.restore(s.recentIds());
+        commandAcks.restore(s.commandAcks());
+        this.timeline = new Ring<>(config.maxTimelineEntries());
+        s.timeline().forEach(timeline::add);
+        this.refusals = new Ring<>(config.maxRefusals());
+        s.refusals().forEach(refusals::add);
+        SavedJob.Spec spec = s.spec();
+        namespace = spec.namespace();
+        owner = spec.owner();
+        priorityClass = spec.priorityClass();
+        elastic = spec.elastic();
+        gpusPerNode = spec.gpusPerNode();
+        checkpointIntervalSeconds = spec.checkpointIntervalSeconds();
+        freshnessObjectiveMillis = spec.freshnessObjectiveMillis();
+        state = s.state();
+        stateSince = s.stateSince();
+        submittedAt = s.submittedAt();
+        finishedAt = s.finishedAt();
+        finishReason = s.finishReason();
+        admitted = s.admitted();
+        retiring = s.retiring();
+        SavedJob.Run run = s.run();
+        lastStep = run.lastStep();
+        lastProgressAt = run.lastProgressAt();
+        firstProgressAt = run.firstProgressAt();
+        samplesPerSecond = run.samplesPerSecond();
+        tokensPerSecond = run.tokensPerSecond();
+        restarts = run.restarts();
+        lastRoundGpus = run.lastRoundGpus();
+        agentRestarts = run.agentRestarts();
+        syncSave = run.syncSave();
+        exitRequested = run.exitRequested();
+        holding = run.holding();
+        holdingStep = run.holdingStep();
+        rescaleStartedAt = run.rescaleStartedAt();
+        rescaleMillis = run.rescaleMillis();
+        rescaleGpuMillis = run.rescaleGpuMillis();
+        duplicates = run.duplicates();
+        lateEvents = run.lateEvents();
+        timelineSeq = s.timelineSeq();
+        drainedSeq = s.drainedSeq();
+        evictedThroughMillis = s.evictedThroughMillis();
+        s.pools().forEach((k, v) -> pools.put(k, PoolStats.restore(v)));
+        s.capacities().forEach((k, v) -> capacities.put(k, PoolStats.restore(v)));
+        poolsVersion = s.poolsVersion();
+        primaryPool = s.primaryPool();
+        primaryCapacity = s.primaryCapacity();
+        indexedNodes = s.indexedNodes();
+        indexedVersion = s.indexedVersion();
+    }
+
+    /** The job's state as plain values. */
+    SavedJob save() {
+        SavedJob.Spec spec = new SavedJob.Spec(namespace, owner, priorityClass, elastic, gpusPerNode,
+                checkpointIntervalSeconds, freshnessObjectiveMillis);
+        SavedJob.Run run = new SavedJob.Run(lastStep, lastProgressAt, firstProgressAt, samplesPerSecond, tokensPerSecond,
+                restarts, lastRoundGpus, agentRestarts, syncSave, exitRequested, holding, holdingStep, rescaleStartedAt,
+                rescaleMillis, rescaleGpuMillis, duplicates, lateEvents);
+        return new SavedJob(name, incarnation, spec, state, stateSince, submittedAt, finishedAt, finishReason, admitted,
+                retiring, run, ledger.save(), membership.save(), checkpoints.save(), incidents.save(), recentIds.keys(),
+                commandAcks.views(), timeline.toList(), timelineSeq, drainedSeq, evictedThroughMillis, refusals.toList(),
+                PoolStats.save(pools), PoolStats.save(capacities), poolsVersion, primaryPool, primaryCapacity,
+                indexedNodes, indexedVersion);
+    }
+
     /**
      * Moves the accounting clock to {@code time} (or keeps it, for a late event) and accrues the elapsed
      * time to the current activity, the open incident, the rescale in progress and the exposure per pool.

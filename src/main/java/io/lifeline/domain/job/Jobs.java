@@ -77,6 +77,67 @@ public final class Jobs {
         this.views = new JobViews(config);
     }
 
+    /**
+     * The jobs' state as plain values, for a checkpoint of the model. It shares nothing mutable with the model, so it
+     * may be encoded on another thread while the model goes on.
+     */
+    public SavedJobs save() {
+        List<SavedJob> all = new ArrayList<>(jobs.size());
+        for (Job job : jobs.values()) {
+            all.add(job.save());
+        }
+        return new SavedJobs(all, names(ended), names(undrained), names(recordsUndrained), ignored, lostTimelineEntries);
+    }
+
+    private static List<String> names(Iterable<Job> jobs) {
+        List<String> out = new ArrayList<>();
+        jobs.forEach(j -> out.add(j.name));
+        return out;
+    }
+
+    /**
+     * Takes back the state {@link #save()} gave, into this model, which must be new (nothing applied yet). The events
+     * applied afterwards then give the reads they give the model that was saved. The bounds are this model's own
+     * configuration: smaller ones keep the newest of what was saved.
+     *
+     * @throws IllegalStateException when this model already holds jobs
+     */
+    public void restore(SavedJobs saved) {
+        if (!jobs.isEmpty() || ignored != 0 || lostTimelineEntries != 0) {
+            throw new IllegalStateException("jobs are restored only into an empty model");
+        }
+        for (SavedJob s : saved.jobs()) {
+            Job job = new Job(s, config);
+            jobs.put(job.name, job);
+            index.move(job.name, List.of(), job.indexedNodes);
+        }
+        for (String name : saved.timelineQueue()) {
+            Job job = jobs.get(name);
+            if (job != null && !job.drainQueued) {
+                job.drainQueued = true;
+                undrained.add(job);
+            }
+        }
+        for (String name : saved.recordsQueue()) {
+            Job job = jobs.get(name);
+            if (job != null && !job.recordsQueued) {
+                job.recordsQueued = true;
+                recordsUndrained.add(job);
+            }
+        }
+        ignored = saved.ignored();
+        lostTimelineEntries = saved.lostTimelineEntries();
+        for (String name : saved.ended()) {
+            Job job = jobs.get(name);
+            if (job != null && job.retiring) {
+                ended.addLast(job);
+            }
+        }
+        while (ended.size() > config.maxFinishedJobs()) {
+            forget(ended.pollFirst());
+        }
+    }
+
     /** Applies a job, scheduler or trainer event; node and GPU events are ignored (they reach jobs as signals). */
     public void apply(Event e) {
         if (e.type().family().subjectIsNode()) {

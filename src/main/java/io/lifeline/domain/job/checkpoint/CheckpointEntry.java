@@ -42,6 +42,37 @@ public final class CheckpointEntry {
         this.restoredFrom = restoredFrom;
     }
 
+    /** The checkpoint's state as plain values. */
+    SavedCheckpoint save() {
+        return new SavedCheckpoint(id, ordinal, step, status, epoch, mark, restoredFrom, startedAt, completedAt, failedAt,
+                verifiedAt, async, bytes, durationMillis, blockingMillis, uri, checksum, verifiedChecksum, shards,
+                worldSize, error, restoreCount, reason);
+    }
+
+    /** A checkpoint in the state {@link #save()} gave. */
+    static CheckpointEntry restore(SavedCheckpoint s) {
+        CheckpointEntry e = new CheckpointEntry(s.id(), s.ordinal(), s.step(), s.epoch(), s.restoredFrom());
+        e.status = s.status();
+        e.mark = s.mark();
+        e.startedAt = s.startedAt();
+        e.completedAt = s.completedAt();
+        e.failedAt = s.failedAt();
+        e.verifiedAt = s.verifiedAt();
+        e.async = s.async();
+        e.bytes = s.bytes();
+        e.durationMillis = s.durationMillis();
+        e.blockingMillis = s.blockingMillis();
+        e.uri = s.uri();
+        e.checksum = s.checksum();
+        e.verifiedChecksum = s.verifiedChecksum();
+        e.shards = s.shards();
+        e.worldSize = s.worldSize();
+        e.error = s.error();
+        e.restoreCount = s.restoreCount();
+        e.reason = s.reason();
+        return e;
+    }
+
     /** Why the trainers saved it, when they said; null otherwise. */
     public TrainerData.SaveReason reason() {
         return reason;

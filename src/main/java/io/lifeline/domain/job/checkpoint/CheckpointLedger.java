@@ -47,6 +47,44 @@ public final class CheckpointLedger {
         this.maxCheckpoints = maxCheckpoints;
     }
 
+    /** The ledger's state as plain values. */
+    public SavedCheckpoints save() {
+        List<SavedCheckpoint> held = new ArrayList<>(entries.size());
+        for (CheckpointEntry e : entries.values()) {
+            held.add(e.save());
+        }
+        List<String> pending = new ArrayList<>(changed.size());
+        for (CheckpointEntry e : changed) {
+            // A changed checkpoint that already left the ledger is not carried: only what memory holds is.
+            if (entries.get(e.id()) == e) {
+                pending.add(e.id());
+            }
+        }
+        return new SavedCheckpoints(held, restores.toList(), pending, created, verifies, lineageParent, epoch, epochBase);
+    }
+
+    /** A ledger in the state {@link #save()} gave, with these bounds. */
+    public static CheckpointLedger restore(SavedCheckpoints s, int maxCheckpoints, int maxRestores) {
+        CheckpointLedger l = new CheckpointLedger(maxCheckpoints, maxRestores);
+        for (SavedCheckpoint c : s.entries()) {
+            l.entries.put(c.id(), CheckpointEntry.restore(c));
+        }
+        s.restores().forEach(l.restores::add);
+        for (String id : s.changed()) {
+            CheckpointEntry e = l.entries.get(id);
+            if (e != null) {
+                l.changed(e);
+            }
+        }
+        l.created = s.created();
+        l.verifies = s.verifies();
+        l.lineageParent = s.lineageParent();
+        l.epoch = s.epoch();
+        l.epochBase = s.epochBase();
+        l.refresh();
+        return l;
+    }
+
     private CheckpointEntry entry(String id, long step) {
         CheckpointEntry e = entries.computeIfAbsent(id, k -> new CheckpointEntry(k, ++created, step, epoch, lineageParent));
         changed(e);

@@ -2,7 +2,9 @@ package io.lifeline.domain.job.command;
 
 import io.lifeline.domain.event.TrainerData;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -37,6 +39,18 @@ public final class CommandAcks {
             return;
         }
         latest.put(ack.commandId(), new CommandAckView(ack.commandId(), ack.command(), ack.status(), ack.message(), at));
+    }
+
+    /** The answers held, oldest command first. */
+    public List<CommandAckView> views() {
+        return new ArrayList<>(latest.values());
+    }
+
+    /** Holds again answers {@link #views()} gave, in their order. */
+    public void restore(List<CommandAckView> views) {
+        for (CommandAckView v : views) {
+            latest.put(v.commandId(), v);
+        }
     }
 
     public Optional<CommandAckView> find(String commandId) {

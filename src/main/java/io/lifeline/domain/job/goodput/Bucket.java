@@ -1,5 +1,8 @@
 package io.lifeline.domain.job.goodput;
 
+import java.util.EnumMap;
+import java.util.Map;
+
 /**
  * Where a moment of a job's wall-clock time goes. Every millisecond since submission is in exactly one
  * bucket, so the buckets add up to wall time.
@@ -32,5 +35,21 @@ public enum Bucket {
     /** Whether this bucket is one of the recovery phases. */
     public boolean isRecovery() {
         return this == RECOVERY_DETECTION || this == RECOVERY_RESTART || this == RECOVERY_LOAD;
+    }
+
+    /** The non-zero entries of an array indexed by bucket ordinal, by bucket: how saved states hold such arrays. */
+    public static Map<Bucket, Long> nonZero(long[] byOrdinal) {
+        Map<Bucket, Long> out = new EnumMap<>(Bucket.class);
+        for (Bucket b : values()) {
+            if (byOrdinal[b.ordinal()] != 0) {
+                out.put(b, byOrdinal[b.ordinal()]);
+            }
+        }
+        return out;
+    }
+
+    /** Puts the entries of {@code byBucket} into an array indexed by bucket ordinal (the inverse of {@link #nonZero}). */
+    public static void fill(long[] byOrdinal, Map<Bucket, Long> byBucket) {
+        byBucket.forEach((b, v) -> byOrdinal[b.ordinal()] = v);
     }
 }

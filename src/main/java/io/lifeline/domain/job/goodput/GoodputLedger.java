@@ -32,6 +32,22 @@ public final class GoodputLedger {
         this.activity = activity;
     }
 
+    /** The ledger's state as plain values. */
+    public SavedLedger save() {
+        return new SavedLedger(Bucket.nonZero(millis), Bucket.nonZero(gpuMillis), startMs, clockMs, activity, gpus);
+    }
+
+    /** A ledger in the state {@link #save()} gave. */
+    public static GoodputLedger restore(SavedLedger s) {
+        GoodputLedger l = new GoodputLedger(s.startMs(), s.activity());
+        Bucket.fill(l.millis, s.millis());
+        Bucket.fill(l.gpuMillis, s.gpuMillis());
+        l.clockMs = s.clockMs();
+        l.gpus = s.gpus();
+        return l;
+    }
+
+
     /**
      * Accrues the time from the clock up to {@code t} to the current activity.
      *

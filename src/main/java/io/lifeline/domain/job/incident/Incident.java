@@ -65,6 +65,49 @@ public final class Incident {
         addNode(node);
     }
 
+    /** The incident's state as plain values. */
+    public SavedIncident save() {
+        return new SavedIncident(id, job, openedAt, List.copyOf(nodes), phases.toList(), Bucket.nonZero(accrued),
+                Bucket.nonZero(accruedGpu), cause, causeDetail, outcome, stoppedAt, closedAt, originNode, pool, noticeKind,
+                noticeAt, deadline, warningExpiresMs, checkpointBeforeExit, stopMark, assumedCheckpoint, lostMillis,
+                lostGpuMillis, stage, recoveryMarker, stopStep, restoredCheckpoint, restoredStep, gpusAtStop,
+                worldSizeBefore, worldSizeAfter, workerFailures, epochAtStop);
+    }
+
+    /** An incident in the state {@link #save()} gave. */
+    public static Incident restore(SavedIncident s) {
+        Incident i = new Incident(s.id(), s.job(), s.openedAt(), s.cause(), s.causeDetail(), null);
+        i.nodes.addAll(s.nodes());
+        s.phases().forEach(i.phases::add);
+        Bucket.fill(i.accrued, s.accrued());
+        Bucket.fill(i.accruedGpu, s.accruedGpu());
+        i.outcome = s.outcome();
+        i.stoppedAt = s.stoppedAt();
+        i.closedAt = s.closedAt();
+        i.originNode = s.originNode();
+        i.pool = s.pool();
+        i.noticeKind = s.noticeKind();
+        i.noticeAt = s.noticeAt();
+        i.deadline = s.deadline();
+        i.warningExpiresMs = s.warningExpiresMs();
+        i.checkpointBeforeExit = s.checkpointBeforeExit();
+        i.stopMark = s.stopMark();
+        i.assumedCheckpoint = s.assumedCheckpoint();
+        i.lostMillis = s.lostMillis();
+        i.lostGpuMillis = s.lostGpuMillis();
+        i.stage = s.stage();
+        i.recoveryMarker = s.recoveryMarker();
+        i.stopStep = s.stopStep();
+        i.restoredCheckpoint = s.restoredCheckpoint();
+        i.restoredStep = s.restoredStep();
+        i.gpusAtStop = s.gpusAtStop();
+        i.worldSizeBefore = s.worldSizeBefore();
+        i.worldSizeAfter = s.worldSizeAfter();
+        i.workerFailures = s.workerFailures();
+        i.epochAtStop = s.epochAtStop();
+        return i;
+    }
+
     public String id() {
         return id;
     }

@@ -33,6 +33,40 @@ public final class IncidentLog {
         this.maxClosed = maxClosed;
     }
 
+    /** The log's state as plain values. */
+    public SavedIncidents save() {
+        List<SavedIncident> held = new ArrayList<>(closed.size());
+        for (Incident i : closed) {
+            held.add(i.save());
+        }
+        return new SavedIncidents(held, undrained.size(), interruptionsByCause, open == null ? null : open.save(), sequence,
+                interruptions, recoveredCount, recoveredMillis);
+    }
+
+    /** A log in the state {@link #save()} gave, keeping at most {@code maxClosed} closed incidents. */
+    public static IncidentLog restore(String job, SavedIncidents s, int maxClosed) {
+        IncidentLog log = new IncidentLog(job, maxClosed);
+        List<SavedIncident> closed = s.closed();
+        for (int i = 0; i < closed.size(); i++) {
+            Incident done = Incident.restore(closed.get(i));
+            log.closed.add(done);
+            // The ones not yet handed over are the newest closed ones.
+            if (i >= closed.size() - s.undrained()) {
+                log.undrained.addLast(done);
+                if (log.undrained.size() > maxClosed) {
+                    log.undrained.pollFirst();
+                }
+            }
+        }
+        log.interruptionsByCause.putAll(s.interruptionsByCause());
+        log.open = s.open() == null ? null : Incident.restore(s.open());
+        log.sequence = s.sequence();
+        log.interruptions = s.interruptions();
+        log.recoveredCount = s.recoveredCount();
+        log.recoveredMillis = s.recoveredMillis();
+        return log;
+    }
+
     /** The open incident, or null. */
     public Incident open() {
         return open;

@@ -33,6 +33,26 @@ public final class Membership {
         this.series = new Ring<>(maxSeriesPoints);
     }
 
+    /** The membership's state as plain values. */
+    public SavedMembership save() {
+        return new SavedMembership(rounds.toList(), series.toList(), List.copyOf(placement.values()), List.copyOf(lost),
+                current, version);
+    }
+
+    /** A membership in the state {@link #save()} gave, with these bounds. */
+    public static Membership restore(SavedMembership s, int maxRounds, int maxSeriesPoints) {
+        Membership m = new Membership(maxRounds, maxSeriesPoints);
+        s.rounds().forEach(m.rounds::add);
+        s.series().forEach(m.series::add);
+        for (Participant p : s.placement()) {
+            m.placement.put(p.node(), p);
+        }
+        m.lost.addAll(s.lost());
+        m.current = s.current();
+        m.version = s.version();
+        return m;
+    }
+
     /**
      * Records a round. A round older than the current one (a late event) goes to the history only.
      *

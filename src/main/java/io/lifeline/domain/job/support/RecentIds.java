@@ -1,6 +1,8 @@
 package io.lifeline.domain.job.support;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,6 +29,18 @@ public final class RecentIds {
     /** Records the identity; {@code false} when it was already seen (a duplicate). */
     public boolean add(String source, String id) {
         return seen.putIfAbsent(source + '\n' + id, Boolean.TRUE) == null;
+    }
+
+    /** The identities held, oldest first, in the form {@link #restore} takes back. */
+    public List<String> keys() {
+        return new ArrayList<>(seen.keySet());
+    }
+
+    /** Holds again identities {@link #keys()} gave, in their order (the oldest is forgotten first). */
+    public void restore(List<String> keys) {
+        for (String k : keys) {
+            seen.putIfAbsent(k, Boolean.TRUE);
+        }
     }
 
     public int size() {

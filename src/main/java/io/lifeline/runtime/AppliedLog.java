@@ -1,31 +1,38 @@
 package io.lifeline.runtime;
 
+import io.lifeline.store.AppliedPosition;
 import java.util.Arrays;
 import java.util.TreeSet;
 
 /**
- * How far the model has applied the stored event log, so that each stored event is applied exactly once although it
- * reaches the model by two ways: the replica that stored it applies it at once (low latency), and every replica reads
- * it back when it follows the log in {@code seq} order. {@link #cursor()} is the last seq the log follower handed over
- * (everything at or below it is applied); {@link #ahead()} are the seqs above it this replica applied at once. Touched
- * only on the model thread.
+ * How far the model has applied the stored event log (its {@link #position()}), so that each stored event is applied
+ * exactly once although it reaches the model by two ways: the replica that stored it applies it at once (low
+ * latency), and every replica reads it back when it follows the log in {@code seq} order. {@link #cursor()} is the
+ * last seq the log follower handed over (everything at or below it is applied); {@link #ahead()} are the seqs above it
+ * this replica applied at once. Touched only on the model thread.
  */
-public final class AppliedPosition {
+public final class AppliedLog {
 
     private long cursor;
     private final TreeSet<Long> ahead = new TreeSet<>();
 
-    public AppliedPosition() {
+    AppliedLog() {
     }
 
-    /** The position a model restored from a checkpoint stands at. */
-    public AppliedPosition(long cursor, long[] ahead) {
-        this.cursor = cursor;
-        for (long seq : ahead) {
+    /** Stands at {@code at} from now on (a model restored from a checkpoint taken there). */
+    void reset(AppliedPosition at) {
+        cursor = at.cursor();
+        ahead.clear();
+        for (long seq : at.ahead()) {
             if (seq > cursor) {
-                this.ahead.add(seq);
+                ahead.add(seq);
             }
         }
+    }
+
+    /** Where the model stands now, as a value (a checkpoint records it). */
+    public AppliedPosition position() {
+        return AppliedPosition.of(cursor, ahead());
     }
 
     /** Whether an event this replica just stored with {@code seq} is still to be applied (the follower may be first). */
@@ -63,6 +70,6 @@ public final class AppliedPosition {
 
     @Override
     public String toString() {
-        return "AppliedPosition[cursor=" + cursor + ", ahead=" + Arrays.toString(ahead()) + "]";
+        return "AppliedLog[cursor=" + cursor + ", ahead=" + Arrays.toString(ahead()) + "]";
     }
 }
