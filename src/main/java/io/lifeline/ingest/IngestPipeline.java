@@ -50,7 +50,7 @@ public class IngestPipeline implements IngestGateway {
         this.recent = new RecentEventIds(config.dedupeCapacity());
         this.maxFutureSkew = config.maxFutureSkew();
         this.clock = clock;
-        this.sampler = new TelemetrySampler(config.telemetryStoreInterval());
+        this.sampler = new TelemetrySampler(config.telemetryStoreInterval(), config.telemetryForgetAfter(), clock);
         this.metrics = metrics;
         this.duplicates = Counter.builder("lifeline_ingest_duplicate_events")
                 .description("Events dropped as already seen (same source and id)").register(registry);
@@ -92,6 +92,14 @@ public class IngestPipeline implements IngestGateway {
         if (!open) {
             return CompletableFuture.failedFuture(new RetryLaterException("starting: the model is being rebuilt"));
         }
+        // Room in the model's queue is taken before anything is remembered or stored: a submission the model cannot
+        // take is pushed back whole, and a stored event always has its place in the queue (nothing waits for it).
+        ModelRuntime.Admission room;
+        try {
+            room = model.admit(events);
+        } catch (RetryLaterException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         List<Event> accepted = new ArrayList<>(events.size());
         List<Event> lifecycle = new ArrayList<>();
         // Telemetry the log keeps too, so that replay rebuilds the same model.
@@ -105,7 +113,7 @@ public class IngestPipeline implements IngestGateway {
             accepted.add(e);
             if (!e.isTelemetry()) {
                 lifecycle.add(e);
-                sampler.lifecycle(e.subject());
+                sampler.lifecycle(e);
             } else if (sampler.shouldStore(e)) {
                 sampled.add(e);
             }
@@ -130,17 +138,19 @@ public class IngestPipeline implements IngestGateway {
                 List<Event> apply = old.isEmpty() ? accepted
                         : accepted.stream().filter(e -> !old.contains(e)).toList();
                 // Runs on the store writer's thread, in write order.
-                model.enqueue(apply, Duration.ofDays(1));
+                model.enqueue(apply, room);
                 metrics.accepted(apply);
                 return new IngestReceipt(apply.size(), duplicatesInBatch + old.size(), refused);
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.
                     forget(accepted);
+                    room.release();
                 }
             });
         } catch (RetryLaterException e) {
             forget(accepted);
+            room.release();
             return CompletableFuture.failedFuture(e);
         }
     }
