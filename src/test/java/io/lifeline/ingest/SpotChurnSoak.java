@@ -95,6 +95,7 @@ public final class SpotChurnSoak {
         long wallStart = System.nanoTime();
         long wallEnd = wallStart + TimeUnit.MINUTES.toNanos(minutes);
         long nextSample = wallStart;
+        long nextSnapshot = wallStart;
         List<double[]> series = new ArrayList<>();
         System.out.println("wall_s,sim_h,events,pushed_back,nodes_seen,used_heap_after_gc_mib,fleet_nodes,jobs,"
                 + "sampler_marks,queue_events");
@@ -118,12 +119,19 @@ public final class SpotChurnSoak {
             clock.now = sim;
             submit(batch);
             if (sim.getEpochSecond() % 5 == 0) {
-                // What ModelSnapshots and JobHistory do in the application, on the model thread.
+                // What JobHistory does in the application, on the model thread.
+                model.read(m -> {
+                    m.jobs().drainTimeline();
+                    m.jobs().drainRecords();
+                    return null;
+                });
+            }
+            if (System.nanoTime() >= nextSnapshot) {
+                // What ModelSnapshots does, once a wall-clock second.
+                nextSnapshot = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
                 model.read(m -> {
                     previous = m.fleet().snapshot(previous);
                     m.jobs().details();
-                    m.jobs().drainTimeline();
-                    m.jobs().drainRecords();
                     return null;
                 });
             }
