@@ -1,6 +1,9 @@
 package io.lifeline.config;
 
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.runtime.configuration.MemorySizeConverter;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
@@ -20,9 +23,17 @@ public interface IngestConfig {
     @WithDefault("5000")
     int writeBatchEvents();
 
-    /** Batches waiting for the model's writer thread; beyond this, the store writer waits (back-pressure). */
-    @WithDefault("4096")
-    int applyQueueBatches();
+    /**
+     * Events waiting for the model's writer thread; a submission that does not fit is pushed back before it is
+     * stored (HTTP 503 with {@code Retry-After}, a Kafka pause).
+     */
+    @WithDefault("250000")
+    int applyQueueEvents();
+
+    /** Estimated heap bytes of the events waiting for the model's writer thread; pushed back beyond, like events. */
+    @WithDefault("128M")
+    @WithConverter(MemorySizeConverter.class)
+    MemorySize applyQueueBytes();
 
     /** Events dated further ahead than this are rejected (clock skew guard). */
     @WithDefault("1h")
@@ -35,6 +46,13 @@ public interface IngestConfig {
      */
     @WithDefault("5m")
     Duration telemetryStoreInterval();
+
+    /**
+     * A job or GPU that sent no telemetry for this long is forgotten by the sampler (spot churn brings new GPUs all
+     * the time); at least twice {@link #telemetryStoreInterval()}.
+     */
+    @WithDefault("30m")
+    Duration telemetryForgetAfter();
 
     /** Most events in one HTTP batch. */
     @WithDefault("10000")

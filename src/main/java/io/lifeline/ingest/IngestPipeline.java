@@ -55,7 +55,7 @@ public class IngestPipeline implements IngestGateway {
         this.recent = new RecentEventIds(config.dedupeCapacity());
         this.maxFutureSkew = config.maxFutureSkew();
         this.clock = clock;
-        this.sampler = new TelemetrySampler(config.telemetryStoreInterval());
+        this.sampler = new TelemetrySampler(config.telemetryStoreInterval(), config.telemetryForgetAfter(), clock);
         this.metrics = metrics;
         this.duplicates = Counter.builder("lifeline_ingest_duplicate_events")
                 .description("Events dropped as already seen (same source and id)").register(registry);
@@ -97,6 +97,14 @@ public class IngestPipeline implements IngestGateway {
         if (!open) {
             return CompletableFuture.failedFuture(new RetryLaterException("starting: the model is being rebuilt"));
         }
+        // Room in the model's queue is taken before anything is remembered or stored: a submission the model cannot
+        // take is pushed back whole, and a stored event always has its place in the queue (nothing waits for it).
+        ModelRuntime.Admission room;
+        try {
+            room = model.admit(events);
+        } catch (RetryLaterException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         List<Event> accepted = new ArrayList<>(events.size());
         List<Event> toStore = new ArrayList<>();
         int dup = 0;
@@ -108,7 +116,7 @@ public class IngestPipeline implements IngestGateway {
             accepted.add(e);
             if (!e.isTelemetry()) {
                 toStore.add(e);
-                sampler.lifecycle(e.subject());
+                sampler.lifecycle(e);
             } else if (sampler.shouldStore(e)) {
                 // Telemetry the log keeps too, so that replay (and the other replicas) rebuild the same model.
                 toStore.add(e);
@@ -149,23 +157,20 @@ public class IngestPipeline implements IngestGateway {
                     seqs[apply.size()] = seq == null ? 0 : seq;
                     apply.add(e);
                 }
-                try {
-                    // Runs on the store writer's thread, in write order.
-                    model.enqueueStored(apply, seqs, Duration.ofSeconds(30));
-                } catch (RetryLaterException e) {
-                    // Stored, so not lost: the log follower applies them once the model has room.
-                    LOG.warnf("Model busy: %d stored events left to the log follower (%s)", apply.size(), e.getMessage());
-                }
+                // Runs on the store writer's thread, in write order, into the room taken before storing: never waits.
+                model.enqueueStored(apply, seqs, room);
                 metrics.accepted(apply);
                 return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused);
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.
                     forget(accepted);
+                    room.release();
                 }
             });
         } catch (RetryLaterException e) {
             forget(accepted);
+            room.release();
             return CompletableFuture.failedFuture(e);
         }
     }

@@ -113,6 +113,12 @@ public class ModelMetrics {
                 .description("Model snapshots taken").register(registry);
         Gauge.builder("lifeline_model_queue_batches", runtime, ModelRuntime::queued)
                 .description("Event batches waiting for the model thread").register(registry);
+        Gauge.builder("lifeline_model_queue_events", runtime, ModelRuntime::queuedEvents)
+                .description("Events waiting for the model thread (bounded by lifeline.ingest.apply-queue-events)")
+                .register(registry);
+        Gauge.builder("lifeline_model_queue_bytes", runtime, ModelRuntime::queuedBytes)
+                .description("Estimated heap bytes of the events waiting for the model thread "
+                        + "(bounded by lifeline.ingest.apply-queue-bytes)").register(registry);
         FunctionCounter.builder("lifeline_model_applied_events", runtime, ModelRuntime::appliedCount)
                 .description("Events applied to the in-memory model").register(registry);
         FunctionCounter.builder("lifeline_model_failed_events", runtime, ModelRuntime::failedCount)

@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
@@ -20,16 +20,23 @@ import org.jboss.logging.Logger;
  * Hosts the in-memory model on its single writer thread. Events are applied in the order they are queued
  * (so per-subject order is the order the pipeline hands them over), and reads run on the same thread
  * between batches, so every read sees a consistent model and the model itself needs no locks.
+ *
+ * <p>The queue is bounded in events and in estimated bytes ({@code lifeline.ingest.apply-queue-events},
+ * {@code apply-queue-bytes}). Ingest takes its room before it stores anything ({@link #admit}), so a submission the
+ * model has no room for is pushed back whole (HTTP 503, a Kafka pause) and a stored event always has its place.
  */
 @ApplicationScoped
 public class ModelRuntime {
 
     private static final Logger LOG = Logger.getLogger(ModelRuntime.class);
 
+    /** Bytes a queued read is counted for. */
+    private static final long READ_BYTES = 256;
+
     private final LiveModel model;
-    /** Batches at the tail, in order; urgent reads at the head. Batches are bounded by {@link #room}. */
+    /** Batches at the tail, in order; urgent reads at the head. Batches and ordered reads are bounded by {@link #room}. */
     private final LinkedBlockingDeque<Runnable> queue = new LinkedBlockingDeque<>();
-    private final Semaphore room;
+    private final QueueRoom room;
     private final Thread thread;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -40,14 +47,15 @@ public class ModelRuntime {
 
     ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
-        this.room = new Semaphore(config.applyQueueBatches());
+        this.room = new QueueRoom(config.applyQueueEvents(), config.applyQueueBytes().asLongValue());
         this.thread = new Thread(this::run, "lifeline-model");
         this.thread.setDaemon(true);
         this.thread.start();
     }
 
     /**
-     * Queues events to be applied, waiting up to {@code timeout} for room.
+     * Queues events to be applied, waiting up to {@code timeout} for room (the start-up replay, which has nobody to
+     * push back to).
      *
      * @throws RetryLaterException when the model cannot keep up for that long
      */
@@ -55,26 +63,55 @@ public class ModelRuntime {
         if (events.isEmpty()) {
             return;
         }
-        put(() -> applyAll(events), timeout);
+        put(() -> applyAll(events), events.size(), EventFootprint.of(events), timeout);
     }
 
     /**
-     * Queues events this replica has just stored (with their {@code seqs}, 0 for telemetry the log does not keep),
-     * applied unless the log follower handed them over first.
+     * Takes room in the queue for {@code events} now, without waiting: what a transport does before it stores
+     * anything, so that a submission the model cannot take is pushed back before it is stored. The room is given
+     * back when the events are taken by the model thread ({@link #enqueue(List, Admission)}), or by
+     * {@link Admission#release()} when they are not queued after all.
      *
-     * @throws RetryLaterException when the model cannot keep up for that long (the follower then applies them)
+     * @throws RetryLaterException when the queue is full
      */
-    public void enqueueStored(List<Event> events, long[] seqs, Duration timeout) {
+    public Admission admit(List<Event> events) {
+        long bytes = EventFootprint.of(events);
+        if (!room.tryTake(events.size(), bytes)) {
+            throw new RetryLaterException("model busy: " + room.events() + " events (" + room.bytes() / (1024 * 1024)
+                    + " MiB) waiting to be applied; retry later");
+        }
+        return new Admission(events.size(), bytes);
+    }
+
+    /**
+     * Queues events in room taken by {@link #admit} (the same events, or fewer once duplicates are left out); never
+     * waits. The room is given back when the model thread takes them.
+     */
+    public void enqueue(List<Event> events, Admission admission) {
         if (events.isEmpty()) {
+            admission.release();
             return;
         }
-        put(() -> {
+        queue.offerLast(new Queued(() -> applyAll(events), admission));
+    }
+
+    /**
+     * Queues events this replica has just stored (with their {@code seqs}, 0 for telemetry the log does not keep), in
+     * room taken by {@link #admit} before storing; never waits. Each is applied unless the log follower handed it
+     * over first.
+     */
+    public void enqueueStored(List<Event> events, long[] seqs, Admission admission) {
+        if (events.isEmpty()) {
+            admission.release();
+            return;
+        }
+        queue.offerLast(new Queued(() -> {
             for (int i = 0; i < events.size(); i++) {
                 if (seqs[i] == 0 || position.takeStored(seqs[i])) {
                     applyOne(events.get(i));
                 }
             }
-        }, timeout);
+        }, admission));
     }
 
     /**
@@ -93,7 +130,7 @@ public class ModelRuntime {
                     applyOne(events.get(i));
                 }
             }
-        }, timeout);
+        }, events.size(), EventFootprint.of(events), timeout);
     }
 
     /**
@@ -133,7 +170,7 @@ public class ModelRuntime {
     /** Runs a read of the model on its thread; the function must not keep references to mutable state. */
     public <T> CompletableFuture<T> read(Function<LiveModel, T> query) {
         CompletableFuture<T> f = new CompletableFuture<>();
-        put(answer(query, f), Duration.ofSeconds(30));
+        put(answer(query, f), 1, READ_BYTES, Duration.ofSeconds(30));
         return f;
     }
 
@@ -171,16 +208,27 @@ public class ModelRuntime {
         return failed.get();
     }
 
+    /** Batches and reads waiting for the model thread. */
     public int queued() {
         return queue.size();
     }
 
-    private void put(Runnable task, Duration timeout) {
+    /** Events waiting for the model thread (ordered reads count as one). */
+    public long queuedEvents() {
+        return room.events();
+    }
+
+    /** Estimated heap bytes of what waits for the model thread. */
+    public long queuedBytes() {
+        return room.bytes();
+    }
+
+    private void put(Runnable task, int events, long bytes, Duration timeout) {
         try {
-            if (!room.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new RetryLaterException("model busy: " + queue.size() + " batches waiting; retry later");
+            if (!room.take(events, bytes, timeout.toMillis())) {
+                throw new RetryLaterException("model busy: " + room.events() + " events waiting to be applied; retry later");
             }
-            queue.offerLast(new Queued(task));
+            queue.offerLast(new Queued(task, new Admission(events, bytes)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RetryLaterException("interrupted");
@@ -212,7 +260,7 @@ public class ModelRuntime {
             try {
                 Runnable task = queue.pollFirst(100, TimeUnit.MILLISECONDS);
                 if (task instanceof Queued q) {
-                    room.release();
+                    q.admission().release();
                     q.task().run();
                 } else if (task != null) {
                     task.run();
@@ -224,11 +272,30 @@ public class ModelRuntime {
         }
     }
 
-    /** A task that holds one unit of the queue's room until the model thread takes it. */
-    private record Queued(Runnable task) implements Runnable {
+    /** A task that holds its room in the queue until the model thread takes it. */
+    private record Queued(Runnable task, Admission admission) implements Runnable {
         @Override
         public void run() {
             task.run();
+        }
+    }
+
+    /** Room held in the model's queue (see {@link #admit}); giving it back twice gives it back once. */
+    public final class Admission {
+        private final int events;
+        private final long bytes;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        private Admission(int events, long bytes) {
+            this.events = events;
+            this.bytes = bytes;
+        }
+
+        /** Gives the room back (the events will not be queued, or the model thread took them). */
+        public void release() {
+            if (released.compareAndSet(false, true)) {
+                room.give(events, bytes);
+            }
         }
     }
 

@@ -174,7 +174,7 @@ class ModelCheckpointRestartTest {
         // The first and the third were applied, the second (stored between them) not yet: a checkpoint now holds the
         // first up to its seq and the third ahead of it.
         first.runtime().enqueueFollowed(List.of(submitted), new long[] {s1}, Duration.ofSeconds(10));
-        first.runtime().enqueueStored(List.of(rendezvous), new long[] {s3}, Duration.ofSeconds(10));
+        first.runtime().enqueueStored(List.of(rendezvous), new long[] {s3}, first.runtime().admit(List.of(rendezvous)));
         AppliedPosition taken = first.read(m -> first.runtime().appliedPosition());
         assertThat(taken).isEqualTo(AppliedPosition.of(s1, s3));
         assertThat(first.checkpoints().checkpoint().get(60, TimeUnit.SECONDS)).isTrue();

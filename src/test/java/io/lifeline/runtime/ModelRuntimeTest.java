@@ -3,12 +3,10 @@ package io.lifeline.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.store.RetryLaterException;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,18 +20,9 @@ import org.junit.jupiter.api.Test;
 
 class ModelRuntimeTest {
 
-    private final ModelRuntime runtime = new ModelRuntime(LiveModel.create(Clock.systemUTC()), config(2));
+    private final ModelRuntime runtime = new ModelRuntime(LiveModel.create(Clock.systemUTC()),
+            ModelRuntimes.config(3, 1024 * 1024));
     private final CountDownLatch release = new CountDownLatch(1);
-
-    private static IngestConfig config(int batches) {
-        return (IngestConfig) Proxy.newProxyInstance(IngestConfig.class.getClassLoader(),
-                new Class<?>[] {IngestConfig.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("applyQueueBatches")) {
-                        return batches;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
-    }
 
     @AfterEach
     void stop() {
@@ -69,13 +58,16 @@ class ModelRuntimeTest {
         assertThat(order).containsExactly("urgent", "first", "second");
     }
 
+    private static Event ready(String id) {
+        return new Event(id, "test://runtime", EventType.NODE_READY, "n1", Instant.now(), new NodeData.Ready());
+    }
+
     @Test
     void batchesAreBoundedButUrgentReadsAreStillTaken() throws Exception {
         block();
         runtime.read(m -> null);
         runtime.read(m -> null);
-        assertThatThrownBy(() -> runtime.enqueue(List.of(new Event("e1", "test://runtime", EventType.NODE_READY,
-                "n1", Instant.now(), new NodeData.Ready())),
+        assertThatThrownBy(() -> runtime.enqueue(List.of(ready("e1"), ready("e2")),
                 Duration.ofMillis(50))).isInstanceOf(RetryLaterException.class).hasMessageContaining("model busy");
         CompletableFuture<String> urgent = runtime.readNow(m -> "answered");
         release.countDown();
@@ -84,5 +76,61 @@ class ModelRuntimeTest {
         assertThat(runtime.read(m -> "again").get(5, TimeUnit.SECONDS)).isEqualTo("again");
         assertThat(runtime.read(m -> "and again").get(5, TimeUnit.SECONDS)).isEqualTo("and again");
         assertThat(runtime.read(m -> "still").get(5, TimeUnit.SECONDS)).isEqualTo("still");
+    }
+
+    @Test
+    void admissionIsRefusedWithoutWaitingWhenTheQueueHasNoRoomForTheEvents() throws Exception {
+        block();
+        ModelRuntime.Admission first = runtime.admit(List.of(ready("e1"), ready("e2")));
+        runtime.enqueue(List.of(ready("e1"), ready("e2")), first);
+        assertThat(runtime.queuedEvents()).isEqualTo(2);
+        assertThat(runtime.queuedBytes()).isPositive();
+        assertThatThrownBy(() -> runtime.admit(List.of(ready("e3"), ready("e4"))))
+                .isInstanceOf(RetryLaterException.class).hasMessageContaining("model busy");
+        // One more fits: the queue is bounded by events, not batches.
+        ModelRuntime.Admission third = runtime.admit(List.of(ready("e3")));
+        third.release();
+        third.release();
+        assertThat(runtime.queuedEvents()).isEqualTo(2);
+        release.countDown();
+        runtime.barrier().get(5, TimeUnit.SECONDS);
+        assertThat(runtime.queuedEvents()).isZero();
+        assertThat(runtime.queuedBytes()).isZero();
+        assertThat(runtime.appliedCount()).isEqualTo(2);
+    }
+
+    @Test
+    void theQueueIsBoundedByEstimatedBytesToo() throws Exception {
+        ModelRuntime small = new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(1_000, 1_000));
+        try {
+            CountDownLatch hold = new CountDownLatch(1);
+            small.read(m -> {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return null;
+            });
+            // Wait until the model thread holds the read, so the queue is empty of it.
+            while (small.queuedEvents() > 0) {
+                Thread.sleep(1);
+            }
+            List<Event> some = List.of(ready("b1"), ready("b2"), ready("b3"));
+            small.enqueue(some, small.admit(some));
+            assertThatThrownBy(() -> small.admit(some)).isInstanceOf(RetryLaterException.class);
+            hold.countDown();
+            small.barrier().get(5, TimeUnit.SECONDS);
+            // With the queue empty again, a batch larger than the whole room is still taken.
+            List<Event> many = new java.util.ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                many.add(ready("m" + i));
+            }
+            small.enqueue(many, small.admit(many));
+            small.barrier().get(5, TimeUnit.SECONDS);
+            assertThat(small.appliedCount()).isEqualTo(53);
+        } finally {
+            small.stop();
+        }
     }
 }

@@ -33,8 +33,8 @@ public enum AlertRule {
     ACTION_FAILED("action-failed", "ActionFailed",
             new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.WARNING)),
     /**
-     * Event batches waiting to be applied to the model are at least {@code threshold} (the queue holds
-     * {@code lifeline.ingest.apply-queue-batches}, 4096 by default). Fleet-wide.
+     * Event batches waiting to be applied to the model are at least {@code threshold} (the queue is bounded by
+     * {@code lifeline.ingest.apply-queue-events} and {@code apply-queue-bytes}). Fleet-wide.
      */
     INGEST_LAG("ingest-lag", "IngestLagHigh",
             new RuleSettings(true, 1000, Duration.ofMinutes(2), Duration.ZERO, Severity.WARNING)),

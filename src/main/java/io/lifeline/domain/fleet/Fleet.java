@@ -10,6 +10,7 @@ import io.lifeline.domain.gpu.GpuHealthRules;
 import io.lifeline.domain.gpu.GpuState;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidPolicy;
+import io.lifeline.domain.support.SilentSubjects;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The live model of the fleet: nodes, their lifecycle, their GPUs and GPU health, built from {@code node.*}
@@ -27,6 +29,11 @@ import java.util.Optional;
  * changed: events may arrive late, out of order or twice, and each node register (lifecycle, cordon, notice,
  * facts, GPU samples) is last-writer-wins by event time. A {@code gpu.*} event for a node never seen creates
  * it (lifecycle UNKNOWN, facts unknown).
+ *
+ * <p>Memory: terminated nodes stay listed as history up to {@link FleetSettings#terminatedNodesKept()}, the oldest
+ * forgotten first; a node that never registered (known only from stray GPU or late events, for example an event sent
+ * after its node was forgotten) is forgotten once silent for {@link FleetSettings#strayNodesForgetAfter()} in event
+ * time ({@link SilentSubjects}), so spot churn and late events cannot grow the model without bound.
  *
  * <p>Threading: not thread-safe, and needs no locks: one thread applies every event and runs every read (the
  * application's model thread). Reads return immutable views, never the model's own objects, so what they return
@@ -44,6 +51,20 @@ public final class Fleet implements NodeModel {
     private final FleetViews views;
     private final TerminatedNodes terminated;
     private final StringPool strings;
+    private final SilentSubjects strays;
+    private final SilentSubjects.Subjects strayNodes = new SilentSubjects.Subjects() {
+        @Override
+        public OptionalLong candidate(String subject) {
+            NodeState n = nodes.get(subject);
+            return n != null && n.state == NodeLifecycle.UNKNOWN && n.facts() == null
+                    ? OptionalLong.of(n.lastEventMillis) : OptionalLong.empty();
+        }
+
+        @Override
+        public void forget(String subject) {
+            nodes.remove(subject);
+        }
+    };
 
     /** A fleet with the default settings and the shipped XID policy. */
     public Fleet(Clock clock) {
@@ -58,6 +79,7 @@ public final class Fleet implements NodeModel {
         this.gpuEvents = new GpuEvents(strings, rules);
         this.views = new FleetViews(settings, rules);
         this.terminated = new TerminatedNodes(settings.terminatedNodesKept());
+        this.strays = new SilentSubjects(settings.strayNodesForgetAfter().toMillis());
     }
 
     /** Applies one event; returns the signals it produced (empty for other families, repeats and stale events). */
@@ -66,18 +88,29 @@ public final class Fleet implements NodeModel {
         if (family != EventType.Family.NODE && family != EventType.Family.GPU) {
             return List.of();
         }
-        NodeState n = nodeFor(e.subject());
+        long t = e.time().toEpochMilli();
+        NodeState n = nodes.get(e.subject());
+        if (n == null) {
+            n = new NodeState(e.subject());
+            nodes.put(n.name, n);
+            if (e.type() != EventType.NODE_REGISTERED) {
+                strays.add(n.name, t);
+            }
+        }
+        n.lastEventMillis = Math.max(n.lastEventMillis, t);
         List<NodeSignal> signals = applyTo(n, e);
         for (NodeSignal s : signals) {
             if (s.kind() == NodeSignal.Kind.TERMINATED) {
                 forget(terminated.add(n, s.time().toEpochMilli()));
             }
         }
+        strays.forgetSilent(t, strayNodes);
         return signals;
     }
 
-    private NodeState nodeFor(String name) {
-        return nodes.computeIfAbsent(name, NodeState::new);
+    /** Nodes known now (live, terminated ones kept as history, and strays not yet forgotten). */
+    public int size() {
+        return nodes.size();
     }
 
     private List<NodeSignal> applyTo(NodeState n, Event e) {

@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param lemonWindow           sliding window of the lemon score (default 7 days)
  * @param lemonCapacity         interruptions remembered per node (default 64)
  * @param terminatedNodesKept   terminated nodes kept listed as history before the oldest are forgotten (default 10,000)
+ * @param strayNodesForgetAfter a node that never registered (known only from GPU or late events, for example one
+ *                              sent after it was forgotten) is forgotten once no event of it came for this long, in
+ *                              event time (default 24 h)
  */
 public record FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuThresholds, Duration lemonWindow,
-                            int lemonCapacity, int terminatedNodesKept) {
+                            int lemonCapacity, int terminatedNodesKept, Duration strayNodesForgetAfter) {
 
     public FleetSettings {
         Objects.requireNonNull(clock, "clock");
@@ -29,7 +32,18 @@ public record FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuT
         if (lemonCapacity < 1 || terminatedNodesKept < 0) {
             throw new IllegalArgumentException("lemonCapacity must be >= 1 and terminatedNodesKept >= 0");
         }
+        if (strayNodesForgetAfter == null || strayNodesForgetAfter.isNegative() || strayNodesForgetAfter.isZero()) {
+            throw new IllegalArgumentException("strayNodesForgetAfter must be positive");
+        }
     }
+
+    /** Settings with the default {@code strayNodesForgetAfter}. */
+    public FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuThresholds, Duration lemonWindow,
+                         int lemonCapacity, int terminatedNodesKept) {
+        this(clock, xidPolicy, gpuThresholds, lemonWindow, lemonCapacity, terminatedNodesKept, DEFAULT_STRAY_FORGET);
+    }
+
+    private static final Duration DEFAULT_STRAY_FORGET = Duration.ofHours(24);
 
     /** The documented defaults with the shipped XID policy. */
     public static FleetSettings defaults(Clock clock) {
@@ -38,6 +52,12 @@ public record FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuT
 
     /** The same settings with another lemon window. */
     public FleetSettings withLemonWindow(Duration window) {
-        return new FleetSettings(clock, xidPolicy, gpuThresholds, window, lemonCapacity, terminatedNodesKept);
+        return new FleetSettings(clock, xidPolicy, gpuThresholds, window, lemonCapacity, terminatedNodesKept,
+                strayNodesForgetAfter);
+    }
+
+    /** The same settings with another {@code strayNodesForgetAfter}. */
+    public FleetSettings withStrayNodesForgetAfter(Duration after) {
+        return new FleetSettings(clock, xidPolicy, gpuThresholds, lemonWindow, lemonCapacity, terminatedNodesKept, after);
     }
 }

@@ -43,6 +43,8 @@ final class NodeState {
     LemonRing lemon;
     /** The fleet's change stamp of this node's latest change (see {@link Fleet#snapshot}). */
     long version;
+    /** The newest event time seen for this node (epoch ms), whatever the event changed. */
+    long lastEventMillis = NEVER;
 
     NodeState(String name) {
         this.name = name;

@@ -43,6 +43,8 @@ final class Job {
     Instant finishedAt;
     String finishReason;
     boolean admitted;
+    /** Whether a {@code job.submitted} of this incarnation was seen (a job without one may be a stray). */
+    boolean submitted;
 
     long lastStep = -1;
     Instant lastProgressAt;

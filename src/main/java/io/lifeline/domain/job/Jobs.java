@@ -19,6 +19,7 @@ import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.membership.NodeJobIndex;
 import io.lifeline.domain.job.support.RecentIds;
+import io.lifeline.domain.support.SilentSubjects;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The jobs model: applies job, scheduler and trainer events (subject = job name {@code namespace/name})
@@ -43,6 +45,11 @@ import java.util.Optional;
  * negative and always add up to wall time; facts it carries (checkpoint times, incident phase times)
  * keep their own time. A redelivered event (same source and id as one of the job's recent events) is
  * dropped. "Now"-based figures (freshness, wall time so far) read the injected clock.
+ *
+ * <p>Memory: every per-job structure is bounded, ended jobs are kept up to {@link JobsConfig#maxFinishedJobs()} (the
+ * oldest forgotten first, with their node index entries), and a job never submitted that has not ended is forgotten
+ * once silent for {@link JobsConfig#strayJobsForgetAfter()} in event time (a late event of a forgotten job, a job
+ * whose submission Lifeline never sees and whose end is lost).
  *
  * <p>Not thread-safe: apply events and read from one thread, or guard the instance with one lock.
  */
@@ -61,6 +68,21 @@ public final class Jobs {
     private final Interruptions interruptions;
     private final JobEvents events;
     private final JobViews views;
+    /** Jobs first seen by another event than their submission: forgotten once silent unless submitted or ended. */
+    private final SilentSubjects strays;
+    private final SilentSubjects.Subjects strayJobs = new SilentSubjects.Subjects() {
+        @Override
+        public OptionalLong candidate(String name) {
+            Job job = jobs.get(name);
+            return job == null || job.submitted || job.retiring ? OptionalLong.empty()
+                    : OptionalLong.of(job.ledger.clockMs());
+        }
+
+        @Override
+        public void forget(String name) {
+            Jobs.this.forget(jobs.get(name));
+        }
+    };
     private long ignored;
     private long lostTimelineEntries;
 
@@ -75,6 +97,7 @@ public final class Jobs {
         this.interruptions = new Interruptions(config, nodes);
         this.events = new JobEvents(interruptions);
         this.views = new JobViews(config);
+        this.strays = new SilentSubjects(config.strayJobsForgetAfter().toMillis());
     }
 
     /**
@@ -157,11 +180,18 @@ public final class Jobs {
             }
             job = new Job(e.subject(), e.time(), config, ids);
             jobs.put(job.name, job);
+            if (e.type() != EventType.JOB_SUBMITTED) {
+                strays.add(job.name, e.time().toEpochMilli());
+            }
+        }
+        if (e.type() == EventType.JOB_SUBMITTED) {
+            job.submitted = true;
         }
         long eff = job.advance(e.time());
         interruptions.expireWarnings(job, eff);
         events.handle(job, e);
         settle(job);
+        strays.forgetSilent(e.time().toEpochMilli(), strayJobs);
     }
 
     /** Applies something that happened to a node to every job with ranks on it. */

@@ -21,21 +21,49 @@ import java.time.Duration;
  * @param maxRefusals                refused transitions kept per job (default 20)
  * @param maxFinishedJobs            ended jobs kept before the oldest is forgotten (default 5000)
  * @param adviceSamples              recent checkpoints the advice measures cost and interval on (default 20)
+ * @param strayJobsForgetAfter       a job never submitted (known only from trainer or scheduler events, for example
+ *                                   late ones sent after the job was forgotten) that has not ended is forgotten once
+ *                                   no event of it came for this long, in event time (default 24 h)
  */
 public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshnessObjective, Duration warningWindow,
                          Duration noticeGrace, int maxCheckpointsPerJob, int maxRestoresPerJob, int maxIncidentsPerJob,
                          int maxTimelineEntries, int maxRounds, int maxWorldSizePoints, int maxRecentEventIds,
-                         int maxRefusals, int maxFinishedJobs, int adviceSamples) {
+                         int maxRefusals, int maxFinishedJobs, int adviceSamples, Duration strayJobsForgetAfter) {
+
+    private static final Duration DEFAULT_STRAY_FORGET = Duration.ofHours(24);
+
+    public JobsConfig {
+        if (strayJobsForgetAfter == null || strayJobsForgetAfter.isNegative() || strayJobsForgetAfter.isZero()) {
+            throw new IllegalArgumentException("strayJobsForgetAfter must be positive");
+        }
+    }
+
+    /** A configuration with the default {@code strayJobsForgetAfter}. */
+    public JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshnessObjective, Duration warningWindow,
+                      Duration noticeGrace, int maxCheckpointsPerJob, int maxRestoresPerJob, int maxIncidentsPerJob,
+                      int maxTimelineEntries, int maxRounds, int maxWorldSizePoints, int maxRecentEventIds,
+                      int maxRefusals, int maxFinishedJobs, int adviceSamples) {
+        this(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace, maxCheckpointsPerJob,
+                maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds, maxWorldSizePoints,
+                maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, DEFAULT_STRAY_FORGET);
+    }
 
     public static JobsConfig defaults() {
         return new JobsConfig(2.0, Duration.ofHours(1), Duration.ofMinutes(30), Duration.ofMinutes(5), 100, 100, 100,
                 500, 64, 256, 512, 20, 5000, 20);
     }
 
+    /** The same configuration forgetting stray jobs after {@code after} of silence. */
+    public JobsConfig withStrayJobsForgetAfter(Duration after) {
+        return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
+                maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
+                maxWorldSizePoints, maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, after);
+    }
+
     /** The same configuration keeping at most {@code n} ended jobs. */
     public JobsConfig withMaxFinishedJobs(int n) {
         return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
                 maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
-                maxWorldSizePoints, maxRecentEventIds, maxRefusals, n, adviceSamples);
+                maxWorldSizePoints, maxRecentEventIds, maxRefusals, n, adviceSamples, strayJobsForgetAfter);
     }
 }
