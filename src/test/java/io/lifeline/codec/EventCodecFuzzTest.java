@@ -10,6 +10,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * The structured-mode codec over hostile variants of real CloudEvents (the catalogue examples of docs/events.md and
@@ -28,9 +29,15 @@ class EventCodecFuzzTest {
             batch = codec.decodeBody(body.bytes(), false);
         } catch (InvalidEventException e) {
             assertThat(e.getMessage()).isNotBlank();
+            Statistics.collect("refused as a whole");
             return;
         }
         checked(batch);
+        Statistics.collect(batch.events().isEmpty() ? "no event accepted" : "some accepted");
+        Statistics.coverage(c -> {
+            c.check("some accepted").percentage(p -> p > 1);
+            c.check("refused as a whole").percentage(p -> p > 1);
+        });
     }
 
     @Property
@@ -38,6 +45,8 @@ class EventCodecFuzzTest {
         DecodedBatch batch = codec.decodeBody(body.bytes(), true);
         checked(batch);
         assertThat(batch.total()).as("one outcome per line that is not blank").isEqualTo(linesWithContent(body.bytes()));
+        Statistics.collect(batch.events().isEmpty() ? "no event accepted" : "some accepted");
+        Statistics.coverage(c -> c.check("some accepted").percentage(p -> p > 1));
     }
 
     /** Lines holding something other than spaces and tabs (a line's ending is LF, optionally after CR). */
