@@ -96,18 +96,24 @@ final class DcgmEndpointWatcher {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T o) {
-                put(o, read(o, read));
+                if (KubeContext.isNamed(o)) {
+                    put(o, read(o, read));
+                }
             }
 
             @Override
             public void onUpdate(T old, T o) {
-                put(o, read(o, read));
+                if (KubeContext.isNamed(o)) {
+                    put(o, read(o, read));
+                }
             }
 
             @Override
             public void onDelete(T o, boolean finalStateUnknown) {
-                bySource.remove(key(o));
-                publish();
+                if (KubeContext.isNamed(o)) {
+                    bySource.remove(key(o));
+                    publish();
+                }
             }
         };
     }

@@ -81,13 +81,16 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
 
     @Override
     public void onAdd(Node node) {
+        if (!ctx.named(stats, node)) {
+            return;
+        }
         learn(node);
         ctx.emit(stats, added(node, ctx.now()));
     }
 
     @Override
     public void onUpdate(Node old, Node node) {
-        if (KubeContext.sameVersion(old, node)) {
+        if (!ctx.named(stats, old, node) || KubeContext.sameVersion(old, node)) {
             return;
         }
         learn(node);
@@ -96,6 +99,9 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
 
     @Override
     public void onDelete(Node node, boolean finalStateUnknown) {
+        if (!ctx.named(stats, node)) {
+            return;
+        }
         if (resolver != null) {
             resolver.forget(node.getMetadata().getName());
         }
@@ -182,7 +188,7 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     }
 
     private Event notice(Node node, Taint t, Instant now) {
-        NoticeKind kind = NOTICE_TAINTS.get(t.getKey());
+        NoticeKind kind = t.getKey() == null ? null : NOTICE_TAINTS.get(t.getKey());
         if (kind == null) {
             return null;
         }

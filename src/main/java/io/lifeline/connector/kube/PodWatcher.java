@@ -63,13 +63,16 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
 
     @Override
     public void onAdd(Pod pod) {
+        if (!ctx.named(stats, pod)) {
+            return;
+        }
         remember(pod);
         ctx.emit(stats, changes(null, pod, ctx.now()));
     }
 
     @Override
     public void onUpdate(Pod old, Pod pod) {
-        if (KubeContext.sameVersion(old, pod)) {
+        if (!ctx.named(stats, old, pod) || KubeContext.sameVersion(old, pod)) {
             return;
         }
         remember(pod);
@@ -78,6 +81,9 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
 
     @Override
     public void onDelete(Pod pod, boolean finalStateUnknown) {
+        if (!ctx.named(stats, pod)) {
+            return;
+        }
         training.removePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
         if (hosts != null) {
             hosts.remove(pod.getMetadata().getName());
