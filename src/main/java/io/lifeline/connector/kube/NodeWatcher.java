@@ -266,7 +266,7 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
             return null;
         }
         for (NodeCondition c : node.getStatus().getConditions()) {
-            if ("Ready".equals(c.getType())) {
+            if (c != null && "Ready".equals(c.getType())) {
                 return c;
             }
         }
@@ -278,7 +278,8 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     }
 
     private static List<Taint> taints(Node node) {
-        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of()
+                : node.getSpec().getTaints().stream().filter(Objects::nonNull).toList();
     }
 
     private static String first(Map<String, String> labels, String a, String b) {

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -165,7 +166,7 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
         }
         if (pod.getStatus().getConditions() != null) {
             for (PodCondition c : pod.getStatus().getConditions()) {
-                if ("DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
+                if (c != null && "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
                     return KubeContext.reason(c.getReason(), c.getMessage());
                 }
             }
@@ -177,7 +178,7 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
     private static Instant evictionTime(Pod pod, Instant now) {
         if (pod.getStatus().getConditions() != null) {
             for (PodCondition c : pod.getStatus().getConditions()) {
-                if ("DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
+                if (c != null && "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
                     return KubeContext.time(c.getLastTransitionTime(), now);
                 }
             }
@@ -235,7 +236,7 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
 
     private static List<ContainerStatus> statuses(Pod pod) {
         return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? List.of()
-                : pod.getStatus().getContainerStatuses();
+                : pod.getStatus().getContainerStatuses().stream().filter(Objects::nonNull).toList();
     }
 
     static String job(Pod pod) {

@@ -31,6 +31,27 @@ class HostileObjectsTest {
     }
 
     @Test
+    void nullEntriesInAnObjectsListsAreSkipped() {
+        NodeWatcher nodes = new NodeWatcher(out.ctx, List.of(), "default", null);
+        Node node = new NodeBuilder().withNewMetadata().withName("gpu-3").withUid("u3").endMetadata().withNewSpec()
+                .endSpec().withNewStatus().addNewCondition().withType("Ready").withStatus("True")
+                .withLastTransitionTime("2026-03-01T10:00:00Z").endCondition().endStatus().build();
+        node.getSpec().setTaints(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
+        node.getStatus().getConditions().add(0, null);
+        PodWatcher pods = new PodWatcher(out.ctx, new TrainingPods(), null);
+        Pod pod = new PodBuilder().withNewMetadata().withName("echo-worker-0").withNamespace("team-k").withUid("p0")
+                .addToLabels(PodWatcher.JOB_LABEL, "echo").endMetadata().withNewStatus().endStatus().build();
+        pod.getStatus().setConditions(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
+        pod.getStatus().setContainerStatuses(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
+
+        nodes.onAdd(node);
+        pods.onAdd(pod);
+
+        assertThat(out.of("gpu-3", EventType.NODE_READY)).hasSize(1);
+        assertThat(out.of(EventType.POD_EVICTED)).isEmpty();
+    }
+
+    @Test
     void objectsWithoutANameAreRejectedAndNothingIsTranslated() {
         NodeWatcher nodes = new NodeWatcher(out.ctx, List.of(), "default", null);
         TrainingPods training = new TrainingPods();
