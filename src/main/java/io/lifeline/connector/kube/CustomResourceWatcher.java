@@ -39,12 +39,15 @@ abstract class CustomResourceWatcher implements ResourceEventHandler<GenericKube
 
     @Override
     public void onAdd(GenericKubernetesResource resource) {
+        if (!ctx.named(stats, resource)) {
+            return;
+        }
         ctx.emit(stats, changes(null, resource, ctx.now()));
     }
 
     @Override
     public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource resource) {
-        if (!KubeContext.sameVersion(old, resource)) {
+        if (ctx.named(stats, old, resource) && !KubeContext.sameVersion(old, resource)) {
             ctx.emit(stats, changes(old, resource, ctx.now()));
         }
     }

@@ -96,18 +96,24 @@ final class DcgmEndpointWatcher {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T o) {
-                put(o, read(o, read));
+                if (KubeContext.isNamed(o)) {
+                    put(o, read(o, read));
+                }
             }
 
             @Override
             public void onUpdate(T old, T o) {
-                put(o, read(o, read));
+                if (KubeContext.isNamed(o)) {
+                    put(o, read(o, read));
+                }
             }
 
             @Override
             public void onDelete(T o, boolean finalStateUnknown) {
-                bySource.remove(key(o));
-                publish();
+                if (KubeContext.isNamed(o)) {
+                    bySource.remove(key(o));
+                    publish();
+                }
             }
         };
     }
@@ -142,7 +148,7 @@ final class DcgmEndpointWatcher {
         Integer port = null;
         List<EndpointPort> ports = slice.getPorts() == null ? List.of() : slice.getPorts();
         for (EndpointPort p : ports) {
-            if (config.portName().equals(p.getName()) || port == null) {
+            if (p != null && (config.portName().equals(p.getName()) || port == null)) {
                 port = p.getPort();
                 if (config.portName().equals(p.getName())) {
                     break;
@@ -154,6 +160,9 @@ final class DcgmEndpointWatcher {
             return out;
         }
         for (Endpoint e : slice.getEndpoints()) {
+            if (e == null) {
+                continue;
+            }
             boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
             if (!ready || e.getAddresses() == null || e.getAddresses().isEmpty()) {
                 continue;

@@ -56,12 +56,14 @@ final class EventWatcher implements ResourceEventHandler<Event> {
 
     @Override
     public void onAdd(Event e) {
-        handle(e);
+        if (ctx.named(stats, e)) {
+            handle(e);
+        }
     }
 
     @Override
     public void onUpdate(Event old, Event e) {
-        if (!KubeContext.sameVersion(old, e)) {
+        if (ctx.named(stats, old, e) && !KubeContext.sameVersion(old, e)) {
             handle(e);
         }
     }

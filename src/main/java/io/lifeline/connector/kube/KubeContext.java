@@ -25,6 +25,8 @@ final class KubeContext {
 
     private static final Logger LOG = Logger.getLogger(KubeContext.class);
     private static final int MAX_TEXT = 1000;
+    /** Rejection reason of an object without metadata.name. */
+    static final String UNNAMED_OBJECT = "unnamed_object";
 
     /** Where events leave: {@link ConnectorSink#send} in the application, a list in tests. */
     @FunctionalInterface
@@ -68,6 +70,27 @@ final class KubeContext {
         if (!t.events().isEmpty()) {
             out.send(stats.translator(), t.events());
         }
+    }
+
+    /**
+     * Counts each object that lacks the name every object from the API server has (metadata.name) as rejected
+     * ({@code unnamed_object}) and says whether all are named, so that a handler never translates such an object.
+     */
+    boolean named(TranslatorStats stats, HasMetadata... objects) {
+        for (HasMetadata o : objects) {
+            if (!isNamed(o)) {
+                emit(stats, Translation.rejected(UNNAMED_OBJECT, (o == null ? "an object" : o.getKind())
+                        + " without metadata.name"));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether an object has metadata with a name. */
+    static boolean isNamed(HasMetadata o) {
+        return o != null && o.getMetadata() != null && o.getMetadata().getName() != null
+                && !o.getMetadata().getName().isBlank();
     }
 
     /** The object's uid, or namespace/name when it has none. */

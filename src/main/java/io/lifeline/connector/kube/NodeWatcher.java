@@ -81,13 +81,16 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
 
     @Override
     public void onAdd(Node node) {
+        if (!ctx.named(stats, node)) {
+            return;
+        }
         learn(node);
         ctx.emit(stats, added(node, ctx.now()));
     }
 
     @Override
     public void onUpdate(Node old, Node node) {
-        if (KubeContext.sameVersion(old, node)) {
+        if (!ctx.named(stats, old, node) || KubeContext.sameVersion(old, node)) {
             return;
         }
         learn(node);
@@ -96,6 +99,9 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
 
     @Override
     public void onDelete(Node node, boolean finalStateUnknown) {
+        if (!ctx.named(stats, node)) {
+            return;
+        }
         if (resolver != null) {
             resolver.forget(node.getMetadata().getName());
         }
@@ -182,7 +188,7 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     }
 
     private Event notice(Node node, Taint t, Instant now) {
-        NoticeKind kind = NOTICE_TAINTS.get(t.getKey());
+        NoticeKind kind = t.getKey() == null ? null : NOTICE_TAINTS.get(t.getKey());
         if (kind == null) {
             return null;
         }
@@ -260,7 +266,7 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
             return null;
         }
         for (NodeCondition c : node.getStatus().getConditions()) {
-            if ("Ready".equals(c.getType())) {
+            if (c != null && "Ready".equals(c.getType())) {
                 return c;
             }
         }
@@ -272,7 +278,8 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     }
 
     private static List<Taint> taints(Node node) {
-        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of()
+                : node.getSpec().getTaints().stream().filter(Objects::nonNull).toList();
     }
 
     private static String first(Map<String, String> labels, String a, String b) {

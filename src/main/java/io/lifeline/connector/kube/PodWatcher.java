@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -63,13 +64,16 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
 
     @Override
     public void onAdd(Pod pod) {
+        if (!ctx.named(stats, pod)) {
+            return;
+        }
         remember(pod);
         ctx.emit(stats, changes(null, pod, ctx.now()));
     }
 
     @Override
     public void onUpdate(Pod old, Pod pod) {
-        if (KubeContext.sameVersion(old, pod)) {
+        if (!ctx.named(stats, old, pod) || KubeContext.sameVersion(old, pod)) {
             return;
         }
         remember(pod);
@@ -78,6 +82,9 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
 
     @Override
     public void onDelete(Pod pod, boolean finalStateUnknown) {
+        if (!ctx.named(stats, pod)) {
+            return;
+        }
         training.removePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
         if (hosts != null) {
             hosts.remove(pod.getMetadata().getName());
@@ -159,7 +166,7 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
         }
         if (pod.getStatus().getConditions() != null) {
             for (PodCondition c : pod.getStatus().getConditions()) {
-                if ("DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
+                if (c != null && "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
                     return KubeContext.reason(c.getReason(), c.getMessage());
                 }
             }
@@ -171,7 +178,7 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
     private static Instant evictionTime(Pod pod, Instant now) {
         if (pod.getStatus().getConditions() != null) {
             for (PodCondition c : pod.getStatus().getConditions()) {
-                if ("DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
+                if (c != null && "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
                     return KubeContext.time(c.getLastTransitionTime(), now);
                 }
             }
@@ -229,7 +236,7 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
 
     private static List<ContainerStatus> statuses(Pod pod) {
         return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? List.of()
-                : pod.getStatus().getContainerStatuses();
+                : pod.getStatus().getContainerStatuses().stream().filter(Objects::nonNull).toList();
     }
 
     static String job(Pod pod) {

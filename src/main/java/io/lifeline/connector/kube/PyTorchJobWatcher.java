@@ -62,13 +62,16 @@ final class PyTorchJobWatcher implements ResourceEventHandler<GenericKubernetesR
 
     @Override
     public void onAdd(GenericKubernetesResource job) {
+        if (!ctx.named(stats, job)) {
+            return;
+        }
         remember(job);
         ctx.emit(stats, added(job, ctx.now()));
     }
 
     @Override
     public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource job) {
-        if (KubeContext.sameVersion(old, job)) {
+        if (!ctx.named(stats, old, job) || KubeContext.sameVersion(old, job)) {
             return;
         }
         remember(job);
@@ -77,6 +80,9 @@ final class PyTorchJobWatcher implements ResourceEventHandler<GenericKubernetesR
 
     @Override
     public void onDelete(GenericKubernetesResource job, boolean finalStateUnknown) {
+        if (!ctx.named(stats, job)) {
+            return;
+        }
         String name = job.getMetadata().getName();
         String namespace = job.getMetadata().getNamespace();
         training.removeJob(KubeContext.job(namespace, name));

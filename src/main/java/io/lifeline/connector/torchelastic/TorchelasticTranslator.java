@@ -46,7 +46,8 @@ import java.util.regex.Pattern;
  * rendezvous '...' as rank K in a world of size W." The translator gathers these per run and round and emits one
  * {@code trainer.rendezvous} when all W nodes have joined, with world size W × {@code procsPerNode} and one
  * participant per node ({@code firstRank = K × procsPerNode}); without {@code procsPerNode} it cannot count ranks
- * and rejects ({@code rendezvous_needs_procs_per_node}). Other rendezvous events say nothing Lifeline tracks.
+ * and rejects ({@code rendezvous_needs_procs_per_node}). A message longer than any join sentence (2,048
+ * characters) is rejected unread ({@code invalid_rendezvous}). Other rendezvous events say nothing Lifeline tracks.
  *
  * <p><b>Job and node.</b> The job comes from the {@link JobResolver} by {@code run_id}; an unknown run is rejected
  * ({@code unknown_job}). The node is the event's {@code hostname}, mapped by the caller's function (identity by
@@ -78,6 +79,11 @@ public final class TorchelasticTranslator {
     private static final String STATUS_PREFIX = "torchelastic.worker.status.";
     private static final int MAX_ERROR = 1000;
     private static final int MAX_RANKS_PER_EVENT = 4096;
+    /**
+     * A join message is a sentence of a few hundred characters; a longer one is not read, because the pattern below
+     * takes time quadratic in the length of a message that repeats its first words (seconds at a few hundred KB).
+     */
+    private static final int MAX_RENDEZVOUS_MESSAGE = 2048;
     private static final Pattern JOINED = Pattern.compile(
             "(?:The node '([^']{1,512})' )?has joined round (\\d+) of .*as rank (\\d+) in a world of size (\\d+)");
 
@@ -198,6 +204,10 @@ public final class TorchelasticTranslator {
     private Translation rendezvous(JsonNode root, Instant fallbackTime) {
         String runId = text(root.get("run_id"));
         String message = text(root.get("message"));
+        if (message != null && message.length() > MAX_RENDEZVOUS_MESSAGE) {
+            return Translation.rejected(INVALID_RENDEZVOUS, "message longer than " + MAX_RENDEZVOUS_MESSAGE
+                    + " characters: " + message.substring(0, 64) + "...");
+        }
         Matcher m = message == null ? null : JOINED.matcher(message);
         if (runId == null || m == null || !m.find()) {
             return Translation.empty(); // keep-alives, state syncs, failures: nothing the catalogue tracks

@@ -176,6 +176,20 @@ class TorchelasticTranslatorTest {
     }
 
     @Test
+    void aRendezvousMessageLongerThanAnyJoinIsRejectedUnread() {
+        // Without the length bound the join pattern backtracks over this for about half a minute (quadratic).
+        String message = "has joined round 1 of ".repeat(16_000);
+
+        Translation t = new TorchelasticTranslator(JobResolver.runIdInNamespace("team-b", 2))
+                .translate(rdzv("master1", 21848, 0, message), RECEIVED);
+
+        assertThat(t.events()).isEmpty();
+        assertThat(t.rejections()).extracting(Translation.Rejection::reason)
+                .containsExactly(TorchelasticTranslator.INVALID_RENDEZVOUS);
+        assertThat(t.rejections().get(0).detail()).startsWith("message longer than 2048 characters");
+    }
+
+    @Test
     void garbageIsRejectedAndCounted() {
         assertThat(translator.translate("[torchelastic] not json", RECEIVED).rejections())
                 .extracting(Translation.Rejection::reason).containsExactly(TorchelasticTranslator.MALFORMED_JSON);
