@@ -112,17 +112,18 @@ class RecordDecoderFuzzTest {
         List<JsonNode> events = CloudEventSeeds.events();
         Arbitrary<HeaderOp> op = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(10, Arbitraries.just(HeaderOp.KEEP)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.of(HeaderOp.values())));
-        return Arbitraries.integers().between(0, events.size() - 1).flatMap(i -> {
-            JsonNode seed = events.get(i);
+        // One arbitrary per seed event, made once (a flatMap would make them anew for every try).
+        List<Arbitrary<Binary>> perSeed = new ArrayList<>();
+        for (JsonNode seed : events) {
             JsonNode data = seed.get("data");
-            List<Hostile.Seed> value = new ArrayList<>();
-            value.add(new Hostile.Seed("data of " + seed.path("id").asText(),
-                    data == null ? "{}".getBytes(StandardCharsets.UTF_8) : CloudEventSeeds.bytes(data)));
-            return Combinators.combine(Arbitraries.just(seed), op.list().ofSize(HEADERS.size()),
+            Hostile.Seed value = new Hostile.Seed("data of " + seed.path("id").asText(),
+                    data == null ? "{}".getBytes(StandardCharsets.UTF_8) : CloudEventSeeds.bytes(data));
+            perSeed.add(Combinators.combine(Arbitraries.just(seed), op.list().ofSize(HEADERS.size()),
                     Hostile.byteMutation().list().ofMinSize(1).ofMaxSize(4),
-                    Arbitraries.oneOf(Arbitraries.just(Hostile.mutate(value.get(0), List.of(), List.of())),
-                            Hostile.any(value))).as(Binary::new);
-        });
+                    Arbitraries.oneOf(Arbitraries.just(Hostile.mutate(value, List.of(), List.of())),
+                            Hostile.any(List.of(value)))).as(Binary::new));
+        }
+        return Arbitraries.oneOf(perSeed);
     }
 
     @Provide
