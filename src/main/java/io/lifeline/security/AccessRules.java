@@ -49,8 +49,16 @@ public final class AccessRules {
      * @param kind    what it requires
      * @param roles   for {@link Kind#ROLES}: any one of these (role nesting applies)
      * @param rate    the rate limit counted against, or {@code null}
+     * @param fleetWide for {@link Kind#ROLES}: only a caller not limited to namespaces (the path is about what every
+     *                  namespace shares: nodes, GPUs, the connectors' state)
      */
-    public record Rule(Set<String> methods, String pattern, Kind kind, Set<Role> roles, RateClass rate) {
+    public record Rule(Set<String> methods, String pattern, Kind kind, Set<Role> roles, RateClass rate,
+                       boolean fleetWide) {
+
+        /** A rule any caller satisfying {@code kind} and {@code roles} passes, whatever its namespaces. */
+        public Rule(Set<String> methods, String pattern, Kind kind, Set<Role> roles, RateClass rate) {
+            this(methods, pattern, kind, roles, rate, false);
+        }
 
         boolean matches(String method, String path) {
             if (!methods.isEmpty() && !methods.contains(method)) {
@@ -71,7 +79,7 @@ public final class AccessRules {
                 case ANY_ROLE:
                     return caller.isAuthenticated();
                 case ROLES:
-                    return roles.stream().anyMatch(caller::has);
+                    return roles.stream().anyMatch(caller::has) && (!fleetWide || caller.isFleetWide());
                 default:
                     return false;
             }
@@ -83,7 +91,8 @@ public final class AccessRules {
             String who = kind == Kind.ROLES
                     ? String.join("|", roles.stream().sorted().map(Role::wireName).toList())
                     : kind.name().toLowerCase(Locale.ROOT);
-            return m + " " + pattern + " -> " + who + (rate == null ? "" : " (rate: " + rate + ")");
+            return m + " " + pattern + " -> " + who + (fleetWide ? ", fleet-wide" : "")
+                    + (rate == null ? "" : " (rate: " + rate + ")");
         }
     }
 
@@ -110,7 +119,11 @@ public final class AccessRules {
         r.add(roles(ANY, "/api/v1/tokens/**", null, Role.ADMIN));
         r.add(roles(ANY, "/api/v1/security/**", null, Role.ADMIN));
         r.add(roles(POST, "/api/v1/events", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
-        r.add(roles(POST, "/api/v1/connectors/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
+        // Torchelastic events are about jobs: a scoped token's are refused one by one outside its namespaces. Every
+        // other connector (cloud notices, GPU scrapes) makes node events, and their state is the fleet's.
+        r.add(roles(POST, "/api/v1/connectors/torchelastic", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
+        r.add(fleetWide(roles(POST, "/api/v1/connectors/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR)));
+        r.add(fleetWide(roles(READ, "/api/v1/connectors/**", null, Role.VIEWER)));
         r.add(roles(POST, "/api/v1/actions/**", RateClass.ACTIONS, Role.OPERATOR));
         // Alerts are read by viewers; muting them is an on-call (operator) decision.
         r.add(roles(READ, "/api/v1/alerts/**", null, Role.VIEWER));
@@ -125,6 +138,10 @@ public final class AccessRules {
         r.add(new Rule(ANY, "/api/**", Kind.DENY, Set.of(), null));
         r.add(open(ANY, "/**"));
         return new AccessRules(r);
+    }
+
+    private static Rule fleetWide(Rule r) {
+        return new Rule(r.methods(), r.pattern(), r.kind(), r.roles(), r.rate(), true);
     }
 
     private static Rule open(Set<String> methods, String pattern) {

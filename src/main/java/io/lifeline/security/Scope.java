@@ -1,5 +1,7 @@
 package io.lifeline.security;
 
+import io.lifeline.domain.fleet.NodeDetail;
+import io.lifeline.domain.gpu.GpuView;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -116,6 +118,34 @@ public final class Scope {
             return false;
         }
         return target.indexOf('/') >= 0 ? allowsJob(target) : nodesUsed != null && nodesUsed.contains(target);
+    }
+
+    /** Of {@code jobs} ({@code namespace/name}), those in scope: what "jobs on this node" shows of a shared node. */
+    public List<String> visibleJobs(List<String> jobs) {
+        return everything ? jobs : jobs.stream().filter(this::allowsJob).toList();
+    }
+
+    /**
+     * The GPU as this scope may see it: without the pod and namespace using it when that namespace is not in scope
+     * (on a node shared with another team, its GPUs are shown, but not who uses them).
+     */
+    public GpuView visible(GpuView g) {
+        if (g.namespace() == null || allowsNamespace(g.namespace())) {
+            return g;
+        }
+        return new GpuView(g.node(), g.uuid(), g.index(), g.model(), g.sampledAt(), g.utilizationPercent(),
+                g.memoryUsedMiB(), g.memoryFreeMiB(), g.temperatureCelsius(), g.powerWatts(), g.eccSbeVolatile(),
+                g.eccDbeVolatile(), g.rowRemapFailures(), g.nvlinkErrors(), g.lastXid(), null, null, g.health(),
+                g.reason());
+    }
+
+    /** The node as this scope may see it: its GPUs as {@link #visible(GpuView)} shows them. */
+    public NodeDetail visible(NodeDetail d) {
+        if (everything) {
+            return d;
+        }
+        return new NodeDetail(d.name(), d.facts(), d.state(), d.stateSince(), d.cordoned(), d.cordonSince(), d.notice(),
+                d.noticeActive(), d.health(), d.gpus().stream().map(this::visible).toList(), d.xidHistory(), d.lemon());
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.lifeline.security;
 
+import io.lifeline.domain.fleet.NodeInfo;
 import io.lifeline.runtime.ModelRuntime;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The current request's {@link Scope}, and the nodes it may see, for the reads that are not made on the model thread
@@ -34,5 +36,25 @@ public class Visibility {
             return null;
         }
         return model.read(m -> scope.nodesUsed(m.jobs().jobsByNode())).join();
+    }
+
+    /**
+     * The pools of the nodes {@code scope} may see (those hosting ranks of its jobs now), or null for every pool. Waits
+     * for the model thread when the scope is limited: call it from a worker thread.
+     */
+    public Set<String> poolsUsed(Scope scope) {
+        if (scope.isEverything()) {
+            return null;
+        }
+        return model.read(m -> {
+            Set<String> pools = new TreeSet<>();
+            for (String node : scope.nodesUsed(m.jobs().jobsByNode())) {
+                NodeInfo facts = m.fleet().find(node);
+                if (facts != null && facts.pool() != null) {
+                    pools.add(facts.pool());
+                }
+            }
+            return pools;
+        }).join();
     }
 }

@@ -132,7 +132,7 @@ public class ActionDialog extends Dialog {
             // Confirm is spent: the focus goes to Close, and the progress below is announced as it changes.
             close.focus();
             showAction(s.action());
-            watch = gateway.watch(s.action().id(), v -> push(ui, () -> showAction(v)));
+            watch = gateway.watch(caller, s.action().id(), v -> push(ui, () -> showAction(v)));
         }));
     }
 

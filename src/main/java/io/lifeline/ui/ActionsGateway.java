@@ -1,6 +1,7 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.shared.Registration;
+import io.lifeline.action.ActionNotFoundException;
 import io.lifeline.action.ActionPage;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
@@ -12,11 +13,14 @@ import io.lifeline.action.Submitted;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.security.Caller;
+import io.lifeline.security.Scope;
+import io.lifeline.security.Visibility;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,30 +29,47 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The dashboard's door to {@link ActionService} and {@link AuditLog}: every call runs off the UI thread (they may
  * wait on the database or the cluster) and completes a future the view pushes from. When no implementation is
  * deployed the dashboard still starts and says "actions unavailable".
+ *
+ * <p>Every read is made for the signed-in caller and limited to its {@link Scope}, as {@code /api/v1/actions} and
+ * {@code /api/v1/audit} are: actions on its jobs and on the nodes hosting them, and their audit entries; any other
+ * action is not found.
  */
 @ApplicationScoped
 public class ActionsGateway {
 
     private final Supplier<ActionService> actions;
     private final Supplier<AuditLog> audit;
+    private final Function<Scope, Set<String>> nodesUsed;
     private final ExecutorService pool;
     private final ScheduledExecutorService ticker;
 
     @Inject
-    ActionsGateway(Instance<ActionService> actions, Instance<AuditLog> audit) {
-        this(() -> actions.isResolvable() ? actions.get() : null, () -> audit.isResolvable() ? audit.get() : null);
+    ActionsGateway(Instance<ActionService> actions, Instance<AuditLog> audit, Visibility visibility) {
+        this(() -> actions.isResolvable() ? actions.get() : null, () -> audit.isResolvable() ? audit.get() : null,
+                visibility::nodesUsed);
     }
 
-    /** A gateway over given services (null when absent), for tests and tools. */
+    /** A gateway over given services (null when absent), for tests and tools: a scoped caller sees no node here. */
     public ActionsGateway(Supplier<ActionService> actions, Supplier<AuditLog> audit) {
+        this(actions, audit, scope -> scope.isEverything() ? null : Set.of());
+    }
+
+    /**
+     * A gateway over given services; {@code nodesUsed} tells the nodes a scope may see (null: every node), as
+     * {@link Visibility#nodesUsed} does.
+     */
+    public ActionsGateway(Supplier<ActionService> actions, Supplier<AuditLog> audit,
+                          Function<Scope, Set<String>> nodesUsed) {
         this.actions = actions;
         this.audit = audit;
+        this.nodesUsed = nodesUsed;
         this.pool = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "lifeline-ui-actions");
             t.setDaemon(true);
@@ -63,14 +84,14 @@ public class ActionsGateway {
 
     /**
      * Reads an action about once a second and hands each changed view to {@code listener} (on a worker thread),
-     * until it reaches a terminal state or the registration is removed.
+     * until it reaches a terminal state or the registration is removed; nothing when {@code caller} may not see it.
      */
-    public Registration watch(String id, Consumer<ActionView> listener) {
+    public Registration watch(Caller caller, String id, Consumer<ActionView> listener) {
         AtomicReference<ActionView> last = new AtomicReference<>();
         AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
         task.set(ticker.scheduleWithFixedDelay(() -> {
             try {
-                Optional<ActionView> v = service().find(id);
+                Optional<ActionView> v = visible(Scope.of(caller), id);
                 if (v.isPresent() && !v.get().equals(last.get())) {
                     last.set(v.get());
                     listener.accept(v.get());
@@ -102,26 +123,51 @@ public class ActionsGateway {
         return call(() -> service().submit(request, caller, idempotencyKey));
     }
 
-    public CompletableFuture<Optional<ActionView>> find(String id) {
-        return call(() -> service().find(id));
+    /** The action, if {@code caller} may see it: one aimed at a job in its scope or a node hosting one. */
+    public CompletableFuture<Optional<ActionView>> find(Caller caller, String id) {
+        return call(() -> visible(Scope.of(caller), id));
     }
 
-    public CompletableFuture<ActionPage> list(ActionQuery query) {
-        return call(() -> service().list(query));
+    /** The actions of {@code query} that {@code caller} may see, filtered in the query (so a page is full). */
+    public CompletableFuture<ActionPage> list(Caller caller, ActionQuery query) {
+        return call(() -> {
+            Scope scope = Scope.of(caller);
+            ActionQuery q = scope.isEverything() ? query : new ActionQuery(query.kind(), query.state(), query.target(),
+                    query.requestedBy(), query.from(), query.to(), query.limit(), query.cursor(), scope.namespaces(),
+                    nodesUsed.apply(scope));
+            return service().list(q);
+        });
     }
 
+    /** Cancels the action; one {@code caller} may not see is not found. */
     public CompletableFuture<ActionView> cancel(String id, Caller caller) {
-        return call(() -> service().cancel(id, caller));
+        return call(() -> {
+            visible(Scope.of(caller), id).orElseThrow(() -> new ActionNotFoundException(id));
+            return service().cancel(id, caller);
+        });
     }
 
-    public CompletableFuture<AuditPage> audit(AuditQuery query) {
+    /** The audit entries of {@code query} that {@code caller} may see (those of the actions it may see). */
+    public CompletableFuture<AuditPage> audit(Caller caller, AuditQuery query) {
         return call(() -> {
             AuditLog log = audit.get();
             if (log == null) {
                 throw new IllegalStateException("the audit log is not available in this deployment");
             }
-            return log.query(query);
+            Scope scope = Scope.of(caller);
+            AuditQuery q = scope.isEverything() ? query : new AuditQuery(query.actor(), query.what(), query.target(),
+                    query.actionId(), query.from(), query.to(), query.limit(), query.beforeSeq(), scope.namespaces(),
+                    nodesUsed.apply(scope));
+            return log.query(q);
         });
+    }
+
+    private Optional<ActionView> visible(Scope scope, String id) {
+        Optional<ActionView> a = service().find(id);
+        if (scope.isEverything() || a.isEmpty()) {
+            return a;
+        }
+        return scope.allowsTarget(a.get().target(), nodesUsed.apply(scope)) ? a : Optional.empty();
     }
 
     private ActionService service() {

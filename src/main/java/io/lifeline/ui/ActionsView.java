@@ -137,7 +137,7 @@ public class ActionsView extends VerticalLayout {
         }
         UI ui = UI.getCurrent();
         String t = target.getValue() == null || target.getValue().isBlank() ? null : target.getValue().trim();
-        actions.list(new ActionQuery(kind.getValue(), state.getValue(), t, null, null, null, PAGE, null))
+        actions.list(UiSession.caller(), new ActionQuery(kind.getValue(), state.getValue(), t, null, null, null, PAGE, null))
                 .whenComplete((p, ex) -> push(ui, () -> {
                     status.removeAll();
                     if (ex != null) {

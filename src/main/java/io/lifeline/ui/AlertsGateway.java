@@ -8,6 +8,8 @@ import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
 import io.lifeline.security.Caller;
+import io.lifeline.security.Scope;
+import io.lifeline.security.Visibility;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,7 +33,9 @@ import org.jboss.logging.Logger;
  * The dashboard's door to the {@link AlertService}: alerts with the silences muting them, creating and expiring
  * silences. Every call runs off the UI thread (the store waits on PostgreSQL) and completes a future the view pushes
  * from. Creating and expiring a silence needs an operator, checked here whatever the view shows, with the same rules
- * as {@code /api/v1/silences}.
+ * as {@code /api/v1/silences}. What it reads is limited to the caller's {@link Scope}, as {@code /api/v1/alerts} and
+ * {@code /api/v1/silences} are: the alerts of its namespaces and of the nodes hosting its jobs, the silences confined
+ * to its namespaces.
  */
 @ApplicationScoped
 public class AlertsGateway {
@@ -63,13 +67,15 @@ public class AlertsGateway {
 
     private final AlertService alerts;
     private final Clock clock;
+    private final Visibility visibility;
     private final ExecutorService pool;
     private final ScheduledExecutorService ticker;
 
     @Inject
-    AlertsGateway(AlertService alerts, Clock clock) {
+    AlertsGateway(AlertService alerts, Clock clock, Visibility visibility) {
         this.alerts = alerts;
         this.clock = clock;
+        this.visibility = visibility;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "lifeline-ui-alerts-" + n.incrementAndGet());
@@ -83,16 +89,22 @@ public class AlertsGateway {
         });
     }
 
-    /** Alerts in {@code state} (null: pending, firing and resolved) of {@code rule} (null: every rule). */
-    public CompletableFuture<AlertsPage> load(AlertState state, AlertRule rule) {
+    /**
+     * Alerts in {@code state} (null: pending, firing and resolved) of {@code rule} (null: every rule) that
+     * {@code caller} may see, and the silences it may see; {@code silencedBy} names every silence muting an alert.
+     */
+    public CompletableFuture<AlertsPage> load(Caller caller, AlertState state, AlertRule rule) {
         return CompletableFuture.supplyAsync(() -> {
             Instant now = clock.instant();
+            Scope scope = Scope.of(caller);
             List<Silence> active = alerts.list(false);
             List<AlertRow> rows = new ArrayList<>();
-            for (Alert a : alerts.alerts(state, rule, null, LIMIT)) {
+            for (Alert a : alerts.alerts(scope, visibility.nodesUsed(scope), state, rule, null, LIMIT)) {
                 rows.add(row(a, active, now));
             }
-            return new AlertsPage(List.copyOf(rows), active, now);
+            List<Silence> shown = scope.isEverything() ? active
+                    : active.stream().filter(s -> AlertService.inScope(caller, s)).toList();
+            return new AlertsPage(List.copyOf(rows), shown, now);
         }, pool);
     }
 

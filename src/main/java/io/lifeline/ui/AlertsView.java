@@ -143,7 +143,7 @@ public class AlertsView extends VerticalLayout {
     /** Reads the alerts for the current filters, off the UI thread, and shows them when they arrive. */
     void reload() {
         UI ui = UI.getCurrent();
-        gateway.load(selectedState(), selectedRule()).whenComplete((p, ex) -> {
+        gateway.load(UiSession.caller(), selectedState(), selectedRule()).whenComplete((p, ex) -> {
             try {
                 ui.access(() -> show(p, ex));
             } catch (UIDetachedException e) {

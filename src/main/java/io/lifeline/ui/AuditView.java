@@ -97,7 +97,7 @@ public class AuditView extends VerticalLayout {
             return;
         }
         UI ui = UI.getCurrent();
-        gateway.audit(query(older)).whenComplete((p, ex) -> {
+        gateway.audit(UiSession.caller(), query(older)).whenComplete((p, ex) -> {
             try {
                 ui.access(() -> {
                     status.removeAll();

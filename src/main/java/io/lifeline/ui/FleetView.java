@@ -258,7 +258,7 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
 
     private void loadNode(String node) {
         UI ui = UI.getCurrent();
-        reads.node(node).whenComplete((m, ex) -> {
+        reads.node(UiSession.scope(), node).whenComplete((m, ex) -> {
             if (ui == null) {
                 return;
             }

@@ -191,7 +191,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         if (ui == null || asked == null) {
             return;
         }
-        reads.job(asked).whenComplete((m, ex) -> {
+        reads.job(UiSession.scope(), asked).whenComplete((m, ex) -> {
             try {
                 ui.access(() -> {
                     if (!asked.equals(job)) {
@@ -281,7 +281,8 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         moreEntries.setEnabled(false);
         int generation = listGeneration;
         String cursor = listed.isEmpty() ? null : TimelineCursor.after(listed.get(listed.size() - 1)).toString();
-        reads.timeline(asked, from == null ? null : Instant.ofEpochMilli(from), to == null ? null : Instant.ofEpochMilli(to),
+        reads.timeline(UiSession.scope(), asked, from == null ? null : Instant.ofEpochMilli(from),
+                to == null ? null : Instant.ofEpochMilli(to),
                 cursor, ENTRIES_PAGE).whenComplete((page, ex) -> {
                     try {
                         ui.access(() -> {

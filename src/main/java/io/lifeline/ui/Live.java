@@ -4,6 +4,7 @@ import com.vaadin.flow.component.Component;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.shared.Registration;
+import io.lifeline.security.Scope;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.DashboardSnapshot;
 import java.util.function.Consumer;
@@ -11,7 +12,9 @@ import java.util.function.Consumer;
 /**
  * Wires a view to the shared {@link DashboardData}: while the view is attached, each new snapshot (at most about one
  * a second) is handed to {@code onSnapshot} inside {@code UI.access}, so changes reach the browser by server push.
- * Views compare the view model they derive with the last one and redraw only on change.
+ * Views compare the view model they derive with the last one and redraw only on change. The snapshots are those of
+ * the signed-in caller's {@link io.lifeline.security.Scope} when the view is attached: a caller limited to
+ * namespaces is never pushed another team's jobs or nodes.
  */
 public final class Live {
 
@@ -21,7 +24,8 @@ public final class Live {
     public static void bind(Component view, DashboardData data, Consumer<DashboardSnapshot> onSnapshot) {
         view.addAttachListener(attach -> {
             UI ui = attach.getUI();
-            Registration sub = data.subscribe(s -> {
+            Scope scope = UiSession.scope();
+            Registration sub = data.subscribe(scope, s -> {
                 try {
                     ui.access(() -> onSnapshot.accept(s));
                 } catch (UIDetachedException e) {
@@ -32,7 +36,7 @@ public final class Live {
                 sub.remove();
                 detach.unregisterListener();
             });
-            DashboardSnapshot now = data.current();
+            DashboardSnapshot now = data.current(scope);
             if (!now.isEmpty()) {
                 onSnapshot.accept(now);
             }

@@ -3,13 +3,18 @@ package io.lifeline.ui;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.security.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-/** The reads views make beyond the shared snapshot (one node, one job), always off the UI thread. */
+/**
+ * The reads views make beyond the shared snapshot (one node, one job), always off the UI thread, and limited to the
+ * {@link Scope} given (the signed-in caller's) as the REST API's are: a job of another namespace, or a node that hosts
+ * none of the scope's jobs, reads as unknown.
+ */
 @ApplicationScoped
 public class ModelReads {
 
@@ -23,21 +28,34 @@ public class ModelReads {
         this.history = history;
     }
 
-    /** A node's panel, empty when the node is unknown. */
-    public CompletableFuture<Optional<NodePanelModel>> node(String name) {
-        return model.read(m -> m.fleet().node(name).map(d -> new NodePanelModel(d, m.jobs().jobsOn(name))));
+    /** A node's panel (its jobs those of the scope), empty when the node is unknown or outside the scope. */
+    public CompletableFuture<Optional<NodePanelModel>> node(Scope scope, String name) {
+        return model.read(m -> {
+            if (!Scope.nodeFilter(scope.isEverything() ? null : scope.nodesUsed(m.jobs().jobsByNode())).test(name)) {
+                return Optional.<NodePanelModel>empty();
+            }
+            return m.fleet().node(name).map(d -> new NodePanelModel(scope.visible(d), scope.visibleJobs(m.jobs().jobsOn(name))));
+        });
     }
 
-    /** A job's detail page, empty when the job is unknown. */
-    public CompletableFuture<Optional<JobDetailModel>> job(String name) {
+    /** A job's detail page, empty when the job is unknown or outside the scope. */
+    public CompletableFuture<Optional<JobDetailModel>> job(Scope scope, String name) {
+        if (!scope.allowsJob(name)) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
         return model.read(m -> JobDetailPresenter.read(m, name, clock.instant()));
     }
 
     /**
      * A page of a job's timeline in time order, from memory and, past the in-memory ring, from the stored history;
-     * empty when the job is unknown. The same paging as {@code GET /api/v1/jobs/{ns}/{name}/timeline}.
+     * empty when the job is unknown or outside the scope. The same paging as
+     * {@code GET /api/v1/jobs/{ns}/{name}/timeline}.
      */
-    public CompletionStage<Optional<TimelinePage>> timeline(String job, Instant from, Instant to, String cursor, int limit) {
+    public CompletionStage<Optional<TimelinePage>> timeline(Scope scope, String job, Instant from, Instant to,
+                                                            String cursor, int limit) {
+        if (!scope.allowsJob(job)) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
         return history.timeline(job, from, to, cursor, limit);
     }
 }

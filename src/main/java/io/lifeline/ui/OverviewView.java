@@ -13,6 +13,7 @@ import com.vaadin.flow.router.RouteAlias;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.security.Caller;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.EttrHistory;
 import io.lifeline.ui.data.JobRow;
@@ -86,7 +87,7 @@ public class OverviewView extends VerticalLayout {
                 Ui.section("Nodes with notices, draining or cordoned", nodes));
         risk.addClassNames("ll-two");
         add(Ui.title("Overview"), status, kpis, charts, risk);
-        Live.bind(this, data, s -> render(OverviewPresenter.present(s, data.ettrHistory())));
+        Live.bind(this, data, s -> render(OverviewPresenter.present(s, data.ettrHistory(UiSession.scope()))));
         addAttachListener(e -> loadInFlight(e.getUI()));
     }
 
@@ -100,8 +101,9 @@ public class OverviewView extends VerticalLayout {
             inFlight = "unavailable";
             return;
         }
-        actions.list(new ActionQuery(null, ActionState.RUNNING, null, null, null, null, 50, null))
-                .thenCombine(actions.list(new ActionQuery(null, ActionState.PENDING, null, null, null, null, 50, null)),
+        Caller caller = UiSession.caller();
+        actions.list(caller, new ActionQuery(null, ActionState.RUNNING, null, null, null, null, 50, null))
+                .thenCombine(actions.list(caller, new ActionQuery(null, ActionState.PENDING, null, null, null, null, 50, null)),
                         (r, p) -> r.items().size() + p.items().size())
                 .whenComplete((n, ex) -> ui.access(() -> {
                     inFlight = ex != null ? "unavailable" : String.valueOf(n);
@@ -134,8 +136,10 @@ public class OverviewView extends VerticalLayout {
 
     private void renderKpis(OverviewModel m) {
         kpis.removeAll();
-        kpis.add(Ui.kpi("kpi-ettr-24h", "Fleet ETTR, 24 h", Format.percent(m.ettr24h().ettr()), coverage(m.ettr24h())),
-                Ui.kpi("kpi-ettr-7d", "Fleet ETTR, 7 d", Format.percent(m.ettr7d().ettr()), coverage(m.ettr7d())),
+        // A caller limited to namespaces sees the ETTR of its own jobs, never the fleet's.
+        String ettr = UiSession.scope().isEverything() ? "Fleet ETTR" : "Your jobs' ETTR";
+        kpis.add(Ui.kpi("kpi-ettr-24h", ettr + ", 24 h", Format.percent(m.ettr24h().ettr()), coverage(m.ettr24h())),
+                Ui.kpi("kpi-ettr-7d", ettr + ", 7 d", Format.percent(m.ettr7d().ettr()), coverage(m.ettr7d())),
                 Ui.kpi("kpi-incidents", "Open incidents", String.valueOf(m.openIncidents().size()),
                         m.jobsActive() + " jobs training"),
                 Ui.kpi("kpi-lost", "Lost, 7 d", Format.gpuHours(m.lostGpuHours7d()), "rework and recovery"),

@@ -2,6 +2,7 @@ package io.lifeline.ui;
 
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
+import io.lifeline.security.Scope;
 import com.vaadin.flow.server.VaadinSession;
 import java.time.ZoneId;
 
@@ -31,6 +32,11 @@ public final class UiSession {
     static Caller caller(VaadinSession s) {
         Object c = s.getAttribute(CALLER);
         return c instanceof Caller caller ? caller : Caller.anonymous();
+    }
+
+    /** What the signed-in caller may see: the {@link Scope} every view and gateway read is limited to. */
+    public static Scope scope() {
+        return Scope.of(caller());
     }
 
     /** Signs in without a credential to check again (tests, and Lifeline with security off). */

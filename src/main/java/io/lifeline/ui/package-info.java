@@ -17,7 +17,10 @@
  *       (no frontend bundle rebuild).</li>
  *   <li>Access: {@link io.lifeline.ui.UiSession} keeps the verified caller in the Vaadin session;
  *       {@link io.lifeline.ui.MainLayout} sends anyone not signed in to the login page; action buttons are shown only
- *       to callers who may act on the target, and the action service checks again.</li>
+ *       to callers who may act on the target, and the action service checks again. What every view shows is cut to
+ *       the signed-in caller's {@link io.lifeline.security.Scope} ({@link io.lifeline.ui.UiSession#scope()}): the
+ *       snapshots {@link io.lifeline.ui.Live} subscribes to, the reads of {@link io.lifeline.ui.ModelReads} and the
+ *       gateways' lists, with the same rule as the REST reads.</li>
  *   <li>Accessibility: {@link io.lifeline.ui.MainLayout} gives every page its landmarks (header, nav, one main) and
  *       a skip link; each view has one {@code h1}; charts are described in words or, for the heat map, operable from
  *       the keyboard with a live region ({@link io.lifeline.ui.EChart}); chart colours are Lumo custom properties

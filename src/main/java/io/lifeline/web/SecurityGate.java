@@ -230,6 +230,10 @@ public class SecurityGate {
             metrics.denied();
             String detail = rule.kind() == AccessRules.Kind.DENY
                     ? "no role may " + ctx.request().method().name() + " this path"
+                    : rule.fleetWide() && rule.roles().stream().anyMatch(caller::has)
+                    ? "this path is about what every namespace shares (nodes, GPUs, connectors): it needs a fleet-wide "
+                            + caller.role().wireName() + " token (token '" + caller.name() + "' is limited to "
+                            + caller.namespaces() + ")"
                     : "the " + caller.role().wireName() + " role may not " + ctx.request().method().name()
                             + " this path; it needs " + neededRoles(rule);
             reject(ctx, 403, "forbidden", "Forbidden", detail, null);

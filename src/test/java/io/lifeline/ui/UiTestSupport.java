@@ -58,6 +58,11 @@ final class UiTestSupport {
 
     /** Starts a mock Vaadin session with every dashboard route, signed in as {@code role} (null: not signed in). */
     static void setup(Role role) {
+        setupAs(role == null ? null : Caller.ofToken("testtoken" + role.ordinal(), "test-" + role.wireName(), role, List.of()));
+    }
+
+    /** Starts a mock Vaadin session with every dashboard route, signed in as {@code caller} (null: not signed in). */
+    static void setupAs(Caller caller) {
         Routes routes = new Routes();
         routes.getRoutes().addAll(List.of(OverviewView.class, FleetView.class, JobsView.class, JobDetailView.class,
                 LoginView.class, ActionsView.class, AuditView.class, AlertsView.class));
@@ -76,8 +81,8 @@ final class UiTestSupport {
             }
         };
         MockVaadin.setup(UI::new, servlet);
-        if (role != null) {
-            UiSession.signIn(Caller.ofToken("testtoken" + role.ordinal(), "test-" + role.wireName(), role, List.of()));
+        if (caller != null) {
+            UiSession.signIn(caller);
         }
     }
 

@@ -72,9 +72,7 @@ public class FleetResource {
     public CompletionStage<NodeDetail> node(@PathParam("name") String name) {
         Scope scope = Scope.of(callers.get());
         return model.read(m -> m.fleet().node(name).filter(d -> visibleNodes(scope, m).test(name))
-                .map(d -> scope.isEverything() ? d : new NodeDetail(d.name(), d.facts(), d.state(), d.stateSince(),
-                        d.cordoned(), d.cordonSince(), d.notice(), d.noticeActive(), d.health(),
-                        d.gpus().stream().map(g -> redact(scope, g)).toList(), d.xidHistory(), d.lemon()))
+                .map(scope::visible)
                 .orElseThrow(() -> NotFound.node(name)));
     }
 
@@ -92,7 +90,7 @@ public class FleetResource {
                     .filter(g -> node == null || node.isBlank() || node.equals(g.node()))
                     .filter(g -> visible.test(g.node()))
                     .filter(g -> h == null || h == g.health())
-                    .map(g -> redact(scope, g))
+                    .map(scope::visible)
                     .toList();
             return Page.of(all, from, n);
         });
@@ -118,17 +116,6 @@ public class FleetResource {
             Predicate<String> visible = visibleNodes(scope, m);
             return all.stream().filter(x -> visible.test(x.node())).toList();
         });
-    }
-
-    /** The GPU as {@code scope} may see it: without the pod and namespace using it when that namespace is not its own. */
-    static GpuView redact(Scope scope, GpuView g) {
-        if (g.namespace() == null || scope.allowsNamespace(g.namespace())) {
-            return g;
-        }
-        return new GpuView(g.node(), g.uuid(), g.index(), g.model(), g.sampledAt(), g.utilizationPercent(),
-                g.memoryUsedMiB(), g.memoryFreeMiB(), g.temperatureCelsius(), g.powerWatts(), g.eccSbeVolatile(),
-                g.eccDbeVolatile(), g.rowRemapFailures(), g.nvlinkErrors(), g.lastXid(), null, null, g.health(),
-                g.reason());
     }
 
     /** The nodes {@code scope} may see: every node, or those hosting ranks of its jobs. Call on the model thread. */

@@ -4,13 +4,14 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.ingest.IngestGateway;
-import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.Scope;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -28,7 +29,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
 
 /**
- * Commands for agents without Kafka (roles operator or ingest; a token limited to namespaces sees only those):
+ * Commands for agents without Kafka (roles operator or ingest; a token limited to namespaces sees only those, and
+ * another namespace's job answers 404 as an unknown one):
  * <ul>
  *   <li>{@code GET /api/v1/agents/{namespace}/{name}/commands?wait=30}: the job's pending commands as a JSON array
  *       of command CloudEvents, waiting up to {@code wait} seconds (capped to {@code lifeline.commands.agent.max-wait})
@@ -116,12 +118,13 @@ public class AgentCommandsResource {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("name: '" + name + "' is not a Kubernetes object name");
         }
-        Caller c = caller.get();
-        if (!c.isFleetWide() && !c.namespaces().contains(namespace)) {
-            throw new AccessDeniedException("token '" + c.name() + "' may not serve agents in namespace '" + namespace
-                    + "' (limited to " + c.namespaces() + ")");
+        String job = namespace + "/" + name;
+        // A job outside the token's namespaces is answered as unknown, as every read does: 404, not 403, so that a
+        // scoped token cannot tell whether another team's job exists.
+        if (!Scope.of(caller.get()).allowsNamespace(namespace)) {
+            throw new NotFoundException("no job named '" + job + "'");
         }
-        return namespace + "/" + name;
+        return job;
     }
 
     private static TrainerData.AckStatus status(Ack body) {

@@ -3,14 +3,17 @@ package io.lifeline.ui.data;
 import com.vaadin.flow.shared.Registration;
 import io.lifeline.runtime.ModelSnapshot;
 import io.lifeline.runtime.ModelSnapshots;
+import io.lifeline.security.Scope;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -20,6 +23,11 @@ import org.jboss.logging.Logger;
  * which events were applied (or every few seconds, for ages that grow with time) and hands it to its subscribers;
  * otherwise it makes one a minute to keep the ETTR history. Nothing runs on a UI thread: views get the snapshot in a
  * callback and push it with {@code UI.access}.
+ *
+ * <p>Every read is made for a {@link Scope}, the signed-in caller's: a fleet-wide caller gets the whole snapshot, a
+ * caller limited to namespaces one cut down to what {@link Scope} lets it see (its jobs, and the nodes they run on),
+ * made once per snapshot and scope however many of its pages are open. Each scope seen keeps an ETTR history of
+ * its own jobs, so its overview never shows the fleet's.
  */
 @ApplicationScoped
 public class DashboardData {
@@ -28,12 +36,33 @@ public class DashboardData {
     private static final long FAST_MILLIS = 1000;
     private static final long AGING_MILLIS = 5000;
     private static final long IDLE_MILLIS = 60_000;
+    /** Scopes whose ETTR history is kept; the one not read the longest is dropped beyond that. */
+    private static final int SCOPED_HISTORIES = 64;
+    private static final Duration SCOPED_HISTORY_STEP = Duration.ofMinutes(5);
+
+    /** The latest snapshot, what it was made from, and the scoped cuts of it made so far. */
+    private record Published(DashboardSnapshot full, SnapshotReader.Captured captured,
+                             ConcurrentMap<Scope, DashboardSnapshot> scoped) {
+
+        DashboardSnapshot of(Scope scope) {
+            if (scope.isEverything() || captured == null) {
+                return scope.isEverything() ? full : DashboardSnapshot.EMPTY;
+            }
+            return scoped.computeIfAbsent(scope, s -> SnapshotReader.assemble(captured.scopedTo(s), full.version()));
+        }
+    }
 
     private final ModelSnapshots snapshots;
     private final Clock clock;
     private final EttrHistory history = new EttrHistory();
-    private final Set<Consumer<DashboardSnapshot>> listeners = new CopyOnWriteArraySet<>();
-    private volatile DashboardSnapshot current = DashboardSnapshot.EMPTY;
+    private final Map<Consumer<DashboardSnapshot>, Scope> listeners = new ConcurrentHashMap<>();
+    private final Map<Scope, EttrHistory> scopedHistories = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Scope, EttrHistory> eldest) {
+            return size() > SCOPED_HISTORIES;
+        }
+    };
+    private volatile Published published = new Published(DashboardSnapshot.EMPTY, null, new ConcurrentHashMap<>());
     private volatile long lastApplied = -1;
     private volatile long lastReadAt;
 
@@ -48,9 +77,14 @@ public class DashboardData {
         LOG.debug("Dashboard data started");
     }
 
-    /** The latest snapshot (the empty one before the first read). */
+    /** The latest whole snapshot (the empty one before the first read), as a fleet-wide caller sees it. */
     public DashboardSnapshot current() {
-        return current;
+        return published.full();
+    }
+
+    /** The latest snapshot as {@code scope} may see it. */
+    public DashboardSnapshot current(Scope scope) {
+        return published.of(scope);
     }
 
     /** The fleet ETTR history. */
@@ -59,12 +93,34 @@ public class DashboardData {
     }
 
     /**
-     * Calls {@code listener} (on the model snapshots' thread) with every new snapshot until the registration is
-     * removed. The latest model snapshot is made into one at once when none was made yet.
+     * The ETTR history of {@code scope}'s jobs: the fleet's for a fleet-wide scope; for one limited to namespaces,
+     * kept from the first time it was asked for (every five minutes, while fewer than 64 such scopes are in use).
      */
-    public Registration subscribe(Consumer<DashboardSnapshot> listener) {
-        listeners.add(listener);
-        if (current.isEmpty()) {
+    public EttrHistory ettrHistory(Scope scope) {
+        if (scope.isEverything()) {
+            return history;
+        }
+        synchronized (scopedHistories) {
+            EttrHistory h = scopedHistories.get(scope);
+            if (h == null) {
+                h = new EttrHistory(SCOPED_HISTORY_STEP);
+                scopedHistories.put(scope, h);
+                Published p = published;
+                if (p.captured() != null) {
+                    h.record(p.full().builtAt(), p.captured().goodputOf(scope));
+                }
+            }
+            return h;
+        }
+    }
+
+    /**
+     * Calls {@code listener} (on the model snapshots' thread) with every new snapshot, as {@code scope} may see it,
+     * until the registration is removed. The latest model snapshot is made into one at once when none was made yet.
+     */
+    public Registration subscribe(Scope scope, Consumer<DashboardSnapshot> listener) {
+        listeners.put(listener, scope);
+        if (published.full().isEmpty()) {
             ModelSnapshot latest = snapshots.latest();
             if (latest != ModelSnapshot.EMPTY) {
                 CompletableFuture.runAsync(() -> make(latest));
@@ -96,26 +152,34 @@ public class DashboardData {
     }
 
     private DashboardSnapshot make(ModelSnapshot m) {
-        DashboardSnapshot s = SnapshotReader.assemble(SnapshotReader.capture(m), current.version() + 1);
-        publish(s, m.appliedEvents());
-        return current;
+        SnapshotReader.Captured c = SnapshotReader.capture(m);
+        DashboardSnapshot s = SnapshotReader.assemble(c, published.full().version() + 1);
+        publish(s, c, m.appliedEvents());
+        return published.full();
     }
 
-    private synchronized void publish(DashboardSnapshot s, long applied) {
-        if (s.version() <= current.version()) {
-            s = withVersion(s, current.version() + 1);
+    private synchronized void publish(DashboardSnapshot s, SnapshotReader.Captured c, long applied) {
+        DashboardSnapshot before = published.full();
+        if (s.version() <= before.version()) {
+            s = withVersion(s, before.version() + 1);
         }
-        current = s;
+        Published p = new Published(s, c, new ConcurrentHashMap<>());
+        published = p;
         lastApplied = applied;
         lastReadAt = clock.millis();
         history.record(s.builtAt(), s.fleetGoodput());
-        for (Consumer<DashboardSnapshot> l : listeners) {
+        synchronized (scopedHistories) {
+            for (Map.Entry<Scope, EttrHistory> h : scopedHistories.entrySet()) {
+                h.getValue().record(s.builtAt(), c.goodputOf(h.getKey()));
+            }
+        }
+        listeners.forEach((l, scope) -> {
             try {
-                l.accept(s);
+                l.accept(p.of(scope));
             } catch (RuntimeException e) {
                 LOG.debugf(e, "Dashboard listener failed");
             }
-        }
+        });
     }
 
     private static DashboardSnapshot withVersion(DashboardSnapshot s, long v) {

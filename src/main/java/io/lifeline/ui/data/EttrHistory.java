@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The fleet's cumulative productive and held time, sampled once a minute into a ring of a week, so the ETTR of
- * the last 24 hours or 7 days is the ratio of the differences. Bounded: one week of minutes.
+ * The fleet's (or a namespace scope's) cumulative productive and held time, sampled once a step (a minute for the
+ * fleet) into a ring of a week, so the ETTR of the last 24 hours or 7 days is the ratio of the differences. Bounded:
+ * one week of steps. Samples need not be regular: any two of cumulative values give the ratio between them.
  */
 public final class EttrHistory {
 
@@ -19,29 +20,44 @@ public final class EttrHistory {
         }
     }
 
-    private static final int CAPACITY = 7 * 24 * 60 + 1;
-    private static final long MINUTE = 60_000;
-    private static final long MIN_COVERED = 15 * MINUTE;
+    private static final long WEEK = Duration.ofDays(7).toMillis();
+    private static final long MIN_COVERED = Duration.ofMinutes(15).toMillis();
 
-    private final long[] at = new long[CAPACITY];
-    private final long[] productive = new long[CAPACITY];
-    private final long[] active = new long[CAPACITY];
+    private final long step;
+    private final int capacity;
+    private final long[] at;
+    private final long[] productive;
+    private final long[] active;
     private int size;
     private int head;
 
-    /** Records a sample unless one was recorded less than a minute ago. */
+    /** A history sampled once a minute. */
+    public EttrHistory() {
+        this(Duration.ofMinutes(1));
+    }
+
+    /** A history sampled at most once per {@code step} (a week of them kept). */
+    public EttrHistory(Duration step) {
+        this.step = step.toMillis();
+        this.capacity = (int) (WEEK / this.step) + 1;
+        this.at = new long[capacity];
+        this.productive = new long[capacity];
+        this.active = new long[capacity];
+    }
+
+    /** Records a sample unless one was recorded less than a step ago. */
     public synchronized void record(Instant now, GoodputView fleet) {
         long t = now.toEpochMilli();
-        if (size > 0 && t - at[(head + size - 1) % CAPACITY] < MINUTE) {
+        if (size > 0 && t - at[(head + size - 1) % capacity] < step) {
             return;
         }
         int slot;
-        if (size < CAPACITY) {
-            slot = (head + size) % CAPACITY;
+        if (size < capacity) {
+            slot = (head + size) % capacity;
             size++;
         } else {
             slot = head;
-            head = (head + 1) % CAPACITY;
+            head = (head + 1) % capacity;
         }
         at[slot] = t;
         productive[slot] = fleet.productiveMillis();
@@ -56,7 +72,7 @@ public final class EttrHistory {
         long from = now.toEpochMilli() - window.toMillis();
         int oldest = -1;
         for (int i = 0; i < size; i++) {
-            int slot = (head + i) % CAPACITY;
+            int slot = (head + i) % capacity;
             if (at[slot] >= from) {
                 oldest = slot;
                 break;

@@ -12,6 +12,7 @@ import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.runtime.ModelSnapshot;
 import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
+import io.lifeline.security.Scope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /** Builds a {@link DashboardSnapshot} from a snapshot of the model; runs off the model thread. */
 final class SnapshotReader {
@@ -28,9 +30,58 @@ final class SnapshotReader {
     private SnapshotReader() {
     }
 
-    /** What a dashboard snapshot is made of, taken from the model's snapshot: views only, unsorted, ungrouped. */
+    /**
+     * What a dashboard snapshot is made of, taken from the model's snapshot: views only, unsorted, ungrouped.
+     * {@code rows}, {@code incidents} and {@code goodput} hold one entry per job, in the same order.
+     */
     record Captured(Instant now, List<NodeSummary> nodes, List<GpuView> gpus, Map<String, List<String>> jobsByNode,
-                    List<JobRow> rows, List<List<IncidentView>> incidents, GoodputView fleet, List<NodeNotice> notices) {
+                    List<JobRow> rows, List<List<IncidentView>> incidents, List<GoodputView> goodput, GoodputView fleet,
+                    List<NodeNotice> notices) {
+
+        /** The goodput of the jobs {@code scope} may see, together. */
+        GoodputView goodputOf(Scope scope) {
+            if (scope.isEverything()) {
+                return fleet;
+            }
+            List<GoodputView> g = new ArrayList<>();
+            for (int k = 0; k < rows.size(); k++) {
+                if (scope.allowsJob(rows.get(k).name())) {
+                    g.add(goodput.get(k));
+                }
+            }
+            return sum(g);
+        }
+
+        /**
+         * What {@code scope} may see of it: the jobs of its namespaces (with their incidents and goodput, the fleet
+         * goodput summed over them), and of the nodes only those hosting ranks of those jobs, with their GPUs (the pod
+         * and namespace of another team's GPU left out), notices, and of their jobs only those in scope.
+         */
+        Captured scopedTo(Scope scope) {
+            if (scope.isEverything()) {
+                return this;
+            }
+            List<JobRow> r = new ArrayList<>();
+            List<List<IncidentView>> i = new ArrayList<>();
+            List<GoodputView> g = new ArrayList<>();
+            for (int k = 0; k < rows.size(); k++) {
+                if (scope.allowsJob(rows.get(k).name())) {
+                    r.add(rows.get(k));
+                    i.add(incidents.get(k));
+                    g.add(goodput.get(k));
+                }
+            }
+            Predicate<String> visible = Scope.nodeFilter(scope.nodesUsed(jobsByNode));
+            Map<String, List<String>> byNode = new HashMap<>();
+            jobsByNode.forEach((node, jobs) -> {
+                if (visible.test(node)) {
+                    byNode.put(node, scope.visibleJobs(jobs));
+                }
+            });
+            return new Captured(now, nodes.stream().filter(n -> visible.test(n.name())).toList(),
+                    gpus.stream().filter(x -> visible.test(x.node())).map(scope::visible).toList(), byNode, r, i, g,
+                    sum(g), notices.stream().filter(n -> visible.test(n.node())).toList());
+        }
     }
 
     static DashboardSnapshot read(ModelSnapshot m, long version) {
@@ -44,13 +95,21 @@ final class SnapshotReader {
         }
         List<JobRow> rows = new ArrayList<>();
         List<List<IncidentView>> incidents = new ArrayList<>();
+        List<GoodputView> goodput = new ArrayList<>();
         for (JobSnapshot j : m.jobs()) {
             List<IncidentView> of = j.incidents();
             rows.add(row(j.summary(), j.detail(), of.isEmpty() ? null : of.get(of.size() - 1)));
             incidents.add(of);
+            goodput.add(j.detail().goodput());
         }
-        return new Captured(m.takenAt(), nodes, m.fleet().gpus(), m.jobsByNode(), rows, incidents, m.fleetGoodput(),
+        return new Captured(m.takenAt(), nodes, m.fleet().gpus(), m.jobsByNode(), rows, incidents, goodput, sum(goodput),
                 m.fleet().nodesWithActiveNotice());
+    }
+
+    /** The goodput of the jobs in {@code of} together (as {@link ModelSnapshot#fleetGoodput}: jobs without any skipped). */
+    static GoodputView sum(List<GoodputView> of) {
+        List<GoodputView> known = of.stream().filter(Objects::nonNull).toList();
+        return known.isEmpty() ? GoodputView.EMPTY : GoodputView.sum(known);
     }
 
     /** Sorts, groups and counts what {@link #capture} took. */
