@@ -95,6 +95,26 @@ class SessionEndBrowserTest {
         assertThat(driver.findElements(By.id("sign-out"))).isEmpty();
     }
 
+    @Test
+    void aTokenThatExpiresSignsTheOpenDashboardOut() {
+        java.time.Instant expires = java.time.Instant.now().plusSeconds(12);
+        String token = io.quarkus.arc.Arc.container().instance(io.lifeline.security.TokenService.class).get()
+                .create(io.lifeline.security.Caller.unrestricted("tests"), "session-expiry", Role.VIEWER, List.of(),
+                        expires).secretToken();
+        driver.get(root + "login");
+        wait(Duration.ofSeconds(30)).until(d -> !d.findElements(By.cssSelector("#token input")).isEmpty());
+        driver.findElement(By.cssSelector("#token input")).sendKeys(token);
+        driver.findElement(By.id("sign-in")).click();
+        wait(Duration.ofSeconds(30)).until(d -> !d.findElements(By.id("sign-out")).isEmpty());
+        assertThat(driver.findElements(By.id("sign-out"))).as("signed in while the token holds").isNotEmpty();
+
+        // Nobody touches the token: its expiry alone ends the session, within a check interval of it.
+        wait(Duration.ofSeconds(60)).until(d -> d.getCurrentUrl().contains("login")
+                && d.findElements(By.id("sign-out")).isEmpty() && d.getPageSource().contains("your sign-in expired"));
+        assertThat(java.time.Instant.now()).isAfterOrEqualTo(expires);
+        assertThat(Duration.between(expires, java.time.Instant.now())).isLessThan(Duration.ofSeconds(30));
+    }
+
     private WebDriverWait wait(Duration d) {
         WebDriverWait w = new WebDriverWait(driver, d);
         w.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
