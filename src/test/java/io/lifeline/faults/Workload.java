@@ -1,0 +1,88 @@
+package io.lifeline.faults;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The lifecycle events of one scenario, with ids known in advance and a way to find each applied in a replica's
+ * model: one node registration (its own pool, so the node list can be read per scenario) for every nine checkpoint
+ * completions, spread over jobs of at most {@link #CHECKPOINTS_PER_JOB} (every job's timeline stays in memory,
+ * where a duplicate application would show twice).
+ */
+final class Workload {
+
+    /** One event to send: its JSON, its Kafka key and its ledger entry. */
+    record Pending(String json, String key, Ledger.Entry entry) {
+    }
+
+    static final int CHECKPOINTS_PER_JOB = 200;
+    static final String NAMESPACE = "faults";
+
+    private final String scenario;
+    private final int httpEvery;
+    private final List<String> jobs = new ArrayList<>();
+    private final List<Pending> generated = new ArrayList<>();
+    private long n;
+    private int nodes;
+    private int checkpointsInJob = CHECKPOINTS_PER_JOB;
+
+    /** Every {@code httpEvery}-th event goes over HTTP through the front address, the others to Kafka. */
+    Workload(String scenario, int httpEvery) {
+        this.scenario = scenario;
+        this.httpEvery = httpEvery;
+    }
+
+    String scenario() {
+        return scenario;
+    }
+
+    String pool() {
+        return scenario + "-pool";
+    }
+
+    /** The jobs this workload created so far. */
+    synchronized List<String> jobs() {
+        return new ArrayList<>(jobs);
+    }
+
+    synchronized int nodes() {
+        return nodes;
+    }
+
+    /** Everything this workload handed out so far, in order (to send again). */
+    synchronized List<Pending> generated() {
+        return new ArrayList<>(generated);
+    }
+
+    /** The next event of the stream. */
+    synchronized Pending next(Instant now) {
+        Pending p = make(now);
+        generated.add(p);
+        return p;
+    }
+
+    private Pending make(Instant now) {
+        long i = n++;
+        String via = httpEvery > 0 && i % httpEvery == httpEvery - 1 ? "http" : "kafka";
+        if (i % 10 == 0) {
+            String node = scenario + "-node-" + nodes;
+            String id = scenario + "-reg-" + nodes++;
+            return new Pending(Events.nodeRegistered(id, node, pool(), now), node,
+                    new Ledger.Entry(scenario, id, Events.FLEET_SOURCE, Ledger.Kind.NODE, node, null, via));
+        }
+        if (checkpointsInJob >= CHECKPOINTS_PER_JOB) {
+            String job = NAMESPACE + "/" + scenario + "-job-" + jobs.size();
+            jobs.add(job);
+            checkpointsInJob = 0;
+            String id = scenario + "-sub-" + (jobs.size() - 1);
+            return new Pending(Events.jobSubmitted(id, job, now.minusMillis(1)), job,
+                    new Ledger.Entry(scenario, id, Events.FLEET_SOURCE, Ledger.Kind.OTHER, job, null, via));
+        }
+        String job = jobs.get(jobs.size() - 1);
+        int k = checkpointsInJob++;
+        String cp = scenario + "-cp-" + (jobs.size() - 1) + "-" + k;
+        return new Pending(Events.checkpointCompleted(cp, job, cp, 100L * (k + 1), now), job,
+                new Ledger.Entry(scenario, cp, "trainer/" + job, Ledger.Kind.CHECKPOINT, job, cp, via));
+    }
+}
