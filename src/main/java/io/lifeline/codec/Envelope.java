@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
@@ -100,7 +101,11 @@ final class Envelope {
         return null;
     }
 
-    /** An event time: RFC 3339 with seconds and an offset, within {@link #EARLIEST}..{@link #LATEST}. */
+    /**
+     * An event time: RFC 3339 with seconds and an offset, within {@link #EARLIEST}..{@link #LATEST}, to the microsecond.
+     * PostgreSQL keeps microseconds: the replica that receives an event applies it as every other replica (and itself
+     * after a restart) reads it back from the log, so all of them answer with the same times.
+     */
     static Instant time(String field, String value) {
         Instant t = Rfc3339.parseOrNull(value);
         if (t == null) {
@@ -111,7 +116,7 @@ final class Envelope {
             throw new InvalidEventException(field + ": must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z,"
                     + " got '" + DataReader.abbreviate(value) + "'");
         }
-        return t;
+        return t.truncatedTo(ChronoUnit.MICROS);
     }
 
     /** {@code datacontenttype}: an RFC 2046 media type, and for Lifeline a JSON one. */

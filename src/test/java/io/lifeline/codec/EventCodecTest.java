@@ -39,6 +39,17 @@ class EventCodecTest {
                 null));
     }
 
+    /** The log keeps microseconds; the receiving replica must apply the time the others read back from it. */
+    @Test
+    void timesAreKeptToTheMicrosecondAsTheLogStoresThem() {
+        Event e = decode(CloudEvents.nodeRegistered("e1", "n17", Instant.parse("2026-03-01T10:00:00.123456789Z")))
+                .events().get(0);
+        assertThat(e.time()).isEqualTo(Instant.parse("2026-03-01T10:00:00.123456Z"));
+        Event offset = decode(CloudEvents.nodeRegistered("e2", "n17", T).replace("\"2026-03-01T10:00:00Z\"",
+                "\"2026-03-01T11:00:00.999999999+01:00\"")).events().get(0);
+        assertThat(offset.time()).isEqualTo(Instant.parse("2026-03-01T10:00:00.999999Z"));
+    }
+
     @Test
     void malformedJsonIsRejectedWithAReason() {
         assertThatThrownBy(() -> decode("{\"specversion\": \"1.0\", "))

@@ -24,6 +24,7 @@ final class Workload {
     private final List<String> jobs = new ArrayList<>();
     private final List<Pending> generated = new ArrayList<>();
     private long n;
+    private Instant last = Instant.EPOCH;
     private int nodes;
     private int checkpointsInJob = CHECKPOINTS_PER_JOB;
 
@@ -57,7 +58,10 @@ final class Workload {
 
     /** The next event of the stream. */
     synchronized Pending next(Instant now) {
-        Pending p = make(now);
+        // Distinct times, a millisecond apart at least: which of two checkpoints completed last must not depend on
+        // the order they arrived in.
+        last = now.isAfter(last.plusMillis(1)) ? now : last.plusMillis(1);
+        Pending p = make(last);
         generated.add(p);
         return p;
     }
