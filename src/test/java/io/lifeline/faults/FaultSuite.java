@@ -107,9 +107,7 @@ public final class FaultSuite {
             LeaderScenarios leader = new LeaderScenarios(s);
             InputScenarios input = new InputScenarios(s);
             Map<String, Step> steps = new LinkedHashMap<>();
-            if (!opt.quick()) {
-                steps.put("steady", () -> List.of(s.steady()));
-            }
+            steps.put("steady", () -> List.of(s.steady()));
             steps.put("broker-restart", () -> List.of(s.brokerRestart()));
             steps.put("postgres-restart", () -> List.of(s.postgresRestart()));
             steps.put("postgres-unreachable", () -> List.of(s.postgresUnreachable(opt.outage())));
@@ -118,10 +116,9 @@ public final class FaultSuite {
             steps.put("leader-pause", () -> List.of(leader.leaderPause()));
             steps.put("duplicates-late-ooo", () -> List.of(input.duplicatesLateOutOfOrder()));
             steps.put("poison", () -> List.of(input.poison()));
-            if (!opt.quick()) {
-                steps.put("quickstart-kill", () -> List.of(new QuickStartScenario(cluster).run()));
-                steps.put("rolling-restart", () -> List.of(s.rollingRestart(), s.wholeRun()));
-            }
+            steps.put("job-via-both-replicas", () -> List.of(input.jobThroughBothReplicas()));
+            steps.put("quickstart-kill", () -> List.of(new QuickStartScenario(cluster).run()));
+            steps.put("rolling-restart", () -> List.of(s.rollingRestart(), s.wholeRun()));
             for (Map.Entry<String, Step> step : steps.entrySet()) {
                 if (!opt.only().isEmpty() && !opt.only().contains(step.getKey())) {
                     continue;

@@ -71,6 +71,68 @@ final class InputScenarios {
                 });
     }
 
+    Outcome jobThroughBothReplicas() throws InterruptedException {
+        return s.run("job-via-both-replicas", "one job's 600 checkpoints sent alternately over Kafka and over HTTP through "
+                + "the front address (so stored by either replica): both replicas must list the same checkpoints and the same "
+                + "timeline (with its seq, the cursor), also beyond the 500 entries memory holds", (o, w, m) -> {
+                    String sc = w.scenario();
+                    String job = Workload.NAMESPACE + "/" + sc + "-both-0";
+                    Instant now = Instant.now();
+                    send(sc, sc + "-bothsub", job, Ledger.Kind.OTHER, null, Events.jobSubmitted(sc + "-bothsub", job,
+                            now.minusSeconds(700)));
+                    cluster.load.flush(Duration.ofSeconds(30));
+                    for (int k = 0; k < 600; k++) {
+                        String cp = sc + "-both-cp-" + k;
+                        String json = Events.checkpointCompleted(cp, job, cp, 10L * (k + 1), now.minusSeconds(600 - k));
+                        cluster.load.send(new Workload.Pending(json, job, new Ledger.Entry(sc, cp, "trainer/" + job,
+                                Ledger.Kind.CHECKPOINT, job, cp, k % 2 == 0 ? "kafka" : "http")));
+                        if (k % 50 == 49) {
+                            Waits.sleep(Duration.ofMillis(200));
+                        }
+                    }
+                    cluster.load.flush(Duration.ofSeconds(60));
+                    m.end(cluster.ledger.of(sc));
+                    Waits.sleep(Duration.ofSeconds(10));
+                    List<String> first = timeline(cluster.replica(0), job);
+                    List<String> second = timeline(cluster.replica(1), job);
+                    o.details.put("timelineEntries", List.of(first.size(), second.size()));
+                    if (!first.equals(second)) {
+                        int at = 0;
+                        while (at < Math.min(first.size(), second.size()) && first.get(at).equals(second.get(at))) {
+                            at++;
+                        }
+                        o.fail("the replicas page through the job's timeline differently (seq and order), first at entry "
+                                + at + ": " + (at < first.size() ? first.get(at) : "-") + " vs "
+                                + (at < second.size() ? second.get(at) : "-"));
+                    }
+                    for (List<String> t : List.of(first, second)) {
+                        long distinct = t.stream().map(x -> x.substring(x.indexOf(' ') + 1)).distinct().count();
+                        if (distinct != t.size()) {
+                            o.fail("a replica's paged timeline repeats " + (t.size() - distinct) + " entries");
+                        }
+                    }
+                });
+    }
+
+    /** The whole timeline of {@code job} as one replica pages through it: "seq time type summary" per entry. */
+    private List<String> timeline(Replica r, String job) throws Exception {
+        List<String> out = new ArrayList<>();
+        String cursor = null;
+        do {
+            var page = r.get("/api/v1/jobs/" + job + "/timeline?limit=200" + (cursor == null ? "" : "&cursor="
+                    + java.net.URLEncoder.encode(cursor, StandardCharsets.UTF_8)), cluster.token);
+            if (page == null) {
+                break;
+            }
+            for (var e : page.path("entries")) {
+                out.add(e.path("seq").asLong() + " " + e.path("time").asText() + " " + e.path("type").asText() + " "
+                        + e.path("summary").asText());
+            }
+            cursor = page.path("nextCursor").isTextual() ? page.path("nextCursor").asText() : null;
+        } while (cursor != null && out.size() < 10_000);
+        return out;
+    }
+
     private void send(String scenario, String id, String subject, Ledger.Kind kind, String detail, String json) {
         int at = json.indexOf("\"source\":\"") + 10;
         String source = json.substring(at, json.indexOf('"', at));

@@ -67,10 +67,14 @@ final class LeaderScenarios {
         String first = drain ? s.actions.submit(front, "drain", node, 600)
                 : s.actions.submit(front, "checkpoint-now", job, 600);
         Waits.until("the checkpoint command of " + first, Duration.ofSeconds(60), () -> cluster.topics.commandWaiting(job));
+        // Killed while no step is in flight: the command recorded as sent, the action waiting for the checkpoint.
+        Waits.until(first + " waiting for the checkpoint", Duration.ofSeconds(60), () -> {
+            List<String> st = s.actions.steps(first);
+            return st.stream().anyMatch(x -> x.startsWith("request checkpoint") && x.contains(": done"))
+                    && st.stream().anyMatch(x -> x.startsWith("await checkpoint") && x.contains(": running"));
+        });
         if (drain) {
-            Waits.until("the cordon of " + node, Duration.ofSeconds(60), () -> patches(node) >= 1);
-            Waits.until("the drain waiting for the checkpoint", Duration.ofSeconds(60),
-                    () -> s.actions.steps(first).stream().anyMatch(x -> x.startsWith("await checkpoint") && x.contains("running")));
+            o.details.put("cordonRequestsBeforeKill", patches(node));
         }
         long killed = System.nanoTime();
         leader.kill();
@@ -85,7 +89,15 @@ final class LeaderScenarios {
         if (!"succeeded".equals(end)) {
             o.fail("the interrupted action " + first + " ended " + end);
         }
-        o.details.put("commands", cluster.topics.commandsOf(first));
+        java.util.Map<String, Integer> commands = cluster.topics.commandsOf(first);
+        o.details.put("commands", commands);
+        commands.forEach((id, n) -> {
+            if (n > 1) {
+                // Its step was recorded done before the kill: sending it again means the step ran again.
+                o.stepsTwice++;
+                o.fail("command " + id + " was sent " + n + " times");
+            }
+        });
         if (drain) {
             o.details.put("cordonRequests", patches(node));
             if (patches(node) != 1) {

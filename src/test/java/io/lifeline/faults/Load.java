@@ -53,6 +53,7 @@ final class Load implements AutoCloseable {
     private volatile boolean running = true;
     private final List<Thread> threads = new ArrayList<>();
     private long telemetrySeq;
+    private final org.apache.kafka.clients.producer.Callback telemetryAcked;
     private volatile long startedNanos;
 
     Load(String bootstrap, Ledger ledger, String frontUrl, String token, int rate, int lifecycleRate,
@@ -63,7 +64,7 @@ final class Load implements AutoCloseable {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(128L << 20));
         // Through a broker restart or a long outage the producer keeps retrying; nothing it was given is dropped.
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(60 * 60 * 1000));
@@ -73,6 +74,13 @@ final class Load implements AutoCloseable {
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         this.producer = new KafkaProducer<>(p);
         this.ledger = ledger;
+        this.telemetryAcked = (meta, error) -> {
+            if (error == null) {
+                ledger.telemetrySent(1);
+            } else {
+                ledger.sendFailed();
+            }
+        };
         this.frontUrl = frontUrl;
         this.token = token;
         this.rate = rate;
@@ -154,13 +162,7 @@ final class Load implements AutoCloseable {
         String node = telemetryNodes.get((int) (i / 8 % telemetryNodes.size()));
         String json = Events.gpuSample("t-" + i, node, (int) (i % 8), 40 + i % 60, now);
         producer.send(new ProducerRecord<>(TOPIC, node.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8)),
-                (meta, error) -> {
-                    if (error == null) {
-                        ledger.telemetrySent(1);
-                    } else {
-                        ledger.sendFailed();
-                    }
-                });
+                telemetryAcked);
         sent.incrementAndGet();
     }
 

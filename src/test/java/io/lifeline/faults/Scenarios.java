@@ -49,7 +49,7 @@ class Scenarios {
     Outcome run(String name, String description, Fault fault) throws InterruptedException {
         String id = String.format("s%02d", ++next);
         Outcome o = new Outcome(name, description);
-        Workload w = new Workload(id, 20);
+        Workload w = new Workload(id, 2);
         cluster.load.workload(w);
         Marks m = new Marks();
         long started = System.nanoTime();

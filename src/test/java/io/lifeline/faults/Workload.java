@@ -28,7 +28,7 @@ final class Workload {
     private int nodes;
     private int checkpointsInJob = CHECKPOINTS_PER_JOB;
 
-    /** Every {@code httpEvery}-th event goes over HTTP through the front address, the others to Kafka. */
+    /** One node registration in {@code httpEvery} goes over HTTP through the front address, everything else to Kafka. */
     Workload(String scenario, int httpEvery) {
         this.scenario = scenario;
         this.httpEvery = httpEvery;
@@ -68,8 +68,10 @@ final class Workload {
 
     private Pending make(Instant now) {
         long i = n++;
-        String via = httpEvery > 0 && i % httpEvery == httpEvery - 1 ? "http" : "kafka";
         if (i % 10 == 0) {
+            // Over HTTP (through the front address, so to either replica) only events whose effect does not depend on
+            // the order they arrive in: node registrations. A job's events go to Kafka, keyed by the job.
+            String via = httpEvery > 0 && nodes % httpEvery == 0 ? "http" : "kafka";
             String node = scenario + "-node-" + nodes;
             String id = scenario + "-reg-" + nodes++;
             return new Pending(Events.nodeRegistered(id, node, pool(), now), node,
@@ -81,12 +83,12 @@ final class Workload {
             checkpointsInJob = 0;
             String id = scenario + "-sub-" + (jobs.size() - 1);
             return new Pending(Events.jobSubmitted(id, job, now.minusMillis(1)), job,
-                    new Ledger.Entry(scenario, id, Events.FLEET_SOURCE, Ledger.Kind.OTHER, job, null, via));
+                    new Ledger.Entry(scenario, id, Events.FLEET_SOURCE, Ledger.Kind.OTHER, job, null, "kafka"));
         }
         String job = jobs.get(jobs.size() - 1);
         int k = checkpointsInJob++;
         String cp = scenario + "-cp-" + (jobs.size() - 1) + "-" + k;
         return new Pending(Events.checkpointCompleted(cp, job, cp, 100L * (k + 1), now), job,
-                new Ledger.Entry(scenario, cp, "trainer/" + job, Ledger.Kind.CHECKPOINT, job, cp, via));
+                new Ledger.Entry(scenario, cp, "trainer/" + job, Ledger.Kind.CHECKPOINT, job, cp, "kafka"));
     }
 }
