@@ -458,9 +458,13 @@ class ActionExecutorWaitsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.FAILED);
         ActionStepView failed = step(a, request).orElseThrow();
         assertThat(failed.state()).isEqualTo(StepState.FAILED);
-        assertThat(failed.detail()).startsWith("checkpoint_now not sent by the deadline after ")
-                .endsWith("attempt(s): Kafka topic: " + ScriptedChannels.REASON);
-        assertThat(store.find(a).orElseThrow().outcome()).startsWith(request + ": checkpoint_now not sent by the deadline");
+        // Either every attempt failed in time, or the last one was still unanswered at the deadline (a busy machine):
+        // both name the deadline and the last error.
+        assertThat(failed.detail()).matches("checkpoint_now not (sent by the deadline after \\d+ attempt\\(s\\)"
+                + "|confirmed by the deadline: attempt \\d+ still unanswered; last error): .*")
+                .endsWith("Kafka topic: " + ScriptedChannels.REASON);
+        assertThat(store.find(a).orElseThrow().outcome()).startsWith(request + ": checkpoint_now not ")
+                .contains("by the deadline");
         assertThat(step(a, "await checkpoint " + job)).as("nothing to wait for").isEmpty();
         assertThat(commands.stream().filter(c -> c.id().startsWith(a))).isEmpty();
     }
