@@ -226,7 +226,9 @@ public class IngestPipeline implements IngestGateway {
             return;
         }
         try {
-            log.append(latest).get(10, TimeUnit.SECONDS);
+            // Applied already (as telemetry passengers): the model's position must say so, or a start from the
+            // checkpoint taken next would apply them twice.
+            model.markApplied(log.append(latest).get(10, TimeUnit.SECONDS).seqs());
             LOG.infof("Stored the latest telemetry of %d jobs and GPUs before stopping", latest.size());
         } catch (Exception e) {
             LOG.warnf("Could not store the latest telemetry before stopping: %s", e.getMessage());

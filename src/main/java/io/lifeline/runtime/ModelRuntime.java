@@ -115,6 +115,20 @@ public class ModelRuntime {
     }
 
     /**
+     * Records that the events stored with {@code seqs} (0 for none) are applied already: telemetry the model took
+     * before it was stored (the latest samples stored at shutdown), which the follower must not apply again.
+     */
+    public void markApplied(long[] seqs) {
+        queue.offerLast(() -> {
+            for (long seq : seqs) {
+                if (seq > 0) {
+                    position.takeStored(seq);
+                }
+            }
+        });
+    }
+
+    /**
      * Queues events read back from the log, in seq order ({@code events[i]} may be null for a row that no longer
      * decodes: its seq still moves the position), applied unless this replica applied them when it stored them.
      *
