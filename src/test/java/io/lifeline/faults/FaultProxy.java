@@ -99,7 +99,8 @@ final class FaultProxy implements AutoCloseable {
     }
 
     private void connect(Socket client) {
-        awaitNotHeld(false);
+        // A client connecting while the network is held has a request to make.
+        awaitNotHeld(true);
         Socket upstream = null;
         for (int attempt = 0; attempt < backends.size() && upstream == null; attempt++) {
             int i = Math.floorMod(next.getAndIncrement(), backends.size());
