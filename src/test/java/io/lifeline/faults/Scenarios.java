@@ -53,6 +53,7 @@ class Scenarios {
         cluster.load.workload(w);
         Marks m = new Marks();
         long started = System.nanoTime();
+        long sentBefore = cluster.load.sent();
         try {
             Waits.sleep(calm());
             fault.run(o, w, m);
@@ -72,7 +73,19 @@ class Scenarios {
             e.printStackTrace();
         }
         o.details.put("id", id);
-        o.details.put("seconds", Waits.seconds(started, System.nanoTime()));
+        double seconds = Waits.seconds(started, System.nanoTime());
+        o.details.put("seconds", seconds);
+        o.details.put("eventsPerSecond", Math.round((cluster.load.sent() - sentBefore) / Math.max(1, seconds)));
+        double lag = 0;
+        for (Replica r : cluster.replicas) {
+            try {
+                lag += r.metric("lifeline_ingest_kafka_consumer_lag_records");
+            } catch (Exception e) {
+                o.details.put("kafkaLag", "unreadable: " + e);
+            }
+        }
+        // Telemetry not consumed yet when the scenario ends (the lifecycle events are all accounted for above).
+        o.details.putIfAbsent("kafkaLagAtEnd", Math.round(lag));
         return o;
     }
 
