@@ -79,7 +79,7 @@ class Scenarios {
         double lag = 0;
         for (Replica r : cluster.replicas) {
             try {
-                lag += r.metric("lifeline_ingest_kafka_consumer_lag_records");
+                lag = Math.max(lag, r.metric("lifeline_ingest_kafka_consumer_lag_records"));
             } catch (Exception e) {
                 o.details.put("kafkaLag", "unreadable: " + e);
             }
