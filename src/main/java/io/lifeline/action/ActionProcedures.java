@@ -77,14 +77,14 @@ final class ActionProcedures {
             case PREEMPT:
                 return preempt(a, s);
             case RESUME:
-                s.step("resume", () -> cluster(cluster.suspend(a.target(), false)));
+                s.step("resume", () -> cluster(cluster.suspend(a.target(), false), a.deadline()));
                 return a.target() + " resumed";
             case RESCALE:
                 return rescale(a, s);
             case RESTORE:
                 return restore(a, s);
             case UNCORDON:
-                s.step("uncordon", () -> cluster(cluster.uncordon(a.target())));
+                s.step("uncordon", () -> cluster(cluster.uncordon(a.target()), a.deadline()));
                 return a.target() + " uncordoned";
             default:
                 throw new StepRunner.StepFailed("no procedure for " + a.kind());
@@ -109,7 +109,7 @@ final class ActionProcedures {
         List<String> names = jobs.stream().map(job -> "request checkpoint " + job).toList();
         StepRunner.Together sent = s.together(names,
                 i -> () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline(), true));
-        s.step("cordon", () -> cluster(cluster.cordon(node)));
+        s.step("cordon", () -> cluster(cluster.cordon(node), a.deadline()));
         List<StepOutcome> requests = sent.await();
         for (int i = 0; i < jobs.size(); i++) {
             String job = jobs.get(i);
@@ -129,7 +129,7 @@ final class ActionProcedures {
         }
         List<String> shrunk = new ArrayList<>();
         for (String job : jobs) {
-            StepOutcome out = s.tolerant("shrink " + job, () -> shrink(job, node));
+            StepOutcome out = s.tolerant("shrink " + job, () -> shrink(job, node, a.deadline()));
             if (out.state() == StepState.DONE) {
                 shrunk.add(job);
             }
@@ -146,7 +146,7 @@ final class ActionProcedures {
             s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         }
         double atRisk = read(m -> m.jobs().freshness(job).map(FreshnessView::workAtRiskGpuHours).orElse(0.0));
-        s.step("suspend", () -> cluster(cluster.suspend(job, true)));
+        s.step("suspend", () -> cluster(cluster.suspend(job, true), a.deadline()));
         return job + " preempted by " + a.requestedBy() + "; work lost at suspension: "
                 + String.format(java.util.Locale.ROOT, "%.2f", atRisk) + " GPU-hours";
     }
@@ -169,7 +169,7 @@ final class ActionProcedures {
             return d.ok() ? StepOutcome.done("rescale notice (" + workers + " workers) " + d.describe(), d.sent())
                     : StepOutcome.failed("rescale notice " + d.failure());
         });
-        s.step("scale workers", () -> cluster(cluster.scaleWorkers(job, workers)));
+        s.step("scale workers", () -> cluster(cluster.scaleWorkers(job, workers), a.deadline()));
         notice.await();
         StepOutcome w = s.step("await rendezvous", () -> awaitUntil(a.deadline(),
                 m -> m.jobs().detail(job).map(d -> d.summary().nodes() == workers).orElse(false),
@@ -202,7 +202,7 @@ final class ActionProcedures {
             return d.ok() ? StepOutcome.done("restore_from " + id + " " + d.describe(), d.sent())
                     : StepOutcome.failed("restore_from " + id + " " + d.failure());
         });
-        s.step("annotate job", () -> cluster.available() ? cluster(cluster.annotateRestore(job, id, uri))
+        s.step("annotate job", () -> cluster.available() ? cluster(cluster.annotateRestore(job, id, uri), a.deadline())
                 : StepOutcome.skipped("no cluster: the trainers restore on their own"));
         StepOutcome w = s.step("await restore", () -> awaitUntil(a.deadline(),
                 m -> m.jobs().checkpoints(job).flatMap(h -> h.checkpoints().stream()
@@ -309,8 +309,8 @@ final class ActionProcedures {
                 return StepOutcome.done("already gone");
             case RETRY_LATER:
                 if (late) {
-                    return StepOutcome.failed("eviction still refused at the deadline (" + out.detail()
-                            + "); deletion not allowed by this action");
+                    return StepOutcome.failed("eviction still refused at the deadline (" + out.detail() + ")"
+                            + (allowDelete ? "" : "; deletion not allowed by this action"));
                 }
                 throw new StepRunner.Waiting(until(now, deadline, config.evictRetryInterval()));
             default:
@@ -318,7 +318,7 @@ final class ActionProcedures {
         }
     }
 
-    private StepOutcome shrink(String job, String node) throws Exception {
+    private StepOutcome shrink(String job, String node, Instant deadline) throws Exception {
         Optional<JobDetail> d = read(m -> m.jobs().detail(job));
         if (d.isEmpty() || d.get().elastic() == null) {
             return StepOutcome.skipped("not elastic: it waits for capacity");
@@ -333,7 +333,7 @@ final class ActionProcedures {
         if (remaining < min) {
             return StepOutcome.skipped("below its minimum of " + min + " nodes: it waits for capacity");
         }
-        return cluster(cluster.scaleWorkers(job, remaining));
+        return cluster(cluster.scaleWorkers(job, remaining), deadline);
     }
 
     /**
@@ -359,7 +359,19 @@ final class ActionProcedures {
 
     // ------------------------------------------------------------------------------------------------ support
 
-    private static StepOutcome cluster(ClusterOutcome out) {
+    /**
+     * A cluster call's outcome as the step's. A call refused for now (the API server unavailable, HTTP 429) leaves the
+     * step waiting for another attempt until the deadline, without holding a worker, and fails it there with the last
+     * reason: an API server restarting must not fail a drain that has minutes left.
+     */
+    private StepOutcome cluster(ClusterOutcome out, Instant deadline) throws StepRunner.Waiting {
+        if (out.result() == ClusterOutcome.Result.RETRY_LATER) {
+            Instant now = clock.instant();
+            if (!now.isBefore(deadline)) {
+                return StepOutcome.failed("still refused at the deadline: " + out.detail());
+            }
+            throw new StepRunner.Waiting(until(now, deadline, config.evictRetryInterval()));
+        }
         return out.result().ok() ? StepOutcome.done(out.result().name().toLowerCase(java.util.Locale.ROOT)
                 + (out.detail() == null || out.detail().isEmpty() ? "" : ": " + out.detail()))
                 : StepOutcome.failed(out.result().name().toLowerCase(java.util.Locale.ROOT) + ": " + out.detail());

@@ -125,8 +125,16 @@ class ActionExecutorWaitsTest {
             return true;
         }
 
+        /** Cordon calls still to answer "API server unavailable", per node. */
+        final Map<String, AtomicInteger> unavailable = new ConcurrentHashMap<>();
+
         @Override
         public ClusterOutcome cordon(String node) {
+            AtomicInteger down = unavailable.get(node);
+            if (down != null && down.getAndDecrement() > 0) {
+                return ClusterOutcome.of(Result.RETRY_LATER, "cordon node " + node
+                        + ": API server unavailable (HTTP 503): service unavailable");
+            }
             return ClusterOutcome.of(Result.PATCHED, "cordoned");
         }
 
@@ -405,6 +413,33 @@ class ActionExecutorWaitsTest {
                 "evicted after 3 refusal(s)");
         assertThat(store.find(drain).orElseThrow().outcome()).as("the pod evicted before the refusals counts too")
                 .startsWith(node + " drained: 2 pod(s) evicted (2 training pod(s))");
+    }
+
+    @Test
+    void aCordonWhileTheApiServerIsUnavailableIsTriedAgainUntilItAnswers() throws Exception {
+        String node = unique("node");
+        cluster.unavailable.put(node, new AtomicInteger(3));
+        String drain = submit(ActionKind.DRAIN, node);
+        await().atMost(Duration.ofSeconds(10)).until(() -> step(drain, "cordon")
+                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        // The worker is free meanwhile.
+        String c = submit(ActionKind.UNCORDON, unique("other-node"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(c) == ActionState.SUCCEEDED);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(drain) == ActionState.SUCCEEDED);
+        assertThat(step(drain, "cordon").orElseThrow().detail()).isEqualTo("patched: cordoned");
+        assertThat(cluster.unavailable.get(node).get()).as("three refused attempts and the one that went through")
+                .isEqualTo(-1);
+    }
+
+    @Test
+    void aCordonStillUnavailableAtTheDeadlineFailsWithTheLastReason() throws Exception {
+        String node = unique("node");
+        cluster.unavailable.put(node, new AtomicInteger(Integer.MAX_VALUE));
+        String drain = submit(ActionKind.DRAIN, node, Duration.ofMillis(1500), null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(drain) == ActionState.FAILED);
+        assertThat(step(drain, "cordon").orElseThrow().detail()).isEqualTo("still refused at the deadline: cordon node "
+                + node + ": API server unavailable (HTTP 503): service unavailable");
     }
 
     // ------------------------------------------------------------------------------------- confirmed commands

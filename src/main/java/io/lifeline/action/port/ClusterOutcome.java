@@ -18,7 +18,10 @@ public record ClusterOutcome(Result result, String detail) {
         EVICTED,
         /** The pod was deleted (eviction refused until the deadline, and the action allowed deletion). */
         DELETED,
-        /** The eviction is refused for now (PodDisruptionBudget, HTTP 429): try again later, before the deadline. */
+        /**
+         * Refused for now (an eviction refused by a PodDisruptionBudget, HTTP 429; the API server unreachable or
+         * answering 500/502/503/504): try again later, before the deadline.
+         */
         RETRY_LATER,
         /** The object does not exist. */
         NOT_FOUND,

@@ -24,7 +24,9 @@ final class Outcomes {
             case 404 -> of(Result.NOT_FOUND, what + ": not found");
             case 429 -> of(Result.RETRY_LATER, what + ": refused for now (HTTP 429): " + why);
             case 403 -> of(Result.FAILED, what + ": forbidden (check Lifeline's RBAC): " + why);
-            case 0 -> of(Result.FAILED, what + ": API server unreachable: " + why);
+            // Unreachable, overloaded or restarting: the same call may well succeed in a moment.
+            case 0 -> of(Result.RETRY_LATER, what + ": API server unreachable: " + why);
+            case 500, 502, 503, 504 -> of(Result.RETRY_LATER, what + ": API server unavailable (HTTP " + code + "): " + why);
             default -> of(Result.FAILED, what + ": HTTP " + code + ": " + why);
         };
     }

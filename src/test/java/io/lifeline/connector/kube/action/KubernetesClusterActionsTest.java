@@ -107,6 +107,30 @@ class KubernetesClusterActionsTest {
     }
 
     @Test
+    void anApiServerUnavailableIsRetryLaterAndAForbiddenCallFails() {
+        node("gpu-5", null);
+        // The client's own retries off, so that each call below is one answer of the server.
+        try (KubernetesClient once = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(
+                new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration()).withRequestRetryBackoffLimit(0)
+                        .build()).build()) {
+            KubernetesClusterActions direct = new KubernetesClusterActions(once);
+            server.expect().get().withPath("/api/v1/nodes/gpu-5").andReturn(503, Map.of("kind", "Status",
+                    "status", "Failure", "code", 503, "message", "the server is restarting")).once();
+            ClusterOutcome down = direct.cordon("gpu-5");
+            assertThat(down.result()).as(down.detail()).isEqualTo(Result.RETRY_LATER);
+            assertThat(down.detail()).isEqualTo("cordon node gpu-5: API server unavailable (HTTP 503): "
+                    + "the server is restarting");
+            server.expect().get().withPath("/api/v1/nodes/gpu-5").andReturn(403, Map.of("kind", "Status",
+                    "status", "Failure", "code", 403, "message", "nodes is forbidden")).once();
+            ClusterOutcome forbidden = direct.cordon("gpu-5");
+            assertThat(forbidden.result()).isEqualTo(Result.FAILED);
+            assertThat(forbidden.detail()).contains("forbidden (check Lifeline's RBAC)");
+            assertThat(direct.cordon("gpu-5").result()).as("the server answers again").isEqualTo(Result.PATCHED);
+            direct.close();
+        }
+    }
+
+    @Test
     void evictionAcceptedIsEvicted() {
         pod("team", "echo-worker-0", "echo", "gpu-2", "Running");
         server.expect().post().withPath("/api/v1/namespaces/team/pods/echo-worker-0/eviction")
