@@ -28,7 +28,11 @@ import org.jboss.logging.Logger;
  *
  * <p>Every replica writes to the one log and follows it ({@link EventLogTail}), so the writers of all replicas take
  * turns: each transaction holds an advisory lock from its insert to its commit, which makes {@code seq} grow in commit
- * order. A transaction also stores the Kafka offsets the events were consumed up to ({@link ConsumedOffsets}).
+ * order. A transaction also stores the Kafka offsets the events were consumed up to ({@link ConsumedOffsets}). A
+ * replica frozen while it holds the lock (a long GC pause, SIGSTOP, its network to the database cut) would stop every
+ * other replica's writes with it, so the database ends a transaction that stays idle longer than
+ * {@link #HOLD_TIMEOUT}: the lock is freed, and the frozen writer's batch fails and is written again once it wakes
+ * (duplicates of it are refused by the unique key).
  *
  * <p>While the database is unavailable the writer retries with back-off and keeps what it has; once
  * {@code lifeline.ingest.buffer-events} are waiting, new submissions are refused (back-pressure) instead of
@@ -63,6 +67,11 @@ public class EventLogWriter {
             RETURNING source, event_id, seq""";
     /** "commit order" as a number: writers of the log take it in turn, so seq grows in commit order. */
     static final long COMMIT_ORDER_KEY = 0x6c6c2d636f6d6d69L;
+    /** How long a transaction holding the commit-order lock may wait for its writer between statements. */
+    static final String HOLD_TIMEOUT = "5s";
+    /** Takes the commit-order lock, and has the database end the transaction should its writer freeze. */
+    static final String LOCK = "SELECT set_config('idle_in_transaction_session_timeout', ?, true), "
+            + "pg_advisory_xact_lock(?)";
     /** Woken readers of the log ({@link EventLogTail}) look for new rows at once instead of at their next poll. */
     static final String CHANNEL = "lifeline_event_log";
     private static final long MAX_BACKOFF_MILLIS = 5_000;
@@ -360,8 +369,9 @@ public class EventLogWriter {
             c.setAutoCommit(false);
             try {
                 if (count > 0) {
-                    try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                        lock.setLong(1, COMMIT_ORDER_KEY);
+                    try (PreparedStatement lock = c.prepareStatement(LOCK)) {
+                        lock.setString(1, HOLD_TIMEOUT);
+                        lock.setLong(2, COMMIT_ORDER_KEY);
                         lock.execute();
                     }
                     try (PreparedStatement ps = c.prepareStatement(INSERT)) {

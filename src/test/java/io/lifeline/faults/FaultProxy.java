@@ -15,13 +15,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A TCP proxy on loopback that plays the network between two processes: it forwards, holds (a partition: nothing
  * moves either way and new connections wait, but no connection is broken, as when packets are dropped and TCP
- * retransmits until the network heals) or refuses (every connection reset, new ones closed at once). With several
+ * retransmits until the network heals), refuses (every connection reset, new ones closed at once), slows (every
+ * chunk of a request forwarded {@link #delay} late: an overloaded server) or fails (an HTTP server answering
+ * {@code 503 Service Unavailable} to every new connection, open ones broken: a server restarting). With several
  * backends it shares connections out round robin, skipping a backend that does not answer: one address in front of
  * the replicas.
  */
 final class FaultProxy implements AutoCloseable {
 
-    enum Mode { FORWARD, HOLD, REFUSE }
+    enum Mode { FORWARD, HOLD, REFUSE, SLOW, FAIL }
+
+    /** How late each request chunk is forwarded in {@link Mode#SLOW}. */
+    volatile long delay = 3_000;
 
     private final String name;
     private final int port;
@@ -58,7 +63,7 @@ final class FaultProxy implements AutoCloseable {
     void mode(Mode m) {
         heldRequest = false;
         mode = m;
-        if (m == Mode.REFUSE) {
+        if (m == Mode.REFUSE || m == Mode.FAIL) {
             for (Socket s : open) {
                 closeQuietly(s);
             }
@@ -87,7 +92,13 @@ final class FaultProxy implements AutoCloseable {
                     closeQuietly(client);
                     continue;
                 }
-                Thread t = new Thread(() -> connect(client), "proxy-" + name + "-conn");
+                Thread t = new Thread(() -> {
+                    if (mode == Mode.FAIL) {
+                        unavailable(client);
+                    } else {
+                        connect(client);
+                    }
+                }, "proxy-" + name + "-conn");
                 t.setDaemon(true);
                 t.start();
             } catch (IOException e) {
@@ -135,6 +146,28 @@ final class FaultProxy implements AutoCloseable {
         pump(client, upstream, true);
     }
 
+    /** Reads the request's head and answers 503, as an HTTP server that is restarting does. */
+    private void unavailable(Socket client) {
+        try (client) {
+            client.setSoTimeout(5_000);
+            InputStream in = client.getInputStream();
+            int matched = 0;
+            byte[] end = {'\r', '\n', '\r', '\n'};
+            int b;
+            while (matched < 4 && (b = in.read()) >= 0) {
+                matched = b == end[matched] ? matched + 1 : b == '\r' ? 1 : 0;
+            }
+            String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":503,"
+                    + "\"message\":\"the server is currently unable to handle the request\"}";
+            client.getOutputStream().write(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body)
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            client.getOutputStream().flush();
+        } catch (IOException e) {
+            // the client went away first
+        }
+    }
+
     private void pump(Socket from, Socket to, boolean request) {
         byte[] buf = new byte[65536];
         try {
@@ -143,8 +176,16 @@ final class FaultProxy implements AutoCloseable {
             int n;
             while ((n = in.read(buf)) >= 0) {
                 awaitNotHeld(request);
-                if (mode == Mode.REFUSE) {
+                if (mode == Mode.REFUSE || mode == Mode.FAIL) {
                     break;
+                }
+                if (request && mode == Mode.SLOW) {
+                    try {
+                        Thread.sleep(delay);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
                 }
                 out.write(buf, 0, n);
                 out.flush();

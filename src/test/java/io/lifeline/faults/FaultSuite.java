@@ -114,6 +114,7 @@ public final class FaultSuite {
             steps.put("leader-kill", () -> List.of(leader.leaderKill()));
             steps.put("leader-kill-mid-drain", () -> List.of(leader.leaderKillMidDrain()));
             steps.put("leader-pause", () -> List.of(leader.leaderPause()));
+            steps.put("kube-slow-failing", () -> List.of(leader.kubeSlowFailing()));
             steps.put("duplicates-late-ooo", () -> List.of(input.duplicatesLateOutOfOrder()));
             steps.put("poison", () -> List.of(input.poison()));
             steps.put("job-via-both-replicas", () -> List.of(input.jobThroughBothReplicas()));

@@ -146,15 +146,21 @@ final class LeaderScenarios {
                     Waits.until("the cordon call in flight", Duration.ofSeconds(60), net::heldRequest);
                     long paused = System.nanoTime();
                     leader.pause();
-                    m.end(cluster.ledger.of(w.scenario()));
-                    o.details.put("paused", leader.name());
-                    takeOver(o, survivor, paused, other);
-                    String end = s.actions.awaitEnd(drain, Duration.ofMinutes(3));
-                    List<String> stepsBefore = s.actions.steps(drain);
-                    Waits.until("a pause longer than the lease", Duration.ofSeconds(60),
-                            () -> System.nanoTime() - paused > Duration.ofSeconds(15).toNanos());
-                    net.mode(FaultProxy.Mode.FORWARD);
-                    leader.resume();
+                    String end;
+                    List<String> stepsBefore;
+                    try {
+                        m.end(cluster.ledger.of(w.scenario()));
+                        o.details.put("paused", leader.name());
+                        takeOver(o, survivor, paused, other);
+                        end = s.actions.awaitEnd(drain, Duration.ofMinutes(3));
+                        stepsBefore = s.actions.steps(drain);
+                        Waits.until("a pause longer than the lease", Duration.ofSeconds(60),
+                                () -> System.nanoTime() - paused > Duration.ofSeconds(15).toNanos());
+                    } finally {
+                        // Whatever failed above, the scenarios after this one get both replicas back.
+                        net.mode(FaultProxy.Mode.FORWARD);
+                        leader.resume();
+                    }
                     o.details.put("pausedSeconds", Waits.seconds(paused, System.nanoTime()));
                     double fenced;
                     try {
@@ -178,6 +184,63 @@ final class LeaderScenarios {
                     }
                     stepsTwice(o, List.of(drain));
                 });
+    }
+
+    Outcome kubeSlowFailing() throws InterruptedException {
+        return s.run("kube-slow-failing", "the Kubernetes API server slow (every request 3 s late) during one drain, then "
+                + "failing (HTTP 503 to every connection) for 45 s during another: both drains finish, each node cordoned "
+                + "once", (o, w, m) -> {
+                    String slowNode = Cluster.drainNodes().get(6);
+                    String failNode = Cluster.drainNodes().get(7);
+                    actionJob(w, 0, slowNode);
+                    actionJob(w, 1, failNode);
+                    String front = "http://127.0.0.1:" + cluster.front.port();
+                    kube(FaultProxy.Mode.SLOW);
+                    long slowAt = System.nanoTime();
+                    String slow = s.actions.submit(front, "drain", slowNode, 600);
+                    String slowEnd = s.actions.awaitEnd(slow, Duration.ofMinutes(5));
+                    o.details.put("slowDrain", slow + " " + slowEnd + " in " + Waits.seconds(slowAt, System.nanoTime())
+                            + " s " + s.actions.steps(slow));
+                    kube(FaultProxy.Mode.FAIL);
+                    long failAt = System.nanoTime();
+                    String failing = s.actions.submit(front, "drain", failNode, 600);
+                    Waits.until("the cordon refused for now", Duration.ofSeconds(60), () -> s.actions.steps(failing)
+                            .stream().anyMatch(x -> x.startsWith("cordon: running")));
+                    Waits.until("45 s of a failing API server", Duration.ofSeconds(60),
+                            () -> System.nanoTime() - failAt > Duration.ofSeconds(45).toNanos());
+                    String stateWhileFailing = s.actions.state(failing);
+                    kube(FaultProxy.Mode.FORWARD);
+                    long back = System.nanoTime();
+                    m.end(cluster.ledger.of(w.scenario()));
+                    String failEnd = s.actions.awaitEnd(failing, Duration.ofMinutes(5));
+                    o.details.put("failingDrain", failing + " " + failEnd + ", " + stateWhileFailing
+                            + " while the API failed, ended " + Waits.seconds(back, System.nanoTime())
+                            + " s after it answered again " + s.actions.steps(failing));
+                    if (!"succeeded".equals(slowEnd)) {
+                        o.fail("the drain under a slow API server ended " + slowEnd);
+                    }
+                    if (!"running".equals(stateWhileFailing)) {
+                        o.fail("the drain was " + stateWhileFailing + " while the API server failed (expected: running, "
+                                + "its cordon tried again)");
+                    }
+                    if (!"succeeded".equals(failEnd)) {
+                        o.fail("the drain after a failing API server ended " + failEnd);
+                    }
+                    for (String node : List.of(slowNode, failNode)) {
+                        long patches = patches(node);
+                        o.details.put("cordonRequests " + node, patches);
+                        if (patches != 1) {
+                            o.fail(node + " was cordoned " + patches + " times");
+                        }
+                    }
+                    stepsTwice(o, List.of(slow, failing));
+                });
+    }
+
+    private void kube(FaultProxy.Mode mode) {
+        for (FaultProxy p : cluster.kubeProxies) {
+            p.mode(mode);
+        }
     }
 
     private void stepsTwice(Outcome o, List<String> actionIds) throws Exception {

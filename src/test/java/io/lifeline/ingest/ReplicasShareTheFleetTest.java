@@ -137,6 +137,25 @@ class ReplicasShareTheFleetTest {
         assertThat(stored(run)).as("stored once each").isEqualTo(200);
     }
 
+    @Test
+    void aReplicaFrozenWhileItHoldsTheCommitOrderLockDoesNotStopTheOthersWrites() throws Exception {
+        String url = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("quarkus.datasource.jdbc.url", String.class);
+        try (java.sql.Connection frozen = java.sql.DriverManager.getConnection(url, "postgres", "")) {
+            LogStacks.takeCommitOrderLock(frozen);
+            String run = CloudEvents.uniqueId().substring(0, 8);
+            String node = "frozen-" + run;
+            // Replica A's writer waits for the lock until the database ends the frozen transaction.
+            given(asOperator()).contentType("application/json")
+                    .body(CloudEvents.array(List.of(CloudEvents.nodeRegistered("f-" + run, node, Instant.now()))))
+                    .post("/api/v1/events").then().statusCode(200).body("accepted", org.hamcrest.Matchers.equalTo(1));
+            await().atMost(Duration.ofSeconds(20)).until(() -> known(modelA, List.of(node)) == 1);
+            // The frozen writer, once awake, finds its transaction ended: its batch fails and is written again.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> frozen.createStatement().execute("SELECT 1"))
+                    .isInstanceOf(java.sql.SQLException.class);
+        }
+    }
+
     private Event decode(String json) {
         return codec.decodeEvent(codec.parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }

@@ -22,6 +22,19 @@ public final class LogStacks {
         return new ModelCheckpointStore(dataSource);
     }
 
+    /**
+     * Takes the log writers' commit-order lock on {@code c} in a transaction, as a writer does before its insert, and
+     * leaves the transaction open: a writer frozen right after taking it.
+     */
+    public static void takeCommitOrderLock(java.sql.Connection c) throws java.sql.SQLException {
+        c.setAutoCommit(false);
+        try (java.sql.PreparedStatement lock = c.prepareStatement(EventLogWriter.LOCK)) {
+            lock.setString(1, EventLogWriter.HOLD_TIMEOUT);
+            lock.setLong(2, EventLogWriter.COMMIT_ORDER_KEY);
+            lock.execute();
+        }
+    }
+
     public static void stop(EventLogWriter writer, EventLogTail follower) {
         follower.stop();
         writer.stop();
