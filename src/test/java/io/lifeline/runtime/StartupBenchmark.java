@@ -42,7 +42,8 @@ import org.postgresql.PGConnection;
  * sample per GPU and one progress per job per 5 minutes: about 4.6M rows a day, 138M in 30 days). The log is written
  * with COPY into an embedded PostgreSQL of its own (kept between runs in the data directory), then the model is rebuilt
  * as start-up rebuilds it ({@link ModelRebuild}): once from the whole log, then from a checkpoint taken at its end plus
- * one checkpoint interval (5 minutes) of events stored after it. Not part of the test suite; see bench/startup.sh.
+ * one checkpoint interval (5 minutes) of events stored after it; then the packaged application is started on it a few
+ * times, timed until it is ready. Not part of the test suite; see bench/startup.sh.
  *
  * <pre>
  * java -Xmx8g -cp ... io.lifeline.runtime.StartupBenchmark [days] [data-dir]
@@ -55,12 +56,14 @@ public final class StartupBenchmark {
     private static final int COPY_ROWS = 50_000;
 
     private final AgroalDataSource db;
+    private final String url;
     private final EventCodec codec = new EventCodec();
     private final Map<String, Long> lastStored = new HashMap<>();
     private long rows;
 
-    private StartupBenchmark(AgroalDataSource db) {
+    private StartupBenchmark(AgroalDataSource db, String url) {
         this.db = db;
+        this.url = url;
     }
 
     public static void main(String[] args) throws Exception {
@@ -76,7 +79,7 @@ public final class StartupBenchmark {
             try (AgroalDataSource db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                     .connectionPoolConfiguration(p -> p.maxSize(8).connectionFactoryConfiguration(
                             f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))))) {
-                new StartupBenchmark(db).run(days, fresh);
+                new StartupBenchmark(db, url).run(days, fresh);
             }
         }
     }
@@ -147,8 +150,75 @@ public final class StartupBenchmark {
         System.out.printf("with a checkpoint: restored and %,d events replayed in %.1f s; %,d GPUs, %,d jobs (log %s)%n",
                 tail.events(), tailSeconds, restarted.read(m -> m.fleet().gpus().size()).get(),
                 restarted.read(m -> m.jobs().size()).get(), tail.position());
+        if (!second.checkpoint().get(10, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("no checkpoint was written");
+        }
         second.stop();
         ModelRuntimes.stop(restarted);
+        applicationStarts(sim, end.plus(Duration.ofMinutes(5)));
+    }
+
+    /**
+     * The packaged application started on this database {@code lifeline.startup-bench.runs} times (default 3), each
+     * time after one more checkpoint interval of log: from the launch of its JVM until {@code /q/health/ready}
+     * answers 200 (boot, migrations checked, the newest checkpoint restored, the log after it read, ingest open).
+     * Each run stops it with SIGTERM, which writes a checkpoint as a stopping replica does.
+     */
+    private void applicationStarts(FleetSimulator sim, Instant from) throws Exception {
+        String jar = System.getProperty("lifeline.jar", "target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(Path.of(jar))) {
+            System.out.println("application start: skipped, no " + jar + " (./mvnw -DskipTests package)");
+            return;
+        }
+        int runs = Integer.getInteger("lifeline.startup-bench.runs", 3);
+        int port = Integer.getInteger("lifeline.startup-bench.port", 39390);
+        Path work = Files.createTempDirectory("lifeline-startup-bench");
+        List<Double> seconds = new ArrayList<>();
+        Instant at = from;
+        for (int run = 0; run < runs; run++) {
+            long before = rows;
+            at = at.plus(STORE_INTERVAL);
+            store(sim.advanceTo(at));
+            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx4g", "-Dquarkus.http.port=" + port,
+                    "-Dquarkus.datasource.jdbc.url=" + url, "-Dquarkus.datasource.username=postgres",
+                    "-Dlifeline.demo.enabled=false", "-Dlifeline.security.bootstrap-token-file=" + work.resolve("token"),
+                    "-jar", jar).redirectErrorStream(true).redirectOutput(work.resolve("run-" + run + ".log").toFile());
+            long t0 = System.nanoTime();
+            Process p = pb.start();
+            try {
+                java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+                java.net.URI ready = java.net.URI.create("http://127.0.0.1:" + port + "/q/health/ready");
+                long deadline = t0 + Duration.ofMinutes(10).toNanos();
+                while (true) {
+                    if (!p.isAlive() || System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the application did not become ready; see "
+                                + work.resolve("run-" + run + ".log"));
+                    }
+                    try {
+                        if (http.send(java.net.http.HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
+                                java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                            break;
+                        }
+                    } catch (java.io.IOException e) {
+                        // not listening yet
+                    }
+                    Thread.sleep(100);
+                }
+                double s = (System.nanoTime() - t0) / 1e9;
+                seconds.add(s);
+                System.out.printf("application start %d: ready in %.1f s (%,d rows stored after the previous "
+                        + "checkpoint)%n", run + 1, s, rows - before);
+            } finally {
+                p.destroy();
+                if (!p.waitFor(2, TimeUnit.MINUTES)) {
+                    p.destroyForcibly();
+                }
+            }
+        }
+        List<Double> sorted = seconds.stream().sorted().toList();
+        System.out.printf("application start: median %.1f s over %d runs %s%n", sorted.get(sorted.size() / 2),
+                sorted.size(), seconds);
     }
 
     /** 2,000 8-GPU nodes (half spot) and 500 jobs of 2 to 6 nodes; GPU samples every 5 minutes, progress every minute. */
