@@ -243,16 +243,18 @@ public class ColocationService {
                 PolicyName.COLOCATION.requester(), now.minus(LEDGER_SPAN), null, LEDGER_LIMIT, null));
         List<ColocationLedger.Rescale> out = new ArrayList<>();
         for (ActionView item : page.items()) {
-            ActionView a = actions.find(item.id()).orElse(null);
-            if (a == null) {
-                continue;
-            }
-            for (ActionStepView s : a.steps()) {
-                if (s.name().equals("scale workers") && s.result() instanceof StepResult.Rescaled r
-                        && s.endedAt() != null) {
-                    out.add(new ColocationLedger.Rescale(a.target(), r.pool(), s.endedAt(), r.fromNodes(),
-                            r.toNodes(), r.gpusPerNode(), r.reworkGpuHours(), r.checkpointed(), a.id()));
-                }
+            actions.find(item.id()).ifPresent(a -> out.addAll(rescalesOf(a)));
+        }
+        return out;
+    }
+
+    /** What a rescale action carried out, from its {@code scale workers} step (nothing if it did not scale). */
+    public static List<ColocationLedger.Rescale> rescalesOf(ActionView a) {
+        List<ColocationLedger.Rescale> out = new ArrayList<>();
+        for (ActionStepView s : a.steps()) {
+            if (s.name().equals("scale workers") && s.result() instanceof StepResult.Rescaled r && s.endedAt() != null) {
+                out.add(new ColocationLedger.Rescale(a.target(), r.pool(), s.endedAt(), r.fromNodes(), r.toNodes(),
+                        r.gpusPerNode(), r.reworkGpuHours(), r.checkpointed(), a.id()));
             }
         }
         return out;
