@@ -154,6 +154,14 @@ final class ActionProcedures {
     private String rescale(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         int workers = Integer.parseInt(a.params().get("workers"));
+        boolean checkpointFirst = Boolean.parseBoolean(a.params().getOrDefault("checkpointFirst", "false"));
+        if (checkpointFirst) {
+            // prepare_exit: the trainers save and hold still until the new membership restarts them, so the
+            // restart throws nothing away. A save that fails or is refused fails the rescale: no change without it.
+            String request = "request checkpoint " + job;
+            StepOutcome req = s.step(request, () -> requestCheckpoint(a, s, request, job, a.deadline(), false));
+            s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
+        }
         String notify = "notify trainers";
         // The notice does not hold the patch back while a channel is down; it is retried alongside.
         StepRunner.Together notice = s.together(List.of(notify), i -> () -> {
@@ -169,12 +177,35 @@ final class ActionProcedures {
             return d.ok() ? StepOutcome.done("rescale notice (" + workers + " workers) " + d.describe(), d.sent())
                     : StepOutcome.failed("rescale notice " + d.failure());
         });
-        s.step("scale workers", () -> cluster(cluster.scaleWorkers(job, workers), a.deadline()));
+        StepOutcome scaled = s.step("scale workers", () -> scaleWorkers(job, workers, checkpointFirst, a.deadline()));
         notice.await();
         StepOutcome w = s.step("await rendezvous", () -> awaitUntil(a.deadline(),
                 m -> m.jobs().detail(job).map(d -> d.summary().nodes() == workers).orElse(false),
                 job + " runs on " + workers + " nodes", "no rendezvous at " + workers + " nodes by the deadline"));
+        if (scaled.result() instanceof StepResult.Rescaled r) {
+            return w.detail() + "; rework lost: " + String.format(java.util.Locale.ROOT, "%.2f", r.reworkGpuHours())
+                    + " GPU-hours";
+        }
         return w.detail();
+    }
+
+    /**
+     * Scales and records what the change cost: the size before, and the work since the newest checkpoint that the
+     * restart throws away (none when the trainers trained no step since it, as after a checkpoint first).
+     */
+    private StepOutcome scaleWorkers(String job, int workers, boolean checkpointFirst, Instant deadline)
+            throws Exception {
+        Optional<JobDetail> before = read(m -> m.jobs().detail(job));
+        StepOutcome out = cluster(cluster.scaleWorkers(job, workers), deadline);
+        if (before.isEmpty() || out.state() != StepState.DONE) {
+            return out;
+        }
+        JobDetail d = before.get();
+        FreshnessView f = d.freshness();
+        double rework = f == null ? 0 : f.stepsSince() != null && f.stepsSince() == 0 ? 0 : f.workAtRiskGpuHours();
+        return StepOutcome.done(out.detail(), new StepResult.Rescaled(d.summary().pool(), d.summary().nodes(), workers,
+                Math.max(1, d.gpusPerNode()), Math.round(rework * 1000) / 1000.0, checkpointFirst,
+                f == null ? null : f.checkpointId()));
     }
 
     private String restore(ActionView a, StepRunner s) throws Exception {

@@ -17,7 +17,8 @@ import java.util.List;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
 @JsonSubTypes({@JsonSubTypes.Type(value = StepResult.CheckpointRequested.class, name = "checkpoint-requested"),
     @JsonSubTypes.Type(value = StepResult.CommandSent.class, name = "command-sent"),
-    @JsonSubTypes.Type(value = StepResult.CommandPending.class, name = "command-pending")})
+    @JsonSubTypes.Type(value = StepResult.CommandPending.class, name = "command-pending"),
+    @JsonSubTypes.Type(value = StepResult.Rescaled.class, name = "rescaled")})
 public sealed interface StepResult {
 
     /**
@@ -63,6 +64,22 @@ public sealed interface StepResult {
      */
     record CommandPending(String commandId, int attempts, String lastError, Instant lastAt, List<String> confirmed)
             implements StepResult {
+    }
+
+    /**
+     * A job's workers were scaled: what the change cost, for the co-location ledger.
+     *
+     * @param pool           the job's pool
+     * @param fromNodes      nodes before
+     * @param toNodes        nodes asked for
+     * @param gpusPerNode    GPUs per node of the job
+     * @param reworkGpuHours work since the newest checkpoint that the restart throws away (0 when no step was trained
+     *                       since it)
+     * @param checkpointed   whether a checkpoint was saved first
+     * @param checkpointId   the newest good checkpoint when scaled, or null
+     */
+    record Rescaled(String pool, int fromNodes, int toNodes, int gpusPerNode, double reworkGpuHours,
+                    boolean checkpointed, String checkpointId) implements StepResult {
     }
 
     /** JSON for the store. */

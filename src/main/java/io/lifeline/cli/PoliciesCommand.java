@@ -41,7 +41,7 @@ final class PoliciesCommand extends Base {
     @Command(name = "get", aliases = {"list"}, description = "List the policies, or show one.")
     static final class Get extends Base {
         @Parameters(arity = "0..1", paramLabel = "POLICY", description = "notice-checkpoint-drain, fatal-xid-drain, "
-                + "capacity-grow, stale-checkpoint, restart-loop-suspend")
+                + "capacity-grow, stale-checkpoint, restart-loop-suspend, colocation")
         String name;
 
         @Override

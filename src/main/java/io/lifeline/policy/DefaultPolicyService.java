@@ -30,7 +30,9 @@ public class DefaultPolicyService implements PolicyService {
             PolicyName.FATAL_XID_DRAIN, "A fatal XID on a GPU: drain its node and shrink its elastic jobs",
             PolicyName.CAPACITY_GROW, "Free nodes in a pool: grow shrunk elastic jobs back towards their maximum",
             PolicyName.STALE_CHECKPOINT, "A checkpoint older than the job's freshness objective: checkpoint now",
-            PolicyName.RESTART_LOOP_SUSPEND, "A job that spent its restart budget: checkpoint and suspend it");
+            PolicyName.RESTART_LOOP_SUSPEND, "A job that spent its restart budget: checkpoint and suspend it",
+            PolicyName.COLOCATION, "A co-location window open or inference demand high in a pool: shrink its elastic"
+                    + " training jobs to their minimum, checkpoint first; grow them back after");
 
     private final PolicyStore store;
     private final Clock clock;

@@ -16,6 +16,7 @@ import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.DashboardSnapshot;
+import io.lifeline.policy.ColocationService;
 import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,12 +54,36 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
     private DashboardSnapshot snapshot = DashboardSnapshot.EMPTY;
     private HeatMapModel shown;
     private String openNode;
+    private final ColocationGateway colocation;
+    private final com.vaadin.flow.component.grid.Grid<ColocationService.PoolView> lending =
+            new com.vaadin.flow.component.grid.Grid<>();
     private boolean focusPanel;
 
+    /** Reads the co-location pools off the UI thread. */
+    private void loadLending() {
+        UI ui = UI.getCurrent();
+        if (ui == null) {
+            return;
+        }
+        colocation.status(UiSession.scope()).whenComplete((st, ex) -> {
+            if (ex == null && st != null) {
+                ui.access(() -> lending.setItems(st.map(ColocationService.Status::pools).orElse(List.of())));
+            }
+        });
+    }
+
+    private static List<String> reasons(ColocationService.PoolView v) {
+        List<String> out = new java.util.ArrayList<>();
+        v.windowsOpen().forEach(w -> out.add("window " + w));
+        v.triggersActive().forEach(t -> out.add("demand " + t));
+        return out;
+    }
+
     @Inject
-    public FleetView(DashboardData data, ModelReads reads, ActionsGateway actions) {
+    public FleetView(DashboardData data, ModelReads reads, ActionsGateway actions, ColocationGateway colocation) {
         this.data = data;
         this.reads = reads;
+        this.colocation = colocation;
         addClassName("ll-page");
         pool.setId("fleet-pool");
         capacity.setId("fleet-capacity");
@@ -111,8 +136,20 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         filters.addClassName("ll-wrap");
         Div body = new Div(new Div(groups, legend, empty, focused, chart), panel);
         body.addClassNames("ll-fleet-body");
-        add(Ui.title("Fleet"), filters, body);
+        lending.setId("fleet-colocation");
+        lending.setAllRowsVisible(true);
+        lending.setEmptyStateText("No pool has a co-location window or demand trigger.");
+        lending.addColumn(ColocationService.PoolView::pool).setHeader("Pool").setAutoWidth(true);
+        lending.addColumn(v -> v.lending() ? "lending: " + String.join(", ", reasons(v)) : "training at full size")
+                .setHeader("Now").setFlexGrow(1);
+        lending.addColumn(v -> v.cost().gpusLentNow() + " GPUs (" + v.cost().jobsLendingNow() + " jobs)")
+                .setHeader("Lent to inference").setAutoWidth(true);
+        lending.addColumn(v -> Format.gpuHours(v.cost().gpuHoursYielded())).setHeader("GPU-hours yielded")
+                .setAutoWidth(true);
+        lending.addColumn(v -> Format.gpuHours(v.cost().reworkGpuHours())).setHeader("Rework lost").setAutoWidth(true);
+        add(Ui.title("Fleet"), filters, body, Ui.section("Co-location: GPUs lent to inference", lending));
         Live.bind(this, data, s -> {
+            loadLending();
             snapshot = s;
             items(s);
             render();

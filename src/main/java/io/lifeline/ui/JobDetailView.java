@@ -25,6 +25,7 @@ import com.vaadin.flow.router.RouteParameters;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.TimelineCursor;
+import io.lifeline.domain.policy.colocation.ColocationLedger;
 import io.lifeline.domain.job.TimelineEntry;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.domain.job.advice.IntervalAdvice;
@@ -69,6 +70,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final Grid<RendezvousRound> rounds = new Grid<>();
     private final Grid<CheckpointView> checkpoints = new Grid<>();
     private final Grid<TimelineEntry> entries = new Grid<>();
+    private final Grid<ColocationLedger.Episode> lendings = new Grid<>();
+    private final ColocationGateway colocation;
+    private List<ColocationLedger.Episode> lent = List.of();
     private final Button moreEntries = new Button("Load more");
     private final Span entriesState = new Span();
     private final List<TimelineEntry> listed = new ArrayList<>();
@@ -105,9 +109,10 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     }
 
     @Inject
-    public JobDetailView(DashboardData data, ModelReads reads, ActionsGateway actions) {
+    public JobDetailView(DashboardData data, ModelReads reads, ActionsGateway actions, ColocationGateway colocation) {
         this.reads = reads;
         this.actions = actions;
+        this.colocation = colocation;
         addClassName("ll-page");
         title.addClassNames("ll-title");
         summary.setId("job-summary");
@@ -143,11 +148,31 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         entriesBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         content.add(summary, Ui.section("Interruption timeline", window, timeline), row,
                 Ui.section("Timeline entries", entries, entriesBar),
+                Ui.section("Co-location windows (GPUs lent to inference)", lendings),
                 Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
                 Ui.section("Membership history", rounds));
         content.setWidthFull();
         add(title, actionBar, state, content);
         Live.bind(this, data, s -> load());
+    }
+
+    /** Reads the job's co-location windows off the UI thread; the chart is drawn again when they changed. */
+    private void loadLendings(JobDetailModel m) {
+        UI ui = UI.getCurrent();
+        String asked = job;
+        colocation.episodes(UiSession.scope(), asked).whenComplete((list, ex) -> {
+            if (ui == null || ex != null || list == null) {
+                return;
+            }
+            ui.access(() -> {
+                if (!asked.equals(job) || list.equals(lent)) {
+                    return;
+                }
+                lent = list;
+                lendings.setItems(list);
+                timeline.setOption(TimelineChart.timeline(m, from, to, lent));
+            });
+        });
     }
 
     /** Navigates to a job given as {@code namespace/name}. */
@@ -236,8 +261,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                                 + (f.breached() ? " · BREACHED" : "") + " · at risk " + Format.gpuHours(f.workAtRiskGpuHours())),
                 Ui.kpi("job-kpi-restarts", "Restarts", String.valueOf(s.restarts()),
                         s.maxRestarts() == null ? s.interruptions() + " interruptions" : "budget " + s.maxRestarts()));
-        timeline.setOption(TimelineChart.timeline(m, from, to));
+        timeline.setOption(TimelineChart.timeline(m, from, to, lent));
         timeline.setDescription(TimelineChart.describe(m));
+        loadLendings(m);
         goodputChart.setDescription(TimelineChart.describeGoodput(g));
         goodputChart.setOption(TimelineChart.goodput(g));
         goodput.setItems(new ArrayList<>(TimelineChart.buckets(g).entrySet()));
@@ -354,7 +380,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
 
     private void redrawTimeline() {
         if (shown != null) {
-            timeline.setOption(TimelineChart.timeline(shown, from, to));
+            timeline.setOption(TimelineChart.timeline(shown, from, to, lent));
         }
     }
 
@@ -502,6 +528,17 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         restoreColumn = checkpoints.addColumn(new ComponentRenderer<>(this::restoreButton)).setHeader("Restore")
                 .setKey("restore").setAutoWidth(true).setFlexGrow(0);
         restoreColumn.setVisible(false);
+        lendings.setId("job-colocation");
+        lendings.setAllRowsVisible(true);
+        lendings.setEmptyStateText("This job has not lent GPUs to inference.");
+        lendings.addColumn(e -> Format.shortTime(e.openedAt(), UiSession.zone())).setHeader("Shrunk").setAutoWidth(true);
+        lendings.addColumn(e -> e.closedAt() == null ? "lending now" : Format.shortTime(e.closedAt(), UiSession.zone()))
+                .setHeader("Grown back").setAutoWidth(true);
+        lendings.addColumn(e -> e.gpusLentNow() > 0 ? e.gpusLentNow() + " now" : e.maxGpusLent() + " at most")
+                .setHeader("GPUs lent").setAutoWidth(true);
+        lendings.addColumn(e -> Format.gpuHours(e.gpuHoursYielded())).setHeader("GPU-hours yielded").setAutoWidth(true);
+        lendings.addColumn(e -> Format.gpuHours(e.reworkGpuHours()) + (e.checkpointFirst() ? " (checkpoint first)" : ""))
+                .setHeader("Rework lost").setFlexGrow(1);
         entries.setId("job-timeline-entries");
         entries.addThemeVariants(GridVariant.LUMO_COMPACT);
         // A long history scrolls inside the grid, which renders only the rows in view.

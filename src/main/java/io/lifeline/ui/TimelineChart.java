@@ -3,6 +3,7 @@ package io.lifeline.ui;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lifeline.domain.job.checkpoint.CheckpointStatus;
+import io.lifeline.domain.policy.colocation.ColocationLedger;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentCause;
@@ -29,6 +30,11 @@ final class TimelineChart {
 
     /** The timeline zoomed to {@code windowFrom}..{@code windowTo} (epoch millis; null: the whole run). */
     static String timeline(JobDetailModel m, Long windowFrom, Long windowTo) {
+        return timeline(m, windowFrom, windowTo, List.of());
+    }
+
+    /** The timeline with the co-location windows in which the job lent GPUs to inference, as hatched bands. */
+    static String timeline(JobDetailModel m, Long windowFrom, Long windowTo, List<ColocationLedger.Episode> lendings) {
         ObjectNode o = Charts.base();
         o.putObject("tooltip").put("trigger", "item");
         o.putObject("legend").put("top", 0);
@@ -97,6 +103,21 @@ final class TimelineChart {
                     d.put("symbol", started ? "emptyDiamond" : "rect");
                     d.putObject("itemStyle").put("color", started ? "#6b7585" : "#cc3311");
                 }
+            }
+        }
+        if (!lendings.isEmpty()) {
+            ObjectNode lent = series.addObject().put("name", "Lent to inference").put("type", "line")
+                    .put("color", "#7b61ff");
+            lent.putArray("data");
+            ArrayNode bands = lent.putObject("markArea").put("silent", false).putArray("data");
+            for (ColocationLedger.Episode e : lendings) {
+                Instant to = e.closedAt() != null ? e.closedAt() : end;
+                ArrayNode pair = bands.addArray();
+                ObjectNode a = pair.addObject().put("name", "Co-location: " + e.maxGpusLent() + " GPUs lent, "
+                        + Format.gpuHours(e.gpuHoursYielded()) + " yielded").put("xAxis", e.openedAt().toEpochMilli());
+                a.putObject("itemStyle").put("color", "rgba(123, 97, 255, 0.15)").put("decal", "stripes");
+                a.putObject("label").put("color", Charts.BODY).put("fontSize", 11).put("position", "insideTop");
+                pair.addObject().put("xAxis", Math.max(to.toEpochMilli(), e.openedAt().toEpochMilli() + 1000));
             }
         }
         return Charts.themed(o);

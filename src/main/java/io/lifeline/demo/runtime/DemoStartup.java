@@ -16,15 +16,18 @@ public class DemoStartup {
 
     private final DemoConfig config;
     private final DemoRunner runner;
+    private final DemoColocation colocation;
 
-    DemoStartup(DemoConfig config, DemoRunner runner) {
+    DemoStartup(DemoConfig config, DemoRunner runner, DemoColocation colocation) {
         this.config = config;
         this.runner = runner;
+        this.colocation = colocation;
     }
 
     void onOpened(@Observes IngestOpened opened) {
         if (config.enabled().orElse(false)) {
             runner.start();
+            colocation.install();
             LOG.infof("Demo fleet started (speed %.1fx); turn it off with lifeline.demo.enabled=false", config.speed());
         }
     }

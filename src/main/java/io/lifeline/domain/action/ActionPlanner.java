@@ -42,7 +42,7 @@ public final class ActionPlanner {
             ActionKind.DRAIN, Map.of("deadlineSeconds", "600", "allowDelete", "false"),
             ActionKind.PREEMPT, Map.of("deadlineSeconds", "300"),
             ActionKind.RESUME, Map.of("deadlineSeconds", "120"),
-            ActionKind.RESCALE, Map.of("deadlineSeconds", "300", "workers", ""),
+            ActionKind.RESCALE, Map.of("deadlineSeconds", "300", "workers", "", "checkpointFirst", "false"),
             ActionKind.RESTORE, Map.of("deadlineSeconds", "600", "checkpointId", ""),
             ActionKind.UNCORDON, Map.of("deadlineSeconds", "60"));
 
@@ -156,6 +156,10 @@ public final class ActionPlanner {
         Long workers = parseLong(r.params().get("workers"));
         if (workers == null) {
             return PlanResult.refused("params.workers", "required: the number of workers (nodes) to run");
+        }
+        String first = r.params().get("checkpointFirst");
+        if (!"true".equals(first) && !"false".equals(first)) {
+            return PlanResult.refused("params.checkpointFirst", "must be true or false");
         }
         ElasticPolicy elastic = d.elastic();
         if (elastic == null) {

@@ -10,7 +10,8 @@ import java.util.Objects;
  *   <li>drain: {@code deadlineSeconds} (default 600), {@code allowDelete} (delete pods whose eviction is still refused
  *       at the deadline; default false)</li>
  *   <li>preempt: {@code deadlineSeconds} (for its checkpoint; default 300)</li>
- *   <li>rescale: {@code workers} (required: the target worker count)</li>
+ *   <li>rescale: {@code workers} (required: the target worker count), {@code checkpointFirst} (save a checkpoint,
+ *       trainers holding still after it, before the workers change; default false)</li>
  *   <li>restore: {@code checkpointId} (required)</li>
  * </ul>
  *

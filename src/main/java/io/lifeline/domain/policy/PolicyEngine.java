@@ -19,6 +19,7 @@ import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.policy.colocation.ColocationPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,6 +41,7 @@ public final class PolicyEngine {
     static final long DEFAULT_NOTICE_SECONDS = 120;
 
     private volatile PolicySettings settings;
+    private volatile ColocationPolicy colocation = ColocationPolicy.NONE;
 
     public PolicyEngine(PolicySettings settings) {
         this.settings = settings;
@@ -51,6 +53,15 @@ public final class PolicyEngine {
 
     public PolicySettings settings() {
         return settings;
+    }
+
+    /** The co-location windows and demand triggers in force, with the triggers' latest states. */
+    public void colocation(ColocationPolicy c) {
+        this.colocation = c;
+    }
+
+    public ColocationPolicy colocation() {
+        return colocation;
     }
 
     /** Decisions an applied event calls for; cheap for every other event (one switch on its type). */
@@ -88,7 +99,7 @@ public final class PolicyEngine {
 
     /** Decisions for conditions that build up; a scan of the jobs, run every few seconds, never per event. */
     public List<PolicyDecision> periodic(Jobs jobs, Fleet fleet, Instant now) {
-        List<PolicyDecision> out = new ArrayList<>();
+        List<PolicyDecision> out = new ArrayList<>(colocation.decisions(settings, jobs, fleet, now));
         Map<String, Long> freeByPool = new HashMap<>();
         for (JobSummary j : jobs.list(JobFilter.all())) {
             if (j.state() != JobState.RUNNING) {
@@ -107,7 +118,8 @@ public final class PolicyEngine {
                         j.restarts() + " restarts: restart budget exhausted", "loop:" + job + ":" + j.restarts()));
             }
             PolicyMode grow = settings.modeFor(PolicyName.CAPACITY_GROW, j.namespace(), j.pool());
-            if (grow != PolicyMode.OFF) {
+            // A pool that lends its GPUs to inference keeps its jobs small: growing them back is co-location's call.
+            if (grow != PolicyMode.OFF && !(j.pool() != null && colocation.lending(j.pool(), now).lends())) {
                 JobDetail d = jobs.detail(job).orElse(null);
                 ElasticPolicy el = d == null ? null : d.elastic();
                 if (el != null && j.nodes() < el.maxNodes()) {

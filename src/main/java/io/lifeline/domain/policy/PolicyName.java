@@ -14,7 +14,9 @@ public enum PolicyName {
     /** A job's newest checkpoint is older than its objective: checkpoint now. */
     STALE_CHECKPOINT("stale-checkpoint"),
     /** A job restarts in a loop: suspend it. */
-    RESTART_LOOP_SUSPEND("restart-loop-suspend");
+    RESTART_LOOP_SUSPEND("restart-loop-suspend"),
+    /** A co-location window open (or inference demand high) in a pool: shrink its training, checkpoint first. */
+    COLOCATION("colocation");
 
     private final String wire;
 
