@@ -23,6 +23,7 @@ import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.spot.SpotPlacement;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelSnapshot;
 import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
@@ -109,8 +110,10 @@ public class AlertSnapshots {
                     }
                 }
             }
+            SpotPlacement placement = j.detail().placement();
+            boolean flagged = placement != null && placement.flagged();
             jobs.add(new JobFacts(s.name(), s.namespace(), s.state().isActive(), s.freshnessAgeMillis(),
-                    f == null ? 0 : f.objectiveMillis(), restarts));
+                    f == null ? 0 : f.objectiveMillis(), restarts, flagged, flagged ? placement.warning() : null));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();

@@ -26,9 +26,22 @@ public final class LifelineMain {
                     System.setProperty("lifeline.policies.default-mode", "on");
                     System.setProperty("lifeline.policies.mode.restart-loop-suspend", "dry-run");
                 }
+                // Illustrative prices per GPU-hour for the demo's pools, so that
+                // the job page's spot-vs-on-demand verdict has something to compare.
+                demoPrice("spot-p5", "spot", "3.90");
+                demoPrice("spot-p5", "on-demand", "12.29");
+                demoPrice("ondemand-p4d", "spot", "1.65");
+                demoPrice("ondemand-p4d", "on-demand", "4.10");
             }
         }
         Quarkus.run(args);
+    }
+
+    private static void demoPrice(String pool, String capacity, String price) {
+        String key = "lifeline.spot.price.\"" + pool + "\"." + capacity;
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, price);
+        }
     }
 
     /** Starts the embedded server from the launch settings, points the datasource at it and stops it at exit. */

@@ -144,7 +144,7 @@ final class DataCodec {
                     r.reqInt("rankCount", 1, Integer.MAX_VALUE)));
         }
         return new TrainerData.Rendezvous(d.optString("runId"), d.reqInt("round", 0, Integer.MAX_VALUE),
-                d.reqInt("worldSize", 1, Integer.MAX_VALUE), ps);
+                d.reqInt("worldSize", 1, Integer.MAX_VALUE), ps, d.optString("endpointNode"));
     }
 
     private static EventData decodeJob(EventType type, DataReader d) {
@@ -275,6 +275,7 @@ final class DataCodec {
             for (TrainerData.Participant p : r.participants()) {
                 ps.addObject().put("node", p.node()).put("firstRank", p.firstRank()).put("rankCount", p.rankCount());
             }
+            putOpt(o, "endpointNode", r.endpointNode());
         } else if (t instanceof TrainerData.WorkerFailed w) {
             putOpt(o, "runId", w.runId());
             o.put("rank", w.rank());

@@ -76,7 +76,7 @@ final class Fleet {
         p.live.add(n);
         live.add(n);
         byName.put(name, n);
-        ctx.emit(Emitter.CLOUD, EventType.NODE_REGISTERED, name, new NodeData.Registered(p.spec.name(),
+        ctx.emit(Emitter.CLOUD, EventType.NODE_REGISTERED, name, new NodeData.Registered(p.spec.poolLabel(),
                 p.spec.capacityType(), p.spec.zone(), p.spec.instanceType(), p.spec.gpusPerNode(), n.providerId));
         long interval = ctx.scenario.telemetryIntervalSeconds() * 1000;
         long firstSample = ctx.now() + (long) ctx.rng.uniform(0, interval);

@@ -50,9 +50,25 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
      * @param gpusPerNode               GPUs on each node
      * @param interruptionsPerNodeHour  spot interruption notices per node-hour (0 for on-demand)
      * @param noticeSeconds             lead time of a notice: from notice to termination
+     * @param nodePool                  the node pool label its nodes carry, or null for {@code name}: two groups of
+     *                                  one label make a pool with both spot and on-demand nodes (a Karpenter NodePool
+     *                                  that allows both capacity types)
      */
     public record Pool(String name, CapacityType capacityType, String zone, String instanceType, String gpuModel,
-                       int nodeCount, int gpusPerNode, double interruptionsPerNodeHour, long noticeSeconds) {
+                       int nodeCount, int gpusPerNode, double interruptionsPerNodeHour, long noticeSeconds,
+                       String nodePool) {
+
+        /** A group whose nodes carry its own name as their pool. */
+        public Pool(String name, CapacityType capacityType, String zone, String instanceType, String gpuModel,
+                    int nodeCount, int gpusPerNode, double interruptionsPerNodeHour, long noticeSeconds) {
+            this(name, capacityType, zone, instanceType, gpuModel, nodeCount, gpusPerNode, interruptionsPerNodeHour,
+                    noticeSeconds, null);
+        }
+
+        /** The pool label of its nodes. */
+        public String poolLabel() {
+            return nodePool != null ? nodePool : name;
+        }
 
         /** The cloud the instance type belongs to: the provider named in interruption notices. */
         public String provider() {

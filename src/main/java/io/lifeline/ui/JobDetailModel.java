@@ -5,6 +5,7 @@ import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.domain.job.spot.SpotReport;
 import java.time.Instant;
 import java.util.List;
 
@@ -17,9 +18,10 @@ import java.util.List;
  * @param checkpoints  its checkpoints with lineage and verification
  * @param membership   its membership history and world size over time
  * @param advice       checkpoint-interval advice
+ * @param spot         the spot placement check, the interval per capacity type and the spot-vs-on-demand verdict
  */
 public record JobDetailModel(Instant at, JobDetail detail, List<IncidentView> incidents, CheckpointHistory checkpoints,
-                             MembershipView membership, IntervalAdvice advice) {
+                             MembershipView membership, IntervalAdvice advice, SpotReport spot) {
 
     public String name() {
         return detail.summary().name();

@@ -2,6 +2,7 @@ package io.lifeline.ui;
 
 import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.job.spot.SpotPrices;
 import io.lifeline.runtime.LiveModel;
 import java.time.Instant;
 import java.util.List;
@@ -14,13 +15,14 @@ public final class JobDetailPresenter {
     }
 
     /** Runs on the model thread. */
-    static Optional<JobDetailModel> read(LiveModel m, String job, Instant now) {
+    static Optional<JobDetailModel> read(LiveModel m, String job, Instant now, SpotPrices prices) {
         Jobs jobs = m.jobs();
         Optional<JobDetail> d = jobs.detail(job);
         if (d.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new JobDetailModel(now, d.get(), jobs.incidents(job).orElse(List.of()),
-                jobs.checkpoints(job).orElse(null), jobs.membership(job).orElse(null), jobs.advice(job).orElse(null)));
+                jobs.checkpoints(job).orElse(null), jobs.membership(job).orElse(null), jobs.advice(job).orElse(null),
+                jobs.spot(job, prices).orElse(null)));
     }
 }

@@ -81,6 +81,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private boolean listing;
     private boolean listAtEnd;
     private final Div advice = new Div();
+    private final Div spot = new Div();
     private final Div state = new Div();
     private final Div content = new Div();
     private Grid.Column<CheckpointView> restoreColumn;
@@ -140,13 +141,14 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         advice.setId("job-advice");
         Div row = new Div(Ui.section("Goodput", goodputChart, goodput), Ui.section("Checkpoint interval advice", advice));
         row.addClassNames("ll-two");
+        spot.setId("job-spot");
         moreEntries.setId("timeline-more");
         moreEntries.addClickListener(e -> fetchEntries());
         entriesState.setId("timeline-entries-state");
         entriesState.addClassNames("ll-muted");
         HorizontalLayout entriesBar = new HorizontalLayout(moreEntries, entriesState);
         entriesBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
-        content.add(summary, Ui.section("Interruption timeline", window, timeline), row,
+        content.add(summary, Ui.section("Interruption timeline", window, timeline), row, Ui.section("Spot placement", spot),
                 Ui.section("Timeline entries", entries, entriesBar),
                 Ui.section("Co-location windows (GPUs lent to inference)", lendings),
                 Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
@@ -277,6 +279,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         Collections.reverse(rs);
         rounds.setItems(rs);
         renderAdvice(m.advice());
+        SpotSection.render(spot, m.spot());
         if (first) {
             renderActions(m);
         } else if (listAtEnd && to == null) {

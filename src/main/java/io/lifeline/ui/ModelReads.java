@@ -3,6 +3,7 @@ package io.lifeline.ui;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.runtime.SpotPricing;
 import io.lifeline.security.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -21,11 +22,13 @@ public class ModelReads {
     private final ModelRuntime model;
     private final java.time.Clock clock;
     private final JobHistory history;
+    private final SpotPricing pricing;
 
-    ModelReads(ModelRuntime model, java.time.Clock clock, JobHistory history) {
+    ModelReads(ModelRuntime model, java.time.Clock clock, JobHistory history, SpotPricing pricing) {
         this.model = model;
         this.clock = clock;
         this.history = history;
+        this.pricing = pricing;
     }
 
     /** A node's panel (its jobs those of the scope), empty when the node is unknown or outside the scope. */
@@ -43,7 +46,7 @@ public class ModelReads {
         if (!scope.allowsJob(name)) {
             return CompletableFuture.completedFuture(Optional.empty());
         }
-        return model.read(m -> JobDetailPresenter.read(m, name, clock.instant()));
+        return model.read(m -> JobDetailPresenter.read(m, name, clock.instant(), pricing.prices()));
     }
 
     /**

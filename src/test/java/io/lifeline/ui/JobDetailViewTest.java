@@ -65,6 +65,21 @@ class JobDetailViewTest {
         assertThat(_get(EChart.class, s -> s.withId("job-goodput-chart")).option()).contains("Productive");
     }
 
+    /** The demo's llama3 runs rank 0 on spot in pool spot-p5, which also has on-demand nodes: the page says so. */
+    @Test
+    void showsTheSpotPlacementFlagTheIntervalPerCapacityTypeAndTheVerdict() {
+        JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB);
+        UiTestSupport.await(() -> view.shown() != null);
+        JobDetailModel m = view.shown();
+        String text = _get(Div.class, s -> s.withId("job-spot")).getElement().getTextRecursively();
+        assertThat(text).contains("Checkpoint every").contains(" on spot (").contains(" on on-demand (")
+                .contains("Cheaper per useful GPU-hour");
+        if (m.detail().summary().state().isActive()) {
+            assertThat(m.spot().placement().flagged()).isTrue();
+            assertThat(text).contains("Coordinator on spot").contains("on-demand capacity exists in pool spot-p5");
+        }
+    }
+
     @Test
     void showsGoodputCheckpointsMembershipAndAdvice() {
         JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB);

@@ -13,8 +13,11 @@ import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.domain.job.spot.SpotPrices;
+import io.lifeline.domain.job.spot.SpotReport;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.runtime.SpotPricing;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.Scope;
 import jakarta.ws.rs.GET;
@@ -36,7 +39,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * Read API of jobs: list, detail, interruption timeline, checkpoints with lineage, freshness, membership history,
- * goodput and checkpoint-interval advice. A job is addressed as {@code /api/v1/jobs/{namespace}/{name}}.
+ * goodput, checkpoint-interval advice and the spot placement report. A job is addressed as {@code /api/v1/jobs/{namespace}/{name}}.
  *
  * <p>Every answer is limited to the caller's {@link Scope}: lists and rollups count only the jobs of its namespaces,
  * and a job outside them is answered 404, as if it did not exist.
@@ -48,11 +51,13 @@ public class JobsResource {
     private final ModelRuntime model;
     private final JobHistory history;
     private final CurrentCaller callers;
+    private final SpotPricing pricing;
 
-    JobsResource(ModelRuntime model, JobHistory history, CurrentCaller callers) {
+    JobsResource(ModelRuntime model, JobHistory history, CurrentCaller callers, SpotPricing pricing) {
         this.model = model;
         this.history = history;
         this.callers = callers;
+        this.pricing = pricing;
     }
 
     @GET
@@ -151,6 +156,18 @@ public class JobsResource {
     @Path("/jobs/{namespace}/{name}/advice")
     public CompletionStage<IntervalAdvice> advice(@PathParam("namespace") String ns, @PathParam("name") String name) {
         return one(ns, name, job -> m -> m.jobs().advice(job));
+    }
+
+    /**
+     * The job and spot capacity: where rank 0 and the rendezvous endpoint run (flagged on spot while its pools offer
+     * on-demand), the checkpoint interval advised per capacity type, and the spot-vs-on-demand verdict at the
+     * configured prices ({@code lifeline.spot.price}).
+     */
+    @GET
+    @Path("/jobs/{namespace}/{name}/spot")
+    public CompletionStage<SpotReport> spot(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        SpotPrices prices = pricing.prices();
+        return one(ns, name, job -> m -> m.jobs().spot(job, prices));
     }
 
     /** Goodput rolled up by pool, capacity type, namespace or the whole fleet. */

@@ -134,7 +134,8 @@ public final class ScenarioParser {
         Scenario.Pool pool = new Scenario.Pool(name, type, f.string("zone", null, true),
                 f.string("instanceType", null, true), f.string("gpuModel", null, false),
                 f.smallInteger("nodeCount", 0, true), f.smallInteger("gpusPerNode", DEFAULT_GPUS_PER_NODE, false),
-                f.number("interruptionsPerNodeHour", 0, false), f.integer("noticeSeconds", DEFAULT_NOTICE_S, false));
+                f.number("interruptionsPerNodeHour", 0, false), f.integer("noticeSeconds", DEFAULT_NOTICE_S, false),
+                f.string("nodePool", null, false));
         f.rejectUnknown();
         if (capacity != null && type == null) {
             f.problem("capacityType", "must be spot, on-demand or reserved, got \"" + capacity + "\"");

@@ -46,7 +46,13 @@ public enum AlertRule {
             new RuleSettings(true, 100, Duration.ZERO, Duration.ofMinutes(5), Severity.WARNING)),
     /** A node was interrupted at least {@code threshold} times within the fleet's lemon window. Per node. */
     LEMON_NODE("lemon-node", "LemonNode",
-            new RuleSettings(true, 3, Duration.ZERO, Duration.ZERO, Severity.WARNING));
+            new RuleSettings(true, 3, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
+    /**
+     * An active job's rank 0 or rendezvous endpoint runs on spot capacity while on-demand (or reserved) capacity
+     * exists in its pools. Per job; the {@code for} lets a placement that a rescale is about to change settle.
+     */
+    COORDINATOR_ON_SPOT("coordinator-on-spot", "CoordinatorOnSpot",
+            new RuleSettings(true, 1, Duration.ofMinutes(10), Duration.ZERO, Severity.WARNING));
 
     private final String key;
     private final String alertName;

@@ -41,12 +41,22 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param freshnessAgeMillis        age of its newest good checkpoint (or of its first training without one), or null
      * @param freshnessObjectiveMillis  its freshness objective
      * @param restartTimes              when it stopped for a restart, recent ones (bounded by the model)
+     * @param coordinatorOnSpot         whether its rank 0 or rendezvous endpoint runs on spot while its pools offer
+     *                                  on-demand capacity
+     * @param placementWarning          what the placement check said, when it flagged the job; else null
      */
     public record JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
-                           long freshnessObjectiveMillis, List<Instant> restartTimes) {
+                           long freshnessObjectiveMillis, List<Instant> restartTimes, boolean coordinatorOnSpot,
+                           String placementWarning) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
+        }
+
+        /** A job whose placement was not flagged. */
+        public JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
+                        long freshnessObjectiveMillis, List<Instant> restartTimes) {
+            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, false, null);
         }
     }
 

@@ -40,9 +40,11 @@ final class RuleConditions {
         if (s.jobs() != null) {
             c.evaluated.add(AlertRule.CHECKPOINT_STALE);
             c.evaluated.add(AlertRule.RESTART_LOOP);
+            c.evaluated.add(AlertRule.COORDINATOR_ON_SPOT);
             for (JobFacts j : s.jobs()) {
                 c.checkpointStale(j);
                 c.restartLoop(j);
+                c.coordinatorOnSpot(j);
             }
         }
         if (s.notices() != null) {
@@ -98,6 +100,17 @@ final class RuleConditions {
                     j.job() + " stopped and restarted " + n + " times within " + human(st.window().toMillis())
                             + " (threshold " + fmt(st.threshold()) + "): it may be crash-looping.", n, st);
         }
+    }
+
+    private void coordinatorOnSpot(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.COORDINATOR_ON_SPOT, j.namespace());
+        if (!st.enabled() || !j.active() || !j.coordinatorOnSpot()) {
+            return;
+        }
+        add(AlertRule.COORDINATOR_ON_SPOT, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
+                "Rank 0 or the rendezvous endpoint of " + j.job() + " runs on spot capacity",
+                j.job() + ": " + (j.placementWarning() == null ? "a coordinating role runs on spot capacity while "
+                        + "on-demand capacity exists in its pools." : j.placementWarning()), 1, st);
     }
 
     private void noticeUnhandled(NoticeFacts n) {

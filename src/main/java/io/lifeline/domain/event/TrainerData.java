@@ -12,10 +12,18 @@ public sealed interface TrainerData extends EventData {
      * @param round         rendezvous round (version)
      * @param worldSize     total ranks
      * @param participants  nodes and the ranks they host
+     * @param endpointNode  node that hosts the rendezvous endpoint (the c10d store, {@code MASTER_ADDR}), or null
+     *                      when not reported (the rank-0 node is then taken to host it)
      */
-    record Rendezvous(String runId, int round, int worldSize, List<Participant> participants) implements TrainerData {
+    record Rendezvous(String runId, int round, int worldSize, List<Participant> participants, String endpointNode)
+            implements TrainerData {
         public Rendezvous {
             participants = List.copyOf(participants);
+        }
+
+        /** A round that does not name its endpoint's node. */
+        public Rendezvous(String runId, int round, int worldSize, List<Participant> participants) {
+            this(runId, round, worldSize, participants, null);
         }
     }
 

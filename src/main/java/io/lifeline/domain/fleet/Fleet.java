@@ -1,6 +1,7 @@
 package io.lifeline.domain.fleet;
 
 import io.lifeline.domain.NodeModel;
+import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.GpuData;
@@ -14,12 +15,15 @@ import io.lifeline.domain.support.SilentSubjects;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The live model of the fleet: nodes, their lifecycle, their GPUs and GPU health, built from {@code node.*}
@@ -46,6 +50,9 @@ public final class Fleet implements NodeModel {
     private final HashMap<String, NodeState> nodes = new HashMap<>();
     /** Stamps each change of a node, so that a snapshot can tell which nodes changed since the previous one. */
     private long changes;
+    /** Capacity types of live nodes by pool, as of change stamp {@link #capacityIndexAt}. */
+    private Map<String, Set<CapacityType>> capacityIndex;
+    private long capacityIndexAt = -1;
     private final NodeEvents nodeEvents;
     private final GpuEvents gpuEvents;
     private final FleetViews views;
@@ -226,6 +233,27 @@ public final class Fleet implements NodeModel {
             return null;
         }
         return n.state;
+    }
+
+    /**
+     * The capacity types of the pool's live nodes. The index is rebuilt, one look at each node, when a node changed
+     * since it was built: at most once per batch of events, however many jobs ask.
+     */
+    @Override
+    public Set<CapacityType> capacityTypesIn(String pool) {
+        if (capacityIndexAt != changes || capacityIndex == null) {
+            Map<String, Set<CapacityType>> index = new HashMap<>();
+            for (NodeState n : nodes.values()) {
+                NodeInfo f = n.facts();
+                if (f != null && f.pool() != null && f.capacityType() != null && n.state != NodeLifecycle.TERMINATED) {
+                    index.computeIfAbsent(f.pool(), k -> EnumSet.noneOf(CapacityType.class)).add(f.capacityType());
+                }
+            }
+            index.replaceAll((k, v) -> Collections.unmodifiableSet(v));
+            capacityIndex = index;
+            capacityIndexAt = changes;
+        }
+        return capacityIndex.getOrDefault(pool, Set.of());
     }
 
     /** The node's registered facts; null when the node is unknown or has not registered yet. */

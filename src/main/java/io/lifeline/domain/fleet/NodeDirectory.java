@@ -1,8 +1,20 @@
 package io.lifeline.domain.fleet;
 
+import io.lifeline.domain.event.CapacityType;
+import java.util.Set;
+
 /** Read-only lookup of node facts, for the parts of the model that group by pool or capacity type. */
 public interface NodeDirectory {
 
     /** The node's facts, or {@code null} when the node is unknown. */
     NodeInfo find(String node);
+
+    /**
+     * The capacity types of the pool's live nodes (registered and not terminated), so that a placement check can
+     * tell whether a pool offers capacity other than spot. Empty when the pool is unknown, and for a directory
+     * that cannot tell.
+     */
+    default Set<CapacityType> capacityTypesIn(String pool) {
+        return Set.of();
+    }
 }

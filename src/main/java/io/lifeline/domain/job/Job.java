@@ -95,6 +95,8 @@ final class Job {
     /** Per pool and per capacity type: active nodes now (resolved when the membership changes), exposure, interruptions. */
     final Map<String, PoolStats> pools = new TreeMap<>();
     final Map<String, PoolStats> capacities = new TreeMap<>();
+    /** Per capacity type within a pool ({@link #poolCapacityKey}): the inputs of a pool's reclaim rate per capacity type. */
+    final Map<String, PoolStats> poolCapacities = new TreeMap<>();
     long poolsVersion = -1;
     String primaryPool;
     String primaryCapacity;
@@ -178,6 +180,7 @@ final class Job {
         evictedThroughMillis = s.evictedThroughMillis();
         s.pools().forEach((k, v) -> pools.put(k, PoolStats.restore(v)));
         s.capacities().forEach((k, v) -> capacities.put(k, PoolStats.restore(v)));
+        s.poolCapacities().forEach((k, v) -> poolCapacities.put(k, PoolStats.restore(v)));
         poolsVersion = s.poolsVersion();
         primaryPool = s.primaryPool();
         primaryCapacity = s.primaryCapacity();
@@ -196,7 +199,7 @@ final class Job {
                 retiring, run, ledger.save(), membership.save(), checkpoints.save(), incidents.save(), recentIds.keys(),
                 commandAcks.views(), timeline.toList(), timelineSeq, drainedSeq, evictedThroughMillis, refusals.toList(),
                 PoolStats.save(pools), PoolStats.save(capacities), poolsVersion, primaryPool, primaryCapacity,
-                indexedNodes, indexedVersion);
+                indexedNodes, indexedVersion, PoolStats.save(poolCapacities));
     }
 
     /**
@@ -229,6 +232,9 @@ final class Job {
                     p.nodeMillis += d * p.nodes;
                 }
                 for (PoolStats c : capacities.values()) {
+                    c.nodeMillis += d * c.nodes;
+                }
+                for (PoolStats c : poolCapacities.values()) {
                     c.nodeMillis += d * c.nodes;
                 }
             }
@@ -292,9 +298,13 @@ final class Job {
         poolsVersion = membership.version();
         pools.values().forEach(p -> p.nodes = 0);
         capacities.values().forEach(c -> c.nodes = 0);
+        poolCapacities.values().forEach(c -> c.nodes = 0);
         for (String node : membership.activeNodes()) {
-            pools.computeIfAbsent(poolOf(nodes, node), k -> new PoolStats()).nodes++;
-            capacities.computeIfAbsent(capacityOf(nodes, node), k -> new PoolStats()).nodes++;
+            String pool = poolOf(nodes, node);
+            String capacity = capacityOf(nodes, node);
+            pools.computeIfAbsent(pool, k -> new PoolStats()).nodes++;
+            capacities.computeIfAbsent(capacity, k -> new PoolStats()).nodes++;
+            poolCapacities.computeIfAbsent(poolCapacityKey(pool, capacity), k -> new PoolStats()).nodes++;
         }
         String pool = majority(pools);
         if (pool != null) {
@@ -307,6 +317,12 @@ final class Job {
     void countInterruption(String pool, String capacity) {
         pools.computeIfAbsent(pool, k -> new PoolStats()).interruptions++;
         capacities.computeIfAbsent(capacity, k -> new PoolStats()).interruptions++;
+        poolCapacities.computeIfAbsent(poolCapacityKey(pool, capacity), k -> new PoolStats()).interruptions++;
+    }
+
+    /** The key of a capacity type within a pool: pool names are Kubernetes label values, which never hold '|'. */
+    static String poolCapacityKey(String pool, String capacity) {
+        return pool + "|" + capacity;
     }
 
     /** Pools where the job has active nodes now, sorted. */

@@ -6,6 +6,7 @@ import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.domain.job.spot.SpotPlacement;
 import java.util.List;
 import java.util.Map;
 
@@ -30,11 +31,13 @@ import java.util.Map;
  * @param refusedTransitions         recent transitions the state machine refused, oldest first
  * @param duplicatesDropped          redelivered events ignored
  * @param lateEvents                 events applied after events with a later time (accounted at the watermark)
+ * @param placement                  where its coordinating roles (rank 0, rendezvous endpoint) run, flagged when on
+ *                                   spot while its pools offer on-demand capacity
  */
 public record JobDetail(JobSummary summary, String owner, String priorityClass, ElasticPolicy elastic, int gpusPerNode,
                         Long checkpointIntervalSeconds, String finishReason, Double samplesPerSecond,
                         Double tokensPerSecond, int agentRestarts, FreshnessView freshness, GoodputView goodput,
                         MembershipView membership, IncidentView openIncident,
                         Map<IncidentCause, Integer> interruptionsByCause, List<RefusedTransition> refusedTransitions,
-                        long duplicatesDropped, long lateEvents) {
+                        long duplicatesDropped, long lateEvents, SpotPlacement placement) {
 }

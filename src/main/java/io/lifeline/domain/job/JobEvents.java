@@ -207,7 +207,8 @@ final class JobEvents {
 
     private void rendezvous(Job job, Instant at, TrainerData.Rendezvous d, String type) {
         job.holding = false;
-        RendezvousRound round = new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants());
+        RendezvousRound round = new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants(),
+                d.endpointNode());
         boolean late = job.membership.current() != null && at.isBefore(job.membership.current().time());
         if (late || job.state.isTerminal()) {
             job.membership.record(round);

@@ -71,6 +71,26 @@ final class JobRollups {
         return new IntervalAdvisor.Exposure(List.copyOf(pools), ms / 1000.0, count);
     }
 
+    /**
+     * The exposure and interruptions of one capacity type ({@code spot}, {@code on-demand}) within the given pools,
+     * over all jobs: a pool's reclaim rate for that capacity type.
+     */
+    static IntervalAdvisor.Exposure exposure(Collection<Job> jobs, Collection<String> pools, String capacity, long now) {
+        long ms = 0;
+        long count = 0;
+        for (Job job : jobs) {
+            long pending = exposed(job) ? job.ledger.pendingMillis(now) : 0;
+            for (String pool : pools) {
+                PoolStats p = job.poolCapacities.get(Job.poolCapacityKey(pool, capacity));
+                if (p != null) {
+                    ms += p.nodeMillis + pending * p.nodes;
+                    count += p.interruptions;
+                }
+            }
+        }
+        return new IntervalAdvisor.Exposure(List.copyOf(pools), ms / 1000.0, count);
+    }
+
     private static boolean exposed(Job job) {
         return job.state == JobState.RUNNING || job.state == JobState.RESCALING;
     }

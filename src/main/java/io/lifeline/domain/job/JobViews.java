@@ -1,10 +1,14 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.fleet.NodeDirectory;
 import io.lifeline.domain.job.checkpoint.CheckpointEntry;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.membership.RendezvousRound;
+import io.lifeline.domain.job.spot.PlacementCheck;
+import io.lifeline.domain.job.spot.SpotPlacement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +17,21 @@ import java.util.List;
 final class JobViews {
 
     private final JobsConfig config;
+    private final NodeDirectory nodes;
 
-    JobViews(JobsConfig config) {
+    JobViews(JobsConfig config, NodeDirectory nodes) {
         this.config = config;
+        this.nodes = nodes;
+    }
+
+    /** Where the job's coordinating roles run now (nothing to check while it trains on no node). */
+    SpotPlacement placement(Job job) {
+        if (!job.state.isActive()) {
+            return SpotPlacement.NONE;
+        }
+        RendezvousRound round = job.membership.current();
+        return PlacementCheck.check(job.membership.activeParticipants(), round == null ? null : round.endpointNode(),
+                nodes);
     }
 
     FreshnessView freshness(Job job, long now) {
@@ -55,7 +71,8 @@ final class JobViews {
         return new JobDetail(summary(job, now), job.owner, job.priorityClass, job.elastic, job.gpusPerNode,
                 job.checkpointIntervalSeconds, job.finishReason, job.samplesPerSecond, job.tokensPerSecond,
                 job.agentRestarts, freshness(job, now), goodput(job, now), job.membership.view(job.name), openView,
-                job.incidents.interruptionsByCause(), job.refusals.toList(), job.duplicates, job.lateEvents);
+                job.incidents.interruptionsByCause(), job.refusals.toList(), job.duplicates, job.lateEvents,
+                placement(job));
     }
 
     List<IncidentView> incidents(Job job, long now) {

@@ -2,7 +2,13 @@ package io.lifeline.domain.job;
 
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.fleet.NodeDirectory;
+import io.lifeline.domain.job.spot.CapacityInterval;
+import io.lifeline.domain.job.spot.SpotEconomics;
+import io.lifeline.domain.job.spot.SpotPrices;
+import io.lifeline.domain.job.spot.SpotReport;
+import io.lifeline.domain.job.spot.SpotVerdict;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.advice.IntervalAdvisor;
@@ -96,7 +102,7 @@ public final class Jobs {
         this.config = Objects.requireNonNull(config, "config");
         this.interruptions = new Interruptions(config, nodes);
         this.events = new JobEvents(interruptions);
-        this.views = new JobViews(config);
+        this.views = new JobViews(config, nodes);
         this.strays = new SilentSubjects(config.strayJobsForgetAfter().toMillis());
     }
 
@@ -474,6 +480,21 @@ public final class Jobs {
     }
 
     private IntervalAdvice advise(Job job) {
+        List<String> pools = pools(job);
+        return advise(job, JobRollups.exposure(sorted(), pools, now()));
+    }
+
+    /** The job's pools: where its nodes are, else the pool it was last in. */
+    private static List<String> pools(Job job) {
+        List<String> pools = job.activePools();
+        if (pools.isEmpty() && job.primaryPool != null) {
+            pools.add(job.primaryPool);
+        }
+        return pools;
+    }
+
+    /** Interval advice for the job's measured checkpoint cost and recovery at the given exposure. */
+    private IntervalAdvice advise(Job job, IntervalAdvisor.Exposure exposure) {
         List<Long> blocking = job.checkpoints.recentBlockingMillis(config.adviceSamples());
         Double c = blocking.isEmpty() ? null : median(blocking) / 1000.0;
         Double current = null;
@@ -488,14 +509,33 @@ public final class Jobs {
                 source = "observed";
             }
         }
-        List<String> pools = job.activePools();
-        if (pools.isEmpty() && job.primaryPool != null) {
-            pools.add(job.primaryPool);
-        }
-        IntervalAdvisor.Exposure exposure = JobRollups.exposure(sorted(), pools, now());
         Long recovery = job.incidents.meanRecoveryMillis();
         return IntervalAdvisor.advise(job.name, current, source, c, blocking.size(), exposure,
                 job.membership.activeNodeCount(), recovery == null ? 0 : recovery / 1000.0);
+    }
+
+    /**
+     * The job and spot capacity: where its coordinating roles run, the checkpoint interval advised for spot and for
+     * on-demand from its pools' reclaim rates, and the spot-vs-on-demand verdict at these prices (see
+     * {@link SpotEconomics}).
+     */
+    public Optional<SpotReport> spot(String job, SpotPrices prices) {
+        return find(job).map(j -> spotReport(j, prices));
+    }
+
+    private SpotReport spotReport(Job job, SpotPrices prices) {
+        List<String> pools = pools(job);
+        long now = now();
+        CapacityInterval spot = SpotEconomics.interval(CapacityType.SPOT,
+                advise(job, JobRollups.exposure(sorted(), pools, CapacityType.SPOT.wireName(), now)));
+        CapacityInterval onDemand = SpotEconomics.interval(CapacityType.ON_DEMAND,
+                advise(job, JobRollups.exposure(sorted(), pools, CapacityType.ON_DEMAND.wireName(), now)));
+        String pool = job.primaryPool != null ? job.primaryPool : Job.UNKNOWN_POOL;
+        Double observed = job.ledger.view(now).ettr();
+        SpotVerdict verdict = SpotEconomics.verdict(pool,
+                SpotEconomics.cost(spot, prices.price(pool, CapacityType.SPOT), false),
+                SpotEconomics.cost(onDemand, prices.price(pool, CapacityType.ON_DEMAND), true), observed);
+        return new SpotReport(job.name, views.placement(job), List.of(spot, onDemand), verdict);
     }
 
     private static double median(List<Long> values) {

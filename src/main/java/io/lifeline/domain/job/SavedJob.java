@@ -44,6 +44,8 @@ import java.util.Objects;
  * @param primaryCapacity       likewise for capacity types, may be null
  * @param indexedNodes          the nodes it is indexed under
  * @param indexedVersion        the membership version of that index
+ * @param poolCapacities        its share of each capacity type within each pool ({@code pool|capacity}); empty in
+ *                              checkpoints written before it was kept
  */
 public record SavedJob(String name, long incarnation, Spec spec, JobState state, Instant stateSince, Instant submittedAt,
                        Instant finishedAt, String finishReason, boolean admitted, boolean retiring, Run run,
@@ -52,7 +54,7 @@ public record SavedJob(String name, long incarnation, Spec spec, JobState state,
                        List<TimelineEntry> timeline, long timelineSeq, long drainedSeq, long evictedThroughMillis,
                        List<RefusedTransition> refusals, Map<String, Pool> pools, Map<String, Pool> capacities,
                        long poolsVersion, String primaryPool, String primaryCapacity, List<String> indexedNodes,
-                       long indexedVersion) {
+                       long indexedVersion, Map<String, Pool> poolCapacities) {
 
     public SavedJob {
         Objects.requireNonNull(name, "name");
@@ -70,6 +72,7 @@ public record SavedJob(String name, long incarnation, Spec spec, JobState state,
         pools = Map.copyOf(pools);
         capacities = Map.copyOf(capacities);
         indexedNodes = List.copyOf(indexedNodes);
+        poolCapacities = poolCapacities == null ? Map.of() : Map.copyOf(poolCapacities);
     }
 
     /**

@@ -90,6 +90,17 @@ public final class JobDriver {
                 new TrainerData.Rendezvous("run-1", round, ranksPerNode * nodeNames.length, ps)));
     }
 
+    /** A round as {@link #rendezvous(String, int, int, String...)} whose endpoint's node is named. */
+    public JobDriver rendezvousWithEndpoint(String hms, int round, int ranksPerNode, String endpointNode,
+                                            String... nodeNames) {
+        List<TrainerData.Participant> ps = new ArrayList<>();
+        for (int i = 0; i < nodeNames.length; i++) {
+            ps.add(new TrainerData.Participant(nodeNames[i], i * ranksPerNode, ranksPerNode));
+        }
+        return apply(event(hms, EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous("run-1", round, ranksPerNode * nodeNames.length, ps, endpointNode)));
+    }
+
     public JobDriver progress(String hms, long step) {
         return apply(event(hms, EventType.TRAINER_PROGRESS, new TrainerData.Progress(step, 120.0, 250000.0)));
     }

@@ -3,8 +3,10 @@ package io.lifeline.domain.job;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.fleet.NodeDirectory;
 import io.lifeline.domain.fleet.NodeInfo;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** A node directory filled by the test. */
 public final class TestNodes implements NodeDirectory {
@@ -24,8 +26,25 @@ public final class TestNodes implements NodeDirectory {
         return this;
     }
 
+    /** Forgets a node (it was terminated): its pool no longer offers its capacity type. */
+    public TestNodes remove(String name) {
+        nodes.remove(name);
+        return this;
+    }
+
     @Override
     public NodeInfo find(String node) {
         return nodes.get(node);
+    }
+
+    @Override
+    public Set<CapacityType> capacityTypesIn(String pool) {
+        Set<CapacityType> out = EnumSet.noneOf(CapacityType.class);
+        for (NodeInfo n : nodes.values()) {
+            if (pool.equals(n.pool())) {
+                out.add(n.capacityType());
+            }
+        }
+        return out;
     }
 }

@@ -168,6 +168,17 @@ public final class Membership {
         return out;
     }
 
+    /** The participants of the placement whose nodes are not lost, in round order. */
+    public List<Participant> activeParticipants() {
+        List<Participant> out = new ArrayList<>(placement.size());
+        for (Participant p : placement.values()) {
+            if (!lost.contains(p.node())) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     public RendezvousRound current() {
         return current;
     }

@@ -12,11 +12,18 @@ import java.util.List;
  * @param worldSize     total ranks
  * @param time          when the round completed
  * @param participants  nodes and the ranks they host
+ * @param endpointNode  node hosting the rendezvous endpoint as the round reported it, or null when not reported
  */
-public record RendezvousRound(String runId, int round, int worldSize, Instant time, List<Participant> participants) {
+public record RendezvousRound(String runId, int round, int worldSize, Instant time, List<Participant> participants,
+                              String endpointNode) {
 
     public RendezvousRound {
         participants = List.copyOf(participants);
+    }
+
+    /** A round that does not name its endpoint's node. */
+    public RendezvousRound(String runId, int round, int worldSize, Instant time, List<Participant> participants) {
+        this(runId, round, worldSize, time, participants, null);
     }
 
     /** How many nodes took part. */
