@@ -316,7 +316,7 @@ final class ActionProcedures {
         StepOutcome out;
         try {
             out = awaitUntil(a.deadline(), m -> {
-                if (newestGoodStep(m.jobs().checkpoints(job).orElse(null), counts) > baseline) {
+                if (answers(m.jobs().checkpoints(job).orElse(null), counts, baseline, a.createdAt())) {
                     return true;
                 }
                 m.jobs().commandAck(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
@@ -430,6 +430,26 @@ final class ActionProcedures {
 
     static long newestGoodStep(CheckpointHistory h) {
         return newestGoodStep(h, c -> true);
+    }
+
+    /**
+     * Whether a good checkpoint that counts answers a request made at {@code asked}: one of a newer step than the
+     * baseline, or one started after the request (a run restored from an older checkpoint saves lower steps).
+     */
+    static boolean answers(CheckpointHistory h, Predicate<CheckpointView> counts, long baseline, Instant asked) {
+        if (newestGoodStep(h, counts) > baseline) {
+            return true;
+        }
+        if (h == null || asked == null) {
+            return false;
+        }
+        for (CheckpointView c : h.checkpoints()) {
+            if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED) && counts.test(c)
+                    && c.startedAt() != null && c.startedAt().isAfter(asked)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The step of the newest good checkpoint {@code counts} accepts, or -1. */
