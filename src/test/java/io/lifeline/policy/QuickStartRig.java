@@ -192,6 +192,11 @@ final class QuickStartRig implements AutoCloseable {
 
     /** Starts the executor (once it leads), the policies and the demo fleet, as the application does at start-up. */
     void start() throws Exception {
+        start(null);
+    }
+
+    /** Like {@link #start()}, with the demo running {@code scenario} (null: the built-in one) from the clock's time. */
+    void start(io.lifeline.demo.Scenario scenario) throws Exception {
         executor.start();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!executor.isLeader()) {
@@ -201,7 +206,11 @@ final class QuickStartRig implements AutoCloseable {
             TimeUnit.MILLISECONDS.sleep(20);
         }
         policyRunner.onOpened(new IngestOpened());
-        demo.start();
+        if (scenario == null) {
+            demo.start();
+        } else {
+            demo.start(scenario, 1.0, Duration.ZERO);
+        }
     }
 
     /**

@@ -23,11 +23,16 @@ public enum Durability {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** Whether a copy is left somewhere once {@code node} is gone, for a checkpoint held on {@code holders}. */
+    /**
+     * Whether a copy is left once {@code node} is gone, for a checkpoint held on {@code holders}: a replicated one
+     * keeps a copy on another holder; a node-local one is in pieces on each node that wrote it (its shards), so it is
+     * lost with any of them, and kept only when {@code node} is not one (an unknown writer counts as lost).
+     */
     public boolean survivesLossOf(String node, java.util.List<String> holders) {
         return switch (this) {
             case OBJECT_STORAGE, SHARED_FILESYSTEM, UNKNOWN -> true;
-            case REPLICATED, NODE_LOCAL -> holders.stream().anyMatch(h -> !h.equals(node));
+            case REPLICATED -> holders.stream().anyMatch(h -> !h.equals(node));
+            case NODE_LOCAL -> !holders.isEmpty() && !holders.contains(node);
         };
     }
 
