@@ -110,7 +110,7 @@ public class AlertSnapshots {
                 }
             }
             jobs.add(new JobFacts(s.name(), s.namespace(), s.state().isActive(), s.freshnessAgeMillis(),
-                    f == null ? 0 : f.objectiveMillis(), restarts));
+                    f == null ? 0 : f.objectiveMillis(), restarts, s.nodeLocalCheckpoint()));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();

@@ -41,12 +41,19 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param freshnessAgeMillis        age of its newest good checkpoint (or of its first training without one), or null
      * @param freshnessObjectiveMillis  its freshness objective
      * @param restartTimes              when it stopped for a restart, recent ones (bounded by the model)
+     * @param nodeLocalCheckpoint       whether its newest good checkpoint would be lost with a node
      */
     public record JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
-                           long freshnessObjectiveMillis, List<Instant> restartTimes) {
+                           long freshnessObjectiveMillis, List<Instant> restartTimes, boolean nodeLocalCheckpoint) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
+        }
+
+        /** A job whose newest checkpoint survives a node (or that has none). */
+        public JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
+                        long freshnessObjectiveMillis, List<Instant> restartTimes) {
+            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, false);
         }
     }
 
