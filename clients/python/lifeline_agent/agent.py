@@ -417,6 +417,12 @@ class Agent(_Base):
                 ack(cmd.id, "accepted")
                 ack(cmd.id, "done", "holding at step %d; checkpoint %s is current" % (holding[0], holding[1]))
                 return
+            if kind != "rescale_notice" and cmd.get("storage") == "durable" and not self.config.checkpoints_durable:
+                # A save here would not outlive the node Lifeline is worried about: say so rather than save in vain.
+                ack(cmd.id, "rejected", "no durable checkpoint storage: this trainer's saves stay on the node (set "
+                                        "LIFELINE_CHECKPOINTS_DURABLE=1 when they go to object storage or a shared "
+                                        "file system)")
+                return
             if kind == "rescale_notice":
                 self._rescale = {"worldSize": cmd.get("worldSize"), "workers": cmd.get("workers")}
                 self._fire("rescale", dict(self._rescale))

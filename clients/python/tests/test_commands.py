@@ -107,6 +107,28 @@ class AgentCommandsTest(unittest.TestCase):
         self.assertIn("step-%d" % task.step, acks[1][2])
         self.assertIsNone(self.agent.checkpoint_requested())
 
+    def test_a_durable_checkpoint_is_refused_by_a_trainer_whose_saves_stay_on_the_node(self):
+        self.lifeline.add_command("c-durable", "prepare_exit", deadline="2099-03-01T10:05:00Z", reason="drain node-a",
+                                  node="node-a", storage="durable")
+        acks = self.acks("c-durable", 1)
+        self.assertEqual(acks[0][1], "rejected")
+        self.assertIn("no durable checkpoint storage", acks[0][2])
+        self.assertIsNone(self.agent.step(1))      # nothing was planned: no save in vain
+
+    def test_a_durable_checkpoint_is_saved_by_a_trainer_whose_saves_outlive_the_node(self):
+        self.agent.config.checkpoints_durable = True
+        self.lifeline.add_command("c-durable", "checkpoint_now", deadline="2099-03-01T10:05:00Z", storage="durable")
+        self.assertEqual(self.acks("c-durable", 1)[0][1], "accepted")
+        task = None
+        for step in range(1, 50):
+            task = self.agent.step(step)
+            if task:
+                break
+            time.sleep(0.01)
+        self.assertEqual((task.kind, task.reason), ("save", "command"))
+        self.agent.complete(task, ok=True, checkpoint_id="step-%d" % task.step)
+        self.assertEqual([a[1] for a in self.acks("c-durable", 2)], ["accepted", "done"])
+
     def test_a_failed_save_acks_failed(self):
         self.lifeline.add_command("c-fail", "checkpoint_now", deadline="2099-03-01T10:05:00Z")
         self.acks("c-fail", 1)

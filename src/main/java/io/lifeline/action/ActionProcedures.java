@@ -11,6 +11,7 @@ import io.lifeline.config.ActionsConfig;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.StepState;
 import io.lifeline.domain.job.JobDetail;
+import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointStatus;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
@@ -111,11 +112,15 @@ final class ActionProcedures {
                 i -> () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline(), true));
         s.step("cordon", () -> cluster(cluster.cordon(node), a.deadline()));
         List<StepOutcome> requests = sent.await();
+        List<String> unsafe = new ArrayList<>();
         for (int i = 0; i < jobs.size(); i++) {
             String job = jobs.get(i);
             StepOutcome req = requests.get(i);
             if (req.state() == StepState.DONE) {
-                s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
+                StepOutcome saved = s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
+                if (saved.state() == StepState.FAILED) {
+                    unsafe.add(job + " (" + saved.detail() + ")");
+                }
             }
         }
         StepOutcome listed = s.step("list pods", () -> StepOutcome.done(describe(cluster.trainingPodsOn(node))));
@@ -135,7 +140,8 @@ final class ActionProcedures {
             }
         }
         return node + " drained: " + evicted + " pod(s) evicted (" + listed.detail() + "), "
-                + (shrunk.isEmpty() ? "no job shrunk" : "shrunk " + String.join(", ", shrunk));
+                + (shrunk.isEmpty() ? "no job shrunk" : "shrunk " + String.join(", ", shrunk))
+                + (unsafe.isEmpty() ? "" : "; no checkpoint that survives " + node + " for " + String.join(", ", unsafe));
     }
 
     private String preempt(ActionView a, StepRunner s) throws Exception {
@@ -246,19 +252,29 @@ final class ActionProcedures {
 
     /**
      * Sends checkpoint_now, or prepare_exit when the job's ranks are about to be stopped (drain, preempt): trainers
-     * then save and hold still until they restart, so no step is taken that the stop would throw away.
+     * then save and hold still until they restart, so no step is taken that the stop would throw away. Only a
+     * checkpoint that survives what the action does counts ({@link #counted}); when the job's newest one would not
+     * (it is on the local disk of the node being drained), the command asks for durable storage
+     * ({@code storage=durable}).
      */
     private StepOutcome requestCheckpoint(ActionView a, StepRunner s, String step, String job, Instant deadline,
                                           boolean onlyIfAtRisk) throws Exception {
+        Predicate<CheckpointView> counts = counted(a);
         // One read for both: every round trip through the model's queue delays the command under heavy ingest. Kept
         // across the step's re-checks: a checkpoint its command caused must not move its own baseline.
         Optional<JobAndBaseline> d = s.keep("baseline of " + job, () -> read(m -> m.jobs().detail(job)
-                .map(j -> new JobAndBaseline(j.freshness(), newestGoodStep(m.jobs().checkpoints(job).orElse(null))))));
+                .map(j -> new JobAndBaseline(surviving(a, m, job).orElse(j.freshness()), j.summary().state(),
+                        newestGoodStep(m.jobs().checkpoints(job).orElse(null), counts)))));
         if (d.isEmpty()) {
             return StepOutcome.skipped("job " + job + " is no longer known");
         }
         FreshnessView f = d.get().freshness();
-        if (onlyIfAtRisk && f != null && f.stepsSince() != null && f.stepsSince() == 0) {
+        JobState state = d.get().state();
+        if (a.kind() == ActionKind.DRAIN && state != JobState.RUNNING && state != JobState.RESCALING) {
+            // Its trainers are starting or restarting: they would refuse, and there is nothing new to save yet.
+            return StepOutcome.skipped("job " + job + " is " + state + ": not training, nothing new to save");
+        }
+        if (onlyIfAtRisk && f != null && f.stepsSince() != null && f.stepsSince() == 0 && !f.newestNotSurviving()) {
             return StepOutcome.skipped("nothing new since checkpoint " + f.checkpointId());
         }
         long baseline = d.get().baseline();
@@ -268,14 +284,45 @@ final class ActionProcedures {
         if (a.kind() == ActionKind.DRAIN) {
             params.put("node", a.target()); // the node going away: its ranks exit after the save, the others hold
         }
+        boolean durable = "durable".equals(a.params().get("storage")) || (f != null && f.newestNotSurviving());
+        if (durable) {
+            params.put("storage", "durable");
+        }
         String id = checkpointCommandId(a, job);
         CommandDelivery.Delivery sent = delivery.deliver(s, step, () -> new TrainerCommand(id, job, type, params,
                 clock.instant(), deadline), deadline, () -> acknowledged(job, id));
         if (!sent.ok()) {
             return StepOutcome.failed(type.wire() + " " + sent.failure());
         }
-        return StepOutcome.done(type.wire() + " " + sent.describe() + "; newest good checkpoint at step " + baseline,
-                new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
+        return StepOutcome.done(type.wire() + (durable ? " to durable storage " : " ") + sent.describe()
+                + "; newest good checkpoint " + (a.kind() == ActionKind.DRAIN ? "surviving " + a.target() + " " : "")
+                + "at step " + baseline, new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
+    }
+
+    /**
+     * Which checkpoints an action counts: a drain those that survive the loss of its node, a checkpoint-now asking for
+     * durable storage those that survive the loss of any node, anything else every good one.
+     */
+    private static Predicate<CheckpointView> counted(ActionView a) {
+        if (a.kind() == ActionKind.DRAIN) {
+            String node = a.target();
+            return c -> c.survivesLossOf(node);
+        }
+        if ("durable".equals(a.params().get("storage"))) {
+            return CheckpointView::survivesAnyNode;
+        }
+        return c -> true;
+    }
+
+    /** How the checkpoints an action counts are described in its step details. */
+    private static String survives(ActionView a) {
+        return a.kind() == ActionKind.DRAIN ? " that survives " + a.target()
+                : "durable".equals(a.params().get("storage")) ? " on durable storage" : "";
+    }
+
+    /** The job's freshness as the action counts it: for a drain, what survives its node. */
+    private static Optional<FreshnessView> surviving(ActionView a, LiveModel m, String job) {
+        return a.kind() == ActionKind.DRAIN ? m.jobs().freshnessSurviving(job, a.target()) : m.jobs().freshness(job);
     }
 
     /** Whether the trainers answered the command: in the model, or recorded by a channel on any replica. */
@@ -284,8 +331,8 @@ final class ActionProcedures {
                 || commands.acknowledgement(job, commandId).isPresent();
     }
 
-    /** A job's checkpoint freshness and the step of its newest good checkpoint, read together. */
-    private record JobAndBaseline(FreshnessView freshness, long baseline) {
+    /** A job's checkpoint freshness, its state and the step of its newest counted checkpoint, read together. */
+    private record JobAndBaseline(FreshnessView freshness, JobState state, long baseline) {
     }
 
     private static String checkpointCommandId(ActionView a, String job) {
@@ -295,16 +342,18 @@ final class ActionProcedures {
     /** Waits for a good checkpoint newer than the baseline; stops at once when the trainers refuse the command. */
     private StepOutcome awaitCheckpoint(ActionView a, String job, long baseline) throws Exception {
         String commandId = checkpointCommandId(a, job);
+        Predicate<CheckpointView> counts = counted(a);
         AtomicReference<CommandAckView> refusal = new AtomicReference<>();
         StepOutcome out;
         try {
             out = awaitUntil(a.deadline(), m -> {
-                if (newestGoodStep(m.jobs().checkpoints(job).orElse(null)) > baseline) {
+                if (answers(m.jobs().checkpoints(job).orElse(null), counts, baseline, a.createdAt())) {
                     return true;
                 }
                 m.jobs().commandAck(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
                 return refusal.get() != null;
-            }, "checkpoint of " + job + " completed", "no checkpoint of " + job + " completed by the deadline");
+            }, "checkpoint of " + job + " completed" + survives(a), "no checkpoint of " + job + survives(a)
+                    + " completed by the deadline");
         } catch (StepRunner.Waiting w) {
             // A refusal through an agent that polls another replica is on the command's queue row before it is in
             // this replica's model.
@@ -423,11 +472,36 @@ final class ActionProcedures {
     }
 
     static long newestGoodStep(CheckpointHistory h) {
+        return newestGoodStep(h, c -> true);
+    }
+
+    /**
+     * Whether a good checkpoint that counts answers a request made at {@code asked}: one of a newer step than the
+     * baseline, or one started after the request (a run restored from an older checkpoint saves lower steps).
+     */
+    static boolean answers(CheckpointHistory h, Predicate<CheckpointView> counts, long baseline, Instant asked) {
+        if (newestGoodStep(h, counts) > baseline) {
+            return true;
+        }
+        if (h == null || asked == null) {
+            return false;
+        }
+        for (CheckpointView c : h.checkpoints()) {
+            if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED) && counts.test(c)
+                    && c.startedAt() != null && c.startedAt().isAfter(asked)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The step of the newest good checkpoint {@code counts} accepts, or -1. */
+    static long newestGoodStep(CheckpointHistory h, Predicate<CheckpointView> counts) {
         long best = -1;
         if (h != null) {
             for (CheckpointView c : h.checkpoints()) {
                 if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED)
-                        && c.step() > best) {
+                        && counts.test(c) && c.step() > best) {
                     best = c.step();
                 }
             }

@@ -123,6 +123,28 @@ public class DefaultActionService implements ActionService, AuditLog {
         }
     }
 
+    /**
+     * Records a policy decision that waits (its target cannot obey yet, or the policy backs off) as a finished action
+     * whose outcome is {@code skipped: <reason>}, like a dry run: visible and audited, nothing done, no plan made (the
+     * planner may well refuse a target that is not ready) and no lock held. The same key records once.
+     */
+    public ActionView recordSkipped(ActionRequest request, String requester, String idempotencyKey, String reason) {
+        try {
+            String id = idFor(requester, idempotencyKey);
+            Optional<ActionView> earlier = store.find(id);
+            if (earlier.isPresent()) {
+                return earlier.get();
+            }
+            Instant now = clock.instant();
+            Impact none = new Impact(0, null, 0, java.util.List.of(), java.util.List.of(), true, java.util.List.of());
+            return store.insert(new ActionStore.NewAction(id, request.kind(), request.target(), request.params(),
+                    request.reason(), requester, idempotencyKey, now, now, none, ActionState.SUCCEEDED,
+                    "skipped: " + reason)).action();
+        } catch (SQLException e) {
+            throw new ActionsUnavailableException("the action store is unavailable", e);
+        }
+    }
+
     @Override
     public Optional<ActionView> find(String id) {
         try {

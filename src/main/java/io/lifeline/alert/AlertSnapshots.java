@@ -113,7 +113,8 @@ public class AlertSnapshots {
             SpotPlacement placement = j.detail().placement();
             boolean flagged = placement != null && placement.flagged();
             jobs.add(new JobFacts(s.name(), s.namespace(), s.state().isActive(), s.freshnessAgeMillis(),
-                    f == null ? 0 : f.objectiveMillis(), restarts, flagged, flagged ? placement.warning() : null));
+                    f == null ? 0 : f.objectiveMillis(), restarts, flagged, flagged ? placement.warning() : null,
+                    s.nodeLocalCheckpoint()));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();

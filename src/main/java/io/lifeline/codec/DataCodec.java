@@ -25,6 +25,7 @@ final class DataCodec {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final int MAX_PARTICIPANTS = 100_000;
+    private static final int MAX_REPLICAS = 64;
     private static final long MAX_COUNT = Long.MAX_VALUE;
 
     private DataCodec() {
@@ -105,7 +106,7 @@ final class DataCodec {
                     d.reqLong("step", 0, Long.MAX_VALUE), d.optLong("bytes", 0, Long.MAX_VALUE),
                     d.reqDouble("durationSeconds", 0, 1e7), d.reqDouble("blockingSeconds", 0, 1e7),
                     d.optString("uri"), d.optString("checksum"), d.optInt("shards", 1, Integer.MAX_VALUE),
-                    d.optBool("async", false), d.optInt("worldSize", 1, Integer.MAX_VALUE));
+                    d.optBool("async", false), d.optInt("worldSize", 1, Integer.MAX_VALUE), replicas(d));
             case TRAINER_CHECKPOINT_FAILED -> new TrainerData.CheckpointFailed(d.reqString("checkpointId"),
                     d.reqLong("step", 0, Long.MAX_VALUE), d.optString("error"));
             case TRAINER_CHECKPOINT_VERIFIED -> new TrainerData.CheckpointVerified(d.reqString("checkpointId"),
@@ -125,6 +126,27 @@ final class DataCodec {
             }
         }
         return null;
+    }
+
+    /** The optional {@code replicas} of a completed checkpoint: node names, at most {@value #MAX_REPLICAS}. */
+    private static List<String> replicas(DataReader d) {
+        JsonNode arr = d.optArray("replicas");
+        if (arr == null) {
+            return List.of();
+        }
+        if (arr.size() > MAX_REPLICAS) {
+            throw new InvalidEventException(d.path("replicas") + ": more than " + MAX_REPLICAS + " entries");
+        }
+        List<String> out = new ArrayList<>(arr.size());
+        for (int i = 0; i < arr.size(); i++) {
+            JsonNode n = arr.get(i);
+            if (!n.isTextual() || n.asText().isBlank()) {
+                throw new InvalidEventException(d.path("replicas") + "[" + i + "]: expected a node name, got "
+                        + DataReader.describe(n));
+            }
+            out.add(n.asText());
+        }
+        return out;
     }
 
     private static EventData decodeRendezvous(DataReader d) {
@@ -315,6 +337,10 @@ final class DataCodec {
             o.put("async", c.async());
             if (c.worldSize() != null) {
                 o.put("worldSize", c.worldSize());
+            }
+            if (!c.replicas().isEmpty()) {
+                ArrayNode rs = o.putArray("replicas");
+                c.replicas().forEach(rs::add);
             }
         } else if (t instanceof TrainerData.CheckpointFailed c) {
             o.put("checkpointId", c.checkpointId()).put("step", c.step());

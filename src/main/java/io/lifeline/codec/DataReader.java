@@ -201,6 +201,18 @@ final class DataReader {
         return new DataReader(v, prefix + field + ".");
     }
 
+    /** The array at {@code field}, or null when absent (or JSON null). */
+    JsonNode optArray(String field) {
+        JsonNode v = get(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isArray()) {
+            throw bad(field, "expected an array", v);
+        }
+        return v;
+    }
+
     JsonNode reqArray(String field) {
         JsonNode v = get(field);
         if (v == null) {

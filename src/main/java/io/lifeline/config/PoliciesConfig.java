@@ -22,4 +22,20 @@ public interface PoliciesConfig {
     /** How often conditions that build up (stale checkpoints, restart loops, free capacity) are looked for. */
     @WithDefault("15s")
     Duration interval();
+
+    /** How long a job must have trained (since it last started or restored) before a policy commands its trainers. */
+    @WithDefault("60s")
+    Duration startupGrace();
+
+    /** A job whose trainers reported no progress for longer is not commanded by a policy (nobody may answer). */
+    @WithDefault("2m")
+    Duration trainerSilence();
+
+    /** The pause after a policy's first failed action on a target; it doubles with each failure in a row. */
+    @WithDefault("1m")
+    Duration backoffInitial();
+
+    /** The longest pause a policy backs off from a target for, however many of its actions failed. */
+    @WithDefault("1h")
+    Duration backoffMax();
 }

@@ -85,8 +85,10 @@ final class Checkpoints {
         Scenario.Checkpointing c = job.spec.checkpoint();
         double blocking = round3(ctx.rng.jitter(c.blockingSeconds(), 0.15));
         double duration = c.async() ? round3(Math.max(blocking + 1, ctx.rng.jitter(c.uploadSeconds(), 0.2))) : blocking;
+        // A save asked for on durable storage goes there; the others where the job usually writes.
+        boolean durable = job.wantsDurable() && c.durableUriPrefix() != null;
         SimJob.Save save = new SimJob.Save(String.format("%s-ckpt-%05d", job.spec.name(), ++job.saves), job.step(now),
-                now, blocking, duration, c.async());
+                now, blocking, duration, c.async(), durable);
         job.inFlight = save;
         job.setBlocked(true, now);
         ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_STARTED, job.key,
@@ -125,12 +127,13 @@ final class Checkpoints {
                     + "operation: Please reduce your request rate.";
             ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_FAILED, job.key,
                     new TrainerData.CheckpointFailed(save.id(), save.step(), error));
-            ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT), TrainerData.AckStatus.FAILED,
-                    "checkpoint " + save.id() + " failed: " + error);
+            ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT),
+                    TrainerData.AckStatus.FAILED, "checkpoint " + save.id() + " failed: " + error);
         } else {
             long bytes = Math.round(ctx.rng.jitter(c.sizeGiB(), 0.002) * GIB);
             String checksum = "sha256:" + ctx.rng.hex(64);
-            String uri = String.format("%s/%s/step_%09d", c.uriPrefix(), job.spec.name(), save.step());
+            String uri = String.format("%s/%s/step_%09d", save.durable() ? c.durableUriPrefix() : c.uriPrefix(),
+                    job.spec.name(), save.step());
             int worldSize = Math.max(1, job.world.size() * job.spec.procsPerNode());
             ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_COMPLETED, job.key,
                     new TrainerData.CheckpointCompleted(save.id(), save.step(), bytes, save.durationSeconds(),
@@ -139,8 +142,17 @@ final class Checkpoints {
             ctx.agenda.after(ctx.rng.millisBetween(2, 10), () -> ctx.emit(Emitter.TRAINER,
                     EventType.TRAINER_CHECKPOINT_VERIFIED, job.key, new TrainerData.CheckpointVerified(save.id(), true,
                             checksum)));
-            ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT), TrainerData.AckStatus.DONE,
-                    "checkpoint " + save.id() + " at step " + save.step() + " completed");
+            boolean durableEnough = save.durable() || c.durableUriPrefix() == null;
+            ctx.commands.resolve(job, durableEnough ? EnumSet.of(SimJob.CommandKind.CHECKPOINT,
+                    SimJob.CommandKind.DURABLE_CHECKPOINT) : EnumSet.of(SimJob.CommandKind.CHECKPOINT),
+                    TrainerData.AckStatus.DONE, "checkpoint " + save.id() + " at step " + save.step() + " completed"
+                    + (save.durable() ? " on durable storage" : ""));
+            if (job.wantsDurable() && (job.phase == JobPhase.RUNNING || job.phase == JobPhase.RESCALING
+                    || job.phase == JobPhase.SUSPENDING)) {
+                // A local save finished while a durable one was asked for: that one comes next.
+                start(job);
+                return;
+            }
         }
         if (job.phase == JobPhase.RESCALING || job.phase == JobPhase.SUSPENDING) {
             secure(job);

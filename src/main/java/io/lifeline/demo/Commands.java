@@ -41,11 +41,15 @@ final class Commands {
     }
 
     void checkpoint(String commandId, String jobKey, Long deadline) {
-        checkpoint(commandId, CHECKPOINT, jobKey, deadline);
+        checkpoint(commandId, CHECKPOINT, jobKey, deadline, false);
     }
 
-    /** A save now, under the command's own name ({@code checkpoint}, {@code prepare_exit}...). */
-    void checkpoint(String commandId, String command, String jobKey, Long deadline) {
+    /**
+     * A save now, under the command's own name ({@code checkpoint}, {@code prepare_exit}...); {@code durable}: on
+     * storage that outlives the node ({@code storage=durable}), which a job writing to its nodes' local disks does
+     * to its durable location, and refuses when it has none.
+     */
+    void checkpoint(String commandId, String command, String jobKey, Long deadline, boolean durable) {
         SimJob job = acceptable(commandId, command, jobKey);
         if (job == null) {
             return;
@@ -55,8 +59,16 @@ final class Commands {
             ack(jobKey, commandId, command, AckStatus.REJECTED, notTraining(job));
             return;
         }
+        Scenario.Checkpointing spec = job.spec.checkpoint();
+        boolean local = !spec.uriPrefix().contains("://") || spec.uriPrefix().startsWith("file://");
+        if (durable && local && spec.durableUriPrefix() == null) {
+            ack(jobKey, commandId, command, AckStatus.REJECTED, "no durable checkpoint storage configured: this job"
+                    + " saves only to its nodes' local disks (" + spec.uriPrefix() + ")");
+            return;
+        }
         ack(jobKey, commandId, command, AckStatus.ACCEPTED, null);
-        job.commands.add(new SimJob.PendingCommand(commandId, command, SimJob.CommandKind.CHECKPOINT,
+        job.commands.add(new SimJob.PendingCommand(commandId, command, durable && spec.durableUriPrefix() != null
+                ? SimJob.CommandKind.DURABLE_CHECKPOINT : SimJob.CommandKind.CHECKPOINT,
                 deadline == null ? Long.MAX_VALUE : deadline));
         if (deadline != null) {
             ctx.agenda.at(deadline, () -> expire(job, commandId));

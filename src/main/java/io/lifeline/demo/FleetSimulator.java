@@ -172,9 +172,18 @@ public final class FleetSimulator {
      * deadline (10 minutes without one) if nothing came.
      */
     public void requestCheckpoint(String commandId, String command, String job, Instant deadline) {
+        requestCheckpoint(commandId, command, job, deadline, false);
+    }
+
+    /**
+     * Like {@link #requestCheckpoint(String, String, String, Instant)}; {@code durable}: the save must outlive the
+     * node ({@code storage=durable}). A job that writes to its nodes' local disks then saves to its durable location,
+     * and refuses the command when it has none; a job writing to object storage saves as always.
+     */
+    public void requestCheckpoint(String commandId, String command, String job, Instant deadline, boolean durable) {
         check(commandId, job);
         Long at = deadline == null ? null : deadline.toEpochMilli();
-        commands.deliver(() -> commands.checkpoint(commandId, command, job, at));
+        commands.deliver(() -> commands.checkpoint(commandId, command, job, at, durable));
     }
 
     // ------------------------------------------------------------------ the cluster, as Kubernetes would act on it

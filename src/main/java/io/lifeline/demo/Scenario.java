@@ -130,9 +130,19 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
      * @param restoreSeconds   seconds to load a checkpoint after a rendezvous
      * @param uriPrefix        storage prefix (for example {@code s3://bucket/path})
      * @param failureRate      share of saves that fail (0..0.5)
+     * @param durableUriPrefix where a save asked for on durable storage goes when {@code uriPrefix} is a local path
+     *                         (for example {@code file:///local_nvme/ckpt}); null when the job has no such place
      */
     public record Checkpointing(long intervalSeconds, double blockingSeconds, boolean async, double uploadSeconds,
-                                double sizeGiB, double restoreSeconds, String uriPrefix, double failureRate) {
+                                double sizeGiB, double restoreSeconds, String uriPrefix, double failureRate,
+                                String durableUriPrefix) {
+
+        /** Checkpointing with no separate durable location. */
+        public Checkpointing(long intervalSeconds, double blockingSeconds, boolean async, double uploadSeconds,
+                             double sizeGiB, double restoreSeconds, String uriPrefix, double failureRate) {
+            this(intervalSeconds, blockingSeconds, async, uploadSeconds, sizeGiB, restoreSeconds, uriPrefix, failureRate,
+                    null);
+        }
     }
 
     /** Every problem of the scenario, each as {@code field: why}; empty when it is usable. */
@@ -229,6 +239,9 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
         range(p, cat + "sizeGiB", c.sizeGiB(), 0.001, 1e6);
         range(p, cat + "restoreSeconds", c.restoreSeconds(), 0.1, 3600);
         text(p, cat + "uriPrefix", c.uriPrefix());
+        if (c.durableUriPrefix() != null) {
+            text(p, cat + "durableUriPrefix", c.durableUriPrefix());
+        }
         range(p, cat + "failureRate", c.failureRate(), 0, 0.5);
     }
 

@@ -22,11 +22,13 @@ final class SimJob {
     }
 
     /** A save in progress. */
-    record Save(String id, long step, long startedAt, double blockingSeconds, double durationSeconds, boolean async) {
+    record Save(String id, long step, long startedAt, double blockingSeconds, double durationSeconds, boolean async,
+                boolean durable) {
     }
 
     /** What a waiting command is for. */
-    enum CommandKind { CHECKPOINT, RESCALE, SUSPEND, RESUME, RESTORE }
+    /** DURABLE_CHECKPOINT: a checkpoint command that asked for storage outliving the node ({@code storage=durable}). */
+    enum CommandKind { CHECKPOINT, DURABLE_CHECKPOINT, RESCALE, SUSPEND, RESUME, RESTORE }
 
     /** A command accepted and not yet answered with done or failed. */
     record PendingCommand(String commandId, String command, CommandKind kind, long deadline) {
@@ -77,6 +79,16 @@ final class SimJob {
     /** Bumped whenever the periodic checkpoint timer is re-armed, so only the newest timer fires. */
     long periodicToken;
     final List<PendingCommand> commands = new ArrayList<>();
+
+    /** Whether a waiting command asked for a checkpoint on durable storage. */
+    boolean wantsDurable() {
+        for (PendingCommand c : commands) {
+            if (c.kind() == CommandKind.DURABLE_CHECKPOINT) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     SimJob(Scenario.Job spec, List<PoolState> pools, String runId, double memoryFraction) {
         this.spec = spec;

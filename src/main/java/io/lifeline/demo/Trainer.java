@@ -215,7 +215,8 @@ final class Trainer {
     private void workersFailed(SimJob job, String reason) {
         long now = ctx.now();
         ctx.checkpoints.abortInFlight(job, "interrupted: " + reason);
-        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.SUSPEND),
+        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT,
+                        SimJob.CommandKind.SUSPEND),
                 TrainerData.AckStatus.FAILED, "interrupted: " + reason);
         job.setBlocked(false, now);
         job.epoch++;
@@ -251,7 +252,8 @@ final class Trainer {
     void restart(SimJob job, String reason) {
         long now = ctx.now();
         ctx.checkpoints.abortInFlight(job, "restarted: " + reason);
-        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT), TrainerData.AckStatus.FAILED,
+        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT),
+                TrainerData.AckStatus.FAILED,
                 "restarted: " + reason);
         job.setBlocked(false, now);
         job.epoch++;

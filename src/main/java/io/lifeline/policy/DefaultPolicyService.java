@@ -4,6 +4,7 @@ import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionsUnavailableException;
 import io.lifeline.config.PoliciesConfig;
 import io.lifeline.domain.policy.PolicyEngine;
+import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.domain.policy.PolicySettings;
@@ -42,6 +43,8 @@ public class DefaultPolicyService implements PolicyService {
         this.store = store;
         this.clock = clock;
         this.engine = new PolicyEngine(fromConfig(config));
+        engine.hygiene().settings(new PolicyHygiene.Settings(config.startupGrace(), config.trainerSilence(),
+                config.backoffInitial(), config.backoffMax()));
     }
 
     /** The engine, holding the settings in force. */

@@ -2,16 +2,20 @@ package io.lifeline.policy;
 
 import io.lifeline.action.ActionExecutor;
 import io.lifeline.action.ActionRejectedException;
+import io.lifeline.action.ActionView;
 import io.lifeline.action.DefaultActionService;
 import io.lifeline.action.Submitted;
 import io.lifeline.action.TargetBusyException;
 import io.lifeline.config.PoliciesConfig;
 import io.lifeline.domain.action.ActionPlanner;
+import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.PlanResult;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.policy.PolicyDecision;
+import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
+import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
@@ -74,6 +78,7 @@ public class PolicyRunner {
             LOG.warnf("Stored policy settings could not be read; configured ones apply: %s", e.getMessage());
         }
         runtime.addApplyListener(this::onApplied);
+        executor.onFinished(this::onFinished);
         timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lifeline-policy-timer"));
         long period = config.interval().toMillis();
         timer.scheduleWithFixedDelay(this::periodic, period, period, TimeUnit.MILLISECONDS);
@@ -121,10 +126,34 @@ public class PolicyRunner {
         }
     }
 
+    /** A policy's action ended: a failure makes the policy back off from the target, a success resets it. */
+    private void onFinished(ActionView a) {
+        if (a.requestedBy() == null || !a.requestedBy().startsWith("policy:")) {
+            return;
+        }
+        PolicyName.fromWire(a.requestedBy().substring("policy:".length())).ifPresent(p -> {
+            PolicyHygiene hygiene = policies.engine().hygiene();
+            if (a.state() == ActionState.FAILED) {
+                PolicyHygiene.Backoff b = hygiene.failed(p, a.target(), clock.instant());
+                LOG.infof("%s: %s of %s failed (%s); it backs off from %s until %s (failure %d in a row)",
+                        a.requestedBy(), a.kind().wire(), a.target(), a.outcome(), a.target(), b.until(), b.failures());
+            } else if (a.state() == ActionState.SUCCEEDED) {
+                hygiene.succeeded(p, a.target());
+            }
+        });
+    }
+
     /** Submits a decision; {@code plan} is the plan made on the model's thread, or null to plan now. */
     private void submit(PolicyDecision d, PlanResult plan) {
         String requester = d.policy().requester();
         try {
+            if (d.isSkipped()) {
+                ActionView r = actions.recordSkipped(d.request(), requester, d.idempotencyKey(), d.skipped());
+                LOG.debugf("%s: %s of %s waits: %s (%s)", requester, d.request().kind().wire(), d.request().target(),
+                        d.skipped(), r.id());
+                metrics.policyDecision(d.policy().wire(), "skipped");
+                return;
+            }
             if (d.mode() == PolicyMode.DRY_RUN) {
                 actions.recordDryRun(d.request(), requester, d.idempotencyKey());
             } else {

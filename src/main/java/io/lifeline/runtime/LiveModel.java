@@ -16,8 +16,13 @@ import io.lifeline.domain.job.Jobs;
 public record LiveModel(LifelineModel root, Fleet fleet) {
 
     public static LiveModel create(java.time.Clock clock) {
+        return create(clock, io.lifeline.domain.job.JobsConfig.defaults());
+    }
+
+    /** A model whose jobs use {@code jobsConfig} (for example the shared file systems checkpoints may be on). */
+    public static LiveModel create(java.time.Clock clock, io.lifeline.domain.job.JobsConfig jobsConfig) {
         Fleet fleet = new Fleet(clock);
-        return new LiveModel(new LifelineModel(fleet, clock), fleet);
+        return new LiveModel(new LifelineModel(fleet, new Jobs(fleet, clock, jobsConfig)), fleet);
     }
 
     public Jobs jobs() {

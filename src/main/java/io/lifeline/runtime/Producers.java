@@ -1,11 +1,15 @@
 package io.lifeline.runtime;
 
 import io.lifeline.codec.EventCodec;
+import io.lifeline.config.CheckpointsConfig;
+import io.lifeline.domain.job.JobsConfig;
+import io.lifeline.domain.job.checkpoint.CheckpointStorage;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -27,7 +31,8 @@ public class Producers {
 
     @Produces
     @Singleton
-    LiveModel model(Clock clock) {
-        return LiveModel.create(clock);
+    LiveModel model(Clock clock, CheckpointsConfig checkpoints) {
+        return LiveModel.create(clock, JobsConfig.defaults().withCheckpointStorage(
+                new CheckpointStorage(checkpoints.sharedPaths().orElse(List.of()))));
     }
 }

@@ -258,9 +258,12 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 Ui.kpi("job-kpi-ettr", "ETTR", Format.percent(s.ettr()), Format.percent(s.ettrOfWall()) + " of wall time"),
                 Ui.kpi("job-kpi-lost", "Lost", Format.gpuHours(g.lostGpuHours()), "of " + Format.gpuHours(g.heldGpuHours())
                         + " held"),
-                Ui.kpi("job-kpi-freshness", "Newest good checkpoint", f == null ? "—" : Format.duration(f.ageMillis()),
+                Ui.kpi("job-kpi-freshness", "Newest checkpoint that survives a node",
+                        f == null ? "—" : Format.duration(f.ageMillis()),
                         f == null ? "" : "objective " + Format.duration(f.objectiveMillis())
-                                + (f.breached() ? " · BREACHED" : "") + " · at risk " + Format.gpuHours(f.workAtRiskGpuHours())),
+                                + (f.breached() ? " · BREACHED" : "") + " · at risk " + Format.gpuHours(f.workAtRiskGpuHours())
+                                + (f.newestNotSurviving() ? " · NODE-LOCAL: newest " + f.newestCheckpointId()
+                                + " is lost with its node" : "")),
                 Ui.kpi("job-kpi-restarts", "Restarts", String.valueOf(s.restarts()),
                         s.maxRestarts() == null ? s.interruptions() + " interruptions" : "budget " + s.maxRestarts()));
         timeline.setOption(TimelineChart.timeline(m, from, to, lent));
@@ -525,6 +528,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         checkpoints.addColumn(c -> c.verifiedAt() == null ? "not verified" : "verified "
                 + Format.shortTime(c.verifiedAt(), UiSession.zone())).setHeader("Verification");
         checkpoints.addColumn(c -> c.restoredFrom() == null ? "—" : "from " + c.restoredFrom()).setHeader("Lineage");
+        checkpoints.addColumn(new ComponentRenderer<>(c -> c.durability() == null ? Ui.badge("—", "contrast")
+                : Ui.badge(c.durability() + (c.nodes().isEmpty() ? "" : " (" + String.join(", ", c.nodes()) + ")"),
+                        c.survivesAnyNode() ? "success" : "error"))).setHeader("Stored").setAutoWidth(true);
         checkpoints.addColumn(c -> Format.bytes(c.bytes())).setHeader("Size");
         checkpoints.addColumn(c -> Format.duration(c.blockingMillis())).setHeader("Blocked");
         checkpoints.addColumn(c -> c.restoreCount() == 0 ? "—" : c.restoreCount() + "×").setHeader("Restored");

@@ -253,7 +253,10 @@ class EventCodecTest {
                         List.of(new TrainerData.Participant("n1", 0, 8), new TrainerData.Participant("n2", 8, 8)))),
                 new Event("4", "s", EventType.TRAINER_CHECKPOINT_COMPLETED, "team-a/llm", T,
                         new TrainerData.CheckpointCompleted("ck-9", 48210, 1L << 40, 31.5, 12.25, "s3://b/ck-9", "sha256:ab",
-                                64, true, 64)));
+                                64, true, 64)),
+                new Event("5", "s", EventType.TRAINER_CHECKPOINT_COMPLETED, "team-a/llm", T,
+                        new TrainerData.CheckpointCompleted("ck-10", 48300, null, 3.0, 1.0, "file:///nvme/ck-10", null,
+                                16, false, 16, List.of("n1", "n2"))));
         for (Event e : samples) {
             Event back = codec.decodeEvent(codec.encodeEvent(e));
             assertThat(back).isEqualTo(e);

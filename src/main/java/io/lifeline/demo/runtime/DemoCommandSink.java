@@ -48,8 +48,8 @@ public class DemoCommandSink implements CommandChannel {
 
     private void deliver(TrainerCommand c) {
         switch (c.type()) {
-            case CHECKPOINT_NOW -> runner.requestCheckpoint(c.id(), c.job(), c.deadline());
-            case PREPARE_EXIT -> runner.requestCheckpoint(c.id(), c.type().wire(), c.job(), c.deadline());
+            case CHECKPOINT_NOW -> runner.requestCheckpoint(c.id(), "checkpoint", c.job(), c.deadline(), durable(c));
+            case PREPARE_EXIT -> runner.requestCheckpoint(c.id(), c.type().wire(), c.job(), c.deadline(), durable(c));
             case RESCALE_NOTICE -> runner.note(c.id(), c.type().wire(), c.job());
             case RESTORE_FROM -> runner.restore(c.id(), c.job(), required(c, "checkpointId"));
             case SET_CHECKPOINT_INTERVAL -> {
@@ -62,6 +62,11 @@ public class DemoCommandSink implements CommandChannel {
             }
             default -> throw new IllegalStateException(c.type().name());
         }
+    }
+
+    /** Whether the command asks for a checkpoint that outlives the node. */
+    private static boolean durable(TrainerCommand c) {
+        return "durable".equals(c.params().get("storage"));
     }
 
     private static String required(TrainerCommand c, String param) {

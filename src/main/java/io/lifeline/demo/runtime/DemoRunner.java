@@ -201,7 +201,12 @@ public class DemoRunner {
 
     /** Asks a demo job to save before leaving, acknowledged under {@code command} (for example prepare_exit). */
     public void requestCheckpoint(String commandId, String command, String job, Instant deadline) {
-        onTickThread(() -> simulator.requestCheckpoint(commandId, command, job, deadline));
+        requestCheckpoint(commandId, command, job, deadline, false);
+    }
+
+    /** Like the above; {@code durable}: on storage that outlives the node (see {@link FleetSimulator}). */
+    public void requestCheckpoint(String commandId, String command, String job, Instant deadline, boolean durable) {
+        onTickThread(() -> simulator.requestCheckpoint(commandId, command, job, deadline, durable));
     }
 
     /** Asks a demo job to restart from a named checkpoint (see {@link FleetSimulator#restore}). */

@@ -176,7 +176,8 @@ public final class ScenarioParser {
         double upload = f.number("uploadSeconds", async ? blocking * 4 : blocking, false);
         Scenario.Checkpointing c = new Scenario.Checkpointing(interval, blocking, async, upload,
                 f.number("sizeGiB", DEFAULT_SIZE_GIB, false), f.number("restoreSeconds", DEFAULT_RESTORE_S, false),
-                f.string("uriPrefix", DEFAULT_URI_PREFIX, false), f.number("failureRate", 0, false));
+                f.string("uriPrefix", DEFAULT_URI_PREFIX, false), f.number("failureRate", 0, false),
+                f.string("durableUriPrefix", null, false));
         f.rejectUnknown();
         return c;
     }

@@ -38,7 +38,7 @@ public final class ActionPlanner {
     private static final Set<JobState> ACTIVE = EnumSet.of(JobState.RUNNING, JobState.RECOVERING, JobState.RESCALING,
             JobState.PENDING);
     private static final Map<ActionKind, Map<String, String>> DEFAULTS = Map.of(
-            ActionKind.CHECKPOINT_NOW, Map.of("deadlineSeconds", "300"),
+            ActionKind.CHECKPOINT_NOW, Map.of("deadlineSeconds", "300", "storage", "any"),
             ActionKind.DRAIN, Map.of("deadlineSeconds", "600", "allowDelete", "false"),
             ActionKind.PREEMPT, Map.of("deadlineSeconds", "300"),
             ActionKind.RESUME, Map.of("deadlineSeconds", "120"),
@@ -118,6 +118,10 @@ public final class ActionPlanner {
         JobState state = d.summary().state();
         switch (r.kind()) {
             case CHECKPOINT_NOW:
+                if (!"any".equals(r.params().get("storage")) && !"durable".equals(r.params().get("storage"))) {
+                    return PlanResult.refused("params.storage", "must be any or durable (storage that outlives the"
+                            + " node: object storage, a shared file system or replicas)");
+                }
                 if (state == JobState.PENDING) {
                     return PlanResult.refused("target", "job " + job + " is PENDING: its trainers have not started, "
                             + "nothing to checkpoint yet");
@@ -220,25 +224,38 @@ public final class ActionPlanner {
         int ranks = 0;
         long slowest = 0;
         List<String> warnings = new ArrayList<>();
+        List<String> noSafe = new ArrayList<>();
+        // A node action counts what survives that node; a job action what survives the loss of any one of its nodes.
+        String node = perNode ? nodes.get(0) : null;
         for (String job : affected) {
             JobDetail d = jobs.detail(job).orElse(null);
             if (d == null) {
                 continue;
             }
-            FreshnessView f = d.freshness();
+            FreshnessView f = node == null ? d.freshness() : jobs.freshnessSurviving(job, node).orElse(d.freshness());
             if (f != null) {
                 atRisk += f.workAtRiskGpuHours();
+            }
+            if (f != null && f.newestNotSurviving()) {
+                noSafe.add(job);
+                warnings.add(job + ": no safe checkpoint: its newest, " + f.newestCheckpointId() + ", is "
+                        + f.newestDurability() + (node == null ? "" : " on " + node) + " and would be lost with "
+                        + (node == null ? "its node" : "it") + "; it saves to durable storage first"
+                        + (f.checkpointId() == null ? "" : " (newest that survives: " + f.checkpointId() + ")"));
             }
             if (f != null && f.checkpointId() != null && f.ageMillis() != null) {
                 long age = f.ageMillis() / 1000;
                 oldest = oldest == null ? age : Math.max(oldest, age);
             } else {
                 anyWithout = true;
-                warnings.add(job + " has no complete checkpoint: all its work is at risk");
+                if (f == null || !f.newestNotSurviving()) {
+                    noSafe.add(job);
+                    warnings.add(job + " has no complete checkpoint: all its work is at risk");
+                }
             }
             int perNodeRanks = d.elastic() != null ? d.elastic().procsPerNode() : Math.max(1, d.gpusPerNode());
             ranks += perNode ? perNodeRanks : d.summary().worldSize();
-            slowest = Math.max(slowest, checkpointSeconds(job));
+            slowest = Math.max(slowest, checkpointSeconds(job, node));
             if (perNode && (d.elastic() == null || d.summary().nodes() - 1 < d.elastic().minNodes())) {
                 warnings.add(job + " cannot shrink below its minimum: it will wait for capacity");
             }
@@ -246,19 +263,32 @@ public final class ActionPlanner {
         long available = Duration.between(now, deadline).getSeconds();
         boolean allows = affected.isEmpty() || slowest <= available;
         if (!allows) {
-            warnings.add("the deadline leaves " + available + " s, a checkpoint takes about " + slowest + " s");
+            warnings.add("the deadline leaves " + available + " s, a checkpoint that survives "
+                    + (node == null ? "a node" : node) + " takes about " + slowest + " s");
         }
-        Impact impact = new Impact(round(atRisk), anyWithout ? null : oldest, ranks, affected, nodes, allows, warnings);
+        String counted = node == null ? "checkpoints that survive the loss of any one node"
+                : "checkpoints that survive the loss of " + node;
+        Impact impact = new Impact(round(atRisk), anyWithout ? null : oldest, ranks, affected, nodes, allows, warnings,
+                noSafe, counted);
         return new Plan(r, deadline, impact, affected, slowest);
     }
 
     /** How long the job's newest complete checkpoint took, or the default if it never said. */
     public long checkpointSeconds(String job) {
+        return checkpointSeconds(job, null);
+    }
+
+    /**
+     * How long the job's newest complete checkpoint that survives the loss of {@code node} (null: of any one node)
+     * took: a save to the local disk is no measure of one to durable storage. The default if none said.
+     */
+    public long checkpointSeconds(String job, String node) {
         CheckpointHistory h = jobs.checkpoints(job).orElse(null);
         if (h != null) {
             for (int i = h.checkpoints().size() - 1; i >= 0; i--) {
                 CheckpointView c = h.checkpoints().get(i);
-                if (c.durationMillis() != null && (c.status() == CheckpointStatus.COMPLETED
+                boolean survives = node == null ? c.survivesAnyNode() : c.survivesLossOf(node);
+                if (c.durationMillis() != null && survives && (c.status() == CheckpointStatus.COMPLETED
                         || c.status() == CheckpointStatus.VERIFIED)) {
                     return Math.max(1, (c.durationMillis() + 999) / 1000);
                 }

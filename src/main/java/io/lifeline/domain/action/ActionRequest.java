@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * What somebody (a user, a token or a policy) asks for. Parameters by kind, all optional unless said:
  * <ul>
- *   <li>checkpoint-now: {@code deadlineSeconds} (default 300)</li>
+ *   <li>checkpoint-now: {@code deadlineSeconds} (default 300), {@code storage} ({@code any}, the default, or
+ *       {@code durable}: only a checkpoint that outlives the node counts, and the trainers are told so)</li>
  *   <li>drain: {@code deadlineSeconds} (default 600), {@code allowDelete} (delete pods whose eviction is still refused
  *       at the deadline; default false)</li>
  *   <li>preempt: {@code deadlineSeconds} (for its checkpoint; default 300)</li>

@@ -12,13 +12,26 @@ import java.util.List;
  * @param nodes                    affected nodes
  * @param deadlineAllowsCheckpoint whether the deadline leaves time to save a checkpoint first
  * @param warnings                 what the requester should know (for example: no checkpoint ever completed)
+ * @param noSafeCheckpoint         affected jobs with no good checkpoint that survives the action (their newest is
+ *                                 node-local on the node in question, or there is none): they save to durable storage
+ *                                 first
+ * @param checkpointsCounted       which checkpoints the figures count, in words (those that survive the node)
  */
 public record Impact(double gpuHoursAtRisk, Long newestCheckpointAgeSeconds, int ranksAffected, List<String> jobs,
-                     List<String> nodes, boolean deadlineAllowsCheckpoint, List<String> warnings) {
+                     List<String> nodes, boolean deadlineAllowsCheckpoint, List<String> warnings,
+                     List<String> noSafeCheckpoint, String checkpointsCounted) {
 
     public Impact {
         jobs = List.copyOf(jobs);
         nodes = List.copyOf(nodes);
         warnings = List.copyOf(warnings);
+        noSafeCheckpoint = noSafeCheckpoint == null ? List.of() : List.copyOf(noSafeCheckpoint);
+    }
+
+    /** An impact that names no job without a safe checkpoint. */
+    public Impact(double gpuHoursAtRisk, Long newestCheckpointAgeSeconds, int ranksAffected, List<String> jobs,
+                  List<String> nodes, boolean deadlineAllowsCheckpoint, List<String> warnings) {
+        this(gpuHoursAtRisk, newestCheckpointAgeSeconds, ranksAffected, jobs, nodes, deadlineAllowsCheckpoint, warnings,
+                List.of(), null);
     }
 }

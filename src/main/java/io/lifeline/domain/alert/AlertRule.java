@@ -14,6 +14,12 @@ public enum AlertRule {
      */
     CHECKPOINT_STALE("checkpoint-stale", "CheckpointFreshnessBreached",
             new RuleSettings(true, 1.0, Duration.ofMinutes(5), Duration.ZERO, Severity.WARNING)),
+    /**
+     * An active job's newest good checkpoint would be lost with a node (it is on a node's local disk): its freshness
+     * counts an older checkpoint, or none. Per job, only while the job is active.
+     */
+    CHECKPOINT_NODE_LOCAL("checkpoint-node-local", "CheckpointNodeLocal",
+            new RuleSettings(true, 1, Duration.ofMinutes(5), Duration.ZERO, Severity.WARNING)),
     /** A job restarted at least {@code threshold} times within {@code window}. Per job. */
     RESTART_LOOP("restart-loop", "JobRestartLoop",
             new RuleSettings(true, 3, Duration.ZERO, Duration.ofHours(1), Severity.CRITICAL)),

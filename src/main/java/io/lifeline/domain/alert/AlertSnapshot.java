@@ -44,19 +44,20 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param coordinatorOnSpot         whether its rank 0 or rendezvous endpoint runs on spot while its pools offer
      *                                  on-demand capacity
      * @param placementWarning          what the placement check said, when it flagged the job; else null
+     * @param nodeLocalCheckpoint       whether its newest good checkpoint would be lost with a node
      */
     public record JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
                            long freshnessObjectiveMillis, List<Instant> restartTimes, boolean coordinatorOnSpot,
-                           String placementWarning) {
+                           String placementWarning, boolean nodeLocalCheckpoint) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
         }
 
-        /** A job whose placement was not flagged. */
+        /** A job whose placement was not flagged and whose newest checkpoint survives a node (or that has none). */
         public JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
                         long freshnessObjectiveMillis, List<Instant> restartTimes) {
-            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, false, null);
+            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, false, null, false);
         }
     }
 

@@ -41,8 +41,10 @@ final class RuleConditions {
             c.evaluated.add(AlertRule.CHECKPOINT_STALE);
             c.evaluated.add(AlertRule.RESTART_LOOP);
             c.evaluated.add(AlertRule.COORDINATOR_ON_SPOT);
+            c.evaluated.add(AlertRule.CHECKPOINT_NODE_LOCAL);
             for (JobFacts j : s.jobs()) {
                 c.checkpointStale(j);
+                c.checkpointNodeLocal(j);
                 c.restartLoop(j);
                 c.coordinatorOnSpot(j);
             }
@@ -85,6 +87,18 @@ final class RuleConditions {
                             + "objective is " + human(j.freshnessObjectiveMillis()) + ". An interruption now loses that work.",
                     ratio, st);
         }
+    }
+
+    private void checkpointNodeLocal(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.CHECKPOINT_NODE_LOCAL, j.namespace());
+        if (!st.enabled() || !j.active() || !j.nodeLocalCheckpoint()) {
+            return;
+        }
+        add(AlertRule.CHECKPOINT_NODE_LOCAL, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
+                "Newest checkpoint of " + j.job() + " is on a node's local disk",
+                "The newest good checkpoint of " + j.job() + " is node-local: it is lost with the node that holds it, so"
+                        + " freshness counts an older checkpoint, or none. Save to object storage or a shared file system"
+                        + " (lifeline.checkpoints.shared-paths), or report replicas on other nodes.", 1, st);
     }
 
     private void restartLoop(JobFacts j) {

@@ -95,10 +95,24 @@ public sealed interface TrainerData extends EventData {
      * @param shards           shard count, may be null
      * @param async            saved asynchronously
      * @param worldSize        world size at save, may be null
+     * @param replicas         nodes holding a complete copy (the writer included), as the trainers report it; empty
+     *                         when they do not
      */
     record CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
                                double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
-                               Integer worldSize) implements TrainerData {
+                               Integer worldSize, List<String> replicas) implements TrainerData {
+
+        public CheckpointCompleted {
+            replicas = replicas == null ? List.of() : List.copyOf(replicas);
+        }
+
+        /** A completion that names no replicas. */
+        public CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
+                                   double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
+                                   Integer worldSize) {
+            this(checkpointId, step, bytes, durationSeconds, blockingSeconds, uri, checksum, shards, async, worldSize,
+                    List.of());
+        }
     }
 
     /** A checkpoint save failed. */

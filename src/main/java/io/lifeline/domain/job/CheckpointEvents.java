@@ -5,7 +5,10 @@ import io.lifeline.domain.job.checkpoint.CheckpointEntry;
 import io.lifeline.domain.job.checkpoint.CheckpointStatus;
 import io.lifeline.domain.job.goodput.Bucket;
 import io.lifeline.domain.job.goodput.ProductiveMark;
+import io.lifeline.domain.job.checkpoint.CheckpointStorage;
 import java.time.Instant;
+import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Checkpoint events: the ledger, the time the trainers were blocked saving, and the lost work of an open
@@ -20,9 +23,11 @@ import java.time.Instant;
 final class CheckpointEvents {
 
     private final Interruptions interruptions;
+    private final CheckpointStorage storage;
 
-    CheckpointEvents(Interruptions interruptions) {
+    CheckpointEvents(Interruptions interruptions, CheckpointStorage storage) {
         this.interruptions = interruptions;
+        this.storage = storage;
     }
 
     void handle(Job job, Instant at, TrainerData data) {
@@ -47,7 +52,9 @@ final class CheckpointEvents {
     private void completed(Job job, Instant at, TrainerData.CheckpointCompleted d) {
         boolean seenStart = job.checkpoints.find(d.checkpointId()) != null
                 && job.checkpoints.find(d.checkpointId()).mark() != null;
-        CheckpointEntry e = job.checkpoints.completed(d, at);
+        // A local save lands on the nodes the job runs on now, unless the trainers name the copies themselves.
+        CheckpointEntry e = job.checkpoints.completed(d, at, storage.classify(d.uri(), d.replicas(),
+                List.copyOf(new TreeSet<>(job.membership.nodes()))));
         long blocking = e.blockingMillis() == null ? 0 : e.blockingMillis();
         boolean wasSync = d.checkpointId().equals(job.syncSave);
         if (wasSync) {

@@ -25,9 +25,9 @@ final class JobEvents {
     private final Interruptions interruptions;
     private final CheckpointEvents checkpoints;
 
-    JobEvents(Interruptions interruptions) {
+    JobEvents(Interruptions interruptions, io.lifeline.domain.job.checkpoint.CheckpointStorage storage) {
         this.interruptions = interruptions;
-        this.checkpoints = new CheckpointEvents(interruptions);
+        this.checkpoints = new CheckpointEvents(interruptions, storage);
     }
 
     void handle(Job job, Event e) {

@@ -27,10 +27,12 @@ import java.time.Instant;
  * @param capacityType            capacity type most of its nodes have ({@code spot}, {@code on-demand}...), or null
  * @param submittedAt             wall-time start
  * @param finishedAt              when it ended, or null
+ * @param nodeLocalCheckpoint     whether its newest checkpoint would be lost with a node (node-local): freshness then
+ *                                counts an older one, or none
  */
 public record JobSummary(String name, String namespace, JobState state, Instant stateSince, int gpusHeld, int worldSize,
                          int nodes, int restarts, Integer maxRestarts, boolean restartBudgetExhausted, Long lastStep,
                          Instant lastProgressAt, Long freshnessAgeMillis, boolean freshnessBreached, Double ettr,
                          Double ettrOfWall, String openIncident, int interruptions, String pool, String capacityType,
-                         Instant submittedAt, Instant finishedAt) {
+                         Instant submittedAt, Instant finishedAt, boolean nodeLocalCheckpoint) {
 }

@@ -34,8 +34,19 @@ final class JobViews {
                 nodes);
     }
 
+    /** Freshness counting the checkpoints that survive the loss of any one node. */
     FreshnessView freshness(Job job, long now) {
-        CheckpointEntry newest = job.checkpoints.newestGood();
+        return freshness(job, now, null);
+    }
+
+    /**
+     * Freshness counting only the checkpoints that survive the loss of {@code node} (null: of any one node): what a
+     * drain of that node, or an unannounced loss, would leave to restore from.
+     */
+    FreshnessView freshness(Job job, long now, String node) {
+        CheckpointEntry any = job.checkpoints.newestGood();
+        CheckpointEntry newest = job.checkpoints.newestGood(node == null ? CheckpointEntry::survivesAnyNode
+                : e -> e.survivesLossOf(node));
         int gpus = job.gpusHeld();
         Instant ref = newest != null ? newest.completedAt() : job.firstProgressAt;
         Long age = ref == null ? null : Math.max(0, now - ref.toEpochMilli());
@@ -43,9 +54,13 @@ final class JobViews {
         double atRisk = age == null ? 0 : gpus * (double) age / GoodputView.MILLIS_PER_HOUR;
         long objective = job.freshnessObjectiveMillis(config);
         boolean breached = job.state.isActive() && age != null && age > objective;
+        String counts = node == null ? "only checkpoints that survive the loss of any one node (object storage, shared"
+                + " file systems, replicas on two or more nodes)" : "only checkpoints that survive the loss of node " + node;
         return new FreshnessView(newest == null ? null : newest.id(), newest == null ? null : newest.step(),
                 ref == null || newest == null ? null : ref, age, stepsSince, gpus, atRisk, objective, breached,
-                job.checkpoints.verifies());
+                job.checkpoints.verifies(), any == null ? null : any.id(),
+                any == null || any.durability() == null ? null : any.durability().wire(), any != null && any != newest,
+                node, counts);
     }
 
     GoodputView goodput(Job job, long now) {
@@ -61,7 +76,8 @@ final class JobViews {
                 job.membership.worldSize(), job.membership.activeNodeCount(), job.restarts, maxRestarts,
                 maxRestarts != null && job.restarts > maxRestarts, job.lastStep < 0 ? null : job.lastStep,
                 job.lastProgressAt, f.ageMillis(), f.breached(), g.ettr(), g.ettrOfWall(), open == null ? null : open.id(),
-                job.incidents.interruptions(), job.primaryPool, job.primaryCapacity, job.submittedAt, job.finishedAt);
+                job.incidents.interruptions(), job.primaryPool, job.primaryCapacity, job.submittedAt, job.finishedAt,
+                f.newestNotSurviving());
     }
 
     JobDetail detail(Job job, long now) {

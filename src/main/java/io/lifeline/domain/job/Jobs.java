@@ -101,7 +101,7 @@ public final class Jobs {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.config = Objects.requireNonNull(config, "config");
         this.interruptions = new Interruptions(config, nodes);
-        this.events = new JobEvents(interruptions);
+        this.events = new JobEvents(interruptions, config.checkpointStorage());
         this.views = new JobViews(config, nodes);
         this.strays = new SilentSubjects(config.strayJobsForgetAfter().toMillis());
     }
@@ -454,6 +454,11 @@ public final class Jobs {
 
     public Optional<FreshnessView> freshness(String job) {
         return find(job).map(j -> views.freshness(j, now()));
+    }
+
+    /** The job's freshness counting only the checkpoints that survive the loss of {@code node}. */
+    public Optional<FreshnessView> freshnessSurviving(String job, String node) {
+        return find(job).map(j -> views.freshness(j, now(), node));
     }
 
     public Optional<MembershipView> membership(String job) {

@@ -1,5 +1,6 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.job.checkpoint.CheckpointStorage;
 import java.time.Duration;
 
 /**
@@ -24,11 +25,13 @@ import java.time.Duration;
  * @param strayJobsForgetAfter       a job never submitted (known only from trainer or scheduler events, for example
  *                                   late ones sent after the job was forgotten) that has not ended is forgotten once
  *                                   no event of it came for this long, in event time (default 24 h)
+ * @param checkpointStorage          how a checkpoint's location is classified (shared file systems; default none)
  */
 public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshnessObjective, Duration warningWindow,
                          Duration noticeGrace, int maxCheckpointsPerJob, int maxRestoresPerJob, int maxIncidentsPerJob,
                          int maxTimelineEntries, int maxRounds, int maxWorldSizePoints, int maxRecentEventIds,
-                         int maxRefusals, int maxFinishedJobs, int adviceSamples, Duration strayJobsForgetAfter) {
+                         int maxRefusals, int maxFinishedJobs, int adviceSamples, Duration strayJobsForgetAfter,
+                         CheckpointStorage checkpointStorage) {
 
     private static final Duration DEFAULT_STRAY_FORGET = Duration.ofHours(24);
 
@@ -36,6 +39,17 @@ public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshn
         if (strayJobsForgetAfter == null || strayJobsForgetAfter.isNegative() || strayJobsForgetAfter.isZero()) {
             throw new IllegalArgumentException("strayJobsForgetAfter must be positive");
         }
+        checkpointStorage = checkpointStorage == null ? CheckpointStorage.defaults() : checkpointStorage;
+    }
+
+    /** A configuration with the default checkpoint storage (no shared file systems). */
+    public JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshnessObjective, Duration warningWindow,
+                      Duration noticeGrace, int maxCheckpointsPerJob, int maxRestoresPerJob, int maxIncidentsPerJob,
+                      int maxTimelineEntries, int maxRounds, int maxWorldSizePoints, int maxRecentEventIds,
+                      int maxRefusals, int maxFinishedJobs, int adviceSamples, Duration strayJobsForgetAfter) {
+        this(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace, maxCheckpointsPerJob,
+                maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds, maxWorldSizePoints,
+                maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, strayJobsForgetAfter, null);
     }
 
     /** A configuration with the default {@code strayJobsForgetAfter}. */
@@ -45,7 +59,7 @@ public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshn
                       int maxRefusals, int maxFinishedJobs, int adviceSamples) {
         this(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace, maxCheckpointsPerJob,
                 maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds, maxWorldSizePoints,
-                maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, DEFAULT_STRAY_FORGET);
+                maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, DEFAULT_STRAY_FORGET, null);
     }
 
     public static JobsConfig defaults() {
@@ -57,13 +71,23 @@ public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshn
     public JobsConfig withStrayJobsForgetAfter(Duration after) {
         return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
                 maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
-                maxWorldSizePoints, maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, after);
+                maxWorldSizePoints, maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, after,
+                checkpointStorage);
     }
 
     /** The same configuration keeping at most {@code n} ended jobs. */
     public JobsConfig withMaxFinishedJobs(int n) {
         return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
                 maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
-                maxWorldSizePoints, maxRecentEventIds, maxRefusals, n, adviceSamples, strayJobsForgetAfter);
+                maxWorldSizePoints, maxRecentEventIds, maxRefusals, n, adviceSamples, strayJobsForgetAfter,
+                checkpointStorage);
+    }
+
+    /** The same configuration classifying checkpoint locations with {@code storage}. */
+    public JobsConfig withCheckpointStorage(CheckpointStorage storage) {
+        return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
+                maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
+                maxWorldSizePoints, maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, strayJobsForgetAfter,
+                storage);
     }
 }

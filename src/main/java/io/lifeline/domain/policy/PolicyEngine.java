@@ -9,9 +9,6 @@ import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.fleet.NodeInfo;
-import io.lifeline.domain.fleet.NodeLifecycle;
-import io.lifeline.domain.fleet.NodeQuery;
-import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.gpu.XidAction;
 import io.lifeline.domain.gpu.XidRule;
 import io.lifeline.domain.job.JobDetail;
@@ -42,6 +39,7 @@ public final class PolicyEngine {
 
     private volatile PolicySettings settings;
     private volatile ColocationPolicy colocation = ColocationPolicy.NONE;
+    private final PolicyHygiene hygiene = new PolicyHygiene();
 
     public PolicyEngine(PolicySettings settings) {
         this.settings = settings;
@@ -62,6 +60,11 @@ public final class PolicyEngine {
 
     public ColocationPolicy colocation() {
         return colocation;
+    }
+
+    /** What keeps the periodic decisions from commanding trainers that cannot obey, and from retrying failures. */
+    public PolicyHygiene hygiene() {
+        return hygiene;
     }
 
     /** Decisions an applied event calls for; cheap for every other event (one switch on its type). */
@@ -109,7 +112,8 @@ public final class PolicyEngine {
             PolicyMode stale = settings.modeFor(PolicyName.STALE_CHECKPOINT, j.namespace(), j.pool());
             if (stale != PolicyMode.OFF && j.freshnessBreached()) {
                 String generation = jobs.freshness(job).map(f -> String.valueOf(f.checkpointId())).orElse("none");
-                out.add(decision(PolicyName.STALE_CHECKPOINT, stale, ActionKind.CHECKPOINT_NOW, job, Map.of(),
+                out.add(decision(PolicyName.STALE_CHECKPOINT, stale, ActionKind.CHECKPOINT_NOW, job,
+                        j.nodeLocalCheckpoint() ? Map.of("storage", "durable") : Map.of(),
                         "newest checkpoint older than the freshness objective", "stale:" + job + ":" + generation));
             }
             PolicyMode loop = settings.modeFor(PolicyName.RESTART_LOOP_SUSPEND, j.namespace(), j.pool());
@@ -123,28 +127,19 @@ public final class PolicyEngine {
                 JobDetail d = jobs.detail(job).orElse(null);
                 ElasticPolicy el = d == null ? null : d.elastic();
                 if (el != null && j.nodes() < el.maxNodes()) {
-                    long free = freeByPool.computeIfAbsent(String.valueOf(j.pool()), p -> freeNodes(jobs, fleet, j.pool()));
+                    long free = freeByPool.computeIfAbsent(String.valueOf(j.pool()),
+                            p -> CapacityGrowth.freeNodes(jobs, fleet, j.pool(), now));
                     long target = Math.min(el.maxNodes(), j.nodes() + free);
                     if (target > j.nodes()) {
                         freeByPool.put(String.valueOf(j.pool()), free - (target - j.nodes()));
                         out.add(decision(PolicyName.CAPACITY_GROW, grow, ActionKind.RESCALE, job,
-                                Map.of("workers", Long.toString(target)), free + " free node(s) in pool " + j.pool(),
+                                CapacityGrowth.params(jobs, fleet, job, target), free + " free node(s) in pool " + j.pool(),
                                 "grow:" + job + ":" + j.nodes() + "->" + target + ":" + j.stateSince()));
                     }
                 }
             }
         }
-        return out;
-    }
-
-    private static long freeNodes(Jobs jobs, Fleet fleet, String pool) {
-        long free = 0;
-        for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
-            if (!n.cordoned() && !n.noticeActive() && jobs.jobsOn(n.name()).isEmpty()) {
-                free++;
-            }
-        }
-        return free;
+        return hygiene.review(out, jobs, now);
     }
 
     private static String poolOf(Fleet fleet, String node) {

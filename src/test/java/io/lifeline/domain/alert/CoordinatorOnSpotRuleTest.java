@@ -16,7 +16,8 @@ class CoordinatorOnSpotRuleTest {
             + "on-demand capacity exists in pool mixed: a reclaim of that node restarts every rank.";
 
     private static AlertSnapshot snapshot(boolean flagged, boolean active) {
-        JobFacts j = new JobFacts("ml/llm", "ml", active, 0L, 3_600_000L, List.of(), flagged, flagged ? WARNING : null);
+        JobFacts j = new JobFacts("ml/llm", "ml", active, 0L, 3_600_000L, List.of(), flagged, flagged ? WARNING : null,
+                false);
         return new AlertSnapshot(List.of(j), List.of(), List.of(), List.of(), List.of(), null);
     }
 

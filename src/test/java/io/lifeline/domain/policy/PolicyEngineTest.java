@@ -74,11 +74,50 @@ class PolicyEngineTest {
     @Test
     void freeCapacityGrowsAnElasticJobToWhatThePoolHas() {
         PolicyEngine e = engine(PolicyName.CAPACITY_GROW, PolicyMode.ON, Map.of());
+        f.later(180).progress("team-a/llm", 200);
         List<PolicyDecision> d = e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant());
         assertThat(d).hasSize(1);
         assertThat(d.get(0).request().kind()).isEqualTo(ActionKind.RESCALE);
-        // n3 is the only free spot node; n4 is in another pool.
-        assertThat(d.get(0).request().params()).containsEntry("workers", "3");
+        assertThat(d.get(0).isSkipped()).isFalse();
+        // n3 is the only free spot node; n4 is in another pool. The deadline: two default saves and the restart.
+        assertThat(d.get(0).request().params()).containsEntry("workers", "3").containsEntry("deadlineSeconds", "420");
+    }
+
+    @Test
+    void aNodeJustReadyIsNotCountedFreeYet() {
+        PolicyEngine e = engine(PolicyName.CAPACITY_GROW, PolicyMode.ON, Map.of());
+        f.later(180).progress("team-a/llm", 200).node("n5", "spot");
+        List<PolicyDecision> d = e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant());
+        assertThat(d).extracting(x -> x.request().params().get("workers")).containsExactly("3");
+        f.later(120).progress("team-a/llm", 300);
+        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .extracting(x -> x.request().params().get("workers")).containsExactly("3");
+    }
+
+    @Test
+    void aJobInsideItsStartUpGraceIsSkippedWithTheReason() {
+        PolicyEngine e = engine(PolicyName.CAPACITY_GROW, PolicyMode.ON, Map.of());
+        f.node("m1", "other").node("m2", "other").later(180);
+        f.job("team-b/fresh", 1, 2, "m1");
+        List<PolicyDecision> d = e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant());
+        assertThat(d).filteredOn(x -> x.request().target().equals("team-b/fresh")).singleElement().satisfies(x -> {
+            assertThat(x.skipped()).isEqualTo("training for 0 s only, inside the start-up grace of 60 s");
+            assertThat(x.idempotencyKey()).endsWith("|skipped:start-up");
+        });
+    }
+
+    @Test
+    void aStaleCheckpointOfANodeLocalJobIsAskedOnDurableStorage() {
+        PolicyEngine e = engine(PolicyName.STALE_CHECKPOINT, PolicyMode.ON, Map.of());
+        f.apply("team-a/llm", io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new io.lifeline.domain.event.TrainerData.CheckpointCompleted("local-1", 100, 1L, 5, 5,
+                        "file:///nvme/ckpt/local-1", null, 16, false, 16));
+        f.later(7200).progress("team-a/llm", 900);
+        List<PolicyDecision> d = e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant());
+        assertThat(d).singleElement().satisfies(x -> {
+            assertThat(x.request().kind()).isEqualTo(ActionKind.CHECKPOINT_NOW);
+            assertThat(x.request().params()).containsEntry("storage", "durable");
+        });
     }
 
     @Test

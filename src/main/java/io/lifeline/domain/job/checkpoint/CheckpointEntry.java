@@ -3,6 +3,7 @@ package io.lifeline.domain.job.checkpoint;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.goodput.ProductiveMark;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The state of one checkpoint, built from its events in any order. Only the {@link CheckpointLedger}
@@ -33,6 +34,8 @@ public final class CheckpointEntry {
     private String error;
     private int restoreCount;
     private TrainerData.SaveReason reason;
+    private Durability durability;
+    private List<String> holders = List.of();
 
     CheckpointEntry(String id, long ordinal, long step, int epoch, String restoredFrom) {
         this.id = id;
@@ -46,7 +49,7 @@ public final class CheckpointEntry {
     SavedCheckpoint save() {
         return new SavedCheckpoint(id, ordinal, step, status, epoch, mark, restoredFrom, startedAt, completedAt, failedAt,
                 verifiedAt, async, bytes, durationMillis, blockingMillis, uri, checksum, verifiedChecksum, shards,
-                worldSize, error, restoreCount, reason);
+                worldSize, error, restoreCount, reason, durability, holders);
     }
 
     /** A checkpoint in the state {@link #save()} gave. */
@@ -70,6 +73,8 @@ public final class CheckpointEntry {
         e.error = s.error();
         e.restoreCount = s.restoreCount();
         e.reason = s.reason();
+        e.durability = s.durability();
+        e.holders = s.holders() == null ? List.of() : List.copyOf(s.holders());
         return e;
     }
 
@@ -161,6 +166,32 @@ public final class CheckpointEntry {
         this.worldSize = ranks;
     }
 
+    /** Where it is stored, once it completed: its durability class and the nodes holding it. */
+    void placed(CheckpointStorage.Placement p) {
+        this.durability = p.durability();
+        this.holders = p.holders();
+    }
+
+    /** Its durability class, or null before it completed. */
+    public Durability durability() {
+        return durability;
+    }
+
+    /** The nodes holding a node-local or replicated checkpoint; empty for storage off the nodes. */
+    public List<String> holders() {
+        return holders;
+    }
+
+    /** Whether a copy is left once {@code node} is gone (one not yet classified counts as it did before: yes). */
+    public boolean survivesLossOf(String node) {
+        return durability == null || durability.survivesLossOf(node, holders);
+    }
+
+    /** Whether the loss of any one node leaves a copy. */
+    public boolean survivesAnyNode() {
+        return durability == null || durability.survivesAnyNode(holders);
+    }
+
     void failed(Instant at, String why) {
         this.failedAt = at;
         this.error = why;
@@ -178,6 +209,6 @@ public final class CheckpointEntry {
     CheckpointView view(boolean good) {
         return new CheckpointView(id, step, status, good, restoredFrom, startedAt, completedAt, failedAt, verifiedAt,
                 async, bytes, durationMillis, blockingMillis, uri, checksum, verifiedChecksum, shards, worldSize,
-                error, restoreCount);
+                error, restoreCount, durability == null ? null : durability.wire(), holders);
     }
 }

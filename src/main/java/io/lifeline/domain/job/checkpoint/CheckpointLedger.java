@@ -142,12 +142,16 @@ public final class CheckpointLedger {
         return e;
     }
 
-    /** A save completed. The caller sets the mark when the start was not seen ({@link #capture}). */
-    public CheckpointEntry completed(CheckpointCompleted d, Instant at) {
+    /**
+     * A save completed, stored as {@code placed} says. The caller sets the mark when the start was not seen
+     * ({@link #capture}).
+     */
+    public CheckpointEntry completed(CheckpointCompleted d, Instant at, CheckpointStorage.Placement placed) {
         CheckpointEntry e = entry(d.checkpointId(), d.step());
         e.step(d.step());
         e.completed(at, d.async(), d.bytes(), seconds(d.durationSeconds()), seconds(d.blockingSeconds()), d.uri(),
                 d.checksum(), d.shards(), d.worldSize());
+        e.placed(placed);
         e.status(CheckpointStatus.COMPLETED);
         refresh();
         return e;
@@ -270,6 +274,21 @@ public final class CheckpointLedger {
     /** The good checkpoint that completed last, or null. */
     public CheckpointEntry newestGood() {
         return newestGood;
+    }
+
+    /** The good checkpoint that completed last among those {@code keep} accepts (for example: that survive a node). */
+    public CheckpointEntry newestGood(java.util.function.Predicate<CheckpointEntry> keep) {
+        if (newestGood == null || keep.test(newestGood)) {
+            return newestGood;
+        }
+        CheckpointEntry best = null;
+        for (CheckpointEntry e : entries.values()) {
+            if (isGood(e) && e.completedAt() != null && keep.test(e)
+                    && (best == null || !e.completedAt().isBefore(best.completedAt()))) {
+                best = e;
+            }
+        }
+        return best;
     }
 
     public CheckpointEntry find(String id) {

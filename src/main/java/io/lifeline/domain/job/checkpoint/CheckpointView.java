@@ -1,6 +1,7 @@
 package io.lifeline.domain.job.checkpoint;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One checkpoint of a job, with every field its events carried and its place in the lineage.
@@ -25,9 +26,43 @@ import java.time.Instant;
  * @param worldSize       world size at save, or null
  * @param error           why the save failed, or null
  * @param restoreCount    how many times a run restored from it
+ * @param durability      where it is stored ({@code object-storage}, {@code shared-filesystem}, {@code replicated},
+ *                        {@code node-local}, {@code unknown}), or null before it completed
+ * @param nodes           the nodes holding it when it is node-local or replicated (a node-local one does not survive
+ *                        the loss of any of them); empty otherwise
  */
 public record CheckpointView(String id, long step, CheckpointStatus status, boolean good, String restoredFrom,
                              Instant startedAt, Instant completedAt, Instant failedAt, Instant verifiedAt, boolean async,
                              Long bytes, Long durationMillis, Long blockingMillis, String uri, String checksum,
-                             String verifiedChecksum, Integer shards, Integer worldSize, String error, int restoreCount) {
+                             String verifiedChecksum, Integer shards, Integer worldSize, String error, int restoreCount,
+                             String durability, List<String> nodes) {
+
+    public CheckpointView {
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    }
+
+    /** Whether a copy is left once {@code node} is gone; one not classified (not completed) counts as surviving. */
+    public boolean survivesLossOf(String node) {
+        Durability d = durabilityClass();
+        return d == null || d.survivesLossOf(node, nodes);
+    }
+
+    /** Whether the loss of any one node leaves a copy. */
+    public boolean survivesAnyNode() {
+        Durability d = durabilityClass();
+        return d == null || d.survivesAnyNode(nodes);
+    }
+
+    /** The durability as its enum, or null. */
+    public Durability durabilityClass() {
+        if (durability == null) {
+            return null;
+        }
+        for (Durability d : Durability.values()) {
+            if (d.wire().equals(durability)) {
+                return d;
+            }
+        }
+        return null;
+    }
 }

@@ -3,6 +3,7 @@ package io.lifeline.domain.job.checkpoint;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.goodput.ProductiveMark;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -32,12 +33,15 @@ import java.util.Objects;
  * @param error           why it failed, may be null
  * @param restoreCount    how often runs restored from it
  * @param reason          why the trainers saved it, may be null
+ * @param durability      where it is stored, null before it completed (and in checkpoints of earlier releases)
+ * @param holders         nodes holding a node-local or replicated checkpoint, may be null
  */
 public record SavedCheckpoint(String id, long ordinal, long step, CheckpointStatus status, int epoch,
                               ProductiveMark mark, String restoredFrom, Instant startedAt, Instant completedAt,
                               Instant failedAt, Instant verifiedAt, boolean async, Long bytes, Long durationMillis,
                               Long blockingMillis, String uri, String checksum, String verifiedChecksum, Integer shards,
-                              Integer worldSize, String error, int restoreCount, TrainerData.SaveReason reason) {
+                              Integer worldSize, String error, int restoreCount, TrainerData.SaveReason reason,
+                              Durability durability, List<String> holders) {
 
     public SavedCheckpoint {
         Objects.requireNonNull(id, "id");
