@@ -8,6 +8,7 @@ import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.runtime.ScenarioParser;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.StepState;
+import io.lifeline.domain.policy.PolicyName;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,9 @@ class QuickStartPoliciesTest {
 
     /** What a failure caused by Lifeline's own timing says. */
     private static final List<String> TIMING = List.of("not training", "no such job", "no rendezvous at");
+    /** The policies that answer an outside event at once, never held back by the readiness gate. */
+    private static final List<String> URGENT = List.of(PolicyName.NOTICE_CHECKPOINT_DRAIN.requester(),
+            PolicyName.FATAL_XID_DRAIN.requester());
 
     @Test
     void aFreshQuickStartsFirstTenMinutesHaveNoAutomaticActionFailedByTiming() throws Exception {
@@ -55,6 +59,11 @@ class QuickStartPoliciesTest {
         List<ActionView> all = rig.policyActions();
         List<String> failures = new ArrayList<>();
         for (ActionView a : all) {
+            if (URGENT.contains(a.requestedBy())) {
+                // A notice or a fatal XID is timed by the outside world: a trainer still restoring from the previous
+                // reclaim may refuse the drain's save, and the drain goes on and says so.
+                continue;
+            }
             List<String> said = new ArrayList<>();
             if (a.state() == ActionState.FAILED && a.outcome() != null) {
                 said.add(a.outcome());

@@ -137,6 +137,9 @@ class ColocationPolicyTest {
     @Test
     void capacityGrowLeavesALendingPoolAlone() {
         f.job("team-a/llm", 2, 4, "a1", "a2");
+        // Past the job's start-up grace and the free nodes' settling time, with its trainers reporting: ready to grow.
+        f.later(180);
+        f.progress("team-a/llm", 100);
         Map<PolicyName, PolicySettings.Entry> m = new EnumMap<>(PolicyName.class);
         m.put(PolicyName.CAPACITY_GROW, new PolicySettings.Entry(PolicyMode.ON, Map.of()));
         PolicyEngine e = new PolicyEngine(new PolicySettings(m));
