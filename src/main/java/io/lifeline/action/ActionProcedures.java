@@ -254,8 +254,8 @@ final class ActionProcedures {
      * Sends checkpoint_now, or prepare_exit when the job's ranks are about to be stopped (drain, preempt): trainers
      * then save and hold still until they restart, so no step is taken that the stop would throw away. Only a
      * checkpoint that survives what the action does counts ({@link #counted}); when the job's newest one would not
-     * (it is on the local disk of the node being drained), the command asks for durable storage
-     * ({@code storage=durable}).
+     * survive a drain (it is on the local disk of the node being drained), the command asks for durable storage
+     * ({@code storage=durable}); a checkpoint-now does only when it is asked to ({@code storage=durable}).
      */
     private StepOutcome requestCheckpoint(ActionView a, StepRunner s, String step, String job, Instant deadline,
                                           boolean onlyIfAtRisk) throws Exception {
@@ -284,7 +284,9 @@ final class ActionProcedures {
         if (a.kind() == ActionKind.DRAIN) {
             params.put("node", a.target()); // the node going away: its ranks exit after the save, the others hold
         }
-        boolean durable = "durable".equals(a.params().get("storage")) || (f != null && f.newestNotSurviving());
+        // A drain asks on its own for a save that outlives its node; anything else only when asked to.
+        boolean durable = "durable".equals(a.params().get("storage"))
+                || (a.kind() == ActionKind.DRAIN && f != null && f.newestNotSurviving());
         if (durable) {
             params.put("storage", "durable");
         }

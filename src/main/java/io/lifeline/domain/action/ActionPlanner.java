@@ -240,7 +240,7 @@ public final class ActionPlanner {
                 noSafe.add(job);
                 warnings.add(job + ": no safe checkpoint: its newest, " + f.newestCheckpointId() + ", is "
                         + f.newestDurability() + (node == null ? "" : " on " + node) + " and would be lost with "
-                        + (node == null ? "its node" : "it") + "; it saves to durable storage first"
+                        + (node == null ? "its node" : "it") + (node == null ? "" : "; it saves to durable storage first")
                         + (f.checkpointId() == null ? "" : " (newest that survives: " + f.checkpointId() + ")"));
             }
             if (f != null && f.checkpointId() != null && f.ageMillis() != null) {
