@@ -5,7 +5,9 @@
         --target "<= 1000" --command "python3 bench/notice_to_agent.py --notices 50"
 
 The median of --runs is the value; "met" is computed from the median and the target ("<= X", "< X", ">= X",
-"> X"), never given by hand. --baseline gives a comparison figure; the ratio is value / baseline.
+"> X", or with ≤ ≥), never given by hand. --baseline-name and --baseline give a comparison figure (another figure's
+name where it is one); the ratio is value / baseline. The figure must also be marked in BENCHMARKS.md (see the
+convention at its top; BenchmarkFiguresTest checks both files agree).
 """
 import argparse
 import json
@@ -16,16 +18,18 @@ from datetime import datetime, timezone
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.json")
 OPS = {"<=": lambda v, x: v <= x, ">=": lambda v, x: v >= x, "<": lambda v, x: v < x, ">": lambda v, x: v > x}
+OPS["≤"] = OPS["<="]
+OPS["≥"] = OPS[">="]
 
 
 def met(value, target):
     if not target:
         return None
     t = target.strip()
-    for op in ("<=", ">=", "<", ">"):
+    for op in ("<=", ">=", "≤", "≥", "<", ">"):
         if t.startswith(op):
             return OPS[op](value, float(t[len(op):].split()[0].replace(",", "")))
-    raise SystemExit("target must start with <=, >=, < or >: %r" % target)
+    raise SystemExit("target must start with <=, >=, ≤, ≥, < or >: %r" % target)
 
 
 def main(argv=None):
@@ -35,14 +39,17 @@ def main(argv=None):
     ap.add_argument("--runs", type=float, nargs="+", required=True)
     ap.add_argument("--target")
     ap.add_argument("--baseline", type=float)
+    ap.add_argument("--baseline-name")
     ap.add_argument("--command", required=True)
     ap.add_argument("--load-average", type=float, default=os.getloadavg()[0])
     ap.add_argument("--note")
     a = ap.parse_args(argv)
+    if (a.baseline is None) != (a.baseline_name is None):
+        raise SystemExit("--baseline and --baseline-name go together")
     median = statistics.median(a.runs)
     figure = {"name": a.name, "value": median, "unit": a.unit, "runs": a.runs, "median": median}
     if a.baseline is not None:
-        figure["baseline"] = a.baseline
+        figure["baseline"] = {"name": a.baseline_name, "value": a.baseline}
         figure["ratio"] = round(median / a.baseline, 4) if a.baseline else None
     figure["target"] = a.target
     figure["met"] = met(median, a.target)
@@ -57,7 +64,7 @@ def main(argv=None):
             figures = json.load(f)
     figures = [x for x in figures if x.get("name") != a.name] + [figure]
     with open(PATH, "w") as f:
-        json.dump(figures, f, indent=2)
+        json.dump(figures, f, indent=2, ensure_ascii=False)
         f.write("\n")
     json.dump(figure, sys.stdout)
     print()

@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Scenarios for the simulator's tests: the built-in one and small ones built in code. */
-final class TestScenarios {
+public final class TestScenarios {
 
-    static final Instant START = Instant.parse("2026-01-31T12:00:00Z");
+    public static final Instant START = Instant.parse("2026-01-31T12:00:00Z");
 
     private TestScenarios() {
     }
@@ -55,7 +55,7 @@ final class TestScenarios {
     }
 
     /** A large fleet for load: {@code nodes} 8-GPU nodes in two pools and {@code jobs} jobs of 2..6 nodes. */
-    static Scenario large(int nodes, int jobs) {
+    public static Scenario large(int nodes, int jobs) {
         List<Scenario.Job> js = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
             js.add(new Scenario.Job("load", "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256,
