@@ -53,11 +53,11 @@ public final class CostCurvePlot {
                                 "applied_events_per_s"))),
                 new Panel("Retained heap per GPU (model + published snapshot)", "bytes per GPU", false, List.of(
                         new Series("heap per GPU", "heap_bytes_per_gpu"))),
-                new Panel("Model-thread hold of one read, max of the rounds", "ms", true, List.of(
-                        new Series("published snapshot", "snapshot_hold_max_ms"),
-                        new Series("/api/v1/gpus page", "api_gpus_page_hold_max_ms"),
-                        new Series("/api/v1/jobs page", "api_jobs_page_hold_max_ms"),
-                        new Series("checkpoint save", "checkpoint_save_hold_max_ms"))),
+                new Panel("Model-thread hold of one read, median of the rounds", "ms", true, List.of(
+                        new Series("published snapshot", "snapshot_hold_median_ms"),
+                        new Series("/api/v1/gpus page", "api_gpus_page_hold_median_ms"),
+                        new Series("/api/v1/jobs page", "api_jobs_page_hold_median_ms"),
+                        new Series("checkpoint save", "checkpoint_save_hold_median_ms"))),
                 new Panel("Start-up: model restored from a checkpoint", "ms", true, List.of(
                         new Series("decode + restore", "checkpoint_restore_ms"))));
         BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);

@@ -1,6 +1,7 @@
 package io.lifeline.api.read;
 
 import io.lifeline.domain.event.CapacityType;
+import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.fleet.NodeDetail;
 import io.lifeline.domain.fleet.NodeLifecycle;
 import io.lifeline.domain.fleet.NodeNotice;
@@ -84,15 +85,13 @@ public class FleetResource {
         int n = QueryParams.limit(limit, 1000, 20_000);
         int from = QueryParams.offset(offset);
         Scope scope = Scope.of(callers.get());
+        // Only the page's views are made on the model's thread: at 64k GPUs a view and a sort of every GPU per
+        // request held it for tens of milliseconds (BENCHMARKS.md, the cost curve).
         return model.read(m -> {
             Predicate<String> visible = visibleNodes(scope, m);
-            List<GpuView> all = m.fleet().gpus().stream()
-                    .filter(g -> node == null || node.isBlank() || node.equals(g.node()))
-                    .filter(g -> visible.test(g.node()))
-                    .filter(g -> h == null || h == g.health())
-                    .map(scope::visible)
-                    .toList();
-            return Page.of(all, from, n);
+            Fleet.GpuPage page = m.fleet().gpuPage(name -> (node == null || node.isBlank() || node.equals(name))
+                    && visible.test(name), h, from, n);
+            return new Page<>(page.items().stream().map(scope::visible).toList(), page.total(), from, n);
         });
     }
 

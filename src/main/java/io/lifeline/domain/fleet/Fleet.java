@@ -182,6 +182,66 @@ public final class Fleet implements NodeModel {
         return out;
     }
 
+    /**
+     * One page of GPU views in the order of {@link #gpus()} (node name, then index), for the read API on the model's
+     * thread: it sorts the node names, not the GPUs, and makes views only for the page (for every GPU of the accepted
+     * nodes only when {@code health} asks for each one's verdict), so a page costs little more than the fleet's node
+     * count instead of a view and a sort of every GPU.
+     *
+     * @param node   which nodes' GPUs count, by node name
+     * @param health only GPUs with this verdict, or null for all
+     * @param offset how many matching GPUs to skip
+     * @param limit  how many to return at most
+     */
+    public GpuPage gpuPage(java.util.function.Predicate<String> node, GpuHealth health, int offset, int limit) {
+        List<String> names = new ArrayList<>(nodes.keySet());
+        Collections.sort(names);
+        List<GpuView> items = new ArrayList<>(Math.min(limit, 1024));
+        List<GpuView> one = new ArrayList<>(8);
+        int total = 0;
+        for (String name : names) {
+            if (!node.test(name)) {
+                continue;
+            }
+            NodeState n = nodes.get(name);
+            if (health == null && (total + gpuCount(n) <= offset || items.size() >= limit)) {
+                total += gpuCount(n);
+                continue;
+            }
+            one.clear();
+            views.addGpus(n, one);
+            for (GpuView g : one) {
+                if (health != null && g.health() != health) {
+                    continue;
+                }
+                if (total >= offset && items.size() < limit) {
+                    items.add(g);
+                }
+                total++;
+            }
+        }
+        return new GpuPage(List.copyOf(items), total);
+    }
+
+    /**
+     * A page of {@link #gpuPage}.
+     *
+     * @param items the page's GPU views
+     * @param total how many GPUs match in all
+     */
+    public record GpuPage(List<GpuView> items, int total) {
+    }
+
+    private static int gpuCount(NodeState n) {
+        int c = 0;
+        for (GpuState g : n.gpus) {
+            if (g != null) {
+                c++;
+            }
+        }
+        return c;
+    }
+
     /** Every GPU's view in no particular order: for callers that group them themselves, off the model's thread. */
     public List<GpuView> gpusUnordered() {
         List<GpuView> out = new ArrayList<>(nodes.size() * 8);
