@@ -195,8 +195,8 @@ public class OpenApiConventions implements OASFilter {
 
     private static void describe(OpenAPI openAPI) {
         if (openAPI.getServers() == null || openAPI.getServers().isEmpty()) {
-            openAPI.addServer(OASFactory.createServer().url("http://localhost:8080")
-                    .description("The quick start's address; a client sets its Lifeline's own"));
+            // Relative: the Lifeline that serves the document (a client generated from it sets its own base URI).
+            openAPI.addServer(OASFactory.createServer().url("/").description("This Lifeline"));
         }
         Info info = openAPI.getInfo();
         if (info == null) {
