@@ -1,5 +1,6 @@
 package io.lifeline.metrics;
 
+import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.metrics.SeriesSnapshot.IncidentSample;
 import io.lifeline.metrics.SeriesSnapshot.JobSample;
@@ -16,6 +17,11 @@ import java.util.Set;
  * bounded ring of incidents (old ones drop out), an open incident's cause can still change, and its lost GPU-hours
  * grow until it closes. Each incident's growth is added once, to the cause it had when it grew; each notice-led
  * interruption is counted once. Memory: the incident ids the model still retains for this job.
+ *
+ * <p>The goodput counters follow the model's buckets ({@link GoodputView}), which are not monotonic either: the
+ * progress an interruption throws away was productive until then and moves to lost rework. Each counter keeps the
+ * largest value it had (a Prometheus counter never goes down), so across such an interruption goodput plus badput
+ * exceeds the elapsed time by the rework lost; the ETTR gauges are exact at every moment.
  */
 final class JobCounters {
 
@@ -27,6 +33,9 @@ final class JobCounters {
     private int restarts;
     private long noticesCheckpointed;
     private long noticesNotCheckpointed;
+    private long elapsedMillis;
+    private long goodputMillis;
+    private final Map<Badput, Long> badputMillis = new EnumMap<>(Badput.class);
 
     /** Folds in the job's latest sample. */
     void update(JobSample job) {
@@ -40,6 +49,9 @@ final class JobCounters {
             restarts = 0;
             noticesCheckpointed = 0;
             noticesNotCheckpointed = 0;
+            elapsedMillis = 0;
+            goodputMillis = 0;
+            badputMillis.clear();
         }
         Set<String> retained = new HashSet<>();
         for (IncidentSample i : job.incidents()) {
@@ -63,6 +75,24 @@ final class JobCounters {
         countedNotices.retainAll(retained);
         job.interruptionsByCause().forEach((cause, n) -> interruptions.merge(cause, n, Math::max));
         restarts = Math.max(restarts, job.restarts());
+        GoodputView g = job.goodput();
+        elapsedMillis = Math.max(elapsedMillis, g.wallMillis());
+        goodputMillis = Math.max(goodputMillis, g.productiveMillis());
+        for (Badput kind : Badput.values()) {
+            badputMillis.merge(kind, kind.millis(g), Math::max);
+        }
+    }
+
+    long elapsedMillis() {
+        return elapsedMillis;
+    }
+
+    long goodputMillis() {
+        return goodputMillis;
+    }
+
+    Map<Badput, Long> badputMillis() {
+        return badputMillis;
     }
 
     Map<IncidentCause, Double> lostGpuHours() {

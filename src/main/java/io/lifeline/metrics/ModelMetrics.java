@@ -44,6 +44,7 @@ public class ModelMetrics {
 
     /** GPU-hours are published in GPU-seconds: Prometheus names carry base units. */
     private static final double SECONDS_PER_HOUR = 3600.0;
+    private static final double MILLIS_PER_SECOND = 1000.0;
     private static final Logger LOG = Logger.getLogger(ModelMetrics.class);
 
     private final ModelSnapshots snapshots;
@@ -88,6 +89,13 @@ public class ModelMetrics {
         family(registry, "lifeline_job_restarts", "Interruptions of the job that needed a restart", Kind.COUNTER);
         family(registry, "lifeline_job_notice_interruptions",
                 "Interruptions announced by a notice, by whether a checkpoint completed before the stop", Kind.COUNTER);
+        family(registry, "lifeline_job_elapsed_seconds", "Wall time since the job's submission (to its end once ended)",
+                Kind.COUNTER);
+        family(registry, "lifeline_job_goodput_seconds", "Wall time the job spent on training progress that survived",
+                Kind.COUNTER);
+        family(registry, "lifeline_job_badput_seconds",
+                "Wall time the job spent on anything but surviving progress, by kind (checkpoint saves, lost rework, "
+                        + "recovery phases, rescale, startup, waiting)", Kind.COUNTER);
         family(registry, "lifeline_jobs", "Jobs by lifecycle state", Kind.GAUGE);
         family(registry, "lifeline_open_incidents", "Open incidents by cause", Kind.GAUGE);
         family(registry, "lifeline_nodes", "Nodes by lifecycle state", Kind.GAUGE);
@@ -246,6 +254,10 @@ public class ModelMetrics {
             put(v, "lifeline_job_interruptions", tc, c.interruptions().getOrDefault(cause, 0).doubleValue());
         }
         put(v, "lifeline_job_restarts", t, (double) c.restarts());
+        put(v, "lifeline_job_elapsed_seconds", t, c.elapsedMillis() / MILLIS_PER_SECOND);
+        put(v, "lifeline_job_goodput_seconds", t, c.goodputMillis() / MILLIS_PER_SECOND);
+        c.badputMillis().forEach((kind, ms) -> put(v, "lifeline_job_badput_seconds", t.and("kind", kind.label()),
+                ms / MILLIS_PER_SECOND));
         put(v, "lifeline_job_notice_interruptions", t.and("checkpointed", "true"), (double) c.noticesCheckpointed());
         put(v, "lifeline_job_notice_interruptions", t.and("checkpointed", "false"), (double) c.noticesNotCheckpointed());
     }

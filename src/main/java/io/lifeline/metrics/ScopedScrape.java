@@ -42,20 +42,28 @@ public class ScopedScrape {
         router.get(path).order(ORDER).handler(this::handle);
     }
 
-    /** The format the registry's own handler answers with: OpenMetrics unless the client asks for plain text. */
+    /**
+     * The format of the answer: OpenMetrics only when the client asks for it and not for plain text (Prometheus
+     * offers both and gets the text format, as it always did); the text format otherwise, so that a plain
+     * {@code curl /metrics | promtool check metrics} reads the format promtool parses.
+     */
     static String contentType(String accept) {
-        return accept != null && (accept.contains("text/plain") || accept.contains("text/html"))
-                ? TextFormat.CONTENT_TYPE_004 : OPENMETRICS;
+        return accept != null && accept.contains("application/openmetrics-text") && !accept.contains("text/plain")
+                ? OPENMETRICS : TextFormat.CONTENT_TYPE_004;
     }
 
     private void handle(RoutingContext ctx) {
         Caller caller = ctx.get(CurrentCaller.CALLER_KEY);
         Scope scope = caller == null ? Scope.everything() : Scope.of(caller);
+        String contentType = contentType(ctx.request().getHeader("Accept"));
         if (scope.isEverything() || !registry.isResolvable()) {
+            // The registry's own handler answers OpenMetrics to anything but a request for plain text.
+            if (!OPENMETRICS.equals(contentType)) {
+                ctx.request().headers().set("Accept", "text/plain");
+            }
             ctx.next();
             return;
         }
-        String contentType = contentType(ctx.request().getHeader("Accept"));
         // The nodes a scope may see come from the model thread, and the scrape takes a while: off the event loop.
         ctx.vertx().executeBlocking(() -> ScopedSeries.filter(registry.get().scrape(contentType), scope,
                 visibility.nodesUsed(scope)), false).onComplete(r -> {

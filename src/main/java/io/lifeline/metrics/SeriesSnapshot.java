@@ -4,6 +4,7 @@ import io.lifeline.domain.fleet.NodeLifecycle;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.incident.IncidentCause;
+import io.lifeline.domain.job.goodput.GoodputView;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -49,13 +50,14 @@ record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integ
      * @param interruptionsByCause  interruption counts by cause
      * @param incidents             the incidents the model retains, oldest first
      * @param nodes                 nodes hosting its ranks now
+     * @param goodput               the job's wall time split into the model's goodput buckets
      */
     record JobSample(String name, String namespace, Instant submittedAt, JobState state, Double checkpointAgeSeconds,
                      Double objectiveSeconds, boolean breached, double workAtRiskGpuHours, int worldSize,
                      Integer minWorldSize, Integer maxWorldSize, int gpus, Double ettr, Double ettrOfWall, int restarts,
                      boolean budgetExhausted, IncidentCause openIncidentCause,
                      Map<IncidentCause, Integer> interruptionsByCause, List<IncidentSample> incidents,
-                     List<String> nodes) {
+                     List<String> nodes, GoodputView goodput) {
     }
 
     /**

@@ -17,6 +17,7 @@ import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
 import io.lifeline.metrics.SeriesSnapshot.IncidentSample;
 import io.lifeline.metrics.SeriesSnapshot.JobSample;
 import io.lifeline.metrics.SeriesSnapshot.PoolGpus;
+import io.lifeline.domain.job.goodput.GoodputView;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -93,7 +94,8 @@ final class SnapshotReader {
                 f == null ? null : f.objectiveMillis() / 1000.0, s.freshnessBreached(),
                 f == null ? 0 : f.workAtRiskGpuHours(), s.worldSize(), min, max, s.gpusHeld(), s.ettr(), s.ettrOfWall(),
                 s.restarts(), s.restartBudgetExhausted(), d.openIncident() == null ? null : d.openIncident().cause(),
-                Map.copyOf(d.interruptionsByCause()), List.copyOf(inc), withNodes ? nodes(d.membership()) : List.of());
+                Map.copyOf(d.interruptionsByCause()), List.copyOf(inc), withNodes ? nodes(d.membership()) : List.of(),
+                d.goodput() == null ? GoodputView.EMPTY : d.goodput());
     }
 
     private static List<String> nodes(MembershipView m) {

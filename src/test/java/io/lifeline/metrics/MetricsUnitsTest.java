@@ -6,6 +6,8 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.job.JobState;
+import io.lifeline.domain.job.goodput.Bucket;
+import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.metrics.SeriesSnapshot.IncidentSample;
 import io.lifeline.metrics.SeriesSnapshot.JobSample;
@@ -70,6 +72,44 @@ class MetricsUnitsTest {
     }
 
     @Test
+    void goodputCountersSplitTheElapsedTimeAndNeverGoDown() {
+        JobCounters c = new JobCounters();
+        // 100 s: 70 productive, 10 checkpoint, 20 waiting.
+        c.update(goodput(T0, 100_000, 70_000, 10_000, 0, 20_000));
+        assertThat(c.elapsedMillis()).isEqualTo(100_000);
+        assertThat(c.goodputMillis()).isEqualTo(70_000);
+        assertThat(c.badputMillis()).containsEntry(Badput.CHECKPOINT, 10_000L).containsEntry(Badput.WAITING, 20_000L)
+                .containsEntry(Badput.LOST_REWORK, 0L).hasSize(Badput.values().length);
+        assertThat(c.goodputMillis() + c.badputMillis().values().stream().mapToLong(Long::longValue).sum())
+                .isEqualTo(c.elapsedMillis());
+        // An interruption moves 30 s of progress to lost rework: goodput keeps its 70 s, lost rework grows.
+        c.update(goodput(T0, 110_000, 40_000, 10_000, 40_000, 20_000));
+        assertThat(c.goodputMillis()).isEqualTo(70_000);
+        assertThat(c.badputMillis()).containsEntry(Badput.LOST_REWORK, 40_000L);
+        assertThat(c.elapsedMillis()).isEqualTo(110_000);
+        // A new job under the same name starts from zero.
+        c.update(goodput(T0.plusSeconds(3600), 5_000, 1_000, 0, 0, 4_000));
+        assertThat(c.goodputMillis()).isEqualTo(1_000);
+        assertThat(c.elapsedMillis()).isEqualTo(5_000);
+    }
+
+    private static JobSample goodput(Instant submitted, long wall, long productive, long checkpoint, long lost,
+                                     long waiting) {
+        long[] ms = new long[Bucket.values().length];
+        ms[Bucket.PRODUCTIVE.ordinal()] = productive;
+        ms[Bucket.CHECKPOINT.ordinal()] = checkpoint;
+        ms[Bucket.LOST_REWORK.ordinal()] = lost;
+        ms[Bucket.WAITING.ordinal()] = waiting;
+        GoodputView g = GoodputView.of(ms, new long[Bucket.values().length]);
+        assertThat(g.wallMillis()).isEqualTo(wall);
+        JobSample j = job(submitted, List.of());
+        return new JobSample(j.name(), j.namespace(), j.submittedAt(), j.state(), j.checkpointAgeSeconds(),
+                j.objectiveSeconds(), j.breached(), j.workAtRiskGpuHours(), j.worldSize(), j.minWorldSize(),
+                j.maxWorldSize(), j.gpus(), j.ettr(), j.ettrOfWall(), j.restarts(), j.budgetExhausted(),
+                j.openIncidentCause(), j.interruptionsByCause(), j.incidents(), j.nodes(), g);
+    }
+
+    @Test
     void noticeLedInterruptionsAreCountedOnceEach() {
         JobCounters c = new JobCounters();
         IncidentSample saved = new IncidentSample("j#1", IncidentCause.SPOT_RECLAIM, 0.1, true, true, true);
@@ -116,7 +156,7 @@ class MetricsUnitsTest {
 
     private static JobSample job(Instant submitted, List<IncidentSample> incidents) {
         return new JobSample("ns/j", "ns", submitted, JobState.RUNNING, 10.0, 3600.0, false, 0.1, 16, 8, 16, 16, 0.9,
-                0.8, 0, false, null, Map.of(), incidents, List.of());
+                0.8, 0, false, null, Map.of(), incidents, List.of(), GoodputView.EMPTY);
     }
 
     private static IncidentSample incident(String id, IncidentCause cause, double lost) {

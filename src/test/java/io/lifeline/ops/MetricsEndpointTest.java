@@ -67,7 +67,8 @@ class MetricsEndpointTest {
         String job = OpsEvents.feed("ops-endpoint", "series");
         String label = "job_name=\"" + job + "\"";
         String text = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
-                .until(() -> given().get("/metrics").asString(),
+                .until(() -> given().header("Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8").get("/metrics")
+                        .asString(),
                         t -> t.contains("lifeline_job_world_size{" + label) && t.contains("lifeline_node_lemon_score{"));
         assertThat(text).contains("lifeline_job_world_size{" + label + ",job_namespace=\"ops-endpoint\"} 16.0");
         assertThat(text).contains("lifeline_job_world_size_min{" + label + ",job_namespace=\"ops-endpoint\"} 8.0");

@@ -28,6 +28,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /**
  * Cloud interruption notices in the providers' own formats: AWS EventBridge events, EC2 instance metadata
@@ -134,7 +137,10 @@ public class CloudNoticesResource {
     @POST
     @Path("/gcp/{instanceId}/{what: maintenance|maintenance-event}")
     @Blocking
-    public CompletionStage<Response> gcpMaintenance(@PathParam("instanceId") String instanceId, byte[] body) {
+    public CompletionStage<Response> gcpMaintenance(@PathParam("instanceId") String instanceId,
+            @Parameter(description = "The metadata key's name: maintenance-event, or maintenance for short",
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"maintenance", "maintenance-event"}))
+            @PathParam("what") String what, byte[] body) {
         Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
         IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = gcp.maintenanceEvent(instanceId, value(body), clock.instant());
