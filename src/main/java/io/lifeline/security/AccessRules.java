@@ -133,6 +133,8 @@ public final class AccessRules {
         r.add(roles(READ, "/api/v1/agents/**", null, Role.INGEST, Role.OPERATOR));
         r.add(roles(POST, "/api/v1/agents/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
         r.add(roles(READ, "/api/**", null, Role.VIEWER));
+        // A what-if only computes: a read, though its body needs a POST.
+        r.add(roles(POST, "/api/v1/whatif", null, Role.VIEWER));
         r.add(roles(WRITE, "/api/v1/policies/**", null, Role.ADMIN));
         r.add(roles(WRITE, "/api/v1/settings/**", null, Role.ADMIN));
         r.add(new Rule(ANY, "/api/**", Kind.DENY, Set.of(), null));

@@ -65,6 +65,11 @@ public final class ProblemMappers {
     }
 
     @ServerExceptionMapper
+    public Response whatIfDeadline(io.lifeline.runtime.WhatIfDeadlineException e) {
+        return problem(422, "deadline-exceeded", "Deadline exceeded", e.getMessage());
+    }
+
+    @ServerExceptionMapper
     public Response targetBusy(TargetBusyException e) {
         return problem(409, "target-busy", "Target busy", e.getMessage());
     }

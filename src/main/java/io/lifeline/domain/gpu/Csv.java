@@ -8,15 +8,35 @@ import java.util.List;
  * and line breaks, records ended by LF, CRLF or CR. Blank lines are skipped. Enough for the XID tables,
  * whose quoted mnemonics contain embedded newlines.
  */
-final class Csv {
+public final class Csv {
 
     private Csv() {
     }
 
+    /**
+     * One record with the line it starts on (1-based), for readers that name the line of a bad record.
+     *
+     * @param line    the line the record starts on
+     * @param fields  its fields
+     */
+    public record Row(int line, List<String> fields) {
+    }
+
     /** Parses {@code text} into records of fields. */
-    static List<List<String>> parse(String text) {
-        List<List<String>> rows = new ArrayList<>();
+    public static List<List<String>> parse(String text) {
+        List<List<String>> out = new ArrayList<>();
+        for (Row r : rows(text)) {
+            out.add(r.fields());
+        }
+        return out;
+    }
+
+    /** Parses {@code text} into records, each with the line it starts on. */
+    public static List<Row> rows(String text) {
+        List<Row> rows = new ArrayList<>();
         List<String> row = new ArrayList<>();
+        int line = 1;
+        int rowLine = 1;
         StringBuilder field = new StringBuilder();
         boolean quoted = false;
         int i = 0;
@@ -33,6 +53,9 @@ final class Csv {
                     quoted = false;
                 } else {
                     field.append(c);
+                    if (c == '\n') {
+                        line++;
+                    }
                 }
                 i++;
             } else if (c == '"') {
@@ -45,9 +68,11 @@ final class Csv {
             } else if (c == '\r' || c == '\n') {
                 row.add(field.toString());
                 field.setLength(0);
-                addUnlessBlank(rows, row);
+                addUnlessBlank(rows, row, rowLine);
                 row = new ArrayList<>();
                 i += c == '\r' && i + 1 < n && text.charAt(i + 1) == '\n' ? 2 : 1;
+                line++;
+                rowLine = line;
             } else {
                 field.append(c);
                 i++;
@@ -58,14 +83,14 @@ final class Csv {
         }
         if (field.length() > 0 || !row.isEmpty()) {
             row.add(field.toString());
-            addUnlessBlank(rows, row);
+            addUnlessBlank(rows, row, rowLine);
         }
         return rows;
     }
 
-    private static void addUnlessBlank(List<List<String>> rows, List<String> row) {
+    private static void addUnlessBlank(List<Row> rows, List<String> row, int line) {
         if (row.size() > 1 || !row.get(0).isEmpty()) {
-            rows.add(row);
+            rows.add(new Row(line, row));
         }
     }
 }

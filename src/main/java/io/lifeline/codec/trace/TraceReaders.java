@@ -1,0 +1,51 @@
+package io.lifeline.codec.trace;
+
+import io.lifeline.codec.DecodedBatch;
+import io.lifeline.codec.EventCodec;
+import io.lifeline.codec.InvalidEventException;
+import io.lifeline.codec.Rejection;
+import io.lifeline.domain.replay.LifelineHistory;
+import io.lifeline.domain.replay.Opt175bReader;
+import io.lifeline.domain.replay.PhillyCsvReader;
+import io.lifeline.domain.replay.Trace;
+import io.lifeline.domain.replay.TraceFormat;
+import io.lifeline.domain.replay.TraceRejection;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The one entry point that reads a trace of any {@link TraceFormat} into catalogue events (docs/whatif.md). */
+public final class TraceReaders {
+
+    private TraceReaders() {
+    }
+
+    public static Trace read(TraceFormat format, String text) {
+        return switch (format) {
+            case PHILLY_CSV -> PhillyCsvReader.read(text);
+            case PHILLY_JSON -> PhillyJobLogReader.read(text);
+            case OPT175B -> Opt175bReader.read(text);
+            case LIFELINE -> lifeline(text);
+        };
+    }
+
+    /** Lifeline's own events (CloudEvents JSON: an array, one object, or one per line), as the log stores them. */
+    private static Trace lifeline(String text) {
+        String t = text.trim();
+        boolean ndjson = !t.startsWith("[") && t.indexOf('\n') > 0 && t.lines().filter(l -> !l.isBlank())
+                .allMatch(l -> l.trim().startsWith("{"));
+        DecodedBatch batch;
+        try {
+            batch = new EventCodec().decodeBody(text.getBytes(StandardCharsets.UTF_8), ndjson);
+        } catch (InvalidEventException e) {
+            return new Trace(TraceFormat.LIFELINE, List.of(), List.of(new TraceRejection(1, e.getMessage())));
+        }
+        List<TraceRejection> rejected = new ArrayList<>();
+        for (Rejection r : batch.rejections()) {
+            // NDJSON: the index is the line; otherwise the event's position, named in the reason
+            rejected.add(new TraceRejection(ndjson ? r.index() + 1 : 1, (ndjson ? "" : "event " + r.index() + ": ")
+                    + r.reason()));
+        }
+        return LifelineHistory.trace(batch.events(), rejected);
+    }
+}
