@@ -198,7 +198,9 @@ public final class Fleet implements NodeModel {
      * at each group's days: computed at read time, never per event.
      *
      * @param cause    the cause to count, null for all
-     * @param visible  the nodes (by name) whose own rows and lemon status may be shown; group figures count every node
+     * @param visible  the nodes (by name) the reader may see, null for every node. With a filter, the groups count
+     *                 only those nodes, from what each node keeps (its newest interruptions and lives); without one,
+     *                 they also count the nodes forgotten since
      */
     public ReliabilityReport reliability(int windowDays, GroupBy groupBy, InterruptionCause cause,
                                          java.util.function.Predicate<String> visible) {
@@ -208,13 +210,10 @@ public final class Fleet implements NodeModel {
         long now = settings.clock().millis();
         long today = Math.floorDiv(now, ReliabilityLedger.DAY_MILLIS);
         long from = (today - windowDays + 1) * ReliabilityLedger.DAY_MILLIS;
-        Map<GroupKey, long[]> acc = window(today - windowDays + 1, today, from, now);
-        List<GroupExposure> groups = new ArrayList<>(acc.size());
-        acc.forEach((k, a) -> groups.add(ReliabilityLedger.exposure(k, a)));
         List<NodeExposure> exposures = new ArrayList<>();
         for (NodeState n : nodes.values()) {
             NodeInfo f = n.facts();
-            if (f == null || !visible.test(n.name)) {
+            if (f == null || (visible != null && !visible.test(n.name))) {
                 continue;
             }
             long ms = n.serviceMillis(from, now);
@@ -231,6 +230,12 @@ public final class Fleet implements NodeModel {
                 list.sort(Comparator.comparing(Interruption::time));
                 exposures.add(new NodeExposure(n.name, groupKey(f), ms, list));
             }
+        }
+        List<GroupExposure> groups = new ArrayList<>();
+        if (visible == null) {
+            window(today - windowDays + 1, today, from, now).forEach((k, a) -> groups.add(ReliabilityLedger.exposure(k, a)));
+        } else {
+            groups.addAll(ReliabilityCalculator.groups(exposures));
         }
         return ReliabilityCalculator.report(Instant.ofEpochMilli(from), Instant.ofEpochMilli(now), windowDays, groups,
                 exposures, groupBy, cause, reliabilitySettings);

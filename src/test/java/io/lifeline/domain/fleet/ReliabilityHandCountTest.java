@@ -87,7 +87,7 @@ class ReliabilityHandCountTest {
     @Test
     void mtbfPerPoolEqualsTheHandCount() {
         seed();
-        Map<String, ReliabilityRow> pools = rows(fleet.reliability(30, GroupBy.POOL, null, n -> true));
+        Map<String, ReliabilityRow> pools = rows(fleet.reliability(30, GroupBy.POOL, null, null));
         ReliabilityRow spot = pools.get("a100-spot");
         assertThat(spot.nodeHours()).isCloseTo(1_728_120 / 3600.0, within(1e-9));
         assertThat(spot.interruptions()).isEqualTo(4);
@@ -109,18 +109,18 @@ class ReliabilityHandCountTest {
     @Test
     void groupsByCapacityTypeZoneAndInstanceType() {
         seed();
-        assertThat(rows(fleet.reliability(30, GroupBy.CAPACITY_TYPE, null, n -> true)).keySet())
+        assertThat(rows(fleet.reliability(30, GroupBy.CAPACITY_TYPE, null, null)).keySet())
                 .containsExactlyInAnyOrder("spot", "on-demand");
-        assertThat(rows(fleet.reliability(30, GroupBy.ZONE, null, n -> true)).get("us-east-1b").mtbfHours())
+        assertThat(rows(fleet.reliability(30, GroupBy.ZONE, null, null)).get("us-east-1b").mtbfHours())
                 .isCloseTo(96, within(1e-9));
-        assertThat(rows(fleet.reliability(30, GroupBy.INSTANCE_TYPE, null, n -> true)).get("p4d.24xlarge")
+        assertThat(rows(fleet.reliability(30, GroupBy.INSTANCE_TYPE, null, null)).get("p4d.24xlarge")
                 .interruptions()).isEqualTo(4);
     }
 
     @Test
     void aCauseFilterCountsOnlyThatCause() {
         seed();
-        ReliabilityRow spot = rows(fleet.reliability(30, GroupBy.POOL, InterruptionCause.GPU_FAILURE, n -> true))
+        ReliabilityRow spot = rows(fleet.reliability(30, GroupBy.POOL, InterruptionCause.GPU_FAILURE, null))
                 .get("a100-spot");
         assertThat(spot.interruptions()).isEqualTo(1);
         assertThat(spot.mtbfHours()).isCloseTo(1_728_120 / 3600.0, within(1e-9));
@@ -133,7 +133,7 @@ class ReliabilityHandCountTest {
     @Test
     void aShorterWindowStartsAtTheStartOfItsFirstDay() {
         seed();
-        ReliabilityReport r = fleet.reliability(7, GroupBy.POOL, null, n -> true);
+        ReliabilityReport r = fleet.reliability(7, GroupBy.POOL, null, null);
         assertThat(r.from()).isEqualTo(java.time.Instant.parse("2025-11-07T00:00:00Z"));
         ReliabilityRow spot = rows(r).get("a100-spot");
         assertThat(spot.nodeHours()).isCloseTo((550_800 + 432_000 + 32_400) / 3600.0, within(1e-9));
@@ -144,7 +144,7 @@ class ReliabilityHandCountTest {
     @Test
     void noInterruptionMeansNoMtbfButAnUpperRate() {
         fleet.apply(registered("q", at(0)));
-        ReliabilityRow row = fleet.reliability(30, GroupBy.POOL, null, n -> true).rows().get(0);
+        ReliabilityRow row = fleet.reliability(30, GroupBy.POOL, null, null).rows().get(0);
         assertThat(row.mtbfHours()).isNull();
         assertThat(row.mtbfUpperHours()).isNull();
         assertThat(row.rateLower()).isZero();
@@ -166,15 +166,15 @@ class ReliabilityHandCountTest {
         seed();
         Fleet restored = new Fleet(FleetSettings.defaults(clock));
         restored.restore(fleet.save());
-        assertThat(restored.reliability(30, GroupBy.POOL, null, n -> true))
-                .isEqualTo(fleet.reliability(30, GroupBy.POOL, null, n -> true));
+        assertThat(restored.reliability(30, GroupBy.POOL, null, null))
+                .isEqualTo(fleet.reliability(30, GroupBy.POOL, null, null));
         // A fleet keeping no terminated node still counts the service of the ones it forgot.
         Fleet forgetful = new Fleet(new FleetSettings(clock, io.lifeline.domain.gpu.XidPolicy.loadDefault(),
                 io.lifeline.domain.gpu.GpuThresholds.defaults(), Duration.ofDays(7), 64, 0));
         forgetful.apply(registered("gone", at(0)));
         forgetful.apply(terminated("gone", at(DAY)));
         assertThat(forgetful.node("gone")).isEmpty();
-        ReliabilityRow row = forgetful.reliability(30, GroupBy.POOL, null, n -> true).rows().get(0);
+        ReliabilityRow row = forgetful.reliability(30, GroupBy.POOL, null, null).rows().get(0);
         assertThat(row.nodeHours()).isEqualTo(24);
         assertThat(row.interruptions()).isEqualTo(1);
     }
@@ -201,7 +201,7 @@ class ReliabilityHandCountTest {
             fleet.apply(notReady("n9", at(d * DAY)));
             fleet.apply(ready("n9", at(d * DAY + 60)));
         }
-        List<LemonNode> lemons = fleet.reliability(30, GroupBy.POOL, null, n -> true).lemons();
+        List<LemonNode> lemons = fleet.reliability(30, GroupBy.POOL, null, null).lemons();
         assertThat(lemons).singleElement().satisfies(l -> {
             assertThat(l.node()).isEqualTo("n9");
             assertThat(l.pool()).isEqualTo("a100-spot");

@@ -45,6 +45,22 @@ public final class ReliabilityCalculator {
                 lemons(groups, nodes, cause, settings));
     }
 
+    /** Group exposures summed from nodes' own: for a reader who may see only these nodes. */
+    public static List<GroupExposure> groups(List<NodeExposure> nodes) {
+        Map<GroupKey, long[]> acc = new HashMap<>();
+        int causes = InterruptionCause.values().length;
+        for (NodeExposure n : nodes) {
+            long[] a = acc.computeIfAbsent(n.key(), k -> new long[causes + 1]);
+            a[causes] += n.nodeMillis();
+            for (Interruption i : n.interruptions()) {
+                a[i.cause().ordinal()]++;
+            }
+        }
+        List<GroupExposure> out = new ArrayList<>(acc.size());
+        acc.forEach((k, a) -> out.add(new GroupExposure(k, a[causes], java.util.Arrays.copyOf(a, causes))));
+        return out;
+    }
+
     static ReliabilityRow row(String group, long nodeMillis, long[] counts, InterruptionCause cause, double confidence) {
         Map<String, Long> byCause = new TreeMap<>();
         long k = 0;
