@@ -6,6 +6,16 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.fleet.reliability.GroupBy;
+import io.lifeline.domain.fleet.reliability.GroupExposure;
+import io.lifeline.domain.fleet.reliability.GroupKey;
+import io.lifeline.domain.fleet.reliability.Interruption;
+import io.lifeline.domain.fleet.reliability.InterruptionCause;
+import io.lifeline.domain.fleet.reliability.NodeExposure;
+import io.lifeline.domain.fleet.reliability.PoolRate;
+import io.lifeline.domain.fleet.reliability.ReliabilityCalculator;
+import io.lifeline.domain.fleet.reliability.ReliabilityReport;
+import io.lifeline.domain.fleet.reliability.ReliabilitySettings;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuHealthRules;
 import io.lifeline.domain.gpu.GpuState;
@@ -15,6 +25,7 @@ import io.lifeline.domain.support.SilentSubjects;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -58,6 +69,8 @@ public final class Fleet implements NodeModel {
     private final FleetViews views;
     private final TerminatedNodes terminated;
     private final StringPool strings;
+    private final ReliabilityLedger ledger = new ReliabilityLedger();
+    private ReliabilitySettings reliabilitySettings = ReliabilitySettings.defaults();
     private final SilentSubjects strays;
     private final SilentSubjects.Subjects strayNodes = new SilentSubjects.Subjects() {
         @Override
@@ -125,6 +138,9 @@ public final class Fleet implements NodeModel {
         // costs little, and no register can change unnoticed.
         n.version = ++changes;
         List<NodeSignal> signals;
+        // Taken before the event: the outage a pending notice announced is the notice's interruption, not another.
+        boolean noticePending = n.noticeActive();
+        long lifeStart = n.lifeStart;
         if (e.data() instanceof NodeData d) {
             signals = nodeEvents.apply(n, e, d);
         } else if (e.data() instanceof GpuData d) {
@@ -133,11 +149,138 @@ public final class Fleet implements NodeModel {
             signals = List.of();
         }
         for (NodeSignal s : signals) {
+            long t = s.time().toEpochMilli();
             if (isInterruption(s.kind())) {
-                n.recordInterruption(s.time().toEpochMilli(), settings.lemonCapacity());
+                InterruptionCause cause = causeOf(s, noticePending);
+                n.recordInterruption(t, settings.lemonCapacity(),
+                        cause == null ? LemonRing.FOLLOW_UP : (byte) cause.ordinal(), s.detail());
+                if (cause != null && n.facts() != null) {
+                    ledger.count(groupKey(n.facts()), t, cause);
+                }
+            }
+            if (s.kind() == NodeSignal.Kind.TERMINATED && lifeStart != NodeState.NEVER && t > lifeStart) {
+                n.endLife(lifeStart, t);
+                if (n.facts() != null) {
+                    ledger.credit(groupKey(n.facts()), lifeStart, t);
+                }
             }
         }
         return signals;
+    }
+
+    private static InterruptionCause causeOf(NodeSignal s, boolean noticePending) {
+        return switch (s.kind()) {
+            case INTERRUPTION_NOTICE -> InterruptionCause.of(s.noticeKind());
+            case TERMINATED -> noticePending ? null : InterruptionCause.TERMINATION;
+            case NOT_READY -> noticePending ? null : InterruptionCause.NOT_READY;
+            case GPU_FAILED -> InterruptionCause.GPU_FAILURE;
+            default -> null;
+        };
+    }
+
+    private static GroupKey groupKey(NodeInfo f) {
+        return new GroupKey(f.pool(), f.zone(), f.instanceType(),
+                f.capacityType() == null ? null : f.capacityType().wireName());
+    }
+
+    /** How reliability is judged from now on (confidence, lemon thresholds, the advice's window). */
+    public void reliabilitySettings(ReliabilitySettings s) {
+        this.reliabilitySettings = java.util.Objects.requireNonNull(s, "settings");
+    }
+
+    public ReliabilitySettings reliabilitySettings() {
+        return reliabilitySettings;
+    }
+
+    /**
+     * Reliability over the last {@code windowDays} whole UTC days (today included, up to now): MTBF and interruption
+     * rate per group with exact intervals, and the lemon nodes with their interruptions. One look at each node and
+     * at each group's days: computed at read time, never per event.
+     *
+     * @param cause    the cause to count, null for all
+     * @param visible  the nodes (by name) the reader may see, null for every node. With a filter, the groups count
+     *                 only those nodes, from what each node keeps (its newest interruptions and lives); without one,
+     *                 they also count the nodes forgotten since
+     */
+    public ReliabilityReport reliability(int windowDays, GroupBy groupBy, InterruptionCause cause,
+                                         java.util.function.Predicate<String> visible) {
+        if (windowDays < 1 || windowDays > ReliabilitySettings.MAX_WINDOW_DAYS) {
+            throw new IllegalArgumentException("window must be 1.." + ReliabilitySettings.MAX_WINDOW_DAYS + " days");
+        }
+        long now = settings.clock().millis();
+        long today = Math.floorDiv(now, ReliabilityLedger.DAY_MILLIS);
+        long from = (today - windowDays + 1) * ReliabilityLedger.DAY_MILLIS;
+        List<NodeExposure> exposures = new ArrayList<>();
+        for (NodeState n : nodes.values()) {
+            NodeInfo f = n.facts();
+            if (f == null || (visible != null && !visible.test(n.name))) {
+                continue;
+            }
+            long ms = n.serviceMillis(from, now);
+            List<Interruption> list = new ArrayList<>();
+            if (n.lemon != null) {
+                for (LemonRing.Entry e : n.lemon.entries()) {
+                    if (e.cause() >= 0 && e.millis() >= from && e.millis() <= now) {
+                        list.add(new Interruption(Instant.ofEpochMilli(e.millis()),
+                                InterruptionCause.values()[e.cause()], e.detail()));
+                    }
+                }
+            }
+            if (ms > 0 || !list.isEmpty()) {
+                list.sort(Comparator.comparing(Interruption::time));
+                exposures.add(new NodeExposure(n.name, groupKey(f), ms, list));
+            }
+        }
+        List<GroupExposure> groups = new ArrayList<>();
+        if (visible == null) {
+            window(today - windowDays + 1, today, from, now).forEach((k, a) -> groups.add(ReliabilityLedger.exposure(k, a)));
+        } else {
+            groups.addAll(ReliabilityCalculator.groups(exposures));
+        }
+        return ReliabilityCalculator.report(Instant.ofEpochMilli(from), Instant.ofEpochMilli(now), windowDays, groups,
+                exposures, groupBy, cause, reliabilitySettings);
+    }
+
+    /** Credited days of the ledger plus the running lives of live nodes, per group. */
+    private Map<GroupKey, long[]> window(long fromDay, long toDay, long from, long now) {
+        Map<GroupKey, long[]> acc = ledger.window(fromDay, toDay);
+        int causes = InterruptionCause.values().length;
+        for (NodeState n : nodes.values()) {
+            NodeInfo f = n.facts();
+            if (f == null || n.lifeStart == NodeState.NEVER || n.state == NodeLifecycle.TERMINATED) {
+                continue;
+            }
+            long ms = Math.max(0, now - Math.max(from, n.lifeStart));
+            if (ms > 0) {
+                acc.computeIfAbsent(groupKey(f), k -> new long[causes + 1])[causes] += ms;
+            }
+        }
+        return acc;
+    }
+
+    @Override
+    public PoolRate poolRate(Collection<String> pools, CapacityType capacity) {
+        int days = reliabilitySettings.adviceWindowDays();
+        long now = settings.clock().millis();
+        long today = Math.floorDiv(now, ReliabilityLedger.DAY_MILLIS);
+        long from = (today - days + 1) * ReliabilityLedger.DAY_MILLIS;
+        String cap = capacity == null ? null : capacity.wireName();
+        long ms = 0;
+        long k = 0;
+        for (Map.Entry<GroupKey, long[]> e : window(today - days + 1, today, from, now).entrySet()) {
+            GroupKey key = e.getKey();
+            if (pools.contains(key.pool()) && (cap == null || cap.equals(key.capacityType()))) {
+                GroupExposure g = ReliabilityLedger.exposure(key, e.getValue());
+                ms += g.nodeMillis();
+                k += g.count(null);
+            }
+        }
+        return new PoolRate(List.copyOf(pools), ms / 1000.0, k, days);
+    }
+
+    /** Groups of facts the reliability ledger had no room for, since start. */
+    public long reliabilityGroupsDropped() {
+        return ledger.dropped();
     }
 
     /**
@@ -360,7 +503,7 @@ public final class Fleet implements NodeModel {
         for (TerminatedNodes.Entry e : terminated.entries()) {
             order.add(new SavedFleet.Termination(e.node().name, e.since()));
         }
-        return new SavedFleet(changes, saved, order);
+        return new SavedFleet(changes, saved, order, ledger.save());
     }
 
     /**
@@ -378,6 +521,7 @@ public final class Fleet implements NodeModel {
             nodes.put(s.name(), NodeState.restore(s, strings, settings.lemonCapacity()));
         }
         changes = saved.changes();
+        ledger.restore(saved.reliability(), strings);
         for (SavedFleet.Termination t : saved.terminations()) {
             NodeState n = nodes.get(t.node());
             if (n != null) {

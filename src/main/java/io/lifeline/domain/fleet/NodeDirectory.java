@@ -1,6 +1,8 @@
 package io.lifeline.domain.fleet;
 
 import io.lifeline.domain.event.CapacityType;
+import io.lifeline.domain.fleet.reliability.PoolRate;
+import java.util.Collection;
 import java.util.Set;
 
 /** Read-only lookup of node facts, for the parts of the model that group by pool or capacity type. */
@@ -16,5 +18,14 @@ public interface NodeDirectory {
      */
     default Set<CapacityType> capacityTypesIn(String pool) {
         return Set.of();
+    }
+
+    /**
+     * The observed interruption rate of the pools' nodes (of one capacity type, or all when null) over the
+     * reliability's advice window: the seam through which the fleet's MTBF per pool reaches the interval advice and
+     * a replay of other settings. Null for a directory that cannot tell.
+     */
+    default PoolRate poolRate(Collection<String> pools, CapacityType capacity) {
+        return null;
     }
 }

@@ -1,6 +1,7 @@
 package io.lifeline.domain.fleet;
 
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuState;
 import io.lifeline.domain.gpu.SavedGpu;
@@ -19,6 +20,9 @@ final class NodeState {
     /** GPU indexes beyond this are ignored: no real node has that many GPUs, and state must stay bounded. */
     static final int MAX_GPUS = 64;
     private static final GpuState[] NO_GPUS = new GpuState[0];
+    /** Earlier lives kept per node, for its own exposure: more than a 90-day window holds on any real node. */
+    static final int LIVES_KEPT = 8;
+    private static final long[] NO_LIVES = new long[0];
 
     final String name;
     private NodeInfo facts;
@@ -41,6 +45,8 @@ final class NodeState {
 
     GpuState[] gpus = NO_GPUS;
     LemonRing lemon;
+    /** Earlier lives as (start, end) pairs, oldest first, at most {@link #LIVES_KEPT}: the node's past time in service. */
+    long[] pastLives = NO_LIVES;
     /** The fleet's change stamp of this node's latest change (see {@link Fleet#snapshot}). */
     long version;
     /** The newest event time seen for this node (epoch ms), whatever the event changed. */
@@ -160,10 +166,40 @@ final class NodeState {
     }
 
     void recordInterruption(long millis, int capacity) {
+        recordInterruption(millis, capacity, LemonRing.FOLLOW_UP, null);
+    }
+
+    void recordInterruption(long millis, int capacity, byte cause, String detail) {
         if (lemon == null) {
             lemon = new LemonRing(capacity);
         }
-        lemon.record(millis);
+        lemon.record(millis, cause, detail);
+    }
+
+    /** A life ended at {@code end}: kept for the node's own exposure, the oldest forgotten beyond the limit. */
+    void endLife(long start, long end) {
+        int n = pastLives.length;
+        long[] next = n / 2 < LIVES_KEPT ? Arrays.copyOf(pastLives, n + 2)
+                : Arrays.copyOfRange(pastLives, 2, n + 2);
+        next[next.length - 2] = start;
+        next[next.length - 1] = end;
+        pastLives = next;
+    }
+
+    /** Milliseconds in service within [from, to]: earlier lives and the current one (unless it ended). */
+    long serviceMillis(long from, long to) {
+        long sum = 0;
+        for (int i = 0; i + 1 < pastLives.length; i += 2) {
+            sum += overlap(pastLives[i], pastLives[i + 1], from, to);
+        }
+        if (lifeStart != NEVER && state != NodeLifecycle.TERMINATED) {
+            sum += overlap(lifeStart, to, from, to);
+        }
+        return sum;
+    }
+
+    private static long overlap(long a, long b, long from, long to) {
+        return Math.max(0, Math.min(b, to) - Math.max(a, from));
     }
 
     SavedNode save() {
@@ -175,7 +211,35 @@ final class NodeState {
         }
         return new SavedNode(name, facts, factsWritten, state, stateSince, stateWritten, lifeStart, cordoned, cordonSince,
                 cordonWritten, noticeKind, noticeProvider, noticeDeadline, noticeReceived, saved,
-                lemon == null ? List.of() : lemon.chronological(), version);
+                lemon == null ? List.of() : lemon.chronological(), version, causes(), details(), lives());
+    }
+
+    private List<String> causes() {
+        List<String> out = new ArrayList<>();
+        if (lemon != null) {
+            for (LemonRing.Entry e : lemon.entries()) {
+                out.add(e.cause() < 0 ? "" : InterruptionCause.values()[e.cause()].wire());
+            }
+        }
+        return out;
+    }
+
+    private List<String> details() {
+        List<String> out = new ArrayList<>();
+        if (lemon != null) {
+            for (LemonRing.Entry e : lemon.entries()) {
+                out.add(e.detail());
+            }
+        }
+        return out;
+    }
+
+    private List<Long> lives() {
+        List<Long> out = new ArrayList<>(pastLives.length);
+        for (long t : pastLives) {
+            out.add(t);
+        }
+        return out;
     }
 
     /** A node in the state {@link #save()} gave, its strings interned through {@code strings}. */
@@ -205,8 +269,19 @@ final class NodeState {
             }
             n.gpus[g.index()] = GpuState.restore(g, strings.intern(g.model()));
         }
-        for (long t : s.interruptions()) {
-            n.recordInterruption(t, lemonCapacity);
+        List<Long> times = s.interruptions();
+        for (int i = 0; i < times.size(); i++) {
+            byte cause = LemonRing.FOLLOW_UP;
+            if (i < s.causes().size()) {
+                cause = InterruptionCause.fromWire(s.causes().get(i))
+                        .map(c -> (byte) c.ordinal()).orElse(LemonRing.FOLLOW_UP);
+            }
+            String detail = i < s.details().size() ? s.details().get(i) : null;
+            n.recordInterruption(times.get(i), lemonCapacity, cause, detail);
+        }
+        List<Long> lives = s.pastLives();
+        for (int i = 0; i + 1 < lives.size(); i += 2) {
+            n.endLife(lives.get(i), lives.get(i + 1));
         }
         n.version = s.version();
         return n;

@@ -12,12 +12,20 @@ import java.util.List;
  * @param nodes         every node, in no particular order
  * @param terminations  the terminated nodes kept listed as history, oldest termination first: the order in which they
  *                      are forgotten
+ * @param reliability   the reliability ledger's days (service and interruptions per group of facts)
  */
-public record SavedFleet(long changes, List<SavedNode> nodes, List<Termination> terminations) {
+public record SavedFleet(long changes, List<SavedNode> nodes, List<Termination> terminations,
+                         List<SavedReliabilityDay> reliability) {
 
     public SavedFleet {
         nodes = List.copyOf(nodes);
         terminations = List.copyOf(terminations);
+        reliability = reliability == null ? List.of() : List.copyOf(reliability);
+    }
+
+    /** A fleet without reliability history. */
+    public SavedFleet(long changes, List<SavedNode> nodes, List<Termination> terminations) {
+        this(changes, nodes, terminations, List.of());
     }
 
     /**

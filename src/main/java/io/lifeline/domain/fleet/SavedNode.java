@@ -27,16 +27,24 @@ import java.util.Objects;
  * @param gpus            the node's GPUs, each with its index
  * @param interruptions   the times of its latest interruptions for the lemon score, oldest first (empty when none)
  * @param version         the fleet's change stamp of the node's latest change
+ * @param causes          per entry of {@code interruptions}: its cause's wire name, or "" for the outage a notice
+ *                        announced (counted with the notice); empty when unknown
+ * @param details         per entry of {@code interruptions}: what the event said, null entries allowed; may be empty
+ * @param pastLives       the node's earlier lives as (start, end) pairs of epoch ms, oldest first: its time in service
  */
 public record SavedNode(String name, NodeInfo facts, long factsWritten, NodeLifecycle state, long stateSince,
                         long stateWritten, long lifeStart, boolean cordoned, long cordonSince, long cordonWritten,
                         NoticeKind noticeKind, String noticeProvider, long noticeDeadline, long noticeReceived,
-                        List<SavedGpu> gpus, List<Long> interruptions, long version) {
+                        List<SavedGpu> gpus, List<Long> interruptions, long version, List<String> causes,
+                        List<String> details, List<Long> pastLives) {
 
     public SavedNode {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(state, "state");
         gpus = List.copyOf(gpus);
         interruptions = List.copyOf(interruptions);
+        causes = causes == null ? List.of() : List.copyOf(causes);
+        details = details == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(details));
+        pastLives = pastLives == null ? List.of() : List.copyOf(pastLives);
     }
 }

@@ -486,7 +486,20 @@ public final class Jobs {
 
     private IntervalAdvice advise(Job job) {
         List<String> pools = pools(job);
-        return advise(job, JobRollups.exposure(sorted(), pools, now()));
+        return advise(job, exposure(pools, null, () -> JobRollups.exposure(sorted(), pools, now())));
+    }
+
+    /**
+     * The pools' exposure for a per-node MTBI: the fleet's own (every node's time in service and interruptions over
+     * the reliability's window) when the node directory has it, else what the jobs saw in those pools.
+     */
+    private IntervalAdvisor.Exposure exposure(List<String> pools, CapacityType capacity,
+                                              java.util.function.Supplier<IntervalAdvisor.Exposure> fromJobs) {
+        io.lifeline.domain.fleet.reliability.PoolRate rate = nodes.poolRate(pools, capacity);
+        if (rate != null && rate.nodeSeconds() > 0) {
+            return new IntervalAdvisor.Exposure(pools, rate.nodeSeconds(), rate.interruptions());
+        }
+        return fromJobs.get();
     }
 
     /** The job's pools: where its nodes are, else the pool it was last in. */
@@ -531,10 +544,10 @@ public final class Jobs {
     private SpotReport spotReport(Job job, SpotPrices prices) {
         List<String> pools = pools(job);
         long now = now();
-        CapacityInterval spot = SpotEconomics.interval(CapacityType.SPOT,
-                advise(job, JobRollups.exposure(sorted(), pools, CapacityType.SPOT.wireName(), now)));
-        CapacityInterval onDemand = SpotEconomics.interval(CapacityType.ON_DEMAND,
-                advise(job, JobRollups.exposure(sorted(), pools, CapacityType.ON_DEMAND.wireName(), now)));
+        CapacityInterval spot = SpotEconomics.interval(CapacityType.SPOT, advise(job, exposure(pools, CapacityType.SPOT,
+                () -> JobRollups.exposure(sorted(), pools, CapacityType.SPOT.wireName(), now))));
+        CapacityInterval onDemand = SpotEconomics.interval(CapacityType.ON_DEMAND, advise(job, exposure(pools,
+                CapacityType.ON_DEMAND, () -> JobRollups.exposure(sorted(), pools, CapacityType.ON_DEMAND.wireName(), now))));
         String pool = job.primaryPool != null ? job.primaryPool : Job.UNKNOWN_POOL;
         Double observed = job.ledger.view(now).ettr();
         SpotVerdict verdict = SpotEconomics.verdict(pool,
