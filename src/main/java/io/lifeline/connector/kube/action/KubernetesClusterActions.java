@@ -86,6 +86,14 @@ public class KubernetesClusterActions implements ClusterBackend {
     }
 
     @Override
+    public String jobOfPod(String namespace, String pod) {
+        if (!available()) {
+            return null;
+        }
+        return operators().pods.jobOfPod(namespace, pod);
+    }
+
+    @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
         return call("evict pod " + pod.namespace() + "/" + pod.name(), o -> o.pods.evict(pod, deleteIfRefused));
     }
