@@ -37,6 +37,9 @@ public interface KubeConfig {
     /** Watch Kubeflow PyTorchJobs, when their CRD exists. */
     Kind pytorchjobs();
 
+    /** Watch Kubeflow Trainer v2 TrainJobs, when their CRD exists. */
+    Kind trainjobs();
+
     /** Watch Kueue Workloads, when their CRD exists. */
     Kind kueue();
 

@@ -82,6 +82,15 @@ final class ClusterOps {
         return SimOutcome.of(Kind.NOT_FOUND, "no pod " + namespace + "/" + pod);
     }
 
+    String jobOfPod(String namespace, String pod) {
+        for (SimJob job : jobs.values()) {
+            if (job.spec.namespace().equals(namespace) && nodeOfPod(job, pod) != null) {
+                return job.key;
+            }
+        }
+        return null;
+    }
+
     private static SimNode nodeOfPod(SimJob job, String pod) {
         for (SimNode n : job.world) {
             if (job.podOn(n).equals(pod)) {

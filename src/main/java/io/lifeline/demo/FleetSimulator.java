@@ -212,6 +212,11 @@ public final class FleetSimulator {
         return cluster.evict(namespace, pod);
     }
 
+    /** The job ({@code namespace/name}) whose pod this is now, or null (no such pod). */
+    public String jobOfPod(String namespace, String pod) {
+        return cluster.jobOfPod(namespace, pod);
+    }
+
     /** Sets a job's worker nodes within its elastic bounds (a running job saves, then re-rendezvous). */
     public SimOutcome scaleWorkers(String job, int nodes) {
         return cluster.scaleWorkers(job, nodes);

@@ -45,6 +45,8 @@ class KustomizeTest {
             "discovery.k8s.io/endpointslices/watch",
             "kubeflow.org/pytorchjobs/get", "kubeflow.org/pytorchjobs/list", "kubeflow.org/pytorchjobs/watch",
             "kubeflow.org/pytorchjobs/patch",
+            "trainer.kubeflow.org/trainjobs/get", "trainer.kubeflow.org/trainjobs/list",
+            "trainer.kubeflow.org/trainjobs/watch", "trainer.kubeflow.org/trainjobs/patch",
             "kueue.x-k8s.io/workloads/get", "kueue.x-k8s.io/workloads/list", "kueue.x-k8s.io/workloads/watch",
             "kueue.x-k8s.io/workloads/patch",
             "batch.volcano.sh/jobs/get", "batch.volcano.sh/jobs/list", "batch.volcano.sh/jobs/watch",
@@ -168,6 +170,52 @@ class KustomizeTest {
             }
         }
         return out;
+    }
+
+    @Test
+    void evictionGateComponentAddsAWebhookThatNeverBlocksDrainsServedOverTls() throws Exception {
+        Path dir = Path.of("target", "kustomize-eviction-gate");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\n"
+                + "kind: Kustomization\nresources:\n  - ../../deploy/k8s/base\n"
+                + "components:\n  - ../../deploy/k8s/components/eviction-gate\n");
+        List<Map<String, Object>> docs = render(dir.toString());
+        Map<String, Object> config = one(docs, "ValidatingWebhookConfiguration");
+        Map<String, Object> hook = first(at(config, "webhooks"));
+        assertThat((Object) hook.get("failurePolicy")).isEqualTo("Ignore");
+        assertThat((Integer) hook.get("timeoutSeconds")).isBetween(1, 10);
+        assertThat((Object) hook.get("objectSelector")).as("never matches for pods/eviction").isNull();
+        assertThat((Object) at(hook, "namespaceSelector", "matchLabels")).isEqualTo(Map.of("lifeline.io/eviction-gate",
+                "enabled"));
+        Map<String, Object> rule = first(hook.get("rules"));
+        assertThat((Object) rule.get("resources")).isEqualTo(List.of("pods/eviction"));
+        assertThat((Object) rule.get("operations")).isEqualTo(List.of("CREATE"));
+        assertThat((Object) at(hook, "clientConfig", "service", "path")).isEqualTo("/admission/v1/evictions");
+        String service = at(hook, "clientConfig", "service", "name");
+        assertThat(docs).anySatisfy(d -> {
+            assertThat(d.get("kind")).isEqualTo("Service");
+            assertThat((Object) at(d, "metadata", "name")).isEqualTo(service);
+            assertThat((Object) at(d, "metadata", "namespace")).isEqualTo("lifeline");
+            assertThat((Object) at(first(at(d, "spec", "ports")), "targetPort")).isEqualTo("https");
+        });
+        Map<String, Object> cert = one(docs, "Certificate");
+        assertThat((Object) at(config, "metadata", "annotations", "cert-manager.io/inject-ca-from"))
+                .isEqualTo("lifeline/" + at(cert, "metadata", "name"));
+        assertThat((List<Object>) at(cert, "spec", "dnsNames")).contains(service + ".lifeline.svc");
+        Map<String, Object> pod = at(one(docs, "Deployment"), "spec", "template", "spec");
+        Map<String, Object> container = first(pod.get("containers"));
+        assertThat((List<Map<String, Object>>) container.get("ports")).anySatisfy(p -> {
+            assertThat(p.get("name")).isEqualTo("https");
+            assertThat(p.get("containerPort")).isEqualTo(8443);
+        });
+        assertThat((List<Map<String, Object>>) container.get("env")).anySatisfy(e -> {
+            assertThat(e.get("name")).isEqualTo("LIFELINE_EVICTION_GATE_ENABLED");
+            assertThat(e.get("value")).isEqualTo("true");
+        });
+        assertThat((List<Map<String, Object>>) pod.get("volumes")).anySatisfy(v ->
+                assertThat((Object) at(v, "secret", "secretName")).isEqualTo(at(cert, "spec", "secretName")));
+        List<Map<String, Object>> ingress = at(one(docs, "NetworkPolicy"), "spec", "ingress");
+        assertThat(ingress).anySatisfy(i -> assertThat((Object) at(first(i.get("ports")), "port")).isEqualTo(8443));
     }
 
     private static List<Map<String, Object>> render(String dir) throws Exception {

@@ -19,6 +19,14 @@ public interface ClusterActions {
     List<PodRef> trainingPodsOn(String node);
 
     /**
+     * The training job ({@code namespace/name}) a pod belongs to, or null when the pod is gone or belongs to no
+     * training job. Throws when the cluster cannot be asked (a null would read as "not a training pod").
+     */
+    default String jobOfPod(String namespace, String pod) {
+        return null;
+    }
+
+    /**
      * One eviction attempt through the Eviction API ({@code policy/v1}). A PodDisruptionBudget refusal answers
      * RETRY_LATER (the caller retries until its deadline); {@code deleteIfRefused} deletes the pod instead.
      */

@@ -35,7 +35,7 @@ import org.jboss.logging.Logger;
 /**
  * Watches the cluster with fabric8 informers once ingest is open, when {@code lifeline.connectors.kubernetes.enabled}
  * (or dcgm-exporter discovery) is on. One small wrapper per kind turns objects into catalogue events:
- * {@link NodeWatcher}, {@link PodWatcher}, {@link EventWatcher}, {@link PyTorchJobWatcher},
+ * {@link NodeWatcher}, {@link PodWatcher}, {@link EventWatcher}, {@link PyTorchJobWatcher}, {@link TrainJobWatcher},
  * {@link KueueWorkloadWatcher}, {@link VolcanoJobWatcher}, plus {@link DcgmEndpointWatcher} for scrape targets.
  *
  * <p>Custom kinds are watched only when their CustomResourceDefinition exists; a missing one turns that kind off
@@ -118,6 +118,8 @@ public class KubernetesConnector {
                 List<CompletableFuture<?>> jobKinds = new ArrayList<>();
                 jobKinds.add(custom(client, "pytorchjobs", config.pytorchjobs().enabled(), PyTorchJobWatcher.CRD,
                         c -> new PyTorchJobWatcher(ctx, training, jobs).start(c, resync)));
+                jobKinds.add(custom(client, "trainjobs", config.trainjobs().enabled(), TrainJobWatcher.CRD,
+                        c -> new TrainJobWatcher(ctx, training, jobs).start(c, resync)));
                 jobKinds.add(custom(client, "kueue-workloads", config.kueue().enabled(), KueueWorkloadWatcher.CRD,
                         c -> new KueueWorkloadWatcher(ctx).start(c, resync)));
                 jobKinds.add(custom(client, "volcano-jobs", config.volcano().enabled(), VolcanoJobWatcher.CRD,
@@ -215,6 +217,8 @@ public class KubernetesConnector {
         }
         try {
             recheckKind(client, "pytorchjobs", PyTorchJobWatcher.CRD, c -> new PyTorchJobWatcher(ctx, training, jobs)
+                    .start(c, resync));
+            recheckKind(client, "trainjobs", TrainJobWatcher.CRD, c -> new TrainJobWatcher(ctx, training, jobs)
                     .start(c, resync));
             recheckKind(client, "kueue-workloads", KueueWorkloadWatcher.CRD, c -> new KueueWorkloadWatcher(ctx)
                     .start(c, resync));

@@ -59,6 +59,15 @@ public class DemoClusterActions implements ClusterBackend {
     }
 
     @Override
+    public String jobOfPod(String namespace, String pod) {
+        try {
+            return runner.onCluster(s -> s.jobOfPod(namespace, pod));
+        } catch (IllegalStateException e) {
+            return null;
+        }
+    }
+
+    @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
         return call(s -> s.evict(pod.namespace(), pod.name()));
     }

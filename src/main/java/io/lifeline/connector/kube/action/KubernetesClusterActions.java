@@ -36,7 +36,8 @@ public class KubernetesClusterActions implements ClusterBackend {
 
 
     /** The operators over one client (and its no-retry twin for evictions). */
-    private record Operators(NodeOperator nodes, PodOperator pods, PyTorchJobOperator jobs, KubernetesClient evictions) {
+    private record Operators(NodeOperator nodes, PodOperator pods, PyTorchJobOperator jobs, TrainJobOperator trainJobs,
+                             KubernetesClient evictions) {
     }
 
     private final BooleanSupplier enabled;
@@ -86,23 +87,44 @@ public class KubernetesClusterActions implements ClusterBackend {
     }
 
     @Override
+    public String jobOfPod(String namespace, String pod) {
+        if (!available()) {
+            return null;
+        }
+        return operators().pods.jobOfPod(namespace, pod);
+    }
+
+    @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
         return call("evict pod " + pod.namespace() + "/" + pod.name(), o -> o.pods.evict(pod, deleteIfRefused));
     }
 
     @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
-        return call("scale job " + job, o -> o.jobs.scaleWorkers(job, workers));
+        return call("scale job " + job, o -> either(o.jobs.scaleWorkers(job, workers), () -> o.trainJobs.scaleWorkers(job,
+                workers)));
     }
 
     @Override
     public ClusterOutcome suspend(String job, boolean suspended) {
-        return call((suspended ? "suspend" : "resume") + " job " + job, o -> o.jobs.suspend(job, suspended));
+        return call((suspended ? "suspend" : "resume") + " job " + job, o -> either(o.jobs.suspend(job, suspended),
+                () -> o.trainJobs.suspend(job, suspended)));
     }
 
     @Override
     public ClusterOutcome annotateRestore(String job, String checkpointId, String uri) {
-        return call("annotate job " + job, o -> o.jobs.annotateRestore(job, checkpointId, uri));
+        return call("annotate job " + job, o -> either(o.jobs.annotateRestore(job, checkpointId, uri),
+                () -> o.trainJobs.annotateRestore(job, checkpointId, uri)));
+    }
+
+    /** A job is a PyTorchJob or a TrainJob: the TrainJob is asked when there is no PyTorchJob of that name. */
+    private static ClusterOutcome either(ClusterOutcome pytorchJob, Supplier<ClusterOutcome> trainJob) {
+        if (pytorchJob.result() != Result.NOT_FOUND) {
+            return pytorchJob;
+        }
+        ClusterOutcome t = trainJob.get();
+        return t.result() == Result.NOT_FOUND ? ClusterOutcome.of(Result.NOT_FOUND, pytorchJob.detail() + "; "
+                + t.detail()) : t;
     }
 
     private ClusterOutcome call(String what, Function<Operators, ClusterOutcome> op) {
@@ -122,7 +144,7 @@ public class KubernetesClusterActions implements ClusterBackend {
             KubernetesClient client = clients.get();
             KubernetesClient evictions = withoutRetries(client);
             ops = new Operators(new NodeOperator(client), new PodOperator(client, evictions), new PyTorchJobOperator(client),
-                    evictions);
+                    new TrainJobOperator(client), evictions);
         }
         return ops;
     }

@@ -22,6 +22,8 @@ import java.util.Map;
 final class PodOperator {
 
     static final String JOB_LABEL = "training.kubeflow.org/job-name";
+    /** Kubeflow Trainer v2: the TrainJob a pod (made by its JobSet) belongs to. */
+    static final String TRAINJOB_LABEL = "trainer.kubeflow.org/trainjob-name";
 
     private final KubernetesClient client;
     private final KubernetesClient evictions;
@@ -51,6 +53,20 @@ final class PodOperator {
             out.add(new PodRef(ns, p.getMetadata().getName(), job));
         }
         return out;
+    }
+
+    /**
+     * The job of one pod, read from the API server (an eviction names only the pod): its PyTorchJob
+     * ({@value #JOB_LABEL}) or TrainJob ({@value #TRAINJOB_LABEL}) label; null for a pod that is gone or has neither.
+     */
+    String jobOfPod(String namespace, String name) {
+        Pod p = client.pods().inNamespace(namespace).withName(name).get();
+        Map<String, String> labels = p == null ? null : p.getMetadata().getLabels();
+        if (labels == null) {
+            return null;
+        }
+        String job = labels.get(JOB_LABEL) != null ? labels.get(JOB_LABEL) : labels.get(TRAINJOB_LABEL);
+        return job == null ? null : namespace + "/" + job;
     }
 
     private static boolean finished(Pod p) {

@@ -135,7 +135,7 @@ final class PyTorchJobOperator {
         return v instanceof Map<?, ?> ? (Map<String, Object>) v : null;
     }
 
-    private static Integer integer(Object v) {
+    static Integer integer(Object v) {
         if (v instanceof Number n) {
             return n.intValue();
         }

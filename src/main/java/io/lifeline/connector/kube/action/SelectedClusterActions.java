@@ -53,6 +53,11 @@ public class SelectedClusterActions implements ClusterActions {
     }
 
     @Override
+    public String jobOfPod(String namespace, String pod) {
+        return current().jobOfPod(namespace, pod);
+    }
+
+    @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
         return current().evict(pod, deleteIfRefused);
     }
