@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,8 +28,19 @@ import java.util.Set;
  *   <tr><td>EventBridge {@code EC2 Instance Rebalance Recommendation}</td><td>notice rebalance</td><td>none</td></tr>
  *   <tr><td>EventBridge {@code AWS Health Event}, service EC2, category {@code scheduledChange}</td>
  *       <td>notice maintenance per affected instance</td><td>{@code detail.startTime}</td></tr>
- *   <tr><td>EventBridge {@code EC2 Instance State-change Notification}, state stopping, stopped, shutting-down or
- *       terminated</td><td>node.terminated (other states: nothing)</td><td>-</td></tr>
+ *   <tr><td>EventBridge {@code EC2 Instance-terminate Lifecycle Action} (an Auto Scaling group's termination hook
+ *       holds the instance in {@code Terminating:Wait})</td><td>notice maintenance</td><td>none (the hook's heartbeat
+ *       timeout is not in the event); see {@link #lifecycleActionOf} for completing the action after the drain</td></tr>
+ *   <tr><td>EventBridge {@code EC2 Capacity Reservation Instance Interruption Warning} (also spelled
+ *       {@code EC2 Interruptible Capacity Reservation Instance Interruption Warning})</td><td>notice preempt</td>
+ *       <td>{@code detail.instance-termination-time}, else event time + 2 min</td></tr>
+ *   <tr><td>EventBridge {@code Capacity Block Reservation Expiration Warning} (40 min before a Capacity Block
+ *       ends)</td><td>refused, {@code reservation_without_instances}: it names the reservation, not its
+ *       instances</td><td>-</td></tr>
+ *   <tr><td>EventBridge {@code EC2 Instance State-change Notification}, state stopping or shutting-down</td>
+ *       <td>notice preempt (the instance is going down now)</td><td>event time</td></tr>
+ *   <tr><td>EventBridge {@code EC2 Instance State-change Notification}, state stopped or terminated</td>
+ *       <td>node.terminated (other states: nothing)</td><td>-</td></tr>
  *   <tr><td>IMDS {@code spot/instance-action}</td><td>notice spot_reclaim</td><td>{@code time}</td></tr>
  *   <tr><td>IMDS {@code events/recommendations/rebalance}</td><td>notice rebalance</td><td>none</td></tr>
  *   <tr><td>IMDS {@code events/maintenance/scheduled}, state active</td><td>notice maintenance per event</td>
@@ -43,11 +55,16 @@ public final class AwsNoticeTranslator {
     public static final String UNSUPPORTED_DETAIL_TYPE = "unsupported_detail_type";
     public static final String UNSUPPORTED_HEALTH_EVENT = "unsupported_health_event";
     public static final String UNKNOWN_IMDS_DOCUMENT = "unknown_imds_document";
+    public static final String UNSUPPORTED_LIFECYCLE_TRANSITION = "unsupported_lifecycle_transition";
+    public static final String RESERVATION_WITHOUT_INSTANCES = "reservation_without_instances";
+
+    static final String LIFECYCLE_TERMINATE = "EC2 Instance-terminate Lifecycle Action";
 
     /** How long before the action AWS issues a spot interruption warning. */
     public static final Duration SPOT_WARNING_LEAD = Duration.ofMinutes(2);
 
-    private static final Set<String> GOING_AWAY_STATES = Set.of("stopping", "stopped", "shutting-down", "terminated");
+    private static final Set<String> GOING_DOWN_STATES = Set.of("stopping", "shutting-down");
+    private static final Set<String> GONE_STATES = Set.of("stopped", "terminated");
 
     private final NodeResolver nodes;
     private final TranslatorStats stats = new TranslatorStats("aws");
@@ -83,6 +100,9 @@ public final class AwsNoticeTranslator {
             return CloudNotices.malformed(json);
         }
         String detailType = CloudNotices.text(root, "detail-type");
+        if (detailType == null) {
+            detailType = CloudNotices.text(root, "detail_type"); // as the Capacity Block examples spell it
+        }
         String timeText = CloudNotices.text(root, "time");
         if (detailType == null || timeText == null) {
             return Translation.rejected(CloudNotices.MISSING_FIELD, "an EventBridge event needs detail-type and time");
@@ -102,6 +122,15 @@ public final class AwsNoticeTranslator {
                 return health(root, detail, time);
             case "EC2 Instance State-change Notification":
                 return stateChange(detail, time);
+            case LIFECYCLE_TERMINATE:
+                return lifecycle(detail, time);
+            case "EC2 Capacity Reservation Instance Interruption Warning",
+                 "EC2 Interruptible Capacity Reservation Instance Interruption Warning":
+                return reservationInterruption(detail, time);
+            case "Capacity Block Reservation Expiration Warning":
+                return Translation.rejected(RESERVATION_WITHOUT_INSTANCES, "the Capacity Block expiration warning names "
+                        + "reservation " + CloudNotices.text(detail, "capacity-reservation-id") + ", not its instances; "
+                        + "each instance's own notices (state changes, node taints) are taken");
             default:
                 return Translation.rejected(UNSUPPORTED_DETAIL_TYPE, "detail-type '" + detailType + "' is not an interruption");
         }
@@ -160,7 +189,10 @@ public final class AwsNoticeTranslator {
             return Translation.rejected(CloudNotices.MISSING_FIELD, "detail.instance-id and detail.state are required");
         }
         String s = state.toLowerCase(Locale.ROOT);
-        if (!GOING_AWAY_STATES.contains(s)) {
+        if (GOING_DOWN_STATES.contains(s)) {
+            return single(instance, NoticeKind.PREEMPT, time, time, time);
+        }
+        if (!GONE_STATES.contains(s)) {
             return Translation.empty();
         }
         String node = nodes.nodeFor(instance);
@@ -168,6 +200,45 @@ public final class AwsNoticeTranslator {
             return unknown(instance);
         }
         return Translation.of(List.of(CloudNotices.terminated(ProviderId.AWS, instance, node, "ec2 instance " + s, time)));
+    }
+
+    private Translation lifecycle(JsonNode detail, Instant time) {
+        String transition = CloudNotices.text(detail, "LifecycleTransition");
+        if (!"autoscaling:EC2_INSTANCE_TERMINATING".equals(transition)) {
+            return Translation.rejected(UNSUPPORTED_LIFECYCLE_TRANSITION,
+                    "only autoscaling:EC2_INSTANCE_TERMINATING takes a node away, got " + transition);
+        }
+        return single(CloudNotices.text(detail, "EC2InstanceId"), NoticeKind.MAINTENANCE, null, time, time);
+    }
+
+    private Translation reservationInterruption(JsonNode detail, Instant time) {
+        String at = CloudNotices.text(detail, "instance-termination-time");
+        Instant deadline = at == null ? time.plus(SPOT_WARNING_LEAD) : CloudNotices.rfc3339(at);
+        if (deadline == null) {
+            return Translation.rejected(CloudNotices.INVALID_TIME, "detail.instance-termination-time: not RFC 3339: " + at);
+        }
+        return single(CloudNotices.text(detail, "instance-id"), NoticeKind.PREEMPT, deadline, time, time);
+    }
+
+    /**
+     * The Auto Scaling lifecycle action an EventBridge event holds open (an {@value #LIFECYCLE_TERMINATE} with its
+     * token), for completing it once the node is drained; empty for any other event.
+     */
+    public Optional<LifecycleAction> lifecycleActionOf(byte[] json) {
+        JsonNode root = CloudNotices.readJson(json);
+        if (root == null || !LIFECYCLE_TERMINATE.equals(CloudNotices.text(root, "detail-type"))) {
+            return Optional.empty();
+        }
+        JsonNode d = root.path("detail");
+        String group = CloudNotices.text(d, "AutoScalingGroupName");
+        String hook = CloudNotices.text(d, "LifecycleHookName");
+        String token = CloudNotices.text(d, "LifecycleActionToken");
+        String instance = CloudNotices.text(d, "EC2InstanceId");
+        String region = CloudNotices.text(root, "region");
+        if (group == null || hook == null || token == null || instance == null || region == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new LifecycleAction(group, hook, token, instance, region));
     }
 
     private Translation imds(String instanceId, ImdsDocument document, byte[] body, Instant receivedAt) {

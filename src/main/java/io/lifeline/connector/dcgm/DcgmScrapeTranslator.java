@@ -50,6 +50,9 @@ import java.util.regex.Pattern;
  * <p><b>Events.</b> Subject = node; source = {@code dcgm-exporter/<endpoint>}; time = scrape time; id =
  * {@code <type>/<node>/<uuid key>/<scrape time in ms>}, so a retried scrape yields the same ids.
  *
+ * <p><b>PCI addresses.</b> A GPU's {@code pci_bus_id} label is remembered per node ({@link #pciBusIds()}), for
+ * the kernel-log XIDs that name a GPU by its address only.
+ *
  * <p>Thread-safe; keep one instance for all scrapes so the XID memory spans them.
  */
 public final class DcgmScrapeTranslator {
@@ -71,6 +74,7 @@ public final class DcgmScrapeTranslator {
     private static final int MAX_GPU_INDEX = 1023;
 
     private final LastXidMemory lastXid;
+    private final PciBusIds pciBusIds;
     private final TranslatorStats stats = new TranslatorStats("dcgm");
 
     public DcgmScrapeTranslator() {
@@ -79,6 +83,7 @@ public final class DcgmScrapeTranslator {
 
     public DcgmScrapeTranslator(int maxTrackedGpus) {
         this.lastXid = new LastXidMemory(maxTrackedGpus);
+        this.pciBusIds = new PciBusIds(maxTrackedGpus);
     }
 
     /** Parses a scrape body (the format from its Content-Type, see {@link Format#fromContentType}) and translates it. */
@@ -98,6 +103,11 @@ public final class DcgmScrapeTranslator {
 
     public TranslatorStats stats() {
         return stats;
+    }
+
+    /** Which GPU sits at which PCI address of a node, as the scrapes' {@code pci_bus_id} labels said. */
+    public PciBusIds pciBusIds() {
+        return pciBusIds;
     }
 
     /** How many GPUs the XID memory holds now. */
@@ -129,6 +139,9 @@ public final class DcgmScrapeTranslator {
         for (GpuAccumulator g : gpus) {
             if (!g.direct && !g.deviceData) {
                 continue; // a parent implied by MIG instances that reported nothing about the device
+            }
+            if (g.pciBusId != null && g.instanceId == null) {
+                pciBusIds.learn(node, g.pciBusId, g.uuid, g.index);
             }
             GpuData.Sample sample = sample(g, problems);
             events.add(new Event(id(EventType.GPU_SAMPLE, node, g.key, scrape), source, EventType.GPU_SAMPLE, node,
@@ -179,6 +192,7 @@ public final class DcgmScrapeTranslator {
                 GpuAccumulator parent = find(gpus, uuid, null);
                 if (parent == null) {
                     parent = new GpuAccumulator(uuid, null, g.index, g.model);
+                    parent.pciBusId = g.pciBusId;
                     gpus.add(parent);
                 }
                 parent.apply(field, s);
@@ -208,6 +222,7 @@ public final class DcgmScrapeTranslator {
         GpuAccumulator g = new GpuAccumulator(uuid, instance, index, nonEmpty(s.label("modelName")));
         g.pod = firstNonEmpty(s.label("exported_pod"), s.label("pod"), s.label("pod_name"));
         g.namespace = firstNonEmpty(s.label("exported_namespace"), s.label("namespace"), s.label("pod_namespace"));
+        g.pciBusId = nonEmpty(s.label("pci_bus_id"));
         return g;
     }
 

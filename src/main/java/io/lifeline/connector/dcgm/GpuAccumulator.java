@@ -16,6 +16,7 @@ final class GpuAccumulator {
     final String model;
     String pod;
     String namespace;
+    String pciBusId;
 
     /** Whether the scrape had series for exactly this key (false for a parent implied by its MIG instances). */
     boolean direct;

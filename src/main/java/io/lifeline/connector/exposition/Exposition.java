@@ -25,6 +25,14 @@ public final class Exposition {
         this.errors = Collections.unmodifiableList(errors);
     }
 
+    /**
+     * Samples that came another way than an exposition body (a Prometheus query answer, for one): no metadata and
+     * no parse errors.
+     */
+    public static Exposition of(List<Sample> samples) {
+        return new Exposition(Format.PROMETHEUS_TEXT, samples, Map.of(), List.of());
+    }
+
     public Format format() {
         return format;
     }

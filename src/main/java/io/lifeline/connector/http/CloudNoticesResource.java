@@ -57,11 +57,13 @@ public class CloudNoticesResource {
     private final CloudConnectorConfig config;
     private final Clock clock;
     private final CurrentCaller caller;
+    private final LifecycleCompletions lifecycle;
 
     CloudNoticesResource(AwsNoticeTranslator aws, AzureScheduledEventsTranslator azure, GcpMetadataTranslator gcp,
                          ConnectorIngest ingest, ConnectorMetrics metrics, CloudConnectorConfig config, Clock clock,
-                         CurrentCaller caller) {
+                         CurrentCaller caller, LifecycleCompletions lifecycle) {
         this.caller = caller;
+        this.lifecycle = lifecycle;
         this.aws = aws;
         this.azure = azure;
         this.gcp = gcp;
@@ -87,10 +89,11 @@ public class CloudNoticesResource {
                                 + MAX_EVENTBRIDGE_ITEMS + " per request"))));
             }
             for (int i = 0; i < root.size(); i++) {
-                batch.add(i, observed(aws.stats(), aws.fromEventBridge(bytes(root.get(i)))));
+                byte[] item = bytes(root.get(i));
+                batch.add(i, lifecycle(item, observed(aws.stats(), aws.fromEventBridge(item))));
             }
         } else {
-            batch.add(0, observed(aws.stats(), aws.fromEventBridge(body)));
+            batch.add(0, lifecycle(body, observed(aws.stats(), aws.fromEventBridge(body))));
         }
         return Answers.submit(ingest, batch, caller.get());
     }
@@ -145,6 +148,14 @@ public class CloudNoticesResource {
         IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = gcp.maintenanceEvent(instanceId, value(body), clock.instant());
         return Answers.submit(ingest, new ConnectorBatch("gcp").add(0, observed(gcp.stats(), t)), caller.get());
+    }
+
+    /** A lifecycle termination's action is remembered for its node, to be completed after the drain. */
+    private Translation lifecycle(byte[] event, Translation t) {
+        if (lifecycle.enabled() && t.events().size() == 1) {
+            aws.lifecycleActionOf(event).ifPresent(a -> lifecycle.expect(t.events().get(0).subject(), a));
+        }
+        return t;
     }
 
     private Translation observed(TranslatorStats stats, Translation t) {

@@ -66,6 +66,27 @@ public class ConnectorSink {
         return true;
     }
 
+    /**
+     * What a polling source does when the pipeline did not take a submission: samples come again with the next
+     * poll, but a lifecycle event (an XID) is reported once, so after a push-back ({@link RetryLaterException}) the
+     * lifecycle events are queued here to be retried. Returns the cause.
+     */
+    public Throwable keepLifecycle(String connector, List<Event> events, Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof RetryLaterException) {
+            List<Event> lifecycle = new ArrayList<>();
+            for (Event e : events) {
+                if (!e.isTelemetry()) {
+                    lifecycle.add(e);
+                }
+            }
+            if (!lifecycle.isEmpty()) {
+                send(connector, lifecycle);
+            }
+        }
+        return cause;
+    }
+
     /** Events waiting to be submitted. */
     public int pending() {
         return queue.size();

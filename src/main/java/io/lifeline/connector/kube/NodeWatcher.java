@@ -36,6 +36,8 @@ import java.util.UUID;
  *       {@code spot-itn} (spot_reclaim), {@code rebalance-recommendation} (rebalance), {@code scheduled-maintenance}
  *       and {@code asg-lifecycle-termination} (maintenance), GKE's {@code cloud.google.com/impending-node-termination}
  *       (preempt);</li>
+ *   <li>the kubelet's graceful node shutdown ({@code Ready} False, "node is shutting down") →
+ *       {@code node.interruption_notice} (preempt on spot, maintenance otherwise, due 30 s later);</li>
  *   <li>deletion → {@code node.terminated}.</li>
  * </ul>
  * Capacity type: Karpenter {@code karpenter.sh/capacity-type}, EKS {@code eks.amazonaws.com/capacityType}
@@ -52,6 +54,10 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
             "aws-node-termination-handler/scheduled-maintenance", NoticeKind.MAINTENANCE,
             "aws-node-termination-handler/asg-lifecycle-termination", NoticeKind.MAINTENANCE,
             "cloud.google.com/impending-node-termination", NoticeKind.PREEMPT);
+    /** What the kubelet's shutdown manager reports in the Ready condition while the node shuts down. */
+    static final String SHUTTING_DOWN = "node is shutting down";
+    /** GKE's {@code shutdownGracePeriod} for the kubelet (its graceful node shutdown default). */
+    static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(30);
     private static final List<String> GPU_RESOURCES = List.of("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915");
 
     private final KubeContext ctx;
@@ -122,6 +128,7 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
         NodeCondition ready = readyCondition(node);
         if (ready != null) {
             out.add(readiness(node, ready, now));
+            addShutdownNotice(out, node, ready, now);
         }
         boolean cordoned = unschedulable(node);
         out.add(event(node, (cordoned ? "cordoned/" : "uncordoned/") + KubeContext.resourceVersion(node),
@@ -148,6 +155,7 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
         if (ready != null && (before == null || !Objects.equals(ready.getStatus(), before.getStatus())
                 || !Objects.equals(ready.getLastTransitionTime(), before.getLastTransitionTime()))) {
             out.add(readiness(node, ready, now));
+            addShutdownNotice(out, node, ready, now);
         }
         boolean cordoned = unschedulable(node);
         if (cordoned != unschedulable(old)) {
@@ -185,6 +193,26 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
         }
         return event(node, "not_ready/" + since, EventType.NODE_NOT_READY, at,
                 new NodeData.NotReady(KubeContext.reason(c.getReason(), c.getMessage())));
+    }
+
+    /**
+     * The kubelet's graceful node shutdown (GKE's spot preemption arrives this way, bypassing evictions): when systemd
+     * announces the shutdown, the kubelet turns {@code Ready} False with the message {@code node is shutting down}
+     * (its shutdown manager's status) and kills the pods within {@code shutdownGracePeriod}. That is a notice: preempt
+     * on spot capacity, maintenance otherwise, due {@link #SHUTDOWN_GRACE} after the condition's transition.
+     */
+    private void addShutdownNotice(List<Event> out, Node node, NodeCondition ready, Instant now) {
+        if ("True".equals(ready.getStatus()) || ready.getMessage() == null
+                || !ready.getMessage().contains(SHUTTING_DOWN)) {
+            return;
+        }
+        Instant at = KubeContext.time(ready.getLastTransitionTime(), now);
+        String since = ready.getLastTransitionTime() != null ? ready.getLastTransitionTime() : KubeContext.resourceVersion(node);
+        NoticeKind kind = facts(node).capacityType() == CapacityType.SPOT ? NoticeKind.PREEMPT : NoticeKind.MAINTENANCE;
+        String providerId = node.getSpec() == null ? null : node.getSpec().getProviderID();
+        String provider = providerId != null && providerId.startsWith("gce://") ? "gcp" : "kubernetes";
+        out.add(event(node, "notice/graceful-shutdown/" + since, EventType.NODE_INTERRUPTION_NOTICE, at,
+                new NodeData.InterruptionNotice(kind, provider, at.plus(SHUTDOWN_GRACE))));
     }
 
     private Event notice(Node node, Taint t, Instant now) {

@@ -12,7 +12,6 @@ import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.domain.event.Event;
 import io.lifeline.runtime.IngestOpened;
-import io.lifeline.store.RetryLaterException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -290,22 +289,11 @@ public class DcgmScraper {
 
     private void submit(List<Event> events, TargetState s) {
         ingest.submit("dcgm", events).whenComplete((receipt, error) -> {
-            if (error == null) {
-                return;
+            if (error != null) {
+                Throwable cause = sink.keepLifecycle("dcgm", events, error);
+                LOG.debugf("Scrape of %s: pipeline did not take %d events: %s", s.target.url(), events.size(),
+                        cause.getMessage());
             }
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            List<Event> lifecycle = new ArrayList<>();
-            for (Event e : events) {
-                if (!e.isTelemetry()) {
-                    lifecycle.add(e);
-                }
-            }
-            if (cause instanceof RetryLaterException && !lifecycle.isEmpty()) {
-                // Samples come again with the next scrape; an XID is reported once, so it must not be lost.
-                sink.send("dcgm", lifecycle);
-            }
-            LOG.debugf("Scrape of %s: pipeline did not take %d events: %s", s.target.url(), events.size(),
-                    cause.getMessage());
         });
     }
 

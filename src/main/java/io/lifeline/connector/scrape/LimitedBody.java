@@ -11,13 +11,14 @@ import java.util.concurrent.Flow;
 
 /**
  * A response body read into a byte array, refused (and the exchange cancelled) as soon as it grows beyond a
- * limit: a misbehaving endpoint cannot make Lifeline buffer an unbounded body.
+ * limit: a misbehaving endpoint cannot make Lifeline buffer an unbounded body. Shared by the dcgm-exporter
+ * scrapes and the Prometheus queries.
  */
-final class LimitedBody implements HttpResponse.BodyHandler<byte[]> {
+public final class LimitedBody implements HttpResponse.BodyHandler<byte[]> {
 
     private final int maxBytes;
 
-    LimitedBody(int maxBytes) {
+    public LimitedBody(int maxBytes) {
         this.maxBytes = maxBytes;
     }
 
@@ -27,7 +28,7 @@ final class LimitedBody implements HttpResponse.BodyHandler<byte[]> {
     }
 
     /** The body grew past the limit; it was abandoned, not read to its end. */
-    static final class TooLarge extends IOException {
+    public static final class TooLarge extends IOException {
         private static final long serialVersionUID = 1L;
 
         TooLarge(int maxBytes) {

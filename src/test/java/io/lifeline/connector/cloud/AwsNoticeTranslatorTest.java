@@ -182,18 +182,25 @@ class AwsNoticeTranslatorTest {
     }
 
     @Test
-    void ec2StateChangeToAGoingAwayStateIsNodeTerminatedAndOtherStatesSayNothing() {
+    void ec2StateChangeStoppingIsANoticeDueNowGoneIsNodeTerminatedAndOtherStatesSayNothing() {
         Translation pending = aws.fromEventBridge(STATE_CHANGE_PENDING.getBytes(StandardCharsets.UTF_8));
-        Translation terminated = aws.fromEventBridge(
+        Translation shuttingDown = aws.fromEventBridge(
                 STATE_CHANGE_PENDING.replace("\"pending\"", "\"shutting-down\"").getBytes(StandardCharsets.UTF_8));
+        Translation terminated = aws.fromEventBridge(
+                STATE_CHANGE_PENDING.replace("\"pending\"", "\"terminated\"").getBytes(StandardCharsets.UTF_8));
 
         assertThat(pending.events()).isEmpty();
         assertThat(pending.rejections()).isEmpty();
+        assertThat(shuttingDown.events()).singleElement().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(EventType.NODE_INTERRUPTION_NOTICE);
+            assertThat(e.subject()).isEqualTo("ip-10-0-3-3.ec2.internal");
+            assertThat(e.data()).isEqualTo(new NodeData.InterruptionNotice(NoticeKind.PREEMPT, "aws", e.time()));
+        });
         assertThat(terminated.events()).singleElement().satisfies(e -> {
             assertThat(e.type()).isEqualTo(EventType.NODE_TERMINATED);
-            assertThat(e.subject()).isEqualTo("ip-10-0-3-3.ec2.internal");
-            assertThat(e.data()).isEqualTo(new NodeData.Terminated("ec2 instance shutting-down"));
+            assertThat(e.data()).isEqualTo(new NodeData.Terminated("ec2 instance terminated"));
         });
+        EventContract.assertRoundTrips(shuttingDown.events());
         EventContract.assertRoundTrips(terminated.events());
     }
 

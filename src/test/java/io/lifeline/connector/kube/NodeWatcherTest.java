@@ -97,6 +97,38 @@ class NodeWatcherTest {
         EventContract.assertRoundTrips(out.all());
     }
 
+    /**
+     * A GKE spot node under the kubelet's graceful node shutdown: Ready turns False with the shutdown manager's
+     * status ({@code node is shutting down}, kubernetes/kubernetes pkg/kubelet/nodeshutdown/nodeshutdown_manager_linux.go
+     * {@code ShutdownStatus}, @ 9d26641844bb569950a7b02b2a141c6b184a96fc) and the kubelet's {@code KubeletNotReady}.
+     */
+    @Test
+    void theKubeletsGracefulShutdownOfAGkeSpotNodeIsAPreemptNotice() {
+        Captured out = new Captured();
+        informer = watch(out, 0);
+        Node gke = new NodeBuilder().withNewMetadata().withName("gke-spot-1").addToLabels("cloud.google.com/gke-spot", "true")
+                .addToLabels("cloud.google.com/gke-nodepool", "a3-spot").endMetadata()
+                .withNewSpec().withProviderID("gce://proj/us-central1-a/gke-spot-1").endSpec()
+                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(T1)
+                .endCondition().endStatus().build();
+        client.nodes().resource(gke).create();
+        await().atMost(Duration.ofSeconds(10)).until(() -> out.of("gke-spot-1", EventType.NODE_READY).size() == 1);
+
+        Node n = client.nodes().withName("gke-spot-1").get();
+        n.getStatus().getConditions().get(0).setStatus("False");
+        n.getStatus().getConditions().get(0).setReason("KubeletNotReady");
+        n.getStatus().getConditions().get(0).setMessage("node is shutting down");
+        n.getStatus().getConditions().get(0).setLastTransitionTime(T2);
+        client.nodes().resource(n).update();
+        await().atMost(Duration.ofSeconds(10)).until(() -> out.of("gke-spot-1", EventType.NODE_INTERRUPTION_NOTICE).size() == 1);
+        assertThat(out.of("gke-spot-1", EventType.NODE_INTERRUPTION_NOTICE).get(0).data()).isEqualTo(
+                new NodeData.InterruptionNotice(NoticeKind.PREEMPT, "gcp", Instant.parse(T2).plusSeconds(30)));
+        assertThat(out.of("gke-spot-1", EventType.NODE_NOT_READY)).hasSize(1);
+        // A node that is merely not ready is no notice.
+        assertThat(out.of("gpu-1", EventType.NODE_INTERRUPTION_NOTICE)).isEmpty();
+        EventContract.assertRoundTrips(out.all());
+    }
+
     @Test
     void resyncsAddNothing() throws InterruptedException {
         Captured out = new Captured();

@@ -1,0 +1,80 @@
+package io.lifeline.connector.kernel;
+
+import io.lifeline.config.KernelLogConfig;
+import io.lifeline.connector.Translation;
+import io.lifeline.connector.dcgm.DcgmScrapeTranslator;
+import io.lifeline.connector.http.Answers;
+import io.lifeline.connector.http.ConnectorBatch;
+import io.lifeline.connector.http.ConnectorIngest;
+import io.lifeline.connector.http.ConnectorMetrics;
+import io.lifeline.connector.http.ItemError;
+import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.IngestScope;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Kernel-log lines of one node ({@code journalctl -k} or {@code dmesg} output, one line per line of the body), each
+ * NVIDIA driver XID line a {@code gpu.xid} event; the answer is the event API's receipt, with each refused line's
+ * index (0-based) and reason. Blank lines are skipped.
+ */
+@Path("/api/v1/connectors/kernel-log")
+@Produces(MediaType.APPLICATION_JSON)
+public class KernelLogResource {
+
+    private final KernelLogTranslator translator;
+    private final ConnectorMetrics metrics;
+    private final ConnectorIngest ingest;
+    private final KernelLogConfig config;
+    private final Clock clock;
+    private final CurrentCaller caller;
+
+    KernelLogResource(DcgmScrapeTranslator dcgm, ConnectorIngest ingest, ConnectorMetrics metrics, KernelLogConfig config,
+                      Clock clock, CurrentCaller caller) {
+        this.translator = new KernelLogTranslator(dcgm.pciBusIds());
+        metrics.register(translator.stats());
+        this.ingest = ingest;
+        this.config = config;
+        this.clock = clock;
+        this.caller = caller;
+        this.metrics = metrics;
+    }
+
+    /** Lines of {@code node}'s kernel log. */
+    @POST
+    @Path("/{node}")
+    @Blocking
+    @Consumes(MediaType.WILDCARD)
+    public CompletionStage<Response> lines(@PathParam("node") String node, byte[] body) {
+        Answers.requireEnabled(config.enabled(), "the kernel-log connector");
+        IngestScope.requireNodeEvents(caller.get(), "kernel-log XIDs");
+        List<String> lines = KernelLogTranslator.lines(new String(body, StandardCharsets.UTF_8));
+        if (lines.size() > config.maxLines()) {
+            return CompletableFuture.completedFuture(Answers.unusable(List.of(new ItemError(0, null, "too_many_lines",
+                    lines.size() + " lines; at most " + config.maxLines() + " per request"))));
+        }
+        Instant now = clock.instant();
+        ConnectorBatch batch = new ConnectorBatch("kernel-log");
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            Translation t = translator.line(node, lines.get(i), i, now);
+            metrics.observe(translator.stats(), t);
+            batch.add(i, t);
+        }
+        return Answers.submit(ingest, batch, caller.get());
+    }
+}
