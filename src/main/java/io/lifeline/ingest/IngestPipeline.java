@@ -89,6 +89,20 @@ public class IngestPipeline implements IngestGateway {
 
     @Override
     public CompletionStage<IngestReceipt> submit(List<Event> submitted, ConsumedOffsets offsets) {
+        PriorityLane.Split split = PriorityLane.split(submitted);
+        if (split == null) {
+            return submitPart(submitted, offsets, false);
+        }
+        // The priority lane first: stored before anything queued after it, and ahead of the model's queue.
+        CompletableFuture<IngestReceipt> urgent = submitPart(split.urgent(), null, true).toCompletableFuture();
+        if (urgent.isCompletedExceptionally()) {
+            // Pushed back at once: the rest (and its offsets) must not be stored past the events refused here.
+            return urgent;
+        }
+        return urgent.thenCombine(submitPart(split.rest(), offsets, false), split::merge);
+    }
+
+    private CompletionStage<IngestReceipt> submitPart(List<Event> submitted, ConsumedOffsets offsets, boolean urgent) {
         List<IngestReceipt.Refused> refused = new ArrayList<>();
         List<Event> events = admissible(submitted, refused);
         if (events.isEmpty() && offsets == null) {
@@ -129,7 +143,10 @@ public class IngestPipeline implements IngestGateway {
         try {
             // Every submission queues behind the ones before it, so the model sees each subject's events in the
             // order they were submitted, telemetry and lifecycle alike; stored events only once stored.
-            return log.append(toStore, accepted.size() - toStore.size(), offsets).thenApply(appended -> {
+            CompletableFuture<Appended> write = urgent && toStore.isEmpty()
+                    ? CompletableFuture.completedFuture(new Appended(new long[0], List.of()))
+                    : urgent ? log.appendUrgent(toStore) : log.append(toStore, accepted.size() - toStore.size(), offsets);
+            return write.thenApply(appended -> {
                 long[] stored = appended.seqs();
                 // Not applied here: what the log had already (the follower applies the stored one), what it refused.
                 Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -158,7 +175,11 @@ public class IngestPipeline implements IngestGateway {
                     apply.add(e);
                 }
                 // Runs on the store writer's thread, in write order, into the room taken before storing: never waits.
-                model.enqueueStored(apply, seqs, room);
+                if (urgent) {
+                    model.enqueueUrgent(apply, seqs, room);
+                } else {
+                    model.enqueueStored(apply, seqs, room);
+                }
                 metrics.accepted(apply);
                 return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused);
             }).whenComplete((receipt, failure) -> {

@@ -37,6 +37,8 @@ public class ModelRuntime {
     /** Batches at the tail, in order; urgent reads at the head. Batches and ordered reads are bounded by {@link #room}. */
     private final LinkedBlockingDeque<Runnable> queue = new LinkedBlockingDeque<>();
     private final QueueRoom room;
+    /** The priority lane's batches, run in order by a task put at the head of {@link #queue}. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Queued> urgent = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Thread thread;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -112,6 +114,35 @@ public class ModelRuntime {
                 }
             }
         }, admission));
+    }
+
+    /**
+     * Like {@link #enqueueStored}, for the priority lane's events (interruption notices, XIDs, trainer failures):
+     * applied ahead of the batches waiting, and so before the policies see the telemetry queued before them; among
+     * themselves in the order they were queued.
+     */
+    public void enqueueUrgent(List<Event> events, long[] seqs, Admission admission) {
+        if (events.isEmpty()) {
+            admission.release();
+            return;
+        }
+        urgent.add(new Queued(() -> {
+            for (int i = 0; i < events.size(); i++) {
+                if (seqs[i] == 0 || position.takeStored(seqs[i])) {
+                    applyOne(events.get(i));
+                }
+            }
+        }, admission));
+        queue.offerFirst(this::runUrgent);
+    }
+
+    /** Runs every urgent batch waiting, oldest first (several may have been put at the head of the queue at once). */
+    private void runUrgent() {
+        Queued q;
+        while ((q = urgent.poll()) != null) {
+            q.admission().release();
+            q.task().run();
+        }
     }
 
     /**

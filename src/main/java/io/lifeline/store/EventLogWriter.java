@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,6 +40,11 @@ import org.jboss.logging.Logger;
  * growing without bound. A batch the database refuses on its content (SQLSTATE class 22 or 23) is never retried
  * as it is: the writer narrows it down to the events refused, stores the others and names each refused one with
  * the database's reason.
+ *
+ * <p>Urgent submissions ({@link #appendUrgent}: interruption notices, XIDs, trainer failures) do not queue behind
+ * the telemetry: the writer takes them before the next batch, in their own small transaction. They take the
+ * commit-order lock like any other write, so their {@code seq} is lower than that of every batch written after them,
+ * and every replica's follower sees them in the same order as the replica that wrote them applied them.
  */
 @ApplicationScoped
 public class EventLogWriter {
@@ -75,12 +81,16 @@ public class EventLogWriter {
     /** Woken readers of the log ({@link EventLogTail}) look for new rows at once instead of at their next poll. */
     static final String CHANNEL = "lifeline_event_log";
     private static final long MAX_BACKOFF_MILLIS = 5_000;
+    /** Tells an idle writer that an urgent submission waits; nothing to write by itself. */
+    private static final Submission WAKE = new Submission(List.of(), 0, null, new CompletableFuture<>());
 
     private final AgroalDataSource dataSource;
     private final EventCodec codec;
     private final int capacity;
     private final int maxBatch;
     private final LinkedBlockingQueue<Submission> queue = new LinkedBlockingQueue<>();
+    /** Written before the next batch of {@link #queue}, in their order; a {@link #WAKE} in the queue wakes the writer. */
+    private final ConcurrentLinkedQueue<Submission> urgent = new ConcurrentLinkedQueue<>();
     private final AtomicInteger buffered = new AtomicInteger();
     private final Thread thread;
     private volatile boolean running = true;
@@ -128,6 +138,27 @@ public class EventLogWriter {
         return s.future;
     }
 
+    /**
+     * Queues a few urgent events ahead of every batch waiting (the priority lane): they are written in a transaction
+     * of their own before the next batch. Same answer as {@link #append(List)}.
+     *
+     * @throws RetryLaterException when the buffer is full
+     */
+    public CompletableFuture<Appended> appendUrgent(List<Event> events) {
+        if (!running) {
+            throw new RetryLaterException("shutting down");
+        }
+        if (buffered.addAndGet(events.size()) > capacity) {
+            buffered.addAndGet(-events.size());
+            throw new RetryLaterException("event store unavailable and buffer full (" + capacity
+                    + " events); retry later" + (lastError == null ? "" : ": " + lastError));
+        }
+        Submission s = new Submission(events, events.size(), null, new CompletableFuture<>());
+        urgent.add(s);
+        queue.add(WAKE);
+        return s.future;
+    }
+
     /** Whether the last write succeeded. */
     public boolean healthy() {
         return healthy;
@@ -148,19 +179,26 @@ public class EventLogWriter {
 
     private void run() {
         List<Submission> batch = new ArrayList<>();
-        while (running || !queue.isEmpty()) {
+        while (running || !queue.isEmpty() || !urgent.isEmpty()) {
             try {
+                if (writeUrgent()) {
+                    continue;
+                }
                 Submission first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
+                if (first == null || first == WAKE) {
                     continue;
                 }
                 batch.clear();
                 batch.add(first);
                 int count = first.events.size();
                 Submission next;
-                while ((next = queue.peek()) != null && count + next.events.size() <= maxBatch) {
-                    batch.add(queue.poll());
-                    count += next.events.size();
+                // An urgent submission that arrives meanwhile ends the batch: it is written next, not after a full one.
+                while (urgent.isEmpty() && (next = queue.peek()) != null && count + next.events.size() <= maxBatch) {
+                    queue.poll();
+                    if (next != WAKE) {
+                        batch.add(next);
+                        count += next.events.size();
+                    }
                 }
                 if (count == 0 && batch.stream().allMatch(b -> b.offsets == null)) {
                     // Only passengers: nothing to write, keep their order.
@@ -173,6 +211,22 @@ public class EventLogWriter {
                 return;
             }
         }
+    }
+
+    /** Writes the urgent submissions waiting, all in one small transaction; false when there were none. */
+    private boolean writeUrgent() throws InterruptedException {
+        if (urgent.isEmpty()) {
+            return false;
+        }
+        List<Submission> batch = new ArrayList<>();
+        int count = 0;
+        Submission s;
+        while (count < maxBatch && (s = urgent.poll()) != null) {
+            batch.add(s);
+            count += s.events.size();
+        }
+        writeWithRetry(batch, count);
+        return true;
     }
 
     private void writeWithRetry(List<Submission> batch, int count) throws InterruptedException {

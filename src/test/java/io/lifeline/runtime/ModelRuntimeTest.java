@@ -58,6 +58,37 @@ class ModelRuntimeTest {
         assertThat(order).containsExactly("urgent", "first", "second");
     }
 
+    @Test
+    void thePriorityLanesEventsAreAppliedAheadOfQueuedBatchesInTheirOwnOrder() throws Exception {
+        ModelRuntime roomy = new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(100, 1024 * 1024));
+        CountDownLatch open = new CountDownLatch(1);
+        try {
+            List<String> applied = new CopyOnWriteArrayList<>();
+            roomy.addApplyListener((e, m) -> applied.add(e.id()));
+            roomy.read(m -> {
+                try {
+                    open.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return null;
+            });
+            List<Event> batch = List.of(ready("batch-1"), ready("batch-2"));
+            roomy.enqueueStored(batch, new long[] {1, 2}, roomy.admit(batch));
+            List<Event> notice = List.of(ready("urgent-1"));
+            roomy.enqueueUrgent(notice, new long[] {3}, roomy.admit(notice));
+            List<Event> xid = List.of(ready("urgent-2"));
+            roomy.enqueueUrgent(xid, new long[] {4}, roomy.admit(xid));
+            open.countDown();
+            roomy.barrier().get(5, TimeUnit.SECONDS);
+            assertThat(applied).containsExactly("urgent-1", "urgent-2", "batch-1", "batch-2");
+            assertThat(roomy.queuedEvents()).isZero();
+        } finally {
+            open.countDown();
+            roomy.stop();
+        }
+    }
+
     private static Event ready(String id) {
         return new Event(id, "test://runtime", EventType.NODE_READY, "n1", Instant.now(), new NodeData.Ready());
     }

@@ -31,6 +31,11 @@ public final class BenchmarkReport {
         return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
     }
 
+    /** Every run of one series, in order. */
+    public List<Double> series(String what) {
+        return List.copyOf(series.get(what));
+    }
+
     public double median(String what) {
         return median(series.get(what));
     }

@@ -10,7 +10,12 @@ import io.lifeline.testing.KafkaResource;
 import io.lifeline.testing.MixedEventStream;
 import io.lifeline.testing.TestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,6 +154,41 @@ final class IngestLoad {
         }
         double rate = n / ((System.nanoTime() - start) / 1e9);
         pool.shutdown();
+        return rate;
+    }
+
+    /**
+     * HTTP batches posted by {@link io.lifeline.bench.HttpLoadGenerator} in a JVM of its own, keep-alive, until the
+     * model has applied them all; the clock starts when the generator, its bodies encoded, is told to go.
+     */
+    double httpOutOfProcess(int n, int run, String format, int connections) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-XX:+UseParallelGC", "-cp",
+                Path.of("target", "test-classes").toAbsolutePath().toString(), "io.lifeline.bench.HttpLoadGenerator",
+                "url=http://localhost:" + io.restassured.RestAssured.port, "token=" + TestTokens.ingest(),
+                "events=" + n, "batch=" + HTTP_BATCH, "connections=" + connections, "format=" + format,
+                "prefix=http-" + format + "-" + run + "-" + UUID.randomUUID(), "wait=true");
+        pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        Process p = pb.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String ready = out.readLine();
+        if (ready == null || !ready.contains("ready")) {
+            throw new IllegalStateException("load generator did not start: " + ready);
+        }
+        long before = model.appliedCount();
+        long start = System.nanoTime();
+        try (Writer go = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
+            go.write("go\n");
+        }
+        String result = out.readLine();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("load generator failed: " + result);
+        }
+        while (model.appliedCount() - before < n) {
+            Thread.sleep(2);
+        }
+        double rate = n / ((System.nanoTime() - start) / 1e9);
+        System.out.println("[bench] load generator: " + result);
         return rate;
     }
 

@@ -19,8 +19,11 @@ public enum Durability {
     /** No location reported. */
     UNKNOWN;
 
+    /** Computed once: every snapshot of the model asks it of every checkpoint it shows. */
+    private final String wire = name().toLowerCase(Locale.ROOT).replace('_', '-');
+
     public String wire() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return wire;
     }
 
     /**
