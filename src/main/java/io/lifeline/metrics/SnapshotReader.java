@@ -93,7 +93,8 @@ final class SnapshotReader {
                 f == null ? null : f.objectiveMillis() / 1000.0, s.freshnessBreached(),
                 f == null ? 0 : f.workAtRiskGpuHours(), s.worldSize(), min, max, s.gpusHeld(), s.ettr(), s.ettrOfWall(),
                 s.restarts(), s.restartBudgetExhausted(), d.openIncident() == null ? null : d.openIncident().cause(),
-                Map.copyOf(d.interruptionsByCause()), List.copyOf(inc), withNodes ? nodes(d.membership()) : List.of());
+                Map.copyOf(d.interruptionsByCause()), List.copyOf(inc), withNodes ? nodes(d.membership()) : List.of(),
+                d.stragglers());
     }
 
     private static List<String> nodes(MembershipView m) {
