@@ -168,7 +168,10 @@ class StepTimesTest(AgentTestBase):
         reports = self.lifeline.events("trainer.step_times")
         self.assertGreaterEqual(len(reports), 2)
         self.assertLessEqual(len(reports), 6, "at most one report per interval")
-        self.assertEqual(sum(r["data"]["steps"] for r in reports), step - 1 - self._unreported(a))
+        reported = sum(r["data"]["steps"] for r in reports)
+        # A step recorded while the sender swaps the buffers may be lost (one per report at most), never counted twice.
+        self.assertLessEqual(reported, step - 1 - self._unreported(a))
+        self.assertGreaterEqual(reported, step - 1 - self._unreported(a) - len(reports))
         last = reports[-1]["data"]
         self.assertEqual((last["rank"], last["localRank"], last["node"]), (1, 1, "node-a"))
         self.assertAlmostEqual(last["busyMedianSeconds"], 0.004, delta=1e-6)
