@@ -49,6 +49,10 @@ def parse_args(argv=None):
     p.add_argument("--checkpoint-dir", default="./checkpoints", help="where checkpoints go (shared by all nodes)")
     p.add_argument("--checkpoint-every", type=int, default=100, help="periodic checkpoint every N steps (0: never)")
     p.add_argument("--step-time", type=float, default=0.05, help="seconds to sleep per step (a bigger model)")
+    p.add_argument("--slow-rank", type=int, default=int(os.environ.get("LIFELINE_EXAMPLE_SLOW_RANK", "-1")),
+                   help="global rank that sleeps --slow-seconds more per step (a straggler on purpose; -1: none)")
+    p.add_argument("--slow-seconds", type=float, default=float(os.environ.get("LIFELINE_EXAMPLE_SLOW_SECONDS", "0.1")),
+                   help="extra seconds per step of --slow-rank")
     p.add_argument("--save-delay", type=float, default=0.0, help="extra seconds every save takes (slow storage)")
     p.add_argument("--batch-size", type=int, default=32, help="samples per rank per step")
     p.add_argument("--lr", type=float, default=0.01, help="learning rate of one rank (scaled with the world size)")
@@ -151,6 +155,7 @@ def main(argv=None):
     it = iter(sampler)
     loss_fn = nn.MSELoss()
     while state["step"] < args.steps:
+        t0 = time.perf_counter()
         indices = []
         while len(indices) < args.batch_size:
             try:
@@ -166,17 +171,22 @@ def main(argv=None):
                                warmup_steps=args.warmup_steps))
         opt.zero_grad(set_to_none=True)
         loss = loss_fn(net(x), y)
-        loss.backward()
+        t1 = time.perf_counter()
+        loss.backward()                 # DDP waits here for the slowest rank's gradients
         opt.step()
+        t2 = time.perf_counter()
         if args.step_time > 0:
             time.sleep(args.step_time)
+        if rank == args.slow_rank:
+            time.sleep(args.slow_seconds)
+        busy = (t1 - t0) + (time.perf_counter() - t2)   # this rank's own work, without the wait for its peers
         state["step"] += 1
         state["samples"] += global_batch
         sampler.advance(global_batch)
         step = state["step"]
         out("step=%d rank=%d world=%d" % (step, rank, world))
 
-        task = agent.step(step, samples=global_batch)
+        task = agent.step(step, samples=global_batch, busy=busy)
         if task is None:
             if args.checkpoint_every and step % args.checkpoint_every == 0:
                 save("periodic")

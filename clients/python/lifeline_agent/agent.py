@@ -23,6 +23,14 @@ from .signals import Signals, die_with_parent
 from .transport import Backoff, Http
 
 INF = float("inf")
+STEP_TIMES_KEPT = 4096                  # step durations a report summarises at most (the newest)
+_perf = time.perf_counter
+
+
+def _median(sorted_values):
+    n = len(sorted_values)
+    mid = n // 2
+    return sorted_values[mid] if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2.0
 CLOUDEVENTS_BATCH = "application/cloudevents-batch+json"
 
 
@@ -105,7 +113,7 @@ class NoopAgent(_Base):
             missing = "LIFELINE_URL" if not self.config.url else "LIFELINE_JOB"
             LOG.warning("lifeline: %s is not set; the Lifeline agent is off (training is not affected)", missing)
 
-    def step(self, step, samples=None, tokens=None):
+    def step(self, step, samples=None, tokens=None, busy=None):
         return None
 
     def complete(self, task, ok=True, detail=None, checkpoint_id=None, restored_step=None):
@@ -201,12 +209,18 @@ class Agent(_Base):
         self._closed = False
         self._progress_at = None
         self._progress_last = None            # (monotonic, step, samples, tokens)
+        # step durations since the last trainer.step_times (bounded; swapped whole by the sender thread)
+        self._times_on = c.step_times_interval > 0
+        self._step_t = None
+        self._durations = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self._busy = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self._times_at = time.monotonic()
         self._stats = collections.Counter()
 
         self.sender = BatchSender(self.http, "/api/v1/events", CLOUDEVENTS_BATCH, encode_cloudevents, "events",
                                   capacity=c.buffer_events, batch=c.batch_events, flush_interval=c.flush_interval,
                                   backoff=Backoff(cap=c.max_backoff),
-                                  before_batch=self._tick if self.is_rank0 else None)
+                                  before_batch=self._tick)
         self.commands = None
         if self.is_rank0 and c.commands:
             self.commands = CommandChannel(self.http, c.namespace, c.name, self._on_command, wait=c.command_wait)
@@ -255,11 +269,21 @@ class Agent(_Base):
         return self
 
     # ------------------------------------------------------------------ hot path
-    def step(self, step, samples=None, tokens=None):
+    def step(self, step, samples=None, tokens=None, busy=None):
         """Call once per training step, after the step, with the number of steps done so far. ``samples`` and
         ``tokens``: how many this step processed across all ranks (for the throughput in trainer.progress).
+        ``busy``: seconds this rank worked on the step before it waited for its peers (for example up to the
+        backward pass, where data parallel training waits for the slowest rank); it is what finds a straggler,
+        since the wall time of a synchronous step is the same on every rank.
         Returns None, or a :class:`Task` when every rank has to save (or restore) at this step."""
         self._step = step
+        if self._times_on:
+            now = _perf()
+            if self._step_t is not None:
+                self._durations.append(now - self._step_t)
+            self._step_t = now
+            if busy is not None:
+                self._busy.append(busy)
         if samples is not None:
             self._samples += samples
         if tokens is not None:
@@ -371,9 +395,29 @@ class Agent(_Base):
         self.flush(min(3.0, c.flush_timeout))
 
     def _tick(self):
-        """Rank 0, in the sender's thread before each batch: progress and interval-based saves."""
-        self._progress_tick()
-        self._interval_tick()
+        """In the sender's thread before each batch: every rank's step times; rank 0's progress and interval-based
+        saves."""
+        self._step_times_tick()
+        if self.is_rank0:
+            self._progress_tick()
+            self._interval_tick()
+
+    def _step_times_tick(self, force=False):
+        now = time.monotonic()
+        if not self._times_on or (not force and now - self._times_at < self.config.step_times_interval):
+            return
+        durations, busy = self._durations, self._busy
+        if not durations:
+            return
+        # Swapped whole: the training thread appends to the new deques; at worst one step lands in the old one late.
+        self._durations = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self._busy = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self._times_at = now
+        d = sorted(durations)
+        b = sorted(busy)
+        c = self.config
+        self.emit(self.events.step_times(self.run_key, c.rank, len(d), self._step, _median(d), d[-1],
+                                         _median(b) if b else None, local_rank=c.local_rank, node=c.node))
 
     def _progress_tick(self):
         now = time.monotonic()

@@ -34,6 +34,7 @@ class Config(object):
         self.master_port = None
         # behaviour
         self.progress_interval = 5.0    # LIFELINE_PROGRESS_INTERVAL, s between trainer.progress events
+        self.step_times_interval = 10.0  # LIFELINE_STEP_TIMES_INTERVAL, s between trainer.step_times (0: none)
         self.buffer_events = 10000      # LIFELINE_BUFFER_EVENTS, events kept while Lifeline is unreachable
         self.batch_events = 500         # LIFELINE_BATCH_EVENTS, events per request
         self.flush_interval = 1.0       # LIFELINE_FLUSH_INTERVAL, s a telemetry event may wait to be batched
@@ -128,6 +129,7 @@ class Config(object):
         c.master_port = env_int(env, "MASTER_PORT", 0, 0) or None
 
         c.progress_interval = env_float(env, "LIFELINE_PROGRESS_INTERVAL", c.progress_interval, 0.1)
+        c.step_times_interval = env_float(env, "LIFELINE_STEP_TIMES_INTERVAL", c.step_times_interval, 0.0)
         c.buffer_events = env_int(env, "LIFELINE_BUFFER_EVENTS", c.buffer_events, 10)
         c.batch_events = min(env_int(env, "LIFELINE_BATCH_EVENTS", c.batch_events, 1), 10000)
         c.flush_interval = env_float(env, "LIFELINE_FLUSH_INTERVAL", c.flush_interval, 0.01)

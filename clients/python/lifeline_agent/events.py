@@ -6,7 +6,7 @@ Every builder returns a dict ready to be JSON-encoded. Ids are stable and unique
 
 from ._util import bounded_id, rfc3339
 
-TELEMETRY_TYPES = frozenset(["trainer.progress", "gpu.sample"])
+TELEMETRY_TYPES = frozenset(["trainer.progress", "trainer.step_times", "gpu.sample"])
 
 
 class EventFactory(object):
@@ -36,6 +36,24 @@ class EventFactory(object):
         if tokens_per_second is not None:
             data["tokensPerSecond"] = float(max(0.0, tokens_per_second))
         return self.event("trainer.progress", "%s/progress/%d" % (run_key, int(step)), data, time)
+
+    def step_times(self, run_key, rank, steps, to_step, median_seconds, max_seconds=None, busy_median_seconds=None,
+                   local_rank=None, node=None, time=None):
+        """One rank's step durations since its previous report: how many steps, the median and longest wall time
+        between two ``agent.step()`` calls, and the median of the time the loop says it worked (``busy``) before
+        waiting for its peers. Lifeline compares the ranks' medians to find a straggler."""
+        data = {"rank": int(rank), "steps": max(1, int(steps)), "toStep": max(0, int(to_step)),
+                "medianSeconds": round(max(0.0, float(median_seconds)), 6)}
+        if max_seconds is not None:
+            data["maxSeconds"] = round(max(0.0, float(max_seconds)), 6)
+        if busy_median_seconds is not None:
+            data["busyMedianSeconds"] = round(max(0.0, float(busy_median_seconds)), 6)
+        if local_rank is not None:
+            data["localRank"] = int(local_rank)
+        if node:
+            data["node"] = node
+        return self.event("trainer.step_times", "%s/step_times/%d/%d" % (run_key, int(rank), int(to_step)), data,
+                          time)
 
     REASONS = ("periodic", "command", "prepare_exit", "signal")
 

@@ -154,6 +154,53 @@ class HotPathTest(AgentTestBase):
         self.assertTrue(all(t.reason == "periodic" and not t.hold for t in tasks))
 
 
+class StepTimesTest(AgentTestBase):
+    def test_every_rank_reports_a_summary_of_its_step_times_per_interval(self):
+        a = self.make(RANK="1", LOCAL_RANK="1", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="1",
+                      LIFELINE_STEP_TIMES_INTERVAL="0.3", _store=MemoryStore())
+        t_end = time.time() + 1.2
+        step = 0
+        while time.time() < t_end:
+            step += 1
+            a.step(step, busy=0.004 if step % 10 else 0.5)   # one step in ten is slow: the median is not moved
+            time.sleep(0.005)
+        a.flush(3)
+        reports = self.lifeline.events("trainer.step_times")
+        self.assertGreaterEqual(len(reports), 2)
+        self.assertLessEqual(len(reports), 6, "at most one report per interval")
+        reported = sum(r["data"]["steps"] for r in reports)
+        # A step recorded while the sender swaps the buffers may be lost (one per report at most), never counted twice.
+        self.assertLessEqual(reported, step - 1 - self._unreported(a))
+        self.assertGreaterEqual(reported, step - 1 - self._unreported(a) - len(reports))
+        last = reports[-1]["data"]
+        self.assertEqual((last["rank"], last["localRank"], last["node"]), (1, 1, "node-a"))
+        self.assertAlmostEqual(last["busyMedianSeconds"], 0.004, delta=1e-6)
+        self.assertGreaterEqual(last["medianSeconds"], 0.005)
+        self.assertLess(last["medianSeconds"], 0.1)
+        self.assertGreaterEqual(last["maxSeconds"], last["medianSeconds"])
+        self.assertLessEqual(last["toStep"], step)
+        ids = [r["id"] for r in reports]
+        self.assertEqual(len(set(ids)), len(ids))
+        self.assertTrue(ids[0].startswith("run1/node-a/0/step_times/1/"))
+
+    @staticmethod
+    def _unreported(a):
+        return len(a._durations)
+
+    def test_no_report_without_steps_and_none_when_turned_off(self):
+        a = self.make(LIFELINE_STEP_TIMES_INTERVAL="0.1")
+        time.sleep(0.4)
+        a.flush(2)
+        self.assertEqual(self.lifeline.events("trainer.step_times"), [], "no steps, no report")
+        b = self.make(LIFELINE_STEP_TIMES_INTERVAL="0")
+        for i in range(1, 50):
+            b.step(i, busy=0.01)
+        b._step_times_tick(force=True)
+        b.flush(2)
+        self.assertEqual(self.lifeline.events("trainer.step_times"), [])
+        self.assertEqual(len(b._durations), 0, "nothing recorded when off")
+
+
 class AgreementTest(AgentTestBase):
     """Two ranks in lockstep (a barrier per step, like DDP's all-reduce) agree through an in-memory store."""
 

@@ -63,6 +63,8 @@ class CatalogueTest(unittest.TestCase):
         events = [
             f.progress("run/node/0", 48300, 412.5, 1689600.0),
             f.progress("run/node/0", 1),
+            f.step_times("run/node/0", 3, 40, 1200, 0.251, 0.4, 0.2, local_rank=1, node="n1"),
+            f.step_times("run/node/0", 0, 1, 1, 0.1),
             f.checkpoint_started("step-1-run-r0", 1),
             f.checkpoint_completed("step-1-run-r0", 1, 3.5, 3.5, bytes_=123, uri="file:///c/step-1/",
                                    checksum="sha256:ab", shards=1, async_=False, world_size=2),

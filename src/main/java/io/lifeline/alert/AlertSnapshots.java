@@ -126,7 +126,7 @@ public class AlertSnapshots {
             boolean flagged = placement != null && placement.flagged();
             jobs.add(new JobFacts(s.name(), s.namespace(), s.state().isActive(), s.freshnessAgeMillis(),
                     f == null ? 0 : f.objectiveMillis(), restarts, flagged, flagged ? placement.warning() : null,
-                    s.nodeLocalCheckpoint()));
+                    s.nodeLocalCheckpoint(), j.detail().stragglers()));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();

@@ -99,6 +99,11 @@ final class DataCodec {
             case TRAINER_PROGRESS -> new TrainerData.Progress(d.reqLong("step", 0, Long.MAX_VALUE),
                     d.optDouble("samplesPerSecond", 0, Double.MAX_VALUE),
                     d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE));
+            case TRAINER_STEP_TIMES -> new TrainerData.StepTimes(d.reqInt("rank", 0, Integer.MAX_VALUE),
+                    d.optInt("localRank", 0, 1 << 20), d.optString("node"), d.reqLong("steps", 1, Long.MAX_VALUE),
+                    d.reqLong("toStep", 0, Long.MAX_VALUE),
+                    d.reqDouble("medianSeconds", 0, 1e7), d.optDouble("maxSeconds", 0, 1e7),
+                    d.optDouble("busyMedianSeconds", 0, 1e7));
             case TRAINER_CHECKPOINT_STARTED -> new TrainerData.CheckpointStarted(d.reqString("checkpointId"),
                     d.reqLong("step", 0, Long.MAX_VALUE), d.optBool("async", false),
                     d.optEnum("reason", TrainerData.SaveReason::fromWireName, "periodic, command, prepare_exit, signal"));
@@ -314,6 +319,15 @@ final class DataCodec {
             o.put("step", p.step());
             putOpt(o, "samplesPerSecond", p.samplesPerSecond());
             putOpt(o, "tokensPerSecond", p.tokensPerSecond());
+        } else if (t instanceof TrainerData.StepTimes s) {
+            o.put("rank", s.rank());
+            if (s.localRank() != null) {
+                o.put("localRank", s.localRank());
+            }
+            putOpt(o, "node", s.node());
+            o.put("steps", s.steps()).put("toStep", s.toStep()).put("medianSeconds", s.medianSeconds());
+            putOpt(o, "maxSeconds", s.maxSeconds());
+            putOpt(o, "busyMedianSeconds", s.busyMedianSeconds());
         } else {
             encodeCheckpointAndCommands(t, o);
         }

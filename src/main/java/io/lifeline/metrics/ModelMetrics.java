@@ -96,6 +96,12 @@ public class ModelMetrics {
         family(registry, "lifeline_job_badput_seconds",
                 "Wall time the job spent on anything but surviving progress, by kind (checkpoint saves, lost rework, "
                         + "recovery phases, rescale, startup, waiting)", Kind.COUNTER);
+        family(registry, "lifeline_job_stragglers", "Ranks of the job persistently slower than their peers now",
+                Kind.GAUGE);
+        family(registry, "lifeline_job_straggler_slowdown",
+                "A straggling rank's step time over the median of its peers, by node and rank", Kind.GAUGE);
+        family(registry, "lifeline_job_straggler_lost_gpu_seconds",
+                "GPU-seconds the job lost running at its stragglers' pace (divide by 3600 for GPU-hours)", Kind.COUNTER);
         family(registry, "lifeline_jobs", "Jobs by lifecycle state", Kind.GAUGE);
         family(registry, "lifeline_open_incidents", "Open incidents by cause", Kind.GAUGE);
         family(registry, "lifeline_nodes", "Nodes by lifecycle state", Kind.GAUGE);
@@ -258,8 +264,22 @@ public class ModelMetrics {
         put(v, "lifeline_job_goodput_seconds", t, c.goodputMillis() / MILLIS_PER_SECOND);
         c.badputMillis().forEach((kind, ms) -> put(v, "lifeline_job_badput_seconds", t.and("kind", kind.label()),
                 ms / MILLIS_PER_SECOND));
+        stragglerSeries(v, t, j.stragglers());
         put(v, "lifeline_job_notice_interruptions", t.and("checkpointed", "true"), (double) c.noticesCheckpointed());
         put(v, "lifeline_job_notice_interruptions", t.and("checkpointed", "false"), (double) c.noticesNotCheckpointed());
+    }
+
+    private static void stragglerSeries(Map<String, Map<Tags, Double>> v, Tags t,
+                                        io.lifeline.domain.job.straggler.StragglerView s) {
+        if (s == null) {
+            return;
+        }
+        put(v, "lifeline_job_stragglers", t, (double) s.stragglers().size());
+        put(v, "lifeline_job_straggler_lost_gpu_seconds", t, s.gpuHoursLost() * SECONDS_PER_HOUR);
+        for (io.lifeline.domain.job.straggler.Straggler r : s.stragglers()) {
+            put(v, "lifeline_job_straggler_slowdown", t.and("node", r.node() == null ? "" : r.node())
+                    .and("rank", Integer.toString(r.rank())), r.slowdown());
+        }
     }
 
     private static void put(Map<String, Map<Tags, Double>> v, String name, Tags t, Double value) {

@@ -57,7 +57,20 @@ record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integ
                      Integer minWorldSize, Integer maxWorldSize, int gpus, Double ettr, Double ettrOfWall, int restarts,
                      boolean budgetExhausted, IncidentCause openIncidentCause,
                      Map<IncidentCause, Integer> interruptionsByCause, List<IncidentSample> incidents,
-                     List<String> nodes, GoodputView goodput) {
+                     List<String> nodes, GoodputView goodput,
+                     io.lifeline.domain.job.straggler.StragglerView stragglers) {
+
+        /** A job without straggler figures. */
+        JobSample(String name, String namespace, Instant submittedAt, JobState state, Double checkpointAgeSeconds,
+                  Double objectiveSeconds, boolean breached, double workAtRiskGpuHours, int worldSize,
+                  Integer minWorldSize, Integer maxWorldSize, int gpus, Double ettr, Double ettrOfWall, int restarts,
+                  boolean budgetExhausted, IncidentCause openIncidentCause,
+                  Map<IncidentCause, Integer> interruptionsByCause, List<IncidentSample> incidents, List<String> nodes,
+                  GoodputView goodput) {
+            this(name, namespace, submittedAt, state, checkpointAgeSeconds, objectiveSeconds, breached,
+                    workAtRiskGpuHours, worldSize, minWorldSize, maxWorldSize, gpus, ettr, ettrOfWall, restarts,
+                    budgetExhausted, openIncidentCause, interruptionsByCause, incidents, nodes, goodput, null);
+        }
     }
 
     /**

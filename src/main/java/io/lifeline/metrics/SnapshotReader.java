@@ -95,7 +95,8 @@ final class SnapshotReader {
                 f == null ? 0 : f.workAtRiskGpuHours(), s.worldSize(), min, max, s.gpusHeld(), s.ettr(), s.ettrOfWall(),
                 s.restarts(), s.restartBudgetExhausted(), d.openIncident() == null ? null : d.openIncident().cause(),
                 Map.copyOf(d.interruptionsByCause()), List.copyOf(inc), withNodes ? nodes(d.membership()) : List.of(),
-                d.goodput() == null ? GoodputView.EMPTY : d.goodput());
+                d.goodput() == null ? GoodputView.EMPTY : d.goodput(),
+                d.stragglers());
     }
 
     private static List<String> nodes(MembershipView m) {

@@ -2,8 +2,10 @@ package io.lifeline.runtime;
 
 import io.lifeline.codec.EventCodec;
 import io.lifeline.config.CheckpointsConfig;
+import io.lifeline.config.StragglersConfig;
 import io.lifeline.domain.job.JobsConfig;
 import io.lifeline.domain.job.checkpoint.CheckpointStorage;
+import io.lifeline.domain.job.straggler.StragglerConfig;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -31,8 +33,11 @@ public class Producers {
 
     @Produces
     @Singleton
-    LiveModel model(Clock clock, CheckpointsConfig checkpoints) {
-        return LiveModel.create(clock, JobsConfig.defaults().withCheckpointStorage(
+    LiveModel model(Clock clock, CheckpointsConfig checkpoints, StragglersConfig stragglers) {
+        LiveModel model = LiveModel.create(clock, JobsConfig.defaults().withCheckpointStorage(
                 new CheckpointStorage(checkpoints.sharedPaths().orElse(List.of()))));
+        model.jobs().configureStragglers(new StragglerConfig(stragglers.window(), stragglers.minExcess(),
+                stragglers.madFactor(), stragglers.flagAfter(), stragglers.clearAfter(), stragglers.maxRanks()));
+        return model;
     }
 }

@@ -57,6 +57,7 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
     private final ColocationGateway colocation;
     private final com.vaadin.flow.component.grid.Grid<ColocationService.PoolView> lending =
             new com.vaadin.flow.component.grid.Grid<>();
+    private final FleetStragglers stragglers = new FleetStragglers();
     private boolean focusPanel;
 
     /** Reads the co-location pools off the UI thread. */
@@ -147,10 +148,12 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         lending.addColumn(v -> Format.gpuHours(v.cost().gpuHoursYielded())).setHeader("GPU-hours yielded")
                 .setAutoWidth(true);
         lending.addColumn(v -> Format.gpuHours(v.cost().reworkGpuHours())).setHeader("Rework lost").setAutoWidth(true);
-        add(Ui.title("Fleet"), filters, body, Ui.section("Co-location: GPUs lent to inference", lending));
+        add(Ui.title("Fleet"), filters, body, Ui.section("Co-location: GPUs lent to inference", lending),
+                Ui.section("Stragglers", stragglers));
         Live.bind(this, data, s -> {
             loadLending();
             snapshot = s;
+            stragglers.show(s.jobs());
             items(s);
             render();
             if (openNode != null) {

@@ -82,6 +82,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private boolean listAtEnd;
     private final Div advice = new Div();
     private final Div spot = new Div();
+    private final StragglerSection stragglers;
     private final Div state = new Div();
     private final Div content = new Div();
     private Grid.Column<CheckpointView> restoreColumn;
@@ -114,6 +115,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         this.reads = reads;
         this.actions = actions;
         this.colocation = colocation;
+        this.stragglers = new StragglerSection(actions);
         addClassName("ll-page");
         title.addClassNames("ll-title");
         summary.setId("job-summary");
@@ -149,7 +151,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         HorizontalLayout entriesBar = new HorizontalLayout(moreEntries, entriesState);
         entriesBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         content.add(summary, Ui.section("Interruption timeline", window, timeline), row, Ui.section("Spot placement", spot),
-                Ui.section("Timeline entries", entries, entriesBar),
+                Ui.section("Stragglers", stragglers), Ui.section("Timeline entries", entries, entriesBar),
                 Ui.section("Co-location windows (GPUs lent to inference)", lendings),
                 Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
                 Ui.section("Membership history", rounds));
@@ -283,6 +285,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         rounds.setItems(rs);
         renderAdvice(m.advice());
         SpotSection.render(spot, m.spot());
+        stragglers.show(m.detail().stragglers(), m.namespace());
         if (first) {
             renderActions(m);
         } else if (listAtEnd && to == null) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class NamespaceScopeTest {
 
     private static final List<String> SUBRESOURCES = List.of("", "/timeline", "/incidents", "/checkpoints", "/freshness",
-            "/membership", "/goodput", "/advice");
+            "/membership", "/goodput", "/advice", "/stragglers");
 
     private static TwoTeams teams;
 

@@ -14,6 +14,7 @@ import io.lifeline.domain.job.goodput.RollupDimension;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.spot.SpotPrices;
+import io.lifeline.domain.job.straggler.StragglerView;
 import io.lifeline.domain.job.spot.SpotReport;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
@@ -144,6 +145,12 @@ public class JobsResource {
     @Path("/jobs/{namespace}/{name}/membership")
     public CompletionStage<MembershipView> membership(@PathParam("namespace") String ns, @PathParam("name") String name) {
         return one(ns, name, job -> m -> m.jobs().membership(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/stragglers")
+    public CompletionStage<StragglerView> stragglers(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().stragglers(job));
     }
 
     @GET

@@ -58,7 +58,13 @@ public enum AlertRule {
      * exists in its pools. Per job; the {@code for} lets a placement that a rescale is about to change settle.
      */
     COORDINATOR_ON_SPOT("coordinator-on-spot", "CoordinatorOnSpot",
-            new RuleSettings(true, 1, Duration.ofMinutes(10), Duration.ZERO, Severity.WARNING));
+            new RuleSettings(true, 1, Duration.ofMinutes(10), Duration.ZERO, Severity.WARNING)),
+    /**
+     * A rank of an active job is a straggler (persistently slower than its peers, the detector's hysteresis passed)
+     * and at least {@code threshold} times as slow as their median. Per job and node.
+     */
+    STRAGGLER("straggler", "JobStraggler",
+            new RuleSettings(true, 1.0, Duration.ZERO, Duration.ZERO, Severity.WARNING));
 
     private final String key;
     private final String alertName;

@@ -45,19 +45,30 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      *                                  on-demand capacity
      * @param placementWarning          what the placement check said, when it flagged the job; else null
      * @param nodeLocalCheckpoint       whether its newest good checkpoint would be lost with a node
+     * @param stragglers                its stragglers now, or null when not known
      */
     public record JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
                            long freshnessObjectiveMillis, List<Instant> restartTimes, boolean coordinatorOnSpot,
-                           String placementWarning, boolean nodeLocalCheckpoint) {
+                           String placementWarning, boolean nodeLocalCheckpoint,
+                           io.lifeline.domain.job.straggler.StragglerView stragglers) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
         }
 
+        /** A job without straggler facts. */
+        public JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
+                        long freshnessObjectiveMillis, List<Instant> restartTimes, boolean coordinatorOnSpot,
+                        String placementWarning, boolean nodeLocalCheckpoint) {
+            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, coordinatorOnSpot,
+                    placementWarning, nodeLocalCheckpoint, null);
+        }
+
         /** A job whose placement was not flagged and whose newest checkpoint survives a node (or that has none). */
         public JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
                         long freshnessObjectiveMillis, List<Instant> restartTimes) {
-            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, false, null, false);
+            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, false, null, false,
+                    null);
         }
     }
 

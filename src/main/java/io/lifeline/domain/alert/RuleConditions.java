@@ -42,11 +42,13 @@ final class RuleConditions {
             c.evaluated.add(AlertRule.RESTART_LOOP);
             c.evaluated.add(AlertRule.COORDINATOR_ON_SPOT);
             c.evaluated.add(AlertRule.CHECKPOINT_NODE_LOCAL);
+            c.evaluated.add(AlertRule.STRAGGLER);
             for (JobFacts j : s.jobs()) {
                 c.checkpointStale(j);
                 c.checkpointNodeLocal(j);
                 c.restartLoop(j);
                 c.coordinatorOnSpot(j);
+                c.straggler(j);
             }
         }
         if (s.notices() != null) {
@@ -125,6 +127,28 @@ final class RuleConditions {
                 "Rank 0 or the rendezvous endpoint of " + j.job() + " runs on spot capacity",
                 j.job() + ": " + (j.placementWarning() == null ? "a coordinating role runs on spot capacity while "
                         + "on-demand capacity exists in its pools." : j.placementWarning()), 1, st);
+    }
+
+    private void straggler(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.STRAGGLER, j.namespace());
+        if (!st.enabled() || !j.active() || j.stragglers() == null) {
+            return;
+        }
+        java.util.Set<String> nodes = new java.util.HashSet<>();
+        for (io.lifeline.domain.job.straggler.Straggler s : j.stragglers().stragglers()) {
+            String node = s.node() == null ? "rank-" + s.rank() : s.node();
+            if (s.slowdown() < st.threshold() || !nodes.add(node)) {
+                continue;                  // slowest first: one alert per node, for its slowest rank
+            }
+            add(AlertRule.STRAGGLER, j.namespace(), labels("namespace", j.namespace(), "job", j.job(), "node", node),
+                    "Rank " + s.rank() + " of " + j.job() + " on " + node + " holds the job back",
+                    String.format(Locale.ROOT, "Rank %d (GPU %s) of %s on %s takes %.3f s per step, %.2fx the median of"
+                            + " its peers (%.3f s), since %s; the whole job runs at its pace (%.2f GPU-hours lost so far)."
+                            + " Drain %s to shrink the job to the nodes that keep pace.", s.rank(),
+                            s.gpuIndex() == null ? "?" : s.gpuIndex(), j.job(), node, s.stepSeconds(), s.slowdown(),
+                            s.peerMedianSeconds(), s.slowSince(), j.stragglers().gpuHoursLost(), node),
+                    s.slowdown(), st);
+        }
     }
 
     private void noticeUnhandled(NoticeFacts n) {

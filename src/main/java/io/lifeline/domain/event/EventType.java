@@ -30,6 +30,7 @@ public enum EventType {
     TRAINER_WORKER_FAILED("trainer.worker_failed", Family.TRAINER, false),
     TRAINER_RESTARTED("trainer.restarted", Family.TRAINER, false),
     TRAINER_PROGRESS("trainer.progress", Family.TRAINER, true),
+    TRAINER_STEP_TIMES("trainer.step_times", Family.TRAINER, true),
     TRAINER_CHECKPOINT_STARTED("trainer.checkpoint.started", Family.TRAINER, false),
     TRAINER_CHECKPOINT_COMPLETED("trainer.checkpoint.completed", Family.TRAINER, false),
     TRAINER_CHECKPOINT_FAILED("trainer.checkpoint.failed", Family.TRAINER, false),

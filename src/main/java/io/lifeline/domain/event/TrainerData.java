@@ -49,6 +49,28 @@ public sealed interface TrainerData extends EventData {
     record Progress(long step, Double samplesPerSecond, Double tokensPerSecond) implements TrainerData {
     }
 
+    /**
+     * One rank's step times since its previous report (what finds stragglers).
+     *
+     * @param rank               global rank
+     * @param localRank          rank on its node, or null
+     * @param node               the node it runs on, or null
+     * @param steps              steps summarised
+     * @param toStep             the step it reached
+     * @param medianSeconds      median wall time between two steps
+     * @param maxSeconds         longest, or null
+     * @param busyMedianSeconds  median time the rank worked before waiting for its peers, or null
+     */
+    record StepTimes(int rank, Integer localRank, String node, long steps, long toStep, double medianSeconds,
+                     Double maxSeconds, Double busyMedianSeconds) implements TrainerData {
+
+        /** What tells this rank's pace from its peers': its own work when reported (a synchronous step's wall time
+         * is the same on every rank), else the wall time. */
+        public double paceSeconds() {
+            return busyMedianSeconds != null ? busyMedianSeconds : medianSeconds;
+        }
+    }
+
     /** A checkpoint save began. */
     record CheckpointStarted(String checkpointId, long step, boolean async, SaveReason reason) implements TrainerData {
 

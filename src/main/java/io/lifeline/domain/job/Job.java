@@ -71,6 +71,8 @@ final class Job {
     long duplicates;
     long lateEvents;
 
+    /** Finds slow ranks from their step times; null until a rank reports them. */
+    io.lifeline.domain.job.straggler.StragglerDetector stragglers;
     final GoodputLedger ledger;
     final Membership membership;
     final CheckpointLedger checkpoints;

@@ -33,11 +33,13 @@ import java.util.Map;
  * @param lateEvents                 events applied after events with a later time (accounted at the watermark)
  * @param placement                  where its coordinating roles (rank 0, rendezvous endpoint) run, flagged when on
  *                                   spot while its pools offer on-demand capacity
+ * @param stragglers                 ranks persistently slower than their peers, what they cost, the drain offered
  */
 public record JobDetail(JobSummary summary, String owner, String priorityClass, ElasticPolicy elastic, int gpusPerNode,
                         Long checkpointIntervalSeconds, String finishReason, Double samplesPerSecond,
                         Double tokensPerSecond, int agentRestarts, FreshnessView freshness, GoodputView goodput,
                         MembershipView membership, IncidentView openIncident,
                         Map<IncidentCause, Integer> interruptionsByCause, List<RefusedTransition> refusedTransitions,
-                        long duplicatesDropped, long lateEvents, SpotPlacement placement) {
+                        long duplicatesDropped, long lateEvents, SpotPlacement placement,
+                        io.lifeline.domain.job.straggler.StragglerView stragglers) {
 }

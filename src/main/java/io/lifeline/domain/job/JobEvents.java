@@ -226,6 +226,9 @@ final class JobEvents {
             }
         }
         job.membership.record(round);
+        if (!same && job.stragglers != null) {
+            job.stragglers.reset();        // ranks are dealt again
+        }
         job.lastRoundGpus = job.membership.gpus(job.gpusPerNode);
         if (job.state == JobState.PENDING) {
             job.admitted = true;

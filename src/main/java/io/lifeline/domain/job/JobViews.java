@@ -1,5 +1,7 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.job.straggler.StragglerView;
+import io.lifeline.domain.job.straggler.SuggestedDrain;
 import io.lifeline.domain.fleet.NodeDirectory;
 import io.lifeline.domain.job.checkpoint.CheckpointEntry;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
@@ -88,7 +90,16 @@ final class JobViews {
                 job.checkpointIntervalSeconds, job.finishReason, job.samplesPerSecond, job.tokensPerSecond,
                 job.agentRestarts, freshness(job, now), goodput(job, now), job.membership.view(job.name), openView,
                 job.incidents.interruptionsByCause(), job.refusals.toList(), job.duplicates, job.lateEvents,
-                placement(job));
+                placement(job), stragglers(job));
+    }
+
+    StragglerView stragglers(Job job) {
+        if (job.stragglers == null) {
+            return StragglerView.NONE;
+        }
+        StragglerView v = job.stragglers.view();
+        SuggestedDrain drain = SuggestedDrain.of(job.name, v, job.elastic, job.membership.activeNodeCount());
+        return drain == null ? v : v.withSuggestion(drain);
     }
 
     List<IncidentView> incidents(Job job, long now) {

@@ -24,6 +24,9 @@ import io.lifeline.domain.job.incident.IncidentLog;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.membership.NodeJobIndex;
+import io.lifeline.domain.job.straggler.StragglerConfig;
+import io.lifeline.domain.job.straggler.StragglerDetector;
+import io.lifeline.domain.job.straggler.StragglerView;
 import io.lifeline.domain.job.support.RecentIds;
 import io.lifeline.domain.support.SilentSubjects;
 import java.time.Clock;
@@ -91,6 +94,8 @@ public final class Jobs {
     };
     private long ignored;
     private long lostTimelineEntries;
+
+    private StragglerConfig stragglerConfig = StragglerConfig.defaults();
 
     public Jobs(NodeDirectory nodes, Clock clock) {
         this(nodes, clock, JobsConfig.defaults());
@@ -173,6 +178,10 @@ public final class Jobs {
             ignored++;
             return;
         }
+        if (e.type() == EventType.TRAINER_STEP_TIMES) {
+            stepTimes(e);
+            return;
+        }
         Job job = jobs.get(e.subject());
         // De-duplicate first, across incarnations of a job name: a redelivered submission must not start a new job.
         RecentIds ids = job != null ? job.recentIds : new RecentIds(config.maxRecentEventIds());
@@ -198,6 +207,34 @@ public final class Jobs {
         events.handle(job, e);
         settle(job);
         strays.forgetSilent(e.time().toEpochMilli(), strayJobs);
+    }
+
+    /**
+     * One rank's step times go to its job's straggler detector only: they start no job, take no place among the
+     * job's remembered event ids (every rank reports), and a resend replaces the same rank's sample in its window.
+     */
+    private void stepTimes(Event e) {
+        Job job = jobs.get(e.subject());
+        if (job == null || job.state.isTerminal() || !(e.data() instanceof io.lifeline.domain.event.TrainerData.StepTimes d)) {
+            ignored++;
+            return;
+        }
+        if (job.stragglers == null) {
+            job.stragglers = new StragglerDetector(stragglerConfig);
+        }
+        job.stragglers.report(e.time(), d.rank(), d.localRank(), d.node(), d.paceSeconds(), job.membership::nodeOfRank,
+                job.gpusHeld());
+    }
+
+    /** Sets how stragglers are found (before events are applied). */
+    public void configureStragglers(StragglerConfig config) {
+        this.stragglerConfig = Objects.requireNonNull(config, "config");
+    }
+
+    /** The job's stragglers, with the drain offered for the slowest; empty for an unknown job. */
+    public Optional<StragglerView> stragglers(String job) {
+        Job j = jobs.get(job);
+        return j == null ? Optional.empty() : Optional.of(views.stragglers(j));
     }
 
     /** Applies something that happened to a node to every job with ranks on it. */

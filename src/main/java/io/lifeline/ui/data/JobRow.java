@@ -24,11 +24,23 @@ import java.time.Instant;
  * @param incidentOpen         whether an incident is open now
  * @param pool                 main pool, or null
  * @param capacityType         main capacity type, or null
+ * @param stragglers           its stragglers, or null when not known
  */
 public record JobRow(String name, String namespace, JobState state, int worldSize, Integer minWorldSize,
                      Integer maxWorldSize, Long checkpointAgeMillis, long objectiveMillis, boolean breached, Double ettr,
                      double lostGpuHours, int restarts, IncidentCause lastIncidentCause, Instant lastIncidentAt,
-                     boolean incidentOpen, String pool, String capacityType) {
+                     boolean incidentOpen, String pool, String capacityType,
+                     io.lifeline.domain.job.straggler.StragglerView stragglers) {
+
+    /** A row without straggler figures. */
+    public JobRow(String name, String namespace, JobState state, int worldSize, Integer minWorldSize,
+                  Integer maxWorldSize, Long checkpointAgeMillis, long objectiveMillis, boolean breached, Double ettr,
+                  double lostGpuHours, int restarts, IncidentCause lastIncidentCause, Instant lastIncidentAt,
+                  boolean incidentOpen, String pool, String capacityType) {
+        this(name, namespace, state, worldSize, minWorldSize, maxWorldSize, checkpointAgeMillis, objectiveMillis,
+                breached, ettr, lostGpuHours, restarts, lastIncidentCause, lastIncidentAt, incidentOpen, pool,
+                capacityType, null);
+    }
 
     /** Checkpoint age as a share of the objective (1 = at the objective), or null. */
     public Double freshnessRatio() {

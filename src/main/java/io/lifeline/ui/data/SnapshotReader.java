@@ -171,6 +171,7 @@ final class SnapshotReader {
         double lost = d == null || d.goodput() == null ? 0 : d.goodput().lostGpuHours();
         return new JobRow(s.name(), s.namespace(), s.state(), s.worldSize(), min, max, s.freshnessAgeMillis(), objective,
                 s.freshnessBreached(), s.ettr(), lost, s.restarts(), last == null ? null : last.cause(),
-                last == null ? null : last.openedAt(), s.openIncident() != null, s.pool(), s.capacityType());
+                last == null ? null : last.openedAt(), s.openIncident() != null, s.pool(), s.capacityType(),
+                d == null ? null : d.stragglers());
     }
 }

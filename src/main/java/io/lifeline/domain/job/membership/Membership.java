@@ -157,6 +157,16 @@ public final class Membership {
         return total;
     }
 
+    /** The node hosting global rank {@code rank} now, or null when no active node does. */
+    public String nodeOfRank(int rank) {
+        for (Participant p : placement.values()) {
+            if (rank >= p.firstRank() && rank < p.firstRank() + p.rankCount() && !lost.contains(p.node())) {
+                return p.node();
+            }
+        }
+        return null;
+    }
+
     /** Nodes of the placement that are not lost, in round order. */
     public List<String> activeNodes() {
         List<String> out = new ArrayList<>(placement.size());
