@@ -4,6 +4,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -41,14 +42,18 @@ final class PriorityLane {
         List<Integer> urgentAt = new ArrayList<>();
         List<Event> rest = new ArrayList<>(events.size());
         List<Integer> restAt = new ArrayList<>(events.size());
+        // Order per subject is kept: an urgent event whose subject has an earlier ordinary event in the submission
+        // (the node's first sample, say) stays behind it, or the model would see it about a GPU it does not know yet.
+        Set<String> behind = new HashSet<>();
         for (int i = 0; i < events.size(); i++) {
             Event e = events.get(i);
-            if (i >= first && urgent(e)) {
+            if (i >= first && urgent(e) && !behind.contains(e.subject())) {
                 urgent.add(e);
                 urgentAt.add(i);
             } else {
                 rest.add(e);
                 restAt.add(i);
+                behind.add(e.subject());
             }
         }
         return new Split(urgent, urgentAt, rest, restAt);

@@ -87,13 +87,14 @@ class PriorityLaneTest {
     @Test
     void aMixedSubmissionIsSplitAndItsReceiptNamesRefusalsByTheirIndexInIt() throws Exception {
         String node = "lane-" + CloudEvents.uniqueId().substring(0, 8);
+        String other = node + "-o";
         List<Event> batch = new ArrayList<>();
-        batch.add(cordoned(node + "-0", node, now));
+        batch.add(cordoned(node + "-0", other, now));
         batch.add(notice(node + "-1", node, now.plusMillis(1)));
-        batch.add(cordoned(node + "-2", node, Instant.parse("0000-01-01T00:00:00Z")));
+        batch.add(cordoned(node + "-2", other, Instant.parse("0000-01-01T00:00:00Z")));
         batch.add(notice(node + "-3", node, now.plusSeconds(7200)));
         batch.add(notice(node + "-4", node, now.plusMillis(4)));
-        batch.add(cordoned(node + "-0", node, now));
+        batch.add(cordoned(node + "-0", other, now));
 
         IngestReceipt receipt = pipeline.submit(batch).toCompletableFuture().get(60, TimeUnit.SECONDS);
 
@@ -102,10 +103,24 @@ class PriorityLaneTest {
         assertThat(receipt.accepted()).isEqualTo(3);
         assertThat(receipt.duplicates()).isEqualTo(1);
         Map<String, Long> seq = seqs(node);
-        assertThat(seq).containsOnlyKeys(node + "-0", node + "-1", node + "-4");
-        // The notices went first, in their order.
+        assertThat(seq).containsOnlyKeys(node + "-1", node + "-4");
+        Map<String, Long> otherSeq = seqs(other);
+        assertThat(otherSeq).containsOnlyKeys(node + "-0");
+        // The notices went first, in their order, ahead of the other node's cordon.
         assertThat(seq.get(node + "-1")).isLessThan(seq.get(node + "-4"));
-        assertThat(seq.get(node + "-4")).isLessThan(seq.get(node + "-0"));
+        assertThat(seq.get(node + "-4")).isLessThan(otherSeq.get(node + "-0"));
+    }
+
+    @Test
+    void anUrgentEventStaysBehindAnEarlierEventOfItsOwnSubject() throws Exception {
+        String node = "lane-" + CloudEvents.uniqueId().substring(0, 8);
+        List<Event> batch = List.of(cordoned(node + "-0", node, now), notice(node + "-1", node, now.plusMillis(1)));
+
+        IngestReceipt receipt = pipeline.submit(batch).toCompletableFuture().get(60, TimeUnit.SECONDS);
+
+        assertThat(receipt.accepted()).isEqualTo(2);
+        Map<String, Long> seq = seqs(node);
+        assertThat(seq.get(node + "-0")).isLessThan(seq.get(node + "-1"));
     }
 
     private void awaitAWriterWaitingForTheLock() throws Exception {
