@@ -55,6 +55,8 @@ final class DataCodec {
                     d.reqEnum("kind", NoticeKind::fromWireName, "spot_reclaim, rebalance, maintenance, preempt"),
                     d.optString("provider"), d.optInstant("deadline"));
             case NODE_TERMINATED -> new NodeData.Terminated(d.optString("reason"));
+            case NODE_HEALTH_CHECK -> new NodeData.HealthCheck(d.reqBool("passed"), d.optString("checker"),
+                    d.optString("detail"));
             default -> throw new IllegalStateException(type.name());
         };
     }
@@ -243,6 +245,10 @@ final class DataCodec {
             putOpt(o, "deadline", i.deadline() == null ? null : i.deadline().toString());
         } else if (n instanceof NodeData.Terminated t) {
             putOpt(o, "reason", t.reason());
+        } else if (n instanceof NodeData.HealthCheck h) {
+            o.put("passed", h.passed());
+            putOpt(o, "checker", h.checker());
+            putOpt(o, "detail", h.detail());
         }
     }
 

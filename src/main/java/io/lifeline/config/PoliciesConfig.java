@@ -38,4 +38,23 @@ public interface PoliciesConfig {
     /** The longest pause a policy backs off from a target for, however many of its actions failed. */
     @WithDefault("1h")
     Duration backoffMax();
+
+    /** How a node drained for a GPU fault is validated before the back-to-service policy uncordons it. */
+    BackToService backToService();
+
+    /** {@code lifeline.policies.back-to-service.*}. */
+    interface BackToService {
+
+        /** {@code samples} (fresh healthy dcgm samples, no XID for the healthy window) or {@code health-check}. */
+        @WithDefault("samples")
+        String check();
+
+        /** With {@code samples}: how long the node must go without a new XID. */
+        @WithDefault("10m")
+        Duration healthyWindow();
+
+        /** With {@code samples}: how old each GPU's latest sample may be. */
+        @WithDefault("2m")
+        Duration sampleMaxAge();
+    }
 }

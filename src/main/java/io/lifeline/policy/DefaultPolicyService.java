@@ -43,6 +43,7 @@ public class DefaultPolicyService implements PolicyService {
         this.store = store;
         this.clock = clock;
         this.engine = new PolicyEngine(fromConfig(config));
+        engine.backToService(backToService(config.backToService()));
         engine.hygiene().settings(new PolicyHygiene.Settings(config.startupGrace(), config.trainerSilence(),
                 config.backoffInitial(), config.backoffMax()));
     }
@@ -93,6 +94,16 @@ public class DefaultPolicyService implements PolicyService {
         }
         engine.settings(engine.settings().with(name, after));
         return get(name);
+    }
+
+    static io.lifeline.domain.policy.BackToService.Settings backToService(PoliciesConfig.BackToService c) {
+        io.lifeline.domain.policy.BackToService.Check check = switch (c.check()) {
+            case "samples" -> io.lifeline.domain.policy.BackToService.Check.SAMPLES;
+            case "health-check" -> io.lifeline.domain.policy.BackToService.Check.HEALTH_CHECK;
+            default -> throw new IllegalArgumentException(
+                    "lifeline.policies.back-to-service.check: one of samples, health-check, got " + c.check());
+        };
+        return new io.lifeline.domain.policy.BackToService.Settings(check, c.healthyWindow(), c.sampleMaxAge());
     }
 
     static PolicySettings fromConfig(PoliciesConfig config) {

@@ -140,6 +140,26 @@ final class QuickStartRig implements AutoCloseable {
             public Duration backoffMax() {
                 return Duration.ofHours(1);
             }
+
+            @Override
+            public BackToService backToService() {
+                return new BackToService() {
+                    @Override
+                    public String check() {
+                        return "samples";
+                    }
+
+                    @Override
+                    public Duration healthyWindow() {
+                        return Duration.ofMinutes(10);
+                    }
+
+                    @Override
+                    public Duration sampleMaxAge() {
+                        return Duration.ofMinutes(2);
+                    }
+                };
+            }
         };
     }
 

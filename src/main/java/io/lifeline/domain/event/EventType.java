@@ -16,6 +16,7 @@ public enum EventType {
     NODE_UNCORDONED("node.uncordoned", Family.NODE, false),
     NODE_INTERRUPTION_NOTICE("node.interruption_notice", Family.NODE, false),
     NODE_TERMINATED("node.terminated", Family.NODE, false),
+    NODE_HEALTH_CHECK("node.health_check", Family.NODE, false),
 
     GPU_SAMPLE("gpu.sample", Family.GPU, true),
     GPU_XID("gpu.xid", Family.GPU, false),

@@ -48,4 +48,15 @@ public sealed interface NodeData extends EventData {
     /** The node is gone; {@code reason} may be null. */
     record Terminated(String reason) implements NodeData {
     }
+
+    /**
+     * An external health check of the node ran (a burn-in, a DCGM diagnostic, a vendor tool): what may return a node
+     * drained for a GPU fault to service.
+     *
+     * @param passed   whether it passed
+     * @param checker  what ran it, may be null
+     * @param detail   what it found, may be null
+     */
+    record HealthCheck(boolean passed, String checker, String detail) implements NodeData {
+    }
 }

@@ -530,6 +530,21 @@ public final class Fleet implements NodeModel {
         }
     }
 
+    /** The node's newest external health check of its current life, empty when none (or the node is unknown). */
+    public Optional<HealthCheck> healthCheck(String node) {
+        NodeState n = nodes.get(node);
+        if (n == null || n.healthCheckMillis == NodeState.NEVER) {
+            return Optional.empty();
+        }
+        return Optional.of(new HealthCheck(Instant.ofEpochMilli(n.healthCheckMillis), n.healthCheckPassed,
+                n.healthCheckDetail));
+    }
+
+    /** The GPU thresholds in force. */
+    public io.lifeline.domain.gpu.GpuThresholds gpuThresholds() {
+        return settings.gpuThresholds();
+    }
+
     /** The XID policy in force (for its version and table). */
     public XidPolicy xidPolicy() {
         return settings.xidPolicy();

@@ -40,10 +40,25 @@ final class NodeEvents {
         if (d instanceof NodeData.InterruptionNotice notice) {
             return notice(n, e, notice);
         }
+        if (d instanceof NodeData.HealthCheck h) {
+            healthCheck(n, e.time().toEpochMilli(), h);
+            return List.of();
+        }
         if (d instanceof NodeData.Terminated term) {
             return enter(n, e, NodeLifecycle.TERMINATED, Kind.TERMINATED, term.reason());
         }
         return List.of();
+    }
+
+    /** The newest health check of the node's current life is a register of its own. */
+    private void healthCheck(NodeState n, long t, NodeData.HealthCheck h) {
+        if (t < n.lifeStart || t < n.healthCheckMillis) {
+            return;
+        }
+        n.healthCheckMillis = t;
+        n.healthCheckPassed = h.passed();
+        n.healthCheckDetail = h.detail() == null ? h.checker()
+                : h.checker() == null ? h.detail() : h.checker() + ": " + h.detail();
     }
 
     /** Facts are a register of their own; the first registration, or one after termination, starts a new life. */

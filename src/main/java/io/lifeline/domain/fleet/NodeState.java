@@ -43,6 +43,11 @@ final class NodeState {
     long noticeDeadline = NEVER;
     long noticeReceived = NEVER;
 
+    /** The newest external health check of this life ({@code node.health_check}), {@link #NEVER} when none. */
+    long healthCheckMillis = NEVER;
+    boolean healthCheckPassed;
+    String healthCheckDetail;
+
     GpuState[] gpus = NO_GPUS;
     LemonRing lemon;
     /** Earlier lives as (start, end) pairs, oldest first, at most {@link #LIVES_KEPT}: the node's past time in service. */
@@ -108,6 +113,9 @@ final class NodeState {
         noticeProvider = null;
         noticeDeadline = NEVER;
         noticeReceived = NEVER;
+        healthCheckMillis = NEVER;
+        healthCheckPassed = false;
+        healthCheckDetail = null;
     }
 
     /**

@@ -40,6 +40,7 @@ public final class PolicyEngine {
     private volatile PolicySettings settings;
     private volatile ColocationPolicy colocation = ColocationPolicy.NONE;
     private final PolicyHygiene hygiene = new PolicyHygiene();
+    private volatile BackToService.Settings backToService = BackToService.Settings.defaults();
 
     public PolicyEngine(PolicySettings settings) {
         this.settings = settings;
@@ -60,6 +61,11 @@ public final class PolicyEngine {
 
     public ColocationPolicy colocation() {
         return colocation;
+    }
+
+    /** How a node drained for a GPU fault is validated before it returns to service. */
+    public void backToService(BackToService.Settings s) {
+        this.backToService = java.util.Objects.requireNonNull(s, "settings");
     }
 
     /** What keeps the periodic decisions from commanding trainers that cannot obey, and from retrying failures. */
@@ -103,6 +109,7 @@ public final class PolicyEngine {
     /** Decisions for conditions that build up; a scan of the jobs, run every few seconds, never per event. */
     public List<PolicyDecision> periodic(Jobs jobs, Fleet fleet, Instant now) {
         List<PolicyDecision> out = new ArrayList<>(colocation.decisions(settings, jobs, fleet, now));
+        out.addAll(BackToService.decisions(settings, backToService, fleet, now));
         Map<String, Long> freeByPool = new HashMap<>();
         for (JobSummary j : jobs.list(JobFilter.all())) {
             if (j.state() != JobState.RUNNING) {

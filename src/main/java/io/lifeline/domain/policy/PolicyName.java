@@ -16,7 +16,9 @@ public enum PolicyName {
     /** A job restarts in a loop: suspend it. */
     RESTART_LOOP_SUSPEND("restart-loop-suspend"),
     /** A co-location window open (or inference demand high) in a pool: shrink its training, checkpoint first. */
-    COLOCATION("colocation");
+    COLOCATION("colocation"),
+    /** A node drained for a GPU fault passed its validation: uncordon it. */
+    BACK_TO_SERVICE("back-to-service");
 
     private final String wire;
 
