@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lifeline.config.CloudConnectorConfig;
 import io.lifeline.config.KubeConfig;
 import io.lifeline.config.NoticesConnectorConfig;
+import io.lifeline.config.NvSentinelConfig;
 import io.lifeline.config.ScrapeConfig;
 import io.lifeline.config.TorchelasticConnectorConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -34,7 +35,7 @@ class ConnectorsDocTest {
 
     private static final Map<String, Class<?>> MAPPINGS = Map.of("cloud", CloudConnectorConfig.class,
             "torchelastic", TorchelasticConnectorConfig.class, "kafka", NoticesConnectorConfig.class,
-            "dcgm", ScrapeConfig.class, "kubernetes", KubeConfig.class);
+            "dcgm", ScrapeConfig.class, "kubernetes", KubeConfig.class, "nvsentinel", NvSentinelConfig.class);
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z][^`]*)` \\| (.*?) \\| .*\\|$");
 
     private static Map<String, String> documented() throws IOException {
