@@ -72,11 +72,13 @@ class ReliabilityResourceTest {
         assertThat(((Number) r.get("mtbfUpperHours")).doubleValue()).isGreaterThan(nodeHours / 2);
         assertThat((Map<String, Object>) r.get("byCause")).containsEntry("not-ready", 1).containsEntry("termination", 1);
         assertThat(body.getInt("windowDays")).isEqualTo(7);
-        assertThat(body.getString("groupBy")).isEqualTo("POOL");
+        assertThat(body.getString("groupBy")).isEqualTo("pool");
         assertThat(body.getDouble("confidence")).isEqualTo(0.95);
 
         JsonPath zone = get("/api/v1/fleet/reliability?window=90d&groupBy=zone&cause=termination");
         assertThat(((Number) row(zone, "eu-west-4c").get("interruptions")).intValue()).isEqualTo(1);
+        assertThat(zone.getString("groupBy")).isEqualTo("zone");
+        assertThat(zone.getString("cause")).isEqualTo("termination");
     }
 
     @Test
