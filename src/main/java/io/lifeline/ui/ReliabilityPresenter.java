@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.Interruption;
-import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.fleet.reliability.ReliabilityReport;
 import io.lifeline.domain.fleet.reliability.ReliabilityRow;
 import java.time.ZoneId;
@@ -82,6 +81,16 @@ final class ReliabilityPresenter {
                 : hours(r.mtbfLowerHours()) + " – " + hours(r.mtbfUpperHours());
     }
 
+    /** The MTBF and its interval in one cell: "96.0 h (41.1 h – 295.7 h)". */
+    static String mtbfCell(ReliabilityRow r) {
+        return r.mtbfHours() == null ? mtbf(r) : mtbf(r) + " (" + mtbfInterval(r) + ")";
+    }
+
+    /** The rate per 1,000 node-days and its interval in one cell: "250.0 (81.2 – 583.4)". */
+    static String rateCell(ReliabilityRow r) {
+        return r.rate() == null ? NONE : rate(r.rate()) + " (" + rateInterval(r) + ")";
+    }
+
     /** Interruptions per 1,000 node-days. */
     static String rate(Double perNodeHour) {
         return perNodeHour == null ? NONE : String.format(Locale.ENGLISH, "%,.1f", perNodeHour * PER_THOUSAND_NODE_DAYS);
@@ -106,11 +115,6 @@ final class ReliabilityPresenter {
                 + (i.detail() == null || i.detail().isBlank() ? "" : ": " + i.detail());
     }
 
-    /** The cause filter's label: null is every cause. */
-    static String causeLabel(InterruptionCause c) {
-        return c == null ? "All causes" : cause(c.wire());
-    }
-
     /**
      * MTBF per group as a diamond with its interval as a whisker (a boxplot whose box is flat at the MTBF), on a log
      * axis: intervals from few interruptions span an order of magnitude or more. Groups without an interruption have
@@ -132,7 +136,8 @@ final class ReliabilityPresenter {
         o.putObject("grid").put("left", 20).put("right", 30).put("top", 40).put("bottom", 20).put("containLabel", true);
         ObjectNode x = o.putObject("xAxis").put("type", "category");
         x.set("data", cats);
-        x.putObject("axisLabel").put("interval", 0).put("fontSize", 12);
+        // Many groups: slanted names, so none hides another.
+        x.putObject("axisLabel").put("interval", 0).put("fontSize", 12).put("rotate", cats.size() > 6 ? 30 : 0);
         o.putObject("yAxis").put("type", "log").put("name", "MTBF, hours").put("logBase", 10);
         ArrayNode series = o.putArray("series");
         ObjectNode interval = series.addObject().put("name", confidence(r.confidence()) + " interval").put("type", "boxplot")

@@ -111,23 +111,24 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_WRAP_CELL_CONTENT);
         grid.setAllRowsVisible(true);
         grid.setWidthFull();
-        grid.addColumn(ReliabilityRow::group).setKey("group").setHeader("Pool").setAutoWidth(true);
+        // Fixed widths that wrap: the table fits a laptop's screen beside the navigation without scrolling sideways.
+        grid.addColumn(ReliabilityRow::group).setKey("group").setHeader("Pool").setAutoWidth(true).setFlexGrow(1);
         grid.addColumn(r -> ReliabilityPresenter.nodeDays(r.nodeHours())).setHeader("Node-days in service")
-                .setAutoWidth(true);
-        grid.addColumn(ReliabilityRow::interruptions).setHeader("Interruptions").setAutoWidth(true);
-        grid.addColumn(r -> ReliabilityPresenter.byCause(r.byCause())).setHeader("By cause").setFlexGrow(2);
-        grid.addColumn(ReliabilityPresenter::mtbf).setKey("mtbf").setHeader("MTBF").setAutoWidth(true);
-        grid.addColumn(ReliabilityPresenter::mtbfInterval).setKey("mtbf-ci").setHeader("MTBF interval")
-                .setAutoWidth(true);
-        grid.addColumn(r -> ReliabilityPresenter.rate(r.rate())).setHeader("Per 1,000 node-days").setAutoWidth(true);
-        grid.addColumn(ReliabilityPresenter::rateInterval).setKey("rate-ci").setHeader("Rate interval")
-                .setAutoWidth(true);
+                .setWidth("7em").setFlexGrow(0);
+        grid.addColumn(ReliabilityRow::interruptions).setHeader("Interruptions").setWidth("8em").setFlexGrow(0);
+        grid.addColumn(r -> ReliabilityPresenter.byCause(r.byCause())).setHeader("By cause").setWidth("12em")
+                .setFlexGrow(2);
+        grid.addColumn(ReliabilityPresenter::mtbfCell).setKey("mtbf").setHeader("MTBF (interval)").setWidth("13em")
+                .setFlexGrow(1);
+        grid.addColumn(ReliabilityPresenter::rateCell).setKey("rate").setHeader("Per 1,000 node-days (interval)")
+                .setWidth("12em").setFlexGrow(1);
 
         chart.setId("rel-chart");
         chartEmpty.setId("rel-chart-empty");
         chartTitle.addClassNames(LumoUtility.FontSize.MEDIUM, LumoUtility.Margin.Top.NONE);
         Div chartCard = new Div(chartTitle, chartEmpty, chart);
         chartCard.addClassName("ll-card");
+        chartCard.setWidthFull();
 
         lemons.setId("rel-lemons");
         lemons.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_WRAP_CELL_CONTENT);
@@ -135,17 +136,22 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         lemons.setWidthFull();
         lemons.addComponentColumn(ReliabilityView::nodeLink).setKey("node").setHeader("Node").setAutoWidth(true);
         lemons.addColumn(LemonNode::pool).setHeader("Pool").setAutoWidth(true);
-        lemons.addColumn(l -> ReliabilityPresenter.nodeDays(l.nodeHours())).setHeader("Node-days").setAutoWidth(true);
-        lemons.addColumn(LemonNode::interruptions).setHeader("Interruptions").setAutoWidth(true);
-        lemons.addColumn(l -> String.format(java.util.Locale.ENGLISH, "%.2f", l.expected()))
-                .setHeader("Expected at its pool's rate").setAutoWidth(true);
+        lemons.addColumn(l -> ReliabilityPresenter.nodeDays(l.nodeHours())).setHeader("Node-days").setWidth("6em")
+                .setFlexGrow(0);
+        lemons.addColumn(l -> l.interruptions() + " (" + String.format(java.util.Locale.ENGLISH, "%.2f", l.expected())
+                + " expected)").setHeader("Interruptions (at its pool's rate)").setWidth("11em").setFlexGrow(0);
         lemons.addColumn(l -> ReliabilityPresenter.tail(l.tailProbability())).setHeader("Chance of as many")
-                .setAutoWidth(true);
-        lemons.addComponentColumn(ReliabilityView::evidence).setKey("evidence").setHeader("Evidence").setFlexGrow(3);
+                .setWidth("8em").setFlexGrow(0);
+        lemons.addComponentColumn(ReliabilityView::evidence).setKey("evidence").setHeader("Evidence").setWidth("16em")
+                .setFlexGrow(3);
         lemonsEmpty.setId("rel-lemons-empty");
 
-        add(Ui.title("Reliability"), filters, status, Ui.section("Interruptions and MTBF", grid), chartCard,
-                Ui.section("Lemon nodes: interrupted far more often than the rest of their pool", lemonsEmpty, lemons));
+        Div table = Ui.section("Interruptions and MTBF", grid);
+        table.setWidthFull();
+        Div lemonCard = Ui.section("Lemon nodes: interrupted far more often than the rest of their pool", lemonsEmpty,
+                lemons);
+        lemonCard.setWidthFull();
+        add(Ui.title("Reliability"), filters, status, table, chartCard, lemonCard);
         Live.bind(this, data, s -> reloadIfStale());
     }
 
@@ -236,7 +242,8 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         grid.setItems(r.rows());
         long interruptions = r.rows().stream().mapToLong(ReliabilityRow::interruptions).sum();
         summary.setText(r.rows().size() + " " + (r.rows().size() == 1 ? "group" : "groups") + " · " + interruptions
-                + " interruptions (" + ReliabilityPresenter.causeLabel(r.cause()) + ") since "
+                + (r.cause() == null ? " interruptions" : " interruptions of cause " + ReliabilityPresenter.cause(
+                r.cause().wire())) + " since "
                 + Format.time(r.from(), UiSession.zone()) + " · " + ReliabilityPresenter.confidence(r.confidence())
                 + " exact intervals");
         if (r.rows().isEmpty()) {

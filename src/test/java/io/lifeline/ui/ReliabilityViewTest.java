@@ -116,12 +116,12 @@ class ReliabilityViewTest {
         assertThat(spot.nodeHours()).isCloseTo(HandCountedFleet.SPOT_NODE_SECONDS / 3600.0 + 2 * extra, within(0.01));
         assertThat(spot.mtbfHours()).isCloseTo(HandCountedFleet.SPOT_MTBF_HOURS, within(0.01));
         assertThat(shown(view, s.spot())).contains("| 20.0 |", "| 4 |", "spot reclaim 1", "not ready 1", "gpu failure 1",
-                "termination 1", "| 120.0 h |");
+                "termination 1", "| 120.0 h (");
         ReliabilityRow od = row(view, s.onDemand()).orElseThrow();
         assertThat(od.mtbfHours()).isCloseTo(HandCountedFleet.ON_DEMAND_MTBF_HOURS, within(0.01));
         // Exact 95 % limits for 5 events (1.6235, 11.668) over 480 node-hours, per 1,000 node-days and as MTBF.
-        assertThat(shown(view, s.onDemand())).contains("| 5 |", "not ready 5", "| 96.0 h |", "41.1 h – 295.7 h",
-                "| 250.0 |", "81.2 – 583.4");
+        assertThat(shown(view, s.onDemand())).contains("| 5 |", "not ready 5", "| 96.0 h (41.1 h – 295.7 h) |",
+                "| 250.0 (81.2 – 583.4)");
 
         String option = view.chart().option();
         assertThat(option).contains("\"" + s.spot() + "\"", "\"" + s.onDemand() + "\"", "boxplot", "\"type\":\"log\"");
@@ -188,7 +188,7 @@ class ReliabilityViewTest {
         ReliabilityRow od = row(view, s.onDemand()).orElseThrow();
         assertThat(od.nodeHours()).isCloseTo(240 + extra, within(0.01));
         assertThat(od.mtbfHours()).isCloseTo(48, within(0.01));
-        assertThat(shown(view, s.onDemand())).contains("| 10.0 |", "| 5 |", "| 48.0 h |");
+        assertThat(shown(view, s.onDemand())).contains("| 10.0 |", "| 5 |", "| 48.0 h (");
         assertThat(view.report().lemons()).isEmpty();
         assertThat(view.chart().option()).doesNotContain("lemon-pool");
     }
