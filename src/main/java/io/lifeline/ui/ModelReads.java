@@ -1,9 +1,13 @@
 package io.lifeline.ui;
 
+import io.lifeline.domain.fleet.reliability.GroupBy;
+import io.lifeline.domain.fleet.reliability.InterruptionCause;
+import io.lifeline.domain.fleet.reliability.ReliabilityReport;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.SpotPricing;
+import io.lifeline.security.ReliabilityReads;
 import io.lifeline.security.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -23,12 +27,23 @@ public class ModelReads {
     private final java.time.Clock clock;
     private final JobHistory history;
     private final SpotPricing pricing;
+    private final ReliabilityReads reliability;
 
-    ModelReads(ModelRuntime model, java.time.Clock clock, JobHistory history, SpotPricing pricing) {
+    ModelReads(ModelRuntime model, java.time.Clock clock, JobHistory history, SpotPricing pricing,
+               ReliabilityReads reliability) {
         this.model = model;
         this.clock = clock;
         this.history = history;
         this.pricing = pricing;
+        this.reliability = reliability;
+    }
+
+    /**
+     * Fleet reliability over {@code days} grouped {@code by}, of {@code cause} (null: all), counting only the nodes
+     * the scope may see: the read of {@code GET /api/v1/fleet/reliability}.
+     */
+    public CompletableFuture<ReliabilityReport> reliability(Scope scope, int days, GroupBy by, InterruptionCause cause) {
+        return reliability.report(scope, days, by, cause);
     }
 
     /** A node's panel (its jobs those of the scope), empty when the node is unknown or outside the scope. */

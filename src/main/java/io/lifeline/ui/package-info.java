@@ -1,6 +1,6 @@
 /**
- * The operator dashboard (Vaadin, server-side): login with an API token, Overview, Fleet, Jobs, Job detail, Actions
- * and Audit.
+ * The operator dashboard (Vaadin, server-side): login with an API token, Overview, Fleet, Jobs, Job detail,
+ * Reliability, Alerts, Actions and Audit.
  *
  * <p>How it is put together:
  * <ul>
@@ -10,8 +10,9 @@
  *       at most about once a second on the model thread while a view is open, handed to views with
  *       {@code UI.access} (server push). A view redraws only when its own view model changed, so a burst of events
  *       costs at most one push per second per view, and ten open dashboards cost one model read.</li>
- *   <li>Reads beyond the snapshot (one node, one job) and every action call run off the UI thread
- *       ({@link io.lifeline.ui.ModelReads}, {@link io.lifeline.ui.ActionsGateway}).</li>
+ *   <li>Reads beyond the snapshot (one node, one job, the fleet's reliability) and every action call run off the UI
+ *       thread ({@link io.lifeline.ui.ModelReads}, {@link io.lifeline.ui.ActionsGateway}); the reliability read is
+ *       {@link io.lifeline.security.ReliabilityReads}, the one behind {@code GET /api/v1/fleet/reliability}.</li>
  *   <li>Charts are Apache ECharts from its webjar, driven by {@link io.lifeline.ui.EChart}; the fleet heat map is
  *       one chart whatever the fleet size. Styling is Lumo plus the runtime stylesheet {@code frontend/styles/app.css}
  *       (no frontend bundle rebuild).</li>

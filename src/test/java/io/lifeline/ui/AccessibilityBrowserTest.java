@@ -133,6 +133,12 @@ class AccessibilityBrowserTest {
                 && !browser.driver.findElement(By.id("alert-count")).getText().isEmpty());
         results.add(check("alerts", who));
 
+        browser.open("reliability");
+        expectTheme(dark);
+        browser.await(() -> browser.present("rel-summary") && !browser.text("rel-summary").isEmpty());
+        browser.await(() -> browser.chartDrawn("rel-chart") || !browser.driver.findElement(By.id("rel-chart")).isDisplayed());
+        results.add(check("reliability", who, "rel-chart"));
+
         report(who, results);
         List<String> failures = new ArrayList<>();
         for (PageResult r : results) {

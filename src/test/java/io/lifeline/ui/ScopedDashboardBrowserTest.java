@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A viewer limited to namespace A signed in to the dashboard in headless Chromium, beside team B and the demo fleet's
- * teams: every page (overview, fleet, jobs, a job, actions, audit, alerts) shows A's jobs and what belongs to them,
+ * teams: every page (overview, fleet, jobs, a job, actions, audit, alerts, reliability) shows A's jobs and what belongs to them,
  * none of B's or the demo's jobs, events, actions or alerts; B's job page reads as unknown; and what is pushed to an
  * open page later stays within A.
  */
@@ -109,6 +109,13 @@ class ScopedDashboardBrowserTest {
         browser.await(() -> shows("scope a<") && shows("scope na<") && shows("scope test"));
         nothingOfOthers("alerts");
         browser.shot("scoped-alerts");
+
+        // Reliability counts A's nodes only: their one pool, none of the demo fleet's.
+        browser.open("reliability");
+        browser.await(() -> browser.text("rel-grid").contains("scope-pool"));
+        assertThat(browser.text("rel-grid")).doesNotContain("spot-p5", "ondemand-p4d");
+        assertThat(browser.text("rel-summary")).startsWith("1 group ·");
+        nothingOfOthers("reliability");
     }
 
     @Test

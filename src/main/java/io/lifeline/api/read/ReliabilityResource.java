@@ -4,8 +4,8 @@ import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.fleet.reliability.ReliabilityReport;
-import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.ReliabilityReads;
 import io.lifeline.security.Scope;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -19,17 +19,18 @@ import java.util.stream.Collectors;
 /**
  * Fleet reliability: MTBF and interruption rate per pool, zone, instance type or capacity type, by cause, over 7, 30
  * or 90 days, with exact intervals, and the lemon nodes with their interruptions. A caller limited to namespaces
- * sees the figures of the nodes that host ranks of its jobs now.
+ * sees the figures of the nodes that host ranks of its jobs now. The dashboard's Reliability page reads the same
+ * {@link ReliabilityReads}.
  */
 @Path("/api/v1/fleet/reliability")
 @Produces(MediaType.APPLICATION_JSON)
 public class ReliabilityResource {
 
-    private final ModelRuntime model;
+    private final ReliabilityReads reads;
     private final CurrentCaller callers;
 
-    ReliabilityResource(ModelRuntime model, CurrentCaller callers) {
-        this.model = model;
+    ReliabilityResource(ReliabilityReads reads, CurrentCaller callers) {
+        this.reads = reads;
         this.callers = callers;
     }
 
@@ -46,21 +47,13 @@ public class ReliabilityResource {
                 .orElseThrow(() -> new InvalidEventException("cause: must be one of "
                         + Arrays.stream(InterruptionCause.values()).map(InterruptionCause::wire)
                         .collect(Collectors.joining(", ")) + ", got '" + cause + "'"));
-        Scope scope = Scope.of(callers.get());
-        return model.read(m -> m.fleet().reliability(days, by, c,
-                scope.isEverything() ? null : FleetResource.visibleNodes(scope, m)));
+        return reads.report(Scope.of(callers.get()), days, by, c);
     }
 
     /** {@code 7d}, {@code 30d} or {@code 90d}; 30 days when absent. */
     static int windowDays(String window) {
-        if (window == null || window.isBlank()) {
-            return 30;
-        }
-        return switch (window) {
-            case "7d" -> 7;
-            case "30d" -> 30;
-            case "90d" -> 90;
-            default -> throw new InvalidEventException("window: must be one of 7d, 30d, 90d, got '" + window + "'");
-        };
+        String w = window == null || window.isBlank() ? ReliabilityReads.DEFAULT_WINDOW : window;
+        return ReliabilityReads.windowDays(w).orElseThrow(() -> new InvalidEventException("window: must be one of "
+                + String.join(", ", ReliabilityReads.WINDOWS) + ", got '" + window + "'"));
     }
 }

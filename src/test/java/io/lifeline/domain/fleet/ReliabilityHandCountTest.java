@@ -1,26 +1,19 @@
 package io.lifeline.domain.fleet;
 
 import static io.lifeline.domain.fleet.FleetEvents.at;
-import static io.lifeline.domain.fleet.FleetEvents.event;
-import static io.lifeline.domain.fleet.FleetEvents.notReady;
-import static io.lifeline.domain.fleet.FleetEvents.notice;
-import static io.lifeline.domain.fleet.FleetEvents.ready;
 import static io.lifeline.domain.fleet.FleetEvents.registered;
 import static io.lifeline.domain.fleet.FleetEvents.terminated;
-import static io.lifeline.domain.fleet.FleetEvents.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.lifeline.domain.event.CapacityType;
-import io.lifeline.domain.event.EventType;
-import io.lifeline.domain.event.NodeData;
-import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.fleet.reliability.LemonNode;
 import io.lifeline.domain.fleet.reliability.PoolRate;
 import io.lifeline.domain.fleet.reliability.ReliabilityReport;
 import io.lifeline.domain.fleet.reliability.ReliabilityRow;
+import io.lifeline.testing.HandCountedFleet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,21 +21,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * MTBF per pool on a seeded fleet, against a hand count. T0 is 2025-11-03 09:00 UTC; "now" is ten days later.
- *
- * <pre>
- * pool a100-spot (spot, us-east-1a, p4d.24xlarge)
- *   s1  registered 0, spot notice at day 1, not ready +100 s and terminated +120 s (the announced outage: one
- *       interruption)                                                      86,520 s in service, 1 interruption
- *   s2  registered 0, not ready at day 2 (ready 10 min later), XID 79 at day 3     864,000 s, 2 interruptions
- *   s3  registered at day 5                                                          432,000 s, 0
- *   s4  registered 0, terminated unannounced at day 4                               345,600 s, 1
- *   total 1,728,120 s = 480.0333 node-hours, 4 interruptions: MTBF 120.0083 h
- * pool h100-od (on-demand, us-east-1b, p5.48xlarge)
- *   o1  registered 0                                                                864,000 s, 0
- *   o2  registered 0, not ready at days 1..5 (ready 10 min after each)             864,000 s, 5
- *   total 1,728,000 s = 480 node-hours, 5 interruptions: MTBF 96 h
- * </pre>
+ * MTBF per pool on the seeded fleet of {@link HandCountedFleet} (its Javadoc holds the hand count), against that
+ * count. T0 is 2025-11-03 09:00 UTC; "now" is ten days later.
  */
 class ReliabilityHandCountTest {
 
@@ -51,33 +31,7 @@ class ReliabilityHandCountTest {
     private final Fleet fleet = new Fleet(FleetSettings.defaults(clock));
 
     private void seed() {
-        fleet.apply(registered("s1", at(0)));
-        fleet.apply(ready("s1", at(10)));
-        fleet.apply(notice("s1", at(DAY), NoticeKind.SPOT_RECLAIM, at(DAY + 120)));
-        fleet.apply(notReady("s1", at(DAY + 100)));
-        fleet.apply(terminated("s1", at(DAY + 120)));
-
-        fleet.apply(registered("s2", at(0)));
-        fleet.apply(ready("s2", at(10)));
-        fleet.apply(notReady("s2", at(2 * DAY)));
-        fleet.apply(ready("s2", at(2 * DAY + 600)));
-        fleet.apply(xid("s2", at(3 * DAY), 0, 79));
-
-        fleet.apply(registered("s3", at(5 * DAY)));
-        fleet.apply(registered("s4", at(0)));
-        fleet.apply(terminated("s4", at(4 * DAY)));
-
-        fleet.apply(onDemand("o1"));
-        fleet.apply(onDemand("o2"));
-        for (int d = 1; d <= 5; d++) {
-            fleet.apply(notReady("o2", at(d * DAY)));
-            fleet.apply(ready("o2", at(d * DAY + 600)));
-        }
-    }
-
-    private static io.lifeline.domain.event.Event onDemand(String node) {
-        return event(EventType.NODE_REGISTERED, node, at(0), new NodeData.Registered("h100-od", CapacityType.ON_DEMAND,
-                "us-east-1b", "p5.48xlarge", 8, "aws:///us-east-1b/" + node));
+        HandCountedFleet.events(FleetEvents.T0, "").forEach(fleet::apply);
     }
 
     private Map<String, ReliabilityRow> rows(ReliabilityReport r) {
@@ -186,21 +140,7 @@ class ReliabilityHandCountTest {
      */
     @Test
     void aLemonIsFarAboveItsPoolWithItsEvidence() {
-        for (int i = 0; i < 10; i++) {
-            fleet.apply(registered("n" + i, at(0)));
-        }
-        for (int i = 0; i < 8; i++) {
-            fleet.apply(notReady("n" + i, at(DAY + i)));
-            fleet.apply(ready("n" + i, at(DAY + i + 60)));
-        }
-        for (int d = 1; d <= 3; d++) {
-            fleet.apply(notReady("n8", at(d * DAY)));
-            fleet.apply(ready("n8", at(d * DAY + 60)));
-        }
-        for (int d = 1; d <= 8; d++) {
-            fleet.apply(notReady("n9", at(d * DAY)));
-            fleet.apply(ready("n9", at(d * DAY + 60)));
-        }
+        HandCountedFleet.lemonPool(FleetEvents.T0, "a100-spot", "n").forEach(fleet::apply);
         List<LemonNode> lemons = fleet.reliability(30, GroupBy.POOL, null, null).lemons();
         assertThat(lemons).singleElement().satisfies(l -> {
             assertThat(l.node()).isEqualTo("n9");
