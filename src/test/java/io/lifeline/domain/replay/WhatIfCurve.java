@@ -76,14 +76,27 @@ public final class WhatIfCurve {
         doc.put("measured_optimum_s", round(optimum, 1)).put("young_s", round(IntervalAdvisor.young(c, m), 1))
                 .put("daly_s", round(daly, 1)).put("advice_s", round(advice.recommendedSeconds(), 1))
                 .put("advice_formula", advice.formula())
-                .put("max_gap", round(pts.findValues("gap").stream().mapToDouble(v -> Math.abs(v.asDouble())).max()
-                        .orElse(0), 5)).put("replay_ms", ms);
+                .put("max_gap", round(maxGap(pts, 0, Double.MAX_VALUE), 5))
+                .put("max_gap_near_optimum", round(maxGap(pts, 0.5 * daly * 0.999, 2 * daly * 1.001), 5)).put("replay_ms", ms);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, json.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n");
         System.out.printf(Locale.ROOT, "%d interruptions over %.0f days; measured optimum %.0f s, Young %.0f s, Daly %.0f s,"
-                + " advice %.0f s; largest gap to the model %.2f %%; %d replays in %d ms; wrote %s%n", is.size(),
-                window / 86_400, optimum, IntervalAdvisor.young(c, m), daly, advice.recommendedSeconds(),
+                + " advice %.0f s; largest gap to the model %.2f %% from 0.5 to 2 times Daly, %.2f %% over all; %d replays in %d ms;"
+                + " wrote %s%n", is.size(), window / 86_400, optimum, IntervalAdvisor.young(c, m), daly,
+                advice.recommendedSeconds(), doc.path("max_gap_near_optimum").asDouble() * 100,
                 doc.path("max_gap").asDouble() * 100, GRID.length, ms, out);
+    }
+
+    /** The largest |measured − model| / model over the intervals in [lo, hi]. */
+    private static double maxGap(ArrayNode pts, double lo, double hi) {
+        double max = 0;
+        for (var p : pts) {
+            double tau = p.path("interval_s").asDouble();
+            if (tau >= lo && tau <= hi) {
+                max = Math.max(max, Math.abs(p.path("gap").asDouble()));
+            }
+        }
+        return max;
     }
 
     private static double round(double v, int decimals) {
