@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The what-if of the demo's largest job (128 GPUs), notice policy off and on at three intervals and the advice, asked
  * {@value #RUNS} times over HTTP with the whole application (after one other request, which warms the HTTP path):
- * every answer is complete, and the times (the first, the what-if's cold start, apart) are written to target/whatif-timing.json for bench/whatif-latency.sh. No assertion on speed.
+ * every answer is complete, and the times (the first, the what-if's cold start, apart) are written to
+ * target/whatif-timing.json for bench/whatif-latency.sh. No assertion on speed.
  */
 @QuarkusTest
 class WhatIfTimingTest {
