@@ -86,6 +86,18 @@ final class Api {
         return send("POST", path, body, idempotencyKey);
     }
 
+    /**
+     * A POST that changes nothing (a computation such as a what-if): its answer's body; a 400 to it is a usage error,
+     * as for a read.
+     */
+    JsonNode compute(String path, JsonNode body) {
+        try {
+            return post(path, body, null).body();
+        } catch (ApiException e) {
+            throw new ApiException(e.status(), e.title(), e.detail(), e.problem(), false);
+        }
+    }
+
     Answer put(String path, JsonNode body) {
         return send("PUT", path, body, null);
     }

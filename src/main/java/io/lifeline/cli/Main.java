@@ -32,7 +32,7 @@ public final class Main implements Callable<Integer> {
      * builds its model of every command given by reflection, which costs more start-up time than anything else).
      */
     static final List<Class<?>> COMMANDS = List.of(GetCommand.class, DescribeCommand.class, JobCommands.Timeline.class,
-            JobCommands.Goodput.class, JobCommands.Freshness.class, JobCommands.Advice.class,
+            JobCommands.Goodput.class, JobCommands.Freshness.class, JobCommands.Advice.class, WhatIfCommand.class,
             ActionCommands.Checkpoint.class, ActionCommands.Drain.class, ActionCommands.Uncordon.class,
             ActionCommands.Rescale.class, ActionCommands.Preempt.class, ActionCommands.Resume.class,
             ActionCommands.Restore.class, ActionCommands.Cancel.class,

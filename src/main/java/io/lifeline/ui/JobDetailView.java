@@ -83,6 +83,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final Div advice = new Div();
     private final Div spot = new Div();
     private final StragglerSection stragglers;
+    private final WhatIfPanel whatIf = new WhatIfPanel(() -> this.job);
     private final Div state = new Div();
     private final Div content = new Div();
     private Grid.Column<CheckpointView> restoreColumn;
@@ -155,6 +156,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 Ui.section("Co-location windows (GPUs lent to inference)", lendings),
                 Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
                 Ui.section("Membership history", rounds));
+        content.addComponentAtIndex(4, whatIf);
         content.setWidthFull();
         add(title, actionBar, state, content);
         Live.bind(this, data, s -> load());
@@ -193,6 +195,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         RouteParameters p = event.getRouteParameters();
         job = p.get("namespace").orElse("") + "/" + p.get("name").orElse("");
         title.setText(job);
+        whatIf.show(job);
         Map<String, List<String>> q = event.getLocation().getQueryParameters().getParameters();
         from = instant(UrlState.single(q, "from"));
         to = instant(UrlState.single(q, "to"));

@@ -10,7 +10,8 @@ import java.util.List;
  * and what actually happened.
  *
  * @param job                     job name
- * @param start                   wall-time start (submission)
+ * @param start                   when the job first ran (its first rendezvous; else its submission): the replay
+ *                                 trains from here, so time queued before it is not counted as training
  * @param end                     its end, or now for a job still running
  * @param gpus                    GPUs it held while training
  * @param nodes                   nodes it ran on

@@ -58,7 +58,21 @@ public final class WhatIfJobs {
         Double advised = advice.map(IntervalAdvice::recommendedSeconds).orElse(null);
         double r = recovered == 0 ? 0 : recoveries / 1000.0 / recovered;
         Instant end = s.finishedAt() != null ? s.finishedAt() : now;
-        return Optional.of(new WhatIfJob(job, s.submittedAt(), end, Math.max(1, gpus), Math.max(1, nodes), s.pool(),
+        return Optional.of(new WhatIfJob(job, firstRun(s.submittedAt(), d, out), end, Math.max(1, gpus), Math.max(1, nodes), s.pool(),
                 CapacityType.fromWireName(s.capacityType()), current, c, r, advised, out, d.goodput()));
+    }
+
+    /**
+     * When the job first ran: its oldest rendezvous kept, if no interruption came before it (the history of rounds is
+     * bounded, and every restart makes a round, so an interruption before the oldest kept round means the first ones
+     * were dropped); else the submission. Replaying from the submission would count the time queued as training.
+     */
+    private static Instant firstRun(Instant submitted, JobDetail d, List<ReplayInterruption> interruptions) {
+        if (d.membership() == null || d.membership().rounds().isEmpty() || submitted == null) {
+            return submitted;
+        }
+        Instant first = d.membership().rounds().get(0).time();
+        boolean beforeFirstStop = interruptions.isEmpty() || !first.isAfter(interruptions.get(0).stoppedAt());
+        return first != null && first.isAfter(submitted) && beforeFirstStop ? first : submitted;
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class YoungDalyPropertyTest {
 
-    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final double[] GRID = {0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0};
 
     /** Measured ETTR at each interval of the grid around Daly's optimum. */

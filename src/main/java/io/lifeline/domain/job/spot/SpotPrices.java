@@ -28,8 +28,14 @@ public final class SpotPrices {
         this.fallback = copyOf(fallback);
     }
 
-    /** The price per GPU-hour of {@code type} in {@code pool}: the pool's own, else the fallback, else null. */
+    /**
+     * The price per GPU-hour of {@code type} in {@code pool}: the pool's own, else the fallback, else null (also when
+     * the capacity type is not known, as for a job of a public trace).
+     */
     public Double price(String pool, CapacityType type) {
+        if (type == null) {
+            return null;
+        }
         Map<CapacityType, Double> own = pool == null ? null : byPool.get(pool);
         if (own != null && own.get(type) != null) {
             return own.get(type);
