@@ -3,10 +3,12 @@ package io.lifeline.ops;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.metrics.ModelMetrics;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -25,6 +27,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class EvictionStopEndpointTest {
 
+    @Inject
+    ModelMetrics modelMetrics;
+
     private static final String SERIES = "request=\"pod_eviction\"";
     private static final String CAUSE = "cause=\"spot_reclaim\"";
 
@@ -41,7 +46,12 @@ class EvictionStopEndpointTest {
         return total;
     }
 
-    private static String metrics() {
+    private String metrics() {
+        try {
+            modelMetrics.refresh();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
         return given().header("Accept", "text/plain").get("/metrics").asString();
     }
 
@@ -73,7 +83,7 @@ class EvictionStopEndpointTest {
 
         double countBefore = sample(before, "lifeline_eviction_stop_seconds_count", null);
         String after = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
-                .until(EvictionStopEndpointTest::metrics,
+                .until(this::metrics,
                         t -> sample(t, "lifeline_eviction_stop_seconds_count", null) > countBefore);
         assertThat(sample(after, "lifeline_eviction_stop_seconds_count", null)).isEqualTo(countBefore + 1);
         assertThat(sample(after, "lifeline_eviction_stop_seconds_sum", null)

@@ -105,7 +105,12 @@ public class PriorityBoostPublisher {
         if (!kube.enabled() || !config.enabled() || timer != null) {
             return;
         }
-        policy();
+        try {
+            policy();
+        } catch (IllegalArgumentException e) {
+            LOG.errorf("Kueue Workload priority boost stays off: lifeline.priority-boost.* %s", e.getMessage());
+            return;
+        }
         long every = Math.max(1000, config.interval().toMillis());
         timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "lifeline-priority-boost");
