@@ -5,9 +5,11 @@ import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.metrics.SeriesSnapshot.IncidentSample;
 import io.lifeline.metrics.SeriesSnapshot.JobSample;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -36,6 +38,9 @@ final class JobCounters {
     private long elapsedMillis;
     private long goodputMillis;
     private final Map<Badput, Long> badputMillis = new EnumMap<>(Badput.class);
+    /** Incidents whose eviction → stop time was observed (retained ones only), and those measured since the last take. */
+    private final Set<String> observedStops = new HashSet<>();
+    private final List<IncidentSample> newStops = new ArrayList<>();
 
     /** Folds in the job's latest sample. */
     void update(JobSample job) {
@@ -52,6 +57,7 @@ final class JobCounters {
             elapsedMillis = 0;
             goodputMillis = 0;
             badputMillis.clear();
+            observedStops.clear();
         }
         Set<String> retained = new HashSet<>();
         for (IncidentSample i : job.incidents()) {
@@ -71,6 +77,12 @@ final class JobCounters {
                 }
             }
         }
+        for (IncidentSample i : job.incidents()) {
+            if (i.evictionStopMillis() != null && i.stopRequest() != null && observedStops.add(i.id())) {
+                newStops.add(i);
+            }
+        }
+        observedStops.retainAll(retained);
         countedLost.keySet().retainAll(retained);
         countedNotices.retainAll(retained);
         job.interruptionsByCause().forEach((cause, n) -> interruptions.merge(cause, n, Math::max));
@@ -81,6 +93,16 @@ final class JobCounters {
         for (Badput kind : Badput.values()) {
             badputMillis.merge(kind, kind.millis(g), Math::max);
         }
+    }
+
+    /** The incidents whose eviction → stop time was measured since the previous call, each handed over once. */
+    List<IncidentSample> takeNewStops() {
+        if (newStops.isEmpty()) {
+            return List.of();
+        }
+        List<IncidentSample> out = List.copyOf(newStops);
+        newStops.clear();
+        return out;
     }
 
     long elapsedMillis() {

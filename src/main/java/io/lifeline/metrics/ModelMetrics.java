@@ -52,6 +52,7 @@ public class ModelMetrics {
     private final Clock clock;
     private final Map<String, SeriesFamily> families = new HashMap<>();
     private final Map<String, JobCounters> counters = new HashMap<>();
+    private final EvictionStopMetrics evictionStops;
     private final ScheduledExecutorService executor;
     private volatile Instant lastSnapshot;
     private volatile double lastDurationSeconds;
@@ -62,6 +63,7 @@ public class ModelMetrics {
         this.snapshots = snapshots;
         this.config = config;
         this.clock = clock;
+        this.evictionStops = new EvictionStopMetrics(registry);
         family(registry, "lifeline_job_checkpoint_age_seconds", "Age of the job's newest good checkpoint", Kind.GAUGE);
         family(registry, "lifeline_job_checkpoint_freshness_objective_seconds",
                 "Checkpoint age above which the job's freshness objective is breached", Kind.GAUGE);
@@ -205,6 +207,7 @@ public class ModelMetrics {
             Tags t = Tags.of(JOB, j.name(), NAMESPACE, j.namespace() == null ? "" : j.namespace());
             JobCounters c = counters.getOrDefault(j.name(), new JobCounters());
             c.update(j);
+            c.takeNewStops().forEach(evictionStops::observe);
             seen.put(j.name(), c);
             jobSeries(v, t, j, c);
             if (j.openIncidentCause() != null) {

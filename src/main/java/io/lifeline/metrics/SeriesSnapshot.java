@@ -4,6 +4,7 @@ import io.lifeline.domain.fleet.NodeLifecycle;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.incident.IncidentCause;
+import io.lifeline.domain.job.incident.StopRequest;
 import io.lifeline.domain.job.goodput.GoodputView;
 import java.time.Instant;
 import java.util.List;
@@ -82,9 +83,17 @@ record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integ
      * @param noticed               whether an interruption notice announced it
      * @param stopped               whether training stopped
      * @param checkpointBeforeExit  whether a checkpoint completed between the notice and the stop
+     * @param stopRequest           what asked its workers to stop, or null
+     * @param evictionStopMillis    from that request to the workers' stop, or null while not measured
      */
     record IncidentSample(String id, IncidentCause cause, double lostGpuHours, boolean noticed, boolean stopped,
-                          boolean checkpointBeforeExit) {
+                          boolean checkpointBeforeExit, StopRequest stopRequest, Long evictionStopMillis) {
+
+        /** An incident without an eviction → stop time. */
+        IncidentSample(String id, IncidentCause cause, double lostGpuHours, boolean noticed, boolean stopped,
+                       boolean checkpointBeforeExit) {
+            this(id, cause, lostGpuHours, noticed, stopped, checkpointBeforeExit, null, null);
+        }
     }
 
     /**

@@ -87,7 +87,7 @@ final class SnapshotReader {
         List<IncidentSample> inc = new ArrayList<>(incidents.size());
         for (IncidentView v : incidents) {
             inc.add(new IncidentSample(v.id(), v.cause(), v.lostGpuHours(), v.noticeAt() != null, v.interrupted(),
-                    v.checkpointBeforeExit()));
+                    v.checkpointBeforeExit(), v.stopRequest(), v.evictionStopMillis()));
         }
         return new JobSample(s.name(), s.namespace(), s.submittedAt(), s.state(),
                 s.freshnessAgeMillis() == null ? null : s.freshnessAgeMillis() / 1000.0,

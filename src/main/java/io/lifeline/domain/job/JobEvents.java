@@ -12,6 +12,7 @@ import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentOutcome;
 import io.lifeline.domain.job.incident.IncidentPhase;
+import io.lifeline.domain.job.incident.StopRequest;
 import io.lifeline.domain.job.membership.RendezvousRound;
 import java.time.Instant;
 import java.util.Locale;
@@ -68,6 +69,7 @@ final class JobEvents {
                     : d.outcome() == JobData.Outcome.FAILED ? JobState.FAILED : JobState.CANCELLED;
             Incident open = job.incidents.open();
             if (to.canFollow(job.state) && open != null) {
+                open.workersStopped(at, type);
                 open.phase(IncidentPhase.ENDED, at, null, d.outcome().wireName());
                 interruptions.close(job, at, open.stopped() ? IncidentOutcome.JOB_ENDED : IncidentOutcome.AVERTED);
             }
@@ -88,29 +90,37 @@ final class JobEvents {
             }
         } else if (data instanceof SchedulerData.Preempted d) {
             String detail = d.preemptor() == null ? d.reason() : "by " + d.preemptor() + ": " + d.reason();
-            leaveNodes(job, at, IncidentCause.PREEMPTION, detail, JobState.PREEMPTED, type);
+            leaveNodes(job, at, IncidentCause.PREEMPTION, detail, JobState.PREEMPTED, type, StopRequest.WORKLOAD_PREEMPTION);
         } else if (data instanceof SchedulerData.Evicted d) {
             String reason = d.reason() == null ? "" : d.reason().toLowerCase(Locale.ROOT);
             IncidentCause cause = reason.contains("preempt") ? IncidentCause.PREEMPTION
                     : reason.contains("node") ? IncidentCause.NODE_FAILURE : IncidentCause.MANUAL;
             leaveNodes(job, at, cause, d.reason(), cause == IncidentCause.PREEMPTION ? JobState.PREEMPTED
-                    : JobState.SUSPENDED, type);
+                    : JobState.SUSPENDED, type, cause == IncidentCause.PREEMPTION ? StopRequest.WORKLOAD_PREEMPTION
+                    : StopRequest.WORKLOAD_EVICTION);
         } else if (data instanceof SchedulerData.Requeued d) {
             if (job.state.isActive()) {
-                leaveNodes(job, at, IncidentCause.MANUAL, d.reason(), JobState.SUSPENDED, type);
+                leaveNodes(job, at, IncidentCause.MANUAL, d.reason(), JobState.SUSPENDED, type, StopRequest.WORKLOAD_REQUEUE);
             }
         } else if (data instanceof SchedulerData.PodEvicted d) {
-            interruptions.interrupt(job, at, IncidentCause.MANUAL, d.node(), "pod " + d.pod() + " evicted: " + d.reason(),
-                    JobState.RECOVERING, type);
+            Incident inc = interruptions.interrupt(job, at, IncidentCause.MANUAL, d.node(),
+                    "pod " + d.pod() + " evicted: " + d.reason(), JobState.RECOVERING, type);
+            if (inc != null) {
+                inc.stopRequested(StopRequest.POD_EVICTION, at);
+            }
             if (d.node() != null) {
                 job.membership.markLost(d.node(), at);
             }
         }
     }
 
-    /** The scheduler took the job off its nodes: a stop, then waiting without GPUs. */
-    private void leaveNodes(Job job, Instant at, IncidentCause cause, String detail, JobState target, String type) {
+    /** The scheduler took the job off its nodes: a stop (its workers are told to end), then waiting without GPUs. */
+    private void leaveNodes(Job job, Instant at, IncidentCause cause, String detail, JobState target, String type,
+                            StopRequest request) {
         Incident inc = interruptions.interrupt(job, at, cause, null, detail, target, type);
+        if (inc != null) {
+            inc.stopRequested(request, at);
+        }
         if (inc != null && job.state == target) {
             inc.phase(IncidentPhase.WAITING, at, null, target.name().toLowerCase(Locale.ROOT));
             job.admitted = false;
@@ -130,6 +140,7 @@ final class JobEvents {
                     JobState.RECOVERING, type);
             if (inc != null) {
                 inc.workerFailed();
+                inc.workersStopped(at, type);
             }
         } else if (data instanceof TrainerData.Restarted d) {
             job.agentRestarts = Math.max(job.agentRestarts, d.restartCount());
@@ -142,6 +153,7 @@ final class JobEvents {
                 JobStateMachine.move(job, JobState.RECOVERING, at, type);
             }
             interruptions.marker(job, at, IncidentPhase.RESTARTED, Bucket.RECOVERY_RESTART, "restart " + d.restartCount());
+            workersStopped(job, at, type);
         } else if (data instanceof TrainerData.Restored d) {
             interruptions.restore(job, at, d);
         } else if (data instanceof TrainerData.CommandAck a) {
@@ -244,6 +256,15 @@ final class JobEvents {
         }
         interruptions.marker(job, at, IncidentPhase.REJOINED, Bucket.RECOVERY_LOAD,
                 "world size " + d.worldSize() + " on " + d.participants().size() + " nodes");
+        workersStopped(job, at, type);
+    }
+
+    /** A new round or a restart means the workers of before have ended: measures the open incident's stop request. */
+    private static void workersStopped(Job job, Instant at, String signal) {
+        Incident open = job.incidents.open();
+        if (open != null && open.stopped()) {
+            open.workersStopped(at, signal);
+        }
     }
 
     private static boolean anyAbsent(Incident warned, RendezvousRound round) {
@@ -273,6 +294,7 @@ final class JobEvents {
                 interruptions.interrupt(job, s.time(), IncidentCause.NODE_FAILURE, s.node(),
                         detail != null ? detail : "node terminated", JobState.RECOVERING, trigger);
                 job.membership.markLost(s.node(), s.time());
+                workersStopped(job, s.time(), trigger);
                 break;
             case NOT_READY:
                 interruptions.warn(job, eff, s.time(), IncidentCause.NODE_FAILURE, s.node(),

@@ -56,13 +56,7 @@ final class WorkloadOperator {
      * @return Workloads annotated in this pass
      */
     int publish(Function<Set<String>, Map<String, JobCost>> costs) {
-        Map<String, List<GenericKubernetesResource>> byJob = new LinkedHashMap<>();
-        for (GenericKubernetesResource wl : client.genericKubernetesResources(CONTEXT).inAnyNamespace().list().getItems()) {
-            String job = job(wl);
-            if (job != null) {
-                byJob.computeIfAbsent(job, k -> new ArrayList<>()).add(wl);
-            }
-        }
+        Map<String, List<GenericKubernetesResource>> byJob = byJob();
         if (byJob.isEmpty()) {
             return 0;
         }
@@ -80,6 +74,47 @@ final class WorkloadOperator {
             }
         }
         return written;
+    }
+
+    /** Every Workload (one list call), by the job it stands for; Workloads without an owner are left out. */
+    Map<String, List<GenericKubernetesResource>> byJob() {
+        Map<String, List<GenericKubernetesResource>> byJob = new LinkedHashMap<>();
+        for (GenericKubernetesResource wl : client.genericKubernetesResources(CONTEXT).inAnyNamespace().list().getItems()) {
+            String job = job(wl);
+            if (job != null) {
+                byJob.computeIfAbsent(job, k -> new ArrayList<>()).add(wl);
+            }
+        }
+        return byJob;
+    }
+
+    /**
+     * Changes one Workload's annotations: {@code set} entries are written, keys mapped to null removed.
+     *
+     * @return whether the patch went through (a failure is logged and left to the next pass)
+     */
+    boolean annotate(GenericKubernetesResource wl, Map<String, String> set) {
+        String ns = wl.getMetadata().getNamespace();
+        String name = wl.getMetadata().getName();
+        try {
+            client.genericKubernetesResources(CONTEXT).inNamespace(ns).withName(name).edit(w -> {
+                Map<String, String> next = w.getMetadata().getAnnotations() == null ? new HashMap<>()
+                        : new HashMap<>(w.getMetadata().getAnnotations());
+                set.forEach((k, v) -> {
+                    if (v == null) {
+                        next.remove(k);
+                    } else {
+                        next.put(k, v);
+                    }
+                });
+                w.getMetadata().setAnnotations(next);
+                return w;
+            });
+            return true;
+        } catch (RuntimeException ex) {
+            LOG.debugf("Workload %s/%s: annotations not written: %s", ns, name, ex.getMessage());
+            return false;
+        }
     }
 
     private boolean annotate(GenericKubernetesResource wl, JobCost cost) {

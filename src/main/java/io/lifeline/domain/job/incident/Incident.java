@@ -54,6 +54,7 @@ public final class Incident {
     private Integer worldSizeAfter;
     private int workerFailures;
     private int epochAtStop = -1;
+    private StopLatency stopLatency = StopLatency.NONE;
 
     public Incident(String id, String job, Instant openedAt, IncidentCause cause, String causeDetail, String node) {
         this.id = id;
@@ -71,7 +72,7 @@ public final class Incident {
                 Bucket.nonZero(accruedGpu), cause, causeDetail, outcome, stoppedAt, closedAt, originNode, pool, noticeKind,
                 noticeAt, deadline, warningExpiresMs, checkpointBeforeExit, stopMark, assumedCheckpoint, lostMillis,
                 lostGpuMillis, stage, recoveryMarker, stopStep, restoredCheckpoint, restoredStep, gpusAtStop,
-                worldSizeBefore, worldSizeAfter, workerFailures, epochAtStop);
+                worldSizeBefore, worldSizeAfter, workerFailures, epochAtStop, stopLatency);
     }
 
     /** An incident in the state {@link #save()} gave. */
@@ -105,6 +106,7 @@ public final class Incident {
         i.worldSizeAfter = s.worldSizeAfter();
         i.workerFailures = s.workerFailures();
         i.epochAtStop = s.epochAtStop();
+        i.stopLatency = s.stopLatency() == null ? StopLatency.NONE : s.stopLatency();
         return i;
     }
 
@@ -183,6 +185,21 @@ public final class Incident {
             originNode = node;
             addNode(node);
         }
+    }
+
+    /** Something asked the job's workers to stop (an eviction, a preemption); the first request is kept. */
+    public void stopRequested(StopRequest kind, Instant at) {
+        stopLatency = stopLatency.requested(kind, at);
+    }
+
+    /** A sign that the job's workers stopped (a worker's exit, a restart, a new round, the job's end). */
+    public void workersStopped(Instant at, String signal) {
+        stopLatency = stopLatency.workersStopped(at, signal);
+    }
+
+    /** The eviction → stop time as measured so far. */
+    public StopLatency stopLatency() {
+        return stopLatency;
     }
 
     public boolean stopped() {
@@ -342,6 +359,7 @@ public final class Incident {
                 assumedCheckpoint, restoredCheckpoint, restoredStep, lostMillis, detection + restart + load, detection,
                 restart, load, ms[Bucket.WAITING.ordinal()], downtime,
                 (lostGpuMillis + recoveryGpu) / GoodputView.MILLIS_PER_HOUR, gpusAtStop, worldSizeBefore,
-                worldSizeAfter, workerFailures, phases.toList());
+                worldSizeAfter, workerFailures, phases.toList(), stopLatency.request(), stopLatency.requestedAt(),
+                stopLatency.stoppedAt(), stopLatency.stoppedBy(), stopLatency.millis());
     }
 }

@@ -43,6 +43,11 @@ import java.util.List;
  * @param worldSizeAfter           ranks after the restart, or null
  * @param workerFailures           worker failures that joined it
  * @param phases                   the steps with their times (bounded)
+ * @param stopRequest              what asked the workers to stop (an eviction, a preemption), or null
+ * @param stopRequestedAt          when, or null
+ * @param workersStoppedAt         when the workers were seen stopped after it, or null
+ * @param workersStoppedBy         the signal that showed it (an event type), or null
+ * @param evictionStopMillis       workersStoppedAt − stopRequestedAt, or null while not measured
  */
 public record IncidentView(String id, String job, IncidentCause cause, String causeDetail, IncidentOutcome outcome,
                            Instant openedAt, Instant stoppedAt, Instant closedAt, String originNode, List<String> nodes,
@@ -52,7 +57,8 @@ public record IncidentView(String id, String job, IncidentCause cause, String ca
                            long recoveryMillis, long recoveryDetectionMillis, long recoveryRestartMillis,
                            long recoveryLoadMillis, long waitingMillis, long downtimeMillis, double lostGpuHours,
                            int gpusAtStop, int worldSizeBefore, Integer worldSizeAfter, int workerFailures,
-                           List<PhaseStamp> phases) {
+                           List<PhaseStamp> phases, StopRequest stopRequest, Instant stopRequestedAt,
+                           Instant workersStoppedAt, String workersStoppedBy, Long evictionStopMillis) {
 
     /** Whether training stopped (a real interruption rather than a warning). */
     public boolean interrupted() {

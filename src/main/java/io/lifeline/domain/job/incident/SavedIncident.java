@@ -45,6 +45,7 @@ import java.util.Objects;
  * @param worldSizeAfter        ranks after recovering, may be null
  * @param workerFailures        worker failures joined
  * @param epochAtStop           the lineage epoch running at the stop, -1 before it
+ * @param stopLatency           the eviction → stop time so far (null in a checkpoint of an older release: none)
  */
 public record SavedIncident(String id, String job, Instant openedAt, List<String> nodes, List<PhaseStamp> phases,
                             Map<Bucket, Long> accrued, Map<Bucket, Long> accruedGpu, IncidentCause cause,
@@ -54,7 +55,7 @@ public record SavedIncident(String id, String job, Instant openedAt, List<String
                             String assumedCheckpoint, long lostMillis, long lostGpuMillis, Bucket stage,
                             boolean recoveryMarker, long stopStep, String restoredCheckpoint, Long restoredStep,
                             int gpusAtStop, int worldSizeBefore, Integer worldSizeAfter, int workerFailures,
-                            int epochAtStop) {
+                            int epochAtStop, StopLatency stopLatency) {
 
     public SavedIncident {
         Objects.requireNonNull(id, "id");

@@ -55,7 +55,10 @@ class KubernetesActionsAppTest {
         @Override
         public Map<String, String> start() {
             Map<String, String> m = new HashMap<>(Map.of("lifeline.connectors.kubernetes.enabled", "true",
-                    "lifeline.connectors.kubernetes.cluster", "mock-actions"));
+                    "lifeline.connectors.kubernetes.cluster", "mock-actions",
+                    // The boost's passes are the tests' own (and the early one a checkpoint starts).
+                    "lifeline.priority-boost.enabled", "true", "lifeline.priority-boost.value", "500",
+                    "lifeline.priority-boost.interval", "10m"));
             for (String kind : new String[] {"nodes", "pods", "events", "pytorchjobs", "kueue", "volcano"}) {
                 m.put("lifeline.connectors.kubernetes." + kind + ".enabled", "false");
             }
@@ -120,6 +123,102 @@ class KubernetesActionsAppTest {
                     .withName("pytorchjob-elastic-example-echo-c0st1").get().getMetadata().getAnnotations();
             assertThat(a).containsKey("lifeline.io/gpu-hours-at-risk");
             assertThat(Long.parseLong(a.get("lifeline.io/checkpoint-age-seconds"))).isBetween(3590L, 3700L);
+        });
+    }
+
+    // ------------------------------------------------------------------------------------ priority boost
+
+    @Inject
+    PriorityBoostPublisher boosts;
+
+    @Inject
+    io.lifeline.action.ActionStore audit;
+
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry registry;
+
+    private double boostChanges(String change) {
+        return registry.get("lifeline_workload_priority_boosts").tag("change", change).counter().count();
+    }
+
+    private GenericKubernetesResource workload(String ns, String name, String owner, Map<String, String> annotations) {
+        GenericKubernetesResource wl = new GenericKubernetesResource();
+        wl.setApiVersion("kueue.x-k8s.io/v1beta1");
+        wl.setKind("Workload");
+        wl.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withAnnotations(annotations)
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("kubeflow.org/v1").withKind("PyTorchJob")
+                        .withName(owner).withUid("uid-" + name).withController(true).build()).build());
+        wl.setAdditionalProperty("spec", Map.of("queueName", "team-queue"));
+        return client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns).resource(wl).create();
+    }
+
+    private Map<String, String> annotations(String ns, String name) {
+        Map<String, String> a = client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns).withName(name)
+                .get().getMetadata().getAnnotations();
+        return a == null ? Map.of() : a;
+    }
+
+    @Test
+    void aStaleJobsWorkloadIsBoostedUntilItsNextCheckpoint() throws Exception {
+        String ns = unique("boost");
+        String job = ns + "/llm";
+        Instant t0 = Instant.now().minusSeconds(7200);
+        String n1 = ns + "-a";
+        String n2 = ns + "-b";
+        api().contentType("application/cloudevents-batch+json").body(CloudEvents.array(List.of(
+                CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n1, t0),
+                CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n2, t0),
+                CloudEvents.event(CloudEvents.uniqueId(), "test/operator", "job.submitted", job, t0, "{\"namespace\":\""
+                        + ns + "\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,\"maxRestarts\":10},"
+                        + "\"gpusPerNode\":8}"),
+                CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.rendezvous", job, t0.plusSeconds(10),
+                        "{\"runId\":\"run-1\",\"round\":1,\"worldSize\":16,\"participants\":[{\"node\":\"" + n1
+                                + "\",\"firstRank\":0,\"rankCount\":8},{\"node\":\"" + n2
+                                + "\",\"firstRank\":8,\"rankCount\":8}]}"),
+                CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.progress", job, t0.plusSeconds(20),
+                        "{\"step\":1}")))).post("/api/v1/events").then().statusCode(200);
+        workload(ns, "pytorchjob-llm-b00st", "llm", null);
+        // A boost someone else wrote on the job's other Workload is theirs: left alone.
+        workload(ns, "pytorchjob-llm-other", "llm", Map.of(WorkloadBoosts.BOOST, "7"));
+        double setBefore = boostChanges("set");
+        double removedBefore = boostChanges("removed");
+
+        // Two hours on 16 GPUs without a checkpoint: 32 GPU-hours at risk, over the default 4.
+        List<PriorityBoostPublisher.Change> first = await().atMost(Duration.ofSeconds(30))
+                .until(() -> boosts.passNow().stream().filter(c -> c.job().equals(job)).toList(), l -> !l.isEmpty());
+        assertThat(first).singleElement().satisfies(c -> {
+            assertThat(c.workload()).isEqualTo(ns + "/pytorchjob-llm-b00st");
+            assertThat(c.before()).isNull();
+            assertThat(c.after()).isEqualTo(500);
+            assertThat(c.reason()).contains("GPU-hours at risk").contains("at or above 4.00 GPU-hours");
+        });
+        assertThat(annotations(ns, "pytorchjob-llm-b00st")).containsEntry("kueue.x-k8s.io/priority-boost", "500")
+                .containsEntry("lifeline.io/priority-boost", "500").containsKey("lifeline.io/priority-boosted-at");
+        assertThat(annotations(ns, "pytorchjob-llm-other")).containsEntry("kueue.x-k8s.io/priority-boost", "7")
+                .doesNotContainKey("lifeline.io/priority-boost");
+        // Nothing moved: nothing written.
+        assertThat(boosts.passNow()).noneMatch(c -> c.job().equals(job));
+        assertThat(boostChanges("set")).isEqualTo(setBefore + 1);
+
+        // A checkpoint lands: the pass it starts takes the boost off, without waiting for the interval.
+        api().contentType("application/cloudevents+json").body(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer",
+                "trainer.checkpoint.completed", job, Instant.now(), "{\"checkpointId\":\"ck-1\",\"step\":900,"
+                        + "\"durationSeconds\":30.0,\"blockingSeconds\":10.0,\"uri\":\"s3://ckpt/llm/900\"}"))
+                .post("/api/v1/events").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(annotations(ns, "pytorchjob-llm-b00st"))
+                .doesNotContainKeys("kueue.x-k8s.io/priority-boost", "lifeline.io/priority-boost",
+                        "lifeline.io/priority-boosted-at"));
+        assertThat(annotations(ns, "pytorchjob-llm-other")).containsEntry("kueue.x-k8s.io/priority-boost", "7");
+        assertThat(boostChanges("removed")).isEqualTo(removedBefore + 1);
+
+        List<io.lifeline.action.AuditEntry> entries = audit.audit(new io.lifeline.action.AuditQuery(
+                PriorityBoostPublisher.ACTOR, null, job, null, null, null, 10, null)).items();
+        assertThat(entries).extracting(io.lifeline.action.AuditEntry::what)
+                .containsExactlyInAnyOrder("workload.priority_boost.set", "workload.priority_boost.removed");
+        assertThat(entries).filteredOn(e -> e.what().endsWith(".removed")).singleElement().satisfies(e -> {
+            assertThat(e.reason()).contains("since checkpoint ck-1 (step 900): below");
+            assertThat(e.before()).isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: kueue.x-k8s.io/priority-boost=500");
+            assertThat(e.after()).isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: no boost");
         });
     }
 
