@@ -53,11 +53,12 @@ public interface PrometheusSourceConfig {
     /**
      * Labels the scrape job puts on the exporter's target (a ServiceMonitor adds {@code namespace}, {@code pod},
      * {@code container}): with {@code honor_labels: false} these name the exporter itself, and the workload's
-     * values are in their {@code exported_} form, so the plain ones are not read as the workload's. Empty for a
-     * scrape job that adds none of them.
+     * values are in their {@code exported_} form, so the plain ones are not read as the workload's. Set empty
+     * ({@code target-labels=}) for a scrape job that adds none of them or honours the exporter's labels: an empty
+     * value is read as no list at all, hence the {@code Optional}.
      */
     @WithDefault("pod,namespace,container")
-    List<String> targetLabels();
+    Optional<List<String>> targetLabels();
 
     /** {@code Authorization: Bearer} token. */
     Optional<String> bearerToken();

@@ -177,7 +177,7 @@ public class PrometheusGpuSource {
         Map<String, List<Sample>> byNode = new LinkedHashMap<>();
         Map<String, String> targetOf = new LinkedHashMap<>();
         int withoutNode = 0;
-        Set<String> drop = new HashSet<>(config.targetLabels());
+        Set<String> drop = new HashSet<>(config.targetLabels().orElse(List.of()));
         for (Sample s : result.samples()) {
             String node = node(s, config.nodeLabels());
             if (node == null) {

@@ -3,11 +3,14 @@ package io.lifeline.connector.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.config.CloudConnectorConfig;
+import io.lifeline.config.KernelLogConfig;
 import io.lifeline.config.KubeConfig;
 import io.lifeline.config.NoticesConnectorConfig;
 import io.lifeline.config.NvSentinelConfig;
+import io.lifeline.config.PrometheusSourceConfig;
 import io.lifeline.config.ScrapeConfig;
 import io.lifeline.config.TorchelasticConnectorConfig;
+import io.lifeline.connector.kube.admission.EvictionGateConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -28,14 +31,20 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/connectors.md lists every {@code lifeline.connectors.*} key with its default: checked against the config
- * mappings themselves, so neither can change without the other.
+ * docs/connectors.md lists every {@code lifeline.connectors.*} key with its default (and the eviction webhook's
+ * {@code lifeline.eviction-gate.*}, written in full): checked against the config mappings themselves, so neither can
+ * change without the other.
  */
 class ConnectorsDocTest {
 
+    /** The table's key prefix (relative to {@code lifeline.connectors.} unless it starts with {@code lifeline.}). */
     private static final Map<String, Class<?>> MAPPINGS = Map.of("cloud", CloudConnectorConfig.class,
             "torchelastic", TorchelasticConnectorConfig.class, "kafka", NoticesConnectorConfig.class,
-            "dcgm", ScrapeConfig.class, "kubernetes", KubeConfig.class, "nvsentinel", NvSentinelConfig.class);
+            "dcgm", ScrapeConfig.class, "kubernetes", KubeConfig.class, "nvsentinel", NvSentinelConfig.class,
+            "kernel-log", KernelLogConfig.class, "prometheus", PrometheusSourceConfig.class,
+            "lifeline.eviction-gate", EvictionGateConfig.class);
+    /** How the table names the entries of each map-valued key. */
+    private static final Map<String, String> MAP_ENTRY = Map.of("nodes", "<machine>", "headers", "<header>");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z][^`]*)` \\| (.*?) \\| .*\\|$");
 
     private static Map<String, String> documented() throws IOException {
@@ -65,7 +74,7 @@ class ConnectorsDocTest {
             } else if (Map.class.isAssignableFrom(ret) && m.getGenericReturnType().getTypeName().contains("io.lifeline.config")) {
                 out.addAll(keys(key + ".\"<run id>\"", nested(type, "Job")));
             } else if (Map.class.isAssignableFrom(ret)) {
-                out.add(key + ".\"<machine>\"");
+                out.add(key + ".\"" + MAP_ENTRY.getOrDefault(m.getName(), "<" + m.getName() + ">") + "\"");
             } else if (m.getGenericReturnType().getTypeName().contains("List<io.lifeline.config")) {
                 out.addAll(keys(key + "[i]", nested(type, "Endpoint")));
             } else {
@@ -101,9 +110,10 @@ class ConnectorsDocTest {
             if (key.contains("\"<") || key.contains("[i]")) {
                 continue; // entries of maps and lists: none by default
             }
-            String[] path = key.split("\\.");
-            Object value = config.getConfigMapping(MAPPINGS.get(path[0]));
-            for (int i = 1; i < path.length; i++) {
+            String prefix = MAPPINGS.keySet().stream().filter(p -> key.startsWith(p + ".")).findFirst().orElseThrow();
+            String[] path = key.substring(prefix.length() + 1).split("\\.");
+            Object value = config.getConfigMapping(MAPPINGS.get(prefix));
+            for (int i = 0; i < path.length; i++) {
                 String method = Pattern.compile("-([a-z])").matcher(path[i]).replaceAll(r -> r.group(1).toUpperCase());
                 value = value.getClass().getMethod(method).invoke(value);
             }

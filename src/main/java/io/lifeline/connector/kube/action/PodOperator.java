@@ -7,8 +7,10 @@ import io.lifeline.action.port.ClusterActions.PodRef;
 import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.ClusterOutcome.Result;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Training pods: the ones on a node (Kubeflow's {@code training.kubeflow.org/job-name} label; the job is
@@ -37,20 +39,22 @@ final class PodOperator {
         this.evictions = evictions;
     }
 
-    /** The training pods scheduled on a node that have not finished, with their job. */
+    /** The training pods (of PyTorchJobs and TrainJobs) scheduled on a node that have not finished, with their job. */
     List<PodRef> trainingPodsOn(String node) {
         // Training pods only (by label), filtered by node here: not every API server (nor the test mock) takes a
         // spec.nodeName field selector together with a label selector.
-        List<Pod> pods = client.pods().inAnyNamespace().withLabel(JOB_LABEL).list().getItems();
         List<PodRef> out = new ArrayList<>();
-        for (Pod p : pods) {
-            if (p.getSpec() == null || !node.equals(p.getSpec().getNodeName()) || finished(p)) {
-                continue;
+        Set<String> seen = new HashSet<>();
+        for (String label : List.of(JOB_LABEL, TRAINJOB_LABEL)) {
+            for (Pod p : client.pods().inAnyNamespace().withLabel(label).list().getItems()) {
+                if (p.getSpec() == null || !node.equals(p.getSpec().getNodeName()) || finished(p)) {
+                    continue;
+                }
+                String ns = p.getMetadata().getNamespace();
+                if (seen.add(ns + "/" + p.getMetadata().getName())) {
+                    out.add(new PodRef(ns, p.getMetadata().getName(), jobOf(ns, p.getMetadata().getLabels())));
+                }
             }
-            Map<String, String> labels = p.getMetadata().getLabels();
-            String ns = p.getMetadata().getNamespace();
-            String job = labels == null || labels.get(JOB_LABEL) == null ? null : ns + "/" + labels.get(JOB_LABEL);
-            out.add(new PodRef(ns, p.getMetadata().getName(), job));
         }
         return out;
     }
@@ -61,7 +65,10 @@ final class PodOperator {
      */
     String jobOfPod(String namespace, String name) {
         Pod p = client.pods().inNamespace(namespace).withName(name).get();
-        Map<String, String> labels = p == null ? null : p.getMetadata().getLabels();
+        return p == null ? null : jobOf(namespace, p.getMetadata().getLabels());
+    }
+
+    private static String jobOf(String namespace, Map<String, String> labels) {
         if (labels == null) {
             return null;
         }

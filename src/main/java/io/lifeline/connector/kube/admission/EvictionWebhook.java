@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 
 /**
- * One AdmissionReview in, one out: a pod eviction goes to the {@link EvictionGate}; any other request (another
- * resource, operation or subresource the webhook was configured for by mistake) is allowed untouched.
+ * One AdmissionReview in, one out: a pod eviction goes to the {@link EvictionGate}; a dry run, and any other request
+ * (another resource, operation or subresource the webhook was configured for by mistake), is allowed untouched.
  */
 public final class EvictionWebhook {
 
@@ -26,6 +26,11 @@ public final class EvictionWebhook {
             throw new IllegalArgumentException("the AdmissionReview has no request with a uid");
         }
         if (!AdmissionReviews.isPodEviction(r) || r.getName() == null || r.getNamespace() == null) {
+            return AdmissionReviews.allow(r.getUid());
+        }
+        if (Boolean.TRUE.equals(r.getDryRun())) {
+            // The configuration declares sideEffects NoneOnDryRun: a dry run (kubectl drain --dry-run=server) must
+            // not start a checkpoint-now or a hold, so it is allowed untouched.
             return AdmissionReviews.allow(r.getUid());
         }
         EvictionGate.Verdict v = gate.decide(r.getNamespace(), r.getName());

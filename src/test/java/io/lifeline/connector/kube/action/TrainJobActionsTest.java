@@ -90,6 +90,22 @@ class TrainJobActionsTest {
         assertThat(actions.jobOfPod("default", "gone")).isNull();
     }
 
+    /** A drain finds a TrainJob's pods on the node (JobSet's pods carry only the TrainJob label) beside PyTorchJobs'. */
+    @Test
+    void theTrainingPodsOfANodeIncludeTrainJobPods() {
+        client.pods().resource(new PodBuilder().withNewMetadata().withName("kueue-example-node-0-0").withNamespace("default")
+                .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example").endMetadata().withNewSpec().withNodeName("gpu-1")
+                .endSpec().build()).create();
+        client.pods().resource(new PodBuilder().withNewMetadata().withName("echo-worker-0").withNamespace("default")
+                .addToLabels(PodOperator.JOB_LABEL, "echo").endMetadata().withNewSpec().withNodeName("gpu-1").endSpec()
+                .build()).create();
+        client.pods().resource(new PodBuilder().withNewMetadata().withName("kueue-example-node-0-1").withNamespace("default")
+                .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example").endMetadata().withNewSpec().withNodeName("gpu-2")
+                .endSpec().build()).create();
+        assertThat(actions.trainingPodsOn("gpu-1")).extracting(r -> r.name() + "=" + r.job())
+                .containsExactlyInAnyOrder("kueue-example-node-0-0=" + JOB, "echo-worker-0=default/echo");
+    }
+
     private GenericKubernetesResource job() {
         return client.genericKubernetesResources(TrainJobOperator.CONTEXT).inNamespace("default").withName("kueue-example")
                 .get();

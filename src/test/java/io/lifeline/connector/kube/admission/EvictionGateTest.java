@@ -179,6 +179,22 @@ class EvictionGateTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("uid");
     }
 
+    /** The webhook declares sideEffects NoneOnDryRun: {@code kubectl drain --dry-run=server} starts nothing. */
+    @Test
+    void aDryRunOfAStaleJobsEvictionIsAllowedAndStartsNothing() {
+        EvictionWebhook w = webhook(true);
+        checkpointAt(T0.minus(Duration.ofHours(1)));
+        AdmissionReview dry = eviction("ml", "llama-worker-0");
+        dry.getRequest().setDryRun(true);
+        assertThat(roundTrip(w, dry).getResponse().getAllowed()).isTrue();
+        assertThat(submitted).isEmpty();
+        assertThat(w.gate().holds()).isZero();
+        assertThat(audit).isEmpty();
+        // The same eviction for real is held.
+        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isFalse();
+        assertThat(submitted).hasSize(1);
+    }
+
     private double count(String decision) {
         return registry.get("lifeline_eviction_gate_decisions").tag("decision", decision).counter().count();
     }
