@@ -49,7 +49,8 @@ public class KubernetesConnector {
     private static final Logger LOG = Logger.getLogger(KubernetesConnector.class);
     private static final long SYNC_WAIT_SECONDS = 30;
     /** The configuration group of a kind whose status name differs from it. */
-    private static final Map<String, String> CONFIG_KEYS = Map.of("kueue-workloads", "kueue", "volcano-jobs", "volcano");
+    private static final Map<String, String> CONFIG_KEYS = Map.of("kueue-workloads", "kueue", "volcano-jobs", "volcano",
+            "trainjob-pods", "trainjobs");
 
     private final KubeConfig config;
     private final ScrapeConfig scrape;
@@ -127,8 +128,14 @@ public class KubernetesConnector {
                 awaitSynced(jobKinds);
                 watch("nodes", config.nodes().enabled(), () -> new NodeWatcher(ctx, config.poolLabels(), config.defaultPool(), nodes)
                         .start(client, resync));
-                awaitSynced(List.of(watch("pods", config.pods().enabled(), () -> new PodWatcher(ctx, training, hosts)
-                        .start(client, resync))));
+                if (config.pods().enabled()) {
+                    PodWatcher pods = new PodWatcher(ctx, training, hosts);
+                    awaitSynced(List.of(watch("pods", true, () -> pods.start(client, resync, PodScheme.PYTORCHJOB)),
+                            watch("trainjob-pods", config.trainjobs().enabled(),
+                                    () -> pods.start(client, resync, PodScheme.TRAINJOB))));
+                } else {
+                    watch("pods", false, null);
+                }
                 watch("events", config.events().enabled(), () -> new EventWatcher(ctx, training).start(client, resync));
                 scheduleRecheck(client, resync);
             }

@@ -18,26 +18,26 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * Pods of training jobs (Kubeflow's {@code training.kubeflow.org/job-name} label; the job is
- * {@code namespace/<job-name>}):
+ * Pods of training jobs, each kind read by its {@link PodScheme}: PyTorchJobs (Kubeflow's
+ * {@code training.kubeflow.org/job-name} label) and Kubeflow Trainer v2 TrainJobs (their JobSet's
+ * {@code jobset.sigs.k8s.io/jobset-name}, for a TrainJob that is watched); the job is {@code namespace/<name>}:
  * <ul>
  *   <li>an evicted pod ({@code status.reason=Evicted}, or a {@code DisruptionTarget} condition: preemption by the
  *       scheduler, the Eviction API, a taint, the kubelet) → {@code pod.evicted}, once per pod (the id is the pod's,
  *       so the Kubernetes Events about the same eviction are the same event);</li>
  *   <li>a container that terminated with a non-zero exit code or {@code OOMKilled} (now or before its last
  *       restart) → {@code trainer.worker_failed} with the exit code and reason, for the first rank the pod hosts
- *       (node rank from {@code training.kubeflow.org/replica-type} / {@code replica-index}: the Master is node 0,
- *       Workers follow it; times the job's processes per node when known). Containers of an evicted pod are not
+ *       (its scheme's node rank times the job's processes per node when known). Containers of an evicted pod are not
  *       reported again: the eviction is the cause.</li>
  * </ul>
- * Also keeps {@link TrainingPods} and {@link HostNodes} (pod name → node, for torchelastic hostnames) current.
+ * Also keeps {@link TrainingPods} and {@link HostNodes} (pod hostname → node, for torchelastic) current.
+ * One informer per scheme, all with the same translation and the same counters.
  */
-final class PodWatcher implements ResourceEventHandler<Pod> {
+final class PodWatcher {
 
     static final String CONNECTOR = "kubernetes-pod";
     static final String JOB_LABEL = "training.kubeflow.org/job-name";
@@ -56,64 +56,68 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
         ctx.register(stats);
     }
 
+    /** The PyTorchJob pods' informer. */
     SharedIndexInformer<Pod> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().withLabel(JOB_LABEL).runnableInformer(resyncMillis);
-        informer.addEventHandler(this);
+        return start(client, resyncMillis, PodScheme.PYTORCHJOB);
+    }
+
+    /** The informer of one kind's pods (those with its label), translated here. */
+    SharedIndexInformer<Pod> start(KubernetesClient client, long resyncMillis, PodScheme scheme) {
+        SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().withLabel(scheme.label()).runnableInformer(resyncMillis);
+        informer.addEventHandler(handler(scheme));
         return informer;
     }
 
-    @Override
-    public void onAdd(Pod pod) {
-        if (!ctx.named(stats, pod)) {
-            return;
-        }
-        remember(pod);
-        ctx.emit(stats, changes(null, pod, ctx.now()));
+    /** Handles one kind's pods. */
+    ResourceEventHandler<Pod> handler(PodScheme scheme) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                if (!ctx.named(stats, pod)) {
+                    return;
+                }
+                remember(scheme, pod);
+                ctx.emit(stats, changes(scheme, null, pod, ctx.now()));
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+                if (!ctx.named(stats, old, pod) || KubeContext.sameVersion(old, pod)) {
+                    return;
+                }
+                remember(scheme, pod);
+                ctx.emit(stats, changes(scheme, old, pod, ctx.now()));
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                if (!ctx.named(stats, pod)) {
+                    return;
+                }
+                training.removePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+                if (hosts != null) {
+                    hosts.remove(hostname(pod));
+                }
+            }
+        };
     }
 
-    @Override
-    public void onUpdate(Pod old, Pod pod) {
-        if (!ctx.named(stats, old, pod) || KubeContext.sameVersion(old, pod)) {
-            return;
-        }
-        remember(pod);
-        ctx.emit(stats, changes(old, pod, ctx.now()));
-    }
-
-    @Override
-    public void onDelete(Pod pod, boolean finalStateUnknown) {
-        if (!ctx.named(stats, pod)) {
-            return;
-        }
-        training.removePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-        if (hosts != null) {
-            hosts.remove(pod.getMetadata().getName());
-        }
-    }
-
-    private void remember(Pod pod) {
-        String job = job(pod);
+    private void remember(PodScheme scheme, Pod pod) {
+        String job = job(scheme, pod);
         if (job == null) {
             return;
         }
-        Map<String, String> labels = pod.getMetadata().getLabels();
-        Integer index = null;
-        try {
-            index = labels.get(REPLICA_INDEX) == null ? null : Integer.valueOf(labels.get(REPLICA_INDEX));
-        } catch (NumberFormatException e) {
-            index = null;
-        }
         String node = node(pod);
         training.putPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-                new TrainingPods.Pod(KubeContext.uid(pod), job, node, labels.get(REPLICA_TYPE), index));
+                new TrainingPods.Pod(KubeContext.uid(pod), job, node, scheme.replicaType(pod), scheme.replicaIndex(pod)));
         if (hosts != null && node != null) {
-            hosts.put(pod.getMetadata().getName(), node);
+            hosts.put(hostname(pod), node);
         }
     }
 
     /** What a pod's new version says that its old version (null on first sight) did not. */
-    Translation changes(Pod old, Pod pod, Instant now) {
-        String job = job(pod);
+    Translation changes(PodScheme scheme, Pod old, Pod pod, Instant now) {
+        String job = job(scheme, pod);
         if (job == null) {
             return Translation.empty();
         }
@@ -134,10 +138,10 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
                 if (!failed(t) || known.contains(key)) {
                     continue;
                 }
-                Integer rank = firstRank(pod, job);
+                Integer rank = firstRank(scheme, pod, job);
                 if (rank == null) {
                     rejections.add(new Translation.Rejection("unknown_rank", "pod " + pod.getMetadata().getName()
-                            + " has no " + REPLICA_INDEX + " label"));
+                            + " " + scheme.noRank()));
                     continue;
                 }
                 String error = KubeContext.reason(t.getReason(), t.getMessage());
@@ -186,18 +190,12 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
         return now;
     }
 
-    private Integer firstRank(Pod pod, String job) {
-        Map<String, String> labels = pod.getMetadata().getLabels();
-        String index = labels.get(REPLICA_INDEX);
-        int i;
-        try {
-            i = Integer.parseInt(index);
-        } catch (NumberFormatException e) {
+    private Integer firstRank(PodScheme scheme, Pod pod, String job) {
+        TrainingPods.Job info = training.job(job);
+        Integer nodeRank = scheme.nodeRank(pod, info);
+        if (nodeRank == null) {
             return null;
         }
-        TrainingPods.Job info = training.job(job);
-        boolean master = "master".equalsIgnoreCase(labels.get(REPLICA_TYPE));
-        int nodeRank = master ? i : i + (info != null && info.hasMaster() ? 1 : 0);
         int ppn = info != null && info.procsPerNode() != null ? info.procsPerNode() : 1;
         return nodeRank * ppn;
     }
@@ -239,10 +237,18 @@ final class PodWatcher implements ResourceEventHandler<Pod> {
                 : pod.getStatus().getContainerStatuses().stream().filter(Objects::nonNull).toList();
     }
 
-    static String job(Pod pod) {
-        Map<String, String> labels = pod.getMetadata().getLabels();
-        String name = labels == null ? null : labels.get(JOB_LABEL);
+    private String job(PodScheme scheme, Pod pod) {
+        String name = scheme.name(pod, training);
         return name == null || name.isBlank() ? null : KubeContext.job(pod.getMetadata().getNamespace(), name);
+    }
+
+    /**
+     * The pod's hostname, which torchelastic reports: {@code spec.hostname} when set (an Indexed Job's pod, as under
+     * a TrainJob, is {@code <job>-<index>}, not its pod name), else the pod name.
+     */
+    private static String hostname(Pod pod) {
+        String hostname = pod.getSpec() == null ? null : KubeContext.text(pod.getSpec().getHostname());
+        return hostname != null ? hostname : pod.getMetadata().getName();
     }
 
     private static String node(Pod pod) {

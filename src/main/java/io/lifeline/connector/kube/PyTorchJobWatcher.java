@@ -98,7 +98,7 @@ final class PyTorchJobWatcher implements ResourceEventHandler<GenericKubernetesR
         Facts f = facts(job);
         Integer ppn = f.elastic == null ? null : f.elastic.procsPerNode();
         training.putJob(KubeContext.job(namespace, name), new TrainingPods.Job(ppn,
-                Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null, finished(job) != null));
+                Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null, finished(job) != null, false));
         if (jobs != null) {
             jobs.watchJob(namespace == null ? "default" : namespace, name, ppn);
         }

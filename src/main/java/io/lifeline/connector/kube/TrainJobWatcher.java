@@ -102,7 +102,7 @@ final class TrainJobWatcher implements ResourceEventHandler<GenericKubernetesRes
         String namespace = job.getMetadata().getNamespace();
         Facts f = facts(job);
         Integer ppn = f.elastic == null ? null : f.elastic.procsPerNode();
-        training.putJob(KubeContext.job(namespace, name), new TrainingPods.Job(ppn, false, finished(job) != null));
+        training.putJob(KubeContext.job(namespace, name), new TrainingPods.Job(ppn, false, finished(job) != null, true));
         if (jobs != null) {
             jobs.watchJob(namespace == null ? "default" : namespace, name, ppn);
         }

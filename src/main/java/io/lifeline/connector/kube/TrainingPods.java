@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What the watchers know about training pods and jobs, so that a Kubernetes Event about a pod can name its job
  * and a pod failure its ranks: pods by namespace/name (only pods of training jobs, removed when deleted) and jobs
- * by namespace/name (PyTorchJobs, removed when deleted). Thread-safe.
+ * by namespace/name (PyTorchJobs and TrainJobs, removed when deleted). Thread-safe.
  */
 final class TrainingPods {
 
@@ -14,8 +14,11 @@ final class TrainingPods {
     record Pod(String uid, String job, String node, String replicaType, Integer replicaIndex) {
     }
 
-    /** A watched job: processes per node, whether it has a Master replica, and whether it has finished. */
-    record Job(Integer procsPerNode, boolean hasMaster, boolean finished) {
+    /**
+     * A watched job: processes per node, whether it has a Master replica, whether it has finished, and whether it is
+     * a Trainer v2 TrainJob (whose pods are known by their JobSet's labels only).
+     */
+    record Job(Integer procsPerNode, boolean hasMaster, boolean finished, boolean trainJob) {
     }
 
     private final Map<String, Pod> pods = new ConcurrentHashMap<>();

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.lifeline.domain.event.EventType;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ class HostileObjectsTest {
                 .withLastTransitionTime("2026-03-01T10:00:00Z").endCondition().endStatus().build();
         node.getSpec().setTaints(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
         node.getStatus().getConditions().add(0, null);
-        PodWatcher pods = new PodWatcher(out.ctx, new TrainingPods(), null);
+        ResourceEventHandler<Pod> pods = new PodWatcher(out.ctx, new TrainingPods(), null).handler(PodScheme.PYTORCHJOB);
         Pod pod = new PodBuilder().withNewMetadata().withName("echo-worker-0").withNamespace("team-k").withUid("p0")
                 .addToLabels(PodWatcher.JOB_LABEL, "echo").endMetadata().withNewStatus().endStatus().build();
         pod.getStatus().setConditions(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
@@ -55,7 +56,7 @@ class HostileObjectsTest {
     void objectsWithoutANameAreRejectedAndNothingIsTranslated() {
         NodeWatcher nodes = new NodeWatcher(out.ctx, List.of(), "default", null);
         TrainingPods training = new TrainingPods();
-        PodWatcher pods = new PodWatcher(out.ctx, training, null);
+        ResourceEventHandler<Pod> pods = new PodWatcher(out.ctx, training, null).handler(PodScheme.PYTORCHJOB);
         PyTorchJobWatcher jobs = new PyTorchJobWatcher(out.ctx, training, null);
         Node named = new NodeBuilder().withNewMetadata().withName("gpu-2").withResourceVersion("1").endMetadata().build();
         Pod nameless = new PodBuilder().withNewMetadata().withNamespace("team-k")

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lifeline.config.ScrapeConfig;
@@ -50,7 +51,7 @@ class KubernetesObjectsFuzzTest {
     private final Captured out = new Captured();
     private final TrainingPods training = new TrainingPods();
     private final NodeWatcher nodes = new NodeWatcher(out.ctx, List.of("karpenter.sh/nodepool"), "default", null);
-    private final PodWatcher pods = new PodWatcher(out.ctx, training, null);
+    private final ResourceEventHandler<Pod> pods = new PodWatcher(out.ctx, training, null).handler(PodScheme.PYTORCHJOB);
     private final EventWatcher events = new EventWatcher(out.ctx, training);
     private final PyTorchJobWatcher jobs = new PyTorchJobWatcher(out.ctx, training, null);
 
