@@ -109,6 +109,7 @@ class KubernetesConnectorTest {
                 .statusCode(200).body("enabled", equalTo(true))
                 .body("kinds.find { it.kind == 'nodes' }.state", equalTo("watching"))
                 .body("kinds.find { it.kind == 'pods' }.state", equalTo("watching"))
+                .body("kinds.find { it.kind == 'trainjob-pods' }.state", equalTo("watching"))
                 .body("kinds.find { it.kind == 'events' }.state", equalTo("watching"))
                 .body("kinds.find { it.kind == 'pytorchjobs' }.state", equalTo("watching"))
                 .body("kinds.find { it.kind == 'kueue-workloads' }.state", equalTo("watching"))
