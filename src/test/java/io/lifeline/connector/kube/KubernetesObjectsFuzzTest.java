@@ -51,7 +51,9 @@ class KubernetesObjectsFuzzTest {
     private final Captured out = new Captured();
     private final TrainingPods training = new TrainingPods();
     private final NodeWatcher nodes = new NodeWatcher(out.ctx, List.of("karpenter.sh/nodepool"), "default", null);
-    private final ResourceEventHandler<Pod> pods = new PodWatcher(out.ctx, training, null).handler(PodScheme.PYTORCHJOB);
+    private final PodWatcher podWatcher = new PodWatcher(out.ctx, training, null);
+    private final ResourceEventHandler<Pod> pods = podWatcher.handler(PodScheme.PYTORCHJOB);
+    private final ResourceEventHandler<Pod> trainJobPods = podWatcher.handler(PodScheme.TRAINJOB);
     private final EventWatcher events = new EventWatcher(out.ctx, training);
     private final PyTorchJobWatcher jobs = new PyTorchJobWatcher(out.ctx, training, null);
 
@@ -95,10 +97,13 @@ class KubernetesObjectsFuzzTest {
         io.fabric8.kubernetes.api.model.Event event = read(eventJson, io.fabric8.kubernetes.api.model.Event.class);
         int before = out.all().size();
         if (pod != null) {
-            pods.onAdd(seed);
-            pods.onUpdate(seed, pod);
-            pods.onAdd(pod);
-            pods.onUpdate(pod, seed);
+            training.putJob("team-k/llama-ft", new TrainingPods.Job(4, false, false, true));
+            for (ResourceEventHandler<Pod> handler : List.of(pods, trainJobPods)) {
+                handler.onAdd(seed);
+                handler.onUpdate(seed, pod);
+                handler.onAdd(pod);
+                handler.onUpdate(pod, seed);
+            }
         }
         if (event != null) {
             events.onAdd(event);
@@ -106,6 +111,7 @@ class KubernetesObjectsFuzzTest {
         checked(before);
         if (pod != null) {
             pods.onDelete(pod, false);
+            trainJobPods.onDelete(pod, false);
         }
     }
 
@@ -172,7 +178,7 @@ class KubernetesObjectsFuzzTest {
 
     @Provide
     Arbitrary<Hostile.Case> pods() {
-        return Hostile.any(List.of(seedPod().seed(), evictedPod().seed()));
+        return Hostile.any(List.of(seedPod().seed(), evictedPod().seed(), trainJobPod().seed()));
     }
 
     @Provide
@@ -222,6 +228,20 @@ class KubernetesObjectsFuzzTest {
                 .withNewStatus().withPhase("Running").addNewContainerStatus().withName("pytorch").withRestartCount(1)
                 .withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled")
                 .withFinishedAt("2026-03-01T10:02:00Z").endTerminated().endLastState().endContainerStatus()
+                .endStatus().build());
+    }
+
+    /** A failed trainer node of the TrainJob team-k/llama-ft, labelled as JobSet and the Job controller label it. */
+    private static Hostile.Case trainJobPod() {
+        return seed("trainjob pod", new PodBuilder().withNewMetadata().withName("llama-ft-node-0-1-q8z4m").withNamespace("team-k")
+                .withUid("pod-uid-2").withResourceVersion("11").addToLabels(PodScheme.TrainJobPods.JOBSET_NAME, "llama-ft")
+                .addToLabels(PodScheme.TrainJobPods.REPLICATED_JOB, "node").addToLabels("jobset.sigs.k8s.io/job-index", "0")
+                .addToLabels(PodScheme.TrainJobPods.COMPLETION_INDEX, "1")
+                .addToAnnotations(PodScheme.TrainJobPods.COMPLETION_INDEX, "1").endMetadata()
+                .withNewSpec().withNodeName("gpu-node-1").withHostname("llama-ft-node-0-1").withSubdomain("llama-ft").endSpec()
+                .withNewStatus().withPhase("Running").addNewContainerStatus().withName("node").withRestartCount(1)
+                .withNewLastState().withNewTerminated().withExitCode(1).withReason("Error")
+                .withFinishedAt("2026-03-01T10:04:00Z").endTerminated().endLastState().endContainerStatus()
                 .endStatus().build());
     }
 
