@@ -24,8 +24,11 @@ import java.util.Set;
 final class PodOperator {
 
     static final String JOB_LABEL = "training.kubeflow.org/job-name";
-    /** Kubeflow Trainer v2: the TrainJob a pod (made by its JobSet) belongs to. */
-    static final String TRAINJOB_LABEL = "trainer.kubeflow.org/trainjob-name";
+    /**
+     * Kubeflow Trainer v2 puts no label of its own on pods: it names the JobSet after the TrainJob, and JobSet labels
+     * every pod with its name. A plain JobSet's pods read as a job Lifeline does not track, which the gate allows.
+     */
+    static final String TRAINJOB_LABEL = "jobset.sigs.k8s.io/jobset-name";
 
     private final KubernetesClient client;
     private final KubernetesClient evictions;
@@ -61,7 +64,7 @@ final class PodOperator {
 
     /**
      * The job of one pod, read from the API server (an eviction names only the pod): its PyTorchJob
-     * ({@value #JOB_LABEL}) or TrainJob ({@value #TRAINJOB_LABEL}) label; null for a pod that is gone or has neither.
+     * ({@value #JOB_LABEL}) or TrainJob's JobSet ({@value #TRAINJOB_LABEL}) label; null for a pod that is gone or has neither.
      */
     String jobOfPod(String namespace, String name) {
         Pod p = client.pods().inNamespace(namespace).withName(name).get();
