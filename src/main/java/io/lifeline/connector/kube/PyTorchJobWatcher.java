@@ -1,12 +1,8 @@
 package io.lifeline.connector.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lifeline.connector.Translation;
-import io.lifeline.connector.TranslatorStats;
 import io.lifeline.connector.http.ConnectorJobResolver;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
@@ -34,76 +30,26 @@ import java.util.Objects;
  * </ul>
  * Watched jobs also tell the torchelastic connector their run id (the job name) and processes per node.
  */
-final class PyTorchJobWatcher implements ResourceEventHandler<GenericKubernetesResource> {
+final class PyTorchJobWatcher extends TrainingJobWatcher {
 
     static final String CONNECTOR = "pytorchjob";
     static final String CRD = "pytorchjobs.kubeflow.org";
     static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("kubeflow.org")
             .withVersion("v1").withPlural("pytorchjobs").withKind("PyTorchJob").withNamespaced(true).build();
 
-    private final KubeContext ctx;
-    private final TrainingPods training;
-    private final ConnectorJobResolver jobs;
-    private final TranslatorStats stats = new TranslatorStats(CONNECTOR);
-
     PyTorchJobWatcher(KubeContext ctx, TrainingPods training, ConnectorJobResolver jobs) {
-        this.ctx = ctx;
-        this.training = training;
-        this.jobs = jobs;
-        ctx.register(stats);
-    }
-
-    SharedIndexInformer<GenericKubernetesResource> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(CONTEXT).inAnyNamespace()
-                .runnableInformer(resyncMillis);
-        informer.addEventHandler(this);
-        return informer;
+        super(ctx, training, jobs, CONNECTOR, CONTEXT);
     }
 
     @Override
-    public void onAdd(GenericKubernetesResource job) {
-        if (!ctx.named(stats, job)) {
-            return;
-        }
-        remember(job);
-        ctx.emit(stats, added(job, ctx.now()));
-    }
-
-    @Override
-    public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource job) {
-        if (!ctx.named(stats, old, job) || KubeContext.sameVersion(old, job)) {
-            return;
-        }
-        remember(job);
-        ctx.emit(stats, updated(old, job, ctx.now()));
-    }
-
-    @Override
-    public void onDelete(GenericKubernetesResource job, boolean finalStateUnknown) {
-        if (!ctx.named(stats, job)) {
-            return;
-        }
-        String name = job.getMetadata().getName();
-        String namespace = job.getMetadata().getNamespace();
-        training.removeJob(KubeContext.job(namespace, name));
-        if (jobs != null) {
-            jobs.unwatchJob(namespace, name);
-        }
-        ctx.emit(stats, deleted(job, ctx.now()));
-    }
-
-    private void remember(GenericKubernetesResource job) {
-        String name = job.getMetadata().getName();
-        String namespace = job.getMetadata().getNamespace();
+    TrainingPods.Job trainingJob(GenericKubernetesResource job) {
         Facts f = facts(job);
         Integer ppn = f.elastic == null ? null : f.elastic.procsPerNode();
-        training.putJob(KubeContext.job(namespace, name), new TrainingPods.Job(ppn,
-                Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null, finished(job) != null, false));
-        if (jobs != null) {
-            jobs.watchJob(namespace == null ? "default" : namespace, name, ppn);
-        }
+        return new TrainingPods.Job(ppn, Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null,
+                finished(job) != null, false);
     }
 
+    @Override
     Translation added(GenericKubernetesResource job, Instant now) {
         Facts f = facts(job);
         if (f.elastic == null) {
@@ -119,6 +65,7 @@ final class PyTorchJobWatcher implements ResourceEventHandler<GenericKubernetesR
         return Translation.of(out);
     }
 
+    @Override
     Translation updated(GenericKubernetesResource old, GenericKubernetesResource job, Instant now) {
         List<Event> out = new ArrayList<>();
         Facts before = facts(old);
@@ -149,6 +96,7 @@ final class PyTorchJobWatcher implements ResourceEventHandler<GenericKubernetesR
         return new Translation(out, rejections);
     }
 
+    @Override
     Translation deleted(GenericKubernetesResource job, Instant now) {
         if (finished(job) != null) {
             return Translation.empty();

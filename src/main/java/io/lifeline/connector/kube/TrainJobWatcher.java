@@ -1,12 +1,8 @@
 package io.lifeline.connector.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lifeline.connector.Translation;
-import io.lifeline.connector.TranslatorStats;
 import io.lifeline.connector.http.ConnectorJobResolver;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
@@ -35,7 +31,7 @@ import java.util.Objects;
  *   <li>{@code spec.suspend} turned on → {@code workload.requeued}; turned off → {@code workload.admitted}.</li>
  * </ul>
  */
-final class TrainJobWatcher implements ResourceEventHandler<GenericKubernetesResource> {
+final class TrainJobWatcher extends TrainingJobWatcher {
 
     static final String CONNECTOR = "trainjob";
     static final String CRD = "trainjobs.trainer.kubeflow.org";
@@ -46,68 +42,18 @@ final class TrainJobWatcher implements ResourceEventHandler<GenericKubernetesRes
     private static final int MAX_NODES = 100_000;
     private static final int MAX_PROCS = 1024;
 
-    private final KubeContext ctx;
-    private final TrainingPods training;
-    private final ConnectorJobResolver jobs;
-    private final TranslatorStats stats = new TranslatorStats(CONNECTOR);
-
     TrainJobWatcher(KubeContext ctx, TrainingPods training, ConnectorJobResolver jobs) {
-        this.ctx = ctx;
-        this.training = training;
-        this.jobs = jobs;
-        ctx.register(stats);
-    }
-
-    SharedIndexInformer<GenericKubernetesResource> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(CONTEXT).inAnyNamespace()
-                .runnableInformer(resyncMillis);
-        informer.addEventHandler(this);
-        return informer;
+        super(ctx, training, jobs, CONNECTOR, CONTEXT);
     }
 
     @Override
-    public void onAdd(GenericKubernetesResource job) {
-        if (!ctx.named(stats, job)) {
-            return;
-        }
-        remember(job);
-        ctx.emit(stats, added(job, ctx.now()));
-    }
-
-    @Override
-    public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource job) {
-        if (!ctx.named(stats, old, job) || KubeContext.sameVersion(old, job)) {
-            return;
-        }
-        remember(job);
-        ctx.emit(stats, updated(old, job, ctx.now()));
-    }
-
-    @Override
-    public void onDelete(GenericKubernetesResource job, boolean finalStateUnknown) {
-        if (!ctx.named(stats, job)) {
-            return;
-        }
-        String name = job.getMetadata().getName();
-        String namespace = job.getMetadata().getNamespace();
-        training.removeJob(KubeContext.job(namespace, name));
-        if (jobs != null) {
-            jobs.unwatchJob(namespace, name);
-        }
-        ctx.emit(stats, deleted(job, ctx.now()));
-    }
-
-    private void remember(GenericKubernetesResource job) {
-        String name = job.getMetadata().getName();
-        String namespace = job.getMetadata().getNamespace();
+    TrainingPods.Job trainingJob(GenericKubernetesResource job) {
         Facts f = facts(job);
         Integer ppn = f.elastic == null ? null : f.elastic.procsPerNode();
-        training.putJob(KubeContext.job(namespace, name), new TrainingPods.Job(ppn, false, finished(job) != null, true));
-        if (jobs != null) {
-            jobs.watchJob(namespace == null ? "default" : namespace, name, ppn);
-        }
+        return new TrainingPods.Job(ppn, false, finished(job) != null, true);
     }
 
+    @Override
     Translation added(GenericKubernetesResource job, Instant now) {
         Facts f = facts(job);
         if (f.elastic == null) {
@@ -123,6 +69,7 @@ final class TrainJobWatcher implements ResourceEventHandler<GenericKubernetesRes
         return Translation.of(out);
     }
 
+    @Override
     Translation updated(GenericKubernetesResource old, GenericKubernetesResource job, Instant now) {
         List<Event> out = new ArrayList<>();
         Facts before = facts(old);
@@ -153,6 +100,7 @@ final class TrainJobWatcher implements ResourceEventHandler<GenericKubernetesRes
         return new Translation(out, rejections);
     }
 
+    @Override
     Translation deleted(GenericKubernetesResource job, Instant now) {
         if (finished(job) != null) {
             return Translation.empty();
