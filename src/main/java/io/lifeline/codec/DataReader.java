@@ -56,19 +56,23 @@ final class DataReader {
         if (!v.isTextual()) {
             throw bad(field, "expected a string", v);
         }
-        String s = v.textValue();
+        return checked(prefix + field, v.textValue());
+    }
+
+    /** A string value the event log takes: at most {@link #MAX_STRING} characters, no NUL, no lone surrogate. */
+    static String checked(String field, String s) {
         if (s.length() > MAX_STRING) {
-            throw new InvalidEventException(prefix + field + ": longer than " + MAX_STRING + " characters");
+            throw new InvalidEventException(field + ": longer than " + MAX_STRING + " characters");
         }
         if (s.indexOf('\u0000') >= 0) {
-            throw new InvalidEventException(prefix + field + ": must not contain NUL characters");
+            throw new InvalidEventException(field + ": must not contain NUL characters");
         }
         for (int i = 0; i < s.length(); i++) {
             if (Character.isSurrogate(s.charAt(i))) {
                 String surrogate = Envelope.surrogateAt(s, i);
                 if (surrogate != null) {
                     // The event log's jsonb column refuses it.
-                    throw new InvalidEventException(prefix + field + ": must not contain " + surrogate);
+                    throw new InvalidEventException(field + ": must not contain " + surrogate);
                 }
                 i++;
             }

@@ -232,6 +232,22 @@ final class Envelope {
             }
             return n;
         }
+        if (node.isIntegralNumber() && node.canConvertToLong()) {
+            // Counted, not printed: a sample's numbers are most of its data, and asText() allocates for each.
+            return decimalLength(node.longValue());
+        }
         return node.asText().length();
+    }
+
+    /** The number of characters of {@code v} in decimal, its sign included. */
+    static int decimalLength(long v) {
+        if (v == Long.MIN_VALUE) {
+            return 20;
+        }
+        int n = v < 0 ? 2 : 1;
+        for (long a = Math.abs(v); a >= 10; a /= 10) {
+            n++;
+        }
+        return n;
     }
 }

@@ -49,6 +49,71 @@ class EventCodecFuzzTest {
         Statistics.coverage(c -> c.check("some accepted").percentage(p -> p > 1));
     }
 
+    /**
+     * Reading the attributes off the parser (the fast path) answers exactly as decoding the whole tree does: the same
+     * events, the same refusals with the same ids and reasons, the same refusal of a whole body.
+     */
+    @Property
+    void theStreamingDecoderAnswersAsTheTreeDecoder(@ForAll("bodies") Hostile.Case body) {
+        assertThat(outcome(() -> describe(codec.decodeBody(body.bytes(), false))))
+                .isEqualTo(outcome(() -> describe(decodeAsTree(body.bytes()))));
+        assertThat(outcome(() -> codec.decodeStructured(body.bytes()).toString()))
+                .isEqualTo(outcome(() -> codec.decodeEvent(codec.parse(body.bytes())).toString()));
+        Statistics.collect(outcome(() -> codec.decodeStructured(body.bytes()).toString()).startsWith("refused")
+                ? "single event refused" : "single event accepted");
+        Statistics.coverage(c -> c.check("single event accepted").percentage(p -> p > 1));
+    }
+
+    /** A structured body decoded the way the codec did before it streamed: the whole tree first, then each event. */
+    private DecodedBatch decodeAsTree(byte[] body) {
+        com.fasterxml.jackson.databind.JsonNode root;
+        try {
+            root = codec.mapper().readTree(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new InvalidEventException("malformed JSON: " + e.getOriginalMessage());
+        } catch (java.io.IOException e) {
+            throw new InvalidEventException("unreadable body: " + e.getMessage());
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new InvalidEventException("empty body");
+        }
+        if (!root.isArray() && !root.isObject()) {
+            throw new InvalidEventException("expected a CloudEvent object or an array of them, got "
+                    + DataReader.describe(root));
+        }
+        List<com.fasterxml.jackson.databind.JsonNode> nodes = new java.util.ArrayList<>();
+        root.forEach(nodes::add);
+        if (root.isObject()) {
+            nodes = List.of(root);
+        }
+        List<Event> events = new java.util.ArrayList<>();
+        List<Integer> positions = new java.util.ArrayList<>();
+        List<Rejection> rejections = new java.util.ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            com.fasterxml.jackson.databind.JsonNode node = nodes.get(i);
+            String id = node.isObject() && node.path("id").isTextual() ? node.get("id").textValue() : null;
+            try {
+                events.add(codec.decodeEvent(node));
+                positions.add(i);
+            } catch (InvalidEventException e) {
+                rejections.add(new Rejection(i, id == null ? null : DataReader.abbreviate(id), e.getMessage()));
+            }
+        }
+        return new DecodedBatch(events, positions, rejections);
+    }
+
+    private static String describe(DecodedBatch b) {
+        return b.events() + " at " + b.positions() + ", refused " + b.rejections();
+    }
+
+    private static String outcome(java.util.function.Supplier<String> decode) {
+        try {
+            return decode.get();
+        } catch (InvalidEventException e) {
+            return "refused: " + e.getMessage();
+        }
+    }
+
     /** Lines holding something other than spaces and tabs (a line's ending is LF, optionally after CR). */
     private static int linesWithContent(byte[] b) {
         int n = 0;

@@ -40,6 +40,6 @@ final class RecordDecoder {
             return codec.decodeBinary(PREFIX, headers,
                     contentType == null ? null : new EventCodec.Header(CONTENT_TYPE, contentType.value()), record.value());
         }
-        return codec.decodeEvent(codec.parse(record.value()));
+        return codec.decodeStructured(record.value());
     }
 }

@@ -9,6 +9,7 @@ import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.KafkaResource;
 import io.lifeline.testing.MixedEventStream;
 import io.lifeline.testing.TestTokens;
+import io.lifeline.testing.ThreadCpu;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -115,13 +116,16 @@ final class IngestLoad {
     double lifelineConsume(String topic, int n) throws Exception {
         long before = model.appliedCount();
         KafkaIngest ingest = new KafkaIngest(config(topic), pipeline, codec, registry, offsets);
+        ThreadCpu cpu = ThreadCpu.now();
         long start = System.nanoTime();
         ingest.start(KafkaResource.bootstrapServers());
         try {
             while (model.appliedCount() - before < n) {
                 Thread.sleep(5);
             }
-            return n / ((System.nanoTime() - start) / 1e9);
+            double rate = n / ((System.nanoTime() - start) / 1e9);
+            System.out.print("[bench] kafka ingest CPU by thread, " + ThreadCpu.perEvent(cpu.since(), n));
+            return rate;
         } finally {
             ingest.stop();
         }
@@ -176,6 +180,7 @@ final class IngestLoad {
             throw new IllegalStateException("load generator did not start: " + ready);
         }
         long before = model.appliedCount();
+        ThreadCpu cpu = ThreadCpu.now();
         long start = System.nanoTime();
         try (Writer go = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
             go.write("go\n");
@@ -188,6 +193,7 @@ final class IngestLoad {
             Thread.sleep(2);
         }
         double rate = n / ((System.nanoTime() - start) / 1e9);
+        System.out.print("[bench] HTTP (" + format + ") ingest CPU by thread, " + ThreadCpu.perEvent(cpu.since(), n));
         System.out.println("[bench] load generator: " + result);
         return rate;
     }
