@@ -15,7 +15,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,8 @@ import java.util.function.Supplier;
  * ({@code gpus / 8} nodes, one job per 32 GPUs, telemetry every 10 s: one {@code gpu.sample} per GPU) is warmed for
  * some simulated minutes, then every round applies one more simulated second of events on this thread (timed apart
  * from their generation) and times, on the same thread, each read the model's thread serves: the published snapshot,
- * the first page of {@code /api/v1/gpus} and of {@code /api/v1/jobs} (the resources' model-thread work), and a
+ * the first page of {@code /api/v1/gpus} and of {@code /api/v1/jobs} (the calls the resources make on the model's
+ * thread), and a
  * checkpoint's save. Then the retained heap of the model and its snapshot (used heap after GC with and without them),
  * and what a start from a checkpoint costs in the model (decode and restore). Prints and appends one JSON line per
  * run. Run by {@code bench/cost-curve.sh}:
@@ -101,8 +101,8 @@ public final class CostCurveBenchmark {
                 events += batch.size();
                 nanos += applyNanos(batch);
                 snap[r] = time(() -> snapshot = ModelSnapshot.take(model, snapshot, now, applied));
-                gpuPage[r] = time(() -> page(model.fleet().gpus(), 1000));
-                jobPage[r] = time(() -> page(model.jobs().list(JobFilter.all(), ns -> true), 100));
+                gpuPage[r] = time(() -> model.fleet().gpuPage(name -> true, null, 0, 1000));
+                jobPage[r] = time(() -> model.jobs().page(JobFilter.all(), ns -> true, 0, 100));
                 save[r] = r % 10 == 0 ? time(model::save) : -1;
             }
             if (model.fleet().gpus().size() < gpus * 9 / 10) {
@@ -173,10 +173,6 @@ public final class CostCurveBenchmark {
             applied += events.size();
             return System.nanoTime() - t0;
         }
-    }
-
-    private static <T> List<T> page(List<T> all, int limit) {
-        return new ArrayList<>(all.subList(0, Math.min(limit, all.size())));
     }
 
     private static long time(Supplier<?> s) {

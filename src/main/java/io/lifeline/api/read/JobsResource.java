@@ -4,6 +4,7 @@ import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.job.Jobs;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
@@ -73,7 +74,12 @@ public class JobsResource {
         int n = QueryParams.limit(limit, 100, 1000);
         int from = QueryParams.offset(offset);
         Scope scope = scope();
-        return model.read(m -> Page.of(m.jobs().list(f, scope.namespaceFilter()), from, n));
+        // Summaries only for the page's rows (every job's only for a breached filter): the model's thread is held for a
+        // look at each job, not a summary of each.
+        return model.read(m -> {
+            Jobs.JobPage page = m.jobs().page(f, scope.namespaceFilter(), from, n);
+            return new Page<>(page.items(), page.total(), from, n);
+        });
     }
 
     @GET

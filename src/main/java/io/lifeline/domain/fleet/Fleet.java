@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The live model of the fleet: nodes, their lifecycle, their GPUs and GPU health, built from {@code node.*}
@@ -59,6 +60,11 @@ public final class Fleet implements NodeModel {
 
     private final FleetSettings settings;
     private final HashMap<String, NodeState> nodes = new HashMap<>();
+    /**
+     * The same nodes in name order, kept with {@link #nodes} on every add and remove (log n each), so that a page in
+     * name order never sorts the whole fleet per request.
+     */
+    private final TreeMap<String, NodeState> byName = new TreeMap<>();
     /** Stamps each change of a node, so that a snapshot can tell which nodes changed since the previous one. */
     private long changes;
     /** Capacity types of live nodes by pool, as of change stamp {@link #capacityIndexAt}. */
@@ -82,7 +88,10 @@ public final class Fleet implements NodeModel {
 
         @Override
         public void forget(String subject) {
-            nodes.remove(subject);
+            NodeState n = nodes.get(subject);
+            if (n != null) {
+                remove(n);
+            }
         }
     };
 
@@ -112,7 +121,7 @@ public final class Fleet implements NodeModel {
         NodeState n = nodes.get(e.subject());
         if (n == null) {
             n = new NodeState(e.subject());
-            nodes.put(n.name, n);
+            add(n);
             if (e.type() != EventType.NODE_REGISTERED) {
                 strays.add(n.name, t);
             }
@@ -299,13 +308,12 @@ public final class Fleet implements NodeModel {
     /** Nodes passing {@code query}, by name. */
     public List<NodeSummary> nodes(NodeQuery query) {
         List<NodeSummary> out = new ArrayList<>();
-        for (NodeState n : nodes.values()) {
+        for (NodeState n : byName.values()) {
             NodeSummary s = views.summary(n);
             if (query.matches(s)) {
                 out.add(s);
             }
         }
-        out.sort(Comparator.comparing(NodeSummary::name));
         return out;
     }
 
@@ -327,9 +335,9 @@ public final class Fleet implements NodeModel {
 
     /**
      * One page of GPU views in the order of {@link #gpus()} (node name, then index), for the read API on the model's
-     * thread: it sorts the node names, not the GPUs, and makes views only for the page (for every GPU of the accepted
-     * nodes only when {@code health} asks for each one's verdict), so a page costs little more than the fleet's node
-     * count instead of a view and a sort of every GPU.
+     * thread: it walks the nodes in name order (an index kept on add and remove, never a sort per request) and makes
+     * views only for the page (for every GPU of the accepted nodes only when {@code health} asks for each one's
+     * verdict), so a page costs one look at each node instead of a view and a sort of every GPU.
      *
      * @param node   which nodes' GPUs count, by node name
      * @param health only GPUs with this verdict, or null for all
@@ -337,16 +345,13 @@ public final class Fleet implements NodeModel {
      * @param limit  how many to return at most
      */
     public GpuPage gpuPage(java.util.function.Predicate<String> node, GpuHealth health, int offset, int limit) {
-        List<String> names = new ArrayList<>(nodes.keySet());
-        Collections.sort(names);
         List<GpuView> items = new ArrayList<>(Math.min(limit, 1024));
         List<GpuView> one = new ArrayList<>(8);
         int total = 0;
-        for (String name : names) {
-            if (!node.test(name)) {
+        for (NodeState n : byName.values()) {
+            if (!node.test(n.name)) {
                 continue;
             }
-            NodeState n = nodes.get(name);
             if (health == null && (total + gpuCount(n) <= offset || items.size() >= limit)) {
                 total += gpuCount(n);
                 continue;
@@ -518,7 +523,7 @@ public final class Fleet implements NodeModel {
             throw new IllegalStateException("a fleet is restored only while it is empty");
         }
         for (SavedNode s : saved.nodes()) {
-            nodes.put(s.name(), NodeState.restore(s, strings, settings.lemonCapacity()));
+            add(NodeState.restore(s, strings, settings.lemonCapacity()));
         }
         changes = saved.changes();
         ledger.restore(saved.reliability(), strings);
@@ -559,9 +564,19 @@ public final class Fleet implements NodeModel {
     private void forget(List<TerminatedNodes.Entry> entries) {
         for (TerminatedNodes.Entry entry : entries) {
             NodeState n = entry.node();
-            if (n.state == NodeLifecycle.TERMINATED && n.stateSince == entry.since()) {
-                nodes.remove(n.name, n);
+            if (n.state == NodeLifecycle.TERMINATED && n.stateSince == entry.since() && nodes.get(n.name) == n) {
+                remove(n);
             }
         }
+    }
+
+    private void add(NodeState n) {
+        nodes.put(n.name, n);
+        byName.put(n.name, n);
+    }
+
+    private void remove(NodeState n) {
+        nodes.remove(n.name);
+        byName.remove(n.name);
     }
 }

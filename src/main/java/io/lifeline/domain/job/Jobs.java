@@ -34,8 +34,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -43,6 +43,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /**
  * The jobs model: applies job, scheduler and trainer events (subject = job name {@code namespace/name})
@@ -68,6 +69,8 @@ public final class Jobs {
     private final Clock clock;
     private final JobsConfig config;
     private final Map<String, Job> jobs = new HashMap<>();
+    /** The same jobs in name order, kept with {@link #jobs} on every add and remove, so no read sorts them. */
+    private final TreeMap<String, Job> byName = new TreeMap<>();
     private final NodeJobIndex index = new NodeJobIndex();
     private final ArrayDeque<Job> ended = new ArrayDeque<>();
     /** Jobs with timeline entries not yet handed over by {@link #drainTimeline()}: each job once, so at most all jobs. */
@@ -142,7 +145,7 @@ public final class Jobs {
         }
         for (SavedJob s : saved.jobs()) {
             Job job = new Job(s, config);
-            jobs.put(job.name, job);
+            add(job);
             index.move(job.name, List.of(), job.indexedNodes);
         }
         for (String name : saved.timelineQueue()) {
@@ -194,7 +197,7 @@ public final class Jobs {
                 forget(job);
             }
             job = new Job(e.subject(), e.time(), config, ids);
-            jobs.put(job.name, job);
+            add(job);
             if (e.type() != EventType.JOB_SUBMITTED) {
                 strays.add(job.name, e.time().toEpochMilli());
             }
@@ -286,6 +289,7 @@ public final class Jobs {
     private void forget(Job job) {
         if (jobs.get(job.name) == job) {
             jobs.remove(job.name);
+            byName.remove(job.name);
         }
         if (job.drainQueued) {
             // Keeps the queue bounded by the jobs known when nobody drains it.
@@ -404,10 +408,13 @@ public final class Jobs {
     }
 
     /** Jobs in name order: reads never depend on hash order. */
-    private List<Job> sorted() {
-        List<Job> all = new ArrayList<>(jobs.values());
-        all.sort(Comparator.comparing(j -> j.name));
-        return all;
+    private void add(Job job) {
+        jobs.put(job.name, job);
+        byName.put(job.name, job);
+    }
+
+    private Collection<Job> sorted() {
+        return byName.values();
     }
 
     private Optional<Job> find(String name) {
@@ -436,6 +443,50 @@ public final class Jobs {
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * One page of {@link #list(JobFilter, java.util.function.Predicate)}: the same rows and total, but summaries are
+     * made only for the page's rows unless the filter asks for the freshness verdict (which needs every job's), so a
+     * page costs one look at each job instead of a summary of each.
+     *
+     * @param offset how many matching jobs to skip
+     * @param limit  how many to return at most
+     */
+    public JobPage page(JobFilter filter, java.util.function.Predicate<String> visible, int offset, int limit) {
+        long now = now();
+        List<JobSummary> items = new ArrayList<>(Math.max(0, Math.min(limit, 1024)));
+        int total = 0;
+        for (Job job : sorted()) {
+            if (filter.namespace() != null && !filter.namespace().equals(job.namespace) || !visible.test(job.namespace)) {
+                continue;
+            }
+            if (filter.state() != null && filter.state() != job.state) {
+                continue;
+            }
+            boolean onPage = total >= offset && items.size() < limit;
+            if (filter.breached() == null && !onPage) {
+                total++;
+                continue;
+            }
+            JobSummary s = views.summary(job, now);
+            if (filter.breached() == null || filter.breached() == s.freshnessBreached()) {
+                if (onPage) {
+                    items.add(s);
+                }
+                total++;
+            }
+        }
+        return new JobPage(List.copyOf(items), total);
+    }
+
+    /**
+     * A page of {@link #page}.
+     *
+     * @param items the page's rows, by name
+     * @param total how many jobs match in all
+     */
+    public record JobPage(List<JobSummary> items, int total) {
     }
 
     /** Every job's detail, sorted by name, all taken at one time. */
