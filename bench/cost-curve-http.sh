@@ -21,7 +21,20 @@ cd "$here"
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1024 4096 16384 65536 262144)
 runs="${RUNS:-1}"
-if [ ! -f target/quarkus-app/quarkus-run.jar ]; then
+# The jar as the quick start builds it: a build with -DskipFrontend packages a development-mode UI that refuses to
+# start outside the project directory.
+production() {
+  python3 - <<'PY'
+import glob, json, sys, zipfile
+jars = glob.glob("target/quarkus-app/app/*.jar")
+try:
+    info = json.loads(zipfile.ZipFile(jars[0]).read("META-INF/VAADIN/config/flow-build-info.json"))
+    sys.exit(0 if info.get("productionMode") else 1)
+except (IndexError, KeyError):
+    sys.exit(1)
+PY
+}
+if [ ! -f target/quarkus-app/quarkus-run.jar ] || ! production; then
   ./mvnw -q -o -B -DskipTests package
 fi
 ./mvnw -q -o -B -DskipFrontend -Dcheckstyle.skip test-compile
