@@ -5,7 +5,8 @@
 # target/quarkus-app/quarkus-run.jar, demo fleet off, APP_HEAP, default 6g: the JVM's default on a 24 GiB machine):
 #   1. io.lifeline.bench.FleetHttpLoad, in a JVM of its own, sends the fleet over POST /api/v1/events in batches of
 #      1,000 (FILL simulated seconds, default 60, as fast as the server takes them, then at the fleet's real rate,
-#      GPUs/10 gpu.sample per second plus progress and lifecycle) and, once caught up with the clock, READERS threads
+#      GPUs/10 gpu.sample per second plus progress and lifecycle) and, once caught up with the clock (or CATCHUP
+#      seconds, default 300, behind it: a server slower than the fleet never catches up), READERS threads
 #      (default 4) on keep-alive connections alternate GET /api/v1/jobs and GET /api/v1/gpus (first page, default page
 #      size, admin token); WARM seconds (default 10) dropped, then timed until each endpoint has REQUESTS (default
 #      3000) or MEASURE seconds (default 180) have passed; p50/p90/p99/max, and the ingest rate achieved meanwhile.

@@ -8,7 +8,8 @@ RESTARTS times on that database, each timed from the JVM's launch to /q/health/r
 line per size to the lines file. Standard library only.
 
     python3 bench/cost_curve_http.py CLASSPATH LINES_FILE GPUS...
-Environment: APP_HEAP (default 6g), LOAD_HEAP (default by size), MEASURE, REQUESTS, READERS, FILL, WARM, RESTARTS,
+Environment: APP_HEAP (default 6g), LOAD_HEAP (default by size), MEASURE, REQUESTS, READERS, FILL, CATCHUP, WARM,
+RESTARTS,
 KEEP_DATA=1 to keep target/cost-curve-http/<gpus>.
 """
 import json
@@ -59,7 +60,7 @@ def measure(classpath, gpus):
     try:
         args = [java(), "-Xmx" + load_heap(gpus), "-XX:+UseParallelGC", "-cp", classpath,
                 "io.lifeline.bench.FleetHttpLoad", "url=" + app.url, "token=" + app.token, "gpus=%d" % gpus]
-        for key, env in (("fill", "FILL"), ("warm", "WARM"), ("measure", "MEASURE"), ("requests", "REQUESTS"),
+        for key, env in (("fill", "FILL"), ("catchup", "CATCHUP"), ("warm", "WARM"), ("measure", "MEASURE"), ("requests", "REQUESTS"),
                          ("readers", "READERS")):
             if os.environ.get(env):
                 args.append("%s=%s" % (key, os.environ[env]))
