@@ -71,17 +71,20 @@ def cell(v):
 
 def table(points):
     rows = ["| GPUs | runs | offered events/s | achieved events/s | /api/v1/jobs p50 ms | /api/v1/jobs p99 ms "
-            "| /api/v1/gpus p50 ms | /api/v1/gpus p99 ms | requests per endpoint | start-up s (runs) | load average |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+            "| /api/v1/gpus p50 ms | /api/v1/gpus p99 ms | requests per endpoint | simulation lag s | start-up s (runs) "
+            "| first start s, empty database | load average |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for gpus, runs in by_size(points):
         starts = [s for r in runs for s in r.get("startup_seconds_runs", [])]
-        rows.append("| {:,} ({:,} nodes, {:,} jobs) | {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} |".format(
+        rows.append("| {:,} ({:,} nodes, {:,} jobs) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} |".format(
             gpus, runs[0]["nodes"], runs[0]["jobs"], len(runs),
             cell(median_of(runs, "offered_events_per_s")), cell(median_of(runs, "achieved_events_per_s")),
             cell(median_of(runs, "api_jobs_p50_ms")), cell(median_of(runs, "api_jobs_p99_ms")),
             cell(median_of(runs, "api_gpus_p50_ms")), cell(median_of(runs, "api_gpus_p99_ms")),
             cell(min(min(r["api_jobs_requests"], r["api_gpus_requests"]) for r in runs)),
+            cell(median_of(runs, "simulation_lag_seconds")),
             cell(median_of(runs, "startup_seconds")), ", ".join(cell(s) for s in starts),
+            cell(median_of(runs, "first_start_seconds")),
             "; ".join("%s to %s" % (r["load_average_start"], r["load_average_end"]) for r in runs)))
     return "\n".join(rows)
 
