@@ -56,7 +56,9 @@ public final class LifelineMain {
         System.setProperty("lifeline.database.embedded", "true");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // Shutdown hooks run concurrently: let the application flush its last batch first.
-            ShutdownOrder.awaitApplicationStopped();
+            if (!ShutdownOrder.awaitApplicationStopped()) {
+                System.err.println("lifeline: stopping the embedded database before the application finished writing");
+            }
             db.close();
         }, "lifeline-embedded-db-stop"));
         return db;
