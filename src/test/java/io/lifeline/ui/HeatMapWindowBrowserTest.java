@@ -128,6 +128,16 @@ class HeatMapWindowBrowserTest {
         return true;
     }
 
+    /** Waits, and says what the browser holds if it does not come. */
+    private void awaitState(java.util.function.BooleanSupplier condition) {
+        try {
+            browser.await(condition);
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("the browser holds " + state() + ", announces '" + browser.text("fleet-focused")
+                    + "'", e);
+        }
+    }
+
     @Test
     void scrollingTheHeatMapBringsTheRowsOfTheNewWindow() {
         browser.signIn(TestTokens.operator());
@@ -140,7 +150,7 @@ class HeatMapWindowBrowserTest {
         new Actions(browser.driver).scrollFromOrigin(WheelInput.ScrollOrigin.fromElement(
                 browser.driver.findElement(By.id("fleet-heatmap"))), 0, 400).perform();
         browser.await(() -> number(state(), "zoomStart") > 0);
-        browser.await(() -> {
+        awaitState(() -> {
             var s = state();
             return number(s, "first") == number(s, "zoomStart") && shows(s, number(s, "zoomStart"), number(s, "zoomEnd"));
         });
@@ -151,7 +161,7 @@ class HeatMapWindowBrowserTest {
         browser.tabTo("fleet-heatmap", 40);
         new Actions(browser.driver).keyDown(Keys.CONTROL).sendKeys(Keys.END).keyUp(Keys.CONTROL).perform();
         String last = name(NODES - 1);
-        browser.await(() -> browser.text("fleet-focused").equals(last + ", GPU 7: " + (NODES - 1) + " % (node "
+        awaitState(() -> browser.text("fleet-focused").equals(last + ", GPU 7: " + (NODES - 1) + " % (node "
                 + NODES + " of " + NODES + ")"));
         assertThat(shows(state(), NODES - FleetPresenter.VISIBLE_ROWS, NODES - 1)).as("last window: %s", state())
                 .isTrue();
