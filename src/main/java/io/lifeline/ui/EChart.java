@@ -315,10 +315,14 @@ public class EChart extends Div {
         }
     }
 
+    /**
+     * The browser's zoom report. Its range comes as doubles: Vaadin decodes a client call's numbers only as int or
+     * double (a long parameter makes every call fail on the server), and epoch millis do not fit an int.
+     */
     @ClientCallable
-    void zoomed(long from, long to, boolean whole) {
+    void zoomed(double from, double to, boolean whole) {
         if (zoomListener != null) {
-            zoomListener.zoomed(from, to, whole);
+            zoomListener.zoomed(Math.round(from), Math.round(to), whole);
         }
     }
 
