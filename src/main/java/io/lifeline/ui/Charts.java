@@ -75,18 +75,30 @@ final class Charts {
                 .collect(Collectors.joining("; ")) + ".";
     }
 
-    /** One heatmap of every shown GPU: rows are nodes, columns GPU indexes; a vertical zoom keeps 2,000 rows usable. */
+    /** The heat map's first window of rows (see {@link #heatMap(HeatMapModel.Window)}). */
     static String heatMap(HeatMapModel m) {
+        return heatMap(FleetPresenter.window(m));
+    }
+
+    /**
+     * One heatmap of the GPUs of a window of rows: rows are nodes, columns GPU indexes. Only the window's rows and
+     * cells are sent (a 16,000-GPU map would be hundreds of kilobytes), with their row indexes in the whole map and
+     * {@code llWindow} (first row, row count), from which {@link EChart} lays out the whole axis; a vertical zoom
+     * bar over it shows where the window is, and moving it asks the server for the rows it then shows.
+     */
+    static String heatMap(HeatMapModel.Window w) {
+        HeatMapModel m = w.map();
         ObjectNode o = base();
         ArrayNode cols = JSON.createArrayNode();
         for (int c = 0; c < m.columns(); c++) {
             cols.add("GPU " + c);
         }
         ArrayNode rows = JSON.createArrayNode();
-        m.nodes().forEach(rows::add);
+        w.nodes().forEach(rows::add);
+        o.putObject("llWindow").put("first", w.first()).put("total", w.total());
         boolean health = m.metric() == HeatMapModel.Metric.HEALTH;
         ArrayNode data = JSON.createArrayNode();
-        for (int r = 0; r < m.nodes().size(); r++) {
+        for (int r = w.first(); r <= w.last(); r++) {
             for (int c = 0; c < m.columns(); c++) {
                 Double v = m.value(r, c);
                 if (v == null) {
@@ -112,11 +124,10 @@ final class Charts {
         ObjectNode y = o.putObject("yAxis").put("type", "category").put("inverse", true);
         y.set("data", rows);
         y.putObject("axisLabel").put("fontSize", 11);
-        int visible = Math.min(m.nodes().size(), 40);
         ArrayNode zoom = o.putArray("dataZoom");
-        if (m.nodes().size() > visible) {
+        if (w.total() > w.rows()) {
             zoom.addObject().put("type", "slider").put("yAxisIndex", 0).put("right", 10).put("width", 16)
-                    .put("startValue", 0).put("endValue", visible - 1).put("zoomLock", false);
+                    .put("startValue", w.first()).put("endValue", w.last()).put("zoomLock", false);
             zoom.addObject().put("type", "inside").put("yAxisIndex", 0).put("zoomOnMouseWheel", false)
                     .put("moveOnMouseWheel", true);
         }

@@ -14,7 +14,9 @@ import java.util.function.Consumer;
  * they are resolved in the browser and again whenever the theme changes, so labels keep their contrast in both
  * themes. A chart is an image with a text description ({@link #setDescription}), or, for the fleet heat map
  * ({@link #setKeyboardGrid}), a keyboard-operable grid: arrow keys move a focused cell, a live region names it,
- * Enter opens it. Zooming reports the visible range back ({@link #onZoom}).
+ * Enter opens it. Zooming reports the visible range back ({@link #onZoom}). An option may carry only a window of
+ * its y axis' rows ({@code llWindow}: first row and row count, see {@code Charts.heatMap}); the chart lays them out
+ * on the whole axis, and the zoom report is how the server learns which rows to send next.
  */
 @JavaScript("context://webjars/echarts/5.3.1/dist/echarts.min.js")
 public class EChart extends Div {
@@ -29,15 +31,18 @@ public class EChart extends Div {
                   el.$server.chartClicked(JSON.stringify(p.value === undefined ? null : p.value), p.seriesName || '');
                 }
               });
+              el.__llReportZoom = () => {
+                clearTimeout(el.__zoomTimer);
+                const m = el.__chart.getModel().getComponent('dataZoom', 0);
+                if (m && el.__llZoomReported && el.$server && el.$server.zoomed) {
+                  const v = m.getValueRange(), pc = m.getPercentRange();
+                  el.$server.zoomed(Math.round(v[0]), Math.round(v[1]), pc[0] <= 0 && pc[1] >= 100);
+                }
+              };
+              // Once the person pauses: a chart sent in windows shows blank rows until the server answers.
               el.__chart.on('datazoom', () => {
                 clearTimeout(el.__zoomTimer);
-                el.__zoomTimer = setTimeout(() => {
-                  const m = el.__chart.getModel().getComponent('dataZoom', 0);
-                  if (m && el.__llZoomReported && el.$server && el.$server.zoomed) {
-                    const v = m.getValueRange(), pc = m.getPercentRange();
-                    el.$server.zoomed(Math.round(v[0]), Math.round(v[1]), pc[0] <= 0 && pc[1] >= 100);
-                  }
-                }, 400);
+                el.__zoomTimer = setTimeout(el.__llReportZoom, el.__llLoaded ? 120 : 400);
               });
               // Colours given as Lumo custom properties follow the theme: resolve them again when it changes.
               const again = new MutationObserver(() => el.__llApply && el.__llApply());
@@ -71,6 +76,17 @@ public class EChart extends Div {
                 return v;
               };
               const option = resolve(JSON.parse(el.__llJson));
+              // A window of the y axis' rows: they are laid out at their places on the whole axis (blank labels
+              // elsewhere), so the zoom bar shows where the window is.
+              const w = option.llWindow;
+              delete option.llWindow;
+              el.__llLoaded = null;
+              if (w) {
+                const names = option.yAxis.data, all = new Array(w.total).fill('');
+                names.forEach((n, i) => { all[w.first + i] = n; });
+                option.yAxis.data = all;
+                el.__llLoaded = {first: w.first, last: w.first + names.length - 1};
+              }
               if (el.__llGrid) {
                 window.__llHeatGrid(el, option);
               }
@@ -138,6 +154,16 @@ public class EChart extends Div {
                   ch.dispatchAction({type: 'dataZoom', dataZoomIndex: 0, startValue: start, endValue: start + span});
                 }
                 ch.dispatchAction({type: 'downplay', seriesIndex: 0});
+                const l = el.__llLoaded;
+                if (l && (p.r < l.first || p.r > l.last)) {
+                  // The row is not among those sent yet: ask for them now, name the cell once they are drawn.
+                  el.__llPending = el.__llPending || announce;
+                  ch.dispatchAction({type: 'hideTip'});
+                  el.__llReportZoom();
+                  return;
+                }
+                announce = announce || el.__llPending;
+                el.__llPending = false;
                 if (cell.i !== undefined) {
                   ch.dispatchAction({type: 'highlight', seriesIndex: 0, dataIndex: cell.i});
                   ch.dispatchAction({type: 'showTip', seriesIndex: 0, dataIndex: cell.i});
@@ -289,10 +315,14 @@ public class EChart extends Div {
         }
     }
 
+    /**
+     * The browser's zoom report. Its range comes as doubles: Vaadin decodes a client call's numbers only as int or
+     * double (a long parameter makes every call fail on the server), and epoch millis do not fit an int.
+     */
     @ClientCallable
-    void zoomed(long from, long to, boolean whole) {
+    void zoomed(double from, double to, boolean whole) {
         if (zoomListener != null) {
-            zoomListener.zoomed(from, to, whole);
+            zoomListener.zoomed(Math.round(from), Math.round(to), whole);
         }
     }
 

@@ -14,7 +14,29 @@ import java.util.TreeSet;
 /** Derives the heat map from a snapshot: filters nodes, groups them by pool and zone, picks each GPU's value. */
 public final class FleetPresenter {
 
+    /** Rows the heat map shows at once (its 640 px height); the chart is sent this many rows at first. */
+    public static final int VISIBLE_ROWS = 40;
+
     private FleetPresenter() {
+    }
+
+    /** The first rows of the map, as the view opens. */
+    public static HeatMapModel.Window window(HeatMapModel m) {
+        return window(m, 0, VISIBLE_ROWS - 1);
+    }
+
+    /**
+     * The rows {@code from} to {@code to} (inclusive) of the map, as its zoom bar asks for them: kept inside the map
+     * and, near its end, moved up so that it keeps its height (the map may have shrunk since the browser asked).
+     */
+    public static HeatMapModel.Window window(HeatMapModel m, int from, int to) {
+        int total = m.nodes().size();
+        int rows = Math.max(1, Math.min(to - from + 1, total));
+        if (total == 0) {
+            return new HeatMapModel.Window(m, 0, 0);
+        }
+        int first = Math.max(0, Math.min(from, total - rows));
+        return new HeatMapModel.Window(m, first, rows);
     }
 
     public static HeatMapModel heatMap(DashboardSnapshot s, FleetQuery q) {

@@ -25,11 +25,11 @@ import java.util.Optional;
 
 /**
  * Every GPU of the fleet as one cell of a single heat map (one chart, not one component per GPU, so 16,000 GPUs
- * stay light), coloured by health, utilisation or temperature, grouped by pool and zone, with filters; a click on a
- * cell opens the node's panel. The map is keyboard-operable (arrow keys, Enter; a live region names the focused GPU)
- * and health is never colour alone (glyphs on the cells, words in the tooltip and the legend). The filters and the
- * open node live in the URL ({@code ?pool=&capacity=&health=&job=&metric=&node=}), so a pasted link opens the same
- * view.
+ * stay light; the browser is sent only the rows its zoom bar shows, and asks for others as it moves), coloured by
+ * health, utilisation or temperature, grouped by pool and zone, with filters; a click on a cell opens the node's
+ * panel. The map is keyboard-operable (arrow keys, Enter; a live region names the focused GPU) and health is never
+ * colour alone (glyphs on the cells, words in the tooltip and the legend). The filters and the open node live in the
+ * URL ({@code ?pool=&capacity=&health=&job=&metric=&node=}), so a pasted link opens the same view.
  */
 @Route(value = "fleet", layout = MainLayout.class)
 @PageTitle("Fleet · Lifeline")
@@ -53,6 +53,10 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
     private boolean restoring;
     private DashboardSnapshot snapshot = DashboardSnapshot.EMPTY;
     private HeatMapModel shown;
+    /** The rows the browser shows (asked for by its zoom bar), and the filters they were asked under. */
+    private int windowFrom;
+    private int windowTo = FleetPresenter.VISIBLE_ROWS - 1;
+    private FleetQuery windowQuery;
     private String openNode;
     private final ColocationGateway colocation;
     private final com.vaadin.flow.component.grid.Grid<ColocationService.PoolView> lending =
@@ -116,6 +120,11 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         chart.setId("fleet-heatmap");
         chart.onClick(v -> cellClicked(v, false));
         chart.onActivate(v -> cellClicked(v, true));
+        chart.onZoom((from, to, whole) -> {
+            windowFrom = (int) from;
+            windowTo = (int) to;
+            drawWindow();
+        });
         legend.setId("fleet-legend");
         legend.addClassName("ll-heat-legend");
         focused.setId("fleet-focused");
@@ -230,7 +239,14 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
     }
 
     private void render() {
-        HeatMapModel m = FleetPresenter.heatMap(snapshot, query());
+        FleetQuery q = query();
+        if (!q.equals(windowQuery)) {
+            // Other filters, another map: back to its top.
+            windowQuery = q;
+            windowFrom = 0;
+            windowTo = FleetPresenter.VISIBLE_ROWS - 1;
+        }
+        HeatMapModel m = FleetPresenter.heatMap(snapshot, q);
         if (m.equals(shown)) {
             return;
         }
@@ -264,7 +280,14 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
             groups.add(Ui.badge(g.label() + ": " + g.rows() + " nodes, " + g.gpus() + " GPUs"
                     + (g.unhealthy() == 0 ? "" : ", " + g.unhealthy() + " unhealthy"), g.unhealthy() == 0 ? "" : "error"));
         }
-        chart.setOption(Charts.heatMap(m));
+        drawWindow();
+    }
+
+    /** Sends the chart the rows of its window only (a live update or a zoom: the same few rows' worth). */
+    private void drawWindow() {
+        if (shown != null) {
+            chart.setOption(Charts.heatMap(FleetPresenter.window(shown, windowFrom, windowTo)));
+        }
     }
 
     private void cellClicked(String valueJson, boolean keyboard) {

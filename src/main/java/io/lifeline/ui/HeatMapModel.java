@@ -45,4 +45,30 @@ public record HeatMapModel(Metric metric, List<String> nodes, List<Group> groups
     public Double value(int row, int column) {
         return values.get(row * columns + column);
     }
+
+    /**
+     * The rows of the map the browser is shown: the chart is sent these rows only, with the map's row count so that
+     * its zoom bar spans the whole map (see {@link FleetPresenter#window}).
+     *
+     * @param map    the whole map
+     * @param first  index of the window's first row
+     * @param rows   how many rows it holds
+     */
+    public record Window(HeatMapModel map, int first, int rows) {
+
+        /** Index of the window's last row (first − 1 when empty). */
+        public int last() {
+            return first + rows - 1;
+        }
+
+        /** Rows of the whole map. */
+        public int total() {
+            return map.nodes().size();
+        }
+
+        /** The window's row labels, top to bottom. */
+        public List<String> nodes() {
+            return map.nodes().subList(first, first + rows);
+        }
+    }
 }

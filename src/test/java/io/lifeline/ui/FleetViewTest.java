@@ -121,6 +121,30 @@ class FleetViewTest {
     }
 
     @Test
+    void theChartIsSentTheRowsItsZoomBarAsksFor() throws Exception {
+        FleetView view = open(Role.VIEWER);
+        EChart chart = _get(EChart.class, s -> s.withId("fleet-heatmap"));
+        HeatMapModel m = view.shown();
+        var first = Charts.JSON.readTree(chart.option());
+        assertThat(first.at("/llWindow/total").asInt()).isEqualTo(m.nodes().size());
+        assertThat(first.at("/yAxis/data").size()).isEqualTo(Math.min(m.nodes().size(), FleetPresenter.VISIBLE_ROWS));
+        // The browser reports rows 2 to 11 in view: the chart gets those rows, the click on one opens it.
+        chart.zoomed(2, 11, false);
+        var o = Charts.JSON.readTree(chart.option());
+        assertThat(o.at("/llWindow/first").asInt()).isEqualTo(2);
+        assertThat(o.at("/yAxis/data")).hasSize(10);
+        assertThat(o.at("/yAxis/data/0").asText()).isEqualTo(m.nodes().get(2));
+        assertThat(o.at("/yAxis/data/9").asText()).isEqualTo(m.nodes().get(11));
+        assertThat(chart.option()).doesNotContain("\"" + m.nodes().get(0) + "\"");
+        chart.chartClicked("[0,11,0]", "Health");
+        UiTestSupport.await(() -> view.panel().shown() != null);
+        assertThat(view.panel().shown().detail().name()).isEqualTo(m.nodes().get(11));
+        // Another filter starts again at the top of its map.
+        _setValue(_get(ComboBox.class, s -> s.withId("fleet-pool")), "spot-p5");
+        assertThat(Charts.JSON.readTree(chart.option()).at("/llWindow/first").asInt()).isZero();
+    }
+
+    @Test
     void aViewerSeesNoNodeActions() {
         FleetView view = open(Role.VIEWER);
         view.openNode(view.shown().nodes().get(0));

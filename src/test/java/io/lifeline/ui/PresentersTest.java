@@ -83,6 +83,55 @@ class PresentersTest {
     }
 
     @Test
+    void theChartIsSentOnlyTheRowsOfItsWindowAtTheirPlacesInTheWholeMap() throws Exception {
+        HeatMapModel m = FleetPresenter.heatMap(fleet(1000), FleetQuery.all());
+        HeatMapModel.Window first = FleetPresenter.window(m);
+        assertThat(first.first()).isZero();
+        assertThat(first.rows()).isEqualTo(FleetPresenter.VISIBLE_ROWS);
+        assertThat(first.total()).isEqualTo(2000);
+
+        HeatMapModel.Window w = FleetPresenter.window(m, 995, 1034);
+        assertThat(w.nodes()).hasSize(40).startsWith("p1-995").contains("p2-0").endsWith("p2-34");
+        var o = Charts.JSON.readTree(Charts.heatMap(w));
+        assertThat(o.at("/llWindow/first").asInt()).isEqualTo(995);
+        assertThat(o.at("/llWindow/total").asInt()).isEqualTo(2000);
+        assertThat(o.at("/yAxis/data")).hasSize(40);
+        assertThat(o.at("/yAxis/data/0").asText()).isEqualTo("p1-995");
+        assertThat(o.at("/dataZoom/0/startValue").asInt()).isEqualTo(995);
+        assertThat(o.at("/dataZoom/0/endValue").asInt()).isEqualTo(1034);
+        var cells = o.at("/series/0/data");
+        assertThat(cells).hasSize(40 * 8);
+        java.util.Set<Integer> rows = new java.util.TreeSet<>();
+        for (var cell : cells) {
+            var v = cell.isArray() ? cell : cell.get("value");
+            rows.add(v.get(1).asInt());
+            assertThat(v.get(2).asDouble()).isEqualTo(m.value(v.get(1).asInt(), v.get(0).asInt()));
+        }
+        assertThat(rows).hasSize(40).first().isEqualTo(995);
+        assertThat(rows).last().isEqualTo(1034);
+        // The failed GPU of p2-0 (row 1000) keeps its glyph.
+        assertThat(Charts.heatMap(w)).contains("\"value\":[3,1000,2.0]").contains("\"formatter\":\"✕\"");
+    }
+
+    @Test
+    void aWindowStaysInsideTheMapAndKeepsItsHeight() {
+        HeatMapModel m = FleetPresenter.heatMap(fleet(50), FleetQuery.all());
+        assertThat(FleetPresenter.window(m, 90, 129)).extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows)
+                .containsExactly(60, 40);
+        assertThat(FleetPresenter.window(m, -5, 34)).extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows)
+                .containsExactly(0, 40);
+        // Zoomed out to the whole map: every row.
+        assertThat(FleetPresenter.window(m, 0, 99).rows()).isEqualTo(100);
+        HeatMapModel small = FleetPresenter.heatMap(fleet(3), FleetQuery.all());
+        HeatMapModel.Window all = FleetPresenter.window(small, 20, 59);
+        assertThat(all).extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows).containsExactly(0, 6);
+        assertThat(Charts.heatMap(all)).contains("\"dataZoom\":[]");
+        HeatMapModel none = FleetPresenter.heatMap(fleet(0), FleetQuery.all());
+        assertThat(FleetPresenter.window(none).rows()).isZero();
+        assertThat(Charts.heatMap(none)).contains("\"data\":[]");
+    }
+
+    @Test
     void heatMapFiltersAndMetrics() {
         DashboardSnapshot s = fleet(3);
         assertThat(FleetPresenter.heatMap(s, new FleetQuery(null, CapacityType.ON_DEMAND, null, null,
