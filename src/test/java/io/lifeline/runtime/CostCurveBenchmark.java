@@ -199,22 +199,7 @@ public final class CostCurveBenchmark {
     }
 
     private static String json(Map<String, Object> o) {
-        StringBuilder b = new StringBuilder("{");
-        for (Map.Entry<String, Object> e : o.entrySet()) {
-            if (b.length() > 1) {
-                b.append(", ");
-            }
-            b.append('"').append(e.getKey()).append("\": ");
-            Object v = e.getValue();
-            if (v instanceof Double d) {
-                b.append(String.format(Locale.ROOT, "%.3f", d));
-            } else if (v instanceof Number) {
-                b.append(v);
-            } else {
-                b.append('"').append(v).append('"');
-            }
-        }
-        return b.append('}').toString();
+        return io.lifeline.testing.FlatJson.of(o);
     }
 
     private static long usedAfterGc() {
