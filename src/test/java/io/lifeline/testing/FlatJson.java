@@ -3,7 +3,10 @@ package io.lifeline.testing;
 import java.util.Locale;
 import java.util.Map;
 
-/** One flat JSON object on one line, for the benchmarks' result lines: doubles to three decimals, other numbers as they are, the rest as strings. */
+/**
+ * One flat JSON object on one line, for the benchmarks' result lines: doubles to three decimals, other numbers as they
+ * are, the rest as strings.
+ */
 public final class FlatJson {
 
     private FlatJson() {
