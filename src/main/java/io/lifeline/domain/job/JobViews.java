@@ -70,8 +70,11 @@ final class JobViews {
     }
 
     JobSummary summary(Job job, long now) {
-        FreshnessView f = freshness(job, now);
-        GoodputView g = goodput(job, now);
+        return summary(job, freshness(job, now), goodput(job, now));
+    }
+
+    /** The summary from the freshness and goodput already taken for the same moment (a detail needs both too). */
+    private static JobSummary summary(Job job, FreshnessView f, GoodputView g) {
         Incident open = job.incidents.open();
         Integer maxRestarts = job.elastic == null ? null : job.elastic.maxRestarts();
         return new JobSummary(job.name, job.namespace, job.state, job.stateSince, job.gpusHeld(),
@@ -86,9 +89,11 @@ final class JobViews {
         Incident open = job.incidents.open();
         IncidentView openView = open == null ? null
                 : open.view(job.ledger.pendingMillis(now), job.ledger.activity(), job.ledger.gpus());
-        return new JobDetail(summary(job, now), job.owner, job.priorityClass, job.elastic, job.gpusPerNode,
+        FreshnessView f = freshness(job, now);
+        GoodputView g = goodput(job, now);
+        return new JobDetail(summary(job, f, g), job.owner, job.priorityClass, job.elastic, job.gpusPerNode,
                 job.checkpointIntervalSeconds, job.finishReason, job.samplesPerSecond, job.tokensPerSecond,
-                job.agentRestarts, freshness(job, now), goodput(job, now), job.membership.view(job.name), openView,
+                job.agentRestarts, f, g, job.membership.view(job.name), openView,
                 job.incidents.interruptionsByCause(), job.refusals.toList(), job.duplicates, job.lateEvents,
                 placement(job), stragglers(job));
     }

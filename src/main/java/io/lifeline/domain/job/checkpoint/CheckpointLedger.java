@@ -35,6 +35,11 @@ public final class CheckpointLedger {
     private String lineageParent;
     private int epoch;
     private ProductiveMark epochBase = ProductiveMark.ZERO;
+    /**
+     * The last {@link #history} given, until anything it shows changes: the model's snapshot asks every job for it
+     * every second, and most jobs' checkpoints change far less often.
+     */
+    private CheckpointHistory history;
 
     public CheckpointLedger(int maxCheckpoints, int maxRestores) {
         this.entries = new LinkedHashMap<>(16, 0.75f, false) {
@@ -92,6 +97,7 @@ public final class CheckpointLedger {
     }
 
     private void changed(CheckpointEntry e) {
+        history = null;
         changed.remove(e);
         changed.add(e);
         if (changed.size() > maxCheckpoints) {
@@ -205,6 +211,7 @@ public final class CheckpointLedger {
         }
         restores.add(new RestoreView(at, id, d.step(), d.runId(), incidentId, e != null));
         lineageParent = id == null || id.isEmpty() ? null : id;
+        history = null;
         return e;
     }
 
@@ -261,6 +268,7 @@ public final class CheckpointLedger {
     }
 
     private void refresh() {
+        history = null;
         CheckpointEntry best = null;
         for (CheckpointEntry e : entries.values()) {
             if (isGood(e) && e.completedAt() != null
@@ -326,7 +334,17 @@ public final class CheckpointLedger {
         return gaps.subList(Math.max(0, gaps.size() - recent), gaps.size());
     }
 
+    /** The checkpoints held and the restores, as immutable views (the same instance while nothing changed). */
     public CheckpointHistory history(String job) {
+        CheckpointHistory h = history;
+        if (h == null || !h.job().equals(job)) {
+            h = takeHistory(job);
+            history = h;
+        }
+        return h;
+    }
+
+    private CheckpointHistory takeHistory(String job) {
         List<CheckpointView> list = new ArrayList<>(entries.size());
         for (CheckpointEntry e : entries.values()) {
             list.add(e.view(isGood(e)));
