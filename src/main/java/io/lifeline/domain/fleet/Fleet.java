@@ -67,7 +67,9 @@ public final class Fleet implements NodeModel {
     private final TreeMap<String, NodeState> byName = new TreeMap<>();
     /** Stamps each change of a node, so that a snapshot can tell which nodes changed since the previous one. */
     private long changes;
-    /** Capacity types of live nodes by pool, as of change stamp {@link #capacityIndexAt}. */
+    /** Moves when a node's facts change, a node is added or removed, or one is terminated or back: {@link #factsVersion}. */
+    private long factsVersion;
+    /** Capacity types of live nodes by pool, as of facts version {@link #capacityIndexAt}. */
     private Map<String, Set<CapacityType>> capacityIndex;
     private long capacityIndexAt = -1;
     private final NodeEvents nodeEvents;
@@ -146,6 +148,8 @@ public final class Fleet implements NodeModel {
         // Stamped whether or not the event changes anything: a snapshot then rebuilds the node's views, which
         // costs little, and no register can change unnoticed.
         n.version = ++changes;
+        NodeInfo factsBefore = n.facts();
+        boolean terminatedBefore = n.state == NodeLifecycle.TERMINATED;
         List<NodeSignal> signals;
         // Taken before the event: the outage a pending notice announced is the notice's interruption, not another.
         boolean noticePending = n.noticeActive();
@@ -173,6 +177,9 @@ public final class Fleet implements NodeModel {
                     ledger.credit(groupKey(n.facts()), lifeStart, t);
                 }
             }
+        }
+        if (n.facts() != factsBefore || (n.state == NodeLifecycle.TERMINATED) != terminatedBefore) {
+            factsVersion++;
         }
         return signals;
     }
@@ -444,12 +451,12 @@ public final class Fleet implements NodeModel {
     }
 
     /**
-     * The capacity types of the pool's live nodes. The index is rebuilt, one look at each node, when a node changed
-     * since it was built: at most once per batch of events, however many jobs ask.
+     * The capacity types of the pool's live nodes. The index is rebuilt, one look at each node, when the facts changed
+     * since it was built ({@link #factsVersion}), however many jobs ask: not for telemetry.
      */
     @Override
     public Set<CapacityType> capacityTypesIn(String pool) {
-        if (capacityIndexAt != changes || capacityIndex == null) {
+        if (capacityIndexAt != factsVersion || capacityIndex == null) {
             Map<String, Set<CapacityType>> index = new HashMap<>();
             for (NodeState n : nodes.values()) {
                 NodeInfo f = n.facts();
@@ -459,9 +466,14 @@ public final class Fleet implements NodeModel {
             }
             index.replaceAll((k, v) -> Collections.unmodifiableSet(v));
             capacityIndex = index;
-            capacityIndexAt = changes;
+            capacityIndexAt = factsVersion;
         }
         return capacityIndex.getOrDefault(pool, Set.of());
+    }
+
+    @Override
+    public long factsVersion() {
+        return factsVersion;
     }
 
     /** The node's registered facts; null when the node is unknown or has not registered yet. */
@@ -573,10 +585,12 @@ public final class Fleet implements NodeModel {
     private void add(NodeState n) {
         nodes.put(n.name, n);
         byName.put(n.name, n);
+        factsVersion++;
     }
 
     private void remove(NodeState n) {
         nodes.remove(n.name);
         byName.remove(n.name);
+        factsVersion++;
     }
 }

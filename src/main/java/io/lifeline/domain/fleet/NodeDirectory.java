@@ -21,6 +21,15 @@ public interface NodeDirectory {
     }
 
     /**
+     * Changes whenever what {@link #find} and {@link #capacityTypesIn} answer may change: a node's facts, a node added
+     * or forgotten, terminated or back. What is worked out from those answers may be kept while it stays the same.
+     * Negative for a directory that cannot tell: nothing worked out from it may be kept.
+     */
+    default long factsVersion() {
+        return -1;
+    }
+
+    /**
      * The observed interruption rate of the pools' nodes (of one capacity type, or all when null) over the
      * reliability's advice window: the seam through which the fleet's MTBF per pool reaches the interval advice and
      * a replay of other settings. Null for a directory that cannot tell.

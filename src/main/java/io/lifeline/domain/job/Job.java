@@ -103,6 +103,10 @@ final class Job {
     String primaryPool;
     String primaryCapacity;
     List<String> indexedNodes = List.of();
+    /** The last placement check, valid while the membership's and the node directory's versions stay these. */
+    io.lifeline.domain.job.spot.SpotPlacement placement;
+    long placementMembership = -1;
+    long placementFacts = -1;
     /** Queued among the ended jobs that are forgotten oldest first. */
     boolean retiring;
     long indexedVersion = -1;

@@ -26,14 +26,26 @@ final class JobViews {
         this.nodes = nodes;
     }
 
-    /** Where the job's coordinating roles run now (nothing to check while it trains on no node). */
+    /**
+     * Where the job's coordinating roles run now (nothing to check while it trains on no node). Kept until the
+     * membership or the nodes' facts change: every snapshot asks every job, and both change far less often.
+     */
     SpotPlacement placement(Job job) {
         if (!job.state.isActive()) {
             return SpotPlacement.NONE;
         }
+        long members = job.membership.version();
+        long facts = nodes.factsVersion();
+        if (job.placement != null && facts >= 0 && job.placementFacts == facts && job.placementMembership == members) {
+            return job.placement;
+        }
         RendezvousRound round = job.membership.current();
-        return PlacementCheck.check(job.membership.activeParticipants(), round == null ? null : round.endpointNode(),
-                nodes);
+        SpotPlacement p = PlacementCheck.check(job.membership.activeParticipants(),
+                round == null ? null : round.endpointNode(), nodes);
+        job.placement = p;
+        job.placementMembership = members;
+        job.placementFacts = facts;
+        return p;
     }
 
     /** Freshness counting the checkpoints that survive the loss of any one node. */

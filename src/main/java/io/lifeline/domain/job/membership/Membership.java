@@ -27,6 +27,8 @@ public final class Membership {
     private long gpusVersion = -1;
     private int gpusPerNodeCached;
     private int gpusCached;
+    private long worldSizeVersion = -1;
+    private int worldSizeCached;
 
     public Membership(int maxRounds, int maxSeriesPoints) {
         this.rounds = new Ring<>(maxRounds);
@@ -125,15 +127,19 @@ public final class Membership {
         return placement.size() - lost.size();
     }
 
-    /** Ranks on nodes that are not lost. */
+    /** Ranks on nodes that are not lost (counted again only after the placement changed). */
     public int worldSize() {
-        int ranks = 0;
-        for (Participant p : placement.values()) {
-            if (!lost.contains(p.node())) {
-                ranks += p.rankCount();
+        if (worldSizeVersion != version) {
+            int ranks = 0;
+            for (Participant p : placement.values()) {
+                if (!lost.contains(p.node())) {
+                    ranks += p.rankCount();
+                }
             }
+            worldSizeCached = ranks;
+            worldSizeVersion = version;
         }
-        return ranks;
+        return worldSizeCached;
     }
 
     /**

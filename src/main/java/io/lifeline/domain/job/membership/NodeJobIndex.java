@@ -14,6 +14,8 @@ import java.util.TreeSet;
 public final class NodeJobIndex {
 
     private final Map<String, Set<String>> jobsByNode = new HashMap<>();
+    /** The last {@link #all()} given, until a job moves: the model's snapshot asks for it every second. */
+    private Map<String, List<String>> all;
 
     /** Replaces the nodes indexed for a job: removes it from {@code before}, adds it to {@code after}. */
     public void move(String job, Collection<String> before, Collection<String> after) {
@@ -23,24 +25,31 @@ public final class NodeJobIndex {
             }
         }
         for (String node : after) {
-            jobsByNode.computeIfAbsent(node, n -> new TreeSet<>()).add(job);
+            if (jobsByNode.computeIfAbsent(node, n -> new TreeSet<>()).add(job)) {
+                all = null;
+            }
         }
     }
 
     private void remove(String job, String node) {
         Set<String> jobs = jobsByNode.get(node);
-        if (jobs != null) {
-            jobs.remove(job);
+        if (jobs != null && jobs.remove(job)) {
+            all = null;
             if (jobs.isEmpty()) {
                 jobsByNode.remove(node);
             }
         }
     }
 
-    /** Every node that hosts ranks, with its jobs sorted by name (a copy). */
+    /** Every node that hosts ranks, with its jobs sorted by name (immutable; the same map while no job moved). */
     public Map<String, List<String>> all() {
-        Map<String, List<String>> out = new HashMap<>(jobsByNode.size() * 4 / 3 + 1);
-        jobsByNode.forEach((node, jobs) -> out.put(node, List.copyOf(jobs)));
+        Map<String, List<String>> out = all;
+        if (out == null) {
+            Map<String, List<String>> copy = new HashMap<>(jobsByNode.size() * 4 / 3 + 1);
+            jobsByNode.forEach((node, jobs) -> copy.put(node, List.copyOf(jobs)));
+            out = Map.copyOf(copy);
+            all = out;
+        }
         return out;
     }
 
