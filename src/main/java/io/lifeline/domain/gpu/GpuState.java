@@ -16,8 +16,6 @@ public final class GpuState {
 
     /** Every whole number below this is a float. */
     private static final float WHOLE_EXACT = 16_777_216f;
-    /** Below this, floats are so close together that a number of three decimals names at most one. */
-    private static final float THREE_DECIMALS_UNIQUE = 1024f;
 
     /** Marks a counter that has never been reported. */
     static final long NO_DATA = Long.MIN_VALUE;
@@ -281,16 +279,17 @@ public final class GpuState {
     /**
      * The float's decimal form as a double, so 40.979 reads back as 40.979, not 40.97900009. Readings are mostly whole
      * numbers or have a few decimals, found here without printing and parsing the float (which the snapshot did for
-     * every reading of every changed GPU): a whole number is exact in both types; below 1,024 floats are less than
-     * 0.000123 apart, so at most one number of three decimals rounds to a given one, and when one does it is that
-     * float's decimal form.
+     * every reading of every changed GPU): a whole number is exact in both types; and while floats near {@code f} are
+     * closer together than numbers of k decimals, at most one number of k decimals rounds to {@code f}, so the first k
+     * (1 to 3) for which one does gives the float's shortest decimal form.
      */
     static double decimal(float f) {
         if (f == Math.rint(f) && Math.abs(f) < WHOLE_EXACT) {
             return f;
         }
-        if (Math.abs(f) < THREE_DECIMALS_UNIQUE) {
-            double d = Math.round(f * 1000.0) / 1000.0;
+        float spacing = Math.ulp(f);
+        for (double scale = 10; scale <= 1000 && spacing * scale < 1; scale *= 10) {
+            double d = Math.round(f * scale) / scale;
             if ((float) d == f) {
                 return d;
             }
