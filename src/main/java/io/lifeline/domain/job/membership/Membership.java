@@ -29,6 +29,8 @@ public final class Membership {
     private int gpusCached;
     private long worldSizeVersion = -1;
     private int worldSizeCached;
+    /** The last {@link #view} given, until anything it shows changes (a late round changes only the history). */
+    private MembershipView view;
 
     public Membership(int maxRounds, int maxSeriesPoints) {
         this.rounds = new Ring<>(maxRounds);
@@ -62,6 +64,7 @@ public final class Membership {
      */
     public boolean record(RendezvousRound round) {
         rounds.add(round);
+        view = null;
         if (current != null && round.time().isBefore(current.time())) {
             return false;
         }
@@ -86,6 +89,7 @@ public final class Membership {
             return false;
         }
         version++;
+        view = null;
         series.add(new WorldSizePoint(at, worldSize(), activeNodeCount(), "node-lost"));
         return true;
     }
@@ -98,6 +102,7 @@ public final class Membership {
         placement.clear();
         lost.clear();
         version++;
+        view = null;
         series.add(new WorldSizePoint(at, 0, 0, "released"));
     }
 
@@ -204,7 +209,17 @@ public final class Membership {
         return version;
     }
 
+    /** The membership as an immutable view (the same instance while nothing it shows changed). */
     public MembershipView view(String job) {
+        MembershipView v = view;
+        if (v == null || !v.job().equals(job)) {
+            v = takeView(job);
+            view = v;
+        }
+        return v;
+    }
+
+    private MembershipView takeView(String job) {
         List<Participant> now = new ArrayList<>();
         for (Participant p : placement.values()) {
             if (!lost.contains(p.node())) {
