@@ -3,6 +3,10 @@ package io.lifeline.testing;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,11 +16,16 @@ import java.util.TreeMap;
  * CPU time spent by this JVM's threads between two moments, by thread family (the name without its trailing
  * number, so that the decoders add up): a breakdown of where a benchmark phase's work goes that the machine's other
  * load does not inflate the way it inflates wall time. Threads that end before {@link #since} are not counted.
+ * On Linux the other processes of the machine are added by command name ({@code process: postgres} for the embedded
+ * database's server processes, {@code process: java} for a load generator's JVM), read from {@code /proc} in clock
+ * ticks, so that what the database costs per event is beside what the application costs.
  */
 public final class ThreadCpu {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final long NANOS_PER_TICK = 10_000_000L;
     private final Map<Long, Long> start = new HashMap<>();
+    private final Map<Long, ProcessTicks> processes = new HashMap<>();
 
     private ThreadCpu() {
     }
@@ -30,6 +39,7 @@ public final class ThreadCpu {
                 t.start.put(id, cpu);
             }
         }
+        t.processes.putAll(otherProcesses());
         return t;
     }
 
@@ -47,10 +57,49 @@ public final class ThreadCpu {
                 byFamily.merge(family(info.getThreadName()), used, Long::sum);
             }
         }
+        otherProcesses().forEach((pid, now) -> {
+            ProcessTicks before = processes.get(pid);
+            long used = now.ticks() - (before == null || !before.name().equals(now.name()) ? 0 : before.ticks());
+            if (used > 0) {
+                byFamily.merge("process: " + now.name(), used * NANOS_PER_TICK, Long::sum);
+            }
+        });
         Map<String, Long> sorted = new LinkedHashMap<>();
         byFamily.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
+    }
+
+    /** Command name and user plus system CPU ticks of a process. */
+    private record ProcessTicks(String name, long ticks) {
+    }
+
+    /** Every process of the machine but this one, by pid (empty where there is no {@code /proc}). */
+    private static Map<Long, ProcessTicks> otherProcesses() {
+        Map<Long, ProcessTicks> out = new HashMap<>();
+        long self = ProcessHandle.current().pid();
+        try (Stream<Path> dirs = Files.list(Path.of("/proc"))) {
+            dirs.filter(d -> d.getFileName().toString().chars().allMatch(Character::isDigit)).forEach(d -> {
+                long pid = Long.parseLong(d.getFileName().toString());
+                if (pid == self) {
+                    return;
+                }
+                try {
+                    String stat = Files.readString(d.resolve("stat"));
+                    int open = stat.indexOf('(');
+                    int close = stat.lastIndexOf(')');
+                    String[] f = stat.substring(close + 2).split(" ");
+                    // Fields after the name: state is the first; utime and stime are the 12th and 13th.
+                    out.put(pid, new ProcessTicks(stat.substring(open + 1, close), Long.parseLong(f[11])
+                            + Long.parseLong(f[12])));
+                } catch (IOException | RuntimeException e) {
+                    // Ended meanwhile.
+                }
+            });
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
     }
 
     /** A thread's family: its name without a trailing number and separator ("lifeline-kafka-decode-1" to "lifeline-kafka-decode"). */
@@ -61,7 +110,10 @@ public final class ThreadCpu {
     /** One line per family: microseconds of CPU per event and the share of the total, for families above 1 %. */
     public static String perEvent(Map<String, Long> nanos, long events) {
         long total = nanos.values().stream().mapToLong(Long::longValue).sum();
-        StringBuilder sb = new StringBuilder(String.format("total %.2f us/event%n", total / 1e3 / events));
+        long jvm = nanos.entrySet().stream().filter(e -> !e.getKey().startsWith("process: "))
+                .mapToLong(Map.Entry::getValue).sum();
+        StringBuilder sb = new StringBuilder(String.format("total %.2f us/event (this JVM %.2f, other processes %.2f)%n",
+                total / 1e3 / events, jvm / 1e3 / events, (total - jvm) / 1e3 / events));
         nanos.forEach((family, n) -> {
             if (n * 100 >= total) {
                 sb.append(String.format("  %-48s %6.2f us/event %5.1f %%%n", family, n / 1e3 / events, 100.0 * n / total));

@@ -222,7 +222,9 @@ public final class DurableConsumerLoop {
                     ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
                     lastPollNanos = System.nanoTime();
                     if (!records.isEmpty()) {
-                        inFlight.add(begin(records));
+                        InFlight work = begin(records);
+                        inFlight.add(work);
+                        takeInTurn(work);
                     }
                     commitCompleted(inFlight.size() >= settings.maxInFlight());
                     failures = 0;
@@ -309,6 +311,53 @@ public final class DurableConsumerLoop {
         List<ConsumedOffsets.Position> positions = new ArrayList<>(next.size());
         next.forEach((tp, o) -> positions.add(new ConsumedOffsets.Position(tp.topic(), tp.partition(), o.offset())));
         return new InFlight(handler.start(list, new ConsumedOffsets(settings.group(), positions)), first, next);
+    }
+
+    /**
+     * Makes sure a poll the gateway pushed back is taken before the loop polls again: no later poll may be stored
+     * before it (each subject's events keep their order, and no stored offsets may pass its records). While polls are
+     * in flight ahead of it, they are what holds the room: it waits for the oldest and tries again at once; once it is
+     * the oldest, the gateway itself is full, and it pauses between tries.
+     */
+    private void takeInTurn(InFlight work) {
+        while (running && pushedBack(work.work()) && inFlight.contains(work)) {
+            if (inFlight.peek() != work) {
+                commitOldest();
+                if (inFlight.contains(work)) {
+                    work.work().retry();
+                }
+            } else {
+                LOG.debugf("%s: the gateway pushed back a poll of %d events; retrying", settings.name(),
+                        work.work().size());
+                pause(settings.retryBackoff());
+                work.work().retry();
+            }
+        }
+    }
+
+    private static boolean pushedBack(PollWork work) {
+        CompletableFuture<?> f = work.stored();
+        if (!f.isCompletedExceptionally()) {
+            return false;
+        }
+        try {
+            f.join();
+            return false;
+        } catch (CompletionException e) {
+            return e.getCause() instanceof RetryLaterException;
+        } catch (java.util.concurrent.CancellationException e) {
+            return false;
+        }
+    }
+
+    /** Waits for the oldest poll in flight to be stored, and commits it. */
+    private void commitOldest() {
+        InFlight head = inFlight.peek();
+        awaitDurable(head.work());
+        if (inFlight.peek() == head) {
+            inFlight.poll();
+            commitToKafka(head.next());
+        }
     }
 
     /** Commits the offsets of the completed polls at the head of the queue; with {@code block}, waits for one. */

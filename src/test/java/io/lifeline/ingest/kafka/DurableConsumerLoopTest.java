@@ -46,7 +46,11 @@ class DurableConsumerLoopTest {
     }
 
     private void start(DurableConsumerLoop.PollHandler handler) {
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2,
+        start(handler, 2);
+    }
+
+    private void start(DurableConsumerLoop.PollHandler handler, int maxInFlight) {
+        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", maxInFlight,
                 Duration.ofMillis(20)), () -> consumer, () -> producer, handler, partitions -> stored, () -> { },
                 () -> false);
         consumer.schedulePollTask(() -> {
@@ -123,6 +127,33 @@ class DurableConsumerLoopTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 1);
         assertThat(attempts).hasValue(3);
         assertThat(loop.running()).isTrue();
+    }
+
+    @Test
+    void aPollPushedBackBehindOthersInFlightIsTakenBeforeAnyLaterPoll() throws Exception {
+        // The first poll is still being stored when the second is pushed back (its room held by the first): the third
+        // must not be taken before the second, or a subject's events would be applied out of order and the third's
+        // stored offsets would pass records never stored.
+        CompletableFuture<Void> firstStored = new CompletableFuture<>();
+        List<Long> taken = new CopyOnWriteArrayList<>();
+        AtomicInteger attemptsOfSecond = new AtomicInteger();
+        start((records, offsets) -> stored(records, () -> {
+            long offset = records.get(0).offset();
+            if (offset == 1 && attemptsOfSecond.incrementAndGet() == 1) {
+                return CompletableFuture.failedFuture(new RetryLaterException("buffer full"));
+            }
+            taken.add(offset);
+            return offset == 0 ? firstStored : CompletableFuture.completedFuture(null);
+        }), 8);
+        produce(0, "good");
+        produce(1, "good");
+        produce(2, "good");
+        await().atMost(Duration.ofSeconds(10)).until(() -> attemptsOfSecond.get() == 1);
+        Thread.sleep(200);
+        assertThat(taken).containsExactly(0L);
+        firstStored.complete(null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 3);
+        assertThat(taken).containsExactly(0L, 1L, 2L);
     }
 
     @Test
