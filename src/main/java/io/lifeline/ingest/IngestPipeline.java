@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -80,7 +81,12 @@ public class IngestPipeline implements IngestGateway {
      * clock skew. Returns the reason, or null when acceptable.
      */
     String check(Event e) {
-        if (e.time().isAfter(clock.instant().plus(maxFutureSkew))) {
+        return check(e, clock.instant().plus(maxFutureSkew));
+    }
+
+    /** {@link #check(Event)} against a limit read from the clock once for a whole submission. */
+    private String check(Event e, Instant latest) {
+        if (e.time().isAfter(latest)) {
             return "time: " + e.time() + " is more than " + maxFutureSkew.toMinutes()
                     + " minutes in the future (clock skew?)";
         }
@@ -221,9 +227,10 @@ public class IngestPipeline implements IngestGateway {
     /** The events that pass {@link #check}, in order; the others are added to {@code refused}. Allocates only on refusal. */
     private List<Event> admissible(List<Event> events, List<IngestReceipt.Refused> refused) {
         List<Event> kept = null;
+        Instant latest = clock.instant().plus(maxFutureSkew);
         for (int i = 0; i < events.size(); i++) {
             Event e = events.get(i);
-            String reason = check(e);
+            String reason = check(e, latest);
             if (reason != null) {
                 if (kept == null) {
                     kept = new ArrayList<>(events.subList(0, i));

@@ -26,6 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Forgetting costs at most one extra stored sample should the subject speak again. The sweep is incremental: each
  * call looks at a few marks, which covers the whole map faster than calls can add marks, with no full scan on any
  * one call.
+ *
+ * <p>Cost: this runs for every telemetry event, so a mark is changed in place under its own lock and looked up by
+ * the GPU's uuid or the job's name as they come (GPUs and jobs in maps of their own), with nothing allocated for an
+ * event but a new subject's mark.
  */
 final class TelemetrySampler {
 
@@ -36,10 +40,12 @@ final class TelemetrySampler {
     private final long intervalMillis;
     private final long forgetAfterMillis;
     private final Clock clock;
-    private final ConcurrentHashMap<String, Mark> marks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Mark> gpus = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Mark> jobs = new ConcurrentHashMap<>();
     private final ReentrantLock sweeping = new ReentrantLock();
-    /** Where the sweep stands; guarded by {@link #sweeping}. */
+    /** Where the sweep stands, and in which of the two maps; guarded by {@link #sweeping}. */
     private Iterator<Map.Entry<String, Mark>> sweep;
+    private ConcurrentHashMap<String, Mark> swept;
 
     /**
      * @param interval     one sample per job or GPU per interval is stored
@@ -58,47 +64,66 @@ final class TelemetrySampler {
             return;
         }
         long now = clock.millis();
-        marks.compute(jobKey(e.subject()), (k, old) -> old == null
-                ? new Mark(Long.MIN_VALUE, null, null, true, now)
-                : new Mark(old.storedAtMillis, old.lastStored, old.unstored, true, now));
+        boolean done = false;
+        while (!done) {
+            Mark m = mark(jobs, e.subject());
+            synchronized (m) {
+                // A mark the sweep forgot meanwhile is out of the map: take the new one.
+                if (!m.forgotten) {
+                    m.progressDue = true;
+                    m.touchedMillis = now;
+                    done = true;
+                }
+            }
+        }
         sweepSome(now);
     }
 
     /** Whether this telemetry event should also be stored; remembers it as the latest of its key either way. */
     boolean shouldStore(Event e) {
         long now = clock.millis();
-        boolean[] store = new boolean[1];
-        marks.compute(key(e), (k, old) -> {
-            boolean due = old == null || old.lastStored == null
-                    || e.time().toEpochMilli() - old.storedAtMillis >= intervalMillis
-                    || changedHealth(old.lastStored, e) || hot(e)
-                    || old.progressDue && e.data() instanceof TrainerData.Progress;
-            store[0] = due;
-            if (due) {
-                return new Mark(e.time().toEpochMilli(), e, null, false, now);
+        Boolean due = null;
+        while (due == null) {
+            Mark m = e.data() instanceof GpuData g ? mark(gpus, g.uuid()) : mark(jobs, e.subject());
+            synchronized (m) {
+                if (!m.forgotten) {
+                    due = m.take(e, now, intervalMillis);
+                }
             }
-            return new Mark(old.storedAtMillis, old.lastStored, e, old.progressDue, now);
-        });
+        }
         sweepSome(now);
-        return store[0];
+        return due;
+    }
+
+    private static Mark mark(ConcurrentHashMap<String, Mark> marks, String key) {
+        Mark m = marks.get(key);
+        if (m != null) {
+            return m;
+        }
+        Mark fresh = new Mark();
+        Mark raced = marks.putIfAbsent(key, fresh);
+        return raced == null ? fresh : raced;
     }
 
     /** The latest telemetry of every job and GPU that is not stored yet (and forgets it). */
     List<Event> drainUnstored() {
         List<Event> out = new ArrayList<>();
-        marks.replaceAll((k, m) -> {
-            if (m.unstored != null) {
-                out.add(m.unstored);
-                return new Mark(m.unstored.time().toEpochMilli(), m.unstored, null, m.progressDue, m.touchedMillis);
+        for (ConcurrentHashMap<String, Mark> marks : List.of(gpus, jobs)) {
+            for (Mark m : marks.values()) {
+                synchronized (m) {
+                    if (m.unstored != null && !m.forgotten) {
+                        out.add(m.unstored);
+                        m.stored(m.unstored);
+                    }
+                }
             }
-            return m;
-        });
+        }
         return out;
     }
 
     /** Jobs and GPUs remembered now. */
     int size() {
-        return marks.size();
+        return gpus.size() + jobs.size();
     }
 
     /** Looks at the next few marks and forgets those silent too long; skipped while another thread sweeps. */
@@ -108,17 +133,16 @@ final class TelemetrySampler {
         }
         try {
             for (int i = 0; i < SWEEP_STEP; i++) {
-                if (sweep == null || !sweep.hasNext()) {
-                    sweep = marks.entrySet().iterator();
-                    if (!sweep.hasNext()) {
-                        return;
-                    }
+                if (!nextToSweep()) {
+                    return;
                 }
                 Map.Entry<String, Mark> entry = sweep.next();
                 Mark m = entry.getValue();
-                if (now - m.touchedMillis >= forgetAfterMillis) {
-                    // Only if untouched since it was read: a mark is replaced by a new record on every touch.
-                    marks.remove(entry.getKey(), m);
+                synchronized (m) {
+                    if (!m.forgotten && now - m.touchedMillis >= forgetAfterMillis) {
+                        m.forgotten = true;
+                        swept.remove(entry.getKey(), m);
+                    }
                 }
             }
         } finally {
@@ -126,12 +150,19 @@ final class TelemetrySampler {
         }
     }
 
-    private static String key(Event e) {
-        return e.data() instanceof GpuData g ? "gpu:" + g.uuid() : jobKey(e.subject());
-    }
-
-    private static String jobKey(String subject) {
-        return "job:" + subject;
+    /** Whether the sweep has a mark to look at: the rest of the map it is in, else the other map from its start. */
+    private boolean nextToSweep() {
+        if (sweep != null && sweep.hasNext()) {
+            return true;
+        }
+        for (int turn = 0; turn < 2; turn++) {
+            swept = swept == gpus ? jobs : gpus;
+            sweep = swept.entrySet().iterator();
+            if (sweep.hasNext()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean hot(Event e) {
@@ -151,11 +182,39 @@ final class TelemetrySampler {
     }
 
     /**
-     * Per key: when it was last stored, that event (null before the first), the newest event since that was not
-     * stored, whether a lifecycle event since asks for the next progress to be stored, and when the key was last
-     * touched (clock milliseconds).
+     * Per job or GPU: when it was last stored, that event (null before the first), the newest event since that was
+     * not stored, whether a lifecycle event since asks for the next progress to be stored, when it was last touched
+     * (clock milliseconds), and whether the sweep has forgotten it (out of its map: a thread that still holds it takes
+     * a new one). Read and changed only under its own lock.
      */
-    private record Mark(long storedAtMillis, Event lastStored, Event unstored, boolean progressDue,
-                        long touchedMillis) {
+    private static final class Mark {
+        private long storedAtMillis;
+        private Event lastStored;
+        private Event unstored;
+        private boolean progressDue;
+        private long touchedMillis;
+        private boolean forgotten;
+
+        /** Takes a telemetry event: whether it is to be stored. */
+        boolean take(Event e, long now, long intervalMillis) {
+            boolean due = lastStored == null
+                    || e.time().toEpochMilli() - storedAtMillis >= intervalMillis
+                    || changedHealth(lastStored, e) || hot(e)
+                    || progressDue && e.data() instanceof TrainerData.Progress;
+            if (due) {
+                stored(e);
+                progressDue = false;
+            } else {
+                unstored = e;
+            }
+            touchedMillis = now;
+            return due;
+        }
+
+        void stored(Event e) {
+            storedAtMillis = e.time().toEpochMilli();
+            lastStored = e;
+            unstored = null;
+        }
     }
 }

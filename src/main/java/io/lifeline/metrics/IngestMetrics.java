@@ -38,13 +38,30 @@ public class IngestMetrics {
     public void accepted(List<Event> events) {
         String lastSource = null;
         Counter[] last = null;
+        // Counted per type while the source repeats, then added once per counter: one increment per event was a
+        // striped adder's update for each of them.
+        int[] counts = new int[EventType.values().length];
         for (Event e : events) {
             // Batches usually come from one sender: skip the family lookup while the source repeats.
             if (last == null || !e.source().equals(lastSource)) {
+                flush(last, counts);
                 lastSource = e.source();
                 last = counters(family(lastSource));
             }
-            last[e.type().ordinal()].increment();
+            counts[e.type().ordinal()]++;
+        }
+        flush(last, counts);
+    }
+
+    private static void flush(Counter[] counters, int[] counts) {
+        if (counters == null) {
+            return;
+        }
+        for (int t = 0; t < counts.length; t++) {
+            if (counts[t] > 0) {
+                counters[t].increment(counts[t]);
+                counts[t] = 0;
+            }
         }
     }
 

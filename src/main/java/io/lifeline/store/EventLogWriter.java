@@ -12,9 +12,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -51,25 +54,22 @@ public class EventLogWriter {
 
     private static final Logger LOG = Logger.getLogger(EventLogWriter.class);
     /**
-     * Stores the events whose (source, id) is new to {@code event_ids}, the first of each in the batch, in submission
-     * order, so that seq follows the order the model applies them in.
+     * Stores the events whose (source, id) is new to {@code event_ids}, in submission order, so that seq follows the
+     * order the model applies them in. The batch holds each (source, id) once ({@link #insert} keeps the first).
      */
     private static final String INSERT = """
             WITH input AS (
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::jsonb[])
                     WITH ORDINALITY AS t(event_id, source, type, subject, time, data, ord)
-            ), firsts AS (
-                SELECT DISTINCT ON (source, event_id) * FROM input ORDER BY source, event_id, ord
             ), fresh AS (
-                INSERT INTO event_ids (source, event_id, time) SELECT source, event_id, time FROM firsts
+                INSERT INTO event_ids (source, event_id, time) SELECT source, event_id, time FROM input
                 ON CONFLICT DO NOTHING
                 RETURNING source, event_id
             )
             INSERT INTO event_log (event_id, source, type, subject, time, data)
             SELECT i.event_id, i.source, i.type, i.subject, i.time, i.data
-            FROM firsts i JOIN fresh f ON f.source = i.source AND f.event_id = i.event_id
+            FROM input i JOIN fresh f ON f.source = i.source AND f.event_id = i.event_id
             ORDER BY i.ord
-            ON CONFLICT DO NOTHING
             RETURNING source, event_id, seq""";
     /** "commit order" as a number: writers of the log take it in turn, so seq grows in commit order. */
     static final long COMMIT_ORDER_KEY = 0x6c6c2d636f6d6d69L;
@@ -403,12 +403,17 @@ public class EventLogWriter {
         String[] times = new String[count];
         String[] data = new String[count];
         List<ConsumedOffsets> offsets = new ArrayList<>();
+        // The first of a (source, id) given twice in the batch is the one stored; the others are its duplicates.
+        Set<String> keys = new HashSet<>(count * 2);
         int i = 0;
         for (Submission s : batch) {
             if (s.offsets != null) {
                 offsets.add(s.offsets);
             }
             for (Event e : s.events) {
+                if (!keys.add(key(e.source(), e.id()))) {
+                    continue;
+                }
                 ids[i] = e.id();
                 sources[i] = e.source();
                 types[i] = e.type().wireName();
@@ -429,12 +434,12 @@ public class EventLogWriter {
                         lock.execute();
                     }
                     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-                        setArray(c, ps, 1, ids);
-                        setArray(c, ps, 2, sources);
-                        setArray(c, ps, 3, types);
-                        setArray(c, ps, 4, subjects);
-                        setArray(c, ps, 5, times);
-                        setArray(c, ps, 6, data);
+                        setArray(c, ps, 1, first(ids, i));
+                        setArray(c, ps, 2, first(sources, i));
+                        setArray(c, ps, 3, first(types, i));
+                        setArray(c, ps, 4, first(subjects, i));
+                        setArray(c, ps, 5, first(times, i));
+                        setArray(c, ps, 6, first(data, i));
                         try (ResultSet rs = ps.executeQuery()) {
                             while (rs.next()) {
                                 inserted.put(key(rs.getString(1), rs.getString(2)), rs.getLong(3));
@@ -453,6 +458,11 @@ public class EventLogWriter {
             }
         }
         return inserted;
+    }
+
+    /** The first {@code n} values (the array itself when it holds no more). */
+    private static String[] first(String[] values, int n) {
+        return n == values.length ? values : Arrays.copyOf(values, n);
     }
 
     private static void setArray(Connection c, PreparedStatement ps, int index, String[] values) throws SQLException {

@@ -32,6 +32,8 @@ final class GroupCommitQueue<T> {
 
     private static final Logger LOG = Logger.getLogger(GroupCommitQueue.class);
     private static final long MAX_BACKOFF_MILLIS = 5_000;
+    /** How long a batch waits for more items after its first. */
+    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final String what;
     private final Class<T> type;
@@ -112,7 +114,18 @@ final class GroupCommitQueue<T> {
                     continue;
                 }
                 take(first, batch, barriers);
+                // Lingers a little for more: the projection may lag, and each transaction has a fixed cost (its
+                // commit, the index pages it touches) that a larger batch shares. A reader waiting for a flush ends it.
+                long until = System.nanoTime() + LINGER_NANOS;
                 Object next;
+                while (batch.size() < maxBatch && barriers.isEmpty()) {
+                    long left = until - System.nanoTime();
+                    next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
+                    if (next == null) {
+                        break;
+                    }
+                    take(next, batch, barriers);
+                }
                 while (batch.size() < maxBatch && (next = queue.poll()) != null) {
                     take(next, batch, barriers);
                 }
@@ -169,7 +182,9 @@ final class GroupCommitQueue<T> {
 
     /**
      * Runs one statement whose parameters are whole columns (PostgreSQL arrays, typically under {@code unnest}) in one
-     * transaction: the shape of every batch write here.
+     * transaction: the shape of every batch write here. The commit does not wait for its flush to disk: a projection
+     * is written again from the event log by the replay at start-up, and the next synchronous commit (the event log's,
+     * a model checkpoint's) flushes it with everything before it.
      *
      * @param types    the SQL element type of each column ("text", "bigint")
      * @param columns  the columns, in parameter order
@@ -179,6 +194,9 @@ final class GroupCommitQueue<T> {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement ps = c.prepareStatement(sql)) {
+                try (PreparedStatement async = c.prepareStatement("SET LOCAL synchronous_commit TO off")) {
+                    async.execute();
+                }
                 for (int i = 0; i < columns.length; i++) {
                     ps.setArray(i + 1, c.createArrayOf(types[i], columns[i]));
                 }

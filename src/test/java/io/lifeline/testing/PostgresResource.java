@@ -9,8 +9,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * A real PostgreSQL server for the tests, started once per test JVM. Tests can stop it and start it again
- * (same port, same data) to play a database outage.
+ * A real PostgreSQL server for the tests, started once per test JVM and removed with its data when the JVM ends. Tests
+ * can stop it and start it again (same port, same data) to play a database outage. With {@code -Dbench.pg.statements}
+ * the server keeps statement statistics ({@code pg_stat_statements}), which the ingest benchmark prints per phase.
  */
 public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -23,8 +24,14 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
         if (server == null) {
             try {
                 dataDir = Files.createTempDirectory("lifeline-test-pg");
-                server = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(false).start();
+                EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setDataDirectory(dataDir)
+                        .setCleanDataDirectory(false);
+                if (Boolean.getBoolean("bench.pg.statements")) {
+                    builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+                }
+                server = builder.start();
                 port = server.getPort();
+                Runtime.getRuntime().addShutdownHook(new Thread(PostgresResource::removeServer, "test-pg-remove"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -53,6 +60,20 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
                 .setCleanDataDirectory(false).setPort(port);
         serverSettings.forEach(builder::setServerConfig);
         server = builder.start();
+    }
+
+    /** At the JVM's end: stops the server and deletes its data directory (hundreds of MB after a suite). */
+    private static synchronized void removeServer() {
+        try {
+            server.close();
+        } catch (IOException | RuntimeException e) {
+            // Stopped already, or going away with the JVM.
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(dataDir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // A leftover temporary directory is no failure.
+        }
     }
 
     @Override

@@ -302,11 +302,15 @@ public final class DurableConsumerLoop {
         List<ConsumerRecord<byte[], byte[]>> list = new ArrayList<>(records.count());
         Map<TopicPartition, Long> first = new HashMap<>();
         Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-            first.putIfAbsent(tp, r.offset());
-            next.put(tp, new OffsetAndMetadata(r.offset() + 1));
-            list.add(r);
+        // By partition, each in offset order (how a poll holds them): the bounds are read once per partition.
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> of = records.records(tp);
+            if (of.isEmpty()) {
+                continue;
+            }
+            first.put(tp, of.get(0).offset());
+            next.put(tp, new OffsetAndMetadata(of.get(of.size() - 1).offset() + 1));
+            list.addAll(of);
         }
         List<ConsumedOffsets.Position> positions = new ArrayList<>(next.size());
         next.forEach((tp, o) -> positions.add(new ConsumedOffsets.Position(tp.topic(), tp.partition(), o.offset())));

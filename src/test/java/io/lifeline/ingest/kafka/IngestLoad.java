@@ -9,6 +9,7 @@ import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.KafkaResource;
 import io.lifeline.testing.MixedEventStream;
 import io.lifeline.testing.TestTokens;
+import io.lifeline.testing.StatementStats;
 import io.lifeline.testing.ThreadCpu;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.BufferedReader;
@@ -116,15 +117,25 @@ final class IngestLoad {
     double lifelineConsume(String topic, int n) throws Exception {
         long before = model.appliedCount();
         KafkaIngest ingest = new KafkaIngest(config(topic), pipeline, codec, registry, offsets);
+        StatementStats.reset();
         ThreadCpu cpu = ThreadCpu.now();
-        long start = System.nanoTime();
+        long joining = System.nanoTime();
         ingest.start(KafkaResource.bootstrapServers());
         try {
+            // Timed like the bare consumer, from the first records taken (here: the first event applied), so that
+            // neither counts the consumer group's join.
+            while (model.appliedCount() == before) {
+                Thread.sleep(1);
+            }
+            long start = System.nanoTime();
             while (model.appliedCount() - before < n) {
                 Thread.sleep(5);
             }
             double rate = n / ((System.nanoTime() - start) / 1e9);
+            System.out.printf("[bench] kafka ingest: group join to first event applied %.0f ms%n",
+                    (start - joining) / 1e6);
             System.out.print("[bench] kafka ingest CPU by thread, " + ThreadCpu.perEvent(cpu.since(), n));
+            System.out.print(StatementStats.top(n, 10));
             return rate;
         } finally {
             ingest.stop();
@@ -180,6 +191,7 @@ final class IngestLoad {
             throw new IllegalStateException("load generator did not start: " + ready);
         }
         long before = model.appliedCount();
+        StatementStats.reset();
         ThreadCpu cpu = ThreadCpu.now();
         long start = System.nanoTime();
         try (Writer go = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
@@ -194,6 +206,7 @@ final class IngestLoad {
         }
         double rate = n / ((System.nanoTime() - start) / 1e9);
         System.out.print("[bench] HTTP (" + format + ") ingest CPU by thread, " + ThreadCpu.perEvent(cpu.since(), n));
+        System.out.print(StatementStats.top(n, 10));
         System.out.println("[bench] load generator: " + result);
         return rate;
     }
