@@ -1,5 +1,6 @@
 package io.lifeline.app;
 
+import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.JobHistory;
@@ -13,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -56,7 +58,9 @@ public class LifelineStartup {
         // Before ingest opens, while nothing but the log has been applied.
         checkpoints.start();
         pipeline.open();
-        // From now on every event any replica stores reaches this model through the log too.
+        // From now on every event any replica stores reaches this model through the log too; this replica's own rows
+        // are passed over once its model applied them as it stored them.
+        model.onStoredApplied(log::appliedHere);
         log.follow(following(Duration.ofSeconds(30)));
         LOG.infof("Model rebuilt from %s%d stored events in %d ms (log %s); ingest open",
                 rebuilt.fromCheckpoint() ? "a checkpoint and the next " : "", rebuilt.events(),
@@ -66,13 +70,21 @@ public class LifelineStartup {
 
     /** Hands rows read back from the log to the model, remembering their ids so that a redelivery is a duplicate. */
     private EventLogTail.Sink following(Duration timeout) {
-        return (events, seqs) -> {
-            for (io.lifeline.domain.event.Event e : events) {
-                if (e != null) {
-                    pipeline.rememberReplayed(e);
+        return new EventLogTail.Sink() {
+            @Override
+            public void accept(List<Event> events, long[] seqs) {
+                for (Event e : events) {
+                    if (e != null) {
+                        pipeline.rememberReplayed(e);
+                    }
                 }
+                model.enqueueFollowed(events, seqs, timeout);
             }
-            model.enqueueFollowed(events, seqs, timeout);
+
+            @Override
+            public void passed(long through) {
+                model.enqueuePassed(through, timeout);
+            }
         };
     }
 }

@@ -58,6 +58,18 @@ public final class AppliedLog {
         return !applied;
     }
 
+    /**
+     * The follower moved past every row up to {@code seq} without reading them back: each is one this replica stored
+     * and applied already, or one handed over before, or none at all.
+     */
+    void passed(long seq) {
+        if (seq <= cursor) {
+            return;
+        }
+        cursor = seq;
+        ahead.headSet(seq, true).clear();
+    }
+
     /** The last seq read back from the log; every stored event at or below it is applied. */
     public long cursor() {
         return cursor;

@@ -44,6 +44,7 @@ public class ModelRuntime {
     private final AtomicLong failed = new AtomicLong();
     private final AppliedLog position = new AppliedLog();
     private volatile boolean running = true;
+    private volatile StoredApplied storedApplied = (lowest, highest) -> { };
     private final java.util.List<java.util.function.BiConsumer<Event, LiveModel>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -107,13 +108,51 @@ public class ModelRuntime {
             admission.release();
             return;
         }
-        queue.offerLast(new Queued(() -> {
-            for (int i = 0; i < events.size(); i++) {
-                if (seqs[i] == 0 || position.takeStored(seqs[i])) {
-                    applyOne(events.get(i));
-                }
+        queue.offerLast(new Queued(() -> applyStored(events, seqs), admission));
+    }
+
+    /** Applies events this replica stored, unless the follower handed them over first, and says which it applied. */
+    private void applyStored(List<Event> events, long[] seqs) {
+        long lowest = Long.MAX_VALUE;
+        long highest = 0;
+        for (int i = 0; i < events.size(); i++) {
+            long seq = seqs[i];
+            if (seq == 0 || position.takeStored(seq)) {
+                applyOne(events.get(i));
             }
-        }, admission));
+            if (seq != 0) {
+                lowest = Math.min(lowest, seq);
+                highest = Math.max(highest, seq);
+            }
+        }
+        if (highest > 0) {
+            // One transaction's rows: no other writer's row lies between them (the log's commit-order lock).
+            storedApplied.applied(lowest, highest);
+        }
+    }
+
+    /**
+     * Tells {@code listener}, on the model thread, of the seqs (lowest and highest) of each submission this replica
+     * stored once its model has applied them: the log follower then need not read them back.
+     */
+    public void onStoredApplied(StoredApplied listener) {
+        storedApplied = listener;
+    }
+
+    /** See {@link #onStoredApplied}. */
+    @FunctionalInterface
+    public interface StoredApplied {
+        void applied(long lowest, long highest);
+    }
+
+    /**
+     * The log follower moved past every row up to {@code seq}: rows this replica stored and applied, or none (see
+     * {@code EventLogTail.Sink#passed}). Queued behind what the follower handed over before.
+     *
+     * @throws RetryLaterException when the model cannot keep up for that long
+     */
+    public void enqueuePassed(long seq, Duration timeout) {
+        put(() -> position.passed(seq), 1, READ_BYTES, timeout);
     }
 
     /**
@@ -126,13 +165,7 @@ public class ModelRuntime {
             admission.release();
             return;
         }
-        urgent.add(new Queued(() -> {
-            for (int i = 0; i < events.size(); i++) {
-                if (seqs[i] == 0 || position.takeStored(seqs[i])) {
-                    applyOne(events.get(i));
-                }
-            }
-        }, admission));
+        urgent.add(new Queued(() -> applyStored(events, seqs), admission));
         queue.offerFirst(this::runUrgent);
     }
 

@@ -37,11 +37,21 @@ public class EventLogTail {
     public interface Sink {
         /** {@code events.get(i)} is null for a stored row that no longer decodes; its seq is {@code seqs[i]}. */
         void accept(List<Event> events, long[] seqs);
+
+        /**
+         * The follower moved past every row up to {@code through}: those above the rows handed over were stored by
+         * this replica and applied by its model already ({@link #appliedHere}), or are none. Only called for ranges
+         * {@link #appliedHere} was told of.
+         */
+        default void passed(long through) {
+        }
     }
 
     private final AgroalDataSource dataSource;
     private final EventCodec codec;
     private final AtomicLong followed = new AtomicLong();
+    private final AtomicLong passed = new AtomicLong();
+    private final OwnRanges own = new OwnRanges();
     private final Semaphore wake = new Semaphore(0);
     private volatile long cursor;
     private volatile boolean healthy = true;
@@ -80,6 +90,21 @@ public class EventLogTail {
         thread = new Thread(() -> run(sink), "lifeline-log-follower");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * Seqs {@code from..to} were stored by this replica and its model has applied them: the follower moves past them
+     * without reading them back. Called once the model applied them, so they are committed, and so is every row below
+     * {@code from}: a writer takes the commit-order lock before its rows get their seqs ({@link EventLogWriter}), so
+     * a row with a lower seq was committed (or rolled back) before these were written.
+     */
+    public void appliedHere(long from, long to) {
+        own.add(from, to);
+    }
+
+    /** Rows of this replica's the live follower moved past without reading them back, since start. */
+    public long passed() {
+        return passed.get();
     }
 
     /** The last seq handed over. */
@@ -133,13 +158,44 @@ public class EventLogTail {
         }
     }
 
-    /** Reads the next rows after the cursor and hands them over; moves the cursor only once they are taken. */
+    /**
+     * Reads the next rows after the cursor and hands them over, moving past this replica's own rows (see
+     * {@link #appliedHere}) without reading them; moves the cursor only once they are taken. Returns the rows read, or
+     * {@link #BATCH} when more may follow at once.
+     */
     private int readOnce(Connection c, Sink sink) throws SQLException {
+        int read = 0;
+        while (true) {
+            long[] next = own.after(cursor);
+            if (next != null && next[0] <= cursor + 1) {
+                sink.passed(next[1]);
+                passed.addAndGet(next[1] - cursor);
+                cursor = next[1];
+                continue;
+            }
+            long below = next == null ? Long.MAX_VALUE : next[0];
+            int n = readRows(c, sink, below);
+            read += n;
+            if (n == BATCH) {
+                return BATCH;
+            }
+            if (next == null) {
+                return read;
+            }
+            // Every row below this replica's next own range is committed and now read: on to the range (the model
+            // is told once it is passed, above).
+            cursor = Math.max(cursor, below - 1);
+        }
+    }
+
+    /** Reads the rows after the cursor and below {@code below}, at most {@link #BATCH}, and hands them over. */
+    private int readRows(Connection c, Sink sink, long below) throws SQLException {
         List<Event> events = new ArrayList<>();
         List<Long> seqs = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT seq, event_id, source, type, subject, time, data::text"
-                + " FROM event_log WHERE seq > ? ORDER BY seq LIMIT " + BATCH)) {
+                + " FROM event_log WHERE seq > ? AND seq < ? ORDER BY seq LIMIT " + BATCH)) {
             ps.setLong(1, cursor);
+            ps.setLong(2, below);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     seqs.add(rs.getLong(1));

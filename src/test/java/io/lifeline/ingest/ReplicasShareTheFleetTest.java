@@ -45,6 +45,8 @@ class ReplicasShareTheFleetTest {
     IngestConfig config;
     @Inject
     ModelRuntime modelA;
+    @Inject
+    EventLogTail followerA;
 
     private EventLogWriter writerB;
     private EventLogTail followerB;
@@ -59,9 +61,19 @@ class ReplicasShareTheFleetTest {
         modelB = ModelRuntimes.start(clock);
         pipelineB = new IngestPipeline(writerB, modelB, config, clock, new SimpleMeterRegistry(),
                 IngestMetricsForTests.of(new SimpleMeterRegistry()));
-        EventLogTail.Sink sink = (events, seqs) -> {
-            events.stream().filter(e -> e != null).forEach(pipelineB::rememberReplayed);
-            modelB.enqueueFollowed(events, seqs, Duration.ofSeconds(30));
+        // Wired as the application wires replica A: each follower passes over its own replica's rows.
+        modelB.onStoredApplied(followerB::appliedHere);
+        EventLogTail.Sink sink = new EventLogTail.Sink() {
+            @Override
+            public void accept(List<Event> events, long[] seqs) {
+                events.stream().filter(e -> e != null).forEach(pipelineB::rememberReplayed);
+                modelB.enqueueFollowed(events, seqs, Duration.ofSeconds(30));
+            }
+
+            @Override
+            public void passed(long through) {
+                modelB.enqueuePassed(through, Duration.ofSeconds(30));
+            }
         };
         followerB.catchUp(0, sink);
         pipelineB.open();
@@ -105,6 +117,7 @@ class ReplicasShareTheFleetTest {
             }
         });
 
+        long passedA = followerA.passed();
         given(asOperator()).contentType("application/json").body(CloudEvents.array(toA)).post("/api/v1/events")
                 .then().statusCode(200);
         IngestReceipt b = pipelineB.submit(toB).toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -135,6 +148,9 @@ class ReplicasShareTheFleetTest {
         assertThat(appliedA).as("applied on A").hasValue(200);
         assertThat(appliedB).as("applied on B").hasValue(200);
         assertThat(stored(run)).as("stored once each").isEqualTo(200);
+        // Each follower read the other replica's rows back and passed over its own.
+        assertThat(followerA.passed() - passedA).as("rows A passed over").isGreaterThanOrEqualTo(100);
+        assertThat(followerB.passed()).as("rows B passed over").isGreaterThanOrEqualTo(100);
     }
 
     @Test

@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 class IngestThroughputBenchmark {
 
     private static final int RUNS = Integer.getInteger("bench.runs", 5);
-    private static final int HTTP_CONNECTIONS = Integer.getInteger("bench.http.connections", 8);
+    private static final int HTTP_CONNECTIONS = Integer.getInteger("bench.http.connections", 32);
     /** A directory to record each phase of the last run into with the flight recorder (bench/profile.sh). */
     private static final String JFR_DIR = System.getProperty("bench.jfr");
-    private static final int KAFKA_EVENTS = Integer.getInteger("bench.kafka.events", 500_000);
-    private static final int HTTP_EVENTS = Integer.getInteger("bench.http.events", 200_000);
+    private static final int KAFKA_EVENTS = Integer.getInteger("bench.kafka.events", 1_000_000);
+    private static final int HTTP_EVENTS = Integer.getInteger("bench.http.events", 400_000);
     /** A first pass of each phase, not counted (-Dbench.warmup=false to skip it). */
     private static final boolean WARMUP = Boolean.parseBoolean(System.getProperty("bench.warmup", "true"));
 
