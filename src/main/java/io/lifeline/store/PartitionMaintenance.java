@@ -89,8 +89,9 @@ public class PartitionMaintenance {
                     n = ps.executeUpdate();
                 } while (n == DEFAULT_DELETE_BATCH);
             }
-            // The stored timelines, incidents and checkpoints follow the log: what replay could no longer rebuild is not kept either.
-            for (String table : List.of("job_timeline", "job_records")) {
+            // The stored timelines, incidents and checkpoints follow the log: what replay could no longer rebuild is not
+            // kept either; nor are the ids of the events the log no longer holds (a redelivery that old is taken anew).
+            for (String table : List.of("job_timeline", "job_records", "event_ids")) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE ctid IN "
                         + "(SELECT ctid FROM " + table + " WHERE time < ? LIMIT " + DEFAULT_DELETE_BATCH + ")")) {
                     ps.setObject(1, cutoff.atOffset(ZoneOffset.UTC));

@@ -130,6 +130,8 @@ class ModelCheckpointRestartTest {
 
         partitions.applyRetention();
         assertThat(storedEventsOf(job)).as("retention dropped the job's events with their partition").isZero();
+        assertThat(storedIdsBefore(day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant()))
+                .as("and the ids of the events it no longer holds").isZero();
         assertThat(partitions.partitions(db.getConnection())).doesNotContain("event_log_p" + DAY.format(day));
 
         Replica after = start(config);
@@ -219,6 +221,17 @@ class ModelCheckpointRestartTest {
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM event_log WHERE subject = ?")) {
             ps.setString(1, subject);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private long storedIdsBefore(Instant time) throws Exception {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM event_ids WHERE time < ?")) {
+            ps.setObject(1, time.atOffset(ZoneOffset.UTC));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
