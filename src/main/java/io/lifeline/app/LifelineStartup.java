@@ -60,7 +60,7 @@ public class LifelineStartup {
         pipeline.open();
         // From now on every event any replica stores reaches this model through the log too; this replica's own rows
         // are passed over once its model applied them as it stored them.
-        model.onStoredApplied(log::appliedHere);
+        model.onStoredQueued(log::appliedHere);
         log.follow(following(Duration.ofSeconds(30)));
         LOG.infof("Model rebuilt from %s%d stored events in %d ms (log %s); ingest open",
                 rebuilt.fromCheckpoint() ? "a checkpoint and the next " : "", rebuilt.events(),

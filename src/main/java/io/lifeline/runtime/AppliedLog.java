@@ -60,7 +60,7 @@ public final class AppliedLog {
 
     /**
      * The follower moved past every row up to {@code seq} without reading them back: each is one this replica stored
-     * and applied already, or one handed over before, or none at all.
+     * and applied already (queued before this), or one handed over before, or none at all.
      */
     void passed(long seq) {
         if (seq <= cursor) {

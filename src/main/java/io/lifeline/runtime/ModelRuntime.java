@@ -44,7 +44,7 @@ public class ModelRuntime {
     private final AtomicLong failed = new AtomicLong();
     private final AppliedLog position = new AppliedLog();
     private volatile boolean running = true;
-    private volatile StoredApplied storedApplied = (lowest, highest) -> { };
+    private volatile StoredQueued storedQueued = (lowest, highest) -> { };
     private final java.util.List<java.util.function.BiConsumer<Event, LiveModel>> listeners =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -109,17 +109,23 @@ public class ModelRuntime {
             return;
         }
         queue.offerLast(new Queued(() -> applyStored(events, seqs), admission));
+        queuedHere(seqs);
     }
 
-    /** Applies events this replica stored, unless the follower handed them over first, and says which it applied. */
+    /** Applies events this replica stored, unless the follower handed them over first. */
     private void applyStored(List<Event> events, long[] seqs) {
-        long lowest = Long.MAX_VALUE;
-        long highest = 0;
         for (int i = 0; i < events.size(); i++) {
-            long seq = seqs[i];
-            if (seq == 0 || position.takeStored(seq)) {
+            if (seqs[i] == 0 || position.takeStored(seqs[i])) {
                 applyOne(events.get(i));
             }
+        }
+    }
+
+    /** Tells the listener of a stored submission's seqs, now that it is queued ahead of whatever comes next. */
+    private void queuedHere(long[] seqs) {
+        long lowest = Long.MAX_VALUE;
+        long highest = 0;
+        for (long seq : seqs) {
             if (seq != 0) {
                 lowest = Math.min(lowest, seq);
                 highest = Math.max(highest, seq);
@@ -127,22 +133,23 @@ public class ModelRuntime {
         }
         if (highest > 0) {
             // One transaction's rows: no other writer's row lies between them (the log's commit-order lock).
-            storedApplied.applied(lowest, highest);
+            storedQueued.queued(lowest, highest);
         }
     }
 
     /**
-     * Tells {@code listener}, on the model thread, of the seqs (lowest and highest) of each submission this replica
-     * stored once its model has applied them: the log follower then need not read them back.
+     * Tells {@code listener} of the seqs (lowest and highest) of each submission this replica stored, once it is queued
+     * for the model: anything queued later (the follower's "passed" included) is applied after it, so the log follower
+     * need not read those rows back.
      */
-    public void onStoredApplied(StoredApplied listener) {
-        storedApplied = listener;
+    public void onStoredQueued(StoredQueued listener) {
+        storedQueued = listener;
     }
 
-    /** See {@link #onStoredApplied}. */
+    /** See {@link #onStoredQueued}. */
     @FunctionalInterface
-    public interface StoredApplied {
-        void applied(long lowest, long highest);
+    public interface StoredQueued {
+        void queued(long lowest, long highest);
     }
 
     /**
@@ -167,6 +174,7 @@ public class ModelRuntime {
         }
         urgent.add(new Queued(() -> applyStored(events, seqs), admission));
         queue.offerFirst(this::runUrgent);
+        queuedHere(seqs);
     }
 
     /** Runs every urgent batch waiting, oldest first (several may have been put at the head of the queue at once). */

@@ -31,6 +31,8 @@ public class EventLogTail {
     private static final Logger LOG = Logger.getLogger(EventLogTail.class);
     static final int BATCH = 5_000;
     private static final long POLL_MILLIS = 1_000;
+    /** How long the follower lets a notice's commit settle before it reads. */
+    private static final long SETTLE_MILLIS = 10;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
 
     /** Where the rows read go, in seq order: the model's queue. May push back with a {@link RetryLaterException}. */
@@ -40,7 +42,7 @@ public class EventLogTail {
 
         /**
          * The follower moved past every row up to {@code through}: those above the rows handed over were stored by
-         * this replica and applied by its model already ({@link #appliedHere}), or are none. Only called for ranges
+         * this replica and queued for its model already ({@link #appliedHere}), or are none. Only called for ranges
          * {@link #appliedHere} was told of.
          */
         default void passed(long through) {
@@ -93,10 +95,10 @@ public class EventLogTail {
     }
 
     /**
-     * Seqs {@code from..to} were stored by this replica and its model has applied them: the follower moves past them
-     * without reading them back. Called once the model applied them, so they are committed, and so is every row below
-     * {@code from}: a writer takes the commit-order lock before its rows get their seqs ({@link EventLogWriter}), so
-     * a row with a lower seq was committed (or rolled back) before these were written.
+     * Seqs {@code from..to} were stored by this replica and are queued for its model, ahead of anything the follower
+     * hands over from now on: the follower moves past them without reading them back. They are committed, and so is
+     * every row below {@code from}: a writer takes the commit-order lock before its rows get their seqs
+     * ({@link EventLogWriter}), so a row with a lower seq was committed (or rolled back) before these were written.
      */
     public void appliedHere(long from, long to) {
         own.add(from, to);
@@ -136,7 +138,12 @@ public class EventLogTail {
                         healthy = true;
                         backoff = 100;
                         if (read < BATCH) {
-                            wake.tryAcquire(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                            if (wake.tryAcquire(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                                // A notice arrives as the rows commit: a moment later, this replica's own rows are
+                                // queued for its model and passed over instead of read back, and the notices of
+                                // several commits are answered by one read.
+                                Thread.sleep(SETTLE_MILLIS);
+                            }
                             wake.drainPermits();
                         }
                     }

@@ -62,7 +62,7 @@ class ReplicasShareTheFleetTest {
         pipelineB = new IngestPipeline(writerB, modelB, config, clock, new SimpleMeterRegistry(),
                 IngestMetricsForTests.of(new SimpleMeterRegistry()));
         // Wired as the application wires replica A: each follower passes over its own replica's rows.
-        modelB.onStoredApplied(followerB::appliedHere);
+        modelB.onStoredQueued(followerB::appliedHere);
         EventLogTail.Sink sink = new EventLogTail.Sink() {
             @Override
             public void accept(List<Event> events, long[] seqs) {

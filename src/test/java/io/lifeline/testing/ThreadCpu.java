@@ -26,6 +26,10 @@ public final class ThreadCpu {
     private static final long NANOS_PER_TICK = 10_000_000L;
     private final Map<Long, Long> start = new HashMap<>();
     private final Map<Long, ProcessTicks> processes = new HashMap<>();
+    private final Map<Long, ProcessTicks> vmThreads = new HashMap<>();
+    /** Busy and idle clock ticks of the whole machine ({@code /proc/stat}). */
+    private long[] machine;
+    private long wallNanos;
 
     private ThreadCpu() {
     }
@@ -40,6 +44,9 @@ public final class ThreadCpu {
             }
         }
         t.processes.putAll(otherProcesses());
+        t.vmThreads.putAll(vmThreads());
+        t.machine = machineTicks();
+        t.wallNanos = System.nanoTime();
         return t;
     }
 
@@ -57,6 +64,14 @@ public final class ThreadCpu {
                 byFamily.merge(family(info.getThreadName()), used, Long::sum);
             }
         }
+        // The JVM's own threads, which the thread bean does not list: garbage collection and the JIT compilers.
+        vmThreads().forEach((tid, now) -> {
+            ProcessTicks before = vmThreads.get(tid);
+            long used = now.ticks() - (before == null ? 0 : before.ticks());
+            if (used > 0) {
+                byFamily.merge(now.name(), used * NANOS_PER_TICK, Long::sum);
+            }
+        });
         otherProcesses().forEach((pid, now) -> {
             ProcessTicks before = processes.get(pid);
             long used = now.ticks() - (before == null || !before.name().equals(now.name()) ? 0 : before.ticks());
@@ -72,6 +87,64 @@ public final class ThreadCpu {
 
     /** Command name and user plus system CPU ticks of a process. */
     private record ProcessTicks(String name, long ticks) {
+    }
+
+    /**
+     * How busy the whole machine was since this moment (every process, the kernel's interrupts included), per event
+     * and as a share of its cores: whether a phase was bound by the CPU at all.
+     */
+    public String machine(long events) {
+        long[] now = machineTicks();
+        if (machine == null || now == null) {
+            return "";
+        }
+        long busy = now[0] - machine[0];
+        long idle = now[1] - machine[1];
+        double wallTicks = (System.nanoTime() - wallNanos) / (double) NANOS_PER_TICK;
+        return String.format("machine: %.2f us/event busy, %.0f %% of %d cores (idle %.0f %%)%n",
+                busy * NANOS_PER_TICK / 1e3 / events, 100.0 * busy / (wallTicks * Runtime.getRuntime().availableProcessors()),
+                Runtime.getRuntime().availableProcessors(), 100.0 * idle / Math.max(1, busy + idle));
+    }
+
+    /** Busy (user, nice, system, interrupts, steal) and idle (idle, I/O wait) ticks of the machine, or null. */
+    private static long[] machineTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+                    + Long.parseLong(f[7]) + Long.parseLong(f[8]);
+            return new long[] {busy, Long.parseLong(f[4]) + Long.parseLong(f[5])};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * This JVM's own threads by task id, named by what they do ({@code jvm: gc}, {@code jvm: jit}, {@code jvm: vm}),
+     * from {@code /proc/self/task} (empty where there is none). Java threads are left to the thread bean.
+     */
+    private static Map<Long, ProcessTicks> vmThreads() {
+        Map<Long, ProcessTicks> out = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            tasks.forEach(task -> {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String kind = name.startsWith("GC Thread") || name.startsWith("G1 ") ? "jvm: gc"
+                            : name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler") ? "jvm: jit"
+                            : name.equals("VM Thread") || name.startsWith("VM Periodic") ? "jvm: vm" : null;
+                    if (kind != null) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        out.put(Long.parseLong(task.getFileName().toString()),
+                                new ProcessTicks(kind, Long.parseLong(f[11]) + Long.parseLong(f[12])));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // Ended meanwhile.
+                }
+            });
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
     }
 
     /** Every process of the machine but this one, by pid (empty where there is no {@code /proc}). */

@@ -135,6 +135,7 @@ final class IngestLoad {
             System.out.printf("[bench] kafka ingest: group join to first event applied %.0f ms%n",
                     (start - joining) / 1e6);
             System.out.print("[bench] kafka ingest CPU by thread, " + ThreadCpu.perEvent(cpu.since(), n));
+            System.out.print("[bench] " + cpu.machine(n));
             System.out.print(StatementStats.top(n, 10));
             return rate;
         } finally {
@@ -206,6 +207,7 @@ final class IngestLoad {
         }
         double rate = n / ((System.nanoTime() - start) / 1e9);
         System.out.print("[bench] HTTP (" + format + ") ingest CPU by thread, " + ThreadCpu.perEvent(cpu.since(), n));
+        System.out.print("[bench] " + cpu.machine(n));
         System.out.print(StatementStats.top(n, 10));
         System.out.println("[bench] load generator: " + result);
         return rate;

@@ -58,10 +58,11 @@ class IngestThroughputBenchmark {
             // Not counted: the first pass compiles the hot paths and meets every GPU and job (and their series) for
             // the first time; the measured runs see the fleet as it stands once running.
             String topic = "bench-warmup-" + UUID.randomUUID().toString().substring(0, 6);
-            load.fill(topic, KAFKA_EVENTS / 2, 0);
-            load.bareConsume(topic, KAFKA_EVENTS / 2);
-            load.lifelineConsume(topic, KAFKA_EVENTS / 2);
-            load.httpOutOfProcess(HTTP_EVENTS / 2, 0, "json", HTTP_CONNECTIONS);
+            load.fill(topic, KAFKA_EVENTS, 0);
+            load.bareConsume(topic, KAFKA_EVENTS);
+            load.lifelineConsume(topic, KAFKA_EVENTS);
+            load.httpOutOfProcess(HTTP_EVENTS, 0, "json", HTTP_CONNECTIONS);
+            load.httpOutOfProcess(HTTP_EVENTS, 0, "ndjson", HTTP_CONNECTIONS);
             System.out.println("[bench] warm-up done");
         }
         for (int run = 1; run <= RUNS; run++) {
