@@ -4,8 +4,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Ranges of {@code seq} that this replica stored and has queued for its model, lowest first, adjacent ranges joined. The log follower moves past them without reading them back ({@link EventLogTail#appliedHere}). Thread-safe:
- * the model thread adds, the follower takes.
+ * Ranges of {@code seq} that this replica stored and has queued for its model, lowest first, adjacent ranges joined.
+ * The log follower moves past them without reading them back ({@link EventLogTail#appliedHere}). Thread-safe: the
+ * writer's side adds, the follower takes.
  */
 final class OwnRanges {
 

@@ -24,6 +24,7 @@ import io.lifeline.domain.gpu.XidPolicy;
 import io.lifeline.domain.support.SilentSubjects;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -65,6 +66,14 @@ public final class Fleet implements NodeModel {
      * name order never sorts the whole fleet per request.
      */
     private final TreeMap<String, NodeState> byName = new TreeMap<>();
+    /**
+     * The same nodes by slot (null for a free one): a node keeps its slot from its addition to its removal, and a
+     * snapshot holds its views by slot ({@link FleetSnapshot}).
+     */
+    private final ArrayList<NodeState> slots = new ArrayList<>();
+    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
+    /** Moves when a node is added or removed: a snapshot's slot table is good while it stays. */
+    private long membership;
     /** Stamps each change of a node, so that a snapshot can tell which nodes changed since the previous one. */
     private long changes;
     /** Moves when a node's facts change, a node is added or removed, or one is terminated or back: {@link #factsVersion}. */
@@ -491,20 +500,28 @@ public final class Fleet implements NodeModel {
      */
     public FleetSnapshot snapshot(FleetSnapshot previous) {
         boolean reuse = previous.takenFrom(this);
-        Map<String, NodeSnapshot> out = new HashMap<>(nodes.size() * 4 / 3 + 1);
+        // By slot: what a node held in the previous snapshot is where it is now, found with no look-up by name.
+        NodeSnapshot[] out = new NodeSnapshot[slots.size()];
         int rebuilt = 0;
-        for (NodeState n : nodes.values()) {
-            NodeSnapshot before = reuse ? previous.byName(n.name) : null;
+        int size = 0;
+        for (int i = 0; i < out.length; i++) {
+            NodeState n = slots.get(i);
+            if (n == null) {
+                continue;
+            }
+            size++;
+            NodeSnapshot before = reuse ? previous.inSlot(i) : null;
             // A lemon score counts interruptions within a window that moves with the clock: rebuilt every time.
-            if (before != null && before.version() == n.version && n.lemon == null) {
-                out.put(n.name, before);
+            if (before != null && before.version() == n.version && n.lemon == null && before.name().equals(n.name)) {
+                out[i] = before;
             } else {
                 NodeDetail d = views.detail(n);
-                out.put(n.name, new NodeSnapshot(FleetViews.summary(d), d, n.version));
+                out[i] = new NodeSnapshot(FleetViews.summary(d), d, n.version);
                 rebuilt++;
             }
         }
-        return new FleetSnapshot(this, out, rebuilt);
+        NodeSlots index = reuse ? previous.slotsAt(membership) : null;
+        return new FleetSnapshot(this, out, index != null ? index : NodeSlots.of(slots), membership, size, rebuilt);
     }
 
     /**
@@ -585,12 +602,22 @@ public final class Fleet implements NodeModel {
     private void add(NodeState n) {
         nodes.put(n.name, n);
         byName.put(n.name, n);
+        n.slot = freeSlots.isEmpty() ? slots.size() : freeSlots.pop();
+        if (n.slot == slots.size()) {
+            slots.add(n);
+        } else {
+            slots.set(n.slot, n);
+        }
+        membership++;
         factsVersion++;
     }
 
     private void remove(NodeState n) {
         nodes.remove(n.name);
         byName.remove(n.name);
+        slots.set(n.slot, null);
+        freeSlots.push(n.slot);
+        membership++;
         factsVersion++;
     }
 }

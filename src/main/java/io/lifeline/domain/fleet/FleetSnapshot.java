@@ -3,7 +3,6 @@ package io.lifeline.domain.fleet;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -18,20 +17,28 @@ import java.util.Optional;
 public final class FleetSnapshot {
 
     /** The snapshot before the first: no nodes, from no fleet. */
-    public static final FleetSnapshot EMPTY = new FleetSnapshot(null, Map.of(), 0);
+    public static final FleetSnapshot EMPTY = new FleetSnapshot(null, new NodeSnapshot[0], NodeSlots.EMPTY, -1, 0, 0);
 
     /** Soonest deadline first, unknown deadlines last, then by node. */
     static final Comparator<NodeNotice> SOONEST_DEADLINE = Comparator.comparing((NodeNotice nn) -> nn.notice().deadline(),
             Comparator.nullsLast(Comparator.naturalOrder())).thenComparing(NodeNotice::node);
 
     private final Object source;
-    private final Map<String, NodeSnapshot> byName;
+    /** The nodes by the fleet's slot (null for a free slot), never changed once taken. */
+    private final NodeSnapshot[] bySlot;
+    private final NodeSlots slots;
+    /** The fleet's membership stamp {@link #slots} was built at. */
+    private final long membership;
+    private final int size;
     private final int rebuilt;
     private volatile List<NodeSnapshot> sorted;
 
-    FleetSnapshot(Object source, Map<String, NodeSnapshot> byName, int rebuilt) {
+    FleetSnapshot(Object source, NodeSnapshot[] bySlot, NodeSlots slots, long membership, int size, int rebuilt) {
         this.source = source;
-        this.byName = Collections.unmodifiableMap(byName);
+        this.bySlot = bySlot;
+        this.slots = slots;
+        this.membership = membership;
+        this.size = size;
         this.rebuilt = rebuilt;
     }
 
@@ -39,13 +46,35 @@ public final class FleetSnapshot {
         return source == fleet;
     }
 
+    /** The node in slot {@code slot}, or null (a free slot, or none so far). */
+    NodeSnapshot inSlot(int slot) {
+        return slot < bySlot.length ? bySlot[slot] : null;
+    }
+
+    /** The slot table, if it was built at this membership stamp; else null. */
+    NodeSlots slotsAt(long stamp) {
+        return stamp == membership ? slots : null;
+    }
+
     NodeSnapshot byName(String name) {
-        return byName.get(name);
+        int slot = slots.slot(name);
+        return slot < 0 ? null : bySlot[slot];
     }
 
     /** Nodes the fleet holds (terminated ones still kept as history included). */
     public int size() {
-        return byName.size();
+        return size;
+    }
+
+    /** The nodes, in slot order. */
+    private List<NodeSnapshot> all() {
+        List<NodeSnapshot> out = new ArrayList<>(size);
+        for (NodeSnapshot n : bySlot) {
+            if (n != null) {
+                out.add(n);
+            }
+        }
+        return out;
     }
 
     /** Nodes whose views were built afresh for this snapshot (the others were those of the snapshot before). */
@@ -54,14 +83,14 @@ public final class FleetSnapshot {
     }
 
     public Optional<NodeSnapshot> node(String name) {
-        return Optional.ofNullable(byName.get(name));
+        return Optional.ofNullable(byName(name));
     }
 
     /** Every node, by name. */
     public List<NodeSnapshot> nodes() {
         List<NodeSnapshot> s = sorted;
         if (s == null) {
-            List<NodeSnapshot> out = new ArrayList<>(byName.values());
+            List<NodeSnapshot> out = all();
             out.sort(Comparator.comparing(NodeSnapshot::name));
             s = List.copyOf(out);
             sorted = s;
@@ -71,7 +100,7 @@ public final class FleetSnapshot {
 
     /** Every node's row, by name. */
     public List<NodeSummary> summaries() {
-        List<NodeSummary> out = new ArrayList<>(byName.size());
+        List<NodeSummary> out = new ArrayList<>(size);
         for (NodeSnapshot n : nodes()) {
             out.add(n.summary());
         }
@@ -80,8 +109,8 @@ public final class FleetSnapshot {
 
     /** Every GPU, in no particular order. */
     public List<GpuView> gpus() {
-        List<GpuView> out = new ArrayList<>(byName.size() * 8);
-        for (NodeSnapshot n : byName.values()) {
+        List<GpuView> out = new ArrayList<>(size * 8);
+        for (NodeSnapshot n : all()) {
             out.addAll(n.detail().gpus());
         }
         return out;
@@ -90,7 +119,7 @@ public final class FleetSnapshot {
     /** GPU verdict counts per node pool, as {@link Fleet#gpuHealthByPool}. */
     public List<PoolGpuHealth> gpuHealthByPool() {
         Map<String, int[]> counts = new HashMap<>();
-        for (NodeSnapshot n : byName.values()) {
+        for (NodeSnapshot n : all()) {
             if (n.summary().state() == NodeLifecycle.TERMINATED) {
                 continue;
             }
@@ -113,7 +142,7 @@ public final class FleetSnapshot {
     /** Nodes with a pending interruption notice, as {@link Fleet#nodesWithActiveNotice}. */
     public List<NodeNotice> nodesWithActiveNotice() {
         List<NodeNotice> out = new ArrayList<>();
-        for (NodeSnapshot n : byName.values()) {
+        for (NodeSnapshot n : all()) {
             NodeNotice nn = n.activeNotice();
             if (nn != null) {
                 out.add(nn);

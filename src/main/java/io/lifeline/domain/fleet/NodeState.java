@@ -54,6 +54,8 @@ final class NodeState {
     long[] pastLives = NO_LIVES;
     /** The fleet's change stamp of this node's latest change (see {@link Fleet#snapshot}). */
     long version;
+    /** Where the fleet keeps it while it is there (see {@link Fleet#snapshot}). */
+    int slot = -1;
     /** The newest event time seen for this node (epoch ms), whatever the event changed. */
     long lastEventMillis = NEVER;
 

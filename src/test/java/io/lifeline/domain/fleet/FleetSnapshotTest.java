@@ -75,6 +75,31 @@ class FleetSnapshotTest {
     }
 
     @Test
+    void aNodeTakingAForgottenNodesPlaceIsNotTakenForIt() {
+        // History of one terminated node: "a" is forgotten when "b" terminates, and "c" takes the place "a" had.
+        Fleet small = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
+                FleetSettings.defaults(clock).gpuThresholds(), Duration.ofHours(1), 8, 1));
+        small.apply(FleetEvents.registered("a", at(0)));
+        small.apply(FleetEvents.registered("b", at(0)));
+        small.apply(FleetEvents.terminated("a", at(10)));
+        FleetSnapshot first = small.snapshot(FleetSnapshot.EMPTY);
+        small.apply(FleetEvents.terminated("b", at(20)));
+        small.apply(FleetEvents.registered("c", at(30)));
+        FleetSnapshot second = small.snapshot(first);
+
+        assertThat(second.node("a")).isEmpty();
+        assertThat(second.node("c").orElseThrow().name()).isEqualTo("c");
+        assertThat(second.node("b").orElseThrow().summary().state()).isEqualTo(NodeLifecycle.TERMINATED);
+        assertThat(second.nodes()).extracting(NodeSnapshot::name).containsExactly("b", "c");
+        assertThat(second.size()).isEqualTo(2);
+        assertThat(first.node("a").orElseThrow().summary().state()).as("the earlier snapshot stays as it was")
+                .isEqualTo(NodeLifecycle.TERMINATED);
+        assertThat(first.node("c")).isEmpty();
+        FleetSnapshot third = small.snapshot(second);
+        assertThat(third.node("c").orElseThrow()).as("unchanged since").isSameAs(second.node("c").orElseThrow());
+    }
+
+    @Test
     void forgottenNodesLeaveAndASnapshotOfAnotherFleetIsNotReused() {
         Fleet small = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
                 FleetSettings.defaults(clock).gpuThresholds(), Duration.ofHours(1), 8, 1));
