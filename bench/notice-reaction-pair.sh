@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The notice reaction benchmark (io.lifeline.policy.NoticeReactionBenchmark) on this checkout and on an earlier
 # commit, alternating, in one run. Usage: bench/notice-reaction-pair.sh [previous-commit] [pairs]
-# Each run's table is kept in target/benchmarks/pair/<n>-<version>.md.
+# Each run's table is kept in target/benchmarks/pair/<n>-<version>.md. Both versions run with the production refresh
+# intervals and store buffer, as bench/ingest.sh does (BENCH_OPTS replaces them).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 previous="${1:-0315c84}"
 pairs="${2:-3}"
+opts="${BENCH_OPTS:--Dlifeline.metrics.snapshot-interval=5s -Dlifeline.alerts.evaluation-interval=15s -Dlifeline.ingest.buffer-events=200000}"
 work="$(mktemp -d)"
 trap 'git -C "$here" worktree remove --force "$work/previous" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 out="$here/target/benchmarks/pair"
@@ -15,7 +17,7 @@ git -C "$here" worktree add --detach "$work/previous" "$previous" >/dev/null
 run() { # $1 directory, $2 label, $3 run number
     echo "== run $3: $2 (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     (cd "$1" && ./mvnw -q -o -B -DskipFrontend -DskipPythonTests -Dcheckstyle.skip test -Dgroups=benchmark \
-        -DexcludedGroups= -Dtest=NoticeReactionBenchmark > "$out/$3-$2.log" 2>&1) || { tail -40 "$out/$3-$2.log"; exit 1; }
+        -DexcludedGroups= -Dtest=NoticeReactionBenchmark $opts > "$out/$3-$2.log" 2>&1) || { tail -40 "$out/$3-$2.log"; exit 1; }
     cp "$1/target/benchmarks/notice-reaction.md" "$out/$3-$2.md"
     grep -E "CreateTime: p(50|99)|phase" "$out/$3-$2.md" || true
 }

@@ -129,9 +129,10 @@ class DieWithAgentTest(unittest.TestCase):
         script, marker = os.path.join(d, "orphan.py"), os.path.join(d, "marker")
         with open(script, "w") as f:
             f.write(ORPHAN)
-        middle = subprocess.Popen([sys.executable, script, "middle", marker])
+        # The worker writes to the middle's standard output, which is this pipe: its first line says it is armed.
+        middle = subprocess.Popen([sys.executable, script, "middle", marker], stdout=subprocess.PIPE, text=True)
         try:
-            time.sleep(1.0)
+            self.assertEqual(middle.stdout.readline().strip(), "True", "die_with_parent armed in the worker")
             middle.kill()                       # SIGKILL: the agent cannot pass anything on
             middle.wait(10)
             deadline = time.time() + 10
