@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
+mkdir -p target
 rm -f target/benchmarks/ingest.json
 ./mvnw -q -o -B -DskipFrontend -DskipPythonTests -Dcheckstyle.skip test -Dgroups=benchmark -DexcludedGroups= \
     -Dtest=IngestThroughputBenchmark -Dbench.runs="$runs" -Dlifeline.metrics.snapshot-interval=5s \
