@@ -12,7 +12,8 @@
 #      3000) or MEASURE seconds (default 180) have passed; p50/p90/p99/max, and the ingest rate achieved meanwhile.
 #   2. The application is stopped with SIGTERM (it writes a model checkpoint, as a stopping replica does) and started
 #      RESTARTS times (default 3) on that database: seconds from the JVM's launch to /q/health/ready answering 200.
-# Writes bench/cost-curve-http.json (every run; RUNS=n repeats each size n times) and prints the table and figures
+# Writes bench/cost-curve-http.json (every run; RUNS=n repeats each size n times), draws its panels into
+# bench/cost-curve.png beside bench/cost-curve.json's, and prints the table and figures
 # (bench/cost_curve_http_report.py; --merge there puts the medians into bench/results.json). Needs a JDK 17,
 # python3 and the Maven cache. Memory: the server's heap plus the load generator's (LOAD_HEAP, 8g at 256k).
 # Usage: bench/cost-curve-http.sh [sizes...]        (default: 1024 4096 16384 65536 262144)
@@ -65,3 +66,5 @@ with open("bench/cost-curve-http.json", "w") as f:
     f.write("\n")
 PY
 python3 bench/cost_curve_http_report.py
+java -Djava.awt.headless=true -cp "$cp" io.lifeline.runtime.CostCurvePlot bench/cost-curve.json bench/cost-curve.png \
+    bench/cost-curve-http.json

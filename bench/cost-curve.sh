@@ -34,4 +34,5 @@ with open("bench/cost-curve.json", "w") as f:
 
 PY
 python3 bench/cost_curve_report.py
-java -Djava.awt.headless=true -cp "$cp" io.lifeline.runtime.CostCurvePlot bench/cost-curve.json bench/cost-curve.png
+java -Djava.awt.headless=true -cp "$cp" io.lifeline.runtime.CostCurvePlot bench/cost-curve.json bench/cost-curve.png \
+    bench/cost-curve-http.json

@@ -2,6 +2,8 @@ package io.lifeline.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -15,20 +17,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import javax.imageio.ImageIO;
 
 /**
  * Draws {@code bench/cost-curve.png} from the cost curve's JSON ({@code bench/cost-curve.json}, written by
- * {@code bench/cost-curve.sh}) with Java2D, headless: four log-log panels over the fleet size, each with a dashed
- * line of linear growth from the smallest point, so that whatever grows faster than the fleet stands out.
+ * {@code bench/cost-curve.sh}) and, when given, the HTTP cost curve's ({@code bench/cost-curve-http.json}, written by
+ * {@code bench/cost-curve-http.sh}) with Java2D, headless: log-log panels over the fleet size, each with a dashed line
+ * from the smallest point of linear growth, or flat where a figure should not grow with the fleet, so that whatever
+ * grows faster stands out.
  * <pre>
- * java -Djava.awt.headless=true -cp ... io.lifeline.runtime.CostCurvePlot bench/cost-curve.json bench/cost-curve.png
+ * java -Djava.awt.headless=true -cp ... io.lifeline.runtime.CostCurvePlot bench/cost-curve.json bench/cost-curve.png \
+ *     [bench/cost-curve-http.json]
  * </pre>
  */
 public final class CostCurvePlot {
 
     private static final int W = 1200;
-    private static final int H = 860;
+    private static final int ROW = 405;
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
         new Color(0x9467bd), new Color(0xff7f0e)};
 
@@ -39,15 +45,24 @@ public final class CostCurvePlot {
     private record Series(String label, String field) {
     }
 
-    /** One panel: its title, unit, lines, and whether the dashed reference grows with the fleet or stays flat. */
-    private record Panel(String title, String unit, boolean linear, List<Series> series) {
+    /**
+     * One panel: its title, unit, lines, whether the dashed reference grows with the fleet or stays flat, and whether
+     * it plots the HTTP curve's points.
+     */
+    private record Panel(String title, String unit, boolean linear, List<Series> series, boolean http) {
+
+        Panel(String title, String unit, boolean linear, List<Series> series) {
+            this(title, unit, linear, series, false);
+        }
     }
 
     public static void main(String[] args) throws IOException {
         Path in = Path.of(args.length > 0 ? args[0] : "bench/cost-curve.json");
         File out = new File(args.length > 1 ? args[1] : "bench/cost-curve.png");
         JsonNode points = new ObjectMapper().readTree(Files.readString(in)).path("points");
-        List<Panel> panels = List.of(
+        JsonNode httpPoints = args.length > 2 && Files.exists(Path.of(args[2]))
+                ? sorted(new ObjectMapper().readTree(Files.readString(Path.of(args[2]))).path("points")) : null;
+        List<Panel> panels = new ArrayList<>(List.of(
                 new Panel("Events/s: offered by 10-s telemetry, applied by the model's thread", "events/s", true, List.of(
                         new Series("offered", "offered_events_per_s"), new Series("model thread capacity",
                                 "applied_events_per_s"))),
@@ -59,24 +74,44 @@ public final class CostCurvePlot {
                         new Series("/api/v1/jobs page", "api_jobs_page_hold_median_ms"),
                         new Series("checkpoint save", "checkpoint_save_hold_median_ms"))),
                 new Panel("Start-up: model restored from a checkpoint", "ms", true, List.of(
-                        new Series("decode + restore", "checkpoint_restore_ms"))));
-        BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
+                        new Series("decode + restore", "checkpoint_restore_ms")))));
+        if (httpPoints != null && httpPoints.size() > 0) {
+            panels.add(new Panel("Read API over HTTP under ingest: /api/v1/jobs and /api/v1/gpus", "ms", false, List.of(
+                    new Series("jobs p50", "api_jobs_p50_ms"), new Series("jobs p99", "api_jobs_p99_ms"),
+                    new Series("gpus p50", "api_gpus_p50_ms"), new Series("gpus p99", "api_gpus_p99_ms")), true));
+            panels.add(new Panel("Start-up of the application, launch to ready", "s", false, List.of(
+                    new Series("on the size's database", "startup_seconds"),
+                    new Series("on an empty database", "first_start_seconds")), true));
+        }
+        int rows = (panels.size() + 1) / 2;
+        int h = 50 + rows * ROW;
+        BufferedImage img = new BufferedImage(W, h, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
-        g.fillRect(0, 0, W, H);
+        g.fillRect(0, 0, W, h);
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-        g.drawString("Lifeline cost curve: one replica, telemetry every 10 s (log-log; dashed: linear, or flat for per-GPU)",
-                20, 28);
+        g.drawString("Lifeline cost curve: one replica, telemetry every 10 s (log-log; dashed: linear, or flat)", 20, 28);
         for (int i = 0; i < panels.size(); i++) {
-            draw(g, panels.get(i), points, 20 + (i % 2) * (W / 2), 50 + (i / 2) * ((H - 50) / 2), W / 2 - 40,
-                    (H - 50) / 2 - 20);
+            Panel p = panels.get(i);
+            draw(g, p, p.http() ? httpPoints : points, 20 + (i % 2) * (W / 2), 50 + (i / 2) * ROW, W / 2 - 40, ROW - 20);
         }
         g.dispose();
         ImageIO.write(img, "png", out);
         System.out.println("wrote " + out);
+    }
+
+    /** The points by fleet size, one per size (the first of several runs). */
+    private static JsonNode sorted(JsonNode points) {
+        TreeMap<Integer, JsonNode> bySize = new TreeMap<>();
+        for (JsonNode p : points) {
+            bySize.putIfAbsent(p.path("gpus").asInt(), p);
+        }
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        bySize.values().forEach(out::add);
+        return out;
     }
 
     private static void draw(Graphics2D g, Panel p, JsonNode points, int x0, int y0, int w, int h) {
