@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Flame graph of a flight recording's execution samples, as a self-contained SVG (no other tool needed).
 
-    python3 bench/flamegraph.py recording.jfr out.svg [title]
+    python3 bench/flamegraph.py recording.jfr out.svg [title] [--only frame]
 
 Reads `jfr print --events jdk.ExecutionSample --stack-depth 96`, folds the stacks (the sampled thread's name, digits
 dropped, as the root frame, so the decoders' threads add up), and draws one rectangle per frame, its width the share of
-samples; hovering a frame shows its name and count. Also writes the folded stacks next to the SVG (`.folded`).
+samples; hovering a frame shows its name and count. Also writes the folded stacks next to the SVG (`.folded`). With
+--only, just the samples under a frame whose name starts with the given text (for example
+io.lifeline.runtime.ModelSnapshot.take), drawn from that frame up.
 """
 import html
 import re
@@ -97,10 +99,26 @@ def render(root, title, total):
     return "\n".join(out)
 
 
+def only(stacks, frame):
+    """The stacks that pass through a frame starting with `frame`, from that frame up (the thread kept as root)."""
+    for st in stacks:
+        for i, f in enumerate(st):
+            if f.startswith(frame):
+                yield [st[0]] + st[i:]
+                break
+
+
 def main():
-    jfr_file, svg = sys.argv[1], sys.argv[2]
-    title = sys.argv[3] if len(sys.argv) > 3 else jfr_file
-    folded = fold(samples(jfr_file))
+    args = sys.argv[1:]
+    frame = None
+    if "--only" in args:
+        i = args.index("--only")
+        frame = args[i + 1]
+        del args[i:i + 2]
+    jfr_file, svg = args[0], args[1]
+    title = args[2] if len(args) > 2 else jfr_file
+    stacks = samples(jfr_file)
+    folded = fold(only(stacks, frame) if frame else stacks)
     with open(svg.rsplit(".", 1)[0] + ".folded", "w") as f:
         for stack, count in sorted(folded.items()):
             f.write(f"{stack} {count}\n")
