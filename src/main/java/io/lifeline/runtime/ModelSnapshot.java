@@ -3,12 +3,13 @@ package io.lifeline.runtime;
 import io.lifeline.domain.fleet.FleetSnapshot;
 import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.JobSummary;
-import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.job.JobSnapshotViews;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,18 +22,54 @@ import java.util.Map;
  * @param appliedEvents  events the model had applied by then
  * @param fleet          every node, with its GPUs
  * @param jobs           every job the model holds, by name
- * @param jobsByNode     nodes hosting ranks, with their jobs by name
+ * @param nodeJobs       nodes hosting ranks, with their jobs by name: worked out from {@code jobs} when first asked
+ *                       for ({@link #jobsByNode()}), on the reader's thread
  */
 public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, FleetSnapshot fleet,
-                            List<JobSnapshot> jobs, Map<String, List<String>> jobsByNode) {
+                            List<JobSnapshot> jobs, NodeJobs nodeJobs) {
 
     /** Before the first snapshot: nothing. */
-    public static final ModelSnapshot EMPTY = new ModelSnapshot(0, Instant.EPOCH, 0, FleetSnapshot.EMPTY, List.of(),
-            Map.of());
+    public static final ModelSnapshot EMPTY = new ModelSnapshot(0, Instant.EPOCH, 0, FleetSnapshot.EMPTY, List.of());
 
     public ModelSnapshot {
         jobs = List.copyOf(jobs);
-        jobsByNode = Map.copyOf(jobsByNode);
+    }
+
+    private ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, FleetSnapshot fleet, List<JobSnapshot> jobs) {
+        this(sequence, takenAt, appliedEvents, fleet, jobs, new NodeJobs(jobs));
+    }
+
+    /** Nodes hosting ranks, with their jobs by name (as {@code Jobs.jobsByNode} when the snapshot was taken). */
+    public Map<String, List<String>> jobsByNode() {
+        return nodeJobs.map();
+    }
+
+    /** The node-to-jobs map of a snapshot's jobs, worked out once, when first asked for. */
+    public static final class NodeJobs {
+        private final List<JobSnapshot> jobs;
+        private volatile Map<String, List<String>> map;
+
+        NodeJobs(List<JobSnapshot> jobs) {
+            this.jobs = jobs;
+        }
+
+        Map<String, List<String>> map() {
+            Map<String, List<String>> m = map;
+            if (m == null) {
+                // The jobs come in name order, so each node's list is too.
+                Map<String, List<String>> lists = new HashMap<>();
+                for (JobSnapshot j : jobs) {
+                    for (String node : j.nodes()) {
+                        lists.computeIfAbsent(node, n -> new ArrayList<>()).add(j.name());
+                    }
+                }
+                Map<String, List<String>> frozen = new HashMap<>(lists.size() * 4 / 3 + 1);
+                lists.forEach((node, names) -> frozen.put(node, List.copyOf(names)));
+                m = Map.copyOf(frozen);
+                map = m;
+            }
+            return m;
+        }
     }
 
     /**
@@ -42,9 +79,10 @@ public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, 
      * @param detail       everything about it now
      * @param incidents    its incidents, oldest first, the open one last
      * @param checkpoints  its checkpoint history
+     * @param nodes        the nodes hosting its ranks
      */
     public record JobSnapshot(JobSummary summary, JobDetail detail, List<IncidentView> incidents,
-                              CheckpointHistory checkpoints) {
+                              CheckpointHistory checkpoints, List<String> nodes) {
 
         public String name() {
             return summary.name();
@@ -64,7 +102,7 @@ public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, 
 
     /** The jobs with ranks on the node, by name. */
     public List<String> jobsOn(String node) {
-        return jobsByNode.getOrDefault(node, List.of());
+        return jobsByNode().getOrDefault(node, List.of());
     }
 
     /**
@@ -73,13 +111,11 @@ public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, 
      */
     public static ModelSnapshot take(LiveModel m, ModelSnapshot previous, Instant now, long appliedEvents) {
         FleetSnapshot fleet = m.fleet().snapshot(previous.fleet());
-        Jobs jobs = m.jobs();
-        List<JobSnapshot> out = new ArrayList<>(jobs.size());
-        for (JobDetail d : jobs.details()) {
-            String name = d.summary().name();
-            out.add(new JobSnapshot(d.summary(), d, jobs.incidents(name).orElse(List.of()),
-                    jobs.checkpoints(name).orElse(null)));
+        List<JobSnapshotViews> views = m.jobs().snapshotViews();
+        List<JobSnapshot> out = new ArrayList<>(views.size());
+        for (JobSnapshotViews v : views) {
+            out.add(new JobSnapshot(v.detail().summary(), v.detail(), v.incidents(), v.checkpoints(), v.nodes()));
         }
-        return new ModelSnapshot(previous.sequence() + 1, now, appliedEvents, fleet, out, jobs.jobsByNode());
+        return new ModelSnapshot(previous.sequence() + 1, now, appliedEvents, fleet, out);
     }
 }

@@ -489,6 +489,20 @@ public final class Jobs {
     public record JobPage(List<JobSummary> items, int total) {
     }
 
+    /**
+     * Every job as a snapshot of the whole model holds it, sorted by name, all taken at one time: its detail, incidents,
+     * checkpoint history and nodes, in one pass over the jobs (no look-up by name per job).
+     */
+    public List<JobSnapshotViews> snapshotViews() {
+        long now = now();
+        List<JobSnapshotViews> out = new ArrayList<>(jobs.size());
+        for (Job job : sorted()) {
+            out.add(new JobSnapshotViews(views.detail(job, now), views.incidents(job, now),
+                    job.checkpoints.history(job.name), job.indexedNodes));
+        }
+        return out;
+    }
+
     /** Every job's detail, sorted by name, all taken at one time. */
     public List<JobDetail> details() {
         long now = now();

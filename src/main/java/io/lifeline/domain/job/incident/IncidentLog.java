@@ -22,6 +22,8 @@ public final class IncidentLog {
     private final int maxClosed;
     private final Map<IncidentCause, Integer> interruptionsByCause = new EnumMap<>(IncidentCause.class);
     private Incident open;
+    /** The closed incidents' views, until one more closes (a closed incident no longer changes). */
+    private List<IncidentView> closedViews;
     private int sequence;
     private int interruptions;
     private long recoveredCount;
@@ -105,6 +107,7 @@ public final class IncidentLog {
             recoveredMillis += done.recoveryMillis();
         }
         closed.add(done);
+        closedViews = null;
         undrained.addLast(done);
         if (undrained.size() > maxClosed) {
             undrained.pollFirst();
@@ -160,13 +163,21 @@ public final class IncidentLog {
 
     /** All retained incidents, oldest first, the open one last. */
     public List<IncidentView> views(long pendingMs, Bucket activity, int gpus) {
-        List<IncidentView> out = new ArrayList<>(closed.size() + 1);
-        for (Incident i : closed) {
-            out.add(i.view(0, null, 0));
+        List<IncidentView> done = closedViews;
+        if (done == null) {
+            List<IncidentView> views = new ArrayList<>(closed.size());
+            for (Incident i : closed) {
+                views.add(i.view(0, null, 0));
+            }
+            done = List.copyOf(views);
+            closedViews = done;
         }
-        if (open != null) {
-            out.add(open.view(pendingMs, activity, gpus));
+        if (open == null) {
+            return done;
         }
+        List<IncidentView> out = new ArrayList<>(done.size() + 1);
+        out.addAll(done);
+        out.add(open.view(pendingMs, activity, gpus));
         return out;
     }
 }
