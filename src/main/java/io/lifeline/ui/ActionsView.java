@@ -40,6 +40,8 @@ public class ActionsView extends VerticalLayout {
     private final Div status = new Div();
     private List<ActionView> shown = List.of();
     private long lastLoad;
+    /** Numbers each read, so that an answer overtaken by a later read (a filter changed meanwhile) is dropped. */
+    private long reads;
 
     @Inject
     public ActionsView(ActionsGateway actions, DashboardData data) {
@@ -136,9 +138,13 @@ public class ActionsView extends VerticalLayout {
             return;
         }
         UI ui = UI.getCurrent();
+        long read = ++reads;
         String t = target.getValue() == null || target.getValue().isBlank() ? null : target.getValue().trim();
         actions.list(UiSession.caller(), new ActionQuery(kind.getValue(), state.getValue(), t, null, null, null, PAGE, null))
                 .whenComplete((p, ex) -> push(ui, () -> {
+                    if (read != reads) {
+                        return;
+                    }
                     status.removeAll();
                     if (ex != null) {
                         status.add(Ui.error("Could not list actions: " + ActionsGateway.message(ex)));

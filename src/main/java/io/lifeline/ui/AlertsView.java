@@ -53,6 +53,8 @@ public class AlertsView extends VerticalLayout {
     private final boolean operator;
     private Registration ticking;
     private AlertsPage page;
+    /** Numbers each read, so that an answer overtaken by a later read (a filter changed meanwhile) is dropped. */
+    private long reads;
 
     @Inject
     public AlertsView(AlertsGateway gateway) {
@@ -143,9 +145,14 @@ public class AlertsView extends VerticalLayout {
     /** Reads the alerts for the current filters, off the UI thread, and shows them when they arrive. */
     void reload() {
         UI ui = UI.getCurrent();
+        long read = ++reads;
         gateway.load(UiSession.caller(), selectedState(), selectedRule()).whenComplete((p, ex) -> {
             try {
-                ui.access(() -> show(p, ex));
+                ui.access(() -> {
+                    if (read == reads) {
+                        show(p, ex);
+                    }
+                });
             } catch (UIDetachedException e) {
                 // The tab closed.
             }

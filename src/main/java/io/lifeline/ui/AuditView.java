@@ -41,6 +41,8 @@ public class AuditView extends VerticalLayout {
     private final Button more = new Button("Older entries");
     private final List<AuditEntry> entries = new ArrayList<>();
     private Long next;
+    /** Numbers each read, so that an answer overtaken by a later read (a filter changed meanwhile) is dropped. */
+    private long reads;
 
     @Inject
     public AuditView(ActionsGateway gateway) {
@@ -97,9 +99,13 @@ public class AuditView extends VerticalLayout {
             return;
         }
         UI ui = UI.getCurrent();
+        long read = ++reads;
         gateway.audit(UiSession.caller(), query(older)).whenComplete((p, ex) -> {
             try {
                 ui.access(() -> {
+                    if (read != reads) {
+                        return;
+                    }
                     status.removeAll();
                     if (ex != null) {
                         status.add(Ui.error("Could not read the audit log: " + ActionsGateway.message(ex)));

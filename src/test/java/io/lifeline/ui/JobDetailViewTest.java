@@ -162,6 +162,8 @@ class JobDetailViewTest {
                 java.util.concurrent.TimeUnit.SECONDS);
 
         JobDetailView view = open(Role.VIEWER, job);
+        // The job is read off the UI thread; its sections show once it has arrived.
+        UiTestSupport.await(() -> view.shown() != null);
         Grid<?> grid = _get(Grid.class, s -> s.withId("job-timeline-entries"));
         Button more = _get(Button.class, s -> s.withId("timeline-more"));
         UiTestSupport.await(() -> GridKt._size(grid) == JobDetailView.ENTRIES_PAGE && more.isEnabled());
