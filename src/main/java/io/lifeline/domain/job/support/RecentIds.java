@@ -9,27 +9,17 @@ import java.util.Set;
  * is applied once. Bounded: the oldest identity is forgotten first, which is safe because redeliveries
  * come shortly after the original.
  *
- * <p>The identities are held twice: in a set, to look one up, and in a ring in arrival order, to forget the oldest and
- * to hand them to a checkpoint of the model with two array copies. A checkpoint is taken on the thread that applies
- * events; walking a linked map of every job's identities there cost a third of the jobs' part of it.
+ * <p>The identities are held twice: in a set, to look one up, and in a {@link Ring} in arrival order, to forget the
+ * oldest and to hand them to a checkpoint of the model as an array copy. A checkpoint is taken on the thread that
+ * applies events; walking a linked map of every job's identities there cost a third of the jobs' part of it.
  */
 public final class RecentIds {
 
-    private static final int INITIAL = 16;
-
-    private final int capacity;
     private final Set<String> seen = new HashSet<>();
-    /** Arrival order; {@code ring[head]} is the oldest once the ring is full, and {@code ring[0]} before. */
-    private String[] ring;
-    private int head;
-    private int size;
+    private final Ring<String> order;
 
     public RecentIds(int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
-        }
-        this.capacity = capacity;
-        this.ring = new String[Math.min(capacity, INITIAL)];
+        this.order = new Ring<>(capacity);
     }
 
     /** Records the identity; {@code false} when it was already seen (a duplicate). */
@@ -41,27 +31,16 @@ public final class RecentIds {
         if (!seen.add(key)) {
             return false;
         }
-        if (size < capacity) {
-            // Not full yet, so nothing was forgotten and the oldest is still at 0: grow in place.
-            if (size == ring.length) {
-                ring = java.util.Arrays.copyOf(ring, Math.min(capacity, ring.length * 2));
-            }
-            ring[size++] = key;
-        } else {
-            seen.remove(ring[head]);
-            ring[head] = key;
-            head = (head + 1) % capacity;
+        if (order.isFull()) {
+            seen.remove(order.oldest());
         }
+        order.add(key);
         return true;
     }
 
     /** The identities held, oldest first, in the form {@link #restore} takes back. */
     public List<String> keys() {
-        String[] out = new String[size];
-        int first = Math.min(size - head, size);
-        System.arraycopy(ring, head, out, 0, first);
-        System.arraycopy(ring, 0, out, first, size - first);
-        return List.of(out);
+        return order.toList();
     }
 
     /** Holds again identities {@link #keys()} gave, in their order (the oldest is forgotten first). */
@@ -72,6 +51,6 @@ public final class RecentIds {
     }
 
     public int size() {
-        return size;
+        return order.size();
     }
 }

@@ -1,7 +1,6 @@
 package io.lifeline.domain.job.support;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
@@ -51,8 +50,10 @@ public final class Ring<T> implements Iterable<T> {
     }
 
     /** An immutable copy, oldest first. */
+    @SuppressWarnings("unchecked")
     public List<T> toList() {
-        return List.copyOf(new ArrayList<>(items));
+        // The deque holds no nulls. One copy fewer than going through an ArrayList, which List.copyOf copies again.
+        return (List<T>) List.of(items.toArray());
     }
 
     /** Newest first: for callers that want only the latest few without walking the whole ring. */
