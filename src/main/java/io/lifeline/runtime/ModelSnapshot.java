@@ -63,9 +63,8 @@ public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, 
                         lists.computeIfAbsent(node, n -> new ArrayList<>()).add(j.name());
                     }
                 }
-                Map<String, List<String>> frozen = new HashMap<>(lists.size() * 4 / 3 + 1);
-                lists.forEach((node, names) -> frozen.put(node, List.copyOf(names)));
-                m = Map.copyOf(frozen);
+                lists.replaceAll((node, names) -> List.copyOf(names));
+                m = Map.copyOf(lists);
                 map = m;
             }
             return m;
