@@ -278,3 +278,15 @@ def base_env(url, **extra):
            "LIFELINE_PROGRESS_INTERVAL": "0.2", "TORCHELASTIC_RUN_ID": "run1", "LIFELINE_SIGNALS": ""}
     env.update({k: str(v) for k, v in extra.items()})
     return env
+
+
+def optional_torch():
+    """torch, or None in a standard-library-only run; the suite's run (LIFELINE_REQUIRE_TORCH=1) fails without it."""
+    try:
+        import torch
+        return torch
+    except ImportError:
+        if os.environ.get("LIFELINE_REQUIRE_TORCH"):
+            raise ImportError("torch is not installed in this Python: `bash .ci/python-env .venv` makes the "
+                              "environment (./mvnw verify runs it)")
+        return None

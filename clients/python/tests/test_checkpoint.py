@@ -7,17 +7,14 @@ import shutil
 import tempfile
 import unittest
 
-from _fakes import FakeLifeline, base_env
+from _fakes import FakeLifeline, base_env, optional_torch
 
 from lifeline_agent.agent import Agent, NoopAgent
 from lifeline_agent.checkpoint import (CheckpointManager, ElasticDistributedSampler, atomic_write_bytes, elastic_lr,
                                        scaled_lr)
 from lifeline_agent.config import Config
 
-try:
-    import torch
-except ImportError:  # the standard-library-only run skips what needs torch
-    torch = None
+torch = optional_torch()  # None in a standard-library-only run, which skips what needs torch
 
 needs_torch = unittest.skipIf(torch is None, "torch is not installed")
 

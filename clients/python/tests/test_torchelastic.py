@@ -8,15 +8,12 @@ import tempfile
 import textwrap
 import unittest
 
-from _fakes import FakeLifeline, base_env, free_port
+from _fakes import FakeLifeline, base_env, free_port, optional_torch
 
 from lifeline_agent.run import _split, _without_handler_flag
 from lifeline_agent.torchelastic import TorchelasticForwarder
 
-try:
-    import torch
-except ImportError:
-    torch = None
+torch = optional_torch()  # None in a standard-library-only run, which skips what needs torch
 
 PKG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 

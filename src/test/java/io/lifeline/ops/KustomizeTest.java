@@ -1,8 +1,8 @@
 package io.lifeline.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.lifeline.testing.RequiredTool;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -219,7 +219,7 @@ class KustomizeTest {
     }
 
     private static List<Map<String, Object>> render(String dir) throws Exception {
-        assumeThat(new File(KUBECTL)).as("kubectl installed (CI installs it)").exists();
+        RequiredTool.KUBECTL.file();
         String yaml = run(List.of(KUBECTL, "kustomize", dir));
         List<Map<String, Object>> docs = new ArrayList<>();
         for (Object o : new Yaml(new LoaderOptions()).loadAll(yaml)) {

@@ -1,13 +1,12 @@
 package io.lifeline.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.lifeline.testing.RequiredTool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -57,7 +56,7 @@ class PrometheusScrapeTest {
 
     @Test
     void prometheusScrapesLifelineAndAnswersTheCheckpointAgeOfAJob() throws Exception {
-        assumeThat(new File(PROMETHEUS)).as("prometheus installed (CI installs it)").exists();
+        RequiredTool.PROMETHEUS.file();
         String job = OpsEvents.feed("ops-prom", "scraped");
         String selector = "lifeline_job_checkpoint_age_seconds{job_name=\"" + job + "\"}";
         Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))

@@ -2,10 +2,10 @@ package io.lifeline.security;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestIdentityProvider;
 import io.lifeline.testing.TestTokens;
@@ -185,7 +185,8 @@ class OidcSignInTest {
 
     @Test
     void aPersonSignsInToTheDashboardThroughTheProvider() {
-        assumeThat(CHROMIUM.canExecute() && DRIVER.canExecute()).as("Chromium and chromedriver installed").isTrue();
+        RequiredTool.CHROMIUM.file();
+        RequiredTool.CHROMEDRIVER.file();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

@@ -47,8 +47,7 @@ class AccessibilityBrowserTest {
     void start() throws Exception {
         assertThat(Files.isRegularFile(AXE)).as("axe-core is not installed (%s is missing): run `bash .ci/browser-tools` "
                 + "first, it installs axe-core with npm into .tools/node_modules", AXE).isTrue();
-        assertThat(Browser.installed()).as("Chromium and chromedriver are not installed: apt-get install -y chromium "
-                + "chromium-driver (.ci/run does)").isTrue();
+        Browser.require();
         UiTestSupport.feedDemoData();
         browser = new Browser(root);
     }

@@ -1,5 +1,6 @@
 package io.lifeline.ui;
 
+import io.lifeline.testing.RequiredTool;
 import java.io.File;
 import java.net.URL;
 import java.nio.file.Files;
@@ -47,9 +48,10 @@ final class Browser implements AutoCloseable {
         Files.createDirectories(SHOTS);
     }
 
-    /** Whether this machine has the Chromium and chromedriver of Debian's packages. */
-    static boolean installed() {
-        return CHROMIUM.canExecute() && DRIVER.canExecute();
+    /** Fails the test, naming the packages to install, unless this machine has Debian's Chromium and chromedriver. */
+    static void require() {
+        RequiredTool.CHROMIUM.file();
+        RequiredTool.CHROMEDRIVER.file();
     }
 
     String url(String path) {

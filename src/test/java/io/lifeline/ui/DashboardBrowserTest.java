@@ -1,8 +1,8 @@
 package io.lifeline.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -48,7 +48,8 @@ class DashboardBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assumeTrue(CHROMIUM.canExecute() && DRIVER.canExecute(), "Chromium and chromedriver are not installed");
+        RequiredTool.CHROMIUM.file();
+        RequiredTool.CHROMEDRIVER.file();
         UiTestSupport.feedDemoData();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);

@@ -55,8 +55,7 @@ class HeatMapWindowBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assertThat(Browser.installed()).as("Chromium and chromedriver are not installed: apt-get install -y chromium "
-                + "chromium-driver (.ci/run does)").isTrue();
+        Browser.require();
         UiTestSupport.feedDemoData();
         feedPool();
         browser = new Browser(root);

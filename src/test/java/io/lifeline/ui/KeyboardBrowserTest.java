@@ -28,8 +28,7 @@ class KeyboardBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assertThat(Browser.installed()).as("Chromium and chromedriver are not installed: apt-get install -y chromium "
-                + "chromium-driver (.ci/run does)").isTrue();
+        Browser.require();
         UiTestSupport.feedDemoData();
         browser = new Browser(root);
     }

@@ -37,8 +37,7 @@ class ScopedDashboardBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assertThat(Browser.installed()).as("Chromium and chromedriver are not installed: apt-get install -y chromium "
-                + "chromium-driver (.ci/run does)").isTrue();
+        Browser.require();
         UiTestSupport.feedDemoData();
         teams = TwoTeams.get();
         browser = new Browser(root);

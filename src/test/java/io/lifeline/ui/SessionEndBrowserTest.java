@@ -1,8 +1,8 @@
 package io.lifeline.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lifeline.testing.RequiredTool;
 import io.lifeline.security.Role;
 import io.lifeline.security.TokenFormat;
 import io.lifeline.testing.TestTokens;
@@ -52,7 +52,8 @@ class SessionEndBrowserTest {
 
     @BeforeEach
     void start() {
-        assumeTrue(CHROMIUM.canExecute() && DRIVER.canExecute(), "Chromium and chromedriver are not installed");
+        RequiredTool.CHROMIUM.file();
+        RequiredTool.CHROMEDRIVER.file();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

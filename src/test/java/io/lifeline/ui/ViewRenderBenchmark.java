@@ -1,8 +1,8 @@
 package io.lifeline.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.lifeline.testing.RequiredTool;
 import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.Scenario;
 import io.lifeline.domain.event.CapacityType;
@@ -76,7 +76,8 @@ class ViewRenderBenchmark {
 
     @Test
     void measure() throws Exception {
-        assumeTrue(CHROMIUM.canExecute() && DRIVER.canExecute(), "Chromium and chromedriver are not installed");
+        RequiredTool.CHROMIUM.file();
+        RequiredTool.CHROMEDRIVER.file();
         long events = feed();
         DashboardSnapshot snap = data.current();
         System.out.printf("[bench] fed %d events: %d nodes, %d jobs in the snapshot%n", events, snap.nodes().size(),

@@ -36,8 +36,7 @@ class WhatIfBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assertThat(Browser.installed()).as("Chromium and chromedriver are not installed: apt-get install -y chromium "
-                + "chromium-driver (.ci/run does)").isTrue();
+        Browser.require();
         UiTestSupport.feedDemoData();
     }
 

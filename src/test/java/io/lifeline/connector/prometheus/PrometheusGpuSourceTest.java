@@ -3,9 +3,9 @@ package io.lifeline.connector.prometheus;
 import static io.lifeline.connector.http.LifelineApi.metric;
 import static io.lifeline.connector.http.LifelineApi.stored;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lifeline.testing.RequiredTool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.connector.scrape.FakeExporter;
@@ -126,7 +126,7 @@ class PrometheusGpuSourceTest {
 
     @Test
     void samplesComeThroughPrometheusWithTheWorkloadsLabelsAndMissingSeriesStayMissing() {
-        assumeThat(new File(PROMETHEUS)).as("prometheus installed (CI installs it)").exists();
+        RequiredTool.PROMETHEUS.file();
         await().atMost(Duration.ofSeconds(30)).until(() -> !fromPrometheus(LKE_NODE, "gpu.sample").isEmpty()
                 && !fromPrometheus(L4_NODE, "gpu.sample").isEmpty());
 
@@ -150,7 +150,7 @@ class PrometheusGpuSourceTest {
 
     @Test
     void aNewXidInTheExportersGaugeBecomesOneXidEvent() {
-        assumeThat(new File(PROMETHEUS)).as("prometheus installed (CI installs it)").exists();
+        RequiredTool.PROMETHEUS.file();
         await().atMost(Duration.ofSeconds(30)).until(() -> !fromPrometheus(LKE_NODE, "gpu.sample").isEmpty());
         // The fixture's XID gauge, set to 79 as dcgm-exporter reports a GPU fallen off the bus.
         String withXid = new String(LKE, StandardCharsets.UTF_8).replaceAll(

@@ -2,11 +2,10 @@ package io.lifeline.connector.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.lifeline.testing.RequiredTool;
 import com.sun.net.httpserver.HttpServer;
 import io.lifeline.domain.policy.colocation.DemandState;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -50,7 +49,7 @@ class PrometheusQueriesTest {
 
     @Test
     void aQueryOfARealPrometheusDrivesTheTriggerUpAndDownWithItsHold() throws Exception {
-        assumeThat(new File(PROMETHEUS)).as("prometheus installed (CI installs it)").exists();
+        RequiredTool.PROMETHEUS.file();
         exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         exporter.createContext("/metrics", x -> {
             byte[] body = ("# TYPE vllm_num_requests_waiting gauge\nvllm_num_requests_waiting{model=\"chat\"} "
