@@ -64,7 +64,7 @@ class ModelRuntimeTest {
         CountDownLatch open = new CountDownLatch(1);
         try {
             List<String> applied = new CopyOnWriteArrayList<>();
-            roomy.addApplyListener((e, m) -> applied.add(e.id()));
+            roomy.addApplyListener((e, outcome, m) -> applied.add(e.id()));
             roomy.read(m -> {
                 try {
                     open.await();

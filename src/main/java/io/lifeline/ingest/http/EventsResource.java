@@ -47,6 +47,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * HTTP ingest ({@code POST /api/v1/events}) and the event log ({@code GET /api/v1/events}). A reader limited to
@@ -107,6 +108,9 @@ public class EventsResource {
 
     @POST
     @Blocking
+    @APIResponse(responseCode = "200", description = "Events taken (stored, for lifecycle events) and applied to the "
+            + "model; the invalid ones in errors, those the model did not apply (stale, expired, ...) in notApplied",
+            content = @Content(schema = @Schema(implementation = IngestResponse.class)))
     @Consumes({MediaType.APPLICATION_JSON, "application/cloudevents+json", "application/cloudevents-batch+json",
         NDJSON, "application/jsonl"})
     @Produces(MediaType.APPLICATION_JSON)

@@ -189,7 +189,7 @@ class FleetSignalsTest {
                 .extracting(NodeSummary::name).containsExactly("res-1");
         NodeSummary s = fleet.nodes(new NodeQuery("a100-spot", CapacityType.SPOT, NodeLifecycle.READY, null)).get(0);
         assertThat(s).isEqualTo(new NodeSummary("spot-1", "a100-spot", CapacityType.SPOT, "us-east-1a", "p4d.24xlarge", 8,
-                NodeLifecycle.READY, at(10), false, false, GpuHealth.HEALTHY, 0));
+                NodeLifecycle.READY, at(10), false, false, false, GpuHealth.HEALTHY, 0));
     }
 
     @Test

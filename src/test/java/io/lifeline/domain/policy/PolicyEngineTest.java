@@ -35,8 +35,7 @@ class PolicyEngineTest {
     private List<PolicyDecision> notice(PolicyEngine e, String node) {
         Event n = f.event(node, EventType.NODE_INTERRUPTION_NOTICE, new NodeData.InterruptionNotice(
                 NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().plusSeconds(120)));
-        f.model.root().apply(n);
-        return e.onEvent(n, f.model.jobs(), f.model.fleet(), f.clock.instant());
+        return e.onEvent(n, f.model.root().apply(n), f.model.jobs(), f.model.fleet(), f.clock.instant());
     }
 
     @Test
@@ -65,10 +64,11 @@ class PolicyEngineTest {
     void fatalXidDrainsButAnInformationalOneDoesNot() {
         PolicyEngine e = engine(PolicyName.FATAL_XID_DRAIN, PolicyMode.ON, Map.of());
         Event fatal = f.event("n1", EventType.GPU_XID, new GpuData.Xid("GPU-1", 0, 79, "fallen off the bus"));
-        assertThat(e.onEvent(fatal, f.model.jobs(), f.model.fleet(), f.clock.instant()))
+        assertThat(e.onEvent(fatal, f.model.root().apply(fatal), f.model.jobs(), f.model.fleet(), f.clock.instant()))
                 .extracting(d -> d.request().kind()).containsExactly(ActionKind.DRAIN);
         Event benign = f.event("n1", EventType.GPU_XID, new GpuData.Xid("GPU-1", 0, 13, "graphics engine exception"));
-        assertThat(e.onEvent(benign, f.model.jobs(), f.model.fleet(), f.clock.instant())).isEmpty();
+        assertThat(e.onEvent(benign, f.model.root().apply(benign), f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .isEmpty();
     }
 
     @Test
