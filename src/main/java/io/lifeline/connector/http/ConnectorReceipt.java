@@ -18,6 +18,11 @@ import java.util.List;
 public record ConnectorReceipt(int accepted, int applied, int duplicates, int rejected, List<ItemError> errors,
                                List<ItemError> notApplied) {
 
+    /** What the OpenAPI document says of a connector endpoint's 200 answer. */
+    public static final String DESCRIPTION = "What came out of the input: events taken (stored, for lifecycle events) and"
+            + " applied to the model; the items dropped in errors, the events the model did not apply (stale, expired,"
+            + " ...) in notApplied";
+
     public ConnectorReceipt {
         errors = List.copyOf(errors);
         notApplied = List.copyOf(notApplied);
