@@ -216,7 +216,7 @@ final class DescribeCommand extends Base {
             f.field("Interruption notice", notice == null || notice.isNull() ? "none"
                     : Formats.wire(Json.text(notice, "kind")) + " from " + Formats.or(Json.text(notice, "provider")) + ", deadline "
                     + out.time(Json.text(notice, "deadline")) + (n.path("noticeActive").asBoolean() ? out.term().red(" (active)")
-                    : " (past)"));
+                    : notice.path("expired").asBoolean() ? " (expired)" : " (past)"));
             f.field("Health", out.state(Formats.wire(Json.text(n, "health"))));
             JsonNode lemon = n.get("lemon");
             f.field("Interruptions (7 d)", Formats.num(lemon, "interruptions")

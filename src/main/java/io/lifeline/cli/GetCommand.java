@@ -130,7 +130,7 @@ final class GetCommand extends Base {
                 JsonNode facts = n.has("facts") ? n.get("facts") : n;
                 List<String> v = new ArrayList<>(List.of(Json.text(n, "name"), Formats.or(Json.text(facts, "pool")),
                         Formats.wire(Json.text(facts, "capacityType")), Formats.wire(Json.text(n, "state")),
-                        Formats.yesNo(n, "cordoned"), Formats.yesNo(n, "noticeActive"), Formats.wire(Json.text(n, "health")),
+                        Formats.yesNo(n, "cordoned"), noticeColumn(n), Formats.wire(Json.text(n, "health")),
                         Formats.num(facts, "gpuCount"), out.time(Json.text(n, "stateSince"))));
                 if (wide) {
                     v.addAll(List.of(Formats.or(Json.text(facts, "zone")), Formats.or(Json.text(facts, "instanceType")),
@@ -139,6 +139,11 @@ final class GetCommand extends Base {
                 t.row(v.toArray(String[]::new));
             });
             return Exit.OK;
+        }
+
+        /** yes while a notice puts the node at risk, expired once its deadline passed without the node going, else no. */
+        private static String noticeColumn(JsonNode n) {
+            return n.path("noticeExpired").asBoolean() ? "expired" : Formats.yesNo(n, "noticeActive");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.lifeline.domain;
 
 import io.lifeline.domain.event.Event;
+import io.lifeline.domain.fleet.NodeChange;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.Jobs;
 import java.time.Clock;
@@ -26,15 +27,20 @@ public final class LifelineModel {
         this.jobs = Objects.requireNonNull(jobs, "jobs");
     }
 
-    /** Routes one event to the part it is about. */
-    public void apply(Event e) {
+    /**
+     * Routes one event to the part it is about.
+     *
+     * @return what it did to the model: changed, a repeat, or not applied with the reason
+     */
+    public ApplyOutcome apply(Event e) {
         if (e.type().family().subjectIsNode()) {
-            for (NodeSignal s : nodes.apply(e)) {
+            NodeChange change = nodes.change(e);
+            for (NodeSignal s : change.signals()) {
                 jobs.onNodeSignal(s);
             }
-        } else {
-            jobs.apply(e);
+            return change.outcome();
         }
+        return jobs.apply(e);
     }
 
     public NodeModel nodes() {

@@ -1,6 +1,7 @@
 package io.lifeline.domain;
 
 import io.lifeline.domain.event.Event;
+import io.lifeline.domain.fleet.NodeChange;
 import io.lifeline.domain.fleet.NodeDirectory;
 import io.lifeline.domain.fleet.NodeSignal;
 import java.util.List;
@@ -14,7 +15,17 @@ public interface NodeModel extends NodeDirectory {
     /**
      * Applies a node or GPU event.
      *
+     * @return what it did (changed, a repeat, or not applied with the reason) and the signals it raised for the jobs
+     *         on the node (possibly none)
+     */
+    NodeChange change(Event e);
+
+    /**
+     * Applies a node or GPU event.
+     *
      * @return the signals it raised for the jobs on the node (possibly none)
      */
-    List<NodeSignal> apply(Event e);
+    default List<NodeSignal> apply(Event e) {
+        return change(e).signals();
+    }
 }

@@ -18,7 +18,9 @@ public interface IngestGateway {
      * event store refuses on its content is named in the receipt the same way (the reason is the database's), never
      * retried. The returned
      * stage completes once every lifecycle event kept is durably stored and every event kept is queued for the
-     * model, or fails with {@link RetryLaterException} when Lifeline cannot take more right now (back-pressure).
+     * model, or fails with {@link RetryLaterException} when Lifeline cannot take more right now (back-pressure). The
+     * receipt's {@link IngestReceipt#applied()} completes once the model has applied them, naming those it did not
+     * apply and why: a sender that waits for an answer waits for it too.
      */
     default CompletionStage<IngestReceipt> submit(List<Event> events) {
         return submit(events, null);

@@ -1,6 +1,7 @@
 package io.lifeline.ingest;
 
 import io.lifeline.config.IngestConfig;
+import io.lifeline.domain.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
@@ -181,13 +183,13 @@ public class IngestPipeline implements IngestGateway {
                     apply.add(e);
                 }
                 // Runs on the store writer's thread, in write order, into the room taken before storing: never waits.
-                if (urgent) {
-                    model.enqueueUrgent(apply, seqs, room);
-                } else {
-                    model.enqueueStored(apply, seqs, room);
-                }
+                CompletableFuture<List<ApplyOutcome>> outcomes = urgent ? model.enqueueUrgent(apply, seqs, room)
+                        : model.enqueueStored(apply, seqs, room);
                 metrics.accepted(apply);
-                return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused);
+                // Completed on the model's thread: what is made of it is made on another.
+                CompletionStage<IngestReceipt.Applied> applied = outcomes.thenApplyAsync(
+                        o -> applied(submitted, apply, o), ForkJoinPool.commonPool());
+                return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused, applied);
             }).whenComplete((receipt, failure) -> {
                 if (failure != null) {
                     // Never stored: a retry of these events must not be taken for a duplicate.
@@ -200,6 +202,35 @@ public class IngestPipeline implements IngestGateway {
             room.release();
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * What the model did with {@code applied} (a part of {@code submitted}), given each one's outcome: the events it
+     * did not apply, by their index in {@code submitted}, each counted by reason.
+     */
+    private IngestReceipt.Applied applied(List<Event> submitted, List<Event> applied, List<ApplyOutcome> outcomes) {
+        Map<Event, ApplyOutcome> refused = null;
+        for (int i = 0; i < outcomes.size(); i++) {
+            ApplyOutcome o = outcomes.get(i);
+            if (!o.applied()) {
+                if (refused == null) {
+                    refused = new IdentityHashMap<>();
+                }
+                refused.put(applied.get(i), o);
+                metrics.notApplied(applied.get(i), o.reason());
+            }
+        }
+        if (refused == null) {
+            return IngestReceipt.Applied.all(applied.size());
+        }
+        List<IngestReceipt.NotApplied> out = new ArrayList<>(refused.size());
+        for (int i = 0; i < submitted.size() && out.size() < refused.size(); i++) {
+            ApplyOutcome o = refused.get(submitted.get(i));
+            if (o != null) {
+                out.add(new IngestReceipt.NotApplied(i, submitted.get(i).id(), o.reason(), o.detail()));
+            }
+        }
+        return new IngestReceipt.Applied(applied.size() - refused.size(), out);
     }
 
     /**

@@ -1,21 +1,35 @@
 package io.lifeline.ingest;
 
+import io.lifeline.domain.NotAppliedReason;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
- * What became of a submitted batch.
+ * What became of a submitted batch: at once what was taken (stored, for lifecycle events) and refused, and once the
+ * model has applied the accepted events, which of them it did not apply and why ({@link #applied()}).
  *
- * @param accepted    events new to Lifeline, stored (lifecycle) and applied
+ * @param accepted    events new to Lifeline, stored (lifecycle) and queued for the model
  * @param duplicates  events already seen (same source and id), accepted and ignored
  * @param rejected    events the gateway refused (neither stored nor applied), by their index in the submitted list
+ * @param applied     completes once every accepted event is applied to the model (without a read of the store: the
+ *                    model's thread hands the outcomes over), with the events it did not apply; transports that must
+ *                    not wait for the model (Kafka, the sources of their own) only record what it says
  */
-public record IngestReceipt(int accepted, int duplicates, List<Refused> rejected) {
+public record IngestReceipt(int accepted, int duplicates, List<Refused> rejected, CompletionStage<Applied> applied) {
 
     public IngestReceipt {
         rejected = List.copyOf(rejected);
     }
 
-    /** A batch of which nothing was refused. */
+    /** A batch whose accepted events were all applied (a transport that knows no model, in tests). */
+    public IngestReceipt(int accepted, int duplicates, List<Refused> rejected) {
+        this(accepted, duplicates, rejected, CompletableFuture.completedFuture(Applied.all(accepted)));
+    }
+
+    /** A batch of which nothing was refused and everything accepted applied. */
     public IngestReceipt(int accepted, int duplicates) {
         this(accepted, duplicates, List.of());
     }
@@ -28,5 +42,51 @@ public record IngestReceipt(int accepted, int duplicates, List<Refused> rejected
      * @param reason why, naming the field
      */
     public record Refused(int index, String id, String reason) {
+    }
+
+    /**
+     * What the model did with the accepted events.
+     *
+     * @param applied     how many it applied (changed, or confirmed what it held)
+     * @param notApplied  the others, by their index in the submitted list
+     */
+    public record Applied(int applied, List<NotApplied> notApplied) {
+
+        public Applied {
+            notApplied = List.copyOf(notApplied);
+        }
+
+        /** All {@code accepted} applied. */
+        public static Applied all(int accepted) {
+            return new Applied(accepted, List.of());
+        }
+
+        /** The outcome of a whole submission split in two parts, each entry at its index in the whole. */
+        static Applied merge(Applied first, List<Integer> firstAt, Applied second, List<Integer> secondAt) {
+            List<NotApplied> all = new ArrayList<>(first.notApplied.size() + second.notApplied.size());
+            for (NotApplied n : first.notApplied) {
+                all.add(n.at(firstAt.get(n.index())));
+            }
+            for (NotApplied n : second.notApplied) {
+                all.add(n.at(secondAt.get(n.index())));
+            }
+            all.sort(Comparator.comparingInt(NotApplied::index));
+            return new Applied(first.applied + second.applied, all);
+        }
+    }
+
+    /**
+     * An accepted event the model did not apply.
+     *
+     * @param index   its position in the submitted list
+     * @param id      its id
+     * @param reason  why, a stable code
+     * @param detail  what the model compared it with
+     */
+    public record NotApplied(int index, String id, NotAppliedReason reason, String detail) {
+
+        NotApplied at(int position) {
+            return new NotApplied(position, id, reason, detail);
+        }
     }
 }

@@ -62,7 +62,7 @@ final class PriorityLane {
     /** The two parts of a submission, with each event's index in it (receipts name refusals by that index). */
     record Split(List<Event> urgent, List<Integer> urgentAt, List<Event> rest, List<Integer> restAt) {
 
-        /** One receipt for the whole submission, refusals by their index in it. */
+        /** One receipt for the whole submission, refusals and events not applied by their index in it. */
         IngestReceipt merge(IngestReceipt ofUrgent, IngestReceipt ofRest) {
             List<IngestReceipt.Refused> refused = new ArrayList<>();
             for (IngestReceipt.Refused r : ofUrgent.rejected()) {
@@ -73,7 +73,8 @@ final class PriorityLane {
             }
             refused.sort((a, b) -> Integer.compare(a.index(), b.index()));
             return new IngestReceipt(ofUrgent.accepted() + ofRest.accepted(),
-                    ofUrgent.duplicates() + ofRest.duplicates(), refused);
+                    ofUrgent.duplicates() + ofRest.duplicates(), refused, ofUrgent.applied().thenCombine(ofRest.applied(),
+                            (u, r) -> IngestReceipt.Applied.merge(u, urgentAt, r, restAt)));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.lifeline.metrics;
 
+import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.micrometer.core.instrument.Counter;
@@ -28,6 +29,8 @@ public class IngestMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter[]> byFamily = new ConcurrentHashMap<>();
+    /** By reason, then by type ordinal: a bounded set (reasons × types), made when first needed. */
+    private final Map<NotAppliedReason, Counter[]> notApplied = new ConcurrentHashMap<>();
 
     IngestMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -51,6 +54,22 @@ public class IngestMetrics {
             counts[e.type().ordinal()]++;
         }
         flush(last, counts);
+    }
+
+    /**
+     * Counts an accepted event the model did not apply, by type and reason
+     * ({@code lifeline_ingest_not_applied_events_total}).
+     */
+    public void notApplied(Event e, NotAppliedReason reason) {
+        Counter[] byType = notApplied.computeIfAbsent(reason, r -> new Counter[EventType.values().length]);
+        Counter c = byType[e.type().ordinal()];
+        if (c == null) {
+            c = Counter.builder("lifeline_ingest_not_applied_events")
+                    .description("Events accepted but not applied to the model, by type and reason (stale, expired, ...)")
+                    .tag("type", e.type().wireName()).tag("reason", reason.wire()).register(registry);
+            byType[e.type().ordinal()] = c;
+        }
+        c.increment();
     }
 
     private static void flush(Counter[] counters, int[] counts) {

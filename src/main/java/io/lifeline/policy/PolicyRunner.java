@@ -7,6 +7,7 @@ import io.lifeline.action.DefaultActionService;
 import io.lifeline.action.Submitted;
 import io.lifeline.action.TargetBusyException;
 import io.lifeline.config.PoliciesConfig;
+import io.lifeline.domain.ApplyOutcome;
 import io.lifeline.domain.action.ActionPlanner;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.PlanResult;
@@ -35,10 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
- * Runs the policy engine: right after a notice or XID is applied (on the model's thread, so no queue delays the
- * reaction) and every {@code lifeline.policies.interval} for conditions that build up. Decisions are submitted on a
- * thread of their own, by the leader only, as {@code policy:<name>}; their idempotency keys make a decision seen twice
- * one action.
+ * Runs the policy engine: right after a notice or XID changed the model (on the model's thread, so no queue delays
+ * the reaction; one that was not applied, stale or past its deadline, moves nothing) and every
+ * {@code lifeline.policies.interval} for conditions that build up. Decisions are submitted on a thread of their own,
+ * by the leader only, as {@code policy:<name>}; their idempotency keys make a decision seen twice one action.
  */
 @ApplicationScoped
 public class PolicyRunner {
@@ -93,15 +94,16 @@ public class PolicyRunner {
         return refused.get();
     }
 
-    private void onApplied(Event e, LiveModel m) {
-        if (e.type() != EventType.NODE_INTERRUPTION_NOTICE && e.type() != EventType.GPU_XID) {
+    /** Only what changed the model moves a policy (see {@link io.lifeline.domain.policy.PolicyEngine#onEvent}). */
+    private void onApplied(Event e, ApplyOutcome outcome, LiveModel m) {
+        if (e.type() != EventType.NODE_INTERRUPTION_NOTICE && e.type() != EventType.GPU_XID || !outcome.changed()) {
             return;
         }
         if (!executor.isLeader()) {
             return;
         }
         java.time.Instant now = clock.instant();
-        List<PolicyDecision> decisions = policies.engine().onEvent(e, m.jobs(), m.fleet(), now);
+        List<PolicyDecision> decisions = policies.engine().onEvent(e, outcome, m.jobs(), m.fleet(), now);
         for (PolicyDecision d : decisions) {
             // Planned here, on the model's thread with the model at hand: the submitter then skips a round trip
             // through the model's queue, which under heavy ingest is the slowest part of a notice's reaction.

@@ -64,7 +64,7 @@ public class JobHistory {
             return;
         }
         started = true;
-        model.addApplyListener((e, m) -> {
+        model.addApplyListener((e, outcome, m) -> {
             List<JobTimelineEntry> fresh = m.jobs().drainTimeline();
             if (!fresh.isEmpty()) {
                 log.append(fresh);

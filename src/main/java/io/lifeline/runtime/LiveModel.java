@@ -29,8 +29,8 @@ public record LiveModel(LifelineModel root, Fleet fleet) {
         return root.jobs();
     }
 
-    void apply(Event e) {
-        root.apply(e);
+    io.lifeline.domain.ApplyOutcome apply(Event e) {
+        return root.apply(e);
     }
 
     /** The whole model's state as plain values (on the model thread; it shares nothing mutable with the model). */

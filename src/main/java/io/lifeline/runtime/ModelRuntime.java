@@ -1,5 +1,7 @@
 package io.lifeline.runtime;
 
+import io.lifeline.domain.ApplyOutcome;
+import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.Event;
 import io.lifeline.store.AppliedPosition;
@@ -7,7 +9,10 @@ import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +37,8 @@ public class ModelRuntime {
 
     /** Bytes a queued read is counted for. */
     private static final long READ_BYTES = 256;
+    /** Outcomes of events the follower applied that were not applied, kept for the replica that stored them. */
+    private static final int FOLLOWED_REFUSALS_KEPT = 4096;
 
     private final LiveModel model;
     /** Batches at the tail, in order; urgent reads at the head. Batches and ordered reads are bounded by {@link #room}. */
@@ -45,8 +52,27 @@ public class ModelRuntime {
     private final AppliedLog position = new AppliedLog();
     private volatile boolean running = true;
     private volatile StoredQueued storedQueued = (lowest, highest) -> { };
-    private final java.util.List<java.util.function.BiConsumer<Event, LiveModel>> listeners =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.List<ApplyListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * Model thread only. The outcomes of the newest events the log follower applied and the model did not, by seq: a
+     * replica's own stored event reaches the model through the follower when the follower reads it back before the
+     * submission is queued (see {@link #applyStored}); the submission's outcome is then the follower's.
+     */
+    private final Map<Long, ApplyOutcome> followedRefusals = new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, ApplyOutcome> eldest) {
+            return size() > FOLLOWED_REFUSALS_KEPT;
+        }
+    };
+
+    /**
+     * Told of every event right after it is applied, on the model's thread, with what it did to the model and the
+     * model itself: it must be quick and must not keep references to mutable state.
+     */
+    @FunctionalInterface
+    public interface ApplyListener {
+        void applied(Event e, ApplyOutcome outcome, LiveModel model);
+    }
 
     ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
@@ -102,22 +128,42 @@ public class ModelRuntime {
      * Queues events this replica has just stored (with their {@code seqs}, 0 for telemetry the log does not keep), in
      * room taken by {@link #admit} before storing; never waits. Each is applied unless the log follower handed it
      * over first.
+     *
+     * @return each event's outcome, in order, once all of them are applied (on the model's thread): what the answer to
+     *         their sender says, with no read of the store
      */
-    public void enqueueStored(List<Event> events, long[] seqs, Admission admission) {
+    public CompletableFuture<List<ApplyOutcome>> enqueueStored(List<Event> events, long[] seqs, Admission admission) {
         if (events.isEmpty()) {
             admission.release();
-            return;
+            return CompletableFuture.completedFuture(List.of());
         }
-        queue.offerLast(new Queued(() -> applyStored(events, seqs), admission));
+        CompletableFuture<List<ApplyOutcome>> outcomes = new CompletableFuture<>();
+        queue.offerLast(new Queued(() -> applyStored(events, seqs, outcomes), admission));
         queuedHere(seqs);
+        return outcomes;
     }
 
-    /** Applies events this replica stored, unless the follower handed them over first. */
-    private void applyStored(List<Event> events, long[] seqs) {
-        for (int i = 0; i < events.size(); i++) {
-            if (seqs[i] == 0 || position.takeStored(seqs[i])) {
-                applyOne(events.get(i));
+    /**
+     * Applies events this replica stored, unless the follower handed them over first (then the outcome is the one the
+     * follower's application had), and completes {@code outcomes} with what each did.
+     */
+    private void applyStored(List<Event> events, long[] seqs, CompletableFuture<List<ApplyOutcome>> outcomes) {
+        ApplyOutcome[] out = new ApplyOutcome[events.size()];
+        try {
+            for (int i = 0; i < events.size(); i++) {
+                if (seqs[i] == 0 || position.takeStored(seqs[i])) {
+                    out[i] = applyOne(events.get(i));
+                } else {
+                    out[i] = followedRefusals.getOrDefault(seqs[i], ApplyOutcome.CHANGED);
+                }
             }
+        } finally {
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] == null) {
+                    out[i] = ApplyOutcome.notApplied(NotAppliedReason.FAILED, "the model stopped before applying it");
+                }
+            }
+            outcomes.complete(Arrays.asList(out));
         }
     }
 
@@ -167,14 +213,16 @@ public class ModelRuntime {
      * applied ahead of the batches waiting, and so before the policies see the telemetry queued before them; among
      * themselves in the order they were queued.
      */
-    public void enqueueUrgent(List<Event> events, long[] seqs, Admission admission) {
+    public CompletableFuture<List<ApplyOutcome>> enqueueUrgent(List<Event> events, long[] seqs, Admission admission) {
         if (events.isEmpty()) {
             admission.release();
-            return;
+            return CompletableFuture.completedFuture(List.of());
         }
-        urgent.add(new Queued(() -> applyStored(events, seqs), admission));
+        CompletableFuture<List<ApplyOutcome>> outcomes = new CompletableFuture<>();
+        urgent.add(new Queued(() -> applyStored(events, seqs, outcomes), admission));
         queue.offerFirst(this::runUrgent);
         queuedHere(seqs);
+        return outcomes;
     }
 
     /** Runs every urgent batch waiting, oldest first (several may have been put at the head of the queue at once). */
@@ -213,7 +261,10 @@ public class ModelRuntime {
         put(() -> {
             for (int i = 0; i < events.size(); i++) {
                 if (position.takeFollowed(seqs[i]) && events.get(i) != null) {
-                    applyOne(events.get(i));
+                    ApplyOutcome outcome = applyOne(events.get(i));
+                    if (!outcome.applied()) {
+                        followedRefusals.put(seqs[i], outcome);
+                    }
                 }
             }
         }, events.size(), EventFootprint.of(events), timeout);
@@ -245,11 +296,11 @@ public class ModelRuntime {
     }
 
     /**
-     * Adds a listener told of every event right after it is applied, on the model's thread, with the model: it must
-     * be quick and must not keep references to mutable state (policies react to notices this way, with no queue in
-     * between).
+     * Adds a listener told of every event right after it is applied, on the model's thread, with its outcome and the
+     * model: it must be quick and must not keep references to mutable state (policies react to notices this way, with
+     * no queue in between).
      */
-    public void addApplyListener(java.util.function.BiConsumer<Event, LiveModel> listener) {
+    public void addApplyListener(ApplyListener listener) {
         listeners.add(listener);
     }
 
@@ -327,18 +378,25 @@ public class ModelRuntime {
         }
     }
 
-    private void applyOne(Event e) {
+    private ApplyOutcome applyOne(Event e) {
+        ApplyOutcome outcome;
         try {
-            model.apply(e);
+            outcome = model.apply(e);
             applied.incrementAndGet();
-            for (java.util.function.BiConsumer<Event, LiveModel> l : listeners) {
-                l.accept(e, model);
-            }
         } catch (RuntimeException ex) {
             // One event the model cannot take must not stop the others: count it and go on.
             failed.incrementAndGet();
             LOG.warnf(ex, "Model could not apply %s %s of %s", e.type().wireName(), e.id(), e.subject());
+            return ApplyOutcome.notApplied(NotAppliedReason.FAILED, "the model failed on it: " + ex);
         }
+        for (ApplyListener l : listeners) {
+            try {
+                l.applied(e, outcome, model);
+            } catch (RuntimeException ex) {
+                LOG.warnf(ex, "A listener failed on %s %s of %s", e.type().wireName(), e.id(), e.subject());
+            }
+        }
+        return outcome;
     }
 
     private void run() {

@@ -98,9 +98,12 @@ public class NodePanel extends VerticalLayout {
         facts.add(new Span(f == null ? " not registered yet" : " " + f.pool() + " · " + Format.words(f.capacityType()) + " · "
                 + Format.text(f.zone()) + " · " + Format.text(f.instanceType()) + " · " + f.gpuCount() + " GPUs"));
         if (d.notice() != null) {
-            Div n = Ui.error((d.noticeActive() ? "Pending " : "Past ") + Format.words(d.notice().kind()) + " notice"
+            // Pending (the node is at risk), expired (its deadline passed and the node was not seen going) or past.
+            String status = d.noticeActive() ? "Pending " : d.notice().expired() ? "Expired " : "Past ";
+            String text = status + Format.words(d.notice().kind()) + " notice"
                     + (d.notice().deadline() == null ? "" : ", deadline " + Format.time(d.notice().deadline(), UiSession.zone()))
-                    + (d.notice().provider() == null ? "" : " (" + d.notice().provider() + ")"));
+                    + (d.notice().provider() == null ? "" : " (" + d.notice().provider() + ")");
+            Div n = d.noticeActive() ? Ui.error(text) : new Div(new Span(text));
             n.setId("node-notice");
             facts.add(n);
         }

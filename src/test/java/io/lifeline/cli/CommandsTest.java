@@ -95,6 +95,25 @@ class CommandsTest {
     }
 
     @Test
+    void aNoticePastItsDeadlineIsShownExpiredNotActive() {
+        String node = "{\"name\":\"n17\",\"facts\":{\"pool\":\"spot-a\",\"capacityType\":\"spot\",\"gpuCount\":8},"
+                + "\"state\":\"NOTICE_RECEIVED\",\"stateSince\":\"2026-11-29T12:00:00Z\",\"cordoned\":false,"
+                + "\"notice\":{\"kind\":\"SPOT_RECLAIM\",\"provider\":\"aws\",\"deadline\":\"2026-11-29T12:02:00Z\","
+                + "\"receivedAt\":\"2026-11-29T12:00:00Z\",\"expired\":true},\"noticeActive\":false,\"noticeExpired\":true,"
+                + "\"health\":\"HEALTHY\",\"gpus\":[],\"xidHistory\":[],\"lemon\":{\"interruptions\":1}}";
+        server.on("GET /api/v1/nodes/n17", Reply.json(node));
+        server.on("GET /api/v1/nodes", Reply.json("{\"items\":[" + node + "],\"total\":1}"));
+
+        CliRun.Result described = run("describe", "node", "n17");
+        CliRun.Result listed = run("get", "nodes");
+
+        assertThat(described.code()).isZero();
+        assertThat(described.out()).contains("Interruption notice").contains("(expired)").doesNotContain("(active)");
+        assertThat(listed.code()).isZero();
+        assertThat(listed.out().lines().filter(l -> l.startsWith("n17")).findFirst().orElseThrow()).contains("expired");
+    }
+
+    @Test
     void anUnreachableServerIsFiveWithAClearMessage() throws IOException {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

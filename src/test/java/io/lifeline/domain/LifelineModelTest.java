@@ -12,6 +12,7 @@ import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.event.TrainerData;
+import io.lifeline.domain.fleet.NodeChange;
 import io.lifeline.domain.fleet.NodeInfo;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.JobState;
@@ -34,7 +35,11 @@ class LifelineModelTest {
         final Map<String, NodeInfo> nodes = new HashMap<>();
 
         @Override
-        public List<NodeSignal> apply(Event e) {
+        public NodeChange change(Event e) {
+            return new NodeChange(ApplyOutcome.CHANGED, signals(e));
+        }
+
+        private List<NodeSignal> signals(Event e) {
             seen.add(e);
             EventData d = e.data();
             if (d instanceof NodeData.Registered r) {

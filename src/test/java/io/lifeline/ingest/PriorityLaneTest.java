@@ -55,7 +55,7 @@ class PriorityLaneTest {
     void aNoticeIsStoredAndAppliedBeforeTheBatchQueuedAheadOfIt() throws Exception {
         String node = "lane-" + CloudEvents.uniqueId().substring(0, 8);
         List<String> applied = new CopyOnWriteArrayList<>();
-        model.addApplyListener((e, m) -> {
+        model.addApplyListener((e, outcome, m) -> {
             if (e.subject().equals(node)) {
                 applied.add(e.id());
             }

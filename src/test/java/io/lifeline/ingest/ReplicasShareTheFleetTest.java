@@ -106,12 +106,12 @@ class ReplicasShareTheFleetTest {
         }
         java.util.concurrent.atomic.AtomicLong appliedA = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicLong appliedB = new java.util.concurrent.atomic.AtomicLong();
-        modelA.addApplyListener((e, m) -> {
+        modelA.addApplyListener((e, outcome, m) -> {
             if (e.id().contains("-" + run + "-")) {
                 appliedA.incrementAndGet();
             }
         });
-        modelB.addApplyListener((e, m) -> {
+        modelB.addApplyListener((e, outcome, m) -> {
             if (e.id().contains("-" + run + "-")) {
                 appliedB.incrementAndGet();
             }

@@ -87,7 +87,7 @@ class NoticePolicySimulationTest {
     void remember() {
         before = policies.get(PolicyName.NOTICE_CHECKPOINT_DRAIN);
         if (LISTENING.compareAndSet(false, true)) {
-            runtime.addApplyListener((e, m) -> {
+            runtime.addApplyListener((e, outcome, m) -> {
                 if (e.data() instanceof TrainerData.Progress p && e.subject().startsWith("policy-")) {
                     PROGRESS.add(new Progress(e.subject(), e.time(), p.step()));
                 }

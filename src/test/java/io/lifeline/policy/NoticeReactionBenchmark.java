@@ -103,7 +103,7 @@ class NoticeReactionBenchmark {
                 Caller.unrestricted("reaction-benchmark"));
 
         Map<String, Long> applied = new ConcurrentHashMap<>();
-        runtime.addApplyListener((e, m) -> {
+        runtime.addApplyListener((e, outcome, m) -> {
             if (e.type() == EventType.NODE_INTERRUPTION_NOTICE && e.subject().startsWith("rb-" + run + "-")) {
                 applied.put(e.subject(), System.currentTimeMillis());
             }

@@ -64,7 +64,7 @@ class ModelRuntimeTest {
         CountDownLatch open = new CountDownLatch(1);
         try {
             List<String> applied = new CopyOnWriteArrayList<>();
-            roomy.addApplyListener((e, m) -> applied.add(e.id()));
+            roomy.addApplyListener((e, outcome, m) -> applied.add(e.id()));
             roomy.read(m -> {
                 try {
                     open.await();
@@ -85,6 +85,34 @@ class ModelRuntimeTest {
             assertThat(roomy.queuedEvents()).isZero();
         } finally {
             open.countDown();
+            roomy.stop();
+        }
+    }
+
+    @Test
+    void aStoredSubmissionGetsEachEventsOutcomeAlsoWhenTheFollowerAppliedItFirst() throws Exception {
+        ModelRuntime roomy = new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(100, 1024 * 1024));
+        try {
+            Instant t = Instant.now();
+            Event registered = new Event("r", "test://runtime", EventType.NODE_REGISTERED, "n1", t,
+                    new NodeData.Registered("p", io.lifeline.domain.event.CapacityType.SPOT, null, null, 8, null));
+            Event olderReady = new Event("old", "test://runtime", EventType.NODE_READY, "n1", t.minusSeconds(60),
+                    new NodeData.Ready());
+            Event ready = new Event("new", "test://runtime", EventType.NODE_READY, "n1", t.plusSeconds(1),
+                    new NodeData.Ready());
+            Event olderCordon = new Event("old-cordon", "test://runtime", EventType.NODE_CORDONED, "n1",
+                    t.minusSeconds(60), new NodeData.Cordoned("x"));
+            // The follower read this replica's row 2 back before its submission was queued.
+            roomy.enqueueFollowed(List.of(registered, olderCordon), new long[] {1, 2}, Duration.ofSeconds(5));
+            List<Event> batch = List.of(olderCordon, olderReady, ready);
+
+            List<io.lifeline.domain.ApplyOutcome> outcomes = roomy.enqueueStored(batch, new long[] {2, 3, 4},
+                    roomy.admit(batch)).get(5, TimeUnit.SECONDS);
+
+            assertThat(outcomes).extracting(io.lifeline.domain.ApplyOutcome::reason).containsExactly(
+                    io.lifeline.domain.NotAppliedReason.STALE, io.lifeline.domain.NotAppliedReason.STALE, null);
+            assertThat(outcomes.get(2).changed()).isTrue();
+        } finally {
             roomy.stop();
         }
     }

@@ -55,7 +55,7 @@ class PresentersTest {
                 String name = pool + "-" + n;
                 GpuHealth worst = n == 0 && pool.equals("p2") ? GpuHealth.FAILED : GpuHealth.HEALTHY;
                 nodes.add(new NodeSummary(name, pool, pool.equals("p1") ? CapacityType.SPOT : CapacityType.ON_DEMAND, "z1",
-                        "p5", 8, NodeLifecycle.READY, NOW, false, false, worst, 0));
+                        "p5", 8, NodeLifecycle.READY, NOW, false, false, false, worst, 0));
                 List<GpuView> list = new ArrayList<>();
                 for (int g = 0; g < 8; g++) {
                     GpuHealth h = g == 3 ? worst : GpuHealth.HEALTHY;

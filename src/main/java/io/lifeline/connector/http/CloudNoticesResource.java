@@ -29,8 +29,10 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * Cloud interruption notices in the providers' own formats: AWS EventBridge events, EC2 instance metadata
@@ -77,6 +79,8 @@ public class CloudNoticesResource {
     @POST
     @Path("/aws/eventbridge")
     @Blocking
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> eventBridge(byte[] body) {
         Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
         IngestScope.requireNodeEvents(caller.get(), "cloud notices");
@@ -106,6 +110,8 @@ public class CloudNoticesResource {
     @POST
     @Path("/aws/imds/{instanceId}/{document: .+}")
     @Blocking
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> imds(@PathParam("instanceId") String instanceId, @PathParam("document") String document,
                                           byte[] body) {
         Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
@@ -118,6 +124,8 @@ public class CloudNoticesResource {
     @POST
     @Path("/azure/scheduled-events")
     @Blocking
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> azureScheduledEvents(byte[] body) {
         Answers.requireEnabled(config.azure().enabled(), "the Azure connector");
         IngestScope.requireNodeEvents(caller.get(), "cloud notices");
@@ -129,6 +137,8 @@ public class CloudNoticesResource {
     @POST
     @Path("/gcp/{instanceId}/preempted")
     @Blocking
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> gcpPreempted(@PathParam("instanceId") String instanceId, byte[] body) {
         Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
         IngestScope.requireNodeEvents(caller.get(), "cloud notices");
@@ -140,6 +150,8 @@ public class CloudNoticesResource {
     @POST
     @Path("/gcp/{instanceId}/{what: maintenance|maintenance-event}")
     @Blocking
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> gcpMaintenance(@PathParam("instanceId") String instanceId,
             @Parameter(description = "The metadata key's name: maintenance-event, or maintenance for short",
                     schema = @Schema(type = SchemaType.STRING, enumeration = {"maintenance", "maintenance-event"}))

@@ -3,8 +3,10 @@ package io.lifeline.connector.http;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.ingest.NotAppliedLog;
 import io.lifeline.store.ConsumedOffsets;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +16,7 @@ import java.util.concurrent.CompletionStage;
 /**
  * How connector inputs reach the gateway: the events made of an input are submitted together; the gateway refuses
  * those it cannot take (the future-skew guard) and the answer lists every dropped item with its reason, as the event
- * API does. Refusals are counted per connector.
+ * API does, and every event the model did not apply. Refusals are counted per connector.
  */
 @ApplicationScoped
 public class ConnectorIngest {
@@ -28,23 +30,33 @@ public class ConnectorIngest {
     }
 
     /**
-     * Submits a batch. Completes with the receipt once every lifecycle event kept is stored, marking each item that
-     * gave a kept event usable; completes with {@code null} when nothing was submittable (see {@link #errorsOf});
-     * fails like {@link IngestGateway#submit}.
+     * Submits a batch whose sender waits for the answer (an HTTP request). Completes with the receipt once every
+     * lifecycle event kept is stored and every event kept is applied to the model, marking each item that gave a kept
+     * event usable; completes with {@code null} when nothing was submittable (see {@link #errorsOf}); fails like
+     * {@link IngestGateway#submit}.
      */
     public CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch) {
-        return submit(batch, null);
+        return submit(batch, null, true);
     }
 
-    /** {@link #submit(ConnectorBatch)} of a batch consumed from Kafka up to {@code offsets}, stored with its events. */
+    /**
+     * {@link #submit(ConnectorBatch)} of a batch consumed from Kafka up to {@code offsets}, stored with its events.
+     * Completes once they are stored: the consumer does not wait for the model, and what it did not apply is logged.
+     */
     public CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch, ConsumedOffsets offsets) {
+        return submit(batch, offsets, false);
+    }
+
+    private CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch, ConsumedOffsets offsets, boolean waitForModel) {
         if (batch.events().isEmpty()) {
             batch.errors().sort(Comparator.comparingInt(ItemError::index));
-            ConnectorReceipt nothing = batch.errors().isEmpty() ? new ConnectorReceipt(0, 0, 0, List.of()) : null;
+            ConnectorReceipt nothing = batch.errors().isEmpty()
+                    ? new ConnectorReceipt(0, 0, 0, 0, List.of(), List.of()) : null;
             return offsets == null ? CompletableFuture.completedFuture(nothing)
                     : gateway.submit(List.of(), offsets).thenApply(r -> nothing);
         }
-        return gateway.submit(batch.events(), offsets).thenApply(r -> {
+        List<Event> events = List.copyOf(batch.events());
+        return gateway.submit(events, offsets).thenCompose(r -> {
             BitSet refused = new BitSet();
             for (IngestReceipt.Refused x : r.rejected()) {
                 refused.set(x.index());
@@ -52,20 +64,36 @@ public class ConnectorIngest {
                 batch.errors().add(new ItemError(batch.positions().get(x.index()), x.id(), ConnectorMetrics.TIME_IN_FUTURE,
                         x.reason()));
             }
-            for (int i = 0; i < batch.events().size(); i++) {
+            for (int i = 0; i < events.size(); i++) {
                 if (!refused.get(i)) {
                     batch.markUsable(batch.positions().get(i));
                 }
             }
             batch.errors().sort(Comparator.comparingInt(ItemError::index));
             if (r.accepted() + r.duplicates() == 0) {
-                return null;
+                return CompletableFuture.completedFuture(null);
             }
-            return new ConnectorReceipt(r.accepted(), r.duplicates(), batch.errors().size(), batch.errors());
+            List<ItemError> errors = List.copyOf(batch.errors());
+            if (!waitForModel) {
+                r.applied().thenAccept(a -> NotAppliedLog.record(batch.connector(), events, a,
+                        i -> "item " + batch.positions().get(i)));
+                return CompletableFuture.completedFuture(new ConnectorReceipt(r.accepted(), r.accepted(),
+                        r.duplicates(), errors.size(), errors, List.of()));
+            }
+            return r.applied().thenApply(a -> {
+                List<ItemError> notApplied = new ArrayList<>(a.notApplied().size());
+                for (IngestReceipt.NotApplied n : a.notApplied()) {
+                    notApplied.add(new ItemError(batch.positions().get(n.index()), n.id(), n.reason().wire(), n.detail()));
+                }
+                return new ConnectorReceipt(r.accepted(), a.applied(), r.duplicates(), errors.size(), errors, notApplied);
+            });
         });
     }
 
-    /** Submits events a connector made by itself (no input to answer); refusals are counted for {@code connector}. */
+    /**
+     * Submits events a connector made by itself (no input to answer); refusals are counted for {@code connector}, and
+     * what the model did not apply is logged once it is applied.
+     */
     public CompletionStage<IngestReceipt> submit(String connector, List<Event> events) {
         return gateway.submit(events).thenApply(r -> {
             if (!r.rejected().isEmpty()) {
@@ -73,6 +101,7 @@ public class ConnectorIngest {
                     metrics.rejectedAtIngest(connector, ConnectorMetrics.TIME_IN_FUTURE);
                 }
             }
+            r.applied().thenAccept(a -> NotAppliedLog.record(connector, events, a, null));
             return r;
         });
     }

@@ -3,6 +3,7 @@ package io.lifeline.connector.http;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.ingest.NotAppliedLog;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -142,6 +143,9 @@ public class ConnectorSink {
                     metrics.rejectedAtIngest(p.connector(), ConnectorMetrics.TIME_IN_FUTURE);
                     LOG.debugf("%s: dropped %s of %s: %s", p.connector(), x.id(), p.event().subject(), x.reason());
                 }
+                // Not waited for: the next batch goes on, and what the model did not apply is written down.
+                List<Pending> sent = List.copyOf(batch);
+                r.applied().thenAccept(a -> NotAppliedLog.record("connector", events, a, i -> sent.get(i).connector()));
                 submitted.add(events.size() - r.rejected().size());
                 return;
             } catch (CompletionException e) {

@@ -19,6 +19,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * torchelastic's own event lines ({@code torchelastic.worker.status.*} and rendezvous events), one JSON object per
@@ -52,6 +55,8 @@ public class TorchelasticResource {
     @Blocking
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> post(byte[] body, @QueryParam("job") String job,
                                           @QueryParam("procsPerNode") Integer procsPerNode) {
         Answers.requireEnabled(config.enabled(), "the torchelastic connector");

@@ -7,6 +7,7 @@ import io.lifeline.connector.http.Answers;
 import io.lifeline.connector.http.ConnectorBatch;
 import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
+import io.lifeline.connector.http.ConnectorReceipt;
 import io.lifeline.connector.http.ItemError;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
@@ -24,6 +25,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * Kernel-log lines of one node ({@code journalctl -k} or {@code dmesg} output, one line per line of the body), each
@@ -57,6 +61,8 @@ public class KernelLogResource {
     @Path("/{node}")
     @Blocking
     @Consumes(MediaType.WILDCARD)
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> lines(@PathParam("node") String node, byte[] body) {
         Answers.requireEnabled(config.enabled(), "the kernel-log connector");
         IngestScope.requireNodeEvents(caller.get(), "kernel-log XIDs");

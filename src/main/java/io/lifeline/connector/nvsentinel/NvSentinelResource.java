@@ -11,6 +11,7 @@ import io.lifeline.connector.http.Answers;
 import io.lifeline.connector.http.ConnectorBatch;
 import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
+import io.lifeline.connector.http.ConnectorReceipt;
 import io.lifeline.connector.http.ItemError;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
@@ -27,6 +28,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * NVSentinel health events: the sink of NVSentinel's event exporter ({@code exporter.sink.endpoint}), which POSTs
@@ -64,6 +68,8 @@ public class NvSentinelResource {
     @POST
     @Blocking
     @Consumes(MediaType.WILDCARD)
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> healthEvents(byte[] body) {
         Answers.requireEnabled(config.enabled(), "the NVSentinel connector");
         IngestScope.requireNodeEvents(caller.get(), "NVSentinel health events");

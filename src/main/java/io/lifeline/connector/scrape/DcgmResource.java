@@ -9,6 +9,7 @@ import io.lifeline.connector.http.Answers;
 import io.lifeline.connector.http.ConnectorBatch;
 import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
+import io.lifeline.connector.http.ConnectorReceipt;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
 import io.smallrye.common.annotation.Blocking;
@@ -24,6 +25,9 @@ import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * dcgm-exporter over HTTP: scrapes pushed by a node agent ({@code POST /api/v1/connectors/dcgm/{node}}, a
@@ -65,6 +69,8 @@ public class DcgmResource {
     @Path("/{node}")
     @Blocking
     @Consumes(MediaType.WILDCARD)
+    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+            content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> push(@PathParam("node") String node, @HeaderParam("Content-Type") String contentType,
                                           byte[] body) {
         Answers.requireEnabled(config.push().enabled(), "pushing dcgm-exporter scrapes");

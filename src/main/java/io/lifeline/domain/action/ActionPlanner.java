@@ -209,7 +209,7 @@ public final class ActionPlanner {
     long freeNodes(String pool) {
         long free = 0;
         for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
-            if (!n.cordoned() && !n.noticeActive() && jobs.jobsOn(n.name()).isEmpty()) {
+            if (!n.cordoned() && !n.noticeActive() && !n.noticeExpired() && jobs.jobsOn(n.name()).isEmpty()) {
                 free++;
             }
         }

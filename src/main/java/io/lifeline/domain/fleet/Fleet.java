@@ -115,7 +115,7 @@ public final class Fleet implements NodeModel {
         this.settings = settings;
         GpuHealthRules rules = new GpuHealthRules(settings.xidPolicy(), settings.gpuThresholds());
         this.strings = new StringPool(10_000);
-        this.nodeEvents = new NodeEvents(strings, rules);
+        this.nodeEvents = new NodeEvents(strings, rules, settings.clock());
         this.gpuEvents = new GpuEvents(strings, rules);
         this.views = new FleetViews(settings, rules);
         this.terminated = new TerminatedNodes(settings.terminatedNodesKept());
@@ -123,10 +123,20 @@ public final class Fleet implements NodeModel {
     }
 
     /** Applies one event; returns the signals it produced (empty for other families, repeats and stale events). */
+    @Override
     public List<NodeSignal> apply(Event e) {
+        return change(e).signals();
+    }
+
+    /**
+     * Applies one event; returns what it did (changed, a repeat, or not applied with the reason) and the signals it
+     * produced. Events of other families change nothing.
+     */
+    @Override
+    public NodeChange change(Event e) {
         EventType.Family family = e.type().family();
         if (family != EventType.Family.NODE && family != EventType.Family.GPU) {
-            return List.of();
+            return NodeChange.UNCHANGED;
         }
         long t = e.time().toEpochMilli();
         NodeState n = nodes.get(e.subject());
@@ -138,14 +148,14 @@ public final class Fleet implements NodeModel {
             }
         }
         n.lastEventMillis = Math.max(n.lastEventMillis, t);
-        List<NodeSignal> signals = applyTo(n, e);
-        for (NodeSignal s : signals) {
+        NodeChange change = applyTo(n, e);
+        for (NodeSignal s : change.signals()) {
             if (s.kind() == NodeSignal.Kind.TERMINATED) {
                 forget(terminated.add(n, s.time().toEpochMilli()));
             }
         }
         strays.forgetSilent(t, strayNodes);
-        return signals;
+        return change;
     }
 
     /** Nodes known now (live, terminated ones kept as history, and strays not yet forgotten). */
@@ -153,24 +163,25 @@ public final class Fleet implements NodeModel {
         return nodes.size();
     }
 
-    private List<NodeSignal> applyTo(NodeState n, Event e) {
+    private NodeChange applyTo(NodeState n, Event e) {
         // Stamped whether or not the event changes anything: a snapshot then rebuilds the node's views, which
         // costs little, and no register can change unnoticed.
         n.version = ++changes;
         NodeInfo factsBefore = n.facts();
         boolean terminatedBefore = n.state == NodeLifecycle.TERMINATED;
-        List<NodeSignal> signals;
+        NodeChange change;
         // Taken before the event: the outage a pending notice announced is the notice's interruption, not another.
-        boolean noticePending = n.noticeActive();
+        // By event time only (a notice past its deadline still announced the outage), so a replay gives the same.
+        boolean noticePending = n.noticePending();
         long lifeStart = n.lifeStart;
         if (e.data() instanceof NodeData d) {
-            signals = nodeEvents.apply(n, e, d);
+            change = nodeEvents.apply(n, e, d);
         } else if (e.data() instanceof GpuData d) {
-            signals = gpuEvents.apply(n, e, d);
+            change = gpuEvents.apply(n, e, d);
         } else {
-            signals = List.of();
+            change = NodeChange.UNCHANGED;
         }
-        for (NodeSignal s : signals) {
+        for (NodeSignal s : change.signals()) {
             long t = s.time().toEpochMilli();
             if (isInterruption(s.kind())) {
                 InterruptionCause cause = causeOf(s, noticePending);
@@ -190,7 +201,7 @@ public final class Fleet implements NodeModel {
         if (n.facts() != factsBefore || (n.state == NodeLifecycle.TERMINATED) != terminatedBefore) {
             factsVersion++;
         }
-        return signals;
+        return change;
     }
 
     private static InterruptionCause causeOf(NodeSignal s, boolean noticePending) {
@@ -438,12 +449,16 @@ public final class Fleet implements NodeModel {
         return FleetSnapshot.byPool(counts);
     }
 
-    /** Nodes with a pending interruption notice, soonest deadline first (unknown deadlines last). */
+    /**
+     * Nodes with a pending interruption notice whose deadline has not passed (the nodes at risk), soonest deadline
+     * first (unknown deadlines last).
+     */
     public List<NodeNotice> nodesWithActiveNotice() {
         List<NodeNotice> out = new ArrayList<>();
+        long now = settings.clock().millis();
         for (NodeState n : nodes.values()) {
-            if (n.noticeActive()) {
-                out.add(FleetViews.nodeNotice(n));
+            if (n.noticeAtRisk(now)) {
+                out.add(views.nodeNotice(n, now));
             }
         }
         out.sort(FleetSnapshot.SOONEST_DEADLINE);
@@ -504,6 +519,7 @@ public final class Fleet implements NodeModel {
         NodeSnapshot[] out = new NodeSnapshot[slots.size()];
         int rebuilt = 0;
         int size = 0;
+        long now = settings.clock().millis();
         for (int i = 0; i < out.length; i++) {
             NodeState n = slots.get(i);
             if (n == null) {
@@ -512,7 +528,9 @@ public final class Fleet implements NodeModel {
             size++;
             NodeSnapshot before = reuse ? previous.inSlot(i) : null;
             // A lemon score counts interruptions within a window that moves with the clock: rebuilt every time.
-            if (before != null && before.version() == n.version && n.lemon == null && before.name().equals(n.name)) {
+            // So does a notice's expiry: a node whose notice was at risk and whose deadline has passed since is rebuilt.
+            if (before != null && before.version() == n.version && n.lemon == null && before.name().equals(n.name)
+                    && !(before.summary().noticeActive() && !n.noticeAtRisk(now))) {
                 out[i] = before;
             } else {
                 NodeDetail d = views.detail(n);

@@ -22,9 +22,12 @@ final class FleetViews {
 
     NodeSummary summary(NodeState n) {
         NodeInfo f = n.facts();
+        long now = settings.clock().millis();
+        boolean pending = n.noticePending();
         return new NodeSummary(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(),
                 f == null ? null : f.zone(), f == null ? null : f.instanceType(), f == null ? n.gpusSeen() : f.gpuCount(),
-                n.state, instant(n.stateSince), n.cordoned, n.noticeActive(), n.health(), lemon(n).interruptions());
+                n.state, instant(n.stateSince), n.cordoned, pending && !n.noticeExpired(now),
+                pending && n.noticeExpired(now), n.health(), lemon(n).interruptions());
     }
 
     /** The row of a node whose detail was just built: the same values as {@link #summary(NodeState)}, less work. */
@@ -32,7 +35,8 @@ final class FleetViews {
         NodeInfo f = d.facts();
         return new NodeSummary(d.name(), f == null ? null : f.pool(), f == null ? null : f.capacityType(),
                 f == null ? null : f.zone(), f == null ? null : f.instanceType(), f == null ? d.gpus().size() : f.gpuCount(),
-                d.state(), d.stateSince(), d.cordoned(), d.noticeActive(), d.health(), d.lemon().interruptions());
+                d.state(), d.stateSince(), d.cordoned(), d.noticeActive(), d.noticeExpired(), d.health(),
+                d.lemon().interruptions());
     }
 
     NodeDetail detail(NodeState n) {
@@ -45,8 +49,11 @@ final class FleetViews {
             }
         }
         xids.sort(Comparator.comparing(XidOccurrence::time));
+        long now = settings.clock().millis();
+        boolean pending = n.noticePending();
         return new NodeDetail(n.name, n.facts(), n.state, instant(n.stateSince), n.cordoned, instant(n.cordonSince),
-                notice(n), n.noticeActive(), n.health(), gpus, xids, lemon(n));
+                notice(n, now), pending && !n.noticeExpired(now), pending && n.noticeExpired(now), n.health(), gpus, xids,
+                lemon(n));
     }
 
     void addGpus(NodeState n, List<GpuView> out) {
@@ -57,19 +64,20 @@ final class FleetViews {
         }
     }
 
-    /** The node with its pending notice. */
-    static NodeNotice nodeNotice(NodeState n) {
+    /** The node with its pending notice, as of {@code now}. */
+    NodeNotice nodeNotice(NodeState n, long now) {
         NodeInfo f = n.facts();
         return new NodeNotice(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(), n.state,
-                notice(n));
+                notice(n, now));
     }
 
-    /** The node's latest notice of its current life, or null. */
-    static Notice notice(NodeState n) {
+    /** The node's latest notice of its current life, or null; expired when its deadline has passed at {@code now}. */
+    static Notice notice(NodeState n, long now) {
         if (n.noticeKind == null) {
             return null;
         }
-        return new Notice(n.noticeKind, n.noticeProvider, instant(n.noticeDeadline), instant(n.noticeReceived));
+        return new Notice(n.noticeKind, n.noticeProvider, instant(n.noticeDeadline), instant(n.noticeReceived),
+                n.noticeExpired(now));
     }
 
     LemonScore lemon(NodeState n) {

@@ -16,15 +16,16 @@ import java.util.List;
  * @param cordoned      whether it is unschedulable
  * @param cordonSince   when the cordon flag last changed, null if never
  * @param notice        the latest interruption notice of its current life, null when none
- * @param noticeActive  whether that notice is still pending
+ * @param noticeActive  whether that notice is still pending and its deadline has not passed: the node is at risk
+ * @param noticeExpired whether that notice is pending by the events but its deadline has passed: not at risk
  * @param health        worst verdict of its GPUs
  * @param gpus          its GPUs by index
  * @param xidHistory    XIDs of all its GPUs, oldest first (the newest few per GPU)
  * @param lemon         its lemon score
  */
 public record NodeDetail(String name, NodeInfo facts, NodeLifecycle state, Instant stateSince, boolean cordoned,
-                         Instant cordonSince, Notice notice, boolean noticeActive, GpuHealth health, List<GpuView> gpus,
-                         List<XidOccurrence> xidHistory, LemonScore lemon) {
+                         Instant cordonSince, Notice notice, boolean noticeActive, boolean noticeExpired, GpuHealth health,
+                         List<GpuView> gpus, List<XidOccurrence> xidHistory, LemonScore lemon) {
 
     public NodeDetail {
         gpus = List.copyOf(gpus);

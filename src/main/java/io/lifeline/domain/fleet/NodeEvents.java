@@ -1,29 +1,38 @@
 package io.lifeline.domain.fleet;
 
+import io.lifeline.domain.ApplyOutcome;
+import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.fleet.NodeSignal.Kind;
 import io.lifeline.domain.gpu.GpuHealthRules;
 import io.lifeline.domain.gpu.GpuState;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
-/** Applies {@code node.*} events to a node's state and says which signals they produce. */
+/**
+ * Applies {@code node.*} events to a node's state and says what each did: its outcome (changed, a repeat, or not
+ * applied with the reason) and the signals it produced.
+ */
 final class NodeEvents {
 
     private final StringPool strings;
     private final GpuHealthRules rules;
+    private final Clock clock;
 
-    NodeEvents(StringPool strings, GpuHealthRules rules) {
+    NodeEvents(StringPool strings, GpuHealthRules rules, Clock clock) {
         this.strings = strings;
         this.rules = rules;
+        this.clock = clock;
     }
 
-    List<NodeSignal> apply(NodeState n, Event e, NodeData d) {
+    NodeChange apply(NodeState n, Event e, NodeData d) {
         long t = e.time().toEpochMilli();
         if (d instanceof NodeData.Registered r) {
-            registered(n, t, r);
-            return List.of();
+            return registered(n, t, r);
         }
         if (d instanceof NodeData.Ready) {
             return enter(n, e, NodeLifecycle.READY, Kind.READY, null);
@@ -41,84 +50,154 @@ final class NodeEvents {
             return notice(n, e, notice);
         }
         if (d instanceof NodeData.HealthCheck h) {
-            healthCheck(n, e.time().toEpochMilli(), h);
-            return List.of();
+            return healthCheck(n, e.time().toEpochMilli(), h);
         }
         if (d instanceof NodeData.Terminated term) {
             return enter(n, e, NodeLifecycle.TERMINATED, Kind.TERMINATED, term.reason());
         }
-        return List.of();
+        return NodeChange.UNCHANGED;
     }
 
     /** The newest health check of the node's current life is a register of its own. */
-    private void healthCheck(NodeState n, long t, NodeData.HealthCheck h) {
-        if (t < n.lifeStart || t < n.healthCheckMillis) {
-            return;
+    private NodeChange healthCheck(NodeState n, long t, NodeData.HealthCheck h) {
+        if (t < n.lifeStart) {
+            return olderThanLife(n, t);
+        }
+        if (t < n.healthCheckMillis) {
+            return stale(t, "the node's newer health check", n.healthCheckMillis);
         }
         n.healthCheckMillis = t;
         n.healthCheckPassed = h.passed();
         n.healthCheckDetail = h.detail() == null ? h.checker()
                 : h.checker() == null ? h.detail() : h.checker() + ": " + h.detail();
+        return NodeChange.CHANGED;
     }
 
     /** Facts are a register of their own; the first registration, or one after termination, starts a new life. */
-    private void registered(NodeState n, long t, NodeData.Registered r) {
+    private NodeChange registered(NodeState n, long t, NodeData.Registered r) {
+        boolean changed = false;
         if (t >= n.factsWritten) {
-            n.facts(new NodeInfo(n.name, strings.intern(r.pool()), r.capacityType(), strings.intern(r.zone()),
-                    strings.intern(r.instanceType()), r.gpuCount()), t);
+            NodeInfo facts = new NodeInfo(n.name, strings.intern(r.pool()), r.capacityType(), strings.intern(r.zone()),
+                    strings.intern(r.instanceType()), r.gpuCount());
+            changed = !facts.equals(n.facts());
+            n.facts(facts, t);
         }
-        if (n.transition(NodeLifecycle.REGISTERED, t) == TransitionOutcome.APPLIED) {
+        TransitionOutcome moved = n.transition(NodeLifecycle.REGISTERED, t);
+        if (moved == TransitionOutcome.APPLIED) {
             n.startLife(t);
             for (GpuState g : n.gpus) {
                 if (g != null) {
                     g.startNewLife(rules);
                 }
             }
+            return NodeChange.CHANGED;
         }
+        if (changed) {
+            return NodeChange.CHANGED;
+        }
+        if (t < n.factsWritten) {
+            return stale(t, "the node's newer registration", n.factsWritten);
+        }
+        return NodeChange.UNCHANGED;
     }
 
-    private List<NodeSignal> enter(NodeState n, Event e, NodeLifecycle target, Kind kind, String detail) {
-        if (n.transition(target, e.time().toEpochMilli()) != TransitionOutcome.APPLIED) {
-            return List.of();
-        }
-        return List.of(new NodeSignal(n.name, e.time(), kind, null, null, detail));
+    private NodeChange enter(NodeState n, Event e, NodeLifecycle target, Kind kind, String detail) {
+        long t = e.time().toEpochMilli();
+        NodeLifecycle from = n.state;
+        long written = n.stateWritten;
+        return switch (n.transition(target, t)) {
+            case APPLIED -> NodeChange.changed(new NodeSignal(n.name, e.time(), kind, null, null, detail));
+            case UNCHANGED -> NodeChange.UNCHANGED;
+            case STALE -> t < n.lifeStart ? olderThanLife(n, t)
+                    : stale(t, "the node's state (" + words(from) + ")", written);
+            case ILLEGAL -> from == NodeLifecycle.TERMINATED
+                    ? NodeChange.notApplied(NotAppliedReason.NODE_TERMINATED, "the node was terminated at "
+                            + Instant.ofEpochMilli(n.stateSince) + "; only a new node.registered brings it back")
+                    : NodeChange.notApplied(NotAppliedReason.ILLEGAL_TRANSITION, "a node that is " + words(from)
+                            + " does not become " + words(target));
+            case UNKNOWN_NODE -> NodeChange.UNCHANGED;
+        };
     }
 
-    private List<NodeSignal> cordon(NodeState n, Event e, boolean value, String by) {
-        if (!n.cordon(value, e.time().toEpochMilli()) || n.state == NodeLifecycle.TERMINATED) {
-            return List.of();
+    private NodeChange cordon(NodeState n, Event e, boolean value, String by) {
+        long t = e.time().toEpochMilli();
+        if (t < n.cordonWritten) {
+            return t < n.lifeStart ? olderThanLife(n, t) : stale(t, "the node's newer cordon flag", n.cordonWritten);
         }
-        return List.of(new NodeSignal(n.name, e.time(), value ? Kind.CORDONED : Kind.UNCORDONED, null, null, by));
+        if (!n.cordon(value, t)) {
+            return NodeChange.UNCHANGED;
+        }
+        if (n.state == NodeLifecycle.TERMINATED) {
+            return NodeChange.CHANGED;
+        }
+        return NodeChange.changed(new NodeSignal(n.name, e.time(), value ? Kind.CORDONED : Kind.UNCORDONED, null, null,
+                by));
     }
 
     /** Uncordoning a draining node abandons the drain: it is back in service. */
-    private List<NodeSignal> uncordon(NodeState n, Event e) {
-        List<NodeSignal> out = new ArrayList<>(cordon(n, e, false, null));
-        if (n.state == NodeLifecycle.DRAINING) {
-            out.addAll(enter(n, e, NodeLifecycle.READY, Kind.READY, "drain abandoned"));
+    private NodeChange uncordon(NodeState n, Event e) {
+        NodeChange cordon = cordon(n, e, false, null);
+        if (n.state != NodeLifecycle.DRAINING) {
+            return cordon;
         }
-        return List.copyOf(out);
+        NodeChange ready = enter(n, e, NodeLifecycle.READY, Kind.READY, "drain abandoned");
+        if (!ready.outcome().changed()) {
+            return cordon;
+        }
+        List<NodeSignal> out = new ArrayList<>(cordon.signals());
+        out.addAll(ready.signals());
+        return new NodeChange(ApplyOutcome.CHANGED, out);
     }
 
     /**
      * A notice is its own register: a repeat of the same kind and deadline (cloud metadata is polled, so notices
-     * repeat) changes nothing; a notice from a previous life, or for a terminated node, is ignored.
+     * repeat) changes nothing; a notice from a previous life, older than the notice the node has, or for a
+     * terminated node, is not applied. A notice whose deadline has passed by the time it is applied is kept as the
+     * node's history, exactly as a timely one (so that the log read back at start-up gives the same model whatever the
+     * clock says then), and its outcome says {@code expired}: no policy acts on it, and it is never at risk.
      */
-    private List<NodeSignal> notice(NodeState n, Event e, NodeData.InterruptionNotice notice) {
+    private NodeChange notice(NodeState n, Event e, NodeData.InterruptionNotice notice) {
         long t = e.time().toEpochMilli();
-        if (n.state == NodeLifecycle.TERMINATED || t < n.lifeStart || t < n.noticeReceived) {
-            return List.of();
+        if (n.state == NodeLifecycle.TERMINATED) {
+            return NodeChange.notApplied(NotAppliedReason.NODE_TERMINATED, "the node was terminated at "
+                    + Instant.ofEpochMilli(n.stateSince) + "; only a new node.registered brings it back");
+        }
+        if (t < n.lifeStart) {
+            return olderThanLife(n, t);
+        }
+        if (t < n.noticeReceived) {
+            return stale(t, "the node's newer notice", n.noticeReceived);
         }
         long deadline = notice.deadline() == null ? NodeState.NEVER : notice.deadline().toEpochMilli();
+        long now = clock.millis();
+        ApplyOutcome expired = deadline != NodeState.NEVER && deadline <= now
+                ? ApplyOutcome.notApplied(NotAppliedReason.EXPIRED, "its deadline " + notice.deadline()
+                        + " had passed when it arrived (" + Instant.ofEpochMilli(now) + "): kept as the node's history,"
+                        + " not pending")
+                : null;
         if (n.noticeKind == notice.kind() && n.noticeDeadline == deadline) {
-            return List.of();
+            return expired != null ? new NodeChange(expired, List.of()) : NodeChange.UNCHANGED;
         }
         n.noticeKind = notice.kind();
         n.noticeProvider = strings.intern(notice.provider());
         n.noticeDeadline = deadline;
         n.noticeReceived = t;
         n.transition(NodeLifecycle.NOTICE_RECEIVED, t);
-        return List.of(new NodeSignal(n.name, e.time(), Kind.INTERRUPTION_NOTICE, notice.kind(), notice.deadline(),
-                notice.provider()));
+        NodeSignal signal = new NodeSignal(n.name, e.time(), Kind.INTERRUPTION_NOTICE, notice.kind(), notice.deadline(),
+                notice.provider());
+        return expired != null ? new NodeChange(expired, List.of(signal)) : NodeChange.changed(signal);
+    }
+
+    private static NodeChange olderThanLife(NodeState n, long t) {
+        return stale(t, "the node's registration", n.lifeStart);
+    }
+
+    private static NodeChange stale(long t, String what, long newer) {
+        return NodeChange.notApplied(NotAppliedReason.STALE, "event time " + Instant.ofEpochMilli(t) + " is older than "
+                + what + " at " + Instant.ofEpochMilli(newer));
+    }
+
+    private static String words(NodeLifecycle s) {
+        return s.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 }

@@ -121,14 +121,25 @@ final class NodeState {
     }
 
     /**
-     * Whether the notice is still pending: the node is not gone, and it has not come back Ready since the
-     * notice (a Ready after the notice means the announced outage has happened and is over).
+     * Whether the notice is still pending, by the events alone: the node is not gone, and it has not come back Ready
+     * since the notice (a Ready after the notice means the announced outage has happened and is over). What the model
+     * decides when it applies an event rests on this, never on the clock, so the log read back gives the same model.
      */
-    boolean noticeActive() {
+    boolean noticePending() {
         if (noticeKind == null || state == NodeLifecycle.TERMINATED) {
             return false;
         }
         return !(state == NodeLifecycle.READY && stateSince > noticeReceived);
+    }
+
+    /** Whether the notice's deadline has passed at {@code now} (a notice without a deadline never expires). */
+    boolean noticeExpired(long now) {
+        return noticeDeadline != NEVER && noticeDeadline <= now;
+    }
+
+    /** Whether the node is at risk at {@code now}: its notice is pending and its deadline has not passed. */
+    boolean noticeAtRisk(long now) {
+        return noticePending() && !noticeExpired(now);
     }
 
     /**

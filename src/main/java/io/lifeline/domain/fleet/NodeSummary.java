@@ -16,11 +16,13 @@ import java.time.Instant;
  * @param state         lifecycle state
  * @param stateSince    when it entered that state, null for UNKNOWN
  * @param cordoned      whether it is unschedulable
- * @param noticeActive  whether an interruption notice is pending
+ * @param noticeActive  whether an interruption notice is pending and its deadline has not passed: the node is at risk
+ * @param noticeExpired whether an interruption notice is pending by the events but its deadline has passed (the node
+ *                      was not seen going): not at risk, and not taken as free either
  * @param health        worst verdict of its GPUs (HEALTHY when it has none)
  * @param lemonScore    interruptions within the lemon window
  */
 public record NodeSummary(String name, String pool, CapacityType capacityType, String zone, String instanceType,
                           int gpuCount, NodeLifecycle state, Instant stateSince, boolean cordoned, boolean noticeActive,
-                          GpuHealth health, int lemonScore) {
+                          boolean noticeExpired, GpuHealth health, int lemonScore) {
 }

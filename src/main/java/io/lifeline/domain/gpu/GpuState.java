@@ -120,6 +120,16 @@ public final class GpuState {
         return updateVerdict(rules);
     }
 
+    /** When the newest sample applied was taken (epoch ms), {@link Long#MIN_VALUE} before the first. */
+    public long sampledMillis() {
+        return sampledMillis;
+    }
+
+    /** Whether the GPU holds this XID at this time already (a repeat changes nothing). */
+    public boolean knowsXid(int xid, long millis) {
+        return history != null && history.contains(millis, xid);
+    }
+
     /**
      * Applies an XID reported at {@code millis}; a duplicate (same time and code) changes nothing.
      *

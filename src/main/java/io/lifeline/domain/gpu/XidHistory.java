@@ -17,6 +17,16 @@ final class XidHistory {
     private int size;
 
     /** Adds an occurrence; false only when it is a duplicate (same time and code). */
+    /** Whether this XID at this time is held already. */
+    boolean contains(long millis, int code) {
+        for (int i = 0; i < size; i++) {
+            if (times[i] == millis && codes[i] == code) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean add(long millis, int code) {
         int oldest = 0;
         for (int i = 0; i < size; i++) {

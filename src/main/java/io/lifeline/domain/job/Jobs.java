@@ -1,5 +1,7 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.ApplyOutcome;
+import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.CapacityType;
@@ -175,22 +177,27 @@ public final class Jobs {
         }
     }
 
-    /** Applies a job, scheduler or trainer event; node and GPU events are ignored (they reach jobs as signals). */
-    public void apply(Event e) {
+    /**
+     * Applies a job, scheduler or trainer event; node and GPU events are ignored (they reach jobs as signals).
+     *
+     * @return what it did: changed (every event the job keeps goes on its timeline at least), or not applied: a
+     *         duplicate the job has already, step times of a job that is unknown or has ended
+     */
+    public ApplyOutcome apply(Event e) {
         if (e.type().family().subjectIsNode()) {
             ignored++;
-            return;
+            return ApplyOutcome.UNCHANGED;
         }
         if (e.type() == EventType.TRAINER_STEP_TIMES) {
-            stepTimes(e);
-            return;
+            return stepTimes(e);
         }
         Job job = jobs.get(e.subject());
         // De-duplicate first, across incarnations of a job name: a redelivered submission must not start a new job.
         RecentIds ids = job != null ? job.recentIds : new RecentIds(config.maxRecentEventIds());
         if (!ids.add(e.source(), e.id())) {
             job.duplicates++;
-            return;
+            return ApplyOutcome.notApplied(NotAppliedReason.DUPLICATE, "the job has event " + e.id() + " of "
+                    + e.source() + " already");
         }
         if (job == null || isNewIncarnation(job, e)) {
             if (job != null) {
@@ -210,23 +217,28 @@ public final class Jobs {
         events.handle(job, e);
         settle(job);
         strays.forgetSilent(e.time().toEpochMilli(), strayJobs);
+        return ApplyOutcome.CHANGED;
     }
 
     /**
      * One rank's step times go to its job's straggler detector only: they start no job, take no place among the
      * job's remembered event ids (every rank reports), and a resend replaces the same rank's sample in its window.
      */
-    private void stepTimes(Event e) {
+    private ApplyOutcome stepTimes(Event e) {
         Job job = jobs.get(e.subject());
         if (job == null || job.state.isTerminal() || !(e.data() instanceof io.lifeline.domain.event.TrainerData.StepTimes d)) {
             ignored++;
-            return;
+            return job == null ? ApplyOutcome.notApplied(NotAppliedReason.UNKNOWN_JOB, "no job " + e.subject()
+                    + " is known: step times start no job")
+                    : ApplyOutcome.notApplied(NotAppliedReason.JOB_ENDED, "job " + e.subject() + " ended ("
+                    + job.state.name().toLowerCase(java.util.Locale.ROOT) + ")");
         }
         if (job.stragglers == null) {
             job.stragglers = new StragglerDetector(stragglerConfig);
         }
         job.stragglers.report(e.time(), d.rank(), d.localRank(), d.node(), d.paceSeconds(), job.membership::nodeOfRank,
                 job.gpusHeld());
+        return ApplyOutcome.CHANGED;
     }
 
     /** Sets how stragglers are found (before events are applied). */

@@ -32,7 +32,7 @@ final class CapacityGrowth {
         long free = 0;
         for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
             boolean settled = n.stateSince() == null || !n.stateSince().plus(SETTLE).isAfter(now);
-            if (settled && !n.cordoned() && !n.noticeActive() && jobs.jobsOn(n.name()).isEmpty()) {
+            if (settled && !n.cordoned() && !n.noticeActive() && !n.noticeExpired() && jobs.jobsOn(n.name()).isEmpty()) {
                 free++;
             }
         }

@@ -1,5 +1,6 @@
 package io.lifeline.domain.policy;
 
+import io.lifeline.domain.ApplyOutcome;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.event.ElasticPolicy;
@@ -73,8 +74,17 @@ public final class PolicyEngine {
         return hygiene;
     }
 
-    /** Decisions an applied event calls for; cheap for every other event (one switch on its type). */
-    public List<PolicyDecision> onEvent(Event e, Jobs jobs, Fleet fleet, Instant now) {
+    /**
+     * Decisions an applied event calls for; cheap for every other event (one switch on its type). Only an event that
+     * changed the model calls for any: one that was not applied (a stale notice, one past its deadline) is not news,
+     * and a repeat was answered when it first came.
+     *
+     * @param outcome  what applying {@code e} did to the model
+     */
+    public List<PolicyDecision> onEvent(Event e, ApplyOutcome outcome, Jobs jobs, Fleet fleet, Instant now) {
+        if (!outcome.changed()) {
+            return List.of();
+        }
         if (e.type() == EventType.NODE_INTERRUPTION_NOTICE && e.data() instanceof NodeData.InterruptionNotice n) {
             PolicyMode mode = settings.modeFor(PolicyName.NOTICE_CHECKPOINT_DRAIN, null, poolOf(fleet, e.subject()));
             if (mode == PolicyMode.OFF) {

@@ -47,6 +47,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * HTTP ingest ({@code POST /api/v1/events}) and the event log ({@code GET /api/v1/events}). A reader limited to
@@ -78,13 +79,38 @@ public class EventsResource {
                 .description("Events rejected as invalid").register(registry);
     }
 
-    /** What became of a posted batch. */
+    /**
+     * What became of a posted batch: the events accepted (stored, for lifecycle events), of them those the model
+     * applied, and every event that was not, each with its reason.
+     *
+     * @param accepted    events new to Lifeline, taken
+     * @param applied     of those, the events the model applied
+     * @param duplicates  events already seen (same source and id)
+     * @param rejected    invalid events, listed in {@code errors}
+     * @param errors      one per invalid event
+     * @param notApplied  one per accepted event the model did not apply
+     */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    public record IngestResponse(int accepted, int duplicates, int rejected, List<Rejection> errors) {
+    public record IngestResponse(int accepted, int applied, int duplicates, int rejected, List<Rejection> errors,
+                                 List<NotApplied> notApplied) {
+    }
+
+    /**
+     * An accepted event the model did not apply.
+     *
+     * @param index   its position in the request, as in {@code errors}
+     * @param id      its id
+     * @param reason  a stable code: {@code stale}, {@code expired}, {@code node_terminated}, ...
+     * @param detail  what the model compared it with
+     */
+    public record NotApplied(int index, String id, String reason, String detail) {
     }
 
     @POST
     @Blocking
+    @APIResponse(responseCode = "200", description = "Events taken (stored, for lifecycle events) and applied to the "
+            + "model; the invalid ones in errors, those the model did not apply (stale, expired, ...) in notApplied",
+            content = @Content(schema = @Schema(implementation = IngestResponse.class)))
     @Consumes({MediaType.APPLICATION_JSON, "application/cloudevents+json", "application/cloudevents-batch+json",
         NDJSON, "application/jsonl"})
     @Produces(MediaType.APPLICATION_JSON)
@@ -113,9 +139,12 @@ public class EventsResource {
             }
         }
         if (kept.isEmpty()) {
-            return CompletableFuture.completedFuture(answer(decoded, positions, outOfScope, new IngestReceipt(0, 0)));
+            return CompletableFuture.completedFuture(answer(decoded, positions, outOfScope, new IngestReceipt(0, 0),
+                    IngestReceipt.Applied.all(0)));
         }
-        return pipeline.submit(kept).thenApply(receipt -> answer(decoded, positions, outOfScope, receipt));
+        // The answer waits for the model (its thread hands each event's outcome over), never for a read of the store.
+        return pipeline.submit(kept).thenCompose(receipt -> receipt.applied()
+                .thenApply(applied -> answer(decoded, positions, outOfScope, receipt, applied)));
     }
 
     /**
@@ -132,11 +161,12 @@ public class EventsResource {
     }
 
     /**
-     * The answer to a batch: accepted and duplicates, and every event refused by the codec, the caller's scope or the
-     * gateway. Nothing kept and every event refused for its scope: 403; nothing kept otherwise: 400.
+     * The answer to a batch: accepted, applied and duplicates, every event refused by the codec, the caller's scope or
+     * the gateway, and every accepted event the model did not apply. Nothing kept and every event refused for its
+     * scope: 403; nothing kept otherwise: 400.
      */
     private Response answer(DecodedBatch decoded, List<Integer> positions, List<Rejection> outOfScope,
-                            IngestReceipt receipt) {
+                            IngestReceipt receipt, IngestReceipt.Applied applied) {
         List<Rejection> errors = new ArrayList<>(decoded.rejections());
         errors.addAll(outOfScope);
         for (IngestReceipt.Refused r : receipt.rejected()) {
@@ -153,7 +183,12 @@ public class EventsResource {
             }
             return ProblemMappers.problem(400, "invalid-event", "Invalid event", detail, errors);
         }
-        return Response.ok(new IngestResponse(receipt.accepted(), receipt.duplicates(), errors.size(), errors)).build();
+        List<NotApplied> notApplied = new ArrayList<>(applied.notApplied().size());
+        for (IngestReceipt.NotApplied n : applied.notApplied()) {
+            notApplied.add(new NotApplied(positions.get(n.index()), n.id(), n.reason().wire(), n.detail()));
+        }
+        return Response.ok(new IngestResponse(receipt.accepted(), applied.applied(), receipt.duplicates(), errors.size(),
+                errors, notApplied)).build();
     }
 
     /** An event as stored in the log. */

@@ -6,6 +6,7 @@ import io.lifeline.config.KafkaConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.ingest.NotAppliedLog;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.OffsetStore;
@@ -140,6 +141,11 @@ public class KafkaIngest {
         public void retry() {
             // Even a poll of nothing but undecodable records moves its offsets forward in the store.
             stored = pipeline.submit(events, offsets).toCompletableFuture();
+            // The consumer does not wait for the model: what it did not apply is written down once it is applied.
+            stored.thenAccept(r -> r.applied().thenAccept(a -> NotAppliedLog.record("kafka", events, a, i -> {
+                ConsumerRecord<byte[], byte[]> c = sources.get(i);
+                return c.topic() + "-" + c.partition() + "@" + c.offset();
+            })));
         }
 
         @Override

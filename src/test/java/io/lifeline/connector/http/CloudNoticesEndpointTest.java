@@ -57,6 +57,20 @@ class CloudNoticesEndpointTest {
                 .getList("node", String.class)).contains(node);
     }
 
+    /**
+     * A notice whose deadline had passed when it came (the fixtures are samples of years ago): the node keeps it as
+     * history and shows it expired, and is not at risk.
+     */
+    private static void assertExpiredNotice(String node, JsonPath detail, String provider) {
+        assertThat(detail.getBoolean("notice.expired")).isTrue();
+        assertThat(detail.getBoolean("noticeActive")).isFalse();
+        assertThat(detail.getBoolean("noticeExpired")).isTrue();
+        assertThat(wire(detail.getString("state"))).isEqualTo("notice_received");
+        assertThat(detail.getString("notice.provider")).isEqualTo(provider);
+        assertThat(api().get("/api/v1/fleet/notices").then().statusCode(200).extract().jsonPath()
+                .getList("node", String.class)).doesNotContain(node);
+    }
+
     private static JsonPath post(String path, String contentType, byte[] body, int status) {
         return api().contentType(contentType).body(body).post(path).then().statusCode(status).extract().jsonPath();
     }
@@ -77,12 +91,18 @@ class CloudNoticesEndpointTest {
         JsonPath spot = post("/api/v1/connectors/aws/eventbridge", "application/json",
                 Fixtures.bytes("cloud/aws/nth_example_spot-itn-event.json"), 200);
         assertThat(spot.getInt("accepted")).isEqualTo(1);
+        // Its deadline (1970-01-01T00:02:00Z) has long passed: taken, kept as history, not applied as pending.
+        assertThat(spot.getInt("applied")).isZero();
+        assertThat(spot.getList("notApplied.reason")).containsExactly("expired");
+        assertThat(spot.getList("notApplied.index")).containsExactly(0);
         JsonPath afterSpot = nodeWithNotice(node, "spot_reclaim");
         assertThat(afterSpot.getString("notice.deadline")).isEqualTo("1970-01-01T00:02:00Z");
-        assertActiveNotice(node, afterSpot, "aws");
+        assertExpiredNotice(node, afterSpot, "aws");
         JsonPath rebalance = post("/api/v1/connectors/aws/eventbridge", "application/json",
                 Fixtures.bytes("cloud/aws/nth_example_rebalance-recommendation-event.json"), 200);
         assertThat(rebalance.getInt("accepted")).isEqualTo(1);
+        assertThat(rebalance.getInt("applied")).as("a rebalance recommendation has no deadline").isEqualTo(1);
+        assertThat(rebalance.getList("notApplied")).isNull();
         // The rebalance recommendation (2020-10-26) is the newer notice: the node shows it from then on.
         JsonPath afterRebalance = nodeWithNotice(node, "rebalance");
         assertThat(afterRebalance.getString("notice.receivedAt")).isEqualTo("2020-10-26T14:14:14Z");
@@ -118,11 +138,12 @@ class CloudNoticesEndpointTest {
         assertActiveNotice(node, afterRebalance, "aws");
         // The spot instance-action document carries no time of its own: it is dated when the agent read it (now),
         // after the rebalance, so the node shows the reclaim with the document's deadline.
-        post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action", "application/json",
+        JsonPath spot = post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action", "application/json",
                 Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), 200);
+        assertThat(spot.getList("notApplied.reason")).containsExactly("expired");
         JsonPath afterSpot = nodeWithNotice(node, "spot_reclaim");
         assertThat(afterSpot.getString("notice.deadline")).isEqualTo("2020-04-24T17:11:44Z");
-        assertActiveNotice(node, afterSpot, "aws");
+        assertExpiredNotice(node, afterSpot, "aws");
 
         List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
         assertThat(notices).extracting(e -> data(e).get("kind")).containsExactlyInAnyOrder("spot_reclaim", "rebalance");
@@ -154,7 +175,7 @@ class CloudNoticesEndpointTest {
         assertThat(notices.get(0).get("id")).isEqualTo("azure/vm-spot/spot_reclaim/C1BF8322-4CBF-4FC4-9C45-B40CF3106D0E");
         JsonPath detail = nodeWithNotice(node, "spot_reclaim");
         assertThat(detail.getString("notice.deadline")).isEqualTo("2022-08-09T17:07:32Z");
-        assertActiveNotice(node, detail, "azure");
+        assertExpiredNotice(node, detail, "azure");
 
         // A poller reading the same document again adds nothing.
         JsonPath again = post("/api/v1/connectors/azure/scheduled-events", "application/json",
@@ -250,10 +271,10 @@ class CloudNoticesEndpointTest {
                         .getString("state")).isEqualToIgnoringCase("ready"));
         assertThat(resolver.nodeFor(instance)).isEqualTo(node);
 
-        // A current notice for the same instance still finds the node.
+        // A current notice for the same instance still finds the node (the fixture's deadline has passed: expired).
         post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action", "application/json",
                 Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), 200);
-        assertActiveNotice(node, nodeWithNotice(node, "spot_reclaim"), "aws");
+        assertExpiredNotice(node, nodeWithNotice(node, "spot_reclaim"), "aws");
 
         // A current termination ends the node and then the mapping.
         nodeEvent(node, "node.terminated", Instant.now(), "{\"reason\":\"reclaimed\"}");

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class FleetSignalsTest {
 
     private static final String N = "ip-10-0-7-17";
-    private final Fleet fleet = new Fleet(new MutableClock(at(3600)));
+    private final MutableClock clock = new MutableClock(at(3600));
+    private final Fleet fleet = new Fleet(clock);
 
     private void readyNode(String node) {
         fleet.apply(registered(node, at(0)));
@@ -69,6 +70,7 @@ class FleetSignalsTest {
 
     @Test
     void lateNoticeIsSignalledEvenThoughTheLifecycleAlreadyMovedOn() {
+        clock.set(at(135));
         fleet.apply(registered(N, at(0)));
         fleet.apply(notReady(N, at(130)));
         List<NodeSignal> s = fleet.apply(notice(N, at(20), NoticeKind.SPOT_RECLAIM, at(140)));
@@ -80,6 +82,7 @@ class FleetSignalsTest {
 
     @Test
     void noticeStaysActiveThroughTheOutageAndEndsWhenTheNodeIsReadyAgain() {
+        clock.set(at(30));
         readyNode(N);
         fleet.apply(notice(N, at(20), NoticeKind.MAINTENANCE, at(600)));
         fleet.apply(notReady(N, at(600)));
@@ -91,6 +94,7 @@ class FleetSignalsTest {
 
     @Test
     void nodesWithActiveNoticeAreListedSoonestDeadlineFirst() {
+        clock.set(at(130));
         for (String n : List.of("a", "b", "c", "d")) {
             readyNode(n);
         }
@@ -189,7 +193,7 @@ class FleetSignalsTest {
                 .extracting(NodeSummary::name).containsExactly("res-1");
         NodeSummary s = fleet.nodes(new NodeQuery("a100-spot", CapacityType.SPOT, NodeLifecycle.READY, null)).get(0);
         assertThat(s).isEqualTo(new NodeSummary("spot-1", "a100-spot", CapacityType.SPOT, "us-east-1a", "p4d.24xlarge", 8,
-                NodeLifecycle.READY, at(10), false, false, GpuHealth.HEALTHY, 0));
+                NodeLifecycle.READY, at(10), false, false, false, GpuHealth.HEALTHY, 0));
     }
 
     @Test

@@ -22,7 +22,8 @@ class NodeLifecycleTransitionTest {
 
     private static final String N = "gpu-node-17";
 
-    private final Fleet fleet = new Fleet(new MutableClock(at(3600)));
+    private final MutableClock clock = new MutableClock(at(3600));
+    private final Fleet fleet = new Fleet(clock);
 
     private List<NodeSignal> apply(Event e) {
         return fleet.apply(e);
@@ -223,6 +224,7 @@ class NodeLifecycleTransitionTest {
 
     @Test
     void noticeReceivedToDrainingWhenDrainStartsInsideTheNotice() {
+        clock.set(at(25));
         inNoticeReceived();
         assertThat(fleet.markDraining(N, at(25))).isEqualTo(TransitionOutcome.APPLIED);
         assertThat(state()).isEqualTo(NodeLifecycle.DRAINING);

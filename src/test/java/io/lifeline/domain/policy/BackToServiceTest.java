@@ -69,8 +69,7 @@ class BackToServiceTest {
         samples(at(10), 0L);
         Event x = new Event("e-" + ++ids, "test://fleet", EventType.GPU_XID, N, at(60),
                 new GpuData.Xid("GPU-0", 0, 79, "GPU has fallen off the bus"));
-        fleet.apply(x);
-        assertThat(e.onEvent(x, jobs, fleet, at(60))).singleElement()
+        assertThat(e.onEvent(x, fleet.change(x).outcome(), jobs, fleet, at(60))).singleElement()
                 .satisfies(d -> assertThat(d.request().kind()).isEqualTo(ActionKind.DRAIN));
         fleet.markDraining(N, at(61));
         apply(EventType.NODE_CORDONED, at(61), new NodeData.Cordoned("lifeline"));

@@ -2,6 +2,8 @@ package io.lifeline.domain.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.domain.ApplyOutcome;
+import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.FleetFixture;
 import io.lifeline.domain.event.Event;
@@ -35,8 +37,7 @@ class PolicyEngineTest {
     private List<PolicyDecision> notice(PolicyEngine e, String node) {
         Event n = f.event(node, EventType.NODE_INTERRUPTION_NOTICE, new NodeData.InterruptionNotice(
                 NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().plusSeconds(120)));
-        f.model.root().apply(n);
-        return e.onEvent(n, f.model.jobs(), f.model.fleet(), f.clock.instant());
+        return e.onEvent(n, f.model.root().apply(n), f.model.jobs(), f.model.fleet(), f.clock.instant());
     }
 
     @Test
@@ -48,6 +49,40 @@ class PolicyEngineTest {
         assertThat(d.get(0).request().params()).containsEntry("deadlineSeconds", "110").containsEntry("allowDelete", "true");
         assertThat(d.get(0).mode()).isEqualTo(PolicyMode.ON);
         assertThat(d.get(0).idempotencyKey()).startsWith("notice:n1:");
+    }
+
+    @Test
+    void aNoticeOlderThanTheNodesRegistrationIsNotAppliedAndDecidesNothing() {
+        PolicyEngine e = engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON, Map.of());
+        Event stale = new Event("stale-1", "cloud/aws", EventType.NODE_INTERRUPTION_NOTICE, "n1",
+                FleetFixture.T0.minusSeconds(600), new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws",
+                f.clock.instant().plusSeconds(120)));
+
+        ApplyOutcome outcome = f.model.root().apply(stale);
+
+        assertThat(outcome.reason()).isEqualTo(NotAppliedReason.STALE);
+        assertThat(e.onEvent(stale, outcome, f.model.jobs(), f.model.fleet(), f.clock.instant())).isEmpty();
+        assertThat(f.model.fleet().nodesWithActiveNotice()).isEmpty();
+    }
+
+    @Test
+    void aNoticePastItsDeadlineIsExpiredAndDecidesNothing() {
+        PolicyEngine e = engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON, Map.of());
+        Event late = f.event("n1", EventType.NODE_INTERRUPTION_NOTICE, new NodeData.InterruptionNotice(
+                NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().minusSeconds(1)));
+
+        ApplyOutcome outcome = f.model.root().apply(late);
+
+        assertThat(outcome.reason()).isEqualTo(NotAppliedReason.EXPIRED);
+        assertThat(e.onEvent(late, outcome, f.model.jobs(), f.model.fleet(), f.clock.instant())).isEmpty();
+        assertThat(f.model.fleet().nodesWithActiveNotice()).isEmpty();
+    }
+
+    @Test
+    void aRepeatedNoticeDecidesNothingMore() {
+        PolicyEngine e = engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON, Map.of());
+        assertThat(notice(e, "n1")).hasSize(1);
+        assertThat(notice(e, "n1")).as("same kind and deadline, polled again").isEmpty();
     }
 
     @Test
@@ -65,10 +100,11 @@ class PolicyEngineTest {
     void fatalXidDrainsButAnInformationalOneDoesNot() {
         PolicyEngine e = engine(PolicyName.FATAL_XID_DRAIN, PolicyMode.ON, Map.of());
         Event fatal = f.event("n1", EventType.GPU_XID, new GpuData.Xid("GPU-1", 0, 79, "fallen off the bus"));
-        assertThat(e.onEvent(fatal, f.model.jobs(), f.model.fleet(), f.clock.instant()))
+        assertThat(e.onEvent(fatal, f.model.root().apply(fatal), f.model.jobs(), f.model.fleet(), f.clock.instant()))
                 .extracting(d -> d.request().kind()).containsExactly(ActionKind.DRAIN);
         Event benign = f.event("n1", EventType.GPU_XID, new GpuData.Xid("GPU-1", 0, 13, "graphics engine exception"));
-        assertThat(e.onEvent(benign, f.model.jobs(), f.model.fleet(), f.clock.instant())).isEmpty();
+        assertThat(e.onEvent(benign, f.model.root().apply(benign), f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .isEmpty();
     }
 
     @Test

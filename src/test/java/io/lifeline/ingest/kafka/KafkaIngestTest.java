@@ -5,6 +5,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lifeline.connector.http.LifelineApi;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.KafkaProbe;
 import io.lifeline.testing.KafkaResource;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -73,6 +75,30 @@ class KafkaIngestTest {
         assertThat(dead).extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).contains("this is not JSON");
         given().get("/metrics").then().statusCode(200).body(org.hamcrest.Matchers.containsString(
                 "lifeline_ingest_dead_lettered_events_total"));
+    }
+
+    /**
+     * A record the model does not apply (a notice older than its node's registration) is stored, not dead-lettered,
+     * and nobody waits for an answer: its reason is written down and counted.
+     */
+    @Test
+    void aRecordTheModelDoesNotApplyIsCountedWithItsReason() throws Exception {
+        String node = "kafka-stale-" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> stale = Map.of("type", "node.interruption_notice", "reason", "stale");
+        double before = LifelineApi.metric("lifeline_ingest_not_applied_events_total", stale);
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
+            p.send(new ProducerRecord<>("lifeline.events", utf8(node), utf8(CloudEvents.nodeRegistered("s1-" + node, node,
+                    now))));
+            p.send(new ProducerRecord<>("lifeline.events", utf8(node), utf8(CloudEvents.event("s2-" + node, "cloud/aws",
+                    "node.interruption_notice", node, now.minusSeconds(600),
+                    "{\"kind\":\"spot_reclaim\",\"deadline\":\"" + now.plusSeconds(120) + "\"}"))));
+            p.flush();
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(stored(node)).isEqualTo(2));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                LifelineApi.metric("lifeline_ingest_not_applied_events_total", stale)).isGreaterThanOrEqualTo(before + 1));
+        assertThat(given(asViewer()).get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath()
+                .getMap("notice")).isNull();
     }
 
     private ProducerRecord<byte[], byte[]> binaryCordoned(String node, byte[] id, byte[] source, String time) {

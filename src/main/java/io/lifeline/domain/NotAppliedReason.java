@@ -1,0 +1,43 @@
+package io.lifeline.domain;
+
+/**
+ * Why the model did not apply an event. The wire names are stable codes: the event API's answer, the connectors'
+ * answers, the Kafka ingest's log and the {@code lifeline_ingest_not_applied_events_total} metric use them.
+ */
+public enum NotAppliedReason {
+    /**
+     * Older than what the subject already knows: a node event dated before the node's registration (its current
+     * life) or before the newer value of the same register, a GPU sample older than the newest one.
+     */
+    STALE("stale"),
+    /**
+     * An interruption notice whose deadline had passed when it reached the model: kept as the node's history (its
+     * interruptions, its jobs' timelines), never pending, never at risk, and no policy acts on it.
+     */
+    EXPIRED("expired"),
+    /** About a node that is terminated: only a new registration brings it back. */
+    NODE_TERMINATED("node_terminated"),
+    /** A lifecycle move the node's state may not make (a Ready while an interruption notice is pending). */
+    ILLEGAL_TRANSITION("illegal_transition"),
+    /** About a job Lifeline does not know (a rank's step times before the job's first event). */
+    UNKNOWN_JOB("unknown_job"),
+    /** About a job that has ended. */
+    JOB_ENDED("job_ended"),
+    /** The job has this event (same source and id) already. */
+    DUPLICATE("duplicate"),
+    /** A value beyond what the model keeps (a GPU index of 64 or more). */
+    OUT_OF_RANGE("out_of_range"),
+    /** The model failed on it (a defect: logged with the event). */
+    FAILED("failed");
+
+    private final String wire;
+
+    NotAppliedReason(String wire) {
+        this.wire = wire;
+    }
+
+    /** The stable code. */
+    public String wire() {
+        return wire;
+    }
+}
