@@ -215,7 +215,9 @@ final class DescribeCommand extends Base {
             JsonNode notice = n.get("notice");
             f.field("Interruption notice", notice == null || notice.isNull() ? "none"
                     : Formats.wire(Json.text(notice, "kind")) + " from " + Formats.or(Json.text(notice, "provider")) + ", deadline "
-                    + out.time(Json.text(notice, "deadline")) + (n.path("noticeActive").asBoolean() ? out.term().red(" (active)")
+                    + out.time(Json.text(notice, "deadline"))
+                    + (Json.has(notice, "windowEnd") ? ", back by " + out.time(Json.text(notice, "windowEnd")) : "")
+                    + (n.path("noticeActive").asBoolean() ? out.term().red(" (active)")
                     : " (past)"));
             f.field("Health", out.state(Formats.wire(Json.text(n, "health"))));
             JsonNode lemon = n.get("lemon");

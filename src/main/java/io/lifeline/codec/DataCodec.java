@@ -14,6 +14,7 @@ import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,14 +52,23 @@ final class DataCodec {
             case NODE_NOT_READY -> new NodeData.NotReady(d.optString("reason"));
             case NODE_CORDONED -> new NodeData.Cordoned(d.optString("by"));
             case NODE_UNCORDONED -> new NodeData.Uncordoned();
-            case NODE_INTERRUPTION_NOTICE -> new NodeData.InterruptionNotice(
-                    d.reqEnum("kind", NoticeKind::fromWireName, "spot_reclaim, rebalance, maintenance, preempt"),
-                    d.optString("provider"), d.optInstant("deadline"));
+            case NODE_INTERRUPTION_NOTICE -> notice(d);
             case NODE_TERMINATED -> new NodeData.Terminated(d.optString("reason"));
             case NODE_HEALTH_CHECK -> new NodeData.HealthCheck(d.reqBool("passed"), d.optString("checker"),
                     d.optString("detail"));
             default -> throw new IllegalStateException(type.name());
         };
+    }
+
+    private static NodeData.InterruptionNotice notice(DataReader d) {
+        NoticeKind kind = d.reqEnum("kind", NoticeKind::fromWireName, "spot_reclaim, rebalance, maintenance, preempt");
+        Instant deadline = d.optInstant("deadline");
+        Instant windowEnd = d.optInstant("windowEnd");
+        if (deadline != null && windowEnd != null && windowEnd.isBefore(deadline)) {
+            throw new InvalidEventException(d.path("windowEnd") + ": must not be before deadline (" + deadline + "), got "
+                    + windowEnd);
+        }
+        return new NodeData.InterruptionNotice(kind, d.optString("provider"), deadline, windowEnd);
     }
 
     private static EventData decodeGpu(EventType type, DataReader d) {
@@ -243,6 +253,7 @@ final class DataCodec {
             o.put("kind", i.kind().wireName());
             putOpt(o, "provider", i.provider());
             putOpt(o, "deadline", i.deadline() == null ? null : i.deadline().toString());
+            putOpt(o, "windowEnd", i.windowEnd() == null ? null : i.windowEnd().toString());
         } else if (n instanceof NodeData.Terminated t) {
             putOpt(o, "reason", t.reason());
         } else if (n instanceof NodeData.HealthCheck h) {

@@ -100,6 +100,7 @@ public class NodePanel extends VerticalLayout {
         if (d.notice() != null) {
             Div n = Ui.error((d.noticeActive() ? "Pending " : "Past ") + Format.words(d.notice().kind()) + " notice"
                     + (d.notice().deadline() == null ? "" : ", deadline " + Format.time(d.notice().deadline(), UiSession.zone()))
+                    + (d.notice().windowEnd() == null ? "" : ", back by " + Format.time(d.notice().windowEnd(), UiSession.zone()))
                     + (d.notice().provider() == null ? "" : " (" + d.notice().provider() + ")"));
             n.setId("node-notice");
             facts.add(n);

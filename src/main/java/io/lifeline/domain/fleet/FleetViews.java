@@ -69,7 +69,8 @@ final class FleetViews {
         if (n.noticeKind == null) {
             return null;
         }
-        return new Notice(n.noticeKind, n.noticeProvider, instant(n.noticeDeadline), instant(n.noticeReceived));
+        return new Notice(n.noticeKind, n.noticeProvider, instant(n.noticeDeadline), instant(n.noticeReceived),
+                instant(n.noticeWindowEnd));
     }
 
     LemonScore lemon(NodeState n) {

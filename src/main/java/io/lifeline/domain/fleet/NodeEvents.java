@@ -110,12 +110,14 @@ final class NodeEvents {
             return List.of();
         }
         long deadline = notice.deadline() == null ? NodeState.NEVER : notice.deadline().toEpochMilli();
+        long windowEnd = notice.windowEnd() == null ? NodeState.NEVER : notice.windowEnd().toEpochMilli();
         if (n.noticeKind == notice.kind() && n.noticeDeadline == deadline) {
             return List.of();
         }
         n.noticeKind = notice.kind();
         n.noticeProvider = strings.intern(notice.provider());
         n.noticeDeadline = deadline;
+        n.noticeWindowEnd = windowEnd;
         n.noticeReceived = t;
         n.transition(NodeLifecycle.NOTICE_RECEIVED, t);
         return List.of(new NodeSignal(n.name, e.time(), Kind.INTERRUPTION_NOTICE, notice.kind(), notice.deadline(),

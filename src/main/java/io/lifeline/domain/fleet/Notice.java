@@ -10,6 +10,7 @@ import java.time.Instant;
  * @param provider    who sent it, may be null
  * @param deadline    when the node is expected to go, may be null
  * @param receivedAt  event time of the notice
+ * @param windowEnd   when the announced outage is expected to be over (a maintenance window's end), may be null
  */
-public record Notice(NoticeKind kind, String provider, Instant deadline, Instant receivedAt) {
+public record Notice(NoticeKind kind, String provider, Instant deadline, Instant receivedAt, Instant windowEnd) {
 }
