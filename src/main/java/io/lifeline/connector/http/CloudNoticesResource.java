@@ -100,8 +100,10 @@ public class CloudNoticesResource {
 
     /**
      * An EC2 instance metadata document read by a node agent: {@code document} is the metadata path
-     * ({@code spot/instance-action}, {@code events/recommendations/rebalance}, {@code events/maintenance/scheduled})
-     * or its short name ({@code spot-instance-action}, {@code rebalance}, {@code maintenance}).
+     * ({@code spot/instance-action}, {@code events/recommendations/rebalance}, {@code events/maintenance/scheduled},
+     * {@code spot/termination-time}, {@code autoscaling/target-lifecycle-state}) or its short name
+     * ({@code spot-instance-action}, {@code rebalance}, {@code maintenance}, {@code termination-time},
+     * {@code target-lifecycle-state}).
      */
     @POST
     @Path("/aws/imds/{instanceId}/{document: .+}")
@@ -173,6 +175,10 @@ public class CloudNoticesResource {
                 return ImdsDocument.REBALANCE_RECOMMENDATION;
             case "maintenance", "scheduled-maintenance":
                 return ImdsDocument.MAINTENANCE_SCHEDULED;
+            case "termination-time", "spot-termination-time":
+                return ImdsDocument.SPOT_TERMINATION_TIME;
+            case "target-lifecycle-state":
+                return ImdsDocument.AUTOSCALING_TARGET_LIFECYCLE_STATE;
             default:
                 return ImdsDocument.fromPath(d.startsWith("latest/") ? "/" + d : d);
         }
