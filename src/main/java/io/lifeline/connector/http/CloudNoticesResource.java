@@ -22,7 +22,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -186,11 +185,7 @@ public class CloudNoticesResource {
 
     /** A metadata value as the agent posts it: the plain text, or the same as a JSON string. */
     static String value(byte[] body) {
-        String s = new String(body, StandardCharsets.UTF_8).trim();
-        if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) {
-            s = s.substring(1, s.length() - 1).trim();
-        }
-        return s;
+        return GcpMetadataTranslator.metadataValue(body);
     }
 
     private static JsonNode readOrNull(byte[] body) {

@@ -31,7 +31,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AwsVariantsTest {
 
-    private static final String DIR = "cloud/aws/";
     private static final Instant RECEIVED = Instant.parse("2026-11-30T10:00:00Z");
     private static final InMemoryNodeResolver NODES = new InMemoryNodeResolver()
             .registerInstance("i-1234567890abcdef0", "node-docs").registerInstance("i-0b662ef9931388ba0", "node-nth")
@@ -72,16 +71,16 @@ class AwsVariantsTest {
     record Variant(String fixture, String how, Function<byte[], Translation> translate, Outcome outcome) {
         @Override
         public String toString() {
-            return fixture.substring(DIR.length()) + " (" + how + ")";
+            return fixture + " (" + how + ")";
         }
     }
 
     private static Variant eb(String file, String how, Outcome outcome, String... replacements) {
-        return new Variant(DIR + file, how, b -> AWS.fromEventBridge(fill(b, replacements)), outcome);
+        return new Variant(file, how, b -> AWS.fromEventBridge(fill(b, replacements)), outcome);
     }
 
     private static Variant imds(String file, ImdsDocument document, Outcome outcome, String... replacements) {
-        return new Variant(DIR + file, "IMDS " + document.path(),
+        return new Variant(file, "IMDS " + document.path(),
                 b -> AWS.fromImds("i-0imds00000000001", document, fill(b, replacements), RECEIVED), outcome);
     }
 
@@ -97,87 +96,90 @@ class AwsVariantsTest {
         String now = "2026-11-30T09:15:00Z";
         return Stream.of(
                 // EventBridge: spot interruption warnings
-                eb("nth_example_spot-itn-event.json", "as sent, time 1970", Outcome.read(Expected.notice("node-nth",
+                eb("cloud/aws/nth_example_spot-itn-event.json", "as sent, time 1970", Outcome.read(Expected.notice("node-nth",
                         NoticeKind.SPOT_RECLAIM, "1970-01-01T00:02:00Z", null, "1970-01-01T00:00:00Z"))),
-                eb("eventbridge_spot_interruption_warning_docs.json", "placeholder time", Outcome.refused(CloudNotices.INVALID_TIME)),
-                eb("eventbridge_spot_interruption_warning_docs.json", "time filled", Outcome.read(Expected.notice("node-docs",
+                eb("cloud/aws/eventbridge_spot_interruption_warning_docs.json", "placeholder time",
+                        Outcome.refused(CloudNotices.INVALID_TIME)),
+                eb("cloud/aws/eventbridge_spot_interruption_warning_docs.json", "time filled", Outcome.read(Expected.notice("node-docs",
                         NoticeKind.SPOT_RECLAIM, "2026-11-30T09:17:00Z", null, now)), "yyyy-mm-ddThh:mm:ssZ", now),
                 // EventBridge: rebalance recommendations
-                eb("nth_example_rebalance-recommendation-event.json", "as sent", Outcome.read(Expected.notice("node-nth",
+                eb("cloud/aws/nth_example_rebalance-recommendation-event.json", "as sent", Outcome.read(Expected.notice("node-nth",
                         NoticeKind.REBALANCE, null, null, "2020-10-26T14:14:14Z"))),
-                eb("eventbridge_rebalance_recommendation_docs.json", "placeholder time", Outcome.refused(CloudNotices.INVALID_TIME)),
-                eb("eventbridge_rebalance_recommendation_docs.json", "time filled", Outcome.read(Expected.notice("node-docs",
+                eb("cloud/aws/eventbridge_rebalance_recommendation_docs.json", "placeholder time",
+                        Outcome.refused(CloudNotices.INVALID_TIME)),
+                eb("cloud/aws/eventbridge_rebalance_recommendation_docs.json", "time filled", Outcome.read(Expected.notice("node-docs",
                         NoticeKind.REBALANCE, null, null, now)), "yyyy-mm-ddThh:mm:ssZ", now),
                 // EventBridge: Auto Scaling termination lifecycle actions
-                eb("asg_instance_terminate_lifecycle_action_docs.json", "placeholder time", Outcome.refused(CloudNotices.INVALID_TIME)),
-                eb("asg_instance_terminate_lifecycle_action_docs.json", "time filled", Outcome.read(Expected.notice("node-docs",
+                eb("cloud/aws/asg_instance_terminate_lifecycle_action_docs.json", "placeholder time",
+                        Outcome.refused(CloudNotices.INVALID_TIME)),
+                eb("cloud/aws/asg_instance_terminate_lifecycle_action_docs.json", "time filled", Outcome.read(Expected.notice("node-docs",
                         NoticeKind.MAINTENANCE, null, null, now)), "yyyy-mm-ddThh:mm:ssZ", now),
-                new Variant(DIR + "asg_instance_terminate_lifecycle_action_docs.json", "time filled, heartbeat timeout 1 h",
+                new Variant("cloud/aws/asg_instance_terminate_lifecycle_action_docs.json", "time filled, heartbeat timeout 1 h",
                         b -> WITH_HEARTBEAT.fromEventBridge(fill(b, "yyyy-mm-ddThh:mm:ssZ", now)),
                         Outcome.read(Expected.notice("node-docs", NoticeKind.MAINTENANCE, "2026-11-30T10:15:00Z", null, now))),
-                eb("eventbridge_asg_terminate_lifecycle_action_epoch_time_lambda_events.json", "as sent, time 1970",
+                eb("cloud/aws/eventbridge_asg_terminate_lifecycle_action_epoch_time_lambda_events.json", "as sent, time 1970",
                         Outcome.read(Expected.notice("node-docs", NoticeKind.MAINTENANCE, null, null, "1970-01-01T00:00:00Z"))),
-                eb("eventbridge_asg_launch_lifecycle_action_lambda_events.json", "a launch",
+                eb("cloud/aws/eventbridge_asg_launch_lifecycle_action_lambda_events.json", "a launch",
                         Outcome.refused(AwsNoticeTranslator.UNSUPPORTED_DETAIL_TYPE)),
-                eb("eventbridge_asg_lifecycle_test_notification_nth.json", "test notification", Outcome.nothing()),
+                eb("cloud/aws/eventbridge_asg_lifecycle_test_notification_nth.json", "test notification", Outcome.nothing()),
                 // Auto Scaling notifications straight to SQS (no EventBridge envelope)
-                eb("sqs_asg_lifecycle_terminating_notification_nth.json", "as sent", Outcome.read(Expected.notice("node-sqs",
+                eb("cloud/aws/sqs_asg_lifecycle_terminating_notification_nth.json", "as sent", Outcome.read(Expected.notice("node-sqs",
                         NoticeKind.MAINTENANCE, null, null, "2022-01-31T23:07:47.872Z"))),
-                eb("sqs_asg_test_notification_nth.json", "test notification", Outcome.nothing()),
+                eb("cloud/aws/sqs_asg_test_notification_nth.json", "test notification", Outcome.nothing()),
                 // EventBridge: capacity reservations
-                eb("capacity_reservation_instance_interruption_warning_docs.json", "placeholders",
+                eb("cloud/aws/capacity_reservation_instance_interruption_warning_docs.json", "placeholders",
                         Outcome.refused(CloudNotices.INVALID_TIME)),
-                eb("capacity_reservation_instance_interruption_warning_docs.json", "placeholders filled",
+                eb("cloud/aws/capacity_reservation_instance_interruption_warning_docs.json", "placeholders filled",
                         Outcome.read(Expected.notice("node-cr", NoticeKind.PREEMPT, "2026-11-30T09:17:00Z", null, now)),
                         "[instance-id]", "i-0cafe0000000000a1", "[Current time in yyyy-mm-ddThh:mm:ssZ]", now,
                         "\"yyyy-mm-ddThh:mm:ssZ\"", "\"2026-11-30T09:17:00Z\""),
-                eb("capacity_block_reservation_expiration_warning_docs.json", "placeholder time",
+                eb("cloud/aws/capacity_block_reservation_expiration_warning_docs.json", "placeholder time",
                         Outcome.refused(CloudNotices.INVALID_TIME)),
-                eb("capacity_block_reservation_expiration_warning_docs.json", "time filled",
+                eb("cloud/aws/capacity_block_reservation_expiration_warning_docs.json", "time filled",
                         Outcome.refused(AwsNoticeTranslator.RESERVATION_WITHOUT_INSTANCES), "[Current time]", now),
                 // EventBridge: instance state changes
-                eb("ec2_instance_state_change_notification_docs.json", "pending", Outcome.nothing()),
-                eb("ec2_instance_state_change_notification_docs.json", "stopping", Outcome.read(Expected.notice("node-state",
+                eb("cloud/aws/ec2_instance_state_change_notification_docs.json", "pending", Outcome.nothing()),
+                eb("cloud/aws/ec2_instance_state_change_notification_docs.json", "stopping", Outcome.read(Expected.notice("node-state",
                         NoticeKind.PREEMPT, "2021-11-11T21:29:54Z", null, "2021-11-11T21:29:54Z")), "\"pending\"", "\"stopping\""),
-                eb("ec2_instance_state_change_notification_docs.json", "terminated",
+                eb("cloud/aws/ec2_instance_state_change_notification_docs.json", "terminated",
                         Outcome.read(Expected.terminated("node-state", "2021-11-11T21:29:54Z")), "\"pending\"", "\"terminated\""),
                 // EventBridge: AWS Health scheduled changes
-                eb("eventbridge_health_scheduled_change_nth.json", "no endTime", Outcome.read(Expected.notice("node-health",
+                eb("cloud/aws/eventbridge_health_scheduled_change_nth.json", "no endTime", Outcome.read(Expected.notice("node-health",
                         NoticeKind.MAINTENANCE, "2016-06-05T15:10:09Z", null, "2016-06-05T06:27:57Z"))),
-                eb("eventbridge_health_instance_retirement_redacted_with_comment_custodian.json", "a comment in the JSON",
+                eb("cloud/aws/eventbridge_health_instance_retirement_redacted_with_comment_custodian.json", "a comment in the JSON",
                         Outcome.refused(CloudNotices.MALFORMED_JSON)),
-                eb("eventbridge_health_instance_retirement_redacted_custodian.json", "redacted instance",
+                eb("cloud/aws/eventbridge_health_instance_retirement_redacted_custodian.json", "redacted instance",
                         Outcome.refused(CloudNotices.UNKNOWN_INSTANCE)),
-                new Variant(DIR + "eventbridge_health_instance_retirement_redacted_custodian.json",
+                new Variant("cloud/aws/eventbridge_health_instance_retirement_redacted_custodian.json",
                         "redacted instance known as a node", REDACTED_KNOWN::fromEventBridge,
                         Outcome.read(Expected.notice("node-redacted", NoticeKind.MAINTENANCE, "2019-06-26T15:00:00Z",
                                 "2019-06-26T15:00:00Z", "2019-06-26T15:00:00Z"))),
                 // IMDS documents
-                imds("imds_spot_instance_action.json", ImdsDocument.SPOT_INSTANCE_ACTION, Outcome.read(Expected.notice(
+                imds("cloud/aws/imds_spot_instance_action.json", ImdsDocument.SPOT_INSTANCE_ACTION, Outcome.read(Expected.notice(
                         "node-imds", NoticeKind.SPOT_RECLAIM, "2020-04-24T17:11:44Z", null, RECEIVED.toString()))),
-                imds("imds_spot_instance_action_stop_docs.json", ImdsDocument.SPOT_INSTANCE_ACTION, Outcome.read(
+                imds("cloud/aws/imds_spot_instance_action_stop_docs.json", ImdsDocument.SPOT_INSTANCE_ACTION, Outcome.read(
                         Expected.notice("node-imds", NoticeKind.SPOT_RECLAIM, "2017-09-18T08:22:00Z", null, RECEIVED.toString()))),
-                imds("imds_spot_termination_time_legacy_docs.txt", ImdsDocument.SPOT_TERMINATION_TIME, Outcome.read(
+                imds("cloud/aws/imds_spot_termination_time_legacy_docs.txt", ImdsDocument.SPOT_TERMINATION_TIME, Outcome.read(
                         Expected.notice("node-imds", NoticeKind.SPOT_RECLAIM, "2015-01-05T18:02:00Z", null, RECEIVED.toString()))),
-                imds("imds_spot_termination_time_legacy_docs.txt", ImdsDocument.SPOT_TERMINATION_TIME, Outcome.nothing(),
+                imds("cloud/aws/imds_spot_termination_time_legacy_docs.txt", ImdsDocument.SPOT_TERMINATION_TIME, Outcome.nothing(),
                         "2015-01-05T18:02:00Z", "not-a-time"),
-                imds("imds_events_recommendations_rebalance.json", ImdsDocument.REBALANCE_RECOMMENDATION, Outcome.read(
+                imds("cloud/aws/imds_events_recommendations_rebalance.json", ImdsDocument.REBALANCE_RECOMMENDATION, Outcome.read(
                         Expected.notice("node-imds", NoticeKind.REBALANCE, null, null, "2020-10-16T19:18:24Z"))),
-                imds("imds_events_recommendations_rebalance_docs.json", ImdsDocument.REBALANCE_RECOMMENDATION, Outcome.read(
+                imds("cloud/aws/imds_events_recommendations_rebalance_docs.json", ImdsDocument.REBALANCE_RECOMMENDATION, Outcome.read(
                         Expected.notice("node-imds", NoticeKind.REBALANCE, null, null, "2020-10-27T08:22:00Z"))),
-                imds("imds_events_maintenance_scheduled.json", ImdsDocument.MAINTENANCE_SCHEDULED, Outcome.read(
+                imds("cloud/aws/imds_events_maintenance_scheduled.json", ImdsDocument.MAINTENANCE_SCHEDULED, Outcome.read(
                         Expected.notice("node-imds", NoticeKind.MAINTENANCE, "2019-01-21T09:00:43Z", "2019-01-21T09:17:23Z",
                                 RECEIVED.toString()))),
-                imds("imds_events_maintenance_history_canceled_completed_docs.json", ImdsDocument.MAINTENANCE_SCHEDULED,
+                imds("cloud/aws/imds_events_maintenance_history_canceled_completed_docs.json", ImdsDocument.MAINTENANCE_SCHEDULED,
                         Outcome.nothing()),
-                imds("imds_events_maintenance_scheduled_object_completed_aemm.json", ImdsDocument.MAINTENANCE_SCHEDULED,
+                imds("cloud/aws/imds_events_maintenance_scheduled_object_completed_aemm.json", ImdsDocument.MAINTENANCE_SCHEDULED,
                         Outcome.nothing()),
-                imds("imds_events_maintenance_scheduled_object_completed_aemm.json", ImdsDocument.MAINTENANCE_SCHEDULED,
+                imds("cloud/aws/imds_events_maintenance_scheduled_object_completed_aemm.json", ImdsDocument.MAINTENANCE_SCHEDULED,
                         Outcome.read(Expected.notice("node-imds", NoticeKind.MAINTENANCE, "2020-01-01T01:03:47Z",
                                 "2020-01-07T01:03:47Z", RECEIVED.toString())), "\"completed\"", "\"active\""),
-                imds("imds_autoscaling_target_lifecycle_state_docs.txt", ImdsDocument.AUTOSCALING_TARGET_LIFECYCLE_STATE,
+                imds("cloud/aws/imds_autoscaling_target_lifecycle_state_docs.txt", ImdsDocument.AUTOSCALING_TARGET_LIFECYCLE_STATE,
                         Outcome.nothing()),
-                imds("imds_autoscaling_target_lifecycle_state_docs.txt", ImdsDocument.AUTOSCALING_TARGET_LIFECYCLE_STATE,
+                imds("cloud/aws/imds_autoscaling_target_lifecycle_state_docs.txt", ImdsDocument.AUTOSCALING_TARGET_LIFECYCLE_STATE,
                         Outcome.read(Expected.notice("node-imds", NoticeKind.MAINTENANCE, null, null, RECEIVED.toString())),
                         "InService", "Terminated"));
     }
