@@ -217,7 +217,15 @@ final class DataCodec {
         if (max < min) {
             throw new InvalidEventException(e.path("maxNodes") + ": must be >= minNodes (" + min + "), got " + max);
         }
-        return new ElasticPolicy(min, max, e.reqInt("procsPerNode", 1, 1024), e.reqInt("maxRestarts", 0, 1_000_000));
+        String rdzv = e.optString("rdzvBackend");
+        String autoscaling = e.optString("autoscaling");
+        for (String[] f : new String[][] {{"rdzvBackend", rdzv}, {"autoscaling", autoscaling}}) {
+            if (f[1] != null && (f[1].isBlank() || f[1].length() > ElasticPolicy.MAX_TEXT)) {
+                throw new InvalidEventException(e.path(f[0]) + ": must be 1.." + ElasticPolicy.MAX_TEXT + " characters");
+            }
+        }
+        return new ElasticPolicy(min, max, e.reqInt("procsPerNode", 1, 1024), e.reqInt("maxRestarts", 0, 1_000_000), rdzv,
+                autoscaling);
     }
 
     // ---------------------------------------------------------------- encoding
@@ -413,8 +421,10 @@ final class DataCodec {
 
     private static void putElastic(ObjectNode o, ElasticPolicy e) {
         if (e != null) {
-            o.putObject("elastic").put("minNodes", e.minNodes()).put("maxNodes", e.maxNodes())
+            ObjectNode el = o.putObject("elastic").put("minNodes", e.minNodes()).put("maxNodes", e.maxNodes())
                     .put("procsPerNode", e.procsPerNode()).put("maxRestarts", e.maxRestarts());
+            putOpt(el, "rdzvBackend", e.rdzvBackend());
+            putOpt(el, "autoscaling", e.autoscaling());
         }
     }
 
