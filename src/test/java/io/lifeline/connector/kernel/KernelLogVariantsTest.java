@@ -122,6 +122,17 @@ class KernelLogVariantsTest {
     }
 
     @Test
+    void theDocumentedAgentsJournalLinesAreDatedByTheirOwnStampsInEitherOffsetSpelling() {
+        List<Translation> out = translator().lines(NODE, List.of(
+                "2026-12-02T07:37:45.123456+00:00 gpu-node-7 kernel: NVRM: Xid (PCI:0000:05:00): 79, pid='<unknown>', "
+                        + "name=<unknown>, GPU has fallen off the bus.",
+                "2026-12-02T07:37:46.623456+0000 gpu-node-7 kernel: NVRM: GPU 0000:05:00.0: GPU has fallen off the bus."), NOW);
+        assertThat(out).allSatisfy(t -> assertThat(t.rejections()).isEmpty());
+        assertThat(out.stream().flatMap(t -> t.events().stream()).map(Event::time)).containsExactly(
+                Instant.parse("2026-12-02T07:37:45.123456Z"), Instant.parse("2026-12-02T07:37:46.623456Z"));
+    }
+
+    @Test
     void theContinuationOfAReportThatNeverEndsIsRefusedLineByLine() {
         List<Translation> out = translator().lines(NODE, List.of("NVRM: The NVIDIA GPU 0000:b3:00.0",
                 "NVRM: (PCI ID: 10de:26b5) installed in this system has"), NOW);
