@@ -50,7 +50,10 @@ class TrainingJobSpecVariantsTest {
     @MethodSource("variants")
     void everySpecBecomesItsJobWithWhatItSaysOfItsElasticity(Variant v) {
         String text = Fixtures.text(v.fixture());
-        int doc = text.indexOf("\nkind: " + (v.trainJob() ? "TrainJob" : "PyTorchJob"));
+        java.util.regex.Matcher kind = java.util.regex.Pattern.compile("\nkind: \"?" + (v.trainJob() ? "TrainJob" : "PyTorchJob"))
+                .matcher(text);
+        assertThat(kind.find()).as("the spec in %s", v.fixture()).isTrue();
+        int doc = kind.start();
         int start = text.lastIndexOf("apiVersion:", doc);
         int end = text.indexOf("\n---", doc);
         GenericKubernetesResource job = YAML.unmarshal(text.substring(start, end < 0 ? text.length() : end),
