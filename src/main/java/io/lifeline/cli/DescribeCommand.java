@@ -55,6 +55,11 @@ final class DescribeCommand extends Base {
             String bounds = el == null ? "not elastic" : "elastic " + Formats.num(el, "minNodes") + ".." + Formats.num(el, "maxNodes")
                     + " nodes x " + Formats.num(el, "procsPerNode") + " procs";
             f.field("World size", Formats.num(s, "worldSize") + " ranks on " + Formats.num(s, "nodes") + " nodes (" + bounds + ")");
+            if (Json.has(el, "rdzvBackend") || Json.has(el, "autoscaling")) {
+                f.field("Elastic", (Json.has(el, "rdzvBackend") ? "rendezvous " + Json.text(el, "rdzvBackend") : "")
+                        + (Json.has(el, "rdzvBackend") && Json.has(el, "autoscaling") ? ", " : "")
+                        + (Json.has(el, "autoscaling") ? "scaled on " + Json.text(el, "autoscaling") : ""));
+            }
             f.field("GPUs held", Formats.num(s, "gpusHeld") + " (" + Formats.num(d, "gpusPerNode") + " per node)");
             String max = Json.text(s, "maxRestarts");
             f.field("Restarts", Formats.num(s, "restarts") + (max == null ? "" : " of " + max)
@@ -215,7 +220,9 @@ final class DescribeCommand extends Base {
             JsonNode notice = n.get("notice");
             f.field("Interruption notice", notice == null || notice.isNull() ? "none"
                     : Formats.wire(Json.text(notice, "kind")) + " from " + Formats.or(Json.text(notice, "provider")) + ", deadline "
-                    + out.time(Json.text(notice, "deadline")) + (n.path("noticeActive").asBoolean() ? out.term().red(" (active)")
+                    + out.time(Json.text(notice, "deadline"))
+                    + (Json.has(notice, "windowEnd") ? ", back by " + out.time(Json.text(notice, "windowEnd")) : "")
+                    + (n.path("noticeActive").asBoolean() ? out.term().red(" (active)")
                     : notice.path("expired").asBoolean() ? " (expired)" : " (past)"));
             f.field("Health", out.state(Formats.wire(Json.text(n, "health"))));
             JsonNode lemon = n.get("lemon");

@@ -14,6 +14,7 @@ import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,14 +52,23 @@ final class DataCodec {
             case NODE_NOT_READY -> new NodeData.NotReady(d.optString("reason"));
             case NODE_CORDONED -> new NodeData.Cordoned(d.optString("by"));
             case NODE_UNCORDONED -> new NodeData.Uncordoned();
-            case NODE_INTERRUPTION_NOTICE -> new NodeData.InterruptionNotice(
-                    d.reqEnum("kind", NoticeKind::fromWireName, "spot_reclaim, rebalance, maintenance, preempt"),
-                    d.optString("provider"), d.optInstant("deadline"));
+            case NODE_INTERRUPTION_NOTICE -> notice(d);
             case NODE_TERMINATED -> new NodeData.Terminated(d.optString("reason"));
             case NODE_HEALTH_CHECK -> new NodeData.HealthCheck(d.reqBool("passed"), d.optString("checker"),
                     d.optString("detail"));
             default -> throw new IllegalStateException(type.name());
         };
+    }
+
+    private static NodeData.InterruptionNotice notice(DataReader d) {
+        NoticeKind kind = d.reqEnum("kind", NoticeKind::fromWireName, "spot_reclaim, rebalance, maintenance, preempt");
+        Instant deadline = d.optInstant("deadline");
+        Instant windowEnd = d.optInstant("windowEnd");
+        if (deadline != null && windowEnd != null && windowEnd.isBefore(deadline)) {
+            throw new InvalidEventException(d.path("windowEnd") + ": must not be before deadline (" + deadline + "), got "
+                    + windowEnd);
+        }
+        return new NodeData.InterruptionNotice(kind, d.optString("provider"), deadline, windowEnd);
     }
 
     private static EventData decodeGpu(EventType type, DataReader d) {
@@ -207,7 +217,15 @@ final class DataCodec {
         if (max < min) {
             throw new InvalidEventException(e.path("maxNodes") + ": must be >= minNodes (" + min + "), got " + max);
         }
-        return new ElasticPolicy(min, max, e.reqInt("procsPerNode", 1, 1024), e.reqInt("maxRestarts", 0, 1_000_000));
+        String rdzv = e.optString("rdzvBackend");
+        String autoscaling = e.optString("autoscaling");
+        for (String[] f : new String[][] {{"rdzvBackend", rdzv}, {"autoscaling", autoscaling}}) {
+            if (f[1] != null && (f[1].isBlank() || f[1].length() > ElasticPolicy.MAX_TEXT)) {
+                throw new InvalidEventException(e.path(f[0]) + ": must be 1.." + ElasticPolicy.MAX_TEXT + " characters");
+            }
+        }
+        return new ElasticPolicy(min, max, e.reqInt("procsPerNode", 1, 1024), e.reqInt("maxRestarts", 0, 1_000_000), rdzv,
+                autoscaling);
     }
 
     // ---------------------------------------------------------------- encoding
@@ -243,6 +261,7 @@ final class DataCodec {
             o.put("kind", i.kind().wireName());
             putOpt(o, "provider", i.provider());
             putOpt(o, "deadline", i.deadline() == null ? null : i.deadline().toString());
+            putOpt(o, "windowEnd", i.windowEnd() == null ? null : i.windowEnd().toString());
         } else if (n instanceof NodeData.Terminated t) {
             putOpt(o, "reason", t.reason());
         } else if (n instanceof NodeData.HealthCheck h) {
@@ -402,8 +421,10 @@ final class DataCodec {
 
     private static void putElastic(ObjectNode o, ElasticPolicy e) {
         if (e != null) {
-            o.putObject("elastic").put("minNodes", e.minNodes()).put("maxNodes", e.maxNodes())
+            ObjectNode el = o.putObject("elastic").put("minNodes", e.minNodes()).put("maxNodes", e.maxNodes())
                     .put("procsPerNode", e.procsPerNode()).put("maxRestarts", e.maxRestarts());
+            putOpt(el, "rdzvBackend", e.rdzvBackend());
+            putOpt(el, "autoscaling", e.autoscaling());
         }
     }
 

@@ -70,6 +70,13 @@ public interface CloudConnectorConfig {
         /** Lifecycle actions remembered while their nodes drain; the oldest is forgotten beyond this. */
         @WithDefault("10000")
         int maxPending();
+
+        /**
+         * The termination hooks' heartbeat timeout ({@code HeartbeatTimeout} of {@code PutLifecycleHook}; AWS's default is
+         * one hour), which lifecycle events do not carry: a lifecycle notice is due this long after its event. None: the
+         * notice has no deadline.
+         */
+        Optional<Duration> heartbeatTimeout();
     }
 
     /** {@code lifeline.connectors.cloud.<provider>.*}. */

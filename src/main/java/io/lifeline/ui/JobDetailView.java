@@ -428,7 +428,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private static String elastic(JobDetailModel m) {
         var e = m.detail().elastic();
         return e == null ? "not elastic" : "min " + e.minNodes() * e.procsPerNode() + " · max " + e.maxNodes() * e.procsPerNode()
-                + " (" + e.procsPerNode() + " per node)";
+                + " (" + e.procsPerNode() + " per node)"
+                + (e.rdzvBackend() == null ? "" : " · rendezvous " + e.rdzvBackend())
+                + (e.autoscaling() == null ? "" : " · scaled on " + e.autoscaling());
     }
 
     private void renderAdvice(IntervalAdvice a) {

@@ -102,6 +102,7 @@ public class NodePanel extends VerticalLayout {
             String status = d.noticeActive() ? "Pending " : d.notice().expired() ? "Expired " : "Past ";
             String text = status + Format.words(d.notice().kind()) + " notice"
                     + (d.notice().deadline() == null ? "" : ", deadline " + Format.time(d.notice().deadline(), UiSession.zone()))
+                    + (d.notice().windowEnd() == null ? "" : ", back by " + Format.time(d.notice().windowEnd(), UiSession.zone()))
                     + (d.notice().provider() == null ? "" : " (" + d.notice().provider() + ")");
             Div n = d.noticeActive() ? Ui.error(text) : new Div(new Span(text));
             n.setId("node-notice");

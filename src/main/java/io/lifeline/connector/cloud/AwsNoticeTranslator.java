@@ -27,10 +27,14 @@ import java.util.Set;
  *       deadline of its own)</td></tr>
  *   <tr><td>EventBridge {@code EC2 Instance Rebalance Recommendation}</td><td>notice rebalance</td><td>none</td></tr>
  *   <tr><td>EventBridge {@code AWS Health Event}, service EC2, category {@code scheduledChange}</td>
- *       <td>notice maintenance per affected instance</td><td>{@code detail.startTime}</td></tr>
+ *       <td>notice maintenance per affected instance</td><td>{@code detail.startTime}; window end
+ *       {@code detail.endTime}</td></tr>
  *   <tr><td>EventBridge {@code EC2 Instance-terminate Lifecycle Action} (an Auto Scaling group's termination hook
  *       holds the instance in {@code Terminating:Wait})</td><td>notice maintenance</td><td>none (the hook's heartbeat
- *       timeout is not in the event); see {@link #lifecycleActionOf} for completing the action after the drain</td></tr>
+ *       timeout is not in the event: the event time plus the configured heartbeat timeout, when one is configured); see
+ *       {@link #lifecycleActionOf} for completing the action after the drain. The same action delivered by Auto Scaling
+ *       straight to SQS (no {@code detail-type}; {@code LifecycleTransition}, {@code EC2InstanceId} and {@code Time}
+ *       at the top) is read the same way; a {@code autoscaling:TEST_NOTIFICATION} is nothing</td></tr>
  *   <tr><td>EventBridge {@code EC2 Capacity Reservation Instance Interruption Warning} (also spelled
  *       {@code EC2 Interruptible Capacity Reservation Instance Interruption Warning})</td><td>notice preempt</td>
  *       <td>{@code detail.instance-termination-time}, else event time + 2 min</td></tr>
@@ -43,8 +47,12 @@ import java.util.Set;
  *       <td>node.terminated (other states: nothing)</td><td>-</td></tr>
  *   <tr><td>IMDS {@code spot/instance-action}</td><td>notice spot_reclaim</td><td>{@code time}</td></tr>
  *   <tr><td>IMDS {@code events/recommendations/rebalance}</td><td>notice rebalance</td><td>none</td></tr>
- *   <tr><td>IMDS {@code events/maintenance/scheduled}, state active</td><td>notice maintenance per event</td>
- *       <td>{@code NotBefore}</td></tr>
+ *   <tr><td>IMDS {@code events/maintenance/scheduled}, state active (an array, or one event alone)</td>
+ *       <td>notice maintenance per event</td><td>{@code NotBefore}; window end {@code NotAfter}</td></tr>
+ *   <tr><td>IMDS {@code spot/termination-time} (the time alone, the older form of {@code spot/instance-action})</td>
+ *       <td>notice spot_reclaim</td><td>the time; a value that is not a time is nothing</td></tr>
+ *   <tr><td>IMDS {@code autoscaling/target-lifecycle-state} {@code Terminated} or {@code Warmed:Terminated}</td>
+ *       <td>notice maintenance (one per instance)</td><td>none; other states are nothing</td></tr>
  * </table>
  *
  * Ids and source follow {@link CloudNotices}: the same reclaim seen on both channels is one event. An instance
@@ -66,11 +74,27 @@ public final class AwsNoticeTranslator {
     private static final Set<String> GOING_DOWN_STATES = Set.of("stopping", "shutting-down");
     private static final Set<String> GONE_STATES = Set.of("stopped", "terminated");
 
+    static final String TEST_NOTIFICATION = "autoscaling:TEST_NOTIFICATION";
+    private static final String TERMINATING = "autoscaling:EC2_INSTANCE_TERMINATING";
+    private static final Set<String> LEAVING_TARGET_STATES = Set.of("terminated", "warmed:terminated");
+
     private final NodeResolver nodes;
+    private final Duration lifecycleHeartbeat;
     private final TranslatorStats stats = new TranslatorStats("aws");
 
     public AwsNoticeTranslator(NodeResolver nodes) {
+        this(nodes, null);
+    }
+
+    /**
+     * @param nodes               which node an instance is
+     * @param lifecycleHeartbeat  the termination hooks' heartbeat timeout, which the lifecycle events do not carry: a
+     *                            lifecycle notice is due this long after its event (null: no deadline)
+     */
+    public AwsNoticeTranslator(NodeResolver nodes, Duration lifecycleHeartbeat) {
         this.nodes = Objects.requireNonNull(nodes, "nodes");
+        this.lifecycleHeartbeat = lifecycleHeartbeat == null || lifecycleHeartbeat.isZero() || lifecycleHeartbeat.isNegative()
+                ? null : lifecycleHeartbeat;
     }
 
     public TranslatorStats stats() {
@@ -102,6 +126,9 @@ public final class AwsNoticeTranslator {
         String detailType = CloudNotices.text(root, "detail-type");
         if (detailType == null) {
             detailType = CloudNotices.text(root, "detail_type"); // as the Capacity Block examples spell it
+        }
+        if (detailType == null && (root.has("LifecycleTransition") || root.has("Event"))) {
+            return autoScalingNotification(root);
         }
         String timeText = CloudNotices.text(root, "time");
         if (detailType == null || timeText == null) {
@@ -162,6 +189,7 @@ public final class AwsNoticeTranslator {
         if (start != null && deadline == null) {
             return Translation.rejected(CloudNotices.INVALID_TIME, "detail.startTime: unreadable: " + start);
         }
+        Instant windowEnd = windowEnd(deadline, readHealthTime(CloudNotices.text(detail, "endTime")));
         Set<String> instances = new LinkedHashSet<>();
         for (JsonNode entity : detail.path("affectedEntities")) {
             String v = CloudNotices.text(entity, "entityValue");
@@ -179,7 +207,21 @@ public final class AwsNoticeTranslator {
         if (instances.isEmpty()) {
             return Translation.rejected(CloudNotices.MISSING_FIELD, "no affectedEntities or resources name an instance");
         }
-        return many(instances, NoticeKind.MAINTENANCE, deadline, time, time);
+        return many(instances, NoticeKind.MAINTENANCE, deadline, windowEnd, time, time);
+    }
+
+    /** An AWS Health time: RFC 1123 as EventBridge delivers it, or RFC 3339; null when absent or unreadable. */
+    private static Instant readHealthTime(String text) {
+        if (text == null) {
+            return null;
+        }
+        Instant t = CloudNotices.rfc1123(text);
+        return t != null ? t : CloudNotices.rfc3339(text);
+    }
+
+    /** A window's end, kept only when it is not before the window's start (an end alone means nothing here). */
+    static Instant windowEnd(Instant start, Instant end) {
+        return start == null || end == null || end.isBefore(start) ? null : end;
     }
 
     private Translation stateChange(JsonNode detail, Instant time) {
@@ -204,11 +246,39 @@ public final class AwsNoticeTranslator {
 
     private Translation lifecycle(JsonNode detail, Instant time) {
         String transition = CloudNotices.text(detail, "LifecycleTransition");
-        if (!"autoscaling:EC2_INSTANCE_TERMINATING".equals(transition)) {
-            return Translation.rejected(UNSUPPORTED_LIFECYCLE_TRANSITION,
-                    "only autoscaling:EC2_INSTANCE_TERMINATING takes a node away, got " + transition);
+        if (TEST_NOTIFICATION.equals(transition) || TEST_NOTIFICATION.equals(CloudNotices.text(detail, "Event"))) {
+            return Translation.empty(); // sent once when a hook is created; no instance is leaving
         }
-        return single(CloudNotices.text(detail, "EC2InstanceId"), NoticeKind.MAINTENANCE, null, time, time);
+        if (!TERMINATING.equals(transition)) {
+            return Translation.rejected(UNSUPPORTED_LIFECYCLE_TRANSITION,
+                    "only " + TERMINATING + " takes a node away, got " + transition);
+        }
+        String instance = CloudNotices.text(detail, "EC2InstanceId");
+        if (instance == null) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "EC2InstanceId is missing");
+        }
+        return single(instance, NoticeKind.MAINTENANCE, lifecycleHeartbeat == null ? null : time.plus(lifecycleHeartbeat),
+                time, time);
+    }
+
+    /**
+     * A lifecycle notification Auto Scaling sent straight to an SQS queue or SNS topic (not through EventBridge): the
+     * detail's fields at the top, with {@code Time} for the event time.
+     */
+    private Translation autoScalingNotification(JsonNode root) {
+        if (TEST_NOTIFICATION.equals(CloudNotices.text(root, "Event"))
+                || TEST_NOTIFICATION.equals(CloudNotices.text(root, "LifecycleTransition"))) {
+            return Translation.empty();
+        }
+        String timeText = CloudNotices.text(root, "Time");
+        if (timeText == null) {
+            return Translation.rejected(CloudNotices.MISSING_FIELD, "an Auto Scaling lifecycle notification needs Time");
+        }
+        Instant time = CloudNotices.rfc3339(timeText);
+        if (time == null) {
+            return Translation.rejected(CloudNotices.INVALID_TIME, "Time: not RFC 3339: " + timeText);
+        }
+        return lifecycle(root, time);
     }
 
     private Translation reservationInterruption(JsonNode detail, Instant time) {
@@ -227,7 +297,7 @@ public final class AwsNoticeTranslator {
     public Optional<LifecycleAction> lifecycleActionOf(byte[] json) {
         JsonNode root = CloudNotices.readJson(json);
         if (root == null || !LIFECYCLE_TERMINATE.equals(CloudNotices.text(root, "detail-type"))) {
-            return Optional.empty();
+            return Optional.empty(); // a notification sent straight to SQS names no region: the hook's timeout ends it
         }
         JsonNode d = root.path("detail");
         String group = CloudNotices.text(d, "AutoScalingGroupName");
@@ -248,6 +318,12 @@ public final class AwsNoticeTranslator {
         }
         if (instanceId == null || instanceId.isBlank()) {
             return Translation.rejected(CloudNotices.MISSING_FIELD, "the agent must say which instance it runs on");
+        }
+        if (document == ImdsDocument.SPOT_TERMINATION_TIME) {
+            return terminationTime(instanceId, body, receivedAt);
+        }
+        if (document == ImdsDocument.AUTOSCALING_TARGET_LIFECYCLE_STATE) {
+            return targetLifecycleState(instanceId, body, receivedAt);
         }
         JsonNode root = CloudNotices.readJson(body);
         if (root == null) {
@@ -277,7 +353,39 @@ public final class AwsNoticeTranslator {
         }
     }
 
+    /** The plain-text time of {@code spot/termination-time}; anything else there means no termination is planned. */
+    private Translation terminationTime(String instanceId, byte[] body, Instant receivedAt) {
+        String text = body == null ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8).trim();
+        Instant at = text.length() > 64 ? null : CloudNotices.rfc3339(text);
+        if (at == null) {
+            return Translation.empty();
+        }
+        return single(instanceId, NoticeKind.SPOT_RECLAIM, at, receivedAt, receivedAt);
+    }
+
+    /**
+     * {@code autoscaling/target-lifecycle-state}: {@code Terminated} (or {@code Warmed:Terminated}) means the group is
+     * taking the instance away. An instance is terminated once, so the notice's id is the instance's alone and the
+     * agent's repeated reads of it are one event.
+     */
+    private Translation targetLifecycleState(String instanceId, byte[] body, Instant receivedAt) {
+        String state = body == null ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8).trim();
+        if (state.length() > 64 || !LEAVING_TARGET_STATES.contains(state.toLowerCase(Locale.ROOT))) {
+            return Translation.empty();
+        }
+        String node = nodes.nodeFor(instanceId);
+        if (node == null) {
+            return unknown(instanceId);
+        }
+        return Translation.of(List.of(CloudNotices.noticeWithId(ProviderId.AWS, instanceId, node, NoticeKind.MAINTENANCE,
+                "target-lifecycle-state/terminated", lifecycleHeartbeat == null ? null : receivedAt.plus(lifecycleHeartbeat),
+                receivedAt)));
+    }
+
     private Translation maintenance(String instanceId, JsonNode root, Instant receivedAt) {
+        if (root.isObject()) {
+            root = CloudNotices.arrayOf(root); // one event alone, as some IMDS mocks answer
+        }
         if (!root.isArray()) {
             return Translation.rejected(CloudNotices.MISSING_FIELD, "events/maintenance/scheduled must be a JSON array");
         }
@@ -299,13 +407,16 @@ public final class AwsNoticeTranslator {
                         "NotBefore of " + CloudNotices.text(e, "EventId") + ": " + notBefore));
                 continue;
             }
-            events.add(CloudNotices.notice(ProviderId.AWS, instanceId, node, NoticeKind.MAINTENANCE, deadline, receivedAt,
-                    receivedAt));
+            String notAfter = CloudNotices.text(e, "NotAfter");
+            Instant end = windowEnd(deadline, notAfter == null ? null : CloudNotices.imdsMaintenance(notAfter));
+            events.add(CloudNotices.notice(ProviderId.AWS, instanceId, node, NoticeKind.MAINTENANCE, deadline, end,
+                    receivedAt, receivedAt));
         }
         return new Translation(events, rejections);
     }
 
-    private Translation many(Set<String> instances, NoticeKind kind, Instant deadline, Instant noticeTime, Instant time) {
+    private Translation many(Set<String> instances, NoticeKind kind, Instant deadline, Instant windowEnd, Instant noticeTime,
+                             Instant time) {
         List<Event> events = new ArrayList<>();
         List<Translation.Rejection> rejections = new ArrayList<>();
         for (String instance : instances) {
@@ -313,7 +424,7 @@ public final class AwsNoticeTranslator {
             if (node == null) {
                 rejections.add(unknown(instance).rejections().get(0));
             } else {
-                events.add(CloudNotices.notice(ProviderId.AWS, instance, node, kind, deadline, noticeTime, time));
+                events.add(CloudNotices.notice(ProviderId.AWS, instance, node, kind, deadline, windowEnd, noticeTime, time));
             }
         }
         return new Translation(events, rejections);

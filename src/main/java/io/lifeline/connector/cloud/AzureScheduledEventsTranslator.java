@@ -27,7 +27,9 @@ import java.util.Objects;
  *   <li>Other event types are rejected ({@code unsupported_event_type}).</li>
  * </ul>
  * Only events in status {@code Scheduled} or {@code Started} count. The deadline is {@code NotBefore} (RFC 1123),
- * absent when Azure leaves it empty (a started event). One notice per resource (VM name) in {@code Resources},
+ * absent when Azure leaves it empty (a started event). The window's end is {@code NotBefore} plus
+ * {@code DurationInSeconds} (the expected length of the interruption, api-version 2020-07-01 on) when that is
+ * positive; {@code -1} (unknown) and {@code 0} (no interruption) give none. One notice per resource (VM name) in {@code Resources},
  * resolved through the {@link NodeResolver}.
  *
  * <p><b>Ids.</b> {@code azure/<resource>/<kind>/<EventId>}: the EventId is stable from Scheduled to Started
@@ -37,6 +39,8 @@ import java.util.Objects;
 public final class AzureScheduledEventsTranslator {
 
     public static final String UNSUPPORTED_EVENT_TYPE = "unsupported_event_type";
+    /** A longer announced interruption is taken as no known end (a year). */
+    private static final long MAX_DURATION_SECONDS = 365L * 86400;
 
     private final NodeResolver nodes;
     private final TranslatorStats stats = new TranslatorStats("azure");
@@ -105,6 +109,9 @@ public final class AzureScheduledEventsTranslator {
             rejections.add(new Translation.Rejection(CloudNotices.INVALID_TIME, "NotBefore of " + eventId + ": " + notBefore));
             return;
         }
+        JsonNode duration = e.get("DurationInSeconds");
+        Instant windowEnd = deadline != null && duration != null && duration.canConvertToLong() && duration.asLong() > 0
+                && duration.asLong() <= MAX_DURATION_SECONDS ? deadline.plusSeconds(duration.asLong()) : null;
         JsonNode resources = e.path("Resources");
         if (!resources.isArray() || resources.isEmpty()) {
             rejections.add(new Translation.Rejection(CloudNotices.MISSING_FIELD, "Resources of " + eventId + " is empty"));
@@ -120,7 +127,7 @@ public final class AzureScheduledEventsTranslator {
             }
             String id = ProviderId.AZURE + "/" + vm.toLowerCase(Locale.ROOT) + "/" + kind.wireName() + "/" + eventId;
             events.add(new Event(id, "cloud/" + ProviderId.AZURE, EventType.NODE_INTERRUPTION_NOTICE, node, receivedAt,
-                    new NodeData.InterruptionNotice(kind, ProviderId.AZURE, deadline)));
+                    new NodeData.InterruptionNotice(kind, ProviderId.AZURE, deadline, windowEnd)));
         }
     }
 }

@@ -93,10 +93,29 @@ final class CloudNotices {
     /** A node.interruption_notice with the cross-channel id described above. */
     static Event notice(String provider, String instance, String node, NoticeKind kind, Instant deadline,
                         Instant noticeTime, Instant time) {
+        return notice(provider, instance, node, kind, deadline, null, noticeTime, time);
+    }
+
+    /** A node.interruption_notice with the cross-channel id described above and the end of its outage window. */
+    static Event notice(String provider, String instance, String node, NoticeKind kind, Instant deadline,
+                        Instant windowEnd, Instant noticeTime, Instant time) {
         Instant anchor = (deadline != null ? deadline : noticeTime).truncatedTo(ChronoUnit.MINUTES);
         String id = provider + "/" + instance.toLowerCase(Locale.ROOT) + "/" + kind.wireName() + "/" + anchor;
         return new Event(id, "cloud/" + provider, EventType.NODE_INTERRUPTION_NOTICE, node, time,
+                new NodeData.InterruptionNotice(kind, provider, deadline, windowEnd));
+    }
+
+    /** A node.interruption_notice whose id ends in {@code what} rather than a time (a notice an instance gets once). */
+    static Event noticeWithId(String provider, String instance, String node, NoticeKind kind, String what,
+                              Instant deadline, Instant time) {
+        String id = provider + "/" + instance.toLowerCase(Locale.ROOT) + "/" + kind.wireName() + "/" + what;
+        return new Event(id, "cloud/" + provider, EventType.NODE_INTERRUPTION_NOTICE, node, time,
                 new NodeData.InterruptionNotice(kind, provider, deadline));
+    }
+
+    /** A JSON array holding {@code one}. */
+    static JsonNode arrayOf(JsonNode one) {
+        return MAPPER.createArrayNode().add(one);
     }
 
     /** A node.terminated reported by the provider. */

@@ -39,6 +39,18 @@ public final class GcpMetadataTranslator {
         return stats;
     }
 
+    /**
+     * A metadata value as an agent posts it: the plain text the metadata server answers, or the JSON string it answers
+     * with {@code ?alt=json} ({@code "TRUE"}).
+     */
+    public static String metadataValue(byte[] body) {
+        String s = body == null ? "" : new String(body, java.nio.charset.StandardCharsets.UTF_8).trim();
+        if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) {
+            s = s.substring(1, s.length() - 1).trim();
+        }
+        return s;
+    }
+
     /** The value of {@code instance/preempted} on instance {@code instanceName}, observed at {@code observedAt}. */
     public Translation preempted(String instanceName, String value, Instant observedAt) {
         String v = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);

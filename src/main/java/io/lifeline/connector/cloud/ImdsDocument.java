@@ -7,7 +7,17 @@ public enum ImdsDocument {
     /** {@code events/recommendations/rebalance}: {@code {"noticeTime": "2020-10-16T19:18:24Z"}}. */
     REBALANCE_RECOMMENDATION("events/recommendations/rebalance"),
     /** {@code events/maintenance/scheduled}: an array of {@code {NotBefore, Code, EventId, NotAfter, State, ...}}. */
-    MAINTENANCE_SCHEDULED("events/maintenance/scheduled");
+    MAINTENANCE_SCHEDULED("events/maintenance/scheduled"),
+    /**
+     * {@code spot/termination-time}: the time alone as plain text ({@code 2015-01-05T18:02:00Z}), kept by AWS for
+     * backward compatibility beside {@code spot/instance-action}; any value that is not a time means no termination.
+     */
+    SPOT_TERMINATION_TIME("spot/termination-time"),
+    /**
+     * {@code autoscaling/target-lifecycle-state}: the Auto Scaling lifecycle state the instance is moving to, as plain
+     * text ({@code InService}, {@code Terminated}, {@code Warmed:Terminated}, {@code Detached}, ...).
+     */
+    AUTOSCALING_TARGET_LIFECYCLE_STATE("autoscaling/target-lifecycle-state");
 
     private final String path;
 

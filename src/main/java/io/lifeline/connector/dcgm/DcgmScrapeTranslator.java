@@ -25,11 +25,13 @@ import java.util.regex.Pattern;
  * frame buffer used/free (MiB), temperature, power, volatile ECC SBE/DBE counts, row-remap failure
  * ({@code DCGM_FI_DEV_ROW_REMAP_FAILURE}), NVLink errors (the sum of whichever of the four NVLink error counters
  * are present), the last XID, model ({@code modelName}), pod and namespace. Every value is nullable: a series
- * the scrape lacks (or NaN) is "no data", never zero; a value outside the catalogue's range is dropped with
+ * the scrape lacks (or NaN, or one of DCGM's blank markers such as {@code 9223372036854775794} that exporters before
+ * 2.1 printed for a value the GPU does not have) is "no data", never zero; a value outside the catalogue's range is dropped with
  * reason {@code out_of_range_value}. A GPU appears for any {@code DCGM_*} series carrying its UUID, so a scrape
  * of clocks only still yields a sample with model, index, pod and nulls.
  *
- * <p><b>Labels.</b> {@code UUID} or {@code uuid}; {@code gpu} (the index); pod from {@code exported_pod},
+ * <p><b>Labels.</b> {@code UUID} or {@code uuid}; {@code gpu} (the index); {@code Hostname} or, in newer
+ * exporters, {@code hostname}; pod from {@code exported_pod},
  * {@code pod} or {@code pod_name}; namespace from {@code exported_namespace}, {@code namespace} or
  * {@code pod_namespace} ({@code exported_*} first: it is the exporter's own value once Prometheus has renamed
  * it); empty labels are absent. Metric names are read in all their spellings (see {@link DcgmField}).

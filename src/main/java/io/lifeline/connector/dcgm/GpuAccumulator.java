@@ -51,8 +51,8 @@ final class GpuAccumulator {
 
     void apply(DcgmField field, Sample s) {
         double v = s.value();
-        if (Double.isNaN(v)) {
-            return; // NaN is "no data" as much as a missing series
+        if (Double.isNaN(v) || isBlank(v)) {
+            return; // NaN and DCGM's blank markers are "no data" as much as a missing series
         }
         deviceData |= field.device;
         switch (field) {
@@ -75,6 +75,21 @@ final class GpuAccumulator {
             default -> throw new IllegalStateException(field.name());
         }
     }
+
+    /**
+     * DCGM's markers for a value it does not have (blank, not found, not supported, no permission), which exporters
+     * before 2.1 (July 2020) printed as values: the 64-bit integer markers from {@code 0x7ffffffffffffff0}
+     * ({@code 9223372036854775792}, ...), the 32-bit ones from {@code 0x7ffffff0}, and the floating-point ones from
+     * 2<sup>47</sup> ({@code 140737488355328.0}, ...).
+     */
+    static boolean isBlank(double v) {
+        return v >= 9.223372036854775E18
+                || v >= INT32_BLANK && v < INT32_BLANK + 4
+                || v >= FP64_BLANK && v < FP64_BLANK + 4;
+    }
+
+    private static final double INT32_BLANK = 0x7ffffff0;
+    private static final double FP64_BLANK = 140737488355328.0;
 
     /** Utilisation in percent: DCGM_FI_DEV_GPU_UTIL, else the graphics-engine-active ratio (MIG has only that). */
     double utilizationPercent() {

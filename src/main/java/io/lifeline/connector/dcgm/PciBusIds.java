@@ -9,7 +9,8 @@ import java.util.Map;
  * every series ({@code 00000000:3B:00.0}), so that a kernel-log line naming only the address
  * ({@code NVRM: Xid (PCI:0000:3b:00): 79, ...}) can be put on its GPU. Addresses are compared as domain, bus and
  * device numbers, whatever their spelling (the driver writes a 4-digit domain and no function; dcgm-exporter an
- * 8-digit domain and the function). Bounded like {@link LastXidMemory}: least recently seen forgotten first.
+ * 8-digit domain and the function). The GPU is also found by its index on the node, for reports that name a GPU by
+ * its index alone (NVSentinel's). Bounded like {@link LastXidMemory}: least recently seen forgotten first.
  * Thread-safe.
  */
 public final class PciBusIds {
@@ -24,12 +25,13 @@ public final class PciBusIds {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
         }
+        long entries = 2L * capacity; // each GPU under its address and under its index
         this.byAddress = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Gpu> eldest) {
-                return size() > capacity;
+                return size() > entries;
             }
         };
     }
@@ -46,6 +48,14 @@ public final class PciBusIds {
             if (!gpu.equals(known)) {
                 byAddress.put(node + '\u0000' + key, gpu);
             }
+            byAddress.put(node + "\u0000#" + index, gpu);
+        }
+    }
+
+    /** The GPU with index {@code index} on {@code node}, or null when no dcgm series has named it with its address. */
+    public Gpu atIndex(String node, int index) {
+        synchronized (this) {
+            return byAddress.get(node + "\u0000#" + index);
         }
     }
 

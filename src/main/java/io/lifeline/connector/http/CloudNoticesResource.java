@@ -22,7 +22,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
@@ -104,8 +103,10 @@ public class CloudNoticesResource {
 
     /**
      * An EC2 instance metadata document read by a node agent: {@code document} is the metadata path
-     * ({@code spot/instance-action}, {@code events/recommendations/rebalance}, {@code events/maintenance/scheduled})
-     * or its short name ({@code spot-instance-action}, {@code rebalance}, {@code maintenance}).
+     * ({@code spot/instance-action}, {@code events/recommendations/rebalance}, {@code events/maintenance/scheduled},
+     * {@code spot/termination-time}, {@code autoscaling/target-lifecycle-state}) or its short name
+     * ({@code spot-instance-action}, {@code rebalance}, {@code maintenance}, {@code termination-time},
+     * {@code target-lifecycle-state}).
      */
     @POST
     @Path("/aws/imds/{instanceId}/{document: .+}")
@@ -185,6 +186,10 @@ public class CloudNoticesResource {
                 return ImdsDocument.REBALANCE_RECOMMENDATION;
             case "maintenance", "scheduled-maintenance":
                 return ImdsDocument.MAINTENANCE_SCHEDULED;
+            case "termination-time", "spot-termination-time":
+                return ImdsDocument.SPOT_TERMINATION_TIME;
+            case "target-lifecycle-state":
+                return ImdsDocument.AUTOSCALING_TARGET_LIFECYCLE_STATE;
             default:
                 return ImdsDocument.fromPath(d.startsWith("latest/") ? "/" + d : d);
         }
@@ -192,11 +197,7 @@ public class CloudNoticesResource {
 
     /** A metadata value as the agent posts it: the plain text, or the same as a JSON string. */
     static String value(byte[] body) {
-        String s = new String(body, StandardCharsets.UTF_8).trim();
-        if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) {
-            s = s.substring(1, s.length() - 1).trim();
-        }
-        return s;
+        return GcpMetadataTranslator.metadataValue(body);
     }
 
     private static JsonNode readOrNull(byte[] body) {

@@ -1,5 +1,6 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.config.CloudConnectorConfig;
 import io.lifeline.config.TorchelasticConnectorConfig;
 import io.lifeline.connector.cloud.AwsNoticeTranslator;
 import io.lifeline.connector.cloud.AzureScheduledEventsTranslator;
@@ -16,8 +17,8 @@ public class ConnectorTranslators {
 
     @Produces
     @Singleton
-    AwsNoticeTranslator aws(ConnectorNodeResolver nodes, ConnectorMetrics metrics) {
-        AwsNoticeTranslator t = new AwsNoticeTranslator(nodes);
+    AwsNoticeTranslator aws(ConnectorNodeResolver nodes, CloudConnectorConfig config, ConnectorMetrics metrics) {
+        AwsNoticeTranslator t = new AwsNoticeTranslator(nodes, config.aws().lifecycle().heartbeatTimeout().orElse(null));
         metrics.register(t.stats());
         return t;
     }

@@ -21,7 +21,8 @@ import java.util.Map;
 
 /**
  * Translates one record of the notices topic. The format is named by the {@code lifeline.format} header or,
- * without it, recognised from the JSON: an object with {@code detail-type} is an EventBridge event, one with
+ * without it, recognised from the JSON: an object with {@code detail-type} is an EventBridge event (so is an Auto
+ * Scaling lifecycle notification sent straight to SQS, with {@code LifecycleTransition} at the top), one with
  * {@code Events} an Azure Scheduled Events document, one with {@code name}/{@code source}/{@code metadata} or
  * {@code run_id}/{@code node_state} a torchelastic line.
  *
@@ -160,7 +161,7 @@ public class NoticeRecords {
         if (root == null || !root.isObject()) {
             return null;
         }
-        if (root.has("detail-type")) {
+        if (root.has("detail-type") || (root.has("LifecycleTransition") || root.has("Event")) && root.has("AutoScalingGroupName")) {
             return "aws.eventbridge";
         }
         if (root.has("Events")) {

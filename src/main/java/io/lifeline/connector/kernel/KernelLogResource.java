@@ -73,11 +73,12 @@ public class KernelLogResource {
         }
         Instant now = clock.instant();
         ConnectorBatch batch = new ConnectorBatch("kernel-log");
+        List<Translation> translations = translator.lines(node, lines, now);
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).isBlank()) {
                 continue;
             }
-            Translation t = translator.line(node, lines.get(i), i, now);
+            Translation t = translations.get(i);
             metrics.observe(translator.stats(), t);
             batch.add(i, t);
         }

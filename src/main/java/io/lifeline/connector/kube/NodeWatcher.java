@@ -199,11 +199,12 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
      * The kubelet's graceful node shutdown (GKE's spot preemption arrives this way, bypassing evictions): when systemd
      * announces the shutdown, the kubelet turns {@code Ready} False with the message {@code node is shutting down}
      * (its shutdown manager's status) and kills the pods within {@code shutdownGracePeriod}. That is a notice: preempt
-     * on spot capacity, maintenance otherwise, due {@link #SHUTDOWN_GRACE} after the condition's transition.
+     * on spot capacity, maintenance otherwise, due {@link #SHUTDOWN_GRACE} after the condition's transition. The words
+     * are looked for in the message (where the kubelet puts them, alone or among other errors: {@code [container runtime
+     * is down, node is shutting down]}) and in the reason (where Kubernetes' documentation says they are), in any case.
      */
     private void addShutdownNotice(List<Event> out, Node node, NodeCondition ready, Instant now) {
-        if ("True".equals(ready.getStatus()) || ready.getMessage() == null
-                || !ready.getMessage().contains(SHUTTING_DOWN)) {
+        if ("True".equals(ready.getStatus()) || !mentionsShutdown(ready.getMessage()) && !mentionsShutdown(ready.getReason())) {
             return;
         }
         Instant at = KubeContext.time(ready.getLastTransitionTime(), now);
@@ -213,6 +214,10 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
         String provider = providerId != null && providerId.startsWith("gce://") ? "gcp" : "kubernetes";
         out.add(event(node, "notice/graceful-shutdown/" + since, EventType.NODE_INTERRUPTION_NOTICE, at,
                 new NodeData.InterruptionNotice(kind, provider, at.plus(SHUTDOWN_GRACE))));
+    }
+
+    private static boolean mentionsShutdown(String text) {
+        return text != null && text.length() <= 4096 && text.toLowerCase(java.util.Locale.ROOT).contains(SHUTTING_DOWN);
     }
 
     private Event notice(Node node, Taint t, Instant now) {

@@ -20,7 +20,9 @@ import java.util.Objects;
  * Kubeflow PyTorchJobs ({@code kubeflow.org/v1 pytorchjobs}, read as generic resources) into job events:
  * <ul>
  *   <li>first sight → {@code job.submitted}: elastic policy from {@code spec.elasticPolicy} (minReplicas,
- *       maxReplicas, nProcPerNode or {@code spec.nprocPerNode}, maxRestarts); a job without one is a fixed size
+ *       maxReplicas, nProcPerNode or {@code spec.nprocPerNode} (a number, or a numeric string; {@code auto},
+ *       {@code gpu}, {@code cpu}: the GPUs per node, at least 1), maxRestarts, the rendezvous backend
+ *       {@code rdzvBackend}, and the HPA {@code metrics} that scale it, in words); a job without one is a fixed size
  *       (Master + Worker replicas, restarts from {@code runPolicy.backoffLimit}); GPUs per node from the Worker
  *       template's limits; priority class from {@code runPolicy.schedulingPolicy.priorityClass} or the template;</li>
  *   <li>a change of any of those → {@code job.updated} with the changed fields;</li>
@@ -170,13 +172,62 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
         if (priority == null && template instanceof Map<?, ?> t && t.get("spec") instanceof Map<?, ?> spec) {
             priority = Generic.str(spec.get("priorityClassName"));
         }
+        String rdzv = abbreviate(Generic.str(ep.get("rdzvBackend")));
+        String autoscaling = ep.get("metrics") instanceof List<?> metrics ? autoscaling(metrics) : null;
         try {
             ElasticPolicy elastic = new ElasticPolicy(Math.min(minNodes, 100_000), Math.min(maxNodes, 100_000),
-                    Math.min(procs, 1024), Math.max(0, Math.min(restarts == null ? 0 : restarts, 1_000_000)));
+                    Math.min(procs, 1024), Math.max(0, Math.min(restarts == null ? 0 : restarts, 1_000_000)), rdzv,
+                    autoscaling);
             return new Facts(elastic, priority, gpus, null);
         } catch (IllegalArgumentException e) {
             return new Facts(null, priority, gpus, job.getMetadata().getName() + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * The HPA metrics of an elastic policy ({@code autoscaling/v2} MetricSpecs) in words, one per metric:
+     * {@code cpu Utilization 80%}, {@code pods requests_per_second AverageValue 10}; null when there are none.
+     */
+    static String autoscaling(List<?> metrics) {
+        List<String> parts = new ArrayList<>();
+        for (Object o : metrics) {
+            if (!(o instanceof Map<?, ?> m)) {
+                continue;
+            }
+            String type = Generic.str(m.get("type"));
+            Map<?, ?> source = type == null ? Map.of()
+                    : m.get(Character.toLowerCase(type.charAt(0)) + type.substring(1)) instanceof Map<?, ?> s ? s : Map.of();
+            String what = Generic.str(source.get("name"));
+            if (what == null && source.get("metric") instanceof Map<?, ?> metric) {
+                what = Generic.str(metric.get("name"));
+            }
+            StringBuilder p = new StringBuilder();
+            if (type != null && !"Resource".equals(type) && !"ContainerResource".equals(type)) {
+                p.append(type.toLowerCase(java.util.Locale.ROOT)).append(' ');
+            }
+            p.append(what == null ? "?" : what);
+            if (source.get("target") instanceof Map<?, ?> target) {
+                String kind = Generic.str(target.get("type"));
+                if (kind != null) {
+                    p.append(' ').append(kind);
+                }
+                String util = Generic.str(target.get("averageUtilization"));
+                String value = util != null ? util + "%" : Generic.str(target.get("averageValue")) != null
+                        ? Generic.str(target.get("averageValue")) : Generic.str(target.get("value"));
+                if (value != null) {
+                    p.append(' ').append(value);
+                }
+            }
+            parts.add(p.toString());
+        }
+        return parts.isEmpty() ? null : abbreviate(String.join(", ", parts));
+    }
+
+    private static String abbreviate(String s) {
+        if (s == null || s.isBlank()) {
+            return null;
+        }
+        return s.length() <= ElasticPolicy.MAX_TEXT ? s : s.substring(0, ElasticPolicy.MAX_TEXT - 3) + "...";
     }
 
     /** What {@code job.submitted} and {@code job.updated} carry. */

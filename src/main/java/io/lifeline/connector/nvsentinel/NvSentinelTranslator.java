@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  *       says XID, as the syslog monitor's {@code SysLogsXIDError} writes them; {@code SysLogsGPUFallenOff} is XID 79)
  *       on a GPU the event names: its UUID ({@code gpuUUID}, a {@code GPU_UUID} entity, a {@code GPU} entity holding a
  *       UUID, {@code metadata.gpu_uuid}) with its index (a {@code GPU} entity holding a number,
- *       {@code metadata.gpu_index}), or a {@code PCI} entity a dcgm-exporter scrape of the node named</td>
+ *       {@code metadata.gpu_index}), a {@code PCI} entity a dcgm-exporter scrape of the node named, or an index alone
+ *       whose GPU such a scrape named</td>
  *       <td>one {@code gpu.xid} per XID (the fatal-XID policy then decides by Lifeline's own XID rules); an XID whose
  *       GPU cannot be told is rejected ({@code unknown_gpu}) and the rest of the event kept</td></tr>
  *   <tr><td>{@code recommendedAction} {@code COMPONENT_RESET}, {@code RUN_FIELDDIAG}, {@code RESTART_VM},
@@ -299,6 +300,9 @@ public final class NvSentinelTranslator {
         uuid = uuid != null ? uuid : text(metadata, "gpu_uuid");
         index = index != null ? index : parseIndex(text(metadata, "gpu_index"));
         PciBusIds.Gpu known = pci != null ? gpus.find(node, pci) : null;
+        if (known == null && uuid == null && index != null) {
+            known = gpus.atIndex(node, index); // a GPU named by its index alone, as NVSentinel's own samples do
+        }
         if (uuid == null || known != null && known.uuid().equals(uuid)) {
             return known;
         }

@@ -173,13 +173,40 @@ public class PrometheusGpuSource {
 
     /** One query at {@code at}, translated and submitted; returns the events made. */
     List<Event> pollOnce(Instant at) throws IOException, InterruptedException {
-        QueryVector.Result result = QueryVector.parse(queries.raw(config.query(), at));
+        Answer answer = translate(QueryVector.parse(queries.raw(config.query(), at)), at, config.nodeLabels(),
+                new HashSet<>(config.targetLabels().orElse(List.of())), translator);
+        if (answer.withoutNode() != null) {
+            metrics.observe(translator.stats(), answer.withoutNode());
+        }
+        List<Event> all = new ArrayList<>();
+        for (Translation t : answer.perNode()) {
+            metrics.observe(translator.stats(), t);
+            if (!t.events().isEmpty()) {
+                submit(t.events());
+                all.addAll(t.events());
+            }
+        }
+        lastNodes = answer.perNode().size();
+        return all;
+    }
+
+    /**
+     * What one answer says, node by node: the series split by {@link #node}, each node's translated as one scrape of
+     * it (source {@code prometheus/<instance of its first series>}, time {@code at}).
+     *
+     * @param perNode      one translation per node, in the order the nodes first appear
+     * @param withoutNode  the series no node label named ({@code no_node_name}), null when none
+     */
+    record Answer(List<Translation> perNode, Translation withoutNode) {
+    }
+
+    static Answer translate(QueryVector.Result result, Instant at, List<String> nodeLabels, Set<String> drop,
+                            DcgmScrapeTranslator translator) {
         Map<String, List<Sample>> byNode = new LinkedHashMap<>();
         Map<String, String> targetOf = new LinkedHashMap<>();
         int withoutNode = 0;
-        Set<String> drop = new HashSet<>(config.targetLabels().orElse(List.of()));
         for (Sample s : result.samples()) {
-            String node = node(s, config.nodeLabels());
+            String node = node(s, nodeLabels);
             if (node == null) {
                 withoutNode++;
                 continue;
@@ -187,22 +214,13 @@ public class PrometheusGpuSource {
             byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(drop.isEmpty() ? s : withoutTargetLabels(s, drop));
             targetOf.putIfAbsent(node, s.label("instance") != null ? s.label("instance") : node);
         }
-        if (withoutNode > 0) {
-            metrics.observe(translator.stats(), Translation.rejected(DcgmScrapeTranslator.NO_NODE_NAME,
-                    withoutNode + " series without any of " + config.nodeLabels()));
-        }
-        List<Event> all = new ArrayList<>();
+        List<Translation> perNode = new ArrayList<>(byNode.size());
         for (Map.Entry<String, List<Sample>> e : byNode.entrySet()) {
-            Translation t = translator.translate(Exposition.of(e.getValue()),
-                    new DcgmScrape("prometheus/" + targetOf.get(e.getKey()), e.getKey(), at));
-            metrics.observe(translator.stats(), t);
-            if (!t.events().isEmpty()) {
-                submit(t.events());
-                all.addAll(t.events());
-            }
+            perNode.add(translator.translate(Exposition.of(e.getValue()),
+                    new DcgmScrape("prometheus/" + targetOf.get(e.getKey()), e.getKey(), at)));
         }
-        lastNodes = byNode.size();
-        return all;
+        return new Answer(perNode, withoutNode == 0 ? null : Translation.rejected(DcgmScrapeTranslator.NO_NODE_NAME,
+                withoutNode + " series without any of " + nodeLabels));
     }
 
     private void submit(List<Event> events) {

@@ -40,9 +40,17 @@ public sealed interface NodeData extends EventData {
      *
      * @param kind      what kind of notice
      * @param provider  who sent it (aws, azure, gcp, kubernetes, ...), may be null
-     * @param deadline  when the node is expected to go, may be null when unknown
+     * @param deadline   when the node is expected to go (a maintenance window's start), may be null when unknown
+     * @param windowEnd  when the announced outage is expected to be over (a maintenance window's end: AWS
+     *                   {@code NotAfter} or a Health event's {@code endTime}, Azure's {@code NotBefore} plus
+     *                   {@code DurationInSeconds}), may be null when unknown or when the node does not come back
      */
-    record InterruptionNotice(NoticeKind kind, String provider, Instant deadline) implements NodeData {
+    record InterruptionNotice(NoticeKind kind, String provider, Instant deadline, Instant windowEnd) implements NodeData {
+
+        /** A notice without a known window end. */
+        public InterruptionNotice(NoticeKind kind, String provider, Instant deadline) {
+            this(kind, provider, deadline, null);
+        }
     }
 
     /** The node is gone; {@code reason} may be null. */

@@ -77,7 +77,7 @@ final class FleetViews {
             return null;
         }
         return new Notice(n.noticeKind, n.noticeProvider, instant(n.noticeDeadline), instant(n.noticeReceived),
-                n.noticeExpired(now));
+                instant(n.noticeWindowEnd), n.noticeExpired(now));
     }
 
     LemonScore lemon(NodeState n) {

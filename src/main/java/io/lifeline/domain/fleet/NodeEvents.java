@@ -175,12 +175,14 @@ final class NodeEvents {
                         + " had passed when it arrived (" + Instant.ofEpochMilli(now) + "): kept as the node's history,"
                         + " not pending")
                 : null;
+        long windowEnd = notice.windowEnd() == null ? NodeState.NEVER : notice.windowEnd().toEpochMilli();
         if (n.noticeKind == notice.kind() && n.noticeDeadline == deadline) {
             return expired != null ? new NodeChange(expired, List.of()) : NodeChange.UNCHANGED;
         }
         n.noticeKind = notice.kind();
         n.noticeProvider = strings.intern(notice.provider());
         n.noticeDeadline = deadline;
+        n.noticeWindowEnd = windowEnd;
         n.noticeReceived = t;
         n.transition(NodeLifecycle.NOTICE_RECEIVED, t);
         NodeSignal signal = new NodeSignal(n.name, e.time(), Kind.INTERRUPTION_NOTICE, notice.kind(), notice.deadline(),

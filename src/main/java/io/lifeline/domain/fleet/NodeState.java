@@ -41,6 +41,8 @@ final class NodeState {
     NoticeKind noticeKind;
     String noticeProvider;
     long noticeDeadline = NEVER;
+    /** The end of the announced outage's window, {@link #NEVER} when unknown. */
+    long noticeWindowEnd = NEVER;
     long noticeReceived = NEVER;
 
     /** The newest external health check of this life ({@code node.health_check}), {@link #NEVER} when none. */
@@ -114,6 +116,7 @@ final class NodeState {
         noticeKind = null;
         noticeProvider = null;
         noticeDeadline = NEVER;
+        noticeWindowEnd = NEVER;
         noticeReceived = NEVER;
         healthCheckMillis = NEVER;
         healthCheckPassed = false;
@@ -232,7 +235,7 @@ final class NodeState {
         }
         return new SavedNode(name, facts, factsWritten, state, stateSince, stateWritten, lifeStart, cordoned, cordonSince,
                 cordonWritten, noticeKind, noticeProvider, noticeDeadline, noticeReceived, saved,
-                lemon == null ? List.of() : lemon.chronological(), version, causes(), details(), lives());
+                lemon == null ? List.of() : lemon.chronological(), version, causes(), details(), lives(), noticeWindowEnd);
     }
 
     private List<String> causes() {
@@ -280,6 +283,7 @@ final class NodeState {
         n.noticeKind = s.noticeKind();
         n.noticeProvider = strings.intern(s.noticeProvider());
         n.noticeDeadline = s.noticeDeadline();
+        n.noticeWindowEnd = s.noticeWindowEnd();
         n.noticeReceived = s.noticeReceived();
         for (SavedGpu g : s.gpus()) {
             if (g.index() < 0 || g.index() >= MAX_GPUS) {

@@ -31,12 +31,13 @@ import java.util.Objects;
  *                        announced (counted with the notice); empty when unknown
  * @param details         per entry of {@code interruptions}: what the event said, null entries allowed; may be empty
  * @param pastLives       the node's earlier lives as (start, end) pairs of epoch ms, oldest first: its time in service
+ * @param noticeWindowEnd the end of the notice's announced outage window
  */
 public record SavedNode(String name, NodeInfo facts, long factsWritten, NodeLifecycle state, long stateSince,
                         long stateWritten, long lifeStart, boolean cordoned, long cordonSince, long cordonWritten,
                         NoticeKind noticeKind, String noticeProvider, long noticeDeadline, long noticeReceived,
                         List<SavedGpu> gpus, List<Long> interruptions, long version, List<String> causes,
-                        List<String> details, List<Long> pastLives) {
+                        List<String> details, List<Long> pastLives, long noticeWindowEnd) {
 
     public SavedNode {
         Objects.requireNonNull(name, "name");

@@ -51,6 +51,14 @@ public final class Opt175bReader {
         }
     }
 
+    /** What the file is instead, when it is a chronicle itself; empty otherwise. */
+    private static String hint(String text) {
+        return text.stripLeading().startsWith("#")
+                ? " (this is a chronicle's markdown, which is not read: give the dated events CSV made from the chronicles,"
+                        + " see docs/whatif.md)"
+                : "";
+    }
+
     /** The trace in {@code text}. */
     public static Trace read(String text) {
         List<TraceRejection> rejected = new ArrayList<>();
@@ -58,7 +66,7 @@ public final class Opt175bReader {
         try {
             rows = Csv.rows(text);
         } catch (IllegalArgumentException e) {
-            return new Trace(TraceFormat.OPT175B, List.of(), List.of(new TraceRejection(1, e.getMessage())));
+            return new Trace(TraceFormat.OPT175B, List.of(), List.of(new TraceRejection(1, e.getMessage() + hint(text))));
         }
         if (rows.isEmpty()) {
             return new Trace(TraceFormat.OPT175B, List.of(), List.of(new TraceRejection(1, "no header")));
@@ -66,7 +74,7 @@ public final class Opt175bReader {
         Header header = Header.of(rows.get(0), REQUIRED);
         if (!header.missing().isEmpty()) {
             return new Trace(TraceFormat.OPT175B, List.of(),
-                    List.of(new TraceRejection(1, "header lacks columns " + header.missing())));
+                    List.of(new TraceRejection(1, "header lacks columns " + header.missing() + hint(text))));
         }
         Opt175bReader reader = new Opt175bReader();
         for (Csv.Row row : rows.subList(1, rows.size())) {

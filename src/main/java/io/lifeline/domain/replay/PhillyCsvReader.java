@@ -22,6 +22,20 @@ public final class PhillyCsvReader {
     private PhillyCsvReader() {
     }
 
+    /** What the file is instead, when it is another shape of the Philly trace; empty otherwise. */
+    private static String hint(String text) {
+        String t = text.stripLeading();
+        String first = t.lines().findFirst().orElse("").toLowerCase(java.util.Locale.ROOT);
+        if (t.startsWith("[") || t.startsWith("{")) {
+            return " (this is JSON: Philly's cluster_job_log is read as philly-json)";
+        }
+        if (first.contains("machineid") || first.contains("machine_id") || first.matches("^m\\d+,.*")) {
+            return " (this is one of Philly's utilisation or machine files, which hold no jobs: give the multi-attempt jobs"
+                    + " CSV, or cluster_job_log as philly-json)";
+        }
+        return "";
+    }
+
     /** The trace in {@code text}. */
     public static Trace read(String text) {
         List<TraceRejection> rejected = new ArrayList<>();
@@ -29,7 +43,7 @@ public final class PhillyCsvReader {
         try {
             rows = Csv.rows(text);
         } catch (IllegalArgumentException e) {
-            return new Trace(TraceFormat.PHILLY_CSV, List.of(), List.of(new TraceRejection(1, e.getMessage())));
+            return new Trace(TraceFormat.PHILLY_CSV, List.of(), List.of(new TraceRejection(1, e.getMessage() + hint(text))));
         }
         if (rows.isEmpty()) {
             return new Trace(TraceFormat.PHILLY_CSV, List.of(), List.of(new TraceRejection(1, "no header")));
@@ -37,7 +51,7 @@ public final class PhillyCsvReader {
         Header header = Header.of(rows.get(0), REQUIRED);
         if (!header.missing().isEmpty()) {
             return new Trace(TraceFormat.PHILLY_CSV, List.of(),
-                    List.of(new TraceRejection(1, "header lacks columns " + header.missing())));
+                    List.of(new TraceRejection(1, "header lacks columns " + header.missing() + hint(text))));
         }
         Map<String, Job> jobs = new LinkedHashMap<>();
         for (Csv.Row row : rows.subList(1, rows.size())) {

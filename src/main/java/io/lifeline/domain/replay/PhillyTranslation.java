@@ -120,6 +120,10 @@ public final class PhillyTranslation {
 
     /** The start of the attempts must not go back in time; the end of an attempt must not precede its start. */
     static void check(PhillyJob job) {
+        if (job.attempts().isEmpty()) {
+            throw new IllegalArgumentException("no scheduling attempt is recorded (the job never ran, or the trace lost its "
+                    + "attempts): nothing to replay");
+        }
         Instant prev = job.submitted();
         for (int i = 0; i < job.attempts().size(); i++) {
             PhillyJob.Attempt a = job.attempts().get(i);

@@ -166,7 +166,8 @@ class AwsNoticeTranslatorTest {
                 IMDS_MAINTENANCE.replace("\"active\"", "\"canceled\"").getBytes(StandardCharsets.UTF_8), RECEIVED);
 
         assertThat(t.events()).singleElement().satisfies(e -> assertThat(e.data()).isEqualTo(
-                new NodeData.InterruptionNotice(NoticeKind.MAINTENANCE, "aws", Instant.parse("2019-01-21T09:00:43Z"))));
+                new NodeData.InterruptionNotice(NoticeKind.MAINTENANCE, "aws", Instant.parse("2019-01-21T09:00:43Z"),
+                        Instant.parse("2019-01-21T09:17:23Z"))));
         assertThat(canceled.events()).isEmpty();
         assertThat(canceled.rejections()).isEmpty();
         EventContract.assertRoundTrips(t.events());

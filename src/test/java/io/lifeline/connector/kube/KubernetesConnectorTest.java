@@ -178,7 +178,7 @@ class KubernetesConnectorTest {
         pytorchJob = client().genericKubernetesResources(PyTorchJobWatcher.CONTEXT).inNamespace(ns).resource(pytorchJob).create();
         await().atMost(Duration.ofSeconds(20)).until(() -> stored(job, "job.submitted").size() == 1);
         assertThat(data(stored(job, "job.submitted").get(0)).get("elastic"))
-                .isEqualTo(Map.of("minNodes", 1, "maxNodes", 2, "procsPerNode", 1, "maxRestarts", 100));
+                .isEqualTo(Map.of("minNodes", 1, "maxNodes", 2, "procsPerNode", 1, "maxRestarts", 100, "rdzvBackend", "c10d"));
 
         Pod worker = client().pods().resource(new PodBuilder().withNewMetadata().withName("elastic-example-echo-worker-0")
                 .withNamespace(ns).addToLabels(PodWatcher.JOB_LABEL, "elastic-example-echo")

@@ -81,7 +81,8 @@ class TrainingWatchersTest {
         echoJob();
         await().atMost(Duration.ofSeconds(10)).until(() -> out.of(JOB, EventType.JOB_SUBMITTED).size() == 1);
         Event submitted = out.of(JOB, EventType.JOB_SUBMITTED).get(0);
-        assertThat(submitted.data()).isEqualTo(new JobData.Submitted(NS, null, null, new ElasticPolicy(1, 2, 1, 100), 0, null));
+        assertThat(submitted.data()).isEqualTo(new JobData.Submitted(NS, null, null, new ElasticPolicy(1, 2, 1, 100, "c10d", null), 0,
+                null));
 
         GenericKubernetesResource job = client.genericKubernetesResources(PyTorchJobWatcher.CONTEXT).inNamespace(NS)
                 .withName("elastic-example-echo").get();
