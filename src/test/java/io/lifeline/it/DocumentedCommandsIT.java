@@ -1,10 +1,13 @@
 package io.lifeline.it;
 
+import static io.lifeline.it.DocChecks.has;
+import static io.lifeline.it.DocChecks.is;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.lifeline.it.DocChecks.Expect;
 import io.lifeline.testing.MarkdownDoc;
 import io.lifeline.testing.MarkdownDoc.Command;
 import java.nio.file.Files;
@@ -13,12 +16,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
@@ -41,8 +42,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code .lifeline/admin-token}, read by the documents' own {@code TOKEN=$(cat .lifeline/admin-token)}.
  *
  * <p>Every command of those blocks is checked by exactly one check here, which asserts what the prose around it
- * promises, or is listed in {@link #NOT_RUN} with the reason; a command the documents gain fails the test until it is
- * covered, and a check whose command the documents lost fails it too. curl's status is read through a {@code .curlrc}
+ * promises, or is listed as not run with the reason ({@link DocChecks}); a command the documents gain fails the test
+ * until it is covered, and a check whose command the documents lost fails it too. curl's status is read through a {@code .curlrc}
  * that appends it to the answer ({@code write-out}), so that the lines themselves stay as written.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -54,13 +55,16 @@ class DocumentedCommandsIT {
     private static final String NODE = "ondemand-p4d-0000";
     private static final Set<String> SHELL_BLOCKS = Set.of("sh", "bash", "shell", "console", "zsh");
 
-    /** Commands deliberately not run (by their text without a trailing comment), and why. */
-    private static final Map<String, String> NOT_RUN = Map.of(
-            "./lifeline", "the test starts the packaged application as ./lifeline does (java -jar with its embedded "
-                    + "defaults and the demo) in a fresh directory, on a free port instead of 8080",
-            "lifelinectl login --server https://lifeline.example.com --issuer https://idp.example.com/realms/ml "
-                    + "--client-id lifelinectl", "needs the organisation's OpenID Connect provider; LoginTest signs in "
-                    + "through the device-code and browser flows against a real provider");
+    /** The quick start's command deliberately not run, and why. */
+    private static final Map<String, String> QUICK_START_NOT_RUN = Map.of("./lifeline", "the test starts the packaged "
+            + "application as ./lifeline does (java -jar with its embedded defaults and the demo) in a fresh directory, "
+            + "on a free port instead of 8080");
+
+    /** docs/cli.md's command deliberately not run, and why. */
+    private static final Map<String, String> CLI_NOT_RUN = Map.of("lifelinectl login --server "
+            + "https://lifeline.example.com --issuer https://idp.example.com/realms/ml --client-id lifelinectl",
+            "needs the organisation's OpenID Connect provider; LoginTest signs in through the device-code and browser "
+            + "flows against a real provider");
 
     private static final MarkdownDoc README = MarkdownDoc.read(Path.of("README.md"));
     private static final MarkdownDoc CLI = MarkdownDoc.read(Path.of("docs", "cli.md"));
@@ -75,24 +79,6 @@ class DocumentedCommandsIT {
     private String checkpointNowAction;
     private String newCheckpoint;
     private List<String> nodeNames;
-
-    /** A check of one documented command. */
-    @FunctionalInterface
-    private interface Check {
-        void run(Command c) throws Exception;
-    }
-
-    /** Which commands a check is for, and the check. */
-    private record Expect(String name, Predicate<String> matches, Check check) {
-    }
-
-    private static Expect is(String command, Check check) {
-        return new Expect(command, command::equals, check);
-    }
-
-    private static Expect has(String part, Check check) {
-        return new Expect("... " + part + " ...", p -> p.contains(part), check);
-    }
 
     @BeforeAll
     void start() throws Exception {
@@ -130,7 +116,7 @@ class DocumentedCommandsIT {
     @Order(1)
     void quickStartCurlLines() throws Exception {
         DocShell sh = shell("home-quick-start");
-        runEvery(commands(README, "Quick start"), List.of(
+        runEvery(commands(README, "Quick start"), QUICK_START_NOT_RUN, List.of(
                 is("TOKEN=$(cat .lifeline/admin-token)", c -> token(sh, c)),
                 has("/api/v1/jobs'", c -> {
                     Answer a = curl(sh, c);
@@ -182,7 +168,7 @@ class DocumentedCommandsIT {
     @Order(2)
     void readmeCommandLine() throws Exception {
         DocShell sh = shell("home-readme");
-        runEvery(commands(README, "Command line: lifelinectl"), List.of(
+        runEvery(commands(README, "Command line: lifelinectl"), Map.of(), List.of(
                 is("./lifelinectl get jobs", c -> getJobs(sh, c)),
                 is("./lifelinectl timeline " + JOB, c -> {
                     Lifelinectl.Run r = ok(sh, c);
@@ -213,7 +199,7 @@ class DocumentedCommandsIT {
         Command token = commands(README, "Quick start").stream().filter(c -> c.plain().startsWith("TOKEN=")).findFirst()
                 .orElseThrow(() -> new AssertionError("the quick start no longer sets TOKEN"));
         sh.keep(token.text());
-        runEvery(commands(README, "Sending events"), List.of(
+        runEvery(commands(README, "Sending events"), Map.of(), List.of(
                 has("\"id\":\"n17-notice-1\"", c -> {
                     Answer a = curl(sh, c);
                     assertThat(a.status()).as(a.toString()).isBetween(200, 299);
@@ -230,7 +216,7 @@ class DocumentedCommandsIT {
         DocShell sh = shell("home-cli");
         DocShell config = shell("home-config");
         Path configFile = config.home().resolve(".config/lifeline/config.yaml");
-        runEvery(commands(CLI, null), List.of(
+        runEvery(commands(CLI, null), CLI_NOT_RUN, List.of(
                 is("./lifelinectl get jobs", c -> getJobs(sh, c)),
                 is("./lifelinectl install ~/.local/bin", c -> {
                     install(sh, c);
@@ -482,35 +468,14 @@ class DocumentedCommandsIT {
         return out;
     }
 
-    /**
-     * Runs the check of every command, in the document's order, after making sure that each command has exactly one
-     * check or is in {@link #NOT_RUN}, and that each check has its command.
-     */
-    private void runEvery(List<Command> commands, List<Expect> expects) throws Exception {
-        Map<Command, Expect> plan = new LinkedHashMap<>();
-        List<String> uncovered = new ArrayList<>();
-        Set<String> used = new HashSet<>();
-        for (Command c : commands) {
-            if (NOT_RUN.containsKey(c.plain())) {
-                continue;
-            }
-            List<Expect> matching = expects.stream().filter(e -> e.matches().test(c.plain())).toList();
-            if (matching.size() == 1) {
-                plan.put(c, matching.get(0));
-                used.add(matching.get(0).name());
-            } else {
-                uncovered.add(c.where() + ": " + c.plain() + (matching.isEmpty() ? "" : " (checked " + matching.size() + " times)"));
-            }
-        }
-        assertThat(uncovered).as("documented commands this test neither checks once nor lists in NOT_RUN").isEmpty();
-        assertThat(expects.stream().map(Expect::name).filter(n -> !used.contains(n)).toList())
-                .as("checks of commands the documents no longer show").isEmpty();
-        for (Map.Entry<Command, Expect> e : plan.entrySet()) {
+    /** Runs the check of every command, in the document's order, once each command has its check (DocChecks). */
+    private void runEvery(List<Command> commands, Map<String, String> notRun, List<Expect> expects) throws Exception {
+        for (Map.Entry<Command, Expect> e : DocChecks.plan(commands, expects, notRun).entrySet()) {
             System.out.println("running " + e.getKey().where() + ": " + e.getKey().plain());
             e.getValue().check().run(e.getKey());
         }
-        commands.stream().filter(c -> NOT_RUN.containsKey(c.plain())).forEach(c ->
-                System.out.println("not run " + c.where() + ": " + c.plain() + " (" + NOT_RUN.get(c.plain()) + ")"));
+        commands.stream().filter(c -> notRun.containsKey(c.plain())).forEach(c ->
+                System.out.println("not run " + c.where() + ": " + c.plain() + " (" + notRun.get(c.plain()) + ")"));
     }
 
     /** curl's answer: the status the .curlrc appends, and the body. */
