@@ -8,6 +8,7 @@ import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.testing.MarkdownDoc;
 import java.io.IOException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.Test;
 class EventsDocTest {
 
     private static final Path DOC = Path.of("docs", "events.md");
-    private static final Pattern JSON_BLOCK = Pattern.compile("^```json\\R(.*?)^```", Pattern.MULTILINE | Pattern.DOTALL);
     private static final Pattern TYPE_HEADING = Pattern.compile("^### `([a-z_.]+)`\\s*$", Pattern.MULTILINE);
     private static final Pattern NEXT_HEADING = Pattern.compile("^#{1,3} ", Pattern.MULTILINE);
     private static final Pattern FIELD_ROW = Pattern.compile("^\\| `([A-Za-z\\[\\].]+)` \\|", Pattern.MULTILINE);
@@ -134,9 +134,8 @@ class EventsDocTest {
     /** Every JSON block whose root is a CloudEvent (has specversion), or an array holding CloudEvents. */
     private static List<JsonNode> cloudEventExamples(String markdown) throws IOException {
         List<JsonNode> events = new ArrayList<>();
-        Matcher m = JSON_BLOCK.matcher(markdown);
-        while (m.find()) {
-            JsonNode root = MAPPER.readTree(m.group(1));
+        for (MarkdownDoc.Block block : MarkdownDoc.parse(DOC, markdown).blocks("json")) {
+            JsonNode root = MAPPER.readTree(block.text());
             if (root.isArray()) {
                 root.forEach(n -> {
                     if (n.has("specversion")) {

@@ -61,10 +61,19 @@ final class Lifelinectl {
 
     static Run exec(List<String> cmd, String stdin, Duration timeout, Map<String, String> env)
             throws IOException, InterruptedException {
+        return exec(cmd, stdin, timeout, env, null);
+    }
+
+    /** Runs {@code cmd} in {@code dir} (null: this process's directory). */
+    static Run exec(List<String> cmd, String stdin, Duration timeout, Map<String, String> env, Path dir)
+            throws IOException, InterruptedException {
         Path out = Files.createTempFile("lifelinectl-out", ".txt");
         Path err = Files.createTempFile("lifelinectl-err", ".txt");
         try {
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+            if (dir != null) {
+                pb.directory(dir.toFile());
+            }
             pb.environment().clear();
             pb.environment().putAll(env);
             long start = System.nanoTime();

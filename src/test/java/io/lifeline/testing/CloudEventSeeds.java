@@ -5,12 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Real CloudEvents to start fuzzing from: the example of every catalogue type in docs/events.md (so that every
@@ -19,7 +16,6 @@ import java.util.regex.Pattern;
 public final class CloudEventSeeds {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Pattern JSON_BLOCK = Pattern.compile("^```json\\R(.*?)^```", Pattern.MULTILINE | Pattern.DOTALL);
 
     private CloudEventSeeds() {
     }
@@ -35,16 +31,9 @@ public final class CloudEventSeeds {
 
     /** The docs/events.md example of every catalogue type. */
     public static List<JsonNode> catalogueExamples() {
-        String doc;
-        try {
-            doc = Files.readString(Path.of("docs", "events.md"), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
         List<JsonNode> out = new ArrayList<>();
-        Matcher m = JSON_BLOCK.matcher(doc);
-        while (m.find()) {
-            JsonNode root = read(m.group(1).getBytes(StandardCharsets.UTF_8));
+        for (MarkdownDoc.Block block : MarkdownDoc.read(Path.of("docs", "events.md")).blocks("json")) {
+            JsonNode root = read(block.text().getBytes(StandardCharsets.UTF_8));
             if (root.has("specversion")) {
                 out.add(root);
             }
