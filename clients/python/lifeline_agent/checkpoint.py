@@ -334,10 +334,9 @@ class CheckpointManager(object):
         return self.rank == 0
 
     def checkpoint_id(self, step):
-        """``step-<n>-<run>-r<restart>`` (rank 0's restart count, the same on every rank), ``-b<k>`` after the
-        k-th restore that went back in time within one process."""
-        c = self.agent.config
-        cid = "step-%d-%s-r%d" % (int(step), safe_name(c.run_id, "none"), self.agent.incarnation())
+        """``step-<n>-<run>-<launch>-r<restart>`` (rank 0's launch and restart count, the same on every rank; see
+        :meth:`Agent.checkpoint_name`), ``-b<k>`` after the k-th restore that went back in time within one process."""
+        cid = self.agent.checkpoint_name(step)
         if self._branch:
             cid += "-b%d" % self._branch
         return cid
@@ -530,6 +529,7 @@ class CheckpointManager(object):
                 "checkpointId": cid, "step": int(step), "worldSize": self.world_size, "format": self.format,
                 "files": files, "checksum": checksum, "created": rfc3339(), "reason": reason,
                 "runId": self.agent.config.run_id, "restartCount": self.agent.config.restart_count,
+                "launch": self.agent.config.launch,
                 "host": socket.gethostname(), "shards": shards,
             }
             atomic_write_bytes(os.path.join(tmp, MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
