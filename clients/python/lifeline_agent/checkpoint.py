@@ -1,7 +1,7 @@
 """Checkpoint helpers that report to Lifeline: atomic saves, checksums, verification, retention, elastic restore.
 
 Layout: one directory per checkpoint under the manager's directory, named by its checkpoint id
-(``step-<n>-<run>-r<restart>``), holding the state (``state.pt`` written by ``torch.save``, or the shards of
+(``step-<n>-<run>-<launch>-r<restart>``), holding the state (``state.pt`` written by ``torch.save``, or the shards of
 ``torch.distributed.checkpoint``) and ``manifest.json`` (step, world size, files with their SHA-256 and sizes, the
 checkpoint's checksum). A save is written to ``.tmp-<id>-<pid>`` in the same directory, every file is fsynced, the
 manifest is written last, then the directory is renamed into place and the parent fsynced: a crash leaves either

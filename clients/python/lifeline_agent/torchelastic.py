@@ -10,8 +10,11 @@ forwarding handler under both names in ``torch.distributed.elastic.events.handle
 retry rules. When LIFELINE_NODE is set it replaces the records' ``hostname`` (the node of a rendezvous participant),
 so that two agents on one host are told apart. Every line gets the wrapper's launch id as ``lifeline_launch`` (see
 :mod:`lifeline_agent.launch`): torchelastic's rounds and restart counts start at 0 again when a job is launched again
-with the same rdzv id, and the launch keeps the new launch's events apart from the first one's. The rendezvous
-keep-alive chatter (a record per node every few seconds, which Lifeline ignores) is not forwarded unless
+with the same rdzv id, and the launch keeps the new launch's events apart from the first one's. torchelastic
+leaves the status records' ``timestamp`` at 0 and gives rendezvous records none: each line gets the time torchelastic
+recorded it (``timestamp``, milliseconds), so Lifeline orders them with the trainers' own events by when they
+happened, not by when they arrived (the lines wait for ``job.submitted``, for a batch, for Lifeline to answer). The
+rendezvous keep-alive chatter (a record per node every few seconds, which Lifeline ignores) is not forwarded unless
 ``forward_all``.
 """
 
@@ -40,8 +43,9 @@ class TorchelasticForwarder(logging.Handler):
         self.forwarded = 0
         self.skipped = 0
 
-    def line(self, text):
-        """The line to forward for one record's message, or None to skip it."""
+    def line(self, text, created=None):
+        """The line to forward for one record's message, or None to skip it. ``created``: when torchelastic recorded
+        it (seconds since the epoch), the line's ``timestamp`` when it has none."""
         try:
             obj = json.loads(text)
         except (TypeError, ValueError):
@@ -62,12 +66,14 @@ class TorchelasticForwarder(logging.Handler):
             return None
         if self.launch:
             obj[LAUNCH_FIELD] = self.launch
+        if created is not None and not obj.get("timestamp"):
+            obj["timestamp"] = int(created * 1000)
         return json.dumps(obj, separators=(", ", ": "))
 
     def emit(self, record):
         try:
             text = record.getMessage()
-            line = self.line(text)
+            line = self.line(text, record.created)
             if line is None:
                 self.skipped += 1
             else:

@@ -1,6 +1,7 @@
 """Launches: a job launched again with the same rdzv id gets new ids; a resend keeps its id."""
 
 import json
+import logging
 import os
 import re
 import time
@@ -100,6 +101,25 @@ class IdsPerLaunchTest(unittest.TestCase):
         self.assertEqual((status["lifeline_launch"], joined["lifeline_launch"]), ("5f3a9c0b", "5f3a9c0b"))
         self.assertEqual(status["metadata"]["hostname"], "node-b")
         self.assertNotIn("lifeline_launch", json.loads(TorchelasticForwarder(Collect()).line(JOINED)))
+
+
+class TimesTest(unittest.TestCase):
+    """torchelastic writes timestamp 0 (status) or none (rendezvous): the forwarder gives each line the time
+    torchelastic recorded it, so Lifeline orders them by when they happened, not by when they arrived."""
+
+    def test_a_line_without_a_time_gets_the_time_it_was_recorded_and_one_with_a_time_keeps_it(self):
+        f = TorchelasticForwarder(Collect(), launch="5f3a9c0b")
+        self.assertEqual(json.loads(f.line(STATUS, 1796518683.301))["timestamp"], 1796518683301)
+        self.assertEqual(json.loads(f.line(JOINED, 1796518683.277))["timestamp"], 1796518683277)
+        kept = STATUS.replace('"timestamp": 0', '"timestamp": 1631613000000')
+        self.assertEqual(json.loads(f.line(kept, 1796518683.3))["timestamp"], 1631613000000)
+        self.assertEqual(json.loads(f.line(STATUS))["timestamp"], 0)
+
+    def test_emit_stamps_the_records_creation_time(self):
+        sink = Collect()
+        record = logging.LogRecord("torchelastic-events-lifeline", logging.INFO, __file__, 1, JOINED, None, None)
+        TorchelasticForwarder(sink).emit(record)
+        self.assertEqual(json.loads(sink.lines[0])["timestamp"], int(record.created * 1000))
 
 
 class CheckpointNamesTest(unittest.TestCase):
