@@ -98,6 +98,22 @@ class _Base(object):
         g = coord.group_restart() if coord is not None else None
         return self.config.restart_count if g is None else g
 
+    def launch_tag(self):
+        """The launch that names this worker group's checkpoints (8 hex digits, or None): global rank 0's, learned
+        with its restart count, else this process's own."""
+        coord = getattr(self, "coordinator", None)
+        if coord is not None and coord.group_launch_known():
+            return coord.group_launch()
+        return self.config.launch_tag
+
+    def checkpoint_name(self, step):
+        """``step-<n>-<run>-<launch>-r<restart>`` (``step-<n>-<run>-r<restart>`` without a launch): the same on
+        every rank of a worker group, and new in a job launched again with the same rdzv id, which reaches the same
+        steps at the same restart counts again."""
+        t = self.launch_tag()
+        return "step-%d-%s-%sr%d" % (int(step), safe_name(self.config.run_id, "none"), t + "-" if t else "",
+                                     self.incarnation())
+
 
 class NoopAgent(_Base):
     """What :func:`lifeline_agent.init` gives when Lifeline is not configured (no LIFELINE_URL or LIFELINE_JOB):
@@ -716,7 +732,7 @@ class Agent(_Base):
         if waited < limit:
             return False
         if not self._signal_done.is_set():
-            cid = "step-%d-%s-r%d" % (self._step, safe_name(self.config.run_id, "none"), self.incarnation())
+            cid = self.checkpoint_name(self._step)
             self.emit(self.events.checkpoint_failed(cid, self._step, "signal %d at step %d: no step was agreed with "
                                                     "rank 0 within %.0f s; no checkpoint taken"
                                                     % (self._signal[0], self._step, limit)))
@@ -737,8 +753,7 @@ class Agent(_Base):
             if not self._signal_done.is_set() and (self.is_rank0 or self._saving is not None):
                 saving = self._saving
                 step = saving[1] if saving else self._step
-                cid = saving[0] if saving else "step-%d-%s-r%d" % (step, safe_name(self.config.run_id, "none"),
-                                                                   self.incarnation())
+                cid = saving[0] if saving else self.checkpoint_name(step)
                 what = "the save was still running" if saving else "the training loop did not reach the agreed step"
                 err = ("signal %d: the %.0f s shutdown window ran out before the checkpoint completed (%s); torchrun "
                        "kills the worker now" % (self._signal[0], self.config.shutdown_timeout, what))

@@ -1,7 +1,7 @@
 """Checkpoint helpers that report to Lifeline: atomic saves, checksums, verification, retention, elastic restore.
 
 Layout: one directory per checkpoint under the manager's directory, named by its checkpoint id
-(``step-<n>-<run>-r<restart>``), holding the state (``state.pt`` written by ``torch.save``, or the shards of
+(``step-<n>-<run>-<launch>-r<restart>``), holding the state (``state.pt`` written by ``torch.save``, or the shards of
 ``torch.distributed.checkpoint``) and ``manifest.json`` (step, world size, files with their SHA-256 and sizes, the
 checkpoint's checksum). A save is written to ``.tmp-<id>-<pid>`` in the same directory, every file is fsynced, the
 manifest is written last, then the directory is renamed into place and the parent fsynced: a crash leaves either
@@ -334,10 +334,9 @@ class CheckpointManager(object):
         return self.rank == 0
 
     def checkpoint_id(self, step):
-        """``step-<n>-<run>-r<restart>`` (rank 0's restart count, the same on every rank), ``-b<k>`` after the
-        k-th restore that went back in time within one process."""
-        c = self.agent.config
-        cid = "step-%d-%s-r%d" % (int(step), safe_name(c.run_id, "none"), self.agent.incarnation())
+        """``step-<n>-<run>-<launch>-r<restart>`` (rank 0's launch and restart count, the same on every rank; see
+        :meth:`Agent.checkpoint_name`), ``-b<k>`` after the k-th restore that went back in time within one process."""
+        cid = self.agent.checkpoint_name(step)
         if self._branch:
             cid += "-b%d" % self._branch
         return cid
@@ -530,6 +529,7 @@ class CheckpointManager(object):
                 "checkpointId": cid, "step": int(step), "worldSize": self.world_size, "format": self.format,
                 "files": files, "checksum": checksum, "created": rfc3339(), "reason": reason,
                 "runId": self.agent.config.run_id, "restartCount": self.agent.config.restart_count,
+                "launch": self.agent.config.launch,
                 "host": socket.gethostname(), "shards": shards,
             }
             atomic_write_bytes(os.path.join(tmp, MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))

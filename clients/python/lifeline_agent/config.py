@@ -4,6 +4,7 @@ import os
 import re
 import socket
 
+from . import launch as _launch
 from ._util import LOG, env_bool, env_float, env_int, safe_name
 
 _K8S_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
@@ -30,6 +31,8 @@ class Config(object):
         self.restart_count = 0
         self.max_restarts = 0
         self.run_id = "none"
+        self.launch = None              # LIFELINE_LAUNCH (the wrapper sets it), else torchrun's error-file directory
+        #                                 (see launch.py): which launch of the job this process belongs to
         self.master_addr = None
         self.master_port = None
         # behaviour
@@ -84,9 +87,18 @@ class Config(object):
 
     @property
     def run_key(self):
-        """``<run>/<node>/<restart>``: this process's incarnation, used in event ids. Each torchrun agent counts
-        its own restarts (a node that joins later starts at 0), so the node is part of it."""
-        return "%s/%s/%d" % (safe_name(self.run_id, "none"), safe_name(self.node, "node"), self.restart_count)
+        """``<run>/<node>/<launch>/<restart>``: this process's incarnation, used in event ids. Each torchrun agent
+        counts its own restarts (a node that joins later starts at 0), so the node is part of it; a job launched again
+        with the same rdzv id counts again from 0, so the launch is too (``<run>/<node>/<restart>`` without one)."""
+        run, node = safe_name(self.run_id, "none"), safe_name(self.node, "node")
+        if self.launch:
+            return "%s/%s/%s/%d" % (run, node, safe_name(self.launch), self.restart_count)
+        return "%s/%s/%d" % (run, node, self.restart_count)
+
+    @property
+    def launch_tag(self):
+        """This process's launch as checkpoint names carry it (8 hex digits), or None."""
+        return _launch.tag(self.launch)
 
     def read_token(self):
         if self.token:
@@ -125,6 +137,7 @@ class Config(object):
         c.restart_count = env_int(env, "TORCHELASTIC_RESTART_COUNT", 0, 0)
         c.max_restarts = env_int(env, "TORCHELASTIC_MAX_RESTARTS", 0, 0)
         c.run_id = (env.get("TORCHELASTIC_RUN_ID") or "").strip() or "none"
+        c.launch = _launch.launch_of(env)
         c.master_addr = (env.get("MASTER_ADDR") or "").strip() or None
         c.master_port = env_int(env, "MASTER_PORT", 0, 0) or None
 

@@ -134,6 +134,15 @@ class Coordinator(object):
         """Rank 0's restart count, once known: the incarnation every rank names checkpoints by."""
         return None
 
+    def group_launch_known(self):
+        """Whether rank 0's launch (see :meth:`group_launch`) is known yet."""
+        return False
+
+    def group_launch(self):
+        """Rank 0's launch tag (8 hex digits, or None when rank 0 has no launch), once known: with the restart count,
+        what every rank names checkpoints by."""
+        return None
+
     def due(self, step):
         """Training thread, slow path: the plan to act on at ``step``, or None."""
         raise NotImplementedError
@@ -232,6 +241,8 @@ class StoreCoordinator(Coordinator):
         self.base = base.rstrip("/") + "/"
         self.prefix = None
         self._group_restart = None
+        self._group_launch = None
+        self._group_launch_known = False
         self._established = threading.Event()
         if generation is not None:
             self._set_generation(generation)
@@ -263,6 +274,16 @@ class StoreCoordinator(Coordinator):
     def group_restart(self):
         return self._group_restart
 
+    def group_launch_known(self):
+        return self._group_launch_known
+
+    def group_launch(self):
+        return self._group_launch
+
+    def _learn_launch(self, tag):
+        self._group_launch = tag or None
+        self._group_launch_known = True
+
     def _set_generation(self, generation):
         self.generation = generation
         self.prefix = self.base + generation + "/"
@@ -284,11 +305,13 @@ class StoreCoordinator(Coordinator):
                 if dist.get_backend() == "nccl":
                     device = "cuda:%d" % torch.cuda.current_device()
                 mine = self.agent.config.restart_count
-                t = torch.tensor([random.SystemRandom().getrandbits(62), mine] if self.rank == 0 else [0, 0],
-                                 dtype=torch.int64, device=device)
+                tag = self.agent.config.launch_tag
+                t = torch.tensor([random.SystemRandom().getrandbits(62), mine, int(tag, 16) if tag else -1]
+                                 if self.rank == 0 else [0, 0, 0], dtype=torch.int64, device=device)
                 dist.broadcast(t, src=0)
                 gen = "g%x" % int(t[0].item())
                 self._group_restart = int(t[1].item())
+                self._learn_launch("%08x" % int(t[2].item()) if int(t[2].item()) >= 0 else None)
         except Exception as e:  # noqa: BLE001
             LOG.warning("lifeline: could not agree a generation over the process group (%s); using the store "
                         "address", e)
@@ -296,6 +319,7 @@ class StoreCoordinator(Coordinator):
             gen = "s%s-%s-w%d" % (safe_name(self.host), self.port, self.world)
             if self.rank == 0:
                 self._group_restart = self.agent.config.restart_count
+                self._learn_launch(self.agent.config.launch_tag)
         self._set_generation(gen)
         self.agent._set_attention("establish", INF)
         LOG.info("lifeline: coordination keys under %s", self.prefix)
@@ -391,6 +415,7 @@ class StoreCoordinator(Coordinator):
     def _leader_tick(self):
         store = self._store
         if not getattr(self, "_restart_published", False):
+            store.set(self._key("launch"), self.agent.config.launch_tag or "-")
             store.set(self._key("restart"), str(self.agent.config.restart_count))
             self._restart_published = True
         v = store.add(self._key("sigreq"), 0)
@@ -428,6 +453,11 @@ class StoreCoordinator(Coordinator):
     def _follower_tick(self):
         store = self._store
         if self._group_restart is None and store.check([self._key("restart")]):
+            # Rank 0 sets its launch before its restart count: a follower that reads the count finds the launch.
+            if not self._group_launch_known and store.check([self._key("launch")]):
+                raw = store.get(self._key("launch"))
+                raw = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+                self._learn_launch(None if raw == "-" else raw)
             self._group_restart = int(store.get(self._key("restart")))
         if self._signal_pending and not self._signal_sent:
             self._signal_sent = True

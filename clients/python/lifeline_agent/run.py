@@ -3,12 +3,16 @@ Lifeline's torchelastic event forwarding installed and the agent's environment s
 
 It parses the arguments with torchrun's own parser, then
 
-* sends one ``job.submitted`` (id ``job.submitted/<rdzv id>``, the same from every agent of the job, so Lifeline
-  keeps one) built from ``--nnodes MIN:MAX``, ``--nproc-per-node``, ``--max-restarts`` and the GPUs in use;
-  ``LIFELINE_SUBMIT_JOB=0`` turns it off;
+* makes a launch id (8 random hex digits, see :mod:`lifeline_agent.launch`): a job stopped and launched again
+  with the same rdzv id is a new launch, whose rounds, restart counts and steps start again;
+* sends one ``job.submitted`` (id ``job.submitted/<rdzv id>/<launch>``: a relaunch may change the job, and after
+  the job ended it is a new run of it) built from ``--nnodes MIN:MAX``, ``--nproc-per-node``, ``--max-restarts``
+  and the GPUs in use; ``LIFELINE_SUBMIT_JOB=0`` turns it off;
 * registers the forwarding handler and runs torchrun with ``--event-log-handler lifeline`` (a handler the user
-  named there still gets every record), posting to the torchelastic connector with ``procsPerNode``;
-* exports ``LIFELINE_NODE`` and ``LIFELINE_SHUTDOWN_TIMEOUT`` (torchrun's ``--shutdown-timeout``) to the workers;
+  named there still gets every record), posting to the torchelastic connector with ``procsPerNode``, every line
+  with the launch id (``lifeline_launch``);
+* exports ``LIFELINE_NODE``, ``LIFELINE_LAUNCH`` and ``LIFELINE_SHUTDOWN_TIMEOUT`` (torchrun's
+  ``--shutdown-timeout``) to the workers;
 * sets ``TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1`` unless it is set: with torch's shared store, a node that joins a
   running job after its first round never gets the store's address (the agent that stays rank 0 does not publish
   it again), so scale-up and replacement nodes time out;
@@ -24,6 +28,7 @@ import threading
 from ._util import LOG, configure_logging, env_bool, env_int, safe_name
 from .config import Config
 from .events import EventFactory
+from .launch import LAUNCH_ENV, new_launch_id
 from .sender import LIFECYCLE, BatchSender, encode_cloudevents, encode_ndjson
 from .torchelastic import HANDLER_NAME, install
 from .transport import Backoff, Http
@@ -66,10 +71,14 @@ def gpus_per_node(nproc, env=None):
     return 0
 
 
-def job_submitted_event(cfg, factory, rdzv_id, min_nodes, max_nodes, nproc, max_restarts, gpus, env=None):
+def job_submitted_event(cfg, factory, rdzv_id, min_nodes, max_nodes, nproc, max_restarts, gpus, env=None,
+                        launch=None):
     env = os.environ if env is None else env
+    id_ = "job.submitted/%s" % safe_name(rdzv_id or "none")
+    if launch:
+        id_ += "/" + safe_name(launch)
     return factory.job_submitted(
-        "job.submitted/%s" % safe_name(rdzv_id or "none"), cfg.namespace, min_nodes, max_nodes, nproc, max_restarts,
+        id_, cfg.namespace, min_nodes, max_nodes, nproc, max_restarts,
         gpus, checkpoint_interval_seconds=cfg.checkpoint_interval,
         owner=(env.get("LIFELINE_OWNER") or "").strip() or None,
         priority_class=(env.get("LIFELINE_PRIORITY_CLASS") or "").strip() or None)
@@ -95,6 +104,9 @@ def main(argv=None):
 
     explicit_node = (os.environ.get("LIFELINE_NODE") or os.environ.get("NODE_NAME") or "").strip() or None
     os.environ["LIFELINE_NODE"] = cfg.node
+    # Every start of the wrapper is a launch of its own, even with a LIFELINE_LAUNCH left in the environment.
+    launch = new_launch_id()
+    os.environ[LAUNCH_ENV] = launch
     # torch 2.x shares the rendezvous TCP store with the workers, but an agent that stays rank 0 across rounds
     # does not publish it again, so a node joining later waits for MASTER_ADDR until it times out (scale-up and
     # replacement nodes never start). Without sharing, worker rank 0 hosts a fresh store each round. Set
@@ -120,7 +132,7 @@ def main(argv=None):
     if env_bool(os.environ, "LIFELINE_SUBMIT_JOB", True):
         factory = EventFactory(cfg.event_source, cfg.job)
         events.add(job_submitted_event(cfg, factory, args.rdzv_id, min_nodes, max_nodes, nproc, args.max_restarts,
-                                       gpus_per_node(nproc)), LIFECYCLE)
+                                       gpus_per_node(nproc), launch=launch), LIFECYCLE)
 
         def _open_gate():
             # The job first, then its rendezvous; give up waiting after 15 s (Lifeline down): the lines queue.
@@ -131,8 +143,8 @@ def main(argv=None):
         submitted.set()
     # The records' hostname becomes the node name when one was given (two agents on one host, or a pod whose
     # host name is not its node's); otherwise torchelastic's own (the FQDN) stays.
-    install(elastic, node=explicit_node, chain=user_handler)
-    LOG.info("lifeline: torchrun %s", " ".join(new_argv))
+    install(elastic, node=explicit_node, chain=user_handler, launch=launch)
+    LOG.info("lifeline: launch %s: torchrun %s", launch, " ".join(new_argv))
     try:
         return trun.main(new_argv)
     finally:

@@ -8,8 +8,14 @@ forwarding handler under both names in ``torch.distributed.elastic.events.handle
 (one JSON object), on a queue; a background thread posts them as NDJSON to
 ``POST /api/v1/connectors/torchelastic?job=<ns>/<name>&procsPerNode=N`` with the usual buffer, batching and
 retry rules. When LIFELINE_NODE is set it replaces the records' ``hostname`` (the node of a rendezvous participant),
-so that two agents on one host are told apart. The rendezvous keep-alive chatter (a record per node every few
-seconds, which Lifeline ignores) is not forwarded unless ``forward_all``.
+so that two agents on one host are told apart. Every line gets the wrapper's launch id as ``lifeline_launch`` (see
+:mod:`lifeline_agent.launch`): torchelastic's rounds and restart counts start at 0 again when a job is launched again
+with the same rdzv id, and the launch keeps the new launch's events apart from the first one's. torchelastic
+leaves the status records' ``timestamp`` at 0 and gives rendezvous records none: each line gets the time torchelastic
+recorded it (``timestamp``, milliseconds), so Lifeline orders them with the trainers' own events by when they
+happened, not by when they arrived (the lines wait for ``job.submitted``, for a batch, for Lifeline to answer). The
+rendezvous keep-alive chatter (a record per node every few seconds, which Lifeline ignores) is not forwarded unless
+``forward_all``.
 """
 
 import json
@@ -19,6 +25,7 @@ from ._util import LOG
 from .sender import LIFECYCLE
 
 HANDLER_NAME = "lifeline"
+LAUNCH_FIELD = "lifeline_launch"
 CHATTER = ("keep-alive heartbeat", "has successfully synced its local changes", "has a stale state and failed to sync",
            "updated its keep-alive heartbeat")
 
@@ -26,17 +33,19 @@ CHATTER = ("keep-alive heartbeat", "has successfully synced its local changes", 
 class TorchelasticForwarder(logging.Handler):
     """A logging handler for torchelastic's event loggers: one NDJSON line per record to ``sender``."""
 
-    def __init__(self, sender, node=None, forward_all=False, also=None):
+    def __init__(self, sender, node=None, forward_all=False, also=None, launch=None):
         logging.Handler.__init__(self)
         self.sender = sender
         self.node = node
+        self.launch = launch
         self.forward_all = forward_all
         self.also = [h for h in (also or []) if h is not None and not isinstance(h, logging.NullHandler)]
         self.forwarded = 0
         self.skipped = 0
 
-    def line(self, text):
-        """The line to forward for one record's message, or None to skip it."""
+    def line(self, text, created=None):
+        """The line to forward for one record's message, or None to skip it. ``created``: when torchelastic recorded
+        it (seconds since the epoch), the line's ``timestamp`` when it has none."""
         try:
             obj = json.loads(text)
         except (TypeError, ValueError):
@@ -55,12 +64,16 @@ class TorchelasticForwarder(logging.Handler):
                 obj["hostname"] = self.node
         else:
             return None
+        if self.launch:
+            obj[LAUNCH_FIELD] = self.launch
+        if created is not None and not obj.get("timestamp"):
+            obj["timestamp"] = int(created * 1000)
         return json.dumps(obj, separators=(", ", ": "))
 
     def emit(self, record):
         try:
             text = record.getMessage()
-            line = self.line(text)
+            line = self.line(text, record.created)
             if line is None:
                 self.skipped += 1
             else:
@@ -86,17 +99,18 @@ def supports_event_log_handler():
         return False
 
 
-def install(sender, node=None, name=HANDLER_NAME, chain=None, forward_all=False):
+def install(sender, node=None, name=HANDLER_NAME, chain=None, forward_all=False, launch=None):
     """Registers the forwarder as ``name`` and as ``dynamic_rendezvous`` (and as ``null`` on a torch whose
-    torchrun has no ``--event-log-handler``). ``chain``: the name of a handler the user asked for, still fed."""
+    torchrun has no ``--event-log-handler``). ``chain``: the name of a handler the user asked for, still fed;
+    ``launch``: the launch id every forwarded line carries."""
     from torch.distributed.elastic.events import handlers
     registry = handlers._log_handlers
     also = []
     if chain and chain in registry and chain != name:
         also.append(registry[chain])
     prev_rdzv = registry.get("dynamic_rendezvous")
-    fwd = TorchelasticForwarder(sender, node, forward_all, also)
-    rdzv = TorchelasticForwarder(sender, node, forward_all, [prev_rdzv])
+    fwd = TorchelasticForwarder(sender, node, forward_all, also, launch)
+    rdzv = TorchelasticForwarder(sender, node, forward_all, [prev_rdzv], launch)
     registry[name] = fwd
     registry["dynamic_rendezvous"] = rdzv
     if not supports_event_log_handler():

@@ -98,12 +98,13 @@ class TorchTest(unittest.TestCase):
         script.write(textwrap.dedent("""
             import os
             print("WORKER", os.environ["LIFELINE_NODE"], os.environ.get("TORCH_DISABLE_SHARE_RDZV_TCP_STORE"),
-                  os.environ["LIFELINE_SHUTDOWN_TIMEOUT"], flush=True)
+                  os.environ["LIFELINE_SHUTDOWN_TIMEOUT"], "launch=" + os.environ["LIFELINE_LAUNCH"], flush=True)
         """))
         script.close()
         try:
             env = dict(os.environ)
-            env.update(base_env(lifeline.url, LIFELINE_NODE="node-q"))
+            # A launch id left in the environment (of an earlier launch) is not this launch's.
+            env.update(base_env(lifeline.url, LIFELINE_NODE="node-q", LIFELINE_LAUNCH="stale001"))
             env["PYTHONPATH"] = PKG + os.pathsep + env.get("PYTHONPATH", "")
             port = free_port()
             p = subprocess.run([sys.executable, "-m", "lifeline_agent.run", "--nnodes=1:1", "--nproc-per-node=1",
@@ -111,10 +112,13 @@ class TorchTest(unittest.TestCase):
                                 "--max-restarts=2", "--shutdown-timeout=12", script.name],
                                env=env, capture_output=True, text=True, timeout=120)
             self.assertEqual(p.returncode, 0, p.stderr[-3000:])
-            self.assertIn("WORKER node-q 1 12", p.stdout)
+            self.assertIn("WORKER node-q 1 12 launch=", p.stdout)
+            launch = p.stdout.split("launch=", 1)[1].split()[0]
+            self.assertRegex(launch, "^[0-9a-f]{8}$")
+            self.assertNotEqual(launch, "stale001")
             submitted = lifeline.events("job.submitted")
             self.assertEqual(len(submitted), 1)
-            self.assertEqual(submitted[0]["id"], "job.submitted/wrap1")
+            self.assertEqual(submitted[0]["id"], "job.submitted/wrap1/" + launch)
             self.assertEqual(submitted[0]["data"]["elastic"],
                              {"minNodes": 1, "maxNodes": 1, "procsPerNode": 1, "maxRestarts": 2})
             elastic = [r for r in lifeline.requests if r.path == "/api/v1/connectors/torchelastic"]
@@ -129,6 +133,7 @@ class TorchTest(unittest.TestCase):
             statuses = [l["name"] for l in lines if "metadata" in l]
             self.assertIn("torchelastic.worker.status.SUCCEEDED", statuses)
             self.assertTrue(all(l["metadata"]["hostname"] == "node-q" for l in lines if "metadata" in l))
+            self.assertEqual({l.get("lifeline_launch") for l in lines}, {launch}, "every line names the launch")
             first_elastic = lifeline.requests.index(elastic[0])
             first_events = min(i for i, r in enumerate(lifeline.requests) if r.path == "/api/v1/events")
             self.assertLess(first_events, first_elastic, "job.submitted goes before the rendezvous lines")

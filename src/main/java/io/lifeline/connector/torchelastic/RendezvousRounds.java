@@ -1,5 +1,10 @@
 package io.lifeline.connector.torchelastic;
 
+import java.util.ArrayList;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,27 +13,39 @@ import java.util.TreeMap;
 /**
  * Collects the per-node "joined round R as rank K in a world of size W" rendezvous events of a run until all W
  * nodes of round R have reported, then hands the complete membership over once, and remembers it as the run's
- * current membership (so that status events, which name only a host and a group rank, find the node the round
- * named). Agents sharing a host name (several agents on one machine) are told apart by torchelastic's own node id
- * ({@code <host>_<pid>_<n>}). Bounded: at most {@code capacity} rounds wait at a time and at most {@code capacity}
- * runs are remembered, the oldest dropped first (a round that never completes, because a node died during it, must
- * not pin memory). Thread-safe.
+ * current membership (so that status events, which name only a host and a group rank, find the node and the agent
+ * the round named). Agents sharing a host name (several agents on one machine) are told apart by torchelastic's own
+ * node id ({@code <host>_<pid>_<n>}). A round is gathered per run, round number and world size: a relaunch with the
+ * same run id numbers its rounds from 0 again, and a round of the launch before that never completed (a node died
+ * during it) must not be completed by the new launch's joins of another size. Bounded: at most {@code capacity}
+ * rounds wait at a time and at most {@code capacity} runs are remembered, the oldest dropped first (a round that
+ * never completes must not pin memory). Thread-safe.
  */
 final class RendezvousRounds {
 
-    /** One complete round: node name by node rank. */
-    record Round(String runId, int round, int nodes, List<String> nodeByRank) {
+    /**
+     * One complete round.
+     *
+     * @param nodeByRank    node name by node rank
+     * @param launchByRank  the launch of each node rank's agent (see {@link #join}), an element null when unknown
+     * @param time          when the last agent joined: the latest of the joins' times
+     */
+    record Round(String runId, int round, int nodes, List<String> nodeByRank, List<String> launchByRank, Instant time) {
     }
 
-    private record Key(String runId, int round) {
+    private record Key(String runId, int round, int worldSize) {
     }
 
-    /** One agent's join: the node its host maps to and torchelastic's id of the agent (null when not given). */
-    private record Member(String node, String hostname, String agentId) {
+    /** One agent's join: the node its host maps to, torchelastic's id of the agent, its launch (null when unknown). */
+    private record Member(String node, String hostname, String agentId, String launch, Instant time) {
+    }
+
+    /** A run's latest complete round: its members by node rank, their nodes as the round named them. */
+    private record Current(List<Member> members, List<String> nodes) {
     }
 
     private final Map<Key, TreeMap<Integer, Member>> pending;
-    private final Map<String, List<String>> currentByRun;
+    private final Map<String, Current> currentByRun;
 
     RendezvousRounds(int capacity) {
         if (capacity < 1) {
@@ -46,7 +63,7 @@ final class RendezvousRounds {
             private static final long serialVersionUID = 1L;
 
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, List<String>> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, Current> eldest) {
                 return size() > capacity;
             }
         };
@@ -58,32 +75,62 @@ final class RendezvousRounds {
      * @param node     the node the agent's host maps to
      * @param hostname the host name the agent reported
      * @param agentId  torchelastic's node id of the agent ({@code <host>_<pid>_<n>}), null when the line had none
+     * @param launch   the launch the agent belongs to (the wrapper's launch id, else the agent's node id), or null
+     * @param time     when the agent joined
      */
     synchronized Round join(String runId, int round, int rank, int worldSize, String node, String hostname,
-                            String agentId) {
-        Key key = new Key(runId, round);
+                            String agentId, String launch, Instant time) {
+        Key key = new Key(runId, round, worldSize);
         TreeMap<Integer, Member> members = pending.computeIfAbsent(key, k -> new TreeMap<>());
-        members.put(rank, new Member(node, hostname, agentId));
+        members.put(rank, new Member(node, hostname, agentId, launch, time));
         if (members.size() < worldSize) {
             return null;
         }
         pending.remove(key);
-        List<String> nodes = distinctNodes(members.values());
-        currentByRun.put(runId, nodes);
-        return new Round(runId, round, worldSize, nodes);
+        List<Member> all = List.copyOf(members.values());
+        List<String> nodes = distinctNodes(all);
+        List<String> launches = new ArrayList<>(all.size());
+        Instant completed = time;
+        for (Member m : all) {
+            launches.add(m.launch());
+            completed = m.time().isAfter(completed) ? m.time() : completed;
+        }
+        currentByRun.put(runId, new Current(all, nodes));
+        return new Round(runId, round, worldSize, nodes, Collections.unmodifiableList(launches), completed);
     }
 
-    /** The node of group rank {@code groupRank} in the run's latest complete round; null when not known. */
-    synchronized String nodeOf(String runId, int groupRank) {
-        List<String> nodes = currentByRun.get(runId);
-        return nodes == null || groupRank < 0 || groupRank >= nodes.size() ? null : nodes.get(groupRank);
+    /**
+     * The agent of group rank {@code groupRank} in the run's latest complete round, when that agent reported host name
+     * {@code hostname}: a status line names only its host and its group rank, which a later round may have given
+     * another agent (a line of the round before, arriving after the new round completed) or which may be of a round
+     * not complete yet. Null when not known or not that host's.
+     */
+    private Member memberOf(String runId, int groupRank, String hostname) {
+        Current c = currentByRun.get(runId);
+        if (c == null || groupRank < 0 || groupRank >= c.members().size()) {
+            return null;
+        }
+        Member m = c.members().get(groupRank);
+        return hostname == null || hostname.equals(m.hostname()) ? m : null;
+    }
+
+    /** The node of a status line's agent (see {@link #memberOf}), as the round named it; null when not known. */
+    synchronized String nodeOf(String runId, int groupRank, String hostname) {
+        Current c = currentByRun.get(runId);
+        return memberOf(runId, groupRank, hostname) == null ? null : c.nodes().get(groupRank);
+    }
+
+    /** The launch of a status line's agent (see {@link #memberOf}); null when not known. */
+    synchronized String launchOf(String runId, int groupRank, String hostname) {
+        Member m = memberOf(runId, groupRank, hostname);
+        return m == null ? null : m.launch();
     }
 
     /** Node names by rank; members sharing a node name get their agent's id appended, so every agent has its own. */
-    private static List<String> distinctNodes(java.util.Collection<Member> members) {
-        Map<String, Integer> count = new java.util.HashMap<>();
+    private static List<String> distinctNodes(Collection<Member> members) {
+        Map<String, Integer> count = new HashMap<>();
         members.forEach(m -> count.merge(m.node(), 1, Integer::sum));
-        List<String> out = new java.util.ArrayList<>(members.size());
+        List<String> out = new ArrayList<>(members.size());
         for (Member m : members) {
             if (count.get(m.node()) == 1 || m.agentId() == null) {
                 out.add(m.node());

@@ -11,8 +11,11 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -57,12 +60,27 @@ import java.util.regex.Pattern;
  * {@code group_rank} had in the run's latest complete round, when known.
  *
  * <p><b>Time.</b> {@code timestamp} is documented as milliseconds but is 0 in practice (the agent never sets
- * it), and RdzvEvent has none: the caller's fallback time (when the line was received) is used then; a non-zero
- * value below 10^11 is taken as seconds.
+ * it), and RdzvEvent has none; the agent wrapper fills it in on both with the time torchelastic recorded the line.
+ * Without one the caller's fallback time (when the line was received) is used; a non-zero value below 10^11 is taken
+ * as seconds. A round's time is the latest of its joins' times: when its last agent joined, whichever line arrived
+ * last.
  *
- * <p><b>Ids and source.</b> Source {@code torchelastic/<job>}; ids {@code torchelastic/<run>/restarted/<n>},
- * {@code torchelastic/<run>/restart-<n>/worker_failed/<rank>}, {@code torchelastic/<run>/rendezvous/<round>}:
- * stable across agents and re-sent lines. Thread-safe.
+ * <p><b>Launches.</b> A run id names a job, not one launch of it: a job stopped and launched again with the same
+ * {@code --rdzv-id} (a whole-job relaunch, a recreated master pod: a new c10d store) numbers its rounds from 0 again,
+ * and its agents count their restarts from 0 again. So every id carries the launch the line belongs to: the
+ * {@code lifeline_launch} field the agent wrapper adds to every line it forwards (made once when the wrapper starts;
+ * letters, digits, {@code . _ -}, at most 64 characters, anything else is rejected as {@code invalid_launch}); else,
+ * for a join, torchelastic's node id of the agent ({@code <host>_<pid>_<n>}, a new process in a new launch); else,
+ * for a status line, the launch of the agent its {@code group_rank} had in the run's latest complete round when that
+ * agent reported the same {@code hostname}. A status line whose launch is not known (its run's rounds were not seen)
+ * gets ids without one.
+ *
+ * <p><b>Ids and source.</b> Source {@code torchelastic/<job>}; ids {@code torchelastic/<run>/<launch>/restarted/<n>}
+ * and {@code torchelastic/<run>/<launch>/restart-<n>/worker_failed/<rank>} (per agent: each torchrun agent counts
+ * its own restarts), {@code torchelastic/<run>/rendezvous/<round>/<members>} ({@code <members>}: 12 hex digits of the
+ * SHA-256 of the launches of the round's agents in rank order, the same from whichever agent completed it). A line
+ * sent again gives the same ids, so it is one event; the same round or restart of another launch gives others.
+ * Thread-safe.
  */
 public final class TorchelasticTranslator {
 
@@ -74,6 +92,9 @@ public final class TorchelasticTranslator {
     public static final String AGENT_RANKS_UNKNOWN = "agent_ranks_unknown";
     public static final String RENDEZVOUS_NEEDS_PROCS_PER_NODE = "rendezvous_needs_procs_per_node";
     public static final String INVALID_RENDEZVOUS = "invalid_rendezvous";
+    public static final String INVALID_LAUNCH = "invalid_launch";
+    /** The field the agent wrapper adds to every line it forwards: the launch the line belongs to. */
+    public static final String LAUNCH_FIELD = "lifeline_launch";
 
     public static final int DEFAULT_MAX_PENDING_ROUNDS = 1024;
     private static final String STATUS_PREFIX = "torchelastic.worker.status.";
@@ -84,6 +105,7 @@ public final class TorchelasticTranslator {
      * takes time quadratic in the length of a message that repeats its first words (seconds at a few hundred KB).
      */
     private static final int MAX_RENDEZVOUS_MESSAGE = 2048;
+    private static final Pattern LAUNCH = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern JOINED = Pattern.compile(
             "(?:The node '([^']{1,512})' )?has joined round (\\d+) of .*as rank (\\d+) in a world of size (\\d+)");
 
@@ -132,6 +154,8 @@ public final class TorchelasticTranslator {
         Translation t;
         if (root == null || !root.isObject()) {
             t = Translation.rejected(MALFORMED_JSON, "not a JSON object");
+        } else if (root.has(LAUNCH_FIELD) && launchField(root) == null) {
+            t = Translation.rejected(INVALID_LAUNCH, LAUNCH_FIELD + " must be 1 to 64 letters, digits, '.', '_' or '-'");
         } else if (root.has("metadata") && root.has("name") && root.has("source")) {
             t = status(root, fallbackTime);
         } else if (root.has("run_id") && root.has("node_state")) {
@@ -161,13 +185,14 @@ public final class TorchelasticTranslator {
         }
         Instant time = time(root.get("timestamp"), fallbackTime);
         String node = nodeOf(runId, md.get("group_rank"), hostname);
+        String launch = launchOf(root, runId, md.get("group_rank"), hostname);
         int restarts = md.path("agent_restarts").canConvertToInt() ? md.path("agent_restarts").intValue() : 0;
         String eventSource = "torchelastic/" + binding.job();
         List<Event> events = new ArrayList<>();
         if (restarts > 0) {
-            events.add(new Event(id(runId, "restarted/" + restarts), eventSource, EventType.TRAINER_RESTARTED, binding.job(),
-                    time, new TrainerData.Restarted(runId, restarts, "torchelastic agent_restarts=" + restarts
-                    + " (reported by " + source + " " + state + ")")));
+            events.add(new Event(id(runId, launch, "restarted/" + restarts), eventSource, EventType.TRAINER_RESTARTED,
+                    binding.job(), time, new TrainerData.Restarted(runId, restarts, "torchelastic agent_restarts="
+                    + restarts + " (reported by " + source + " " + state + ")")));
         }
         boolean failed = "FAILED".equals(state) || "UNHEALTHY".equals(state);
         if (!failed) {
@@ -194,7 +219,7 @@ public final class TorchelasticTranslator {
         }
         ErrorInfo error = error(md.get("raw_error"));
         for (int rank : ranks) {
-            events.add(new Event(id(runId, "restart-" + restarts + "/worker_failed/" + rank), eventSource,
+            events.add(new Event(id(runId, launch, "restart-" + restarts + "/worker_failed/" + rank), eventSource,
                     EventType.TRAINER_WORKER_FAILED, binding.job(), time,
                     new TrainerData.WorkerFailed(runId, rank, node, error.exitCode(), error.message())));
         }
@@ -235,8 +260,13 @@ public final class TorchelasticTranslator {
             return Translation.rejected(INVALID_RENDEZVOUS, "hostname missing or rank outside the world in: "
                     + abbreviate(message));
         }
+        String agentId = m.group(1);
+        String launch = launchField(root);
+        if (launch == null && agentId != null) {
+            launch = agentId;
+        }
         RendezvousRounds.Round complete = rounds.join(runId, round, rank, worldSize, nodeForHostname.apply(hostname),
-                hostname, m.group(1));
+                hostname, agentId, launch, time(root.get("timestamp"), fallbackTime));
         if (complete == null) {
             return Translation.empty();
         }
@@ -245,8 +275,10 @@ public final class TorchelasticTranslator {
         for (int i = 0; i < complete.nodeByRank().size(); i++) {
             participants.add(new TrainerData.Participant(complete.nodeByRank().get(i), i * ppn, ppn));
         }
-        return Translation.of(List.of(new Event(id(runId, "rendezvous/" + round), "torchelastic/" + binding.job(),
-                EventType.TRAINER_RENDEZVOUS, binding.job(), fallbackTime,
+        String members = members(complete.launchByRank());
+        return Translation.of(List.of(new Event(id(runId, "rendezvous/" + round + (members == null ? "" : "/" + members)),
+                "torchelastic/" + binding.job(),
+                EventType.TRAINER_RENDEZVOUS, binding.job(), complete.time(),
                 new TrainerData.Rendezvous(runId, round, complete.nodes() * ppn, participants))));
     }
 
@@ -256,11 +288,53 @@ public final class TorchelasticTranslator {
      */
     private String nodeOf(String runId, JsonNode groupRank, String hostname) {
         String fromRound = groupRank != null && groupRank.canConvertToInt()
-                ? rounds.nodeOf(runId, groupRank.intValue()) : null;
+                ? rounds.nodeOf(runId, groupRank.intValue(), hostname) : null;
         if (fromRound != null) {
             return fromRound;
         }
         return hostname == null ? null : nodeForHostname.apply(hostname);
+    }
+
+    /** The wrapper's launch id of a line, or null when it has none or it is not a valid one. */
+    private static String launchField(JsonNode root) {
+        JsonNode n = root.get(LAUNCH_FIELD);
+        String v = n != null && n.isTextual() ? n.textValue() : null;
+        return v != null && LAUNCH.matcher(v).matches() ? v : null;
+    }
+
+    /**
+     * The launch of a status line: the wrapper's, else the one its agent's group rank had in the run's latest round
+     * when the host is the same (status lines name no agent: only a host, which a relaunch keeps, and a group rank),
+     * else null.
+     */
+    private String launchOf(JsonNode root, String runId, JsonNode groupRank, String hostname) {
+        String launch = launchField(root);
+        if (launch == null && groupRank != null && groupRank.canConvertToInt()) {
+            launch = rounds.launchOf(runId, groupRank.intValue(), hostname);
+        }
+        return launch;
+    }
+
+    /**
+     * The round's members as one short name: 12 hex digits of the SHA-256 of their launches in rank order; null when
+     * no member's launch is known.
+     */
+    private static String members(List<String> launchByRank) {
+        return launchByRank.stream().allMatch(Objects::isNull) ? null : sha256Hex(launchByRank, 6);
+    }
+
+    /** The first {@code bytes} bytes, in hex, of the SHA-256 of the strings, each ended by a new line (null: empty). */
+    private static String sha256Hex(List<String> parts, int bytes) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (String p : parts) {
+                sha.update((p == null ? "" : p).getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) '\n');
+            }
+            return HexFormat.of().formatHex(sha.digest(), 0, bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+        }
     }
 
     /** The error message and code of a worker's error file ({@code raw_error}), or of an agent's traceback. */
@@ -341,6 +415,18 @@ public final class TorchelasticTranslator {
     private static String id(String runId, String rest) {
         String r = runId.length() <= 128 ? runId : runId.substring(0, 128);
         return "torchelastic/" + r + "/" + rest;
+    }
+
+    /**
+     * An id of one agent's fact: under its launch when known (a node id longer than a launch id may be, or with
+     * characters an id part should not hold, by 16 hex digits of its hash: cut short it could lose the pid).
+     */
+    private static String id(String runId, String launch, String rest) {
+        if (launch == null) {
+            return id(runId, rest);
+        }
+        String l = LAUNCH.matcher(launch).matches() ? launch : "h" + sha256Hex(List.of(launch), 8);
+        return id(runId, l + "/" + rest);
     }
 
     private static String lastLine(String text) {

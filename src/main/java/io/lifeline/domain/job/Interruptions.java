@@ -10,6 +10,7 @@ import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentOutcome;
 import io.lifeline.domain.job.incident.IncidentPhase;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -25,7 +26,8 @@ import java.time.Instant;
  * <p>Closing rule: a stopped incident closes at the first {@code trainer.progress} after a recovery
  * marker of that incident (agent restart, re-admission, re-rendezvous or restore). Progress without a
  * marker comes from ranks that have not yet noticed the failure and does not close it, unless its step
- * went back to or below the step at the stop (the run restarted without telling us). A warning that has
+ * went back to or below the step at the stop (the run restarted without telling us), or it was made more than
+ * {@link #STRAGGLER_WINDOW} after the stop (the trainers train: the stop was reported after its recovery). A warning that has
  * not stopped training closes as averted once its deadline plus a grace (or a window, without deadline)
  * has passed (checked when the job's next event or signal is applied), or when the not-ready node that
  * raised it is ready again.
@@ -36,6 +38,9 @@ import java.time.Instant;
  * when a newer one completed late).
  */
 final class Interruptions {
+
+    /** How long after a stop progress past the stop's step may still come from ranks that missed it. */
+    static final Duration STRAGGLER_WINDOW = Duration.ofMinutes(1);
 
     private final JobsConfig config;
     private final NodeDirectory nodes;
@@ -148,11 +153,18 @@ final class Interruptions {
         }
     }
 
-    /** Whether a progress at {@code step} comes from ranks that have not noticed the stop yet. */
-    boolean isStraggler(Job job, long step) {
+    /**
+     * Whether a progress at {@code step}, made at {@code at}, comes from ranks that have not noticed the stop yet: past
+     * the step at the stop, with no sign of recovery since, and made within {@link #STRAGGLER_WINDOW} of the stop.
+     * Ranks that missed a failure block in their next collective within a step or two; steps still taken a minute
+     * after the stop mean the trainers train, whatever the order in which the stop and the signs of their recovery
+     * arrived (a stop reported late, after the rounds and restores that ended it, must not hold the job recovering).
+     */
+    boolean isStraggler(Job job, long step, Instant at) {
         Incident inc = job.incidents.open();
         return inc != null && inc.stopped() && !inc.hasRecoveryMarker()
-                && !(inc.stopStep() >= 0 && step <= inc.stopStep());
+                && !(inc.stopStep() >= 0 && step <= inc.stopStep())
+                && (inc.stoppedAt() == null || !at.isAfter(inc.stoppedAt().plus(STRAGGLER_WINDOW)));
     }
 
     /** The first progress of a recovering job: back to RUNNING, and the incident closes. */
@@ -163,7 +175,7 @@ final class Interruptions {
             // restores to (its trainer.restored, then progress from there), or at step 1 when it starts afresh.
             return;
         }
-        if (isStraggler(job, step) || !JobStateMachine.move(job, JobState.RUNNING, at, trigger)) {
+        if (isStraggler(job, step, at) || !JobStateMachine.move(job, JobState.RUNNING, at, trigger)) {
             return;
         }
         Incident inc = job.incidents.open();

@@ -134,6 +134,9 @@ final class JobEvents {
         } else if (data instanceof TrainerData.Rendezvous d) {
             rendezvous(job, at, d, type);
         } else if (data instanceof TrainerData.WorkerFailed d) {
+            if (reportedAfterTheGroupReformed(job, at)) {
+                return;
+            }
             String detail = "rank " + d.rank() + (d.exitCode() == null ? "" : " exit code " + d.exitCode())
                     + (d.error() == null ? "" : ": " + d.error());
             Incident inc = interruptions.interrupt(job, at, IncidentCause.SOFTWARE_ERROR, d.node(), detail,
@@ -144,6 +147,9 @@ final class JobEvents {
             }
         } else if (data instanceof TrainerData.Restarted d) {
             job.agentRestarts = Math.max(job.agentRestarts, d.restartCount());
+            if (reportedAfterTheGroupReformed(job, at)) {
+                return;
+            }
             Incident open = job.incidents.open();
             if (open == null || !open.stopped()) {
                 interruptions.interrupt(job, at, IncidentCause.SOFTWARE_ERROR, null,
@@ -205,7 +211,7 @@ final class JobEvents {
             case PREEMPTED:
             case SUSPENDED:
                 // Progress while off the nodes: either stragglers from before the stop, or a restart we did not see.
-                if (!interruptions.isStraggler(job, d.step())) {
+                if (!interruptions.isStraggler(job, d.step(), at)) {
                     JobStateMachine.move(job, JobState.RECOVERING, at, type);
                     interruptions.resume(job, at, d.step(), type);
                 }
@@ -257,6 +263,21 @@ final class JobEvents {
         interruptions.marker(job, at, IncidentPhase.REJOINED, Bucket.RECOVERY_LOAD,
                 "world size " + d.worldSize() + " on " + d.participants().size() + " nodes");
         workersStopped(job, at, type);
+    }
+
+    /**
+     * Whether a failure or restart happened before the job's current rendezvous round while no stopped incident is
+     * open: the group it stopped has re-formed since, and the report arrived after that round (torchelastic's lines
+     * arrive after the trainers' own events: they wait in batches, a launch's last line is sent as it exits, the next
+     * launch of the job may be training by then). It belongs to an interruption that is over, or to an earlier launch:
+     * it stays on the timeline and stops nothing. Opening an incident for it would leave the job recovering with no
+     * recovery to come (the rounds and restores that end it came first), every later step taken for a straggler's.
+     */
+    private static boolean reportedAfterTheGroupReformed(Job job, Instant at) {
+        RendezvousRound current = job.membership.current();
+        Incident open = job.incidents.open();
+        return current != null && at.isBefore(current.time()) && (open == null || !open.stopped())
+                && !job.state.isTerminal();
     }
 
     /** A new round or a restart means the workers of before have ended: measures the open incident's stop request. */

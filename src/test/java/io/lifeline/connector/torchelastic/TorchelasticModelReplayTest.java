@@ -16,11 +16,15 @@ import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.membership.RendezvousRound;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -106,6 +110,163 @@ class TorchelasticModelReplayTest {
         assertThat(membership.participants()).extracting(p -> p.node()).containsExactly("localhost_3539_0", "localhost_3540_0");
         assertThat(model.jobs().jobsOn("localhost_3540_0")).containsExactly(job);
     }
+
+    private static final String RELAUNCH = "torchelastic/events_torch213_relaunch_same_rdzv_id.jsonl";
+    private static final String RELAUNCHED = "ml/relaunch";
+
+    /**
+     * A job stopped and launched again with the same rdzv id (torch 2.13 through the agent wrapper, recorded by this
+     * project: one agent on node-a stopped by SIGTERM after its emergency save at step 37, then one on node-b that
+     * restored it). The new launch numbers its round 0 again; Lifeline shows that round, its world size and its node,
+     * and every line sent twice is one event.
+     */
+    @Test
+    void aRelaunchWithTheSameRdzvIdShowsItsOwnRoundWorldSizeAndPlacement() {
+        assertTheRelaunchIsShown(UnaryOperator.identity());
+    }
+
+    /**
+     * The same lines as torchelastic prints them, without the wrapper's launch id and times (a log shipper forwarding
+     * the console handler's output), stamped when they arrive: the agents' node ids, with a new pid, tell the
+     * launches apart.
+     */
+    @Test
+    void withoutTheWrappersLaunchIdTheAgentsNodeIdsTellTheLaunchesApart() {
+        assertTheRelaunchIsShown(line -> line.replaceAll(", \"lifeline_launch\": \"[0-9a-f]+\"", "")
+                .replaceAll("\"timestamp\": [0-9]+", "\"timestamp\": 0").replace(", \"timestamp\": 0}", "}"));
+    }
+
+    private static void assertTheRelaunchIsShown(UnaryOperator<String> asSent) {
+        Relaunch r = new Relaunch(asSent);
+        r.firstLaunch(true);
+        assertThat(r.model.jobs().membership(RELAUNCHED).orElseThrow().current().participants())
+                .extracting(TrainerData.Participant::node).containsExactly("node-a");
+        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().summary().state()).isEqualTo(JobState.RECOVERING);
+
+        r.secondLaunch();
+
+        var membership = r.model.jobs().membership(RELAUNCHED).orElseThrow();
+        assertThat(membership.current().round()).isZero();
+        assertThat(membership.current().participants()).extracting(TrainerData.Participant::node)
+                .containsExactly("node-b");
+        assertThat(membership.worldSize()).isEqualTo(1);
+        assertThat(membership.rounds()).extracting(RendezvousRound::round).containsExactly(0, 0);
+        assertThat(r.model.jobs().jobsOn("node-b")).containsExactly(RELAUNCHED);
+        assertThat(r.model.jobs().jobsOn("node-a")).isEmpty();
+        var detail = r.model.jobs().detail(RELAUNCHED).orElseThrow();
+        assertThat(detail.summary().state()).isEqualTo(JobState.RUNNING);
+        assertThat(detail.summary().lastStep()).isEqualTo(58);
+
+        // Every line of the second launch sent again: the same events, each dropped as a duplicate.
+        long before = detail.duplicatesDropped();
+        int events = r.send(r.secondLaunchLines);
+        assertThat(events).isPositive();
+        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().duplicatesDropped()).isEqualTo(before + events);
+        assertThat(r.model.jobs().membership(RELAUNCHED).orElseThrow().rounds()).hasSize(2);
+    }
+
+    /**
+     * The first launch's last line (its agent FAILED as it exited, at 01:02:10.745) reaching Lifeline only after the
+     * second launch formed and trains: it stops nothing, and the job trains on node-b.
+     */
+    @Test
+    void theFirstLaunchsLastLineArrivingAfterTheSecondLaunchTrainsStopsNothing() {
+        Relaunch r = new Relaunch(UnaryOperator.identity());
+        r.firstLaunch(false);
+        r.secondLaunch();
+        int incidents = r.model.jobs().incidents(RELAUNCHED).orElseThrow().size();
+
+        assertThat(r.send(List.of(r.lastLineOfFirstLaunch))).isEqualTo(1);
+        r.progress("2026-12-06T01:02:34.240Z", 66);
+
+        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().summary().state()).isEqualTo(JobState.RUNNING);
+        assertThat(r.model.jobs().incidents(RELAUNCHED).orElseThrow()).hasSize(incidents);
+        assertThat(r.model.jobs().jobsOn("node-b")).containsExactly(RELAUNCHED);
+    }
+
+    /**
+     * The recorded relaunch replayed in the order it reached Lifeline: the fixture's torchelastic lines, and the
+     * trainers' own events (progress, restore) as the agent sent them, at their times.
+     */
+    private static final class Relaunch {
+        final Clock clock = Clock.fixed(Instant.parse("2026-12-06T01:03:00Z"), ZoneOffset.UTC);
+        final LifelineModel model = new LifelineModel(new Fleet(clock), clock);
+        final TorchelasticTranslator translator = new TorchelasticTranslator(
+                JobResolver.of(Map.of("relaunch", new JobBinding(RELAUNCHED, 1))));
+        final List<String> lines;
+        final List<String> firstLaunchLines;
+        final String lastLineOfFirstLaunch;
+        final List<String> secondLaunchLines;
+        private int ids;
+
+        Relaunch(UnaryOperator<String> asSent) {
+            this.asSent = asSent;
+            lines = Fixtures.text(RELAUNCH).lines().toList();
+            int failed = 8;
+            assertThat(lines.get(failed)).contains("torchelastic.worker.status.FAILED").contains("\"source\": \"AGENT\"");
+            firstLaunchLines = lines.subList(0, failed);
+            lastLineOfFirstLaunch = lines.get(failed);
+            secondLaunchLines = lines.subList(failed + 1, lines.size());
+        }
+
+        private final UnaryOperator<String> asSent;
+
+        /** The first launch: its rounds, steps to 29, and (when {@code withItsEnd}) its agent's FAILED line. */
+        void firstLaunch(boolean withItsEnd) {
+            model.apply(new Event("submitted-1", "test", EventType.JOB_SUBMITTED, RELAUNCHED,
+                    Instant.parse("2026-12-06T01:01:50.480Z"),
+                    new JobData.Submitted("ml", null, null, new ElasticPolicy(1, 1, 1, 2), 0, null)));
+            send(firstLaunchLines);
+            progress("2026-12-06T01:01:59.833Z", 0);
+            progress("2026-12-06T01:02:07.998Z", 11);
+            progress("2026-12-06T01:02:09.936Z", 29);
+            if (withItsEnd) {
+                send(List.of(lastLineOfFirstLaunch));
+            }
+        }
+
+        /** The second launch: its round 0 and start, the restore of step 37, steps to 58, its end. */
+        void secondLaunch() {
+            int started = 0;
+            while (!secondLaunchLines.get(started).contains("torchelastic.worker.status.START")) {
+                started++;
+            }
+            send(secondLaunchLines.subList(0, started + 1));
+            progress("2026-12-06T01:02:26.057Z", 0);
+            model.apply(new Event("restored-" + (++ids), "test", EventType.TRAINER_RESTORED, RELAUNCHED,
+                    Instant.parse("2026-12-06T01:02:30.290Z"),
+                    new TrainerData.Restored("step-37-relaunch-b1fcae81-r0", 37, "relaunch")));
+            progress("2026-12-06T01:02:30.410Z", 37);
+            progress("2026-12-06T01:02:32.233Z", 49);
+            progress("2026-12-06T01:02:33.235Z", 58);
+            send(secondLaunchLines.subList(started + 1, secondLaunchLines.size()));
+        }
+
+        void progress(String at, long step) {
+            model.apply(new Event("progress-" + (++ids), "test", EventType.TRAINER_PROGRESS, RELAUNCHED,
+                    Instant.parse(at), new TrainerData.Progress(step, null, null)));
+        }
+
+        /**
+         * Sends recorded lines as they are sent ({@code asSent}), each received a second after torchrun recorded it
+         * (the time the wrapper stamped on the recorded line); returns how many events they gave.
+         */
+        int send(List<String> recorded) {
+            int events = 0;
+            for (String line : recorded) {
+                Matcher m = STAMP.matcher(line);
+                assertThat(m.find()).as(line).isTrue();
+                Translation t = translator.translate(asSent.apply(line),
+                        Instant.ofEpochMilli(Long.parseLong(m.group(1))).plusSeconds(1));
+                assertThat(t.rejections()).as(line).isEmpty();
+                events += t.events().size();
+                t.events().forEach(model::apply);
+            }
+            return events;
+        }
+    }
+
+    private static final Pattern STAMP = Pattern.compile("\"timestamp\": ([0-9]+)");
 
     private static Event event(String id, EventType type, String subject, Instant at, io.lifeline.domain.event.EventData data) {
         return new Event(id, "test", type, subject, at, data);

@@ -142,7 +142,7 @@ class TorchelasticTranslatorTest {
         assertThat(first.rejections()).isEmpty();
         assertThat(second.events()).singleElement().satisfies(e -> {
             assertThat(e.type()).isEqualTo(EventType.TRAINER_RENDEZVOUS);
-            assertThat(e.id()).isEqualTo("torchelastic/11/rendezvous/4");
+            assertThat(e.id()).startsWith("torchelastic/11/rendezvous/4/").hasSize("torchelastic/11/rendezvous/4/".length() + 12);
             assertThat(e.subject()).isEqualTo("team-b/resnet18");
             assertThat(e.time()).isEqualTo(RECEIVED.plusSeconds(1));
             assertThat(e.data()).isEqualTo(new TrainerData.Rendezvous("11", 4, 4, List.of(
@@ -201,6 +201,132 @@ class TorchelasticTranslatorTest {
         assertThat(translator.stats().translated()).isEqualTo(1);
         assertThat(translator.stats().rejected()).isEqualTo(2);
         assertThat(translator.stats().events()).isEqualTo(2);
+    }
+
+    /**
+     * A job stopped and launched again with the same run id: the new launch's agents (new processes, so new node ids)
+     * number their rounds from 0 again and count their restarts from 0 again. Its rounds and restarts are new events;
+     * each line sent again is the same event.
+     */
+    @Test
+    void aRelaunchWithTheSameRunIdGivesNewIdsAndAResendTheSameOnes() {
+        String launch1 = rdzv("master1", 21848, 0,
+                "The node 'master1_21848_0' has joined round 0 of the rendezvous '11' as rank 0 in a world of size 1.");
+        String launch2 = rdzv("worker2", 30211, 0,
+                "The node 'worker2_30211_0' has joined round 0 of the rendezvous '11' as rank 0 in a world of size 1.");
+
+        Event first = translator.translate(launch1, RECEIVED).events().get(0);
+        Event firstRestart = translator.translate(statusOf("11", 0, 1, "master1"), RECEIVED.plusSeconds(10)).events().get(0);
+        Event relaunched = translator.translate(launch2, RECEIVED.plusSeconds(60)).events().get(0);
+        Event resent = translator.translate(launch2, RECEIVED.plusSeconds(61)).events().get(0);
+        // The new launch's agent counts its restarts from 0 again: its restart 1 is not the first launch's.
+        Event secondRestart = translator.translate(statusOf("11", 0, 1, "worker2"), RECEIVED.plusSeconds(70)).events().get(0);
+
+        assertThat(relaunched.id()).isNotEqualTo(first.id());
+        assertThat(resent.id()).isEqualTo(relaunched.id());
+        assertThat(((TrainerData.Rendezvous) relaunched.data()).participants()).extracting(TrainerData.Participant::node)
+                .containsExactly("worker2");
+        assertThat(firstRestart.id()).as("a status line names no agent: the round its group rank had names it")
+                .isEqualTo("torchelastic/11/master1_21848_0/restarted/1");
+        assertThat(secondRestart.id()).isEqualTo("torchelastic/11/worker2_30211_0/restarted/1");
+    }
+
+    /** The agent wrapper's launch id: every line of one wrapper carries it, the ids of its facts name it. */
+    @Test
+    void theWrappersLaunchIdNamesTheLaunchOfStatusAndRendezvousLines() {
+        String join = "The node 'pod-0_1_0' has joined round 0 of the rendezvous '11' as rank 0 in a world of size 1.";
+        // On Kubernetes a recreated pod has the same host name and often the same pid: only the wrapper tells them apart.
+        Event first = translator.translate(withLaunch(rdzv("pod-0", 1, 0, join), "5f3a9c0b"), RECEIVED).events().get(0);
+        Event second = translator.translate(withLaunch(rdzv("pod-0", 1, 0, join), "0c4d21e7"), RECEIVED).events().get(0);
+        Event noWrapper = translator.translate(rdzv("pod-0", 1, 0, join), RECEIVED).events().get(0);
+        assertThat(List.of(first.id(), second.id(), noWrapper.id())).doesNotHaveDuplicates();
+
+        Translation failed = translator.translate(withLaunch(WORKER_FAILED, "5f3a9c0b"), RECEIVED);
+        Translation again = translator.translate(withLaunch(WORKER_FAILED, "5f3a9c0b"), RECEIVED.plusSeconds(5));
+        Translation otherLaunch = translator.translate(withLaunch(WORKER_FAILED, "0c4d21e7"), RECEIVED);
+        assertThat(failed.events()).extracting(Event::id).containsExactly("torchelastic/1234/5f3a9c0b/restarted/3",
+                "torchelastic/1234/5f3a9c0b/restart-3/worker_failed/1");
+        assertThat(again.events()).extracting(Event::id).isEqualTo(failed.events().stream().map(Event::id).toList());
+        assertThat(otherLaunch.events()).extracting(Event::id).containsExactly("torchelastic/1234/0c4d21e7/restarted/3",
+                "torchelastic/1234/0c4d21e7/restart-3/worker_failed/1");
+    }
+
+    @Test
+    void aLaunchIdThatCannotBeOneIsRejectedWithTheReason() {
+        Translation t = translator.translate(withLaunch(WORKER_FAILED, "a/b c"), RECEIVED);
+
+        assertThat(t.events()).isEmpty();
+        assertThat(t.rejections()).extracting(Translation.Rejection::reason)
+                .containsExactly(TorchelasticTranslator.INVALID_LAUNCH);
+        assertThat(t.rejections().get(0).detail()).contains("lifeline_launch");
+    }
+
+    /**
+     * A round of the launch before that never completed (its second node died while joining) must not be completed
+     * by the new launch's first join: they are rounds of another world size.
+     */
+    @Test
+    void aRoundLeftPendingByTheLaunchBeforeIsNotCompletedByANewLaunchOfAnotherSize() {
+        translator.translate(rdzv("master1", 21848, 1,
+                "The node 'master1_21848_0' has joined round 0 of the rendezvous '11' as rank 1 in a world of size 2."),
+                RECEIVED);
+
+        Translation relaunched = translator.translate(rdzv("worker2", 30211, 0,
+                "The node 'worker2_30211_0' has joined round 0 of the rendezvous '11' as rank 0 in a world of size 1."),
+                RECEIVED.plusSeconds(60));
+
+        assertThat(relaunched.events()).singleElement().satisfies(e -> assertThat(((TrainerData.Rendezvous) e.data())
+                .participants()).extracting(TrainerData.Participant::node).containsExactly("worker2"));
+    }
+
+    /**
+     * The wrapper gives every line the time torchelastic recorded it: a round happened when its last agent joined,
+     * whichever line reached Lifeline last and whenever it did (lines wait in batches, or for Lifeline to answer).
+     */
+    @Test
+    void aRoundHappenedWhenItsLastAgentJoinedNotWhenItsLinesArrived() {
+        Instant rank0Joined = RECEIVED.minusSeconds(25);
+        Instant rank1Joined = RECEIVED.minusSeconds(20);
+        translator.translate(withTime(rdzv("worker2", 10144, 1,
+                "The node 'worker2_10144_0' has joined round 4 of the rendezvous '11' as rank 1 in a world of size 2."),
+                rank1Joined), RECEIVED);
+        Translation t = translator.translate(withTime(rdzv("master1", 21848, 0,
+                "The node 'master1_21848_0' has joined round 4 of the rendezvous '11' as rank 0 in a world of size 2."),
+                rank0Joined), RECEIVED.plusSeconds(3));
+
+        assertThat(t.events()).singleElement().satisfies(e -> assertThat(e.time()).isEqualTo(rank1Joined));
+    }
+
+    /**
+     * A status line names only its host and group rank: the round's agent at that rank gives its launch (and node)
+     * only when it is on that host, since a later round may have dealt the rank to another agent.
+     */
+    @Test
+    void aStatusLineOfAnotherHostThanTheRoundsAgentAtItsRankIsNotGivenThatAgentsLaunch() {
+        translator.translate(rdzv("master1", 21848, 0,
+                "The node 'master1_21848_0' has joined round 0 of the rendezvous '11' as rank 0 in a world of size 1."),
+                RECEIVED);
+
+        Event r = translator.translate(statusOf("11", 0, 1, "worker2"), RECEIVED)
+                .events().get(0);
+
+        assertThat(r.id()).isEqualTo("torchelastic/11/restarted/1");
+    }
+
+    private static String withTime(String line, Instant at) {
+        return line.substring(0, line.length() - 1) + ", \"timestamp\": " + at.toEpochMilli() + "}";
+    }
+
+    /** A status line of run {@code run} from the agent of group rank {@code groupRank} on {@code host}, restarted. */
+    private static String statusOf(String run, int groupRank, int restarts, String host) {
+        return AGENT_SUCCEEDED.replace("\"run_id\": \"1234\"", "\"run_id\": \"" + run + "\"")
+                .replace("ip-172-30-2-79", host)
+                .replace("\"group_rank\": 1", "\"group_rank\": " + groupRank)
+                .replace("\"agent_restarts\": 3", "\"agent_restarts\": " + restarts);
+    }
+
+    private static String withLaunch(String line, String launch) {
+        return line.substring(0, line.length() - 1) + ", \"lifeline_launch\": \"" + launch + "\"}";
     }
 
     private static String rdzv(String host, int pid, Integer rank, String message) {
