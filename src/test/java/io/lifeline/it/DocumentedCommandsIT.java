@@ -43,8 +43,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  *
  * <p>Every command of those blocks is checked by exactly one check here, which asserts what the prose around it
  * promises, or is listed as not run with the reason ({@link DocChecks}); a command the documents gain fails the test
- * until it is covered, and a check whose command the documents lost fails it too. curl's status is read through a {@code .curlrc}
- * that appends it to the answer ({@code write-out}), so that the lines themselves stay as written.
+ * until it is covered, and a check whose command the documents lost fails it too. curl's status is read through a
+ * {@code .curlrc} that appends it to the answer ({@code write-out}), so that the lines themselves stay as written.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
