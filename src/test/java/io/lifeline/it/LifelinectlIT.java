@@ -74,6 +74,12 @@ class LifelinectlIT {
         return json.readTree(ok(args).out());
     }
 
+    private static List<String> names(JsonNode list) {
+        List<String> names = new ArrayList<>();
+        list.get("items").forEach(j -> names.add(j.get("name").asText()));
+        return names;
+    }
+
     @Test
     @Order(1)
     void listsAndFormats() throws Exception {
@@ -85,12 +91,13 @@ class LifelinectlIT {
         assertThat(jobs.get("items").size()).isGreaterThanOrEqualTo(4);
         assertThat(jobs.at("/items/0/name").asText()).contains("/");
         JsonNode yaml = new YAMLMapper().readTree(ok("get", "jobs", "-o", "yaml").out());
-        assertThat(yaml.get("items").size()).isEqualTo(jobs.get("items").size());
+        // The demo's jobs appear as its pods start: a later listing holds at least every job of an earlier one.
+        assertThat(names(yaml)).containsAll(names(jobs));
         assertThat(ok("get", "jobs", "-o", "name").out().lines()).contains("job/" + JOB).allMatch(l -> l.startsWith("job/"));
         assertThat(ok("get", "jobs", "-o", "wide").out()).contains("POOL", "CAPACITY", "LAST PROGRESS");
         assertThat(okJson("get", "jobs", "-n", "vision", "-o", "json").get("items"))
                 .allSatisfy(j -> assertThat(j.get("namespace").asText()).isEqualTo("vision"));
-        assertThat(okJson("get", "jobs", "-A", "-o", "json").get("items").size()).isEqualTo(jobs.get("items").size());
+        assertThat(names(okJson("get", "jobs", "-A", "-o", "json"))).containsAll(names(jobs));
         assertThat(okJson("get", "jobs", JOB, "-o", "json").get("name").asText()).isEqualTo(JOB);
         assertThat(okJson("get", "jobs", "vit-g14-clip", "-o", "json").get("name").asText()).as("a bare name").isEqualTo(JOB);
 
