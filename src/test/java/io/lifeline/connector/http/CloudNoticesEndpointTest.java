@@ -37,7 +37,7 @@ class CloudNoticesEndpointTest {
     /** The node as the read API shows it, once its notice is of {@code kind}. */
     private static JsonPath nodeWithNotice(String node, String kind) {
         JsonPath[] seen = new JsonPath[1];
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() -> {
             seen[0] = api().get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath();
             assertThat(wire(seen[0].getString("notice.kind"))).isEqualTo(kind);
         });
@@ -251,7 +251,7 @@ class CloudNoticesEndpointTest {
         String node = unique("aws-gone");
         registerNode(node, "aws:///us-east-1a/" + instance, now);
         nodeEvent(node, "node.terminated", now.plusSeconds(1), "{\"reason\":\"scaled in\"}");
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                 .untilAsserted(() -> assertThat(resolver.nodeFor(instance)).isNull());
         api().contentType("application/json").body(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))
                 .post("/api/v1/connectors/aws/imds/" + instance + "/spot/instance-action").then().statusCode(400)
@@ -266,7 +266,7 @@ class CloudNoticesEndpointTest {
         nodeEvent(node, "node.ready", now.minusSeconds(10), "{}");
         // Delivered late: older than the node's Ready, so the model keeps the node Ready.
         nodeEvent(node, "node.terminated", now.minusSeconds(30), "{\"reason\":\"replayed late\"}");
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(api().get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath()
                         .getString("state")).isEqualToIgnoringCase("ready"));
         assertThat(resolver.nodeFor(instance)).isEqualTo(node);
@@ -278,7 +278,7 @@ class CloudNoticesEndpointTest {
 
         // A current termination ends the node and then the mapping.
         nodeEvent(node, "node.terminated", Instant.now(), "{\"reason\":\"reclaimed\"}");
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                 .untilAsserted(() -> assertThat(resolver.nodeFor(instance)).isNull());
         assertThat(api().get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath().getString("state"))
                 .isEqualToIgnoringCase("terminated");
