@@ -15,13 +15,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every real sample of the inbound formats is used by some test: a file added to {@code fixtures/dcgm},
- * {@code fixtures/cloud}, {@code fixtures/k8s}, {@code fixtures/torchelastic} or {@code fixtures/nvsentinel} that no
+ * {@code fixtures/cloud}, {@code fixtures/k8s}, {@code fixtures/torchelastic}, {@code fixtures/nvsentinel},
+ * {@code fixtures/prometheus} or {@code fixtures/traces} that no
  * test names fails the build until a test consumes it (and asserts what Lifeline makes of it, through the read API or, for the Kubernetes
  * objects that belong to actions, the cluster the actions leave behind).
  */
 class FixtureCoverageTest {
 
-    private static final List<String> FOLDERS = List.of("dcgm", "cloud", "k8s", "torchelastic", "nvsentinel");
+    private static final List<String> FOLDERS = List.of("dcgm", "cloud", "k8s", "torchelastic", "nvsentinel", "prometheus",
+            "traces");
     private static final Path TESTS = Paths.get("src", "test", "java");
 
     @Test

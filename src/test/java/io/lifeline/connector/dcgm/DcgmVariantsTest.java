@@ -78,7 +78,7 @@ class DcgmVariantsTest {
                             assertThat(s.get(0).temperatureCelsius()).as("only clocks and memory temperature").isNull();
                             assertThat(s.get(0).pod()).as("empty pod label").isNull();
                         }),
-                read("dcgm/metrics_pr736_mixed_models_mig_lowercase_hostname.prom", null, "dcgm-exporter-wwwjh",
+                read("dcgm/metrics_pr736_mixed_models_a30_instances_lowercase_hostname.prom", null, "dcgm-exporter-wwwjh",
                         List.of(a30 + "/6", ada, a30b + "/3", a30b, a30 + "/3", a30), s -> {
                             assertThat(s.get(0).memoryUsedMiB()).isEqualTo(3744.0);
                             assertThat(s.get(0).pod()).isEqualTo("triton-server-f7cb5d77-2w5b2");

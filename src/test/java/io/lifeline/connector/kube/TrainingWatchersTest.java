@@ -94,7 +94,7 @@ class TrainingWatchersTest {
         job = client.genericKubernetesResources(PyTorchJobWatcher.CONTEXT).inNamespace(NS).resource(job).update();
         await().atMost(Duration.ofSeconds(10)).until(() -> out.of(JOB, EventType.JOB_UPDATED).size() == 1);
         assertThat(out.of(JOB, EventType.JOB_UPDATED).get(0).data())
-                .isEqualTo(new JobData.Updated(null, new ElasticPolicy(1, 4, 8, 100), null, null));
+                .isEqualTo(new JobData.Updated(null, new ElasticPolicy(1, 4, 8, 100, "c10d", null), null, null));
         assertThat(training.job(JOB).procsPerNode()).isEqualTo(8);
 
         Map<String, Object> status = new HashMap<>();
