@@ -1,7 +1,7 @@
 package io.lifeline.connector.torchelastic;
 
-import java.util.ArrayList;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;

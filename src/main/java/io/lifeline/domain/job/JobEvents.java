@@ -266,18 +266,20 @@ final class JobEvents {
     }
 
     /**
-     * Whether a failure or restart happened before the job's current rendezvous round while no stopped incident is
-     * open: the group it stopped has re-formed since, and the report arrived after that round (torchelastic's lines
-     * arrive after the trainers' own events: they wait in batches, a launch's last line is sent as it exits, the next
-     * launch of the job may be training by then). It belongs to an interruption that is over, or to an earlier launch:
-     * it stays on the timeline and stops nothing. Opening an incident for it would leave the job recovering with no
-     * recovery to come (the rounds and restores that end it came first), every later step taken for a straggler's.
+     * Whether a failure or restart happened before the job's current rendezvous round, which has trained since, while
+     * no stopped incident is open: the group it stopped has re-formed and trains, and the report arrived after that
+     * (torchelastic's lines arrive after the trainers' own events: they wait in batches, a launch's last line is sent
+     * as it exits, the next launch of the job may be training by then). It belongs to an interruption that is over, or
+     * to an earlier launch: it stays on the timeline and stops nothing. Opening an incident for it would leave the job
+     * recovering with no recovery to come (the rounds and restores that end it came first), every later step taken
+     * for a straggler's. Before the new group's first step the report may be a crash at its start (its round stamped
+     * on arrival, after it): that still stops the job.
      */
     private static boolean reportedAfterTheGroupReformed(Job job, Instant at) {
         RendezvousRound current = job.membership.current();
         Incident open = job.incidents.open();
         return current != null && at.isBefore(current.time()) && (open == null || !open.stopped())
-                && !job.state.isTerminal();
+                && job.lastProgressAt != null && job.lastProgressAt.isAfter(current.time()) && !job.state.isTerminal();
     }
 
     /** A new round or a restart means the workers of before have ended: measures the open incident's stop request. */

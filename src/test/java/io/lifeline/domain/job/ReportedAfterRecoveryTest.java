@@ -74,6 +74,22 @@ class ReportedAfterRecoveryTest {
         assertThat(d.state()).isEqualTo(JobState.RUNNING);
     }
 
+    /**
+     * A worker that crashes as its group starts, reported with its own time while the round came stamped on arrival
+     * (a log shipper's batch): dated before the round, but the group has not trained since, so it is a stop.
+     */
+    @Test
+    void aFailureDatedBeforeARoundThatHasNotTrainedYetStillStops() {
+        JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:05:00", 300)
+                .rendezvous("10:06:05", 2, 8, "n1", "n2", "n3");
+        assertThat(d.state()).isEqualTo(JobState.RESCALING);
+
+        d.workerFailed("10:06:02", 3, "n1");
+
+        assertThat(d.state()).isEqualTo(JobState.RECOVERING);
+        assertThat(d.incidents()).singleElement().satisfies(i -> assertThat(i.workerFailures()).isEqualTo(1));
+    }
+
     @Test
     void aRestartAfterTheCurrentRoundStillInterrupts() {
         JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:01:00", 100);
