@@ -92,9 +92,6 @@ class TorchelasticVariantsTest {
     @Test
     void everyRecordFileOfTheFolderHasAnExpectedOutcome() {
         Set<String> named = variants().map(Variant::fixture).collect(Collectors.toSet());
-        // Two launches of one rdzv id, as the agent's wrapper forwards them (times and launch ids added): read through
-        // the model, launch by launch, by TorchelasticModelReplayTest.
-        named.add("torchelastic/events_torch213_relaunch_same_rdzv_id.jsonl");
         assertThat(FixtureFolder.unnamed("torchelastic", named)).isEmpty();
     }
 }
