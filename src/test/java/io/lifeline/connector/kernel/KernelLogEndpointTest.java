@@ -53,7 +53,7 @@ class KernelLogEndpointTest {
         assertThat(receipt.getList("errors.index", Integer.class)).containsExactly(1, 4);
         assertThat(receipt.getList("errors.reason", String.class)).containsExactly("not_an_xid_line", "unknown_pci_bus_id");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> kernelXids(node).size() == 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> kernelXids(node).size() == 2);
         Map<String, Object> data = data(kernelXids(node).get(0));
         assertThat(data).containsEntry("uuid", "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c").containsEntry("index", 0)
                 .containsEntry("xid", 79).containsEntry("message", "GPU has fallen off the bus.");
@@ -100,7 +100,7 @@ class KernelLogEndpointTest {
             assertThat(out).as("one batch, accepted").isEqualTo("kernel-log: HTTP 200\n");
         }
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> kernelXids(node).size() == 2);
+        await().atMost(Duration.ofSeconds(60)).until(() -> kernelXids(node).size() == 2);
         Thread.sleep(500); // the resend, had it been stored, would be there by now too
         List<Map<String, Object>> xids = kernelXids(node);
         assertThat(xids).hasSize(2);
