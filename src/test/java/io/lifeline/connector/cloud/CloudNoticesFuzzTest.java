@@ -49,9 +49,12 @@ class CloudNoticesFuzzTest {
     }
 
     @Property
-    void anImdsDocumentTranslatesOrIsRejectedWithAReason(@ForAll("imds") Hostile.Case json, @ForAll ImdsDocument document,
-                                                         @ForAll("instances") String instance) {
-        checked(aws.fromImds(instance, document, json.bytes(), RECEIVED));
+    void anImdsDocumentTranslatesOrIsRejectedWithAReason(@ForAll("imds") Imds imds, @ForAll("instances") String instance) {
+        checked(aws.fromImds(instance, imds.document(), imds.json().bytes(), RECEIVED));
+    }
+
+    /** A mutated sample of one IMDS document, read as that document (a sample read as another says nothing). */
+    record Imds(ImdsDocument document, Hostile.Case json) {
     }
 
     @Property
@@ -84,9 +87,14 @@ class CloudNoticesFuzzTest {
     }
 
     @Provide
-    Arbitrary<Hostile.Case> imds() {
-        return Hostile.any(seeds("cloud/aws/imds_spot_instance_action.json",
-                "cloud/aws/imds_events_recommendations_rebalance.json"));
+    Arbitrary<Imds> imds() {
+        return Arbitraries.of(ImdsDocument.values()).flatMap(d -> Hostile.any(seeds(switch (d) {
+            case SPOT_INSTANCE_ACTION -> "cloud/aws/imds_spot_instance_action.json";
+            case REBALANCE_RECOMMENDATION -> "cloud/aws/imds_events_recommendations_rebalance.json";
+            case MAINTENANCE_SCHEDULED -> "cloud/aws/imds_events_maintenance_scheduled.json";
+            case SPOT_TERMINATION_TIME -> "cloud/aws/imds_spot_termination_time_legacy_docs.txt";
+            case AUTOSCALING_TARGET_LIFECYCLE_STATE -> "cloud/aws/imds_autoscaling_target_lifecycle_state_docs.txt";
+        })).map(json -> new Imds(d, json)));
     }
 
     @Provide
