@@ -296,9 +296,11 @@ final class ActionProcedures {
         if (!sent.ok()) {
             return StepOutcome.failed(type.wire() + " " + sent.failure());
         }
+        String surviving = a.kind() == ActionKind.DRAIN ? " surviving " + a.target() : "";
         return StepOutcome.done(type.wire() + (durable ? " to durable storage " : " ") + sent.describe()
-                + "; newest good checkpoint " + (a.kind() == ActionKind.DRAIN ? "surviving " + a.target() + " " : "")
-                + "at step " + baseline, new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
+                + (baseline < 0 ? "; no good checkpoint" + surviving + " yet"
+                        : "; newest good checkpoint" + surviving + " at step " + baseline),
+                new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
     }
 
     /**
