@@ -83,6 +83,31 @@ class DeclaredDurabilityTest {
     }
 
     @Test
+    void onceANodeHoldingACopyIsGoneTheCopyLeftIsNodeLocalOnTheOther() throws Exception {
+        JobDriver d = driver(CheckpointStorage.defaults());
+        d.apply(decode(completed("step-120", 120, "file:///nvme/ckpt/step-120/",
+                ",\"durable\":false,\"replicas\":[\"n1\",\"n2\"]")));
+        d.terminated("10:11:00", "n2");
+
+        CheckpointView c = checkpoint(d, "step-120");
+        assertThat(c.durability()).isEqualTo("node-local");
+        assertThat(c.nodes()).containsExactly("n1");
+        assertThat(d.freshness().checkpointId()).as("one copy left: the loss of n1 would take it").isNull();
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n3").orElseThrow().checkpointId()).isEqualTo("step-120");
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId()).isNull();
+    }
+
+    @Test
+    void aNodeLocalCheckpointOnANodeThatIsGoneProtectsNothing() throws Exception {
+        JobDriver d = driver(CheckpointStorage.defaults());
+        d.apply(decode(completed("step-120", 120, "file:///nvme/ckpt/step-120/",
+                ",\"durable\":false,\"replicas\":[\"n2\"]")));
+        d.terminated("10:11:00", "n2");
+        assertThat(checkpoint(d, "step-120").nodes()).isEmpty();
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId()).isNull();
+    }
+
+    @Test
     void aNodeLocalCheckpointOnOneNodeProtectsAgainstTheLossOfAnotherOnly() throws Exception {
         JobDriver d = driver(CheckpointStorage.defaults());
         d.apply(decode(completed("step-120", 120, "file:///nvme/ckpt/step-120/",
