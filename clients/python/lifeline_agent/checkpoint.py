@@ -383,7 +383,7 @@ class CheckpointManager(object):
         cfg = agent.config
         self.rank = cfg.rank if rank is None else rank
         self.world_size = cfg.world_size if world_size is None else world_size
-        self.local_rank = cfg.local_rank if rank is None else (0 if self.rank == 0 else cfg.local_rank)
+        self.local_rank = 0 if self.rank == 0 else cfg.local_rank
         self.local_world_size = max(1, cfg.local_world_size)
         self.node = cfg.node or socket.gethostname()
         self.durable = durable if durable is not None else getattr(cfg, "checkpoints_durable", None)
