@@ -46,7 +46,10 @@ def out(line):
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--steps", type=int, default=None, help="steps to train (default: about ten minutes' worth)")
-    p.add_argument("--checkpoint-dir", default="./checkpoints", help="where checkpoints go (shared by all nodes)")
+    p.add_argument("--checkpoint-dir", default="./checkpoints", help="where checkpoints go")
+    p.add_argument("--checkpoint-storage", choices=("shared", "node-local"), default=None,
+                   help="shared: --checkpoint-dir outlives any node (a shared file system); node-local: it is each "
+                        "node's own disk and every node keeps its own copy (default: LIFELINE_CHECKPOINTS_DURABLE)")
     p.add_argument("--checkpoint-every", type=int, default=100, help="periodic checkpoint every N steps (0: never)")
     p.add_argument("--step-time", type=float, default=0.05, help="seconds to sleep per step (a bigger model)")
     p.add_argument("--slow-rank", type=int, default=int(os.environ.get("LIFELINE_EXAMPLE_SLOW_RANK", "-1")),
@@ -124,7 +127,9 @@ def main(argv=None):
         if args.save_delay > 0:
             time.sleep(args.save_delay)
 
-    ckpts = CheckpointManager(args.checkpoint_dir, agent=agent, keep=args.keep, before_write=slow_storage)
+    durable = {"shared": True, "node-local": False}.get(args.checkpoint_storage)
+    ckpts = CheckpointManager(args.checkpoint_dir, agent=agent, keep=args.keep, before_write=slow_storage,
+                              durable=durable)
     state = {"step": 0, "samples": 0, "restored_step": 0, "previous_world": world}
 
     def restore(checkpoint_id=None):

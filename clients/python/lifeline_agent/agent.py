@@ -49,7 +49,7 @@ class Task(object):
     then holds (``hold``) or ends the process (``exit``, after a signal) when that is what was asked.
     """
 
-    __slots__ = ("kind", "reason", "step", "hold", "exit", "deadline", "checkpoint_id", "uri", "plan")
+    __slots__ = ("kind", "reason", "step", "hold", "exit", "deadline", "checkpoint_id", "uri", "plan", "storage")
 
     def __init__(self, plan, step, exit_after=False):
         self.plan = plan
@@ -61,6 +61,7 @@ class Task(object):
         self.deadline = parse_rfc3339(plan.deadline) if plan.deadline else None
         self.checkpoint_id = plan.checkpoint_id
         self.uri = plan.uri
+        self.storage = getattr(plan, "storage", None)     # "durable": the save must outlive the loss of a node
 
     def __repr__(self):
         return "Task(%s %s at step %s%s%s)" % (self.kind, self.reason, self.step, ", hold" if self.hold else "",
@@ -174,6 +175,12 @@ class NoopAgent(_Base):
     def set_restore_check(self, fn):
         return None
 
+    def set_storage_check(self, fn):
+        return None
+
+    def task_storage(self):
+        return None
+
     def report_failure(self, error=None, exit_code=None):
         return None
 
@@ -221,6 +228,8 @@ class Agent(_Base):
         self._signal_done = threading.Event()
         self._callbacks = collections.defaultdict(list)
         self._restore_check = None
+        self._storage_check = None
+        self._task = None                     # the task being carried out (between step() and complete())
         self._last_checkpoint = None
         self._closed = False
         self._progress_at = None
@@ -318,7 +327,8 @@ class Agent(_Base):
             self._notice_signal()
         plan = self.coordinator.due(step)
         if plan is not None:
-            return Task(plan, step, exit_after=self._exits_after(plan))
+            self._task = Task(plan, step, exit_after=self._exits_after(plan))
+            return self._task
         if self._signal is not None and self.config.signal_exit and self._signal_abandoned():
             self._exit_after_signal()
         return None
@@ -354,6 +364,7 @@ class Agent(_Base):
         """Marks ``task`` done (every rank calls it): acknowledges its commands (rank 0), then holds (prepare_exit)
         or ends the process (after a signal). Raises :class:`PeerLostError` when a peer leaves during a hold."""
         plan = task.plan
+        self._task = None
         if task.kind == "restore":
             self._restore_req = None
             if ok and restored_step is not None:
@@ -477,24 +488,31 @@ class Agent(_Base):
                 ack(cmd.id, "accepted")
                 ack(cmd.id, "done", "holding at step %d; checkpoint %s is current" % (holding[0], holding[1]))
                 return
-            if kind != "rescale_notice" and cmd.get("storage") == "durable" and not self.config.checkpoints_durable:
-                # A save here would not outlive the node Lifeline is worried about: say so rather than save in vain.
-                ack(cmd.id, "rejected", "no durable checkpoint storage: this trainer's saves stay on the node (set "
-                                        "LIFELINE_CHECKPOINTS_DURABLE=1 when they go to object storage or a shared "
-                                        "file system)")
-                return
+            storage = "durable" if kind != "rescale_notice" and cmd.get("storage") == "durable" else None
+            note = ""
+            if storage:
+                can, why = self._durable_save_possible()
+                if not can and kind == "checkpoint_now":
+                    # A save here would not outlive the node Lifeline is worried about: say so rather than save in
+                    # vain.
+                    ack(cmd.id, "rejected", why)
+                    return
+                if not can:
+                    # prepare_exit: the job is about to stop. A save and a hold still beat neither; Lifeline counts
+                    # what the save survives from the checkpoint's own report.
+                    note = " (%s)" % why
             if kind == "rescale_notice":
                 self._rescale = {"worldSize": cmd.get("worldSize"), "workers": cmd.get("workers")}
                 self._fire("rescale", dict(self._rescale))
             hold = kind == "prepare_exit"
             reason = "prepare_exit" if hold else "command"
-            why = self.coordinator.request(_coord.Wish("save", reason, hold, cmd.id, deadline))
+            why = self.coordinator.request(_coord.Wish("save", reason, hold, cmd.id, deadline, storage=storage))
             if why:
                 ack(cmd.id, "rejected", why)
                 return
             if hold:
                 self._exit_wanted = True
-            ack(cmd.id, "accepted", "saving at an agreed step%s" % ("; then holding" if hold else ""))
+            ack(cmd.id, "accepted", "saving at an agreed step%s%s" % ("; then holding" if hold else "", note))
             self._fire("exit" if hold else "checkpoint", parse_rfc3339(deadline))
         elif kind == "restore_from":
             cid, uri = cmd.get("checkpointId"), cmd.get("uri")
@@ -597,6 +615,29 @@ class Agent(_Base):
         """``fn(checkpoint_id, uri) -> (bool, why)``: whether restore_from can be done (the checkpoint helpers
         install one)."""
         self._restore_check = fn
+
+    def set_storage_check(self, fn):
+        """``fn() -> (bool, why)``: whether a save made now outlives the loss of any one node (the checkpoint helpers
+        install one: a directory declared durable, or a copy on every node of a job on several)."""
+        self._storage_check = fn
+
+    def task_storage(self):
+        """``"durable"`` while carrying out a save Lifeline asked to outlive the loss of a node, else None."""
+        t = self._task
+        return t.storage if t is not None else None
+
+    def _durable_save_possible(self):
+        fn = self._storage_check
+        if fn is not None:
+            try:
+                return fn()
+            except Exception as e:  # noqa: BLE001
+                return False, "checking the checkpoint storage failed: %s" % e
+        if self.config.checkpoints_durable:
+            return True, None
+        return False, ("no durable checkpoint storage: this trainer did not say that its saves outlive a node (declare "
+                       "CheckpointManager(directory, durable=True), or LIFELINE_CHECKPOINTS_DURABLE=1, when they go to "
+                       "object storage or a shared file system)")
 
     def _fire(self, what, arg):
         for cb in list(self._callbacks.get(what, ())):

@@ -8,13 +8,22 @@ manifest is written last, then the directory is renamed into place and the paren
 the old set or the new complete checkpoint, never a torn one. The checksum is ``sha256:<hex>`` of ``state.pt``
 (computed while writing); for sharded checkpoints the SHA-256 of the sorted ``<file> <sha256>`` lines.
 
+Where the directory is, the script says once: ``durable=True`` when it outlives any node (a shared file system, a
+mounted bucket), ``durable=False`` when it is on each node's own disk (``LIFELINE_CHECKPOINTS_DURABLE`` when the
+script does not say). On a node's own disk, every node of a job on several keeps its own copy of each checkpoint (the
+local rank 0 of each node writes it), so the loss of one node leaves the copies on the others; a restore agrees on the
+newest checkpoint any node holds and hands it to the nodes that lack it. Not said at all, rank 0 writes, and only the
+saves before an exit (and those Lifeline asks to outlive a node) go to every node.
+
 Events (global rank 0 only): ``trainer.checkpoint.started``, then ``completed`` (bytes, durationSeconds,
-blockingSeconds, uri ``file://...``, checksum, worldSize, shards) or ``failed``; ``verified`` (read back, checksum
-compared: ``ok`` true or false); ``trainer.restored`` on every restore.
+blockingSeconds, uri ``file://...``, checksum, worldSize, shards, ``durable`` as declared, ``replicas``: the nodes
+holding a copy of a checkpoint on the nodes' own disks) or ``failed``; ``verified`` (read back, checksum compared:
+``ok`` true or false); ``trainer.restored`` on every restore.
 
 torch is imported only by the functions that need it.
 """
 
+import ctypes
 import hashlib
 import io
 import json
@@ -100,12 +109,62 @@ def _manifest_checksum(files, fmt):
     return _combined_checksum(files)
 
 
+# ---------------------------------------------------------------------- collectives
+# torch's object collectives (all_gather_object, broadcast_object_list) need numpy; these move bytes through plain
+# uint8 tensors, on the device the process group's backend wants.
+def _device(torch, dist):
+    try:
+        if dist.get_backend() == "nccl":
+            return "cuda:%d" % torch.cuda.current_device()
+    except Exception:  # noqa: BLE001
+        pass
+    return "cpu"
+
+
+def _to_tensor(torch, data, size, device):
+    t = torch.zeros(size, dtype=torch.uint8)
+    if data:
+        t[:len(data)] = torch.frombuffer(bytearray(data), dtype=torch.uint8)
+    return t.to(device)
+
+
+def _to_bytes(t, size):
+    t = t[:size].cpu().contiguous()
+    return ctypes.string_at(t.data_ptr(), size) if size else b""
+
+
+def all_gather_json(dist, obj):
+    """Every rank's ``obj`` (JSON-encodable), in rank order."""
+    import torch
+    device = _device(torch, dist)
+    data = json.dumps(obj).encode("utf-8")
+    sizes = [torch.zeros(1, dtype=torch.int64, device=device) for _ in range(dist.get_world_size())]
+    dist.all_gather(sizes, torch.tensor([len(data)], dtype=torch.int64, device=device))
+    sizes = [int(x.item()) for x in sizes]
+    width = max(sizes)
+    bufs = [torch.zeros(width, dtype=torch.uint8, device=device) for _ in sizes]
+    dist.all_gather(bufs, _to_tensor(torch, data, width, device))
+    return [json.loads(_to_bytes(b, n).decode("utf-8")) for b, n in zip(bufs, sizes)]
+
+
+def broadcast_bytes(dist, data, src):
+    """``data`` of rank ``src`` on every rank."""
+    import torch
+    device = _device(torch, dist)
+    n = torch.tensor([len(data) if dist.get_rank() == src else 0], dtype=torch.int64, device=device)
+    dist.broadcast(n, src=src)
+    size = int(n.item())
+    buf = _to_tensor(torch, data if dist.get_rank() == src else None, size, device)
+    dist.broadcast(buf, src=src)
+    return data if dist.get_rank() == src else _to_bytes(buf, size)
+
+
 # ---------------------------------------------------------------------- results
 class CheckpointInfo(object):
     """A save's outcome. ``written`` is False on ranks that do not write (all but rank 0 for torch.save)."""
 
     def __init__(self, checkpoint_id, step, path=None, uri=None, bytes_=None, checksum=None, world_size=None,
-                 shards=None, duration=None, blocking=None, written=True, reason=None):
+                 shards=None, duration=None, blocking=None, written=True, reason=None, replicas=None):
         self.checkpoint_id = checkpoint_id
         self.step = step
         self.path = path
@@ -118,6 +177,7 @@ class CheckpointInfo(object):
         self.blocking = blocking
         self.written = written
         self.reason = reason
+        self.replicas = replicas     # the nodes holding a copy, for a checkpoint on the nodes' own disks
 
     def __repr__(self):
         return "CheckpointInfo(%s step=%s %s)" % (self.checkpoint_id, self.step, "written" if self.written else "-")
@@ -297,10 +357,14 @@ class CheckpointManager(object):
     ``"dcp"`` (``torch.distributed.checkpoint``: every rank writes its shards; every rank must call save).
     ``async_write``: periodic saves serialise in memory (the blocking part) and write in a background thread.
     ``before_write``: a function called after ``started`` and before writing (tests use it to slow saves down).
+    ``durable``: whether ``directory`` outlives any node: ``True`` (a shared file system, object storage mounted as
+    one), ``False`` (each node's own disk: every node keeps its own copy, written synchronously, and ``save`` and
+    ``restore`` are collectives every rank calls), ``None`` (default: ``LIFELINE_CHECKPOINTS_DURABLE``, else not
+    said). Lifeline counts a checkpoint as protection against losing a node by it.
     """
 
     def __init__(self, directory, agent=None, keep=3, verify="async", format=FORMAT_TORCH, async_write=False,
-                 rank=None, world_size=None, before_write=None):
+                 rank=None, world_size=None, before_write=None, durable=None):
         if agent is None:
             import lifeline_agent
             agent = lifeline_agent.get()
@@ -319,6 +383,13 @@ class CheckpointManager(object):
         cfg = agent.config
         self.rank = cfg.rank if rank is None else rank
         self.world_size = cfg.world_size if world_size is None else world_size
+        self.local_rank = 0 if self.rank == 0 else cfg.local_rank
+        self.local_world_size = max(1, cfg.local_world_size)
+        self.node = cfg.node or socket.gethostname()
+        self.durable = durable if durable is not None else getattr(cfg, "checkpoints_durable", None)
+        if self.durable is not None:
+            self.durable = bool(self.durable)
+        self._shared_with = set()    # nodes seen writing the same checkpoint into this directory
         self._verified = {}          # path -> (mtime of the manifest, ok, checksum)
         self._lock = threading.Lock()
         self._background = []
@@ -327,6 +398,8 @@ class CheckpointManager(object):
         self._branch = 0             # restores after the first one (rolled back): ids stay unique
         self._dcp_objects = (None, None)
         agent.set_restore_check(self.can_restore)
+        if hasattr(agent, "set_storage_check"):
+            agent.set_storage_check(self.survives_a_node)
 
     # ------------------------------------------------------------------ naming
     @property
@@ -344,6 +417,51 @@ class CheckpointManager(object):
     def path_of(self, checkpoint_id):
         return os.path.join(self.directory, safe_name(checkpoint_id))
 
+    # ------------------------------------------------------------------ where the copies are
+    def nodes(self):
+        """Nodes of the job as torchrun started it (every node runs the same number of ranks)."""
+        return max(1, -(-self.world_size // self.local_world_size))
+
+    def survives_a_node(self):
+        """(True, None) when a save made now outlives the loss of any one node, else (False, why): the agent answers
+        Lifeline's commands that ask for such a save with it."""
+        if self.durable:
+            return True, None
+        if self.format == FORMAT_TORCH and self.nodes() > 1:
+            return True, None        # every node keeps its own copy
+        if self.format == FORMAT_DCP:
+            return False, ("no durable checkpoint storage: sharded checkpoints (format=dcp) in %s are in pieces on "
+                           "every node; declare a directory that outlives the nodes (CheckpointManager(directory, "
+                           "durable=True))" % self.directory)
+        return False, ("no durable checkpoint storage: this trainer saves to %s on its only node; declare a directory "
+                       "that outlives the node (CheckpointManager(directory, durable=True), or "
+                       "LIFELINE_CHECKPOINTS_DURABLE=1)" % self.directory)
+
+    def _on_every_node(self, reason):
+        """Whether this save goes to every node (each keeps its own copy) rather than to rank 0's directory alone."""
+        if self.format != FORMAT_TORCH or self.durable:
+            return False
+        if self.durable is False:
+            return True
+        # Not said: the saves that must outlive a node (before an exit, or as Lifeline asks) go to every node.
+        return reason in ("prepare_exit", "signal") or self.agent.task_storage() == "durable"
+
+    def _node_group(self):
+        """torch.distributed when the ranks span several nodes and a process group is up, else None."""
+        if self.nodes() <= 1:
+            return None
+        try:
+            import torch.distributed as dist
+        except ImportError:
+            return None
+        if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() <= 1:
+            return None
+        return dist
+
+    def _keeps_copy(self):
+        """Whether this rank looks after a copy in its own directory (writes, verifies and prunes it)."""
+        return self.rank == 0 or (self.local_rank == 0 and not self.durable and self.format == FORMAT_TORCH)
+
     def _emit(self, event):
         if self.reports:
             self.agent.emit(event)
@@ -357,6 +475,9 @@ class CheckpointManager(object):
         cid = self.checkpoint_id(step)
         self._saved_any = True
         self.agent.note_saving(cid, step)
+        if self._on_every_node(reason):
+            return self._save_on_every_node(cid, step, reason, model, optimizer, scheduler, sampler, extra,
+                                            samples_seen, rng)
         writes = self.format == FORMAT_DCP or self.rank == 0
         if not writes:
             self.agent.note_checkpoint(cid, step, ok=True)
@@ -389,6 +510,54 @@ class CheckpointManager(object):
         self._completed(info, async_=False)
         return info
 
+    def _save_on_every_node(self, cid, step, reason, model, optimizer, scheduler, sampler, extra, samples_seen,
+                            rng):
+        """The local rank 0 of every node writes a copy to its own directory; the nodes' outcomes are gathered (a
+        collective: every rank calls save) and rank 0 reports the checkpoint with the nodes that hold it."""
+        writes = self.local_rank == 0
+        t0 = time.monotonic()
+        info, error = None, None
+        if writes:
+            self._emit(self.agent.events.checkpoint_started(cid, step, async_=False, reason=reason))
+            try:
+                if self.before_write is not None:
+                    self.before_write(step, reason)
+                payload = self._payload(step, model, optimizer, scheduler, sampler, extra, samples_seen, rng)
+                info = self._write(cid, step, payload, None, t0, reason)
+            except BaseException as e:  # noqa: BLE001 - every rank must reach the gather below first
+                error = e
+        outcomes = [(self.node, info is not None, None if error is None else "%s: %s" % (type(error).__name__, error))
+                    ] if writes else []
+        dist = self._node_group()
+        if dist is not None:
+            try:
+                gathered = all_gather_json(dist, outcomes[0] if outcomes else None)
+                outcomes = [tuple(o) for o in gathered if o is not None]
+            except Exception as e:  # noqa: BLE001 - a node went away: count what this rank knows
+                LOG.warning("lifeline: could not learn which nodes hold checkpoint %s (%s); counting this node's copy "
+                            "only", cid, str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
+        held = sorted({n for n, ok, _ in outcomes if ok})
+        for n, ok, why in outcomes:
+            if not ok and n != self.node:
+                LOG.warning("lifeline: node %s could not keep its copy of checkpoint %s: %s", n, cid, why)
+        if not writes:
+            self.agent.note_checkpoint(cid, step, ok=bool(held))
+            return CheckpointInfo(cid, step, path=self.path_of(cid), written=False, world_size=self.world_size,
+                                  reason=reason, replicas=held)
+        if error is not None:
+            if self.reports:
+                self._failed(cid, step, error)
+                raise error
+            # Another node's copy is the checkpoint; this one's loss is logged and training goes on.
+            LOG.warning("lifeline: this node's copy of checkpoint %s failed: %s", cid, error)
+            self.agent.note_checkpoint(cid, step, ok=bool(held))
+            return CheckpointInfo(cid, step, path=self.path_of(cid), written=False, world_size=self.world_size,
+                                  reason=reason, replicas=held)
+        info.blocking = info.duration = time.monotonic() - t0
+        info.replicas = held or [self.node]
+        self._completed(info, async_=False)
+        return info
+
     def _finish_async(self, cid, step, data, t0, blocking, reason):
         try:
             info = self._write(cid, step, data, None, t0, reason)
@@ -405,12 +574,16 @@ class CheckpointManager(object):
         self.agent.note_checkpoint(cid, step, ok=False)
 
     def _completed(self, info, async_):
+        replicas = info.replicas
+        if replicas is None and not self.durable and self.format == FORMAT_TORCH:
+            replicas = [self.node]     # rank 0's directory alone: on this node's disk unless said otherwise
         self._emit(self.agent.events.checkpoint_completed(
             info.checkpoint_id, info.step, info.duration, info.blocking, bytes_=info.bytes, uri=info.uri,
-            checksum=info.checksum, shards=info.shards, async_=async_, world_size=info.world_size))
+            checksum=info.checksum, shards=info.shards, async_=async_, world_size=info.world_size,
+            durable=self.durable, replicas=replicas))
         self.agent.note_checkpoint(info.checkpoint_id, info.step, ok=True)
         LOG.info("lifeline: checkpoint %s saved (%s bytes, %.2f s)", info.checkpoint_id, info.bytes, info.duration)
-        if self.reports:
+        if self._keeps_copy():
             if self.verify_mode == "sync":
                 self.verify(info.checkpoint_id)
                 self.prune()
@@ -477,7 +650,8 @@ class CheckpointManager(object):
 
     def _write(self, cid, step, payload, state, t0, reason):
         final = self.path_of(cid)
-        tmp = os.path.join(self.directory, ".tmp-%s-%d" % (safe_name(cid), os.getpid()))
+        tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
+                                                              os.getpid()))
         if self.format == FORMAT_DCP:
             tmp = os.path.join(self.directory, ".tmp-%s" % safe_name(cid))   # the same path on every rank
         if os.path.exists(tmp) and self.rank == 0:
@@ -530,18 +704,29 @@ class CheckpointManager(object):
                 "files": files, "checksum": checksum, "created": rfc3339(), "reason": reason,
                 "runId": self.agent.config.run_id, "restartCount": self.agent.config.restart_count,
                 "launch": self.agent.config.launch,
-                "host": socket.gethostname(), "shards": shards,
+                "host": socket.gethostname(), "node": self.node, "shards": shards,
             }
             atomic_write_bytes(os.path.join(tmp, MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
             fsync_dir(tmp)
-            trash = None
-            if os.path.exists(final):
-                trash = final + ".old-%d" % os.getpid()
-                os.replace(final, trash)
-            os.replace(tmp, final)
-            fsync_dir(self.directory)
-            if trash:
-                shutil.rmtree(trash, ignore_errors=True)
+            peer = self._peer_copy(final, cid)
+            if peer is None:
+                trash = None
+                if os.path.exists(final):
+                    trash = final + ".old-%s-%d" % (safe_name(self.node, "node"), os.getpid())
+                    os.replace(final, trash)
+                try:
+                    os.replace(tmp, final)
+                except OSError:
+                    # Another node renamed its copy into place first: the directory is shared.
+                    peer = self._peer_copy(final, cid)
+                    if peer is None:
+                        raise
+                fsync_dir(self.directory)
+                if trash:
+                    shutil.rmtree(trash, ignore_errors=True)
+            if peer is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+                files, checksum = peer["files"], peer.get("checksum")
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -549,6 +734,19 @@ class CheckpointManager(object):
         return CheckpointInfo(cid, step, path=final, uri=_file_uri(final), bytes_=size, checksum=checksum,
                               world_size=self.world_size, shards=shards, duration=time.monotonic() - t0,
                               reason=reason)
+
+    def _peer_copy(self, final, cid):
+        """The manifest at ``final`` when another node wrote the same checkpoint there (the directory is shared by
+        the nodes although not declared durable), else None."""
+        m = self._read_manifest(final) if os.path.isdir(final) else None
+        if m is None or m.get("checkpointId") != cid or m.get("node", self.node) == self.node:
+            return None
+        if m["node"] not in self._shared_with:
+            self._shared_with.add(m["node"])
+            LOG.warning("lifeline: node %s wrote checkpoint %s into %s as well: the nodes share this directory; "
+                        "declare CheckpointManager(%r, durable=True) so that Lifeline counts it and one node writes",
+                        m["node"], cid, self.directory, self.directory)
+        return m
 
     # ------------------------------------------------------------------ reading
     def _read_manifest(self, path):
@@ -664,8 +862,18 @@ class CheckpointManager(object):
     def restore(self, model=None, optimizer=None, scheduler=None, sampler=None, checkpoint_id=None, state=None,
                 map_location="cpu", strict=True, rng=True):
         """Loads the newest intact checkpoint (or ``checkpoint_id``) into the given objects and tells Lifeline
-        (trainer.restored). Returns a :class:`Restored`, or None when there is nothing to restore."""
-        if checkpoint_id is not None:
+        (trainer.restored). Returns a :class:`Restored`, or None when there is nothing to restore. With directories
+        not declared durable, on a job of several nodes, it is a collective (every rank calls it): the ranks restore
+        the newest checkpoint any node holds, and the nodes without it receive it from one that has it."""
+        dist = self._node_group() if not self.durable and self.format == FORMAT_TORCH else None
+        received = None
+        if dist is not None:
+            m, received = self._agree(dist, checkpoint_id)
+            if m is None:
+                if checkpoint_id is not None:
+                    raise FileNotFoundError("no node holds checkpoint %s" % checkpoint_id)
+                return None
+        elif checkpoint_id is not None:
             path = self.path_of(checkpoint_id)
             m = self._read_manifest(path)
             if m is None:
@@ -683,7 +891,8 @@ class CheckpointManager(object):
         cid = m.get("checkpointId") or os.path.basename(path)
         import torch
         if m.get("format", FORMAT_TORCH) == FORMAT_TORCH:
-            payload = _torch_load(torch, os.path.join(path, STATE_FILE), map_location)
+            payload = _torch_load(torch, io.BytesIO(received) if received is not None
+                                  else os.path.join(path, STATE_FILE), map_location)
         else:
             import torch.distributed.checkpoint as dcp
             payload = _torch_load(torch, os.path.join(path, "meta.pt"), map_location)
@@ -724,10 +933,92 @@ class CheckpointManager(object):
                  payload.get("world_size"), self.world_size)
         return Restored(cid, step, payload.get("world_size", m.get("worldSize")), path, payload, m)
 
+    def _local_choice(self, checkpoint_id):
+        """This directory's candidate for a restore: ``checkpoint_id`` when it is here and intact, else (no id
+        asked) the newest intact one; None."""
+        if checkpoint_id is None:
+            return self.latest()
+        path = self.path_of(checkpoint_id)
+        m = self._read_manifest(path)
+        if m is None:
+            return None
+        if self._known_ok(path) is not True and not self.verify(checkpoint_id, path=path)[0]:
+            return None
+        m["path"] = path
+        return m
+
+    def _agree(self, dist, checkpoint_id):
+        """Directories on the nodes' own disks, a job on several nodes: every rank restores the same checkpoint,
+        ``checkpoint_id`` or the newest one any node holds; a node that lacks it receives it from the first rank
+        whose node holds it, and keeps a copy. Returns (manifest, state bytes received or None), or (None, None)."""
+        has = None
+        if self.local_rank == 0:
+            m = self._local_choice(checkpoint_id)
+            if m is not None and m.get("format", FORMAT_TORCH) == FORMAT_TORCH and not m.get("broken"):
+                has = {"id": m.get("checkpointId") or os.path.basename(m["path"]), "step": int(m["step"]),
+                       "created": m.get("created") or ""}
+        everyone = all_gather_json(dist, {"node": self.node, "lead": self.local_rank == 0, "has": has})
+        offers = [(r, e["has"]) for r, e in enumerate(everyone) if e and e["lead"] and e["has"]]
+        if not offers:
+            return None, None
+        best = max((h for _, h in offers), key=lambda h: (h["step"], h["created"], h["id"]))
+        holders = {everyone[r]["node"] for r, h in offers if h["id"] == best["id"]}
+        nodes = {e["node"] for e in everyone if e}
+        if holders < nodes:
+            src = min(r for r, h in offers if h["id"] == best["id"])
+            manifest = state = None
+            if self.rank == src:
+                path = self.path_of(best["id"])
+                with open(os.path.join(path, MANIFEST), "rb") as f:
+                    manifest = f.read()
+                with open(os.path.join(path, STATE_FILE), "rb") as f:
+                    state = f.read()
+            data = {"manifest": broadcast_bytes(dist, manifest, src), "state": broadcast_bytes(dist, state, src)}
+            if self.node not in holders:
+                m = json.loads(data["manifest"].decode("utf-8"))
+                want = m.get("files", {}).get(STATE_FILE, {}).get("sha256")
+                if hashlib.sha256(data["state"]).hexdigest() != want:
+                    raise ValueError("checkpoint %s arrived from another node damaged (checksum mismatch)"
+                                     % best["id"])
+                if self.local_rank == 0:
+                    self._keep_received(best["id"], data)
+                m["path"] = self.path_of(best["id"])
+                LOG.info("lifeline: checkpoint %s (step %s) received from rank %d: this node had %s", best["id"],
+                         best["step"], src, "an older one" if any(everyone[r]["node"] == self.node for r, _ in offers)
+                         else "none")
+                return m, data["state"]
+        path = self.path_of(best["id"])
+        m = self._read_manifest(path)
+        if m is None:
+            raise FileNotFoundError("checkpoint %s went missing from %s during the restore" % (best["id"], path))
+        m["path"] = path
+        return m, None
+
+    def _keep_received(self, cid, data):
+        """Writes a checkpoint received from another node into this node's directory (atomically, as a save)."""
+        final = self.path_of(cid)
+        tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
+                                                              os.getpid()))
+        try:
+            os.makedirs(tmp, exist_ok=True)
+            for name, blob in ((STATE_FILE, data["state"]), (MANIFEST, data["manifest"])):
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(blob)
+                    f.flush()
+                    os.fsync(f.fileno())
+            fsync_dir(tmp)
+            if os.path.exists(final):
+                shutil.rmtree(final, ignore_errors=True)
+            os.replace(tmp, final)
+            fsync_dir(self.directory)
+        except OSError as e:
+            shutil.rmtree(tmp, ignore_errors=True)
+            LOG.warning("lifeline: could not keep a copy of checkpoint %s received from another node: %s", cid, e)
+
     # ------------------------------------------------------------------ retention
     def prune(self):
         """Keeps the newest ``keep`` intact checkpoints; deletes older ones (and stale temporary directories)."""
-        if self.rank != 0:
+        if not self._keeps_copy():
             return []
         removed = []
         good = 0

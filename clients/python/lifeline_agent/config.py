@@ -48,9 +48,9 @@ class Config(object):
         self.command_wait = 30          # LIFELINE_COMMAND_WAIT, s of one long poll
         self.checkpoint_interval = None  # LIFELINE_CHECKPOINT_INTERVAL, s between agent-planned saves (none: off)
         self.hold_grace = 30.0          # LIFELINE_HOLD_GRACE, s held past a prepare_exit deadline before resuming
-        self.checkpoints_durable = False  # LIFELINE_CHECKPOINTS_DURABLE=1: the trainer's saves outlive the node
-        #                                 (object storage, a shared file system): a command with storage=durable is
-        #                                 obeyed; without it such a command is rejected, saying why
+        self.checkpoints_durable = None  # LIFELINE_CHECKPOINTS_DURABLE: 1, the trainer's saves outlive any node
+        #                                 (object storage, a shared file system); 0, they stay on the nodes' own
+        #                                 disks; unset, not said (CheckpointManager(durable=...) says it in the script)
         self.hold_heartbeat = 1.0       # LIFELINE_HOLD_HEARTBEAT, s between liveness collectives while holding
         self.hold_timeout = 600.0       # LIFELINE_HOLD_TIMEOUT, s one liveness collective may take at most
         self.shutdown_timeout = 30.0    # LIFELINE_SHUTDOWN_TIMEOUT (else TORCH_ELASTIC_SHUTDOWN_TIMEOUT), the
@@ -154,7 +154,7 @@ class Config(object):
         interval = env_float(env, "LIFELINE_CHECKPOINT_INTERVAL", 0.0, 0.0)
         c.checkpoint_interval = interval if interval > 0 else None
         c.hold_grace = env_float(env, "LIFELINE_HOLD_GRACE", c.hold_grace, 0.0)
-        c.checkpoints_durable = env_bool(env, "LIFELINE_CHECKPOINTS_DURABLE", False)
+        c.checkpoints_durable = env_bool(env, "LIFELINE_CHECKPOINTS_DURABLE", None)
         c.hold_heartbeat = env_float(env, "LIFELINE_HOLD_HEARTBEAT", c.hold_heartbeat, 0.05)
         c.hold_timeout = env_float(env, "LIFELINE_HOLD_TIMEOUT", c.hold_timeout, 1.0)
         c.shutdown_timeout = env_float(env, "LIFELINE_SHUTDOWN_TIMEOUT",

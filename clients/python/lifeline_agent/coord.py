@@ -41,7 +41,7 @@ class Plan(object):
     """What every rank does at ``step``: ``kind`` "save" (then hold when ``hold``) or "restore"."""
 
     def __init__(self, seq, step, kind="save", reason="command", hold=False, commands=(), deadline=None,
-                 checkpoint_id=None, uri=None):
+                 checkpoint_id=None, uri=None, storage=None):
         self.seq = seq
         self.step = step
         self.kind = kind
@@ -51,6 +51,7 @@ class Plan(object):
         self.deadline = deadline          # RFC 3339 text or None
         self.checkpoint_id = checkpoint_id
         self.uri = uri
+        self.storage = storage            # "durable": the save must outlive the loss of a node; None: any
         self.decision = None              # True: act; False: skip (some rank was late or silent)
         self.decided = threading.Event()
         self.note = ""
@@ -58,13 +59,13 @@ class Plan(object):
     def encode(self):
         return json.dumps({"seq": self.seq, "step": self.step, "kind": self.kind, "reason": self.reason,
                            "hold": self.hold, "commands": self.commands, "deadline": self.deadline,
-                           "checkpointId": self.checkpoint_id, "uri": self.uri})
+                           "checkpointId": self.checkpoint_id, "uri": self.uri, "storage": self.storage})
 
     @classmethod
     def decode(cls, raw):
         d = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
         return cls(d["seq"], d["step"], d.get("kind", "save"), d.get("reason", "command"), bool(d.get("hold")),
-                   d.get("commands") or (), d.get("deadline"), d.get("checkpointId"), d.get("uri"))
+                   d.get("commands") or (), d.get("deadline"), d.get("checkpointId"), d.get("uri"), d.get("storage"))
 
     def decide(self, ok, note=""):
         if self.decision is None:
@@ -81,7 +82,7 @@ class Wish(object):
     """Something rank 0 was asked to get done at an agreed step."""
 
     def __init__(self, kind="save", reason="command", hold=False, command_id=None, deadline=None,
-                 checkpoint_id=None, uri=None):
+                 checkpoint_id=None, uri=None, storage=None):
         self.kind = kind
         self.reason = reason
         self.hold = hold
@@ -89,16 +90,19 @@ class Wish(object):
         self.deadline = deadline
         self.checkpoint_id = checkpoint_id
         self.uri = uri
+        self.storage = storage
 
 
 def merge_saves(requests):
-    """One save for several requests: the strongest reason, hold when any asks, every command, the first deadline."""
+    """One save for several requests: the strongest reason, hold when any asks, every command, the first deadline,
+    storage that outlives a node when any asks."""
     reason = max((r.reason for r in requests), key=lambda x: REASON_ORDER.get(x, 1))
     commands = []
     for r in requests:
         commands.extend(r.command_ids)
     deadlines = [r.deadline for r in requests if r.deadline]
-    return reason, any(r.hold for r in requests), commands, (min(deadlines) if deadlines else None)
+    storage = "durable" if any(getattr(r, "storage", None) == "durable" for r in requests) else None
+    return reason, any(r.hold for r in requests), commands, (min(deadlines) if deadlines else None), storage
 
 
 class Coordinator(object):
@@ -190,8 +194,8 @@ class LocalCoordinator(Coordinator):
             saves = [r for r in self._requests if r.kind == "save"]
             if saves:
                 self._requests = [r for r in self._requests if r.kind != "save"]
-                reason, hold, commands, deadline = merge_saves(saves)
-                plan = Plan(self._seq, step, "save", reason, hold, commands, deadline)
+                reason, hold, commands, deadline, storage = merge_saves(saves)
+                plan = Plan(self._seq, step, "save", reason, hold, commands, deadline, storage=storage)
             else:
                 r = self._requests.pop(0)
                 plan = Plan(self._seq, step, r.kind, r.reason, r.hold, r.command_ids, r.deadline,
@@ -433,11 +437,11 @@ class StoreCoordinator(Coordinator):
             saves = [r for r in self._requests if r.kind == "save"]
             if saves:
                 self._requests = [r for r in self._requests if r.kind != "save"]
-                reason, hold, commands, deadline = merge_saves(saves)
-                req_plan = ("save", reason, hold, commands, deadline, None, None)
+                reason, hold, commands, deadline, storage = merge_saves(saves)
+                req_plan = ("save", reason, hold, commands, deadline, None, None, storage)
             else:
                 r = self._requests.pop(0)
-                req_plan = (r.kind, r.reason, r.hold, r.command_ids, r.deadline, r.checkpoint_id, r.uri)
+                req_plan = (r.kind, r.reason, r.hold, r.command_ids, r.deadline, r.checkpoint_id, r.uri, r.storage)
             step = self.agent._step + self._lead_steps()
             plan = Plan(self._seq, step, *req_plan)
             self._seq += 1
@@ -519,7 +523,8 @@ class StoreCoordinator(Coordinator):
                 self._inflight = None
                 if replan:
                     self._lead_factor = min(self._lead_factor * 2, 64.0)
-                    r = Wish(plan.kind, plan.reason, plan.hold, None, plan.deadline, plan.checkpoint_id, plan.uri)
+                    r = Wish(plan.kind, plan.reason, plan.hold, None, plan.deadline, plan.checkpoint_id, plan.uri,
+                             plan.storage)
                     r.command_ids = list(plan.commands)
                     self._requests.insert(0, r)
                 else:

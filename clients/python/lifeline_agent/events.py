@@ -65,7 +65,10 @@ class EventFactory(object):
         return self.event("trainer.checkpoint.started", checkpoint_id + "/started", data, time)
 
     def checkpoint_completed(self, checkpoint_id, step, duration_seconds, blocking_seconds, bytes_=None, uri=None,
-                             checksum=None, shards=None, async_=False, world_size=None, time=None):
+                             checksum=None, shards=None, async_=False, world_size=None, time=None, durable=None,
+                             replicas=None):
+        """``durable``: what the script declared about where it saves (True: outlives any node; False: the nodes'
+        own disks; None: not said). ``replicas``: the nodes holding a copy, for a checkpoint on the nodes' disks."""
         data = {
             "checkpointId": checkpoint_id,
             "step": int(step),
@@ -83,6 +86,10 @@ class EventFactory(object):
             data["shards"] = max(1, int(shards))
         if world_size is not None:
             data["worldSize"] = max(1, int(world_size))
+        if durable is not None:
+            data["durable"] = bool(durable)
+        if replicas:
+            data["replicas"] = [str(n) for n in list(dict.fromkeys(replicas))[:64]]
         return self.event("trainer.checkpoint.completed", checkpoint_id + "/completed", data, time)
 
     def checkpoint_failed(self, checkpoint_id, step, error=None, time=None):

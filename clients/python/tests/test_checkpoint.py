@@ -4,6 +4,9 @@ import json
 import os
 import random
 import shutil
+import socket
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -135,7 +138,8 @@ class ManagerTest(unittest.TestCase):
                                  "trainer.checkpoint.verified"])
         done = self.lifeline.events("trainer.checkpoint.completed")[0]["data"]
         self.assertEqual(set(done), {"checkpointId", "step", "bytes", "durationSeconds", "blockingSeconds", "uri",
-                                     "checksum", "shards", "async", "worldSize"})
+                                     "checksum", "shards", "async", "worldSize", "replicas"})
+        self.assertEqual(done["replicas"], ["node-a"])     # not declared durable: on this node's disk
         self.assertEqual(done["uri"], "file://" + info.path + "/")
         self.assertEqual(done["bytes"], os.path.getsize(os.path.join(info.path, "state.pt")))
         self.assertIsInstance(done["bytes"], int)
@@ -271,6 +275,181 @@ class ManagerTest(unittest.TestCase):
         self.assertEqual(r.step, 12)
         for a, b in zip(m.state_dict().values(), m2.state_dict().values()):
             self.assertTrue(torch.equal(a, b))
+
+
+    def completed(self):
+        self.agent.flush(3)
+        return [e["data"] for e in self.lifeline.events("trainer.checkpoint.completed")]
+
+    def test_the_declaration_goes_with_every_checkpoint(self):
+        m, opt = self.model()
+        CheckpointManager(os.path.join(self.dir, "shared"), agent=self.agent, verify="off",
+                          durable=True).save(1, model=m, optimizer=opt)
+        CheckpointManager(os.path.join(self.dir, "local"), agent=self.agent, verify="off",
+                          durable=False).save(2, model=m, optimizer=opt)
+        CheckpointManager(os.path.join(self.dir, "unsaid"), agent=self.agent, verify="off").save(3, model=m,
+                                                                                                 optimizer=opt)
+        shared, local, unsaid = self.completed()
+        self.assertIs(shared["durable"], True)
+        self.assertNotIn("replicas", shared)
+        self.assertIs(local["durable"], False)
+        self.assertEqual(local["replicas"], ["node-a"])
+        self.assertNotIn("durable", unsaid)
+        self.assertEqual(unsaid["replicas"], ["node-a"])
+
+    def test_the_environment_declares_what_the_script_does_not(self):
+        self.agent.config.checkpoints_durable = True
+        m, opt = self.model()
+        CheckpointManager(os.path.join(self.dir, "a"), agent=self.agent, verify="off").save(1, model=m, optimizer=opt)
+        CheckpointManager(os.path.join(self.dir, "b"), agent=self.agent, verify="off",
+                          durable=False).save(2, model=m, optimizer=opt)
+        by_env, by_script = self.completed()
+        self.assertIs(by_env["durable"], True)
+        self.assertIs(by_script["durable"], False)
+
+    def test_a_copy_another_node_wrote_into_the_same_directory_is_kept_not_replaced(self):
+        # Two nodes that share a directory they did not declare durable both write an exit save into it.
+        m, opt = self.model()
+        mine = CheckpointManager(self.dir, agent=self.agent, verify="off", durable=False)
+        first = mine.save(5, model=m, optimizer=opt, reason="prepare_exit")
+        with open(os.path.join(first.path, "manifest.json")) as f:
+            manifest = json.load(f)
+        manifest["node"] = "node-b"                      # as if node-b had renamed its copy into place first
+        atomic_write_bytes(os.path.join(first.path, "manifest.json"), json.dumps(manifest).encode("utf-8"))
+        with self.assertLogs("lifeline_agent", "WARNING") as logs:
+            again = mine.save(5, model=m, optimizer=opt, reason="prepare_exit")
+        self.assertEqual(again.checkpoint_id, first.checkpoint_id)
+        self.assertEqual(sorted(os.listdir(self.dir)), [first.checkpoint_id])
+        with open(os.path.join(first.path, "manifest.json")) as f:
+            self.assertEqual(json.load(f)["node"], "node-b")
+        self.assertTrue(any("share this directory" in line for line in logs.output))
+        self.assertTrue(mine.verify(first.checkpoint_id, emit=False)[0])
+
+
+_TWO_NODES = r"""
+import json, os, sys
+import torch
+import torch.distributed as dist
+from lifeline_agent.agent import Agent
+from lifeline_agent.config import Config
+from lifeline_agent.checkpoint import CheckpointManager
+
+dist.init_process_group("gloo", init_method="env://")
+rank = dist.get_rank()
+agent = Agent(Config.from_env(), install_signals=False)
+declared = {"true": True, "false": False, "none": None}[sys.argv[1]]
+torch.manual_seed(100 + rank)                    # each rank starts from its own weights
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+ck = CheckpointManager(os.environ["CKPT_DIR"], agent=agent, verify="sync", durable=declared)
+out = {"rank": rank}
+for action in sys.argv[2:]:
+    kind, _, arg = action.partition(":")
+    if kind == "save":
+        step, reason = arg.split(",")
+        if rank == 0:
+            torch.manual_seed(int(step))
+            with torch.no_grad():
+                for p in model.parameters():
+                    p.copy_(torch.randn_like(p))
+        dist.broadcast(model.weight.data, 0); dist.broadcast(model.bias.data, 0)
+        info = ck.save(int(step), model=model, optimizer=opt, reason=reason)
+        out.setdefault("saved", []).append(info.checkpoint_id)
+    elif kind == "restore":
+        with torch.no_grad():
+            for p in model.parameters():
+                p.zero_()
+        r = ck.restore(model=model, optimizer=opt)
+        out["restored"] = r.checkpoint_id if r else None
+        out["weights"] = model.weight.data.sum().item()
+out["files"] = sorted(n for n in os.listdir(os.environ["CKPT_DIR"]) if not n.startswith("."))
+agent.close(5)
+dist.barrier()
+dist.destroy_process_group()
+print("RESULT " + json.dumps(out), flush=True)
+"""
+
+
+@needs_torch
+class TwoNodesTest(unittest.TestCase):
+    """Two ranks on two "nodes" (one rank each, gloo on CPU), each with a directory of its own disk."""
+
+    def setUp(self):
+        self.lifeline = FakeLifeline()
+        self.dir = tempfile.mkdtemp()
+        self.script = os.path.join(self.dir, "two_nodes.py")
+        with open(self.script, "w") as f:
+            f.write(_TWO_NODES)
+
+    def tearDown(self):
+        self.lifeline.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def node_dir(self, node):
+        return os.path.join(self.dir, node)
+
+    def run_job(self, declared, *actions):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        procs = []
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        for rank, node in enumerate(("node-a", "node-b")):
+            env = dict(os.environ)
+            env.update(base_env(self.lifeline.url, LIFELINE_NODE=node, LIFELINE_EXCEPTION_HOOK="0", RANK=rank,
+                                LOCAL_RANK=0, WORLD_SIZE=2, LOCAL_WORLD_SIZE=1, GROUP_RANK=rank,
+                                MASTER_ADDR="127.0.0.1", MASTER_PORT=port, CKPT_DIR=self.node_dir(node),
+                                PYTHONPATH=here, OMP_NUM_THREADS=1))
+            procs.append(subprocess.Popen([sys.executable, self.script, declared] + list(actions), env=env,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        results = []
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            self.assertEqual(p.returncode, 0, err[-3000:])
+            results.append(json.loads([line for line in out.splitlines() if line.startswith("RESULT ")][-1][7:]))
+        return results
+
+    def completed(self, cid):
+        return self.lifeline.wait_for(lambda: next((e["data"] for e in self.lifeline.events(
+            "trainer.checkpoint.completed") if e["data"]["checkpointId"] == cid), None))
+
+    def test_node_local_checkpoints_are_kept_on_every_node_and_reported_with_both(self):
+        a, b = self.run_job("false", "save:10,periodic")
+        cid = a["saved"][0]
+        self.assertEqual(b["saved"], [cid])
+        self.assertEqual(a["files"], [cid])
+        self.assertEqual(b["files"], [cid])
+        done = self.completed(cid)
+        self.assertIs(done["durable"], False)
+        self.assertEqual(done["replicas"], ["node-a", "node-b"])
+        self.assertEqual(len([e for e in self.lifeline.events("trainer.checkpoint.completed")]), 1)
+
+    def test_a_node_that_lost_its_disk_gets_the_newest_checkpoint_from_the_other_and_both_restore_it(self):
+        a, _ = self.run_job("false", "save:10,periodic", "save:20,periodic")
+        shutil.rmtree(self.node_dir("node-b"))             # a new node in place of node-b
+        a2, b2 = self.run_job("false", "restore")
+        newest = a["saved"][-1]
+        self.assertEqual((a2["restored"], b2["restored"]), (newest, newest))
+        self.assertAlmostEqual(a2["weights"], b2["weights"], places=5)
+        self.assertNotEqual(a2["weights"], 0.0)
+        self.assertIn(newest, b2["files"])                   # node-b keeps its own copy now
+
+    def test_not_declared_the_periodic_saves_stay_with_rank_0_and_an_exit_save_goes_to_every_node(self):
+        a, b = self.run_job("none", "save:10,periodic", "save:11,prepare_exit")
+        periodic, exit_save = a["saved"]
+        self.assertEqual(a["files"], [exit_save, periodic] if exit_save < periodic else [periodic, exit_save])
+        self.assertEqual(b["files"], [exit_save])
+        self.assertEqual(self.completed(periodic)["replicas"], ["node-a"])
+        self.assertEqual(self.completed(exit_save)["replicas"], ["node-a", "node-b"])
+        self.assertNotIn("durable", self.completed(exit_save))
+
+    def test_declared_durable_only_rank_0_writes(self):
+        a, b = self.run_job("true", "save:10,prepare_exit")
+        self.assertEqual(a["files"], a["saved"])
+        self.assertEqual(b["files"], [])
+        done = self.completed(a["saved"][0])
+        self.assertIs(done["durable"], True)
+        self.assertNotIn("replicas", done)
 
 
 if __name__ == "__main__":

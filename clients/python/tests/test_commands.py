@@ -107,13 +107,48 @@ class AgentCommandsTest(unittest.TestCase):
         self.assertIn("step-%d" % task.step, acks[1][2])
         self.assertIsNone(self.agent.checkpoint_requested())
 
-    def test_a_durable_checkpoint_is_refused_by_a_trainer_whose_saves_stay_on_the_node(self):
+    def next_task(self):
+        for step in range(1, 50):
+            task = self.agent.step(step)
+            if task:
+                return task
+            time.sleep(0.01)
+        return None
+
+    def test_a_drain_asking_for_durable_storage_still_gets_a_save_and_a_hold_where_saves_stay_on_the_node(self):
+        # Never "no save and no hold": the job is about to stop, and a save and a hold beat neither.
         self.lifeline.add_command("c-durable", "prepare_exit", deadline="2099-03-01T10:05:00Z", reason="drain node-a",
                                   node="node-a", storage="durable")
         acks = self.acks("c-durable", 1)
+        self.assertEqual(acks[0][1], "accepted")
+        self.assertIn("then holding", acks[0][2])
+        self.assertIn("no durable checkpoint storage", acks[0][2])
+        task = self.next_task()
+        self.assertEqual((task.kind, task.reason, task.hold, task.storage), ("save", "prepare_exit", True, "durable"))
+        self.assertEqual(self.agent.task_storage(), "durable")
+
+    def test_a_checkpoint_now_asking_for_durable_storage_is_refused_by_a_one_node_trainer_that_saves_locally(self):
+        self.lifeline.add_command("c-durable", "checkpoint_now", deadline="2099-03-01T10:05:00Z", storage="durable")
+        acks = self.acks("c-durable", 1)
         self.assertEqual(acks[0][1], "rejected")
         self.assertIn("no durable checkpoint storage", acks[0][2])
+        self.assertIn("durable=True", acks[0][2])
         self.assertIsNone(self.agent.step(1))      # nothing was planned: no save in vain
+
+    def test_node_local_saves_of_a_job_on_several_nodes_answer_a_request_for_durable_storage(self):
+        # Every node keeps its own copy: the loss of one leaves the others'.
+        from lifeline_agent.checkpoint import CheckpointManager
+        import shutil
+        import tempfile
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d, True)
+        ck = CheckpointManager(d, agent=self.agent, world_size=2, durable=False)
+        self.assertEqual(ck.nodes(), 2)
+        self.assertEqual(ck.survives_a_node(), (True, None))
+        self.lifeline.add_command("c-durable", "checkpoint_now", deadline="2099-03-01T10:05:00Z", storage="durable")
+        self.assertEqual(self.acks("c-durable", 1)[0][1], "accepted")
+        task = self.next_task()
+        self.assertEqual(task.storage, "durable")
 
     def test_a_durable_checkpoint_is_saved_by_a_trainer_whose_saves_outlive_the_node(self):
         self.agent.config.checkpoints_durable = True

@@ -95,7 +95,7 @@ final class ActionProcedures {
     private String checkpointNow(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         String request = "request checkpoint " + job;
-        StepOutcome req = s.step(request, () -> requestCheckpoint(a, s, request, job, a.deadline(), false));
+        StepOutcome req = s.step(request, () -> requestCheckpoint(a, s, request, job, a.deadline()));
         StepOutcome wait = s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         return wait.detail();
     }
@@ -109,7 +109,7 @@ final class ActionProcedures {
         // attempts, and the retries of any failed send go on before the checkpoints are awaited.
         List<String> names = jobs.stream().map(job -> "request checkpoint " + job).toList();
         StepRunner.Together sent = s.together(names,
-                i -> () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline(), true));
+                i -> () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline()));
         s.step("cordon", () -> cluster(cluster.cordon(node), a.deadline()));
         List<StepOutcome> requests = sent.await();
         List<String> unsafe = new ArrayList<>();
@@ -147,7 +147,7 @@ final class ActionProcedures {
     private String preempt(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         String request = "request checkpoint " + job;
-        StepOutcome req = s.tolerant(request, () -> requestCheckpoint(a, s, request, job, a.deadline(), false));
+        StepOutcome req = s.tolerant(request, () -> requestCheckpoint(a, s, request, job, a.deadline()));
         if (req.state() == StepState.DONE) {
             s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         }
@@ -165,7 +165,7 @@ final class ActionProcedures {
             // prepare_exit: the trainers save and hold still until the new membership restarts them, so the
             // restart throws nothing away. A save that fails or is refused fails the rescale: no change without it.
             String request = "request checkpoint " + job;
-            StepOutcome req = s.step(request, () -> requestCheckpoint(a, s, request, job, a.deadline(), false));
+            StepOutcome req = s.step(request, () -> requestCheckpoint(a, s, request, job, a.deadline()));
             s.step("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         }
         String notify = "notify trainers";
@@ -252,13 +252,15 @@ final class ActionProcedures {
 
     /**
      * Sends checkpoint_now, or prepare_exit when the job's ranks are about to be stopped (drain, preempt): trainers
-     * then save and hold still until they restart, so no step is taken that the stop would throw away. Only a
+     * then save and hold still until they restart, so no step is taken that the stop would throw away. A drain sends
+     * it to a training job even when nothing is new since its newest checkpoint: the ranks go on stepping until the
+     * node goes, and only the hold keeps those steps from being lost. Only a
      * checkpoint that survives what the action does counts ({@link #counted}); when the job's newest one would not
      * survive a drain (it is on the local disk of the node being drained), the command asks for durable storage
      * ({@code storage=durable}); a checkpoint-now does only when it is asked to ({@code storage=durable}).
      */
-    private StepOutcome requestCheckpoint(ActionView a, StepRunner s, String step, String job, Instant deadline,
-                                          boolean onlyIfAtRisk) throws Exception {
+    private StepOutcome requestCheckpoint(ActionView a, StepRunner s, String step, String job, Instant deadline)
+            throws Exception {
         Predicate<CheckpointView> counts = counted(a);
         // One read for both: every round trip through the model's queue delays the command under heavy ingest. Kept
         // across the step's re-checks: a checkpoint its command caused must not move its own baseline.
@@ -273,9 +275,6 @@ final class ActionProcedures {
         if (a.kind() == ActionKind.DRAIN && state != JobState.RUNNING && state != JobState.RESCALING) {
             // Its trainers are starting or restarting: they would refuse, and there is nothing new to save yet.
             return StepOutcome.skipped("job " + job + " is " + state + ": not training, nothing new to save");
-        }
-        if (onlyIfAtRisk && f != null && f.stepsSince() != null && f.stepsSince() == 0 && !f.newestNotSurviving()) {
-            return StepOutcome.skipped("nothing new since checkpoint " + f.checkpointId());
         }
         long baseline = d.get().baseline();
         CommandType type = a.kind() == ActionKind.CHECKPOINT_NOW ? CommandType.CHECKPOINT_NOW : CommandType.PREPARE_EXIT;
@@ -296,9 +295,11 @@ final class ActionProcedures {
         if (!sent.ok()) {
             return StepOutcome.failed(type.wire() + " " + sent.failure());
         }
+        String surviving = a.kind() == ActionKind.DRAIN ? " surviving " + a.target() : "";
         return StepOutcome.done(type.wire() + (durable ? " to durable storage " : " ") + sent.describe()
-                + "; newest good checkpoint " + (a.kind() == ActionKind.DRAIN ? "surviving " + a.target() + " " : "")
-                + "at step " + baseline, new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
+                + (baseline < 0 ? "; no good checkpoint" + surviving + " yet"
+                        : "; newest good checkpoint" + surviving + " at step " + baseline),
+                new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
     }
 
     /**

@@ -100,11 +100,21 @@ final class DescribeCommand extends Base {
             }
             out.line("Checkpoint freshness:");
             Describer f = new Describer(out, 2);
-            String newest = Json.text(fr, "checkpointId") == null ? "none yet"
-                    : Json.text(fr, "checkpointId") + " at step " + Formats.num(fr, "step") + ", " + out.time(Json.text(fr, "completedAt"));
+            String counted = Json.text(fr, "checkpointId");
+            String anywhere = Json.text(fr, "newestCheckpointId");
+            String node = Json.text(fr, "survivingNode");
+            String newest = counted != null
+                    ? counted + " at step " + Formats.num(fr, "step") + ", " + out.time(Json.text(fr, "completedAt"))
+                    : anywhere == null ? "none yet"
+                    : "none that survives the loss of " + (node == null ? "a node" : "node " + node) + " (newest: "
+                    + anywhere + ", " + Formats.or(Json.text(fr, "newestDurability")) + ")";
             f.field("Newest good", newest);
             boolean breached = fr.path("breached").asBoolean();
-            f.field("Age", Formats.millis(fr, "ageMillis") + " (objective " + Formats.millis(fr, "objectiveMillis") + ") "
+            // Without a checkpoint that counts, the age runs from the first training step: say so, or "none yet"
+            // beside "9s ok" reads as a contradiction.
+            String age = counted != null || !Json.has(fr, "ageMillis") ? Formats.millis(fr, "ageMillis")
+                    : "no checkpoint; " + Formats.millis(fr, "ageMillis") + " of training unprotected";
+            f.field("Age", age + " (objective " + Formats.millis(fr, "objectiveMillis") + ") "
                     + (breached ? out.term().red("BREACHED") : out.term().green("ok")));
             f.field("Steps since", Formats.num(fr, "stepsSince"));
             f.field("Work at risk", Formats.hours(fr, "workAtRiskGpuHours") + " GPU-hours");

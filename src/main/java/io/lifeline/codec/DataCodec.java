@@ -123,7 +123,8 @@ final class DataCodec {
                     d.reqLong("step", 0, Long.MAX_VALUE), d.optLong("bytes", 0, Long.MAX_VALUE),
                     d.reqDouble("durationSeconds", 0, 1e7), d.reqDouble("blockingSeconds", 0, 1e7),
                     d.optString("uri"), d.optString("checksum"), d.optInt("shards", 1, Integer.MAX_VALUE),
-                    d.optBool("async", false), d.optInt("worldSize", 1, Integer.MAX_VALUE), replicas(d));
+                    d.optBool("async", false), d.optInt("worldSize", 1, Integer.MAX_VALUE), replicas(d),
+                    d.optBoolean("durable"));
             case TRAINER_CHECKPOINT_FAILED -> new TrainerData.CheckpointFailed(d.reqString("checkpointId"),
                     d.reqLong("step", 0, Long.MAX_VALUE), d.optString("error"));
             case TRAINER_CHECKPOINT_VERIFIED -> new TrainerData.CheckpointVerified(d.reqString("checkpointId"),
@@ -380,6 +381,9 @@ final class DataCodec {
             if (!c.replicas().isEmpty()) {
                 ArrayNode rs = o.putArray("replicas");
                 c.replicas().forEach(rs::add);
+            }
+            if (c.durable() != null) {
+                o.put("durable", c.durable());
             }
         } else if (t instanceof TrainerData.CheckpointFailed c) {
             o.put("checkpointId", c.checkpointId()).put("step", c.step());

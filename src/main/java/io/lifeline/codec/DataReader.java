@@ -146,6 +146,11 @@ final class DataReader {
         return v.booleanValue();
     }
 
+    /** An optional boolean that keeps "not said" apart from false: null when absent. */
+    Boolean optBoolean(String field) {
+        return get(field) == null ? null : optBool(field, false);
+    }
+
     boolean reqBool(String field) {
         JsonNode v = get(field);
         if (v == null) {

@@ -264,8 +264,10 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 Ui.kpi("job-kpi-lost", "Lost", Format.gpuHours(g.lostGpuHours()), "of " + Format.gpuHours(g.heldGpuHours())
                         + " held"),
                 Ui.kpi("job-kpi-freshness", "Newest checkpoint that survives a node",
-                        f == null ? "—" : Format.duration(f.ageMillis()),
-                        f == null ? "" : "objective " + Format.duration(f.objectiveMillis())
+                        f == null ? "—" : f.checkpointId() == null ? "none" : Format.duration(f.ageMillis()),
+                        f == null ? "" : (f.checkpointId() == null && f.ageMillis() != null
+                                ? Format.duration(f.ageMillis()) + " of training unprotected · " : "")
+                                + "objective " + Format.duration(f.objectiveMillis())
                                 + (f.breached() ? " · BREACHED" : "") + " · at risk " + Format.gpuHours(f.workAtRiskGpuHours())
                                 + (f.newestNotSurviving() ? " · NODE-LOCAL: newest " + f.newestCheckpointId()
                                 + " is lost with its node" : "")),

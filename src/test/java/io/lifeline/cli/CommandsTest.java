@@ -189,4 +189,24 @@ class CommandsTest {
         assertThat(r.out()).contains("Recommended interval:").contains("1m41s");
         assertThat(run("advice", "nope").code()).isEqualTo(Exit.NOT_FOUND);
     }
+
+    @Test
+    void freshnessWithoutACheckpointThatCountsSaysWhatItsAgeIsAndWhichCheckpointDoesNotCount() {
+        server.on("GET /api/v1/jobs/vision/vit/freshness", Reply.json("{\"checkpointId\":null,\"step\":null,"
+                + "\"ageMillis\":9000,\"stepsSince\":null,\"gpusHeld\":2,\"workAtRiskGpuHours\":0.005,"
+                + "\"objectiveMillis\":3600000,\"breached\":false,\"verifies\":false,"
+                + "\"newestCheckpointId\":\"step-40-demo-r0\",\"newestDurability\":\"node-local\","
+                + "\"newestNotSurviving\":true}"));
+        CliRun.Result r = run("freshness", "vision/vit");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("Newest good: +none that survives the loss of a node \\(newest: "
+                + "step-40-demo-r0, node-local\\)").containsPattern("Age: +no checkpoint; 9s of training unprotected "
+                + "\\(objective 1h\\) ok").doesNotContain("none yet");
+
+        server.on("GET /api/v1/jobs/vision/vit/freshness", Reply.json("{\"checkpointId\":null,\"ageMillis\":9000,"
+                + "\"objectiveMillis\":3600000,\"breached\":false}"));
+        CliRun.Result none = run("freshness", "vision/vit");
+        assertThat(none.out()).containsPattern("Newest good: +none yet")
+                .containsPattern("Age: +no checkpoint; 9s of training unprotected");
+    }
 }

@@ -87,14 +87,25 @@ final class TorchrunAgent implements AutoCloseable {
     static TorchrunAgent start(String nnodes, Path workDir, String lifelineUrl, String token, String job, String node,
                                int rdzvPort, List<String> torchrun, List<String> script, Map<String, String> env)
             throws IOException {
+        return start(nnodes, workDir, lifelineUrl, token, job, node, rdzvPort, torchrun,
+                Path.of("examples/elastic_train.py").toAbsolutePath(), script, env);
+    }
+
+    /**
+     * Like the others, running {@code program} (a training script that prints {@code LIFELINE_EXAMPLE} lines as the
+     * example does) with {@code arguments}.
+     */
+    static TorchrunAgent start(String nnodes, Path workDir, String lifelineUrl, String token, String job, String node,
+                               int rdzvPort, List<String> torchrun, Path program, List<String> arguments,
+                               Map<String, String> env) throws IOException {
         Path repo = Path.of("").toAbsolutePath();
         Path log = workDir.resolve(node + ".log");
         List<String> cmd = new ArrayList<>(List.of(python().toString(), "-u", "-m", "lifeline_agent.run",
                 "--nnodes=" + nnodes, "--nproc-per-node=1", "--rdzv-backend=c10d", "--rdzv-endpoint=127.0.0.1:" + rdzvPort,
                 "--rdzv-id=" + job.replace('/', '-'), "--monitor-interval=0.5"));
         cmd.addAll(torchrun);
-        cmd.add(repo.resolve("examples/elastic_train.py").toString());
-        cmd.addAll(script);
+        cmd.add(program.toString());
+        cmd.addAll(arguments);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true);
         Map<String, String> e = pb.environment();
         e.put("PYTHONPATH", repo.resolve("clients/python").toString());

@@ -140,6 +140,36 @@ class JobDetailViewTest {
     }
 
     @Test
+    void withoutACheckpointThatSurvivesANodeTheFreshnessCardSaysNoneAndWhatItsAgeIs() throws Exception {
+        Instant t0 = Instant.now().minusSeconds(60);
+        String job = "fresh-ui/node-local";
+        List<String> events = List.of(
+                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "job.submitted", job, t0,
+                        "{\"namespace\":\"fresh-ui\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":1,"
+                                + "\"maxRestarts\":3},\"gpusPerNode\":0}"),
+                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "trainer.rendezvous", job, t0.plusSeconds(1),
+                        "{\"runId\":\"r\",\"round\":0,\"worldSize\":2,\"participants\":[{\"node\":\"fresh-n1\","
+                                + "\"firstRank\":0,\"rankCount\":1},{\"node\":\"fresh-n2\",\"firstRank\":1,"
+                                + "\"rankCount\":1}]}"),
+                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "trainer.progress", job, t0.plusSeconds(2),
+                        "{\"step\":10}"),
+                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "trainer.checkpoint.completed", job,
+                        t0.plusSeconds(3), "{\"checkpointId\":\"step-10\",\"step\":10,\"durationSeconds\":1,"
+                                + "\"blockingSeconds\":1,\"uri\":\"file:///nvme/step-10/\",\"durable\":false,"
+                                + "\"replicas\":[\"fresh-n1\"]}"));
+        TestTokens.api().contentType(ContentType.JSON).body(CloudEvents.array(events)).post("/api/v1/events")
+                .then().statusCode(200);
+        io.quarkus.arc.Arc.container().instance(io.lifeline.runtime.ModelRuntime.class).get().barrier().get(30,
+                java.util.concurrent.TimeUnit.SECONDS);
+
+        JobDetailView view = open(Role.VIEWER, job);
+        UiTestSupport.await(() -> view.shown() != null);
+        String card = _get(Div.class, s -> s.withId("job-kpi-freshness")).getElement().getTextRecursively();
+        assertThat(card).contains("none").contains("of training unprotected")
+                .contains("NODE-LOCAL: newest step-10 is lost with its node");
+    }
+
+    @Test
     void loadMorePagesThroughTheWholeTimelineIncludingWhatLeftMemory() throws Exception {
         // More entries than memory keeps (500) and than six pages hold: job.submitted, then one job.updated a second.
         int updates = 649;

@@ -100,7 +100,8 @@ final class RuleConditions {
                 "Newest checkpoint of " + j.job() + " is on a node's local disk",
                 "The newest good checkpoint of " + j.job() + " is node-local: it is lost with the node that holds it, so"
                         + " freshness counts an older checkpoint, or none. Save to object storage or a shared file system"
-                        + " (lifeline.checkpoints.shared-paths), or report replicas on other nodes.", 1, st);
+                        + " and declare it (CheckpointManager(dir, durable=True), or lifeline.checkpoints.shared-paths),"
+                        + " or keep a copy on every node (durable=False).", 1, st);
     }
 
     private void restartLoop(JobFacts j) {

@@ -119,13 +119,23 @@ public sealed interface TrainerData extends EventData {
      * @param worldSize        world size at save, may be null
      * @param replicas         nodes holding a complete copy (the writer included), as the trainers report it; empty
      *                         when they do not
+     * @param durable          whether the trainers declare that where they save outlives any node (a shared file
+     *                         system, object storage): true or false as declared, null when they do not say
      */
     record CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
                                double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
-                               Integer worldSize, List<String> replicas) implements TrainerData {
+                               Integer worldSize, List<String> replicas, Boolean durable) implements TrainerData {
 
         public CheckpointCompleted {
             replicas = replicas == null ? List.of() : List.copyOf(replicas);
+        }
+
+        /** A completion that does not say whether its storage outlives a node. */
+        public CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
+                                   double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
+                                   Integer worldSize, List<String> replicas) {
+            this(checkpointId, step, bytes, durationSeconds, blockingSeconds, uri, checksum, shards, async, worldSize,
+                    replicas, null);
         }
 
         /** A completion that names no replicas. */
@@ -133,7 +143,7 @@ public sealed interface TrainerData extends EventData {
                                    double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
                                    Integer worldSize) {
             this(checkpointId, step, bytes, durationSeconds, blockingSeconds, uri, checksum, shards, async, worldSize,
-                    List.of());
+                    List.of(), null);
         }
     }
 

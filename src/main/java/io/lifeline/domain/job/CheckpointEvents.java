@@ -53,7 +53,7 @@ final class CheckpointEvents {
         boolean seenStart = job.checkpoints.find(d.checkpointId()) != null
                 && job.checkpoints.find(d.checkpointId()).mark() != null;
         // A local save lands on the nodes the job runs on now, unless the trainers name the copies themselves.
-        CheckpointEntry e = job.checkpoints.completed(d, at, storage.classify(d.uri(), d.replicas(),
+        CheckpointEntry e = job.checkpoints.completed(d, at, storage.classify(d.uri(), d.durable(), d.replicas(),
                 List.copyOf(new TreeSet<>(job.membership.nodes()))));
         long blocking = e.blockingMillis() == null ? 0 : e.blockingMillis();
         boolean wasSync = d.checkpointId().equals(job.syncSave);

@@ -317,6 +317,7 @@ final class JobEvents {
                 interruptions.interrupt(job, s.time(), IncidentCause.NODE_FAILURE, s.node(),
                         detail != null ? detail : "node terminated", JobState.RECOVERING, trigger);
                 job.membership.markLost(s.node(), s.time());
+                job.checkpoints.nodeLost(s.node());
                 workersStopped(job, s.time(), trigger);
                 break;
             case NOT_READY:

@@ -105,6 +105,28 @@ public final class CheckpointLedger {
         }
     }
 
+    /**
+     * A node is gone, and with it the copies on its disk: a replicated checkpoint keeps the copies on its other
+     * holders (node-local on the one left, replicated on two or more); a node-local one it held is lost (it was on that
+     * node, or in pieces on each of its holders). Bounded by the checkpoints in memory.
+     */
+    public void nodeLost(String node) {
+        for (CheckpointEntry e : entries.values()) {
+            Durability d = e.durability();
+            if ((d != Durability.REPLICATED && d != Durability.NODE_LOCAL) || !e.holders().contains(node)) {
+                continue;
+            }
+            List<String> left = new ArrayList<>(e.holders());
+            left.remove(node);
+            if (d == Durability.NODE_LOCAL) {
+                left.clear();
+            }
+            e.placed(new CheckpointStorage.Placement(left.size() >= 2 ? Durability.REPLICATED : Durability.NODE_LOCAL,
+                    left));
+            changed(e);
+        }
+    }
+
     /** Whether checkpoints changed since the last {@link #drainChanged()}. */
     public boolean hasChanged() {
         return !changed.isEmpty();

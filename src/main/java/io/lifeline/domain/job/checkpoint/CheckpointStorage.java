@@ -8,9 +8,18 @@ import java.util.Set;
 
 /**
  * Classifies a completed checkpoint by where it is stored ({@link Durability}) and on which nodes a node-local or
- * replicated one lives. A location with an object-storage scheme is durable; a local path is durable only under a
- * prefix configured as a shared file system; otherwise the replicas the trainers reported (two or more) make it
- * replicated, and without them it is node-local on the nodes that wrote it.
+ * replicated one lives. The first rule that applies decides:
+ * <ol>
+ *   <li>a location with an object-storage (or any remote) scheme outlives every node;</li>
+ *   <li>a local path at or below a prefix the operator configured as a shared file system
+ *       ({@code lifeline.checkpoints.shared-paths}) is shared, whatever the trainers declared: the operator's word
+ *       overrides theirs;</li>
+ *   <li>what the trainers declared ({@code durable}): true, their directory outlives any node (shared);</li>
+ *   <li>two or more replicas the trainers reported make it replicated;</li>
+ *   <li>otherwise it is node-local: on the one replica named, else on the nodes that wrote it.</li>
+ * </ol>
+ * Without a location it is {@link Durability#UNKNOWN} (counted as surviving) unless the trainers declared it
+ * node-local or named its replicas.
  */
 public final class CheckpointStorage {
 
@@ -57,11 +66,15 @@ public final class CheckpointStorage {
 
     /**
      * @param uri       the reported location, may be null
+     * @param durable   whether the trainers declared that their storage outlives any node, null when they did not say
      * @param replicas  nodes holding a complete copy as the trainers reported (the writer included), may be null
      * @param writers   the nodes the job ran on when it completed (where a local save landed)
      */
-    public Placement classify(String uri, List<String> replicas, List<String> writers) {
+    public Placement classify(String uri, Boolean durable, List<String> replicas, List<String> writers) {
         if (uri == null || uri.isBlank()) {
+            if (Boolean.FALSE.equals(durable)) {
+                return replicated(replicas, new Placement(Durability.NODE_LOCAL, writers));
+            }
             return replicated(replicas, new Placement(Durability.UNKNOWN, List.of()));
         }
         String u = uri.trim();
@@ -75,7 +88,7 @@ public final class CheckpointStorage {
             // An unknown scheme is most likely some remote store: not a path on the node.
             return new Placement(Durability.OBJECT_STORAGE, List.of());
         }
-        if (underShared(path)) {
+        if (underShared(path) || Boolean.TRUE.equals(durable)) {
             return new Placement(Durability.SHARED_FILESYSTEM, List.of());
         }
         return replicated(replicas, new Placement(Durability.NODE_LOCAL, writers));

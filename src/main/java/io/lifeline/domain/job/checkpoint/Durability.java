@@ -10,11 +10,17 @@ import java.util.Locale;
 public enum Durability {
     /** An object store (s3://, gs://, az://, abfs://, wasb://, hdfs://...): outlives every node. */
     OBJECT_STORAGE,
-    /** A path under a file system configured as shared ({@code lifeline.checkpoints.shared-paths}). */
+    /**
+     * A path the trainers declared durable ({@code durable: true}), or one under a file system the operator configured
+     * as shared ({@code lifeline.checkpoints.shared-paths}).
+     */
     SHARED_FILESYSTEM,
     /** Complete copies on two or more nodes, as the trainers reported: outlives the loss of any one of them. */
     REPLICATED,
-    /** A local path (file:// or plain) not under a shared prefix: only on the node(s) that wrote it. */
+    /**
+     * A local path (file:// or plain) neither declared durable nor under a shared prefix, with fewer than two replicas:
+     * only on the node(s) that wrote it.
+     */
     NODE_LOCAL,
     /** No location reported. */
     UNKNOWN;

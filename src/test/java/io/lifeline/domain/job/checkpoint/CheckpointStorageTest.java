@@ -11,7 +11,7 @@ class CheckpointStorageTest {
     private final List<String> writers = List.of("n1", "n2");
 
     private Durability classOf(String uri) {
-        return storage.classify(uri, List.of(), writers).durability();
+        return storage.classify(uri, null, List.of(), writers).durability();
     }
 
     @Test
@@ -31,13 +31,13 @@ class CheckpointStorageTest {
         assertThat(classOf("file:///local_nvme/ckpt")).isEqualTo(Durability.NODE_LOCAL);
         assertThat(classOf("ckpt/step-1")).isEqualTo(Durability.NODE_LOCAL);
         assertThat(classOf(null)).isEqualTo(Durability.UNKNOWN);
-        assertThat(CheckpointStorage.defaults().classify("/mnt/shared/x", null, writers).durability())
+        assertThat(CheckpointStorage.defaults().classify("/mnt/shared/x", null, null, writers).durability())
                 .isEqualTo(Durability.NODE_LOCAL);
     }
 
     @Test
     void aNodeLocalCheckpointIsOnItsWritersAndLostWithAnyOfThem() {
-        CheckpointStorage.Placement p = storage.classify("file:///nvme/c", null, writers);
+        CheckpointStorage.Placement p = storage.classify("file:///nvme/c", null, null, writers);
         assertThat(p.holders()).containsExactly("n1", "n2");
         assertThat(p.durability().survivesLossOf("n1", p.holders())).isFalse();
         assertThat(p.durability().survivesLossOf("n2", p.holders())).isFalse();
@@ -48,12 +48,12 @@ class CheckpointStorageTest {
 
     @Test
     void replicasOnTwoNodesSurviveTheLossOfEitherAndOneReplicaIsNodeLocalThere() {
-        CheckpointStorage.Placement p = storage.classify("/nvme/c", List.of("n1", "n7", "n1"), writers);
+        CheckpointStorage.Placement p = storage.classify("/nvme/c", null, List.of("n1", "n7", "n1"), writers);
         assertThat(p.durability()).isEqualTo(Durability.REPLICATED);
         assertThat(p.holders()).containsExactly("n1", "n7");
         assertThat(p.durability().survivesLossOf("n1", p.holders())).isTrue();
         assertThat(p.durability().survivesAnyNode(p.holders())).isTrue();
-        CheckpointStorage.Placement one = storage.classify("/nvme/c", List.of("n7"), writers);
+        CheckpointStorage.Placement one = storage.classify("/nvme/c", null, List.of("n7"), writers);
         assertThat(one.durability()).isEqualTo(Durability.NODE_LOCAL);
         assertThat(one.holders()).containsExactly("n7");
         assertThat(one.durability().survivesLossOf("n1", one.holders())).isTrue();
