@@ -144,12 +144,13 @@ final class Checkpoints {
                             checksum)));
             boolean durableEnough = save.durable() || c.durableUriPrefix() == null;
             ctx.commands.resolve(job, durableEnough ? EnumSet.of(SimJob.CommandKind.CHECKPOINT,
-                    SimJob.CommandKind.DURABLE_CHECKPOINT) : EnumSet.of(SimJob.CommandKind.CHECKPOINT),
+                    SimJob.CommandKind.DURABLE_CHECKPOINT) : EnumSet.of(SimJob.CommandKind.CHECKPOINT), save.step(),
                     TrainerData.AckStatus.DONE, "checkpoint " + save.id() + " at step " + save.step() + " completed"
                     + (save.durable() ? " on durable storage" : ""));
-            if (job.wantsDurable() && (job.phase == JobPhase.RUNNING || job.phase == JobPhase.RESCALING
-                    || job.phase == JobPhase.SUSPENDING)) {
-                // A local save finished while a durable one was asked for: that one comes next.
+            if ((job.wantsDurable() || job.wantsNewerThan(save.step())) && (job.phase == JobPhase.RUNNING
+                    || job.phase == JobPhase.RESCALING || job.phase == JobPhase.SUSPENDING)) {
+                // A local save finished while a durable one was asked for, or an older step than the trainers hold
+                // at for prepare_exit: that save comes next.
                 start(job);
                 return;
             }
