@@ -167,7 +167,7 @@ final class Fleet {
         n.pool.refresh(n);
         long deadline = ctx.now() + n.pool.spec.noticeSeconds() * 1000;
         ctx.emit(Emitter.CLOUD, EventType.NODE_INTERRUPTION_NOTICE, n.name, new NodeData.InterruptionNotice(
-                NoticeKind.SPOT_RECLAIM, n.pool.spec.provider(), Instant.ofEpochMilli(deadline)));
+                NoticeKind.SPOT_RECLAIM, n.pool.spec.provider(), Instant.ofEpochMilli(ctx.emitter.stamp(deadline))));
         ctx.agenda.after(ctx.rng.millisBetween(0.5, 3), () -> {
             n.cordoned = true;
             ctx.emit(Emitter.TERMINATION_HANDLER, EventType.NODE_CORDONED, n.name,
