@@ -45,8 +45,9 @@ import org.jboss.logging.Logger;
  * tick thread and kept in the {@link DemoJournal} with the simulated time it was made at, together with how far the
  * fleet's events reached ingest. {@link #start()} continues the stored run when there is one for the same scenario: it
  * rebuilds the fleet by making the same calls again (the simulator is deterministic), hands over the events ingest had
- * not taken yet, and resumes the fleet now, as if it had stood still while the application was stopped. So a restart
- * neither registers the fleet again nor replays its scripted interruptions, and its jobs go on from their steps.
+ * not taken yet, and goes on: the fleet lived through the last {@link #RESTART_CATCH_UP} of the time the application was
+ * stopped (caught up at once, as after an outage) and stood still before that. So a restart neither registers the fleet
+ * again nor replays its scripted interruptions, and its jobs go on from their steps.
  *
  * <p>It does not decide when to start: whoever wires the application calls {@link #start()}.
  */
@@ -66,6 +67,12 @@ public class DemoRunner {
     /** Back-pressure is logged at most once per this many milliseconds. */
     private static final long BACK_PRESSURE_LOG_MS = 10_000;
 
+    /**
+     * Of the time the application was stopped, the fleet lives this much (the end of it, caught up at once after a
+     * restart, as after an outage) and stands still for the rest: a quick restart loses nothing of the fleet's life, a
+     * long stop does not flood ingest with it.
+     */
+    static final Duration RESTART_CATCH_UP = Duration.ofMinutes(10);
     /** The rebuild of a stored run advances the simulation this much at a time, so its events never pile up. */
     private static final Duration REPLAY_STEP = Duration.ofMinutes(10);
     /** How often the journal is written when nothing asks for it sooner. */
@@ -453,17 +460,23 @@ public class DemoRunner {
         try {
             List<Event> rest = rebuild(scenario, stored);
             Instant now = clock.instant();
-            Instant stoodStill = simulator.now();
-            apply(SimCall.continueAt(now));
+            Instant stopped = simulator.now();
+            pendingThrough = stopped;
+            Duration gap = stopped.isBefore(now) ? Duration.between(stopped, now) : Duration.ZERO;
+            Duration caughtUp = gap.compareTo(RESTART_CATCH_UP) > 0 ? RESTART_CATCH_UP : gap;
+            if (gap.compareTo(caughtUp) > 0) {
+                apply(SimCall.continueAt(now.minus(caughtUp)));
+            }
             simStart = simulator.now();
             realStartMillis = clock.millis();
-            historyMillis = 0;
+            historyMillis = caughtUp.toMillis();
             simulatedNow = simulator.now();
             pending = rest;
-            pendingThrough = stoodStill;
             LOG.infof("demo fleet continues its run of %s where its history stopped at %s (%d events, %d calls made"
-                    + " again in %d ms; %d events handed over now)", stored.start(), stoodStill, settled,
-                    stored.calls().size(), (System.nanoTime() - began) / 1_000_000, rest.size());
+                    + " again in %d ms; %d events handed over now); of the %d s it was stopped, it stood still for %d s"
+                    + " and catches up the last %d s", stored.start(), stopped, settled, stored.calls().size(),
+                    (System.nanoTime() - began) / 1_000_000, rest.size(), gap.toSeconds(),
+                    gap.minus(caughtUp).toSeconds(), caughtUp.toSeconds());
         } catch (RuntimeException e) {
             LOG.warnf("demo fleet: its stored run of %s cannot be continued (%s); starting a new run", stored.start(),
                     e.getMessage());
