@@ -201,17 +201,28 @@ final class ActionProcedures {
      */
     private StepOutcome scaleWorkers(String job, int workers, boolean checkpointFirst, Instant deadline)
             throws Exception {
-        Optional<JobDetail> before = read(m -> m.jobs().detail(job));
+        Optional<JobAndNewest> before = read(m -> m.jobs().detail(job).map(d -> new JobAndNewest(d,
+                newestGood(m.jobs().checkpoints(job).orElse(null), c -> true))));
         StepOutcome out = cluster(cluster.scaleWorkers(job, workers), deadline);
         if (before.isEmpty() || out.state() != StepState.DONE) {
             return out;
         }
-        JobDetail d = before.get();
+        JobDetail d = before.get().detail();
+        CheckpointView newest = before.get().newest();
         FreshnessView f = d.freshness();
-        double rework = f == null ? 0 : f.stepsSince() != null && f.stepsSince() == 0 ? 0 : f.workAtRiskGpuHours();
+        // The restart restores the newest checkpoint that completed, as "await checkpoint" counts them: one still
+        // being verified included (freshness counts it only once verified, a few seconds later).
+        Long last = d.summary().lastStep();
+        boolean nothingSince = newest != null && last != null && last <= newest.step()
+                || f != null && f.stepsSince() != null && f.stepsSince() == 0;
+        double rework = nothingSince || f == null ? 0 : f.workAtRiskGpuHours();
         return StepOutcome.done(out.detail(), new StepResult.Rescaled(d.summary().pool(), d.summary().nodes(), workers,
                 Math.max(1, d.gpusPerNode()), Math.round(rework * 1000) / 1000.0, checkpointFirst,
-                f == null ? null : f.checkpointId()));
+                newest != null ? newest.id() : f == null ? null : f.checkpointId()));
+    }
+
+    /** A job and its newest good checkpoint, read together. */
+    private record JobAndNewest(JobDetail detail, CheckpointView newest) {
     }
 
     private String restore(ActionView a, StepRunner s) throws Exception {
@@ -500,12 +511,18 @@ final class ActionProcedures {
 
     /** The step of the newest good checkpoint {@code counts} accepts, or -1. */
     static long newestGoodStep(CheckpointHistory h, Predicate<CheckpointView> counts) {
-        long best = -1;
+        CheckpointView c = newestGood(h, counts);
+        return c == null ? -1 : c.step();
+    }
+
+    /** The good (completed or verified) checkpoint of the highest step {@code counts} accepts, or null. */
+    static CheckpointView newestGood(CheckpointHistory h, Predicate<CheckpointView> counts) {
+        CheckpointView best = null;
         if (h != null) {
             for (CheckpointView c : h.checkpoints()) {
                 if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED)
-                        && counts.test(c) && c.step() > best) {
-                    best = c.step();
+                        && counts.test(c) && c.step() >= 0 && (best == null || c.step() > best.step())) {
+                    best = c;
                 }
             }
         }

@@ -31,7 +31,7 @@ final class Checkpoints {
             if (job.inFlight != null) {
                 armPeriodic(job);
             } else {
-                start(job);
+                start(job, TrainerData.SaveReason.PERIODIC);
             }
         });
     }
@@ -61,7 +61,7 @@ final class Checkpoints {
     /** Starts a save now unless one is in flight (a command then waits for that one). */
     void requestNow(SimJob job) {
         if (job.inFlight == null) {
-            start(job);
+            start(job, job.holdAfterSave ? TrainerData.SaveReason.PREPARE_EXIT : TrainerData.SaveReason.COMMAND);
         }
     }
 
@@ -74,13 +74,14 @@ final class Checkpoints {
             return;
         }
         if (job.progressSinceNewest(ctx.now())) {
-            start(job);
+            // The trainers stop after this save and restart at the new size: a save to exit.
+            start(job, TrainerData.SaveReason.PREPARE_EXIT);
         } else {
             ctx.trainer.changeReady(job);
         }
     }
 
-    private void start(SimJob job) {
+    private void start(SimJob job, TrainerData.SaveReason reason) {
         long now = ctx.now();
         Scenario.Checkpointing c = job.spec.checkpoint();
         double blocking = round3(ctx.rng.jitter(c.blockingSeconds(), 0.15));
@@ -92,7 +93,7 @@ final class Checkpoints {
         job.inFlight = save;
         job.setBlocked(true, now);
         ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_STARTED, job.key,
-                new TrainerData.CheckpointStarted(save.id(), save.step(), save.async()));
+                new TrainerData.CheckpointStarted(save.id(), save.step(), save.async(), reason));
         int e = job.epoch;
         ctx.agenda.after(Math.round(blocking * 1000), () -> {
             if (job.epoch == e) {
@@ -144,13 +145,15 @@ final class Checkpoints {
                             checksum)));
             boolean durableEnough = save.durable() || c.durableUriPrefix() == null;
             ctx.commands.resolve(job, durableEnough ? EnumSet.of(SimJob.CommandKind.CHECKPOINT,
-                    SimJob.CommandKind.DURABLE_CHECKPOINT) : EnumSet.of(SimJob.CommandKind.CHECKPOINT),
+                    SimJob.CommandKind.DURABLE_CHECKPOINT) : EnumSet.of(SimJob.CommandKind.CHECKPOINT), save.step(),
                     TrainerData.AckStatus.DONE, "checkpoint " + save.id() + " at step " + save.step() + " completed"
                     + (save.durable() ? " on durable storage" : ""));
-            if (job.wantsDurable() && (job.phase == JobPhase.RUNNING || job.phase == JobPhase.RESCALING
-                    || job.phase == JobPhase.SUSPENDING)) {
-                // A local save finished while a durable one was asked for: that one comes next.
-                start(job);
+            if ((job.wantsDurable() || job.wantsNewerThan(save.step())) && (job.phase == JobPhase.RUNNING
+                    || job.phase == JobPhase.RESCALING || job.phase == JobPhase.SUSPENDING)) {
+                // A local save finished while a durable one was asked for, or an older step than the trainers hold
+                // at for prepare_exit: that save comes next.
+                start(job, job.holdAfterSave || job.phase != JobPhase.RUNNING ? TrainerData.SaveReason.PREPARE_EXIT
+                        : TrainerData.SaveReason.COMMAND);
                 return;
             }
         }

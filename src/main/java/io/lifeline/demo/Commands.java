@@ -67,13 +67,17 @@ final class Commands {
             return;
         }
         ack(jobKey, commandId, command, AckStatus.ACCEPTED, null);
+        boolean exit = PREPARE_EXIT.equals(command);
+        // prepare_exit: saved means every step before the hold is saved, so a save still uploading an older step
+        // does not answer it (the trainers save again at the step they hold at). A checkpoint-now joins it.
         job.commands.add(new SimJob.PendingCommand(commandId, command, durable && spec.durableUriPrefix() != null
                 ? SimJob.CommandKind.DURABLE_CHECKPOINT : SimJob.CommandKind.CHECKPOINT,
-                deadline == null ? Long.MAX_VALUE : deadline));
+                deadline == null ? Long.MAX_VALUE : deadline, exit && phase == JobPhase.RUNNING ? job.step(ctx.now())
+                : Long.MIN_VALUE));
         if (deadline != null) {
             ctx.agenda.at(deadline, () -> expire(job, commandId));
         }
-        if (PREPARE_EXIT.equals(command)) {
+        if (exit) {
             if (phase == JobPhase.RUNNING) {
                 ctx.checkpoints.prepareExit(job, deadline == null ? ctx.now() + PREPARE_EXIT_HOLD_MS : deadline);
             }
@@ -214,9 +218,14 @@ final class Commands {
 
     /** Answers every waiting command of these kinds. */
     void resolve(SimJob job, Set<SimJob.CommandKind> kinds, AckStatus status, String message) {
+        resolve(job, kinds, Long.MAX_VALUE, status, message);
+    }
+
+    /** Answers every waiting command of these kinds that a save of {@code step} satisfies. */
+    void resolve(SimJob job, Set<SimJob.CommandKind> kinds, long step, AckStatus status, String message) {
         for (Iterator<SimJob.PendingCommand> it = job.commands.iterator(); it.hasNext(); ) {
             SimJob.PendingCommand c = it.next();
-            if (kinds.contains(c.kind())) {
+            if (kinds.contains(c.kind()) && c.minStep() <= step) {
                 it.remove();
                 ack(job.key, c.commandId(), c.command(), status, message);
             }

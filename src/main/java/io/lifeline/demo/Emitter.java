@@ -27,6 +27,8 @@ final class Emitter {
 
     private final String idPrefix;
     private final Agenda agenda;
+    /** How much later than the simulated time events are stamped: the time the fleet stood still (see resume). */
+    private long pausedMillis;
     private long counter;
     private long cachedMillis = Long.MIN_VALUE;
     private Instant cachedInstant;
@@ -38,12 +40,28 @@ final class Emitter {
     }
 
     void emit(String source, EventType type, String subject, EventData data) {
-        long now = agenda.now();
+        long now = stamp(agenda.now());
         if (now != cachedMillis) {
             cachedMillis = now;
             cachedInstant = Instant.ofEpochMilli(now);
         }
         out.add(new Event(idPrefix + counter++, source, type, subject, cachedInstant, data));
+    }
+
+    /** The time an event of simulated time {@code simMillis} carries. */
+    long stamp(long simMillis) {
+        return simMillis + pausedMillis;
+    }
+
+    /** The simulated time of an event time. */
+    long unstamp(long eventMillis) {
+        return eventMillis - pausedMillis;
+    }
+
+    /** The fleet stood still for {@code millis} more: later events are stamped that much later. */
+    void paused(long millis) {
+        pausedMillis += millis;
+        cachedMillis = Long.MIN_VALUE;
     }
 
     /** Hands over the events emitted since the last call. */

@@ -61,12 +61,17 @@ final class Fleet {
                 SimNode n = register(p);
                 makeReady(n);
             }
-            scheduleNextNotice(p);
         }
         scheduleNextXid();
         Long first = ctx.scenario.firstNoticeAfterSeconds();
         if (first != null) {
-            ctx.agenda.after(first * 1000, this::scriptedNotice);
+            // The scripted notice is the first: the random ones start with it.
+            ctx.agenda.after(first * 1000, () -> {
+                scriptedNotice();
+                pools.forEach(this::scheduleNextNotice);
+            });
+        } else {
+            pools.forEach(this::scheduleNextNotice);
         }
     }
 
@@ -138,8 +143,12 @@ final class Fleet {
         });
     }
 
-    /** The demo's first interruption: a spot node that runs a job, so something visible happens. */
+    /**
+     * The demo's first interruption: a spot node of a job that trains (so its loss throws away steps and the notice
+     * gives something to save), else of a job whose workers run, else any ready spot node.
+     */
     private void scriptedNotice() {
+        List<SimNode> training = new ArrayList<>();
         List<SimNode> busy = new ArrayList<>();
         List<SimNode> any = new ArrayList<>();
         for (PoolState p : pools) {
@@ -151,14 +160,16 @@ final class Fleet {
                     any.add(n);
                     if (n.inWorld && n.job.phase.workersAlive()) {
                         busy.add(n);
+                        if (n.job.phase == JobPhase.RUNNING) {
+                            training.add(n);
+                        }
                     }
                 }
             }
         }
-        if (!busy.isEmpty()) {
-            notice(ctx.rng.pick(busy));
-        } else if (!any.isEmpty()) {
-            notice(ctx.rng.pick(any));
+        List<SimNode> from = !training.isEmpty() ? training : !busy.isEmpty() ? busy : any;
+        if (!from.isEmpty()) {
+            notice(ctx.rng.pick(from));
         }
     }
 
@@ -167,7 +178,7 @@ final class Fleet {
         n.pool.refresh(n);
         long deadline = ctx.now() + n.pool.spec.noticeSeconds() * 1000;
         ctx.emit(Emitter.CLOUD, EventType.NODE_INTERRUPTION_NOTICE, n.name, new NodeData.InterruptionNotice(
-                NoticeKind.SPOT_RECLAIM, n.pool.spec.provider(), Instant.ofEpochMilli(deadline)));
+                NoticeKind.SPOT_RECLAIM, n.pool.spec.provider(), Instant.ofEpochMilli(ctx.emitter.stamp(deadline))));
         ctx.agenda.after(ctx.rng.millisBetween(0.5, 3), () -> {
             n.cordoned = true;
             ctx.emit(Emitter.TERMINATION_HANDLER, EventType.NODE_CORDONED, n.name,

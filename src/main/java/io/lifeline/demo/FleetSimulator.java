@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * same simulator serves a real-time demo and an accelerated test or load run.
  *
  * <p>Deterministic: the same scenario, seed and start instant give exactly the same events (ids included),
- * provided the same commands are given at the same simulated times. Event ids are unique within a run and
+ * provided the same commands (and {@linkplain #resumeAt resumptions}) are given at the same simulated times. So a run
+ * can be rebuilt exactly from its scenario, start and the calls made on it. Event ids are unique within a run and
  * carry a tag derived from seed and start, so two runs do not collide in deduplication.
  *
  * <p>Not thread-safe: one thread drives it (the commands included).
@@ -86,13 +87,26 @@ public final class FleetSimulator {
      * commands produced meanwhile, if anything.
      */
     public List<Event> advanceTo(Instant until) {
-        ctx.agenda.runUntil(until.toEpochMilli());
+        ctx.agenda.runUntil(ctx.emitter.unstamp(until.toEpochMilli()));
         return ctx.emitter.drain();
     }
 
-    /** The simulated time reached. */
+    /** The time reached, as the fleet's events tell it (the simulated time, later by any pause). */
     public Instant now() {
-        return Instant.ofEpochMilli(ctx.now());
+        return Instant.ofEpochMilli(ctx.emitter.stamp(ctx.now()));
+    }
+
+    /**
+     * The fleet stood still from its time now until {@code at} and goes on from there: what comes next happens and is
+     * stamped that much later, and nothing happened meanwhile (no step trained, no node reclaimed, no save finished).
+     * This is how the demo continues after the application that runs it was stopped. Nothing happens when {@code at}
+     * is not after {@link #now()}.
+     */
+    public void resumeAt(Instant at) {
+        long pause = at.toEpochMilli() - now().toEpochMilli();
+        if (pause > 0) {
+            ctx.emitter.paused(pause);
+        }
     }
 
     public Scenario scenario() {
@@ -115,7 +129,7 @@ public final class FleetSimulator {
      */
     public void requestCheckpoint(String commandId, String job, Instant deadline) {
         check(commandId, job);
-        Long at = deadline == null ? null : deadline.toEpochMilli();
+        Long at = deadline == null ? null : ctx.emitter.unstamp(deadline.toEpochMilli());
         commands.deliver(() -> commands.checkpoint(commandId, job, at));
     }
 
@@ -182,7 +196,7 @@ public final class FleetSimulator {
      */
     public void requestCheckpoint(String commandId, String command, String job, Instant deadline, boolean durable) {
         check(commandId, job);
-        Long at = deadline == null ? null : deadline.toEpochMilli();
+        Long at = deadline == null ? null : ctx.emitter.unstamp(deadline.toEpochMilli());
         commands.deliver(() -> commands.checkpoint(commandId, command, job, at, durable));
     }
 

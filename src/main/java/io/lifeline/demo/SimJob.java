@@ -30,8 +30,15 @@ final class SimJob {
     /** DURABLE_CHECKPOINT: a checkpoint command that asked for storage outliving the node ({@code storage=durable}). */
     enum CommandKind { CHECKPOINT, DURABLE_CHECKPOINT, RESCALE, SUSPEND, RESUME, RESTORE }
 
-    /** A command accepted and not yet answered with done or failed. */
-    record PendingCommand(String commandId, String command, CommandKind kind, long deadline) {
+    /**
+     * A command accepted and not yet answered with done or failed; a checkpoint command is answered done only by a save
+     * of at least {@code minStep} (prepare_exit: the step the trainers hold at, not an older save still uploading).
+     */
+    record PendingCommand(String commandId, String command, CommandKind kind, long deadline, long minStep) {
+
+        PendingCommand(String commandId, String command, CommandKind kind, long deadline) {
+            this(commandId, command, kind, deadline, Long.MIN_VALUE);
+        }
     }
 
     final Scenario.Job spec;
@@ -79,6 +86,16 @@ final class SimJob {
     /** Bumped whenever the periodic checkpoint timer is re-armed, so only the newest timer fires. */
     long periodicToken;
     final List<PendingCommand> commands = new ArrayList<>();
+
+    /** Whether a waiting checkpoint command needs a save of a step beyond {@code step}. */
+    boolean wantsNewerThan(long step) {
+        for (PendingCommand c : commands) {
+            if ((c.kind() == CommandKind.CHECKPOINT || c.kind() == CommandKind.DURABLE_CHECKPOINT) && c.minStep() > step) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Whether a waiting command asked for a checkpoint on durable storage. */
     boolean wantsDurable() {

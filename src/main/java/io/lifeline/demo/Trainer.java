@@ -282,7 +282,6 @@ final class Trainer {
             return;
         }
         long now = ctx.now();
-        String reason = job.changeReason;
         job.changeReason = null;
         job.epoch++;
         job.moveTo(JobPhase.RESTARTING, now);
@@ -292,8 +291,8 @@ final class Trainer {
                 ctx.placement.release(n);
             }
         }
-        ctx.emit(Emitter.AGENT, EventType.TRAINER_RESTARTED, job.key,
-                new TrainerData.Restarted(job.runId, job.restarts, reason));
+        // A membership change is no restart for torchelastic (agent_restarts stays, no worker failed): the agent
+        // stops its workers and only the new round says so.
         scheduleRendezvous(job, ctx.rng.millisBetween(8, 20));
         ctx.placement.capacityChanged();
     }

@@ -299,6 +299,23 @@ class ColocationWindowTest {
     }
 
     @Test
+    void aShrinkRightAfterItsCheckpointCompletedLosesNoWorkWhileTheTrainersStillVerifyIt() throws Exception {
+        // These trainers verify their checkpoints (read back, checksum compared) a few seconds after each completes.
+        String first = checkpoint(140);
+        apply(job, EventType.TRAINER_CHECKPOINT_VERIFIED, new TrainerData.CheckpointVerified(first, true, "sha256:" + first));
+        clock.advance(Duration.ofMinutes(5));
+        apply(job, EventType.TRAINER_PROGRESS, new TrainerData.Progress(180, 120.0, 250000.0));
+        clock.advance(Duration.ofMinutes(5));
+        String shrink = submit(periodic(engine(PolicyMode.ON)).get(0));
+        await().atMost(Duration.ofSeconds(10)).until(() -> command(shrink + ":checkpoint:" + job) != null);
+        checkpoint(180); // saved at the step the trainers hold at; its verification is still to come
+        await().atMost(Duration.ofSeconds(10)).until(() -> story.contains("scale 2"));
+        rendezvous(2, nodes.subList(0, 2));
+        ColocationLedger.Rescale r = ColocationService.rescalesOf(awaitDone(shrink)).get(0);
+        assertThat(r.reworkGpuHours()).as("no step since the checkpoint the restart restores").isZero();
+    }
+
+    @Test
     void dryRunRecordsTheSamePlanAndDoesNothing() throws Exception {
         clock.advance(Duration.ofMinutes(10));
         PolicyDecision on = periodic(engine(PolicyMode.ON)).get(0);
@@ -393,12 +410,13 @@ class ColocationWindowTest {
         }
     }
 
-    private void checkpoint(long step) throws Exception {
+    private String checkpoint(long step) throws Exception {
         String id = "ck-" + step + "-" + UUID.randomUUID().toString().substring(0, 6);
         apply(job, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
         apply(job, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step, 1_000_000L,
                 5.0, 5.0, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
         story.add("checkpoint " + step + " completed");
+        return id;
     }
 
     private void apply(String subject, EventType type, EventData data) throws Exception {

@@ -255,6 +255,32 @@ class ClusterOpsTest {
     }
 
     @Test
+    void prepareExitDuringAnAsyncUploadSavesTheStepItHoldsAtNotTheOneTheUploadStartedFrom() {
+        Run run = training();
+        // Into an upload of big's periodic save: its blocking part is over and training went on meanwhile.
+        Instant from = run.sim.now();
+        while (run.of(EventType.TRAINER_CHECKPOINT_STARTED, BIG, from).isEmpty()) {
+            run.advance(Duration.ofSeconds(5));
+        }
+        run.advance(Duration.ofSeconds(25));
+        Instant asked = run.sim.now();
+        assertThat(run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, from)).as("the upload is still in flight").isEmpty();
+        run.sim.requestCheckpoint("p2", "prepare_exit", BIG, asked.plusSeconds(600));
+        run.advance(Duration.ofMinutes(3));
+        assertThat(run.acks("p2")).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
+        Event done = run.events.stream().filter(e -> e.data() instanceof TrainerData.CommandAck a
+                && a.commandId().equals("p2") && a.status() == AckStatus.DONE).findFirst().orElseThrow();
+        long trained = run.of(EventType.TRAINER_PROGRESS, BIG, from).stream().filter(e -> !e.time().isAfter(done.time()))
+                .mapToLong(e -> ((TrainerData.Progress) e.data()).step()).max().orElseThrow();
+        TrainerData.CheckpointCompleted saved = run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, from).stream()
+                .map(e -> (TrainerData.CheckpointCompleted) e.data())
+                .filter(c -> ((TrainerData.CommandAck) done.data()).message().contains(c.checkpointId()))
+                .findFirst().orElseThrow();
+        // Done means every step trained before the hold is saved: a restart now throws nothing away.
+        assertThat(saved.step()).isGreaterThanOrEqualTo(trained);
+    }
+
+    @Test
     void noticeCommandsAreAcknowledgedAsNoted() {
         Run run = training();
         run.sim.note("n1", "rescale_notice", BIG);

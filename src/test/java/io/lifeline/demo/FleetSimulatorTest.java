@@ -46,6 +46,37 @@ class FleetSimulatorTest {
     }
 
     @Test
+    void aFleetResumedAfterAPauseGoesOnAsIfNothingHappenedMeanwhileOnlyLater() {
+        Scenario s = TestScenarios.builtIn();
+        Duration pause = Duration.ofHours(3);
+        List<Event> straight = run(s, Duration.ofMinutes(20));
+        FleetSimulator sim = new FleetSimulator(s, START);
+        // Paused before the scripted first notice (at 2 minutes): it comes 2 minutes into the fleet's time.
+        List<Event> paused = new ArrayList<>(sim.advanceTo(START.plus(Duration.ofMinutes(1))));
+        int before = paused.size();
+        sim.resumeAt(START.plus(Duration.ofMinutes(1)).plus(pause));
+        assertThat(sim.now()).isEqualTo(START.plus(Duration.ofMinutes(1)).plus(pause));
+        paused.addAll(sim.advanceTo(START.plus(Duration.ofMinutes(20)).plus(pause)));
+
+        assertThat(paused).hasSameSizeAs(straight);
+        assertThat(paused.subList(0, before)).isEqualTo(straight.subList(0, before));
+        for (int i = before; i < straight.size(); i++) {
+            Event a = straight.get(i);
+            Event b = paused.get(i);
+            assertThat(b.id()).isEqualTo(a.id());
+            assertThat(b.time()).isEqualTo(a.time().plus(pause));
+            if (a.data() instanceof io.lifeline.domain.event.NodeData.InterruptionNotice n) {
+                assertThat(((io.lifeline.domain.event.NodeData.InterruptionNotice) b.data()).deadline())
+                        .isEqualTo(n.deadline().plus(pause));
+            } else {
+                assertThat(b.data()).isEqualTo(a.data());
+            }
+        }
+        assertThat(straight.subList(before, straight.size())).extracting(Event::type)
+                .contains(EventType.NODE_INTERRUPTION_NOTICE);
+    }
+
+    @Test
     void anotherSeedGivesAnotherRun() {
         Scenario s = TestScenarios.builtIn();
         List<Event> a = run(s, Duration.ofMinutes(30));

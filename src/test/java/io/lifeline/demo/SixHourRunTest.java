@@ -181,8 +181,9 @@ class SixHourRunTest {
             }
             assertThat(next).isEqualTo(r.worldSize());
             assertThat(new HashSet<>(nodes)).hasSameSizeAs(nodes);
-            activeWorld.forEach((job, world) -> assertThat(world).as("%s shares nodes with %s", e, job)
-                    .doesNotContainAnyElementsOf(nodes));
+            // A planned membership change shows only as the job's next round: its own earlier world is replaced.
+            activeWorld.forEach((job, world) -> assertThat(job.equals(e.subject()) ? List.<String>of() : world)
+                    .as("%s shares nodes with %s", e, job).doesNotContainAnyElementsOf(nodes));
             activeWorld.put(e.subject(), nodes);
         }
     }

@@ -14,6 +14,7 @@ import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.config.PoliciesConfig;
 import io.lifeline.demo.runtime.DemoForTests;
+import io.lifeline.demo.runtime.DemoJournalStore;
 import io.lifeline.demo.runtime.DemoRunner;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
@@ -49,8 +50,13 @@ final class QuickStartRig implements AutoCloseable {
 
     static final Instant START = Instant.parse("2026-03-02T09:00:00Z");
 
-    final MovableClock clock = new MovableClock(START);
+    final MovableClock clock;
+    final Instant start;
     final MigratedPostgres db;
+    private final boolean ownsDb;
+    /** What the demo handed to ingest, but GPU samples (only counted). */
+    final List<Event> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final java.util.concurrent.atomic.AtomicLong samples = new java.util.concurrent.atomic.AtomicLong();
     final ModelRuntime runtime;
     final DemoRunner demo;
     final ActionStore store;
@@ -169,14 +175,38 @@ final class QuickStartRig implements AutoCloseable {
 
     /** A rig whose policies are all on as in the quick start, or ({@code policies} false) all off. */
     QuickStartRig(String name, boolean policiesOn) throws Exception {
+        this(MigratedPostgres.start(name), true, START, policiesOn, false);
+    }
+
+    /**
+     * The quick start over a database of the test's (kept open at close): a later rig over the same database is the
+     * quick start started again, its demo journal (when {@code journaled}) in that database.
+     */
+    QuickStartRig(MigratedPostgres db, Instant start, boolean journaled) throws Exception {
+        this(db, false, start, true, journaled);
+    }
+
+    private QuickStartRig(MigratedPostgres db, boolean ownsDb, Instant start, boolean policiesOn, boolean journaled)
+            throws Exception {
         PoliciesConfig config = policies(policiesOn);
-        db = MigratedPostgres.start(name);
+        this.db = db;
+        this.ownsDb = ownsDb;
+        this.start = start;
+        this.clock = new MovableClock(start);
         runtime = ModelRuntimes.start(clock);
         IngestGateway gateway = (events, offsets) -> {
             runtime.enqueue(events, Duration.ofSeconds(30));
+            for (Event e : events) {
+                if (e.type() == io.lifeline.domain.event.EventType.GPU_SAMPLE) {
+                    samples.incrementAndGet();
+                } else {
+                    delivered.add(e);
+                }
+            }
             return CompletableFuture.completedFuture(new IngestReceipt(events.size(), 0));
         };
-        demo = DemoForTests.runner(gateway, clock);
+        demo = journaled ? DemoForTests.runner(gateway, clock, new DemoJournalStore(db.dataSource()))
+                : DemoForTests.runner(gateway, clock);
         store = ActionsForTests.store(db.dataSource());
         leadership = Leaderships.of(db.dataSource(), ACTIONS);
         executor = ActionsForTests.executor(store, DemoForTests.cluster(demo), sink(DemoForTests.commands(demo)),
@@ -251,7 +281,7 @@ final class QuickStartRig implements AutoCloseable {
             }
             TimeUnit.MILLISECONDS.sleep(15);
             runtime.barrier().get(30, TimeUnit.SECONDS);
-            if (Duration.between(START, target).getSeconds() % 15 == 0) {
+            if (Duration.between(start, target).getSeconds() % 15 == 0) {
                 policyRunner.periodic();
             }
         }
@@ -284,6 +314,15 @@ final class QuickStartRig implements AutoCloseable {
         executor.stop();
         Leaderships.close(leadership);
         ModelRuntimes.stop(runtime);
-        db.close();
+        if (ownsDb) {
+            db.close();
+        }
+    }
+
+    /** The demo's co-location window (window {@code demo-day}), as the application installs it with the demo. */
+    void demoWindow() {
+        var engine = policies.engine();
+        engine.colocation(engine.colocation().withRules(engine.colocation().rules()
+                .with(DemoForTests.window(demo.runStart()))));
     }
 }

@@ -3,17 +3,15 @@ package io.lifeline.demo.runtime;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterBackend;
 import io.lifeline.action.port.ClusterOutcome;
-import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.SimOutcome;
 import io.lifeline.demo.SimPod;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The cluster of the quick start: Lifeline's actions act on the demo fleet as they would on Kubernetes. Each
- * call runs on the demo's tick thread (see {@link DemoRunner#onCluster}) and answers at once. The simulated
+ * call runs on the demo's tick thread (see {@link DemoRunner#act}), journaled, and answers at once. The simulated
  * Eviction API never refuses (there are no PodDisruptionBudgets in the demo). Not injectable as
  * {@link ClusterActions}: the application's one {@code ClusterActions} bean chooses between the implementations.
  */
@@ -40,12 +38,12 @@ public class DemoClusterActions implements ClusterBackend {
 
     @Override
     public ClusterOutcome cordon(String node) {
-        return call(s -> s.cordon(node));
+        return call(SimCall.cordon(node));
     }
 
     @Override
     public ClusterOutcome uncordon(String node) {
-        return call(s -> s.uncordon(node));
+        return call(SimCall.uncordon(node));
     }
 
     @Override
@@ -69,27 +67,27 @@ public class DemoClusterActions implements ClusterBackend {
 
     @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
-        return call(s -> s.evict(pod.namespace(), pod.name()));
+        return call(SimCall.evict(pod.namespace(), pod.name()));
     }
 
     @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
-        return call(s -> s.scaleWorkers(job, workers));
+        return call(SimCall.scaleWorkers(job, workers));
     }
 
     @Override
     public ClusterOutcome suspend(String job, boolean suspended) {
-        return call(s -> s.setSuspended(job, suspended));
+        return call(SimCall.setSuspended(job, suspended));
     }
 
     @Override
     public ClusterOutcome annotateRestore(String job, String checkpointId, String uri) {
-        return call(s -> s.restoreFrom(job, checkpointId));
+        return call(SimCall.restoreFrom(job, checkpointId));
     }
 
-    private ClusterOutcome call(Function<FleetSimulator, SimOutcome> op) {
+    private ClusterOutcome call(SimCall op) {
         try {
-            return map(runner.onCluster(op));
+            return map((SimOutcome) runner.act(op));
         } catch (IllegalStateException e) {
             return ClusterOutcome.of(ClusterOutcome.Result.FAILED, "demo fleet: " + e.getMessage());
         } catch (IllegalArgumentException e) {

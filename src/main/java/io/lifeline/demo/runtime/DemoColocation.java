@@ -11,7 +11,8 @@ import java.time.Instant;
 /**
  * The demo's day/night co-location window: a day of inference compressed into a short cycle on the on-demand pool,
  * so that the quick start shows it within its first minutes: four minutes after the fleet starts (its jobs train by
- * then), the pool lends its GPUs for five minutes, then trains at full size again, every twelve minutes.
+ * then), the pool lends its GPUs for five minutes, then trains at full size again, every twelve minutes. The cycle is
+ * counted from the start of the fleet's run, which a restart continues.
  */
 @ApplicationScoped
 public class DemoColocation {
@@ -30,9 +31,12 @@ public class DemoColocation {
         this.clock = clock;
     }
 
-    /** Adds the window, counted from now. */
-    void install() {
-        colocation.addWindow(window(clock.instant()));
+    /**
+     * Adds the window, counted from the fleet's start: a run continued after a restart keeps the cycle it had (null:
+     * counted from now).
+     */
+    void install(Instant fleetStart) {
+        colocation.addWindow(window(fleetStart == null ? clock.instant() : fleetStart));
     }
 
     static LendingWindow window(Instant start) {

@@ -27,7 +27,7 @@ public class DemoStartup {
     void onOpened(@Observes IngestOpened opened) {
         if (config.enabled().orElse(false)) {
             runner.start();
-            colocation.install();
+            colocation.install(runner.runStart());
             LOG.infof("Demo fleet started (speed %.1fx); turn it off with lifeline.demo.enabled=false", config.speed());
         }
     }

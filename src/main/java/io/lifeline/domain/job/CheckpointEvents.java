@@ -16,7 +16,9 @@ import java.util.TreeSet;
  *
  * <p>Blocking time: a synchronous save seen from its start makes the job's activity CHECKPOINT until it
  * completes or fails (measured by the events' times; a save cut short by an interruption stays checkpoint
- * time). An asynchronous save blocks only for its reported blocking time, moved out of the productive time
+ * time), and so does an asynchronous one made to exit (prepare_exit, or a save the trainers say is for exiting: they
+ * hold still while it uploads, and after it). Any
+ * other asynchronous save blocks only for its reported blocking time, moved out of the productive time
  * since its start. A save whose start was not seen has its reported blocking time moved out of the
  * productive time that was not yet protected.
  */
@@ -33,7 +35,10 @@ final class CheckpointEvents {
     void handle(Job job, Instant at, TrainerData data) {
         if (data instanceof TrainerData.CheckpointStarted d) {
             CheckpointEntry e = job.checkpoints.started(d, at, job.ledger.productive());
-            if (!d.async() && job.state == JobState.RUNNING && e.completedAt() == null
+            // A save for prepare_exit blocks the trainers until it completes, an asynchronous one too: they take no
+            // step after the state it captures (they hold still until the restart), so its upload is no training.
+            boolean exit = job.exitRequested || d.reason() != null && d.reason().forExit();
+            if ((!d.async() || exit) && job.state == JobState.RUNNING && e.completedAt() == null
                     && e.status() == CheckpointStatus.STARTED) {
                 job.syncSave = d.checkpointId();
             }
@@ -78,7 +83,8 @@ final class CheckpointEvents {
             job.ledger.move(Bucket.PRODUCTIVE, Bucket.CHECKPOINT, ms, ms * job.ledger.gpus());
         }
         interruptions.reassess(job, e);
-        if (job.exitRequested) {
+        if (job.exitRequested || e.exitSave()) {
+            // Saved to stop (prepare_exit, or the trainers said so): they hold still until they restart.
             job.exitRequested = false;
             job.holding = true;
             job.holdingStep = e.step();

@@ -190,9 +190,11 @@ final class JobEvents {
         }
         if (job.syncSave != null) {
             // Trainers report no progress while blocked in a synchronous save: progress after its start means the
-            // save is over, even if its completion is late or was lost.
+            // save is over, even if its completion is late or was lost. Trainers holding for prepare_exit while their
+            // save uploads may still report the step it saved: only a later step ends that.
             CheckpointEntry save = job.checkpoints.find(job.syncSave);
-            if (save == null || save.startedAt() == null || at.isAfter(save.startedAt())) {
+            if (save == null || save.startedAt() == null
+                    || at.isAfter(save.startedAt()) && (!save.async() || d.step() > save.step())) {
                 job.syncSave = null;
             }
         }

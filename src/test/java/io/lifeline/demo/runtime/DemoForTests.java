@@ -17,6 +17,11 @@ public final class DemoForTests {
 
     /** A runner at speed 1 ticking every 10 ms of real time towards {@code clock}. */
     public static DemoRunner runner(IngestGateway gateway, Clock clock) {
+        return runner(gateway, clock, DemoJournal.NONE);
+    }
+
+    /** Like {@link #runner(IngestGateway, Clock)}, keeping its run in {@code journal}. */
+    public static DemoRunner runner(IngestGateway gateway, Clock clock, DemoJournal journal) {
         return new DemoRunner(new DemoConfig() {
             @Override
             public Optional<Boolean> enabled() {
@@ -37,7 +42,12 @@ public final class DemoForTests {
             public long tickMillis() {
                 return 10;
             }
-        }, gateway, clock);
+        }, gateway, clock, journal);
+    }
+
+    /** The demo's co-location window, counted from {@code fleetStart}. */
+    public static io.lifeline.domain.policy.colocation.LendingWindow window(java.time.Instant fleetStart) {
+        return DemoColocation.window(fleetStart);
     }
 
     public static ClusterActions cluster(DemoRunner runner) {

@@ -8,6 +8,7 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.store.RetryLaterException;
+import io.lifeline.testing.MovableClock;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -205,6 +206,122 @@ class DemoRunnerTest {
         assertThat(gateway.batches).hasSize(batches);
         assertThatThrownBy(() -> runner.suspend("c2", "research/llama3-70b-pretrain"))
                 .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aRestartContinuesTheStoredRunWhereItsHistoryStoppedStandingStillForAllButTheEndOfALongStop() throws Exception {
+        MovableClock clock = new MovableClock(T0);
+        MemoryJournal journal = new MemoryJournal();
+        FakeGateway first = new FakeGateway();
+        DemoRunner before = new DemoRunner(config(1, 10, null), first, clock, journal);
+        before.start();
+        try {
+            // Past the scripted notice (2 minutes) and its termination, and a command for a job in between.
+            for (int s = 0; s < 300; s += 5) {
+                clock.advance(java.time.Duration.ofSeconds(5));
+                awaitSimulated(before, clock.instant());
+                if (s == 150) {
+                    before.requestCheckpoint("c1", "vision/vit-g14-clip", clock.instant().plusSeconds(600));
+                }
+            }
+            awaitSettled(first, before);
+        } finally {
+            before.stop();
+        }
+        List<Event> earlier = first.batches.stream().flatMap(List::stream).toList();
+        assertThat(earlier).anySatisfy(e -> assertThat(e.type()).isEqualTo(EventType.NODE_INTERRUPTION_NOTICE))
+                .anySatisfy(e -> assertThat(e.data()).isInstanceOfSatisfying(
+                        io.lifeline.domain.event.TrainerData.CommandAck.class, a -> assertThat(a.commandId()).isEqualTo("c1")));
+        assertThat(journal.calls()).extracting(c -> c.call().op()).containsExactly(SimCall.Op.CHECKPOINT);
+
+        clock.advance(java.time.Duration.ofHours(2)); // stopped for two hours
+        Instant restarted = clock.instant();
+        FakeGateway second = new FakeGateway();
+        DemoRunner after = new DemoRunner(config(1, 10, null), second, clock, journal);
+        after.start();
+        try {
+            assertThat(after.runStart()).isEqualTo(T0);
+            for (int s = 0; s < 300; s += 5) {
+                clock.advance(java.time.Duration.ofSeconds(5));
+                awaitSimulated(after, clock.instant());
+            }
+            awaitSettled(second, after);
+        } finally {
+            after.stop();
+        }
+        List<Event> later = second.batches.stream().flatMap(List::stream).toList();
+        assertThat(journal.runsBegun()).isEqualTo(1);
+        // It stood still for the first 1 h 50 min of the stop and lived through the last ten minutes.
+        Instant resumed = restarted.minus(DemoRunner.RESTART_CATCH_UP);
+        assertThat(later).isNotEmpty().allSatisfy(e -> assertThat(e.time()).isAfterOrEqualTo(resumed))
+                .noneSatisfy(e -> assertThat(e.type()).isIn(EventType.JOB_SUBMITTED, EventType.WORKLOAD_ADMITTED));
+        // Nothing registers again (a replacement of a reclaimed node is a new node), no reclaim happens twice.
+        for (EventType once : List.of(EventType.NODE_REGISTERED, EventType.NODE_INTERRUPTION_NOTICE,
+                EventType.NODE_TERMINATED)) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            earlier.stream().filter(e -> e.type() == once).forEach(e -> seen.add(e.subject()));
+            assertThat(later).filteredOn(e -> e.type() == once).extracting(Event::subject).as(once.wireName())
+                    .doesNotContainAnyElementsOf(seen);
+        }
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        earlier.forEach(e -> ids.add(e.id()));
+        assertThat(later).allSatisfy(e -> assertThat(ids.add(e.id())).as("%s delivered twice", e.id()).isTrue());
+        // Each job trains on from the step it had reached (these three were not interrupted around the restart).
+        for (String job : List.of("vision/vit-g14-clip", "recsys/dlrm-dcnv2", "speech/whisper-large-v3-ft")) {
+            assertThat(firstStep(later, job)).as(job).isGreaterThanOrEqualTo(lastStep(earlier, job));
+        }
+
+        // And all of it is the one run the fleet would have had without the stop, only later by the pause.
+        List<DemoJournal.Entry> calls = journal.calls();
+        assertThat(calls).extracting(c -> c.call().op()).containsExactly(SimCall.Op.CHECKPOINT, SimCall.Op.CONTINUE);
+        java.time.Duration pause = java.time.Duration.between(calls.get(1).at(), Instant.parse(calls.get(1).call().args()
+                .get(0)));
+        // Two hours less the ten minutes caught up, and the moments the first run had simulated but not handed over
+        // when it stopped.
+        java.time.Duration stoodStill = java.time.Duration.ofHours(2).minus(DemoRunner.RESTART_CATCH_UP);
+        assertThat(pause).isBetween(stoodStill, stoodStill.plusSeconds(30));
+        io.lifeline.demo.FleetSimulator straight = new io.lifeline.demo.FleetSimulator(new ScenarioParser().loadDefault(), T0);
+        List<Event> expected = new ArrayList<>(straight.advanceTo(calls.get(0).at()));
+        calls.get(0).call().applyTo(straight);
+        Instant end = later.get(later.size() - 1).time().minus(pause);
+        expected.addAll(straight.advanceTo(end));
+        List<Event> actual = new ArrayList<>(earlier);
+        later.forEach(e -> actual.add(new Event(e.id(), e.source(), e.type(), e.subject(), e.time().minus(pause),
+                e.data() instanceof io.lifeline.domain.event.NodeData.InterruptionNotice n
+                        ? new io.lifeline.domain.event.NodeData.InterruptionNotice(n.kind(), n.provider(),
+                        n.deadline().minus(pause)) : e.data())));
+        assertThat(actual).hasSameSizeAs(expected).isEqualTo(expected);
+    }
+
+    private static long lastStep(List<Event> events, String job) {
+        return events.stream().filter(e -> e.subject().equals(job)
+                        && e.data() instanceof io.lifeline.domain.event.TrainerData.Progress)
+                .mapToLong(e -> ((io.lifeline.domain.event.TrainerData.Progress) e.data()).step()).reduce((a, b) -> b)
+                .orElseThrow();
+    }
+
+    private static long firstStep(List<Event> events, String job) {
+        return events.stream().filter(e -> e.subject().equals(job)
+                        && e.data() instanceof io.lifeline.domain.event.TrainerData.Progress)
+                .mapToLong(e -> ((io.lifeline.domain.event.TrainerData.Progress) e.data()).step()).findFirst()
+                .orElseThrow();
+    }
+
+    private static void awaitSimulated(DemoRunner runner, Instant target) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while ((runner.simulatedNow() == null || runner.simulatedNow().isBefore(target))
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(2);
+        }
+        assertThat(runner.simulatedNow()).isAfterOrEqualTo(target);
+    }
+
+    private static void awaitSettled(FakeGateway gateway, DemoRunner runner) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (runner.delivered() < gateway.batches.stream().mapToLong(List::size).sum()
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(2);
+        }
     }
 
     @Test

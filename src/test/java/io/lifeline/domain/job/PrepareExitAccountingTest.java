@@ -34,6 +34,31 @@ class PrepareExitAccountingTest {
     }
 
     @Test
+    void anAsynchronousExitSaveHoldsTheTrainersWhileItUploadsSoTheStopLosesNoWork() {
+        JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:10:00", 600);
+        d.apply(d.event("10:10:01", EventType.TRAINER_COMMAND_ACK, new TrainerData.CommandAck("act-1:checkpoint",
+                "prepare_exit", TrainerData.AckStatus.ACCEPTED, "saving")));
+        // Blocked 10 s staging the state of step 602, then held (no step trained) while it uploads for 80 s more.
+        d.checkpointStarted("10:10:02", "exit-1", 602, true)
+                .checkpointCompleted("10:11:32", "exit-1", 602, 90, 10, true)
+                .podEvicted("10:11:40", "llm-worker-0", "n1")
+                .now("10:11:40");
+        assertThat(d.goodput().lostReworkMillis()).isZero();
+    }
+
+    @Test
+    void trainersThatSayTheySaveToExitHoldFromThatSaveOnWithoutAPrepareExitCommand() {
+        // Trainers pausing for a planned membership change save "to exit" on their own: the restart loses nothing.
+        JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:10:00", 600);
+        d.apply(d.event("10:10:02", EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted("exit-1",
+                602, true, TrainerData.SaveReason.PREPARE_EXIT)));
+        d.checkpointCompleted("10:11:32", "exit-1", 602, 90, 10, true)
+                .podEvicted("10:11:40", "llm-worker-0", "n1")
+                .now("10:11:40");
+        assertThat(d.goodput().lostReworkMillis()).isZero();
+    }
+
+    @Test
     void withoutPrepareExitTheTimeAfterTheSaveIsLost() {
         GoodputView g = savedThenEvicted(false).goodput();
         assertThat(g.lostReworkMillis()).isEqualTo(8_000);
