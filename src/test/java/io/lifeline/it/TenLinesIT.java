@@ -15,6 +15,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,9 +32,10 @@ import org.junit.jupiter.api.Test;
  * The "Ten lines" of docs/trainer-agent.md, taken from the document itself, run for real: a tiny model and training
  * step around them, two torchrun agents through {@code python -m lifeline_agent.run} on CPU, against the packaged
  * Lifeline with the notice policy on (the quick start's way, the Kubernetes connector against the fabric8 mock API
- * server). The spot drill of issue 32, with the checkpoint directory shared by the nodes and again on each node's own
- * disk: a checkpoint-now, a spot notice for one node, that node killed at the notice's deadline; the steps lost are
- * read from the script's own output, and must be none.
+ * server). The spot drill of that document, with the checkpoint directory shared by the nodes and again on each node's own
+ * disk: a checkpoint-now, a spot notice for one node, that node killed at the notice's deadline; then the whole job
+ * stopped and launched again with the same rdzv id on another node, and the drill again. The steps lost are read from
+ * the script's own output, and must be none.
  */
 class TenLinesIT {
 
@@ -54,7 +58,7 @@ class TenLinesIT {
     static void startLifeline() throws Exception {
         cluster = new KubernetesServer(false, true, java.net.InetAddress.getLoopbackAddress(), 0, List.of());
         cluster.before();
-        for (String node : List.of("ten-a", "ten-b", "ten-c", "ten-d")) {
+        for (String node : List.of("ten-a", "ten-b", "ten-c", "ten-d", "ten-e", "ten-f")) {
             cluster.getClient().nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build())
                     .create();
         }
@@ -216,18 +220,41 @@ class TenLinesIT {
 
     @Test
     void theSpotDrillLosesNoStepWithTheTenLinesOnADirectoryTheNodesShare() throws Exception {
-        Drill d = drill("ml/ten-lines-shared", "ten-a", "ten-b", true);
+        String job = "ml/ten-lines-shared";
+        Path dir = launch(job, "ten-a", "ten-b", true);
+        Drill d = drill(job, "ten-a", "ten-b");
         assertThat(d.durability()).isEqualTo("shared-filesystem");
         assertThat(d.lostSteps()).as("%s", d).isZero();
+
+        Relaunch r = stopAndRelaunch(job, dir, "ten-a", "ten-e", true);
+        assertThat(r.lostSteps()).as("%s", r).isZero();
+        Drill again = drill(job, "ten-e", "ten-a");
+        assertThat(again.lostSteps()).as("%s", again).isZero();
     }
 
     @Test
     void theSpotDrillLosesNoStepWithTheTenLinesOnEachNodesOwnDisk() throws Exception {
-        Drill d = drill("ml/ten-lines-local", "ten-c", "ten-d", false);
+        String job = "ml/ten-lines-local";
+        Path dir = launch(job, "ten-c", "ten-d", false);
+        Drill d = drill(job, "ten-c", "ten-d");
         assertThat(d.durability()).isEqualTo("replicated");
         assertThat(d.lostSteps()).as("%s", d).isZero();
-        assertThat(Files.isDirectory(work.resolve("ml-ten-lines-local").resolve("ten-d-checkpoints")
-                .resolve(d.checkpoint()))).as("the killed node had its own copy too").isTrue();
+        assertThat(Files.isDirectory(dir.resolve("ten-d-checkpoints").resolve(d.checkpoint())))
+                .as("the killed node had its own copy too").isTrue();
+
+        // The relaunch's new node has an empty disk: restore agrees on the newest copy ten-c holds and hands it over.
+        Relaunch r = stopAndRelaunch(job, dir, "ten-c", "ten-f", false);
+        assertThat(r.lostSteps()).as("%s", r).isZero();
+        Drill again = drill(job, "ten-f", "ten-c");
+        assertThat(again.durability()).isEqualTo("replicated");
+        assertThat(again.lostSteps()).as("%s", again).isZero();
+    }
+
+    /** What a whole-job stop and relaunch measured, from the script's output and Lifeline's API. */
+    record Relaunch(String job, long lastStepBeforeStop, String checkpoint, long resumedStep, int round, int worldSize) {
+        long lostSteps() {
+            return lastStepBeforeStop - resumedStep;
+        }
     }
 
     /** What a drill measured, from the script's output and Lifeline's API. */
@@ -239,38 +266,72 @@ class TenLinesIT {
     }
 
     /**
-     * Two agents run the Ten lines (a periodic save every 3 s through {@code LIFELINE_CHECKPOINT_INTERVAL}); a
-     * checkpoint-now; a spot notice for the second node, whose drain (the notice policy) has every rank save and hold;
-     * the second node killed (SIGKILL, agent and workers) at the notice's deadline; the first goes on alone from the
-     * hold's checkpoint.
+     * Two agents run the Ten lines (a periodic save every 3 s through {@code LIFELINE_CHECKPOINT_INTERVAL}), the first
+     * hosting the c10d rendezvous, until Lifeline shows the job training at world size 2.
      */
-    private Drill drill(String job, String keptNode, String noticedNode, boolean shared) throws Exception {
+    private Path launch(String job, String hostNode, String otherNode, boolean shared) throws Exception {
         Path dir = Files.createDirectories(work.resolve(job.replace('/', '-')));
         Path program = script(dir, shared);
-        for (String node : List.of(keptNode, noticedNode)) {
+        for (String node : List.of(hostNode, otherNode)) {
             postEvent("node.registered", node, Instant.now(), "{\"pool\":\"spot-cpu\",\"capacityType\":\"spot\","
                     + "\"gpuCount\":0}");
             postEvent("node.ready", node, Instant.now(), "{}");
         }
         int rdzv = LifelineProcess.freePort();
-        for (String node : List.of(keptNode, noticedNode)) {
+        for (String node : List.of(hostNode, otherNode)) {
             Path checkpoints = dir.resolve(shared ? "checkpoints" : node + "-checkpoints");
             agents.add(TorchrunAgent.start("1:2", dir, app.url(), token, job, node, rdzv, List.of("--max-restarts=3"),
                     program, List.of(), TorchrunAgent.env("TEN_LINES_CHECKPOINTS", checkpoints.toString(),
                             "LIFELINE_CHECKPOINT_INTERVAL", "3")));
-            if (node.equals(keptNode)) {
-                // The first agent hosts the c10d rendezvous: the node the notice is for is never its host.
-                await("the rendezvous store on " + keptNode, Duration.ofSeconds(90), () -> listening(rdzv) ? true : null);
+            if (node.equals(hostNode)) {
+                // The first agent hosts the c10d rendezvous: the node a notice is for is never its host.
+                await("the rendezvous store on " + hostNode, Duration.ofSeconds(90), () -> listening(rdzv) ? true : null);
             }
         }
+        await(job + " training at world size 2 on " + hostNode + " and " + otherNode, Duration.ofSeconds(150), () -> {
+            JsonNode d = getJson("/api/v1/jobs/" + job);
+            JsonNode m = getJson("/api/v1/jobs/" + job + "/membership");
+            return d != null && m != null && d.path("summary").path("worldSize").asInt() == 2
+                    && d.path("summary").path("lastStep").asLong() > 0
+                    && nodes(m).equals(Set.of(hostNode, otherNode)) ? true : null;
+        });
+        return dir;
+    }
+
+    /**
+     * The whole job stopped (SIGTERM to the agent left, as a scheduler stops a job) and launched again with the same
+     * rdzv id, now hosted on {@code newNode} with {@code keptNode} beside it: a new c10d store whose rounds start at 0
+     * again. Lifeline must show the new launch (its round, world size and nodes), and the relaunch resumes from the
+     * step the stop saved.
+     */
+    private Relaunch stopAndRelaunch(String job, Path dir, String keptNode, String newNode, boolean shared)
+            throws Exception {
+        TorchrunAgent old = agent(keptNode);
+        old.terminate();
+        assertThat(old.awaitExit(Duration.ofSeconds(90))).as(old.tail()).isNotNull();
+        agents.remove(old);
+        long lastBeforeStop = old.lastStep();
+        launch(job, newNode, keptNode, shared);
+        TorchrunAgent host = agent(newNode);
+        TorchrunAgent.Line resumed = await("the relaunch resuming", Duration.ofSeconds(60), () ->
+                host.last("resumed", l -> "2".equals(l.get("world"))));
+        JsonNode m = getJson("/api/v1/jobs/" + job + "/membership");
+        Relaunch r = new Relaunch(job, lastBeforeStop, resumed.get("checkpoint"), resumed.step(),
+                m.path("current").path("round").asInt(-1), m.path("worldSize").asInt());
+        System.out.println("TEN_LINES_RELAUNCH " + r);
+        assertThat(r.round()).as("the relaunch's own round 0, not the first launch's last: %s", m).isZero();
+        assertThat(r.worldSize()).isEqualTo(2);
+        return r;
+    }
+
+    /**
+     * On a job that {@link #launch trains} on two nodes: a checkpoint-now; a spot notice for {@code noticedNode}, whose
+     * drain (the notice policy) has every rank save and hold; that node killed (SIGKILL, agent and workers) at the
+     * notice's deadline; {@code keptNode} goes on alone from the hold's checkpoint.
+     */
+    private Drill drill(String job, String keptNode, String noticedNode) throws Exception {
         TorchrunAgent kept = agent(keptNode);
         TorchrunAgent noticed = agent(noticedNode);
-        await(job + " training at world size 2", Duration.ofSeconds(150), () -> {
-            JsonNode d = getJson("/api/v1/jobs/" + job);
-            return d != null && d.path("summary").path("worldSize").asInt() == 2
-                    && d.path("summary").path("lastStep").asLong() > 0 ? true : null;
-        });
-
         // The periodic checkpoints count as protection against losing a node, with nothing configured on the server.
         JsonNode periodic = await("a periodic checkpoint that survives a node", Duration.ofSeconds(90), () -> {
             JsonNode f = getJson("/api/v1/jobs/" + job + "/freshness");
@@ -325,6 +386,12 @@ class TenLinesIT {
 
     private TorchrunAgent agent(String node) {
         return agents.stream().filter(a -> a.node().equals(node)).findFirst().orElseThrow();
+    }
+
+    /** The nodes of a membership's current round. */
+    private static Set<String> nodes(JsonNode membership) {
+        return StreamSupport.stream(membership.path("current").path("participants").spliterator(), false)
+                .map(p -> p.path("node").asText()).collect(Collectors.toSet());
     }
 
     private static boolean listening(int port) {
