@@ -198,7 +198,7 @@ class OidcSignInTest {
             driver.get(url("login"));
             waitFor(driver, By.id("sso")).click();
             // Vaadin re-renders elements while the test reads them: a stale reference means look again.
-            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(120));
             wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
             wait.until(d -> !d.findElements(By.id("caller")).isEmpty()
                     && d.findElement(By.id("caller")).getText().contains("erin"));
@@ -226,7 +226,7 @@ class OidcSignInTest {
     }
 
     private static org.openqa.selenium.WebElement waitFor(WebDriver driver, By by) {
-        return new WebDriverWait(driver, Duration.ofSeconds(30))
+        return new WebDriverWait(driver, Duration.ofSeconds(120))
                 .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
             List<org.openqa.selenium.WebElement> found = d.findElements(by);
             return found.isEmpty() ? null : found.get(0);

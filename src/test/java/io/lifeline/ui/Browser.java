@@ -27,6 +27,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 final class Browser implements AutoCloseable {
 
+    /**
+     * How long a page may take to show what a test waits for. A waiting test asserts what appears, not how fast: on a
+     * loaded machine a Vaadin round trip can take tens of seconds, so this is far above any ordinary wait.
+     */
+    static final Duration PATIENCE = Duration.ofSeconds(120);
+
+
     static final File CHROMIUM = new File("/usr/bin/chromium");
     static final File DRIVER = new File("/usr/bin/chromedriver");
     static final Path SHOTS = Path.of("target", "screenshots");
@@ -63,7 +70,7 @@ final class Browser implements AutoCloseable {
     }
 
     WebElement waitFor(By by) {
-        return new WebDriverWait(driver, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class).until(d -> {
+        return new WebDriverWait(driver, PATIENCE).ignoring(StaleElementReferenceException.class).until(d -> {
             var found = d.findElements(by);
             return found.isEmpty() ? null : found.get(0);
         });
@@ -71,7 +78,7 @@ final class Browser implements AutoCloseable {
 
     /** Vaadin re-renders elements while the test reads them: a stale reference means "look again", not a failure. */
     void await(BooleanSupplier condition) {
-        new WebDriverWait(driver, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+        new WebDriverWait(driver, PATIENCE).ignoring(StaleElementReferenceException.class)
                 .until(d -> condition.getAsBoolean());
     }
 

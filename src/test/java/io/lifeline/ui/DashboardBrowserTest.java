@@ -158,7 +158,7 @@ class DashboardBrowserTest {
     }
 
     private WebElement waitFor(By by) {
-        return new WebDriverWait(driver, Duration.ofSeconds(30))
+        return new WebDriverWait(driver, Browser.PATIENCE)
                 .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
             var found = d.findElements(by);
             return found.isEmpty() ? null : found.get(0);
@@ -167,7 +167,7 @@ class DashboardBrowserTest {
 
     /** Vaadin re-renders elements while the test reads them: a stale reference means "look again", not a failure. */
     private void await(java.util.function.BooleanSupplier condition) {
-        new WebDriverWait(driver, Duration.ofSeconds(30))
+        new WebDriverWait(driver, Browser.PATIENCE)
                 .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> condition.getAsBoolean());
     }
 
