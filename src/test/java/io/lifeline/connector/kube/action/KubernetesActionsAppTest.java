@@ -394,7 +394,7 @@ class KubernetesActionsAppTest {
         assertThat(evicted.get()).isZero();
 
         executor.start();
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> api().get("/api/v1/actions/" + id).then()
+        await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> api().get("/api/v1/actions/" + id).then()
                 .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
         assertThat(evicted.get()).as("evictions after the restart").isEqualTo(1);
         assertThat(stepNames(id)).containsOnlyOnce("cordon", "evict " + ns + "/gpt-worker-0");
