@@ -247,21 +247,16 @@ final class DescribeCommand extends Base {
                         Formats.num(g, "utilizationPercent"), Formats.num(g, "temperatureCelsius"), Formats.num(g, "powerWatts"),
                         Formats.num(g, "lastXid"), pod, Formats.or(Json.text(g, "reason")));
             }
-            out.table(t);
+            out.table(t, "  none");
             out.line("XID history:");
-            List<JsonNode> xids = Base.items(n, "xidHistory");
-            if (xids.isEmpty()) {
-                out.line("  none");
-            } else {
-                Table x = new Table().column("  time").number("gpu").number("xid").flexible("description").column("action")
-                        .column("health", false, false, out::state);
-                for (JsonNode e : xids) {
-                    x.row("  " + out.time(Json.text(e, "time")), Formats.num(e, "gpuIndex"), Formats.num(e, "xid"),
-                            Formats.or(Json.text(e, "description")), Formats.wire(Json.text(e, "action")),
-                            Formats.wire(Json.text(e, "health")));
-                }
-                out.table(x);
+            Table x = new Table().column("  time").number("gpu").number("xid").flexible("description").column("action")
+                    .column("health", false, false, out::state);
+            for (JsonNode e : Base.items(n, "xidHistory")) {
+                x.row("  " + out.time(Json.text(e, "time")), Formats.num(e, "gpuIndex"), Formats.num(e, "xid"),
+                        Formats.or(Json.text(e, "description")), Formats.wire(Json.text(e, "action")),
+                        Formats.wire(Json.text(e, "health")));
             }
+            out.table(x, "  none");
             return Exit.OK;
         }
     }
