@@ -234,7 +234,9 @@ final class DescribeCommand extends Base {
                     + (Json.has(notice, "windowEnd") ? ", back by " + out.time(Json.text(notice, "windowEnd")) : "")
                     + (n.path("noticeActive").asBoolean() ? out.term().red(" (active)")
                     : notice.path("expired").asBoolean() ? " (expired)" : " (past)"));
-            f.field("Health", out.state(Formats.wire(Json.text(n, "health"))));
+            // A terminated node's GPUs are gone: its last verdict is no health, and they have none.
+            boolean gone = "TERMINATED".equals(Json.text(n, "state"));
+            f.field("Health", gone ? "- (terminated: its GPUs are gone)" : out.state(Formats.wire(Json.text(n, "health"))));
             JsonNode lemon = n.get("lemon");
             f.field("Interruptions (7 d)", Formats.num(lemon, "interruptions")
                     + (Json.has(lemon, "lastInterruption") ? ", last " + out.time(Json.text(lemon, "lastInterruption")) : ""));
@@ -243,25 +245,21 @@ final class DescribeCommand extends Base {
                     .number("temp").number("power").number("xid").flexible("pod").flexible("reason");
             for (JsonNode g : Base.items(n, "gpus")) {
                 String pod = Json.text(g, "pod") == null ? "-" : Formats.or(Json.text(g, "namespace")) + "/" + Json.text(g, "pod");
-                t.row("  " + Formats.num(g, "index"), Formats.or(Json.text(g, "model")), Formats.wire(Json.text(g, "health")),
+                String health = Json.text(g, "health");
+                t.row("  " + Formats.num(g, "index"), Formats.or(Json.text(g, "model")), health == null ? "gone" : Formats.wire(health),
                         Formats.num(g, "utilizationPercent"), Formats.num(g, "temperatureCelsius"), Formats.num(g, "powerWatts"),
                         Formats.num(g, "lastXid"), pod, Formats.or(Json.text(g, "reason")));
             }
-            out.table(t);
+            out.table(t, "  none");
             out.line("XID history:");
-            List<JsonNode> xids = Base.items(n, "xidHistory");
-            if (xids.isEmpty()) {
-                out.line("  none");
-            } else {
-                Table x = new Table().column("  time").number("gpu").number("xid").flexible("description").column("action")
-                        .column("health", false, false, out::state);
-                for (JsonNode e : xids) {
-                    x.row("  " + out.time(Json.text(e, "time")), Formats.num(e, "gpuIndex"), Formats.num(e, "xid"),
-                            Formats.or(Json.text(e, "description")), Formats.wire(Json.text(e, "action")),
-                            Formats.wire(Json.text(e, "health")));
-                }
-                out.table(x);
+            Table x = new Table().column("  time").number("gpu").number("xid").flexible("description").column("action")
+                    .column("health", false, false, out::state);
+            for (JsonNode e : Base.items(n, "xidHistory")) {
+                x.row("  " + out.time(Json.text(e, "time")), Formats.num(e, "gpuIndex"), Formats.num(e, "xid"),
+                        Formats.or(Json.text(e, "description")), Formats.wire(Json.text(e, "action")),
+                        Formats.wire(Json.text(e, "health")));
             }
+            out.table(x, "  none");
             return Exit.OK;
         }
     }

@@ -112,7 +112,7 @@ final class JobCommands {
                                     + (same > 0 ? "  (+" + same + " more like this)" : ""));
                     k += same + 1;
                 }
-                out.table(p);
+                out.table(p, "    no phases");
             }
         }
 

@@ -91,12 +91,29 @@ final class Out {
         return doc;
     }
 
+    /** A list as a table; an empty one is a note on standard error, so that standard output stays empty. */
     void table(Table t) {
         if (t.size() == 0) {
             term.err().println("No resources found.");
             term.err().flush();
             return;
         }
+        print(t);
+    }
+
+    /**
+     * A table inside a larger text ({@code describe}, a timeline): an empty one prints {@code none} in its place, on
+     * the same stream, or the note would land out of order against the text around it.
+     */
+    void table(Table t, String none) {
+        if (t.size() == 0) {
+            line(none);
+            return;
+        }
+        print(t);
+    }
+
+    private void print(Table t) {
         for (String line : t.render(term.columns(), term::bold)) {
             w.println(line);
         }

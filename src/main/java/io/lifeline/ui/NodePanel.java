@@ -32,6 +32,7 @@ public class NodePanel extends VerticalLayout {
     private NodePanelModel shown;
     private Button drain;
     private Button uncordon;
+    private Div noAction;
 
     public NodePanel(ActionsGateway actions, Runnable onClose) {
         this.actions = actions;
@@ -56,8 +57,8 @@ public class NodePanel extends VerticalLayout {
         gpus.addThemeVariants(GridVariant.LUMO_COMPACT);
         gpus.setAllRowsVisible(true);
         gpus.addColumn(GpuView::index).setHeader("GPU").setWidth("4rem").setFlexGrow(0);
-        gpus.addColumn(new ComponentRenderer<>(g -> Ui.badge(Format.words(g.health()), Ui.level(g.health().ordinal()))))
-                .setHeader("Health");
+        gpus.addColumn(new ComponentRenderer<>(g -> g.health() == null ? Ui.badge("gone", "contrast")
+                : Ui.badge(Format.words(g.health()), Ui.level(g.health().ordinal())))).setHeader("Health");
         gpus.addColumn(g -> Format.number(g.utilizationPercent(), " %")).setHeader("Util");
         gpus.addColumn(g -> Format.number(g.temperatureCelsius(), " °C")).setHeader("Temp");
         gpus.addColumn(g -> Format.number(g.powerWatts(), " W")).setHeader("Power");
@@ -91,10 +92,12 @@ public class NodePanel extends VerticalLayout {
         facts.removeAll();
         NodeInfo f = d.facts();
         facts.add(Ui.badge(Format.words(d.state()), d.state().name().equals("READY") ? "success" : "error"));
-        if (d.cordoned()) {
+        if (d.cordoned() && !d.terminated()) {
             facts.add(Ui.badge("cordoned", "contrast"));
         }
-        facts.add(Ui.badge(Format.words(d.health()), Ui.level(d.health().ordinal())));
+        // A terminated node's GPUs are gone: its last verdict is no health to show.
+        facts.add(d.terminated() ? Ui.badge("GPUs gone", "contrast")
+                : Ui.badge(Format.words(d.health()), Ui.level(d.health().ordinal())));
         facts.add(new Span(f == null ? " not registered yet" : " " + f.pool() + " · " + Format.words(f.capacityType()) + " · "
                 + Format.text(f.zone()) + " · " + Format.text(f.instanceType()) + " · " + f.gpuCount() + " GPUs"));
         if (d.notice() != null) {
@@ -134,9 +137,15 @@ public class NodePanel extends VerticalLayout {
                 drain.addThemeVariants(ButtonVariant.LUMO_ERROR);
                 uncordon = new Button("Uncordon…", e -> act(ActionKind.UNCORDON));
                 uncordon.setId("node-uncordon");
-                buttons.add(drain, uncordon);
+                noAction = Ui.empty("Terminated: the node is gone, nothing to drain or uncordon.");
+                noAction.setId("node-no-action");
+                buttons.add(drain, uncordon, noAction);
             }
-            if (uncordon != null) {
+            if (drain != null) {
+                // The server refuses both on a terminated node; the panel does not offer them.
+                drain.setVisible(!d.terminated());
+                uncordon.setVisible(!d.terminated());
+                noAction.setVisible(d.terminated());
                 uncordon.setEnabled(d.cordoned());
             }
         }

@@ -114,6 +114,34 @@ class CommandsTest {
     }
 
     @Test
+    void aNodeWithoutGpuRowsIsDescribedInOrderWithNothingOnStandardError() {
+        server.on("GET /api/v1/nodes/n3", Reply.json("{\"name\":\"n3\",\"facts\":{\"pool\":\"a\",\"capacityType\":\"on_demand\"},"
+                + "\"state\":\"READY\",\"stateSince\":\"2026-11-29T12:00:00Z\",\"cordoned\":false,\"health\":\"HEALTHY\","
+                + "\"gpus\":[],\"xidHistory\":[],\"lemon\":{\"interruptions\":0}}"));
+
+        CliRun.Result described = run("describe", "node", "n3");
+
+        assertThat(described.code()).isZero();
+        assertThat(described.err()).isEmpty();
+        assertThat(described.out()).containsSubsequence("Health:", "healthy\n", "Interruptions (7 d):", "\nGPUs:\n  none\n",
+                "XID history:\n  none\n");
+    }
+
+    @Test
+    void aTerminatedNodesGpusAreDescribedGoneNotHealthy() {
+        server.on("GET /api/v1/nodes/n4", Reply.json("{\"name\":\"n4\",\"facts\":{\"pool\":\"a\",\"capacityType\":\"spot\","
+                + "\"gpuCount\":8},\"state\":\"TERMINATED\",\"stateSince\":\"2026-11-29T12:00:00Z\",\"cordoned\":false,"
+                + "\"health\":\"HEALTHY\",\"gpus\":[{\"index\":0,\"model\":\"H100\",\"health\":null,"
+                + "\"reason\":\"gone: the node is terminated\"}],\"xidHistory\":[],\"lemon\":{\"interruptions\":1}}"));
+
+        CliRun.Result described = run("describe", "node", "n4");
+
+        assertThat(described.code()).isZero();
+        assertThat(described.out()).doesNotContain("healthy").contains("terminated: its GPUs are gone");
+        assertThat(described.out().lines().filter(l -> l.contains("H100")).findFirst().orElseThrow()).contains("gone");
+    }
+
+    @Test
     void anUnreachableServerIsFiveWithAClearMessage() throws IOException {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

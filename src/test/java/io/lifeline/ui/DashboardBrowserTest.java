@@ -137,6 +137,12 @@ class DashboardBrowserTest {
         waitFor(By.id("job-timeline"));
         await(() -> canvasIn("job-timeline"));
         assertThat(driver.findElements(By.id("action-checkpoint"))).isEmpty();
+        // Lumo styles the page without an application theme, and no page asks for one that is not there.
+        assertThat(String.valueOf(((JavascriptExecutor) driver).executeScript(
+                "return getComputedStyle(document.documentElement).getPropertyValue('--lumo-primary-color')"))).isNotBlank();
+        assertThat((List<?>) ((JavascriptExecutor) driver).executeScript(
+                "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/themes/'))"))
+                .isEmpty();
         driver.findElement(By.id("theme-toggle")).click();
         await(() -> String.valueOf(((JavascriptExecutor) driver).executeScript(
                 "return (document.documentElement.getAttribute('theme') || '') + ' '"

@@ -12,6 +12,9 @@ import java.util.List;
 /** Builds immutable views of a node's state. */
 final class FleetViews {
 
+    /** The reason a terminated node's GPUs give instead of a verdict. */
+    static final String GONE = "gone: the node is terminated";
+
     private final FleetSettings settings;
     private final GpuHealthRules rules;
 
@@ -44,7 +47,7 @@ final class FleetViews {
         List<XidOccurrence> xids = new ArrayList<>();
         for (GpuState g : n.gpus) {
             if (g != null) {
-                gpus.add(g.view(n.name, rules));
+                gpus.add(view(n, g));
                 xids.addAll(g.xids(rules.policy()));
             }
         }
@@ -59,9 +62,23 @@ final class FleetViews {
     void addGpus(NodeState n, List<GpuView> out) {
         for (GpuState g : n.gpus) {
             if (g != null) {
-                out.add(g.view(n.name, rules));
+                out.add(view(n, g));
             }
         }
+    }
+
+    /**
+     * One GPU as every view shows it. A terminated node's GPUs are gone: no verdict (its last one would read as a live
+     * "healthy"), no live values; what identifies them, their error counters and their pod stay, as history.
+     */
+    private GpuView view(NodeState n, GpuState g) {
+        GpuView v = g.view(n.name, rules);
+        if (n.state != NodeLifecycle.TERMINATED) {
+            return v;
+        }
+        return new GpuView(v.node(), v.uuid(), v.index(), v.model(), v.sampledAt(), null, null, null, null, null,
+                v.eccSbeVolatile(), v.eccDbeVolatile(), v.rowRemapFailures(), v.nvlinkErrors(), v.lastXid(), v.pod(),
+                v.namespace(), null, GONE);
     }
 
     /** The node with its pending notice, as of {@code now}. */

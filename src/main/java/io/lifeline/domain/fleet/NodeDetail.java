@@ -18,8 +18,8 @@ import java.util.List;
  * @param notice        the latest interruption notice of its current life, null when none
  * @param noticeActive  whether that notice is still pending and its deadline has not passed: the node is at risk
  * @param noticeExpired whether that notice is pending by the events but its deadline has passed: not at risk
- * @param health        worst verdict of its GPUs
- * @param gpus          its GPUs by index
+ * @param health        worst verdict of its GPUs (of a terminated node: the last one before it went)
+ * @param gpus          its GPUs by index (of a terminated node: gone, without a verdict)
  * @param xidHistory    XIDs of all its GPUs, oldest first (the newest few per GPU)
  * @param lemon         its lemon score
  */
@@ -30,5 +30,10 @@ public record NodeDetail(String name, NodeInfo facts, NodeLifecycle state, Insta
     public NodeDetail {
         gpus = List.copyOf(gpus);
         xidHistory = List.copyOf(xidHistory);
+    }
+
+    /** Whether the node is gone: its GPUs have no verdict, and no action (drain, uncordon) applies to it. */
+    public boolean terminated() {
+        return state == NodeLifecycle.TERMINATED;
     }
 }

@@ -22,7 +22,8 @@ import java.time.Instant;
  * @param lastXid             the exporter's last-XID value (a value, not a count; 0 = none seen)
  * @param pod                 pod using it, may be null
  * @param namespace           that pod's namespace, may be null
- * @param health              verdict
+ * @param health              verdict; null when there is none because the GPU is gone (its node is terminated: its
+ *                            live values are null too, and {@code reason} says so)
  * @param reason              why (null when healthy)
  */
 public record GpuView(String node, String uuid, int index, String model, Instant sampledAt, Double utilizationPercent,

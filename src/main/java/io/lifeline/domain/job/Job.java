@@ -33,7 +33,8 @@ final class Job {
     String owner;
     String priorityClass;
     ElasticPolicy elastic;
-    int gpusPerNode;
+    /** GPUs per node from the spec: 0 for a job on CPUs, null until a spec says (one GPU per rank is assumed then). */
+    Integer gpusPerNode;
     Long checkpointIntervalSeconds;
     Long freshnessObjectiveMillis;
 
@@ -281,7 +282,7 @@ final class Job {
             if (lastRoundGpus > 0) {
                 return lastRoundGpus;
             }
-            return elastic != null && gpusPerNode > 0 ? elastic.maxNodes() * gpusPerNode : 0;
+            return elastic != null && gpusPerNode != null ? elastic.maxNodes() * gpusPerNode : 0;
         }
         return membership.gpus(gpusPerNode);
     }

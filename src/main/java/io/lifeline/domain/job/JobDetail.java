@@ -17,7 +17,8 @@ import java.util.Map;
  * @param owner                      owner, or null
  * @param priorityClass              priority class, or null
  * @param elastic                    elastic policy, or null
- * @param gpusPerNode                GPUs per node from the job's spec (0 when unknown)
+ * @param gpusPerNode                GPUs per node from the job's spec (0 for a job on CPUs, or when no spec
+ *                                   said; a job without a spec is taken to hold one GPU per rank)
  * @param checkpointIntervalSeconds  configured checkpoint interval, or null
  * @param finishReason               why it ended, or null
  * @param samplesPerSecond           latest reported throughput, or null

@@ -103,7 +103,8 @@ final class JobViews {
                 : open.view(job.ledger.pendingMillis(now), job.ledger.activity(), job.ledger.gpus());
         FreshnessView f = freshness(job, now);
         GoodputView g = goodput(job, now);
-        return new JobDetail(summary(job, f, g), job.owner, job.priorityClass, job.elastic, job.gpusPerNode,
+        return new JobDetail(summary(job, f, g), job.owner, job.priorityClass, job.elastic,
+                job.gpusPerNode == null ? 0 : job.gpusPerNode,
                 job.checkpointIntervalSeconds, job.finishReason, job.samplesPerSecond, job.tokensPerSecond,
                 job.agentRestarts, f, g, job.membership.view(job.name), openView,
                 job.incidents.interruptionsByCause(), job.refusals.toList(), job.duplicates, job.lateEvents,

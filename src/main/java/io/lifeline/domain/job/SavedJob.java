@@ -82,11 +82,11 @@ public record SavedJob(String name, long incarnation, Spec spec, JobState state,
      * @param owner                      owner, may be null
      * @param priorityClass              priority class, may be null
      * @param elastic                    elastic policy, may be null
-     * @param gpusPerNode                GPUs per node (0 when unknown)
+     * @param gpusPerNode                GPUs per node (0 on CPUs), null when no spec said
      * @param checkpointIntervalSeconds  configured checkpoint interval, may be null
      * @param freshnessObjectiveMillis   freshness objective set by an operator, may be null
      */
-    public record Spec(String namespace, String owner, String priorityClass, ElasticPolicy elastic, int gpusPerNode,
+    public record Spec(String namespace, String owner, String priorityClass, ElasticPolicy elastic, Integer gpusPerNode,
                        Long checkpointIntervalSeconds, Long freshnessObjectiveMillis) {
     }
 

@@ -101,6 +101,22 @@ class ActionsApiTest {
     }
 
     @Test
+    void aTerminatedNodeIsRefusedWithTheReasonForDrainAndUncordon() {
+        String node = unique("gone-node");
+        new TestFleet().node(node, "pool").send(node, EventType.NODE_TERMINATED,
+                new io.lifeline.domain.event.NodeData.Terminated("spot instance reclaimed"));
+        String op = operator("gone");
+        for (String kind : List.of("drain", "uncordon")) {
+            given().spec(TestTokens.auth(op)).contentType(ContentType.JSON).body(body(kind, node, "{}"))
+                    .post("/api/v1/actions").then().statusCode(400).contentType("application/problem+json")
+                    .body("errors[0].field", equalTo("target"))
+                    .body("detail", equalTo("target: node " + node + " is terminated"));
+        }
+        TestTokens.api().queryParam("target", node).get("/api/v1/actions").then().statusCode(200)
+                .body("items.size()", equalTo(0));
+    }
+
+    @Test
     void dryRunAnswersTheImpactAndStoresNothing() {
         String node = unique("dry-node");
         String job = unique("team-dry") + "/llm";

@@ -68,6 +68,18 @@ class ActionPlannerTest {
     }
 
     @Test
+    void aTerminatedNodeIsNeitherDrainedNorUncordoned() {
+        f.apply("n6", io.lifeline.domain.event.EventType.NODE_TERMINATED,
+                new io.lifeline.domain.event.NodeData.Terminated("spot instance reclaimed"));
+        for (ActionKind kind : java.util.List.of(ActionKind.DRAIN, ActionKind.UNCORDON)) {
+            PlanResult r = plan(kind, "n6", Map.of());
+            assertThat(r.ok()).as(kind.wire()).isFalse();
+            assertThat(r.field()).isEqualTo("target");
+            assertThat(r.reason()).isEqualTo("node n6 is terminated");
+        }
+    }
+
+    @Test
     void drainImpactCountsEveryJobOnTheNode() {
         PlanResult r = plan(ActionKind.DRAIN, "n3", Map.of("deadlineSeconds", "120"));
         assertThat(r.ok()).isTrue();

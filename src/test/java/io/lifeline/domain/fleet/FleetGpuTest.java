@@ -74,7 +74,41 @@ class FleetGpuTest {
         fleet.apply(registered(N, at(0)));
         fleet.apply(terminated(N, at(10)));
         assertThat(fleet.apply(healthy(N, 0).dbe(1L).at(at(5)))).isEmpty();
-        assertThat(fleet.node(N).orElseThrow().gpus().get(0).health()).isEqualTo(GpuHealth.FAILED);
+        assertThat(fleet.node(N).orElseThrow().gpus().get(0).eccDbeVolatile()).as("the sample is kept").isEqualTo(1L);
+    }
+
+    @Test
+    void aTerminatedNodesGpusAreGoneWithoutAVerdictOrLiveValues() {
+        fleet.apply(registered(N, at(0)));
+        fleet.apply(ready(N, at(1)));
+        fleet.apply(healthy(N, 0).at(at(10)));
+        fleet.apply(healthy(N, 1).at(at(10)));
+        assertThat(fleet.node(N).orElseThrow().gpus()).extracting(GpuView::health)
+                .containsExactly(GpuHealth.HEALTHY, GpuHealth.HEALTHY);
+
+        fleet.apply(terminated(N, at(20)));
+
+        NodeDetail d = fleet.node(N).orElseThrow();
+        assertThat(d.terminated()).isTrue();
+        assertThat(d.gpus()).hasSize(2).allSatisfy(g -> {
+            assertThat(g.health()).as("no verdict for a GPU that is gone").isNull();
+            assertThat(g.reason()).isEqualTo(FleetViews.GONE);
+            assertThat(g.utilizationPercent()).isNull();
+            assertThat(g.temperatureCelsius()).isNull();
+            assertThat(g.powerWatts()).isNull();
+            assertThat(g.uuid()).startsWith("GPU-");
+            assertThat(g.eccDbeVolatile()).as("history stays").isZero();
+        });
+        assertThat(fleet.gpus()).as("every view says the same").allSatisfy(g -> assertThat(g.health()).isNull());
+        assertThat(fleet.gpuPage(n -> true, GpuHealth.HEALTHY, 0, 10).items()).isEmpty();
+        assertThat(fleet.snapshot(FleetSnapshot.EMPTY).nodes()).singleElement()
+                .satisfies(s -> assertThat(s.detail().gpus()).allSatisfy(g -> assertThat(g.health()).isNull()));
+
+        fleet.apply(registered(N, at(100)));
+        fleet.apply(healthy(N, 0).at(at(110)));
+        NodeDetail back = fleet.node(N).orElseThrow();
+        assertThat(back.terminated()).isFalse();
+        assertThat(back.gpus().get(0).health()).as("a new life has live GPUs again").isEqualTo(GpuHealth.HEALTHY);
     }
 
     @Test

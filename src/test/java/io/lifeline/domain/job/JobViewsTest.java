@@ -44,6 +44,35 @@ class JobViewsTest {
     }
 
     @Test
+    void aCpuJobHoldsNoGpusAndAccruesNoGpuHours() {
+        d.apply(d.event("10:00:00", io.lifeline.domain.event.EventType.JOB_SUBMITTED,
+                new io.lifeline.domain.event.JobData.Submitted("ml", "alice", null,
+                        new io.lifeline.domain.event.ElasticPolicy(1, 2, 1, 3), 0, 1800L))).admit("10:00:00");
+        assertThat(d.detail().summary().gpusHeld()).as("admitted, before its first round").isZero();
+        d.rendezvous("10:00:00", 1, 1, "n1", "n2").progress("10:00:00", 0);
+        d.progress("10:30:00", 100).now("11:00:00");
+        d.workerFailed("11:00:00", 0, "n1").restarted("11:00:10", 1).progress("11:05:00", 101).now("11:30:00");
+
+        JobDetail detail = d.detail();
+        assertThat(detail.gpusPerNode()).isZero();
+        assertThat(detail.summary().worldSize()).isEqualTo(2);
+        assertThat(detail.summary().gpusHeld()).isZero();
+        assertThat(d.goodput().wallMillis()).isPositive();
+        assertThat(d.goodput().heldGpuMillis()).isZero();
+        assertThat(d.goodput().heldGpuHours()).isZero();
+        assertThat(d.goodput().lostGpuHours()).isZero();
+        assertThat(d.incidents()).isNotEmpty().allSatisfy(i -> assertThat(i.lostGpuHours()).isZero());
+    }
+
+    @Test
+    void aJobWhoseSpecIsNotKnownIsTakenToHoldOneGpuPerRank() {
+        d.admit("10:00:00").rendezvous("10:00:00", 1, 4, "n1", "n2").progress("10:00:00", 0).now("10:30:00");
+
+        assertThat(d.detail().summary().gpusHeld()).isEqualTo(8);
+        assertThat(d.goodput().heldGpuMillis()).isPositive();
+    }
+
+    @Test
     void theTimelinePagesInTimeOrderWithACursor() {
         d.runningOn(2, "10:00:00");
         d.checkpointStarted("10:10:00", "c1", 1, false).checkpointCompleted("10:10:30", "c1", 1, 30, 30, false);

@@ -25,7 +25,7 @@ public final class Membership {
     private RendezvousRound current;
     private long version;
     private long gpusVersion = -1;
-    private int gpusPerNodeCached;
+    private Integer gpusPerNodeCached;
     private int gpusCached;
     private long worldSizeVersion = -1;
     private int worldSizeCached;
@@ -150,16 +150,17 @@ public final class Membership {
     /**
      * GPUs held on nodes that are not lost.
      *
-     * @param gpusPerNode  GPUs the job uses per node, or 0 when unknown (one GPU per rank is assumed then)
+     * @param gpusPerNode  GPUs the job uses per node (0 for a job on CPUs), or null when its spec is not known (one GPU
+     *                     per rank is assumed then)
      */
-    public int gpus(int gpusPerNode) {
-        if (gpusVersion == version && gpusPerNodeCached == gpusPerNode) {
+    public int gpus(Integer gpusPerNode) {
+        if (gpusVersion == version && java.util.Objects.equals(gpusPerNodeCached, gpusPerNode)) {
             return gpusCached;
         }
         int total = 0;
         for (Participant p : placement.values()) {
             if (!lost.contains(p.node())) {
-                total += gpusPerNode > 0 ? gpusPerNode : p.rankCount();
+                total += gpusPerNode != null ? gpusPerNode : p.rankCount();
             }
         }
         gpusVersion = version;
