@@ -9,9 +9,13 @@ import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.Fence;
 import io.lifeline.store.Leadership;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -102,6 +106,11 @@ public class ActionExecutor {
         });
         long period = config.leaderCheckInterval().toMillis();
         scanner.scheduleWithFixedDelay(this::scan, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     /**

@@ -1,9 +1,11 @@
 package io.lifeline.app;
 
 import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import java.nio.file.Path;
+import java.util.function.BiConsumer;
 
 /**
  * Entry point. With no JDBC URL configured (system property or {@code QUARKUS_DATASOURCE_JDBC_URL}),
@@ -34,7 +36,18 @@ public final class LifelineMain {
                 demoPrice("ondemand-p4d", "on-demand", "4.10");
             }
         }
-        Quarkus.run(args);
+        // A start that fails exits through this handler: the store will write nothing more, so the embedded
+        // database's stop must not wait for it (it waited its whole bound, ignoring SIGTERM meanwhile).
+        BiConsumer<Integer, Throwable> exit = ApplicationLifecycleManager.getDefaultExitCodeHandler();
+        Quarkus.run(null, (code, failure) -> {
+            if (failure != null) {
+                ShutdownOrder.applicationStopped();
+            }
+            // Quarkus printed why it failed; the prompt exit must not lose it in a buffer.
+            System.err.flush();
+            System.out.flush();
+            exit.accept(code, failure);
+        }, args);
     }
 
     private static void demoPrice(String pool, String capacity, String price) {

@@ -9,7 +9,11 @@ import io.lifeline.runtime.ModelRebuild;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.EventLogTail;
 import io.lifeline.store.PartitionMaintenance;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduler;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.sql.SQLException;
@@ -21,7 +25,9 @@ import org.jboss.logging.Logger;
  * Start-up order: make sure the log's partitions exist, start storing the jobs' timelines, rebuild the model (from the
  * newest model checkpoint and the events stored after it, or from the whole stored log, read in seq order, the order
  * it was committed in), start taking checkpoints, and only then open ingest (HTTP, Kafka, connectors, the demo) and
- * follow the log live. Until it is open, readiness is DOWN.
+ * follow the log live. Until it is open, readiness is DOWN. At shutdown it pauses the scheduled jobs (alert
+ * evaluation and delivery, partition maintenance, token last-use flushes) with the rest of the background work, before
+ * the connection pool closes ({@link ShutdownOrder}).
  */
 @ApplicationScoped
 public class LifelineStartup {
@@ -35,11 +41,13 @@ public class LifelineStartup {
     private final jakarta.enterprise.event.Event<IngestOpened> opened;
     private final JobHistory history;
     private final ModelCheckpoints checkpoints;
+    private final Scheduler scheduler;
 
     LifelineStartup(PartitionMaintenance partitions, EventLogTail log, ModelRuntime model, IngestPipeline pipeline,
                     jakarta.enterprise.event.Event<IngestOpened> opened, JobHistory history,
-                    ModelCheckpoints checkpoints) {
+                    ModelCheckpoints checkpoints, Scheduler scheduler) {
         this.checkpoints = checkpoints;
+        this.scheduler = scheduler;
         this.partitions = partitions;
         this.log = log;
         this.model = model;
@@ -66,6 +74,10 @@ public class LifelineStartup {
                 rebuilt.fromCheckpoint() ? "a checkpoint and the next " : "", rebuilt.events(),
                 (System.nanoTime() - t0) / 1_000_000, rebuilt.position());
         opened.fire(new IngestOpened());
+    }
+
+    void onStop(@Observes @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        scheduler.pause();
     }
 
     /** Hands rows read back from the log to the model, remembering their ids so that a redelivery is a duplicate. */

@@ -250,7 +250,8 @@ final class DescribeCommand extends Base {
                         Formats.num(g, "utilizationPercent"), Formats.num(g, "temperatureCelsius"), Formats.num(g, "powerWatts"),
                         Formats.num(g, "lastXid"), pod, Formats.or(Json.text(g, "reason")));
             }
-            out.table(t, "  none");
+            long count = n.path("gpuCount").asLong();
+            out.table(t, count > 0 ? "  none reporting yet (" + count + " on the node)" : "  none");
             out.line("XID history:");
             Table x = new Table().column("  time").number("gpu").number("xid").flexible("description").column("action")
                     .column("health", false, false, out::state);

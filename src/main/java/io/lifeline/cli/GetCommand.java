@@ -131,7 +131,7 @@ final class GetCommand extends Base {
                 List<String> v = new ArrayList<>(List.of(Json.text(n, "name"), Formats.or(Json.text(facts, "pool")),
                         Formats.wire(Json.text(facts, "capacityType")), Formats.wire(Json.text(n, "state")),
                         Formats.yesNo(n, "cordoned"), noticeColumn(n), Formats.wire(Json.text(n, "health")),
-                        Formats.num(facts, "gpuCount"), out.time(Json.text(n, "stateSince"))));
+                        Formats.num(n.has("gpuCount") ? n : facts, "gpuCount"), out.time(Json.text(n, "stateSince"))));
                 if (wide) {
                     v.addAll(List.of(Formats.or(Json.text(facts, "zone")), Formats.or(Json.text(facts, "instanceType")),
                             n.has("lemonScore") ? Formats.num(n, "lemonScore") : Formats.num(n.get("lemon"), "interruptions")));

@@ -9,9 +9,11 @@ import io.lifeline.store.Appended;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.EventLogWriter;
 import io.lifeline.store.RetryLaterException;
+import io.lifeline.store.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
@@ -278,7 +280,7 @@ public class IngestPipeline implements IngestGateway {
      * On a graceful stop, stores the latest telemetry the log does not have yet, so that a restart rebuilds the
      * same latest values (a crash loses at most one store interval of them).
      */
-    void onStop(@Observes ShutdownEvent ev) {
+    void onStop(@Observes @Priority(ShutdownOrder.INGEST) ShutdownEvent ev) {
         open = false;
         List<Event> latest = sampler.drainUnstored();
         if (latest.isEmpty()) {

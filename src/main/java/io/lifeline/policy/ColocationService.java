@@ -22,10 +22,14 @@ import io.lifeline.domain.policy.colocation.WindowSchedule;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.Scope;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import java.time.Clock;
@@ -121,6 +125,11 @@ public class ColocationService {
                 sample();
             }
         }, 0, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -22,9 +22,13 @@ import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.Caller;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -179,6 +183,11 @@ public class PolicyRunner {
             LOG.warnf("%s could not submit %s of %s: %s", requester, d.request().kind().wire(), d.request().target(),
                     e.getMessage());
         }
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -9,10 +9,15 @@ import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.store.HistoryRecords;
+import io.lifeline.store.ShutdownOrder;
 import io.lifeline.store.StoreUnavailableException;
 import io.lifeline.store.TimelineLog;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -151,6 +156,11 @@ public class JobHistory {
     private static RuntimeException asRuntime(Throwable t) {
         Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
         return c instanceof RuntimeException r ? r : new StoreUnavailableException("timeline history", c);
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -4,11 +4,13 @@ import io.lifeline.config.ModelConfig;
 import io.lifeline.domain.SavedModel;
 import io.lifeline.store.AppliedPosition;
 import io.lifeline.store.ModelCheckpointStore;
+import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -125,7 +127,7 @@ public class ModelCheckpoints {
     }
 
     /** At shutdown, once ingest has stopped: the model as it ends, after what was queued for it. */
-    void onStop(@Observes @Priority(3000) ShutdownEvent ev) {
+    void onStop(@Observes @Priority(ShutdownOrder.MODEL_CHECKPOINT) ShutdownEvent ev) {
         if (!started) {
             return;
         }
@@ -137,6 +139,11 @@ public class ModelCheckpoints {
         } catch (ExecutionException | TimeoutException e) {
             LOG.warnf("No model checkpoint at shutdown: %s", e.toString());
         }
+    }
+
+    /** No periodic checkpoint once the last one is written: stops with the other {@link ShutdownOrder#BACKGROUND} work. */
+    void stopTimer(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -145,7 +145,8 @@ public final class Scope {
             return d;
         }
         return new NodeDetail(d.name(), d.facts(), d.state(), d.stateSince(), d.cordoned(), d.cordonSince(), d.notice(),
-                d.noticeActive(), d.noticeExpired(), d.health(), d.gpus().stream().map(this::visible).toList(), d.xidHistory(), d.lemon());
+                d.noticeActive(), d.noticeExpired(), d.health(), d.gpuCount(), d.gpus().stream().map(this::visible).toList(),
+                d.xidHistory(), d.lemon());
     }
 
     @Override

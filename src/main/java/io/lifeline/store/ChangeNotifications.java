@@ -123,13 +123,23 @@ public final class ChangeNotifications implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops listening and waits (bounded) until the connection is back in the pool, also when the caller was
+     * interrupted (a follower stopping closes its listener that way): without the wait, the listener could still hold
+     * its connection when the pool closes at shutdown, then try to listen again on a closed pool.
+     */
     @Override
     public void close() {
         closed = true;
+        boolean interrupted = Thread.interrupted();
         try {
             thread.join(WAIT_MILLIS * 3L);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

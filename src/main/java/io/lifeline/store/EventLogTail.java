@@ -4,8 +4,12 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -228,6 +232,11 @@ public class EventLogTail {
                     rs.getLong(1), e.getMessage());
             return null;
         }
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -4,8 +4,12 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,8 +17,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -105,6 +109,7 @@ public class EventLogWriter {
         this.thread = new Thread(this::run, "lifeline-store-writer");
         this.thread.setDaemon(true);
         this.thread.start();
+        ShutdownOrder.storeStarted();
     }
 
     /**
@@ -485,6 +490,11 @@ public class EventLogWriter {
 
     private static String key(String source, String id) {
         return source + '\u0000' + id;
+    }
+
+    /** Stops with the other {@link ShutdownOrder#EVENT_LOG} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.EVENT_LOG) ShutdownEvent ev) {
+        stop();
     }
 
     /** Writes what is queued (bounded by the retry back-off) and stops. */

@@ -6,8 +6,12 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.job.HistoryRecord;
 import io.lifeline.domain.job.HistorySlice.Ordered;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -138,6 +142,11 @@ public class HistoryRecords {
         }
         GroupCommitQueue.executeColumns(dataSource, UPSERT, new String[] {"text", "text", "bigint", "text", "bigint",
             "text", "text"}, kinds, jobs, incarnations, ids, ordinals, times, bodies);
+    }
+
+    /** Stops with the other {@link ShutdownOrder#WRITERS} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.WRITERS) ShutdownEvent ev) {
+        stop();
     }
 
     /** Writes what is queued (bounded by the retry back-off) and stops. */

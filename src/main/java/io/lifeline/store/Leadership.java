@@ -2,8 +2,12 @@ package io.lifeline.store;
 
 import io.agroal.api.AgroalDataSource;
 import io.lifeline.config.ActionsConfig;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -74,6 +78,11 @@ public class Leadership {
     /** Told true when this replica becomes leader and false when it stops (on the election's thread). */
     public void onChange(Consumer<Boolean> listener) {
         listeners.add(listener);
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

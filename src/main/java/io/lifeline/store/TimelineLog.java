@@ -5,8 +5,12 @@ import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.job.JobTimelineEntry;
 import io.lifeline.domain.job.TimelineCursor;
 import io.lifeline.domain.job.TimelineEntry;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -138,6 +142,11 @@ public class TimelineLog {
         }
         GroupCommitQueue.executeColumns(dataSource, INSERT, new String[] {"text", "bigint", "bigint", "bigint", "text",
             "text", "text", "text", "text"}, jobs, incarnations, seqs, millis, times, kinds, types, summaries, incidents);
+    }
+
+    /** Stops with the other {@link ShutdownOrder#WRITERS} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.WRITERS) ShutdownEvent ev) {
+        stop();
     }
 
     /** Writes what is queued (bounded by the retry back-off) and stops. */

@@ -15,8 +15,13 @@ import io.lifeline.domain.action.Impact;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -193,6 +198,11 @@ public class ActionsGateway {
             return r.field() + ": " + r.getMessage();
         }
         return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -10,8 +10,13 @@ import io.lifeline.domain.alert.Silence;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
@@ -142,6 +147,11 @@ public class AlertsGateway {
             c = c.getCause();
         }
         return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

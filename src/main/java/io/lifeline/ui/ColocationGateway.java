@@ -4,8 +4,13 @@ import io.lifeline.domain.policy.colocation.ColocationLedger;
 import io.lifeline.policy.ColocationService;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -66,6 +71,11 @@ public class ColocationGateway {
                 throw new IllegalStateException(e);
             }
         }, pool);
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -68,10 +68,11 @@ public final class FleetPresenter {
                 unhealthy = 0;
             }
             names.add(n.name());
+            // Counted from the node, not from its telemetry: registered GPUs that have not reported yet count too.
+            gpus += n.gpuCount();
             for (GpuView g : s.gpusByNode().getOrDefault(n.name(), List.of())) {
                 if (g.index() >= 0 && g.index() < columns) {
                     values[row * columns + g.index()] = value(g, q.metric());
-                    gpus++;
                     unhealthy += g.health() == GpuHealth.HEALTHY ? 0 : 1;
                 }
             }

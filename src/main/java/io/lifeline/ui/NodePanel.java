@@ -76,7 +76,6 @@ public class NodePanel extends VerticalLayout {
         xids.addColumn(x -> Format.text(x.description())).setHeader("Meaning").setAutoWidth(true);
         xids.addColumn(x -> Format.words(x.action())).setHeader("Policy");
         xids.setEmptyStateText("No XID reported.");
-        gpus.setEmptyStateText("No GPU reported yet.");
         jobs.setId("node-jobs");
         add(head, facts, buttons, new H3("GPUs"), gpus, new H3("XID history"), xids, new H3("Jobs on this node"), jobs);
     }
@@ -98,8 +97,8 @@ public class NodePanel extends VerticalLayout {
         // A terminated node's GPUs are gone: its last verdict is no health to show.
         facts.add(d.terminated() ? Ui.badge("GPUs gone", "contrast")
                 : Ui.badge(Format.words(d.health()), Ui.level(d.health().ordinal())));
-        facts.add(new Span(f == null ? " not registered yet" : " " + f.pool() + " · " + Format.words(f.capacityType()) + " · "
-                + Format.text(f.zone()) + " · " + Format.text(f.instanceType()) + " · " + f.gpuCount() + " GPUs"));
+        facts.add(new Span((f == null ? " not registered yet" : " " + f.pool() + " · " + Format.words(f.capacityType()) + " · "
+                + Format.text(f.zone()) + " · " + Format.text(f.instanceType())) + " · " + d.gpuCount() + " GPUs"));
         if (d.notice() != null) {
             // Pending (the node is at risk), expired (its deadline passed and the node was not seen going) or past.
             String status = d.noticeActive() ? "Pending " : d.notice().expired() ? "Expired " : "Past ";
@@ -113,6 +112,8 @@ public class NodePanel extends VerticalLayout {
         }
         facts.add(new Div(new Span("Interruptions in the last " + Format.duration(d.lemon().window().toMillis()) + ": "
                 + d.lemon().interruptions())));
+        gpus.setEmptyStateText(d.gpuCount() == 0 ? "No GPU reported yet."
+                : "None of its " + d.gpuCount() + " GPUs has reported telemetry yet.");
         gpus.setItems(d.gpus());
         java.util.List<XidOccurrence> newestFirst = new java.util.ArrayList<>(d.xidHistory());
         java.util.Collections.reverse(newestFirst);

@@ -128,6 +128,20 @@ class CommandsTest {
     }
 
     @Test
+    void aRegisteredNodeWithoutTelemetryIsDescribedWithItsGpuCount() {
+        String node = "{\"name\":\"n5\",\"facts\":{\"pool\":\"a\",\"capacityType\":\"spot\",\"gpuCount\":8},"
+                + "\"gpuCount\":8,\"state\":\"READY\",\"stateSince\":\"2026-11-29T12:00:00Z\",\"cordoned\":false,"
+                + "\"health\":\"HEALTHY\",\"gpus\":[],\"xidHistory\":[],\"lemon\":{\"interruptions\":0}}";
+        server.on("GET /api/v1/nodes/n5", Reply.json(node));
+
+        CliRun.Result described = run("describe", "node", "n5");
+        CliRun.Result got = run("get", "nodes", "n5");
+
+        assertThat(described.out()).contains("GPUs:\n  none reporting yet (8 on the node)\n");
+        assertThat(got.out().lines().filter(l -> l.startsWith("n5")).findFirst().orElseThrow()).matches(".* 8 .*");
+    }
+
+    @Test
     void aTerminatedNodesGpusAreDescribedGoneNotHealthy() {
         server.on("GET /api/v1/nodes/n4", Reply.json("{\"name\":\"n4\",\"facts\":{\"pool\":\"a\",\"capacityType\":\"spot\","
                 + "\"gpuCount\":8},\"state\":\"TERMINATED\",\"stateSince\":\"2026-11-29T12:00:00Z\",\"cordoned\":false,"

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps docs/events.md honest: every CloudEvent example in it must pass the codec, every catalogue type must
- * have a section with an example, and each section's field table must name exactly the fields the codec maps.
+ * have a section with an example, each section's field table must name exactly the fields the codec maps, and the
+ * telemetry types (and only they) say so and point to what the log keeps of them (shown by
+ * {@code HttpIngestTest.theTelemetryTheLogKeepsIsListedAndTheRestIsNot}).
  */
 class EventsDocTest {
 
@@ -119,6 +121,24 @@ class EventsDocTest {
             fieldPaths("", decoded.data().getClass(), expected);
             assertThat(tableFields(section)).as("fields in the table of %s", type.wireName()).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void theTelemetryTypesAndOnlyTheySayWhatTheLogKeepsOfThem() {
+        assertThat(doc).as("the section telemetry types point to").contains("\n### Telemetry in the log\n");
+        Map<String, String> sections = typeSections(doc);
+        for (EventType type : EventType.values()) {
+            String section = sections.get(type.wireName());
+            if (type.isTelemetry()) {
+                assertThat(section).as("section of telemetry type %s", type.wireName()).contains("**Telemetry**")
+                        .contains("(#telemetry-in-the-log)").doesNotContain("not stored").doesNotContain("memory only");
+            } else {
+                assertThat(section).as("section of lifecycle type %s", type.wireName()).doesNotContain("**Telemetry**");
+            }
+        }
+        String reading = doc.substring(doc.indexOf("## Reading the event log"));
+        assertThat(reading).as("what GET /api/v1/events lists").contains("(#telemetry-in-the-log)")
+                .doesNotContain("never in the log");
     }
 
     @Test

@@ -104,6 +104,12 @@ final class LifelineProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Waits for it to exit by itself; the exit code, or empty when it still runs after {@code timeout}. */
+    java.util.OptionalInt awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? java.util.OptionalInt.of(process.exitValue())
+                : java.util.OptionalInt.empty();
+    }
+
     /** Where it listens, for clients started by the test. */
     String url() {
         return "http://127.0.0.1:" + port;

@@ -2,12 +2,14 @@ package io.lifeline.ui;
 
 import static com.github.mvysny.kaributesting.v10.LocatorJ._find;
 import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
+import static com.github.mvysny.kaributesting.v10.LocatorJ._setValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.mvysny.kaributesting.v10.GridKt;
 import com.vaadin.flow.component.Component;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.combobox.ComboBox;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.router.QueryParameters;
@@ -27,7 +29,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The node panel of a terminated node: its GPUs are gone, and it offers no drain or uncordon. */
+/**
+ * The node panel and the heat map's groups: a terminated node's GPUs are gone and it offers no drain or uncordon; a
+ * registered node whose telemetry has not arrived counts its registered GPUs.
+ */
 @QuarkusTest
 class NodePanelViewsTest {
 
@@ -35,6 +40,7 @@ class NodePanelViewsTest {
     private final String id = CloudEvents.uniqueId().substring(0, 8);
     private final String gone = "gone-" + id;
     private final String live = "live-" + id;
+    private final String quiet = "quiet-" + id;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -50,6 +56,8 @@ class NodePanelViewsTest {
                                 + "\"temperatureCelsius\":60.0}"));
             }
         }
+        events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "node.registered", quiet, now.minusSeconds(900),
+                "{\"pool\":\"quiet-pool-" + id + "\",\"capacityType\":\"spot\",\"gpuCount\":8}"));
         events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "node.terminated", gone, now.minusSeconds(300),
                 "{\"reason\":\"spot instance reclaimed\"}"));
         TestTokens.api().contentType("application/cloudevents-batch+json").body(CloudEvents.array(events))
@@ -99,5 +107,21 @@ class NodePanelViewsTest {
         assertThat(_get(Button.class, s -> s.withId("node-drain")).isVisible()).isTrue();
         assertThat(_get(Button.class, s -> s.withId("node-uncordon")).isVisible()).isTrue();
         assertThat(_find(Div.class, s -> s.withId("node-no-action"))).noneMatch(Component::isVisible);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRegisteredNodeWithoutTelemetryCountsItsRegisteredGpus() {
+        FleetView view = open(quiet);
+
+        assertThat(view.panel().shown().detail().gpuCount()).isEqualTo(8);
+        assertThat(_get(Div.class, s -> s.withId("node-facts")).getElement().getTextRecursively()).contains("8 GPUs");
+        Grid<GpuView> gpus = _get(Grid.class, s -> s.withId("node-gpus"));
+        assertThat(GridKt._size(gpus)).isZero();
+        assertThat(gpus.getEmptyStateText()).contains("8 GPUs");
+        _setValue(_get(ComboBox.class, s -> s.withId("fleet-pool")), "quiet-pool-" + id);
+        UiTestSupport.await(() -> view.shown().groups().size() == 1 && view.shown().nodes().equals(List.of(quiet)));
+        assertThat(view.shown().groups().get(0).gpus()).isEqualTo(8);
+        assertThat(view.shown().columns()).isEqualTo(8);
     }
 }

@@ -3,16 +3,21 @@ package io.lifeline.connector.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.store.ChangeNotifications;
+import io.lifeline.store.ShutdownOrder;
 import io.lifeline.store.StoreUnavailableException;
-import io.agroal.api.AgroalDataSource;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -413,6 +418,11 @@ public class AgentCommandQueue implements CommandChannel {
     /** Whether the connection that hears other replicas' commands is up (tests). */
     boolean listening() {
         return notifications.connected();
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

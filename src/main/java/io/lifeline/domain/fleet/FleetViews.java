@@ -28,7 +28,7 @@ final class FleetViews {
         long now = settings.clock().millis();
         boolean pending = n.noticePending();
         return new NodeSummary(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(),
-                f == null ? null : f.zone(), f == null ? null : f.instanceType(), f == null ? n.gpusSeen() : f.gpuCount(),
+                f == null ? null : f.zone(), f == null ? null : f.instanceType(), n.gpuCount(),
                 n.state, instant(n.stateSince), n.cordoned, pending && !n.noticeExpired(now),
                 pending && n.noticeExpired(now), n.health(), lemon(n).interruptions());
     }
@@ -37,7 +37,7 @@ final class FleetViews {
     static NodeSummary summary(NodeDetail d) {
         NodeInfo f = d.facts();
         return new NodeSummary(d.name(), f == null ? null : f.pool(), f == null ? null : f.capacityType(),
-                f == null ? null : f.zone(), f == null ? null : f.instanceType(), f == null ? d.gpus().size() : f.gpuCount(),
+                f == null ? null : f.zone(), f == null ? null : f.instanceType(), d.gpuCount(),
                 d.state(), d.stateSince(), d.cordoned(), d.noticeActive(), d.noticeExpired(), d.health(),
                 d.lemon().interruptions());
     }
@@ -55,8 +55,8 @@ final class FleetViews {
         long now = settings.clock().millis();
         boolean pending = n.noticePending();
         return new NodeDetail(n.name, n.facts(), n.state, instant(n.stateSince), n.cordoned, instant(n.cordonSince),
-                notice(n, now), pending && !n.noticeExpired(now), pending && n.noticeExpired(now), n.health(), gpus, xids,
-                lemon(n));
+                notice(n, now), pending && !n.noticeExpired(now), pending && n.noticeExpired(now), n.health(), n.gpuCount(),
+                gpus, xids, lemon(n));
     }
 
     void addGpus(NodeState n, List<GpuView> out) {

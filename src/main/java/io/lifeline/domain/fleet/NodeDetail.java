@@ -19,13 +19,15 @@ import java.util.List;
  * @param noticeActive  whether that notice is still pending and its deadline has not passed: the node is at risk
  * @param noticeExpired whether that notice is pending by the events but its deadline has passed: not at risk
  * @param health        worst verdict of its GPUs (of a terminated node: the last one before it went)
- * @param gpus          its GPUs by index (of a terminated node: gone, without a verdict)
+ * @param gpuCount      GPUs on the node: as registered (also while no telemetry has arrived), or as many as its
+ *                      telemetry shows when that is more
+ * @param gpus          its GPUs by index, those telemetry has shown (of a terminated node: gone, without a verdict)
  * @param xidHistory    XIDs of all its GPUs, oldest first (the newest few per GPU)
  * @param lemon         its lemon score
  */
 public record NodeDetail(String name, NodeInfo facts, NodeLifecycle state, Instant stateSince, boolean cordoned,
                          Instant cordonSince, Notice notice, boolean noticeActive, boolean noticeExpired, GpuHealth health,
-                         List<GpuView> gpus, List<XidOccurrence> xidHistory, LemonScore lemon) {
+                         int gpuCount, List<GpuView> gpus, List<XidOccurrence> xidHistory, LemonScore lemon) {
 
     public NodeDetail {
         gpus = List.copyOf(gpus);

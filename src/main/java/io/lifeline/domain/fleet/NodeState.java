@@ -168,6 +168,14 @@ final class NodeState {
         return g;
     }
 
+    /**
+     * GPUs on the node: as registered, so a node whose telemetry has not arrived (or never will, without an exporter)
+     * still counts them; or as many as telemetry shows, when that is more (or before registration).
+     */
+    int gpuCount() {
+        return Math.max(facts == null ? 0 : facts.gpuCount(), gpusSeen());
+    }
+
     int gpusSeen() {
         int n = 0;
         for (GpuState g : gpus) {

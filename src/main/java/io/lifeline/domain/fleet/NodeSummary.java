@@ -12,7 +12,8 @@ import java.time.Instant;
  * @param capacityType  spot, on-demand or reserved, may be null
  * @param zone          zone, may be null
  * @param instanceType  instance type, may be null
- * @param gpuCount      GPUs registered (or seen in telemetry, before registration)
+ * @param gpuCount      GPUs on the node: as registered (also while no telemetry has arrived), or as many as its
+ *                      telemetry shows when that is more
  * @param state         lifecycle state
  * @param stateSince    when it entered that state, null for UNKNOWN
  * @param cordoned      whether it is unschedulable

@@ -10,11 +10,15 @@ import io.lifeline.ingest.NotAppliedLog;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.OffsetStore;
+import io.lifeline.store.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -228,6 +232,11 @@ public class KafkaIngest {
         if (l != null) {
             l.stop();
         }
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

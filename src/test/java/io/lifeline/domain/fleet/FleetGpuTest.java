@@ -78,6 +78,24 @@ class FleetGpuTest {
     }
 
     @Test
+    void aRegisteredNodeCountsItsGpusBeforeAnyTelemetry() {
+        fleet.apply(registered(N, at(0), "a100-spot", CapacityType.SPOT, 8));
+
+        assertThat(fleet.node(N).orElseThrow().gpuCount()).isEqualTo(8);
+        assertThat(fleet.node(N).orElseThrow().gpus()).isEmpty();
+        assertThat(fleet.nodes(NodeQuery.all())).singleElement().satisfies(s -> assertThat(s.gpuCount()).isEqualTo(8));
+        assertThat(fleet.snapshot(FleetSnapshot.EMPTY).nodes()).singleElement()
+                .satisfies(s -> assertThat(s.summary().gpuCount()).isEqualTo(8));
+
+        fleet.apply(healthy(N, 0).at(at(10)));
+        assertThat(fleet.node(N).orElseThrow().gpuCount()).as("one GPU reported, eight on the node").isEqualTo(8);
+        fleet.apply(registered("zero", at(0), "a100-spot", CapacityType.SPOT, 0));
+        fleet.apply(healthy("zero", 0).at(at(10)));
+        fleet.apply(healthy("zero", 1).at(at(10)));
+        assertThat(fleet.node("zero").orElseThrow().gpuCount()).as("telemetry shows more than registered").isEqualTo(2);
+    }
+
+    @Test
     void aTerminatedNodesGpusAreGoneWithoutAVerdictOrLiveValues() {
         fleet.apply(registered(N, at(0)));
         fleet.apply(ready(N, at(1)));

@@ -83,6 +83,27 @@ class HttpIngestTest {
         return total;
     }
 
+    /**
+     * docs/events.md, "Telemetry in the log": the first sample of a GPU and one whose health counters changed are
+     * stored and listed by GET /api/v1/events; a sample in between, no different, is not.
+     */
+    @Test
+    void theTelemetryTheLogKeepsIsListedAndTheRestIsNot() {
+        String node = node();
+        String uuid = "GPU-" + CloudEvents.uniqueId();
+        String cool = "{\"uuid\":\"" + uuid + "\",\"index\":0,\"temperatureCelsius\":60.0,\"eccDbeVolatile\":0}";
+        String failing = "{\"uuid\":\"" + uuid + "\",\"index\":0,\"temperatureCelsius\":60.0,\"eccDbeVolatile\":2}";
+        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(
+                        CloudEvents.event("s1", "dcgm/" + node, "gpu.sample", node, now, cool),
+                        CloudEvents.event("s2", "dcgm/" + node, "gpu.sample", node, now.plusSeconds(15), cool),
+                        CloudEvents.event("s3", "dcgm/" + node, "gpu.sample", node, now.plusSeconds(30), failing))))
+                .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(3));
+
+        given(asOperator()).queryParam("subject", node).queryParam("type", "gpu.sample").get("/api/v1/events").then()
+                .statusCode(200).body("events.id", equalTo(List.of("s1", "s3")))
+                .body("events[1].data.eccDbeVolatile", equalTo(2));
+    }
+
     @Test
     void duplicatedEventsAreAppliedOnce() {
         String node = node();
