@@ -141,6 +141,9 @@ class StragglerIT {
                 "--checkpoint-every", "0", "--checkpoint-dir", dir.resolve("checkpoints").toString());
         Map<String, String> env = new java.util.HashMap<>(slow);
         env.put("LIFELINE_STEP_TIMES_INTERVAL", "2");
+        // Each rank stands for a GPU (the agent finds none on CPU and would declare a CPU job, which holds no GPU-hours
+        // to lose): the job is declared as the GPU job it plays.
+        env.put("LIFELINE_GPUS_PER_NODE", "1");
         agents.add(TorchrunAgent.start(dir, app.url(), token, job, "node-a", rdzv, List.of("--max-restarts=3"), args,
                 env));
         await("the rendezvous store", Duration.ofSeconds(90), () -> listening(rdzv) ? true : null);
