@@ -42,12 +42,21 @@ public final class LifelineMain {
         Quarkus.run(null, (code, failure) -> {
             if (failure != null) {
                 ShutdownOrder.applicationStopped();
+                // Quarkus logs why before its logging is set up, and that message is lost when the JVM exits at
+                // once: say it here too.
+                System.err.println("lifeline: failed to start: " + rootCause(failure));
+                System.err.flush();
             }
-            // Quarkus printed why it failed; the prompt exit must not lose it in a buffer.
-            System.err.flush();
-            System.out.flush();
             exit.accept(code, failure);
         }, args);
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
     }
 
     private static void demoPrice(String pool, String capacity, String price) {
