@@ -55,6 +55,19 @@ class ShutdownIT {
         assertThat(lines(log, CLOSED_UNDER_USE)).isEmpty();
     }
 
+    @Test
+    void aSigtermWhileStartingIsObeyedPromptly() throws Exception {
+        Path work = Files.createTempDirectory("lifeline-stopped-starting");
+        Path log = work.resolve("lifeline.log");
+        try (LifelineProcess app = LifelineProcess.start(work, log)) {
+            // The embedded database is up and the application is starting: the stop waited 150 s for its store.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> Files.readString(log).contains("Embedded PostgreSQL started"));
+            assertThat(app.stop()).as("exit code after SIGTERM (stop fails after 60 s)").isIn(0, 1, 130, 143);
+        }
+        assertThat(lines(log, CLOSED_UNDER_USE)).isEmpty();
+    }
+
     private static List<String> lines(Path log, List<String> needles) throws Exception {
         try (Stream<String> lines = Files.lines(log)) {
             return lines.filter(l -> needles.stream().anyMatch(l::contains)).limit(20).toList();
