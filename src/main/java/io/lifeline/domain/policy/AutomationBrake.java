@@ -116,7 +116,7 @@ public final class AutomationBrake {
         public static final State INITIAL = new State(List.of(), null, 0, null);
 
         public State {
-            taken = List.copyOf(taken);
+            taken = taken == null ? List.of() : List.copyOf(taken);
         }
 
         public boolean isEngaged() {
