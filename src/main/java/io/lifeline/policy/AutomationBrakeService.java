@@ -109,12 +109,16 @@ public class AutomationBrakeService {
         }
     }
 
+    /** What the brake would say of a policy's decision to take a node now: the node as the brake sees it, and that. */
+    public record Preview(Target target, Outcome outcome) {
+    }
+
     /**
      * What the brake would say of a policy's drain of {@code node} now, changing nothing: what a drain's dry run shows.
      */
-    public Outcome preview(String node) {
+    public Preview preview(String node) {
         Target t = read(m -> AutomationBrake.target(m.fleet(), node));
-        return AutomationBrake.decide(settings, refresh(), t, "dry-run", clock.instant());
+        return new Preview(t, AutomationBrake.decide(settings, refresh(), t, "dry-run", clock.instant()));
     }
 
     /**

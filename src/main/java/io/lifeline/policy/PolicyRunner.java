@@ -224,7 +224,8 @@ public class PolicyRunner {
         }
         String requester = d.policy().requester();
         ActionView r = actions.recordHeld(d.request(), requester, d.idempotencyKey() + "|held:brake",
-                "brake: " + b.reason());
+                "brake: " + b.reason() + (b.verdict() == AutomationBrake.Verdict.TRIPPED
+                        ? "; the automation brake engaged" : ""));
         LOG.debugf("%s: %s of %s held by the automation brake (%s)", requester, d.request().kind().wire(),
                 d.request().target(), r.id());
         metrics.policyDecision(d.policy().wire(), "held");

@@ -226,8 +226,7 @@ public final class AutomationBrake {
         }
         if (over != null) {
             Trip trip = new Trip(now, policy, target.node(), target.pool(), over);
-            return new Outcome(Verdict.TRIPPED, new State(window, trip, 1, st.lastReset()),
-                    over + ": the automation brake engaged", fleet, pool);
+            return new Outcome(Verdict.TRIPPED, new State(window, trip, 1, st.lastReset()), over, fleet, pool);
         }
         List<Take> taken = new ArrayList<>(window);
         taken.add(new Take(target.node(), target.pool(), now, policy));
