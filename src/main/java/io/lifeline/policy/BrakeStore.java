@@ -41,6 +41,7 @@ public class BrakeStore {
     private final DataSource dataSource;
     private final ActionStore audit;
 
+    @jakarta.inject.Inject
     BrakeStore(AgroalDataSource dataSource, ActionStore audit) {
         this((DataSource) dataSource, audit);
     }
