@@ -2,6 +2,7 @@ package io.lifeline.policy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -34,6 +35,8 @@ public class BrakeStore {
     /** The state as stored: its own mapper, so that the stored form does not follow the REST API's JSON settings. */
     private static final ObjectMapper JSON = JsonMapper.builder()
             .addModule(new JavaTimeModule())
+            // The records' components only: State.isEngaged() is no property of its own.
+            .disable(MapperFeature.AUTO_DETECT_IS_GETTERS)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();

@@ -4,7 +4,6 @@ import static io.lifeline.domain.fleet.FleetEvents.at;
 import static io.lifeline.domain.fleet.FleetEvents.event;
 import static io.lifeline.domain.fleet.FleetEvents.healthy;
 import static io.lifeline.domain.fleet.FleetEvents.ready;
-import static io.lifeline.domain.fleet.FleetEvents.registered;
 import static io.lifeline.domain.fleet.FleetEvents.uuid;
 import static org.assertj.core.api.Assertions.assertThat;
 
