@@ -187,13 +187,14 @@ class ForgedNodeEventsTest {
         JsonPath r = post(agent, List.of(
                 notice(own, mine, "spot_reclaim", "aws", now),
                 notice(foreign, other, "spot_reclaim", "aws", now),
-                CloudEvents.event(job, "test/agent", "job.submitted", "research/forged-" + run, now,
-                        "{\"pool\":\"" + pool + "\"}")), 200);
+                CloudEvents.event(job, "test/agent", "trainer.progress", "research/forged-" + run, now,
+                        "{\"step\":1}")), 200);
         assertThat(r.getInt("accepted")).isEqualTo(1);
         assertThat(r.getInt("rejected")).isEqualTo(2);
         assertThat(r.getList("errors.id")).containsExactly(foreign, job);
         assertThat(r.getString("errors[0].reason")).contains("node '" + other + "' is not one of this token's nodes");
-        assertThat(r.getString("errors[1].reason")).contains("sends only node and GPU events");
+        assertThat(r.getString("errors[1].reason"))
+                .contains("sends only node and GPU events of them, not trainer.progress");
         assertThat(given(TestTokens.asOperator()).get("/api/v1/nodes/" + other).then().statusCode(200).extract()
                 .jsonPath().getString("notice")).isNull();
         // Alone, the other node's notice is forbidden; nor can the node's token poll a job's commands.
