@@ -100,6 +100,14 @@ class ActionViewsTest {
                 s -> s.withId("brake-state"));
         UiTestSupport.await(() -> state.getText().contains("engaged"));
         assertThat(state.getText()).contains("fatal-xid-drain's drain of ui-brake-2", "1 decision(s) held");
+        // A drain dialog says what the brake would do with a policy's drain of a node now.
+        ActionDialog dialog = new ActionDialog(Arc.container().instance(ActionsGateway.class).get(),
+                new ActionRequest(ActionKind.DRAIN, "ui-brake-9", Map.of(), ""), UiSession.caller()).start();
+        Div brakeLine = _get(Div.class, s -> s.withId("action-brake"));
+        UiTestSupport.await(() -> brakeLine.getText() != null && brakeLine.getText().contains("held"));
+        assertThat(brakeLine.getText()).contains("a policy's drain of this node now: held: the automation brake is"
+                + " engaged since");
+        dialog.close();
         Button reset = _get(Button.class, s -> s.withId("brake-reset"));
         assertThat(reset.isVisible()).isTrue();
         _click(reset);
