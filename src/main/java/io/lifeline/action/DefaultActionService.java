@@ -129,6 +129,18 @@ public class DefaultActionService implements ActionService, AuditLog {
      * planner may well refuse a target that is not ready) and no lock held. The same key records once.
      */
     public ActionView recordSkipped(ActionRequest request, String requester, String idempotencyKey, String reason) {
+        return recordNotDone(request, requester, idempotencyKey, "skipped: " + reason);
+    }
+
+    /**
+     * Records a policy decision that the automation brake holds as a finished action whose outcome is
+     * {@code held: <reason>}, the same way as {@link #recordSkipped}: visible and audited, nothing done, no lock held.
+     */
+    public ActionView recordHeld(ActionRequest request, String requester, String idempotencyKey, String reason) {
+        return recordNotDone(request, requester, idempotencyKey, "held: " + reason);
+    }
+
+    private ActionView recordNotDone(ActionRequest request, String requester, String idempotencyKey, String outcome) {
         try {
             String id = idFor(requester, idempotencyKey);
             Optional<ActionView> earlier = store.find(id);
@@ -139,7 +151,7 @@ public class DefaultActionService implements ActionService, AuditLog {
             Impact none = new Impact(0, null, 0, java.util.List.of(), java.util.List.of(), true, java.util.List.of());
             return store.insert(new ActionStore.NewAction(id, request.kind(), request.target(), request.params(),
                     request.reason(), requester, idempotencyKey, now, now, none, ActionState.SUCCEEDED,
-                    "skipped: " + reason)).action();
+                    outcome)).action();
         } catch (SQLException e) {
             throw new ActionsUnavailableException("the action store is unavailable", e);
         }

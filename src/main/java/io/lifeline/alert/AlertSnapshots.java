@@ -6,6 +6,7 @@ import io.lifeline.action.ActionService;
 import io.lifeline.action.ActionView;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.alert.AlertSnapshot;
+import io.lifeline.domain.alert.AlertSnapshot.BrakeFacts;
 import io.lifeline.domain.alert.AlertSnapshot.FailedAction;
 import io.lifeline.domain.alert.AlertSnapshot.IngestFacts;
 import io.lifeline.domain.alert.AlertSnapshot.JobFacts;
@@ -19,6 +20,8 @@ import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidOccurrence;
 import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.policy.AutomationBrake;
+import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
@@ -53,14 +56,16 @@ public class AlertSnapshots {
     private final ModelRuntime model;
     private final ModelSnapshots snapshots;
     private final Instance<ActionService> actions;
+    private final Instance<AutomationBrakeService> brake;
     private final java.util.Set<io.micrometer.core.instrument.Meter> invalidCounters =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     AlertSnapshots(ModelRuntime model, ModelSnapshots snapshots, Instance<ActionService> actions,
-                   MeterRegistry registry) {
+                   Instance<AutomationBrakeService> brake, MeterRegistry registry) {
         this.model = model;
         this.snapshots = snapshots;
         this.actions = actions;
+        this.brake = brake;
         // The invalid-event counters, kept as they are registered: a search of the registry walks every meter, and
         // with per-GPU series that was a fifth of the CPU under ingest load, every evaluation.
         registry.config().onMeterAdded(this::track).onMeterRemoved(invalidCounters::remove);
@@ -92,7 +97,23 @@ public class AlertSnapshots {
         }
         return new AlertSnapshot(part == null ? null : part.jobs, part == null ? null : part.notices,
                 part == null ? null : part.xids, part == null ? null : part.nodes, failedActions(now, actionsLookback),
-                new IngestFacts(model.queued(), deadLettered()));
+                new IngestFacts(model.queued(), deadLettered()), brake());
+    }
+
+    /** The automation brake as stored (shared by the replicas), or null when it cannot be read this time. */
+    private BrakeFacts brake() {
+        if (!brake.isResolvable()) {
+            return null;
+        }
+        try {
+            AutomationBrake.State s = brake.get().refresh();
+            AutomationBrake.Trip t = s.engaged();
+            return t == null ? BrakeFacts.RELEASED
+                    : new BrakeFacts(true, t.at(), t.reason(), t.policy(), t.node(), t.pool(), s.held());
+        } catch (RuntimeException e) {
+            LOG.warnf("Alert rules could not read the automation brake this time: %s", e.toString());
+            return null;
+        }
     }
 
     /** The model's part of a snapshot. */

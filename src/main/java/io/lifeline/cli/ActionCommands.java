@@ -89,12 +89,14 @@ final class ActionCommands {
                     } else {
                         out.line("Dry run of " + kind() + " " + resolved() + " (nothing was changed):");
                         ActionView.impact(out, impact.get("impact"));
+                        ActionView.brake(out, impact.get("brake"));
                     }
                     return Exit.OK;
                 }
                 Out err = out.toErr();
                 err.line("What " + kind() + " " + resolved() + " would do:");
                 ActionView.impact(err, impact.get("impact"));
+                ActionView.brake(err, impact.get("brake"));
                 if (!term().confirm(question())) {
                     err.line("Not confirmed: nothing was done.");
                     return Exit.FAILED;

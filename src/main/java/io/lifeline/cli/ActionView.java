@@ -34,6 +34,17 @@ final class ActionView {
         }
     }
 
+    /** What a dry run says the automation brake would do with a policy's drain of the node; nothing for other kinds. */
+    static void brake(Out out, JsonNode brake) {
+        if (brake == null || brake.isNull()) {
+            return;
+        }
+        Terminal t = out.term();
+        String verdict = Json.text(brake, "verdict");
+        String shown = "allowed".equals(verdict) || "already-counted".equals(verdict) ? verdict : t.red(verdict);
+        new Describer(out, 2).field("Brake (policy drains)", shown + ": " + Formats.or(Json.text(brake, "reason")));
+    }
+
     /** One action in full: what, who, why, its impact, its steps and outcome. */
     static void describe(Out out, JsonNode a) {
         Describer d = new Describer(out, 0);

@@ -9,14 +9,91 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code policies get|set}: the automation policies (off, dry-run, on; per-namespace and per-pool overrides). */
+/**
+ * {@code policies get|set|brake}: the automation policies (off, dry-run, on; per-namespace and per-pool overrides) and
+ * the automation brake that bounds the nodes they take.
+ */
 @Command(name = "policies", aliases = {"policy"}, description = "Read or change the automation policies.",
-        subcommands = {PoliciesCommand.Get.class, PoliciesCommand.Set.class})
+        subcommands = {PoliciesCommand.Get.class, PoliciesCommand.Set.class, PoliciesCommand.Brake.class})
 final class PoliciesCommand extends Base {
 
     @Override
     int run() {
-        throw CliException.usage("policies what? get or set");
+        throw CliException.usage("policies what? get, set or brake");
+    }
+
+    /** The brake as people read it. */
+    static void brake(Out out, JsonNode b) {
+        Terminal t = out.term();
+        Describer d = new Describer(out, 0);
+        JsonNode trip = b.get("trip");
+        String state = !b.path("enabled").asBoolean(true) ? "off"
+                : b.path("engaged").asBoolean() ? t.red("engaged") : "released";
+        d.field("Automation brake", state);
+        if (trip != null && !trip.isNull()) {
+            d.field("Engaged", out.time(Json.text(trip, "at")) + " by " + Json.text(trip, "policy") + "'s drain of "
+                    + Json.text(trip, "node") + (trip.hasNonNull("pool") ? " (pool " + Json.text(trip, "pool") + ")" : ""));
+            d.field("Why", Json.text(trip, "reason"));
+            d.field("Decisions held", Formats.num(b, "held"));
+        }
+        JsonNode s = b.path("settings");
+        d.field("Bounds", "at most " + Formats.num(s, "fleetNodes") + " nodes fleet-wide and "
+                + Math.round(s.path("poolShare").asDouble() * 100) + " % of a pool (at least "
+                + Formats.num(s, "poolMinNodes") + ") within " + Times.age(java.time.Duration.ofSeconds(
+                s.path("windowSeconds").asLong())));
+        d.field("Taken in the window", Formats.num(b.path("fleet"), "taken") + " of " + Formats.num(b.path("fleet"), "bound")
+                + " fleet-wide");
+        for (JsonNode p : b.path("pools")) {
+            d.field("  pool " + Json.text(p, "pool"), Formats.num(p, "taken") + " of " + Formats.num(p, "bound") + " ("
+                    + Formats.num(p, "liveNodes") + " live nodes)");
+        }
+        JsonNode r = b.get("lastReset");
+        if (r != null && !r.isNull()) {
+            d.field("Last reset", out.time(Json.text(r, "at")) + " by " + Json.text(r, "by")
+                    + (r.hasNonNull("reason") ? ": " + Json.text(r, "reason") : ""));
+        }
+    }
+
+    /** {@code policies brake}. */
+    @Command(name = "brake", description = "Show the automation brake: how many nodes the policies took within its "
+            + "window, and whether it holds their drains.", subcommands = {PoliciesCommand.BrakeReset.class})
+    static final class Brake extends Base {
+        @Override
+        int run() {
+            JsonNode b = api().get(Api.path("policies", "brake"));
+            Out out = out();
+            if (out.structured()) {
+                out.document(b);
+            } else {
+                brake(out, b);
+            }
+            return Exit.OK;
+        }
+    }
+
+    /** {@code policies brake reset}. */
+    @Command(name = "reset", description = "Release the automation brake (fleet-wide operators): the policies may "
+            + "drain again, counted afresh. Audited.")
+    static final class BrakeReset extends Base {
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why it is safe to let the policies drain again "
+                + "(kept in the audit).")
+        String reason;
+
+        @Override
+        int run() {
+            ObjectNode body = Json.object();
+            if (reason != null) {
+                body.put("reason", reason);
+            }
+            JsonNode b = api().post(Api.path("policies", "brake", "reset"), body, null).body();
+            Out out = out();
+            if (out.structured()) {
+                out.document(b);
+            } else {
+                brake(out, b);
+            }
+            return Exit.OK;
+        }
     }
 
     static String overrides(JsonNode o) {

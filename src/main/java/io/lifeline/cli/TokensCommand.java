@@ -31,6 +31,12 @@ final class TokensCommand extends Base {
         List<String> namespaces;
         @Option(names = "--expires-in", paramLabel = "DURATION", description = "e.g. 90d, 12h, P30D (default: never).")
         String expiresIn;
+        @Option(names = "--nodes", split = ",", paramLabel = "NODE", description = "An ingest token for a node agent: it "
+                + "sends node and GPU events of these nodes only (comma-separated).")
+        List<String> nodes;
+        @Option(names = "--sources", split = ",", paramLabel = "SOURCE", description = "An ingest token for a connector: "
+                + "it sends events of these CloudEvents sources only (comma-separated).")
+        List<String> sources;
 
         @Override
         int run() {
@@ -39,6 +45,12 @@ final class TokensCommand extends Base {
             body.put("role", role);
             if (namespaces != null) {
                 body.putArray("namespaces").addAll(namespaces.stream().map(n -> Json.MAPPER.getNodeFactory().textNode(n)).toList());
+            }
+            if (nodes != null) {
+                body.putArray("nodes").addAll(nodes.stream().map(n -> Json.MAPPER.getNodeFactory().textNode(n)).toList());
+            }
+            if (sources != null) {
+                body.putArray("sources").addAll(sources.stream().map(n -> Json.MAPPER.getNodeFactory().textNode(n)).toList());
             }
             if (expiresIn != null) {
                 body.put("expiresIn", Times.parseDuration(expiresIn).toString());
@@ -55,6 +67,8 @@ final class TokensCommand extends Base {
             }
             out.note("Created token " + Json.text(t, "id") + " (" + Json.text(t, "name") + ", " + Json.text(t, "role")
                     + (t.path("namespaces").isEmpty() ? ", fleet-wide" : ", namespaces " + Formats.list(t.get("namespaces")))
+                    + (Json.has(t, "nodes") ? ", nodes " + Formats.list(t.get("nodes")) : "")
+                    + (Json.has(t, "sources") ? ", sources " + Formats.list(t.get("sources")) : "")
                     + ", expires " + (Json.has(t, "expiresAt") ? out.time(Json.text(t, "expiresAt")) : "never")
                     + "). It is shown only now: keep it safe.");
             out.line(Json.text(t, "token"));
@@ -77,12 +91,22 @@ final class TokensCommand extends Base {
                     t.flexible("created by").column("revoked").flexible("revoked by");
                 }
             }, (t, k) -> t.row(Json.text(k, "id"), Json.text(k, "name"), Json.text(k, "role"),
-                    k.path("namespaces").isEmpty() ? "(all)" : Formats.list(k.get("namespaces")), Json.text(k, "status"),
+                    scope(k), Json.text(k, "status"),
                     out.time(Json.text(k, "createdAt")), Json.has(k, "expiresAt") ? out.time(Json.text(k, "expiresAt")) : "never",
                     out.time(Json.text(k, "lastUsedAt")), Formats.or(Json.text(k, "createdBy")), out.time(Json.text(k, "revokedAt")),
                     Formats.or(Json.text(k, "revokedBy"))));
             return Exit.OK;
         }
+    }
+
+    /** What a token is limited to, in its list's namespaces column: namespaces, nodes or sources, or all. */
+    static String scope(JsonNode k) {
+        if (Json.has(k, "nodes") || Json.has(k, "sources")) {
+            return (Json.has(k, "nodes") ? "nodes " + Formats.list(k.get("nodes")) : "")
+                    + (Json.has(k, "nodes") && Json.has(k, "sources") ? "; " : "")
+                    + (Json.has(k, "sources") ? "sources " + Formats.list(k.get("sources")) : "");
+        }
+        return k.path("namespaces").isEmpty() ? "(all)" : Formats.list(k.get("namespaces"));
     }
 
     /** {@code tokens revoke}. */

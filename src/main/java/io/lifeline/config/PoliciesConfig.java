@@ -42,6 +42,37 @@ public interface PoliciesConfig {
     /** How a node drained for a GPU fault is validated before the back-to-service policy uncordons it. */
     BackToService backToService();
 
+    /** The automation brake: how many nodes the policies may take out of service within a window. */
+    Brake brake();
+
+    /**
+     * {@code lifeline.policies.brake.*}: once the policies would take more than {@link #poolShare()} of a pool (at
+     * least {@link #poolMinNodes()} of its nodes) or more than {@link #fleetNodes()} nodes fleet-wide within
+     * {@link #window()}, every further node-taking decision is held until a person resets the brake.
+     */
+    interface Brake {
+
+        /** Whether the brake applies at all. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The sliding window the bounds count over. */
+        @WithDefault("10m")
+        Duration window();
+
+        /** The share of a pool's live nodes the policies may take within the window. */
+        @WithDefault("0.2")
+        double poolShare();
+
+        /** However small the pool, this many of its nodes may be taken within the window. */
+        @WithDefault("2")
+        int poolMinNodes();
+
+        /** The most nodes the policies may take fleet-wide within the window. */
+        @WithDefault("10")
+        int fleetNodes();
+    }
+
     /** {@code lifeline.policies.back-to-service.*}. */
     interface BackToService {
 

@@ -177,8 +177,11 @@ final class Fleet {
         n.moveTo(NodePhase.NOTICED);
         n.pool.refresh(n);
         long deadline = ctx.now() + n.pool.spec.noticeSeconds() * 1000;
+        // The cloud reclaims spot capacity; an on-demand instance it takes away is retired for maintenance.
+        NoticeKind kind = n.pool.spec.capacityType() == CapacityType.SPOT ? NoticeKind.SPOT_RECLAIM
+                : NoticeKind.MAINTENANCE;
         ctx.emit(Emitter.CLOUD, EventType.NODE_INTERRUPTION_NOTICE, n.name, new NodeData.InterruptionNotice(
-                NoticeKind.SPOT_RECLAIM, n.pool.spec.provider(), Instant.ofEpochMilli(ctx.emitter.stamp(deadline))));
+                kind, n.pool.spec.provider(), Instant.ofEpochMilli(ctx.emitter.stamp(deadline))));
         ctx.agenda.after(ctx.rng.millisBetween(0.5, 3), () -> {
             n.cordoned = true;
             ctx.emit(Emitter.TERMINATION_HANDLER, EventType.NODE_CORDONED, n.name,

@@ -27,6 +27,18 @@ public enum NotAppliedReason {
     DUPLICATE("duplicate"),
     /** A value beyond what the model keeps (a GPU index of 64 or more). */
     OUT_OF_RANGE("out_of_range"),
+    /**
+     * An interruption notice about a node the fleet has no registration of: a notice must be about a node (an
+     * instance) Lifeline knows.
+     */
+    UNKNOWN_NODE("unknown_node"),
+    /**
+     * An interruption notice that does not fit its node: a spot reclaim, rebalance recommendation or preemption for
+     * on-demand or reserved capacity, or a notice from a cloud other than the one the node was registered with.
+     */
+    IMPLAUSIBLE("implausible"),
+    /** An XID naming a GPU (by UUID and index) that its node has not reported. */
+    UNKNOWN_GPU("unknown_gpu"),
     /** The model failed on it (a defect: logged with the event). */
     FAILED("failed");
 

@@ -13,6 +13,8 @@ import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.PlanResult;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.fleet.Fleet;
+import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.domain.policy.PolicyDecision;
 import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
@@ -43,7 +45,9 @@ import org.jboss.logging.Logger;
  * Runs the policy engine: right after a notice or XID changed the model (on the model's thread, so no queue delays
  * the reaction; one that was not applied, stale or past its deadline, moves nothing) and every
  * {@code lifeline.policies.interval} for conditions that build up. Decisions are submitted on a thread of their own,
- * by the leader only, as {@code policy:<name>}; their idempotency keys make a decision seen twice one action.
+ * by the leader only, as {@code policy:<name>}; their idempotency keys make a decision seen twice one action. A
+ * decision that would take a node out of service passes the {@link AutomationBrakeService automation brake} first,
+ * one at a time on that thread; one the brake holds is recorded {@code held: brake: <reason>}.
  */
 @ApplicationScoped
 public class PolicyRunner {
@@ -54,6 +58,7 @@ public class PolicyRunner {
 
     private final DefaultPolicyService policies;
     private final DefaultActionService actions;
+    private final AutomationBrakeService brake;
     private final ActionExecutor executor;
     private final ModelRuntime runtime;
     private final PoliciesConfig config;
@@ -65,11 +70,13 @@ public class PolicyRunner {
             new LinkedBlockingQueue<>(QUEUE), r -> daemon(r, "lifeline-policy"), new ThreadPoolExecutor.DiscardPolicy());
     private ScheduledExecutorService timer;
 
-    PolicyRunner(DefaultPolicyService policies, DefaultActionService actions, ActionExecutor executor,
-                 ModelRuntime runtime, PoliciesConfig config, Clock clock, ActionMetrics metrics) {
+    PolicyRunner(DefaultPolicyService policies, DefaultActionService actions, AutomationBrakeService brake,
+                 ActionExecutor executor, ModelRuntime runtime, PoliciesConfig config, Clock clock,
+                 ActionMetrics metrics) {
         this.metrics = metrics;
         this.policies = policies;
         this.actions = actions;
+        this.brake = brake;
         this.executor = executor;
         this.runtime = runtime;
         this.config = config;
@@ -113,22 +120,44 @@ public class PolicyRunner {
             // through the model's queue, which under heavy ingest is the slowest part of a notice's reaction.
             PlanResult plan = d.mode() == PolicyMode.ON ? new ActionPlanner(m.jobs(), m.fleet()).plan(d.request(), now)
                     : null;
-            submitter.execute(() -> submit(d, plan));
+            AutomationBrake.Target target = brakeTarget(d, m.fleet());
+            submitter.execute(() -> submit(d, plan, target));
         }
     }
 
+    /** What the brake needs to know of a decision that takes a node (its pool and the pool's size); null otherwise. */
+    private static AutomationBrake.Target brakeTarget(PolicyDecision d, Fleet fleet) {
+        return d.mode() == PolicyMode.ON && !d.isSkipped() && AutomationBrake.takesNode(d.request())
+                ? AutomationBrake.target(fleet, d.request().target()) : null;
+    }
+
+    /** A decision with the brake's view of its target, taken on the model's thread. */
+    private record Decided(PolicyDecision decision, AutomationBrake.Target target) {
+    }
+
     void periodic() {
+        refreshBrake();
         if (!executor.isLeader()) {
             return;
         }
         try {
-            List<PolicyDecision> decisions = runtime.read(m -> policies.engine().periodic(m.jobs(), m.fleet(),
-                    clock.instant())).get(30, TimeUnit.SECONDS);
-            decisions.forEach(d -> submitter.execute(() -> submit(d, null)));
+            List<Decided> decisions = runtime.read(m -> policies.engine().periodic(m.jobs(), m.fleet(),
+                    clock.instant()).stream().map(d -> new Decided(d, brakeTarget(d, m.fleet()))).toList())
+                    .get(30, TimeUnit.SECONDS);
+            decisions.forEach(d -> submitter.execute(() -> submit(d.decision(), null, d.target())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             LOG.warnf("Periodic policy check failed: %s", e.getMessage());
+        }
+    }
+
+    /** Every replica reads the brake's shared state now and then, for its metrics; a failure waits for the next. */
+    private void refreshBrake() {
+        try {
+            brake.refresh();
+        } catch (RuntimeException e) {
+            LOG.debugf("The automation brake's state could not be read: %s", e.getMessage());
         }
     }
 
@@ -149,8 +178,11 @@ public class PolicyRunner {
         });
     }
 
-    /** Submits a decision; {@code plan} is the plan made on the model's thread, or null to plan now. */
-    private void submit(PolicyDecision d, PlanResult plan) {
+    /**
+     * Submits a decision; {@code plan} is the plan made on the model's thread, or null to plan now; {@code target} is
+     * the brake's view of a node-taking decision, or null.
+     */
+    private void submit(PolicyDecision d, PlanResult plan, AutomationBrake.Target target) {
         String requester = d.policy().requester();
         try {
             if (d.isSkipped()) {
@@ -163,6 +195,10 @@ public class PolicyRunner {
             if (d.mode() == PolicyMode.DRY_RUN) {
                 actions.recordDryRun(d.request(), requester, d.idempotencyKey());
             } else {
+                // A plan the planner refused takes nothing: it is refused below without counting against the brake.
+                if (target != null && (plan == null || plan.ok()) && held(d, brake.admit(target, d.policy()))) {
+                    return;
+                }
                 Submitted s = plan != null
                         ? actions.submitPlanned(d.request(), plan, Caller.unrestricted(requester), d.idempotencyKey())
                         : actions.submit(d.request(), Caller.unrestricted(requester), d.idempotencyKey());
@@ -183,6 +219,21 @@ public class PolicyRunner {
             LOG.warnf("%s could not submit %s of %s: %s", requester, d.request().kind().wire(), d.request().target(),
                     e.getMessage());
         }
+    }
+
+    /** Records a decision the brake holds; false when the brake lets it through. */
+    private boolean held(PolicyDecision d, AutomationBrake.Outcome b) {
+        if (b.verdict().allows()) {
+            return false;
+        }
+        String requester = d.policy().requester();
+        ActionView r = actions.recordHeld(d.request(), requester, d.idempotencyKey() + "|held:brake",
+                "brake: " + b.reason() + (b.verdict() == AutomationBrake.Verdict.TRIPPED
+                        ? "; the automation brake engaged" : ""));
+        LOG.debugf("%s: %s of %s held by the automation brake (%s)", requester, d.request().kind().wire(),
+                d.request().target(), r.id());
+        metrics.policyDecision(d.policy().wire(), "held");
+        return true;
     }
 
     /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */

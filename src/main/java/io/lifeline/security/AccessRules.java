@@ -135,6 +135,10 @@ public final class AccessRules {
         // Training agents without Kafka: long-poll their job's commands, acknowledge them (an event, so rate-limited).
         r.add(roles(READ, "/api/v1/agents/**", null, Role.INGEST, Role.OPERATOR));
         r.add(roles(POST, "/api/v1/agents/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
+        // The automation brake holds drains of nodes every namespace shares: fleet-wide viewers read it, fleet-wide
+        // operators (on call) release it.
+        r.add(fleetWide(roles(READ, "/api/v1/policies/brake", null, Role.VIEWER)));
+        r.add(fleetWide(roles(POST, "/api/v1/policies/brake/reset", RateClass.ACTIONS, Role.OPERATOR)));
         r.add(roles(READ, "/api/**", null, Role.VIEWER));
         // A what-if only computes: a read, though its body needs a POST.
         r.add(roles(POST, "/api/v1/whatif", null, Role.VIEWER));

@@ -18,10 +18,22 @@ import java.util.Locale;
  * @param revokedAt    when it was revoked, or {@code null}
  * @param revokedBy    name of the token that revoked it, or {@code null}
  * @param lastUsedAt   last use as written to the store (may lag by up to the flush interval), or {@code null}
+ * @param nodes        for an ingest token: the nodes it may send node and GPU events of (a node agent's); empty
+ *                     means not bound to nodes
+ * @param sources      for an ingest token: the CloudEvents {@code source}s it may send (a connector's); empty means
+ *                     not bound to sources
  */
 public record ApiToken(String id, String name, Role role, List<String> namespaces, byte[] secretSha256,
                        Instant createdAt, String createdBy, Instant expiresAt, Instant revokedAt, String revokedBy,
-                       Instant lastUsedAt) {
+                       Instant lastUsedAt, List<String> nodes, List<String> sources) {
+
+    /** A token bound to no node and no source. */
+    public ApiToken(String id, String name, Role role, List<String> namespaces, byte[] secretSha256,
+                    Instant createdAt, String createdBy, Instant expiresAt, Instant revokedAt, String revokedBy,
+                    Instant lastUsedAt) {
+        this(id, name, role, namespaces, secretSha256, createdAt, createdBy, expiresAt, revokedAt, revokedBy,
+                lastUsedAt, List.of(), List.of());
+    }
 
     /** Where a token stands at a given time. */
     public enum Status {
@@ -39,6 +51,8 @@ public record ApiToken(String id, String name, Role role, List<String> namespace
 
     public ApiToken {
         namespaces = List.copyOf(namespaces);
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        sources = sources == null ? List.of() : List.copyOf(sources);
     }
 
     /** Revocation wins over expiry: a revoked token stays revoked whatever its expiry says. */
@@ -54,11 +68,13 @@ public record ApiToken(String id, String name, Role role, List<String> namespace
 
     /** The caller this token authenticates. */
     public Caller caller() {
-        return Caller.ofToken(id, name, role, namespaces);
+        return Caller.ofToken(id, name, role, namespaces, nodes, sources);
     }
 
     @Override
     public String toString() {
-        return "ApiToken[id=" + id + ", name=" + name + ", role=" + role.wireName() + ", namespaces=" + namespaces + "]";
+        return "ApiToken[id=" + id + ", name=" + name + ", role=" + role.wireName() + ", namespaces=" + namespaces
+                + (nodes.isEmpty() ? "" : ", nodes=" + nodes.size()) + (sources.isEmpty() ? "" : ", sources=" + sources)
+                + "]";
     }
 }

@@ -26,17 +26,24 @@ public final class Caller {
     private final Set<String> namespaces;
     /** The identity provider's subject for a person or client signed in through OIDC; null otherwise. */
     private final String subject;
+    /** For an ingest token bound to nodes: those nodes; empty otherwise. */
+    private final Set<String> nodes;
+    /** For an ingest token bound to CloudEvents sources: those sources; empty otherwise. */
+    private final Set<String> sources;
 
     private Caller(String tokenId, String name, Role role, Set<String> namespaces) {
-        this(tokenId, name, role, namespaces, null);
+        this(tokenId, name, role, namespaces, null, Set.of(), Set.of());
     }
 
-    private Caller(String tokenId, String name, Role role, Set<String> namespaces, String subject) {
+    private Caller(String tokenId, String name, Role role, Set<String> namespaces, String subject, Set<String> nodes,
+                   Set<String> sources) {
         this.tokenId = tokenId;
         this.name = Objects.requireNonNull(name, "name");
         this.role = role;
         this.namespaces = namespaces;
         this.subject = subject;
+        this.nodes = nodes;
+        this.sources = sources;
     }
 
     /**
@@ -51,7 +58,7 @@ public final class Caller {
             ns.add(requireValidNamespace(n));
         }
         return new Caller(null, name == null || name.isBlank() ? subject : name, role,
-                Collections.unmodifiableSet(ns), subject);
+                Collections.unmodifiableSet(ns), subject, Set.of(), Set.of());
     }
 
     /** The identity provider's subject, or {@code null} for a token caller. */
@@ -66,13 +73,38 @@ public final class Caller {
 
     /** A caller authenticated by an API token; an empty {@code namespaces} means fleet-wide. */
     public static Caller ofToken(String tokenId, String name, Role role, Collection<String> namespaces) {
+        return ofToken(tokenId, name, role, namespaces, Set.of(), Set.of());
+    }
+
+    /**
+     * A caller authenticated by an API token bound to {@code nodes} (it sends node and GPU events of those nodes only)
+     * and to {@code sources} (it sends events of those CloudEvents sources only); empty means not bound.
+     */
+    public static Caller ofToken(String tokenId, String name, Role role, Collection<String> namespaces,
+                                 Collection<String> nodes, Collection<String> sources) {
         Objects.requireNonNull(tokenId, "tokenId");
         Objects.requireNonNull(role, "role");
         TreeSet<String> ns = new TreeSet<>();
         for (String n : namespaces) {
             ns.add(requireValidNamespace(n));
         }
-        return new Caller(tokenId, name, role, Collections.unmodifiableSet(ns));
+        return new Caller(tokenId, name, role, Collections.unmodifiableSet(ns), null,
+                Collections.unmodifiableSet(new TreeSet<>(nodes)), Collections.unmodifiableSet(new TreeSet<>(sources)));
+    }
+
+    /** The nodes this caller is bound to (it sends their node and GPU events only); empty when not bound. */
+    public Set<String> nodes() {
+        return nodes;
+    }
+
+    /** The CloudEvents sources this caller is bound to (it sends their events only); empty when not bound. */
+    public Set<String> sources() {
+        return sources;
+    }
+
+    /** Whether this caller is bound to nodes or sources: an agent's or connector's token, nobody else's. */
+    public boolean isBound() {
+        return !nodes.isEmpty() || !sources.isEmpty();
     }
 
     /** Nobody: no request, or an open endpoint. May do nothing that needs a role. */
@@ -176,6 +208,8 @@ public final class Caller {
     @Override
     public String toString() {
         return "Caller[" + name + ", " + (role == null ? "anonymous" : role.wireName())
-                + (namespaces.isEmpty() ? "" : ", namespaces=" + namespaces) + "]";
+                + (namespaces.isEmpty() ? "" : ", namespaces=" + namespaces)
+                + (nodes.isEmpty() ? "" : ", nodes=" + nodes.size()) + (sources.isEmpty() ? "" : ", sources=" + sources)
+                + "]";
     }
 }

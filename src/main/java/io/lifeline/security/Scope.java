@@ -37,6 +37,10 @@ public final class Scope {
         if (caller == null || !caller.isAuthenticated()) {
             return NOTHING;
         }
+        // A token bound to nodes or sources is a node agent's or a connector's: it sees no job (no agent's commands).
+        if (caller.isBound()) {
+            return NOTHING;
+        }
         return caller.isFleetWide() ? EVERYTHING : new Scope(false, caller.namespaces());
     }
 

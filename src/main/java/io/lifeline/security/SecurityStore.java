@@ -22,7 +22,7 @@ public class SecurityStore {
     /** Serialises first-admin creation across replicas starting at the same time. */
     private static final long BOOTSTRAP_LOCK = 0x6c6c745f626f6f74L;
     private static final String COLUMNS = "id, name, role, namespaces, secret_sha256, created_at, created_by, expires_at, "
-            + "revoked_at, revoked_by, last_used_at";
+            + "revoked_at, revoked_by, last_used_at, nodes, sources";
 
     /** One audit record. */
     public record AuditRecord(long seq, Instant time, String action, String actor, String tokenId, String detail) {
@@ -204,7 +204,7 @@ public class SecurityStore {
 
     private static void insert(Connection c, ApiToken t) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_token (" + COLUMNS + ") "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, t.id());
             ps.setString(2, t.name());
             ps.setString(3, t.role().wireName());
@@ -216,6 +216,8 @@ public class SecurityStore {
             ps.setTimestamp(9, t.revokedAt() == null ? null : Timestamp.from(t.revokedAt()));
             ps.setString(10, t.revokedBy());
             ps.setTimestamp(11, t.lastUsedAt() == null ? null : Timestamp.from(t.lastUsedAt()));
+            ps.setArray(12, c.createArrayOf("text", t.nodes().toArray(new String[0])));
+            ps.setArray(13, c.createArrayOf("text", t.sources().toArray(new String[0])));
             ps.executeUpdate();
         }
     }
@@ -226,7 +228,12 @@ public class SecurityStore {
         return new ApiToken(rs.getString("id"), rs.getString("name"), Role.fromWireName(rs.getString("role")),
                 namespaces, rs.getBytes("secret_sha256"), instant(rs.getTimestamp("created_at")),
                 rs.getString("created_by"), instant(rs.getTimestamp("expires_at")), instant(rs.getTimestamp("revoked_at")),
-                rs.getString("revoked_by"), instant(rs.getTimestamp("last_used_at")));
+                rs.getString("revoked_by"), instant(rs.getTimestamp("last_used_at")), texts(rs.getArray("nodes")),
+                texts(rs.getArray("sources")));
+    }
+
+    private static List<String> texts(Array a) throws SQLException {
+        return a == null ? List.of() : Arrays.asList((String[]) a.getArray());
     }
 
     private static Instant instant(Timestamp t) {

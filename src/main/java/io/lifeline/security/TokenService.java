@@ -77,25 +77,48 @@ public class TokenService {
      * @throws IllegalArgumentException naming the field that is wrong
      */
     public Created create(Caller by, String name, Role role, List<String> namespaces, Instant expiresAt) {
+        return create(by, name, role, namespaces, List.of(), List.of(), expiresAt);
+    }
+
+    /**
+     * Creates a token, an ingest token possibly bound to {@code nodes} (a node agent's: it sends those nodes' node and
+     * GPU events only) or to {@code sources} (a connector's: it sends events of those CloudEvents sources only).
+     *
+     * @throws IllegalArgumentException naming the field that is wrong
+     */
+    public Created create(Caller by, String name, Role role, List<String> namespaces, List<String> nodes,
+                          List<String> sources, Instant expiresAt) {
         Instant now = clock.instant();
         String cleanName = requireName(name);
         List<String> ns = cleanNamespaces(namespaces);
         if (role == Role.ADMIN && !ns.isEmpty()) {
             throw new IllegalArgumentException("namespaces: admin tokens are fleet-wide; leave namespaces empty");
         }
+        List<String> boundNodes = TokenBindings.nodes(nodes);
+        List<String> boundSources = TokenBindings.sources(sources);
+        if ((!boundNodes.isEmpty() || !boundSources.isEmpty()) && role != Role.INGEST) {
+            throw new IllegalArgumentException((boundNodes.isEmpty() ? "sources" : "nodes") + ": only ingest tokens are"
+                    + " bound to nodes or sources (node agents and connectors)");
+        }
+        if (!boundNodes.isEmpty() && !ns.isEmpty()) {
+            throw new IllegalArgumentException("nodes: a token bound to nodes sends node and GPU events, which concern"
+                    + " every namespace on them; leave namespaces empty");
+        }
         if (expiresAt != null && !expiresAt.isAfter(now)) {
             throw new IllegalArgumentException("expiresAt: must lie in the future, got " + expiresAt);
         }
         TokenFormat.Generated g = TokenFormat.generate();
         ApiToken t = new ApiToken(g.id(), cleanName, role, ns, g.secretSha256(), now, by.actor(), expiresAt, null, null,
-                null);
+                null, boundNodes, boundSources);
         try {
             store.create(t, describe(t));
         } catch (SQLException e) {
             throw new StoreUnavailableException("the token store", e);
         }
-        LOG.infof("API token created: id=%s name='%s' role=%s namespaces=%s expires=%s by '%s'", t.id(), t.name(),
-                role.wireName(), ns, expiresAt == null ? "never" : expiresAt, by.actor());
+        LOG.infof("API token created: id=%s name='%s' role=%s namespaces=%s%s expires=%s by '%s'", t.id(), t.name(),
+                role.wireName(), ns, (boundNodes.isEmpty() ? "" : " nodes=" + boundNodes.size())
+                        + (boundSources.isEmpty() ? "" : " sources=" + boundSources.size()),
+                expiresAt == null ? "never" : expiresAt, by.actor());
         return new Created(t, g.token());
     }
 
@@ -233,7 +256,7 @@ public class TokenService {
             return t;
         }
         return new ApiToken(t.id(), t.name(), t.role(), t.namespaces(), t.secretSha256(), t.createdAt(), t.createdBy(),
-                t.expiresAt(), t.revokedAt(), t.revokedBy(), p);
+                t.expiresAt(), t.revokedAt(), t.revokedBy(), p, t.nodes(), t.sources());
     }
 
     private static String requireName(String name) {
@@ -259,7 +282,9 @@ public class TokenService {
     }
 
     private static String describe(ApiToken t) {
-        return "name=" + t.name() + ", role=" + t.role().wireName() + ", namespaces=" + t.namespaces() + ", expires="
+        return "name=" + t.name() + ", role=" + t.role().wireName() + ", namespaces=" + t.namespaces()
+                + (t.nodes().isEmpty() ? "" : ", nodes=" + TokenBindings.shown(t.nodes()))
+                + (t.sources().isEmpty() ? "" : ", sources=" + TokenBindings.shown(t.sources())) + ", expires="
                 + (t.expiresAt() == null ? "never" : t.expiresAt().toString());
     }
 }

@@ -33,6 +33,7 @@ public class ActionDialog extends Dialog {
     private final ActionRequest request;
     private final Caller caller;
     private final Div impact = new Div();
+    private final Div brake = new Div();
     private final TextField reason = new TextField("Reason (kept in the audit)");
     private final Button confirm = new Button("Confirm");
     private final Button close = new Button("Cancel", e -> close());
@@ -52,6 +53,7 @@ public class ActionDialog extends Dialog {
         addClassName("ll-action-dialog");
         impact.setId("action-impact");
         impact.setText("Computing the impact…");
+        brake.setId("action-brake");
         reason.setId("action-reason");
         reason.setWidthFull();
         confirm.setId("action-confirm");
@@ -68,7 +70,7 @@ public class ActionDialog extends Dialog {
         steps.addColumn(st -> st.state().wire()).setHeader("State");
         steps.addColumn(st -> Format.text(st.detail())).setHeader("Detail");
         steps.setVisible(false);
-        add(new VerticalLayout(impact, reason, progress, steps));
+        add(new VerticalLayout(impact, brake, reason, progress, steps));
         getFooter().add(close, confirm);
         addOpenedChangeListener(e -> {
             if (!e.isOpened() && watch != null) {
@@ -93,6 +95,13 @@ public class ActionDialog extends Dialog {
             } else {
                 showImpact(i);
                 confirm.setEnabled(true);
+            }
+        }));
+        // A drain also says what the automation brake would do with a policy's drain of the node (a person's drain
+        // is never held): the same words as the API's dry run.
+        gateway.brakePreview(request).whenComplete((b, ex) -> push(ui, () -> {
+            if (ex == null && b.isPresent()) {
+                brake.setText("Automation brake, for a policy's drain of this node now: " + b.get());
             }
         }));
         return this;

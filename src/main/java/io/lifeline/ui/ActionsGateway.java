@@ -52,13 +52,15 @@ public class ActionsGateway {
     private final Supplier<ActionService> actions;
     private final Supplier<AuditLog> audit;
     private final Function<Scope, Set<String>> nodesUsed;
+    private final Supplier<io.lifeline.policy.AutomationBrakeService> brake;
     private final ExecutorService pool;
     private final ScheduledExecutorService ticker;
 
     @Inject
-    ActionsGateway(Instance<ActionService> actions, Instance<AuditLog> audit, Visibility visibility) {
+    ActionsGateway(Instance<ActionService> actions, Instance<AuditLog> audit, Visibility visibility,
+                   Instance<io.lifeline.policy.AutomationBrakeService> brake) {
         this(() -> actions.isResolvable() ? actions.get() : null, () -> audit.isResolvable() ? audit.get() : null,
-                visibility::nodesUsed);
+                visibility::nodesUsed, () -> brake.isResolvable() ? brake.get() : null);
     }
 
     /** A gateway over given services (null when absent), for tests and tools: a scoped caller sees no node here. */
@@ -72,9 +74,16 @@ public class ActionsGateway {
      */
     public ActionsGateway(Supplier<ActionService> actions, Supplier<AuditLog> audit,
                           Function<Scope, Set<String>> nodesUsed) {
+        this(actions, audit, nodesUsed, () -> null);
+    }
+
+    private ActionsGateway(Supplier<ActionService> actions, Supplier<AuditLog> audit,
+                           Function<Scope, Set<String>> nodesUsed,
+                           Supplier<io.lifeline.policy.AutomationBrakeService> brake) {
         this.actions = actions;
         this.audit = audit;
         this.nodesUsed = nodesUsed;
+        this.brake = brake;
         this.pool = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "lifeline-ui-actions");
             t.setDaemon(true);
@@ -122,6 +131,23 @@ public class ActionsGateway {
 
     public CompletableFuture<Impact> dryRun(ActionRequest request, Caller caller) {
         return call(() -> service().dryRun(request, caller));
+    }
+
+    /**
+     * What the automation brake would do with a policy's decision to take the node of {@code request} now, in words,
+     * as a drain's dry run over the API says it; empty for other kinds, or when there is no brake here.
+     */
+    public CompletableFuture<Optional<String>> brakePreview(ActionRequest request) {
+        io.lifeline.policy.AutomationBrakeService b = brake.get();
+        if (b == null || !io.lifeline.domain.policy.AutomationBrake.takesNode(request)) {
+            return CompletableFuture.completedFuture(Optional.empty());
+        }
+        return call(() -> {
+            io.lifeline.domain.policy.AutomationBrake.Outcome o = b.preview(request.target()).outcome();
+            return Optional.of(o.verdict().wire() + ": " + o.reason()
+                    + (o.verdict() == io.lifeline.domain.policy.AutomationBrake.Verdict.TRIPPED
+                    ? ": a policy's drain of it now would engage the brake" : ""));
+        });
     }
 
     public CompletableFuture<Submitted> submit(ActionRequest request, Caller caller, String idempotencyKey) {

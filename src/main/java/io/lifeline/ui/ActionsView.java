@@ -25,7 +25,11 @@ import io.lifeline.ui.data.DashboardData;
 import jakarta.inject.Inject;
 import java.util.List;
 
-/** The queue and history of actions, newest first, with their steps; pending and running ones can be cancelled. */
+/**
+ * The queue and history of actions, newest first, with their steps; pending and running ones can be cancelled. Above
+ * them, for fleet-wide callers, the automation brake that bounds the nodes the policies take (with its reset button
+ * for fleet-wide operators).
+ */
 @Route(value = "actions", layout = MainLayout.class)
 @PageTitle("Actions · Lifeline")
 public class ActionsView extends VerticalLayout {
@@ -38,14 +42,21 @@ public class ActionsView extends VerticalLayout {
     private final TextField target = new TextField("Target");
     private final Grid<ActionView> grid = new Grid<>();
     private final Div status = new Div();
+    private final BrakeBanner brake;
     private List<ActionView> shown = List.of();
     private long lastLoad;
     /** Numbers each read, so that an answer overtaken by a later read (a filter changed meanwhile) is dropped. */
     private long reads;
 
-    @Inject
+    /** The page without the automation brake (a deployment or test without it). */
     public ActionsView(ActionsGateway actions, DashboardData data) {
+        this(actions, data, null);
+    }
+
+    @Inject
+    public ActionsView(ActionsGateway actions, DashboardData data, BrakeGateway brake) {
         this.actions = actions;
+        this.brake = brake == null ? null : new BrakeBanner(brake);
         addClassName("ll-page");
         setSizeFull();
         state.setId("actions-state");
@@ -81,7 +92,11 @@ public class ActionsView extends VerticalLayout {
         Ui.openOnEnter(grid, a -> grid.setDetailsVisible(a, !grid.isDetailsVisible(a)));
         HorizontalLayout filters = new HorizontalLayout(state, kind, target);
         filters.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
-        add(Ui.title("Actions"), filters, status, grid);
+        add(Ui.title("Actions"));
+        if (this.brake != null) {
+            add(this.brake);
+        }
+        add(filters, status, grid);
         addAttachListener(e -> reload());
         // Progress of running actions: re-read at most once a second while the page is open.
         Live.bind(this, data, s -> {
@@ -131,6 +146,9 @@ public class ActionsView extends VerticalLayout {
 
     void reload() {
         lastLoad = System.currentTimeMillis();
+        if (brake != null) {
+            brake.reload();
+        }
         if (!actions.available()) {
             status.removeAll();
             status.add(Ui.empty("Actions are unavailable in this deployment."));

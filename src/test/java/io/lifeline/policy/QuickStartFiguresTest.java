@@ -75,6 +75,16 @@ class QuickStartFiguresTest {
         assertThat(FIRED).noneSatisfy(f -> assertThat(f).containsAnyOf("LemonNode", "JobRestartLoop"));
     }
 
+    @Test
+    void theDemosOrdinaryDayNeverEngagesTheAutomationBrake() {
+        // Its spot reclaims, XIDs and co-location rescales in 23 minutes, with the brake's defaults: nothing held.
+        assertThat(rig.brake.refresh().isEngaged()).isFalse();
+        assertThat(rig.policyActions()).as("policy decisions held by the brake")
+                .noneSatisfy(a -> assertThat(a.outcome()).startsWith("held: brake"));
+        assertThat(rig.policyActions()).as("the demo's drains count against the brake")
+                .anySatisfy(a -> assertThat(a.kind().wire()).isEqualTo("drain"));
+    }
+
     @AfterAll
     static void stop() throws Exception {
         rig.close();

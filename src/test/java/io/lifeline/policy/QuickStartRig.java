@@ -64,6 +64,8 @@ final class QuickStartRig implements AutoCloseable {
     final DefaultActionService actions;
     final DefaultPolicyService policies;
     final PolicyRunner policyRunner;
+    /** The automation brake, with its defaults: the quick start's ordinary day must never engage it. */
+    final AutomationBrakeService brake;
     private final Leadership leadership;
 
     private static final ActionsConfig ACTIONS = new ActionsConfig() {
@@ -148,6 +150,11 @@ final class QuickStartRig implements AutoCloseable {
             }
 
             @Override
+            public Brake brake() {
+                throw new UnsupportedOperationException("the rig builds its brake from AutomationBrake defaults");
+            }
+
+            @Override
             public BackToService backToService() {
                 return new BackToService() {
                     @Override
@@ -214,7 +221,9 @@ final class QuickStartRig implements AutoCloseable {
         actions = ActionsForTests.service(store, executor, runtime, clock);
         policies = new DefaultPolicyService(new PolicyStore(db.dataSource(), new ObjectMapper(), store), config,
                 clock);
-        policyRunner = new PolicyRunner(policies, actions, executor, runtime, config, clock,
+        brake = new AutomationBrakeService(new BrakeStore(db.dataSource(), store), runtime,
+                io.lifeline.domain.policy.AutomationBrake.Settings.defaults(), clock);
+        policyRunner = new PolicyRunner(policies, actions, brake, executor, runtime, config, clock,
                 ActionMetricsForTests.of(new SimpleMeterRegistry()));
     }
 

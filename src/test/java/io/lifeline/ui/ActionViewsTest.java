@@ -84,6 +84,42 @@ class ActionViewsTest {
     }
 
     @Test
+    void anEngagedAutomationBrakeShowsAboveTheActionsAndAnOperatorResetsItWithAReason() {
+        io.lifeline.policy.AutomationBrakeService brake = Arc.container()
+                .instance(io.lifeline.policy.AutomationBrakeService.class).get();
+        brake.reset(io.lifeline.security.Caller.unrestricted("tests"), "before the banner test");
+        // Three drains of a two-node pool within the window: the third engages the brake.
+        for (int i = 0; i < 3; i++) {
+            brake.admit(new io.lifeline.domain.policy.AutomationBrake.Target("ui-brake-" + i, "ui-brake-pool", 2),
+                    io.lifeline.domain.policy.PolicyName.FATAL_XID_DRAIN);
+        }
+        ActionsView view = new ActionsView(fake.gateway(), Arc.container().instance(DashboardData.class).get(),
+                Arc.container().instance(BrakeGateway.class).get());
+        UI.getCurrent().add(view);
+        com.vaadin.flow.component.html.Span state = _get(com.vaadin.flow.component.html.Span.class,
+                s -> s.withId("brake-state"));
+        UiTestSupport.await(() -> state.getText().contains("engaged"));
+        assertThat(state.getText()).contains("fatal-xid-drain's drain of ui-brake-2", "1 decision(s) held");
+        // A drain dialog says what the brake would do with a policy's drain of a node now.
+        ActionDialog dialog = new ActionDialog(Arc.container().instance(ActionsGateway.class).get(),
+                new ActionRequest(ActionKind.DRAIN, "ui-brake-9", Map.of(), ""), UiSession.caller()).start();
+        Div brakeLine = _get(Div.class, s -> s.withId("action-brake"));
+        UiTestSupport.await(() -> brakeLine.getText() != null && brakeLine.getText().contains("held"));
+        assertThat(brakeLine.getText()).contains("a policy's drain of this node now: held: the automation brake is"
+                + " engaged since");
+        dialog.close();
+        Button reset = _get(Button.class, s -> s.withId("brake-reset"));
+        assertThat(reset.isVisible()).isTrue();
+        _click(reset);
+        _setValue(_get(TextField.class, s -> s.withId("brake-reason")), "XIDs from a test");
+        _click(_get(Button.class, s -> s.withId("brake-reset-confirm")));
+        UiTestSupport.await(() -> state.getText().contains("released"));
+        assertThat(brake.refresh().isEngaged()).isFalse();
+        assertThat(brake.refresh().lastReset().reason()).isEqualTo("XIDs from a test");
+        assertThat(reset.isVisible()).isFalse();
+    }
+
+    @Test
     void theAuditViewFiltersByActorAndKind() {
         fake.submit(new ActionRequest(ActionKind.CHECKPOINT_NOW, UiTestSupport.JOB, Map.of(), "one"), UiSession.caller(), null);
         fake.submit(new ActionRequest(ActionKind.DRAIN, "spot-p5-0002", Map.of(), "two"), UiSession.caller(), null);

@@ -13,6 +13,8 @@ import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
+import io.lifeline.domain.policy.AutomationBrake;
+import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.Scope;
@@ -53,17 +55,45 @@ public class ActionsResource {
     private static final int MAX_VALUE = 500;
 
     private final ActionService actions;
+    private final AutomationBrakeService brake;
     private final CurrentCaller callers;
     private final Visibility visibility;
 
-    ActionsResource(ActionService actions, CurrentCaller callers, Visibility visibility) {
+    ActionsResource(ActionService actions, AutomationBrakeService brake, CurrentCaller callers,
+                    Visibility visibility) {
         this.actions = actions;
+        this.brake = brake;
         this.callers = callers;
         this.visibility = visibility;
     }
 
-    /** A dry run's answer. */
-    public record DryRun(boolean dryRun, String kind, String target, Impact impact) {
+    /**
+     * A dry run's answer.
+     *
+     * @param brake for an action that takes a node (a drain): what the automation brake would do with a policy's
+     *              decision to take it now; null for other kinds. A person's drain is never held by the brake.
+     */
+    public record DryRun(boolean dryRun, String kind, String target, Impact impact, BrakePreview brake) {
+    }
+
+    /**
+     * What the automation brake would do with a policy's drain of the node now.
+     *
+     * @param verdict   {@code allowed}, {@code already-counted} (the node counts already), {@code tripped} (this
+     *                  drain would engage the brake) or {@code held} (the brake is engaged)
+     * @param reason    why, in words
+     * @param fleet     nodes taken within the window fleet-wide, before this one, and the bound
+     * @param pool      the node's pool, null when it has none
+     * @param poolCount nodes of that pool taken within the window, before this one, and the bound; null without a pool
+     */
+    public record BrakePreview(String verdict, String reason, AutomationBrake.Count fleet, String pool,
+                               AutomationBrake.Count poolCount) {
+        static BrakePreview of(AutomationBrakeService.Preview p) {
+            AutomationBrake.Outcome o = p.outcome();
+            String reason = o.verdict() == AutomationBrake.Verdict.TRIPPED
+                    ? o.reason() + ": a policy's drain of it now would engage the brake" : o.reason();
+            return new BrakePreview(o.verdict().wire(), reason, o.fleet(), p.target().pool(), o.pool());
+        }
     }
 
     /** A page of actions. */
@@ -77,7 +107,12 @@ public class ActionsResource {
         ParsedRequest p = parse(body);
         if (p.dryRun()) {
             Impact impact = actions.dryRun(p.request(), caller);
-            return Response.ok(new DryRun(true, p.request().kind().wire(), p.request().target(), impact)).build();
+            BrakePreview preview = null;
+            if (AutomationBrake.takesNode(p.request())) {
+                preview = BrakePreview.of(brake.preview(p.request().target()));
+            }
+            return Response.ok(new DryRun(true, p.request().kind().wire(), p.request().target(), impact, preview))
+                    .build();
         }
         Submitted s = actions.submit(p.request(), caller, key);
         Response.ResponseBuilder r = Response.created(URI.create("/api/v1/actions/" + s.action().id()))

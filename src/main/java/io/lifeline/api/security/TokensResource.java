@@ -47,22 +47,24 @@ public class TokensResource {
      * @param namespaces Kubernetes namespaces to limit it to; absent or empty for fleet-wide
      * @param expiresAt  when it stops working (RFC 3339)
      * @param expiresIn  or: how long it works (ISO-8601 duration such as {@code P30D}); absent both, it never expires
+     * @param nodes      for an ingest token: the nodes it may send node and GPU events of (a node agent's token)
+     * @param sources    for an ingest token: the CloudEvents sources it may send events of (a connector's token)
      */
     public record CreateTokenRequest(String name, String role, List<String> namespaces, Instant expiresAt,
-                                     Duration expiresIn) {
+                                     Duration expiresIn, List<String> nodes, List<String> sources) {
     }
 
     /** A token as listed: never the secret. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record TokenView(String id, String name, String role, List<String> namespaces, String status,
                             Instant createdAt, String createdBy, Instant expiresAt, Instant revokedAt, String revokedBy,
-                            Instant lastUsedAt) {
+                            Instant lastUsedAt, List<String> nodes, List<String> sources) {
     }
 
     /** The answer to a creation: the token's description plus, this once, the token itself. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record CreatedTokenView(String token, String id, String name, String role, List<String> namespaces,
-                                   Instant createdAt, Instant expiresAt) {
+                                   Instant createdAt, Instant expiresAt, List<String> nodes, List<String> sources) {
     }
 
     /** All tokens, newest first. */
@@ -86,12 +88,12 @@ public class TokensResource {
             expires = clock.instant().plus(req.expiresIn());
         }
         TokenService.Created c = tokens.create(caller.get(), req.name(), Role.fromWireName(req.role()), req.namespaces(),
-                expires);
+                req.nodes(), req.sources(), expires);
         ApiToken t = c.token();
         return Response.created(URI.create("/api/v1/tokens/" + t.id()))
                 .header("Cache-Control", "no-store")
                 .entity(new CreatedTokenView(c.secretToken(), t.id(), t.name(), t.role().wireName(), t.namespaces(),
-                        t.createdAt(), t.expiresAt()))
+                        t.createdAt(), t.expiresAt(), orNull(t.nodes()), orNull(t.sources())))
                 .build();
     }
 
@@ -134,6 +136,12 @@ public class TokensResource {
 
     static TokenView view(ApiToken t, Instant now) {
         return new TokenView(t.id(), t.name(), t.role().wireName(), t.namespaces(), t.status(now).wireName(), t.createdAt(),
-                t.createdBy(), t.expiresAt(), t.revokedAt(), t.revokedBy(), t.lastUsedAt());
+                t.createdBy(), t.expiresAt(), t.revokedAt(), t.revokedBy(), t.lastUsedAt(), orNull(t.nodes()),
+                orNull(t.sources()));
+    }
+
+    /** A binding as the answer shows it: left out when the token is not bound. */
+    private static List<String> orNull(List<String> values) {
+        return values.isEmpty() ? null : values;
     }
 }

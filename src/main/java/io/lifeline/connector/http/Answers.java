@@ -33,7 +33,7 @@ public final class Answers {
             List<ItemError> errors = ConnectorIngest.errorsOf(batch).stream()
                     .sorted(Comparator.comparingInt(ItemError::index)).toList();
             String detail = errors.size() == 1 ? errors.get(0).detail() : "all " + errors.size() + " events are outside "
-                    + "this token's namespaces " + caller.namespaces();
+                    + (caller.isBound() ? "what this token is bound to" : "this token's namespaces " + caller.namespaces());
             return CompletableFuture.completedFuture(ProblemMappers.problem(403, "forbidden", "Forbidden", detail, errors));
         }
         return submit(ingest, batch);

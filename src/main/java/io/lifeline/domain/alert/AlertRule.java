@@ -64,7 +64,13 @@ public enum AlertRule {
      * and at least {@code threshold} times as slow as their median. Per job and node.
      */
     STRAGGLER("straggler", "JobStraggler",
-            new RuleSettings(true, 1.0, Duration.ZERO, Duration.ZERO, Severity.WARNING));
+            new RuleSettings(true, 1.0, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
+    /**
+     * The automation brake is engaged: the policies would have taken more nodes within its window than its bounds
+     * allow, and every node-taking decision is held until a person resets it. Fleet-wide, while engaged.
+     */
+    AUTOMATION_BRAKE("automation-brake", "AutomationBrakeEngaged",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL));
 
     private final String key;
     private final String alertName;

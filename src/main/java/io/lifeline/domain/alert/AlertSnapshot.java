@@ -15,9 +15,16 @@ import java.util.List;
  * @param nodes          nodes with their lemon score
  * @param failedActions  actions that ended FAILED recently
  * @param ingest         ingest backlog and dead-letter counter
+ * @param brake          the automation brake
  */
 public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids, List<NodeFacts> nodes,
-                            List<FailedAction> failedActions, IngestFacts ingest) {
+                            List<FailedAction> failedActions, IngestFacts ingest, BrakeFacts brake) {
+
+    /** A snapshot without the automation brake's section (its rule is skipped). */
+    public AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids, List<NodeFacts> nodes,
+                         List<FailedAction> failedActions, IngestFacts ingest) {
+        this(jobs, notices, xids, nodes, failedActions, ingest, null);
+    }
 
     public AlertSnapshot {
         jobs = jobs == null ? null : List.copyOf(jobs);
@@ -135,6 +142,24 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
             int slash = target == null ? -1 : target.indexOf('/');
             return slash > 0 ? target.substring(0, slash) : null;
         }
+    }
+
+    /**
+     * The automation brake.
+     *
+     * @param engaged  whether it is engaged (the policies' node drains are held)
+     * @param since    when it engaged, null while released
+     * @param reason   which bound the tripping decision would have passed, null while released
+     * @param policy   the policy whose decision tripped it, null while released
+     * @param node     the node that decision would have taken, null while released
+     * @param pool     that node's pool, may be null
+     * @param held     decisions held since it engaged
+     */
+    public record BrakeFacts(boolean engaged, Instant since, String reason, String policy, String node, String pool,
+                             long held) {
+
+        /** Released. */
+        public static final BrakeFacts RELEASED = new BrakeFacts(false, null, null, null, null, null, 0);
     }
 
     /**

@@ -73,7 +73,26 @@ final class RuleConditions {
             deadLetters.record(now, s.ingest().deadLetteredTotal());
             c.ingest(s.ingest().lag(), deadLetters);
         }
+        if (s.brake() != null) {
+            c.evaluated.add(AlertRule.AUTOMATION_BRAKE);
+            c.automationBrake(s.brake());
+        }
         return new Found(List.copyOf(c.out), c.evaluated);
+    }
+
+    private void automationBrake(AlertSnapshot.BrakeFacts b) {
+        RuleSettings st = rules.settings(AlertRule.AUTOMATION_BRAKE, null);
+        if (!st.enabled() || !b.engaged()) {
+            return;
+        }
+        add(AlertRule.AUTOMATION_BRAKE, null, labels("policy", b.policy(), "pool", b.pool()),
+                "The automation brake is engaged: node drains by policies are held",
+                "Since " + b.since() + " the policies may take no node out of service: " + b.policy() + "'s drain of "
+                        + b.node() + " would have gone past the brake (" + b.reason() + "). " + b.held()
+                        + " decision(s) held so far. Find out why so many nodes were to be taken at once (forged or"
+                        + " replayed notices or XIDs, a real wave of reclaims), then reset the brake: POST"
+                        + " /api/v1/policies/brake/reset, lifelinectl policies brake reset, or the Actions page.",
+                b.held(), st);
     }
 
     private void checkpointStale(JobFacts j) {

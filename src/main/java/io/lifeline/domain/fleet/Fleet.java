@@ -80,6 +80,8 @@ public final class Fleet implements NodeModel {
     private long factsVersion;
     /** Capacity types of live nodes by pool, as of facts version {@link #capacityIndexAt}. */
     private Map<String, Set<CapacityType>> capacityIndex;
+    /** Live nodes by pool, as of the same facts version. */
+    private Map<String, Integer> liveIndex;
     private long capacityIndexAt = -1;
     private final NodeEvents nodeEvents;
     private final GpuEvents gpuEvents;
@@ -480,19 +482,37 @@ public final class Fleet implements NodeModel {
      */
     @Override
     public Set<CapacityType> capacityTypesIn(String pool) {
+        poolIndex();
+        return capacityIndex.getOrDefault(pool, Set.of());
+    }
+
+    /**
+     * The pool's live (registered, not terminated) nodes: what the automation brake's share of a pool is of. From the
+     * same index as {@link #capacityTypesIn}, so a storm of decisions costs no scan of the fleet each.
+     */
+    public int liveNodesIn(String pool) {
+        poolIndex();
+        return liveIndex.getOrDefault(pool, 0);
+    }
+
+    private void poolIndex() {
         if (capacityIndexAt != factsVersion || capacityIndex == null) {
             Map<String, Set<CapacityType>> index = new HashMap<>();
+            Map<String, Integer> live = new HashMap<>();
             for (NodeState n : nodes.values()) {
                 NodeInfo f = n.facts();
-                if (f != null && f.pool() != null && f.capacityType() != null && n.state != NodeLifecycle.TERMINATED) {
-                    index.computeIfAbsent(f.pool(), k -> EnumSet.noneOf(CapacityType.class)).add(f.capacityType());
+                if (f != null && f.pool() != null && n.state != NodeLifecycle.TERMINATED) {
+                    live.merge(f.pool(), 1, Integer::sum);
+                    if (f.capacityType() != null) {
+                        index.computeIfAbsent(f.pool(), k -> EnumSet.noneOf(CapacityType.class)).add(f.capacityType());
+                    }
                 }
             }
             index.replaceAll((k, v) -> Collections.unmodifiableSet(v));
             capacityIndex = index;
+            liveIndex = live;
             capacityIndexAt = factsVersion;
         }
-        return capacityIndex.getOrDefault(pool, Set.of());
     }
 
     @Override

@@ -24,6 +24,12 @@ final class GpuEvents {
 
     NodeChange apply(NodeState n, Event e, GpuData d) {
         long t = e.time().toEpochMilli();
+        if (d instanceof GpuData.Xid x) {
+            String unknown = unknownGpu(n, x);
+            if (unknown != null) {
+                return NodeChange.notApplied(NotAppliedReason.UNKNOWN_GPU, unknown);
+            }
+        }
         GpuState g = n.gpu(d.index(), d.uuid(), t);
         if (g == null) {
             return d.index() < 0 || d.index() >= NodeState.MAX_GPUS
@@ -57,5 +63,38 @@ final class GpuEvents {
         }
         String detail = "GPU " + g.index() + " (" + g.uuid() + "): " + g.reason(rules);
         return NodeChange.changed(new NodeSignal(n.name, e.time(), Kind.GPU_FAILED, null, null, detail));
+    }
+
+    /**
+     * Why an XID names a GPU its node has not reported; null when it names one. A GPU is reported by its telemetry
+     * (its UUID at its index) or, before its first sample, by the node's registration (an index below its GPU count):
+     * an XID must name the GPU at its index by that GPU's UUID, so that a forged XID with a made-up UUID, or with an
+     * index the node does not have, drains nothing. (A GPU swapped at an index is known by its first sample.)
+     */
+    static String unknownGpu(NodeState n, GpuData.Xid x) {
+        int index = x.index();
+        GpuState at = index >= 0 && index < n.gpus.length ? n.gpus[index] : null;
+        if (at != null && at.uuid().equals(x.uuid())) {
+            return null;
+        }
+        for (GpuState g : n.gpus) {
+            if (g != null && g.uuid().equals(x.uuid())) {
+                return "the XID names GPU " + x.uuid() + " at index " + index + ", but " + n.name + " reports it at index "
+                        + g.index();
+            }
+        }
+        if (at != null) {
+            return "GPU " + index + " of " + n.name + " is " + at.uuid() + "; the XID names " + x.uuid()
+                    + ", a GPU the node never reported";
+        }
+        NodeInfo facts = n.facts();
+        if (facts != null && index >= 0 && index < facts.gpuCount()) {
+            return null;
+        }
+        return facts == null
+                ? n.name + " has not registered and reported no GPU at index " + index + ": the XID names a GPU it does"
+                        + " not have"
+                : n.name + " registered " + facts.gpuCount() + " GPU(s) and reported none at index " + index
+                        + ": the XID names a GPU it does not have";
     }
 }

@@ -78,7 +78,7 @@ final class NodeEvents {
         boolean changed = false;
         if (t >= n.factsWritten) {
             NodeInfo facts = new NodeInfo(n.name, strings.intern(r.pool()), r.capacityType(), strings.intern(r.zone()),
-                    strings.intern(r.instanceType()), r.gpuCount());
+                    strings.intern(r.instanceType()), r.gpuCount(), strings.intern(NodeInfo.providerOf(r.providerId())));
             changed = !facts.equals(n.facts());
             n.facts(facts, t);
         }
@@ -161,6 +161,10 @@ final class NodeEvents {
         if (n.state == NodeLifecycle.TERMINATED) {
             return NodeChange.notApplied(NotAppliedReason.NODE_TERMINATED, "the node was terminated at "
                     + Instant.ofEpochMilli(n.stateSince) + "; only a new node.registered brings it back");
+        }
+        NodeChange implausible = NoticeFit.refusal(n.name, n.facts(), notice);
+        if (implausible != null) {
+            return implausible;
         }
         if (t < n.lifeStart) {
             return olderThanLife(n, t);

@@ -21,7 +21,10 @@ public enum NodeLifecycle {
     READY,
     /** Not Ready. Follows UNKNOWN, REGISTERED, READY, NOTICE_RECEIVED (the announced outage began) and DRAINING. */
     NOT_READY,
-    /** An interruption notice arrived. Follows UNKNOWN, REGISTERED, READY and NOT_READY. */
+    /**
+     * An interruption notice arrived. Follows REGISTERED, READY and NOT_READY: a notice about a node never registered
+     * is not applied ({@code unknown_node}).
+     */
     NOTICE_RECEIVED,
     /** An action is draining it (set explicitly, never by an event). Follows REGISTERED, READY, NOT_READY, NOTICE_RECEIVED. */
     DRAINING,
@@ -34,7 +37,7 @@ public enum NodeLifecycle {
         allow(REGISTERED, UNKNOWN, TERMINATED);
         allow(READY, UNKNOWN, REGISTERED, NOT_READY, DRAINING);
         allow(NOT_READY, UNKNOWN, REGISTERED, READY, NOTICE_RECEIVED, DRAINING);
-        allow(NOTICE_RECEIVED, UNKNOWN, REGISTERED, READY, NOT_READY);
+        allow(NOTICE_RECEIVED, REGISTERED, READY, NOT_READY);
         allow(DRAINING, REGISTERED, READY, NOT_READY, NOTICE_RECEIVED);
         allow(TERMINATED, UNKNOWN, REGISTERED, READY, NOT_READY, NOTICE_RECEIVED, DRAINING);
     }

@@ -279,7 +279,7 @@ final class NodeState {
         NodeState n = new NodeState(s.name());
         NodeInfo f = s.facts();
         n.facts = f == null ? null : new NodeInfo(f.name(), strings.intern(f.pool()), f.capacityType(),
-                strings.intern(f.zone()), strings.intern(f.instanceType()), f.gpuCount());
+                strings.intern(f.zone()), strings.intern(f.instanceType()), f.gpuCount(), strings.intern(f.provider()));
         n.factsWritten = s.factsWritten();
         n.state = s.state();
         n.stateSince = s.stateSince();

@@ -155,7 +155,8 @@ class FleetSignalsTest {
         fleet.apply(registered(N, at(0), new String("h100-reserved"), CapacityType.RESERVED, 8));
         fleet.apply(registered("other", at(0), new String("h100-reserved"), CapacityType.RESERVED, 8));
         NodeInfo info = fleet.find(N);
-        assertThat(info).isEqualTo(new NodeInfo(N, "h100-reserved", CapacityType.RESERVED, "us-east-1a", "p4d.24xlarge", 8));
+        assertThat(info).isEqualTo(new NodeInfo(N, "h100-reserved", CapacityType.RESERVED, "us-east-1a", "p4d.24xlarge", 8,
+                "aws"));
         assertThat(info.pool()).isSameAs(fleet.find("other").pool());
     }
 

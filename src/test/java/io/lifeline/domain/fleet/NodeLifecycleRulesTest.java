@@ -30,8 +30,8 @@ class NodeLifecycleRulesTest {
                 NodeLifecycle.REGISTERED, NodeLifecycle.NOT_READY, NodeLifecycle.DRAINING);
         assertThat(predecessors(NodeLifecycle.NOT_READY)).containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN,
                 NodeLifecycle.REGISTERED, NodeLifecycle.READY, NodeLifecycle.NOTICE_RECEIVED, NodeLifecycle.DRAINING);
-        assertThat(predecessors(NodeLifecycle.NOTICE_RECEIVED)).containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN,
-                NodeLifecycle.REGISTERED, NodeLifecycle.READY, NodeLifecycle.NOT_READY);
+        assertThat(predecessors(NodeLifecycle.NOTICE_RECEIVED)).containsExactlyInAnyOrder(NodeLifecycle.REGISTERED,
+                NodeLifecycle.READY, NodeLifecycle.NOT_READY);
         assertThat(predecessors(NodeLifecycle.DRAINING)).containsExactlyInAnyOrder(NodeLifecycle.REGISTERED,
                 NodeLifecycle.READY, NodeLifecycle.NOT_READY, NodeLifecycle.NOTICE_RECEIVED);
         assertThat(predecessors(NodeLifecycle.TERMINATED)).containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN,

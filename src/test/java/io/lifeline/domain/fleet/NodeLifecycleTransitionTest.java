@@ -169,10 +169,12 @@ class NodeLifecycleTransitionTest {
     // ---- to NOTICE_RECEIVED
 
     @Test
-    void unknownToNoticeReceivedWhenNoticeArrivesFirst() {
+    void unknownStaysUnknownWhenANoticeArrivesBeforeTheRegistration() {
         inUnknown();
-        assertSignal(apply(notice(N, at(5), NoticeKind.SPOT_RECLAIM, at(125))), Kind.INTERRUPTION_NOTICE);
-        assertThat(state()).isEqualTo(NodeLifecycle.NOTICE_RECEIVED);
+        NodeChange c = fleet.change(notice(N, at(5), NoticeKind.SPOT_RECLAIM, at(125)));
+        assertThat(c.outcome().reason()).isEqualTo(io.lifeline.domain.NotAppliedReason.UNKNOWN_NODE);
+        assertThat(c.signals()).isEmpty();
+        assertThat(state()).isEqualTo(NodeLifecycle.UNKNOWN);
     }
 
     @Test

@@ -141,20 +141,22 @@ class AcceptedMeansAppliedTest {
     }
 
     /**
-     * The README's own "Sending events" example, taken from the README: a spot notice whose deadline is long past. It
-     * is taken (and kept as the node's history) but not applied as a pending notice, and the node is not at risk. Its
-     * id and node are made unique, so that another test sending the same example is not a duplicate of this one.
+     * The README's own "Sending events" example, taken from the README: a node's registration, then a spot notice whose
+     * deadline is long past. The notice is taken (and kept as the node's history) but not applied as a pending notice,
+     * and the node is not at risk. Its ids and node are made unique, so that another test sending the same example is
+     * not a duplicate of this one.
      */
     @Test
     void theReadmesSendingEventsExampleIsAnsweredExpiredAndItsNodeIsNotAtRisk() throws IOException {
         String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
         String section = readme.substring(readme.indexOf("## Sending events"));
-        Matcher curl = Pattern.compile("-H '(Content-Type: [^']+)' \\\\\\R\\s*-d '(\\{.*?\\})'", Pattern.DOTALL)
+        Matcher curl = Pattern.compile("-H '(Content-Type: [^']+)' \\\\\\R\\s*-d '(\\[.*?\\])'", Pattern.DOTALL)
                 .matcher(section);
         assertThat(curl.find()).as("the README's Sending events curl line").isTrue();
         String contentType = curl.group(1).substring("Content-Type: ".length());
         String node = node("n17");
         String event = curl.group(2).replace("\"n17-notice-1\"", "\"" + CloudEvents.uniqueId() + "\"")
+                .replace("\"n17-registered-1\"", "\"" + CloudEvents.uniqueId() + "\"")
                 .replace("\"subject\":\"n17\"", "\"subject\":\"" + node + "\"");
         assertThat(event).contains("\"subject\":\"" + node + "\"");
 
@@ -167,8 +169,9 @@ class AcceptedMeansAppliedTest {
         assertThat(given(asOperator()).get("/api/v1/fleet/notices").then().statusCode(200).extract().jsonPath()
                 .<String>getList("node")).doesNotContain(node);
         assertThat(n.getBoolean("notice.expired")).isTrue();
-        assertThat(r.getInt("accepted")).isEqualTo(1);
-        assertThat(r.getInt("applied")).isZero();
+        assertThat(r.getInt("accepted")).isEqualTo(2);
+        assertThat(r.getInt("applied")).isEqualTo(1);
+        assertThat(r.getList("notApplied.index")).containsExactly(1);
         assertThat(r.getList("notApplied.reason")).containsExactly("expired");
     }
 }

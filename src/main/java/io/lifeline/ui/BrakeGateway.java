@@ -1,0 +1,65 @@
+package io.lifeline.ui;
+
+import io.lifeline.policy.AutomationBrakeService;
+import io.lifeline.security.Caller;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * The dashboard's door to the automation brake ({@link AutomationBrakeService}, the same service as
+ * {@code /api/v1/policies/brake}): every call runs off the UI thread (it reads the database) and completes a future
+ * the view pushes from. The brake concerns nodes every namespace shares: only fleet-wide callers read it, and only
+ * fleet-wide operators reset it (checked by the service as well).
+ */
+@ApplicationScoped
+public class BrakeGateway {
+
+    private final Supplier<AutomationBrakeService> brake;
+    private final ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lifeline-ui-brake");
+        t.setDaemon(true);
+        return t;
+    });
+
+    @Inject
+    BrakeGateway(Instance<AutomationBrakeService> brake) {
+        this(() -> brake.isResolvable() ? brake.get() : null);
+    }
+
+    /** A gateway over a given service (null when absent), for tests. */
+    public BrakeGateway(Supplier<AutomationBrakeService> brake) {
+        this.brake = brake;
+    }
+
+    /** Whether {@code caller} may see the brake here. */
+    public boolean visibleTo(Caller caller) {
+        return brake.get() != null && caller.isFleetWide() && caller.has(io.lifeline.security.Role.VIEWER);
+    }
+
+    public CompletableFuture<AutomationBrakeService.View> view() {
+        return CompletableFuture.supplyAsync(() -> service().view(), pool);
+    }
+
+    public CompletableFuture<AutomationBrakeService.View> reset(Caller caller, String reason) {
+        return CompletableFuture.supplyAsync(() -> service().reset(caller, reason), pool);
+    }
+
+    private AutomationBrakeService service() {
+        AutomationBrakeService s = brake.get();
+        if (s == null) {
+            throw new IllegalStateException("the automation brake is not available in this deployment");
+        }
+        return s;
+    }
+
+    @PreDestroy
+    void stop() {
+        pool.shutdownNow();
+    }
+}
