@@ -115,11 +115,16 @@ final class Job {
         this(name, firstSeen, config, new RecentIds(config.maxRecentEventIds()));
     }
 
+    /** The namespace of a job named {@code namespace/name}; {@code default} for a name without one. */
+    static String namespaceOf(String name) {
+        int slash = name.indexOf('/');
+        return slash > 0 ? name.substring(0, slash) : "default";
+    }
+
     /** A job that inherits the event identities seen under its name (a new incarnation of an ended job). */
     Job(String name, Instant firstSeen, JobsConfig config, RecentIds recentIds) {
         this.name = name;
-        int slash = name.indexOf('/');
-        this.namespace = slash > 0 ? name.substring(0, slash) : "default";
+        this.namespace = namespaceOf(name);
         this.stateSince = firstSeen;
         this.incarnation = firstSeen.toEpochMilli();
         this.submittedAt = firstSeen;
@@ -149,7 +154,9 @@ final class Job {
         this.refusals = new Ring<>(config.maxRefusals());
         s.refusals().forEach(refusals::add);
         SavedJob.Spec spec = s.spec();
-        namespace = spec.namespace();
+        // From the name, as a new job's: a checkpoint written before submissions were held to their subject's
+        // namespace may hold another one.
+        namespace = namespaceOf(name);
         owner = spec.owner();
         priorityClass = spec.priorityClass();
         elastic = spec.elastic();

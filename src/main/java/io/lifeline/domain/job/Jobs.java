@@ -191,6 +191,11 @@ public final class Jobs {
         if (e.type() == EventType.TRAINER_STEP_TIMES) {
             return stepTimes(e);
         }
+        String outOfScope = JobScope.refusal(e);
+        if (outOfScope != null) {
+            ignored++;
+            return ApplyOutcome.notApplied(NotAppliedReason.SCOPE_MISMATCH, outOfScope);
+        }
         Job job = jobs.get(e.subject());
         // De-duplicate first, across incarnations of a job name: a redelivered submission must not start a new job.
         RecentIds ids = job != null ? job.recentIds : new RecentIds(config.maxRecentEventIds());
