@@ -4,7 +4,6 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.ingest.IngestGateway;
-import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.AgentClaims;
 import io.lifeline.security.Caller;
 import io.lifeline.security.ClaimHeldException;
@@ -157,8 +156,10 @@ public class AgentCommandsResource {
         Caller c = caller.get();
         if (key == null || key.isBlank()) {
             if (!c.mayActOnNamespace(namespace)) {
-                throw new AccessDeniedException("releasing another agent's claim on the commands of " + job
-                        + " needs the operator role; an agent releases its own with its " + AgentClaims.KEY_HEADER);
+                // A 400, not a 403: the token may call this route; what it lacks is the key of the claim.
+                throw new IllegalArgumentException(AgentClaims.KEY_HEADER + ": required: an agent releases its own "
+                        + "claim on the commands of " + job + " with its key; releasing whichever agent's claim needs "
+                        + "the operator role");
             }
             return new Released(job, claims.release(job, null, c));
         }

@@ -295,15 +295,20 @@ class KubernetesActionsAppTest {
     }
 
     /** Plays a job's trainers: takes its prepare_exit command from the agent queue, acknowledges it, saves. */
+    /** The key of the agent these tests play: one for every job, as each job's first poll claims it. */
+    private static final String AGENT_KEY = io.lifeline.testing.AgentKeys.fresh();
+
     private static void obey(TestFleet fleet, String ns, String name, long step) {
+        io.restassured.specification.RequestSpecification agent =
+                io.lifeline.testing.AgentKeys.as(TestTokens.ingest(), AGENT_KEY);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            List<Map<String, Object>> cmds = given().spec(TestTokens.asIngest()).queryParam("wait", 2)
+            List<Map<String, Object>> cmds = given().spec(agent).queryParam("wait", 2)
                     .get("/api/v1/agents/" + ns + "/" + name + "/commands").then().statusCode(200)
                     .extract().jsonPath().getList("$");
             Map<String, Object> cmd = cmds.stream().filter(c -> "lifeline.command.prepare_exit".equals(c.get("type")))
                     .findFirst().orElse(null);
             assertThat(cmd).as("prepare_exit for " + name).isNotNull();
-            given().spec(TestTokens.asIngest()).contentType("application/json")
+            given().spec(agent).contentType("application/json")
                     .body("{\"status\":\"accepted\",\"detail\":\"saving\"}")
                     .post("/api/v1/agents/" + ns + "/" + name + "/commands/" + cmd.get("id") + "/ack")
                     .then().statusCode(202);
