@@ -34,7 +34,7 @@ public enum NotAppliedReason {
      */
     SCOPE_MISMATCH("scope_mismatch"),
     /**
-     * A new job or node beyond what the model keeps ({@code lifeline.model.max-*}): the fleet's or the namespace's
+     * A new job or node beyond what the model keeps ({@code lifeline.model.limits.max-*}): the fleet's or the namespace's
      * jobs, or the fleet's nodes. Memory stays bounded whatever a sender makes up; the subjects already known go on.
      */
     LIMIT_REACHED("limit_reached"),

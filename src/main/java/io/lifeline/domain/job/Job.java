@@ -115,6 +115,11 @@ final class Job {
         this(name, firstSeen, config, new RecentIds(config.maxRecentEventIds()));
     }
 
+    /** Whether the job ever ran: a rendezvous round formed, or its trainers reported progress. */
+    boolean hasRun() {
+        return membership.current() != null || firstProgressAt != null || lastProgressAt != null;
+    }
+
     /** The namespace of a job named {@code namespace/name}; {@code default} for a name without one. */
     static String namespaceOf(String name) {
         int slash = name.indexOf('/');
@@ -160,6 +165,8 @@ final class Job {
         owner = spec.owner();
         priorityClass = spec.priorityClass();
         elastic = spec.elastic();
+        // Not saved as such: a submission is what gives a job its elastic policy (job.submitted requires one).
+        submitted = elastic != null;
         gpusPerNode = spec.gpusPerNode();
         checkpointIntervalSeconds = spec.checkpointIntervalSeconds();
         freshnessObjectiveMillis = spec.freshnessObjectiveMillis();

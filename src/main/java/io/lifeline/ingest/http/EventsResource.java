@@ -11,6 +11,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.ingest.TrainerPlacement;
 import io.lifeline.security.AgentClaims;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
@@ -71,12 +72,14 @@ public class EventsResource {
     private final CurrentCaller caller;
     private final Visibility visibility;
     private final AgentClaims claims;
+    private final TrainerPlacement placement;
 
     EventsResource(IngestPipeline pipeline, EventCodec codec, EventLogRepository log, MeterRegistry registry,
                    io.lifeline.config.IngestConfig config, CurrentCaller caller, Visibility visibility,
-                   AgentClaims claims) {
+                   AgentClaims claims, TrainerPlacement placement) {
         this.visibility = visibility;
         this.claims = claims;
+        this.placement = placement;
         this.pipeline = pipeline;
         this.caller = caller;
         this.codec = codec;
@@ -131,7 +134,8 @@ public class EventsResource {
             throw new InvalidEventException("batch of " + decoded.total() + " events is larger than the limit of "
                     + maxBatch + "; split it");
         }
-        // A token limited to namespaces sends only its own jobs' events: the others are refused one by one.
+        // A token limited to namespaces sends only its own jobs' events, places them only where the cluster runs them,
+        // and answers their commands only as their claiming agent: the others are refused one by one.
         Caller c = caller.get();
         List<Event> kept = new ArrayList<>(decoded.events().size());
         List<Integer> positions = new ArrayList<>(decoded.events().size());
@@ -142,6 +146,9 @@ public class EventsResource {
             String refusal = IngestScope.refusal(c, e);
             if (refusal == null && e.type() == EventType.TRAINER_COMMAND_ACK) {
                 refusal = acks.get(e.subject());
+            }
+            if (refusal == null) {
+                refusal = placement.refusal(c, e);
             }
             if (refusal == null) {
                 kept.add(e);
