@@ -95,6 +95,29 @@ class KubernetesActionsAppTest {
     }
 
     @Test
+    void aNamespaceTokensRendezvousMayPlaceItsJobOnlyOnTheNodesItsPodsRunOn() {
+        String ns = unique("place");
+        String job = ns + "/llm";
+        String mine = unique("place-mine");
+        String theirs = unique("place-theirs");
+        clusterPod(ns, "llm-worker-0", "llm", mine);
+        String token = TestTokens.create(unique("place-agent"), io.lifeline.security.Role.INGEST, List.of(ns));
+        java.util.function.Function<String, String> rendezvous = nodes -> CloudEvents.event(CloudEvents.uniqueId(),
+                "trainer/" + job, "trainer.rendezvous", job, Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                "{\"round\":1,\"worldSize\":8,\"participants\":[" + nodes + "]}");
+        given(TestTokens.auth(token)).contentType("application/cloudevents+json")
+                .body(rendezvous.apply("{\"node\":\"" + mine + "\",\"firstRank\":0,\"rankCount\":4},{\"node\":\""
+                        + theirs + "\",\"firstRank\":4,\"rankCount\":4}"))
+                .post("/api/v1/events").then().statusCode(403)
+                .body("errors[0].reason", org.hamcrest.Matchers.containsString("has no pod on " + theirs));
+        given(TestTokens.auth(token)).contentType("application/cloudevents+json")
+                .body(rendezvous.apply("{\"node\":\"" + mine + "\",\"firstRank\":0,\"rankCount\":8}"))
+                .post("/api/v1/events").then().statusCode(200).body("applied", org.hamcrest.Matchers.equalTo(1));
+        api().get("/api/v1/jobs/" + job + "/membership").then().statusCode(200)
+                .body("current.participants.node", org.hamcrest.Matchers.contains(mine));
+    }
+
+    @Test
     void aJobsWorkloadGetsItsCheckpointAgeFromTheModel() {
         String ns = unique("cost");
         String job = ns + "/elastic-example-echo";
