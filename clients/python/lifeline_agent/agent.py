@@ -248,7 +248,8 @@ class Agent(_Base):
                                   before_batch=self._tick)
         self.commands = None
         if self.is_rank0 and c.commands:
-            self.commands = CommandChannel(self.http, c.namespace, c.name, self._on_command, wait=c.command_wait)
+            self.commands = CommandChannel(self.http, c.namespace, c.name, self._on_command, wait=c.command_wait,
+                                           key=c.agent_key)
         self.coordinator = self._make_coordinator(store)
         self.signals = None
         if install_signals and c.signals:
@@ -851,6 +852,7 @@ class Agent(_Base):
         self.sender.close()
         if self.commands is not None:
             self.commands.stop()
+            self.commands.release()
         self.coordinator.stop()
         return ok
 

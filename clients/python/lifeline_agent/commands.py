@@ -5,6 +5,12 @@
 ids are remembered (a bounded set) and a redelivered one is not acted on twice; its last acknowledgement is sent
 again instead, since the first one was evidently lost. Acknowledgements (``accepted``/``rejected`` at once,
 ``done``/``failed`` later) go through their own thread, in order, with retries.
+
+Every poll and acknowledgement carries the agent's key (header ``Lifeline-Agent-Key``): the first poll claims the
+job's commands for it, and while this agent polls, Lifeline refuses another agent's polls and acknowledgements
+(409). A poll refused because another agent holds the claim is retried after the ``Retry-After`` it names (the other
+agent may have stopped without releasing it); on exit the claim is released (:meth:`CommandChannel.release`) so the
+job's next agent takes over at once.
 """
 
 import collections
@@ -18,6 +24,7 @@ from ._util import LOG, RateLimitedLog, parse_rfc3339
 from .transport import DELIVERED, GIVE_UP, Backoff, TransportError, classify, problem_summary, retry_after_seconds
 
 PREFIX = "lifeline.command."
+KEY_HEADER = "Lifeline-Agent-Key"
 KINDS = ("checkpoint_now", "prepare_exit", "rescale_notice", "restore_from", "set_checkpoint_interval")
 MAX_DETAIL = 1000
 
@@ -61,10 +68,15 @@ class CommandChannel(object):
     new command; it answers through :meth:`ack`."""
 
     def __init__(self, http, namespace, name, handler, wait=30, backoff=None, remember=4096, sleep=None,
-                 clock=time.monotonic):
+                 clock=time.monotonic, key=None):
         self._http = http
         self._base = "/api/v1/agents/%s/%s/commands" % (urllib.parse.quote(namespace, safe=""),
                                                         urllib.parse.quote(name, safe=""))
+        if key is None:
+            from .config import new_agent_key
+            key = new_agent_key()
+        self._headers = {KEY_HEADER: key}
+        self._claimed = False
         self._handler = handler
         self.wait = int(wait)
         self.backoff = backoff or Backoff(base=1.0, cap=30.0)
@@ -105,7 +117,7 @@ class CommandChannel(object):
 
     def stats(self):
         s = dict(self._stats)
-        for k in ("polls", "received", "redelivered", "acks_sent", "acks_failed", "poll_errors"):
+        for k in ("polls", "received", "redelivered", "acks_sent", "acks_failed", "poll_errors", "claim_refused"):
             s.setdefault(k, 0)
         return s
 
@@ -143,7 +155,7 @@ class CommandChannel(object):
         for attempt in range(attempts):
             try:
                 resp = self._http.request("POST", self.ack_path(command_id), body=data,
-                                          content_type="application/json")
+                                          content_type="application/json", headers=self._headers)
                 outcome = classify(resp.status)
             except TransportError as e:
                 resp, outcome = None, None
@@ -174,6 +186,19 @@ class CommandChannel(object):
         self._stats["acks_failed"] += 1
         LOG.warning("lifeline: gave up acknowledging command %s with %s", command_id, status)
         return False
+
+    def release(self, timeout=2.0):
+        """Gives the job's claim up (at exit), so that the job's next agent takes its commands at once instead of
+        after the claim lapses. Best effort: one request; False when it was not released."""
+        if not self._claimed:
+            return False
+        try:
+            resp = self._http.request("DELETE", self._base + "/claim", timeout=timeout, headers=self._headers)
+        except TransportError as e:
+            LOG.info("lifeline: the claim on the job's commands was not released (%s); it lapses by itself", e)
+            return False
+        self._claimed = False
+        return resp.status == 200
 
     # ------------------------------------------------------------------ polling
     def _pause(self, seconds):
@@ -206,10 +231,18 @@ class CommandChannel(object):
         self._stats["polls"] += 1
         try:
             resp = self._http.request("GET", self._base, query={"wait": str(self.wait)},
-                                      timeout=self.wait + self._http.timeout + 5)
+                                      timeout=self.wait + self._http.timeout + 5, headers=self._headers)
         except TransportError as e:
             self._stats["poll_errors"] += 1
             self._rlog(30, "lifeline: cannot poll for commands: %s", e)
+            return False
+        if resp.status == 409:
+            # Another agent holds the job's claim: it may be a launch that ended without releasing it (its claim
+            # lapses at Retry-After), or an agent that is not this job's (an operator can release its claim).
+            self._stats["claim_refused"] += 1
+            self._retry_after = retry_after_seconds(resp.header("Retry-After"))
+            reasons = "; ".join(r[2] for r in problem_summary(resp)) or ""
+            self._rlog(30, "lifeline: the job's commands are claimed by another agent; retrying: %s", reasons)
             return False
         if resp.status != 200:
             self._stats["poll_errors"] += 1
@@ -217,6 +250,7 @@ class CommandChannel(object):
             reasons = "; ".join(r[2] for r in problem_summary(resp)) or ""
             self._rlog(30, "lifeline: command poll answered HTTP %s %s", resp.status, reasons)
             return False
+        self._claimed = True
         doc = resp.json()
         if not isinstance(doc, list):
             self._rlog(30, "lifeline: command poll answered something else than a JSON array")

@@ -1,5 +1,7 @@
 """The agent's settings, read from the environment (Lifeline's and torchrun's variables)."""
 
+import base64
+import hashlib
 import os
 import re
 import socket
@@ -45,6 +47,8 @@ class Config(object):
         self.max_backoff = 30.0         # LIFELINE_MAX_BACKOFF, s between retries at most
         self.flush_timeout = 5.0        # LIFELINE_FLUSH_TIMEOUT, s spent flushing at exit at most
         self.commands = True            # LIFELINE_COMMANDS=0: rank 0 does not poll for commands
+        self.agent_key = None           # LIFELINE_AGENT_KEY: the key that claims the job's commands (the wrapper makes
+        #                                 one per launch; see agent_key_of)
         self.command_wait = 30          # LIFELINE_COMMAND_WAIT, s of one long poll
         self.checkpoint_interval = None  # LIFELINE_CHECKPOINT_INTERVAL, s between agent-planned saves (none: off)
         self.hold_grace = 30.0          # LIFELINE_HOLD_GRACE, s held past a prepare_exit deadline before resuming
@@ -151,6 +155,7 @@ class Config(object):
         c.flush_timeout = env_float(env, "LIFELINE_FLUSH_TIMEOUT", c.flush_timeout, 0.0)
         c.commands = env_bool(env, "LIFELINE_COMMANDS", True)
         c.command_wait = env_int(env, "LIFELINE_COMMAND_WAIT", c.command_wait, 0)
+        c.agent_key = agent_key_of(env, c.token or c.read_token())
         interval = env_float(env, "LIFELINE_CHECKPOINT_INTERVAL", 0.0, 0.0)
         c.checkpoint_interval = interval if interval > 0 else None
         c.hold_grace = env_float(env, "LIFELINE_HOLD_GRACE", c.hold_grace, 0.0)
@@ -174,6 +179,38 @@ class Config(object):
                 raise TypeError("unknown setting " + k)
             setattr(c, k, v)
         return c
+
+
+AGENT_KEY_ENV = "LIFELINE_AGENT_KEY"
+_AGENT_KEY = re.compile(r"^[A-Za-z0-9._~+/=-]{32,256}$")
+
+
+def new_agent_key():
+    """A fresh agent key: 32 random bytes, URL-safe base64 (43 characters)."""
+    return base64.urlsafe_b64encode(os.urandom(32)).decode("ascii").rstrip("=")
+
+
+def agent_key_of(env, token=None):
+    """The key this process claims its job's commands with (header ``Lifeline-Agent-Key``): Lifeline gives a job's
+    commands only to the agent that claimed them, and takes their acknowledgements only from it.
+
+    * ``LIFELINE_AGENT_KEY`` when set (the wrapper exports a fresh one per launch, so workers it restarts keep the
+      claim; a job may also give all its pods one from a Secret, so rank 0 may move between nodes);
+    * else, under plain torchrun, one derived from the token and the directory torchrun made for this agent's start
+      (``TORCHELASTIC_ERROR_FILE``): the same for every worker that agent restarts, unknown to anyone without both;
+    * else a random one for this process.
+    """
+    raw = (env.get(AGENT_KEY_ENV) or "").strip()
+    if raw:
+        if _AGENT_KEY.match(raw):
+            return raw
+        LOG.warning("%s is not 32 to 256 of A-Z a-z 0-9 . _ ~ + / = -; using a key of this process", AGENT_KEY_ENV)
+        return new_agent_key()
+    agent_dir = _launch.agent_dir(env.get("TORCHELASTIC_ERROR_FILE"))
+    if agent_dir and token:
+        digest = hashlib.sha256(("lifeline-agent-key\0%s\0%s" % (token, agent_dir)).encode("utf-8")).hexdigest()
+        return digest
+    return new_agent_key()
 
 
 def valid_job(job):

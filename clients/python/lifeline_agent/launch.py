@@ -48,16 +48,22 @@ def launch_of(env=None):
     return _from_error_file(env.get("TORCHELASTIC_ERROR_FILE"))
 
 
-def _from_error_file(path):
-    """``<dir>/attempt_<n>/<local rank>/error.json``: the hash of ``<dir>``, made once per torchrun agent start."""
+def agent_dir(path):
+    """``<dir>`` of ``<dir>/attempt_<n>/<local rank>/error.json`` (``TORCHELASTIC_ERROR_FILE``): made once per
+    torchrun agent start, the same for every worker it restarts. None when ``path`` is not such a file."""
     if not path:
         return None
     parts = os.path.normpath(path).split(os.sep)
     for i in range(len(parts) - 1, 0, -1):
         if _ATTEMPT.match(parts[i]):
-            agent_dir = os.sep.join(parts[:i])
-            return hashlib.sha256(agent_dir.encode("utf-8")).hexdigest()[:8]
+            return os.sep.join(parts[:i])
     return None
+
+
+def _from_error_file(path):
+    """The hash of :func:`agent_dir`."""
+    d = agent_dir(path)
+    return hashlib.sha256(d.encode("utf-8")).hexdigest()[:8] if d else None
 
 
 def tag(launch):

@@ -11,6 +11,8 @@ It parses the arguments with torchrun's own parser, then
 * registers the forwarding handler and runs torchrun with ``--event-log-handler lifeline`` (a handler the user
   named there still gets every record), posting to the torchelastic connector with ``procsPerNode``, every line
   with the launch id (``lifeline_launch``);
+* exports ``LIFELINE_AGENT_KEY`` (a fresh key per launch unless the job gives one: what claims the job's commands, see
+  :func:`lifeline_agent.config.agent_key_of`) to the workers;
 * exports ``LIFELINE_NODE``, ``LIFELINE_LAUNCH`` and ``LIFELINE_SHUTDOWN_TIMEOUT`` (torchrun's
   ``--shutdown-timeout``) to the workers;
 * sets ``TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1`` unless it is set: with torch's shared store, a node that joins a
@@ -26,7 +28,7 @@ import sys
 import threading
 
 from ._util import LOG, configure_logging, env_bool, env_int, safe_name
-from .config import Config
+from .config import AGENT_KEY_ENV, Config, new_agent_key
 from .events import EventFactory
 from .launch import LAUNCH_ENV, new_launch_id
 from .sender import LIFECYCLE, BatchSender, encode_cloudevents, encode_ndjson
@@ -107,6 +109,9 @@ def main(argv=None):
     # Every start of the wrapper is a launch of its own, even with a LIFELINE_LAUNCH left in the environment.
     launch = new_launch_id()
     os.environ[LAUNCH_ENV] = launch
+    # The key the workers' rank 0 claims the job's commands with: one per launch, so a worker torchrun restarts keeps
+    # the claim. One the job gives (a Secret shared by its pods) is kept.
+    os.environ.setdefault(AGENT_KEY_ENV, new_agent_key())
     # torch 2.x shares the rendezvous TCP store with the workers, but an agent that stays rank 0 across rounds
     # does not publish it again, so a node joining later waits for MASTER_ADDR until it times out (scale-up and
     # replacement nodes never start). Without sharing, worker rank 0 hosts a fresh store each round. Set

@@ -61,8 +61,9 @@ class Http(object):
             u += "?" + urllib.parse.urlencode(query)
         return u
 
-    def request(self, method, path, body=None, content_type=None, query=None, timeout=None):
-        """One request. Answers every HTTP status as a :class:`Response`; raises :class:`TransportError` otherwise."""
+    def request(self, method, path, body=None, content_type=None, query=None, timeout=None, headers=None):
+        """One request. Answers every HTTP status as a :class:`Response`; raises :class:`TransportError` otherwise.
+        ``headers``: extra request headers (the agent's key on command calls)."""
         for attempt in (0, 1):
             if self._token is None or attempt == 1:
                 self._token = self._token_provider() if self._token_provider else None
@@ -73,6 +74,8 @@ class Http(object):
                 req.add_header("Authorization", "Bearer " + self._token)
             if content_type:
                 req.add_header("Content-Type", content_type)
+            for k, v in (headers or {}).items():
+                req.add_header(k, v)
             try:
                 with self._opener.open(req, timeout=self.timeout if timeout is None else timeout) as r:
                     resp = Response(r.status, r.headers, r.read())

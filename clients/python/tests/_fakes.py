@@ -58,6 +58,7 @@ class FakeLifeline(object):
         self.redeliver_after = 30.0  # like Lifeline: a delivered, unacknowledged command comes again after this
         self._delivered = {}
         self.reject_ids = set()     # event ids answered as rejected
+        self.claims = {}            # like Lifeline: job -> the agent key that claimed its commands
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         fake = self
@@ -141,6 +142,8 @@ class FakeLifeline(object):
                 elif rec.path.startswith("/api/v1/agents/") and rec.path.endswith("/ack"):
                     base = rec.path[len("/api/v1/agents/"):-len("/ack")]
                     ns, name, _, cid = base.split("/", 3)
+                    if not self._holds(ns + "/" + name):
+                        return
                     doc = json.loads(body.decode("utf-8"))
                     with fake._cond:
                         fake.acks.append((cid, doc.get("status"), doc.get("detail")))
@@ -151,11 +154,53 @@ class FakeLifeline(object):
                 else:
                     self._send(404, {"status": 404, "detail": "no such path"})
 
+            def _key(self):
+                key = self.headers.get("Lifeline-Agent-Key")
+                if not key:
+                    self._send(400, {"status": 400, "detail": "Lifeline-Agent-Key: required"})
+                return key
+
+            def _holds(self, job):
+                key = self._key()
+                if not key:
+                    return False
+                if fake.claims.get(job) != key:
+                    self._send(409, {"type": "/problems/claimed-by-another-agent", "status": 409,
+                                     "detail": "the commands of %s are claimed by another agent" % job})
+                    return False
+                return True
+
+            def do_DELETE(self):
+                rec = self._record(b"")
+                if not self._auth():
+                    return
+                if rec.path.startswith("/api/v1/agents/") and rec.path.endswith("/commands/claim"):
+                    ns, name = rec.path[len("/api/v1/agents/"):].split("/")[:2]
+                    key = self.headers.get("Lifeline-Agent-Key")
+                    with fake._cond:
+                        released = key is not None and fake.claims.get(ns + "/" + name) == key
+                        if released:
+                            del fake.claims[ns + "/" + name]
+                    self._send(200, {"job": ns + "/" + name, "released": released})
+                else:
+                    self._send(404, {"status": 404})
+
             def do_GET(self):
                 rec = self._record(b"")
                 if not self._auth():
                     return
                 if rec.path.startswith("/api/v1/agents/") and rec.path.endswith("/commands"):
+                    ns, name = rec.path[len("/api/v1/agents/"):].split("/")[:2]
+                    key = self._key()
+                    if not key:
+                        return
+                    with fake._cond:
+                        held = fake.claims.setdefault(ns + "/" + name, key)
+                    if held != key:
+                        self._send(409, {"type": "/problems/claimed-by-another-agent", "status": 409,
+                                         "detail": "the commands of %s/%s are claimed by another agent" % (ns, name)},
+                                   {"Retry-After": "1"})
+                        return
                     wait = 0.0
                     for part in rec.query.split("&"):
                         if part.startswith("wait="):

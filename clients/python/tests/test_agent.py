@@ -74,6 +74,22 @@ class ConfigTest(unittest.TestCase):
         self.assertEqual(c.read_token(), "llt_abc_def")
         self.assertEqual(Config.from_env({"LIFELINE_TOKEN": "llt_x"}).read_token(), "llt_x")
 
+    def test_the_agent_key_is_the_launchs_else_one_torchruns_restarts_share_else_this_processs(self):
+        given = "g" * 40
+        self.assertEqual(Config.from_env({"LIFELINE_AGENT_KEY": given}).agent_key, given)
+        err = "/tmp/torchelastic_x/run_abc123/attempt_%d/0/error.json"
+        first = Config.from_env({"LIFELINE_TOKEN": "llt_a", "TORCHELASTIC_ERROR_FILE": err % 0}).agent_key
+        restarted = Config.from_env({"LIFELINE_TOKEN": "llt_a", "TORCHELASTIC_ERROR_FILE": err % 3}).agent_key
+        self.assertEqual(first, restarted, "a worker torchrun restarts keeps the claim")
+        self.assertNotEqual(first, Config.from_env({"LIFELINE_TOKEN": "llt_b",
+                                                    "TORCHELASTIC_ERROR_FILE": err % 0}).agent_key)
+        self.assertNotIn("llt_a", first)
+        own = Config.from_env({}).agent_key
+        self.assertNotEqual(own, Config.from_env({}).agent_key)
+        for k in (given, first, own):
+            self.assertRegex(k, r"^[A-Za-z0-9._~+/=-]{32,256}$")
+        self.assertNotEqual(Config.from_env({"LIFELINE_AGENT_KEY": "short"}).agent_key, "short")
+
     def test_job_names(self):
         self.assertTrue(valid_job("ml/llama3-8b-ft"))
         for bad in ("ml", "ml/a/b", "ML/x", "ml/", "/x", "ml/x_y"):

@@ -45,6 +45,31 @@ class ChannelTest(unittest.TestCase):
         self.assertEqual(ch.stats()["redelivered"], 2)
         self.assertEqual([a[1] for a in self.lifeline.acks], ["accepted"] * 3)
 
+    def test_every_poll_and_acknowledgement_carries_the_agents_key_and_exit_releases_the_claim(self):
+        key = "k" * 43
+        ch = CommandChannel(self.http, "ml", "test", lambda c: ch.ack(c.id, "accepted"), wait=0, key=key)
+        self.lifeline.add_command(CID, "checkpoint_now")
+        self.assertTrue(ch.poll_once())
+        ch.flush(5)
+        self.assertTrue(ch.release())
+        calls = [r for r in self.lifeline.requests if r.path.startswith("/api/v1/agents/")]
+        self.assertEqual([r.method for r in calls], ["GET", "POST", "DELETE"])
+        self.assertEqual({r.headers.get("Lifeline-Agent-Key") for r in calls}, {key})
+        self.assertEqual(self.lifeline.acks, [(CID, "accepted", None)])
+        self.assertEqual(self.lifeline.claims, {})
+        self.assertFalse(ch.release(), "released once")
+
+    def test_a_poll_refused_for_another_agents_claim_waits_its_retry_after_and_acts_on_nothing(self):
+        self.lifeline.claims["ml/test"] = "another-agents-key-" + "x" * 30
+        self.lifeline.add_command(CID, "checkpoint_now")
+        ch = self.channel()
+        ch.wait = 0
+        self.assertFalse(ch.poll_once())
+        self.assertEqual(ch.stats()["claim_refused"], 1)
+        self.assertEqual(self.seen, [])
+        self.assertGreaterEqual(ch._retry_delay(0), 1.0)
+        self.assertFalse(ch.release(), "it never held the claim")
+
     def test_dedupe_memory_is_bounded(self):
         ch = CommandChannel(self.http, "ml", "test", lambda c: None, remember=10)
         for i in range(100):
@@ -57,6 +82,8 @@ class ChannelTest(unittest.TestCase):
         ch = self.channel()
         self.assertEqual(ch.ack_path(CID),
                          "/api/v1/agents/ml/test/commands/act-3f2a9c0e1b7d4a6c8e21:checkpoint:ml/test/ack")
+        ch.wait = 0
+        self.assertTrue(ch.poll_once())     # claims the job's commands: only the claim's key may acknowledge
         ch.ack(CID, "accepted")
         ch.ack(CID, "done", "checkpoint step-5 saved")
         ch.flush(5)

@@ -2,6 +2,7 @@ package io.lifeline.alert;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.codec.OutgoingText;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.GroupNotification;
@@ -80,20 +81,24 @@ public final class AlertPayloads {
         return write(out);
     }
 
-    /** A Slack-compatible incoming-webhook message. */
+    /**
+     * A Slack-compatible incoming-webhook message. Every text in it is escaped for mrkdwn ({@link OutgoingText#slack}):
+     * names and summaries carry what events said, and must not mention {@code @channel}, link elsewhere or break the
+     * list; the link is Lifeline's own, its {@code &} written as Slack expects.
+     */
     public byte[] slack(GroupNotification g) {
         StringBuilder text = new StringBuilder();
         text.append(g.firing() ? ":rotating_light: *[FIRING:" : ":white_check_mark: *[RESOLVED:")
                 .append(g.alerts().stream().filter(a -> a.state() == AlertState.FIRING).count()).append("] ")
-                .append(g.rule().alertName());
+                .append(OutgoingText.slack(g.rule().alertName()));
         if (g.namespace() != null) {
-            text.append(" (").append(g.namespace()).append(')');
+            text.append(" (").append(OutgoingText.slack(g.namespace())).append(')');
         }
         text.append('*');
         for (Alert a : g.alerts()) {
             text.append("\n• ").append(a.state() == AlertState.FIRING ? "" : "resolved: ")
-                    .append(a.annotations().getOrDefault("summary", a.rule().alertName()))
-                    .append(" <").append(generatorUrl(a)).append("|details>");
+                    .append(OutgoingText.slack(a.annotations().getOrDefault("summary", a.rule().alertName())))
+                    .append(" <").append(OutgoingText.slack(generatorUrl(a))).append("|details>");
         }
         return write(Map.of("text", text.toString()));
     }

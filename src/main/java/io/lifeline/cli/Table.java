@@ -54,10 +54,30 @@ final class Table {
         List<String> r = new ArrayList<>(headers.size());
         for (int i = 0; i < headers.size(); i++) {
             String v = i < values.length && values[i] != null ? values[i] : "";
-            r.add(v.replace('\n', ' ').replace('\t', ' '));
+            r.add(printable(v));
         }
         rows.add(r);
         return this;
+    }
+
+    /**
+     * A value as one line of plain text: line breaks and tabs as spaces, any other control character (ESC starting a
+     * terminal escape sequence, a carriage return overwriting the line) as {@code ?}. Values are what events said
+     * (names, reasons, trainers' messages) and must not move the cursor or recolour the operator's terminal.
+     */
+    static String printable(String v) {
+        StringBuilder out = null;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            boolean control = c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == '\u2028' || c == '\u2029';
+            if (control && out == null) {
+                out = new StringBuilder(v.length()).append(v, 0, i);
+            }
+            if (out != null) {
+                out.append(!control ? c : c == '\n' || c == '\t' ? ' ' : '?');
+            }
+        }
+        return out == null ? v : out.toString();
     }
 
     <T> Table rows(Iterable<T> items, Function<T, String[]> values) {

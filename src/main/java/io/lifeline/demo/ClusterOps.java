@@ -82,6 +82,16 @@ final class ClusterOps {
         return SimOutcome.of(Kind.NOT_FOUND, "no pod " + namespace + "/" + pod);
     }
 
+    java.util.Set<String> nodesOfJob(String key) {
+        SimJob job = jobs.get(key);
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        if (job != null) {
+            job.world.forEach(n -> out.add(n.name));
+            job.reserved.forEach(n -> out.add(n.name));
+        }
+        return out;
+    }
+
     String jobOfPod(String namespace, String pod) {
         for (SimJob job : jobs.values()) {
             if (job.spec.namespace().equals(namespace) && nodeOfPod(job, pod) != null) {

@@ -226,6 +226,11 @@ public final class FleetSimulator {
         return cluster.evict(namespace, pod);
     }
 
+    /** The nodes a job's pods run on now (those it trains on and those held for it); empty for an unknown job. */
+    public java.util.Set<String> nodesOfJob(String job) {
+        return cluster.nodesOfJob(job);
+    }
+
     /** The job ({@code namespace/name}) whose pod this is now, or null (no such pod). */
     public String jobOfPod(String namespace, String pod) {
         return cluster.jobOfPod(namespace, pod);

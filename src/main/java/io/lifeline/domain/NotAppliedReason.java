@@ -39,6 +39,17 @@ public enum NotAppliedReason {
     IMPLAUSIBLE("implausible"),
     /** An XID naming a GPU (by UUID and index) that its node has not reported. */
     UNKNOWN_GPU("unknown_gpu"),
+    /**
+     * A field that names another scope than the event's subject: a job submission whose {@code namespace} is not the
+     * namespace of the job it is about (or no Kubernetes namespace name at all). A job's namespace is who may see and
+     * act on it, so it comes from the subject, which the sender's token was checked against.
+     */
+    SCOPE_MISMATCH("scope_mismatch"),
+    /**
+     * A new job or node beyond what the model keeps ({@code lifeline.model.limits.max-*}): the fleet's or the namespace's
+     * jobs, or the fleet's nodes. Memory stays bounded whatever a sender makes up; the subjects already known go on.
+     */
+    LIMIT_REACHED("limit_reached"),
     /** The model failed on it (a defect: logged with the event). */
     FAILED("failed");
 

@@ -19,4 +19,19 @@ public interface MetricsConfig {
     /** Whether {@code lifeline_job_node_info{job_name,node}} is published (one series per node a job runs on). */
     @WithDefault("true")
     boolean jobNodeInfoEnabled();
+
+    /**
+     * Jobs of one namespace with series of their own ({@code lifeline_job_*}) at most; the rest are counted in the
+     * fleet-wide series only ({@code lifeline_metrics_jobs_without_series} says how many). Jobs that have not ended
+     * come first.
+     */
+    @WithDefault("200")
+    int maxJobSeriesPerNamespace();
+
+    /**
+     * Jobs with series of their own at most, all namespaces together. A job's series take about 5 KB of the
+     * exposition ({@code ModelFloodTest}): 1,000 jobs keep a scrape near 5 MB.
+     */
+    @WithDefault("1000")
+    int maxJobSeries();
 }

@@ -57,6 +57,7 @@ public class ModelMetrics {
     private volatile Instant lastSnapshot;
     private volatile double lastDurationSeconds;
     private volatile long failures;
+    private volatile int jobsWithoutSeries;
 
     ModelMetrics(ModelRuntime runtime, ModelSnapshots snapshots, MetricsConfig config, Clock clock,
                  MeterRegistry registry) {
@@ -118,6 +119,10 @@ public class ModelMetrics {
                 .description("Age of the model snapshot the model-derived series were last set from").register(registry);
         Gauge.builder("lifeline_metrics_snapshot_duration_seconds", this, m -> m.lastDurationSeconds)
                 .description("How long the last refresh of the model-derived series took (off the model thread)")
+                .register(registry);
+        Gauge.builder("lifeline_metrics_jobs_without_series", this, m -> m.jobsWithoutSeries)
+                .description("Jobs whose own series (lifeline_job_*) are left out: beyond "
+                        + "lifeline.metrics.max-job-series-per-namespace or lifeline.metrics.max-job-series")
                 .register(registry);
         FunctionCounter.builder("lifeline_metrics_snapshot_failures", this, m -> m.failures)
                 .description("Refreshes of the model-derived series that failed or timed out").register(registry);
@@ -204,15 +209,20 @@ public class ModelMetrics {
             open.put(c, 0);
         }
         for (JobSample j : s.jobs()) {
+            if (j.openIncidentCause() != null) {
+                open.merge(j.openIncidentCause(), 1, Integer::sum);
+            }
+        }
+        JobSeriesBudget.Choice choice = JobSeriesBudget.choose(s.jobs(), config.maxJobSeriesPerNamespace(),
+                config.maxJobSeries());
+        jobsWithoutSeries = choice.omitted();
+        for (JobSample j : choice.chosen()) {
             Tags t = Tags.of(JOB, j.name(), NAMESPACE, j.namespace() == null ? "" : j.namespace());
             JobCounters c = counters.getOrDefault(j.name(), new JobCounters());
             c.update(j);
             c.takeNewStops().forEach(evictionStops::observe);
             seen.put(j.name(), c);
             jobSeries(v, t, j, c);
-            if (j.openIncidentCause() != null) {
-                open.merge(j.openIncidentCause(), 1, Integer::sum);
-            }
         }
         counters.clear();
         counters.putAll(seen);

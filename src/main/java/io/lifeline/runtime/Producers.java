@@ -2,7 +2,9 @@ package io.lifeline.runtime;
 
 import io.lifeline.codec.EventCodec;
 import io.lifeline.config.CheckpointsConfig;
+import io.lifeline.config.ModelLimitsConfig;
 import io.lifeline.config.StragglersConfig;
+import io.lifeline.domain.job.JobLimits;
 import io.lifeline.domain.job.JobsConfig;
 import io.lifeline.domain.job.checkpoint.CheckpointStorage;
 import io.lifeline.domain.job.straggler.StragglerConfig;
@@ -33,11 +35,14 @@ public class Producers {
 
     @Produces
     @Singleton
-    LiveModel model(Clock clock, CheckpointsConfig checkpoints, StragglersConfig stragglers) {
+    LiveModel model(Clock clock, CheckpointsConfig checkpoints, StragglersConfig stragglers, ModelLimitsConfig limits) {
         LiveModel model = LiveModel.create(clock, JobsConfig.defaults().withCheckpointStorage(
                 new CheckpointStorage(checkpoints.sharedPaths().orElse(List.of()))));
         model.jobs().configureStragglers(new StragglerConfig(stragglers.window(), stragglers.minExcess(),
                 stragglers.madFactor(), stragglers.flagAfter(), stragglers.clearAfter(), stragglers.maxRanks()));
+        model.jobs().configureLimits(new JobLimits(limits.maxJobs(), limits.maxJobsPerNamespace(),
+                limits.unstartedJobsForgetAfter()));
+        model.fleet().limitNodes(limits.maxNodes());
         return model;
     }
 }

@@ -132,13 +132,15 @@ public final class AccessRules {
         r.add(roles(READ, "/api/v1/alerts/**", null, Role.VIEWER));
         r.add(roles(READ, "/api/v1/silences/**", null, Role.VIEWER));
         r.add(roles(Set.of("POST", "DELETE"), "/api/v1/silences/**", null, Role.OPERATOR));
-        // Training agents without Kafka: long-poll their job's commands, acknowledge them (an event, so rate-limited).
+        // Training agents without Kafka: long-poll their job's commands, acknowledge them (an event, so rate-limited),
+        // give their claim up as they exit (an operator may release any agent's: the endpoint checks the role).
         r.add(roles(READ, "/api/v1/agents/**", null, Role.INGEST, Role.OPERATOR));
         r.add(roles(POST, "/api/v1/agents/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR));
         // The automation brake holds drains of nodes every namespace shares: fleet-wide viewers read it, fleet-wide
         // operators (on call) release it.
         r.add(fleetWide(roles(READ, "/api/v1/policies/brake", null, Role.VIEWER)));
         r.add(fleetWide(roles(POST, "/api/v1/policies/brake/reset", RateClass.ACTIONS, Role.OPERATOR)));
+        r.add(roles(Set.of("DELETE"), "/api/v1/agents/**", null, Role.INGEST, Role.OPERATOR));
         r.add(roles(READ, "/api/**", null, Role.VIEWER));
         // A what-if only computes: a read, though its body needs a POST.
         r.add(roles(POST, "/api/v1/whatif", null, Role.VIEWER));

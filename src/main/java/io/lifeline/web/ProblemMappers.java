@@ -10,6 +10,7 @@ import io.lifeline.alert.SilenceNotFoundException;
 import io.lifeline.alert.TooManySilencesException;
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.security.AccessDeniedException;
+import io.lifeline.security.ClaimHeldException;
 import io.lifeline.security.RateLimitedException;
 import io.lifeline.store.RetryLaterException;
 import io.lifeline.store.StoreUnavailableException;
@@ -54,6 +55,12 @@ public final class ProblemMappers {
     @ServerExceptionMapper
     public Response rateLimited(RateLimitedException e) {
         return Response.fromResponse(problem(429, "rate-limited", "Too many requests", e.getMessage()))
+                .header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
+    }
+
+    @ServerExceptionMapper
+    public Response claimHeld(ClaimHeldException e) {
+        return Response.fromResponse(problem(409, "claimed-by-another-agent", "Claimed by another agent", e.getMessage()))
                 .header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
     }
 

@@ -82,6 +82,24 @@ class AlertPayloadsTest {
     }
 
     @Test
+    void slackTextEscapesWhatMrkdwnWouldReadAsMentionsLinksOrLines() throws Exception {
+        AlertEngine e = new AlertEngine(AlertRules.defaults().with(AlertRule.CHECKPOINT_STALE,
+                new RuleSettings.Override(null, null, Duration.ZERO, null, null)), 10, 10);
+        String job = "ml/<http://evil.example|disguised> & <!here>\n\u2022 resolved: all clear";
+        AlertSnapshot s = new AlertSnapshot(List.of(new AlertSnapshot.JobFacts(job, "<!channel>", true, 7_200_000L,
+                3_600_000L, List.of())), List.of(), List.of(), List.of(), List.of(), null);
+        GroupNotification g = AlertGroups.notifications(e.evaluate(s, List.of(), T0)).get(0);
+        String text = json.readTree(payloads.slack(g)).get("text").asText();
+        assertThat(text).doesNotContain("<!channel>").doesNotContain("<!here>").doesNotContain("<http://evil")
+                .contains("(&lt;!channel&gt;)")
+                .contains("&lt;http://evil.example|disguised&gt; &amp; &lt;!here&gt;\\n\u2022 resolved: all clear");
+        // One line per alert, and the only link is Lifeline's own.
+        assertThat(text.split("\n")).hasSize(2);
+        assertThat(text.chars().filter(c -> c == '<').count()).isEqualTo(1);
+        assertThat(text).contains("<https://lifeline.example.com/api/v1/alerts?rule=").contains("&amp;fingerprint=");
+    }
+
+    @Test
     void signatureVerifiesAndRefusesReplaysAndTampering() {
         byte[] body = "{\"version\":\"4\"}".getBytes(StandardCharsets.UTF_8);
         String ts = Long.toString(T0.getEpochSecond());

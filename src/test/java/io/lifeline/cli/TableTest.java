@@ -34,6 +34,13 @@ class TableTest {
     }
 
     @Test
+    void controlCharactersFromEventsCannotMoveTheCursorOrRecolourTheTerminal() {
+        List<String> lines = new Table().column("reason").row("out of disk\r\u001b[2K\u001b[31mall clear\nok\tx")
+                .render(0, null);
+        assertThat(lines.get(1)).isEqualTo("out of disk??[2K?[31mall clear ok x");
+    }
+
+    @Test
     void neverCutsBelowAFloorEvenWhenTheTerminalIsTiny() {
         List<String> lines = jobs().render(10, null);
         assertThat(lines.get(1)).startsWith("researc\u2026").contains("recovering");

@@ -58,7 +58,7 @@ public final class TestScenarios {
     public static Scenario large(int nodes, int jobs) {
         List<Scenario.Job> js = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            js.add(new Scenario.Job("load", "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256,
+            js.add(new Scenario.Job("load-" + i % 8, "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256,
                     0, asyncCheckpoint(600)));
         }
         return new Scenario(11, 10, 10, 0.01, 0.4, 300, 1200, null,

@@ -226,7 +226,7 @@ public final class StartupBenchmark {
         Scenario.Checkpointing checkpointing = new Scenario.Checkpointing(600, 12, true, 60, 300, 30, "s3://bench/runs", 0);
         List<Scenario.Job> jobs = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
-            jobs.add(new Scenario.Job("load", "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256, 0,
+            jobs.add(new Scenario.Job("load-" + i % 8, "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256, 0,
                     checkpointing));
         }
         return new Scenario(11, STORE_INTERVAL.toSeconds(), 60, 0.01, 0.4, 300, 1200, null, List.of(

@@ -34,18 +34,20 @@ class ScopedControlTest {
     void commandPollsAndAcksOfAnotherNamespacesJobAre404() {
         String agentA = TestTokens.create("scope-agent-a-" + teams.tag, Role.INGEST, List.of(teams.nsA));
         String operatorA = TestTokens.create("scope-operator-a-" + teams.tag, Role.OPERATOR, List.of(teams.nsA));
+        // One agent's key: the job's commands are claimed by whoever polls with it, whichever token carries it.
+        String key = io.lifeline.testing.AgentKeys.fresh();
         for (String token : List.of(agentA, operatorA)) {
-            given(TestTokens.auth(token)).queryParam("wait", 0).get("/api/v1/agents/" + teams.jobA + "/commands")
-                    .then().statusCode(200);
-            String hidden = given(TestTokens.auth(token)).queryParam("wait", 0)
+            given(io.lifeline.testing.AgentKeys.as(token, key)).queryParam("wait", 0)
+                    .get("/api/v1/agents/" + teams.jobA + "/commands").then().statusCode(200);
+            String hidden = given(io.lifeline.testing.AgentKeys.as(token, key)).queryParam("wait", 0)
                     .get("/api/v1/agents/" + teams.jobB + "/commands").then().statusCode(404).extract().path("detail");
             assertThat(hidden).isEqualTo("no job named '" + teams.jobB + "'");
             given(TestTokens.auth(token)).contentType(ContentType.JSON).body(Map.of("status", "accepted"))
                     .post("/api/v1/agents/" + teams.jobB + "/commands/c-1/ack").then().statusCode(404);
         }
         // A fleet-wide agent token serves every namespace; a viewer is still refused by role.
-        given(TestTokens.asIngest()).queryParam("wait", 0).get("/api/v1/agents/" + teams.jobB + "/commands")
-                .then().statusCode(200);
+        given(io.lifeline.testing.AgentKeys.as(TestTokens.ingest(), key)).queryParam("wait", 0)
+                .get("/api/v1/agents/" + teams.jobB + "/commands").then().statusCode(200);
         given(TestTokens.auth(teams.viewerA)).queryParam("wait", 0).get("/api/v1/agents/" + teams.jobA + "/commands")
                 .then().statusCode(403);
     }

@@ -177,7 +177,7 @@ class ViewRenderBenchmark {
         Scenario.Checkpointing ckpt = new Scenario.Checkpointing(600, 12, true, 60, 300, 30, "s3://bench-ckpt/runs", 0);
         List<Scenario.Job> js = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            js.add(new Scenario.Job("load", "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256,
+            js.add(new Scenario.Job("load-" + i % 8, "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256,
                     0, ckpt));
         }
         return new Scenario(11, 10, 10, 0.01, 0.4, 300, 1200, null, List.of(

@@ -1,6 +1,8 @@
 package io.lifeline.action.port;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What actions ask of the cluster. Implemented with fabric8 against Kubernetes, and by the demo simulator in the
@@ -24,6 +26,15 @@ public interface ClusterActions {
      */
     default String jobOfPod(String namespace, String pod) {
         return null;
+    }
+
+    /**
+     * The nodes the pods of a training job ({@code namespace/name}) run on now, as the cluster says; empty when this
+     * cluster cannot say (none configured). What a trainer's report of where the job runs is checked against when its
+     * sender may not speak for the nodes (a token limited to namespaces). Throws when the cluster cannot be asked.
+     */
+    default Optional<Set<String>> nodesOfJob(String job) {
+        return Optional.empty();
     }
 
     /**

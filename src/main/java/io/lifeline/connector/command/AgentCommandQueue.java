@@ -9,6 +9,7 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.security.AgentClaims;
 import io.lifeline.store.ChangeNotifications;
 import io.lifeline.store.ShutdownOrder;
 import io.lifeline.store.StoreUnavailableException;
@@ -48,6 +49,10 @@ import org.jboss.logging.Logger;
  * {@code agent_command}) so that whichever replica an agent's poll or acknowledgement reaches answers it: the
  * command queued by the leader is delivered by any replica, and its acknowledgement, recorded on the row, is known
  * to all of them.
+ *
+ * <p>A command goes only to the agent holding the job's claim ({@link AgentClaims}): each delivery is to a key, a
+ * poll that no longer holds the claim when a command comes gets nothing, and a command delivered to a key that lost
+ * the claim is delivered to the next holder at once.
  *
  * <p>Per job: at most {@code queue-size} commands (the acknowledged, then the oldest go first when full), each kept
  * until its deadline passes or {@code retention} runs out; a delivered command not acknowledged within
@@ -117,10 +122,15 @@ public class AgentCommandQueue implements CommandChannel {
     public record Acknowledged(TrainerCommand command, boolean firstAck) {
     }
 
-    /** A long-poll waiting for a command. */
+    /** A long-poll waiting for a command, by the agent whose key has digest {@code key}. */
     private static final class Waiter {
         final CompletableFuture<List<TrainerCommand>> future = new CompletableFuture<>();
+        final String key;
         ScheduledFuture<?> timeout;
+
+        Waiter(String key) {
+            this.key = key;
+        }
     }
 
     /** The polls this replica holds for one job; guarded by its own monitor. */
@@ -139,16 +149,18 @@ public class AgentCommandQueue implements CommandChannel {
     private final ScheduledExecutorService timer;
     private final Map<String, JobWaiters> polls = new ConcurrentHashMap<>();
     private final ChangeNotifications notifications;
+    private final AgentClaims claims;
 
     @Inject
-    AgentCommandQueue(AgroalDataSource dataSource, CommandConfig config, Clock clock) {
-        this(dataSource, config.agent().queueSize(), config.agent().redeliverAfter(), config.agent().retention(),
+    AgentCommandQueue(AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock) {
+        this(dataSource, claims, config.agent().queueSize(), config.agent().redeliverAfter(), config.agent().retention(),
                 config.agent().maxWaitersPerJob(), clock);
     }
 
-    AgentCommandQueue(DataSource dataSource, int capacity, Duration redeliverAfter, Duration retention, int maxWaiters,
-                      Clock clock) {
+    AgentCommandQueue(DataSource dataSource, AgentClaims claims, int capacity, Duration redeliverAfter,
+                      Duration retention, int maxWaiters, Clock clock) {
         this.dataSource = dataSource;
+        this.claims = claims;
         this.capacity = Math.max(1, capacity);
         this.redeliverAfter = redeliverAfter;
         this.retention = retention;
@@ -238,12 +250,13 @@ public class AgentCommandQueue implements CommandChannel {
     }
 
     /**
-     * The job's commands to deliver now; when there are none, waits up to {@code wait} for one (an empty list
-     * after that). Never blocks the calling thread beyond one query.
+     * The job's commands to deliver now to the agent whose key has digest {@code key} (the caller checked that it
+     * holds the job's claim); when there are none, waits up to {@code wait} for one (an empty list after that, or as
+     * soon as a command comes while another key holds the claim). Never blocks the calling thread beyond one query.
      *
      * @throws StoreUnavailableException when PostgreSQL cannot be asked
      */
-    public CompletionStage<List<TrainerCommand>> poll(String job, Duration wait) {
+    public CompletionStage<List<TrainerCommand>> poll(String job, String key, Duration wait) {
         Waiter evicted = null;
         Waiter w;
         while (true) {
@@ -254,14 +267,14 @@ public class AgentCommandQueue implements CommandChannel {
                 }
                 // Under the job's monitor, so a notice handled meanwhile either finds this poll waiting or finds
                 // nothing this query has not delivered.
-                List<TrainerCommand> ready = claim(job);
+                List<TrainerCommand> ready = deliver(job, key);
                 if (!ready.isEmpty() || wait.isZero() || wait.isNegative()) {
                     return CompletableFuture.completedFuture(ready);
                 }
                 if (q.waiters.size() >= maxWaiters) {
                     evicted = q.waiters.removeFirst();
                 }
-                w = new Waiter();
+                w = new Waiter(key);
                 q.waiters.addLast(w);
                 Waiter mine = w;
                 w.timeout = timer.schedule(() -> expire(q, mine), wait.toMillis(), TimeUnit.MILLISECONDS);
@@ -320,20 +333,25 @@ public class AgentCommandQueue implements CommandChannel {
         }
     }
 
-    /** Marks and returns the commands due for delivery: never delivered, or delivered too long ago unacknowledged. */
-    private List<TrainerCommand> claim(String job) {
+    /**
+     * Marks and returns the commands due for delivery to {@code key}: never delivered, delivered to another key, or
+     * delivered too long ago unacknowledged.
+     */
+    private List<TrainerCommand> deliver(String job, String key) {
         Instant now = clock.instant();
-        String sql = "UPDATE agent_command SET delivered_at = ? WHERE job = ? AND acked_at IS NULL AND expires_at > ?"
-                + " AND (delivered_at IS NULL OR delivered_at <= ?)"
+        String sql = "UPDATE agent_command SET delivered_at = ?, delivered_to = ? WHERE job = ? AND acked_at IS NULL"
+                + " AND expires_at > ? AND (delivered_at IS NULL OR delivered_at <= ? OR delivered_to IS DISTINCT FROM ?)"
                 + " RETURNING seq, id, type, params::text, issued_at, deadline";
         record Claimed(long seq, TrainerCommand command) {
         }
         List<Claimed> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setTimestamp(1, Timestamp.from(now));
-            ps.setString(2, job);
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setTimestamp(4, Timestamp.from(now.minus(redeliverAfter)));
+            ps.setString(2, key);
+            ps.setString(3, job);
+            ps.setTimestamp(4, Timestamp.from(now));
+            ps.setTimestamp(5, Timestamp.from(now.minus(redeliverAfter)));
+            ps.setString(6, key);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Claimed(rs.getLong(1), new TrainerCommand(rs.getString(2), job, type(rs.getString(3)),
@@ -347,34 +365,48 @@ public class AgentCommandQueue implements CommandChannel {
         return out.stream().map(Claimed::command).toList();
     }
 
-    /** A notice for {@code job}: its waiting polls on this replica get what is deliverable now. */
+    /**
+     * A notice for {@code job}: its waiting polls on this replica by the claim's holder get what is deliverable now;
+     * polls by a key that lost the claim meanwhile are answered with nothing (their next poll is refused).
+     */
     private void wake(String job) {
         JobWaiters q = polls.get(job);
         if (q == null) {
             return;
         }
-        List<Waiter> answered;
-        List<TrainerCommand> ready;
+        List<Waiter> answered = new ArrayList<>();
+        List<Waiter> emptied = new ArrayList<>();
+        List<TrainerCommand> ready = List.of();
         synchronized (q) {
             if (q.waiters.isEmpty()) {
                 return;
             }
             try {
-                ready = claim(job);
+                String holder = claims.holders(List.of(job)).get(job);
+                for (Waiter w : q.waiters) {
+                    (w.key.equals(holder) ? answered : emptied).add(w);
+                }
+                if (!answered.isEmpty()) {
+                    ready = deliver(job, holder);
+                }
             } catch (StoreUnavailableException e) {
                 LOG.warnf("Waiting polls of %s not answered: %s", job, e.getMessage());
                 return;
             }
             if (ready.isEmpty()) {
-                return; // another replica's poll delivered it
+                answered.clear(); // another replica's poll delivered it
             }
-            answered = new ArrayList<>(q.waiters);
-            q.waiters.clear();
+            q.waiters.removeAll(answered);
+            q.waiters.removeAll(emptied);
         }
         // Completed outside the lock: completion runs the HTTP response on the completing thread's terms.
         for (Waiter w : answered) {
             w.timeout.cancel(false);
             w.future.complete(ready);
+        }
+        for (Waiter w : emptied) {
+            w.timeout.cancel(false);
+            w.future.complete(List.of());
         }
     }
 
@@ -388,12 +420,16 @@ public class AgentCommandQueue implements CommandChannel {
         }
     }
 
-    /** Deletes expired rows (any replica may) and forgets jobs nobody waits on here. */
+    /**
+     * Deletes expired rows and claims lapsed longer than the retention (any replica may), and forgets jobs nobody
+     * waits on here.
+     */
     void sweep() {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("DELETE FROM agent_command WHERE expires_at <= ?")) {
             ps.setTimestamp(1, Timestamp.from(clock.instant()));
             ps.executeUpdate();
+            claims.deleteLapsed(clock.instant().minus(retention));
         } catch (SQLException | RuntimeException e) {
             LOG.warnf("Expired agent commands not deleted (next sweep tries again): %s", e.getMessage());
         }

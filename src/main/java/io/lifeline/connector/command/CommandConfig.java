@@ -43,5 +43,14 @@ public interface CommandConfig {
         /** Long-polls waiting at once per job; one more answers the oldest with an empty array. */
         @WithDefault("16")
         int maxWaitersPerJob();
+
+        /**
+         * How long an agent's claim on its job's commands outlives its last poll's wait: within it another key is
+         * refused; after it (the agent stopped polling: it crashed, or its node left) the next agent to poll claims
+         * the job. Above the agents' longest pause between two polls (a poll answered, the next sent at once; a
+         * backoff while Lifeline was unreachable).
+         */
+        @WithDefault("30s")
+        Duration claimGrace();
     }
 }

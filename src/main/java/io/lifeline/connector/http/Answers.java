@@ -1,5 +1,7 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.domain.event.Event;
+import io.lifeline.ingest.TrainerPlacement;
 import io.lifeline.security.Caller;
 import io.lifeline.security.IngestScope;
 import io.lifeline.web.ProblemMappers;
@@ -9,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /** How connector endpoints answer: 200 with the receipt, or a 400 problem when nothing usable came out of the input. */
 public final class Answers {
@@ -28,7 +31,19 @@ public final class Answers {
      * wrong, the answer is 403.
      */
     public static CompletionStage<Response> submit(ConnectorIngest ingest, ConnectorBatch batch, Caller caller) {
-        int refused = batch.withhold(e -> IngestScope.refusal(caller, e), IngestScope.OUT_OF_SCOPE);
+        return submit(ingest, batch, caller, e -> null);
+    }
+
+    /**
+     * Like {@link #submit(ConnectorIngest, ConnectorBatch, Caller)}, also refusing what {@code also} names a reason
+     * for (a job placed on nodes the caller may not speak for: {@link TrainerPlacement}).
+     */
+    public static CompletionStage<Response> submit(ConnectorIngest ingest, ConnectorBatch batch, Caller caller,
+                                                   Function<Event, String> also) {
+        int refused = batch.withhold(e -> {
+            String why = IngestScope.refusal(caller, e);
+            return why != null ? why : also.apply(e);
+        }, IngestScope.OUT_OF_SCOPE);
         if (refused > 0 && batch.events().isEmpty() && refused == batch.errors().size()) {
             List<ItemError> errors = ConnectorIngest.errorsOf(batch).stream()
                     .sorted(Comparator.comparingInt(ItemError::index)).toList();

@@ -6,6 +6,8 @@ import io.lifeline.connector.Translation;
 import io.lifeline.connector.torchelastic.JobBinding;
 import io.lifeline.connector.torchelastic.JobResolver;
 import io.lifeline.connector.torchelastic.TorchelasticTranslator;
+import io.lifeline.ingest.TrainerPlacement;
+import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
@@ -39,10 +41,13 @@ public class TorchelasticResource {
     private final TorchelasticConnectorConfig config;
     private final Clock clock;
     private final CurrentCaller caller;
+    private final TrainerPlacement placement;
 
     TorchelasticResource(TorchelasticTranslator translator, ConnectorJobResolver jobs, ConnectorIngest ingest,
-                         ConnectorMetrics metrics, TorchelasticConnectorConfig config, Clock clock, CurrentCaller caller) {
+                         ConnectorMetrics metrics, TorchelasticConnectorConfig config, Clock clock, CurrentCaller caller,
+                         TrainerPlacement placement) {
         this.caller = caller;
+        this.placement = placement;
         this.translator = translator;
         this.jobs = jobs;
         this.ingest = ingest;
@@ -68,7 +73,8 @@ public class TorchelasticResource {
         }
         JobResolver request = jobs.requestMapping(job, procsPerNode);
         ConnectorBatch batch = jobs.with(request, () -> translateLines(body, clock.instant()));
-        return Answers.submit(ingest, batch, caller.get());
+        Caller c = caller.get();
+        return Answers.submit(ingest, batch, c, e -> placement.refusal(c, e));
     }
 
     /** One translation per non-blank line; the index of an error is the line number minus one. */

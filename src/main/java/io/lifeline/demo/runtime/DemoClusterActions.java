@@ -57,6 +57,15 @@ public class DemoClusterActions implements ClusterBackend {
     }
 
     @Override
+    public java.util.Optional<java.util.Set<String>> nodesOfJob(String job) {
+        try {
+            return java.util.Optional.of(runner.onCluster(s -> s.nodesOfJob(job)));
+        } catch (IllegalStateException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    @Override
     public String jobOfPod(String namespace, String pod) {
         try {
             return runner.onCluster(s -> s.jobOfPod(namespace, pod));

@@ -1,6 +1,7 @@
 package io.lifeline.domain.fleet;
 
 import io.lifeline.domain.NodeModel;
+import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
@@ -91,6 +92,10 @@ public final class Fleet implements NodeModel {
     private final ReliabilityLedger ledger = new ReliabilityLedger();
     private ReliabilitySettings reliabilitySettings = ReliabilitySettings.defaults();
     private final SilentSubjects strays;
+    /** Nodes held besides the terminated ones kept as history: beyond it, a new node is not applied. */
+    private int maxNodes = DEFAULT_MAX_NODES;
+    /** The default of {@link #limitNodes} (docs/configuration.md says what it rests on). */
+    public static final int DEFAULT_MAX_NODES = 50_000;
     private final SilentSubjects.Subjects strayNodes = new SilentSubjects.Subjects() {
         @Override
         public OptionalLong candidate(String subject) {
@@ -143,6 +148,14 @@ public final class Fleet implements NodeModel {
         long t = e.time().toEpochMilli();
         NodeState n = nodes.get(e.subject());
         if (n == null) {
+            // Terminated nodes are history bounded on their own; the rest is what the limit bounds. A node terminated,
+            // back and terminated again counts twice in the history: the limit then lets a few more in, never fewer.
+            int held = nodes.size() - terminated.size();
+            if (held >= maxNodes) {
+                return NodeChange.notApplied(NotAppliedReason.LIMIT_REACHED, "the model holds " + held + " nodes besides "
+                        + "terminated ones, its limit (lifeline.model.limits.max-nodes); a new node is taken once others "
+                        + "terminate or are forgotten");
+            }
             n = new NodeState(e.subject());
             add(n);
             if (e.type() != EventType.NODE_REGISTERED) {
@@ -158,6 +171,14 @@ public final class Fleet implements NodeModel {
         }
         strays.forgetSilent(t, strayNodes);
         return change;
+    }
+
+    /** Sets how many nodes besides the terminated ones are held at most (before events are applied). */
+    public void limitNodes(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be >= 1, got " + max);
+        }
+        this.maxNodes = max;
     }
 
     /** Nodes known now (live, terminated ones kept as history, and strays not yet forgotten). */

@@ -21,6 +21,11 @@ final class TerminatedNodes {
         this.capacity = capacity;
     }
 
+    /** Terminations held (a node terminated, registered again and terminated again is held twice). */
+    int size() {
+        return order.size();
+    }
+
     /** The terminations held, oldest first. */
     List<Entry> entries() {
         return new ArrayList<>(order);

@@ -116,11 +116,21 @@ final class Job {
         this(name, firstSeen, config, new RecentIds(config.maxRecentEventIds()));
     }
 
+    /** Whether the job ever ran: a rendezvous round formed, or its trainers reported progress. */
+    boolean hasRun() {
+        return membership.current() != null || firstProgressAt != null || lastProgressAt != null;
+    }
+
+    /** The namespace of a job named {@code namespace/name}; {@code default} for a name without one. */
+    static String namespaceOf(String name) {
+        int slash = name.indexOf('/');
+        return slash > 0 ? name.substring(0, slash) : "default";
+    }
+
     /** A job that inherits the event identities seen under its name (a new incarnation of an ended job). */
     Job(String name, Instant firstSeen, JobsConfig config, RecentIds recentIds) {
         this.name = name;
-        int slash = name.indexOf('/');
-        this.namespace = slash > 0 ? name.substring(0, slash) : "default";
+        this.namespace = namespaceOf(name);
         this.stateSince = firstSeen;
         this.incarnation = firstSeen.toEpochMilli();
         this.submittedAt = firstSeen;
@@ -150,10 +160,14 @@ final class Job {
         this.refusals = new Ring<>(config.maxRefusals());
         s.refusals().forEach(refusals::add);
         SavedJob.Spec spec = s.spec();
-        namespace = spec.namespace();
+        // From the name, as a new job's: a checkpoint written before submissions were held to their subject's
+        // namespace may hold another one.
+        namespace = namespaceOf(name);
         owner = spec.owner();
         priorityClass = spec.priorityClass();
         elastic = spec.elastic();
+        // Not saved as such: a submission is what gives a job its elastic policy (job.submitted requires one).
+        submitted = elastic != null;
         gpusPerNode = spec.gpusPerNode();
         checkpointIntervalSeconds = spec.checkpointIntervalSeconds();
         freshnessObjectiveMillis = spec.freshnessObjectiveMillis();

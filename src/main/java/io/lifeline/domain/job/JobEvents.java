@@ -48,7 +48,6 @@ final class JobEvents {
 
     private void onJob(Job job, Instant at, JobData data, String type) {
         if (data instanceof JobData.Submitted d) {
-            job.namespace = d.namespace() != null ? d.namespace() : job.namespace;
             job.owner = d.owner();
             job.priorityClass = d.priorityClass();
             job.elastic = d.elastic();

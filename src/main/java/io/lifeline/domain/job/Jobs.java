@@ -97,6 +97,25 @@ public final class Jobs {
             Jobs.this.forget(jobs.get(name));
         }
     };
+    /** Submitted jobs that have not run yet: forgotten once silent for {@link JobLimits#unstartedForgetAfter()}. */
+    private SilentSubjects unstarted;
+    private final SilentSubjects.Subjects unstartedJobs = new SilentSubjects.Subjects() {
+        @Override
+        public OptionalLong candidate(String name) {
+            Job job = jobs.get(name);
+            return job == null || !job.submitted || job.retiring || job.hasRun() ? OptionalLong.empty()
+                    : OptionalLong.of(job.ledger.clockMs());
+        }
+
+        @Override
+        public void forget(String name) {
+            Jobs.this.forget(jobs.get(name));
+        }
+    };
+    private JobLimits limits = JobLimits.defaults();
+    /** Jobs held that have not ended: what {@link JobLimits} bounds, in total and by namespace. */
+    private int live;
+    private final Map<String, Integer> liveByNamespace = new HashMap<>();
     private long ignored;
     private long lostTimelineEntries;
 
@@ -114,6 +133,18 @@ public final class Jobs {
         this.events = new JobEvents(interruptions, config.checkpointStorage());
         this.views = new JobViews(config, nodes);
         this.strays = new SilentSubjects(config.strayJobsForgetAfter().toMillis());
+        this.unstarted = new SilentSubjects(limits.unstartedForgetAfter().toMillis());
+    }
+
+    /** Sets how many jobs are held at most and when one that never ran is forgotten (before events are applied). */
+    public void configureLimits(JobLimits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.unstarted = new SilentSubjects(limits.unstartedForgetAfter().toMillis());
+    }
+
+    /** Jobs held that have not ended (what the limits count). */
+    public int liveJobs() {
+        return live;
     }
 
     /**
@@ -149,6 +180,12 @@ public final class Jobs {
             Job job = new Job(s, config);
             add(job);
             index.move(job.name, List.of(), job.indexedNodes);
+            // Queued again for forgetting, as when they were first seen: a saved queue is not kept.
+            if (!job.retiring && !job.submitted) {
+                strays.add(job.name, job.ledger.clockMs());
+            } else if (!job.retiring && !job.hasRun()) {
+                unstarted.add(job.name, job.ledger.clockMs());
+            }
         }
         for (String name : saved.timelineQueue()) {
             Job job = jobs.get(name);
@@ -191,6 +228,11 @@ public final class Jobs {
         if (e.type() == EventType.TRAINER_STEP_TIMES) {
             return stepTimes(e);
         }
+        String outOfScope = JobScope.refusal(e);
+        if (outOfScope != null) {
+            ignored++;
+            return ApplyOutcome.notApplied(NotAppliedReason.SCOPE_MISMATCH, outOfScope);
+        }
         Job job = jobs.get(e.subject());
         // De-duplicate first, across incarnations of a job name: a redelivered submission must not start a new job.
         RecentIds ids = job != null ? job.recentIds : new RecentIds(config.maxRecentEventIds());
@@ -200,6 +242,11 @@ public final class Jobs {
                     + e.source() + " already");
         }
         if (job == null || isNewIncarnation(job, e)) {
+            String full = overLimit(Job.namespaceOf(e.subject()));
+            if (full != null) {
+                ignored++;
+                return ApplyOutcome.notApplied(NotAppliedReason.LIMIT_REACHED, full);
+            }
             if (job != null) {
                 forget(job);
             }
@@ -210,6 +257,9 @@ public final class Jobs {
             }
         }
         if (e.type() == EventType.JOB_SUBMITTED) {
+            if (!job.submitted && !job.hasRun()) {
+                unstarted.add(job.name, e.time().toEpochMilli());
+            }
             job.submitted = true;
         }
         long eff = job.advance(e.time());
@@ -217,7 +267,28 @@ public final class Jobs {
         events.handle(job, e);
         settle(job);
         strays.forgetSilent(e.time().toEpochMilli(), strayJobs);
+        unstarted.forgetSilent(e.time().toEpochMilli(), unstartedJobs);
         return ApplyOutcome.CHANGED;
+    }
+
+    /** Why a new job of {@code namespace} is beyond the limits; null when it is not. */
+    private String overLimit(String namespace) {
+        if (live >= limits.maxJobs()) {
+            return "the model holds " + live + " jobs that have not ended, its limit (lifeline.model.limits.max-jobs); "
+                    + "a new job is taken once others end or are forgotten";
+        }
+        int inNamespace = liveByNamespace.getOrDefault(namespace, 0);
+        if (inNamespace >= limits.maxJobsPerNamespace()) {
+            return "namespace " + namespace + " has " + inNamespace + " jobs that have not ended, its limit "
+                    + "(lifeline.model.limits.max-jobs-per-namespace); a new job is taken once others end or are forgotten";
+        }
+        return null;
+    }
+
+    /** Counts {@code job} in or out of the jobs that have not ended. */
+    private void countLive(Job job, int delta) {
+        live += delta;
+        liveByNamespace.merge(job.namespace, delta, (a, b) -> a + b == 0 ? null : a + b);
     }
 
     /**
@@ -291,6 +362,7 @@ public final class Jobs {
         }
         if (job.state.isTerminal() && job.finishedAt != null && !job.retiring) {
             job.retiring = true;
+            countLive(job, -1);
             ended.addLast(job);
             while (ended.size() > config.maxFinishedJobs()) {
                 forget(ended.pollFirst());
@@ -302,6 +374,9 @@ public final class Jobs {
         if (jobs.get(job.name) == job) {
             jobs.remove(job.name);
             byName.remove(job.name);
+            if (!job.retiring) {
+                countLive(job, -1);
+            }
         }
         if (job.drainQueued) {
             // Keeps the queue bounded by the jobs known when nobody drains it.
@@ -423,6 +498,9 @@ public final class Jobs {
     private void add(Job job) {
         jobs.put(job.name, job);
         byName.put(job.name, job);
+        if (!job.retiring) {
+            countLive(job, 1);
+        }
     }
 
     private Collection<Job> sorted() {

@@ -11,6 +11,8 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.ingest.TrainerPlacement;
+import io.lifeline.security.AgentClaims;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
@@ -39,8 +41,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -66,10 +71,15 @@ public class EventsResource {
     private final int maxBatch;
     private final CurrentCaller caller;
     private final Visibility visibility;
+    private final AgentClaims claims;
+    private final TrainerPlacement placement;
 
     EventsResource(IngestPipeline pipeline, EventCodec codec, EventLogRepository log, MeterRegistry registry,
-                   io.lifeline.config.IngestConfig config, CurrentCaller caller, Visibility visibility) {
+                   io.lifeline.config.IngestConfig config, CurrentCaller caller, Visibility visibility,
+                   AgentClaims claims, TrainerPlacement placement) {
         this.visibility = visibility;
+        this.claims = claims;
+        this.placement = placement;
         this.pipeline = pipeline;
         this.caller = caller;
         this.codec = codec;
@@ -116,21 +126,30 @@ public class EventsResource {
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> post(@RequestBody(content = @Content(schema = @Schema(type = SchemaType.STRING,
             format = "binary"))) InputStream body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam("Content-Length") Long contentLength) throws IOException {
+            @HeaderParam("Content-Length") Long contentLength, @HeaderParam(AgentClaims.KEY_HEADER) String agentKey)
+            throws IOException {
         boolean ndjson = contentType != null && (contentType.startsWith(NDJSON) || contentType.startsWith("application/jsonl"));
         DecodedBatch decoded = codec.decodeBody(read(body, contentLength), ndjson);
         if (decoded.total() > maxBatch) {
             throw new InvalidEventException("batch of " + decoded.total() + " events is larger than the limit of "
                     + maxBatch + "; split it");
         }
-        // A token limited to namespaces sends only its own jobs' events: the others are refused one by one.
+        // A token limited to namespaces sends only its own jobs' events, places them only where the cluster runs them,
+        // and answers their commands only as their claiming agent: the others are refused one by one.
         Caller c = caller.get();
         List<Event> kept = new ArrayList<>(decoded.events().size());
         List<Integer> positions = new ArrayList<>(decoded.events().size());
         List<Rejection> outOfScope = new ArrayList<>();
+        Map<String, String> acks = acknowledgements(decoded.events(), c, agentKey);
         for (int i = 0; i < decoded.events().size(); i++) {
             Event e = decoded.events().get(i);
             String refusal = IngestScope.refusal(c, e);
+            if (refusal == null && e.type() == EventType.TRAINER_COMMAND_ACK) {
+                refusal = acks.get(e.subject());
+            }
+            if (refusal == null) {
+                refusal = placement.refusal(c, e);
+            }
             if (refusal == null) {
                 kept.add(e);
                 positions.add(decoded.positions().get(i));
@@ -145,6 +164,44 @@ public class EventsResource {
         // The answer waits for the model (its thread hands each event's outcome over), never for a read of the store.
         return pipeline.submit(kept).thenCompose(receipt -> receipt.applied()
                 .thenApply(applied -> answer(decoded, positions, outOfScope, receipt, applied)));
+    }
+
+    /**
+     * Why each job's {@code trainer.command_ack} events of this request are refused (job → reason; jobs whose agent
+     * sent them absent): an answer to a job's commands comes from the agent that claimed them ({@link AgentClaims}),
+     * so here it needs that agent's key; a token over the namespace is not enough. One query for the whole request,
+     * none without acknowledgements. Each refusal is written to the security audit.
+     */
+    private Map<String, String> acknowledgements(List<Event> events, Caller c, String agentKey) {
+        Set<String> jobs = new TreeSet<>();
+        for (Event e : events) {
+            if (e.type() == EventType.TRAINER_COMMAND_ACK && IngestScope.refusal(c, e) == null) {
+                jobs.add(e.subject());
+            }
+        }
+        if (jobs.isEmpty()) {
+            return Map.of();
+        }
+        String digest;
+        try {
+            digest = agentKey == null || agentKey.isBlank() ? null : AgentClaims.digest(agentKey);
+        } catch (IllegalArgumentException bad) {
+            digest = null;
+        }
+        Map<String, String> holders = claims.holders(jobs);
+        Map<String, String> refused = new HashMap<>();
+        for (String job : jobs) {
+            if (digest != null && digest.equals(holders.get(job))) {
+                continue;
+            }
+            String why = "trainer.command_ack: the commands of " + job + " are answered by the agent that claimed them "
+                    + "(POST /api/v1/agents/" + job + "/commands/{id}/ack, or here with that agent's "
+                    + AgentClaims.KEY_HEADER + "); " + (digest == null ? "this request has no agent key"
+                    : holders.containsKey(job) ? "this key does not hold the claim" : "no agent has claimed them");
+            claims.refused("agent.ack_refused", c, job, why);
+            refused.put(job, why);
+        }
+        return refused;
     }
 
     /**

@@ -8,6 +8,9 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.security.AgentClaims;
+import io.lifeline.security.Caller;
+import io.lifeline.security.Role;
 import io.lifeline.store.StoreUnavailableException;
 import io.lifeline.testing.MigratedPostgres;
 import java.io.PrintWriter;
@@ -22,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -117,10 +121,24 @@ class AgentCommandQueueTest {
         replicas.forEach(AgentCommandQueue::stop);
     }
 
+    /** The agent's key, as it sends it; the queue is given its digest. */
+    private static final String KEY = AgentClaims.digest("agent-key-" + "0123456789abcdef0123456789abcdef");
+    private final Caller agent = Caller.ofToken("tok-agent", "agent", Role.INGEST, List.of());
+    private final List<String> audited = new ArrayList<>();
+    private final AgentClaims claims = new AgentClaims(db.dataSource(), (t, what, actor, token, detail) ->
+            audited.add(what), clock);
+
     private AgentCommandQueue replica(DataSource ds) {
-        AgentCommandQueue q = new AgentCommandQueue(ds, 3, Duration.ofSeconds(30), Duration.ofHours(1), 2, clock);
+        AgentCommandQueue q = new AgentCommandQueue(ds, new AgentClaims(ds, (t, w, a, k, d) -> { }, clock), 3,
+                Duration.ofSeconds(30), Duration.ofHours(1), 2, clock);
         replicas.add(q);
         return q;
+    }
+
+    /** A poll by the agent holding the job's claim (claimed first, as the endpoint does). */
+    private CompletionStage<List<TrainerCommand>> poll(AgentCommandQueue q, String job, Duration wait) {
+        claims.claim(job, KEY, agent, wait.plusSeconds(30));
+        return q.poll(job, KEY, wait);
     }
 
     private TrainerCommand command(String id, Instant deadline) {
@@ -133,7 +151,7 @@ class AgentCommandQueueTest {
     }
 
     private List<TrainerCommand> pollNow(AgentCommandQueue q) throws Exception {
-        return q.poll(job, Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        return poll(q, job, Duration.ZERO).toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
     // ------------------------------------------------------------------------------------------- one replica
@@ -160,8 +178,8 @@ class AgentCommandQueueTest {
 
     @Test
     void aLongPollIsAnsweredByTheNextCommandWithoutWaitingOut() throws Exception {
-        CompletableFuture<List<TrainerCommand>> a = queue.poll(job, Duration.ofSeconds(30)).toCompletableFuture();
-        CompletableFuture<List<TrainerCommand>> b = queue.poll(job, Duration.ofSeconds(30)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> a = poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> b = poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
         assertThat(a).isNotDone();
         queue.offer(command("c1", null));
         assertThat(ids(a.get(10, TimeUnit.SECONDS))).containsExactly("c1");
@@ -171,16 +189,16 @@ class AgentCommandQueueTest {
     @Test
     void aLongPollWithNothingAnswersAnEmptyListAfterItsWait() throws Exception {
         long t0 = System.nanoTime();
-        List<TrainerCommand> got = queue.poll(job, Duration.ofMillis(300)).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        List<TrainerCommand> got = poll(queue, job, Duration.ofMillis(300)).toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertThat(got).isEmpty();
         assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(250));
     }
 
     @Test
     void tooManyWaitingPollsAnswerTheOldestEmpty() throws Exception {
-        CompletableFuture<List<TrainerCommand>> first = queue.poll(job, Duration.ofSeconds(30)).toCompletableFuture();
-        queue.poll(job, Duration.ofSeconds(30));
-        queue.poll(job, Duration.ofSeconds(30));
+        CompletableFuture<List<TrainerCommand>> first = poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
+        poll(queue, job, Duration.ofSeconds(30));
+        poll(queue, job, Duration.ofSeconds(30));
         assertThat(first.get(1, TimeUnit.SECONDS)).isEmpty();
     }
 
@@ -211,7 +229,7 @@ class AgentCommandQueueTest {
     @Test
     void commandsWithoutDeadlineLeaveAfterTheRetentionAndIdleJobsAreForgotten() throws Exception {
         queue.offer(command("c1", null));
-        CompletableFuture<List<TrainerCommand>> idle = queue.poll(job + "-idle", Duration.ofMillis(200))
+        CompletableFuture<List<TrainerCommand>> idle = poll(queue, job + "-idle", Duration.ofMillis(200))
                 .toCompletableFuture();
         assertThat(queue.jobs()).isEqualTo(1);
         assertThat(idle.get(5, TimeUnit.SECONDS)).isEmpty();
@@ -271,7 +289,7 @@ class AgentCommandQueueTest {
     void aLongPollOnOneReplicaIsAnsweredByACommandQueuedOnTheOther() throws Exception {
         AgentCommandQueue b = replica(db.dataSource());
         await().atMost(Duration.ofSeconds(10)).until(b::listening);
-        CompletableFuture<List<TrainerCommand>> waiting = b.poll(job, Duration.ofSeconds(60)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> waiting = poll(b, job, Duration.ofSeconds(60)).toCompletableFuture();
         assertThat(waiting).isNotDone();
 
         queue.offer(command("c1", null));
@@ -285,8 +303,8 @@ class AgentCommandQueueTest {
     void pollsWaitingOnTwoReplicasAtOnceGetACommandOnceUntilItsRedelivery() throws Exception {
         AgentCommandQueue b = replica(db.dataSource());
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.listening() && b.listening());
-        CompletableFuture<List<TrainerCommand>> onA = queue.poll(job, Duration.ofSeconds(3)).toCompletableFuture();
-        CompletableFuture<List<TrainerCommand>> onB = b.poll(job, Duration.ofSeconds(3)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> onA = poll(queue, job, Duration.ofSeconds(3)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> onB = poll(b, job, Duration.ofSeconds(3)).toCompletableFuture();
 
         queue.offer(command("c1", null));
 

@@ -3,7 +3,6 @@ package io.lifeline.connector.command;
 import static io.lifeline.connector.http.LifelineApi.stored;
 import static io.lifeline.connector.http.LifelineApi.unique;
 import static io.lifeline.testing.TestTokens.asIngest;
-import static io.lifeline.testing.TestTokens.asOperator;
 import static io.lifeline.testing.TestTokens.asViewer;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,7 +16,10 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.testing.AgentKeys;
 import io.lifeline.testing.KafkaProbe;
+import io.lifeline.testing.TestTokens;
+import io.restassured.specification.RequestSpecification;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -76,8 +78,9 @@ class TrainerCommandsTest {
         String ns = unique("team");
         String path = "/api/v1/agents/" + ns + "/echo/commands";
         String id = unique("act") + "/checkpoint";
+        RequestSpecification agent = AgentKeys.as(TestTokens.ingest(), AgentKeys.fresh());
         CompletableFuture<Response> waiting = CompletableFuture.supplyAsync(
-                () -> given(asIngest()).queryParam("wait", 20).get(path));
+                () -> given(agent).queryParam("wait", 20).get(path));
         Thread.sleep(500);
         long sent = System.nanoTime();
         sink.send(checkpoint(id, ns + "/echo"), Set.of("Kafka topic"));
@@ -87,7 +90,7 @@ class TrainerCommandsTest {
         assertThat(r.jsonPath().getList("id")).containsExactly(id);
         assertThat(r.jsonPath().getString("[0].type")).isEqualTo("lifeline.command.checkpoint_now");
 
-        given(asIngest()).contentType("application/json").body(Map.of("status", "accepted", "detail", "saving"))
+        given(agent).contentType("application/json").body(Map.of("status", "accepted", "detail", "saving"))
                 .post(path + "/" + id + "/ack").then().statusCode(202);
         await().atMost(Duration.ofSeconds(10)).until(() -> stored(ns + "/echo", "trainer.command_ack").size() == 1);
         Map<String, Object> ack = stored(ns + "/echo", "trainer.command_ack").get(0);
@@ -98,14 +101,15 @@ class TrainerCommandsTest {
                 .containsEntry("command", "checkpoint_now").containsEntry("message", "saving");
 
         // Acknowledged: not delivered again.
-        given(asOperator()).queryParam("wait", 0).get(path).then().statusCode(200);
-        assertThat(given(asOperator()).queryParam("wait", 0).get(path).jsonPath().getList("id")).isEmpty();
+        given(agent).queryParam("wait", 0).get(path).then().statusCode(200);
+        assertThat(given(agent).queryParam("wait", 0).get(path).jsonPath().getList("id")).isEmpty();
     }
 
     @Test
     void aPollWithNothingAnswersAnEmptyArrayAfterItsWait() {
         long t0 = System.nanoTime();
-        Response r = given(asIngest()).queryParam("wait", 1).get("/api/v1/agents/" + unique("idle") + "/echo/commands");
+        Response r = given(AgentKeys.as(TestTokens.ingest(), AgentKeys.fresh())).queryParam("wait", 1)
+                .get("/api/v1/agents/" + unique("idle") + "/echo/commands");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.jsonPath().getList("$")).isEmpty();
         assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(900));

@@ -95,6 +95,14 @@ public class KubernetesClusterActions implements ClusterBackend {
     }
 
     @Override
+    public java.util.Optional<java.util.Set<String>> nodesOfJob(String job) {
+        if (!available()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(operators().pods.nodesOfJob(job));
+    }
+
+    @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
         return call("evict pod " + pod.namespace() + "/" + pod.name(), o -> o.pods.evict(pod, deleteIfRefused));
     }

@@ -63,6 +63,25 @@ final class PodOperator {
     }
 
     /**
+     * The nodes a job's unfinished pods are scheduled on: one list of the job's namespace by each job label (its
+     * PyTorchJob's, or its TrainJob's JobSet's).
+     */
+    Set<String> nodesOfJob(String job) {
+        int slash = job.indexOf('/');
+        String ns = job.substring(0, slash);
+        String name = job.substring(slash + 1);
+        Set<String> nodes = new java.util.TreeSet<>();
+        for (String label : List.of(JOB_LABEL, TRAINJOB_LABEL)) {
+            for (Pod p : client.pods().inNamespace(ns).withLabel(label, name).list().getItems()) {
+                if (p.getSpec() != null && p.getSpec().getNodeName() != null && !finished(p)) {
+                    nodes.add(p.getSpec().getNodeName());
+                }
+            }
+        }
+        return nodes;
+    }
+
+    /**
      * The job of one pod, read from the API server (an eviction names only the pod): its PyTorchJob
      * ({@value #JOB_LABEL}) or TrainJob's JobSet ({@value #TRAINJOB_LABEL}) label; null for a pod that is gone or has neither.
      */

@@ -58,6 +58,11 @@ public class SelectedClusterActions implements ClusterActions {
     }
 
     @Override
+    public java.util.Optional<java.util.Set<String>> nodesOfJob(String job) {
+        return current().nodesOfJob(job);
+    }
+
+    @Override
     public ClusterOutcome evict(PodRef pod, boolean deleteIfRefused) {
         return current().evict(pod, deleteIfRefused);
     }

@@ -95,6 +95,29 @@ class KubernetesActionsAppTest {
     }
 
     @Test
+    void aNamespaceTokensRendezvousMayPlaceItsJobOnlyOnTheNodesItsPodsRunOn() {
+        String ns = unique("place");
+        String job = ns + "/llm";
+        String mine = unique("place-mine");
+        String theirs = unique("place-theirs");
+        clusterPod(ns, "llm-worker-0", "llm", mine);
+        String token = TestTokens.create(unique("place-agent"), io.lifeline.security.Role.INGEST, List.of(ns));
+        java.util.function.Function<String, String> rendezvous = nodes -> CloudEvents.event(CloudEvents.uniqueId(),
+                "trainer/" + job, "trainer.rendezvous", job, Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                "{\"round\":1,\"worldSize\":8,\"participants\":[" + nodes + "]}");
+        given(TestTokens.auth(token)).contentType("application/cloudevents+json")
+                .body(rendezvous.apply("{\"node\":\"" + mine + "\",\"firstRank\":0,\"rankCount\":4},{\"node\":\""
+                        + theirs + "\",\"firstRank\":4,\"rankCount\":4}"))
+                .post("/api/v1/events").then().statusCode(403)
+                .body("errors[0].reason", org.hamcrest.Matchers.containsString("has no pod on " + theirs));
+        given(TestTokens.auth(token)).contentType("application/cloudevents+json")
+                .body(rendezvous.apply("{\"node\":\"" + mine + "\",\"firstRank\":0,\"rankCount\":8}"))
+                .post("/api/v1/events").then().statusCode(200).body("applied", org.hamcrest.Matchers.equalTo(1));
+        api().get("/api/v1/jobs/" + job + "/membership").then().statusCode(200)
+                .body("current.participants.node", org.hamcrest.Matchers.contains(mine));
+    }
+
+    @Test
     void aJobsWorkloadGetsItsCheckpointAgeFromTheModel() {
         String ns = unique("cost");
         String job = ns + "/elastic-example-echo";
@@ -295,15 +318,20 @@ class KubernetesActionsAppTest {
     }
 
     /** Plays a job's trainers: takes its prepare_exit command from the agent queue, acknowledges it, saves. */
+    /** The key of the agent these tests play: one for every job, as each job's first poll claims it. */
+    private static final String AGENT_KEY = io.lifeline.testing.AgentKeys.fresh();
+
     private static void obey(TestFleet fleet, String ns, String name, long step) {
+        io.restassured.specification.RequestSpecification agent =
+                io.lifeline.testing.AgentKeys.as(TestTokens.ingest(), AGENT_KEY);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            List<Map<String, Object>> cmds = given().spec(TestTokens.asIngest()).queryParam("wait", 2)
+            List<Map<String, Object>> cmds = given().spec(agent).queryParam("wait", 2)
                     .get("/api/v1/agents/" + ns + "/" + name + "/commands").then().statusCode(200)
                     .extract().jsonPath().getList("$");
             Map<String, Object> cmd = cmds.stream().filter(c -> "lifeline.command.prepare_exit".equals(c.get("type")))
                     .findFirst().orElse(null);
             assertThat(cmd).as("prepare_exit for " + name).isNotNull();
-            given().spec(TestTokens.asIngest()).contentType("application/json")
+            given().spec(agent).contentType("application/json")
                     .body("{\"status\":\"accepted\",\"detail\":\"saving\"}")
                     .post("/api/v1/agents/" + ns + "/" + name + "/commands/" + cmd.get("id") + "/ack")
                     .then().statusCode(202);

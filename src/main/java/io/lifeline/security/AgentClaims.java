@@ -1,0 +1,257 @@
+package io.lifeline.security;
+
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.store.StoreUnavailableException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.jboss.logging.Logger;
+
+/**
+ * Which agent may take and answer a job's commands: the one that claimed them. An agent presents a key of its own
+ * (header {@value #KEY_HEADER}, made once per launch) on every poll and acknowledgement; its first poll claims the
+ * job for that key, every poll keeps the claim, and while it holds, a poll or an acknowledgement with another key (or
+ * none), whatever its token, is refused with the reason and written to the security audit. A token that may send a
+ * namespace's events is no longer enough to answer its jobs' commands: a second agent, a connector or another team's
+ * workload with a token over the namespace cannot take the commands nor reject them in the trainers' name.
+ *
+ * <p>The claim lapses when its agent stops polling (the poll's wait plus a grace), so a relaunched job's new agent
+ * takes over; until another key claims it, the lapsed holder's acknowledgements still count. An agent releases its
+ * claim when it exits; an operator of the namespace may release any (the agent that claimed first, if it was not the
+ * job's, is then refused at its next poll). In PostgreSQL (table {@code agent_claim}, only the SHA-256 of each key),
+ * so every replica answers alike.
+ */
+@ApplicationScoped
+public class AgentClaims {
+
+    /** The request header an agent sends its key in. */
+    public static final String KEY_HEADER = "Lifeline-Agent-Key";
+    /** At least 32 characters (a random 192 bits in base64 or hex), as a token's secret. */
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._~+/=-]{32,256}");
+    private static final Duration AUDIT_EVERY = Duration.ofMinutes(1);
+    private static final int AUDIT_MEMORY = 10_000;
+    private static final Logger LOG = Logger.getLogger(AgentClaims.class);
+
+    /**
+     * A job's claim.
+     *
+     * @param fresh  whether this call claimed the job (it was free, lapsed or held by the same key for the first time)
+     */
+    public record Claim(String job, String holder, Instant claimedAt, Instant expiresAt, boolean fresh) {
+    }
+
+    /** Where claims and refusals are recorded (the security audit). */
+    @FunctionalInterface
+    public interface Audit {
+        void record(Instant time, String what, String actor, String tokenId, String detail) throws SQLException;
+    }
+
+    private final DataSource dataSource;
+    private final Audit audit;
+    private final Clock clock;
+    /** When each refusal was last audited, so a refused agent that retries does not write a row a poll. */
+    private final Map<String, Instant> audited = new ConcurrentHashMap<>();
+
+    @Inject
+    AgentClaims(AgroalDataSource dataSource, SecurityStore audit, Clock clock) {
+        this(dataSource, audit::audit, clock);
+    }
+
+    /** Claims in {@code dataSource}, recorded to {@code audit} (tests and tools give their own). */
+    public AgentClaims(DataSource dataSource, Audit audit, Clock clock) {
+        this.dataSource = dataSource;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    /**
+     * The digest a key is stored and compared as.
+     *
+     * @throws IllegalArgumentException when the key is missing or not a key (a 400 naming the header)
+     */
+    public static String digest(String key) {
+        if (key == null || key.isBlank()) {
+            throw new IllegalArgumentException(KEY_HEADER + ": required: the agent's own key (at least 32 of "
+                    + "A-Z a-z 0-9 . _ ~ + / = -, made once per launch), which binds the job's commands to this agent");
+        }
+        if (!KEY.matcher(key).matches()) {
+            throw new IllegalArgumentException(KEY_HEADER + ": 32 to 256 of A-Z a-z 0-9 . _ ~ + / = -");
+        }
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Claims the job's commands for the key with digest {@code keyDigest}, or keeps its claim, until {@code holdFor}
+     * from now (never shortening a claim the same key holds longer).
+     *
+     * @throws ClaimHeldException when another key holds the job (audited)
+     */
+    public Claim claim(String job, String keyDigest, Caller caller, Duration holdFor) {
+        Instant now = clock.instant();
+        Instant until = now.plus(holdFor);
+        String sql = "INSERT INTO agent_claim AS a (job, key_sha256, holder, claimed_at, seen_at, expires_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (job) DO UPDATE SET key_sha256 = EXCLUDED.key_sha256,"
+                + " holder = EXCLUDED.holder,"
+                + " claimed_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256 THEN a.claimed_at ELSE EXCLUDED.claimed_at END,"
+                + " seen_at = EXCLUDED.seen_at,"
+                + " expires_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256"
+                + " THEN GREATEST(a.expires_at, EXCLUDED.expires_at) ELSE EXCLUDED.expires_at END"
+                + " WHERE a.key_sha256 = EXCLUDED.key_sha256 OR a.expires_at <= EXCLUDED.seen_at"
+                + " RETURNING claimed_at, expires_at";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, job);
+            ps.setString(2, keyDigest);
+            ps.setString(3, caller.actor());
+            ps.setTimestamp(4, Timestamp.from(now));
+            ps.setTimestamp(5, Timestamp.from(now));
+            ps.setTimestamp(6, Timestamp.from(until));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    Instant claimedAt = rs.getTimestamp(1).toInstant();
+                    boolean fresh = claimedAt.equals(now);
+                    if (fresh) {
+                        record("agent.claimed", caller, job, "the commands of " + job + " are claimed by this agent's key");
+                    }
+                    return new Claim(job, caller.actor(), claimedAt, rs.getTimestamp(2).toInstant(), fresh);
+                }
+            }
+            Claim held = find(c, job);
+            if (held == null) {
+                // Released between the two statements: the next poll claims it.
+                throw new ClaimHeldException("the claim on the commands of " + job + " changed meanwhile; poll again", 1);
+            }
+            long retry = Math.max(1, Duration.between(now, held.expiresAt()).toSeconds() + 1);
+            String why = "the commands of " + job + " are claimed by another agent (key presented by " + held.holder()
+                    + " since " + held.claimedAt() + "); only that agent may take and answer them until it stops "
+                    + "polling for its grace (at " + held.expiresAt() + ") or an operator releases the claim";
+            throttled("agent.claim_refused", caller, job, why);
+            throw new ClaimHeldException(why, retry);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the agent claims", e);
+        }
+    }
+
+    /** Whether the key with digest {@code keyDigest} holds the job's claim (a lapsed claim not taken over counts). */
+    public boolean holds(String job, String keyDigest) {
+        return keyDigest != null && keyDigest.equals(holders(java.util.List.of(job)).get(job));
+    }
+
+    /** The digests of the keys holding the claims of {@code jobs} (lapsed ones included); jobs never claimed are absent. */
+    public Map<String, String> holders(Collection<String> jobs) {
+        Map<String, String> out = new HashMap<>();
+        if (jobs.isEmpty()) {
+            return out;
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT job, key_sha256 FROM agent_claim WHERE job = ANY (?)")) {
+            Array names = c.createArrayOf("text", jobs.toArray());
+            ps.setArray(1, names);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the agent claims", e);
+        }
+    }
+
+    /**
+     * Releases the job's claim: the holder's own (its key's digest given), or any (null: an operator, checked by the
+     * caller). Audited.
+     *
+     * @return whether a claim was released
+     */
+    public boolean release(String job, String keyDigest, Caller caller) {
+        String sql = keyDigest == null ? "DELETE FROM agent_claim WHERE job = ?"
+                : "DELETE FROM agent_claim WHERE job = ? AND key_sha256 = ?";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, job);
+            if (keyDigest != null) {
+                ps.setString(2, keyDigest);
+            }
+            boolean released = ps.executeUpdate() > 0;
+            if (released) {
+                record("agent.claim_released", caller, job, keyDigest == null
+                        ? "the claim on the commands of " + job + " released by an operator"
+                        : "the agent released its claim on the commands of " + job);
+            }
+            return released;
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the agent claims", e);
+        }
+    }
+
+    /** Writes a refused acknowledgement to the security audit (once a minute per job, caller and kind at most). */
+    public void refused(String what, Caller caller, String job, String why) {
+        throttled(what, caller, job, why);
+    }
+
+    /** Deletes claims that lapsed before {@code before} (their jobs long without an agent). */
+    public int deleteLapsed(Instant before) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("DELETE FROM agent_claim WHERE expires_at < ?")) {
+            ps.setTimestamp(1, Timestamp.from(before));
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the agent claims", e);
+        }
+    }
+
+    private static Claim find(Connection c, String job) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT holder, claimed_at, expires_at FROM agent_claim WHERE job = ?")) {
+            ps.setString(1, job);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Claim(job, rs.getString(1), rs.getTimestamp(2).toInstant(),
+                        rs.getTimestamp(3).toInstant(), false) : null;
+            }
+        }
+    }
+
+    private void throttled(String what, Caller caller, String job, String why) {
+        Instant now = clock.instant();
+        String key = what + '\n' + job + '\n' + caller.actor();
+        Instant last = audited.get(key);
+        if (last != null && now.isBefore(last.plus(AUDIT_EVERY))) {
+            return;
+        }
+        if (audited.size() >= AUDIT_MEMORY) {
+            audited.clear();
+        }
+        audited.put(key, now);
+        record(what, caller, job, why);
+    }
+
+    private void record(String what, Caller caller, String job, String detail) {
+        try {
+            audit.record(clock.instant(), what, caller.actor(), caller.tokenId(), detail);
+        } catch (SQLException | RuntimeException e) {
+            // The decision stands without its audit row; say so where operators look.
+            LOG.warnf("Not audited (%s on %s by %s): %s", what, job, caller.actor(), e.toString());
+        }
+    }
+}
