@@ -20,6 +20,11 @@ public final class LifelineMain {
     public static void main(String... args) {
         if (setting("quarkus.datasource.jdbc.url") == null) {
             startEmbeddedDatabase();
+            // The quick start is a local demo: Prometheus or curl may scrape without a token. The log says so, and
+            // production configuration (an external database) keeps /metrics behind a viewer token.
+            if (setting("lifeline.security.metrics-protected") == null) {
+                System.setProperty("lifeline.security.metrics-protected", "false");
+            }
             if (setting("lifeline.demo.enabled") == null) {
                 System.setProperty("lifeline.demo.enabled", "true");
                 // The demo shows the whole loop: notices and fatal XIDs are acted on, not only reported. A job
