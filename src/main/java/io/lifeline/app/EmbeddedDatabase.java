@@ -1,5 +1,6 @@
 package io.lifeline.app;
 
+import io.lifeline.security.OwnerOnlyFiles;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +16,10 @@ import org.jboss.logging.Logger;
  * history survives restarts; by default every commit is flushed to disk before it is acknowledged. The server stops
  * with the JVM however the JVM ends ({@link PostmasterWatchdog}), and a start that finds a server left running on
  * the directory by an earlier run stops it first.
+ *
+ * <p>Every connection, over TCP or the local socket, must give the superuser's password (scram-sha-256): another
+ * user of the machine can reach the loopback port, so it must not be trusted. The password is generated on the
+ * first start and kept next to the data directory ({@code .lifeline/pgdata.password}, mode 600).
  */
 public final class EmbeddedDatabase implements AutoCloseable {
 
@@ -26,9 +31,12 @@ public final class EmbeddedDatabase implements AutoCloseable {
     private final Optional<PostmasterWatchdog> watchdog;
     private final DataDirectoryLock lock;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir, Optional<PostmasterWatchdog> watchdog,
-            DataDirectoryLock lock) {
+    private final String password;
+
+    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir, String password,
+            Optional<PostmasterWatchdog> watchdog, DataDirectoryLock lock) {
         this.postgres = postgres;
+        this.password = password;
         this.dataDir = dataDir;
         this.watchdog = watchdog;
         this.lock = lock;
@@ -44,21 +52,40 @@ public final class EmbeddedDatabase implements AutoCloseable {
         DataDirectoryLock lock = null;
         EmbeddedPostgres pg = null;
         try {
-            Files.createDirectories(dataDir);
+            OwnerOnlyFiles.directory(dataDir);
             lock = DataDirectoryLock.acquire(dataDir);
             clearEarlierServer(dataDir);
+            Path passwordFile = passwordFile(dataDir);
+            boolean initialised = Files.exists(dataDir.resolve("postgresql.conf"));
+            OwnerOnlyFiles.Secret password = OwnerOnlyFiles.secret(passwordFile);
+            // A data directory made by an earlier version trusted every local connection and has no password yet:
+            // trusted once more, on loopback only, for the moment it takes to set one.
+            boolean settingPassword = initialised && password.created();
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
                     .setPort(0)
+                    // A new cluster's superuser gets the password at initdb (the library passes this as --pwfile=).
+                    .setLocaleConfig("pwfile", passwordFile.toAbsolutePath().toString())
+                    // The library checks the server is up with its own connection: it needs the password too.
+                    .setConnectConfig("password", password.value())
+                    .setDataDirectoryCustomizer(dir -> writeClientAuthentication(dir.toPath(), settingPassword))
                     // Lifeline stops it itself, after the application's last write (see LifelineMain).
                     .setRegisterShutdownHook(false);
             serverSettings(synchronousCommit).forEach(builder::setServerConfig);
             pg = builder.start();
+            if (settingPassword) {
+                setPassword(pg, password.value());
+                writeClientAuthentication(dataDir, false);
+                reloadConfiguration(pg, password.value());
+                LOG.infof("Embedded PostgreSQL: set a password on the superuser (kept in %s); local connections "
+                        + "without it are no longer trusted", passwordFile.toAbsolutePath());
+            }
             Optional<PostmasterWatchdog> watchdog = watch(dataDir);
-            LOG.infof("Embedded PostgreSQL started on port %d with data in %s (synchronous_commit=%s)", pg.getPort(),
-                    dataDir.toAbsolutePath(), synchronousCommit ? "on" : "off");
-            return new EmbeddedDatabase(pg, dataDir, watchdog, lock);
+            LOG.infof("Embedded PostgreSQL started on port %d with data in %s (synchronous_commit=%s, password "
+                    + "required, kept in %s)", pg.getPort(), dataDir.toAbsolutePath(),
+                    synchronousCommit ? "on" : "off", passwordFile.toAbsolutePath());
+            return new EmbeddedDatabase(pg, dataDir, password.value(), watchdog, lock);
         } catch (IOException | RuntimeException e) {
             if (pg != null) {
                 closeQuietly(pg);
@@ -81,6 +108,57 @@ public final class EmbeddedDatabase implements AutoCloseable {
      */
     public static Map<String, String> serverSettings(boolean synchronousCommit) {
         return Map.of("fsync", "on", "synchronous_commit", synchronousCommit ? "on" : "off");
+    }
+
+    /** Where the password of the server with data in {@code dataDir} is kept: {@code <dataDir>.password}. */
+    public static Path passwordFile(Path dataDir) {
+        Path abs = dataDir.toAbsolutePath().normalize();
+        return abs.resolveSibling(abs.getFileName() + ".password");
+    }
+
+    /**
+     * The server's client authentication ({@code pg_hba.conf}), written at every start: scram-sha-256 for the local
+     * socket and loopback, nothing else. {@code trustLoopbackOnce}: trust on loopback instead, for the start that
+     * sets the password of a cluster an earlier version made.
+     */
+    static void writeClientAuthentication(Path dataDir, boolean trustLoopbackOnce) {
+        String method = trustLoopbackOnce ? "trust" : "scram-sha-256";
+        String conf = "# Written by Lifeline at every start of its embedded PostgreSQL (docs/operations.md, \"Hardening\"):\n"
+                + "# every connection gives the superuser's password, kept in " + passwordFile(dataDir).getFileName()
+                + " next to this directory.\n"
+                + "local   all   all                  " + method + "\n"
+                + "host    all   all   127.0.0.1/32   " + method + "\n"
+                + "host    all   all   ::1/128        " + method + "\n";
+        try {
+            Path file = dataDir.resolve("pg_hba.conf");
+            Path tmp = dataDir.resolve("pg_hba.conf.tmp");
+            Files.writeString(tmp, conf);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write pg_hba.conf in " + dataDir, e);
+        }
+    }
+
+    private static void setPassword(EmbeddedPostgres pg, String password) {
+        try (java.sql.Connection c = pg.getPostgresDatabase().getConnection();
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("SET password_encryption = 'scram-sha-256'");
+            // Not a bind parameter (ALTER ROLE takes none); the generated password is URL-safe Base64.
+            s.execute("ALTER ROLE postgres WITH PASSWORD '" + password.replace("'", "''") + "'");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot set the embedded PostgreSQL's password: " + e.getMessage(), e);
+        }
+    }
+
+    private static void reloadConfiguration(EmbeddedPostgres pg, String password) {
+        try (java.sql.Connection c = pg.getPostgresDatabase(Map.of("password", password)).getConnection();
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("SELECT pg_reload_conf()");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot reload the embedded PostgreSQL's configuration: " + e.getMessage(),
+                    e);
+        }
     }
 
     /** Reads {@code lifeline.database.embedded-synchronous-commit}: {@code on} (the default) or {@code off}. */
@@ -168,6 +246,11 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     public String username() {
         return "postgres";
+    }
+
+    /** The superuser's password (also in {@link #passwordFile}). */
+    public String password() {
+        return password;
     }
 
     public Path dataDir() {

@@ -1,5 +1,6 @@
 package io.lifeline.app;
 
+import io.lifeline.security.OwnerOnlyFiles;
 import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
@@ -11,7 +12,8 @@ import java.util.function.BiConsumer;
  * Entry point. With no JDBC URL configured (system property or {@code QUARKUS_DATASOURCE_JDBC_URL}),
  * Lifeline starts an embedded PostgreSQL whose data stays in {@code .lifeline/pgdata} (override with
  * {@code lifeline.database.embedded-dir} / {@code LIFELINE_DATABASE_EMBEDDED_DIR}; commits are synchronous unless
- * {@code lifeline.database.embedded-synchronous-commit} is {@code off}) and turns the demo fleet on unless
+ * {@code lifeline.database.embedded-synchronous-commit} is {@code off}) and the password every connection to it needs
+ * in {@code .lifeline/pgdata.password}, and turns the demo fleet on unless
  * {@code lifeline.demo.enabled} says otherwise.
  */
 @QuarkusMain
@@ -20,6 +22,11 @@ public final class LifelineMain {
     public static void main(String... args) {
         if (setting("quarkus.datasource.jdbc.url") == null) {
             startEmbeddedDatabase();
+            // The quick start is a local demo: Prometheus or curl may scrape without a token. The log says so, and
+            // production configuration (an external database) keeps /metrics behind a viewer token.
+            if (setting("lifeline.security.metrics-protected") == null) {
+                System.setProperty("lifeline.security.metrics-protected", "false");
+            }
             if (setting("lifeline.demo.enabled") == null) {
                 System.setProperty("lifeline.demo.enabled", "true");
                 // The demo shows the whole loop: notices and fatal XIDs are acted on, not only reported. A job
@@ -69,12 +76,16 @@ public final class LifelineMain {
     /** Starts the embedded server from the launch settings, points the datasource at it and stops it at exit. */
     static EmbeddedDatabase startEmbeddedDatabase() {
         String dir = setting("lifeline.database.embedded-dir");
+        if (dir == null) {
+            privateStateDirectory();
+        }
         boolean synchronousCommit = EmbeddedDatabase.parseSynchronousCommit(
                 setting("lifeline.database.embedded-synchronous-commit"));
         EmbeddedDatabase db = EmbeddedDatabase.start(
                 Path.of(dir == null ? ".lifeline/pgdata" : dir).toAbsolutePath(), synchronousCommit);
         System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
         System.setProperty("quarkus.datasource.username", db.username());
+        System.setProperty("quarkus.datasource.password", db.password());
         System.setProperty("lifeline.database.embedded", "true");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // Shutdown hooks run concurrently: let the application flush its last batch first.
@@ -84,6 +95,15 @@ public final class LifelineMain {
             db.close();
         }, "lifeline-embedded-db-stop"));
         return db;
+    }
+
+    /** {@code .lifeline}, where the quick start keeps its database, password and first admin token: mode 700. */
+    private static void privateStateDirectory() {
+        try {
+            OwnerOnlyFiles.directory(Path.of(".lifeline"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create .lifeline (mode 700) in the working directory", e);
+        }
     }
 
     /** A setting from a system property or its environment-variable form, before configuration is loaded. */

@@ -114,9 +114,6 @@ public final class AccessRules {
         r.add(metricsProtected ? roles(READ, "/metrics", null, Role.VIEWER) : open(READ, "/metrics"));
         r.add(open(READ, "/q/openapi/**"));
         r.add(open(READ, "/q/swagger-ui/**"));
-        // The API server calls admission webhooks without a token by default; the gate can only hold an eviction back
-        // for a bounded time and ask a stale job for a checkpoint, and its Service is reachable from the API server.
-        r.add(open(POST, "/admission/v1/evictions"));
         r.add(new Rule(READ, "/api/v1/whoami", Kind.ANY_ROLE, Set.of(), null));
         // Token metadata and the security audit are admin business, reads included.
         r.add(roles(ANY, "/api/v1/tokens/**", null, Role.ADMIN));

@@ -3,17 +3,8 @@ package io.lifeline.security;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -26,8 +17,6 @@ import org.jboss.logging.Logger;
 public class AdminBootstrap {
 
     private static final Logger LOG = Logger.getLogger(AdminBootstrap.class);
-    private static final Set<PosixFilePermission> OWNER_RW = PosixFilePermissions.fromString("rw-------");
-    private static final Set<PosixFilePermission> OWNER_RWX = PosixFilePermissions.fromString("rwx------");
 
     private final SecurityConfig config;
     private final TokenService tokens;
@@ -51,33 +40,11 @@ public class AdminBootstrap {
 
     /** Writes {@code token} to {@code file} atomically, with permissions 600 where the file system has them. */
     static void writeOwnerOnly(Path file, String token) {
-        boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
         try {
-            Path dir = file.getParent();
-            if (dir != null && !Files.isDirectory(dir)) {
-                if (posix) {
-                    Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(OWNER_RWX));
-                } else {
-                    Files.createDirectories(dir);
-                }
-            }
-            FileAttribute<?>[] attrs = posix
-                    ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_RW)}
-                    : new FileAttribute<?>[0];
-            Path tmp = Files.createTempFile(dir, ".admin-token", ".tmp", attrs);
-            try {
-                Files.writeString(tmp, token + "\n", StandardCharsets.US_ASCII);
-                if (posix) {
-                    // The umask can only remove bits, but make it exact anyway.
-                    Files.setPosixFilePermissions(tmp, OWNER_RW);
-                }
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-        } catch (IOException e) {
+            OwnerOnlyFiles.write(file, token + "\n");
+        } catch (UncheckedIOException e) {
             throw new UncheckedIOException("cannot write the first admin token to " + file
-                    + " (set lifeline.security.bootstrap-token-file to a writable place)", e);
+                    + " (set lifeline.security.bootstrap-token-file to a writable place)", e.getCause());
         }
     }
 }

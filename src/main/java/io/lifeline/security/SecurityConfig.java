@@ -22,8 +22,12 @@ public interface SecurityConfig {
     @WithDefault(".lifeline/admin-token")
     String bootstrapTokenFile();
 
-    /** Whether {@code /metrics} needs a viewer token (Prometheus can send one); open by default. */
-    @WithDefault("false")
+    /**
+     * Whether {@code /metrics} needs a viewer token (Prometheus sends one); on by default, as the series name every
+     * job, namespace and node. The quick start (embedded database) turns it off unless configured, and says so in
+     * its log.
+     */
+    @WithDefault("true")
     boolean metricsProtected();
 
     /** How often token last-use times are written to the store (read by {@link LastUsedRecorder}'s schedule). */
@@ -54,6 +58,14 @@ public interface SecurityConfig {
          * person in no mapped group is refused (403).
          */
         Map<String, String> groups();
+
+        /**
+         * The dashboard's address as people reach it ({@code https://lifeline.example.com}, with a path prefix if
+         * any). The provider is sent {@code <external-url>/auth/sso} as the redirect URI whatever the request's
+         * {@code Host} header says: a sign-in begun at any other address is first sent to this one. Unset, the
+         * redirect URI follows the request (and the log warns at start-up).
+         */
+        Optional<String> externalUrl();
 
         /** What the sign-in button on the dashboard says. */
         @WithDefault("Sign in with SSO")

@@ -94,6 +94,20 @@ public class SecurityStore {
         }
     }
 
+    /** The ids of tokens not revoked (expired ones included: they answer "expired", not "unknown"). */
+    public java.util.Set<String> activeIds() throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT id FROM api_token WHERE revoked_at IS NULL")) {
+            java.util.Set<String> out = new java.util.HashSet<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            return out;
+        }
+    }
+
     /** Up to {@code limit} tokens, newest first. */
     public List<ApiToken> list(int limit) throws SQLException {
         try (Connection c = dataSource.getConnection();

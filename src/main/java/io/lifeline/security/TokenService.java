@@ -62,6 +62,8 @@ public class TokenService {
     private final TokenCache cache;
     private final LastUsedRecorder lastUsed;
     private final Clock clock;
+    /** Reloaded at most once a second, only while some address is throttled and shows an id not known. */
+    private final KnownTokenIds knownIds = new KnownTokenIds(1_000_000_000L);
 
     TokenService(SecurityStore store, SecurityConfig config, LastUsedRecorder lastUsed, Clock clock) {
         this.store = store;
@@ -115,6 +117,7 @@ public class TokenService {
         } catch (SQLException e) {
             throw new StoreUnavailableException("the token store", e);
         }
+        knownIds.add(t.id());
         LOG.infof("API token created: id=%s name='%s' role=%s namespaces=%s%s expires=%s by '%s'", t.id(), t.name(),
                 role.wireName(), ns, (boundNodes.isEmpty() ? "" : " nodes=" + boundNodes.size())
                         + (boundSources.isEmpty() ? "" : " sources=" + boundSources.size()),
@@ -137,6 +140,9 @@ public class TokenService {
                 return new ApiToken(g.id(), "first admin", Role.ADMIN, List.of(), g.secretSha256(), now, BOOTSTRAP, null,
                         null, null, null);
             }, "first admin token, written at start-up");
+            if (created != null) {
+                knownIds.add(created.id());
+            }
             return created == null ? null : created.id();
         } catch (SQLException e) {
             throw new StoreUnavailableException("the token store", e);
@@ -175,6 +181,7 @@ public class TokenService {
             throw new StoreUnavailableException("the token store", e);
         } finally {
             cache.invalidate(id);
+            knownIds.remove(id);
         }
         if (found) {
             LOG.infof("API token revoked: id=%s by '%s'", id, by.actor());
@@ -201,6 +208,39 @@ public class TokenService {
     /** Whether this replica has verified a token with this id before (from memory; the secret is not checked). */
     public boolean seenBefore(TokenFormat.Parsed presented) {
         return cache.knows(presented.id());
+    }
+
+    /**
+     * Whether a token with this id exists, from memory: verified before, or in the set of ids read from the store.
+     * The secret is not checked. Used for addresses throttled by {@link FailedSignIns}: a known id is verified as
+     * usual, an unknown one is refused without asking the store.
+     */
+    public boolean knownToExist(TokenFormat.Parsed presented) {
+        return cache.knows(presented.id()) || knownIds.contains(presented.id());
+    }
+
+    /** Whether {@link #reloadKnownIds} would ask the store now (at most once a second). */
+    public boolean knownIdsReloadDue() {
+        return knownIdsReloadDue(System.nanoTime());
+    }
+
+    private boolean knownIdsReloadDue(long now) {
+        return knownIds.reloadDue(now);
+    }
+
+    /**
+     * Reads the ids of every token from the store, unless that was done within the last second or is being done:
+     * a token created on another replica becomes known. Blocks: not on an event loop.
+     *
+     * @return whether the store was asked
+     */
+    public boolean reloadKnownIds() {
+        try {
+            return knownIds.reload(System.nanoTime(), store::activeIds);
+        } catch (Exception e) {
+            LOG.debugf("Token ids not reloaded: %s", e.toString());
+            return false;
+        }
     }
 
     /** How many ids the cache holds (tests: what reached the store). */

@@ -1,6 +1,7 @@
 package io.lifeline.ui;
 
 import io.lifeline.security.Caller;
+import io.lifeline.security.FailedSignIns;
 import io.lifeline.security.OidcAuthenticator;
 import io.lifeline.security.Role;
 import io.lifeline.security.SecurityConfig;
@@ -9,20 +10,25 @@ import io.lifeline.security.TokenFormat;
 import io.lifeline.security.TokenService;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * Signs a person in with an API token ({@code llt_...}): the token is verified like an API request's bearer token
- * (off the UI thread: verification may ask the database), and its caller is what the dashboard then acts as.
+ * Signs a person in with an API token ({@code llt_...}): the token is verified like an API request's bearer token,
+ * and its caller is what the dashboard then acts as. Failed sign-ins count against the client's address like failed
+ * API tokens ({@link FailedSignIns}): while the address is throttled, a token not known to exist is refused before
+ * the store is asked, and a real token still signs in.
  */
 @ApplicationScoped
 public class LoginPresenter {
 
     /** The outcome of a sign-in: a caller, or a message saying why not. */
-    public record Result(Caller caller, String error, SessionGuard.Credential credential) {
+    public record Result(Caller caller, String error, SessionGuard.Credential credential, int status) {
 
         Result(Caller caller, String error) {
-            this(caller, error, null);
+            this(caller, error, null, caller != null ? 200 : 401);
+        }
+
+        static Result refused(int status, String error) {
+            return new Result(null, error, null, status);
         }
 
         public boolean ok() {
@@ -34,9 +40,12 @@ public class LoginPresenter {
     private final SecurityConfig config;
     private final OidcAuthenticator oidc;
     private final SsoTickets tickets;
+    private final FailedSignIns failures;
 
-    LoginPresenter(TokenService tokens, SecurityConfig config, OidcAuthenticator oidc, SsoTickets tickets) {
+    LoginPresenter(TokenService tokens, SecurityConfig config, OidcAuthenticator oidc, SsoTickets tickets,
+                   FailedSignIns failures) {
         this.tokens = tokens;
+        this.failures = failures;
         this.config = config;
         this.oidc = oidc;
         this.tickets = tickets;
@@ -64,10 +73,13 @@ public class LoginPresenter {
         return r.filter(x -> x.caller().has(Role.VIEWER));
     }
 
-    /** Checks a pasted token; completes on a worker thread. */
-    public CompletableFuture<Result> signIn(String token) {
+    /**
+     * Checks a pasted token sent from {@code address}. Blocks (the store may be asked): a worker thread, never the
+     * event loop.
+     */
+    public Result signIn(String token, String address) {
         if (!config.enabled()) {
-            return CompletableFuture.completedFuture(new Result(Caller.unrestricted("local"), null));
+            return new Result(Caller.unrestricted("local"), null);
         }
         String t = token == null ? "" : token.trim();
         if (t.startsWith("Bearer ")) {
@@ -75,22 +87,34 @@ public class LoginPresenter {
         }
         TokenFormat.Parsed parsed = TokenFormat.parse(t);
         if (parsed == null) {
-            return CompletableFuture.completedFuture(new Result(null,
-                    "That is not a Lifeline token: they look like llt_ followed by an id and a secret."));
+            return Result.refused(400, "That is not a Lifeline token: they look like llt_ followed by an id and a secret.");
         }
-        return CompletableFuture.supplyAsync(() -> check(parsed));
+        long wait = failures.throttled(address);
+        if (wait > 0 && !tokens.knownToExist(parsed) && !(tokens.reloadKnownIds() && tokens.knownToExist(parsed))) {
+            return Result.refused(429, "Too many sign-ins with tokens that are not valid came from your address; try "
+                    + "again in " + io.lifeline.security.TokenBuckets.retryAfterSeconds(wait) + " s.");
+        }
+        return check(parsed, address);
     }
 
-    private Result check(TokenFormat.Parsed parsed) {
+    private Result check(TokenFormat.Parsed parsed, String address) {
         TokenService.Verification v = tokens.verify(parsed);
         if (!v.ok()) {
+            if (v.failure() == io.lifeline.security.SecurityMetrics.AuthFailure.INVALID) {
+                failures.failed(address);
+            }
+            if (v.failure() == io.lifeline.security.SecurityMetrics.AuthFailure.UNAVAILABLE) {
+                return Result.refused(503, "Sign-in is unavailable right now: the token store cannot be reached; "
+                        + "try again shortly.");
+            }
             String why = v.failure() == null ? "refused" : v.failure().name().toLowerCase(java.util.Locale.ROOT);
             return new Result(null, "Token refused (" + why.replace('_', ' ') + ").");
         }
         if (!v.caller().has(Role.VIEWER)) {
-            return new Result(null, "This token may only send events; the dashboard needs a viewer, operator or admin token.");
+            return Result.refused(403, "This token may only send events; the dashboard needs a viewer, operator or "
+                    + "admin token.");
         }
         tokens.used(v.caller());
-        return new Result(v.caller(), null, new SessionGuard.Token(parsed));
+        return new Result(v.caller(), null, new SessionGuard.Token(parsed), 200);
     }
 }

@@ -45,13 +45,9 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         Button signOut = new Button("Sign out", e -> {
             boolean sso = UiSession.caller().subject() != null;
             UiSession.signOut();
-            if (sso) {
-                // Signed in through the identity provider: end that session too, or the next "Sign in with SSO"
-                // would let anyone at this browser straight back in.
-                UI.getCurrent().getPage().setLocation("auth/sso/logout");
-            } else {
-                UI.getCurrent().navigate(LoginView.class);
-            }
+            // Signed in through the identity provider: end that session too, or the next "Sign in with SSO" would let
+            // anyone at this browser straight back in. Otherwise the sign-in page's logout ends the HTTP session.
+            UI.getCurrent().getPage().setLocation(sso ? "auth/sso/logout" : "logout");
         });
         signOut.setId("sign-out");
         signOut.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
@@ -95,7 +91,9 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
     @Override
     public void beforeEnter(BeforeEnterEvent event) {
         if (!UiSession.signedIn()) {
-            event.forwardTo(LoginView.class);
+            // The security gate lets no request of a session nobody is signed in on this far; a session signed out
+            // while a page was open ends up here: to the sign-in page (not a Vaadin view, it keeps no session).
+            event.forwardTo(SignedOutView.class);
             return;
         }
         Caller c = UiSession.caller();

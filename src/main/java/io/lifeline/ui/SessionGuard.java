@@ -1,7 +1,6 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.router.QueryParameters;
 import com.vaadin.flow.server.RequestHandler;
 import com.vaadin.flow.server.ServiceInitEvent;
 import com.vaadin.flow.server.VaadinRequest;
@@ -15,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -80,8 +78,9 @@ public class SessionGuard {
     /** Signs the session out and sends each of its open pages to the sign-in page. Holds the session's lock. */
     static void end(VaadinSession session, String why) {
         UiSession.signOut(session);
+        String to = "login?ended=" + java.net.URLEncoder.encode(why, java.nio.charset.StandardCharsets.UTF_8);
         for (UI ui : List.copyOf(session.getUIs())) {
-            ui.access(() -> ui.navigate("login", QueryParameters.simple(Map.of("ended", why))));
+            ui.access(() -> ui.getPage().setLocation(to));
         }
     }
 

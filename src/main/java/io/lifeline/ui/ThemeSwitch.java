@@ -9,8 +9,9 @@ import com.vaadin.flow.theme.lumo.Lumo;
 
 /**
  * The light/dark switch of the top bar and the sign-in page: a toggle button (aria-pressed) named "Dark theme".
- * The choice is kept in the session, so every page opened afterwards, also by a pasted link, keeps it; until one is
- * made the browser's preference (prefers-color-scheme) decides.
+ * The choice is kept in the session, so every page opened afterwards, also by a pasted link, keeps it, and in a
+ * cookie of its own ({@value SignInPage#THEME_COOKIE}), shared with the sign-in page (which keeps no session); until
+ * one is made the browser's preference (prefers-color-scheme) decides.
  */
 public class ThemeSwitch extends Button {
 
@@ -23,6 +24,8 @@ public class ThemeSwitch extends Button {
             boolean dark = !isDark(UI.getCurrent());
             UiSession.dark(dark);
             apply(UI.getCurrent(), dark);
+            UI.getCurrent().getPage().executeJs("document.cookie = $0 + '=' + $1 + '; path=/; max-age=31536000; "
+                    + "SameSite=Lax'", SignInPage.THEME_COOKIE, dark ? "dark" : "light");
         });
     }
 
@@ -31,6 +34,12 @@ public class ThemeSwitch extends Button {
         super.onAttach(e);
         UI ui = e.getUI();
         Boolean chosen = UiSession.dark();
+        if (chosen == null) {
+            chosen = fromCookie();
+            if (chosen != null) {
+                UiSession.dark(chosen);
+            }
+        }
         if (chosen != null) {
             apply(ui, chosen);
         } else {
@@ -42,6 +51,20 @@ public class ThemeSwitch extends Button {
                         }
                     });
         }
+    }
+
+    /** The theme chosen on the sign-in page (or earlier with this switch), or null. */
+    private static Boolean fromCookie() {
+        com.vaadin.flow.server.VaadinRequest request = com.vaadin.flow.server.VaadinRequest.getCurrent();
+        jakarta.servlet.http.Cookie[] cookies = request == null ? null : request.getCookies();
+        if (cookies != null) {
+            for (jakarta.servlet.http.Cookie c : cookies) {
+                if (SignInPage.THEME_COOKIE.equals(c.getName())) {
+                    return "dark".equals(c.getValue()) ? Boolean.TRUE : "light".equals(c.getValue()) ? Boolean.FALSE : null;
+                }
+            }
+        }
+        return null;
     }
 
     static boolean isDark(UI ui) {

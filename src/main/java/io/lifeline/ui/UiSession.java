@@ -4,12 +4,15 @@ import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
 import io.lifeline.security.Scope;
 import com.vaadin.flow.server.VaadinSession;
+import com.vaadin.flow.server.WrappedSession;
 import java.time.ZoneId;
 
 /**
- * What the dashboard keeps in the Vaadin session: the signed-in caller (verified from an API token at login), what
- * it signed in with (which {@link SessionGuard} checks again, ending the session when it stops being valid) and
- * the viewer's time zone. Every view asks here before showing data or action buttons.
+ * What the dashboard keeps in the session: the signed-in caller (verified from an API token or single sign-on by
+ * {@link SignInServlet}, which made the HTTP session), what it signed in with (which {@link SessionGuard} checks
+ * again, ending the session when it stops being valid) and the viewer's time zone and theme. The caller and
+ * credential are attributes of the HTTP session, so that the sign-in can set them before Vaadin has a session of its
+ * own. Every view asks here before showing data or action buttons.
  */
 public final class UiSession {
 
@@ -24,14 +27,22 @@ public final class UiSession {
     /** The signed-in caller, or the anonymous one. */
     public static Caller caller() {
         VaadinSession s = VaadinSession.getCurrent();
-        Object c = s == null ? null : s.getAttribute(CALLER);
-        return c instanceof Caller caller ? caller : Caller.anonymous();
+        return s == null ? Caller.anonymous() : caller(s);
     }
 
     /** The caller of a session; the anonymous one when nobody is signed in. */
     static Caller caller(VaadinSession s) {
-        Object c = s.getAttribute(CALLER);
+        Object c = attribute(s, CALLER);
         return c instanceof Caller caller ? caller : Caller.anonymous();
+    }
+
+    private static Object attribute(VaadinSession s, String name) {
+        WrappedSession w = s.getSession();
+        try {
+            return w == null ? null : w.getAttribute(name);
+        } catch (IllegalStateException invalidated) {
+            return null;
+        }
     }
 
     /** What the signed-in caller may see: the {@link Scope} every view and gateway read is limited to. */
@@ -46,7 +57,13 @@ public final class UiSession {
 
     /** Signs in with what the caller was verified from, which is then checked again for as long as the session lasts. */
     static void signIn(Caller caller, SessionGuard.Credential credential) {
-        VaadinSession s = VaadinSession.getCurrent();
+        WrappedSession s = VaadinSession.getCurrent().getSession();
+        s.setAttribute(CALLER, caller);
+        s.setAttribute(CREDENTIAL, credential);
+    }
+
+    /** Signs in on an HTTP session the sign-in page has just made. */
+    static void signIn(jakarta.servlet.http.HttpSession s, Caller caller, SessionGuard.Credential credential) {
         s.setAttribute(CALLER, caller);
         s.setAttribute(CREDENTIAL, credential);
     }
@@ -55,14 +72,29 @@ public final class UiSession {
         signOut(VaadinSession.getCurrent());
     }
 
+    /**
+     * Signs the session out: its caller and credential are forgotten, the security gate stops letting its requests
+     * through, and it lives the short anonymous lifetime at most.
+     */
     static void signOut(VaadinSession s) {
-        s.setAttribute(CALLER, null);
-        s.setAttribute(CREDENTIAL, null);
+        WrappedSession w = s.getSession();
+        if (w == null) {
+            return;
+        }
+        try {
+            w.setAttribute(CALLER, null);
+            w.setAttribute(CREDENTIAL, null);
+            io.lifeline.security.DashboardSessions sessions = io.quarkus.arc.Arc.container()
+                    .instance(io.lifeline.security.DashboardSessions.class).get();
+            w.setMaxInactiveInterval(sessions.signedOut(w.getId()));
+        } catch (IllegalStateException invalidated) {
+            // Gone already.
+        }
     }
 
     /** What the session's caller signed in with, or null. */
     static SessionGuard.Credential credential(VaadinSession s) {
-        Object c = s.getAttribute(CREDENTIAL);
+        Object c = attribute(s, CREDENTIAL);
         return c instanceof SessionGuard.Credential credential ? credential : null;
     }
 

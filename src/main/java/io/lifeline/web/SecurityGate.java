@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.security.AccessRules;
 import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.DashboardSessions;
+import io.lifeline.security.FailedSignIns;
 import io.lifeline.security.OidcAuthenticator;
 import io.lifeline.security.Role;
 import io.lifeline.security.SecurityConfig;
@@ -70,12 +72,16 @@ public class SecurityGate {
     private final long maxBodyBytes;
     private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
     /** Tokens that failed to verify, per client address. */
-    private final TokenBuckets failedTokens;
+    private final FailedSignIns failedSignIns;
+    private final DashboardGate dashboard;
     private final String rootPath;
     private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
 
     SecurityGate(SecurityConfig config, TokenService tokens, SecurityMetrics metrics, ObjectMapper json,
-                 OidcAuthenticator oidc,
+                 OidcAuthenticator oidc, FailedSignIns failedSignIns, DashboardSessions dashboardSessions,
+                 @ConfigProperty(name = "lifeline.ui.max-body-size", defaultValue = "1M") MemorySize uiMaxBody,
+                 @ConfigProperty(name = "lifeline.ui.request-timeout", defaultValue = "10s")
+                 java.time.Duration uiRequestTimeout,
                  @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath,
                  @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBody) {
         this.config = config;
@@ -90,10 +96,19 @@ public class SecurityGate {
                 config.rateLimit().ingest().burst(), maxKeys));
         limits.put(AccessRules.RateClass.ACTIONS, new TokenBuckets(config.rateLimit().actions().perSecond(),
                 config.rateLimit().actions().burst(), maxKeys));
-        failedTokens = new TokenBuckets(config.rateLimit().unknownTokens().perSecond(),
-                config.rateLimit().unknownTokens().burst(), maxKeys);
+        this.failedSignIns = failedSignIns;
+        this.dashboard = new DashboardGate(dashboardSessions, uiMaxBody.asLongValue(), uiRequestTimeout);
         String root = rootPath.endsWith("/") ? rootPath.substring(0, rootPath.length() - 1) : rootPath;
         this.rootPath = root.startsWith("/") || root.isEmpty() ? root : "/" + root;
+    }
+
+    /**
+     * Just before the servlet container's route: a request whose body the dashboard gate read is resumed. The REST
+     * layer's catch-all route (which the dashboard's paths pass through) pauses it, and a paused request never counts
+     * as ended, so the container would wait for a body that was already read.
+     */
+    void routes(@Observes io.vertx.ext.web.Router router) {
+        router.route().order(DashboardGate.BEFORE_SERVLETS).handler(DashboardGate::resumeRead);
     }
 
     void register(@Observes Filters filters) {
@@ -101,6 +116,14 @@ public class SecurityGate {
         if (!config.enabled()) {
             LOG.warn("API security is DISABLED (lifeline.security.enabled=false): every request acts as an "
                     + "unrestricted admin. Use this for local experiments only.");
+        } else if (oidc.enabled() && config.oidc().externalUrl().isEmpty()) {
+            LOG.warn("Single sign-on is on without lifeline.security.oidc.external-url: the redirect URI sent to the "
+                    + "identity provider follows each request's Host header. Set it to the dashboard's address.");
+        }
+        if (config.enabled() && !config.metricsProtected()) {
+            LOG.warn("/metrics is OPEN: anyone who can reach this port reads every job, namespace and node it lists "
+                    + "(lifeline.security.metrics-protected=false, the quick start's default). Production "
+                    + "configuration keeps it behind a viewer token (docs/operations.md, \"Hardening\").");
         }
     }
 
@@ -111,12 +134,19 @@ public class SecurityGate {
 
     void handle(RoutingContext ctx) {
         String path = appPath(ctx.normalizedPath());
-        boolean api = AccessRules.canonical(path).startsWith("/api");
-        boolean https = ctx.request().isSSL();
+        String canonical = AccessRules.canonical(path);
+        boolean api = canonical.startsWith("/api");
+        // Behind a proxy that ends TLS, the scheme is https when Quarkus is told to trust its forwarding headers.
+        boolean https = ctx.request().isSSL() || "https".equalsIgnoreCase(ctx.request().scheme());
         ctx.addHeadersEndHandler(v -> securityHeaders(ctx.response().headers(), api, https));
         if (!config.enabled()) {
             ctx.put(CALLER_KEY, unrestricted);
-            ctx.next();
+            if (DashboardGate.dashboard(canonical)) {
+                // Sessions still begin at the sign-in page (which takes any text then): no session per anonymous hit.
+                dashboard.handle(ctx, canonical, rootPath);
+            } else {
+                ctx.next();
+            }
             return;
         }
         String uri = ctx.request().uri();
@@ -125,9 +155,16 @@ public class SecurityGate {
             reject(ctx, 400, "invalid-request", "Invalid request", "the URL contains a NUL character (%00)", null);
             return;
         }
+        if (canonical.startsWith("/auth/sso") && !singleSignOnHere(ctx, path)) {
+            return;
+        }
         AccessRules.Rule rule = rules.match(ctx.request().method().name(), path);
         if (rule.kind() == AccessRules.Kind.OPEN) {
             if (refusedAsTooLarge(ctx)) {
+                return;
+            }
+            if (DashboardGate.dashboard(canonical)) {
+                dashboard.handle(ctx, canonical, rootPath);
                 return;
             }
             ctx.next();
@@ -156,14 +193,28 @@ public class SecurityGate {
             authorise(ctx, rule, cached);
             return;
         }
-        // An address whose tokens keep failing is refused before anything else, above all before the store is asked.
+        // An address whose tokens keep failing is refused a token not known to exist, before the store is asked. A
+        // token that exists is verified whatever its address did: failures cannot lock people out.
         String address = clientAddress(ctx);
-        long wait = failedTokens.waitFor(address, System.nanoTime());
-        if (wait > 0 && !tokens.seenBefore(presented)) {
-            metrics.authFailure(SecurityMetrics.AuthFailure.INVALID);
-            long seconds = TokenBuckets.retryAfterSeconds(wait);
-            reject(ctx, 429, "rate-limited", "Too many requests", "too many tokens that are not valid came from this "
-                    + "address; retry after " + seconds + " s", Map.of("Retry-After", Long.toString(seconds)));
+        long wait = failedSignIns.throttled(address);
+        if (wait > 0 && !tokens.knownToExist(presented)) {
+            if (!tokens.knownIdsReloadDue()) {
+                throttled(ctx, wait);
+                return;
+            }
+            // The id may belong to a token made on another replica since the ids were last read: read them again
+            // (at most once a second, whatever the flood) and decide then.
+            pause(ctx);
+            Vertx.currentContext().executeBlocking(() -> {
+                tokens.reloadKnownIds();
+                return tokens.knownToExist(presented);
+            }, false).onComplete(ar -> {
+                if (ar.succeeded() && ar.result()) {
+                    verify(ctx, rule, presented, address);
+                } else {
+                    throttled(ctx, wait);
+                }
+            });
             return;
         }
         if (cached != null) {
@@ -171,11 +222,12 @@ public class SecurityGate {
             authorise(ctx, rule, cached);
             return;
         }
-        // Keep the body where it is while a worker asks the store; the next handler resumes reading it.
-        HttpServerRequest request = ctx.request();
-        if (!request.isEnded()) {
-            request.pause();
-        }
+        pause(ctx);
+        verify(ctx, rule, presented, address);
+    }
+
+    /** Asks the store on a worker thread; the body stays paused until the answer (the next handler resumes it). */
+    private void verify(RoutingContext ctx, AccessRules.Rule rule, TokenFormat.Parsed presented, String address) {
         Context vc = Vertx.currentContext();
         vc.executeBlocking(() -> tokens.verify(presented), false).onComplete(ar -> {
             if (ar.succeeded()) {
@@ -188,10 +240,66 @@ public class SecurityGate {
         });
     }
 
+    private static void pause(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        if (!request.isEnded()) {
+            request.pause();
+        }
+    }
+
+    private void throttled(RoutingContext ctx, long waitNanos) {
+        metrics.authFailure(SecurityMetrics.AuthFailure.INVALID);
+        long seconds = TokenBuckets.retryAfterSeconds(waitNanos);
+        reject(ctx, 429, "rate-limited", "Too many requests", "too many tokens that are not valid came from this "
+                + "address; retry after " + seconds + " s", Map.of("Retry-After", Long.toString(seconds)));
+    }
+
+    /**
+     * Single sign-on happens at {@code lifeline.security.oidc.external-url} only: quarkus-oidc builds the redirect URI
+     * it sends the provider from the request's scheme and {@code Host}, so a sign-in begun under any other name is
+     * sent to the configured one first, and the provider only ever hears of that. A throttled address's callbacks
+     * (each costs a code exchange with the provider) are refused; a failed callback counts against its address.
+     */
+    private boolean singleSignOnHere(RoutingContext ctx, String path) {
+        if (!oidc.enabled()) {
+            return true;
+        }
+        String external = config.oidc().externalUrl().map(u -> u.endsWith("/") ? u.substring(0, u.length() - 1) : u)
+                .orElse(null);
+        if (external != null) {
+            String here = ctx.request().scheme() + "://" + (ctx.request().authority() == null ? ""
+                    : ctx.request().authority().toString());
+            String base = java.net.URI.create(external).getScheme() + "://" + java.net.URI.create(external).getRawAuthority();
+            if (!here.equalsIgnoreCase(base)) {
+                String query = ctx.request().query();
+                ctx.response().setStatusCode(303).putHeader("Location", external + path
+                        + (query == null ? "" : "?" + query)).putHeader("Cache-Control", "no-store").end();
+                return false;
+            }
+        }
+        String address = clientAddress(ctx);
+        boolean callback = ctx.request().getParam("code") != null || ctx.request().getParam("error") != null;
+        if (callback) {
+            long wait = failedSignIns.throttled(address);
+            if (wait > 0) {
+                throttled(ctx, wait);
+                return false;
+            }
+            ctx.addHeadersEndHandler(v -> {
+                int status = ctx.response().getStatusCode();
+                String location = ctx.response().headers().get("Location");
+                if (status == 401 || status == 403 || (location != null && location.contains("sso=refused"))) {
+                    failedSignIns.failed(address);
+                }
+            });
+        }
+        return true;
+    }
+
     /** A token that did not verify (unknown id, wrong secret) takes a permit from its address's bucket. */
     private void noteFailure(String address, TokenService.Verification v) {
         if (v.failure() == SecurityMetrics.AuthFailure.INVALID) {
-            failedTokens.tryAcquire(address, System.nanoTime());
+            failedSignIns.failed(address);
         }
     }
 
@@ -201,12 +309,14 @@ public class SecurityGate {
         return remote == null || remote.host() == null ? "unknown" : remote.host();
     }
 
-    /** A bearer JWT from the identity provider: verified by quarkus-oidc while the body stays paused. */
+    /**
+     * A bearer JWT from the identity provider: verified by quarkus-oidc (locally, against the provider's cached
+     * keys) while the body stays paused. A valid one is accepted whatever its address did; one that fails counts
+     * against its address, and while the address is throttled the failure is answered 429.
+     */
     private void verifyIdentityProviderToken(RoutingContext ctx, AccessRules.Rule rule, String jwt) {
-        HttpServerRequest request = ctx.request();
-        if (!request.isEnded()) {
-            request.pause();
-        }
+        pause(ctx);
+        String address = clientAddress(ctx);
         Context vc = Vertx.currentContext();
         oidc.verifyBearer(jwt).subscribe().with(out -> vc.runOnContext(v -> {
             if (out.ok()) {
@@ -215,7 +325,13 @@ public class SecurityGate {
                 metrics.denied();
                 reject(ctx, 403, "forbidden", "Forbidden", out.detail(), null);
             } else {
-                unauthenticated(ctx, SecurityMetrics.AuthFailure.INVALID, out.detail());
+                long wait = failedSignIns.throttled(address);
+                failedSignIns.failed(address);
+                if (wait > 0) {
+                    throttled(ctx, wait);
+                } else {
+                    unauthenticated(ctx, SecurityMetrics.AuthFailure.INVALID, out.detail());
+                }
             }
         }), e -> vc.runOnContext(v -> unauthenticated(ctx, SecurityMetrics.AuthFailure.UNAVAILABLE, null)));
     }
@@ -374,6 +490,7 @@ public class SecurityGate {
     }
 
     static void securityHeaders(MultiMap h, boolean api, boolean https) {
+        Cookies.harden(h, https);
         h.set("X-Content-Type-Options", "nosniff");
         h.set("X-Frame-Options", "DENY");
         h.set("Referrer-Policy", "no-referrer");

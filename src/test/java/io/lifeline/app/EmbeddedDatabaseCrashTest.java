@@ -67,7 +67,7 @@ class EmbeddedDatabaseCrashTest {
         long acknowledged = 0;
         try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, byDefault)) {
             ProcessHandle server = ProcessHandle.of(PostmasterPidFile.read(dataDir).orElseThrow().pid()).orElseThrow();
-            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), "");
+            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
                     Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE acknowledged (id bigint)");
                 long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
@@ -84,7 +84,7 @@ class EmbeddedDatabaseCrashTest {
             }
         }
         try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, byDefault);
-                Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), "");
+                Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*), coalesce(max(id), 0) FROM acknowledged")) {
             assertTrue(rs.next());

@@ -146,7 +146,7 @@ class EmbeddedDatabaseTakeoverTest {
     }
 
     static Connection connect(EmbeddedDatabase db) throws SQLException {
-        return DriverManager.getConnection(db.jdbcUrl(), db.username(), "");
+        return DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
     }
 
     private static void execute(EmbeddedDatabase db, String... statements) throws SQLException {

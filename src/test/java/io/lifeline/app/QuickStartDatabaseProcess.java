@@ -18,7 +18,7 @@ final class QuickStartDatabaseProcess {
 
     public static void main(String... args) throws Exception {
         EmbeddedDatabase db = LifelineMain.startEmbeddedDatabase();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), "");
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
                 Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS marker (v text)");
             if (args[0].equals("write")) {

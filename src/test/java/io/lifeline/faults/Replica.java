@@ -131,10 +131,17 @@ final class Replica {
         return resp.statusCode() == 200 ? JSON.readTree(resp.body()) : null;
     }
 
-    /** A counter or gauge of {@code /metrics}, summed over its series; 0 when absent. */
+    /**
+     * A counter or gauge of {@code /metrics}, summed over its series; 0 when absent. Scraped with the admin token:
+     * with an external database (production configuration) {@code /metrics} needs one.
+     */
     double metric(String name) throws IOException, InterruptedException {
         HttpResponse<String> resp = HTTP.send(HttpRequest.newBuilder(URI.create(url() + "/metrics"))
-                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", "Bearer " + token()).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (resp.statusCode() != 200) {
+            throw new IllegalStateException("/metrics answered " + resp.statusCode() + ": " + resp.body());
+        }
         double sum = 0;
         for (String line : resp.body().split("\n")) {
             if (line.startsWith(name + " ") || line.startsWith(name + "{")) {

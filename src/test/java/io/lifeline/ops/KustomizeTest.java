@@ -104,6 +104,11 @@ class KustomizeTest {
             }
             if ("ServiceMonitor".equals(d.get("kind"))) {
                 monitors.add((String) at(d, "metadata", "name"));
+                if ("lifeline".equals(at(d, "metadata", "name"))) {
+                    // /metrics needs a viewer token in production configuration.
+                    assertThat((Object) at(first(at(d, "spec", "endpoints")), "authorization", "credentials", "name"))
+                            .isEqualTo("lifeline-metrics-token");
+                }
             }
         }
         assertThat(topics).contains("lifeline.events", "lifeline.events.dlq", "lifeline.notices", "lifeline.commands");
@@ -212,8 +217,15 @@ class KustomizeTest {
             assertThat(e.get("name")).isEqualTo("LIFELINE_EVICTION_GATE_ENABLED");
             assertThat(e.get("value")).isEqualTo("true");
         });
+        // The webhook's own listener: its certificate, and the API server's client certificate required.
+        assertThat((List<Map<String, Object>>) container.get("env")).extracting(e -> e.get("name"))
+                .contains("LIFELINE_EVICTION_GATE_LISTENER_PORT", "LIFELINE_EVICTION_GATE_LISTENER_CERTIFICATE_FILE",
+                        "LIFELINE_EVICTION_GATE_LISTENER_KEY_FILE", "LIFELINE_EVICTION_GATE_LISTENER_CLIENT_CA_FILE")
+                .doesNotContain("QUARKUS_HTTP_SSL_PORT", "LIFELINE_EVICTION_GATE_LISTENER_CLIENT_AUTH");
         assertThat((List<Map<String, Object>>) pod.get("volumes")).anySatisfy(v ->
                 assertThat((Object) at(v, "secret", "secretName")).isEqualTo(at(cert, "spec", "secretName")));
+        assertThat((List<Map<String, Object>>) pod.get("volumes")).anySatisfy(v ->
+                assertThat((Object) at(v, "secret", "secretName")).isEqualTo("lifeline-webhook-client-ca"));
         List<Map<String, Object>> ingress = at(one(docs, "NetworkPolicy"), "spec", "ingress");
         assertThat(ingress).anySatisfy(i -> assertThat((Object) at(first(i.get("ports")), "port")).isEqualTo(8443));
     }

@@ -95,9 +95,11 @@ class EvictionGateQuickStartTest {
                     .isEqualTo(1);
             List<AuditEntry> audited = rig.store.audit(new AuditQuery("eviction-gate", null, null, null, null, null,
                     500, null)).items().stream().filter(e -> e.what().startsWith("eviction.")).toList();
-            assertThat(audited).hasSize(denials + 2);
-            assertThat(audited).filteredOn(e -> e.what().equals("eviction.held")).hasSize(denials)
-                    .allSatisfy(e -> assertThat(e.target()).isEqualTo(stale.job()));
+            // Only what changed something: the hold beginning and its end (not the fresh answer, nor a repeated 429).
+            assertThat(denials).isPositive();
+            assertThat(audited).hasSize(2);
+            assertThat(audited).filteredOn(e -> e.what().equals("eviction.held")).singleElement()
+                    .satisfies(e -> assertThat(e.target()).isEqualTo(stale.job()));
             assertThat(audited.get(0).after()).isEqualTo("pod " + stale.pod().namespace() + "/" + stale.pod().name()
                     + ": checkpointed");
         }

@@ -20,6 +20,7 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -54,6 +55,15 @@ class OidcSignInTest {
                 throw new IllegalStateException(e);
             }
             Map<String, String> m = new HashMap<>();
+            // A port known before start, so that the dashboard's external address can be configured.
+            int port;
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+                port = free.getLocalPort();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            m.put("quarkus.http.test-port", Integer.toString(port));
+            m.put("lifeline.security.oidc.external-url", "http://localhost:" + port);
             m.put("lifeline.security.oidc.enabled", "true");
             m.put("quarkus.oidc.auth-server-url", idp.issuer());
             m.put("quarkus.oidc.client-id", TestIdentityProvider.CLIENT_ID);
@@ -157,7 +167,11 @@ class OidcSignInTest {
         HttpResponse<String> r = get(http, url("auth/sso"), cookies);
         assertThat(r.statusCode()).isEqualTo(302);
         String toProvider = r.headers().firstValue("Location").orElseThrow();
-        assertThat(toProvider).startsWith(idp().issuer() + "/authorize").contains("client_id=lifeline");
+        assertThat(toProvider).startsWith(idp().issuer() + "/authorize").contains("client_id=lifeline")
+                // PKCE, and the fixed redirect URI on the configured external address.
+                .contains("code_challenge=", "code_challenge_method=S256")
+                .contains("redirect_uri=" + java.net.URLEncoder.encode(url("auth/sso"), StandardCharsets.UTF_8));
+        int exchanges = idp().pkceExchanges();
         r = get(http, toProvider, cookies);
         assertThat(r.statusCode()).isEqualTo(302);
         String back = r.headers().firstValue("Location").orElseThrow();
@@ -181,6 +195,22 @@ class OidcSignInTest {
             assertThat(c.role()).isEqualTo(Role.VIEWER);
         });
         assertThat(tickets.redeem(ticket)).as("single use").isEmpty();
+        assertThat(idp().pkceExchanges()).as("the code was exchanged with its PKCE verifier").isEqualTo(exchanges + 1);
+    }
+
+    /**
+     * The redirect URI does not follow the Host header: a sign-in begun under another name is sent to the configured
+     * external address before the provider hears of it.
+     */
+    @Test
+    void aSignInBegunUnderAnotherHostIsSentToTheConfiguredAddressFirst() throws Exception {
+        try (java.net.Socket s = new java.net.Socket(root.getHost(), root.getPort())) {
+            s.getOutputStream().write(("GET /auth/sso HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 303").containsIgnoringCase("location: " + url("auth/sso"))
+                    .doesNotContain("evil.example").doesNotContain("/authorize");
+        }
     }
 
     @Test

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Made-up tokens from one address are refused with 429 after a small burst, before the store is asked; tokens the
- * server knows keep working from that address, and other addresses are not affected.
+ * server knows keep working from that address, a real token it has never seen before included (no lockout of people
+ * sharing the address), and other addresses are not affected.
  */
 @QuarkusTest
 class UnknownTokenFloodTest {
@@ -91,5 +92,22 @@ class UnknownTokenFloodTest {
         assertThat(status(get(flooder, "/api/v1/whoami", known))).isEqualTo(200);
         assertThat(status(get("127.0.0.3", "/api/v1/whoami", madeUp(1000)))).isEqualTo(401);
         assertThat(status(get("127.0.0.3", "/api/v1/whoami", known))).isEqualTo(200);
+    }
+
+    @Test
+    void aRealTokenNeverSeenBeforeIsNotLockedOutByItsAddresssFailures() throws Exception {
+        String flooder = "127.0.0.9";
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            statuses.add(status(get(flooder, "/api/v1/whoami", madeUp(5000 + i))));
+        }
+        assertThat(statuses.subList(22, 25)).containsOnly(429);
+        // Made a moment ago (as an admin hands out a new token), never presented to this server before.
+        String fresh = TestTokens.create("after-the-flood", Role.VIEWER, List.of());
+        assertThat(status(get(flooder, "/api/v1/whoami", fresh))).isEqualTo(200);
+        // A real id with a wrong secret, and made-up ids, are still refused.
+        String wrongSecret = fresh.substring(0, fresh.lastIndexOf('_') + 1) + "C".repeat(43);
+        assertThat(status(get(flooder, "/api/v1/whoami", wrongSecret))).isIn(401, 429);
+        assertThat(status(get(flooder, "/api/v1/whoami", madeUp(6000)))).isEqualTo(429);
     }
 }

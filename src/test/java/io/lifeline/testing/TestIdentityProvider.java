@@ -45,6 +45,7 @@ public final class TestIdentityProvider implements AutoCloseable {
     private final Map<String, Map<String, Object>> codes = new ConcurrentHashMap<>();
     private volatile Person next = new Person("nobody", List.of());
     private final java.util.concurrent.atomic.AtomicInteger signIns = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger pkceExchanges = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger signOuts = new java.util.concurrent.atomic.AtomicInteger();
 
     private TestIdentityProvider(HttpServer server, RsaJsonWebKey key) {
@@ -179,6 +180,12 @@ public final class TestIdentityProvider implements AutoCloseable {
         Map<String, Object> grant = new HashMap<>();
         grant.put("person", next);
         grant.put("redirect_uri", q.get("redirect_uri"));
+        // PKCE (RFC 7636), as providers require of public clients and recommend to all: S256 only.
+        if (q.get("code_challenge") == null || !"S256".equals(q.get("code_challenge_method"))) {
+            json(x, 400, "{\"error\":\"invalid_request\",\"error_description\":\"PKCE (S256) required\"}");
+            return;
+        }
+        grant.put("code_challenge", q.get("code_challenge"));
         if (q.get("nonce") != null) {
             grant.put("nonce", q.get("nonce"));
         }
@@ -215,16 +222,36 @@ public final class TestIdentityProvider implements AutoCloseable {
         boolean client = basic.equals(auth) || CLIENT_SECRET.equals(f.get("client_secret"));
         Map<String, Object> grant = codes.remove(f.getOrDefault("code", ""));
         if (!client || grant == null || !"authorization_code".equals(f.get("grant_type"))
-                || !grant.get("redirect_uri").equals(f.get("redirect_uri"))) {
+                || !grant.get("redirect_uri").equals(f.get("redirect_uri"))
+                || !grant.get("code_challenge").equals(s256(f.get("code_verifier")))) {
             json(x, 400, "{\"error\":\"invalid_grant\"}");
             return;
         }
+        pkceExchanges.incrementAndGet();
         Person p = (Person) grant.get("person");
         String nonce = (String) grant.get("nonce");
         String id = sign(key, claims(p.username(), p.groups(), Duration.ofMinutes(5), nonce));
         String access = sign(key, claims(p.username(), p.groups(), Duration.ofMinutes(5), null));
         json(x, 200, "{\"access_token\":\"" + access + "\",\"id_token\":\"" + id + "\",\"token_type\":\"Bearer\","
                 + "\"expires_in\":300}");
+    }
+
+    private static String s256(String verifier) {
+        if (verifier == null) {
+            return "";
+        }
+        try {
+            byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(verifier.getBytes(StandardCharsets.US_ASCII));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Codes exchanged with a code verifier matching the challenge given at /authorize. */
+    public int pkceExchanges() {
+        return pkceExchanges.get();
     }
 
     private static Map<String, String> form(String raw) {

@@ -65,7 +65,7 @@ final class UiTestSupport {
     static void setupAs(Caller caller) {
         Routes routes = new Routes();
         routes.getRoutes().addAll(List.of(OverviewView.class, FleetView.class, JobsView.class, JobDetailView.class,
-                LoginView.class, ActionsView.class, AuditView.class, AlertsView.class, ReliabilityView.class));
+                SignedOutView.class, ActionsView.class, AuditView.class, AlertsView.class, ReliabilityView.class));
         MockVaadinServlet servlet = new MockVaadinServlet(routes) {
             @Override
             protected VaadinServletService createServletService(DeploymentConfiguration conf) throws ServiceException {

@@ -69,7 +69,7 @@ class ConnectorsDocTest {
             }
             String key = prefix + "." + kebab(m.getName());
             Class<?> ret = m.getReturnType();
-            if (ret.isInterface() && ret.getName().startsWith("io.lifeline.config")) {
+            if (ret.isInterface() && (ret.getName().startsWith("io.lifeline.config") || ret.getEnclosingClass() == type)) {
                 out.addAll(keys(key, ret));
             } else if (Map.class.isAssignableFrom(ret) && m.getGenericReturnType().getTypeName().contains("io.lifeline.config")) {
                 out.addAll(keys(key + ".\"<run id>\"", nested(type, "Job")));
@@ -102,7 +102,9 @@ class ConnectorsDocTest {
     @Test
     void everyDocumentedDefaultIsTheMappingsDefault() throws Exception {
         // Durations as Quarkus reads them ("15s", "500ms"), which plain SmallRye Config does not.
-        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().withConverter(Duration.class, 200, new DurationConverter());
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().withConverter(Duration.class, 200, new DurationConverter())
+                .withConverter(io.quarkus.runtime.configuration.MemorySize.class, 200,
+                        new io.quarkus.runtime.configuration.MemorySizeConverter());
         MAPPINGS.values().forEach(builder::withMapping);
         SmallRyeConfig config = builder.build();
         for (Map.Entry<String, String> row : documented().entrySet()) {
@@ -129,6 +131,13 @@ class ConnectorsDocTest {
         if (v instanceof Duration d) {
             long ms = d.toMillis();
             return "`" + (ms % 60_000 == 0 ? ms / 60_000 + "m" : ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms") + "`";
+        }
+        if (v instanceof io.quarkus.runtime.configuration.MemorySize m) {
+            long b = m.asLongValue();
+            return "`" + (b % (1024 * 1024) == 0 ? b / (1024 * 1024) + "M" : b % 1024 == 0 ? b / 1024 + "K" : b) + "`";
+        }
+        if (v instanceof Enum<?> e) {
+            return "`" + e.name().toLowerCase(java.util.Locale.ROOT) + "`";
         }
         if (v instanceof List<?> l) {
             return String.join(", ", l.stream().map(x -> "`" + x + "`").toList());

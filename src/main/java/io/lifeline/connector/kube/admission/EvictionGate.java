@@ -29,9 +29,11 @@ import org.jboss.logging.Logger;
  * Decides one eviction of a pod: a pod of a tracked training job whose newest checkpoint is older than
  * {@code maxCheckpointAge} is held ("429, retry later") while a checkpoint-now runs, until a checkpoint newer than
  * the one it had when the hold began has landed or {@code holdDeadline} has passed; then the eviction is allowed.
- * Pods of jobs Lifeline does not track are allowed at once and only counted. Every other decision is counted
- * ({@code lifeline_eviction_gate_decisions_total{decision}}) and audited ({@code eviction.held},
- * {@code eviction.allowed}).
+ * Pods of jobs Lifeline does not track are allowed at once and only counted. Every decision is counted
+ * ({@code lifeline_eviction_gate_decisions_total{decision}}); those that change something are audited: a hold that
+ * begins (a checkpoint-now is asked for, {@code eviction.held}) and a hold that ends ({@code eviction.allowed}).
+ * Answers that change nothing (fresh, the same hold again, refused, unknown) are not, so retries and floods of reviews
+ * cannot fill the audit.
  *
  * <p>Holds are kept in memory per replica, one per job (a drain evicting several pods of one job starts one
  * checkpoint), and end with the hold; a replica that did not see the hold begin starts its own, whose checkpoint-now
@@ -83,7 +85,12 @@ public final class EvictionGate {
      * @param message  why, in words (the webhook's status message)
      * @param actionId the checkpoint-now the hold waits for, or null
      */
-    public record Verdict(Decision decision, String job, String message, String actionId) {
+    public record Verdict(Decision decision, String job, String message, String actionId, boolean changed) {
+
+        Verdict(Decision decision, String job, String message, String actionId) {
+            this(decision, job, message, actionId, false);
+        }
+
         public boolean allowed() {
             return decision.allowed();
         }
@@ -150,7 +157,9 @@ public final class EvictionGate {
         }
         Verdict v = decide(job, view.get(), clock.instant());
         count(v);
-        record(v, ref);
+        if (v.changed()) {
+            record(v, ref);
+        }
         return v;
     }
 
@@ -170,17 +179,17 @@ public final class EvictionGate {
         }
         boolean landed = f.completedAt() != null && (hold.baseline() == null || f.completedAt().isAfter(hold.baseline()));
         if (landed || fresh) {
-            end(job);
+            boolean ended = end(job, hold);
             return new Verdict(Decision.CHECKPOINTED, job, "allowed: " + job + " saved checkpoint "
-                    + f.checkpointId() + " during the hold", hold.actionId());
+                    + f.checkpointId() + " during the hold", hold.actionId(), ended);
         }
         Instant until = hold.since().plus(settings.holdDeadline());
         if (!now.isBefore(until)) {
-            end(job);
+            boolean ended = end(job, hold);
             return new Verdict(Decision.DEADLINE, job, "allowed: no checkpoint of " + job + " landed within "
-                    + settings.holdDeadline() + " of holding its eviction", hold.actionId());
+                    + settings.holdDeadline() + " of holding its eviction", hold.actionId(), ended);
         }
-        return held(job, hold, until, now);
+        return held(job, hold, until, now, false);
     }
 
     private Verdict begin(String job, FreshnessView f, Instant now) {
@@ -210,6 +219,7 @@ public final class EvictionGate {
                     null);
         }
         Hold hold = new Hold(now, f.completedAt(), actionId);
+        boolean began = true;
         synchronized (holds) {
             if (holds.size() >= MAX_HOLDS) {
                 Iterator<Map.Entry<String, Hold>> it = holds.entrySet().stream()
@@ -219,21 +229,29 @@ public final class EvictionGate {
             Hold earlier = holds.putIfAbsent(job, hold);
             if (earlier != null) {
                 hold = earlier;
+                began = false;
             }
         }
-        return held(job, hold, hold.since().plus(settings.holdDeadline()), now);
+        return held(job, hold, hold.since().plus(settings.holdDeadline()), now, began);
     }
 
-    private Verdict held(String job, Hold hold, Instant until, Instant now) {
+    private Verdict held(String job, Hold hold, Instant until, Instant now, boolean began) {
         return new Verdict(Decision.HELD, job, "held: " + job + " is saving a checkpoint (action " + hold.actionId()
                 + "); retry later (at most " + seconds(Duration.between(now, until).toMillis()) + " more)",
-                hold.actionId());
+                hold.actionId(), began);
     }
 
-    private void end(String job) {
+    /** Ends {@code hold}; false when another review ended it first (only one of them audits the end). */
+    private boolean end(String job, Hold hold) {
         synchronized (holds) {
-            holds.remove(job);
+            return holds.remove(job, hold);
         }
+    }
+
+    /** Counts an answer given without deciding (the webhook was too busy to ask): allowed, {@code unknown}. */
+    void undecided(String why) {
+        LOG.debugf("Eviction allowed undecided: %s", why);
+        count(new Verdict(Decision.UNKNOWN, null, why, null));
     }
 
     /** Holds in progress (for tests and the status). */

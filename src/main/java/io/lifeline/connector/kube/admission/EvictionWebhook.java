@@ -37,6 +37,20 @@ public final class EvictionWebhook {
         return v.allowed() ? AdmissionReviews.allow(r.getUid()) : AdmissionReviews.retryLater(r.getUid(), v.message());
     }
 
+    /**
+     * The answer without asking the gate (the listener is saturated): allowed, counted {@code unknown}.
+     *
+     * @throws IllegalArgumentException when {@code in} has no request or no uid
+     */
+    public AdmissionReview undecided(AdmissionReview in, String why) {
+        AdmissionRequest r = in == null ? null : in.getRequest();
+        if (r == null || r.getUid() == null || r.getUid().isBlank()) {
+            throw new IllegalArgumentException("the AdmissionReview has no request with a uid");
+        }
+        gate.undecided(why);
+        return AdmissionReviews.allow(r.getUid());
+    }
+
     public EvictionGate gate() {
         return gate;
     }
