@@ -493,7 +493,9 @@ public class SecurityGate {
         Cookies.harden(h, https);
         h.set("X-Content-Type-Options", "nosniff");
         h.set("X-Frame-Options", "DENY");
-        h.set("Referrer-Policy", "no-referrer");
+        // same-origin, not no-referrer: under no-referrer browsers send "Origin: null" with the sign-in form, which
+        // then cannot be told from a form posted by another site. Other sites still get no referrer.
+        h.set("Referrer-Policy", "same-origin");
         h.set("Content-Security-Policy", api ? API_CSP : UI_CSP);
         if (api && !h.contains("Cache-Control")) {
             h.set("Cache-Control", "no-store");

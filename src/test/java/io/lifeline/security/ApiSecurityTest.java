@@ -185,7 +185,7 @@ class ApiSecurityTest {
         for (Response r : List.of(given(asViewer()).get("/api/v1/events"), given().get("/api/v1/events"),
                 given().get("/q/health/live"), given().get("/"), given().get("/q/openapi"))) {
             r.then().header("X-Content-Type-Options", "nosniff").header("X-Frame-Options", "DENY")
-                    .header("Referrer-Policy", "no-referrer").header("Content-Security-Policy", containsString("frame-ancestors 'none'"));
+                    .header("Referrer-Policy", "same-origin").header("Content-Security-Policy", containsString("frame-ancestors 'none'"));
         }
         given(asViewer()).get("/api/v1/events").then().header("Content-Security-Policy", startsWith("default-src 'none'"))
                 .header("Cache-Control", "no-store");

@@ -56,13 +56,13 @@ public final class TestCertificates {
 
     /** A self-signed CA. */
     public static Issued authority(String name) {
-        KeyPair keys = keys();
+        KeyPair keys = keys(name);
         return new Issued(keys, sign(name, keys, name, keys, true, null));
     }
 
     /** A certificate for {@code name} signed by {@code ca}, valid for 127.0.0.1 and localhost. */
     public static Issued issue(Issued ca, String name) {
-        KeyPair keys = keys();
+        KeyPair keys = keys(subject(ca) + "/" + name);
         GeneralNames sans = new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.dNSName, "localhost"),
                 new GeneralName(GeneralName.iPAddress, "127.0.0.1")});
         return new Issued(keys, sign(name, keys, subject(ca), ca.keys(), false, sans));
@@ -99,10 +99,17 @@ public final class TestCertificates {
         return ca.certificate().getSubjectX500Principal().getName();
     }
 
-    private static KeyPair keys() {
+    /**
+     * The same keys for the same name every time: a Quarkus test profile is instantiated in more than one class loader
+     * (and again at each restart), so certificates a profile writes for the server and those a test presents must agree
+     * without sharing one static instance.
+     */
+    private static KeyPair keys(String name) {
         try {
+            SecureRandom seeded = SecureRandom.getInstance("SHA1PRNG");
+            seeded.setSeed(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
-            g.initialize(256);
+            g.initialize(256, seeded);
             return g.generateKeyPair();
         } catch (Exception e) {
             throw new IllegalStateException(e);
