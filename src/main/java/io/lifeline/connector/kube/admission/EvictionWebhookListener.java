@@ -91,10 +91,11 @@ public class EvictionWebhookListener {
             }
         });
         server = vertx.createHttpServer(options).connectionHandler(conn -> {
+            // The connection's one close handler is this count's: nothing else may set it, or the count only grows.
+            conn.closeHandler(v -> connections.decrementAndGet());
             if (connections.incrementAndGet() > settings.maxConnections()) {
                 conn.close();
             }
-            conn.closeHandler(v -> connections.decrementAndGet());
         }).requestHandler(router);
         server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         long period = settings.certificateReloadPeriod().toMillis();
@@ -184,7 +185,7 @@ public class EvictionWebhookListener {
             }
         });
         ctx.addEndHandler(v -> vertx.cancelTimer(timer));
-        request.connection().closeHandler(v -> vertx.cancelTimer(timer));
+        ctx.response().closeHandler(v -> vertx.cancelTimer(timer));
         ctx.next();
     }
 

@@ -158,6 +158,35 @@ class EvictionWebhookListenerTest {
     }
 
     @Test
+    void connectionsThatBeganAReviewAreCountedOutWhenTheyClose() throws Exception {
+        // More connections than the listener takes at once, each a review begun and left: once they are gone, the
+        // listener counts them out and takes reviews again (it used to count only up, and then closed every newcomer).
+        String body = review("uid-listener-5", "nobody", "some-pod");
+        List<SSLSocket> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 70; i++) {
+                SSLSocket s = connect(apiServer(), listener.port());
+                s.getOutputStream().write((head(body.length()) + body.substring(0, 10)).getBytes(StandardCharsets.UTF_8));
+                s.getOutputStream().flush();
+                open.add(s);
+            }
+        } finally {
+            for (SSLSocket s : open) {
+                s.close();
+            }
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (listener.connections() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(listener.connections()).as("connections the listener still counts").isZero();
+        String answer = exchange(apiServer(), listener.port(), head(body.getBytes(StandardCharsets.UTF_8).length) + body);
+        assertThat(answer).startsWith("HTTP/1.1 200").contains("\"uid\":\"uid-listener-5\"");
+        // Let the rate limit's bucket fill again for the other tests.
+        Thread.sleep(2500);
+    }
+
+    @Test
     void pastTheRateLimitReviewsAreAnswered429Unread() throws Exception {
         HttpClient client = HttpClient.newBuilder().sslContext(apiServer()).version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
