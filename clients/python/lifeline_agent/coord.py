@@ -25,6 +25,7 @@ coordination thread. One world (a single process) needs no store: a request is d
 """
 
 import datetime
+import importlib
 import json
 import math
 import random
@@ -128,7 +129,7 @@ class Coordinator(object):
         """Rank 0 only: asks for an agreed step. Returns None when accepted, else why not."""
         with self._lock:
             self._requests.append(req)
-        self._poke()
+        self.poke()
         return None
 
     def can_coordinate(self):
@@ -164,13 +165,13 @@ class Coordinator(object):
     def signal(self):
         """Training thread (signal handler): this rank wants an emergency save soon."""
 
-    def _poke(self):
+    def poke(self):
         pass
 
     def _update_attention(self):
         """Caller holds the lock."""
         a = min([p.step for p in self._plans] or [INF])
-        self.agent._set_attention("plan", a)
+        self.agent.state.set_attention("plan", a)
 
 
 class LocalCoordinator(Coordinator):
@@ -178,8 +179,8 @@ class LocalCoordinator(Coordinator):
 
     kind = "local"
 
-    def _poke(self):
-        self.agent._set_attention("plan", 0)
+    def poke(self):
+        self.agent.state.set_attention("plan", 0)
 
     def signal(self):
         self.request(Wish(reason="signal", hold=False))
@@ -209,7 +210,7 @@ class LocalCoordinator(Coordinator):
         with self._lock:
             if plan in self._plans:
                 self._plans.remove(plan)
-            self.agent._set_attention("plan", 0 if self._requests else INF)
+            self.agent.state.set_attention("plan", 0 if self._requests else INF)
 
 
 class UnavailableCoordinator(Coordinator):
@@ -228,8 +229,28 @@ class UnavailableCoordinator(Coordinator):
         return "the ranks cannot agree on a step: " + self.why
 
     def due(self, step):
-        self.agent._set_attention("plan", INF)
+        self.agent.state.set_attention("plan", INF)
         return None
+
+
+def for_agent(agent, store=None):
+    """The coordinator of ``agent``'s worker group: a world of one needs none; several ranks agree through
+    torchrun's TCP store (``store``: one to use instead, in tests), or cannot agree at all without it."""
+    c = agent.config
+    if c.world_size <= 1:
+        return LocalCoordinator(agent)
+    if store is None and (not c.master_addr or not c.master_port):
+        return UnavailableCoordinator(agent, "MASTER_ADDR/MASTER_PORT are not set (not run by torchrun?)")
+    if store is None:
+        try:
+            importlib.import_module("torch.distributed")
+        except Exception as e:  # noqa: BLE001
+            return UnavailableCoordinator(agent, "torch.distributed is not available (%s)" % e)
+    coordinator = StoreCoordinator(agent, c.master_addr, c.master_port, StoreCoordinator.key_base(c.run_id),
+                                   c.world_size, c.rank, poll=c.coord_poll, lead_seconds=c.agree_lead,
+                                   agree_timeout=c.agree_timeout, store=store)
+    agent.state.set_attention("establish", 0)     # the first step agrees the key generation
+    return coordinator
 
 
 class StoreCoordinator(Coordinator):
@@ -325,7 +346,7 @@ class StoreCoordinator(Coordinator):
                 self._group_restart = self.agent.config.restart_count
                 self._learn_launch(self.agent.config.launch_tag)
         self._set_generation(gen)
-        self.agent._set_attention("establish", INF)
+        self.agent.state.set_attention("establish", INF)
         LOG.info("lifeline: coordination keys under %s", self.prefix)
         self._wake.set()
 
@@ -339,7 +360,7 @@ class StoreCoordinator(Coordinator):
         self._stop.set()
         self._wake.set()
 
-    def _poke(self):
+    def poke(self):
         self._wake.set()
 
     def signal(self):
@@ -392,7 +413,7 @@ class StoreCoordinator(Coordinator):
 
     def _sample_step(self):
         now = self._clock()
-        step = self.agent._step
+        step = self.agent.state.step
         s = self._samples
         if s and step < s[-1][1]:
             del s[:]            # a restore went back in time: measure afresh
@@ -442,7 +463,7 @@ class StoreCoordinator(Coordinator):
             else:
                 r = self._requests.pop(0)
                 req_plan = (r.kind, r.reason, r.hold, r.command_ids, r.deadline, r.checkpoint_id, r.uri, r.storage)
-            step = self.agent._step + self._lead_steps()
+            step = self.agent.state.step + self._lead_steps()
             plan = Plan(self._seq, step, *req_plan)
             self._seq += 1
             self._inflight = plan
@@ -451,7 +472,7 @@ class StoreCoordinator(Coordinator):
         # Attention first, then publish: this rank can never be late for its own plan.
         store.set(self._key("plan", plan.seq), plan.encode())
         store.add(self._key("plan", plan.seq, "ok"), 1)
-        LOG.info("lifeline: planned %r (current step %s)", plan, self.agent._step)
+        LOG.info("lifeline: planned %r (current step %s)", plan, self.agent.state.step)
 
     # ---------------------------------------------------------------- other ranks
     def _follower_tick(self):
@@ -475,7 +496,7 @@ class StoreCoordinator(Coordinator):
         with self._lock:
             self._plans.append(plan)
             self._update_attention()
-        current = self.agent._step   # read after the attention was set (see the module's documentation)
+        current = self.agent.state.step   # read after the attention was set (see the module's documentation)
         answer = "ok" if current < plan.step else "late"
         store.add(self._key("plan", plan.seq, answer), 1)
         LOG.info("lifeline: learned %r at step %s: %s", plan, current, answer)
@@ -503,7 +524,7 @@ class StoreCoordinator(Coordinator):
         started = self._clock()
         while not plan.decided.wait(0.1):
             waited = self._clock() - started
-            if waited >= self.agree_timeout or (self.agent._sig and self.agent._window_left() < 3.0):
+            if waited >= self.agree_timeout or self.agent.emergency.out_of_time(3.0):
                 plan.decide(False, "not every rank answered within %.0f s" % waited)
                 break
         if plan.decision:

@@ -123,7 +123,7 @@ class HotPathTest(AgentTestBase):
             self.assertIsNone(a.step(i, samples=32)) if i % 50000 == 0 else a.step(i, samples=32)
         per_call = (time.perf_counter() - t0) / 100000
         self.assertLess(per_call, 20e-6, "step() took %.2f us" % (per_call * 1e6))
-        self.assertEqual(a._samples, 3200000)
+        self.assertEqual(a.state.samples, 3200000)
 
     def test_progress_is_rate_limited_and_carries_throughput(self):
         a = self.make(LIFELINE_PROGRESS_INTERVAL="0.3")
@@ -201,7 +201,7 @@ class StepTimesTest(AgentTestBase):
 
     @staticmethod
     def _unreported(a):
-        return len(a._durations)
+        return len(a.step_times.durations)
 
     def test_no_report_without_steps_and_none_when_turned_off(self):
         a = self.make(LIFELINE_STEP_TIMES_INTERVAL="0.1")
@@ -211,10 +211,10 @@ class StepTimesTest(AgentTestBase):
         b = self.make(LIFELINE_STEP_TIMES_INTERVAL="0")
         for i in range(1, 50):
             b.step(i, busy=0.01)
-        b._step_times_tick(force=True)
+        b.step_times.tick(force=True)
         b.flush(2)
         self.assertEqual(self.lifeline.events("trainer.step_times"), [])
-        self.assertEqual(len(b._durations), 0, "nothing recorded when off")
+        self.assertEqual(len(b.step_times.durations), 0, "nothing recorded when off")
 
 
 class AgreementTest(AgentTestBase):
@@ -299,7 +299,7 @@ class AgreementTest(AgentTestBase):
                 barrier.wait()
                 time.sleep(0.005)
                 if rank == 1 and step == 20:
-                    agent._on_signal(15, None)     # what the SIGTERM handler does
+                    agent.emergency.on_signal(15, None)     # what the SIGTERM handler does
                 task = agent.step(step)
                 if task:
                     got[rank].append((task.step, task.reason))

@@ -247,7 +247,7 @@ class AgentCommandsTest(unittest.TestCase):
         self.assertEqual([a[1] for a in self.acks("c-rs", 2)], ["accepted", "done"])
 
     def test_checkpoint_now_while_holding_is_rejected(self):
-        self.agent._hold = (7, "step-7")
+        self.agent.hold.current = (7, "step-7")
         self.lifeline.add_command("c-h", "checkpoint_now", deadline="2099-03-01T10:05:00Z")
         a = self.acks("c-h", 1)[0]
         self.assertEqual(a[1], "rejected")
