@@ -24,6 +24,8 @@ The training thread's cost per step is one integer comparison (``step < attentio
 coordination thread. One world (a single process) needs no store: a request is due at the next step.
 """
 
+from __future__ import annotations
+
 import datetime
 import importlib
 import json
@@ -31,18 +33,34 @@ import math
 import random
 import threading
 import time
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
 
 from ._util import LOG, safe_name
+from .state import INF
 
-INF = float("inf")
+if TYPE_CHECKING:
+    from .agent import Agent
 REASON_ORDER = {"periodic": 0, "command": 1, "restore": 1, "prepare_exit": 2, "signal": 3}
 
 
-class Plan(object):
+class Store(Protocol):
+    """The part of ``torch.distributed.TCPStore`` the coordinator uses."""
+
+    def add(self, key: str, amount: int) -> int: ...
+
+    def set(self, key: str, value: str | bytes) -> None: ...
+
+    def get(self, key: str) -> bytes: ...
+
+    def check(self, keys: list[str]) -> bool: ...
+
+
+class Plan:
     """What every rank does at ``step``: ``kind`` "save" (then hold when ``hold``) or "restore"."""
 
-    def __init__(self, seq, step, kind="save", reason="command", hold=False, commands=(), deadline=None,
-                 checkpoint_id=None, uri=None, storage=None):
+    def __init__(self, seq: int, step: int, kind: str = "save", reason: str = "command", hold: bool = False,
+                 commands: Iterable[str] = (), deadline: str | None = None, checkpoint_id: str | None = None,
+                 uri: str | None = None, storage: str | None = None) -> None:
         self.seq = seq
         self.step = step
         self.kind = kind
@@ -53,37 +71,38 @@ class Plan(object):
         self.checkpoint_id = checkpoint_id
         self.uri = uri
         self.storage = storage            # "durable": the save must outlive the loss of a node; None: any
-        self.decision = None              # True: act; False: skip (some rank was late or silent)
+        self.decision: bool | None = None  # True: act; False: skip (some rank was late or silent)
         self.decided = threading.Event()
         self.note = ""
 
-    def encode(self):
+    def encode(self) -> str:
         return json.dumps({"seq": self.seq, "step": self.step, "kind": self.kind, "reason": self.reason,
                            "hold": self.hold, "commands": self.commands, "deadline": self.deadline,
                            "checkpointId": self.checkpoint_id, "uri": self.uri, "storage": self.storage})
 
     @classmethod
-    def decode(cls, raw):
+    def decode(cls, raw: str | bytes) -> Plan:
         d = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
         return cls(d["seq"], d["step"], d.get("kind", "save"), d.get("reason", "command"), bool(d.get("hold")),
                    d.get("commands") or (), d.get("deadline"), d.get("checkpointId"), d.get("uri"), d.get("storage"))
 
-    def decide(self, ok, note=""):
+    def decide(self, ok: bool, note: str = "") -> None:
         if self.decision is None:
             self.decision = ok
             self.note = note
             self.decided.set()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Plan(#%s %s at step %s, %s%s)" % (self.seq, self.kind, self.step, self.reason,
                                                    ", hold" if self.hold else "")
 
 
-class Wish(object):
+class Wish:
     """Something rank 0 was asked to get done at an agreed step."""
 
-    def __init__(self, kind="save", reason="command", hold=False, command_id=None, deadline=None,
-                 checkpoint_id=None, uri=None, storage=None):
+    def __init__(self, kind: str = "save", reason: str = "command", hold: bool = False, command_id: str | None = None,
+                 deadline: str | None = None, checkpoint_id: str | None = None, uri: str | None = None,
+                 storage: str | None = None) -> None:
         self.kind = kind
         self.reason = reason
         self.hold = hold
@@ -94,83 +113,83 @@ class Wish(object):
         self.storage = storage
 
 
-def merge_saves(requests):
+def merge_saves(requests: Sequence[Wish]) -> tuple[str, bool, list[str], str | None, str | None]:
     """One save for several requests: the strongest reason, hold when any asks, every command, the first deadline,
     storage that outlives a node when any asks."""
     reason = max((r.reason for r in requests), key=lambda x: REASON_ORDER.get(x, 1))
-    commands = []
+    commands: list[str] = []
     for r in requests:
         commands.extend(r.command_ids)
     deadlines = [r.deadline for r in requests if r.deadline]
-    storage = "durable" if any(getattr(r, "storage", None) == "durable" for r in requests) else None
+    storage = "durable" if any(r.storage == "durable" for r in requests) else None
     return reason, any(r.hold for r in requests), commands, (min(deadlines) if deadlines else None), storage
 
 
-class Coordinator(object):
+class Coordinator:
     """Base: the pending plans of this rank and the training thread's ``attention`` step."""
 
     kind = "base"
 
-    def __init__(self, agent):
+    def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self._lock = threading.Lock()
-        self._plans = []            # published/learned plans not yet finished, by seq
-        self._requests = []         # rank 0: requests not yet planned
+        self._plans: list[Plan] = []        # published/learned plans not yet finished, by seq
+        self._requests: list[Wish] = []     # rank 0: requests not yet planned
         self._seq = 0
 
     # ---------------------------------------------------------------- API used by the agent
-    def start(self):
+    def start(self) -> Coordinator:
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         pass
 
-    def request(self, req):
+    def request(self, req: Wish) -> str | None:
         """Rank 0 only: asks for an agreed step. Returns None when accepted, else why not."""
         with self._lock:
             self._requests.append(req)
         self.poke()
         return None
 
-    def can_coordinate(self):
+    def can_coordinate(self) -> bool:
         return True
 
-    def group_restart(self):
+    def group_restart(self) -> int | None:
         """Rank 0's restart count, once known: the incarnation every rank names checkpoints by."""
         return None
 
-    def group_launch_known(self):
+    def group_launch_known(self) -> bool:
         """Whether rank 0's launch (see :meth:`group_launch`) is known yet."""
         return False
 
-    def group_launch(self):
+    def group_launch(self) -> str | None:
         """Rank 0's launch tag (8 hex digits, or None when rank 0 has no launch), once known: with the restart count,
         what every rank names checkpoints by."""
         return None
 
-    def due(self, step):
+    def due(self, step: int) -> Plan | None:
         """Training thread, slow path: the plan to act on at ``step``, or None."""
         raise NotImplementedError
 
-    def finished(self, plan):
+    def finished(self, plan: Plan) -> None:
         with self._lock:
             if plan in self._plans:
                 self._plans.remove(plan)
             self._update_attention()
 
-    def pending_requests(self):
+    def pending_requests(self) -> list[Wish | Plan]:
         with self._lock:
             return list(self._requests) + [p for p in self._plans]
 
-    def signal(self):
+    def signal(self) -> None:
         """Training thread (signal handler): this rank wants an emergency save soon."""
 
-    def poke(self):
+    def poke(self) -> None:
         pass
 
-    def _update_attention(self):
+    def _update_attention(self) -> None:
         """Caller holds the lock."""
-        a = min([p.step for p in self._plans] or [INF])
+        a = min([p.step for p in self._plans], default=INF)
         self.agent.state.set_attention("plan", a)
 
 
@@ -179,13 +198,13 @@ class LocalCoordinator(Coordinator):
 
     kind = "local"
 
-    def poke(self):
+    def poke(self) -> None:
         self.agent.state.set_attention("plan", 0)
 
-    def signal(self):
+    def signal(self) -> None:
         self.request(Wish(reason="signal", hold=False))
 
-    def due(self, step):
+    def due(self, step: int) -> Plan | None:
         with self._lock:
             if self._plans:
                 return self._plans[0]
@@ -206,7 +225,7 @@ class LocalCoordinator(Coordinator):
             self._plans.append(plan)
             return plan
 
-    def finished(self, plan):
+    def finished(self, plan: Plan) -> None:
         with self._lock:
             if plan in self._plans:
                 self._plans.remove(plan)
@@ -218,22 +237,22 @@ class UnavailableCoordinator(Coordinator):
 
     kind = "unavailable"
 
-    def __init__(self, agent, why):
+    def __init__(self, agent: Agent, why: str) -> None:
         Coordinator.__init__(self, agent)
         self.why = why
 
-    def can_coordinate(self):
+    def can_coordinate(self) -> bool:
         return False
 
-    def request(self, req):
+    def request(self, req: Wish) -> str | None:
         return "the ranks cannot agree on a step: " + self.why
 
-    def due(self, step):
+    def due(self, step: int) -> Plan | None:
         self.agent.state.set_attention("plan", INF)
         return None
 
 
-def for_agent(agent, store=None):
+def for_agent(agent: Agent, store: Store | None = None) -> Coordinator:
     """The coordinator of ``agent``'s worker group: a world of one needs none; several ranks agree through
     torchrun's TCP store (``store``: one to use instead, in tests), or cannot agree at all without it."""
     c = agent.config
@@ -258,15 +277,17 @@ class StoreCoordinator(Coordinator):
 
     kind = "store"
 
-    def __init__(self, agent, host, port, base, world_size, rank, poll=0.05, lead_seconds=0.5,
-                 agree_timeout=60.0, store=None, clock=time.monotonic, generation=None):
+    def __init__(self, agent: Agent, host: str | None, port: int | None, base: str, world_size: int, rank: int,
+                 poll: float = 0.05, lead_seconds: float = 0.5, agree_timeout: float = 60.0, store: Store | None = None,
+                 clock: Callable[[], float] = time.monotonic, generation: str | None = None) -> None:
         Coordinator.__init__(self, agent)
         self.host = host
         self.port = port
         self.base = base.rstrip("/") + "/"
-        self.prefix = None
-        self._group_restart = None
-        self._group_launch = None
+        self.generation: str | None = None
+        self.prefix: str | None = None
+        self._group_restart: int | None = None
+        self._group_launch: str | None = None
         self._group_launch_known = False
         self._established = threading.Event()
         if generation is not None:
@@ -281,40 +302,41 @@ class StoreCoordinator(Coordinator):
         self._clock = clock
         self._stop = threading.Event()
         self._wake = threading.Event()
-        self._thread = None
+        self._thread: threading.Thread | None = None
         self._next_seq = 0          # followers: the next plan to look for
-        self._inflight = None       # rank 0: the plan published and not finished
+        self._inflight: Plan | None = None  # rank 0: the plan published and not finished
         self._lead_factor = 1.0
         self._signal_pending = False
         self._signal_sent = False
         self._sigreq_seen = 0
-        self._samples = []          # (time, step) for the step-time estimate
+        self._restart_published = False
+        self._samples: list[tuple[float, int]] = []   # (time, step) for the step-time estimate
         self._connected = threading.Event()
-        self.error = None
+        self.error: str | None = None
 
     @staticmethod
-    def key_base(run_id):
+    def key_base(run_id: str) -> str:
         return "lifeline/%s/" % safe_name(run_id, "none")
 
-    def group_restart(self):
+    def group_restart(self) -> int | None:
         return self._group_restart
 
-    def group_launch_known(self):
+    def group_launch_known(self) -> bool:
         return self._group_launch_known
 
-    def group_launch(self):
+    def group_launch(self) -> str | None:
         return self._group_launch
 
-    def _learn_launch(self, tag):
+    def _learn_launch(self, tag: str | None) -> None:
         self._group_launch = tag or None
         self._group_launch_known = True
 
-    def _set_generation(self, generation):
+    def _set_generation(self, generation: str) -> None:
         self.generation = generation
         self.prefix = self.base + generation + "/"
         self._established.set()
 
-    def establish(self):
+    def establish(self) -> None:
         """Training thread, first step: agrees the generation of this worker group (see the module's doc)."""
         if self._established.is_set():
             return
@@ -350,38 +372,40 @@ class StoreCoordinator(Coordinator):
         LOG.info("lifeline: coordination keys under %s", self.prefix)
         self._wake.set()
 
-    def start(self):
+    def start(self) -> StoreCoordinator:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="lifeline-coordination", daemon=True)
             self._thread.start()
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         self._stop.set()
         self._wake.set()
 
-    def poke(self):
+    def poke(self) -> None:
         self._wake.set()
 
-    def signal(self):
+    def signal(self) -> None:
         self._signal_pending = True
         self._wake.set()
 
     # ---------------------------------------------------------------- store
-    def _connect(self):
+    def _connect(self) -> Store:
         if self._store is not None:
             return self._store
         import torch.distributed as dist  # lazily: torch is optional for the package
+        if not self.host or not self.port:
+            raise RuntimeError("no address of torchrun's store (MASTER_ADDR, MASTER_PORT)")
         self._store = dist.TCPStore(self.host, int(self.port), None, False,
                                     datetime.timedelta(seconds=max(30.0, self.agree_timeout)),
                                     wait_for_workers=False)
         return self._store
 
-    def _key(self, *parts):
-        return self.prefix + "/".join(str(p) for p in parts)
+    def _key(self, *parts: object) -> str:
+        return (self.prefix or "") + "/".join(str(p) for p in parts)
 
     # ---------------------------------------------------------------- thread
-    def _run(self):
+    def _run(self) -> None:
         backoff = 0.5
         while not self._stop.is_set():
             try:
@@ -411,7 +435,7 @@ class StoreCoordinator(Coordinator):
             self._wake.wait(self.poll)
             self._wake.clear()
 
-    def _sample_step(self):
+    def _sample_step(self) -> None:
         now = self._clock()
         step = self.agent.state.step
         s = self._samples
@@ -422,14 +446,14 @@ class StoreCoordinator(Coordinator):
             if len(s) > 64:
                 del s[:-64]
 
-    def step_seconds(self):
+    def step_seconds(self) -> float | None:
         """Recent time per step (EWMA-free: the slope over the recent samples); None when unknown."""
         s = self._samples
         if len(s) < 2 or s[-1][1] <= s[0][1]:
             return None
         return (s[-1][0] - s[0][0]) / float(s[-1][1] - s[0][1])
 
-    def _lead_steps(self):
+    def _lead_steps(self) -> int:
         per_step = self.step_seconds()
         lead = self.lead_seconds * self._lead_factor
         if per_step is None or per_step <= 0:
@@ -437,9 +461,9 @@ class StoreCoordinator(Coordinator):
         return max(2, int(math.ceil(lead / per_step)) + 1)
 
     # ---------------------------------------------------------------- rank 0
-    def _leader_tick(self):
-        store = self._store
-        if not getattr(self, "_restart_published", False):
+    def _leader_tick(self) -> None:
+        store = self._connect()
+        if not self._restart_published:
             store.set(self._key("launch"), self.agent.config.launch_tag or "-")
             store.set(self._key("restart"), str(self.agent.config.restart_count))
             self._restart_published = True
@@ -459,7 +483,8 @@ class StoreCoordinator(Coordinator):
             if saves:
                 self._requests = [r for r in self._requests if r.kind != "save"]
                 reason, hold, commands, deadline, storage = merge_saves(saves)
-                req_plan = ("save", reason, hold, commands, deadline, None, None, storage)
+                req_plan: tuple[str, str, bool, list[str], str | None, str | None, str | None, str | None] = (
+                    "save", reason, hold, commands, deadline, None, None, storage)
             else:
                 r = self._requests.pop(0)
                 req_plan = (r.kind, r.reason, r.hold, r.command_ids, r.deadline, r.checkpoint_id, r.uri, r.storage)
@@ -475,14 +500,14 @@ class StoreCoordinator(Coordinator):
         LOG.info("lifeline: planned %r (current step %s)", plan, self.agent.state.step)
 
     # ---------------------------------------------------------------- other ranks
-    def _follower_tick(self):
-        store = self._store
+    def _follower_tick(self) -> None:
+        store = self._connect()
         if self._group_restart is None and store.check([self._key("restart")]):
             # Rank 0 sets its launch before its restart count: a follower that reads the count finds the launch.
             if not self._group_launch_known and store.check([self._key("launch")]):
                 raw = store.get(self._key("launch"))
-                raw = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
-                self._learn_launch(None if raw == "-" else raw)
+                launch = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+                self._learn_launch(None if launch == "-" else launch)
             self._group_restart = int(store.get(self._key("restart")))
         if self._signal_pending and not self._signal_sent:
             self._signal_sent = True
@@ -501,17 +526,18 @@ class StoreCoordinator(Coordinator):
         store.add(self._key("plan", plan.seq, answer), 1)
         LOG.info("lifeline: learned %r at step %s: %s", plan, current, answer)
 
-    def _count_answers(self):
+    def _count_answers(self) -> None:
         with self._lock:
             undecided = [p for p in self._plans if p.decision is None]
+        store = self._connect()
         for plan in undecided:
-            ok = self._store.add(self._key("plan", plan.seq, "ok"), 0)
-            late = self._store.add(self._key("plan", plan.seq, "late"), 0)
+            ok = store.add(self._key("plan", plan.seq, "ok"), 0)
+            late = store.add(self._key("plan", plan.seq, "late"), 0)
             if ok + late >= self.world:
                 plan.decide(late == 0, "" if late == 0 else "%d rank(s) learned of it too late" % late)
 
     # ---------------------------------------------------------------- training thread
-    def due(self, step):
+    def due(self, step: int) -> Plan | None:
         if not self._established.is_set():
             self.establish()
         with self._lock:
@@ -533,10 +559,10 @@ class StoreCoordinator(Coordinator):
         self._drop(plan, replan=True)
         return None
 
-    def finished(self, plan):
+    def finished(self, plan: Plan) -> None:
         self._drop(plan, replan=False)
 
-    def _drop(self, plan, replan):
+    def _drop(self, plan: Plan, replan: bool) -> None:
         with self._lock:
             if plan in self._plans:
                 self._plans.remove(plan)

@@ -161,7 +161,7 @@ class CommandHandler:
     def requested_deadline(self) -> datetime.datetime | None:
         """The deadline of the pending commanded checkpoint that is due first, the current time for one without a
         deadline (a signal), or None."""
-        best = None
+        best: datetime.datetime | None = None
         for w in self._agent.coordinator.pending_requests():
             if w.kind != "save" or w.reason == "periodic":
                 continue
