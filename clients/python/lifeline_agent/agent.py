@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, Callable, cast
 
 from . import coord as _coord
-from ._util import LOG, Callbacks, CallbackT
+from ._util import Callbacks, CallbackT
 from .base import AgentBase, NoopAgent, RestoreFn, SaveFn
 from .commands import CommandChannel
 from .config import Config

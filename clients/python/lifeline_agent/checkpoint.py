@@ -23,6 +23,8 @@ holding a copy of a checkpoint on the nodes' own disks) or ``failed``; ``verifie
 torch is imported only by the functions that need it.
 """
 
+from __future__ import annotations
+
 import ctypes
 import hashlib
 import io
@@ -33,8 +35,14 @@ import shutil
 import socket
 import threading
 import time
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Sized, \
+    Tuple, cast
 
 from ._util import LOG, rfc3339, safe_name
+
+if TYPE_CHECKING:
+    from .agent import Agent, NoopAgent
+    from .events import Event
 
 MANIFEST = "manifest.json"
 STATE_FILE = "state.pt"
@@ -42,9 +50,16 @@ FORMAT_TORCH = "torch"
 FORMAT_DCP = "dcp"
 _CHUNK = 1 << 20
 
+#: A checkpoint's manifest.json (with ``path`` added where it was read from).
+Manifest = Dict[str, Any]
+#: One node's outcome of a save on every node: (node, kept a copy, why not).
+NodeOutcome = Tuple[str, bool, Optional[str]]
+#: Objects with a state_dict (a model, an optimizer, a scheduler, a sampler) or a plain dict: torch's types.
+Stateful = Any
+
 
 # ---------------------------------------------------------------------- files
-def fsync_dir(path):
+def fsync_dir(path: str) -> None:
     """fsync a directory so a rename in it is durable (a no-op where directories cannot be opened)."""
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -58,7 +73,7 @@ def fsync_dir(path):
         os.close(fd)
 
 
-def sha256_file(path):
+def sha256_file(path: str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while True:
@@ -69,7 +84,7 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def atomic_write_bytes(path, data):
+def atomic_write_bytes(path: str, data: bytes) -> None:
     """Writes ``data`` to ``path`` atomically: a temporary file in the same directory, fsync, rename, fsync dir."""
     d = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(d, ".tmp-%s-%d-%d" % (os.path.basename(path), os.getpid(), threading.get_ident()))
@@ -81,38 +96,38 @@ def atomic_write_bytes(path, data):
     fsync_dir(d)
 
 
-class _HashingWriter(object):
+class _HashingWriter:
     """A file wrapper that hashes and counts what is written through it (torch.save needs write and flush)."""
 
-    def __init__(self, f):
+    def __init__(self, f: BinaryIO) -> None:
         self._f = f
         self.sha = hashlib.sha256()
         self.bytes = 0
 
-    def write(self, b):
+    def write(self, b: bytes) -> int:
         self.sha.update(b)
         self.bytes += len(b)
         return self._f.write(b)
 
-    def flush(self):
+    def flush(self) -> None:
         self._f.flush()
 
 
-def _combined_checksum(files):
+def _combined_checksum(files: Mapping[str, Mapping[str, Any]]) -> str:
     lines = "".join("%s %s\n" % (name, files[name]["sha256"]) for name in sorted(files))
     return "sha256:" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
 
-def _manifest_checksum(files, fmt):
+def _manifest_checksum(files: Mapping[str, Mapping[str, Any]], fmt: str) -> str:
     if fmt == FORMAT_TORCH and list(files) == [STATE_FILE]:
-        return "sha256:" + files[STATE_FILE]["sha256"]
+        return "sha256:" + str(files[STATE_FILE]["sha256"])
     return _combined_checksum(files)
 
 
 # ---------------------------------------------------------------------- collectives
 # torch's object collectives (all_gather_object, broadcast_object_list) need numpy; these move bytes through plain
 # uint8 tensors, on the device the process group's backend wants.
-def _device(torch, dist):
+def _device(torch: Any, dist: Any) -> str:
     try:
         if dist.get_backend() == "nccl":
             return "cuda:%d" % torch.cuda.current_device()
@@ -121,19 +136,19 @@ def _device(torch, dist):
     return "cpu"
 
 
-def _to_tensor(torch, data, size, device):
+def _to_tensor(torch: Any, data: bytes | None, size: int, device: str) -> Any:
     t = torch.zeros(size, dtype=torch.uint8)
     if data:
         t[:len(data)] = torch.frombuffer(bytearray(data), dtype=torch.uint8)
     return t.to(device)
 
 
-def _to_bytes(t, size):
+def _to_bytes(t: Any, size: int) -> bytes:
     t = t[:size].cpu().contiguous()
     return ctypes.string_at(t.data_ptr(), size) if size else b""
 
 
-def all_gather_json(dist, obj):
+def all_gather_json(dist: Any, obj: object) -> list[Any]:
     """Every rank's ``obj`` (JSON-encodable), in rank order."""
     import torch
     device = _device(torch, dist)
@@ -147,24 +162,29 @@ def all_gather_json(dist, obj):
     return [json.loads(_to_bytes(b, n).decode("utf-8")) for b, n in zip(bufs, sizes)]
 
 
-def broadcast_bytes(dist, data, src):
-    """``data`` of rank ``src`` on every rank."""
+def broadcast_bytes(dist: Any, data: bytes | None, src: int) -> bytes:
+    """``data`` of rank ``src`` on every rank (the others pass None)."""
     import torch
     device = _device(torch, dist)
-    n = torch.tensor([len(data) if dist.get_rank() == src else 0], dtype=torch.int64, device=device)
+    own = data if dist.get_rank() == src else None
+    if dist.get_rank() == src and own is None:
+        raise ValueError("rank %d has no data to send" % src)
+    n = torch.tensor([len(own) if own is not None else 0], dtype=torch.int64, device=device)
     dist.broadcast(n, src=src)
     size = int(n.item())
-    buf = _to_tensor(torch, data if dist.get_rank() == src else None, size, device)
+    buf = _to_tensor(torch, own, size, device)
     dist.broadcast(buf, src=src)
-    return data if dist.get_rank() == src else _to_bytes(buf, size)
+    return own if own is not None else _to_bytes(buf, size)
 
 
 # ---------------------------------------------------------------------- results
-class CheckpointInfo(object):
+class CheckpointInfo:
     """A save's outcome. ``written`` is False on ranks that do not write (all but rank 0 for torch.save)."""
 
-    def __init__(self, checkpoint_id, step, path=None, uri=None, bytes_=None, checksum=None, world_size=None,
-                 shards=None, duration=None, blocking=None, written=True, reason=None, replicas=None):
+    def __init__(self, checkpoint_id: str, step: int, path: str | None = None, uri: str | None = None,
+                 bytes_: int | None = None, checksum: str | None = None, world_size: int | None = None,
+                 shards: int | None = None, duration: float | None = None, blocking: float | None = None,
+                 written: bool = True, reason: str | None = None, replicas: list[str] | None = None) -> None:
         self.checkpoint_id = checkpoint_id
         self.step = step
         self.path = path
@@ -179,14 +199,15 @@ class CheckpointInfo(object):
         self.reason = reason
         self.replicas = replicas     # the nodes holding a copy, for a checkpoint on the nodes' own disks
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "CheckpointInfo(%s step=%s %s)" % (self.checkpoint_id, self.step, "written" if self.written else "-")
 
 
-class Restored(object):
+class Restored:
     """What a restore brought back: the step to resume after, and everything the loop needs for a new world size."""
 
-    def __init__(self, checkpoint_id, step, world_size, path, state, manifest):
+    def __init__(self, checkpoint_id: str, step: int, world_size: int | None, path: str, state: Any,
+                 manifest: Manifest) -> None:
         self.checkpoint_id = checkpoint_id
         self.step = step
         self.world_size = world_size           # the world size when it was saved
@@ -197,14 +218,14 @@ class Restored(object):
         self.extra = state.get("extra") if isinstance(state, dict) else None
         self.samples_seen = state.get("samples_seen") if isinstance(state, dict) else None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Restored(%s step=%s world=%s)" % (self.checkpoint_id, self.step, self.world_size)
 
 
 # ---------------------------------------------------------------------- RNG
-def rng_state():
+def rng_state() -> dict[str, Any]:
     """Python's, torch's (and CUDA's, numpy's when present) random number generator states."""
-    s = {"python": random.getstate()}
+    s: dict[str, Any] = {"python": random.getstate()}
     try:
         import torch
         s["torch"] = torch.get_rng_state()
@@ -220,7 +241,7 @@ def rng_state():
     return s
 
 
-def set_rng_state(s, rank=0, saved_rank=0):
+def set_rng_state(s: Mapping[str, Any] | None, rank: int = 0, saved_rank: int = 0) -> None:
     """Restores the generators. A rank other than the one that saved them derives its own streams from them, so
     ranks do not draw the same numbers (dropout masks and the like)."""
     if not s:
@@ -251,13 +272,13 @@ def set_rng_state(s, rank=0, saved_rank=0):
 
 
 # ---------------------------------------------------------------------- elastic helpers
-def scaled_lr(base_lr, world_size, reference_world_size=1):
+def scaled_lr(base_lr: float, world_size: int, reference_world_size: int = 1) -> float:
     """The linear scaling rule: the learning rate grows with the global batch, i.e. with the world size."""
     return base_lr * float(world_size) / float(max(1, reference_world_size))
 
 
-def elastic_lr(base_lr, world_size, step, reference_world_size=1, previous_world_size=None, change_step=None,
-               warmup_steps=0):
+def elastic_lr(base_lr: float, world_size: int, step: int | None, reference_world_size: int = 1,
+               previous_world_size: int | None = None, change_step: int | None = None, warmup_steps: int = 0) -> float:
     """The learning rate at ``step``: :func:`scaled_lr` for ``world_size``; after a restore at another world
     size (``previous_world_size`` at ``change_step``), moving linearly from the old scaled rate to the new one over
     ``warmup_steps`` steps (warm-up, as the linear scaling rule recommends)."""
@@ -270,12 +291,12 @@ def elastic_lr(base_lr, world_size, step, reference_world_size=1, previous_world
     return target
 
 
-def set_lr(optimizer, lr):
+def set_lr(optimizer: Any, lr: float) -> None:
     for g in optimizer.param_groups:
         g["lr"] = lr
 
 
-class ElasticDistributedSampler(object):
+class ElasticDistributedSampler:
     """A DistributedSampler whose position survives a change of world size.
 
     Each epoch is a seeded permutation of the dataset's indices. The position is the number of samples of the
@@ -288,7 +309,8 @@ class ElasticDistributedSampler(object):
     Standard library only; it works as the ``sampler`` of a ``torch.utils.data.DataLoader``.
     """
 
-    def __init__(self, dataset, num_replicas=1, rank=0, shuffle=True, seed=0):
+    def __init__(self, dataset: int | Sized, num_replicas: int = 1, rank: int = 0, shuffle: bool = True,
+                 seed: int = 0) -> None:
         self.n = dataset if isinstance(dataset, int) else len(dataset)
         self.num_replicas = max(1, int(num_replicas))
         self.rank = int(rank)
@@ -299,32 +321,32 @@ class ElasticDistributedSampler(object):
         self.epoch = 0
         self.start = 0
 
-    def _order(self):
+    def _order(self) -> list[int]:
         idx = list(range(self.n))
         if self.shuffle:
             random.Random(self.seed * 1000003 + self.epoch).shuffle(idx)
         return idx
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         rest = self._order()[self.start:]
         per = len(rest) // self.num_replicas
         return iter(rest[self.rank:per * self.num_replicas:self.num_replicas])
 
-    def __len__(self):
+    def __len__(self) -> int:
         return max(0, self.n - self.start) // self.num_replicas
 
-    def set_epoch(self, epoch):
+    def set_epoch(self, epoch: int) -> None:
         self.epoch = int(epoch)
         self.start = 0
 
-    def advance(self, samples):
+    def advance(self, samples: int) -> None:
         """The whole job consumed ``samples`` more samples of this epoch (one step: the global batch)."""
         self.start = min(self.n, self.start + int(samples))
 
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         return {"epoch": self.epoch, "start": self.start, "seed": self.seed, "shuffle": self.shuffle, "n": self.n}
 
-    def load_state_dict(self, state):
+    def load_state_dict(self, state: Mapping[str, Any] | None) -> None:
         if not state:
             return
         if state.get("n", self.n) != self.n:
@@ -335,11 +357,11 @@ class ElasticDistributedSampler(object):
         self.shuffle = state.get("shuffle", self.shuffle)
 
 
-def _unwrap(model):
+def _unwrap(model: Stateful) -> Any:
     return getattr(model, "module", model)
 
 
-def _sd(obj):
+def _sd(obj: Stateful) -> Any:
     if obj is None:
         return None
     if isinstance(obj, dict):
@@ -348,7 +370,7 @@ def _sd(obj):
 
 
 # ---------------------------------------------------------------------- the manager
-class CheckpointManager(object):
+class CheckpointManager:
     """Saves and restores checkpoints in ``directory`` and reports them through ``agent``.
 
     ``keep``: checkpoints kept (the newest ``keep`` intact ones; older ones are deleted after a save).
@@ -363,8 +385,10 @@ class CheckpointManager(object):
     said). Lifeline counts a checkpoint as protection against losing a node by it.
     """
 
-    def __init__(self, directory, agent=None, keep=3, verify="async", format=FORMAT_TORCH, async_write=False,
-                 rank=None, world_size=None, before_write=None, durable=None):
+    def __init__(self, directory: str | os.PathLike[str], agent: Agent | NoopAgent | None = None, keep: int = 3,
+                 verify: str = "async", format: str = FORMAT_TORCH, async_write: bool = False, rank: int | None = None,
+                 world_size: int | None = None, before_write: Callable[[int, str], object] | None = None,
+                 durable: bool | None = None) -> None:
         if agent is None:
             import lifeline_agent
             agent = lifeline_agent.get()
@@ -389,24 +413,25 @@ class CheckpointManager(object):
         self.durable = durable if durable is not None else getattr(cfg, "checkpoints_durable", None)
         if self.durable is not None:
             self.durable = bool(self.durable)
-        self._shared_with = set()    # nodes seen writing the same checkpoint into this directory
-        self._verified = {}          # path -> (mtime of the manifest, ok, checksum)
+        self._shared_with: set[str] = set()  # nodes seen writing the same checkpoint into this directory
+        self._verified: dict[str, tuple[float | None, bool, str | None]] = {}
+        #                                  path -> (mtime of the manifest, ok, checksum)
         self._lock = threading.Lock()
-        self._background = []
+        self._background: List[threading.Thread] = []
         self._saved_any = False
         self._restored_once = False
         self._branch = 0             # restores after the first one (rolled back): ids stay unique
-        self._dcp_objects = (None, None)
+        self._dcp_objects: tuple[Stateful, Stateful] = (None, None)
         agent.set_restore_check(self.can_restore)
         if hasattr(agent, "set_storage_check"):
             agent.set_storage_check(self.survives_a_node)
 
     # ------------------------------------------------------------------ naming
     @property
-    def reports(self):
+    def reports(self) -> bool:
         return self.rank == 0
 
-    def checkpoint_id(self, step):
+    def checkpoint_id(self, step: int) -> str:
         """``step-<n>-<run>-<launch>-r<restart>`` (rank 0's launch and restart count, the same on every rank; see
         :meth:`Agent.checkpoint_name`), ``-b<k>`` after the k-th restore that went back in time within one process."""
         cid = self.agent.checkpoint_name(step)
@@ -414,15 +439,15 @@ class CheckpointManager(object):
             cid += "-b%d" % self._branch
         return cid
 
-    def path_of(self, checkpoint_id):
+    def path_of(self, checkpoint_id: str) -> str:
         return os.path.join(self.directory, safe_name(checkpoint_id))
 
     # ------------------------------------------------------------------ where the copies are
-    def nodes(self):
+    def nodes(self) -> int:
         """Nodes of the job as torchrun started it (every node runs the same number of ranks)."""
         return max(1, -(-self.world_size // self.local_world_size))
 
-    def survives_a_node(self):
+    def survives_a_node(self) -> tuple[bool, str | None]:
         """(True, None) when a save made now outlives the loss of any one node, else (False, why): the agent answers
         Lifeline's commands that ask for such a save with it."""
         if self.durable:
@@ -437,7 +462,7 @@ class CheckpointManager(object):
                        "that outlives the node (CheckpointManager(directory, durable=True), or "
                        "LIFELINE_CHECKPOINTS_DURABLE=1)" % self.directory)
 
-    def _on_every_node(self, reason):
+    def _on_every_node(self, reason: str) -> bool:
         """Whether this save goes to every node (each keeps its own copy) rather than to rank 0's directory alone."""
         if self.format != FORMAT_TORCH or self.durable:
             return False
@@ -446,7 +471,7 @@ class CheckpointManager(object):
         # Not said: the saves that must outlive a node (before an exit, or as Lifeline asks) go to every node.
         return reason in ("prepare_exit", "signal") or self.agent.task_storage() == "durable"
 
-    def _node_group(self):
+    def _node_group(self) -> Any:
         """torch.distributed when the ranks span several nodes and a process group is up, else None."""
         if self.nodes() <= 1:
             return None
@@ -458,17 +483,18 @@ class CheckpointManager(object):
             return None
         return dist
 
-    def _keeps_copy(self):
+    def _keeps_copy(self) -> bool:
         """Whether this rank looks after a copy in its own directory (writes, verifies and prunes it)."""
         return self.rank == 0 or (self.local_rank == 0 and not self.durable and self.format == FORMAT_TORCH)
 
-    def _emit(self, event):
+    def _emit(self, event: Event) -> None:
         if self.reports:
             self.agent.emit(event)
 
     # ------------------------------------------------------------------ saving
-    def save(self, step, model=None, optimizer=None, scheduler=None, sampler=None, extra=None, samples_seen=None,
-             state=None, reason="periodic", rng=True):
+    def save(self, step: int, model: Stateful = None, optimizer: Stateful = None, scheduler: Stateful = None,
+             sampler: Stateful = None, extra: Any = None, samples_seen: int | None = None,
+             state: dict[str, Any] | None = None, reason: str = "periodic", rng: bool = True) -> CheckpointInfo:
         """Saves a checkpoint of ``step`` (the number of steps done). torch format: every rank may call it, rank 0
         writes. dcp format: every rank must call it, with ``state`` (or model/optimizer) to shard. Returns a
         :class:`CheckpointInfo`; raises when the save failed (after reporting trainer.checkpoint.failed)."""
@@ -510,13 +536,15 @@ class CheckpointManager(object):
         self._completed(info, async_=False)
         return info
 
-    def _save_on_every_node(self, cid, step, reason, model, optimizer, scheduler, sampler, extra, samples_seen,
-                            rng):
+    def _save_on_every_node(self, cid: str, step: int, reason: str, model: Stateful, optimizer: Stateful,
+                            scheduler: Stateful, sampler: Stateful, extra: Any, samples_seen: int | None,
+                            rng: bool) -> CheckpointInfo:
         """The local rank 0 of every node writes a copy to its own directory; the nodes' outcomes are gathered (a
         collective: every rank calls save) and rank 0 reports the checkpoint with the nodes that hold it."""
         writes = self.local_rank == 0
         t0 = time.monotonic()
-        info, error = None, None
+        info: CheckpointInfo | None = None
+        error: BaseException | None = None
         if writes:
             self._emit(self.agent.events.checkpoint_started(cid, step, async_=False, reason=reason))
             try:
@@ -526,13 +554,14 @@ class CheckpointManager(object):
                 info = self._write(cid, step, payload, None, t0, reason)
             except BaseException as e:  # noqa: BLE001 - every rank must reach the gather below first
                 error = e
-        outcomes = [(self.node, info is not None, None if error is None else "%s: %s" % (type(error).__name__, error))
-                    ] if writes else []
+        outcomes: list[NodeOutcome] = [
+            (self.node, info is not None, None if error is None else "%s: %s" % (type(error).__name__, error))
+        ] if writes else []
         dist = self._node_group()
         if dist is not None:
             try:
                 gathered = all_gather_json(dist, outcomes[0] if outcomes else None)
-                outcomes = [tuple(o) for o in gathered if o is not None]
+                outcomes = [(o[0], o[1], o[2]) for o in gathered if o is not None]
             except Exception as e:  # noqa: BLE001 - a node went away: count what this rank knows
                 LOG.warning("lifeline: could not learn which nodes hold checkpoint %s (%s); counting this node's copy "
                             "only", cid, str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
@@ -553,12 +582,13 @@ class CheckpointManager(object):
             self.agent.note_checkpoint(cid, step, ok=bool(held))
             return CheckpointInfo(cid, step, path=self.path_of(cid), written=False, world_size=self.world_size,
                                   reason=reason, replicas=held)
+        assert info is not None     # written: no error
         info.blocking = info.duration = time.monotonic() - t0
         info.replicas = held or [self.node]
         self._completed(info, async_=False)
         return info
 
-    def _finish_async(self, cid, step, data, t0, blocking, reason):
+    def _finish_async(self, cid: str, step: int, data: bytes, t0: float, blocking: float, reason: str) -> None:
         try:
             info = self._write(cid, step, data, None, t0, reason)
         except BaseException as e:  # noqa: BLE001
@@ -567,18 +597,18 @@ class CheckpointManager(object):
         info.blocking = blocking
         self._completed(info, async_=True)
 
-    def _failed(self, cid, step, e):
+    def _failed(self, cid: str, step: int, e: BaseException) -> None:
         LOG.warning("lifeline: checkpoint %s (step %s) failed: %s", cid, step, e)
         text = "%s: %s" % (type(e).__name__, e) if not isinstance(e, KeyboardInterrupt) else "interrupted"
         self._emit(self.agent.events.checkpoint_failed(cid, step, text))
         self.agent.note_checkpoint(cid, step, ok=False)
 
-    def _completed(self, info, async_):
+    def _completed(self, info: CheckpointInfo, async_: bool) -> None:
         replicas = info.replicas
         if replicas is None and not self.durable and self.format == FORMAT_TORCH:
             replicas = [self.node]     # rank 0's directory alone: on this node's disk unless said otherwise
         self._emit(self.agent.events.checkpoint_completed(
-            info.checkpoint_id, info.step, info.duration, info.blocking, bytes_=info.bytes, uri=info.uri,
+            info.checkpoint_id, info.step, info.duration or 0.0, info.blocking or 0.0, bytes_=info.bytes, uri=info.uri,
             checksum=info.checksum, shards=info.shards, async_=async_, world_size=info.world_size,
             durable=self.durable, replicas=replicas))
         self.agent.note_checkpoint(info.checkpoint_id, info.step, ok=True)
@@ -595,14 +625,14 @@ class CheckpointManager(object):
             else:
                 self.prune()
 
-    def _verify_and_prune(self, cid):
+    def _verify_and_prune(self, cid: str) -> None:
         try:
             self.verify(cid)
             self.prune()
         except Exception:  # noqa: BLE001
             LOG.exception("lifeline: verifying %s failed", cid)
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> bool:
         """Waits for background writes and verifications."""
         end = None if timeout is None else time.monotonic() + timeout
         for t in list(self._background):
@@ -610,8 +640,10 @@ class CheckpointManager(object):
         self._background = [t for t in self._background if t.is_alive()]
         return not self._background
 
-    def _payload(self, step, model, optimizer, scheduler, sampler, extra, samples_seen, rng):
-        p = {"step": int(step), "world_size": self.world_size, "saved_rank": self.rank, "time": rfc3339()}
+    def _payload(self, step: int, model: Stateful, optimizer: Stateful, scheduler: Stateful, sampler: Stateful,
+                 extra: Any, samples_seen: int | None, rng: bool) -> dict[str, Any]:
+        p: dict[str, Any] = {"step": int(step), "world_size": self.world_size, "saved_rank": self.rank,
+                             "time": rfc3339()}
         self._dcp_objects = (model, optimizer)
         if model is not None and self.format == FORMAT_TORCH:
             p["model"] = _unwrap(model).state_dict()
@@ -630,9 +662,9 @@ class CheckpointManager(object):
         return p
 
     @staticmethod
-    def _dcp_state(model, optimizer):
+    def _dcp_state(model: Stateful, optimizer: Stateful) -> dict[str, Any]:
         """Model and optimizer state as torch.distributed.checkpoint wants them (sharded where they are)."""
-        out = {}
+        out: dict[str, Any] = {}
         if model is None:
             return out
         try:
@@ -648,7 +680,8 @@ class CheckpointManager(object):
             out["optimizer"] = optimizer.state_dict()
         return out
 
-    def _write(self, cid, step, payload, state, t0, reason):
+    def _write(self, cid: str, step: int, payload: dict[str, Any] | bytes, state: dict[str, Any] | None, t0: float,
+               reason: str) -> CheckpointInfo:
         final = self.path_of(cid)
         tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
                                                               os.getpid()))
@@ -658,7 +691,7 @@ class CheckpointManager(object):
             shutil.rmtree(tmp, ignore_errors=True)
         os.makedirs(tmp, exist_ok=True)
         try:
-            files = {}
+            files: dict[str, dict[str, Any]] = {}
             if self.format == FORMAT_TORCH:
                 path = os.path.join(tmp, STATE_FILE)
                 with open(path, "wb") as f:
@@ -677,7 +710,7 @@ class CheckpointManager(object):
             else:
                 import torch.distributed.checkpoint as dcp
                 dstate = dict(state or {})
-                meta = {k: v for k, v in payload.items() if k not in ("model", "optimizer")}
+                meta = {k: v for k, v in cast(Dict[str, Any], payload).items() if k not in ("model", "optimizer")}
                 dstate.update(self._dcp_state(self._dcp_objects[0], self._dcp_objects[1]))
                 dcp.save(dstate, checkpoint_id=tmp)
                 if self.rank != 0:
@@ -694,11 +727,11 @@ class CheckpointManager(object):
                         rel = os.path.relpath(full, tmp)
                         if rel == MANIFEST:
                             continue
-                        with open(full, "rb") as f:
-                            os.fsync(f.fileno())
+                        with open(full, "rb") as written:
+                            os.fsync(written.fileno())
                         files[rel] = {"sha256": sha256_file(full), "bytes": os.path.getsize(full)}
                 shards = max(1, self.world_size)
-            checksum = _manifest_checksum(files, self.format)
+            checksum: str | None = _manifest_checksum(files, self.format)
             manifest = {
                 "checkpointId": cid, "step": int(step), "worldSize": self.world_size, "format": self.format,
                 "files": files, "checksum": checksum, "created": rfc3339(), "reason": reason,
@@ -735,7 +768,7 @@ class CheckpointManager(object):
                               world_size=self.world_size, shards=shards, duration=time.monotonic() - t0,
                               reason=reason)
 
-    def _peer_copy(self, final, cid):
+    def _peer_copy(self, final: str, cid: str) -> Manifest | None:
         """The manifest at ``final`` when another node wrote the same checkpoint there (the directory is shared by
         the nodes although not declared durable), else None."""
         m = self._read_manifest(final) if os.path.isdir(final) else None
@@ -749,7 +782,7 @@ class CheckpointManager(object):
         return m
 
     # ------------------------------------------------------------------ reading
-    def _read_manifest(self, path):
+    def _read_manifest(self, path: str) -> Manifest | None:
         try:
             with open(os.path.join(path, MANIFEST), "rb") as f:
                 m = json.loads(f.read().decode("utf-8"))
@@ -759,9 +792,9 @@ class CheckpointManager(object):
             pass
         return None
 
-    def list(self):
+    def list(self) -> List[Manifest]:
         """Every checkpoint directory with a readable manifest, newest step first (unverified)."""
-        out = []
+        out: List[Manifest] = []
         try:
             names = os.listdir(self.directory)
         except OSError:
@@ -782,16 +815,19 @@ class CheckpointManager(object):
         out.sort(key=lambda m: (m.get("step", -1), m.get("created") or ""), reverse=True)
         return out
 
-    def verify(self, checkpoint_id=None, path=None, emit=True):
+    def verify(self, checkpoint_id: str | None = None, path: str | None = None,
+               emit: bool = True) -> tuple[bool, str | None]:
         """Reads a checkpoint back and compares its files with the manifest. Sends trainer.checkpoint.verified
         (``ok`` true or false) unless ``emit`` is False. Returns (ok, checksum found)."""
-        path = path or self.path_of(checkpoint_id)
+        path = path or self.path_of(checkpoint_id or "")
         m = self._read_manifest(path)
-        cid = checkpoint_id or (m.get("checkpointId") if m else os.path.basename(path))
+        cid: str = checkpoint_id or (m.get("checkpointId") if m else None) or os.path.basename(path)
+        found: str | None = None
         if m is None:
-            ok, found = False, None
+            ok = False
         else:
-            ok, found = True, {}
+            ok = True
+            hashes: dict[str, dict[str, str]] = {}
             for name, f in m["files"].items():
                 full = os.path.join(path, name)
                 try:
@@ -799,13 +835,11 @@ class CheckpointManager(object):
                 except OSError:
                     ok = False
                     continue
-                found[name] = {"sha256": sha}
+                hashes[name] = {"sha256": sha}
                 if sha != f.get("sha256") or os.path.getsize(full) != f.get("bytes", os.path.getsize(full)):
                     ok = False
-            if len(found) == len(m["files"]):
-                found = _manifest_checksum(found, m.get("format", FORMAT_TORCH))
-            else:
-                found = None
+            if len(hashes) == len(m["files"]):
+                found = _manifest_checksum(hashes, m.get("format", FORMAT_TORCH))
             if ok and found != m.get("checksum"):
                 ok = False
         try:
@@ -820,7 +854,7 @@ class CheckpointManager(object):
             self._emit(self.agent.events.checkpoint_verified(cid, ok, checksum=found))
         return ok, found
 
-    def _known_ok(self, path):
+    def _known_ok(self, path: str) -> bool | None:
         with self._lock:
             v = self._verified.get(path)
         if v is None:
@@ -831,7 +865,7 @@ class CheckpointManager(object):
             return False
         return v[1] if v[0] == mtime else None
 
-    def latest(self, verify=True):
+    def latest(self, verify: bool = True) -> Manifest | None:
         """The manifest of the newest intact checkpoint (verified by reading it back unless ``verify`` is False),
         skipping corrupt ones (reported as verified ok:false); None when there is none."""
         for m in self.list():
@@ -846,7 +880,7 @@ class CheckpointManager(object):
                 return m
         return None
 
-    def can_restore(self, checkpoint_id, uri=None):
+    def can_restore(self, checkpoint_id: str, uri: str | None = None) -> tuple[bool, str | None]:
         """(True, None) when ``checkpoint_id`` (or ``uri``, a file:// URI) is here and intact, else (False, why)."""
         path = self.path_of(checkpoint_id)
         if not os.path.isdir(path) and uri and uri.startswith("file://"):
@@ -859,8 +893,9 @@ class CheckpointManager(object):
         return True, None
 
     # ------------------------------------------------------------------ restoring
-    def restore(self, model=None, optimizer=None, scheduler=None, sampler=None, checkpoint_id=None, state=None,
-                map_location="cpu", strict=True, rng=True):
+    def restore(self, model: Stateful = None, optimizer: Stateful = None, scheduler: Stateful = None,
+                sampler: Stateful = None, checkpoint_id: str | None = None, state: dict[str, Any] | None = None,
+                map_location: Any = "cpu", strict: bool = True, rng: bool = True) -> Restored | None:
         """Loads the newest intact checkpoint (or ``checkpoint_id``) into the given objects and tells Lifeline
         (trainer.restored). Returns a :class:`Restored`, or None when there is nothing to restore. With directories
         not declared durable, on a job of several nodes, it is a collective (every rank calls it): the ranks restore
@@ -933,7 +968,7 @@ class CheckpointManager(object):
                  payload.get("world_size"), self.world_size)
         return Restored(cid, step, payload.get("world_size", m.get("worldSize")), path, payload, m)
 
-    def _local_choice(self, checkpoint_id):
+    def _local_choice(self, checkpoint_id: str | None) -> Manifest | None:
         """This directory's candidate for a restore: ``checkpoint_id`` when it is here and intact, else (no id
         asked) the newest intact one; None."""
         if checkpoint_id is None:
@@ -947,7 +982,7 @@ class CheckpointManager(object):
         m["path"] = path
         return m
 
-    def _agree(self, dist, checkpoint_id):
+    def _agree(self, dist: Any, checkpoint_id: str | None) -> tuple[Manifest | None, bytes | None]:
         """Directories on the nodes' own disks, a job on several nodes: every rank restores the same checkpoint,
         ``checkpoint_id`` or the newest one any node holds; a node that lacks it receives it from the first rank
         whose node holds it, and keeps a copy. Returns (manifest, state bytes received or None), or (None, None)."""
@@ -966,7 +1001,8 @@ class CheckpointManager(object):
         nodes = {e["node"] for e in everyone if e}
         if holders < nodes:
             src = min(r for r, h in offers if h["id"] == best["id"])
-            manifest = state = None
+            manifest: bytes | None = None
+            state: bytes | None = None
             if self.rank == src:
                 path = self.path_of(best["id"])
                 with open(os.path.join(path, MANIFEST), "rb") as f:
@@ -975,18 +1011,18 @@ class CheckpointManager(object):
                     state = f.read()
             data = {"manifest": broadcast_bytes(dist, manifest, src), "state": broadcast_bytes(dist, state, src)}
             if self.node not in holders:
-                m = json.loads(data["manifest"].decode("utf-8"))
-                want = m.get("files", {}).get(STATE_FILE, {}).get("sha256")
+                got: Manifest = json.loads(data["manifest"].decode("utf-8"))
+                want = got.get("files", {}).get(STATE_FILE, {}).get("sha256")
                 if hashlib.sha256(data["state"]).hexdigest() != want:
                     raise ValueError("checkpoint %s arrived from another node damaged (checksum mismatch)"
                                      % best["id"])
                 if self.local_rank == 0:
                     self._keep_received(best["id"], data)
-                m["path"] = self.path_of(best["id"])
+                got["path"] = self.path_of(best["id"])
                 LOG.info("lifeline: checkpoint %s (step %s) received from rank %d: this node had %s", best["id"],
                          best["step"], src, "an older one" if any(everyone[r]["node"] == self.node for r, _ in offers)
                          else "none")
-                return m, data["state"]
+                return got, data["state"]
         path = self.path_of(best["id"])
         m = self._read_manifest(path)
         if m is None:
@@ -994,7 +1030,7 @@ class CheckpointManager(object):
         m["path"] = path
         return m, None
 
-    def _keep_received(self, cid, data):
+    def _keep_received(self, cid: str, data: Mapping[str, bytes]) -> None:
         """Writes a checkpoint received from another node into this node's directory (atomically, as a save)."""
         final = self.path_of(cid)
         tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
@@ -1016,11 +1052,11 @@ class CheckpointManager(object):
             LOG.warning("lifeline: could not keep a copy of checkpoint %s received from another node: %s", cid, e)
 
     # ------------------------------------------------------------------ retention
-    def prune(self):
+    def prune(self) -> List[str | None]:
         """Keeps the newest ``keep`` intact checkpoints; deletes older ones (and stale temporary directories)."""
         if not self._keeps_copy():
             return []
-        removed = []
+        removed: List[str | None] = []
         good = 0
         for m in self.list():
             if good >= self.keep:
@@ -1040,19 +1076,19 @@ class CheckpointManager(object):
         return removed
 
 
-def _torch_load(torch, path, map_location):
+def _torch_load(torch: Any, path: str | IO[bytes], map_location: Any) -> Any:
     try:
         return torch.load(path, map_location=map_location, weights_only=False)
     except TypeError:   # torch older than 1.13 has no weights_only
         return torch.load(path, map_location=map_location)
 
 
-def _file_uri(path):
+def _file_uri(path: str) -> str:
     import pathlib
     return pathlib.Path(path).absolute().as_uri() + "/"
 
 
-def _path_of_uri(uri):
+def _path_of_uri(uri: str) -> str:
     import urllib.parse
     import urllib.request
     return urllib.request.url2pathname(urllib.parse.urlparse(uri).path).rstrip("/")

@@ -24,7 +24,7 @@ import urllib.parse
 from typing import Any, Callable, Optional, Tuple
 
 from ._util import LOG, RateLimitedLog, parse_rfc3339
-from .transport import DELIVERED, GIVE_UP, Backoff, Http, Response, TransportError, classify, problem_summary, \
+from .transport import DELIVERED, GIVE_UP, Backoff, Http, TransportError, classify, problem_summary, \
     retry_after_seconds
 
 PREFIX = "lifeline.command."

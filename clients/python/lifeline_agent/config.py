@@ -51,19 +51,22 @@ class Config:
         self.max_backoff = 30.0         # LIFELINE_MAX_BACKOFF, s between retries at most
         self.flush_timeout = 5.0        # LIFELINE_FLUSH_TIMEOUT, s spent flushing at exit at most
         self.commands = True            # LIFELINE_COMMANDS=0: rank 0 does not poll for commands
-        self.agent_key: str | None = None  # LIFELINE_AGENT_KEY: the key that claims the job's commands (the wrapper makes
-        #                                 one per launch; see agent_key_of)
+        self.agent_key: str | None = None  # LIFELINE_AGENT_KEY: the key that claims the job's commands (the
+        #                                 wrapper makes one per launch; see agent_key_of)
         self.command_wait = 30          # LIFELINE_COMMAND_WAIT, s of one long poll
-        self.checkpoint_interval: float | None = None  # LIFELINE_CHECKPOINT_INTERVAL, s between agent-planned saves (none: off)
+        self.checkpoint_interval: float | None = None  # LIFELINE_CHECKPOINT_INTERVAL, s between agent-planned
+        #                                 saves (none: off)
         self.hold_grace = 30.0          # LIFELINE_HOLD_GRACE, s held past a prepare_exit deadline before resuming
-        self.checkpoints_durable: bool | None = None  # LIFELINE_CHECKPOINTS_DURABLE: 1, the trainer's saves outlive any node
-        #                                 (object storage, a shared file system); 0, they stay on the nodes' own
-        #                                 disks; unset, not said (CheckpointManager(durable=...) says it in the script)
+        self.checkpoints_durable: bool | None = None  # LIFELINE_CHECKPOINTS_DURABLE: 1, the trainer's saves
+        #                                 outlive any node (object storage, a shared file system); 0, they stay on the
+        #                                 nodes' own disks; unset, not said (CheckpointManager(durable=...) says it in
+        #                                 the script)
         self.hold_heartbeat = 1.0       # LIFELINE_HOLD_HEARTBEAT, s between liveness collectives while holding
         self.hold_timeout = 600.0       # LIFELINE_HOLD_TIMEOUT, s one liveness collective may take at most
         self.shutdown_timeout = 30.0    # LIFELINE_SHUTDOWN_TIMEOUT (else TORCH_ELASTIC_SHUTDOWN_TIMEOUT), the
         #                                 SIGTERM -> SIGKILL window torchrun gives the workers
-        self.signals: tuple[str, ...] = ("SIGTERM", "SIGUSR1")  # LIFELINE_SIGNALS, comma separated; empty: install no handler
+        self.signals: tuple[str, ...] = ("SIGTERM", "SIGUSR1")  # LIFELINE_SIGNALS, comma separated; empty:
+        #                                 install no handler
         self.signal_exit = True         # LIFELINE_SIGNAL_EXIT=0: keep training after the emergency checkpoint
         self.agree_lead = 0.5           # LIFELINE_AGREE_LEAD, s ahead rank 0 plans a coordinated step
         self.agree_timeout = 60.0       # LIFELINE_AGREE_TIMEOUT, s a rank waits for the others' confirmations

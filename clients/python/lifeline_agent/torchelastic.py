@@ -104,7 +104,8 @@ def supports_event_log_handler() -> bool:
 
 
 def install(sender: BatchSender[str], node: str | None = None, name: str = HANDLER_NAME, chain: str | None = None,
-            forward_all: bool = False, launch: str | None = None) -> tuple[TorchelasticForwarder, TorchelasticForwarder]:
+            forward_all: bool = False,
+            launch: str | None = None) -> tuple[TorchelasticForwarder, TorchelasticForwarder]:
     """Registers the forwarder as ``name`` and as ``dynamic_rendezvous`` (and as ``null`` on a torch whose
     torchrun has no ``--event-log-handler``). ``chain``: the name of a handler the user asked for, still fed;
     ``launch``: the launch id every forwarded line carries."""

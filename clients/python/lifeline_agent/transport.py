@@ -60,7 +60,9 @@ class Http:
             if insecure:
                 ctx.check_hostname = False
                 ctx.verify_mode = ssl.CERT_NONE
-        handlers: list[urllib.request.BaseHandler] = [urllib.request.HTTPSHandler(context=ctx)] if ctx is not None else []
+        handlers: list[urllib.request.BaseHandler] = []
+        if ctx is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=ctx))
         self._opener = urllib.request.build_opener(*handlers)
 
     def url(self, path: str, query: Mapping[str, str] | None = None) -> str:
