@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from ._util import LOG
-from .sender import LIFECYCLE, BatchSender
+from .sender import LIFECYCLE
 
 HANDLER_NAME = "lifeline"
 LAUNCH_FIELD = "lifeline_launch"
@@ -33,10 +33,16 @@ CHATTER = ("keep-alive heartbeat", "has successfully synced its local changes", 
            "updated its keep-alive heartbeat")
 
 
+class LineSink(Protocol):
+    """Where the forwarder puts its lines (a :class:`~lifeline_agent.sender.BatchSender` of NDJSON lines)."""
+
+    def add(self, item: str, lifecycle: bool = ...) -> None: ...
+
+
 class TorchelasticForwarder(logging.Handler):
     """A logging handler for torchelastic's event loggers: one NDJSON line per record to ``sender``."""
 
-    def __init__(self, sender: BatchSender[str], node: str | None = None, forward_all: bool = False,
+    def __init__(self, sender: LineSink, node: str | None = None, forward_all: bool = False,
                  also: Iterable[logging.Handler | None] | None = None, launch: str | None = None) -> None:
         logging.Handler.__init__(self)
         self.sender = sender
@@ -103,7 +109,7 @@ def supports_event_log_handler() -> bool:
         return False
 
 
-def install(sender: BatchSender[str], node: str | None = None, name: str = HANDLER_NAME, chain: str | None = None,
+def install(sender: LineSink, node: str | None = None, name: str = HANDLER_NAME, chain: str | None = None,
             forward_all: bool = False,
             launch: str | None = None) -> tuple[TorchelasticForwarder, TorchelasticForwarder]:
     """Registers the forwarder as ``name`` and as ``dynamic_rendezvous`` (and as ``null`` on a torch whose
