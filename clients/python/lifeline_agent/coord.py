@@ -125,6 +125,58 @@ def merge_saves(requests: Sequence[Wish]) -> tuple[str, bool, list[str], str | N
     return reason, any(r.hold for r in requests), commands, (min(deadlines) if deadlines else None), storage
 
 
+def broadcast_generation(world: int, rank: int, restart_count: int,
+                         launch_tag: str | None) -> tuple[str, int, str | None] | None:
+    """Rank 0's generation (a random number), restart count and launch tag on every rank, in one tiny broadcast over
+    the default process group; None when there is no process group of this worker group's size (or no torch)."""
+    try:
+        import torch
+        import torch.distributed as dist
+    except ImportError:
+        return None
+    if not (dist.is_available() and dist.is_initialized() and dist.get_world_size() == world):
+        return None
+    device = "cpu"
+    if dist.get_backend() == "nccl":
+        device = "cuda:%d" % torch.cuda.current_device()
+    t = torch.tensor([random.SystemRandom().getrandbits(62), restart_count, int(launch_tag, 16) if launch_tag else -1]
+                     if rank == 0 else [0, 0, 0], dtype=torch.int64, device=device)
+    dist.broadcast(t, src=0)
+    launch = int(t[2].item())
+    return "g%x" % int(t[0].item()), int(t[1].item()), "%08x" % launch if launch >= 0 else None
+
+
+class StepRate:
+    """The training thread's recent pace, sampled by the coordination thread: how many steps ahead a plan must be
+    for every rank to learn of it in time."""
+
+    def __init__(self) -> None:
+        self._samples: list[tuple[float, int]] = []   # (time, step), the newest 64
+
+    def sample(self, now: float, step: int) -> None:
+        s = self._samples
+        if s and step < s[-1][1]:
+            del s[:]            # a restore went back in time: measure afresh
+        if not s or step != s[-1][1]:
+            s.append((now, step))
+            if len(s) > 64:
+                del s[:-64]
+
+    def seconds(self) -> float | None:
+        """Recent time per step (EWMA-free: the slope over the recent samples); None when unknown."""
+        s = self._samples
+        if len(s) < 2 or s[-1][1] <= s[0][1]:
+            return None
+        return (s[-1][0] - s[0][0]) / float(s[-1][1] - s[0][1])
+
+    def lead_steps(self, lead_seconds: float, factor: float) -> int:
+        """Steps in ``lead_seconds * factor`` at the recent pace (at least 2; ``4 * factor`` at an unknown pace)."""
+        per_step = self.seconds()
+        if per_step is None or per_step <= 0:
+            return max(2, int(4 * factor))
+        return max(2, int(math.ceil(lead_seconds * factor / per_step)) + 1)
+
+
 class Coordinator:
     """Base: the pending plans of this rank and the training thread's ``attention`` step."""
 
@@ -310,7 +362,7 @@ class StoreCoordinator(Coordinator):
         self._signal_sent = False
         self._sigreq_seen = 0
         self._restart_published = False
-        self._samples: list[tuple[float, int]] = []   # (time, step) for the step-time estimate
+        self._rate = StepRate()
         self._connected = threading.Event()
         self.error: str | None = None
 
@@ -340,29 +392,17 @@ class StoreCoordinator(Coordinator):
         """Training thread, first step: agrees the generation of this worker group (see the module's doc)."""
         if self._established.is_set():
             return
-        gen = None
+        config = self.agent.config
+        agreed = None
         try:
-            import torch
-            import torch.distributed as dist
-        except ImportError:
-            torch = dist = None
-        try:
-            if dist is not None and dist.is_available() and dist.is_initialized() and dist.get_world_size() == self.world:
-                device = "cpu"
-                if dist.get_backend() == "nccl":
-                    device = "cuda:%d" % torch.cuda.current_device()
-                mine = self.agent.config.restart_count
-                tag = self.agent.config.launch_tag
-                t = torch.tensor([random.SystemRandom().getrandbits(62), mine, int(tag, 16) if tag else -1]
-                                 if self.rank == 0 else [0, 0, 0], dtype=torch.int64, device=device)
-                dist.broadcast(t, src=0)
-                gen = "g%x" % int(t[0].item())
-                self._group_restart = int(t[1].item())
-                self._learn_launch("%08x" % int(t[2].item()) if int(t[2].item()) >= 0 else None)
+            agreed = broadcast_generation(self.world, self.rank, config.restart_count, config.launch_tag)
         except Exception as e:  # noqa: BLE001
             LOG.warning("lifeline: could not agree a generation over the process group (%s); using the store "
                         "address", e)
-        if gen is None:
+        if agreed is not None:
+            gen, self._group_restart, launch = agreed
+            self._learn_launch(launch)
+        else:
             gen = "s%s-%s-w%d" % (safe_name(self.host), self.port, self.world)
             if self.rank == 0:
                 self._group_restart = self.agent.config.restart_count
@@ -422,7 +462,7 @@ class StoreCoordinator(Coordinator):
             pass
         while not self._stop.is_set():
             try:
-                self._sample_step()
+                self._rate.sample(self._clock(), self.agent.state.step)
                 if self.rank == 0:
                     self._leader_tick()
                 else:
@@ -435,30 +475,9 @@ class StoreCoordinator(Coordinator):
             self._wake.wait(self.poll)
             self._wake.clear()
 
-    def _sample_step(self) -> None:
-        now = self._clock()
-        step = self.agent.state.step
-        s = self._samples
-        if s and step < s[-1][1]:
-            del s[:]            # a restore went back in time: measure afresh
-        if not s or step != s[-1][1]:
-            s.append((now, step))
-            if len(s) > 64:
-                del s[:-64]
-
     def step_seconds(self) -> float | None:
-        """Recent time per step (EWMA-free: the slope over the recent samples); None when unknown."""
-        s = self._samples
-        if len(s) < 2 or s[-1][1] <= s[0][1]:
-            return None
-        return (s[-1][0] - s[0][0]) / float(s[-1][1] - s[0][1])
-
-    def _lead_steps(self) -> int:
-        per_step = self.step_seconds()
-        lead = self.lead_seconds * self._lead_factor
-        if per_step is None or per_step <= 0:
-            return max(2, int(4 * self._lead_factor))
-        return max(2, int(math.ceil(lead / per_step)) + 1)
+        """Recent time per step; None when unknown."""
+        return self._rate.seconds()
 
     # ---------------------------------------------------------------- rank 0
     def _leader_tick(self) -> None:
@@ -488,7 +507,7 @@ class StoreCoordinator(Coordinator):
             else:
                 r = self._requests.pop(0)
                 req_plan = (r.kind, r.reason, r.hold, r.command_ids, r.deadline, r.checkpoint_id, r.uri, r.storage)
-            step = self.agent.state.step + self._lead_steps()
+            step = self.agent.state.step + self._rate.lead_steps(self.lead_seconds, self._lead_factor)
             plan = Plan(self._seq, step, *req_plan)
             self._seq += 1
             self._inflight = plan
