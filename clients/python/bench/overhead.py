@@ -11,6 +11,8 @@
 Standard library only: ``python3 bench/overhead.py [--runs 7 --calls 200000 --steps 200 --step-ms 50]``.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
@@ -19,21 +21,23 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from lifeline_agent.agent import Agent, NoopAgent  # noqa: E402
 from lifeline_agent.config import Config  # noqa: E402
 from lifeline_agent.sender import TELEMETRY, BatchSender, encode_cloudevents  # noqa: E402
+from lifeline_agent.transport import Http  # noqa: E402
 
 
 class _Accept(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, *a):
+    def log_message(self, *a: Any) -> None:
         pass
 
-    def _answer(self, status, body):
+    def _answer(self, status: int, body: Any) -> None:
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -41,41 +45,41 @@ class _Accept(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_POST(self):
+    def do_POST(self) -> None:
         n = int(self.headers.get("Content-Length") or 0)
         self.rfile.read(n)
         self._answer(200, {"accepted": 1, "duplicates": 0, "rejected": 0})
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         time.sleep(0.5)
         self._answer(200, [])
 
 
-class _Store(object):
-    def __init__(self):
-        self.d = {}
+class _Store:
+    def __init__(self) -> None:
+        self.d: dict[str, bytes] = {}
         self.lock = threading.Lock()
 
-    def add(self, k, n):
+    def add(self, k: str, n: int) -> int:
         with self.lock:
             v = int(self.d.get(k, b"0")) + n
             self.d[k] = str(v).encode()
             return v
 
-    def set(self, k, v):
+    def set(self, k: str, v: str | bytes) -> None:
         with self.lock:
-            self.d[k] = v
+            self.d[k] = v.encode() if isinstance(v, str) else v
 
-    def get(self, k):
+    def get(self, k: str) -> bytes:
         with self.lock:
             return self.d[k]
 
-    def check(self, ks):
+    def check(self, ks: list[str]) -> bool:
         with self.lock:
             return all(k in self.d for k in ks)
 
 
-def median_us(fn, calls, runs):
+def median_us(fn: Callable[[int], None], calls: int, runs: int) -> float:
     per = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -84,7 +88,7 @@ def median_us(fn, calls, runs):
     return round(statistics.median(per), 3)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--calls", type=int, default=200000)
@@ -107,23 +111,23 @@ def main(argv=None):
                                      LIFELINE_COMMANDS="0")), install_signals=False, store=_Store())
     two.step(0)     # agrees the key generation once (no process group here: falls back to the store address)
 
-    def steps(agent):
-        def run(n):
+    def steps(agent: Agent | NoopAgent) -> Callable[[int], None]:
+        def run(n: int) -> None:
             s = agent.step
             for i in range(n):
                 s(i, 32)
         return run
 
-    def queries(n):
+    def queries(n: int) -> None:
         for _ in range(n):
             one.checkpoint_requested()
             one.should_exit()
 
     event = one.events.progress("bench", 1, 1.0)
-    queue_only = BatchSender(None, "/api/v1/events", "application/cloudevents-batch+json", encode_cloudevents,
+    queue_only = BatchSender(Http(url, None), "/api/v1/events", "application/cloudevents-batch+json", encode_cloudevents,
                              capacity=10 ** 7)   # not started: measures the append alone
 
-    def adds(n):
+    def adds(n: int) -> None:
         add = queue_only.add
         for _ in range(n):
             add(event, TELEMETRY)
@@ -136,7 +140,7 @@ def main(argv=None):
         "sender_add_one_event": median_us(adds, a.calls // 10, a.runs),
     }
 
-    def loop(agent):
+    def loop(agent: Agent | None) -> float:
         dt = a.step_ms / 1000.0
         t0 = time.perf_counter()
         for i in range(1, a.steps + 1):

@@ -19,7 +19,10 @@ Without LIFELINE_URL (or LIFELINE_JOB) :func:`init` returns a no-op agent, after
 torch is imported lazily where it is needed.
 """
 
+from __future__ import annotations
+
 import threading
+from typing import Any
 
 from ._util import LOG, configure_logging
 from .agent import Agent, NoopAgent, PeerLostError, Task
@@ -29,10 +32,10 @@ __all__ = ["init", "get", "shutdown", "Agent", "NoopAgent", "Task", "PeerLostErr
 __version__ = "0.1.0"
 
 _lock = threading.Lock()
-_agent = None
+_agent: Agent | NoopAgent | None = None
 
 
-def init(config=None, **overrides):
+def init(config: Config | None = None, **overrides: Any) -> Agent | NoopAgent:
     """The process's agent, created on the first call (later calls return the same one). ``overrides`` set
     :class:`Config` attributes, for example ``init(progress_interval=10)``."""
     global _agent
@@ -52,12 +55,12 @@ def init(config=None, **overrides):
         return _agent
 
 
-def get():
+def get() -> Agent | NoopAgent:
     """The process's agent (initialised from the environment when :func:`init` was not called yet)."""
     return _agent if _agent is not None else init()
 
 
-def shutdown(timeout=None):
+def shutdown(timeout: float | None = None) -> bool:
     """Flushes and stops the agent (also done at exit)."""
     global _agent
     with _lock:

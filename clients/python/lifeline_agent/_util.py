@@ -1,27 +1,41 @@
-"""Small helpers shared by the agent's modules: time stamps, names, rate-limited logging."""
+"""Small helpers shared by the agent's modules: time stamps, names, rate-limited logging, callbacks."""
 
+from __future__ import annotations
+
+import collections
 import datetime as _dt
 import hashlib
 import logging
 import re
 import threading
 import time
+from typing import Any, Callable, Mapping, TypeVar, overload
 
 LOG = logging.getLogger("lifeline_agent")
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_ID = 256
 
+#: The environment as the settings read it (``os.environ`` or a plain dict in tests).
+Env = Mapping[str, str]
+#: A function registered with :meth:`Callbacks.add`: called with one argument, its result ignored.
+Callback = Callable[[Any], object]
+#: The type of the callback given: :meth:`Callbacks.add` returns it, so it works as a decorator.
+CallbackT = TypeVar("CallbackT", bound=Callback)
 
-def configure_logging(env=None):
+_logging_configured = False
+
+
+def configure_logging(env: Env | None = None) -> None:
     """LIFELINE_LOG_LEVEL (DEBUG, INFO, WARNING...): the agent's log lines go to stderr at that level. Without it
     the agent only logs warnings, through Python's last-resort handler (or the application's logging setup)."""
+    global _logging_configured
     import os
     env = os.environ if env is None else env
     level = (env.get("LIFELINE_LOG_LEVEL") or "").strip().upper()
-    if not level or getattr(configure_logging, "_done", False):
+    if not level or _logging_configured:
         return
-    configure_logging._done = True
+    _logging_configured = True
     h = logging.StreamHandler()
     h.setFormatter(logging.Formatter("%(asctime)s %(levelname)s [lifeline_agent pid %(process)d] %(message)s"))
     LOG.addHandler(h)
@@ -29,11 +43,11 @@ def configure_logging(env=None):
     LOG.propagate = False
 
 
-def utc_now():
+def utc_now() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc)
 
 
-def rfc3339(t=None):
+def rfc3339(t: int | float | _dt.datetime | None = None) -> str:
     """An RFC 3339 UTC time stamp with milliseconds, e.g. ``2026-03-01T10:00:00.250Z``."""
     if t is None:
         t = utc_now()
@@ -44,7 +58,7 @@ def rfc3339(t=None):
     return t.astimezone(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def parse_rfc3339(text):
+def parse_rfc3339(text: object) -> _dt.datetime | None:
     """Parses an RFC 3339 time stamp (``Z`` or an offset, any fraction) to an aware datetime; None when unreadable."""
     if not text or not isinstance(text, str):
         return None
@@ -65,13 +79,13 @@ def parse_rfc3339(text):
     return t
 
 
-def safe_name(text, default="x"):
+def safe_name(text: object, default: str = "x") -> str:
     """Letters, digits, '.', '_' and '-' only: usable in file names and event ids."""
     s = _UNSAFE.sub("-", str(text or "")).strip("-.")
     return s or default
 
 
-def bounded_id(text):
+def bounded_id(text: str) -> str:
     """Event ids are at most 256 characters: a longer one keeps its head and ends with a hash of the whole."""
     if len(text) <= MAX_ID:
         return text
@@ -79,7 +93,7 @@ def bounded_id(text):
     return text[: MAX_ID - 17] + "~" + digest
 
 
-def env_float(env, name, default, minimum=None):
+def env_float(env: Env, name: str, default: float, minimum: float | None = None) -> float:
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -94,7 +108,7 @@ def env_float(env, name, default, minimum=None):
     return v
 
 
-def env_int(env, name, default, minimum=None):
+def env_int(env: Env, name: str, default: int, minimum: int | None = None) -> int:
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -109,7 +123,16 @@ def env_int(env, name, default, minimum=None):
     return v
 
 
-def env_bool(env, name, default):
+@overload
+def env_bool(env: Env, name: str, default: bool) -> bool: ...
+
+
+@overload
+def env_bool(env: Env, name: str, default: None) -> bool | None: ...
+
+
+def env_bool(env: Env, name: str, default: bool | None) -> bool | None:
+    """The variable as a flag (``0``, ``false``, ``no``, ``off``: False), ``default`` when unset or empty."""
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -119,17 +142,18 @@ def env_bool(env, name, default):
 class RateLimitedLog:
     """Logs at most ``burst`` messages per ``period`` seconds and then one summary of what it left out."""
 
-    def __init__(self, logger=LOG, burst=10, period=60.0, clock=time.monotonic):
+    def __init__(self, logger: logging.Logger = LOG, burst: int = 10, period: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._log = logger
         self._burst = burst
         self._period = period
         self._clock = clock
         self._lock = threading.Lock()
-        self._window_start = None
+        self._window_start: float | None = None
         self._count = 0
         self._suppressed = 0
 
-    def __call__(self, level, msg, *args):
+    def __call__(self, level: int, msg: str, *args: object) -> None:
         with self._lock:
             now = self._clock()
             if self._window_start is None or now - self._window_start >= self._period:
@@ -144,3 +168,22 @@ class RateLimitedLog:
                 return
             self._count += 1
         self._log.log(level, msg, *args)
+
+
+class Callbacks:
+    """Functions registered by name and called with one argument; one that fails is logged and the others still
+    run (a trainer's callback must not break the agent)."""
+
+    def __init__(self) -> None:
+        self._by_name: collections.defaultdict[str, list[Callback]] = collections.defaultdict(list)
+
+    def add(self, what: str, callback: CallbackT) -> CallbackT:
+        self._by_name[what].append(callback)
+        return callback
+
+    def fire(self, what: str, arg: object) -> None:
+        for cb in list(self._by_name.get(what, ())):
+            try:
+                cb(arg)
+            except Exception:  # noqa: BLE001
+                LOG.exception("lifeline: %s callback failed", what)

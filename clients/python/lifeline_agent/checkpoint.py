@@ -20,244 +20,45 @@ blockingSeconds, uri ``file://...``, checksum, worldSize, shards, ``durable`` as
 holding a copy of a checkpoint on the nodes' own disks) or ``failed``; ``verified`` (read back, checksum compared:
 ``ok`` true or false); ``trainer.restored`` on every restore.
 
-torch is imported only by the functions that need it.
+torch is imported only by the functions that need it. :class:`CheckpointManager` is the API; its parts are the
+directory on disk (:mod:`~lifeline_agent.checkpoint_files`), the saves (:mod:`~lifeline_agent.checkpoint_save`), the
+restores (:mod:`~lifeline_agent.checkpoint_restore`), what a checkpoint holds (:mod:`~lifeline_agent.checkpoint_state`)
+and the collectives between the nodes (:mod:`~lifeline_agent.collectives`).
 """
 
-import ctypes
-import hashlib
-import io
-import json
+from __future__ import annotations
+
 import os
 import random
-import shutil
 import socket
-import threading
-import time
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Mapping, Sized
 
-from ._util import LOG, rfc3339, safe_name
+from ._util import LOG
+from .checkpoint_files import (FORMAT_DCP, FORMAT_TORCH, MANIFEST, STATE_FILE, CheckpointDirectory,
+                               atomic_write_bytes, fsync_dir, path_of_uri, sha256_file)
+from .checkpoint_restore import CheckpointRestorer
+from .checkpoint_save import CheckpointSaver
+from .checkpoint_state import CheckpointInfo, Manifest, Restored, Stateful, rng_state, set_rng_state
+from .collectives import all_gather_json, broadcast_bytes
 
-MANIFEST = "manifest.json"
-STATE_FILE = "state.pt"
-FORMAT_TORCH = "torch"
-FORMAT_DCP = "dcp"
-_CHUNK = 1 << 20
+if TYPE_CHECKING:
+    from .agent import Agent, NoopAgent
 
-
-# ---------------------------------------------------------------------- files
-def fsync_dir(path):
-    """fsync a directory so a rename in it is durable (a no-op where directories cannot be opened)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while True:
-            b = f.read(_CHUNK)
-            if not b:
-                break
-            h.update(b)
-    return h.hexdigest()
-
-
-def atomic_write_bytes(path, data):
-    """Writes ``data`` to ``path`` atomically: a temporary file in the same directory, fsync, rename, fsync dir."""
-    d = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(d, ".tmp-%s-%d-%d" % (os.path.basename(path), os.getpid(), threading.get_ident()))
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fsync_dir(d)
-
-
-class _HashingWriter(object):
-    """A file wrapper that hashes and counts what is written through it (torch.save needs write and flush)."""
-
-    def __init__(self, f):
-        self._f = f
-        self.sha = hashlib.sha256()
-        self.bytes = 0
-
-    def write(self, b):
-        self.sha.update(b)
-        self.bytes += len(b)
-        return self._f.write(b)
-
-    def flush(self):
-        self._f.flush()
-
-
-def _combined_checksum(files):
-    lines = "".join("%s %s\n" % (name, files[name]["sha256"]) for name in sorted(files))
-    return "sha256:" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
-
-
-def _manifest_checksum(files, fmt):
-    if fmt == FORMAT_TORCH and list(files) == [STATE_FILE]:
-        return "sha256:" + files[STATE_FILE]["sha256"]
-    return _combined_checksum(files)
-
-
-# ---------------------------------------------------------------------- collectives
-# torch's object collectives (all_gather_object, broadcast_object_list) need numpy; these move bytes through plain
-# uint8 tensors, on the device the process group's backend wants.
-def _device(torch, dist):
-    try:
-        if dist.get_backend() == "nccl":
-            return "cuda:%d" % torch.cuda.current_device()
-    except Exception:  # noqa: BLE001
-        pass
-    return "cpu"
-
-
-def _to_tensor(torch, data, size, device):
-    t = torch.zeros(size, dtype=torch.uint8)
-    if data:
-        t[:len(data)] = torch.frombuffer(bytearray(data), dtype=torch.uint8)
-    return t.to(device)
-
-
-def _to_bytes(t, size):
-    t = t[:size].cpu().contiguous()
-    return ctypes.string_at(t.data_ptr(), size) if size else b""
-
-
-def all_gather_json(dist, obj):
-    """Every rank's ``obj`` (JSON-encodable), in rank order."""
-    import torch
-    device = _device(torch, dist)
-    data = json.dumps(obj).encode("utf-8")
-    sizes = [torch.zeros(1, dtype=torch.int64, device=device) for _ in range(dist.get_world_size())]
-    dist.all_gather(sizes, torch.tensor([len(data)], dtype=torch.int64, device=device))
-    sizes = [int(x.item()) for x in sizes]
-    width = max(sizes)
-    bufs = [torch.zeros(width, dtype=torch.uint8, device=device) for _ in sizes]
-    dist.all_gather(bufs, _to_tensor(torch, data, width, device))
-    return [json.loads(_to_bytes(b, n).decode("utf-8")) for b, n in zip(bufs, sizes)]
-
-
-def broadcast_bytes(dist, data, src):
-    """``data`` of rank ``src`` on every rank."""
-    import torch
-    device = _device(torch, dist)
-    n = torch.tensor([len(data) if dist.get_rank() == src else 0], dtype=torch.int64, device=device)
-    dist.broadcast(n, src=src)
-    size = int(n.item())
-    buf = _to_tensor(torch, data if dist.get_rank() == src else None, size, device)
-    dist.broadcast(buf, src=src)
-    return data if dist.get_rank() == src else _to_bytes(buf, size)
-
-
-# ---------------------------------------------------------------------- results
-class CheckpointInfo(object):
-    """A save's outcome. ``written`` is False on ranks that do not write (all but rank 0 for torch.save)."""
-
-    def __init__(self, checkpoint_id, step, path=None, uri=None, bytes_=None, checksum=None, world_size=None,
-                 shards=None, duration=None, blocking=None, written=True, reason=None, replicas=None):
-        self.checkpoint_id = checkpoint_id
-        self.step = step
-        self.path = path
-        self.uri = uri
-        self.bytes = bytes_
-        self.checksum = checksum
-        self.world_size = world_size
-        self.shards = shards
-        self.duration = duration
-        self.blocking = blocking
-        self.written = written
-        self.reason = reason
-        self.replicas = replicas     # the nodes holding a copy, for a checkpoint on the nodes' own disks
-
-    def __repr__(self):
-        return "CheckpointInfo(%s step=%s %s)" % (self.checkpoint_id, self.step, "written" if self.written else "-")
-
-
-class Restored(object):
-    """What a restore brought back: the step to resume after, and everything the loop needs for a new world size."""
-
-    def __init__(self, checkpoint_id, step, world_size, path, state, manifest):
-        self.checkpoint_id = checkpoint_id
-        self.step = step
-        self.world_size = world_size           # the world size when it was saved
-        self.path = path
-        self.state = state                     # the whole loaded dict (torch format)
-        self.manifest = manifest
-        self.sampler = state.get("sampler") if isinstance(state, dict) else None
-        self.extra = state.get("extra") if isinstance(state, dict) else None
-        self.samples_seen = state.get("samples_seen") if isinstance(state, dict) else None
-
-    def __repr__(self):
-        return "Restored(%s step=%s world=%s)" % (self.checkpoint_id, self.step, self.world_size)
-
-
-# ---------------------------------------------------------------------- RNG
-def rng_state():
-    """Python's, torch's (and CUDA's, numpy's when present) random number generator states."""
-    s = {"python": random.getstate()}
-    try:
-        import torch
-        s["torch"] = torch.get_rng_state()
-        if torch.cuda.is_available():
-            s["cuda"] = torch.cuda.get_rng_state_all()
-    except Exception:  # noqa: BLE001
-        pass
-    try:
-        import numpy  # noqa: F401
-        s["numpy"] = numpy.random.get_state()
-    except Exception:  # noqa: BLE001
-        pass
-    return s
-
-
-def set_rng_state(s, rank=0, saved_rank=0):
-    """Restores the generators. A rank other than the one that saved them derives its own streams from them, so
-    ranks do not draw the same numbers (dropout masks and the like)."""
-    if not s:
-        return
-    derive = rank != saved_rank
-    if "python" in s:
-        random.setstate(s["python"])
-        if derive:
-            random.seed("%r/%d" % (random.random(), rank))
-    try:
-        import torch
-        if "torch" in s:
-            torch.set_rng_state(s["torch"])
-            if derive:
-                torch.manual_seed(int(torch.randint(0, 2 ** 62, (1,)).item()) + 7919 * rank)
-        if "cuda" in s and torch.cuda.is_available() and len(s["cuda"]) == torch.cuda.device_count():
-            torch.cuda.set_rng_state_all(s["cuda"])
-    except Exception as e:  # noqa: BLE001
-        LOG.warning("lifeline: torch RNG state not restored: %s", e)
-    if "numpy" in s:
-        try:
-            import numpy
-            numpy.random.set_state(s["numpy"])
-            if derive:
-                numpy.random.seed((numpy.random.randint(0, 2 ** 31) + 7919 * rank) % (2 ** 32))
-        except Exception:  # noqa: BLE001
-            pass
+# What this module offered before its parts moved out, still importable from here.
+__all__ = ["CheckpointManager", "CheckpointInfo", "Restored", "ElasticDistributedSampler", "scaled_lr", "elastic_lr",
+           "set_lr", "rng_state", "set_rng_state", "atomic_write_bytes", "fsync_dir", "sha256_file",
+           "all_gather_json", "broadcast_bytes", "MANIFEST", "STATE_FILE", "FORMAT_TORCH", "FORMAT_DCP", "Manifest",
+           "Stateful"]
 
 
 # ---------------------------------------------------------------------- elastic helpers
-def scaled_lr(base_lr, world_size, reference_world_size=1):
+def scaled_lr(base_lr: float, world_size: int, reference_world_size: int = 1) -> float:
     """The linear scaling rule: the learning rate grows with the global batch, i.e. with the world size."""
     return base_lr * float(world_size) / float(max(1, reference_world_size))
 
 
-def elastic_lr(base_lr, world_size, step, reference_world_size=1, previous_world_size=None, change_step=None,
-               warmup_steps=0):
+def elastic_lr(base_lr: float, world_size: int, step: int | None, reference_world_size: int = 1,
+               previous_world_size: int | None = None, change_step: int | None = None, warmup_steps: int = 0) -> float:
     """The learning rate at ``step``: :func:`scaled_lr` for ``world_size``; after a restore at another world
     size (``previous_world_size`` at ``change_step``), moving linearly from the old scaled rate to the new one over
     ``warmup_steps`` steps (warm-up, as the linear scaling rule recommends)."""
@@ -270,12 +71,12 @@ def elastic_lr(base_lr, world_size, step, reference_world_size=1, previous_world
     return target
 
 
-def set_lr(optimizer, lr):
+def set_lr(optimizer: Any, lr: float) -> None:
     for g in optimizer.param_groups:
         g["lr"] = lr
 
 
-class ElasticDistributedSampler(object):
+class ElasticDistributedSampler:
     """A DistributedSampler whose position survives a change of world size.
 
     Each epoch is a seeded permutation of the dataset's indices. The position is the number of samples of the
@@ -288,7 +89,8 @@ class ElasticDistributedSampler(object):
     Standard library only; it works as the ``sampler`` of a ``torch.utils.data.DataLoader``.
     """
 
-    def __init__(self, dataset, num_replicas=1, rank=0, shuffle=True, seed=0):
+    def __init__(self, dataset: int | Sized, num_replicas: int = 1, rank: int = 0, shuffle: bool = True,
+                 seed: int = 0) -> None:
         self.n = dataset if isinstance(dataset, int) else len(dataset)
         self.num_replicas = max(1, int(num_replicas))
         self.rank = int(rank)
@@ -299,32 +101,32 @@ class ElasticDistributedSampler(object):
         self.epoch = 0
         self.start = 0
 
-    def _order(self):
+    def _order(self) -> list[int]:
         idx = list(range(self.n))
         if self.shuffle:
             random.Random(self.seed * 1000003 + self.epoch).shuffle(idx)
         return idx
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         rest = self._order()[self.start:]
         per = len(rest) // self.num_replicas
         return iter(rest[self.rank:per * self.num_replicas:self.num_replicas])
 
-    def __len__(self):
+    def __len__(self) -> int:
         return max(0, self.n - self.start) // self.num_replicas
 
-    def set_epoch(self, epoch):
+    def set_epoch(self, epoch: int) -> None:
         self.epoch = int(epoch)
         self.start = 0
 
-    def advance(self, samples):
+    def advance(self, samples: int) -> None:
         """The whole job consumed ``samples`` more samples of this epoch (one step: the global batch)."""
         self.start = min(self.n, self.start + int(samples))
 
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         return {"epoch": self.epoch, "start": self.start, "seed": self.seed, "shuffle": self.shuffle, "n": self.n}
 
-    def load_state_dict(self, state):
+    def load_state_dict(self, state: Mapping[str, Any] | None) -> None:
         if not state:
             return
         if state.get("n", self.n) != self.n:
@@ -335,20 +137,8 @@ class ElasticDistributedSampler(object):
         self.shuffle = state.get("shuffle", self.shuffle)
 
 
-def _unwrap(model):
-    return getattr(model, "module", model)
-
-
-def _sd(obj):
-    if obj is None:
-        return None
-    if isinstance(obj, dict):
-        return obj
-    return obj.state_dict()
-
-
 # ---------------------------------------------------------------------- the manager
-class CheckpointManager(object):
+class CheckpointManager:
     """Saves and restores checkpoints in ``directory`` and reports them through ``agent``.
 
     ``keep``: checkpoints kept (the newest ``keep`` intact ones; older ones are deleted after a save).
@@ -363,8 +153,10 @@ class CheckpointManager(object):
     said). Lifeline counts a checkpoint as protection against losing a node by it.
     """
 
-    def __init__(self, directory, agent=None, keep=3, verify="async", format=FORMAT_TORCH, async_write=False,
-                 rank=None, world_size=None, before_write=None, durable=None):
+    def __init__(self, directory: str | os.PathLike[str], agent: Agent | NoopAgent | None = None, keep: int = 3,
+                 verify: str = "async", format: str = FORMAT_TORCH, async_write: bool = False, rank: int | None = None,
+                 world_size: int | None = None, before_write: Callable[[int, str], object] | None = None,
+                 durable: bool | None = None) -> None:
         if agent is None:
             import lifeline_agent
             agent = lifeline_agent.get()
@@ -389,24 +181,23 @@ class CheckpointManager(object):
         self.durable = durable if durable is not None else getattr(cfg, "checkpoints_durable", None)
         if self.durable is not None:
             self.durable = bool(self.durable)
-        self._shared_with = set()    # nodes seen writing the same checkpoint into this directory
-        self._verified = {}          # path -> (mtime of the manifest, ok, checksum)
-        self._lock = threading.Lock()
-        self._background = []
+        self.files = CheckpointDirectory(self.directory, self.node, self.rank, self.world_size, self.format, cfg,
+                                         self._report_verified)
+        self._saver = CheckpointSaver(self)
+        self._restorer = CheckpointRestorer(self)
         self._saved_any = False
         self._restored_once = False
         self._branch = 0             # restores after the first one (rolled back): ids stay unique
-        self._dcp_objects = (None, None)
         agent.set_restore_check(self.can_restore)
         if hasattr(agent, "set_storage_check"):
             agent.set_storage_check(self.survives_a_node)
 
     # ------------------------------------------------------------------ naming
     @property
-    def reports(self):
+    def reports(self) -> bool:
         return self.rank == 0
 
-    def checkpoint_id(self, step):
+    def checkpoint_id(self, step: int) -> str:
         """``step-<n>-<run>-<launch>-r<restart>`` (rank 0's launch and restart count, the same on every rank; see
         :meth:`Agent.checkpoint_name`), ``-b<k>`` after the k-th restore that went back in time within one process."""
         cid = self.agent.checkpoint_name(step)
@@ -414,15 +205,15 @@ class CheckpointManager(object):
             cid += "-b%d" % self._branch
         return cid
 
-    def path_of(self, checkpoint_id):
-        return os.path.join(self.directory, safe_name(checkpoint_id))
+    def path_of(self, checkpoint_id: str) -> str:
+        return self.files.path_of(checkpoint_id)
 
     # ------------------------------------------------------------------ where the copies are
-    def nodes(self):
+    def nodes(self) -> int:
         """Nodes of the job as torchrun started it (every node runs the same number of ranks)."""
         return max(1, -(-self.world_size // self.local_world_size))
 
-    def survives_a_node(self):
+    def survives_a_node(self) -> tuple[bool, str | None]:
         """(True, None) when a save made now outlives the loss of any one node, else (False, why): the agent answers
         Lifeline's commands that ask for such a save with it."""
         if self.durable:
@@ -437,7 +228,7 @@ class CheckpointManager(object):
                        "that outlives the node (CheckpointManager(directory, durable=True), or "
                        "LIFELINE_CHECKPOINTS_DURABLE=1)" % self.directory)
 
-    def _on_every_node(self, reason):
+    def on_every_node(self, reason: str) -> bool:
         """Whether this save goes to every node (each keeps its own copy) rather than to rank 0's directory alone."""
         if self.format != FORMAT_TORCH or self.durable:
             return False
@@ -446,7 +237,7 @@ class CheckpointManager(object):
         # Not said: the saves that must outlive a node (before an exit, or as Lifeline asks) go to every node.
         return reason in ("prepare_exit", "signal") or self.agent.task_storage() == "durable"
 
-    def _node_group(self):
+    def node_group(self) -> Any:
         """torch.distributed when the ranks span several nodes and a process group is up, else None."""
         if self.nodes() <= 1:
             return None
@@ -458,399 +249,51 @@ class CheckpointManager(object):
             return None
         return dist
 
-    def _keeps_copy(self):
+    def keeps_copy(self) -> bool:
         """Whether this rank looks after a copy in its own directory (writes, verifies and prunes it)."""
         return self.rank == 0 or (self.local_rank == 0 and not self.durable and self.format == FORMAT_TORCH)
 
-    def _emit(self, event):
+    def _report_verified(self, checkpoint_id: str, ok: bool, checksum: str | None) -> None:
         if self.reports:
-            self.agent.emit(event)
+            self.agent.emit(self.agent.events.checkpoint_verified(checkpoint_id, ok, checksum=checksum))
 
     # ------------------------------------------------------------------ saving
-    def save(self, step, model=None, optimizer=None, scheduler=None, sampler=None, extra=None, samples_seen=None,
-             state=None, reason="periodic", rng=True):
+    def save(self, step: int, model: Stateful = None, optimizer: Stateful = None, scheduler: Stateful = None,
+             sampler: Stateful = None, extra: Any = None, samples_seen: int | None = None,
+             state: dict[str, Any] | None = None, reason: str = "periodic", rng: bool = True) -> CheckpointInfo:
         """Saves a checkpoint of ``step`` (the number of steps done). torch format: every rank may call it, rank 0
         writes. dcp format: every rank must call it, with ``state`` (or model/optimizer) to shard. Returns a
         :class:`CheckpointInfo`; raises when the save failed (after reporting trainer.checkpoint.failed)."""
         cid = self.checkpoint_id(step)
         self._saved_any = True
-        self.agent.note_saving(cid, step)
-        if self._on_every_node(reason):
-            return self._save_on_every_node(cid, step, reason, model, optimizer, scheduler, sampler, extra,
-                                            samples_seen, rng)
-        writes = self.format == FORMAT_DCP or self.rank == 0
-        if not writes:
-            self.agent.note_checkpoint(cid, step, ok=True)
-            return CheckpointInfo(cid, step, path=self.path_of(cid), written=False, world_size=self.world_size,
-                                  reason=reason)
-        t0 = time.monotonic()
-        async_ = self.async_write and reason == "periodic" and self.format == FORMAT_TORCH
-        self._emit(self.agent.events.checkpoint_started(cid, step, async_=async_, reason=reason))
-        try:
-            if self.before_write is not None:
-                self.before_write(step, reason)
-            payload = self._payload(step, model, optimizer, scheduler, sampler, extra, samples_seen, rng)
-            if async_:
-                buf = io.BytesIO()
-                import torch
-                torch.save(payload, buf)
-                data = buf.getvalue()
-                blocking = time.monotonic() - t0
-                t = threading.Thread(target=self._finish_async, args=(cid, step, data, t0, blocking, reason),
-                                     name="lifeline-checkpoint-write", daemon=True)
-                self._background.append(t)
-                t.start()
-                return CheckpointInfo(cid, step, path=self.path_of(cid), world_size=self.world_size,
-                                      blocking=blocking, reason=reason)
-            info = self._write(cid, step, payload, state, t0, reason)
-        except BaseException as e:
-            self._failed(cid, step, e)
-            raise
-        info.blocking = info.duration
-        self._completed(info, async_=False)
-        return info
+        return self._saver.save(cid, step, model, optimizer, scheduler, sampler, extra, samples_seen, state, reason,
+                                rng)
 
-    def _save_on_every_node(self, cid, step, reason, model, optimizer, scheduler, sampler, extra, samples_seen,
-                            rng):
-        """The local rank 0 of every node writes a copy to its own directory; the nodes' outcomes are gathered (a
-        collective: every rank calls save) and rank 0 reports the checkpoint with the nodes that hold it."""
-        writes = self.local_rank == 0
-        t0 = time.monotonic()
-        info, error = None, None
-        if writes:
-            self._emit(self.agent.events.checkpoint_started(cid, step, async_=False, reason=reason))
-            try:
-                if self.before_write is not None:
-                    self.before_write(step, reason)
-                payload = self._payload(step, model, optimizer, scheduler, sampler, extra, samples_seen, rng)
-                info = self._write(cid, step, payload, None, t0, reason)
-            except BaseException as e:  # noqa: BLE001 - every rank must reach the gather below first
-                error = e
-        outcomes = [(self.node, info is not None, None if error is None else "%s: %s" % (type(error).__name__, error))
-                    ] if writes else []
-        dist = self._node_group()
-        if dist is not None:
-            try:
-                gathered = all_gather_json(dist, outcomes[0] if outcomes else None)
-                outcomes = [tuple(o) for o in gathered if o is not None]
-            except Exception as e:  # noqa: BLE001 - a node went away: count what this rank knows
-                LOG.warning("lifeline: could not learn which nodes hold checkpoint %s (%s); counting this node's copy "
-                            "only", cid, str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
-        held = sorted({n for n, ok, _ in outcomes if ok})
-        for n, ok, why in outcomes:
-            if not ok and n != self.node:
-                LOG.warning("lifeline: node %s could not keep its copy of checkpoint %s: %s", n, cid, why)
-        if not writes:
-            self.agent.note_checkpoint(cid, step, ok=bool(held))
-            return CheckpointInfo(cid, step, path=self.path_of(cid), written=False, world_size=self.world_size,
-                                  reason=reason, replicas=held)
-        if error is not None:
-            if self.reports:
-                self._failed(cid, step, error)
-                raise error
-            # Another node's copy is the checkpoint; this one's loss is logged and training goes on.
-            LOG.warning("lifeline: this node's copy of checkpoint %s failed: %s", cid, error)
-            self.agent.note_checkpoint(cid, step, ok=bool(held))
-            return CheckpointInfo(cid, step, path=self.path_of(cid), written=False, world_size=self.world_size,
-                                  reason=reason, replicas=held)
-        info.blocking = info.duration = time.monotonic() - t0
-        info.replicas = held or [self.node]
-        self._completed(info, async_=False)
-        return info
-
-    def _finish_async(self, cid, step, data, t0, blocking, reason):
-        try:
-            info = self._write(cid, step, data, None, t0, reason)
-        except BaseException as e:  # noqa: BLE001
-            self._failed(cid, step, e)
-            return
-        info.blocking = blocking
-        self._completed(info, async_=True)
-
-    def _failed(self, cid, step, e):
-        LOG.warning("lifeline: checkpoint %s (step %s) failed: %s", cid, step, e)
-        text = "%s: %s" % (type(e).__name__, e) if not isinstance(e, KeyboardInterrupt) else "interrupted"
-        self._emit(self.agent.events.checkpoint_failed(cid, step, text))
-        self.agent.note_checkpoint(cid, step, ok=False)
-
-    def _completed(self, info, async_):
-        replicas = info.replicas
-        if replicas is None and not self.durable and self.format == FORMAT_TORCH:
-            replicas = [self.node]     # rank 0's directory alone: on this node's disk unless said otherwise
-        self._emit(self.agent.events.checkpoint_completed(
-            info.checkpoint_id, info.step, info.duration, info.blocking, bytes_=info.bytes, uri=info.uri,
-            checksum=info.checksum, shards=info.shards, async_=async_, world_size=info.world_size,
-            durable=self.durable, replicas=replicas))
-        self.agent.note_checkpoint(info.checkpoint_id, info.step, ok=True)
-        LOG.info("lifeline: checkpoint %s saved (%s bytes, %.2f s)", info.checkpoint_id, info.bytes, info.duration)
-        if self._keeps_copy():
-            if self.verify_mode == "sync":
-                self.verify(info.checkpoint_id)
-                self.prune()
-            elif self.verify_mode == "async":
-                t = threading.Thread(target=self._verify_and_prune, args=(info.checkpoint_id,),
-                                     name="lifeline-checkpoint-verify", daemon=True)
-                self._background.append(t)
-                t.start()
-            else:
-                self.prune()
-
-    def _verify_and_prune(self, cid):
-        try:
-            self.verify(cid)
-            self.prune()
-        except Exception:  # noqa: BLE001
-            LOG.exception("lifeline: verifying %s failed", cid)
-
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> bool:
         """Waits for background writes and verifications."""
-        end = None if timeout is None else time.monotonic() + timeout
-        for t in list(self._background):
-            t.join(None if end is None else max(0.0, end - time.monotonic()))
-        self._background = [t for t in self._background if t.is_alive()]
-        return not self._background
-
-    def _payload(self, step, model, optimizer, scheduler, sampler, extra, samples_seen, rng):
-        p = {"step": int(step), "world_size": self.world_size, "saved_rank": self.rank, "time": rfc3339()}
-        self._dcp_objects = (model, optimizer)
-        if model is not None and self.format == FORMAT_TORCH:
-            p["model"] = _unwrap(model).state_dict()
-        if optimizer is not None and self.format == FORMAT_TORCH:
-            p["optimizer"] = _sd(optimizer)
-        if scheduler is not None:
-            p["scheduler"] = _sd(scheduler)
-        if sampler is not None:
-            p["sampler"] = _sd(sampler)
-        if samples_seen is not None:
-            p["samples_seen"] = int(samples_seen)
-        if extra is not None:
-            p["extra"] = extra
-        if rng:
-            p["rng"] = rng_state()
-        return p
-
-    @staticmethod
-    def _dcp_state(model, optimizer):
-        """Model and optimizer state as torch.distributed.checkpoint wants them (sharded where they are)."""
-        out = {}
-        if model is None:
-            return out
-        try:
-            from torch.distributed.checkpoint.state_dict import get_state_dict
-            if optimizer is not None:
-                msd, osd = get_state_dict(model, optimizer)
-                out["model"], out["optimizer"] = msd, osd
-                return out
-        except ImportError:
-            pass
-        out["model"] = _unwrap(model).state_dict()
-        if optimizer is not None:
-            out["optimizer"] = optimizer.state_dict()
-        return out
-
-    def _write(self, cid, step, payload, state, t0, reason):
-        final = self.path_of(cid)
-        tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
-                                                              os.getpid()))
-        if self.format == FORMAT_DCP:
-            tmp = os.path.join(self.directory, ".tmp-%s" % safe_name(cid))   # the same path on every rank
-        if os.path.exists(tmp) and self.rank == 0:
-            shutil.rmtree(tmp, ignore_errors=True)
-        os.makedirs(tmp, exist_ok=True)
-        try:
-            files = {}
-            if self.format == FORMAT_TORCH:
-                path = os.path.join(tmp, STATE_FILE)
-                with open(path, "wb") as f:
-                    if isinstance(payload, (bytes, bytearray)):
-                        f.write(payload)
-                        sha, size = hashlib.sha256(payload).hexdigest(), len(payload)
-                    else:
-                        import torch
-                        w = _HashingWriter(f)
-                        torch.save(payload, w)
-                        sha, size = w.sha.hexdigest(), w.bytes
-                    f.flush()
-                    os.fsync(f.fileno())
-                files[STATE_FILE] = {"sha256": sha, "bytes": size}
-                shards = 1
-            else:
-                import torch.distributed.checkpoint as dcp
-                dstate = dict(state or {})
-                meta = {k: v for k, v in payload.items() if k not in ("model", "optimizer")}
-                dstate.update(self._dcp_state(self._dcp_objects[0], self._dcp_objects[1]))
-                dcp.save(dstate, checkpoint_id=tmp)
-                if self.rank != 0:
-                    return CheckpointInfo(cid, step, path=final, written=True, world_size=self.world_size,
-                                          duration=time.monotonic() - t0, reason=reason)
-                import torch
-                with open(os.path.join(tmp, "meta.pt"), "wb") as f:
-                    torch.save(meta, f)
-                    f.flush()
-                    os.fsync(f.fileno())
-                for root, _, names in os.walk(tmp):
-                    for n in names:
-                        full = os.path.join(root, n)
-                        rel = os.path.relpath(full, tmp)
-                        if rel == MANIFEST:
-                            continue
-                        with open(full, "rb") as f:
-                            os.fsync(f.fileno())
-                        files[rel] = {"sha256": sha256_file(full), "bytes": os.path.getsize(full)}
-                shards = max(1, self.world_size)
-            checksum = _manifest_checksum(files, self.format)
-            manifest = {
-                "checkpointId": cid, "step": int(step), "worldSize": self.world_size, "format": self.format,
-                "files": files, "checksum": checksum, "created": rfc3339(), "reason": reason,
-                "runId": self.agent.config.run_id, "restartCount": self.agent.config.restart_count,
-                "launch": self.agent.config.launch,
-                "host": socket.gethostname(), "node": self.node, "shards": shards,
-            }
-            atomic_write_bytes(os.path.join(tmp, MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
-            fsync_dir(tmp)
-            peer = self._peer_copy(final, cid)
-            if peer is None:
-                trash = None
-                if os.path.exists(final):
-                    trash = final + ".old-%s-%d" % (safe_name(self.node, "node"), os.getpid())
-                    os.replace(final, trash)
-                try:
-                    os.replace(tmp, final)
-                except OSError:
-                    # Another node renamed its copy into place first: the directory is shared.
-                    peer = self._peer_copy(final, cid)
-                    if peer is None:
-                        raise
-                fsync_dir(self.directory)
-                if trash:
-                    shutil.rmtree(trash, ignore_errors=True)
-            if peer is not None:
-                shutil.rmtree(tmp, ignore_errors=True)
-                files, checksum = peer["files"], peer.get("checksum")
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        size = sum(f["bytes"] for f in files.values())
-        return CheckpointInfo(cid, step, path=final, uri=_file_uri(final), bytes_=size, checksum=checksum,
-                              world_size=self.world_size, shards=shards, duration=time.monotonic() - t0,
-                              reason=reason)
-
-    def _peer_copy(self, final, cid):
-        """The manifest at ``final`` when another node wrote the same checkpoint there (the directory is shared by
-        the nodes although not declared durable), else None."""
-        m = self._read_manifest(final) if os.path.isdir(final) else None
-        if m is None or m.get("checkpointId") != cid or m.get("node", self.node) == self.node:
-            return None
-        if m["node"] not in self._shared_with:
-            self._shared_with.add(m["node"])
-            LOG.warning("lifeline: node %s wrote checkpoint %s into %s as well: the nodes share this directory; "
-                        "declare CheckpointManager(%r, durable=True) so that Lifeline counts it and one node writes",
-                        m["node"], cid, self.directory, self.directory)
-        return m
+        return self._saver.wait(timeout)
 
     # ------------------------------------------------------------------ reading
-    def _read_manifest(self, path):
-        try:
-            with open(os.path.join(path, MANIFEST), "rb") as f:
-                m = json.loads(f.read().decode("utf-8"))
-            if isinstance(m, dict) and isinstance(m.get("step"), int) and isinstance(m.get("files"), dict):
-                return m
-        except (OSError, ValueError, UnicodeDecodeError):
-            pass
-        return None
-
-    def list(self):
+    def list(self) -> List[Manifest]:
         """Every checkpoint directory with a readable manifest, newest step first (unverified)."""
-        out = []
-        try:
-            names = os.listdir(self.directory)
-        except OSError:
-            return out
-        for n in names:
-            if n.startswith("."):
-                continue
-            p = os.path.join(self.directory, n)
-            if not os.path.isdir(p):
-                continue
-            m = self._read_manifest(p)
-            if m is None:
-                if os.path.exists(os.path.join(p, STATE_FILE)):
-                    out.append({"checkpointId": n, "step": -1, "files": {}, "path": p, "broken": True})
-                continue
-            m["path"] = p
-            out.append(m)
-        out.sort(key=lambda m: (m.get("step", -1), m.get("created") or ""), reverse=True)
-        return out
+        return self.files.manifests()
 
-    def verify(self, checkpoint_id=None, path=None, emit=True):
+    def verify(self, checkpoint_id: str | None = None, path: str | None = None,
+               emit: bool = True) -> tuple[bool, str | None]:
         """Reads a checkpoint back and compares its files with the manifest. Sends trainer.checkpoint.verified
         (``ok`` true or false) unless ``emit`` is False. Returns (ok, checksum found)."""
-        path = path or self.path_of(checkpoint_id)
-        m = self._read_manifest(path)
-        cid = checkpoint_id or (m.get("checkpointId") if m else os.path.basename(path))
-        if m is None:
-            ok, found = False, None
-        else:
-            ok, found = True, {}
-            for name, f in m["files"].items():
-                full = os.path.join(path, name)
-                try:
-                    sha = sha256_file(full)
-                except OSError:
-                    ok = False
-                    continue
-                found[name] = {"sha256": sha}
-                if sha != f.get("sha256") or os.path.getsize(full) != f.get("bytes", os.path.getsize(full)):
-                    ok = False
-            if len(found) == len(m["files"]):
-                found = _manifest_checksum(found, m.get("format", FORMAT_TORCH))
-            else:
-                found = None
-            if ok and found != m.get("checksum"):
-                ok = False
-        try:
-            mtime = os.path.getmtime(os.path.join(path, MANIFEST))
-        except OSError:
-            mtime = None
-        with self._lock:
-            self._verified[path] = (mtime, ok, found)
-        if not ok:
-            LOG.warning("lifeline: checkpoint %s at %s is corrupt or incomplete", cid, path)
-        if emit:
-            self._emit(self.agent.events.checkpoint_verified(cid, ok, checksum=found))
-        return ok, found
+        return self.files.verify(checkpoint_id, path, emit)
 
-    def _known_ok(self, path):
-        with self._lock:
-            v = self._verified.get(path)
-        if v is None:
-            return None
-        try:
-            mtime = os.path.getmtime(os.path.join(path, MANIFEST))
-        except OSError:
-            return False
-        return v[1] if v[0] == mtime else None
-
-    def latest(self, verify=True):
+    def latest(self, verify: bool = True) -> Manifest | None:
         """The manifest of the newest intact checkpoint (verified by reading it back unless ``verify`` is False),
         skipping corrupt ones (reported as verified ok:false); None when there is none."""
-        for m in self.list():
-            if m.get("broken"):
-                continue
-            if not verify:
-                return m
-            known = self._known_ok(m["path"])
-            if known is None:
-                known, _ = self.verify(m.get("checkpointId"), path=m["path"])
-            if known:
-                return m
-        return None
+        return self.files.latest(verify)
 
-    def can_restore(self, checkpoint_id, uri=None):
+    def can_restore(self, checkpoint_id: str, uri: str | None = None) -> tuple[bool, str | None]:
         """(True, None) when ``checkpoint_id`` (or ``uri``, a file:// URI) is here and intact, else (False, why)."""
         path = self.path_of(checkpoint_id)
         if not os.path.isdir(path) and uri and uri.startswith("file://"):
-            path = _path_of_uri(uri)
+            path = path_of_uri(uri)
         if not os.path.isdir(path):
             return False, "checkpoint %s is not under %s" % (checkpoint_id, self.directory)
         ok, _ = self.verify(checkpoint_id, path=path)
@@ -859,200 +302,24 @@ class CheckpointManager(object):
         return True, None
 
     # ------------------------------------------------------------------ restoring
-    def restore(self, model=None, optimizer=None, scheduler=None, sampler=None, checkpoint_id=None, state=None,
-                map_location="cpu", strict=True, rng=True):
+    def restore(self, model: Stateful = None, optimizer: Stateful = None, scheduler: Stateful = None,
+                sampler: Stateful = None, checkpoint_id: str | None = None, state: dict[str, Any] | None = None,
+                map_location: Any = "cpu", strict: bool = True, rng: bool = True) -> Restored | None:
         """Loads the newest intact checkpoint (or ``checkpoint_id``) into the given objects and tells Lifeline
         (trainer.restored). Returns a :class:`Restored`, or None when there is nothing to restore. With directories
         not declared durable, on a job of several nodes, it is a collective (every rank calls it): the ranks restore
         the newest checkpoint any node holds, and the nodes without it receive it from one that has it."""
-        dist = self._node_group() if not self.durable and self.format == FORMAT_TORCH else None
-        received = None
-        if dist is not None:
-            m, received = self._agree(dist, checkpoint_id)
-            if m is None:
-                if checkpoint_id is not None:
-                    raise FileNotFoundError("no node holds checkpoint %s" % checkpoint_id)
-                return None
-        elif checkpoint_id is not None:
-            path = self.path_of(checkpoint_id)
-            m = self._read_manifest(path)
-            if m is None:
-                raise FileNotFoundError("no checkpoint %s under %s" % (checkpoint_id, self.directory))
-            if self._known_ok(path) is not True:
-                ok, _ = self.verify(checkpoint_id, path=path)
-                if not ok:
-                    raise ValueError("checkpoint %s is corrupt" % checkpoint_id)
-            m["path"] = path
-        else:
-            m = self.latest()
-            if m is None:
-                return None
-        path = m["path"]
-        cid = m.get("checkpointId") or os.path.basename(path)
-        import torch
-        if m.get("format", FORMAT_TORCH) == FORMAT_TORCH:
-            payload = _torch_load(torch, io.BytesIO(received) if received is not None
-                                  else os.path.join(path, STATE_FILE), map_location)
-        else:
-            import torch.distributed.checkpoint as dcp
-            payload = _torch_load(torch, os.path.join(path, "meta.pt"), map_location)
-            dstate = dict(state or {})
-            objs = self._dcp_state(model, optimizer)
-            dstate.update(objs)
-            dcp.load(dstate, checkpoint_id=path)
-            if model is not None:
-                try:
-                    from torch.distributed.checkpoint.state_dict import set_state_dict
-                    if optimizer is not None:
-                        set_state_dict(model, optimizer, model_state_dict=dstate["model"],
-                                       optim_state_dict=dstate["optimizer"])
-                    else:
-                        _unwrap(model).load_state_dict(dstate["model"], strict=strict)
-                except ImportError:
-                    _unwrap(model).load_state_dict(dstate["model"], strict=strict)
-                    if optimizer is not None:
-                        optimizer.load_state_dict(dstate["optimizer"])
-            model = optimizer = None      # loaded above
-            payload.update({k: v for k, v in dstate.items() if k not in objs})
-        if model is not None and "model" in payload:
-            _unwrap(model).load_state_dict(payload["model"], strict=strict)
-        if optimizer is not None and "optimizer" in payload:
-            optimizer.load_state_dict(payload["optimizer"])
-        if scheduler is not None and payload.get("scheduler") is not None:
-            scheduler.load_state_dict(payload["scheduler"])
-        if sampler is not None and payload.get("sampler") is not None and hasattr(sampler, "load_state_dict"):
-            sampler.load_state_dict(payload["sampler"])
-        if rng and payload.get("rng"):
-            set_rng_state(payload["rng"], rank=self.rank, saved_rank=payload.get("saved_rank", 0))
-        step = int(payload.get("step", m.get("step", 0)))
-        if self._saved_any or self._restored_once:
-            self._branch += 1
-        self._restored_once = True
-        self.agent.note_restore(cid, step)
-        LOG.info("lifeline: restored %s (step %d, saved at world size %s, now %s)", cid, step,
-                 payload.get("world_size"), self.world_size)
-        return Restored(cid, step, payload.get("world_size", m.get("worldSize")), path, payload, m)
-
-    def _local_choice(self, checkpoint_id):
-        """This directory's candidate for a restore: ``checkpoint_id`` when it is here and intact, else (no id
-        asked) the newest intact one; None."""
-        if checkpoint_id is None:
-            return self.latest()
-        path = self.path_of(checkpoint_id)
-        m = self._read_manifest(path)
-        if m is None:
-            return None
-        if self._known_ok(path) is not True and not self.verify(checkpoint_id, path=path)[0]:
-            return None
-        m["path"] = path
-        return m
-
-    def _agree(self, dist, checkpoint_id):
-        """Directories on the nodes' own disks, a job on several nodes: every rank restores the same checkpoint,
-        ``checkpoint_id`` or the newest one any node holds; a node that lacks it receives it from the first rank
-        whose node holds it, and keeps a copy. Returns (manifest, state bytes received or None), or (None, None)."""
-        has = None
-        if self.local_rank == 0:
-            m = self._local_choice(checkpoint_id)
-            if m is not None and m.get("format", FORMAT_TORCH) == FORMAT_TORCH and not m.get("broken"):
-                has = {"id": m.get("checkpointId") or os.path.basename(m["path"]), "step": int(m["step"]),
-                       "created": m.get("created") or ""}
-        everyone = all_gather_json(dist, {"node": self.node, "lead": self.local_rank == 0, "has": has})
-        offers = [(r, e["has"]) for r, e in enumerate(everyone) if e and e["lead"] and e["has"]]
-        if not offers:
-            return None, None
-        best = max((h for _, h in offers), key=lambda h: (h["step"], h["created"], h["id"]))
-        holders = {everyone[r]["node"] for r, h in offers if h["id"] == best["id"]}
-        nodes = {e["node"] for e in everyone if e}
-        if holders < nodes:
-            src = min(r for r, h in offers if h["id"] == best["id"])
-            manifest = state = None
-            if self.rank == src:
-                path = self.path_of(best["id"])
-                with open(os.path.join(path, MANIFEST), "rb") as f:
-                    manifest = f.read()
-                with open(os.path.join(path, STATE_FILE), "rb") as f:
-                    state = f.read()
-            data = {"manifest": broadcast_bytes(dist, manifest, src), "state": broadcast_bytes(dist, state, src)}
-            if self.node not in holders:
-                m = json.loads(data["manifest"].decode("utf-8"))
-                want = m.get("files", {}).get(STATE_FILE, {}).get("sha256")
-                if hashlib.sha256(data["state"]).hexdigest() != want:
-                    raise ValueError("checkpoint %s arrived from another node damaged (checksum mismatch)"
-                                     % best["id"])
-                if self.local_rank == 0:
-                    self._keep_received(best["id"], data)
-                m["path"] = self.path_of(best["id"])
-                LOG.info("lifeline: checkpoint %s (step %s) received from rank %d: this node had %s", best["id"],
-                         best["step"], src, "an older one" if any(everyone[r]["node"] == self.node for r, _ in offers)
-                         else "none")
-                return m, data["state"]
-        path = self.path_of(best["id"])
-        m = self._read_manifest(path)
-        if m is None:
-            raise FileNotFoundError("checkpoint %s went missing from %s during the restore" % (best["id"], path))
-        m["path"] = path
-        return m, None
-
-    def _keep_received(self, cid, data):
-        """Writes a checkpoint received from another node into this node's directory (atomically, as a save)."""
-        final = self.path_of(cid)
-        tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
-                                                              os.getpid()))
-        try:
-            os.makedirs(tmp, exist_ok=True)
-            for name, blob in ((STATE_FILE, data["state"]), (MANIFEST, data["manifest"])):
-                with open(os.path.join(tmp, name), "wb") as f:
-                    f.write(blob)
-                    f.flush()
-                    os.fsync(f.fileno())
-            fsync_dir(tmp)
-            if os.path.exists(final):
-                shutil.rmtree(final, ignore_errors=True)
-            os.replace(tmp, final)
-            fsync_dir(self.directory)
-        except OSError as e:
-            shutil.rmtree(tmp, ignore_errors=True)
-            LOG.warning("lifeline: could not keep a copy of checkpoint %s received from another node: %s", cid, e)
+        restored = self._restorer.restore(model, optimizer, scheduler, sampler, checkpoint_id, state, map_location,
+                                          strict, rng)
+        if restored is not None:
+            if self._saved_any or self._restored_once:
+                self._branch += 1
+            self._restored_once = True
+        return restored
 
     # ------------------------------------------------------------------ retention
-    def prune(self):
+    def prune(self) -> List[str | None]:
         """Keeps the newest ``keep`` intact checkpoints; deletes older ones (and stale temporary directories)."""
-        if not self._keeps_copy():
+        if not self.keeps_copy():
             return []
-        removed = []
-        good = 0
-        for m in self.list():
-            if good >= self.keep:
-                shutil.rmtree(m["path"], ignore_errors=True)
-                removed.append(m.get("checkpointId"))
-                continue
-            if self._known_ok(m["path"]) is not False and not m.get("broken"):
-                good += 1
-        now = time.time()
-        try:
-            for n in os.listdir(self.directory):
-                p = os.path.join(self.directory, n)
-                if n.startswith(".tmp-") and now - os.path.getmtime(p) > 3600:
-                    shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else os.remove(p)
-        except OSError:
-            pass
-        return removed
-
-
-def _torch_load(torch, path, map_location):
-    try:
-        return torch.load(path, map_location=map_location, weights_only=False)
-    except TypeError:   # torch older than 1.13 has no weights_only
-        return torch.load(path, map_location=map_location)
-
-
-def _file_uri(path):
-    import pathlib
-    return pathlib.Path(path).absolute().as_uri() + "/"
-
-
-def _path_of_uri(uri):
-    import urllib.parse
-    import urllib.request
-    return urllib.request.url2pathname(urllib.parse.urlparse(uri).path).rstrip("/")
+        return self.files.prune(self.keep)

@@ -13,38 +13,46 @@ agent may have stopped without releasing it); on exit the claim is released (:me
 job's next agent takes over at once.
 """
 
+from __future__ import annotations
+
 import collections
 import json
 import queue
 import threading
 import time
 import urllib.parse
+from typing import Any, Callable, Optional, Tuple
 
 from ._util import LOG, RateLimitedLog, parse_rfc3339
-from .transport import DELIVERED, GIVE_UP, Backoff, TransportError, classify, problem_summary, retry_after_seconds
+from .transport import DELIVERED, GIVE_UP, Backoff, Http, TransportError, classify, problem_summary, \
+    retry_after_seconds
 
 PREFIX = "lifeline.command."
 KEY_HEADER = "Lifeline-Agent-Key"
 KINDS = ("checkpoint_now", "prepare_exit", "rescale_notice", "restore_from", "set_checkpoint_interval")
 MAX_DETAIL = 1000
 
+#: An acknowledgement waiting to be sent: (command id, status, detail).
+Ack = Tuple[str, str, Optional[str]]
 
-class Command(object):
+
+class Command:
     """One command as received."""
 
     __slots__ = ("id", "type", "kind", "data", "time", "deadline", "subject")
 
-    def __init__(self, id_, type_, data, time_=None, subject=None):
+    def __init__(self, id_: str, type_: str, data: object, time_: str | None = None,
+                 subject: str | None = None) -> None:
         self.id = id_
         self.type = type_
         self.kind = type_[len(PREFIX):] if type_ and type_.startswith(PREFIX) else (type_ or "")
-        self.data = data if isinstance(data, dict) else {}
+        self.data: dict[str, Any] = data if isinstance(data, dict) else {}
         self.time = time_
         self.subject = subject
         self.deadline = parse_rfc3339(self.data.get("deadline"))
 
     @classmethod
-    def from_event(cls, e):
+    def from_event(cls, e: object) -> Command | None:
         if not isinstance(e, dict) or not isinstance(e.get("id"), str) or not e.get("id"):
             return None
         data = e.get("data")
@@ -55,20 +63,22 @@ class Command(object):
                 data = {}
         return cls(e["id"], e.get("type") or "", data, e.get("time"), e.get("subject"))
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` in the command's data (strings, as Lifeline sends them), ``default`` when absent."""
         v = self.data.get(key)
         return default if v is None else v
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Command(%s %s %s)" % (self.kind, self.id, self.data)
 
 
-class CommandChannel(object):
+class CommandChannel:
     """Polls for commands and sends acknowledgements. ``handler(command)`` is called in the polling thread for each
     new command; it answers through :meth:`ack`."""
 
-    def __init__(self, http, namespace, name, handler, wait=30, backoff=None, remember=4096, sleep=None,
-                 clock=time.monotonic, key=None):
+    def __init__(self, http: Http, namespace: str, name: str, handler: Callable[[Command], None], wait: int = 30,
+                 backoff: Backoff | None = None, remember: int = 4096, sleep: Callable[[float], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic, key: str | None = None) -> None:
         self._http = http
         self._base = "/api/v1/agents/%s/%s/commands" % (urllib.parse.quote(namespace, safe=""),
                                                         urllib.parse.quote(name, safe=""))
@@ -81,19 +91,21 @@ class CommandChannel(object):
         self.wait = int(wait)
         self.backoff = backoff or Backoff(base=1.0, cap=30.0)
         self._remember = remember
-        self._seen = collections.OrderedDict()   # id -> last (status, detail) or None
+        self._seen: collections.OrderedDict[str, tuple[str, str | None] | None] = collections.OrderedDict()
+        #                                          id -> last (status, detail) or None
         self._seen_lock = threading.Lock()
         self._sleep = sleep
         self._clock = clock
         self._stop = threading.Event()
-        self._acks = queue.Queue()
+        self._acks: queue.Queue[Ack] = queue.Queue()
         self._ack_busy = threading.Event()
-        self._threads = []
+        self._threads: list[threading.Thread] = []
+        self._retry_after: float | None = None
         self._rlog = RateLimitedLog(burst=5, period=60.0)
-        self._stats = collections.Counter()
+        self._stats: collections.Counter[str] = collections.Counter()
 
     # ------------------------------------------------------------------ lifecycle
-    def start(self):
+    def start(self) -> CommandChannel:
         if not self._threads:
             for target, name in ((self._poll_loop, "lifeline-commands"), (self._ack_loop, "lifeline-acks")):
                 t = threading.Thread(target=target, name=name, daemon=True)
@@ -101,10 +113,10 @@ class CommandChannel(object):
                 self._threads.append(t)
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         self._stop.set()
 
-    def flush(self, timeout):
+    def flush(self, timeout: float) -> bool:
         """Waits until the queued acknowledgements are sent (at most ``timeout`` s)."""
         deadline = self._clock() + timeout
         if not self._threads:
@@ -115,14 +127,14 @@ class CommandChannel(object):
             time.sleep(0.02)
         return self._acks.empty() and not self._ack_busy.is_set()
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         s = dict(self._stats)
         for k in ("polls", "received", "redelivered", "acks_sent", "acks_failed", "poll_errors", "claim_refused"):
             s.setdefault(k, 0)
         return s
 
     # ------------------------------------------------------------------ acknowledgements
-    def ack(self, command_id, status, detail=None):
+    def ack(self, command_id: str, status: str, detail: str | None = None) -> None:
         """Queues an acknowledgement: ``accepted``, ``rejected``, ``done`` or ``failed``."""
         if detail is not None and len(detail) > MAX_DETAIL:
             detail = detail[:MAX_DETAIL - 3] + "..."
@@ -131,11 +143,11 @@ class CommandChannel(object):
                 self._seen[command_id] = (status, detail)
         self._acks.put((command_id, status, detail))
 
-    def ack_path(self, command_id):
+    def ack_path(self, command_id: str) -> str:
         # The id may hold '/' and ':' (act-...:checkpoint:ns/name): kept as they are, as the server expects.
         return "%s/%s/ack" % (self._base, urllib.parse.quote(command_id, safe="/:@-._~"))
 
-    def _ack_loop(self):
+    def _ack_loop(self) -> None:
         while not self._stop.is_set():
             try:
                 item = self._acks.get(timeout=0.5)
@@ -147,7 +159,8 @@ class CommandChannel(object):
             finally:
                 self._ack_busy.clear()
 
-    def _send_ack(self, command_id, status, detail, deadline=None, attempts=8):
+    def _send_ack(self, command_id: str, status: str, detail: str | None, deadline: float | None = None,
+                  attempts: int = 8) -> bool:
         body = {"status": status}
         if detail:
             body["detail"] = detail
@@ -158,14 +171,13 @@ class CommandChannel(object):
                                           content_type="application/json", headers=self._headers)
                 outcome = classify(resp.status)
             except TransportError as e:
-                resp, outcome = None, None
-                err = str(e)
+                resp, outcome, err = None, None, str(e)
             if outcome == DELIVERED:
                 self._stats["acks_sent"] += 1
                 LOG.info("lifeline: acknowledged command %s: %s%s", command_id, status,
                          " (%s)" % detail if detail else "")
                 return True
-            if outcome == GIVE_UP:
+            if outcome == GIVE_UP and resp is not None:
                 self._stats["acks_failed"] += 1
                 reasons = "; ".join(r[2] for r in problem_summary(resp)) or "no reason given"
                 LOG.warning("lifeline: acknowledgement %s of command %s refused (HTTP %s): %s", status, command_id,
@@ -187,7 +199,7 @@ class CommandChannel(object):
         LOG.warning("lifeline: gave up acknowledging command %s with %s", command_id, status)
         return False
 
-    def release(self, timeout=2.0):
+    def release(self, timeout: float = 2.0) -> bool:
         """Gives the job's claim up (at exit), so that the job's next agent takes its commands at once instead of
         after the claim lapses. Best effort: one request; False when it was not released."""
         if not self._claimed:
@@ -201,13 +213,13 @@ class CommandChannel(object):
         return resp.status == 200
 
     # ------------------------------------------------------------------ polling
-    def _pause(self, seconds):
+    def _pause(self, seconds: float) -> None:
         if self._sleep is not None:
             self._sleep(seconds)
         else:
             self._stop.wait(seconds)
 
-    def _poll_loop(self):
+    def _poll_loop(self) -> None:
         attempt = 0
         while not self._stop.is_set():
             try:
@@ -221,12 +233,12 @@ class CommandChannel(object):
             self._pause(self._retry_delay(attempt))
             attempt += 1
 
-    def _retry_delay(self, attempt):
-        ra = getattr(self, "_retry_after", None)
+    def _retry_delay(self, attempt: int) -> float:
+        ra = self._retry_after
         self._retry_after = None
         return self.backoff.delay(attempt, ra)
 
-    def poll_once(self):
+    def poll_once(self) -> bool:
         """One long poll; dispatches what came. False when Lifeline did not answer well (the caller backs off)."""
         self._stats["polls"] += 1
         try:
@@ -255,27 +267,26 @@ class CommandChannel(object):
         if not isinstance(doc, list):
             self._rlog(30, "lifeline: command poll answered something else than a JSON array")
             return False
-        for e in doc:
-            cmd = Command.from_event(e)
+        for item in doc:
+            cmd = Command.from_event(item)
             if cmd is None:
                 continue
             self.dispatch(cmd)
         return True
 
-    def dispatch(self, cmd):
+    def dispatch(self, cmd: Command) -> bool:
         """Acts on a command once: a redelivered id only gets its last acknowledgement again."""
         with self._seen_lock:
-            if cmd.id in self._seen:
-                last = self._seen[cmd.id]
+            redelivered = cmd.id in self._seen
+            if redelivered:
+                repeat = self._seen[cmd.id]
                 self._seen.move_to_end(cmd.id)
                 self._stats["redelivered"] += 1
-                repeat = last
             else:
                 self._seen[cmd.id] = None
                 while len(self._seen) > self._remember:
                     self._seen.popitem(last=False)
-                repeat = False
-        if repeat is not False:
+        if redelivered:
             if repeat is not None:
                 LOG.info("lifeline: command %s delivered again; repeating acknowledgement %s", cmd.id, repeat[0])
                 self._acks.put((cmd.id, repeat[0], repeat[1]))

@@ -1,5 +1,7 @@
 """The agent's settings, read from the environment (Lifeline's and torchrun's variables)."""
 
+from __future__ import annotations
+
 import base64
 import hashlib
 import os
@@ -7,22 +9,24 @@ import re
 import socket
 
 from . import launch as _launch
-from ._util import LOG, env_bool, env_float, env_int, safe_name
+from typing import Any
+
+from ._util import LOG, Env, env_bool, env_float, env_int, safe_name
 
 _K8S_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
 _NAMESPACE = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 
-class Config(object):
+class Config:
     """Everything the agent reads from the environment. Build it with :meth:`from_env`."""
 
-    def __init__(self, **kw):
-        self.url = None                 # LIFELINE_URL, e.g. http://lifeline:8080 (no trailing /api)
-        self.token = None               # LIFELINE_TOKEN
-        self.token_file = None          # LIFELINE_TOKEN_FILE (read when LIFELINE_TOKEN is unset; re-read on 401)
-        self.job = None                 # LIFELINE_JOB, namespace/name
-        self.node = None                # LIFELINE_NODE, else NODE_NAME, else the host's FQDN (as torchelastic)
-        self.ca_file = None             # LIFELINE_CA_FILE: CA bundle for https
+    def __init__(self, **kw: Any) -> None:
+        self.url: str | None = None     # LIFELINE_URL, e.g. http://lifeline:8080 (no trailing /api)
+        self.token: str | None = None   # LIFELINE_TOKEN
+        self.token_file: str | None = None  # LIFELINE_TOKEN_FILE (read when LIFELINE_TOKEN is unset; re-read on 401)
+        self.job: str | None = None     # LIFELINE_JOB, namespace/name
+        self.node: str | None = None    # LIFELINE_NODE, else NODE_NAME, else the host's FQDN (as torchelastic)
+        self.ca_file: str | None = None  # LIFELINE_CA_FILE: CA bundle for https
         self.insecure = False           # LIFELINE_INSECURE=1: do not verify TLS certificates (tests only)
         # torchrun
         self.rank = 0
@@ -33,10 +37,10 @@ class Config(object):
         self.restart_count = 0
         self.max_restarts = 0
         self.run_id = "none"
-        self.launch = None              # LIFELINE_LAUNCH (the wrapper sets it), else torchrun's error-file directory
+        self.launch: str | None = None  # LIFELINE_LAUNCH (the wrapper sets it), else torchrun's error-file directory
         #                                 (see launch.py): which launch of the job this process belongs to
-        self.master_addr = None
-        self.master_port = None
+        self.master_addr: str | None = None
+        self.master_port: int | None = None
         # behaviour
         self.progress_interval = 5.0    # LIFELINE_PROGRESS_INTERVAL, s between trainer.progress events
         self.step_times_interval = 10.0  # LIFELINE_STEP_TIMES_INTERVAL, s between trainer.step_times (0: none)
@@ -47,26 +51,29 @@ class Config(object):
         self.max_backoff = 30.0         # LIFELINE_MAX_BACKOFF, s between retries at most
         self.flush_timeout = 5.0        # LIFELINE_FLUSH_TIMEOUT, s spent flushing at exit at most
         self.commands = True            # LIFELINE_COMMANDS=0: rank 0 does not poll for commands
-        self.agent_key = None           # LIFELINE_AGENT_KEY: the key that claims the job's commands (the wrapper makes
-        #                                 one per launch; see agent_key_of)
+        self.agent_key: str | None = None  # LIFELINE_AGENT_KEY: the key that claims the job's commands (the
+        #                                 wrapper makes one per launch; see agent_key_of)
         self.command_wait = 30          # LIFELINE_COMMAND_WAIT, s of one long poll
-        self.checkpoint_interval = None  # LIFELINE_CHECKPOINT_INTERVAL, s between agent-planned saves (none: off)
+        self.checkpoint_interval: float | None = None  # LIFELINE_CHECKPOINT_INTERVAL, s between agent-planned
+        #                                 saves (none: off)
         self.hold_grace = 30.0          # LIFELINE_HOLD_GRACE, s held past a prepare_exit deadline before resuming
-        self.checkpoints_durable = None  # LIFELINE_CHECKPOINTS_DURABLE: 1, the trainer's saves outlive any node
-        #                                 (object storage, a shared file system); 0, they stay on the nodes' own
-        #                                 disks; unset, not said (CheckpointManager(durable=...) says it in the script)
+        self.checkpoints_durable: bool | None = None  # LIFELINE_CHECKPOINTS_DURABLE: 1, the trainer's saves
+        #                                 outlive any node (object storage, a shared file system); 0, they stay on the
+        #                                 nodes' own disks; unset, not said (CheckpointManager(durable=...) says it in
+        #                                 the script)
         self.hold_heartbeat = 1.0       # LIFELINE_HOLD_HEARTBEAT, s between liveness collectives while holding
         self.hold_timeout = 600.0       # LIFELINE_HOLD_TIMEOUT, s one liveness collective may take at most
         self.shutdown_timeout = 30.0    # LIFELINE_SHUTDOWN_TIMEOUT (else TORCH_ELASTIC_SHUTDOWN_TIMEOUT), the
         #                                 SIGTERM -> SIGKILL window torchrun gives the workers
-        self.signals = ("SIGTERM", "SIGUSR1")  # LIFELINE_SIGNALS, comma separated; empty: install no handler
+        self.signals: tuple[str, ...] = ("SIGTERM", "SIGUSR1")  # LIFELINE_SIGNALS, comma separated; empty:
+        #                                 install no handler
         self.signal_exit = True         # LIFELINE_SIGNAL_EXIT=0: keep training after the emergency checkpoint
         self.agree_lead = 0.5           # LIFELINE_AGREE_LEAD, s ahead rank 0 plans a coordinated step
         self.agree_timeout = 60.0       # LIFELINE_AGREE_TIMEOUT, s a rank waits for the others' confirmations
         self.coord_poll = 0.05          # LIFELINE_COORD_POLL, s between store polls of the coordination thread
         self.exception_hook = True      # LIFELINE_EXCEPTION_HOOK=0: no trainer.worker_failed on a crash
         self.exit_with_agent = True     # LIFELINE_EXIT_WITH_AGENT=0: a worker outlives a torchrun agent killed hard
-        self.source = None              # LIFELINE_SOURCE, default lifeline-agent/<namespace>/<name>
+        self.source: str | None = None  # LIFELINE_SOURCE, default lifeline-agent/<namespace>/<name>
         for k, v in kw.items():
             if not hasattr(self, k):
                 raise TypeError("unknown setting " + k)
@@ -74,23 +81,23 @@ class Config(object):
 
     # ------------------------------------------------------------------ derived
     @property
-    def namespace(self):
+    def namespace(self) -> str | None:
         return self.job.split("/", 1)[0] if self.job else None
 
     @property
-    def name(self):
+    def name(self) -> str | None:
         return self.job.split("/", 1)[1] if self.job else None
 
     @property
-    def enabled(self):
+    def enabled(self) -> bool:
         return bool(self.url) and bool(self.job)
 
     @property
-    def event_source(self):
+    def event_source(self) -> str:
         return self.source or ("lifeline-agent/" + (self.job or "unknown"))
 
     @property
-    def run_key(self):
+    def run_key(self) -> str:
         """``<run>/<node>/<launch>/<restart>``: this process's incarnation, used in event ids. Each torchrun agent
         counts its own restarts (a node that joins later starts at 0), so the node is part of it; a job launched again
         with the same rdzv id counts again from 0, so the launch is too (``<run>/<node>/<restart>`` without one)."""
@@ -100,11 +107,11 @@ class Config(object):
         return "%s/%s/%d" % (run, node, self.restart_count)
 
     @property
-    def launch_tag(self):
+    def launch_tag(self) -> str | None:
         """This process's launch as checkpoint names carry it (8 hex digits), or None."""
         return _launch.tag(self.launch)
 
-    def read_token(self):
+    def read_token(self) -> str | None:
         if self.token:
             return self.token
         if self.token_file:
@@ -117,7 +124,7 @@ class Config(object):
 
     # ------------------------------------------------------------------ loading
     @classmethod
-    def from_env(cls, env=None, **overrides):
+    def from_env(cls, env: Env | None = None, **overrides: Any) -> Config:
         env = os.environ if env is None else env
         c = cls()
         c.url = (env.get("LIFELINE_URL") or "").strip().rstrip("/") or None
@@ -185,12 +192,12 @@ AGENT_KEY_ENV = "LIFELINE_AGENT_KEY"
 _AGENT_KEY = re.compile(r"^[A-Za-z0-9._~+/=-]{32,256}$")
 
 
-def new_agent_key():
+def new_agent_key() -> str:
     """A fresh agent key: 32 random bytes, URL-safe base64 (43 characters)."""
     return base64.urlsafe_b64encode(os.urandom(32)).decode("ascii").rstrip("=")
 
 
-def agent_key_of(env, token=None):
+def agent_key_of(env: Env, token: str | None = None) -> str:
     """The key this process claims its job's commands with (header ``Lifeline-Agent-Key``): Lifeline gives a job's
     commands only to the agent that claimed them, and takes their acknowledgements only from it.
 
@@ -213,7 +220,7 @@ def agent_key_of(env, token=None):
     return new_agent_key()
 
 
-def valid_job(job):
+def valid_job(job: object) -> bool:
     if not isinstance(job, str) or job.count("/") != 1:
         return False
     ns, name = job.split("/")

@@ -24,24 +24,43 @@ The training thread's cost per step is one integer comparison (``step < attentio
 coordination thread. One world (a single process) needs no store: a request is due at the next step.
 """
 
+from __future__ import annotations
+
 import datetime
+import importlib
 import json
 import math
 import random
 import threading
 import time
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
 
 from ._util import LOG, safe_name
+from .state import INF
 
-INF = float("inf")
+if TYPE_CHECKING:
+    from .agent import Agent
 REASON_ORDER = {"periodic": 0, "command": 1, "restore": 1, "prepare_exit": 2, "signal": 3}
 
 
-class Plan(object):
+class Store(Protocol):
+    """The part of ``torch.distributed.TCPStore`` the coordinator uses."""
+
+    def add(self, key: str, amount: int) -> int: ...
+
+    def set(self, key: str, value: str | bytes) -> None: ...
+
+    def get(self, key: str) -> bytes: ...
+
+    def check(self, keys: list[str]) -> bool: ...
+
+
+class Plan:
     """What every rank does at ``step``: ``kind`` "save" (then hold when ``hold``) or "restore"."""
 
-    def __init__(self, seq, step, kind="save", reason="command", hold=False, commands=(), deadline=None,
-                 checkpoint_id=None, uri=None, storage=None):
+    def __init__(self, seq: int, step: int, kind: str = "save", reason: str = "command", hold: bool = False,
+                 commands: Iterable[str] = (), deadline: str | None = None, checkpoint_id: str | None = None,
+                 uri: str | None = None, storage: str | None = None) -> None:
         self.seq = seq
         self.step = step
         self.kind = kind
@@ -52,37 +71,38 @@ class Plan(object):
         self.checkpoint_id = checkpoint_id
         self.uri = uri
         self.storage = storage            # "durable": the save must outlive the loss of a node; None: any
-        self.decision = None              # True: act; False: skip (some rank was late or silent)
+        self.decision: bool | None = None  # True: act; False: skip (some rank was late or silent)
         self.decided = threading.Event()
         self.note = ""
 
-    def encode(self):
+    def encode(self) -> str:
         return json.dumps({"seq": self.seq, "step": self.step, "kind": self.kind, "reason": self.reason,
                            "hold": self.hold, "commands": self.commands, "deadline": self.deadline,
                            "checkpointId": self.checkpoint_id, "uri": self.uri, "storage": self.storage})
 
     @classmethod
-    def decode(cls, raw):
+    def decode(cls, raw: str | bytes) -> Plan:
         d = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
         return cls(d["seq"], d["step"], d.get("kind", "save"), d.get("reason", "command"), bool(d.get("hold")),
                    d.get("commands") or (), d.get("deadline"), d.get("checkpointId"), d.get("uri"), d.get("storage"))
 
-    def decide(self, ok, note=""):
+    def decide(self, ok: bool, note: str = "") -> None:
         if self.decision is None:
             self.decision = ok
             self.note = note
             self.decided.set()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Plan(#%s %s at step %s, %s%s)" % (self.seq, self.kind, self.step, self.reason,
                                                    ", hold" if self.hold else "")
 
 
-class Wish(object):
+class Wish:
     """Something rank 0 was asked to get done at an agreed step."""
 
-    def __init__(self, kind="save", reason="command", hold=False, command_id=None, deadline=None,
-                 checkpoint_id=None, uri=None, storage=None):
+    def __init__(self, kind: str = "save", reason: str = "command", hold: bool = False, command_id: str | None = None,
+                 deadline: str | None = None, checkpoint_id: str | None = None, uri: str | None = None,
+                 storage: str | None = None) -> None:
         self.kind = kind
         self.reason = reason
         self.hold = hold
@@ -93,84 +113,136 @@ class Wish(object):
         self.storage = storage
 
 
-def merge_saves(requests):
+def merge_saves(requests: Sequence[Wish]) -> tuple[str, bool, list[str], str | None, str | None]:
     """One save for several requests: the strongest reason, hold when any asks, every command, the first deadline,
     storage that outlives a node when any asks."""
     reason = max((r.reason for r in requests), key=lambda x: REASON_ORDER.get(x, 1))
-    commands = []
+    commands: list[str] = []
     for r in requests:
         commands.extend(r.command_ids)
     deadlines = [r.deadline for r in requests if r.deadline]
-    storage = "durable" if any(getattr(r, "storage", None) == "durable" for r in requests) else None
+    storage = "durable" if any(r.storage == "durable" for r in requests) else None
     return reason, any(r.hold for r in requests), commands, (min(deadlines) if deadlines else None), storage
 
 
-class Coordinator(object):
+def broadcast_generation(world: int, rank: int, restart_count: int,
+                         launch_tag: str | None) -> tuple[str, int, str | None] | None:
+    """Rank 0's generation (a random number), restart count and launch tag on every rank, in one tiny broadcast over
+    the default process group; None when there is no process group of this worker group's size (or no torch)."""
+    try:
+        import torch
+        import torch.distributed as dist
+    except ImportError:
+        return None
+    if not (dist.is_available() and dist.is_initialized() and dist.get_world_size() == world):
+        return None
+    device = "cpu"
+    if dist.get_backend() == "nccl":
+        device = "cuda:%d" % torch.cuda.current_device()
+    t = torch.tensor([random.SystemRandom().getrandbits(62), restart_count, int(launch_tag, 16) if launch_tag else -1]
+                     if rank == 0 else [0, 0, 0], dtype=torch.int64, device=device)
+    dist.broadcast(t, src=0)
+    launch = int(t[2].item())
+    return "g%x" % int(t[0].item()), int(t[1].item()), "%08x" % launch if launch >= 0 else None
+
+
+class StepRate:
+    """The training thread's recent pace, sampled by the coordination thread: how many steps ahead a plan must be
+    for every rank to learn of it in time."""
+
+    def __init__(self) -> None:
+        self._samples: list[tuple[float, int]] = []   # (time, step), the newest 64
+
+    def sample(self, now: float, step: int) -> None:
+        s = self._samples
+        if s and step < s[-1][1]:
+            del s[:]            # a restore went back in time: measure afresh
+        if not s or step != s[-1][1]:
+            s.append((now, step))
+            if len(s) > 64:
+                del s[:-64]
+
+    def seconds(self) -> float | None:
+        """Recent time per step (EWMA-free: the slope over the recent samples); None when unknown."""
+        s = self._samples
+        if len(s) < 2 or s[-1][1] <= s[0][1]:
+            return None
+        return (s[-1][0] - s[0][0]) / float(s[-1][1] - s[0][1])
+
+    def lead_steps(self, lead_seconds: float, factor: float) -> int:
+        """Steps in ``lead_seconds * factor`` at the recent pace (at least 2; ``4 * factor`` at an unknown pace)."""
+        per_step = self.seconds()
+        if per_step is None or per_step <= 0:
+            return max(2, int(4 * factor))
+        return max(2, int(math.ceil(lead_seconds * factor / per_step)) + 1)
+
+
+class Coordinator:
     """Base: the pending plans of this rank and the training thread's ``attention`` step."""
 
     kind = "base"
 
-    def __init__(self, agent):
+    def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self._lock = threading.Lock()
-        self._plans = []            # published/learned plans not yet finished, by seq
-        self._requests = []         # rank 0: requests not yet planned
+        self._plans: list[Plan] = []        # published/learned plans not yet finished, by seq
+        self._requests: list[Wish] = []     # rank 0: requests not yet planned
         self._seq = 0
 
     # ---------------------------------------------------------------- API used by the agent
-    def start(self):
+    def start(self) -> Coordinator:
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         pass
 
-    def request(self, req):
+    def request(self, req: Wish) -> str | None:
         """Rank 0 only: asks for an agreed step. Returns None when accepted, else why not."""
         with self._lock:
             self._requests.append(req)
-        self._poke()
+        self.poke()
         return None
 
-    def can_coordinate(self):
+    def can_coordinate(self) -> bool:
         return True
 
-    def group_restart(self):
+    def group_restart(self) -> int | None:
         """Rank 0's restart count, once known: the incarnation every rank names checkpoints by."""
         return None
 
-    def group_launch_known(self):
+    def group_launch_known(self) -> bool:
         """Whether rank 0's launch (see :meth:`group_launch`) is known yet."""
         return False
 
-    def group_launch(self):
+    def group_launch(self) -> str | None:
         """Rank 0's launch tag (8 hex digits, or None when rank 0 has no launch), once known: with the restart count,
         what every rank names checkpoints by."""
         return None
 
-    def due(self, step):
+    def due(self, step: int) -> Plan | None:
         """Training thread, slow path: the plan to act on at ``step``, or None."""
         raise NotImplementedError
 
-    def finished(self, plan):
+    def finished(self, plan: Plan) -> None:
         with self._lock:
             if plan in self._plans:
                 self._plans.remove(plan)
             self._update_attention()
 
-    def pending_requests(self):
+    def pending_requests(self) -> list[Wish | Plan]:
         with self._lock:
             return list(self._requests) + [p for p in self._plans]
 
-    def signal(self):
+    def signal(self) -> None:
         """Training thread (signal handler): this rank wants an emergency save soon."""
 
-    def _poke(self):
+    def poke(self) -> None:
         pass
 
-    def _update_attention(self):
+    def _update_attention(self) -> None:
         """Caller holds the lock."""
-        a = min([p.step for p in self._plans] or [INF])
-        self.agent._set_attention("plan", a)
+        a = min([p.step for p in self._plans], default=INF)
+        self.agent.state.set_attention("plan", a)
 
 
 class LocalCoordinator(Coordinator):
@@ -178,13 +250,13 @@ class LocalCoordinator(Coordinator):
 
     kind = "local"
 
-    def _poke(self):
-        self.agent._set_attention("plan", 0)
+    def poke(self) -> None:
+        self.agent.state.set_attention("plan", 0)
 
-    def signal(self):
+    def signal(self) -> None:
         self.request(Wish(reason="signal", hold=False))
 
-    def due(self, step):
+    def due(self, step: int) -> Plan | None:
         with self._lock:
             if self._plans:
                 return self._plans[0]
@@ -205,11 +277,11 @@ class LocalCoordinator(Coordinator):
             self._plans.append(plan)
             return plan
 
-    def finished(self, plan):
+    def finished(self, plan: Plan) -> None:
         with self._lock:
             if plan in self._plans:
                 self._plans.remove(plan)
-            self.agent._set_attention("plan", 0 if self._requests else INF)
+            self.agent.state.set_attention("plan", 0 if self._requests else INF)
 
 
 class UnavailableCoordinator(Coordinator):
@@ -217,19 +289,39 @@ class UnavailableCoordinator(Coordinator):
 
     kind = "unavailable"
 
-    def __init__(self, agent, why):
+    def __init__(self, agent: Agent, why: str) -> None:
         Coordinator.__init__(self, agent)
         self.why = why
 
-    def can_coordinate(self):
+    def can_coordinate(self) -> bool:
         return False
 
-    def request(self, req):
+    def request(self, req: Wish) -> str | None:
         return "the ranks cannot agree on a step: " + self.why
 
-    def due(self, step):
-        self.agent._set_attention("plan", INF)
+    def due(self, step: int) -> Plan | None:
+        self.agent.state.set_attention("plan", INF)
         return None
+
+
+def for_agent(agent: Agent, store: Store | None = None) -> Coordinator:
+    """The coordinator of ``agent``'s worker group: a world of one needs none; several ranks agree through
+    torchrun's TCP store (``store``: one to use instead, in tests), or cannot agree at all without it."""
+    c = agent.config
+    if c.world_size <= 1:
+        return LocalCoordinator(agent)
+    if store is None and (not c.master_addr or not c.master_port):
+        return UnavailableCoordinator(agent, "MASTER_ADDR/MASTER_PORT are not set (not run by torchrun?)")
+    if store is None:
+        try:
+            importlib.import_module("torch.distributed")
+        except Exception as e:  # noqa: BLE001
+            return UnavailableCoordinator(agent, "torch.distributed is not available (%s)" % e)
+    coordinator = StoreCoordinator(agent, c.master_addr, c.master_port, StoreCoordinator.key_base(c.run_id),
+                                   c.world_size, c.rank, poll=c.coord_poll, lead_seconds=c.agree_lead,
+                                   agree_timeout=c.agree_timeout, store=store)
+    agent.state.set_attention("establish", 0)     # the first step agrees the key generation
+    return coordinator
 
 
 class StoreCoordinator(Coordinator):
@@ -237,15 +329,17 @@ class StoreCoordinator(Coordinator):
 
     kind = "store"
 
-    def __init__(self, agent, host, port, base, world_size, rank, poll=0.05, lead_seconds=0.5,
-                 agree_timeout=60.0, store=None, clock=time.monotonic, generation=None):
+    def __init__(self, agent: Agent, host: str | None, port: int | None, base: str, world_size: int, rank: int,
+                 poll: float = 0.05, lead_seconds: float = 0.5, agree_timeout: float = 60.0, store: Store | None = None,
+                 clock: Callable[[], float] = time.monotonic, generation: str | None = None) -> None:
         Coordinator.__init__(self, agent)
         self.host = host
         self.port = port
         self.base = base.rstrip("/") + "/"
-        self.prefix = None
-        self._group_restart = None
-        self._group_launch = None
+        self.generation: str | None = None
+        self.prefix: str | None = None
+        self._group_restart: int | None = None
+        self._group_launch: str | None = None
         self._group_launch_known = False
         self._established = threading.Event()
         if generation is not None:
@@ -260,107 +354,98 @@ class StoreCoordinator(Coordinator):
         self._clock = clock
         self._stop = threading.Event()
         self._wake = threading.Event()
-        self._thread = None
+        self._thread: threading.Thread | None = None
         self._next_seq = 0          # followers: the next plan to look for
-        self._inflight = None       # rank 0: the plan published and not finished
+        self._inflight: Plan | None = None  # rank 0: the plan published and not finished
         self._lead_factor = 1.0
         self._signal_pending = False
         self._signal_sent = False
         self._sigreq_seen = 0
-        self._samples = []          # (time, step) for the step-time estimate
+        self._restart_published = False
+        self._rate = StepRate()
         self._connected = threading.Event()
-        self.error = None
+        self.error: str | None = None
 
     @staticmethod
-    def key_base(run_id):
+    def key_base(run_id: str) -> str:
         return "lifeline/%s/" % safe_name(run_id, "none")
 
-    def group_restart(self):
+    def group_restart(self) -> int | None:
         return self._group_restart
 
-    def group_launch_known(self):
+    def group_launch_known(self) -> bool:
         return self._group_launch_known
 
-    def group_launch(self):
+    def group_launch(self) -> str | None:
         return self._group_launch
 
-    def _learn_launch(self, tag):
+    def _learn_launch(self, tag: str | None) -> None:
         self._group_launch = tag or None
         self._group_launch_known = True
 
-    def _set_generation(self, generation):
+    def _set_generation(self, generation: str) -> None:
         self.generation = generation
         self.prefix = self.base + generation + "/"
         self._established.set()
 
-    def establish(self):
+    def establish(self) -> None:
         """Training thread, first step: agrees the generation of this worker group (see the module's doc)."""
         if self._established.is_set():
             return
-        gen = None
+        config = self.agent.config
+        agreed = None
         try:
-            import torch
-            import torch.distributed as dist
-        except ImportError:
-            torch = dist = None
-        try:
-            if dist is not None and dist.is_available() and dist.is_initialized() and dist.get_world_size() == self.world:
-                device = "cpu"
-                if dist.get_backend() == "nccl":
-                    device = "cuda:%d" % torch.cuda.current_device()
-                mine = self.agent.config.restart_count
-                tag = self.agent.config.launch_tag
-                t = torch.tensor([random.SystemRandom().getrandbits(62), mine, int(tag, 16) if tag else -1]
-                                 if self.rank == 0 else [0, 0, 0], dtype=torch.int64, device=device)
-                dist.broadcast(t, src=0)
-                gen = "g%x" % int(t[0].item())
-                self._group_restart = int(t[1].item())
-                self._learn_launch("%08x" % int(t[2].item()) if int(t[2].item()) >= 0 else None)
+            agreed = broadcast_generation(self.world, self.rank, config.restart_count, config.launch_tag)
         except Exception as e:  # noqa: BLE001
             LOG.warning("lifeline: could not agree a generation over the process group (%s); using the store "
                         "address", e)
-        if gen is None:
+        if agreed is not None:
+            gen, self._group_restart, launch = agreed
+            self._learn_launch(launch)
+        else:
             gen = "s%s-%s-w%d" % (safe_name(self.host), self.port, self.world)
             if self.rank == 0:
                 self._group_restart = self.agent.config.restart_count
                 self._learn_launch(self.agent.config.launch_tag)
         self._set_generation(gen)
-        self.agent._set_attention("establish", INF)
+        self.agent.state.set_attention("establish", INF)
         LOG.info("lifeline: coordination keys under %s", self.prefix)
         self._wake.set()
 
-    def start(self):
+    def start(self) -> StoreCoordinator:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="lifeline-coordination", daemon=True)
             self._thread.start()
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         self._stop.set()
         self._wake.set()
 
-    def _poke(self):
+    def poke(self) -> None:
         self._wake.set()
 
-    def signal(self):
+    def signal(self) -> None:
         self._signal_pending = True
         self._wake.set()
 
     # ---------------------------------------------------------------- store
-    def _connect(self):
+    def _connect(self) -> Store:
         if self._store is not None:
             return self._store
         import torch.distributed as dist  # lazily: torch is optional for the package
+        if not self.host or not self.port:
+            raise RuntimeError("no address of torchrun's store (MASTER_ADDR, MASTER_PORT)")
         self._store = dist.TCPStore(self.host, int(self.port), None, False,
                                     datetime.timedelta(seconds=max(30.0, self.agree_timeout)),
                                     wait_for_workers=False)
         return self._store
 
-    def _key(self, *parts):
-        return self.prefix + "/".join(str(p) for p in parts)
+    def _key(self, *parts: object) -> str:
+        return (self.prefix or "") + "/".join(str(p) for p in parts)
 
     # ---------------------------------------------------------------- thread
-    def _run(self):
+    def _run(self) -> None:
         backoff = 0.5
         while not self._stop.is_set():
             try:
@@ -377,7 +462,7 @@ class StoreCoordinator(Coordinator):
             pass
         while not self._stop.is_set():
             try:
-                self._sample_step()
+                self._rate.sample(self._clock(), self.agent.state.step)
                 if self.rank == 0:
                     self._leader_tick()
                 else:
@@ -390,35 +475,14 @@ class StoreCoordinator(Coordinator):
             self._wake.wait(self.poll)
             self._wake.clear()
 
-    def _sample_step(self):
-        now = self._clock()
-        step = self.agent._step
-        s = self._samples
-        if s and step < s[-1][1]:
-            del s[:]            # a restore went back in time: measure afresh
-        if not s or step != s[-1][1]:
-            s.append((now, step))
-            if len(s) > 64:
-                del s[:-64]
-
-    def step_seconds(self):
-        """Recent time per step (EWMA-free: the slope over the recent samples); None when unknown."""
-        s = self._samples
-        if len(s) < 2 or s[-1][1] <= s[0][1]:
-            return None
-        return (s[-1][0] - s[0][0]) / float(s[-1][1] - s[0][1])
-
-    def _lead_steps(self):
-        per_step = self.step_seconds()
-        lead = self.lead_seconds * self._lead_factor
-        if per_step is None or per_step <= 0:
-            return max(2, int(4 * self._lead_factor))
-        return max(2, int(math.ceil(lead / per_step)) + 1)
+    def step_seconds(self) -> float | None:
+        """Recent time per step; None when unknown."""
+        return self._rate.seconds()
 
     # ---------------------------------------------------------------- rank 0
-    def _leader_tick(self):
-        store = self._store
-        if not getattr(self, "_restart_published", False):
+    def _leader_tick(self) -> None:
+        store = self._connect()
+        if not self._restart_published:
             store.set(self._key("launch"), self.agent.config.launch_tag or "-")
             store.set(self._key("restart"), str(self.agent.config.restart_count))
             self._restart_published = True
@@ -438,11 +502,12 @@ class StoreCoordinator(Coordinator):
             if saves:
                 self._requests = [r for r in self._requests if r.kind != "save"]
                 reason, hold, commands, deadline, storage = merge_saves(saves)
-                req_plan = ("save", reason, hold, commands, deadline, None, None, storage)
+                req_plan: tuple[str, str, bool, list[str], str | None, str | None, str | None, str | None] = (
+                    "save", reason, hold, commands, deadline, None, None, storage)
             else:
                 r = self._requests.pop(0)
                 req_plan = (r.kind, r.reason, r.hold, r.command_ids, r.deadline, r.checkpoint_id, r.uri, r.storage)
-            step = self.agent._step + self._lead_steps()
+            step = self.agent.state.step + self._rate.lead_steps(self.lead_seconds, self._lead_factor)
             plan = Plan(self._seq, step, *req_plan)
             self._seq += 1
             self._inflight = plan
@@ -451,17 +516,17 @@ class StoreCoordinator(Coordinator):
         # Attention first, then publish: this rank can never be late for its own plan.
         store.set(self._key("plan", plan.seq), plan.encode())
         store.add(self._key("plan", plan.seq, "ok"), 1)
-        LOG.info("lifeline: planned %r (current step %s)", plan, self.agent._step)
+        LOG.info("lifeline: planned %r (current step %s)", plan, self.agent.state.step)
 
     # ---------------------------------------------------------------- other ranks
-    def _follower_tick(self):
-        store = self._store
+    def _follower_tick(self) -> None:
+        store = self._connect()
         if self._group_restart is None and store.check([self._key("restart")]):
             # Rank 0 sets its launch before its restart count: a follower that reads the count finds the launch.
             if not self._group_launch_known and store.check([self._key("launch")]):
                 raw = store.get(self._key("launch"))
-                raw = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
-                self._learn_launch(None if raw == "-" else raw)
+                launch = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+                self._learn_launch(None if launch == "-" else launch)
             self._group_restart = int(store.get(self._key("restart")))
         if self._signal_pending and not self._signal_sent:
             self._signal_sent = True
@@ -475,22 +540,23 @@ class StoreCoordinator(Coordinator):
         with self._lock:
             self._plans.append(plan)
             self._update_attention()
-        current = self.agent._step   # read after the attention was set (see the module's documentation)
+        current = self.agent.state.step   # read after the attention was set (see the module's documentation)
         answer = "ok" if current < plan.step else "late"
         store.add(self._key("plan", plan.seq, answer), 1)
         LOG.info("lifeline: learned %r at step %s: %s", plan, current, answer)
 
-    def _count_answers(self):
+    def _count_answers(self) -> None:
         with self._lock:
             undecided = [p for p in self._plans if p.decision is None]
+        store = self._connect()
         for plan in undecided:
-            ok = self._store.add(self._key("plan", plan.seq, "ok"), 0)
-            late = self._store.add(self._key("plan", plan.seq, "late"), 0)
+            ok = store.add(self._key("plan", plan.seq, "ok"), 0)
+            late = store.add(self._key("plan", plan.seq, "late"), 0)
             if ok + late >= self.world:
                 plan.decide(late == 0, "" if late == 0 else "%d rank(s) learned of it too late" % late)
 
     # ---------------------------------------------------------------- training thread
-    def due(self, step):
+    def due(self, step: int) -> Plan | None:
         if not self._established.is_set():
             self.establish()
         with self._lock:
@@ -503,7 +569,7 @@ class StoreCoordinator(Coordinator):
         started = self._clock()
         while not plan.decided.wait(0.1):
             waited = self._clock() - started
-            if waited >= self.agree_timeout or (self.agent._sig and self.agent._window_left() < 3.0):
+            if waited >= self.agree_timeout or self.agent.emergency.out_of_time(3.0):
                 plan.decide(False, "not every rank answered within %.0f s" % waited)
                 break
         if plan.decision:
@@ -512,10 +578,10 @@ class StoreCoordinator(Coordinator):
         self._drop(plan, replan=True)
         return None
 
-    def finished(self, plan):
+    def finished(self, plan: Plan) -> None:
         self._drop(plan, replan=False)
 
-    def _drop(self, plan, replan):
+    def _drop(self, plan: Plan, replan: bool) -> None:
         with self._lock:
             if plan in self._plans:
                 self._plans.remove(plan)

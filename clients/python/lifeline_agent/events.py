@@ -4,19 +4,29 @@ Every builder returns a dict ready to be JSON-encoded. Ids are stable and unique
 ``<run>/<restart>/<kind>/...`` for the incarnation's facts, ``<checkpointId>/<phase>`` for a checkpoint's.
 """
 
+from __future__ import annotations
+
+import datetime
+from typing import Any, Dict, Iterable, Union
+
 from ._util import bounded_id, rfc3339
+
+#: A CloudEvent as it is sent: a JSON object.
+Event = Dict[str, Any]
+#: When an event happened: epoch seconds or a datetime (naive: UTC); None: now.
+When = Union[None, int, float, datetime.datetime]
 
 TELEMETRY_TYPES = frozenset(["trainer.progress", "trainer.step_times", "gpu.sample"])
 
 
-class EventFactory(object):
+class EventFactory:
     """Builds the events of one job from one source."""
 
-    def __init__(self, source, job):
+    def __init__(self, source: str, job: str | None) -> None:
         self.source = source
         self.job = job
 
-    def event(self, type_, id_, data, time=None):
+    def event(self, type_: str, id_: str, data: dict[str, Any], time: When = None) -> Event:
         return {
             "specversion": "1.0",
             "id": bounded_id(id_),
@@ -29,20 +39,22 @@ class EventFactory(object):
         }
 
     # ------------------------------------------------------------------ trainer
-    def progress(self, run_key, step, samples_per_second=None, tokens_per_second=None, time=None):
-        data = {"step": int(step)}
+    def progress(self, run_key: str, step: int, samples_per_second: float | None = None,
+                 tokens_per_second: float | None = None, time: When = None) -> Event:
+        data: dict[str, Any] = {"step": int(step)}
         if samples_per_second is not None:
             data["samplesPerSecond"] = float(max(0.0, samples_per_second))
         if tokens_per_second is not None:
             data["tokensPerSecond"] = float(max(0.0, tokens_per_second))
         return self.event("trainer.progress", "%s/progress/%d" % (run_key, int(step)), data, time)
 
-    def step_times(self, run_key, rank, steps, to_step, median_seconds, max_seconds=None, busy_median_seconds=None,
-                   local_rank=None, node=None, time=None):
+    def step_times(self, run_key: str, rank: int, steps: int, to_step: int, median_seconds: float,
+                   max_seconds: float | None = None, busy_median_seconds: float | None = None,
+                   local_rank: int | None = None, node: str | None = None, time: When = None) -> Event:
         """One rank's step durations since its previous report: how many steps, the median and longest wall time
         between two ``agent.step()`` calls, and the median of the time the loop says it worked (``busy``) before
         waiting for its peers. Lifeline compares the ranks' medians to find a straggler."""
-        data = {"rank": int(rank), "steps": max(1, int(steps)), "toStep": max(0, int(to_step)),
+        data: dict[str, Any] = {"rank": int(rank), "steps": max(1, int(steps)), "toStep": max(0, int(to_step)),
                 "medianSeconds": round(max(0.0, float(median_seconds)), 6)}
         if max_seconds is not None:
             data["maxSeconds"] = round(max(0.0, float(max_seconds)), 6)
@@ -57,19 +69,22 @@ class EventFactory(object):
 
     REASONS = ("periodic", "command", "prepare_exit", "signal")
 
-    def checkpoint_started(self, checkpoint_id, step, async_=False, time=None, reason=None):
-        data = {"checkpointId": checkpoint_id, "step": int(step), "async": bool(async_)}
+    def checkpoint_started(self, checkpoint_id: str, step: int, async_: bool = False, time: When = None,
+                           reason: str | None = None) -> Event:
+        data: dict[str, Any] = {"checkpointId": checkpoint_id, "step": int(step), "async": bool(async_)}
         if reason in self.REASONS:
             # An exit save (prepare_exit, signal) tells Lifeline that the stop which follows lost nothing.
             data["reason"] = reason
         return self.event("trainer.checkpoint.started", checkpoint_id + "/started", data, time)
 
-    def checkpoint_completed(self, checkpoint_id, step, duration_seconds, blocking_seconds, bytes_=None, uri=None,
-                             checksum=None, shards=None, async_=False, world_size=None, time=None, durable=None,
-                             replicas=None):
+    def checkpoint_completed(self, checkpoint_id: str, step: int, duration_seconds: float, blocking_seconds: float,
+                             bytes_: int | None = None, uri: str | None = None, checksum: str | None = None,
+                             shards: int | None = None, async_: bool = False, world_size: int | None = None,
+                             time: When = None, durable: bool | None = None,
+                             replicas: Iterable[str] | None = None) -> Event:
         """``durable``: what the script declared about where it saves (True: outlives any node; False: the nodes'
         own disks; None: not said). ``replicas``: the nodes holding a copy, for a checkpoint on the nodes' disks."""
-        data = {
+        data: dict[str, Any] = {
             "checkpointId": checkpoint_id,
             "step": int(step),
             "durationSeconds": round(max(0.0, float(duration_seconds)), 6),
@@ -92,14 +107,15 @@ class EventFactory(object):
             data["replicas"] = [str(n) for n in list(dict.fromkeys(replicas))[:64]]
         return self.event("trainer.checkpoint.completed", checkpoint_id + "/completed", data, time)
 
-    def checkpoint_failed(self, checkpoint_id, step, error=None, time=None):
-        data = {"checkpointId": checkpoint_id, "step": int(step)}
+    def checkpoint_failed(self, checkpoint_id: str, step: int, error: object = None, time: When = None) -> Event:
+        data: dict[str, Any] = {"checkpointId": checkpoint_id, "step": int(step)}
         if error:
             data["error"] = str(error)[:4000]
         return self.event("trainer.checkpoint.failed", checkpoint_id + "/failed", data, time)
 
-    def checkpoint_verified(self, checkpoint_id, ok, checksum=None, attempt=None, time=None):
-        data = {"checkpointId": checkpoint_id, "ok": bool(ok)}
+    def checkpoint_verified(self, checkpoint_id: str, ok: bool, checksum: str | None = None, attempt: int | None = None,
+                            time: When = None) -> Event:
+        data: dict[str, Any] = {"checkpointId": checkpoint_id, "ok": bool(ok)}
         if checksum:
             data["checksum"] = checksum
         suffix = "/verified/%s" % ("ok" if ok else "corrupt")
@@ -107,16 +123,18 @@ class EventFactory(object):
             suffix += "/" + checksum[-16:]
         return self.event("trainer.checkpoint.verified", checkpoint_id + suffix, data, time)
 
-    def restored(self, run_key, checkpoint_id, step, run_id=None, seq=0, time=None):
+    def restored(self, run_key: str, checkpoint_id: str, step: int, run_id: str | None = None, seq: int = 0,
+                 time: When = None) -> Event:
         """``seq`` counts the restores of this process (0: the one at start), so a second restore from the same
         checkpoint in one incarnation is a new fact."""
-        data = {"checkpointId": checkpoint_id, "step": int(step)}
+        data: dict[str, Any] = {"checkpointId": checkpoint_id, "step": int(step)}
         if run_id:
             data["runId"] = run_id
         return self.event("trainer.restored", "%s/restored/%d/%s" % (run_key, int(seq), checkpoint_id), data, time)
 
-    def worker_failed(self, run_key, rank, run_id=None, node=None, exit_code=None, error=None, time=None):
-        data = {"rank": int(rank)}
+    def worker_failed(self, run_key: str, rank: int, run_id: str | None = None, node: str | None = None,
+                      exit_code: int | None = None, error: object = None, time: When = None) -> Event:
+        data: dict[str, Any] = {"rank": int(rank)}
         if run_id:
             data["runId"] = run_id
         if node:
@@ -128,9 +146,10 @@ class EventFactory(object):
         return self.event("trainer.worker_failed", "%s/worker_failed/%d" % (run_key, int(rank)), data, time)
 
     # ------------------------------------------------------------------ job
-    def job_submitted(self, id_, namespace, min_nodes, max_nodes, procs_per_node, max_restarts, gpus_per_node,
-                      checkpoint_interval_seconds=None, owner=None, priority_class=None, time=None):
-        data = {
+    def job_submitted(self, id_: str, namespace: str | None, min_nodes: int, max_nodes: int, procs_per_node: int,
+                      max_restarts: int, gpus_per_node: int, checkpoint_interval_seconds: float | None = None,
+                      owner: str | None = None, priority_class: str | None = None, time: When = None) -> Event:
+        data: dict[str, Any] = {
             "namespace": namespace,
             "elastic": {
                 "minNodes": int(min_nodes),
@@ -149,5 +168,5 @@ class EventFactory(object):
         return self.event("job.submitted", id_, data, time)
 
 
-def is_telemetry(event):
+def is_telemetry(event: Event) -> bool:
     return event.get("type") in TELEMETRY_TYPES

@@ -18,10 +18,14 @@ A launch id is 8 hex digits: one job sees few launches, so 32 random bits do not
 short in checkpoint names.
 """
 
+from __future__ import annotations
+
 import binascii
 import hashlib
 import os
 import re
+
+from ._util import Env
 
 LAUNCH_ENV = "LIFELINE_LAUNCH"
 _VALID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -29,16 +33,16 @@ _HEX8 = re.compile(r"^[0-9a-f]{8}$")
 _ATTEMPT = re.compile(r"^attempt_\d+$")
 
 
-def new_launch_id():
+def new_launch_id() -> str:
     """A fresh launch id: 8 random hex digits."""
     return binascii.hexlify(os.urandom(4)).decode("ascii")
 
 
-def valid(launch):
+def valid(launch: object) -> bool:
     return isinstance(launch, str) and bool(_VALID.match(launch))
 
 
-def launch_of(env=None):
+def launch_of(env: Env | None = None) -> str | None:
     """This process's launch: ``LIFELINE_LAUNCH`` when it is one (letters, digits, ``. _ -``, at most 64), else one
     derived from torchrun's per-agent error-file directory, else None."""
     env = os.environ if env is None else env
@@ -48,7 +52,7 @@ def launch_of(env=None):
     return _from_error_file(env.get("TORCHELASTIC_ERROR_FILE"))
 
 
-def agent_dir(path):
+def agent_dir(path: str | None) -> str | None:
     """``<dir>`` of ``<dir>/attempt_<n>/<local rank>/error.json`` (``TORCHELASTIC_ERROR_FILE``): made once per
     torchrun agent start, the same for every worker it restarts. None when ``path`` is not such a file."""
     if not path:
@@ -60,13 +64,13 @@ def agent_dir(path):
     return None
 
 
-def _from_error_file(path):
+def _from_error_file(path: str | None) -> str | None:
     """The hash of :func:`agent_dir`."""
     d = agent_dir(path)
     return hashlib.sha256(d.encode("utf-8")).hexdigest()[:8] if d else None
 
 
-def tag(launch):
+def tag(launch: str | None) -> str | None:
     """The launch as it appears in checkpoint names: 8 hex digits (the launch itself when it is a wrapper's id, else
     its hash); None without a launch."""
     if launch is None:

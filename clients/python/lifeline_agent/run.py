@@ -23,13 +23,16 @@ It parses the arguments with torchrun's own parser, then
 Without LIFELINE_URL or LIFELINE_JOB it is plain torchrun (after one warning).
 """
 
+from __future__ import annotations
+
 import os
 import sys
 import threading
+from typing import Any, Sequence
 
-from ._util import LOG, configure_logging, env_bool, env_int, safe_name
+from ._util import LOG, Env, configure_logging, env_bool, env_int, safe_name
 from .config import AGENT_KEY_ENV, Config, new_agent_key
-from .events import EventFactory
+from .events import Event, EventFactory
 from .launch import LAUNCH_ENV, new_launch_id
 from .sender import LIFECYCLE, BatchSender, encode_cloudevents, encode_ndjson
 from .torchelastic import HANDLER_NAME, install
@@ -38,13 +41,13 @@ from .transport import Backoff, Http
 _FLAGS = ("--event-log-handler", "--event_log_handler")
 
 
-def _split(argv, n_script_args):
+def _split(argv: Sequence[str], n_script_args: int) -> tuple[list[str], list[str]]:
     """(torchrun options, [script, script args...]) using the parsed REMAINDER length."""
     cut = len(argv) - 1 - n_script_args
     return list(argv[:cut]), list(argv[cut:])
 
 
-def _without_handler_flag(opts):
+def _without_handler_flag(opts: Sequence[str]) -> list[str]:
     out, i = [], 0
     while i < len(opts):
         a = opts[i]
@@ -59,7 +62,7 @@ def _without_handler_flag(opts):
     return out
 
 
-def gpus_per_node(nproc, env=None):
+def gpus_per_node(nproc: int, env: Env | None = None) -> int:
     env = os.environ if env is None else env
     explicit = env_int(env, "LIFELINE_GPUS_PER_NODE", -1)
     if explicit >= 0:
@@ -67,14 +70,15 @@ def gpus_per_node(nproc, env=None):
     try:
         import torch
         if torch.cuda.is_available():
-            return min(nproc, torch.cuda.device_count())
+            return min(nproc, int(torch.cuda.device_count()))
     except Exception:  # noqa: BLE001
         pass
     return 0
 
 
-def job_submitted_event(cfg, factory, rdzv_id, min_nodes, max_nodes, nproc, max_restarts, gpus, env=None,
-                        launch=None):
+def job_submitted_event(cfg: Config, factory: EventFactory, rdzv_id: str | None, min_nodes: int, max_nodes: int,
+                        nproc: int, max_restarts: int, gpus: int, env: Env | None = None,
+                        launch: str | None = None) -> Event:
     env = os.environ if env is None else env
     id_ = "job.submitted/%s" % safe_name(rdzv_id or "none")
     if launch:
@@ -86,12 +90,14 @@ def job_submitted_event(cfg, factory, rdzv_id, min_nodes, max_nodes, nproc, max_
         priority_class=(env.get("LIFELINE_PRIORITY_CLASS") or "").strip() or None)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> Any:
+    """Runs torchrun with the arguments (``sys.argv`` by default); returns what torchrun's main returns."""
     argv = list(sys.argv[1:] if argv is None else argv)
     configure_logging()
     from torch.distributed import run as trun
     cfg = Config.from_env()
-    if not cfg.enabled:
+    url, job = cfg.url, cfg.job
+    if not url or not job:              # not cfg.enabled
         LOG.warning("lifeline: %s is not set; running plain torchrun", "LIFELINE_URL" if not cfg.url else "LIFELINE_JOB")
         return trun.main(argv)
     try:
@@ -105,7 +111,7 @@ def main(argv=None):
     new_argv = ["--event-log-handler=" + HANDLER_NAME] + _without_handler_flag(opts) + script
 
     explicit_node = (os.environ.get("LIFELINE_NODE") or os.environ.get("NODE_NAME") or "").strip() or None
-    os.environ["LIFELINE_NODE"] = cfg.node
+    os.environ["LIFELINE_NODE"] = cfg.node or ""     # from_env always finds one
     # Every start of the wrapper is a launch of its own, even with a LIFELINE_LAUNCH left in the environment.
     launch = new_launch_id()
     os.environ[LAUNCH_ENV] = launch
@@ -123,23 +129,23 @@ def main(argv=None):
             timeout = env_int(os.environ, "TORCH_ELASTIC_SHUTDOWN_TIMEOUT", 30)
         os.environ["LIFELINE_SHUTDOWN_TIMEOUT"] = str(timeout)
 
-    http = Http(cfg.url, cfg.read_token, timeout=cfg.http_timeout, ca_file=cfg.ca_file, insecure=cfg.insecure)
+    http = Http(url, cfg.read_token, timeout=cfg.http_timeout, ca_file=cfg.ca_file, insecure=cfg.insecure)
     events = BatchSender(http, "/api/v1/events", "application/cloudevents-batch+json", encode_cloudevents,
                          "job-events", capacity=cfg.buffer_events, batch=cfg.batch_events,
                          flush_interval=cfg.flush_interval, backoff=Backoff(cap=cfg.max_backoff)).start()
     elastic = BatchSender(http, "/api/v1/connectors/torchelastic", "application/x-ndjson", encode_ndjson,
                           "torchelastic", capacity=cfg.buffer_events, batch=cfg.batch_events,
                           flush_interval=cfg.flush_interval, backoff=Backoff(cap=cfg.max_backoff),
-                          query={"job": cfg.job, "procsPerNode": str(nproc)})
+                          query={"job": job, "procsPerNode": str(nproc)})
     submitted = threading.Event()
     elastic.gate(submitted)
     elastic.start()
     if env_bool(os.environ, "LIFELINE_SUBMIT_JOB", True):
-        factory = EventFactory(cfg.event_source, cfg.job)
+        factory = EventFactory(cfg.event_source, job)
         events.add(job_submitted_event(cfg, factory, args.rdzv_id, min_nodes, max_nodes, nproc, args.max_restarts,
                                        gpus_per_node(nproc), launch=launch), LIFECYCLE)
 
-        def _open_gate():
+        def _open_gate() -> None:
             # The job first, then its rendezvous; give up waiting after 15 s (Lifeline down): the lines queue.
             events.flush(15.0)
             submitted.set()

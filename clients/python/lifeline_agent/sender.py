@@ -13,34 +13,42 @@ backoff and jitter, never sooner than the server's ``Retry-After``. Any other 4x
 (a 413 splits the batch first).
 """
 
+from __future__ import annotations
+
 import collections
 import itertools
 import json
 import threading
 import time
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 from ._util import LOG, RateLimitedLog
-from .transport import DELIVERED, GIVE_UP, RETRY, Backoff, TransportError, classify, counts, problem_summary, \
-    retry_after_seconds
+from .transport import DELIVERED, GIVE_UP, RETRY, Backoff, Http, Reason, Response, TransportError, classify, counts, \
+    problem_summary, retry_after_seconds
 
 TELEMETRY = False
 LIFECYCLE = True
 
+#: What a sender queues: a CloudEvent (a dict) or an NDJSON line (a str).
+Item = TypeVar("Item")
 
-def encode_cloudevents(items):
+
+def encode_cloudevents(items: Sequence[Mapping[str, Any]]) -> bytes:
     return json.dumps(items, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def encode_ndjson(items):
+def encode_ndjson(items: Sequence[str]) -> bytes:
     return ("\n".join(items) + "\n").encode("utf-8")
 
 
-class BatchSender(object):
+class BatchSender(Generic[Item]):
     """One endpoint's queue and delivery thread."""
 
-    def __init__(self, http, path, content_type, encode, name="events", capacity=10000, batch=500,
-                 flush_interval=1.0, backoff=None, query=None, before_batch=None, clock=time.monotonic,
-                 sleep=None):
+    def __init__(self, http: Http, path: str, content_type: str, encode: Callable[[list[Item]], bytes],
+                 name: str = "events", capacity: int = 10000, batch: int = 500, flush_interval: float = 1.0,
+                 backoff: Backoff | None = None, query: Mapping[str, str] | None = None,
+                 before_batch: Callable[[], None] | None = None, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] | None = None) -> None:
         self._http = http
         self._path = path
         self._content_type = content_type
@@ -54,24 +62,25 @@ class BatchSender(object):
         self._before_batch = before_batch
         self._clock = clock
         self._sleep = sleep          # tests inject a fake; default: an interruptible wait
-        self._tele = collections.deque()
-        self._life = collections.deque()
+        self._tele: collections.deque[tuple[int, Item]] = collections.deque()
+        self._life: collections.deque[tuple[int, Item]] = collections.deque()
         self._seq = itertools.count()
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._inflight = 0
-        self._flush_deadline = None
-        self._thread = None
-        self._gate = None
-        self._down_since = None
+        self._flush_deadline: float | None = None
+        self._thread: threading.Thread | None = None
+        self._gate: threading.Event | None = None
+        self._down_since: float | None = None
         self._unreported = [0, 0]    # drops (telemetry, lifecycle) not yet logged
         self._rlog = RateLimitedLog(burst=10, period=60.0)
-        self._stats = collections.Counter()
+        self._stats: collections.Counter[str] = collections.Counter()
+        self._last_error: str | None = None
 
     # ------------------------------------------------------------------ hot path
-    def add(self, item, lifecycle=LIFECYCLE):
+    def add(self, item: Item, lifecycle: bool = LIFECYCLE) -> None:
         """Queues one item; never blocks on the network. Drops the oldest telemetry (then lifecycle) when full."""
         with self._lock:
             if len(self._tele) + len(self._life) >= self.capacity:
@@ -89,21 +98,21 @@ class BatchSender(object):
             self._wake.set()
 
     # ------------------------------------------------------------------ control
-    def gate(self, event):
+    def gate(self, event: threading.Event) -> None:
         """Holds delivery until ``event`` is set (for example until job.submitted is delivered)."""
         self._gate = event
 
-    def start(self):
+    def start(self) -> BatchSender[Item]:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="lifeline-" + self.name, daemon=True)
             self._thread.start()
         return self
 
-    def pending(self):
+    def pending(self) -> int:
         with self._lock:
             return len(self._tele) + len(self._life) + self._inflight
 
-    def flush(self, timeout):
+    def flush(self, timeout: float) -> bool:
         """Sends what is queued now, waiting at most ``timeout`` seconds. True when everything was delivered
         (or given up on after a definitive answer)."""
         deadline = self._clock() + max(0.0, timeout)
@@ -125,26 +134,28 @@ class BatchSender(object):
                         self.name, left_over, timeout)
         return left_over == 0
 
-    def close(self, timeout=0.0):
+    def close(self, timeout: float = 0.0) -> bool:
         ok = self.flush(timeout) if timeout > 0 else self.pending() == 0
         self._stop.set()
         self._wake.set()
         return ok
 
-    def stats(self):
+    def stats(self) -> dict[str, Any]:
         with self._lock:
-            s = dict(self._stats)
+            s: dict[str, Any] = dict(self._stats)
             s["buffered"] = len(self._tele) + len(self._life)
             s["inflight"] = self._inflight
+            if self._last_error is not None:
+                s["last_error"] = self._last_error
         for k in ("queued", "sent_requests", "delivered", "accepted", "duplicates", "rejected", "given_up",
                   "dropped_telemetry", "dropped_lifecycle", "retries"):
             s.setdefault(k, 0)
         return s
 
     # ------------------------------------------------------------------ delivery
-    def _take(self):
+    def _take(self) -> list[Item]:
         with self._lock:
-            out = []
+            out: list[Item] = []
             while len(out) < self.batch and (self._tele or self._life):
                 if self._life and (not self._tele or self._life[0][0] < self._tele[0][0]):
                     out.append(self._life.popleft()[1])
@@ -153,18 +164,18 @@ class BatchSender(object):
             self._inflight = len(out)
             return out
 
-    def _done(self):
+    def _done(self) -> None:
         with self._lock:
             self._inflight = 0
             self._idle.notify_all()
 
-    def _wait(self, seconds):
+    def _wait(self, seconds: float) -> None:
         if self._sleep is not None:
             self._sleep(seconds)
             return
         self._stop.wait(seconds)
 
-    def _run(self):
+    def _run(self) -> None:
         while not self._stop.is_set():
             self._wake.wait(self.flush_interval)
             self._wake.clear()
@@ -178,7 +189,7 @@ class BatchSender(object):
                 LOG.exception("lifeline %s: sender error", self.name)
                 self._done()
 
-    def drain(self, deadline=None):
+    def drain(self, deadline: float | None = None) -> None:
         """Delivers batches until the buffer is empty (or the flush deadline passes). Runs in the sender thread;
         tests call it directly."""
         if self._before_batch is not None:
@@ -194,11 +205,11 @@ class BatchSender(object):
             self._deliver(items, deadline)
             self._done()
 
-    def _past(self, deadline):
+    def _past(self, deadline: float | None) -> bool:
         d = deadline if deadline is not None else self._flush_deadline
         return d is not None and self._clock() >= d
 
-    def _deliver(self, items, deadline=None):
+    def _deliver(self, items: list[Item], deadline: float | None = None) -> bool:
         attempt = 0
         while True:
             body = self._encode(items)
@@ -230,7 +241,7 @@ class BatchSender(object):
             if self._down_since is None:
                 self._down_since = self._clock()
             self._stats["retries"] += 1
-            self._stats["last_error"] = err
+            self._last_error = err
             ra = retry_after_seconds(resp.header("Retry-After")) if resp is not None else None
             delay = self.backoff.delay(attempt, ra)
             attempt += 1
@@ -243,19 +254,22 @@ class BatchSender(object):
                         self._life.appendleft((-1, it))
                     self._inflight = 0
                 return False
-            if deadline is not None or self._flush_deadline is not None:
-                d = deadline if deadline is not None else self._flush_deadline
+            # Read once: a flush in another thread may end (and clear its deadline) meanwhile.
+            d = deadline if deadline is not None else self._flush_deadline
+            if d is not None:
                 delay = max(0.0, min(delay, d - self._clock()))
             self._wait(delay)
 
     @staticmethod
-    def _reason_text(items, r):
+    def _reason_text(items: Sequence[object], r: Reason) -> str:
         index, ident, reason = r
-        if ident is None and isinstance(index, int) and 0 <= index < len(items) and isinstance(items[index], dict):
-            ident = items[index].get("id")
+        if ident is None and isinstance(index, int) and 0 <= index < len(items):
+            item = items[index]
+            if isinstance(item, dict):
+                ident = item.get("id")
         return "%s%s" % ("[%s] " % ident if ident else "", reason)
 
-    def _delivered(self, items, resp):
+    def _delivered(self, items: list[Item], resp: Response | None) -> None:
         accepted, duplicates, rejected = counts(resp)
         self._stats["delivered"] += len(items)
         self._stats["accepted"] += accepted
@@ -267,7 +281,7 @@ class BatchSender(object):
                            self._reason_text(items, r))
         self._mark_up()
 
-    def _mark_up(self):
+    def _mark_up(self) -> None:
         if self._down_since is not None:
             LOG.warning("lifeline %s: Lifeline answers again after %.1f s", self.name,
                         self._clock() - self._down_since)

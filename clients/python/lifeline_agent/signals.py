@@ -8,18 +8,25 @@ a Python handler is called, the default action is carried out (the process dies 
 expects), an ignored signal stays ignored (training goes on).
 """
 
+from __future__ import annotations
+
 import os
 import signal
 import sys
 import threading
 import time
+from types import FrameType
+from typing import Any, Callable, Sequence, Union
 
 from ._util import LOG
+
+#: What a signal was set to do before: a Python handler, SIG_DFL, SIG_IGN, or None (not installed from Python).
+Disposition = Union[Callable[[int, Union[FrameType, None]], Any], int, signal.Handlers, None]
 
 PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent(signum=signal.SIGTERM):
+def die_with_parent(signum: int = signal.SIGTERM) -> bool:
     """Linux: have the kernel send ``signum`` to this process when its parent (the torchrun agent) dies.
 
     torchrun starts each worker in a process group of its own, so a torchrun agent killed with SIGKILL (or the OOM
@@ -40,14 +47,16 @@ def die_with_parent(signum=signal.SIGTERM):
     return True
 
 
-class Signals(object):
-    def __init__(self, names, on_signal):
+class Signals:
+    """The agent's handlers for the signals named (``SIGTERM``...), and what each signal did before them."""
+
+    def __init__(self, names: Sequence[str], on_signal: Callable[[int, FrameType | None], None]) -> None:
         self._names = names
         self._on_signal = on_signal
-        self.previous = {}
-        self.installed = []
+        self.previous: dict[int, Disposition] = {}
+        self.installed: list[int] = []
 
-    def install(self):
+    def install(self) -> Signals:
         if threading.current_thread() is not threading.main_thread():
             LOG.warning("lifeline: signal handlers can only be installed from the main thread; none installed")
             return self
@@ -64,7 +73,7 @@ class Signals(object):
                 LOG.warning("lifeline: cannot handle %s: %s", name, e)
         return self
 
-    def uninstall(self):
+    def uninstall(self) -> None:
         for sig in self.installed:
             prev = self.previous.get(sig)
             try:
@@ -73,10 +82,10 @@ class Signals(object):
                 pass
         self.installed = []
 
-    def _handle(self, signum, frame):
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
         self._on_signal(signum, frame)
 
-    def chain(self, signum):
+    def chain(self, signum: int) -> None:
         """Carries out what the signal meant before the agent's handler: returns only when that was to ignore it
         (or a Python handler returned)."""
         prev = self.previous.get(signum, signal.SIG_DFL)

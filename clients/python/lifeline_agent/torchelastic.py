@@ -18,8 +18,11 @@ rendezvous keep-alive chatter (a record per node every few seconds, which Lifeli
 ``forward_all``.
 """
 
+from __future__ import annotations
+
 import json
 import logging
+from typing import Iterable, Protocol
 
 from ._util import LOG
 from .sender import LIFECYCLE
@@ -30,10 +33,17 @@ CHATTER = ("keep-alive heartbeat", "has successfully synced its local changes", 
            "updated its keep-alive heartbeat")
 
 
+class LineSink(Protocol):
+    """Where the forwarder puts its lines (a :class:`~lifeline_agent.sender.BatchSender` of NDJSON lines)."""
+
+    def add(self, item: str, lifecycle: bool = ...) -> None: ...
+
+
 class TorchelasticForwarder(logging.Handler):
     """A logging handler for torchelastic's event loggers: one NDJSON line per record to ``sender``."""
 
-    def __init__(self, sender, node=None, forward_all=False, also=None, launch=None):
+    def __init__(self, sender: LineSink, node: str | None = None, forward_all: bool = False,
+                 also: Iterable[logging.Handler | None] | None = None, launch: str | None = None) -> None:
         logging.Handler.__init__(self)
         self.sender = sender
         self.node = node
@@ -43,7 +53,7 @@ class TorchelasticForwarder(logging.Handler):
         self.forwarded = 0
         self.skipped = 0
 
-    def line(self, text, created=None):
+    def line(self, text: str, created: float | None = None) -> str | None:
         """The line to forward for one record's message, or None to skip it. ``created``: when torchelastic recorded
         it (seconds since the epoch), the line's ``timestamp`` when it has none."""
         try:
@@ -70,7 +80,7 @@ class TorchelasticForwarder(logging.Handler):
             obj["timestamp"] = int(created * 1000)
         return json.dumps(obj, separators=(", ", ": "))
 
-    def emit(self, record):
+    def emit(self, record: logging.LogRecord) -> None:
         try:
             text = record.getMessage()
             line = self.line(text, record.created)
@@ -88,7 +98,7 @@ class TorchelasticForwarder(logging.Handler):
                 pass
 
 
-def supports_event_log_handler():
+def supports_event_log_handler() -> bool:
     """Whether this torch's torchrun takes ``--event-log-handler`` (torch >= 2.x) or only the old underscore
     spelling; both exist since torchelastic moved into torch, but very old versions record to ``null``."""
     try:
@@ -99,13 +109,15 @@ def supports_event_log_handler():
         return False
 
 
-def install(sender, node=None, name=HANDLER_NAME, chain=None, forward_all=False, launch=None):
+def install(sender: LineSink, node: str | None = None, name: str = HANDLER_NAME, chain: str | None = None,
+            forward_all: bool = False,
+            launch: str | None = None) -> tuple[TorchelasticForwarder, TorchelasticForwarder]:
     """Registers the forwarder as ``name`` and as ``dynamic_rendezvous`` (and as ``null`` on a torch whose
     torchrun has no ``--event-log-handler``). ``chain``: the name of a handler the user asked for, still fed;
     ``launch``: the launch id every forwarded line carries."""
     from torch.distributed.elastic.events import handlers
     registry = handlers._log_handlers
-    also = []
+    also: list[logging.Handler | None] = []
     if chain and chain in registry and chain != name:
         also.append(registry[chain])
     prev_rdzv = registry.get("dynamic_rendezvous")

@@ -1,5 +1,7 @@
 """HTTP to Lifeline with the standard library: one request, its outcome, and the retry policy."""
 
+from __future__ import annotations
+
 import email.utils
 import json
 import random
@@ -8,27 +10,32 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from email.message import Message
+from typing import Any, Callable, Mapping, Optional, Tuple
 
 from ._util import LOG
 
 USER_AGENT = "lifeline-agent/0.1 (python)"
 
+#: One reason in an answer: (index of the item, its id, the reason), index and id when the answer names them.
+Reason = Tuple[Optional[int], Optional[str], str]
 
-class Response(object):
+
+class Response:
     __slots__ = ("status", "headers", "body")
 
-    def __init__(self, status, headers, body):
+    def __init__(self, status: int, headers: Message | Mapping[str, str] | None, body: bytes) -> None:
         self.status = status
         self.headers = headers
         self.body = body
 
-    def json(self):
+    def json(self) -> Any:
         try:
             return json.loads(self.body.decode("utf-8")) if self.body else None
         except (ValueError, UnicodeDecodeError):
             return None
 
-    def header(self, name):
+    def header(self, name: str) -> str | None:
         if self.headers is None:
             return None
         return self.headers.get(name)
@@ -38,13 +45,14 @@ class TransportError(Exception):
     """No answer from Lifeline: refused, reset, timed out, unresolvable."""
 
 
-class Http(object):
+class Http:
     """A tiny client for one Lifeline: bearer token, JSON bodies, a timeout on every request, no retries here."""
 
-    def __init__(self, base_url, token_provider, timeout=10.0, ca_file=None, insecure=False):
+    def __init__(self, base_url: str, token_provider: Callable[[], str | None] | None, timeout: float = 10.0,
+                 ca_file: str | None = None, insecure: bool = False) -> None:
         self.base_url = base_url.rstrip("/")
         self._token_provider = token_provider
-        self._token = None
+        self._token: str | None = None
         self.timeout = timeout
         ctx = None
         if self.base_url.startswith("https:"):
@@ -52,16 +60,20 @@ class Http(object):
             if insecure:
                 ctx.check_hostname = False
                 ctx.verify_mode = ssl.CERT_NONE
-        handlers = [urllib.request.HTTPSHandler(context=ctx)] if ctx is not None else []
+        handlers: list[urllib.request.BaseHandler] = []
+        if ctx is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=ctx))
         self._opener = urllib.request.build_opener(*handlers)
 
-    def url(self, path, query=None):
+    def url(self, path: str, query: Mapping[str, str] | None = None) -> str:
         u = self.base_url + path
         if query:
             u += "?" + urllib.parse.urlencode(query)
         return u
 
-    def request(self, method, path, body=None, content_type=None, query=None, timeout=None, headers=None):
+    def request(self, method: str, path: str, body: bytes | None = None, content_type: str | None = None,
+                query: Mapping[str, str] | None = None, timeout: float | None = None,
+                headers: Mapping[str, str] | None = None) -> Response:
         """One request. Answers every HTTP status as a :class:`Response`; raises :class:`TransportError` otherwise.
         ``headers``: extra request headers (the agent's key on command calls)."""
         for attempt in (0, 1):
@@ -100,7 +112,7 @@ class Http(object):
         return resp
 
 
-def retry_after_seconds(value, now=None):
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
     """``Retry-After`` as seconds: a number of seconds or an HTTP date. None when absent or unreadable."""
     if value is None:
         return None
@@ -113,24 +125,23 @@ def retry_after_seconds(value, now=None):
         t = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
         return None
-    if t is None:
-        return None
     now = time.time() if now is None else now
     return max(0.0, t.timestamp() - now)
 
 
-class Backoff(object):
+class Backoff:
     """Exponential backoff with jitter: attempt n waits a random time in [d/2, d], d = min(cap, base * 2^n).
     A server's ``Retry-After`` is honoured (never retried sooner), capped at ``max_retry_after``."""
 
-    def __init__(self, base=0.5, cap=30.0, max_retry_after=300.0, rng=None):
+    def __init__(self, base: float = 0.5, cap: float = 30.0, max_retry_after: float = 300.0,
+                 rng: random.Random | None = None) -> None:
         self.base = base
         self.cap = cap
         self.max_retry_after = max_retry_after
         self._rng = rng or random.Random()
 
-    def delay(self, attempt, retry_after=None):
-        d = min(self.cap, self.base * (2 ** min(attempt, 30)))
+    def delay(self, attempt: int, retry_after: float | None = None) -> float:
+        d = min(self.cap, self.base * (2.0 ** min(attempt, 30)))
         d = d / 2 + self._rng.random() * d / 2
         if retry_after is not None:
             d = max(d, min(retry_after, self.max_retry_after))
@@ -143,7 +154,7 @@ RETRY = "retry"
 GIVE_UP = "give_up"
 
 
-def classify(status):
+def classify(status: int) -> str:
     """What to do after an HTTP status: 2xx delivered; 408, 429 and 5xx retried; any other 4xx given up."""
     if 200 <= status < 300:
         return DELIVERED
@@ -152,10 +163,10 @@ def classify(status):
     return GIVE_UP
 
 
-def problem_summary(resp):
+def problem_summary(resp: Response | None) -> list[Reason]:
     """The reasons in an answer: per-item errors, or a problem document's detail."""
     doc = resp.json() if resp is not None else None
-    reasons = []
+    reasons: list[Reason] = []
     if isinstance(doc, dict):
         errors = doc.get("errors")
         if not isinstance(errors, list) and isinstance(doc.get("rejected"), list):
@@ -171,7 +182,7 @@ def problem_summary(resp):
     return reasons
 
 
-def counts(resp):
+def counts(resp: Response | None) -> tuple[int, int, int]:
     """(accepted, duplicates, rejected) from an ingest answer; zeros when unreadable."""
     doc = resp.json() if resp is not None else None
     if not isinstance(doc, dict):

@@ -1,5 +1,7 @@
 """Test doubles: a small fake Lifeline over real HTTP (http.server on 127.0.0.1), a fake clock, an in-memory store."""
 
+from __future__ import annotations
+
 import json
 import os
 import socket
@@ -7,6 +9,10 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Union
+
+#: A scripted answer: (status, headers, body), "hang" or "close".
+Answer = Union[str, "tuple[int, dict[str, str], Any]"]
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 # Quiet by default (the agent's warnings go to stderr); assertLogs lowers the level where a test reads them.
@@ -17,14 +23,14 @@ logging.getLogger("lifeline_agent").setLevel(logging.ERROR)
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def handle_error(self, request, client_address):
+    def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
             return      # a client that went away mid-answer (a killed child process)
         ThreadingHTTPServer.handle_error(self, request, client_address)
 
 
-class Recorded(object):
-    def __init__(self, method, path, query, headers, body):
+class Recorded:
+    def __init__(self, method: str, path: str, query: str, headers: dict[str, str], body: bytes) -> None:
         self.method = method
         self.path = path
         self.query = query
@@ -32,33 +38,33 @@ class Recorded(object):
         self.body = body
         self.accepted = False
 
-    def json(self):
+    def json(self) -> Any:
         return json.loads(self.body.decode("utf-8"))
 
-    def lines(self):
+    def lines(self) -> list[Any]:
         return [json.loads(l) for l in self.body.decode("utf-8").splitlines() if l.strip()]
 
 
-class FakeLifeline(object):
+class FakeLifeline:
     """Answers like Lifeline: events (accepting all, or as scripted), agent commands (a queue), acks.
 
     ``script``: a list of answers used one per POST to /api/v1/events before the default 200; each is
     ``(status, headers, body)`` or ``"hang"`` (no answer for ``hang_seconds``) or ``"close"`` (drop the connection).
     """
 
-    def __init__(self, token="llt_test_token", port=0):
+    def __init__(self, token: str = "llt_test_token", port: int = 0) -> None:
         self.token = token
-        self.requests = []
-        self.script = []
-        self.elastic_script = []
-        self.commands = []          # command CloudEvents waiting for the next poll
-        self.acks = []              # (command id, status, detail)
+        self.requests: list[Recorded] = []
+        self.script: list[Answer] = []
+        self.elastic_script: list[Answer] = []
+        self.commands: list[dict[str, Any]] = []  # command CloudEvents waiting for the next poll
+        self.acks: list[tuple[str, str | None, str | None]] = []  # (command id, status, detail)
         self.hang_seconds = 5.0
         self.remove_on_ack = True   # like Lifeline: the first ack takes the command off the queue
         self.redeliver_after = 30.0  # like Lifeline: a delivered, unacknowledged command comes again after this
-        self._delivered = {}
-        self.reject_ids = set()     # event ids answered as rejected
-        self.claims = {}            # like Lifeline: job -> the agent key that claimed its commands
+        self._delivered: dict[str, float] = {}
+        self.reject_ids: set[str] = set()  # event ids answered as rejected
+        self.claims: dict[str, str] = {}  # like Lifeline: job -> the agent key that claimed its commands
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         fake = self
@@ -66,14 +72,14 @@ class FakeLifeline(object):
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *a):
+            def log_message(self, *a: Any) -> None:
                 pass
 
-            def _body(self):
+            def _body(self) -> bytes:
                 n = int(self.headers.get("Content-Length") or 0)
                 return self.rfile.read(n) if n else b""
 
-            def _send(self, status, doc=None, headers=None):
+            def _send(self, status: int, doc: Any = None, headers: dict[str, str] | None = None) -> None:
                 data = b"" if doc is None else json.dumps(doc).encode("utf-8")
                 self.send_response(status)
                 for k, v in (headers or {}).items():
@@ -83,7 +89,7 @@ class FakeLifeline(object):
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _record(self, body):
+            def _record(self, body: bytes) -> Recorded:
                 path, _, query = self.path.partition("?")
                 rec = Recorded(self.command, path, query, dict(self.headers), body)
                 with fake._cond:
@@ -91,13 +97,13 @@ class FakeLifeline(object):
                     fake._cond.notify_all()
                 return rec
 
-            def _auth(self):
+            def _auth(self) -> bool:
                 if self.headers.get("Authorization") != "Bearer " + fake.token:
                     self._send(401, {"type": "/problems/unauthorized", "status": 401, "detail": "bad token"})
                     return False
                 return True
 
-            def _scripted(self, script):
+            def _scripted(self, script: list[Answer]) -> bool:
                 with fake._lock:
                     step = script.pop(0) if script else None
                 if step is None:
@@ -113,11 +119,12 @@ class FakeLifeline(object):
                     except OSError:
                         pass
                     return True
+                assert not isinstance(step, str), step
                 status, headers, doc = step
                 self._send(status, doc, headers)
                 return True
 
-            def do_POST(self):
+            def do_POST(self) -> None:
                 body = self._body()
                 rec = self._record(body)
                 if not self._auth():
@@ -128,7 +135,8 @@ class FakeLifeline(object):
                     events = json.loads(body.decode("utf-8"))
                     errors = [{"index": i, "id": e.get("id"), "reason": "data.step: required"}
                               for i, e in enumerate(events) if e.get("id") in fake.reject_ids]
-                    doc = {"accepted": len(events) - len(errors), "duplicates": 0, "rejected": len(errors)}
+                    doc: dict[str, Any] = {"accepted": len(events) - len(errors), "duplicates": 0,
+                                           "rejected": len(errors)}
                     if errors:
                         doc["errors"] = errors
                     rec.accepted = True
@@ -144,23 +152,23 @@ class FakeLifeline(object):
                     ns, name, _, cid = base.split("/", 3)
                     if not self._holds(ns + "/" + name):
                         return
-                    doc = json.loads(body.decode("utf-8"))
+                    ack = json.loads(body.decode("utf-8"))
                     with fake._cond:
-                        fake.acks.append((cid, doc.get("status"), doc.get("detail")))
+                        fake.acks.append((cid, ack.get("status"), ack.get("detail")))
                         if fake.remove_on_ack:
                             fake.commands = [c for c in fake.commands if c["id"] != cid]
                         fake._cond.notify_all()
-                    self._send(202, {"commandId": cid, "job": ns + "/" + name, "status": doc.get("status")})
+                    self._send(202, {"commandId": cid, "job": ns + "/" + name, "status": ack.get("status")})
                 else:
                     self._send(404, {"status": 404, "detail": "no such path"})
 
-            def _key(self):
-                key = self.headers.get("Lifeline-Agent-Key")
+            def _key(self) -> str | None:
+                key: str | None = self.headers.get("Lifeline-Agent-Key")
                 if not key:
                     self._send(400, {"status": 400, "detail": "Lifeline-Agent-Key: required"})
                 return key
 
-            def _holds(self, job):
+            def _holds(self, job: str) -> bool:
                 key = self._key()
                 if not key:
                     return False
@@ -170,7 +178,7 @@ class FakeLifeline(object):
                     return False
                 return True
 
-            def do_DELETE(self):
+            def do_DELETE(self) -> None:
                 rec = self._record(b"")
                 if not self._auth():
                     return
@@ -185,7 +193,7 @@ class FakeLifeline(object):
                 else:
                     self._send(404, {"status": 404})
 
-            def do_GET(self):
+            def do_GET(self) -> None:
                 rec = self._record(b"")
                 if not self._auth():
                     return
@@ -227,13 +235,13 @@ class FakeLifeline(object):
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def close(self):
+    def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
 
     # ------------------------------------------------------------------ helpers
-    def events(self, type_=None):
-        out = []
+    def events(self, type_: str | None = None) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
         with self._lock:
             reqs = list(self.requests)
         for r in reqs:
@@ -246,7 +254,8 @@ class FakeLifeline(object):
                     pass
         return out
 
-    def wait_for(self, predicate, timeout=10.0):
+    def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """The predicate's value once it is true (its last value when ``timeout`` passes first)."""
         end = time.time() + timeout
         with self._cond:
             while True:
@@ -258,66 +267,82 @@ class FakeLifeline(object):
                     return v
                 self._cond.wait(min(left, 0.05))
 
-    def add_command(self, id_, kind, **data):
+    def add_command(self, id_: str, kind: str, **data: Any) -> None:
         with self._cond:
             self.commands.append({"specversion": "1.0", "id": id_, "source": "lifeline",
                                   "type": "lifeline.command." + kind, "subject": "ml/test",
                                   "time": "2026-03-01T10:00:00Z", "data": data})
             self._cond.notify_all()
 
-    def remove_command(self, id_):
+    def remove_command(self, id_: str) -> None:
         with self._cond:
             self.commands = [c for c in self.commands if c["id"] != id_]
 
 
-def free_port():
+def free_port() -> int:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
+    p = int(s.getsockname()[1])
     s.close()
     return p
 
 
-class FakeClock(object):
-    def __init__(self, t=1000.0):
-        self.t = t
-        self.sleeps = []
+class Collect:
+    """A sender that keeps what it is given (the torchelastic forwarder's lines)."""
 
-    def __call__(self):
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def add(self, line: str, lifecycle: bool = True) -> None:
+        self.lines.append(line)
+
+
+def parsed(line: str | None) -> Any:
+    """A forwarded line as JSON (the test fails when the line was skipped)."""
+    assert line is not None, "the line was not forwarded"
+    return json.loads(line)
+
+
+class FakeClock:
+    def __init__(self, t: float = 1000.0) -> None:
+        self.t = t
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
         return self.t
 
-    def sleep(self, seconds):
+    def sleep(self, seconds: float) -> None:
         self.sleeps.append(seconds)
         self.t += seconds
 
 
-class MemoryStore(object):
+class MemoryStore:
     """The part of torch.distributed.TCPStore the coordinator uses, in memory and thread-safe."""
 
-    def __init__(self):
-        self.data = {}
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
         self.lock = threading.Lock()
 
-    def add(self, key, n):
+    def add(self, key: str, n: int) -> int:
         with self.lock:
             v = int(self.data.get(key, b"0")) + n
             self.data[key] = str(v).encode()
             return v
 
-    def set(self, key, value):
+    def set(self, key: str, value: str | bytes) -> None:
         with self.lock:
             self.data[key] = value.encode() if isinstance(value, str) else value
 
-    def get(self, key):
+    def get(self, key: str) -> bytes:
         with self.lock:
             return self.data[key]
 
-    def check(self, keys):
+    def check(self, keys: list[str]) -> bool:
         with self.lock:
             return all(k in self.data for k in keys)
 
 
-def base_env(url, **extra):
+def base_env(url: str, **extra: object) -> dict[str, str]:
     env = {"LIFELINE_URL": url, "LIFELINE_TOKEN": "llt_test_token", "LIFELINE_JOB": "ml/test",
            "LIFELINE_NODE": "node-a", "LIFELINE_FLUSH_INTERVAL": "0.05", "LIFELINE_COMMAND_WAIT": "1",
            "LIFELINE_PROGRESS_INTERVAL": "0.2", "TORCHELASTIC_RUN_ID": "run1", "LIFELINE_SIGNALS": ""}
@@ -325,7 +350,7 @@ def base_env(url, **extra):
     return env
 
 
-def optional_torch():
+def optional_torch() -> Any:
     """torch, or None in a standard-library-only run; the suite's run (LIFELINE_REQUIRE_TORCH=1) fails without it."""
     try:
         import torch

@@ -1,27 +1,31 @@
 """The agent: no-op mode, the hot path, progress, cross-rank agreement through a store, crash reports."""
 
+from __future__ import annotations
+
 import logging
 import sys
 import threading
 import time
 import unittest
+from typing import Callable
 
 from _fakes import FakeLifeline, MemoryStore, base_env
 
 import lifeline_agent
 from lifeline_agent.agent import Agent, NoopAgent
 from lifeline_agent.config import Config, valid_job
+from lifeline_agent.coord import StoreCoordinator
 
 
 class NoopTest(unittest.TestCase):
-    def setUp(self):
+    def setUp(self) -> None:
         NoopAgent._warned = False
         lifeline_agent._agent = None
 
-    def tearDown(self):
+    def tearDown(self) -> None:
         lifeline_agent._agent = None
 
-    def test_without_lifeline_url_the_agent_is_a_noop_that_warns_exactly_once(self):
+    def test_without_lifeline_url_the_agent_is_a_noop_that_warns_exactly_once(self) -> None:
         with self.assertLogs("lifeline_agent", logging.WARNING) as logs:
             a = lifeline_agent.init(Config.from_env({}))
             NoopAgent(Config.from_env({}))
@@ -41,7 +45,7 @@ class NoopTest(unittest.TestCase):
         a.report_failure("x")
         self.assertEqual(a.incarnation(), 0)
 
-    def test_a_url_without_a_job_is_a_noop_too(self):
+    def test_a_url_without_a_job_is_a_noop_too(self) -> None:
         with self.assertLogs("lifeline_agent", logging.WARNING) as logs:
             a = lifeline_agent.init(Config.from_env({"LIFELINE_URL": "http://127.0.0.1:9"}))
         self.assertIsInstance(a, NoopAgent)
@@ -49,7 +53,7 @@ class NoopTest(unittest.TestCase):
 
 
 class ConfigTest(unittest.TestCase):
-    def test_reads_lifeline_and_torchrun_variables(self):
+    def test_reads_lifeline_and_torchrun_variables(self) -> None:
         c = Config.from_env({"LIFELINE_URL": "http://l:8080/", "LIFELINE_JOB": "ml-research/llama3-8b-ft",
                              "NODE_NAME": "ip-10-0-3-17", "RANK": "3", "LOCAL_RANK": "1", "WORLD_SIZE": "8",
                              "GROUP_RANK": "1", "LOCAL_WORLD_SIZE": "2", "TORCHELASTIC_RESTART_COUNT": "2",
@@ -66,7 +70,7 @@ class ConfigTest(unittest.TestCase):
         self.assertEqual(c.signals, ("SIGTERM",))
         self.assertTrue(c.enabled)
 
-    def test_token_file(self):
+    def test_token_file(self) -> None:
         import tempfile
         with tempfile.NamedTemporaryFile("w", delete=False) as f:
             f.write("llt_abc_def\n")
@@ -74,58 +78,59 @@ class ConfigTest(unittest.TestCase):
         self.assertEqual(c.read_token(), "llt_abc_def")
         self.assertEqual(Config.from_env({"LIFELINE_TOKEN": "llt_x"}).read_token(), "llt_x")
 
-    def test_the_agent_key_is_the_launchs_else_one_torchruns_restarts_share_else_this_processs(self):
+    def test_the_agent_key_is_the_launchs_else_one_torchruns_restarts_share_else_this_processs(self) -> None:
         given = "g" * 40
         self.assertEqual(Config.from_env({"LIFELINE_AGENT_KEY": given}).agent_key, given)
         err = "/tmp/torchelastic_x/run_abc123/attempt_%d/0/error.json"
-        first = Config.from_env({"LIFELINE_TOKEN": "llt_a", "TORCHELASTIC_ERROR_FILE": err % 0}).agent_key
+        first = Config.from_env({"LIFELINE_TOKEN": "llt_a", "TORCHELASTIC_ERROR_FILE": err % 0}).agent_key or ""
         restarted = Config.from_env({"LIFELINE_TOKEN": "llt_a", "TORCHELASTIC_ERROR_FILE": err % 3}).agent_key
         self.assertEqual(first, restarted, "a worker torchrun restarts keeps the claim")
         self.assertNotEqual(first, Config.from_env({"LIFELINE_TOKEN": "llt_b",
                                                     "TORCHELASTIC_ERROR_FILE": err % 0}).agent_key)
         self.assertNotIn("llt_a", first)
-        own = Config.from_env({}).agent_key
+        own = Config.from_env({}).agent_key or ""
         self.assertNotEqual(own, Config.from_env({}).agent_key)
         for k in (given, first, own):
             self.assertRegex(k, r"^[A-Za-z0-9._~+/=-]{32,256}$")
         self.assertNotEqual(Config.from_env({"LIFELINE_AGENT_KEY": "short"}).agent_key, "short")
 
-    def test_job_names(self):
+    def test_job_names(self) -> None:
         self.assertTrue(valid_job("ml/llama3-8b-ft"))
         for bad in ("ml", "ml/a/b", "ML/x", "ml/", "/x", "ml/x_y"):
             self.assertFalse(valid_job(bad), bad)
 
 
 class AgentTestBase(unittest.TestCase):
-    def setUp(self):
+    def setUp(self) -> None:
         self.lifeline = FakeLifeline()
-        self.agents = []
+        self.agents: list[Agent] = []
 
-    def tearDown(self):
+    def tearDown(self) -> None:
         for a in self.agents:
             a.close(1)
         sys.excepthook = sys.__excepthook__
         self.lifeline.close()
 
-    def make(self, **extra):
+    def make(self, **extra: object) -> Agent:
         env = base_env(self.lifeline.url, LIFELINE_EXCEPTION_HOOK="0", **extra)
+        store = extra.get("_store")
         a = Agent(Config.from_env(env), install_signals=False,
-                  store=extra.get("_store"))
+                  store=store if isinstance(store, MemoryStore) else None)
         self.agents.append(a)
         return a
 
 
 class HotPathTest(AgentTestBase):
-    def test_step_is_cheap_and_returns_none_without_work(self):
+    def test_step_is_cheap_and_returns_none_without_work(self) -> None:
         a = self.make()
         t0 = time.perf_counter()
         for i in range(1, 100001):
             self.assertIsNone(a.step(i, samples=32)) if i % 50000 == 0 else a.step(i, samples=32)
         per_call = (time.perf_counter() - t0) / 100000
         self.assertLess(per_call, 20e-6, "step() took %.2f us" % (per_call * 1e6))
-        self.assertEqual(a._samples, 3200000)
+        self.assertEqual(a.state.samples, 3200000)
 
-    def test_progress_is_rate_limited_and_carries_throughput(self):
+    def test_progress_is_rate_limited_and_carries_throughput(self) -> None:
         a = self.make(LIFELINE_PROGRESS_INTERVAL="0.3")
         t_end = time.time() + 1.0
         step = 0
@@ -144,7 +149,7 @@ class HotPathTest(AgentTestBase):
         self.assertEqual(last["subject"], "ml/test")
         self.assertTrue(last["id"].startswith("run1/node-a/0/progress/"))
 
-    def test_only_rank_0_sends_job_level_events_but_every_rank_reports_its_failure(self):
+    def test_only_rank_0_sends_job_level_events_but_every_rank_reports_its_failure(self) -> None:
         a = self.make(RANK="1", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="1", _store=MemoryStore())
         self.assertIsNone(a.commands)
         for i in range(1, 20):
@@ -155,7 +160,7 @@ class HotPathTest(AgentTestBase):
                                              "error": "RuntimeError: CUDA error"})
         self.assertEqual(self.lifeline.events("trainer.progress"), [])
 
-    def test_interval_from_lifeline_plans_periodic_saves(self):
+    def test_interval_from_lifeline_plans_periodic_saves(self) -> None:
         a = self.make(LIFELINE_CHECKPOINT_INTERVAL="0.2")
         self.assertEqual(a.checkpoint_interval(), 0.2)
         tasks = []
@@ -171,7 +176,7 @@ class HotPathTest(AgentTestBase):
 
 
 class StepTimesTest(AgentTestBase):
-    def test_every_rank_reports_a_summary_of_its_step_times_per_interval(self):
+    def test_every_rank_reports_a_summary_of_its_step_times_per_interval(self) -> None:
         a = self.make(RANK="1", LOCAL_RANK="1", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="1",
                       LIFELINE_STEP_TIMES_INTERVAL="0.3", _store=MemoryStore())
         t_end = time.time() + 1.2
@@ -200,10 +205,10 @@ class StepTimesTest(AgentTestBase):
         self.assertTrue(ids[0].startswith("run1/node-a/0/step_times/1/"))
 
     @staticmethod
-    def _unreported(a):
-        return len(a._durations)
+    def _unreported(a: Agent) -> int:
+        return len(a.step_times.durations)
 
-    def test_no_report_without_steps_and_none_when_turned_off(self):
+    def test_no_report_without_steps_and_none_when_turned_off(self) -> None:
         a = self.make(LIFELINE_STEP_TIMES_INTERVAL="0.1")
         time.sleep(0.4)
         a.flush(2)
@@ -211,28 +216,31 @@ class StepTimesTest(AgentTestBase):
         b = self.make(LIFELINE_STEP_TIMES_INTERVAL="0")
         for i in range(1, 50):
             b.step(i, busy=0.01)
-        b._step_times_tick(force=True)
+        b.step_times.tick(force=True)
         b.flush(2)
         self.assertEqual(self.lifeline.events("trainer.step_times"), [])
-        self.assertEqual(len(b._durations), 0, "nothing recorded when off")
+        self.assertEqual(len(b.step_times.durations), 0, "nothing recorded when off")
 
 
 class AgreementTest(AgentTestBase):
     """Two ranks in lockstep (a barrier per step, like DDP's all-reduce) agree through an in-memory store."""
 
-    def run_ranks(self, steps, follower_poll=None, lead=0.05, before=None):
+    def run_ranks(self, steps: int, follower_poll: float | None = None, lead: float = 0.05,
+                  before: Callable[[], None] | None = None) -> tuple[Agent, Agent, dict[int, list[tuple[int, str, bool]]],
+                                                                     MemoryStore]:
         store = MemoryStore()
         extra = dict(WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="29999", LIFELINE_AGREE_LEAD=str(lead),
                      LIFELINE_COORD_POLL="0.01", LIFELINE_AGREE_TIMEOUT="5", _store=store)
         r0 = self.make(RANK="0", **extra)
         r1 = self.make(RANK="1", **extra)
         if follower_poll:
+            assert isinstance(r1.coordinator, StoreCoordinator)
             r1.coordinator.poll = follower_poll
         barrier = threading.Barrier(2, timeout=20)
-        got = {0: [], 1: []}
-        errors = []
+        got: dict[int, list[tuple[int, str, bool]]] = {0: [], 1: []}
+        errors: list[Exception] = []
 
-        def loop(agent, rank):
+        def loop(agent: Agent, rank: int) -> None:
             try:
                 for step in range(1, steps + 1):
                     barrier.wait()
@@ -255,10 +263,10 @@ class AgreementTest(AgentTestBase):
         self.assertEqual(errors, [])
         return r0, r1, got, store
 
-    def test_both_ranks_save_at_the_same_step(self):
+    def test_both_ranks_save_at_the_same_step(self) -> None:
         cid = "act-1:checkpoint:ml/test"
 
-        def command():
+        def command() -> None:
             self.lifeline.add_command(cid, "checkpoint_now", deadline="2099-01-01T00:00:00Z", reason="try")
         r0, r1, got, store = self.run_ranks(200, before=command)
         self.assertEqual(len(got[0]), 1, got)
@@ -270,8 +278,8 @@ class AgreementTest(AgentTestBase):
         self.assertEqual([a[1] for a in acks], ["accepted", "done"])
         self.assertTrue(any(k.startswith("lifeline/run1/s127.0.0.1-29999-w2/plan/0") for k in store.data))
 
-    def test_a_late_rank_makes_everyone_skip_and_rank_0_plans_further_ahead(self):
-        def command():
+    def test_a_late_rank_makes_everyone_skip_and_rank_0_plans_further_ahead(self) -> None:
+        def command() -> None:
             self.lifeline.add_command("act-2:checkpoint:ml/test", "checkpoint_now", deadline="2099-01-01T00:00:00Z")
         # The follower looks only every 0.25 s while rank 0 plans 0.01 s (3 steps) ahead: it is late at first.
         r0, r1, got, store = self.run_ranks(400, follower_poll=0.25, lead=0.01, before=command)
@@ -279,9 +287,10 @@ class AgreementTest(AgentTestBase):
         self.assertEqual(got[0], got[1])
         late = [k for k in store.data if k.endswith("/late")]
         self.assertTrue(late, "no plan was answered late: the test did not exercise the skip")
+        assert isinstance(r0.coordinator, StoreCoordinator)
         self.assertGreater(r0.coordinator._lead_factor, 0)
 
-    def test_signal_on_a_follower_gets_an_agreed_emergency_save(self):
+    def test_signal_on_a_follower_gets_an_agreed_emergency_save(self) -> None:
         store = MemoryStore()
         extra = dict(WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="29998", LIFELINE_AGREE_LEAD="0.05",
                      LIFELINE_COORD_POLL="0.01", LIFELINE_SIGNAL_EXIT="0", _store=store)
@@ -292,14 +301,14 @@ class AgreementTest(AgentTestBase):
         r1.config.hold_grace = 0.0
         r1.config.shutdown_timeout = 0.2
         barrier = threading.Barrier(2, timeout=20)
-        got = {0: [], 1: []}
+        got: dict[int, list[tuple[int, str]]] = {0: [], 1: []}
 
-        def loop(agent, rank):
+        def loop(agent: Agent, rank: int) -> None:
             for step in range(1, 150):
                 barrier.wait()
                 time.sleep(0.005)
                 if rank == 1 and step == 20:
-                    agent._on_signal(15, None)     # what the SIGTERM handler does
+                    agent.emergency.on_signal(15, None)     # what the SIGTERM handler does
                 task = agent.step(step)
                 if task:
                     got[rank].append((task.step, task.reason))
@@ -316,7 +325,7 @@ class AgreementTest(AgentTestBase):
 
 
 class IdsTest(AgentTestBase):
-    def test_incarnation_is_rank_0s_restart_count(self):
+    def test_incarnation_is_rank_0s_restart_count(self) -> None:
         store = MemoryStore()
         extra = dict(WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="29997", LIFELINE_COORD_POLL="0.01",
                      _store=store)
@@ -331,15 +340,15 @@ class IdsTest(AgentTestBase):
 
 
 class ExceptionHookTest(unittest.TestCase):
-    def test_an_uncaught_exception_reports_worker_failed(self):
+    def test_an_uncaught_exception_reports_worker_failed(self) -> None:
         lifeline = FakeLifeline()
         try:
             a = Agent(Config.from_env(base_env(lifeline.url, RANK="2")), install_signals=False)
             try:
                 raise ValueError("loss is NaN")
-            except ValueError:
-                etype, value, tb = sys.exc_info()
-            printed = []
+            except ValueError as e:
+                etype, value, tb = type(e), e, e.__traceback__
+            printed: list[type[BaseException]] = []
             a._prev_excepthook = lambda *args: printed.append(args[0])
             sys.excepthook(etype, value, tb)
             failed = lifeline.wait_for(lambda: lifeline.events("trainer.worker_failed"))

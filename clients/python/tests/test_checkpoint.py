@@ -1,5 +1,7 @@
 """Checkpoint helpers: atomic saves, checksums, verification, retention, restore at another world size."""
 
+from __future__ import annotations
+
 import json
 import os
 import random
@@ -9,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from typing import Any
 
 from _fakes import FakeLifeline, base_env, optional_torch
 
@@ -25,11 +28,11 @@ needs_torch = unittest.skipIf(torch is None, "torch is not installed")
 class SamplerTest(unittest.TestCase):
     """Standard library only."""
 
-    def batches(self, sampler_per_rank, per_rank_batch):
+    def batches(self, sampler_per_rank: list[ElasticDistributedSampler], per_rank_batch: int) -> list[list[int]]:
         its = [iter(s) for s in sampler_per_rank]
-        out = []
+        out: list[list[int]] = []
         while True:
-            b = []
+            b: list[int] = []
             try:
                 for it in its:
                     for _ in range(per_rank_batch):
@@ -38,7 +41,7 @@ class SamplerTest(unittest.TestCase):
                 return out
             out.append(b)
 
-    def test_global_batches_are_contiguous_slices_of_the_epoch_for_any_world_size(self):
+    def test_global_batches_are_contiguous_slices_of_the_epoch_for_any_world_size(self) -> None:
         n, per_rank = 1000, 4
         for world in (1, 2, 3, 5):
             samplers = [ElasticDistributedSampler(n, world, r, seed=3) for r in range(world)]
@@ -47,7 +50,7 @@ class SamplerTest(unittest.TestCase):
                 g = per_rank * world
                 self.assertEqual(sorted(b), sorted(order[k * g:(k + 1) * g]))
 
-    def test_resuming_at_another_world_size_neither_repeats_nor_skips(self):
+    def test_resuming_at_another_world_size_neither_repeats_nor_skips(self) -> None:
         n, per_rank = 600, 5
         seen = []
         a = [ElasticDistributedSampler(n, 2, r, seed=1) for r in range(2)]
@@ -65,7 +68,7 @@ class SamplerTest(unittest.TestCase):
         self.assertEqual(len(seen), len(set(seen)), "a sample was seen twice")
         self.assertGreaterEqual(len(set(seen)), n - 3 * per_rank)
 
-    def test_epochs_reshuffle(self):
+    def test_epochs_reshuffle(self) -> None:
         s = ElasticDistributedSampler(50, 1, 0, seed=0)
         e0 = list(s)
         s.set_epoch(1)
@@ -74,7 +77,7 @@ class SamplerTest(unittest.TestCase):
 
 
 class LrTest(unittest.TestCase):
-    def test_linear_scaling_with_warmup_after_a_resize(self):
+    def test_linear_scaling_with_warmup_after_a_resize(self) -> None:
         self.assertEqual(scaled_lr(0.1, 8), 0.8)
         self.assertEqual(scaled_lr(0.1, 8, reference_world_size=4), 0.2)
         self.assertAlmostEqual(elastic_lr(0.1, 4, step=100, previous_world_size=2, change_step=100,
@@ -87,7 +90,7 @@ class LrTest(unittest.TestCase):
 
 
 class AtomicWriteTest(unittest.TestCase):
-    def test_atomic_write_leaves_no_temporary_file(self):
+    def test_atomic_write_leaves_no_temporary_file(self) -> None:
         d = tempfile.mkdtemp()
         try:
             p = os.path.join(d, "x.json")
@@ -102,18 +105,18 @@ class AtomicWriteTest(unittest.TestCase):
 
 @needs_torch
 class ManagerTest(unittest.TestCase):
-    def setUp(self):
+    def setUp(self) -> None:
         self.lifeline = FakeLifeline()
         self.dir = tempfile.mkdtemp()
         self.agent = Agent(Config.from_env(base_env(self.lifeline.url, LIFELINE_EXCEPTION_HOOK="0",
                                                     TORCHELASTIC_RESTART_COUNT="2")), install_signals=False)
 
-    def tearDown(self):
+    def tearDown(self) -> None:
         self.agent.close(1)
         self.lifeline.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def model(self, seed=0):
+    def model(self, seed: int = 0) -> tuple[Any, Any]:
         torch.manual_seed(seed)
         m = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
         opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
@@ -121,10 +124,11 @@ class ManagerTest(unittest.TestCase):
         opt.step()
         return m, opt
 
-    def test_save_writes_atomically_and_reports_started_completed_verified(self):
+    def test_save_writes_atomically_and_reports_started_completed_verified(self) -> None:
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=self.agent, verify="sync")
         info = ck.save(10, model=m, optimizer=opt, reason="periodic")
+        assert info.path is not None and info.checksum is not None
         self.assertEqual(info.checkpoint_id, "step-10-run1-r2")
         self.assertEqual(sorted(os.listdir(self.dir)), ["step-10-run1-r2"])
         self.assertEqual(sorted(os.listdir(info.path)), ["manifest.json", "state.pt"])
@@ -145,17 +149,19 @@ class ManagerTest(unittest.TestCase):
         self.assertIsInstance(done["bytes"], int)
         self.assertEqual(self.lifeline.events("trainer.checkpoint.verified")[0]["data"]["ok"], True)
 
-    def test_a_corrupt_checkpoint_is_verified_false_and_latest_skips_it(self):
+    def test_a_corrupt_checkpoint_is_verified_false_and_latest_skips_it(self) -> None:
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=self.agent, verify="off", keep=5)
         ck.save(10, model=m, optimizer=opt)
         newest = ck.save(20, model=m, optimizer=opt)
+        assert newest.path is not None
         state = os.path.join(newest.path, "state.pt")
         with open(state, "r+b") as f:
             f.seek(100)
             f.write(b"\x00garbage\x00")
         self.assertEqual(ck.verify(newest.checkpoint_id)[0], False)
         latest = ck.latest()
+        assert latest is not None
         self.assertEqual(latest["step"], 10)
         self.agent.flush(3)
         verified = self.lifeline.events("trainer.checkpoint.verified")
@@ -165,26 +171,28 @@ class ManagerTest(unittest.TestCase):
         # restore falls back to the intact one
         m2, opt2 = self.model(seed=5)
         r = ck.restore(model=m2, optimizer=opt2)
+        assert r is not None
         self.assertEqual(r.step, 10)
 
-    def test_a_truncated_or_half_written_checkpoint_is_never_taken(self):
+    def test_a_truncated_or_half_written_checkpoint_is_never_taken(self) -> None:
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=self.agent, verify="off")
         good = ck.save(5, model=m, optimizer=opt)
+        assert good.path is not None
         os.makedirs(os.path.join(self.dir, ".tmp-step-9-run1-r2-123"))      # a crash mid-save
         half = os.path.join(self.dir, "step-9-run1-r2")
         shutil.copytree(good.path, half)
         os.truncate(os.path.join(half, "state.pt"), 10)
-        self.assertEqual(ck.latest()["checkpointId"], good.checkpoint_id)
+        self.assertEqual((ck.latest() or {}).get("checkpointId"), good.checkpoint_id)
 
-    def test_retention_keeps_the_newest_intact_ones(self):
+    def test_retention_keeps_the_newest_intact_ones(self) -> None:
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=self.agent, verify="sync", keep=2)
         for s in (1, 2, 3, 4):
             ck.save(s, model=m, optimizer=opt)
         self.assertEqual(sorted(os.listdir(self.dir)), ["step-3-run1-r2", "step-4-run1-r2"])
 
-    def test_restore_brings_back_model_optimizer_sampler_rng_and_reports_restored(self):
+    def test_restore_brings_back_model_optimizer_sampler_rng_and_reports_restored(self) -> None:
         m, opt = self.model()
         sampler = ElasticDistributedSampler(100, 2, 0)
         sampler.advance(40)
@@ -196,6 +204,7 @@ class ManagerTest(unittest.TestCase):
         m2, opt2 = self.model(seed=9)
         s2 = ElasticDistributedSampler(100, 3, 1)
         r = CheckpointManager(self.dir, agent=self.agent).restore(model=m2, optimizer=opt2, sampler=s2)
+        assert r is not None
         self.assertEqual((r.step, r.world_size, r.samples_seen, r.extra), (30, 1, 960, {"note": "x"}))
         for a, b in zip(m.state_dict().values(), m2.state_dict().values()):
             self.assertTrue(torch.equal(a, b))
@@ -207,7 +216,7 @@ class ManagerTest(unittest.TestCase):
         restored = self.lifeline.events("trainer.restored")
         self.assertEqual(restored[0]["data"], {"checkpointId": "step-30-run1-r2", "step": 30, "runId": "run1"})
 
-    def test_restore_after_a_save_gets_a_new_branch_of_ids(self):
+    def test_restore_after_a_save_gets_a_new_branch_of_ids(self) -> None:
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=self.agent, verify="off", keep=10)
         ck.save(10, model=m, optimizer=opt)
@@ -215,7 +224,7 @@ class ManagerTest(unittest.TestCase):
         ck.restore(model=m, optimizer=opt, checkpoint_id="step-10-run1-r2")    # Lifeline's restore_from
         self.assertEqual(ck.save(20, model=m, optimizer=opt).checkpoint_id, "step-20-run1-r2-b1")
 
-    def test_can_restore_answers_for_restore_from(self):
+    def test_can_restore_answers_for_restore_from(self) -> None:
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=self.agent, verify="off")
         info = ck.save(10, model=m, optimizer=opt)
@@ -223,10 +232,10 @@ class ManagerTest(unittest.TestCase):
         self.assertFalse(ck.can_restore("step-99-x")[0])
         self.assertEqual(ck.can_restore("other-name", info.uri), (True, None))
 
-    def test_a_failed_save_reports_failed_and_leaves_no_directory(self):
+    def test_a_failed_save_reports_failed_and_leaves_no_directory(self) -> None:
         m, opt = self.model()
 
-        def broken(step, reason):
+        def broken(step: int, reason: str) -> None:
             raise OSError("No space left on device")
         ck = CheckpointManager(self.dir, agent=self.agent, before_write=broken)
         with self.assertRaises(OSError):
@@ -237,10 +246,10 @@ class ManagerTest(unittest.TestCase):
         self.assertEqual(failed, {"checkpointId": "step-7-run1-r2", "step": 7,
                                   "error": "OSError: No space left on device"})
 
-    def test_async_write_reports_blocking_time_below_duration(self):
+    def test_async_write_reports_blocking_time_below_duration(self) -> None:
         m, opt = self.model()
 
-        def slow(step, reason):
+        def slow(step: int, reason: str) -> None:
             pass
         ck = CheckpointManager(self.dir, agent=self.agent, async_write=True, verify="off", before_write=slow)
         info = ck.save(3, model=m, optimizer=opt, reason="periodic")
@@ -251,14 +260,14 @@ class ManagerTest(unittest.TestCase):
         self.assertLessEqual(done["blockingSeconds"], done["durationSeconds"])
         self.assertIsNotNone(info.blocking)
 
-    def test_works_without_lifeline(self):
+    def test_works_without_lifeline(self) -> None:
         NoopAgent._warned = True
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=NoopAgent(Config.from_env({})))
         ck.save(1, model=m, optimizer=opt)
-        self.assertEqual(ck.restore(model=m, optimizer=opt).step, 1)
+        self.assertEqual(getattr(ck.restore(model=m, optimizer=opt), "step", None), 1)
 
-    def test_sharded_checkpoint_with_torch_distributed_checkpoint(self):
+    def test_sharded_checkpoint_with_torch_distributed_checkpoint(self) -> None:
         try:
             import torch.distributed.checkpoint  # noqa: F401
         except ImportError:
@@ -268,20 +277,22 @@ class ManagerTest(unittest.TestCase):
         m, opt = self.model()
         ck = CheckpointManager(self.dir, agent=self.agent, format="dcp", verify="sync")
         info = ck.save(12, model=m, optimizer=opt)
+        assert info.path is not None
         self.assertIn("meta.pt", os.listdir(info.path))
         self.assertTrue(ck.verify(info.checkpoint_id)[0])
         m2, opt2 = self.model(seed=3)
         r = ck.restore(model=m2, optimizer=opt2)
+        assert r is not None
         self.assertEqual(r.step, 12)
         for a, b in zip(m.state_dict().values(), m2.state_dict().values()):
             self.assertTrue(torch.equal(a, b))
 
 
-    def completed(self):
+    def completed(self) -> list[dict[str, Any]]:
         self.agent.flush(3)
         return [e["data"] for e in self.lifeline.events("trainer.checkpoint.completed")]
 
-    def test_the_declaration_goes_with_every_checkpoint(self):
+    def test_the_declaration_goes_with_every_checkpoint(self) -> None:
         m, opt = self.model()
         CheckpointManager(os.path.join(self.dir, "shared"), agent=self.agent, verify="off",
                           durable=True).save(1, model=m, optimizer=opt)
@@ -297,7 +308,7 @@ class ManagerTest(unittest.TestCase):
         self.assertNotIn("durable", unsaid)
         self.assertEqual(unsaid["replicas"], ["node-a"])
 
-    def test_the_environment_declares_what_the_script_does_not(self):
+    def test_the_environment_declares_what_the_script_does_not(self) -> None:
         self.agent.config.checkpoints_durable = True
         m, opt = self.model()
         CheckpointManager(os.path.join(self.dir, "a"), agent=self.agent, verify="off").save(1, model=m, optimizer=opt)
@@ -307,11 +318,12 @@ class ManagerTest(unittest.TestCase):
         self.assertIs(by_env["durable"], True)
         self.assertIs(by_script["durable"], False)
 
-    def test_a_copy_another_node_wrote_into_the_same_directory_is_kept_not_replaced(self):
+    def test_a_copy_another_node_wrote_into_the_same_directory_is_kept_not_replaced(self) -> None:
         # Two nodes that share a directory they did not declare durable both write an exit save into it.
         m, opt = self.model()
         mine = CheckpointManager(self.dir, agent=self.agent, verify="off", durable=False)
         first = mine.save(5, model=m, optimizer=opt, reason="prepare_exit")
+        assert first.path is not None
         with open(os.path.join(first.path, "manifest.json")) as f:
             manifest = json.load(f)
         manifest["node"] = "node-b"                      # as if node-b had renamed its copy into place first
@@ -374,25 +386,25 @@ print("RESULT " + json.dumps(out), flush=True)
 class TwoNodesTest(unittest.TestCase):
     """Two ranks on two "nodes" (one rank each, gloo on CPU), each with a directory of its own disk."""
 
-    def setUp(self):
+    def setUp(self) -> None:
         self.lifeline = FakeLifeline()
         self.dir = tempfile.mkdtemp()
         self.script = os.path.join(self.dir, "two_nodes.py")
         with open(self.script, "w") as f:
             f.write(_TWO_NODES)
 
-    def tearDown(self):
+    def tearDown(self) -> None:
         self.lifeline.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def node_dir(self, node):
+    def node_dir(self, node: str) -> str:
         return os.path.join(self.dir, node)
 
-    def run_job(self, declared, *actions):
+    def run_job(self, declared: str, *actions: str) -> list[Any]:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        procs = []
+        procs: list[subprocess.Popen[str]] = []
         here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         for rank, node in enumerate(("node-a", "node-b")):
             env = dict(os.environ)
@@ -402,18 +414,18 @@ class TwoNodesTest(unittest.TestCase):
                                 PYTHONPATH=here, OMP_NUM_THREADS=1))
             procs.append(subprocess.Popen([sys.executable, self.script, declared] + list(actions), env=env,
                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-        results = []
+        results: list[Any] = []
         for p in procs:
             out, err = p.communicate(timeout=120)
             self.assertEqual(p.returncode, 0, err[-3000:])
             results.append(json.loads([line for line in out.splitlines() if line.startswith("RESULT ")][-1][7:]))
         return results
 
-    def completed(self, cid):
+    def completed(self, cid: str) -> Any:
         return self.lifeline.wait_for(lambda: next((e["data"] for e in self.lifeline.events(
             "trainer.checkpoint.completed") if e["data"]["checkpointId"] == cid), None))
 
-    def test_node_local_checkpoints_are_kept_on_every_node_and_reported_with_both(self):
+    def test_node_local_checkpoints_are_kept_on_every_node_and_reported_with_both(self) -> None:
         a, b = self.run_job("false", "save:10,periodic")
         cid = a["saved"][0]
         self.assertEqual(b["saved"], [cid])
@@ -424,7 +436,7 @@ class TwoNodesTest(unittest.TestCase):
         self.assertEqual(done["replicas"], ["node-a", "node-b"])
         self.assertEqual(len([e for e in self.lifeline.events("trainer.checkpoint.completed")]), 1)
 
-    def test_a_node_that_lost_its_disk_gets_the_newest_checkpoint_from_the_other_and_both_restore_it(self):
+    def test_a_node_that_lost_its_disk_gets_the_newest_checkpoint_from_the_other_and_both_restore_it(self) -> None:
         a, _ = self.run_job("false", "save:10,periodic", "save:20,periodic")
         shutil.rmtree(self.node_dir("node-b"))             # a new node in place of node-b
         a2, b2 = self.run_job("false", "restore")
@@ -434,7 +446,7 @@ class TwoNodesTest(unittest.TestCase):
         self.assertNotEqual(a2["weights"], 0.0)
         self.assertIn(newest, b2["files"])                   # node-b keeps its own copy now
 
-    def test_not_declared_the_periodic_saves_stay_with_rank_0_and_an_exit_save_goes_to_every_node(self):
+    def test_not_declared_the_periodic_saves_stay_with_rank_0_and_an_exit_save_goes_to_every_node(self) -> None:
         a, b = self.run_job("none", "save:10,periodic", "save:11,prepare_exit")
         periodic, exit_save = a["saved"]
         self.assertEqual(a["files"], [exit_save, periodic] if exit_save < periodic else [periodic, exit_save])
@@ -443,7 +455,7 @@ class TwoNodesTest(unittest.TestCase):
         self.assertEqual(self.completed(exit_save)["replicas"], ["node-a", "node-b"])
         self.assertNotIn("durable", self.completed(exit_save))
 
-    def test_declared_durable_only_rank_0_writes(self):
+    def test_declared_durable_only_rank_0_writes(self) -> None:
         a, b = self.run_job("true", "save:10,prepare_exit")
         self.assertEqual(a["files"], a["saved"])
         self.assertEqual(b["files"], [])

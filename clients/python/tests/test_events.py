@@ -1,8 +1,11 @@
 """The events the agent builds use exactly the catalogue's field names and JSON types (docs/events.md)."""
 
+from __future__ import annotations
+
 import os
 import re
 import unittest
+from typing import Any
 
 import _fakes  # noqa: F401 - puts the package on the path
 from lifeline_agent.events import EventFactory
@@ -12,20 +15,20 @@ from lifeline_agent.config import Config
 DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "events.md")
 
 
-def catalogue():
+def catalogue() -> dict[str, dict[str, tuple[str, bool]]]:
     """{type: {field path: (type, required)}} from the tables of docs/events.md."""
     with open(DOC, encoding="utf-8") as f:
         text = f.read()
-    out = {}
+    out: dict[str, dict[str, tuple[str, bool]]] = {}
     for m in re.finditer(r"^### `([a-z_.]+)`\n(.*?)(?=^### |\Z)", text, re.S | re.M):
-        fields = {}
+        fields: dict[str, tuple[str, bool]] = {}
         for row in re.finditer(r"^\| `([A-Za-z\[\].]+)` \|\s*([a-z ]+?)\s*\|\s*([^|]*?)\s*\|", m.group(2), re.M):
             fields[row.group(1)] = (row.group(2).strip(), row.group(3).strip().startswith("yes"))
         out[m.group(1)] = fields
     return out
 
 
-def check(testcase, event, spec):
+def check(testcase: unittest.TestCase, event: dict[str, Any], spec: dict[str, tuple[str, bool]]) -> None:
     data = event["data"]
     for name, value in data.items():
         testcase.assertIn(name, spec, "%s: field %s is not in the catalogue" % (event["type"], name))
@@ -54,11 +57,11 @@ def check(testcase, event, spec):
 
 @unittest.skipUnless(os.path.exists(DOC), "docs/events.md is not next to this package")
 class CatalogueTest(unittest.TestCase):
-    def setUp(self):
+    def setUp(self) -> None:
         self.spec = catalogue()
         self.f = EventFactory("lifeline-agent/ml/test", "ml/test")
 
-    def test_every_event_the_agent_sends_matches_its_table(self):
+    def test_every_event_the_agent_sends_matches_its_table(self) -> None:
         f = self.f
         events = [
             f.progress("run/node/0", 48300, 412.5, 1689600.0),
@@ -79,7 +82,7 @@ class CatalogueTest(unittest.TestCase):
             self.assertIn(e["type"], self.spec)
             check(self, e, self.spec[e["type"]])
 
-    def test_ids_are_stable_and_distinct_per_fact(self):
+    def test_ids_are_stable_and_distinct_per_fact(self) -> None:
         f = self.f
         a = f.checkpoint_completed("step-5-r-r0", 5, 1, 1)
         b = f.checkpoint_completed("step-5-r-r0", 5, 2, 2)
@@ -89,7 +92,7 @@ class CatalogueTest(unittest.TestCase):
         self.assertNotEqual(f.restored("k", "c", 5, seq=0)["id"], f.restored("k", "c", 5, seq=1)["id"])
         self.assertLessEqual(len(f.checkpoint_started("x" * 400, 1)["id"]), 256)
 
-    def test_job_submitted_shape(self):
+    def test_job_submitted_shape(self) -> None:
         e = job_submitted_event(Config(job="ml/test", checkpoint_interval=1800.0), self.f, "rid", 1, 2, 4, 3, 0,
                                 env={"LIFELINE_OWNER": "alice"})
         self.assertEqual(e["id"], "job.submitted/rid")
@@ -100,7 +103,7 @@ class CatalogueTest(unittest.TestCase):
 
 
 class CheckpointReasonTest(unittest.TestCase):
-    def test_exit_saves_say_why_and_unknown_reasons_are_left_out(self):
+    def test_exit_saves_say_why_and_unknown_reasons_are_left_out(self) -> None:
         from lifeline_agent.events import EventFactory
         f = EventFactory("lifeline-agent/ns/job", "ns/job")
         e = f.checkpoint_started("step-3-r-r0", 3, reason="signal")

@@ -1,8 +1,11 @@
 """The event sender: bounded buffer and drop order, batching, backoff, what happens when Lifeline is down."""
 
+from __future__ import annotations
+
 import logging
 import time
 import unittest
+from typing import Any
 
 from _fakes import FakeClock, FakeLifeline, free_port
 
@@ -10,7 +13,7 @@ from lifeline_agent.sender import LIFECYCLE, TELEMETRY, BatchSender, encode_clou
 from lifeline_agent.transport import Backoff, Http
 
 
-def ev(i, type_="trainer.checkpoint.completed"):
+def ev(i: int, type_: str = "trainer.checkpoint.completed") -> dict[str, Any]:
     return {"specversion": "1.0", "id": "e-%d" % i, "source": "t", "type": type_, "subject": "ml/test",
             "time": "2026-03-01T10:00:00Z", "data": {"step": i}}
 
@@ -18,18 +21,18 @@ def ev(i, type_="trainer.checkpoint.completed"):
 class FixedBackoff(Backoff):
     """No jitter: attempt n waits base * 2^n (capped), never less than Retry-After."""
 
-    def __init__(self, base=0.5, cap=30.0):
+    def __init__(self, base: float = 0.5, cap: float = 30.0) -> None:
         Backoff.__init__(self, base=base, cap=cap, rng=type("R", (), {"random": staticmethod(lambda: 1.0)})())
 
 
-def sender_for(url, token="llt_test_token", **kw):
+def sender_for(url: str, token: str | None = "llt_test_token", **kw: Any) -> BatchSender[dict[str, Any]]:
     http = Http(url, lambda: token, timeout=kw.pop("timeout", 2.0))
     return BatchSender(http, "/api/v1/events", "application/cloudevents-batch+json", encode_cloudevents, "events",
                        **kw)
 
 
 class BufferTest(unittest.TestCase):
-    def test_drops_oldest_telemetry_first_then_oldest_lifecycle(self):
+    def test_drops_oldest_telemetry_first_then_oldest_lifecycle(self) -> None:
         s = sender_for("http://127.0.0.1:1", capacity=5)
         s.add(ev(1), LIFECYCLE)
         s.add(ev(2, "trainer.progress"), TELEMETRY)
@@ -45,7 +48,7 @@ class BufferTest(unittest.TestCase):
         self.assertEqual(st["buffered"], 5)
         self.assertEqual([e["id"] for e in s._take()], ["e-4", "e-5", "e-6", "e-7", "e-8"])
 
-    def test_batches_keep_the_order_of_adding_across_kinds(self):
+    def test_batches_keep_the_order_of_adding_across_kinds(self) -> None:
         s = sender_for("http://127.0.0.1:1", batch=3)
         for i in range(7):
             s.add(ev(i, "trainer.progress" if i % 2 else "trainer.restored"), TELEMETRY if i % 2 else LIFECYCLE)
@@ -53,7 +56,7 @@ class BufferTest(unittest.TestCase):
         self.assertEqual([e["id"] for e in s._take()], ["e-3", "e-4", "e-5"])
         self.assertEqual([e["id"] for e in s._take()], ["e-6"])
 
-    def test_add_is_cheap_and_never_touches_the_network(self):
+    def test_add_is_cheap_and_never_touches_the_network(self) -> None:
         s = sender_for("http://10.255.255.1:9", capacity=10000)   # never contacted: no thread is started
         t0 = time.perf_counter()
         for i in range(20000):
@@ -64,13 +67,13 @@ class BufferTest(unittest.TestCase):
 
 
 class DeliveryTest(unittest.TestCase):
-    def setUp(self):
+    def setUp(self) -> None:
         self.lifeline = FakeLifeline()
 
-    def tearDown(self):
+    def tearDown(self) -> None:
         self.lifeline.close()
 
-    def test_delivers_batches_as_cloudevents_arrays(self):
+    def test_delivers_batches_as_cloudevents_arrays(self) -> None:
         s = sender_for(self.lifeline.url, batch=2)
         for i in range(5):
             s.add(ev(i))
@@ -81,7 +84,7 @@ class DeliveryTest(unittest.TestCase):
         self.assertEqual(posts[0].headers["Authorization"], "Bearer llt_test_token")
         self.assertEqual(s.stats()["accepted"], 5)
 
-    def test_retries_503_with_backoff_and_honours_retry_after(self):
+    def test_retries_503_with_backoff_and_honours_retry_after(self) -> None:
         self.lifeline.script = [(503, {"Retry-After": "3"}, {"status": 503}), (500, {}, {"status": 500}),
                                 (429, {"Retry-After": "1"}, {"status": 429})]
         clock = FakeClock()
@@ -93,7 +96,7 @@ class DeliveryTest(unittest.TestCase):
         self.assertEqual(len(self.lifeline.events()), 1)
         self.assertEqual(s.stats()["retries"], 3)
 
-    def test_backoff_grows_exponentially_with_jitter_and_a_cap(self):
+    def test_backoff_grows_exponentially_with_jitter_and_a_cap(self) -> None:
         b = Backoff(base=0.5, cap=4.0)
         for attempt, top in [(0, 0.5), (1, 1.0), (2, 2.0), (3, 4.0), (10, 4.0)]:
             for _ in range(50):
@@ -102,7 +105,7 @@ class DeliveryTest(unittest.TestCase):
                 self.assertLessEqual(d, top)
         self.assertEqual(b.delay(0, retry_after=7.0), 7.0)
 
-    def test_gives_up_on_400_and_logs_the_servers_reasons(self):
+    def test_gives_up_on_400_and_logs_the_servers_reasons(self) -> None:
         self.lifeline.script = [(400, {}, {"type": "/problems/invalid-event", "status": 400,
                                            "errors": [{"index": 0, "id": "e-1", "reason": "time: required"}]})]
         s = sender_for(self.lifeline.url)
@@ -113,7 +116,7 @@ class DeliveryTest(unittest.TestCase):
         self.assertEqual(s.stats()["given_up"], 1)
         self.assertEqual(len([r for r in self.lifeline.requests if r.path == "/api/v1/events"]), 1)
 
-    def test_per_event_rejections_are_logged_and_not_resent(self):
+    def test_per_event_rejections_are_logged_and_not_resent(self) -> None:
         self.lifeline.reject_ids = {"e-2"}
         s = sender_for(self.lifeline.url)
         for i in range(3):
@@ -124,7 +127,7 @@ class DeliveryTest(unittest.TestCase):
         self.assertEqual(s.stats()["rejected"], 1)
         self.assertEqual(len([r for r in self.lifeline.requests if r.path == "/api/v1/events"]), 1)
 
-    def test_413_splits_the_batch(self):
+    def test_413_splits_the_batch(self) -> None:
         self.lifeline.script = [(413, {}, {"status": 413})]
         s = sender_for(self.lifeline.url)
         for i in range(4):
@@ -133,7 +136,7 @@ class DeliveryTest(unittest.TestCase):
         sizes = [len(r.json()) for r in self.lifeline.requests if r.path == "/api/v1/events"]
         self.assertEqual(sizes, [4, 2, 2])
 
-    def test_rereads_a_rotated_token_file_on_401(self):
+    def test_rereads_a_rotated_token_file_on_401(self) -> None:
         tokens = ["old", "llt_test_token"]
         http = Http(self.lifeline.url, lambda: tokens.pop(0) if len(tokens) > 1 else tokens[0], timeout=2)
         s = BatchSender(http, "/api/v1/events", "application/cloudevents-batch+json", encode_cloudevents)
@@ -141,7 +144,7 @@ class DeliveryTest(unittest.TestCase):
         self.assertTrue(s.flush(5))
         self.assertEqual(len(self.lifeline.events()), 1)
 
-    def test_reports_drops_once_lifeline_answers_again(self):
+    def test_reports_drops_once_lifeline_answers_again(self) -> None:
         self.lifeline.script = [(503, {}, {"status": 503})]
         clock = FakeClock()
         s = sender_for(self.lifeline.url, capacity=3, backoff=FixedBackoff(base=0.01), clock=clock,
@@ -158,7 +161,7 @@ class DeliveryTest(unittest.TestCase):
 class LifelineDownTest(unittest.TestCase):
     """A real socket that refuses, a server that answers 503 for a while, one that hangs: training never waits."""
 
-    def test_refused_connection_is_retried_and_flush_is_bounded(self):
+    def test_refused_connection_is_retried_and_flush_is_bounded(self) -> None:
         s = sender_for("http://127.0.0.1:%d" % free_port(), backoff=Backoff(base=0.05, cap=0.2))
         s.start()
         t0 = time.perf_counter()
@@ -172,7 +175,7 @@ class LifelineDownTest(unittest.TestCase):
         self.assertEqual(s.stats()["buffered"] + s.stats()["inflight"], 100)
         s.close()
 
-    def test_events_queued_while_down_arrive_when_lifeline_comes_back(self):
+    def test_events_queued_while_down_arrive_when_lifeline_comes_back(self) -> None:
         port = free_port()
         s = sender_for("http://127.0.0.1:%d" % port, backoff=Backoff(base=0.05, cap=0.1))
         s.start()
@@ -187,7 +190,7 @@ class LifelineDownTest(unittest.TestCase):
             s.close()
             lifeline_server.close()
 
-    def test_hanging_server_times_out_and_retries(self):
+    def test_hanging_server_times_out_and_retries(self) -> None:
         lifeline = FakeLifeline()
         lifeline.hang_seconds = 1.5
         lifeline.script = ["hang"]
@@ -203,7 +206,7 @@ class LifelineDownTest(unittest.TestCase):
         finally:
             lifeline.close()
 
-    def test_a_long_outage_drops_telemetry_before_lifecycle(self):
+    def test_a_long_outage_drops_telemetry_before_lifecycle(self) -> None:
         s = sender_for("http://127.0.0.1:%d" % free_port(), capacity=50, backoff=Backoff(base=0.05, cap=0.1))
         s.start()
         for i in range(40):

@@ -1,5 +1,7 @@
 """Signals, for real: a child process trains, gets SIGTERM, saves at the next step, reports, flushes and exits."""
 
+from __future__ import annotations
+
 import os
 import signal
 import subprocess
@@ -45,26 +47,27 @@ CHILD = textwrap.dedent("""
 
 
 class SignalTest(unittest.TestCase):
-    def setUp(self):
+    def setUp(self) -> None:
         self.lifeline = FakeLifeline()
         self.script = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)
         self.script.write(CHILD)
         self.script.close()
 
-    def tearDown(self):
+    def tearDown(self) -> None:
         self.lifeline.close()
         os.unlink(self.script.name)
 
-    def start(self, mode, **env):
+    def start(self, mode: str, **env: object) -> subprocess.Popen[str]:
         e = dict(os.environ)
         e.update(base_env(self.lifeline.url, LIFELINE_SIGNALS="SIGTERM,SIGUSR1", **env))
         p = subprocess.Popen([sys.executable, self.script.name, mode], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=e, text=True)
+        assert p.stdout is not None
         self.assertEqual(p.stdout.readline().strip(), "ready")
         time.sleep(0.3)
         return p
 
-    def test_sigterm_saves_at_the_next_step_reports_and_dies_of_the_signal(self):
+    def test_sigterm_saves_at_the_next_step_reports_and_dies_of_the_signal(self) -> None:
         p = self.start("normal")
         t0 = time.monotonic()
         p.send_signal(signal.SIGTERM)
@@ -77,14 +80,14 @@ class SignalTest(unittest.TestCase):
         done = self.lifeline.events("trainer.checkpoint.completed")
         self.assertEqual([e["data"]["step"] for e in done], [step], "the completion was flushed before exit")
 
-    def test_sigusr1_does_the_same(self):
+    def test_sigusr1_does_the_same(self) -> None:
         p = self.start("normal")
         p.send_signal(signal.SIGUSR1)
         out, err = p.communicate(timeout=30)
         self.assertIn("saved reason=signal", out, err)
         self.assertEqual(p.returncode, -signal.SIGUSR1)
 
-    def test_a_previous_python_handler_is_called_after_the_checkpoint(self):
+    def test_a_previous_python_handler_is_called_after_the_checkpoint(self) -> None:
         p = self.start("chain")
         p.send_signal(signal.SIGTERM)
         out, err = p.communicate(timeout=30)
@@ -92,7 +95,7 @@ class SignalTest(unittest.TestCase):
         self.assertIn("previous handler 15", out)
         self.assertEqual(p.returncode, 7)
 
-    def test_a_save_that_cannot_finish_in_the_window_is_reported_failed_never_done(self):
+    def test_a_save_that_cannot_finish_in_the_window_is_reported_failed_never_done(self) -> None:
         p = self.start("slow", LIFELINE_SHUTDOWN_TIMEOUT="3")
         p.send_signal(signal.SIGTERM)
         time.sleep(3.0)             # torchrun's SIGTERM -> SIGKILL window
@@ -124,7 +127,7 @@ ORPHAN = textwrap.dedent("""
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "PR_SET_PDEATHSIG is Linux's")
 class DieWithAgentTest(unittest.TestCase):
-    def test_a_worker_gets_sigterm_when_its_agent_is_killed_hard(self):
+    def test_a_worker_gets_sigterm_when_its_agent_is_killed_hard(self) -> None:
         d = tempfile.mkdtemp()
         script, marker = os.path.join(d, "orphan.py"), os.path.join(d, "marker")
         with open(script, "w") as f:
@@ -132,6 +135,7 @@ class DieWithAgentTest(unittest.TestCase):
         # The worker writes to the middle's standard output, which is this pipe: its first line says it is armed.
         middle = subprocess.Popen([sys.executable, script, "middle", marker], stdout=subprocess.PIPE, text=True)
         try:
+            assert middle.stdout is not None
             self.assertEqual(middle.stdout.readline().strip(), "True", "die_with_parent armed in the worker")
             middle.kill()                       # SIGKILL: the agent cannot pass anything on
             middle.wait(10)

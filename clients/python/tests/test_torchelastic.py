@@ -1,5 +1,7 @@
 """Forwarding torchelastic's events, and the torchrun wrapper (for real when torch is installed)."""
 
+from __future__ import annotations
+
 import json
 import os
 import subprocess
@@ -8,7 +10,7 @@ import tempfile
 import textwrap
 import unittest
 
-from _fakes import FakeLifeline, base_env, free_port, optional_torch
+from _fakes import Collect, FakeLifeline, base_env, free_port, optional_torch, parsed
 
 from lifeline_agent.run import _split, _without_handler_flag
 from lifeline_agent.torchelastic import TorchelasticForwarder
@@ -30,36 +32,28 @@ KEEPALIVE = ('{"name": "x", "run_id": "exp1", "message": "The node \'localhost_9
              'heartbeat to the rendezvous \'exp1\'.", "hostname": "localhost", "pid": 9524, "node_state": "RUNNING"}')
 
 
-class Collect(object):
-    def __init__(self):
-        self.lines = []
-
-    def add(self, line, lifecycle=True):
-        self.lines.append(line)
-
-
 class ForwarderTest(unittest.TestCase):
-    def test_lines_keep_torchelastics_shape_with_the_node_as_hostname(self):
+    def test_lines_keep_torchelastics_shape_with_the_node_as_hostname(self) -> None:
         f = TorchelasticForwarder(Collect(), node="node-b")
-        status = json.loads(f.line(STATUS))
+        status = parsed(f.line(STATUS))
         self.assertEqual(status["metadata"]["hostname"], "node-b")
         self.assertEqual(status["metadata"]["global_rank"], 1)
         self.assertEqual(set(status), {"name", "source", "timestamp", "metadata"})
-        joined = json.loads(f.line(JOINED))
+        joined = parsed(f.line(JOINED))
         self.assertEqual(joined["hostname"], "node-b")
         self.assertIn("has joined round 0", joined["message"])
         self.assertIsNone(f.line(KEEPALIVE))
         self.assertIsNone(f.line("not json"))
         self.assertIsNone(f.line('{"some": "thing"}'))
 
-    def test_without_a_node_the_hostname_stays(self):
+    def test_without_a_node_the_hostname_stays(self) -> None:
         f = TorchelasticForwarder(Collect())
-        self.assertEqual(json.loads(f.line(JOINED))["hostname"], "localhost")
+        self.assertEqual(parsed(f.line(JOINED))["hostname"], "localhost")
         self.assertIsNotNone(TorchelasticForwarder(Collect(), forward_all=True).line(KEEPALIVE))
 
 
 class WrapperArgsTest(unittest.TestCase):
-    def test_the_users_event_log_handler_is_replaced_and_script_args_untouched(self):
+    def test_the_users_event_log_handler_is_replaced_and_script_args_untouched(self) -> None:
         argv = ["--nnodes=1:2", "--event-log-handler", "console", "--nproc-per-node=2", "train.py",
                 "--event-log-handler", "x", "--lr", "0.1"]
         opts, script = _split(argv, 4)
@@ -70,7 +64,7 @@ class WrapperArgsTest(unittest.TestCase):
 
 @unittest.skipIf(torch is None, "torch is not installed")
 class TorchTest(unittest.TestCase):
-    def test_install_receives_status_and_rendezvous_records(self):
+    def test_install_receives_status_and_rendezvous_records(self) -> None:
         from torch.distributed.elastic import events
         from torch.distributed.elastic.events import handlers
         from lifeline_agent.torchelastic import install
@@ -92,7 +86,7 @@ class TorchTest(unittest.TestCase):
             handlers._log_handlers.update(saved)
             events._events_loggers.clear()
 
-    def test_the_wrapper_runs_torchrun_and_forwards_job_and_rendezvous(self):
+    def test_the_wrapper_runs_torchrun_and_forwards_job_and_rendezvous(self) -> None:
         lifeline = FakeLifeline()
         script = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)
         script.write(textwrap.dedent("""

@@ -1,0 +1,171 @@
+"""What rank 0 does with each of Lifeline's commands (in the command channel's polling thread): accept or reject it
+at once, and turn an accepted one into a wish for an agreed step (see :mod:`lifeline_agent.coord`)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+
+from ._util import parse_rfc3339, utc_now
+from .coord import Wish
+
+if TYPE_CHECKING:
+    from .agent import Agent
+    from .commands import Command
+
+#: ``fn(checkpoint_id, uri) -> (can, why)``: whether a restore_from can be done.
+RestoreCheck = Callable[[str, Optional[str]], Tuple[bool, Optional[str]]]
+#: ``fn() -> (can, why)``: whether a save made now outlives the loss of any one node.
+StorageCheck = Callable[[], Tuple[bool, Optional[str]]]
+
+_SAVES = ("checkpoint_now", "prepare_exit", "rescale_notice")
+
+
+class CommandHandler:
+    """Rank 0's answers to commands, and what they leave for the training loop to ask: the restore asked for
+    (``restore_request``: checkpoint id and uri) and the last rescale notice (``rescale``)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self._agent = agent
+        self.restore_request: tuple[str, str | None] | None = None
+        self.rescale: dict[str, Any] | None = None
+        self.restore_check: RestoreCheck | None = None
+        self.storage_check: StorageCheck | None = None
+
+    def _ack(self, command_id: str, status: str, detail: str | None = None) -> None:
+        channel = self._agent.commands
+        if channel is not None:
+            channel.ack(command_id, status, detail)
+
+    def handle(self, cmd: Command) -> None:
+        """The command channel's handler: answers ``cmd`` through acknowledgements."""
+        self._agent.state.counters["commands"] += 1
+        kind = cmd.kind
+        holding = self._agent.hold.current
+        if kind in _SAVES:
+            if holding is not None:
+                self._while_holding(cmd, holding)
+            else:
+                self._save(cmd)
+        elif kind == "restore_from":
+            self._restore(cmd, holding)
+        elif kind == "set_checkpoint_interval":
+            self._interval(cmd)
+        else:
+            self._ack(cmd.id, "rejected", "unknown command kind %r" % (cmd.type or kind))
+
+    def _while_holding(self, cmd: Command, holding: tuple[int, str | None]) -> None:
+        """No step was taken since the hold's checkpoint: it answers a new save at once."""
+        agent = self._agent
+        if cmd.kind == "checkpoint_now":
+            self._ack(cmd.id, "rejected", "holding at step %d after prepare_exit: no step was taken since "
+                                          "checkpoint %s" % (holding[0], holding[1]))
+            return
+        if cmd.kind == "prepare_exit":
+            dl = parse_rfc3339(cmd.get("deadline"))
+            if dl is not None:
+                agent.hold.extend(dl.timestamp() + agent.config.hold_grace)
+            agent.state.exit_wanted = True
+        self._ack(cmd.id, "accepted")
+        self._ack(cmd.id, "done", "holding at step %d; checkpoint %s is current" % (holding[0], holding[1]))
+
+    def _save(self, cmd: Command) -> None:
+        """checkpoint_now, prepare_exit (save, then hold) and rescale_notice: a save at an agreed step."""
+        agent = self._agent
+        kind = cmd.kind
+        deadline = cmd.get("deadline")
+        storage = "durable" if kind != "rescale_notice" and cmd.get("storage") == "durable" else None
+        note = ""
+        if storage:
+            can, why = self.durable_save_possible()
+            if not can and kind == "checkpoint_now":
+                # A save here would not outlive the node Lifeline is worried about: say so rather than save in vain.
+                self._ack(cmd.id, "rejected", why)
+                return
+            if not can:
+                # prepare_exit: the job is about to stop. A save and a hold still beat neither; Lifeline counts what
+                # the save survives from the checkpoint's own report.
+                note = " (%s)" % why
+        if kind == "rescale_notice":
+            self.rescale = {"worldSize": cmd.get("worldSize"), "workers": cmd.get("workers")}
+            agent.callbacks.fire("rescale", dict(self.rescale))
+        hold = kind == "prepare_exit"
+        reason = "prepare_exit" if hold else "command"
+        refused = agent.coordinator.request(Wish("save", reason, hold, cmd.id, deadline, storage=storage))
+        if refused:
+            self._ack(cmd.id, "rejected", refused)
+            return
+        if hold:
+            agent.state.exit_wanted = True
+        self._ack(cmd.id, "accepted", "saving at an agreed step%s%s" % ("; then holding" if hold else "", note))
+        agent.callbacks.fire("exit" if hold else "checkpoint", parse_rfc3339(deadline))
+
+    def _restore(self, cmd: Command, holding: tuple[int, str | None] | None) -> None:
+        agent = self._agent
+        cid, uri = cmd.get("checkpointId"), cmd.get("uri")
+        if not cid:
+            self._ack(cmd.id, "rejected", "restore_from without checkpointId")
+            return
+        if holding is not None:
+            self._ack(cmd.id, "rejected", "holding after prepare_exit; restore when the job restarts")
+            return
+        check = self.restore_check
+        if check is None:
+            self._ack(cmd.id, "rejected", "this trainer cannot restore on command (no checkpoint directory attached)")
+            return
+        try:
+            can, why = check(cid, uri)
+        except Exception as e:  # noqa: BLE001
+            can, why = False, "checking %s failed: %s" % (cid, e)
+        if not can:
+            self._ack(cmd.id, "rejected", why or "checkpoint %s cannot be restored" % cid)
+            return
+        refused = agent.coordinator.request(Wish("restore", "restore", False, cmd.id, cmd.get("deadline"), cid, uri))
+        if refused:
+            self._ack(cmd.id, "rejected", refused)
+            return
+        self.restore_request = (cid, uri)
+        self._ack(cmd.id, "accepted", "restoring %s at an agreed step" % cid)
+        agent.callbacks.fire("restore", (cid, uri))
+
+    def _interval(self, cmd: Command) -> None:
+        agent = self._agent
+        raw = cmd.get("intervalSeconds")
+        try:
+            seconds = float(raw)
+            if not seconds > 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            self._ack(cmd.id, "rejected", "intervalSeconds must be a positive number of seconds, got %r" % (raw,))
+            return
+        agent.saves.interval = seconds
+        self._ack(cmd.id, "accepted")
+        self._ack(cmd.id, "done", "checkpoint interval now %g s" % seconds)
+        agent.callbacks.fire("interval", seconds)
+        agent.coordinator.poke()
+
+    def durable_save_possible(self) -> tuple[bool, str | None]:
+        """Whether a save made now outlives the loss of any one node, and why not."""
+        fn = self.storage_check
+        if fn is not None:
+            try:
+                return fn()
+            except Exception as e:  # noqa: BLE001
+                return False, "checking the checkpoint storage failed: %s" % e
+        if self._agent.config.checkpoints_durable:
+            return True, None
+        return False, ("no durable checkpoint storage: this trainer did not say that its saves outlive a node (declare "
+                       "CheckpointManager(directory, durable=True), or LIFELINE_CHECKPOINTS_DURABLE=1, when they go to "
+                       "object storage or a shared file system)")
+
+    def requested_deadline(self) -> datetime.datetime | None:
+        """The deadline of the pending commanded checkpoint that is due first, the current time for one without a
+        deadline (a signal), or None."""
+        best: datetime.datetime | None = None
+        for w in self._agent.coordinator.pending_requests():
+            if w.kind != "save" or w.reason == "periodic":
+                continue
+            d = parse_rfc3339(w.deadline) if w.deadline else utc_now()
+            if best is None or (d is not None and d < best):
+                best = d
+        return best

@@ -1,0 +1,87 @@
+"""The reports a worker sends on its own, from the sender's thread before each batch: its step times (every rank,
+for finding a straggler) and the job's progress (rank 0)."""
+
+from __future__ import annotations
+
+import collections
+import time
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .agent import Agent
+
+STEP_TIMES_KEPT = 4096                  # step durations a report summarises at most (the newest)
+
+
+def _median(sorted_values: Sequence[float]) -> float:
+    n = len(sorted_values)
+    mid = n // 2
+    return sorted_values[mid] if n % 2 else (sorted_values[mid - 1] + sorted_values[mid]) / 2.0
+
+
+class StepTimes:
+    """The durations of this rank's steps since its last trainer.step_times: the wall time between two steps
+    (``durations``) and the time the loop says it worked (``busy``), bounded. The training thread appends to them in
+    :meth:`Agent.step` (inlined there: a method call would cost a third of the hot path) when ``on``, after
+    ``last``, the perf_counter of the previous step."""
+
+    __slots__ = ("on", "last", "durations", "busy", "_agent", "_at")
+
+    def __init__(self, agent: Agent) -> None:
+        self._agent = agent
+        self.on = agent.config.step_times_interval > 0
+        self.last: float | None = None
+        self.durations: collections.deque[float] = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self.busy: collections.deque[float] = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self._at = time.monotonic()
+
+    def tick(self, force: bool = False) -> None:
+        """Sends the summary when the interval has passed (or ``force``) and there were steps."""
+        agent = self._agent
+        c = agent.config
+        now = time.monotonic()
+        if not self.on or (not force and now - self._at < c.step_times_interval):
+            return
+        durations, busy = self.durations, self.busy
+        if not durations:
+            return
+        # Swapped whole: the training thread appends to the new deques; at worst one step lands in the old one late.
+        self.durations = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self.busy = collections.deque(maxlen=STEP_TIMES_KEPT)
+        self._at = now
+        d = sorted(durations)
+        b = sorted(busy)
+        agent.emit(agent.events.step_times(agent.run_key, c.rank, len(d), agent.state.step, _median(d), d[-1],
+                                           _median(b) if b else None, local_rank=c.local_rank, node=c.node))
+
+
+class ProgressReport:
+    """Rank 0: trainer.progress at most every ``progress_interval`` seconds, with the throughput since the last one."""
+
+    def __init__(self, agent: Agent) -> None:
+        self._agent = agent
+        self._at: float | None = None
+        self._last: tuple[float, int, float, float] | None = None     # (monotonic, step, samples, tokens)
+
+    def tick(self) -> None:
+        agent = self._agent
+        state = agent.state
+        now = time.monotonic()
+        step = state.step
+        if self._at is not None and now - self._at < agent.config.progress_interval:
+            return
+        last = self._last
+        if last is not None and last[1] == step:
+            return
+        sps = tps = None
+        if last is not None and now > last[0]:
+            dt = now - last[0]
+            if state.samples or last[2]:
+                sps = (state.samples - last[2]) / dt
+            if state.tokens or last[3]:
+                tps = (state.tokens - last[3]) / dt
+        self._at = now
+        self._last = (now, step, state.samples, state.tokens)
+        if step is None or step < 0:
+            return
+        agent.emit(agent.events.progress(agent.run_key, step, sps, tps))
