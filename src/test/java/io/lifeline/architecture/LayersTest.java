@@ -9,6 +9,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The layers of docs/architecture.md, enforced: dependencies point one way, from the edges inward, and no two
@@ -32,6 +34,18 @@ class LayersTest {
     @Test
     void topLevelPackagesAreFreeOfCycles() {
         slices().matching("io.lifeline.(*)..").should().beFreeOfCycles().check(main);
+    }
+
+    /**
+     * No cycle below the top level either: every package on its own ({@code (**)}: {@code domain} and
+     * {@code domain.fleet} are two slices), and every subtree at the second and third level ({@code domain.job..}
+     * against {@code domain.fleet..}). A parent may use its children; a child never uses its parent. A failure lists
+     * each cycle with the dependencies that make it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"io.lifeline.(**)", "io.lifeline.(*).(*)..", "io.lifeline.(*).(*).(*).."})
+    void packagesAreFreeOfCyclesAtEveryDepth(String slicing) {
+        slices().matching(slicing).should().beFreeOfCycles().check(main);
     }
 
     @Test
