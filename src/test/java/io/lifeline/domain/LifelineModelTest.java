@@ -2,6 +2,7 @@ package io.lifeline.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
@@ -14,6 +15,7 @@ import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.fleet.NodeChange;
 import io.lifeline.domain.fleet.NodeInfo;
+import io.lifeline.domain.fleet.NodeModel;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.MutableClock;

@@ -1,8 +1,8 @@
 package io.lifeline.domain.policy;
 
-import io.lifeline.domain.ApplyOutcome;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;

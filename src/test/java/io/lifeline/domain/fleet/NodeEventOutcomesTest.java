@@ -9,8 +9,8 @@ import static io.lifeline.domain.fleet.FleetEvents.terminated;
 import static io.lifeline.domain.fleet.FleetEvents.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.NoticeKind;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

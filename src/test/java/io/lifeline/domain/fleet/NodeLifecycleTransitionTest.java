@@ -172,7 +172,7 @@ class NodeLifecycleTransitionTest {
     void unknownStaysUnknownWhenANoticeArrivesBeforeTheRegistration() {
         inUnknown();
         NodeChange c = fleet.change(notice(N, at(5), NoticeKind.SPOT_RECLAIM, at(125)));
-        assertThat(c.outcome().reason()).isEqualTo(io.lifeline.domain.NotAppliedReason.UNKNOWN_NODE);
+        assertThat(c.outcome().reason()).isEqualTo(io.lifeline.domain.event.NotAppliedReason.UNKNOWN_NODE);
         assertThat(c.signals()).isEmpty();
         assertThat(state()).isEqualTo(NodeLifecycle.UNKNOWN);
     }

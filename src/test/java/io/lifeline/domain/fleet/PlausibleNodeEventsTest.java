@@ -7,13 +7,13 @@ import static io.lifeline.domain.fleet.FleetEvents.ready;
 import static io.lifeline.domain.fleet.FleetEvents.uuid;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.NoticeKind;
 import org.junit.jupiter.api.Test;
 

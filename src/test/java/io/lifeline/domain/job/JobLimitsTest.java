@@ -2,13 +2,13 @@ package io.lifeline.domain.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventData;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.TrainerData;
 import java.time.Duration;
 import java.time.Instant;
