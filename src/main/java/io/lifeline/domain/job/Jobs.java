@@ -6,6 +6,8 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.fleet.NodeDirectory;
+import io.lifeline.domain.job.history.HistoryRecord;
+import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.spot.CapacityInterval;
 import io.lifeline.domain.job.spot.SpotEconomics;
 import io.lifeline.domain.job.spot.SpotPrices;
