@@ -17,7 +17,6 @@ import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
-import io.lifeline.domain.policy.colocation.ColocationPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
