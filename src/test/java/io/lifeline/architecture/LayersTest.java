@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The layers of docs/architecture.md, enforced: dependencies point one way, from the edges inward, and no two
- * top-level packages depend on each other.
+ * The layers of docs/architecture.md, enforced: dependencies point one way, from the edges inward, no two packages
+ * depend on each other (at any depth), and the Kubernetes and Kafka clients stay in their connectors and transports.
  *
  * <pre>
  *   edges:    app, api, ingest, connector, ui, demo   (HTTP, Kafka, Kubernetes, the browser, the simulator)
@@ -96,6 +96,23 @@ class LayersTest {
     void connectorsPlugInThroughPortsNotTheDemo() {
         noClasses().that().resideInAPackage("io.lifeline.connector..").should().dependOnClassesThat()
                 .resideInAPackage("io.lifeline.demo..").check(main);
+    }
+
+    /** The Kubernetes client (fabric8) stays in the Kubernetes connector: watchers, cluster actions, admission. */
+    @Test
+    void onlyTheKubernetesConnectorUsesTheKubernetesClient() {
+        noClasses().that().resideOutsideOfPackage("io.lifeline.connector.kube..").should().dependOnClassesThat()
+                .resideInAPackage("io.fabric8..").check(main);
+    }
+
+    /**
+     * The Kafka client stays in the Kafka transports: {@code ingest.kafka} (the consumer loop, event ingest, consumer
+     * lag) and {@code connector.kafka} (the notices topic in, the commands topic out).
+     */
+    @Test
+    void onlyTheKafkaTransportsUseTheKafkaClient() {
+        noClasses().that().resideOutsideOfPackages("io.lifeline.ingest.kafka..", "io.lifeline.connector.kafka..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..").check(main);
     }
 
     @Test
