@@ -18,9 +18,9 @@ import io.lifeline.domain.fleet.NodeInfo;
 import io.lifeline.domain.fleet.NodeModel;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.JobState;
-import io.lifeline.domain.job.MutableClock;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.testing.MovableClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,7 +66,7 @@ class LifelineModelTest {
 
     private static final Instant T0 = Instant.parse("2024-05-01T10:00:00Z");
     private final FakeNodes fleet = new FakeNodes();
-    private final MutableClock clock = new MutableClock(T0);
+    private final MovableClock clock = new MovableClock(T0);
     private final LifelineModel model = new LifelineModel(fleet, clock);
     private int ids;
 
