@@ -116,8 +116,9 @@ public class KafkaCommandSink implements CommandChannel {
         return producer;
     }
 
+    /** Stops the sender thread and closes the producer (waiting up to 5 s for records in flight). */
     @PreDestroy
-    void close() {
+    public void close() {
         sender.shutdownNow();
         synchronized (this) {
             if (producer != null) {
