@@ -1,7 +1,9 @@
 package io.lifeline.domain;
 
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.fleet.NodeChange;
+import io.lifeline.domain.fleet.NodeModel;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.Jobs;
 import java.time.Clock;

@@ -1,7 +1,7 @@
 package io.lifeline.ingest;
 
 import io.lifeline.config.IngestConfig;
-import io.lifeline.domain.ApplyOutcome;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;

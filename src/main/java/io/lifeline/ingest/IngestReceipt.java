@@ -1,6 +1,6 @@
 package io.lifeline.ingest;
 
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.NotAppliedReason;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

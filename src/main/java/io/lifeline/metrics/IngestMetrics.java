@@ -1,8 +1,8 @@
 package io.lifeline.metrics;
 
-import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;

@@ -1,12 +1,12 @@
 package io.lifeline.runtime;
 
-import io.lifeline.domain.job.HistoryRecord;
-import io.lifeline.domain.job.HistorySlice;
 import io.lifeline.domain.job.JobTimelineEntry;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.domain.job.TimelineSlice;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
+import io.lifeline.domain.job.history.HistoryRecord;
+import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.store.HistoryRecords;
 import io.lifeline.store.ShutdownOrder;

@@ -29,7 +29,7 @@ public record LiveModel(LifelineModel root, Fleet fleet) {
         return root.jobs();
     }
 
-    io.lifeline.domain.ApplyOutcome apply(Event e) {
+    io.lifeline.domain.event.ApplyOutcome apply(Event e) {
         return root.apply(e);
     }
 

@@ -1,9 +1,9 @@
 package io.lifeline.runtime;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.SavedModel;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.store.AppliedPosition;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;

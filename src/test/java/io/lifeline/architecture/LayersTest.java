@@ -9,10 +9,12 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The layers of docs/architecture.md, enforced: dependencies point one way, from the edges inward, and no two
- * top-level packages depend on each other.
+ * The layers of docs/architecture.md, enforced: dependencies point one way, from the edges inward, no two packages
+ * depend on each other (at any depth), and the Kubernetes and Kafka clients stay in their connectors and transports.
  *
  * <pre>
  *   edges:    app, api, ingest, connector, ui, demo   (HTTP, Kafka, Kubernetes, the browser, the simulator)
@@ -26,12 +28,24 @@ import org.junit.jupiter.api.Test;
  */
 class LayersTest {
 
-    private final JavaClasses main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+    private static final JavaClasses MAIN = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.lifeline");
 
     @Test
     void topLevelPackagesAreFreeOfCycles() {
-        slices().matching("io.lifeline.(*)..").should().beFreeOfCycles().check(main);
+        slices().matching("io.lifeline.(*)..").should().beFreeOfCycles().check(MAIN);
+    }
+
+    /**
+     * No cycle below the top level either: every package on its own ({@code (**)}: {@code domain} and
+     * {@code domain.fleet} are two slices), and every subtree at the second and third level ({@code domain.job..}
+     * against {@code domain.fleet..}). A parent may use its children; a child never uses its parent. A failure lists
+     * each cycle with the dependencies that make it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"io.lifeline.(**)", "io.lifeline.(*).(*)..", "io.lifeline.(*).(*).(*).."})
+    void packagesAreFreeOfCyclesAtEveryDepth(String slicing) {
+        slices().matching(slicing).should().beFreeOfCycles().check(MAIN);
     }
 
     @Test
@@ -54,20 +68,20 @@ class LayersTest {
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
                 .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
                 .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
-                .check(main);
+                .check(MAIN);
     }
 
     @Test
     void domainUsesOnlyTheJdk() {
         classes().that().resideInAPackage("io.lifeline.domain..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "io.lifeline.domain..").check(main);
+                .resideInAnyPackage("java..", "io.lifeline.domain..").check(MAIN);
     }
 
     @Test
     void codecUsesOnlyTheJdkJacksonAndTheDomain() {
         classes().that().resideInAPackage("io.lifeline.codec..").should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "com.fasterxml.jackson..", "io.lifeline.domain..", "io.lifeline.codec..")
-                .check(main);
+                .check(MAIN);
     }
 
     @Test
@@ -75,13 +89,30 @@ class LayersTest {
         noClasses().that().resideInAPackage("io.lifeline.ui..").should().dependOnClassesThat()
                 .haveSimpleNameEndingWith("Store").orShould().dependOnClassesThat().resideInAPackage("io.lifeline.store..")
                 .orShould().dependOnClassesThat().resideInAnyPackage("javax.sql..", "io.agroal..")
-                .check(main);
+                .check(MAIN);
     }
 
     @Test
     void connectorsPlugInThroughPortsNotTheDemo() {
         noClasses().that().resideInAPackage("io.lifeline.connector..").should().dependOnClassesThat()
-                .resideInAPackage("io.lifeline.demo..").check(main);
+                .resideInAPackage("io.lifeline.demo..").check(MAIN);
+    }
+
+    /** The Kubernetes client (fabric8) stays in the Kubernetes connector: watchers, cluster actions, admission. */
+    @Test
+    void onlyTheKubernetesConnectorUsesTheKubernetesClient() {
+        noClasses().that().resideOutsideOfPackage("io.lifeline.connector.kube..").should().dependOnClassesThat()
+                .resideInAPackage("io.fabric8..").check(MAIN);
+    }
+
+    /**
+     * The Kafka client stays in the Kafka transports: {@code ingest.kafka} (the consumer loop, event ingest, consumer
+     * lag) and {@code connector.kafka} (the notices topic in, the commands topic out).
+     */
+    @Test
+    void onlyTheKafkaTransportsUseTheKafkaClient() {
+        noClasses().that().resideOutsideOfPackages("io.lifeline.ingest.kafka..", "io.lifeline.connector.kafka..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..").check(MAIN);
     }
 
     @Test
@@ -89,13 +120,13 @@ class LayersTest {
         noClasses().that().resideInAPackage("io.lifeline.cli..").should().dependOnClassesThat(
                 com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.lifeline..")
                         .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage("io.lifeline.cli..")))
-                .check(main);
+                .check(MAIN);
     }
 
     @Test
     void onlyTheWebLayerWritesProblemDocuments() {
         noClasses().that().resideOutsideOfPackage("io.lifeline.web..").should()
                 .callConstructor(io.lifeline.web.Problem.class, String.class, String.class, int.class, String.class,
-                        java.util.List.class).check(main);
+                        java.util.List.class).check(MAIN);
     }
 }

@@ -104,7 +104,10 @@ public final class HoldProbe {
         }
     }
 
-    /** The model's clock, moved by the simulation. */
+    /**
+     * The model's clock, moved by the simulation. Its own rather than {@code testing.MovableClock}:
+     * bench/model-hold.sh compiles this one file into an earlier commit, so it may use nothing that commit lacks.
+     */
     private static final class MovingClock extends Clock {
         private Instant now;
 

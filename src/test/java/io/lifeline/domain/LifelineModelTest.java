@@ -2,6 +2,7 @@ package io.lifeline.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
@@ -14,11 +15,12 @@ import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.fleet.NodeChange;
 import io.lifeline.domain.fleet.NodeInfo;
+import io.lifeline.domain.fleet.NodeModel;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.JobState;
-import io.lifeline.domain.job.MutableClock;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.testing.MovableClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,7 +66,7 @@ class LifelineModelTest {
 
     private static final Instant T0 = Instant.parse("2024-05-01T10:00:00Z");
     private final FakeNodes fleet = new FakeNodes();
-    private final MutableClock clock = new MutableClock(T0);
+    private final MovableClock clock = new MovableClock(T0);
     private final LifelineModel model = new LifelineModel(fleet, clock);
     private int ids;
 

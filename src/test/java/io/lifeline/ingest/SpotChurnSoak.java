@@ -12,13 +12,11 @@ import io.lifeline.domain.fleet.FleetSnapshot;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelRuntimes;
 import io.lifeline.store.RetryLaterException;
+import io.lifeline.testing.MovableClock;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -44,7 +42,7 @@ public final class SpotChurnSoak {
     private static final int JOBS_PER_MINUTE = 20;
     private static final long JOB_MINUTES = 10;
 
-    private final SimClock clock = new SimClock();
+    private final MovableClock clock = new MovableClock(START);
     private final FleetSimulator sim;
     private final TelemetrySampler sampler;
     private final ModelRuntime model;
@@ -70,7 +68,7 @@ public final class SpotChurnSoak {
         Scenario churn = new Scenario(base.seed(), base.telemetryIntervalSeconds(), base.progressIntervalSeconds(),
                 1.0, base.fatalXidFraction(), 30, 300, null, pools, base.jobs());
         this.sim = new FleetSimulator(churn, START);
-        clock.now = START;
+        clock.set(START);
         this.sampler = new TelemetrySampler(Duration.ofMinutes(5), Duration.ofMinutes(30), clock);
         this.model = ModelRuntimes.start(clock, 250_000, 128L * 1024 * 1024);
     }
@@ -116,7 +114,7 @@ public final class SpotChurnSoak {
             sim = sim.plusSeconds(1);
             List<Event> batch = new ArrayList<>(sim.getEpochSecond() % 60 == 0 ? jobChurn(sim) : List.of());
             batch.addAll(this.sim.advanceTo(sim));
-            clock.now = sim;
+            clock.set(sim);
             submit(batch);
             if (sim.getEpochSecond() % 5 == 0) {
                 // What JobHistory does in the application, on the model thread.
@@ -244,25 +242,5 @@ public final class SpotChurnSoak {
             den += (p[0] - mx) * (p[0] - mx);
         }
         return den == 0 ? 0 : num / den * 3600;
-    }
-
-    /** The simulated clock the sampler and the model read. */
-    private static final class SimClock extends Clock {
-        private volatile Instant now;
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

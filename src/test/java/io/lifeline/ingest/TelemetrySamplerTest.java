@@ -8,7 +8,7 @@ import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.TrainerData;
-import io.lifeline.domain.job.MutableClock;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class TelemetrySamplerTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
-    private final MutableClock clock = new MutableClock(T0);
+    private final MovableClock clock = new MovableClock(T0);
     private final TelemetrySampler sampler = new TelemetrySampler(Duration.ofMinutes(5), Duration.ofMinutes(30), clock);
     private int ids;
 

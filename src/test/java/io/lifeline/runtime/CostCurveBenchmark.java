@@ -6,15 +6,13 @@ import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.job.JobFilter;
 import io.lifeline.store.ModelCheckpointCodec;
+import io.lifeline.testing.MovableClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,7 +65,7 @@ public final class CostCurveBenchmark {
         final int gpus;
         final int nodes;
         final int jobs;
-        final MovingClock clock = new MovingClock(TestScenarios.START);
+        final MovableClock clock = new MovableClock(TestScenarios.START);
         FleetSimulator sim;
         LiveModel model;
         ModelSnapshot snapshot = ModelSnapshot.EMPTY;
@@ -170,12 +168,12 @@ public final class CostCurveBenchmark {
         private long applyNanos(List<Event> events) {
             long t0 = System.nanoTime();
             for (Event e : events) {
-                if (e.time().isAfter(clock.now)) {
-                    clock.now = e.time();
+                if (e.time().isAfter(clock.instant())) {
+                    clock.set(e.time());
                 }
                 model.root().apply(e);
             }
-            clock.now = now;
+            clock.set(now);
             applied += events.size();
             return System.nanoTime() - t0;
         }
@@ -219,29 +217,5 @@ public final class CostCurveBenchmark {
             }
         }
         return rt.totalMemory() - rt.freeMemory();
-    }
-
-    /** The model's clock, moved by the simulation. */
-    private static final class MovingClock extends Clock {
-        private Instant now;
-
-        MovingClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

@@ -106,11 +106,11 @@ class ModelRuntimeTest {
             roomy.enqueueFollowed(List.of(registered, olderCordon), new long[] {1, 2}, Duration.ofSeconds(5));
             List<Event> batch = List.of(olderCordon, olderReady, ready);
 
-            List<io.lifeline.domain.ApplyOutcome> outcomes = roomy.enqueueStored(batch, new long[] {2, 3, 4},
+            List<io.lifeline.domain.event.ApplyOutcome> outcomes = roomy.enqueueStored(batch, new long[] {2, 3, 4},
                     roomy.admit(batch)).get(5, TimeUnit.SECONDS);
 
-            assertThat(outcomes).extracting(io.lifeline.domain.ApplyOutcome::reason).containsExactly(
-                    io.lifeline.domain.NotAppliedReason.STALE, io.lifeline.domain.NotAppliedReason.STALE, null);
+            assertThat(outcomes).extracting(io.lifeline.domain.event.ApplyOutcome::reason).containsExactly(
+                    io.lifeline.domain.event.NotAppliedReason.STALE, io.lifeline.domain.event.NotAppliedReason.STALE, null);
             assertThat(outcomes.get(2).changed()).isTrue();
         } finally {
             roomy.stop();

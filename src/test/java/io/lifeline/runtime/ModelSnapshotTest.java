@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.TestScenarios;
 import io.lifeline.domain.event.Event;
-import io.lifeline.domain.job.MutableClock;
+import io.lifeline.testing.MovableClock;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ class ModelSnapshotTest {
 
     @Test
     void theSnapshotAgreesWithTheLiveModel() {
-        MutableClock clock = new MutableClock(TestScenarios.START);
+        MovableClock clock = new MovableClock(TestScenarios.START);
         LiveModel model = LiveModel.create(clock);
         FleetSimulator sim = new FleetSimulator(TestScenarios.large(64, 16), TestScenarios.START);
         ModelSnapshot snapshot = ModelSnapshot.EMPTY;

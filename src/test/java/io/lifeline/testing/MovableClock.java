@@ -7,7 +7,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock a test moves by hand, safe to read from other threads (the code under test runs its own). */
+/**
+ * The one clock tests move by hand: set to an instant or moved by a duration, always in UTC. Safe to read from other
+ * threads (the code under test may run its own).
+ */
 public final class MovableClock extends Clock {
 
     private final AtomicReference<Instant> now;
@@ -16,6 +19,12 @@ public final class MovableClock extends Clock {
         this.now = new AtomicReference<>(start);
     }
 
+    /** Moves the clock to {@code t}, forward or back. */
+    public void set(Instant t) {
+        now.set(t);
+    }
+
+    /** Moves the clock by {@code d}. */
     public void advance(Duration d) {
         now.updateAndGet(t -> t.plus(d));
     }

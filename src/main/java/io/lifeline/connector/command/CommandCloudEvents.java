@@ -14,10 +14,11 @@ import java.util.TreeMap;
  * command id (receivers dedupe by it and echo it in {@code trainer.command_ack}), {@code subject} the job,
  * {@code time} when it was issued, {@code data} its parameters plus {@code deadline} (RFC 3339) when it has one.
  */
-final class CommandCloudEvents {
+public final class CommandCloudEvents {
 
     static final String SOURCE = "lifeline";
-    static final String CONTENT_TYPE = "application/cloudevents+json";
+    /** The content type of a structured-mode CloudEvent. */
+    public static final String CONTENT_TYPE = "application/cloudevents+json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private CommandCloudEvents() {
@@ -45,7 +46,8 @@ final class CommandCloudEvents {
         return e;
     }
 
-    static byte[] bytes(TrainerCommand c) {
+    /** The command's CloudEvent, as JSON bytes (the same command always gives the same bytes). */
+    public static byte[] bytes(TrainerCommand c) {
         try {
             return JSON.writeValueAsBytes(toJson(c));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

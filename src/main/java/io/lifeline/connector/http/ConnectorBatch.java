@@ -4,6 +4,7 @@ import io.lifeline.connector.Translation;
 import io.lifeline.domain.event.Event;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 
@@ -72,8 +73,9 @@ public final class ConnectorBatch {
         usable.set(index);
     }
 
-    List<Event> events() {
-        return events;
+    /** The events to submit, in order (read-only). */
+    public List<Event> events() {
+        return Collections.unmodifiableList(events);
     }
 
     List<Integer> positions() {

@@ -146,7 +146,7 @@ public class ConnectorNodeResolver implements NodeResolver {
      * Told of every event the model applied, on its thread: after a registration or termination, a node the model
      * holds as terminated (or no longer holds) is forgotten; a stale termination left the node live, and so it stays.
      */
-    void onApplied(Event e, io.lifeline.domain.ApplyOutcome outcome, LiveModel model) {
+    void onApplied(Event e, io.lifeline.domain.event.ApplyOutcome outcome, LiveModel model) {
         if (e.type() != EventType.NODE_TERMINATED && e.type() != EventType.NODE_REGISTERED) {
             return;
         }

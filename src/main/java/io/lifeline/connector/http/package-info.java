@@ -4,7 +4,7 @@
  * <p><b>Pushed formats</b>: cloud interruption notices ({@link io.lifeline.connector.http.CloudNoticesResource}:
  * AWS EventBridge and instance metadata, Azure Scheduled Events, GCE metadata values) and torchelastic event lines
  * ({@link io.lifeline.connector.http.TorchelasticResource}) over HTTP, and the same over the Kafka notices topic
- * ({@link io.lifeline.connector.http.NoticesKafkaConsumer}, {@link io.lifeline.connector.http.NoticeRecords}).
+ * ({@link io.lifeline.connector.kafka.NoticesKafkaConsumer}, {@link io.lifeline.connector.http.NoticeRecords}).
  * Each answers like the event API ({@link io.lifeline.connector.http.ConnectorReceipt}, or a 400 problem listing
  * every {@link io.lifeline.connector.http.ItemError} when nothing usable came out).
  *

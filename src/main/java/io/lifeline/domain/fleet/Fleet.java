@@ -1,12 +1,11 @@
 package io.lifeline.domain.fleet;
 
-import io.lifeline.domain.NodeModel;
-import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.GroupExposure;
 import io.lifeline.domain.fleet.reliability.GroupKey;

@@ -1,8 +1,8 @@
 package io.lifeline.domain.fleet;
 
-import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.GpuData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.fleet.NodeSignal.Kind;
 import io.lifeline.domain.gpu.GpuHealthRules;
 import io.lifeline.domain.gpu.GpuState;

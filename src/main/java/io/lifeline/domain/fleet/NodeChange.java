@@ -1,6 +1,6 @@
 package io.lifeline.domain.fleet;
 
-import io.lifeline.domain.ApplyOutcome;
+import io.lifeline.domain.event.ApplyOutcome;
 import java.util.List;
 
 /**
@@ -20,7 +20,7 @@ public record NodeChange(ApplyOutcome outcome, List<NodeSignal> signals) {
     }
 
     /** Not applied, no signal. */
-    static NodeChange notApplied(io.lifeline.domain.NotAppliedReason reason, String detail) {
+    static NodeChange notApplied(io.lifeline.domain.event.NotAppliedReason reason, String detail) {
         return new NodeChange(ApplyOutcome.notApplied(reason, detail), List.of());
     }
 

@@ -1,9 +1,9 @@
 package io.lifeline.domain.fleet;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.fleet.NodeSignal.Kind;
 import io.lifeline.domain.gpu.GpuHealthRules;
 import io.lifeline.domain.gpu.GpuState;

@@ -1,8 +1,8 @@
 package io.lifeline.domain.fleet;
 
-import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.NoticeKind;
 import java.util.EnumSet;
 import java.util.Locale;

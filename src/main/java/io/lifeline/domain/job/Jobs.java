@@ -1,11 +1,13 @@
 package io.lifeline.domain.job;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.CapacityType;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.fleet.NodeDirectory;
+import io.lifeline.domain.job.history.HistoryRecord;
+import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.spot.CapacityInterval;
 import io.lifeline.domain.job.spot.SpotEconomics;
 import io.lifeline.domain.job.spot.SpotPrices;

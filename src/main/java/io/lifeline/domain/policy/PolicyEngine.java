@@ -1,8 +1,8 @@
 package io.lifeline.domain.policy;
 
-import io.lifeline.domain.ApplyOutcome;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
@@ -17,7 +17,6 @@ import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
-import io.lifeline.domain.policy.colocation.ColocationPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.config.KafkaConfig;
+import io.lifeline.connector.kafka.KafkaCommandSink;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

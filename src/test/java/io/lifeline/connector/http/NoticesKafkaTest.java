@@ -6,6 +6,7 @@ import static io.lifeline.connector.http.LifelineApi.unique;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lifeline.ingest.kafka.DurableConsumerLoop;
 import io.lifeline.testing.Fixtures;
 import io.lifeline.testing.KafkaProbe;
 import io.lifeline.testing.KafkaResource;
@@ -73,7 +74,7 @@ class NoticesKafkaTest {
         assertThat(stored(job, "trainer.restarted")).hasSize(1);
 
         List<ConsumerRecord<byte[], byte[]>> dead = KafkaProbe.recordsWithKey("lifeline.notices.dlq", key, 2);
-        assertThat(dead).extracting(r -> new String(r.headers().lastHeader(NoticesKafkaConsumer.REASON_HEADER).value(),
+        assertThat(dead).extracting(r -> new String(r.headers().lastHeader(DurableConsumerLoop.REASON_HEADER).value(),
                 StandardCharsets.UTF_8)).anySatisfy(reason -> assertThat(reason).startsWith("unknown_instance: "))
                 .anySatisfy(reason -> assertThat(reason).startsWith("unknown_format: "));
         await().atMost(Duration.ofSeconds(30)).until(() -> KafkaProbe.committedLag("lifeline-notices") == 0);

@@ -9,9 +9,8 @@ import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.store.RetryLaterException;
 import io.lifeline.testing.MovableClock;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -26,30 +25,6 @@ import org.junit.jupiter.api.Test;
 class DemoRunnerTest {
 
     private static final Instant T0 = Instant.parse("2026-01-31T12:00:00Z");
-
-    /** A clock the test moves by hand. */
-    private static final class ManualClock extends Clock {
-        private Instant now = T0;
-
-        void advance(long millis) {
-            now = now.plusMillis(millis);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
 
     /** Records every batch and answers with scripted outcomes (accepting when the script is empty). */
     private static final class FakeGateway implements IngestGateway {
@@ -96,7 +71,7 @@ class DemoRunnerTest {
 
     @Test
     void eachTickAdvancesTheSimulationByTheElapsedRealTimeTimesSpeed() {
-        ManualClock clock = new ManualClock();
+        MovableClock clock = new MovableClock(T0);
         FakeGateway gateway = new FakeGateway();
         DemoRunner runner = new DemoRunner(config(60, 250, null), gateway, clock);
         runner.prepare();
@@ -104,7 +79,7 @@ class DemoRunnerTest {
         assertThat(gateway.batches).hasSize(1);
         assertThat(gateway.batches.get(0)).allSatisfy(e -> assertThat(e.time()).isEqualTo(T0))
                 .anySatisfy(e -> assertThat(e.type()).isEqualTo(EventType.NODE_REGISTERED));
-        clock.advance(1000);
+        clock.advance(Duration.ofMillis(1000));
         runner.tick();
         assertThat(runner.simulatedNow()).isEqualTo(T0.plusSeconds(60));
         assertThat(gateway.batches).hasSize(2);
@@ -115,16 +90,16 @@ class DemoRunnerTest {
 
     @Test
     void backPressureKeepsTheEventsAndOffersTheSameOnesOnTheNextTick() {
-        ManualClock clock = new ManualClock();
+        MovableClock clock = new MovableClock(T0);
         FakeGateway gateway = new FakeGateway();
         gateway.script.add(DemoRunnerTest::backPressure);
         gateway.script.add(DemoRunnerTest::backPressure);
         DemoRunner runner = new DemoRunner(config(1, 250, null), gateway, clock);
         runner.prepare();
         runner.tick();
-        clock.advance(250);
+        clock.advance(Duration.ofMillis(250));
         runner.tick();
-        clock.advance(250);
+        clock.advance(Duration.ofMillis(250));
         runner.tick();
         assertThat(gateway.batches).hasSize(3);
         assertThat(gateway.batches.get(1)).isEqualTo(gateway.batches.get(0));
@@ -138,16 +113,16 @@ class DemoRunnerTest {
 
     @Test
     void aSubmissionThatNeverAnswersDoesNotHoldTheTickAndIsOfferedAgainAfterTheTimeout() {
-        ManualClock clock = new ManualClock();
+        MovableClock clock = new MovableClock(T0);
         FakeGateway gateway = new FakeGateway();
         gateway.script.add(CompletableFuture::new);
         DemoRunner runner = new DemoRunner(config(1, 250, null), gateway, clock);
         runner.prepare();
         runner.tick();
-        clock.advance(1000);
+        clock.advance(Duration.ofMillis(1000));
         runner.tick();
         assertThat(gateway.batches).hasSize(1);
-        clock.advance(DemoRunner.SUBMIT_TIMEOUT_MS);
+        clock.advance(Duration.ofMillis(DemoRunner.SUBMIT_TIMEOUT_MS));
         runner.tick();
         assertThat(gateway.batches).hasSize(2);
         assertThat(gateway.batches.get(1)).isEqualTo(gateway.batches.get(0));
@@ -155,7 +130,7 @@ class DemoRunnerTest {
 
     @Test
     void otherFailuresAreRetriedAFewTimesThenTheBatchIsDropped() {
-        ManualClock clock = new ManualClock();
+        MovableClock clock = new MovableClock(T0);
         FakeGateway gateway = new FakeGateway();
         for (int i = 0; i < DemoRunner.MAX_ATTEMPTS; i++) {
             gateway.script.add(() -> CompletableFuture.failedFuture(new IllegalStateException("store down")));
@@ -174,12 +149,12 @@ class DemoRunnerTest {
 
     @Test
     void afterAnOutageTheSimulationCatchesUpInBoundedSteps() {
-        ManualClock clock = new ManualClock();
+        MovableClock clock = new MovableClock(T0);
         FakeGateway gateway = new FakeGateway();
         DemoRunner runner = new DemoRunner(config(1, 250, null), gateway, clock);
         runner.prepare();
         runner.tick();
-        clock.advance(10 * 60_000);
+        clock.advance(Duration.ofMillis(10 * 60_000));
         runner.tick();
         assertThat(runner.simulatedNow()).isEqualTo(T0.plusMillis(DemoRunner.MAX_CATCH_UP_MS));
     }
@@ -218,7 +193,7 @@ class DemoRunnerTest {
         try {
             // Past the scripted notice (2 minutes) and its termination, and a command for a job in between.
             for (int s = 0; s < 300; s += 5) {
-                clock.advance(java.time.Duration.ofSeconds(5));
+                clock.advance(Duration.ofSeconds(5));
                 awaitSimulated(before, clock.instant());
                 if (s == 150) {
                     before.requestCheckpoint("c1", "vision/vit-g14-clip", clock.instant().plusSeconds(600));
@@ -234,7 +209,7 @@ class DemoRunnerTest {
                         io.lifeline.domain.event.TrainerData.CommandAck.class, a -> assertThat(a.commandId()).isEqualTo("c1")));
         assertThat(journal.calls()).extracting(c -> c.call().op()).containsExactly(SimCall.Op.CHECKPOINT);
 
-        clock.advance(java.time.Duration.ofHours(2)); // stopped for two hours
+        clock.advance(Duration.ofHours(2)); // stopped for two hours
         Instant restarted = clock.instant();
         FakeGateway second = new FakeGateway();
         DemoRunner after = new DemoRunner(config(1, 10, null), second, clock, journal);
@@ -242,7 +217,7 @@ class DemoRunnerTest {
         try {
             assertThat(after.runStart()).isEqualTo(T0);
             for (int s = 0; s < 300; s += 5) {
-                clock.advance(java.time.Duration.ofSeconds(5));
+                clock.advance(Duration.ofSeconds(5));
                 awaitSimulated(after, clock.instant());
             }
             awaitSettled(second, after);
@@ -274,11 +249,11 @@ class DemoRunnerTest {
         // And all of it is the one run the fleet would have had without the stop, only later by the pause.
         List<DemoJournal.Entry> calls = journal.calls();
         assertThat(calls).extracting(c -> c.call().op()).containsExactly(SimCall.Op.CHECKPOINT, SimCall.Op.CONTINUE);
-        java.time.Duration pause = java.time.Duration.between(calls.get(1).at(), Instant.parse(calls.get(1).call().args()
+        Duration pause = Duration.between(calls.get(1).at(), Instant.parse(calls.get(1).call().args()
                 .get(0)));
         // Two hours less the ten minutes caught up, and the moments the first run had simulated but not handed over
         // when it stopped.
-        java.time.Duration stoodStill = java.time.Duration.ofHours(2).minus(DemoRunner.RESTART_CATCH_UP);
+        Duration stoodStill = Duration.ofHours(2).minus(DemoRunner.RESTART_CATCH_UP);
         assertThat(pause).isBetween(stoodStill, stoodStill.plusSeconds(30));
         io.lifeline.demo.FleetSimulator straight = new io.lifeline.demo.FleetSimulator(new ScenarioParser().loadDefault(), T0);
         List<Event> expected = new ArrayList<>(straight.advanceTo(calls.get(0).at()));
@@ -336,11 +311,11 @@ class DemoRunnerTest {
 
     @Test
     void failureLogsNameTheJobsAndNodesConcerned() {
-        ManualClock clock = new ManualClock();
+        MovableClock clock = new MovableClock(T0);
         FakeGateway gateway = new FakeGateway();
         DemoRunner runner = new DemoRunner(config(600, 250, null), gateway, clock);
         runner.prepare();
-        clock.advance(1000);
+        clock.advance(Duration.ofMillis(1000));
         runner.tick();
         List<Event> batch = new ArrayList<>(gateway.batches.get(0));
         assertThat(DemoRunner.concerned(batch)).startsWith("spot-p5-0000 node.registered, spot-p5-0001 node.registered")

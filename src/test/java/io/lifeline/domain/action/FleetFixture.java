@@ -9,8 +9,8 @@ import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
-import io.lifeline.domain.job.MutableClock;
 import io.lifeline.runtime.LiveModel;
+import io.lifeline.testing.MovableClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ public final class FleetFixture {
 
     public static final Instant T0 = Instant.parse("2024-05-01T10:00:00Z");
 
-    public final MutableClock clock = new MutableClock(T0);
+    public final MovableClock clock = new MovableClock(T0);
     public final LiveModel model = LiveModel.create(clock);
     private int ids;
 

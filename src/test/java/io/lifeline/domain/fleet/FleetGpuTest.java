@@ -16,6 +16,7 @@ import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidAction;
 import io.lifeline.domain.gpu.XidOccurrence;
+import io.lifeline.testing.MovableClock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class FleetGpuTest {
 
     private static final String N = "ip-10-0-7-17";
-    private final Fleet fleet = new Fleet(new MutableClock(at(3600)));
+    private final Fleet fleet = new Fleet(new MovableClock(at(3600)));
 
     @Test
     void gpuEventForAnUnknownNodeCreatesTheNodeWithUnknownFacts() {

@@ -9,6 +9,7 @@ import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.gpu.XidPolicy;
+import io.lifeline.testing.MovableClock;
 import java.lang.ref.Reference;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class FleetMemoryFootprintTest {
 
     private static long measure(boolean fullXidHistory) {
         long before = usedAfterGc();
-        Fleet fleet = new Fleet(new MutableClock(at(3600)));
+        Fleet fleet = new Fleet(new MovableClock(at(3600)));
         build(fleet, fullXidHistory);
         long after = usedAfterGc();
         assertThat(fleet.gpus()).hasSize(GPUS);

@@ -8,6 +8,7 @@ import static io.lifeline.domain.fleet.FleetEvents.terminated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class FleetNameOrderTest {
 
-    private final MutableClock clock = new MutableClock(at(0));
+    private final MovableClock clock = new MovableClock(at(0));
 
     @Test
     void pagesAndNodeListStayInNameOrderUnderChurn() {

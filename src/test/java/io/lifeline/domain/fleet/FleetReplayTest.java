@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.testing.MovableClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -43,7 +44,7 @@ class FleetReplayTest {
     }
 
     private static Fleet fleet() {
-        return new Fleet(new MutableClock(at(3600)));
+        return new Fleet(new MovableClock(at(3600)));
     }
 
     private static List<NodeDetail> details(Fleet f) {

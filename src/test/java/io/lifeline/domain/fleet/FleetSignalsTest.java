@@ -18,6 +18,7 @@ import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.fleet.NodeSignal.Kind;
 import io.lifeline.domain.gpu.GpuHealth;
+import io.lifeline.testing.MovableClock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class FleetSignalsTest {
 
     private static final String N = "ip-10-0-7-17";
-    private final MutableClock clock = new MutableClock(at(3600));
+    private final MovableClock clock = new MovableClock(at(3600));
     private final Fleet fleet = new Fleet(clock);
 
     private void readyNode(String node) {
@@ -199,7 +200,7 @@ class FleetSignalsTest {
 
     @Test
     void oldestTerminatedNodesAreForgottenBeyondTheHistoryBound() {
-        FleetSettings settings = FleetSettings.defaults(new MutableClock(at(3600)));
+        FleetSettings settings = FleetSettings.defaults(new MovableClock(at(3600)));
         Fleet small = new Fleet(new FleetSettings(settings.clock(), settings.xidPolicy(), settings.gpuThresholds(),
                 settings.lemonWindow(), settings.lemonCapacity(), 2));
         for (String n : List.of("t1", "t2", "back")) {

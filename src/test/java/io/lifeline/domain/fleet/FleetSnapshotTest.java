@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.gpu.GpuHealth;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** A snapshot of the fleet rebuilds the views of changed nodes only, and says the same as the fleet itself. */
 class FleetSnapshotTest {
 
-    private final MutableClock clock = new MutableClock(at(3600));
+    private final MovableClock clock = new MovableClock(at(3600));
     private final Fleet fleet = new Fleet(FleetSettings.defaults(clock).withLemonWindow(Duration.ofHours(1)));
 
     private void node(String name) {

@@ -11,6 +11,7 @@ import static io.lifeline.domain.fleet.FleetEvents.terminated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class LemonScoreTest {
     private static final String N = "ip-10-0-7-17";
     private static final long DAY = 86_400;
 
-    private final MutableClock clock = new MutableClock(at(0));
+    private final MovableClock clock = new MovableClock(at(0));
 
     private int score(Fleet fleet) {
         return fleet.node(N).orElseThrow().lemon().interruptions();

@@ -9,9 +9,10 @@ import static io.lifeline.domain.fleet.FleetEvents.terminated;
 import static io.lifeline.domain.fleet.FleetEvents.xid;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class NodeEventOutcomesTest {
     private static final String N = "spot-17";
 
     /** "Now" is 30 s after the node registered. */
-    private final MutableClock clock = new MutableClock(at(30));
+    private final MovableClock clock = new MovableClock(at(30));
     private final Fleet fleet = new Fleet(clock);
 
     private NodeChange registeredAndReady() {

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.testing.MovableClock;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class NodeLifecycleRulesTest {
 
     private static final String N = "gpu-node-17";
-    private final Fleet fleet = new Fleet(new MutableClock(at(3600)));
+    private final Fleet fleet = new Fleet(new MovableClock(at(3600)));
 
     @Test
     void transitionTableIsTheDocumentedOne() {

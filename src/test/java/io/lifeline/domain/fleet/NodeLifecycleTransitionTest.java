@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.fleet.NodeSignal.Kind;
+import io.lifeline.testing.MovableClock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,7 @@ class NodeLifecycleTransitionTest {
 
     private static final String N = "gpu-node-17";
 
-    private final MutableClock clock = new MutableClock(at(3600));
+    private final MovableClock clock = new MovableClock(at(3600));
     private final Fleet fleet = new Fleet(clock);
 
     private List<NodeSignal> apply(Event e) {
@@ -172,7 +173,7 @@ class NodeLifecycleTransitionTest {
     void unknownStaysUnknownWhenANoticeArrivesBeforeTheRegistration() {
         inUnknown();
         NodeChange c = fleet.change(notice(N, at(5), NoticeKind.SPOT_RECLAIM, at(125)));
-        assertThat(c.outcome().reason()).isEqualTo(io.lifeline.domain.NotAppliedReason.UNKNOWN_NODE);
+        assertThat(c.outcome().reason()).isEqualTo(io.lifeline.domain.event.NotAppliedReason.UNKNOWN_NODE);
         assertThat(c.signals()).isEmpty();
         assertThat(state()).isEqualTo(NodeLifecycle.UNKNOWN);
     }

@@ -7,14 +7,15 @@ import static io.lifeline.domain.fleet.FleetEvents.ready;
 import static io.lifeline.domain.fleet.FleetEvents.uuid;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.testing.MovableClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class PlausibleNodeEventsTest {
 
-    private final MutableClock clock = new MutableClock(at(30));
+    private final MovableClock clock = new MovableClock(at(30));
     private final Fleet fleet = new Fleet(clock);
 
     private void node(String name, CapacityType capacity, String providerId, int gpus) {

@@ -14,6 +14,7 @@ import io.lifeline.domain.fleet.reliability.PoolRate;
 import io.lifeline.domain.fleet.reliability.ReliabilityReport;
 import io.lifeline.domain.fleet.reliability.ReliabilityRow;
 import io.lifeline.testing.HandCountedFleet;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class ReliabilityHandCountTest {
 
     private static final long DAY = 86_400;
-    private final MutableClock clock = new MutableClock(at(10 * DAY));
+    private final MovableClock clock = new MovableClock(at(10 * DAY));
     private final Fleet fleet = new Fleet(FleetSettings.defaults(clock));
 
     private void seed() {

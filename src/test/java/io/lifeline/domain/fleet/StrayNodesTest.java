@@ -3,13 +3,14 @@ package io.lifeline.domain.fleet;
 import static io.lifeline.domain.fleet.FleetEvents.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Nodes known only from stray events are forgotten once silent; registered and terminated ones follow their rules. */
 class StrayNodesTest {
 
-    private final MutableClock clock = new MutableClock(at(0));
+    private final MovableClock clock = new MovableClock(at(0));
     private final Fleet fleet = new Fleet(FleetSettings.defaults(clock).withStrayNodesForgetAfter(Duration.ofHours(1)));
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.testing.MovableClock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,7 @@ class GoodputPropertiesTest {
     @Property(tries = 400)
     void bucketsAddUpToWallTimeAndNoneIsNegative(@ForAll("streams") List<RandomStreams.Step> steps) {
         List<Object> inputs = RandomStreams.build(steps);
-        MutableClock clock = new MutableClock(RandomStreams.BASE);
+        MovableClock clock = new MovableClock(RandomStreams.BASE);
         Jobs jobs = new Jobs(RandomStreams.nodes(), clock);
         for (int i = 0; i < inputs.size(); i++) {
             RandomStreams.apply(jobs, inputs.get(i));
@@ -127,7 +128,7 @@ class GoodputPropertiesTest {
 
     /** Everything a reader can see, except the counter of dropped duplicates. */
     private static List<Object> snapshot(List<Object> inputs) {
-        MutableClock clock = new MutableClock(RandomStreams.BASE);
+        MovableClock clock = new MovableClock(RandomStreams.BASE);
         Jobs jobs = new Jobs(RandomStreams.nodes(), clock);
         inputs.forEach(i -> RandomStreams.apply(jobs, i));
         clock.set(RandomStreams.latest(inputs).plusSeconds(30));

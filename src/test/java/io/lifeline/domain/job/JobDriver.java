@@ -12,6 +12,7 @@ import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.testing.MovableClock;
 import java.time.Instant;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
@@ -27,7 +28,7 @@ public final class JobDriver {
     public static final String DAY = "2024-05-01";
     private static final DateTimeFormatter HMS = DateTimeFormatter.ofPattern("HH:mm:ss");
 
-    public final MutableClock clock = new MutableClock(at("00:00:00"));
+    public final MovableClock clock = new MovableClock(at("00:00:00"));
     public final TestNodes nodes = new TestNodes();
     public final Jobs jobs;
     public final String job;

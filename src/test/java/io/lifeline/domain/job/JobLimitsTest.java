@@ -2,14 +2,15 @@ package io.lifeline.domain.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventData;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.TrainerData;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class JobLimitsTest {
 
     private static final Instant T0 = Instant.parse("2026-05-01T00:00:00Z");
-    private final MutableClock clock = new MutableClock(T0);
+    private final MovableClock clock = new MovableClock(T0);
     private final Jobs jobs = new Jobs(new TestNodes(), clock, JobsConfig.defaults());
     private int ids;
 

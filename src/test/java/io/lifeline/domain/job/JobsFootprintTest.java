@@ -9,6 +9,7 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.testing.FigureFile;
+import io.lifeline.testing.MovableClock;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class JobsFootprintTest {
     }
 
     private double bytesPerJob(int n, boolean full) throws InterruptedException {
-        Jobs jobs = new Jobs(new TestNodes(), new MutableClock(T0), JobsConfig.defaults());
+        Jobs jobs = new Jobs(new TestNodes(), new MovableClock(T0), JobsConfig.defaults());
         jobs.configureLimits(new JobLimits(1_000_000, 1_000_000, java.time.Duration.ofDays(7)));
         long before = usedAfterGc();
         for (int i = 0; i < n; i++) {

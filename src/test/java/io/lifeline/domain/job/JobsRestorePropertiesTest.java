@@ -8,6 +8,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.fleet.SavedFleet;
+import io.lifeline.domain.job.history.HistoryRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;

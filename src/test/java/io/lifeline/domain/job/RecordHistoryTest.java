@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lifeline.domain.job.checkpoint.CheckpointStatus;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
+import io.lifeline.domain.job.history.HistoryRecord;
+import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.incident.IncidentView;
 import java.time.Duration;
 import java.util.ArrayList;

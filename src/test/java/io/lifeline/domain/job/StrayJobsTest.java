@@ -7,6 +7,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.TrainerData;
+import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class StrayJobsTest {
 
     private static final Instant T0 = Instant.parse("2024-05-01T00:00:00Z");
-    private final MutableClock clock = new MutableClock(T0);
+    private final MovableClock clock = new MovableClock(T0);
     private final Jobs jobs = new Jobs(new TestNodes(), clock,
             JobsConfig.defaults().withMaxFinishedJobs(10).withStrayJobsForgetAfter(Duration.ofHours(1)));
     private int ids;

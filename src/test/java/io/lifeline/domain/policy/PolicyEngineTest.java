@@ -2,14 +2,14 @@ package io.lifeline.domain.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.domain.ApplyOutcome;
-import io.lifeline.domain.NotAppliedReason;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.FleetFixture;
+import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.NoticeKind;
 import java.util.EnumMap;
 import java.util.List;

@@ -124,7 +124,7 @@ public class PriorityBoostPublisher {
     }
 
     /** On the model thread: a checkpoint of a boosted job asks for a pass now (at most one waits). */
-    private void onApplied(Event e, io.lifeline.domain.ApplyOutcome outcome, LiveModel model) {
+    private void onApplied(Event e, io.lifeline.domain.event.ApplyOutcome outcome, LiveModel model) {
         if (outcome.changed() && (e.type() == EventType.TRAINER_CHECKPOINT_COMPLETED || e.type() == EventType.TRAINER_CHECKPOINT_VERIFIED)
                 && boostedJobs.contains(e.subject()) && early.compareAndSet(false, true)) {
             ScheduledExecutorService t = timer;

@@ -5,7 +5,7 @@ import io.lifeline.domain.event.TrainerData.CheckpointFailed;
 import io.lifeline.domain.event.TrainerData.CheckpointStarted;
 import io.lifeline.domain.event.TrainerData.CheckpointVerified;
 import io.lifeline.domain.event.TrainerData.Restored;
-import io.lifeline.domain.job.HistorySlice.Ordered;
+import io.lifeline.domain.job.history.HistorySlice.Ordered;
 import io.lifeline.domain.job.goodput.ProductiveMark;
 import io.lifeline.domain.job.support.Ring;
 import java.time.Instant;

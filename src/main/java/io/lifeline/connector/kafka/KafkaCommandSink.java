@@ -1,8 +1,10 @@
-package io.lifeline.connector.command;
+package io.lifeline.connector.kafka;
 
 import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.config.KafkaConfig;
+import io.lifeline.connector.command.CommandCloudEvents;
+import io.lifeline.connector.command.CommandConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +57,7 @@ public class KafkaCommandSink implements CommandChannel {
     });
     private KafkaProducer<byte[], byte[]> producer;
 
-    KafkaCommandSink(KafkaConfig kafka, CommandConfig config) {
+    public KafkaCommandSink(KafkaConfig kafka, CommandConfig config) {
         this.kafka = kafka;
         this.config = config;
     }
@@ -114,8 +116,9 @@ public class KafkaCommandSink implements CommandChannel {
         return producer;
     }
 
+    /** Stops the sender thread and closes the producer (waiting up to 5 s for records in flight). */
     @PreDestroy
-    void close() {
+    public void close() {
         sender.shutdownNow();
         synchronized (this) {
             if (producer != null) {

@@ -1,15 +1,14 @@
-package io.lifeline.domain.policy.colocation;
+package io.lifeline.domain.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.FleetFixture;
 import io.lifeline.domain.action.PlanResult;
-import io.lifeline.domain.policy.PolicyDecision;
-import io.lifeline.domain.policy.PolicyEngine;
-import io.lifeline.domain.policy.PolicyMode;
-import io.lifeline.domain.policy.PolicyName;
-import io.lifeline.domain.policy.PolicySettings;
+import io.lifeline.domain.policy.colocation.ColocationRules;
+import io.lifeline.domain.policy.colocation.DemandTrigger;
+import io.lifeline.domain.policy.colocation.LendingWindow;
+import io.lifeline.domain.policy.colocation.WindowSchedule;
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.LocalTime;

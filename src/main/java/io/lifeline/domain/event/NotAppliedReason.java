@@ -1,4 +1,4 @@
-package io.lifeline.domain;
+package io.lifeline.domain.event;
 
 /**
  * Why the model did not apply an event. The wire names are stable codes: the event API's answer, the connectors'

@@ -1,4 +1,4 @@
-package io.lifeline.domain;
+package io.lifeline.domain.event;
 
 import java.util.Objects;
 

@@ -1,9 +1,6 @@
-package io.lifeline.domain;
+package io.lifeline.domain.fleet;
 
 import io.lifeline.domain.event.Event;
-import io.lifeline.domain.fleet.NodeChange;
-import io.lifeline.domain.fleet.NodeDirectory;
-import io.lifeline.domain.fleet.NodeSignal;
 import java.util.List;
 
 /**

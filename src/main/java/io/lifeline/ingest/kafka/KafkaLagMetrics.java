@@ -1,4 +1,4 @@
-package io.lifeline.metrics;
+package io.lifeline.ingest.kafka;
 
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.runtime.IngestOpened;

@@ -1,4 +1,4 @@
-package io.lifeline.domain.job;
+package io.lifeline.domain.job.history;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -97,8 +97,8 @@ public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnat
      * records the incarnation has created (the highest ordinal given out). A {@code limit} of 0 or less asks for what
      * memory holds and nothing stored: the page is memory's, with a cursor when older records are stored.
      */
-    static <T> HistorySlice<T> of(HistoryRecord.Kind kind, String job, long incarnation, long before, int limit,
-                                  List<Ordered<T>> memory, long created) {
+    public static <T> HistorySlice<T> of(HistoryRecord.Kind kind, String job, long incarnation, long before, int limit,
+                                         List<Ordered<T>> memory, long created) {
         List<Ordered<T>> held = new ArrayList<>();
         long lowest = Long.MAX_VALUE;
         for (Ordered<T> o : memory) {

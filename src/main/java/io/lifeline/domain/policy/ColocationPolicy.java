@@ -1,4 +1,4 @@
-package io.lifeline.domain.policy.colocation;
+package io.lifeline.domain.policy;
 
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
@@ -12,10 +12,10 @@ import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
-import io.lifeline.domain.policy.PolicyDecision;
-import io.lifeline.domain.policy.PolicyMode;
-import io.lifeline.domain.policy.PolicyName;
-import io.lifeline.domain.policy.PolicySettings;
+import io.lifeline.domain.policy.colocation.ColocationRules;
+import io.lifeline.domain.policy.colocation.DemandState;
+import io.lifeline.domain.policy.colocation.DemandTrigger;
+import io.lifeline.domain.policy.colocation.LendingWindow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,12 +1,16 @@
-package io.lifeline.connector.http;
+package io.lifeline.connector.kafka;
 
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.config.NoticesConnectorConfig;
+import io.lifeline.connector.http.ConnectorBatch;
+import io.lifeline.connector.http.ConnectorIngest;
+import io.lifeline.connector.http.ItemError;
+import io.lifeline.connector.http.NoticeRecords;
 import io.lifeline.ingest.kafka.DurableConsumerLoop;
-import io.lifeline.store.ConsumedOffsets;
-import io.lifeline.store.OffsetStore;
 import io.lifeline.ingest.kafka.KafkaClients;
 import io.lifeline.runtime.IngestOpened;
+import io.lifeline.store.ConsumedOffsets;
+import io.lifeline.store.OffsetStore;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -33,7 +37,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class NoticesKafkaConsumer {
 
-    static final String REASON_HEADER = DurableConsumerLoop.REASON_HEADER;
     private static final Logger LOG = Logger.getLogger(NoticesKafkaConsumer.class);
 
     private final KafkaConfig kafka;
@@ -102,8 +105,9 @@ public class NoticesKafkaConsumer {
             @Override
             public List<DurableConsumerLoop.DeadLetter> deadLetters() {
                 List<DurableConsumerLoop.DeadLetter> dead = new ArrayList<>();
+                List<ItemError> errors = ConnectorIngest.errorsOf(batch);
                 for (int i = 0; i < list.size(); i++) {
-                    String reason = batch.usable(i) ? null : reasonOf(batch.errors(), i);
+                    String reason = batch.usable(i) ? null : reasonOf(errors, i);
                     if (reason != null) {
                         dead.add(new DurableConsumerLoop.DeadLetter(list.get(i), reason));
                     }
