@@ -83,6 +83,7 @@ class SignalTest(unittest.TestCase):
         step = int(out.split("saved reason=signal step=")[1].split()[0])
         done = self.lifeline.events("trainer.checkpoint.completed")
         self.assertEqual([e["data"]["step"] for e in done], [step], "the completion was flushed before exit")
+        self.assertEqual(self.lifeline.claims, {}, "the claim on the job's commands given up before the signal ended it")
 
     def test_sigusr1_does_the_same(self) -> None:
         p = self.start("normal")
