@@ -100,7 +100,11 @@ public class DemoRunner {
     private long nextCallSeq;
     private final List<DemoJournal.Entry> unwrittenCalls = new ArrayList<>();
     private DemoJournal.Mark unwrittenMark;
-    private long lastJournalFailureLog = Long.MIN_VALUE;
+    /**
+     * When a failed journal write was last logged: one interval before the epoch, so that the first failure is logged
+     * (from Long.MIN_VALUE, {@code now - last} overflowed to a negative number and no failure ever was).
+     */
+    private long lastJournalFailureLog = -BACK_PRESSURE_LOG_MS;
     /** The scenario's jobs ({@code namespace/name}), fixed once started. */
     private volatile Set<String> jobs = Set.of();
     private Instant simStart;
@@ -112,7 +116,8 @@ public class DemoRunner {
     private CompletableFuture<IngestReceipt> inFlight;
     private long inFlightSince;
     private int attempts;
-    private long lastBackPressureLog = Long.MIN_VALUE;
+    /** When back-pressure was last logged; as {@link #lastJournalFailureLog}. */
+    private long lastBackPressureLog = -BACK_PRESSURE_LOG_MS;
     // Read from other threads.
     private volatile Instant simulatedNow;
     private volatile long delivered;
