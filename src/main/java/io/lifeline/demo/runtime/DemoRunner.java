@@ -6,8 +6,13 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.store.RetryLaterException;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -254,6 +259,14 @@ public class DemoRunner {
             writeJournal();
         }
         LOG.infof("demo fleet stopped at simulated %s after %d events", simulatedNow, delivered);
+    }
+
+    /**
+     * Stops with the other {@link ShutdownOrder#BACKGROUND} work: the last journal write needs the database, which
+     * stops once the event log is written, before any bean is destroyed.
+     */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy
