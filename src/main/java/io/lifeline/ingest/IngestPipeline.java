@@ -52,6 +52,8 @@ public class IngestPipeline implements IngestGateway {
     private final IngestMetrics metrics;
     private final Counter duplicates;
     private volatile boolean open;
+    /** Why a submission is pushed back while ingest is not open: written before {@code open} changes. */
+    private volatile String closedBecause = "starting: the model is being rebuilt";
 
     IngestPipeline(EventLogWriter log, ModelRuntime model, IngestConfig config, Clock clock, MeterRegistry registry,
                    IngestMetrics metrics) {
@@ -119,7 +121,7 @@ public class IngestPipeline implements IngestGateway {
             return CompletableFuture.completedFuture(new IngestReceipt(0, 0, refused));
         }
         if (!open) {
-            return CompletableFuture.failedFuture(new RetryLaterException("starting: the model is being rebuilt"));
+            return CompletableFuture.failedFuture(new RetryLaterException(closedBecause));
         }
         // Room in the model's queue is taken before anything is remembered or stored: a submission the model cannot
         // take is pushed back whole, and a stored event always has its place in the queue (nothing waits for it).
@@ -281,6 +283,7 @@ public class IngestPipeline implements IngestGateway {
      * same latest values (a crash loses at most one store interval of them).
      */
     void onStop(@Observes @Priority(ShutdownOrder.INGEST) ShutdownEvent ev) {
+        closedBecause = "stopping: ingest is closed";
         open = false;
         List<Event> latest = sampler.drainUnstored();
         if (latest.isEmpty()) {

@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>{@link #INGEST}: ingest closes and stores the latest telemetry;</li>
  *   <li>{@link #MODEL_CHECKPOINT}: the model's last checkpoint is written;</li>
- *   <li>{@link #BACKGROUND}: listeners, the log follower, executors, timers and scheduled jobs stop and the leader
- *       lease is given up, so nothing new is written;</li>
+ *   <li>{@link #BACKGROUND}: listeners, the log follower, Kafka consumers, the demo fleet (which writes its journal
+ *       as it stops), executors, timers and scheduled jobs stop and the leader lease is given up, so nothing new is
+ *       written;</li>
  *   <li>{@link #WRITERS}: the history and timeline writers write what is queued;</li>
  *   <li>{@link #EVENT_LOG}: the event log's writer does, last, and then says so ({@link #applicationStopped}).</li>
  * </ol>
@@ -29,7 +30,7 @@ public final class ShutdownOrder {
     public static final int INGEST = 2500;
     /** The model's last checkpoint. */
     public static final int MODEL_CHECKPOINT = 3000;
-    /** Listeners, followers, executors, timers, scheduled jobs and the leader lease stop. */
+    /** Listeners, followers, consumers, the demo fleet, executors, timers, scheduled jobs and the leader lease stop. */
     public static final int BACKGROUND = 3500;
     /** The history and timeline writers drain. */
     public static final int WRITERS = 4000;

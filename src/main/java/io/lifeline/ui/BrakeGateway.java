@@ -2,8 +2,13 @@ package io.lifeline.ui;
 
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.security.Caller;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +61,11 @@ public class BrakeGateway {
             throw new IllegalStateException("the automation brake is not available in this deployment");
         }
         return s;
+    }
+
+    /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

@@ -13,15 +13,20 @@ import org.junit.jupiter.api.Test;
 /**
  * The packaged application stops in order: everything that uses the database from a thread of its own (the log
  * follower and its listener, the agent command listener, the action executor, the leader lease, the policies, the
- * scheduled jobs) stops before the connection pool closes, and the embedded database after the last write. A start
- * that fails exits at once instead of waiting for writes that will never come.
+ * scheduled jobs, the demo fleet and its journal) stops before the connection pool closes, and the embedded database
+ * after the last write. A start that fails exits at once instead of waiting for writes that will never come.
  */
 class ShutdownIT {
 
     /** What the log shows when something still used the database as it closed. */
     private static final List<String> CLOSED_UNDER_USE = List.of("pool is closed", "[io.ag.pool]",
             "This connection has been closed", "Listening for", "Following the event log failed",
-            "stopping the embedded database before the application finished writing");
+            "stopping the embedded database before the application finished writing",
+            "demo fleet: writing its journal failed");
+    /** The demo fleet's last journal write is done (it logs this after it). */
+    private static final String DEMO_STOPPED = "demo fleet stopped at simulated";
+    /** PostgreSQL's own line when the embedded database is asked to stop. */
+    private static final String DATABASE_STOPPING = "received fast shutdown request";
 
     @Test
     void aStopClosesTheDatabaseAfterEverythingThatUsesIt() throws Exception {
@@ -38,6 +43,13 @@ class ShutdownIT {
         String text = Files.readString(log);
         assertThat(text).contains("lifeline stopped in");
         assertThat(lines(log, CLOSED_UNDER_USE)).as("lines of %s showing the database closed under use", log).isEmpty();
+        // The demo writes its journal as it stops: that must happen before the database is asked to stop, not race
+        // it. (The server's lines reach the log only while the application's logging is still up.)
+        assertThat(text).contains(DEMO_STOPPED);
+        if (text.contains(DATABASE_STOPPING)) {
+            assertThat(text.indexOf(DEMO_STOPPED)).as("the demo fleet stopped before the database in %s", log)
+                    .isLessThan(text.indexOf(DATABASE_STOPPING));
+        }
     }
 
     @Test

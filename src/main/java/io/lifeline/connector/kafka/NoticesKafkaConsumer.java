@@ -11,9 +11,13 @@ import io.lifeline.ingest.kafka.KafkaClients;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.OffsetStore;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -146,6 +150,14 @@ public class NoticesKafkaConsumer {
             }
         }
         return sb == null ? null : sb.length() <= 1000 ? sb.toString() : sb.substring(0, 997) + "...";
+    }
+
+    /**
+     * Stops with the other {@link ShutdownOrder#BACKGROUND} work, as the event consumer does
+     * ({@code ingest.kafka.KafkaIngest}): the loop reads its stored offsets from the database.
+     */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

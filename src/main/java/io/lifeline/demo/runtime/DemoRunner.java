@@ -6,8 +6,13 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.store.RetryLaterException;
+import io.lifeline.store.ShutdownOrder;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -100,7 +105,11 @@ public class DemoRunner {
     private long nextCallSeq;
     private final List<DemoJournal.Entry> unwrittenCalls = new ArrayList<>();
     private DemoJournal.Mark unwrittenMark;
-    private long lastJournalFailureLog = Long.MIN_VALUE;
+    /**
+     * When a failed journal write was last logged: one interval before the epoch, so that the first failure is logged
+     * (from Long.MIN_VALUE, {@code now - last} overflowed to a negative number and no failure ever was).
+     */
+    private long lastJournalFailureLog = -BACK_PRESSURE_LOG_MS;
     /** The scenario's jobs ({@code namespace/name}), fixed once started. */
     private volatile Set<String> jobs = Set.of();
     private Instant simStart;
@@ -112,7 +121,8 @@ public class DemoRunner {
     private CompletableFuture<IngestReceipt> inFlight;
     private long inFlightSince;
     private int attempts;
-    private long lastBackPressureLog = Long.MIN_VALUE;
+    /** When back-pressure was last logged; as {@link #lastJournalFailureLog}. */
+    private long lastBackPressureLog = -BACK_PRESSURE_LOG_MS;
     // Read from other threads.
     private volatile Instant simulatedNow;
     private volatile long delivered;
@@ -249,6 +259,14 @@ public class DemoRunner {
             writeJournal();
         }
         LOG.infof("demo fleet stopped at simulated %s after %d events", simulatedNow, delivered);
+    }
+
+    /**
+     * Stops with the other {@link ShutdownOrder#BACKGROUND} work: the last journal write needs the database, which
+     * stops once the event log is written, before any bean is destroyed.
+     */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
     }
 
     @PreDestroy

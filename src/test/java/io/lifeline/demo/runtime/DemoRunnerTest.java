@@ -184,6 +184,27 @@ class DemoRunnerTest {
     }
 
     @Test
+    void itsStopInTheBackgroundPhaseWritesTheJournalThroughTheLastSettledEvent() throws Exception {
+        MovableClock clock = new MovableClock(T0);
+        MemoryJournal journal = new MemoryJournal();
+        FakeGateway gateway = new FakeGateway();
+        DemoRunner runner = new DemoRunner(config(1, 10, null), gateway, clock, journal);
+        runner.start();
+        try {
+            clock.advance(Duration.ofSeconds(30));
+            awaitSimulated(runner, clock.instant());
+            awaitSettled(gateway, runner);
+        } finally {
+            // The application's stop (ShutdownOrder.BACKGROUND), while the database is still there: bean destruction
+            // comes after the database stopped, too late for this write.
+            runner.onStop(null);
+        }
+        assertThat(runner.running()).isFalse();
+        assertThat(runner.delivered()).isPositive();
+        assertThat(journal.load()).hasValueSatisfying(s -> assertThat(s.mark().settled()).isEqualTo(runner.delivered()));
+    }
+
+    @Test
     void aRestartContinuesTheStoredRunWhereItsHistoryStoppedStandingStillForAllButTheEndOfALongStop() throws Exception {
         MovableClock clock = new MovableClock(T0);
         MemoryJournal journal = new MemoryJournal();
