@@ -5,6 +5,7 @@ import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.metrics.ActionMetrics;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.Fence;
@@ -27,7 +28,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -52,7 +52,6 @@ public class ActionExecutor {
     }
 
     private static final Logger LOG = Logger.getLogger(ActionExecutor.class);
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final ActionStore store;
     private final ActionProcedures procedures;
@@ -93,17 +92,9 @@ public class ActionExecutor {
             return;
         }
         workers = new ThreadPoolExecutor(config.maxConcurrent(), config.maxConcurrent(), 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "lifeline-action-" + THREADS.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+                new LinkedBlockingQueue<>(), Threads.daemon("lifeline-action"));
         leadership.start();
-        scanner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-action-scan");
-            t.setDaemon(true);
-            return t;
-        });
+        scanner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-action-scan"));
         long period = config.leaderCheckInterval().toMillis();
         scanner.scheduleWithFixedDelay(this::scan, period, period, TimeUnit.MILLISECONDS);
     }

@@ -20,6 +20,7 @@ import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.metrics.ActionMetrics;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
@@ -67,7 +68,7 @@ public class PolicyRunner {
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final ExecutorService submitter = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(QUEUE), r -> daemon(r, "lifeline-policy"), new ThreadPoolExecutor.DiscardPolicy());
+            new LinkedBlockingQueue<>(QUEUE), Threads.daemon("lifeline-policy"), new ThreadPoolExecutor.DiscardPolicy());
     private ScheduledExecutorService timer;
 
     PolicyRunner(DefaultPolicyService policies, DefaultActionService actions, AutomationBrakeService brake,
@@ -91,7 +92,7 @@ public class PolicyRunner {
         }
         runtime.addApplyListener(this::onApplied);
         executor.onFinished(this::onFinished);
-        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lifeline-policy-timer"));
+        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-policy-timer"));
         long period = config.interval().toMillis();
         timer.scheduleWithFixedDelay(this::periodic, period, period, TimeUnit.MILLISECONDS);
     }
@@ -247,11 +248,5 @@ public class PolicyRunner {
             timer.shutdownNow();
         }
         submitter.shutdownNow();
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 }

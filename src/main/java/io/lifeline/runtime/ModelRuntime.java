@@ -4,6 +4,7 @@ import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.NotAppliedReason;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.AppliedPosition;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
@@ -77,8 +78,8 @@ public class ModelRuntime {
     ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
         this.room = new QueueRoom(config.applyQueueEvents(), config.applyQueueBytes().asLongValue());
-        this.thread = new Thread(this::run, "lifeline-model");
-        this.thread.setDaemon(true);
+        // Assigned before it starts: the model thread compares itself with this field.
+        this.thread = Threads.daemon("lifeline-model", this::run);
         this.thread.start();
     }
 

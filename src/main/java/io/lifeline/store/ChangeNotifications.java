@@ -1,5 +1,6 @@
 package io.lifeline.store;
 
+import io.lifeline.platform.Threads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -45,9 +46,7 @@ public final class ChangeNotifications implements AutoCloseable {
         this.channel = channel;
         this.onNotice = onNotice;
         this.onConnected = onConnected;
-        this.thread = new Thread(this::run, "lifeline-listen-" + channel);
-        thread.setDaemon(true);
-        thread.start();
+        this.thread = Threads.start("lifeline-listen-" + channel, this::run);
     }
 
     /** Sends a notice on {@code channel} with the transaction of {@code c} (at once when it auto-commits). */

@@ -4,6 +4,7 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.Threads;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -93,9 +94,7 @@ public class EventLogTail {
             return;
         }
         running = true;
-        thread = new Thread(() -> run(sink), "lifeline-log-follower");
-        thread.setDaemon(true);
-        thread.start();
+        thread = Threads.start("lifeline-log-follower", () -> run(sink));
     }
 
     /**

@@ -4,6 +4,7 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.Threads;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -106,9 +107,7 @@ public class EventLogWriter {
         this.codec = codec;
         this.capacity = config.bufferEvents();
         this.maxBatch = config.writeBatchEvents();
-        this.thread = new Thread(this::run, "lifeline-store-writer");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.thread = Threads.start("lifeline-store-writer", this::run);
         ShutdownOrder.storeStarted();
     }
 

@@ -1,5 +1,6 @@
 package io.lifeline.store;
 
+import io.lifeline.platform.Threads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -57,9 +58,7 @@ final class GroupCommitQueue<T> {
         this.capacity = capacity;
         this.maxBatch = maxBatch;
         this.writer = writer;
-        this.thread = new Thread(this::run, threadName);
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.thread = Threads.start(threadName, this::run);
     }
 
     void append(List<? extends T> items) {

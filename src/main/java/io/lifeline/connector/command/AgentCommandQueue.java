@@ -9,6 +9,7 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.platform.Threads;
 import io.lifeline.security.AgentClaims;
 import io.lifeline.store.ChangeNotifications;
 import io.lifeline.store.ShutdownOrder;
@@ -166,11 +167,7 @@ public class AgentCommandQueue implements CommandChannel {
         this.retention = retention;
         this.maxWaiters = Math.max(1, maxWaiters);
         this.clock = clock;
-        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread th = new Thread(r, "lifeline-agent-commands");
-            th.setDaemon(true);
-            return th;
-        });
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-agent-commands"));
         t.setRemoveOnCancelPolicy(true);
         this.timer = t;
         long sweep = Math.max(1000, Math.min(60_000, retention.toMillis()));

@@ -4,6 +4,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.ingest.NotAppliedLog;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -100,9 +101,7 @@ public class ConnectorSink {
 
     private synchronized void ensureStarted() {
         if (sender == null) {
-            sender = new Thread(this::run, "lifeline-connector-sink");
-            sender.setDaemon(true);
-            sender.start();
+            sender = Threads.start("lifeline-connector-sink", this::run);
         }
     }
 

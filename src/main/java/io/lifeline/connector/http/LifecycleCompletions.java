@@ -9,6 +9,7 @@ import io.lifeline.connector.cloud.LifecycleActions;
 import io.lifeline.connector.cloud.SigV4;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
+import io.lifeline.platform.Threads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
@@ -64,11 +65,7 @@ public class LifecycleCompletions {
         if (!config.complete()) {
             return;
         }
-        retries = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-aws-lifecycle");
-            t.setDaemon(true);
-            return t;
-        });
+        retries = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-aws-lifecycle"));
         executor.onFinished(this::finished);
     }
 

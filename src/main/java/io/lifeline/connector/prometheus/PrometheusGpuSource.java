@@ -11,6 +11,7 @@ import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -127,11 +128,7 @@ public class PrometheusGpuSource {
         }
         queries = new PrometheusQueries(config.url().orElseThrow().trim(), config.timeout(),
                 new PrometheusQueries.Access(headers(config), ssl(config), config.maxBodyBytes()));
-        ScheduledThreadPoolExecutor p = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-prometheus-gpu");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledThreadPoolExecutor p = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-prometheus-gpu"));
         pool = p;
         p.schedule(this::poll, 0, TimeUnit.MILLISECONDS);
         LOG.infof("GPU telemetry from Prometheus %s every %s", config.url().orElseThrow(), config.interval());

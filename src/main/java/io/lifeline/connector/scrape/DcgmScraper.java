@@ -11,6 +11,7 @@ import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -41,7 +42,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
@@ -126,12 +126,7 @@ public class DcgmScraper {
         if (running) {
             return;
         }
-        AtomicInteger n = new AtomicInteger();
-        pool = new ScheduledThreadPoolExecutor(Math.max(1, config.threads()), r -> {
-            Thread t = new Thread(r, "lifeline-dcgm-scrape-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        pool = new ScheduledThreadPoolExecutor(Math.max(1, config.threads()), Threads.daemon("lifeline-dcgm-scrape"));
         pool.setRemoveOnCancelPolicy(true);
         http = HttpClient.newBuilder().connectTimeout(config.timeout()).executor(pool)
                 .followRedirects(HttpClient.Redirect.NEVER).build();

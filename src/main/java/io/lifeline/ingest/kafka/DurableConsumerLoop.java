@@ -1,5 +1,6 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.platform.Threads;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.RetryLaterException;
 import java.nio.charset.StandardCharsets;
@@ -137,9 +138,7 @@ public final class DurableConsumerLoop {
             return;
         }
         running = true;
-        thread = new Thread(this::supervise, "lifeline-kafka-" + settings.name());
-        thread.setDaemon(true);
-        thread.start();
+        thread = Threads.start("lifeline-kafka-" + settings.name(), this::supervise);
     }
 
     public boolean running() {

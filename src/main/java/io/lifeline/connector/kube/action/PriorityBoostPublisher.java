@@ -10,6 +10,7 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.checkpoint.PriorityBoostPolicy;
 import io.lifeline.domain.job.checkpoint.PriorityBoostPolicy.Decision;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
@@ -112,11 +113,7 @@ public class PriorityBoostPublisher {
             return;
         }
         long every = Math.max(1000, config.interval().toMillis());
-        timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-priority-boost");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-priority-boost"));
         timer.scheduleWithFixedDelay(this::passSafely, every, every, TimeUnit.MILLISECONDS);
         runtime.addApplyListener(this::onApplied);
         LOG.infof("Kueue Workload priority boost: %d while the work at risk is at or above the threshold, every %s",
