@@ -70,7 +70,6 @@ public class AgentCommandQueue implements CommandChannel {
 
     static final String CHANNEL = "lifeline_agent_commands";
     private static final Logger LOG = Logger.getLogger(AgentCommandQueue.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, String>> PARAMS = new TypeReference<>() { };
 
     @Override
@@ -151,16 +150,19 @@ public class AgentCommandQueue implements CommandChannel {
     private final Map<String, JobWaiters> polls = new ConcurrentHashMap<>();
     private final ChangeNotifications notifications;
     private final AgentClaims claims;
+    private final ObjectMapper json;
 
     @Inject
-    AgentCommandQueue(AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock) {
+    AgentCommandQueue(AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock,
+                      ObjectMapper json) {
         this(dataSource, claims, config.agent().queueSize(), config.agent().redeliverAfter(), config.agent().retention(),
-                config.agent().maxWaitersPerJob(), clock);
+                config.agent().maxWaitersPerJob(), clock, json);
     }
 
     AgentCommandQueue(DataSource dataSource, AgentClaims claims, int capacity, Duration redeliverAfter,
-                      Duration retention, int maxWaiters, Clock clock) {
+                      Duration retention, int maxWaiters, Clock clock, ObjectMapper json) {
         this.dataSource = dataSource;
+        this.json = json;
         this.claims = claims;
         this.capacity = Math.max(1, capacity);
         this.redeliverAfter = redeliverAfter;
@@ -470,19 +472,19 @@ public class AgentCommandQueue implements CommandChannel {
         }
     }
 
-    private static String params(Map<String, String> params) {
+    private String params(Map<String, String> params) {
         try {
-            return JSON.writeValueAsString(params);
+            return json.writeValueAsString(params);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write command parameters", e);
         }
     }
 
-    private static Map<String, String> params(String json) {
+    private Map<String, String> params(String stored) {
         try {
-            return JSON.readValue(json, PARAMS);
+            return json.readValue(stored, PARAMS);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable command parameters: " + json, e);
+            throw new IllegalStateException("unreadable command parameters: " + stored, e);
         }
     }
 
