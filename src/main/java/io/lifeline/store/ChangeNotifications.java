@@ -1,5 +1,6 @@
 package io.lifeline.store;
 
+import io.lifeline.platform.Backoff;
 import io.lifeline.platform.Threads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,7 +23,7 @@ public final class ChangeNotifications implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ChangeNotifications.class);
     private static final int WAIT_MILLIS = 1_000;
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    private static final Backoff RECONNECT = Backoff.exponentialMillis(100, 5_000);
 
     private final DataSource dataSource;
     private final String channel;
@@ -64,7 +65,7 @@ public final class ChangeNotifications implements AutoCloseable {
     }
 
     private void run() {
-        long backoff = 100;
+        int failures = 0;
         while (!closed) {
             try (Connection c = dataSource.getConnection()) {
                 c.setAutoCommit(true);
@@ -73,7 +74,7 @@ public final class ChangeNotifications implements AutoCloseable {
                 }
                 PGConnection pg = c.unwrap(PGConnection.class);
                 connected = true;
-                backoff = 100;
+                failures = 0;
                 try {
                     onConnected.run();
                     while (!closed) {
@@ -93,13 +94,13 @@ public final class ChangeNotifications implements AutoCloseable {
                 if (closed) {
                     return;
                 }
+                long backoff = RECONNECT.delayMillis(++failures);
                 LOG.warnf("Listening for %s interrupted (%s); connecting again in %d ms", channel, e.getMessage(), backoff);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
                     return;
                 }
-                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             }
         }
     }
