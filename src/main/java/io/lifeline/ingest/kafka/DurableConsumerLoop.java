@@ -1,5 +1,6 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.platform.Backoff;
 import io.lifeline.platform.Threads;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.RetryLaterException;
@@ -52,7 +53,7 @@ public final class DurableConsumerLoop {
     private static final Logger LOG = Logger.getLogger(DurableConsumerLoop.class);
     private static final Duration REVOKE_WAIT = Duration.ofSeconds(10);
     private static final Duration STALL = Duration.ofSeconds(30);
-    private static final long MAX_RESTART_BACKOFF_MILLIS = 30_000;
+    private static final Duration MAX_RESTART_BACKOFF = Duration.ofSeconds(30);
     /** Failures in a row after which the clients themselves are suspected and made afresh. */
     private static final int MAX_FAILURES_IN_A_ROW = 5;
 
@@ -173,23 +174,30 @@ public final class DurableConsumerLoop {
     }
 
     private void supervise() {
-        long backoff = settings.retryBackoff().toMillis();
+        Backoff restart = restartBackoff(settings.retryBackoff());
+        int failures = 0;
         while (running) {
             try {
                 runOnce();
-                backoff = settings.retryBackoff().toMillis();
+                failures = 0;
             } catch (Throwable t) {
                 clientsOpen = false;
                 if (!running) {
                     return;
                 }
                 restarts++;
+                long backoff = restart.delayMillis(++failures);
                 LOG.errorf(t, "%s: the Kafka consumer failed; starting it afresh in %d ms", settings.name(), backoff);
                 inFlight.clear();
                 sleep(backoff);
-                backoff = Math.min(backoff * 2, MAX_RESTART_BACKOFF_MILLIS);
             }
         }
+    }
+
+    /** Restarts of a failed consumer: the retry back-off doubling to 30 s (or to the back-off when it is longer). */
+    static Backoff restartBackoff(Duration retryBackoff) {
+        Duration initial = retryBackoff.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : retryBackoff;
+        return Backoff.exponential(initial, initial.compareTo(MAX_RESTART_BACKOFF) > 0 ? initial : MAX_RESTART_BACKOFF);
     }
 
     private void runOnce() {
