@@ -1,6 +1,10 @@
 package io.lifeline.platform;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
@@ -54,6 +58,18 @@ public final class Backoff {
             throw new IllegalArgumentException("max back-off " + max + " is shorter than the initial " + initial);
         }
         return new Backoff(initial, max, 2.0, 0.0, THREAD_LOCAL);
+    }
+
+    /**
+     * Doubling from {@code initial} up to {@code max}, for values read from configuration, where a loop must keep
+     * going rather than fail: an initial pause below 1 ms becomes 1 ms (never a busy loop), and a maximum below the
+     * initial pause wins (it is the longest wait the operator allows).
+     */
+    public static Backoff fromSettings(Duration initial, Duration max) {
+        Duration floor = Duration.ofMillis(1);
+        Duration longest = max.compareTo(floor) < 0 ? floor : max;
+        Duration first = initial.compareTo(floor) < 0 ? floor : initial;
+        return exponential(first.compareTo(longest) > 0 ? longest : first, longest);
     }
 
     /** {@link #exponential(Duration, Duration)} in milliseconds. */
@@ -111,6 +127,26 @@ public final class Backoff {
             return d;
         }
         return retryAfter.compareTo(max) > 0 ? max : retryAfter;
+    }
+
+    /**
+     * A server's {@code Retry-After} header (RFC 9110: whole seconds, or an HTTP date) as a wait from {@code now};
+     * null when there is none or it cannot be read (the back-off alone then decides), zero for a date already past.
+     */
+    public static Duration retryAfter(String header, Instant now) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String v = header.trim();
+        try {
+            if (v.chars().allMatch(Character::isDigit)) {
+                return v.length() > 12 ? null : Duration.ofSeconds(Long.parseLong(v));
+            }
+            Duration d = Duration.between(now, ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+            return d.isNegative() ? Duration.ZERO : d;
+        } catch (DateTimeParseException | ArithmeticException e) {
+            return null;
+        }
     }
 
     /** {@link #delay(int)} in whole milliseconds. */

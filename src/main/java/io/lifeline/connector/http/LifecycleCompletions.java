@@ -9,6 +9,7 @@ import io.lifeline.connector.cloud.LifecycleActions;
 import io.lifeline.connector.cloud.SigV4;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
+import io.lifeline.platform.Backoff;
 import io.lifeline.platform.Threads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,6 +36,8 @@ import org.jboss.logging.Logger;
 public class LifecycleCompletions {
 
     private static final Logger LOG = Logger.getLogger(LifecycleCompletions.class);
+    /** Between calls while AWS is unreachable: 1 s doubling, at most 1024 s (the attempts run out long before). */
+    private static final Backoff RETRY = Backoff.exponentialMillis(1_000, 1_024_000);
 
     private final CloudConnectorConfig.Lifecycle config;
     private final ActionExecutor executor;
@@ -120,8 +123,7 @@ public class LifecycleCompletions {
             LOG.warnf("CompleteLifecycleAction for %s (node %s) refused: HTTP %d %s: %s", action.instanceId(), node,
                     r.status(), r.code(), r.message());
         } else if (n < Math.max(1, config.attempts()) && retries != null) {
-            long delay = 1000L << Math.min(10, n - 1);
-            retries.schedule(() -> attempt(node, action, n + 1), delay, TimeUnit.MILLISECONDS);
+            retries.schedule(() -> attempt(node, action, n + 1), RETRY.delayMillis(n), TimeUnit.MILLISECONDS);
         } else {
             count("unreachable");
             LOG.warnf("CompleteLifecycleAction for %s (node %s) not answered after %d attempts: %s", action.instanceId(),

@@ -174,7 +174,7 @@ public final class DurableConsumerLoop {
     }
 
     private void supervise() {
-        Backoff restart = restartBackoff(settings.retryBackoff());
+        Backoff restart = Backoff.fromSettings(settings.retryBackoff(), MAX_RESTART_BACKOFF);
         int failures = 0;
         while (running) {
             try {
@@ -194,11 +194,6 @@ public final class DurableConsumerLoop {
         }
     }
 
-    /** Restarts of a failed consumer: the retry back-off doubling to 30 s (or to the back-off when it is longer). */
-    static Backoff restartBackoff(Duration retryBackoff) {
-        Duration initial = retryBackoff.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : retryBackoff;
-        return Backoff.exponential(initial, initial.compareTo(MAX_RESTART_BACKOFF) > 0 ? initial : MAX_RESTART_BACKOFF);
-    }
 
     private void runOnce() {
         consumer = consumers.get();
