@@ -241,6 +241,9 @@ class CommandChannel:
     def poll_once(self) -> bool:
         """One long poll; dispatches what came. False when Lifeline did not answer well (the caller backs off)."""
         self._stats["polls"] += 1
+        # Lifeline claims the job for this key as the poll arrives, long before it answers: a process that ends while
+        # its first poll waits holds the claim too, and must give it up.
+        self._claimed = True
         try:
             resp = self._http.request("GET", self._base, query={"wait": str(self.wait)},
                                       timeout=self.wait + self._http.timeout + 5, headers=self._headers)
@@ -252,6 +255,7 @@ class CommandChannel:
             # Another agent holds the job's claim: it may be a launch that ended without releasing it (its claim
             # lapses at Retry-After), or an agent that is not this job's (an operator can release its claim).
             self._stats["claim_refused"] += 1
+            self._claimed = False
             self._retry_after = retry_after_seconds(resp.header("Retry-After"))
             reasons = "; ".join(r[2] for r in problem_summary(resp)) or ""
             self._rlog(30, "lifeline: the job's commands are claimed by another agent; retrying: %s", reasons)
@@ -262,7 +266,6 @@ class CommandChannel:
             reasons = "; ".join(r[2] for r in problem_summary(resp)) or ""
             self._rlog(30, "lifeline: command poll answered HTTP %s %s", resp.status, reasons)
             return False
-        self._claimed = True
         doc = resp.json()
         if not isinstance(doc, list):
             self._rlog(30, "lifeline: command poll answered something else than a JSON array")

@@ -139,6 +139,10 @@ class EmergencyExit:
         self._done.set()
         budget = max(0.2, min(agent.config.flush_timeout, self.window_left() - 0.5))
         agent.flush(budget)
+        if agent.commands is not None:
+            # The process ends with the signal, before atexit would release the claim. torchrun may restart the group
+            # with rank 0 (whose agent polls) on another node and key: given up now, it claims the commands at once.
+            agent.commands.release(timeout=max(0.2, min(2.0, self.window_left() - 0.3)))
         LOG.warning("lifeline: exiting on signal %d at step %s", signum, agent.state.step)
         if agent.signals is not None:
             agent.signals.chain(signum)

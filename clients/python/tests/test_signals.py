@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,13 +50,16 @@ CHILD = textwrap.dedent("""
 class SignalTest(unittest.TestCase):
     def setUp(self) -> None:
         self.lifeline = FakeLifeline()
-        self.script = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)
+        # A directory of its own: the child's directory goes first on its sys.path, and a shared one such as /tmp
+        # may hold files named like standard modules (json.py) that would shadow them.
+        self.dir = tempfile.mkdtemp(prefix="lifeline-signals-")
+        self.script = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, dir=self.dir)
         self.script.write(CHILD)
         self.script.close()
 
     def tearDown(self) -> None:
         self.lifeline.close()
-        os.unlink(self.script.name)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     def start(self, mode: str, **env: object) -> subprocess.Popen[str]:
         e = dict(os.environ)
@@ -79,6 +83,7 @@ class SignalTest(unittest.TestCase):
         step = int(out.split("saved reason=signal step=")[1].split()[0])
         done = self.lifeline.events("trainer.checkpoint.completed")
         self.assertEqual([e["data"]["step"] for e in done], [step], "the completion was flushed before exit")
+        self.assertEqual(self.lifeline.claims, {}, "the claim on the job's commands given up before the signal ended it")
 
     def test_sigusr1_does_the_same(self) -> None:
         p = self.start("normal")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -88,7 +89,10 @@ class TorchTest(unittest.TestCase):
 
     def test_the_wrapper_runs_torchrun_and_forwards_job_and_rendezvous(self) -> None:
         lifeline = FakeLifeline()
-        script = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)
+        # In a directory of its own, which goes first on the worker's sys.path (not /tmp, where a json.py would
+        # shadow the standard module).
+        scratch = tempfile.mkdtemp(prefix="lifeline-wrapper-")
+        script = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, dir=scratch)
         script.write(textwrap.dedent("""
             import os
             print("WORKER", os.environ["LIFELINE_NODE"], os.environ.get("TORCH_DISABLE_SHARE_RDZV_TCP_STORE"),
@@ -132,7 +136,7 @@ class TorchTest(unittest.TestCase):
             first_events = min(i for i, r in enumerate(lifeline.requests) if r.path == "/api/v1/events")
             self.assertLess(first_events, first_elastic, "job.submitted goes before the rendezvous lines")
         finally:
-            os.unlink(script.name)
+            shutil.rmtree(scratch, ignore_errors=True)
             lifeline.close()
 
 

@@ -142,8 +142,8 @@ final class ClusterOps {
         while (job.held() > nodes && !job.reserved.isEmpty()) {
             ctx.placement.release(job.reserved.remove(job.reserved.size() - 1));
         }
-        if (job.phase == JobPhase.RUNNING && job.world.size() > nodes) {
-            ctx.trainer.beginChange(job, "membership change: workers set from " + before + " to " + nodes);
+        if (job.world.size() > nodes) {
+            ctx.trainer.workersReduced(job, "membership change: workers set from " + before + " to " + nodes);
         }
         ctx.placement.capacityChanged();
         return SimOutcome.of(Kind.PATCHED, "job " + jobKey + " workers " + before + " -> " + nodes);

@@ -270,12 +270,30 @@ final class Trainer {
         ctx.checkpoints.secure(job);
     }
 
+    /**
+     * The job's workers were set below the nodes in its world (its replicas patched). Training, it saves first, as for
+     * any planned change. Still loading its checkpoint, it has trained nothing since, so its workers restart at the new
+     * size at once: left alone, it would train on all its nodes after the restore and never shrink. In any other phase
+     * the next rendezvous (or the change under way) takes the new size.
+     */
+    void workersReduced(SimJob job, String reason) {
+        switch (job.phase) {
+            case RUNNING -> beginChange(job, reason);
+            case RESTORING -> changeReady(job);
+            default -> {
+            }
+        }
+    }
+
     void beginSuspend(SimJob job) {
         job.moveTo(JobPhase.SUSPENDING, ctx.now());
         ctx.checkpoints.secure(job);
     }
 
-    /** Called when a job that is RESCALING or SUSPENDING has nothing left to save. */
+    /**
+     * Called when a job that is RESCALING or SUSPENDING has nothing left to save, or one that is RESTORING must change
+     * size (nothing trained since the checkpoint it loads).
+     */
     void changeReady(SimJob job) {
         if (job.phase == JobPhase.SUSPENDING) {
             suspendNow(job);

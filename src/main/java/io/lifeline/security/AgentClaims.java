@@ -34,7 +34,9 @@ import org.jboss.logging.Logger;
  * workload with a token over the namespace cannot take the commands nor reject them in the trainers' name.
  *
  * <p>The claim lapses when its agent stops polling (the poll's wait plus a grace), so a relaunched job's new agent
- * takes over; until another key claims it, the lapsed holder's acknowledgements still count. An agent releases its
+ * takes over; when the poll's connection closes before it is answered (the agent's process ended: torchrun restarting
+ * the workers moves rank 0, and the agent that polls, to another node and key), it lapses a short grace after the
+ * close ({@link #disconnected}). Until another key claims it, the lapsed holder's acknowledgements still count. An agent releases its
  * claim when it exits; an operator of the namespace may release any (the agent that claimed first, if it was not the
  * job's, is then refused at its next poll). In PostgreSQL (table {@code agent_claim}, only the SHA-256 of each key),
  * so every replica answers alike.
@@ -54,8 +56,9 @@ public class AgentClaims {
      * A job's claim.
      *
      * @param fresh  whether this call claimed the job (it was free, lapsed or held by the same key for the first time)
+     * @param poll   the poll this call kept it for (see {@link #disconnected}), null when read back
      */
-    public record Claim(String job, String holder, Instant claimedAt, Instant expiresAt, boolean fresh) {
+    public record Claim(String job, String holder, Instant claimedAt, Instant expiresAt, boolean fresh, String poll) {
     }
 
     /** Where claims and refusals are recorded (the security audit). */
@@ -111,9 +114,10 @@ public class AgentClaims {
     public Claim claim(String job, String keyDigest, Caller caller, Duration holdFor) {
         Instant now = clock.instant();
         Instant until = now.plus(holdFor);
-        String sql = "INSERT INTO agent_claim AS a (job, key_sha256, holder, claimed_at, seen_at, expires_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (job) DO UPDATE SET key_sha256 = EXCLUDED.key_sha256,"
-                + " holder = EXCLUDED.holder,"
+        String poll = java.util.UUID.randomUUID().toString();
+        String sql = "INSERT INTO agent_claim AS a (job, key_sha256, holder, claimed_at, seen_at, expires_at, poll_id)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job) DO UPDATE SET key_sha256 = EXCLUDED.key_sha256,"
+                + " holder = EXCLUDED.holder, poll_id = EXCLUDED.poll_id,"
                 + " claimed_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256 THEN a.claimed_at ELSE EXCLUDED.claimed_at END,"
                 + " seen_at = EXCLUDED.seen_at,"
                 + " expires_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256"
@@ -127,6 +131,7 @@ public class AgentClaims {
             ps.setTimestamp(4, Timestamp.from(now));
             ps.setTimestamp(5, Timestamp.from(now));
             ps.setTimestamp(6, Timestamp.from(until));
+            ps.setString(7, poll);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     Instant claimedAt = rs.getTimestamp(1).toInstant();
@@ -134,7 +139,7 @@ public class AgentClaims {
                     if (fresh) {
                         record("agent.claimed", caller, job, "the commands of " + job + " are claimed by this agent's key");
                     }
-                    return new Claim(job, caller.actor(), claimedAt, rs.getTimestamp(2).toInstant(), fresh);
+                    return new Claim(job, caller.actor(), claimedAt, rs.getTimestamp(2).toInstant(), fresh, poll);
                 }
             }
             Claim held = find(c, job);
@@ -148,6 +153,25 @@ public class AgentClaims {
                     + "polling for its grace (at " + held.expiresAt() + ") or an operator releases the claim";
             throttled("agent.claim_refused", caller, job, why);
             throw new ClaimHeldException(why, retry);
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the agent claims", e);
+        }
+    }
+
+    /**
+     * The poll {@code claim} kept the job's claim for ended without an answer (its connection closed): the claim now
+     * lapses {@code grace} from now, unless a later poll of the same key kept it since.
+     *
+     * @return whether the claim was shortened
+     */
+    public boolean disconnected(Claim claim, Duration grace) {
+        Instant now = clock.instant();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "UPDATE agent_claim SET expires_at = LEAST(expires_at, ?) WHERE job = ? AND poll_id = ?")) {
+            ps.setTimestamp(1, Timestamp.from(now.plus(grace)));
+            ps.setString(2, claim.job());
+            ps.setString(3, claim.poll());
+            return ps.executeUpdate() > 0;
         } catch (SQLException e) {
             throw new StoreUnavailableException("the agent claims", e);
         }
@@ -227,7 +251,7 @@ public class AgentClaims {
             ps.setString(1, job);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? new Claim(job, rs.getString(1), rs.getTimestamp(2).toInstant(),
-                        rs.getTimestamp(3).toInstant(), false) : null;
+                        rs.getTimestamp(3).toInstant(), false, null) : null;
             }
         }
     }

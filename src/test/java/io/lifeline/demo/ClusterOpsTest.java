@@ -163,6 +163,25 @@ class ClusterOpsTest {
     }
 
     @Test
+    void workersSetWhileTheJobLoadsItsCheckpointTakeEffectAtOnce() {
+        // Up to big's first rendezvous: its trainers now load a checkpoint for several seconds before they train.
+        Run run = new Run();
+        while (run.of(EventType.TRAINER_RENDEZVOUS, BIG, TestScenarios.START).isEmpty()) {
+            run.advance(Duration.ofSeconds(1));
+        }
+        assertThat(run.of(EventType.TRAINER_RESTORED, BIG, TestScenarios.START)).as("still restoring").isEmpty();
+        assertThat(run.lastWorldSize(BIG, TestScenarios.START)).isEqualTo(6 * 8);
+        Instant t0 = run.sim.now();
+        assertThat(run.sim.scaleWorkers(BIG, 4).kind()).isEqualTo(SimOutcome.Kind.PATCHED);
+        run.advance(Duration.ofMinutes(3));
+        // It restarts on 4 nodes and trains there; it does not go on with all 6 after the restore.
+        assertThat(run.lastWorldSize(BIG, t0)).isEqualTo(4 * 8);
+        assertThat(run.nodesOf(BIG, "spot-a")).hasSize(4);
+        assertThat(run.of(EventType.TRAINER_PROGRESS, BIG, run.sim.now().minusSeconds(30))).isNotEmpty();
+        assertThat(run.of(EventType.TRAINER_RESTARTED, BIG, t0)).as("a membership change is no restart").isEmpty();
+    }
+
+    @Test
     void suspendSavesAndStopsAndResumeStartsAgain() {
         Run run = training();
         Instant t0 = run.sim.now();

@@ -38,6 +38,10 @@ class QuickStartFiguresTest {
     private static final Map<Integer, Integer> LENDERS_NODES = new LinkedHashMap<>();
     private static final io.lifeline.alert.AlertsForTests ALERTS = new io.lifeline.alert.AlertsForTests();
     private static final List<String> FIRED = new ArrayList<>();
+    /** Per firing JobRestartLoop ("minute: job"), the job's stops the model held at that minute, with their causes. */
+    private static final Map<String, List<String>> RESTARTS_BEHIND_LOOPS = new LinkedHashMap<>();
+    /** Per firing LemonNode ("minute: node"), the node's terminations and not-ready reports delivered so far. */
+    private static final Map<String, Long> FAILURES_BEHIND_LEMONS = new LinkedHashMap<>();
 
     @BeforeAll
     static void runTheQuickStart() throws Exception {
@@ -58,8 +62,25 @@ class QuickStartFiguresTest {
             io.lifeline.runtime.ModelSnapshot snap = rig.read(m -> io.lifeline.runtime.ModelSnapshot.take(m,
                     io.lifeline.runtime.ModelSnapshot.EMPTY, now, 0));
             for (io.lifeline.domain.alert.Alert a : ALERTS.evaluate(snap, List.of(), now)) {
-                if (a.state() == io.lifeline.domain.alert.AlertState.FIRING) {
-                    FIRED.add(minute + ": " + a.rule().alertName() + " " + a.labels());
+                if (a.state() != io.lifeline.domain.alert.AlertState.FIRING) {
+                    continue;
+                }
+                FIRED.add(minute + ": " + a.rule().alertName() + " " + a.labels());
+                if (a.rule() == io.lifeline.domain.alert.AlertRule.RESTART_LOOP) {
+                    String job = a.labels().get("namespace") + "/" + a.labels().get("job");
+                    String loopJob = a.labels().get("job");
+                    RESTARTS_BEHIND_LOOPS.put(minute + ": " + loopJob, snap.jobs().stream()
+                            .filter(j -> j.summary().name().equals(loopJob) || j.summary().name().equals(job))
+                            .flatMap(j -> j.incidents().stream())
+                            .filter(i -> i.interrupted() && !i.stoppedAt().isBefore(now.minus(Duration.ofHours(1))))
+                            .map(i -> i.id() + " " + i.cause() + " at " + i.stoppedAt()).toList());
+                }
+                if (a.rule() == io.lifeline.domain.alert.AlertRule.LEMON_NODE) {
+                    String node = a.labels().get("node");
+                    FAILURES_BEHIND_LEMONS.put(minute + ": " + node, rig.delivered.stream()
+                            .filter(e -> node.equals(e.subject()) && (e.type() == EventType.NODE_TERMINATED
+                                    || e.type() == EventType.NODE_NOT_READY))
+                            .count());
                 }
             }
             LENDERS_GPUS.put(minute, gpus);
@@ -71,8 +92,20 @@ class QuickStartFiguresTest {
 
     @Test
     void noAlertSaysTheDemoFleetHasALemonNodeOrARestartLoopItDidNotHave() {
-        // Two spot reclaims of one job and one of another in these minutes: no node or job fails often enough for either.
-        assertThat(FIRED).noneSatisfy(f -> assertThat(f).containsAnyOf("LemonNode", "JobRestartLoop"));
+        // The demo's reclaims and XIDs fall where the actions Lifeline takes move them: on some runs a job is stopped
+        // three times in these minutes and the alert is right to fire. What must never happen is an alert without the
+        // stops (or node failures) behind it.
+        assertThat(FIRED.stream().filter(f -> f.contains("JobRestartLoop")).count())
+                .isEqualTo(RESTARTS_BEHIND_LOOPS.size());
+        RESTARTS_BEHIND_LOOPS.forEach((at, stops) -> assertThat(stops).as("stops behind the restart loop at minute " + at)
+                .hasSizeGreaterThanOrEqualTo(3)
+                .doesNotHaveDuplicates()
+                .noneSatisfy(s -> assertThat(s).contains(" UNKNOWN ")));
+        assertThat(FIRED.stream().filter(f -> f.contains("LemonNode")).count())
+                .isEqualTo(FAILURES_BEHIND_LEMONS.size());
+        FAILURES_BEHIND_LEMONS.forEach((at, failures) -> assertThat(failures)
+                .as("terminations and not-ready reports behind the lemon node at minute " + at)
+                .isGreaterThanOrEqualTo(3));
     }
 
     @Test

@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -406,6 +407,40 @@ public class AgentCommandQueue implements CommandChannel {
         for (Waiter w : emptied) {
             w.timeout.cancel(false);
             w.future.complete(List.of());
+        }
+    }
+
+    /**
+     * The poll {@code poll} (a future {@link #poll} returned for {@code job}) will not be answered: its connection
+     * closed. If it still waits, it stops waiting (a command that comes is kept for the next poll) and
+     * {@code afterwards} runs on this queue's timer thread, off the caller's (an event loop's).
+     */
+    public void abandon(String job, CompletionStage<List<TrainerCommand>> poll, Runnable afterwards) {
+        JobWaiters q = polls.get(job);
+        if (q == null) {
+            return;
+        }
+        Waiter gone = null;
+        synchronized (q) {
+            for (Iterator<Waiter> it = q.waiters.iterator(); it.hasNext(); ) {
+                Waiter w = it.next();
+                if (w.future == poll) {
+                    it.remove();
+                    gone = w;
+                    break;
+                }
+            }
+        }
+        if (gone != null) {
+            gone.timeout.cancel(false);
+            gone.future.complete(List.of());
+            timer.execute(() -> {
+                try {
+                    afterwards.run();
+                } catch (RuntimeException e) {
+                    LOG.warnf("After a closed poll of %s: %s", job, e.toString());
+                }
+            });
         }
     }
 

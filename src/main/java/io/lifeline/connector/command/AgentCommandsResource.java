@@ -1,5 +1,6 @@
 package io.lifeline.connector.command;
 
+import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
@@ -10,6 +11,7 @@ import io.lifeline.security.ClaimHeldException;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.Scope;
 import io.smallrye.common.annotation.Blocking;
+import io.vertx.core.http.HttpServerResponse;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -21,6 +23,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
@@ -89,7 +92,9 @@ public class AgentCommandsResource {
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> poll(@PathParam("namespace") String namespace, @PathParam("name") String name,
                                           @QueryParam("wait") @DefaultValue("30") int waitSeconds,
-                                          @HeaderParam(AgentClaims.KEY_HEADER) String key) {
+                                          @HeaderParam(AgentClaims.KEY_HEADER) String key,
+                                          @Context io.vertx.core.http.HttpServerRequest request) {
+        HttpServerResponse response = request == null ? null : request.response();
         String job = job(namespace, name);
         if (waitSeconds < 0) {
             throw new IllegalArgumentException("wait: seconds, 0 or more");
@@ -99,9 +104,18 @@ public class AgentCommandsResource {
         Duration max = config.agent().maxWait();
         Duration w = wait.compareTo(max) > 0 ? max : wait;
         // Kept while the poll waits and for the grace after it: an agent that polls again at once never loses it.
-        claims.claim(job, digest, caller.get(), w.plus(config.agent().claimGrace()));
-        return queue.poll(job, digest, w)
-                .thenApply(commands -> Response.ok(CommandCloudEvents.array(commands), MediaType.APPLICATION_JSON).build());
+        AgentClaims.Claim claim = claims.claim(job, digest, caller.get(), w.plus(config.agent().claimGrace()));
+        CompletionStage<List<TrainerCommand>> polled = queue.poll(job, digest, w);
+        if (response != null && !polled.toCompletableFuture().isDone()) {
+            // Closed before the answer: the agent's process is gone (a restart may put rank 0 on another node, with
+            // another key), so the claim need not outlast it by the whole wait and grace. Vert.x reports the close
+            // of a response still in progress as an exception on it.
+            Runnable closed = () -> queue.abandon(job, polled,
+                    () -> claims.disconnected(claim, config.agent().claimGraceDisconnected()));
+            response.exceptionHandler(e -> closed.run());
+            response.closeHandler(v -> closed.run());
+        }
+        return polled.thenApply(commands -> Response.ok(CommandCloudEvents.array(commands), MediaType.APPLICATION_JSON).build());
     }
 
     @POST

@@ -52,5 +52,14 @@ public interface CommandConfig {
          */
         @WithDefault("30s")
         Duration claimGrace();
+
+        /**
+         * How long a claim outlives its poll when that poll's connection closes before it is answered: its agent
+         * exited, or torchrun restarted the workers and rank 0 (whose agent polls) may now be on another node, with
+         * another key. Short, so the next rank 0 is not refused for {@link #claimGrace()}; an agent whose connection
+         * merely dropped polls again within it and keeps its claim.
+         */
+        @WithDefault("5s")
+        Duration claimGraceDisconnected();
     }
 }

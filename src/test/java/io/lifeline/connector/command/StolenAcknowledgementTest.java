@@ -134,4 +134,46 @@ class StolenAcknowledgementTest {
                 .delete(commands + "/claim").then().statusCode(200).body("released", equalTo(true));
         given(first).queryParam("wait", 0).get(commands).then().statusCode(200);
     }
+
+    /**
+     * torchrun restarting a job's workers ends the process whose agent polled (rank 0's) in the middle of its long
+     * poll, and rank 0 may start again on another node, whose agent has another key. The closed poll lets the claim
+     * lapse after the short disconnected grace (5 s), not its whole wait and grace (30 s + 30 s): the next rank 0
+     * claims the commands within seconds and is handed the command that came meanwhile.
+     */
+    @Test
+    void aPollWhoseConnectionClosesLetsTheNextRankZeroClaimWithinTheShortGrace() throws Exception {
+        String ns = unique("team-restart");
+        String job = ns + "/llm";
+        String node = unique("restart-node");
+        new TestFleet().node(node, "pool").job(job, 0, 0, node);
+        String commands = "/api/v1/agents/" + job + "/commands";
+        String token = TestTokens.create(unique("agent"), Role.INGEST, List.of(ns));
+        String oldKey = AgentKeys.fresh();
+        RequestSpecification next = AgentKeys.as(token, AgentKeys.fresh());
+
+        // The old rank 0 long-polls, then its process ends: the connection closes with the poll unanswered.
+        try (java.net.Socket s = new java.net.Socket("localhost", io.restassured.RestAssured.port)) {
+            s.getOutputStream().write(("GET " + commands + "?wait=30 HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + token + "\r\n" + AgentClaims.KEY_HEADER + ": " + oldKey + "\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            // Held while it polls: the other key is refused.
+            await().atMost(Duration.ofSeconds(10)).until(() -> given(next).queryParam("wait", 0).get(commands)
+                    .statusCode() == 409);
+        }
+        String id = given(TestTokens.asOperator()).contentType(ContentType.JSON)
+                .body("{\"kind\":\"checkpoint-now\",\"target\":\"" + job + "\",\"params\":{\"deadlineSeconds\":300},"
+                        + "\"reason\":\"after a restart\"}")
+                .post("/api/v1/actions").then().statusCode(201).extract().path("id");
+
+        // The new rank 0 polls until it claims: within the short grace (the bound is far below the 60 s the claim
+        // would hold had the close not counted).
+        List<String> delivered = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).until(
+                () -> {
+                    Response r = given(next).queryParam("wait", 0).get(commands);
+                    return r.statusCode() == 200 ? r.jsonPath().getList("id", String.class) : null;
+                }, l -> l != null && !l.isEmpty());
+        assertThat(delivered).containsExactly(id + ":checkpoint:" + job);
+    }
 }
