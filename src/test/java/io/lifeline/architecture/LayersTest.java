@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   store:    PostgreSQL
  *   codec:    event JSON
  *   domain:   the pure model                          config: typed settings, usable by every layer but the core
+ *                                                     platform: what a log line is about, likewise
  * </pre>
  */
 class LayersTest {
@@ -61,6 +62,7 @@ class LayersTest {
                 .layer("Codec").definedBy("io.lifeline.codec..")
                 .layer("Domain").definedBy("io.lifeline.domain..")
                 .layer("Config").definedBy("io.lifeline.config..")
+                .layer("Platform").definedBy("io.lifeline.platform..")
                 .whereLayer("Edges").mayOnlyBeAccessedByLayers("Edges")
                 .whereLayer("Web").mayOnlyBeAccessedByLayers("Edges")
                 .whereLayer("Services").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
@@ -68,6 +70,7 @@ class LayersTest {
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
                 .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
                 .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
+                .whereLayer("Platform").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
                 .check(MAIN);
     }
 
@@ -75,6 +78,13 @@ class LayersTest {
     void domainUsesOnlyTheJdk() {
         classes().that().resideInAPackage("io.lifeline.domain..").should().onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "io.lifeline.domain..").check(MAIN);
+    }
+
+    /** The log context stands on JBoss Logging alone, so that every layer may use it and it uses none. */
+    @Test
+    void platformUsesOnlyTheJdkAndLogging() {
+        classes().that().resideInAPackage("io.lifeline.platform..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "org.jboss.logging..", "io.lifeline.platform..").check(MAIN);
     }
 
     @Test
