@@ -3,7 +3,6 @@ package io.lifeline.action;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
-import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.platform.LogContext;
@@ -190,7 +189,7 @@ public class ActionExecutor {
 
     /** On a worker: the action's whole log context is set here, whatever the pooled thread inherited. */
     private void execute(String id, ActionView created) {
-        try (LogContext about = created != null ? about(created) : LogContext.of(null, null, id)) {
+        try (LogContext about = created != null ? ActionLogContext.of(created) : LogContext.of(null, null, id)) {
             take(id, created);
         }
     }
@@ -207,7 +206,7 @@ public class ActionExecutor {
             if (term == 0) {
                 return;
             }
-            try (LogContext target = about(a)) {
+            try (LogContext target = ActionLogContext.of(a)) {
                 boolean fresh = a.state() == ActionState.PENDING;
                 if (fresh) {
                     // Started only if nobody asked to cancel it; the same statement checks, so the first step needs
@@ -239,21 +238,12 @@ public class ActionExecutor {
     }
 
     /**
-     * What an action's log lines are about: the action and its target, a job or a node. The whole context, for the
-     * top of a task on a worker or the timer.
-     */
-    static LogContext about(ActionView a) {
-        boolean node = a.kind().targetKind() == ActionKind.TargetKind.NODE;
-        return LogContext.of(node ? null : a.target(), node ? a.target() : null, a.id());
-    }
-
-    /**
      * Runs the procedure of a started action with its runner, from the top (recorded steps are skipped), until it
      * ends or a step waits; then it comes back here after the pause, on whichever worker is free.
      */
     private void proceed(ActionView a, StepRunner steps) {
         // Whichever worker it is on: the whole context is this action's.
-        try (LogContext about = about(a)) {
+        try (LogContext about = ActionLogContext.of(a)) {
             runSteps(a, steps);
         }
     }
