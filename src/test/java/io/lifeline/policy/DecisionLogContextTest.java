@@ -93,7 +93,7 @@ class DecisionLogContextTest {
                         .filter(l -> l.contains("PolicyRunner") && l.contains("drain of " + node)).toList(),
                 l -> !l.isEmpty());
         assertThat(printed).allSatisfy(l -> assertThat(l).matches(
-                ".* \\[io\\.li\\.po\\.PolicyRunner] \\(lifeline-policy\\) \\{node=" + Pattern.quote(node)
-                        + "(, action=act-[0-9a-f]+)?} policy:notice-checkpoint-drain .*"));
+                ".* \\[io\\.li\\.po\\.PolicyRunner] \\([^)]+\\) \\{node=" + Pattern.quote(node)
+                        + "(, action=act-[0-9a-f]+)?} policy:notice-checkpoint-drain.*"));
     }
 }
