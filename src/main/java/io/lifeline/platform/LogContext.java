@@ -1,6 +1,5 @@
 package io.lifeline.platform;
 
-import java.util.function.Supplier;
 import org.jboss.logging.MDC;
 
 /**
@@ -104,15 +103,6 @@ public final class LogContext implements AutoCloseable {
             return () -> {
                 try (LogContext ignored = open()) {
                     task.run();
-                }
-            };
-        }
-
-        /** {@code supplier} called in this context. */
-        public <T> Supplier<T> wrap(Supplier<T> supplier) {
-            return () -> {
-                try (LogContext ignored = open()) {
-                    return supplier.get();
                 }
             };
         }

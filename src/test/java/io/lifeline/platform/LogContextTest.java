@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.MDC;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -81,9 +82,10 @@ class LogContextTest {
                 taken = LogContext.current();
             }
             assertThat(taken).isEqualTo(new LogContext.Snapshot("team-a/llm", null, "act-1"));
-            String seen = CompletableFuture.supplyAsync(taken.wrap(() -> (String) MDC.get(LogContext.SUBJECT)), pool)
+            AtomicReference<Object> seen = new AtomicReference<>();
+            CompletableFuture.runAsync(taken.wrap(() -> seen.set(MDC.get(LogContext.SUBJECT))), pool)
                     .get(10, TimeUnit.SECONDS);
-            assertThat(seen).isEqualTo("{job=team-a/llm, action=act-1} ");
+            assertThat(seen.get()).isEqualTo("{job=team-a/llm, action=act-1} ");
             Object after = pool.submit(() -> MDC.get(LogContext.SUBJECT)).get(10, TimeUnit.SECONDS);
             assertThat(after).as("the pool's thread is clean again").isNull();
         } finally {

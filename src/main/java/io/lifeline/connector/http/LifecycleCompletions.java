@@ -9,6 +9,7 @@ import io.lifeline.connector.cloud.LifecycleActions;
 import io.lifeline.connector.cloud.SigV4;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
+import io.lifeline.platform.LogContext;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
@@ -124,7 +125,8 @@ public class LifecycleCompletions {
                     r.status(), r.code(), r.message());
         } else if (n < Math.max(1, config.attempts()) && retries != null) {
             long delay = 1000L << Math.min(10, n - 1);
-            retries.schedule(() -> attempt(node, action, n + 1), delay, TimeUnit.MILLISECONDS);
+            // Tried again in the drain's log context (its node and action), where the first attempt ran.
+            retries.schedule(LogContext.current().wrap(() -> attempt(node, action, n + 1)), delay, TimeUnit.MILLISECONDS);
         } else {
             count("unreachable");
             LOG.warnf("CompleteLifecycleAction for %s (node %s) not answered after %d attempts: %s", action.instanceId(),
