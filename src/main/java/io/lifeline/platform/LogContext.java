@@ -1,5 +1,6 @@
 package io.lifeline.platform;
 
+import java.util.List;
 import org.jboss.logging.MDC;
 
 /**
@@ -20,9 +21,10 @@ import org.jboss.logging.MDC;
  * }</pre>
  *
  * <p>The context is per thread. Work handed to another thread (a pool's task, a future's callback) opens its context
- * again there, from what it is about or from a {@link #current() snapshot} taken when it was handed over. A task on a
- * pooled thread opens the whole context ({@link #of}) rather than adding to it: a thread inherits a copy of the
- * context of the thread that started it, which for a pool's thread is whatever that thread was doing then.
+ * again there, from what it is about or from a {@link #current() snapshot} taken when it was handed over. A thread
+ * started inside a scope (a pool growing, a client starting its I/O thread on first use) inherits a copy of the MDC,
+ * which is not what that thread will be doing: the keys are stamped with the thread that set them ({@value #THREAD}),
+ * so that on any other thread they count as unset here, and the log filter drops them from its lines.
  *
  * <p>Opening a scope costs a few map operations: cheap per action step or decision, not meant for the per-event
  * path of ingest. Values are written as given; the log filter escapes control characters in them as in messages.
@@ -37,8 +39,11 @@ public final class LogContext implements AutoCloseable {
     public static final String ACTION = "action";
     /** The keys above rendered for the text format ({@code {job=..., node=..., action=...} }), absent when none is set. */
     public static final String SUBJECT = "subject";
+    /** The id of the thread that set the keys: on any other thread they were inherited, and do not apply. */
+    public static final String THREAD = "contextThread";
 
     private static final String[] KEYS = {JOB, NODE, ACTION};
+    private static final List<String> ALL_KEYS = List.of(JOB, NODE, ACTION, SUBJECT);
     private static final LogContext NOTHING = new LogContext(null);
 
     /** The values of {@link #KEYS} before this scope opened, to restore at close; null for a scope that set nothing. */
@@ -75,8 +80,16 @@ public final class LogContext implements AutoCloseable {
 
     /** The context now, to open again on another thread ({@link Snapshot#open()}). */
     public static Snapshot current() {
-        return new Snapshot(MDC.get(JOB) instanceof String j ? j : null, MDC.get(NODE) instanceof String n ? n : null,
-                MDC.get(ACTION) instanceof String a ? a : null);
+        String[] now = read();
+        return new Snapshot(now[0], now[1], now[2]);
+    }
+
+    /**
+     * The keys a line carries ({@link #JOB}, {@link #NODE}, {@link #ACTION}, {@link #SUBJECT}): what a log filter drops
+     * when they were set by another thread than the line's ({@link #THREAD}).
+     */
+    public static List<String> keys() {
+        return ALL_KEYS;
     }
 
     /** Restores the context as it was when this scope opened. */
@@ -122,8 +135,12 @@ public final class LogContext implements AutoCloseable {
         return new LogContext(before);
     }
 
+    /** This thread's context; empty when the keys there were set by another thread (inherited when it started). */
     private static String[] read() {
         String[] values = new String[KEYS.length];
+        if (!threadId().equals(MDC.get(THREAD))) {
+            return values;
+        }
         for (int i = 0; i < KEYS.length; i++) {
             values[i] = MDC.get(KEYS[i]) instanceof String s ? s : null;
         }
@@ -143,9 +160,16 @@ public final class LogContext implements AutoCloseable {
         }
         if (subject == null) {
             MDC.remove(SUBJECT);
+            MDC.remove(THREAD);
         } else {
             // The space ends the field, so that a format can print it right before the message, or nothing.
             MDC.put(SUBJECT, subject.append("} ").toString());
+            MDC.put(THREAD, threadId());
         }
+    }
+
+    @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; getId() is the same number
+    private static String threadId() {
+        return Long.toString(Thread.currentThread().getId());
     }
 }

@@ -57,7 +57,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.flywaydb.core.Flyway;
-import org.jboss.logging.MDC;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -202,8 +201,9 @@ class ActionExecutorWaitsTest {
         @Override
         public CompletionStage<SendAttempt> send(TrainerCommand c, Set<String> confirmed) {
             attempts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(CLOCK.instant());
-            contexts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(Stream.of(LogContext.JOB,
-                    LogContext.NODE, LogContext.ACTION).map(k -> String.valueOf(Objects.requireNonNullElse(MDC.get(k), "-")))
+            LogContext.Snapshot context = LogContext.current();
+            contexts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(Stream.of(context.job(),
+                    context.node(), context.action()).map(v -> Objects.requireNonNullElse(v, "-"))
                     .collect(Collectors.joining(" ")));
             if (unanswered.contains(c.job())) {
                 return new CompletableFuture<>();

@@ -3,6 +3,7 @@ package io.lifeline.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.platform.LogContext;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import org.jboss.logging.MDC;
 import org.jboss.logmanager.ExtLogRecord;
@@ -33,6 +34,23 @@ class OneLineLogsTest {
         }
         assertThat(line).isEqualTo("INFO  (" + Thread.currentThread().getName()
                 + ") {job=team-a/llm\\n12:00:00.000 INFO  forged, action=act-1} checkpoint now\\r\\ndone\n");
+    }
+
+    @Test
+    void aThreadThatOnlyInheritedAContextLogsWithoutIt() throws Exception {
+        AtomicReference<String> line = new AtomicReference<>();
+        try (LogContext about = LogContext.job("team-a/llm"); LogContext action = LogContext.action("act-1")) {
+            // A client's I/O thread, started on first use inside a step: its lines are not about that step's job.
+            Thread io = new Thread(() -> {
+                ExtLogRecord r = new ExtLogRecord(Level.INFO, "metadata refreshed", ExtLogRecord.FormatStyle.NO_FORMAT,
+                        OneLineLogsTest.class.getName());
+                new OneLineLogs().isLoggable(r);
+                line.set(new PatternFormatter(FORMAT).format(r));
+            }, "client-io");
+            io.start();
+            io.join(10_000);
+        }
+        assertThat(line.get()).isEqualTo("INFO  (client-io) metadata refreshed\n");
     }
 
     @Test

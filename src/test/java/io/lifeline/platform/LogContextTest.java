@@ -20,6 +20,7 @@ class LogContextTest {
         MDC.remove(LogContext.NODE);
         MDC.remove(LogContext.ACTION);
         MDC.remove(LogContext.SUBJECT);
+        MDC.remove(LogContext.THREAD);
     }
 
     @Test
@@ -69,6 +70,27 @@ class LogContextTest {
             assertThat(MDC.get(LogContext.SUBJECT)).isEqualTo("{job=team-a/old, node=gpu-1, action=act-old} ");
         }
         assertThat(MDC.get(LogContext.SUBJECT)).isNull();
+    }
+
+    @Test
+    void aThreadStartedInsideAScopeDoesNotTakeItsContextForItsOwn() throws Exception {
+        AtomicReference<LogContext.Snapshot> inherited = new AtomicReference<>();
+        AtomicReference<Object> afterItsOwnScope = new AtomicReference<>();
+        Thread started;
+        try (LogContext job = LogContext.job("team-a/llm"); LogContext action = LogContext.action("act-1")) {
+            // As a pool growing, or a client starting its I/O thread on first use, inside a step.
+            started = new Thread(() -> {
+                inherited.set(LogContext.current());
+                try (LogContext node = LogContext.node("gpu-2")) {
+                    assertThat(MDC.get(LogContext.SUBJECT)).isEqualTo("{node=gpu-2} ");
+                }
+                afterItsOwnScope.set(MDC.get(LogContext.SUBJECT));
+            });
+            started.start();
+            started.join(10_000);
+        }
+        assertThat(inherited.get()).isEqualTo(new LogContext.Snapshot(null, null, null));
+        assertThat(afterItsOwnScope.get()).as("closing its own scope does not bring the inherited one back").isNull();
     }
 
     @Test

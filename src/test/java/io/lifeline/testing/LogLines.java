@@ -10,7 +10,6 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
-import org.jboss.logging.MDC;
 import org.jboss.logmanager.ExtLogRecord;
 
 /**
@@ -57,16 +56,21 @@ public final class LogLines extends Handler implements AutoCloseable {
 
     @Override
     public void publish(LogRecord r) {
-        // Called on the thread that logs, so the thread's context is the line's.
+        // Called on the thread that logs, so the thread's context is the line's (as the log filter keeps it: not one
+        // the thread only inherited).
+        LogContext.Snapshot now = LogContext.current();
         Map<String, String> context = new HashMap<>();
-        for (String key : List.of(LogContext.JOB, LogContext.NODE, LogContext.ACTION)) {
-            Object value = MDC.get(key);
-            if (value != null) {
-                context.put(key, value.toString());
-            }
-        }
+        put(context, LogContext.JOB, now.job());
+        put(context, LogContext.NODE, now.node());
+        put(context, LogContext.ACTION, now.action());
         String message = r instanceof ExtLogRecord ext ? ext.getFormattedMessage() : new SimpleFormatter().formatMessage(r);
         lines.add(new Line(r.getLoggerName(), r.getLevel(), message, Map.copyOf(context)));
+    }
+
+    private static void put(Map<String, String> context, String key, String value) {
+        if (value != null) {
+            context.put(key, value);
+        }
     }
 
     @Override
