@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   store:    PostgreSQL
  *   codec:    event JSON
  *   domain:   the pure model                          config: typed settings, usable by every layer but the core
- *   platform: back-off, named daemon threads, the JSON mapper configuration (JDK, Jackson, the logger), beside the
- *             domain at the bottom: usable by every layer but the domain
+ *   platform: back-off, named daemon threads, the JSON mapper configuration, what a log line is about (JDK, Jackson,
+ *             the logger), beside the domain at the bottom: usable by every layer but the domain
  * </pre>
  */
 class LayersTest {

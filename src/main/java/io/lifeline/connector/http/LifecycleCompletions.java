@@ -10,6 +10,7 @@ import io.lifeline.connector.cloud.SigV4;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.platform.Backoff;
+import io.lifeline.platform.LogContext;
 import io.lifeline.platform.Threads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -123,7 +124,9 @@ public class LifecycleCompletions {
             LOG.warnf("CompleteLifecycleAction for %s (node %s) refused: HTTP %d %s: %s", action.instanceId(), node,
                     r.status(), r.code(), r.message());
         } else if (n < Math.max(1, config.attempts()) && retries != null) {
-            retries.schedule(() -> attempt(node, action, n + 1), RETRY.delayMillis(n), TimeUnit.MILLISECONDS);
+            // Tried again in the drain's log context (its node and action), where the first attempt ran.
+            retries.schedule(LogContext.current().wrap(() -> attempt(node, action, n + 1)), RETRY.delayMillis(n),
+                    TimeUnit.MILLISECONDS);
         } else {
             count("unreachable");
             LOG.warnf("CompleteLifecycleAction for %s (node %s) not answered after %d attempts: %s", action.instanceId(),
