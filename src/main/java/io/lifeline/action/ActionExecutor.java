@@ -5,6 +5,8 @@ import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.metrics.ActionMetrics;
+import io.lifeline.platform.LogContext;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.store.Fence;
@@ -27,7 +29,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -52,7 +53,6 @@ public class ActionExecutor {
     }
 
     private static final Logger LOG = Logger.getLogger(ActionExecutor.class);
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final ActionStore store;
     private final ActionProcedures procedures;
@@ -93,17 +93,9 @@ public class ActionExecutor {
             return;
         }
         workers = new ThreadPoolExecutor(config.maxConcurrent(), config.maxConcurrent(), 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "lifeline-action-" + THREADS.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+                new LinkedBlockingQueue<>(), Threads.daemon("lifeline-action"));
         leadership.start();
-        scanner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-action-scan");
-            t.setDaemon(true);
-            return t;
-        });
+        scanner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-action-scan"));
         long period = config.leaderCheckInterval().toMillis();
         scanner.scheduleWithFixedDelay(this::scan, period, period, TimeUnit.MILLISECONDS);
     }
@@ -186,7 +178,14 @@ public class ActionExecutor {
         }
     }
 
+    /** On a worker: the action's whole log context is set here, whatever the pooled thread inherited. */
     private void execute(String id, ActionView created) {
+        try (LogContext about = created != null ? ActionLogContext.of(created) : LogContext.of(null, null, id)) {
+            take(id, created);
+        }
+    }
+
+    private void take(String id, ActionView created) {
         boolean handedOn = false;
         try {
             ActionView a = created != null && created.state() == ActionState.PENDING ? created
@@ -198,23 +197,26 @@ public class ActionExecutor {
             if (term == 0) {
                 return;
             }
-            boolean fresh = a.state() == ActionState.PENDING;
-            if (fresh) {
-                // Started only if nobody asked to cancel it; the same statement checks, so the first step needs no
-                // cancellation check of its own (a notice's reaction waits on every round trip here).
-                if (!store.start(id, a.requestedBy(), clock.instant(), term)) {
-                    if (store.cancelRequested(id)) {
-                        finish(a, ActionState.PENDING, ActionState.CANCELLED, "cancelled before it started", term);
+            try (LogContext target = ActionLogContext.of(a)) {
+                boolean fresh = a.state() == ActionState.PENDING;
+                if (fresh) {
+                    // Started only if nobody asked to cancel it; the same statement checks, so the first step needs
+                    // no cancellation check of its own (a notice's reaction waits on every round trip here).
+                    if (!store.start(id, a.requestedBy(), clock.instant(), term)) {
+                        if (store.cancelRequested(id)) {
+                            finish(a, ActionState.PENDING, ActionState.CANCELLED, "cancelled before it started", term);
+                        }
+                        return;
                     }
-                    return;
+                    a = new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
+                            ActionState.RUNNING, a.createdAt(), a.updatedAt(), a.deadline(), a.impact(), a.steps(),
+                            "running");
+                } else {
+                    LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
                 }
-                a = new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
-                        ActionState.RUNNING, a.createdAt(), a.updatedAt(), a.deadline(), a.impact(), a.steps(), "running");
-            } else {
-                LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
+                handedOn = true; // proceed lets it go when it ends
+                proceed(a, new StepRunner(a, store, clock, hook::afterStep, fresh, term));
             }
-            handedOn = true; // proceed lets it go when it ends
-            proceed(a, new StepRunner(a, store, clock, hook::afterStep, fresh, term));
         } catch (Fence.FencedException e) {
             LOG.warnf("Action %s not taken up: %s", id, e.getMessage());
         } catch (SQLException | RuntimeException e) {
@@ -231,6 +233,13 @@ public class ActionExecutor {
      * ends or a step waits; then it comes back here after the pause, on whichever worker is free.
      */
     private void proceed(ActionView a, StepRunner steps) {
+        // Whichever worker it is on: the whole context is this action's.
+        try (LogContext about = ActionLogContext.of(a)) {
+            runSteps(a, steps);
+        }
+    }
+
+    private void runSteps(ActionView a, StepRunner steps) {
         boolean waits = false;
         try {
             try {

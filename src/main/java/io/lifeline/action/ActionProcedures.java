@@ -17,6 +17,7 @@ import io.lifeline.domain.job.checkpoint.CheckpointStatus;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.platform.LogContext;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
 import java.sql.SQLException;
@@ -109,7 +110,7 @@ final class ActionProcedures {
         // attempts, and the retries of any failed send go on before the checkpoints are awaited.
         List<String> names = jobs.stream().map(job -> "request checkpoint " + job).toList();
         StepRunner.Together sent = s.together(names,
-                i -> () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline()));
+                i -> aboutJob(jobs.get(i), () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline())));
         s.step("cordon", () -> cluster(cluster.cordon(node), a.deadline()));
         List<StepOutcome> requests = sent.await();
         List<String> unsafe = new ArrayList<>();
@@ -117,7 +118,8 @@ final class ActionProcedures {
             String job = jobs.get(i);
             StepOutcome req = requests.get(i);
             if (req.state() == StepState.DONE) {
-                StepOutcome saved = s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
+                StepOutcome saved = s.tolerant("await checkpoint " + job,
+                        aboutJob(job, () -> awaitCheckpoint(a, job, baseline(req))));
                 if (saved.state() == StepState.FAILED) {
                     unsafe.add(job + " (" + saved.detail() + ")");
                 }
@@ -134,7 +136,7 @@ final class ActionProcedures {
         }
         List<String> shrunk = new ArrayList<>();
         for (String job : jobs) {
-            StepOutcome out = s.tolerant("shrink " + job, () -> shrink(job, node, a.deadline()));
+            StepOutcome out = s.tolerant("shrink " + job, aboutJob(job, () -> shrink(job, node, a.deadline())));
             if (out.state() == StepState.DONE) {
                 shrunk.add(job);
             }
@@ -452,6 +454,18 @@ final class ActionProcedures {
     }
 
     // ------------------------------------------------------------------------------------------------ support
+
+    /**
+     * The body of a step about one job of an action on a node (a drain's checkpoint of each job on it): what it logs
+     * names the job as well as the node.
+     */
+    private static StepRunner.Body aboutJob(String job, StepRunner.Body body) {
+        return () -> {
+            try (LogContext about = LogContext.job(job)) {
+                return body.run();
+            }
+        };
+    }
 
     /**
      * A cluster call's outcome as the step's. A call refused for now (the API server unavailable, HTTP 429) leaves the

@@ -4,6 +4,7 @@ import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
+import io.lifeline.platform.Backoff;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -139,12 +140,7 @@ final class CommandDelivery {
 
     /** The pause after the n-th failed attempt: the first interval, doubled each time, at most the longest. */
     Duration backoff(int failedAttempts) {
-        Duration max = config.commandRetryMaxInterval();
-        Duration d = config.commandRetryInterval();
-        for (int i = 1; i < failedAttempts && d.compareTo(max) < 0; i++) {
-            d = d.multipliedBy(2);
-        }
-        return d.compareTo(max) > 0 ? max : d;
+        return Backoff.fromSettings(config.commandRetryInterval(), config.commandRetryMaxInterval()).delay(failedAttempts);
     }
 
     private static String describe(Map<String, String> failed) {

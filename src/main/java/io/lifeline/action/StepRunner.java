@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.jboss.logging.Logger;
 
 /**
  * Runs an action's steps, each known by its name: a step already done (or skipped) in an earlier run is not run
@@ -26,6 +27,8 @@ import java.util.concurrent.CompletionStage;
  * written again. One runner is used by one thread at a time.
  */
 final class StepRunner {
+
+    private static final Logger LOG = Logger.getLogger(StepRunner.class);
 
     /** The body of a step. */
     interface Body {
@@ -302,6 +305,10 @@ final class StepRunner {
                 out.result());
         store.saveStep(action.id(), action.target(), done, action.requestedBy(), term);
         previous.put(name, done);
+        // The action and its target are in the log context (the executor sets them); a failure is worth a line
+        // even when the step is tolerated, as the action's own line at its end says only how it ended.
+        LOG.logf(out.state() == StepState.FAILED ? Logger.Level.INFO : Logger.Level.DEBUG, "Step '%s' %s: %s", name,
+                out.state().wire(), out.detail());
         hook.afterStep(action.id(), name);
         return out;
     }

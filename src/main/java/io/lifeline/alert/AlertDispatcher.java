@@ -1,5 +1,6 @@
 package io.lifeline.alert;
 
+import io.lifeline.platform.Backoff;
 import io.lifeline.store.Leadership;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jboss.logging.Logger;
 
 /**
@@ -87,7 +87,7 @@ public class AlertDispatcher {
         if (res.ok()) {
             record(p, r, attempt, after, DeliveryOutcome.DELIVERED, res, null);
         } else if (res.retryable() && attempt < config.delivery().maxAttempts()) {
-            Instant next = after.plus(backoff(attempt));
+            Instant next = after.plus(backoff(attempt, Backoff.retryAfter(res.retryAfter(), after)));
             record(p, r, attempt, after, DeliveryOutcome.RETRY, res, next);
         } else {
             LOG.warnf("Gave up delivering %s notification %s to %s after %d attempts: %s", p.groupKey(), p.idempotencyKey(),
@@ -96,16 +96,18 @@ public class AlertDispatcher {
         }
     }
 
-    /** initial × 2^(attempt−1), at most the maximum, plus up to 10 % jitter so retries of many groups spread out. */
+    /**
+     * initial × 2^(attempt−1), at most the maximum, less up to 10 % jitter so that retries of many groups spread
+     * out; never sooner than the receiver's {@code Retry-After} ({@code retryAfter}, null without one), up to the
+     * maximum.
+     */
+    Duration backoff(int attempt, Duration retryAfter) {
+        return Backoff.fromSettings(config.delivery().initialBackoff(), config.delivery().maxBackoff()).jitter(0.1)
+                .delay(attempt, retryAfter);
+    }
+
     Duration backoff(int attempt) {
-        Duration initial = config.delivery().initialBackoff();
-        Duration max = config.delivery().maxBackoff();
-        Duration d = initial.multipliedBy(1L << Math.min(30, attempt - 1));
-        if (d.compareTo(max) > 0 || d.isNegative()) {
-            d = max;
-        }
-        long jitter = d.toMillis() / 10 == 0 ? 0 : ThreadLocalRandom.current().nextLong(d.toMillis() / 10 + 1);
-        return d.plusMillis(jitter);
+        return backoff(attempt, null);
     }
 
     private void record(AlertStore.Pending p, Receiver r, int attempt, Instant at, DeliveryOutcome outcome,

@@ -20,8 +20,13 @@ final class HttpDelivery {
      * @param status  HTTP status, or null when no answer came
      * @param error   what went wrong, or null
      * @param millis  how long it took
+     * @param retryAfter  the receiver's {@code Retry-After} header, or null
      */
-    record Result(Integer status, String error, long millis) {
+    record Result(Integer status, String error, long millis, String retryAfter) {
+
+        Result(Integer status, String error, long millis) {
+            this(status, error, millis, null);
+        }
 
         boolean ok() {
             return status != null && status >= 200 && status < 300;
@@ -50,7 +55,8 @@ final class HttpDelivery {
         try {
             HttpResponse<Void> resp = client.send(b.build(), HttpResponse.BodyHandlers.discarding());
             int s = resp.statusCode();
-            return new Result(s, s >= 200 && s < 300 ? null : "HTTP " + s, elapsed(start));
+            return new Result(s, s >= 200 && s < 300 ? null : "HTTP " + s, elapsed(start),
+                    resp.headers().firstValue("Retry-After").orElse(null));
         } catch (HttpTimeoutException e) {
             return new Result(null, "timeout after " + timeout.toMillis() + " ms", elapsed(start));
         } catch (IOException e) {

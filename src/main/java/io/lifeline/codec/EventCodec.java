@@ -1,6 +1,5 @@
 package io.lifeline.codec;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -13,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventData;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.platform.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -48,14 +48,11 @@ public final class EventCodec {
     private final EnvelopeReader envelopes;
 
     public EventCodec() {
-        JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(MAX_NESTING)
-                        .maxStringLength(1 << 20)
-                        .maxNumberLength(64)
-                        .build())
-                .build();
-        this.mapper = new ObjectMapper(factory);
+        this.mapper = Json.bounded(StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING)
+                .maxStringLength(1 << 20)
+                .maxNumberLength(64)
+                .build());
         this.trees = mapper.readerFor(JsonNode.class);
         this.writer = mapper.writer();
         this.envelopes = new EnvelopeReader(trees);

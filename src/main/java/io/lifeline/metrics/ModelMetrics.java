@@ -6,6 +6,7 @@ import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.metrics.SeriesSnapshot.JobSample;
 import io.lifeline.metrics.SeriesSnapshot.PoolGpus;
 import io.lifeline.metrics.SeriesFamily.Kind;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelSnapshot;
 import io.lifeline.runtime.ModelSnapshots;
@@ -144,11 +145,7 @@ public class ModelMetrics {
                 .description("Events applied to the in-memory model").register(registry);
         FunctionCounter.builder("lifeline_model_failed_events", runtime, ModelRuntime::failedCount)
                 .description("Events the model could not apply").register(registry);
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-metrics");
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-metrics"));
     }
 
     void onStart(@Observes StartupEvent ev) {

@@ -19,6 +19,7 @@ import io.lifeline.domain.policy.colocation.DemandState;
 import io.lifeline.domain.policy.colocation.DemandTrigger;
 import io.lifeline.domain.policy.colocation.LendingWindow;
 import io.lifeline.domain.policy.colocation.WindowSchedule;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.Scope;
@@ -114,11 +115,7 @@ public class ColocationService {
         if (engine.colocation().rules().triggers().isEmpty()) {
             return;
         }
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-colocation-demand");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-colocation-demand"));
         long period = config.sampleInterval().toMillis();
         timer.scheduleWithFixedDelay(() -> {
             if (executor.isLeader()) {

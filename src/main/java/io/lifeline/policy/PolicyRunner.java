@@ -1,6 +1,7 @@
 package io.lifeline.policy;
 
 import io.lifeline.action.ActionExecutor;
+import io.lifeline.action.ActionLogContext;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionView;
 import io.lifeline.action.DefaultActionService;
@@ -20,6 +21,8 @@ import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.metrics.ActionMetrics;
+import io.lifeline.platform.LogContext;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
@@ -67,7 +70,7 @@ public class PolicyRunner {
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final ExecutorService submitter = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(QUEUE), r -> daemon(r, "lifeline-policy"), new ThreadPoolExecutor.DiscardPolicy());
+            new LinkedBlockingQueue<>(QUEUE), Threads.daemon("lifeline-policy"), new ThreadPoolExecutor.DiscardPolicy());
     private ScheduledExecutorService timer;
 
     PolicyRunner(DefaultPolicyService policies, DefaultActionService actions, AutomationBrakeService brake,
@@ -91,7 +94,7 @@ public class PolicyRunner {
         }
         runtime.addApplyListener(this::onApplied);
         executor.onFinished(this::onFinished);
-        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "lifeline-policy-timer"));
+        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-policy-timer"));
         long period = config.interval().toMillis();
         timer.scheduleWithFixedDelay(this::periodic, period, period, TimeUnit.MILLISECONDS);
     }
@@ -183,6 +186,13 @@ public class PolicyRunner {
      * the brake's view of a node-taking decision, or null.
      */
     private void submit(PolicyDecision d, PlanResult plan, AutomationBrake.Target target) {
+        // On the submitter's thread: the whole context is the decision's target.
+        try (LogContext about = ActionLogContext.of(d.request().kind(), d.request().target(), null)) {
+            submitAbout(d, plan, target);
+        }
+    }
+
+    private void submitAbout(PolicyDecision d, PlanResult plan, AutomationBrake.Target target) {
         String requester = d.policy().requester();
         try {
             if (d.isSkipped()) {
@@ -203,8 +213,10 @@ public class PolicyRunner {
                         ? actions.submitPlanned(d.request(), plan, Caller.unrestricted(requester), d.idempotencyKey())
                         : actions.submit(d.request(), Caller.unrestricted(requester), d.idempotencyKey());
                 if (!s.replayed()) {
-                    LOG.infof("%s requested %s of %s (%s): %s", requester, d.request().kind().wire(),
-                            d.request().target(), s.action().id(), d.request().reason());
+                    try (LogContext action = LogContext.action(s.action().id())) {
+                        LOG.infof("%s requested %s of %s (%s): %s", requester, d.request().kind().wire(),
+                                d.request().target(), s.action().id(), d.request().reason());
+                    }
                 }
             }
             submitted.incrementAndGet();
@@ -247,11 +259,5 @@ public class PolicyRunner {
             timer.shutdownNow();
         }
         submitter.shutdownNow();
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 }

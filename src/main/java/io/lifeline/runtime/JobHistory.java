@@ -8,6 +8,7 @@ import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.history.HistoryRecord;
 import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.HistoryRecords;
 import io.lifeline.store.ShutdownOrder;
 import io.lifeline.store.StoreUnavailableException;
@@ -50,11 +51,7 @@ public class JobHistory {
     private final TimelineLog log;
     private final HistoryRecords records;
     private final ThreadPoolExecutor readers = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(256), r -> {
-                Thread t = new Thread(r, "lifeline-history-read");
-                t.setDaemon(true);
-                return t;
-            });
+            new ArrayBlockingQueue<>(256), Threads.daemon("lifeline-history-read"));
     private volatile boolean started;
 
     JobHistory(ModelRuntime model, TimelineLog log, HistoryRecords records) {

@@ -2,6 +2,7 @@ package io.lifeline.runtime;
 
 import io.lifeline.config.ModelConfig;
 import io.lifeline.domain.SavedModel;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.AppliedPosition;
 import io.lifeline.store.ModelCheckpointStore;
 import io.lifeline.store.ShutdownOrder;
@@ -57,11 +58,7 @@ public class ModelCheckpoints {
         this.store = store;
         this.config = config;
         this.clock = clock;
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-checkpoint");
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-checkpoint"));
     }
 
     /** A save taken on the model thread, to be encoded and written on this class's thread. */

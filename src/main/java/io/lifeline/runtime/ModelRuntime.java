@@ -4,6 +4,8 @@ import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.NotAppliedReason;
+import io.lifeline.platform.LogContext;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.AppliedPosition;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
@@ -77,8 +79,8 @@ public class ModelRuntime {
     ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
         this.room = new QueueRoom(config.applyQueueEvents(), config.applyQueueBytes().asLongValue());
-        this.thread = new Thread(this::run, "lifeline-model");
-        this.thread.setDaemon(true);
+        // Assigned before it starts: the model thread compares itself with this field.
+        this.thread = Threads.daemon("lifeline-model", this::run);
         this.thread.start();
     }
 
@@ -386,17 +388,29 @@ public class ModelRuntime {
         } catch (RuntimeException ex) {
             // One event the model cannot take must not stop the others: count it and go on.
             failed.incrementAndGet();
-            LOG.warnf(ex, "Model could not apply %s %s of %s", e.type().wireName(), e.id(), e.subject());
+            try (LogContext about = about(e)) {
+                LOG.warnf(ex, "Model could not apply %s %s of %s", e.type().wireName(), e.id(), e.subject());
+            }
             return ApplyOutcome.notApplied(NotAppliedReason.FAILED, "the model failed on it: " + ex);
         }
         for (ApplyListener l : listeners) {
             try {
                 l.applied(e, outcome, model);
             } catch (RuntimeException ex) {
-                LOG.warnf(ex, "A listener failed on %s %s of %s", e.type().wireName(), e.id(), e.subject());
+                try (LogContext about = about(e)) {
+                    LOG.warnf(ex, "A listener failed on %s %s of %s", e.type().wireName(), e.id(), e.subject());
+                }
             }
         }
         return outcome;
+    }
+
+    /**
+     * The log context of a line about an event: its subject, a node or a job. Opened for such a line only, never
+     * around every event's apply and listeners (the per-event path stays free of it).
+     */
+    private static LogContext about(Event e) {
+        return e.type().family().subjectIsNode() ? LogContext.node(e.subject()) : LogContext.job(e.subject());
     }
 
     private void run() {

@@ -1,6 +1,7 @@
 package io.lifeline.runtime;
 
 import io.lifeline.config.ModelConfig;
+import io.lifeline.platform.Threads;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,11 +45,7 @@ public class ModelSnapshots {
         this.runtime = runtime;
         this.clock = clock;
         this.intervalMillis = Math.max(50, config.snapshotInterval().toMillis());
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-snapshots");
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-snapshots"));
     }
 
     void onStart(@Observes StartupEvent e) {

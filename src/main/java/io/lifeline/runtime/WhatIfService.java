@@ -15,6 +15,7 @@ import io.lifeline.domain.replay.WhatIfJobs;
 import io.lifeline.domain.replay.WhatIfLimits;
 import io.lifeline.domain.replay.WhatIfReport;
 import io.lifeline.domain.replay.WhatIfRequest;
+import io.lifeline.platform.Threads;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -50,11 +51,7 @@ public class WhatIfService {
         this.pricing = pricing;
         this.config = config;
         this.clock = clock;
-        this.threads = Executors.newFixedThreadPool(Math.max(1, config.maxConcurrent()), r -> {
-            Thread t = new Thread(r, "lifeline-whatif");
-            t.setDaemon(true);
-            return t;
-        });
+        this.threads = Executors.newFixedThreadPool(Math.max(1, config.maxConcurrent()), Threads.daemon("lifeline-whatif"));
         this.slots = new Semaphore(Math.max(1, config.maxConcurrent()));
     }
 

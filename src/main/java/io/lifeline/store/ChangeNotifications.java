@@ -1,5 +1,7 @@
 package io.lifeline.store;
 
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.Threads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -21,7 +23,7 @@ public final class ChangeNotifications implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ChangeNotifications.class);
     private static final int WAIT_MILLIS = 1_000;
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    private static final Backoff RECONNECT = Backoff.exponentialMillis(100, 5_000);
 
     private final DataSource dataSource;
     private final String channel;
@@ -45,9 +47,7 @@ public final class ChangeNotifications implements AutoCloseable {
         this.channel = channel;
         this.onNotice = onNotice;
         this.onConnected = onConnected;
-        this.thread = new Thread(this::run, "lifeline-listen-" + channel);
-        thread.setDaemon(true);
-        thread.start();
+        this.thread = Threads.start("lifeline-listen-" + channel, this::run);
     }
 
     /** Sends a notice on {@code channel} with the transaction of {@code c} (at once when it auto-commits). */
@@ -65,7 +65,7 @@ public final class ChangeNotifications implements AutoCloseable {
     }
 
     private void run() {
-        long backoff = 100;
+        int failures = 0;
         while (!closed) {
             try (Connection c = dataSource.getConnection()) {
                 c.setAutoCommit(true);
@@ -74,7 +74,7 @@ public final class ChangeNotifications implements AutoCloseable {
                 }
                 PGConnection pg = c.unwrap(PGConnection.class);
                 connected = true;
-                backoff = 100;
+                failures = 0;
                 try {
                     onConnected.run();
                     while (!closed) {
@@ -94,13 +94,13 @@ public final class ChangeNotifications implements AutoCloseable {
                 if (closed) {
                     return;
                 }
+                long backoff = RECONNECT.delayMillis(++failures);
                 LOG.warnf("Listening for %s interrupted (%s); connecting again in %d ms", channel, e.getMessage(), backoff);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {
                     return;
                 }
-                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             }
         }
     }

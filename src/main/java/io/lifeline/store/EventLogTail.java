@@ -4,6 +4,8 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.Threads;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -37,7 +39,7 @@ public class EventLogTail {
     private static final long POLL_MILLIS = 1_000;
     /** How long the follower lets a notice's commit settle before it reads. */
     private static final long SETTLE_MILLIS = 10;
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    private static final Backoff RETRY = Backoff.exponentialMillis(100, 5_000);
 
     /** Where the rows read go, in seq order: the model's queue. May push back with a {@link RetryLaterException}. */
     public interface Sink {
@@ -93,9 +95,7 @@ public class EventLogTail {
             return;
         }
         running = true;
-        thread = new Thread(() -> run(sink), "lifeline-log-follower");
-        thread.setDaemon(true);
-        thread.start();
+        thread = Threads.start("lifeline-log-follower", () -> run(sink));
     }
 
     /**
@@ -132,7 +132,7 @@ public class EventLogTail {
         // Woken by the writers' notices (any replica's), and every second in case one was missed.
         ChangeNotifications notices = new ChangeNotifications(dataSource, EventLogWriter.CHANNEL, n -> wake.release(),
                 wake::release);
-        long backoff = 100;
+        int failures = 0;
         try {
             while (running) {
                 try (Connection c = dataSource.getConnection()) {
@@ -140,7 +140,7 @@ public class EventLogTail {
                         int read = readOnce(c, sink);
                         followed.addAndGet(read);
                         healthy = true;
-                        backoff = 100;
+                        failures = 0;
                         if (read < BATCH) {
                             if (wake.tryAcquire(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
                                 // A notice arrives as the rows commit: a moment later, this replica's own rows are
@@ -156,10 +156,10 @@ public class EventLogTail {
                         return;
                     }
                     healthy = false;
+                    long backoff = RETRY.delayMillis(++failures);
                     LOG.warnf("Following the event log failed at seq %d, retrying in %d ms: %s", cursor, backoff,
                             e.getMessage());
                     Thread.sleep(backoff);
-                    backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
                 }
             }
         } catch (InterruptedException e) {

@@ -4,6 +4,8 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.Threads;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -84,7 +86,8 @@ public class EventLogWriter {
             + "pg_advisory_xact_lock(?)";
     /** Woken readers of the log ({@link EventLogTail}) look for new rows at once instead of at their next poll. */
     static final String CHANNEL = "lifeline_event_log";
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    /** While the database is unavailable: 50 ms doubling to 5 s, where a shutdown gives up. */
+    private static final Backoff RETRY = Backoff.exponentialMillis(50, 5_000);
     /** Tells an idle writer that an urgent submission waits; nothing to write by itself. */
     private static final Submission WAKE = new Submission(List.of(), 0, null, new CompletableFuture<>());
 
@@ -106,9 +109,7 @@ public class EventLogWriter {
         this.codec = codec;
         this.capacity = config.bufferEvents();
         this.maxBatch = config.writeBatchEvents();
-        this.thread = new Thread(this::run, "lifeline-store-writer");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.thread = Threads.start("lifeline-store-writer", this::run);
         ShutdownOrder.storeStarted();
     }
 
@@ -235,7 +236,7 @@ public class EventLogWriter {
     }
 
     private void writeWithRetry(List<Submission> batch, int count) throws InterruptedException {
-        long backoff = 50;
+        int failures = 0;
         while (true) {
             try {
                 Map<String, Long> fresh = insert(batch, count);
@@ -250,13 +251,13 @@ public class EventLogWriter {
                     isolate(batch, e);
                     return;
                 }
-                backoff = failed(batch, count, backoff, e);
-                if (backoff < 0) {
+                failures = failed(batch, count, failures, e);
+                if (failures < 0) {
                     return;
                 }
             } catch (RuntimeException e) {
-                backoff = failed(batch, count, backoff, e);
-                if (backoff < 0) {
+                failures = failed(batch, count, failures, e);
+                if (failures < 0) {
                     return;
                 }
             }
@@ -270,12 +271,15 @@ public class EventLogWriter {
         }
     }
 
-    /** Records a failed attempt and sleeps; returns the next back-off, or -1 once the batch was given up. */
-    private long failed(List<Submission> batch, int count, long backoff, Exception e) throws InterruptedException {
+    /**
+     * Records a failed attempt and sleeps; returns the failures in a row so far, or -1 once the batch was given up.
+     */
+    private int failed(List<Submission> batch, int count, int failures, Exception e) throws InterruptedException {
         healthy = false;
         lastError = e.getMessage();
+        long backoff = RETRY.delayMillis(failures + 1);
         LOG.warnf("Event log write of %d events failed, retrying in %d ms: %s", count, backoff, e.getMessage());
-        if (!running && backoff >= MAX_BACKOFF_MILLIS) {
+        if (!running && backoff >= RETRY.max().toMillis()) {
             // Shutting down with the database gone: the senders were never acknowledged.
             for (Submission s : batch) {
                 buffered.addAndGet(-s.weight);
@@ -284,7 +288,7 @@ public class EventLogWriter {
             return -1;
         }
         Thread.sleep(backoff);
-        return Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+        return failures + 1;
     }
 
     /** Writes each submission of a refused batch alone, and a refused submission in halves down to its bad events. */
@@ -343,7 +347,7 @@ public class EventLogWriter {
     private boolean writePart(Submission s, int from, int to, Map<String, Long> fresh,
                               List<Appended.Refusal> refused) throws InterruptedException {
         List<Submission> part = List.of(new Submission(s.events.subList(from, to), 0, null, s.future));
-        long backoff = 50;
+        int failures = 0;
         while (true) {
             try {
                 fresh.putAll(insert(part, to - from));
@@ -359,11 +363,11 @@ public class EventLogWriter {
                     int mid = (from + to) >>> 1;
                     return writePart(s, from, mid, fresh, refused) && writePart(s, mid, to, fresh, refused);
                 }
-                backoff = failed(List.of(s), to - from, backoff, e);
+                failures = failed(List.of(s), to - from, failures, e);
             } catch (RuntimeException e) {
-                backoff = failed(List.of(s), to - from, backoff, e);
+                failures = failed(List.of(s), to - from, failures, e);
             }
-            if (backoff < 0) {
+            if (failures < 0) {
                 return false;
             }
         }
@@ -371,14 +375,14 @@ public class EventLogWriter {
 
     /** Stores a bisected submission's offsets, retrying like any write; false once given up. */
     private boolean writeOffsets(Submission s) throws InterruptedException {
-        long backoff = 50;
+        int failures = 0;
         while (true) {
             try {
                 insert(List.of(new Submission(List.of(), 0, s.offsets, s.future)), 0);
                 return true;
             } catch (SQLException | RuntimeException e) {
-                backoff = failed(List.of(s), 0, backoff, e);
-                if (backoff < 0) {
+                failures = failed(List.of(s), 0, failures, e);
+                if (failures < 0) {
                     return false;
                 }
             }

@@ -1,5 +1,7 @@
 package io.lifeline.store;
 
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.Threads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -31,7 +33,7 @@ final class GroupCommitQueue<T> {
     }
 
     private static final Logger LOG = Logger.getLogger(GroupCommitQueue.class);
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    private static final Backoff RETRY = Backoff.exponentialMillis(50, 5_000);
     /** How long a batch waits for more items after its first. */
     private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -57,9 +59,7 @@ final class GroupCommitQueue<T> {
         this.capacity = capacity;
         this.maxBatch = maxBatch;
         this.writer = writer;
-        this.thread = new Thread(this::run, threadName);
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.thread = Threads.start(threadName, this::run);
     }
 
     void append(List<? extends T> items) {
@@ -155,7 +155,7 @@ final class GroupCommitQueue<T> {
     }
 
     private void writeWithRetry(List<T> batch) throws InterruptedException {
-        long backoff = 50;
+        int failures = 0;
         while (true) {
             try {
                 writer.write(batch);
@@ -168,14 +168,14 @@ final class GroupCommitQueue<T> {
                     LOG.warnf("Write of %d %s refused, skipped: %s", batch.size(), what, e.getMessage());
                     return;
                 }
-                if (!running && backoff >= MAX_BACKOFF_MILLIS) {
+                long backoff = RETRY.delayMillis(++failures);
+                if (!running && backoff >= RETRY.max().toMillis()) {
                     LOG.warnf("Shutting down with %d %s unwritten (the replay writes them): %s", batch.size(), what,
                             e.getMessage());
                     return;
                 }
                 LOG.warnf("Write of %d %s failed, retrying in %d ms: %s", batch.size(), what, backoff, e.getMessage());
                 Thread.sleep(backoff);
-                backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.lifeline.store;
 
+import io.lifeline.platform.Threads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -52,11 +53,7 @@ public final class LeaderElection implements AutoCloseable {
         this.identity = identity;
         this.lease = lease;
         this.onChange = onChange;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-leader-" + identity);
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-leader-" + identity));
     }
 
     /** Tries now, then every {@code periodMillis}. */

@@ -1,7 +1,6 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.dialog.Dialog;
@@ -88,7 +87,7 @@ public class ActionDialog extends Dialog {
             impact.add(Ui.error("Actions are unavailable in this deployment."));
             return this;
         }
-        gateway.dryRun(request, caller).whenComplete((i, ex) -> push(ui, () -> {
+        gateway.dryRun(request, caller).whenComplete((i, ex) -> Ui.access(ui, () -> {
             if (ex != null) {
                 impact.removeAll();
                 impact.add(Ui.error("Refused: " + ActionsGateway.message(ex)));
@@ -99,7 +98,7 @@ public class ActionDialog extends Dialog {
         }));
         // A drain also says what the automation brake would do with a policy's drain of the node (a person's drain
         // is never held): the same words as the API's dry run.
-        gateway.brakePreview(request).whenComplete((b, ex) -> push(ui, () -> {
+        gateway.brakePreview(request).whenComplete((b, ex) -> Ui.access(ui, () -> {
             if (ex == null && b.isPresent()) {
                 brake.setText("Automation brake, for a policy's drain of this node now: " + b.get());
             }
@@ -131,7 +130,7 @@ public class ActionDialog extends Dialog {
         UI ui = UI.getCurrent();
         ActionRequest r = new ActionRequest(request.kind(), request.target(), request.params(), reason.getValue());
         progress.setText("Submitting…");
-        gateway.submit(r, caller, idempotencyKey).whenComplete((s, ex) -> push(ui, () -> {
+        gateway.submit(r, caller, idempotencyKey).whenComplete((s, ex) -> Ui.access(ui, () -> {
             if (ex != null) {
                 progress.removeAll();
                 progress.add(Ui.error("Refused: " + ActionsGateway.message(ex)));
@@ -141,7 +140,7 @@ public class ActionDialog extends Dialog {
             // Confirm is spent: the focus goes to Close, and the progress below is announced as it changes.
             close.focus();
             showAction(s.action());
-            watch = gateway.watch(caller, s.action().id(), v -> push(ui, () -> showAction(v)));
+            watch = gateway.watch(caller, s.action().id(), v -> Ui.access(ui, () -> showAction(v)));
         }));
     }
 
@@ -157,13 +156,6 @@ public class ActionDialog extends Dialog {
         steps.setItems(v.steps());
     }
 
-    private static void push(UI ui, Runnable r) {
-        try {
-            ui.access(r::run);
-        } catch (UIDetachedException e) {
-            // The tab is gone; the action goes on and stays visible in the Actions view.
-        }
-    }
 
     static String title(ActionRequest r) {
         String what = switch (r.kind()) {

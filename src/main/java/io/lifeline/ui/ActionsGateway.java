@@ -12,6 +12,7 @@ import io.lifeline.action.AuditQuery;
 import io.lifeline.action.Submitted;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
+import io.lifeline.platform.Threads;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
@@ -84,16 +85,8 @@ public class ActionsGateway {
         this.audit = audit;
         this.nodesUsed = nodesUsed;
         this.brake = brake;
-        this.pool = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "lifeline-ui-actions");
-            t.setDaemon(true);
-            return t;
-        });
-        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-ui-action-watch");
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = Executors.newFixedThreadPool(2, Threads.daemon("lifeline-ui-actions"));
+        this.ticker = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-ui-action-watch"));
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.combobox.ComboBox;
@@ -118,7 +117,7 @@ public class ActionsView extends VerticalLayout {
 
     void cancel(ActionView a) {
         UI ui = UI.getCurrent();
-        actions.cancel(a.id(), UiSession.caller()).whenComplete((v, ex) -> push(ui, () -> {
+        actions.cancel(a.id(), UiSession.caller()).whenComplete((v, ex) -> Ui.access(ui, () -> {
             if (ex != null) {
                 Notifications.error("Could not cancel: " + ActionsGateway.message(ex));
             } else {
@@ -159,7 +158,7 @@ public class ActionsView extends VerticalLayout {
         long read = ++reads;
         String t = target.getValue() == null || target.getValue().isBlank() ? null : target.getValue().trim();
         actions.list(UiSession.caller(), new ActionQuery(kind.getValue(), state.getValue(), t, null, null, null, PAGE, null))
-                .whenComplete((p, ex) -> push(ui, () -> {
+                .whenComplete((p, ex) -> Ui.access(ui, () -> {
                     if (read != reads) {
                         return;
                     }
@@ -178,16 +177,6 @@ public class ActionsView extends VerticalLayout {
                 }));
     }
 
-    private static void push(UI ui, Runnable r) {
-        if (ui == null) {
-            return;
-        }
-        try {
-            ui.access(r::run);
-        } catch (UIDetachedException e) {
-            // The tab closed.
-        }
-    }
 
     public Grid<ActionView> grid() {
         return grid;

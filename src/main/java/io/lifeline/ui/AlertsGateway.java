@@ -7,6 +7,7 @@ import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
+import io.lifeline.platform.Threads;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
@@ -31,7 +32,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
@@ -81,17 +81,8 @@ public class AlertsGateway {
         this.alerts = alerts;
         this.clock = clock;
         this.visibility = visibility;
-        AtomicInteger n = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "lifeline-ui-alerts-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-ui-alerts-tick");
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = Executors.newFixedThreadPool(2, Threads.daemon("lifeline-ui-alerts"));
+        this.ticker = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-ui-alerts-tick"));
     }
 
     /**

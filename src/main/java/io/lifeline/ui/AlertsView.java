@@ -3,7 +3,6 @@ package io.lifeline.ui;
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.DetachEvent;
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.grid.Grid;
@@ -125,11 +124,7 @@ public class AlertsView extends VerticalLayout {
         reload();
         UI ui = e.getUI();
         ticking = gateway.every(REFRESH, () -> {
-            try {
-                ui.access(this::reload);
-            } catch (UIDetachedException ex) {
-                // The tab closed; the detach listener stops the ticks.
-            }
+            Ui.access(ui, this::reload);
         });
     }
 
@@ -147,15 +142,11 @@ public class AlertsView extends VerticalLayout {
         UI ui = UI.getCurrent();
         long read = ++reads;
         gateway.load(UiSession.caller(), selectedState(), selectedRule()).whenComplete((p, ex) -> {
-            try {
-                ui.access(() -> {
-                    if (read == reads) {
-                        show(p, ex);
-                    }
-                });
-            } catch (UIDetachedException e) {
-                // The tab closed.
-            }
+            Ui.access(ui, () -> {
+                if (read == reads) {
+                    show(p, ex);
+                }
+            });
         });
     }
 
@@ -191,18 +182,14 @@ public class AlertsView extends VerticalLayout {
         Button b = new Button("Expire", e -> {
             UI ui = UI.getCurrent();
             gateway.expire(UiSession.caller(), s.id()).whenComplete((x, ex) -> {
-                try {
-                    ui.access(() -> {
-                        if (ex != null) {
-                            Notifications.error("Could not expire the silence: " + AlertsGateway.message(ex));
-                        } else {
-                            Notifications.info("Silence " + s.id() + " expired.");
-                        }
-                        reload();
-                    });
-                } catch (UIDetachedException e2) {
-                    // The tab closed.
-                }
+                Ui.access(ui, () -> {
+                    if (ex != null) {
+                        Notifications.error("Could not expire the silence: " + AlertsGateway.message(ex));
+                    } else {
+                        Notifications.info("Silence " + s.id() + " expired.");
+                    }
+                    reload();
+                });
             });
         });
         b.setId("expire-" + s.id());

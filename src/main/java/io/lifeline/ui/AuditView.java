@@ -1,7 +1,6 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.datetimepicker.DateTimePicker;
 import com.vaadin.flow.component.grid.Grid;
@@ -101,30 +100,26 @@ public class AuditView extends VerticalLayout {
         UI ui = UI.getCurrent();
         long read = ++reads;
         gateway.audit(UiSession.caller(), query(older)).whenComplete((p, ex) -> {
-            try {
-                ui.access(() -> {
-                    if (read != reads) {
-                        return;
-                    }
-                    status.removeAll();
-                    if (ex != null) {
-                        status.add(Ui.error("Could not read the audit log: " + ActionsGateway.message(ex)));
-                        return;
-                    }
-                    if (!older) {
-                        entries.clear();
-                    }
-                    entries.addAll(p.items());
-                    next = p.nextBeforeSeq();
-                    more.setVisible(next != null);
-                    if (entries.isEmpty()) {
-                        status.add(Ui.empty("Nothing audited matches."));
-                    }
-                    grid.setItems(entries);
-                });
-            } catch (UIDetachedException e) {
-                // The tab closed.
-            }
+            Ui.access(ui, () -> {
+                if (read != reads) {
+                    return;
+                }
+                status.removeAll();
+                if (ex != null) {
+                    status.add(Ui.error("Could not read the audit log: " + ActionsGateway.message(ex)));
+                    return;
+                }
+                if (!older) {
+                    entries.clear();
+                }
+                entries.addAll(p.items());
+                next = p.nextBeforeSeq();
+                more.setVisible(next != null);
+                if (entries.isEmpty()) {
+                    status.add(Ui.empty("Nothing audited matches."));
+                }
+                grid.setItems(entries);
+            });
         });
     }
 

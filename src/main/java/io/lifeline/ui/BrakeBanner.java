@@ -1,7 +1,6 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.dialog.Dialog;
@@ -46,7 +45,7 @@ class BrakeBanner extends Div {
             return;
         }
         UI ui = UI.getCurrent();
-        brake.view().whenComplete((v, ex) -> push(ui, () -> {
+        brake.view().whenComplete((v, ex) -> Ui.access(ui, () -> {
             if (ex != null) {
                 text.setText("Automation brake: could not be read (" + ActionsGateway.message(ex) + ")");
                 return;
@@ -89,7 +88,7 @@ class BrakeBanner extends Div {
         reason.setWidthFull();
         Button go = new Button("Reset", e -> {
             UI ui = UI.getCurrent();
-            brake.reset(UiSession.caller(), reason.getValue()).whenComplete((v, ex) -> push(ui, () -> {
+            brake.reset(UiSession.caller(), reason.getValue()).whenComplete((v, ex) -> Ui.access(ui, () -> {
                 if (ex != null) {
                     Notifications.error("Could not reset the brake: " + ActionsGateway.message(ex));
                 } else {
@@ -107,14 +106,4 @@ class BrakeBanner extends Div {
         d.open();
     }
 
-    private static void push(UI ui, Runnable r) {
-        if (ui == null) {
-            return;
-        }
-        try {
-            ui.access(r::run);
-        } catch (UIDetachedException e) {
-            // The tab closed.
-        }
-    }
 }

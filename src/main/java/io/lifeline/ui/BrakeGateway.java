@@ -1,5 +1,6 @@
 package io.lifeline.ui;
 
+import io.lifeline.platform.Threads;
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.security.Caller;
 import io.lifeline.store.ShutdownOrder;
@@ -26,11 +27,7 @@ import java.util.function.Supplier;
 public class BrakeGateway {
 
     private final Supplier<AutomationBrakeService> brake;
-    private final ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lifeline-ui-brake");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService pool = Executors.newSingleThreadExecutor(Threads.daemon("lifeline-ui-brake"));
 
     @Inject
     BrakeGateway(Instance<AutomationBrakeService> brake) {

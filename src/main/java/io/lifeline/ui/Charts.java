@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lifeline.platform.Json;
 import io.lifeline.ui.data.CauseStat;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,7 @@ import java.util.stream.Collectors;
  */
 final class Charts {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Json.mapper();
     /** Labels, axis names, legends: Lumo's secondary text (above 4.5:1 on the card in both themes). */
     static final String TEXT = "--lumo-secondary-text-color";
     static final String BODY = "--lumo-body-text-color";

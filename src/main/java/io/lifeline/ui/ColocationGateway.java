@@ -1,6 +1,7 @@
 package io.lifeline.ui;
 
 import io.lifeline.domain.policy.colocation.ColocationLedger;
+import io.lifeline.platform.Threads;
 import io.lifeline.policy.ColocationService;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
@@ -30,11 +31,7 @@ public class ColocationGateway {
 
     private final Supplier<ColocationService> service;
     private final Visibility visibility;
-    private final ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lifeline-ui-colocation");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService pool = Executors.newSingleThreadExecutor(Threads.daemon("lifeline-ui-colocation"));
 
     @Inject
     ColocationGateway(Instance<ColocationService> service, Instance<Visibility> visibility) {

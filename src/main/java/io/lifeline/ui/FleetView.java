@@ -325,29 +325,25 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
             if (ui == null) {
                 return;
             }
-            try {
-                ui.access(() -> {
-                    if (!node.equals(openNode)) {
-                        return;
-                    }
-                    if (ex != null || m.isEmpty()) {
-                        panel.setVisible(false);
-                        Notifications.error(ex != null ? "Could not read node " + node + ": " + ex.getMessage()
-                                : "Node " + node + " is not known.");
-                        openNode = null;
+            Ui.access(ui, () -> {
+                if (!node.equals(openNode)) {
+                    return;
+                }
+                if (ex != null || m.isEmpty()) {
+                    panel.setVisible(false);
+                    Notifications.error(ex != null ? "Could not read node " + node + ": " + ex.getMessage()
+                            : "Node " + node + " is not known.");
+                    openNode = null;
+                    focusPanel = false;
+                    remember();
+                } else {
+                    panel.show(m.get());
+                    if (focusPanel) {
                         focusPanel = false;
-                        remember();
-                    } else {
-                        panel.show(m.get());
-                        if (focusPanel) {
-                            focusPanel = false;
-                            panel.focusTitle();
-                        }
+                        panel.focusTitle();
                     }
-                });
-            } catch (com.vaadin.flow.component.UIDetachedException e) {
-                // The tab closed.
-            }
+                }
+            });
         });
     }
 

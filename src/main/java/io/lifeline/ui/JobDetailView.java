@@ -1,7 +1,6 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.grid.Grid;
@@ -224,25 +223,21 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
             return;
         }
         reads.job(UiSession.scope(), asked).whenComplete((m, ex) -> {
-            try {
-                ui.access(() -> {
-                    if (!asked.equals(job)) {
-                        return;
-                    }
-                    if (ex != null) {
-                        state.removeAll();
-                        state.add(Ui.error("Could not read " + asked + ": " + ex.getMessage()));
-                    } else if (m.isEmpty()) {
-                        state.removeAll();
-                        state.add(Ui.empty("No job " + asked + " is known. It appears once its scheduler or trainers report."));
-                        content.setVisible(false);
-                    } else {
-                        render(m.get());
-                    }
-                });
-            } catch (UIDetachedException e) {
-                // The tab closed.
-            }
+            Ui.access(ui, () -> {
+                if (!asked.equals(job)) {
+                    return;
+                }
+                if (ex != null) {
+                    state.removeAll();
+                    state.add(Ui.error("Could not read " + asked + ": " + ex.getMessage()));
+                } else if (m.isEmpty()) {
+                    state.removeAll();
+                    state.add(Ui.empty("No job " + asked + " is known. It appears once its scheduler or trainers report."));
+                    content.setVisible(false);
+                } else {
+                    render(m.get());
+                }
+            });
         });
     }
 
@@ -324,16 +319,12 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         reads.timeline(UiSession.scope(), asked, from == null ? null : Instant.ofEpochMilli(from),
                 to == null ? null : Instant.ofEpochMilli(to),
                 cursor, ENTRIES_PAGE).whenComplete((page, ex) -> {
-                    try {
-                        ui.access(() -> {
-                            if (generation == listGeneration) {
-                                listing = false;
-                                entriesRead(page, ex);
-                            }
-                        });
-                    } catch (UIDetachedException e) {
-                        // The tab closed.
-                    }
+                    Ui.access(ui, () -> {
+                        if (generation == listGeneration) {
+                            listing = false;
+                            entriesRead(page, ex);
+                        }
+                    });
                 });
     }
 

@@ -2,7 +2,6 @@ package io.lifeline.ui;
 
 import com.vaadin.flow.component.Component;
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.shared.Registration;
 import io.lifeline.security.Scope;
 import io.lifeline.ui.data.DashboardData;
@@ -25,13 +24,7 @@ public final class Live {
         view.addAttachListener(attach -> {
             UI ui = attach.getUI();
             Scope scope = UiSession.scope();
-            Registration sub = data.subscribe(scope, s -> {
-                try {
-                    ui.access(() -> onSnapshot.accept(s));
-                } catch (UIDetachedException e) {
-                    // The tab closed between the read and the push: nothing to update.
-                }
-            });
+            Registration sub = data.subscribe(scope, s -> Ui.access(ui, () -> onSnapshot.accept(s)));
             view.addDetachListener(detach -> {
                 sub.remove();
                 detach.unregisterListener();

@@ -2,7 +2,6 @@ package io.lifeline.ui;
 
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.Anchor;
@@ -212,18 +211,14 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         GroupBy by = groupBy.getValue() == null ? GroupBy.POOL : groupBy.getValue();
         InterruptionCause c = ALL.equals(cause.getValue()) ? null : InterruptionCause.fromWire(cause.getValue()).orElse(null);
         reads.reliability(UiSession.scope(), days, by, c).whenComplete((r, ex) -> {
-            try {
-                ui.access(() -> {
-                    reading = false;
-                    show(r, ex);
-                    if (again) {
-                        again = false;
-                        reload();
-                    }
-                });
-            } catch (UIDetachedException e) {
-                // The tab closed.
-            }
+            Ui.access(ui, () -> {
+                reading = false;
+                show(r, ex);
+                if (again) {
+                    again = false;
+                    reload();
+                }
+            });
         });
     }
 

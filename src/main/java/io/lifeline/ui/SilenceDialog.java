@@ -1,7 +1,6 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.checkbox.CheckboxGroup;
@@ -85,21 +84,17 @@ class SilenceDialog extends Dialog {
         UI ui = UI.getCurrent();
         gateway.silence(caller, matchers(), DURATIONS.get(duration.getValue()), comment.getValue())
                 .whenComplete((s, ex) -> {
-                    try {
-                        ui.access(() -> {
-                            confirm.setEnabled(true);
-                            if (ex != null) {
-                                error.add(Ui.error(AlertsGateway.message(ex)));
-                                return;
-                            }
-                            Notifications.info("Silence " + s.id() + " until "
-                                    + Format.time(s.endsAt(), UiSession.zone()) + ".");
-                            close();
-                            done.run();
-                        });
-                    } catch (UIDetachedException e) {
-                        // The tab closed.
-                    }
+                    Ui.access(ui, () -> {
+                        confirm.setEnabled(true);
+                        if (ex != null) {
+                            error.add(Ui.error(AlertsGateway.message(ex)));
+                            return;
+                        }
+                        Notifications.info("Silence " + s.id() + " until "
+                                + Format.time(s.endsAt(), UiSession.zone()) + ".");
+                        close();
+                        done.run();
+                    });
                 });
     }
 

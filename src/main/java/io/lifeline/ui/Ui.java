@@ -1,6 +1,8 @@
 package io.lifeline.ui;
 
 import com.vaadin.flow.component.Component;
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.Span;
@@ -13,10 +15,27 @@ final class Ui {
     }
 
     /**
+     * Runs {@code change} under the tab's session lock ({@link UI#access}), from a background thread: the one way a
+     * read that finished elsewhere updates a view. Does nothing once the tab has closed (Vaadin then refuses with
+     * {@link UIDetachedException}), or when there was no tab ({@code ui} null): nothing is left to update, and the
+     * background work itself goes on.
+     */
+    static void access(UI ui, com.vaadin.flow.server.Command change) {
+        if (ui == null) {
+            return;
+        }
+        try {
+            ui.access(change);
+        } catch (UIDetachedException ignored) {
+            // The tab closed between the read and the push.
+        }
+    }
+
+    /**
      * Once per page: Vaadin's connection indicator (outside every view) becomes a polite status region, so what it
      * says ("Online", "Connection lost") is announced and is not content outside the landmarks.
      */
-    static void pageSetup(com.vaadin.flow.component.UI ui) {
+    static void pageSetup(UI ui) {
         ui.getPage().executeJs("const c = document.querySelector('vaadin-connection-indicator');"
                 + " if (c) { c.setAttribute('role', 'status'); }");
     }

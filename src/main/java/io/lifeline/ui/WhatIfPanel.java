@@ -3,7 +3,6 @@ package io.lifeline.ui;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.vaadin.flow.component.UI;
-import com.vaadin.flow.component.UIDetachedException;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.html.Div;
@@ -157,22 +156,18 @@ final class WhatIfPanel extends Div {
             WhatIfService service = CDI.current().select(WhatIfService.class).get();
             service.job(name, new WhatIfRequest(taus, true, null, null, null, settings, List.of()))
                     .whenComplete((r, ex) -> {
-                        try {
-                            ui.access(() -> {
-                                run.setEnabled(true);
-                                if (!name.equals(job.get())) {
-                                    say("", false);
-                                } else if (ex != null) {
-                                    say("Could not replay: " + reason(ex), true);
-                                } else if (r.isEmpty()) {
-                                    say("No job " + name + " is known.", true);
-                                } else {
-                                    render(name, r.get());
-                                }
-                            });
-                        } catch (UIDetachedException e) {
-                            // The tab closed.
-                        }
+                        Ui.access(ui, () -> {
+                            run.setEnabled(true);
+                            if (!name.equals(job.get())) {
+                                say("", false);
+                            } else if (ex != null) {
+                                say("Could not replay: " + reason(ex), true);
+                            } else if (r.isEmpty()) {
+                                say("No job " + name + " is known.", true);
+                            } else {
+                                render(name, r.get());
+                            }
+                        });
                     });
         } catch (RuntimeException e) {
             run.setEnabled(true);

@@ -1,6 +1,7 @@
 package io.lifeline.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.platform.Json;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,7 +47,7 @@ public class OpenApiConventions implements OASFilter {
     static final String PROBLEM_SCHEMA = "Problem";
     private static final String PROBLEM_REF = "#/components/schemas/" + PROBLEM_SCHEMA;
     private static final String EXAMPLES = "openapi/examples/";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {

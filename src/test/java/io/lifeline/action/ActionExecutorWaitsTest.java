@@ -29,10 +29,12 @@ import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.metrics.ActionMetricsForTests;
+import io.lifeline.platform.LogContext;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelRuntimes;
 import io.lifeline.store.Leadership;
 import io.lifeline.store.Leaderships;
+import io.lifeline.testing.LogLines;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -42,6 +44,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -51,6 +54,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -190,10 +195,16 @@ class ActionExecutorWaitsTest {
         final Set<String> unanswered = ConcurrentHashMap.newKeySet();
         final AtomicInteger failures = new AtomicInteger();
         final Map<String, CommandAckView> acks = new ConcurrentHashMap<>();
+        /** The log context each attempt was made in ("job node action", "-" for a key not set), by command. */
+        final Map<String, List<String>> contexts = new ConcurrentHashMap<>();
 
         @Override
         public CompletionStage<SendAttempt> send(TrainerCommand c, Set<String> confirmed) {
             attempts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(CLOCK.instant());
+            LogContext.Snapshot context = LogContext.current();
+            contexts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(Stream.of(context.job(),
+                    context.node(), context.action()).map(v -> Objects.requireNonNullElse(v, "-"))
+                    .collect(Collectors.joining(" ")));
             if (unanswered.contains(c.job())) {
                 return new CompletableFuture<>();
             }
@@ -591,6 +602,55 @@ class ActionExecutorWaitsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.FAILED);
         assertThat(store.find(a).orElseThrow().outcome()).isEqualTo("await checkpoint " + job + ": the trainers of "
                 + job + " rejected the command: no space left");
+    }
+
+    // ------------------------------------------------------------------------------------------------ log context
+
+    @Test
+    void everyRunOfAnActionsStepsLogsWithTheActionAndItsJobWhicheverThreadRunsIt() throws Exception {
+        String job = job("context");
+        // Two failed sends: the step runs again at two re-checks, each handed from the timer to a worker.
+        channels.failures.set(2);
+        String a;
+        List<LogLines.Line> lines;
+        try (LogLines log = LogLines.capture("io.lifeline.action")) {
+            a = submit(ActionKind.CHECKPOINT_NOW, job);
+            await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":checkpoint:" + job));
+            checkpoint(job, 200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+            // The action's last line is written after its state: wait for it.
+            lines = await().atMost(Duration.ofSeconds(10)).until(() -> log.about(job),
+                    l -> l.stream().anyMatch(x -> x.message().contains(a + " on " + job + " succeeded")));
+        }
+        assertThat(channels.contexts.get(a + ":checkpoint:" + job)).as("every attempt, at the first run and the re-checks")
+                .containsExactly(job + " - " + a, job + " - " + a, job + " - " + a);
+        assertThat(lines).extracting(LogLines.Line::message).anySatisfy(m -> assertThat(m)
+                .startsWith("Step 'request checkpoint " + job + "' done: checkpoint_now sent"))
+                .anySatisfy(m -> assertThat(m).startsWith("Step 'await checkpoint " + job + "' done"));
+        assertThat(lines).allSatisfy(l -> assertThat(l.context()).as(l.message())
+                .isEqualTo(Map.of(LogContext.JOB, job, LogContext.ACTION, a)));
+    }
+
+    @Test
+    void aDrainsStepsLogWithItsNodeAndItsStepsAboutOneJobWithThatJobToo() throws Exception {
+        String job = job("context-drain");
+        String node = unique("node");
+        String d;
+        List<LogLines.Line> lines;
+        try (LogLines log = LogLines.capture(StepRunner.class.getName())) {
+            d = submit(ActionKind.DRAIN, node, Duration.ofSeconds(120), new Impact(1.0, 60L, 8, List.of(job),
+                    List.of(node), true, List.of()));
+            await().atMost(Duration.ofSeconds(10)).until(() -> sent(d + ":checkpoint:" + job));
+            checkpoint(job, 200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> state(d) == ActionState.SUCCEEDED);
+            lines = log.lines();
+        }
+        assertThat(channels.contexts.get(d + ":checkpoint:" + job)).containsExactly(job + " " + node + " " + d);
+        assertThat(lines).filteredOn(l -> l.message().startsWith("Step 'cordon'")).singleElement()
+                .satisfies(l -> assertThat(l.context()).isEqualTo(Map.of(LogContext.NODE, node, LogContext.ACTION, d)));
+        assertThat(lines).filteredOn(l -> l.message().contains(node) || l.message().contains(job)).isNotEmpty()
+                .allSatisfy(l -> assertThat(l.context()).as(l.message()).containsEntry(LogContext.NODE, node)
+                        .containsEntry(LogContext.ACTION, d));
     }
 
     @Test

@@ -164,9 +164,18 @@ class AlertDispatcherTest {
     void backoffDoublesUpToTheMaximum() {
         AlertDispatcher d = new AlertDispatcher(config(), null, store(new Outbox()), new AlertReceivers(config()),
                 new DeliveryMetrics(new SimpleMeterRegistry()), Clock.systemUTC());
-        assertThat(d.backoff(1)).isBetween(Duration.ofMillis(100), Duration.ofMillis(110));
-        assertThat(d.backoff(2)).isBetween(Duration.ofMillis(200), Duration.ofMillis(220));
-        assertThat(d.backoff(3)).isBetween(Duration.ofMillis(250), Duration.ofMillis(275));
-        assertThat(d.backoff(40)).isBetween(Duration.ofMillis(250), Duration.ofMillis(275));
+        assertThat(d.backoff(1)).isBetween(Duration.ofMillis(90), Duration.ofMillis(100));
+        assertThat(d.backoff(2)).isBetween(Duration.ofMillis(180), Duration.ofMillis(200));
+        assertThat(d.backoff(3)).isBetween(Duration.ofMillis(225), Duration.ofMillis(250));
+        assertThat(d.backoff(40)).isBetween(Duration.ofMillis(225), Duration.ofMillis(250));
+    }
+
+    @Test
+    void aReceiversRetryAfterIsHonouredUpToTheMaximum() {
+        AlertDispatcher d = new AlertDispatcher(config(), null, store(new Outbox()), new AlertReceivers(config()),
+                new DeliveryMetrics(new SimpleMeterRegistry()), Clock.systemUTC());
+        assertThat(d.backoff(1, Duration.ofMillis(200))).isEqualTo(Duration.ofMillis(200));
+        assertThat(d.backoff(1, Duration.ofMinutes(10))).isEqualTo(Duration.ofMillis(250));
+        assertThat(d.backoff(2, Duration.ofMillis(1))).isBetween(Duration.ofMillis(180), Duration.ofMillis(200));
     }
 }

@@ -24,6 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   store:    PostgreSQL
  *   codec:    event JSON
  *   domain:   the pure model                          config: typed settings, usable by every layer but the core
+ *   platform: back-off, named daemon threads, the JSON mapper configuration, what a log line is about (JDK, Jackson,
+ *             the logger), beside the domain at the bottom: usable by every layer but the domain
  * </pre>
  */
 class LayersTest {
@@ -61,6 +63,7 @@ class LayersTest {
                 .layer("Codec").definedBy("io.lifeline.codec..")
                 .layer("Domain").definedBy("io.lifeline.domain..")
                 .layer("Config").definedBy("io.lifeline.config..")
+                .layer("Platform").definedBy("io.lifeline.platform..")
                 .whereLayer("Edges").mayOnlyBeAccessedByLayers("Edges")
                 .whereLayer("Web").mayOnlyBeAccessedByLayers("Edges")
                 .whereLayer("Services").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
@@ -68,6 +71,8 @@ class LayersTest {
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
                 .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
                 .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
+                .whereLayer("Platform").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store",
+                        "Codec", "Config")
                 .check(MAIN);
     }
 
@@ -80,7 +85,16 @@ class LayersTest {
     @Test
     void codecUsesOnlyTheJdkJacksonAndTheDomain() {
         classes().that().resideInAPackage("io.lifeline.codec..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "com.fasterxml.jackson..", "io.lifeline.domain..", "io.lifeline.codec..")
+                .resideInAnyPackage("java..", "com.fasterxml.jackson..", "io.lifeline.domain..", "io.lifeline.codec..",
+                        "io.lifeline.platform..")
+                .check(MAIN);
+    }
+
+    /** The platform is the floor: it knows no Lifeline package, so every layer above the domain can stand on it. */
+    @Test
+    void platformUsesOnlyTheJdkJacksonAndTheLogger() {
+        classes().that().resideInAPackage("io.lifeline.platform..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "com.fasterxml.jackson..", "org.jboss.logging..", "io.lifeline.platform..")
                 .check(MAIN);
     }
 

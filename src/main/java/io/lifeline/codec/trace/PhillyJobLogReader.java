@@ -10,6 +10,7 @@ import io.lifeline.domain.replay.PhillyTranslation;
 import io.lifeline.domain.replay.Trace;
 import io.lifeline.domain.replay.TraceFormat;
 import io.lifeline.domain.replay.TraceRejection;
+import io.lifeline.platform.Json;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import java.util.List;
  */
 public final class PhillyJobLogReader {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Json.mapper();
 
     private PhillyJobLogReader() {
     }

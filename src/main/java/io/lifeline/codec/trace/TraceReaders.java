@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lifeline.platform.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.List;
 /** The one entry point that reads a trace of any {@link TraceFormat} into catalogue events (docs/whatif.md). */
 public final class TraceReaders {
 
-    private static final ObjectMapper PAGE = new ObjectMapper();
+    private static final ObjectMapper PAGE = Json.mapper();
 
     private TraceReaders() {
     }

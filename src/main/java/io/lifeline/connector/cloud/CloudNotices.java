@@ -1,7 +1,5 @@
 package io.lifeline.connector.cloud;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.codec.Rfc3339;
@@ -10,6 +8,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.platform.Json;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -36,9 +35,7 @@ final class CloudNotices {
     static final String INVALID_TIME = "invalid_time";
     static final String UNKNOWN_INSTANCE = "unknown_instance";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxStringLength(1 << 16).build())
-            .build());
+    private static final ObjectMapper MAPPER = Json.untrusted(1 << 16);
 
     /** IMDS {@code events/maintenance/scheduled}: {@code 21 Jan 2019 09:00:43 GMT}. */
     private static final DateTimeFormatter IMDS_MAINTENANCE = DateTimeFormatter.ofPattern("d MMM yyyy HH:mm:ss z", Locale.ENGLISH);

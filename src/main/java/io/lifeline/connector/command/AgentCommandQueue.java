@@ -9,6 +9,7 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.platform.Threads;
 import io.lifeline.security.AgentClaims;
 import io.lifeline.store.ChangeNotifications;
 import io.lifeline.store.ShutdownOrder;
@@ -70,7 +71,6 @@ public class AgentCommandQueue implements CommandChannel {
 
     static final String CHANNEL = "lifeline_agent_commands";
     private static final Logger LOG = Logger.getLogger(AgentCommandQueue.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, String>> PARAMS = new TypeReference<>() { };
 
     @Override
@@ -151,27 +151,26 @@ public class AgentCommandQueue implements CommandChannel {
     private final Map<String, JobWaiters> polls = new ConcurrentHashMap<>();
     private final ChangeNotifications notifications;
     private final AgentClaims claims;
+    private final ObjectMapper json;
 
     @Inject
-    AgentCommandQueue(AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock) {
+    AgentCommandQueue(AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock,
+                      ObjectMapper json) {
         this(dataSource, claims, config.agent().queueSize(), config.agent().redeliverAfter(), config.agent().retention(),
-                config.agent().maxWaitersPerJob(), clock);
+                config.agent().maxWaitersPerJob(), clock, json);
     }
 
     AgentCommandQueue(DataSource dataSource, AgentClaims claims, int capacity, Duration redeliverAfter,
-                      Duration retention, int maxWaiters, Clock clock) {
+                      Duration retention, int maxWaiters, Clock clock, ObjectMapper json) {
         this.dataSource = dataSource;
+        this.json = json;
         this.claims = claims;
         this.capacity = Math.max(1, capacity);
         this.redeliverAfter = redeliverAfter;
         this.retention = retention;
         this.maxWaiters = Math.max(1, maxWaiters);
         this.clock = clock;
-        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread th = new Thread(r, "lifeline-agent-commands");
-            th.setDaemon(true);
-            return th;
-        });
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-agent-commands"));
         t.setRemoveOnCancelPolicy(true);
         this.timer = t;
         long sweep = Math.max(1000, Math.min(60_000, retention.toMillis()));
@@ -508,19 +507,19 @@ public class AgentCommandQueue implements CommandChannel {
         }
     }
 
-    private static String params(Map<String, String> params) {
+    private String params(Map<String, String> params) {
         try {
-            return JSON.writeValueAsString(params);
+            return json.writeValueAsString(params);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write command parameters", e);
         }
     }
 
-    private static Map<String, String> params(String json) {
+    private Map<String, String> params(String stored) {
         try {
-            return JSON.readValue(json, PARAMS);
+            return json.readValue(stored, PARAMS);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable command parameters: " + json, e);
+            throw new IllegalStateException("unreadable command parameters: " + stored, e);
         }
     }
 

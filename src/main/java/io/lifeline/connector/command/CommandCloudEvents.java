@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lifeline.action.port.TrainerCommand;
+import io.lifeline.platform.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,7 +20,7 @@ public final class CommandCloudEvents {
     static final String SOURCE = "lifeline";
     /** The content type of a structured-mode CloudEvent. */
     public static final String CONTENT_TYPE = "application/cloudevents+json";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private CommandCloudEvents() {
     }

@@ -5,6 +5,7 @@ import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.platform.LogContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
@@ -53,6 +54,15 @@ public class TrainerCommands implements TrainerCommandSink {
 
     @Override
     public CompletionStage<SendAttempt> send(TrainerCommand command, Set<String> confirmed) {
+        // The command's job (beside the action sending it) on what the channels log, and on the answers, which are
+        // read on whichever thread completes the last one.
+        try (LogContext about = LogContext.job(command.job())) {
+            return sendAbout(command, confirmed, LogContext.current());
+        }
+    }
+
+    private CompletionStage<SendAttempt> sendAbout(TrainerCommand command, Set<String> confirmed,
+                                                   LogContext.Snapshot context) {
         if (command.deadline() != null && !command.deadline().isAfter(clock.instant())) {
             LOG.infof("Command %s (%s) for %s not sent: its deadline %s has passed", command.id(), command.type().wire(),
                     command.job(), command.deadline());
@@ -66,20 +76,26 @@ public class TrainerCommands implements TrainerCommandSink {
             }
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(all -> {
-            Set<String> took = new HashSet<>();
-            Map<String, String> failed = new LinkedHashMap<>();
-            for (CompletableFuture<Answer> f : answers) {
-                Answer a = f.join();
-                if (a.error() == null) {
-                    took.add(a.channel());
-                } else {
-                    failed.put(a.channel(), a.error());
-                    LOG.warnf("Command %s (%s) for %s not sent to the %s: %s", command.id(), command.type().wire(),
-                            command.job(), a.channel(), a.error());
-                }
+            try (LogContext about = context.open()) {
+                return answered(command, answers);
             }
-            return new SendAttempt(took, failed);
         });
+    }
+
+    private static SendAttempt answered(TrainerCommand command, List<CompletableFuture<Answer>> answers) {
+        Set<String> took = new HashSet<>();
+        Map<String, String> failed = new LinkedHashMap<>();
+        for (CompletableFuture<Answer> f : answers) {
+            Answer a = f.join();
+            if (a.error() == null) {
+                took.add(a.channel());
+            } else {
+                failed.put(a.channel(), a.error());
+                LOG.warnf("Command %s (%s) for %s not sent to the %s: %s", command.id(), command.type().wire(),
+                        command.job(), a.channel(), a.error());
+            }
+        }
+        return new SendAttempt(took, failed);
     }
 
     @Override

@@ -1,7 +1,5 @@
 package io.lifeline.connector.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.config.CloudConnectorConfig;
@@ -11,6 +9,7 @@ import io.lifeline.connector.cloud.AwsNoticeTranslator;
 import io.lifeline.connector.cloud.AzureScheduledEventsTranslator;
 import io.lifeline.connector.cloud.GcpMetadataTranslator;
 import io.lifeline.connector.cloud.ImdsDocument;
+import io.lifeline.platform.Json;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
 import io.smallrye.common.annotation.Blocking;
@@ -47,8 +46,7 @@ public class CloudNoticesResource {
     /** An EventBridge array of more elements than this is refused (EventBridge itself sends one per request). */
     static final int MAX_EVENTBRIDGE_ITEMS = 1000;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).build()).build());
+    private static final ObjectMapper MAPPER = Json.untrusted();
 
     private final AwsNoticeTranslator aws;
     private final AzureScheduledEventsTranslator azure;

@@ -4,6 +4,8 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.ingest.NotAppliedLog;
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,7 +30,8 @@ public class ConnectorSink {
 
     static final int CAPACITY = 20_000;
     private static final int MAX_BATCH = 1_000;
-    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    /** While the pipeline pushes back: 100 ms doubling to 5 s. */
+    private static final Backoff PUSHED_BACK = Backoff.exponentialMillis(100, 5_000);
     private static final Logger LOG = Logger.getLogger(ConnectorSink.class);
 
     private record Pending(String connector, Event event) {
@@ -100,9 +103,7 @@ public class ConnectorSink {
 
     private synchronized void ensureStarted() {
         if (sender == null) {
-            sender = new Thread(this::run, "lifeline-connector-sink");
-            sender.setDaemon(true);
-            sender.start();
+            sender = Threads.start("lifeline-connector-sink", this::run);
         }
     }
 
@@ -134,7 +135,7 @@ public class ConnectorSink {
         for (Pending p : batch) {
             events.add(p.event());
         }
-        long backoff = 100;
+        int pushedBack = 0;
         while (true) {
             try {
                 IngestReceipt r = gateway.submit(events).toCompletableFuture().join();
@@ -155,10 +156,10 @@ public class ConnectorSink {
                             events.get(0).subject(), cause.getMessage());
                     return;
                 }
+                long backoff = PUSHED_BACK.delayMillis(++pushedBack);
                 LOG.debugf("Pipeline pushed back %s connector events (%s); retrying in %s ms", (Object) events.size(),
                         cause.getMessage(), backoff);
                 Thread.sleep(backoff);
-                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             }
         }
     }

@@ -9,6 +9,9 @@ import io.lifeline.connector.cloud.LifecycleActions;
 import io.lifeline.connector.cloud.SigV4;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.LogContext;
+import io.lifeline.platform.Threads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
@@ -34,6 +37,8 @@ import org.jboss.logging.Logger;
 public class LifecycleCompletions {
 
     private static final Logger LOG = Logger.getLogger(LifecycleCompletions.class);
+    /** Between calls while AWS is unreachable: 1 s doubling, at most 1024 s (the attempts run out long before). */
+    private static final Backoff RETRY = Backoff.exponentialMillis(1_000, 1_024_000);
 
     private final CloudConnectorConfig.Lifecycle config;
     private final ActionExecutor executor;
@@ -64,11 +69,7 @@ public class LifecycleCompletions {
         if (!config.complete()) {
             return;
         }
-        retries = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-aws-lifecycle");
-            t.setDaemon(true);
-            return t;
-        });
+        retries = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-aws-lifecycle"));
         executor.onFinished(this::finished);
     }
 
@@ -123,8 +124,9 @@ public class LifecycleCompletions {
             LOG.warnf("CompleteLifecycleAction for %s (node %s) refused: HTTP %d %s: %s", action.instanceId(), node,
                     r.status(), r.code(), r.message());
         } else if (n < Math.max(1, config.attempts()) && retries != null) {
-            long delay = 1000L << Math.min(10, n - 1);
-            retries.schedule(() -> attempt(node, action, n + 1), delay, TimeUnit.MILLISECONDS);
+            // Tried again in the drain's log context (its node and action), where the first attempt ran.
+            retries.schedule(LogContext.current().wrap(() -> attempt(node, action, n + 1)), RETRY.delayMillis(n),
+                    TimeUnit.MILLISECONDS);
         } else {
             count("unreachable");
             LOG.warnf("CompleteLifecycleAction for %s (node %s) not answered after %d attempts: %s", action.instanceId(),

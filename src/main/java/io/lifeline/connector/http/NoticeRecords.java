@@ -1,7 +1,5 @@
 package io.lifeline.connector.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.connector.Translation;
@@ -11,6 +9,7 @@ import io.lifeline.connector.cloud.AzureScheduledEventsTranslator;
 import io.lifeline.connector.cloud.GcpMetadataTranslator;
 import io.lifeline.connector.torchelastic.JobBinding;
 import io.lifeline.connector.torchelastic.TorchelasticTranslator;
+import io.lifeline.platform.Json;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,8 +47,7 @@ public class NoticeRecords {
     public static final String PROCS_PER_NODE = "lifeline.procs-per-node";
     static final String UNKNOWN_FORMAT = "unknown_format";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).build()).build());
+    private static final ObjectMapper MAPPER = Json.untrusted();
 
     private final AwsNoticeTranslator aws;
     private final AzureScheduledEventsTranslator azure;

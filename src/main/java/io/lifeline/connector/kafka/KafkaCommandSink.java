@@ -5,6 +5,7 @@ import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.connector.command.CommandCloudEvents;
 import io.lifeline.connector.command.CommandConfig;
+import io.lifeline.platform.Threads;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -50,11 +51,7 @@ public class KafkaCommandSink implements CommandChannel {
 
     private final KafkaConfig kafka;
     private final CommandConfig config;
-    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "lifeline-command-sender");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(Threads.daemon("lifeline-command-sender"));
     private KafkaProducer<byte[], byte[]> producer;
 
     public KafkaCommandSink(KafkaConfig kafka, CommandConfig config) {

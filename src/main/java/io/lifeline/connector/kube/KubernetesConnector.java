@@ -10,6 +10,7 @@ import io.lifeline.connector.http.ConnectorNodeResolver;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.connector.http.HostNodes;
 import io.lifeline.connector.scrape.DcgmScraper;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -91,9 +92,7 @@ public class KubernetesConnector {
             LOG.debug("Kubernetes connector off (lifeline.connectors.kubernetes.enabled=false)");
             return;
         }
-        Thread t = new Thread(() -> start(discover), "lifeline-kubernetes-start");
-        t.setDaemon(true);
-        t.start();
+        Threads.start("lifeline-kubernetes-start", () -> start(discover));
     }
 
     /** The state of every kind. */
@@ -210,11 +209,7 @@ public class KubernetesConnector {
 
     private void scheduleRecheck(KubernetesClient client, long resync) {
         long every = Math.max(1000, config.crdRecheck().toMillis());
-        recheck = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-kubernetes-crd-recheck");
-            t.setDaemon(true);
-            return t;
-        });
+        recheck = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-kubernetes-crd-recheck"));
         recheck.scheduleWithFixedDelay(() -> recheck(client, resync), every, every, TimeUnit.MILLISECONDS);
     }
 

@@ -1,7 +1,5 @@
 package io.lifeline.connector.nvsentinel;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.config.NvSentinelConfig;
@@ -13,6 +11,7 @@ import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorReceipt;
 import io.lifeline.connector.http.ItemError;
+import io.lifeline.platform.Json;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
 import io.smallrye.common.annotation.Blocking;
@@ -43,8 +42,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 public class NvSentinelResource {
 
     static final int MAX_ITEMS = 1000;
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).build()).build());
+    private static final ObjectMapper MAPPER = Json.untrusted();
 
     private final NvSentinelTranslator translator;
     private final ConnectorIngest ingest;

@@ -11,6 +11,8 @@ import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -29,6 +31,7 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -127,11 +130,7 @@ public class PrometheusGpuSource {
         }
         queries = new PrometheusQueries(config.url().orElseThrow().trim(), config.timeout(),
                 new PrometheusQueries.Access(headers(config), ssl(config), config.maxBodyBytes()));
-        ScheduledThreadPoolExecutor p = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-prometheus-gpu");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledThreadPoolExecutor p = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-prometheus-gpu"));
         pool = p;
         p.schedule(this::poll, 0, TimeUnit.MILLISECONDS);
         LOG.infof("GPU telemetry from Prometheus %s every %s", config.url().orElseThrow(), config.interval());
@@ -280,8 +279,13 @@ public class PrometheusGpuSource {
         if (failures == 0) {
             return untilNext;
         }
-        long backoff = interval << Math.min(20, failures);
-        return Math.min(Math.max(interval, config.maxBackoff().toMillis()), backoff);
+        return retryBackoff(interval, config.maxBackoff()).delayMillis(failures);
+    }
+
+    /** After failures: twice the interval, doubling up to {@code max-backoff} (never below the interval). */
+    static Backoff retryBackoff(long intervalMillis, Duration maxBackoff) {
+        return Backoff.fromSettings(Duration.ofMillis(2 * intervalMillis),
+                Duration.ofMillis(Math.max(intervalMillis, maxBackoff.toMillis())));
     }
 
     private void schedule(long delay) {

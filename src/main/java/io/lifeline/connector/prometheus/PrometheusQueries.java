@@ -3,6 +3,7 @@ package io.lifeline.connector.prometheus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.connector.scrape.LimitedBody;
+import io.lifeline.platform.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -24,7 +25,7 @@ import javax.net.ssl.SSLContext;
  */
 public final class PrometheusQueries {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final int MAX_BODY = 4 * 1024 * 1024;
 
     /**

@@ -11,6 +11,8 @@ import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorSink;
 import io.lifeline.domain.event.Event;
+import io.lifeline.platform.LogContext;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -41,7 +43,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
@@ -126,12 +127,7 @@ public class DcgmScraper {
         if (running) {
             return;
         }
-        AtomicInteger n = new AtomicInteger();
-        pool = new ScheduledThreadPoolExecutor(Math.max(1, config.threads()), r -> {
-            Thread t = new Thread(r, "lifeline-dcgm-scrape-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        pool = new ScheduledThreadPoolExecutor(Math.max(1, config.threads()), Threads.daemon("lifeline-dcgm-scrape"));
         pool.setRemoveOnCancelPolicy(true);
         http = HttpClient.newBuilder().connectTimeout(config.timeout()).executor(pool)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -247,6 +243,17 @@ public class DcgmScraper {
     }
 
     private void finish(TargetState s, Instant at, HttpResponse<byte[]> response, Throwable error) {
+        // One scrape's lines name its node; on the pool's threads, the whole context. The next scrape is scheduled
+        // outside it, so that a thread the pool starts for it inherits none.
+        try (LogContext about = LogContext.of(null, s.target.node(), null)) {
+            account(s, at, response, error);
+        } finally {
+            schedule(s, nextDelay());
+        }
+    }
+
+    /** Counts the scrape's outcome and says when its endpoint goes stale or answers again. */
+    private void account(TargetState s, Instant at, HttpResponse<byte[]> response, Throwable error) {
         try {
             String problem = error != null ? describe(error) : handle(s, at, response);
             if (problem == null) {
@@ -266,8 +273,6 @@ public class DcgmScraper {
         } catch (RuntimeException e) {
             LOG.errorf(e, "Scrape of %s (node %s) failed unexpectedly", s.target.url(), s.target.node());
             s.failure(at, abbreviate("internal error: " + e), Math.max(1, config.staleAfterFailures()));
-        } finally {
-            schedule(s, nextDelay());
         }
     }
 

@@ -1,7 +1,5 @@
 package io.lifeline.connector.torchelastic;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.connector.Translation;
@@ -9,6 +7,7 @@ import io.lifeline.connector.TranslatorStats;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
+import io.lifeline.platform.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -109,9 +108,7 @@ public final class TorchelasticTranslator {
     private static final Pattern JOINED = Pattern.compile(
             "(?:The node '([^']{1,512})' )?has joined round (\\d+) of .*as rank (\\d+) in a world of size (\\d+)");
 
-    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(16).maxStringLength(1 << 20).build())
-            .build());
+    private static final ObjectMapper MAPPER = Json.untrusted(1 << 20);
 
     private final JobResolver jobs;
     private final UnaryOperator<String> nodeForHostname;

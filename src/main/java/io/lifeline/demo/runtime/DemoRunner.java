@@ -5,6 +5,7 @@ import io.lifeline.demo.Scenario;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.RetryLaterException;
 import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ShutdownEvent;
@@ -204,17 +205,9 @@ public class DemoRunner {
     }
 
     private void startTicking(Scenario scenario, String source, DemoJournal.Stored stored) {
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lifeline-demo");
-            t.setDaemon(true);
-            return t;
-        });
+        executor = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-demo"));
         if (journaling) {
-            journalWriter = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "lifeline-demo-journal");
-                t.setDaemon(true);
-                return t;
-            });
+            journalWriter = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-demo-journal"));
             journalWriter.scheduleWithFixedDelay(this::writeJournal, JOURNAL_FLUSH_MS, JOURNAL_FLUSH_MS,
                     TimeUnit.MILLISECONDS);
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.demo.Scenario;
 import io.lifeline.domain.event.CapacityType;
+import io.lifeline.platform.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -40,9 +41,9 @@ public final class ScenarioParser {
     static final double DEFAULT_RESTORE_S = 30;
     static final String DEFAULT_URI_PREFIX = "s3://lifeline-demo-checkpoints";
 
-    private static final JsonNode EMPTY = new ObjectMapper().createObjectNode();
+    private static final JsonNode EMPTY = Json.mapper().createObjectNode();
 
-    private final ObjectMapper mapper = new ObjectMapper();
+    private final ObjectMapper mapper = Json.mapper();
 
     /** The built-in scenario. */
     public Scenario loadDefault() {

@@ -1,5 +1,7 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.platform.Backoff;
+import io.lifeline.platform.Threads;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.RetryLaterException;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +53,7 @@ public final class DurableConsumerLoop {
     private static final Logger LOG = Logger.getLogger(DurableConsumerLoop.class);
     private static final Duration REVOKE_WAIT = Duration.ofSeconds(10);
     private static final Duration STALL = Duration.ofSeconds(30);
-    private static final long MAX_RESTART_BACKOFF_MILLIS = 30_000;
+    private static final Duration MAX_RESTART_BACKOFF = Duration.ofSeconds(30);
     /** Failures in a row after which the clients themselves are suspected and made afresh. */
     private static final int MAX_FAILURES_IN_A_ROW = 5;
 
@@ -137,9 +139,7 @@ public final class DurableConsumerLoop {
             return;
         }
         running = true;
-        thread = new Thread(this::supervise, "lifeline-kafka-" + settings.name());
-        thread.setDaemon(true);
-        thread.start();
+        thread = Threads.start("lifeline-kafka-" + settings.name(), this::supervise);
     }
 
     public boolean running() {
@@ -174,24 +174,26 @@ public final class DurableConsumerLoop {
     }
 
     private void supervise() {
-        long backoff = settings.retryBackoff().toMillis();
+        Backoff restart = Backoff.fromSettings(settings.retryBackoff(), MAX_RESTART_BACKOFF);
+        int failures = 0;
         while (running) {
             try {
                 runOnce();
-                backoff = settings.retryBackoff().toMillis();
+                failures = 0;
             } catch (Throwable t) {
                 clientsOpen = false;
                 if (!running) {
                     return;
                 }
                 restarts++;
+                long backoff = restart.delayMillis(++failures);
                 LOG.errorf(t, "%s: the Kafka consumer failed; starting it afresh in %d ms", settings.name(), backoff);
                 inFlight.clear();
                 sleep(backoff);
-                backoff = Math.min(backoff * 2, MAX_RESTART_BACKOFF_MILLIS);
             }
         }
     }
+
 
     private void runOnce() {
         consumer = consumers.get();

@@ -7,6 +7,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.ingest.NotAppliedLog;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.OffsetStore;
@@ -26,6 +27,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
 
@@ -70,13 +72,9 @@ public class KafkaIngest {
                 .description("Times the Kafka ingest consumer was made afresh after failures").register(registry);
         int threads = Math.max(1, config.decodeThreads().orElse(Runtime.getRuntime().availableProcessors()));
         this.decoders = new ExecutorService[threads];
+        ThreadFactory decoderThreads = Threads.daemon("lifeline-kafka-decode");
         for (int i = 0; i < threads; i++) {
-            String name = "lifeline-kafka-decode-" + i;
-            decoders[i] = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
+            decoders[i] = Executors.newSingleThreadExecutor(decoderThreads);
         }
     }
 

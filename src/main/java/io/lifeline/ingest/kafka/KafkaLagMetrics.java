@@ -1,6 +1,7 @@
 package io.lifeline.ingest.kafka;
 
 import io.lifeline.config.KafkaConfig;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.store.ConsumedOffsets;
 import io.lifeline.store.OffsetStore;
@@ -65,11 +66,7 @@ public class KafkaLagMetrics {
             p.put("default.api.timeout.ms", "5000");
             p.put("request.timeout.ms", "5000");
             admin = Admin.create(p);
-            timer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "lifeline-kafka-lag");
-                t.setDaemon(true);
-                return t;
-            });
+            timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-kafka-lag"));
             timer.scheduleWithFixedDelay(this::refresh, 0, REFRESH_SECONDS, TimeUnit.SECONDS);
         });
     }

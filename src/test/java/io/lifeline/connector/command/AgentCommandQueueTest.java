@@ -8,6 +8,7 @@ import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.platform.Json;
 import io.lifeline.security.AgentClaims;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
@@ -130,7 +131,7 @@ class AgentCommandQueueTest {
 
     private AgentCommandQueue replica(DataSource ds) {
         AgentCommandQueue q = new AgentCommandQueue(ds, new AgentClaims(ds, (t, w, a, k, d) -> { }, clock), 3,
-                Duration.ofSeconds(30), Duration.ofHours(1), 2, clock);
+                Duration.ofSeconds(30), Duration.ofHours(1), 2, clock, Json.mapper());
         replicas.add(q);
         return q;
     }

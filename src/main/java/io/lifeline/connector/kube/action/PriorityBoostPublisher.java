@@ -10,6 +10,8 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.checkpoint.PriorityBoostPolicy;
 import io.lifeline.domain.job.checkpoint.PriorityBoostPolicy.Decision;
+import io.lifeline.platform.LogContext;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
@@ -112,11 +114,7 @@ public class PriorityBoostPublisher {
             return;
         }
         long every = Math.max(1000, config.interval().toMillis());
-        timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-priority-boost");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-priority-boost"));
         timer.scheduleWithFixedDelay(this::passSafely, every, every, TimeUnit.MILLISECONDS);
         runtime.addApplyListener(this::onApplied);
         LOG.infof("Kueue Workload priority boost: %d while the work at risk is at or above the threshold, every %s",
@@ -167,32 +165,43 @@ public class PriorityBoostPublisher {
         int count = 0;
         for (Map.Entry<String, List<GenericKubernetesResource>> e : byJob.entrySet()) {
             Decision d = policy().decide(freshness.get(e.getKey()));
-            for (GenericKubernetesResource wl : e.getValue()) {
-                Integer before = WorkloadBoosts.ours(wl);
-                Map<String, String> patch = WorkloadBoosts.patch(wl, d);
-                Integer now = before;
-                if (patch != null) {
-                    if (workloads.annotate(wl, patch)) {
-                        now = d.boost();
-                        Change c = new Change(e.getKey(), wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getName(),
-                                before, now, d.reason());
-                        done.add(c);
-                        changes.get(now != null ? "set" : "removed").increment();
-                        audit(c);
-                    } else {
-                        changes.get("failed").increment();
-                    }
-                }
-                if (now != null) {
-                    boosted.add(e.getKey());
-                    count++;
-                }
+            // What writing its Workloads logs (a refused patch, an audit not written) names the job.
+            try (LogContext about = LogContext.job(e.getKey())) {
+                count += publish(e.getKey(), e.getValue(), d, done, boosted);
             }
         }
         boostedJobs.retainAll(boosted);
         boostedJobs.addAll(boosted);
         boostedWorkloads = count;
         return done;
+    }
+
+    /** Writes one job's boost on its Workloads where it differs; how many of them are boosted now. */
+    private int publish(String job, List<GenericKubernetesResource> jobWorkloads, Decision d, List<Change> done,
+                        Set<String> boosted) {
+        int count = 0;
+        for (GenericKubernetesResource wl : jobWorkloads) {
+            Integer before = WorkloadBoosts.ours(wl);
+            Map<String, String> patch = WorkloadBoosts.patch(wl, d);
+            Integer now = before;
+            if (patch != null) {
+                if (workloads.annotate(wl, patch)) {
+                    now = d.boost();
+                    Change c = new Change(job, wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getName(),
+                            before, now, d.reason());
+                    done.add(c);
+                    changes.get(now != null ? "set" : "removed").increment();
+                    audit(c);
+                } else {
+                    changes.get("failed").increment();
+                }
+            }
+            if (now != null) {
+                boosted.add(job);
+                count++;
+            }
+        }
+        return count;
     }
 
     private PriorityBoostPolicy policy() {

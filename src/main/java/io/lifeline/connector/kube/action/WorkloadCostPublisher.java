@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lifeline.config.KubeConfig;
 import io.lifeline.connector.kube.action.WorkloadOperator.JobCost;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.ModelRuntime;
 import jakarta.annotation.PreDestroy;
@@ -52,11 +53,7 @@ public class WorkloadCostPublisher {
             return;
         }
         long every = Math.max(1000, config.interval().toMillis());
-        timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "lifeline-workload-cost");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-workload-cost"));
         timer.scheduleWithFixedDelay(this::passSafely, every, every, TimeUnit.MILLISECONDS);
         LOG.infof("Kueue Workload cost annotations: every %s", config.interval());
     }

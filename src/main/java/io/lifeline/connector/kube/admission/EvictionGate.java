@@ -8,6 +8,7 @@ import io.lifeline.action.TargetBusyException;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.platform.LogContext;
 import io.lifeline.security.Caller;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -155,12 +156,16 @@ public final class EvictionGate {
         if (job == null || view.isEmpty()) {
             return count(new Verdict(Decision.UNTRACKED, job, "allowed: not a pod of a job Lifeline tracks", null));
         }
-        Verdict v = decide(job, view.get(), clock.instant());
-        count(v);
-        if (v.changed()) {
-            record(v, ref);
+        // What follows is about the job: a hold, its checkpoint-now, the audit (on the webhook's threads: the whole
+        // context is the job's).
+        try (LogContext about = LogContext.of(job, null, null)) {
+            Verdict v = decide(job, view.get(), clock.instant());
+            count(v);
+            if (v.changed()) {
+                record(v, ref);
+            }
+            return v;
         }
-        return v;
     }
 
     private Verdict decide(String job, FreshnessView f, Instant now) {
