@@ -43,6 +43,9 @@ final class ActionProcedures {
 
     /** How an earlier version wrote the baseline into a step's detail; still read for actions it left running. */
     private static final String BASELINE = "baselineStep=";
+    /** How an earlier version wrote what a restore's check found into its detail; still read for restores it left running. */
+    private static final String RESTORE_COUNT = "restoreCount=";
+    private static final String URI = " uri=";
 
     private final ClusterActions cluster;
     private final TrainerCommandSink commands;
@@ -239,11 +242,14 @@ final class ActionProcedures {
             if (cp.get().status() != CheckpointStatus.COMPLETED && cp.get().status() != CheckpointStatus.VERIFIED) {
                 return StepOutcome.failed("checkpoint " + id + " is " + cp.get().status());
             }
-            return StepOutcome.done("restoreCount=" + cp.get().restoreCount() + " uri="
-                    + (cp.get().uri() == null ? "" : cp.get().uri()));
+            String uri = cp.get().uri() == null ? "" : cp.get().uri();
+            return StepOutcome.done("checkpoint " + id + " is " + cp.get().status().name().toLowerCase(java.util.Locale.ROOT)
+                    + (uri.isEmpty() ? "" : " at " + uri) + "; restored " + cp.get().restoreCount() + " time(s) so far",
+                    new StepResult.CheckpointChecked(id, cp.get().restoreCount(), uri));
         });
-        int before = Integer.parseInt(check.detail().substring("restoreCount=".length(), check.detail().indexOf(' ')));
-        String uri = check.detail().substring(check.detail().indexOf("uri=") + 4);
+        StepResult.CheckpointChecked checked = checked(check, id);
+        int before = checked.restoreCount();
+        String uri = checked.uri();
         s.step("command restore", () -> {
             String commandId = a.id() + ":restore";
             CommandDelivery.Delivery d = delivery.deliver(s, "command restore", () -> new TrainerCommand(commandId, job,
@@ -497,6 +503,23 @@ final class ActionProcedures {
         }
         int end = d.indexOf(' ', at);
         return Long.parseLong(d.substring(at + BASELINE.length(), end < 0 ? d.length() : end));
+    }
+
+    /**
+     * What a restore's check step found (typed; parsed from the detail {@code restoreCount=N uri=U} of a step of an
+     * earlier version, so that a restore it left running goes on after the upgrade).
+     */
+    static StepResult.CheckpointChecked checked(StepOutcome check, String checkpointId) {
+        if (check.result() instanceof StepResult.CheckpointChecked c) {
+            return c;
+        }
+        String d = check.detail() == null ? "" : check.detail();
+        int uriAt = d.indexOf(URI);
+        if (!d.startsWith(RESTORE_COUNT) || uriAt < 0) {
+            throw new IllegalStateException("step 'check checkpoint' recorded nothing readable: " + d);
+        }
+        int count = Integer.parseInt(d.substring(RESTORE_COUNT.length(), uriAt).trim());
+        return new StepResult.CheckpointChecked(checkpointId, count, d.substring(uriAt + URI.length()));
     }
 
     static long newestGoodStep(CheckpointHistory h) {

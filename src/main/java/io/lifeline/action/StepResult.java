@@ -18,7 +18,8 @@ import java.util.List;
 @JsonSubTypes({@JsonSubTypes.Type(value = StepResult.CheckpointRequested.class, name = "checkpoint-requested"),
     @JsonSubTypes.Type(value = StepResult.CommandSent.class, name = "command-sent"),
     @JsonSubTypes.Type(value = StepResult.CommandPending.class, name = "command-pending"),
-    @JsonSubTypes.Type(value = StepResult.Rescaled.class, name = "rescaled")})
+    @JsonSubTypes.Type(value = StepResult.Rescaled.class, name = "rescaled"),
+    @JsonSubTypes.Type(value = StepResult.CheckpointChecked.class, name = "checkpoint-checked")})
 public sealed interface StepResult {
 
     /**
@@ -80,6 +81,16 @@ public sealed interface StepResult {
      */
     record Rescaled(String pool, int fromNodes, int toNodes, int gpusPerNode, double reworkGpuHours,
                     boolean checkpointed, String checkpointId) implements StepResult {
+    }
+
+    /**
+     * The checkpoint a restore starts from was found good: what the restore's later steps send and wait for.
+     *
+     * @param checkpointId the checkpoint
+     * @param restoreCount how many times runs had restored from it when checked: one more answers the restore
+     * @param uri          where it is stored, sent to the trainers and annotated on the job; empty when unknown
+     */
+    record CheckpointChecked(String checkpointId, int restoreCount, String uri) implements StepResult {
     }
 
     /** JSON for the store. */

@@ -705,6 +705,47 @@ class ActionExecutorWaitsTest {
         assertThat(store.writes(a, "request checkpoint " + job, StepState.DONE)).as("no step ran twice").isEqualTo(1);
     }
 
+    @Test
+    void aRestoreCarriesWhatItsCheckFoundTypedToTheCommandAndTheWait() throws Exception {
+        String job = job("restore");
+        String ckpt = checkpoint(job, 200);
+        String a = submit(ActionKind.RESTORE, job, Map.of("checkpointId", ckpt));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":restore"));
+        assertThat(step(a, "check checkpoint").orElseThrow().result())
+                .isEqualTo(new StepResult.CheckpointChecked(ckpt, 0, "s3://ckpt/" + ckpt));
+        assertThat(command(a + ":restore").params()).containsEntry("checkpointId", ckpt)
+                .containsEntry("uri", "s3://ckpt/" + ckpt);
+        apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-2"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+        assertThat(store.find(a).orElseThrow().outcome()).isEqualTo(job + " restored from " + ckpt);
+    }
+
+    @Test
+    void aRestoreLeftRunningByAnEarlierVersionGoesOnFromTheTextItsCheckRecorded() throws Exception {
+        String job = job("upgrade");
+        String ckpt = checkpoint(job, 200);
+        Instant now = CLOCK.instant();
+        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), ActionKind.RESTORE, job,
+                Map.of("checkpointId", ckpt), "test", "token:test", null, now, now.plus(Duration.ofSeconds(120)), null,
+                ActionState.PENDING, "pending"));
+        String a = in.action().id();
+        long term = leadership.term();
+        assertThat(store.start(a, "token:test", now, term)).isTrue();
+        // The check as the earlier version stored it: in its detail, with no typed result.
+        store.saveStep(a, job, new ActionStepView(0, "check checkpoint", StepState.DONE, now, now,
+                "restoreCount=0 uri=s3://ckpt/old-place"), "token:test", term);
+
+        executor.schedule(a);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":restore"));
+        assertThat(command(a + ":restore").params()).as("the uri read back from the stored text")
+                .containsEntry("uri", "s3://ckpt/old-place");
+        apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-2"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
+        assertThat(store.writes(a, "check checkpoint", StepState.RUNNING)).as("the check did not run again").isZero();
+    }
+
     private static void sql(String statement) throws SQLException {
         try (java.sql.Connection c = db.getConnection(); java.sql.Statement st = c.createStatement()) {
             st.execute(statement);
@@ -722,11 +763,13 @@ class ActionExecutorWaitsTest {
         return job;
     }
 
-    private void checkpoint(String job, long step) throws Exception {
+    /** A completed checkpoint of the job at {@code step}, stored at {@code s3://ckpt/<id>}; its id. */
+    private String checkpoint(String job, long step) throws Exception {
         String id = unique("ck");
         apply(job, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
         apply(job, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step, 1_000_000L,
                 5.0, 5.0, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
+        return id;
     }
 
     private void apply(String subject, EventType type, EventData data) throws Exception {
@@ -740,13 +783,26 @@ class ActionExecutorWaitsTest {
         return submit(kind, target, Duration.ofSeconds(120), null);
     }
 
+    private String submit(ActionKind kind, String target, Map<String, String> params) throws SQLException {
+        return submit(kind, target, Duration.ofSeconds(120), null, params);
+    }
+
     private String submit(ActionKind kind, String target, Duration deadline, Impact impact) throws SQLException {
+        return submit(kind, target, deadline, impact, Map.of());
+    }
+
+    private String submit(ActionKind kind, String target, Duration deadline, Impact impact, Map<String, String> params)
+            throws SQLException {
         Instant now = CLOCK.instant();
-        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), kind, target, Map.of(), "test",
+        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), kind, target, params, "test",
                 "token:test", null, now, now.plus(deadline), impact, ActionState.PENDING, "pending"));
         assertThat(in.kind()).isEqualTo(ActionStore.Inserted.Kind.CREATED);
         executor.schedule(in.action());
         return in.action().id();
+    }
+
+    private TrainerCommand command(String commandId) {
+        return commands.stream().filter(c -> c.id().equals(commandId)).findFirst().orElseThrow();
     }
 
     private boolean sent(String commandId) {

@@ -28,4 +28,23 @@ class StepResultTest {
         assertThat(ActionProcedures.baseline(legacy)).isEqualTo(42);
         assertThat(ActionProcedures.baseline(StepOutcome.done("nothing recorded"))).isEqualTo(Long.MIN_VALUE);
     }
+
+    @Test
+    void theCheckpointARestoreChecksRoundTripsThroughItsJson() {
+        StepResult r = new StepResult.CheckpointChecked("ml-a-ckpt-7", 2, "s3://ckpt/ml-a/7");
+        String json = StepResult.toJson(r);
+        assertThat(json).contains("\"kind\":\"checkpoint-checked\"").contains("\"restoreCount\":2");
+        assertThat(StepResult.fromJson(json)).isEqualTo(r);
+        StepOutcome typed = StepOutcome.done("checkpoint ml-a-ckpt-7 is verified", StepResult.fromJson(json));
+        assertThat(ActionProcedures.checked(typed, "ml-a-ckpt-7")).isEqualTo(r);
+    }
+
+    @Test
+    void aRestoreCheckOfAnEarlierVersionIsReadFromItsDetail() {
+        StepOutcome legacy = new StepOutcome(StepState.DONE, "restoreCount=3 uri=s3://ckpt/ml-a/7");
+        assertThat(ActionProcedures.checked(legacy, "ml-a-ckpt-7"))
+                .isEqualTo(new StepResult.CheckpointChecked("ml-a-ckpt-7", 3, "s3://ckpt/ml-a/7"));
+        StepOutcome noUri = new StepOutcome(StepState.DONE, "restoreCount=0 uri=");
+        assertThat(ActionProcedures.checked(noUri, "c1")).isEqualTo(new StepResult.CheckpointChecked("c1", 0, ""));
+    }
 }
