@@ -4,7 +4,7 @@
 Starts the packaged Lifeline (as bench/notice_to_agent.py does), then N times: one real torchrun elastic agent runs
 examples/elastic_train.py through the trainer agent's wrapper (no periodic checkpoints), trains a few steps, and
 gets SIGTERM as a scheduler's preemption sends it; the drill succeeds when the script logged an emergency save
-(reason=signal) and Lifeline's /api/v1/jobs/<job>/checkpoints shows that checkpoint VERIFIED. Also times SIGTERM to
+(reason=signal) and Lifeline's /api/v1/jobs/<job>/checkpoints shows that checkpoint verified. Also times SIGTERM to
 the agent's exit. Prints one JSON object.
 
     python3 bench/sigterm_drills.py [--drills 20] [--python .venv/bin/python]
@@ -86,11 +86,12 @@ def drill(app, python, index, workdir, steps_before):
         hist = app.get("/api/v1/jobs/%s/checkpoints" % job) or {}
         for c in hist.get("checkpoints", []):
             if c.get("id") == cid:
-                status = c.get("status")
-        if status == "VERIFIED":
+                # "verified"; a server of an earlier release answers "VERIFIED"
+                status = (c.get("status") or "").lower() or None
+        if status == "verified":
             break
         time.sleep(0.5)
-    return {"ok": status == "VERIFIED", "why": None if status == "VERIFIED" else "Lifeline shows %s" % status,
+    return {"ok": status == "verified", "why": None if status == "verified" else "Lifeline shows %s" % status,
             "checkpoint": cid, "exit_s": round(exit_s, 2)}
 
 

@@ -235,7 +235,7 @@ final class DescribeCommand extends Base {
                     + (n.path("noticeActive").asBoolean() ? out.term().red(" (active)")
                     : notice.path("expired").asBoolean() ? " (expired)" : " (past)"));
             // A terminated node's GPUs are gone: its last verdict is no health, and they have none.
-            boolean gone = "TERMINATED".equals(Json.text(n, "state"));
+            boolean gone = "terminated".equalsIgnoreCase(Formats.wire(Json.text(n, "state")));
             f.field("Health", gone ? "- (terminated: its GPUs are gone)" : out.state(Formats.wire(Json.text(n, "health"))));
             JsonNode lemon = n.get("lemon");
             f.field("Interruptions (7 d)", Formats.num(lemon, "interruptions")

@@ -124,7 +124,8 @@ final class JobCommands {
             for (int j = i + 1; j < entries.size(); j++) {
                 JsonNode o = entries.get(j);
                 Instant ot = Times.parse(Json.text(o, "time"));
-                if (!"EVENT".equals(Json.text(e, "kind")) || !String.valueOf(Json.text(e, "type")).equals(Json.text(o, "type"))
+                if (!"event".equals(Formats.wire(Json.text(e, "kind")))
+                        || !String.valueOf(Json.text(e, "type")).equals(Json.text(o, "type"))
                         || !String.valueOf(Json.text(e, "incidentId")).equals(String.valueOf(Json.text(o, "incidentId")))
                         || t == null || ot == null || Math.abs(ot.toEpochMilli() - t.toEpochMilli()) > 1000) {
                     break;
@@ -147,18 +148,19 @@ final class JobCommands {
         }
 
         private static String marker(JsonNode e) {
-            String kind = String.valueOf(Json.text(e, "kind"));
+            // A server of an earlier release answers INCIDENT_OPENED, this one incident-opened.
+            String kind = Formats.wire(Json.text(e, "kind"));
             String type = String.valueOf(Json.text(e, "type"));
-            if (kind.equals("INCIDENT_OPENED")) {
+            if (kind.equals("incident-opened")) {
                 return "[!] ";
             }
-            if (kind.equals("INCIDENT_CLOSED")) {
+            if (kind.equals("incident-closed")) {
                 return "[ok] ";
             }
             if (type.startsWith("trainer.checkpoint.")) {
                 return "[ckpt] ";
             }
-            if (kind.equals("TRANSITION")) {
+            if (kind.equals("transition")) {
                 return "[state] ";
             }
             return "";

@@ -46,10 +46,10 @@ final class EvictionStopMetrics {
 
     private Timer timer(StopRequest request, IncidentCause cause) {
         String c = cause.name().toLowerCase(Locale.ROOT);
-        return timers.computeIfAbsent(request.wire() + '\u0000' + c, k -> Timer.builder("lifeline_eviction_stop")
+        return timers.computeIfAbsent(request.metricLabel() + '\u0000' + c, k -> Timer.builder("lifeline_eviction_stop")
                 .description("Time from the request to stop a job's workers (pod eviction, Kueue preemption, eviction "
                         + "or requeue) to the first sign they stopped, per incident")
-                .tag("request", request.wire()).tag("cause", c).serviceLevelObjectives(BUCKETS)
+                .tag("request", request.metricLabel()).tag("cause", c).serviceLevelObjectives(BUCKETS)
                 .minimumExpectedValue(BUCKETS[0]).maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
                 .register(registry));
     }

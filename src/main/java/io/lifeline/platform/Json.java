@@ -13,7 +13,9 @@ import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
  * The one JSON mapper configuration. A CDI bean injects Quarkus' {@code ObjectMapper}, to which the application's
  * customizer applies {@link #configure} (so the two agree, and they agree with Quarkus' defaults: Java time, JDK 8
  * and parameter-name modules, unknown properties ignored, dates as ISO strings); code outside CDI uses {@link
- * #mapper()}. The variants below change only how much a parser accepts, never what is written.
+ * #mapper()}. The variants below change only how much a parser accepts, never what is written. Quarkus' mapper also
+ * writes the domain's wire enums by their wire names ({@code web.WireNames}, which this floor below the domain cannot
+ * know); a mapper made here that writes or reads answers registers that module too.
  */
 public final class Json {
 

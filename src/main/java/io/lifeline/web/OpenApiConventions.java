@@ -1,6 +1,7 @@
 package io.lifeline.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.domain.support.WireEnum;
 import io.lifeline.platform.Json;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +39,8 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
  *   answer it declares without content gets that content, and an operation without any gets {@code 4XX} and
  *   {@code 5XX} (every route can refuse a caller and can meet an unreachable store);</li>
  *   <li>a request example, for the main requests, from {@code openapi/examples/<operationId>.json};</li>
+ *   <li>enumerations as the wire names the answers carry ({@code running}, see {@link WireNames}), not the Java
+ *   constants the scanner lists ({@code RUNNING});</li>
  *   <li>a server, a licence and a contact when configuration gave none
  *   ({@code quarkus.smallrye-openapi.servers}, {@code quarkus.smallrye-openapi.info-license-name}, ...).</li>
  * </ul>
@@ -48,6 +52,24 @@ public class OpenApiConventions implements OASFilter {
     private static final String PROBLEM_REF = "#/components/schemas/" + PROBLEM_SCHEMA;
     private static final String EXAMPLES = "openapi/examples/";
     private static final ObjectMapper JSON = Json.mapper();
+
+    /** A Java constant as the scanner lists it: upper case, digits and {@code _}. */
+    private static final java.util.regex.Pattern CONSTANT = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
+
+    @Override
+    public Schema filterSchema(Schema schema) {
+        List<Object> values = schema.getEnumeration();
+        if (values != null && !values.isEmpty()
+                && values.stream().allMatch(v -> v instanceof String s && CONSTANT.matcher(s).matches())) {
+            schema.setEnumeration(wireNames(values));
+        }
+        return schema;
+    }
+
+    /** Enumerated Java constants as the answers write them ({@code NOTICE_RECEIVED} → {@code notice-received}). */
+    static List<Object> wireNames(List<Object> constants) {
+        return constants.stream().map(v -> (Object) WireEnum.fromConstant((String) v)).toList();
+    }
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {

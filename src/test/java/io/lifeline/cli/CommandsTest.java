@@ -251,4 +251,24 @@ class CommandsTest {
         assertThat(none.out()).containsPattern("Newest good: +none yet")
                 .containsPattern("Age: +no checkpoint; 9s of training unprotected");
     }
+
+    @Test
+    void aTimelineIsMarkedAlikeFromAServerOfThisReleaseAndOfTheOneBefore() {
+        // This release answers kinds by their wire names, the one before by their Java constants.
+        String[][] spellings = {{"incident-opened", "incident-closed", "transition"},
+            {"INCIDENT_OPENED", "INCIDENT_CLOSED", "TRANSITION"}};
+        for (String[] kinds : spellings) {
+            server.on("GET /api/v1/jobs/ml/llm/timeline", Reply.json("{\"job\":\"ml/llm\",\"entries\":["
+                    + "{\"seq\":1,\"time\":\"2026-03-01T10:00:00Z\",\"kind\":\"" + kinds[0] + "\",\"type\":\"x\","
+                    + "\"summary\":\"opened\",\"incidentId\":\"ml/llm#1\"},"
+                    + "{\"seq\":2,\"time\":\"2026-03-01T10:01:00Z\",\"kind\":\"" + kinds[1] + "\",\"type\":\"y\","
+                    + "\"summary\":\"closed\",\"incidentId\":\"ml/llm#1\"},"
+                    + "{\"seq\":3,\"time\":\"2026-03-01T10:02:00Z\",\"kind\":\"" + kinds[2] + "\",\"type\":\"z\","
+                    + "\"summary\":\"moved\",\"incidentId\":null}],\"incidents\":[]}"));
+            server.on("GET /api/v1/jobs/ml/llm/membership", Reply.json("{\"worldSizeSeries\":[]}"));
+            CliRun.Result r = run("timeline", "ml/llm");
+            assertThat(r.code()).as(r.toString()).isZero();
+            assertThat(r.out()).as(kinds[0]).contains("[!] opened", "[ok] closed", "[state] moved");
+        }
+    }
 }

@@ -364,7 +364,7 @@ class DocumentedCommandsIT {
         assertThat(steps).allSatisfy(s -> assertThat(s.get("state").asText()).isEqualTo("done"));
         Instant asked = Instant.parse(done.get("createdAt").asText());
         JsonNode fresh = list(json.readTree(app.get("/api/v1/jobs/" + JOB + "/checkpoints").body()).get("checkpoints"))
-                .stream().filter(k -> List.of("COMPLETED", "VERIFIED").contains(k.get("status").asText())
+                .stream().filter(k -> List.of("completed", "verified").contains(k.get("status").asText())
                         && Instant.parse(k.get("startedAt").asText()).isAfter(asked))
                 .findFirst().orElseThrow(() -> new AssertionError("no checkpoint of " + JOB + " after " + asked));
         checkpointNowAction = id;

@@ -281,7 +281,7 @@ class LifelinectlIT {
         assertThat(preempt.out()).contains("suspend", "preempted", "succeeded");
         String suspended = victim;
         Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
-                assertThat(okJson("get", "jobs", suspended, "-o", "json").get("state").asText()).isEqualTo("SUSPENDED"));
+                assertThat(okJson("get", "jobs", suspended, "-o", "json").get("state").asText()).isEqualTo("suspended"));
         Lifelinectl.Run resume = cli.run("", Duration.ofMinutes(3), "resume", victim, "--yes", "--wait");
         assertThat(resume.code()).as(resume.toString()).isZero();
         assertThat(resume.out()).contains("succeeded");

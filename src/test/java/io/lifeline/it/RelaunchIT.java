@@ -90,7 +90,7 @@ class RelaunchIT {
                 .map(r -> r.path("round").asInt()).toList()).as("each launch's round 0").containsExactly(0, 0);
         JsonNode detail = await("the job training again past the restored step", () -> {
             JsonNode d = getJson("/api/v1/jobs/" + JOB);
-            return "RUNNING".equals(d.path("summary").path("state").asText())
+            return "running".equals(d.path("summary").path("state").asText())
                     && d.path("summary").path("lastStep").asLong() > resumed.step() ? d : null;
         });
         assertThat(detail.path("summary").path("worldSize").asInt()).isEqualTo(1);

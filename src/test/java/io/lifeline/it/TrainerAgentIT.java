@@ -112,7 +112,7 @@ class TrainerAgentIT {
             return d != null && d.path("summary").path("worldSize").asInt() == 2
                     && d.path("summary").path("lastStep").asLong() > 0 ? d : null;
         });
-        assertThat(detail.path("summary").path("state").asText()).isEqualTo("RUNNING");
+        assertThat(detail.path("summary").path("state").asText()).isEqualTo("running");
         JsonNode membership = getJson("/api/v1/jobs/" + job + "/membership");
         assertThat(membership.path("rounds").size()).isGreaterThanOrEqualTo(1);
         List<String> placed = StreamSupport.stream(membership.path("current").path("participants").spliterator(), false)
@@ -144,7 +144,7 @@ class TrainerAgentIT {
         assertThat(saved.path("id").asText()).isEqualTo(onDisk.get("checkpoint"));
         Path file = Path.of(java.net.URI.create(saved.path("uri").asText()));
         assertThat(file).exists();
-        await("the checkpoint verified", Duration.ofSeconds(30), () -> "VERIFIED".equals(checkpoint(job,
+        await("the checkpoint verified", Duration.ofSeconds(30), () -> "verified".equals(checkpoint(job,
                 saved.path("id").asText()).path("status").asText()) ? true : null);
         JsonNode freshness = getJson("/api/v1/jobs/" + job + "/freshness");
         assertThat(freshness.path("ageMillis").asLong()).as(freshness.toString()).isLessThan(30_000);
@@ -252,7 +252,7 @@ class TrainerAgentIT {
         assertThat(preempted.awaitExit(Duration.ofSeconds(60))).as(preempted.tail()).isNotNull();
         JsonNode reported = await("the emergency save verified", Duration.ofSeconds(60), () -> {
             JsonNode c = checkpoint(job, emergency.get("checkpoint"));
-            return "VERIFIED".equals(c.path("status").asText()) ? c : null;
+            return "verified".equals(c.path("status").asText()) ? c : null;
         });
         assertThat(reported.path("step").asLong()).isEqualTo(emergency.step());
         JsonNode incident = await("the incident", Duration.ofSeconds(120), () -> closedIncident(job));
@@ -282,7 +282,7 @@ class TrainerAgentIT {
         assertThat(preempted.awaitExit(Duration.ofSeconds(60))).as(preempted.tail()).isNotNull();
         JsonNode failed = await("the emergency save reported failed", Duration.ofSeconds(60), () -> {
             for (JsonNode c : getJson("/api/v1/jobs/" + job + "/checkpoints").path("checkpoints")) {
-                if ("FAILED".equals(c.path("status").asText())) {
+                if ("failed".equals(c.path("status").asText())) {
                     return c;
                 }
             }

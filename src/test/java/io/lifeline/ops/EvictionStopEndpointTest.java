@@ -75,11 +75,11 @@ class EvictionStopEndpointTest {
                         j -> j.getList("findAll { it.evictionStopMillis != null }").size() == 1);
         Map<String, Object> measured = incidents.getMap("find { it.evictionStopMillis != null }");
         assertThat(measured.get("evictionStopMillis")).isEqualTo(12_500);
-        assertThat(measured.get("stopRequest")).isEqualTo("POD_EVICTION");
+        assertThat(measured.get("stopRequest")).isEqualTo("pod-eviction");
         assertThat(Instant.parse((String) measured.get("stopRequestedAt"))).isEqualTo(evictedAt);
         assertThat(Instant.parse((String) measured.get("workersStoppedAt"))).isEqualTo(evictedAt.plusMillis(12_500));
         assertThat(measured.get("workersStoppedBy")).isEqualTo("trainer.worker_failed");
-        assertThat(measured.get("cause")).isEqualTo("SPOT_RECLAIM");
+        assertThat(measured.get("cause")).isEqualTo("spot-reclaim");
 
         double countBefore = sample(before, "lifeline_eviction_stop_seconds_count", null);
         String after = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))

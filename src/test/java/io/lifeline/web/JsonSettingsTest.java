@@ -39,4 +39,11 @@ class JsonSettingsTest {
         }
         assertThat(quarkus.getRegisteredModuleIds()).containsAll(Json.mapper().getRegisteredModuleIds());
     }
+
+    @Test
+    void answersWriteEnumsByTheirWireNamesAndReadBothSpellings() throws Exception {
+        assertThat(quarkus.writeValueAsString(io.lifeline.domain.job.JobState.RUNNING)).isEqualTo("\"running\"");
+        assertThat(quarkus.readValue("\"RUNNING\"", io.lifeline.domain.job.JobState.class))
+                .isEqualTo(io.lifeline.domain.job.JobState.RUNNING);
+    }
 }

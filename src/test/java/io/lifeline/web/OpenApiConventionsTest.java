@@ -2,6 +2,7 @@ package io.lifeline.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
@@ -42,5 +43,17 @@ class OpenApiConventionsTest {
         assertThat(doc.getComponents().getSchemas()).containsKey(OpenApiConventions.PROBLEM_SCHEMA);
         assertThat(doc.getServers()).isNotEmpty();
         assertThat(doc.getInfo().getLicense()).isNotNull();
+    }
+
+    @Test
+    void enumerationsListTheWireNamesAnswersCarry() {
+        org.eclipse.microprofile.openapi.models.media.Schema state = OASFactory.createSchema()
+                .enumeration(List.of("PENDING", "NOTICE_RECEIVED", "RANK_0"));
+        new OpenApiConventions().filterSchema(state);
+        assertThat(state.getEnumeration()).containsExactly("pending", "notice-received", "rank-0");
+        org.eclipse.microprofile.openapi.models.media.Schema wire = OASFactory.createSchema()
+                .enumeration(List.of("checkpoint-now", "drain"));
+        new OpenApiConventions().filterSchema(wire);
+        assertThat(wire.getEnumeration()).as("already wire names").containsExactly("checkpoint-now", "drain");
     }
 }

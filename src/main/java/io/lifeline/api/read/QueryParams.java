@@ -2,6 +2,7 @@ package io.lifeline.api.read;
 
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.codec.Rfc3339;
+import io.lifeline.domain.support.WireEnum;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -12,19 +13,17 @@ public final class QueryParams {
     private QueryParams() {
     }
 
+    /**
+     * The value a parameter names, by its wire name or its Java constant (what answers of earlier releases carried),
+     * in any case, {@code -} and {@code _} alike; null when absent.
+     */
     public static <E extends Enum<E>> E enumValue(String name, String value, Class<E> type) {
         if (value == null || value.isBlank()) {
             return null;
         }
-        String normal = value.trim().toUpperCase().replace('-', '_');
-        for (E e : type.getEnumConstants()) {
-            if (e.name().equals(normal)) {
-                return e;
-            }
-        }
-        throw new InvalidEventException(name + ": must be one of " + Arrays.stream(type.getEnumConstants())
-                .map(e -> e.name().toLowerCase().replace('_', '-')).collect(Collectors.joining(", ")) + ", got '"
-                + abbreviate(value) + "'");
+        return WireEnum.parse(type, value).orElseThrow(() -> new InvalidEventException(name + ": must be one of "
+                + Arrays.stream(type.getEnumConstants()).map(WireEnum::wireOf).collect(Collectors.joining(", "))
+                + ", got '" + abbreviate(value) + "'"));
     }
 
     public static Instant instant(String name, String value) {

@@ -1,7 +1,9 @@
 package io.lifeline.domain.event;
 
+import io.lifeline.domain.support.WireEnum;
+
 /** How a node is bought: spot capacity can be reclaimed by the provider at short notice. */
-public enum CapacityType {
+public enum CapacityType implements WireEnum {
     SPOT, ON_DEMAND, RESERVED;
 
     /** Wire form used in events: {@code spot}, {@code on-demand}, {@code reserved}. */

@@ -1,7 +1,9 @@
 package io.lifeline.domain.event;
 
+import io.lifeline.domain.support.WireEnum;
+
 /** Why a node is going away: the kind of an interruption notice. */
-public enum NoticeKind {
+public enum NoticeKind implements WireEnum {
     SPOT_RECLAIM, REBALANCE, MAINTENANCE, PREEMPT;
 
     public String wireName() {

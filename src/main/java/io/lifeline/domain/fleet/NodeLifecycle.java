@@ -1,5 +1,7 @@
 package io.lifeline.domain.fleet;
 
+import io.lifeline.domain.support.WireEnum;
+
 /**
  * The lifecycle of a node in the fleet. Each constant lists the states it may follow; {@link #canFollow} is the
  * one place where transitions are checked. Whether a node is cordoned and whether it has an interruption notice
@@ -9,7 +11,7 @@ package io.lifeline.domain.fleet;
  * <p>The usual paths: {@code UNKNOWN → REGISTERED → READY ⇄ NOT_READY}; a live node → {@code NOTICE_RECEIVED}
  * → ({@code DRAINING}) → {@code TERMINATED}; {@code TERMINATED → REGISTERED} starts a new life.
  */
-public enum NodeLifecycle {
+public enum NodeLifecycle implements WireEnum {
     /** Seen only through GPU telemetry so far: facts unknown. The initial state; follows nothing. */
     UNKNOWN,
     /** Joined the fleet ({@code node.registered}), not Ready yet. Follows UNKNOWN, and TERMINATED (a new life). */

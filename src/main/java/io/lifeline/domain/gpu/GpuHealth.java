@@ -1,9 +1,11 @@
 package io.lifeline.domain.gpu;
 
+import io.lifeline.domain.support.WireEnum;
+
 /**
  * The health verdict of one GPU, from best to worst. A node's health is the worst verdict of its GPUs.
  */
-public enum GpuHealth {
+public enum GpuHealth implements WireEnum {
     /** No evidence of a fault. */
     HEALTHY,
     /** Still usable, but showing signs that often precede a failure (heat, link errors, soft ECC trouble). */

@@ -1,10 +1,12 @@
 package io.lifeline.domain.gpu;
 
+import io.lifeline.domain.support.WireEnum;
+
 /**
  * What to do when a GPU reports an XID, as decided by the {@link XidPolicy} table. Ordered from least to
  * most disruptive.
  */
-public enum XidAction {
+public enum XidAction implements WireEnum {
     /** Nothing: informational, or handled by the driver, or it accompanies another XID that carries the action. */
     NONE,
     /** The application on the GPU faulted and must restart; the GPU itself is fine. */

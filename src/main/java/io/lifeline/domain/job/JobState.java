@@ -1,5 +1,6 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.support.WireEnum;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -19,7 +20,7 @@ import java.util.Set;
  *     └──────── any state that is not terminal ──► SUCCEEDED / FAILED / CANCELLED
  * </pre>
  */
-public enum JobState {
+public enum JobState implements WireEnum {
     /** Submitted and not yet trained: queued, or admitted and starting. The initial state: no predecessors. */
     PENDING,
     /** Training: progress is being made (or a checkpoint saved). */

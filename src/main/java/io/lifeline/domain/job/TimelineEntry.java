@@ -1,5 +1,6 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.support.WireEnum;
 import java.time.Instant;
 
 /**
@@ -16,7 +17,7 @@ import java.time.Instant;
 public record TimelineEntry(long seq, Instant time, Kind kind, String type, String summary, String incidentId) {
 
     /** What kind of line. */
-    public enum Kind {
+    public enum Kind implements WireEnum {
         EVENT, SIGNAL, TRANSITION, INCIDENT_OPENED, INCIDENT_CLOSED
     }
 }

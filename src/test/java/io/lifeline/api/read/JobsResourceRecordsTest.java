@@ -143,7 +143,7 @@ class JobsResourceRecordsTest {
                     .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, CYCLES)
                             .mapToObj(i -> "ckpt-" + i).toList());
             // Started, then completed: the stored version is the completed one.
-            assertThat(checkpoints).extracting(c -> c.get("status")).containsOnly("COMPLETED");
+            assertThat(checkpoints).extracting(c -> c.get("status")).containsOnly("completed");
             assertThat(checkpoints.get(0).keySet()).isEqualTo(checkpoints.get(CYCLES - 1).keySet());
         }
     }

@@ -65,7 +65,7 @@ class JobsResourceSpotTest {
         JsonPath detail = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> get("/api/v1/jobs/spotrest/llm"), d -> d.getBoolean("placement.flagged"));
         assertThat(detail.getString("placement.coordinators[0].node")).isEqualTo("spot-rest-s1");
-        assertThat(detail.getList("placement.coordinators[0].roles")).containsExactly("RANK_0", "RENDEZVOUS_ENDPOINT");
+        assertThat(detail.getList("placement.coordinators[0].roles")).containsExactly("rank-0", "rendezvous-endpoint");
         assertThat(detail.getString("placement.coordinators[0].capacityType")).isEqualTo("spot");
         assertThat(detail.getList("placement.onDemandPools")).containsExactly(POOL);
         assertThat(detail.getString("placement.warning")).contains("rank 0 and the rendezvous endpoint run on spot node "
@@ -79,7 +79,7 @@ class JobsResourceSpotTest {
         assertThat(spot.getDouble("verdict.spot.pricePerGpuHour")).isEqualTo(2.0);
         assertThat(spot.getDouble("verdict.onDemand.pricePerGpuHour")).isEqualTo(3.0);
         assertThat(spot.getString("verdict.formula")).startsWith("cost per useful GPU-hour = price per GPU-hour / ETTR");
-        assertThat(spot.getString("verdict.cheaper")).isIn("SPOT", "ON_DEMAND", "EQUAL", "UNKNOWN");
+        assertThat(spot.getString("verdict.cheaper")).isIn("spot", "on-demand", "equal", "unknown");
 
         Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
                 assertThat(given(TestTokens.asAdmin()).queryParam("rule", "coordinator-on-spot")

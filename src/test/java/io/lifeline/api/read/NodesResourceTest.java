@@ -42,10 +42,15 @@ class NodesResourceTest {
         fleet.send(node, EventType.NODE_TERMINATED, new NodeData.Terminated("spot instance reclaimed"));
 
         TestTokens.api().get("/api/v1/nodes/" + node).then().statusCode(200)
-                .body("state", equalTo("TERMINATED")).body("gpuCount", equalTo(8)).body("gpus", hasSize(2))
+                .body("state", equalTo("terminated")).body("gpuCount", equalTo(8)).body("gpus", hasSize(2))
                 .body("gpus.health", everyItem(nullValue())).body("gpus.utilizationPercent", everyItem(nullValue()))
                 .body("gpus.reason", everyItem(equalTo("gone: the node is terminated")));
         TestTokens.api().queryParam("node", node).queryParam("health", "healthy").get("/api/v1/gpus").then()
                 .statusCode(200).body("items", hasSize(0));
+        // The state a query names in either spelling: the wire name answers carry, or the constant earlier ones did.
+        for (String state : new String[] {"terminated", "TERMINATED"}) {
+            TestTokens.api().queryParam("pool", "gone-pool-" + id).queryParam("state", state).get("/api/v1/nodes").then()
+                    .statusCode(200).body("items", hasSize(1)).body("items[0].state", equalTo("terminated"));
+        }
     }
 }

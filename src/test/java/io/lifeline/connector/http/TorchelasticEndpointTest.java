@@ -53,7 +53,7 @@ class TorchelasticEndpointTest {
             JsonPath detail = api().get("/api/v1/jobs/" + job).then().statusCode(200).extract().jsonPath();
             assertThat(detail.getInt("agentRestarts")).isEqualTo(3);
             assertThat(detail.getInt("summary.restarts")).isEqualTo(1);
-            assertThat(detail.getString("summary.state")).isEqualTo("RECOVERING");
+            assertThat(detail.getString("summary.state")).isEqualTo("recovering");
         });
         List<List<String>> incidentNodes = api().get("/api/v1/jobs/" + job + "/incidents").then().statusCode(200).extract()
                 .jsonPath().getList("nodes");

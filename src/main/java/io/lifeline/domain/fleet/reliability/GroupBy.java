@@ -1,10 +1,11 @@
 package io.lifeline.domain.fleet.reliability;
 
+import io.lifeline.domain.support.WireEnum;
 import java.util.Arrays;
 import java.util.Optional;
 
 /** What the reliability table groups nodes by. */
-public enum GroupBy {
+public enum GroupBy implements WireEnum {
     POOL("pool"), ZONE("zone"), INSTANCE_TYPE("instanceType"), CAPACITY_TYPE("capacityType");
 
     /** The group of nodes whose fact is unknown. */
@@ -16,6 +17,7 @@ public enum GroupBy {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }

@@ -1,6 +1,7 @@
 package io.lifeline.domain.fleet.reliability;
 
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.domain.support.WireEnum;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -8,7 +9,7 @@ import java.util.Optional;
  * Why a node was interrupted. A notice names its kind; a node that went away or stopped being Ready without a
  * pending notice was interrupted unannounced; a GPU turning FAILED is a GPU failure.
  */
-public enum InterruptionCause {
+public enum InterruptionCause implements WireEnum {
     SPOT_RECLAIM("spot-reclaim"),
     REBALANCE("rebalance"),
     MAINTENANCE("maintenance"),
@@ -26,6 +27,7 @@ public enum InterruptionCause {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }

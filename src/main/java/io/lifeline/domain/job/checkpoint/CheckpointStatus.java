@@ -1,10 +1,12 @@
 package io.lifeline.domain.job.checkpoint;
 
+import io.lifeline.domain.support.WireEnum;
+
 /**
  * Where a checkpoint stands. A status only moves up this order, whatever order its events arrive in:
  * a late {@code started} never downgrades a completed checkpoint, and a corrupt verdict is final.
  */
-public enum CheckpointStatus {
+public enum CheckpointStatus implements WireEnum {
     /** The save began. */
     STARTED,
     /** The save failed. */

@@ -1,7 +1,9 @@
 package io.lifeline.domain.job.goodput;
 
+import io.lifeline.domain.support.WireEnum;
+
 /** What a goodput rollup groups jobs by. */
-public enum RollupDimension {
+public enum RollupDimension implements WireEnum {
     /** The node pool most of a job's nodes are in. */
     POOL,
     /** The capacity type most of a job's nodes have. */

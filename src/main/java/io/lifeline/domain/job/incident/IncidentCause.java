@@ -1,13 +1,14 @@
 package io.lifeline.domain.job.incident;
 
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.domain.support.WireEnum;
 
 /**
  * Why a job was interrupted. When several signals join one incident, the cause with the higher
  * {@link #strength()} wins: a spot notice explains the termination and worker failures that follow it,
  * a GPU fault explains the node going not-ready, and any hardware signal explains a worker failure.
  */
-public enum IncidentCause {
+public enum IncidentCause implements WireEnum {
     /** Not known (for example a restore or re-rendezvous without any reported failure). */
     UNKNOWN(0),
     /** Workers failed and nothing below them (node, GPU, scheduler) was reported. */

@@ -1,7 +1,9 @@
 package io.lifeline.domain.job.incident;
 
+import io.lifeline.domain.support.WireEnum;
+
 /** How an incident ended. */
-public enum IncidentOutcome {
+public enum IncidentOutcome implements WireEnum {
     /** Still open. */
     OPEN,
     /** Training resumed (first progress after the restart). */

@@ -1,7 +1,9 @@
 package io.lifeline.domain.job.incident;
 
+import io.lifeline.domain.support.WireEnum;
+
 /** The steps of an incident, stamped with their time as they happen. */
-public enum IncidentPhase {
+public enum IncidentPhase implements WireEnum {
     /** A warning: interruption notice, node not ready, GPU fault. Training goes on. */
     WARNED,
     /** Training stopped (worker failure, termination, eviction, preemption). */

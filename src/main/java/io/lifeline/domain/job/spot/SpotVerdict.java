@@ -1,5 +1,6 @@
 package io.lifeline.domain.job.spot;
 
+import io.lifeline.domain.support.WireEnum;
 import java.util.List;
 
 /**
@@ -22,7 +23,7 @@ public record SpotVerdict(String pool, CapacityCost spot, CapacityCost onDemand,
     }
 
     /** Which capacity type gives a useful GPU-hour for less. */
-    public enum Choice {
+    public enum Choice implements WireEnum {
         SPOT, ON_DEMAND, EQUAL, UNKNOWN
     }
 }
