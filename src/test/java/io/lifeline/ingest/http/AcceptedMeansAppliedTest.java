@@ -164,7 +164,7 @@ class AcceptedMeansAppliedTest {
                 .statusCode(200).extract().jsonPath();
 
         JsonPath n = given(asOperator()).get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath();
-        assertThat(n.getString("notice.kind")).isEqualToIgnoringCase("spot_reclaim");
+        assertThat(n.getString("notice.kind")).isEqualTo("spot-reclaim");
         assertThat(n.getBoolean("noticeActive")).as("not at risk").isFalse();
         assertThat(given(asOperator()).get("/api/v1/fleet/notices").then().statusCode(200).extract().jsonPath()
                 .<String>getList("node")).doesNotContain(node);
