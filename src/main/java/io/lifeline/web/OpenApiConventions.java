@@ -56,6 +56,11 @@ public class OpenApiConventions implements OASFilter {
     /** A Java constant as the scanner lists it: upper case, digits and {@code _}. */
     private static final java.util.regex.Pattern CONSTANT = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_]*");
 
+    /**
+     * An enumeration of Java constants becomes the wire names answers carry, by the default rule of {@link WireEnum}:
+     * a schema does not say which enum it came from. The one enum with names of its own, the reliability table's
+     * {@code GroupBy} ({@code instanceType}), is listed by the rule (WireEnumTest keeps it the only one).
+     */
     @Override
     public Schema filterSchema(Schema schema) {
         List<Object> values = schema.getEnumeration();
