@@ -725,25 +725,25 @@ class ActionExecutorWaitsTest {
     void aRestoreLeftRunningByAnEarlierVersionGoesOnFromTheTextItsCheckRecorded() throws Exception {
         String job = job("upgrade");
         String ckpt = checkpoint(job, 200);
+        // The earlier version stopped mid-restore: the action running, its check recorded as text in the step's
+        // detail, with no typed result.
+        executor.stop();
         Instant now = CLOCK.instant();
-        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), ActionKind.RESTORE, job,
+        String a = store.insert(new ActionStore.NewAction(unique("act"), ActionKind.RESTORE, job,
                 Map.of("checkpointId", ckpt), "test", "token:test", null, now, now.plus(Duration.ofSeconds(120)), null,
-                ActionState.PENDING, "pending"));
-        String a = in.action().id();
-        long term = leadership.term();
-        assertThat(store.start(a, "token:test", now, term)).isTrue();
-        // The check as the earlier version stored it: in its detail, with no typed result.
-        store.saveStep(a, job, new ActionStepView(0, "check checkpoint", StepState.DONE, now, now,
-                "restoreCount=0 uri=s3://ckpt/old-place"), "token:test", term);
+                ActionState.RUNNING, "running")).action().id();
+        sql("INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail) VALUES ('" + a
+                + "', 0, 'check checkpoint', 'done', now(), now(), 'restoreCount=0 uri=s3://ckpt/old-place')");
 
-        executor.schedule(a);
+        executor.start();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":restore"));
         assertThat(command(a + ":restore").params()).as("the uri read back from the stored text")
-                .containsEntry("uri", "s3://ckpt/old-place");
+                .containsEntry("checkpointId", ckpt).containsEntry("uri", "s3://ckpt/old-place");
         apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-2"));
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
         assertThat(store.writes(a, "check checkpoint", StepState.RUNNING)).as("the check did not run again").isZero();
+        assertThat(step(a, "check checkpoint").orElseThrow().result()).isNull();
     }
 
     private static void sql(String statement) throws SQLException {
