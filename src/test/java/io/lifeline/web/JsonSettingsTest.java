@@ -14,7 +14,10 @@ import java.time.LocalDate;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Quarkus' mapper (REST answers, injected in beans) and {@link Json#mapper()} write and read the same JSON. */
+/**
+ * Quarkus' mapper (REST answers, injected in beans) and {@link Json#mapper()} write and read the same JSON, but for the
+ * domain's wire enums, which answers write by their wire names ({@link WireNames}).
+ */
 @QuarkusTest
 class JsonSettingsTest {
 
