@@ -706,44 +706,36 @@ class ActionExecutorWaitsTest {
     }
 
     @Test
-    void aRestoreCarriesWhatItsCheckFoundTypedToTheCommandAndTheWait() throws Exception {
+    void aRestoreHandsWhatItsCheckFoundOnTypedAndOneLeftByAnEarlierVersionGoesOnFromItsText() throws Exception {
         String job = job("restore");
         String ckpt = checkpoint(job, 200);
-        String a = submit(ActionKind.RESTORE, job, Map.of("checkpointId", ckpt));
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":restore"));
-        assertThat(step(a, "check checkpoint").orElseThrow().result())
-                .isEqualTo(new StepResult.CheckpointChecked(ckpt, 0, "s3://ckpt/" + ckpt));
-        assertThat(command(a + ":restore").params()).containsEntry("checkpointId", ckpt)
-                .containsEntry("uri", "s3://ckpt/" + ckpt);
-        apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-2"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
-        assertThat(store.find(a).orElseThrow().outcome()).isEqualTo(job + " restored from " + ckpt);
-    }
-
-    @Test
-    void aRestoreLeftRunningByAnEarlierVersionGoesOnFromTheTextItsCheckRecorded() throws Exception {
-        String job = job("upgrade");
-        String ckpt = checkpoint(job, 200);
-        // The earlier version stopped mid-restore: the action running, its check recorded as text in the step's
-        // detail, with no typed result.
-        executor.stop();
         Instant now = CLOCK.instant();
+        ActionView fresh = store.insert(new ActionStore.NewAction(unique("act"), ActionKind.RESTORE, job,
+                Map.of("checkpointId", ckpt), "test", "token:test", null, now, now.plusSeconds(120), null,
+                ActionState.PENDING, "pending")).action();
+        executor.schedule(fresh);
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent(fresh.id() + ":restore"));
+        assertThat(step(fresh.id(), "check checkpoint").orElseThrow().result())
+                .isEqualTo(new StepResult.CheckpointChecked(ckpt, 0, "s3://ckpt/" + ckpt));
+        assertThat(commands).filteredOn(c -> c.id().equals(fresh.id() + ":restore")).singleElement()
+                .satisfies(c -> assertThat(c.params()).containsEntry("uri", "s3://ckpt/" + ckpt));
+        apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-2"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(fresh.id()) == ActionState.SUCCEEDED);
+
+        // The earlier version stopped mid-restore: its check recorded as text in the step's detail, no typed result.
+        executor.stop();
         String a = store.insert(new ActionStore.NewAction(unique("act"), ActionKind.RESTORE, job,
-                Map.of("checkpointId", ckpt), "test", "token:test", null, now, now.plus(Duration.ofSeconds(120)), null,
+                Map.of("checkpointId", ckpt), "test", "token:test", null, now, now.plusSeconds(120), null,
                 ActionState.RUNNING, "running")).action().id();
         sql("INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail) VALUES ('" + a
-                + "', 0, 'check checkpoint', 'done', now(), now(), 'restoreCount=0 uri=s3://ckpt/old-place')");
-
+                + "', 0, 'check checkpoint', 'done', now(), now(), 'restoreCount=1 uri=s3://ckpt/old-place')");
         executor.start();
-
         await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":restore"));
-        assertThat(command(a + ":restore").params()).as("the uri read back from the stored text")
-                .containsEntry("checkpointId", ckpt).containsEntry("uri", "s3://ckpt/old-place");
-        apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-2"));
+        assertThat(commands).filteredOn(c -> c.id().equals(a + ":restore")).singleElement().as("read from the text")
+                .satisfies(c -> assertThat(c.params()).containsEntry("uri", "s3://ckpt/old-place"));
+        apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-3"));
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
         assertThat(store.writes(a, "check checkpoint", StepState.RUNNING)).as("the check did not run again").isZero();
-        assertThat(step(a, "check checkpoint").orElseThrow().result()).isNull();
     }
 
     private static void sql(String statement) throws SQLException {
@@ -783,26 +775,13 @@ class ActionExecutorWaitsTest {
         return submit(kind, target, Duration.ofSeconds(120), null);
     }
 
-    private String submit(ActionKind kind, String target, Map<String, String> params) throws SQLException {
-        return submit(kind, target, Duration.ofSeconds(120), null, params);
-    }
-
     private String submit(ActionKind kind, String target, Duration deadline, Impact impact) throws SQLException {
-        return submit(kind, target, deadline, impact, Map.of());
-    }
-
-    private String submit(ActionKind kind, String target, Duration deadline, Impact impact, Map<String, String> params)
-            throws SQLException {
         Instant now = CLOCK.instant();
-        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), kind, target, params, "test",
+        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), kind, target, Map.of(), "test",
                 "token:test", null, now, now.plus(deadline), impact, ActionState.PENDING, "pending"));
         assertThat(in.kind()).isEqualTo(ActionStore.Inserted.Kind.CREATED);
         executor.schedule(in.action());
         return in.action().id();
-    }
-
-    private TrainerCommand command(String commandId) {
-        return commands.stream().filter(c -> c.id().equals(commandId)).findFirst().orElseThrow();
     }
 
     private boolean sent(String commandId) {
