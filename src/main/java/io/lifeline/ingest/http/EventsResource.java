@@ -9,6 +9,8 @@ import io.lifeline.codec.Rejection;
 import io.lifeline.codec.Rfc3339;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.page.Cursor;
+import io.lifeline.domain.page.Page;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.ingest.TrainerPlacement;
@@ -36,11 +38,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -253,9 +253,16 @@ public class EventsResource {
                             Instant time, Instant receivedAt, @JsonRawValue String data) {
     }
 
-    /** One page of the event log; {@code nextCursor} is absent on the last page. */
+    /**
+     * One page of the event log as answered: a {@link Page} whose items are named {@code events}, as they were before
+     * every list shared the page type, and whose {@code nextCursor} is absent on the last page.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record EventPage(List<EventView> events, String nextCursor) {
+
+        static EventPage of(Page<EventView> page) {
+            return new EventPage(page.items(), page.nextCursor());
+        }
     }
 
     @GET
@@ -291,7 +298,7 @@ public class EventsResource {
         List<EventView> views = page.stream().map(s -> new EventView(s.seq, "1.0", s.eventId, s.source, s.type,
                 s.subject, s.time, s.receivedAt, s.data)).toList();
         String next = more ? encodeCursor(page.get(page.size() - 1)) : null;
-        return new EventPage(views, next);
+        return EventPage.of(new Page<>(views, next));
     }
 
     private static String blankToNull(String s) {
@@ -302,9 +309,9 @@ public class EventsResource {
         return Rfc3339.parse(name, value);
     }
 
+    /** The position after {@code last}: its time (to the nanosecond, as stored) and its sequence. */
     static String encodeCursor(StoredEvent last) {
-        String raw = last.time.toString() + "|" + last.seq;
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+        return Cursor.of(last.time, last.seq);
     }
 
     static EventLogQuery.Cursor decodeCursor(String cursor) {
@@ -312,9 +319,8 @@ public class EventsResource {
             return null;
         }
         try {
-            String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            int bar = raw.indexOf('|');
-            return new EventLogQuery.Cursor(Instant.parse(raw.substring(0, bar)), Long.parseLong(raw.substring(bar + 1)));
+            List<String> key = Cursor.parts(cursor, 2);
+            return new EventLogQuery.Cursor(Instant.parse(key.get(0)), Long.parseLong(key.get(1)));
         } catch (RuntimeException e) {
             throw new InvalidEventException("cursor: not a cursor returned by this API");
         }
