@@ -20,4 +20,3 @@
  * {@code .torchelastic}, {@code .dcgm}); this package only receives, counts, submits and answers.
  */
 package io.lifeline.connector.http;
-
