@@ -2,6 +2,7 @@ package io.lifeline.action;
 
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
+import io.lifeline.domain.page.Page;
 import io.lifeline.security.Caller;
 import java.util.Optional;
 
@@ -28,7 +29,7 @@ public interface ActionService {
 
     Optional<ActionView> find(String id);
 
-    ActionPage list(ActionQuery query);
+    Page<ActionView> list(ActionQuery query);
 
     /** Cancels a pending or running action; steps already done stay done. A finished action is returned as is. */
     ActionView cancel(String id, Caller caller);

@@ -8,6 +8,8 @@ import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.StepState;
+import io.lifeline.domain.page.Cursor;
+import io.lifeline.domain.page.Page;
 import io.lifeline.store.Fence;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -268,7 +270,7 @@ public class ActionStore {
         }
     }
 
-    public ActionPage list(ActionQuery q) throws SQLException {
+    public Page<ActionView> list(ActionQuery q) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM action WHERE TRUE");
         List<Object> args = new ArrayList<>();
         if (q.kind() != null) {
@@ -297,7 +299,7 @@ public class ActionStore {
         }
         if (q.cursor() != null) {
             sql.append(" AND seq < ?");
-            args.add(Long.parseLong(q.cursor()));
+            args.add(Cursor.longs(q.cursor(), 1)[0]);
         }
         addTargetScope(sql, args, q.namespaces(), q.nodes());
         int limit = Math.max(1, Math.min(q.limit(), 500));
@@ -317,13 +319,13 @@ public class ActionStore {
             String next = null;
             if (items.size() > limit) {
                 items = new ArrayList<>(items.subList(0, limit));
-                next = Long.toString(seqs.get(limit - 1));
+                next = Cursor.of(seqs.get(limit - 1));
             }
             List<ActionView> withSteps = new ArrayList<>(items.size());
             for (ActionView v : items) {
                 withSteps.add(withSteps(c, v));
             }
-            return new ActionPage(withSteps, next);
+            return new Page<>(withSteps, next);
         }
     }
 
@@ -350,7 +352,7 @@ public class ActionStore {
         }
     }
 
-    public AuditPage audit(AuditQuery q) throws SQLException {
+    public Page<AuditEntry> audit(AuditQuery q) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT seq, time, actor, what, target, action_id, reason, before, after"
                 + " FROM audit_log WHERE TRUE");
         List<Object> args = new ArrayList<>();
@@ -366,9 +368,9 @@ public class ActionStore {
             sql.append(" AND time < ?");
             args.add(Timestamp.from(q.to()));
         }
-        if (q.beforeSeq() != null) {
+        if (q.cursor() != null) {
             sql.append(" AND seq < ?");
-            args.add(q.beforeSeq());
+            args.add(Cursor.longs(q.cursor(), 1)[0]);
         }
         if (q.namespaces() != null) {
             sql.append(" AND action_id IS NOT NULL");
@@ -389,12 +391,12 @@ public class ActionStore {
                 }
             }
         }
-        Long next = null;
+        String next = null;
         if (items.size() > limit) {
             items = new ArrayList<>(items.subList(0, limit));
-            next = items.get(limit - 1).seq();
+            next = Cursor.of(items.get(limit - 1).seq());
         }
-        return new AuditPage(items, next);
+        return new Page<>(items, next);
     }
 
     /**

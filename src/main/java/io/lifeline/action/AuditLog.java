@@ -1,7 +1,9 @@
 package io.lifeline.action;
 
+import io.lifeline.domain.page.Page;
+
 /** Reads the audit trail of actions and policy changes. */
 public interface AuditLog {
 
-    AuditPage query(AuditQuery query);
+    Page<AuditEntry> query(AuditQuery query);
 }

@@ -6,6 +6,7 @@ import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.PlanResult;
+import io.lifeline.domain.page.Page;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
@@ -167,7 +168,7 @@ public class DefaultActionService implements ActionService, AuditLog {
     }
 
     @Override
-    public ActionPage list(ActionQuery query) {
+    public Page<ActionView> list(ActionQuery query) {
         try {
             return store.list(query);
         } catch (SQLException e) {
@@ -197,7 +198,7 @@ public class DefaultActionService implements ActionService, AuditLog {
     }
 
     @Override
-    public AuditPage query(AuditQuery query) {
+    public Page<AuditEntry> query(AuditQuery query) {
         try {
             return store.audit(query);
         } catch (SQLException e) {

@@ -1,6 +1,5 @@
 package io.lifeline.alert;
 
-import io.lifeline.action.ActionPage;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
 import io.lifeline.action.ActionView;
@@ -20,6 +19,7 @@ import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidOccurrence;
 import io.lifeline.domain.job.JobSummary;
+import io.lifeline.domain.page.Page;
 import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
@@ -198,7 +198,7 @@ public class AlertSnapshots {
         }
         try {
             // Newest first and not filtered by creation time: an action created long ago may have failed just now.
-            ActionPage page = actions.get().list(new ActionQuery(null, ActionState.FAILED, null, null, null, null,
+            Page<ActionView> page = actions.get().list(new ActionQuery(null, ActionState.FAILED, null, null, null, null,
                     MAX_FAILED_ACTIONS, null));
             Instant from = now.minus(lookback);
             List<FailedAction> out = new ArrayList<>();

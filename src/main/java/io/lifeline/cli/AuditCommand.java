@@ -41,14 +41,17 @@ final class AuditCommand extends Base {
         }
         String from = since == null ? null : Instant.now().minus(Times.parseDuration(since)).toString();
         List<JsonNode> items = new ArrayList<>();
+        String cursor = null;
         String before = null;
         do {
             JsonNode page = api().get(Api.query(Api.path("audit"), Api.params("actor", actor, "what", what, "target", target,
                     "actionId", actionId, "from", from, "limit", Math.min(1000, Math.max(1, limit - items.size())),
-                    "before", before)));
+                    "cursor", cursor, "before", before)));
             items.addAll(Base.items(page, "items"));
-            before = Json.text(page, "nextBeforeSeq");
-        } while (before != null && items.size() < limit);
+            // A server of an earlier release answers only nextBeforeSeq, for before=.
+            cursor = Json.text(page, "nextCursor");
+            before = cursor == null ? Json.text(page, "nextBeforeSeq") : null;
+        } while ((cursor != null || before != null) && items.size() < limit);
         boolean wide = out.wide();
         GetCommand.print(out, items, "audit", "seq", t -> {
             t.column("time").flexible("actor").column("what").flexible("target").column("action").flexible("change")

@@ -10,7 +10,7 @@ import java.util.List;
  * @param positions   position of each valid event in the body (parallel to {@code events})
  * @param rejections  invalid events with their reasons
  */
-public record DecodedBatch(List<Event> events, List<Integer> positions, List<Rejection> rejections) {
+public record DecodedBatch(List<Event> events, List<Integer> positions, List<Refusal> rejections) {
 
     public int total() {
         return events.size() + rejections.size();

@@ -68,7 +68,7 @@ public final class EventCodec {
         }
         List<Event> events = new ArrayList<>();
         List<Integer> positions = new ArrayList<>();
-        List<Rejection> rejections = new ArrayList<>();
+        List<Refusal> rejections = new ArrayList<>();
         try (JsonParser p = trees.createParser(body)) {
             JsonToken first = p.nextToken();
             if (first == null) {
@@ -100,7 +100,7 @@ public final class EventCodec {
     private DecodedBatch decodeNdjson(byte[] body) {
         List<Event> events = new ArrayList<>();
         List<Integer> positions = new ArrayList<>();
-        List<Rejection> rejections = new ArrayList<>();
+        List<Refusal> rejections = new ArrayList<>();
         int index = 0;
         int start = 0;
         for (int i = 0; i <= body.length; i++) {
@@ -116,7 +116,7 @@ public final class EventCodec {
                         }
                         decodeInto(index, p, events, positions, rejections);
                     } catch (IOException e) {
-                        rejections.add(new Rejection(index, null, "line " + (index + 1) + ": malformed JSON: "
+                        rejections.add(new Refusal(index, null, "line " + (index + 1) + ": malformed JSON: "
                                 + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage())));
                     }
                     index++;
@@ -138,12 +138,12 @@ public final class EventCodec {
 
     /** Decodes the value at the parser's current token into {@code events}, or its refusal into {@code rejections}. */
     private void decodeInto(int index, JsonParser p, List<Event> events, List<Integer> positions,
-                            List<Rejection> rejections) throws IOException {
+                            List<Refusal> rejections) throws IOException {
         EnvelopeReader.Decoded d;
         try {
             d = envelopes.read(p, this);
         } catch (EnvelopeReader.Refused r) {
-            rejections.add(new Rejection(index, r.id() == null ? null : DataReader.abbreviate(r.id()), r.getMessage()));
+            rejections.add(new Refusal(index, r.id() == null ? null : DataReader.abbreviate(r.id()), r.getMessage()));
             return;
         }
         if (d.event() != null) {
@@ -155,13 +155,13 @@ public final class EventCodec {
     }
 
     private void decodeInto(int index, JsonNode node, List<Event> events, List<Integer> positions,
-                            List<Rejection> rejections) {
+                            List<Refusal> rejections) {
         String id = node != null && node.isObject() && node.path("id").isTextual() ? node.get("id").textValue() : null;
         try {
             events.add(decodeEvent(node));
             positions.add(index);
         } catch (InvalidEventException e) {
-            rejections.add(new Rejection(index, id == null ? null : DataReader.abbreviate(id), e.getMessage()));
+            rejections.add(new Refusal(index, id == null ? null : DataReader.abbreviate(id), e.getMessage()));
         }
     }
 

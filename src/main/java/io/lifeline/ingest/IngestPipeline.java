@@ -1,5 +1,6 @@
 package io.lifeline.ingest;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
@@ -115,7 +116,7 @@ public class IngestPipeline implements IngestGateway {
     }
 
     private CompletionStage<IngestReceipt> submitPart(List<Event> submitted, ConsumedOffsets offsets, boolean urgent) {
-        List<IngestReceipt.Refused> refused = new ArrayList<>();
+        List<Refusal> refused = new ArrayList<>();
         List<Event> events = admissible(submitted, refused);
         if (events.isEmpty() && offsets == null) {
             return CompletableFuture.completedFuture(new IngestReceipt(0, 0, refused));
@@ -162,7 +163,7 @@ public class IngestPipeline implements IngestGateway {
                 long[] stored = appended.seqs();
                 // Not applied here: what the log had already (the follower applies the stored one), what it refused.
                 Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
-                List<IngestReceipt.Refused> allRefused = refused;
+                List<Refusal> allRefused = refused;
                 if (!appended.refused().isEmpty()) {
                     // Refused by the store on content: neither stored nor applied (a refused telemetry sample too,
                     // so that a replay rebuilds what the live model saw), and named in the receipt.
@@ -227,11 +228,11 @@ public class IngestPipeline implements IngestGateway {
         if (refused == null) {
             return IngestReceipt.Applied.all(applied.size());
         }
-        List<IngestReceipt.NotApplied> out = new ArrayList<>(refused.size());
+        List<Refusal> out = new ArrayList<>(refused.size());
         for (int i = 0; i < submitted.size() && out.size() < refused.size(); i++) {
             ApplyOutcome o = refused.get(submitted.get(i));
             if (o != null) {
-                out.add(new IngestReceipt.NotApplied(i, submitted.get(i).id(), o.reason(), o.detail()));
+                out.add(new Refusal(i, submitted.get(i).id(), o.reason().wire(), o.detail()));
             }
         }
         return new IngestReceipt.Applied(applied.size() - refused.size(), out);
@@ -241,26 +242,26 @@ public class IngestPipeline implements IngestGateway {
      * Adds the events the store refused to the gateway's own refusals, by their index in {@code submitted}, and
      * marks them in {@code notApplied}; forgets them so that a corrected resend is not taken for a duplicate.
      */
-    private List<IngestReceipt.Refused> storeRefusals(List<Event> submitted, List<Event> stored,
-                                                      List<Appended.Refusal> byStore, List<IngestReceipt.Refused> own,
+    private List<Refusal> storeRefusals(List<Event> submitted, List<Event> stored,
+                                                      List<Refusal> byStore, List<Refusal> own,
                                                       Set<Event> notApplied) {
         Map<Event, Integer> position = new IdentityHashMap<>();
         for (int i = submitted.size() - 1; i >= 0; i--) {
             position.put(submitted.get(i), i);
         }
-        List<IngestReceipt.Refused> all = new ArrayList<>(own);
-        for (Appended.Refusal r : byStore) {
+        List<Refusal> all = new ArrayList<>(own);
+        for (Refusal r : byStore) {
             Event e = stored.get(r.index());
             notApplied.add(e);
             recent.remove(e.source(), e.id());
-            all.add(new IngestReceipt.Refused(position.get(e), e.id(), r.reason()));
+            all.add(r.at(position.get(e)));
         }
-        all.sort(Comparator.comparingInt(IngestReceipt.Refused::index));
+        all.sort(Comparator.comparingInt(Refusal::index));
         return all;
     }
 
     /** The events that pass {@link #check}, in order; the others are added to {@code refused}. Allocates only on refusal. */
-    private List<Event> admissible(List<Event> events, List<IngestReceipt.Refused> refused) {
+    private List<Event> admissible(List<Event> events, List<Refusal> refused) {
         List<Event> kept = null;
         Instant latest = clock.instant().plus(maxFutureSkew);
         for (int i = 0; i < events.size(); i++) {
@@ -270,7 +271,7 @@ public class IngestPipeline implements IngestGateway {
                 if (kept == null) {
                     kept = new ArrayList<>(events.subList(0, i));
                 }
-                refused.add(new IngestReceipt.Refused(i, e.id(), reason));
+                refused.add(new Refusal(i, e.id(), reason));
             } else if (kept != null) {
                 kept.add(e);
             }

@@ -1,5 +1,6 @@
 package io.lifeline.ingest;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.NotAppliedReason;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,19 +14,20 @@ import java.util.concurrent.CompletionStage;
  *
  * @param accepted    events new to Lifeline, stored (lifecycle) and queued for the model
  * @param duplicates  events already seen (same source and id), accepted and ignored
- * @param rejected    events the gateway refused (neither stored nor applied), by their index in the submitted list
+ * @param rejected    events the gateway refused (neither stored nor applied), by their index in the submitted list,
+ *                    each with its reason in words
  * @param applied     completes once every accepted event is applied to the model (without a read of the store: the
  *                    model's thread hands the outcomes over), with the events it did not apply; transports that must
  *                    not wait for the model (Kafka, the sources of their own) only record what it says
  */
-public record IngestReceipt(int accepted, int duplicates, List<Refused> rejected, CompletionStage<Applied> applied) {
+public record IngestReceipt(int accepted, int duplicates, List<Refusal> rejected, CompletionStage<Applied> applied) {
 
     public IngestReceipt {
         rejected = List.copyOf(rejected);
     }
 
     /** A batch whose accepted events were all applied (a transport that knows no model, in tests). */
-    public IngestReceipt(int accepted, int duplicates, List<Refused> rejected) {
+    public IngestReceipt(int accepted, int duplicates, List<Refusal> rejected) {
         this(accepted, duplicates, rejected, CompletableFuture.completedFuture(Applied.all(accepted)));
     }
 
@@ -35,22 +37,13 @@ public record IngestReceipt(int accepted, int duplicates, List<Refused> rejected
     }
 
     /**
-     * One refused event.
-     *
-     * @param index  its position in the submitted list
-     * @param id     its id
-     * @param reason why, naming the field
-     */
-    public record Refused(int index, String id, String reason) {
-    }
-
-    /**
      * What the model did with the accepted events.
      *
      * @param applied     how many it applied (changed, or confirmed what it held)
-     * @param notApplied  the others, by their index in the submitted list
+     * @param notApplied  the others, by their index in the submitted list, each with a stable code
+     *                    ({@link NotAppliedReason#wire()}) and what the model compared it with
      */
-    public record Applied(int applied, List<NotApplied> notApplied) {
+    public record Applied(int applied, List<Refusal> notApplied) {
 
         public Applied {
             notApplied = List.copyOf(notApplied);
@@ -63,30 +56,15 @@ public record IngestReceipt(int accepted, int duplicates, List<Refused> rejected
 
         /** The outcome of a whole submission split in two parts, each entry at its index in the whole. */
         static Applied merge(Applied first, List<Integer> firstAt, Applied second, List<Integer> secondAt) {
-            List<NotApplied> all = new ArrayList<>(first.notApplied.size() + second.notApplied.size());
-            for (NotApplied n : first.notApplied) {
+            List<Refusal> all = new ArrayList<>(first.notApplied.size() + second.notApplied.size());
+            for (Refusal n : first.notApplied) {
                 all.add(n.at(firstAt.get(n.index())));
             }
-            for (NotApplied n : second.notApplied) {
+            for (Refusal n : second.notApplied) {
                 all.add(n.at(secondAt.get(n.index())));
             }
-            all.sort(Comparator.comparingInt(NotApplied::index));
+            all.sort(Comparator.comparingInt(Refusal::index));
             return new Applied(first.applied + second.applied, all);
-        }
-    }
-
-    /**
-     * An accepted event the model did not apply.
-     *
-     * @param index   its position in the submitted list
-     * @param id      its id
-     * @param reason  why, a stable code
-     * @param detail  what the model compared it with
-     */
-    public record NotApplied(int index, String id, NotAppliedReason reason, String detail) {
-
-        NotApplied at(int position) {
-            return new NotApplied(position, id, reason, detail);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.lifeline.ingest;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -27,13 +28,13 @@ public final class NotAppliedLog {
      * @param where      what to call the item at an index (a record's topic, partition and offset), or null
      */
     public static void record(String from, List<Event> submitted, IngestReceipt.Applied applied, IntFunction<String> where) {
-        for (IngestReceipt.NotApplied n : applied.notApplied()) {
+        for (Refusal n : applied.notApplied()) {
             Event e = submitted.get(n.index());
             Logger.Level level = e.isTelemetry() ? Logger.Level.DEBUG : Logger.Level.INFO;
             if (LOG.isEnabled(level)) {
                 LOG.logf(level, "Not applied (%s%s): %s %s of %s: %s: %s", from,
                         where == null ? "" : " " + where.apply(n.index()), e.type().wireName(), e.id(), e.subject(),
-                        n.reason().wire(), n.detail());
+                        n.reason(), n.detail());
             }
         }
     }

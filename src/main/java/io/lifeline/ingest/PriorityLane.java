@@ -1,5 +1,6 @@
 package io.lifeline.ingest;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import java.util.ArrayList;
@@ -64,12 +65,12 @@ final class PriorityLane {
 
         /** One receipt for the whole submission, refusals and events not applied by their index in it. */
         IngestReceipt merge(IngestReceipt ofUrgent, IngestReceipt ofRest) {
-            List<IngestReceipt.Refused> refused = new ArrayList<>();
-            for (IngestReceipt.Refused r : ofUrgent.rejected()) {
-                refused.add(new IngestReceipt.Refused(urgentAt.get(r.index()), r.id(), r.reason()));
+            List<Refusal> refused = new ArrayList<>();
+            for (Refusal r : ofUrgent.rejected()) {
+                refused.add(r.at(urgentAt.get(r.index())));
             }
-            for (IngestReceipt.Refused r : ofRest.rejected()) {
-                refused.add(new IngestReceipt.Refused(restAt.get(r.index()), r.id(), r.reason()));
+            for (Refusal r : ofRest.rejected()) {
+                refused.add(r.at(restAt.get(r.index())));
             }
             refused.sort((a, b) -> Integer.compare(a.index(), b.index()));
             return new IngestReceipt(ofUrgent.accepted() + ofRest.accepted(),

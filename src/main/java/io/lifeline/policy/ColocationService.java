@@ -1,7 +1,6 @@
 package io.lifeline.policy;
 
 import io.lifeline.action.ActionExecutor;
-import io.lifeline.action.ActionPage;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionStepView;
 import io.lifeline.action.ActionView;
@@ -10,6 +9,7 @@ import io.lifeline.action.StepResult;
 import io.lifeline.config.ColocationConfig;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
+import io.lifeline.domain.page.Page;
 import io.lifeline.domain.policy.ColocationPolicy;
 import io.lifeline.domain.policy.PolicyEngine;
 import io.lifeline.domain.policy.PolicyName;
@@ -245,7 +245,7 @@ public class ColocationService {
 
     /** The rescales the policy carried out, from their {@code scale workers} steps. */
     List<ColocationLedger.Rescale> rescales(Instant now) {
-        ActionPage page = actions.list(new ActionQuery(ActionKind.RESCALE, ActionState.SUCCEEDED, null,
+        Page<ActionView> page = actions.list(new ActionQuery(ActionKind.RESCALE, ActionState.SUCCEEDED, null,
                 PolicyName.COLOCATION.requester(), now.minus(LEDGER_SPAN), null, LEDGER_LIMIT, null));
         List<ColocationLedger.Rescale> out = new ArrayList<>();
         for (ActionView item : page.items()) {

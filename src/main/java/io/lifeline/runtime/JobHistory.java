@@ -8,6 +8,7 @@ import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.history.HistoryRecord;
 import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.page.Page;
 import io.lifeline.platform.Threads;
 import io.lifeline.store.HistoryRecords;
 import io.lifeline.store.ShutdownOrder;
@@ -102,9 +103,9 @@ public class JobHistory {
      * A page of a job's incidents from the newest back, each page oldest first, continuing into stored incidents where
      * memory ends; empty when the job is unknown.
      *
-     * @param cursor  {@link HistorySlice.Page#nextCursor()} of the previous page, or null for the newest
+     * @param cursor  {@link Page#nextCursor()} of the previous page, or null for the newest
      */
-    public CompletionStage<Optional<HistorySlice.Page<IncidentView>>> incidents(String job, String cursor, int limit) {
+    public CompletionStage<Optional<Page<IncidentView>>> incidents(String job, String cursor, int limit) {
         return model.read(m -> m.jobs().incidentSlice(job, cursor, limit))
                 .thenCompose(found -> withStored(found, IncidentView.class));
     }
@@ -136,7 +137,7 @@ public class JobHistory {
     public record CheckpointPage(CheckpointHistory history, String nextCursor) {
     }
 
-    private <T> CompletionStage<Optional<HistorySlice.Page<T>>> withStored(Optional<HistorySlice<T>> found, Class<T> type) {
+    private <T> CompletionStage<Optional<Page<T>>> withStored(Optional<HistorySlice<T>> found, Class<T> type) {
         if (found.isEmpty() || !found.get().needsStored()) {
             return CompletableFuture.completedFuture(found.map(s -> s.page(List.of())));
         }

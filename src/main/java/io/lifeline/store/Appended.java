@@ -1,5 +1,6 @@
 package io.lifeline.store;
 
+import io.lifeline.codec.Refusal;
 import java.util.List;
 
 /**
@@ -7,7 +8,8 @@ import java.util.List;
  *
  * @param seqs     per event, its {@code seq} in the log if this submission stored it; 0 for an event stored before
  *                 (same source and id) or refused
- * @param refused  the events the database refused on their content (not stored), by index in the submission
+ * @param refused  the events the database refused on their content (not stored), by index in the submission, each
+ *                 with the database's reason and SQLSTATE
  */
 public record Appended(long[] seqs, List<Refusal> refused) {
 
@@ -18,14 +20,5 @@ public record Appended(long[] seqs, List<Refusal> refused) {
     /** Whether event {@code i} was new to the log. */
     public boolean fresh(int i) {
         return seqs[i] > 0;
-    }
-
-    /**
-     * One event the database would not store, with its reason.
-     *
-     * @param index   its position in the submission
-     * @param reason  the database's reason, with its SQLSTATE
-     */
-    public record Refusal(int index, String reason) {
     }
 }

@@ -2,6 +2,7 @@ package io.lifeline.store;
 
 import io.agroal.api.AgroalDataSource;
 import io.lifeline.codec.EventCodec;
+import io.lifeline.codec.Refusal;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.platform.Backoff;
@@ -312,11 +313,11 @@ public class EventLogWriter {
      */
     private void bisect(Submission s, SQLException refusal) throws InterruptedException {
         Map<String, Long> fresh = new HashMap<>();
-        List<Appended.Refusal> refused = new ArrayList<>();
+        List<Refusal> refused = new ArrayList<>();
         int n = s.events.size();
         boolean done;
         if (n == 1) {
-            refused.add(new Appended.Refusal(0, reason(refusal)));
+            refused.add(new Refusal(0, s.events.get(0).id(), reason(refusal)));
             done = true;
         } else {
             done = writePart(s, 0, n / 2, fresh, refused) && writePart(s, n / 2, n, fresh, refused);
@@ -332,7 +333,7 @@ public class EventLogWriter {
         LOG.warnf("Event log refused %d of %d events of a submission; stored the others. First: %s", refused.size(), n,
                 refused.isEmpty() ? "none" : refused.get(0).reason());
         long[] flags = freshFlags(s.events, fresh);
-        for (Appended.Refusal r : refused) {
+        for (Refusal r : refused) {
             flags[r.index()] = 0;
         }
         buffered.addAndGet(-s.weight);
@@ -345,7 +346,7 @@ public class EventLogWriter {
      * False once given up (shutting down with the database gone).
      */
     private boolean writePart(Submission s, int from, int to, Map<String, Long> fresh,
-                              List<Appended.Refusal> refused) throws InterruptedException {
+                              List<Refusal> refused) throws InterruptedException {
         List<Submission> part = List.of(new Submission(s.events.subList(from, to), 0, null, s.future));
         int failures = 0;
         while (true) {
@@ -357,7 +358,7 @@ public class EventLogWriter {
             } catch (SQLException e) {
                 if (isDataError(e)) {
                     if (to - from == 1) {
-                        refused.add(new Appended.Refusal(from, reason(e)));
+                        refused.add(new Refusal(from, s.events.get(from).id(), reason(e)));
                         return true;
                     }
                     int mid = (from + to) >>> 1;

@@ -2,16 +2,16 @@ package io.lifeline.ui;
 
 import com.vaadin.flow.shared.Registration;
 import io.lifeline.action.ActionNotFoundException;
-import io.lifeline.action.ActionPage;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
 import io.lifeline.action.ActionView;
+import io.lifeline.action.AuditEntry;
 import io.lifeline.action.AuditLog;
-import io.lifeline.action.AuditPage;
 import io.lifeline.action.AuditQuery;
 import io.lifeline.action.Submitted;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
+import io.lifeline.domain.page.Page;
 import io.lifeline.platform.Threads;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Scope;
@@ -153,7 +153,7 @@ public class ActionsGateway {
     }
 
     /** The actions of {@code query} that {@code caller} may see, filtered in the query (so a page is full). */
-    public CompletableFuture<ActionPage> list(Caller caller, ActionQuery query) {
+    public CompletableFuture<Page<ActionView>> list(Caller caller, ActionQuery query) {
         return call(() -> {
             Scope scope = Scope.of(caller);
             ActionQuery q = scope.isEverything() ? query : new ActionQuery(query.kind(), query.state(), query.target(),
@@ -172,7 +172,7 @@ public class ActionsGateway {
     }
 
     /** The audit entries of {@code query} that {@code caller} may see (those of the actions it may see). */
-    public CompletableFuture<AuditPage> audit(Caller caller, AuditQuery query) {
+    public CompletableFuture<Page<AuditEntry>> audit(Caller caller, AuditQuery query) {
         return call(() -> {
             AuditLog log = audit.get();
             if (log == null) {
@@ -180,7 +180,7 @@ public class ActionsGateway {
             }
             Scope scope = Scope.of(caller);
             AuditQuery q = scope.isEverything() ? query : new AuditQuery(query.actor(), query.what(), query.target(),
-                    query.actionId(), query.from(), query.to(), query.limit(), query.beforeSeq(), scope.namespaces(),
+                    query.actionId(), query.from(), query.to(), query.limit(), query.cursor(), scope.namespaces(),
                     nodesUsed.apply(scope));
             return log.query(q);
         });

@@ -39,7 +39,7 @@ public class AuditView extends VerticalLayout {
     private final Div status = new Div();
     private final Button more = new Button("Older entries");
     private final List<AuditEntry> entries = new ArrayList<>();
-    private Long next;
+    private String next;
     /** Numbers each read, so that an answer overtaken by a later read (a filter changed meanwhile) is dropped. */
     private long reads;
 
@@ -113,7 +113,7 @@ public class AuditView extends VerticalLayout {
                     entries.clear();
                 }
                 entries.addAll(p.items());
-                next = p.nextBeforeSeq();
+                next = p.nextCursor();
                 more.setVisible(next != null);
                 if (entries.isEmpty()) {
                     status.add(Ui.empty("Nothing audited matches."));

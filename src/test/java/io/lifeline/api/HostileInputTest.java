@@ -371,7 +371,8 @@ class HostileInputTest {
     private static final Map<String, List<String>> FILTERS = Map.ofEntries(
             Map.entry("/api/v1/events", List.of("subject", "type", "from", "to", "cursor", "order", "limit")),
             Map.entry("/api/v1/actions", List.of("kind", "state", "target", "requestedBy", "from", "to", "limit", "cursor")),
-            Map.entry("/api/v1/audit", List.of("actor", "what", "target", "actionId", "from", "to", "limit", "before")),
+            Map.entry("/api/v1/audit", List.of("actor", "what", "target", "actionId", "from", "to", "limit", "cursor",
+                    "before")),
             Map.entry("/api/v1/nodes", List.of("pool", "capacityType", "state", "health", "limit", "offset")),
             Map.entry("/api/v1/gpus", List.of("node", "health", "limit", "offset")),
             Map.entry("/api/v1/jobs", List.of("namespace", "state", "breached", "limit", "offset")),

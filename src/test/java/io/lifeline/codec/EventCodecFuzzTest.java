@@ -88,7 +88,7 @@ class EventCodecFuzzTest {
         }
         List<Event> events = new java.util.ArrayList<>();
         List<Integer> positions = new java.util.ArrayList<>();
-        List<Rejection> rejections = new java.util.ArrayList<>();
+        List<Refusal> rejections = new java.util.ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             com.fasterxml.jackson.databind.JsonNode node = nodes.get(i);
             String id = node.isObject() && node.path("id").isTextual() ? node.get("id").textValue() : null;
@@ -96,7 +96,7 @@ class EventCodecFuzzTest {
                 events.add(codec.decodeEvent(node));
                 positions.add(i);
             } catch (InvalidEventException e) {
-                rejections.add(new Rejection(i, id == null ? null : DataReader.abbreviate(id), e.getMessage()));
+                rejections.add(new Refusal(i, id == null ? null : DataReader.abbreviate(id), e.getMessage()));
             }
         }
         return new DecodedBatch(events, positions, rejections);

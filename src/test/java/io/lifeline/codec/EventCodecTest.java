@@ -70,7 +70,7 @@ class EventCodecTest {
     @Test
     void unknownTypeIsRejected() {
         DecodedBatch b = decode(CloudEvents.event("e1", "s", "node.exploded", "n1", T, "{}"));
-        assertThat(b.rejections()).singleElement().extracting(Rejection::reason).asString()
+        assertThat(b.rejections()).singleElement().extracting(Refusal::reason).asString()
                 .startsWith("type: unknown type 'node.exploded'");
     }
 
@@ -78,7 +78,7 @@ class EventCodecTest {
     void fieldOfTheWrongTypeNamesTheField() {
         DecodedBatch b = decode(CloudEvents.event("e1", "s", "node.registered", "n1", T,
                 "{\"pool\":\"p\",\"capacityType\":\"spot\",\"gpuCount\":\"eight\"}"));
-        assertThat(b.rejections()).singleElement().extracting(Rejection::reason)
+        assertThat(b.rejections()).singleElement().extracting(Refusal::reason)
                 .isEqualTo("data.gpuCount: expected an integer, got string");
     }
 
@@ -87,7 +87,7 @@ class EventCodecTest {
         DecodedBatch b = decode(CloudEvents.array(List.of(
                 CloudEvents.event("a", "s", "gpu.sample", "n1", T, "{\"uuid\":\"GPU-1\",\"index\":0,\"utilizationPercent\":140}"),
                 CloudEvents.event("b", "s", "node.interruption_notice", "n1", T, "{\"kind\":\"meteor\"}"))));
-        assertThat(b.rejections()).extracting(Rejection::reason).containsExactly(
+        assertThat(b.rejections()).extracting(Refusal::reason).containsExactly(
                 "data.utilizationPercent: must be between 0.0 and 100.0, got 140.0",
                 "data.kind: must be one of spot_reclaim, rebalance, maintenance, preempt, got 'meteor'");
     }
@@ -97,7 +97,7 @@ class EventCodecTest {
         DecodedBatch b = decode(CloudEvents.array(List.of(
                 CloudEvents.nodeRegistered("a", "n1", T).replace(T.toString(), "yesterday"),
                 CloudEvents.nodeRegistered("b", "n1", T).replace("\"1.0\"", "\"0.3\""))));
-        assertThat(b.rejections()).extracting(Rejection::reason).containsExactly(
+        assertThat(b.rejections()).extracting(Refusal::reason).containsExactly(
                 "time: expected an RFC 3339 timestamp with seconds and an offset such as 2026-01-31T12:00:00Z or"
                         + " 2026-01-31T13:00:00.250+01:00, got 'yesterday'",
                 "specversion: only \"1.0\" is supported, got '0.3'");
@@ -268,7 +268,7 @@ class EventCodecTest {
         DecodedBatch b = decode(CloudEvents.event("e", "s", "job.submitted", "a/b", T,
                 "{\"namespace\":\"a\",\"gpusPerNode\":8,\"elastic\":{\"minNodes\":4,\"maxNodes\":2,\"procsPerNode\":8,"
                         + "\"maxRestarts\":1}}"));
-        assertThat(b.rejections()).singleElement().extracting(Rejection::reason)
+        assertThat(b.rejections()).singleElement().extracting(Refusal::reason)
                 .isEqualTo("data.elastic.maxNodes: must be >= minNodes (4), got 2");
     }
 }

@@ -3,6 +3,7 @@ package io.lifeline.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agroal.api.AgroalDataSource;
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
@@ -99,7 +100,7 @@ class PriorityLaneTest {
         IngestReceipt receipt = pipeline.submit(batch).toCompletableFuture().get(60, TimeUnit.SECONDS);
 
         // 2 refused by the store (out of range), 3 by the gateway (dated in the future), 5 a duplicate of 0.
-        assertThat(receipt.rejected()).extracting(IngestReceipt.Refused::index).containsExactly(2, 3);
+        assertThat(receipt.rejected()).extracting(Refusal::index).containsExactly(2, 3);
         assertThat(receipt.accepted()).isEqualTo(3);
         assertThat(receipt.duplicates()).isEqualTo(1);
         Map<String, Long> seq = seqs(node);

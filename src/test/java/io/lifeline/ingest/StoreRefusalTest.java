@@ -4,6 +4,7 @@ import static io.lifeline.testing.TestTokens.auth;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
@@ -62,8 +63,8 @@ class StoreRefusalTest {
 
         assertThat(receipt.accepted()).isEqualTo(37);
         assertThat(receipt.duplicates()).isZero();
-        assertThat(receipt.rejected()).extracting(IngestReceipt.Refused::index).containsExactly(7, 23, 24);
-        assertThat(receipt.rejected()).extracting(IngestReceipt.Refused::id)
+        assertThat(receipt.rejected()).extracting(Refusal::index).containsExactly(7, 23, 24);
+        assertThat(receipt.rejected()).extracting(Refusal::id)
                 .containsExactly(node + "-7\u0000", node + "-23", node + "-24");
         assertThat(receipt.rejected()).allSatisfy(r -> assertThat(r.reason())
                 .startsWith("refused by the event store: ").containsPattern("\\(SQLSTATE 22[0-9A-Z]{3}\\)$"));

@@ -1,6 +1,5 @@
 package io.lifeline.ui;
 
-import io.lifeline.action.ActionPage;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionService;
@@ -8,13 +7,13 @@ import io.lifeline.action.ActionStepView;
 import io.lifeline.action.ActionView;
 import io.lifeline.action.AuditEntry;
 import io.lifeline.action.AuditLog;
-import io.lifeline.action.AuditPage;
 import io.lifeline.action.AuditQuery;
 import io.lifeline.action.Submitted;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.StepState;
+import io.lifeline.domain.page.Page;
 import io.lifeline.security.Caller;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,7 +76,7 @@ final class FakeActions implements ActionService, AuditLog {
     }
 
     @Override
-    public ActionPage list(ActionQuery query) {
+    public Page<ActionView> list(ActionQuery query) {
         List<ActionView> out = new ArrayList<>();
         for (ActionView v : actions.values()) {
             if ((query.state() == null || query.state() == v.state()) && (query.kind() == null || query.kind() == v.kind())) {
@@ -85,7 +84,7 @@ final class FakeActions implements ActionService, AuditLog {
             }
         }
         out.sort((a, b) -> b.id().compareTo(a.id()));
-        return new ActionPage(out, null);
+        return Page.last(out);
     }
 
     @Override
@@ -98,7 +97,7 @@ final class FakeActions implements ActionService, AuditLog {
     }
 
     @Override
-    public AuditPage query(AuditQuery q) {
+    public Page<AuditEntry> query(AuditQuery q) {
         synchronized (audit) {
             List<AuditEntry> out = new ArrayList<>();
             for (int i = audit.size() - 1; i >= 0; i--) {
@@ -108,7 +107,7 @@ final class FakeActions implements ActionService, AuditLog {
                     out.add(e);
                 }
             }
-            return new AuditPage(out, null);
+            return Page.last(out);
         }
     }
 

@@ -2,7 +2,6 @@ package io.lifeline.api.control;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lifeline.action.ActionNotFoundException;
-import io.lifeline.action.ActionPage;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionService;
@@ -13,6 +12,8 @@ import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
+import io.lifeline.domain.page.Cursor;
+import io.lifeline.domain.page.Page;
 import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.security.Caller;
@@ -96,10 +97,6 @@ public class ActionsResource {
         }
     }
 
-    /** A page of actions. */
-    public record Page(List<ActionJson> items, String nextCursor) {
-    }
-
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(JsonNode body, @HeaderParam("Idempotency-Key") String key) {
@@ -124,22 +121,26 @@ public class ActionsResource {
     }
 
     @GET
-    public Page list(@QueryParam("kind") String kind, @QueryParam("state") String state,
+    public Page<ActionJson> list(@QueryParam("kind") String kind, @QueryParam("state") String state,
                      @QueryParam("target") String target, @QueryParam("requestedBy") String requestedBy,
                      @QueryParam("from") String from, @QueryParam("to") String to,
                      @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
-        if (cursor != null && !cursor.matches("[0-9]{1,18}")) {
-            throw new ActionRejectedException("cursor", "not a cursor this API returned");
+        if (cursor != null) {
+            try {
+                Cursor.longs(cursor, 1);
+            } catch (IllegalArgumentException e) {
+                throw new ActionRejectedException("cursor", "not a cursor this API returned");
+            }
         }
         ActionKind k = kind == null ? null : ActionKind.fromWire(kind).orElseThrow(() ->
                 new ActionRejectedException("kind", "one of " + kinds()));
         ActionState st = QueryParams.enumValue("state", state, ActionState.class);
         // The scope is part of the query, so that a page holds only actions the caller may see and is full.
         Scope scope = visibility.scope();
-        ActionPage page = actions.list(new ActionQuery(k, st, blankToNull(target), blankToNull(requestedBy),
+        Page<ActionView> page = actions.list(new ActionQuery(k, st, blankToNull(target), blankToNull(requestedBy),
                 QueryParams.instant("from", from), QueryParams.instant("to", to), QueryParams.limit(limit, 50, 500),
                 cursor, scope.isEverything() ? null : scope.namespaces(), visibility.nodesUsed(scope)));
-        return new Page(page.items().stream().map(ActionJson::of).toList(), page.nextCursor());
+        return page.map(ActionJson::of);
     }
 
     @GET

@@ -1,10 +1,12 @@
 package io.lifeline.api.control;
 
 import io.lifeline.action.ActionRejectedException;
+import io.lifeline.action.AuditEntry;
 import io.lifeline.action.AuditLog;
-import io.lifeline.action.AuditPage;
 import io.lifeline.action.AuditQuery;
 import io.lifeline.api.read.QueryParams;
+import io.lifeline.domain.page.Cursor;
+import io.lifeline.domain.page.Page;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
 import io.smallrye.common.annotation.Blocking;
@@ -13,6 +15,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.util.List;
 
 /**
  * The audit trail of actions, their steps and policy changes, newest first. A reader limited to namespaces gets only
@@ -31,23 +34,42 @@ public class AuditResource {
         this.visibility = visibility;
     }
 
+    /**
+     * A page of the audit log, newest first.
+     *
+     * @param items          the entries
+     * @param nextCursor     pass it back as {@code cursor} for the older entries; null on the last page
+     * @param nextBeforeSeq  the same position as the sequence number earlier releases answered (for {@code before});
+     *                       null on the last page
+     */
+    public record AuditAnswer(List<AuditEntry> items, String nextCursor, Long nextBeforeSeq) {
+
+        static AuditAnswer of(Page<AuditEntry> page) {
+            String next = page.nextCursor();
+            return new AuditAnswer(page.items(), next, next == null ? null : Cursor.longs(next, 1)[0]);
+        }
+    }
+
     @GET
-    public AuditPage list(@QueryParam("actor") String actor, @QueryParam("what") String what,
-                          @QueryParam("target") String target, @QueryParam("actionId") String actionId,
-                          @QueryParam("from") String from, @QueryParam("to") String to,
-                          @QueryParam("limit") Integer limit, @QueryParam("before") String before) {
-        Long beforeSeq = null;
-        if (before != null) {
-            if (!before.matches("[0-9]{1,18}")) {
-                throw new ActionRejectedException("before", "not a sequence number this API returned");
+    public AuditAnswer list(@QueryParam("actor") String actor, @QueryParam("what") String what,
+                            @QueryParam("target") String target, @QueryParam("actionId") String actionId,
+                            @QueryParam("from") String from, @QueryParam("to") String to,
+                            @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor,
+                            @QueryParam("before") String before) {
+        // before= is the sequence number earlier releases answered: a cursor in the plain form Cursor still reads.
+        String position = cursor != null ? cursor : before;
+        if (position != null) {
+            try {
+                Cursor.longs(position, 1);
+            } catch (IllegalArgumentException e) {
+                throw new ActionRejectedException(cursor != null ? "cursor" : "before", "not a cursor this API returned");
             }
-            beforeSeq = Long.parseLong(before);
         }
         Scope scope = visibility.scope();
-        return audit.query(new AuditQuery(text("actor", actor), text("what", what), text("target", target),
+        return AuditAnswer.of(audit.query(new AuditQuery(text("actor", actor), text("what", what), text("target", target),
                 text("actionId", actionId), QueryParams.instant("from", from), QueryParams.instant("to", to),
-                QueryParams.limit(limit, 100, 1000), beforeSeq, scope.isEverything() ? null : scope.namespaces(),
-                visibility.nodesUsed(scope)));
+                QueryParams.limit(limit, 100, 1000), position, scope.isEverything() ? null : scope.namespaces(),
+                visibility.nodesUsed(scope))));
     }
 
     private static String text(String name, String v) {

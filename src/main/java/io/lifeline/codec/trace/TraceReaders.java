@@ -3,7 +3,7 @@ package io.lifeline.codec.trace;
 import io.lifeline.codec.DecodedBatch;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
-import io.lifeline.codec.Rejection;
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.replay.LifelineHistory;
 import io.lifeline.domain.replay.Opt175bReader;
 import io.lifeline.domain.replay.PhillyCsvReader;
@@ -57,7 +57,7 @@ public final class TraceReaders {
             return new Trace(TraceFormat.LIFELINE, List.of(), List.of(new TraceRejection(1, e.getMessage())));
         }
         List<TraceRejection> rejected = new ArrayList<>();
-        for (Rejection r : batch.rejections()) {
+        for (Refusal r : batch.rejections()) {
             // NDJSON: the index is the line; otherwise the event's position, named in the reason
             rejected.add(new TraceRejection(ndjson ? r.index() + 1 : 1, (ndjson ? "" : "event " + r.index() + ": ")
                     + r.reason()));

@@ -1,5 +1,6 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.TrainerPlacement;
 import io.lifeline.security.Caller;
@@ -45,8 +46,8 @@ public final class Answers {
             return why != null ? why : also.apply(e);
         }, IngestScope.OUT_OF_SCOPE);
         if (refused > 0 && batch.events().isEmpty() && refused == batch.errors().size()) {
-            List<ItemError> errors = ConnectorIngest.errorsOf(batch).stream()
-                    .sorted(Comparator.comparingInt(ItemError::index)).toList();
+            List<Refusal> errors = ConnectorIngest.errorsOf(batch).stream()
+                    .sorted(Comparator.comparingInt(Refusal::index)).toList();
             String detail = errors.size() == 1 ? errors.get(0).detail() : "all " + errors.size() + " events are outside "
                     + (caller.isBound() ? "what this token is bound to" : "this token's namespaces " + caller.namespaces());
             return CompletableFuture.completedFuture(ProblemMappers.problem(403, "forbidden", "Forbidden", detail, errors));
@@ -55,7 +56,7 @@ public final class Answers {
     }
 
     /** 400 with every item's error. */
-    public static Response unusable(List<ItemError> errors) {
+    public static Response unusable(List<Refusal> errors) {
         String detail = errors.size() == 1 ? errors.get(0).reason() + ": " + errors.get(0).detail()
                 : "nothing usable: all " + errors.size() + " items were rejected";
         return ProblemMappers.problem(400, "unusable-connector-input", "Nothing usable in the input", detail, errors);

@@ -2,6 +2,7 @@ package io.lifeline.connector.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.codec.Refusal;
 import io.lifeline.config.CloudConnectorConfig;
 import io.lifeline.connector.Translation;
 import io.lifeline.connector.TranslatorStats;
@@ -86,7 +87,7 @@ public class CloudNoticesResource {
         if (root != null && root.isArray()) {
             if (root.size() > MAX_EVENTBRIDGE_ITEMS) {
                 return CompletableFuture.completedFuture(Answers.unusable(List.of(
-                        new ItemError(0, null, "too_many_items", root.size() + " events; at most "
+                        new Refusal(0, null, "too_many_items", root.size() + " events; at most "
                                 + MAX_EVENTBRIDGE_ITEMS + " per request"))));
             }
             for (int i = 0; i < root.size(); i++) {

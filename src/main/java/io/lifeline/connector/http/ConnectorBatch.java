@@ -1,5 +1,6 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.connector.Translation;
 import io.lifeline.domain.event.Event;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ public final class ConnectorBatch {
     private final String connector;
     private final List<Event> events = new ArrayList<>();
     private final List<Integer> positions = new ArrayList<>();
-    private final List<ItemError> errors = new ArrayList<>();
+    private final List<Refusal> errors = new ArrayList<>();
     private final BitSet usable = new BitSet();
 
     public ConnectorBatch(String connector) {
@@ -35,14 +36,14 @@ public final class ConnectorBatch {
             positions.add(index);
         }
         for (Translation.Rejection r : t.rejections()) {
-            errors.add(new ItemError(index, null, r.reason(), r.detail()));
+            errors.add(new Refusal(index, null, r.reason(), r.detail()));
         }
         return this;
     }
 
     /** Adds an error found before translation (an item that could not even be handed to a translator). */
     public ConnectorBatch error(int index, String reason, String detail) {
-        errors.add(new ItemError(index, null, reason, detail));
+        errors.add(new Refusal(index, null, reason, detail));
         return this;
     }
 
@@ -55,7 +56,7 @@ public final class ConnectorBatch {
         for (int i = events.size() - 1; i >= 0; i--) {
             String reason = refusal.apply(events.get(i));
             if (reason != null) {
-                errors.add(new ItemError(positions.get(i), events.get(i).id(), code, reason));
+                errors.add(new Refusal(positions.get(i), events.get(i).id(), code, reason));
                 events.remove(i);
                 positions.remove(i);
                 n++;
@@ -82,7 +83,7 @@ public final class ConnectorBatch {
         return positions;
     }
 
-    List<ItemError> errors() {
+    List<Refusal> errors() {
         return errors;
     }
 }

@@ -1,5 +1,6 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
@@ -49,7 +50,7 @@ public class ConnectorIngest {
 
     private CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch, ConsumedOffsets offsets, boolean waitForModel) {
         if (batch.events().isEmpty()) {
-            batch.errors().sort(Comparator.comparingInt(ItemError::index));
+            batch.errors().sort(Comparator.comparingInt(Refusal::index));
             ConnectorReceipt nothing = batch.errors().isEmpty()
                     ? new ConnectorReceipt(0, 0, 0, 0, List.of(), List.of()) : null;
             return offsets == null ? CompletableFuture.completedFuture(nothing)
@@ -58,10 +59,10 @@ public class ConnectorIngest {
         List<Event> events = List.copyOf(batch.events());
         return gateway.submit(events, offsets).thenCompose(r -> {
             BitSet refused = new BitSet();
-            for (IngestReceipt.Refused x : r.rejected()) {
+            for (Refusal x : r.rejected()) {
                 refused.set(x.index());
                 metrics.rejectedAtIngest(batch.connector(), ConnectorMetrics.TIME_IN_FUTURE);
-                batch.errors().add(new ItemError(batch.positions().get(x.index()), x.id(), ConnectorMetrics.TIME_IN_FUTURE,
+                batch.errors().add(new Refusal(batch.positions().get(x.index()), x.id(), ConnectorMetrics.TIME_IN_FUTURE,
                         x.reason()));
             }
             for (int i = 0; i < events.size(); i++) {
@@ -69,11 +70,11 @@ public class ConnectorIngest {
                     batch.markUsable(batch.positions().get(i));
                 }
             }
-            batch.errors().sort(Comparator.comparingInt(ItemError::index));
+            batch.errors().sort(Comparator.comparingInt(Refusal::index));
             if (r.accepted() + r.duplicates() == 0) {
                 return CompletableFuture.completedFuture(null);
             }
-            List<ItemError> errors = List.copyOf(batch.errors());
+            List<Refusal> errors = List.copyOf(batch.errors());
             if (!waitForModel) {
                 r.applied().thenAccept(a -> NotAppliedLog.record(batch.connector(), events, a,
                         i -> "item " + batch.positions().get(i)));
@@ -81,9 +82,9 @@ public class ConnectorIngest {
                         r.duplicates(), errors.size(), errors, List.of()));
             }
             return r.applied().thenApply(a -> {
-                List<ItemError> notApplied = new ArrayList<>(a.notApplied().size());
-                for (IngestReceipt.NotApplied n : a.notApplied()) {
-                    notApplied.add(new ItemError(batch.positions().get(n.index()), n.id(), n.reason().wire(), n.detail()));
+                List<Refusal> notApplied = new ArrayList<>(a.notApplied().size());
+                for (Refusal n : a.notApplied()) {
+                    notApplied.add(n.at(batch.positions().get(n.index())));
                 }
                 return new ConnectorReceipt(r.accepted(), a.applied(), r.duplicates(), errors.size(), errors, notApplied);
             });
@@ -107,7 +108,7 @@ public class ConnectorIngest {
     }
 
     /** The errors of a batch, once {@link #submit} found nothing to submit. */
-    public static List<ItemError> errorsOf(ConnectorBatch batch) {
+    public static List<Refusal> errorsOf(ConnectorBatch batch) {
         return List.copyOf(batch.errors());
     }
 }

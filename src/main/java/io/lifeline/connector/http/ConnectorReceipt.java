@@ -1,6 +1,7 @@
 package io.lifeline.connector.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.lifeline.codec.Refusal;
 import java.util.List;
 
 /**
@@ -15,8 +16,8 @@ import java.util.List;
  *                    ({@code stale}, {@code expired}, ...)
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record ConnectorReceipt(int accepted, int applied, int duplicates, int rejected, List<ItemError> errors,
-                               List<ItemError> notApplied) {
+public record ConnectorReceipt(int accepted, int applied, int duplicates, int rejected, List<Refusal> errors,
+                               List<Refusal> notApplied) {
 
     /** What the OpenAPI document says of a connector endpoint's 200 answer. */
     public static final String DESCRIPTION = "What came out of the input: events taken (stored, for lifecycle events) and"

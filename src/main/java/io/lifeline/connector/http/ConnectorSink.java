@@ -1,5 +1,6 @@
 package io.lifeline.connector.http;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
@@ -139,7 +140,7 @@ public class ConnectorSink {
         while (true) {
             try {
                 IngestReceipt r = gateway.submit(events).toCompletableFuture().join();
-                for (IngestReceipt.Refused x : r.rejected()) {
+                for (Refusal x : r.rejected()) {
                     Pending p = batch.get(x.index());
                     metrics.rejectedAtIngest(p.connector(), ConnectorMetrics.TIME_IN_FUTURE);
                     LOG.debugf("%s: dropped %s of %s: %s", p.connector(), x.id(), p.event().subject(), x.reason());

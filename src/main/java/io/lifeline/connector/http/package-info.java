@@ -6,7 +6,7 @@
  * ({@link io.lifeline.connector.http.TorchelasticResource}) over HTTP, and the same over the Kafka notices topic
  * ({@link io.lifeline.connector.kafka.NoticesKafkaConsumer}, {@link io.lifeline.connector.http.NoticeRecords}).
  * Each answers like the event API ({@link io.lifeline.connector.http.ConnectorReceipt}, or a 400 problem listing
- * every {@link io.lifeline.connector.http.ItemError} when nothing usable came out).
+ * every {@link io.lifeline.codec.Refusal} when nothing usable came out).
  *
  * <p><b>Shared by every connector</b>: {@link io.lifeline.connector.http.ConnectorIngest} (the pipeline's checks,
  * then submit), {@link io.lifeline.connector.http.ConnectorSink} (a bounded, retrying queue for watched sources),

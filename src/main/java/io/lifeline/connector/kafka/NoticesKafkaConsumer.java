@@ -1,10 +1,10 @@
 package io.lifeline.connector.kafka;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.config.NoticesConnectorConfig;
 import io.lifeline.connector.http.ConnectorBatch;
 import io.lifeline.connector.http.ConnectorIngest;
-import io.lifeline.connector.http.ItemError;
 import io.lifeline.connector.http.NoticeRecords;
 import io.lifeline.ingest.kafka.DurableConsumerLoop;
 import io.lifeline.ingest.kafka.KafkaClients;
@@ -109,7 +109,7 @@ public class NoticesKafkaConsumer {
             @Override
             public List<DurableConsumerLoop.DeadLetter> deadLetters() {
                 List<DurableConsumerLoop.DeadLetter> dead = new ArrayList<>();
-                List<ItemError> errors = ConnectorIngest.errorsOf(batch);
+                List<Refusal> errors = ConnectorIngest.errorsOf(batch);
                 for (int i = 0; i < list.size(); i++) {
                     String reason = batch.usable(i) ? null : reasonOf(errors, i);
                     if (reason != null) {
@@ -137,9 +137,9 @@ public class NoticesKafkaConsumer {
     }
 
     /** "reason: detail" of every error of record {@code index}, or null when it had none. */
-    private static String reasonOf(List<ItemError> errors, int index) {
+    private static String reasonOf(List<Refusal> errors, int index) {
         StringBuilder sb = null;
-        for (ItemError e : errors) {
+        for (Refusal e : errors) {
             if (e.index() == index) {
                 if (sb == null) {
                     sb = new StringBuilder();

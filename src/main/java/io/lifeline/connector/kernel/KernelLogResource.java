@@ -1,5 +1,6 @@
 package io.lifeline.connector.kernel;
 
+import io.lifeline.codec.Refusal;
 import io.lifeline.config.KernelLogConfig;
 import io.lifeline.connector.Translation;
 import io.lifeline.connector.dcgm.DcgmScrapeTranslator;
@@ -8,7 +9,6 @@ import io.lifeline.connector.http.ConnectorBatch;
 import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorReceipt;
-import io.lifeline.connector.http.ItemError;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
 import io.smallrye.common.annotation.Blocking;
@@ -68,7 +68,7 @@ public class KernelLogResource {
         IngestScope.requireNodeEvents(caller.get(), "kernel-log XIDs");
         List<String> lines = KernelLogTranslator.lines(new String(body, StandardCharsets.UTF_8));
         if (lines.size() > config.maxLines()) {
-            return CompletableFuture.completedFuture(Answers.unusable(List.of(new ItemError(0, null, "too_many_lines",
+            return CompletableFuture.completedFuture(Answers.unusable(List.of(new Refusal(0, null, "too_many_lines",
                     lines.size() + " lines; at most " + config.maxLines() + " per request"))));
         }
         Instant now = clock.instant();

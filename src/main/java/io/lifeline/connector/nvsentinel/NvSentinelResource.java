@@ -2,6 +2,7 @@ package io.lifeline.connector.nvsentinel;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.codec.Refusal;
 import io.lifeline.config.NvSentinelConfig;
 import io.lifeline.connector.Translation;
 import io.lifeline.connector.dcgm.DcgmScrapeTranslator;
@@ -10,7 +11,6 @@ import io.lifeline.connector.http.ConnectorBatch;
 import io.lifeline.connector.http.ConnectorIngest;
 import io.lifeline.connector.http.ConnectorMetrics;
 import io.lifeline.connector.http.ConnectorReceipt;
-import io.lifeline.connector.http.ItemError;
 import io.lifeline.platform.Json;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.IngestScope;
@@ -83,7 +83,7 @@ public class NvSentinelResource {
         Instant now = clock.instant();
         if (root != null && root.isArray()) {
             if (root.size() > MAX_ITEMS) {
-                return CompletableFuture.completedFuture(Answers.unusable(List.of(new ItemError(0, null, "too_many_items",
+                return CompletableFuture.completedFuture(Answers.unusable(List.of(new Refusal(0, null, "too_many_items",
                         root.size() + " events; at most " + MAX_ITEMS + " per request"))));
             }
             for (int i = 0; i < root.size(); i++) {

@@ -460,7 +460,7 @@ public final class Jobs {
      * What memory holds of a page of a job's incidents, paged from the newest back, to be merged with the stored
      * ones that left it ({@link HistorySlice#page(List)}).
      *
-     * @param cursor  {@link HistorySlice.Page#nextCursor()} of the previous page, or null for the newest
+     * @param cursor  {@link io.lifeline.domain.page.Page#nextCursor()} of the previous page, or null for the newest
      * @throws IllegalArgumentException for a malformed cursor
      */
     public Optional<HistorySlice<IncidentView>> incidentSlice(String job, String cursor, int limit) {

@@ -1,10 +1,11 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.page.Cursor;
 import java.util.Comparator;
 
 /**
- * A position in a job's timeline: the event time in epoch milliseconds, then the entry's sequence. The wire form
- * {@code millis:seq} is what {@link TimelinePage#nextCursor()} carries; callers treat it as opaque. Entries are
+ * A position in a job's timeline: the event time in epoch milliseconds, then the entry's sequence. Its wire form, a
+ * {@link Cursor} of the two, is what {@link TimelinePage#nextCursor()} carries; callers treat it as opaque. Entries are
  * ordered by the same key, so a cursor names one place whether the entry after it is held in memory or stored.
  *
  * @param millis  event time of the last entry of the previous page
@@ -19,20 +20,18 @@ public record TimelineCursor(long millis, long seq) {
     /** Before every entry. */
     public static final TimelineCursor START = new TimelineCursor(Long.MIN_VALUE, Long.MIN_VALUE);
 
-    /** The cursor of a previous page, {@link #START} for null or empty. */
+    /**
+     * The cursor of a previous page, {@link #START} for null or empty; an earlier release's plain {@code millis:seq}
+     * is read too.
+     *
+     * @throws IllegalArgumentException for a cursor that is not one a page gave out
+     */
     public static TimelineCursor parse(String cursor) {
         if (cursor == null || cursor.isEmpty()) {
             return START;
         }
-        int colon = cursor.indexOf(':');
-        try {
-            if (colon < 0) {
-                throw new NumberFormatException();
-            }
-            return new TimelineCursor(Long.parseLong(cursor.substring(0, colon)), Long.parseLong(cursor.substring(colon + 1)));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad timeline cursor: " + cursor);
-        }
+        long[] key = Cursor.longs(cursor, 2);
+        return new TimelineCursor(key[0], key[1]);
     }
 
     /** The cursor that continues after {@code e}. */
@@ -46,8 +45,9 @@ public record TimelineCursor(long millis, long seq) {
         return t > millis || (t == millis && e.seq() > seq);
     }
 
+    /** The opaque wire form ({@link Cursor}), what {@link TimelinePage#nextCursor()} carries. */
     @Override
     public String toString() {
-        return millis + ":" + seq;
+        return Cursor.of(millis, seq);
     }
 }

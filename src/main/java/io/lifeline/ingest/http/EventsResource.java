@@ -5,10 +5,12 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.lifeline.codec.DecodedBatch;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
-import io.lifeline.codec.Rejection;
+import io.lifeline.codec.Refusal;
 import io.lifeline.codec.Rfc3339;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.domain.page.Cursor;
+import io.lifeline.domain.page.Page;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.ingest.TrainerPlacement;
@@ -36,11 +38,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,23 +97,13 @@ public class EventsResource {
      * @param applied     of those, the events the model applied
      * @param duplicates  events already seen (same source and id)
      * @param rejected    invalid events, listed in {@code errors}
-     * @param errors      one per invalid event
-     * @param notApplied  one per accepted event the model did not apply
+     * @param errors      one per invalid event: its index in the request, its id, the reason in words
+     * @param notApplied  one per accepted event the model did not apply: its index in the request, its id, a stable
+     *                    code ({@code stale}, {@code expired}, {@code node_terminated}, ...) and the detail
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    public record IngestResponse(int accepted, int applied, int duplicates, int rejected, List<Rejection> errors,
-                                 List<NotApplied> notApplied) {
-    }
-
-    /**
-     * An accepted event the model did not apply.
-     *
-     * @param index   its position in the request, as in {@code errors}
-     * @param id      its id
-     * @param reason  a stable code: {@code stale}, {@code expired}, {@code node_terminated}, ...
-     * @param detail  what the model compared it with
-     */
-    public record NotApplied(int index, String id, String reason, String detail) {
+    public record IngestResponse(int accepted, int applied, int duplicates, int rejected, List<Refusal> errors,
+                                 List<Refusal> notApplied) {
     }
 
     @POST
@@ -139,7 +129,7 @@ public class EventsResource {
         Caller c = caller.get();
         List<Event> kept = new ArrayList<>(decoded.events().size());
         List<Integer> positions = new ArrayList<>(decoded.events().size());
-        List<Rejection> outOfScope = new ArrayList<>();
+        List<Refusal> outOfScope = new ArrayList<>();
         Map<String, String> acks = acknowledgements(decoded.events(), c, agentKey);
         for (int i = 0; i < decoded.events().size(); i++) {
             Event e = decoded.events().get(i);
@@ -154,7 +144,7 @@ public class EventsResource {
                 kept.add(e);
                 positions.add(decoded.positions().get(i));
             } else {
-                outOfScope.add(new Rejection(decoded.positions().get(i), e.id(), refusal));
+                outOfScope.add(new Refusal(decoded.positions().get(i), e.id(), refusal));
             }
         }
         if (kept.isEmpty()) {
@@ -222,12 +212,12 @@ public class EventsResource {
      * the gateway, and every accepted event the model did not apply. Nothing kept and every event refused for its
      * scope: 403; nothing kept otherwise: 400.
      */
-    private Response answer(DecodedBatch decoded, List<Integer> positions, List<Rejection> outOfScope,
+    private Response answer(DecodedBatch decoded, List<Integer> positions, List<Refusal> outOfScope,
                             IngestReceipt receipt, IngestReceipt.Applied applied) {
-        List<Rejection> errors = new ArrayList<>(decoded.rejections());
+        List<Refusal> errors = new ArrayList<>(decoded.rejections());
         errors.addAll(outOfScope);
-        for (IngestReceipt.Refused r : receipt.rejected()) {
-            errors.add(new Rejection(positions.get(r.index()), r.id(), r.reason()));
+        for (Refusal r : receipt.rejected()) {
+            errors.add(r.at(positions.get(r.index())));
         }
         errors.sort((a, b) -> Integer.compare(a.index(), b.index()));
         if (!errors.isEmpty()) {
@@ -240,9 +230,9 @@ public class EventsResource {
             }
             return ProblemMappers.problem(400, "invalid-event", "Invalid event", detail, errors);
         }
-        List<NotApplied> notApplied = new ArrayList<>(applied.notApplied().size());
-        for (IngestReceipt.NotApplied n : applied.notApplied()) {
-            notApplied.add(new NotApplied(positions.get(n.index()), n.id(), n.reason().wire(), n.detail()));
+        List<Refusal> notApplied = new ArrayList<>(applied.notApplied().size());
+        for (Refusal n : applied.notApplied()) {
+            notApplied.add(n.at(positions.get(n.index())));
         }
         return Response.ok(new IngestResponse(receipt.accepted(), applied.applied(), receipt.duplicates(), errors.size(),
                 errors, notApplied)).build();
@@ -253,9 +243,16 @@ public class EventsResource {
                             Instant time, Instant receivedAt, @JsonRawValue String data) {
     }
 
-    /** One page of the event log; {@code nextCursor} is absent on the last page. */
+    /**
+     * One page of the event log as answered: a {@link Page} whose items are named {@code events}, as they were before
+     * every list shared the page type, and whose {@code nextCursor} is absent on the last page.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record EventPage(List<EventView> events, String nextCursor) {
+
+        static EventPage of(Page<EventView> page) {
+            return new EventPage(page.items(), page.nextCursor());
+        }
     }
 
     @GET
@@ -291,7 +288,7 @@ public class EventsResource {
         List<EventView> views = page.stream().map(s -> new EventView(s.seq, "1.0", s.eventId, s.source, s.type,
                 s.subject, s.time, s.receivedAt, s.data)).toList();
         String next = more ? encodeCursor(page.get(page.size() - 1)) : null;
-        return new EventPage(views, next);
+        return EventPage.of(new Page<>(views, next));
     }
 
     private static String blankToNull(String s) {
@@ -302,9 +299,9 @@ public class EventsResource {
         return Rfc3339.parse(name, value);
     }
 
+    /** The position after {@code last}: its time (to the nanosecond, as stored) and its sequence. */
     static String encodeCursor(StoredEvent last) {
-        String raw = last.time.toString() + "|" + last.seq;
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+        return Cursor.of(last.time, last.seq);
     }
 
     static EventLogQuery.Cursor decodeCursor(String cursor) {
@@ -312,9 +309,8 @@ public class EventsResource {
             return null;
         }
         try {
-            String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            int bar = raw.indexOf('|');
-            return new EventLogQuery.Cursor(Instant.parse(raw.substring(0, bar)), Long.parseLong(raw.substring(bar + 1)));
+            List<String> key = Cursor.parts(cursor, 2);
+            return new EventLogQuery.Cursor(Instant.parse(key.get(0)), Long.parseLong(key.get(1)));
         } catch (RuntimeException e) {
             throw new InvalidEventException("cursor: not a cursor returned by this API");
         }

@@ -2,6 +2,7 @@ package io.lifeline.ingest.kafka;
 
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
+import io.lifeline.codec.Refusal;
 import io.lifeline.config.KafkaConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestPipeline;
@@ -152,12 +153,12 @@ public class KafkaIngest {
 
         @Override
         public List<DurableConsumerLoop.DeadLetter> deadLetters() {
-            List<IngestReceipt.Refused> refused = stored.join().rejected();
+            List<Refusal> refused = stored.join().rejected();
             if (refused.isEmpty()) {
                 return undecodable;
             }
             List<DurableConsumerLoop.DeadLetter> all = new ArrayList<>(undecodable);
-            for (IngestReceipt.Refused r : refused) {
+            for (Refusal r : refused) {
                 all.add(new DurableConsumerLoop.DeadLetter(sources.get(r.index()), r.reason()));
             }
             return all;

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
+import io.lifeline.domain.page.Cursor;
 import io.lifeline.security.Role;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestTokens;
@@ -239,6 +240,44 @@ class ActionsApiTest {
                 .then().body("state", equalTo("cancelled")));
         TestTokens.api().queryParam("actionId", id).get("/api/v1/audit").then()
                 .body("items.what", hasItem("action.cancel_requested")).body("items.what", hasItem("action.cancelled"));
+    }
+
+    /** Actions and audit entries page with the one cursor, and the plain sequence numbers of earlier releases still page. */
+    @Test
+    void cursorsOfEarlierReleasesStillPage() {
+        String op = operator("pager");
+        String requestedBy = null;
+        for (int i = 0; i < 3; i++) {
+            String node = unique("pager-node");
+            String job = unique("team-pager") + "/llm";
+            new TestFleet().node(node, "pool").job(job, 0, 0, node);
+            String id = given().spec(TestTokens.auth(op)).contentType(ContentType.JSON)
+                    .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}")).post("/api/v1/actions")
+                    .then().statusCode(201).extract().path("id");
+            requestedBy = TestTokens.api().get("/api/v1/actions/" + id).then().extract().path("requestedBy");
+            given().spec(TestTokens.auth(op)).post("/api/v1/actions/" + id + "/cancel").then().statusCode(200);
+        }
+        Response first = TestTokens.api().queryParam("requestedBy", requestedBy).queryParam("limit", 1)
+                .get("/api/v1/actions");
+        String next = first.then().statusCode(200).extract().path("nextCursor");
+        assertThat(next).isNotNull().doesNotMatch("[0-9]+");
+        String plain = Long.toString(Cursor.longs(next, 1)[0]);
+        List<String> byCursor = TestTokens.api().queryParam("requestedBy", requestedBy).queryParam("limit", 2)
+                .queryParam("cursor", next).get("/api/v1/actions").then().statusCode(200).extract().path("items.id");
+        List<String> byPlain = TestTokens.api().queryParam("requestedBy", requestedBy).queryParam("limit", 2)
+                .queryParam("cursor", plain).get("/api/v1/actions").then().statusCode(200).extract().path("items.id");
+        assertThat(byCursor).hasSize(2).isEqualTo(byPlain).doesNotContain(first.path("items[0].id").toString());
+
+        Response audit = TestTokens.api().queryParam("actor", requestedBy).queryParam("limit", 2).get("/api/v1/audit");
+        String auditNext = audit.then().statusCode(200).extract().path("nextCursor");
+        Number beforeSeq = audit.path("nextBeforeSeq");
+        assertThat(Cursor.longs(auditNext, 1)[0]).isEqualTo(beforeSeq.longValue());
+        List<Integer> olderByCursor = TestTokens.api().queryParam("actor", requestedBy).queryParam("limit", 2)
+                .queryParam("cursor", auditNext).get("/api/v1/audit").then().statusCode(200).extract().path("items.seq");
+        List<Integer> olderByBefore = TestTokens.api().queryParam("actor", requestedBy).queryParam("limit", 2)
+                .queryParam("before", beforeSeq).get("/api/v1/audit").then().statusCode(200).extract().path("items.seq");
+        assertThat(olderByCursor).hasSize(2).isEqualTo(olderByBefore);
+        TestTokens.api().queryParam("cursor", "1:2").get("/api/v1/audit").then().statusCode(400);
     }
 
     @Test

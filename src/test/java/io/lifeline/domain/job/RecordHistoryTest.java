@@ -8,6 +8,8 @@ import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.history.HistoryRecord;
 import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.page.Cursor;
+import io.lifeline.domain.page.Page;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -52,7 +54,7 @@ class RecordHistoryTest {
         String cursor = null;
         do {
             HistorySlice<T> s = slice.apply(cursor, limit);
-            HistorySlice.Page<T> p = s.page(s.needsStored() ? fromStore(s) : List.of());
+            Page<T> p = s.page(s.needsStored() ? fromStore(s) : List.of());
             assertThat(p.items().size()).isLessThanOrEqualTo(Math.max(limit, KEPT + 1));
             pages.add(0, p.items());
             cursor = p.nextCursor();
@@ -90,9 +92,9 @@ class RecordHistoryTest {
         // Without a limit: memory's, and a cursor to the older ones.
         HistorySlice<CheckpointView> memory = d.jobs.checkpointSlice("ml/llm", null, 0).orElseThrow();
         assertThat(memory.needsStored()).isFalse();
-        HistorySlice.Page<CheckpointView> p = memory.page(List.of());
+        Page<CheckpointView> p = memory.page(List.of());
         assertThat(p.items()).extracting(CheckpointView::id).containsExactly("c8", "c9", "c10");
-        assertThat(p.nextCursor()).isEqualTo("8");
+        assertThat(p.nextCursor()).isEqualTo(Cursor.of(8));
     }
 
     @Test
@@ -103,9 +105,9 @@ class RecordHistoryTest {
         assertThat(all).extracting(IncidentView::id).containsExactly("ml/llm#1", "ml/llm#2", "ml/llm#3", "ml/llm#4",
                 "ml/llm#5", "ml/llm#6", "ml/llm#7");
         assertThat(all).allSatisfy(i -> assertThat(i.closedAt()).isNotNull());
-        HistorySlice.Page<IncidentView> memory = d.jobs.incidentSlice("ml/llm", null, 0).orElseThrow().page(List.of());
+        Page<IncidentView> memory = d.jobs.incidentSlice("ml/llm", null, 0).orElseThrow().page(List.of());
         assertThat(memory.items()).extracting(IncidentView::id).containsExactly("ml/llm#5", "ml/llm#6", "ml/llm#7");
-        assertThat(memory.nextCursor()).isEqualTo("5");
+        assertThat(memory.nextCursor()).isEqualTo(Cursor.of(5));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.lifeline.domain.job.history;
 
+import io.lifeline.domain.page.Cursor;
+import io.lifeline.domain.page.Page;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -34,33 +36,23 @@ public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnat
     public record Ordered<T>(long ordinal, T view) {
     }
 
-    /**
-     * A page of records, oldest first, and the cursor of the page before it in time.
-     *
-     * @param items       the records, oldest first
-     * @param nextCursor  pass it back for the older records, or null when there are none
-     * @param <T>         the view type
-     */
-    public record Page<T>(List<T> items, String nextCursor) {
-    }
-
     /** The position before every record: the first page. */
     public static final long FIRST = Long.MAX_VALUE;
 
-    /** The ordinal a cursor names, {@link #FIRST} for null or empty. */
+    /**
+     * The ordinal a cursor names, {@link #FIRST} for null or empty.
+     *
+     * @throws IllegalArgumentException for a cursor that is not one a page gave out
+     */
     public static long parse(String cursor) {
         if (cursor == null || cursor.isEmpty()) {
             return FIRST;
         }
-        try {
-            long n = Long.parseLong(cursor);
-            if (n < 1) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad cursor: " + cursor);
+        long n = Cursor.longs(cursor, 1)[0];
+        if (n < 1) {
+            throw new IllegalArgumentException("not a cursor this API gave out");
         }
+        return n;
     }
 
     /**
@@ -88,8 +80,8 @@ public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnat
         for (int i = newest.size() - 1; i >= 0; i--) {
             items.add(newest.get(i).view());
         }
-        String next = more ? String.valueOf(newest.get(newest.size() - 1).ordinal()) : null;
-        return new Page<>(List.copyOf(items), next);
+        String next = more ? Cursor.of(newest.get(newest.size() - 1).ordinal()) : null;
+        return new Page<>(items, next);
     }
 
     /**

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.lifeline.action.ActionPage;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionService;
@@ -17,6 +16,7 @@ import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.page.Page;
 import io.lifeline.security.Caller;
 import io.lifeline.testing.MovableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -64,7 +64,7 @@ class EvictionGateTest {
         }
 
         @Override
-        public ActionPage list(ActionQuery query) {
+        public Page<ActionView> list(ActionQuery query) {
             throw new UnsupportedOperationException();
         }
 
