@@ -59,7 +59,7 @@ class LayersTest {
                 .layer("Services").definedBy("io.lifeline.action..", "io.lifeline.policy..", "io.lifeline.alert..",
                         "io.lifeline.metrics..", "io.lifeline.security..")
                 .layer("Runtime").definedBy("io.lifeline.runtime..")
-                .layer("Store").definedBy("io.lifeline.store..")
+                .layer("EventLog").definedBy("io.lifeline.eventlog..")
                 .layer("Codec").definedBy("io.lifeline.codec..")
                 .layer("Domain").definedBy("io.lifeline.domain..")
                 .layer("Config").definedBy("io.lifeline.config..")
@@ -68,10 +68,10 @@ class LayersTest {
                 .whereLayer("Web").mayOnlyBeAccessedByLayers("Edges")
                 .whereLayer("Services").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
                 .whereLayer("Runtime").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
-                .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
-                .whereLayer("Platform").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store",
+                .whereLayer("EventLog").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
+                .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
+                .whereLayer("Platform").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog",
                         "Codec", "Config")
                 .check(MAIN);
     }
@@ -101,7 +101,7 @@ class LayersTest {
     @Test
     void theDashboardNeverTouchesAStore() {
         noClasses().that().resideInAPackage("io.lifeline.ui..").should().dependOnClassesThat()
-                .haveSimpleNameEndingWith("Store").orShould().dependOnClassesThat().resideInAPackage("io.lifeline.store..")
+                .haveSimpleNameEndingWith("Store").orShould().dependOnClassesThat().resideInAPackage("io.lifeline.eventlog..")
                 .orShould().dependOnClassesThat().resideInAnyPackage("javax.sql..", "io.agroal..")
                 .check(MAIN);
     }

@@ -2,10 +2,10 @@ package io.lifeline.connector.http;
 
 import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
+import io.lifeline.eventlog.ConsumedOffsets;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.ingest.NotAppliedLog;
-import io.lifeline.store.ConsumedOffsets;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.BitSet;

@@ -2,12 +2,12 @@ package io.lifeline.connector.http;
 
 import io.lifeline.codec.Refusal;
 import io.lifeline.domain.event.Event;
+import io.lifeline.eventlog.RetryLaterException;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.ingest.NotAppliedLog;
 import io.lifeline.platform.Backoff;
 import io.lifeline.platform.Threads;
-import io.lifeline.store.RetryLaterException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package io.lifeline.connector.http;
 
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.eventlog.ConsumedOffsets;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
-import io.lifeline.store.ConsumedOffsets;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
 import jakarta.decorator.Delegate;
