@@ -177,7 +177,7 @@ public class ConnectorNodeResolver implements NodeResolver {
      * Learns the newest stored registration of every node whose last stored registration or termination is a
      * registration; returns how many nodes it learned.
      */
-    int loadStoredRegistrations() throws SQLException {
+    public int loadStoredRegistrations() throws SQLException {
         int n = 0;
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(STORED_REGISTRATIONS);
              ResultSet rs = ps.executeQuery()) {
