@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 ./mvnw -q -o -B -DskipFrontend -Dcheckstyle.skip test-compile >&2
 [ -s target/classpath.txt ] || ./mvnw -q -o -B dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2
 java -Xmx1g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" \
-    io.lifeline.connector.dcgm.DcgmParseCpuTime "${1:-5}" "${2:-20000}"
+    io.lifeline.connector.inbound.dcgm.DcgmParseCpuTime "${1:-5}" "${2:-20000}"

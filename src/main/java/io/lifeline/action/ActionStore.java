@@ -10,7 +10,7 @@ import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.StepState;
 import io.lifeline.domain.page.Cursor;
 import io.lifeline.domain.page.Page;
-import io.lifeline.store.Fence;
+import io.lifeline.eventlog.Fence;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package io.lifeline.action;
 
-import io.lifeline.store.StoreUnavailableException;
+import io.lifeline.eventlog.StoreUnavailableException;
 
 /** The action store cannot be reached right now (HTTP 503); nothing was accepted. */
 public class ActionsUnavailableException extends StoreUnavailableException {

@@ -1,7 +1,7 @@
 package io.lifeline.alert;
 
+import io.lifeline.eventlog.Leadership;
 import io.lifeline.platform.Backoff;
-import io.lifeline.store.Leadership;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;

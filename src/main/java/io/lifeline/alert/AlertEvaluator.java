@@ -9,7 +9,7 @@ import io.lifeline.domain.alert.AlertSnapshot;
 import io.lifeline.domain.alert.Evaluation;
 import io.lifeline.domain.alert.GroupNotification;
 import io.lifeline.domain.alert.Silence;
-import io.lifeline.store.Leadership;
+import io.lifeline.eventlog.Leadership;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;

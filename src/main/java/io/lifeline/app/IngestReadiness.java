@@ -1,10 +1,10 @@
 package io.lifeline.app;
 
+import io.lifeline.eventlog.EventLogTail;
+import io.lifeline.eventlog.EventLogWriter;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.ingest.kafka.KafkaIngest;
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.store.EventLogTail;
-import io.lifeline.store.EventLogWriter;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;

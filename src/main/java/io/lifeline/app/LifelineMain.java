@@ -1,7 +1,7 @@
 package io.lifeline.app;
 
+import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.security.OwnerOnlyFiles;
-import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;

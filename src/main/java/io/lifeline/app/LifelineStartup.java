@@ -1,15 +1,15 @@
 package io.lifeline.app;
 
 import io.lifeline.domain.event.Event;
+import io.lifeline.eventlog.EventLogTail;
+import io.lifeline.eventlog.PartitionMaintenance;
+import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelCheckpoints;
 import io.lifeline.runtime.ModelRebuild;
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.store.EventLogTail;
-import io.lifeline.store.PartitionMaintenance;
-import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduler;

@@ -1,7 +1,7 @@
 package io.lifeline.ingest;
 
 import io.lifeline.domain.event.Event;
-import io.lifeline.store.ConsumedOffsets;
+import io.lifeline.eventlog.ConsumedOffsets;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 

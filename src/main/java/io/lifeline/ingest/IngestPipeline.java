@@ -4,13 +4,13 @@ import io.lifeline.codec.Refusal;
 import io.lifeline.config.IngestConfig;
 import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.Event;
+import io.lifeline.eventlog.Appended;
+import io.lifeline.eventlog.ConsumedOffsets;
+import io.lifeline.eventlog.EventLogWriter;
+import io.lifeline.eventlog.RetryLaterException;
+import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.metrics.IngestMetrics;
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.store.Appended;
-import io.lifeline.store.ConsumedOffsets;
-import io.lifeline.store.EventLogWriter;
-import io.lifeline.store.RetryLaterException;
-import io.lifeline.store.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -37,7 +37,7 @@ import org.jboss.logging.Logger;
  * The ingest pipeline behind every transport: dedupe by (source, id) (in memory here, durably in the log), then
  * telemetry straight to the model, lifecycle events to the event log first and to the model once stored (so an
  * acknowledged event is never lost and a stored one is applied exactly once, in order). Events another replica stored
- * reach this replica's model through the log follower ({@link io.lifeline.store.EventLogTail}).
+ * reach this replica's model through the log follower ({@link io.lifeline.eventlog.EventLogTail}).
  */
 @ApplicationScoped
 public class IngestPipeline implements IngestGateway {

@@ -1,7 +1,7 @@
 package io.lifeline.metrics;
 
-import io.lifeline.store.HistoryRecords;
-import io.lifeline.store.TimelineLog;
+import io.lifeline.eventlog.HistoryRecords;
+import io.lifeline.eventlog.TimelineLog;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

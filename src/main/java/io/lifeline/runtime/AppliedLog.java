@@ -1,6 +1,6 @@
 package io.lifeline.runtime;
 
-import io.lifeline.store.AppliedPosition;
+import io.lifeline.eventlog.AppliedPosition;
 import java.util.Arrays;
 import java.util.TreeSet;
 

@@ -2,10 +2,10 @@ package io.lifeline.runtime;
 
 import io.lifeline.config.ModelConfig;
 import io.lifeline.domain.SavedModel;
+import io.lifeline.eventlog.AppliedPosition;
+import io.lifeline.eventlog.ModelCheckpointStore;
+import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.platform.Threads;
-import io.lifeline.store.AppliedPosition;
-import io.lifeline.store.ModelCheckpointStore;
-import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;

@@ -1,7 +1,7 @@
 package io.lifeline.runtime;
 
-import io.lifeline.store.AppliedPosition;
-import io.lifeline.store.EventLogTail;
+import io.lifeline.eventlog.AppliedPosition;
+import io.lifeline.eventlog.EventLogTail;
 import java.sql.SQLException;
 import java.util.Optional;
 

@@ -135,7 +135,7 @@ public class WhatIfService {
     private CompletionStage<WhatIfReport> submit(Work work) {
         if (!slots.tryAcquire()) {
             CompletableFuture<WhatIfReport> busy = new CompletableFuture<>();
-            busy.completeExceptionally(new io.lifeline.store.RetryLaterException(
+            busy.completeExceptionally(new io.lifeline.eventlog.RetryLaterException(
                     "as many what-ifs as lifeline.whatif.max-concurrent allows are replaying: try again shortly"));
             return busy;
         }

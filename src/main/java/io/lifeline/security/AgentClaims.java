@@ -1,7 +1,7 @@
 package io.lifeline.security;
 
 import io.agroal.api.AgroalDataSource;
-import io.lifeline.store.StoreUnavailableException;
+import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;

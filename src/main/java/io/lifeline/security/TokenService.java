@@ -1,6 +1,6 @@
 package io.lifeline.security;
 
-import io.lifeline.store.StoreUnavailableException;
+import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package io.lifeline.ui;
 
+import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.platform.Threads;
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.security.Caller;
-import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;

@@ -1,11 +1,11 @@
 package io.lifeline.ui;
 
 import io.lifeline.domain.policy.colocation.ColocationLedger;
+import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.platform.Threads;
 import io.lifeline.policy.ColocationService;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
-import io.lifeline.store.ShutdownOrder;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;

@@ -11,8 +11,8 @@ import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
 import io.agroal.api.security.NamePrincipal;
 import io.lifeline.action.port.ClusterActions;
-import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.ClusterOutcome.Result;
+import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
@@ -28,12 +28,12 @@ import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.command.CommandAckView;
+import io.lifeline.eventlog.Leadership;
+import io.lifeline.eventlog.Leaderships;
 import io.lifeline.metrics.ActionMetricsForTests;
 import io.lifeline.platform.LogContext;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelRuntimes;
-import io.lifeline.store.Leadership;
-import io.lifeline.store.Leaderships;
 import io.lifeline.testing.LogLines;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -685,10 +685,10 @@ class ActionExecutorWaitsTest {
         // A write stamped with the old term is refused, whatever this replica still believes.
         ActionStepView late = new ActionStepView(9, "late step", StepState.DONE, CLOCK.instant(), CLOCK.instant(), "");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.saveStep(a, job, late, "token:test", term))
-                .isInstanceOf(io.lifeline.store.Fence.FencedException.class);
+                .isInstanceOf(io.lifeline.eventlog.Fence.FencedException.class);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.transition(a, ActionState.RUNNING,
                 ActionState.SUCCEEDED, "late", "token:test", CLOCK.instant(), term))
-                .isInstanceOf(io.lifeline.store.Fence.FencedException.class);
+                .isInstanceOf(io.lifeline.eventlog.Fence.FencedException.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> !executor.isLeader());
         checkpoint(job, 200);
         // Nobody leads here now: the action stays as it was, and nothing ran on the deposed replica.

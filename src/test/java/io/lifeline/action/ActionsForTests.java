@@ -5,9 +5,9 @@ import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
 import io.lifeline.config.ActionsConfig;
+import io.lifeline.eventlog.Leadership;
 import io.lifeline.metrics.ActionMetricsForTests;
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.store.Leadership;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 

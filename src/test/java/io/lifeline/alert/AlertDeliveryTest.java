@@ -140,7 +140,7 @@ class AlertDeliveryTest {
                                 org.assertj.core.groups.Tuple.tuple("delivered", 200));
                 assertThat(metrics.total(ReceiverKind.WEBHOOK, DeliveryOutcome.RETRY) - retriesBefore)
                         .isGreaterThanOrEqualTo(2);
-                assertThat(io.lifeline.connector.http.LifelineApi.metric("lifeline_webhook_deliveries_total",
+                assertThat(io.lifeline.testing.LifelineApi.metric("lifeline_webhook_deliveries_total",
                         java.util.Map.of("receiver_kind", "webhook", "outcome", "delivered"))).isGreaterThanOrEqualTo(1);
 
                 JsonPath api = alerts("alerts-hook", "firing");

@@ -53,7 +53,7 @@ class SlowClientsTest {
     URL jobs;
 
     @jakarta.inject.Inject
-    io.lifeline.connector.kube.admission.EvictionWebhookListener listener;
+    io.lifeline.connector.inbound.kube.admission.EvictionWebhookListener listener;
 
     /** One trickling client: the socket, and whether the server has answered or closed it. */
     private static final class Trickle {

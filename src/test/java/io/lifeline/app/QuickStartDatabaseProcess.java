@@ -1,6 +1,6 @@
 package io.lifeline.app;
 
-import io.lifeline.store.ShutdownOrder;
+import io.lifeline.eventlog.ShutdownOrder;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

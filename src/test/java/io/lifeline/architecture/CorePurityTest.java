@@ -29,7 +29,7 @@ class CorePurityTest {
     @Test
     void coreDoesNotDependOnTheEdges() {
         noClasses().that().resideInAPackage("io.lifeline.domain..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.lifeline.ingest..", "io.lifeline.store..",
+                .should().dependOnClassesThat().resideInAnyPackage("io.lifeline.ingest..", "io.lifeline.eventlog..",
                         "io.lifeline.runtime..", "io.lifeline.api..", "io.lifeline.ui..", "io.lifeline.connector..",
                         "io.lifeline.demo..")
                 .check(core);

@@ -1,6 +1,7 @@
 package io.lifeline.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -17,11 +18,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * depend on each other (at any depth), and the Kubernetes and Kafka clients stay in their connectors and transports.
  *
  * <pre>
- *   edges:    app, api, ingest, connector, ui, demo   (HTTP, Kafka, Kubernetes, the browser, the simulator)
+ *   edges:    app, api, ingest, connector, ui, demo   (HTTP, Kafka, Kubernetes, the browser, the simulator); api on top
+ *             (every JAX-RS resource), connector split into inbound and outbound
  *   web:      problem documents, the one error-mapping table, the security gate
  *   services: action, policy, alert, metrics, security
  *   runtime:  the model host (one writer thread)
- *   store:    PostgreSQL
+ *   eventlog: the event log on PostgreSQL, offsets, leadership, model checkpoints
  *   codec:    event JSON
  *   domain:   the pure model                          config: typed settings, usable by every layer but the core
  *   platform: back-off, named daemon threads, the JSON mapper configuration, what a log line is about (JDK, Jackson,
@@ -59,7 +61,7 @@ class LayersTest {
                 .layer("Services").definedBy("io.lifeline.action..", "io.lifeline.policy..", "io.lifeline.alert..",
                         "io.lifeline.metrics..", "io.lifeline.security..")
                 .layer("Runtime").definedBy("io.lifeline.runtime..")
-                .layer("Store").definedBy("io.lifeline.store..")
+                .layer("EventLog").definedBy("io.lifeline.eventlog..")
                 .layer("Codec").definedBy("io.lifeline.codec..")
                 .layer("Domain").definedBy("io.lifeline.domain..")
                 .layer("Config").definedBy("io.lifeline.config..")
@@ -68,10 +70,10 @@ class LayersTest {
                 .whereLayer("Web").mayOnlyBeAccessedByLayers("Edges")
                 .whereLayer("Services").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
                 .whereLayer("Runtime").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
-                .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store")
-                .whereLayer("Platform").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "Store",
+                .whereLayer("EventLog").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
+                .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
+                .whereLayer("Platform").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog",
                         "Codec", "Config")
                 .check(MAIN);
     }
@@ -101,7 +103,7 @@ class LayersTest {
     @Test
     void theDashboardNeverTouchesAStore() {
         noClasses().that().resideInAPackage("io.lifeline.ui..").should().dependOnClassesThat()
-                .haveSimpleNameEndingWith("Store").orShould().dependOnClassesThat().resideInAPackage("io.lifeline.store..")
+                .haveSimpleNameEndingWith("Store").orShould().dependOnClassesThat().resideInAPackage("io.lifeline.eventlog..")
                 .orShould().dependOnClassesThat().resideInAnyPackage("javax.sql..", "io.agroal..")
                 .check(MAIN);
     }
@@ -112,20 +114,24 @@ class LayersTest {
                 .resideInAPackage("io.lifeline.demo..").check(MAIN);
     }
 
-    /** The Kubernetes client (fabric8) stays in the Kubernetes connector: watchers, cluster actions, admission. */
+    /**
+     * The Kubernetes client (fabric8) stays in the Kubernetes connectors: watchers and admission coming in, cluster
+     * actions going out.
+     */
     @Test
-    void onlyTheKubernetesConnectorUsesTheKubernetesClient() {
-        noClasses().that().resideOutsideOfPackage("io.lifeline.connector.kube..").should().dependOnClassesThat()
-                .resideInAPackage("io.fabric8..").check(MAIN);
+    void onlyTheKubernetesConnectorsUseTheKubernetesClient() {
+        noClasses().that().resideOutsideOfPackages("io.lifeline.connector.inbound.kube..", "io.lifeline.connector.outbound.kube..")
+                .should().dependOnClassesThat().resideInAPackage("io.fabric8..").check(MAIN);
     }
 
     /**
      * The Kafka client stays in the Kafka transports: {@code ingest.kafka} (the consumer loop, event ingest, consumer
-     * lag) and {@code connector.kafka} (the notices topic in, the commands topic out).
+     * lag), {@code connector.inbound.kafka} (the notices topic) and {@code connector.outbound.kafka} (the commands topic).
      */
     @Test
     void onlyTheKafkaTransportsUseTheKafkaClient() {
-        noClasses().that().resideOutsideOfPackages("io.lifeline.ingest.kafka..", "io.lifeline.connector.kafka..")
+        noClasses().that().resideOutsideOfPackages("io.lifeline.ingest.kafka..", "io.lifeline.connector.inbound.kafka..",
+                        "io.lifeline.connector.outbound.kafka..")
                 .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..").check(MAIN);
     }
 
@@ -135,6 +141,57 @@ class LayersTest {
                 com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.lifeline..")
                         .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage("io.lifeline.cli..")))
                 .check(MAIN);
+    }
+
+    /**
+     * What comes in and what goes out are separate: an inbound connector never reaches an outbound one, nor the other
+     * way round. Code both need lives in {@code io.lifeline.connector} itself ({@code Translation},
+     * {@code LifecycleAction}).
+     */
+    @Test
+    void inboundConnectorsDoNotUseOutboundOnes() {
+        noClasses().that().resideInAPackage("io.lifeline.connector.inbound..").should().dependOnClassesThat()
+                .resideInAPackage("io.lifeline.connector.outbound..").check(MAIN);
+    }
+
+    @Test
+    void outboundConnectorsDoNotUseInboundOnes() {
+        noClasses().that().resideInAPackage("io.lifeline.connector.outbound..").should().dependOnClassesThat()
+                .resideInAPackage("io.lifeline.connector.inbound..").check(MAIN);
+    }
+
+    /**
+     * JAX-RS (and RESTEasy) belongs to the REST API and the web layer: every resource lives in {@code io.lifeline.api},
+     * and the exception mappers, filters and problem documents in {@code io.lifeline.web}. Services, connectors and
+     * ingest stay free of HTTP types, so they can be called from a background loop, Kafka or the dashboard alike.
+     */
+    @Test
+    void onlyTheApiAndTheWebLayerUseJaxRs() {
+        noClasses().that().resideOutsideOfPackages("io.lifeline.api..", "io.lifeline.web..").should()
+                .dependOnClassesThat().resideInAnyPackage("jakarta.ws.rs..", "org.jboss.resteasy..").check(MAIN);
+    }
+
+    /** Every REST resource (a class annotated {@code @Path}) lives in {@code io.lifeline.api}. */
+    @Test
+    void everyRestResourceLivesInTheApi() {
+        classes().that().areAnnotatedWith("jakarta.ws.rs.Path").should().resideInAPackage("io.lifeline.api..").check(MAIN);
+    }
+
+    /** So does every resource method, also one whose class carries no {@code @Path} of its own (a sub-resource). */
+    @Test
+    void everyRestMethodLivesInTheApi() {
+        methods().that().areAnnotatedWith("jakarta.ws.rs.Path").should().beDeclaredInClassesThat()
+                .resideInAPackage("io.lifeline.api..").check(MAIN);
+    }
+
+    /**
+     * The REST API sits on top of the edges: it may use the connectors, ingest and everything below, and nothing but
+     * the start-up ({@code app}) depends on it.
+     */
+    @Test
+    void nothingBelowTheApiDependsOnIt() {
+        noClasses().that().resideOutsideOfPackages("io.lifeline.api..", "io.lifeline.app..").should()
+                .dependOnClassesThat().resideInAPackage("io.lifeline.api..").check(MAIN);
     }
 
     @Test

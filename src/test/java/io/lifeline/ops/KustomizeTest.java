@@ -30,10 +30,11 @@ class KustomizeTest {
     private static final String PROMTOOL = "/usr/bin/promtool";
 
     /**
-     * Every (API group, resource, verb) Lifeline needs cluster-wide. Connectors (io.lifeline.connector.kube): informers
-     * (get is granted with list/watch) on nodes, pods, events, endpoints, endpointslices, pytorchjobs, workloads and
-     * Volcano jobs; a CRD presence check by name. Actions: cordon (nodes patch), evict (pods/eviction create, pods
-     * delete after the drain deadline), suspend and resize (pytorchjobs, workloads patch).
+     * Every (API group, resource, verb) Lifeline needs cluster-wide. Connectors (io.lifeline.connector.inbound.kube):
+     * informers (get is granted with list/watch) on nodes, pods, events, endpoints, endpointslices, pytorchjobs,
+     * workloads and Volcano jobs; a CRD presence check by name. Actions (io.lifeline.connector.outbound.kube): cordon
+     * (nodes patch), evict (pods/eviction create, pods delete after the drain deadline), suspend and resize
+     * (pytorchjobs, workloads patch).
      */
     private static final Set<String> CLUSTER_RULES = Set.of(
             "/nodes/get", "/nodes/list", "/nodes/watch", "/nodes/patch",

@@ -5,7 +5,7 @@ import io.lifeline.demo.TestScenarios;
 import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.job.JobFilter;
-import io.lifeline.store.ModelCheckpointCodec;
+import io.lifeline.eventlog.ModelCheckpointCodec;
 import io.lifeline.testing.MovableClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

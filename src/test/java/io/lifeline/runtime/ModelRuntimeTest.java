@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
-import io.lifeline.store.RetryLaterException;
+import io.lifeline.eventlog.RetryLaterException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.lifeline.ingest.kafka;
 
+import io.lifeline.eventlog.ConsumedOffsets;
+import io.lifeline.eventlog.RetryLaterException;
 import io.lifeline.platform.Backoff;
 import io.lifeline.platform.Threads;
-import io.lifeline.store.ConsumedOffsets;
-import io.lifeline.store.RetryLaterException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,17 +1,17 @@
 package io.lifeline.ingest.kafka;
 
-import io.lifeline.store.ConsumedOffsets;
-import io.lifeline.store.OffsetStore;
+import io.lifeline.eventlog.ConsumedOffsets;
+import io.lifeline.eventlog.OffsetStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.TopicPartition;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 

@@ -1,10 +1,10 @@
 package io.lifeline.ingest.kafka;
 
 import io.lifeline.config.KafkaConfig;
+import io.lifeline.eventlog.ConsumedOffsets;
+import io.lifeline.eventlog.OffsetStore;
 import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
-import io.lifeline.store.ConsumedOffsets;
-import io.lifeline.store.OffsetStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.annotation.PreDestroy;

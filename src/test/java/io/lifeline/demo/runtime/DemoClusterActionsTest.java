@@ -28,7 +28,7 @@ class DemoClusterActionsTest {
         final List<Event> events = new CopyOnWriteArrayList<>();
 
         @Override
-        public CompletionStage<IngestReceipt> submit(List<Event> batch, io.lifeline.store.ConsumedOffsets offsets) {
+        public CompletionStage<IngestReceipt> submit(List<Event> batch, io.lifeline.eventlog.ConsumedOffsets offsets) {
             events.addAll(batch);
             return CompletableFuture.completedFuture(new IngestReceipt(batch.size(), 0));
         }

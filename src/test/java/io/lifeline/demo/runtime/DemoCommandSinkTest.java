@@ -47,7 +47,7 @@ class DemoCommandSinkTest {
         }
     }, new IngestGateway() {
         @Override
-        public CompletionStage<IngestReceipt> submit(List<Event> batch, io.lifeline.store.ConsumedOffsets offsets) {
+        public CompletionStage<IngestReceipt> submit(List<Event> batch, io.lifeline.eventlog.ConsumedOffsets offsets) {
             events.addAll(batch);
             return CompletableFuture.completedFuture(new IngestReceipt(batch.size(), 0));
         }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
+import io.lifeline.eventlog.RetryLaterException;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
-import io.lifeline.store.RetryLaterException;
 import io.lifeline.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +33,7 @@ class DemoRunnerTest {
         final Deque<Supplier<CompletableFuture<IngestReceipt>>> script = new ArrayDeque<>();
 
         @Override
-        public CompletionStage<IngestReceipt> submit(List<Event> events, io.lifeline.store.ConsumedOffsets offsets) {
+        public CompletionStage<IngestReceipt> submit(List<Event> events, io.lifeline.eventlog.ConsumedOffsets offsets) {
             batches.add(events);
             threads.add(Thread.currentThread().getName());
             Supplier<CompletableFuture<IngestReceipt>> next = script.poll();

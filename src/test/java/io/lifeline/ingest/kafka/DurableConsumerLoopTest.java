@@ -3,8 +3,8 @@ package io.lifeline.ingest.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lifeline.store.ConsumedOffsets;
-import io.lifeline.store.RetryLaterException;
+import io.lifeline.eventlog.ConsumedOffsets;
+import io.lifeline.eventlog.RetryLaterException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,8 +8,8 @@ import io.lifeline.ingest.IngestPipeline;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.KafkaResource;
 import io.lifeline.testing.MixedEventStream;
-import io.lifeline.testing.TestTokens;
 import io.lifeline.testing.StatementStats;
+import io.lifeline.testing.TestTokens;
 import io.lifeline.testing.ThreadCpu;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.BufferedReader;
@@ -51,10 +51,10 @@ final class IngestLoad {
     private final ModelRuntime model;
     private final MeterRegistry registry;
 
-    private final io.lifeline.store.OffsetStore offsets;
+    private final io.lifeline.eventlog.OffsetStore offsets;
 
     IngestLoad(IngestPipeline pipeline, EventCodec codec, ModelRuntime model, MeterRegistry registry,
-               io.lifeline.store.OffsetStore offsets) {
+               io.lifeline.eventlog.OffsetStore offsets) {
         this.offsets = offsets;
         this.pipeline = pipeline;
         this.codec = codec;

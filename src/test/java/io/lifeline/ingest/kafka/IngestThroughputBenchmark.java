@@ -42,7 +42,7 @@ class IngestThroughputBenchmark {
     @Inject
     MeterRegistry registry;
     @Inject
-    io.lifeline.store.OffsetStore offsets;
+    io.lifeline.eventlog.OffsetStore offsets;
 
     private static List<Double> series(BenchmarkReport report, String what) {
         return report.series(what);

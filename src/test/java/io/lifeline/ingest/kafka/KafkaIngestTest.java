@@ -5,10 +5,10 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lifeline.connector.http.LifelineApi;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.KafkaProbe;
 import io.lifeline.testing.KafkaResource;
+import io.lifeline.testing.LifelineApi;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -44,7 +44,7 @@ class SynchronousCommitBenchmark {
     @Inject
     MeterRegistry registry;
     @Inject
-    io.lifeline.store.OffsetStore offsets;
+    io.lifeline.eventlog.OffsetStore offsets;
 
     @Test
     void synchronousCommitOnAgainstOff() throws Exception {

@@ -1,2 +1,0 @@
-/** REST API of alerts ({@code GET /api/v1/alerts}) and silences ({@code /api/v1/silences}). */
-package io.lifeline.alert.http;

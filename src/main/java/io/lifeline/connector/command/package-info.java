@@ -1,8 +1,0 @@
-/**
- * Trainer commands out: {@link io.lifeline.connector.command.TrainerCommands} (the one
- * {@link io.lifeline.action.port.TrainerCommandSink}) sends each command as a CloudEvent to the Kafka topic
- * ({@link io.lifeline.connector.kafka.KafkaCommandSink}), to agents polling over HTTP
- * ({@link io.lifeline.connector.command.AgentCommandQueue}, {@link io.lifeline.connector.command.AgentCommandsResource})
- * and to any other {@link io.lifeline.action.port.CommandChannel} (the demo fleet's trainers plug in as one).
- */
-package io.lifeline.connector.command;

@@ -1,6 +1,0 @@
-/**
- * NVIDIA dcgm-exporter scrapes into {@code gpu.sample} and {@code gpu.xid} events:
- * {@link io.lifeline.connector.dcgm.DcgmScrapeTranslator}, given a
- * {@link io.lifeline.connector.dcgm.DcgmScrape} (endpoint, node, scrape time) per scrape.
- */
-package io.lifeline.connector.dcgm;

@@ -1,0 +1,2 @@
+/** Prometheus' HTTP query API, read for co-location demand triggers. */
+package io.lifeline.connector.inbound.prometheus;

@@ -1,6 +1,0 @@
-/**
- * Admission webhooks the API server calls: the checkpoint-gated eviction webhook on {@code pods/eviction}
- * ({@link io.lifeline.connector.kube.admission.EvictionAdmissionResource}), which holds the eviction of a training
- * pod back with "429, retry later" until its job has a fresh checkpoint.
- */
-package io.lifeline.connector.kube.admission;

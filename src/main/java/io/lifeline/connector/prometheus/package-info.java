@@ -1,2 +1,0 @@
-/** Prometheus' HTTP query API, read for co-location demand triggers. */
-package io.lifeline.connector.prometheus;
