@@ -157,12 +157,8 @@ class LayersTest {
     private static final Map<String, String> JDBC_OUTSIDE_A_STORE = Map.ofEntries(
             Map.entry("io.lifeline.action.ActionStore", "its rows are the action package's own types (ActionView,"
                     + " AuditEntry, the queries); in action.store it would form a cycle with action until they move"),
-            Map.entry("io.lifeline.alert.AlertStore", "not yet on the transaction helper; its callers below still"
-                    + " catch SQLException"),
-            Map.entry("io.lifeline.alert.AlertDispatcher", "catches the alert store's SQLException"),
-            Map.entry("io.lifeline.alert.AlertEvaluator", "catches the alert store's SQLException"),
-            Map.entry("io.lifeline.alert.AlertService", "catches the alert store's SQLException"),
-            Map.entry("io.lifeline.alert.AlertmanagerPusher", "catches the alert store's SQLException"),
+            Map.entry("io.lifeline.alert.AlertStore", "its rows name the alert package's own types (Receiver,"
+                    + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
             Map.entry("io.lifeline.security.SecurityStore", "not yet on the transaction helper"),
             Map.entry("io.lifeline.security.SsoTickets", "a store of its own in the security package"),
             Map.entry("io.lifeline.security.AgentClaims", "a store of its own in the security package"),
