@@ -159,11 +159,12 @@ class LayersTest {
                     + " AuditEntry, the queries); in action.store it would form a cycle with action until they move"),
             Map.entry("io.lifeline.alert.AlertStore", "its rows name the alert package's own types (Receiver,"
                     + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
-            Map.entry("io.lifeline.security.SecurityStore", "not yet on the transaction helper"),
-            Map.entry("io.lifeline.security.SsoTickets", "a store of its own in the security package"),
-            Map.entry("io.lifeline.security.AgentClaims", "a store of its own in the security package"),
-            Map.entry("io.lifeline.security.TokenService", "catches the security store's SQLException"),
-            Map.entry("io.lifeline.security.LastUsedRecorder", "catches the security store's SQLException"),
+            Map.entry("io.lifeline.security.SecurityStore", "its rows are the security package's own types (ApiToken,"
+                    + " Role); in security.store it would form a cycle with security until they move"),
+            Map.entry("io.lifeline.security.SsoTickets", "a store of its own in the security package, not yet on the"
+                    + " transaction helper"),
+            Map.entry("io.lifeline.security.AgentClaims", "a store of its own in the security package, not yet on the"
+                    + " transaction helper"),
             Map.entry("io.lifeline.connector.command.AgentCommandQueue", "the command queue's table is its own; the"
                     + " connector packages are being reorganised separately"),
             Map.entry("io.lifeline.connector.http.ConnectorNodeResolver", "one look-up of its own; the connector"
