@@ -161,10 +161,10 @@ class LayersTest {
                     + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
             Map.entry("io.lifeline.security.SecurityStore", "its rows are the security package's own types (ApiToken,"
                     + " Role); in security.store it would form a cycle with security until they move"),
-            Map.entry("io.lifeline.security.SsoTickets", "a store of its own in the security package, not yet on the"
-                    + " transaction helper"),
-            Map.entry("io.lifeline.security.AgentClaims", "a store of its own in the security package, not yet on the"
-                    + " transaction helper"),
+            Map.entry("io.lifeline.security.SsoTickets", "a store of its own (on the transaction helper) whose rows are"
+                    + " the security package's Caller and Role; in security.store it would form a cycle with security"),
+            Map.entry("io.lifeline.security.AgentClaims", "a store of its own (on the transaction helper) whose rows"
+                    + " name the security package's Caller; in security.store it would form a cycle with security"),
             Map.entry("io.lifeline.connector.command.AgentCommandQueue", "the command queue's table is its own; the"
                     + " connector packages are being reorganised separately"),
             Map.entry("io.lifeline.connector.http.ConnectorNodeResolver", "one look-up of its own; the connector"
