@@ -18,7 +18,6 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Reception;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -173,7 +172,7 @@ public class ActionExecutor {
             for (String id : store.unfinished()) {
                 schedule(id);
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warnf("Could not look for unfinished actions: %s", e.getMessage());
         }
     }
@@ -219,7 +218,7 @@ public class ActionExecutor {
             }
         } catch (Fence.FencedException e) {
             LOG.warnf("Action %s not taken up: %s", id, e.getMessage());
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warnf("Action %s interrupted by an error, will be retried: %s", id, e.getMessage());
         } finally {
             if (!handedOn) {
@@ -325,8 +324,7 @@ public class ActionExecutor {
         }
     }
 
-    private void finish(ActionView a, ActionState from, ActionState to, String outcome, long term)
-            throws SQLException {
+    private void finish(ActionView a, ActionState from, ActionState to, String outcome, long term) {
         if (store.transition(a.id(), from, to, outcome, a.requestedBy(), clock.instant(), term)) {
             Duration took = Duration.between(a.createdAt(), clock.instant());
             metrics.actionFinished(a.kind().wire(), to.wire(), took);

@@ -20,7 +20,6 @@ import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.platform.LogContext;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -570,7 +569,7 @@ final class ActionProcedures {
         return pods.size() + " training pod(s)";
     }
 
-    private <T> T read(Function<LiveModel, T> q) throws InterruptedException, SQLException {
+    private <T> T read(Function<LiveModel, T> q) throws InterruptedException {
         try {
             // Ahead of queued ingest batches: an action acts on the present and must not wait behind a full queue.
             return runtime.readNow(q).get(30, TimeUnit.SECONDS);

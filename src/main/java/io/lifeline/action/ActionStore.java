@@ -11,6 +11,7 @@ import io.lifeline.domain.action.StepState;
 import io.lifeline.domain.page.Cursor;
 import io.lifeline.domain.page.Page;
 import io.lifeline.eventlog.Fence;
+import io.lifeline.eventlog.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +29,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** Actions, their steps and the audit log in PostgreSQL (tables of V3). Every write is one short transaction. */
+/**
+ * Actions, their steps and the audit log in PostgreSQL (tables of V3). Every write is one short transaction; a write
+ * by the leader is fenced ({@link Fence#CONDITION}) in the statement itself. A failing database is a
+ * {@link io.lifeline.eventlog.StoreUnavailableException}.
+ */
 @ApplicationScoped
 public class ActionStore {
 
@@ -47,11 +52,11 @@ public class ActionStore {
         public enum Kind { CREATED, REPLAYED, TARGET_BUSY }
     }
 
-    private final AgroalDataSource dataSource;
+    private final Jdbc jdbc;
     private final ObjectMapper json;
 
     ActionStore(AgroalDataSource dataSource, ObjectMapper json) {
-        this.dataSource = dataSource;
+        this.jdbc = new Jdbc(dataSource, "the action store");
         this.json = json;
     }
 
@@ -59,15 +64,9 @@ public class ActionStore {
      * Inserts unless the same requester's key or an unfinished action on the same target exists; the unique indexes
      * decide, so concurrent requests on several replicas agree.
      */
-    public Inserted insert(NewAction a) throws SQLException {
+    public Inserted insert(NewAction a) {
         // One statement: the action and its audit entry together, so a policy's reaction pays one round trip here.
-        int rows;
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("WITH a AS (INSERT INTO action (id, kind, target, params, reason,"
-                     + " requested_by, idempotency_key, state, created_at, updated_at, deadline, impact, outcome)"
-                     + " VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT DO NOTHING"
-                     + " RETURNING id, target) INSERT INTO audit_log (time, actor, what, target, action_id, reason,"
-                     + " before, after) SELECT ?, ?, 'action.requested', a.target, a.id, ?, NULL, ? FROM a")) {
+        int rows = jdbc.update(INSERT, ps -> {
             Instant created = micros(a.createdAt());
             ps.setString(1, a.id());
             ps.setString(2, a.kind().wire());
@@ -86,8 +85,7 @@ public class ActionStore {
             ps.setString(15, a.requestedBy());
             ps.setString(16, a.reason());
             ps.setString(17, a.kind().wire() + " " + a.state().wire());
-            rows = ps.executeUpdate();
-        }
+        });
         if (rows == 1) {
             // As stored (timestamps at the database's microsecond precision): no read back on the way to the executor.
             return new Inserted(new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
@@ -105,42 +103,38 @@ public class ActionStore {
             return new Inserted(holder.get(), Inserted.Kind.TARGET_BUSY);
         }
         // The conflicting row finished between our insert and our look: the caller may simply try again.
-        throw new SQLException("action conflict resolved itself; retry", "40001");
+        throw jdbc.unavailable(new SQLException("action conflict resolved itself; retry", "40001"));
     }
 
-    public Optional<ActionView> find(String id) throws SQLException {
+    private static final String INSERT = "WITH a AS (INSERT INTO action (id, kind, target, params, reason,"
+            + " requested_by, idempotency_key, state, created_at, updated_at, deadline, impact, outcome)"
+            + " VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT DO NOTHING"
+            + " RETURNING id, target) INSERT INTO audit_log (time, actor, what, target, action_id, reason,"
+            + " before, after) SELECT ?, ?, 'action.requested', a.target, a.id, ?, NULL, ? FROM a";
+
+    public Optional<ActionView> find(String id) {
         return one("SELECT " + COLUMNS + " FROM action WHERE id = ?", id);
     }
 
-    private Optional<ActionView> findByKey(String requestedBy, String key) throws SQLException {
+    private Optional<ActionView> findByKey(String requestedBy, String key) {
         return one("SELECT " + COLUMNS + " FROM action WHERE requested_by = ? AND idempotency_key = ?", requestedBy, key);
     }
 
-    public Optional<ActionView> inFlightOn(String target) throws SQLException {
+    public Optional<ActionView> inFlightOn(String target) {
         return one("SELECT " + COLUMNS + " FROM action WHERE target = ? AND state IN ('pending', 'running')", target);
     }
 
     /** Ids of unfinished actions, oldest first. */
-    public List<String> unfinished() throws SQLException {
-        List<String> ids = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT id FROM action WHERE state IN ('pending', 'running') ORDER BY seq")) {
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getString(1));
-                }
-            }
-        }
-        return ids;
+    public List<String> unfinished() {
+        return jdbc.list("SELECT id FROM action WHERE state IN ('pending', 'running') ORDER BY seq",
+                rs -> rs.getString(1));
     }
 
     /**
      * Moves an action from one state to another if it is still in {@code from}, with its audit entry, in one
      * transaction. Returns false when somebody else moved it first.
      */
-    public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now)
-            throws SQLException {
+    public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now) {
         return move(id, from, to, outcome, actor, now, false, 0);
     }
 
@@ -150,7 +144,7 @@ public class ActionStore {
      * @throws Fence.FencedException when {@code term} no longer leads (the write is not made)
      */
     public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now,
-                              long term) throws SQLException {
+                              long term) {
         return move(id, from, to, outcome, actor, now, false, term);
     }
 
@@ -161,72 +155,59 @@ public class ActionStore {
      *
      * @throws Fence.FencedException when {@code term} no longer leads (the write is not made)
      */
-    public boolean start(String id, String actor, Instant now, long term) throws SQLException {
+    public boolean start(String id, String actor, Instant now, long term) {
         return move(id, ActionState.PENDING, ActionState.RUNNING, "running", actor, now, true, term);
     }
 
     /** Whether {@code term} still leads under a live lease. */
     boolean leads(Connection c, long term) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + Fence.CONDITION)) {
-            ps.setLong(1, term);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
-        }
+        return Jdbc.one(c, "SELECT " + Fence.CONDITION, rs -> rs.getBoolean(1), term).orElse(false);
     }
 
     /** A term of 0 is a write outside leadership (an operator cancelling a pending action): not fenced. */
     private boolean move(String id, ActionState from, ActionState to, String outcome, String actor, Instant now,
-                         boolean unlessCancelled, long term) throws SQLException {
+                         boolean unlessCancelled, long term) {
         if (!to.canFollow(from)) {
             throw new IllegalStateException("an action cannot go from " + from + " to " + to);
         }
         // One statement: the state change and its audit entry commit together, in one round trip.
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("WITH u AS (UPDATE action SET state = ?, outcome = ?,"
-                     + " updated_at = ? WHERE id = ? AND state = ?" + (unlessCancelled ? " AND NOT cancel_requested" : "")
-                     + (term > 0 ? " AND " + Fence.CONDITION.replace("?", String.valueOf(term)) : "")
-                     + " RETURNING target) INSERT INTO audit_log (time, actor, what, target, action_id, reason, before,"
-                     + " after) SELECT ?, ?, ?, u.target, ?, ?, ?, ? FROM u")) {
-            ps.setString(1, to.wire());
-            ps.setString(2, outcome);
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setString(4, id);
-            ps.setString(5, from.wire());
-            ps.setTimestamp(6, Timestamp.from(now));
-            ps.setString(7, actor);
-            ps.setString(8, to.terminal() ? "action." + to.wire() : "action.started");
-            ps.setString(9, id);
-            ps.setString(10, outcome);
-            ps.setString(11, from.wire());
-            ps.setString(12, to.wire());
-            if (ps.executeUpdate() == 1) {
+        String sql = "WITH u AS (UPDATE action SET state = ?, outcome = ?,"
+                + " updated_at = ? WHERE id = ? AND state = ?" + (unlessCancelled ? " AND NOT cancel_requested" : "")
+                + (term > 0 ? " AND " + Fence.CONDITION.replace("?", String.valueOf(term)) : "")
+                + " RETURNING target) INSERT INTO audit_log (time, actor, what, target, action_id, reason, before,"
+                + " after) SELECT ?, ?, ?, u.target, ?, ?, ?, ? FROM u";
+        return jdbc.withConnection(c -> {
+            int rows = Jdbc.update(c, sql, ps -> {
+                ps.setString(1, to.wire());
+                ps.setString(2, outcome);
+                ps.setTimestamp(3, Timestamp.from(now));
+                ps.setString(4, id);
+                ps.setString(5, from.wire());
+                ps.setTimestamp(6, Timestamp.from(now));
+                ps.setString(7, actor);
+                ps.setString(8, to.terminal() ? "action." + to.wire() : "action.started");
+                ps.setString(9, id);
+                ps.setString(10, outcome);
+                ps.setString(11, from.wire());
+                ps.setString(12, to.wire());
+            });
+            if (rows == 1) {
                 return true;
             }
             if (term > 0 && !leads(c, term)) {
                 throw new Fence.FencedException(term);
             }
             return false;
-        }
+        });
     }
 
     /** Marks an action for cancellation; the executor sees it between steps. */
-    public void requestCancel(String id) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("UPDATE action SET cancel_requested = TRUE WHERE id = ?")) {
-            ps.setString(1, id);
-            ps.executeUpdate();
-        }
+    public void requestCancel(String id) {
+        jdbc.update("UPDATE action SET cancel_requested = TRUE WHERE id = ?", id);
     }
 
-    public boolean cancelRequested(String id) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT cancel_requested FROM action WHERE id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getBoolean(1);
-            }
-        }
+    public boolean cancelRequested(String id) {
+        return jdbc.one("SELECT cancel_requested FROM action WHERE id = ?", rs -> rs.getBoolean(1), id).orElse(false);
     }
 
     /**
@@ -234,8 +215,7 @@ public class ActionStore {
      *
      * @throws Fence.FencedException when {@code term} no longer leads (the write is not made)
      */
-    public void saveStep(String actionId, String target, ActionStepView step, String actor, long term)
-            throws SQLException {
+    public void saveStep(String actionId, String target, ActionStepView step, String actor, long term) {
         boolean audited = step.state().terminal();
         // One statement: the step, the action's update time and (for a finished step) its audit entry.
         String sql = "WITH s AS (INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail, result)"
@@ -247,30 +227,33 @@ public class ActionStore {
                         + " INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
                         + " SELECT ?, ?, 'action.step', ?, u.id, NULL, ?, ? FROM u"
                         : " UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s)");
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, actionId);
-            ps.setInt(2, step.seq());
-            ps.setString(3, step.name());
-            ps.setString(4, step.state().wire());
-            setInstant(ps, 5, step.startedAt());
-            setInstant(ps, 6, step.endedAt());
-            ps.setString(7, step.detail());
-            ps.setString(8, StepResult.toJson(step.result()));
-            ps.setTimestamp(9, Timestamp.from(step.endedAt() != null ? step.endedAt() : step.startedAt()));
-            if (audited) {
-                ps.setTimestamp(10, Timestamp.from(step.endedAt()));
-                ps.setString(11, actor);
-                ps.setString(12, target);
-                ps.setString(13, step.name());
-                ps.setString(14, step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail()));
-            }
-            if (ps.executeUpdate() == 0 && !leads(c, term)) {
+        jdbc.withConnection(c -> {
+            int rows = Jdbc.update(c, sql, ps -> {
+                ps.setString(1, actionId);
+                ps.setInt(2, step.seq());
+                ps.setString(3, step.name());
+                ps.setString(4, step.state().wire());
+                setInstant(ps, 5, step.startedAt());
+                setInstant(ps, 6, step.endedAt());
+                ps.setString(7, step.detail());
+                ps.setString(8, StepResult.toJson(step.result()));
+                ps.setTimestamp(9, Timestamp.from(step.endedAt() != null ? step.endedAt() : step.startedAt()));
+                if (audited) {
+                    ps.setTimestamp(10, Timestamp.from(step.endedAt()));
+                    ps.setString(11, actor);
+                    ps.setString(12, target);
+                    ps.setString(13, step.name());
+                    ps.setString(14, step.state().wire() + (step.detail().isEmpty() ? "" : ": " + step.detail()));
+                }
+            });
+            if (rows == 0 && !leads(c, term)) {
                 throw new Fence.FencedException(term);
             }
-        }
+            return null;
+        });
     }
 
-    public Page<ActionView> list(ActionQuery q) throws SQLException {
+    public Page<ActionView> list(ActionQuery q) {
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM action WHERE TRUE");
         List<Object> args = new ArrayList<>();
         if (q.kind() != null) {
@@ -304,18 +287,12 @@ public class ActionStore {
         addTargetScope(sql, args, q.namespaces(), q.nodes());
         int limit = Math.max(1, Math.min(q.limit(), 500));
         sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
-        List<ActionView> items = new ArrayList<>();
-        List<Long> seqs = new ArrayList<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql.toString())) {
-            for (int i = 0; i < args.size(); i++) {
-                ps.setObject(i + 1, args.get(i));
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    seqs.add(rs.getLong("seq"));
-                    items.add(read(rs, List.of()));
-                }
-            }
+        return jdbc.withConnection(c -> {
+            List<Long> seqs = new ArrayList<>();
+            List<ActionView> items = Jdbc.list(c, sql.toString(), rs -> {
+                seqs.add(rs.getLong("seq"));
+                return read(rs, List.of());
+            }, args.toArray());
             String next = null;
             if (items.size() > limit) {
                 items = new ArrayList<>(items.subList(0, limit));
@@ -326,33 +303,26 @@ public class ActionStore {
                 withSteps.add(withSteps(c, v));
             }
             return new Page<>(withSteps, next);
-        }
+        });
     }
 
     // ----------------------------------------------------------------------------------------------- audit
 
-    public void audit(AuditEntry e) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            audit(c, e);
-        }
+    public void audit(AuditEntry e) {
+        jdbc.update("INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ps -> {
+                    ps.setTimestamp(1, Timestamp.from(e.time()));
+                    ps.setString(2, e.actor());
+                    ps.setString(3, e.what());
+                    ps.setString(4, e.target());
+                    ps.setString(5, e.actionId());
+                    ps.setString(6, e.reason());
+                    ps.setString(7, e.before());
+                    ps.setString(8, e.after());
+                });
     }
 
-    private static void audit(Connection c, AuditEntry e) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO audit_log (time, actor, what, target, action_id,"
-                + " reason, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setTimestamp(1, Timestamp.from(e.time()));
-            ps.setString(2, e.actor());
-            ps.setString(3, e.what());
-            ps.setString(4, e.target());
-            ps.setString(5, e.actionId());
-            ps.setString(6, e.reason());
-            ps.setString(7, e.before());
-            ps.setString(8, e.after());
-            ps.executeUpdate();
-        }
-    }
-
-    public Page<AuditEntry> audit(AuditQuery q) throws SQLException {
+    public Page<AuditEntry> audit(AuditQuery q) {
         StringBuilder sql = new StringBuilder("SELECT seq, time, actor, what, target, action_id, reason, before, after"
                 + " FROM audit_log WHERE TRUE");
         List<Object> args = new ArrayList<>();
@@ -378,19 +348,9 @@ public class ActionStore {
         }
         int limit = Math.max(1, Math.min(q.limit(), 1000));
         sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
-        List<AuditEntry> items = new ArrayList<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql.toString())) {
-            for (int i = 0; i < args.size(); i++) {
-                ps.setObject(i + 1, args.get(i));
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    items.add(new AuditEntry(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
-                            rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                            rs.getString(9)));
-                }
-            }
-        }
+        List<AuditEntry> items = jdbc.list(sql.toString(), rs -> new AuditEntry(rs.getLong(1),
+                rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+                rs.getString(7), rs.getString(8), rs.getString(9)), args.toArray());
         String next = null;
         if (items.size() > limit) {
             items = new ArrayList<>(items.subList(0, limit));
@@ -432,35 +392,18 @@ public class ActionStore {
 
     // ----------------------------------------------------------------------------------------------- reading
 
-    private Optional<ActionView> one(String sql, String... args) throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) {
-                ps.setString(i + 1, args[i]);
-            }
-            ActionView v;
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                v = read(rs, List.of());
-            }
-            return Optional.of(withSteps(c, v));
-        }
+    private Optional<ActionView> one(String sql, Object... args) {
+        return jdbc.withConnection(c -> {
+            Optional<ActionView> v = Jdbc.one(c, sql, rs -> read(rs, List.of()), args);
+            return v.isEmpty() ? v : Optional.of(withSteps(c, v.get()));
+        });
     }
 
     private static ActionView withSteps(Connection c, ActionView v) throws SQLException {
-        List<ActionStepView> steps = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq, name, state, started_at, ended_at, detail, result"
-                + " FROM action_step WHERE action_id = ? ORDER BY seq")) {
-            ps.setString(1, v.id());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    steps.add(new ActionStepView(rs.getInt(1), rs.getString(2),
-                            StepState.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)), instant(rs, 4),
-                            instant(rs, 5), rs.getString(6), StepResult.fromJson(rs.getString(7))));
-                }
-            }
-        }
+        List<ActionStepView> steps = Jdbc.list(c, "SELECT seq, name, state, started_at, ended_at, detail, result"
+                + " FROM action_step WHERE action_id = ? ORDER BY seq", rs -> new ActionStepView(rs.getInt(1),
+                rs.getString(2), StepState.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)), Jdbc.instant(rs, 4),
+                Jdbc.instant(rs, 5), rs.getString(6), StepResult.fromJson(rs.getString(7))), v.id());
         return new ActionView(v.id(), v.kind(), v.target(), v.params(), v.reason(), v.requestedBy(), v.state(),
                 v.createdAt(), v.updatedAt(), v.deadline(), v.impact(), steps, v.outcome());
     }
@@ -471,7 +414,7 @@ public class ActionStore {
                 rs.getString("target"), readParams(rs.getString("params")), rs.getString("reason"),
                 rs.getString("requested_by"), ActionState.valueOf(rs.getString("state").toUpperCase(Locale.ROOT)),
                 rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant(),
-                instant(rs, "deadline"), impact == null ? null : readImpact(impact), steps, rs.getString("outcome"));
+                Jdbc.instant(rs, "deadline"), impact == null ? null : readImpact(impact), steps, rs.getString("outcome"));
     }
 
     private Map<String, String> readParams(String s) {
@@ -496,16 +439,6 @@ public class ActionStore {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        Timestamp t = rs.getTimestamp(column);
-        return t == null ? null : t.toInstant();
-    }
-
-    private static Instant instant(ResultSet rs, int column) throws SQLException {
-        Timestamp t = rs.getTimestamp(column);
-        return t == null ? null : t.toInstant();
     }
 
     /** An instant at the database's precision, so what is handed on equals what a read would give. */

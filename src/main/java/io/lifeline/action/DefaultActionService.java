@@ -11,12 +11,12 @@ import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
+import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -98,8 +98,8 @@ public class DefaultActionService implements ActionService, AuditLog {
                 default:
                     throw new TargetBusyException(r.action());
             }
-        } catch (SQLException e) {
-            throw new ActionsUnavailableException("the action store is unavailable; nothing was accepted", e);
+        } catch (StoreUnavailableException e) {
+            throw unavailable("the action store is unavailable; nothing was accepted", e);
         }
     }
 
@@ -119,8 +119,8 @@ public class DefaultActionService implements ActionService, AuditLog {
                     planned.plan().request().params(), request.reason(), requester, idempotencyKey, clock.instant(),
                     planned.plan().deadline(), planned.plan().impact(), ActionState.SUCCEEDED,
                     "dry run: policy would " + request.kind().wire() + " " + request.target())).action();
-        } catch (SQLException e) {
-            throw new ActionsUnavailableException("the action store is unavailable", e);
+        } catch (StoreUnavailableException e) {
+            throw unavailable("the action store is unavailable", e);
         }
     }
 
@@ -153,8 +153,8 @@ public class DefaultActionService implements ActionService, AuditLog {
             return store.insert(new ActionStore.NewAction(id, request.kind(), request.target(), request.params(),
                     request.reason(), requester, idempotencyKey, now, now, none, ActionState.SUCCEEDED,
                     outcome)).action();
-        } catch (SQLException e) {
-            throw new ActionsUnavailableException("the action store is unavailable", e);
+        } catch (StoreUnavailableException e) {
+            throw unavailable("the action store is unavailable", e);
         }
     }
 
@@ -162,8 +162,8 @@ public class DefaultActionService implements ActionService, AuditLog {
     public Optional<ActionView> find(String id) {
         try {
             return store.find(id);
-        } catch (SQLException e) {
-            throw new ActionsUnavailableException("the action store is unavailable", e);
+        } catch (StoreUnavailableException e) {
+            throw unavailable("the action store is unavailable", e);
         }
     }
 
@@ -171,8 +171,8 @@ public class DefaultActionService implements ActionService, AuditLog {
     public Page<ActionView> list(ActionQuery query) {
         try {
             return store.list(query);
-        } catch (SQLException e) {
-            throw new ActionsUnavailableException("the action store is unavailable", e);
+        } catch (StoreUnavailableException e) {
+            throw unavailable("the action store is unavailable", e);
         }
     }
 
@@ -192,8 +192,8 @@ public class DefaultActionService implements ActionService, AuditLog {
                         caller.actor(), clock.instant());
             }
             return store.find(id).orElseThrow();
-        } catch (SQLException e) {
-            throw new ActionsUnavailableException("the action store is unavailable", e);
+        } catch (StoreUnavailableException e) {
+            throw unavailable("the action store is unavailable", e);
         }
     }
 
@@ -201,8 +201,8 @@ public class DefaultActionService implements ActionService, AuditLog {
     public Page<AuditEntry> query(AuditQuery query) {
         try {
             return store.audit(query);
-        } catch (SQLException e) {
-            throw new ActionsUnavailableException("the audit log is unavailable", e);
+        } catch (StoreUnavailableException e) {
+            throw unavailable("the audit log is unavailable", e);
         }
     }
 
@@ -254,5 +254,10 @@ public class DefaultActionService implements ActionService, AuditLog {
         byte[] b = new byte[10];
         RANDOM.nextBytes(b);
         return "act-" + HexFormat.of().formatHex(b);
+    }
+
+    /** The store's failure in this service's words; a failure already in them (the model did not answer) as it is. */
+    private static ActionsUnavailableException unavailable(String what, StoreUnavailableException e) {
+        return e instanceof ActionsUnavailableException a ? a : new ActionsUnavailableException(what, e);
     }
 }

@@ -1,7 +1,6 @@
 package io.lifeline.action;
 
 import io.lifeline.domain.action.StepState;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -199,7 +198,7 @@ final class StepRunner {
 
     /** Runs a step that must succeed. */
     StepOutcome step(String name, Body body)
-            throws StepFailed, Cancelled, Waiting, InterruptedException, SQLException {
+            throws StepFailed, Cancelled, Waiting, InterruptedException {
         StepOutcome out = run(name, body);
         if (out.state() == StepState.FAILED) {
             endWaiting("not finished: " + name + " failed");
@@ -214,7 +213,7 @@ final class StepRunner {
      * down. The caller may run more steps before {@link Together#await()}ing them.
      */
     Together together(List<String> names, java.util.function.IntFunction<Body> bodies)
-            throws Cancelled, InterruptedException, SQLException {
+            throws Cancelled, InterruptedException {
         List<StepOutcome> outcomes = new java.util.ArrayList<>();
         Waiting waiting = null;
         for (int i = 0; i < names.size(); i++) {
@@ -232,7 +231,7 @@ final class StepRunner {
      * Records on the running step's row what it is doing while it waits (for example a send that failed and when
      * it is tried again): its detail and result, still RUNNING.
      */
-    void progress(String detail, StepResult result) throws SQLException {
+    void progress(String detail, StepResult result) {
         ActionStepView r = currentRow;
         if (r == null) {
             throw new IllegalStateException("no step is running");
@@ -243,11 +242,11 @@ final class StepRunner {
     }
 
     /** Runs a step whose failure is recorded but does not stop the action. */
-    StepOutcome tolerant(String name, Body body) throws Cancelled, Waiting, InterruptedException, SQLException {
+    StepOutcome tolerant(String name, Body body) throws Cancelled, Waiting, InterruptedException {
         return run(name, body);
     }
 
-    private StepOutcome run(String name, Body body) throws Cancelled, Waiting, InterruptedException, SQLException {
+    private StepOutcome run(String name, Body body) throws Cancelled, Waiting, InterruptedException {
         ActionStepView before = previous.get(name);
         if (before != null && before.state().terminal()) {
             return new StepOutcome(before.state(), before.detail(), before.result());
@@ -316,7 +315,7 @@ final class StepRunner {
     /**
      * The action ends while steps run side by side still wait: their rows say so instead of staying RUNNING.
      */
-    private void endWaiting(String why) throws SQLException {
+    private void endWaiting(String why) {
         for (String name : List.copyOf(waiting)) {
             ActionStepView w = previous.get(name);
             if (w != null && !w.state().terminal()) {
@@ -329,12 +328,12 @@ final class StepRunner {
         waiting.clear();
     }
 
-    private void saveCancelled(int seq, String name, Instant started) throws SQLException {
+    private void saveCancelled(int seq, String name, Instant started) {
         store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
                 clock.instant(), "cancelled"), action.requestedBy(), term);
     }
 
-    private void checkCancelled() throws Cancelled, SQLException {
+    private void checkCancelled() throws Cancelled {
         if (store.cancelRequested(action.id())) {
             throw new Cancelled();
         }

@@ -2,9 +2,9 @@ package io.lifeline.alert;
 
 import io.lifeline.eventlog.Leadership;
 import io.lifeline.platform.Backoff;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,7 +56,7 @@ public class AlertDispatcher {
         List<AlertStore.Pending> due;
         try {
             due = store.due(clock.instant(), BATCH);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             LOG.warnf("Could not read the alert outbox: %s", e.getMessage());
             return 0;
         }
@@ -117,7 +117,7 @@ public class AlertDispatcher {
                 res.error() == null ? "ok" : res.error());
         try {
             store.recordAttempt(p.id(), r, attempt, at, outcome, res.status(), res.millis(), res.error(), next);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             // The notification stays pending with its old attempt count: it is sent again (at least once).
             LOG.warnf("Could not record delivery attempt %d of %s: %s", attempt, p.idempotencyKey(), e.getMessage());
         }

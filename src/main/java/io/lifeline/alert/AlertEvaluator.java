@@ -10,9 +10,9 @@ import io.lifeline.domain.alert.Evaluation;
 import io.lifeline.domain.alert.GroupNotification;
 import io.lifeline.domain.alert.Silence;
 import io.lifeline.eventlog.Leadership;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -84,7 +84,7 @@ public class AlertEvaluator {
             }
             cleanup(now);
             return Optional.of(ev);
-        } catch (SQLException | RuntimeException ex) {
+        } catch (RuntimeException ex) {
             // The engine may be ahead of the store now: rebuild it from the store at the next pass.
             engine = null;
             LOG.warnf("Alert evaluation failed, retrying at the next interval: %s", ex.toString());
@@ -92,7 +92,7 @@ public class AlertEvaluator {
         }
     }
 
-    private AlertEngine engine() throws SQLException {
+    private AlertEngine engine() {
         if (engine == null) {
             AlertEngine e = new AlertEngine(AlertRulesFactory.from(config), config.maxAlerts(), config.maxResolved());
             e.restore(store.loadAlerts());
@@ -131,7 +131,7 @@ public class AlertEvaluator {
         lastCleanup = now;
         try {
             store.deleteOlderThan(now.minus(config.retention()));
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             LOG.warnf("Could not delete old alert records: %s", e.getMessage());
         }
     }

@@ -11,7 +11,6 @@ import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
 import io.lifeline.security.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +52,7 @@ public class AlertService {
     public List<Alert> alerts(AlertState state, AlertRule rule, String namespace, int limit) {
         try {
             return store.listAlerts(state, rule, namespace, limit);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
@@ -70,7 +69,7 @@ public class AlertService {
         }
         try {
             return store.listAlerts(state, rule, namespace, scope.namespaces(), nodes, limit);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
@@ -121,7 +120,7 @@ public class AlertService {
     public List<Silence> list(boolean includeExpired) {
         try {
             return store.silences(clock.instant(), includeExpired, LIST_LIMIT);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
@@ -129,7 +128,7 @@ public class AlertService {
     public Optional<Silence> find(String id) {
         try {
             return store.findSilence(id);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
@@ -178,7 +177,7 @@ public class AlertService {
                 throw new TooManySilencesException(config.maxSilences());
             }
             store.insertSilence(s, now);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
         LOG.infof("Silence %s created by %s (%s): %s until %s (%s)", s.id(), s.createdBy(), origin, s.matchers(),
@@ -198,7 +197,7 @@ public class AlertService {
                     .orElseThrow(() -> new SilenceNotFoundException(id));
             LOG.infof("Silence %s expired by %s", id, caller.actor());
             return s;
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
     }
@@ -209,8 +208,8 @@ public class AlertService {
         }
     }
 
-    private static StoreUnavailableException unavailable(SQLException e) {
-        LOG.warnf("Alert store unavailable: %s", e.getMessage());
-        return new StoreUnavailableException("the alert store", e);
+    private static StoreUnavailableException unavailable(StoreUnavailableException e) {
+        LOG.warnf("Alert store unavailable: %s", e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+        return e;
     }
 }

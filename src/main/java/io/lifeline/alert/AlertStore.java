@@ -10,6 +10,7 @@ import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
+import io.lifeline.eventlog.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +29,8 @@ import java.util.Set;
 
 /**
  * Alerts in PostgreSQL (tables of V4): alert state, silences, the notification outbox and delivery attempts.
- * Plain JDBC, one short transaction per call.
+ * SQL through {@link Jdbc}, one short transaction per call; a failing database is a
+ * {@link io.lifeline.eventlog.StoreUnavailableException}.
  */
 @ApplicationScoped
 public class AlertStore {
@@ -56,21 +58,21 @@ public class AlertStore {
     public record StoredMatcher(String name, String value, String type) {
     }
 
-    private final AgroalDataSource dataSource;
+    private final Jdbc jdbc;
     private final ObjectMapper json;
 
     AlertStore(AgroalDataSource dataSource, ObjectMapper json) {
-        this.dataSource = dataSource;
+        this.jdbc = new Jdbc(dataSource, "the alert store");
         this.json = json;
     }
 
     /** Every stored alert (pending, firing, resolved), to restore the engine. */
-    public List<Alert> loadAlerts() throws SQLException {
+    public List<Alert> loadAlerts() {
         return queryAlerts("SELECT " + ALERT_COLUMNS + " FROM alert_state", ps -> { });
     }
 
     /** Alerts passing the filters (null: any), firing first, newest first. */
-    public List<Alert> listAlerts(AlertState state, AlertRule rule, String namespace, int limit) throws SQLException {
+    public List<Alert> listAlerts(AlertState state, AlertRule rule, String namespace, int limit) {
         return listAlerts(state, rule, namespace, null, null, limit);
     }
 
@@ -79,7 +81,7 @@ public class AlertStore {
      * alerts of {@code namespaces} and the node alerts (no namespace) of {@code nodes}; null {@code namespaces}: all.
      */
     public List<Alert> listAlerts(AlertState state, AlertRule rule, String namespace, Set<String> namespaces,
-                                  Set<String> nodes, int limit) throws SQLException {
+                                  Set<String> nodes, int limit) {
         List<String> ns = namespaces == null ? List.of() : List.copyOf(namespaces);
         List<String> nd = namespaces == null || nodes == null ? List.of() : List.copyOf(nodes);
         String scope = "";
@@ -121,24 +123,11 @@ public class AlertStore {
         return String.join(", ", Collections.nCopies(n, "?"));
     }
 
-    private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    private List<Alert> queryAlerts(String sql, Binder binder) throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            binder.bind(ps);
-            List<Alert> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Alert(rs.getString(1), AlertRule.parse(rs.getString(2)), readMap(rs.getString(5)),
-                            readMap(rs.getString(6)), AlertState.fromWire(rs.getString(4)), instant(rs, 7),
-                            instant(rs, 8), instant(rs, 9), instant(rs, 10), (Double) rs.getObject(11),
-                            rs.getString(3), List.of()));
-                }
-            }
-            return out;
-        }
+    private List<Alert> queryAlerts(String sql, Jdbc.Binder binder) {
+        return jdbc.withConnection(c -> Jdbc.list(c, sql, binder, rs -> new Alert(rs.getString(1),
+                AlertRule.parse(rs.getString(2)), readMap(rs.getString(5)), readMap(rs.getString(6)),
+                AlertState.fromWire(rs.getString(4)), Jdbc.instant(rs, 7), Jdbc.instant(rs, 8), Jdbc.instant(rs, 9),
+                Jdbc.instant(rs, 10), (Double) rs.getObject(11), rs.getString(3), List.of())));
     }
 
     /**
@@ -146,44 +135,38 @@ public class AlertStore {
      * current value of every other active alert, and the notifications to deliver (a notification already queued
      * for that receiver and key is not queued again).
      */
-    public void recordEvaluation(List<AlertChange> changes, Collection<Alert> active, List<Outgoing> outbox, Instant now)
-            throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                try (PreparedStatement del = c.prepareStatement("DELETE FROM alert_state WHERE fingerprint = ?")) {
-                    for (AlertChange ch : changes) {
-                        if (ch.to() == AlertState.INACTIVE) {
-                            del.setString(1, ch.alert().fingerprint());
-                            del.addBatch();
-                        }
+    public void recordEvaluation(List<AlertChange> changes, Collection<Alert> active, List<Outgoing> outbox,
+                                 Instant now) {
+        jdbc.inTransaction(c -> {
+            try (PreparedStatement del = c.prepareStatement("DELETE FROM alert_state WHERE fingerprint = ?")) {
+                for (AlertChange ch : changes) {
+                    if (ch.to() == AlertState.INACTIVE) {
+                        del.setString(1, ch.alert().fingerprint());
+                        del.addBatch();
                     }
-                    del.executeBatch();
                 }
-                upsert(c, changes.stream().map(AlertChange::alert).filter(a -> a.state() != AlertState.INACTIVE).toList());
-                upsert(c, active);
-                try (PreparedStatement ins = c.prepareStatement("INSERT INTO alert_notification (receiver, receiver_kind,"
-                        + " idempotency_key, group_key, status, body, state, next_attempt_at, created_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (receiver, idempotency_key) DO NOTHING")) {
-                    for (Outgoing o : outbox) {
-                        ins.setString(1, o.receiver().name());
-                        ins.setString(2, o.receiver().kind().wire());
-                        ins.setString(3, o.idempotencyKey());
-                        ins.setString(4, o.groupKey());
-                        ins.setString(5, o.status());
-                        ins.setBytes(6, o.body());
-                        ins.setTimestamp(7, Timestamp.from(now));
-                        ins.setTimestamp(8, Timestamp.from(now));
-                        ins.addBatch();
-                    }
-                    ins.executeBatch();
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+                del.executeBatch();
             }
-        }
+            upsert(c, changes.stream().map(AlertChange::alert).filter(a -> a.state() != AlertState.INACTIVE).toList());
+            upsert(c, active);
+            try (PreparedStatement ins = c.prepareStatement("INSERT INTO alert_notification (receiver, receiver_kind,"
+                    + " idempotency_key, group_key, status, body, state, next_attempt_at, created_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (receiver, idempotency_key) DO NOTHING")) {
+                for (Outgoing o : outbox) {
+                    ins.setString(1, o.receiver().name());
+                    ins.setString(2, o.receiver().kind().wire());
+                    ins.setString(3, o.idempotencyKey());
+                    ins.setString(4, o.groupKey());
+                    ins.setString(5, o.status());
+                    ins.setBytes(6, o.body());
+                    ins.setTimestamp(7, Timestamp.from(now));
+                    ins.setTimestamp(8, Timestamp.from(now));
+                    ins.addBatch();
+                }
+                ins.executeBatch();
+            }
+            return null;
+        });
     }
 
     private void upsert(Connection c, Collection<Alert> alerts) throws SQLException {
@@ -221,66 +204,32 @@ public class AlertStore {
 
     // ------------------------------------------------------------------------------------------------- silences
 
-    public void insertSilence(Silence s, Instant createdAt) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("INSERT INTO alert_silence (id, matchers, starts_at, ends_at,"
-                     + " created_by, comment, created_at) VALUES (?, ?::jsonb, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, s.id());
-            ps.setString(2, write(s.matchers().stream()
-                    .map(m -> new StoredMatcher(m.name(), m.value(), m.type().operator())).toList()));
-            ps.setTimestamp(3, Timestamp.from(s.startsAt()));
-            ps.setTimestamp(4, Timestamp.from(s.endsAt()));
-            ps.setString(5, s.createdBy());
-            ps.setString(6, s.comment());
-            ps.setTimestamp(7, Timestamp.from(createdAt));
-            ps.executeUpdate();
-        }
+    public void insertSilence(Silence s, Instant createdAt) {
+        jdbc.update("INSERT INTO alert_silence (id, matchers, starts_at, ends_at, created_by, comment, created_at)"
+                + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?)", s.id(), write(s.matchers().stream()
+                        .map(m -> new StoredMatcher(m.name(), m.value(), m.type().operator())).toList()),
+                s.startsAt(), s.endsAt(), s.createdBy(), s.comment(), createdAt);
     }
 
     /** Silences not yet ended at {@code now} (active or pending), plus ended ones when {@code expired}. */
-    public List<Silence> silences(Instant now, boolean expired, int limit) throws SQLException {
-        String sql = "SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE (? OR ends_at > ?)"
-                + " ORDER BY ends_at DESC, id LIMIT ?";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setBoolean(1, expired);
-            ps.setTimestamp(2, Timestamp.from(now));
-            ps.setInt(3, limit);
-            List<Silence> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(readSilence(rs));
-                }
-            }
-            return out;
-        }
+    public List<Silence> silences(Instant now, boolean expired, int limit) {
+        return jdbc.list("SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE (? OR ends_at > ?)"
+                + " ORDER BY ends_at DESC, id LIMIT ?", this::readSilence, expired, now, limit);
     }
 
-    public Optional<Silence> findSilence(String id) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(readSilence(rs)) : Optional.empty();
-            }
-        }
+    public Optional<Silence> findSilence(String id) {
+        return jdbc.one("SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE id = ?", this::readSilence, id);
     }
 
     /** Ends a silence at {@code now}; an ended one stays as it was. Empty when there is no such silence. */
-    public Optional<Silence> expireSilence(String id, Instant now, String by) throws SQLException {
+    public Optional<Silence> expireSilence(String id, Instant now, String by) {
         Optional<Silence> s = findSilence(id);
         if (s.isEmpty() || s.get().expiredAt(now)) {
             return s;
         }
         Silence ended = s.get().expire(now);
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("UPDATE alert_silence SET starts_at = ?, ends_at = ?, expired_by = ?"
-                     + " WHERE id = ?")) {
-            ps.setTimestamp(1, Timestamp.from(ended.startsAt()));
-            ps.setTimestamp(2, Timestamp.from(ended.endsAt()));
-            ps.setString(3, by);
-            ps.setString(4, id);
-            ps.executeUpdate();
-        }
+        jdbc.update("UPDATE alert_silence SET starts_at = ?, ends_at = ?, expired_by = ? WHERE id = ?",
+                ended.startsAt(), ended.endsAt(), by, id);
         return Optional.of(ended);
     }
 
@@ -292,7 +241,8 @@ public class AlertStore {
             throw new SQLException("unreadable matchers of silence " + rs.getString(1), e);
         }
         List<Matcher> matchers = stored.stream().map(m -> new Matcher(m.name(), m.value(), type(m.type()))).toList();
-        return new Silence(rs.getString(1), matchers, instant(rs, 3), instant(rs, 4), rs.getString(5), rs.getString(6));
+        return new Silence(rs.getString(1), matchers, Jdbc.instant(rs, 3), Jdbc.instant(rs, 4), rs.getString(5),
+                rs.getString(6));
     }
 
     static Matcher.Type type(String operator) {
@@ -307,22 +257,12 @@ public class AlertStore {
     // --------------------------------------------------------------------------------------------------- outbox
 
     /** Pending notifications whose next attempt is due, oldest first. */
-    public List<Pending> due(Instant now, int limit) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT id, receiver, receiver_kind, idempotency_key, group_key,"
-                     + " body, attempts FROM alert_notification WHERE state = 'pending' AND next_attempt_at <= ?"
-                     + " ORDER BY next_attempt_at, id LIMIT ?")) {
-            ps.setTimestamp(1, Timestamp.from(now));
-            ps.setInt(2, limit);
-            List<Pending> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Pending(rs.getLong(1), rs.getString(2), ReceiverKind.fromWire(rs.getString(3)),
-                            rs.getString(4), rs.getString(5), rs.getBytes(6), rs.getInt(7)));
-                }
-            }
-            return out;
-        }
+    public List<Pending> due(Instant now, int limit) {
+        return jdbc.list("SELECT id, receiver, receiver_kind, idempotency_key, group_key, body, attempts"
+                + " FROM alert_notification WHERE state = 'pending' AND next_attempt_at <= ?"
+                + " ORDER BY next_attempt_at, id LIMIT ?", rs -> new Pending(rs.getLong(1), rs.getString(2),
+                ReceiverKind.fromWire(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getBytes(6),
+                rs.getInt(7)), now, limit);
     }
 
     /**
@@ -331,79 +271,59 @@ public class AlertStore {
      * attempt is recorded.
      */
     public void recordAttempt(Long notificationId, Receiver receiver, int attempt, Instant at, DeliveryOutcome outcome,
-                              Integer httpStatus, long durationMillis, String error, Instant nextAttemptAt)
-            throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO alert_delivery_attempt (notification_id,"
-                        + " receiver, receiver_kind, attempt, attempted_at, outcome, http_status, duration_ms, error)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                    ps.setObject(1, notificationId, Types.BIGINT);
-                    ps.setString(2, receiver.name());
-                    ps.setString(3, receiver.kind().wire());
-                    ps.setInt(4, attempt);
-                    ps.setTimestamp(5, Timestamp.from(at));
-                    ps.setString(6, outcome.wire());
-                    ps.setObject(7, httpStatus, Types.INTEGER);
-                    ps.setLong(8, durationMillis);
-                    ps.setString(9, error);
+                              Integer httpStatus, long durationMillis, String error, Instant nextAttemptAt) {
+        jdbc.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO alert_delivery_attempt (notification_id,"
+                    + " receiver, receiver_kind, attempt, attempted_at, outcome, http_status, duration_ms, error)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setObject(1, notificationId, Types.BIGINT);
+                ps.setString(2, receiver.name());
+                ps.setString(3, receiver.kind().wire());
+                ps.setInt(4, attempt);
+                ps.setTimestamp(5, Timestamp.from(at));
+                ps.setString(6, outcome.wire());
+                ps.setObject(7, httpStatus, Types.INTEGER);
+                ps.setLong(8, durationMillis);
+                ps.setString(9, error);
+                ps.executeUpdate();
+            }
+            if (notificationId != null) {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE alert_notification SET attempts = ?, state = ?,"
+                        + " next_attempt_at = COALESCE(?, next_attempt_at), finished_at = ?, last_error = ? WHERE id = ?")) {
+                    ps.setInt(1, attempt);
+                    ps.setString(2, outcome == DeliveryOutcome.RETRY ? "pending"
+                            : outcome == DeliveryOutcome.DELIVERED ? "delivered" : "failed");
+                    ps.setTimestamp(3, ts(nextAttemptAt));
+                    ps.setTimestamp(4, outcome == DeliveryOutcome.RETRY ? null : Timestamp.from(at));
+                    ps.setString(5, error);
+                    ps.setLong(6, notificationId);
                     ps.executeUpdate();
                 }
-                if (notificationId != null) {
-                    try (PreparedStatement ps = c.prepareStatement("UPDATE alert_notification SET attempts = ?, state = ?,"
-                            + " next_attempt_at = COALESCE(?, next_attempt_at), finished_at = ?, last_error = ? WHERE id = ?")) {
-                        ps.setInt(1, attempt);
-                        ps.setString(2, outcome == DeliveryOutcome.RETRY ? "pending"
-                                : outcome == DeliveryOutcome.DELIVERED ? "delivered" : "failed");
-                        ps.setTimestamp(3, ts(nextAttemptAt));
-                        ps.setTimestamp(4, outcome == DeliveryOutcome.RETRY ? null : Timestamp.from(at));
-                        ps.setString(5, error);
-                        ps.setLong(6, notificationId);
-                        ps.executeUpdate();
-                    }
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
             }
-        }
+            return null;
+        });
     }
 
     /** A receiver's recent attempts, oldest first. */
-    public List<Attempt> attempts(String receiver, int limit) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT id, notification_id, receiver, receiver_kind, attempt,"
-                     + " attempted_at, outcome, http_status, duration_ms, error FROM (SELECT * FROM alert_delivery_attempt"
-                     + " WHERE receiver = ? ORDER BY id DESC LIMIT ?) a ORDER BY id")) {
-            ps.setString(1, receiver);
-            ps.setInt(2, limit);
-            List<Attempt> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Attempt(rs.getLong(1), (Long) rs.getObject(2), rs.getString(3), rs.getString(4),
-                            rs.getInt(5), instant(rs, 6), rs.getString(7), (Integer) rs.getObject(8), rs.getLong(9),
-                            rs.getString(10)));
-                }
-            }
-            return out;
-        }
+    public List<Attempt> attempts(String receiver, int limit) {
+        return jdbc.list("SELECT id, notification_id, receiver, receiver_kind, attempt, attempted_at, outcome,"
+                + " http_status, duration_ms, error FROM (SELECT * FROM alert_delivery_attempt WHERE receiver = ?"
+                + " ORDER BY id DESC LIMIT ?) a ORDER BY id", rs -> new Attempt(rs.getLong(1), (Long) rs.getObject(2),
+                rs.getString(3), rs.getString(4), rs.getInt(5), Jdbc.instant(rs, 6), rs.getString(7),
+                (Integer) rs.getObject(8), rs.getLong(9), rs.getString(10)), receiver, limit);
     }
 
     /** Deletes resolved alerts, finished notifications and attempts older than {@code before}. */
-    public void deleteOlderThan(Instant before) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
+    public void deleteOlderThan(Instant before) {
+        jdbc.withConnection(c -> {
             for (String sql : List.of("DELETE FROM alert_state WHERE state = 'resolved' AND resolved_at < ?",
                     "DELETE FROM alert_notification WHERE state <> 'pending' AND finished_at < ?",
                     "DELETE FROM alert_delivery_attempt WHERE attempted_at < ?",
                     "DELETE FROM alert_silence WHERE ends_at < ?")) {
-                try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    ps.setTimestamp(1, Timestamp.from(before));
-                    ps.executeUpdate();
-                }
+                Jdbc.update(c, sql, before);
             }
-        }
+            return null;
+        });
     }
 
     private Map<String, String> readMap(String s) throws SQLException {
@@ -424,10 +344,5 @@ public class AlertStore {
 
     private static Timestamp ts(Instant t) {
         return t == null ? null : Timestamp.from(t);
-    }
-
-    private static Instant instant(ResultSet rs, int col) throws SQLException {
-        Timestamp t = rs.getTimestamp(col);
-        return t == null ? null : t.toInstant();
     }
 }

@@ -3,7 +3,6 @@ package io.lifeline.alert;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Evaluation;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -84,7 +83,7 @@ final class AlertmanagerPusher {
             }
             try {
                 store.recordAttempt(null, r, 1, now, outcome, res.status(), res.millis(), res.error(), null);
-            } catch (SQLException e) {
+            } catch (io.lifeline.eventlog.StoreUnavailableException e) {
                 LOG.warnf("Could not record a delivery attempt to %s: %s", r.name(), e.getMessage());
             }
         }

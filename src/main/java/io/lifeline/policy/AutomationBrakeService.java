@@ -9,15 +9,16 @@ import io.lifeline.domain.policy.AutomationBrake.Settings;
 import io.lifeline.domain.policy.AutomationBrake.State;
 import io.lifeline.domain.policy.AutomationBrake.Target;
 import io.lifeline.domain.policy.PolicyName;
+import io.lifeline.policy.store.BrakeStore;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ public class AutomationBrakeService {
                         policy.requester(), target.node(), o.state().engaged().reason());
             }
             return o;
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw new ActionsUnavailableException("the brake's store is unavailable; the decision is not acted on", e);
         }
     }
@@ -179,7 +180,7 @@ public class AutomationBrakeService {
             }, now);
             latest = after;
             LOG.infof("Automation brake reset by %s%s", caller.actor(), why == null ? "" : ": " + why);
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw new ActionsUnavailableException("the brake's store is unavailable; nothing changed", e);
         }
         return view();
@@ -191,7 +192,7 @@ public class AutomationBrakeService {
             State s = store.read();
             latest = s;
             return s;
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw new ActionsUnavailableException("the brake's store is unavailable", e);
         }
     }

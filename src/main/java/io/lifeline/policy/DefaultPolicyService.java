@@ -8,11 +8,12 @@ import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.domain.policy.PolicySettings;
+import io.lifeline.policy.store.PolicyStore;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
+import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -54,7 +55,7 @@ public class DefaultPolicyService implements PolicyService {
     }
 
     /** Loads what admins stored over the configured defaults; called once the database is reachable. */
-    public void loadStored() throws SQLException {
+    public void loadStored() {
         PolicySettings s = engine.settings();
         for (Map.Entry<PolicyName, PolicySettings.Entry> e : store.load().entrySet()) {
             s = s.with(e.getKey(), e.getValue());
@@ -89,7 +90,7 @@ public class DefaultPolicyService implements PolicyService {
         PolicySettings.Entry after = new PolicySettings.Entry(mode, overrides);
         try {
             store.save(name, before, after, caller.actor(), clock.instant());
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             throw new ActionsUnavailableException("the policy store is unavailable; nothing changed", e);
         }
         engine.settings(engine.settings().with(name, after));

@@ -89,7 +89,7 @@ public class PolicyRunner {
     void onOpened(@Observes IngestOpened opened) {
         try {
             policies.loadStored();
-        } catch (java.sql.SQLException e) {
+        } catch (io.lifeline.eventlog.StoreUnavailableException e) {
             LOG.warnf("Stored policy settings could not be read; configured ones apply: %s", e.getMessage());
         }
         runtime.addApplyListener(this::onApplied);

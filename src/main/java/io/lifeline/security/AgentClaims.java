@@ -1,18 +1,14 @@
 package io.lifeline.security;
 
 import io.agroal.api.AgroalDataSource;
-import io.lifeline.eventlog.StoreUnavailableException;
+import io.lifeline.eventlog.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Array;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +16,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -64,10 +61,10 @@ public class AgentClaims {
     /** Where claims and refusals are recorded (the security audit). */
     @FunctionalInterface
     public interface Audit {
-        void record(Instant time, String what, String actor, String tokenId, String detail) throws SQLException;
+        void record(Instant time, String what, String actor, String tokenId, String detail);
     }
 
-    private final DataSource dataSource;
+    private final Jdbc jdbc;
     private final Audit audit;
     private final Clock clock;
     /** When each refusal was last audited, so a refused agent that retries does not write a row a poll. */
@@ -80,7 +77,7 @@ public class AgentClaims {
 
     /** Claims in {@code dataSource}, recorded to {@code audit} (tests and tools give their own). */
     public AgentClaims(DataSource dataSource, Audit audit, Clock clock) {
-        this.dataSource = dataSource;
+        this.jdbc = new Jdbc(dataSource, "the agent claims");
         this.audit = audit;
         this.clock = clock;
     }
@@ -124,38 +121,29 @@ public class AgentClaims {
                 + " THEN GREATEST(a.expires_at, EXCLUDED.expires_at) ELSE EXCLUDED.expires_at END"
                 + " WHERE a.key_sha256 = EXCLUDED.key_sha256 OR a.expires_at <= EXCLUDED.seen_at"
                 + " RETURNING claimed_at, expires_at";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, job);
-            ps.setString(2, keyDigest);
-            ps.setString(3, caller.actor());
-            ps.setTimestamp(4, Timestamp.from(now));
-            ps.setTimestamp(5, Timestamp.from(now));
-            ps.setTimestamp(6, Timestamp.from(until));
-            ps.setString(7, poll);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    Instant claimedAt = rs.getTimestamp(1).toInstant();
-                    boolean fresh = claimedAt.equals(now);
-                    if (fresh) {
-                        record("agent.claimed", caller, job, "the commands of " + job + " are claimed by this agent's key");
-                    }
-                    return new Claim(job, caller.actor(), claimedAt, rs.getTimestamp(2).toInstant(), fresh, poll);
-                }
+        // The claim is a conditional upsert: the row changes only for the same key or a lapsed claim.
+        Claim held = jdbc.withConnection(c -> {
+            Optional<Claim> mine = Jdbc.one(c, sql, rs -> new Claim(job, caller.actor(), rs.getTimestamp(1).toInstant(),
+                    rs.getTimestamp(2).toInstant(), false, poll), job, keyDigest, caller.actor(), now, now, until, poll);
+            return mine.isPresent() ? mine.get() : find(c, job);
+        });
+        if (held != null && poll.equals(held.poll())) {
+            boolean fresh = held.claimedAt().equals(now);
+            if (fresh) {
+                record("agent.claimed", caller, job, "the commands of " + job + " are claimed by this agent's key");
             }
-            Claim held = find(c, job);
-            if (held == null) {
-                // Released between the two statements: the next poll claims it.
-                throw new ClaimHeldException("the claim on the commands of " + job + " changed meanwhile; poll again", 1);
-            }
-            long retry = Math.max(1, Duration.between(now, held.expiresAt()).toSeconds() + 1);
-            String why = "the commands of " + job + " are claimed by another agent (key presented by " + held.holder()
-                    + " since " + held.claimedAt() + "); only that agent may take and answer them until it stops "
-                    + "polling for its grace (at " + held.expiresAt() + ") or an operator releases the claim";
-            throttled("agent.claim_refused", caller, job, why);
-            throw new ClaimHeldException(why, retry);
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent claims", e);
+            return new Claim(job, held.holder(), held.claimedAt(), held.expiresAt(), fresh, poll);
         }
+        if (held == null) {
+            // Released between the two statements: the next poll claims it.
+            throw new ClaimHeldException("the claim on the commands of " + job + " changed meanwhile; poll again", 1);
+        }
+        long retry = Math.max(1, Duration.between(now, held.expiresAt()).toSeconds() + 1);
+        String why = "the commands of " + job + " are claimed by another agent (key presented by " + held.holder()
+                + " since " + held.claimedAt() + "); only that agent may take and answer them until it stops "
+                + "polling for its grace (at " + held.expiresAt() + ") or an operator releases the claim";
+        throttled("agent.claim_refused", caller, job, why);
+        throw new ClaimHeldException(why, retry);
     }
 
     /**
@@ -166,15 +154,8 @@ public class AgentClaims {
      */
     public boolean disconnected(Claim claim, Duration grace) {
         Instant now = clock.instant();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "UPDATE agent_claim SET expires_at = LEAST(expires_at, ?) WHERE job = ? AND poll_id = ?")) {
-            ps.setTimestamp(1, Timestamp.from(now.plus(grace)));
-            ps.setString(2, claim.job());
-            ps.setString(3, claim.poll());
-            return ps.executeUpdate() > 0;
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent claims", e);
-        }
+        return jdbc.update("UPDATE agent_claim SET expires_at = LEAST(expires_at, ?) WHERE job = ? AND poll_id = ?",
+                now.plus(grace), claim.job(), claim.poll()) > 0;
     }
 
     /** Whether the key with digest {@code keyDigest} holds the job's claim (a lapsed claim not taken over counts). */
@@ -188,19 +169,9 @@ public class AgentClaims {
         if (jobs.isEmpty()) {
             return out;
         }
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT job, key_sha256 FROM agent_claim WHERE job = ANY (?)")) {
-            Array names = c.createArrayOf("text", jobs.toArray());
-            ps.setArray(1, names);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getString(1), rs.getString(2));
-                }
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent claims", e);
-        }
+        jdbc.withConnection(c -> Jdbc.list(c, "SELECT job, key_sha256 FROM agent_claim WHERE job = ANY (?)",
+                rs -> out.put(rs.getString(1), rs.getString(2)), c.createArrayOf("text", jobs.toArray())));
+        return out;
     }
 
     /**
@@ -212,21 +183,13 @@ public class AgentClaims {
     public boolean release(String job, String keyDigest, Caller caller) {
         String sql = keyDigest == null ? "DELETE FROM agent_claim WHERE job = ?"
                 : "DELETE FROM agent_claim WHERE job = ? AND key_sha256 = ?";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, job);
-            if (keyDigest != null) {
-                ps.setString(2, keyDigest);
-            }
-            boolean released = ps.executeUpdate() > 0;
-            if (released) {
-                record("agent.claim_released", caller, job, keyDigest == null
-                        ? "the claim on the commands of " + job + " released by an operator"
-                        : "the agent released its claim on the commands of " + job);
-            }
-            return released;
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent claims", e);
+        boolean released = (keyDigest == null ? jdbc.update(sql, job) : jdbc.update(sql, job, keyDigest)) > 0;
+        if (released) {
+            record("agent.claim_released", caller, job, keyDigest == null
+                    ? "the claim on the commands of " + job + " released by an operator"
+                    : "the agent released its claim on the commands of " + job);
         }
+        return released;
     }
 
     /** Writes a refused acknowledgement to the security audit (once a minute per job, caller and kind at most). */
@@ -236,24 +199,13 @@ public class AgentClaims {
 
     /** Deletes claims that lapsed before {@code before} (their jobs long without an agent). */
     public int deleteLapsed(Instant before) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("DELETE FROM agent_claim WHERE expires_at < ?")) {
-            ps.setTimestamp(1, Timestamp.from(before));
-            return ps.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent claims", e);
-        }
+        return jdbc.update("DELETE FROM agent_claim WHERE expires_at < ?", before);
     }
 
     private static Claim find(Connection c, String job) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT holder, claimed_at, expires_at FROM agent_claim WHERE job = ?")) {
-            ps.setString(1, job);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new Claim(job, rs.getString(1), rs.getTimestamp(2).toInstant(),
-                        rs.getTimestamp(3).toInstant(), false, null) : null;
-            }
-        }
+        return Jdbc.one(c, "SELECT holder, claimed_at, expires_at FROM agent_claim WHERE job = ?", rs -> new Claim(job,
+                rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant(), false, null), job)
+                .orElse(null);
     }
 
     private void throttled(String what, Caller caller, String job, String why) {
@@ -273,7 +225,7 @@ public class AgentClaims {
     private void record(String what, Caller caller, String job, String detail) {
         try {
             audit.record(clock.instant(), what, caller.actor(), caller.tokenId(), detail);
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             // The decision stands without its audit row; say so where operators look.
             LOG.warnf("Not audited (%s on %s by %s): %s", what, job, caller.actor(), e.toString());
         }

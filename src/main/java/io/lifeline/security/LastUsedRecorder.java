@@ -2,7 +2,6 @@ package io.lifeline.security;
 
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -53,7 +52,7 @@ public class LastUsedRecorder {
             // Drop only what was written: a use noted meanwhile stays for the next flush.
             batch.forEach(pending::remove);
             return batch.size();
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warnf("Could not record token last-use times, will retry: %s", e.getMessage());
             return 0;
         }

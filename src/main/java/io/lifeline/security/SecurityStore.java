@@ -1,6 +1,7 @@
 package io.lifeline.security;
 
 import io.agroal.api.AgroalDataSource;
+import io.lifeline.eventlog.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.Connection;
@@ -9,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -28,179 +28,105 @@ public class SecurityStore {
     public record AuditRecord(long seq, Instant time, String action, String actor, String tokenId, String detail) {
     }
 
-    private final AgroalDataSource dataSource;
+    private final Jdbc jdbc;
 
     SecurityStore(AgroalDataSource dataSource) {
-        this.dataSource = dataSource;
+        this.jdbc = new Jdbc(dataSource, "the token store");
     }
 
     /** Stores a new token and its audit record in one transaction. */
-    public void create(ApiToken t, String auditDetail) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                insert(c, t);
-                audit(c, t.createdAt(), "token.created", t.createdBy(), t.id(), auditDetail);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+    public void create(ApiToken t, String auditDetail) {
+        jdbc.inTransaction(c -> {
+            insert(c, t);
+            audit(c, t.createdAt(), "token.created", t.createdBy(), t.id(), auditDetail);
+            return null;
+        });
     }
 
     /**
      * Creates the token {@code make} supplies if no active admin token exists, under a database-wide lock so that
      * two replicas starting together create one. Returns the created token, or {@code null} if one existed.
      */
-    public ApiToken createAdminIfNone(Instant now, Supplier<ApiToken> make, String auditDetail) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                    lock.setLong(1, BOOTSTRAP_LOCK);
-                    lock.execute();
-                }
-                try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_token WHERE role = 'admin' "
-                        + "AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) LIMIT 1")) {
-                    ps.setTimestamp(1, Timestamp.from(now));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (rs.next()) {
-                            c.commit();
-                            return null;
-                        }
-                    }
-                }
-                ApiToken t = make.get();
-                insert(c, t);
-                audit(c, now, "token.created", t.createdBy(), t.id(), auditDetail);
-                c.commit();
-                return t;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+    public ApiToken createAdminIfNone(Instant now, Supplier<ApiToken> make, String auditDetail) {
+        return jdbc.inTransaction(c -> {
+            Jdbc.one(c, "SELECT pg_advisory_xact_lock(?)", rs -> Boolean.TRUE, BOOTSTRAP_LOCK);
+            if (Jdbc.one(c, "SELECT 1 FROM api_token WHERE role = 'admin' AND revoked_at IS NULL"
+                    + " AND (expires_at IS NULL OR expires_at > ?) LIMIT 1", rs -> Boolean.TRUE, now).isPresent()) {
+                return null;
             }
-        }
+            ApiToken t = make.get();
+            insert(c, t);
+            audit(c, now, "token.created", t.createdBy(), t.id(), auditDetail);
+            return t;
+        });
     }
 
     /** The token with this id, or {@code null}. */
-    public ApiToken find(String id) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM api_token WHERE id = ?")) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? read(rs) : null;
-            }
-        }
+    public ApiToken find(String id) {
+        return jdbc.one("SELECT " + COLUMNS + " FROM api_token WHERE id = ?", SecurityStore::read, id).orElse(null);
     }
 
     /** The ids of tokens not revoked (expired ones included: they answer "expired", not "unknown"). */
-    public java.util.Set<String> activeIds() throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT id FROM api_token WHERE revoked_at IS NULL")) {
-            java.util.Set<String> out = new java.util.HashSet<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-            return out;
-        }
+    public java.util.Set<String> activeIds() {
+        return new java.util.HashSet<>(jdbc.list("SELECT id FROM api_token WHERE revoked_at IS NULL",
+                rs -> rs.getString(1)));
     }
 
     /** Up to {@code limit} tokens, newest first. */
-    public List<ApiToken> list(int limit) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS
-                     + " FROM api_token ORDER BY created_at DESC, id LIMIT ?")) {
-            ps.setInt(1, limit);
-            List<ApiToken> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(read(rs));
-                }
-            }
-            return out;
-        }
+    public List<ApiToken> list(int limit) {
+        return jdbc.list("SELECT " + COLUMNS + " FROM api_token ORDER BY created_at DESC, id LIMIT ?",
+                SecurityStore::read, limit);
     }
 
     /**
      * Revokes a token and records it. Returns {@code false} when no token has this id; revoking a revoked token
      * changes nothing and returns {@code true}.
      */
-    public boolean revoke(String id, String by, Instant at) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                int changed;
-                try (PreparedStatement ps = c.prepareStatement("UPDATE api_token SET revoked_at = ?, revoked_by = ? "
-                        + "WHERE id = ? AND revoked_at IS NULL")) {
-                    ps.setTimestamp(1, Timestamp.from(at));
-                    ps.setString(2, by);
-                    ps.setString(3, id);
-                    changed = ps.executeUpdate();
-                }
-                boolean exists = changed > 0;
-                if (exists) {
-                    audit(c, at, "token.revoked", by, id, null);
-                } else {
-                    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_token WHERE id = ?")) {
-                        ps.setString(1, id);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            exists = rs.next();
-                        }
-                    }
-                }
-                c.commit();
-                return exists;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+    public boolean revoke(String id, String by, Instant at) {
+        return jdbc.inTransaction(c -> {
+            if (Jdbc.update(c, "UPDATE api_token SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL",
+                    at, by, id) > 0) {
+                audit(c, at, "token.revoked", by, id, null);
+                return true;
             }
-        }
+            return Jdbc.one(c, "SELECT 1 FROM api_token WHERE id = ?", rs -> Boolean.TRUE, id).isPresent();
+        });
     }
 
     /** Writes last-use times in one batch; a time never moves backwards. */
-    public void touch(Map<String, Instant> lastUsed) throws SQLException {
+    public void touch(Map<String, Instant> lastUsed) {
         if (lastUsed.isEmpty()) {
             return;
         }
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("UPDATE api_token SET last_used_at = "
-                     + "GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?")) {
-            for (Map.Entry<String, Instant> e : lastUsed.entrySet()) {
-                Timestamp t = Timestamp.from(e.getValue());
-                ps.setTimestamp(1, t);
-                ps.setTimestamp(2, t);
-                ps.setString(3, e.getKey());
-                ps.addBatch();
+        jdbc.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_token SET last_used_at = "
+                    + "GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?")) {
+                for (Map.Entry<String, Instant> e : lastUsed.entrySet()) {
+                    Timestamp t = Timestamp.from(e.getValue());
+                    ps.setTimestamp(1, t);
+                    ps.setTimestamp(2, t);
+                    ps.setString(3, e.getKey());
+                    ps.addBatch();
+                }
+                return ps.executeBatch();
             }
-            ps.executeBatch();
-        }
+        });
     }
 
     /** Records a security event on its own. */
-    public void audit(Instant time, String action, String actor, String tokenId, String detail) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
+    public void audit(Instant time, String action, String actor, String tokenId, String detail) {
+        jdbc.withConnection(c -> {
             audit(c, time, action, actor, tokenId, detail);
-        }
+            return null;
+        });
     }
 
     /** Up to {@code limit} audit records, newest first. */
-    public List<AuditRecord> audit(int limit) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT seq, time, action, actor, token_id, detail "
-                     + "FROM security_audit ORDER BY time DESC, seq DESC LIMIT ?")) {
-            ps.setInt(1, limit);
-            List<AuditRecord> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new AuditRecord(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
-                            rs.getString(4), rs.getString(5), rs.getString(6)));
-                }
-            }
-            return out;
-        }
+    public List<AuditRecord> audit(int limit) {
+        return jdbc.list("SELECT seq, time, action, actor, token_id, detail FROM security_audit"
+                + " ORDER BY time DESC, seq DESC LIMIT ?", rs -> new AuditRecord(rs.getLong(1),
+                rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)),
+                limit);
     }
 
     private static void audit(Connection c, Instant time, String action, String actor, String tokenId, String detail)

@@ -1,6 +1,7 @@
 package io.lifeline.security;
 
 import io.agroal.api.AgroalDataSource;
+import io.lifeline.eventlog.Jdbc;
 import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -9,8 +10,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Array;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -43,7 +42,7 @@ public class SsoTickets {
     public record Redeemed(Caller caller, Instant identityExpires) {
     }
 
-    private final DataSource dataSource;
+    private final Jdbc jdbc;
     private final SecureRandom random = new SecureRandom();
     private final Clock clock;
     private final int max;
@@ -54,7 +53,7 @@ public class SsoTickets {
     }
 
     SsoTickets(DataSource dataSource, Clock clock, int max) {
-        this.dataSource = dataSource;
+        this.jdbc = new Jdbc(dataSource, "the sign-in store");
         this.clock = clock;
         this.max = max;
     }
@@ -79,12 +78,9 @@ public class SsoTickets {
         String sql = "INSERT INTO sso_ticket (ticket_sha256, subject, token_id, name, role, namespaces, expires_at,"
                 + " identity_expires) SELECT ?, ?, ?, ?, ?, ?, ?, ?"
                 + " WHERE (SELECT count(*) FROM sso_ticket WHERE expires_at > ?) < ?";
-        try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement del = c.prepareStatement("DELETE FROM sso_ticket WHERE expires_at <= ?")) {
-                del.setTimestamp(1, Timestamp.from(now));
-                del.executeUpdate();
-            }
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+        jdbc.withConnection(c -> {
+            Jdbc.update(c, "DELETE FROM sso_ticket WHERE expires_at <= ?", now);
+            int inserted = Jdbc.update(c, sql, ps -> {
                 ps.setBytes(1, sha256(ticket));
                 ps.setString(2, caller.subject());
                 ps.setString(3, caller.tokenId());
@@ -96,13 +92,12 @@ public class SsoTickets {
                 ps.setTimestamp(8, identityExpires == null ? null : Timestamp.from(identityExpires));
                 ps.setTimestamp(9, Timestamp.from(now));
                 ps.setInt(10, max);
-                if (ps.executeUpdate() == 0) {
-                    throw new IllegalStateException("too many sign-ins in progress; retry in a minute");
-                }
+            });
+            if (inserted == 0) {
+                throw new IllegalStateException("too many sign-ins in progress; retry in a minute");
             }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the sign-in store", e);
-        }
+            return null;
+        });
         return ticket;
     }
 
@@ -121,29 +116,13 @@ public class SsoTickets {
         }
         String sql = "DELETE FROM sso_ticket WHERE ticket_sha256 = ? RETURNING subject, token_id, name, role,"
                 + " namespaces, expires_at, identity_expires";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setBytes(1, sha256(ticket));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next() || !clock.instant().isBefore(rs.getTimestamp(6).toInstant())) {
-                    return Optional.empty();
-                }
-                Timestamp identity = rs.getTimestamp(7);
-                return Optional.of(new Redeemed(caller(rs), identity == null ? null : identity.toInstant()));
-            }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the sign-in store", e);
-        }
+        return jdbc.one(sql, rs -> clock.instant().isBefore(rs.getTimestamp(6).toInstant())
+                ? new Redeemed(caller(rs), Jdbc.instant(rs, 7)) : null, (Object) sha256(ticket));
     }
 
     /** Tickets stored, expired or not (tests). */
     int stored() {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "SELECT count(*) FROM sso_ticket"); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the sign-in store", e);
-        }
+        return jdbc.one("SELECT count(*) FROM sso_ticket", rs -> rs.getInt(1)).orElseThrow();
     }
 
     private static Caller caller(ResultSet rs) throws SQLException {

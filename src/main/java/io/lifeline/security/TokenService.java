@@ -1,8 +1,6 @@
 package io.lifeline.security;
 
-import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,11 +110,7 @@ public class TokenService {
         TokenFormat.Generated g = TokenFormat.generate();
         ApiToken t = new ApiToken(g.id(), cleanName, role, ns, g.secretSha256(), now, by.actor(), expiresAt, null, null,
                 null, boundNodes, boundSources);
-        try {
-            store.create(t, describe(t));
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the token store", e);
-        }
+        store.create(t, describe(t));
         knownIds.add(t.id());
         LOG.infof("API token created: id=%s name='%s' role=%s namespaces=%s%s expires=%s by '%s'", t.id(), t.name(),
                 role.wireName(), ns, (boundNodes.isEmpty() ? "" : " nodes=" + boundNodes.size())
@@ -133,43 +127,31 @@ public class TokenService {
      */
     public String createFirstAdminIfNone(Consumer<String> beforeCommit) {
         Instant now = clock.instant();
-        try {
-            ApiToken created = store.createAdminIfNone(now, () -> {
-                TokenFormat.Generated g = TokenFormat.generate();
-                beforeCommit.accept(g.token());
-                return new ApiToken(g.id(), "first admin", Role.ADMIN, List.of(), g.secretSha256(), now, BOOTSTRAP, null,
-                        null, null, null);
-            }, "first admin token, written at start-up");
-            if (created != null) {
-                knownIds.add(created.id());
-            }
-            return created == null ? null : created.id();
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the token store", e);
+        ApiToken created = store.createAdminIfNone(now, () -> {
+            TokenFormat.Generated g = TokenFormat.generate();
+            beforeCommit.accept(g.token());
+            return new ApiToken(g.id(), "first admin", Role.ADMIN, List.of(), g.secretSha256(), now, BOOTSTRAP, null,
+                    null, null, null);
+        }, "first admin token, written at start-up");
+        if (created != null) {
+            knownIds.add(created.id());
         }
+        return created == null ? null : created.id();
     }
 
     /** Every token (up to 1,000), newest first, with last-use times not yet written merged in. */
     public List<ApiToken> list() {
-        try {
-            List<ApiToken> out = new ArrayList<>();
-            for (ApiToken t : store.list(LIST_LIMIT)) {
-                out.add(withPendingUse(t));
-            }
-            return out;
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the token store", e);
+        List<ApiToken> out = new ArrayList<>();
+        for (ApiToken t : store.list(LIST_LIMIT)) {
+            out.add(withPendingUse(t));
         }
+        return out;
     }
 
     /** The token with this id, or {@code null}. */
     public ApiToken get(String id) {
-        try {
-            ApiToken t = store.find(id);
-            return t == null ? null : withPendingUse(t);
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the token store", e);
-        }
+        ApiToken t = store.find(id);
+        return t == null ? null : withPendingUse(t);
     }
 
     /** Revokes a token; it stops working on this replica at once. Returns {@code false} for an unknown id. */
@@ -177,8 +159,6 @@ public class TokenService {
         boolean found;
         try {
             found = store.revoke(id, by.actor(), clock.instant());
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the token store", e);
         } finally {
             cache.invalidate(id);
             knownIds.remove(id);
@@ -191,11 +171,7 @@ public class TokenService {
 
     /** The security audit, newest first. */
     public List<SecurityStore.AuditRecord> audit(int limit) {
-        try {
-            return store.audit(limit);
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the token store", e);
-        }
+        return store.audit(limit);
     }
 
     /** Verifies from memory alone; {@code null} when the store must be asked (then call {@link #verify}). */
@@ -258,7 +234,7 @@ public class TokenService {
         ApiToken stored;
         try {
             stored = store.find(presented.id());
-        } catch (SQLException | RuntimeException ex) {
+        } catch (RuntimeException ex) {
             TokenCache.Entry stale = cache.staleAfterError(presented.id(), now);
             if (stale == null) {
                 return Verification.failed(SecurityMetrics.AuthFailure.UNAVAILABLE);

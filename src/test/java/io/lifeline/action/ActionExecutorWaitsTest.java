@@ -95,15 +95,14 @@ class ActionExecutorWaitsTest {
         }
 
         @Override
-        public void saveStep(String actionId, String target, ActionStepView step, String actor, long term)
-                throws SQLException {
+        public void saveStep(String actionId, String target, ActionStepView step, String actor, long term) {
             writes.computeIfAbsent(actionId + " " + step.name() + " " + step.state().wire(), k -> new AtomicInteger())
                     .incrementAndGet();
             super.saveStep(actionId, target, step, actor, term);
         }
 
         @Override
-        public boolean cancelRequested(String id) throws SQLException {
+        public boolean cancelRequested(String id) {
             cancelChecks.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
             return super.cancelRequested(id);
         }

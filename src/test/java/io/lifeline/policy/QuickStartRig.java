@@ -22,6 +22,8 @@ import io.lifeline.eventlog.Leaderships;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.metrics.ActionMetricsForTests;
+import io.lifeline.policy.store.BrakeStore;
+import io.lifeline.policy.store.PolicyStore;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;

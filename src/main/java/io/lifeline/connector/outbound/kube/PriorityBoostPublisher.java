@@ -23,7 +23,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -217,7 +216,7 @@ public class PriorityBoostPublisher {
             audit.audit(new AuditEntry(0, clock.instant(), ACTOR, c.after() != null ? "workload.priority_boost.set"
                     : "workload.priority_boost.removed", c.job(), null, c.reason(), boost(c.workload(), c.before()),
                     boost(c.workload(), c.after())));
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warnf("Kueue Workload priority boost: the change on %s was not audited: %s", c.workload(), e.toString());
         }
     }

@@ -8,7 +8,6 @@ import io.lifeline.runtime.ModelRuntime;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -55,13 +54,7 @@ public class EvictionAdmission {
             } catch (ExecutionException | TimeoutException e) {
                 throw new IllegalStateException("the model did not answer: " + e, e);
             }
-        }, actions, e -> {
-            try {
-                audit.audit(e);
-            } catch (SQLException ex) {
-                throw new IllegalStateException(ex.getMessage(), ex);
-            }
-        }, registry, clock));
+        }, actions, audit::audit, registry, clock));
         for (Refusal r : Refusal.values()) {
             refused.put(r, Counter.builder("lifeline_eviction_webhook_refused")
                     .description("AdmissionReviews the eviction webhook's listener refused without deciding, by reason")

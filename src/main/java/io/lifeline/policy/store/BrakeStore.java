@@ -1,4 +1,4 @@
-package io.lifeline.policy;
+package io.lifeline.policy.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -12,12 +12,8 @@ import io.lifeline.action.ActionStore;
 import io.lifeline.action.AuditEntry;
 import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.domain.policy.AutomationBrake.State;
+import io.lifeline.eventlog.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
@@ -41,7 +37,7 @@ public class BrakeStore {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    private final DataSource dataSource;
+    private final Jdbc jdbc;
     private final ActionStore audit;
 
     @jakarta.inject.Inject
@@ -51,7 +47,7 @@ public class BrakeStore {
 
     /** A store over any data source (tests and tools). */
     public BrakeStore(DataSource dataSource, ActionStore audit) {
-        this.dataSource = dataSource;
+        this.jdbc = new Jdbc(dataSource, "the brake's store");
         this.audit = audit;
     }
 
@@ -60,56 +56,34 @@ public class BrakeStore {
     }
 
     /** The stored state. */
-    public State read() throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT state FROM automation_brake WHERE id = 1")) {
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? decode(rs.getString(1)) : State.INITIAL;
-            }
-        }
+    public State read() {
+        return jdbc.one("SELECT state FROM automation_brake WHERE id = 1", rs -> decode(rs.getString(1)))
+                .orElse(State.INITIAL);
     }
 
     /**
-     * Reads the state under the row's lock, applies {@code step}, stores the state it returns (when it differs) with
-     * its audit entries, and commits.
+     * Reads the state under the row's lock, applies {@code step}, stores the state it returns (when it differs) and
+     * commits; then writes its audit entries.
      */
-    public <T> T update(Function<State, Change<T>> step, Instant now) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            boolean auto = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                State before;
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT state FROM automation_brake WHERE id = 1 FOR UPDATE")) {
-                    try (ResultSet rs = ps.executeQuery()) {
-                        before = rs.next() ? decode(rs.getString(1)) : null;
-                    }
-                }
-                Change<T> change = step.apply(before == null ? State.INITIAL : before);
-                if (before == null || !change.state().equals(before)) {
-                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO automation_brake (id, state, updated_at)"
-                            + " VALUES (1, ?::jsonb, ?) ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state,"
-                            + " updated_at = EXCLUDED.updated_at")) {
-                        ps.setString(1, encode(change.state()));
-                        ps.setTimestamp(2, Timestamp.from(now));
-                        ps.executeUpdate();
-                    }
-                }
-                c.commit();
-                for (AuditEntry e : change.audit()) {
-                    audit.audit(e);
-                }
-                return change.answer();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(auto);
+    public <T> T update(Function<State, Change<T>> step, Instant now) {
+        Change<T> change = jdbc.inTransaction(c -> {
+            State before = Jdbc.one(c, "SELECT state FROM automation_brake WHERE id = 1 FOR UPDATE",
+                    rs -> decode(rs.getString(1))).orElse(null);
+            Change<T> next = step.apply(before == null ? State.INITIAL : before);
+            if (before == null || !next.state().equals(before)) {
+                Jdbc.update(c, "INSERT INTO automation_brake (id, state, updated_at) VALUES (1, ?::jsonb, ?)"
+                        + " ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at",
+                        encode(next.state()), now);
             }
+            return next;
+        });
+        for (AuditEntry e : change.audit()) {
+            audit.audit(e);
         }
+        return change.answer();
     }
 
-    static String encode(State s) {
+    public static String encode(State s) {
         try {
             return JSON.writeValueAsString(s);
         } catch (JsonProcessingException e) {
@@ -118,7 +92,7 @@ public class BrakeStore {
     }
 
     /** The state from its JSON; the empty object of a fresh table is the initial state. */
-    static State decode(String json) {
+    public static State decode(String json) {
         try {
             if (json == null || json.isBlank() || JSON.readTree(json).isEmpty()) {
                 return State.INITIAL;

@@ -1,4 +1,4 @@
-package io.lifeline.policy;
+package io.lifeline.policy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
