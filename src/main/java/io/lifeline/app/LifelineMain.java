@@ -6,6 +6,7 @@ import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.function.BiConsumer;
 
 /**
@@ -110,7 +111,7 @@ public final class LifelineMain {
     static String setting(String key) {
         String v = System.getProperty(key);
         if (v == null) {
-            v = System.getenv(key.toUpperCase().replace('.', '_').replace('-', '_'));
+            v = System.getenv(key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
         }
         return v == null || v.isBlank() ? null : v;
     }

@@ -2,6 +2,7 @@ package io.lifeline.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.function.Function;
 
 /** Reads typed fields out of a JSON object, failing with a reason that names the field. */
@@ -36,7 +37,7 @@ final class DataReader {
             case BOOLEAN -> "boolean";
             case ARRAY -> "array";
             case OBJECT -> "object";
-            default -> v.getNodeType().name().toLowerCase();
+            default -> v.getNodeType().name().toLowerCase(Locale.ROOT);
         };
     }
 

@@ -4,6 +4,7 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -262,7 +263,7 @@ final class Commands {
     }
 
     private static String phaseName(SimJob job) {
-        return job.phase.name().toLowerCase();
+        return job.phase.name().toLowerCase(Locale.ROOT);
     }
 
     private void ack(String jobKey, String commandId, String command, AckStatus status, String message) {

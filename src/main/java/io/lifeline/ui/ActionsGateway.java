@@ -166,7 +166,7 @@ public class ActionsGateway {
     /** Cancels the action; one {@code caller} may not see is not found. */
     public CompletableFuture<ActionView> cancel(String id, Caller caller) {
         return call(() -> {
-            visible(Scope.of(caller), id).orElseThrow(() -> new ActionNotFoundException(id));
+            if (visible(Scope.of(caller), id).isEmpty()) throw new ActionNotFoundException(id);
             return service().cancel(id, caller);
         });
     }

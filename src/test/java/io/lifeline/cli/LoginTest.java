@@ -6,6 +6,7 @@ import io.lifeline.cli.FakeServer.Reply;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -107,7 +108,7 @@ class LoginTest {
         // The "browser": asks the provider, then follows where it sends the person (the loopback callback).
         LoginCommand.browserForTests = url -> {
             try {
-                String back = new String(URI.create(url).toURL().openStream().readAllBytes());
+                String back = new String(URI.create(url).toURL().openStream().readAllBytes(), StandardCharsets.UTF_8);
                 HttpURLConnection c = (HttpURLConnection) URI.create(back).toURL().openConnection();
                 assertThat(c.getResponseCode()).isEqualTo(200);
             } catch (IOException e) {

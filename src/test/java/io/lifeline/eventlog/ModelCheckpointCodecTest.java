@@ -15,6 +15,7 @@ import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.fleet.SavedFleet;
 import io.lifeline.domain.job.SavedJobs;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,6 +69,6 @@ class ModelCheckpointCodecTest {
 
     @Test
     void bytesThatAreNotACheckpointAreRefused() {
-        assertThatThrownBy(() -> codec.decode("not a checkpoint".getBytes())).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> codec.decode("not a checkpoint".getBytes(StandardCharsets.UTF_8))).isInstanceOf(IOException.class);
     }
 }

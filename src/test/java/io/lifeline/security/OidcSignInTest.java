@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
@@ -278,7 +279,7 @@ class OidcSignInTest {
             String pair = c.substring(0, c.indexOf(';') < 0 ? c.length() : c.indexOf(';'));
             int eq = pair.indexOf('=');
             String value = pair.substring(eq + 1);
-            if (value.isEmpty() || c.toLowerCase().contains("max-age=0")) {
+            if (value.isEmpty() || c.toLowerCase(Locale.ROOT).contains("max-age=0")) {
                 cookies.remove(pair.substring(0, eq));
             } else {
                 cookies.put(pair.substring(0, eq), value);

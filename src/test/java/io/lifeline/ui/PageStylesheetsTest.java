@@ -7,6 +7,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class PageStylesheetsTest {
         while (link.find()) {
             String tag = link.group();
             Matcher href = HREF.matcher(tag);
-            if (tag.toLowerCase().contains("stylesheet") && href.find()) {
+            if (tag.toLowerCase(Locale.ROOT).contains("stylesheet") && href.find()) {
                 hrefs.add(href.group(1).replaceFirst("^\\./", "").replaceFirst("^/", ""));
             }
         }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -43,7 +44,7 @@ final class JsonFields {
             case NUMBER, BOOLEAN -> v.asText();
             case ARRAY -> "an array";
             case OBJECT -> "an object";
-            default -> v.getNodeType().name().toLowerCase();
+            default -> v.getNodeType().name().toLowerCase(Locale.ROOT);
         };
     }
 

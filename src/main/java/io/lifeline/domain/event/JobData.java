@@ -1,5 +1,7 @@
 package io.lifeline.domain.event;
 
+import java.util.Locale;
+
 /** Payloads of {@code job.*} events; the subject is the job ({@code namespace/name}). */
 public sealed interface JobData extends EventData {
 
@@ -31,7 +33,7 @@ public sealed interface JobData extends EventData {
         SUCCEEDED, FAILED, CANCELLED;
 
         public String wireName() {
-            return name().toLowerCase();
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

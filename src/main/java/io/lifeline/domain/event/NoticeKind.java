@@ -1,13 +1,14 @@
 package io.lifeline.domain.event;
 
 import io.lifeline.domain.support.WireEnum;
+import java.util.Locale;
 
 /** Why a node is going away: the kind of an interruption notice. */
 public enum NoticeKind implements WireEnum {
     SPOT_RECLAIM, REBALANCE, MAINTENANCE, PREEMPT;
 
     public String wireName() {
-        return name().toLowerCase();
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** Parses the wire form; {@code null} when unknown. */
@@ -16,7 +17,7 @@ public enum NoticeKind implements WireEnum {
             return null;
         }
         for (NoticeKind k : values()) {
-            if (k.wireName().equals(s.trim().toLowerCase().replace('-', '_'))) {
+            if (k.wireName().equals(s.trim().toLowerCase(Locale.ROOT).replace('-', '_'))) {
                 return k;
             }
         }

@@ -1,6 +1,7 @@
 package io.lifeline.domain.event;
 
 import java.util.List;
+import java.util.Locale;
 
 /** Payloads of {@code trainer.*} events (torchrun agents and the training loop); the subject is the job. */
 public sealed interface TrainerData extends EventData {
@@ -168,7 +169,7 @@ public sealed interface TrainerData extends EventData {
         ACCEPTED, REJECTED, DONE, FAILED;
 
         public String wireName() {
-            return name().toLowerCase();
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -202,7 +203,7 @@ public final class Opt175bReader {
             return d.atTime(12, 0).toInstant(ZoneOffset.UTC);
         }
         String[] parts = t.split("\\s+");
-        ZoneOffset zone = parts.length > 1 ? ZONES.get(parts[1].toUpperCase()) : ZoneOffset.UTC;
+        ZoneOffset zone = parts.length > 1 ? ZONES.get(parts[1].toUpperCase(Locale.ROOT)) : ZoneOffset.UTC;
         if (zone == null) {
             throw new IllegalArgumentException("unknown time zone '" + parts[1] + "' (known: " + ZONES.keySet() + ")");
         }

@@ -8,6 +8,7 @@ import io.lifeline.domain.event.TrainerData;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A Philly job as catalogue events. The first attempt is an admission, each later one an agent restart; every
@@ -106,7 +107,7 @@ public final class PhillyTranslation {
 
     /** Philly's final status as an outcome: Pass succeeded, Killed was cancelled, anything else failed. */
     static JobData.Outcome outcome(String status) {
-        String s = status.trim().toLowerCase();
+        String s = status.trim().toLowerCase(Locale.ROOT);
         if (s.equals("pass") || s.equals("passed") || s.equals("succeeded")) {
             return JobData.Outcome.SUCCEEDED;
         }

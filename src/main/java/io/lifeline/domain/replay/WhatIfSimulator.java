@@ -11,6 +11,7 @@ import io.lifeline.domain.job.goodput.GoodputView;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -107,7 +108,7 @@ public final class WhatIfSimulator {
                 clock = saves(segment, clock, at, tau, c, at);
             }
             emit(stopAt, EventType.TRAINER_WORKER_FAILED, new TrainerData.WorkerFailed(null, 0, null, null,
-                    i.cause() == null ? "interruption" : i.cause().name().toLowerCase()));
+                    i.cause() == null ? "interruption" : i.cause().name().toLowerCase(Locale.ROOT)));
             long recovery = s.recoverySeconds() != null ? Math.round(s.recoverySeconds() * 1000) : i.recoveryMillis();
             long back = stopAt + Math.max(4, recovery);
             next++;

@@ -16,6 +16,7 @@ import io.lifeline.testing.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -120,7 +121,7 @@ class CloudNoticesEndpointTest {
         // The same two events again, as one array: both are duplicates.
         String array = "[" + Fixtures.text("cloud/aws/nth_example_spot-itn-event.json") + ","
                 + Fixtures.text("cloud/aws/nth_example_rebalance-recommendation-event.json") + "]";
-        JsonPath again = post("/api/v1/connectors/aws/eventbridge", "application/json", array.getBytes(), 200);
+        JsonPath again = post("/api/v1/connectors/aws/eventbridge", "application/json", array.getBytes(StandardCharsets.UTF_8), 200);
         assertThat(again.getInt("accepted")).isZero();
         assertThat(again.getInt("duplicates")).isEqualTo(2);
     }
@@ -190,11 +191,11 @@ class CloudNoticesEndpointTest {
         String node = unique("gcp");
         registerNode(node, "gce://lifeline-test/us-central1-a/" + instance, now);
 
-        post("/api/v1/connectors/gcp/" + instance + "/preempted", "text/plain", "FALSE".getBytes(), 200);
+        post("/api/v1/connectors/gcp/" + instance + "/preempted", "text/plain", "FALSE".getBytes(StandardCharsets.UTF_8), 200);
         assertThat(stored(node, "node.interruption_notice")).isEmpty();
-        post("/api/v1/connectors/gcp/" + instance + "/preempted", "text/plain", "TRUE".getBytes(), 200);
+        post("/api/v1/connectors/gcp/" + instance + "/preempted", "text/plain", "TRUE".getBytes(StandardCharsets.UTF_8), 200);
         post("/api/v1/connectors/gcp/" + instance + "/maintenance-event", "text/plain",
-                "TERMINATE_ON_HOST_MAINTENANCE".getBytes(), 200);
+                "TERMINATE_ON_HOST_MAINTENANCE".getBytes(StandardCharsets.UTF_8), 200);
         List<Map<String, Object>> notices = stored(node, "node.interruption_notice");
         assertThat(notices).extracting(e -> data(e).get("kind")).containsExactlyInAnyOrder("preempt", "maintenance");
 
@@ -203,7 +204,7 @@ class CloudNoticesEndpointTest {
 
         // lifeline.connectors.cloud.nodes."gce-configured-instance"=configured-gcp-node (test profile)
         int before = stored("configured-gcp-node", "node.interruption_notice").size();
-        post("/api/v1/connectors/gcp/gce-configured-instance/preempted", "text/plain", "\"TRUE\"".getBytes(), 200);
+        post("/api/v1/connectors/gcp/gce-configured-instance/preempted", "text/plain", "\"TRUE\"".getBytes(StandardCharsets.UTF_8), 200);
         assertThat(stored("configured-gcp-node", "node.interruption_notice").size()).isGreaterThan(before);
     }
 

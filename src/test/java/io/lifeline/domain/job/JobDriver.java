@@ -18,6 +18,7 @@ import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Drives one job of a {@link Jobs} model with catalogue events at wall-clock times of one day
@@ -54,7 +55,7 @@ public final class JobDriver {
     }
 
     public Event event(String subject, String hms, EventType type, EventData data) {
-        return new Event("e" + (++ids), "test://" + type.family().name().toLowerCase(), type, subject, at(hms), data);
+        return new Event("e" + (++ids), "test://" + type.family().name().toLowerCase(Locale.ROOT), type, subject, at(hms), data);
     }
 
     public JobDriver apply(Event e) {

@@ -13,6 +13,7 @@ import io.lifeline.domain.fleet.NodeSignal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -164,7 +165,7 @@ final class RandomStreams {
                     continue;
                 }
             }
-            out.add(new Event("id-" + (++ids), "test://" + type.family().name().toLowerCase(), type, job, t, data));
+            out.add(new Event("id-" + (++ids), "test://" + type.family().name().toLowerCase(Locale.ROOT), type, job, t, data));
         }
         return out;
     }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lifeline.eventlog.ConsumedOffsets;
 import io.lifeline.eventlog.RetryLaterException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ class DurableConsumerLoopTest {
     }
 
     private void produce(long offset, String value) {
-        consumer.schedulePollTask(() -> consumer.addRecord(new ConsumerRecord<>("in", 0, offset, null, value.getBytes())));
+        consumer.schedulePollTask(() -> consumer.addRecord(new ConsumerRecord<>("in", 0, offset, null, value.getBytes(StandardCharsets.UTF_8))));
     }
 
     private long committed() {
@@ -90,7 +91,7 @@ class DurableConsumerLoopTest {
             public List<DurableConsumerLoop.DeadLetter> deadLetters() {
                 List<DurableConsumerLoop.DeadLetter> dead = new ArrayList<>();
                 for (ConsumerRecord<byte[], byte[]> r : records) {
-                    if ("bad".equals(new String(r.value()))) {
+                    if ("bad".equals(new String(r.value(), StandardCharsets.UTF_8))) {
                         dead.add(new DurableConsumerLoop.DeadLetter(r, "not an event"));
                     }
                 }
@@ -113,7 +114,7 @@ class DurableConsumerLoopTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 3);
         assertThat(producer.history()).singleElement().satisfies(r -> {
             assertThat(r.topic()).isEqualTo("in.dlq");
-            assertThat(new String(r.headers().lastHeader(DurableConsumerLoop.REASON_HEADER).value())).isEqualTo("not an event");
+            assertThat(new String(r.headers().lastHeader(DurableConsumerLoop.REASON_HEADER).value(), StandardCharsets.UTF_8)).isEqualTo("not an event");
         });
     }
 
@@ -222,7 +223,7 @@ class DurableConsumerLoopTest {
         second.schedulePollTask(() -> {
             second.rebalance(List.of(TP));
             second.updateBeginningOffsets(Map.of(TP, 0L));
-            second.addRecord(new ConsumerRecord<>("in", 0, 0L, null, "good".getBytes()));
+            second.addRecord(new ConsumerRecord<>("in", 0, 0L, null, "good".getBytes(StandardCharsets.UTF_8)));
         });
         loop.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> loop.restarts() == 1);

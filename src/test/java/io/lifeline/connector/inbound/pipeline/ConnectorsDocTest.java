@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -89,7 +90,7 @@ class ConnectorsDocTest {
     }
 
     private static String kebab(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     @Test
@@ -116,7 +117,7 @@ class ConnectorsDocTest {
             String[] path = key.substring(prefix.length() + 1).split("\\.");
             Object value = config.getConfigMapping(MAPPINGS.get(prefix));
             for (int i = 0; i < path.length; i++) {
-                String method = Pattern.compile("-([a-z])").matcher(path[i]).replaceAll(r -> r.group(1).toUpperCase());
+                String method = Pattern.compile("-([a-z])").matcher(path[i]).replaceAll(r -> r.group(1).toUpperCase(Locale.ROOT));
                 value = value.getClass().getMethod(method).invoke(value);
             }
             assertThat(render(value)).as(key).isEqualTo(row.getValue());

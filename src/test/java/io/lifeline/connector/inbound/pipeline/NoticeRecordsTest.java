@@ -3,6 +3,7 @@ package io.lifeline.connector.inbound.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.testing.Fixtures;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Records without a format header are recognised by their shape. */
@@ -24,6 +25,6 @@ class NoticeRecordsTest {
         // IMDS documents carry nothing that names them: they need lifeline.format and the instance headers.
         assertThat(NoticeRecords.sniff(Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"))).isNull();
         assertThat(NoticeRecords.sniff(Fixtures.bytes("cloud/aws/imds_events_recommendations_rebalance.json"))).isNull();
-        assertThat(NoticeRecords.sniff("TRUE".getBytes())).isNull();
+        assertThat(NoticeRecords.sniff("TRUE".getBytes(StandardCharsets.UTF_8))).isNull();
     }
 }

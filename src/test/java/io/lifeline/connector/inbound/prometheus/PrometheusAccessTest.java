@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,7 @@ class PrometheusAccessTest {
         server = s;
         s.createContext("/", exchange -> {
             Map<String, String> h = new HashMap<>();
-            exchange.getRequestHeaders().forEach((k, v) -> h.put(k.toLowerCase(), v.get(0)));
+            exchange.getRequestHeaders().forEach((k, v) -> h.put(k.toLowerCase(Locale.ROOT), v.get(0)));
             h.put(":path", exchange.getRequestURI().toString());
             seen.add(h);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
