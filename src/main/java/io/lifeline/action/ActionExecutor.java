@@ -61,12 +61,19 @@ public class ActionExecutor {
     private final ActionMetrics metrics;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final List<Consumer<ActionView>> finishedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile StepHook hook = (id, step) -> { };
+    private volatile StepHook hook = (id, step) -> {};
     private volatile ExecutorService workers;
     private volatile ScheduledExecutorService scanner;
 
-    ActionExecutor(ActionStore store, ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime,
-                   Leadership leadership, ActionsConfig config, Clock clock, ActionMetrics metrics) {
+    ActionExecutor(
+            ActionStore store,
+            ClusterActions cluster,
+            TrainerCommandSink commands,
+            ModelRuntime runtime,
+            Leadership leadership,
+            ActionsConfig config,
+            Clock clock,
+            ActionMetrics metrics) {
         this.metrics = metrics;
         this.store = store;
         this.procedures = new ActionProcedures(cluster, commands, runtime, clock, config);
@@ -91,10 +98,16 @@ public class ActionExecutor {
         if (workers != null) {
             return;
         }
-        workers = new ThreadPoolExecutor(config.maxConcurrent(), config.maxConcurrent(), 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), Threads.daemon("lifeline-action"));
+        workers = new ThreadPoolExecutor(
+                config.maxConcurrent(),
+                config.maxConcurrent(),
+                60,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                Threads.daemon("lifeline-action"));
         leadership.start();
-        scanner = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-action-scan"));
+        scanner =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-action-scan"));
         long period = config.leaderCheckInterval().toMillis();
         scanner.scheduleWithFixedDelay(this::scan, period, period, TimeUnit.MILLISECONDS);
     }
@@ -187,7 +200,8 @@ public class ActionExecutor {
     private void take(String id, ActionView created) {
         boolean handedOn = false;
         try {
-            ActionView a = created != null && created.state() == ActionState.PENDING ? created
+            ActionView a = created != null && created.state() == ActionState.PENDING
+                    ? created
                     : store.find(id).orElse(null);
             if (a == null || a.state().terminal()) {
                 return;
@@ -207,8 +221,19 @@ public class ActionExecutor {
                         }
                         return;
                     }
-                    a = new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
-                            ActionState.RUNNING, a.createdAt(), a.updatedAt(), a.deadline(), a.impact(), a.steps(),
+                    a = new ActionView(
+                            a.id(),
+                            a.kind(),
+                            a.target(),
+                            a.params(),
+                            a.reason(),
+                            a.requestedBy(),
+                            ActionState.RUNNING,
+                            a.createdAt(),
+                            a.updatedAt(),
+                            a.deadline(),
+                            a.impact(),
+                            a.steps(),
                             "running");
                 } else {
                     LOG.infof("Resuming %s %s on %s after a restart", a.kind().wire(), a.id(), a.target());
@@ -247,7 +272,11 @@ public class ActionExecutor {
             } catch (StepRunner.StepFailed e) {
                 finish(a, ActionState.RUNNING, ActionState.FAILED, e.getMessage(), steps.term());
             } catch (StepRunner.Cancelled e) {
-                finish(a, ActionState.RUNNING, ActionState.CANCELLED, "cancelled; steps done before stay done",
+                finish(
+                        a,
+                        ActionState.RUNNING,
+                        ActionState.CANCELLED,
+                        "cancelled; steps done before stay done",
                         steps.term());
             } catch (StepRunner.Waiting w) {
                 waits = recheckLater(a, steps, w);
@@ -285,8 +314,8 @@ public class ActionExecutor {
             }
         };
         try {
-            java.util.concurrent.ScheduledFuture<?> timed = timer.schedule(again,
-                    Math.max(0, wait.recheckIn().toMillis()), TimeUnit.MILLISECONDS);
+            java.util.concurrent.ScheduledFuture<?> timed =
+                    timer.schedule(again, Math.max(0, wait.recheckIn().toMillis()), TimeUnit.MILLISECONDS);
             if (wait.wakeOn() != null) {
                 wait.wakeOn().whenComplete((r, e) -> {
                     if (timed.cancel(false)) {
@@ -328,8 +357,9 @@ public class ActionExecutor {
         if (store.transition(a.id(), from, to, outcome, a.requestedBy(), clock.instant(), term)) {
             Duration took = Duration.between(a.createdAt(), clock.instant());
             metrics.actionFinished(a.kind().wire(), to.wire(), took);
-            LOG.infof("%s %s on %s %s in %d ms: %s", a.kind().wire(), a.id(), a.target(), to.wire(), took.toMillis(),
-                    outcome);
+            LOG.infof(
+                    "%s %s on %s %s in %d ms: %s",
+                    a.kind().wire(), a.id(), a.target(), to.wire(), took.toMillis(), outcome);
             store.find(a.id()).ifPresent(v -> finishedListeners.forEach(l -> l.accept(v)));
         }
     }

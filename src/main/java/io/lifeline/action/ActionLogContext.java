@@ -6,8 +6,7 @@ import io.lifeline.platform.LogContext;
 /** What the log lines of an action, or of a decision to take one, are about: its target (a job or a node) and its id. */
 public final class ActionLogContext {
 
-    private ActionLogContext() {
-    }
+    private ActionLogContext() {}
 
     /**
      * The whole log context of work on {@code target} by an action of this kind ({@code id} null before there is

@@ -44,6 +44,7 @@ final class ActionProcedures {
     private static final String BASELINE = "baselineStep=";
     /** How an earlier version wrote what a restore's check found into its detail; still read for restores it left running. */
     private static final String RESTORE_COUNT = "restoreCount=";
+
     private static final String URI = " uri=";
 
     private final ClusterActions cluster;
@@ -53,8 +54,12 @@ final class ActionProcedures {
     private final ActionsConfig config;
     private final CommandDelivery delivery;
 
-    ActionProcedures(ClusterActions cluster, TrainerCommandSink commands, ModelRuntime runtime, Clock clock,
-                     ActionsConfig config) {
+    ActionProcedures(
+            ClusterActions cluster,
+            TrainerCommandSink commands,
+            ModelRuntime runtime,
+            Clock clock,
+            ActionsConfig config) {
         this.cluster = cluster;
         this.commands = commands;
         this.runtime = runtime;
@@ -110,8 +115,10 @@ final class ActionProcedures {
         // Commands first: on a two-minute notice every second of checkpoint time counts, and cordoning can wait, but
         // not for a channel that is down: every job's command goes out side by side, cordon right after the first
         // attempts, and the retries of any failed send go on before the checkpoints are awaited.
-        List<String> names = jobs.stream().map(job -> "request checkpoint " + job).toList();
-        StepRunner.Together sent = s.together(names,
+        List<String> names =
+                jobs.stream().map(job -> "request checkpoint " + job).toList();
+        StepRunner.Together sent = s.together(
+                names,
                 i -> aboutJob(jobs.get(i), () -> requestCheckpoint(a, s, names.get(i), jobs.get(i), a.deadline())));
         s.step("cordon", () -> cluster(cluster.cordon(node), a.deadline()));
         List<StepOutcome> requests = sent.await();
@@ -120,8 +127,8 @@ final class ActionProcedures {
             String job = jobs.get(i);
             StepOutcome req = requests.get(i);
             if (req.state() == StepState.DONE) {
-                StepOutcome saved = s.tolerant("await checkpoint " + job,
-                        aboutJob(job, () -> awaitCheckpoint(a, job, baseline(req))));
+                StepOutcome saved = s.tolerant(
+                        "await checkpoint " + job, aboutJob(job, () -> awaitCheckpoint(a, job, baseline(req))));
                 if (saved.state() == StepState.FAILED) {
                     unsafe.add(job + " (" + saved.detail() + ")");
                 }
@@ -145,7 +152,9 @@ final class ActionProcedures {
         }
         return node + " drained: " + evicted + " pod(s) evicted (" + listed.detail() + "), "
                 + (shrunk.isEmpty() ? "no job shrunk" : "shrunk " + String.join(", ", shrunk))
-                + (unsafe.isEmpty() ? "" : "; no checkpoint that survives " + node + " for " + String.join(", ", unsafe));
+                + (unsafe.isEmpty()
+                        ? ""
+                        : "; no checkpoint that survives " + node + " for " + String.join(", ", unsafe));
     }
 
     private String preempt(ActionView a, StepRunner s) throws Exception {
@@ -155,7 +164,8 @@ final class ActionProcedures {
         if (req.state() == StepState.DONE) {
             s.tolerant("await checkpoint " + job, () -> awaitCheckpoint(a, job, baseline(req)));
         }
-        double atRisk = read(m -> m.jobs().freshness(job).map(FreshnessView::workAtRiskGpuHours).orElse(0.0));
+        double atRisk = read(m ->
+                m.jobs().freshness(job).map(FreshnessView::workAtRiskGpuHours).orElse(0.0));
         s.step("suspend", () -> cluster(cluster.suspend(job, true), a.deadline()));
         return job + " preempted by " + a.requestedBy() + "; work lost at suspension: "
                 + String.format(java.util.Locale.ROOT, "%.2f", atRisk) + " GPU-hours";
@@ -176,22 +186,46 @@ final class ActionProcedures {
         // The notice does not hold the patch back while a channel is down; it is retried alongside.
         StepRunner.Together notice = s.together(List.of(notify), i -> () -> {
             String id = a.id() + ":rescale";
-            CommandDelivery.Delivery d = delivery.deliver(s, notify, () -> {
-                // Read once for the step's runner: the procedure runs again at every re-check, this read does not.
-                int procs = read(m -> m.jobs().detail(job).map(j -> j.elastic() == null ? 1 : j.elastic().procsPerNode())
-                        .orElse(1));
-                return new TrainerCommand(id, job, CommandType.RESCALE_NOTICE, Map.of("worldSize",
-                        Integer.toString(workers * procs), "workers", Integer.toString(workers)), clock.instant(),
-                        a.deadline());
-            }, a.deadline(), () -> acknowledged(job, id));
-            return d.ok() ? StepOutcome.done("rescale notice (" + workers + " workers) " + d.describe(), d.sent())
+            CommandDelivery.Delivery d = delivery.deliver(
+                    s,
+                    notify,
+                    () -> {
+                        // Read once for the step's runner: the procedure runs again at every re-check, this read does
+                        // not.
+                        int procs = read(m -> m.jobs()
+                                .detail(job)
+                                .map(j -> j.elastic() == null ? 1 : j.elastic().procsPerNode())
+                                .orElse(1));
+                        return new TrainerCommand(
+                                id,
+                                job,
+                                CommandType.RESCALE_NOTICE,
+                                Map.of(
+                                        "worldSize",
+                                        Integer.toString(workers * procs),
+                                        "workers",
+                                        Integer.toString(workers)),
+                                clock.instant(),
+                                a.deadline());
+                    },
+                    a.deadline(),
+                    () -> acknowledged(job, id));
+            return d.ok()
+                    ? StepOutcome.done("rescale notice (" + workers + " workers) " + d.describe(), d.sent())
                     : StepOutcome.failed("rescale notice " + d.failure());
         });
         StepOutcome scaled = s.step("scale workers", () -> scaleWorkers(job, workers, checkpointFirst, a.deadline()));
         notice.await();
-        StepOutcome w = s.step("await rendezvous", () -> awaitUntil(a.deadline(),
-                m -> m.jobs().detail(job).map(d -> d.summary().nodes() == workers).orElse(false),
-                job + " runs on " + workers + " nodes", "no rendezvous at " + workers + " nodes by the deadline"));
+        StepOutcome w = s.step(
+                "await rendezvous",
+                () -> awaitUntil(
+                        a.deadline(),
+                        m -> m.jobs()
+                                .detail(job)
+                                .map(d -> d.summary().nodes() == workers)
+                                .orElse(false),
+                        job + " runs on " + workers + " nodes",
+                        "no rendezvous at " + workers + " nodes by the deadline"));
         if (scaled.result() instanceof StepResult.Rescaled r) {
             return w.detail() + "; rework lost: " + String.format(java.util.Locale.ROOT, "%.2f", r.reworkGpuHours())
                     + " GPU-hours";
@@ -205,8 +239,10 @@ final class ActionProcedures {
      */
     private StepOutcome scaleWorkers(String job, int workers, boolean checkpointFirst, Instant deadline)
             throws Exception {
-        Optional<JobAndNewest> before = read(m -> m.jobs().detail(job).map(d -> new JobAndNewest(d,
-                newestGood(m.jobs().checkpoints(job).orElse(null), c -> true))));
+        Optional<JobAndNewest> before = read(m -> m.jobs()
+                .detail(job)
+                .map(d ->
+                        new JobAndNewest(d, newestGood(m.jobs().checkpoints(job).orElse(null), c -> true))));
         StepOutcome out = cluster(cluster.scaleWorkers(job, workers), deadline);
         if (before.isEmpty() || out.state() != StepState.DONE) {
             return out;
@@ -220,21 +256,30 @@ final class ActionProcedures {
         boolean nothingSince = newest != null && last != null && last <= newest.step()
                 || f != null && f.stepsSince() != null && f.stepsSince() == 0;
         double rework = nothingSince || f == null ? 0 : f.workAtRiskGpuHours();
-        return StepOutcome.done(out.detail(), new StepResult.Rescaled(d.summary().pool(), d.summary().nodes(), workers,
-                Math.max(1, d.gpusPerNode()), Math.round(rework * 1000) / 1000.0, checkpointFirst,
-                newest != null ? newest.id() : f == null ? null : f.checkpointId()));
+        return StepOutcome.done(
+                out.detail(),
+                new StepResult.Rescaled(
+                        d.summary().pool(),
+                        d.summary().nodes(),
+                        workers,
+                        Math.max(1, d.gpusPerNode()),
+                        Math.round(rework * 1000) / 1000.0,
+                        checkpointFirst,
+                        newest != null ? newest.id() : f == null ? null : f.checkpointId()));
     }
 
     /** A job and its newest good checkpoint, read together. */
-    private record JobAndNewest(JobDetail detail, CheckpointView newest) {
-    }
+    private record JobAndNewest(JobDetail detail, CheckpointView newest) {}
 
     private String restore(ActionView a, StepRunner s) throws Exception {
         String job = a.target();
         String id = a.params().get("checkpointId");
         StepOutcome check = s.step("check checkpoint", () -> {
-            Optional<CheckpointView> cp = read(m -> m.jobs().checkpoints(job)
-                    .flatMap(h -> h.checkpoints().stream().filter(c -> c.id().equals(id)).findFirst()));
+            Optional<CheckpointView> cp = read(m -> m.jobs()
+                    .checkpoints(job)
+                    .flatMap(h -> h.checkpoints().stream()
+                            .filter(c -> c.id().equals(id))
+                            .findFirst()));
             if (cp.isEmpty()) {
                 return StepOutcome.failed("checkpoint " + id + " is not known");
             }
@@ -242,8 +287,10 @@ final class ActionProcedures {
                 return StepOutcome.failed("checkpoint " + id + " is " + cp.get().status());
             }
             String uri = cp.get().uri() == null ? "" : cp.get().uri();
-            return StepOutcome.done("checkpoint " + id + " is " + cp.get().status().name().toLowerCase(java.util.Locale.ROOT)
-                    + (uri.isEmpty() ? "" : " at " + uri) + "; restored " + cp.get().restoreCount() + " time(s) so far",
+            return StepOutcome.done(
+                    "checkpoint " + id + " is " + cp.get().status().name().toLowerCase(java.util.Locale.ROOT)
+                            + (uri.isEmpty() ? "" : " at " + uri) + "; restored "
+                            + cp.get().restoreCount() + " time(s) so far",
                     new StepResult.CheckpointChecked(id, cp.get().restoreCount(), uri));
         });
         StepResult.CheckpointChecked checked = checked(check, id);
@@ -251,18 +298,40 @@ final class ActionProcedures {
         String uri = checked.uri();
         s.step("command restore", () -> {
             String commandId = a.id() + ":restore";
-            CommandDelivery.Delivery d = delivery.deliver(s, "command restore", () -> new TrainerCommand(commandId, job,
-                    CommandType.RESTORE_FROM, Map.of("checkpointId", id, "uri", uri), clock.instant(), a.deadline()),
-                    a.deadline(), () -> acknowledged(job, commandId));
-            return d.ok() ? StepOutcome.done("restore_from " + id + " " + d.describe(), d.sent())
+            CommandDelivery.Delivery d = delivery.deliver(
+                    s,
+                    "command restore",
+                    () -> new TrainerCommand(
+                            commandId,
+                            job,
+                            CommandType.RESTORE_FROM,
+                            Map.of("checkpointId", id, "uri", uri),
+                            clock.instant(),
+                            a.deadline()),
+                    a.deadline(),
+                    () -> acknowledged(job, commandId));
+            return d.ok()
+                    ? StepOutcome.done("restore_from " + id + " " + d.describe(), d.sent())
                     : StepOutcome.failed("restore_from " + id + " " + d.failure());
         });
-        s.step("annotate job", () -> cluster.available() ? cluster(cluster.annotateRestore(job, id, uri), a.deadline())
-                : StepOutcome.skipped("no cluster: the trainers restore on their own"));
-        StepOutcome w = s.step("await restore", () -> awaitUntil(a.deadline(),
-                m -> m.jobs().checkpoints(job).flatMap(h -> h.checkpoints().stream()
-                        .filter(c -> c.id().equals(id)).findFirst()).map(c -> c.restoreCount() > before).orElse(false),
-                job + " restored from " + id, "no trainer.restored from " + id + " by the deadline"));
+        s.step(
+                "annotate job",
+                () -> cluster.available()
+                        ? cluster(cluster.annotateRestore(job, id, uri), a.deadline())
+                        : StepOutcome.skipped("no cluster: the trainers restore on their own"));
+        StepOutcome w = s.step(
+                "await restore",
+                () -> awaitUntil(
+                        a.deadline(),
+                        m -> m.jobs()
+                                .checkpoints(job)
+                                .flatMap(h -> h.checkpoints().stream()
+                                        .filter(c -> c.id().equals(id))
+                                        .findFirst())
+                                .map(c -> c.restoreCount() > before)
+                                .orElse(false),
+                        job + " restored from " + id,
+                        "no trainer.restored from " + id + " by the deadline"));
         return w.detail();
     }
 
@@ -282,9 +351,14 @@ final class ActionProcedures {
         Predicate<CheckpointView> counts = counted(a);
         // One read for both: every round trip through the model's queue delays the command under heavy ingest. Kept
         // across the step's re-checks: a checkpoint its command caused must not move its own baseline.
-        Optional<JobAndBaseline> d = s.keep("baseline of " + job, () -> read(m -> m.jobs().detail(job)
-                .map(j -> new JobAndBaseline(surviving(a, m, job).orElse(j.freshness()), j.summary().state(),
-                        newestGoodStep(m.jobs().checkpoints(job).orElse(null), counts)))));
+        Optional<JobAndBaseline> d = s.keep(
+                "baseline of " + job,
+                () -> read(m -> m.jobs()
+                        .detail(job)
+                        .map(j -> new JobAndBaseline(
+                                surviving(a, m, job).orElse(j.freshness()),
+                                j.summary().state(),
+                                newestGoodStep(m.jobs().checkpoints(job).orElse(null), counts)))));
         if (d.isEmpty()) {
             return StepOutcome.skipped("job " + job + " is no longer known");
         }
@@ -295,9 +369,10 @@ final class ActionProcedures {
             return StepOutcome.skipped("job " + job + " is " + state + ": not training, nothing new to save");
         }
         long baseline = d.get().baseline();
-        CommandType type = a.kind() == ActionKind.CHECKPOINT_NOW ? CommandType.CHECKPOINT_NOW : CommandType.PREPARE_EXIT;
-        Map<String, String> params = new java.util.HashMap<>(Map.of("deadline", deadline.toString(),
-                "reason", a.kind().wire() + " " + a.target()));
+        CommandType type =
+                a.kind() == ActionKind.CHECKPOINT_NOW ? CommandType.CHECKPOINT_NOW : CommandType.PREPARE_EXIT;
+        Map<String, String> params = new java.util.HashMap<>(
+                Map.of("deadline", deadline.toString(), "reason", a.kind().wire() + " " + a.target()));
         if (a.kind() == ActionKind.DRAIN) {
             params.put("node", a.target()); // the node going away: its ranks exit after the save, the others hold
         }
@@ -308,15 +383,23 @@ final class ActionProcedures {
             params.put("storage", "durable");
         }
         String id = checkpointCommandId(a, job);
-        CommandDelivery.Delivery sent = delivery.deliver(s, step, () -> new TrainerCommand(id, job, type, params,
-                clock.instant(), deadline), deadline, () -> acknowledged(job, id));
+        CommandDelivery.Delivery sent = delivery.deliver(
+                s,
+                step,
+                () -> new TrainerCommand(id, job, type, params, clock.instant(), deadline),
+                deadline,
+                () -> acknowledged(job, id));
         if (!sent.ok()) {
             return StepOutcome.failed(type.wire() + " " + sent.failure());
         }
         String surviving = a.kind() == ActionKind.DRAIN ? " surviving " + a.target() : "";
-        return StepOutcome.done(type.wire() + (durable ? " to durable storage " : " ") + sent.describe()
-                + (baseline < 0 ? "; no good checkpoint" + surviving + " yet"
-                        : "; newest good checkpoint" + surviving + " at step " + baseline),
+        return StepOutcome.done(
+                type.wire()
+                        + (durable ? " to durable storage " : " ")
+                        + sent.describe()
+                        + (baseline < 0
+                                ? "; no good checkpoint" + surviving + " yet"
+                                : "; newest good checkpoint" + surviving + " at step " + baseline),
                 new StepResult.CheckpointRequested(baseline, type.wire(), id, sent.sent()));
     }
 
@@ -337,13 +420,16 @@ final class ActionProcedures {
 
     /** How the checkpoints an action counts are described in its step details. */
     private static String survives(ActionView a) {
-        return a.kind() == ActionKind.DRAIN ? " that survives " + a.target()
+        return a.kind() == ActionKind.DRAIN
+                ? " that survives " + a.target()
                 : "durable".equals(a.params().get("storage")) ? " on durable storage" : "";
     }
 
     /** The job's freshness as the action counts it: for a drain, what survives its node. */
     private static Optional<FreshnessView> surviving(ActionView a, LiveModel m, String job) {
-        return a.kind() == ActionKind.DRAIN ? m.jobs().freshnessSurviving(job, a.target()) : m.jobs().freshness(job);
+        return a.kind() == ActionKind.DRAIN
+                ? m.jobs().freshnessSurviving(job, a.target())
+                : m.jobs().freshness(job);
     }
 
     /** Whether the trainers answered the command: in the model, or recorded by a channel on any replica. */
@@ -353,8 +439,7 @@ final class ActionProcedures {
     }
 
     /** A job's checkpoint freshness, its state and the step of its newest counted checkpoint, read together. */
-    private record JobAndBaseline(FreshnessView freshness, JobState state, long baseline) {
-    }
+    private record JobAndBaseline(FreshnessView freshness, JobState state, long baseline) {}
 
     private static String checkpointCommandId(ActionView a, String job) {
         return a.id() + ":checkpoint:" + job;
@@ -367,18 +452,26 @@ final class ActionProcedures {
         AtomicReference<CommandAckView> refusal = new AtomicReference<>();
         StepOutcome out;
         try {
-            out = awaitUntil(a.deadline(), m -> {
-                if (answers(m.jobs().checkpoints(job).orElse(null), counts, baseline, a.createdAt())) {
-                    return true;
-                }
-                m.jobs().commandAck(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
-                return refusal.get() != null;
-            }, "checkpoint of " + job + " completed" + survives(a), "no checkpoint of " + job + survives(a)
-                    + " completed by the deadline");
+            out = awaitUntil(
+                    a.deadline(),
+                    m -> {
+                        if (answers(m.jobs().checkpoints(job).orElse(null), counts, baseline, a.createdAt())) {
+                            return true;
+                        }
+                        m.jobs()
+                                .commandAck(job, commandId)
+                                .filter(CommandAckView::refused)
+                                .ifPresent(refusal::set);
+                        return refusal.get() != null;
+                    },
+                    "checkpoint of " + job + " completed" + survives(a),
+                    "no checkpoint of " + job + survives(a) + " completed by the deadline");
         } catch (StepRunner.Waiting w) {
             // A refusal through an agent that polls another replica is on the command's queue row before it is in
             // this replica's model.
-            commands.acknowledgement(job, commandId).filter(CommandAckView::refused).ifPresent(refusal::set);
+            commands.acknowledgement(job, commandId)
+                    .filter(CommandAckView::refused)
+                    .ifPresent(refusal::set);
             if (refusal.get() == null) {
                 throw w;
             }
@@ -386,7 +479,8 @@ final class ActionProcedures {
         }
         CommandAckView refused = refusal.get();
         if (refused != null && out.state() == StepState.DONE) {
-            return StepOutcome.failed("the trainers of " + job + " " + refused.status().wireName() + " the command"
+            return StepOutcome.failed("the trainers of " + job + " "
+                    + refused.status().wireName() + " the command"
                     + (refused.message() == null || refused.message().isBlank() ? "" : ": " + refused.message()));
         }
         return out;
@@ -425,8 +519,12 @@ final class ActionProcedures {
             return StepOutcome.skipped("not elastic: it waits for capacity");
         }
         int min = d.get().elastic().minNodes();
-        List<String> placed = d.get().membership() == null || d.get().membership().current() == null ? List.of()
-                : d.get().membership().current().participants().stream().map(p -> p.node()).toList();
+        List<String> placed =
+                d.get().membership() == null || d.get().membership().current() == null
+                        ? List.of()
+                        : d.get().membership().current().participants().stream()
+                                .map(p -> p.node())
+                                .toList();
         int remaining = (int) placed.stream().filter(n -> !n.equals(node)).count();
         if (placed.isEmpty()) {
             remaining = Math.max(0, d.get().summary().nodes() - 1);
@@ -485,8 +583,9 @@ final class ActionProcedures {
             }
             throw new StepRunner.Waiting(until(now, deadline, config.evictRetryInterval()));
         }
-        return out.result().ok() ? StepOutcome.done(out.result().name().toLowerCase(java.util.Locale.ROOT)
-                + (out.detail() == null || out.detail().isEmpty() ? "" : ": " + out.detail()))
+        return out.result().ok()
+                ? StepOutcome.done(out.result().name().toLowerCase(java.util.Locale.ROOT)
+                        + (out.detail() == null || out.detail().isEmpty() ? "" : ": " + out.detail()))
                 : StepOutcome.failed(out.result().name().toLowerCase(java.util.Locale.ROOT) + ": " + out.detail());
     }
 
@@ -537,8 +636,10 @@ final class ActionProcedures {
             return false;
         }
         for (CheckpointView c : h.checkpoints()) {
-            if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED) && counts.test(c)
-                    && c.startedAt() != null && c.startedAt().isAfter(asked)) {
+            if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED)
+                    && counts.test(c)
+                    && c.startedAt() != null
+                    && c.startedAt().isAfter(asked)) {
                 return true;
             }
         }
@@ -557,7 +658,9 @@ final class ActionProcedures {
         if (h != null) {
             for (CheckpointView c : h.checkpoints()) {
                 if ((c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED)
-                        && counts.test(c) && c.step() >= 0 && (best == null || c.step() > best.step())) {
+                        && counts.test(c)
+                        && c.step() >= 0
+                        && (best == null || c.step() > best.step())) {
                     best = c;
                 }
             }

@@ -11,12 +11,28 @@ import java.util.Set;
  * @param namespaces only actions on jobs in these namespaces or on {@code nodes}; null for every action
  * @param nodes      with {@code namespaces}: the nodes whose actions are also listed
  */
-public record ActionQuery(ActionKind kind, ActionState state, String target, String requestedBy, Instant from,
-                          Instant to, int limit, String cursor, Set<String> namespaces, Set<String> nodes) {
+public record ActionQuery(
+        ActionKind kind,
+        ActionState state,
+        String target,
+        String requestedBy,
+        Instant from,
+        Instant to,
+        int limit,
+        String cursor,
+        Set<String> namespaces,
+        Set<String> nodes) {
 
     /** A query over every action. */
-    public ActionQuery(ActionKind kind, ActionState state, String target, String requestedBy, Instant from, Instant to,
-                       int limit, String cursor) {
+    public ActionQuery(
+            ActionKind kind,
+            ActionState state,
+            String target,
+            String requestedBy,
+            Instant from,
+            Instant to,
+            int limit,
+            String cursor) {
         this(kind, state, target, requestedBy, from, to, limit, cursor, null, null);
     }
 

@@ -9,8 +9,8 @@ import java.time.Instant;
  * @param detail what happened, for people
  * @param result what later steps need of it, typed (null when nothing)
  */
-public record ActionStepView(int seq, String name, StepState state, Instant startedAt, Instant endedAt, String detail,
-                             StepResult result) {
+public record ActionStepView(
+        int seq, String name, StepState state, Instant startedAt, Instant endedAt, String detail, StepResult result) {
 
     /** A step that produced nothing later steps need. */
     public ActionStepView(int seq, String name, StepState state, Instant startedAt, Instant endedAt, String detail) {

@@ -41,15 +41,28 @@ public class ActionStore {
             + "updated_at, deadline, impact, outcome";
 
     /** A new action as the service hands it over. */
-    public record NewAction(String id, ActionKind kind, String target, Map<String, String> params, String reason,
-                            String requestedBy, String idempotencyKey, Instant createdAt, Instant deadline,
-                            Impact impact, ActionState state, String outcome) {
-    }
+    public record NewAction(
+            String id,
+            ActionKind kind,
+            String target,
+            Map<String, String> params,
+            String reason,
+            String requestedBy,
+            String idempotencyKey,
+            Instant createdAt,
+            Instant deadline,
+            Impact impact,
+            ActionState state,
+            String outcome) {}
 
     /** What an insert found: created, the same key's earlier action, or another action holding the target. */
     public record Inserted(ActionView action, Kind kind) {
         /** The three answers of {@link #insert}. */
-        public enum Kind { CREATED, REPLAYED, TARGET_BUSY }
+        public enum Kind {
+            CREATED,
+            REPLAYED,
+            TARGET_BUSY
+        }
     }
 
     private final Jdbc jdbc;
@@ -88,9 +101,22 @@ public class ActionStore {
         });
         if (rows == 1) {
             // As stored (timestamps at the database's microsecond precision): no read back on the way to the executor.
-            return new Inserted(new ActionView(a.id(), a.kind(), a.target(), a.params(), a.reason(), a.requestedBy(),
-                    a.state(), micros(a.createdAt()), micros(a.createdAt()), micros(a.deadline()), a.impact(), List.of(),
-                    a.outcome()), Inserted.Kind.CREATED);
+            return new Inserted(
+                    new ActionView(
+                            a.id(),
+                            a.kind(),
+                            a.target(),
+                            a.params(),
+                            a.reason(),
+                            a.requestedBy(),
+                            a.state(),
+                            micros(a.createdAt()),
+                            micros(a.createdAt()),
+                            micros(a.deadline()),
+                            a.impact(),
+                            List.of(),
+                            a.outcome()),
+                    Inserted.Kind.CREATED);
         }
         if (a.idempotencyKey() != null) {
             Optional<ActionView> same = findByKey(a.requestedBy(), a.idempotencyKey());
@@ -117,7 +143,8 @@ public class ActionStore {
     }
 
     private Optional<ActionView> findByKey(String requestedBy, String key) {
-        return one("SELECT " + COLUMNS + " FROM action WHERE requested_by = ? AND idempotency_key = ?", requestedBy, key);
+        return one(
+                "SELECT " + COLUMNS + " FROM action WHERE requested_by = ? AND idempotency_key = ?", requestedBy, key);
     }
 
     public Optional<ActionView> inFlightOn(String target) {
@@ -126,8 +153,8 @@ public class ActionStore {
 
     /** Ids of unfinished actions, oldest first. */
     public List<String> unfinished() {
-        return jdbc.list("SELECT id FROM action WHERE state IN ('pending', 'running') ORDER BY seq",
-                rs -> rs.getString(1));
+        return jdbc.list(
+                "SELECT id FROM action WHERE state IN ('pending', 'running') ORDER BY seq", rs -> rs.getString(1));
     }
 
     /**
@@ -143,8 +170,8 @@ public class ActionStore {
      *
      * @throws Fence.FencedException when {@code term} no longer leads (the write is not made)
      */
-    public boolean transition(String id, ActionState from, ActionState to, String outcome, String actor, Instant now,
-                              long term) {
+    public boolean transition(
+            String id, ActionState from, ActionState to, String outcome, String actor, Instant now, long term) {
         return move(id, from, to, outcome, actor, now, false, term);
     }
 
@@ -161,12 +188,20 @@ public class ActionStore {
 
     /** Whether {@code term} still leads under a live lease. */
     boolean leads(Connection c, long term) throws SQLException {
-        return Jdbc.one(c, "SELECT " + Fence.CONDITION, rs -> rs.getBoolean(1), term).orElse(false);
+        return Jdbc.one(c, "SELECT " + Fence.CONDITION, rs -> rs.getBoolean(1), term)
+                .orElse(false);
     }
 
     /** A term of 0 is a write outside leadership (an operator cancelling a pending action): not fenced. */
-    private boolean move(String id, ActionState from, ActionState to, String outcome, String actor, Instant now,
-                         boolean unlessCancelled, long term) {
+    private boolean move(
+            String id,
+            ActionState from,
+            ActionState to,
+            String outcome,
+            String actor,
+            Instant now,
+            boolean unlessCancelled,
+            long term) {
         if (!to.canFollow(from)) {
             throw new IllegalStateException("an action cannot go from " + from + " to " + to);
         }
@@ -207,7 +242,8 @@ public class ActionStore {
     }
 
     public boolean cancelRequested(String id) {
-        return jdbc.one("SELECT cancel_requested FROM action WHERE id = ?", rs -> rs.getBoolean(1), id).orElse(false);
+        return jdbc.one("SELECT cancel_requested FROM action WHERE id = ?", rs -> rs.getBoolean(1), id)
+                .orElse(false);
     }
 
     /**
@@ -218,15 +254,17 @@ public class ActionStore {
     public void saveStep(String actionId, String target, ActionStepView step, String actor, long term) {
         boolean audited = step.state().terminal();
         // One statement: the step, the action's update time and (for a finished step) its audit entry.
-        String sql = "WITH s AS (INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail, result)"
-                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?::jsonb WHERE " + Fence.CONDITION.replace("?", String.valueOf(term))
-                + " ON CONFLICT (action_id, name) DO UPDATE SET state = EXCLUDED.state,"
-                + " ended_at = EXCLUDED.ended_at, detail = EXCLUDED.detail, result = EXCLUDED.result RETURNING action_id)"
-                + (audited
-                        ? ", u AS (UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s) RETURNING id)"
-                        + " INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
-                        + " SELECT ?, ?, 'action.step', ?, u.id, NULL, ?, ? FROM u"
-                        : " UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s)");
+        String sql =
+                "WITH s AS (INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail, result)"
+                        + " SELECT ?, ?, ?, ?, ?, ?, ?, ?::jsonb WHERE "
+                        + Fence.CONDITION.replace("?", String.valueOf(term))
+                        + " ON CONFLICT (action_id, name) DO UPDATE SET state = EXCLUDED.state,"
+                        + " ended_at = EXCLUDED.ended_at, detail = EXCLUDED.detail, result = EXCLUDED.result RETURNING action_id)"
+                        + (audited
+                                ? ", u AS (UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s) RETURNING id)"
+                                        + " INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
+                                        + " SELECT ?, ?, 'action.step', ?, u.id, NULL, ?, ? FROM u"
+                                : " UPDATE action SET updated_at = ? WHERE id IN (SELECT action_id FROM s)");
         jdbc.withConnection(c -> {
             int rows = Jdbc.update(c, sql, ps -> {
                 ps.setString(1, actionId);
@@ -289,10 +327,14 @@ public class ActionStore {
         sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
         return jdbc.withConnection(c -> {
             List<Long> seqs = new ArrayList<>();
-            List<ActionView> items = Jdbc.list(c, sql.toString(), rs -> {
-                seqs.add(rs.getLong("seq"));
-                return read(rs, List.of());
-            }, args.toArray());
+            List<ActionView> items = Jdbc.list(
+                    c,
+                    sql.toString(),
+                    rs -> {
+                        seqs.add(rs.getLong("seq"));
+                        return read(rs, List.of());
+                    },
+                    args.toArray());
             String next = null;
             if (items.size() > limit) {
                 items = new ArrayList<>(items.subList(0, limit));
@@ -309,8 +351,10 @@ public class ActionStore {
     // ----------------------------------------------------------------------------------------------- audit
 
     public void audit(AuditEntry e) {
-        jdbc.update("INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ps -> {
+        jdbc.update(
+                "INSERT INTO audit_log (time, actor, what, target, action_id, reason, before, after)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                ps -> {
                     ps.setTimestamp(1, Timestamp.from(e.time()));
                     ps.setString(2, e.actor());
                     ps.setString(3, e.what());
@@ -348,9 +392,19 @@ public class ActionStore {
         }
         int limit = Math.max(1, Math.min(q.limit(), 1000));
         sql.append(" ORDER BY seq DESC LIMIT ").append(limit + 1);
-        List<AuditEntry> items = jdbc.list(sql.toString(), rs -> new AuditEntry(rs.getLong(1),
-                rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                rs.getString(7), rs.getString(8), rs.getString(9)), args.toArray());
+        List<AuditEntry> items = jdbc.list(
+                sql.toString(),
+                rs -> new AuditEntry(
+                        rs.getLong(1),
+                        rs.getTimestamp(2).toInstant(),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getString(6),
+                        rs.getString(7),
+                        rs.getString(8),
+                        rs.getString(9)),
+                args.toArray());
         String next = null;
         if (items.size() > limit) {
             items = new ArrayList<>(items.subList(0, limit));
@@ -363,7 +417,8 @@ public class ActionStore {
      * Limits a query to targets in scope, before it is paged: jobs ({@code namespace/name}) of {@code namespaces} and
      * the nodes {@code nodes} names. Nothing is added when {@code namespaces} is null (every target).
      */
-    private static void addTargetScope(StringBuilder sql, List<Object> args, Set<String> namespaces, Set<String> nodes) {
+    private static void addTargetScope(
+            StringBuilder sql, List<Object> args, Set<String> namespaces, Set<String> nodes) {
         if (namespaces == null) {
             return;
         }
@@ -400,26 +455,56 @@ public class ActionStore {
     }
 
     private static ActionView withSteps(Connection c, ActionView v) throws SQLException {
-        List<ActionStepView> steps = Jdbc.list(c, "SELECT seq, name, state, started_at, ended_at, detail, result"
-                + " FROM action_step WHERE action_id = ? ORDER BY seq", rs -> new ActionStepView(rs.getInt(1),
-                rs.getString(2), StepState.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)), Jdbc.instant(rs, 4),
-                Jdbc.instant(rs, 5), rs.getString(6), StepResult.fromJson(rs.getString(7))), v.id());
-        return new ActionView(v.id(), v.kind(), v.target(), v.params(), v.reason(), v.requestedBy(), v.state(),
-                v.createdAt(), v.updatedAt(), v.deadline(), v.impact(), steps, v.outcome());
+        List<ActionStepView> steps = Jdbc.list(
+                c,
+                "SELECT seq, name, state, started_at, ended_at, detail, result"
+                        + " FROM action_step WHERE action_id = ? ORDER BY seq",
+                rs -> new ActionStepView(
+                        rs.getInt(1),
+                        rs.getString(2),
+                        StepState.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)),
+                        Jdbc.instant(rs, 4),
+                        Jdbc.instant(rs, 5),
+                        rs.getString(6),
+                        StepResult.fromJson(rs.getString(7))),
+                v.id());
+        return new ActionView(
+                v.id(),
+                v.kind(),
+                v.target(),
+                v.params(),
+                v.reason(),
+                v.requestedBy(),
+                v.state(),
+                v.createdAt(),
+                v.updatedAt(),
+                v.deadline(),
+                v.impact(),
+                steps,
+                v.outcome());
     }
 
     private ActionView read(ResultSet rs, List<ActionStepView> steps) throws SQLException {
         String impact = rs.getString("impact");
-        return new ActionView(rs.getString("id"), ActionKind.fromWire(rs.getString("kind")).orElseThrow(),
-                rs.getString("target"), readParams(rs.getString("params")), rs.getString("reason"),
-                rs.getString("requested_by"), ActionState.valueOf(rs.getString("state").toUpperCase(Locale.ROOT)),
-                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant(),
-                Jdbc.instant(rs, "deadline"), impact == null ? null : readImpact(impact), steps, rs.getString("outcome"));
+        return new ActionView(
+                rs.getString("id"),
+                ActionKind.fromWire(rs.getString("kind")).orElseThrow(),
+                rs.getString("target"),
+                readParams(rs.getString("params")),
+                rs.getString("reason"),
+                rs.getString("requested_by"),
+                ActionState.valueOf(rs.getString("state").toUpperCase(Locale.ROOT)),
+                rs.getTimestamp("created_at").toInstant(),
+                rs.getTimestamp("updated_at").toInstant(),
+                Jdbc.instant(rs, "deadline"),
+                impact == null ? null : readImpact(impact),
+                steps,
+                rs.getString("outcome"));
     }
 
     private Map<String, String> readParams(String s) {
         try {
-            return json.readValue(s, new TypeReference<Map<String, String>>() { });
+            return json.readValue(s, new TypeReference<Map<String, String>>() {});
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("unreadable action parameters", e);
         }

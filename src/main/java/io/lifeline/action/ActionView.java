@@ -15,9 +15,20 @@ import java.util.Map;
  * @param deadline    when the action must be done by (null if it has none)
  * @param outcome     a sentence saying how it ended, or what it waits for
  */
-public record ActionView(String id, ActionKind kind, String target, Map<String, String> params, String reason,
-                         String requestedBy, ActionState state, Instant createdAt, Instant updatedAt, Instant deadline,
-                         Impact impact, List<ActionStepView> steps, String outcome) {
+public record ActionView(
+        String id,
+        ActionKind kind,
+        String target,
+        Map<String, String> params,
+        String reason,
+        String requestedBy,
+        ActionState state,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant deadline,
+        Impact impact,
+        List<ActionStepView> steps,
+        String outcome) {
 
     public ActionView {
         params = Map.copyOf(params);

@@ -9,6 +9,13 @@ import java.time.Instant;
  * @param before  state before, as short text (may be null)
  * @param after   state after, as short text (may be null)
  */
-public record AuditEntry(long seq, Instant time, String actor, String what, String target, String actionId,
-                         String reason, String before, String after) {
-}
+public record AuditEntry(
+        long seq,
+        Instant time,
+        String actor,
+        String what,
+        String target,
+        String actionId,
+        String reason,
+        String before,
+        String after) {}

@@ -11,12 +11,28 @@ import java.util.Set;
  *                   left out); null for every entry
  * @param nodes      with {@code namespaces}: the nodes whose actions' entries are also returned
  */
-public record AuditQuery(String actor, String what, String target, String actionId, Instant from, Instant to,
-                         int limit, String cursor, Set<String> namespaces, Set<String> nodes) {
+public record AuditQuery(
+        String actor,
+        String what,
+        String target,
+        String actionId,
+        Instant from,
+        Instant to,
+        int limit,
+        String cursor,
+        Set<String> namespaces,
+        Set<String> nodes) {
 
     /** A query over every entry. */
-    public AuditQuery(String actor, String what, String target, String actionId, Instant from, Instant to, int limit,
-                      String cursor) {
+    public AuditQuery(
+            String actor,
+            String what,
+            String target,
+            String actionId,
+            Instant from,
+            Instant to,
+            int limit,
+            String cursor) {
         this(actor, what, target, actionId, from, to, limit, cursor, null, null);
     }
 }

@@ -46,10 +46,13 @@ final class CommandDelivery {
             if (sent == null) {
                 return failure;
             }
-            String how = sent.acknowledged() ? "acknowledged by the trainers" : "sent to the " + String.join(", ",
-                    sent.channels());
-            return how + " at " + sent.sentAt() + (sent.attempts() > 1 ? " after " + sent.attempts() + " attempts (last error: "
-                    + sent.lastError() + ")" : "");
+            String how = sent.acknowledged()
+                    ? "acknowledged by the trainers"
+                    : "sent to the " + String.join(", ", sent.channels());
+            return how + " at " + sent.sentAt()
+                    + (sent.attempts() > 1
+                            ? " after " + sent.attempts() + " attempts (last error: " + sent.lastError() + ")"
+                            : "");
         }
     }
 
@@ -86,8 +89,13 @@ final class CommandDelivery {
      * Delivers the command made by {@code make} (once per runner) as the body of step {@code step}: answers when it
      * was sent or the deadline passed; until then throws {@link StepRunner.Waiting}.
      */
-    Delivery deliver(StepRunner s, String step, StepRunner.Computation<TrainerCommand> make, Instant deadline,
-                     Acknowledged acknowledged) throws Exception {
+    Delivery deliver(
+            StepRunner s,
+            String step,
+            StepRunner.Computation<TrainerCommand> make,
+            Instant deadline,
+            Acknowledged acknowledged)
+            throws Exception {
         State st = s.keep("delivery of " + step, () -> {
             var before = s.previous(step);
             return new State(make.get(), before == null ? null : before.result());
@@ -97,8 +105,10 @@ final class CommandDelivery {
             if (st.inFlight != null) {
                 if (!st.inFlight.isDone()) {
                     if (!now.isBefore(deadline)) {
-                        return new Delivery(null, "not confirmed by the deadline: attempt " + st.attempts
-                                + " still unanswered" + (st.lastError == null ? "" : "; last error: " + st.lastError));
+                        return new Delivery(
+                                null,
+                                "not confirmed by the deadline: attempt " + st.attempts + " still unanswered"
+                                        + (st.lastError == null ? "" : "; last error: " + st.lastError));
                     }
                     throw new StepRunner.Waiting(until(now, deadline, config.pollInterval()), st.inFlight);
                 }
@@ -112,18 +122,25 @@ final class CommandDelivery {
                 Duration pause = backoff(st.attempts);
                 st.nextAt = now.plus(pause);
                 if (now.isBefore(deadline)) {
-                    s.progress("attempt " + st.attempts + " failed: " + st.lastError + "; next in "
-                            + until(now, deadline, pause).toMillis() + " ms", new StepResult.CommandPending(
-                            st.command.id(), st.attempts, st.lastError, now, List.copyOf(st.confirmed)));
+                    s.progress(
+                            "attempt " + st.attempts + " failed: " + st.lastError + "; next in "
+                                    + until(now, deadline, pause).toMillis() + " ms",
+                            new StepResult.CommandPending(
+                                    st.command.id(), st.attempts, st.lastError, now, List.copyOf(st.confirmed)));
                 }
             }
             if (st.lastError != null && acknowledged.get()) {
                 return sent(st, now, true);
             }
             if (!now.isBefore(deadline)) {
-                return new Delivery(null, st.attempts == 0 ? "its deadline " + deadline + " passed before it was sent"
-                        : "not sent by the deadline after " + st.attempts + " attempt(s): " + st.lastError
-                        + (st.confirmed.isEmpty() ? "" : " (taken by the " + String.join(", ", st.confirmed) + ")"));
+                return new Delivery(
+                        null,
+                        st.attempts == 0
+                                ? "its deadline " + deadline + " passed before it was sent"
+                                : "not sent by the deadline after " + st.attempts + " attempt(s): " + st.lastError
+                                        + (st.confirmed.isEmpty()
+                                                ? ""
+                                                : " (taken by the " + String.join(", ", st.confirmed) + ")"));
             }
             if (st.nextAt != null && now.isBefore(st.nextAt)) {
                 throw new StepRunner.Waiting(until(now, deadline, Duration.between(now, st.nextAt)));
@@ -134,17 +151,28 @@ final class CommandDelivery {
     }
 
     private static Delivery sent(State st, Instant at, boolean acknowledged) {
-        return new Delivery(new StepResult.CommandSent(st.command.id(), st.command.type().wire(), at, st.attempts,
-                List.copyOf(st.confirmed), st.lastError, acknowledged), null);
+        return new Delivery(
+                new StepResult.CommandSent(
+                        st.command.id(),
+                        st.command.type().wire(),
+                        at,
+                        st.attempts,
+                        List.copyOf(st.confirmed),
+                        st.lastError,
+                        acknowledged),
+                null);
     }
 
     /** The pause after the n-th failed attempt: the first interval, doubled each time, at most the longest. */
     Duration backoff(int failedAttempts) {
-        return Backoff.fromSettings(config.commandRetryInterval(), config.commandRetryMaxInterval()).delay(failedAttempts);
+        return Backoff.fromSettings(config.commandRetryInterval(), config.commandRetryMaxInterval())
+                .delay(failedAttempts);
     }
 
     private static String describe(Map<String, String> failed) {
-        return failed.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; "));
+        return failed.entrySet().stream()
+                .map(e -> e.getKey() + ": " + e.getValue())
+                .collect(Collectors.joining("; "));
     }
 
     /** The pause before a re-check: the interval, or less when the deadline comes sooner (so it is met on time). */

@@ -7,11 +7,11 @@ import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.PlanResult;
 import io.lifeline.domain.page.Page;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
-import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -86,9 +86,19 @@ public class DefaultActionService implements ActionService, AuditLog {
             }
             PlanResult planned = given != null ? checked(given) : plan(request);
             String id = idempotencyKey != null ? idFor(requester, idempotencyKey) : randomId();
-            ActionStore.Inserted r = store.insert(new ActionStore.NewAction(id, request.kind(), request.target(),
-                    planned.plan().request().params(), request.reason(), requester, idempotencyKey, clock.instant(),
-                    planned.plan().deadline(), planned.plan().impact(), ActionState.PENDING, "waiting for the executor"));
+            ActionStore.Inserted r = store.insert(new ActionStore.NewAction(
+                    id,
+                    request.kind(),
+                    request.target(),
+                    planned.plan().request().params(),
+                    request.reason(),
+                    requester,
+                    idempotencyKey,
+                    clock.instant(),
+                    planned.plan().deadline(),
+                    planned.plan().impact(),
+                    ActionState.PENDING,
+                    "waiting for the executor"));
             switch (r.kind()) {
                 case CREATED:
                     executor.schedule(r.action());
@@ -115,10 +125,20 @@ public class DefaultActionService implements ActionService, AuditLog {
             if (earlier.isPresent()) {
                 return earlier.get();
             }
-            return store.insert(new ActionStore.NewAction(id, request.kind(), request.target(),
-                    planned.plan().request().params(), request.reason(), requester, idempotencyKey, clock.instant(),
-                    planned.plan().deadline(), planned.plan().impact(), ActionState.SUCCEEDED,
-                    "dry run: policy would " + request.kind().wire() + " " + request.target())).action();
+            return store.insert(new ActionStore.NewAction(
+                            id,
+                            request.kind(),
+                            request.target(),
+                            planned.plan().request().params(),
+                            request.reason(),
+                            requester,
+                            idempotencyKey,
+                            clock.instant(),
+                            planned.plan().deadline(),
+                            planned.plan().impact(),
+                            ActionState.SUCCEEDED,
+                            "dry run: policy would " + request.kind().wire() + " " + request.target()))
+                    .action();
         } catch (StoreUnavailableException e) {
             throw unavailable("the action store is unavailable", e);
         }
@@ -150,9 +170,20 @@ public class DefaultActionService implements ActionService, AuditLog {
             }
             Instant now = clock.instant();
             Impact none = new Impact(0, null, 0, java.util.List.of(), java.util.List.of(), true, java.util.List.of());
-            return store.insert(new ActionStore.NewAction(id, request.kind(), request.target(), request.params(),
-                    request.reason(), requester, idempotencyKey, now, now, none, ActionState.SUCCEEDED,
-                    outcome)).action();
+            return store.insert(new ActionStore.NewAction(
+                            id,
+                            request.kind(),
+                            request.target(),
+                            request.params(),
+                            request.reason(),
+                            requester,
+                            idempotencyKey,
+                            now,
+                            now,
+                            none,
+                            ActionState.SUCCEEDED,
+                            outcome))
+                    .action();
         } catch (StoreUnavailableException e) {
             throw unavailable("the action store is unavailable", e);
         }
@@ -185,11 +216,24 @@ public class DefaultActionService implements ActionService, AuditLog {
                 return a;
             }
             store.requestCancel(id);
-            store.audit(new AuditEntry(0, clock.instant(), caller.actor(), "action.cancel_requested", a.target(), id,
-                    null, a.state().wire(), "cancel requested"));
+            store.audit(new AuditEntry(
+                    0,
+                    clock.instant(),
+                    caller.actor(),
+                    "action.cancel_requested",
+                    a.target(),
+                    id,
+                    null,
+                    a.state().wire(),
+                    "cancel requested"));
             if (a.state() == ActionState.PENDING) {
-                store.transition(id, ActionState.PENDING, ActionState.CANCELLED, "cancelled by " + caller.actor(),
-                        caller.actor(), clock.instant());
+                store.transition(
+                        id,
+                        ActionState.PENDING,
+                        ActionState.CANCELLED,
+                        "cancelled by " + caller.actor(),
+                        caller.actor(),
+                        clock.instant());
             }
             return store.find(id).orElseThrow();
         } catch (StoreUnavailableException e) {
@@ -210,7 +254,8 @@ public class DefaultActionService implements ActionService, AuditLog {
         Instant now = clock.instant();
         PlanResult r;
         try {
-            r = runtime.read(m -> new ActionPlanner(m.jobs(), m.fleet()).plan(request, now)).get(10, TimeUnit.SECONDS);
+            r = runtime.read(m -> new ActionPlanner(m.jobs(), m.fleet()).plan(request, now))
+                    .get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ActionsUnavailableException("interrupted while planning", e);
@@ -236,7 +281,8 @@ public class DefaultActionService implements ActionService, AuditLog {
             caller.requireActOnNodes();
         } else {
             int slash = request.target().indexOf('/');
-            caller.requireActOnNamespace(slash < 0 ? request.target() : request.target().substring(0, slash));
+            caller.requireActOnNamespace(
+                    slash < 0 ? request.target() : request.target().substring(0, slash));
         }
     }
 

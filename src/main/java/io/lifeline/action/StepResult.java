@@ -15,11 +15,13 @@ import java.util.List;
  * {@code action_step.result}, JSON) so that an action resumed after a restart reads it back typed.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
-@JsonSubTypes({@JsonSubTypes.Type(value = StepResult.CheckpointRequested.class, name = "checkpoint-requested"),
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = StepResult.CheckpointRequested.class, name = "checkpoint-requested"),
     @JsonSubTypes.Type(value = StepResult.CommandSent.class, name = "command-sent"),
     @JsonSubTypes.Type(value = StepResult.CommandPending.class, name = "command-pending"),
     @JsonSubTypes.Type(value = StepResult.Rescaled.class, name = "rescaled"),
-    @JsonSubTypes.Type(value = StepResult.CheckpointChecked.class, name = "checkpoint-checked")})
+    @JsonSubTypes.Type(value = StepResult.CheckpointChecked.class, name = "checkpoint-checked")
+})
 public sealed interface StepResult {
 
     /**
@@ -49,9 +51,15 @@ public sealed interface StepResult {
      * @param lastError    why the attempt before the last failed; null when none failed
      * @param acknowledged whether the trainers' acknowledgement ended the retries before every channel took it
      */
-    record CommandSent(String commandId, String command, Instant sentAt, int attempts, List<String> channels,
-                       String lastError, boolean acknowledged) implements StepResult {
-    }
+    record CommandSent(
+            String commandId,
+            String command,
+            Instant sentAt,
+            int attempts,
+            List<String> channels,
+            String lastError,
+            boolean acknowledged)
+            implements StepResult {}
 
     /**
      * A command not delivered yet, on its running step between attempts: an action resumed after a restart counts
@@ -64,8 +72,7 @@ public sealed interface StepResult {
      * @param confirmed channels that took it nonetheless
      */
     record CommandPending(String commandId, int attempts, String lastError, Instant lastAt, List<String> confirmed)
-            implements StepResult {
-    }
+            implements StepResult {}
 
     /**
      * A job's workers were scaled: what the change cost, for the co-location ledger.
@@ -79,9 +86,15 @@ public sealed interface StepResult {
      * @param checkpointed   whether a checkpoint was saved first
      * @param checkpointId   the newest good checkpoint when scaled, or null
      */
-    record Rescaled(String pool, int fromNodes, int toNodes, int gpusPerNode, double reworkGpuHours,
-                    boolean checkpointed, String checkpointId) implements StepResult {
-    }
+    record Rescaled(
+            String pool,
+            int fromNodes,
+            int toNodes,
+            int gpusPerNode,
+            double reworkGpuHours,
+            boolean checkpointed,
+            String checkpointId)
+            implements StepResult {}
 
     /**
      * The checkpoint a restore starts from was found good: what the restore's later steps send and wait for.
@@ -90,8 +103,7 @@ public sealed interface StepResult {
      * @param restoreCount how many times runs had restored from it when checked: one more answers the restore
      * @param uri          where it is stored, sent to the trainers and annotated on the job; empty when unknown
      */
-    record CheckpointChecked(String checkpointId, int restoreCount, String uri) implements StepResult {
-    }
+    record CheckpointChecked(String checkpointId, int restoreCount, String uri) implements StepResult {}
 
     /** JSON for the store. */
     static String toJson(StepResult r) {
@@ -119,10 +131,11 @@ public sealed interface StepResult {
 
     /** Holder of the mapper (interfaces cannot have private static fields). */
     final class Json {
-        static final ObjectMapper MAPPER = JsonMapper.builder().addModule(new JavaTimeModule())
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).build();
+        static final ObjectMapper MAPPER = JsonMapper.builder()
+                .addModule(new JavaTimeModule())
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .build();
 
-        private Json() {
-        }
+        private Json() {}
     }
 }

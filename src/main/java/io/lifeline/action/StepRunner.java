@@ -106,8 +106,11 @@ final class StepRunner {
                 return this;
             }
             Duration sooner = recheckIn.compareTo(other.recheckIn) <= 0 ? recheckIn : other.recheckIn;
-            CompletionStage<?> wake = wakeOn == null ? other.wakeOn : other.wakeOn == null ? wakeOn
-                    : CompletableFuture.anyOf(wakeOn.toCompletableFuture(), other.wakeOn.toCompletableFuture());
+            CompletionStage<?> wake = wakeOn == null
+                    ? other.wakeOn
+                    : other.wakeOn == null
+                            ? wakeOn
+                            : CompletableFuture.anyOf(wakeOn.toCompletableFuture(), other.wakeOn.toCompletableFuture());
             return new Waiting(sooner, wake);
         }
     }
@@ -149,10 +152,12 @@ final class StepRunner {
     private final Set<String> waiting = new HashSet<>();
     /** How many times each step was left waiting by this runner. */
     private final Map<String, Integer> rechecks = new HashMap<>();
+
     private final Map<String, Object> kept = new HashMap<>();
     private String current;
     /** The row of the step now running, as last written. */
     private ActionStepView currentRow;
+
     private int nextSeq;
     /** The action was started by a statement that checked for cancellation: the first step need not ask again. */
     private boolean cancelChecked;
@@ -197,8 +202,7 @@ final class StepRunner {
     }
 
     /** Runs a step that must succeed. */
-    StepOutcome step(String name, Body body)
-            throws StepFailed, Cancelled, Waiting, InterruptedException {
+    StepOutcome step(String name, Body body) throws StepFailed, Cancelled, Waiting, InterruptedException {
         StepOutcome out = run(name, body);
         if (out.state() == StepState.FAILED) {
             endWaiting("not finished: " + name + " failed");
@@ -236,7 +240,8 @@ final class StepRunner {
         if (r == null) {
             throw new IllegalStateException("no step is running");
         }
-        ActionStepView now = new ActionStepView(r.seq(), r.name(), StepState.RUNNING, r.startedAt(), null, detail, result);
+        ActionStepView now =
+                new ActionStepView(r.seq(), r.name(), StepState.RUNNING, r.startedAt(), null, detail, result);
         store.saveStep(action.id(), action.target(), now, action.requestedBy(), term);
         currentRow = now;
     }
@@ -265,8 +270,8 @@ final class StepRunner {
         }
         int seq = before != null ? before.seq() : nextSeq++;
         Instant started = before != null && before.startedAt() != null ? before.startedAt() : clock.instant();
-        ActionStepView running = new ActionStepView(seq, name, StepState.RUNNING, started, null,
-                before == null ? "" : "resumed after a restart");
+        ActionStepView running = new ActionStepView(
+                seq, name, StepState.RUNNING, started, null, before == null ? "" : "resumed after a restart");
         if (recheck) {
             try {
                 checkCancelled();
@@ -298,16 +303,21 @@ final class StepRunner {
             out = StepOutcome.failed(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         if (!out.state().canFollow(StepState.RUNNING)) {
-            throw new IllegalStateException("step " + name + " cannot end " + out.state().wire());
+            throw new IllegalStateException(
+                    "step " + name + " cannot end " + out.state().wire());
         }
-        ActionStepView done = new ActionStepView(seq, name, out.state(), started, clock.instant(), out.detail(),
-                out.result());
+        ActionStepView done =
+                new ActionStepView(seq, name, out.state(), started, clock.instant(), out.detail(), out.result());
         store.saveStep(action.id(), action.target(), done, action.requestedBy(), term);
         previous.put(name, done);
         // The action and its target are in the log context (the executor sets them); a failure is worth a line
         // even when the step is tolerated, as the action's own line at its end says only how it ended.
-        LOG.logf(out.state() == StepState.FAILED ? Logger.Level.INFO : Logger.Level.DEBUG, "Step '%s' %s: %s", name,
-                out.state().wire(), out.detail());
+        LOG.logf(
+                out.state() == StepState.FAILED ? Logger.Level.INFO : Logger.Level.DEBUG,
+                "Step '%s' %s: %s",
+                name,
+                out.state().wire(),
+                out.detail());
         hook.afterStep(action.id(), name);
         return out;
     }
@@ -319,8 +329,8 @@ final class StepRunner {
         for (String name : List.copyOf(waiting)) {
             ActionStepView w = previous.get(name);
             if (w != null && !w.state().terminal()) {
-                ActionStepView ended = new ActionStepView(w.seq(), name, StepState.FAILED, w.startedAt(),
-                        clock.instant(), why, w.result());
+                ActionStepView ended = new ActionStepView(
+                        w.seq(), name, StepState.FAILED, w.startedAt(), clock.instant(), why, w.result());
                 store.saveStep(action.id(), action.target(), ended, action.requestedBy(), term);
                 previous.put(name, ended);
             }
@@ -329,8 +339,12 @@ final class StepRunner {
     }
 
     private void saveCancelled(int seq, String name, Instant started) {
-        store.saveStep(action.id(), action.target(), new ActionStepView(seq, name, StepState.FAILED, started,
-                clock.instant(), "cancelled"), action.requestedBy(), term);
+        store.saveStep(
+                action.id(),
+                action.target(),
+                new ActionStepView(seq, name, StepState.FAILED, started, clock.instant(), "cancelled"),
+                action.requestedBy(),
+                term);
     }
 
     private void checkCancelled() throws Cancelled {

@@ -1,8 +1,8 @@
 package io.lifeline.alert;
 
 import io.lifeline.eventlog.Leadership;
-import io.lifeline.platform.Backoff;
 import io.lifeline.eventlog.StoreUnavailableException;
+import io.lifeline.platform.Backoff;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -33,8 +33,13 @@ public class AlertDispatcher {
     private final HttpDelivery http;
     private final Clock clock;
 
-    AlertDispatcher(AlertsConfig config, Leadership leadership, AlertStore store, AlertReceivers receivers,
-                    DeliveryMetrics metrics, Clock clock) {
+    AlertDispatcher(
+            AlertsConfig config,
+            Leadership leadership,
+            AlertStore store,
+            AlertReceivers receivers,
+            DeliveryMetrics metrics,
+            Clock clock) {
         this.config = config;
         this.leadership = leadership;
         this.store = store;
@@ -44,7 +49,9 @@ public class AlertDispatcher {
         this.http = new HttpDelivery(config.delivery().timeout());
     }
 
-    @Scheduled(every = "${lifeline.alerts.delivery.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(
+            every = "${lifeline.alerts.delivery.poll-interval:1s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         if (config.enabled() && leadership.isLeader()) {
             deliverDue();
@@ -71,8 +78,14 @@ public class AlertDispatcher {
         Receiver r = receivers.find(p.receiver());
         Instant now = clock.instant();
         if (r == null) {
-            record(p, new Receiver(p.receiver(), p.kind(), java.net.URI.create("http://removed"), null), attempt, now,
-                    DeliveryOutcome.FAILED, new HttpDelivery.Result(null, "receiver no longer configured", 0), null);
+            record(
+                    p,
+                    new Receiver(p.receiver(), p.kind(), java.net.URI.create("http://removed"), null),
+                    attempt,
+                    now,
+                    DeliveryOutcome.FAILED,
+                    new HttpDelivery.Result(null, "receiver no longer configured", 0),
+                    null);
             return;
         }
         Map<String, String> headers = new LinkedHashMap<>();
@@ -90,8 +103,9 @@ public class AlertDispatcher {
             Instant next = after.plus(backoff(attempt, Backoff.retryAfter(res.retryAfter(), after)));
             record(p, r, attempt, after, DeliveryOutcome.RETRY, res, next);
         } else {
-            LOG.warnf("Gave up delivering %s notification %s to %s after %d attempts: %s", p.groupKey(), p.idempotencyKey(),
-                    r, attempt, res.error());
+            LOG.warnf(
+                    "Gave up delivering %s notification %s to %s after %d attempts: %s",
+                    p.groupKey(), p.idempotencyKey(), r, attempt, res.error());
             record(p, r, attempt, after, DeliveryOutcome.FAILED, res, null);
         }
     }
@@ -102,7 +116,9 @@ public class AlertDispatcher {
      * maximum.
      */
     Duration backoff(int attempt, Duration retryAfter) {
-        return Backoff.fromSettings(config.delivery().initialBackoff(), config.delivery().maxBackoff()).jitter(0.1)
+        return Backoff.fromSettings(
+                        config.delivery().initialBackoff(), config.delivery().maxBackoff())
+                .jitter(0.1)
                 .delay(attempt, retryAfter);
     }
 
@@ -110,11 +126,18 @@ public class AlertDispatcher {
         return backoff(attempt, null);
     }
 
-    private void record(AlertStore.Pending p, Receiver r, int attempt, Instant at, DeliveryOutcome outcome,
-                        HttpDelivery.Result res, Instant next) {
+    private void record(
+            AlertStore.Pending p,
+            Receiver r,
+            int attempt,
+            Instant at,
+            DeliveryOutcome outcome,
+            HttpDelivery.Result res,
+            Instant next) {
         metrics.count(r.kind(), outcome);
-        LOG.debugf("Alert notification %s to %s, attempt %d: %s (%s)", p.idempotencyKey(), r, attempt, outcome.wire(),
-                res.error() == null ? "ok" : res.error());
+        LOG.debugf(
+                "Alert notification %s to %s, attempt %d: %s (%s)",
+                p.idempotencyKey(), r, attempt, outcome.wire(), res.error() == null ? "ok" : res.error());
         try {
             store.recordAttempt(p.id(), r, attempt, at, outcome, res.status(), res.millis(), res.error(), next);
         } catch (StoreUnavailableException e) {

@@ -43,8 +43,15 @@ public class AlertEvaluator {
     private AlertEngine engine;
     private Instant lastCleanup = Instant.EPOCH;
 
-    AlertEvaluator(AlertsConfig config, Leadership leadership, AlertSnapshots snapshots, AlertStore store,
-                   AlertReceivers receivers, DeliveryMetrics metrics, ObjectMapper json, Clock clock) {
+    AlertEvaluator(
+            AlertsConfig config,
+            Leadership leadership,
+            AlertSnapshots snapshots,
+            AlertStore store,
+            AlertReceivers receivers,
+            DeliveryMetrics metrics,
+            ObjectMapper json,
+            Clock clock) {
         this.config = config;
         this.leadership = leadership;
         this.snapshots = snapshots;
@@ -52,11 +59,18 @@ public class AlertEvaluator {
         this.receivers = receivers;
         this.clock = clock;
         this.payloads = new AlertPayloads(json, config.externalUrl());
-        this.alertmanager = new AlertmanagerPusher(config, receivers, payloads, store, metrics,
+        this.alertmanager = new AlertmanagerPusher(
+                config,
+                receivers,
+                payloads,
+                store,
+                metrics,
                 new HttpDelivery(config.delivery().timeout()));
     }
 
-    @Scheduled(every = "${lifeline.alerts.evaluation-interval:15s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(
+            every = "${lifeline.alerts.evaluation-interval:15s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         if (config.enabled()) {
             evaluateNow();
@@ -72,14 +86,15 @@ public class AlertEvaluator {
         Instant now = clock.instant();
         try {
             AlertEngine e = engine();
-            AlertSnapshot snapshot = snapshots.take(now,
-                    AlertRulesFactory.longestWindow(config, AlertRule.ACTION_FAILED));
+            AlertSnapshot snapshot =
+                    snapshots.take(now, AlertRulesFactory.longestWindow(config, AlertRule.ACTION_FAILED));
             List<Silence> silences = store.silences(now, false, config.maxSilences());
             Evaluation ev = e.evaluate(snapshot, silences, now);
             store.recordEvaluation(ev.changes(), activeOnly(ev), outbox(ev), now);
             alertmanager.push(ev);
             if (ev.overflowed() > 0) {
-                LOG.warnf("%d alert conditions dropped: %d alerts are active already (lifeline.alerts.max-alerts)",
+                LOG.warnf(
+                        "%d alert conditions dropped: %d alerts are active already (lifeline.alerts.max-alerts)",
                         ev.overflowed(), config.maxAlerts());
             }
             cleanup(now);
@@ -115,9 +130,11 @@ public class AlertEvaluator {
         for (Receiver r : receivers.all()) {
             for (GroupNotification g : groups) {
                 if (r.kind() == ReceiverKind.WEBHOOK) {
-                    out.add(new AlertStore.Outgoing(r, g.idempotencyKey(), g.groupKey(), g.status(), payloads.webhook(g, r.name())));
+                    out.add(new AlertStore.Outgoing(
+                            r, g.idempotencyKey(), g.groupKey(), g.status(), payloads.webhook(g, r.name())));
                 } else if (r.kind() == ReceiverKind.SLACK) {
-                    out.add(new AlertStore.Outgoing(r, g.idempotencyKey(), g.groupKey(), g.status(), payloads.slack(g)));
+                    out.add(new AlertStore.Outgoing(
+                            r, g.idempotencyKey(), g.groupKey(), g.status(), payloads.slack(g)));
                 }
             }
         }

@@ -89,16 +89,23 @@ public final class AlertPayloads {
     public byte[] slack(GroupNotification g) {
         StringBuilder text = new StringBuilder();
         text.append(g.firing() ? ":rotating_light: *[FIRING:" : ":white_check_mark: *[RESOLVED:")
-                .append(g.alerts().stream().filter(a -> a.state() == AlertState.FIRING).count()).append("] ")
+                .append(g.alerts().stream()
+                        .filter(a -> a.state() == AlertState.FIRING)
+                        .count())
+                .append("] ")
                 .append(OutgoingText.slack(g.rule().alertName()));
         if (g.namespace() != null) {
             text.append(" (").append(OutgoingText.slack(g.namespace())).append(')');
         }
         text.append('*');
         for (Alert a : g.alerts()) {
-            text.append("\n• ").append(a.state() == AlertState.FIRING ? "" : "resolved: ")
-                    .append(OutgoingText.slack(a.annotations().getOrDefault("summary", a.rule().alertName())))
-                    .append(" <").append(OutgoingText.slack(generatorUrl(a))).append("|details>");
+            text.append("\n• ")
+                    .append(a.state() == AlertState.FIRING ? "" : "resolved: ")
+                    .append(OutgoingText.slack(
+                            a.annotations().getOrDefault("summary", a.rule().alertName())))
+                    .append(" <")
+                    .append(OutgoingText.slack(generatorUrl(a)))
+                    .append("|details>");
         }
         return write(Map.of("text", text.toString()));
     }

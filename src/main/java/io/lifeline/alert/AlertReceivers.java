@@ -21,11 +21,14 @@ public class AlertReceivers {
 
     AlertReceivers(AlertsConfig config) {
         for (AlertsConfig.ReceiverConfig r : config.receivers()) {
-            Receiver receiver = new Receiver(r.name(), ReceiverKind.fromWire(r.kind()), URI.create(r.url()),
+            Receiver receiver = new Receiver(
+                    r.name(),
+                    ReceiverKind.fromWire(r.kind()),
+                    URI.create(r.url()),
                     r.secret().orElse(null));
             if (receivers.containsKey(receiver.name())) {
-                throw new IllegalArgumentException("lifeline.alerts.receivers: the name '" + receiver.name()
-                        + "' is used twice");
+                throw new IllegalArgumentException(
+                        "lifeline.alerts.receivers: the name '" + receiver.name() + "' is used twice");
             }
             register(receiver);
         }

@@ -10,16 +10,17 @@ import java.util.Map;
 /** Builds the rules in force from {@code lifeline.alerts.rules.*} and {@code lifeline.alerts.namespaces.*}. */
 final class AlertRulesFactory {
 
-    private AlertRulesFactory() {
-    }
+    private AlertRulesFactory() {}
 
     static AlertRules from(AlertsConfig config) {
         AlertRules rules = AlertRules.defaults();
         for (Map.Entry<String, AlertsConfig.RuleConfig> e : config.rules().entrySet()) {
             rules = rules.with(AlertRule.parse(e.getKey()), change(e.getValue()));
         }
-        for (Map.Entry<String, AlertsConfig.NamespaceConfig> ns : config.namespaces().entrySet()) {
-            for (Map.Entry<String, AlertsConfig.RuleConfig> e : ns.getValue().rules().entrySet()) {
+        for (Map.Entry<String, AlertsConfig.NamespaceConfig> ns :
+                config.namespaces().entrySet()) {
+            for (Map.Entry<String, AlertsConfig.RuleConfig> e :
+                    ns.getValue().rules().entrySet()) {
                 rules = rules.withNamespace(ns.getKey(), AlertRule.parse(e.getKey()), change(e.getValue()));
             }
         }
@@ -43,8 +44,11 @@ final class AlertRulesFactory {
     }
 
     private static RuleSettings.Override change(AlertsConfig.RuleConfig c) {
-        return new RuleSettings.Override(c.enabled().orElse(null),
-                c.threshold().isPresent() ? c.threshold().getAsDouble() : null, c.forDuration().orElse(null),
-                c.window().orElse(null), c.severity().map(Severity::fromWire).orElse(null));
+        return new RuleSettings.Override(
+                c.enabled().orElse(null),
+                c.threshold().isPresent() ? c.threshold().getAsDouble() : null,
+                c.forDuration().orElse(null),
+                c.window().orElse(null),
+                c.severity().map(Severity::fromWire).orElse(null));
     }
 }

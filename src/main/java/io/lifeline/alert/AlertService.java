@@ -35,6 +35,7 @@ public class AlertService {
     private static final Logger LOG = Logger.getLogger(AlertService.class);
     /** The longest a silence may last. */
     public static final Duration LONGEST = Duration.ofDays(90);
+
     private static final int LIST_LIMIT = 10_000;
     private static final String NAMESPACE_LABEL = "namespace";
 
@@ -62,8 +63,8 @@ public class AlertService {
      * limit: those of its namespaces, and the node alerts of {@code nodes} (the nodes hosting its jobs; null: every
      * node, for a fleet-wide scope).
      */
-    public List<Alert> alerts(Scope scope, Set<String> nodes, AlertState state, AlertRule rule, String namespace,
-                              int limit) {
+    public List<Alert> alerts(
+            Scope scope, Set<String> nodes, AlertState state, AlertRule rule, String namespace, int limit) {
         if (scope.isEverything()) {
             return alerts(state, rule, namespace, limit);
         }
@@ -98,7 +99,9 @@ public class AlertService {
             return false;
         }
         for (Matcher m : s.matchers()) {
-            if (m.type() == Matcher.Type.EQUAL && NAMESPACE_LABEL.equals(m.name()) && caller.namespaces().contains(m.value())) {
+            if (m.type() == Matcher.Type.EQUAL
+                    && NAMESPACE_LABEL.equals(m.name())
+                    && caller.namespaces().contains(m.value())) {
                 return true;
             }
         }
@@ -108,7 +111,9 @@ public class AlertService {
     /** The silences {@code caller} may see ({@link #inScope}): active and pending, with {@code includeExpired} all. */
     public List<Silence> list(Caller caller, boolean includeExpired) {
         List<Silence> all = list(includeExpired);
-        return caller != null && caller.isFleetWide() ? all : all.stream().filter(s -> inScope(caller, s)).toList();
+        return caller != null && caller.isFleetWide()
+                ? all
+                : all.stream().filter(s -> inScope(caller, s)).toList();
     }
 
     /** The silence with this id if {@code caller} may see it ({@link #inScope}). */
@@ -142,8 +147,14 @@ public class AlertService {
      * @param comment  why (required)
      * @param origin   where it was made, for the log ("API", "dashboard")
      */
-    public Silence create(Caller caller, List<Matcher> matchers, Instant startsAt, Instant endsAt, Duration duration,
-                          String comment, String origin) {
+    public Silence create(
+            Caller caller,
+            List<Matcher> matchers,
+            Instant startsAt,
+            Instant endsAt,
+            Duration duration,
+            String comment,
+            String origin) {
         requireOperator(caller);
         if (comment == null || comment.isBlank()) {
             throw new IllegalArgumentException("comment: required (say why the alerts are muted)");
@@ -180,8 +191,9 @@ public class AlertService {
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
-        LOG.infof("Silence %s created by %s (%s): %s until %s (%s)", s.id(), s.createdBy(), origin, s.matchers(),
-                s.endsAt(), s.comment());
+        LOG.infof(
+                "Silence %s created by %s (%s): %s until %s (%s)",
+                s.id(), s.createdBy(), origin, s.matchers(), s.endsAt(), s.comment());
         return s;
     }
 
@@ -209,7 +221,9 @@ public class AlertService {
     }
 
     private static StoreUnavailableException unavailable(StoreUnavailableException e) {
-        LOG.warnf("Alert store unavailable: %s", e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+        LOG.warnf(
+                "Alert store unavailable: %s",
+                e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
         return e;
     }
 }

@@ -19,14 +19,14 @@ import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidOccurrence;
 import io.lifeline.domain.job.JobSummary;
-import io.lifeline.domain.page.Page;
-import io.lifeline.domain.policy.AutomationBrake;
-import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.spot.SpotPlacement;
+import io.lifeline.domain.page.Page;
+import io.lifeline.domain.policy.AutomationBrake;
+import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelSnapshot;
 import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
@@ -60,8 +60,12 @@ public class AlertSnapshots {
     private final java.util.Set<io.micrometer.core.instrument.Meter> invalidCounters =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    AlertSnapshots(ModelRuntime model, ModelSnapshots snapshots, Instance<ActionService> actions,
-                   Instance<AutomationBrakeService> brake, MeterRegistry registry) {
+    AlertSnapshots(
+            ModelRuntime model,
+            ModelSnapshots snapshots,
+            Instance<ActionService> actions,
+            Instance<AutomationBrakeService> brake,
+            MeterRegistry registry) {
         this.model = model;
         this.snapshots = snapshots;
         this.actions = actions;
@@ -74,8 +78,10 @@ public class AlertSnapshots {
 
     private void track(io.micrometer.core.instrument.Meter meter) {
         io.micrometer.core.instrument.Meter.Id id = meter.getId();
-        if (meter instanceof Counter c && (id.getName().equals("lifeline_ingest_dead_lettered_events")
-                || id.getName().equals("lifeline_ingest_rejected_events") && "http".equals(id.getTag("transport")))) {
+        if (meter instanceof Counter c
+                && (id.getName().equals("lifeline_ingest_dead_lettered_events")
+                        || id.getName().equals("lifeline_ingest_rejected_events")
+                                && "http".equals(id.getTag("transport")))) {
             invalidCounters.add(c);
         }
     }
@@ -95,9 +101,14 @@ public class AlertSnapshots {
         } catch (RuntimeException e) {
             LOG.warnf("Alert rules could not read the model this time: %s", e.toString());
         }
-        return new AlertSnapshot(part == null ? null : part.jobs, part == null ? null : part.notices,
-                part == null ? null : part.xids, part == null ? null : part.nodes, failedActions(now, actionsLookback),
-                new IngestFacts(model.queued(), deadLettered()), brake());
+        return new AlertSnapshot(
+                part == null ? null : part.jobs,
+                part == null ? null : part.notices,
+                part == null ? null : part.xids,
+                part == null ? null : part.nodes,
+                failedActions(now, actionsLookback),
+                new IngestFacts(model.queued(), deadLettered()),
+                brake());
     }
 
     /** The automation brake as stored (shared by the replicas), or null when it cannot be read this time. */
@@ -108,7 +119,8 @@ public class AlertSnapshots {
         try {
             AutomationBrake.State s = brake.get().refresh();
             AutomationBrake.Trip t = s.engaged();
-            return t == null ? BrakeFacts.RELEASED
+            return t == null
+                    ? BrakeFacts.RELEASED
                     : new BrakeFacts(true, t.at(), t.reason(), t.policy(), t.node(), t.pool(), s.held());
         } catch (RuntimeException e) {
             LOG.warnf("Alert rules could not read the automation brake this time: %s", e.toString());
@@ -117,9 +129,7 @@ public class AlertSnapshots {
     }
 
     /** The model's part of a snapshot. */
-    record ModelPart(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids,
-                             List<NodeFacts> nodes) {
-    }
+    record ModelPart(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids, List<NodeFacts> nodes) {}
 
     static ModelPart fromModel(ModelSnapshot m) {
         List<JobFacts> jobs = new ArrayList<>();
@@ -138,16 +148,31 @@ public class AlertSnapshots {
                         if (checkpoints == null) {
                             checkpoints = goodCheckpoints(j.checkpoints());
                         }
-                        notices.add(new NoticeFacts(s.name(), s.namespace(), i.originNode(), i.id(), i.noticeAt(),
-                                i.deadline(), i.stoppedAt(), checkpoints));
+                        notices.add(new NoticeFacts(
+                                s.name(),
+                                s.namespace(),
+                                i.originNode(),
+                                i.id(),
+                                i.noticeAt(),
+                                i.deadline(),
+                                i.stoppedAt(),
+                                checkpoints));
                     }
                 }
             }
             SpotPlacement placement = j.detail().placement();
             boolean flagged = placement != null && placement.flagged();
-            jobs.add(new JobFacts(s.name(), s.namespace(), s.state().isActive(), s.freshnessAgeMillis(),
-                    f == null ? 0 : f.objectiveMillis(), restarts, flagged, flagged ? placement.warning() : null,
-                    s.nodeLocalCheckpoint(), j.detail().stragglers()));
+            jobs.add(new JobFacts(
+                    s.name(),
+                    s.namespace(),
+                    s.state().isActive(),
+                    s.freshnessAgeMillis(),
+                    f == null ? 0 : f.objectiveMillis(),
+                    restarts,
+                    flagged,
+                    flagged ? placement.warning() : null,
+                    s.nodeLocalCheckpoint(),
+                    j.detail().stragglers()));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();
@@ -158,11 +183,19 @@ public class AlertSnapshots {
             }
             NodeDetail d = ns.detail();
             if (n.lemonScore() > 0) {
-                nodes.add(new NodeFacts(n.name(), n.pool(), d.lemon().interruptions(), d.lemon().window()));
+                nodes.add(new NodeFacts(
+                        n.name(), n.pool(), d.lemon().interruptions(), d.lemon().window()));
             }
             for (XidOccurrence x : d.xidHistory()) {
                 if (x.health() == GpuHealth.FAILED) {
-                    xids.add(new XidFacts(n.name(), x.gpuIndex(), x.gpuUuid(), x.xid(), x.time(), true, x.description(),
+                    xids.add(new XidFacts(
+                            n.name(),
+                            x.gpuIndex(),
+                            x.gpuUuid(),
+                            x.xid(),
+                            x.time(),
+                            true,
+                            x.description(),
                             namespaceOf(d.gpus(), x.gpuIndex())));
                 }
             }
@@ -198,8 +231,8 @@ public class AlertSnapshots {
         }
         try {
             // Newest first and not filtered by creation time: an action created long ago may have failed just now.
-            Page<ActionView> page = actions.get().list(new ActionQuery(null, ActionState.FAILED, null, null, null, null,
-                    MAX_FAILED_ACTIONS, null));
+            Page<ActionView> page = actions.get()
+                    .list(new ActionQuery(null, ActionState.FAILED, null, null, null, null, MAX_FAILED_ACTIONS, null));
             Instant from = now.minus(lookback);
             List<FailedAction> out = new ArrayList<>();
             for (ActionView a : page.items()) {

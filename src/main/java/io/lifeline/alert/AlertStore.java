@@ -35,28 +35,39 @@ import java.util.Set;
 @ApplicationScoped
 public class AlertStore {
 
-    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() { };
+    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
     private static final String ALERT_COLUMNS = "fingerprint, rule, namespace, state, labels::text, annotations::text, "
             + "active_since, firing_since, resolved_at, updated_at, value";
     private static final String SILENCE_COLUMNS = "id, matchers::text, starts_at, ends_at, created_by, comment";
 
     /** A notification to queue for one receiver. */
-    public record Outgoing(Receiver receiver, String idempotencyKey, String groupKey, String status, byte[] body) {
-    }
+    public record Outgoing(Receiver receiver, String idempotencyKey, String groupKey, String status, byte[] body) {}
 
     /** A queued notification due for an attempt. */
-    public record Pending(long id, String receiver, ReceiverKind kind, String idempotencyKey, String groupKey,
-                          byte[] body, int attempts) {
-    }
+    public record Pending(
+            long id,
+            String receiver,
+            ReceiverKind kind,
+            String idempotencyKey,
+            String groupKey,
+            byte[] body,
+            int attempts) {}
 
     /** One recorded delivery attempt. */
-    public record Attempt(long id, Long notificationId, String receiver, String receiverKind, int attempt,
-                          Instant attemptedAt, String outcome, Integer httpStatus, long durationMillis, String error) {
-    }
+    public record Attempt(
+            long id,
+            Long notificationId,
+            String receiver,
+            String receiverKind,
+            int attempt,
+            Instant attemptedAt,
+            String outcome,
+            Integer httpStatus,
+            long durationMillis,
+            String error) {}
 
     /** A matcher as stored (and as the API shows it). */
-    public record StoredMatcher(String name, String value, String type) {
-    }
+    public record StoredMatcher(String name, String value, String type) {}
 
     private final Jdbc jdbc;
     private final ObjectMapper json;
@@ -68,7 +79,7 @@ public class AlertStore {
 
     /** Every stored alert (pending, firing, resolved), to restore the engine. */
     public List<Alert> loadAlerts() {
-        return queryAlerts("SELECT " + ALERT_COLUMNS + " FROM alert_state", ps -> { });
+        return queryAlerts("SELECT " + ALERT_COLUMNS + " FROM alert_state", ps -> {});
     }
 
     /** Alerts passing the filters (null: any), firing first, newest first. */
@@ -80,8 +91,8 @@ public class AlertStore {
      * Alerts as {@link #listAlerts(AlertState, AlertRule, String, int)}, limited (before the limit is applied) to the
      * alerts of {@code namespaces} and the node alerts (no namespace) of {@code nodes}; null {@code namespaces}: all.
      */
-    public List<Alert> listAlerts(AlertState state, AlertRule rule, String namespace, Set<String> namespaces,
-                                  Set<String> nodes, int limit) {
+    public List<Alert> listAlerts(
+            AlertState state, AlertRule rule, String namespace, Set<String> namespaces, Set<String> nodes, int limit) {
         List<String> ns = namespaces == null ? List.of() : List.copyOf(namespaces);
         List<String> nd = namespaces == null || nodes == null ? List.of() : List.copyOf(nodes);
         String scope = "";
@@ -124,10 +135,23 @@ public class AlertStore {
     }
 
     private List<Alert> queryAlerts(String sql, Jdbc.Binder binder) {
-        return jdbc.withConnection(c -> Jdbc.list(c, sql, binder, rs -> new Alert(rs.getString(1),
-                AlertRule.parse(rs.getString(2)), readMap(rs.getString(5)), readMap(rs.getString(6)),
-                AlertState.fromWire(rs.getString(4)), Jdbc.instant(rs, 7), Jdbc.instant(rs, 8), Jdbc.instant(rs, 9),
-                Jdbc.instant(rs, 10), (Double) rs.getObject(11), rs.getString(3), List.of())));
+        return jdbc.withConnection(c -> Jdbc.list(
+                c,
+                sql,
+                binder,
+                rs -> new Alert(
+                        rs.getString(1),
+                        AlertRule.parse(rs.getString(2)),
+                        readMap(rs.getString(5)),
+                        readMap(rs.getString(6)),
+                        AlertState.fromWire(rs.getString(4)),
+                        Jdbc.instant(rs, 7),
+                        Jdbc.instant(rs, 8),
+                        Jdbc.instant(rs, 9),
+                        Jdbc.instant(rs, 10),
+                        (Double) rs.getObject(11),
+                        rs.getString(3),
+                        List.of())));
     }
 
     /**
@@ -135,8 +159,8 @@ public class AlertStore {
      * current value of every other active alert, and the notifications to deliver (a notification already queued
      * for that receiver and key is not queued again).
      */
-    public void recordEvaluation(List<AlertChange> changes, Collection<Alert> active, List<Outgoing> outbox,
-                                 Instant now) {
+    public void recordEvaluation(
+            List<AlertChange> changes, Collection<Alert> active, List<Outgoing> outbox, Instant now) {
         jdbc.inTransaction(c -> {
             try (PreparedStatement del = c.prepareStatement("DELETE FROM alert_state WHERE fingerprint = ?")) {
                 for (AlertChange ch : changes) {
@@ -147,11 +171,17 @@ public class AlertStore {
                 }
                 del.executeBatch();
             }
-            upsert(c, changes.stream().map(AlertChange::alert).filter(a -> a.state() != AlertState.INACTIVE).toList());
+            upsert(
+                    c,
+                    changes.stream()
+                            .map(AlertChange::alert)
+                            .filter(a -> a.state() != AlertState.INACTIVE)
+                            .toList());
             upsert(c, active);
-            try (PreparedStatement ins = c.prepareStatement("INSERT INTO alert_notification (receiver, receiver_kind,"
-                    + " idempotency_key, group_key, status, body, state, next_attempt_at, created_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (receiver, idempotency_key) DO NOTHING")) {
+            try (PreparedStatement ins = c.prepareStatement(
+                    "INSERT INTO alert_notification (receiver, receiver_kind,"
+                            + " idempotency_key, group_key, status, body, state, next_attempt_at, created_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (receiver, idempotency_key) DO NOTHING")) {
                 for (Outgoing o : outbox) {
                     ins.setString(1, o.receiver().name());
                     ins.setString(2, o.receiver().kind().wire());
@@ -205,16 +235,30 @@ public class AlertStore {
     // ------------------------------------------------------------------------------------------------- silences
 
     public void insertSilence(Silence s, Instant createdAt) {
-        jdbc.update("INSERT INTO alert_silence (id, matchers, starts_at, ends_at, created_by, comment, created_at)"
-                + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?)", s.id(), write(s.matchers().stream()
-                        .map(m -> new StoredMatcher(m.name(), m.value(), m.type().operator())).toList()),
-                s.startsAt(), s.endsAt(), s.createdBy(), s.comment(), createdAt);
+        jdbc.update(
+                "INSERT INTO alert_silence (id, matchers, starts_at, ends_at, created_by, comment, created_at)"
+                        + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?)",
+                s.id(),
+                write(s.matchers().stream()
+                        .map(m ->
+                                new StoredMatcher(m.name(), m.value(), m.type().operator()))
+                        .toList()),
+                s.startsAt(),
+                s.endsAt(),
+                s.createdBy(),
+                s.comment(),
+                createdAt);
     }
 
     /** Silences not yet ended at {@code now} (active or pending), plus ended ones when {@code expired}. */
     public List<Silence> silences(Instant now, boolean expired, int limit) {
-        return jdbc.list("SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE (? OR ends_at > ?)"
-                + " ORDER BY ends_at DESC, id LIMIT ?", this::readSilence, expired, now, limit);
+        return jdbc.list(
+                "SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE (? OR ends_at > ?)"
+                        + " ORDER BY ends_at DESC, id LIMIT ?",
+                this::readSilence,
+                expired,
+                now,
+                limit);
     }
 
     public Optional<Silence> findSilence(String id) {
@@ -228,21 +272,27 @@ public class AlertStore {
             return s;
         }
         Silence ended = s.get().expire(now);
-        jdbc.update("UPDATE alert_silence SET starts_at = ?, ends_at = ?, expired_by = ? WHERE id = ?",
-                ended.startsAt(), ended.endsAt(), by, id);
+        jdbc.update(
+                "UPDATE alert_silence SET starts_at = ?, ends_at = ?, expired_by = ? WHERE id = ?",
+                ended.startsAt(),
+                ended.endsAt(),
+                by,
+                id);
         return Optional.of(ended);
     }
 
     private Silence readSilence(ResultSet rs) throws SQLException {
         List<StoredMatcher> stored;
         try {
-            stored = json.readValue(rs.getString(2), new TypeReference<List<StoredMatcher>>() { });
+            stored = json.readValue(rs.getString(2), new TypeReference<List<StoredMatcher>>() {});
         } catch (JsonProcessingException e) {
             throw new SQLException("unreadable matchers of silence " + rs.getString(1), e);
         }
-        List<Matcher> matchers = stored.stream().map(m -> new Matcher(m.name(), m.value(), type(m.type()))).toList();
-        return new Silence(rs.getString(1), matchers, Jdbc.instant(rs, 3), Jdbc.instant(rs, 4), rs.getString(5),
-                rs.getString(6));
+        List<Matcher> matchers = stored.stream()
+                .map(m -> new Matcher(m.name(), m.value(), type(m.type())))
+                .toList();
+        return new Silence(
+                rs.getString(1), matchers, Jdbc.instant(rs, 3), Jdbc.instant(rs, 4), rs.getString(5), rs.getString(6));
     }
 
     static Matcher.Type type(String operator) {
@@ -258,11 +308,20 @@ public class AlertStore {
 
     /** Pending notifications whose next attempt is due, oldest first. */
     public List<Pending> due(Instant now, int limit) {
-        return jdbc.list("SELECT id, receiver, receiver_kind, idempotency_key, group_key, body, attempts"
-                + " FROM alert_notification WHERE state = 'pending' AND next_attempt_at <= ?"
-                + " ORDER BY next_attempt_at, id LIMIT ?", rs -> new Pending(rs.getLong(1), rs.getString(2),
-                ReceiverKind.fromWire(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getBytes(6),
-                rs.getInt(7)), now, limit);
+        return jdbc.list(
+                "SELECT id, receiver, receiver_kind, idempotency_key, group_key, body, attempts"
+                        + " FROM alert_notification WHERE state = 'pending' AND next_attempt_at <= ?"
+                        + " ORDER BY next_attempt_at, id LIMIT ?",
+                rs -> new Pending(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        ReceiverKind.fromWire(rs.getString(3)),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getBytes(6),
+                        rs.getInt(7)),
+                now,
+                limit);
     }
 
     /**
@@ -270,8 +329,16 @@ public class AlertStore {
      * or due again at {@code nextAttemptAt}; with {@code notificationId} null (an Alertmanager push) only the
      * attempt is recorded.
      */
-    public void recordAttempt(Long notificationId, Receiver receiver, int attempt, Instant at, DeliveryOutcome outcome,
-                              Integer httpStatus, long durationMillis, String error, Instant nextAttemptAt) {
+    public void recordAttempt(
+            Long notificationId,
+            Receiver receiver,
+            int attempt,
+            Instant at,
+            DeliveryOutcome outcome,
+            Integer httpStatus,
+            long durationMillis,
+            String error,
+            Instant nextAttemptAt) {
         jdbc.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO alert_delivery_attempt (notification_id,"
                     + " receiver, receiver_kind, attempt, attempted_at, outcome, http_status, duration_ms, error)"
@@ -288,11 +355,15 @@ public class AlertStore {
                 ps.executeUpdate();
             }
             if (notificationId != null) {
-                try (PreparedStatement ps = c.prepareStatement("UPDATE alert_notification SET attempts = ?, state = ?,"
-                        + " next_attempt_at = COALESCE(?, next_attempt_at), finished_at = ?, last_error = ? WHERE id = ?")) {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "UPDATE alert_notification SET attempts = ?, state = ?,"
+                                + " next_attempt_at = COALESCE(?, next_attempt_at), finished_at = ?, last_error = ? WHERE id = ?")) {
                     ps.setInt(1, attempt);
-                    ps.setString(2, outcome == DeliveryOutcome.RETRY ? "pending"
-                            : outcome == DeliveryOutcome.DELIVERED ? "delivered" : "failed");
+                    ps.setString(
+                            2,
+                            outcome == DeliveryOutcome.RETRY
+                                    ? "pending"
+                                    : outcome == DeliveryOutcome.DELIVERED ? "delivered" : "failed");
                     ps.setTimestamp(3, ts(nextAttemptAt));
                     ps.setTimestamp(4, outcome == DeliveryOutcome.RETRY ? null : Timestamp.from(at));
                     ps.setString(5, error);
@@ -306,17 +377,30 @@ public class AlertStore {
 
     /** A receiver's recent attempts, oldest first. */
     public List<Attempt> attempts(String receiver, int limit) {
-        return jdbc.list("SELECT id, notification_id, receiver, receiver_kind, attempt, attempted_at, outcome,"
-                + " http_status, duration_ms, error FROM (SELECT * FROM alert_delivery_attempt WHERE receiver = ?"
-                + " ORDER BY id DESC LIMIT ?) a ORDER BY id", rs -> new Attempt(rs.getLong(1), (Long) rs.getObject(2),
-                rs.getString(3), rs.getString(4), rs.getInt(5), Jdbc.instant(rs, 6), rs.getString(7),
-                (Integer) rs.getObject(8), rs.getLong(9), rs.getString(10)), receiver, limit);
+        return jdbc.list(
+                "SELECT id, notification_id, receiver, receiver_kind, attempt, attempted_at, outcome,"
+                        + " http_status, duration_ms, error FROM (SELECT * FROM alert_delivery_attempt WHERE receiver = ?"
+                        + " ORDER BY id DESC LIMIT ?) a ORDER BY id",
+                rs -> new Attempt(
+                        rs.getLong(1),
+                        (Long) rs.getObject(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getInt(5),
+                        Jdbc.instant(rs, 6),
+                        rs.getString(7),
+                        (Integer) rs.getObject(8),
+                        rs.getLong(9),
+                        rs.getString(10)),
+                receiver,
+                limit);
     }
 
     /** Deletes resolved alerts, finished notifications and attempts older than {@code before}. */
     public void deleteOlderThan(Instant before) {
         jdbc.withConnection(c -> {
-            for (String sql : List.of("DELETE FROM alert_state WHERE state = 'resolved' AND resolved_at < ?",
+            for (String sql : List.of(
+                    "DELETE FROM alert_state WHERE state = 'resolved' AND resolved_at < ?",
                     "DELETE FROM alert_notification WHERE state <> 'pending' AND finished_at < ?",
                     "DELETE FROM alert_delivery_attempt WHERE attempted_at < ?",
                     "DELETE FROM alert_silence WHERE ends_at < ?")) {

@@ -31,8 +31,13 @@ final class AlertmanagerPusher {
     /** Per receiver: when the last successful push happened. */
     private final Map<String, Instant> lastOk = new HashMap<>();
 
-    AlertmanagerPusher(AlertsConfig config, AlertReceivers receivers, AlertPayloads payloads, AlertStore store,
-                       DeliveryMetrics metrics, HttpDelivery http) {
+    AlertmanagerPusher(
+            AlertsConfig config,
+            AlertReceivers receivers,
+            AlertPayloads payloads,
+            AlertStore store,
+            DeliveryMetrics metrics,
+            HttpDelivery http) {
         this.config = config;
         this.receivers = receivers;
         this.payloads = payloads;
@@ -49,8 +54,11 @@ final class AlertmanagerPusher {
         Instant now = ev.at();
         List<Alert> send = new ArrayList<>();
         for (Alert a : ev.alerts()) {
-            boolean recentlyResolved = a.state() == AlertState.RESOLVED && a.resolvedAt() != null
-                    && a.resolvedAt().plus(config.alertmanager().resolvedResendFor()).isAfter(now);
+            boolean recentlyResolved = a.state() == AlertState.RESOLVED
+                    && a.resolvedAt() != null
+                    && a.resolvedAt()
+                            .plus(config.alertmanager().resolvedResendFor())
+                            .isAfter(now);
             if (!a.silenced() && (a.state() == AlertState.FIRING || recentlyResolved)) {
                 send.add(a);
             }
@@ -71,14 +79,16 @@ final class AlertmanagerPusher {
                 List<Alert> batch = send.subList(from, Math.min(send.size(), from + BATCH));
                 res = http.post(r, payloads.alertmanager(batch, now, validFor), Map.of());
             }
-            DeliveryOutcome outcome = res.ok() ? DeliveryOutcome.DELIVERED
+            DeliveryOutcome outcome = res.ok()
+                    ? DeliveryOutcome.DELIVERED
                     : res.retryable() ? DeliveryOutcome.RETRY : DeliveryOutcome.FAILED;
             metrics.count(r.kind(), outcome);
             if (res.ok()) {
                 lastOk.put(r.name(), now);
             } else {
                 lastOk.remove(r.name());
-                LOG.warnf("Alertmanager receiver %s refused or missed %d alerts: %s; sending again at the next evaluation",
+                LOG.warnf(
+                        "Alertmanager receiver %s refused or missed %d alerts: %s; sending again at the next evaluation",
                         r.name(), send.size(), res.error());
             }
             try {

@@ -19,9 +19,13 @@ public class DeliveryMetrics {
         for (ReceiverKind k : ReceiverKind.values()) {
             Map<DeliveryOutcome, Counter> byOutcome = new EnumMap<>(DeliveryOutcome.class);
             for (DeliveryOutcome o : DeliveryOutcome.values()) {
-                byOutcome.put(o, Counter.builder("lifeline_webhook_deliveries")
-                        .description("Alert delivery attempts by receiver kind and outcome")
-                        .tag("receiver_kind", k.wire()).tag("outcome", o.wire()).register(registry));
+                byOutcome.put(
+                        o,
+                        Counter.builder("lifeline_webhook_deliveries")
+                                .description("Alert delivery attempts by receiver kind and outcome")
+                                .tag("receiver_kind", k.wire())
+                                .tag("outcome", o.wire())
+                                .register(registry));
             }
             counters.put(k, byOutcome);
         }

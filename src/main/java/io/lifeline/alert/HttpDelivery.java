@@ -43,19 +43,27 @@ final class HttpDelivery {
 
     HttpDelivery(Duration timeout) {
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     Result post(Receiver r, byte[] body, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(r.target()).timeout(timeout)
-                .header("Content-Type", "application/json").header("User-Agent", "Lifeline-Alerts/1")
+        HttpRequest.Builder b = HttpRequest.newBuilder(r.target())
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("User-Agent", "Lifeline-Alerts/1")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach(b::header);
         long start = System.nanoTime();
         try {
             HttpResponse<Void> resp = client.send(b.build(), HttpResponse.BodyHandlers.discarding());
             int s = resp.statusCode();
-            return new Result(s, s >= 200 && s < 300 ? null : "HTTP " + s, elapsed(start),
+            return new Result(
+                    s,
+                    s >= 200 && s < 300 ? null : "HTTP " + s,
+                    elapsed(start),
                     resp.headers().firstValue("Retry-After").orElse(null));
         } catch (HttpTimeoutException e) {
             return new Result(null, "timeout after " + timeout.toMillis() + " ms", elapsed(start));

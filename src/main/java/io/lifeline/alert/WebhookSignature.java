@@ -39,8 +39,7 @@ public final class WebhookSignature {
         MALFORMED
     }
 
-    private WebhookSignature() {
-    }
+    private WebhookSignature() {}
 
     /** {@code sha256=<hex>} over {@code "<timestamp>.<body>"}. */
     public static String sign(String secret, String timestamp, byte[] body) {
@@ -66,8 +65,8 @@ public final class WebhookSignature {
      * @param now        the receiver's clock
      * @param tolerance  how far the timestamp may be from {@code now} (e.g. 5 minutes)
      */
-    public static Result verify(String secret, String timestamp, byte[] body, String signature, Instant now,
-                                Duration tolerance) {
+    public static Result verify(
+            String secret, String timestamp, byte[] body, String signature, Instant now, Duration tolerance) {
         if (timestamp == null || signature == null || !signature.startsWith("sha256=")) {
             return Result.MALFORMED;
         }

@@ -33,8 +33,8 @@ final class DataDirectoryLock implements AutoCloseable {
     /** Takes the lock, or fails naming the process that holds it. */
     static DataDirectoryLock acquire(Path dataDir) throws IOException {
         Path file = fileFor(dataDir);
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel channel =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = channel.tryLock();

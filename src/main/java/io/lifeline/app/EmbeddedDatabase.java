@@ -33,8 +33,12 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     private final String password;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, Path dataDir, String password,
-            Optional<PostmasterWatchdog> watchdog, DataDirectoryLock lock) {
+    private EmbeddedDatabase(
+            EmbeddedPostgres postgres,
+            Path dataDir,
+            String password,
+            Optional<PostmasterWatchdog> watchdog,
+            DataDirectoryLock lock) {
         this.postgres = postgres;
         this.password = password;
         this.dataDir = dataDir;
@@ -78,13 +82,19 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 setPassword(pg, password.value());
                 writeClientAuthentication(dataDir, false);
                 reloadConfiguration(pg, password.value());
-                LOG.infof("Embedded PostgreSQL: set a password on the superuser (kept in %s); local connections "
-                        + "without it are no longer trusted", passwordFile.toAbsolutePath());
+                LOG.infof(
+                        "Embedded PostgreSQL: set a password on the superuser (kept in %s); local connections "
+                                + "without it are no longer trusted",
+                        passwordFile.toAbsolutePath());
             }
             Optional<PostmasterWatchdog> watchdog = watch(dataDir);
-            LOG.infof("Embedded PostgreSQL started on port %d with data in %s (synchronous_commit=%s, password "
-                    + "required, kept in %s)", pg.getPort(), dataDir.toAbsolutePath(),
-                    synchronousCommit ? "on" : "off", passwordFile.toAbsolutePath());
+            LOG.infof(
+                    "Embedded PostgreSQL started on port %d with data in %s (synchronous_commit=%s, password "
+                            + "required, kept in %s)",
+                    pg.getPort(),
+                    dataDir.toAbsolutePath(),
+                    synchronousCommit ? "on" : "off",
+                    passwordFile.toAbsolutePath());
             return new EmbeddedDatabase(pg, dataDir, password.value(), watchdog, lock);
         } catch (IOException | RuntimeException e) {
             if (pg != null) {
@@ -96,8 +106,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
             if (e instanceof RuntimeException r) {
                 throw r;
             }
-            throw new UncheckedIOException("cannot start the embedded PostgreSQL in " + dataDir.toAbsolutePath(),
-                    (IOException) e);
+            throw new UncheckedIOException(
+                    "cannot start the embedded PostgreSQL in " + dataDir.toAbsolutePath(), (IOException) e);
         }
     }
 
@@ -123,17 +133,22 @@ public final class EmbeddedDatabase implements AutoCloseable {
      */
     static void writeClientAuthentication(Path dataDir, boolean trustLoopbackOnce) {
         String method = trustLoopbackOnce ? "trust" : "scram-sha-256";
-        String conf = "# Written by Lifeline at every start of its embedded PostgreSQL (docs/operations.md, \"Hardening\"):\n"
-                + "# every connection gives the superuser's password, kept in " + passwordFile(dataDir).getFileName()
-                + " next to this directory.\n"
-                + "local   all   all                  " + method + "\n"
-                + "host    all   all   127.0.0.1/32   " + method + "\n"
-                + "host    all   all   ::1/128        " + method + "\n";
+        String conf =
+                "# Written by Lifeline at every start of its embedded PostgreSQL (docs/operations.md, \"Hardening\"):\n"
+                        + "# every connection gives the superuser's password, kept in "
+                        + passwordFile(dataDir).getFileName()
+                        + " next to this directory.\n"
+                        + "local   all   all                  " + method + "\n"
+                        + "host    all   all   127.0.0.1/32   " + method + "\n"
+                        + "host    all   all   ::1/128        " + method + "\n";
         try {
             Path file = dataDir.resolve("pg_hba.conf");
             Path tmp = dataDir.resolve("pg_hba.conf.tmp");
             Files.writeString(tmp, conf);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            Files.move(
+                    tmp,
+                    file,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write pg_hba.conf in " + dataDir, e);
@@ -152,12 +167,13 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     private static void reloadConfiguration(EmbeddedPostgres pg, String password) {
-        try (java.sql.Connection c = pg.getPostgresDatabase(Map.of("password", password)).getConnection();
+        try (java.sql.Connection c =
+                        pg.getPostgresDatabase(Map.of("password", password)).getConnection();
                 java.sql.Statement s = c.createStatement()) {
             s.execute("SELECT pg_reload_conf()");
         } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("cannot reload the embedded PostgreSQL's configuration: " + e.getMessage(),
-                    e);
+            throw new IllegalStateException(
+                    "cannot reload the embedded PostgreSQL's configuration: " + e.getMessage(), e);
         }
     }
 
@@ -169,8 +185,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
         return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "on", "true" -> true;
             case "off", "false" -> false;
-            default -> throw new IllegalArgumentException(
-                    "lifeline.database.embedded-synchronous-commit must be on or off, not '" + value + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        "lifeline.database.embedded-synchronous-commit must be on or off, not '" + value + "'");
         };
     }
 
@@ -187,12 +204,14 @@ public final class EmbeddedDatabase implements AutoCloseable {
         PostmasterPidFile pidFile = found.get();
         if (pidFile.runningServer(dataDir).isEmpty()) {
             Files.deleteIfExists(pidFile.file());
-            LOG.infof("Removed a stale %s from %s: the PostgreSQL server it names (pid %d) is no longer running",
+            LOG.infof(
+                    "Removed a stale %s from %s: the PostgreSQL server it names (pid %d) is no longer running",
                     PostmasterPidFile.NAME, dataDir, pidFile.pid());
             return;
         }
-        LOG.warnf("Found a PostgreSQL server (pid %d) still running on %s, left by an earlier run of Lifeline that "
-                + "ended without stopping it; stopping it (fast shutdown) before starting a new one",
+        LOG.warnf(
+                "Found a PostgreSQL server (pid %d) still running on %s, left by an earlier run of Lifeline that "
+                        + "ended without stopping it; stopping it (fast shutdown) before starting a new one",
                 pidFile.pid(), dataDir);
         long started = System.nanoTime();
         boolean stopped;
@@ -209,8 +228,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     + dataDir + " did not stop within " + ORPHAN_STOP_TIMEOUT.toSeconds() + " s; stop it and start "
                     + "Lifeline again");
         }
-        LOG.infof("Stopped the earlier PostgreSQL server (pid %d) in %d ms; its committed data is kept", pidFile.pid(),
-                (System.nanoTime() - started) / 1_000_000);
+        LOG.infof(
+                "Stopped the earlier PostgreSQL server (pid %d) in %d ms; its committed data is kept",
+                pidFile.pid(), (System.nanoTime() - started) / 1_000_000);
     }
 
     /** Without a shell: a smart shutdown, which the clients of a dead run no longer hold up. */
@@ -234,8 +254,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
             return Optional.empty();
         }
         long pid = PostmasterPidFile.read(dataDir)
-                .orElseThrow(() -> new IllegalStateException("the embedded PostgreSQL wrote no "
-                        + PostmasterPidFile.NAME))
+                .orElseThrow(
+                        () -> new IllegalStateException("the embedded PostgreSQL wrote no " + PostmasterPidFile.NAME))
                 .pid();
         return Optional.of(PostmasterWatchdog.watch(pid, dataDir));
     }

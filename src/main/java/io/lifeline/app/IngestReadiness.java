@@ -29,8 +29,8 @@ public class IngestReadiness implements HealthCheck {
     private final KafkaIngest kafka;
     private final EventLogTail log;
 
-    IngestReadiness(IngestPipeline pipeline, EventLogWriter writer, ModelRuntime model, KafkaIngest kafka,
-                    EventLogTail log) {
+    IngestReadiness(
+            IngestPipeline pipeline, EventLogWriter writer, ModelRuntime model, KafkaIngest kafka, EventLogTail log) {
         this.kafka = kafka;
         this.log = log;
         this.pipeline = pipeline;

@@ -47,16 +47,19 @@ public final class LifelineMain {
         // A start that fails exits through this handler: the store will write nothing more, so the embedded
         // database's stop must not wait for it (it waited its whole bound, ignoring SIGTERM meanwhile).
         BiConsumer<Integer, Throwable> exit = ApplicationLifecycleManager.getDefaultExitCodeHandler();
-        Quarkus.run(null, (code, failure) -> {
-            if (failure != null) {
-                ShutdownOrder.applicationStopped();
-                // Quarkus logs why before its logging is set up, and that message is lost when the JVM exits at
-                // once: say it here too.
-                System.err.println("lifeline: failed to start: " + rootCause(failure));
-                System.err.flush();
-            }
-            exit.accept(code, failure);
-        }, args);
+        Quarkus.run(
+                null,
+                (code, failure) -> {
+                    if (failure != null) {
+                        ShutdownOrder.applicationStopped();
+                        // Quarkus logs why before its logging is set up, and that message is lost when the JVM exits at
+                        // once: say it here too.
+                        System.err.println("lifeline: failed to start: " + rootCause(failure));
+                        System.err.flush();
+                    }
+                    exit.accept(code, failure);
+                },
+                args);
     }
 
     private static Throwable rootCause(Throwable t) {
@@ -80,21 +83,25 @@ public final class LifelineMain {
         if (dir == null) {
             privateStateDirectory();
         }
-        boolean synchronousCommit = EmbeddedDatabase.parseSynchronousCommit(
-                setting("lifeline.database.embedded-synchronous-commit"));
+        boolean synchronousCommit =
+                EmbeddedDatabase.parseSynchronousCommit(setting("lifeline.database.embedded-synchronous-commit"));
         EmbeddedDatabase db = EmbeddedDatabase.start(
                 Path.of(dir == null ? ".lifeline/pgdata" : dir).toAbsolutePath(), synchronousCommit);
         System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
         System.setProperty("quarkus.datasource.username", db.username());
         System.setProperty("quarkus.datasource.password", db.password());
         System.setProperty("lifeline.database.embedded", "true");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // Shutdown hooks run concurrently: let the application flush its last batch first.
-            if (!ShutdownOrder.awaitApplicationStopped()) {
-                System.err.println("lifeline: stopping the embedded database before the application finished writing");
-            }
-            db.close();
-        }, "lifeline-embedded-db-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            // Shutdown hooks run concurrently: let the application flush its last batch first.
+                            if (!ShutdownOrder.awaitApplicationStopped()) {
+                                System.err.println(
+                                        "lifeline: stopping the embedded database before the application finished writing");
+                            }
+                            db.close();
+                        },
+                        "lifeline-embedded-db-stop"));
         return db;
     }
 

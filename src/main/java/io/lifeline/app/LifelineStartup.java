@@ -43,9 +43,15 @@ public class LifelineStartup {
     private final ModelCheckpoints checkpoints;
     private final Scheduler scheduler;
 
-    LifelineStartup(PartitionMaintenance partitions, EventLogTail log, ModelRuntime model, IngestPipeline pipeline,
-                    jakarta.enterprise.event.Event<IngestOpened> opened, JobHistory history,
-                    ModelCheckpoints checkpoints, Scheduler scheduler) {
+    LifelineStartup(
+            PartitionMaintenance partitions,
+            EventLogTail log,
+            ModelRuntime model,
+            IngestPipeline pipeline,
+            jakarta.enterprise.event.Event<IngestOpened> opened,
+            JobHistory history,
+            ModelCheckpoints checkpoints,
+            Scheduler scheduler) {
         this.checkpoints = checkpoints;
         this.scheduler = scheduler;
         this.partitions = partitions;
@@ -70,9 +76,12 @@ public class LifelineStartup {
         // are passed over once its model applied them as it stored them.
         model.onStoredQueued(log::appliedHere);
         log.follow(following(Duration.ofSeconds(30)));
-        LOG.infof("Model rebuilt from %s%d stored events in %d ms (log %s); ingest open",
-                rebuilt.fromCheckpoint() ? "a checkpoint and the next " : "", rebuilt.events(),
-                (System.nanoTime() - t0) / 1_000_000, rebuilt.position());
+        LOG.infof(
+                "Model rebuilt from %s%d stored events in %d ms (log %s); ingest open",
+                rebuilt.fromCheckpoint() ? "a checkpoint and the next " : "",
+                rebuilt.events(),
+                (System.nanoTime() - t0) / 1_000_000,
+                rebuilt.position());
         opened.fire(new IngestOpened());
     }
 

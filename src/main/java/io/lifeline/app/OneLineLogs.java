@@ -30,8 +30,8 @@ public final class OneLineLogs implements Filter {
             ext.setParameters(null);
             dropInheritedContext(ext);
             escapeContext(ext);
-        } else if (record.getMessage() != null && (record.getParameters() == null
-                || record.getParameters().length == 0)) {
+        } else if (record.getMessage() != null
+                && (record.getParameters() == null || record.getParameters().length == 0)) {
             record.setMessage(OutgoingText.oneLine(record.getMessage()));
         }
         return true;

@@ -25,7 +25,8 @@ record PostmasterPidFile(Path file, long pid) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new PostmasterPidFile(file, Long.parseLong(lines.isEmpty() ? "" : lines.get(0).trim())));
+            return Optional.of(new PostmasterPidFile(
+                    file, Long.parseLong(lines.isEmpty() ? "" : lines.get(0).trim())));
         } catch (NumberFormatException e) {
             // A file cut short while being written: nobody can be running from it.
             return Optional.of(new PostmasterPidFile(file, -1));
@@ -41,12 +42,15 @@ record PostmasterPidFile(Path file, long pid) {
     }
 
     private static boolean isServerOf(ProcessHandle.Info info, Path dataDir) {
-        String command = info.command().map(c -> Path.of(c).getFileName().toString()).orElse("");
+        String command =
+                info.command().map(c -> Path.of(c).getFileName().toString()).orElse("");
         if (!command.equals("postgres") && !command.equals("postmaster")) {
             return false;
         }
         // The postmaster keeps its command line (pg_ctl passes -D); where it cannot be read, the command must do.
-        return info.arguments().map(args -> List.of(args).stream().anyMatch(a -> samePath(a, dataDir))).orElse(true);
+        return info.arguments()
+                .map(args -> List.of(args).stream().anyMatch(a -> samePath(a, dataDir)))
+                .orElse(true);
     }
 
     private static boolean samePath(String argument, Path dataDir) {

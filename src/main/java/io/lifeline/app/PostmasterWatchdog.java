@@ -55,8 +55,14 @@ final class PostmasterWatchdog implements AutoCloseable {
     }
 
     private static Process launch(long pid, Path dataDir) throws IOException {
-        return new ProcessBuilder(SHELL.toString(), "-c", SCRIPT, "lifeline-postmaster-watchdog", Long.toString(pid),
-                dataDir.toString(), Long.toString(FAST_SHUTDOWN_GRACE.toSeconds()))
+        return new ProcessBuilder(
+                        SHELL.toString(),
+                        "-c",
+                        SCRIPT,
+                        "lifeline-postmaster-watchdog",
+                        Long.toString(pid),
+                        dataDir.toString(),
+                        Long.toString(FAST_SHUTDOWN_GRACE.toSeconds()))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();

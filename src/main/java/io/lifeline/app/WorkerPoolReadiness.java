@@ -45,13 +45,15 @@ public class WorkerPoolReadiness implements io.smallrye.health.api.AsyncHealthCh
     private final long starvedAfterNanos;
     /** When the probe now waiting was handed to the pool; 0 when none waits. */
     private final AtomicLong pendingSince = new AtomicLong();
+
     private volatile long lastWaitMillis;
     private volatile boolean reportedStarved;
     private long timer = -1;
 
-    WorkerPoolReadiness(Vertx vertx,
-                        @ConfigProperty(name = "lifeline.health.worker-pool-starved-after", defaultValue = "5s")
-                        Duration starvedAfter) {
+    WorkerPoolReadiness(
+            Vertx vertx,
+            @ConfigProperty(name = "lifeline.health.worker-pool-starved-after", defaultValue = "5s")
+                    Duration starvedAfter) {
         this.vertx = vertx;
         this.starvedAfterNanos = starvedAfter.toNanos();
     }
@@ -95,7 +97,8 @@ public class WorkerPoolReadiness implements io.smallrye.health.api.AsyncHealthCh
         if (starved != reportedStarved) {
             reportedStarved = starved;
             if (starved) {
-                LOG.warnf("Worker pool starved: a task has waited %d ms to start (%s); not ready until it drains",
+                LOG.warnf(
+                        "Worker pool starved: a task has waited %d ms to start (%s); not ready until it drains",
                         waitingMillis(), poolState());
             } else {
                 LOG.infof("Worker pool drained (last task started after %d ms); ready again", lastWaitMillis);
@@ -120,11 +123,14 @@ public class WorkerPoolReadiness implements io.smallrye.health.api.AsyncHealthCh
     }
 
     HealthCheckResponse response() {
-        HealthCheckResponseBuilder b = HealthCheckResponse.named(NAME).status(!starved())
-                .withData("waitingMs", waitingMillis()).withData("lastStartDelayMs", lastWaitMillis)
+        HealthCheckResponseBuilder b = HealthCheckResponse.named(NAME)
+                .status(!starved())
+                .withData("waitingMs", waitingMillis())
+                .withData("lastStartDelayMs", lastWaitMillis)
                 .withData("starvedAfterMs", starvedAfterNanos / 1_000_000);
         if (ExecutorRecorder.getCurrent() instanceof EnhancedQueueExecutor q) {
-            b.withData("active", q.getActiveCount()).withData("queued", q.getQueueSize())
+            b.withData("active", q.getActiveCount())
+                    .withData("queued", q.getQueueSize())
                     .withData("max", q.getMaximumPoolSize());
         }
         return b.build();
@@ -132,7 +138,8 @@ public class WorkerPoolReadiness implements io.smallrye.health.api.AsyncHealthCh
 
     private String poolState() {
         return ExecutorRecorder.getCurrent() instanceof EnhancedQueueExecutor q
-                ? q.getActiveCount() + " of " + q.getMaximumPoolSize() + " threads busy, " + q.getQueueSize() + " queued"
+                ? q.getActiveCount() + " of " + q.getMaximumPoolSize() + " threads busy, " + q.getQueueSize()
+                        + " queued"
                 : "pool details unknown";
     }
 
@@ -146,8 +153,14 @@ public class WorkerPoolReadiness implements io.smallrye.health.api.AsyncHealthCh
         HealthCheckResponse r = response();
         JsonObject data = new JsonObject();
         r.getData().ifPresent(d -> d.forEach(data::put));
-        JsonObject check = new JsonObject().put("name", NAME).put("status", "DOWN").put("data", data);
-        ctx.response().setStatusCode(503).putHeader("Content-Type", "application/json; charset=UTF-8")
-                .end(new JsonObject().put("status", "DOWN").put("checks", new JsonArray().add(check)).encode());
+        JsonObject check =
+                new JsonObject().put("name", NAME).put("status", "DOWN").put("data", data);
+        ctx.response()
+                .setStatusCode(503)
+                .putHeader("Content-Type", "application/json; charset=UTF-8")
+                .end(new JsonObject()
+                        .put("status", "DOWN")
+                        .put("checks", new JsonArray().add(check))
+                        .encode());
     }
 }

@@ -20,23 +20,36 @@ final class ActionCommands {
 
     static final List<String> TERMINAL = List.of("succeeded", "failed", "cancelled");
 
-    private ActionCommands() {
-    }
+    private ActionCommands() {}
 
     /** Options every action has. */
     abstract static class ActionBase extends Base {
         @Option(names = "--dry-run", description = "Only show what it would do (its impact); change nothing.")
         boolean dryRun;
-        @Option(names = {"-y", "--yes"}, description = "Do not ask for confirmation.")
+
+        @Option(
+                names = {"-y", "--yes"},
+                description = "Do not ask for confirmation.")
         boolean yes;
-        @Option(names = "--wait", description = "Follow the action to its end, printing its steps; exit 1 unless it succeeds.")
+
+        @Option(
+                names = "--wait",
+                description = "Follow the action to its end, printing its steps; exit 1 unless it succeeds.")
         boolean await;
-        @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30m",
+
+        @Option(
+                names = "--timeout",
+                paramLabel = "DURATION",
+                defaultValue = "30m",
                 description = "With --wait: stop following after this long (default: ${DEFAULT-VALUE}).")
         String timeout;
+
         @Option(names = "--reason", paramLabel = "TEXT", description = "Why: kept in the audit log.")
         String reason;
-        @Option(names = "--idempotency-key", paramLabel = "KEY",
+
+        @Option(
+                names = "--idempotency-key",
+                paramLabel = "KEY",
                 description = "The key sent with the request (default: a new one per invocation). Repeating a key "
                         + "answers the action it first created instead of acting again.")
         String idempotencyKey;
@@ -136,8 +149,10 @@ final class ActionCommands {
             out.line("action " + id + " " + Json.text(action, "kind") + " " + Json.text(action, "target") + ": "
                     + out.state(Json.text(action, "state")));
         }
-        Thread hint = new Thread(() -> cmd.term().err().println("\nStopped following " + id + "; the action goes on. "
-                + "See it with: lifelinectl get actions " + id));
+        Thread hint = new Thread(() -> cmd.term()
+                .err()
+                .println("\nStopped following " + id + "; the action goes on. "
+                        + "See it with: lifelinectl get actions " + id));
         Runtime.getRuntime().addShutdownHook(hint);
         Map<Integer, String> printed = new HashMap<>();
         String state = Json.text(action, "state");
@@ -156,8 +171,10 @@ final class ActionCommands {
             }
             if (System.nanoTime() > deadline) {
                 Runtime.getRuntime().removeShutdownHook(hint);
-                throw new CliException(Exit.FAILED, "action " + id + " is still " + state + " after " + Times.age(timeout)
-                        + "; it goes on. See it with: lifelinectl get actions " + id);
+                throw new CliException(
+                        Exit.FAILED,
+                        "action " + id + " is still " + state + " after " + Times.age(timeout)
+                                + "; it goes on. See it with: lifelinectl get actions " + id);
             }
             sleep(1000);
             current = cmd.api().get(Api.path("actions", id));
@@ -214,12 +231,18 @@ final class ActionCommands {
     }
 
     /** {@code checkpoint JOB}. */
-    @Command(name = "checkpoint", description = "Checkpoint a job now (checkpoint-now): command its trainers, wait for "
-            + "a checkpoint newer than the request.")
+    @Command(
+            name = "checkpoint",
+            description = "Checkpoint a job now (checkpoint-now): command its trainers, wait for "
+                    + "a checkpoint newer than the request.")
     static final class Checkpoint extends ActionBase {
         @Parameters(paramLabel = "JOB", description = "namespace/name, or name")
         String job;
-        @Option(names = "--deadline", paramLabel = "DURATION", description = "How long the trainers have (server default 300s).")
+
+        @Option(
+                names = "--deadline",
+                paramLabel = "DURATION",
+                description = "How long the trainers have (server default 300s).")
         String deadline;
 
         @Override
@@ -244,15 +267,23 @@ final class ActionCommands {
     }
 
     /** {@code drain NODE}. */
-    @Command(name = "drain", description = "Drain a node: checkpoint its jobs, cordon, evict the training pods, shrink "
-            + "elastic jobs.")
+    @Command(
+            name = "drain",
+            description =
+                    "Drain a node: checkpoint its jobs, cordon, evict the training pods, shrink " + "elastic jobs.")
     static final class Drain extends ActionBase {
         @Parameters(paramLabel = "NODE")
         String node;
-        @Option(names = "--deadline", paramLabel = "DURATION", description = "How long it may take (server default 600s).")
+
+        @Option(
+                names = "--deadline",
+                paramLabel = "DURATION",
+                description = "How long it may take (server default 600s).")
         String deadline;
-        @Option(names = "--allow-delete", description = "Delete pods whose eviction a PodDisruptionBudget still refuses "
-                + "at the deadline.")
+
+        @Option(
+                names = "--allow-delete",
+                description = "Delete pods whose eviction a PodDisruptionBudget still refuses " + "at the deadline.")
         boolean allowDelete;
 
         @Override
@@ -299,11 +330,13 @@ final class ActionCommands {
     }
 
     /** {@code rescale JOB --workers N}. */
-    @Command(name = "rescale", description = "Rescale an elastic job to N workers (within its bounds and the pool's "
-            + "free nodes).")
+    @Command(
+            name = "rescale",
+            description = "Rescale an elastic job to N workers (within its bounds and the pool's " + "free nodes).")
     static final class Rescale extends ActionBase {
         @Parameters(paramLabel = "JOB")
         String job;
+
         @Option(names = "--workers", required = true, paramLabel = "N")
         int workers;
 
@@ -333,8 +366,11 @@ final class ActionCommands {
     static final class Preempt extends ActionBase {
         @Parameters(paramLabel = "JOB")
         String job;
-        @Option(names = "--deadline", paramLabel = "DURATION", description = "How long the checkpoint may take "
-                + "(server default 300s).")
+
+        @Option(
+                names = "--deadline",
+                paramLabel = "DURATION",
+                description = "How long the checkpoint may take " + "(server default 300s).")
         String deadline;
 
         @Override
@@ -385,6 +421,7 @@ final class ActionCommands {
     static final class Restore extends ActionBase {
         @Parameters(paramLabel = "JOB")
         String job;
+
         @Option(names = "--checkpoint", required = true, paramLabel = "ID")
         String checkpoint;
 
@@ -410,16 +447,24 @@ final class ActionCommands {
     }
 
     /** {@code cancel ACTION}. */
-    @Command(name = "cancel", description = "Cancel an action: a pending one at once, a running one before its next step.")
+    @Command(
+            name = "cancel",
+            description = "Cancel an action: a pending one at once, a running one before its next step.")
     static final class Cancel extends Base {
         @Parameters(paramLabel = "ACTION", description = "The action's id (act-...).")
         String id;
+
         @Option(names = "--dry-run", description = "Only show the action that would be cancelled.")
         boolean dryRun;
-        @Option(names = {"-y", "--yes"}, description = "Do not ask for confirmation.")
+
+        @Option(
+                names = {"-y", "--yes"},
+                description = "Do not ask for confirmation.")
         boolean yes;
+
         @Option(names = "--wait", description = "Follow the action until it has ended.")
         boolean await;
+
         @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30m")
         String timeout;
 
@@ -429,7 +474,8 @@ final class ActionCommands {
             JsonNode a = api().get(Api.path("actions", id));
             String state = Json.text(a, "state");
             if (TERMINAL.contains(state)) {
-                throw new CliException(Exit.FAILED, "action " + id + " has already ended (" + state + "): nothing to cancel");
+                throw new CliException(
+                        Exit.FAILED, "action " + id + " has already ended (" + state + "): nothing to cancel");
             }
             if (dryRun) {
                 if (out.structured()) {
@@ -441,27 +487,34 @@ final class ActionCommands {
                 return Exit.OK;
             }
             if (!yes) {
-                out.toErr().line("Action " + id + ": " + Json.text(a, "kind") + " " + Json.text(a, "target") + ", " + state
-                        + ", requested by " + Json.text(a, "requestedBy"));
+                out.toErr()
+                        .line("Action " + id + ": " + Json.text(a, "kind") + " " + Json.text(a, "target") + ", " + state
+                                + ", requested by " + Json.text(a, "requestedBy"));
                 if (!term().confirm("Cancel it?")) {
                     out.toErr().line("Not confirmed: nothing was done.");
                     return Exit.FAILED;
                 }
             }
-            JsonNode after = api().post(Api.path("actions", id, "cancel"), null, null).body();
+            JsonNode after =
+                    api().post(Api.path("actions", id, "cancel"), null, null).body();
             String now = Json.text(after, "state");
             if (!await) {
                 if (out.structured()) {
                     out.document(after);
                 } else {
-                    out.line("action " + id + ": " + ("cancelled".equals(now) ? out.state(now) : "cancel requested ("
-                            + now + "); it stops before its next step"));
+                    out.line("action " + id + ": "
+                            + ("cancelled".equals(now)
+                                    ? out.state(now)
+                                    : "cancel requested (" + now + "); it stops before its next step"));
                 }
                 return "cancelled".equals(now) || !TERMINAL.contains(now) ? Exit.OK : Exit.FAILED;
             }
             int code = follow(this, after, true, Times.parseDuration(timeout));
-            return code == Exit.OK ? Exit.FAILED : "cancelled".equals(Json.text(api().get(Api.path("actions", id)), "state"))
-                    ? Exit.OK : Exit.FAILED;
+            return code == Exit.OK
+                    ? Exit.FAILED
+                    : "cancelled".equals(Json.text(api().get(Api.path("actions", id)), "state"))
+                            ? Exit.OK
+                            : Exit.FAILED;
         }
     }
 }

@@ -6,8 +6,7 @@ import java.util.Map;
 /** Actions and their dry-run impact, as text. */
 final class ActionView {
 
-    private ActionView() {
-    }
+    private ActionView() {}
 
     /** The impact of a dry run or of an action, indented two spaces. */
     static void impact(Out out, JsonNode impact) {
@@ -16,14 +15,19 @@ final class ActionView {
             return;
         }
         Terminal t = out.term();
-        Long age = impact.hasNonNull("newestCheckpointAgeSeconds") ? impact.get("newestCheckpointAgeSeconds").asLong() : null;
+        Long age = impact.hasNonNull("newestCheckpointAgeSeconds")
+                ? impact.get("newestCheckpointAgeSeconds").asLong()
+                : null;
         Describer d = new Describer(out, 2);
         d.field("Jobs affected", Formats.list(impact.get("jobs")));
         d.field("Nodes", Formats.list(impact.get("nodes")));
         d.field("Ranks affected", Formats.num(impact, "ranksAffected"));
         d.field("GPU-hours at risk", Formats.fixed(impact.path("gpuHoursAtRisk").asDouble(), 3));
-        d.field("Newest checkpoint", age == null ? (impact.path("jobs").isEmpty() ? "-" : "none complete for at least one job")
-                : Times.age(java.time.Duration.ofSeconds(age)) + " old");
+        d.field(
+                "Newest checkpoint",
+                age == null
+                        ? (impact.path("jobs").isEmpty() ? "-" : "none complete for at least one job")
+                        : Times.age(java.time.Duration.ofSeconds(age)) + " old");
         d.field("Time for a checkpoint", impact.path("deadlineAllowsCheckpoint").asBoolean() ? "yes" : t.red("no"));
         JsonNode w = impact.get("warnings");
         if (w != null && w.isArray() && !w.isEmpty()) {

@@ -25,8 +25,7 @@ import java.util.function.Supplier;
 final class Api {
 
     /** An answer: status, the headers Lifeline's clients care about, and the body as JSON (null when empty). */
-    record Answer(int status, JsonNode body, Map<String, String> headers) {
-    }
+    record Answer(int status, JsonNode body, Map<String, String> headers) {}
 
     private final String base;
     private final Supplier<String> token;
@@ -63,7 +62,9 @@ final class Api {
             if (e.getValue() == null || e.getValue().toString().isBlank()) {
                 continue;
             }
-            b.append(sep).append(e.getKey()).append('=')
+            b.append(sep)
+                    .append(e.getKey())
+                    .append('=')
                     .append(URLEncoder.encode(e.getValue().toString(), StandardCharsets.UTF_8));
             sep = '&';
         }
@@ -127,7 +128,8 @@ final class Api {
     }
 
     private Answer once(String method, String path, JsonNode body, String idempotencyKey) throws IOException {
-        HttpURLConnection c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+        HttpURLConnection c =
+                (HttpURLConnection) URI.create(base + path).toURL().openConnection();
         c.setRequestMethod(method);
         c.setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         c.setReadTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(timeout.toMillis(), 30_000)));
@@ -165,8 +167,10 @@ final class Api {
             throw problem(method, status, text, headers);
         }
         if (status >= 300) {
-            throw new CliException(Exit.FAILED, "the server redirected " + method + " " + path + " to "
-                    + c.getHeaderField("Location") + ": is " + base + " the Lifeline URL (not the dashboard's sign-in)?");
+            throw new CliException(
+                    Exit.FAILED,
+                    "the server redirected " + method + " " + path + " to " + c.getHeaderField("Location") + ": is "
+                            + base + " the Lifeline URL (not the dashboard's sign-in)?");
         }
         JsonNode json = text.isBlank() ? null : Json.parse(text);
         return new Answer(status, json, headers);
@@ -206,8 +210,11 @@ final class Api {
         } else {
             why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
         }
-        return new CliException(Exit.UNREACHABLE, "cannot reach Lifeline at " + base + ": " + why
-                + " (is it running? the server comes from --server, the context, or LIFELINE_URL)", e);
+        return new CliException(
+                Exit.UNREACHABLE,
+                "cannot reach Lifeline at " + base + ": " + why
+                        + " (is it running? the server comes from --server, the context, or LIFELINE_URL)",
+                e);
     }
 
     private static void sleep(long ms) {

@@ -39,7 +39,10 @@ abstract class Base implements Callable<Integer> {
 
     /** A job as the API names it ({@code namespace/name}): see {@link Jobs#resolve}. */
     String job(String ref) {
-        return Jobs.resolve(api(), ref, cli().namespace != null ? cli().namespace : cli().settings().namespace());
+        return Jobs.resolve(
+                api(),
+                ref,
+                cli().namespace != null ? cli().namespace : cli().settings().namespace());
     }
 
     static List<JsonNode> items(JsonNode page, String field) {

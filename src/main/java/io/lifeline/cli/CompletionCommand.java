@@ -20,14 +20,17 @@ import picocli.CommandLine.Parameters;
  * commands and options come from the command model and job, node, action, policy, token and context names from the
  * server and the configuration.
  */
-@Command(name = "completion", description = "Print a shell completion script: source <(lifelinectl completion bash), "
-        + "or for zsh: source <(lifelinectl completion zsh).")
+@Command(
+        name = "completion",
+        description = "Print a shell completion script: source <(lifelinectl completion bash), "
+                + "or for zsh: source <(lifelinectl completion zsh).")
 final class CompletionCommand extends Base {
 
     @Parameters(paramLabel = "SHELL", description = "bash or zsh")
     String shell;
 
-    static final String BASH = String.join("\n",
+    static final String BASH = String.join(
+            "\n",
             "# lifelinectl completion for bash. Load it with: source <(lifelinectl completion bash)",
             "_lifelinectl() {",
             "    local cur=\"${COMP_WORDS[COMP_CWORD]}\" IFS=$'\\n' out",
@@ -41,7 +44,8 @@ final class CompletionCommand extends Base {
             "complete -F _lifelinectl lifelinectl kubectl-lifeline ./lifelinectl",
             "");
 
-    static final String ZSH = String.join("\n",
+    static final String ZSH = String.join(
+            "\n",
             "#compdef lifelinectl kubectl-lifeline",
             "# lifelinectl completion for zsh. Load it with: source <(lifelinectl completion zsh)",
             "# (after compinit), or save it as _lifelinectl in a directory of $fpath.",
@@ -77,7 +81,9 @@ final class CompletionCommand extends Base {
     private static final Map<String, List<String>> VALUES = Map.ofEntries(
             Map.entry("-o", List.of("json", "yaml", "wide", "name")),
             Map.entry("--output", List.of("json", "yaml", "wide", "name")),
-            Map.entry("--kind", List.of("checkpoint-now", "drain", "preempt", "resume", "rescale", "restore", "uncordon")),
+            Map.entry(
+                    "--kind",
+                    List.of("checkpoint-now", "drain", "preempt", "resume", "rescale", "restore", "uncordon")),
             Map.entry("--mode", List.of("off", "dry-run", "on")),
             Map.entry("--role", List.of("viewer", "operator", "admin", "ingest")),
             Map.entry("--by", List.of("fleet", "pool", "capacity-type", "namespace")),
@@ -159,7 +165,8 @@ final class CompletionCommand extends Base {
         }
         if (!spec.subcommands().isEmpty() && positional == 0) {
             for (Map.Entry<String, CommandLine> e : spec.subcommands().entrySet()) {
-                if (!e.getValue().getCommandSpec().usageMessage().hidden() && e.getKey().equals(e.getValue().getCommandName())) {
+                if (!e.getValue().getCommandSpec().usageMessage().hidden()
+                        && e.getKey().equals(e.getValue().getCommandName())) {
                     out.add(e.getKey());
                 }
             }
@@ -182,7 +189,7 @@ final class CompletionCommand extends Base {
             case "-s", "--server" -> main.server = value;
             case "--token" -> main.token = value;
             case "-n", "--namespace" -> main.namespace = value;
-            default -> { }
+            default -> {}
         }
     }
 
@@ -199,7 +206,7 @@ final class CompletionCommand extends Base {
             case "--token-file" -> {
                 return true;
             }
-            default -> { }
+            default -> {}
         }
         return false;
     }
@@ -218,7 +225,8 @@ final class CompletionCommand extends Base {
                 }
             }
             case "POLICY" -> main.api().get(Api.path("policies")).forEach(p -> out.add(Json.text(p, "name")));
-            case "TOKEN" -> Base.items(main.api().get(Api.path("tokens")), "tokens").forEach(t -> out.add(Json.text(t, "id")));
+            case "TOKEN" ->
+                Base.items(main.api().get(Api.path("tokens")), "tokens").forEach(t -> out.add(Json.text(t, "id")));
             case "CONTEXT" -> main.config().contexts().forEach(c -> out.add(c.name));
             case "SHELL" -> out.addAll(List.of("bash", "zsh"));
             default -> {

@@ -8,14 +8,23 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code config}: the contexts of the configuration file, as {@code kubectl config} does. */
-@Command(name = "config", description = "Show and change the configuration file's contexts.",
-        subcommands = {ConfigCommand.View.class, ConfigCommand.GetContexts.class, ConfigCommand.CurrentContext.class,
-            ConfigCommand.UseContext.class, ConfigCommand.SetContext.class, ConfigCommand.DeleteContext.class})
+@Command(
+        name = "config",
+        description = "Show and change the configuration file's contexts.",
+        subcommands = {
+            ConfigCommand.View.class,
+            ConfigCommand.GetContexts.class,
+            ConfigCommand.CurrentContext.class,
+            ConfigCommand.UseContext.class,
+            ConfigCommand.SetContext.class,
+            ConfigCommand.DeleteContext.class
+        })
 final class ConfigCommand extends Base {
 
     @Override
     int run() {
-        throw CliException.usage("config what? view, get-contexts, current-context, use-context, set-context, delete-context");
+        throw CliException.usage(
+                "config what? view, get-contexts, current-context, use-context, set-context, delete-context");
     }
 
     static String auth(Config.Context c) {
@@ -97,13 +106,23 @@ final class ConfigCommand extends Base {
                 c.contexts().forEach(ctx -> out.line(ctx.name));
                 return Exit.OK;
             }
-            Table t = new Table().column("current").column("name").flexible("server").column("namespace").flexible("auth");
+            Table t = new Table()
+                    .column("current")
+                    .column("name")
+                    .flexible("server")
+                    .column("namespace")
+                    .flexible("auth");
             for (Config.Context ctx : c.contexts()) {
-                t.row(ctx.name.equals(c.currentContext()) ? "*" : "", ctx.name, Formats.or(ctx.server), Formats.or(ctx.namespace),
+                t.row(
+                        ctx.name.equals(c.currentContext()) ? "*" : "",
+                        ctx.name,
+                        Formats.or(ctx.server),
+                        Formats.or(ctx.namespace),
                         auth(ctx));
             }
             if (t.size() == 0) {
-                out.note("No contexts in " + c.path() + ": add one with 'lifelinectl login' or 'lifelinectl config set-context'.");
+                out.note("No contexts in " + c.path()
+                        + ": add one with 'lifelinectl login' or 'lifelinectl config set-context'.");
                 return Exit.OK;
             }
             out.table(t);
@@ -118,7 +137,8 @@ final class ConfigCommand extends Base {
         int run() {
             String cur = cli().config().currentContext();
             if (cur == null) {
-                throw CliException.notFound("no current context is set in " + cli().config().path());
+                throw CliException.notFound(
+                        "no current context is set in " + cli().config().path());
             }
             out().line(cur);
             return Exit.OK;
@@ -145,13 +165,17 @@ final class ConfigCommand extends Base {
     }
 
     /** {@code config set-context}. */
-    @Command(name = "set-context", description = "Create or change a context from --server, --token, --token-file and "
-            + "--namespace (the global options' values are stored).")
+    @Command(
+            name = "set-context",
+            description = "Create or change a context from --server, --token, --token-file and "
+                    + "--namespace (the global options' values are stored).")
     static final class SetContext extends Base {
         @Parameters(paramLabel = "CONTEXT")
         String name;
+
         @Option(names = "--token-file", paramLabel = "FILE", description = "Read the token from this file at each use.")
         String tokenFile;
+
         @Option(names = "--current", description = "Also make it the current context.")
         boolean current;
 

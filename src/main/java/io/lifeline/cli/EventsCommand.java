@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code events tail} (follow the event log) and {@code events list} (a page of it). */
-@Command(name = "events", description = "Read the event log: follow it (tail) or list a page of it.",
+@Command(
+        name = "events",
+        description = "Read the event log: follow it (tail) or list a page of it.",
         subcommands = {EventsCommand.Tail.class, EventsCommand.ListCmd.class})
 final class EventsCommand extends Base {
 
@@ -24,6 +26,7 @@ final class EventsCommand extends Base {
     abstract static class Filter extends Base {
         @Option(names = "--subject", paramLabel = "SUBJECT", description = "A node, or a job as namespace/name.")
         String subject;
+
         @Option(names = "--type", paramLabel = "TYPE", description = "An event type, e.g. node.interruption_notice.")
         String type;
 
@@ -39,7 +42,9 @@ final class EventsCommand extends Base {
         static String line(Out out, JsonNode e, boolean wide) {
             JsonNode data = e.get("data");
             String d = data == null || data.isNull() ? "" : Json.compact(data);
-            int room = out.term().columns() == 0 || wide ? Integer.MAX_VALUE : Math.max(20, out.term().columns() - 70);
+            int room = out.term().columns() == 0 || wide
+                    ? Integer.MAX_VALUE
+                    : Math.max(20, out.term().columns() - 70);
             return pad(out.preciseTime(Json.text(e, "time")), 12) + "  " + pad(Json.text(e, "type"), 28) + "  "
                     + pad(Formats.or(Json.text(e, "subject")), 28) + "  " + (wide ? Json.text(e, "source") + "  " : "")
                     + Table.cut(d, room);
@@ -52,17 +57,28 @@ final class EventsCommand extends Base {
     }
 
     /** {@code events tail}. */
-    @Command(name = "tail", description = "Print the newest events, then follow the log as events arrive (Ctrl-C stops). "
-            + "With -o json: one JSON object a line.")
+    @Command(
+            name = "tail",
+            description = "Print the newest events, then follow the log as events arrive (Ctrl-C stops). "
+                    + "With -o json: one JSON object a line.")
     static final class Tail extends Filter {
-        @Option(names = {"-l", "--lines"}, paramLabel = "N", defaultValue = "10",
+        @Option(
+                names = {"-l", "--lines"},
+                paramLabel = "N",
+                defaultValue = "10",
                 description = "How many of the newest events to print first (default: ${DEFAULT-VALUE}).")
         int lines;
+
         @Option(names = "--no-follow", description = "Print the newest events and stop.")
         boolean noFollow;
+
         @Option(names = "--count", paramLabel = "N", description = "Stop after N new events.")
         Integer count;
-        @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "1s",
+
+        @Option(
+                names = "--interval",
+                paramLabel = "DURATION",
+                defaultValue = "1s",
                 description = "How often to ask for new events (default: ${DEFAULT-VALUE}).")
         String interval;
 
@@ -82,8 +98,9 @@ final class EventsCommand extends Base {
             });
             Instant newest = Instant.now();
             if (lines > 0) {
-                JsonNode page = api().get(Api.query(Api.path("events"), Api.params("subject", subject, "type", type,
-                        "order", "desc", "limit", Math.min(1000, lines))));
+                JsonNode page = api().get(Api.query(
+                        Api.path("events"),
+                        Api.params("subject", subject, "type", type, "order", "desc", "limit", Math.min(1000, lines))));
                 List<JsonNode> backlog = new ArrayList<>(Base.items(page, "events"));
                 Collections.reverse(backlog);
                 for (JsonNode e : backlog) {
@@ -102,8 +119,21 @@ final class EventsCommand extends Base {
                 String cursor = null;
                 Instant from = newest.minus(LOOK_BACK);
                 do {
-                    JsonNode page = api().get(Api.query(Api.path("events"), Api.params("subject", subject, "type", type,
-                            "from", from.toString(), "order", "asc", "limit", 1000, "cursor", cursor)));
+                    JsonNode page = api().get(Api.query(
+                            Api.path("events"),
+                            Api.params(
+                                    "subject",
+                                    subject,
+                                    "type",
+                                    type,
+                                    "from",
+                                    from.toString(),
+                                    "order",
+                                    "asc",
+                                    "limit",
+                                    1000,
+                                    "cursor",
+                                    cursor)));
                     for (JsonNode e : Base.items(page, "events")) {
                         if (seen.add(e.path("seq").asLong()) && (count == null || shown < count)) {
                             print(out, e);
@@ -136,20 +166,36 @@ final class EventsCommand extends Base {
     static final class ListCmd extends Filter {
         @Option(names = "--since", paramLabel = "DURATION", description = "Only the last DURATION (e.g. 30m).")
         String since;
+
         @Option(names = "--limit", defaultValue = "100", description = "At most N (default: ${DEFAULT-VALUE}).")
         int limit;
+
         @Option(names = "--desc", description = "Newest first.")
         boolean desc;
 
         @Override
         int run() {
-            String from = since == null ? null : Instant.now().minus(Times.parseDuration(since)).toString();
+            String from = since == null
+                    ? null
+                    : Instant.now().minus(Times.parseDuration(since)).toString();
             List<JsonNode> items = new ArrayList<>();
             String cursor = null;
             do {
-                JsonNode page = api().get(Api.query(Api.path("events"), Api.params("subject", subject, "type", type, "from", from,
-                        "order", desc ? "desc" : "asc", "limit", Math.min(1000, Math.max(1, limit - items.size())),
-                        "cursor", cursor)));
+                JsonNode page = api().get(Api.query(
+                        Api.path("events"),
+                        Api.params(
+                                "subject",
+                                subject,
+                                "type",
+                                type,
+                                "from",
+                                from,
+                                "order",
+                                desc ? "desc" : "asc",
+                                "limit",
+                                Math.min(1000, Math.max(1, limit - items.size())),
+                                "cursor",
+                                cursor)));
                 items.addAll(Base.items(page, "events"));
                 cursor = Json.text(page, "nextCursor");
             } while (cursor != null && items.size() < limit);
@@ -158,10 +204,22 @@ final class EventsCommand extends Base {
                 out.document(Out.list(items));
                 return Exit.OK;
             }
-            GetCommand.print(out, items, "event", "seq", t -> t.number("seq").column("time").column("type").flexible("subject")
-                    .flexible("data"),
-                (t, e) -> t.row(Json.text(e, "seq"), out.time(Json.text(e, "time")), Json.text(e, "type"),
-                        Formats.or(Json.text(e, "subject")), e.get("data") == null ? "" : Json.compact(e.get("data"))));
+            GetCommand.print(
+                    out,
+                    items,
+                    "event",
+                    "seq",
+                    t -> t.number("seq")
+                            .column("time")
+                            .column("type")
+                            .flexible("subject")
+                            .flexible("data"),
+                    (t, e) -> t.row(
+                            Json.text(e, "seq"),
+                            out.time(Json.text(e, "time")),
+                            Json.text(e, "type"),
+                            Formats.or(Json.text(e, "subject")),
+                            e.get("data") == null ? "" : Json.compact(e.get("data"))));
             return Exit.OK;
         }
     }

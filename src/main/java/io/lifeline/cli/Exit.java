@@ -16,8 +16,7 @@ final class Exit {
     /** The server could not be reached (or answered that it is unavailable). */
     static final int UNREACHABLE = 5;
 
-    private Exit() {
-    }
+    private Exit() {}
 
     /** The exit code of an answer with this HTTP status; {@code acting} for requests that change something. */
     static int ofStatus(int status, boolean acting) {

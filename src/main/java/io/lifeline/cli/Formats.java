@@ -6,8 +6,7 @@ import java.util.Locale;
 /** Small formatting helpers shared by the commands. */
 final class Formats {
 
-    private Formats() {
-    }
+    private Formats() {}
 
     /** {@code ON_DEMAND} and {@code on-demand} both as {@code on-demand}. */
     static String wire(String s) {

@@ -13,34 +13,43 @@ import picocli.CommandLine.Parameters;
 /** {@code timeline}, {@code goodput}, {@code freshness}, {@code advice}: what Lifeline knows of jobs, as text. */
 final class JobCommands {
 
-    private JobCommands() {
-    }
+    private JobCommands() {}
 
     /** {@code timeline JOB}. */
-    @Command(name = "timeline", description = "A job's interruption timeline as text: events, state changes, incidents "
-            + "and their phases, checkpoints, world size.")
+    @Command(
+            name = "timeline",
+            description = "A job's interruption timeline as text: events, state changes, incidents "
+                    + "and their phases, checkpoints, world size.")
     static final class Timeline extends Base {
         @Parameters(paramLabel = "JOB")
         String name;
+
         @Option(names = "--since", paramLabel = "DURATION", description = "Only the last DURATION (e.g. 2h).")
         String since;
-        @Option(names = "--limit", defaultValue = "200", description = "Show at most the last N lines (default: ${DEFAULT-VALUE}).")
+
+        @Option(
+                names = "--limit",
+                defaultValue = "200",
+                description = "Show at most the last N lines (default: ${DEFAULT-VALUE}).")
         int limit;
+
         @Option(names = "--full", description = "Every line: do not fold repeated lines (eight ranks failing at once).")
         boolean full;
 
         @Override
         int run() {
             String job = job(name);
-            String from = since == null ? null : Instant.now().minus(Times.parseDuration(since)).toString();
+            String from = since == null
+                    ? null
+                    : Instant.now().minus(Times.parseDuration(since)).toString();
             List<JsonNode> entries = new ArrayList<>();
             ArrayNode incidents = Json.array();
             List<String> seen = new ArrayList<>();
             String cursor = null;
             int pages = 0;
             do {
-                JsonNode page = api().get(Api.query(Jobs.path(job, "timeline"), Api.params("from", from, "cursor", cursor,
-                        "limit", 1000)));
+                JsonNode page = api().get(Api.query(
+                        Jobs.path(job, "timeline"), Api.params("from", from, "cursor", cursor, "limit", 1000)));
                 entries.addAll(Base.items(page, "entries"));
                 for (JsonNode i : Base.items(page, "incidents")) {
                     if (!seen.contains(Json.text(i, "id"))) {
@@ -71,17 +80,26 @@ final class JobCommands {
             return Exit.OK;
         }
 
-        static void print(Out out, String job, List<JsonNode> entries, JsonNode incidents, JsonNode world, boolean full) {
+        static void print(
+                Out out, String job, List<JsonNode> entries, JsonNode incidents, JsonNode world, boolean full) {
             out.line(out.term().bold("Timeline of " + job));
-            Table t = new Table().column("time").number("world").column("incident").flexible("what");
+            Table t = new Table()
+                    .column("time")
+                    .number("world")
+                    .column("incident")
+                    .flexible("what");
             int i = 0;
             while (i < entries.size()) {
                 JsonNode e = entries.get(i);
                 int same = full ? 0 : repeats(entries, i);
                 String incident = Json.text(e, "incidentId");
-                String what = marker(e) + Json.text(e, "summary") + (same > 0 ? "  (+" + same + " more like this)" : "");
-                t.row(out.preciseTime(Json.text(e, "time")), worldAt(world, Json.text(e, "time")),
-                        incident == null ? "" : incident.substring(incident.lastIndexOf('#')), what);
+                String what =
+                        marker(e) + Json.text(e, "summary") + (same > 0 ? "  (+" + same + " more like this)" : "");
+                t.row(
+                        out.preciseTime(Json.text(e, "time")),
+                        worldAt(world, Json.text(e, "time")),
+                        incident == null ? "" : incident.substring(incident.lastIndexOf('#')),
+                        what);
                 i += same + 1;
             }
             out.table(t);
@@ -93,23 +111,33 @@ final class JobCommands {
             out.line(out.term().bold("Incidents"));
             for (JsonNode inc : incidents) {
                 out.line(Json.text(inc, "id") + "  " + Formats.wire(Json.text(inc, "cause")) + ", "
-                        + out.state(Formats.wire(Json.text(inc, "outcome"))) + "; opened " + out.time(Json.text(inc, "openedAt"))
-                        + ", downtime " + Formats.millis(inc, "downtimeMillis") + ", lost " + Formats.hours(inc, "lostGpuHours")
-                        + " GPU-h, world " + Formats.num(inc, "worldSizeBefore") + " -> " + Formats.num(inc, "worldSizeAfter"));
+                        + out.state(Formats.wire(Json.text(inc, "outcome"))) + "; opened "
+                        + out.time(Json.text(inc, "openedAt"))
+                        + ", downtime " + Formats.millis(inc, "downtimeMillis") + ", lost "
+                        + Formats.hours(inc, "lostGpuHours")
+                        + " GPU-h, world " + Formats.num(inc, "worldSizeBefore") + " -> "
+                        + Formats.num(inc, "worldSizeAfter"));
                 out.line("    " + Formats.or(Json.text(inc, "causeDetail")));
                 if (Json.has(inc, "restoredCheckpoint")) {
-                    out.line("    restored from " + Json.text(inc, "restoredCheckpoint") + " (step " + Formats.num(inc, "restoredStep")
-                            + "), rework lost " + Formats.millis(inc, "lostReworkMillis"));
+                    out.line("    restored from " + Json.text(inc, "restoredCheckpoint") + " (step "
+                            + Formats.num(inc, "restoredStep") + "), rework lost "
+                            + Formats.millis(inc, "lostReworkMillis"));
                 }
-                Table p = new Table().column("    phase").column("time").column("node").flexible("detail");
+                Table p = new Table()
+                        .column("    phase")
+                        .column("time")
+                        .column("node")
+                        .flexible("detail");
                 List<JsonNode> phases = Base.items(inc, "phases");
                 int k = 0;
                 while (k < phases.size()) {
                     JsonNode ph = phases.get(k);
                     int same = full ? 0 : samePhase(phases, k);
-                    p.row("    " + Formats.wire(Json.text(ph, "phase")), out.preciseTime(Json.text(ph, "time")),
-                            Formats.or(Json.text(ph, "node")), Formats.or(Json.text(ph, "detail"))
-                                    + (same > 0 ? "  (+" + same + " more like this)" : ""));
+                    p.row(
+                            "    " + Formats.wire(Json.text(ph, "phase")),
+                            out.preciseTime(Json.text(ph, "time")),
+                            Formats.or(Json.text(ph, "node")),
+                            Formats.or(Json.text(ph, "detail")) + (same > 0 ? "  (+" + same + " more like this)" : ""));
                     k += same + 1;
                 }
                 out.table(p, "    no phases");
@@ -126,8 +154,11 @@ final class JobCommands {
                 Instant ot = Times.parse(Json.text(o, "time"));
                 if (!"event".equals(Formats.wire(Json.text(e, "kind")))
                         || !String.valueOf(Json.text(e, "type")).equals(Json.text(o, "type"))
-                        || !String.valueOf(Json.text(e, "incidentId")).equals(String.valueOf(Json.text(o, "incidentId")))
-                        || t == null || ot == null || Math.abs(ot.toEpochMilli() - t.toEpochMilli()) > 1000) {
+                        || !String.valueOf(Json.text(e, "incidentId"))
+                                .equals(String.valueOf(Json.text(o, "incidentId")))
+                        || t == null
+                        || ot == null
+                        || Math.abs(ot.toEpochMilli() - t.toEpochMilli()) > 1000) {
                     break;
                 }
                 n++;
@@ -184,12 +215,18 @@ final class JobCommands {
     }
 
     /** {@code goodput [JOB]}. */
-    @Command(name = "goodput", description = "Goodput: a job's time buckets and ETTR, or the fleet's rolled up by pool, "
-            + "capacity type or namespace.")
+    @Command(
+            name = "goodput",
+            description = "Goodput: a job's time buckets and ETTR, or the fleet's rolled up by pool, "
+                    + "capacity type or namespace.")
     static final class Goodput extends Base {
         @Parameters(arity = "0..1", paramLabel = "JOB")
         String name;
-        @Option(names = "--by", paramLabel = "DIMENSION", description = "fleet (default), pool, capacity-type or namespace.")
+
+        @Option(
+                names = "--by",
+                paramLabel = "DIMENSION",
+                description = "fleet (default), pool, capacity-type or namespace.")
         String by;
 
         @Override
@@ -218,27 +255,55 @@ final class JobCommands {
                 items.forEach(r -> out.line(Formats.wire(Json.text(r, "dimension")) + "/" + Json.text(r, "key")));
                 return Exit.OK;
             }
-            GetCommand.print(out, items, "goodput", "key", t -> t.flexible(by == null ? "fleet" : by).number("jobs")
-                    .number("ettr").number("productive").number("recovery").number("rework").number("checkpoint")
-                    .number("startup").number("lost gpu-h").number("held gpu-h").number("interruptions").number("mtbi/node"),
-                (t, r) -> {
-                    JsonNode g = r.get("goodput");
-                    t.row(Json.text(r, "key"), Formats.num(r, "jobs"), Formats.percent(g, "ettr"), Formats.millis(g, "productiveMillis"),
-                            Formats.millis(g, "recoveryMillis"), Formats.millis(g, "lostReworkMillis"),
-                            Formats.millis(g, "checkpointMillis"), Formats.millis(g, "startupMillis"), Formats.hours(g, "lostGpuHours"),
-                            Formats.hours(g, "heldGpuHours"), Formats.num(r, "interruptions"),
-                            Times.seconds(r.hasNonNull("mtbiPerNodeSeconds") ? r.get("mtbiPerNodeSeconds").asDouble() : null));
-                });
+            GetCommand.print(
+                    out,
+                    items,
+                    "goodput",
+                    "key",
+                    t -> t.flexible(by == null ? "fleet" : by)
+                            .number("jobs")
+                            .number("ettr")
+                            .number("productive")
+                            .number("recovery")
+                            .number("rework")
+                            .number("checkpoint")
+                            .number("startup")
+                            .number("lost gpu-h")
+                            .number("held gpu-h")
+                            .number("interruptions")
+                            .number("mtbi/node"),
+                    (t, r) -> {
+                        JsonNode g = r.get("goodput");
+                        t.row(
+                                Json.text(r, "key"),
+                                Formats.num(r, "jobs"),
+                                Formats.percent(g, "ettr"),
+                                Formats.millis(g, "productiveMillis"),
+                                Formats.millis(g, "recoveryMillis"),
+                                Formats.millis(g, "lostReworkMillis"),
+                                Formats.millis(g, "checkpointMillis"),
+                                Formats.millis(g, "startupMillis"),
+                                Formats.hours(g, "lostGpuHours"),
+                                Formats.hours(g, "heldGpuHours"),
+                                Formats.num(r, "interruptions"),
+                                Times.seconds(
+                                        r.hasNonNull("mtbiPerNodeSeconds")
+                                                ? r.get("mtbiPerNodeSeconds").asDouble()
+                                                : null));
+                    });
             return Exit.OK;
         }
     }
 
     /** {@code freshness [JOB]}. */
-    @Command(name = "freshness", description = "Checkpoint freshness: the newest good checkpoint's age against the "
-            + "objective, and the work at risk; of one job or of every job in scope.")
+    @Command(
+            name = "freshness",
+            description = "Checkpoint freshness: the newest good checkpoint's age against the "
+                    + "objective, and the work at risk; of one job or of every job in scope.")
     static final class Freshness extends Base {
         @Parameters(arity = "0..1", paramLabel = "JOB")
         String name;
+
         @Option(names = "--breached", description = "Only jobs past their objective.")
         boolean breached;
 
@@ -258,17 +323,33 @@ final class JobCommands {
             }
             List<JsonNode> items = new ArrayList<>();
             for (JsonNode j : Jobs.all(api(), cli().namespaceScope(), null, breached ? Boolean.TRUE : null)) {
-                ObjectNode f = (ObjectNode) api().get(Jobs.path(Json.text(j, "name"), "freshness")).deepCopy();
+                ObjectNode f = (ObjectNode)
+                        api().get(Jobs.path(Json.text(j, "name"), "freshness")).deepCopy();
                 f.put("job", Json.text(j, "name"));
                 items.add(f);
             }
-            GetCommand.print(out, items, "job", "job", t -> t.flexible("job").flexible("newest checkpoint").number("step")
-                    .number("age").number("objective").column("status", false, false, out::state).number("at risk gpu-h")
-                    .number("steps since"),
-                (t, f) -> t.row(Json.text(f, "job"), Formats.or(Json.text(f, "checkpointId")), Formats.num(f, "step"),
-                        Formats.millis(f, "ageMillis"), Formats.millis(f, "objectiveMillis"),
-                        f.path("breached").asBoolean() ? "breached" : "ok", Formats.hours(f, "workAtRiskGpuHours"),
-                        Formats.num(f, "stepsSince")));
+            GetCommand.print(
+                    out,
+                    items,
+                    "job",
+                    "job",
+                    t -> t.flexible("job")
+                            .flexible("newest checkpoint")
+                            .number("step")
+                            .number("age")
+                            .number("objective")
+                            .column("status", false, false, out::state)
+                            .number("at risk gpu-h")
+                            .number("steps since"),
+                    (t, f) -> t.row(
+                            Json.text(f, "job"),
+                            Formats.or(Json.text(f, "checkpointId")),
+                            Formats.num(f, "step"),
+                            Formats.millis(f, "ageMillis"),
+                            Formats.millis(f, "objectiveMillis"),
+                            f.path("breached").asBoolean() ? "breached" : "ok",
+                            Formats.hours(f, "workAtRiskGpuHours"),
+                            Formats.num(f, "stepsSince")));
             return Exit.OK;
         }
     }
@@ -290,17 +371,30 @@ final class JobCommands {
             }
             Describer d = new Describer(out, 0);
             d.field("Job", job);
-            d.field("Current interval", seconds(a, "currentIntervalSeconds") + " (" + Formats.or(Json.text(a, "intervalSource")) + ")");
-            d.field("Recommended interval", out.term().bold(seconds(a, "recommendedSeconds")) + " (" + Formats.or(Json.text(a, "formula"))
-                    + (a.path("dalyValid").asBoolean() ? "" : "; C is not small against M: first-order formulas are rough") + ")");
-            d.field("Expected ETTR", Formats.percent(a, "expectedEttrCurrent") + " now, "
-                    + Formats.percent(a, "expectedEttrRecommended") + " at the recommended interval");
+            d.field(
+                    "Current interval",
+                    seconds(a, "currentIntervalSeconds") + " (" + Formats.or(Json.text(a, "intervalSource")) + ")");
+            d.field(
+                    "Recommended interval",
+                    out.term().bold(seconds(a, "recommendedSeconds")) + " (" + Formats.or(Json.text(a, "formula"))
+                            + (a.path("dalyValid").asBoolean()
+                                    ? ""
+                                    : "; C is not small against M: first-order formulas are rough")
+                            + ")");
+            d.field(
+                    "Expected ETTR",
+                    Formats.percent(a, "expectedEttrCurrent") + " now, " + Formats.percent(a, "expectedEttrRecommended")
+                            + " at the recommended interval");
             out.line("Inputs:");
             Describer in = new Describer(out, 2);
-            in.field("Checkpoint cost C", seconds(a, "checkpointCostSeconds") + " (" + Formats.num(a, "costSamples") + " saves)");
-            in.field("MTBI per node", seconds(a, "perNodeMtbiSeconds") + " (" + Formats.num(a, "interruptionsObserved")
-                    + " interruptions in " + Formats.hours(a, "exposureNodeHours") + " node-hours, pools "
-                    + Formats.list(a.get("pools")) + ")");
+            in.field(
+                    "Checkpoint cost C",
+                    seconds(a, "checkpointCostSeconds") + " (" + Formats.num(a, "costSamples") + " saves)");
+            in.field(
+                    "MTBI per node",
+                    seconds(a, "perNodeMtbiSeconds") + " (" + Formats.num(a, "interruptionsObserved")
+                            + " interruptions in " + Formats.hours(a, "exposureNodeHours") + " node-hours, pools "
+                            + Formats.list(a.get("pools")) + ")");
             in.field("MTBI of the job M", seconds(a, "mtbiSeconds") + " (" + Formats.num(a, "nodes") + " nodes)");
             in.field("Recovery R", seconds(a, "recoverySeconds"));
             in.field("Young sqrt(2CM)", seconds(a, "youngSeconds"));

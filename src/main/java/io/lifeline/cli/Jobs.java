@@ -7,8 +7,7 @@ import java.util.List;
 /** Naming jobs: {@code namespace/name}, or just {@code name} when the namespace is known or the name is unique. */
 final class Jobs {
 
-    private Jobs() {
-    }
+    private Jobs() {}
 
     /**
      * The job's API name. {@code ns/name} is taken as it is; a bare name gets {@code namespace} when one is set,
@@ -53,8 +52,19 @@ final class Jobs {
         List<JsonNode> out = new ArrayList<>();
         int offset = 0;
         while (true) {
-            JsonNode page = api.get(Api.query(Api.path("jobs"), Api.params("namespace", namespace, "state", state,
-                    "breached", breached, "limit", 1000, "offset", offset)));
+            JsonNode page = api.get(Api.query(
+                    Api.path("jobs"),
+                    Api.params(
+                            "namespace",
+                            namespace,
+                            "state",
+                            state,
+                            "breached",
+                            breached,
+                            "limit",
+                            1000,
+                            "offset",
+                            offset)));
             List<JsonNode> items = Base.items(page, "items");
             out.addAll(items);
             int total = page.path("total").asInt(out.size());

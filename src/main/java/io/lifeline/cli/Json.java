@@ -14,8 +14,7 @@ final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper();
     private static ObjectMapper yaml;
 
-    private Json() {
-    }
+    private Json() {}
 
     static ObjectNode object() {
         return JsonNodeFactory.instance.objectNode();
@@ -47,11 +46,14 @@ final class Json {
 
     static synchronized ObjectMapper yaml() {
         if (yaml == null) {
-            com.fasterxml.jackson.dataformat.yaml.YAMLFactory f = com.fasterxml.jackson.dataformat.yaml.YAMLFactory.builder()
-                    .disable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-                    .build();
+            com.fasterxml.jackson.dataformat.yaml.YAMLFactory f =
+                    com.fasterxml.jackson.dataformat.yaml.YAMLFactory.builder()
+                            .disable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                            .enable(
+                                    com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature
+                                            .ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                            .build();
             yaml = new ObjectMapper(f);
         }
         return yaml;

@@ -11,19 +11,30 @@ import picocli.CommandLine.Option;
  * stores a token; checks it against the server ({@code /api/v1/whoami}); then saves it in a context and makes that
  * context the current one.
  */
-@Command(name = "login", description = "Sign in and save the credentials in a context: through single sign-on "
-        + "(--issuer and --client-id: the device-code flow where the provider offers it, else the browser), or by storing "
-        + "a token (--token, --token-file, --token-stdin, or typed at the prompt).")
+@Command(
+        name = "login",
+        description = "Sign in and save the credentials in a context: through single sign-on "
+                + "(--issuer and --client-id: the device-code flow where the provider offers it, else the browser), or by storing "
+                + "a token (--token, --token-file, --token-stdin, or typed at the prompt).")
 final class LoginCommand extends Base {
 
-    @Option(names = "--issuer", paramLabel = "URL", description = "The OpenID Connect provider (as configured in "
-            + "quarkus.oidc.auth-server-url). Remembered in the context.")
+    @Option(
+            names = "--issuer",
+            paramLabel = "URL",
+            description = "The OpenID Connect provider (as configured in "
+                    + "quarkus.oidc.auth-server-url). Remembered in the context.")
     String issuer;
-    @Option(names = "--client-id", paramLabel = "ID", description = "The provider's client for lifelinectl (a public "
-            + "client allowing the device grant or a loopback redirect).")
+
+    @Option(
+            names = "--client-id",
+            paramLabel = "ID",
+            description = "The provider's client for lifelinectl (a public "
+                    + "client allowing the device grant or a loopback redirect).")
     String clientId;
+
     @Option(names = "--client-secret", paramLabel = "SECRET", description = "Only for a confidential client.")
     String clientSecret;
+
     @Option(names = "--scope", paramLabel = "SCOPES", description = "Default: openid offline_access.")
     String scope;
 
@@ -34,15 +45,21 @@ final class LoginCommand extends Base {
     static final class FlowChoice {
         @Option(names = "--device", description = "Use the device-code flow.")
         boolean device;
+
         @Option(names = "--browser", description = "Use the browser (authorization code with PKCE).")
         boolean browser;
     }
 
     @Option(names = "--token-file", paramLabel = "FILE", description = "Store a reference to this token file.")
     String tokenFile;
+
     @Option(names = "--token-stdin", description = "Read the token from standard input.")
     boolean tokenStdin;
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5m",
+
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "5m",
             description = "How long to wait for the sign-in (default: ${DEFAULT-VALUE}).")
     String timeout;
 
@@ -53,16 +70,23 @@ final class LoginCommand extends Base {
     int run() {
         Main m = cli();
         Config config = m.config();
-        String name = m.context != null ? m.context : config.currentContext() != null ? config.currentContext() : "default";
+        String name =
+                m.context != null ? m.context : config.currentContext() != null ? config.currentContext() : "default";
         Config.Context existing = config.find(name);
-        String server = m.server != null ? m.server : existing != null && existing.server != null ? existing.server
-                : term().env("LIFELINE_URL") != null ? term().env("LIFELINE_URL") : Main.DEFAULT_SERVER;
+        String server = m.server != null
+                ? m.server
+                : existing != null && existing.server != null
+                        ? existing.server
+                        : term().env("LIFELINE_URL") != null ? term().env("LIFELINE_URL") : Main.DEFAULT_SERVER;
         Config.Context ctx = new Config.Context(name);
         ctx.server = server;
         ctx.namespace = m.namespace != null ? m.namespace : existing == null ? null : existing.namespace;
-        String iss = issuer != null ? issuer : existing != null && existing.sso != null ? Json.text(existing.sso, "issuer") : null;
-        String client = clientId != null ? clientId : existing != null && existing.sso != null
-                ? Json.text(existing.sso, "client-id") : null;
+        String iss = issuer != null
+                ? issuer
+                : existing != null && existing.sso != null ? Json.text(existing.sso, "issuer") : null;
+        String client = clientId != null
+                ? clientId
+                : existing != null && existing.sso != null ? Json.text(existing.sso, "client-id") : null;
         String secret;
         if (m.token != null || tokenStdin || tokenFile != null) {
             if (tokenFile != null) {
@@ -77,10 +101,20 @@ final class LoginCommand extends Base {
                 throw CliException.usage("--client-id is needed with --issuer");
             }
             Sso.Flow f = flow == null ? Sso.Flow.AUTO : flow.device ? Sso.Flow.DEVICE : Sso.Flow.BROWSER;
-            Sso sso = new Sso(term(), Times.parseDuration(timeout),
+            Sso sso = new Sso(
+                    term(),
+                    Times.parseDuration(timeout),
                     browserForTests != null ? browserForTests : Sso.systemBrowser(term()));
-            ObjectNode stored = sso.login(iss, client, clientSecret != null ? clientSecret
-                    : existing != null && existing.sso != null ? Json.text(existing.sso, "client-secret") : null, scope, f);
+            ObjectNode stored = sso.login(
+                    iss,
+                    client,
+                    clientSecret != null
+                            ? clientSecret
+                            : existing != null && existing.sso != null
+                                    ? Json.text(existing.sso, "client-secret")
+                                    : null,
+                    scope,
+                    f);
             ctx.sso = stored;
             secret = Json.text(stored, "access-token");
         } else {
@@ -96,7 +130,9 @@ final class LoginCommand extends Base {
         config.currentContext(name);
         config.save();
         out().line("Logged in to " + server + " as " + Json.text(who, "name") + " (" + Json.text(who, "role")
-                + (who.path("fleetWide").asBoolean() ? ", fleet-wide" : ", namespaces " + Formats.list(who.get("namespaces")))
+                + (who.path("fleetWide").asBoolean()
+                        ? ", fleet-wide"
+                        : ", namespaces " + Formats.list(who.get("namespaces")))
                 + "); saved as context \"" + name + "\" in " + config.path() + ".");
         return Exit.OK;
     }

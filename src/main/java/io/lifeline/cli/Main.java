@@ -19,67 +19,117 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /** {@code lifelinectl}: the root command, its global options, and how settings are resolved. */
-@Command(name = "lifelinectl", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class, sortOptions = false, usageHelpAutoWidth = false,
+@Command(
+        name = "lifelinectl",
+        scope = ScopeType.INHERIT,
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = false,
         description = "Operate Lifeline from the command line: jobs, nodes, GPUs, actions, incidents, alerts, policies "
                 + "and tokens, through its REST API. Also works as the kubectl plugin 'kubectl lifeline'.",
-        footer = {"", "Exit codes: 0 ok, 1 the action failed or was refused, 2 usage, 3 not found, 4 not allowed, "
-                + "5 unreachable.", "Configuration: ~/.config/lifeline/config.yaml (or $LIFELINECONFIG); see docs/cli.md."})
+        footer = {
+            "",
+            "Exit codes: 0 ok, 1 the action failed or was refused, 2 usage, 3 not found, 4 not allowed, "
+                    + "5 unreachable.",
+            "Configuration: ~/.config/lifeline/config.yaml (or $LIFELINECONFIG); see docs/cli.md."
+        })
 public final class Main implements Callable<Integer> {
 
     /**
      * The commands, in the order help lists them. Only the one named on the command line is given to picocli (it
      * builds its model of every command given by reflection, which costs more start-up time than anything else).
      */
-    static final List<Class<?>> COMMANDS = List.of(GetCommand.class, DescribeCommand.class, JobCommands.Timeline.class,
-            JobCommands.Goodput.class, JobCommands.Freshness.class, JobCommands.Advice.class, WhatIfCommand.class,
-            ActionCommands.Checkpoint.class, ActionCommands.Drain.class, ActionCommands.Uncordon.class,
-            ActionCommands.Rescale.class, ActionCommands.Preempt.class, ActionCommands.Resume.class,
-            ActionCommands.Restore.class, ActionCommands.Cancel.class,
-            EventsCommand.class, AuditCommand.class, PoliciesCommand.class, TokensCommand.class,
-            LoginCommand.class, LoginCommand.Logout.class, ConfigCommand.class, WhoamiCommand.class,
-            CompletionCommand.class, Warmup.class);
+    static final List<Class<?>> COMMANDS = List.of(
+            GetCommand.class,
+            DescribeCommand.class,
+            JobCommands.Timeline.class,
+            JobCommands.Goodput.class,
+            JobCommands.Freshness.class,
+            JobCommands.Advice.class,
+            WhatIfCommand.class,
+            ActionCommands.Checkpoint.class,
+            ActionCommands.Drain.class,
+            ActionCommands.Uncordon.class,
+            ActionCommands.Rescale.class,
+            ActionCommands.Preempt.class,
+            ActionCommands.Resume.class,
+            ActionCommands.Restore.class,
+            ActionCommands.Cancel.class,
+            EventsCommand.class,
+            AuditCommand.class,
+            PoliciesCommand.class,
+            TokensCommand.class,
+            LoginCommand.class,
+            LoginCommand.Logout.class,
+            ConfigCommand.class,
+            WhoamiCommand.class,
+            CompletionCommand.class,
+            Warmup.class);
 
     /** Global options that take a value as the next word. */
-    private static final java.util.Set<String> VALUE_OPTIONS = java.util.Set.of("--context", "-s", "--server", "--token",
-            "-n", "--namespace", "-o", "--output", "--request-timeout");
+    private static final java.util.Set<String> VALUE_OPTIONS = java.util.Set.of(
+            "--context", "-s", "--server", "--token", "-n", "--namespace", "-o", "--output", "--request-timeout");
 
     static final String DEFAULT_SERVER = "http://localhost:8080";
     /** Where the quick start (./lifeline) writes its admin token, relative to the directory it runs in. */
     static final String QUICK_START_TOKEN = ".lifeline/admin-token";
 
-    @Option(names = "--context", scope = ScopeType.INHERIT, paramLabel = "NAME",
+    @Option(
+            names = "--context",
+            scope = ScopeType.INHERIT,
+            paramLabel = "NAME",
             description = "The context of the configuration file to use (default: its current-context).")
     String context;
 
-    @Option(names = {"-s", "--server"}, scope = ScopeType.INHERIT, paramLabel = "URL",
+    @Option(
+            names = {"-s", "--server"},
+            scope = ScopeType.INHERIT,
+            paramLabel = "URL",
             description = "Lifeline's URL (default: the context's, else $LIFELINE_URL, else " + DEFAULT_SERVER + ").")
     String server;
 
-    @Option(names = "--token", scope = ScopeType.INHERIT, paramLabel = "TOKEN",
+    @Option(
+            names = "--token",
+            scope = ScopeType.INHERIT,
+            paramLabel = "TOKEN",
             description = "The bearer token (default: the context's, else $LIFELINE_TOKEN).")
     String token;
 
-    @Option(names = {"-n", "--namespace"}, scope = ScopeType.INHERIT, paramLabel = "NS",
+    @Option(
+            names = {"-n", "--namespace"},
+            scope = ScopeType.INHERIT,
+            paramLabel = "NS",
             description = "Only this namespace (default: the context's namespace, else all).")
     String namespace;
 
-    @Option(names = {"-A", "--all-namespaces"}, scope = ScopeType.INHERIT,
+    @Option(
+            names = {"-A", "--all-namespaces"},
+            scope = ScopeType.INHERIT,
             description = "All namespaces, whatever the context says.")
     boolean allNamespaces;
 
-    @Option(names = {"-o", "--output"}, scope = ScopeType.INHERIT, paramLabel = "FORMAT",
+    @Option(
+            names = {"-o", "--output"},
+            scope = ScopeType.INHERIT,
+            paramLabel = "FORMAT",
             description = "json, yaml, wide or name (default: a table).")
     String output;
 
-    @Option(names = "--absolute", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--absolute",
+            scope = ScopeType.INHERIT,
             description = "Absolute timestamps (UTC) instead of relative ones ('3m ago').")
     boolean absolute;
 
     @Option(names = "--no-color", scope = ScopeType.INHERIT, description = "No colour, even on a terminal.")
     boolean noColour;
 
-    @Option(names = "--request-timeout", scope = ScopeType.INHERIT, paramLabel = "DURATION", defaultValue = "10s",
+    @Option(
+            names = "--request-timeout",
+            scope = ScopeType.INHERIT,
+            paramLabel = "DURATION",
+            defaultValue = "10s",
             description = "How long to wait to connect (default: ${DEFAULT-VALUE}).")
     String requestTimeout = "10s";
 
@@ -97,8 +147,10 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(new PrintStream(System.out, false, StandardCharsets.UTF_8),
-                StandardCharsets.UTF_8), false);
+        PrintWriter out = new PrintWriter(
+                new OutputStreamWriter(
+                        new PrintStream(System.out, false, StandardCharsets.UTF_8), StandardCharsets.UTF_8),
+                false);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code = run(args, System.getenv(), System.in, out, err);
         out.flush();
@@ -111,10 +163,12 @@ public final class Main implements Callable<Integer> {
         Terminal term = new Terminal(env, in, out, err);
         Main main = new Main(term);
         if (args.length > 0 && args[0].equals("__complete")) {
-            return CompletionCommand.complete(main, commandLine(main, null), java.util.Arrays.copyOfRange(args, 1, args.length));
+            return CompletionCommand.complete(
+                    main, commandLine(main, null), java.util.Arrays.copyOfRange(args, 1, args.length));
         }
         // LIFELINECTL_ALL_COMMANDS=1 gives picocli every command, as before the lazy registration (for BENCHMARKS.md)
-        return commandLine(main, term.env("LIFELINECTL_ALL_COMMANDS") != null ? null : commandWord(args)).execute(args);
+        return commandLine(main, term.env("LIFELINECTL_ALL_COMMANDS") != null ? null : commandWord(args))
+                .execute(args);
     }
 
     /** The first word that is not a global option or its value: the command's name, or null. */
@@ -166,11 +220,16 @@ public final class Main implements Callable<Integer> {
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine cmd = ex.getCommandLine();
-            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            if (ex instanceof CommandLine.UnmatchedArgumentException u
+                    && !u.getUnmatched().isEmpty()) {
                 String what = u.getUnmatched().get(0);
-                cmd.getErr().println("error: " + (what.startsWith("-") ? "unknown option '" : "unknown command or argument '")
-                        + what + "'" + (u.getSuggestions().isEmpty() ? "" : "; did you mean " + String.join(" or ",
-                        u.getSuggestions()) + "?"));
+                cmd.getErr()
+                        .println("error: "
+                                + (what.startsWith("-") ? "unknown option '" : "unknown command or argument '")
+                                + what + "'"
+                                + (u.getSuggestions().isEmpty()
+                                        ? ""
+                                        : "; did you mean " + String.join(" or ", u.getSuggestions()) + "?"));
             } else {
                 cmd.getErr().println("error: " + ex.getMessage());
             }
@@ -228,7 +287,8 @@ public final class Main implements Callable<Integer> {
     }
 
     static String version() {
-        String v = Main.class.getPackage() == null ? null : Main.class.getPackage().getImplementationVersion();
+        String v =
+                Main.class.getPackage() == null ? null : Main.class.getPackage().getImplementationVersion();
         return v == null ? "dev" : v;
     }
 

@@ -14,7 +14,11 @@ import java.util.Locale;
 final class Out {
 
     enum Format {
-        TABLE, WIDE, JSON, YAML, NAME
+        TABLE,
+        WIDE,
+        JSON,
+        YAML,
+        NAME
     }
 
     private final Terminal term;
@@ -146,14 +150,38 @@ final class Out {
             return "-";
         }
         switch (s.toLowerCase(Locale.ROOT).replace('_', '-')) {
-            case "running": case "succeeded": case "healthy": case "ready": case "done": case "on": case "active":
-            case "completed": case "resolved": case "closed":
+            case "running":
+            case "succeeded":
+            case "healthy":
+            case "ready":
+            case "done":
+            case "on":
+            case "active":
+            case "completed":
+            case "resolved":
+            case "closed":
                 return term.green(s);
-            case "failed": case "unhealthy": case "firing": case "critical": case "revoked": case "lost": case "off":
+            case "failed":
+            case "unhealthy":
+            case "firing":
+            case "critical":
+            case "revoked":
+            case "lost":
+            case "off":
             case "open":
                 return term.red(s);
-            case "pending": case "recovering": case "draining": case "cordoned": case "degraded": case "suspended":
-            case "notice-received": case "dry-run": case "cancelled": case "expired": case "warning": case "suspect":
+            case "pending":
+            case "recovering":
+            case "draining":
+            case "cordoned":
+            case "degraded":
+            case "suspended":
+            case "notice-received":
+            case "dry-run":
+            case "cancelled":
+            case "expired":
+            case "warning":
+            case "suspect":
                 return term.yellow(s);
             default:
                 return s;

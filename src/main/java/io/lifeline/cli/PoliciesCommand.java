@@ -13,7 +13,10 @@ import picocli.CommandLine.Parameters;
  * {@code policies get|set|brake}: the automation policies (off, dry-run, on; per-namespace and per-pool overrides) and
  * the automation brake that bounds the nodes they take.
  */
-@Command(name = "policies", aliases = {"policy"}, description = "Read or change the automation policies.",
+@Command(
+        name = "policies",
+        aliases = {"policy"},
+        description = "Read or change the automation policies.",
         subcommands = {PoliciesCommand.Get.class, PoliciesCommand.Set.class, PoliciesCommand.Brake.class})
 final class PoliciesCommand extends Base {
 
@@ -27,36 +30,51 @@ final class PoliciesCommand extends Base {
         Terminal t = out.term();
         Describer d = new Describer(out, 0);
         JsonNode trip = b.get("trip");
-        String state = !b.path("enabled").asBoolean(true) ? "off"
+        String state = !b.path("enabled").asBoolean(true)
+                ? "off"
                 : b.path("engaged").asBoolean() ? t.red("engaged") : "released";
         d.field("Automation brake", state);
         if (trip != null && !trip.isNull()) {
-            d.field("Engaged", out.time(Json.text(trip, "at")) + " by " + Json.text(trip, "policy") + "'s drain of "
-                    + Json.text(trip, "node") + (trip.hasNonNull("pool") ? " (pool " + Json.text(trip, "pool") + ")" : ""));
+            d.field(
+                    "Engaged",
+                    out.time(Json.text(trip, "at")) + " by " + Json.text(trip, "policy") + "'s drain of "
+                            + Json.text(trip, "node")
+                            + (trip.hasNonNull("pool") ? " (pool " + Json.text(trip, "pool") + ")" : ""));
             d.field("Why", Json.text(trip, "reason"));
             d.field("Decisions held", Formats.num(b, "held"));
         }
         JsonNode s = b.path("settings");
-        d.field("Bounds", "at most " + Formats.num(s, "fleetNodes") + " nodes fleet-wide and "
-                + Math.round(s.path("poolShare").asDouble() * 100) + " % of a pool (at least "
-                + Formats.num(s, "poolMinNodes") + ") within " + Times.age(java.time.Duration.ofSeconds(
-                s.path("windowSeconds").asLong())));
-        d.field("Taken in the window", Formats.num(b.path("fleet"), "taken") + " of " + Formats.num(b.path("fleet"), "bound")
-                + " fleet-wide");
+        d.field(
+                "Bounds",
+                "at most " + Formats.num(s, "fleetNodes") + " nodes fleet-wide and "
+                        + Math.round(s.path("poolShare").asDouble() * 100) + " % of a pool (at least "
+                        + Formats.num(s, "poolMinNodes") + ") within "
+                        + Times.age(java.time.Duration.ofSeconds(
+                                s.path("windowSeconds").asLong())));
+        d.field(
+                "Taken in the window",
+                Formats.num(b.path("fleet"), "taken") + " of " + Formats.num(b.path("fleet"), "bound") + " fleet-wide");
         for (JsonNode p : b.path("pools")) {
-            d.field("  pool " + Json.text(p, "pool"), Formats.num(p, "taken") + " of " + Formats.num(p, "bound") + " ("
-                    + Formats.num(p, "liveNodes") + " live nodes)");
+            d.field(
+                    "  pool " + Json.text(p, "pool"),
+                    Formats.num(p, "taken") + " of " + Formats.num(p, "bound") + " (" + Formats.num(p, "liveNodes")
+                            + " live nodes)");
         }
         JsonNode r = b.get("lastReset");
         if (r != null && !r.isNull()) {
-            d.field("Last reset", out.time(Json.text(r, "at")) + " by " + Json.text(r, "by")
-                    + (r.hasNonNull("reason") ? ": " + Json.text(r, "reason") : ""));
+            d.field(
+                    "Last reset",
+                    out.time(Json.text(r, "at")) + " by " + Json.text(r, "by")
+                            + (r.hasNonNull("reason") ? ": " + Json.text(r, "reason") : ""));
         }
     }
 
     /** {@code policies brake}. */
-    @Command(name = "brake", description = "Show the automation brake: how many nodes the policies took within its "
-            + "window, and whether it holds their drains.", subcommands = {PoliciesCommand.BrakeReset.class})
+    @Command(
+            name = "brake",
+            description = "Show the automation brake: how many nodes the policies took within its "
+                    + "window, and whether it holds their drains.",
+            subcommands = {PoliciesCommand.BrakeReset.class})
     static final class Brake extends Base {
         @Override
         int run() {
@@ -72,11 +90,15 @@ final class PoliciesCommand extends Base {
     }
 
     /** {@code policies brake reset}. */
-    @Command(name = "reset", description = "Release the automation brake (fleet-wide operators): the policies may "
-            + "drain again, counted afresh. Audited.")
+    @Command(
+            name = "reset",
+            description = "Release the automation brake (fleet-wide operators): the policies may "
+                    + "drain again, counted afresh. Audited.")
     static final class BrakeReset extends Base {
-        @Option(names = "--reason", paramLabel = "TEXT", description = "Why it is safe to let the policies drain again "
-                + "(kept in the audit).")
+        @Option(
+                names = "--reason",
+                paramLabel = "TEXT",
+                description = "Why it is safe to let the policies drain again " + "(kept in the audit).")
         String reason;
 
         @Override
@@ -85,7 +107,8 @@ final class PoliciesCommand extends Base {
             if (reason != null) {
                 body.put("reason", reason);
             }
-            JsonNode b = api().post(Api.path("policies", "brake", "reset"), body, null).body();
+            JsonNode b = api().post(Api.path("policies", "brake", "reset"), body, null)
+                    .body();
             Out out = out();
             if (out.structured()) {
                 out.document(b);
@@ -108,17 +131,33 @@ final class PoliciesCommand extends Base {
     }
 
     static void table(Out out, List<JsonNode> items) {
-        GetCommand.print(out, items, "policy", "name", t -> t.column("name").column("mode", false, false, out::state)
-                .flexible("overrides").flexible("description"),
-            (t, p) -> t.row(Json.text(p, "name"), Json.text(p, "mode"), overrides(p.get("overrides")),
-                    Formats.or(Json.text(p, "description"))));
+        GetCommand.print(
+                out,
+                items,
+                "policy",
+                "name",
+                t -> t.column("name")
+                        .column("mode", false, false, out::state)
+                        .flexible("overrides")
+                        .flexible("description"),
+                (t, p) -> t.row(
+                        Json.text(p, "name"),
+                        Json.text(p, "mode"),
+                        overrides(p.get("overrides")),
+                        Formats.or(Json.text(p, "description"))));
     }
 
     /** {@code policies get}. */
-    @Command(name = "get", aliases = {"list"}, description = "List the policies, or show one.")
+    @Command(
+            name = "get",
+            aliases = {"list"},
+            description = "List the policies, or show one.")
     static final class Get extends Base {
-        @Parameters(arity = "0..1", paramLabel = "POLICY", description = "notice-checkpoint-drain, fatal-xid-drain, "
-                + "capacity-grow, stale-checkpoint, restart-loop-suspend, colocation")
+        @Parameters(
+                arity = "0..1",
+                paramLabel = "POLICY",
+                description = "notice-checkpoint-drain, fatal-xid-drain, "
+                        + "capacity-grow, stale-checkpoint, restart-loop-suspend, colocation")
         String name;
 
         @Override
@@ -145,15 +184,22 @@ final class PoliciesCommand extends Base {
     static final class Set extends Base {
         @Parameters(paramLabel = "POLICY")
         String name;
+
         @Option(names = "--mode", paramLabel = "MODE", description = "off, dry-run or on (default: unchanged).")
         String mode;
-        @Option(names = "--override", paramLabel = "SCOPE=MODE", description = "namespace:<ns>=MODE or pool:<pool>=MODE; "
-                + "repeatable.")
+
+        @Option(
+                names = "--override",
+                paramLabel = "SCOPE=MODE",
+                description = "namespace:<ns>=MODE or pool:<pool>=MODE; " + "repeatable.")
         List<String> add = new ArrayList<>();
+
         @Option(names = "--remove-override", paramLabel = "SCOPE", description = "Drop an override; repeatable.")
         List<String> remove = new ArrayList<>();
+
         @Option(names = "--clear-overrides", description = "Drop every override first.")
         boolean clear;
+
         @Option(names = "--dry-run", description = "Show the policy as it would be; change nothing.")
         boolean dryRun;
 
@@ -172,7 +218,8 @@ final class PoliciesCommand extends Base {
             for (String a : add) {
                 int eq = a.lastIndexOf('=');
                 if (eq <= 0 || eq == a.length() - 1) {
-                    throw CliException.usage("--override: expected SCOPE=MODE such as namespace:team-a=dry-run, got '" + a + "'");
+                    throw CliException.usage(
+                            "--override: expected SCOPE=MODE such as namespace:team-a=dry-run, got '" + a + "'");
                 }
                 o.put(a.substring(0, eq), a.substring(eq + 1));
             }

@@ -46,9 +46,16 @@ final class Settings {
         }
         String envUrl = term.env("LIFELINE_URL");
         Config.Context ctx = explicit != null ? explicit : envUrl != null ? null : config.current();
-        String server = first(flags.server, explicit == null ? null : explicit.server, envUrl,
-                ctx == null ? null : ctx.server, Main.DEFAULT_SERVER);
-        String ns = first(flags.namespace, explicit == null ? null : explicit.namespace, term.env("LIFELINE_NAMESPACE"),
+        String server = first(
+                flags.server,
+                explicit == null ? null : explicit.server,
+                envUrl,
+                ctx == null ? null : ctx.server,
+                Main.DEFAULT_SERVER);
+        String ns = first(
+                flags.namespace,
+                explicit == null ? null : explicit.namespace,
+                term.env("LIFELINE_NAMESPACE"),
                 ctx == null ? null : ctx.namespace);
         final Config.Context chosen = ctx;
         final Config.Context named = explicit;

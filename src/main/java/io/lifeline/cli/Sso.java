@@ -40,7 +40,9 @@ final class Sso {
 
     /** How to sign in. */
     enum Flow {
-        AUTO, DEVICE, BROWSER
+        AUTO,
+        DEVICE,
+        BROWSER
     }
 
     /** Opens a URL for the person signing in (the browser); tests replace it. */
@@ -80,13 +82,16 @@ final class Sso {
         JsonNode tokens;
         if (flow == Flow.DEVICE || flow == Flow.AUTO && device != null) {
             if (device == null) {
-                throw new CliException(Exit.FAILED, "the provider " + issuer + " does not offer the device flow; try --browser");
+                throw new CliException(
+                        Exit.FAILED, "the provider " + issuer + " does not offer the device flow; try --browser");
             }
             tokens = device(device, tokenEndpoint, clientId, clientSecret, scope);
         } else {
             if (authorize == null) {
-                throw new CliException(Exit.FAILED, "the provider " + issuer + " offers neither the device flow nor an "
-                        + "authorization endpoint: store a token with 'lifelinectl login --token-stdin'");
+                throw new CliException(
+                        Exit.FAILED,
+                        "the provider " + issuer + " offers neither the device flow nor an "
+                                + "authorization endpoint: store a token with 'lifelinectl login --token-stdin'");
             }
             tokens = browser(authorize, tokenEndpoint, clientId, clientSecret, scope);
         }
@@ -126,18 +131,22 @@ final class Sso {
             throw new CliException(Exit.FAILED, "the provider's device authorization answer has no device_code");
         }
         String complete = Json.text(start, "verification_uri_complete");
-        String uri = Json.text(start, "verification_uri") != null ? Json.text(start, "verification_uri")
+        String uri = Json.text(start, "verification_uri") != null
+                ? Json.text(start, "verification_uri")
                 : Json.text(start, "verification_url");
-        term.err().println("To sign in, open " + (complete != null ? complete : uri) + (complete != null ? ""
-                : " and enter the code " + Json.text(start, "user_code")));
+        term.err()
+                .println("To sign in, open " + (complete != null ? complete : uri)
+                        + (complete != null ? "" : " and enter the code " + Json.text(start, "user_code")));
         if (complete != null) {
             term.err().println("(or open " + uri + " and enter the code " + Json.text(start, "user_code") + ")");
         }
         term.err().println("Waiting for you to sign in...");
         term.err().flush();
         long interval = Math.max(1, start.path("interval").asLong(5));
-        long deadline = System.nanoTime() + Math.min(timeout.toNanos(),
-                TimeUnit.SECONDS.toNanos(start.path("expires_in").asLong(600)));
+        long deadline = System.nanoTime()
+                + Math.min(
+                        timeout.toNanos(),
+                        TimeUnit.SECONDS.toNanos(start.path("expires_in").asLong(600)));
         Map<String, String> poll = client(clientId, secret);
         poll.put("grant_type", DEVICE_GRANT);
         poll.put("device_code", deviceCode);
@@ -168,14 +177,18 @@ final class Sso {
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         } catch (IOException e) {
-            throw new CliException(Exit.FAILED, "cannot listen on the loopback interface for the sign-in: " + e.getMessage());
+            throw new CliException(
+                    Exit.FAILED, "cannot listen on the loopback interface for the sign-in: " + e.getMessage());
         }
         server.createContext("/callback", x -> {
             Map<String, String> q = form(x.getRequestURI().getRawQuery());
             boolean ok = q.containsKey("code") && state.equals(q.get("state"));
-            byte[] page = ("<!doctype html><title>lifelinectl</title><p>" + (ok ? "Signed in: you can close this tab and "
-                    + "go back to the terminal." : "Sign-in failed: " + esc(q.getOrDefault("error", "unexpected answer")))
-                    + "</p>").getBytes(StandardCharsets.UTF_8);
+            byte[] page = ("<!doctype html><title>lifelinectl</title><p>"
+                            + (ok
+                                    ? "Signed in: you can close this tab and " + "go back to the terminal."
+                                    : "Sign-in failed: " + esc(q.getOrDefault("error", "unexpected answer")))
+                            + "</p>")
+                    .getBytes(StandardCharsets.UTF_8);
             x.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
             x.sendResponseHeaders(ok ? 200 : 400, page.length);
             try (OutputStream o = x.getResponseBody()) {
@@ -204,8 +217,12 @@ final class Sso {
                 throw new CliException(Exit.NOT_ALLOWED, "the sign-in answer's state does not match: not signed in");
             }
             if (answer.get("code") == null) {
-                throw new CliException(Exit.NOT_ALLOWED, "the provider refused the sign-in: " + answer.getOrDefault("error", "?")
-                        + (answer.get("error_description") == null ? "" : ": " + answer.get("error_description")));
+                throw new CliException(
+                        Exit.NOT_ALLOWED,
+                        "the provider refused the sign-in: " + answer.getOrDefault("error", "?")
+                                + (answer.get("error_description") == null
+                                        ? ""
+                                        : ": " + answer.get("error_description")));
             }
             Map<String, String> form = client(clientId, secret);
             form.put("grant_type", "authorization_code");
@@ -236,17 +253,22 @@ final class Sso {
         String refresh = Json.text(sso, "refresh-token");
         String endpoint = Json.text(sso, "token-endpoint");
         if (refresh == null || endpoint == null) {
-            throw new CliException(Exit.NOT_ALLOWED, "the single sign-on session of context '" + ctx.name + "' has expired: "
-                    + "run 'lifelinectl login --context " + ctx.name + "'");
+            throw new CliException(
+                    Exit.NOT_ALLOWED,
+                    "the single sign-on session of context '" + ctx.name + "' has expired: "
+                            + "run 'lifelinectl login --context " + ctx.name + "'");
         }
-        Sso s = new Sso(term, Duration.ofSeconds(30), url -> { });
+        Sso s = new Sso(term, Duration.ofSeconds(30), url -> {});
         Map<String, String> form = client(Json.text(sso, "client-id"), Json.text(sso, "client-secret"));
         form.put("grant_type", "refresh_token");
         form.put("refresh_token", refresh);
         Answer a = s.request("POST", endpoint, form);
         if (a.status != 200) {
-            throw new CliException(Exit.NOT_ALLOWED, "the single sign-on session of context '" + ctx.name + "' could not be "
-                    + "renewed (" + Formats.or(Json.text(a.body, "error")) + "): run 'lifelinectl login --context " + ctx.name + "'");
+            throw new CliException(
+                    Exit.NOT_ALLOWED,
+                    "the single sign-on session of context '" + ctx.name + "' could not be " + "renewed ("
+                            + Formats.or(Json.text(a.body, "error")) + "): run 'lifelinectl login --context " + ctx.name
+                            + "'");
         }
         store(sso, a.body);
         config.save();
@@ -273,13 +295,14 @@ final class Sso {
     private static CliException refused(Answer a) {
         String error = Json.text(a.body, "error");
         String desc = Json.text(a.body, "error_description");
-        return new CliException(Exit.NOT_ALLOWED, "the provider refused the sign-in (HTTP " + a.status + "): "
-                + Formats.or(error) + (desc == null ? "" : ": " + desc));
+        return new CliException(
+                Exit.NOT_ALLOWED,
+                "the provider refused the sign-in (HTTP " + a.status + "): " + Formats.or(error)
+                        + (desc == null ? "" : ": " + desc));
     }
 
     /** A provider's answer. */
-    private record Answer(int status, JsonNode body) {
-    }
+    private record Answer(int status, JsonNode body) {}
 
     private Answer request(String method, String url, Map<String, String> form) {
         try {
@@ -313,7 +336,8 @@ final class Sso {
             }
             return new Answer(status, body);
         } catch (IOException e) {
-            throw new CliException(Exit.UNREACHABLE, "cannot reach the identity provider at " + url + ": " + e.getMessage(), e);
+            throw new CliException(
+                    Exit.UNREACHABLE, "cannot reach the identity provider at " + url + ": " + e.getMessage(), e);
         }
     }
 
@@ -321,7 +345,9 @@ final class Sso {
         StringBuilder b = new StringBuilder();
         form.forEach((k, v) -> {
             if (v != null) {
-                b.append(b.length() == 0 ? "" : "&").append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
+                b.append(b.length() == 0 ? "" : "&")
+                        .append(URLEncoder.encode(k, StandardCharsets.UTF_8))
+                        .append('=')
                         .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
             }
         });
@@ -335,7 +361,8 @@ final class Sso {
         }
         for (String pair : raw.split("&")) {
             int eq = pair.indexOf('=');
-            m.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+            m.put(
+                    URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
                     eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
         }
         return m;
@@ -373,11 +400,14 @@ final class Sso {
     static Browser systemBrowser(Terminal term) {
         return url -> {
             String env = term.env("BROWSER");
-            String[][] tries = env != null ? new String[][] {{env, url}}
-                    : new String[][] {{"xdg-open", url}, {"open", url}};
+            String[][] tries =
+                    env != null ? new String[][] {{env, url}} : new String[][] {{"xdg-open", url}, {"open", url}};
             for (String[] cmd : tries) {
                 try {
-                    new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    new ProcessBuilder(cmd)
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .start();
                     return;
                 } catch (IOException e) {
                     // try the next one; the address is printed anyway

@@ -103,7 +103,8 @@ final class Terminal {
         if (answer == null) {
             err.println();
         }
-        return answer != null && (answer.trim().equalsIgnoreCase("y") || answer.trim().equalsIgnoreCase("yes"));
+        return answer != null
+                && (answer.trim().equalsIgnoreCase("y") || answer.trim().equalsIgnoreCase("yes"));
     }
 
     /** Reads a secret without echo where there is a console, else a line of standard input. */

@@ -12,8 +12,8 @@ import java.util.Locale;
 /** Times shown relative to now by default ({@code 3m ago}, {@code in 40s}), absolute (UTC, RFC 3339) with --absolute. */
 final class Times {
 
-    private static final DateTimeFormatter ABSOLUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter ABSOLUTE =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private final boolean absolute;
     private final Instant now;
@@ -63,8 +63,11 @@ final class Times {
         Duration d = Duration.between(t, now);
         boolean future = d.isNegative();
         long s = Math.abs(d.getSeconds());
-        String v = s < 60 ? s + "s" : s < 3600 ? (s / 60) + "m" + String.format("%02ds", s % 60)
-                : (s / 3600) + "h" + String.format("%02dm%02ds", s % 3600 / 60, s % 60);
+        String v = s < 60
+                ? s + "s"
+                : s < 3600
+                        ? (s / 60) + "m" + String.format("%02ds", s % 60)
+                        : (s / 3600) + "h" + String.format("%02dm%02ds", s % 3600 / 60, s % 60);
         return future ? "in " + v : v + " ago";
     }
 
@@ -139,18 +142,20 @@ final class Times {
                 return Duration.parse(t.toUpperCase(Locale.ROOT));
             }
             Duration total = Duration.ZERO;
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+)(ms|s|m|h|d)?").matcher(t);
+            java.util.regex.Matcher m =
+                    java.util.regex.Pattern.compile("([0-9]+)(ms|s|m|h|d)?").matcher(t);
             int at = 0;
             while (at < t.length() && m.find(at) && m.start() == at) {
                 long n = Long.parseLong(m.group(1));
                 String unit = m.group(2) == null ? "s" : m.group(2);
-                total = total.plus(switch (unit) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "h" -> Duration.ofHours(n);
-                    case "d" -> Duration.ofDays(n);
-                    default -> Duration.ofSeconds(n);
-                });
+                total = total.plus(
+                        switch (unit) {
+                            case "ms" -> Duration.ofMillis(n);
+                            case "m" -> Duration.ofMinutes(n);
+                            case "h" -> Duration.ofHours(n);
+                            case "d" -> Duration.ofDays(n);
+                            default -> Duration.ofSeconds(n);
+                        });
                 at = m.end();
             }
             if (at != t.length() || t.isEmpty()) {

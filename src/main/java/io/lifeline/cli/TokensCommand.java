@@ -9,7 +9,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tokens create|list|revoke} (admins). */
-@Command(name = "tokens", aliases = {"token"}, description = "Create, list and revoke API tokens (admins).",
+@Command(
+        name = "tokens",
+        aliases = {"token"},
+        description = "Create, list and revoke API tokens (admins).",
         subcommands = {TokensCommand.Create.class, TokensCommand.ListCmd.class, TokensCommand.Revoke.class})
 final class TokensCommand extends Base {
 
@@ -19,23 +22,45 @@ final class TokensCommand extends Base {
     }
 
     /** {@code tokens create}. */
-    @Command(name = "create", description = "Create a token. Prints the token itself (shown this once) on standard output, "
-            + "its description on standard error.")
+    @Command(
+            name = "create",
+            description = "Create a token. Prints the token itself (shown this once) on standard output, "
+                    + "its description on standard error.")
     static final class Create extends Base {
         @Option(names = "--name", required = true, paramLabel = "NAME", description = "Who or what uses it.")
         String name;
-        @Option(names = "--role", required = true, paramLabel = "ROLE", description = "viewer, operator, admin or ingest.")
+
+        @Option(
+                names = "--role",
+                required = true,
+                paramLabel = "ROLE",
+                description = "viewer, operator, admin or ingest.")
         String role;
-        @Option(names = "--namespaces", split = ",", paramLabel = "NS", description = "Limit it to these namespaces "
-                + "(comma-separated); default fleet-wide.")
+
+        @Option(
+                names = "--namespaces",
+                split = ",",
+                paramLabel = "NS",
+                description = "Limit it to these namespaces " + "(comma-separated); default fleet-wide.")
         List<String> namespaces;
+
         @Option(names = "--expires-in", paramLabel = "DURATION", description = "e.g. 90d, 12h, P30D (default: never).")
         String expiresIn;
-        @Option(names = "--nodes", split = ",", paramLabel = "NODE", description = "An ingest token for a node agent: it "
-                + "sends node and GPU events of these nodes only (comma-separated).")
+
+        @Option(
+                names = "--nodes",
+                split = ",",
+                paramLabel = "NODE",
+                description = "An ingest token for a node agent: it "
+                        + "sends node and GPU events of these nodes only (comma-separated).")
         List<String> nodes;
-        @Option(names = "--sources", split = ",", paramLabel = "SOURCE", description = "An ingest token for a connector: "
-                + "it sends events of these CloudEvents sources only (comma-separated).")
+
+        @Option(
+                names = "--sources",
+                split = ",",
+                paramLabel = "SOURCE",
+                description = "An ingest token for a connector: "
+                        + "it sends events of these CloudEvents sources only (comma-separated).")
         List<String> sources;
 
         @Override
@@ -44,13 +69,22 @@ final class TokensCommand extends Base {
             body.put("name", name);
             body.put("role", role);
             if (namespaces != null) {
-                body.putArray("namespaces").addAll(namespaces.stream().map(n -> Json.MAPPER.getNodeFactory().textNode(n)).toList());
+                body.putArray("namespaces")
+                        .addAll(namespaces.stream()
+                                .map(n -> Json.MAPPER.getNodeFactory().textNode(n))
+                                .toList());
             }
             if (nodes != null) {
-                body.putArray("nodes").addAll(nodes.stream().map(n -> Json.MAPPER.getNodeFactory().textNode(n)).toList());
+                body.putArray("nodes")
+                        .addAll(nodes.stream()
+                                .map(n -> Json.MAPPER.getNodeFactory().textNode(n))
+                                .toList());
             }
             if (sources != null) {
-                body.putArray("sources").addAll(sources.stream().map(n -> Json.MAPPER.getNodeFactory().textNode(n)).toList());
+                body.putArray("sources")
+                        .addAll(sources.stream()
+                                .map(n -> Json.MAPPER.getNodeFactory().textNode(n))
+                                .toList());
             }
             if (expiresIn != null) {
                 body.put("expiresIn", Times.parseDuration(expiresIn).toString());
@@ -66,7 +100,9 @@ final class TokensCommand extends Base {
                 return Exit.OK;
             }
             out.note("Created token " + Json.text(t, "id") + " (" + Json.text(t, "name") + ", " + Json.text(t, "role")
-                    + (t.path("namespaces").isEmpty() ? ", fleet-wide" : ", namespaces " + Formats.list(t.get("namespaces")))
+                    + (t.path("namespaces").isEmpty()
+                            ? ", fleet-wide"
+                            : ", namespaces " + Formats.list(t.get("namespaces")))
                     + (Json.has(t, "nodes") ? ", nodes " + Formats.list(t.get("nodes")) : "")
                     + (Json.has(t, "sources") ? ", sources " + Formats.list(t.get("sources")) : "")
                     + ", expires " + (Json.has(t, "expiresAt") ? out.time(Json.text(t, "expiresAt")) : "never")
@@ -77,24 +113,46 @@ final class TokensCommand extends Base {
     }
 
     /** {@code tokens list}. */
-    @Command(name = "list", aliases = {"get"}, description = "List tokens (never their secrets), newest first.")
+    @Command(
+            name = "list",
+            aliases = {"get"},
+            description = "List tokens (never their secrets), newest first.")
     static final class ListCmd extends Base {
         @Override
         int run() {
             List<JsonNode> items = Base.items(api().get(Api.path("tokens")), "tokens");
             Out out = out();
             boolean wide = out.wide();
-            GetCommand.print(out, items, "token", "id", t -> {
-                t.column("id").flexible("name").column("role").flexible("namespaces").column("status", false, false, out::state)
-                        .column("created").column("expires").column("last used");
-                if (wide) {
-                    t.flexible("created by").column("revoked").flexible("revoked by");
-                }
-            }, (t, k) -> t.row(Json.text(k, "id"), Json.text(k, "name"), Json.text(k, "role"),
-                    scope(k), Json.text(k, "status"),
-                    out.time(Json.text(k, "createdAt")), Json.has(k, "expiresAt") ? out.time(Json.text(k, "expiresAt")) : "never",
-                    out.time(Json.text(k, "lastUsedAt")), Formats.or(Json.text(k, "createdBy")), out.time(Json.text(k, "revokedAt")),
-                    Formats.or(Json.text(k, "revokedBy"))));
+            GetCommand.print(
+                    out,
+                    items,
+                    "token",
+                    "id",
+                    t -> {
+                        t.column("id")
+                                .flexible("name")
+                                .column("role")
+                                .flexible("namespaces")
+                                .column("status", false, false, out::state)
+                                .column("created")
+                                .column("expires")
+                                .column("last used");
+                        if (wide) {
+                            t.flexible("created by").column("revoked").flexible("revoked by");
+                        }
+                    },
+                    (t, k) -> t.row(
+                            Json.text(k, "id"),
+                            Json.text(k, "name"),
+                            Json.text(k, "role"),
+                            scope(k),
+                            Json.text(k, "status"),
+                            out.time(Json.text(k, "createdAt")),
+                            Json.has(k, "expiresAt") ? out.time(Json.text(k, "expiresAt")) : "never",
+                            out.time(Json.text(k, "lastUsedAt")),
+                            Formats.or(Json.text(k, "createdBy")),
+                            out.time(Json.text(k, "revokedAt")),
+                            Formats.or(Json.text(k, "revokedBy"))));
             return Exit.OK;
         }
     }
@@ -110,13 +168,19 @@ final class TokensCommand extends Base {
     }
 
     /** {@code tokens revoke}. */
-    @Command(name = "revoke", description = "Revoke tokens: they stop working at once on this replica, within seconds "
-            + "on the others.")
+    @Command(
+            name = "revoke",
+            description =
+                    "Revoke tokens: they stop working at once on this replica, within seconds " + "on the others.")
     static final class Revoke extends Base {
         @Parameters(arity = "1..*", paramLabel = "TOKEN", description = "Token ids (the 12 characters after llt_).")
         List<String> ids = new ArrayList<>();
-        @Option(names = {"-y", "--yes"}, description = "Do not ask for confirmation.")
+
+        @Option(
+                names = {"-y", "--yes"},
+                description = "Do not ask for confirmation.")
         boolean yes;
+
         @Option(names = "--dry-run", description = "Only show the tokens that would be revoked.")
         boolean dryRun;
 
@@ -137,7 +201,8 @@ final class TokensCommand extends Base {
                 if (dryRun) {
                     return Exit.OK;
                 }
-                if (!term().confirm(ids.size() == 1 ? "Revoke this token?" : "Revoke these " + ids.size() + " tokens?")) {
+                if (!term().confirm(
+                                ids.size() == 1 ? "Revoke this token?" : "Revoke these " + ids.size() + " tokens?")) {
                     out.toErr().line("Not confirmed: nothing was done.");
                     return Exit.FAILED;
                 }

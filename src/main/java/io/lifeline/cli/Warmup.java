@@ -37,12 +37,22 @@ final class Warmup extends Base {
             env.put("LIFELINECONFIG", "/nonexistent/lifelinectl-warmup.yaml");
             env.put("LIFELINECTL_TTY", "1");
             env.put("LIFELINECTL_COLUMNS", "120");
-            for (String[] args : new String[][] {{"get", "jobs"}, {"get", "jobs", "-o", "json"}, {"get", "jobs", "-o", "yaml"},
-                {"get", "jobs", "-o", "wide", "--absolute"}, {"get", "nodes", "-o", "name"}, {"--help"}}) {
+            for (String[] args : new String[][] {
+                {"get", "jobs"},
+                {"get", "jobs", "-o", "json"},
+                {"get", "jobs", "-o", "yaml"},
+                {"get", "jobs", "-o", "wide", "--absolute"},
+                {"get", "nodes", "-o", "name"},
+                {"--help"}
+            }) {
                 String[] all = new String[args.length + 4];
                 System.arraycopy(args, 0, all, 0, args.length);
                 System.arraycopy(new String[] {"--server", url, "--token", "llt_warmup"}, 0, all, args.length, 4);
-                Main.run(all, env, InputStream.nullInputStream(), new PrintWriter(new StringWriter()),
+                Main.run(
+                        all,
+                        env,
+                        InputStream.nullInputStream(),
+                        new PrintWriter(new StringWriter()),
                         new PrintWriter(new StringWriter()));
             }
             Config.load(Config.location(Map.of("LIFELINECONFIG", "/nonexistent/x.yaml")));
@@ -72,7 +82,8 @@ final class Warmup extends Base {
                 byte[] body = JOBS.getBytes(StandardCharsets.UTF_8);
                 OutputStream o = s.getOutputStream();
                 o.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
-                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                                + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
                 o.write(body);
                 o.flush();
             } catch (IOException e) {

@@ -18,38 +18,72 @@ import picocli.CommandLine.Parameters;
  * {@code whatif JOB}: a job's (or a trace's) interruptions replayed through the model at other checkpoint intervals,
  * with the notice policy off or on, through {@code POST /api/v1/whatif}; the rows side by side with what happened.
  */
-@Command(name = "whatif", description = "Replay a job's interruptions (or a trace's, with --trace) at other checkpoint "
-        + "intervals, with the notice policy off or on: ETTR, lost rework, recovery, GPU-hours lost and their cost, side "
-        + "by side with what happened. Changes nothing.")
+@Command(
+        name = "whatif",
+        description = "Replay a job's interruptions (or a trace's, with --trace) at other checkpoint "
+                + "intervals, with the notice policy off or on: ETTR, lost rework, recovery, GPU-hours lost and their cost, side "
+                + "by side with what happened. Changes nothing.")
 final class WhatIfCommand extends Base {
 
     /** The trace formats the server reads (docs/whatif.md). */
     static final List<String> FORMATS = List.of("philly-csv", "philly-json", "opt175b", "lifeline");
 
-    @Parameters(arity = "0..1", paramLabel = "JOB", description = "The job (namespace/name, or name); with --trace, a job "
-            + "of the trace (default: the one with the most interruptions).")
+    @Parameters(
+            arity = "0..1",
+            paramLabel = "JOB",
+            description = "The job (namespace/name, or name); with --trace, a job "
+                    + "of the trace (default: the one with the most interruptions).")
     String name;
-    @Option(names = {"-i", "--intervals"}, split = ",", paramLabel = "DURATION",
+
+    @Option(
+            names = {"-i", "--intervals"},
+            split = ",",
+            paramLabel = "DURATION",
             description = "Checkpoint intervals to try, e.g. 5m,15m,30m or 300,900 (seconds); default: the job's own.")
     List<String> intervals;
-    @Option(names = "--notice", paramLabel = "off|on|both", defaultValue = "both",
+
+    @Option(
+            names = "--notice",
+            paramLabel = "off|on|both",
+            defaultValue = "both",
             description = "The notice policy setting(s) to replay (default: ${DEFAULT-VALUE}).")
     String notice;
+
     @Option(names = "--no-advice", description = "Do not add the advised interval.")
     boolean noAdvice;
-    @Option(names = "--checkpoint-cost", paramLabel = "DURATION", description = "C to assume (default: the job's measured one).")
+
+    @Option(
+            names = "--checkpoint-cost",
+            paramLabel = "DURATION",
+            description = "C to assume (default: the job's measured one).")
     String checkpointCost;
+
     @Option(names = "--recovery", paramLabel = "DURATION", description = "Recovery per interruption to assume.")
     String recovery;
+
     @Option(names = "--notice-lead", paramLabel = "DURATION", description = "Lead of every notice to assume.")
     String noticeLead;
-    @Option(names = "--capacity", split = ",", paramLabel = "TYPE", description = "Capacity types to try: spot, on-demand.")
+
+    @Option(
+            names = "--capacity",
+            split = ",",
+            paramLabel = "TYPE",
+            description = "Capacity types to try: spot, on-demand.")
     List<String> capacity;
-    @Option(names = "--trace", paramLabel = "FILE", description = "Replay this trace file instead of a job of the server.")
+
+    @Option(
+            names = "--trace",
+            paramLabel = "FILE",
+            description = "Replay this trace file instead of a job of the server.")
     Path trace;
-    @Option(names = "--format", paramLabel = "FORMAT", description = "The trace's format: philly-csv, philly-json, opt175b, "
-            + "lifeline (default: from the file's name).")
+
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            description = "The trace's format: philly-csv, philly-json, opt175b, "
+                    + "lifeline (default: from the file's name).")
     String format;
+
     @Option(names = "--json", description = "The server's answer as JSON (same as -o json).")
     boolean json;
 
@@ -161,19 +195,36 @@ final class WhatIfCommand extends Base {
     /** The header lines, the table of rows, then the notes. */
     static void print(Out out, JsonNode r) {
         Describer d = new Describer(out, 0);
-        d.field("Job", Json.text(r, "job") + " (" + Formats.num(r, "gpus") + " GPUs on " + Formats.num(r, "nodes") + " nodes"
-                + (Json.text(r, "pool") == null ? "" : ", pool " + Json.text(r, "pool")) + ")");
+        d.field(
+                "Job",
+                Json.text(r, "job") + " (" + Formats.num(r, "gpus") + " GPUs on " + Formats.num(r, "nodes") + " nodes"
+                        + (Json.text(r, "pool") == null ? "" : ", pool " + Json.text(r, "pool")) + ")");
         d.field("Window", out.time(Json.text(r, "start")) + " to " + out.time(Json.text(r, "end")));
         d.field("MTBI of the job", seconds(r, "mtbiSeconds"));
-        d.field("Interval", seconds(r, "currentIntervalSeconds") + " now, " + seconds(r, "advisedIntervalSeconds") + " advised");
+        d.field(
+                "Interval",
+                seconds(r, "currentIntervalSeconds") + " now, " + seconds(r, "advisedIntervalSeconds") + " advised");
         d.field("Replayed in", Formats.num(r, "elapsedMillis") + " ms");
         out.line("");
-        Table t = new Table().flexible("scenario").number("ettr").number("model").number("of wall").number("lost rework h")
-                .number("recovery h").number("GPU-h lost").number("cost");
+        Table t = new Table()
+                .flexible("scenario")
+                .number("ettr")
+                .number("model")
+                .number("of wall")
+                .number("lost rework h")
+                .number("recovery h")
+                .number("GPU-h lost")
+                .number("cost");
         for (JsonNode row : Base.items(r, "rows")) {
-            t.row(Json.text(row, "name"), Formats.percent(row, "ettr"), Formats.percent(row, "modelEttr"),
-                    Formats.percent(row, "ettrOfWall"), Formats.hours(row, "lostReworkHours"), Formats.hours(row, "recoveryHours"),
-                    Formats.hours(row, "lostGpuHours"), Formats.hours(row, "lostCost"));
+            t.row(
+                    Json.text(row, "name"),
+                    Formats.percent(row, "ettr"),
+                    Formats.percent(row, "modelEttr"),
+                    Formats.percent(row, "ettrOfWall"),
+                    Formats.hours(row, "lostReworkHours"),
+                    Formats.hours(row, "recoveryHours"),
+                    Formats.hours(row, "lostGpuHours"),
+                    Formats.hours(row, "lostCost"));
         }
         out.table(t);
         JsonNode notes = r.get("notes");

@@ -17,7 +17,9 @@ final class WhoamiCommand extends Base {
         }
         Describer d = new Describer(out, 0);
         d.field("Server", api().server());
-        d.field("Context", cli().settings().context() == null ? "(none)" : cli().settings().context().name);
+        d.field(
+                "Context",
+                cli().settings().context() == null ? "(none)" : cli().settings().context().name);
         d.field("Name", Formats.or(Json.text(w, "name")));
         d.field("Token id", Formats.or(Json.text(w, "tokenId")));
         d.field("Role", Formats.or(Json.text(w, "role")));

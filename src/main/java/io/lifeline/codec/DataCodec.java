@@ -29,8 +29,7 @@ final class DataCodec {
     private static final int MAX_REPLICAS = 64;
     private static final long MAX_COUNT = Long.MAX_VALUE;
 
-    private DataCodec() {
-    }
+    private DataCodec() {}
 
     static EventData decode(EventType type, DataReader d) {
         return switch (type.family()) {
@@ -44,18 +43,22 @@ final class DataCodec {
 
     private static EventData decodeNode(EventType type, DataReader d) {
         return switch (type) {
-            case NODE_REGISTERED -> new NodeData.Registered(d.reqString("pool"),
-                    d.reqEnum("capacityType", CapacityType::fromWireName, "spot, on-demand, reserved"),
-                    d.optString("zone"), d.optString("instanceType"), d.reqInt("gpuCount", 0, 1024),
-                    d.optString("providerId"));
+            case NODE_REGISTERED ->
+                new NodeData.Registered(
+                        d.reqString("pool"),
+                        d.reqEnum("capacityType", CapacityType::fromWireName, "spot, on-demand, reserved"),
+                        d.optString("zone"),
+                        d.optString("instanceType"),
+                        d.reqInt("gpuCount", 0, 1024),
+                        d.optString("providerId"));
             case NODE_READY -> new NodeData.Ready();
             case NODE_NOT_READY -> new NodeData.NotReady(d.optString("reason"));
             case NODE_CORDONED -> new NodeData.Cordoned(d.optString("by"));
             case NODE_UNCORDONED -> new NodeData.Uncordoned();
             case NODE_INTERRUPTION_NOTICE -> notice(d);
             case NODE_TERMINATED -> new NodeData.Terminated(d.optString("reason"));
-            case NODE_HEALTH_CHECK -> new NodeData.HealthCheck(d.reqBool("passed"), d.optString("checker"),
-                    d.optString("detail"));
+            case NODE_HEALTH_CHECK ->
+                new NodeData.HealthCheck(d.reqBool("passed"), d.optString("checker"), d.optString("detail"));
             default -> throw new IllegalStateException(type.name());
         };
     }
@@ -65,8 +68,8 @@ final class DataCodec {
         Instant deadline = d.optInstant("deadline");
         Instant windowEnd = d.optInstant("windowEnd");
         if (deadline != null && windowEnd != null && windowEnd.isBefore(deadline)) {
-            throw new InvalidEventException(d.path("windowEnd") + ": must not be before deadline (" + deadline + "), got "
-                    + windowEnd);
+            throw new InvalidEventException(
+                    d.path("windowEnd") + ": must not be before deadline (" + deadline + "), got " + windowEnd);
         }
         return new NodeData.InterruptionNotice(kind, d.optString("provider"), deadline, windowEnd);
     }
@@ -77,25 +80,37 @@ final class DataCodec {
         if (type == EventType.GPU_XID) {
             return new GpuData.Xid(uuid, index, d.reqInt("xid", 1, 100_000), d.optString("message"));
         }
-        return new GpuData.Sample(uuid, index, d.optString("model"),
-                d.optDouble("utilizationPercent", 0, 100), d.optDouble("memoryUsedMiB", 0, 1e9),
-                d.optDouble("memoryFreeMiB", 0, 1e9), d.optDouble("temperatureCelsius", -100, 300),
-                d.optDouble("powerWatts", 0, 1e5), d.optLong("eccSbeVolatile", 0, MAX_COUNT),
-                d.optLong("eccDbeVolatile", 0, MAX_COUNT), d.optLong("rowRemapFailures", 0, MAX_COUNT),
-                d.optLong("nvlinkErrors", 0, MAX_COUNT), d.optInt("lastXid", 0, 100_000),
-                d.optString("pod"), d.optString("namespace"));
+        return new GpuData.Sample(
+                uuid,
+                index,
+                d.optString("model"),
+                d.optDouble("utilizationPercent", 0, 100),
+                d.optDouble("memoryUsedMiB", 0, 1e9),
+                d.optDouble("memoryFreeMiB", 0, 1e9),
+                d.optDouble("temperatureCelsius", -100, 300),
+                d.optDouble("powerWatts", 0, 1e5),
+                d.optLong("eccSbeVolatile", 0, MAX_COUNT),
+                d.optLong("eccDbeVolatile", 0, MAX_COUNT),
+                d.optLong("rowRemapFailures", 0, MAX_COUNT),
+                d.optLong("nvlinkErrors", 0, MAX_COUNT),
+                d.optInt("lastXid", 0, 100_000),
+                d.optString("pod"),
+                d.optString("namespace"));
     }
 
     private static EventData decodeScheduler(EventType type, DataReader d) {
         return switch (type) {
             case WORKLOAD_ADMITTED -> new SchedulerData.Admitted(d.optString("workload"), d.optString("queue"));
-            case WORKLOAD_PREEMPTED -> new SchedulerData.Preempted(d.optString("reason"), d.optString("preemptor"),
-                    d.optInt("preemptorPriority", Integer.MIN_VALUE, Integer.MAX_VALUE),
-                    d.optInt("priority", Integer.MIN_VALUE, Integer.MAX_VALUE));
+            case WORKLOAD_PREEMPTED ->
+                new SchedulerData.Preempted(
+                        d.optString("reason"),
+                        d.optString("preemptor"),
+                        d.optInt("preemptorPriority", Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        d.optInt("priority", Integer.MIN_VALUE, Integer.MAX_VALUE));
             case WORKLOAD_EVICTED -> new SchedulerData.Evicted(d.optString("reason"));
             case WORKLOAD_REQUEUED -> new SchedulerData.Requeued(d.optString("reason"));
-            case POD_EVICTED -> new SchedulerData.PodEvicted(d.reqString("pod"), d.optString("node"),
-                    d.optString("reason"));
+            case POD_EVICTED ->
+                new SchedulerData.PodEvicted(d.reqString("pod"), d.optString("node"), d.optString("reason"));
             default -> throw new IllegalStateException(type.name());
         };
     }
@@ -103,36 +118,69 @@ final class DataCodec {
     private static EventData decodeTrainer(EventType type, DataReader d) {
         return switch (type) {
             case TRAINER_RENDEZVOUS -> decodeRendezvous(d);
-            case TRAINER_WORKER_FAILED -> new TrainerData.WorkerFailed(d.optString("runId"),
-                    d.reqInt("rank", 0, Integer.MAX_VALUE), d.optString("node"),
-                    d.optInt("exitCode", Integer.MIN_VALUE, Integer.MAX_VALUE), d.optString("error"));
-            case TRAINER_RESTARTED -> new TrainerData.Restarted(d.optString("runId"),
-                    d.reqInt("restartCount", 0, Integer.MAX_VALUE), d.optString("reason"));
-            case TRAINER_PROGRESS -> new TrainerData.Progress(d.reqLong("step", 0, Long.MAX_VALUE),
-                    d.optDouble("samplesPerSecond", 0, Double.MAX_VALUE),
-                    d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE));
-            case TRAINER_STEP_TIMES -> new TrainerData.StepTimes(d.reqInt("rank", 0, Integer.MAX_VALUE),
-                    d.optInt("localRank", 0, 1 << 20), d.optString("node"), d.reqLong("steps", 1, Long.MAX_VALUE),
-                    d.reqLong("toStep", 0, Long.MAX_VALUE),
-                    d.reqDouble("medianSeconds", 0, 1e7), d.optDouble("maxSeconds", 0, 1e7),
-                    d.optDouble("busyMedianSeconds", 0, 1e7));
-            case TRAINER_CHECKPOINT_STARTED -> new TrainerData.CheckpointStarted(d.reqString("checkpointId"),
-                    d.reqLong("step", 0, Long.MAX_VALUE), d.optBool("async", false),
-                    d.optEnum("reason", TrainerData.SaveReason::fromWireName, "periodic, command, prepare_exit, signal"));
-            case TRAINER_CHECKPOINT_COMPLETED -> new TrainerData.CheckpointCompleted(d.reqString("checkpointId"),
-                    d.reqLong("step", 0, Long.MAX_VALUE), d.optLong("bytes", 0, Long.MAX_VALUE),
-                    d.reqDouble("durationSeconds", 0, 1e7), d.reqDouble("blockingSeconds", 0, 1e7),
-                    d.optString("uri"), d.optString("checksum"), d.optInt("shards", 1, Integer.MAX_VALUE),
-                    d.optBool("async", false), d.optInt("worldSize", 1, Integer.MAX_VALUE), replicas(d),
-                    d.optBoolean("durable"));
-            case TRAINER_CHECKPOINT_FAILED -> new TrainerData.CheckpointFailed(d.reqString("checkpointId"),
-                    d.reqLong("step", 0, Long.MAX_VALUE), d.optString("error"));
-            case TRAINER_CHECKPOINT_VERIFIED -> new TrainerData.CheckpointVerified(d.reqString("checkpointId"),
-                    d.reqBool("ok"), d.optString("checksum"));
-            case TRAINER_RESTORED -> new TrainerData.Restored(d.reqString("checkpointId"),
-                    d.reqLong("step", 0, Long.MAX_VALUE), d.optString("runId"));
-            case TRAINER_COMMAND_ACK -> new TrainerData.CommandAck(d.reqString("commandId"), d.optString("command"),
-                    d.reqEnum("status", DataCodec::ackStatus, "accepted, rejected, done, failed"), d.optString("message"));
+            case TRAINER_WORKER_FAILED ->
+                new TrainerData.WorkerFailed(
+                        d.optString("runId"),
+                        d.reqInt("rank", 0, Integer.MAX_VALUE),
+                        d.optString("node"),
+                        d.optInt("exitCode", Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        d.optString("error"));
+            case TRAINER_RESTARTED ->
+                new TrainerData.Restarted(
+                        d.optString("runId"), d.reqInt("restartCount", 0, Integer.MAX_VALUE), d.optString("reason"));
+            case TRAINER_PROGRESS ->
+                new TrainerData.Progress(
+                        d.reqLong("step", 0, Long.MAX_VALUE),
+                        d.optDouble("samplesPerSecond", 0, Double.MAX_VALUE),
+                        d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE));
+            case TRAINER_STEP_TIMES ->
+                new TrainerData.StepTimes(
+                        d.reqInt("rank", 0, Integer.MAX_VALUE),
+                        d.optInt("localRank", 0, 1 << 20),
+                        d.optString("node"),
+                        d.reqLong("steps", 1, Long.MAX_VALUE),
+                        d.reqLong("toStep", 0, Long.MAX_VALUE),
+                        d.reqDouble("medianSeconds", 0, 1e7),
+                        d.optDouble("maxSeconds", 0, 1e7),
+                        d.optDouble("busyMedianSeconds", 0, 1e7));
+            case TRAINER_CHECKPOINT_STARTED ->
+                new TrainerData.CheckpointStarted(
+                        d.reqString("checkpointId"),
+                        d.reqLong("step", 0, Long.MAX_VALUE),
+                        d.optBool("async", false),
+                        d.optEnum(
+                                "reason",
+                                TrainerData.SaveReason::fromWireName,
+                                "periodic, command, prepare_exit, signal"));
+            case TRAINER_CHECKPOINT_COMPLETED ->
+                new TrainerData.CheckpointCompleted(
+                        d.reqString("checkpointId"),
+                        d.reqLong("step", 0, Long.MAX_VALUE),
+                        d.optLong("bytes", 0, Long.MAX_VALUE),
+                        d.reqDouble("durationSeconds", 0, 1e7),
+                        d.reqDouble("blockingSeconds", 0, 1e7),
+                        d.optString("uri"),
+                        d.optString("checksum"),
+                        d.optInt("shards", 1, Integer.MAX_VALUE),
+                        d.optBool("async", false),
+                        d.optInt("worldSize", 1, Integer.MAX_VALUE),
+                        replicas(d),
+                        d.optBoolean("durable"));
+            case TRAINER_CHECKPOINT_FAILED ->
+                new TrainerData.CheckpointFailed(
+                        d.reqString("checkpointId"), d.reqLong("step", 0, Long.MAX_VALUE), d.optString("error"));
+            case TRAINER_CHECKPOINT_VERIFIED ->
+                new TrainerData.CheckpointVerified(
+                        d.reqString("checkpointId"), d.reqBool("ok"), d.optString("checksum"));
+            case TRAINER_RESTORED ->
+                new TrainerData.Restored(
+                        d.reqString("checkpointId"), d.reqLong("step", 0, Long.MAX_VALUE), d.optString("runId"));
+            case TRAINER_COMMAND_ACK ->
+                new TrainerData.CommandAck(
+                        d.reqString("commandId"),
+                        d.optString("command"),
+                        d.reqEnum("status", DataCodec::ackStatus, "accepted, rejected, done, failed"),
+                        d.optString("message"));
             default -> throw new IllegalStateException(type.name());
         };
     }
@@ -159,8 +207,8 @@ final class DataCodec {
         for (int i = 0; i < arr.size(); i++) {
             JsonNode n = arr.get(i);
             if (!n.isTextual() || n.asText().isBlank()) {
-                throw new InvalidEventException(d.path("replicas") + "[" + i + "]: expected a node name, got "
-                        + DataReader.describe(n));
+                throw new InvalidEventException(
+                        d.path("replicas") + "[" + i + "]: expected a node name, got " + DataReader.describe(n));
             }
             out.add(n.asText());
         }
@@ -176,29 +224,45 @@ final class DataCodec {
         for (int i = 0; i < arr.size(); i++) {
             JsonNode p = arr.get(i);
             if (!p.isObject()) {
-                throw new InvalidEventException(d.path("participants") + "[" + i + "]: expected an object, got "
-                        + DataReader.describe(p));
+                throw new InvalidEventException(
+                        d.path("participants") + "[" + i + "]: expected an object, got " + DataReader.describe(p));
             }
             DataReader r = new DataReader(p, d.path("participants") + "[" + i + "].");
-            ps.add(new TrainerData.Participant(r.reqString("node"), r.reqInt("firstRank", 0, Integer.MAX_VALUE),
+            ps.add(new TrainerData.Participant(
+                    r.reqString("node"),
+                    r.reqInt("firstRank", 0, Integer.MAX_VALUE),
                     r.reqInt("rankCount", 1, Integer.MAX_VALUE)));
         }
-        return new TrainerData.Rendezvous(d.optString("runId"), d.reqInt("round", 0, Integer.MAX_VALUE),
-                d.reqInt("worldSize", 1, Integer.MAX_VALUE), ps, d.optString("endpointNode"));
+        return new TrainerData.Rendezvous(
+                d.optString("runId"),
+                d.reqInt("round", 0, Integer.MAX_VALUE),
+                d.reqInt("worldSize", 1, Integer.MAX_VALUE),
+                ps,
+                d.optString("endpointNode"));
     }
 
     private static EventData decodeJob(EventType type, DataReader d) {
         return switch (type) {
-            case JOB_SUBMITTED -> new JobData.Submitted(d.reqString("namespace"), d.optString("owner"),
-                    d.optString("priorityClass"), elastic(d.reqObject("elastic")), d.reqInt("gpusPerNode", 0, 1024),
-                    d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
+            case JOB_SUBMITTED ->
+                new JobData.Submitted(
+                        d.reqString("namespace"),
+                        d.optString("owner"),
+                        d.optString("priorityClass"),
+                        elastic(d.reqObject("elastic")),
+                        d.reqInt("gpusPerNode", 0, 1024),
+                        d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
             case JOB_UPDATED -> {
                 DataReader e = d.optObject("elastic");
-                yield new JobData.Updated(d.optString("priorityClass"), e == null ? null : elastic(e),
-                        d.optInt("gpusPerNode", 0, 1024), d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
+                yield new JobData.Updated(
+                        d.optString("priorityClass"),
+                        e == null ? null : elastic(e),
+                        d.optInt("gpusPerNode", 0, 1024),
+                        d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
             }
-            case JOB_FINISHED -> new JobData.Finished(
-                    d.reqEnum("outcome", DataCodec::outcome, "succeeded, failed, cancelled"), d.optString("reason"));
+            case JOB_FINISHED ->
+                new JobData.Finished(
+                        d.reqEnum("outcome", DataCodec::outcome, "succeeded, failed, cancelled"),
+                        d.optString("reason"));
             default -> throw new IllegalStateException(type.name());
         };
     }
@@ -222,11 +286,12 @@ final class DataCodec {
         String autoscaling = e.optString("autoscaling");
         for (String[] f : new String[][] {{"rdzvBackend", rdzv}, {"autoscaling", autoscaling}}) {
             if (f[1] != null && (f[1].isBlank() || f[1].length() > ElasticPolicy.MAX_TEXT)) {
-                throw new InvalidEventException(e.path(f[0]) + ": must be 1.." + ElasticPolicy.MAX_TEXT + " characters");
+                throw new InvalidEventException(
+                        e.path(f[0]) + ": must be 1.." + ElasticPolicy.MAX_TEXT + " characters");
             }
         }
-        return new ElasticPolicy(min, max, e.reqInt("procsPerNode", 1, 1024), e.reqInt("maxRestarts", 0, 1_000_000), rdzv,
-                autoscaling);
+        return new ElasticPolicy(
+                min, max, e.reqInt("procsPerNode", 1, 1024), e.reqInt("maxRestarts", 0, 1_000_000), rdzv, autoscaling);
     }
 
     // ---------------------------------------------------------------- encoding
@@ -326,7 +391,10 @@ final class DataCodec {
             o.put("round", r.round()).put("worldSize", r.worldSize());
             ArrayNode ps = o.putArray("participants");
             for (TrainerData.Participant p : r.participants()) {
-                ps.addObject().put("node", p.node()).put("firstRank", p.firstRank()).put("rankCount", p.rankCount());
+                ps.addObject()
+                        .put("node", p.node())
+                        .put("firstRank", p.firstRank())
+                        .put("rankCount", p.rankCount());
             }
             putOpt(o, "endpointNode", r.endpointNode());
         } else if (t instanceof TrainerData.WorkerFailed w) {
@@ -425,8 +493,11 @@ final class DataCodec {
 
     private static void putElastic(ObjectNode o, ElasticPolicy e) {
         if (e != null) {
-            ObjectNode el = o.putObject("elastic").put("minNodes", e.minNodes()).put("maxNodes", e.maxNodes())
-                    .put("procsPerNode", e.procsPerNode()).put("maxRestarts", e.maxRestarts());
+            ObjectNode el = o.putObject("elastic")
+                    .put("minNodes", e.minNodes())
+                    .put("maxNodes", e.maxNodes())
+                    .put("procsPerNode", e.procsPerNode())
+                    .put("maxRestarts", e.maxRestarts());
             putOpt(el, "rdzvBackend", e.rdzvBackend());
             putOpt(el, "autoscaling", e.autoscaling());
         }

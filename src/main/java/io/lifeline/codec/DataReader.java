@@ -187,7 +187,8 @@ final class DataReader {
         }
         E e = parser.apply(s);
         if (e == null) {
-            throw new InvalidEventException(prefix + field + ": must be one of " + allowed + ", got '" + abbreviate(s) + "'");
+            throw new InvalidEventException(
+                    prefix + field + ": must be one of " + allowed + ", got '" + abbreviate(s) + "'");
         }
         return e;
     }

@@ -30,11 +30,21 @@ final class Envelope {
      * (4713 BC to 294276 AD), but a time outside these years is a broken clock or a broken sender, not an event.
      */
     static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
+
     static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
     /** Attributes of the CloudEvents core specification; every other member is an extension. */
-    static final Set<String> CORE = Set.of("specversion", "id", "source", "type", "datacontenttype", "dataschema",
-            "subject", "time", "data", "data_base64");
+    static final Set<String> CORE = Set.of(
+            "specversion",
+            "id",
+            "source",
+            "type",
+            "datacontenttype",
+            "dataschema",
+            "subject",
+            "time",
+            "data",
+            "data_base64");
 
     private static final Pattern EXTENSION_NAME = Pattern.compile("[a-z0-9]+");
     /** RFC 2046 / RFC 9110 {@code type "/" subtype *( ";" parameter )}, tokens as in RFC 9110. */
@@ -42,8 +52,7 @@ final class Envelope {
             "[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\\s*;\\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+="
                     + "([!#$%&'*+.^_`|~0-9A-Za-z-]+|\"[^\"\\\\]*\"))*\\s*");
 
-    private Envelope() {
-    }
+    private Envelope() {}
 
     /** A required string attribute: present, not blank, at most {@code max} characters, printable. */
     static String required(String field, String value, int max) {
@@ -109,8 +118,10 @@ final class Envelope {
     static Instant time(String field, String value) {
         Instant t = Rfc3339.parseOrNull(value);
         if (t == null) {
-            throw new InvalidEventException(field + ": expected an RFC 3339 timestamp with seconds and an offset such as"
-                    + " 2026-01-31T12:00:00Z or 2026-01-31T13:00:00.250+01:00, got '" + DataReader.abbreviate(value) + "'");
+            throw new InvalidEventException(
+                    field + ": expected an RFC 3339 timestamp with seconds and an offset such as"
+                            + " 2026-01-31T12:00:00Z or 2026-01-31T13:00:00.250+01:00, got '"
+                            + DataReader.abbreviate(value) + "'");
         }
         if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
             throw new InvalidEventException(field + ": must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z,"
@@ -130,8 +141,8 @@ final class Envelope {
         }
         String essence = value.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
         if (!essence.equals("application/json") && !essence.endsWith("+json")) {
-            throw new InvalidEventException(field + ": must be application/json, got '" + DataReader.abbreviate(value)
-                    + "'");
+            throw new InvalidEventException(
+                    field + ": must be application/json, got '" + DataReader.abbreviate(value) + "'");
         }
     }
 
@@ -146,12 +157,12 @@ final class Envelope {
         }
         try {
             if (!new URI(value).isAbsolute()) {
-                throw new InvalidEventException(field + ": must be an absolute URI, got '" + DataReader.abbreviate(value)
-                        + "'");
+                throw new InvalidEventException(
+                        field + ": must be an absolute URI, got '" + DataReader.abbreviate(value) + "'");
             }
         } catch (URISyntaxException e) {
-            throw new InvalidEventException(field + ": not a URI (" + e.getReason() + "), got '"
-                    + DataReader.abbreviate(value) + "'");
+            throw new InvalidEventException(
+                    field + ": not a URI (" + e.getReason() + "), got '" + DataReader.abbreviate(value) + "'");
         }
     }
 
@@ -201,8 +212,8 @@ final class Envelope {
                         + " 2147483647, got " + DataReader.abbreviate(v.asText()));
             }
         } else if (!v.isBoolean()) {
-            throw new InvalidEventException(field + ": must be a string, a boolean or an integer, got "
-                    + DataReader.describe(v));
+            throw new InvalidEventException(
+                    field + ": must be a string, a boolean or an integer, got " + DataReader.describe(v));
         }
     }
 

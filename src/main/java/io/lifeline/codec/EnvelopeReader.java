@@ -17,8 +17,9 @@ import java.io.IOException;
  */
 final class EnvelopeReader {
 
-    private static final String[] ATTRIBUTES = {"specversion", "id", "source", "type", "subject", "time",
-        "datacontenttype", "dataschema"};
+    private static final String[] ATTRIBUTES = {
+        "specversion", "id", "source", "type", "subject", "time", "datacontenttype", "dataschema"
+    };
     private static final int DATA = ATTRIBUTES.length;
 
     private final ObjectReader trees;
@@ -44,7 +45,9 @@ final class EnvelopeReader {
         while ((name = p.nextFieldName()) != null) {
             int slot = slot(name);
             JsonToken t = p.nextToken();
-            boolean plain = slot >= 0 && !seen[slot] && (slot == DATA || t == JsonToken.VALUE_STRING || t == JsonToken.VALUE_NULL);
+            boolean plain = slot >= 0
+                    && !seen[slot]
+                    && (slot == DATA || t == JsonToken.VALUE_STRING || t == JsonToken.VALUE_NULL);
             if (!plain) {
                 return new Decoded(null, asTree(attributes, data, seen, name, p));
             }
@@ -77,8 +80,7 @@ final class EnvelopeReader {
     }
 
     /** The event, or the tree to decode instead. */
-    record Decoded(io.lifeline.domain.event.Event event, JsonNode tree) {
-    }
+    record Decoded(io.lifeline.domain.event.Event event, JsonNode tree) {}
 
     private static int slot(String name) {
         if (name.equals("data")) {
@@ -100,8 +102,11 @@ final class EnvelopeReader {
         // from here on.
         for (int i = 0; i < ATTRIBUTES.length; i++) {
             if (seen[i]) {
-                o.set(ATTRIBUTES[i], attributes[i] == null ? JsonNodeFactory.instance.nullNode()
-                        : JsonNodeFactory.instance.textNode(attributes[i]));
+                o.set(
+                        ATTRIBUTES[i],
+                        attributes[i] == null
+                                ? JsonNodeFactory.instance.nullNode()
+                                : JsonNodeFactory.instance.textNode(attributes[i]));
             }
         }
         if (seen[DATA]) {

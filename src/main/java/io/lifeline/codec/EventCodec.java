@@ -1,8 +1,8 @@
 package io.lifeline.codec;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,8 +35,8 @@ public final class EventCodec {
     /** Deep nesting is an attack, not an event: no catalogue event nests deeper than a few levels. */
     static final int MAX_NESTING = 32;
     /** Attributes binary mode reads itself; every other header with the prefix is an extension. */
-    private static final Set<String> BINARY_CORE = Set.of("specversion", "id", "source", "type", "subject", "time",
-            "datacontenttype", "dataschema");
+    private static final Set<String> BINARY_CORE =
+            Set.of("specversion", "id", "source", "type", "subject", "time", "datacontenttype", "dataschema");
 
     private final ObjectMapper mapper;
     /**
@@ -44,6 +44,7 @@ public final class EventCodec {
      * on every call, a tenth of decoding an event.
      */
     private final ObjectReader trees;
+
     private final ObjectWriter writer;
     private final EnvelopeReader envelopes;
 
@@ -116,8 +117,13 @@ public final class EventCodec {
                         }
                         decodeInto(index, p, events, positions, rejections);
                     } catch (IOException e) {
-                        rejections.add(new Refusal(index, null, "line " + (index + 1) + ": malformed JSON: "
-                                + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage())));
+                        rejections.add(new Refusal(
+                                index,
+                                null,
+                                "line " + (index + 1) + ": malformed JSON: "
+                                        + (e instanceof JsonProcessingException j
+                                                ? j.getOriginalMessage()
+                                                : e.getMessage())));
                     }
                     index++;
                 }
@@ -137,8 +143,9 @@ public final class EventCodec {
     }
 
     /** Decodes the value at the parser's current token into {@code events}, or its refusal into {@code rejections}. */
-    private void decodeInto(int index, JsonParser p, List<Event> events, List<Integer> positions,
-                            List<Refusal> rejections) throws IOException {
+    private void decodeInto(
+            int index, JsonParser p, List<Event> events, List<Integer> positions, List<Refusal> rejections)
+            throws IOException {
         EnvelopeReader.Decoded d;
         try {
             d = envelopes.read(p, this);
@@ -154,9 +161,11 @@ public final class EventCodec {
         }
     }
 
-    private void decodeInto(int index, JsonNode node, List<Event> events, List<Integer> positions,
-                            List<Refusal> rejections) {
-        String id = node != null && node.isObject() && node.path("id").isTextual() ? node.get("id").textValue() : null;
+    private void decodeInto(
+            int index, JsonNode node, List<Event> events, List<Integer> positions, List<Refusal> rejections) {
+        String id = node != null && node.isObject() && node.path("id").isTextual()
+                ? node.get("id").textValue()
+                : null;
         try {
             events.add(decodeEvent(node));
             positions.add(index);
@@ -191,8 +200,14 @@ public final class EventCodec {
         specversion("specversion", checked("specversion", a[0]));
         Envelope.contentType("datacontenttype", checked("datacontenttype", a[6]));
         Envelope.dataSchema("dataschema", checked("dataschema", a[7]));
-        return decode("", checked("id", a[1]), checked("source", a[2]), checked("type", a[3]),
-                checked("subject", a[4]), checked("time", a[5]), data);
+        return decode(
+                "",
+                checked("id", a[1]),
+                checked("source", a[2]),
+                checked("type", a[3]),
+                checked("subject", a[4]),
+                checked("time", a[5]),
+                data);
     }
 
     private static String checked(String field, String value) {
@@ -212,13 +227,18 @@ public final class EventCodec {
             throw new InvalidEventException("data_base64: binary data is not accepted; send JSON in data");
         }
         Envelope.extensions(node);
-        return decode("", env.optString("id"), env.optString("source"), env.optString("type"),
-                env.optString("subject"), env.optString("time"), node.get("data"));
+        return decode(
+                "",
+                env.optString("id"),
+                env.optString("source"),
+                env.optString("type"),
+                env.optString("subject"),
+                env.optString("time"),
+                node.get("data"));
     }
 
     /** A transport header as received: its name and its raw value (null when it has none). */
-    public record Header(String name, byte[] value) {
-    }
+    public record Header(String name, byte[] value) {}
 
     /**
      * Decodes a binary-mode event: the attributes from the headers named {@code prefix} + attribute name (Kafka:
@@ -251,8 +271,14 @@ public final class EventCodec {
         if (data != null && data.length > Envelope.MAX_DATA) {
             throw new InvalidEventException("data: larger than " + Envelope.MAX_DATA + " bytes");
         }
-        return decode(prefix, attributes.get("id"), attributes.get("source"), attributes.get("type"),
-                attributes.get("subject"), attributes.get("time"), data == null ? null : parse(data));
+        return decode(
+                prefix,
+                attributes.get("id"),
+                attributes.get("source"),
+                attributes.get("type"),
+                attributes.get("subject"),
+                attributes.get("time"),
+                data == null ? null : parse(data));
     }
 
     private static void specversion(String field, String specversion) {
@@ -260,8 +286,8 @@ public final class EventCodec {
             throw new InvalidEventException(field + ": required (\"1.0\")");
         }
         if (!"1.0".equals(specversion)) {
-            throw new InvalidEventException(field + ": only \"1.0\" is supported, got '"
-                    + DataReader.abbreviate(specversion) + "'");
+            throw new InvalidEventException(
+                    field + ": only \"1.0\" is supported, got '" + DataReader.abbreviate(specversion) + "'");
         }
     }
 
@@ -270,8 +296,12 @@ public final class EventCodec {
             throw new InvalidEventException(DataReader.abbreviate(field) + ": header without a value");
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(value))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new InvalidEventException(DataReader.abbreviate(field) + ": not valid UTF-8");
         }
@@ -285,8 +315,8 @@ public final class EventCodec {
         return decode("", id, source, type, subject, time, data);
     }
 
-    private static Event decode(String prefix, String id, String source, String type, String subject, String time,
-                                JsonNode data) {
+    private static Event decode(
+            String prefix, String id, String source, String type, String subject, String time, JsonNode data) {
         id = Envelope.required(prefix + "id", id, Envelope.MAX_ID);
         source = Envelope.required(prefix + "source", source, Envelope.MAX_SOURCE);
         type = Envelope.required(prefix + "type", type, Envelope.MAX_TYPE);
@@ -301,7 +331,8 @@ public final class EventCodec {
                     + " digits and . _ : / @ -, got '" + DataReader.abbreviate(subject) + "'");
         }
         if (time == null || time.isBlank()) {
-            throw new InvalidEventException(prefix + "time: required (when the event happened at the source, RFC 3339)");
+            throw new InvalidEventException(
+                    prefix + "time: required (when the event happened at the source, RFC 3339)");
         }
         Instant at = Envelope.time(prefix + "time", time);
         if (data == null || data.isNull()) {
@@ -357,8 +388,12 @@ public final class EventCodec {
     /** Serialises an event as a structured-mode CloudEvent. */
     public ObjectNode encodeEvent(Event e) {
         ObjectNode o = mapper.createObjectNode();
-        o.put("specversion", "1.0").put("id", e.id()).put("source", e.source()).put("type", e.type().wireName())
-                .put("subject", e.subject()).put("time", e.time().toString())
+        o.put("specversion", "1.0")
+                .put("id", e.id())
+                .put("source", e.source())
+                .put("type", e.type().wireName())
+                .put("subject", e.subject())
+                .put("time", e.time().toString())
                 .put("datacontenttype", "application/json");
         o.set("data", DataCodec.encode(e.data()));
         return o;
@@ -379,5 +414,4 @@ public final class EventCodec {
     ObjectMapper mapper() {
         return mapper;
     }
-
 }

@@ -8,8 +8,7 @@ package io.lifeline.codec;
  */
 public final class OutgoingText {
 
-    private OutgoingText() {
-    }
+    private OutgoingText() {}
 
     /**
      * {@code text} on one line: every control character (CR, LF, tab, ESC and the rest of C0, DEL, C1) and the Unicode

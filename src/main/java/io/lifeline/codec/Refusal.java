@@ -14,8 +14,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *                {@code detail} is given; otherwise what is wrong in words, naming the field
  * @param detail  with a code: what was wrong or what the model compared the event with; else null (and absent)
  */
-public record Refusal(int index, @JsonInclude(JsonInclude.Include.NON_NULL) String id, String reason,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) String detail) {
+public record Refusal(
+        int index,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String id,
+        String reason,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String detail) {
 
     /** A refusal whose reason says it all, in words. */
     public Refusal(int index, String id, String reason) {

@@ -16,11 +16,10 @@ import java.util.regex.Pattern;
  */
 public final class Rfc3339 {
 
-    private static final Pattern DATE_TIME = Pattern.compile(
-            "\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
+    private static final Pattern DATE_TIME =
+            Pattern.compile("\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
 
-    private Rfc3339() {
-    }
+    private Rfc3339() {}
 
     /** The instant, or null when {@code s} is null, blank or not RFC 3339. */
     public static Instant parseOrNull(String s) {
@@ -38,8 +37,12 @@ public final class Rfc3339 {
      */
     private static Instant read(String t) {
         int n = t.length();
-        if (n < 20 || t.charAt(4) != '-' || t.charAt(7) != '-' || (t.charAt(10) != 'T' && t.charAt(10) != 't')
-                || t.charAt(13) != ':' || t.charAt(16) != ':') {
+        if (n < 20
+                || t.charAt(4) != '-'
+                || t.charAt(7) != '-'
+                || (t.charAt(10) != 'T' && t.charAt(10) != 't')
+                || t.charAt(13) != ':'
+                || t.charAt(16) != ':') {
             return null;
         }
         int year = digits(t, 0, 4);
@@ -86,11 +89,20 @@ public final class Rfc3339 {
         } else {
             return null;
         }
-        if (i != n || month < 1 || month > 12 || day < 1 || day > YearMonth.of(year, month).lengthOfMonth()
-                || hour > 23 || minute > 59 || second > 59) {
+        if (i != n
+                || month < 1
+                || month > 12
+                || day < 1
+                || day > YearMonth.of(year, month).lengthOfMonth()
+                || hour > 23
+                || minute > 59
+                || second > 59) {
             return null;
         }
-        long epochSecond = LocalDate.of(year, month, day).toEpochDay() * 86_400 + hour * 3600L + minute * 60L + second
+        long epochSecond = LocalDate.of(year, month, day).toEpochDay() * 86_400
+                + hour * 3600L
+                + minute * 60L
+                + second
                 - offsetSeconds;
         return Instant.ofEpochSecond(epochSecond, nanos);
     }
@@ -139,8 +151,9 @@ public final class Rfc3339 {
         }
         Instant t = parseOrNull(s);
         if (t == null) {
-            throw new InvalidEventException(field + ": expected an RFC 3339 timestamp with seconds and an offset such as"
-                    + " 2026-01-31T12:00:00Z, got '" + DataReader.abbreviate(s) + "'");
+            throw new InvalidEventException(
+                    field + ": expected an RFC 3339 timestamp with seconds and an offset such as"
+                            + " 2026-01-31T12:00:00Z, got '" + DataReader.abbreviate(s) + "'");
         }
         return t;
     }

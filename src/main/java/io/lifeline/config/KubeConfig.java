@@ -47,8 +47,9 @@ public interface KubeConfig {
     Kind volcano();
 
     /** Node labels naming the node pool, first present wins. */
-    @WithDefault("karpenter.sh/nodepool,eks.amazonaws.com/nodegroup,cloud.google.com/gke-nodepool,"
-            + "kubernetes.azure.com/agentpool,agentpool,alpha.eksctl.io/nodegroup-name,node.kubernetes.io/pool,nodepool")
+    @WithDefault(
+            "karpenter.sh/nodepool,eks.amazonaws.com/nodegroup,cloud.google.com/gke-nodepool,"
+                    + "kubernetes.azure.com/agentpool,agentpool,alpha.eksctl.io/nodegroup-name,node.kubernetes.io/pool,nodepool")
     List<String> poolLabels();
 
     /** Pool of a node that has none of the pool labels. */

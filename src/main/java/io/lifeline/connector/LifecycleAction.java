@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param instanceId            the EC2 instance
  * @param region                the group's region (the EventBridge event's {@code region})
  */
-public record LifecycleAction(String autoScalingGroupName, String lifecycleHookName, String token, String instanceId,
-                              String region) {
+public record LifecycleAction(
+        String autoScalingGroupName, String lifecycleHookName, String token, String instanceId, String region) {
 
     public LifecycleAction {
         Objects.requireNonNull(autoScalingGroupName, "autoScalingGroupName");

@@ -92,8 +92,13 @@ public final class TranslatorStats {
      * @param events              events produced
      * @param rejectionsByReason  rejections by reason code
      */
-    public record Snapshot(String translator, long received, long translated, long rejected, long events,
-                           Map<String, Long> rejectionsByReason) {
+    public record Snapshot(
+            String translator,
+            long received,
+            long translated,
+            long rejected,
+            long events,
+            Map<String, Long> rejectionsByReason) {
         public Snapshot {
             rejectionsByReason = Map.copyOf(rejectionsByReason);
         }

@@ -46,8 +46,10 @@ final class Checkpoints {
         ctx.agenda.at(releaseAt, () -> {
             if (job.epoch == e && job.holdAfterSave) {
                 job.holdAfterSave = false;
-                if (job.phase == JobPhase.RUNNING && job.blocked && (job.inFlight == null
-                        || ctx.now() - job.inFlight.startedAt() >= job.inFlight.blockingSeconds() * 1000)) {
+                if (job.phase == JobPhase.RUNNING
+                        && job.blocked
+                        && (job.inFlight == null
+                                || ctx.now() - job.inFlight.startedAt() >= job.inFlight.blockingSeconds() * 1000)) {
                     endBlocking(job);
                 }
             }
@@ -88,11 +90,20 @@ final class Checkpoints {
         double duration = c.async() ? round3(Math.max(blocking + 1, ctx.rng.jitter(c.uploadSeconds(), 0.2))) : blocking;
         // A save asked for on durable storage goes there; the others where the job usually writes.
         boolean durable = job.wantsDurable() && c.durableUriPrefix() != null;
-        SimJob.Save save = new SimJob.Save(String.format("%s-ckpt-%05d", job.spec.name(), ++job.saves), job.step(now),
-                now, blocking, duration, c.async(), durable);
+        SimJob.Save save = new SimJob.Save(
+                String.format("%s-ckpt-%05d", job.spec.name(), ++job.saves),
+                job.step(now),
+                now,
+                blocking,
+                duration,
+                c.async(),
+                durable);
         job.inFlight = save;
         job.setBlocked(true, now);
-        ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_STARTED, job.key,
+        ctx.emit(
+                Emitter.TRAINER,
+                EventType.TRAINER_CHECKPOINT_STARTED,
+                job.key,
                 new TrainerData.CheckpointStarted(save.id(), save.step(), save.async(), reason));
         int e = job.epoch;
         ctx.agenda.after(Math.round(blocking * 1000), () -> {
@@ -125,35 +136,68 @@ final class Checkpoints {
             String error = c.uriPrefix().startsWith("gs://")
                     ? "google.api_core.exceptions.TooManyRequests: 429 PUT: rate limit exceeded"
                     : "botocore.exceptions.ClientError: An error occurred (SlowDown) when calling the PutObject "
-                    + "operation: Please reduce your request rate.";
-            ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_FAILED, job.key,
+                            + "operation: Please reduce your request rate.";
+            ctx.emit(
+                    Emitter.TRAINER,
+                    EventType.TRAINER_CHECKPOINT_FAILED,
+                    job.key,
                     new TrainerData.CheckpointFailed(save.id(), save.step(), error));
-            ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT),
-                    TrainerData.AckStatus.FAILED, "checkpoint " + save.id() + " failed: " + error);
+            ctx.commands.resolve(
+                    job,
+                    EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT),
+                    TrainerData.AckStatus.FAILED,
+                    "checkpoint " + save.id() + " failed: " + error);
         } else {
             long bytes = Math.round(ctx.rng.jitter(c.sizeGiB(), 0.002) * GIB);
             String checksum = "sha256:" + ctx.rng.hex(64);
-            String uri = String.format("%s/%s/step_%09d", save.durable() ? c.durableUriPrefix() : c.uriPrefix(),
-                    job.spec.name(), save.step());
+            String uri = String.format(
+                    "%s/%s/step_%09d",
+                    save.durable() ? c.durableUriPrefix() : c.uriPrefix(), job.spec.name(), save.step());
             int worldSize = Math.max(1, job.world.size() * job.spec.procsPerNode());
-            ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_COMPLETED, job.key,
-                    new TrainerData.CheckpointCompleted(save.id(), save.step(), bytes, save.durationSeconds(),
-                            save.blockingSeconds(), uri, checksum, worldSize, save.async(), worldSize));
+            ctx.emit(
+                    Emitter.TRAINER,
+                    EventType.TRAINER_CHECKPOINT_COMPLETED,
+                    job.key,
+                    new TrainerData.CheckpointCompleted(
+                            save.id(),
+                            save.step(),
+                            bytes,
+                            save.durationSeconds(),
+                            save.blockingSeconds(),
+                            uri,
+                            checksum,
+                            worldSize,
+                            save.async(),
+                            worldSize));
             job.completed(new SimJob.Checkpoint(save.id(), save.step()));
-            ctx.agenda.after(ctx.rng.millisBetween(2, 10), () -> ctx.emit(Emitter.TRAINER,
-                    EventType.TRAINER_CHECKPOINT_VERIFIED, job.key, new TrainerData.CheckpointVerified(save.id(), true,
-                            checksum)));
+            ctx.agenda.after(
+                    ctx.rng.millisBetween(2, 10),
+                    () -> ctx.emit(
+                            Emitter.TRAINER,
+                            EventType.TRAINER_CHECKPOINT_VERIFIED,
+                            job.key,
+                            new TrainerData.CheckpointVerified(save.id(), true, checksum)));
             boolean durableEnough = save.durable() || c.durableUriPrefix() == null;
-            ctx.commands.resolve(job, durableEnough ? EnumSet.of(SimJob.CommandKind.CHECKPOINT,
-                    SimJob.CommandKind.DURABLE_CHECKPOINT) : EnumSet.of(SimJob.CommandKind.CHECKPOINT), save.step(),
-                    TrainerData.AckStatus.DONE, "checkpoint " + save.id() + " at step " + save.step() + " completed"
-                    + (save.durable() ? " on durable storage" : ""));
-            if ((job.wantsDurable() || job.wantsNewerThan(save.step())) && (job.phase == JobPhase.RUNNING
-                    || job.phase == JobPhase.RESCALING || job.phase == JobPhase.SUSPENDING)) {
+            ctx.commands.resolve(
+                    job,
+                    durableEnough
+                            ? EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT)
+                            : EnumSet.of(SimJob.CommandKind.CHECKPOINT),
+                    save.step(),
+                    TrainerData.AckStatus.DONE,
+                    "checkpoint " + save.id() + " at step " + save.step() + " completed"
+                            + (save.durable() ? " on durable storage" : ""));
+            if ((job.wantsDurable() || job.wantsNewerThan(save.step()))
+                    && (job.phase == JobPhase.RUNNING
+                            || job.phase == JobPhase.RESCALING
+                            || job.phase == JobPhase.SUSPENDING)) {
                 // A local save finished while a durable one was asked for, or an older step than the trainers hold
                 // at for prepare_exit: that save comes next.
-                start(job, job.holdAfterSave || job.phase != JobPhase.RUNNING ? TrainerData.SaveReason.PREPARE_EXIT
-                        : TrainerData.SaveReason.COMMAND);
+                start(
+                        job,
+                        job.holdAfterSave || job.phase != JobPhase.RUNNING
+                                ? TrainerData.SaveReason.PREPARE_EXIT
+                                : TrainerData.SaveReason.COMMAND);
                 return;
             }
         }
@@ -167,7 +211,10 @@ final class Checkpoints {
         SimJob.Save save = job.inFlight;
         if (save != null) {
             job.inFlight = null;
-            ctx.emit(Emitter.TRAINER, EventType.TRAINER_CHECKPOINT_FAILED, job.key,
+            ctx.emit(
+                    Emitter.TRAINER,
+                    EventType.TRAINER_CHECKPOINT_FAILED,
+                    job.key,
                     new TrainerData.CheckpointFailed(save.id(), save.step(), reason));
         }
     }

@@ -116,10 +116,17 @@ final class ClusterOps {
     }
 
     private void evict(SimJob job, SimNode n, String pod) {
-        ctx.emit(Emitter.API_SERVER, EventType.POD_EVICTED, job.key,
+        ctx.emit(
+                Emitter.API_SERVER,
+                EventType.POD_EVICTED,
+                job.key,
                 new SchedulerData.PodEvicted(pod, n.name, "Evicted through the Eviction API"));
         int pid = 1000 + ctx.rng.nextInt(60_000);
-        ctx.trainer.nodeLost(job, n, -15, "Signal 15 (SIGTERM) received by PID " + pid,
+        ctx.trainer.nodeLost(
+                job,
+                n,
+                -15,
+                "Signal 15 (SIGTERM) received by PID " + pid,
                 "pod " + pod + " evicted from node " + n.name);
         ctx.placement.capacityChanged();
     }
@@ -131,8 +138,9 @@ final class ClusterOps {
         }
         Scenario.Job s = job.spec;
         if (nodes < s.minNodes() || nodes > s.maxNodes()) {
-            return SimOutcome.of(Kind.FAILED, nodes + " workers is outside the elastic bounds " + s.minNodes() + ".."
-                    + s.maxNodes());
+            return SimOutcome.of(
+                    Kind.FAILED,
+                    nodes + " workers is outside the elastic bounds " + s.minNodes() + ".." + s.maxNodes());
         }
         if (nodes == job.target) {
             return SimOutcome.of(Kind.NOOP, "job " + jobKey + " already has " + nodes + " workers");
@@ -184,7 +192,8 @@ final class ClusterOps {
             return SimOutcome.of(Kind.PATCHED, "job " + job.key + " no longer suspends");
         }
         if (job.phase == JobPhase.SUSPENDING) {
-            return SimOutcome.of(Kind.FAILED, "job " + job.key + " is saving before it stops; resume it once suspended");
+            return SimOutcome.of(
+                    Kind.FAILED, "job " + job.key + " is saving before it stops; resume it once suspended");
         }
         if (job.phase != JobPhase.SUSPENDED) {
             return SimOutcome.of(Kind.NOOP, "job " + job.key + " is not suspended");

@@ -26,6 +26,7 @@ final class Commands {
     static final long PREPARE_EXIT_HOLD_MS = 10 * 60_000;
     /** Shortest and longest checkpoint interval a command may set, in seconds. */
     static final long MIN_INTERVAL_S = 10;
+
     static final long MAX_INTERVAL_S = 7 * 86_400;
 
     private final SimContext ctx;
@@ -63,18 +64,27 @@ final class Commands {
         Scenario.Checkpointing spec = job.spec.checkpoint();
         boolean local = !spec.uriPrefix().contains("://") || spec.uriPrefix().startsWith("file://");
         if (durable && local && spec.durableUriPrefix() == null) {
-            ack(jobKey, commandId, command, AckStatus.REJECTED, "no durable checkpoint storage configured: this job"
-                    + " saves only to its nodes' local disks (" + spec.uriPrefix() + ")");
+            ack(
+                    jobKey,
+                    commandId,
+                    command,
+                    AckStatus.REJECTED,
+                    "no durable checkpoint storage configured: this job" + " saves only to its nodes' local disks ("
+                            + spec.uriPrefix() + ")");
             return;
         }
         ack(jobKey, commandId, command, AckStatus.ACCEPTED, null);
         boolean exit = PREPARE_EXIT.equals(command);
         // prepare_exit: saved means every step before the hold is saved, so a save still uploading an older step
         // does not answer it (the trainers save again at the step they hold at). A checkpoint-now joins it.
-        job.commands.add(new SimJob.PendingCommand(commandId, command, durable && spec.durableUriPrefix() != null
-                ? SimJob.CommandKind.DURABLE_CHECKPOINT : SimJob.CommandKind.CHECKPOINT,
-                deadline == null ? Long.MAX_VALUE : deadline, exit && phase == JobPhase.RUNNING ? job.step(ctx.now())
-                : Long.MIN_VALUE));
+        job.commands.add(new SimJob.PendingCommand(
+                commandId,
+                command,
+                durable && spec.durableUriPrefix() != null
+                        ? SimJob.CommandKind.DURABLE_CHECKPOINT
+                        : SimJob.CommandKind.CHECKPOINT,
+                deadline == null ? Long.MAX_VALUE : deadline,
+                exit && phase == JobPhase.RUNNING ? job.step(ctx.now()) : Long.MIN_VALUE));
         if (deadline != null) {
             ctx.agenda.at(deadline, () -> expire(job, commandId));
         }
@@ -94,8 +104,12 @@ final class Commands {
         }
         Scenario.Job s = job.spec;
         if (nodes < s.minNodes() || nodes > s.maxNodes()) {
-            ack(jobKey, commandId, RESCALE, AckStatus.REJECTED, "requested " + nodes + " nodes, outside the elastic bounds "
-                    + s.minNodes() + ".." + s.maxNodes());
+            ack(
+                    jobKey,
+                    commandId,
+                    RESCALE,
+                    AckStatus.REJECTED,
+                    "requested " + nodes + " nodes, outside the elastic bounds " + s.minNodes() + ".." + s.maxNodes());
             return;
         }
         if (job.phase != JobPhase.RUNNING) {
@@ -105,8 +119,13 @@ final class Commands {
         int need = nodes - job.world.size() - job.reserved.size();
         int free = ctx.placement.freeFor(job);
         if (need > free) {
-            ack(jobKey, commandId, RESCALE, AckStatus.REJECTED, "growing to " + nodes + " nodes needs " + need
-                    + " more, only " + free + " free in the job's pools");
+            ack(
+                    jobKey,
+                    commandId,
+                    RESCALE,
+                    AckStatus.REJECTED,
+                    "growing to " + nodes + " nodes needs " + need + " more, only " + free
+                            + " free in the job's pools");
             return;
         }
         ack(jobKey, commandId, RESCALE, AckStatus.ACCEPTED, null);
@@ -123,8 +142,10 @@ final class Commands {
             ctx.placement.reserve(job, need);
         }
         job.commands.add(new SimJob.PendingCommand(commandId, RESCALE, SimJob.CommandKind.RESCALE, Long.MAX_VALUE));
-        ctx.trainer.beginChange(job, "membership change: rescale from " + job.world.size() + " to " + nodes
-                + " nodes (command " + commandId + ")");
+        ctx.trainer.beginChange(
+                job,
+                "membership change: rescale from " + job.world.size() + " to " + nodes + " nodes (command " + commandId
+                        + ")");
     }
 
     void suspend(String commandId, String jobKey) {
@@ -136,15 +157,21 @@ final class Commands {
             case SUSPENDED -> ack(jobKey, commandId, SUSPEND, AckStatus.DONE, "already suspended");
             case RUNNING, PENDING, WAITING -> {
                 ack(jobKey, commandId, SUSPEND, AckStatus.ACCEPTED, null);
-                job.commands.add(new SimJob.PendingCommand(commandId, SUSPEND, SimJob.CommandKind.SUSPEND, Long.MAX_VALUE));
+                job.commands.add(
+                        new SimJob.PendingCommand(commandId, SUSPEND, SimJob.CommandKind.SUSPEND, Long.MAX_VALUE));
                 if (job.phase == JobPhase.RUNNING) {
                     ctx.trainer.beginSuspend(job);
                 } else {
                     ctx.trainer.suspendNow(job);
                 }
             }
-            default -> ack(jobKey, commandId, SUSPEND, AckStatus.REJECTED, "job is " + phaseName(job)
-                    + "; retry once it is training or waiting");
+            default ->
+                ack(
+                        jobKey,
+                        commandId,
+                        SUSPEND,
+                        AckStatus.REJECTED,
+                        "job is " + phaseName(job) + "; retry once it is training or waiting");
         }
     }
 
@@ -195,8 +222,13 @@ final class Commands {
             return;
         }
         if (seconds < MIN_INTERVAL_S || seconds > MAX_INTERVAL_S) {
-            ack(jobKey, commandId, SET_INTERVAL, AckStatus.REJECTED, "interval must be between " + MIN_INTERVAL_S
-                    + " and " + MAX_INTERVAL_S + " seconds, got " + seconds);
+            ack(
+                    jobKey,
+                    commandId,
+                    SET_INTERVAL,
+                    AckStatus.REJECTED,
+                    "interval must be between " + MIN_INTERVAL_S + " and " + MAX_INTERVAL_S + " seconds, got "
+                            + seconds);
             return;
         }
         ack(jobKey, commandId, SET_INTERVAL, AckStatus.ACCEPTED, null);
@@ -251,8 +283,12 @@ final class Commands {
             return null;
         }
         if (job.commands.size() >= SimJob.MAX_PENDING_COMMANDS) {
-            ack(jobKey, commandId, command, AckStatus.REJECTED, "too many commands waiting ("
-                    + SimJob.MAX_PENDING_COMMANDS + ")");
+            ack(
+                    jobKey,
+                    commandId,
+                    command,
+                    AckStatus.REJECTED,
+                    "too many commands waiting (" + SimJob.MAX_PENDING_COMMANDS + ")");
             return null;
         }
         return job;
@@ -267,7 +303,10 @@ final class Commands {
     }
 
     private void ack(String jobKey, String commandId, String command, AckStatus status, String message) {
-        ctx.emit(Emitter.TRAINER, EventType.TRAINER_COMMAND_ACK, jobKey,
+        ctx.emit(
+                Emitter.TRAINER,
+                EventType.TRAINER_COMMAND_ACK,
+                jobKey,
                 new TrainerData.CommandAck(commandId, command, status, message));
     }
 }

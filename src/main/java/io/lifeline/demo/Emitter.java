@@ -18,6 +18,7 @@ final class Emitter {
     static final String KUBELET = "lifeline-demo/kubelet";
     /** Changes Lifeline's own cluster actions made (cordon, eviction), as the API server reports them. */
     static final String API_SERVER = "lifeline-demo/kube-apiserver";
+
     static final String TERMINATION_HANDLER = "lifeline-demo/node-termination-handler";
     static final String DCGM = "lifeline-demo/dcgm-exporter";
     static final String SCHEDULER = "lifeline-demo/kueue";
@@ -29,6 +30,7 @@ final class Emitter {
     private final Agenda agenda;
     /** How much later than the simulated time events are stamped: the time the fleet stood still (see resume). */
     private long pausedMillis;
+
     private long counter;
     private long cachedMillis = Long.MIN_VALUE;
     private Instant cachedInstant;

@@ -21,6 +21,7 @@ final class Fleet {
 
     /** How long a new node takes from registering to Ready (boot, GPU operator, device plugin). */
     private static final double READY_MIN_S = 30;
+
     private static final double READY_MAX_S = 75;
     /** When no spot node can be interrupted now, look again this much later. */
     private static final long RETRY_MS = 60_000;
@@ -29,6 +30,7 @@ final class Fleet {
     final List<PoolState> pools = new ArrayList<>();
     /** Every node not terminated, for uniform random picks without scans. */
     private final List<SimNode> live = new ArrayList<>();
+
     private final Map<String, SimNode> byName = new HashMap<>();
     private final GpuTelemetry telemetry;
 
@@ -81,8 +83,17 @@ final class Fleet {
         p.live.add(n);
         live.add(n);
         byName.put(name, n);
-        ctx.emit(Emitter.CLOUD, EventType.NODE_REGISTERED, name, new NodeData.Registered(p.spec.poolLabel(),
-                p.spec.capacityType(), p.spec.zone(), p.spec.instanceType(), p.spec.gpusPerNode(), n.providerId));
+        ctx.emit(
+                Emitter.CLOUD,
+                EventType.NODE_REGISTERED,
+                name,
+                new NodeData.Registered(
+                        p.spec.poolLabel(),
+                        p.spec.capacityType(),
+                        p.spec.zone(),
+                        p.spec.instanceType(),
+                        p.spec.gpusPerNode(),
+                        n.providerId));
         long interval = ctx.scenario.telemetryIntervalSeconds() * 1000;
         long firstSample = ctx.now() + (long) ctx.rng.uniform(0, interval);
         ctx.agenda.at(firstSample, () -> sampleLoop(n, interval));
@@ -178,13 +189,20 @@ final class Fleet {
         n.pool.refresh(n);
         long deadline = ctx.now() + n.pool.spec.noticeSeconds() * 1000;
         // The cloud reclaims spot capacity; an on-demand instance it takes away is retired for maintenance.
-        NoticeKind kind = n.pool.spec.capacityType() == CapacityType.SPOT ? NoticeKind.SPOT_RECLAIM
-                : NoticeKind.MAINTENANCE;
-        ctx.emit(Emitter.CLOUD, EventType.NODE_INTERRUPTION_NOTICE, n.name, new NodeData.InterruptionNotice(
-                kind, n.pool.spec.provider(), Instant.ofEpochMilli(ctx.emitter.stamp(deadline))));
+        NoticeKind kind =
+                n.pool.spec.capacityType() == CapacityType.SPOT ? NoticeKind.SPOT_RECLAIM : NoticeKind.MAINTENANCE;
+        ctx.emit(
+                Emitter.CLOUD,
+                EventType.NODE_INTERRUPTION_NOTICE,
+                n.name,
+                new NodeData.InterruptionNotice(
+                        kind, n.pool.spec.provider(), Instant.ofEpochMilli(ctx.emitter.stamp(deadline))));
         ctx.agenda.after(ctx.rng.millisBetween(0.5, 3), () -> {
             n.cordoned = true;
-            ctx.emit(Emitter.TERMINATION_HANDLER, EventType.NODE_CORDONED, n.name,
+            ctx.emit(
+                    Emitter.TERMINATION_HANDLER,
+                    EventType.NODE_CORDONED,
+                    n.name,
                     new NodeData.Cordoned(terminationHandler(n.pool)));
         });
         ctx.agenda.at(deadline, () -> terminate(n));
@@ -208,7 +226,11 @@ final class Fleet {
         ctx.emit(Emitter.CLOUD, EventType.NODE_TERMINATED, n.name, new NodeData.Terminated("spot instance reclaimed"));
         if (job != null) {
             int pid = 1000 + ctx.rng.nextInt(60_000);
-            ctx.trainer.nodeLost(job, n, -15, "Signal 15 (SIGTERM) received by PID " + pid,
+            ctx.trainer.nodeLost(
+                    job,
+                    n,
+                    -15,
+                    "Signal 15 (SIGTERM) received by PID " + pid,
                     "node " + n.name + " terminated (spot reclaim)");
         }
         PoolState p = n.pool;
@@ -255,7 +277,7 @@ final class Fleet {
         ctx.emit(Emitter.DCGM, EventType.GPU_XID, n.name, new GpuData.Xid(n.uuids[gpu], gpu, x.code(), x.message()));
         SimJob job = n.job;
         switch (x.effect()) {
-            case BENIGN -> { }
+            case BENIGN -> {}
             case RESTART_APP -> {
                 if (job != null && n.inWorld && gpu < job.spec.procsPerNode() && job.phase.workersAlive()) {
                     ctx.trainer.rankCrashed(job, n, gpu, x.error(), "XID " + x.code() + " on " + n.name);
@@ -264,7 +286,10 @@ final class Fleet {
             case NODE_DOWN -> {
                 n.moveTo(NodePhase.NOT_READY);
                 n.pool.refresh(n);
-                ctx.emit(Emitter.KUBELET, EventType.NODE_NOT_READY, n.name,
+                ctx.emit(
+                        Emitter.KUBELET,
+                        EventType.NODE_NOT_READY,
+                        n.name,
                         new NodeData.NotReady("XID " + x.code() + " on GPU " + gpu + ": " + x.message()));
                 if (job != null) {
                     ctx.trainer.nodeLost(job, n, 1, x.error(), "XID " + x.code() + " on " + n.name);

@@ -291,7 +291,8 @@ public final class FleetSimulator {
         }
         XidCatalog.Xid x = XidCatalog.find(xid);
         if (x == null) {
-            throw new IllegalArgumentException("xid: the simulator knows 79, 48, 94, 95, 119, 13, 31 and 43, got " + xid);
+            throw new IllegalArgumentException(
+                    "xid: the simulator knows 79, 48, 94, 95, 119, 13, 31 and 43, got " + xid);
         }
         ctx.agenda.after(0, () -> {
             if (n.phase == NodePhase.READY) {

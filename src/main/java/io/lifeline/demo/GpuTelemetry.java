@@ -12,6 +12,7 @@ final class GpuTelemetry {
 
     /** Thermal time constant of a GPU under a heat sink, seconds. */
     private static final double THERMAL_TAU_S = 90;
+
     private static final Long ZERO = 0L;
 
     /** What the GPU is doing, which sets the sample's levels. */
@@ -28,6 +29,7 @@ final class GpuTelemetry {
         final double powerShare;
         /** Memory as a share of the job's footprint. */
         final double memoryShare;
+
         final double temperature;
 
         Activity(double util, double utilSd, double powerShare, double memoryShare, double temperature) {
@@ -59,17 +61,39 @@ final class GpuTelemetry {
             Activity a = i < procs ? busy : Activity.IDLE;
             double util = clamp(a.util + rng.noise(a.utilSd), 0, 100);
             double span = model.maxPowerW() - model.idlePowerW();
-            double power = clamp(model.idlePowerW() + span * a.powerShare + rng.noise(a == Activity.IDLE ? 2 : span * 0.04),
-                    model.idlePowerW() * 0.8, model.maxPowerW());
-            double used = a == Activity.IDLE ? 4 + rng.uniform(0, 1)
-                    : clamp(model.memoryMiB() * job.memoryFraction * a.memoryShare + rng.noise(120), 0, model.memoryMiB());
+            double power = clamp(
+                    model.idlePowerW() + span * a.powerShare + rng.noise(a == Activity.IDLE ? 2 : span * 0.04),
+                    model.idlePowerW() * 0.8,
+                    model.maxPowerW());
+            double used = a == Activity.IDLE
+                    ? 4 + rng.uniform(0, 1)
+                    : clamp(
+                            model.memoryMiB() * job.memoryFraction * a.memoryShare + rng.noise(120),
+                            0,
+                            model.memoryMiB());
             double target = a.temperature + n.thermalBias[i];
             n.temperature[i] += (target - n.temperature[i]) * alpha + rng.noise(0.3);
             boolean onGpu = i < procs && a != Activity.IDLE;
-            ctx.emit(Emitter.DCGM, EventType.GPU_SAMPLE, n.name, new GpuData.Sample(n.uuids[i], i, model.name(),
-                    round1(util), round1(used), round1(model.memoryMiB() - used), round1(n.temperature[i]),
-                    round1(power), ZERO, n.dbe[i] == 0 ? ZERO : Long.valueOf(n.dbe[i]), ZERO, ZERO, n.lastXid[i],
-                    onGpu ? pod : null, onGpu ? namespace : null));
+            ctx.emit(
+                    Emitter.DCGM,
+                    EventType.GPU_SAMPLE,
+                    n.name,
+                    new GpuData.Sample(
+                            n.uuids[i],
+                            i,
+                            model.name(),
+                            round1(util),
+                            round1(used),
+                            round1(model.memoryMiB() - used),
+                            round1(n.temperature[i]),
+                            round1(power),
+                            ZERO,
+                            n.dbe[i] == 0 ? ZERO : Long.valueOf(n.dbe[i]),
+                            ZERO,
+                            ZERO,
+                            n.lastXid[i],
+                            onGpu ? pod : null,
+                            onGpu ? namespace : null));
         }
     }
 

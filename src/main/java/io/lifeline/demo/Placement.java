@@ -66,8 +66,7 @@ final class Placement {
                         ctx.trainer.grow(job);
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
     }

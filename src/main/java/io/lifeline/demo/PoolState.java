@@ -13,6 +13,7 @@ final class PoolState {
     final List<SimNode> live = new ArrayList<>();
     /** Free nodes in the order they became free: placement takes the oldest first. */
     final Set<SimNode> free = new LinkedHashSet<>();
+
     private int nextOrdinal;
 
     PoolState(Scenario.Pool spec) {

@@ -25,12 +25,21 @@ import java.util.regex.Pattern;
  * @param pools                      node pools
  * @param jobs                       training jobs, highest priority first (the order capacity is handed out)
  */
-public record Scenario(long seed, long telemetryIntervalSeconds, long progressIntervalSeconds,
-                       double xidRatePerNodeHour, double fatalXidFraction, long replacementDelaySeconds,
-                       long nodeRepairSeconds, Long firstNoticeAfterSeconds, List<Pool> pools, List<Job> jobs) {
+public record Scenario(
+        long seed,
+        long telemetryIntervalSeconds,
+        long progressIntervalSeconds,
+        double xidRatePerNodeHour,
+        double fatalXidFraction,
+        long replacementDelaySeconds,
+        long nodeRepairSeconds,
+        Long firstNoticeAfterSeconds,
+        List<Pool> pools,
+        List<Job> jobs) {
 
     /** Kubernetes object names (RFC 1123 labels): what pool, namespace and job names must look like. */
     static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
     static final int MAX_NAME = 50;
 
     public Scenario {
@@ -54,15 +63,40 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
      *                                  one label make a pool with both spot and on-demand nodes (a Karpenter NodePool
      *                                  that allows both capacity types)
      */
-    public record Pool(String name, CapacityType capacityType, String zone, String instanceType, String gpuModel,
-                       int nodeCount, int gpusPerNode, double interruptionsPerNodeHour, long noticeSeconds,
-                       String nodePool) {
+    public record Pool(
+            String name,
+            CapacityType capacityType,
+            String zone,
+            String instanceType,
+            String gpuModel,
+            int nodeCount,
+            int gpusPerNode,
+            double interruptionsPerNodeHour,
+            long noticeSeconds,
+            String nodePool) {
 
         /** A group whose nodes carry its own name as their pool. */
-        public Pool(String name, CapacityType capacityType, String zone, String instanceType, String gpuModel,
-                    int nodeCount, int gpusPerNode, double interruptionsPerNodeHour, long noticeSeconds) {
-            this(name, capacityType, zone, instanceType, gpuModel, nodeCount, gpusPerNode, interruptionsPerNodeHour,
-                    noticeSeconds, null);
+        public Pool(
+                String name,
+                CapacityType capacityType,
+                String zone,
+                String instanceType,
+                String gpuModel,
+                int nodeCount,
+                int gpusPerNode,
+                double interruptionsPerNodeHour,
+                long noticeSeconds) {
+            this(
+                    name,
+                    capacityType,
+                    zone,
+                    instanceType,
+                    gpuModel,
+                    nodeCount,
+                    gpusPerNode,
+                    interruptionsPerNodeHour,
+                    noticeSeconds,
+                    null);
         }
 
         /** The pool label of its nodes. */
@@ -104,10 +138,23 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
      * @param tokensPerSample    sequence length, for tokens/s
      * @param checkpoint         how it checkpoints
      */
-    public record Job(String namespace, String name, String owner, String priorityClass, String queue,
-                      List<String> pools, int minNodes, int maxNodes, int procsPerNode, int maxRestarts,
-                      long startAfterSeconds, long startStep, double stepSeconds, int samplesPerStep,
-                      int tokensPerSample, Checkpointing checkpoint) {
+    public record Job(
+            String namespace,
+            String name,
+            String owner,
+            String priorityClass,
+            String queue,
+            List<String> pools,
+            int minNodes,
+            int maxNodes,
+            int procsPerNode,
+            int maxRestarts,
+            long startAfterSeconds,
+            long startStep,
+            double stepSeconds,
+            int samplesPerStep,
+            int tokensPerSample,
+            Checkpointing checkpoint) {
 
         public Job {
             pools = List.copyOf(Objects.requireNonNull(pools, "pools"));
@@ -133,14 +180,36 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
      * @param durableUriPrefix where a save asked for on durable storage goes when {@code uriPrefix} is a local path
      *                         (for example {@code file:///local_nvme/ckpt}); null when the job has no such place
      */
-    public record Checkpointing(long intervalSeconds, double blockingSeconds, boolean async, double uploadSeconds,
-                                double sizeGiB, double restoreSeconds, String uriPrefix, double failureRate,
-                                String durableUriPrefix) {
+    public record Checkpointing(
+            long intervalSeconds,
+            double blockingSeconds,
+            boolean async,
+            double uploadSeconds,
+            double sizeGiB,
+            double restoreSeconds,
+            String uriPrefix,
+            double failureRate,
+            String durableUriPrefix) {
 
         /** Checkpointing with no separate durable location. */
-        public Checkpointing(long intervalSeconds, double blockingSeconds, boolean async, double uploadSeconds,
-                             double sizeGiB, double restoreSeconds, String uriPrefix, double failureRate) {
-            this(intervalSeconds, blockingSeconds, async, uploadSeconds, sizeGiB, restoreSeconds, uriPrefix, failureRate,
+        public Checkpointing(
+                long intervalSeconds,
+                double blockingSeconds,
+                boolean async,
+                double uploadSeconds,
+                double sizeGiB,
+                double restoreSeconds,
+                String uriPrefix,
+                double failureRate) {
+            this(
+                    intervalSeconds,
+                    blockingSeconds,
+                    async,
+                    uploadSeconds,
+                    sizeGiB,
+                    restoreSeconds,
+                    uriPrefix,
+                    failureRate,
                     null);
         }
     }
@@ -180,18 +249,23 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
         }
         text(p, at + "zone", pool.zone());
         if (text(p, at + "instanceType", pool.instanceType()) && pool.resolvedGpuModel() == null) {
-            p.add(pool.gpuModel() != null
-                    ? at + "gpuModel: unknown GPU model '" + pool.gpuModel() + "' (known: " + GpuModel.knownNames() + ")"
-                    : at + "gpuModel: required, because instance type '" + pool.instanceType()
-                    + "' is not one whose GPUs are known (known: " + GpuModel.knownInstanceTypes() + ")");
+            p.add(
+                    pool.gpuModel() != null
+                            ? at + "gpuModel: unknown GPU model '" + pool.gpuModel() + "' (known: "
+                                    + GpuModel.knownNames() + ")"
+                            : at + "gpuModel: required, because instance type '" + pool.instanceType()
+                                    + "' is not one whose GPUs are known (known: " + GpuModel.knownInstanceTypes()
+                                    + ")");
         }
         range(p, at + "nodeCount", pool.nodeCount(), 1, 100_000);
         range(p, at + "gpusPerNode", pool.gpusPerNode(), 1, 16);
         range(p, at + "interruptionsPerNodeHour", pool.interruptionsPerNodeHour(), 0, 100);
-        if (pool.capacityType() != null && pool.capacityType() != CapacityType.SPOT
+        if (pool.capacityType() != null
+                && pool.capacityType() != CapacityType.SPOT
                 && pool.interruptionsPerNodeHour() > 0) {
             p.add(at + "interruptionsPerNodeHour: only spot pools are interrupted, got "
-                    + pool.interruptionsPerNodeHour() + " for a " + pool.capacityType().wireName() + " pool");
+                    + pool.interruptionsPerNodeHour() + " for a "
+                    + pool.capacityType().wireName() + " pool");
         }
         range(p, at + "noticeSeconds", pool.noticeSeconds(), 1, 3600);
     }
@@ -226,12 +300,12 @@ public record Scenario(long seed, long telemetryIntervalSeconds, long progressIn
         range(p, cat + "intervalSeconds", c.intervalSeconds(), 10, 7 * 86400);
         range(p, cat + "blockingSeconds", c.blockingSeconds(), 0.1, 3600);
         if (c.async() && c.uploadSeconds() < c.blockingSeconds()) {
-            p.add(cat + "uploadSeconds: must be >= blockingSeconds (" + c.blockingSeconds() + ") for an async save, got "
-                    + c.uploadSeconds());
+            p.add(cat + "uploadSeconds: must be >= blockingSeconds (" + c.blockingSeconds()
+                    + ") for an async save, got " + c.uploadSeconds());
         }
         if (c.blockingSeconds() * 2 >= c.intervalSeconds()) {
-            p.add(cat + "blockingSeconds: must be less than half of intervalSeconds (" + c.intervalSeconds()
-                    + "), got " + c.blockingSeconds());
+            p.add(cat + "blockingSeconds: must be less than half of intervalSeconds (" + c.intervalSeconds() + "), got "
+                    + c.blockingSeconds());
         }
         if (c.intervalSeconds() <= job.stepSeconds() * job.maxNodes() / job.minNodes() * 2) {
             p.add(cat + "intervalSeconds: must span more than two steps at min nodes, got " + c.intervalSeconds());

@@ -18,17 +18,28 @@ final class SimJob {
     static final int CHECKPOINT_HISTORY = 32;
 
     /** A checkpoint that completed on storage. */
-    record Checkpoint(String id, long step) {
-    }
+    record Checkpoint(String id, long step) {}
 
     /** A save in progress. */
-    record Save(String id, long step, long startedAt, double blockingSeconds, double durationSeconds, boolean async,
-                boolean durable) {
-    }
+    record Save(
+            String id,
+            long step,
+            long startedAt,
+            double blockingSeconds,
+            double durationSeconds,
+            boolean async,
+            boolean durable) {}
 
     /** What a waiting command is for. */
     /** DURABLE_CHECKPOINT: a checkpoint command that asked for storage outliving the node ({@code storage=durable}). */
-    enum CommandKind { CHECKPOINT, DURABLE_CHECKPOINT, RESCALE, SUSPEND, RESUME, RESTORE }
+    enum CommandKind {
+        CHECKPOINT,
+        DURABLE_CHECKPOINT,
+        RESCALE,
+        SUSPEND,
+        RESUME,
+        RESTORE
+    }
 
     /**
      * A command accepted and not yet answered with done or failed; a checkpoint command is answered done only by a save
@@ -57,6 +68,7 @@ final class SimJob {
     final List<SimNode> reserved = new ArrayList<>();
     /** Nodes the job aims for: max nodes unless a rescale command said otherwise. */
     int target;
+
     int round = -1;
     int restarts;
     /** Epoch under which a growth is scheduled, or -1. */
@@ -81,16 +93,19 @@ final class SimJob {
     boolean holdAfterSave;
     /** Suspension asked for while the job was between phases; applied once it trains or waits. */
     boolean suspendWanted;
+
     Save inFlight;
     int saves;
     /** Bumped whenever the periodic checkpoint timer is re-armed, so only the newest timer fires. */
     long periodicToken;
+
     final List<PendingCommand> commands = new ArrayList<>();
 
     /** Whether a waiting checkpoint command needs a save of a step beyond {@code step}. */
     boolean wantsNewerThan(long step) {
         for (PendingCommand c : commands) {
-            if ((c.kind() == CommandKind.CHECKPOINT || c.kind() == CommandKind.DURABLE_CHECKPOINT) && c.minStep() > step) {
+            if ((c.kind() == CommandKind.CHECKPOINT || c.kind() == CommandKind.DURABLE_CHECKPOINT)
+                    && c.minStep() > step) {
                 return true;
             }
         }

@@ -12,6 +12,7 @@ final class SimNode {
     final String[] uuids;
     /** Persistent per-GPU temperature offset: some GPUs in a chassis always run warmer. */
     final double[] thermalBias;
+
     final double[] temperature;
     final int[] lastXid;
     final long[] dbe;

@@ -8,5 +8,4 @@ package io.lifeline.demo;
  * @param job       the job ({@code namespace/name})
  * @param node      the node it runs on
  */
-public record SimPod(String namespace, String name, String job, String node) {
-}
+public record SimPod(String namespace, String name, String job, String node) {}

@@ -40,9 +40,17 @@ final class Trainer {
     private void submit(SimJob job) {
         job.moveTo(JobPhase.PENDING, ctx.now());
         Scenario.Job s = job.spec;
-        ctx.emit(Emitter.OPERATOR, EventType.JOB_SUBMITTED, job.key, new JobData.Submitted(s.namespace(), s.owner(),
-                s.priorityClass(), new ElasticPolicy(s.minNodes(), s.maxNodes(), s.procsPerNode(), s.maxRestarts()),
-                s.procsPerNode(), s.checkpoint().intervalSeconds()));
+        ctx.emit(
+                Emitter.OPERATOR,
+                EventType.JOB_SUBMITTED,
+                job.key,
+                new JobData.Submitted(
+                        s.namespace(),
+                        s.owner(),
+                        s.priorityClass(),
+                        new ElasticPolicy(s.minNodes(), s.maxNodes(), s.procsPerNode(), s.maxRestarts()),
+                        s.procsPerNode(),
+                        s.checkpoint().intervalSeconds()));
         ctx.placement.capacityChanged();
     }
 
@@ -52,9 +60,14 @@ final class Trainer {
         }
         if (job.training()) {
             long now = ctx.now();
-            double samples = ctx.rng.jitter(job.spec.samplesPerStep() * 1000.0 / job.stepMillis(job.world.size()), 0.02);
-            Double tokens = job.spec.tokensPerSample() > 0 ? Math.round(samples * job.spec.tokensPerSample()) * 1.0 : null;
-            ctx.emit(Emitter.TRAINER, EventType.TRAINER_PROGRESS, job.key,
+            double samples =
+                    ctx.rng.jitter(job.spec.samplesPerStep() * 1000.0 / job.stepMillis(job.world.size()), 0.02);
+            Double tokens =
+                    job.spec.tokensPerSample() > 0 ? Math.round(samples * job.spec.tokensPerSample()) * 1.0 : null;
+            ctx.emit(
+                    Emitter.TRAINER,
+                    EventType.TRAINER_PROGRESS,
+                    job.key,
                     new TrainerData.Progress(job.step(now), Math.round(samples * 10) / 10.0, tokens));
         }
         ctx.agenda.after(interval, () -> progressLoop(job, interval));
@@ -65,7 +78,10 @@ final class Trainer {
     /** The scheduler admitted a pending job: its nodes are reserved; pods start, then the first rendezvous. */
     void admitted(SimJob job) {
         job.moveTo(JobPhase.STARTING, ctx.now());
-        ctx.emit(Emitter.SCHEDULER, EventType.WORKLOAD_ADMITTED, job.key,
+        ctx.emit(
+                Emitter.SCHEDULER,
+                EventType.WORKLOAD_ADMITTED,
+                job.key,
                 new SchedulerData.Admitted(job.workload, job.spec.queue()));
         scheduleRendezvous(job, ctx.rng.millisBetween(20, 60));
     }
@@ -144,10 +160,14 @@ final class Trainer {
             n.pod = job.podName(i);
             participants.add(new TrainerData.Participant(n.name, i * procs, procs));
         }
-        ctx.emit(Emitter.AGENT, EventType.TRAINER_RENDEZVOUS, job.key,
+        ctx.emit(
+                Emitter.AGENT,
+                EventType.TRAINER_RENDEZVOUS,
+                job.key,
                 new TrainerData.Rendezvous(job.runId, job.round, job.world.size() * procs, participants));
         job.moveTo(JobPhase.RESTORING, now);
-        double seconds = job.newest == null ? ctx.rng.uniform(8, 20)
+        double seconds = job.newest == null
+                ? ctx.rng.uniform(8, 20)
                 : ctx.rng.jitter(job.spec.checkpoint().restoreSeconds(), 0.2);
         int e = job.epoch;
         ctx.agenda.after(Math.round(seconds * 1000), () -> {
@@ -164,7 +184,10 @@ final class Trainer {
         job.restoreFrom = null;
         job.holdAfterSave = false;
         if (from != null) {
-            ctx.emit(Emitter.TRAINER, EventType.TRAINER_RESTORED, job.key,
+            ctx.emit(
+                    Emitter.TRAINER,
+                    EventType.TRAINER_RESTORED,
+                    job.key,
                     new TrainerData.Restored(from.id(), from.step(), job.runId));
             job.resetSteps(from.step(), now);
         } else {
@@ -173,9 +196,13 @@ final class Trainer {
         job.setBlocked(false, now);
         job.moveTo(JobPhase.RUNNING, now);
         ctx.checkpoints.armPeriodic(job);
-        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.RESCALE, SimJob.CommandKind.RESUME,
-                        SimJob.CommandKind.RESTORE), TrainerData.AckStatus.DONE, "training on " + job.world.size()
-                        + " nodes, world size " + job.world.size() * job.spec.procsPerNode() + ", from step " + job.step(now)
+        ctx.commands.resolve(
+                job,
+                EnumSet.of(SimJob.CommandKind.RESCALE, SimJob.CommandKind.RESUME, SimJob.CommandKind.RESTORE),
+                TrainerData.AckStatus.DONE,
+                "training on " + job.world.size()
+                        + " nodes, world size " + job.world.size() * job.spec.procsPerNode() + ", from step "
+                        + job.step(now)
                         + (from == null ? "" : " (checkpoint " + from.id() + ")"));
         if (job.suspendWanted) {
             job.suspendWanted = false;
@@ -193,7 +220,10 @@ final class Trainer {
         if (killsRanks) {
             int first = node.firstRank();
             for (int r = first; r < first + job.spec.procsPerNode(); r++) {
-                ctx.emit(Emitter.AGENT, EventType.TRAINER_WORKER_FAILED, job.key,
+                ctx.emit(
+                        Emitter.AGENT,
+                        EventType.TRAINER_WORKER_FAILED,
+                        job.key,
                         new TrainerData.WorkerFailed(job.runId, r, node.name, exitCode, error));
             }
         }
@@ -207,7 +237,10 @@ final class Trainer {
 
     /** One rank died (its node stays): the whole job restarts from its newest checkpoint on the same nodes. */
     void rankCrashed(SimJob job, SimNode node, int gpu, String error, String reason) {
-        ctx.emit(Emitter.AGENT, EventType.TRAINER_WORKER_FAILED, job.key,
+        ctx.emit(
+                Emitter.AGENT,
+                EventType.TRAINER_WORKER_FAILED,
+                job.key,
                 new TrainerData.WorkerFailed(job.runId, node.firstRank() + gpu, node.name, 1, error));
         workersFailed(job, reason);
     }
@@ -215,9 +248,14 @@ final class Trainer {
     private void workersFailed(SimJob job, String reason) {
         long now = ctx.now();
         ctx.checkpoints.abortInFlight(job, "interrupted: " + reason);
-        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT,
+        ctx.commands.resolve(
+                job,
+                EnumSet.of(
+                        SimJob.CommandKind.CHECKPOINT,
+                        SimJob.CommandKind.DURABLE_CHECKPOINT,
                         SimJob.CommandKind.SUSPEND),
-                TrainerData.AckStatus.FAILED, "interrupted: " + reason);
+                TrainerData.AckStatus.FAILED,
+                "interrupted: " + reason);
         job.setBlocked(false, now);
         job.epoch++;
         job.changeReason = null;
@@ -226,8 +264,13 @@ final class Trainer {
         if (job.restarts > job.spec.maxRestarts()) {
             job.moveTo(JobPhase.FAILED, now);
             releaseAll(job);
-            ctx.emit(Emitter.OPERATOR, EventType.JOB_FINISHED, job.key, new JobData.Finished(JobData.Outcome.FAILED,
-                    "exceeded max restarts (" + job.spec.maxRestarts() + "): " + reason));
+            ctx.emit(
+                    Emitter.OPERATOR,
+                    EventType.JOB_FINISHED,
+                    job.key,
+                    new JobData.Finished(
+                            JobData.Outcome.FAILED,
+                            "exceeded max restarts (" + job.spec.maxRestarts() + "): " + reason));
             ctx.placement.capacityChanged();
             return;
         }
@@ -235,7 +278,10 @@ final class Trainer {
         int count = job.restarts;
         ctx.agenda.after(ctx.rng.millisBetween(3, 10), () -> {
             if (job.epoch == e) {
-                ctx.emit(Emitter.AGENT, EventType.TRAINER_RESTARTED, job.key,
+                ctx.emit(
+                        Emitter.AGENT,
+                        EventType.TRAINER_RESTARTED,
+                        job.key,
                         new TrainerData.Restarted(job.runId, count, reason));
                 scheduleRendezvous(job, ctx.rng.millisBetween(10, 30));
             }
@@ -252,14 +298,20 @@ final class Trainer {
     void restart(SimJob job, String reason) {
         long now = ctx.now();
         ctx.checkpoints.abortInFlight(job, "restarted: " + reason);
-        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT),
+        ctx.commands.resolve(
+                job,
+                EnumSet.of(SimJob.CommandKind.CHECKPOINT, SimJob.CommandKind.DURABLE_CHECKPOINT),
                 TrainerData.AckStatus.FAILED,
                 "restarted: " + reason);
         job.setBlocked(false, now);
         job.epoch++;
         job.changeReason = null;
         job.moveTo(JobPhase.RESTARTING, now);
-        ctx.emit(Emitter.AGENT, EventType.TRAINER_RESTARTED, job.key, new TrainerData.Restarted(job.runId, job.restarts, reason));
+        ctx.emit(
+                Emitter.AGENT,
+                EventType.TRAINER_RESTARTED,
+                job.key,
+                new TrainerData.Restarted(job.runId, job.restarts, reason));
         scheduleRendezvous(job, ctx.rng.millisBetween(8, 20));
     }
 
@@ -280,8 +332,7 @@ final class Trainer {
         switch (job.phase) {
             case RUNNING -> beginChange(job, reason);
             case RESTORING -> changeReady(job);
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -324,8 +375,14 @@ final class Trainer {
         if (admitted) {
             ctx.emit(Emitter.SCHEDULER, EventType.WORKLOAD_EVICTED, job.key, new SchedulerData.Evicted("Suspended"));
         }
-        ctx.commands.resolve(job, EnumSet.of(SimJob.CommandKind.SUSPEND), TrainerData.AckStatus.DONE,
-                "suspended" + (job.newest == null ? "" : " at checkpoint " + job.newest.id() + ", step " + job.newest.step()));
+        ctx.commands.resolve(
+                job,
+                EnumSet.of(SimJob.CommandKind.SUSPEND),
+                TrainerData.AckStatus.DONE,
+                "suspended"
+                        + (job.newest == null
+                                ? ""
+                                : " at checkpoint " + job.newest.id() + ", step " + job.newest.step()));
         ctx.placement.capacityChanged();
     }
 

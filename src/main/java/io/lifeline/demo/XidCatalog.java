@@ -29,19 +29,33 @@ final class XidCatalog {
      * @param effect   what it does
      * @param error    the error the trainer process reports when it dies of it, null when it does not
      */
-    record Xid(int code, String message, Effect effect, String error) {
-    }
+    record Xid(int code, String message, Effect effect, String error) {}
 
     static final List<Xid> FATAL = List.of(
-            new Xid(79, "GPU has fallen off the bus", Effect.NODE_DOWN,
+            new Xid(
+                    79,
+                    "GPU has fallen off the bus",
+                    Effect.NODE_DOWN,
                     "RuntimeError: CUDA error: unspecified launch failure"),
-            new Xid(48, "Double Bit ECC Error", Effect.NODE_DOWN,
+            new Xid(
+                    48,
+                    "Double Bit ECC Error",
+                    Effect.NODE_DOWN,
                     "RuntimeError: CUDA error: uncorrectable ECC error encountered"),
-            new Xid(94, "Contained ECC error", Effect.RESTART_APP,
+            new Xid(
+                    94,
+                    "Contained ECC error",
+                    Effect.RESTART_APP,
                     "RuntimeError: CUDA error: uncorrectable ECC error encountered"),
-            new Xid(95, "Uncontained ECC error", Effect.NODE_DOWN,
+            new Xid(
+                    95,
+                    "Uncontained ECC error",
+                    Effect.NODE_DOWN,
                     "RuntimeError: CUDA error: uncorrectable ECC error encountered"),
-            new Xid(119, "GSP RPC Timeout", Effect.NODE_DOWN,
+            new Xid(
+                    119,
+                    "GSP RPC Timeout",
+                    Effect.NODE_DOWN,
                     "torch.distributed.DistBackendError: NCCL error: unhandled cuda error"));
 
     static final List<Xid> BENIGN = List.of(
@@ -69,6 +83,5 @@ final class XidCatalog {
         return code == 48 || code == 94 || code == 95;
     }
 
-    private XidCatalog() {
-    }
+    private XidCatalog() {}
 }

@@ -21,7 +21,8 @@ public interface AppliedPosition {
 
     /** A position: {@code cursor} and the seqs applied beyond it (those at or below the cursor are dropped). */
     static AppliedPosition of(long cursor, long... ahead) {
-        long[] beyond = Arrays.stream(ahead).filter(s -> s > cursor).sorted().distinct().toArray();
+        long[] beyond =
+                Arrays.stream(ahead).filter(s -> s > cursor).sorted().distinct().toArray();
         return new Of(cursor, beyond);
     }
 

@@ -95,7 +95,9 @@ public final class ChangeNotifications implements AutoCloseable {
                     return;
                 }
                 long backoff = RECONNECT.delayMillis(++failures);
-                LOG.warnf("Listening for %s interrupted (%s); connecting again in %d ms", channel, e.getMessage(), backoff);
+                LOG.warnf(
+                        "Listening for %s interrupted (%s); connecting again in %d ms",
+                        channel, e.getMessage(), backoff);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException ie) {

@@ -17,6 +17,5 @@ public record ConsumedOffsets(String consumer, List<Position> positions) {
     }
 
     /** The offset of the next record to read from one partition. */
-    public record Position(String topic, int partition, long next) {
-    }
+    public record Position(String topic, int partition, long next) {}
 }

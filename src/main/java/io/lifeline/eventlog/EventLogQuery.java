@@ -17,16 +17,23 @@ import java.util.Set;
  *                    {@code nodes}; null for every subject
  * @param nodes       with {@code namespaces}: the node subjects also returned; ignored when {@code namespaces} is null
  */
-public record EventLogQuery(String subject, String type, Instant from, Instant to, int limit, boolean descending,
-                            Cursor after, Set<String> namespaces, Set<String> nodes) {
+public record EventLogQuery(
+        String subject,
+        String type,
+        Instant from,
+        Instant to,
+        int limit,
+        boolean descending,
+        Cursor after,
+        Set<String> namespaces,
+        Set<String> nodes) {
 
     /** A query over every subject. */
-    public EventLogQuery(String subject, String type, Instant from, Instant to, int limit, boolean descending,
-                         Cursor after) {
+    public EventLogQuery(
+            String subject, String type, Instant from, Instant to, int limit, boolean descending, Cursor after) {
         this(subject, type, from, to, limit, descending, after, null, null);
     }
 
     /** A position in the log: event time, then insertion sequence. */
-    public record Cursor(Instant time, long seq) {
-    }
+    public record Cursor(Instant time, long seq) {}
 }

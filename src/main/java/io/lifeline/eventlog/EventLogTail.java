@@ -39,6 +39,7 @@ public class EventLogTail {
     private static final long POLL_MILLIS = 1_000;
     /** How long the follower lets a notice's commit settle before it reads. */
     private static final long SETTLE_MILLIS = 10;
+
     private static final Backoff RETRY = Backoff.exponentialMillis(100, 5_000);
 
     /** Where the rows read go, in seq order: the model's queue. May push back with a {@link RetryLaterException}. */
@@ -51,8 +52,7 @@ public class EventLogTail {
          * this replica and queued for its model already ({@link #appliedHere}), or are none. Only called for ranges
          * {@link #appliedHere} was told of.
          */
-        default void passed(long through) {
-        }
+        default void passed(long through) {}
     }
 
     private final AgroalDataSource dataSource;
@@ -130,8 +130,8 @@ public class EventLogTail {
 
     private void run(Sink sink) {
         // Woken by the writers' notices (any replica's), and every second in case one was missed.
-        ChangeNotifications notices = new ChangeNotifications(dataSource, EventLogWriter.CHANNEL, n -> wake.release(),
-                wake::release);
+        ChangeNotifications notices =
+                new ChangeNotifications(dataSource, EventLogWriter.CHANNEL, n -> wake.release(), wake::release);
         int failures = 0;
         try {
             while (running) {
@@ -157,8 +157,9 @@ public class EventLogTail {
                     }
                     healthy = false;
                     long backoff = RETRY.delayMillis(++failures);
-                    LOG.warnf("Following the event log failed at seq %d, retrying in %d ms: %s", cursor, backoff,
-                            e.getMessage());
+                    LOG.warnf(
+                            "Following the event log failed at seq %d, retrying in %d ms: %s",
+                            cursor, backoff, e.getMessage());
                     Thread.sleep(backoff);
                 }
             }
@@ -225,11 +226,17 @@ public class EventLogTail {
 
     private Event decode(ResultSet rs) throws SQLException {
         try {
-            return codec.decodeAttributes(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                    rs.getObject(6, OffsetDateTime.class).toInstant().toString(), codec.parse(rs.getBytes(7)));
+            return codec.decodeAttributes(
+                    rs.getString(2),
+                    rs.getString(3),
+                    rs.getString(4),
+                    rs.getString(5),
+                    rs.getObject(6, OffsetDateTime.class).toInstant().toString(),
+                    codec.parse(rs.getBytes(7)));
         } catch (InvalidEventException e) {
-            LOG.warnf("Stored event %s of %s (seq %d) no longer decodes, skipped: %s", rs.getString(2), rs.getString(5),
-                    rs.getLong(1), e.getMessage());
+            LOG.warnf(
+                    "Stored event %s of %s (seq %d) no longer decodes, skipped: %s",
+                    rs.getString(2), rs.getString(5), rs.getLong(1), e.getMessage());
             return null;
         }
     }

@@ -83,8 +83,8 @@ public class EventLogWriter {
     /** How long a transaction holding the commit-order lock may wait for its writer between statements. */
     static final String HOLD_TIMEOUT = "5s";
     /** Takes the commit-order lock, and has the database end the transaction should its writer freeze. */
-    static final String LOCK = "SELECT set_config('idle_in_transaction_session_timeout', ?, true), "
-            + "pg_advisory_xact_lock(?)";
+    static final String LOCK =
+            "SELECT set_config('idle_in_transaction_session_timeout', ?, true), " + "pg_advisory_xact_lock(?)";
     /** Woken readers of the log ({@link EventLogTail}) look for new rows at once instead of at their next poll. */
     static final String CHANNEL = "lifeline_event_log";
     /** While the database is unavailable: 50 ms doubling to 5 s, where a shutdown gives up. */
@@ -99,6 +99,7 @@ public class EventLogWriter {
     private final LinkedBlockingQueue<Submission> queue = new LinkedBlockingQueue<>();
     /** Written before the next batch of {@link #queue}, in their order; a {@link #WAKE} in the queue wakes the writer. */
     private final ConcurrentLinkedQueue<Submission> urgent = new ConcurrentLinkedQueue<>();
+
     private final AtomicInteger buffered = new AtomicInteger();
     private final Thread thread;
     private volatile boolean running = true;
@@ -330,8 +331,9 @@ public class EventLogWriter {
             // Given up while shutting down: the submission was failed already.
             return;
         }
-        LOG.warnf("Event log refused %d of %d events of a submission; stored the others. First: %s", refused.size(), n,
-                refused.isEmpty() ? "none" : refused.get(0).reason());
+        LOG.warnf(
+                "Event log refused %d of %d events of a submission; stored the others. First: %s",
+                refused.size(), n, refused.isEmpty() ? "none" : refused.get(0).reason());
         long[] flags = freshFlags(s.events, fresh);
         for (Refusal r : refused) {
             flags[r.index()] = 0;
@@ -345,8 +347,8 @@ public class EventLogWriter {
      * refused event is alone, which is then recorded in {@code refused}. Other failures are retried with back-off.
      * False once given up (shutting down with the database gone).
      */
-    private boolean writePart(Submission s, int from, int to, Map<String, Long> fresh,
-                              List<Refusal> refused) throws InterruptedException {
+    private boolean writePart(Submission s, int from, int to, Map<String, Long> fresh, List<Refusal> refused)
+            throws InterruptedException {
         List<Submission> part = List.of(new Submission(s.events.subList(from, to), 0, null, s.future));
         int failures = 0;
         while (true) {
@@ -392,7 +394,9 @@ public class EventLogWriter {
 
     /** The database's own words (first line, without the severity), with the SQLSTATE. */
     private static String reason(SQLException e) {
-        String message = e.getMessage() == null ? "no message" : e.getMessage().lines().findFirst().orElse("");
+        String message = e.getMessage() == null
+                ? "no message"
+                : e.getMessage().lines().findFirst().orElse("");
         if (message.startsWith("ERROR: ")) {
             message = message.substring("ERROR: ".length());
         }
@@ -515,6 +519,6 @@ public class EventLogWriter {
     }
 
     /** Events to store, how many buffer places it takes (stored plus passengers), the offsets to store, its answer. */
-    private record Submission(List<Event> events, int weight, ConsumedOffsets offsets, CompletableFuture<Appended> future) {
-    }
+    private record Submission(
+            List<Event> events, int weight, ConsumedOffsets offsets, CompletableFuture<Appended> future) {}
 }

@@ -7,11 +7,10 @@ package io.lifeline.eventlog;
 public final class Fence {
 
     /** SQL that is true only while {@code ?} (the term) is the current, unexpired term. */
-    public static final String CONDITION = "EXISTS (SELECT 1 FROM leader_term WHERE name = 'lifeline' AND term = ?"
-            + " AND expires_at > now())";
+    public static final String CONDITION =
+            "EXISTS (SELECT 1 FROM leader_term WHERE name = 'lifeline' AND term = ?" + " AND expires_at > now())";
 
-    private Fence() {
-    }
+    private Fence() {}
 
     /** A write stamped with a term that no longer leads. */
     public static final class FencedException extends RuntimeException {

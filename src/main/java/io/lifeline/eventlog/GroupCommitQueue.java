@@ -44,6 +44,7 @@ final class GroupCommitQueue<T> {
     private final BatchWriter<T> writer;
     /** Items and {@link CompletableFuture} barriers, in order. */
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+
     private final AtomicInteger buffered = new AtomicInteger();
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
@@ -162,7 +163,9 @@ final class GroupCommitQueue<T> {
                 return;
             } catch (SQLException | RuntimeException e) {
                 if (e instanceof IllegalArgumentException
-                        || e instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("22")) {
+                        || e instanceof SQLException sql
+                                && sql.getSQLState() != null
+                                && sql.getSQLState().startsWith("22")) {
                     // The content, not the connection: retrying would stop every job's history. Nothing of it is lost
                     // to the event log, which the model (and this projection) is rebuilt from.
                     LOG.warnf("Write of %d %s refused, skipped: %s", batch.size(), what, e.getMessage());
@@ -170,8 +173,9 @@ final class GroupCommitQueue<T> {
                 }
                 long backoff = RETRY.delayMillis(++failures);
                 if (!running && backoff >= RETRY.max().toMillis()) {
-                    LOG.warnf("Shutting down with %d %s unwritten (the replay writes them): %s", batch.size(), what,
-                            e.getMessage());
+                    LOG.warnf(
+                            "Shutting down with %d %s unwritten (the replay writes them): %s",
+                            batch.size(), what, e.getMessage());
                     return;
                 }
                 LOG.warnf("Write of %d %s failed, retrying in %d ms: %s", batch.size(), what, backoff, e.getMessage());

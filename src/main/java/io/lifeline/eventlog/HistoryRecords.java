@@ -56,8 +56,13 @@ public class HistoryRecords {
     HistoryRecords(AgroalDataSource dataSource, ObjectMapper json, IngestConfig config) {
         this.dataSource = dataSource;
         this.json = json;
-        this.writer = new GroupCommitQueue<>("history records", "lifeline-records-writer", HistoryRecord.class,
-                config.bufferEvents(), config.writeBatchEvents(), this::write);
+        this.writer = new GroupCommitQueue<>(
+                "history records",
+                "lifeline-records-writer",
+                HistoryRecord.class,
+                config.bufferEvents(),
+                config.writeBatchEvents(),
+                this::write);
     }
 
     /** Queues records for storage; never blocks (see the class comment for what happens when the buffer is full). */
@@ -74,9 +79,10 @@ public class HistoryRecords {
      * Stored records of one kind and incarnation of a job with an ordinal below {@code below}, newest first, at most
      * {@code limit}, read back as {@code type}.
      */
-    public <T> List<Ordered<T>> page(HistoryRecord.Kind kind, String job, long incarnation, long below, int limit,
-                                     Class<T> type) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(PAGE)) {
+    public <T> List<Ordered<T>> page(
+            HistoryRecord.Kind kind, String job, long incarnation, long below, int limit, Class<T> type) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(PAGE)) {
             ps.setString(1, kind.name());
             ps.setString(2, job);
             ps.setLong(3, incarnation);
@@ -140,8 +146,17 @@ public class HistoryRecords {
             }
             i++;
         }
-        GroupCommitQueue.executeColumns(dataSource, UPSERT, new String[] {"text", "text", "bigint", "text", "bigint",
-            "text", "text"}, kinds, jobs, incarnations, ids, ordinals, times, bodies);
+        GroupCommitQueue.executeColumns(
+                dataSource,
+                UPSERT,
+                new String[] {"text", "text", "bigint", "text", "bigint", "text", "text"},
+                kinds,
+                jobs,
+                incarnations,
+                ids,
+                ordinals,
+                times,
+                bodies);
     }
 
     /** Stops with the other {@link ShutdownOrder#WRITERS} work, before the connection pool closes. */

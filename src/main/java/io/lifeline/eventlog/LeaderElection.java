@@ -135,8 +135,8 @@ public final class LeaderElection implements AutoCloseable {
         lose("stopping");
         if (held) {
             try (Connection c = dataSource.getConnection();
-                 PreparedStatement ps = c.prepareStatement(
-                         "UPDATE leader_term SET expires_at = now() WHERE name = 'lifeline' AND holder = ?")) {
+                    PreparedStatement ps = c.prepareStatement(
+                            "UPDATE leader_term SET expires_at = now() WHERE name = 'lifeline' AND holder = ?")) {
                 ps.setString(1, identity);
                 ps.setQueryTimeout(5);
                 ps.executeUpdate();

@@ -26,6 +26,7 @@ public class Leadership {
     /** Unique per process: the pod name alone would be reused by a restarted pod that must not inherit the lease. */
     private final String identity = ManagementFactory.getRuntimeMXBean().getName() + "/"
             + java.util.UUID.randomUUID().toString().substring(0, 8);
+
     private final List<Consumer<Boolean>> listeners = new CopyOnWriteArrayList<>();
     private LeaderElection election;
     private boolean stopped;
@@ -39,8 +40,8 @@ public class Leadership {
     public synchronized void start() {
         stopped = false;
         if (election == null) {
-            election = new LeaderElection(dataSource, identity, config.leaderLease(),
-                    leader -> listeners.forEach(l -> l.accept(leader)));
+            election = new LeaderElection(
+                    dataSource, identity, config.leaderLease(), leader -> listeners.forEach(l -> l.accept(leader)));
             election.start(config.leaderCheckInterval().toMillis());
         }
     }

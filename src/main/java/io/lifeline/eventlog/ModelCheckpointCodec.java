@@ -26,6 +26,7 @@ public final class ModelCheckpointCodec {
 
     /** The format this release writes and reads. */
     public static final int FORMAT = 7;
+
     private static final int BUFFER = 1 << 16;
 
     private final ObjectMapper json = JsonMapper.builder()

@@ -44,8 +44,7 @@ public class ModelCheckpointStore {
      * @param model     the saved model
      * @param bytes     the size of its encoded body
      */
-    public record Loaded(long id, Instant takenAt, AppliedPosition position, SavedModel model, int bytes) {
-    }
+    public record Loaded(long id, Instant takenAt, AppliedPosition position, SavedModel model, int bytes) {}
 
     /** Encodes a saved model (off the model thread: this takes a while for a large fleet). */
     public byte[] encode(SavedModel model) {
@@ -95,7 +94,8 @@ public class ModelCheckpointStore {
     public Optional<Loaded> newest() throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT id FROM model_checkpoint WHERE format = ? ORDER BY id DESC")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT id FROM model_checkpoint WHERE format = ? ORDER BY id DESC")) {
             ps.setInt(1, ModelCheckpointCodec.FORMAT);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -116,8 +116,8 @@ public class ModelCheckpointStore {
     public List<Long> ids() throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT id FROM model_checkpoint ORDER BY id DESC");
-             ResultSet rs = ps.executeQuery()) {
+                PreparedStatement ps = c.prepareStatement("SELECT id FROM model_checkpoint ORDER BY id DESC");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 ids.add(rs.getLong(1));
             }
@@ -127,8 +127,8 @@ public class ModelCheckpointStore {
 
     private Optional<Loaded> load(long id) throws SQLException {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(
-                     "SELECT taken_at, applied_seq, applied_ahead, body FROM model_checkpoint WHERE id = ?")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT taken_at, applied_seq, applied_ahead, body FROM model_checkpoint WHERE id = ?")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {

@@ -45,9 +45,10 @@ public class OffsetStore {
             numbers.add(p.partition());
         }
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT o.topic, o.partition, o.next_offset FROM ingest_offsets o"
-                     + " JOIN unnest(?::text[], ?::int[]) AS w(topic, partition) USING (topic, partition)"
-                     + " WHERE o.consumer = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT o.topic, o.partition, o.next_offset FROM ingest_offsets o"
+                                + " JOIN unnest(?::text[], ?::int[]) AS w(topic, partition) USING (topic, partition)"
+                                + " WHERE o.consumer = ?")) {
             ps.setArray(1, c.createArrayOf("text", topics.toArray()));
             ps.setArray(2, c.createArrayOf("integer", numbers.toArray()));
             ps.setString(3, consumer);

@@ -53,12 +53,13 @@ public class PartitionMaintenance {
     /** Creates missing partitions for yesterday through the configured days ahead, then applies retention. */
     public void run() throws SQLException {
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+        try (Connection c = dataSource.getConnection();
+                Statement st = c.createStatement()) {
             for (int d = -1; d <= config.log().partitionsAhead(); d++) {
                 LocalDate day = today.plusDays(d);
                 String name = PREFIX + SUFFIX.format(day);
-                st.execute("CREATE TABLE IF NOT EXISTS " + name + " PARTITION OF event_log FOR VALUES FROM ('"
-                        + day + "T00:00:00Z') TO ('" + day.plusDays(1) + "T00:00:00Z')");
+                st.execute("CREATE TABLE IF NOT EXISTS " + name + " PARTITION OF event_log FOR VALUES FROM ('" + day
+                        + "T00:00:00Z') TO ('" + day.plusDays(1) + "T00:00:00Z')");
             }
         }
         applyRetention();
@@ -78,7 +79,9 @@ public class PartitionMaintenance {
                 try (Statement st = c.createStatement()) {
                     st.execute("DROP TABLE IF EXISTS " + name);
                     dropped++;
-                    LOG.infof("Dropped event log partition %s (older than %s)", name, config.log().retention());
+                    LOG.infof(
+                            "Dropped event log partition %s (older than %s)",
+                            name, config.log().retention());
                 }
             }
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM event_log_default WHERE ctid IN "
@@ -89,7 +92,8 @@ public class PartitionMaintenance {
                     n = ps.executeUpdate();
                 } while (n == DEFAULT_DELETE_BATCH);
             }
-            // The stored timelines, incidents and checkpoints follow the log: what replay could no longer rebuild is not
+            // The stored timelines, incidents and checkpoints follow the log: what replay could no longer rebuild is
+            // not
             // kept either; nor are the ids of the events the log no longer holds (a redelivery that old is taken anew).
             for (String table : List.of("job_timeline", "job_records", "event_ids")) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE ctid IN "
@@ -109,10 +113,10 @@ public class PartitionMaintenance {
     public List<String> partitions(Connection c) throws SQLException {
         List<String> names = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT child.relname FROM pg_inherits "
-                + "JOIN pg_class parent ON pg_inherits.inhparent = parent.oid "
-                + "JOIN pg_class child ON pg_inherits.inhrelid = child.oid "
-                + "WHERE parent.relname = 'event_log' AND child.relname LIKE 'event_log_p%' ORDER BY 1");
-             ResultSet rs = ps.executeQuery()) {
+                        + "JOIN pg_class parent ON pg_inherits.inhparent = parent.oid "
+                        + "JOIN pg_class child ON pg_inherits.inhrelid = child.oid "
+                        + "WHERE parent.relname = 'event_log' AND child.relname LIKE 'event_log_p%' ORDER BY 1");
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 names.add(rs.getString(1));
             }

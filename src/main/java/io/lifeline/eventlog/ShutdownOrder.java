@@ -46,8 +46,7 @@ public final class ShutdownOrder {
 
     private static final Gate GATE = new Gate();
 
-    private ShutdownOrder() {
-    }
+    private ShutdownOrder() {}
 
     /** Called when the store starts writing: from now on, a stop waits for {@link #applicationStopped}. */
     public static void storeStarted() {

@@ -56,8 +56,13 @@ public class TimelineLog {
 
     TimelineLog(AgroalDataSource dataSource, IngestConfig config) {
         this.dataSource = dataSource;
-        this.writer = new GroupCommitQueue<>("timeline entries", "lifeline-timeline-writer", JobTimelineEntry.class,
-                config.bufferEvents(), config.writeBatchEvents(), this::insert);
+        this.writer = new GroupCommitQueue<>(
+                "timeline entries",
+                "lifeline-timeline-writer",
+                JobTimelineEntry.class,
+                config.bufferEvents(),
+                config.writeBatchEvents(),
+                this::insert);
     }
 
     /** Queues entries for storage; never blocks (see the class comment for what happens when the buffer is full). */
@@ -75,9 +80,10 @@ public class TimelineLog {
      * {@code belowSeq} (those no longer in memory), {@code from <= time < to} (null bounds are open), at most
      * {@code limit}.
      */
-    public List<TimelineEntry> page(String job, long incarnation, TimelineCursor after, long belowSeq, Instant from,
-                                    Instant to, int limit) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(PAGE)) {
+    public List<TimelineEntry> page(
+            String job, long incarnation, TimelineCursor after, long belowSeq, Instant from, Instant to, int limit) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(PAGE)) {
             ps.setString(1, job);
             ps.setLong(2, incarnation);
             ps.setLong(3, belowSeq);
@@ -90,8 +96,12 @@ public class TimelineLog {
             List<TimelineEntry> out = new ArrayList<>(Math.min(limit, 1024));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new TimelineEntry(rs.getLong(1), rs.getObject(2, OffsetDateTime.class).toInstant(),
-                            TimelineEntry.Kind.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5),
+                    out.add(new TimelineEntry(
+                            rs.getLong(1),
+                            rs.getObject(2, OffsetDateTime.class).toInstant(),
+                            TimelineEntry.Kind.valueOf(rs.getString(3)),
+                            rs.getString(4),
+                            rs.getString(5),
                             rs.getString(6)));
                 }
             }
@@ -140,8 +150,19 @@ public class TimelineLog {
             summaries[i] = e.summary() == null ? "" : e.summary();
             incidents[i] = e.incidentId();
         }
-        GroupCommitQueue.executeColumns(dataSource, INSERT, new String[] {"text", "bigint", "bigint", "bigint", "text",
-            "text", "text", "text", "text"}, jobs, incarnations, seqs, millis, times, kinds, types, summaries, incidents);
+        GroupCommitQueue.executeColumns(
+                dataSource,
+                INSERT,
+                new String[] {"text", "bigint", "bigint", "bigint", "text", "text", "text", "text", "text"},
+                jobs,
+                incarnations,
+                seqs,
+                millis,
+                times,
+                kinds,
+                types,
+                summaries,
+                incidents);
     }
 
     /** Stops with the other {@link ShutdownOrder#WRITERS} work, before the connection pool closes. */

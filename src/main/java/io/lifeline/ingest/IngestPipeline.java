@@ -56,8 +56,13 @@ public class IngestPipeline implements IngestGateway {
     /** Why a submission is pushed back while ingest is not open: written before {@code open} changes. */
     private volatile String closedBecause = "starting: the model is being rebuilt";
 
-    IngestPipeline(EventLogWriter log, ModelRuntime model, IngestConfig config, Clock clock, MeterRegistry registry,
-                   IngestMetrics metrics) {
+    IngestPipeline(
+            EventLogWriter log,
+            ModelRuntime model,
+            IngestConfig config,
+            Clock clock,
+            MeterRegistry registry,
+            IngestMetrics metrics) {
         this.log = log;
         this.model = model;
         this.recent = new RecentEventIds(config.dedupeCapacity());
@@ -66,7 +71,8 @@ public class IngestPipeline implements IngestGateway {
         this.sampler = new TelemetrySampler(config.telemetryStoreInterval(), config.telemetryForgetAfter(), clock);
         this.metrics = metrics;
         this.duplicates = Counter.builder("lifeline_ingest_duplicate_events")
-                .description("Events dropped as already seen (same source and id)").register(registry);
+                .description("Events dropped as already seen (same source and id)")
+                .register(registry);
     }
 
     /** Lets events in once the model has been rebuilt from the log. */
@@ -107,7 +113,8 @@ public class IngestPipeline implements IngestGateway {
             return submitPart(submitted, offsets, false);
         }
         // The priority lane first: stored before anything queued after it, and ahead of the model's queue.
-        CompletableFuture<IngestReceipt> urgent = submitPart(split.urgent(), null, true).toCompletableFuture();
+        CompletableFuture<IngestReceipt> urgent =
+                submitPart(split.urgent(), null, true).toCompletableFuture();
         if (urgent.isCompletedExceptionally()) {
             // Pushed back at once: the rest (and its offsets) must not be stored past the events refused here.
             return urgent;
@@ -158,50 +165,57 @@ public class IngestPipeline implements IngestGateway {
             // order they were submitted, telemetry and lifecycle alike; stored events only once stored.
             CompletableFuture<Appended> write = urgent && toStore.isEmpty()
                     ? CompletableFuture.completedFuture(new Appended(new long[0], List.of()))
-                    : urgent ? log.appendUrgent(toStore) : log.append(toStore, accepted.size() - toStore.size(), offsets);
+                    : urgent
+                            ? log.appendUrgent(toStore)
+                            : log.append(toStore, accepted.size() - toStore.size(), offsets);
             return write.thenApply(appended -> {
-                long[] stored = appended.seqs();
-                // Not applied here: what the log had already (the follower applies the stored one), what it refused.
-                Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
-                List<Refusal> allRefused = refused;
-                if (!appended.refused().isEmpty()) {
-                    // Refused by the store on content: neither stored nor applied (a refused telemetry sample too,
-                    // so that a replay rebuilds what the live model saw), and named in the receipt.
-                    allRefused = storeRefusals(submitted, toStore, appended.refused(), refused, old);
-                }
-                Map<Event, Long> seqOf = new IdentityHashMap<>(toStore.size() * 2);
-                int storedBefore = 0;
-                for (int i = 0; i < toStore.size(); i++) {
-                    seqOf.put(toStore.get(i), stored[i]);
-                    if (stored[i] == 0 && old.add(toStore.get(i))) {
-                        storedBefore++;
-                    }
-                }
-                List<Event> apply = new ArrayList<>(accepted.size());
-                long[] seqs = new long[accepted.size()];
-                for (Event e : accepted) {
-                    if (old.contains(e)) {
-                        continue;
-                    }
-                    Long seq = seqOf.get(e);
-                    seqs[apply.size()] = seq == null ? 0 : seq;
-                    apply.add(e);
-                }
-                // Runs on the store writer's thread, in write order, into the room taken before storing: never waits.
-                CompletableFuture<List<ApplyOutcome>> outcomes = urgent ? model.enqueueUrgent(apply, seqs, room)
-                        : model.enqueueStored(apply, seqs, room);
-                metrics.accepted(apply);
-                // Completed on the model's thread: what is made of it is made on another.
-                CompletionStage<IngestReceipt.Applied> applied = outcomes.thenApplyAsync(
-                        o -> applied(submitted, apply, o), ForkJoinPool.commonPool());
-                return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused, applied);
-            }).whenComplete((receipt, failure) -> {
-                if (failure != null) {
-                    // Never stored: a retry of these events must not be taken for a duplicate.
-                    forget(accepted);
-                    room.release();
-                }
-            });
+                        long[] stored = appended.seqs();
+                        // Not applied here: what the log had already (the follower applies the stored one), what it
+                        // refused.
+                        Set<Event> old = Collections.newSetFromMap(new IdentityHashMap<>());
+                        List<Refusal> allRefused = refused;
+                        if (!appended.refused().isEmpty()) {
+                            // Refused by the store on content: neither stored nor applied (a refused telemetry sample
+                            // too,
+                            // so that a replay rebuilds what the live model saw), and named in the receipt.
+                            allRefused = storeRefusals(submitted, toStore, appended.refused(), refused, old);
+                        }
+                        Map<Event, Long> seqOf = new IdentityHashMap<>(toStore.size() * 2);
+                        int storedBefore = 0;
+                        for (int i = 0; i < toStore.size(); i++) {
+                            seqOf.put(toStore.get(i), stored[i]);
+                            if (stored[i] == 0 && old.add(toStore.get(i))) {
+                                storedBefore++;
+                            }
+                        }
+                        List<Event> apply = new ArrayList<>(accepted.size());
+                        long[] seqs = new long[accepted.size()];
+                        for (Event e : accepted) {
+                            if (old.contains(e)) {
+                                continue;
+                            }
+                            Long seq = seqOf.get(e);
+                            seqs[apply.size()] = seq == null ? 0 : seq;
+                            apply.add(e);
+                        }
+                        // Runs on the store writer's thread, in write order, into the room taken before storing: never
+                        // waits.
+                        CompletableFuture<List<ApplyOutcome>> outcomes = urgent
+                                ? model.enqueueUrgent(apply, seqs, room)
+                                : model.enqueueStored(apply, seqs, room);
+                        metrics.accepted(apply);
+                        // Completed on the model's thread: what is made of it is made on another.
+                        CompletionStage<IngestReceipt.Applied> applied =
+                                outcomes.thenApplyAsync(o -> applied(submitted, apply, o), ForkJoinPool.commonPool());
+                        return new IngestReceipt(apply.size(), duplicatesInBatch + storedBefore, allRefused, applied);
+                    })
+                    .whenComplete((receipt, failure) -> {
+                        if (failure != null) {
+                            // Never stored: a retry of these events must not be taken for a duplicate.
+                            forget(accepted);
+                            room.release();
+                        }
+                    });
         } catch (RetryLaterException e) {
             forget(accepted);
             room.release();
@@ -242,9 +256,12 @@ public class IngestPipeline implements IngestGateway {
      * Adds the events the store refused to the gateway's own refusals, by their index in {@code submitted}, and
      * marks them in {@code notApplied}; forgets them so that a corrected resend is not taken for a duplicate.
      */
-    private List<Refusal> storeRefusals(List<Event> submitted, List<Event> stored,
-                                                      List<Refusal> byStore, List<Refusal> own,
-                                                      Set<Event> notApplied) {
+    private List<Refusal> storeRefusals(
+            List<Event> submitted,
+            List<Event> stored,
+            List<Refusal> byStore,
+            List<Refusal> own,
+            Set<Event> notApplied) {
         Map<Event, Integer> position = new IdentityHashMap<>();
         for (int i = submitted.size() - 1; i >= 0; i--) {
             position.put(submitted.get(i), i);

@@ -17,8 +17,7 @@ public final class NotAppliedLog {
 
     private static final Logger LOG = Logger.getLogger(NotAppliedLog.class);
 
-    private NotAppliedLog() {
-    }
+    private NotAppliedLog() {}
 
     /**
      * Logs every event of {@code applied} the model did not apply.
@@ -27,14 +26,22 @@ public final class NotAppliedLog {
      * @param submitted  the submitted list the receipt's indexes refer to
      * @param where      what to call the item at an index (a record's topic, partition and offset), or null
      */
-    public static void record(String from, List<Event> submitted, IngestReceipt.Applied applied, IntFunction<String> where) {
+    public static void record(
+            String from, List<Event> submitted, IngestReceipt.Applied applied, IntFunction<String> where) {
         for (Refusal n : applied.notApplied()) {
             Event e = submitted.get(n.index());
             Logger.Level level = e.isTelemetry() ? Logger.Level.DEBUG : Logger.Level.INFO;
             if (LOG.isEnabled(level)) {
-                LOG.logf(level, "Not applied (%s%s): %s %s of %s: %s: %s", from,
-                        where == null ? "" : " " + where.apply(n.index()), e.type().wireName(), e.id(), e.subject(),
-                        n.reason(), n.detail());
+                LOG.logf(
+                        level,
+                        "Not applied (%s%s): %s %s of %s: %s: %s",
+                        from,
+                        where == null ? "" : " " + where.apply(n.index()),
+                        e.type().wireName(),
+                        e.id(),
+                        e.subject(),
+                        n.reason(),
+                        n.detail());
             }
         }
     }

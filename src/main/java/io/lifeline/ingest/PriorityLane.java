@@ -17,11 +17,10 @@ import java.util.Set;
  */
 final class PriorityLane {
 
-    private static final Set<EventType> URGENT = EnumSet.of(EventType.NODE_INTERRUPTION_NOTICE, EventType.GPU_XID,
-            EventType.TRAINER_WORKER_FAILED);
+    private static final Set<EventType> URGENT =
+            EnumSet.of(EventType.NODE_INTERRUPTION_NOTICE, EventType.GPU_XID, EventType.TRAINER_WORKER_FAILED);
 
-    private PriorityLane() {
-    }
+    private PriorityLane() {}
 
     static boolean urgent(Event e) {
         return URGENT.contains(e.type());
@@ -73,9 +72,13 @@ final class PriorityLane {
                 refused.add(r.at(restAt.get(r.index())));
             }
             refused.sort((a, b) -> Integer.compare(a.index(), b.index()));
-            return new IngestReceipt(ofUrgent.accepted() + ofRest.accepted(),
-                    ofUrgent.duplicates() + ofRest.duplicates(), refused, ofUrgent.applied().thenCombine(ofRest.applied(),
-                            (u, r) -> IngestReceipt.Applied.merge(u, urgentAt, r, restAt)));
+            return new IngestReceipt(
+                    ofUrgent.accepted() + ofRest.accepted(),
+                    ofUrgent.duplicates() + ofRest.duplicates(),
+                    refused,
+                    ofUrgent.applied()
+                            .thenCombine(
+                                    ofRest.applied(), (u, r) -> IngestReceipt.Applied.merge(u, urgentAt, r, restAt)));
         }
     }
 }

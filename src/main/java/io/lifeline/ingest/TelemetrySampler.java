@@ -45,6 +45,7 @@ final class TelemetrySampler {
     private final ReentrantLock sweeping = new ReentrantLock();
     /** Where the sweep stands, and in which of the two maps; guarded by {@link #sweeping}. */
     private Iterator<Map.Entry<String, Mark>> sweep;
+
     private ConcurrentHashMap<String, Mark> swept;
 
     /**
@@ -166,7 +167,8 @@ final class TelemetrySampler {
     }
 
     private static boolean hot(Event e) {
-        return e.data() instanceof GpuData.Sample s && s.temperatureCelsius() != null
+        return e.data() instanceof GpuData.Sample s
+                && s.temperatureCelsius() != null
                 && s.temperatureCelsius() >= HOT_CELSIUS;
     }
 
@@ -199,7 +201,8 @@ final class TelemetrySampler {
         boolean take(Event e, long now, long intervalMillis) {
             boolean due = lastStored == null
                     || e.time().toEpochMilli() - storedAtMillis >= intervalMillis
-                    || changedHealth(lastStored, e) || hot(e)
+                    || changedHealth(lastStored, e)
+                    || hot(e)
                     || progressDue && e.data() instanceof TrainerData.Progress;
             if (due) {
                 stored(e);

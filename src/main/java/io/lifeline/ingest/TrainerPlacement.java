@@ -59,9 +59,10 @@ public class TrainerPlacement {
         if (named.isEmpty()) {
             return null;
         }
-        String some = named.size() <= NAMED_IN_REASON ? String.join(", ", named)
-                : String.join(", ", named.stream().limit(NAMED_IN_REASON).toList()) + " and " + (named.size()
-                - NAMED_IN_REASON) + " more";
+        String some = named.size() <= NAMED_IN_REASON
+                ? String.join(", ", named)
+                : String.join(", ", named.stream().limit(NAMED_IN_REASON).toList()) + " and "
+                        + (named.size() - NAMED_IN_REASON) + " more";
         return "participants: " + e.subject() + " has no pod on " + some + " (the cluster shows its pods on "
                 + pods.get().size() + " node(s)); a token limited to namespaces may place a job only where it runs";
     }

@@ -30,12 +30,14 @@ public class ActionMetrics {
 
     /** Most distinct outcome (and mode) label values. */
     static final int MAX_VALUES = 16;
+
     static final String OTHER = "other";
     /** Histogram buckets: actions take from a second (a cordon) to the end of a notice or drain deadline. */
     private static final Duration[] BUCKETS = {
         Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofSeconds(30),
         Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10),
-        Duration.ofMinutes(30), Duration.ofHours(1)};
+        Duration.ofMinutes(30), Duration.ofHours(1)
+    };
 
     private final MeterRegistry registry;
     private final Map<String, Counter> actions = new ConcurrentHashMap<>();
@@ -92,30 +94,46 @@ public class ActionMetrics {
      * @param mode    the policy's mode when it decided ({@code on}, {@code dry-run})
      */
     public void policyDecision(String policy, String mode) {
-        String p = policy == null ? OTHER : PolicyName.fromWire(policy.toLowerCase(Locale.ROOT).replace('_', '-'))
-                .map(PolicyName::wire).orElse(OTHER);
+        String p = policy == null
+                ? OTHER
+                : PolicyName.fromWire(policy.toLowerCase(Locale.ROOT).replace('_', '-'))
+                        .map(PolicyName::wire)
+                        .orElse(OTHER);
         String m = bounded(modes, mode);
         decision(p, m).increment();
     }
 
     private Counter counter(String kind, String outcome) {
-        return actions.computeIfAbsent(kind + '\u0000' + outcome, x -> Counter.builder("lifeline_actions")
-                .description("Actions that reached a final state, by kind and outcome")
-                .tag("kind", kind).tag("outcome", outcome).register(registry));
+        return actions.computeIfAbsent(
+                kind + '\u0000' + outcome,
+                x -> Counter.builder("lifeline_actions")
+                        .description("Actions that reached a final state, by kind and outcome")
+                        .tag("kind", kind)
+                        .tag("outcome", outcome)
+                        .register(registry));
     }
 
     private Timer timer(String kind, String outcome) {
-        return durations.computeIfAbsent(kind + '\u0000' + outcome, x -> Timer.builder("lifeline_action_duration")
-                .description("Time from an action's submission to its final state")
-                .tag("kind", kind).tag("outcome", outcome).serviceLevelObjectives(BUCKETS)
-                .minimumExpectedValue(BUCKETS[0]).maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
-                .register(registry));
+        return durations.computeIfAbsent(
+                kind + '\u0000' + outcome,
+                x -> Timer.builder("lifeline_action_duration")
+                        .description("Time from an action's submission to its final state")
+                        .tag("kind", kind)
+                        .tag("outcome", outcome)
+                        .serviceLevelObjectives(BUCKETS)
+                        .minimumExpectedValue(BUCKETS[0])
+                        .maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
+                        .register(registry));
     }
 
     private Counter decision(String policy, String mode) {
-        return decisions.computeIfAbsent(policy + '\u0000' + mode, x -> Counter.builder("lifeline_policy_decisions")
-                .description("Policy decisions, by policy and the mode it was in")
-                .tag("policy", policy).tag("mode", mode).register(registry));
+        return decisions.computeIfAbsent(
+                policy + '\u0000' + mode,
+                x -> Counter.builder("lifeline_policy_decisions")
+                        .description("Policy decisions, by policy and the mode it was in")
+                        .tag("policy", policy)
+                        .tag("mode", mode)
+                        .register(registry));
     }
 
     private static String kind(String kind) {

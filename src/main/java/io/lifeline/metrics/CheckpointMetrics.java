@@ -14,14 +14,19 @@ public class CheckpointMetrics {
 
     CheckpointMetrics(MeterRegistry registry, ModelCheckpoints checkpoints) {
         FunctionCounter.builder("lifeline_model_checkpoints", checkpoints, ModelCheckpoints::written)
-                .description("Model checkpoints written to PostgreSQL").register(registry);
+                .description("Model checkpoints written to PostgreSQL")
+                .register(registry);
         FunctionCounter.builder("lifeline_model_checkpoint_failures", checkpoints, ModelCheckpoints::failed)
-                .description("Model checkpoints that could not be taken or written").register(registry);
+                .description("Model checkpoints that could not be taken or written")
+                .register(registry);
         Gauge.builder("lifeline_model_checkpoint_bytes", checkpoints, ModelCheckpoints::lastBytes)
-                .description("Size of the latest model checkpoint written").register(registry);
+                .description("Size of the latest model checkpoint written")
+                .register(registry);
         Gauge.builder("lifeline_model_checkpoint_hold_seconds", checkpoints, c -> c.lastHoldNanos() / 1e9)
-                .description("How long the latest model checkpoint held the model thread").register(registry);
+                .description("How long the latest model checkpoint held the model thread")
+                .register(registry);
         Gauge.builder("lifeline_model_checkpoint_age_seconds", checkpoints, ModelCheckpoints::ageSeconds)
-                .description("Age of the latest model checkpoint this replica wrote").register(registry);
+                .description("Age of the latest model checkpoint this replica wrote")
+                .register(registry);
     }
 }

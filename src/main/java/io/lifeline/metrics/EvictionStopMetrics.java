@@ -22,7 +22,8 @@ final class EvictionStopMetrics {
     private static final Duration[] BUCKETS = {
         Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30),
         Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10),
-        Duration.ofMinutes(30)};
+        Duration.ofMinutes(30)
+    };
 
     private final MeterRegistry registry;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -46,11 +47,17 @@ final class EvictionStopMetrics {
 
     private Timer timer(StopRequest request, IncidentCause cause) {
         String c = cause.name().toLowerCase(Locale.ROOT);
-        return timers.computeIfAbsent(request.metricLabel() + '\u0000' + c, k -> Timer.builder("lifeline_eviction_stop")
-                .description("Time from the request to stop a job's workers (pod eviction, Kueue preemption, eviction "
-                        + "or requeue) to the first sign they stopped, per incident")
-                .tag("request", request.metricLabel()).tag("cause", c).serviceLevelObjectives(BUCKETS)
-                .minimumExpectedValue(BUCKETS[0]).maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
-                .register(registry));
+        return timers.computeIfAbsent(
+                request.metricLabel() + '\u0000' + c,
+                k -> Timer.builder("lifeline_eviction_stop")
+                        .description(
+                                "Time from the request to stop a job's workers (pod eviction, Kueue preemption, eviction "
+                                        + "or requeue) to the first sign they stopped, per incident")
+                        .tag("request", request.metricLabel())
+                        .tag("cause", c)
+                        .serviceLevelObjectives(BUCKETS)
+                        .minimumExpectedValue(BUCKETS[0])
+                        .maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
+                        .register(registry));
     }
 }

@@ -68,8 +68,10 @@ public class ExpositionFilters {
         return registry -> {
             if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
                     && os.getProcessCpuTime() >= 0) {
-                FunctionCounter.builder("process.cpu", os, o -> o.getProcessCpuTime() / 1e9).baseUnit("seconds")
-                        .description("CPU time used by the Lifeline process").register(registry);
+                FunctionCounter.builder("process.cpu", os, o -> o.getProcessCpuTime() / 1e9)
+                        .baseUnit("seconds")
+                        .description("CPU time used by the Lifeline process")
+                        .register(registry);
             }
         };
     }
@@ -77,7 +79,8 @@ public class ExpositionFilters {
     /** The id with a quote-free description (made up when it has none) and a conventional name. */
     static Meter.Id described(Meter.Id id) {
         String d = id.getDescription();
-        String fixed = d == null || d.isBlank() ? DESCRIPTIONS.getOrDefault(id.getName(), fromName(id.getName()))
+        String fixed = d == null || d.isBlank()
+                ? DESCRIPTIONS.getOrDefault(id.getName(), fromName(id.getName()))
                 : d.replace("\"", "");
         String name = CPU_COUNT.equals(id.getName()) ? "system.cpus" : id.getName();
         if (fixed.equals(d) && name.equals(id.getName())) {

@@ -18,15 +18,21 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class HistoryMetrics {
 
     HistoryMetrics(MeterRegistry registry, TimelineLog timeline, HistoryRecords records) {
-        FunctionCounter.builder("lifeline_history_dropped", timeline, TimelineLog::dropped).tag("projection", "timeline")
+        FunctionCounter.builder("lifeline_history_dropped", timeline, TimelineLog::dropped)
+                .tag("projection", "timeline")
                 .description("History items dropped from a full buffer while the database was unavailable")
                 .register(registry);
-        FunctionCounter.builder("lifeline_history_dropped", records, HistoryRecords::dropped).tag("projection", "records")
+        FunctionCounter.builder("lifeline_history_dropped", records, HistoryRecords::dropped)
+                .tag("projection", "records")
                 .description("History items dropped from a full buffer while the database was unavailable")
                 .register(registry);
-        Gauge.builder("lifeline_history_buffered", timeline, TimelineLog::buffered).tag("projection", "timeline")
-                .description("History items waiting to be written").register(registry);
-        Gauge.builder("lifeline_history_buffered", records, HistoryRecords::buffered).tag("projection", "records")
-                .description("History items waiting to be written").register(registry);
+        Gauge.builder("lifeline_history_buffered", timeline, TimelineLog::buffered)
+                .tag("projection", "timeline")
+                .description("History items waiting to be written")
+                .register(registry);
+        Gauge.builder("lifeline_history_buffered", records, HistoryRecords::buffered)
+                .tag("projection", "records")
+                .description("History items waiting to be written")
+                .register(registry);
     }
 }

@@ -25,6 +25,7 @@ public class IngestMetrics {
     static final int MAX_FAMILIES = 32;
     /** Label value of sources beyond the cap or not shaped like a family name. */
     static final String OTHER = "other";
+
     private static final int MAX_FAMILY_LENGTH = 32;
 
     private final MeterRegistry registry;
@@ -65,8 +66,11 @@ public class IngestMetrics {
         Counter c = byType[e.type().ordinal()];
         if (c == null) {
             c = Counter.builder("lifeline_ingest_not_applied_events")
-                    .description("Events accepted but not applied to the model, by type and reason (stale, expired, ...)")
-                    .tag("type", e.type().wireName()).tag("reason", reason.wire()).register(registry);
+                    .description(
+                            "Events accepted but not applied to the model, by type and reason (stale, expired, ...)")
+                    .tag("type", e.type().wireName())
+                    .tag("reason", reason.wire())
+                    .register(registry);
             byType[e.type().ordinal()] = c;
         }
         c.increment();
@@ -101,7 +105,9 @@ public class IngestMetrics {
         for (EventType t : types) {
             c[t.ordinal()] = Counter.builder("lifeline_ingest_events")
                     .description("Events accepted into the model, by source family and type")
-                    .tag("source", family).tag("type", t.wireName()).register(registry);
+                    .tag("source", family)
+                    .tag("type", t.wireName())
+                    .register(registry);
         }
         return c;
     }

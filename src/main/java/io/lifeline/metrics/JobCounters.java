@@ -40,6 +40,7 @@ final class JobCounters {
     private final Map<Badput, Long> badputMillis = new EnumMap<>(Badput.class);
     /** Incidents whose eviction → stop time was observed (retained ones only), and those measured since the last take. */
     private final Set<String> observedStops = new HashSet<>();
+
     private final List<IncidentSample> newStops = new ArrayList<>();
 
     /** Folds in the job's latest sample. */

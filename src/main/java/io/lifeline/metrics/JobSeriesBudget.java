@@ -21,11 +21,9 @@ final class JobSeriesBudget {
      * @param chosen   the jobs whose series are published, in the snapshot's order within each group
      * @param omitted  the jobs left out
      */
-    record Choice(List<JobSample> chosen, int omitted) {
-    }
+    record Choice(List<JobSample> chosen, int omitted) {}
 
-    private JobSeriesBudget() {
-    }
+    private JobSeriesBudget() {}
 
     static Choice choose(List<JobSample> jobs, int perNamespace, int total) {
         List<JobSample> chosen = new ArrayList<>(Math.min(jobs.size(), total));

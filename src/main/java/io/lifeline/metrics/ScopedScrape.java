@@ -28,9 +28,11 @@ public class ScopedScrape {
     private final Visibility visibility;
     private final String path;
 
-    ScopedScrape(Instance<PrometheusMeterRegistry> registry, Visibility visibility,
-                 @ConfigProperty(name = "quarkus.micrometer.export.prometheus.path", defaultValue = "/q/metrics")
-                 String path) {
+    ScopedScrape(
+            Instance<PrometheusMeterRegistry> registry,
+            Visibility visibility,
+            @ConfigProperty(name = "quarkus.micrometer.export.prometheus.path", defaultValue = "/q/metrics")
+                    String path) {
         this.registry = registry;
         this.visibility = visibility;
         this.path = path;
@@ -49,7 +51,8 @@ public class ScopedScrape {
      */
     static String contentType(String accept) {
         return accept != null && accept.contains("application/openmetrics-text") && !accept.contains("text/plain")
-                ? OPENMETRICS : TextFormat.CONTENT_TYPE_004;
+                ? OPENMETRICS
+                : TextFormat.CONTENT_TYPE_004;
     }
 
     private void handle(RoutingContext ctx) {
@@ -65,8 +68,12 @@ public class ScopedScrape {
             return;
         }
         // The nodes a scope may see come from the model thread, and the scrape takes a while: off the event loop.
-        ctx.vertx().executeBlocking(() -> ScopedSeries.filter(registry.get().scrape(contentType), scope,
-                visibility.nodesUsed(scope)), false).onComplete(r -> {
+        ctx.vertx()
+                .executeBlocking(
+                        () -> ScopedSeries.filter(
+                                registry.get().scrape(contentType), scope, visibility.nodesUsed(scope)),
+                        false)
+                .onComplete(r -> {
                     if (r.failed()) {
                         ctx.fail(r.cause());
                     } else {

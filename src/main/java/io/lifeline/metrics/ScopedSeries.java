@@ -16,8 +16,7 @@ import java.util.Set;
  */
 final class ScopedSeries {
 
-    private ScopedSeries() {
-    }
+    private ScopedSeries() {}
 
     static String filter(String scrape, Scope scope, Set<String> nodes) {
         StringBuilder out = new StringBuilder(Math.min(scrape.length(), 1 << 16));

@@ -18,7 +18,10 @@ import java.util.Map;
 final class SeriesFamily {
 
     /** Gauge or counter; a counter's published values must never decrease (the caller keeps them monotonic). */
-    enum Kind { GAUGE, COUNTER }
+    enum Kind {
+        GAUGE,
+        COUNTER
+    }
 
     private final MeterRegistry registry;
     private final String name;
@@ -51,7 +54,7 @@ final class SeriesFamily {
             s.generation = g;
         });
         if (series.size() != values.size()) {
-            for (Iterator<Series> it = series.values().iterator(); it.hasNext();) {
+            for (Iterator<Series> it = series.values().iterator(); it.hasNext(); ) {
                 Series s = it.next();
                 if (s.generation != g) {
                     registry.remove(s.meter);
@@ -73,9 +76,14 @@ final class SeriesFamily {
     private Series register(Tags tags) {
         Series s = new Series();
         if (kind == Kind.GAUGE) {
-            s.meter = Gauge.builder(name, s, x -> x.value).description(description).tags(tags).register(registry);
+            s.meter = Gauge.builder(name, s, x -> x.value)
+                    .description(description)
+                    .tags(tags)
+                    .register(registry);
         } else {
-            s.meter = FunctionCounter.builder(name, s, x -> x.value).description(description).tags(tags)
+            s.meter = FunctionCounter.builder(name, s, x -> x.value)
+                    .description(description)
+                    .tags(tags)
                     .register(registry);
         }
         return s;

@@ -3,9 +3,9 @@ package io.lifeline.metrics;
 import io.lifeline.domain.fleet.NodeLifecycle;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.job.JobState;
+import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.StopRequest;
-import io.lifeline.domain.job.goodput.GoodputView;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +24,16 @@ import java.util.Map;
  * @param unhealthyNodes   nodes whose worst GPU verdict is not healthy, with that verdict
  * @param lemonScores      nodes with a lemon score above zero, with the score
  */
-record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integer> jobsByState,
-                     Map<NodeLifecycle, Integer> nodesByState, int nodesCordoned, int nodesWithNotice,
-                     List<PoolGpus> gpus, Map<String, GpuHealth> unhealthyNodes, Map<String, Integer> lemonScores) {
+record SeriesSnapshot(
+        Instant takenAt,
+        List<JobSample> jobs,
+        Map<JobState, Integer> jobsByState,
+        Map<NodeLifecycle, Integer> nodesByState,
+        int nodesCordoned,
+        int nodesWithNotice,
+        List<PoolGpus> gpus,
+        Map<String, GpuHealth> unhealthyNodes,
+        Map<String, Integer> lemonScores) {
 
     /**
      * One job as the series show it.
@@ -53,24 +60,76 @@ record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integ
      * @param nodes                 nodes hosting its ranks now
      * @param goodput               the job's wall time split into the model's goodput buckets
      */
-    record JobSample(String name, String namespace, Instant submittedAt, JobState state, Double checkpointAgeSeconds,
-                     Double objectiveSeconds, boolean breached, double workAtRiskGpuHours, int worldSize,
-                     Integer minWorldSize, Integer maxWorldSize, int gpus, Double ettr, Double ettrOfWall, int restarts,
-                     boolean budgetExhausted, IncidentCause openIncidentCause,
-                     Map<IncidentCause, Integer> interruptionsByCause, List<IncidentSample> incidents,
-                     List<String> nodes, GoodputView goodput,
-                     io.lifeline.domain.job.straggler.StragglerView stragglers) {
+    record JobSample(
+            String name,
+            String namespace,
+            Instant submittedAt,
+            JobState state,
+            Double checkpointAgeSeconds,
+            Double objectiveSeconds,
+            boolean breached,
+            double workAtRiskGpuHours,
+            int worldSize,
+            Integer minWorldSize,
+            Integer maxWorldSize,
+            int gpus,
+            Double ettr,
+            Double ettrOfWall,
+            int restarts,
+            boolean budgetExhausted,
+            IncidentCause openIncidentCause,
+            Map<IncidentCause, Integer> interruptionsByCause,
+            List<IncidentSample> incidents,
+            List<String> nodes,
+            GoodputView goodput,
+            io.lifeline.domain.job.straggler.StragglerView stragglers) {
 
         /** A job without straggler figures. */
-        JobSample(String name, String namespace, Instant submittedAt, JobState state, Double checkpointAgeSeconds,
-                  Double objectiveSeconds, boolean breached, double workAtRiskGpuHours, int worldSize,
-                  Integer minWorldSize, Integer maxWorldSize, int gpus, Double ettr, Double ettrOfWall, int restarts,
-                  boolean budgetExhausted, IncidentCause openIncidentCause,
-                  Map<IncidentCause, Integer> interruptionsByCause, List<IncidentSample> incidents, List<String> nodes,
-                  GoodputView goodput) {
-            this(name, namespace, submittedAt, state, checkpointAgeSeconds, objectiveSeconds, breached,
-                    workAtRiskGpuHours, worldSize, minWorldSize, maxWorldSize, gpus, ettr, ettrOfWall, restarts,
-                    budgetExhausted, openIncidentCause, interruptionsByCause, incidents, nodes, goodput, null);
+        JobSample(
+                String name,
+                String namespace,
+                Instant submittedAt,
+                JobState state,
+                Double checkpointAgeSeconds,
+                Double objectiveSeconds,
+                boolean breached,
+                double workAtRiskGpuHours,
+                int worldSize,
+                Integer minWorldSize,
+                Integer maxWorldSize,
+                int gpus,
+                Double ettr,
+                Double ettrOfWall,
+                int restarts,
+                boolean budgetExhausted,
+                IncidentCause openIncidentCause,
+                Map<IncidentCause, Integer> interruptionsByCause,
+                List<IncidentSample> incidents,
+                List<String> nodes,
+                GoodputView goodput) {
+            this(
+                    name,
+                    namespace,
+                    submittedAt,
+                    state,
+                    checkpointAgeSeconds,
+                    objectiveSeconds,
+                    breached,
+                    workAtRiskGpuHours,
+                    worldSize,
+                    minWorldSize,
+                    maxWorldSize,
+                    gpus,
+                    ettr,
+                    ettrOfWall,
+                    restarts,
+                    budgetExhausted,
+                    openIncidentCause,
+                    interruptionsByCause,
+                    incidents,
+                    nodes,
+                    goodput,
+                    null);
         }
     }
 
@@ -86,12 +145,24 @@ record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integ
      * @param stopRequest           what asked its workers to stop, or null
      * @param evictionStopMillis    from that request to the workers' stop, or null while not measured
      */
-    record IncidentSample(String id, IncidentCause cause, double lostGpuHours, boolean noticed, boolean stopped,
-                          boolean checkpointBeforeExit, StopRequest stopRequest, Long evictionStopMillis) {
+    record IncidentSample(
+            String id,
+            IncidentCause cause,
+            double lostGpuHours,
+            boolean noticed,
+            boolean stopped,
+            boolean checkpointBeforeExit,
+            StopRequest stopRequest,
+            Long evictionStopMillis) {
 
         /** An incident without an eviction → stop time. */
-        IncidentSample(String id, IncidentCause cause, double lostGpuHours, boolean noticed, boolean stopped,
-                       boolean checkpointBeforeExit) {
+        IncidentSample(
+                String id,
+                IncidentCause cause,
+                double lostGpuHours,
+                boolean noticed,
+                boolean stopped,
+                boolean checkpointBeforeExit) {
             this(id, cause, lostGpuHours, noticed, stopped, checkpointBeforeExit, null, null);
         }
     }
@@ -102,6 +173,5 @@ record SeriesSnapshot(Instant takenAt, List<JobSample> jobs, Map<JobState, Integ
      * @param pool    pool name ({@code unregistered} for GPUs of nodes that have not registered)
      * @param counts  GPUs per verdict (every verdict present)
      */
-    record PoolGpus(String pool, Map<GpuHealth, Integer> counts) {
-    }
+    record PoolGpus(String pool, Map<GpuHealth, Integer> counts) {}
 }

@@ -1,6 +1,7 @@
 package io.lifeline.metrics;
 
 import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.event.TrainerData.Participant;
 import io.lifeline.domain.fleet.NodeLifecycle;
 import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.fleet.PoolGpuHealth;
@@ -9,15 +10,14 @@ import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
-import io.lifeline.domain.event.TrainerData.Participant;
-import io.lifeline.runtime.ModelSnapshot;
-import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
 import io.lifeline.metrics.SeriesSnapshot.IncidentSample;
 import io.lifeline.metrics.SeriesSnapshot.JobSample;
 import io.lifeline.metrics.SeriesSnapshot.PoolGpus;
-import io.lifeline.domain.job.goodput.GoodputView;
+import io.lifeline.runtime.ModelSnapshot;
+import io.lifeline.runtime.ModelSnapshot.JobSnapshot;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -32,8 +32,7 @@ final class SnapshotReader {
     /** Pool label of GPUs whose node has not registered yet. */
     static final String UNREGISTERED_POOL = "unregistered";
 
-    private SnapshotReader() {
-    }
+    private SnapshotReader() {}
 
     static SeriesSnapshot read(ModelSnapshot model, boolean withNodes) {
         List<JobSample> samples = new ArrayList<>();
@@ -75,8 +74,16 @@ final class SnapshotReader {
             c.put(GpuHealth.FAILED, p.failed());
             gpus.add(new PoolGpus(p.pool() == null ? UNREGISTERED_POOL : p.pool(), c));
         }
-        return new SeriesSnapshot(model.takenAt(), List.copyOf(samples), byState, nodesByState, cordoned, notices, List.copyOf(gpus),
-                unhealthy, lemons);
+        return new SeriesSnapshot(
+                model.takenAt(),
+                List.copyOf(samples),
+                byState,
+                nodesByState,
+                cordoned,
+                notices,
+                List.copyOf(gpus),
+                unhealthy,
+                lemons);
     }
 
     private static JobSample job(JobSummary s, JobDetail d, List<IncidentView> incidents, boolean withNodes) {
@@ -86,15 +93,37 @@ final class SnapshotReader {
         Integer max = e == null ? null : e.maxNodes() * e.procsPerNode();
         List<IncidentSample> inc = new ArrayList<>(incidents.size());
         for (IncidentView v : incidents) {
-            inc.add(new IncidentSample(v.id(), v.cause(), v.lostGpuHours(), v.noticeAt() != null, v.interrupted(),
-                    v.checkpointBeforeExit(), v.stopRequest(), v.evictionStopMillis()));
+            inc.add(new IncidentSample(
+                    v.id(),
+                    v.cause(),
+                    v.lostGpuHours(),
+                    v.noticeAt() != null,
+                    v.interrupted(),
+                    v.checkpointBeforeExit(),
+                    v.stopRequest(),
+                    v.evictionStopMillis()));
         }
-        return new JobSample(s.name(), s.namespace(), s.submittedAt(), s.state(),
+        return new JobSample(
+                s.name(),
+                s.namespace(),
+                s.submittedAt(),
+                s.state(),
                 s.freshnessAgeMillis() == null ? null : s.freshnessAgeMillis() / 1000.0,
-                f == null ? null : f.objectiveMillis() / 1000.0, s.freshnessBreached(),
-                f == null ? 0 : f.workAtRiskGpuHours(), s.worldSize(), min, max, s.gpusHeld(), s.ettr(), s.ettrOfWall(),
-                s.restarts(), s.restartBudgetExhausted(), d.openIncident() == null ? null : d.openIncident().cause(),
-                Map.copyOf(d.interruptionsByCause()), List.copyOf(inc), withNodes ? nodes(d.membership()) : List.of(),
+                f == null ? null : f.objectiveMillis() / 1000.0,
+                s.freshnessBreached(),
+                f == null ? 0 : f.workAtRiskGpuHours(),
+                s.worldSize(),
+                min,
+                max,
+                s.gpusHeld(),
+                s.ettr(),
+                s.ettrOfWall(),
+                s.restarts(),
+                s.restartBudgetExhausted(),
+                d.openIncident() == null ? null : d.openIncident().cause(),
+                Map.copyOf(d.interruptionsByCause()),
+                List.copyOf(inc),
+                withNodes ? nodes(d.membership()) : List.of(),
                 d.goodput() == null ? GoodputView.EMPTY : d.goodput(),
                 d.stragglers());
     }

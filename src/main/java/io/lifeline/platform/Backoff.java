@@ -27,7 +27,8 @@ import java.util.random.RandomGenerator;
 public final class Backoff {
 
     /** Each call asks the calling thread's generator: safe to share between threads. */
-    private static final RandomGenerator THREAD_LOCAL = () -> ThreadLocalRandom.current().nextLong();
+    private static final RandomGenerator THREAD_LOCAL =
+            () -> ThreadLocalRandom.current().nextLong();
 
     private final Duration initial;
     private final Duration max;
@@ -142,7 +143,9 @@ public final class Backoff {
             if (v.chars().allMatch(Character::isDigit)) {
                 return v.length() > 12 ? null : Duration.ofSeconds(Long.parseLong(v));
             }
-            Duration d = Duration.between(now, ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+            Duration d = Duration.between(
+                    now,
+                    ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
             return d.isNegative() ? Duration.ZERO : d;
         } catch (DateTimeParseException | ArithmeticException e) {
             return null;

@@ -24,8 +24,7 @@ public final class Json {
 
     private static final ObjectMapper SHARED = configure(new ObjectMapper());
 
-    private Json() {
-    }
+    private Json() {}
 
     /**
      * The shared mapper, configured like the application's. Thread-safe; never reconfigure it (take {@link
@@ -40,18 +39,23 @@ public final class Json {
      * #UNTRUSTED_NESTING} is refused as an attack rather than parsed, strings are Jackson's default limit.
      */
     public static ObjectMapper untrusted() {
-        return bounded(StreamReadConstraints.builder().maxNestingDepth(UNTRUSTED_NESTING).build());
+        return bounded(StreamReadConstraints.builder()
+                .maxNestingDepth(UNTRUSTED_NESTING)
+                .build());
     }
 
     /** {@link #untrusted()} with strings at most {@code maxStringLength} characters. */
     public static ObjectMapper untrusted(int maxStringLength) {
-        return bounded(StreamReadConstraints.builder().maxNestingDepth(UNTRUSTED_NESTING)
-                .maxStringLength(maxStringLength).build());
+        return bounded(StreamReadConstraints.builder()
+                .maxNestingDepth(UNTRUSTED_NESTING)
+                .maxStringLength(maxStringLength)
+                .build());
     }
 
     /** A mapper configured like {@link #mapper()} whose parsers refuse what exceeds {@code limits}. */
     public static ObjectMapper bounded(StreamReadConstraints limits) {
-        return configure(new ObjectMapper(JsonFactory.builder().streamReadConstraints(limits).build()));
+        return configure(new ObjectMapper(
+                JsonFactory.builder().streamReadConstraints(limits).build()));
     }
 
     /**

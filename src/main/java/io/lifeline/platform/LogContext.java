@@ -156,7 +156,9 @@ public final class LogContext implements AutoCloseable {
             }
             MDC.put(KEYS[i], values[i]);
             subject = (subject == null ? new StringBuilder("{") : subject.append(", "))
-                    .append(KEYS[i]).append('=').append(values[i]);
+                    .append(KEYS[i])
+                    .append('=')
+                    .append(values[i]);
         }
         if (subject == null) {
             MDC.remove(SUBJECT);

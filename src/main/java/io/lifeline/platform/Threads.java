@@ -15,11 +15,10 @@ public final class Threads {
     private static final Logger LOG = Logger.getLogger(Threads.class);
 
     /** Logs a failure that escaped a background thread's task; the thread ends, its pool (if any) makes another. */
-    static final Thread.UncaughtExceptionHandler LOG_UNCAUGHT = (t, e) ->
-            LOG.errorf(e, "Thread %s stopped on an uncaught failure", t.getName());
+    static final Thread.UncaughtExceptionHandler LOG_UNCAUGHT =
+            (t, e) -> LOG.errorf(e, "Thread %s stopped on an uncaught failure", t.getName());
 
-    private Threads() {
-    }
+    private Threads() {}
 
     /**
      * A factory of daemon threads named {@code name-1}, {@code name-2}, ... (numbered per factory, so one factory

@@ -9,12 +9,12 @@ import io.lifeline.domain.policy.AutomationBrake.Settings;
 import io.lifeline.domain.policy.AutomationBrake.State;
 import io.lifeline.domain.policy.AutomationBrake.Target;
 import io.lifeline.domain.policy.PolicyName;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.policy.store.BrakeStore;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
-import io.lifeline.eventlog.StoreUnavailableException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,6 +41,7 @@ public class AutomationBrakeService {
     private static final Logger LOG = Logger.getLogger(AutomationBrakeService.class);
     /** What the audit names the brake by. */
     static final String TARGET = "policy:brake";
+
     private static final int MAX_REASON = 500;
 
     private final BrakeStore store;
@@ -50,14 +51,16 @@ public class AutomationBrakeService {
     private volatile State latest = State.INITIAL;
 
     @Inject
-    AutomationBrakeService(BrakeStore store, ModelRuntime runtime, PoliciesConfig config, Clock clock,
-                           MeterRegistry registry) {
+    AutomationBrakeService(
+            BrakeStore store, ModelRuntime runtime, PoliciesConfig config, Clock clock, MeterRegistry registry) {
         this(store, runtime, settings(config.brake()), clock);
         Gauge.builder("lifeline_policy_brake_engaged", this, s -> s.latest.isEngaged() ? 1 : 0)
                 .description("Whether the automation brake is engaged (1): the policies' node drains are held until a"
                         + " person resets it")
                 .register(registry);
-        Gauge.builder("lifeline_policy_brake_taken_nodes", this,
+        Gauge.builder(
+                        "lifeline_policy_brake_taken_nodes",
+                        this,
                         s -> AutomationBrake.takenInWindow(s.settings, s.latest, s.clock.instant()))
                 .description("Nodes the policies took out of service within the brake's window, fleet-wide")
                 .register(registry);
@@ -89,19 +92,30 @@ public class AutomationBrakeService {
     public Outcome admit(Target target, PolicyName policy) {
         Instant now = clock.instant();
         try {
-            Outcome o = store.update(st -> {
-                Outcome out = AutomationBrake.decide(settings, st, target, policy.wire(), now);
-                List<AuditEntry> audit = out.verdict() == AutomationBrake.Verdict.TRIPPED
-                        ? List.of(new AuditEntry(0, now, policy.requester(), "policy.brake_engaged", TARGET, null,
-                                out.state().engaged().reason(), "released", "engaged: holding " + policy.wire()
-                                + "'s drain of " + target.node() + " and every node-taking decision after it"))
-                        : List.of();
-                return new BrakeStore.Change<>(out.state(), out, audit);
-            }, now);
+            Outcome o = store.update(
+                    st -> {
+                        Outcome out = AutomationBrake.decide(settings, st, target, policy.wire(), now);
+                        List<AuditEntry> audit = out.verdict() == AutomationBrake.Verdict.TRIPPED
+                                ? List.of(new AuditEntry(
+                                        0,
+                                        now,
+                                        policy.requester(),
+                                        "policy.brake_engaged",
+                                        TARGET,
+                                        null,
+                                        out.state().engaged().reason(),
+                                        "released",
+                                        "engaged: holding " + policy.wire() + "'s drain of " + target.node()
+                                                + " and every node-taking decision after it"))
+                                : List.of();
+                        return new BrakeStore.Change<>(out.state(), out, audit);
+                    },
+                    now);
             latest = o.state();
             if (o.verdict() == AutomationBrake.Verdict.TRIPPED) {
-                LOG.warnf("Automation brake engaged by %s's drain of %s: %s. Every node-taking decision is held until"
-                        + " a person resets it (POST /api/v1/policies/brake/reset, lifelinectl policies brake reset)",
+                LOG.warnf(
+                        "Automation brake engaged by %s's drain of %s: %s. Every node-taking decision is held until"
+                                + " a person resets it (POST /api/v1/policies/brake/reset, lifelinectl policies brake reset)",
                         policy.requester(), target.node(), o.state().engaged().reason());
             }
             return o;
@@ -111,8 +125,7 @@ public class AutomationBrakeService {
     }
 
     /** What the brake would say of a policy's decision to take a node now: the node as the brake sees it, and that. */
-    public record Preview(Target target, Outcome outcome) {
-    }
+    public record Preview(Target target, Outcome outcome) {}
 
     /**
      * What the brake would say of a policy's drain of {@code node} now, changing nothing: what a drain's dry run shows.
@@ -130,30 +143,33 @@ public class AutomationBrakeService {
      * @param pools    per pool with nodes taken within the window: taken, live nodes, bound
      * @param settings the bounds
      */
-    public record View(State state, AutomationBrake.Count fleet, List<PoolCount> pools, Settings settings) {
-    }
+    public record View(State state, AutomationBrake.Count fleet, List<PoolCount> pools, Settings settings) {}
 
     /** One pool's count within the window. */
-    public record PoolCount(String pool, int taken, int liveNodes, int bound) {
-    }
+    public record PoolCount(String pool, int taken, int liveNodes, int bound) {}
 
     /** The brake now, with its counts. */
     public View view() {
         Instant now = clock.instant();
         State st = AutomationBrake.pruned(settings, refresh(), now);
         Map<String, Integer> byPool = AutomationBrake.takenByPool(settings, st, now);
-        Map<String, Integer> live = byPool.isEmpty() ? Map.of() : read(m -> {
-            Map<String, Integer> out = new java.util.HashMap<>();
-            byPool.keySet().forEach(p -> out.put(p, m.fleet().liveNodesIn(p)));
-            return out;
-        });
+        Map<String, Integer> live = byPool.isEmpty()
+                ? Map.of()
+                : read(m -> {
+                    Map<String, Integer> out = new java.util.HashMap<>();
+                    byPool.keySet().forEach(p -> out.put(p, m.fleet().liveNodesIn(p)));
+                    return out;
+                });
         List<PoolCount> pools = new ArrayList<>();
         byPool.forEach((p, n) -> {
             int nodes = live.getOrDefault(p, 0);
             pools.add(new PoolCount(p, n, nodes, settings.poolBound(nodes)));
         });
-        return new View(st, new AutomationBrake.Count(AutomationBrake.takenInWindow(settings, st, now),
-                settings.fleetNodes()), pools, settings);
+        return new View(
+                st,
+                new AutomationBrake.Count(AutomationBrake.takenInWindow(settings, st, now), settings.fleetNodes()),
+                pools,
+                settings);
     }
 
     /**
@@ -162,22 +178,38 @@ public class AutomationBrakeService {
      */
     public View reset(Caller caller, String reason) {
         if (!caller.mayActOnNodes()) {
-            throw new AccessDeniedException(caller.has(Role.OPERATOR)
-                    ? "the brake holds drains of nodes every namespace shares: resetting it needs a fleet-wide operator"
-                    : "resetting the automation brake needs the operator role");
+            throw new AccessDeniedException(
+                    caller.has(Role.OPERATOR)
+                            ? "the brake holds drains of nodes every namespace shares: resetting it needs a fleet-wide operator"
+                            : "resetting the automation brake needs the operator role");
         }
-        String why = reason == null || reason.isBlank() ? null
+        String why = reason == null || reason.isBlank()
+                ? null
                 : reason.strip().length() > MAX_REASON ? reason.strip().substring(0, MAX_REASON) : reason.strip();
         Instant now = clock.instant();
         try {
-            State after = store.update(st -> {
-                State next = AutomationBrake.reset(st, caller.actor(), why, now);
-                String before = st.isEngaged() ? "engaged since " + st.engaged().at() + " (" + st.engaged().reason()
-                        + "), " + st.held() + " decision(s) held" : "released, " + st.taken().size()
-                        + " node(s) counted";
-                return new BrakeStore.Change<>(next, next, List.of(new AuditEntry(0, now, caller.actor(),
-                        "policy.brake_reset", TARGET, null, why, before, "released, counting afresh")));
-            }, now);
+            State after = store.update(
+                    st -> {
+                        State next = AutomationBrake.reset(st, caller.actor(), why, now);
+                        String before = st.isEngaged()
+                                ? "engaged since " + st.engaged().at() + " ("
+                                        + st.engaged().reason() + "), " + st.held() + " decision(s) held"
+                                : "released, " + st.taken().size() + " node(s) counted";
+                        return new BrakeStore.Change<>(
+                                next,
+                                next,
+                                List.of(new AuditEntry(
+                                        0,
+                                        now,
+                                        caller.actor(),
+                                        "policy.brake_reset",
+                                        TARGET,
+                                        null,
+                                        why,
+                                        before,
+                                        "released, counting afresh")));
+                    },
+                    now);
             latest = after;
             LOG.infof("Automation brake reset by %s%s", caller.actor(), why == null ? "" : ": " + why);
         } catch (StoreUnavailableException e) {

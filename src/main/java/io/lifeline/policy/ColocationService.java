@@ -58,6 +58,7 @@ public class ColocationService {
     private static final Logger LOG = Logger.getLogger(ColocationService.class);
     /** The ledger covers this far back, at most this many rescales. */
     static final Duration LEDGER_SPAN = Duration.ofDays(30);
+
     static final int LEDGER_LIMIT = 200;
     /** A ledger read serves the dashboard's refreshes this long. */
     private static final Duration LEDGER_CACHE = Duration.ofSeconds(5);
@@ -73,31 +74,41 @@ public class ColocationService {
     private volatile Ledger cached;
 
     /** Episodes and pool totals, as read at {@code at}. */
-    private record Ledger(Instant at, List<ColocationLedger.Episode> episodes) {
-    }
+    private record Ledger(Instant at, List<ColocationLedger.Episode> episodes) {}
 
     /** A window as shown: its schedule in words, whether it is open now and when that changes. */
-    public record WindowView(String name, String pool, String schedule, boolean open, Instant openedAt,
-                             Instant nextChange) {
-    }
+    public record WindowView(
+            String name, String pool, String schedule, boolean open, Instant openedAt, Instant nextChange) {}
 
     /** A demand trigger as shown, with its state. */
-    public record TriggerView(String name, String pool, String source, double threshold, long holdSeconds,
-                              DemandState state) {
-    }
+    public record TriggerView(
+            String name, String pool, String source, double threshold, long holdSeconds, DemandState state) {}
 
     /** A pool with rules: whether it lends now and why, and what lending cost it. */
-    public record PoolView(String pool, boolean lending, List<String> windowsOpen, List<String> triggersActive,
-                           ColocationLedger.PoolCost cost) {
-    }
+    public record PoolView(
+            String pool,
+            boolean lending,
+            List<String> windowsOpen,
+            List<String> triggersActive,
+            ColocationLedger.PoolCost cost) {}
 
     /** Everything the API and the dashboard show. */
-    public record Status(Instant at, List<WindowView> windows, List<TriggerView> triggers, List<PoolView> pools,
-                         List<ColocationPolicy.JobNote> jobs, List<ColocationLedger.Episode> episodes) {
-    }
+    public record Status(
+            Instant at,
+            List<WindowView> windows,
+            List<TriggerView> triggers,
+            List<PoolView> pools,
+            List<ColocationPolicy.JobNote> jobs,
+            List<ColocationLedger.Episode> episodes) {}
 
-    ColocationService(ColocationConfig config, DefaultPolicyService policies, DefaultActionService actions,
-                      ModelRuntime runtime, ActionExecutor executor, Clock clock, @Any Instance<DemandReader> readers) {
+    ColocationService(
+            ColocationConfig config,
+            DefaultPolicyService policies,
+            DefaultActionService actions,
+            ModelRuntime runtime,
+            ActionExecutor executor,
+            Clock clock,
+            @Any Instance<DemandReader> readers) {
         this.config = config;
         this.engine = policies.engine();
         this.actions = actions;
@@ -117,11 +128,15 @@ public class ColocationService {
         }
         timer = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-colocation-demand"));
         long period = config.sampleInterval().toMillis();
-        timer.scheduleWithFixedDelay(() -> {
-            if (executor.isLeader()) {
-                sample();
-            }
-        }, 0, period, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    if (executor.isLeader()) {
+                        sample();
+                    }
+                },
+                0,
+                period,
+                TimeUnit.MILLISECONDS);
     }
 
     /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */
@@ -139,19 +154,35 @@ public class ColocationService {
     /** The configured rules, checked. */
     static ColocationRules rules(ColocationConfig c) {
         Map<String, ColocationRules.RawWindow> windows = new LinkedHashMap<>();
-        c.windows().forEach((name, w) -> windows.put(name, new ColocationRules.RawWindow(w.pool().orElse(null),
-                w.days().orElse(null), w.from().orElse(null), w.to().orElse(null), w.zone().orElse(null),
-                w.every().orElse(null), w.openFor().orElse(null), w.starting().orElse(null))));
+        c.windows()
+                .forEach((name, w) -> windows.put(
+                        name,
+                        new ColocationRules.RawWindow(
+                                w.pool().orElse(null),
+                                w.days().orElse(null),
+                                w.from().orElse(null),
+                                w.to().orElse(null),
+                                w.zone().orElse(null),
+                                w.every().orElse(null),
+                                w.openFor().orElse(null),
+                                w.starting().orElse(null))));
         Map<String, ColocationRules.RawDemand> demand = new LinkedHashMap<>();
-        c.demand().forEach((name, d) -> demand.put(name, new ColocationRules.RawDemand(d.pool().orElse(null),
-                d.pendingPods().orElse(null), d.prometheusQuery().orElse(null), d.threshold().orElse(null),
-                d.hold().orElse(null))));
+        c.demand()
+                .forEach((name, d) -> demand.put(
+                        name,
+                        new ColocationRules.RawDemand(
+                                d.pool().orElse(null),
+                                d.pendingPods().orElse(null),
+                                d.prometheusQuery().orElse(null),
+                                d.threshold().orElse(null),
+                                d.hold().orElse(null))));
         return ColocationRules.parse(windows, demand, "lifeline.colocation");
     }
 
     /** Adds (or replaces) a window at run time, as the demo fleet does for its day/night cycle. */
     public synchronized void addWindow(LendingWindow w) {
-        engine.colocation(engine.colocation().withRules(engine.colocation().rules().with(w)));
+        engine.colocation(
+                engine.colocation().withRules(engine.colocation().rules().with(w)));
         LOG.infof("Co-location window %s on pool %s: %s", w.name(), w.pool(), describe(w.schedule()));
     }
 
@@ -171,9 +202,15 @@ public class ColocationService {
                 after = before.failed(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), now);
             }
             if (after.active() != before.active()) {
-                LOG.infof("Co-location demand %s on pool %s %s (value %s, threshold %s)", t.name(), t.pool(),
-                        after.active() ? "is above its threshold: the pool lends" : "stayed low for its hold: the"
-                                + " pool stops lending", after.value(), t.threshold());
+                LOG.infof(
+                        "Co-location demand %s on pool %s %s (value %s, threshold %s)",
+                        t.name(),
+                        t.pool(),
+                        after.active()
+                                ? "is above its threshold: the pool lends"
+                                : "stayed low for its hold: the" + " pool stops lending",
+                        after.value(),
+                        t.threshold());
             }
             p = p.withDemand(t.name(), after);
         }
@@ -199,38 +236,58 @@ public class ColocationService {
         List<WindowView> windows = new ArrayList<>();
         for (LendingWindow w : p.rules().windows()) {
             if (poolShown.test(w.pool())) {
-                windows.add(new WindowView(w.name(), w.pool(), describe(w.schedule()), w.schedule().isOpen(now),
-                        w.schedule().openedAt(now).orElse(null), w.schedule().nextChange(now)));
+                windows.add(new WindowView(
+                        w.name(),
+                        w.pool(),
+                        describe(w.schedule()),
+                        w.schedule().isOpen(now),
+                        w.schedule().openedAt(now).orElse(null),
+                        w.schedule().nextChange(now)));
             }
         }
         List<TriggerView> triggers = new ArrayList<>();
         Map<String, DemandState> states = p.demand();
         for (DemandTrigger t : p.rules().triggers()) {
             if (poolShown.test(t.pool())) {
-                triggers.add(new TriggerView(t.name(), t.pool(), t.source().describe(), t.threshold(), t.hold().toSeconds(),
+                triggers.add(new TriggerView(
+                        t.name(),
+                        t.pool(),
+                        t.source().describe(),
+                        t.threshold(),
+                        t.hold().toSeconds(),
                         states.get(t.name())));
             }
         }
-        List<ColocationLedger.Episode> episodes = episodes(now).stream().filter(e -> scope.allowsJob(e.job()))
-                .toList();
+        List<ColocationLedger.Episode> episodes =
+                episodes(now).stream().filter(e -> scope.allowsJob(e.job())).toList();
         Map<String, ColocationLedger.PoolCost> costs = new LinkedHashMap<>();
         ColocationLedger.pools(episodes).forEach(c -> costs.put(c.pool(), c));
         List<PoolView> pools = new ArrayList<>();
         for (String pool : p.pools()) {
             if (poolShown.test(pool)) {
                 ColocationPolicy.Lending l = p.lending(pool, now);
-                pools.add(new PoolView(pool, l.lends(), l.windows(), l.triggers(), costs.getOrDefault(pool,
-                        new ColocationLedger.PoolCost(pool, 0, 0, 0, 0, 0))));
+                pools.add(new PoolView(
+                        pool,
+                        l.lends(),
+                        l.windows(),
+                        l.triggers(),
+                        costs.getOrDefault(pool, new ColocationLedger.PoolCost(pool, 0, 0, 0, 0, 0))));
             }
         }
-        List<ColocationPolicy.JobNote> notes = runtime.read(m -> p.pass(engine.settings(), m.jobs(), m.fleet(), now)
-                .notes()).get(30, TimeUnit.SECONDS).stream().filter(n -> scope.allowsJob(n.job())).toList();
+        List<ColocationPolicy.JobNote> notes = runtime
+                .read(m -> p.pass(engine.settings(), m.jobs(), m.fleet(), now).notes())
+                .get(30, TimeUnit.SECONDS)
+                .stream()
+                .filter(n -> scope.allowsJob(n.job()))
+                .toList();
         return new Status(now, windows, triggers, pools, notes, episodes);
     }
 
     /** One job's lendings, oldest first. */
     public List<ColocationLedger.Episode> episodesOf(String job) throws Exception {
-        return episodes(clock.instant()).stream().filter(e -> e.job().equals(job)).toList();
+        return episodes(clock.instant()).stream()
+                .filter(e -> e.job().equals(job))
+                .toList();
     }
 
     private List<ColocationLedger.Episode> episodes(Instant now) throws Exception {
@@ -245,8 +302,15 @@ public class ColocationService {
 
     /** The rescales the policy carried out, from their {@code scale workers} steps. */
     List<ColocationLedger.Rescale> rescales(Instant now) {
-        Page<ActionView> page = actions.list(new ActionQuery(ActionKind.RESCALE, ActionState.SUCCEEDED, null,
-                PolicyName.COLOCATION.requester(), now.minus(LEDGER_SPAN), null, LEDGER_LIMIT, null));
+        Page<ActionView> page = actions.list(new ActionQuery(
+                ActionKind.RESCALE,
+                ActionState.SUCCEEDED,
+                null,
+                PolicyName.COLOCATION.requester(),
+                now.minus(LEDGER_SPAN),
+                null,
+                LEDGER_LIMIT,
+                null));
         List<ColocationLedger.Rescale> out = new ArrayList<>();
         for (ActionView item : page.items()) {
             actions.find(item.id()).ifPresent(a -> out.addAll(rescalesOf(a)));
@@ -258,9 +322,19 @@ public class ColocationService {
     public static List<ColocationLedger.Rescale> rescalesOf(ActionView a) {
         List<ColocationLedger.Rescale> out = new ArrayList<>();
         for (ActionStepView s : a.steps()) {
-            if (s.name().equals("scale workers") && s.result() instanceof StepResult.Rescaled r && s.endedAt() != null) {
-                out.add(new ColocationLedger.Rescale(a.target(), r.pool(), s.endedAt(), r.fromNodes(), r.toNodes(),
-                        r.gpusPerNode(), r.reworkGpuHours(), r.checkpointed(), a.id()));
+            if (s.name().equals("scale workers")
+                    && s.result() instanceof StepResult.Rescaled r
+                    && s.endedAt() != null) {
+                out.add(new ColocationLedger.Rescale(
+                        a.target(),
+                        r.pool(),
+                        s.endedAt(),
+                        r.fromNodes(),
+                        r.toNodes(),
+                        r.gpusPerNode(),
+                        r.reworkGpuHours(),
+                        r.checkpointed(),
+                        a.id()));
             }
         }
         return out;
@@ -270,8 +344,10 @@ public class ColocationService {
     public static String describe(WindowSchedule s) {
         if (s instanceof WindowSchedule.Weekly w) {
             StringBuilder days = new StringBuilder();
-            w.days().stream().sorted().forEach(d -> days.append(days.length() == 0 ? "" : ",")
-                    .append(d.name().substring(0, 3).toLowerCase(java.util.Locale.ROOT)));
+            w.days().stream()
+                    .sorted()
+                    .forEach(d -> days.append(days.length() == 0 ? "" : ",")
+                            .append(d.name().substring(0, 3).toLowerCase(java.util.Locale.ROOT)));
             return days + " " + w.from() + "-" + w.to() + " " + w.zone().getId();
         }
         WindowSchedule.Cycle c = (WindowSchedule.Cycle) s;

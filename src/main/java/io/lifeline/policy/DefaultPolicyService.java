@@ -8,11 +8,11 @@ import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.domain.policy.PolicySettings;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.policy.store.PolicyStore;
 import io.lifeline.security.AccessDeniedException;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
-import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.Arrays;
@@ -27,14 +27,15 @@ public class DefaultPolicyService implements PolicyService {
 
     private static final Pattern SCOPE = Pattern.compile("(namespace|pool):[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?");
     private static final Map<PolicyName, String> DESCRIPTIONS = Map.of(
-            PolicyName.NOTICE_CHECKPOINT_DRAIN, "An interruption notice on a node: checkpoint its jobs, then drain it"
-                    + " inside the notice",
+            PolicyName.NOTICE_CHECKPOINT_DRAIN,
+                    "An interruption notice on a node: checkpoint its jobs, then drain it" + " inside the notice",
             PolicyName.FATAL_XID_DRAIN, "A fatal XID on a GPU: drain its node and shrink its elastic jobs",
             PolicyName.CAPACITY_GROW, "Free nodes in a pool: grow shrunk elastic jobs back towards their maximum",
             PolicyName.STALE_CHECKPOINT, "A checkpoint older than the job's freshness objective: checkpoint now",
             PolicyName.RESTART_LOOP_SUSPEND, "A job that spent its restart budget: checkpoint and suspend it",
-            PolicyName.COLOCATION, "A co-location window open or inference demand high in a pool: shrink its elastic"
-                    + " training jobs to their minimum, checkpoint first; grow them back after");
+            PolicyName.COLOCATION,
+                    "A co-location window open or inference demand high in a pool: shrink its elastic"
+                            + " training jobs to their minimum, checkpoint first; grow them back after");
 
     private final PolicyStore store;
     private final Clock clock;
@@ -45,8 +46,9 @@ public class DefaultPolicyService implements PolicyService {
         this.clock = clock;
         this.engine = new PolicyEngine(fromConfig(config));
         engine.backToService(backToService(config.backToService()));
-        engine.hygiene().settings(new PolicyHygiene.Settings(config.startupGrace(), config.trainerSilence(),
-                config.backoffInitial(), config.backoffMax()));
+        engine.hygiene()
+                .settings(new PolicyHygiene.Settings(
+                        config.startupGrace(), config.trainerSilence(), config.backoffInitial(), config.backoffMax()));
     }
 
     /** The engine, holding the settings in force. */
@@ -75,14 +77,15 @@ public class DefaultPolicyService implements PolicyService {
     }
 
     @Override
-    public synchronized PolicyView update(PolicyName name, PolicyMode mode, Map<String, PolicyMode> overrides,
-                                          Caller caller) {
+    public synchronized PolicyView update(
+            PolicyName name, PolicyMode mode, Map<String, PolicyMode> overrides, Caller caller) {
         if (!caller.has(Role.ADMIN) || !caller.isFleetWide()) {
             throw new AccessDeniedException("changing policies needs a fleet-wide admin token");
         }
         for (String scope : overrides.keySet()) {
             if (!SCOPE.matcher(scope).matches()) {
-                throw new ActionRejectedException("overrides." + (scope.length() > 60 ? scope.substring(0, 60) : scope),
+                throw new ActionRejectedException(
+                        "overrides." + (scope.length() > 60 ? scope.substring(0, 60) : scope),
                         "a scope is namespace:<namespace> or pool:<pool>");
             }
         }
@@ -101,24 +104,31 @@ public class DefaultPolicyService implements PolicyService {
         io.lifeline.domain.policy.BackToService.Check check = switch (c.check()) {
             case "samples" -> io.lifeline.domain.policy.BackToService.Check.SAMPLES;
             case "health-check" -> io.lifeline.domain.policy.BackToService.Check.HEALTH_CHECK;
-            default -> throw new IllegalArgumentException(
-                    "lifeline.policies.back-to-service.check: one of samples, health-check, got " + c.check());
+            default ->
+                throw new IllegalArgumentException(
+                        "lifeline.policies.back-to-service.check: one of samples, health-check, got " + c.check());
         };
         return new io.lifeline.domain.policy.BackToService.Settings(check, c.healthyWindow(), c.sampleMaxAge());
     }
 
     static PolicySettings fromConfig(PoliciesConfig config) {
-        PolicyMode dflt = PolicyMode.fromWire(config.defaultMode()).orElseThrow(() -> new IllegalArgumentException(
-                "lifeline.policies.default-mode: one of off, dry-run, on"));
+        PolicyMode dflt = PolicyMode.fromWire(config.defaultMode())
+                .orElseThrow(
+                        () -> new IllegalArgumentException("lifeline.policies.default-mode: one of off, dry-run, on"));
         Map<PolicyName, PolicySettings.Entry> entries = new EnumMap<>(PolicyName.class);
         for (PolicyName p : PolicyName.values()) {
             entries.put(p, new PolicySettings.Entry(dflt, Map.of()));
         }
         config.mode().forEach((k, v) -> {
-            PolicyName p = PolicyName.fromWire(k).orElseThrow(() -> new IllegalArgumentException(
-                    "lifeline.policies.mode: no policy named " + k));
-            entries.put(p, new PolicySettings.Entry(PolicyMode.fromWire(v).orElseThrow(() ->
-                    new IllegalArgumentException("lifeline.policies.mode." + k + ": one of off, dry-run, on")), Map.of()));
+            PolicyName p = PolicyName.fromWire(k)
+                    .orElseThrow(() -> new IllegalArgumentException("lifeline.policies.mode: no policy named " + k));
+            entries.put(
+                    p,
+                    new PolicySettings.Entry(
+                            PolicyMode.fromWire(v)
+                                    .orElseThrow(() -> new IllegalArgumentException(
+                                            "lifeline.policies.mode." + k + ": one of off, dry-run, on")),
+                            Map.of()));
         });
         return new PolicySettings(entries);
     }

@@ -69,13 +69,25 @@ public class PolicyRunner {
     private final ActionMetrics metrics;
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
-    private final ExecutorService submitter = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(QUEUE), Threads.daemon("lifeline-policy"), new ThreadPoolExecutor.DiscardPolicy());
+    private final ExecutorService submitter = new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(QUEUE),
+            Threads.daemon("lifeline-policy"),
+            new ThreadPoolExecutor.DiscardPolicy());
     private ScheduledExecutorService timer;
 
-    PolicyRunner(DefaultPolicyService policies, DefaultActionService actions, AutomationBrakeService brake,
-                 ActionExecutor executor, ModelRuntime runtime, PoliciesConfig config, Clock clock,
-                 ActionMetrics metrics) {
+    PolicyRunner(
+            DefaultPolicyService policies,
+            DefaultActionService actions,
+            AutomationBrakeService brake,
+            ActionExecutor executor,
+            ModelRuntime runtime,
+            PoliciesConfig config,
+            Clock clock,
+            ActionMetrics metrics) {
         this.metrics = metrics;
         this.policies = policies;
         this.actions = actions;
@@ -94,7 +106,8 @@ public class PolicyRunner {
         }
         runtime.addApplyListener(this::onApplied);
         executor.onFinished(this::onFinished);
-        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-policy-timer"));
+        timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                Threads.daemon("lifeline-policy-timer"));
         long period = config.interval().toMillis();
         timer.scheduleWithFixedDelay(this::periodic, period, period, TimeUnit.MILLISECONDS);
     }
@@ -121,8 +134,8 @@ public class PolicyRunner {
         for (PolicyDecision d : decisions) {
             // Planned here, on the model's thread with the model at hand: the submitter then skips a round trip
             // through the model's queue, which under heavy ingest is the slowest part of a notice's reaction.
-            PlanResult plan = d.mode() == PolicyMode.ON ? new ActionPlanner(m.jobs(), m.fleet()).plan(d.request(), now)
-                    : null;
+            PlanResult plan =
+                    d.mode() == PolicyMode.ON ? new ActionPlanner(m.jobs(), m.fleet()).plan(d.request(), now) : null;
             AutomationBrake.Target target = brakeTarget(d, m.fleet());
             submitter.execute(() -> submit(d, plan, target));
         }
@@ -131,12 +144,12 @@ public class PolicyRunner {
     /** What the brake needs to know of a decision that takes a node (its pool and the pool's size); null otherwise. */
     private static AutomationBrake.Target brakeTarget(PolicyDecision d, Fleet fleet) {
         return d.mode() == PolicyMode.ON && !d.isSkipped() && AutomationBrake.takesNode(d.request())
-                ? AutomationBrake.target(fleet, d.request().target()) : null;
+                ? AutomationBrake.target(fleet, d.request().target())
+                : null;
     }
 
     /** A decision with the brake's view of its target, taken on the model's thread. */
-    private record Decided(PolicyDecision decision, AutomationBrake.Target target) {
-    }
+    private record Decided(PolicyDecision decision, AutomationBrake.Target target) {}
 
     void periodic() {
         refreshBrake();
@@ -144,8 +157,10 @@ public class PolicyRunner {
             return;
         }
         try {
-            List<Decided> decisions = runtime.read(m -> policies.engine().periodic(m.jobs(), m.fleet(),
-                    clock.instant()).stream().map(d -> new Decided(d, brakeTarget(d, m.fleet()))).toList())
+            List<Decided> decisions = runtime.read(m ->
+                            policies.engine().periodic(m.jobs(), m.fleet(), clock.instant()).stream()
+                                    .map(d -> new Decided(d, brakeTarget(d, m.fleet())))
+                                    .toList())
                     .get(30, TimeUnit.SECONDS);
             decisions.forEach(d -> submitter.execute(() -> submit(d.decision(), null, d.target())));
         } catch (InterruptedException e) {
@@ -173,7 +188,8 @@ public class PolicyRunner {
             PolicyHygiene hygiene = policies.engine().hygiene();
             if (a.state() == ActionState.FAILED) {
                 PolicyHygiene.Backoff b = hygiene.failed(p, a.target(), clock.instant());
-                LOG.infof("%s: %s of %s failed (%s); it backs off from %s until %s (failure %d in a row)",
+                LOG.infof(
+                        "%s: %s of %s failed (%s); it backs off from %s until %s (failure %d in a row)",
                         a.requestedBy(), a.kind().wire(), a.target(), a.outcome(), a.target(), b.until(), b.failures());
             } else if (a.state() == ActionState.SUCCEEDED) {
                 hygiene.succeeded(p, a.target());
@@ -187,7 +203,8 @@ public class PolicyRunner {
      */
     private void submit(PolicyDecision d, PlanResult plan, AutomationBrake.Target target) {
         // On the submitter's thread: the whole context is the decision's target.
-        try (LogContext about = ActionLogContext.of(d.request().kind(), d.request().target(), null)) {
+        try (LogContext about =
+                ActionLogContext.of(d.request().kind(), d.request().target(), null)) {
             submitAbout(d, plan, target);
         }
     }
@@ -197,8 +214,9 @@ public class PolicyRunner {
         try {
             if (d.isSkipped()) {
                 ActionView r = actions.recordSkipped(d.request(), requester, d.idempotencyKey(), d.skipped());
-                LOG.debugf("%s: %s of %s waits: %s (%s)", requester, d.request().kind().wire(), d.request().target(),
-                        d.skipped(), r.id());
+                LOG.debugf(
+                        "%s: %s of %s waits: %s (%s)",
+                        requester, d.request().kind().wire(), d.request().target(), d.skipped(), r.id());
                 metrics.policyDecision(d.policy().wire(), "skipped");
                 return;
             }
@@ -214,8 +232,13 @@ public class PolicyRunner {
                         : actions.submit(d.request(), Caller.unrestricted(requester), d.idempotencyKey());
                 if (!s.replayed()) {
                     try (LogContext action = LogContext.action(s.action().id())) {
-                        LOG.infof("%s requested %s of %s (%s): %s", requester, d.request().kind().wire(),
-                                d.request().target(), s.action().id(), d.request().reason());
+                        LOG.infof(
+                                "%s requested %s of %s (%s): %s",
+                                requester,
+                                d.request().kind().wire(),
+                                d.request().target(),
+                                s.action().id(),
+                                d.request().reason());
                     }
                 }
             }
@@ -223,13 +246,15 @@ public class PolicyRunner {
             metrics.policyDecision(d.policy().wire(), d.mode().wire());
         } catch (ActionRejectedException e) {
             refused.incrementAndGet();
-            LOG.debugf("%s: %s of %s refused: %s: %s", requester, d.request().kind().wire(), d.request().target(),
-                    e.field(), e.getMessage());
+            LOG.debugf(
+                    "%s: %s of %s refused: %s: %s",
+                    requester, d.request().kind().wire(), d.request().target(), e.field(), e.getMessage());
         } catch (TargetBusyException e) {
             LOG.debugf("%s: %s", requester, e.getMessage());
         } catch (RuntimeException e) {
-            LOG.warnf("%s could not submit %s of %s: %s", requester, d.request().kind().wire(), d.request().target(),
-                    e.getMessage());
+            LOG.warnf(
+                    "%s could not submit %s of %s: %s",
+                    requester, d.request().kind().wire(), d.request().target(), e.getMessage());
         }
     }
 
@@ -239,11 +264,15 @@ public class PolicyRunner {
             return false;
         }
         String requester = d.policy().requester();
-        ActionView r = actions.recordHeld(d.request(), requester, d.idempotencyKey() + "|held:brake",
-                "brake: " + b.reason() + (b.verdict() == AutomationBrake.Verdict.TRIPPED
-                        ? "; the automation brake engaged" : ""));
-        LOG.debugf("%s: %s of %s held by the automation brake (%s)", requester, d.request().kind().wire(),
-                d.request().target(), r.id());
+        ActionView r = actions.recordHeld(
+                d.request(),
+                requester,
+                d.idempotencyKey() + "|held:brake",
+                "brake: " + b.reason()
+                        + (b.verdict() == AutomationBrake.Verdict.TRIPPED ? "; the automation brake engaged" : ""));
+        LOG.debugf(
+                "%s: %s of %s held by the automation brake (%s)",
+                requester, d.request().kind().wire(), d.request().target(), r.id());
         metrics.policyDecision(d.policy().wire(), "held");
         return true;
     }

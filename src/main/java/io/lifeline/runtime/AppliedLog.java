@@ -16,8 +16,7 @@ public final class AppliedLog {
     private long cursor;
     private final TreeSet<Long> ahead = new TreeSet<>();
 
-    AppliedLog() {
-    }
+    AppliedLog() {}
 
     /** Stands at {@code at} from now on (a model restored from a checkpoint taken there). */
     void reset(AppliedPosition at) {

@@ -13,9 +13,11 @@ final class EventFootprint {
 
     /** The event record, its {@code Instant} and the queue's reference to it. */
     private static final int ENVELOPE = 16 + 6 * 4 + 24 + 8;
+
     private static final int STRING = 24 + 16;
     /** A string inside the data whose length is not measured (uuids, names, messages). */
     private static final int DATA_STRING = STRING + 48;
+
     private static final int BOXED = 16 + 4;
     private static final int OTHER = 64;
     /** A batch's own task, list and counters. */
@@ -28,12 +30,15 @@ final class EventFootprint {
         }
     };
 
-    private EventFootprint() {
-    }
+    private EventFootprint() {}
 
     /** Estimated bytes of one event. */
     static long of(Event e) {
-        return ENVELOPE + chars(e.id()) + chars(e.source()) + chars(e.subject()) + DATA.get(e.data().getClass());
+        return ENVELOPE
+                + chars(e.id())
+                + chars(e.source())
+                + chars(e.subject())
+                + DATA.get(e.data().getClass());
     }
 
     /** Estimated bytes of a batch of events (a null, a stored row that no longer decodes, costs nothing). */

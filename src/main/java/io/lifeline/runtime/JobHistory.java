@@ -51,8 +51,8 @@ public class JobHistory {
     private final ModelRuntime model;
     private final TimelineLog log;
     private final HistoryRecords records;
-    private final ThreadPoolExecutor readers = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(256), Threads.daemon("lifeline-history-read"));
+    private final ThreadPoolExecutor readers = new ThreadPoolExecutor(
+            2, 2, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256), Threads.daemon("lifeline-history-read"));
     private volatile boolean started;
 
     JobHistory(ModelRuntime model, TimelineLog log, HistoryRecords records) {
@@ -83,20 +83,32 @@ public class JobHistory {
      * A page of a job's timeline in time order, continuing into stored entries where memory ends; empty when the job
      * is unknown. The parameters are those of {@code Jobs.timeline}.
      */
-    public CompletionStage<Optional<TimelinePage>> timeline(String job, Instant from, Instant to, String cursor, int limit) {
-        return model.read(m -> m.jobs().timelineSlice(job, from, to, cursor, limit)).thenCompose(found -> {
-            if (found.isEmpty() || !found.get().needsStored()) {
-                return CompletableFuture.completedFuture(found.map(s -> s.page(List.of())));
-            }
-            TimelineSlice s = found.get();
-            return log.flushed().orTimeout(FLUSH_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .exceptionally(t -> {
-                        throw t instanceof TimeoutException || t.getCause() instanceof TimeoutException
-                                ? new StoreUnavailableException("timeline history", t) : asRuntime(t);
-                    })
-                    .thenApplyAsync(v -> Optional.of(s.page(log.page(s.job(), s.incarnation(), s.cursor(),
-                            s.storedBelowSeq(), from, to, s.limit() + 1))), readers);
-        });
+    public CompletionStage<Optional<TimelinePage>> timeline(
+            String job, Instant from, Instant to, String cursor, int limit) {
+        return model.read(m -> m.jobs().timelineSlice(job, from, to, cursor, limit))
+                .thenCompose(found -> {
+                    if (found.isEmpty() || !found.get().needsStored()) {
+                        return CompletableFuture.completedFuture(found.map(s -> s.page(List.of())));
+                    }
+                    TimelineSlice s = found.get();
+                    return log.flushed()
+                            .orTimeout(FLUSH_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                            .exceptionally(t -> {
+                                throw t instanceof TimeoutException || t.getCause() instanceof TimeoutException
+                                        ? new StoreUnavailableException("timeline history", t)
+                                        : asRuntime(t);
+                            })
+                            .thenApplyAsync(
+                                    v -> Optional.of(s.page(log.page(
+                                            s.job(),
+                                            s.incarnation(),
+                                            s.cursor(),
+                                            s.storedBelowSeq(),
+                                            from,
+                                            to,
+                                            s.limit() + 1))),
+                                    readers);
+                });
     }
 
     /**
@@ -115,18 +127,25 @@ public class JobHistory {
      * newest good, lineage, recent restores) with the page's checkpoints in place of memory's, and the cursor.
      */
     public CompletionStage<Optional<CheckpointPage>> checkpoints(String job, String cursor, int limit) {
-        return model.read(m -> m.jobs().checkpointSlice(job, cursor, limit)
+        return model.read(m -> m.jobs()
+                        .checkpointSlice(job, cursor, limit)
                         .flatMap(s -> m.jobs().checkpoints(job).map(h -> new Read(s, h))))
                 .thenCompose(found -> withStored(found.map(Read::slice), CheckpointView.class)
                         .thenApply(page -> page.map(p -> {
                             CheckpointHistory h = found.get().history();
-                            return new CheckpointPage(new CheckpointHistory(h.job(), h.verifies(), h.newestGood(),
-                                    h.lineageParent(), p.items(), h.restores()), p.nextCursor());
+                            return new CheckpointPage(
+                                    new CheckpointHistory(
+                                            h.job(),
+                                            h.verifies(),
+                                            h.newestGood(),
+                                            h.lineageParent(),
+                                            p.items(),
+                                            h.restores()),
+                                    p.nextCursor());
                         })));
     }
 
-    private record Read(HistorySlice<CheckpointView> slice, CheckpointHistory history) {
-    }
+    private record Read(HistorySlice<CheckpointView> slice, CheckpointHistory history) {}
 
     /**
      * A page of a job's checkpoints.
@@ -134,21 +153,29 @@ public class JobHistory {
      * @param history     the checkpoint history, its checkpoints those of the page (oldest first)
      * @param nextCursor  pass it back for older checkpoints, or null when there are none
      */
-    public record CheckpointPage(CheckpointHistory history, String nextCursor) {
-    }
+    public record CheckpointPage(CheckpointHistory history, String nextCursor) {}
 
     private <T> CompletionStage<Optional<Page<T>>> withStored(Optional<HistorySlice<T>> found, Class<T> type) {
         if (found.isEmpty() || !found.get().needsStored()) {
             return CompletableFuture.completedFuture(found.map(s -> s.page(List.of())));
         }
         HistorySlice<T> s = found.get();
-        return records.flushed().orTimeout(FLUSH_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+        return records.flushed()
+                .orTimeout(FLUSH_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                 .exceptionally(t -> {
                     throw t instanceof TimeoutException || t.getCause() instanceof TimeoutException
-                            ? new StoreUnavailableException("job history", t) : asRuntime(t);
+                            ? new StoreUnavailableException("job history", t)
+                            : asRuntime(t);
                 })
-                .thenApplyAsync(v -> Optional.of(s.page(records.page(s.kind(), s.job(), s.incarnation(),
-                        Math.min(s.before(), s.storedBelow()), s.limit() + 1, type))), readers);
+                .thenApplyAsync(
+                        v -> Optional.of(s.page(records.page(
+                                s.kind(),
+                                s.job(),
+                                s.incarnation(),
+                                Math.min(s.before(), s.storedBelow()),
+                                s.limit() + 1,
+                                type))),
+                        readers);
     }
 
     private static RuntimeException asRuntime(Throwable t) {

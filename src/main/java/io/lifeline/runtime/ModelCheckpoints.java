@@ -62,8 +62,7 @@ public class ModelCheckpoints {
     }
 
     /** A save taken on the model thread, to be encoded and written on this class's thread. */
-    private record Taken(SavedModel model, AppliedPosition position, Instant at) {
-    }
+    private record Taken(SavedModel model, AppliedPosition position, Instant at) {}
 
     /**
      * Start-up: restores the newest stored checkpoint into the model, which must be empty.
@@ -80,7 +79,9 @@ public class ModelCheckpoints {
         try {
             found = store.newest();
         } catch (SQLException e) {
-            LOG.warnf("Could not read the model checkpoints (%s); rebuilding the model from the whole log", e.getMessage());
+            LOG.warnf(
+                    "Could not read the model checkpoints (%s); rebuilding the model from the whole log",
+                    e.getMessage());
             return Optional.empty();
         }
         if (found.isEmpty()) {
@@ -88,8 +89,14 @@ public class ModelCheckpoints {
         }
         ModelCheckpointStore.Loaded c = found.get();
         runtime.restore(c.model(), c.position()).join();
-        LOG.infof("Model restored from checkpoint %d taken %s (%d nodes, %d jobs, %d bytes, log %s) in %d ms", c.id(),
-                c.takenAt(), c.model().fleet().nodes().size(), c.model().jobs().jobs().size(), c.bytes(), c.position(),
+        LOG.infof(
+                "Model restored from checkpoint %d taken %s (%d nodes, %d jobs, %d bytes, log %s) in %d ms",
+                c.id(),
+                c.takenAt(),
+                c.model().fleet().nodes().size(),
+                c.model().jobs().jobs().size(),
+                c.bytes(),
+                c.position(),
                 (System.nanoTime() - t0) / 1_000_000);
         return Optional.of(c.position());
     }
@@ -139,7 +146,8 @@ public class ModelCheckpoints {
     }
 
     /** No periodic checkpoint once the last one is written: stops with the other {@link ShutdownOrder#BACKGROUND} work. */
-    void stopTimer(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+    void stopTimer(
+            @Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
         stop();
     }
 
@@ -153,7 +161,9 @@ public class ModelCheckpoints {
             return write(await(runtime.readNow(this::take)));
         } catch (RuntimeException e) {
             failed++;
-            LOG.warnf("Model checkpoint failed, the next one is due in %s: %s", config.checkpointInterval(), e.toString());
+            LOG.warnf(
+                    "Model checkpoint failed, the next one is due in %s: %s",
+                    config.checkpointInterval(), e.toString());
             return false;
         }
     }
@@ -186,13 +196,15 @@ public class ModelCheckpoints {
             written++;
             lastBytes = body.length;
             lastWritten = t.at();
-            LOG.debugf("Model checkpoint %d written (%d bytes, log %s, model thread held %d ms, written in %d ms)", id,
-                    body.length, t.position(), lastHoldNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
+            LOG.debugf(
+                    "Model checkpoint %d written (%d bytes, log %s, model thread held %d ms, written in %d ms)",
+                    id, body.length, t.position(), lastHoldNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
             return true;
         } catch (SQLException | RuntimeException e) {
             failed++;
-            LOG.warnf("Model checkpoint could not be written, the next one is due in %s: %s", config.checkpointInterval(),
-                    e.getMessage());
+            LOG.warnf(
+                    "Model checkpoint could not be written, the next one is due in %s: %s",
+                    config.checkpointInterval(), e.getMessage());
             return false;
         }
     }

@@ -23,8 +23,7 @@ public final class ModelRebuild {
      * @param events          stored events read back from the log
      * @param position        how far into the log the model now reaches
      */
-    public record Result(boolean fromCheckpoint, long events, AppliedPosition position) {
-    }
+    public record Result(boolean fromCheckpoint, long events, AppliedPosition position) {}
 
     public ModelRebuild(EventLogTail log, ModelCheckpoints checkpoints, ModelRuntime model) {
         this.log = log;

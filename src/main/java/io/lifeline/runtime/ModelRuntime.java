@@ -45,15 +45,18 @@ public class ModelRuntime {
     private final LiveModel model;
     /** Batches at the tail, in order; urgent reads at the head. Batches and ordered reads are bounded by {@link #room}. */
     private final LinkedBlockingDeque<Runnable> queue = new LinkedBlockingDeque<>();
+
     private final QueueRoom room;
     /** The priority lane's batches, run in order by a task put at the head of {@link #queue}. */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Queued> urgent = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.ConcurrentLinkedQueue<Queued> urgent =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
     private final Thread thread;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AppliedLog position = new AppliedLog();
     private volatile boolean running = true;
-    private volatile StoredQueued storedQueued = (lowest, highest) -> { };
+    private volatile StoredQueued storedQueued = (lowest, highest) -> {};
     private final java.util.List<ApplyListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     /**
      * Model thread only. The outcomes of the newest events the log follower applied and the model did not, by seq: a
@@ -78,7 +81,8 @@ public class ModelRuntime {
 
     ModelRuntime(LiveModel model, io.lifeline.config.IngestConfig config) {
         this.model = model;
-        this.room = new QueueRoom(config.applyQueueEvents(), config.applyQueueBytes().asLongValue());
+        this.room = new QueueRoom(
+                config.applyQueueEvents(), config.applyQueueBytes().asLongValue());
         // Assigned before it starts: the model thread compares itself with this field.
         this.thread = Threads.daemon("lifeline-model", this::run);
         this.thread.start();
@@ -260,16 +264,20 @@ public class ModelRuntime {
         if (events.isEmpty()) {
             return;
         }
-        put(() -> {
-            for (int i = 0; i < events.size(); i++) {
-                if (position.takeFollowed(seqs[i]) && events.get(i) != null) {
-                    ApplyOutcome outcome = applyOne(events.get(i));
-                    if (!outcome.applied()) {
-                        followedRefusals.put(seqs[i], outcome);
+        put(
+                () -> {
+                    for (int i = 0; i < events.size(); i++) {
+                        if (position.takeFollowed(seqs[i]) && events.get(i) != null) {
+                            ApplyOutcome outcome = applyOne(events.get(i));
+                            if (!outcome.applied()) {
+                                followedRefusals.put(seqs[i], outcome);
+                            }
+                        }
                     }
-                }
-            }
-        }, events.size(), EventFootprint.of(events), timeout);
+                },
+                events.size(),
+                EventFootprint.of(events),
+                timeout);
     }
 
     /**
@@ -365,7 +373,8 @@ public class ModelRuntime {
     private void put(Runnable task, int events, long bytes, Duration timeout) {
         try {
             if (!room.take(events, bytes, timeout.toMillis())) {
-                throw new RetryLaterException("model busy: " + room.events() + " events waiting to be applied; retry later");
+                throw new RetryLaterException(
+                        "model busy: " + room.events() + " events waiting to be applied; retry later");
             }
             queue.offerLast(new Queued(task, new Admission(events, bytes)));
         } catch (InterruptedException e) {

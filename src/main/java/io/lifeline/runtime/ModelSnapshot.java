@@ -2,8 +2,8 @@ package io.lifeline.runtime;
 
 import io.lifeline.domain.fleet.FleetSnapshot;
 import io.lifeline.domain.job.JobDetail;
-import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.JobSnapshotViews;
+import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
@@ -25,8 +25,13 @@ import java.util.Map;
  * @param nodeJobs       nodes hosting ranks, with their jobs by name: worked out from {@code jobs} when first asked
  *                       for ({@link #jobsByNode()}), on the reader's thread
  */
-public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, FleetSnapshot fleet,
-                            List<JobSnapshot> jobs, NodeJobs nodeJobs) {
+public record ModelSnapshot(
+        long sequence,
+        Instant takenAt,
+        long appliedEvents,
+        FleetSnapshot fleet,
+        List<JobSnapshot> jobs,
+        NodeJobs nodeJobs) {
 
     /** Before the first snapshot: nothing. */
     public static final ModelSnapshot EMPTY = new ModelSnapshot(0, Instant.EPOCH, 0, FleetSnapshot.EMPTY, List.of());
@@ -35,7 +40,8 @@ public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, 
         jobs = List.copyOf(jobs);
     }
 
-    private ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, FleetSnapshot fleet, List<JobSnapshot> jobs) {
+    private ModelSnapshot(
+            long sequence, Instant takenAt, long appliedEvents, FleetSnapshot fleet, List<JobSnapshot> jobs) {
         this(sequence, takenAt, appliedEvents, fleet, jobs, new NodeJobs(jobs));
     }
 
@@ -80,8 +86,12 @@ public record ModelSnapshot(long sequence, Instant takenAt, long appliedEvents, 
      * @param checkpoints  its checkpoint history
      * @param nodes        the nodes hosting its ranks
      */
-    public record JobSnapshot(JobSummary summary, JobDetail detail, List<IncidentView> incidents,
-                              CheckpointHistory checkpoints, List<String> nodes) {
+    public record JobSnapshot(
+            JobSummary summary,
+            JobDetail detail,
+            List<IncidentView> incidents,
+            CheckpointHistory checkpoints,
+            List<String> nodes) {
 
         public String name() {
             return summary.name();

@@ -37,6 +37,7 @@ public class ModelSnapshots {
     private volatile ModelSnapshot latest = ModelSnapshot.EMPTY;
     /** Touched on the model thread only: the snapshot the next one reuses views from. */
     private ModelSnapshot previous = ModelSnapshot.EMPTY;
+
     private volatile long lastHoldNanos;
     private volatile long longestHoldNanos;
     private volatile long taken;

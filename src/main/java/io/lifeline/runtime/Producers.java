@@ -36,12 +36,22 @@ public class Producers {
     @Produces
     @Singleton
     LiveModel model(Clock clock, CheckpointsConfig checkpoints, StragglersConfig stragglers, ModelLimitsConfig limits) {
-        LiveModel model = LiveModel.create(clock, JobsConfig.defaults().withCheckpointStorage(
-                new CheckpointStorage(checkpoints.sharedPaths().orElse(List.of()))));
-        model.jobs().configureStragglers(new StragglerConfig(stragglers.window(), stragglers.minExcess(),
-                stragglers.madFactor(), stragglers.flagAfter(), stragglers.clearAfter(), stragglers.maxRanks()));
-        model.jobs().configureLimits(new JobLimits(limits.maxJobs(), limits.maxJobsPerNamespace(),
-                limits.unstartedJobsForgetAfter()));
+        LiveModel model = LiveModel.create(
+                clock,
+                JobsConfig.defaults()
+                        .withCheckpointStorage(
+                                new CheckpointStorage(checkpoints.sharedPaths().orElse(List.of()))));
+        model.jobs()
+                .configureStragglers(new StragglerConfig(
+                        stragglers.window(),
+                        stragglers.minExcess(),
+                        stragglers.madFactor(),
+                        stragglers.flagAfter(),
+                        stragglers.clearAfter(),
+                        stragglers.maxRanks()));
+        model.jobs()
+                .configureLimits(new JobLimits(
+                        limits.maxJobs(), limits.maxJobsPerNamespace(), limits.unstartedJobsForgetAfter()));
         model.fleet().limitNodes(limits.maxNodes());
         return model;
     }

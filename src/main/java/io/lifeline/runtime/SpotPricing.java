@@ -35,8 +35,8 @@ public class SpotPricing {
     private static void put(Map<CapacityType, Double> m, CapacityType type, OptionalDouble price) {
         if (price.isPresent()) {
             if (!(price.getAsDouble() >= 0) || Double.isInfinite(price.getAsDouble())) {
-                throw new IllegalArgumentException("lifeline.spot: a price per GPU-hour must be a finite number >= 0, got "
-                        + price.getAsDouble());
+                throw new IllegalArgumentException(
+                        "lifeline.spot: a price per GPU-hour must be a finite number >= 0, got " + price.getAsDouble());
             }
             m.put(type, price.getAsDouble());
         }

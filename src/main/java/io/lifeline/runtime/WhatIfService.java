@@ -51,7 +51,8 @@ public class WhatIfService {
         this.pricing = pricing;
         this.config = config;
         this.clock = clock;
-        this.threads = Executors.newFixedThreadPool(Math.max(1, config.maxConcurrent()), Threads.daemon("lifeline-whatif"));
+        this.threads =
+                Executors.newFixedThreadPool(Math.max(1, config.maxConcurrent()), Threads.daemon("lifeline-whatif"));
         this.slots = new Semaphore(Math.max(1, config.maxConcurrent()));
     }
 
@@ -61,7 +62,9 @@ public class WhatIfService {
     }
 
     private WhatIfLimits limits() {
-        return new WhatIfLimits(config.maxScenarios(), config.maxEventsPerScenario(),
+        return new WhatIfLimits(
+                config.maxScenarios(),
+                config.maxEventsPerScenario(),
                 config.defaultCheckpointCost().toMillis() / 1000.0);
     }
 
@@ -72,14 +75,19 @@ public class WhatIfService {
     /** A what-if of a job of the live model; empty when the job is unknown. */
     public CompletionStage<Optional<WhatIfReport>> job(String job, WhatIfRequest request) {
         return model.read(m -> {
-            Jobs jobs = m.jobs();
-            Optional<WhatIfJob> input = WhatIfJobs.of(jobs, job, clock.instant());
-            boolean finished = jobs.detail(job).map(d -> d.summary().state().isTerminal()).orElse(false);
-            InterruptionRates rates = jobs.spot(job, pricing.prices()).<InterruptionRates>map(ExposureRates::new)
-                    .orElse(InterruptionRates.NONE);
-            return input.map(i -> new Input(i, finished, rates));
-        }).thenCompose(found -> found.isEmpty() ? CompletableFuture.completedFuture(Optional.<WhatIfReport>empty())
-                : replay(found.get(), request).thenApply(Optional::of));
+                    Jobs jobs = m.jobs();
+                    Optional<WhatIfJob> input = WhatIfJobs.of(jobs, job, clock.instant());
+                    boolean finished = jobs.detail(job)
+                            .map(d -> d.summary().state().isTerminal())
+                            .orElse(false);
+                    InterruptionRates rates = jobs.spot(job, pricing.prices())
+                            .<InterruptionRates>map(ExposureRates::new)
+                            .orElse(InterruptionRates.NONE);
+                    return input.map(i -> new Input(i, finished, rates));
+                })
+                .thenCompose(found -> found.isEmpty()
+                        ? CompletableFuture.completedFuture(Optional.<WhatIfReport>empty())
+                        : replay(found.get(), request).thenApply(Optional::of));
     }
 
     /**
@@ -92,40 +100,60 @@ public class WhatIfService {
             List<String> names = trace.jobs();
             if (names.isEmpty()) {
                 throw new IllegalArgumentException("the trace holds no job"
-                        + (trace.rejected().isEmpty() ? "" : ": " + trace.rejected().get(0).line() + ": "
-                        + trace.rejected().get(0).reason()));
+                        + (trace.rejected().isEmpty()
+                                ? ""
+                                : ": " + trace.rejected().get(0).line() + ": "
+                                        + trace.rejected().get(0).reason()));
             }
             TracePlayer player = new TracePlayer(trace.events().get(0).time());
             player.apply(trace.events(), stop::get);
             Jobs jobs = player.jobs();
-            String name = job != null ? job : names.stream().max(Comparator.comparingInt((String n) ->
-                    jobs.detail(n).map(d -> d.summary().interruptions()).orElse(0)).thenComparing(Comparator.reverseOrder()))
-                    .orElseThrow();
+            String name = job != null
+                    ? job
+                    : names.stream()
+                            .max(Comparator.comparingInt((String n) -> jobs.detail(n)
+                                            .map(d -> d.summary().interruptions())
+                                            .orElse(0))
+                                    .thenComparing(Comparator.reverseOrder()))
+                            .orElseThrow();
             if (!names.contains(name)) {
                 throw new IllegalArgumentException("job " + name + " is not in the trace (it holds " + names.size()
                         + " jobs, for example " + names.get(0) + ")");
             }
             Instant end = trace.events().get(trace.events().size() - 1).time();
             WhatIfJob input = WhatIfJobs.of(jobs, name, end).orElseThrow();
-            boolean finished = jobs.detail(name).map(d -> d.summary().state().isTerminal()).orElse(false);
-            WhatIfReport r = WhatIf.run(input, finished, request, pricing.prices(), InterruptionRates.NONE, limits(),
-                    stop::get, clock);
+            boolean finished =
+                    jobs.detail(name).map(d -> d.summary().state().isTerminal()).orElse(false);
+            WhatIfReport r = WhatIf.run(
+                    input, finished, request, pricing.prices(), InterruptionRates.NONE, limits(), stop::get, clock);
             if (!trace.rejected().isEmpty()) {
                 List<String> notes = new java.util.ArrayList<>(r.notes());
-                trace.rejected().stream().limit(20).forEach(x -> notes.add("trace line " + x.line() + " refused: " + x.reason()));
-                r = new WhatIfReport(r.job(), r.start(), r.end(), r.gpus(), r.nodes(), r.pool(), r.mtbiSeconds(),
-                        r.currentIntervalSeconds(), r.advisedIntervalSeconds(), r.rows(), notes, r.elapsedMillis());
+                trace.rejected().stream()
+                        .limit(20)
+                        .forEach(x -> notes.add("trace line " + x.line() + " refused: " + x.reason()));
+                r = new WhatIfReport(
+                        r.job(),
+                        r.start(),
+                        r.end(),
+                        r.gpus(),
+                        r.nodes(),
+                        r.pool(),
+                        r.mtbiSeconds(),
+                        r.currentIntervalSeconds(),
+                        r.advisedIntervalSeconds(),
+                        r.rows(),
+                        notes,
+                        r.elapsedMillis());
             }
             return r;
         });
     }
 
-    private record Input(WhatIfJob job, boolean finished, InterruptionRates rates) {
-    }
+    private record Input(WhatIfJob job, boolean finished, InterruptionRates rates) {}
 
     private CompletionStage<WhatIfReport> replay(Input in, WhatIfRequest request) {
-        return submit(stop -> WhatIf.run(in.job(), in.finished(), request, pricing.prices(), in.rates(), limits(),
-                stop::get, clock));
+        return submit(stop ->
+                WhatIf.run(in.job(), in.finished(), request, pricing.prices(), in.rates(), limits(), stop::get, clock));
     }
 
     private interface Work {
@@ -162,7 +190,8 @@ public class WhatIfService {
             throw e;
         }
         return out.exceptionally(e -> {
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            Throwable cause =
+                    e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
             if (cause instanceof java.util.concurrent.TimeoutException) {
                 throw new WhatIfDeadlineException(deadline);
             }

@@ -52,8 +52,8 @@ public final class AccessRules {
      * @param fleetWide for {@link Kind#ROLES}: only a caller not limited to namespaces (the path is about what every
      *                  namespace shares: nodes, GPUs, the connectors' state)
      */
-    public record Rule(Set<String> methods, String pattern, Kind kind, Set<Role> roles, RateClass rate,
-                       boolean fleetWide) {
+    public record Rule(
+            Set<String> methods, String pattern, Kind kind, Set<Role> roles, RateClass rate, boolean fleetWide) {
 
         /** A rule any caller satisfying {@code kind} and {@code roles} passes, whatever its namespaces. */
         public Rule(Set<String> methods, String pattern, Kind kind, Set<Role> roles, RateClass rate) {
@@ -89,7 +89,8 @@ public final class AccessRules {
         public String describe() {
             String m = methods.isEmpty() ? "*" : String.join(",", methods);
             String who = kind == Kind.ROLES
-                    ? String.join("|", roles.stream().sorted().map(Role::wireName).toList())
+                    ? String.join(
+                            "|", roles.stream().sorted().map(Role::wireName).toList())
                     : kind.name().toLowerCase(Locale.ROOT);
             return m + " " + pattern + " -> " + who + (fleetWide ? ", fleet-wide" : "")
                     + (rate == null ? "" : " (rate: " + rate + ")");

@@ -33,8 +33,10 @@ public class AdminBootstrap {
         Path file = Path.of(config.bootstrapTokenFile()).toAbsolutePath();
         String id = tokens.createFirstAdminIfNone(token -> writeOwnerOnly(file, token));
         if (id != null) {
-            LOG.infof("No admin token existed: created the first one (id %s) and wrote it to %s, readable only by "
-                    + "this user. Use it to create other tokens (docs/api.md).", id, file);
+            LOG.infof(
+                    "No admin token existed: created the first one (id %s) and wrote it to %s, readable only by "
+                            + "this user. Use it to create other tokens (docs/api.md).",
+                    id, file);
         }
     }
 
@@ -43,8 +45,10 @@ public class AdminBootstrap {
         try {
             OwnerOnlyFiles.write(file, token + "\n");
         } catch (UncheckedIOException e) {
-            throw new UncheckedIOException("cannot write the first admin token to " + file
-                    + " (set lifeline.security.bootstrap-token-file to a writable place)", e.getCause());
+            throw new UncheckedIOException(
+                    "cannot write the first admin token to " + file
+                            + " (set lifeline.security.bootstrap-token-file to a writable place)",
+                    e.getCause());
         }
     }
 }

@@ -45,6 +45,7 @@ public class AgentClaims {
     public static final String KEY_HEADER = "Lifeline-Agent-Key";
     /** At least 32 characters (a random 192 bits in base64 or hex), as a token's secret. */
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._~+/=-]{32,256}");
+
     private static final Duration AUDIT_EVERY = Duration.ofMinutes(1);
     private static final int AUDIT_MEMORY = 10_000;
     private static final Logger LOG = Logger.getLogger(AgentClaims.class);
@@ -55,8 +56,7 @@ public class AgentClaims {
      * @param fresh  whether this call claimed the job (it was free, lapsed or held by the same key for the first time)
      * @param poll   the poll this call kept it for (see {@link #disconnected}), null when read back
      */
-    public record Claim(String job, String holder, Instant claimedAt, Instant expiresAt, boolean fresh, String poll) {
-    }
+    public record Claim(String job, String holder, Instant claimedAt, Instant expiresAt, boolean fresh, String poll) {}
 
     /** Where claims and refusals are recorded (the security audit). */
     @FunctionalInterface
@@ -96,7 +96,8 @@ public class AgentClaims {
             throw new IllegalArgumentException(KEY_HEADER + ": 32 to 256 of A-Z a-z 0-9 . _ ~ + / = -");
         }
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -123,8 +124,23 @@ public class AgentClaims {
                 + " RETURNING claimed_at, expires_at";
         // The claim is a conditional upsert: the row changes only for the same key or a lapsed claim.
         Claim held = jdbc.withConnection(c -> {
-            Optional<Claim> mine = Jdbc.one(c, sql, rs -> new Claim(job, caller.actor(), rs.getTimestamp(1).toInstant(),
-                    rs.getTimestamp(2).toInstant(), false, poll), job, keyDigest, caller.actor(), now, now, until, poll);
+            Optional<Claim> mine = Jdbc.one(
+                    c,
+                    sql,
+                    rs -> new Claim(
+                            job,
+                            caller.actor(),
+                            rs.getTimestamp(1).toInstant(),
+                            rs.getTimestamp(2).toInstant(),
+                            false,
+                            poll),
+                    job,
+                    keyDigest,
+                    caller.actor(),
+                    now,
+                    now,
+                    until,
+                    poll);
             return mine.isPresent() ? mine.get() : find(c, job);
         });
         if (held != null && poll.equals(held.poll())) {
@@ -154,13 +170,18 @@ public class AgentClaims {
      */
     public boolean disconnected(Claim claim, Duration grace) {
         Instant now = clock.instant();
-        return jdbc.update("UPDATE agent_claim SET expires_at = LEAST(expires_at, ?) WHERE job = ? AND poll_id = ?",
-                now.plus(grace), claim.job(), claim.poll()) > 0;
+        return jdbc.update(
+                        "UPDATE agent_claim SET expires_at = LEAST(expires_at, ?) WHERE job = ? AND poll_id = ?",
+                        now.plus(grace),
+                        claim.job(),
+                        claim.poll())
+                > 0;
     }
 
     /** Whether the key with digest {@code keyDigest} holds the job's claim (a lapsed claim not taken over counts). */
     public boolean holds(String job, String keyDigest) {
-        return keyDigest != null && keyDigest.equals(holders(java.util.List.of(job)).get(job));
+        return keyDigest != null
+                && keyDigest.equals(holders(java.util.List.of(job)).get(job));
     }
 
     /** The digests of the keys holding the claims of {@code jobs} (lapsed ones included); jobs never claimed are absent. */
@@ -169,8 +190,11 @@ public class AgentClaims {
         if (jobs.isEmpty()) {
             return out;
         }
-        jdbc.withConnection(c -> Jdbc.list(c, "SELECT job, key_sha256 FROM agent_claim WHERE job = ANY (?)",
-                rs -> out.put(rs.getString(1), rs.getString(2)), c.createArrayOf("text", jobs.toArray())));
+        jdbc.withConnection(c -> Jdbc.list(
+                c,
+                "SELECT job, key_sha256 FROM agent_claim WHERE job = ANY (?)",
+                rs -> out.put(rs.getString(1), rs.getString(2)),
+                c.createArrayOf("text", jobs.toArray())));
         return out;
     }
 
@@ -181,13 +205,18 @@ public class AgentClaims {
      * @return whether a claim was released
      */
     public boolean release(String job, String keyDigest, Caller caller) {
-        String sql = keyDigest == null ? "DELETE FROM agent_claim WHERE job = ?"
+        String sql = keyDigest == null
+                ? "DELETE FROM agent_claim WHERE job = ?"
                 : "DELETE FROM agent_claim WHERE job = ? AND key_sha256 = ?";
         boolean released = (keyDigest == null ? jdbc.update(sql, job) : jdbc.update(sql, job, keyDigest)) > 0;
         if (released) {
-            record("agent.claim_released", caller, job, keyDigest == null
-                    ? "the claim on the commands of " + job + " released by an operator"
-                    : "the agent released its claim on the commands of " + job);
+            record(
+                    "agent.claim_released",
+                    caller,
+                    job,
+                    keyDigest == null
+                            ? "the claim on the commands of " + job + " released by an operator"
+                            : "the agent released its claim on the commands of " + job);
         }
         return released;
     }
@@ -203,8 +232,17 @@ public class AgentClaims {
     }
 
     private static Claim find(Connection c, String job) throws SQLException {
-        return Jdbc.one(c, "SELECT holder, claimed_at, expires_at FROM agent_claim WHERE job = ?", rs -> new Claim(job,
-                rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant(), false, null), job)
+        return Jdbc.one(
+                        c,
+                        "SELECT holder, claimed_at, expires_at FROM agent_claim WHERE job = ?",
+                        rs -> new Claim(
+                                job,
+                                rs.getString(1),
+                                rs.getTimestamp(2).toInstant(),
+                                rs.getTimestamp(3).toInstant(),
+                                false,
+                                null),
+                        job)
                 .orElse(null);
     }
 

@@ -23,16 +23,48 @@ import java.util.Locale;
  * @param sources      for an ingest token: the CloudEvents {@code source}s it may send (a connector's); empty means
  *                     not bound to sources
  */
-public record ApiToken(String id, String name, Role role, List<String> namespaces, byte[] secretSha256,
-                       Instant createdAt, String createdBy, Instant expiresAt, Instant revokedAt, String revokedBy,
-                       Instant lastUsedAt, List<String> nodes, List<String> sources) {
+public record ApiToken(
+        String id,
+        String name,
+        Role role,
+        List<String> namespaces,
+        byte[] secretSha256,
+        Instant createdAt,
+        String createdBy,
+        Instant expiresAt,
+        Instant revokedAt,
+        String revokedBy,
+        Instant lastUsedAt,
+        List<String> nodes,
+        List<String> sources) {
 
     /** A token bound to no node and no source. */
-    public ApiToken(String id, String name, Role role, List<String> namespaces, byte[] secretSha256,
-                    Instant createdAt, String createdBy, Instant expiresAt, Instant revokedAt, String revokedBy,
-                    Instant lastUsedAt) {
-        this(id, name, role, namespaces, secretSha256, createdAt, createdBy, expiresAt, revokedAt, revokedBy,
-                lastUsedAt, List.of(), List.of());
+    public ApiToken(
+            String id,
+            String name,
+            Role role,
+            List<String> namespaces,
+            byte[] secretSha256,
+            Instant createdAt,
+            String createdBy,
+            Instant expiresAt,
+            Instant revokedAt,
+            String revokedBy,
+            Instant lastUsedAt) {
+        this(
+                id,
+                name,
+                role,
+                namespaces,
+                secretSha256,
+                createdAt,
+                createdBy,
+                expiresAt,
+                revokedAt,
+                revokedBy,
+                lastUsedAt,
+                List.of(),
+                List.of());
     }
 
     /** Where a token stands at a given time. */

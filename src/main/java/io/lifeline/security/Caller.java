@@ -35,8 +35,14 @@ public final class Caller {
         this(tokenId, name, role, namespaces, null, Set.of(), Set.of());
     }
 
-    private Caller(String tokenId, String name, Role role, Set<String> namespaces, String subject, Set<String> nodes,
-                   Set<String> sources) {
+    private Caller(
+            String tokenId,
+            String name,
+            Role role,
+            Set<String> namespaces,
+            String subject,
+            Set<String> nodes,
+            Set<String> sources) {
         this.tokenId = tokenId;
         this.name = Objects.requireNonNull(name, "name");
         this.role = role;
@@ -57,8 +63,14 @@ public final class Caller {
         for (String n : namespaces) {
             ns.add(requireValidNamespace(n));
         }
-        return new Caller(null, name == null || name.isBlank() ? subject : name, role,
-                Collections.unmodifiableSet(ns), subject, Set.of(), Set.of());
+        return new Caller(
+                null,
+                name == null || name.isBlank() ? subject : name,
+                role,
+                Collections.unmodifiableSet(ns),
+                subject,
+                Set.of(),
+                Set.of());
     }
 
     /** The identity provider's subject, or {@code null} for a token caller. */
@@ -80,16 +92,27 @@ public final class Caller {
      * A caller authenticated by an API token bound to {@code nodes} (it sends node and GPU events of those nodes only)
      * and to {@code sources} (it sends events of those CloudEvents sources only); empty means not bound.
      */
-    public static Caller ofToken(String tokenId, String name, Role role, Collection<String> namespaces,
-                                 Collection<String> nodes, Collection<String> sources) {
+    public static Caller ofToken(
+            String tokenId,
+            String name,
+            Role role,
+            Collection<String> namespaces,
+            Collection<String> nodes,
+            Collection<String> sources) {
         Objects.requireNonNull(tokenId, "tokenId");
         Objects.requireNonNull(role, "role");
         TreeSet<String> ns = new TreeSet<>();
         for (String n : namespaces) {
             ns.add(requireValidNamespace(n));
         }
-        return new Caller(tokenId, name, role, Collections.unmodifiableSet(ns), null,
-                Collections.unmodifiableSet(new TreeSet<>(nodes)), Collections.unmodifiableSet(new TreeSet<>(sources)));
+        return new Caller(
+                tokenId,
+                name,
+                role,
+                Collections.unmodifiableSet(ns),
+                null,
+                Collections.unmodifiableSet(new TreeSet<>(nodes)),
+                Collections.unmodifiableSet(new TreeSet<>(sources)));
     }
 
     /** The nodes this caller is bound to (it sends their node and GPU events only); empty when not bound. */
@@ -177,18 +200,21 @@ public final class Caller {
     /** Throws {@link AccessDeniedException} unless {@link #mayActOnNamespace(String)}. */
     public void requireActOnNamespace(String ns) {
         if (!mayActOnNamespace(ns)) {
-            throw new AccessDeniedException(has(Role.OPERATOR)
-                    ? "token '" + name + "' may not act in namespace '" + ns + "' (limited to " + namespaces + ")"
-                    : "acting on jobs needs the operator role");
+            throw new AccessDeniedException(
+                    has(Role.OPERATOR)
+                            ? "token '" + name + "' may not act in namespace '" + ns + "' (limited to " + namespaces
+                                    + ")"
+                            : "acting on jobs needs the operator role");
         }
     }
 
     /** Throws {@link AccessDeniedException} unless {@link #mayActOnNodes()}. */
     public void requireActOnNodes() {
         if (!mayActOnNodes()) {
-            throw new AccessDeniedException(has(Role.OPERATOR)
-                    ? "node actions affect every namespace on the node: they need a fleet-wide operator token"
-                    : "acting on nodes needs the operator role");
+            throw new AccessDeniedException(
+                    has(Role.OPERATOR)
+                            ? "node actions affect every namespace on the node: they need a fleet-wide operator token"
+                            : "acting on nodes needs the operator role");
         }
     }
 

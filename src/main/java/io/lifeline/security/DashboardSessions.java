@@ -24,19 +24,21 @@ public class DashboardSessions {
     private final Duration anonymousTimeout;
     private final int maxAnonymous;
 
-    DashboardSessions(MeterRegistry registry,
-                      @ConfigProperty(name = "lifeline.ui.session-timeout", defaultValue = "30m") Duration signedIn,
-                      @ConfigProperty(name = "lifeline.ui.anonymous-session-timeout", defaultValue = "60s")
-                      Duration anonymous,
-                      @ConfigProperty(name = "lifeline.ui.max-anonymous-sessions", defaultValue = "1000") int maxAnonymous) {
+    DashboardSessions(
+            MeterRegistry registry,
+            @ConfigProperty(name = "lifeline.ui.session-timeout", defaultValue = "30m") Duration signedIn,
+            @ConfigProperty(name = "lifeline.ui.anonymous-session-timeout", defaultValue = "60s") Duration anonymous,
+            @ConfigProperty(name = "lifeline.ui.max-anonymous-sessions", defaultValue = "1000") int maxAnonymous) {
         this.signedInTimeout = signedIn;
         this.anonymousTimeout = anonymous;
         this.maxAnonymous = maxAnonymous;
         Gauge.builder("lifeline_ui_sessions", this, DashboardSessions::signedIn)
-                .description("Open dashboard sessions, by whether someone is signed in").tag("state", "signed_in")
+                .description("Open dashboard sessions, by whether someone is signed in")
+                .tag("state", "signed_in")
                 .register(registry);
         Gauge.builder("lifeline_ui_sessions", this, DashboardSessions::anonymous)
-                .description("Open dashboard sessions, by whether someone is signed in").tag("state", "anonymous")
+                .description("Open dashboard sessions, by whether someone is signed in")
+                .tag("state", "anonymous")
                 .register(registry);
     }
 

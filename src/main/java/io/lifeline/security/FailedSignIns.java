@@ -17,8 +17,10 @@ public class FailedSignIns {
     private final TokenBuckets buckets;
 
     FailedSignIns(SecurityConfig config) {
-        this.buckets = new TokenBuckets(config.rateLimit().unknownTokens().perSecond(),
-                config.rateLimit().unknownTokens().burst(), config.tokenCache().maxEntries());
+        this.buckets = new TokenBuckets(
+                config.rateLimit().unknownTokens().perSecond(),
+                config.rateLimit().unknownTokens().burst(),
+                config.tokenCache().maxEntries());
     }
 
     /** How many nanoseconds until {@code address} may try an unknown token again; 0 when it is not throttled. */

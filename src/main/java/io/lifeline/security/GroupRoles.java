@@ -16,12 +16,10 @@ import java.util.TreeSet;
 public final class GroupRoles {
 
     /** One group's grant. */
-    public record Grant(Role role, List<String> namespaces) {
-    }
+    public record Grant(Role role, List<String> namespaces) {}
 
     /** What a person's groups grant: the role and its namespace scope (empty: fleet-wide). */
-    public record Granted(Role role, Collection<String> namespaces) {
-    }
+    public record Granted(Role role, Collection<String> namespaces) {}
 
     private final Map<String, Grant> grants;
 
@@ -44,7 +42,8 @@ public final class GroupRoles {
             try {
                 role = Role.fromWireName(roleName);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("lifeline.security.oidc.groups.\"" + group + "\": " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "lifeline.security.oidc.groups.\"" + group + "\": " + e.getMessage(), e);
             }
             TreeSet<String> ns = new TreeSet<>();
             if (colon >= 0) {
@@ -53,8 +52,8 @@ public final class GroupRoles {
                         try {
                             ns.add(Caller.requireValidNamespace(n.trim()));
                         } catch (IllegalArgumentException e) {
-                            throw new IllegalArgumentException("lifeline.security.oidc.groups.\"" + group + "\": "
-                                    + e.getMessage(), e);
+                            throw new IllegalArgumentException(
+                                    "lifeline.security.oidc.groups.\"" + group + "\": " + e.getMessage(), e);
                         }
                     }
                 }

@@ -15,8 +15,7 @@ public final class IngestScope {
     /** The stable code connector answers give an event refused for its subject. */
     public static final String OUT_OF_SCOPE = "out_of_scope";
 
-    private IngestScope() {
-    }
+    private IngestScope() {}
 
     /** Whether {@code caller} may send events about nodes (node, GPU and cloud-notice events). */
     public static boolean maySendNodeEvents(Caller caller) {

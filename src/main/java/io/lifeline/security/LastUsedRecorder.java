@@ -35,7 +35,8 @@ public class LastUsedRecorder {
         return pending.get(id);
     }
 
-    @Scheduled(every = "${lifeline.security.last-used-flush-interval:60s}",
+    @Scheduled(
+            every = "${lifeline.security.last-used-flush-interval:60s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduledFlush() {
         flush();

@@ -61,17 +61,24 @@ public class OidcAuthenticator {
     private final Duration clockSkew;
     private final Clock clock;
 
-    OidcAuthenticator(SecurityConfig config, Instance<TenantIdentityProvider> providers, Clock clock,
-                      @ConfigProperty(name = "quarkus.oidc.client-id") Optional<String> clientId,
-                      @ConfigProperty(name = "quarkus.oidc.auth-server-url") Optional<String> authServerUrl) {
+    OidcAuthenticator(
+            SecurityConfig config,
+            Instance<TenantIdentityProvider> providers,
+            Clock clock,
+            @ConfigProperty(name = "quarkus.oidc.client-id") Optional<String> clientId,
+            @ConfigProperty(name = "quarkus.oidc.auth-server-url") Optional<String> authServerUrl) {
         this.enabled = config.enabled() && config.oidc().enabled();
         this.roles = GroupRoles.parse(config.oidc().groups());
         this.providers = providers;
         this.clock = clock;
         SecurityConfig.Oidc oidc = config.oidc();
-        this.audiences = !oidc.audienceRequired() ? null
+        this.audiences = !oidc.audienceRequired()
+                ? null
                 : Set.copyOf(oidc.audience().orElse(clientId.map(List::of).orElse(List.of())));
-        this.issuer = oidc.issuer().or(() -> authServerUrl).map(OidcAuthenticator::withoutTrailingSlash).orElse(null);
+        this.issuer = oidc.issuer()
+                .or(() -> authServerUrl)
+                .map(OidcAuthenticator::withoutTrailingSlash)
+                .orElse(null);
         this.algorithms = Set.copyOf(oidc.algorithms());
         this.clockSkew = oidc.clockSkew();
         if (enabled && audiences != null && audiences.isEmpty()) {
@@ -92,10 +99,15 @@ public class OidcAuthenticator {
     /** Verifies a bearer JWT; completes with a refusal, never with a failure. */
     public Uni<Outcome> verifyBearer(String jwt) {
         if (!enabled) {
-            return Uni.createFrom().item(Outcome.refused(401, "the Authorization header does not carry a Lifeline "
-                    + "token (Bearer llt_<id>_<secret>)"));
+            return Uni.createFrom()
+                    .item(Outcome.refused(
+                            401,
+                            "the Authorization header does not carry a Lifeline "
+                                    + "token (Bearer llt_<id>_<secret>)"));
         }
-        return providers.get().authenticate(new AccessTokenCredential(jwt))
+        return providers
+                .get()
+                .authenticate(new AccessTokenCredential(jwt))
                 .map(identity -> {
                     String refused = bearerRefusal(identity);
                     if (refused != null) {
@@ -104,10 +116,13 @@ public class OidcAuthenticator {
                     }
                     return fromIdentity(identity);
                 })
-                .onFailure().recoverWithItem(e -> {
+                .onFailure()
+                .recoverWithItem(e -> {
                     LOG.debugf("Bearer JWT refused: %s", e.toString());
-                    return Outcome.refused(401, "the identity provider's token is not valid (expired, not signed by "
-                            + "the configured provider, or meant for another audience)");
+                    return Outcome.refused(
+                            401,
+                            "the identity provider's token is not valid (expired, not signed by "
+                                    + "the configured provider, or meant for another audience)");
                 });
     }
 
@@ -122,10 +137,13 @@ public class OidcAuthenticator {
         if (audiences != null) {
             Set<String> aud = jwt.getAudience();
             if (aud == null || aud.stream().noneMatch(audiences::contains)) {
-                return "its audience " + (aud == null ? "(none)" : aud) + " is not Lifeline's " + new TreeSet<>(audiences);
+                return "its audience " + (aud == null ? "(none)" : aud) + " is not Lifeline's "
+                        + new TreeSet<>(audiences);
             }
         }
-        if (issuer != null && (jwt.getIssuer() == null || !withoutTrailingSlash(jwt.getIssuer()).equals(issuer))) {
+        if (issuer != null
+                && (jwt.getIssuer() == null
+                        || !withoutTrailingSlash(jwt.getIssuer()).equals(issuer))) {
             return "its issuer is not " + issuer;
         }
         String alg = algorithm(jwt.getRawToken());
@@ -149,8 +167,8 @@ public class OidcAuthenticator {
             return null;
         }
         try {
-            String header = new String(Base64.getUrlDecoder().decode(raw.substring(0, raw.indexOf('.'))),
-                    StandardCharsets.UTF_8);
+            String header = new String(
+                    Base64.getUrlDecoder().decode(raw.substring(0, raw.indexOf('.'))), StandardCharsets.UTF_8);
             java.util.regex.Matcher m = ALG.matcher(header);
             return m.find() ? m.group(1) : null;
         } catch (IllegalArgumentException e) {
@@ -173,7 +191,9 @@ public class OidcAuthenticator {
         Set<String> groups = new TreeSet<>(identity.getRoles());
         return roles.grant(groups)
                 .map(g -> Outcome.ok(Caller.ofIdentityProvider(subject, name, g.role(), g.namespaces())))
-                .orElseGet(() -> Outcome.refused(403, "signed in as " + name + ", but none of your identity provider "
-                        + "groups is given a Lifeline role (lifeline.security.oidc.groups); ask an admin"));
+                .orElseGet(() -> Outcome.refused(
+                        403,
+                        "signed in as " + name + ", but none of your identity provider "
+                                + "groups is given a Lifeline role (lifeline.security.oidc.groups); ask an admin"));
     }
 }

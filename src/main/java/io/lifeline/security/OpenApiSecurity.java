@@ -28,8 +28,11 @@ public class OpenApiSecurity implements OASFilter {
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
         Config config = ConfigProvider.getConfig();
-        boolean sso = config.getOptionalValue("lifeline.security.oidc.enabled", Boolean.class).orElse(false);
-        declare(openAPI, sso ? config.getOptionalValue("quarkus.oidc.auth-server-url", String.class) : Optional.empty());
+        boolean sso = config.getOptionalValue("lifeline.security.oidc.enabled", Boolean.class)
+                .orElse(false);
+        declare(
+                openAPI,
+                sso ? config.getOptionalValue("quarkus.oidc.auth-server-url", String.class) : Optional.empty());
     }
 
     /** The schemes for a document, with the identity provider at {@code authServerUrl} when sign-on is on. */
@@ -42,18 +45,27 @@ public class OpenApiSecurity implements OASFilter {
         if (components.getSecuritySchemes() != null) {
             components.removeSecurityScheme(FRAMEWORK_OIDC_SCHEME);
         }
-        components.addSecurityScheme(SCHEME, OASFactory.createSecurityScheme()
-                .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("llt_<id>_<secret>")
-                .description("A Lifeline API token. The roles each path needs are listed in docs/api.md."));
+        components.addSecurityScheme(
+                SCHEME,
+                OASFactory.createSecurityScheme()
+                        .type(SecurityScheme.Type.HTTP)
+                        .scheme("bearer")
+                        .bearerFormat("llt_<id>_<secret>")
+                        .description("A Lifeline API token. The roles each path needs are listed in docs/api.md."));
         openAPI.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(SCHEME));
         authServerUrl.filter(u -> !u.isBlank()).ifPresent(url -> {
             String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-            openAPI.getComponents().addSecurityScheme(OIDC_SCHEME, OASFactory.createSecurityScheme()
-                    .type(SecurityScheme.Type.OPENIDCONNECT)
-                    .openIdConnectUrl(base + "/.well-known/openid-configuration")
-                    .description("A bearer JWT from the identity provider (single sign-on); groups map to roles "
-                            + "by lifeline.security.oidc.groups"));
-            openAPI.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(OIDC_SCHEME));
+            openAPI.getComponents()
+                    .addSecurityScheme(
+                            OIDC_SCHEME,
+                            OASFactory.createSecurityScheme()
+                                    .type(SecurityScheme.Type.OPENIDCONNECT)
+                                    .openIdConnectUrl(base + "/.well-known/openid-configuration")
+                                    .description(
+                                            "A bearer JWT from the identity provider (single sign-on); groups map to roles "
+                                                    + "by lifeline.security.oidc.groups"));
+            openAPI.addSecurityRequirement(
+                    OASFactory.createSecurityRequirement().addScheme(OIDC_SCHEME));
         });
     }
 }

@@ -27,8 +27,7 @@ public final class OwnerOnlyFiles {
     static final Set<PosixFilePermission> OWNER_RWX = PosixFilePermissions.fromString("rwx------");
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private OwnerOnlyFiles() {
-    }
+    private OwnerOnlyFiles() {}
 
     private static boolean posix() {
         return FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
@@ -102,7 +101,11 @@ public final class OwnerOnlyFiles {
                 if (posix() && !Files.getPosixFilePermissions(file).equals(OWNER_RW)) {
                     Files.setPosixFilePermissions(file, OWNER_RW);
                 }
-                String line = Files.readString(file, StandardCharsets.US_ASCII).lines().findFirst().orElse("").strip();
+                String line = Files.readString(file, StandardCharsets.US_ASCII)
+                        .lines()
+                        .findFirst()
+                        .orElse("")
+                        .strip();
                 if (line.isEmpty()) {
                     throw new IllegalStateException(file + " is empty: delete it to have a new secret made");
                 }

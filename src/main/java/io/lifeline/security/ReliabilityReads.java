@@ -34,8 +34,14 @@ public class ReliabilityReads {
      * read on the model thread.
      */
     public CompletableFuture<ReliabilityReport> report(Scope scope, int days, GroupBy by, InterruptionCause cause) {
-        return model.read(m -> m.fleet().reliability(days, by, cause,
-                scope.isEverything() ? null : Scope.nodeFilter(scope.nodesUsed(m.jobs().jobsByNode()))));
+        return model.read(m -> m.fleet()
+                .reliability(
+                        days,
+                        by,
+                        cause,
+                        scope.isEverything()
+                                ? null
+                                : Scope.nodeFilter(scope.nodesUsed(m.jobs().jobsByNode()))));
     }
 
     /** The days of a window's wire form ({@code 7d}, {@code 30d}, {@code 90d}), empty for any other. */

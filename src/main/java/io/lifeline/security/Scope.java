@@ -137,9 +137,25 @@ public final class Scope {
         if (g.namespace() == null || allowsNamespace(g.namespace())) {
             return g;
         }
-        return new GpuView(g.node(), g.uuid(), g.index(), g.model(), g.sampledAt(), g.utilizationPercent(),
-                g.memoryUsedMiB(), g.memoryFreeMiB(), g.temperatureCelsius(), g.powerWatts(), g.eccSbeVolatile(),
-                g.eccDbeVolatile(), g.rowRemapFailures(), g.nvlinkErrors(), g.lastXid(), null, null, g.health(),
+        return new GpuView(
+                g.node(),
+                g.uuid(),
+                g.index(),
+                g.model(),
+                g.sampledAt(),
+                g.utilizationPercent(),
+                g.memoryUsedMiB(),
+                g.memoryFreeMiB(),
+                g.temperatureCelsius(),
+                g.powerWatts(),
+                g.eccSbeVolatile(),
+                g.eccDbeVolatile(),
+                g.rowRemapFailures(),
+                g.nvlinkErrors(),
+                g.lastXid(),
+                null,
+                null,
+                g.health(),
                 g.reason());
     }
 
@@ -148,9 +164,21 @@ public final class Scope {
         if (everything) {
             return d;
         }
-        return new NodeDetail(d.name(), d.facts(), d.state(), d.stateSince(), d.cordoned(), d.cordonSince(), d.notice(),
-                d.noticeActive(), d.noticeExpired(), d.health(), d.gpuCount(), d.gpus().stream().map(this::visible).toList(),
-                d.xidHistory(), d.lemon());
+        return new NodeDetail(
+                d.name(),
+                d.facts(),
+                d.state(),
+                d.stateSince(),
+                d.cordoned(),
+                d.cordonSince(),
+                d.notice(),
+                d.noticeActive(),
+                d.noticeExpired(),
+                d.health(),
+                d.gpuCount(),
+                d.gpus().stream().map(this::visible).toList(),
+                d.xidHistory(),
+                d.lemon());
     }
 
     @Override

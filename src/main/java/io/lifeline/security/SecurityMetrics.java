@@ -36,15 +36,24 @@ public class SecurityMetrics {
 
     SecurityMetrics(MeterRegistry registry) {
         for (AuthFailure f : AuthFailure.values()) {
-            failures.put(f, Counter.builder("lifeline_security_auth_failures").tag("reason", f.name().toLowerCase(Locale.ROOT))
-                    .description("Requests refused with 401 (or 503 when a token could not be checked), by reason")
-                    .register(registry));
+            failures.put(
+                    f,
+                    Counter.builder("lifeline_security_auth_failures")
+                            .tag("reason", f.name().toLowerCase(Locale.ROOT))
+                            .description(
+                                    "Requests refused with 401 (or 503 when a token could not be checked), by reason")
+                            .register(registry));
         }
         for (AccessRules.RateClass c : AccessRules.RateClass.values()) {
-            limited.put(c, Counter.builder("lifeline_security_rate_limited").tag("kind", c.name().toLowerCase(Locale.ROOT))
-                    .description("Requests refused with 429 by the per-token rate limit").register(registry));
+            limited.put(
+                    c,
+                    Counter.builder("lifeline_security_rate_limited")
+                            .tag("kind", c.name().toLowerCase(Locale.ROOT))
+                            .description("Requests refused with 429 by the per-token rate limit")
+                            .register(registry));
         }
-        denied = Counter.builder("lifeline_security_denied").description("Authenticated requests refused with 403")
+        denied = Counter.builder("lifeline_security_denied")
+                .description("Authenticated requests refused with 403")
                 .register(registry);
     }
 

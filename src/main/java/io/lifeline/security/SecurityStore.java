@@ -21,12 +21,13 @@ public class SecurityStore {
 
     /** Serialises first-admin creation across replicas starting at the same time. */
     private static final long BOOTSTRAP_LOCK = 0x6c6c745f626f6f74L;
-    private static final String COLUMNS = "id, name, role, namespaces, secret_sha256, created_at, created_by, expires_at, "
-            + "revoked_at, revoked_by, last_used_at, nodes, sources";
+
+    private static final String COLUMNS =
+            "id, name, role, namespaces, secret_sha256, created_at, created_by, expires_at, "
+                    + "revoked_at, revoked_by, last_used_at, nodes, sources";
 
     /** One audit record. */
-    public record AuditRecord(long seq, Instant time, String action, String actor, String tokenId, String detail) {
-    }
+    public record AuditRecord(long seq, Instant time, String action, String actor, String tokenId, String detail) {}
 
     private final Jdbc jdbc;
 
@@ -50,8 +51,13 @@ public class SecurityStore {
     public ApiToken createAdminIfNone(Instant now, Supplier<ApiToken> make, String auditDetail) {
         return jdbc.inTransaction(c -> {
             Jdbc.one(c, "SELECT pg_advisory_xact_lock(?)", rs -> Boolean.TRUE, BOOTSTRAP_LOCK);
-            if (Jdbc.one(c, "SELECT 1 FROM api_token WHERE role = 'admin' AND revoked_at IS NULL"
-                    + " AND (expires_at IS NULL OR expires_at > ?) LIMIT 1", rs -> Boolean.TRUE, now).isPresent()) {
+            if (Jdbc.one(
+                            c,
+                            "SELECT 1 FROM api_token WHERE role = 'admin' AND revoked_at IS NULL"
+                                    + " AND (expires_at IS NULL OR expires_at > ?) LIMIT 1",
+                            rs -> Boolean.TRUE,
+                            now)
+                    .isPresent()) {
                 return null;
             }
             ApiToken t = make.get();
@@ -63,19 +69,22 @@ public class SecurityStore {
 
     /** The token with this id, or {@code null}. */
     public ApiToken find(String id) {
-        return jdbc.one("SELECT " + COLUMNS + " FROM api_token WHERE id = ?", SecurityStore::read, id).orElse(null);
+        return jdbc.one("SELECT " + COLUMNS + " FROM api_token WHERE id = ?", SecurityStore::read, id)
+                .orElse(null);
     }
 
     /** The ids of tokens not revoked (expired ones included: they answer "expired", not "unknown"). */
     public java.util.Set<String> activeIds() {
-        return new java.util.HashSet<>(jdbc.list("SELECT id FROM api_token WHERE revoked_at IS NULL",
-                rs -> rs.getString(1)));
+        return new java.util.HashSet<>(
+                jdbc.list("SELECT id FROM api_token WHERE revoked_at IS NULL", rs -> rs.getString(1)));
     }
 
     /** Up to {@code limit} tokens, newest first. */
     public List<ApiToken> list(int limit) {
-        return jdbc.list("SELECT " + COLUMNS + " FROM api_token ORDER BY created_at DESC, id LIMIT ?",
-                SecurityStore::read, limit);
+        return jdbc.list(
+                "SELECT " + COLUMNS + " FROM api_token ORDER BY created_at DESC, id LIMIT ?",
+                SecurityStore::read,
+                limit);
     }
 
     /**
@@ -84,12 +93,18 @@ public class SecurityStore {
      */
     public boolean revoke(String id, String by, Instant at) {
         return jdbc.inTransaction(c -> {
-            if (Jdbc.update(c, "UPDATE api_token SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL",
-                    at, by, id) > 0) {
+            if (Jdbc.update(
+                            c,
+                            "UPDATE api_token SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL",
+                            at,
+                            by,
+                            id)
+                    > 0) {
                 audit(c, at, "token.revoked", by, id, null);
                 return true;
             }
-            return Jdbc.one(c, "SELECT 1 FROM api_token WHERE id = ?", rs -> Boolean.TRUE, id).isPresent();
+            return Jdbc.one(c, "SELECT 1 FROM api_token WHERE id = ?", rs -> Boolean.TRUE, id)
+                    .isPresent();
         });
     }
 
@@ -99,8 +114,8 @@ public class SecurityStore {
             return;
         }
         jdbc.withConnection(c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE api_token SET last_used_at = "
-                    + "GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE api_token SET last_used_at = " + "GREATEST(COALESCE(last_used_at, ?), ?) WHERE id = ?")) {
                 for (Map.Entry<String, Instant> e : lastUsed.entrySet()) {
                     Timestamp t = Timestamp.from(e.getValue());
                     ps.setTimestamp(1, t);
@@ -123,9 +138,16 @@ public class SecurityStore {
 
     /** Up to {@code limit} audit records, newest first. */
     public List<AuditRecord> audit(int limit) {
-        return jdbc.list("SELECT seq, time, action, actor, token_id, detail FROM security_audit"
-                + " ORDER BY time DESC, seq DESC LIMIT ?", rs -> new AuditRecord(rs.getLong(1),
-                rs.getTimestamp(2).toInstant(), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)),
+        return jdbc.list(
+                "SELECT seq, time, action, actor, token_id, detail FROM security_audit"
+                        + " ORDER BY time DESC, seq DESC LIMIT ?",
+                rs -> new AuditRecord(
+                        rs.getLong(1),
+                        rs.getTimestamp(2).toInstant(),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getString(6)),
                 limit);
     }
 
@@ -143,8 +165,8 @@ public class SecurityStore {
     }
 
     private static void insert(Connection c, ApiToken t) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_token (" + COLUMNS + ") "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO api_token (" + COLUMNS + ") " + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, t.id());
             ps.setString(2, t.name());
             ps.setString(3, t.role().wireName());
@@ -165,10 +187,19 @@ public class SecurityStore {
     private static ApiToken read(ResultSet rs) throws SQLException {
         Array ns = rs.getArray("namespaces");
         List<String> namespaces = ns == null ? List.of() : Arrays.asList((String[]) ns.getArray());
-        return new ApiToken(rs.getString("id"), rs.getString("name"), Role.fromWireName(rs.getString("role")),
-                namespaces, rs.getBytes("secret_sha256"), instant(rs.getTimestamp("created_at")),
-                rs.getString("created_by"), instant(rs.getTimestamp("expires_at")), instant(rs.getTimestamp("revoked_at")),
-                rs.getString("revoked_by"), instant(rs.getTimestamp("last_used_at")), texts(rs.getArray("nodes")),
+        return new ApiToken(
+                rs.getString("id"),
+                rs.getString("name"),
+                Role.fromWireName(rs.getString("role")),
+                namespaces,
+                rs.getBytes("secret_sha256"),
+                instant(rs.getTimestamp("created_at")),
+                rs.getString("created_by"),
+                instant(rs.getTimestamp("expires_at")),
+                instant(rs.getTimestamp("revoked_at")),
+                rs.getString("revoked_by"),
+                instant(rs.getTimestamp("last_used_at")),
+                texts(rs.getArray("nodes")),
                 texts(rs.getArray("sources")));
     }
 

@@ -33,14 +33,14 @@ public class SsoTickets {
 
     /** The cookie that carries the ticket from the callback to the dashboard. */
     public static final String COOKIE = "lifeline_sso";
+
     static final Duration TTL = Duration.ofSeconds(60);
     static final int MAX = 10_000;
 
     /**
      * A redeemed ticket: its caller, and when the identity provider's sign-in behind it expires (null: not known).
      */
-    public record Redeemed(Caller caller, Instant identityExpires) {
-    }
+    public record Redeemed(Caller caller, Instant identityExpires) {}
 
     private final Jdbc jdbc;
     private final SecureRandom random = new SecureRandom();
@@ -116,8 +116,12 @@ public class SsoTickets {
         }
         String sql = "DELETE FROM sso_ticket WHERE ticket_sha256 = ? RETURNING subject, token_id, name, role,"
                 + " namespaces, expires_at, identity_expires";
-        return jdbc.one(sql, rs -> clock.instant().isBefore(rs.getTimestamp(6).toInstant())
-                ? new Redeemed(caller(rs), Jdbc.instant(rs, 7)) : null, (Object) sha256(ticket));
+        return jdbc.one(
+                sql,
+                rs -> clock.instant().isBefore(rs.getTimestamp(6).toInstant())
+                        ? new Redeemed(caller(rs), Jdbc.instant(rs, 7))
+                        : null,
+                (Object) sha256(ticket));
     }
 
     /** Tickets stored, expired or not (tests). */

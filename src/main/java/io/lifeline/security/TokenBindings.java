@@ -13,13 +13,13 @@ final class TokenBindings {
 
     /** Most nodes one token is bound to: a node agent's token names its node; a node group's agent a few hundred. */
     static final int MAX_NODES = 1000;
+
     static final int MAX_SOURCES = 100;
     private static final int MAX_SOURCE_LENGTH = 500;
     /** A Kubernetes node name: a DNS subdomain (letters, digits, '-', '.'), at most 253 characters. */
     private static final Pattern NODE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9._]{0,251}[A-Za-z0-9])?");
 
-    private TokenBindings() {
-    }
+    private TokenBindings() {}
 
     /** The nodes, sorted and without repeats; throws naming the field. */
     static List<String> nodes(List<String> nodes) {
@@ -33,8 +33,8 @@ final class TokenBindings {
         for (String n : nodes) {
             String v = n == null ? null : n.strip();
             if (v == null || !NODE.matcher(v).matches()) {
-                throw new IllegalArgumentException("nodes: '" + clip(n) + "' is not a node name (letters, digits, '-',"
-                        + " '.', at most 253)");
+                throw new IllegalArgumentException(
+                        "nodes: '" + clip(n) + "' is not a node name (letters, digits, '-'," + " '.', at most 253)");
             }
             out.add(v);
         }
@@ -52,7 +52,9 @@ final class TokenBindings {
         TreeSet<String> out = new TreeSet<>();
         for (String s : sources) {
             String v = s == null ? null : s.strip();
-            if (v == null || v.isEmpty() || v.length() > MAX_SOURCE_LENGTH
+            if (v == null
+                    || v.isEmpty()
+                    || v.length() > MAX_SOURCE_LENGTH
                     || v.chars().anyMatch(c -> Character.isISOControl(c) || Character.isWhitespace(c))) {
                 throw new IllegalArgumentException("sources: '" + clip(s) + "' is not a CloudEvents source (1 to "
                         + MAX_SOURCE_LENGTH + " characters, no spaces or control characters)");
@@ -74,8 +76,10 @@ final class TokenBindings {
         if (s == null) {
             return "null";
         }
-        String c = s.codePoints().map(cp -> Character.isISOControl(cp) ? '?' : cp)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        String c = s.codePoints()
+                .map(cp -> Character.isISOControl(cp) ? '?' : cp)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
         return c.length() > 80 ? c.substring(0, 80) + "…" : c;
     }
 }

@@ -23,8 +23,7 @@ public final class TokenCache {
      * @param loadedAt   when the store last answered for this id
      * @param freshUntil until when it is used without asking the store again
      */
-    public record Entry(ApiToken token, Instant loadedAt, Instant freshUntil) {
-    }
+    public record Entry(ApiToken token, Instant loadedAt, Instant freshUntil) {}
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final Duration ttl;

@@ -23,8 +23,7 @@ public final class TokenFormat {
     private static final char[] ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private TokenFormat() {
-    }
+    private TokenFormat() {}
 
     /** A token split into its public id and its secret. */
     public record Parsed(String id, String secret) {
@@ -60,8 +59,10 @@ public final class TokenFormat {
 
     /** Splits a presented token, or returns {@code null} when it is not shaped like one of ours. */
     public static Parsed parse(String token) {
-        if (token == null || token.length() != PREFIX.length() + ID_LENGTH + 1 + SECRET_LENGTH
-                || !token.startsWith(PREFIX) || token.charAt(PREFIX.length() + ID_LENGTH) != '_') {
+        if (token == null
+                || token.length() != PREFIX.length() + ID_LENGTH + 1 + SECRET_LENGTH
+                || !token.startsWith(PREFIX)
+                || token.charAt(PREFIX.length() + ID_LENGTH) != '_') {
             return null;
         }
         String id = token.substring(PREFIX.length(), PREFIX.length() + ID_LENGTH);

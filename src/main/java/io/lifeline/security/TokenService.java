@@ -67,7 +67,9 @@ public class TokenService {
         this.store = store;
         this.lastUsed = lastUsed;
         this.clock = clock;
-        this.cache = new TokenCache(config.tokenCache().ttl(), config.tokenCache().staleIfError(),
+        this.cache = new TokenCache(
+                config.tokenCache().ttl(),
+                config.tokenCache().staleIfError(),
                 config.tokenCache().maxEntries());
     }
 
@@ -86,8 +88,14 @@ public class TokenService {
      *
      * @throws IllegalArgumentException naming the field that is wrong
      */
-    public Created create(Caller by, String name, Role role, List<String> namespaces, List<String> nodes,
-                          List<String> sources, Instant expiresAt) {
+    public Created create(
+            Caller by,
+            String name,
+            Role role,
+            List<String> namespaces,
+            List<String> nodes,
+            List<String> sources,
+            Instant expiresAt) {
         Instant now = clock.instant();
         String cleanName = requireName(name);
         List<String> ns = cleanNamespaces(namespaces);
@@ -108,14 +116,32 @@ public class TokenService {
             throw new IllegalArgumentException("expiresAt: must lie in the future, got " + expiresAt);
         }
         TokenFormat.Generated g = TokenFormat.generate();
-        ApiToken t = new ApiToken(g.id(), cleanName, role, ns, g.secretSha256(), now, by.actor(), expiresAt, null, null,
-                null, boundNodes, boundSources);
+        ApiToken t = new ApiToken(
+                g.id(),
+                cleanName,
+                role,
+                ns,
+                g.secretSha256(),
+                now,
+                by.actor(),
+                expiresAt,
+                null,
+                null,
+                null,
+                boundNodes,
+                boundSources);
         store.create(t, describe(t));
         knownIds.add(t.id());
-        LOG.infof("API token created: id=%s name='%s' role=%s namespaces=%s%s expires=%s by '%s'", t.id(), t.name(),
-                role.wireName(), ns, (boundNodes.isEmpty() ? "" : " nodes=" + boundNodes.size())
+        LOG.infof(
+                "API token created: id=%s name='%s' role=%s namespaces=%s%s expires=%s by '%s'",
+                t.id(),
+                t.name(),
+                role.wireName(),
+                ns,
+                (boundNodes.isEmpty() ? "" : " nodes=" + boundNodes.size())
                         + (boundSources.isEmpty() ? "" : " sources=" + boundSources.size()),
-                expiresAt == null ? "never" : expiresAt, by.actor());
+                expiresAt == null ? "never" : expiresAt,
+                by.actor());
         return new Created(t, g.token());
     }
 
@@ -127,12 +153,25 @@ public class TokenService {
      */
     public String createFirstAdminIfNone(Consumer<String> beforeCommit) {
         Instant now = clock.instant();
-        ApiToken created = store.createAdminIfNone(now, () -> {
-            TokenFormat.Generated g = TokenFormat.generate();
-            beforeCommit.accept(g.token());
-            return new ApiToken(g.id(), "first admin", Role.ADMIN, List.of(), g.secretSha256(), now, BOOTSTRAP, null,
-                    null, null, null);
-        }, "first admin token, written at start-up");
+        ApiToken created = store.createAdminIfNone(
+                now,
+                () -> {
+                    TokenFormat.Generated g = TokenFormat.generate();
+                    beforeCommit.accept(g.token());
+                    return new ApiToken(
+                            g.id(),
+                            "first admin",
+                            Role.ADMIN,
+                            List.of(),
+                            g.secretSha256(),
+                            now,
+                            BOOTSTRAP,
+                            null,
+                            null,
+                            null,
+                            null);
+                },
+                "first admin token, written at start-up");
         if (created != null) {
             knownIds.add(created.id());
         }
@@ -271,8 +310,20 @@ public class TokenService {
         if (p == null || (t.lastUsedAt() != null && !p.isAfter(t.lastUsedAt()))) {
             return t;
         }
-        return new ApiToken(t.id(), t.name(), t.role(), t.namespaces(), t.secretSha256(), t.createdAt(), t.createdBy(),
-                t.expiresAt(), t.revokedAt(), t.revokedBy(), p, t.nodes(), t.sources());
+        return new ApiToken(
+                t.id(),
+                t.name(),
+                t.role(),
+                t.namespaces(),
+                t.secretSha256(),
+                t.createdAt(),
+                t.createdBy(),
+                t.expiresAt(),
+                t.revokedAt(),
+                t.revokedBy(),
+                p,
+                t.nodes(),
+                t.sources());
     }
 
     private static String requireName(String name) {

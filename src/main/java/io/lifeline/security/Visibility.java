@@ -47,14 +47,15 @@ public class Visibility {
             return null;
         }
         return model.read(m -> {
-            Set<String> pools = new TreeSet<>();
-            for (String node : scope.nodesUsed(m.jobs().jobsByNode())) {
-                NodeInfo facts = m.fleet().find(node);
-                if (facts != null && facts.pool() != null) {
-                    pools.add(facts.pool());
-                }
-            }
-            return pools;
-        }).join();
+                    Set<String> pools = new TreeSet<>();
+                    for (String node : scope.nodesUsed(m.jobs().jobsByNode())) {
+                        NodeInfo facts = m.fleet().find(node);
+                        if (facts != null && facts.pool() != null) {
+                            pools.add(facts.pool());
+                        }
+                    }
+                    return pools;
+                })
+                .join();
     }
 }

@@ -87,22 +87,24 @@ public class ActionDialog extends Dialog {
             impact.add(Ui.error("Actions are unavailable in this deployment."));
             return this;
         }
-        gateway.dryRun(request, caller).whenComplete((i, ex) -> Ui.access(ui, () -> {
-            if (ex != null) {
-                impact.removeAll();
-                impact.add(Ui.error("Refused: " + ActionsGateway.message(ex)));
-            } else {
-                showImpact(i);
-                confirm.setEnabled(true);
-            }
-        }));
+        gateway.dryRun(request, caller)
+                .whenComplete((i, ex) -> Ui.access(ui, () -> {
+                    if (ex != null) {
+                        impact.removeAll();
+                        impact.add(Ui.error("Refused: " + ActionsGateway.message(ex)));
+                    } else {
+                        showImpact(i);
+                        confirm.setEnabled(true);
+                    }
+                }));
         // A drain also says what the automation brake would do with a policy's drain of the node (a person's drain
         // is never held): the same words as the API's dry run.
-        gateway.brakePreview(request).whenComplete((b, ex) -> Ui.access(ui, () -> {
-            if (ex == null && b.isPresent()) {
-                brake.setText("Automation brake, for a policy's drain of this node now: " + b.get());
-            }
-        }));
+        gateway.brakePreview(request)
+                .whenComplete((b, ex) -> Ui.access(ui, () -> {
+                    if (ex == null && b.isPresent()) {
+                        brake.setText("Automation brake, for a policy's drain of this node now: " + b.get());
+                    }
+                }));
         return this;
     }
 
@@ -111,13 +113,17 @@ public class ActionDialog extends Dialog {
         impact.removeAll();
         UnorderedList facts = new UnorderedList(
                 new ListItem("Work at risk: " + Format.gpuHours(i.gpuHoursAtRisk())),
-                new ListItem("Newest checkpoint age: " + (i.newestCheckpointAgeSeconds() == null ? "no checkpoint"
-                        : Format.duration(i.newestCheckpointAgeSeconds() * 1000))),
+                new ListItem("Newest checkpoint age: "
+                        + (i.newestCheckpointAgeSeconds() == null
+                                ? "no checkpoint"
+                                : Format.duration(i.newestCheckpointAgeSeconds() * 1000))),
                 new ListItem("Ranks affected: " + i.ranksAffected()),
                 new ListItem("Jobs: " + (i.jobs().isEmpty() ? "none" : String.join(", ", i.jobs()))),
                 new ListItem("Nodes: " + (i.nodes().isEmpty() ? "none" : String.join(", ", i.nodes()))),
-                new ListItem(i.deadlineAllowsCheckpoint() ? "The deadline leaves time to save a checkpoint first."
-                        : "The deadline leaves no time for a checkpoint first."));
+                new ListItem(
+                        i.deadlineAllowsCheckpoint()
+                                ? "The deadline leaves time to save a checkpoint first."
+                                : "The deadline leaves no time for a checkpoint first."));
         impact.add(new Paragraph("Dry run: nothing has been done yet."), facts);
         for (String w : i.warnings()) {
             impact.add(Ui.error(w));
@@ -130,32 +136,34 @@ public class ActionDialog extends Dialog {
         UI ui = UI.getCurrent();
         ActionRequest r = new ActionRequest(request.kind(), request.target(), request.params(), reason.getValue());
         progress.setText("Submitting…");
-        gateway.submit(r, caller, idempotencyKey).whenComplete((s, ex) -> Ui.access(ui, () -> {
-            if (ex != null) {
-                progress.removeAll();
-                progress.add(Ui.error("Refused: " + ActionsGateway.message(ex)));
-                return;
-            }
-            close.setText("Close");
-            // Confirm is spent: the focus goes to Close, and the progress below is announced as it changes.
-            close.focus();
-            showAction(s.action());
-            watch = gateway.watch(caller, s.action().id(), v -> Ui.access(ui, () -> showAction(v)));
-        }));
+        gateway.submit(r, caller, idempotencyKey)
+                .whenComplete((s, ex) -> Ui.access(ui, () -> {
+                    if (ex != null) {
+                        progress.removeAll();
+                        progress.add(Ui.error("Refused: " + ActionsGateway.message(ex)));
+                        return;
+                    }
+                    close.setText("Close");
+                    // Confirm is spent: the focus goes to Close, and the progress below is announced as it changes.
+                    close.focus();
+                    showAction(s.action());
+                    watch = gateway.watch(caller, s.action().id(), v -> Ui.access(ui, () -> showAction(v)));
+                }));
     }
 
     private void showAction(ActionView v) {
         shownAction = v;
         progress.removeAll();
-        Span state = Ui.badge(v.state().wire(), v.state().terminal()
-                ? (v.state() == io.lifeline.domain.action.ActionState.SUCCEEDED ? "success" : "error") : "");
+        Span state = Ui.badge(
+                v.state().wire(),
+                v.state().terminal()
+                        ? (v.state() == io.lifeline.domain.action.ActionState.SUCCEEDED ? "success" : "error")
+                        : "");
         state.setId("action-state");
-        progress.add(new Span("Action " + v.id() + ": "), state,
-                new Paragraph(v.outcome() == null ? "" : v.outcome()));
+        progress.add(new Span("Action " + v.id() + ": "), state, new Paragraph(v.outcome() == null ? "" : v.outcome()));
         steps.setVisible(true);
         steps.setItems(v.steps());
     }
-
 
     static String title(ActionRequest r) {
         String what = switch (r.kind()) {

@@ -58,10 +58,16 @@ public class ActionsGateway {
     private final ScheduledExecutorService ticker;
 
     @Inject
-    ActionsGateway(Instance<ActionService> actions, Instance<AuditLog> audit, Visibility visibility,
-                   Instance<io.lifeline.policy.AutomationBrakeService> brake) {
-        this(() -> actions.isResolvable() ? actions.get() : null, () -> audit.isResolvable() ? audit.get() : null,
-                visibility::nodesUsed, () -> brake.isResolvable() ? brake.get() : null);
+    ActionsGateway(
+            Instance<ActionService> actions,
+            Instance<AuditLog> audit,
+            Visibility visibility,
+            Instance<io.lifeline.policy.AutomationBrakeService> brake) {
+        this(
+                () -> actions.isResolvable() ? actions.get() : null,
+                () -> audit.isResolvable() ? audit.get() : null,
+                visibility::nodesUsed,
+                () -> brake.isResolvable() ? brake.get() : null);
     }
 
     /** A gateway over given services (null when absent), for tests and tools: a scoped caller sees no node here. */
@@ -73,14 +79,16 @@ public class ActionsGateway {
      * A gateway over given services; {@code nodesUsed} tells the nodes a scope may see (null: every node), as
      * {@link Visibility#nodesUsed} does.
      */
-    public ActionsGateway(Supplier<ActionService> actions, Supplier<AuditLog> audit,
-                          Function<Scope, Set<String>> nodesUsed) {
+    public ActionsGateway(
+            Supplier<ActionService> actions, Supplier<AuditLog> audit, Function<Scope, Set<String>> nodesUsed) {
         this(actions, audit, nodesUsed, () -> null);
     }
 
-    private ActionsGateway(Supplier<ActionService> actions, Supplier<AuditLog> audit,
-                           Function<Scope, Set<String>> nodesUsed,
-                           Supplier<io.lifeline.policy.AutomationBrakeService> brake) {
+    private ActionsGateway(
+            Supplier<ActionService> actions,
+            Supplier<AuditLog> audit,
+            Function<Scope, Set<String>> nodesUsed,
+            Supplier<io.lifeline.policy.AutomationBrakeService> brake) {
         this.actions = actions;
         this.audit = audit;
         this.nodesUsed = nodesUsed;
@@ -96,20 +104,24 @@ public class ActionsGateway {
     public Registration watch(Caller caller, String id, Consumer<ActionView> listener) {
         AtomicReference<ActionView> last = new AtomicReference<>();
         AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
-        task.set(ticker.scheduleWithFixedDelay(() -> {
-            try {
-                Optional<ActionView> v = visible(Scope.of(caller), id);
-                if (v.isPresent() && !v.get().equals(last.get())) {
-                    last.set(v.get());
-                    listener.accept(v.get());
-                }
-                if (v.isEmpty() || v.get().state().terminal()) {
-                    task.get().cancel(false);
-                }
-            } catch (RuntimeException e) {
-                task.get().cancel(false);
-            }
-        }, 0, 1, TimeUnit.SECONDS));
+        task.set(ticker.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        Optional<ActionView> v = visible(Scope.of(caller), id);
+                        if (v.isPresent() && !v.get().equals(last.get())) {
+                            last.set(v.get());
+                            listener.accept(v.get());
+                        }
+                        if (v.isEmpty() || v.get().state().terminal()) {
+                            task.get().cancel(false);
+                        }
+                    } catch (RuntimeException e) {
+                        task.get().cancel(false);
+                    }
+                },
+                0,
+                1,
+                TimeUnit.SECONDS));
         return () -> task.get().cancel(false);
     }
 
@@ -136,10 +148,12 @@ public class ActionsGateway {
             return CompletableFuture.completedFuture(Optional.empty());
         }
         return call(() -> {
-            io.lifeline.domain.policy.AutomationBrake.Outcome o = b.preview(request.target()).outcome();
+            io.lifeline.domain.policy.AutomationBrake.Outcome o =
+                    b.preview(request.target()).outcome();
             return Optional.of(o.verdict().wire() + ": " + o.reason()
                     + (o.verdict() == io.lifeline.domain.policy.AutomationBrake.Verdict.TRIPPED
-                    ? ": a policy's drain of it now would engage the brake" : ""));
+                            ? ": a policy's drain of it now would engage the brake"
+                            : ""));
         });
     }
 
@@ -156,9 +170,19 @@ public class ActionsGateway {
     public CompletableFuture<Page<ActionView>> list(Caller caller, ActionQuery query) {
         return call(() -> {
             Scope scope = Scope.of(caller);
-            ActionQuery q = scope.isEverything() ? query : new ActionQuery(query.kind(), query.state(), query.target(),
-                    query.requestedBy(), query.from(), query.to(), query.limit(), query.cursor(), scope.namespaces(),
-                    nodesUsed.apply(scope));
+            ActionQuery q = scope.isEverything()
+                    ? query
+                    : new ActionQuery(
+                            query.kind(),
+                            query.state(),
+                            query.target(),
+                            query.requestedBy(),
+                            query.from(),
+                            query.to(),
+                            query.limit(),
+                            query.cursor(),
+                            scope.namespaces(),
+                            nodesUsed.apply(scope));
             return service().list(q);
         });
     }
@@ -179,9 +203,19 @@ public class ActionsGateway {
                 throw new IllegalStateException("the audit log is not available in this deployment");
             }
             Scope scope = Scope.of(caller);
-            AuditQuery q = scope.isEverything() ? query : new AuditQuery(query.actor(), query.what(), query.target(),
-                    query.actionId(), query.from(), query.to(), query.limit(), query.cursor(), scope.namespaces(),
-                    nodesUsed.apply(scope));
+            AuditQuery q = scope.isEverything()
+                    ? query
+                    : new AuditQuery(
+                            query.actor(),
+                            query.what(),
+                            query.target(),
+                            query.actionId(),
+                            query.from(),
+                            query.to(),
+                            query.limit(),
+                            query.cursor(),
+                            scope.namespaces(),
+                            nodesUsed.apply(scope));
             return log.query(q);
         });
     }
@@ -210,7 +244,8 @@ public class ActionsGateway {
     public static String message(Throwable t) {
         Throwable c = t;
         while ((c instanceof java.util.concurrent.CompletionException
-                || c instanceof java.util.concurrent.ExecutionException) && c.getCause() != null) {
+                        || c instanceof java.util.concurrent.ExecutionException)
+                && c.getCause() != null) {
             c = c.getCause();
         }
         if (c instanceof io.lifeline.action.ActionRejectedException r && r.field() != null) {

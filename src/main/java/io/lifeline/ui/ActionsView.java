@@ -76,16 +76,28 @@ public class ActionsView extends VerticalLayout {
         grid.setId("actions-grid");
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
         grid.setSizeFull();
-        grid.addColumn(a -> Format.time(a.createdAt(), UiSession.zone())).setHeader("Requested").setAutoWidth(true);
+        grid.addColumn(a -> Format.time(a.createdAt(), UiSession.zone()))
+                .setHeader("Requested")
+                .setAutoWidth(true);
         grid.addColumn(a -> a.kind().wire()).setHeader("Kind");
         grid.addColumn(ActionView::target).setHeader("Target").setAutoWidth(true);
-        grid.addColumn(new ComponentRenderer<>(a -> Ui.badge(a.state().wire(), a.state() == ActionState.SUCCEEDED ? "success"
-                : a.state() == ActionState.FAILED ? "error" : a.state().terminal() ? "contrast" : ""))).setHeader("State");
+        grid.addColumn(new ComponentRenderer<>(a -> Ui.badge(
+                        a.state().wire(),
+                        a.state() == ActionState.SUCCEEDED
+                                ? "success"
+                                : a.state() == ActionState.FAILED
+                                        ? "error"
+                                        : a.state().terminal() ? "contrast" : "")))
+                .setHeader("State");
         grid.addColumn(ActionView::requestedBy).setHeader("By").setAutoWidth(true);
         grid.addColumn(a -> Format.text(a.outcome())).setHeader("Outcome").setFlexGrow(2);
         // Only operators may cancel: the column is there for them alone, and it has a header to be named by.
-        grid.addColumn(new ComponentRenderer<>(this::cancelButton)).setHeader("Cancel").setKey("cancel")
-                .setAutoWidth(true).setFlexGrow(0).setVisible(UiSession.caller().has(io.lifeline.security.Role.OPERATOR));
+        grid.addColumn(new ComponentRenderer<>(this::cancelButton))
+                .setHeader("Cancel")
+                .setKey("cancel")
+                .setAutoWidth(true)
+                .setFlexGrow(0)
+                .setVisible(UiSession.caller().has(io.lifeline.security.Role.OPERATOR));
         grid.setItemDetailsRenderer(new ComponentRenderer<>(ActionsView::steps));
         // A click on a row shows its steps; Enter on a focused row does the same for the keyboard.
         Ui.openOnEnter(grid, a -> grid.setDetailsVisible(a, !grid.isDetailsVisible(a)));
@@ -117,14 +129,16 @@ public class ActionsView extends VerticalLayout {
 
     void cancel(ActionView a) {
         UI ui = UI.getCurrent();
-        actions.cancel(a.id(), UiSession.caller()).whenComplete((v, ex) -> Ui.access(ui, () -> {
-            if (ex != null) {
-                Notifications.error("Could not cancel: " + ActionsGateway.message(ex));
-            } else {
-                Notifications.info("Action " + v.id() + " is " + v.state().wire());
-            }
-            reload();
-        }));
+        actions.cancel(a.id(), UiSession.caller())
+                .whenComplete((v, ex) -> Ui.access(ui, () -> {
+                    if (ex != null) {
+                        Notifications.error("Could not cancel: " + ActionsGateway.message(ex));
+                    } else {
+                        Notifications.info(
+                                "Action " + v.id() + " is " + v.state().wire());
+                    }
+                    reload();
+                }));
     }
 
     static VerticalLayout steps(ActionView a) {
@@ -134,8 +148,11 @@ public class ActionsView extends VerticalLayout {
         g.addColumn(ActionStepView::seq).setHeader("#").setWidth("3rem").setFlexGrow(0);
         g.addColumn(ActionStepView::name).setHeader("Step").setAutoWidth(true);
         g.addColumn(s -> s.state().wire()).setHeader("State");
-        g.addColumn(s -> s.endedAt() == null || s.startedAt() == null ? "—"
-                : Format.duration(s.endedAt().toEpochMilli() - s.startedAt().toEpochMilli())).setHeader("Took");
+        g.addColumn(s -> s.endedAt() == null || s.startedAt() == null
+                        ? "—"
+                        : Format.duration(
+                                s.endedAt().toEpochMilli() - s.startedAt().toEpochMilli()))
+                .setHeader("Took");
         g.addColumn(s -> Format.text(s.detail())).setHeader("Detail").setFlexGrow(2);
         g.setItems(a.steps());
         VerticalLayout v = new VerticalLayout(g);
@@ -156,8 +173,12 @@ public class ActionsView extends VerticalLayout {
         }
         UI ui = UI.getCurrent();
         long read = ++reads;
-        String t = target.getValue() == null || target.getValue().isBlank() ? null : target.getValue().trim();
-        actions.list(UiSession.caller(), new ActionQuery(kind.getValue(), state.getValue(), t, null, null, null, PAGE, null))
+        String t = target.getValue() == null || target.getValue().isBlank()
+                ? null
+                : target.getValue().trim();
+        actions.list(
+                        UiSession.caller(),
+                        new ActionQuery(kind.getValue(), state.getValue(), t, null, null, null, PAGE, null))
                 .whenComplete((p, ex) -> Ui.access(ui, () -> {
                     if (read != reads) {
                         return;
@@ -176,7 +197,6 @@ public class ActionsView extends VerticalLayout {
                     }
                 }));
     }
-
 
     public Grid<ActionView> grid() {
         return grid;

@@ -55,8 +55,16 @@ public class AlertsGateway {
      * @param summary     the {@code summary} annotation, or empty
      * @param silencedBy  ids of the silences muting it now
      */
-    public record AlertRow(String fingerprint, String rule, String alertName, AlertState state, String severity,
-                           Map<String, String> labels, String summary, Instant since, List<String> silencedBy) {
+    public record AlertRow(
+            String fingerprint,
+            String rule,
+            String alertName,
+            AlertState state,
+            String severity,
+            Map<String, String> labels,
+            String summary,
+            Instant since,
+            List<String> silencedBy) {
 
         /** The labels as {@code name=value} pairs. */
         public List<String> labelPairs() {
@@ -67,8 +75,7 @@ public class AlertsGateway {
     }
 
     /** Alerts (firing first, as the store lists them) and the silences that are active or pending. */
-    public record AlertsPage(List<AlertRow> alerts, List<Silence> silences, Instant readAt) {
-    }
+    public record AlertsPage(List<AlertRow> alerts, List<Silence> silences, Instant readAt) {}
 
     private final AlertService alerts;
     private final Clock clock;
@@ -90,18 +97,23 @@ public class AlertsGateway {
      * {@code caller} may see, and the silences it may see; {@code silencedBy} names every silence muting an alert.
      */
     public CompletableFuture<AlertsPage> load(Caller caller, AlertState state, AlertRule rule) {
-        return CompletableFuture.supplyAsync(() -> {
-            Instant now = clock.instant();
-            Scope scope = Scope.of(caller);
-            List<Silence> active = alerts.list(false);
-            List<AlertRow> rows = new ArrayList<>();
-            for (Alert a : alerts.alerts(scope, visibility.nodesUsed(scope), state, rule, null, LIMIT)) {
-                rows.add(row(a, active, now));
-            }
-            List<Silence> shown = scope.isEverything() ? active
-                    : active.stream().filter(s -> AlertService.inScope(caller, s)).toList();
-            return new AlertsPage(List.copyOf(rows), shown, now);
-        }, pool);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    Instant now = clock.instant();
+                    Scope scope = Scope.of(caller);
+                    List<Silence> active = alerts.list(false);
+                    List<AlertRow> rows = new ArrayList<>();
+                    for (Alert a : alerts.alerts(scope, visibility.nodesUsed(scope), state, rule, null, LIMIT)) {
+                        rows.add(row(a, active, now));
+                    }
+                    List<Silence> shown = scope.isEverything()
+                            ? active
+                            : active.stream()
+                                    .filter(s -> AlertService.inScope(caller, s))
+                                    .toList();
+                    return new AlertsPage(List.copyOf(rows), shown, now);
+                },
+                pool);
     }
 
     /**
@@ -110,13 +122,16 @@ public class AlertsGateway {
      * @throws io.lifeline.security.AccessDeniedException (in the future) when the caller is not an operator
      * @throws IllegalArgumentException  (in the future) no labels, no comment, a duration out of (0, 90 days]
      */
-    public CompletableFuture<Silence> silence(Caller caller, Map<String, String> labels, Duration duration,
-                                              String comment) {
-        return CompletableFuture.supplyAsync(() -> {
-            List<Matcher> matchers = new ArrayList<>();
-            (labels == null ? Map.<String, String>of() : labels).forEach((k, v) -> matchers.add(Matcher.equal(k, v)));
-            return alerts.create(caller, matchers, null, null, duration, comment, "dashboard");
-        }, pool);
+    public CompletableFuture<Silence> silence(
+            Caller caller, Map<String, String> labels, Duration duration, String comment) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    List<Matcher> matchers = new ArrayList<>();
+                    (labels == null ? Map.<String, String>of() : labels)
+                            .forEach((k, v) -> matchers.add(Matcher.equal(k, v)));
+                    return alerts.create(caller, matchers, null, null, duration, comment, "dashboard");
+                },
+                pool);
     }
 
     /** Expires silence {@code id} now. */
@@ -126,8 +141,8 @@ public class AlertsGateway {
 
     /** Runs {@code task} every {@code period} (on a worker thread) until the registration is removed. */
     public Registration every(Duration period, Runnable task) {
-        ScheduledFuture<?> f = ticker.scheduleWithFixedDelay(task, period.toMillis(), period.toMillis(),
-                TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> f =
+                ticker.scheduleWithFixedDelay(task, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
         return () -> f.cancel(false);
     }
 
@@ -152,10 +167,18 @@ public class AlertsGateway {
     }
 
     static AlertRow row(Alert a, List<Silence> silences, Instant now) {
-        Instant since = a.state() == AlertState.FIRING && a.firingSince() != null ? a.firingSince()
+        Instant since = a.state() == AlertState.FIRING && a.firingSince() != null
+                ? a.firingSince()
                 : a.state() == AlertState.RESOLVED && a.resolvedAt() != null ? a.resolvedAt() : a.activeSince();
-        return new AlertRow(a.fingerprint(), a.rule().key(), a.rule().alertName(), a.state(),
-                a.labels().getOrDefault("severity", ""), a.labels(), a.annotations().getOrDefault("summary", ""), since,
+        return new AlertRow(
+                a.fingerprint(),
+                a.rule().key(),
+                a.rule().alertName(),
+                a.state(),
+                a.labels().getOrDefault("severity", ""),
+                a.labels(),
+                a.annotations().getOrDefault("summary", ""),
+                since,
                 AlertService.silencing(a, silences, now));
     }
 }

@@ -85,18 +85,32 @@ public class AlertsView extends VerticalLayout {
         grid.setId("alerts-grid");
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
         grid.setWidthFull();
-        grid.addComponentColumn(a -> Ui.badge(a.state().wire(), stateTheme(a.state()))).setHeader("State")
-                .setAutoWidth(true).setFlexGrow(0);
-        grid.addComponentColumn(a -> Ui.badge(a.severity(), severityTheme(a.severity()))).setHeader("Severity")
-                .setAutoWidth(true).setFlexGrow(0);
-        grid.addColumn(a -> a.alertName() + " (" + a.rule() + ")").setHeader("Rule").setAutoWidth(true);
+        grid.addComponentColumn(a -> Ui.badge(a.state().wire(), stateTheme(a.state())))
+                .setHeader("State")
+                .setAutoWidth(true)
+                .setFlexGrow(0);
+        grid.addComponentColumn(a -> Ui.badge(a.severity(), severityTheme(a.severity())))
+                .setHeader("Severity")
+                .setAutoWidth(true)
+                .setFlexGrow(0);
+        grid.addColumn(a -> a.alertName() + " (" + a.rule() + ")")
+                .setHeader("Rule")
+                .setAutoWidth(true);
         grid.addColumn(a -> labelsText(a)).setHeader("Labels").setFlexGrow(3);
-        grid.addColumn(a -> Format.text(a.summary().isEmpty() ? null : a.summary())).setHeader("Summary").setFlexGrow(2);
+        grid.addColumn(a -> Format.text(a.summary().isEmpty() ? null : a.summary()))
+                .setHeader("Summary")
+                .setFlexGrow(2);
         grid.addColumn(a -> Format.time(a.since(), UiSession.zone()) + " (" + Format.ago(a.since(), readAt()) + ")")
-                .setHeader("Since").setAutoWidth(true);
-        grid.addColumn(a -> a.silencedBy().isEmpty() ? "" : String.join(", ", a.silencedBy())).setHeader("Silenced by");
+                .setHeader("Since")
+                .setAutoWidth(true);
+        grid.addColumn(a -> a.silencedBy().isEmpty() ? "" : String.join(", ", a.silencedBy()))
+                .setHeader("Silenced by");
         if (operator) {
-            grid.addComponentColumn(this::silenceButton).setKey("silence").setHeader("Silence").setAutoWidth(true).setFlexGrow(0);
+            grid.addComponentColumn(this::silenceButton)
+                    .setKey("silence")
+                    .setHeader("Silence")
+                    .setAutoWidth(true)
+                    .setFlexGrow(0);
         }
 
         silences.setId("silences-grid");
@@ -105,12 +119,18 @@ public class AlertsView extends VerticalLayout {
         silences.setAllRowsVisible(true);
         silences.addColumn(Silence::id).setHeader("Id").setAutoWidth(true);
         silences.addColumn(s -> s.matchers().stream().map(Object::toString).collect(Collectors.joining(", ")))
-                .setHeader("Matchers").setFlexGrow(3);
-        silences.addColumn(s -> Format.time(s.endsAt(), UiSession.zone())).setHeader("Until").setAutoWidth(true);
+                .setHeader("Matchers")
+                .setFlexGrow(3);
+        silences.addColumn(s -> Format.time(s.endsAt(), UiSession.zone()))
+                .setHeader("Until")
+                .setAutoWidth(true);
         silences.addColumn(Silence::createdBy).setHeader("By").setAutoWidth(true);
         silences.addColumn(Silence::comment).setHeader("Comment").setFlexGrow(2);
         if (operator) {
-            silences.addComponentColumn(this::expireButton).setKey("expire").setHeader("Expire").setAutoWidth(true)
+            silences.addComponentColumn(this::expireButton)
+                    .setKey("expire")
+                    .setHeader("Expire")
+                    .setAutoWidth(true)
                     .setFlexGrow(0);
         }
         silencesEmpty.setId("silences-empty");
@@ -158,7 +178,8 @@ public class AlertsView extends VerticalLayout {
         }
         page = p;
         grid.setItems(p.alerts());
-        long firing = p.alerts().stream().filter(a -> a.state() == AlertState.FIRING).count();
+        long firing =
+                p.alerts().stream().filter(a -> a.state() == AlertState.FIRING).count();
         count.setText(p.alerts().size() + " alerts · " + firing + " firing");
         if (p.alerts().isEmpty()) {
             status.add(Ui.empty("No alerts match."));
@@ -219,8 +240,10 @@ public class AlertsView extends VerticalLayout {
     }
 
     static String labelsText(AlertRow a) {
-        return a.labels().entrySet().stream().filter(e -> !"alertname".equals(e.getKey()) && !"severity".equals(e.getKey()))
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+        return a.labels().entrySet().stream()
+                .filter(e -> !"alertname".equals(e.getKey()) && !"severity".equals(e.getKey()))
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
     }
 
     private static String stateTheme(AlertState s) {

@@ -13,5 +13,4 @@ import com.vaadin.flow.server.PWA;
 @Push
 @StyleSheet("context://styles/app.css")
 @PWA(name = "Lifeline", shortName = "Lifeline")
-public class AppShell implements AppShellConfigurator {
-}
+public class AppShell implements AppShellConfigurator {}

@@ -66,13 +66,16 @@ public class AuditView extends VerticalLayout {
         grid.setId("audit-grid");
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
         grid.setSizeFull();
-        grid.addColumn(e -> Format.time(e.time(), UiSession.zone())).setHeader("Time").setAutoWidth(true);
+        grid.addColumn(e -> Format.time(e.time(), UiSession.zone()))
+                .setHeader("Time")
+                .setAutoWidth(true);
         grid.addColumn(AuditEntry::actor).setHeader("Actor").setAutoWidth(true);
         grid.addColumn(AuditEntry::what).setHeader("What").setAutoWidth(true);
         grid.addColumn(e -> Format.text(e.target())).setHeader("Target").setAutoWidth(true);
         grid.addColumn(e -> Format.text(e.actionId())).setHeader("Action");
         grid.addColumn(e -> Format.text(e.reason())).setHeader("Reason");
-        grid.addColumn(e -> (e.before() == null ? "" : e.before() + " → ") + Format.text(e.after())).setHeader("Change")
+        grid.addColumn(e -> (e.before() == null ? "" : e.before() + " → ") + Format.text(e.after()))
+                .setHeader("Change")
                 .setFlexGrow(2);
         more.setId("audit-more");
         more.addClickListener(e -> reload(true));
@@ -85,8 +88,15 @@ public class AuditView extends VerticalLayout {
 
     /** The filters as a query; {@code older} pages back from the last entry shown. */
     AuditQuery query(boolean older) {
-        return new AuditQuery(blank(actor), blank(what), blank(target), blank(actionId), instant(from.getValue()),
-                instant(to.getValue()), PAGE, older ? next : null);
+        return new AuditQuery(
+                blank(actor),
+                blank(what),
+                blank(target),
+                blank(actionId),
+                instant(from.getValue()),
+                instant(to.getValue()),
+                PAGE,
+                older ? next : null);
     }
 
     private void reload(boolean older) {
@@ -124,7 +134,9 @@ public class AuditView extends VerticalLayout {
     }
 
     private static String blank(TextField f) {
-        return f.getValue() == null || f.getValue().isBlank() ? null : f.getValue().trim();
+        return f.getValue() == null || f.getValue().isBlank()
+                ? null
+                : f.getValue().trim();
     }
 
     private static Instant instant(LocalDateTime t) {

@@ -45,13 +45,14 @@ class BrakeBanner extends Div {
             return;
         }
         UI ui = UI.getCurrent();
-        brake.view().whenComplete((v, ex) -> Ui.access(ui, () -> {
-            if (ex != null) {
-                text.setText("Automation brake: could not be read (" + ActionsGateway.message(ex) + ")");
-                return;
-            }
-            show(v);
-        }));
+        brake.view()
+                .whenComplete((v, ex) -> Ui.access(ui, () -> {
+                    if (ex != null) {
+                        text.setText("Automation brake: could not be read (" + ActionsGateway.message(ex) + ")");
+                        return;
+                    }
+                    show(v);
+                }));
     }
 
     void show(AutomationBrakeService.View v) {
@@ -70,7 +71,8 @@ class BrakeBanner extends Div {
                     + "'s drain of " + t.node() + " — " + t.reason() + ". " + st.held()
                     + " decision(s) held; the policies drain no node until it is reset.");
         } else {
-            text.setText("Automation brake released: " + v.fleet().taken() + " of " + v.fleet().bound()
+            text.setText("Automation brake released: " + v.fleet().taken() + " of "
+                    + v.fleet().bound()
                     + " nodes taken by policies within " + window + " (at most " + Math.round(s.poolShare() * 100)
                     + " % of a pool).");
         }
@@ -88,22 +90,24 @@ class BrakeBanner extends Div {
         reason.setWidthFull();
         Button go = new Button("Reset", e -> {
             UI ui = UI.getCurrent();
-            brake.reset(UiSession.caller(), reason.getValue()).whenComplete((v, ex) -> Ui.access(ui, () -> {
-                if (ex != null) {
-                    Notifications.error("Could not reset the brake: " + ActionsGateway.message(ex));
-                } else {
-                    Notifications.info("Automation brake released; the policies count afresh.");
-                    show(v);
-                }
-                d.close();
-            }));
+            brake.reset(UiSession.caller(), reason.getValue())
+                    .whenComplete((v, ex) -> Ui.access(ui, () -> {
+                        if (ex != null) {
+                            Notifications.error("Could not reset the brake: " + ActionsGateway.message(ex));
+                        } else {
+                            Notifications.info("Automation brake released; the policies count afresh.");
+                            show(v);
+                        }
+                        d.close();
+                    }));
         });
         go.setId("brake-reset-confirm");
         go.addThemeVariants(ButtonVariant.LUMO_PRIMARY, ButtonVariant.LUMO_ERROR);
-        d.add(new Paragraph("The policies may drain nodes again, counted afresh. Make sure what engaged the brake"
-                + " (forged or replayed notices, a wave of reclaims) is understood first."), reason);
+        d.add(
+                new Paragraph("The policies may drain nodes again, counted afresh. Make sure what engaged the brake"
+                        + " (forged or replayed notices, a wave of reclaims) is understood first."),
+                reason);
         d.getFooter().add(new Button("Cancel", e -> d.close()), go);
         d.open();
     }
-
 }

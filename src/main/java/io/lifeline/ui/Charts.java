@@ -20,6 +20,7 @@ final class Charts {
     static final ObjectMapper JSON = Json.mapper();
     /** Labels, axis names, legends: Lumo's secondary text (above 4.5:1 on the card in both themes). */
     static final String TEXT = "--lumo-secondary-text-color";
+
     static final String BODY = "--lumo-body-text-color";
     static final String BASE = "--lumo-base-color";
     static final String LINE = "--lumo-contrast-50pct";
@@ -27,13 +28,13 @@ final class Charts {
 
     /** GPU health 0, 1, 2: words, the glyph drawn on the cell, and a colour-blind-safe colour (Okabe-Ito, Tol). */
     static final List<String> HEALTH_WORDS = List.of("healthy", "degraded", "failed");
+
     static final List<String> HEALTH_GLYPHS = List.of("✓", "!", "✕");
     static final List<String> HEALTH_COLOURS = List.of("#56b4e9", "#e69f00", "#cc3311");
     /** Text on those colours, at least 4.5:1 on each. */
     static final List<String> HEALTH_GLYPH_COLOURS = List.of("#000000", "#000000", "#ffffff");
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /** Interruptions (bars) and lost GPU-hours (second bar) by cause. */
     static String causes(List<CauseStat> stats) {
@@ -48,17 +49,33 @@ final class Charts {
         }
         o.putObject("tooltip").put("trigger", "axis");
         o.putObject("legend").put("top", 0);
-        o.putObject("grid").put("left", 40).put("right", 50).put("top", 30).put("bottom", 30).put("containLabel", true);
+        o.putObject("grid")
+                .put("left", 40)
+                .put("right", 50)
+                .put("top", 30)
+                .put("bottom", 30)
+                .put("containLabel", true);
         ObjectNode x = o.putObject("xAxis").put("type", "category");
         x.set("data", cats);
         x.putObject("axisLabel").put("interval", 0).put("fontSize", 12);
         ArrayNode y = o.putArray("yAxis");
         y.addObject().put("type", "value").put("name", "interruptions").put("minInterval", 1);
-        y.addObject().put("type", "value").put("name", "GPU-h").putObject("splitLine").put("show", false);
+        y.addObject()
+                .put("type", "value")
+                .put("name", "GPU-h")
+                .putObject("splitLine")
+                .put("show", false);
         ArrayNode series = o.putArray("series");
-        series.addObject().put("name", "Interruptions").put("type", "bar").put("color", "#1676f3").set("data", counts);
+        series.addObject()
+                .put("name", "Interruptions")
+                .put("type", "bar")
+                .put("color", "#1676f3")
+                .set("data", counts);
         // Two series told apart by more than colour: the second is hatched.
-        ObjectNode lostSeries = series.addObject().put("name", "Lost GPU-hours").put("type", "bar").put("yAxisIndex", 1)
+        ObjectNode lostSeries = series.addObject()
+                .put("name", "Lost GPU-hours")
+                .put("type", "bar")
+                .put("yAxisIndex", 1)
                 .put("color", "#cc3311");
         lostSeries.putObject("itemStyle").set("decal", hatch());
         lostSeries.set("data", lost);
@@ -70,10 +87,12 @@ final class Charts {
         if (stats.isEmpty()) {
             return "Interruptions by cause, last 7 days: none.";
         }
-        return "Interruptions and lost GPU-hours by cause, last 7 days: " + stats.stream()
-                .map(c -> Format.words(c.cause()) + " " + c.interruptions() + " interruptions, "
-                        + Format.gpuHours(c.lostGpuHours()) + " lost")
-                .collect(Collectors.joining("; ")) + ".";
+        return "Interruptions and lost GPU-hours by cause, last 7 days: "
+                + stats.stream()
+                        .map(c -> Format.words(c.cause()) + " " + c.interruptions() + " interruptions, "
+                                + Format.gpuHours(c.lostGpuHours()) + " lost")
+                        .collect(Collectors.joining("; "))
+                + ".";
     }
 
     /** The heat map's first window of rows (see {@link #heatMap(HeatMapModel.Window)}). */
@@ -111,15 +130,23 @@ final class Charts {
                     // Not colour alone: a degraded or failed GPU carries its glyph on the cell.
                     ObjectNode d = data.addObject();
                     d.putArray("value").add(c).add(r).add(shown);
-                    d.putObject("label").put("show", true).put("formatter", HEALTH_GLYPHS.get(level))
-                            .put("color", HEALTH_GLYPH_COLOURS.get(level)).put("fontWeight", "bold").put("fontSize", 13);
+                    d.putObject("label")
+                            .put("show", true)
+                            .put("formatter", HEALTH_GLYPHS.get(level))
+                            .put("color", HEALTH_GLYPH_COLOURS.get(level))
+                            .put("fontWeight", "bold")
+                            .put("fontSize", 13);
                 } else {
                     data.addArray().add(c).add(r).add(shown);
                 }
             }
         }
         o.putObject("tooltip").put("position", "top");
-        o.putObject("grid").put("left", 10).put("right", 60).put("top", 10).put("bottom", health ? 20 : 60)
+        o.putObject("grid")
+                .put("left", 10)
+                .put("right", 60)
+                .put("top", 10)
+                .put("bottom", health ? 20 : 60)
                 .put("containLabel", true);
         o.putObject("xAxis").put("type", "category").put("position", "top").set("data", cols);
         ObjectNode y = o.putObject("yAxis").put("type", "category").put("inverse", true);
@@ -127,24 +154,41 @@ final class Charts {
         y.putObject("axisLabel").put("fontSize", 11);
         ArrayNode zoom = o.putArray("dataZoom");
         if (w.total() > w.rows()) {
-            zoom.addObject().put("type", "slider").put("yAxisIndex", 0).put("right", 10).put("width", 16)
-                    .put("startValue", w.first()).put("endValue", w.last()).put("zoomLock", false);
-            zoom.addObject().put("type", "inside").put("yAxisIndex", 0).put("zoomOnMouseWheel", false)
+            zoom.addObject()
+                    .put("type", "slider")
+                    .put("yAxisIndex", 0)
+                    .put("right", 10)
+                    .put("width", 16)
+                    .put("startValue", w.first())
+                    .put("endValue", w.last())
+                    .put("zoomLock", false);
+            zoom.addObject()
+                    .put("type", "inside")
+                    .put("yAxisIndex", 0)
+                    .put("zoomOnMouseWheel", false)
                     .put("moveOnMouseWheel", true);
         }
-        ObjectNode vm = o.putObject("visualMap").put("orient", "horizontal").put("left", "center").put("bottom", 5)
+        ObjectNode vm = o.putObject("visualMap")
+                .put("orient", "horizontal")
+                .put("left", "center")
+                .put("bottom", 5)
                 .put("dimension", 2);
         if (health) {
             // The legend is drawn as text beside the map (FleetView), readable by screen readers too.
             vm.put("type", "piecewise").put("show", false);
             ArrayNode pieces = vm.putArray("pieces");
             for (int i = 0; i < HEALTH_WORDS.size(); i++) {
-                pieces.addObject().put("value", i).put("label", HEALTH_GLYPHS.get(i) + " " + HEALTH_WORDS.get(i))
+                pieces.addObject()
+                        .put("value", i)
+                        .put("label", HEALTH_GLYPHS.get(i) + " " + HEALTH_WORDS.get(i))
                         .put("color", HEALTH_COLOURS.get(i));
             }
         } else {
             boolean util = m.metric() == HeatMapModel.Metric.UTILISATION;
-            vm.put("type", "continuous").put("min", util ? 0 : 30).put("max", util ? 100 : 90).put("calculable", true);
+            vm.put("type", "continuous")
+                    .put("min", util ? 0 : 30)
+                    .put("max", util ? 100 : 90)
+                    .put("calculable", true);
             vm.set("text", JSON.createArrayNode().add(util ? "100 %" : "90 °C").add(util ? "0 %" : "30 °C"));
             ArrayNode colours = vm.putObject("inRange").putArray("color");
             // Single-hue and light-to-dark ramps: read by lightness, so safe for colour-blind readers.
@@ -156,16 +200,24 @@ final class Charts {
         }
         ObjectNode series = o.putArray("series").addObject();
         series.put("name", m.metric().label()).put("type", "heatmap").put("progressive", 20000);
-        series.putObject("itemStyle").put("borderColor", "rgba(128,128,128,0.35)").put("borderWidth", 1);
+        series.putObject("itemStyle")
+                .put("borderColor", "rgba(128,128,128,0.35)")
+                .put("borderWidth", 1);
         // The keyboard-focused cell: a thick outline in the text colour.
-        series.putObject("emphasis").putObject("itemStyle").put("borderColor", BODY).put("borderWidth", 3);
+        series.putObject("emphasis")
+                .putObject("itemStyle")
+                .put("borderColor", BODY)
+                .put("borderWidth", 3);
         series.set("data", data);
         return themed(o);
     }
 
     /** A diagonal hatch, to tell a series apart without its colour. */
     static ObjectNode hatch() {
-        ObjectNode d = JSON.createObjectNode().put("symbol", "rect").put("symbolSize", 1).put("rotation", Math.PI / 4)
+        ObjectNode d = JSON.createObjectNode()
+                .put("symbol", "rect")
+                .put("symbolSize", 1)
+                .put("rotation", Math.PI / 4)
                 .put("color", "rgba(255,255,255,0.55)");
         d.putArray("dashArrayX").add(1).add(0);
         d.putArray("dashArrayY").add(3).add(5);
@@ -201,7 +253,8 @@ final class Charts {
             obj(vm, "textStyle").put("color", TEXT);
         }
         for (JsonNode z : o.path("dataZoom")) {
-            if (z instanceof ObjectNode zoom && "slider".equals(zoom.path("type").asText())) {
+            if (z instanceof ObjectNode zoom
+                    && "slider".equals(zoom.path("type").asText())) {
                 obj(zoom, "textStyle").put("color", TEXT);
                 zoom.put("borderColor", LINE);
             }

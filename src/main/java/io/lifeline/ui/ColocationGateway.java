@@ -41,33 +41,38 @@ public class ColocationGateway {
 
     /** One job's lendings, oldest first (empty when the job is outside the scope). */
     public CompletableFuture<List<ColocationLedger.Episode>> episodes(Scope scope, String job) {
-        return CompletableFuture.supplyAsync(() -> {
-            ColocationService s = service.get();
-            if (s == null || job == null || !scope.allowsJob(job)) {
-                return List.of();
-            }
-            try {
-                return s.episodesOf(job);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, pool);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    ColocationService s = service.get();
+                    if (s == null || job == null || !scope.allowsJob(job)) {
+                        return List.of();
+                    }
+                    try {
+                        return s.episodesOf(job);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                pool);
     }
 
     /** The pools with co-location rules the scope may see, with what they lend; empty without the service. */
     public CompletableFuture<Optional<ColocationService.Status>> status(Scope scope) {
-        return CompletableFuture.supplyAsync(() -> {
-            ColocationService s = service.get();
-            if (s == null) {
-                return Optional.empty();
-            }
-            Set<String> pools = scope.isEverything() || visibility == null ? null : visibility.poolsUsed(scope);
-            try {
-                return Optional.of(s.status(scope, p -> pools == null ? scope.isEverything() : pools.contains(p)));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, pool);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    ColocationService s = service.get();
+                    if (s == null) {
+                        return Optional.empty();
+                    }
+                    Set<String> pools = scope.isEverything() || visibility == null ? null : visibility.poolsUsed(scope);
+                    try {
+                        return Optional.of(
+                                s.status(scope, p -> pools == null ? scope.isEverything() : pools.contains(p)));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                pool);
     }
 
     /** Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes. */

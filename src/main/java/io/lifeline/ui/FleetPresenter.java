@@ -17,8 +17,7 @@ public final class FleetPresenter {
     /** Rows the heat map shows at once (its 640 px height); the chart is sent this many rows at first. */
     public static final int VISIBLE_ROWS = 40;
 
-    private FleetPresenter() {
-    }
+    private FleetPresenter() {}
 
     /** The first rows of the map, as the view opens. */
     public static HeatMapModel.Window window(HeatMapModel m) {
@@ -45,7 +44,11 @@ public final class FleetPresenter {
         for (NodeSummary n : s.nodes()) {
             if (matches(n, q, s)) {
                 shown.add(n);
-                columns = Math.max(columns, Math.max(n.gpuCount(), s.gpusByNode().getOrDefault(n.name(), List.of()).size()));
+                columns = Math.max(
+                        columns,
+                        Math.max(
+                                n.gpuCount(),
+                                s.gpusByNode().getOrDefault(n.name(), List.of()).size()));
             }
         }
         Double[] values = new Double[shown.size() * columns];
@@ -80,7 +83,11 @@ public final class FleetPresenter {
         if (group != null) {
             groups.add(new HeatMapModel.Group(group, first, shown.size() - first, gpus, unhealthy));
         }
-        return new HeatMapModel(q.metric(), List.copyOf(names), List.copyOf(groups), columns,
+        return new HeatMapModel(
+                q.metric(),
+                List.copyOf(names),
+                List.copyOf(groups),
+                columns,
                 java.util.Collections.unmodifiableList(Arrays.asList(values)));
     }
 
@@ -88,7 +95,8 @@ public final class FleetPresenter {
         return (q.pool() == null || q.pool().equals(n.pool()))
                 && (q.capacityType() == null || q.capacityType() == n.capacityType())
                 && (q.health() == null || q.health() == n.health())
-                && (q.job() == null || s.jobsByNode().getOrDefault(n.name(), List.of()).contains(q.job()))
+                && (q.job() == null
+                        || s.jobsByNode().getOrDefault(n.name(), List.of()).contains(q.job()))
                 && n.state() != NodeLifecycle.TERMINATED;
     }
 

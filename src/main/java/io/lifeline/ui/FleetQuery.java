@@ -12,7 +12,8 @@ import io.lifeline.domain.gpu.GpuHealth;
  * @param job           only nodes hosting this job's ranks
  * @param metric        what the colour shows
  */
-public record FleetQuery(String pool, CapacityType capacityType, GpuHealth health, String job, HeatMapModel.Metric metric) {
+public record FleetQuery(
+        String pool, CapacityType capacityType, GpuHealth health, String job, HeatMapModel.Metric metric) {
 
     public static FleetQuery all() {
         return new FleetQuery(null, null, null, null, HeatMapModel.Metric.HEALTH);

@@ -43,14 +43,20 @@ final class FleetStragglers extends Div {
                 held.add(j);
             }
         }
-        held.sort((a, b) -> Double.compare(b.stragglers().gpuHoursLost(), a.stragglers().gpuHoursLost()));
+        held.sort((a, b) ->
+                Double.compare(b.stragglers().gpuHoursLost(), a.stragglers().gpuHoursLost()));
         List<String> out = new ArrayList<>(held.size());
         for (JobRow j : held) {
             StragglerView v = j.stragglers();
             Straggler s = v.stragglers().get(0);
-            out.add(String.format(Locale.ENGLISH, "%s: rank %d on %s (GPU %s) at %.2fx its peers' step time%s; %s lost",
-                    j.name(), s.rank(), s.node() == null ? "an unknown node" : s.node(),
-                    s.gpuIndex() == null ? "?" : s.gpuIndex(), s.slowdown(),
+            out.add(String.format(
+                    Locale.ENGLISH,
+                    "%s: rank %d on %s (GPU %s) at %.2fx its peers' step time%s; %s lost",
+                    j.name(),
+                    s.rank(),
+                    s.node() == null ? "an unknown node" : s.node(),
+                    s.gpuIndex() == null ? "?" : s.gpuIndex(),
+                    s.slowdown(),
                     v.stragglers().size() > 1 ? " (+" + (v.stragglers().size() - 1) + " more)" : "",
                     Format.gpuHours(v.gpuHoursLost())));
         }

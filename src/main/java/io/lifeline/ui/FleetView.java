@@ -14,9 +14,9 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.gpu.GpuHealth;
+import io.lifeline.policy.ColocationService;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.DashboardSnapshot;
-import io.lifeline.policy.ColocationService;
 import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +55,7 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
     private HeatMapModel shown;
     /** The rows the browser shows (asked for by its zoom bar), and the filters they were asked under. */
     private int windowFrom;
+
     private int windowTo = FleetPresenter.VISIBLE_ROWS - 1;
     private FleetQuery windowQuery;
     private String openNode;
@@ -72,7 +73,8 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         }
         colocation.status(UiSession.scope()).whenComplete((st, ex) -> {
             if (ex == null && st != null) {
-                ui.access(() -> lending.setItems(st.map(ColocationService.Status::pools).orElse(List.of())));
+                ui.access(() ->
+                        lending.setItems(st.map(ColocationService.Status::pools).orElse(List.of())));
             }
         });
     }
@@ -151,13 +153,22 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         lending.setEmptyStateText("No pool has a co-location window or demand trigger.");
         lending.addColumn(ColocationService.PoolView::pool).setHeader("Pool").setAutoWidth(true);
         lending.addColumn(v -> v.lending() ? "lending: " + String.join(", ", reasons(v)) : "training at full size")
-                .setHeader("Now").setFlexGrow(1);
+                .setHeader("Now")
+                .setFlexGrow(1);
         lending.addColumn(v -> v.cost().gpusLentNow() + " GPUs (" + v.cost().jobsLendingNow() + " jobs)")
-                .setHeader("Lent to inference").setAutoWidth(true);
-        lending.addColumn(v -> Format.gpuHours(v.cost().gpuHoursYielded())).setHeader("GPU-hours yielded")
+                .setHeader("Lent to inference")
                 .setAutoWidth(true);
-        lending.addColumn(v -> Format.gpuHours(v.cost().reworkGpuHours())).setHeader("Rework lost").setAutoWidth(true);
-        add(Ui.title("Fleet"), filters, body, Ui.section("Co-location: GPUs lent to inference", lending),
+        lending.addColumn(v -> Format.gpuHours(v.cost().gpuHoursYielded()))
+                .setHeader("GPU-hours yielded")
+                .setAutoWidth(true);
+        lending.addColumn(v -> Format.gpuHours(v.cost().reworkGpuHours()))
+                .setHeader("Rework lost")
+                .setAutoWidth(true);
+        add(
+                Ui.title("Fleet"),
+                filters,
+                body,
+                Ui.section("Co-location: GPUs lent to inference", lending),
                 Ui.section("Stragglers", stragglers));
         Live.bind(this, data, s -> {
             loadLending();
@@ -204,7 +215,10 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
             pool.setValue(wantPool);
             wantPool = null;
         }
-        List<String> jobs = s.jobs().stream().filter(j -> j.state().isActive()).map(io.lifeline.ui.data.JobRow::name).toList();
+        List<String> jobs = s.jobs().stream()
+                .filter(j -> j.state().isActive())
+                .map(io.lifeline.ui.data.JobRow::name)
+                .toList();
         if (!jobs.equals(job.getListDataView().getItems().toList())) {
             String v = job.getValue();
             job.setItems(jobs);
@@ -234,7 +248,11 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
 
     /** The filters as a query. */
     public FleetQuery query() {
-        return new FleetQuery(pool.getValue(), capacity.getValue(), health.getValue(), job.getValue(),
+        return new FleetQuery(
+                pool.getValue(),
+                capacity.getValue(),
+                health.getValue(),
+                job.getValue(),
                 Optional.ofNullable(metric.getValue()).orElse(HeatMapModel.Metric.HEALTH));
     }
 
@@ -259,26 +277,32 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
             for (int i = 0; i < Charts.HEALTH_WORDS.size(); i++) {
                 Span swatch = new Span(Charts.HEALTH_GLYPHS.get(i));
                 swatch.addClassName("ll-heat-swatch");
-                swatch.getStyle().set("background", Charts.HEALTH_COLOURS.get(i)).set("color",
-                        Charts.HEALTH_GLYPH_COLOURS.get(i));
+                swatch.getStyle()
+                        .set("background", Charts.HEALTH_COLOURS.get(i))
+                        .set("color", Charts.HEALTH_GLYPH_COLOURS.get(i));
                 swatch.getElement().setAttribute("aria-hidden", "true");
                 Span item = new Span(swatch, new Span(Charts.HEALTH_WORDS.get(i)));
                 legend.add(item);
             }
         } else {
-            legend.add(new Span(m.metric().label() + ": lighter cells are lower, darker cells higher (scale below the map)."));
+            legend.add(new Span(
+                    m.metric().label() + ": lighter cells are lower, darker cells higher (scale below the map)."));
         }
         legend.setVisible(!m.nodes().isEmpty());
         boolean isHealth = m.metric() == HeatMapModel.Metric.HEALTH;
-        chart.setKeyboardGrid("GPU heat map, " + m.nodes().size() + " nodes by " + m.columns() + " GPUs, coloured by "
+        chart.setKeyboardGrid(
+                "GPU heat map, " + m.nodes().size() + " nodes by " + m.columns() + " GPUs, coloured by "
                         + m.metric().label().toLowerCase(java.util.Locale.ROOT)
                         + ". Arrow keys move between GPUs, Page Up and Page Down by ten nodes, Enter opens the node.",
-                "fleet-focused", isHealth ? Charts.HEALTH_WORDS : null,
+                "fleet-focused",
+                isHealth ? Charts.HEALTH_WORDS : null,
                 m.metric() == HeatMapModel.Metric.UTILISATION ? " %" : " °C");
         groups.removeAll();
         for (HeatMapModel.Group g : m.groups()) {
-            groups.add(Ui.badge(g.label() + ": " + g.rows() + " nodes, " + g.gpus() + " GPUs"
-                    + (g.unhealthy() == 0 ? "" : ", " + g.unhealthy() + " unhealthy"), g.unhealthy() == 0 ? "" : "error"));
+            groups.add(Ui.badge(
+                    g.label() + ": " + g.rows() + " nodes, " + g.gpus() + " GPUs"
+                            + (g.unhealthy() == 0 ? "" : ", " + g.unhealthy() + " unhealthy"),
+                    g.unhealthy() == 0 ? "" : "error"));
         }
         drawWindow();
     }
@@ -331,8 +355,10 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
                 }
                 if (ex != null || m.isEmpty()) {
                     panel.setVisible(false);
-                    Notifications.error(ex != null ? "Could not read node " + node + ": " + ex.getMessage()
-                            : "Node " + node + " is not known.");
+                    Notifications.error(
+                            ex != null
+                                    ? "Could not read node " + node + ": " + ex.getMessage()
+                                    : "Node " + node + " is not known.");
                     openNode = null;
                     focusPanel = false;
                     remember();

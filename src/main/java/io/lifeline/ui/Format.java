@@ -13,8 +13,7 @@ public final class Format {
     private static final DateTimeFormatter SHORT = DateTimeFormatter.ofPattern("MMM d, HH:mm", Locale.ENGLISH);
     private static final String NONE = "—";
 
-    private Format() {
-    }
+    private Format() {}
 
     /** A duration in the two largest units that matter: "45 s", "12 min 5 s", "3 h 12 min", "2 d 4 h". */
     public static String duration(Long millis) {

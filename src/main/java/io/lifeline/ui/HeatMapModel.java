@@ -16,7 +16,9 @@ public record HeatMapModel(Metric metric, List<String> nodes, List<Group> groups
 
     /** What the cells are coloured by. */
     public enum Metric {
-        HEALTH("Health"), UTILISATION("Utilisation %"), TEMPERATURE("Temperature °C");
+        HEALTH("Health"),
+        UTILISATION("Utilisation %"),
+        TEMPERATURE("Temperature °C");
 
         private final String label;
 
@@ -38,8 +40,7 @@ public record HeatMapModel(Metric metric, List<String> nodes, List<Group> groups
      * @param gpus       GPUs in it
      * @param unhealthy  degraded or failed GPUs in it
      */
-    public record Group(String label, int firstRow, int rows, int gpus, int unhealthy) {
-    }
+    public record Group(String label, int firstRow, int rows, int gpus, int unhealthy) {}
 
     /** The value of one cell. */
     public Double value(int row, int column) {

@@ -20,8 +20,14 @@ import java.util.List;
  * @param advice       checkpoint-interval advice
  * @param spot         the spot placement check, the interval per capacity type and the spot-vs-on-demand verdict
  */
-public record JobDetailModel(Instant at, JobDetail detail, List<IncidentView> incidents, CheckpointHistory checkpoints,
-                             MembershipView membership, IntervalAdvice advice, SpotReport spot) {
+public record JobDetailModel(
+        Instant at,
+        JobDetail detail,
+        List<IncidentView> incidents,
+        CheckpointHistory checkpoints,
+        MembershipView membership,
+        IntervalAdvice advice,
+        SpotReport spot) {
 
     public String name() {
         return detail.summary().name();

@@ -11,8 +11,7 @@ import java.util.Optional;
 /** Reads everything the job detail page needs in one model read. */
 public final class JobDetailPresenter {
 
-    private JobDetailPresenter() {
-    }
+    private JobDetailPresenter() {}
 
     /** Runs on the model thread. */
     static Optional<JobDetailModel> read(LiveModel m, String job, Instant now, SpotPrices prices) {
@@ -21,8 +20,13 @@ public final class JobDetailPresenter {
         if (d.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new JobDetailModel(now, d.get(), jobs.incidents(job).orElse(List.of()),
-                jobs.checkpoints(job).orElse(null), jobs.membership(job).orElse(null), jobs.advice(job).orElse(null),
+        return Optional.of(new JobDetailModel(
+                now,
+                d.get(),
+                jobs.incidents(job).orElse(List.of()),
+                jobs.checkpoints(job).orElse(null),
+                jobs.membership(job).orElse(null),
+                jobs.advice(job).orElse(null),
                 jobs.spot(job, prices).orElse(null)));
     }
 }

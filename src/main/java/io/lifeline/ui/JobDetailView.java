@@ -24,7 +24,6 @@ import com.vaadin.flow.router.RouteParameters;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.TimelineCursor;
-import io.lifeline.domain.policy.colocation.ColocationLedger;
 import io.lifeline.domain.job.TimelineEntry;
 import io.lifeline.domain.job.TimelinePage;
 import io.lifeline.domain.job.advice.IntervalAdvice;
@@ -33,6 +32,7 @@ import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.RendezvousRound;
+import io.lifeline.domain.policy.colocation.ColocationLedger;
 import io.lifeline.ui.data.DashboardData;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -77,6 +77,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final List<TimelineEntry> listed = new ArrayList<>();
     /** Bumped when the list starts over (another job or window), so that late pages of the old one are dropped. */
     private int listGeneration;
+
     private boolean listing;
     private boolean listAtEnd;
     private final Div advice = new Div();
@@ -97,9 +98,12 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
 
     /** The time windows offered for the timeline; CUSTOM is what zooming the chart made. */
     enum Window {
-        WHOLE("Whole run", null), LAST_15_MIN("Last 15 minutes", Duration.ofMinutes(15)),
-        LAST_HOUR("Last hour", Duration.ofHours(1)), LAST_6_HOURS("Last 6 hours", Duration.ofHours(6)),
-        LAST_DAY("Last 24 hours", Duration.ofHours(24)), CUSTOM("Zoomed", null);
+        WHOLE("Whole run", null),
+        LAST_15_MIN("Last 15 minutes", Duration.ofMinutes(15)),
+        LAST_HOUR("Last hour", Duration.ofHours(1)),
+        LAST_6_HOURS("Last 6 hours", Duration.ofHours(6)),
+        LAST_DAY("Last 24 hours", Duration.ofHours(24)),
+        CUSTOM("Zoomed", null);
 
         final String label;
         final Duration length;
@@ -127,9 +131,10 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         window.setId("timeline-window");
         window.setLabel("Time window");
         window.setItems(Window.values());
-        window.setItemLabelGenerator(w -> w != Window.CUSTOM || from == null ? w.label
+        window.setItemLabelGenerator(w -> w != Window.CUSTOM || from == null
+                ? w.label
                 : "From " + Format.shortTime(Instant.ofEpochMilli(from), UiSession.zone()) + " to "
-                + Format.shortTime(Instant.ofEpochMilli(to), UiSession.zone()));
+                        + Format.shortTime(Instant.ofEpochMilli(to), UiSession.zone()));
         window.setItemEnabledProvider(w -> w != Window.CUSTOM);
         window.setValue(Window.WHOLE);
         window.addValueChangeListener(e -> {
@@ -141,7 +146,8 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         state.setId("job-state");
         buildGrids();
         advice.setId("job-advice");
-        Div row = new Div(Ui.section("Goodput", goodputChart, goodput), Ui.section("Checkpoint interval advice", advice));
+        Div row =
+                new Div(Ui.section("Goodput", goodputChart, goodput), Ui.section("Checkpoint interval advice", advice));
         row.addClassNames("ll-two");
         spot.setId("job-spot");
         moreEntries.setId("timeline-more");
@@ -150,10 +156,16 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         entriesState.addClassNames("ll-muted");
         HorizontalLayout entriesBar = new HorizontalLayout(moreEntries, entriesState);
         entriesBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
-        content.add(summary, Ui.section("Interruption timeline", window, timeline), row, Ui.section("Spot placement", spot),
-                Ui.section("Stragglers", stragglers), Ui.section("Timeline entries", entries, entriesBar),
+        content.add(
+                summary,
+                Ui.section("Interruption timeline", window, timeline),
+                row,
+                Ui.section("Spot placement", spot),
+                Ui.section("Stragglers", stragglers),
+                Ui.section("Timeline entries", entries, entriesBar),
                 Ui.section("Co-location windows (GPUs lent to inference)", lendings),
-                Ui.section("Incidents", incidents), Ui.section("Checkpoints", checkpoints),
+                Ui.section("Incidents", incidents),
+                Ui.section("Checkpoints", checkpoints),
                 Ui.section("Membership history", rounds));
         content.addComponentAtIndex(4, whatIf);
         content.setWidthFull();
@@ -184,8 +196,11 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     public static void open(String job) {
         int slash = job.indexOf('/');
         if (slash > 0) {
-            UI.getCurrent().navigate(JobDetailView.class,
-                    new RouteParameters(Map.of("namespace", job.substring(0, slash), "name", job.substring(slash + 1))));
+            UI.getCurrent()
+                    .navigate(
+                            JobDetailView.class,
+                            new RouteParameters(
+                                    Map.of("namespace", job.substring(0, slash), "name", job.substring(slash + 1))));
         }
     }
 
@@ -232,7 +247,8 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                     state.add(Ui.error("Could not read " + asked + ": " + ex.getMessage()));
                 } else if (m.isEmpty()) {
                     state.removeAll();
-                    state.add(Ui.empty("No job " + asked + " is known. It appears once its scheduler or trainers report."));
+                    state.add(Ui.empty(
+                            "No job " + asked + " is known. It appears once its scheduler or trainers report."));
                     content.setVisible(false);
                 } else {
                     render(m.get());
@@ -253,20 +269,43 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         FreshnessView f = m.detail().freshness();
         GoodputView g = m.detail().goodput();
         summary.removeAll();
-        summary.add(Ui.kpi("job-kpi-state", "State", Format.words(s.state()), "since " + Format.ago(s.stateSince(), m.at())),
+        summary.add(
+                Ui.kpi(
+                        "job-kpi-state",
+                        "State",
+                        Format.words(s.state()),
+                        "since " + Format.ago(s.stateSince(), m.at())),
                 Ui.kpi("job-kpi-world", "World size", String.valueOf(s.worldSize()), elastic(m)),
-                Ui.kpi("job-kpi-ettr", "ETTR", Format.percent(s.ettr()), Format.percent(s.ettrOfWall()) + " of wall time"),
-                Ui.kpi("job-kpi-lost", "Lost", Format.gpuHours(g.lostGpuHours()), "of " + Format.gpuHours(g.heldGpuHours())
-                        + " held"),
-                Ui.kpi("job-kpi-freshness", "Newest checkpoint that survives a node",
+                Ui.kpi(
+                        "job-kpi-ettr",
+                        "ETTR",
+                        Format.percent(s.ettr()),
+                        Format.percent(s.ettrOfWall()) + " of wall time"),
+                Ui.kpi(
+                        "job-kpi-lost",
+                        "Lost",
+                        Format.gpuHours(g.lostGpuHours()),
+                        "of " + Format.gpuHours(g.heldGpuHours()) + " held"),
+                Ui.kpi(
+                        "job-kpi-freshness",
+                        "Newest checkpoint that survives a node",
                         f == null ? "—" : f.checkpointId() == null ? "none" : Format.duration(f.ageMillis()),
-                        f == null ? "" : (f.checkpointId() == null && f.ageMillis() != null
-                                ? Format.duration(f.ageMillis()) + " of training unprotected · " : "")
-                                + "objective " + Format.duration(f.objectiveMillis())
-                                + (f.breached() ? " · BREACHED" : "") + " · at risk " + Format.gpuHours(f.workAtRiskGpuHours())
-                                + (f.newestNotSurviving() ? " · NODE-LOCAL: newest " + f.newestCheckpointId()
-                                + " is lost with its node" : "")),
-                Ui.kpi("job-kpi-restarts", "Restarts", String.valueOf(s.restarts()),
+                        f == null
+                                ? ""
+                                : (f.checkpointId() == null && f.ageMillis() != null
+                                                ? Format.duration(f.ageMillis()) + " of training unprotected · "
+                                                : "")
+                                        + "objective " + Format.duration(f.objectiveMillis())
+                                        + (f.breached() ? " · BREACHED" : "") + " · at risk "
+                                        + Format.gpuHours(f.workAtRiskGpuHours())
+                                        + (f.newestNotSurviving()
+                                                ? " · NODE-LOCAL: newest " + f.newestCheckpointId()
+                                                        + " is lost with its node"
+                                                : "")),
+                Ui.kpi(
+                        "job-kpi-restarts",
+                        "Restarts",
+                        String.valueOf(s.restarts()),
                         s.maxRestarts() == null ? s.interruptions() + " interruptions" : "budget " + s.maxRestarts()));
         timeline.setOption(TimelineChart.timeline(m, from, to, lent));
         timeline.setDescription(TimelineChart.describe(m));
@@ -277,10 +316,12 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         List<IncidentView> newestFirst = new ArrayList<>(m.incidents());
         Collections.reverse(newestFirst);
         incidents.setItems(newestFirst);
-        List<CheckpointView> cps = new ArrayList<>(m.checkpoints() == null ? List.of() : m.checkpoints().checkpoints());
+        List<CheckpointView> cps = new ArrayList<>(
+                m.checkpoints() == null ? List.of() : m.checkpoints().checkpoints());
         Collections.reverse(cps);
         checkpoints.setItems(cps);
-        List<RendezvousRound> rs = new ArrayList<>(m.membership() == null ? List.of() : m.membership().rounds());
+        List<RendezvousRound> rs = new ArrayList<>(
+                m.membership() == null ? List.of() : m.membership().rounds());
         Collections.reverse(rs);
         rounds.setItems(rs);
         renderAdvice(m.advice());
@@ -315,10 +356,17 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         listing = true;
         moreEntries.setEnabled(false);
         int generation = listGeneration;
-        String cursor = listed.isEmpty() ? null : TimelineCursor.after(listed.get(listed.size() - 1)).toString();
-        reads.timeline(UiSession.scope(), asked, from == null ? null : Instant.ofEpochMilli(from),
-                to == null ? null : Instant.ofEpochMilli(to),
-                cursor, ENTRIES_PAGE).whenComplete((page, ex) -> {
+        String cursor = listed.isEmpty()
+                ? null
+                : TimelineCursor.after(listed.get(listed.size() - 1)).toString();
+        reads.timeline(
+                        UiSession.scope(),
+                        asked,
+                        from == null ? null : Instant.ofEpochMilli(from),
+                        to == null ? null : Instant.ofEpochMilli(to),
+                        cursor,
+                        ENTRIES_PAGE)
+                .whenComplete((page, ex) -> {
                     Ui.access(ui, () -> {
                         if (generation == listGeneration) {
                             listing = false;
@@ -330,7 +378,8 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
 
     private void entriesRead(Optional<TimelinePage> page, Throwable ex) {
         if (ex != null) {
-            entriesState.setText("Could not read the timeline: " + (ex.getCause() != null ? ex.getCause() : ex).getMessage());
+            entriesState.setText(
+                    "Could not read the timeline: " + (ex.getCause() != null ? ex.getCause() : ex).getMessage());
             moreEntries.setEnabled(true);
             return;
         }
@@ -359,7 +408,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
             from = null;
             to = null;
         } else {
-            Instant end = shown.detail().summary().finishedAt() != null ? shown.detail().summary().finishedAt() : shown.at();
+            Instant end = shown.detail().summary().finishedAt() != null
+                    ? shown.detail().summary().finishedAt()
+                    : shown.at();
             to = end.toEpochMilli() / 1000 * 1000;
             from = to - w.length.toMillis();
         }
@@ -412,7 +463,8 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     }
 
     private static boolean sameExceptTime(JobDetailModel a, JobDetailModel b) {
-        return a.detail().equals(b.detail()) && a.incidents().equals(b.incidents())
+        return a.detail().equals(b.detail())
+                && a.incidents().equals(b.incidents())
                 && java.util.Objects.equals(a.checkpoints(), b.checkpoints())
                 && java.util.Objects.equals(a.membership(), b.membership())
                 && a.at().toEpochMilli() / 10_000 == b.at().toEpochMilli() / 10_000;
@@ -420,10 +472,12 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
 
     private static String elastic(JobDetailModel m) {
         var e = m.detail().elastic();
-        return e == null ? "not elastic" : "min " + e.minNodes() * e.procsPerNode() + " · max " + e.maxNodes() * e.procsPerNode()
-                + " (" + e.procsPerNode() + " per node)"
-                + (e.rdzvBackend() == null ? "" : " · rendezvous " + e.rdzvBackend())
-                + (e.autoscaling() == null ? "" : " · scaled on " + e.autoscaling());
+        return e == null
+                ? "not elastic"
+                : "min " + e.minNodes() * e.procsPerNode() + " · max " + e.maxNodes() * e.procsPerNode()
+                        + " (" + e.procsPerNode() + " per node)"
+                        + (e.rdzvBackend() == null ? "" : " · rendezvous " + e.rdzvBackend())
+                        + (e.autoscaling() == null ? "" : " · scaled on " + e.autoscaling());
     }
 
     private void renderAdvice(IntervalAdvice a) {
@@ -437,11 +491,11 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                         + (a.intervalSource() == null ? "" : " (" + a.intervalSource() + ")")),
                 new ListItem("Recommended: " + Format.seconds(a.recommendedSeconds())
                         + (a.formula() == null ? "" : " (" + a.formula() + ")")),
-                new ListItem("Checkpoint cost C: " + Format.seconds(a.checkpointCostSeconds()) + " over " + a.costSamples()
-                        + " saves"),
+                new ListItem("Checkpoint cost C: " + Format.seconds(a.checkpointCostSeconds()) + " over "
+                        + a.costSamples() + " saves"),
                 new ListItem("Mean time between interruptions M: " + Format.seconds(a.mtbiSeconds()) + " ("
-                        + a.interruptionsObserved() + " interruptions in " + String.format(java.util.Locale.ENGLISH, "%.0f",
-                        a.exposureNodeHours()) + " node-hours)"),
+                        + a.interruptionsObserved() + " interruptions in "
+                        + String.format(java.util.Locale.ENGLISH, "%.0f", a.exposureNodeHours()) + " node-hours)"),
                 new ListItem("Expected ETTR: " + Format.percent(a.expectedEttrCurrent()) + " now, "
                         + Format.percent(a.expectedEttrRecommended()) + " at the recommended interval"));
         advice.add(l);
@@ -479,10 +533,16 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         }
         workers.setValue(Math.max(1, m.detail().summary().nodes()));
         workers.setWidth("10rem");
-        Button rescale = new Button("Rescale…", e -> dialog(ActionKind.RESCALE,
-                Map.of("workers", String.valueOf(workers.getValue() == null ? 0 : workers.getValue()))));
+        Button rescale = new Button(
+                "Rescale…",
+                e -> dialog(
+                        ActionKind.RESCALE,
+                        Map.of("workers", String.valueOf(workers.getValue() == null ? 0 : workers.getValue()))));
         rescale.setId("action-rescale");
-        actionBar.add(ckpt, workers, rescale,
+        actionBar.add(
+                ckpt,
+                workers,
+                rescale,
                 actionButton("action-preempt", "Preempt…", ActionKind.PREEMPT, Map.of()),
                 actionButton("action-resume", "Resume…", ActionKind.RESUME, Map.of()));
     }
@@ -503,18 +563,26 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         goodput.setAllRowsVisible(true);
         goodput.addColumn(Map.Entry::getKey).setHeader("Bucket").setAutoWidth(true);
         goodput.addColumn(e -> Format.duration(e.getValue())).setHeader("Time");
-        goodput.addColumn(e -> shown == null || shown.detail().goodput().wallMillis() == 0 ? "—"
-                : Format.percent((double) e.getValue() / shown.detail().goodput().wallMillis())).setHeader("Share");
+        goodput.addColumn(e -> shown == null || shown.detail().goodput().wallMillis() == 0
+                        ? "—"
+                        : Format.percent(
+                                (double) e.getValue() / shown.detail().goodput().wallMillis()))
+                .setHeader("Share");
         incidents.setId("job-incidents");
         incidents.addThemeVariants(GridVariant.LUMO_COMPACT);
         incidents.setAllRowsVisible(true);
         incidents.addColumn(IncidentView::id).setHeader("Incident").setAutoWidth(true);
         incidents.addColumn(i -> Format.words(i.cause())).setHeader("Cause");
         incidents.addColumn(i -> Format.words(i.outcome())).setHeader("Outcome");
-        incidents.addColumn(i -> Format.time(i.openedAt(), UiSession.zone())).setHeader("Opened").setAutoWidth(true);
+        incidents
+                .addColumn(i -> Format.time(i.openedAt(), UiSession.zone()))
+                .setHeader("Opened")
+                .setAutoWidth(true);
         incidents.addColumn(i -> Format.duration(i.downtimeMillis())).setHeader("Downtime");
         incidents.addColumn(i -> Format.gpuHours(i.lostGpuHours())).setHeader("Lost");
-        incidents.addColumn(i -> i.actualLeadMillis() == null ? "—" : Format.duration(i.actualLeadMillis())).setHeader("Warning");
+        incidents
+                .addColumn(i -> i.actualLeadMillis() == null ? "—" : Format.duration(i.actualLeadMillis()))
+                .setHeader("Warning");
         incidents.addColumn(i -> Format.text(i.originNode())).setHeader("Node");
         incidents.setEmptyStateText("No interruptions so far.");
         checkpoints.setId("job-checkpoints");
@@ -523,47 +591,83 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         checkpoints.setAllRowsVisible(true);
         checkpoints.addColumn(CheckpointView::id).setHeader("Checkpoint").setAutoWidth(true);
         checkpoints.addColumn(CheckpointView::step).setHeader("Step");
-        checkpoints.addColumn(new ComponentRenderer<>(c -> Ui.badge(Format.words(c.status()),
-                c.good() ? "success" : c.status().name().equals("STARTED") ? "contrast" : "error"))).setHeader("Status");
-        checkpoints.addColumn(c -> Format.time(c.completedAt(), UiSession.zone())).setHeader("Completed").setAutoWidth(true);
-        checkpoints.addColumn(c -> c.verifiedAt() == null ? "not verified" : "verified "
-                + Format.shortTime(c.verifiedAt(), UiSession.zone())).setHeader("Verification");
-        checkpoints.addColumn(c -> c.restoredFrom() == null ? "—" : "from " + c.restoredFrom()).setHeader("Lineage");
-        checkpoints.addColumn(new ComponentRenderer<>(c -> c.durability() == null ? Ui.badge("—", "contrast")
-                : Ui.badge(c.durability() + (c.nodes().isEmpty() ? "" : " (" + String.join(", ", c.nodes()) + ")"),
-                        c.survivesAnyNode() ? "success" : "error"))).setHeader("Stored").setAutoWidth(true);
+        checkpoints
+                .addColumn(new ComponentRenderer<>(c -> Ui.badge(
+                        Format.words(c.status()),
+                        c.good() ? "success" : c.status().name().equals("STARTED") ? "contrast" : "error")))
+                .setHeader("Status");
+        checkpoints
+                .addColumn(c -> Format.time(c.completedAt(), UiSession.zone()))
+                .setHeader("Completed")
+                .setAutoWidth(true);
+        checkpoints
+                .addColumn(c -> c.verifiedAt() == null
+                        ? "not verified"
+                        : "verified " + Format.shortTime(c.verifiedAt(), UiSession.zone()))
+                .setHeader("Verification");
+        checkpoints
+                .addColumn(c -> c.restoredFrom() == null ? "—" : "from " + c.restoredFrom())
+                .setHeader("Lineage");
+        checkpoints
+                .addColumn(new ComponentRenderer<>(c -> c.durability() == null
+                        ? Ui.badge("—", "contrast")
+                        : Ui.badge(
+                                c.durability() + (c.nodes().isEmpty() ? "" : " (" + String.join(", ", c.nodes()) + ")"),
+                                c.survivesAnyNode() ? "success" : "error")))
+                .setHeader("Stored")
+                .setAutoWidth(true);
         checkpoints.addColumn(c -> Format.bytes(c.bytes())).setHeader("Size");
         checkpoints.addColumn(c -> Format.duration(c.blockingMillis())).setHeader("Blocked");
-        checkpoints.addColumn(c -> c.restoreCount() == 0 ? "—" : c.restoreCount() + "×").setHeader("Restored");
-        restoreColumn = checkpoints.addColumn(new ComponentRenderer<>(this::restoreButton)).setHeader("Restore")
-                .setKey("restore").setAutoWidth(true).setFlexGrow(0);
+        checkpoints
+                .addColumn(c -> c.restoreCount() == 0 ? "—" : c.restoreCount() + "×")
+                .setHeader("Restored");
+        restoreColumn = checkpoints
+                .addColumn(new ComponentRenderer<>(this::restoreButton))
+                .setHeader("Restore")
+                .setKey("restore")
+                .setAutoWidth(true)
+                .setFlexGrow(0);
         restoreColumn.setVisible(false);
         lendings.setId("job-colocation");
         lendings.setAllRowsVisible(true);
         lendings.setEmptyStateText("This job has not lent GPUs to inference.");
-        lendings.addColumn(e -> Format.shortTime(e.openedAt(), UiSession.zone())).setHeader("Shrunk").setAutoWidth(true);
+        lendings.addColumn(e -> Format.shortTime(e.openedAt(), UiSession.zone()))
+                .setHeader("Shrunk")
+                .setAutoWidth(true);
         lendings.addColumn(e -> e.closedAt() == null ? "lending now" : Format.shortTime(e.closedAt(), UiSession.zone()))
-                .setHeader("Grown back").setAutoWidth(true);
+                .setHeader("Grown back")
+                .setAutoWidth(true);
         lendings.addColumn(e -> e.gpusLentNow() > 0 ? e.gpusLentNow() + " now" : e.maxGpusLent() + " at most")
-                .setHeader("GPUs lent").setAutoWidth(true);
-        lendings.addColumn(e -> Format.gpuHours(e.gpuHoursYielded())).setHeader("GPU-hours yielded").setAutoWidth(true);
-        lendings.addColumn(e -> Format.gpuHours(e.reworkGpuHours()) + (e.checkpointFirst() ? " (checkpoint first)" : ""))
-                .setHeader("Rework lost").setFlexGrow(1);
+                .setHeader("GPUs lent")
+                .setAutoWidth(true);
+        lendings.addColumn(e -> Format.gpuHours(e.gpuHoursYielded()))
+                .setHeader("GPU-hours yielded")
+                .setAutoWidth(true);
+        lendings.addColumn(
+                        e -> Format.gpuHours(e.reworkGpuHours()) + (e.checkpointFirst() ? " (checkpoint first)" : ""))
+                .setHeader("Rework lost")
+                .setFlexGrow(1);
         entries.setId("job-timeline-entries");
         entries.addThemeVariants(GridVariant.LUMO_COMPACT);
         // A long history scrolls inside the grid, which renders only the rows in view.
         entries.setHeight("24rem");
         entries.setEmptyStateText("No timeline entries in this window.");
-        entries.addColumn(e -> Format.time(e.time(), UiSession.zone())).setHeader("Time").setAutoWidth(true);
+        entries.addColumn(e -> Format.time(e.time(), UiSession.zone()))
+                .setHeader("Time")
+                .setAutoWidth(true);
         entries.addColumn(e -> Format.words(e.kind())).setHeader("Kind").setAutoWidth(true);
         entries.addColumn(TimelineEntry::type).setHeader("Type").setAutoWidth(true);
         entries.addColumn(TimelineEntry::summary).setHeader("What happened").setFlexGrow(1);
-        entries.addColumn(e -> Format.text(e.incidentId())).setHeader("Incident").setAutoWidth(true);
+        entries.addColumn(e -> Format.text(e.incidentId()))
+                .setHeader("Incident")
+                .setAutoWidth(true);
         rounds.setId("job-rounds");
         rounds.setEmptyStateText("No rendezvous reported yet.");
         rounds.addThemeVariants(GridVariant.LUMO_COMPACT);
         rounds.setAllRowsVisible(true);
-        rounds.addColumn(r -> Format.time(r.time(), UiSession.zone())).setHeader("Formed").setAutoWidth(true);
+        rounds.addColumn(r -> Format.time(r.time(), UiSession.zone()))
+                .setHeader("Formed")
+                .setAutoWidth(true);
         rounds.addColumn(RendezvousRound::round).setHeader("Round");
         rounds.addColumn(RendezvousRound::worldSize).setHeader("World size");
         rounds.addColumn(RendezvousRound::nodeCount).setHeader("Nodes");

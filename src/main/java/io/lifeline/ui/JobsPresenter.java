@@ -27,8 +27,7 @@ public final class JobsPresenter {
             "restarts", Comparator.comparingInt(JobRow::restarts),
             "incident", Comparator.comparing(JobRow::lastIncidentAt, Comparator.nullsFirst(Comparator.naturalOrder())));
 
-    private JobsPresenter() {
-    }
+    private JobsPresenter() {}
 
     /** The jobs matching {@code q}, in the requested order. */
     public static List<JobRow> filter(List<JobRow> jobs, JobsQuery q, List<QuerySortOrder> sort) {
@@ -42,9 +41,12 @@ public final class JobsPresenter {
             }
         }
         var stream = jobs.stream()
-                .filter(j -> needle.isEmpty() || j.name().toLowerCase(Locale.ROOT).contains(needle))
+                .filter(j ->
+                        needle.isEmpty() || j.name().toLowerCase(Locale.ROOT).contains(needle))
                 .filter(j -> q.state() == null || q.state() == j.state())
-                .filter(j -> q.namespace() == null || q.namespace().isBlank() || q.namespace().equals(j.namespace()))
+                .filter(j -> q.namespace() == null
+                        || q.namespace().isBlank()
+                        || q.namespace().equals(j.namespace()))
                 .filter(j -> !q.breachedOnly() || j.breached())
                 .filter(j -> !q.incidentOnly() || j.incidentOpen());
         return order == null ? stream.toList() : stream.sorted(order).toList();

@@ -89,23 +89,56 @@ public class JobsView extends VerticalLayout implements BeforeEnterObserver {
         grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES);
         grid.setSizeFull();
         grid.setMultiSort(true);
-        grid.addColumn(JobRow::name).setHeader("Job").setKey("name").setSortable(true).setAutoWidth(true).setFlexGrow(2);
+        grid.addColumn(JobRow::name)
+                .setHeader("Job")
+                .setKey("name")
+                .setSortable(true)
+                .setAutoWidth(true)
+                .setFlexGrow(2);
         grid.addColumn(new ComponentRenderer<>(j -> Ui.badge(Format.words(j.state()), stateTheme(j.state()))))
-                .setHeader("State").setKey("state").setSortable(true).setAutoWidth(true);
-        grid.addColumn(j -> j.worldSize() + " (" + Format.text(j.minWorldSize()) + "–" + Format.text(j.maxWorldSize()) + ")")
-                .setHeader("World size (min–max)").setKey("world").setSortable(true).setAutoWidth(true);
-        grid.addColumn(new ComponentRenderer<>(JobsView::freshnessBadge)).setHeader("Checkpoint age / objective")
-                .setKey("freshness").setSortable(true).setAutoWidth(true);
-        grid.addColumn(j -> Format.percent(j.ettr())).setHeader("ETTR").setKey("ettr").setSortable(true);
-        grid.addColumn(j -> Format.gpuHours(j.lostGpuHours())).setHeader("Lost").setKey("lost").setSortable(true)
+                .setHeader("State")
+                .setKey("state")
+                .setSortable(true)
                 .setAutoWidth(true);
-        grid.addColumn(JobRow::restarts).setHeader("Restarts").setKey("restarts").setSortable(true);
-        grid.addColumn(j -> j.lastIncidentCause() == null ? "—"
-                        : Format.words(j.lastIncidentCause()) + (j.incidentOpen() ? " (open)" : ", "
-                        + Format.ago(j.lastIncidentAt(), snapshot.builtAt())))
-                .setHeader("Last incident").setKey("incident").setSortable(true).setAutoWidth(true);
-        grid.setItems(q -> JobsPresenter.page(snapshot.jobs(), query(), q.getSortOrders(), q.getOffset(), q.getLimit())
-                .stream(), q -> JobsPresenter.filter(snapshot.jobs(), query(), List.of()).size());
+        grid.addColumn(j -> j.worldSize() + " (" + Format.text(j.minWorldSize()) + "–" + Format.text(j.maxWorldSize())
+                        + ")")
+                .setHeader("World size (min–max)")
+                .setKey("world")
+                .setSortable(true)
+                .setAutoWidth(true);
+        grid.addColumn(new ComponentRenderer<>(JobsView::freshnessBadge))
+                .setHeader("Checkpoint age / objective")
+                .setKey("freshness")
+                .setSortable(true)
+                .setAutoWidth(true);
+        grid.addColumn(j -> Format.percent(j.ettr()))
+                .setHeader("ETTR")
+                .setKey("ettr")
+                .setSortable(true);
+        grid.addColumn(j -> Format.gpuHours(j.lostGpuHours()))
+                .setHeader("Lost")
+                .setKey("lost")
+                .setSortable(true)
+                .setAutoWidth(true);
+        grid.addColumn(JobRow::restarts)
+                .setHeader("Restarts")
+                .setKey("restarts")
+                .setSortable(true);
+        grid.addColumn(j -> j.lastIncidentCause() == null
+                        ? "—"
+                        : Format.words(j.lastIncidentCause())
+                                + (j.incidentOpen()
+                                        ? " (open)"
+                                        : ", " + Format.ago(j.lastIncidentAt(), snapshot.builtAt())))
+                .setHeader("Last incident")
+                .setKey("incident")
+                .setSortable(true)
+                .setAutoWidth(true);
+        grid.setItems(
+                q ->
+                        JobsPresenter.page(snapshot.jobs(), query(), q.getSortOrders(), q.getOffset(), q.getLimit())
+                                .stream(),
+                q -> JobsPresenter.filter(snapshot.jobs(), query(), List.of()).size());
         grid.addItemClickListener(e -> JobDetailView.open(e.getItem().name()));
         Ui.openOnEnter(grid, j -> JobDetailView.open(j.name()));
         grid.setEmptyStateText("No jobs match.");
@@ -161,8 +194,8 @@ public class JobsView extends VerticalLayout implements BeforeEnterObserver {
     }
 
     private JobsQuery query() {
-        return new JobsQuery(search.getValue(), state.getValue(), namespace.getValue(), breached.getValue(),
-                incident.getValue());
+        return new JobsQuery(
+                search.getValue(), state.getValue(), namespace.getValue(), breached.getValue(), incident.getValue());
     }
 
     private void refresh(boolean force) {
@@ -204,8 +237,12 @@ public class JobsView extends VerticalLayout implements BeforeEnterObserver {
         int level = j.breached() || r != null && r >= 1 ? 2 : r != null && r >= 0.75 ? 1 : 0;
         String text = Format.duration(j.checkpointAgeMillis()) + " / " + Format.duration(j.objectiveMillis());
         Span b = Ui.badge((level == 2 ? "✕ " : level == 1 ? "! " : "") + text, Ui.level(level));
-        b.getElement().setAttribute("title", level == 2 ? "past the objective" : level == 1
-                ? "nearing the objective" : "within the objective");
+        b.getElement()
+                .setAttribute(
+                        "title",
+                        level == 2
+                                ? "past the objective"
+                                : level == 1 ? "nearing the objective" : "within the objective");
         b.getElement().setAttribute("data-level", String.valueOf(level));
         return b;
     }

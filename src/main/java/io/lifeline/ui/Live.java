@@ -17,8 +17,7 @@ import java.util.function.Consumer;
  */
 public final class Live {
 
-    private Live() {
-    }
+    private Live() {}
 
     public static void bind(Component view, DashboardData data, Consumer<DashboardSnapshot> onSnapshot) {
         view.addAttachListener(attach -> {

@@ -42,8 +42,12 @@ public class LoginPresenter {
     private final SsoTickets tickets;
     private final FailedSignIns failures;
 
-    LoginPresenter(TokenService tokens, SecurityConfig config, OidcAuthenticator oidc, SsoTickets tickets,
-                   FailedSignIns failures) {
+    LoginPresenter(
+            TokenService tokens,
+            SecurityConfig config,
+            OidcAuthenticator oidc,
+            SsoTickets tickets,
+            FailedSignIns failures) {
         this.tokens = tokens;
         this.failures = failures;
         this.config = config;
@@ -87,12 +91,15 @@ public class LoginPresenter {
         }
         TokenFormat.Parsed parsed = TokenFormat.parse(t);
         if (parsed == null) {
-            return Result.refused(400, "That is not a Lifeline token: they look like llt_ followed by an id and a secret.");
+            return Result.refused(
+                    400, "That is not a Lifeline token: they look like llt_ followed by an id and a secret.");
         }
         long wait = failures.throttled(address);
         if (wait > 0 && !tokens.knownToExist(parsed) && !(tokens.reloadKnownIds() && tokens.knownToExist(parsed))) {
-            return Result.refused(429, "Too many sign-ins with tokens that are not valid came from your address; try "
-                    + "again in " + io.lifeline.security.TokenBuckets.retryAfterSeconds(wait) + " s.");
+            return Result.refused(
+                    429,
+                    "Too many sign-ins with tokens that are not valid came from your address; try " + "again in "
+                            + io.lifeline.security.TokenBuckets.retryAfterSeconds(wait) + " s.");
         }
         return check(parsed, address);
     }
@@ -104,15 +111,17 @@ public class LoginPresenter {
                 failures.failed(address);
             }
             if (v.failure() == io.lifeline.security.SecurityMetrics.AuthFailure.UNAVAILABLE) {
-                return Result.refused(503, "Sign-in is unavailable right now: the token store cannot be reached; "
-                        + "try again shortly.");
+                return Result.refused(
+                        503,
+                        "Sign-in is unavailable right now: the token store cannot be reached; " + "try again shortly.");
             }
             String why = v.failure() == null ? "refused" : v.failure().name().toLowerCase(java.util.Locale.ROOT);
             return new Result(null, "Token refused (" + why.replace('_', ' ') + ").");
         }
         if (!v.caller().has(Role.VIEWER)) {
-            return Result.refused(403, "This token may only send events; the dashboard needs a viewer, operator or "
-                    + "admin token.");
+            return Result.refused(
+                    403,
+                    "This token may only send events; the dashboard needs a viewer, operator or " + "admin token.");
         }
         tokens.used(v.caller());
         return new Result(v.caller(), null, new SessionGuard.Token(parsed), 200);

@@ -61,8 +61,9 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         skip.setId("skip-to-content");
         skip.addClassName("ll-skip");
         skip.setRouterIgnore(true);
-        skip.getElement().executeJs("this.addEventListener('click', e => { e.preventDefault();"
-                + " const m = document.getElementById('main'); if (m) { m.focus(); } })");
+        skip.getElement()
+                .executeJs("this.addEventListener('click', e => { e.preventDefault();"
+                        + " const m = document.getElementById('main'); if (m) { m.focus(); } })");
         DrawerToggle toggle = new DrawerToggle();
         toggle.setId("drawer-toggle");
         toggle.setAriaLabel("Navigation menu");

@@ -29,8 +29,12 @@ public class ModelReads {
     private final SpotPricing pricing;
     private final ReliabilityReads reliability;
 
-    ModelReads(ModelRuntime model, java.time.Clock clock, JobHistory history, SpotPricing pricing,
-               ReliabilityReads reliability) {
+    ModelReads(
+            ModelRuntime model,
+            java.time.Clock clock,
+            JobHistory history,
+            SpotPricing pricing,
+            ReliabilityReads reliability) {
         this.model = model;
         this.clock = clock;
         this.history = history;
@@ -42,17 +46,25 @@ public class ModelReads {
      * Fleet reliability over {@code days} grouped {@code by}, of {@code cause} (null: all), counting only the nodes
      * the scope may see: the read of {@code GET /api/v1/fleet/reliability}.
      */
-    public CompletableFuture<ReliabilityReport> reliability(Scope scope, int days, GroupBy by, InterruptionCause cause) {
+    public CompletableFuture<ReliabilityReport> reliability(
+            Scope scope, int days, GroupBy by, InterruptionCause cause) {
         return reliability.report(scope, days, by, cause);
     }
 
     /** A node's panel (its jobs those of the scope), empty when the node is unknown or outside the scope. */
     public CompletableFuture<Optional<NodePanelModel>> node(Scope scope, String name) {
         return model.read(m -> {
-            if (!Scope.nodeFilter(scope.isEverything() ? null : scope.nodesUsed(m.jobs().jobsByNode())).test(name)) {
+            if (!Scope.nodeFilter(
+                            scope.isEverything()
+                                    ? null
+                                    : scope.nodesUsed(m.jobs().jobsByNode()))
+                    .test(name)) {
                 return Optional.<NodePanelModel>empty();
             }
-            return m.fleet().node(name).map(d -> new NodePanelModel(scope.visible(d), scope.visibleJobs(m.jobs().jobsOn(name))));
+            return m.fleet()
+                    .node(name)
+                    .map(d -> new NodePanelModel(
+                            scope.visible(d), scope.visibleJobs(m.jobs().jobsOn(name))));
         });
     }
 
@@ -69,8 +81,8 @@ public class ModelReads {
      * empty when the job is unknown or outside the scope. The same paging as
      * {@code GET /api/v1/jobs/{ns}/{name}/timeline}.
      */
-    public CompletionStage<Optional<TimelinePage>> timeline(Scope scope, String job, Instant from, Instant to,
-                                                            String cursor, int limit) {
+    public CompletionStage<Optional<TimelinePage>> timeline(
+            Scope scope, String job, Instant from, Instant to, String cursor, int limit) {
         if (!scope.allowsJob(job)) {
             return CompletableFuture.completedFuture(Optional.empty());
         }

@@ -57,20 +57,25 @@ public class NodePanel extends VerticalLayout {
         gpus.addThemeVariants(GridVariant.LUMO_COMPACT);
         gpus.setAllRowsVisible(true);
         gpus.addColumn(GpuView::index).setHeader("GPU").setWidth("4rem").setFlexGrow(0);
-        gpus.addColumn(new ComponentRenderer<>(g -> g.health() == null ? Ui.badge("gone", "contrast")
-                : Ui.badge(Format.words(g.health()), Ui.level(g.health().ordinal())))).setHeader("Health");
+        gpus.addColumn(new ComponentRenderer<>(g -> g.health() == null
+                        ? Ui.badge("gone", "contrast")
+                        : Ui.badge(Format.words(g.health()), Ui.level(g.health().ordinal()))))
+                .setHeader("Health");
         gpus.addColumn(g -> Format.number(g.utilizationPercent(), " %")).setHeader("Util");
         gpus.addColumn(g -> Format.number(g.temperatureCelsius(), " °C")).setHeader("Temp");
         gpus.addColumn(g -> Format.number(g.powerWatts(), " W")).setHeader("Power");
         gpus.addColumn(g -> g.memoryUsedMiB() == null ? "—" : Format.bytes(Math.round(g.memoryUsedMiB() * 1048576)))
                 .setHeader("Memory");
         gpus.addColumn(g -> Format.text(g.eccDbeVolatile())).setHeader("ECC DBE");
-        gpus.addColumn(g -> g.lastXid() == null || g.lastXid() == 0 ? "—" : String.valueOf(g.lastXid())).setHeader("Last XID");
+        gpus.addColumn(g -> g.lastXid() == null || g.lastXid() == 0 ? "—" : String.valueOf(g.lastXid()))
+                .setHeader("Last XID");
         gpus.addColumn(g -> Format.text(g.reason())).setHeader("Why").setAutoWidth(true);
         xids.setId("node-xids");
         xids.addThemeVariants(GridVariant.LUMO_COMPACT);
         xids.setAllRowsVisible(true);
-        xids.addColumn(x -> Format.time(x.time(), UiSession.zone())).setHeader("Time").setAutoWidth(true);
+        xids.addColumn(x -> Format.time(x.time(), UiSession.zone()))
+                .setHeader("Time")
+                .setAutoWidth(true);
         xids.addColumn(XidOccurrence::gpuIndex).setHeader("GPU");
         xids.addColumn(XidOccurrence::xid).setHeader("XID");
         xids.addColumn(x -> Format.text(x.description())).setHeader("Meaning").setAutoWidth(true);
@@ -95,25 +100,37 @@ public class NodePanel extends VerticalLayout {
             facts.add(Ui.badge("cordoned", "contrast"));
         }
         // A terminated node's GPUs are gone: its last verdict is no health to show.
-        facts.add(d.terminated() ? Ui.badge("GPUs gone", "contrast")
-                : Ui.badge(Format.words(d.health()), Ui.level(d.health().ordinal())));
-        facts.add(new Span((f == null ? " not registered yet" : " " + f.pool() + " · " + Format.words(f.capacityType()) + " · "
-                + Format.text(f.zone()) + " · " + Format.text(f.instanceType())) + " · " + d.gpuCount() + " GPUs"));
+        facts.add(
+                d.terminated()
+                        ? Ui.badge("GPUs gone", "contrast")
+                        : Ui.badge(Format.words(d.health()), Ui.level(d.health().ordinal())));
+        facts.add(new Span((f == null
+                        ? " not registered yet"
+                        : " " + f.pool() + " · " + Format.words(f.capacityType()) + " · " + Format.text(f.zone())
+                                + " · " + Format.text(f.instanceType()))
+                + " · " + d.gpuCount() + " GPUs"));
         if (d.notice() != null) {
             // Pending (the node is at risk), expired (its deadline passed and the node was not seen going) or past.
             String status = d.noticeActive() ? "Pending " : d.notice().expired() ? "Expired " : "Past ";
             String text = status + Format.words(d.notice().kind()) + " notice"
-                    + (d.notice().deadline() == null ? "" : ", deadline " + Format.time(d.notice().deadline(), UiSession.zone()))
-                    + (d.notice().windowEnd() == null ? "" : ", back by " + Format.time(d.notice().windowEnd(), UiSession.zone()))
+                    + (d.notice().deadline() == null
+                            ? ""
+                            : ", deadline " + Format.time(d.notice().deadline(), UiSession.zone()))
+                    + (d.notice().windowEnd() == null
+                            ? ""
+                            : ", back by " + Format.time(d.notice().windowEnd(), UiSession.zone()))
                     + (d.notice().provider() == null ? "" : " (" + d.notice().provider() + ")");
             Div n = d.noticeActive() ? Ui.error(text) : new Div(new Span(text));
             n.setId("node-notice");
             facts.add(n);
         }
-        facts.add(new Div(new Span("Interruptions in the last " + Format.duration(d.lemon().window().toMillis()) + ": "
+        facts.add(new Div(new Span("Interruptions in the last "
+                + Format.duration(d.lemon().window().toMillis()) + ": "
                 + d.lemon().interruptions())));
-        gpus.setEmptyStateText(d.gpuCount() == 0 ? "No GPU reported yet."
-                : "None of its " + d.gpuCount() + " GPUs has reported telemetry yet.");
+        gpus.setEmptyStateText(
+                d.gpuCount() == 0
+                        ? "No GPU reported yet."
+                        : "None of its " + d.gpuCount() + " GPUs has reported telemetry yet.");
         gpus.setItems(d.gpus());
         java.util.List<XidOccurrence> newestFirst = new java.util.ArrayList<>(d.xidHistory());
         java.util.Collections.reverse(newestFirst);
@@ -154,7 +171,8 @@ public class NodePanel extends VerticalLayout {
 
     private void act(ActionKind kind) {
         if (shown != null) {
-            new ActionDialog(actions, ActionDialog.request(kind, shown.detail().name(), Map.of()), UiSession.caller()).start();
+            new ActionDialog(actions, ActionDialog.request(kind, shown.detail().name(), Map.of()), UiSession.caller())
+                    .start();
         }
     }
 

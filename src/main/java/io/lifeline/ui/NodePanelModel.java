@@ -9,5 +9,4 @@ import java.util.List;
  * @param detail  the node with its GPUs' latest samples, XID history, notice and lemon score
  * @param jobs    the jobs with ranks on it
  */
-public record NodePanelModel(NodeDetail detail, List<String> jobs) {
-}
+public record NodePanelModel(NodeDetail detail, List<String> jobs) {}

@@ -6,8 +6,7 @@ import com.vaadin.flow.component.notification.NotificationVariant;
 /** Short messages at the bottom of the page. */
 final class Notifications {
 
-    private Notifications() {
-    }
+    private Notifications() {}
 
     static void error(String text) {
         Notification n = Notification.show(text, 6000, Notification.Position.BOTTOM_START);

@@ -22,9 +22,18 @@ import java.util.List;
  * @param breaching      jobs whose checkpoint is older than their objective, stalest first
  * @param nodesAtRisk    nodes with a pending notice, draining or cordoned
  */
-public record OverviewModel(Instant at, EttrHistory.Window ettr24h, EttrHistory.Window ettr7d, int nodes, int gpus,
-                            int jobsActive, List<IncidentView> openIncidents, List<CauseStat> causes7d,
-                            double lostGpuHours7d, List<JobRow> breaching, List<NodeAtRisk> nodesAtRisk) {
+public record OverviewModel(
+        Instant at,
+        EttrHistory.Window ettr24h,
+        EttrHistory.Window ettr7d,
+        int nodes,
+        int gpus,
+        int jobsActive,
+        List<IncidentView> openIncidents,
+        List<CauseStat> causes7d,
+        double lostGpuHours7d,
+        List<JobRow> breaching,
+        List<NodeAtRisk> nodesAtRisk) {
 
     /**
      * A node operators should look at.
@@ -36,6 +45,5 @@ public record OverviewModel(Instant at, EttrHistory.Window ettr24h, EttrHistory.
      * @param deadline  the notice's deadline, or null
      * @param jobs      jobs with ranks on it
      */
-    public record NodeAtRisk(String name, String pool, String state, String why, Instant deadline, List<String> jobs) {
-    }
+    public record NodeAtRisk(String name, String pool, String state, String why, Instant deadline, List<String> jobs) {}
 }

@@ -17,8 +17,7 @@ import java.util.Map;
 /** Derives the {@link OverviewModel} from a snapshot and the ETTR history. Pure: no I/O, no Vaadin. */
 public final class OverviewPresenter {
 
-    private OverviewPresenter() {
-    }
+    private OverviewPresenter() {}
 
     public static OverviewModel present(DashboardSnapshot s, EttrHistory history) {
         EttrHistory.Window day = history.window(s.builtAt(), Duration.ofDays(1), s.fleetGoodput());
@@ -28,11 +27,22 @@ public final class OverviewPresenter {
             gpus += n.gpuCount();
         }
         int active = (int) s.jobs().stream().filter(j -> j.state().isActive()).count();
-        List<JobRow> breaching = new ArrayList<>(s.jobs().stream().filter(JobRow::breached).toList());
+        List<JobRow> breaching =
+                new ArrayList<>(s.jobs().stream().filter(JobRow::breached).toList());
         breaching.sort(Comparator.comparing(JobRow::freshnessRatio, Comparator.nullsLast(Comparator.reverseOrder())));
         double lost = s.causes7d().stream().mapToDouble(CauseStat::lostGpuHours).sum();
-        return new OverviewModel(s.builtAt(), day, week, s.nodes().size(), gpus, active, s.openIncidents(), s.causes7d(),
-                lost, List.copyOf(breaching), atRisk(s));
+        return new OverviewModel(
+                s.builtAt(),
+                day,
+                week,
+                s.nodes().size(),
+                gpus,
+                active,
+                s.openIncidents(),
+                s.causes7d(),
+                lost,
+                List.copyOf(breaching),
+                atRisk(s));
     }
 
     private static List<OverviewModel.NodeAtRisk> atRisk(DashboardSnapshot s) {
@@ -52,12 +62,19 @@ public final class OverviewPresenter {
                 why = "cordoned";
             }
             if (why != null) {
-                out.add(new OverviewModel.NodeAtRisk(n.name(), n.pool(), Format.words(n.state()), why,
-                        notice == null || notice.notice() == null ? null : notice.notice().deadline(),
+                out.add(new OverviewModel.NodeAtRisk(
+                        n.name(),
+                        n.pool(),
+                        Format.words(n.state()),
+                        why,
+                        notice == null || notice.notice() == null
+                                ? null
+                                : notice.notice().deadline(),
                         s.jobsByNode().getOrDefault(n.name(), List.of())));
             }
         }
-        out.sort(Comparator.comparing(OverviewModel.NodeAtRisk::deadline, Comparator.nullsLast(Comparator.naturalOrder())));
+        out.sort(Comparator.comparing(
+                OverviewModel.NodeAtRisk::deadline, Comparator.nullsLast(Comparator.naturalOrder())));
         return List.copyOf(out);
     }
 }

@@ -52,8 +52,13 @@ public class OverviewView extends VerticalLayout {
         incidents.setId("open-incidents");
         incidents.addColumn(IncidentView::job).setHeader("Job").setAutoWidth(true);
         incidents.addColumn(i -> Format.words(i.cause())).setHeader("Cause").setAutoWidth(true);
-        incidents.addColumn(i -> Format.ago(i.openedAt(), shown == null ? Instant.now() : shown.at())).setHeader("Opened");
-        incidents.addColumn(i -> i.phases().isEmpty() ? "—" : Format.words(i.phases().get(i.phases().size() - 1).phase()))
+        incidents
+                .addColumn(i -> Format.ago(i.openedAt(), shown == null ? Instant.now() : shown.at()))
+                .setHeader("Opened");
+        incidents
+                .addColumn(i -> i.phases().isEmpty()
+                        ? "—"
+                        : Format.words(i.phases().get(i.phases().size() - 1).phase()))
                 .setHeader("Phase");
         incidents.addColumn(i -> Format.text(i.originNode())).setHeader("Node");
         incidents.addColumn(i -> Format.gpuHours(i.lostGpuHours())).setHeader("Lost so far");
@@ -69,8 +74,10 @@ public class OverviewView extends VerticalLayout {
         nodes.addColumn(OverviewModel.NodeAtRisk::name).setHeader("Node").setAutoWidth(true);
         nodes.addColumn(n -> Format.text(n.pool())).setHeader("Pool");
         nodes.addColumn(OverviewModel.NodeAtRisk::why).setHeader("Why");
-        nodes.addColumn(n -> n.deadline() == null ? "—" : Format.time(n.deadline(), UiSession.zone())).setHeader("Deadline");
-        nodes.addColumn(n -> n.jobs().isEmpty() ? "—" : String.join(", ", n.jobs())).setHeader("Jobs on it");
+        nodes.addColumn(n -> n.deadline() == null ? "—" : Format.time(n.deadline(), UiSession.zone()))
+                .setHeader("Deadline");
+        nodes.addColumn(n -> n.jobs().isEmpty() ? "—" : String.join(", ", n.jobs()))
+                .setHeader("Jobs on it");
         nodes.addItemClickListener(e -> openNode(e.getItem().name()));
         Ui.openOnEnter(nodes, n -> openNode(n.name()));
         for (Grid<?> g : new Grid<?>[] {incidents, breaching, nodes}) {
@@ -80,10 +87,12 @@ public class OverviewView extends VerticalLayout {
         incidents.setEmptyStateText("No open incidents.");
         breaching.setEmptyStateText("Every job's newest checkpoint is within its objective.");
         nodes.setEmptyStateText("No node has a pending notice, and none is draining or cordoned.");
-        Div charts = new Div(Ui.section("Interruptions and lost GPU-hours by cause, last 7 days", causesEmpty, causes),
+        Div charts = new Div(
+                Ui.section("Interruptions and lost GPU-hours by cause, last 7 days", causesEmpty, causes),
                 Ui.section("Open incidents", incidents));
         charts.addClassNames("ll-two");
-        Div risk = new Div(Ui.section("Jobs breaching their checkpoint-freshness objective", breaching),
+        Div risk = new Div(
+                Ui.section("Jobs breaching their checkpoint-freshness objective", breaching),
                 Ui.section("Nodes with notices, draining or cordoned", nodes));
         risk.addClassNames("ll-two");
         add(Ui.title("Overview"), status, kpis, charts, risk);
@@ -92,8 +101,10 @@ public class OverviewView extends VerticalLayout {
     }
 
     private static void openNode(String node) {
-        UI.getCurrent().navigate(FleetView.class,
-                new com.vaadin.flow.router.QueryParameters(java.util.Map.of("node", java.util.List.of(node))));
+        UI.getCurrent()
+                .navigate(
+                        FleetView.class,
+                        new com.vaadin.flow.router.QueryParameters(java.util.Map.of("node", java.util.List.of(node))));
     }
 
     private void loadInFlight(UI ui) {
@@ -103,7 +114,9 @@ public class OverviewView extends VerticalLayout {
         }
         Caller caller = UiSession.caller();
         actions.list(caller, new ActionQuery(null, ActionState.RUNNING, null, null, null, null, 50, null))
-                .thenCombine(actions.list(caller, new ActionQuery(null, ActionState.PENDING, null, null, null, null, 50, null)),
+                .thenCombine(
+                        actions.list(
+                                caller, new ActionQuery(null, ActionState.PENDING, null, null, null, null, 50, null)),
                         (r, p) -> r.items().size() + p.items().size())
                 .whenComplete((n, ex) -> ui.access(() -> {
                     inFlight = ex != null ? "unavailable" : String.valueOf(n);
@@ -118,8 +131,10 @@ public class OverviewView extends VerticalLayout {
             return;
         }
         shown = m;
-        status.setText(m.nodes() == 0 && m.jobsActive() == 0 ? "No data yet: nothing has reported to Lifeline."
-                : "As of " + Format.time(m.at(), UiSession.zone()));
+        status.setText(
+                m.nodes() == 0 && m.jobsActive() == 0
+                        ? "No data yet: nothing has reported to Lifeline."
+                        : "As of " + Format.time(m.at(), UiSession.zone()));
         renderKpis(m);
         causesEmpty.setVisible(m.causes7d().isEmpty());
         causes.setVisible(!m.causes7d().isEmpty());
@@ -138,13 +153,28 @@ public class OverviewView extends VerticalLayout {
         kpis.removeAll();
         // A caller limited to namespaces sees the ETTR of its own jobs, never the fleet's.
         String ettr = UiSession.scope().isEverything() ? "Fleet ETTR" : "Your jobs' ETTR";
-        kpis.add(Ui.kpi("kpi-ettr-24h", ettr + ", 24 h", Format.percent(m.ettr24h().ettr()), coverage(m.ettr24h())),
+        kpis.add(
+                Ui.kpi(
+                        "kpi-ettr-24h",
+                        ettr + ", 24 h",
+                        Format.percent(m.ettr24h().ettr()),
+                        coverage(m.ettr24h())),
                 Ui.kpi("kpi-ettr-7d", ettr + ", 7 d", Format.percent(m.ettr7d().ettr()), coverage(m.ettr7d())),
-                Ui.kpi("kpi-incidents", "Open incidents", String.valueOf(m.openIncidents().size()),
+                Ui.kpi(
+                        "kpi-incidents",
+                        "Open incidents",
+                        String.valueOf(m.openIncidents().size()),
                         m.jobsActive() + " jobs training"),
                 Ui.kpi("kpi-lost", "Lost, 7 d", Format.gpuHours(m.lostGpuHours7d()), "rework and recovery"),
-                Ui.kpi("kpi-breaching", "Stale checkpoints", String.valueOf(m.breaching().size()), "jobs past objective"),
-                Ui.kpi("kpi-nodes", "Nodes at risk", String.valueOf(m.nodesAtRisk().size()),
+                Ui.kpi(
+                        "kpi-breaching",
+                        "Stale checkpoints",
+                        String.valueOf(m.breaching().size()),
+                        "jobs past objective"),
+                Ui.kpi(
+                        "kpi-nodes",
+                        "Nodes at risk",
+                        String.valueOf(m.nodesAtRisk().size()),
                         m.nodes() + " nodes · " + m.gpus() + " GPUs"),
                 Ui.kpi("kpi-actions", "Actions in flight", inFlight, "running or pending"));
     }

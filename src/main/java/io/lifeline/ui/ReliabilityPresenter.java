@@ -23,8 +23,7 @@ final class ReliabilityPresenter {
     private static final String NONE = "—";
     private static final double PER_THOUSAND_NODE_DAYS = 24_000;
 
-    private ReliabilityPresenter() {
-    }
+    private ReliabilityPresenter() {}
 
     /** A group-by choice as a person reads it. */
     static String label(GroupBy by) {
@@ -52,9 +51,11 @@ final class ReliabilityPresenter {
 
     /** The non-zero causes, most frequent first: "not ready 5, spot reclaim 1". */
     static String byCause(Map<String, Long> byCause) {
-        String s = byCause.entrySet().stream().filter(e -> e.getValue() > 0)
+        String s = byCause.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .map(e -> cause(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(", "));
+                .map(e -> cause(e.getKey()) + " " + e.getValue())
+                .collect(Collectors.joining(", "));
         return s.isEmpty() ? "none" : s;
     }
 
@@ -77,7 +78,8 @@ final class ReliabilityPresenter {
         if (r.mtbfLowerHours() == null) {
             return NONE;
         }
-        return r.mtbfUpperHours() == null ? "≥ " + hours(r.mtbfLowerHours())
+        return r.mtbfUpperHours() == null
+                ? "≥ " + hours(r.mtbfLowerHours())
                 : hours(r.mtbfLowerHours()) + " – " + hours(r.mtbfUpperHours());
     }
 
@@ -93,11 +95,15 @@ final class ReliabilityPresenter {
 
     /** Interruptions per 1,000 node-days. */
     static String rate(Double perNodeHour) {
-        return perNodeHour == null ? NONE : String.format(Locale.ENGLISH, "%,.1f", perNodeHour * PER_THOUSAND_NODE_DAYS);
+        return perNodeHour == null
+                ? NONE
+                : String.format(Locale.ENGLISH, "%,.1f", perNodeHour * PER_THOUSAND_NODE_DAYS);
     }
 
     static String rateInterval(ReliabilityRow r) {
-        return r.rateLower() == null || r.rateUpper() == null ? NONE : rate(r.rateLower()) + " – " + rate(r.rateUpper());
+        return r.rateLower() == null || r.rateUpper() == null
+                ? NONE
+                : rate(r.rateLower()) + " – " + rate(r.rateUpper());
     }
 
     static String confidence(double c) {
@@ -128,27 +134,50 @@ final class ReliabilityPresenter {
         for (ReliabilityRow row : drawn(r)) {
             cats.add(row.group());
             double m = round(row.mtbfHours());
-            whiskers.addArray().add(round(row.mtbfLowerHours())).add(m).add(m).add(m).add(round(row.mtbfUpperHours()));
+            whiskers.addArray()
+                    .add(round(row.mtbfLowerHours()))
+                    .add(m)
+                    .add(m)
+                    .add(m)
+                    .add(round(row.mtbfUpperHours()));
             points.add(m);
         }
         o.putObject("tooltip").put("trigger", "item");
         o.putObject("legend").put("top", 0);
-        o.putObject("grid").put("left", 20).put("right", 30).put("top", 40).put("bottom", 20).put("containLabel", true);
+        o.putObject("grid")
+                .put("left", 20)
+                .put("right", 30)
+                .put("top", 40)
+                .put("bottom", 20)
+                .put("containLabel", true);
         ObjectNode x = o.putObject("xAxis").put("type", "category");
         x.set("data", cats);
         // Many groups: slanted names, so none hides another.
         x.putObject("axisLabel").put("interval", 0).put("fontSize", 12).put("rotate", cats.size() > 6 ? 30 : 0);
         o.putObject("yAxis").put("type", "log").put("name", "MTBF, hours").put("logBase", 10);
         ArrayNode series = o.putArray("series");
-        ObjectNode interval = series.addObject().put("name", confidence(r.confidence()) + " interval").put("type", "boxplot")
+        ObjectNode interval = series.addObject()
+                .put("name", confidence(r.confidence()) + " interval")
+                .put("type", "boxplot")
                 .put("color", "#1676f3");
         interval.putArray("boxWidth").add(4).add(10);
-        interval.putObject("itemStyle").put("color", "transparent").put("borderColor", "#1676f3").put("borderWidth", 2);
+        interval.putObject("itemStyle")
+                .put("color", "transparent")
+                .put("borderColor", "#1676f3")
+                .put("borderWidth", 2);
         interval.putObject("tooltip").put("show", false);
         interval.set("data", whiskers);
-        ObjectNode point = series.addObject().put("name", "MTBF").put("type", "scatter").put("symbol", "diamond")
-                .put("symbolSize", 14).put("color", "#cc3311").put("z", 3);
-        point.putObject("label").put("show", true).put("position", "right").put("formatter", "{c} h")
+        ObjectNode point = series.addObject()
+                .put("name", "MTBF")
+                .put("type", "scatter")
+                .put("symbol", "diamond")
+                .put("symbolSize", 14)
+                .put("color", "#cc3311")
+                .put("z", 3);
+        point.putObject("label")
+                .put("show", true)
+                .put("position", "right")
+                .put("formatter", "{c} h")
                 .put("color", Charts.BODY);
         point.putObject("tooltip").put("formatter", "{b}: MTBF {c} h");
         point.set("data", points);
@@ -159,18 +188,21 @@ final class ReliabilityPresenter {
     static String describe(ReliabilityReport r) {
         List<String> parts = new ArrayList<>();
         for (ReliabilityRow row : r.rows()) {
-            parts.add(row.mtbfHours() == null ? row.group() + ": " + mtbf(row)
-                    : row.group() + " " + hours(row.mtbfHours()) + " (" + mtbfInterval(row) + ")");
+            parts.add(
+                    row.mtbfHours() == null
+                            ? row.group() + ": " + mtbf(row)
+                            : row.group() + " " + hours(row.mtbfHours()) + " (" + mtbfInterval(row) + ")");
         }
         return "MTBF by " + label(r.groupBy()).toLowerCase(Locale.ROOT) + " with its " + confidence(r.confidence())
-                + " interval, " + r.windowDays() + " days" + (parts.isEmpty() ? ": no node in service." : ": "
-                + String.join("; ", parts) + ".");
+                + " interval, " + r.windowDays() + " days"
+                + (parts.isEmpty() ? ": no node in service." : ": " + String.join("; ", parts) + ".");
     }
 
     /** The rows the chart can draw: those with an MTBF and both bounds. */
     static List<ReliabilityRow> drawn(ReliabilityReport r) {
-        return r.rows().stream().filter(x -> x.mtbfHours() != null && x.mtbfLowerHours() != null
-                && x.mtbfUpperHours() != null).toList();
+        return r.rows().stream()
+                .filter(x -> x.mtbfHours() != null && x.mtbfLowerHours() != null && x.mtbfUpperHours() != null)
+                .toList();
     }
 
     private static double round(double v) {

@@ -107,20 +107,38 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         filters.addClassName("ll-wrap");
 
         grid.setId("rel-grid");
-        grid.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_WRAP_CELL_CONTENT);
+        grid.addThemeVariants(
+                GridVariant.LUMO_COMPACT, GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_WRAP_CELL_CONTENT);
         grid.setAllRowsVisible(true);
         grid.setWidthFull();
         // Fixed widths that wrap: the table fits a laptop's screen beside the navigation without scrolling sideways.
-        grid.addColumn(ReliabilityRow::group).setKey("group").setHeader("Pool").setAutoWidth(true).setFlexGrow(1);
-        grid.addColumn(r -> ReliabilityPresenter.nodeDays(r.nodeHours())).setHeader("Node-days in service")
-                .setWidth("7em").setFlexGrow(0);
-        grid.addColumn(ReliabilityRow::interruptions).setHeader("Interruptions").setWidth("8em").setFlexGrow(0);
-        grid.addColumn(r -> ReliabilityPresenter.byCause(r.byCause())).setHeader("By cause").setWidth("12em")
-                .setFlexGrow(2);
-        grid.addColumn(ReliabilityPresenter::mtbfCell).setKey("mtbf").setHeader("MTBF (interval)").setWidth("13em")
+        grid.addColumn(ReliabilityRow::group)
+                .setKey("group")
+                .setHeader("Pool")
+                .setAutoWidth(true)
                 .setFlexGrow(1);
-        grid.addColumn(ReliabilityPresenter::rateCell).setKey("rate").setHeader("Per 1,000 node-days (interval)")
-                .setWidth("12em").setFlexGrow(1);
+        grid.addColumn(r -> ReliabilityPresenter.nodeDays(r.nodeHours()))
+                .setHeader("Node-days in service")
+                .setWidth("7em")
+                .setFlexGrow(0);
+        grid.addColumn(ReliabilityRow::interruptions)
+                .setHeader("Interruptions")
+                .setWidth("8em")
+                .setFlexGrow(0);
+        grid.addColumn(r -> ReliabilityPresenter.byCause(r.byCause()))
+                .setHeader("By cause")
+                .setWidth("12em")
+                .setFlexGrow(2);
+        grid.addColumn(ReliabilityPresenter::mtbfCell)
+                .setKey("mtbf")
+                .setHeader("MTBF (interval)")
+                .setWidth("13em")
+                .setFlexGrow(1);
+        grid.addColumn(ReliabilityPresenter::rateCell)
+                .setKey("rate")
+                .setHeader("Per 1,000 node-days (interval)")
+                .setWidth("12em")
+                .setFlexGrow(1);
 
         chart.setId("rel-chart");
         chartEmpty.setId("rel-chart-empty");
@@ -133,22 +151,35 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         lemons.addThemeVariants(GridVariant.LUMO_COMPACT, GridVariant.LUMO_WRAP_CELL_CONTENT);
         lemons.setAllRowsVisible(true);
         lemons.setWidthFull();
-        lemons.addComponentColumn(ReliabilityView::nodeLink).setKey("node").setHeader("Node").setAutoWidth(true);
+        lemons.addComponentColumn(ReliabilityView::nodeLink)
+                .setKey("node")
+                .setHeader("Node")
+                .setAutoWidth(true);
         lemons.addColumn(LemonNode::pool).setHeader("Pool").setAutoWidth(true);
-        lemons.addColumn(l -> ReliabilityPresenter.nodeDays(l.nodeHours())).setHeader("Node-days").setWidth("6em")
+        lemons.addColumn(l -> ReliabilityPresenter.nodeDays(l.nodeHours()))
+                .setHeader("Node-days")
+                .setWidth("6em")
                 .setFlexGrow(0);
         lemons.addColumn(l -> l.interruptions() + " (" + String.format(java.util.Locale.ENGLISH, "%.2f", l.expected())
-                + " expected)").setHeader("Interruptions (at its pool's rate)").setWidth("11em").setFlexGrow(0);
-        lemons.addColumn(l -> ReliabilityPresenter.tail(l.tailProbability())).setHeader("Chance of as many")
-                .setWidth("8em").setFlexGrow(0);
-        lemons.addComponentColumn(ReliabilityView::evidence).setKey("evidence").setHeader("Evidence").setWidth("16em")
+                        + " expected)")
+                .setHeader("Interruptions (at its pool's rate)")
+                .setWidth("11em")
+                .setFlexGrow(0);
+        lemons.addColumn(l -> ReliabilityPresenter.tail(l.tailProbability()))
+                .setHeader("Chance of as many")
+                .setWidth("8em")
+                .setFlexGrow(0);
+        lemons.addComponentColumn(ReliabilityView::evidence)
+                .setKey("evidence")
+                .setHeader("Evidence")
+                .setWidth("16em")
                 .setFlexGrow(3);
         lemonsEmpty.setId("rel-lemons-empty");
 
         Div table = Ui.section("Interruptions and MTBF", grid);
         table.setWidthFull();
-        Div lemonCard = Ui.section("Lemon nodes: interrupted far more often than the rest of their pool", lemonsEmpty,
-                lemons);
+        Div lemonCard =
+                Ui.section("Lemon nodes: interrupted far more often than the rest of their pool", lemonsEmpty, lemons);
         lemonCard.setWidthFull();
         add(Ui.title("Reliability"), filters, status, table, chartCard, lemonCard);
         Live.bind(this, data, s -> reloadIfStale());
@@ -171,7 +202,12 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
             String g = UrlState.single(p, "groupBy");
             groupBy.setValue(g == null ? GroupBy.POOL : GroupBy.fromWire(g).orElse(GroupBy.POOL));
             String c = UrlState.single(p, "cause");
-            cause.setValue(c == null ? ALL : InterruptionCause.fromWire(c).map(InterruptionCause::wire).orElse(ALL));
+            cause.setValue(
+                    c == null
+                            ? ALL
+                            : InterruptionCause.fromWire(c)
+                                    .map(InterruptionCause::wire)
+                                    .orElse(ALL));
         } finally {
             restoring = false;
         }
@@ -183,8 +219,11 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
     private void remember() {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("window", ReliabilityReads.DEFAULT_WINDOW.equals(window.getValue()) ? null : window.getValue());
-        p.put("groupBy", groupBy.getValue() == null || groupBy.getValue() == GroupBy.POOL ? null
-                : groupBy.getValue().wire());
+        p.put(
+                "groupBy",
+                groupBy.getValue() == null || groupBy.getValue() == GroupBy.POOL
+                        ? null
+                        : groupBy.getValue().wire());
         p.put("cause", ALL.equals(cause.getValue()) ? null : cause.getValue());
         UrlState.replace("reliability", p);
     }
@@ -209,7 +248,9 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         readAt = System.currentTimeMillis();
         int days = ReliabilityReads.windowDays(window.getValue()).orElse(30);
         GroupBy by = groupBy.getValue() == null ? GroupBy.POOL : groupBy.getValue();
-        InterruptionCause c = ALL.equals(cause.getValue()) ? null : InterruptionCause.fromWire(cause.getValue()).orElse(null);
+        InterruptionCause c = ALL.equals(cause.getValue())
+                ? null
+                : InterruptionCause.fromWire(cause.getValue()).orElse(null);
         reads.reliability(UiSession.scope(), days, by, c).whenComplete((r, ex) -> {
             Ui.access(ui, () -> {
                 reading = false;
@@ -235,15 +276,19 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         String by = ReliabilityPresenter.label(r.groupBy());
         grid.getColumnByKey("group").setHeader(by);
         grid.setItems(r.rows());
-        long interruptions = r.rows().stream().mapToLong(ReliabilityRow::interruptions).sum();
+        long interruptions =
+                r.rows().stream().mapToLong(ReliabilityRow::interruptions).sum();
         summary.setText(r.rows().size() + " " + (r.rows().size() == 1 ? "group" : "groups") + " · " + interruptions
-                + (r.cause() == null ? " interruptions" : " interruptions of cause " + ReliabilityPresenter.cause(
-                r.cause().wire())) + " since "
+                + (r.cause() == null
+                        ? " interruptions"
+                        : " interruptions of cause "
+                                + ReliabilityPresenter.cause(r.cause().wire()))
+                + " since "
                 + Format.time(r.from(), UiSession.zone()) + " · " + ReliabilityPresenter.confidence(r.confidence())
                 + " exact intervals");
         if (r.rows().isEmpty()) {
-            status.add(Ui.empty("No node was in service in this window" + (UiSession.scope().isEverything() ? "."
-                    : " among the nodes your jobs run on.")));
+            status.add(Ui.empty("No node was in service in this window"
+                    + (UiSession.scope().isEverything() ? "." : " among the nodes your jobs run on.")));
         }
         chartTitle.setText("MTBF by " + by.toLowerCase(java.util.Locale.ROOT) + " with its "
                 + ReliabilityPresenter.confidence(r.confidence()) + " interval (log scale)");

@@ -30,23 +30,22 @@ public class SessionGuard {
     private static final Logger LOG = Logger.getLogger(SessionGuard.class);
 
     /** What a session was signed in with, kept to check it again. */
-    sealed interface Credential permits Token, Identity {
-    }
+    sealed interface Credential permits Token, Identity {}
 
     /** An API token (verified like an API request's bearer token, so a revocation counts at once). */
-    record Token(TokenFormat.Parsed token) implements Credential {
-    }
+    record Token(TokenFormat.Parsed token) implements Credential {}
 
     /** A sign-in through the identity provider, valid until its ID token expires (null: no expiry known). */
-    record Identity(Instant expires) implements Credential {
-    }
+    record Identity(Instant expires) implements Credential {}
 
     private final TokenService tokens;
     private final Clock clock;
     private final Duration interval;
 
-    SessionGuard(TokenService tokens, Clock clock,
-                 @ConfigProperty(name = "lifeline.ui.session-check-interval", defaultValue = "30s") Duration interval) {
+    SessionGuard(
+            TokenService tokens,
+            Clock clock,
+            @ConfigProperty(name = "lifeline.ui.session-check-interval", defaultValue = "30s") Duration interval) {
         this.tokens = tokens;
         this.clock = clock;
         this.interval = interval;
@@ -69,7 +68,9 @@ public class SessionGuard {
             }
             return v.failure() == null ? "refused" : v.failure().name().toLowerCase(java.util.Locale.ROOT);
         }
-        if (credential instanceof Identity i && i.expires() != null && !clock.instant().isBefore(i.expires())) {
+        if (credential instanceof Identity i
+                && i.expires() != null
+                && !clock.instant().isBefore(i.expires())) {
             return "expired";
         }
         return null;
@@ -113,7 +114,9 @@ public class SessionGuard {
                 session.lock();
                 try {
                     if (UiSession.credential(session) == credential) {
-                        LOG.infof("Dashboard session of %s ended: its sign-in is %s", UiSession.caller(session).actor(), why);
+                        LOG.infof(
+                                "Dashboard session of %s ended: its sign-in is %s",
+                                UiSession.caller(session).actor(), why);
                         end(session, why);
                     }
                 } finally {

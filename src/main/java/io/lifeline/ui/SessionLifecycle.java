@@ -20,7 +20,8 @@ public class SessionLifecycle implements HttpSessionListener, HttpSessionIdListe
 
     @Override
     public void sessionCreated(HttpSessionEvent se) {
-        se.getSession().setMaxInactiveInterval(sessions().created(se.getSession().getId()));
+        se.getSession()
+                .setMaxInactiveInterval(sessions().created(se.getSession().getId()));
     }
 
     @Override

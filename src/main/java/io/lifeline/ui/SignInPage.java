@@ -17,15 +17,15 @@ final class SignInPage {
      * @param ssoLabel the single sign-on link's text, or null when single sign-on is off
      * @param dark     the dark theme (from the theme cookie)
      */
-    record Model(String error, String ssoLabel, boolean dark) {
-    }
+    record Model(String error, String ssoLabel, boolean dark) {}
 
-    private SignInPage() {
-    }
+    private SignInPage() {}
 
     static String render(Model m) {
         StringBuilder b = new StringBuilder(2048);
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"").append(m.dark() ? " theme=\"dark\"" : "").append(">\n<head>\n")
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"")
+                .append(m.dark() ? " theme=\"dark\"" : "")
+                .append(">\n<head>\n")
                 .append("<meta charset=\"utf-8\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>Sign in · Lifeline</title>\n")
@@ -33,8 +33,11 @@ final class SignInPage {
                 .append("</head>\n<body>\n<main class=\"ll-login\" id=\"main\">\n")
                 .append("<div class=\"ll-login-head\"><h1>Lifeline</h1>")
                 .append("<button type=\"button\" id=\"theme-toggle\" class=\"ll-theme\" aria-label=\"Dark theme\" ")
-                .append("aria-pressed=\"").append(m.dark()).append("\" title=\"").append(m.dark()
-                        ? "Switch to the light theme" : "Switch to the dark theme").append("\">&#9680;</button></div>\n")
+                .append("aria-pressed=\"")
+                .append(m.dark())
+                .append("\" title=\"")
+                .append(m.dark() ? "Switch to the light theme" : "Switch to the dark theme")
+                .append("\">&#9680;</button></div>\n")
                 .append("<p>Paste an API token. Viewers see everything; operators and admins can also act. ")
                 .append("The first admin token is in .lifeline/admin-token.</p>\n")
                 .append("<form method=\"post\" action=\"login\" autocomplete=\"off\">\n")
@@ -44,12 +47,14 @@ final class SignInPage {
                 .append("<button id=\"sign-in\" type=\"submit\" class=\"ll-primary\">Sign in</button>\n")
                 .append("</form>\n");
         if (m.error() != null) {
-            b.append("<div class=\"ll-error\" id=\"sign-in-error\" role=\"alert\">").append(escape(m.error()))
+            b.append("<div class=\"ll-error\" id=\"sign-in-error\" role=\"alert\">")
+                    .append(escape(m.error()))
                     .append("</div>\n");
         }
         if (m.ssoLabel() != null) {
             b.append("<p>Or, with your organisation's account:</p>\n<a id=\"sso\" class=\"ll-sso\" href=\"auth/sso\">")
-                    .append(escape(m.ssoLabel())).append("</a>\n");
+                    .append(escape(m.ssoLabel()))
+                    .append("</a>\n");
         }
         b.append("</main>\n<script src=\"scripts/login.js\"></script>\n</body>\n</html>\n");
         return b.toString();

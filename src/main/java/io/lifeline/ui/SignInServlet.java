@@ -30,6 +30,7 @@ public class SignInServlet extends HttpServlet {
 
     @Inject
     transient LoginPresenter presenter;
+
     @Inject
     transient DashboardSessions sessions;
 
@@ -44,7 +45,10 @@ public class SignInServlet extends HttpServlet {
             forgetTicket(req, resp);
             var redeemed = presenter.redeemSignIn(ticket.getValue());
             if (redeemed.isPresent()) {
-                signIn(req, resp, redeemed.get().caller(),
+                signIn(
+                        req,
+                        resp,
+                        redeemed.get().caller(),
                         new SessionGuard.Identity(redeemed.get().identityExpires()));
                 return;
             }
@@ -78,8 +82,9 @@ public class SignInServlet extends HttpServlet {
         signIn(req, resp, r.caller(), r.credential());
     }
 
-    private void signIn(HttpServletRequest req, HttpServletResponse resp, Caller caller,
-                        SessionGuard.Credential credential) throws IOException {
+    private void signIn(
+            HttpServletRequest req, HttpServletResponse resp, Caller caller, SessionGuard.Credential credential)
+            throws IOException {
         HttpSession earlier = req.getSession(false);
         if (earlier != null) {
             earlier.invalidate();
@@ -104,8 +109,10 @@ public class SignInServlet extends HttpServlet {
 
     private void page(HttpServletRequest req, HttpServletResponse resp, int status, String error) throws IOException {
         Cookie theme = cookie(req, SignInPage.THEME_COOKIE);
-        String html = SignInPage.render(new SignInPage.Model(error,
-                presenter.ssoEnabled() ? presenter.ssoLabel() : null, theme != null && "dark".equals(theme.getValue())));
+        String html = SignInPage.render(new SignInPage.Model(
+                error,
+                presenter.ssoEnabled() ? presenter.ssoLabel() : null,
+                theme != null && "dark".equals(theme.getValue())));
         resp.setStatus(status);
         resp.setContentType("text/html;charset=UTF-8");
         resp.setHeader("Cache-Control", "no-store");
@@ -120,8 +127,10 @@ public class SignInServlet extends HttpServlet {
         }
         String ended = req.getParameter("ended");
         if (ended != null) {
-            return "You were signed out: " + ("revoked".equals(ended) ? "your token was revoked"
-                    : "expired".equals(ended) ? "your sign-in expired" : "your sign-in is no longer valid")
+            return "You were signed out: "
+                    + ("revoked".equals(ended)
+                            ? "your token was revoked"
+                            : "expired".equals(ended) ? "your sign-in expired" : "your sign-in is no longer valid")
                     + ". Sign in again.";
         }
         return null;

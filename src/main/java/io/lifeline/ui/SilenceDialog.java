@@ -90,8 +90,8 @@ class SilenceDialog extends Dialog {
                             error.add(Ui.error(AlertsGateway.message(ex)));
                             return;
                         }
-                        Notifications.info("Silence " + s.id() + " until "
-                                + Format.time(s.endsAt(), UiSession.zone()) + ".");
+                        Notifications.info(
+                                "Silence " + s.id() + " until " + Format.time(s.endsAt(), UiSession.zone()) + ".");
                         close();
                         done.run();
                     });

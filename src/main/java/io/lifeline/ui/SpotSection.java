@@ -15,8 +15,7 @@ import java.util.Locale;
 /** The job page's "Spot placement" section: the placement flag, the interval per capacity type and the verdict. */
 final class SpotSection {
 
-    private SpotSection() {
-    }
+    private SpotSection() {}
 
     static void render(Div target, SpotReport r) {
         target.removeAll();
@@ -38,17 +37,21 @@ final class SpotSection {
         UnorderedList intervals = new UnorderedList();
         intervals.setId("job-spot-intervals");
         for (CapacityInterval ci : r.intervals()) {
-            intervals.add(new ListItem("Checkpoint every " + Format.seconds(ci.advice().recommendedSeconds()) + " on "
-                    + ci.capacityType() + " (" + rate(ci.interruptionsPerNodeHour()) + ")"));
+            intervals.add(new ListItem(
+                    "Checkpoint every " + Format.seconds(ci.advice().recommendedSeconds()) + " on " + ci.capacityType()
+                            + " (" + rate(ci.interruptionsPerNodeHour()) + ")"));
         }
         target.add(intervals);
         SpotVerdict v = r.verdict();
         Div verdict = new Div();
         verdict.setId("job-spot-verdict");
-        String theme = v.cheaper() == SpotVerdict.Choice.ON_DEMAND ? "error"
+        String theme = v.cheaper() == SpotVerdict.Choice.ON_DEMAND
+                ? "error"
                 : v.cheaper() == SpotVerdict.Choice.SPOT ? "success" : "contrast";
-        verdict.add(Ui.badge("Cheaper per useful GPU-hour: " + Format.words(v.cheaper()), theme),
-                new Span(" spot " + cost(v.spot()) + " · on-demand " + cost(v.onDemand()) + " (pool " + v.pool() + ")"));
+        verdict.add(
+                Ui.badge("Cheaper per useful GPU-hour: " + Format.words(v.cheaper()), theme),
+                new Span(
+                        " spot " + cost(v.spot()) + " · on-demand " + cost(v.onDemand()) + " (pool " + v.pool() + ")"));
         target.add(verdict);
         if (v.warning() != null) {
             target.add(Ui.error(v.warning()));
@@ -66,14 +69,19 @@ final class SpotSection {
             if (!b.isEmpty()) {
                 b.append("; ");
             }
-            b.append(String.join(" and ", c.roles().stream().map(Format::words).toList())).append(" on ").append(c.node()).append(" (")
-                    .append(c.capacityType() == null ? "unknown capacity" : c.capacityType()).append(")");
+            b.append(String.join(" and ", c.roles().stream().map(Format::words).toList()))
+                    .append(" on ")
+                    .append(c.node())
+                    .append(" (")
+                    .append(c.capacityType() == null ? "unknown capacity" : c.capacityType())
+                    .append(")");
         }
         return b.toString();
     }
 
     private static String rate(Double perNodeHour) {
-        return perNodeHour == null ? "no exposure observed"
+        return perNodeHour == null
+                ? "no exposure observed"
                 : String.format(Locale.ENGLISH, "%.3f interruptions per node-hour", perNodeHour);
     }
 
@@ -81,7 +89,11 @@ final class SpotSection {
         if (c.costPerUsefulGpuHour() == null) {
             return "unknown";
         }
-        return String.format(Locale.ENGLISH, "%.2f/useful GPU-h (price %.2f, ETTR %s)", c.costPerUsefulGpuHour(),
-                c.pricePerGpuHour(), Format.percent(c.ettr()));
+        return String.format(
+                Locale.ENGLISH,
+                "%.2f/useful GPU-h (price %.2f, ETTR %s)",
+                c.costPerUsefulGpuHour(),
+                c.pricePerGpuHour(),
+                Format.percent(c.ettr()));
     }
 }

@@ -44,8 +44,12 @@ final class StragglerSection extends Div {
             add(new Div(Ui.badge("No straggler", "success"), new Span(" " + lines(v).get(0))));
             return;
         }
-        add(new Div(Ui.badge("! " + v.stragglers().size() + " straggling rank" + (v.stragglers().size() == 1 ? "" : "s"),
-                "error"), new Span(" " + lines(v).get(0))));
+        add(new Div(
+                Ui.badge(
+                        "! " + v.stragglers().size() + " straggling rank"
+                                + (v.stragglers().size() == 1 ? "" : "s"),
+                        "error"),
+                new Span(" " + lines(v).get(0))));
         UnorderedList list = new UnorderedList();
         list.setId("job-stragglers-list");
         for (String line : lines(v).subList(1, lines(v).size())) {
@@ -54,11 +58,18 @@ final class StragglerSection extends Div {
         add(list);
         SuggestedDrain d = v.suggestion();
         if (d != null && UiSession.mayActOnNodes() && actions.available()) {
-            Button drain = new Button("Drain " + d.node() + "…", e -> new ActionDialog(actions,
-                    new ActionRequest(ActionKind.DRAIN, d.node(), Map.of(), d.reason()), UiSession.caller()).start());
+            Button drain = new Button(
+                    "Drain " + d.node() + "…",
+                    e -> new ActionDialog(
+                                    actions,
+                                    new ActionRequest(ActionKind.DRAIN, d.node(), Map.of(), d.reason()),
+                                    UiSession.caller())
+                            .start());
             drain.setId("job-stragglers-drain");
-            Span note = new Span(d.withinElasticBounds() ? " the job shrinks to the nodes that keep pace"
-                    : " the job is at its elastic minimum: it stops until a replacement node joins");
+            Span note = new Span(
+                    d.withinElasticBounds()
+                            ? " the job shrinks to the nodes that keep pace"
+                            : " the job is at its elastic minimum: it stops until a replacement node joins");
             note.addClassNames("ll-muted");
             add(new Div(drain, note));
         }
@@ -67,15 +78,23 @@ final class StragglerSection extends Div {
     /** What the section says: a headline, then one line per straggler (plain text, for tests and screen readers). */
     static List<String> lines(StragglerView v) {
         List<String> out = new ArrayList<>();
-        out.add(String.format(Locale.ENGLISH, "%d ranks reporting, median step %s; %s lost to stragglers",
-                v.ranksReporting(), v.medianStepSeconds() == null ? "—" : seconds(v.medianStepSeconds()),
+        out.add(String.format(
+                Locale.ENGLISH,
+                "%d ranks reporting, median step %s; %s lost to stragglers",
+                v.ranksReporting(),
+                v.medianStepSeconds() == null ? "—" : seconds(v.medianStepSeconds()),
                 Format.gpuHours(v.gpuHoursLost())));
         for (Straggler s : v.stragglers()) {
-            out.add(String.format(Locale.ENGLISH, "rank %d on %s, GPU %s: %s per step, %.2fx the median of its peers"
-                            + " (%s), slow since %s", s.rank(), s.node() == null ? "an unknown node" : s.node(),
-                    s.gpuIndex() == null ? "?" : s.gpuIndex(), seconds(s.stepSeconds()), s.slowdown(),
-                    seconds(s.peerMedianSeconds()), s.slowSince() == null ? "—"
-                            : Format.shortTime(s.slowSince(), UiSession.zone())));
+            out.add(String.format(
+                    Locale.ENGLISH,
+                    "rank %d on %s, GPU %s: %s per step, %.2fx the median of its peers" + " (%s), slow since %s",
+                    s.rank(),
+                    s.node() == null ? "an unknown node" : s.node(),
+                    s.gpuIndex() == null ? "?" : s.gpuIndex(),
+                    seconds(s.stepSeconds()),
+                    s.slowdown(),
+                    seconds(s.peerMedianSeconds()),
+                    s.slowSince() == null ? "—" : Format.shortTime(s.slowSince(), UiSession.zone())));
         }
         return out;
     }

@@ -24,8 +24,12 @@ public class ThemeSwitch extends Button {
             boolean dark = !isDark(UI.getCurrent());
             UiSession.dark(dark);
             apply(UI.getCurrent(), dark);
-            UI.getCurrent().getPage().executeJs("document.cookie = $0 + '=' + $1 + '; path=/; max-age=31536000; "
-                    + "SameSite=Lax'", SignInPage.THEME_COOKIE, dark ? "dark" : "light");
+            UI.getCurrent()
+                    .getPage()
+                    .executeJs(
+                            "document.cookie = $0 + '=' + $1 + '; path=/; max-age=31536000; " + "SameSite=Lax'",
+                            SignInPage.THEME_COOKIE,
+                            dark ? "dark" : "light");
         });
     }
 
@@ -44,7 +48,8 @@ public class ThemeSwitch extends Button {
             apply(ui, chosen);
         } else {
             refresh(isDark(ui));
-            ui.getPage().executeJs("return window.matchMedia('(prefers-color-scheme: dark)').matches")
+            ui.getPage()
+                    .executeJs("return window.matchMedia('(prefers-color-scheme: dark)').matches")
                     .then(Boolean.class, dark -> {
                         if (UiSession.dark() == null) {
                             apply(ui, Boolean.TRUE.equals(dark));
@@ -60,7 +65,9 @@ public class ThemeSwitch extends Button {
         if (cookies != null) {
             for (jakarta.servlet.http.Cookie c : cookies) {
                 if (SignInPage.THEME_COOKIE.equals(c.getName())) {
-                    return "dark".equals(c.getValue()) ? Boolean.TRUE : "light".equals(c.getValue()) ? Boolean.FALSE : null;
+                    return "dark".equals(c.getValue())
+                            ? Boolean.TRUE
+                            : "light".equals(c.getValue()) ? Boolean.FALSE : null;
                 }
             }
         }

@@ -11,8 +11,7 @@ import com.vaadin.flow.theme.lumo.LumoUtility;
 /** Small building blocks shared by the views: cards, badges, empty and error states. */
 final class Ui {
 
-    private Ui() {
-    }
+    private Ui() {}
 
     /**
      * Runs {@code change} under the tab's session lock ({@link UI#access}), from a background thread: the one way a
@@ -36,8 +35,9 @@ final class Ui {
      * says ("Online", "Connection lost") is announced and is not content outside the landmarks.
      */
     static void pageSetup(UI ui) {
-        ui.getPage().executeJs("const c = document.querySelector('vaadin-connection-indicator');"
-                + " if (c) { c.setAttribute('role', 'status'); }");
+        ui.getPage()
+                .executeJs("const c = document.querySelector('vaadin-connection-indicator');"
+                        + " if (c) { c.setAttribute('role', 'status'); }");
     }
 
     /**
@@ -45,13 +45,17 @@ final class Ui {
      * inside a cell) does what a click on the row does.
      */
     static <T> void openOnEnter(com.vaadin.flow.component.grid.Grid<T> grid, java.util.function.Consumer<T> open) {
-        grid.getElement().addEventListener("keydown", e -> {
-            String key = e.getEventData().getString(ROW_KEY);
-            T item = key == null ? null : grid.getDataCommunicator().getKeyMapper().get(key);
-            if (item != null) {
-                open.accept(item);
-            }
-        }).setFilter("event.key === 'Enter' && ['td', 'tr'].includes(event.composedPath()[0].localName)")
+        grid.getElement()
+                .addEventListener("keydown", e -> {
+                    String key = e.getEventData().getString(ROW_KEY);
+                    T item = key == null
+                            ? null
+                            : grid.getDataCommunicator().getKeyMapper().get(key);
+                    if (item != null) {
+                        open.accept(item);
+                    }
+                })
+                .setFilter("event.key === 'Enter' && ['td', 'tr'].includes(event.composedPath()[0].localName)")
                 .addEventData(ROW_KEY);
     }
 

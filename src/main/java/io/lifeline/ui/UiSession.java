@@ -1,10 +1,10 @@
 package io.lifeline.ui;
 
+import com.vaadin.flow.server.VaadinSession;
+import com.vaadin.flow.server.WrappedSession;
 import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
 import io.lifeline.security.Scope;
-import com.vaadin.flow.server.VaadinSession;
-import com.vaadin.flow.server.WrappedSession;
 import java.time.ZoneId;
 
 /**
@@ -21,8 +21,7 @@ public final class UiSession {
     private static final String ZONE = "lifeline.zone";
     private static final String DARK = "lifeline.dark";
 
-    private UiSession() {
-    }
+    private UiSession() {}
 
     /** The signed-in caller, or the anonymous one. */
     public static Caller caller() {
@@ -85,7 +84,8 @@ public final class UiSession {
             w.setAttribute(CALLER, null);
             w.setAttribute(CREDENTIAL, null);
             io.lifeline.security.DashboardSessions sessions = io.quarkus.arc.Arc.container()
-                    .instance(io.lifeline.security.DashboardSessions.class).get();
+                    .instance(io.lifeline.security.DashboardSessions.class)
+                    .get();
             w.setMaxInactiveInterval(sessions.signedOut(w.getId()));
         } catch (IllegalStateException invalidated) {
             // Gone already.

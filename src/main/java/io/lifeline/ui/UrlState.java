@@ -15,8 +15,7 @@ import java.util.Map;
  */
 final class UrlState {
 
-    private UrlState() {
-    }
+    private UrlState() {}
 
     static String single(Map<String, List<String>> params, String name) {
         List<String> v = params.get(name);

@@ -33,7 +33,9 @@ final class WhatIfPanel extends Div {
 
     /** The notice policy settings offered; each is the list of settings replayed. */
     enum Notice {
-        BOTH("Off and on", List.of(false, true)), ON("On", List.of(true)), OFF("Off", List.of(false));
+        BOTH("Off and on", List.of(false, true)),
+        ON("On", List.of(true)),
+        OFF("Off", List.of(false));
 
         final String label;
         final List<Boolean> settings;
@@ -80,7 +82,10 @@ final class WhatIfPanel extends Div {
         table.setAllRowsVisible(true);
         table.setVisible(false);
         table.getElement().setAttribute("aria-label", "What-if scenarios and what happened");
-        table.addColumn(WhatIfRow::name).setHeader("Scenario").setAutoWidth(true).setFlexGrow(1);
+        table.addColumn(WhatIfRow::name)
+                .setHeader("Scenario")
+                .setAutoWidth(true)
+                .setFlexGrow(1);
         number("ETTR", r -> Format.percent(r.ettr()));
         number("Model ETTR", r -> Format.percent(r.modelEttr()));
         number("ETTR of wall", r -> Format.percent(r.ettrOfWall()));
@@ -98,7 +103,10 @@ final class WhatIfPanel extends Div {
     }
 
     private void number(String header, com.vaadin.flow.function.ValueProvider<WhatIfRow, String> value) {
-        table.addColumn(value).setHeader(header).setAutoWidth(true).setFlexGrow(0)
+        table.addColumn(value)
+                .setHeader(header)
+                .setAutoWidth(true)
+                .setFlexGrow(0)
                 .setTextAlign(com.vaadin.flow.component.grid.ColumnTextAlign.END);
     }
 
@@ -200,10 +208,17 @@ final class WhatIfPanel extends Div {
     }
 
     static String summary(WhatIfReport r) {
-        return String.format(Locale.ENGLISH, "%d scenarios replayed through the model in %d ms; %d interruptions, %d GPUs; "
-                        + "current interval %s, advised %s.%s", r.rows().size() - 1, r.elapsedMillis(),
-                r.rows().get(0).interruptions(), r.gpus(), Format.seconds(r.currentIntervalSeconds()),
-                Format.seconds(r.advisedIntervalSeconds()), r.notes().isEmpty() ? "" : " " + String.join(" ", r.notes()));
+        return String.format(
+                Locale.ENGLISH,
+                "%d scenarios replayed through the model in %d ms; %d interruptions, %d GPUs; "
+                        + "current interval %s, advised %s.%s",
+                r.rows().size() - 1,
+                r.elapsedMillis(),
+                r.rows().get(0).interruptions(),
+                r.gpus(),
+                Format.seconds(r.currentIntervalSeconds()),
+                Format.seconds(r.advisedIntervalSeconds()),
+                r.notes().isEmpty() ? "" : " " + String.join(" ", r.notes()));
     }
 
     private static String hours(double h) {
@@ -212,8 +227,12 @@ final class WhatIfPanel extends Div {
 
     /** The replayed rows with {@code notice} set and an ETTR, by interval. */
     private static List<WhatIfRow> line(WhatIfReport r, boolean notice) {
-        return r.rows().stream().filter(x -> !x.actual() && Boolean.valueOf(notice).equals(x.noticePolicy())
-                && x.intervalSeconds() != null && x.ettr() != null).sorted(Comparator.comparing(WhatIfRow::intervalSeconds))
+        return r.rows().stream()
+                .filter(x -> !x.actual()
+                        && Boolean.valueOf(notice).equals(x.noticePolicy())
+                        && x.intervalSeconds() != null
+                        && x.ettr() != null)
+                .sorted(Comparator.comparing(WhatIfRow::intervalSeconds))
                 .toList();
     }
 
@@ -223,9 +242,12 @@ final class WhatIfPanel extends Div {
         for (boolean notice : new boolean[] {false, true}) {
             List<WhatIfRow> rows = line(r, notice);
             if (!rows.isEmpty()) {
-                b.append("; notice policy ").append(notice ? "on" : "off").append(": ").append(rows.stream()
-                        .map(x -> Format.seconds(x.intervalSeconds()) + " " + Format.percent(x.ettr()))
-                        .collect(Collectors.joining(", ")));
+                b.append("; notice policy ")
+                        .append(notice ? "on" : "off")
+                        .append(": ")
+                        .append(rows.stream()
+                                .map(x -> Format.seconds(x.intervalSeconds()) + " " + Format.percent(x.ettr()))
+                                .collect(Collectors.joining(", ")));
             }
         }
         if (r.currentIntervalSeconds() != null) {
@@ -246,8 +268,12 @@ final class WhatIfPanel extends Div {
         o.putObject("tooltip").put("trigger", "axis");
         o.putObject("legend").put("top", 0);
         o.putObject("grid").put("left", 56).put("right", 24).put("top", 64).put("bottom", 40);
-        o.putObject("xAxis").put("type", "value").put("name", "interval (s)").put("nameLocation", "middle")
-                .put("nameGap", 26).put("scale", true);
+        o.putObject("xAxis")
+                .put("type", "value")
+                .put("name", "interval (s)")
+                .put("nameLocation", "middle")
+                .put("nameGap", 26)
+                .put("scale", true);
         o.putObject("yAxis").put("type", "value").put("name", "ETTR").put("scale", true);
         ArrayNode series = o.putArray("series");
         for (boolean notice : new boolean[] {false, true}) {
@@ -255,17 +281,22 @@ final class WhatIfPanel extends Div {
             if (rows.isEmpty()) {
                 continue;
             }
-            ObjectNode s = series.addObject().put("type", "line").put("name", "notice policy " + (notice ? "on" : "off"))
-                    .put("symbol", notice ? "triangle" : "circle").put("symbolSize", 8)
+            ObjectNode s = series.addObject()
+                    .put("type", "line")
+                    .put("name", "notice policy " + (notice ? "on" : "off"))
+                    .put("symbol", notice ? "triangle" : "circle")
+                    .put("symbolSize", 8)
                     .put("color", notice ? "#e69f00" : "#1676f3");
             s.putObject("lineStyle").put("type", notice ? "dashed" : "solid").put("width", 2);
             ArrayNode data = s.putArray("data");
-            rows.forEach(x -> data.addArray().add(Math.round(x.intervalSeconds())).add(Math.round(x.ettr() * 10000) / 10000.0));
+            rows.forEach(x ->
+                    data.addArray().add(Math.round(x.intervalSeconds())).add(Math.round(x.ettr() * 10000) / 10000.0));
             if (series.size() == 1) {
-                ObjectNode markLine = s.putObject("markLine").put("symbol", "none").put("silent", true);
+                ObjectNode markLine =
+                        s.putObject("markLine").put("symbol", "none").put("silent", true);
                 markLine.putObject("lineStyle").put("color", Charts.BODY).put("type", "dotted");
                 ArrayNode marks = markLine.putArray("data");
-                        // Labels one above the other: the two intervals are often close.
+                // Labels one above the other: the two intervals are often close.
                 mark(marks, "current", r.currentIntervalSeconds(), 4);
                 mark(marks, "advised", r.advisedIntervalSeconds(), 18);
             }
@@ -276,7 +307,11 @@ final class WhatIfPanel extends Div {
     private static void mark(ArrayNode marks, String name, Double seconds, int distance) {
         if (seconds != null) {
             ObjectNode m = marks.addObject().put("name", name).put("xAxis", Math.round(seconds));
-            m.putObject("label").put("formatter", name).put("position", "end").put("distance", distance).put("color", Charts.TEXT);
+            m.putObject("label")
+                    .put("formatter", name)
+                    .put("position", "end")
+                    .put("distance", distance)
+                    .put("color", Charts.TEXT);
         }
     }
 }

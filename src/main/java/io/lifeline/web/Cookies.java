@@ -14,8 +14,7 @@ import java.util.Locale;
  */
 final class Cookies {
 
-    private Cookies() {
-    }
+    private Cookies() {}
 
     static void harden(MultiMap headers, boolean https) {
         List<String> cookies = headers.getAll("Set-Cookie");

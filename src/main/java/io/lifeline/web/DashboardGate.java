@@ -29,9 +29,11 @@ final class DashboardGate {
     static final String SESSION_COOKIE = "JSESSIONID";
     /** The order of the route that resumes a request whose body was read here: just before the servlet container's. */
     static final int BEFORE_SERVLETS = 9_998;
+
     private static final String BODY_READ = "lifeline.dashboard-body-read";
     /** The sign-in form is a token and little else. */
     private static final long SIGN_IN_BODY_LIMIT = 16 * 1024;
+
     private static final Set<String> SESSION_FREE = Set.of("/login", "/logout", "/favicon.ico", "/robots.txt");
 
     private final DashboardSessions sessions;
@@ -46,8 +48,13 @@ final class DashboardGate {
 
     /** Whether {@code path} (canonical, without the root path) is the dashboard's rather than an API's. */
     static boolean dashboard(String path) {
-        return !(path.equals("/api") || path.startsWith("/api/") || path.equals("/q") || path.startsWith("/q/")
-                || path.equals("/metrics") || path.startsWith("/metrics/") || path.startsWith("/auth/")
+        return !(path.equals("/api")
+                || path.startsWith("/api/")
+                || path.equals("/q")
+                || path.startsWith("/q/")
+                || path.equals("/metrics")
+                || path.startsWith("/metrics/")
+                || path.startsWith("/auth/")
                 || path.equals("/auth"));
     }
 
@@ -79,17 +86,24 @@ final class DashboardGate {
         String vaadin = request.getParam("v-r");
         if ("uidl".equals(vaadin) || "heartbeat".equals(vaadin)) {
             // Vaadin's client reloads the page on this answer, which then lands on the sign-in page.
-            Responses.closeAfter(ctx, 200, "application/json; charset=UTF-8",
-                    "for(;;);[{\"meta\":{\"sessionExpired\":true}}]");
+            Responses.closeAfter(
+                    ctx, 200, "application/json; charset=UTF-8", "for(;;);[{\"meta\":{\"sessionExpired\":true}}]");
             return;
         }
         if (request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD) {
-            ctx.response().setStatusCode(303).putHeader("Location", rootPath + "/login")
-                    .putHeader("Cache-Control", "no-store").end();
+            ctx.response()
+                    .setStatusCode(303)
+                    .putHeader("Location", rootPath + "/login")
+                    .putHeader("Cache-Control", "no-store")
+                    .end();
             return;
         }
-        Responses.closeAfter(ctx, 401, Problem.MEDIA_TYPE, "{\"type\":\"/problems/unauthorized\",\"title\":"
-                + "\"Unauthorized\",\"status\":401,\"detail\":\"sign in first (" + rootPath + "/login)\"}");
+        Responses.closeAfter(
+                ctx,
+                401,
+                Problem.MEDIA_TYPE,
+                "{\"type\":\"/problems/unauthorized\",\"title\":"
+                        + "\"Unauthorized\",\"status\":401,\"detail\":\"sign in first (" + rootPath + "/login)\"}");
     }
 
     private void readBody(RoutingContext ctx, long limit) {
@@ -100,8 +114,12 @@ final class DashboardGate {
         }
         long announced = length(request);
         if (announced > limit) {
-            Responses.closeAfter(ctx, 413, Problem.MEDIA_TYPE, "{\"status\":413,\"detail\":\"the body of " + announced
-                    + " bytes is larger than the limit of " + limit + " bytes\"}");
+            Responses.closeAfter(
+                    ctx,
+                    413,
+                    Problem.MEDIA_TYPE,
+                    "{\"status\":413,\"detail\":\"the body of " + announced + " bytes is larger than the limit of "
+                            + limit + " bytes\"}");
             return;
         }
         Vertx vertx = ctx.vertx();
@@ -110,8 +128,12 @@ final class DashboardGate {
         long timer = vertx.setTimer(requestTimeout.toMillis(), t -> {
             if (!done[0]) {
                 done[0] = true;
-                Responses.closeAfter(ctx, 408, Problem.MEDIA_TYPE, "{\"status\":408,\"detail\":\"the body did not "
-                        + "arrive within " + requestTimeout.toMillis() + " ms\"}");
+                Responses.closeAfter(
+                        ctx,
+                        408,
+                        Problem.MEDIA_TYPE,
+                        "{\"status\":408,\"detail\":\"the body did not " + "arrive within " + requestTimeout.toMillis()
+                                + " ms\"}");
             }
         });
         request.handler(chunk -> {
@@ -121,8 +143,12 @@ final class DashboardGate {
             if (body.length() + chunk.length() > limit) {
                 done[0] = true;
                 vertx.cancelTimer(timer);
-                Responses.closeAfter(ctx, 413, Problem.MEDIA_TYPE, "{\"status\":413,\"detail\":\"the body is larger "
-                        + "than the limit of " + limit + " bytes\"}");
+                Responses.closeAfter(
+                        ctx,
+                        413,
+                        Problem.MEDIA_TYPE,
+                        "{\"status\":413,\"detail\":\"the body is larger " + "than the limit of " + limit
+                                + " bytes\"}");
                 return;
             }
             body.appendBuffer(chunk);
@@ -159,7 +185,8 @@ final class DashboardGate {
 
     private static boolean announcesBody(HttpServerRequest request) {
         String te = request.getHeader("Transfer-Encoding");
-        return length(request) > 0 || (te != null && te.toLowerCase(java.util.Locale.ROOT).contains("chunked"));
+        return length(request) > 0
+                || (te != null && te.toLowerCase(java.util.Locale.ROOT).contains("chunked"));
     }
 
     private static long length(HttpServerRequest request) {

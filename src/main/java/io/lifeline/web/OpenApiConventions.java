@@ -64,8 +64,11 @@ public class OpenApiConventions implements OASFilter {
     @Override
     public Schema filterSchema(Schema schema) {
         List<Object> values = schema.getEnumeration();
-        if (values != null && !values.isEmpty()
-                && values.stream().allMatch(v -> v instanceof String s && CONSTANT.matcher(s).matches())) {
+        if (values != null
+                && !values.isEmpty()
+                && values.stream()
+                        .allMatch(v ->
+                                v instanceof String s && CONSTANT.matcher(s).matches())) {
             schema.setEnumeration(wireNames(values));
         }
         return schema;
@@ -73,7 +76,9 @@ public class OpenApiConventions implements OASFilter {
 
     /** Enumerated Java constants as the answers write them ({@code NOTICE_RECEIVED} → {@code notice-received}). */
     static List<Object> wireNames(List<Object> constants) {
-        return constants.stream().map(v -> (Object) WireEnum.fromConstant((String) v)).toList();
+        return constants.stream()
+                .map(v -> (Object) WireEnum.fromConstant((String) v))
+                .toList();
     }
 
     @Override
@@ -88,7 +93,8 @@ public class OpenApiConventions implements OASFilter {
         }
         describe(openAPI);
         Set<String> ids = new HashSet<>();
-        Map<String, PathItem> paths = openAPI.getPaths() == null ? Map.of()
+        Map<String, PathItem> paths = openAPI.getPaths() == null
+                ? Map.of()
                 : new TreeMap<>(openAPI.getPaths().getPathItems());
         paths.forEach((path, item) -> item.getOperations().forEach((method, op) -> {
             if (op.getOperationId() != null) {
@@ -116,7 +122,8 @@ public class OpenApiConventions implements OASFilter {
             if (parameter) {
                 id.append("By");
             }
-            for (String word : segment.replaceAll("[{}]", "").replaceAll(":.*", "").split("[^A-Za-z0-9]+")) {
+            for (String word :
+                    segment.replaceAll("[{}]", "").replaceAll(":.*", "").split("[^A-Za-z0-9]+")) {
                 if (!word.isEmpty()) {
                     id.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
                 }
@@ -147,42 +154,75 @@ public class OpenApiConventions implements OASFilter {
             client |= code.startsWith("4");
             server |= code.startsWith("5");
             APIResponse r = e.getValue();
-            if (error && r.getRef() == null && (r.getContent() == null || r.getContent().getMediaTypes().isEmpty())) {
+            if (error
+                    && r.getRef() == null
+                    && (r.getContent() == null || r.getContent().getMediaTypes().isEmpty())) {
                 r.setContent(problemContent());
             }
         }
         if (!client) {
-            responses.addAPIResponse("4XX", OASFactory.createAPIResponse().content(problemContent()).description(
-                    "Refused: bad input, no or not enough of a token, or nothing there; the problem document says why"));
+            responses.addAPIResponse(
+                    "4XX",
+                    OASFactory.createAPIResponse()
+                            .content(problemContent())
+                            .description(
+                                    "Refused: bad input, no or not enough of a token, or nothing there; the problem document says why"));
         }
         if (!server) {
-            responses.addAPIResponse("5XX", OASFactory.createAPIResponse().content(problemContent()).description(
-                    "Lifeline could not answer, for example 503 while its store is unreachable (retry after "
-                            + "the Retry-After header's seconds)"));
+            responses.addAPIResponse(
+                    "5XX",
+                    OASFactory.createAPIResponse()
+                            .content(problemContent())
+                            .description(
+                                    "Lifeline could not answer, for example 503 while its store is unreachable (retry after "
+                                            + "the Retry-After header's seconds)"));
         }
     }
 
     private static Content problemContent() {
-        return OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE,
-                OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM_REF)));
+        return OASFactory.createContent()
+                .addMediaType(
+                        Problem.MEDIA_TYPE,
+                        OASFactory.createMediaType()
+                                .schema(OASFactory.createSchema().ref(PROBLEM_REF)));
     }
 
     private static Schema problemSchema() {
-        return OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
+        return OASFactory.createSchema()
+                .addType(Schema.SchemaType.OBJECT)
                 .description("An RFC 9457 problem document, the body of every error answer")
-                .addProperty("type", OASFactory.createSchema().addType(Schema.SchemaType.STRING).format("uri-reference")
-                        .description("Names the kind of problem, e.g. /problems/invalid-event"))
-                .addProperty("title", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
-                        .description("Short summary of the kind"))
-                .addProperty("status", OASFactory.createSchema().addType(Schema.SchemaType.INTEGER).format("int32")
-                        .description("The HTTP status"))
-                .addProperty("detail", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
-                        .description("What went wrong this time"))
-                .addProperty("errors", OASFactory.createSchema().addType(Schema.SchemaType.ARRAY)
-                        .items(OASFactory.createSchema().addType(Schema.SchemaType.OBJECT))
-                        .description("Per-item errors: for a batch of events, the index, id and reason of each one "
-                                + "rejected"))
-                .addRequired("title").addRequired("status");
+                .addProperty(
+                        "type",
+                        OASFactory.createSchema()
+                                .addType(Schema.SchemaType.STRING)
+                                .format("uri-reference")
+                                .description("Names the kind of problem, e.g. /problems/invalid-event"))
+                .addProperty(
+                        "title",
+                        OASFactory.createSchema()
+                                .addType(Schema.SchemaType.STRING)
+                                .description("Short summary of the kind"))
+                .addProperty(
+                        "status",
+                        OASFactory.createSchema()
+                                .addType(Schema.SchemaType.INTEGER)
+                                .format("int32")
+                                .description("The HTTP status"))
+                .addProperty(
+                        "detail",
+                        OASFactory.createSchema()
+                                .addType(Schema.SchemaType.STRING)
+                                .description("What went wrong this time"))
+                .addProperty(
+                        "errors",
+                        OASFactory.createSchema()
+                                .addType(Schema.SchemaType.ARRAY)
+                                .items(OASFactory.createSchema().addType(Schema.SchemaType.OBJECT))
+                                .description(
+                                        "Per-item errors: for a batch of events, the index, id and reason of each one "
+                                                + "rejected"))
+                .addRequired("title")
+                .addRequired("status");
     }
 
     private static void example(Operation op) {
@@ -196,7 +236,8 @@ public class OpenApiConventions implements OASFilter {
             if (example == null && subtype.endsWith("json")) {
                 example = resource(EXAMPLES + op.getOperationId() + ".json");
             }
-            if (example == null || type.getExample() != null
+            if (example == null
+                    || type.getExample() != null
                     || type.getExamples() != null && !type.getExamples().isEmpty()) {
                 return;
             }

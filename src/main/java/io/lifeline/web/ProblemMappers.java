@@ -44,7 +44,8 @@ public final class ProblemMappers {
     @ServerExceptionMapper
     public Response rejected(RetryLaterException e) {
         return Response.fromResponse(problem(503, "unavailable", "Temporarily unavailable", e.getMessage()))
-                .header("Retry-After", "1").build();
+                .header("Retry-After", "1")
+                .build();
     }
 
     @ServerExceptionMapper
@@ -55,20 +56,29 @@ public final class ProblemMappers {
     @ServerExceptionMapper
     public Response rateLimited(RateLimitedException e) {
         return Response.fromResponse(problem(429, "rate-limited", "Too many requests", e.getMessage()))
-                .header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
+                .header("Retry-After", Long.toString(e.retryAfterSeconds()))
+                .build();
     }
 
     @ServerExceptionMapper
     public Response claimHeld(ClaimHeldException e) {
-        return Response.fromResponse(problem(409, "claimed-by-another-agent", "Claimed by another agent", e.getMessage()))
-                .header("Retry-After", Long.toString(e.retryAfterSeconds())).build();
+        return Response.fromResponse(
+                        problem(409, "claimed-by-another-agent", "Claimed by another agent", e.getMessage()))
+                .header("Retry-After", Long.toString(e.retryAfterSeconds()))
+                .build();
     }
 
     @ServerExceptionMapper
     public Response actionRejected(ActionRejectedException e) {
-        return Response.status(400).type(Problem.MEDIA_TYPE).entity(new Problem("/problems/invalid-request",
-                "Invalid request", 400, e.field() + ": " + e.getMessage(),
-                List.of(Map.of("field", e.field(), "reason", e.getMessage())))).build();
+        return Response.status(400)
+                .type(Problem.MEDIA_TYPE)
+                .entity(new Problem(
+                        "/problems/invalid-request",
+                        "Invalid request",
+                        400,
+                        e.field() + ": " + e.getMessage(),
+                        List.of(Map.of("field", e.field(), "reason", e.getMessage()))))
+                .build();
     }
 
     @ServerExceptionMapper
@@ -99,17 +109,21 @@ public final class ProblemMappers {
     @ServerExceptionMapper
     public Response storeUnavailable(StoreUnavailableException e) {
         return Response.fromResponse(problem(503, "unavailable", "Temporarily unavailable", e.getMessage()))
-                .header("Retry-After", "2").build();
+                .header("Retry-After", "2")
+                .build();
     }
 
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException e) {
         String where = "body";
         if (e instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
-            where = m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
+            where = m.getPath().stream()
+                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(Collectors.joining("."))
+                    .replace(".[", "[");
         }
-        String why = e instanceof StreamConstraintsException ? "nested too deeply or too large"
+        String why = e instanceof StreamConstraintsException
+                ? "nested too deeply or too large"
                 : e instanceof MismatchedInputException ? "not the JSON type expected here" : "not valid JSON";
         return problem(400, "invalid-request", "Invalid request", where + ": " + why);
     }
@@ -125,7 +139,10 @@ public final class ProblemMappers {
         if (e instanceof NotFoundException && e.getCause() != null) {
             // The framework's answer to a query or path parameter it could not convert (a word where a number goes):
             // the request is wrong, nothing is missing.
-            return problem(400, "invalid-request", "Invalid request",
+            return problem(
+                    400,
+                    "invalid-request",
+                    "Invalid request",
                     "a query or path parameter does not have the expected type (for example, a whole number)");
         }
         int status = e.getResponse().getStatus();
@@ -146,7 +163,9 @@ public final class ProblemMappers {
 
     /** A problem document with the per-item errors of a batch (each with its index and reason). */
     public static Response problem(int status, String type, String title, String detail, List<?> errors) {
-        return Response.status(status).type(Problem.MEDIA_TYPE)
-                .entity(new Problem("/problems/" + type, title, status, detail, errors)).build();
+        return Response.status(status)
+                .type(Problem.MEDIA_TYPE)
+                .entity(new Problem("/problems/" + type, title, status, detail, errors))
+                .build();
     }
 }

@@ -8,8 +8,7 @@ import io.vertx.ext.web.RoutingContext;
 /** Answers given by the gate itself, before anything has read the request's body. */
 final class Responses {
 
-    private Responses() {
-    }
+    private Responses() {}
 
     /**
      * Answers and, on HTTP/1, closes the connection once the answer is out when the request's body was not read: it

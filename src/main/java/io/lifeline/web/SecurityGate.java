@@ -54,6 +54,7 @@ public class SecurityGate {
     private static final Logger LOG = Logger.getLogger(SecurityGate.class);
     /** Runs before Quarkus' own handlers (compression, body, resources), which use orders from -2 upwards. */
     private static final int FILTER_PRIORITY = 1_000_000;
+
     private static final String CHALLENGE = "Bearer realm=\"lifeline\"";
     private static final String BEARER = "Bearer ";
     private static final String API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
@@ -73,17 +74,24 @@ public class SecurityGate {
     private final Map<AccessRules.RateClass, TokenBuckets> limits = new EnumMap<>(AccessRules.RateClass.class);
     /** Tokens that failed to verify, per client address. */
     private final FailedSignIns failedSignIns;
+
     private final DashboardGate dashboard;
     private final String rootPath;
     private final Caller unrestricted = Caller.unrestricted("local (security disabled)");
 
-    SecurityGate(SecurityConfig config, TokenService tokens, SecurityMetrics metrics, ObjectMapper json,
-                 OidcAuthenticator oidc, FailedSignIns failedSignIns, DashboardSessions dashboardSessions,
-                 @ConfigProperty(name = "lifeline.ui.max-body-size", defaultValue = "1M") MemorySize uiMaxBody,
-                 @ConfigProperty(name = "lifeline.ui.request-timeout", defaultValue = "10s")
-                 java.time.Duration uiRequestTimeout,
-                 @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath,
-                 @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBody) {
+    SecurityGate(
+            SecurityConfig config,
+            TokenService tokens,
+            SecurityMetrics metrics,
+            ObjectMapper json,
+            OidcAuthenticator oidc,
+            FailedSignIns failedSignIns,
+            DashboardSessions dashboardSessions,
+            @ConfigProperty(name = "lifeline.ui.max-body-size", defaultValue = "1M") MemorySize uiMaxBody,
+            @ConfigProperty(name = "lifeline.ui.request-timeout", defaultValue = "10s")
+                    java.time.Duration uiRequestTimeout,
+            @ConfigProperty(name = "quarkus.http.root-path", defaultValue = "/") String rootPath,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBody) {
         this.config = config;
         this.oidc = oidc;
         this.maxBodyBytes = maxBody.asLongValue();
@@ -92,10 +100,18 @@ public class SecurityGate {
         this.json = json;
         this.rules = AccessRules.standard(config.metricsProtected());
         int maxKeys = config.tokenCache().maxEntries();
-        limits.put(AccessRules.RateClass.INGEST, new TokenBuckets(config.rateLimit().ingest().perSecond(),
-                config.rateLimit().ingest().burst(), maxKeys));
-        limits.put(AccessRules.RateClass.ACTIONS, new TokenBuckets(config.rateLimit().actions().perSecond(),
-                config.rateLimit().actions().burst(), maxKeys));
+        limits.put(
+                AccessRules.RateClass.INGEST,
+                new TokenBuckets(
+                        config.rateLimit().ingest().perSecond(),
+                        config.rateLimit().ingest().burst(),
+                        maxKeys));
+        limits.put(
+                AccessRules.RateClass.ACTIONS,
+                new TokenBuckets(
+                        config.rateLimit().actions().perSecond(),
+                        config.rateLimit().actions().burst(),
+                        maxKeys));
         this.failedSignIns = failedSignIns;
         this.dashboard = new DashboardGate(dashboardSessions, uiMaxBody.asLongValue(), uiRequestTimeout);
         String root = rootPath.endsWith("/") ? rootPath.substring(0, rootPath.length() - 1) : rootPath;
@@ -137,7 +153,8 @@ public class SecurityGate {
         String canonical = AccessRules.canonical(path);
         boolean api = canonical.startsWith("/api");
         // Behind a proxy that ends TLS, the scheme is https when Quarkus is told to trust its forwarding headers.
-        boolean https = ctx.request().isSSL() || "https".equalsIgnoreCase(ctx.request().scheme());
+        boolean https =
+                ctx.request().isSSL() || "https".equalsIgnoreCase(ctx.request().scheme());
         ctx.addHeadersEndHandler(v -> securityHeaders(ctx.response().headers(), api, https));
         if (!config.enabled()) {
             ctx.put(CALLER_KEY, unrestricted);
@@ -172,8 +189,11 @@ public class SecurityGate {
         }
         String header = ctx.request().getHeader("Authorization");
         if (header == null || header.isBlank()) {
-            unauthenticated(ctx, SecurityMetrics.AuthFailure.MISSING, "a bearer token is required "
-                    + "(Authorization: Bearer llt_...); see docs/api.md for how to get one");
+            unauthenticated(
+                    ctx,
+                    SecurityMetrics.AuthFailure.MISSING,
+                    "a bearer token is required "
+                            + "(Authorization: Bearer llt_...); see docs/api.md for how to get one");
             return;
         }
         boolean bearer = header.regionMatches(true, 0, BEARER, 0, BEARER.length());
@@ -184,8 +204,10 @@ public class SecurityGate {
             return;
         }
         if (presented == null) {
-            unauthenticated(ctx, SecurityMetrics.AuthFailure.MALFORMED, "the Authorization header does not carry a "
-                    + "Lifeline token (Bearer llt_<id>_<secret>)");
+            unauthenticated(
+                    ctx,
+                    SecurityMetrics.AuthFailure.MALFORMED,
+                    "the Authorization header does not carry a " + "Lifeline token (Bearer llt_<id>_<secret>)");
             return;
         }
         TokenService.Verification cached = tokens.verifyCached(presented);
@@ -205,16 +227,20 @@ public class SecurityGate {
             // The id may belong to a token made on another replica since the ids were last read: read them again
             // (at most once a second, whatever the flood) and decide then.
             pause(ctx);
-            Vertx.currentContext().executeBlocking(() -> {
-                tokens.reloadKnownIds();
-                return tokens.knownToExist(presented);
-            }, false).onComplete(ar -> {
-                if (ar.succeeded() && ar.result()) {
-                    verify(ctx, rule, presented, address);
-                } else {
-                    throttled(ctx, wait);
-                }
-            });
+            Vertx.currentContext()
+                    .executeBlocking(
+                            () -> {
+                                tokens.reloadKnownIds();
+                                return tokens.knownToExist(presented);
+                            },
+                            false)
+                    .onComplete(ar -> {
+                        if (ar.succeeded() && ar.result()) {
+                            verify(ctx, rule, presented, address);
+                        } else {
+                            throttled(ctx, wait);
+                        }
+                    });
             return;
         }
         if (cached != null) {
@@ -234,7 +260,8 @@ public class SecurityGate {
                 noteFailure(address, ar.result());
                 authorise(ctx, rule, ar.result());
             } else {
-                LOG.warnf("Token verification failed unexpectedly: %s", ar.cause().toString());
+                LOG.warnf(
+                        "Token verification failed unexpectedly: %s", ar.cause().toString());
                 unauthenticated(ctx, SecurityMetrics.AuthFailure.UNAVAILABLE, null);
             }
         });
@@ -250,8 +277,13 @@ public class SecurityGate {
     private void throttled(RoutingContext ctx, long waitNanos) {
         metrics.authFailure(SecurityMetrics.AuthFailure.INVALID);
         long seconds = TokenBuckets.retryAfterSeconds(waitNanos);
-        reject(ctx, 429, "rate-limited", "Too many requests", "too many tokens that are not valid came from this "
-                + "address; retry after " + seconds + " s", Map.of("Retry-After", Long.toString(seconds)));
+        reject(
+                ctx,
+                429,
+                "rate-limited",
+                "Too many requests",
+                "too many tokens that are not valid came from this " + "address; retry after " + seconds + " s",
+                Map.of("Retry-After", Long.toString(seconds)));
     }
 
     /**
@@ -264,21 +296,30 @@ public class SecurityGate {
         if (!oidc.enabled()) {
             return true;
         }
-        String external = config.oidc().externalUrl().map(u -> u.endsWith("/") ? u.substring(0, u.length() - 1) : u)
+        String external = config.oidc()
+                .externalUrl()
+                .map(u -> u.endsWith("/") ? u.substring(0, u.length() - 1) : u)
                 .orElse(null);
         if (external != null) {
-            String here = ctx.request().scheme() + "://" + (ctx.request().authority() == null ? ""
-                    : ctx.request().authority().toString());
-            String base = java.net.URI.create(external).getScheme() + "://" + java.net.URI.create(external).getRawAuthority();
+            String here = ctx.request().scheme() + "://"
+                    + (ctx.request().authority() == null
+                            ? ""
+                            : ctx.request().authority().toString());
+            String base = java.net.URI.create(external).getScheme() + "://"
+                    + java.net.URI.create(external).getRawAuthority();
             if (!here.equalsIgnoreCase(base)) {
                 String query = ctx.request().query();
-                ctx.response().setStatusCode(303).putHeader("Location", external + path
-                        + (query == null ? "" : "?" + query)).putHeader("Cache-Control", "no-store").end();
+                ctx.response()
+                        .setStatusCode(303)
+                        .putHeader("Location", external + path + (query == null ? "" : "?" + query))
+                        .putHeader("Cache-Control", "no-store")
+                        .end();
                 return false;
             }
         }
         String address = clientAddress(ctx);
-        boolean callback = ctx.request().getParam("code") != null || ctx.request().getParam("error") != null;
+        boolean callback =
+                ctx.request().getParam("code") != null || ctx.request().getParam("error") != null;
         if (callback) {
             long wait = failedSignIns.throttled(address);
             if (wait > 0) {
@@ -318,22 +359,26 @@ public class SecurityGate {
         pause(ctx);
         String address = clientAddress(ctx);
         Context vc = Vertx.currentContext();
-        oidc.verifyBearer(jwt).subscribe().with(out -> vc.runOnContext(v -> {
-            if (out.ok()) {
-                authorise(ctx, rule, TokenService.Verification.ok(out.caller()));
-            } else if (out.status() == 403) {
-                metrics.denied();
-                reject(ctx, 403, "forbidden", "Forbidden", out.detail(), null);
-            } else {
-                long wait = failedSignIns.throttled(address);
-                failedSignIns.failed(address);
-                if (wait > 0) {
-                    throttled(ctx, wait);
-                } else {
-                    unauthenticated(ctx, SecurityMetrics.AuthFailure.INVALID, out.detail());
-                }
-            }
-        }), e -> vc.runOnContext(v -> unauthenticated(ctx, SecurityMetrics.AuthFailure.UNAVAILABLE, null)));
+        oidc.verifyBearer(jwt)
+                .subscribe()
+                .with(
+                        out -> vc.runOnContext(v -> {
+                            if (out.ok()) {
+                                authorise(ctx, rule, TokenService.Verification.ok(out.caller()));
+                            } else if (out.status() == 403) {
+                                metrics.denied();
+                                reject(ctx, 403, "forbidden", "Forbidden", out.detail(), null);
+                            } else {
+                                long wait = failedSignIns.throttled(address);
+                                failedSignIns.failed(address);
+                                if (wait > 0) {
+                                    throttled(ctx, wait);
+                                } else {
+                                    unauthenticated(ctx, SecurityMetrics.AuthFailure.INVALID, out.detail());
+                                }
+                            }
+                        }),
+                        e -> vc.runOnContext(v -> unauthenticated(ctx, SecurityMetrics.AuthFailure.UNAVAILABLE, null)));
     }
 
     private void authorise(RoutingContext ctx, AccessRules.Rule rule, TokenService.Verification v) {
@@ -347,11 +392,11 @@ public class SecurityGate {
             String detail = rule.kind() == AccessRules.Kind.DENY
                     ? "no role may " + ctx.request().method().name() + " this path"
                     : rule.fleetWide() && rule.roles().stream().anyMatch(caller::has)
-                    ? "this path is about what every namespace shares (nodes, GPUs, connectors): it needs a fleet-wide "
-                            + caller.role().wireName() + " token (token '" + caller.name() + "' is limited to "
-                            + caller.namespaces() + ")"
-                    : "the " + caller.role().wireName() + " role may not " + ctx.request().method().name()
-                            + " this path; it needs " + neededRoles(rule);
+                            ? "this path is about what every namespace shares (nodes, GPUs, connectors): it needs a fleet-wide "
+                                    + caller.role().wireName() + " token (token '" + caller.name() + "' is limited to "
+                                    + caller.namespaces() + ")"
+                            : "the " + caller.role().wireName() + " role may not "
+                                    + ctx.request().method().name() + " this path; it needs " + neededRoles(rule);
             reject(ctx, 403, "forbidden", "Forbidden", detail, null);
             return;
         }
@@ -360,9 +405,15 @@ public class SecurityGate {
             if (wait > 0) {
                 metrics.rateLimited(rule.rate());
                 long seconds = TokenBuckets.retryAfterSeconds(wait);
-                reject(ctx, 429, "rate-limited", "Too many requests", "this token sent more "
-                        + rule.rate().name().toLowerCase(Locale.ROOT) + " requests than its rate limit allows; "
-                        + "retry after " + seconds + " s", Map.of("Retry-After", Long.toString(seconds)));
+                reject(
+                        ctx,
+                        429,
+                        "rate-limited",
+                        "Too many requests",
+                        "this token sent more "
+                                + rule.rate().name().toLowerCase(Locale.ROOT) + " requests than its rate limit allows; "
+                                + "retry after " + seconds + " s",
+                        Map.of("Retry-After", Long.toString(seconds)));
                 return;
             }
         }
@@ -378,8 +429,13 @@ public class SecurityGate {
     private void unauthenticated(RoutingContext ctx, SecurityMetrics.AuthFailure reason, String detail) {
         metrics.authFailure(reason);
         if (reason == SecurityMetrics.AuthFailure.UNAVAILABLE) {
-            reject(ctx, 503, "unavailable", "Temporarily unavailable",
-                    "the token cannot be checked now (the store is unreachable); retry shortly", Map.of("Retry-After", "5"));
+            reject(
+                    ctx,
+                    503,
+                    "unavailable",
+                    "Temporarily unavailable",
+                    "the token cannot be checked now (the store is unreachable); retry shortly",
+                    Map.of("Retry-After", "5"));
             return;
         }
         String d = detail;
@@ -395,11 +451,13 @@ public class SecurityGate {
                     d = "this token is not valid";
             }
         }
-        String challenge = reason == SecurityMetrics.AuthFailure.MISSING ? CHALLENGE : CHALLENGE + ", error=\"invalid_token\"";
+        String challenge =
+                reason == SecurityMetrics.AuthFailure.MISSING ? CHALLENGE : CHALLENGE + ", error=\"invalid_token\"";
         reject(ctx, 401, "unauthorized", "Unauthorized", d, Map.of("WWW-Authenticate", challenge));
     }
 
-    private void reject(RoutingContext ctx, int status, String type, String title, String detail, Map<String, String> headers) {
+    private void reject(
+            RoutingContext ctx, int status, String type, String title, String detail, Map<String, String> headers) {
         HttpServerResponse response = ctx.response();
         if (response.ended()) {
             return;
@@ -447,8 +505,12 @@ public class SecurityGate {
             response.end();
             return;
         }
-        response.putHeader("Content-Type", Problem.MEDIA_TYPE).end(problem(413, "payload-too-large", "Payload too large",
-                "the body of " + announced + " bytes is larger than the limit of " + maxBodyBytes + " bytes"));
+        response.putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .end(problem(
+                        413,
+                        "payload-too-large",
+                        "Payload too large",
+                        "the body of " + announced + " bytes is larger than the limit of " + maxBodyBytes + " bytes"));
     }
 
     private String problem(int status, String type, String title, String detail) {
@@ -472,7 +534,8 @@ public class SecurityGate {
     }
 
     private static String neededRoles(AccessRules.Rule rule) {
-        return String.join(" or ", rule.roles().stream().map(Role::wireName).sorted().toList());
+        return String.join(
+                " or ", rule.roles().stream().map(Role::wireName).sorted().toList());
     }
 
     /** The path without {@code quarkus.http.root-path}, as the rule table names it. */

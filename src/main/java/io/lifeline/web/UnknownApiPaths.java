@@ -18,14 +18,17 @@ public class UnknownApiPaths {
     private final String body;
 
     UnknownApiPaths(ObjectMapper json) throws JsonProcessingException {
-        this.body = json.writeValueAsString(new Problem("/problems/not-found", "Not Found", 404,
-                "no such API path; see /q/openapi for the API", null));
+        this.body = json.writeValueAsString(new Problem(
+                "/problems/not-found", "Not Found", 404, "no such API path; see /q/openapi for the API", null));
     }
 
     void register(@Observes Router router) {
         router.route("/api/*").order(RouteConstants.ROUTE_ORDER_DEFAULT - 1).handler(ctx -> {
             if (!ctx.response().ended()) {
-                ctx.response().setStatusCode(404).putHeader("Content-Type", Problem.MEDIA_TYPE).end(body);
+                ctx.response()
+                        .setStatusCode(404)
+                        .putHeader("Content-Type", Problem.MEDIA_TYPE)
+                        .end(body);
             }
         });
     }

@@ -62,14 +62,15 @@ public class WireNames implements ObjectMapperCustomizer {
             super.setupModule(context);
             context.addDeserializers(new Deserializers.Base() {
                 @Override
-                public JsonDeserializer<?> findEnumDeserializer(Class<?> type, DeserializationConfig config,
-                                                                BeanDescription beanDesc) {
+                public JsonDeserializer<?> findEnumDeserializer(
+                        Class<?> type, DeserializationConfig config, BeanDescription beanDesc) {
                     return WireEnum.class.isAssignableFrom(type) ? new Reader(enumClass(type)) : null;
                 }
             });
-            context.addKeyDeserializers((KeyDeserializers) (type, config, beanDesc) ->
-                    type.isEnumType() && WireEnum.class.isAssignableFrom(type.getRawClass())
-                            ? new KeyReader(enumClass(type.getRawClass())) : null);
+            context.addKeyDeserializers((KeyDeserializers)
+                    (type, config, beanDesc) -> type.isEnumType() && WireEnum.class.isAssignableFrom(type.getRawClass())
+                            ? new KeyReader(enumClass(type.getRawClass()))
+                            : null);
         }
     }
 
@@ -116,7 +117,8 @@ public class WireNames implements ObjectMapperCustomizer {
 
     @SuppressWarnings("rawtypes")
     private static String names(Class<? extends Enum> type) {
-        return java.util.Arrays.stream(type.getEnumConstants()).map(e -> WireEnum.wireOf((Enum<?>) e))
+        return java.util.Arrays.stream(type.getEnumConstants())
+                .map(e -> WireEnum.wireOf((Enum<?>) e))
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 }

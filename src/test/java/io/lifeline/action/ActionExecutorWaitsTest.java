@@ -11,8 +11,8 @@ import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
 import io.agroal.api.security.NamePrincipal;
 import io.lifeline.action.port.ClusterActions;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
@@ -79,6 +79,7 @@ class ActionExecutorWaitsTest {
     private final ScriptedChannels channels = new ScriptedChannels();
     /** Commands the trainers' channels took. */
     private final List<TrainerCommand> commands = channels.sent;
+
     private final FakeCluster cluster = new FakeCluster();
     private CountingStore store;
     private ModelRuntime runtime;
@@ -96,7 +97,8 @@ class ActionExecutorWaitsTest {
 
         @Override
         public void saveStep(String actionId, String target, ActionStepView step, String actor, long term) {
-            writes.computeIfAbsent(actionId + " " + step.name() + " " + step.state().wire(), k -> new AtomicInteger())
+            writes.computeIfAbsent(
+                            actionId + " " + step.name() + " " + step.state().wire(), k -> new AtomicInteger())
                     .incrementAndGet();
             super.saveStep(actionId, target, step, actor, term);
         }
@@ -136,8 +138,9 @@ class ActionExecutorWaitsTest {
         public ClusterOutcome cordon(String node) {
             AtomicInteger down = unavailable.get(node);
             if (down != null && down.getAndDecrement() > 0) {
-                return ClusterOutcome.of(Result.RETRY_LATER, "cordon node " + node
-                        + ": API server unavailable (HTTP 503): service unavailable");
+                return ClusterOutcome.of(
+                        Result.RETRY_LATER,
+                        "cordon node " + node + ": API server unavailable (HTTP 503): service unavailable");
             }
             return ClusterOutcome.of(Result.PATCHED, "cordoned");
         }
@@ -159,7 +162,8 @@ class ActionExecutorWaitsTest {
             if (refuse != null && refuse.getAndDecrement() > 0) {
                 return ClusterOutcome.of(Result.RETRY_LATER, "disruption budget");
             }
-            pods.replaceAll((node, list) -> list.stream().filter(p -> !p.equals(pod)).toList());
+            pods.replaceAll(
+                    (node, list) -> list.stream().filter(p -> !p.equals(pod)).toList());
             return ClusterOutcome.of(Result.EVICTED, "evicted");
         }
 
@@ -192,6 +196,7 @@ class ActionExecutorWaitsTest {
         final Set<String> down = ConcurrentHashMap.newKeySet();
         /** Jobs whose sends are never answered (a producer stuck waiting for metadata). */
         final Set<String> unanswered = ConcurrentHashMap.newKeySet();
+
         final AtomicInteger failures = new AtomicInteger();
         final Map<String, CommandAckView> acks = new ConcurrentHashMap<>();
         /** The log context each attempt was made in ("job node action", "-" for a key not set), by command. */
@@ -201,20 +206,23 @@ class ActionExecutorWaitsTest {
         public CompletionStage<SendAttempt> send(TrainerCommand c, Set<String> confirmed) {
             attempts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(CLOCK.instant());
             LogContext.Snapshot context = LogContext.current();
-            contexts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>()).add(Stream.of(context.job(),
-                    context.node(), context.action()).map(v -> Objects.requireNonNullElse(v, "-"))
-                    .collect(Collectors.joining(" ")));
+            contexts.computeIfAbsent(c.id(), k -> new CopyOnWriteArrayList<>())
+                    .add(Stream.of(context.job(), context.node(), context.action())
+                            .map(v -> Objects.requireNonNullElse(v, "-"))
+                            .collect(Collectors.joining(" ")));
             if (unanswered.contains(c.job())) {
                 return new CompletableFuture<>();
             }
             boolean fails = down.contains(c.job()) || failures.getAndDecrement() > 0;
-            return CompletableFuture.supplyAsync(() -> {
-                if (fails) {
-                    return new SendAttempt(Set.of(), Map.of(CHANNEL, REASON));
-                }
-                sent.add(c);
-                return SendAttempt.confirmed(CHANNEL);
-            }, CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS));
+            return CompletableFuture.supplyAsync(
+                    () -> {
+                        if (fails) {
+                            return new SendAttempt(Set.of(), Map.of(CHANNEL, REASON));
+                        }
+                        sent.add(c);
+                        return SendAttempt.confirmed(CHANNEL);
+                    },
+                    CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS));
         }
 
         @Override
@@ -271,12 +279,19 @@ class ActionExecutorWaitsTest {
 
     @BeforeAll
     static void database() throws Exception {
-        server = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory("lifeline-waits"))
-                .setCleanDataDirectory(true).start();
-        Flyway.configure().dataSource(server.getPostgresDatabase()).locations("classpath:db/migration").load().migrate();
+        server = EmbeddedPostgres.builder()
+                .setDataDirectory(Files.createTempDirectory("lifeline-waits"))
+                .setCleanDataDirectory(true)
+                .start();
+        Flyway.configure()
+                .dataSource(server.getPostgresDatabase())
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         String url = server.getJdbcUrl("postgres", "postgres");
-        db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier().connectionPoolConfiguration(p -> p
-                .maxSize(8).connectionFactoryConfiguration(f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))));
+        db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
+                .connectionPoolConfiguration(p -> p.maxSize(8)
+                        .connectionFactoryConfiguration(f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))));
     }
 
     @AfterAll
@@ -291,7 +306,14 @@ class ActionExecutorWaitsTest {
         store = new CountingStore(db);
         runtime = ModelRuntimes.start(CLOCK);
         leadership = Leaderships.of(db, CONFIG);
-        executor = new ActionExecutor(store, cluster, channels, runtime, leadership, CONFIG, CLOCK,
+        executor = new ActionExecutor(
+                store,
+                cluster,
+                channels,
+                runtime,
+                leadership,
+                CONFIG,
+                CLOCK,
                 ActionMetricsForTests.of(new SimpleMeterRegistry()));
         executor.start();
         await().atMost(Duration.ofSeconds(10)).until(executor::isLeader);
@@ -314,8 +336,8 @@ class ActionExecutorWaitsTest {
         String b = submit(ActionKind.CHECKPOINT_NOW, jobB);
 
         // One worker, two waits: both commands are out before either checkpoint exists.
-        await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":checkpoint:" + jobA)
-                && sent(b + ":checkpoint:" + jobB));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> sent(a + ":checkpoint:" + jobA) && sent(b + ":checkpoint:" + jobB));
         assertThat(state(a)).isEqualTo(ActionState.RUNNING);
         assertThat(state(b)).isEqualTo(ActionState.RUNNING);
         // And a third action is not kept waiting behind them.
@@ -333,21 +355,29 @@ class ActionExecutorWaitsTest {
 
         ActionView done = store.find(a).orElseThrow();
         assertThat(done.outcome()).isEqualTo("checkpoint of " + jobA + " completed");
-        assertThat(done.steps()).extracting(ActionStepView::name, ActionStepView::state, ActionStepView::seq)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("request checkpoint " + jobA, StepState.DONE, 0),
+        assertThat(done.steps())
+                .extracting(ActionStepView::name, ActionStepView::state, ActionStepView::seq)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("request checkpoint " + jobA, StepState.DONE, 0),
                         org.assertj.core.groups.Tuple.tuple("await checkpoint " + jobA, StepState.DONE, 1));
-        assertThat(store.cancelChecks(a)).as("re-checks of the wait, each asking for a cancellation").isGreaterThan(2);
-        assertThat(store.writes(a, "await checkpoint " + jobA, StepState.RUNNING)).as("the wait written RUNNING once")
+        assertThat(store.cancelChecks(a))
+                .as("re-checks of the wait, each asking for a cancellation")
+                .isGreaterThan(2);
+        assertThat(store.writes(a, "await checkpoint " + jobA, StepState.RUNNING))
+                .as("the wait written RUNNING once")
                 .isEqualTo(1);
-        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count()).isEqualTo(1);
+        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count())
+                .isEqualTo(1);
     }
 
     @Test
     void aCancelledWaitEndsCancelledAtItsNextRecheck() throws Exception {
         String job = job("cancel");
         String a = submit(ActionKind.CHECKPOINT_NOW, job);
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
-                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(a, "await checkpoint " + job)
+                        .map(s -> s.state() == StepState.RUNNING)
+                        .orElse(false));
 
         store.requestCancel(a);
 
@@ -362,8 +392,10 @@ class ActionExecutorWaitsTest {
     void aWaitAcrossAStopAndStartResumesFromTheStoredStepsAndFinishes() throws Exception {
         String job = job("restart");
         String a = submit(ActionKind.CHECKPOINT_NOW, job);
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
-                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(a, "await checkpoint " + job)
+                        .map(s -> s.state() == StepState.RUNNING)
+                        .orElse(false));
 
         executor.stop();
         int checks = store.cancelChecks(a);
@@ -373,12 +405,13 @@ class ActionExecutorWaitsTest {
 
         executor.start();
         await().atMost(Duration.ofSeconds(10)).until(executor::isLeader);
-        await().atMost(Duration.ofSeconds(10)).until(() -> store.writes(a, "await checkpoint " + job,
-                StepState.RUNNING) == 2);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> store.writes(a, "await checkpoint " + job, StepState.RUNNING) == 2);
         assertThat(step(a, "await checkpoint " + job).orElseThrow().detail()).isEqualTo("resumed after a restart");
         checkpoint(job, 200);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
-        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count()).as("the command went once")
+        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count())
+                .as("the command went once")
                 .isEqualTo(1);
     }
 
@@ -386,8 +419,10 @@ class ActionExecutorWaitsTest {
     void aWaitIsDroppedWhenLeadershipGoesAndTakenUpFromTheStoreWhenItComesBack() throws Exception {
         String job = job("leader");
         String a = submit(ActionKind.CHECKPOINT_NOW, job);
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
-                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(a, "await checkpoint " + job)
+                        .map(s -> s.state() == StepState.RUNNING)
+                        .orElse(false));
 
         leadership.stop();
         TimeUnit.MILLISECONDS.sleep(150);
@@ -396,11 +431,12 @@ class ActionExecutorWaitsTest {
         assertThat(store.cancelChecks(a)).as("no re-check without leadership").isEqualTo(checks);
 
         leadership.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> store.writes(a, "await checkpoint " + job,
-                StepState.RUNNING) == 2);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> store.writes(a, "await checkpoint " + job, StepState.RUNNING) == 2);
         checkpoint(job, 200);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
-        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count()).isEqualTo(1);
+        assertThat(commands.stream().filter(cmd -> cmd.id().startsWith(a)).count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -412,16 +448,19 @@ class ActionExecutorWaitsTest {
         cluster.refusals.put(guarded.name(), new AtomicInteger(3));
 
         String drain = submit(ActionKind.DRAIN, node);
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(drain, "evict ml/" + guarded.name())
-                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(drain, "evict ml/" + guarded.name())
+                        .map(s -> s.state() == StepState.RUNNING)
+                        .orElse(false));
         String other = unique("other-node");
         String c = submit(ActionKind.UNCORDON, other);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(c) == ActionState.SUCCEEDED);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> state(drain) == ActionState.SUCCEEDED);
-        assertThat(step(drain, "evict ml/" + guarded.name()).orElseThrow().detail()).isEqualTo(
-                "evicted after 3 refusal(s)");
-        assertThat(store.find(drain).orElseThrow().outcome()).as("the pod evicted before the refusals counts too")
+        assertThat(step(drain, "evict ml/" + guarded.name()).orElseThrow().detail())
+                .isEqualTo("evicted after 3 refusal(s)");
+        assertThat(store.find(drain).orElseThrow().outcome())
+                .as("the pod evicted before the refusals counts too")
                 .startsWith(node + " drained: 2 pod(s) evicted (2 training pod(s))");
     }
 
@@ -430,15 +469,18 @@ class ActionExecutorWaitsTest {
         String node = unique("node");
         cluster.unavailable.put(node, new AtomicInteger(3));
         String drain = submit(ActionKind.DRAIN, node);
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(drain, "cordon")
-                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(drain, "cordon")
+                        .map(s -> s.state() == StepState.RUNNING)
+                        .orElse(false));
         // The worker is free meanwhile.
         String c = submit(ActionKind.UNCORDON, unique("other-node"));
         await().atMost(Duration.ofSeconds(10)).until(() -> state(c) == ActionState.SUCCEEDED);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> state(drain) == ActionState.SUCCEEDED);
         assertThat(step(drain, "cordon").orElseThrow().detail()).isEqualTo("patched: cordoned");
-        assertThat(cluster.unavailable.get(node).get()).as("three refused attempts and the one that went through")
+        assertThat(cluster.unavailable.get(node).get())
+                .as("three refused attempts and the one that went through")
                 .isEqualTo(-1);
     }
 
@@ -448,8 +490,9 @@ class ActionExecutorWaitsTest {
         cluster.unavailable.put(node, new AtomicInteger(Integer.MAX_VALUE));
         String drain = submit(ActionKind.DRAIN, node, Duration.ofMillis(1500), null);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(drain) == ActionState.FAILED);
-        assertThat(step(drain, "cordon").orElseThrow().detail()).isEqualTo("still refused at the deadline: cordon node "
-                + node + ": API server unavailable (HTTP 503): service unavailable");
+        assertThat(step(drain, "cordon").orElseThrow().detail())
+                .isEqualTo("still refused at the deadline: cordon node " + node
+                        + ": API server unavailable (HTTP 503): service unavailable");
     }
 
     // ------------------------------------------------------------------------------------- confirmed commands
@@ -460,28 +503,37 @@ class ActionExecutorWaitsTest {
         channels.failures.set(3);
         String a = submit(ActionKind.CHECKPOINT_NOW, job);
         String request = "request checkpoint " + job;
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, request).map(s -> s.state() == StepState.DONE)
-                .orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        step(a, request).map(s -> s.state() == StepState.DONE).orElse(false));
 
         ActionStepView done = step(a, request).orElseThrow();
-        assertThat(done.detail()).startsWith("checkpoint_now sent to the Kafka topic at ").contains("after 4 attempts")
-                .contains(ScriptedChannels.REASON).endsWith("; no good checkpoint yet").doesNotContain("step -1");
+        assertThat(done.detail())
+                .startsWith("checkpoint_now sent to the Kafka topic at ")
+                .contains("after 4 attempts")
+                .contains(ScriptedChannels.REASON)
+                .endsWith("; no good checkpoint yet")
+                .doesNotContain("step -1");
         StepResult.CheckpointRequested r = (StepResult.CheckpointRequested) done.result();
         assertThat(r.sent().attempts()).isEqualTo(4);
         assertThat(r.sent().channels()).containsExactly(ScriptedChannels.CHANNEL);
         assertThat(r.sent().lastError()).isEqualTo("Kafka topic: " + ScriptedChannels.REASON);
         assertThat(r.sent().sentAt()).isNotNull();
-        assertThat(store.writes(a, request, StepState.RUNNING)).as("started, then each failed attempt recorded")
+        assertThat(store.writes(a, request, StepState.RUNNING))
+                .as("started, then each failed attempt recorded")
                 .isEqualTo(4);
         List<Instant> tries = channels.attempts(a + ":checkpoint:" + job);
         assertThat(tries).hasSize(4);
         // The pauses double from 50 ms up to 200 ms: never shorter than that.
         long[] least = {50, 100, 200};
         for (int i = 1; i < tries.size(); i++) {
-            assertThat(Duration.between(tries.get(i - 1), tries.get(i)).toMillis()).as("pause before attempt " + (i + 1))
+            assertThat(Duration.between(tries.get(i - 1), tries.get(i)).toMillis())
+                    .as("pause before attempt " + (i + 1))
                     .isGreaterThanOrEqualTo(least[i - 1]);
         }
-        assertThat(commands.stream().filter(c -> c.id().startsWith(a)).count()).as("taken once").isEqualTo(1);
+        assertThat(commands.stream().filter(c -> c.id().startsWith(a)).count())
+                .as("taken once")
+                .isEqualTo(1);
 
         checkpoint(job, 200);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
@@ -494,9 +546,12 @@ class ActionExecutorWaitsTest {
         String a = submit(ActionKind.CHECKPOINT_NOW, job, Duration.ofMillis(1500), null);
         String request = "request checkpoint " + job;
         // Meanwhile the running step says what is going on.
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, request)
-                .map(s -> s.state() == StepState.RUNNING && s.detail().startsWith("attempt ")).orElse(false));
-        assertThat(step(a, request).orElseThrow().detail()).contains("failed: Kafka topic: " + ScriptedChannels.REASON)
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(a, request)
+                        .map(s -> s.state() == StepState.RUNNING && s.detail().startsWith("attempt "))
+                        .orElse(false));
+        assertThat(step(a, request).orElseThrow().detail())
+                .contains("failed: Kafka topic: " + ScriptedChannels.REASON)
                 .contains("; next in ");
         assertThat(step(a, request).orElseThrow().result()).isInstanceOf(StepResult.CommandPending.class);
 
@@ -505,10 +560,12 @@ class ActionExecutorWaitsTest {
         assertThat(failed.state()).isEqualTo(StepState.FAILED);
         // Either every attempt failed in time, or the last one was still unanswered at the deadline (a busy machine):
         // both name the deadline and the last error.
-        assertThat(failed.detail()).matches("checkpoint_now not (sent by the deadline after \\d+ attempt\\(s\\)"
-                + "|confirmed by the deadline: attempt \\d+ still unanswered; last error): .*")
+        assertThat(failed.detail())
+                .matches("checkpoint_now not (sent by the deadline after \\d+ attempt\\(s\\)"
+                        + "|confirmed by the deadline: attempt \\d+ still unanswered; last error): .*")
                 .endsWith("Kafka topic: " + ScriptedChannels.REASON);
-        assertThat(store.find(a).orElseThrow().outcome()).startsWith(request + ": checkpoint_now not ")
+        assertThat(store.find(a).orElseThrow().outcome())
+                .startsWith(request + ": checkpoint_now not ")
                 .contains("by the deadline");
         assertThat(step(a, "await checkpoint " + job)).as("nothing to wait for").isEmpty();
         assertThat(commands.stream().filter(c -> c.id().startsWith(a))).isEmpty();
@@ -530,24 +587,35 @@ class ActionExecutorWaitsTest {
         String fine = job("drain-fine");
         String node = unique("node");
         channels.down.add(stuck);
-        String d = submit(ActionKind.DRAIN, node, Duration.ofSeconds(120), new Impact(1.0, 60L, 16,
-                List.of(stuck, fine), List.of(node), true, List.of()));
+        String d = submit(
+                ActionKind.DRAIN,
+                node,
+                Duration.ofSeconds(120),
+                new Impact(1.0, 60L, 16, List.of(stuck, fine), List.of(node), true, List.of()));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(d, "cordon").map(s -> s.state() == StepState.DONE)
-                .orElse(false));
-        assertThat(sent(d + ":checkpoint:" + fine)).as("the other job's command is not held back").isTrue();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        step(d, "cordon").map(s -> s.state() == StepState.DONE).orElse(false));
+        assertThat(sent(d + ":checkpoint:" + fine))
+                .as("the other job's command is not held back")
+                .isTrue();
         // Its step is written DONE once the send is confirmed, which on a loaded machine may come after the cordon.
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(d, "request checkpoint " + fine)
-                .map(s -> s.state() == StepState.DONE).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(d, "request checkpoint " + fine)
+                        .map(s -> s.state() == StepState.DONE)
+                        .orElse(false));
         assertThat(step(d, "request checkpoint " + stuck).orElseThrow().state()).isEqualTo(StepState.RUNNING);
-        assertThat(step(d, "await checkpoint " + fine)).as("awaited once every command is out").isEmpty();
+        assertThat(step(d, "await checkpoint " + fine))
+                .as("awaited once every command is out")
+                .isEmpty();
 
         channels.down.remove(stuck);
         await().atMost(Duration.ofSeconds(10)).until(() -> sent(d + ":checkpoint:" + stuck));
         checkpoint(stuck, 200);
         checkpoint(fine, 200);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(d) == ActionState.SUCCEEDED);
-        assertThat(step(d, "request checkpoint " + stuck).orElseThrow().detail()).contains("attempts (last error: ");
+        assertThat(step(d, "request checkpoint " + stuck).orElseThrow().detail())
+                .contains("attempts (last error: ");
     }
 
     @Test
@@ -557,14 +625,18 @@ class ActionExecutorWaitsTest {
         String job = job("drain-fresh");
         checkpoint(job, 100);
         String node = unique("node");
-        String d = submit(ActionKind.DRAIN, node, Duration.ofSeconds(120), new Impact(0.0, 0L, 8, List.of(job),
-                List.of(node), true, List.of()));
+        String d = submit(
+                ActionKind.DRAIN,
+                node,
+                Duration.ofSeconds(120),
+                new Impact(0.0, 0L, 8, List.of(job), List.of(node), true, List.of()));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> sent(d + ":checkpoint:" + job));
         ActionStepView request = step(d, "request checkpoint " + job).orElseThrow();
         assertThat(request.state()).isEqualTo(StepState.DONE);
-        assertThat(request.detail()).startsWith("prepare_exit ").endsWith("newest good checkpoint surviving " + node
-                + " at step 100");
+        assertThat(request.detail())
+                .startsWith("prepare_exit ")
+                .endsWith("newest good checkpoint surviving " + node + " at step 100");
         checkpoint(job, 101);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(d) == ActionState.SUCCEEDED);
     }
@@ -577,13 +649,16 @@ class ActionExecutorWaitsTest {
         String id = a + ":checkpoint:" + job;
         await().atMost(Duration.ofSeconds(10)).until(() -> channels.attempts(id).size() >= 2);
         // Recorded by the agent queue (on any replica): the trainers have the command.
-        channels.acks.put(id, new CommandAckView(id, "checkpoint_now", TrainerData.AckStatus.ACCEPTED, null,
-                CLOCK.instant()));
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "request checkpoint " + job)
-                .map(s -> s.state() == StepState.DONE).orElse(false));
+        channels.acks.put(
+                id, new CommandAckView(id, "checkpoint_now", TrainerData.AckStatus.ACCEPTED, null, CLOCK.instant()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(a, "request checkpoint " + job)
+                        .map(s -> s.state() == StepState.DONE)
+                        .orElse(false));
         ActionStepView done = step(a, "request checkpoint " + job).orElseThrow();
         assertThat(done.detail()).startsWith("checkpoint_now acknowledged by the trainers at ");
-        assertThat(((StepResult.CheckpointRequested) done.result()).sent().acknowledged()).isTrue();
+        assertThat(((StepResult.CheckpointRequested) done.result()).sent().acknowledged())
+                .isTrue();
         checkpoint(job, 200);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
     }
@@ -593,14 +668,19 @@ class ActionExecutorWaitsTest {
         String job = job("refused");
         String a = submit(ActionKind.CHECKPOINT_NOW, job);
         String id = a + ":checkpoint:" + job;
-        await().atMost(Duration.ofSeconds(10)).until(() -> step(a, "await checkpoint " + job)
-                .map(s -> s.state() == StepState.RUNNING).orElse(false));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> step(a, "await checkpoint " + job)
+                        .map(s -> s.state() == StepState.RUNNING)
+                        .orElse(false));
         // Acknowledged through an agent that polls another replica: not in this replica's model.
-        channels.acks.put(id, new CommandAckView(id, "checkpoint_now", TrainerData.AckStatus.REJECTED, "no space left",
-                CLOCK.instant()));
+        channels.acks.put(
+                id,
+                new CommandAckView(
+                        id, "checkpoint_now", TrainerData.AckStatus.REJECTED, "no space left", CLOCK.instant()));
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.FAILED);
-        assertThat(store.find(a).orElseThrow().outcome()).isEqualTo("await checkpoint " + job + ": the trainers of "
-                + job + " rejected the command: no space left");
+        assertThat(store.find(a).orElseThrow().outcome())
+                .isEqualTo("await checkpoint " + job + ": the trainers of " + job
+                        + " rejected the command: no space left");
     }
 
     // ------------------------------------------------------------------------------------------------ log context
@@ -618,16 +698,23 @@ class ActionExecutorWaitsTest {
             checkpoint(job, 200);
             await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
             // The action's last line is written after its state: wait for it.
-            lines = await().atMost(Duration.ofSeconds(10)).until(() -> log.about(job),
-                    l -> l.stream().anyMatch(x -> x.message().contains(a + " on " + job + " succeeded")));
+            lines = await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> log.about(job),
+                            l -> l.stream().anyMatch(x -> x.message().contains(a + " on " + job + " succeeded")));
         }
-        assertThat(channels.contexts.get(a + ":checkpoint:" + job)).as("every attempt, at the first run and the re-checks")
+        assertThat(channels.contexts.get(a + ":checkpoint:" + job))
+                .as("every attempt, at the first run and the re-checks")
                 .containsExactly(job + " - " + a, job + " - " + a, job + " - " + a);
-        assertThat(lines).extracting(LogLines.Line::message).anySatisfy(m -> assertThat(m)
-                .startsWith("Step 'request checkpoint " + job + "' done: checkpoint_now sent"))
+        assertThat(lines)
+                .extracting(LogLines.Line::message)
+                .anySatisfy(m ->
+                        assertThat(m).startsWith("Step 'request checkpoint " + job + "' done: checkpoint_now sent"))
                 .anySatisfy(m -> assertThat(m).startsWith("Step 'await checkpoint " + job + "' done"));
-        assertThat(lines).allSatisfy(l -> assertThat(l.context()).as(l.message())
-                .isEqualTo(Map.of(LogContext.JOB, job, LogContext.ACTION, a)));
+        assertThat(lines)
+                .allSatisfy(l -> assertThat(l.context())
+                        .as(l.message())
+                        .isEqualTo(Map.of(LogContext.JOB, job, LogContext.ACTION, a)));
     }
 
     @Test
@@ -637,29 +724,44 @@ class ActionExecutorWaitsTest {
         String d;
         List<LogLines.Line> lines;
         try (LogLines log = LogLines.capture(StepRunner.class.getName())) {
-            d = submit(ActionKind.DRAIN, node, Duration.ofSeconds(120), new Impact(1.0, 60L, 8, List.of(job),
-                    List.of(node), true, List.of()));
+            d = submit(
+                    ActionKind.DRAIN,
+                    node,
+                    Duration.ofSeconds(120),
+                    new Impact(1.0, 60L, 8, List.of(job), List.of(node), true, List.of()));
             await().atMost(Duration.ofSeconds(10)).until(() -> sent(d + ":checkpoint:" + job));
             checkpoint(job, 200);
             await().atMost(Duration.ofSeconds(10)).until(() -> state(d) == ActionState.SUCCEEDED);
             lines = log.lines();
         }
         assertThat(channels.contexts.get(d + ":checkpoint:" + job)).containsExactly(job + " " + node + " " + d);
-        assertThat(lines).filteredOn(l -> l.message().startsWith("Step 'cordon'")).singleElement()
+        assertThat(lines)
+                .filteredOn(l -> l.message().startsWith("Step 'cordon'"))
+                .singleElement()
                 .satisfies(l -> assertThat(l.context()).isEqualTo(Map.of(LogContext.NODE, node, LogContext.ACTION, d)));
-        assertThat(lines).filteredOn(l -> l.message().contains(node) || l.message().contains(job)).isNotEmpty()
-                .allSatisfy(l -> assertThat(l.context()).as(l.message()).containsEntry(LogContext.NODE, node)
+        assertThat(lines)
+                .filteredOn(l -> l.message().contains(node) || l.message().contains(job))
+                .isNotEmpty()
+                .allSatisfy(l -> assertThat(l.context())
+                        .as(l.message())
+                        .containsEntry(LogContext.NODE, node)
                         .containsEntry(LogContext.ACTION, d));
     }
 
     @Test
     void noActionCodeSleepsOnAThread() {
-        noClasses().that().resideInAPackage("io.lifeline.action..")
-                .should().callMethod(Thread.class, "sleep", long.class)
-                .orShould().callMethod(Thread.class, "sleep", long.class, int.class)
-                .orShould().callMethod(TimeUnit.class, "sleep", long.class)
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.action..")
+                .should()
+                .callMethod(Thread.class, "sleep", long.class)
+                .orShould()
+                .callMethod(Thread.class, "sleep", long.class, int.class)
+                .orShould()
+                .callMethod(TimeUnit.class, "sleep", long.class)
                 .because("a waiting step ends its run and is checked again later, holding no worker")
-                .check(new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .check(new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                         .importPackages("io.lifeline.action"));
     }
 
@@ -671,7 +773,8 @@ class ActionExecutorWaitsTest {
 
     /** A running job known to the model, with no checkpoint yet; its name. */
     @Test
-    void aLeaderDeposedWhileAnActionWaitsStopsItAndTheNextLeadershipFinishesItWithoutRepeatingASteps() throws Exception {
+    void aLeaderDeposedWhileAnActionWaitsStopsItAndTheNextLeadershipFinishesItWithoutRepeatingASteps()
+            throws Exception {
         String job = job("fenced");
         String a = submit(ActionKind.CHECKPOINT_NOW, job);
         await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":checkpoint:" + job));
@@ -685,13 +788,14 @@ class ActionExecutorWaitsTest {
         ActionStepView late = new ActionStepView(9, "late step", StepState.DONE, CLOCK.instant(), CLOCK.instant(), "");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.saveStep(a, job, late, "token:test", term))
                 .isInstanceOf(io.lifeline.eventlog.Fence.FencedException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.transition(a, ActionState.RUNNING,
-                ActionState.SUCCEEDED, "late", "token:test", CLOCK.instant(), term))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.transition(
+                        a, ActionState.RUNNING, ActionState.SUCCEEDED, "late", "token:test", CLOCK.instant(), term))
                 .isInstanceOf(io.lifeline.eventlog.Fence.FencedException.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> !executor.isLeader());
         checkpoint(job, 200);
         // Nobody leads here now: the action stays as it was, and nothing ran on the deposed replica.
-        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3))
+        await().during(Duration.ofMillis(800))
+                .atMost(Duration.ofSeconds(3))
                 .until(() -> state(a) == ActionState.RUNNING);
         assertThat(step(a, "late step")).isEmpty();
 
@@ -699,9 +803,14 @@ class ActionExecutorWaitsTest {
         sql("UPDATE leader_term SET expires_at = now() WHERE name = 'lifeline'");
         await().atMost(Duration.ofSeconds(10)).until(() -> leadership.term() > term + 1);
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
-        assertThat(commands.stream().filter(c -> c.id().equals(a + ":checkpoint:" + job)).count())
-                .as("the checkpoint command was sent once").isEqualTo(1);
-        assertThat(store.writes(a, "request checkpoint " + job, StepState.DONE)).as("no step ran twice").isEqualTo(1);
+        assertThat(commands.stream()
+                        .filter(c -> c.id().equals(a + ":checkpoint:" + job))
+                        .count())
+                .as("the checkpoint command was sent once")
+                .isEqualTo(1);
+        assertThat(store.writes(a, "request checkpoint " + job, StepState.DONE))
+                .as("no step ran twice")
+                .isEqualTo(1);
     }
 
     @Test
@@ -709,36 +818,67 @@ class ActionExecutorWaitsTest {
         String job = job("restore");
         String ckpt = checkpoint(job, 200);
         Instant now = CLOCK.instant();
-        ActionView fresh = store.insert(new ActionStore.NewAction(unique("act"), ActionKind.RESTORE, job,
-                Map.of("checkpointId", ckpt), "test", "token:test", null, now, now.plusSeconds(120), null,
-                ActionState.PENDING, "pending")).action();
+        ActionView fresh = store.insert(new ActionStore.NewAction(
+                        unique("act"),
+                        ActionKind.RESTORE,
+                        job,
+                        Map.of("checkpointId", ckpt),
+                        "test",
+                        "token:test",
+                        null,
+                        now,
+                        now.plusSeconds(120),
+                        null,
+                        ActionState.PENDING,
+                        "pending"))
+                .action();
         executor.schedule(fresh);
         await().atMost(Duration.ofSeconds(10)).until(() -> sent(fresh.id() + ":restore"));
         assertThat(step(fresh.id(), "check checkpoint").orElseThrow().result())
                 .isEqualTo(new StepResult.CheckpointChecked(ckpt, 0, "s3://ckpt/" + ckpt));
-        assertThat(commands).filteredOn(c -> c.id().equals(fresh.id() + ":restore")).singleElement()
+        assertThat(commands)
+                .filteredOn(c -> c.id().equals(fresh.id() + ":restore"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.params()).containsEntry("uri", "s3://ckpt/" + ckpt));
         apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-2"));
         await().atMost(Duration.ofSeconds(10)).until(() -> state(fresh.id()) == ActionState.SUCCEEDED);
 
         // The earlier version stopped mid-restore: its check recorded as text in the step's detail, no typed result.
         executor.stop();
-        String a = store.insert(new ActionStore.NewAction(unique("act"), ActionKind.RESTORE, job,
-                Map.of("checkpointId", ckpt), "test", "token:test", null, now, now.plusSeconds(120), null,
-                ActionState.RUNNING, "running")).action().id();
+        String a = store.insert(new ActionStore.NewAction(
+                        unique("act"),
+                        ActionKind.RESTORE,
+                        job,
+                        Map.of("checkpointId", ckpt),
+                        "test",
+                        "token:test",
+                        null,
+                        now,
+                        now.plusSeconds(120),
+                        null,
+                        ActionState.RUNNING,
+                        "running"))
+                .action()
+                .id();
         sql("INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail) VALUES ('" + a
                 + "', 0, 'check checkpoint', 'done', now(), now(), 'restoreCount=1 uri=s3://ckpt/old-place')");
         executor.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> sent(a + ":restore"));
-        assertThat(commands).filteredOn(c -> c.id().equals(a + ":restore")).singleElement().as("read from the text")
+        assertThat(commands)
+                .filteredOn(c -> c.id().equals(a + ":restore"))
+                .singleElement()
+                .as("read from the text")
                 .satisfies(c -> assertThat(c.params()).containsEntry("uri", "s3://ckpt/old-place"));
         apply(job, EventType.TRAINER_RESTORED, new TrainerData.Restored(ckpt, 200, "run-3"));
         await().atMost(Duration.ofSeconds(10)).until(() -> state(a) == ActionState.SUCCEEDED);
-        assertThat(store.writes(a, "check checkpoint", StepState.RUNNING)).as("the check did not run again").isZero();
+        assertThat(store.writes(a, "check checkpoint", StepState.RUNNING))
+                .as("the check did not run again")
+                .isZero();
     }
 
     private static void sql(String statement) throws SQLException {
-        try (java.sql.Connection c = db.getConnection(); java.sql.Statement st = c.createStatement()) {
+        try (java.sql.Connection c = db.getConnection();
+                java.sql.Statement st = c.createStatement()) {
             st.execute(statement);
         }
     }
@@ -748,8 +888,10 @@ class ActionExecutorWaitsTest {
         String job = ns + "/llm";
         apply(job, EventType.JOB_SUBMITTED, new JobData.Submitted(ns, "alice", "high", null, 8, 1800L));
         apply(job, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "queue"));
-        apply(job, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run-1", 1, 8,
-                List.of(new TrainerData.Participant(unique("gpu"), 0, 8))));
+        apply(
+                job,
+                EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous("run-1", 1, 8, List.of(new TrainerData.Participant(unique("gpu"), 0, 8))));
         apply(job, EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, 120.0, 250000.0));
         return job;
     }
@@ -758,14 +900,18 @@ class ActionExecutorWaitsTest {
     private String checkpoint(String job, long step) throws Exception {
         String id = unique("ck");
         apply(job, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
-        apply(job, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step, 1_000_000L,
-                5.0, 5.0, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
+        apply(
+                job,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted(
+                        id, step, 1_000_000L, 5.0, 5.0, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
         return id;
     }
 
     private void apply(String subject, EventType type, EventData data) throws Exception {
-        runtime.enqueue(List.of(new Event(UUID.randomUUID().toString(), "test://waits", type, subject, CLOCK.instant(),
-                data)), Duration.ofSeconds(5));
+        runtime.enqueue(
+                List.of(new Event(UUID.randomUUID().toString(), "test://waits", type, subject, CLOCK.instant(), data)),
+                Duration.ofSeconds(5));
         runtime.barrier().get(10, TimeUnit.SECONDS);
     }
 
@@ -776,8 +922,19 @@ class ActionExecutorWaitsTest {
 
     private String submit(ActionKind kind, String target, Duration deadline, Impact impact) throws SQLException {
         Instant now = CLOCK.instant();
-        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(unique("act"), kind, target, Map.of(), "test",
-                "token:test", null, now, now.plus(deadline), impact, ActionState.PENDING, "pending"));
+        ActionStore.Inserted in = store.insert(new ActionStore.NewAction(
+                unique("act"),
+                kind,
+                target,
+                Map.of(),
+                "test",
+                "token:test",
+                null,
+                now,
+                now.plus(deadline),
+                impact,
+                ActionState.PENDING,
+                "pending"));
         assertThat(in.kind()).isEqualTo(ActionStore.Inserted.Kind.CREATED);
         executor.schedule(in.action());
         return in.action().id();
@@ -792,6 +949,8 @@ class ActionExecutorWaitsTest {
     }
 
     private Optional<ActionStepView> step(String id, String name) throws SQLException {
-        return store.find(id).orElseThrow().steps().stream().filter(s -> s.name().equals(name)).findFirst();
+        return store.find(id).orElseThrow().steps().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst();
     }
 }

@@ -14,22 +14,33 @@ import java.time.Clock;
 /** The action store, executor and service outside the application, for tests of other packages. */
 public final class ActionsForTests {
 
-    private ActionsForTests() {
-    }
+    private ActionsForTests() {}
 
     public static ActionStore store(AgroalDataSource db) {
         return new ActionStore(db, new ObjectMapper());
     }
 
-    public static ActionExecutor executor(ActionStore store, ClusterActions cluster, TrainerCommandSink commands,
-                                          ModelRuntime runtime, Leadership leadership, ActionsConfig config,
-                                          Clock clock) {
-        return new ActionExecutor(store, cluster, commands, runtime, leadership, config, clock,
+    public static ActionExecutor executor(
+            ActionStore store,
+            ClusterActions cluster,
+            TrainerCommandSink commands,
+            ModelRuntime runtime,
+            Leadership leadership,
+            ActionsConfig config,
+            Clock clock) {
+        return new ActionExecutor(
+                store,
+                cluster,
+                commands,
+                runtime,
+                leadership,
+                config,
+                clock,
                 ActionMetricsForTests.of(new SimpleMeterRegistry()));
     }
 
-    public static DefaultActionService service(ActionStore store, ActionExecutor executor, ModelRuntime runtime,
-                                               Clock clock) {
+    public static DefaultActionService service(
+            ActionStore store, ActionExecutor executor, ModelRuntime runtime, Clock clock) {
         return new DefaultActionService(store, executor, runtime, clock);
     }
 }

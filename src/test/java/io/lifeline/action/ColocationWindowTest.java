@@ -73,9 +73,14 @@ import org.junit.jupiter.api.Test;
 class ColocationWindowTest {
 
     private static final Instant START = Instant.parse("2024-05-01T05:45:00Z");
-    private static final LendingWindow DAY = new LendingWindow("day", "a100", new WindowSchedule.Weekly(
-            EnumSet.range(DayOfWeek.MONDAY, DayOfWeek.FRIDAY), LocalTime.of(8, 0), LocalTime.of(20, 0),
-            ZoneId.of("Europe/Paris")));
+    private static final LendingWindow DAY = new LendingWindow(
+            "day",
+            "a100",
+            new WindowSchedule.Weekly(
+                    EnumSet.range(DayOfWeek.MONDAY, DayOfWeek.FRIDAY),
+                    LocalTime.of(8, 0),
+                    LocalTime.of(20, 0),
+                    ZoneId.of("Europe/Paris")));
     private static final String REQUESTER = PolicyName.COLOCATION.requester();
 
     private static EmbeddedPostgres server;
@@ -85,6 +90,7 @@ class ColocationWindowTest {
     private final ActionExecutorWaitsTest.ScriptedChannels channels = new ActionExecutorWaitsTest.ScriptedChannels();
     /** What happened, in order: cluster calls and the test's own checkpoint events. */
     private final List<String> story = new CopyOnWriteArrayList<>();
+
     private final RecordingCluster cluster = new RecordingCluster();
     private ModelRuntime runtime;
     private Leadership leadership;
@@ -185,12 +191,19 @@ class ColocationWindowTest {
 
     @BeforeAll
     static void database() throws Exception {
-        server = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory("lifeline-colocation"))
-                .setCleanDataDirectory(true).start();
-        Flyway.configure().dataSource(server.getPostgresDatabase()).locations("classpath:db/migration").load().migrate();
+        server = EmbeddedPostgres.builder()
+                .setDataDirectory(Files.createTempDirectory("lifeline-colocation"))
+                .setCleanDataDirectory(true)
+                .start();
+        Flyway.configure()
+                .dataSource(server.getPostgresDatabase())
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         String url = server.getJdbcUrl("postgres", "postgres");
-        db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier().connectionPoolConfiguration(p -> p
-                .maxSize(8).connectionFactoryConfiguration(f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))));
+        db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
+                .connectionPoolConfiguration(p -> p.maxSize(8)
+                        .connectionFactoryConfiguration(f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))));
     }
 
     @AfterAll
@@ -205,7 +218,14 @@ class ColocationWindowTest {
         runtime = ModelRuntimes.start(clock);
         // The lease is timed by the database's clock and the executor's own monotonic clock, not by the test's.
         leadership = Leaderships.of(db, CONFIG);
-        executor = new ActionExecutor(store, cluster, channels, runtime, leadership, CONFIG, clock,
+        executor = new ActionExecutor(
+                store,
+                cluster,
+                channels,
+                runtime,
+                leadership,
+                CONFIG,
+                clock,
                 ActionMetricsForTests.of(new SimpleMeterRegistry()));
         executor.start();
         await().atMost(Duration.ofSeconds(10)).until(executor::isLeader);
@@ -213,13 +233,23 @@ class ColocationWindowTest {
         String tag = UUID.randomUUID().toString().substring(0, 8);
         nodes = List.of("a1-" + tag, "a2-" + tag, "a3-" + tag, "a4-" + tag);
         for (String n : nodes) {
-            apply(n, EventType.NODE_REGISTERED, new NodeData.Registered("a100", CapacityType.ON_DEMAND, "eu-west-3a",
-                    "p4d.24xlarge", 8, "aws:///eu-west-3a/i-" + n));
+            apply(
+                    n,
+                    EventType.NODE_REGISTERED,
+                    new NodeData.Registered(
+                            "a100",
+                            CapacityType.ON_DEMAND,
+                            "eu-west-3a",
+                            "p4d.24xlarge",
+                            8,
+                            "aws:///eu-west-3a/i-" + n));
             apply(n, EventType.NODE_READY, new NodeData.Ready());
         }
         job = "team-" + tag + "/llm";
-        apply(job, EventType.JOB_SUBMITTED, new JobData.Submitted("team-" + tag, "alice", "high",
-                new ElasticPolicy(2, 4, 8, 3), 8, 1800L));
+        apply(
+                job,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("team-" + tag, "alice", "high", new ElasticPolicy(2, 4, 8, 3), 8, 1800L));
         apply(job, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "queue"));
         rendezvous(1, nodes);
         apply(job, EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, 120.0, 250000.0));
@@ -245,13 +275,17 @@ class ColocationWindowTest {
 
         clock.advance(Duration.ofMinutes(10));
         List<PolicyDecision> open = periodic(engine);
-        assertThat(open).singleElement().satisfies(d -> assertThat(d.request().params())
-                .containsEntry("workers", "2").containsEntry("checkpointFirst", "true"));
+        assertThat(open)
+                .singleElement()
+                .satisfies(d -> assertThat(d.request().params())
+                        .containsEntry("workers", "2")
+                        .containsEntry("checkpointFirst", "true"));
         String shrink = submit(open.get(0));
 
-        TrainerCommand save = await().atMost(Duration.ofSeconds(10)).until(() -> command(shrink + ":checkpoint:" + job),
-                c -> c != null);
-        assertThat(save.type()).as("the trainers save and hold still until the restart")
+        TrainerCommand save = await().atMost(Duration.ofSeconds(10))
+                .until(() -> command(shrink + ":checkpoint:" + job), c -> c != null);
+        assertThat(save.type())
+                .as("the trainers save and hold still until the restart")
                 .isEqualTo(CommandType.PREPARE_EXIT);
         // The checkpoint has not completed: the workers are not touched, however long it takes.
         TimeUnit.MILLISECONDS.sleep(300);
@@ -263,8 +297,10 @@ class ColocationWindowTest {
         assertThat(story).containsSubsequence("checkpoint 140 completed", "scale 2");
         rendezvous(2, nodes.subList(0, 2));
         ActionView shrunk = awaitDone(shrink);
-        assertThat(shrunk.steps()).extracting(ActionStepView::name).containsSubsequence("request checkpoint " + job,
-                "await checkpoint " + job, "scale workers", "await rendezvous");
+        assertThat(shrunk.steps())
+                .extracting(ActionStepView::name)
+                .containsSubsequence(
+                        "request checkpoint " + job, "await checkpoint " + job, "scale workers", "await rendezvous");
         assertThat(shrunk.outcome()).contains("rework lost: 0.00 GPU-hours");
         ColocationLedger.Rescale r = ColocationService.rescalesOf(shrunk).get(0);
         assertThat(r.fromNodes()).isEqualTo(4);
@@ -272,12 +308,15 @@ class ColocationWindowTest {
         assertThat(r.reworkGpuHours()).isZero();
         assertThat(r.checkpointed()).isTrue();
 
-        assertThat(periodic(engine)).as("at its minimum while the window is open").isEmpty();
+        assertThat(periodic(engine))
+                .as("at its minimum while the window is open")
+                .isEmpty();
 
         clock.advance(Duration.ofHours(12)); // 20:00 in Paris
         List<PolicyDecision> closed = periodic(engine);
-        assertThat(closed).singleElement().satisfies(d -> assertThat(d.request().params())
-                .containsEntry("workers", "4"));
+        assertThat(closed)
+                .singleElement()
+                .satisfies(d -> assertThat(d.request().params()).containsEntry("workers", "4"));
         String grow = submit(closed.get(0));
         await().atMost(Duration.ofSeconds(10)).until(() -> command(grow + ":checkpoint:" + job) != null);
         checkpoint(141);
@@ -302,7 +341,10 @@ class ColocationWindowTest {
     void aShrinkRightAfterItsCheckpointCompletedLosesNoWorkWhileTheTrainersStillVerifyIt() throws Exception {
         // These trainers verify their checkpoints (read back, checksum compared) a few seconds after each completes.
         String first = checkpoint(140);
-        apply(job, EventType.TRAINER_CHECKPOINT_VERIFIED, new TrainerData.CheckpointVerified(first, true, "sha256:" + first));
+        apply(
+                job,
+                EventType.TRAINER_CHECKPOINT_VERIFIED,
+                new TrainerData.CheckpointVerified(first, true, "sha256:" + first));
         clock.advance(Duration.ofMinutes(5));
         apply(job, EventType.TRAINER_PROGRESS, new TrainerData.Progress(180, 120.0, 250000.0));
         clock.advance(Duration.ofMinutes(5));
@@ -311,8 +353,11 @@ class ColocationWindowTest {
         checkpoint(180); // saved at the step the trainers hold at; its verification is still to come
         await().atMost(Duration.ofSeconds(10)).until(() -> story.contains("scale 2"));
         rendezvous(2, nodes.subList(0, 2));
-        ColocationLedger.Rescale r = ColocationService.rescalesOf(awaitDone(shrink)).get(0);
-        assertThat(r.reworkGpuHours()).as("no step since the checkpoint the restart restores").isZero();
+        ColocationLedger.Rescale r =
+                ColocationService.rescalesOf(awaitDone(shrink)).get(0);
+        assertThat(r.reworkGpuHours())
+                .as("no step since the checkpoint the restart restores")
+                .isZero();
     }
 
     @Test
@@ -330,22 +375,33 @@ class ColocationWindowTest {
         TimeUnit.MILLISECONDS.sleep(300);
         assertThat(story).isEmpty();
         assertThat(channels.sent).isEmpty();
-        assertThat(ColocationService.rescalesOf(store.find(recorded.id()).orElseThrow())).as("nothing lent").isEmpty();
-        assertThat(actions.recordDryRun(dry.request(), REQUESTER, dry.idempotencyKey()).id())
-                .as("the next pass finds the same record").isEqualTo(recorded.id());
+        assertThat(ColocationService.rescalesOf(store.find(recorded.id()).orElseThrow()))
+                .as("nothing lent")
+                .isEmpty();
+        assertThat(actions.recordDryRun(dry.request(), REQUESTER, dry.idempotencyKey())
+                        .id())
+                .as("the next pass finds the same record")
+                .isEqualTo(recorded.id());
     }
 
     @Test
     void aRescaleWithoutACheckpointFirstCountsTheWorkItThrowsAway() throws Exception {
-        String id = actions.submit(new io.lifeline.domain.action.ActionRequest(io.lifeline.domain.action.ActionKind
-                .RESCALE, job, Map.of("workers", "2"), "by hand"), Caller.unrestricted("token:test"), null).action().id();
+        String id = actions.submit(
+                        new io.lifeline.domain.action.ActionRequest(
+                                io.lifeline.domain.action.ActionKind.RESCALE, job, Map.of("workers", "2"), "by hand"),
+                        Caller.unrestricted("token:test"),
+                        null)
+                .action()
+                .id();
         await().atMost(Duration.ofSeconds(10)).until(() -> story.contains("scale 2"));
         rendezvous(2, nodes.subList(0, 2));
         ActionView done = awaitDone(id);
         assertThat(done.steps()).extracting(ActionStepView::name).doesNotContain("await checkpoint " + job);
         ColocationLedger.Rescale r = ColocationService.rescalesOf(done).get(0);
         assertThat(r.checkpointed()).isFalse();
-        assertThat(r.reworkGpuHours()).as("40 steps trained since the checkpoint").isPositive();
+        assertThat(r.reworkGpuHours())
+                .as("40 steps trained since the checkpoint")
+                .isPositive();
     }
 
     @Test
@@ -354,12 +410,16 @@ class ColocationWindowTest {
         String shrink = submit(periodic(engine(PolicyMode.ON)).get(0));
         String commandId = shrink + ":checkpoint:" + job;
         await().atMost(Duration.ofSeconds(10)).until(() -> command(commandId) != null);
-        apply(job, EventType.TRAINER_COMMAND_ACK, new TrainerData.CommandAck(commandId, "prepare_exit",
-                TrainerData.AckStatus.REJECTED, "disk full"));
-        ActionView failed = await().atMost(Duration.ofSeconds(10)).until(() -> store.find(shrink).orElseThrow(),
-                a -> a.state().terminal());
+        apply(
+                job,
+                EventType.TRAINER_COMMAND_ACK,
+                new TrainerData.CommandAck(commandId, "prepare_exit", TrainerData.AckStatus.REJECTED, "disk full"));
+        ActionView failed = await().atMost(Duration.ofSeconds(10))
+                .until(() -> store.find(shrink).orElseThrow(), a -> a.state().terminal());
         assertThat(failed.state()).isEqualTo(ActionState.FAILED);
-        assertThat(failed.steps()).filteredOn(s -> s.name().equals("await checkpoint " + job)).singleElement()
+        assertThat(failed.steps())
+                .filteredOn(s -> s.name().equals("await checkpoint " + job))
+                .singleElement()
                 .satisfies(s -> assertThat(s.state()).isEqualTo(StepState.FAILED));
         assertThat(story).doesNotContain("scale 2");
     }
@@ -375,17 +435,23 @@ class ColocationWindowTest {
     }
 
     private List<PolicyDecision> periodic(PolicyEngine engine) throws Exception {
-        return runtime.read(m -> engine.periodic(m.jobs(), m.fleet(), clock.instant())).get(10, TimeUnit.SECONDS)
-                .stream().filter(d -> d.request().target().equals(job)).toList();
+        return runtime
+                .read(m -> engine.periodic(m.jobs(), m.fleet(), clock.instant()))
+                .get(10, TimeUnit.SECONDS)
+                .stream()
+                .filter(d -> d.request().target().equals(job))
+                .toList();
     }
 
     private String submit(PolicyDecision d) {
-        return actions.submit(d.request(), Caller.unrestricted(REQUESTER), d.idempotencyKey()).action().id();
+        return actions.submit(d.request(), Caller.unrestricted(REQUESTER), d.idempotencyKey())
+                .action()
+                .id();
     }
 
     private ActionView awaitDone(String id) {
-        ActionView a = await().atMost(Duration.ofSeconds(15)).until(() -> store.find(id).orElseThrow(),
-                v -> v.state().terminal());
+        ActionView a = await().atMost(Duration.ofSeconds(15))
+                .until(() -> store.find(id).orElseThrow(), v -> v.state().terminal());
         assertThat(a.state()).as("%s: %s, steps %s", id, a.outcome(), a.steps()).isEqualTo(ActionState.SUCCEEDED);
         return a;
     }
@@ -413,15 +479,20 @@ class ColocationWindowTest {
     private String checkpoint(long step) throws Exception {
         String id = "ck-" + step + "-" + UUID.randomUUID().toString().substring(0, 6);
         apply(job, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
-        apply(job, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step, 1_000_000L,
-                5.0, 5.0, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
+        apply(
+                job,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted(
+                        id, step, 1_000_000L, 5.0, 5.0, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
         story.add("checkpoint " + step + " completed");
         return id;
     }
 
     private void apply(String subject, EventType type, EventData data) throws Exception {
-        runtime.enqueue(List.of(new Event(UUID.randomUUID().toString(), "test://colocation", type, subject,
-                clock.instant(), data)), Duration.ofSeconds(5));
+        runtime.enqueue(
+                List.of(new Event(
+                        UUID.randomUUID().toString(), "test://colocation", type, subject, clock.instant(), data)),
+                Duration.ofSeconds(5));
         runtime.barrier().get(10, TimeUnit.SECONDS);
     }
 }

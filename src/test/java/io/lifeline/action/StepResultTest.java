@@ -21,12 +21,14 @@ class StepResultTest {
 
     @Test
     void theBaselineIsReadTypedAndFromTheDetailOfAnEarlierVersion() {
-        StepOutcome typed = StepOutcome.done("checkpoint_now sent; newest good checkpoint at step 17",
+        StepOutcome typed = StepOutcome.done(
+                "checkpoint_now sent; newest good checkpoint at step 17",
                 new StepResult.CheckpointRequested(17, "checkpoint_now", "x"));
         assertThat(ActionProcedures.baseline(typed)).isEqualTo(17);
         StepOutcome legacy = new StepOutcome(StepState.DONE, "baselineStep=42 (checkpoint_now sent)");
         assertThat(ActionProcedures.baseline(legacy)).isEqualTo(42);
-        assertThat(ActionProcedures.baseline(StepOutcome.done("nothing recorded"))).isEqualTo(Long.MIN_VALUE);
+        assertThat(ActionProcedures.baseline(StepOutcome.done("nothing recorded")))
+                .isEqualTo(Long.MIN_VALUE);
     }
 
     @Test

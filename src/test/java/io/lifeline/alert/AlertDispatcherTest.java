@@ -44,8 +44,8 @@ class AlertDispatcherTest {
 
     /** Settings with three attempts and 100 ms backoff doubling up to 250 ms; everything else at its default. */
     private static AlertsConfig config() {
-        Object delivery = Proxy.newProxyInstance(AlertsConfig.class.getClassLoader(),
-                new Class<?>[] {AlertsConfig.Delivery.class}, (p, m, a) -> {
+        Object delivery = Proxy.newProxyInstance(
+                AlertsConfig.class.getClassLoader(), new Class<?>[] {AlertsConfig.Delivery.class}, (p, m, a) -> {
                     switch (m.getName()) {
                         case "maxAttempts":
                             return 3;
@@ -59,8 +59,8 @@ class AlertDispatcherTest {
                             return Duration.ofSeconds(1);
                     }
                 });
-        return (AlertsConfig) Proxy.newProxyInstance(AlertsConfig.class.getClassLoader(),
-                new Class<?>[] {AlertsConfig.class}, (p, m, a) -> {
+        return (AlertsConfig) Proxy.newProxyInstance(
+                AlertsConfig.class.getClassLoader(), new Class<?>[] {AlertsConfig.class}, (p, m, a) -> {
                     switch (m.getName()) {
                         case "delivery":
                             return delivery;
@@ -91,14 +91,27 @@ class AlertDispatcherTest {
                 if (!box.state.equals("pending")) {
                     return List.of();
                 }
-                return List.of(new Pending(1, "hook", ReceiverKind.WEBHOOK, "key-1", "{}:{alertname=\"X\"}",
-                        "{\"version\":\"4\"}".getBytes(StandardCharsets.UTF_8), box.attempts));
+                return List.of(new Pending(
+                        1,
+                        "hook",
+                        ReceiverKind.WEBHOOK,
+                        "key-1",
+                        "{}:{alertname=\"X\"}",
+                        "{\"version\":\"4\"}".getBytes(StandardCharsets.UTF_8),
+                        box.attempts));
             }
 
             @Override
-            public void recordAttempt(Long notificationId, Receiver receiver, int attempt, Instant at,
-                                      DeliveryOutcome outcome, Integer httpStatus, long durationMillis, String error,
-                                      Instant nextAttemptAt) {
+            public void recordAttempt(
+                    Long notificationId,
+                    Receiver receiver,
+                    int attempt,
+                    Instant at,
+                    DeliveryOutcome outcome,
+                    Integer httpStatus,
+                    long durationMillis,
+                    String error,
+                    Instant nextAttemptAt) {
                 box.attempts = attempt;
                 box.outcomes.add(outcome.wire());
                 box.statuses.add(httpStatus);
@@ -113,8 +126,8 @@ class AlertDispatcherTest {
         AlertsConfig config = config();
         AlertReceivers receivers = new AlertReceivers(config);
         receivers.register(new Receiver("hook", ReceiverKind.WEBHOOK, url, "s"));
-        return new AlertDispatcher(config, null, store(box), receivers, new DeliveryMetrics(registry),
-                Clock.systemUTC());
+        return new AlertDispatcher(
+                config, null, store(box), receivers, new DeliveryMetrics(registry), Clock.systemUTC());
     }
 
     @Test
@@ -129,8 +142,11 @@ class AlertDispatcherTest {
         assertThat(box.outcomes).containsExactly("retry", "retry", "failed");
         assertThat(box.statuses).containsExactly(503, 503, 503);
         assertThat(box.state).isEqualTo("failed");
-        assertThat(registry.get("lifeline_webhook_deliveries").tags("receiver_kind", "webhook", "outcome", "retry")
-                .counter().count()).isEqualTo(2.0);
+        assertThat(registry.get("lifeline_webhook_deliveries")
+                        .tags("receiver_kind", "webhook", "outcome", "retry")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
     }
 
     @Test
@@ -150,20 +166,29 @@ class AlertDispatcherTest {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        AlertDispatcher d = dispatcher(URI.create("http://127.0.0.1:" + port + "/secret-path"), box,
-                new SimpleMeterRegistry());
+        AlertDispatcher d =
+                dispatcher(URI.create("http://127.0.0.1:" + port + "/secret-path"), box, new SimpleMeterRegistry());
         d.deliverDue();
         assertThat(box.outcomes).containsExactly("retry");
         assertThat(box.statuses).containsExactly((Integer) null);
-        assertThat(box.errors).singleElement().asString().startsWith("connection failed").doesNotContain("secret-path")
+        assertThat(box.errors)
+                .singleElement()
+                .asString()
+                .startsWith("connection failed")
+                .doesNotContain("secret-path")
                 .doesNotContain(Integer.toString(port));
         assertThat(box.next).isAfter(Instant.now().minusSeconds(1));
     }
 
     @Test
     void backoffDoublesUpToTheMaximum() {
-        AlertDispatcher d = new AlertDispatcher(config(), null, store(new Outbox()), new AlertReceivers(config()),
-                new DeliveryMetrics(new SimpleMeterRegistry()), Clock.systemUTC());
+        AlertDispatcher d = new AlertDispatcher(
+                config(),
+                null,
+                store(new Outbox()),
+                new AlertReceivers(config()),
+                new DeliveryMetrics(new SimpleMeterRegistry()),
+                Clock.systemUTC());
         assertThat(d.backoff(1)).isBetween(Duration.ofMillis(90), Duration.ofMillis(100));
         assertThat(d.backoff(2)).isBetween(Duration.ofMillis(180), Duration.ofMillis(200));
         assertThat(d.backoff(3)).isBetween(Duration.ofMillis(225), Duration.ofMillis(250));
@@ -172,8 +197,13 @@ class AlertDispatcherTest {
 
     @Test
     void aReceiversRetryAfterIsHonouredUpToTheMaximum() {
-        AlertDispatcher d = new AlertDispatcher(config(), null, store(new Outbox()), new AlertReceivers(config()),
-                new DeliveryMetrics(new SimpleMeterRegistry()), Clock.systemUTC());
+        AlertDispatcher d = new AlertDispatcher(
+                config(),
+                null,
+                store(new Outbox()),
+                new AlertReceivers(config()),
+                new DeliveryMetrics(new SimpleMeterRegistry()),
+                Clock.systemUTC());
         assertThat(d.backoff(1, Duration.ofMillis(200))).isEqualTo(Duration.ofMillis(200));
         assertThat(d.backoff(1, Duration.ofMinutes(10))).isEqualTo(Duration.ofMillis(250));
         assertThat(d.backoff(2, Duration.ofMillis(1))).isBetween(Duration.ofMillis(180), Duration.ofMillis(200));

@@ -38,27 +38,48 @@ class AlertSnapshotsTest {
     }
 
     private void trainingJobWithCheckpointAt(String job, int second) {
-        apply(job, 0, EventType.JOB_SUBMITTED, new JobData.Submitted("ml", null, null, new ElasticPolicy(1, 2, 8, 3), 8,
-                1800L));
-        apply(job, 10, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("r", 1, 16,
-                List.of(new TrainerData.Participant("n1", 0, 8), new TrainerData.Participant("n2", 8, 8))));
+        apply(
+                job,
+                0,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("ml", null, null, new ElasticPolicy(1, 2, 8, 3), 8, 1800L));
+        apply(
+                job,
+                10,
+                EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous(
+                        "r",
+                        1,
+                        16,
+                        List.of(new TrainerData.Participant("n1", 0, 8), new TrainerData.Participant("n2", 8, 8))));
         apply(job, 20, EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, null, null));
-        apply(job, second, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted("ck-1", 100, null,
-                3.0, 1.0, null, null, null, false, 16));
+        apply(
+                job,
+                second,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted("ck-1", 100, null, 3.0, 1.0, null, null, null, false, 16));
     }
 
     @Test
     void aNoticeWithoutCheckpointBeforeTerminationAndAFatalXidBecomeAlerts() {
         for (String n : List.of("n1", "n2")) {
-            apply(n, 0, EventType.NODE_REGISTERED, new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
+            apply(
+                    n,
+                    0,
+                    EventType.NODE_REGISTERED,
+                    new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
         }
         trainingJobWithCheckpointAt("ml/llm", 30);
-        apply("n2", 40, EventType.NODE_INTERRUPTION_NOTICE,
+        apply(
+                "n2",
+                40,
+                EventType.NODE_INTERRUPTION_NOTICE,
                 new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws", T0.plusSeconds(160)));
         apply("n2", 160, EventType.NODE_TERMINATED, new NodeData.Terminated("spot reclaimed"));
         apply("n1", 200, EventType.GPU_XID, new GpuData.Xid("GPU-n1-3", 3, 79, "GPU has fallen off the bus"));
 
-        AlertSnapshots.ModelPart part = AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(300), 0));
+        AlertSnapshots.ModelPart part =
+                AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(300), 0));
         assertThat(part.notices()).singleElement().satisfies(n -> {
             assertThat(n.job()).isEqualTo("ml/llm");
             assertThat(n.node()).isEqualTo("n2");
@@ -70,30 +91,56 @@ class AlertSnapshotsTest {
             assertThat(x.xid()).isEqualTo(79);
             assertThat(x.fatal()).isTrue();
         });
-        assertThat(part.jobs()).singleElement().satisfies(j -> assertThat(j.restartTimes()).hasSize(1));
+        assertThat(part.jobs())
+                .singleElement()
+                .satisfies(j -> assertThat(j.restartTimes()).hasSize(1));
 
-        Evaluation ev = new AlertEngine(AlertRules.defaults(), 100, 100).evaluate(new AlertSnapshot(part.jobs(),
-                part.notices(), part.xids(), part.nodes(), List.of(), null), List.of(), T0.plusSeconds(300));
-        assertThat(ev.changes()).extracting(c -> c.alert().rule())
+        Evaluation ev = new AlertEngine(AlertRules.defaults(), 100, 100)
+                .evaluate(
+                        new AlertSnapshot(part.jobs(), part.notices(), part.xids(), part.nodes(), List.of(), null),
+                        List.of(),
+                        T0.plusSeconds(300));
+        assertThat(ev.changes())
+                .extracting(c -> c.alert().rule())
                 .contains(AlertRule.NOTICE_UNHANDLED, AlertRule.FATAL_XID);
-        assertThat(ev.changes()).filteredOn(c -> c.alert().rule() == AlertRule.NOTICE_UNHANDLED)
-                .extracting(AlertChange::notifiable).containsExactly(true);
+        assertThat(ev.changes())
+                .filteredOn(c -> c.alert().rule() == AlertRule.NOTICE_UNHANDLED)
+                .extracting(AlertChange::notifiable)
+                .containsExactly(true);
     }
 
     @Test
     void aCheckpointBetweenNoticeAndTerminationHandlesTheNotice() {
-        apply("n1", 0, EventType.NODE_REGISTERED, new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
-        apply("n2", 0, EventType.NODE_REGISTERED, new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
+        apply(
+                "n1",
+                0,
+                EventType.NODE_REGISTERED,
+                new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
+        apply(
+                "n2",
+                0,
+                EventType.NODE_REGISTERED,
+                new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
         trainingJobWithCheckpointAt("ml/llm", 30);
-        apply("n2", 40, EventType.NODE_INTERRUPTION_NOTICE,
+        apply(
+                "n2",
+                40,
+                EventType.NODE_INTERRUPTION_NOTICE,
                 new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws", T0.plusSeconds(160)));
-        apply("ml/llm", 90, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted("ck-2", 150,
-                null, 3.0, 1.0, null, null, null, false, 16));
+        apply(
+                "ml/llm",
+                90,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted("ck-2", 150, null, 3.0, 1.0, null, null, null, false, 16));
         apply("n2", 160, EventType.NODE_TERMINATED, new NodeData.Terminated("spot reclaimed"));
 
-        AlertSnapshots.ModelPart part = AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(300), 0));
-        Evaluation ev = new AlertEngine(AlertRules.defaults(), 100, 100).evaluate(new AlertSnapshot(part.jobs(),
-                part.notices(), part.xids(), part.nodes(), List.of(), null), List.of(), T0.plusSeconds(300));
+        AlertSnapshots.ModelPart part =
+                AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(300), 0));
+        Evaluation ev = new AlertEngine(AlertRules.defaults(), 100, 100)
+                .evaluate(
+                        new AlertSnapshot(part.jobs(), part.notices(), part.xids(), part.nodes(), List.of(), null),
+                        List.of(),
+                        T0.plusSeconds(300));
         assertThat(ev.changes()).extracting(c -> c.alert().rule()).doesNotContain(AlertRule.NOTICE_UNHANDLED);
     }
 }

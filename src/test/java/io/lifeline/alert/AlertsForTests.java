@@ -20,7 +20,10 @@ public final class AlertsForTests {
      */
     public List<Alert> evaluate(ModelSnapshot model, List<FailedAction> failedActions, Instant now) {
         AlertSnapshots.ModelPart part = AlertSnapshots.fromModel(model);
-        return engine.evaluate(new AlertSnapshot(part.jobs(), part.notices(), part.xids(), part.nodes(), failedActions,
-                null), List.of(), now).alerts();
+        return engine.evaluate(
+                        new AlertSnapshot(part.jobs(), part.notices(), part.xids(), part.nodes(), failedActions, null),
+                        List.of(),
+                        now)
+                .alerts();
     }
 }

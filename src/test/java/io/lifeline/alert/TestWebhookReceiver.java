@@ -21,9 +21,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TestWebhookReceiver implements AutoCloseable {
 
     /** One request as received, with the receiver's verdict on its signature at arrival. */
-    record Request(String idempotencyKey, String timestamp, String signature, byte[] body, int answered,
-                   WebhookSignature.Result verdict) {
-    }
+    record Request(
+            String idempotencyKey,
+            String timestamp,
+            String signature,
+            byte[] body,
+            int answered,
+            WebhookSignature.Result verdict) {}
 
     private final HttpServer server;
     private final String secret;
@@ -51,9 +55,10 @@ final class TestWebhookReceiver implements AutoCloseable {
         String key = x.getRequestHeaders().getFirst(WebhookSignature.IDEMPOTENCY_HEADER);
         String ts = x.getRequestHeaders().getFirst(WebhookSignature.TIMESTAMP_HEADER);
         String sig = x.getRequestHeaders().getFirst(WebhookSignature.SIGNATURE_HEADER);
-        WebhookSignature.Result verdict = WebhookSignature.verify(secret, ts, body, sig, Instant.now(),
-                Duration.ofMinutes(5));
-        int n = seen.computeIfAbsent(String.valueOf(key), k -> new AtomicInteger()).incrementAndGet();
+        WebhookSignature.Result verdict =
+                WebhookSignature.verify(secret, ts, body, sig, Instant.now(), Duration.ofMinutes(5));
+        int n = seen.computeIfAbsent(String.valueOf(key), k -> new AtomicInteger())
+                .incrementAndGet();
         int status = verdict != WebhookSignature.Result.VALID ? 401 : n <= failuresPerKey ? 500 : 200;
         requests.add(new Request(key, ts, sig, body, status, verdict));
         x.sendResponseHeaders(status, -1);

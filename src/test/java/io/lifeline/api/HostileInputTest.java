@@ -47,6 +47,7 @@ class HostileInputTest {
 
     /** Above {@code quarkus.http.limits.max-body-size} (4M). */
     private static final int OVERSIZED = 5 * 1024 * 1024;
+
     private static final int DEPTH = 10_000;
 
     @TestHTTPResource("/")
@@ -79,41 +80,60 @@ class HostileInputTest {
             new BodyEndpoint("POST", "/api/v1/tokens", Role.ADMIN, "application/json", true),
             new BodyEndpoint("PUT", "/api/v1/policies/stale-checkpoint", Role.ADMIN, "application/json", true),
             new BodyEndpoint("POST", "/api/v1/silences", Role.OPERATOR, "application/json", true),
-            new BodyEndpoint("POST", "/api/v1/agents/team-hostile/llm/commands/cmd-1/ack", Role.INGEST, "application/json",
+            new BodyEndpoint(
+                    "POST",
+                    "/api/v1/agents/team-hostile/llm/commands/cmd-1/ack",
+                    Role.INGEST,
+                    "application/json",
                     true),
             new BodyEndpoint("POST", "/api/v1/connectors/aws/eventbridge", Role.INGEST, "application/json", false),
-            new BodyEndpoint("POST", "/api/v1/connectors/aws/imds/i-0123456789abcdef0/spot/instance-action", Role.INGEST,
-                    "application/json", false),
-            new BodyEndpoint("POST", "/api/v1/connectors/azure/scheduled-events", Role.INGEST, "application/json", false),
-            new BodyEndpoint("POST", "/api/v1/connectors/gcp/hostile-instance/preempted", Role.INGEST, "text/plain", false),
+            new BodyEndpoint(
+                    "POST",
+                    "/api/v1/connectors/aws/imds/i-0123456789abcdef0/spot/instance-action",
+                    Role.INGEST,
+                    "application/json",
+                    false),
+            new BodyEndpoint(
+                    "POST", "/api/v1/connectors/azure/scheduled-events", Role.INGEST, "application/json", false),
+            new BodyEndpoint(
+                    "POST", "/api/v1/connectors/gcp/hostile-instance/preempted", Role.INGEST, "text/plain", false),
             new BodyEndpoint("POST", "/api/v1/connectors/torchelastic", Role.INGEST, "application/json", false),
-            new BodyEndpoint("POST", "/api/v1/connectors/dcgm/hostile-node", Role.INGEST, "text/plain; version=0.0.4",
-                    false));
+            new BodyEndpoint(
+                    "POST", "/api/v1/connectors/dcgm/hostile-node", Role.INGEST, "text/plain; version=0.0.4", false));
 
     /** A fresh token per endpoint and case: rate limits count per token, and these tests must not starve others. */
     private static RequestSpecification as(Role role) {
-        String name = "hostile-" + role.wireName() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
+        String name = "hostile-" + role.wireName() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
         return TestTokens.auth(TestTokens.create(name, role, List.of()));
     }
 
     private static Response send(BodyEndpoint e, String contentType, String body) {
         RequestSpecification r = given(as(e.role())).contentType(contentType);
         // The HTTP client encodes a string only for the types it knows; bytes go as they are.
-        r = contentType.startsWith("application/x-www-form-urlencoded") ? r.body(body)
+        r = contentType.startsWith("application/x-www-form-urlencoded")
+                ? r.body(body)
                 : r.body(body.getBytes(StandardCharsets.UTF_8));
         return r.request(e.method(), e.path());
     }
 
     /** A refusal: the status asked for, a problem document, nothing of the server's insides. */
-    private static void assertProblem(SoftAssertions soft, String what, int status, int got, String contentType, String body) {
+    private static void assertProblem(
+            SoftAssertions soft, String what, int status, int got, String contentType, String body) {
         soft.assertThat(got).as("%s: status (body %s)", what, cut(body)).isEqualTo(status);
         assertProblemShape(soft, what, contentType, body);
     }
 
     private static void assertProblemShape(SoftAssertions soft, String what, String contentType, String body) {
-        soft.assertThat(contentType).as("%s: content type (body %s)", what, cut(body)).startsWith(Problem.MEDIA_TYPE);
-        soft.assertThat(body).as("%s: no stack trace", what).doesNotContain("at io.").doesNotContain("Exception")
-                .doesNotContain(".java:").doesNotContain("\tat ");
+        soft.assertThat(contentType)
+                .as("%s: content type (body %s)", what, cut(body))
+                .startsWith(Problem.MEDIA_TYPE);
+        soft.assertThat(body)
+                .as("%s: no stack trace", what)
+                .doesNotContain("at io.")
+                .doesNotContain("Exception")
+                .doesNotContain(".java:")
+                .doesNotContain("\tat ");
     }
 
     private static String cut(String s) {
@@ -138,8 +158,10 @@ class HostileInputTest {
             soft.assertThat(r.body()).as("%s (announced)", e).contains("larger than the limit");
         }
         // Clients that wait for "100 Continue" get the bare 413 (a body would hang the JDK's HttpClient).
-        RawAnswer waiting = announceOversized(BODY_ENDPOINTS.get(0), TestTokens.create("hostile-big", BODY_ENDPOINTS.get(0)
-                .role(), List.of()), true);
+        RawAnswer waiting = announceOversized(
+                BODY_ENDPOINTS.get(0),
+                TestTokens.create("hostile-big", BODY_ENDPOINTS.get(0).role(), List.of()),
+                true);
         soft.assertThat(waiting.status()).isEqualTo(413);
         soft.assertThat(waiting.body()).isEmpty();
         soft.assertAll();
@@ -147,8 +169,7 @@ class HostileInputTest {
     }
 
     /** A status, content type and body read off the wire. */
-    record RawAnswer(int status, String contentType, String body) {
-    }
+    record RawAnswer(int status, String contentType, String body) {}
 
     /**
      * Announces a body larger than the limit (optionally asking for "100 Continue" first, as curl does) and reads the
@@ -204,7 +225,9 @@ class HostileInputTest {
         SoftAssertions soft = new SoftAssertions();
         for (BodyEndpoint e : List.of(BODY_ENDPOINTS.get(0), BODY_ENDPOINTS.get(2), BODY_ENDPOINTS.get(7))) {
             RawAnswer r = sendChunked(e, TestTokens.create("hostile-chunked", e.role(), List.of()), big);
-            soft.assertThat(r.status()).as("%s (chunked): status (body %s)", e, cut(r.body())).isEqualTo(413);
+            soft.assertThat(r.status())
+                    .as("%s (chunked): status (body %s)", e, cut(r.body()))
+                    .isEqualTo(413);
         }
         soft.assertAll();
         given().get("/q/health/ready").then().statusCode(200);
@@ -220,7 +243,7 @@ class HostileInputTest {
             socket.setSoTimeout(30_000);
             java.io.OutputStream out = socket.getOutputStream();
             out.write((e.method() + " " + e.path() + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: " + e.type()
-                    + "\r\nTransfer-Encoding: chunked\r\nAuthorization: Bearer " + token + "\r\n\r\n")
+                            + "\r\nTransfer-Encoding: chunked\r\nAuthorization: Bearer " + token + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
             CompletableFuture<RawAnswer> answer = CompletableFuture.supplyAsync(() -> {
@@ -255,7 +278,8 @@ class HostileInputTest {
         for (BodyEndpoint e : BODY_ENDPOINTS) {
             for (String body : List.of(nestedArray, nestedObject)) {
                 Response r = send(e, e.type(), body);
-                assertProblem(soft, e + " nested " + body.charAt(0), 400, r.statusCode(), r.contentType(), r.asString());
+                assertProblem(
+                        soft, e + " nested " + body.charAt(0), 400, r.statusCode(), r.contentType(), r.asString());
             }
         }
         soft.assertAll();
@@ -264,7 +288,8 @@ class HostileInputTest {
     @Test
     void wrongContentTypesAre415Problems() {
         SoftAssertions soft = new SoftAssertions();
-        for (BodyEndpoint e : BODY_ENDPOINTS.stream().filter(BodyEndpoint::strict).toList()) {
+        for (BodyEndpoint e :
+                BODY_ENDPOINTS.stream().filter(BodyEndpoint::strict).toList()) {
             for (String type : List.of("text/plain", "application/xml", "application/x-www-form-urlencoded")) {
                 Response r = send(e, type, "kind=drain&target=n1");
                 assertProblem(soft, e + " as " + type, 415, r.statusCode(), r.contentType(), r.asString());
@@ -292,9 +317,14 @@ class HostileInputTest {
     }
 
     /** Path traversal, plainly encoded, double-encoded and with encoded dots. */
-    private static final List<String> TRAVERSALS = List.of("..%2F..%2Fetc%2Fpasswd", "..%252F..%252Fetc%252Fpasswd",
-            "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "%252E%252E%252F%252E%252E%252Fetc%252Fpasswd", "..%5C..%5Cetc%5Cpasswd",
-            "..%00", "%2e%2e");
+    private static final List<String> TRAVERSALS = List.of(
+            "..%2F..%2Fetc%2Fpasswd",
+            "..%252F..%252Fetc%252Fpasswd",
+            "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+            "%252E%252E%252F%252E%252E%252Fetc%252Fpasswd",
+            "..%5C..%5Cetc%5Cpasswd",
+            "..%00",
+            "%2e%2e");
 
     /**
      * An endpoint with an id in its path.
@@ -303,8 +333,7 @@ class HostileInputTest {
      * @param path    path with {@code {id}} where the hostile id goes
      * @param role    the role that may call it
      */
-    record IdEndpoint(String method, String path, Role role) {
-    }
+    record IdEndpoint(String method, String path, Role role) {}
 
     private static final List<IdEndpoint> ID_ENDPOINTS = List.of(
             new IdEndpoint("GET", "/api/v1/nodes/{id}", Role.VIEWER),
@@ -342,24 +371,36 @@ class HostileInputTest {
         SoftAssertions soft = new SoftAssertions();
         Map<Role, RequestSpecification> tokens = new java.util.EnumMap<>(Role.class);
         for (IdEndpoint e : ID_ENDPOINTS) {
-            String body = GOOD_BODIES.entrySet().stream().filter(b -> e.path().contains(b.getKey())).map(Map.Entry::getValue)
-                    .findFirst().orElse("{}");
+            String body = GOOD_BODIES.entrySet().stream()
+                    .filter(b -> e.path().contains(b.getKey()))
+                    .map(Map.Entry::getValue)
+                    .findFirst()
+                    .orElse("{}");
             for (String id : TRAVERSALS) {
                 String path = e.path().replace("{id}", id);
                 // A fresh token per request for the rate-limited POSTs; one per role for the rest.
-                RequestSpecification auth = e.method().equals("GET") || e.method().equals("DELETE")
-                        ? tokens.computeIfAbsent(e.role(), HostileInputTest::as) : as(e.role());
-                Response r = given(auth).urlEncodingEnabled(false).contentType("application/json")
-                        .body(body.getBytes(StandardCharsets.UTF_8)).request(e.method(), path);
+                RequestSpecification auth =
+                        e.method().equals("GET") || e.method().equals("DELETE")
+                                ? tokens.computeIfAbsent(e.role(), HostileInputTest::as)
+                                : as(e.role());
+                Response r = given(auth)
+                        .urlEncodingEnabled(false)
+                        .contentType("application/json")
+                        .body(body.getBytes(StandardCharsets.UTF_8))
+                        .request(e.method(), path);
                 String what = e.method() + " " + path;
                 soft.assertThat(r.contentType()).as(what).doesNotStartWith("text/html");
                 if (id.equals("%2e%2e") && r.statusCode() < 400) {
                     // "%2e%2e" is ".." (RFC 3986): the path resolves to its parent, checked by the rule table like
                     // any other; where the parent is a listing this token may read, it is answered.
-                    soft.assertThat(r.statusCode()).as("%s: status (body %s)", what, cut(r.asString())).isEqualTo(200);
+                    soft.assertThat(r.statusCode())
+                            .as("%s: status (body %s)", what, cut(r.asString()))
+                            .isEqualTo(200);
                     continue;
                 }
-                soft.assertThat(r.statusCode()).as("%s: status (body %s)", what, cut(r.asString())).isIn(400, 403, 404);
+                soft.assertThat(r.statusCode())
+                        .as("%s: status (body %s)", what, cut(r.asString()))
+                        .isIn(400, 403, 404);
                 assertProblemShape(soft, what, r.contentType(), r.asString());
                 soft.assertThat(r.asString()).as(what).doesNotContain("root:");
             }
@@ -370,9 +411,12 @@ class HostileInputTest {
     /** Every filter parameter of every listing. */
     private static final Map<String, List<String>> FILTERS = Map.ofEntries(
             Map.entry("/api/v1/events", List.of("subject", "type", "from", "to", "cursor", "order", "limit")),
-            Map.entry("/api/v1/actions", List.of("kind", "state", "target", "requestedBy", "from", "to", "limit", "cursor")),
-            Map.entry("/api/v1/audit", List.of("actor", "what", "target", "actionId", "from", "to", "limit", "cursor",
-                    "before")),
+            Map.entry(
+                    "/api/v1/actions",
+                    List.of("kind", "state", "target", "requestedBy", "from", "to", "limit", "cursor")),
+            Map.entry(
+                    "/api/v1/audit",
+                    List.of("actor", "what", "target", "actionId", "from", "to", "limit", "cursor", "before")),
             Map.entry("/api/v1/nodes", List.of("pool", "capacityType", "state", "health", "limit", "offset")),
             Map.entry("/api/v1/gpus", List.of("node", "health", "limit", "offset")),
             Map.entry("/api/v1/jobs", List.of("namespace", "state", "breached", "limit", "offset")),
@@ -382,8 +426,15 @@ class HostileInputTest {
             Map.entry("/api/v1/silences", List.of("expired")),
             Map.entry("/api/v1/security/audit", List.of("limit")));
 
-    private static final List<String> SQL = List.of("' OR 1=1 --", ";DROP TABLE event_log;--", "x'; DROP TABLE action; --",
-            "1 OR 1=1", "%' OR ''='", "x\u0000y", "\" OR \"\"=\"", "1) UNION SELECT token_hash FROM api_token --");
+    private static final List<String> SQL = List.of(
+            "' OR 1=1 --",
+            ";DROP TABLE event_log;--",
+            "x'; DROP TABLE action; --",
+            "1 OR 1=1",
+            "%' OR ''='",
+            "x\u0000y",
+            "\" OR \"\"=\"",
+            "1) UNION SELECT token_hash FROM api_token --");
 
     @Test
     void sqlMetacharactersInFiltersAreRefusedOrMatchNothing() throws Exception {
@@ -397,12 +448,17 @@ class HostileInputTest {
                 for (String value : SQL) {
                     Response r = given(admin).queryParam(param, value).get(f.getKey());
                     String what = "GET " + f.getKey() + "?" + param + "=" + value;
-                    soft.assertThat(r.statusCode()).as("%s: status (body %s)", what, cut(r.asString())).isIn(200, 400);
+                    soft.assertThat(r.statusCode())
+                            .as("%s: status (body %s)", what, cut(r.asString()))
+                            .isIn(200, 400);
                     if (r.statusCode() == 400) {
                         assertProblemShape(soft, what, r.contentType(), r.asString());
                     } else {
                         soft.assertThat(r.contentType()).as(what).startsWith("application/json");
-                        soft.assertThat(r.asString()).as(what).doesNotContain("token_hash").doesNotContain("llt_");
+                        soft.assertThat(r.asString())
+                                .as(what)
+                                .doesNotContain("token_hash")
+                                .doesNotContain("llt_");
                     }
                 }
             }
@@ -410,15 +466,20 @@ class HostileInputTest {
         soft.assertAll();
         assertThat(tables()).as("the schema after the hostile filters").isEqualTo(tablesBefore);
         // The data is still there and still found by honest filters.
-        given(admin).queryParam("subject", "hostile-sql-node").get("/api/v1/events").then().statusCode(200)
+        given(admin)
+                .queryParam("subject", "hostile-sql-node")
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
                 .body("events.size()", org.hamcrest.Matchers.greaterThan(0));
         given(admin).get("/api/v1/nodes/hostile-sql-node").then().statusCode(200);
     }
 
     private Set<String> tables() throws Exception {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("select table_schema || '.' || table_name from information_schema.tables "
-                     + "where table_schema not in ('pg_catalog', 'information_schema')")) {
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("select table_schema || '.' || table_name from information_schema.tables "
+                        + "where table_schema not in ('pg_catalog', 'information_schema')")) {
             Set<String> out = new TreeSet<>();
             while (rs.next()) {
                 out.add(rs.getString(1));
@@ -429,29 +490,37 @@ class HostileInputTest {
 
     @Test
     void thousandConcurrentActionRequestsFromOneTokenAreRateLimitedAndTheServerStaysHealthy() throws Exception {
-        String node = "hostile-flood-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
+        String node =
+                "hostile-flood-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
         new TestFleet().node(node, "pool");
         String token = TestTokens.create("flood-actions", Role.OPERATOR, List.of());
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
         HttpRequest request = HttpRequest.newBuilder(URI.create(base.toString()).resolve("/api/v1/actions"))
-                .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
+                .timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"drain\",\"target\":\"" + node
-                        + "\",\"reason\":\"flood\",\"dryRun\":true}")).build();
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"kind\":\"drain\",\"target\":\"" + node + "\",\"reason\":\"flood\",\"dryRun\":true}"))
+                .build();
         List<CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             sent.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
         }
         CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
-        List<HttpResponse<String>> answers = sent.stream().map(CompletableFuture::join).toList();
-        Map<Integer, Long> byStatus = answers.stream().collect(Collectors.groupingBy(HttpResponse::statusCode,
-                Collectors.counting()));
+        List<HttpResponse<String>> answers =
+                sent.stream().map(CompletableFuture::join).toList();
+        Map<Integer, Long> byStatus =
+                answers.stream().collect(Collectors.groupingBy(HttpResponse::statusCode, Collectors.counting()));
         assertThat(byStatus.keySet()).as("statuses %s", byStatus).containsOnly(200, 429);
         // A burst of 20 and 2 per second: most of the thousand are refused.
         assertThat(byStatus.get(200)).as("statuses %s", byStatus).isBetween(20L, 200L);
-        HttpResponse<String> limited = answers.stream().filter(r -> r.statusCode() == 429).findFirst().orElseThrow();
-        assertThat(limited.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+        HttpResponse<String> limited =
+                answers.stream().filter(r -> r.statusCode() == 429).findFirst().orElseThrow();
+        assertThat(limited.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
         assertThat(limited.headers().firstValue("Content-Type")).hasValue(Problem.MEDIA_TYPE);
 
         given().get("/q/health/ready").then().statusCode(200).body("status", org.hamcrest.Matchers.equalTo("UP"));

@@ -49,7 +49,8 @@ class OpenApiClientTest {
 
     @Test
     void aGeneratedClientCompilesAndListsTheDemoJobs() throws Exception {
-        assertThat(Files.isRegularFile(GENERATOR)).as("%s is missing: the build copies it (mvnw test)", GENERATOR)
+        assertThat(Files.isRegularFile(GENERATOR))
+                .as("%s is missing: the build copies it (mvnw test)", GENERATOR)
                 .isTrue();
         Path doc = HOME.resolve("openapi.json");
         Path sources = HOME.resolve("generated");
@@ -58,55 +59,98 @@ class OpenApiClientTest {
             delete(p);
         }
         Files.createDirectories(classes);
-        Files.writeString(doc, given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
-                .extract().asString());
+        Files.writeString(
+                doc,
+                given().queryParam("format", "json")
+                        .get("/q/openapi")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString());
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process gen = new ProcessBuilder(java, "-jar", GENERATOR.toString(), "generate", "-g", "java",
-                "--library", "native", "-i", doc.toString(), "-o", sources.toString(),
-                "--invoker-package", "org.example.lifeline", "--api-package", "org.example.lifeline.api",
-                "--model-package", "org.example.lifeline.model",
-                "--additional-properties=openApiNullable=false,useJakartaEe=true,hideGenerationTimestamp=true,"
-                        + "annotationLibrary=none,documentationProvider=none",
-                "--global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false")
-                .redirectErrorStream(true).redirectOutput(HOME.resolve("generator.log").toFile()).start();
+        Process gen = new ProcessBuilder(
+                        java,
+                        "-jar",
+                        GENERATOR.toString(),
+                        "generate",
+                        "-g",
+                        "java",
+                        "--library",
+                        "native",
+                        "-i",
+                        doc.toString(),
+                        "-o",
+                        sources.toString(),
+                        "--invoker-package",
+                        "org.example.lifeline",
+                        "--api-package",
+                        "org.example.lifeline.api",
+                        "--model-package",
+                        "org.example.lifeline.model",
+                        "--additional-properties=openApiNullable=false,useJakartaEe=true,hideGenerationTimestamp=true,"
+                                + "annotationLibrary=none,documentationProvider=none",
+                        "--global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false")
+                .redirectErrorStream(true)
+                .redirectOutput(HOME.resolve("generator.log").toFile())
+                .start();
         assertThat(gen.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        assertThat(gen.exitValue()).as("openapi-generator (log: %s): %s", HOME.resolve("generator.log"),
-                tail(HOME.resolve("generator.log"))).isZero();
+        assertThat(gen.exitValue())
+                .as(
+                        "openapi-generator (log: %s): %s",
+                        HOME.resolve("generator.log"), tail(HOME.resolve("generator.log")))
+                .isZero();
 
         List<String> files;
         try (Stream<Path> s = Files.walk(sources.resolve("src/main/java"))) {
-            files = s.filter(p -> p.toString().endsWith(".java")).map(Path::toString).toList();
+            files = s.filter(p -> p.toString().endsWith(".java"))
+                    .map(Path::toString)
+                    .toList();
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        List<String> args = new ArrayList<>(List.of("-nowarn", "-proc:none", "-d", classes.toString(),
-                "-cp", classpath()));
+        List<String> args =
+                new ArrayList<>(List.of("-nowarn", "-proc:none", "-d", classes.toString(), "-cp", classpath()));
         args.addAll(files);
         StringWriter errors = new StringWriter();
-        int rc = javac.run(null, null, new java.io.PrintStream(new java.io.OutputStream() {
-            @Override
-            public void write(int b) {
-                errors.write(b);
-            }
-        }, true), args.toArray(String[]::new));
+        int rc = javac.run(
+                null,
+                null,
+                new java.io.PrintStream(
+                        new java.io.OutputStream() {
+                            @Override
+                            public void write(int b) {
+                                errors.write(b);
+                            }
+                        },
+                        true),
+                args.toArray(String[]::new));
         assertThat(rc).as("the generated client compiles: %s", errors).isZero();
 
         String token = TestTokens.create("openapi-client", Role.VIEWER, List.of());
-        List<String> expected = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .until(() -> given().header("Authorization", "Bearer " + token).get("/api/v1/jobs?limit=500")
-                        .jsonPath().getList("items.name", String.class), l -> l != null && l.size() >= 3);
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
-                OpenApiClientTest.class.getClassLoader())) {
+        List<String> expected = Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> given().header("Authorization", "Bearer " + token)
+                                .get("/api/v1/jobs?limit=500")
+                                .jsonPath()
+                                .getList("items.name", String.class),
+                        l -> l != null && l.size() >= 3);
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, OpenApiClientTest.class.getClassLoader())) {
             Class<?> clientType = loader.loadClass("org.example.lifeline.ApiClient");
             Object client = clientType.getConstructor().newInstance();
-            clientType.getMethod("updateBaseUri", String.class).invoke(client, app.toString().replaceAll("/$", ""));
+            clientType
+                    .getMethod("updateBaseUri", String.class)
+                    .invoke(client, app.toString().replaceAll("/$", ""));
             Consumer<HttpRequest.Builder> auth = b -> b.header("Authorization", "Bearer " + token);
             clientType.getMethod("setRequestInterceptor", Consumer.class).invoke(client, auth);
             Class<?> jobsApi = loader.loadClass("org.example.lifeline.api.JobsResourceApi");
             Object api = jobsApi.getConstructor(clientType).newInstance(client);
             // GET /api/v1/jobs, operationId getJobs: (breached, limit, namespace, offset, state).
-            Object page = jobsApi.getMethod("getJobs", String.class, Integer.class, String.class, Integer.class,
-                    String.class).invoke(api, null, 500, null, null, null);
+            Object page = jobsApi.getMethod(
+                            "getJobs", String.class, Integer.class, String.class, Integer.class, String.class)
+                    .invoke(api, null, 500, null, null, null);
             List<?> items = (List<?>) page.getClass().getMethod("getItems").invoke(page);
             List<String> names = new ArrayList<>();
             for (Object job : items) {
@@ -119,9 +163,17 @@ class OpenApiClientTest {
     /** The jars the generated client needs: Jackson (with java.time) and the Jakarta annotations. */
     private static String classpath() throws Exception {
         List<String> jars = new ArrayList<>();
-        for (Class<?> c : List.of(ObjectMapper.class, JsonFactory.class, JsonInclude.class, JavaTimeModule.class,
+        for (Class<?> c : List.of(
+                ObjectMapper.class,
+                JsonFactory.class,
+                JsonInclude.class,
+                JavaTimeModule.class,
                 jakarta.annotation.Nullable.class)) {
-            jars.add(new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath());
+            jars.add(new File(c.getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .getPath());
         }
         return String.join(File.pathSeparator, jars);
     }

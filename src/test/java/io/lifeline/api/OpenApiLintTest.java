@@ -28,18 +28,35 @@ class OpenApiLintTest {
 
     @Test
     void redoclyRecommendedRulesFindNothing() throws Exception {
-        assertThat(Files.isRegularFile(REDOCLY)).as("@redocly/cli is not installed (%s is missing): run "
-                + "`bash .ci/browser-tools`", REDOCLY).isTrue();
+        assertThat(Files.isRegularFile(REDOCLY))
+                .as("@redocly/cli is not installed (%s is missing): run " + "`bash .ci/browser-tools`", REDOCLY)
+                .isTrue();
         Files.createDirectories(HOME);
         Path doc = HOME.resolve("openapi.json");
-        Files.writeString(doc, given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
-                .extract().asString());
+        Files.writeString(
+                doc,
+                given().queryParam("format", "json")
+                        .get("/q/openapi")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString());
         Path config = HOME.resolve("redocly.yaml");
         Files.writeString(config, "extends:\n  - recommended\n");
         Path report = HOME.resolve("report.json");
-        ProcessBuilder pb = new ProcessBuilder("node", REDOCLY.toString(), "lint", "--config", config.toString(),
-                "--format", "json", "--max-problems", "500", doc.toString())
-                .redirectOutput(report.toFile()).redirectError(HOME.resolve("stderr.txt").toFile());
+        ProcessBuilder pb = new ProcessBuilder(
+                        "node",
+                        REDOCLY.toString(),
+                        "lint",
+                        "--config",
+                        config.toString(),
+                        "--format",
+                        "json",
+                        "--max-problems",
+                        "500",
+                        doc.toString())
+                .redirectOutput(report.toFile())
+                .redirectError(HOME.resolve("stderr.txt").toFile());
         // No telemetry and no update check: the linter runs offline.
         pb.environment().put("REDOCLY_TELEMETRY", "off");
         pb.environment().put("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true");
@@ -50,11 +67,18 @@ class OpenApiLintTest {
         JsonNode result = new ObjectMapper().readTree(out.substring(Math.max(0, out.indexOf('{'))));
         StringBuilder findings = new StringBuilder();
         for (JsonNode problem : result.path("problems")) {
-            findings.append(problem.path("severity").asText()).append(' ').append(problem.path("ruleId").asText())
-                    .append(' ').append(problem.path("location").path(0).path("pointer").asText()).append(": ")
-                    .append(problem.path("message").asText()).append('\n');
+            findings.append(problem.path("severity").asText())
+                    .append(' ')
+                    .append(problem.path("ruleId").asText())
+                    .append(' ')
+                    .append(problem.path("location").path(0).path("pointer").asText())
+                    .append(": ")
+                    .append(problem.path("message").asText())
+                    .append('\n');
         }
-        assertThat(findings.toString()).as("redocly lint findings (report in %s)", report).isEmpty();
+        assertThat(findings.toString())
+                .as("redocly lint findings (report in %s)", report)
+                .isEmpty();
         assertThat(result.at("/totals/errors").asInt(-1)).isZero();
         assertThat(result.at("/totals/warnings").asInt(-1)).isZero();
         assertThat(p.exitValue()).as("redocly lint exit code").isZero();

@@ -71,7 +71,8 @@ class SlowClientsTest {
     void slowBodiesHoldNoWorkerAndTheApiAnswersBesideThem() throws Exception {
         String cookie = signIn();
         List<Trickle> trickles = new ArrayList<>();
-        SSLContext apiServer = TestCertificates.client(WebhookListenerProfile.SERVER_CA, WebhookListenerProfile.API_SERVER);
+        SSLContext apiServer =
+                TestCertificates.client(WebhookListenerProfile.SERVER_CA, WebhookListenerProfile.API_SERVER);
         try {
             for (int i = 0; i < WEBHOOK; i++) {
                 trickles.add(open("webhook", webhook(apiServer), "/admission/v1/evictions", null));
@@ -85,7 +86,8 @@ class SlowClientsTest {
             for (int i = 0; i < UIDL_SIGNED_IN; i++) {
                 trickles.add(open("uidl-signed-in", plain(), "/?v-r=uidl&v-uiId=0", cookie));
             }
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            HttpClient http =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             List<Long> apiMillis = new ArrayList<>();
             long start = System.nanoTime();
             // Trickle for 12 s (past the dashboard's request timeout, 10 s), calling the API every second.
@@ -94,9 +96,12 @@ class SlowClientsTest {
                     trickleOneByte(t);
                 }
                 long call = System.nanoTime();
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(jobs.toString()))
-                        .header("Authorization", "Bearer " + TestTokens.viewer()).timeout(Duration.ofSeconds(60))
-                        .build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(jobs.toString()))
+                                .header("Authorization", "Bearer " + TestTokens.viewer())
+                                .timeout(Duration.ofSeconds(60))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 apiMillis.add((System.nanoTime() - call) / 1_000_000);
                 assertThat(r.statusCode()).isEqualTo(200);
                 Thread.sleep(1000);
@@ -110,10 +115,11 @@ class SlowClientsTest {
             for (Trickle t : trickles) {
                 outcomes.computeIfAbsent(t.kind, k -> new java.util.TreeMap<>()).merge(t.answer, 1L, Long::sum);
             }
-            System.out.printf("%d trickling clients (%d webhook over TLS, %d to the API port's old webhook path, %d "
+            System.out.printf(
+                    "%d trickling clients (%d webhook over TLS, %d to the API port's old webhook path, %d "
                             + "anonymous and %d signed-in Vaadin UIDL); GET /api/v1/jobs beside them took %s ms; "
-                            + "outcomes %s%n", trickles.size(), WEBHOOK, OLD_WEBHOOK_PATH, UIDL_ANONYMOUS, UIDL_SIGNED_IN,
-                    apiMillis, outcomes);
+                            + "outcomes %s%n",
+                    trickles.size(), WEBHOOK, OLD_WEBHOOK_PATH, UIDL_ANONYMOUS, UIDL_SIGNED_IN, apiMillis, outcomes);
             given().get("/q/health/ready").then().statusCode(200);
             // Nobody's trickle was taken in: each was answered without its body, cut off at the deadline, or closed.
             assertThat(outcomes.get("uidl-signed-in").keySet()).allMatch(k -> k.equals("408") || k.equals("closed"));
@@ -135,9 +141,11 @@ class SlowClientsTest {
         try (Socket s = plain()) {
             s.setSoTimeout(20_000);
             String form = "token=" + URLEncoder.encode(TestTokens.operator(), StandardCharsets.UTF_8);
-            s.getOutputStream().write(("POST /login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: "
-                    + "application/x-www-form-urlencoded\r\nContent-Length: " + form.length() + "\r\n\r\n" + form)
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("POST /login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: "
+                                    + "application/x-www-form-urlencoded\r\nContent-Length: " + form.length()
+                                    + "\r\n\r\n" + form)
+                            .getBytes(StandardCharsets.US_ASCII));
             String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)set-cookie: (JSESSIONID=[^;\\r\\n]+)")
                     .matcher(answer);
@@ -171,7 +179,8 @@ class SlowClientsTest {
         try {
             OutputStream out = s.getOutputStream();
             out.write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                    + (cookie == null ? "" : "Cookie: " + cookie + "\r\n") + "Content-Length: " + BODY + "\r\n\r\n{")
+                            + (cookie == null ? "" : "Cookie: " + cookie + "\r\n") + "Content-Length: " + BODY
+                            + "\r\n\r\n{")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
         } catch (IOException e) {

@@ -42,7 +42,8 @@ class EmbeddedDatabaseCrashTest {
         Child first = Child.start(dataDir, "write", "written-before-the-kill");
         long postmaster = Long.parseLong(first.awaitLine("READY ").substring("READY ".length()));
         ProcessHandle server = ProcessHandle.of(postmaster).orElseThrow();
-        List<ProcessHandle> serverProcesses = Stream.concat(Stream.of(server), server.descendants()).toList();
+        List<ProcessHandle> serverProcesses =
+                Stream.concat(Stream.of(server), server.descendants()).toList();
         assertTrue(serverProcesses.size() > 1, "a postmaster and its helper processes");
 
         first.process.destroyForcibly();
@@ -52,7 +53,12 @@ class EmbeddedDatabaseCrashTest {
         while (serverProcesses.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertEquals(List.of(), serverProcesses.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::pid).toList(),
+        assertEquals(
+                List.of(),
+                serverProcesses.stream()
+                        .filter(ProcessHandle::isAlive)
+                        .map(ProcessHandle::pid)
+                        .toList(),
                 "server processes still running " + SERVER_GONE_WITHIN.toSeconds() + " s after the JVM was killed");
 
         Child second = Child.start(dataDir, "read");
@@ -66,7 +72,9 @@ class EmbeddedDatabaseCrashTest {
         boolean byDefault = EmbeddedDatabase.parseSynchronousCommit(null);
         long acknowledged = 0;
         try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, byDefault)) {
-            ProcessHandle server = ProcessHandle.of(PostmasterPidFile.read(dataDir).orElseThrow().pid()).orElseThrow();
+            ProcessHandle server = ProcessHandle.of(
+                            PostmasterPidFile.read(dataDir).orElseThrow().pid())
+                    .orElseThrow();
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.username(), db.password());
                     Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE acknowledged (id bigint)");
@@ -88,7 +96,9 @@ class EmbeddedDatabaseCrashTest {
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*), coalesce(max(id), 0) FROM acknowledged")) {
             assertTrue(rs.next());
-            assertEquals(List.of(acknowledged, acknowledged), List.of(rs.getLong(1), rs.getLong(2)),
+            assertEquals(
+                    List.of(acknowledged, acknowledged),
+                    List.of(rs.getLong(1), rs.getLong(2)),
                     "rows found after the crash (count, highest id) against commits acknowledged");
         }
     }
@@ -113,7 +123,8 @@ class EmbeddedDatabaseCrashTest {
                     "-Xmx256m",
                     "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                     "-Dlifeline.database.embedded-dir=" + dataDir,
-                    "-cp", System.getProperty("java.class.path"),
+                    "-cp",
+                    System.getProperty("java.class.path"),
                     QuickStartDatabaseProcess.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -123,8 +134,8 @@ class EmbeddedDatabaseCrashTest {
         }
 
         private void read() {
-            try (BufferedReader r = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
                     synchronized (all) {
                         all.add(line);

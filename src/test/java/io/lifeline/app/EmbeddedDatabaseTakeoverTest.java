@@ -36,18 +36,18 @@ class EmbeddedDatabaseTakeoverTest {
         @Override
         public void publish(LogRecord record) {
             synchronized (log) {
-                log.add(record.getLevel() + " " + String.format(record.getMessage().replace("%d", "%s"),
-                        record.getParameters() == null ? new Object[0] : record.getParameters()));
+                log.add(record.getLevel() + " "
+                        + String.format(
+                                record.getMessage().replace("%d", "%s"),
+                                record.getParameters() == null ? new Object[0] : record.getParameters()));
             }
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     @BeforeEach
@@ -67,19 +67,32 @@ class EmbeddedDatabaseTakeoverTest {
         try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, true)) {
             execute(db, "CREATE TABLE marker (v text)", "INSERT INTO marker VALUES ('before')");
             long pid = PostmasterPidFile.read(dataDir).orElseThrow().pid();
-            pgCtl = Path.of(ProcessHandle.of(pid).orElseThrow().info().command().orElseThrow()).resolveSibling("pg_ctl");
+            pgCtl = Path.of(ProcessHandle.of(pid).orElseThrow().info().command().orElseThrow())
+                    .resolveSibling("pg_ctl");
         }
         // A server nobody watches, as a run killed before its watchdog started (or an older Lifeline) leaves one.
         List<String> cmd = new ArrayList<>();
         if (ProcessHandle.current().info().user().orElse("").equals("root")) {
             cmd.addAll(List.of("unshare", "-U")); // pg_ctl refuses root; the library starts it the same way
         }
-        cmd.addAll(List.of(pgCtl.toString(), "-D", dataDir.toString(), "-o", "-p " + freePort(),
-                "-l", tmp.resolve("orphan.log").toString(), "-w", "start"));
-        Process pgCtlStart = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        cmd.addAll(List.of(
+                pgCtl.toString(),
+                "-D",
+                dataDir.toString(),
+                "-o",
+                "-p " + freePort(),
+                "-l",
+                tmp.resolve("orphan.log").toString(),
+                "-w",
+                "start"));
+        Process pgCtlStart = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         assertTrue(pgCtlStart.waitFor(60, TimeUnit.SECONDS) && pgCtlStart.exitValue() == 0, "orphan started");
-        ProcessHandle orphan = ProcessHandle.of(PostmasterPidFile.read(dataDir).orElseThrow().pid()).orElseThrow();
+        ProcessHandle orphan = ProcessHandle.of(
+                        PostmasterPidFile.read(dataDir).orElseThrow().pid())
+                .orElseThrow();
         assertTrue(orphan.isAlive());
 
         try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, true)) {
@@ -87,8 +100,10 @@ class EmbeddedDatabaseTakeoverTest {
             assertEquals(List.of("before"), strings(db, "SELECT v FROM marker"));
         }
         String messages = messages();
-        assertTrue(messages.contains("WARN Found a PostgreSQL server (pid " + orphan.pid() + ") still running on "
-                + dataDir), messages);
+        assertTrue(
+                messages.contains(
+                        "WARN Found a PostgreSQL server (pid " + orphan.pid() + ") still running on " + dataDir),
+                messages);
         assertTrue(messages.contains("Stopped the earlier PostgreSQL server (pid " + orphan.pid() + ")"), messages);
     }
 
@@ -102,18 +117,24 @@ class EmbeddedDatabaseTakeoverTest {
 
         EmbeddedDatabase.start(dataDir, true).close();
 
-        assertTrue(messages().contains("Removed a stale postmaster.pid from " + dataDir + ": the PostgreSQL server it "
-                + "names (pid " + gone.pid() + ") is no longer running"), messages());
+        assertTrue(
+                messages()
+                        .contains("Removed a stale postmaster.pid from " + dataDir + ": the PostgreSQL server it "
+                                + "names (pid " + gone.pid() + ") is no longer running"),
+                messages());
     }
 
     @Test
     void aDirectoryInUseByALiveRunIsNotTouched() throws Exception {
         Path dataDir = tmp.resolve("pgdata");
         try (EmbeddedDatabase db = EmbeddedDatabase.start(dataDir, true)) {
-            IllegalStateException refused = assertThrows(IllegalStateException.class,
-                    () -> EmbeddedDatabase.start(dataDir, true));
-            assertTrue(refused.getMessage().contains("is in use by another Lifeline (pid "
-                    + ProcessHandle.current().pid() + ")"), refused.getMessage());
+            IllegalStateException refused =
+                    assertThrows(IllegalStateException.class, () -> EmbeddedDatabase.start(dataDir, true));
+            assertTrue(
+                    refused.getMessage()
+                            .contains("is in use by another Lifeline (pid "
+                                    + ProcessHandle.current().pid() + ")"),
+                    refused.getMessage());
             assertEquals(List.of("1"), strings(db, "SELECT 1"), "the running server still answers");
         }
     }
@@ -121,12 +142,20 @@ class EmbeddedDatabaseTakeoverTest {
     @Test
     void commitsAreFlushedToDiskUnlessConfiguredOtherwise() throws Exception {
         try (EmbeddedDatabase db = EmbeddedDatabase.start(tmp.resolve("on"), true)) {
-            assertEquals(List.of("on", "on"), strings(db, "SELECT current_setting('synchronous_commit') UNION ALL "
-                    + "SELECT current_setting('fsync')"));
+            assertEquals(
+                    List.of("on", "on"),
+                    strings(
+                            db,
+                            "SELECT current_setting('synchronous_commit') UNION ALL "
+                                    + "SELECT current_setting('fsync')"));
         }
         try (EmbeddedDatabase db = EmbeddedDatabase.start(tmp.resolve("on"), false)) {
-            assertEquals(List.of("off", "on"), strings(db, "SELECT current_setting('synchronous_commit') UNION ALL "
-                    + "SELECT current_setting('fsync')"));
+            assertEquals(
+                    List.of("off", "on"),
+                    strings(
+                            db,
+                            "SELECT current_setting('synchronous_commit') UNION ALL "
+                                    + "SELECT current_setting('fsync')"));
         }
         assertTrue(EmbeddedDatabase.parseSynchronousCommit(null));
         assertFalse(EmbeddedDatabase.parseSynchronousCommit("off"));
@@ -150,7 +179,8 @@ class EmbeddedDatabaseTakeoverTest {
     }
 
     private static void execute(EmbeddedDatabase db, String... statements) throws SQLException {
-        try (Connection c = connect(db); Statement s = c.createStatement()) {
+        try (Connection c = connect(db);
+                Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
             }
@@ -159,7 +189,9 @@ class EmbeddedDatabaseTakeoverTest {
 
     private static List<String> strings(EmbeddedDatabase db, String query) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+        try (Connection c = connect(db);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(query)) {
             while (rs.next()) {
                 out.add(rs.getString(1));
             }

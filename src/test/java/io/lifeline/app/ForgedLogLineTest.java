@@ -40,12 +40,18 @@ class ForgedLogLineTest {
         String node = "log-node-" + tag;
         TestFleet fleet = new TestFleet().node(node, "pool").job(job, 0, 0, node);
         String commands = "/api/v1/agents/" + job + "/commands";
-        RequestSpecification agent = AgentKeys.as(TestTokens.create("log-agent-" + tag, Role.INGEST, List.of(ns)),
-                AgentKeys.fresh());
+        RequestSpecification agent =
+                AgentKeys.as(TestTokens.create("log-agent-" + tag, Role.INGEST, List.of(ns)), AgentKeys.fresh());
         given(agent).queryParam("wait", 0).get(commands).then().statusCode(200);
-        String action = given(TestTokens.asOperator()).contentType(ContentType.JSON)
+        String action = given(TestTokens.asOperator())
+                .contentType(ContentType.JSON)
                 .body("{\"kind\":\"checkpoint-now\",\"target\":\"" + job + "\",\"params\":{\"deadlineSeconds\":300},"
-                        + "\"reason\":\"log test\"}").post("/api/v1/actions").then().statusCode(201).extract().path("id");
+                        + "\"reason\":\"log test\"}")
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         String commandId = action + ":checkpoint:" + job;
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             Response r = given(agent).queryParam("wait", 2).get(commands);
@@ -54,20 +60,31 @@ class ForgedLogLineTest {
 
         String forged = "12:00:00.000 INFO  [io.li.se.AdminBootstrap] (main) No admin token existed: created the first "
                 + "one (id forged-" + tag + ")";
-        given(agent).contentType(ContentType.JSON).body(Map.of("status", "rejected", "detail",
-                "out of disk\r\n" + forged + "\n\u001b[2K"))
-                .post(commands + "/" + commandId + "/ack").then().statusCode(202);
+        given(agent)
+                .contentType(ContentType.JSON)
+                .body(Map.of("status", "rejected", "detail", "out of disk\r\n" + forged + "\n\u001b[2K"))
+                .post(commands + "/" + commandId + "/ack")
+                .then()
+                .statusCode(202);
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> TestTokens.api().get("/api/v1/actions/" + action).jsonPath()
-                .getString("state").equals("failed"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> TestTokens.api()
+                        .get("/api/v1/actions/" + action)
+                        .jsonPath()
+                        .getString("state")
+                        .equals("failed"));
         // The failed action's line is written once the action ends: wait for it, then read the whole log.
-        List<String> lines = await().atMost(Duration.ofSeconds(10)).until(
-                () -> Files.readAllLines(LOG, StandardCharsets.UTF_8),
-                l -> l.stream().anyMatch(x -> x.contains(action) && x.contains("forged-" + tag)));
-        assertThat(lines).noneMatch(l -> l.startsWith("12:00:00.000 INFO  [io.li.se.AdminBootstrap]")
-                && l.contains("forged-" + tag));
+        List<String> lines = await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> Files.readAllLines(LOG, StandardCharsets.UTF_8),
+                        l -> l.stream().anyMatch(x -> x.contains(action) && x.contains("forged-" + tag)));
+        assertThat(lines)
+                .noneMatch(l ->
+                        l.startsWith("12:00:00.000 INFO  [io.li.se.AdminBootstrap]") && l.contains("forged-" + tag));
         assertThat(lines).filteredOn(l -> l.contains("forged-" + tag)).allSatisfy(l -> {
-            assertThat(l).contains(action).contains("out of disk\\r\\n12:00:00.000 INFO  [io.li.se.AdminBootstrap]")
+            assertThat(l)
+                    .contains(action)
+                    .contains("out of disk\\r\\n12:00:00.000 INFO  [io.li.se.AdminBootstrap]")
                     .contains("\\n\\u001b[2K");
             assertThat(l).doesNotContain("\u001b");
         });

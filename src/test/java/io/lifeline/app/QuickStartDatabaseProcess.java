@@ -13,8 +13,7 @@ import java.sql.Statement;
  */
 final class QuickStartDatabaseProcess {
 
-    private QuickStartDatabaseProcess() {
-    }
+    private QuickStartDatabaseProcess() {}
 
     public static void main(String... args) throws Exception {
         EmbeddedDatabase db = LifelineMain.startEmbeddedDatabase();

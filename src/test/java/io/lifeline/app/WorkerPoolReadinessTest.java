@@ -28,7 +28,8 @@ class WorkerPoolReadinessTest {
 
     @Test
     void aStarvedWorkerPoolMakesTheReplicaNotReadyUntilItDrains() throws Exception {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         assertThat(get(http).statusCode()).isEqualTo(200);
         assertThat(get(http).body()).contains("\"worker-pool\"");
 
@@ -62,9 +63,12 @@ class WorkerPoolReadinessTest {
                 Thread.sleep(250);
             }
             long ms = (System.nanoTime() - start) / 1_000_000;
-            System.out.printf("worker pool filled with %d blocked tasks: readiness DOWN after %d ms: %s%n", tasks, ms,
-                    down == null ? "never" : down.body());
-            assertThat(down).as("readiness answered 503 while the pool was starved").isNotNull();
+            System.out.printf(
+                    "worker pool filled with %d blocked tasks: readiness DOWN after %d ms: %s%n",
+                    tasks, ms, down == null ? "never" : down.body());
+            assertThat(down)
+                    .as("readiness answered 503 while the pool was starved")
+                    .isNotNull();
             assertThat(down.body()).contains("\"worker-pool\"", "\"DOWN\"");
         } finally {
             release.countDown();
@@ -84,7 +88,10 @@ class WorkerPoolReadinessTest {
 
     private HttpResponse<String> get(HttpClient http) throws Exception {
         // A starved pool must not make readiness hang: the answer comes within the probe's timeout.
-        return http.send(HttpRequest.newBuilder(URI.create(ready.toString())).timeout(Duration.ofSeconds(5)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(ready.toString()))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -13,34 +13,70 @@ import org.junit.jupiter.api.Test;
  */
 class CorePurityTest {
 
-    private static final String[] FRAMEWORKS = {"io.quarkus..", "jakarta..", "javax.persistence..", "org.hibernate..",
-        "io.fabric8..", "org.apache.kafka..", "com.vaadin..", "io.smallrye..", "org.eclipse.microprofile..",
-        "io.micrometer..", "io.agroal..", "org.jboss..", "com.fasterxml.."};
+    private static final String[] FRAMEWORKS = {
+        "io.quarkus..",
+        "jakarta..",
+        "javax.persistence..",
+        "org.hibernate..",
+        "io.fabric8..",
+        "org.apache.kafka..",
+        "com.vaadin..",
+        "io.smallrye..",
+        "org.eclipse.microprofile..",
+        "io.micrometer..",
+        "io.agroal..",
+        "org.jboss..",
+        "com.fasterxml.."
+    };
 
-    private final JavaClasses core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+    private final JavaClasses core = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.lifeline.domain", "io.lifeline.demo");
 
     @Test
     void coreImportsNoFrameworkOrIoLibrary() {
-        noClasses().that().resideInAPackage("io.lifeline.domain..").or().resideInAPackage("io.lifeline.demo")
-                .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS).check(core);
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.domain..")
+                .or()
+                .resideInAPackage("io.lifeline.demo")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(FRAMEWORKS)
+                .check(core);
     }
 
     @Test
     void coreDoesNotDependOnTheEdges() {
-        noClasses().that().resideInAPackage("io.lifeline.domain..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.lifeline.ingest..", "io.lifeline.eventlog..",
-                        "io.lifeline.runtime..", "io.lifeline.api..", "io.lifeline.ui..", "io.lifeline.connector..",
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.domain..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.lifeline.ingest..",
+                        "io.lifeline.eventlog..",
+                        "io.lifeline.runtime..",
+                        "io.lifeline.api..",
+                        "io.lifeline.ui..",
+                        "io.lifeline.connector..",
                         "io.lifeline.demo..")
                 .check(core);
     }
 
     @Test
     void coreNeverReadsTheSystemClock() {
-        noClasses().that().resideInAPackage("io.lifeline.domain..").or().resideInAPackage("io.lifeline.demo")
-                .should().callMethod(java.time.Instant.class, "now")
-                .orShould().callMethod(System.class, "currentTimeMillis")
-                .orShould().callMethod(java.time.Clock.class, "systemUTC")
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.domain..")
+                .or()
+                .resideInAPackage("io.lifeline.demo")
+                .should()
+                .callMethod(java.time.Instant.class, "now")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .callMethod(java.time.Clock.class, "systemUTC")
                 .check(core);
     }
 }

@@ -37,7 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LayersTest {
 
-    private static final JavaClasses MAIN = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.lifeline");
 
     @Test
@@ -59,40 +60,79 @@ class LayersTest {
 
     @Test
     void layersPointInwardOnly() {
-        layeredArchitecture().consideringOnlyDependenciesInAnyPackage("io.lifeline..")
-                .layer("Edges").definedBy("io.lifeline.app..", "io.lifeline.api..", "io.lifeline.ingest..",
-                        "io.lifeline.connector..", "io.lifeline.ui..", "io.lifeline.demo..")
-                .layer("Web").definedBy("io.lifeline.web..")
-                .layer("Services").definedBy("io.lifeline.action..", "io.lifeline.policy..", "io.lifeline.alert..",
-                        "io.lifeline.metrics..", "io.lifeline.security..")
-                .layer("Runtime").definedBy("io.lifeline.runtime..")
-                .layer("EventLog").definedBy("io.lifeline.eventlog..")
-                .layer("Codec").definedBy("io.lifeline.codec..")
-                .layer("Domain").definedBy("io.lifeline.domain..")
-                .layer("Config").definedBy("io.lifeline.config..")
-                .layer("Platform").definedBy("io.lifeline.platform..")
-                .whereLayer("Edges").mayOnlyBeAccessedByLayers("Edges")
-                .whereLayer("Web").mayOnlyBeAccessedByLayers("Edges")
-                .whereLayer("Services").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
-                .whereLayer("Runtime").mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
-                .whereLayer("EventLog").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
-                .whereLayer("Codec").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
-                .whereLayer("Platform").mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog",
-                        "Codec", "Config")
+        layeredArchitecture()
+                .consideringOnlyDependenciesInAnyPackage("io.lifeline..")
+                .layer("Edges")
+                .definedBy(
+                        "io.lifeline.app..",
+                        "io.lifeline.api..",
+                        "io.lifeline.ingest..",
+                        "io.lifeline.connector..",
+                        "io.lifeline.ui..",
+                        "io.lifeline.demo..")
+                .layer("Web")
+                .definedBy("io.lifeline.web..")
+                .layer("Services")
+                .definedBy(
+                        "io.lifeline.action..",
+                        "io.lifeline.policy..",
+                        "io.lifeline.alert..",
+                        "io.lifeline.metrics..",
+                        "io.lifeline.security..")
+                .layer("Runtime")
+                .definedBy("io.lifeline.runtime..")
+                .layer("EventLog")
+                .definedBy("io.lifeline.eventlog..")
+                .layer("Codec")
+                .definedBy("io.lifeline.codec..")
+                .layer("Domain")
+                .definedBy("io.lifeline.domain..")
+                .layer("Config")
+                .definedBy("io.lifeline.config..")
+                .layer("Platform")
+                .definedBy("io.lifeline.platform..")
+                .whereLayer("Edges")
+                .mayOnlyBeAccessedByLayers("Edges")
+                .whereLayer("Web")
+                .mayOnlyBeAccessedByLayers("Edges")
+                .whereLayer("Services")
+                .mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
+                .whereLayer("Runtime")
+                .mayOnlyBeAccessedByLayers("Edges", "Web", "Services")
+                .whereLayer("EventLog")
+                .mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime")
+                .whereLayer("Codec")
+                .mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
+                .whereLayer("Config")
+                .mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog")
+                .whereLayer("Platform")
+                .mayOnlyBeAccessedByLayers("Edges", "Web", "Services", "Runtime", "EventLog", "Codec", "Config")
                 .check(MAIN);
     }
 
     @Test
     void domainUsesOnlyTheJdk() {
-        classes().that().resideInAPackage("io.lifeline.domain..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "io.lifeline.domain..").check(MAIN);
+        classes()
+                .that()
+                .resideInAPackage("io.lifeline.domain..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "io.lifeline.domain..")
+                .check(MAIN);
     }
 
     @Test
     void codecUsesOnlyTheJdkJacksonAndTheDomain() {
-        classes().that().resideInAPackage("io.lifeline.codec..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "com.fasterxml.jackson..", "io.lifeline.domain..", "io.lifeline.codec..",
+        classes()
+                .that()
+                .resideInAPackage("io.lifeline.codec..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "java..",
+                        "com.fasterxml.jackson..",
+                        "io.lifeline.domain..",
+                        "io.lifeline.codec..",
                         "io.lifeline.platform..")
                 .check(MAIN);
     }
@@ -100,23 +140,42 @@ class LayersTest {
     /** The platform is the floor: it knows no Lifeline package, so every layer above the domain can stand on it. */
     @Test
     void platformUsesOnlyTheJdkJacksonAndTheLogger() {
-        classes().that().resideInAPackage("io.lifeline.platform..").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "com.fasterxml.jackson..", "org.jboss.logging..", "io.lifeline.platform..")
+        classes()
+                .that()
+                .resideInAPackage("io.lifeline.platform..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "java..", "com.fasterxml.jackson..", "org.jboss.logging..", "io.lifeline.platform..")
                 .check(MAIN);
     }
 
     @Test
     void theDashboardNeverTouchesAStore() {
-        noClasses().that().resideInAPackage("io.lifeline.ui..").should().dependOnClassesThat()
-                .haveSimpleNameEndingWith("Store").orShould().dependOnClassesThat().resideInAPackage("io.lifeline.eventlog..")
-                .orShould().dependOnClassesThat().resideInAnyPackage("javax.sql..", "io.agroal..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.ui..")
+                .should()
+                .dependOnClassesThat()
+                .haveSimpleNameEndingWith("Store")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lifeline.eventlog..")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage("javax.sql..", "io.agroal..")
                 .check(MAIN);
     }
 
     @Test
     void connectorsPlugInThroughPortsNotTheDemo() {
-        noClasses().that().resideInAPackage("io.lifeline.connector..").should().dependOnClassesThat()
-                .resideInAPackage("io.lifeline.demo..").check(MAIN);
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.connector..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lifeline.demo..")
+                .check(MAIN);
     }
 
     /**
@@ -125,8 +184,14 @@ class LayersTest {
      */
     @Test
     void onlyTheKubernetesConnectorsUseTheKubernetesClient() {
-        noClasses().that().resideOutsideOfPackages("io.lifeline.connector.inbound.kube..", "io.lifeline.connector.outbound.kube..")
-                .should().dependOnClassesThat().resideInAPackage("io.fabric8..").check(MAIN);
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(
+                        "io.lifeline.connector.inbound.kube..", "io.lifeline.connector.outbound.kube..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.fabric8..")
+                .check(MAIN);
     }
 
     /**
@@ -135,16 +200,28 @@ class LayersTest {
      */
     @Test
     void onlyTheKafkaTransportsUseTheKafkaClient() {
-        noClasses().that().resideOutsideOfPackages("io.lifeline.ingest.kafka..", "io.lifeline.connector.inbound.kafka..",
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(
+                        "io.lifeline.ingest.kafka..",
+                        "io.lifeline.connector.inbound.kafka..",
                         "io.lifeline.connector.outbound.kafka..")
-                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..").check(MAIN);
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.kafka..")
+                .check(MAIN);
     }
 
     @Test
     void theCliIsAClientOfThePublicApiOnly() {
-        noClasses().that().resideInAPackage("io.lifeline.cli..").should().dependOnClassesThat(
-                com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.lifeline..")
-                        .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage("io.lifeline.cli..")))
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.cli..")
+                .should()
+                .dependOnClassesThat(
+                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.lifeline..")
+                                .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage(
+                                        "io.lifeline.cli..")))
                 .check(MAIN);
     }
 
@@ -155,14 +232,24 @@ class LayersTest {
      */
     @Test
     void inboundConnectorsDoNotUseOutboundOnes() {
-        noClasses().that().resideInAPackage("io.lifeline.connector.inbound..").should().dependOnClassesThat()
-                .resideInAPackage("io.lifeline.connector.outbound..").check(MAIN);
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.connector.inbound..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lifeline.connector.outbound..")
+                .check(MAIN);
     }
 
     @Test
     void outboundConnectorsDoNotUseInboundOnes() {
-        noClasses().that().resideInAPackage("io.lifeline.connector.outbound..").should().dependOnClassesThat()
-                .resideInAPackage("io.lifeline.connector.inbound..").check(MAIN);
+        noClasses()
+                .that()
+                .resideInAPackage("io.lifeline.connector.outbound..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lifeline.connector.inbound..")
+                .check(MAIN);
     }
 
     /**
@@ -172,21 +259,36 @@ class LayersTest {
      */
     @Test
     void onlyTheApiAndTheWebLayerUseJaxRs() {
-        noClasses().that().resideOutsideOfPackages("io.lifeline.api..", "io.lifeline.web..").should()
-                .dependOnClassesThat().resideInAnyPackage("jakarta.ws.rs..", "org.jboss.resteasy..").check(MAIN);
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.lifeline.api..", "io.lifeline.web..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("jakarta.ws.rs..", "org.jboss.resteasy..")
+                .check(MAIN);
     }
 
     /** Every REST resource (a class annotated {@code @Path}) lives in {@code io.lifeline.api}. */
     @Test
     void everyRestResourceLivesInTheApi() {
-        classes().that().areAnnotatedWith("jakarta.ws.rs.Path").should().resideInAPackage("io.lifeline.api..").check(MAIN);
+        classes()
+                .that()
+                .areAnnotatedWith("jakarta.ws.rs.Path")
+                .should()
+                .resideInAPackage("io.lifeline.api..")
+                .check(MAIN);
     }
 
     /** So does every resource method, also one whose class carries no {@code @Path} of its own (a sub-resource). */
     @Test
     void everyRestMethodLivesInTheApi() {
-        methods().that().areAnnotatedWith("jakarta.ws.rs.Path").should().beDeclaredInClassesThat()
-                .resideInAPackage("io.lifeline.api..").check(MAIN);
+        methods()
+                .that()
+                .areAnnotatedWith("jakarta.ws.rs.Path")
+                .should()
+                .beDeclaredInClassesThat()
+                .resideInAPackage("io.lifeline.api..")
+                .check(MAIN);
     }
 
     /**
@@ -195,15 +297,29 @@ class LayersTest {
      */
     @Test
     void nothingBelowTheApiDependsOnIt() {
-        noClasses().that().resideOutsideOfPackages("io.lifeline.api..", "io.lifeline.app..").should()
-                .dependOnClassesThat().resideInAPackage("io.lifeline.api..").check(MAIN);
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.lifeline.api..", "io.lifeline.app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.lifeline.api..")
+                .check(MAIN);
     }
 
     @Test
     void onlyTheWebLayerWritesProblemDocuments() {
-        noClasses().that().resideOutsideOfPackage("io.lifeline.web..").should()
-                .callConstructor(io.lifeline.web.Problem.class, String.class, String.class, int.class, String.class,
-                        java.util.List.class).check(MAIN);
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.lifeline.web..")
+                .should()
+                .callConstructor(
+                        io.lifeline.web.Problem.class,
+                        String.class,
+                        String.class,
+                        int.class,
+                        String.class,
+                        java.util.List.class)
+                .check(MAIN);
     }
 
     /**
@@ -212,20 +328,33 @@ class LayersTest {
      * needs to be here.
      */
     private static final Map<String, String> JDBC_OUTSIDE_A_STORE = Map.ofEntries(
-            Map.entry("io.lifeline.action.ActionStore", "its rows are the action package's own types (ActionView,"
-                    + " AuditEntry, the queries); in action.store it would form a cycle with action until they move"),
-            Map.entry("io.lifeline.alert.AlertStore", "its rows name the alert package's own types (Receiver,"
-                    + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
-            Map.entry("io.lifeline.security.SecurityStore", "its rows are the security package's own types (ApiToken,"
-                    + " Role); in security.store it would form a cycle with security until they move"),
-            Map.entry("io.lifeline.security.SsoTickets", "a store of its own (on the transaction helper) whose rows are"
-                    + " the security package's Caller and Role; in security.store it would form a cycle with security"),
-            Map.entry("io.lifeline.security.AgentClaims", "a store of its own (on the transaction helper) whose rows"
-                    + " name the security package's Caller; in security.store it would form a cycle with security"),
-            Map.entry("io.lifeline.connector.outbound.command.AgentCommandQueue", "the agents' command queue is a store"
-                    + " of its own (its table, its claims' conditional writes) not yet on the transaction helper"),
-            Map.entry("io.lifeline.connector.inbound.pipeline.ConnectorNodeResolver", "one look-up of its own (the"
-                    + " registrations stored before a restart), not yet behind a store"),
+            Map.entry(
+                    "io.lifeline.action.ActionStore",
+                    "its rows are the action package's own types (ActionView,"
+                            + " AuditEntry, the queries); in action.store it would form a cycle with action until they move"),
+            Map.entry(
+                    "io.lifeline.alert.AlertStore",
+                    "its rows name the alert package's own types (Receiver,"
+                            + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
+            Map.entry(
+                    "io.lifeline.security.SecurityStore",
+                    "its rows are the security package's own types (ApiToken,"
+                            + " Role); in security.store it would form a cycle with security until they move"),
+            Map.entry(
+                    "io.lifeline.security.SsoTickets",
+                    "a store of its own (on the transaction helper) whose rows are"
+                            + " the security package's Caller and Role; in security.store it would form a cycle with security"),
+            Map.entry(
+                    "io.lifeline.security.AgentClaims",
+                    "a store of its own (on the transaction helper) whose rows"
+                            + " name the security package's Caller; in security.store it would form a cycle with security"),
+            Map.entry(
+                    "io.lifeline.connector.outbound.command.AgentCommandQueue",
+                    "the agents' command queue is a store"
+                            + " of its own (its table, its claims' conditional writes) not yet on the transaction helper"),
+            Map.entry(
+                    "io.lifeline.connector.inbound.pipeline.ConnectorNodeResolver",
+                    "one look-up of its own (the" + " registrations stored before a restart), not yet behind a store"),
             Map.entry("io.lifeline.demo.runtime.DemoJournalStore", "the simulator's journal, demo only"),
             Map.entry("io.lifeline.runtime.ModelCheckpoints", "catches the event log's checkpoint store SQLException"),
             Map.entry("io.lifeline.runtime.ModelRebuild", "passes on the event log tail's SQLException"));
@@ -240,11 +369,16 @@ class LayersTest {
      */
     @Test
     void onlyStoresUseJdbc() {
-        DescribedPredicate<JavaClass> listed = DescribedPredicate.describe("are listed in JDBC_OUTSIDE_A_STORE",
+        DescribedPredicate<JavaClass> listed = DescribedPredicate.describe(
+                "are listed in JDBC_OUTSIDE_A_STORE",
                 c -> JDBC_OUTSIDE_A_STORE.containsKey(c.getName().split("\\$")[0]));
-        noClasses().that().resideOutsideOfPackages("..store..", "io.lifeline.eventlog..", "io.lifeline.app..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("..store..", "io.lifeline.eventlog..", "io.lifeline.app..")
                 .and(DescribedPredicate.not(listed))
-                .should().dependOnClassesThat().resideInAnyPackage(JDBC)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(JDBC)
                 .because("SQL runs only in stores (docs/architecture.md, Persistence)")
                 .check(MAIN);
     }
@@ -255,10 +389,12 @@ class LayersTest {
                 || d.getTargetClass().getPackageName().startsWith("javax.sql")
                 || d.getTargetClass().getPackageName().startsWith("io.agroal");
         for (String name : JDBC_OUTSIDE_A_STORE.keySet()) {
-            boolean uses = MAIN.stream().filter(c -> c.getName().equals(name) || c.getName().startsWith(name + "$"))
+            boolean uses = MAIN.stream()
+                    .filter(c -> c.getName().equals(name) || c.getName().startsWith(name + "$"))
                     .anyMatch(c -> c.getDirectDependenciesFromSelf().stream().anyMatch(jdbc));
             org.assertj.core.api.Assertions.assertThat(uses)
-                    .as("%s no longer uses JDBC: take it off JDBC_OUTSIDE_A_STORE", name).isTrue();
+                    .as("%s no longer uses JDBC: take it off JDBC_OUTSIDE_A_STORE", name)
+                    .isTrue();
         }
     }
 }

@@ -83,17 +83,27 @@ public final class FleetHttpLoad {
             }
             a.put(arg.substring(0, eq), arg.substring(eq + 1));
         }
-        FleetHttpLoad load = new FleetHttpLoad(a.getOrDefault("url", "http://127.0.0.1:8080"), a.get("token"),
-                Integer.parseInt(a.getOrDefault("gpus", "16384")), Integer.parseInt(a.getOrDefault("batch", "1000")));
-        String line = load.run(Integer.parseInt(a.getOrDefault("fill", "60")),
+        FleetHttpLoad load = new FleetHttpLoad(
+                a.getOrDefault("url", "http://127.0.0.1:8080"),
+                a.get("token"),
+                Integer.parseInt(a.getOrDefault("gpus", "16384")),
+                Integer.parseInt(a.getOrDefault("batch", "1000")));
+        String line = load.run(
+                Integer.parseInt(a.getOrDefault("fill", "60")),
                 Integer.parseInt(a.getOrDefault("catchup", "300")),
-                Integer.parseInt(a.getOrDefault("warm", "10")), Integer.parseInt(a.getOrDefault("measure", "180")),
-                Integer.parseInt(a.getOrDefault("requests", "3000")), Integer.parseInt(a.getOrDefault("readers", "4")),
+                Integer.parseInt(a.getOrDefault("warm", "10")),
+                Integer.parseInt(a.getOrDefault("measure", "180")),
+                Integer.parseInt(a.getOrDefault("requests", "3000")),
+                Integer.parseInt(a.getOrDefault("readers", "4")),
                 Integer.parseInt(a.getOrDefault("senders", "2")));
         System.out.println(line);
         if (a.containsKey("out")) {
-            Files.writeString(Path.of(a.get("out")), line + "\n", StandardCharsets.UTF_8,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(
+                    Path.of(a.get("out")),
+                    line + "\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
         }
         System.exit(load.failures.get() == 0 ? 0 : 1);
     }
@@ -119,13 +129,16 @@ public final class FleetHttpLoad {
         while (Duration.between(simulated, Instant.now()).toMillis() > 1500 || !batches.isEmpty()) {
             if (System.nanoTime() - fillStart > TimeUnit.SECONDS.toNanos(catchUp)) {
                 // A server slower than the fleet never catches up: measure it behind, the lag and rate say how far.
-                log("the simulation is still %d s behind the clock after %d s; measuring anyway",
+                log(
+                        "the simulation is still %d s behind the clock after %d s; measuring anyway",
                         Duration.between(simulated, Instant.now()).toSeconds(), catchUp);
                 break;
             }
             if (System.nanoTime() - said > TimeUnit.SECONDS.toNanos(30)) {
                 said = System.nanoTime();
-                log("filling: %,d events accepted, the simulation %d s behind the clock", accepted.get(),
+                log(
+                        "filling: %,d events accepted, the simulation %d s behind the clock",
+                        accepted.get(),
                         Duration.between(simulated, Instant.now()).toSeconds());
             }
             Thread.sleep(200);
@@ -229,9 +242,11 @@ public final class FleetHttpLoad {
                     return;
                 }
                 HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/api/v1/events"))
-                        .timeout(Duration.ofSeconds(120)).header("Authorization", "Bearer " + token)
+                        .timeout(Duration.ofSeconds(120))
+                        .header("Authorization", "Bearer " + token)
                         .header("Content-Type", "application/cloudevents-batch+json")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build();
                 while (true) {
                     HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() == 503 || r.statusCode() == 429) {
@@ -245,9 +260,12 @@ public final class FleetHttpLoad {
                         System.err.println("HTTP " + r.statusCode() + ": " + r.body());
                     } else {
                         JsonNode receipt = JSON.readTree(r.body());
-                        accepted.addAndGet(receipt.path("accepted").asLong() + receipt.path("duplicates").asLong());
-                        if (receipt.path("rejected").asLong() > 0 && rejected.getAndAdd(receipt.path("rejected").asLong()) == 0) {
-                            System.err.println("refused: " + receipt.path("errors").path(0));
+                        accepted.addAndGet(receipt.path("accepted").asLong()
+                                + receipt.path("duplicates").asLong());
+                        if (receipt.path("rejected").asLong() > 0
+                                && rejected.getAndAdd(receipt.path("rejected").asLong()) == 0) {
+                            System.err.println(
+                                    "refused: " + receipt.path("errors").path(0));
                         }
                     }
                     break;
@@ -266,8 +284,10 @@ public final class FleetHttpLoad {
         private static final String[] PATHS = {"/api/v1/jobs", "/api/v1/gpus"};
         private final List<Thread> threads = new ArrayList<>();
         private final int readers;
+
         @SuppressWarnings("unchecked")
         private final List<Long>[] latencies = new List[] {new ArrayList<Long>(), new ArrayList<Long>()};
+
         private final AtomicLong errors = new AtomicLong();
         private volatile boolean recording;
         private volatile boolean done;
@@ -288,7 +308,10 @@ public final class FleetHttpLoad {
             for (int n = first; !done; n++) {
                 int which = n % 2;
                 HttpRequest request = HttpRequest.newBuilder(URI.create(url + PATHS[which]))
-                        .timeout(Duration.ofSeconds(120)).header("Authorization", "Bearer " + token).GET().build();
+                        .timeout(Duration.ofSeconds(120))
+                        .header("Authorization", "Bearer " + token)
+                        .GET()
+                        .build();
                 boolean timed = recording;
                 long t0 = System.nanoTime();
                 try {
@@ -346,9 +369,13 @@ public final class FleetHttpLoad {
     }
 
     private long total(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = client().send(HttpRequest.newBuilder(URI.create(url + path))
-                .timeout(Duration.ofSeconds(120)).header("Authorization", "Bearer " + token).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = client().send(
+                        HttpRequest.newBuilder(URI.create(url + path))
+                                .timeout(Duration.ofSeconds(120))
+                                .header("Authorization", "Bearer " + token)
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         JsonNode body = JSON.readTree(r.body());
         return body.path("total").asLong(-1);
     }
@@ -360,7 +387,9 @@ public final class FleetHttpLoad {
     }
 
     private static HttpClient client() {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
                 .build();
     }
 

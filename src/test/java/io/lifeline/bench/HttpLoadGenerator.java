@@ -34,8 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class HttpLoadGenerator {
 
-    private HttpLoadGenerator() {
-    }
+    private HttpLoadGenerator() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = new HashMap<>();
@@ -52,8 +51,10 @@ public final class HttpLoadGenerator {
         String prefix = a.getOrDefault("prefix", "http-load-" + System.nanoTime());
 
         List<byte[]> bodies = bodies(new MixedEventStream(prefix), events, batch, ndjson);
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
         String contentType = ndjson ? "application/x-ndjson" : "application/json";
         if (Boolean.parseBoolean(a.getOrDefault("wait", "false"))) {
             System.out.println("{\"ready\":true}");
@@ -71,9 +72,12 @@ public final class HttpLoadGenerator {
             done.add(pool.submit(() -> {
                 int i;
                 while ((i = next.getAndIncrement()) < bodies.size()) {
-                    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
-                            .header("Content-Type", contentType).header("Authorization", "Bearer " + token)
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(bodies.get(i))).build();
+                    HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                            .timeout(Duration.ofSeconds(60))
+                            .header("Content-Type", contentType)
+                            .header("Authorization", "Bearer " + token)
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(bodies.get(i)))
+                            .build();
                     while (true) {
                         long t0 = System.nanoTime();
                         HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
@@ -101,12 +105,22 @@ public final class HttpLoadGenerator {
         pool.shutdown();
         List<Long> sorted = new ArrayList<>(latencies);
         sorted.sort(Long::compare);
-        System.out.printf(java.util.Locale.ROOT, "{\"events\":%d,\"batch\":%d,\"connections\":%d,\"format\":\"%s\","
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "{\"events\":%d,\"batch\":%d,\"connections\":%d,\"format\":\"%s\","
                         + "\"seconds\":%.3f,\"events_per_s\":%.0f,\"requests\":%d,\"retries\":%d,\"failures\":%d,"
                         + "\"request_p50_ms\":%.1f,\"request_p99_ms\":%.1f}%n",
-                bodies.size() * (long) batch, batch, connections, ndjson ? "ndjson" : "json", seconds,
-                bodies.size() * (double) batch / seconds, sorted.size(), retries.get(), failures.get(),
-                percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6);
+                bodies.size() * (long) batch,
+                batch,
+                connections,
+                ndjson ? "ndjson" : "json",
+                seconds,
+                bodies.size() * (double) batch / seconds,
+                sorted.size(),
+                retries.get(),
+                failures.get(),
+                percentile(sorted, 0.50) / 1e6,
+                percentile(sorted, 0.99) / 1e6);
         System.exit(failures.get() == 0 ? 0 : 1);
     }
 

@@ -14,7 +14,8 @@ class LatencySummaryTest {
 
     @Test
     void nearestRankOfOneToAHundredIsTheValueAtThatRank() {
-        LatencySummary s = new LatencySummary(millis(LongStream.rangeClosed(1, 100).map(i -> 101 - i).toArray()));
+        LatencySummary s = new LatencySummary(
+                millis(LongStream.rangeClosed(1, 100).map(i -> 101 - i).toArray()));
         assertEquals(100, s.count());
         assertEquals(50.0, s.percentileMs(0.50));
         assertEquals(99.0, s.percentileMs(0.99));
@@ -25,7 +26,8 @@ class LatencySummaryTest {
     @Test
     void aRankThatFloatingPointPutsAboveAWholeNumberIsNotRoundedUp() {
         // 0.07 * 100 is 7.000000000000001 in doubles: the 7th value, not the 8th.
-        LatencySummary s = new LatencySummary(millis(LongStream.rangeClosed(1, 100).toArray()));
+        LatencySummary s =
+                new LatencySummary(millis(LongStream.rangeClosed(1, 100).toArray()));
         assertEquals(7.0, s.percentileMs(0.07));
     }
 

@@ -12,11 +12,22 @@ class CliPurityTest {
 
     @Test
     void importsOnlyTheJdkPicocliAndJackson() {
-        JavaClasses cli = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        JavaClasses cli = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.lifeline.cli");
-        classes().that().resideInAPackage("io.lifeline.cli").should().onlyDependOnClassesThat()
-                .resideInAnyPackage("io.lifeline.cli..", "java..", "javax.net..", "picocli..", "com.fasterxml.jackson..",
-                        "com.sun.net.httpserver..", "")
+        classes()
+                .that()
+                .resideInAPackage("io.lifeline.cli")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.lifeline.cli..",
+                        "java..",
+                        "javax.net..",
+                        "picocli..",
+                        "com.fasterxml.jackson..",
+                        "com.sun.net.httpserver..",
+                        "")
                 .check(cli);
     }
 }

@@ -15,16 +15,27 @@ class CompletionTest {
 
     @TempDir
     Path dir;
+
     private FakeServer server;
     private Map<String, String> env;
 
     @BeforeEach
     void start() throws IOException {
         server = new FakeServer();
-        server.on("GET /api/v1/jobs", Reply.json("{\"items\":[{\"name\":\"vision/vit\",\"namespace\":\"vision\"},"
-                + "{\"name\":\"speech/whisper\",\"namespace\":\"speech\"}],\"total\":2}"));
-        server.on("GET /api/v1/nodes", Reply.json("{\"items\":[{\"name\":\"n-0001\"},{\"name\":\"n-0002\"}],\"total\":2}"));
-        env = Map.of("LIFELINECONFIG", dir.resolve("c.yaml").toString(), "LIFELINE_URL", server.url(), "LIFELINE_TOKEN", "t");
+        server.on(
+                "GET /api/v1/jobs",
+                Reply.json("{\"items\":[{\"name\":\"vision/vit\",\"namespace\":\"vision\"},"
+                        + "{\"name\":\"speech/whisper\",\"namespace\":\"speech\"}],\"total\":2}"));
+        server.on(
+                "GET /api/v1/nodes",
+                Reply.json("{\"items\":[{\"name\":\"n-0001\"},{\"name\":\"n-0002\"}],\"total\":2}"));
+        env = Map.of(
+                "LIFELINECONFIG",
+                dir.resolve("c.yaml").toString(),
+                "LIFELINE_URL",
+                server.url(),
+                "LIFELINE_TOKEN",
+                "t");
     }
 
     @AfterEach
@@ -41,11 +52,14 @@ class CompletionTest {
 
     @Test
     void commandsSubcommandsAndOptionsFromTheModel() {
-        assertThat(complete("").lines()).contains("get", "describe", "drain", "timeline", "completion")
+        assertThat(complete("").lines())
+                .contains("get", "describe", "drain", "timeline", "completion")
                 .doesNotContain("__warmup", "policy");
         assertThat(complete("ge")).isEqualTo("get\n");
-        assertThat(complete("get", "").lines()).containsExactlyInAnyOrder("jobs", "nodes", "gpus", "actions", "incidents", "alerts");
-        assertThat(complete("drain", "--").lines()).contains("--dry-run", "--yes", "--wait", "--deadline", "--namespace");
+        assertThat(complete("get", "").lines())
+                .containsExactlyInAnyOrder("jobs", "nodes", "gpus", "actions", "incidents", "alerts");
+        assertThat(complete("drain", "--").lines())
+                .contains("--dry-run", "--yes", "--wait", "--deadline", "--namespace");
         assertThat(complete("get", "jobs", "-o", "").lines()).containsExactly("json", "yaml", "wide", "name");
         assertThat(complete("login", "--token-file", "")).isEqualTo(":files\n");
     }
@@ -75,9 +89,12 @@ class CompletionTest {
 
     @Test
     void scriptsForBashAndZsh() {
-        assertThat(CliRun.run(env, "", "completion", "bash").out()).contains("complete -F _lifelinectl lifelinectl kubectl-lifeline")
+        assertThat(CliRun.run(env, "", "completion", "bash").out())
+                .contains("complete -F _lifelinectl lifelinectl kubectl-lifeline")
                 .contains("__complete");
-        assertThat(CliRun.run(env, "", "completion", "zsh").out()).startsWith("#compdef lifelinectl").contains("compadd");
+        assertThat(CliRun.run(env, "", "completion", "zsh").out())
+                .startsWith("#compdef lifelinectl")
+                .contains("compadd");
         assertThat(CliRun.run(env, "", "completion", "fish").code()).isEqualTo(Exit.USAGE);
     }
 }

@@ -16,7 +16,8 @@ class ConfigTest {
     @TempDir
     Path dir;
 
-    private static final String YAML = String.join("\n",
+    private static final String YAML = String.join(
+            "\n",
             "current-context: prod",
             "contexts:",
             "- name: local",
@@ -38,7 +39,8 @@ class ConfigTest {
                 .isEqualTo(Path.of(home, "ll.json"));
         assertThat(Config.location(Map.of("XDG_CONFIG_HOME", xdg, "HOME", home)))
                 .isEqualTo(Path.of(xdg, "lifeline", "config.yaml"));
-        assertThat(Config.location(Map.of("HOME", home))).isEqualTo(Path.of(home, ".config", "lifeline", "config.yaml"));
+        assertThat(Config.location(Map.of("HOME", home)))
+                .isEqualTo(Path.of(home, ".config", "lifeline", "config.yaml"));
     }
 
     @Test
@@ -62,8 +64,10 @@ class ConfigTest {
         assertThat(c.current()).isNull();
         Path bad = dir.resolve("bad.yaml");
         Files.writeString(bad, "- just\n- a list\n");
-        assertThatThrownBy(() -> Config.load(bad)).isInstanceOf(CliException.class)
-                .extracting(e -> ((CliException) e).exitCode()).isEqualTo(Exit.USAGE);
+        assertThatThrownBy(() -> Config.load(bad))
+                .isInstanceOf(CliException.class)
+                .extracting(e -> ((CliException) e).exitCode())
+                .isEqualTo(Exit.USAGE);
         Path nameless = dir.resolve("nameless.yaml");
         Files.writeString(nameless, "contexts:\n- server: http://x\n");
         assertThatThrownBy(() -> Config.load(nameless)).hasMessageContaining("without a name");
@@ -80,7 +84,8 @@ class ConfigTest {
         c.currentContext("a");
         c.getOrCreate("b").tokenFile = "/run/token";
         c.save();
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+                .isEqualTo("rw-------");
         assertThat(Files.readString(f)).startsWith("current-context: a\n").doesNotContain("---");
         Config back = Config.load(f);
         assertThat(back.currentContext()).isEqualTo("a");
@@ -98,7 +103,8 @@ class ConfigTest {
         c.getOrCreate("j").server = "http://j";
         c.save();
         assertThat(Files.readString(f)).startsWith("{");
-        assertThat(Json.parse(Files.readString(f)).at("/contexts/0/server").asText()).isEqualTo("http://j");
+        assertThat(Json.parse(Files.readString(f)).at("/contexts/0/server").asText())
+                .isEqualTo("http://j");
         assertThat(Config.load(f).find("j").server).isEqualTo("http://j");
     }
 
@@ -128,22 +134,29 @@ class ConfigTest {
         assertThat(fromEnv.server()).isEqualTo("http://from-env:8080");
         assertThat(fromEnv.token()).isEqualTo("llt_fromenv000001_x");
         assertThat(fromEnv.context()).isNull();
-        assertThat(settings(env, "--context", "local").token()).as("an explicit context beats the environment")
+        assertThat(settings(env, "--context", "local").token())
+                .as("an explicit context beats the environment")
                 .isEqualTo("llt_fromfile00001_x");
 
-        Settings flags = settings(env, "--context", "local", "--server", "http://flag", "--token", "llt_flag", "-n", "ns");
+        Settings flags =
+                settings(env, "--context", "local", "--server", "http://flag", "--token", "llt_flag", "-n", "ns");
         assertThat(flags.server()).isEqualTo("http://flag");
         assertThat(flags.token()).isEqualTo("llt_flag");
         assertThat(flags.namespace()).isEqualTo("ns");
 
-        Settings nothing = settings(Map.of("LIFELINECONFIG", dir.resolve("none.yaml").toString()));
+        Settings nothing =
+                settings(Map.of("LIFELINECONFIG", dir.resolve("none.yaml").toString()));
         assertThat(nothing.server()).isEqualTo(Main.DEFAULT_SERVER);
-        assertThatThrownBy(() -> settings(env, "--context", "nope")).isInstanceOf(CliException.class)
+        assertThatThrownBy(() -> settings(env, "--context", "nope"))
+                .isInstanceOf(CliException.class)
                 .hasMessageContaining("no context named 'nope'");
     }
 
     private static Settings settings(Map<String, String> env, String... flags) {
-        Terminal term = new Terminal(env, java.io.InputStream.nullInputStream(), new java.io.PrintWriter(new java.io.StringWriter()),
+        Terminal term = new Terminal(
+                env,
+                java.io.InputStream.nullInputStream(),
+                new java.io.PrintWriter(new java.io.StringWriter()),
                 new java.io.PrintWriter(new java.io.StringWriter()));
         Main main = new Main(term);
         picocli.CommandLine cl = Main.commandLine(main, "whoami");

@@ -22,8 +22,11 @@ final class FakeServer implements AutoCloseable {
         }
 
         static Reply problem(int status, String title, String detail) {
-            return new Reply(status, "application/problem+json", "{\"type\":\"/problems/x\",\"title\":\"" + title
-                    + "\",\"status\":" + status + ",\"detail\":\"" + detail + "\"}");
+            return new Reply(
+                    status,
+                    "application/problem+json",
+                    "{\"type\":\"/problems/x\",\"title\":\"" + title + "\",\"status\":" + status + ",\"detail\":\""
+                            + detail + "\"}");
         }
     }
 
@@ -70,10 +73,14 @@ final class FakeServer implements AutoCloseable {
 
     private void serve(HttpExchange x) throws IOException {
         String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        Request r = new Request(x.getRequestMethod(), x.getRequestURI().toString(), Map.copyOf(x.getRequestHeaders()), body);
+        Request r = new Request(
+                x.getRequestMethod(), x.getRequestURI().toString(), Map.copyOf(x.getRequestHeaders()), body);
         requests.add(r);
         Handler h = routes.get(x.getRequestMethod() + " " + x.getRequestURI().getPath());
-        Reply reply = h == null ? Reply.problem(404, "Not Found", "no route " + x.getRequestURI().getPath()) : h.handle(r);
+        Reply reply = h == null
+                ? Reply.problem(
+                        404, "Not Found", "no route " + x.getRequestURI().getPath())
+                : h.handle(r);
         byte[] b = reply.body().getBytes(StandardCharsets.UTF_8);
         x.getResponseHeaders().add("Content-Type", reply.contentType());
         x.sendResponseHeaders(reply.status(), b.length == 0 ? -1 : b.length);

@@ -22,6 +22,7 @@ class LoginTest {
 
     @TempDir
     Path dir;
+
     private FakeServer idp;
     private FakeServer lifeline;
     private Map<String, String> env;
@@ -33,10 +34,14 @@ class LoginTest {
         lifeline = new FakeServer();
         config = dir.resolve("config.yaml");
         env = Map.of("LIFELINECONFIG", config.toString(), "HOME", dir.toString());
-        lifeline.on("GET /api/v1/whoami", r -> r.header("Authorization") != null && r.header("Authorization").startsWith("Bearer good-")
-                ? Reply.json("{\"tokenId\":null,\"name\":\"Ada [oidc:sub-ada]\",\"role\":\"operator\",\"namespaces\":[\"vision\"],"
-                        + "\"fleetWide\":false}")
-                : Reply.problem(401, "Unauthorized", "unknown or expired token"));
+        lifeline.on(
+                "GET /api/v1/whoami",
+                r -> r.header("Authorization") != null
+                                && r.header("Authorization").startsWith("Bearer good-")
+                        ? Reply.json(
+                                "{\"tokenId\":null,\"name\":\"Ada [oidc:sub-ada]\",\"role\":\"operator\",\"namespaces\":[\"vision\"],"
+                                        + "\"fleetWide\":false}")
+                        : Reply.problem(401, "Unauthorized", "unknown or expired token"));
     }
 
     @AfterEach
@@ -56,12 +61,15 @@ class LoginTest {
     void deviceCodeFlowThenTheTokenIsRefreshedWhenItExpires() throws Exception {
         AtomicInteger polls = new AtomicInteger();
         idp.on("GET /.well-known/openid-configuration", Reply.json(discovery(true)));
-        idp.on("POST /device", Reply.json("{\"device_code\":\"dev-1\",\"user_code\":\"WDJB-MJHT\",\"verification_uri\":\""
-                + idp.url() + "/activate\",\"expires_in\":60,\"interval\":1}"));
+        idp.on(
+                "POST /device",
+                Reply.json("{\"device_code\":\"dev-1\",\"user_code\":\"WDJB-MJHT\",\"verification_uri\":\"" + idp.url()
+                        + "/activate\",\"expires_in\":60,\"interval\":1}"));
         idp.on("POST /token", r -> {
             Map<String, String> f = Sso.form(r.body());
             if (Sso.DEVICE_GRANT.equals(f.get("grant_type"))) {
-                return polls.incrementAndGet() < 2 ? new Reply(400, "application/json", "{\"error\":\"authorization_pending\"}")
+                return polls.incrementAndGet() < 2
+                        ? new Reply(400, "application/json", "{\"error\":\"authorization_pending\"}")
                         : Reply.json("{\"access_token\":\"good-1\",\"refresh_token\":\"rt-1\",\"expires_in\":300}");
             }
             if ("refresh_token".equals(f.get("grant_type")) && "rt-1".equals(f.get("refresh_token"))) {
@@ -69,11 +77,22 @@ class LoginTest {
             }
             return new Reply(400, "application/json", "{\"error\":\"invalid_grant\"}");
         });
-        CliRun.Result r = CliRun.run(env, "", "login", "--server", lifeline.url(), "--issuer", idp.url(), "--client-id",
-                "lifelinectl", "--context", "sso");
+        CliRun.Result r = CliRun.run(
+                env,
+                "",
+                "login",
+                "--server",
+                lifeline.url(),
+                "--issuer",
+                idp.url(),
+                "--client-id",
+                "lifelinectl",
+                "--context",
+                "sso");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("/activate and enter the code WDJB-MJHT");
-        assertThat(r.out()).contains("Logged in to " + lifeline.url() + " as Ada [oidc:sub-ada] (operator, namespaces vision)");
+        assertThat(r.out())
+                .contains("Logged in to " + lifeline.url() + " as Ada [oidc:sub-ada] (operator, namespaces vision)");
         Config c = Config.load(config);
         assertThat(c.currentContext()).isEqualTo("sso");
         assertThat(Json.text(c.find("sso").sso, "access-token")).isEqualTo("good-1");
@@ -83,8 +102,10 @@ class LoginTest {
         c.save();
         CliRun.Result who = CliRun.run(env, "", "whoami");
         assertThat(who.code()).as(who.err()).isZero();
-        assertThat(lifeline.requests.get(lifeline.requests.size() - 1).header("Authorization")).isEqualTo("Bearer good-2");
-        assertThat(Json.text(Config.load(config).find("sso").sso, "refresh-token")).isEqualTo("rt-2");
+        assertThat(lifeline.requests.get(lifeline.requests.size() - 1).header("Authorization"))
+                .isEqualTo("Bearer good-2");
+        assertThat(Json.text(Config.load(config).find("sso").sso, "refresh-token"))
+                .isEqualTo("rt-2");
     }
 
     @Test
@@ -100,24 +121,29 @@ class LoginTest {
         });
         idp.on("POST /token", r -> {
             Map<String, String> f = Sso.form(r.body());
-            boolean ok = "authorization_code".equals(f.get("grant_type")) && "c-1".equals(f.get("code"))
+            boolean ok = "authorization_code".equals(f.get("grant_type"))
+                    && "c-1".equals(f.get("code"))
                     && Sso.challenge(f.get("code_verifier")).equals(challenge.get());
-            return ok ? Reply.json("{\"access_token\":\"good-b\",\"expires_in\":60}")
+            return ok
+                    ? Reply.json("{\"access_token\":\"good-b\",\"expires_in\":60}")
                     : new Reply(400, "application/json", "{\"error\":\"invalid_grant\"}");
         });
         // The "browser": asks the provider, then follows where it sends the person (the loopback callback).
         LoginCommand.browserForTests = url -> {
             try {
                 String back = new String(URI.create(url).toURL().openStream().readAllBytes(), StandardCharsets.UTF_8);
-                HttpURLConnection c = (HttpURLConnection) URI.create(back).toURL().openConnection();
+                HttpURLConnection c =
+                        (HttpURLConnection) URI.create(back).toURL().openConnection();
                 assertThat(c.getResponseCode()).isEqualTo(200);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
         };
-        CliRun.Result r = CliRun.run(env, "", "login", "--server", lifeline.url(), "--issuer", idp.url(), "--client-id", "cli");
+        CliRun.Result r =
+                CliRun.run(env, "", "login", "--server", lifeline.url(), "--issuer", idp.url(), "--client-id", "cli");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(Json.text(Config.load(config).find("default").sso, "access-token")).isEqualTo("good-b");
+        assertThat(Json.text(Config.load(config).find("default").sso, "access-token"))
+                .isEqualTo("good-b");
     }
 
     @Test
@@ -126,7 +152,8 @@ class LoginTest {
         assertThat(bad.code()).isEqualTo(Exit.NOT_ALLOWED);
         assertThat(bad.err()).contains("Unauthorized: unknown or expired token");
         assertThat(Files.exists(config)).isFalse();
-        CliRun.Result ok = CliRun.run(env, "good-token\n", "login", "--server", lifeline.url(), "--token-stdin", "-n", "vision");
+        CliRun.Result ok =
+                CliRun.run(env, "good-token\n", "login", "--server", lifeline.url(), "--token-stdin", "-n", "vision");
         assertThat(ok.code()).as(ok.err()).isZero();
         Config c = Config.load(config);
         assertThat(c.find("default").token).isEqualTo("good-token");

@@ -16,7 +16,10 @@ class OutputTest {
     private final StringWriter out = new StringWriter();
 
     private Out out(String format, Map<String, String> env) {
-        Terminal t = new Terminal(env, java.io.InputStream.nullInputStream(), new PrintWriter(out, true),
+        Terminal t = new Terminal(
+                env,
+                java.io.InputStream.nullInputStream(),
+                new PrintWriter(out, true),
                 new PrintWriter(new StringWriter(), true));
         return new Out(t, Out.parse(format), new Times(false, Instant.parse("2026-03-01T12:00:00Z")));
     }
@@ -26,7 +29,9 @@ class OutputTest {
         assertThat(Out.parse(null)).isEqualTo(Out.Format.TABLE);
         assertThat(Out.parse("JSON")).isEqualTo(Out.Format.JSON);
         assertThat(Out.parse("yaml")).isEqualTo(Out.Format.YAML);
-        assertThatThrownBy(() -> Out.parse("xml")).isInstanceOf(CliException.class).hasMessageContaining("json, yaml, wide, name");
+        assertThatThrownBy(() -> Out.parse("xml"))
+                .isInstanceOf(CliException.class)
+                .hasMessageContaining("json, yaml, wide, name");
     }
 
     @Test
@@ -35,35 +40,51 @@ class OutputTest {
         out("json", Map.of()).document(Out.list(List.of(job)));
         assertThat(Json.parse(out.toString()).at("/items/0/worldSize").asInt()).isEqualTo(64);
         StringWriter yaml = new StringWriter();
-        Terminal t = new Terminal(Map.of(), java.io.InputStream.nullInputStream(), new PrintWriter(yaml, true),
+        Terminal t = new Terminal(
+                Map.of(),
+                java.io.InputStream.nullInputStream(),
+                new PrintWriter(yaml, true),
                 new PrintWriter(new StringWriter()));
         new Out(t, Out.Format.YAML, new Times(false, Instant.now())).document(Out.list(List.of(job)));
         assertThat(yaml.toString()).isEqualTo("items:\n- name: vision/vit\n  worldSize: 64\n");
-        assertThat(Json.yaml().readTree(yaml.toString()).at("/items/0/name").asText()).isEqualTo("vision/vit");
+        assertThat(Json.yaml().readTree(yaml.toString()).at("/items/0/name").asText())
+                .isEqualTo("vision/vit");
     }
 
     @Test
     void colourOnlyOnATerminalAndNeverWithNoColor() {
-        Terminal pipe = new Terminal(Map.of("LIFELINECTL_TTY", "0"), java.io.InputStream.nullInputStream(),
-                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        Terminal pipe = new Terminal(
+                Map.of("LIFELINECTL_TTY", "0"),
+                java.io.InputStream.nullInputStream(),
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()));
         assertThat(pipe.colour()).isFalse();
         assertThat(pipe.red("x")).isEqualTo("x");
         assertThat(pipe.columns()).as("no width: nothing is cut in a pipe").isZero();
-        Terminal tty = new Terminal(Map.of("LIFELINECTL_TTY", "1", "LIFELINECTL_COLUMNS", "97"),
-                java.io.InputStream.nullInputStream(), new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        Terminal tty = new Terminal(
+                Map.of("LIFELINECTL_TTY", "1", "LIFELINECTL_COLUMNS", "97"),
+                java.io.InputStream.nullInputStream(),
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()));
         assertThat(tty.colour()).isTrue();
         assertThat(tty.red("x")).isEqualTo("\u001b[31mx\u001b[0m");
         assertThat(tty.columns()).isEqualTo(97);
-        Terminal noColour = new Terminal(Map.of("LIFELINECTL_TTY", "1", "NO_COLOR", "1"), java.io.InputStream.nullInputStream(),
-                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        Terminal noColour = new Terminal(
+                Map.of("LIFELINECTL_TTY", "1", "NO_COLOR", "1"),
+                java.io.InputStream.nullInputStream(),
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()));
         assertThat(noColour.colour()).isFalse();
         assertThat(noColour.columns()).as("a terminal of unknown width").isEqualTo(120);
     }
 
     @Test
     void statesAreColouredByMeaning() {
-        Terminal tty = new Terminal(Map.of("LIFELINECTL_TTY", "1"), java.io.InputStream.nullInputStream(),
-                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        Terminal tty = new Terminal(
+                Map.of("LIFELINECTL_TTY", "1"),
+                java.io.InputStream.nullInputStream(),
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()));
         Out o = new Out(tty, Out.Format.TABLE, new Times(false, Instant.now()));
         assertThat(o.state("running")).contains("[32m");
         assertThat(o.state("failed")).contains("[31m");

@@ -8,7 +8,11 @@ import org.junit.jupiter.api.Test;
 class TableTest {
 
     private static Table jobs() {
-        return new Table().flexible("name").column("state").number("gpus").flexible("incident")
+        return new Table()
+                .flexible("name")
+                .column("state")
+                .number("gpus")
+                .flexible("incident")
                 .row("research/llama3-70b-pretrain", "recovering", "128", "research/llama3-70b-pretrain#4")
                 .row("vision/vit", "running", "8", "-");
     }
@@ -16,17 +20,21 @@ class TableTest {
     @Test
     void columnsAlignedThreeSpacesApartNumbersToTheRight() {
         List<String> lines = jobs().render(0, null);
-        assertThat(lines).containsExactly(
-                "NAME                           STATE        GPUS   INCIDENT",
-                "research/llama3-70b-pretrain   recovering    128   research/llama3-70b-pretrain#4",
-                "vision/vit                     running         8   -");
+        assertThat(lines)
+                .containsExactly(
+                        "NAME                           STATE        GPUS   INCIDENT",
+                        "research/llama3-70b-pretrain   recovering    128   research/llama3-70b-pretrain#4",
+                        "vision/vit                     running         8   -");
     }
 
     @Test
     void fitsTheTerminalByCuttingFlexibleColumnsRightmostFirst() {
         List<String> lines = jobs().render(60, null);
         assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(60));
-        assertThat(lines.get(1)).startsWith("research/llama3-70b-pretrain ").contains("recovering").contains("128")
+        assertThat(lines.get(1))
+                .startsWith("research/llama3-70b-pretrain ")
+                .contains("recovering")
+                .contains("128")
                 .endsWith("research\u2026");
         List<String> narrower = jobs().render(45, null);
         assertThat(narrower).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(45));
@@ -35,7 +43,9 @@ class TableTest {
 
     @Test
     void controlCharactersFromEventsCannotMoveTheCursorOrRecolourTheTerminal() {
-        List<String> lines = new Table().column("reason").row("out of disk\r\u001b[2K\u001b[31mall clear\nok\tx")
+        List<String> lines = new Table()
+                .column("reason")
+                .row("out of disk\r\u001b[2K\u001b[31mall clear\nok\tx")
                 .render(0, null);
         assertThat(lines.get(1)).isEqualTo("out of disk??[2K?[31mall clear ok x");
     }
@@ -48,8 +58,11 @@ class TableTest {
 
     @Test
     void stylesDoNotCountAsWidth() {
-        Table t = new Table().column("state", false, false, s -> "\u001b[32m" + s + "\u001b[0m").column("x")
-                .row("ok", "1").row("running", "2");
+        Table t = new Table()
+                .column("state", false, false, s -> "\u001b[32m" + s + "\u001b[0m")
+                .column("x")
+                .row("ok", "1")
+                .row("running", "2");
         List<String> lines = t.render(0, h -> "*" + h + "*");
         assertThat(lines.get(0)).isEqualTo("*STATE*     *X*");
         assertThat(lines.get(1)).isEqualTo("\u001b[32mok\u001b[0m        1");
@@ -58,7 +71,12 @@ class TableTest {
 
     @Test
     void missingAndMultiLineValuesStayOnOneLine() {
-        List<String> lines = new Table().column("a").column("b").row("x\ny").row((String) null).render(0, null);
+        List<String> lines = new Table()
+                .column("a")
+                .column("b")
+                .row("x\ny")
+                .row((String) null)
+                .render(0, null);
         assertThat(lines).containsExactly("A     B", "x y", "");
     }
 

@@ -46,8 +46,11 @@ class TimesTest {
         assertThat(Times.parseDuration("2d")).isEqualTo(Duration.ofDays(2));
         assertThat(Times.parseDuration("PT12H")).isEqualTo(Duration.ofHours(12));
         assertThat(Times.parseDuration("p90d")).isEqualTo(Duration.ofDays(90));
-        assertThatThrownBy(() -> Times.parseDuration("soon")).isInstanceOf(CliException.class)
-                .hasMessageContaining("not a duration").extracting(e -> ((CliException) e).exitCode()).isEqualTo(Exit.USAGE);
+        assertThatThrownBy(() -> Times.parseDuration("soon"))
+                .isInstanceOf(CliException.class)
+                .hasMessageContaining("not a duration")
+                .extracting(e -> ((CliException) e).exitCode())
+                .isEqualTo(Exit.USAGE);
         assertThatThrownBy(() -> Times.parseDuration("5x")).isInstanceOf(CliException.class);
     }
 

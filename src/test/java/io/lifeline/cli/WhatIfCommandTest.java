@@ -16,30 +16,39 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code whatif} against a canned server: the request it sends, the table it prints, --json, and its errors. */
 class WhatIfCommandTest {
 
-    static final String REPORT = "{\"job\":\"vision/vit\",\"start\":\"2026-03-01T10:00:00Z\",\"end\":\"2026-03-02T10:00:00Z\","
-            + "\"gpus\":64,\"nodes\":8,\"pool\":\"a100-spot\",\"mtbiSeconds\":14400,\"currentIntervalSeconds\":1800,"
-            + "\"advisedIntervalSeconds\":1205.5,\"rows\":["
-            + "{\"name\":\"actual\",\"actual\":true,\"intervalSeconds\":1800,\"interruptions\":6,\"ettr\":0.9012,"
-            + "\"ettrOfWall\":0.88,\"modelEttr\":0.905,\"lostReworkHours\":1.5,\"recoveryHours\":0.5,\"lostGpuHours\":128,"
-            + "\"lostCost\":256.0},"
-            + "{\"name\":\"interval 300s, notice policy off\",\"actual\":false,\"intervalSeconds\":300,\"noticePolicy\":false,"
-            + "\"interruptions\":6,\"ettr\":0.8511,\"ettrOfWall\":0.83,\"modelEttr\":0.85,\"lostReworkHours\":0.25,"
-            + "\"recoveryHours\":0.5,\"lostGpuHours\":48,\"lostCost\":null},"
-            + "{\"name\":\"interval 1206s (advice), notice policy on\",\"actual\":false,\"intervalSeconds\":1205.5,"
-            + "\"noticePolicy\":true,\"interruptions\":6,\"ettr\":0.9333,\"lostReworkHours\":0.4,\"recoveryHours\":0.5,"
-            + "\"lostGpuHours\":57.6}],"
-            + "\"notes\":[\"C = 60 s assumed\"],\"elapsedMillis\":42}";
+    static final String REPORT =
+            "{\"job\":\"vision/vit\",\"start\":\"2026-03-01T10:00:00Z\",\"end\":\"2026-03-02T10:00:00Z\","
+                    + "\"gpus\":64,\"nodes\":8,\"pool\":\"a100-spot\",\"mtbiSeconds\":14400,\"currentIntervalSeconds\":1800,"
+                    + "\"advisedIntervalSeconds\":1205.5,\"rows\":["
+                    + "{\"name\":\"actual\",\"actual\":true,\"intervalSeconds\":1800,\"interruptions\":6,\"ettr\":0.9012,"
+                    + "\"ettrOfWall\":0.88,\"modelEttr\":0.905,\"lostReworkHours\":1.5,\"recoveryHours\":0.5,\"lostGpuHours\":128,"
+                    + "\"lostCost\":256.0},"
+                    + "{\"name\":\"interval 300s, notice policy off\",\"actual\":false,\"intervalSeconds\":300,\"noticePolicy\":false,"
+                    + "\"interruptions\":6,\"ettr\":0.8511,\"ettrOfWall\":0.83,\"modelEttr\":0.85,\"lostReworkHours\":0.25,"
+                    + "\"recoveryHours\":0.5,\"lostGpuHours\":48,\"lostCost\":null},"
+                    + "{\"name\":\"interval 1206s (advice), notice policy on\",\"actual\":false,\"intervalSeconds\":1205.5,"
+                    + "\"noticePolicy\":true,\"interruptions\":6,\"ettr\":0.9333,\"lostReworkHours\":0.4,\"recoveryHours\":0.5,"
+                    + "\"lostGpuHours\":57.6}],"
+                    + "\"notes\":[\"C = 60 s assumed\"],\"elapsedMillis\":42}";
 
     @TempDir
     Path dir;
+
     private FakeServer server;
     private Map<String, String> env;
 
     @BeforeEach
     void start() throws IOException {
         server = new FakeServer();
-        env = Map.of("LIFELINECONFIG", dir.resolve("config.yaml").toString(), "LIFELINE_URL", server.url(),
-                "LIFELINE_TOKEN", "llt_test00000001_secret", "HOME", dir.toString());
+        env = Map.of(
+                "LIFELINECONFIG",
+                dir.resolve("config.yaml").toString(),
+                "LIFELINE_URL",
+                server.url(),
+                "LIFELINE_TOKEN",
+                "llt_test00000001_secret",
+                "HOME",
+                dir.toString());
     }
 
     @AfterEach
@@ -66,15 +75,42 @@ class WhatIfCommandTest {
         assertThat(body.path("noticePolicy").toString()).isEqualTo("[false,true]");
         assertThat(body.path("advice").asBoolean()).isTrue();
         assertThat(body.has("trace")).isFalse();
-        assertThat(r.out()).contains("Job:").contains("vision/vit (64 GPUs on 8 nodes, pool a100-spot)")
-                .contains("30m now, 20m advised").contains("Replayed in:").contains("42 ms");
-        String header = r.out().lines().filter(l -> l.startsWith("SCENARIO")).findFirst().orElseThrow();
-        assertThat(header).contains("ETTR").contains("LOST REWORK H").contains("GPU-H LOST").contains("COST");
-        assertThat(r.out().lines().filter(l -> l.startsWith("actual")).findFirst().orElseThrow())
-                .contains("90.1%").contains("90.5%").contains("1.50").contains("128.00").contains("256.00");
-        assertThat(r.out().lines().filter(l -> l.startsWith("interval 300s")).findFirst().orElseThrow())
-                .contains("85.1%").endsWith("-");
-        assertThat(r.out()).contains("interval 1206s (advice), notice policy on").contains("Notes:")
+        assertThat(r.out())
+                .contains("Job:")
+                .contains("vision/vit (64 GPUs on 8 nodes, pool a100-spot)")
+                .contains("30m now, 20m advised")
+                .contains("Replayed in:")
+                .contains("42 ms");
+        String header = r.out()
+                .lines()
+                .filter(l -> l.startsWith("SCENARIO"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(header)
+                .contains("ETTR")
+                .contains("LOST REWORK H")
+                .contains("GPU-H LOST")
+                .contains("COST");
+        assertThat(r.out()
+                        .lines()
+                        .filter(l -> l.startsWith("actual"))
+                        .findFirst()
+                        .orElseThrow())
+                .contains("90.1%")
+                .contains("90.5%")
+                .contains("1.50")
+                .contains("128.00")
+                .contains("256.00");
+        assertThat(r.out()
+                        .lines()
+                        .filter(l -> l.startsWith("interval 300s"))
+                        .findFirst()
+                        .orElseThrow())
+                .contains("85.1%")
+                .endsWith("-");
+        assertThat(r.out())
+                .contains("interval 1206s (advice), notice policy on")
+                .contains("Notes:")
                 .contains("  - C = 60 s assumed");
     }
 
@@ -83,8 +119,23 @@ class WhatIfCommandTest {
         server.on("POST /api/v1/whatif", Reply.json(REPORT));
         JsonNode a = Json.parse(run("whatif", "vision/vit", "--json").out());
         assertThat(a.at("/rows/2/ettr").asDouble()).isEqualTo(0.9333);
-        JsonNode b = Json.parse(run("whatif", "vision/vit", "-o", "json", "--notice", "on", "--no-advice",
-                "--checkpoint-cost", "2m", "--recovery", "90", "--notice-lead", "30s", "--capacity", "spot,on-demand").out());
+        JsonNode b = Json.parse(run(
+                        "whatif",
+                        "vision/vit",
+                        "-o",
+                        "json",
+                        "--notice",
+                        "on",
+                        "--no-advice",
+                        "--checkpoint-cost",
+                        "2m",
+                        "--recovery",
+                        "90",
+                        "--notice-lead",
+                        "30s",
+                        "--capacity",
+                        "spot,on-demand")
+                .out());
         assertThat(b.path("job").asText()).isEqualTo("vision/vit");
         JsonNode body = lastBody();
         assertThat(body.path("noticePolicy").toString()).isEqualTo("[true]");
@@ -108,7 +159,9 @@ class WhatIfCommandTest {
         assertThat(body.has("job")).isFalse();
         Path other = dir.resolve("events.txt");
         Files.writeString(other, "{}");
-        assertThat(run("whatif", "ns/j", "--trace", other.toString(), "--format", "OPT175B").code()).isZero();
+        assertThat(run("whatif", "ns/j", "--trace", other.toString(), "--format", "OPT175B")
+                        .code())
+                .isZero();
         assertThat(lastBody().at("/trace/format").asText()).isEqualTo("opt175b");
         assertThat(lastBody().path("job").asText()).isEqualTo("ns/j");
         CliRun.Result unknown = run("whatif", "--trace", other.toString());
@@ -124,7 +177,9 @@ class WhatIfCommandTest {
         assertThat(bad.code()).isEqualTo(Exit.USAGE);
         assertThat(run("whatif", "vision/vit", "-i", "soon").err()).contains("--intervals");
         assertThat(run("whatif").err()).contains("JOB");
-        assertThat(run("whatif", "--trace", dir.resolve("missing.csv").toString()).err()).contains("no file");
+        assertThat(run("whatif", "--trace", dir.resolve("missing.csv").toString())
+                        .err())
+                .contains("no file");
         assertThat(server.requests.size()).isEqualTo(before);
         server.on("POST /api/v1/whatif", Reply.problem(400, "Invalid request", "24 scenarios at most"));
         CliRun.Result refused = run("whatif", "vision/vit");

@@ -44,7 +44,9 @@ class EventCodecFuzzTest {
     void anNdjsonBodyIsDecodedLineByLine(@ForAll("ndjson") Hostile.Case body) {
         DecodedBatch batch = codec.decodeBody(body.bytes(), true);
         checked(batch);
-        assertThat(batch.total()).as("one outcome per line that is not blank").isEqualTo(linesWithContent(body.bytes()));
+        assertThat(batch.total())
+                .as("one outcome per line that is not blank")
+                .isEqualTo(linesWithContent(body.bytes()));
         Statistics.collect(batch.events().isEmpty() ? "no event accepted" : "some accepted");
         Statistics.coverage(c -> c.check("some accepted").percentage(p -> p > 1));
     }
@@ -58,9 +60,12 @@ class EventCodecFuzzTest {
         assertThat(outcome(() -> describe(codec.decodeBody(body.bytes(), false))))
                 .isEqualTo(outcome(() -> describe(decodeAsTree(body.bytes()))));
         assertThat(outcome(() -> codec.decodeStructured(body.bytes()).toString()))
-                .isEqualTo(outcome(() -> codec.decodeEvent(codec.parse(body.bytes())).toString()));
-        Statistics.collect(outcome(() -> codec.decodeStructured(body.bytes()).toString()).startsWith("refused")
-                ? "single event refused" : "single event accepted");
+                .isEqualTo(outcome(
+                        () -> codec.decodeEvent(codec.parse(body.bytes())).toString()));
+        Statistics.collect(
+                outcome(() -> codec.decodeStructured(body.bytes()).toString()).startsWith("refused")
+                        ? "single event refused"
+                        : "single event accepted");
         Statistics.coverage(c -> c.check("single event accepted").percentage(p -> p > 1));
     }
 
@@ -78,8 +83,8 @@ class EventCodecFuzzTest {
             throw new InvalidEventException("empty body");
         }
         if (!root.isArray() && !root.isObject()) {
-            throw new InvalidEventException("expected a CloudEvent object or an array of them, got "
-                    + DataReader.describe(root));
+            throw new InvalidEventException(
+                    "expected a CloudEvent object or an array of them, got " + DataReader.describe(root));
         }
         List<com.fasterxml.jackson.databind.JsonNode> nodes = new java.util.ArrayList<>();
         root.forEach(nodes::add);
@@ -91,7 +96,9 @@ class EventCodecFuzzTest {
         List<Refusal> rejections = new java.util.ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             com.fasterxml.jackson.databind.JsonNode node = nodes.get(i);
-            String id = node.isObject() && node.path("id").isTextual() ? node.get("id").textValue() : null;
+            String id = node.isObject() && node.path("id").isTextual()
+                    ? node.get("id").textValue()
+                    : null;
             try {
                 events.add(codec.decodeEvent(node));
                 positions.add(i);

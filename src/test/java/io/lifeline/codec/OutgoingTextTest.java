@@ -8,9 +8,14 @@ class OutgoingTextTest {
 
     @Test
     void oneLineWritesEveryLineBreakAndControlCharacterAsAVisibleEscape() {
-        String forged = "rejected\r\n2026-12-01 10:00:00.000 INFO  [io.li.se.AdminBootstrap] (main) token\u2028x\u001b[31m\u0085";
+        String forged =
+                "rejected\r\n2026-12-01 10:00:00.000 INFO  [io.li.se.AdminBootstrap] (main) token\u2028x\u001b[31m\u0085";
         String line = OutgoingText.oneLine(forged);
-        assertThat(line).doesNotContain("\n").doesNotContain("\r").doesNotContain("\u2028").doesNotContain("\u001b")
+        assertThat(line)
+                .doesNotContain("\n")
+                .doesNotContain("\r")
+                .doesNotContain("\u2028")
+                .doesNotContain("\u001b")
                 .doesNotContain("\u0085")
                 .isEqualTo("rejected\\r\\n2026-12-01 10:00:00.000 INFO  [io.li.se.AdminBootstrap] (main) token\\u2028x"
                         + "\\u001b[31m\\u0085");

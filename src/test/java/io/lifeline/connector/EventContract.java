@@ -14,14 +14,18 @@ public final class EventContract {
 
     private static final EventCodec CODEC = new EventCodec();
 
-    private EventContract() {
-    }
+    private EventContract() {}
 
     public static void assertRoundTrips(List<Event> events) {
         for (Event e : events) {
             Event back = CODEC.decodeEvent(CODEC.encodeEvent(e));
-            Event expected = new Event(e.id(), e.source(), e.type(), e.subject(),
-                    e.time().truncatedTo(java.time.temporal.ChronoUnit.MICROS), e.data());
+            Event expected = new Event(
+                    e.id(),
+                    e.source(),
+                    e.type(),
+                    e.subject(),
+                    e.time().truncatedTo(java.time.temporal.ChronoUnit.MICROS),
+                    e.data());
             assertThat(back).as("codec round trip of %s", e.id()).isEqualTo(expected);
         }
     }

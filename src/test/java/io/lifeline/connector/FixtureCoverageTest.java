@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class FixtureCoverageTest {
 
-    private static final List<String> FOLDERS = List.of("dcgm", "cloud", "k8s", "torchelastic", "nvsentinel", "prometheus",
-            "traces");
+    private static final List<String> FOLDERS =
+            List.of("dcgm", "cloud", "k8s", "torchelastic", "nvsentinel", "prometheus", "traces");
     private static final Path TESTS = Paths.get("src", "test", "java");
 
     @Test
@@ -31,19 +31,24 @@ class FixtureCoverageTest {
         List<String> fixtures = new ArrayList<>();
         for (String folder : FOLDERS) {
             try (Stream<Path> files = Files.walk(Fixtures.path(folder))) {
-                files.filter(Files::isRegularFile).map(p -> Fixtures.root().relativize(p).toString().replace('\\', '/'))
+                files.filter(Files::isRegularFile)
+                        .map(p -> Fixtures.root().relativize(p).toString().replace('\\', '/'))
                         .forEach(fixtures::add);
             }
         }
         assertThat(fixtures).as("fixtures under %s", Fixtures.root()).hasSizeGreaterThanOrEqualTo(FOLDERS.size());
         String sources = testSources();
-        List<String> unused = fixtures.stream().filter(f -> !sources.contains(f)).sorted().toList();
-        assertThat(unused).as("fixtures no test names by their path (e.g. \"dcgm/default-counters.csv\")").isEmpty();
+        List<String> unused =
+                fixtures.stream().filter(f -> !sources.contains(f)).sorted().toList();
+        assertThat(unused)
+                .as("fixtures no test names by their path (e.g. \"dcgm/default-counters.csv\")")
+                .isEmpty();
     }
 
     @Test
     void aFixtureNamedNowhereIsFound() throws IOException {
-        assertThat(testSources()).contains("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl")
+        assertThat(testSources())
+                .contains("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl")
                 .doesNotContain("k8s/" + "no-such-fixture.yaml");
     }
 
@@ -51,7 +56,8 @@ class FixtureCoverageTest {
     private static String testSources() throws IOException {
         StringBuilder all = new StringBuilder();
         try (Stream<Path> files = Files.walk(TESTS)) {
-            files.filter(p -> p.toString().endsWith(".java") && !p.getFileName().toString().equals("FixtureCoverageTest.java"))
+            files.filter(p -> p.toString().endsWith(".java")
+                            && !p.getFileName().toString().equals("FixtureCoverageTest.java"))
                     .forEach(p -> {
                         try {
                             all.append(Files.readString(p)).append('\n');

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class TranslatorStatsTest {
 
-    private static final Event READY = new Event("1", "test", EventType.NODE_READY, "n1", Instant.EPOCH, new NodeData.Ready());
+    private static final Event READY =
+            new Event("1", "test", EventType.NODE_READY, "n1", Instant.EPOCH, new NodeData.Ready());
 
     @Test
     void countsInputsEventsAndRejectionsByReason() {
@@ -22,8 +23,8 @@ class TranslatorStatsTest {
         stats.record(Translation.rejected("unknown_instance", "i-1"));
         stats.record(new Translation(List.of(READY), List.of(new Translation.Rejection("unknown_instance", "i-2"))));
 
-        assertThat(stats.snapshot()).isEqualTo(new TranslatorStats.Snapshot("test", 4, 3, 2, 3,
-                java.util.Map.of("unknown_instance", 2L)));
+        assertThat(stats.snapshot())
+                .isEqualTo(new TranslatorStats.Snapshot("test", 4, 3, 2, 3, java.util.Map.of("unknown_instance", 2L)));
     }
 
     @Test
@@ -34,7 +35,8 @@ class TranslatorStatsTest {
             stats.record(Translation.rejected("reason_" + i, "x"));
         }
 
-        assertThat(stats.rejectionsByReason()).hasSize(TranslatorStats.MAX_REASONS + 1)
+        assertThat(stats.rejectionsByReason())
+                .hasSize(TranslatorStats.MAX_REASONS + 1)
                 .containsEntry(TranslatorStats.OTHER, 10L);
         assertThat(stats.rejected()).isEqualTo(TranslatorStats.MAX_REASONS + 10);
     }

@@ -34,7 +34,10 @@ class ClusterOpsTest {
         }
 
         List<Event> of(EventType type, String subject, Instant from) {
-            return events.stream().filter(e -> e.type() == type && e.subject().equals(subject) && !e.time().isBefore(from))
+            return events.stream()
+                    .filter(e -> e.type() == type
+                            && e.subject().equals(subject)
+                            && !e.time().isBefore(from))
                     .toList();
         }
 
@@ -62,12 +65,17 @@ class ClusterOpsTest {
 
         int lastWorldSize(String job, Instant from) {
             List<Event> r = of(EventType.TRAINER_RENDEZVOUS, job, from);
-            return r.isEmpty() ? -1 : ((TrainerData.Rendezvous) r.get(r.size() - 1).data()).worldSize();
+            return r.isEmpty()
+                    ? -1
+                    : ((TrainerData.Rendezvous) r.get(r.size() - 1).data()).worldSize();
         }
 
         List<AckStatus> acks(String commandId) {
-            return events.stream().filter(e -> e.data() instanceof TrainerData.CommandAck a && a.commandId().equals(commandId))
-                    .map(e -> ((TrainerData.CommandAck) e.data()).status()).toList();
+            return events.stream()
+                    .filter(e -> e.data() instanceof TrainerData.CommandAck a
+                            && a.commandId().equals(commandId))
+                    .map(e -> ((TrainerData.CommandAck) e.data()).status())
+                    .toList();
         }
     }
 
@@ -85,7 +93,8 @@ class ClusterOpsTest {
         assertThat(run.sim.cordon(free.get(0)).kind()).isEqualTo(SimOutcome.Kind.NOOP);
         assertThat(run.sim.cordon("no-such-node").kind()).isEqualTo(SimOutcome.Kind.NOT_FOUND);
         run.advance(Duration.ofSeconds(1));
-        assertThat(run.of(EventType.NODE_CORDONED, free.get(0), t0)).hasSize(1)
+        assertThat(run.of(EventType.NODE_CORDONED, free.get(0), t0))
+                .hasSize(1)
                 .allSatisfy(e -> assertThat(((NodeData.Cordoned) e.data()).by()).isEqualTo("lifeline"));
 
         // One of big's pods is evicted: its replacement goes to the one schedulable free node, not the cordoned one.
@@ -117,11 +126,14 @@ class ClusterOpsTest {
         assertThat(run.sim.evict(pod.namespace(), pod.name()).kind()).isEqualTo(SimOutcome.Kind.NOT_FOUND);
         run.advance(Duration.ofMinutes(3));
 
-        assertThat(run.of(EventType.POD_EVICTED, BIG, t0)).singleElement()
-                .satisfies(e -> assertThat(((SchedulerData.PodEvicted) e.data()).node()).isEqualTo(nodes.get(2)));
+        assertThat(run.of(EventType.POD_EVICTED, BIG, t0))
+                .singleElement()
+                .satisfies(e ->
+                        assertThat(((SchedulerData.PodEvicted) e.data()).node()).isEqualTo(nodes.get(2)));
         assertThat(run.of(EventType.TRAINER_WORKER_FAILED, BIG, t0)).hasSize(8);
         assertThat(run.lastWorldSize(BIG, t0)).isEqualTo(5 * 8);
-        assertThat(run.of(EventType.TRAINER_PROGRESS, BIG, run.sim.now().minusSeconds(30))).isNotEmpty();
+        assertThat(run.of(EventType.TRAINER_PROGRESS, BIG, run.sim.now().minusSeconds(30)))
+                .isNotEmpty();
         assertThat(run.sim.podsOn(nodes.get(2))).isEmpty();
     }
 
@@ -139,13 +151,15 @@ class ClusterOpsTest {
         }
         run.advance(Duration.ofMinutes(3));
         assertThat(run.of(EventType.TRAINER_RENDEZVOUS, SMALL, t0)).isEmpty();
-        assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(60))).isEmpty();
+        assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(60)))
+                .isEmpty();
 
         Instant t1 = run.sim.now();
         run.sim.uncordon(nodes.get(0));
         run.advance(Duration.ofMinutes(3));
         assertThat(run.lastWorldSize(SMALL, t1)).isEqualTo(2 * 8);
-        assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(30))).isNotEmpty();
+        assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(30)))
+                .isNotEmpty();
     }
 
     @Test
@@ -169,7 +183,9 @@ class ClusterOpsTest {
         while (run.of(EventType.TRAINER_RENDEZVOUS, BIG, TestScenarios.START).isEmpty()) {
             run.advance(Duration.ofSeconds(1));
         }
-        assertThat(run.of(EventType.TRAINER_RESTORED, BIG, TestScenarios.START)).as("still restoring").isEmpty();
+        assertThat(run.of(EventType.TRAINER_RESTORED, BIG, TestScenarios.START))
+                .as("still restoring")
+                .isEmpty();
         assertThat(run.lastWorldSize(BIG, TestScenarios.START)).isEqualTo(6 * 8);
         Instant t0 = run.sim.now();
         assertThat(run.sim.scaleWorkers(BIG, 4).kind()).isEqualTo(SimOutcome.Kind.PATCHED);
@@ -177,8 +193,11 @@ class ClusterOpsTest {
         // It restarts on 4 nodes and trains there; it does not go on with all 6 after the restore.
         assertThat(run.lastWorldSize(BIG, t0)).isEqualTo(4 * 8);
         assertThat(run.nodesOf(BIG, "spot-a")).hasSize(4);
-        assertThat(run.of(EventType.TRAINER_PROGRESS, BIG, run.sim.now().minusSeconds(30))).isNotEmpty();
-        assertThat(run.of(EventType.TRAINER_RESTARTED, BIG, t0)).as("a membership change is no restart").isEmpty();
+        assertThat(run.of(EventType.TRAINER_PROGRESS, BIG, run.sim.now().minusSeconds(30)))
+                .isNotEmpty();
+        assertThat(run.of(EventType.TRAINER_RESTARTED, BIG, t0))
+                .as("a membership change is no restart")
+                .isEmpty();
     }
 
     @Test
@@ -205,14 +224,16 @@ class ClusterOpsTest {
         Run run = training().advance(Duration.ofMinutes(10));
         List<Event> saved = run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, TestScenarios.START);
         assertThat(saved.size()).isGreaterThanOrEqualTo(2);
-        TrainerData.CheckpointCompleted first = (TrainerData.CheckpointCompleted) saved.get(0).data();
+        TrainerData.CheckpointCompleted first =
+                (TrainerData.CheckpointCompleted) saved.get(0).data();
         Instant t0 = run.sim.now();
         run.sim.restore("r1", SMALL, first.checkpointId());
         run.sim.restore("r2", SMALL, "small-ckpt-99999");
         run.advance(Duration.ofMinutes(3));
         assertThat(run.acks("r1")).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
         assertThat(run.acks("r2")).containsExactly(AckStatus.REJECTED);
-        TrainerData.Restored restored = (TrainerData.Restored) run.of(EventType.TRAINER_RESTORED, SMALL, t0).get(0).data();
+        TrainerData.Restored restored = (TrainerData.Restored)
+                run.of(EventType.TRAINER_RESTORED, SMALL, t0).get(0).data();
         assertThat(restored.checkpointId()).isEqualTo(first.checkpointId());
         assertThat(restored.step()).isEqualTo(first.step());
     }
@@ -230,7 +251,10 @@ class ClusterOpsTest {
         Instant t0 = run.sim.now();
         run.sim.setSuspended(SMALL, false);
         run.advance(Duration.ofMinutes(3));
-        assertThat(((TrainerData.Restored) run.of(EventType.TRAINER_RESTORED, SMALL, t0).get(0).data()).checkpointId())
+        assertThat(((TrainerData.Restored) run.of(EventType.TRAINER_RESTORED, SMALL, t0)
+                                .get(0)
+                                .data())
+                        .checkpointId())
                 .isEqualTo(first);
     }
 
@@ -245,7 +269,8 @@ class ClusterOpsTest {
         Instant t0 = run.sim.now();
         run.advance(Duration.ofMinutes(10));
         // 200 s before: at most 3 saves in 10 minutes; every 60 s (plus 5 s blocking) now: about 9.
-        assertThat(run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, t0).size()).isGreaterThanOrEqualTo(7);
+        assertThat(run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, t0).size())
+                .isGreaterThanOrEqualTo(7);
     }
 
     @Test
@@ -255,22 +280,26 @@ class ClusterOpsTest {
         run.sim.requestCheckpoint("p1", "prepare_exit", SMALL, t0.plusSeconds(600));
         run.advance(Duration.ofMinutes(1));
         assertThat(run.acks("p1")).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
-        TrainerData.CheckpointCompleted saved = (TrainerData.CheckpointCompleted) run
-                .of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, t0).get(0).data();
+        TrainerData.CheckpointCompleted saved = (TrainerData.CheckpointCompleted)
+                run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, t0).get(0).data();
         run.advance(Duration.ofMinutes(1));
         // Paused after the save: no training, so no progress reports.
-        assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(40))).isEmpty();
+        assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(40)))
+                .isEmpty();
 
         String node = run.nodesOf(SMALL, "od-b").get(0);
         SimPod pod = run.sim.podsOn(node).get(0);
         Instant t1 = run.sim.now();
         run.sim.evict(pod.namespace(), pod.name());
         run.advance(Duration.ofMinutes(3));
-        TrainerData.Restored restored = (TrainerData.Restored) run.of(EventType.TRAINER_RESTORED, SMALL, t1).get(0).data();
+        TrainerData.Restored restored = (TrainerData.Restored)
+                run.of(EventType.TRAINER_RESTORED, SMALL, t1).get(0).data();
         assertThat(restored.step()).isEqualTo(saved.step());
         assertThat(run.lastWorldSize(SMALL, t1)).isEqualTo(3 * 8);
-        List<Event> after = run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(20));
-        assertThat(((TrainerData.Progress) after.get(after.size() - 1).data()).step()).isGreaterThan(saved.step());
+        List<Event> after =
+                run.of(EventType.TRAINER_PROGRESS, SMALL, run.sim.now().minusSeconds(20));
+        assertThat(((TrainerData.Progress) after.get(after.size() - 1).data()).step())
+                .isGreaterThan(saved.step());
     }
 
     @Test
@@ -283,18 +312,28 @@ class ClusterOpsTest {
         }
         run.advance(Duration.ofSeconds(25));
         Instant asked = run.sim.now();
-        assertThat(run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, from)).as("the upload is still in flight").isEmpty();
+        assertThat(run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, from))
+                .as("the upload is still in flight")
+                .isEmpty();
         run.sim.requestCheckpoint("p2", "prepare_exit", BIG, asked.plusSeconds(600));
         run.advance(Duration.ofMinutes(3));
         assertThat(run.acks("p2")).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
-        Event done = run.events.stream().filter(e -> e.data() instanceof TrainerData.CommandAck a
-                && a.commandId().equals("p2") && a.status() == AckStatus.DONE).findFirst().orElseThrow();
-        long trained = run.of(EventType.TRAINER_PROGRESS, BIG, from).stream().filter(e -> !e.time().isAfter(done.time()))
-                .mapToLong(e -> ((TrainerData.Progress) e.data()).step()).max().orElseThrow();
+        Event done = run.events.stream()
+                .filter(e -> e.data() instanceof TrainerData.CommandAck a
+                        && a.commandId().equals("p2")
+                        && a.status() == AckStatus.DONE)
+                .findFirst()
+                .orElseThrow();
+        long trained = run.of(EventType.TRAINER_PROGRESS, BIG, from).stream()
+                .filter(e -> !e.time().isAfter(done.time()))
+                .mapToLong(e -> ((TrainerData.Progress) e.data()).step())
+                .max()
+                .orElseThrow();
         TrainerData.CheckpointCompleted saved = run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, from).stream()
                 .map(e -> (TrainerData.CheckpointCompleted) e.data())
                 .filter(c -> ((TrainerData.CommandAck) done.data()).message().contains(c.checkpointId()))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         // Done means every step trained before the hold is saved: a restart now throws nothing away.
         assertThat(saved.step()).isGreaterThanOrEqualTo(trained);
     }

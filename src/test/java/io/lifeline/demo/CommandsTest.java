@@ -33,7 +33,9 @@ class CommandsTest {
         }
 
         List<Event> of(EventType type, String job) {
-            return events.stream().filter(e -> e.type() == type && e.subject().equals(job)).toList();
+            return events.stream()
+                    .filter(e -> e.type() == type && e.subject().equals(job))
+                    .toList();
         }
 
         List<Event> of(EventType type, String job, Instant from) {
@@ -41,13 +43,20 @@ class CommandsTest {
         }
 
         List<TrainerData.CommandAck> acks(String commandId) {
-            return events.stream().filter(e -> e.data() instanceof TrainerData.CommandAck a && a.commandId().equals(commandId))
-                    .map(e -> (TrainerData.CommandAck) e.data()).toList();
+            return events.stream()
+                    .filter(e -> e.data() instanceof TrainerData.CommandAck a
+                            && a.commandId().equals(commandId))
+                    .map(e -> (TrainerData.CommandAck) e.data())
+                    .toList();
         }
 
         Event ack(String commandId, AckStatus status) {
-            return events.stream().filter(e -> e.data() instanceof TrainerData.CommandAck a
-                    && a.commandId().equals(commandId) && a.status() == status).findFirst().orElseThrow();
+            return events.stream()
+                    .filter(e -> e.data() instanceof TrainerData.CommandAck a
+                            && a.commandId().equals(commandId)
+                            && a.status() == status)
+                    .findFirst()
+                    .orElseThrow();
         }
 
         long lastStep(String job) {
@@ -72,7 +81,8 @@ class CommandsTest {
         run.advance(Duration.ofMinutes(2));
         assertThat(statuses(run.acks("c1"))).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
         Event started = run.of(EventType.TRAINER_CHECKPOINT_STARTED, BIG, asked).get(0);
-        Event completed = run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, asked).get(0);
+        Event completed =
+                run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, asked).get(0);
         Event done = run.ack("c1", AckStatus.DONE);
         assertThat(started.time()).isBefore(asked.plusSeconds(1));
         assertThat(done.time()).isEqualTo(completed.time());
@@ -110,18 +120,23 @@ class CommandsTest {
         run.sim.requestRescale("r1", BIG, 4);
         run.advance(Duration.ofMinutes(3));
         assertThat(statuses(run.acks("r1"))).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
-        TrainerData.CheckpointCompleted saved = (TrainerData.CheckpointCompleted)
-                run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, asked).get(0).data();
+        TrainerData.CheckpointCompleted saved =
+                (TrainerData.CheckpointCompleted) run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, BIG, asked)
+                        .get(0)
+                        .data();
         // A membership change is no restart for torchelastic: no trainer.restarted, the next round tells it.
         assertThat(run.of(EventType.TRAINER_RESTARTED, BIG, asked)).isEmpty();
         Event restarted = run.of(EventType.TRAINER_RENDEZVOUS, BIG, asked).get(0);
         TrainerData.Rendezvous r = (TrainerData.Rendezvous) restarted.data();
         assertThat(r.worldSize()).isEqualTo(32);
-        TrainerData.Restored restored = (TrainerData.Restored) run.of(EventType.TRAINER_RESTORED, BIG, asked).get(0).data();
+        TrainerData.Restored restored = (TrainerData.Restored)
+                run.of(EventType.TRAINER_RESTORED, BIG, asked).get(0).data();
         assertThat(restored.checkpointId()).isEqualTo(saved.checkpointId());
         long progressBeforeRestart = run.of(EventType.TRAINER_PROGRESS, BIG).stream()
                 .filter(e -> e.time().isBefore(restarted.time()))
-                .mapToLong(e -> ((TrainerData.Progress) e.data()).step()).max().orElseThrow();
+                .mapToLong(e -> ((TrainerData.Progress) e.data()).step())
+                .max()
+                .orElseThrow();
         assertThat(restored.step()).isGreaterThanOrEqualTo(progressBeforeRestart);
 
         Instant after = run.sim.now();
@@ -138,8 +153,10 @@ class CommandsTest {
         run.sim.requestRescale("r2", BIG, 6);
         run.advance(Duration.ofMinutes(3));
         assertThat(statuses(run.acks("r2"))).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
-        assertThat(run.of(EventType.TRAINER_RENDEZVOUS, BIG, asked)).singleElement()
-                .satisfies(e -> assertThat(((TrainerData.Rendezvous) e.data()).worldSize()).isEqualTo(48));
+        assertThat(run.of(EventType.TRAINER_RENDEZVOUS, BIG, asked))
+                .singleElement()
+                .satisfies(e -> assertThat(((TrainerData.Rendezvous) e.data()).worldSize())
+                        .isEqualTo(48));
     }
 
     @Test
@@ -147,7 +164,8 @@ class CommandsTest {
         Run run = training();
         run.sim.requestRescale("r3", BIG, 6);
         run.advance(Duration.ofSeconds(5));
-        assertThat(run.acks("r3")).extracting(TrainerData.CommandAck::status)
+        assertThat(run.acks("r3"))
+                .extracting(TrainerData.CommandAck::status)
                 .containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
         assertThat(run.acks("r3").get(1).message()).isEqualTo("already training on 6 nodes");
     }
@@ -169,9 +187,33 @@ class CommandsTest {
     void rescaleUpBeyondTheFreeCapacityIsRejected() {
         Scenario q = TestScenarios.quiet();
         // Submitted after the big job has taken 6 of the 8 nodes: it gets the 2 left.
-        Scenario.Job other = new Scenario.Job("team", "other", null, null, null, List.of("spot-a"), 2, 4, 8, 100, 30, 0,
-                2.0, 256, 0, TestScenarios.asyncCheckpoint(300));
-        Scenario crowded = new Scenario(q.seed(), 10, 10, 0, 0, 300, 900, null, List.of(TestScenarios.spot(8, 0)),
+        Scenario.Job other = new Scenario.Job(
+                "team",
+                "other",
+                null,
+                null,
+                null,
+                List.of("spot-a"),
+                2,
+                4,
+                8,
+                100,
+                30,
+                0,
+                2.0,
+                256,
+                0,
+                TestScenarios.asyncCheckpoint(300));
+        Scenario crowded = new Scenario(
+                q.seed(),
+                10,
+                10,
+                0,
+                0,
+                300,
+                900,
+                null,
+                List.of(TestScenarios.spot(8, 0)),
                 List.of(q.jobs().get(0), other));
         Run run = new Run(crowded).advance(Duration.ofMinutes(3));
         run.sim.requestRescale("r6", "team/other", 4);
@@ -189,15 +231,20 @@ class CommandsTest {
         run.sim.suspend("s1", SMALL);
         run.advance(Duration.ofMinutes(1));
         assertThat(statuses(run.acks("s1"))).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
-        TrainerData.CheckpointCompleted saved = (TrainerData.CheckpointCompleted)
-                run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, asked).get(0).data();
+        TrainerData.CheckpointCompleted saved =
+                (TrainerData.CheckpointCompleted) run.of(EventType.TRAINER_CHECKPOINT_COMPLETED, SMALL, asked)
+                        .get(0)
+                        .data();
         assertThat(run.of(EventType.WORKLOAD_EVICTED, SMALL, asked)).hasSize(1);
 
         Instant suspended = run.sim.now();
         run.advance(Duration.ofMinutes(10));
         assertThat(run.of(EventType.TRAINER_PROGRESS, SMALL, suspended)).isEmpty();
-        assertThat(run.events.stream().filter(e -> e.time().isAfter(suspended) && e.data() instanceof
-                io.lifeline.domain.event.GpuData.Sample s && "team".equals(s.namespace()) && e.subject().startsWith("od-b")))
+        assertThat(run.events.stream()
+                        .filter(e -> e.time().isAfter(suspended)
+                                && e.data() instanceof io.lifeline.domain.event.GpuData.Sample s
+                                && "team".equals(s.namespace())
+                                && e.subject().startsWith("od-b")))
                 .isEmpty();
 
         Instant resumed = run.sim.now();
@@ -205,7 +252,8 @@ class CommandsTest {
         run.advance(Duration.ofMinutes(3));
         assertThat(statuses(run.acks("s2"))).containsExactly(AckStatus.ACCEPTED, AckStatus.DONE);
         assertThat(run.of(EventType.WORKLOAD_ADMITTED, SMALL, resumed)).hasSize(1);
-        TrainerData.Restored restored = (TrainerData.Restored) run.of(EventType.TRAINER_RESTORED, SMALL, resumed).get(0).data();
+        TrainerData.Restored restored = (TrainerData.Restored)
+                run.of(EventType.TRAINER_RESTORED, SMALL, resumed).get(0).data();
         assertThat(restored.step()).isEqualTo(saved.step());
         assertThat(run.lastStep(SMALL)).isGreaterThan(saved.step());
     }
@@ -224,7 +272,9 @@ class CommandsTest {
             assertThat(a.status()).isEqualTo(AckStatus.REJECTED);
             assertThat(a.message()).isEqualTo("job is suspended, not training");
         });
-        assertThat(run.acks("x4")).singleElement().satisfies(a -> assertThat(a.message()).isEqualTo("already suspended"));
+        assertThat(run.acks("x4"))
+                .singleElement()
+                .satisfies(a -> assertThat(a.message()).isEqualTo("already suspended"));
     }
 
     @Test
@@ -240,7 +290,9 @@ class CommandsTest {
         Scenario q = TestScenarios.quiet();
         Scenario s = new Scenario(q.seed(), 10, 10, 0, 0, 300, 900, 240L, q.pools(), q.jobs());
         Run run = new Run(s).advance(Duration.ofSeconds(240));
-        Event notice = run.events.stream().filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE).findFirst()
+        Event notice = run.events.stream()
+                .filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE)
+                .findFirst()
                 .orElseThrow();
         assertThat(notice.subject()).startsWith("spot-a");
         if (checkpointOnNotice) {
@@ -248,8 +300,11 @@ class CommandsTest {
         }
         run.advance(Duration.ofMinutes(5));
         Event restored = run.of(EventType.TRAINER_RESTORED, BIG, notice.time()).get(0);
-        long before = run.of(EventType.TRAINER_PROGRESS, BIG).stream().filter(e -> e.time().isBefore(restored.time()))
-                .mapToLong(e -> ((TrainerData.Progress) e.data()).step()).max().orElseThrow();
+        long before = run.of(EventType.TRAINER_PROGRESS, BIG).stream()
+                .filter(e -> e.time().isBefore(restored.time()))
+                .mapToLong(e -> ((TrainerData.Progress) e.data()).step())
+                .max()
+                .orElseThrow();
         return before - ((TrainerData.Restored) restored.data()).step();
     }
 }

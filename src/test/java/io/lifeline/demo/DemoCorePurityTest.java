@@ -12,10 +12,15 @@ class DemoCorePurityTest {
 
     @Test
     void theSimulatorCoreDependsOnlyOnTheJdkAndTheDomain() {
-        JavaClasses core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        JavaClasses core = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.lifeline.demo");
-        classes().that().resideInAPackage("io.lifeline.demo")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.lifeline.demo", "io.lifeline.domain..")
+        classes()
+                .that()
+                .resideInAPackage("io.lifeline.demo")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "io.lifeline.demo", "io.lifeline.domain..")
                 .check(core);
     }
 }

@@ -35,19 +35,25 @@ class DemoSpotPlacementTest {
         for (Event e : sim.advanceTo(end)) {
             model.apply(e);
         }
-        SpotPlacement llama = model.jobs().detail("research/llama3-70b-pretrain").orElseThrow().placement();
+        SpotPlacement llama = model.jobs()
+                .detail("research/llama3-70b-pretrain")
+                .orElseThrow()
+                .placement();
         assertThat(llama.flagged()).isTrue();
         assertThat(llama.onDemandPools()).containsExactly("spot-p5");
         assertThat(llama.coordinators().get(0).capacityType()).isEqualTo("spot");
 
-        SpotPlacement mixtral = model.jobs().detail("research/mixtral-8x7b-sft").orElseThrow().placement();
+        SpotPlacement mixtral =
+                model.jobs().detail("research/mixtral-8x7b-sft").orElseThrow().placement();
         assertThat(mixtral.flagged()).isFalse();
         assertThat(mixtral.coordinators()).singleElement().satisfies(c -> {
             assertThat(c.node()).startsWith("spot-p5-ondemand-");
             assertThat(c.capacityType()).isEqualTo("on-demand");
         });
-        assertThat(model.jobs().list(io.lifeline.domain.job.JobFilter.all())).filteredOn(j -> j.state().isActive())
-                .extracting(j -> model.jobs().detail(j.name()).orElseThrow().placement().flagged())
+        assertThat(model.jobs().list(io.lifeline.domain.job.JobFilter.all()))
+                .filteredOn(j -> j.state().isActive())
+                .extracting(j ->
+                        model.jobs().detail(j.name()).orElseThrow().placement().flagged())
                 .containsOnlyOnce(true);
     }
 
@@ -65,26 +71,40 @@ class DemoSpotPlacementTest {
         String llama = "research/llama3-70b-pretrain";
         SpotPlacement before = model.jobs().detail(llama).orElseThrow().placement();
         assertThat(before.flagged()).isTrue();
-        assertThat(model.jobs().detail(llama).orElseThrow().placement()).as("kept while nothing changed")
+        assertThat(model.jobs().detail(llama).orElseThrow().placement())
+                .as("kept while nothing changed")
                 .isSameAs(before);
 
         List<String> onDemand = fleet.nodes(NodeQuery.all()).stream()
                 .filter(n -> "spot-p5".equals(n.pool()) && n.capacityType() == CapacityType.ON_DEMAND)
-                .map(NodeSummary::name).toList();
+                .map(NodeSummary::name)
+                .toList();
         assertThat(onDemand).hasSize(2);
         int i = 0;
         for (String node : onDemand) {
-            model.apply(new Event("gone-" + i++, "test://fleet", EventType.NODE_TERMINATED, node, end,
+            model.apply(new Event(
+                    "gone-" + i++,
+                    "test://fleet",
+                    EventType.NODE_TERMINATED,
+                    node,
+                    end,
                     new NodeData.Terminated("test")));
         }
         SpotPlacement alone = model.jobs().detail(llama).orElseThrow().placement();
         assertThat(alone.flagged()).as("no on-demand node left in its pool").isFalse();
         assertThat(alone.onDemandPools()).isEmpty();
 
-        model.apply(new Event("back", "test://fleet", EventType.NODE_REGISTERED, "spot-p5-ondemand-9", end,
+        model.apply(new Event(
+                "back",
+                "test://fleet",
+                EventType.NODE_REGISTERED,
+                "spot-p5-ondemand-9",
+                end,
                 new NodeData.Registered("spot-p5", CapacityType.ON_DEMAND, "us-east-1a", "p5.48xlarge", 8, null)));
         SpotPlacement again = model.jobs().detail(llama).orElseThrow().placement();
-        assertThat(again.flagged()).as("on-demand capacity registered in its pool again").isTrue();
+        assertThat(again.flagged())
+                .as("on-demand capacity registered in its pool again")
+                .isTrue();
         assertThat(again.onDemandPools()).containsExactly("spot-p5");
     }
 }

@@ -31,12 +31,19 @@ class FailuresTest {
     }
 
     private List<Event> after(Instant from, EventType type) {
-        return events.stream().filter(e -> e.type() == type && !e.time().isBefore(from)).toList();
+        return events.stream()
+                .filter(e -> e.type() == type && !e.time().isBefore(from))
+                .toList();
     }
 
     private TrainerData.Rendezvous lastRendezvous(String job, Instant before) {
-        return events.stream().filter(e -> e.type() == EventType.TRAINER_RENDEZVOUS && e.subject().equals(job)
-                && e.time().isBefore(before)).reduce((a, b) -> b).map(e -> (TrainerData.Rendezvous) e.data()).orElseThrow();
+        return events.stream()
+                .filter(e -> e.type() == EventType.TRAINER_RENDEZVOUS
+                        && e.subject().equals(job)
+                        && e.time().isBefore(before))
+                .reduce((a, b) -> b)
+                .map(e -> (TrainerData.Rendezvous) e.data())
+                .orElseThrow();
     }
 
     private static List<String> nodes(TrainerData.Rendezvous r) {
@@ -51,17 +58,21 @@ class FailuresTest {
         TrainerData.Participant victim = before.participants().get(1);
         sim.injectXid(victim.node(), 2, 94);
         advance(sim, Duration.ofMinutes(3));
-        assertThat(after(at, EventType.GPU_XID)).singleElement().satisfies(e -> assertThat(e.subject()).isEqualTo(victim.node()));
+        assertThat(after(at, EventType.GPU_XID))
+                .singleElement()
+                .satisfies(e -> assertThat(e.subject()).isEqualTo(victim.node()));
         assertThat(after(at, EventType.NODE_NOT_READY)).isEmpty();
         assertThat(after(at, EventType.TRAINER_WORKER_FAILED)).singleElement().satisfies(e -> {
             TrainerData.WorkerFailed f = (TrainerData.WorkerFailed) e.data();
             assertThat(f.rank()).isEqualTo(victim.firstRank() + 2);
             assertThat(f.error()).contains("uncorrectable ECC error");
         });
-        TrainerData.Rendezvous again = (TrainerData.Rendezvous) after(at, EventType.TRAINER_RENDEZVOUS).get(0).data();
+        TrainerData.Rendezvous again = (TrainerData.Rendezvous)
+                after(at, EventType.TRAINER_RENDEZVOUS).get(0).data();
         assertThat(nodes(again)).isEqualTo(nodes(before));
         assertThat(again.round()).isEqualTo(before.round() + 1);
-        TrainerData.Restored restored = (TrainerData.Restored) after(at, EventType.TRAINER_RESTORED).get(0).data();
+        TrainerData.Restored restored = (TrainerData.Restored)
+                after(at, EventType.TRAINER_RESTORED).get(0).data();
         assertThat(restored.step()).isEqualTo(1000);
     }
 
@@ -76,9 +87,12 @@ class FailuresTest {
             assertThat(e.subject()).isEqualTo(victim);
             assertThat(e.time()).isEqualTo(after(at, EventType.GPU_XID).get(0).time());
         });
-        assertThat(after(at, EventType.TRAINER_WORKER_FAILED)).hasSize(8)
-                .allSatisfy(e -> assertThat(((TrainerData.WorkerFailed) e.data()).node()).isEqualTo(victim));
-        TrainerData.Rendezvous again = (TrainerData.Rendezvous) after(at, EventType.TRAINER_RENDEZVOUS).get(0).data();
+        assertThat(after(at, EventType.TRAINER_WORKER_FAILED))
+                .hasSize(8)
+                .allSatisfy(e ->
+                        assertThat(((TrainerData.WorkerFailed) e.data()).node()).isEqualTo(victim));
+        TrainerData.Rendezvous again = (TrainerData.Rendezvous)
+                after(at, EventType.TRAINER_RENDEZVOUS).get(0).data();
         assertThat(again.worldSize()).isEqualTo(48);
         assertThat(nodes(again)).doesNotContain(victim);
         assertThat(after(at, EventType.NODE_READY)).singleElement().satisfies(e -> {
@@ -89,7 +103,16 @@ class FailuresTest {
 
     @Test
     void belowMinNodesTheJobWaitsForReplacementCapacityThenRendezvousAgain() {
-        Scenario s = new Scenario(3, 10, 10, 0, 0, 300, 900, null, List.of(TestScenarios.spot(2, 0)),
+        Scenario s = new Scenario(
+                3,
+                10,
+                10,
+                0,
+                0,
+                300,
+                900,
+                null,
+                List.of(TestScenarios.spot(2, 0)),
                 List.of(TestScenarios.job("pair", "spot-a", 2, 2, TestScenarios.asyncCheckpoint(300))));
         FleetSimulator sim = sim(s);
         Instant at = sim.now();
@@ -101,19 +124,51 @@ class FailuresTest {
         Event registered = after(at, EventType.NODE_REGISTERED).get(0);
         assertThat(registered.subject()).isEqualTo("spot-a-0002");
         Event rendezvous = after(at, EventType.TRAINER_RENDEZVOUS).get(0);
-        assertThat(rendezvous.time()).isAfter(after(at, EventType.NODE_READY).get(0).time());
-        assertThat(nodes((TrainerData.Rendezvous) rendezvous.data())).containsExactlyInAnyOrder("spot-a-0000", "spot-a-0002");
+        assertThat(rendezvous.time())
+                .isAfter(after(at, EventType.NODE_READY).get(0).time());
+        assertThat(nodes((TrainerData.Rendezvous) rendezvous.data()))
+                .containsExactlyInAnyOrder("spot-a-0000", "spot-a-0002");
         assertThat(after(rendezvous.time(), EventType.TRAINER_RESTORED)).hasSize(1);
     }
 
     @Test
     void aJobThatUsesUpItsRestartsFailsAndFreesItsNodes() {
-        Scenario.Job fragile = new Scenario.Job("team", "fragile", null, null, null, List.of("spot-a"), 1, 2, 8, 0, 0, 0,
-                2.0, 256, 0, TestScenarios.asyncCheckpoint(300));
-        Scenario.Job patient = new Scenario.Job("team", "patient", null, null, null, List.of("spot-a"), 1, 2, 8, 10, 0, 0,
-                2.0, 256, 0, TestScenarios.asyncCheckpoint(300));
-        Scenario s = new Scenario(3, 10, 10, 0, 0, 300, 900, null, List.of(TestScenarios.spot(3, 0)),
-                List.of(fragile, patient));
+        Scenario.Job fragile = new Scenario.Job(
+                "team",
+                "fragile",
+                null,
+                null,
+                null,
+                List.of("spot-a"),
+                1,
+                2,
+                8,
+                0,
+                0,
+                0,
+                2.0,
+                256,
+                0,
+                TestScenarios.asyncCheckpoint(300));
+        Scenario.Job patient = new Scenario.Job(
+                "team",
+                "patient",
+                null,
+                null,
+                null,
+                List.of("spot-a"),
+                1,
+                2,
+                8,
+                10,
+                0,
+                0,
+                2.0,
+                256,
+                0,
+                TestScenarios.asyncCheckpoint(300));
+        Scenario s = new Scenario(
+                3, 10, 10, 0, 0, 300, 900, null, List.of(TestScenarios.spot(3, 0)), List.of(fragile, patient));
         FleetSimulator sim = sim(s);
         Instant at = sim.now();
         String node = lastRendezvous("team/fragile", at).participants().get(0).node();
@@ -124,7 +179,8 @@ class FailuresTest {
             assertThat(((JobData.Finished) e.data()).outcome()).isEqualTo(JobData.Outcome.FAILED);
             assertThat(((JobData.Finished) e.data()).reason()).startsWith("exceeded max restarts (0)");
         });
-        assertThat(after(at, EventType.TRAINER_PROGRESS)).noneMatch(e -> e.subject().equals("team/fragile"));
+        assertThat(after(at, EventType.TRAINER_PROGRESS))
+                .noneMatch(e -> e.subject().equals("team/fragile"));
         // The patient job grows onto the nodes the failed one gave back.
         assertThat(after(at, EventType.TRAINER_RENDEZVOUS)).anySatisfy(e -> {
             assertThat(e.subject()).isEqualTo("team/patient");
@@ -137,6 +193,7 @@ class FailuresTest {
         FleetSimulator sim = sim(TestScenarios.quiet());
         assertThatThrownBy(() -> sim.injectNotice("nope")).hasMessage("no live node 'nope'");
         assertThatThrownBy(() -> sim.injectXid("spot-a-0000", 8, 79)).hasMessage("gpu: must be between 0 and 7, got 8");
-        assertThatThrownBy(() -> sim.injectXid("spot-a-0000", 0, 62)).hasMessageStartingWith("xid: the simulator knows");
+        assertThatThrownBy(() -> sim.injectXid("spot-a-0000", 0, 62))
+                .hasMessageStartingWith("xid: the simulator knows");
     }
 }

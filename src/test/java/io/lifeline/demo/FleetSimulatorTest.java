@@ -72,7 +72,8 @@ class FleetSimulatorTest {
                 assertThat(b.data()).isEqualTo(a.data());
             }
         }
-        assertThat(straight.subList(before, straight.size())).extracting(Event::type)
+        assertThat(straight.subList(before, straight.size()))
+                .extracting(Event::type)
                 .contains(EventType.NODE_INTERRUPTION_NOTICE);
     }
 
@@ -105,7 +106,9 @@ class FleetSimulatorTest {
     void runsStartedAtDifferentInstantsDoNotShareEventIds() {
         Scenario s = TestScenarios.builtIn();
         Event a = new FleetSimulator(s, START).advanceTo(START).get(0);
-        Event b = new FleetSimulator(s, START.plusSeconds(1)).advanceTo(START.plusSeconds(1)).get(0);
+        Event b = new FleetSimulator(s, START.plusSeconds(1))
+                .advanceTo(START.plusSeconds(1))
+                .get(0);
         assertThat(a.id()).isNotEqualTo(b.id());
     }
 
@@ -156,13 +159,28 @@ class FleetSimulatorTest {
             seen.add(e.type());
         }
         assertThat(mismatches).isEmpty();
-        assertThat(seen).contains(EventType.NODE_REGISTERED, EventType.NODE_READY, EventType.NODE_INTERRUPTION_NOTICE,
-                EventType.NODE_CORDONED, EventType.NODE_TERMINATED, EventType.GPU_SAMPLE, EventType.GPU_XID,
-                EventType.JOB_SUBMITTED, EventType.WORKLOAD_ADMITTED, EventType.TRAINER_RENDEZVOUS,
-                EventType.TRAINER_WORKER_FAILED, EventType.TRAINER_RESTARTED, EventType.TRAINER_PROGRESS,
-                EventType.TRAINER_CHECKPOINT_STARTED, EventType.TRAINER_CHECKPOINT_COMPLETED,
-                EventType.TRAINER_CHECKPOINT_VERIFIED, EventType.TRAINER_RESTORED, EventType.TRAINER_COMMAND_ACK,
-                EventType.NODE_NOT_READY, EventType.WORKLOAD_EVICTED);
+        assertThat(seen)
+                .contains(
+                        EventType.NODE_REGISTERED,
+                        EventType.NODE_READY,
+                        EventType.NODE_INTERRUPTION_NOTICE,
+                        EventType.NODE_CORDONED,
+                        EventType.NODE_TERMINATED,
+                        EventType.GPU_SAMPLE,
+                        EventType.GPU_XID,
+                        EventType.JOB_SUBMITTED,
+                        EventType.WORKLOAD_ADMITTED,
+                        EventType.TRAINER_RENDEZVOUS,
+                        EventType.TRAINER_WORKER_FAILED,
+                        EventType.TRAINER_RESTARTED,
+                        EventType.TRAINER_PROGRESS,
+                        EventType.TRAINER_CHECKPOINT_STARTED,
+                        EventType.TRAINER_CHECKPOINT_COMPLETED,
+                        EventType.TRAINER_CHECKPOINT_VERIFIED,
+                        EventType.TRAINER_RESTORED,
+                        EventType.TRAINER_COMMAND_ACK,
+                        EventType.NODE_NOT_READY,
+                        EventType.WORKLOAD_EVICTED);
     }
 
     @Test
@@ -177,7 +195,8 @@ class FleetSimulatorTest {
     @Test
     void commandsNeedAnIdAndAJobName() {
         FleetSimulator sim = new FleetSimulator(TestScenarios.quiet(), START);
-        assertThatThrownBy(() -> sim.requestCheckpoint(" ", "team/big", null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> sim.requestCheckpoint(" ", "team/big", null))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> sim.suspend("c", "not a subject")).isInstanceOf(IllegalArgumentException.class);
     }
 }

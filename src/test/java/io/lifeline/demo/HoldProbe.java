@@ -42,8 +42,8 @@ public final class HoldProbe {
             names.add("dashboards' snapshot (every second while a dashboard is open)");
             reads.add(method("io.lifeline.ui.data.SnapshotReader", "capture", LiveModel.class, Instant.class));
             names.add("metrics snapshot (every lifeline.metrics.snapshot-interval, 5 s)");
-            reads.add(method("io.lifeline.metrics.SnapshotReader", "read", LiveModel.class, Instant.class,
-                    boolean.class));
+            reads.add(method(
+                    "io.lifeline.metrics.SnapshotReader", "read", LiveModel.class, Instant.class, boolean.class));
             names.add("alert rules' snapshot (every lifeline.alerts.evaluation-interval, 15 s)");
             reads.add(method("io.lifeline.alert.AlertSnapshots", "fromModel", LiveModel.class));
         }

@@ -31,7 +31,8 @@ class LoadTest {
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("load: %d events (%d samples) for %s simulated in %.2f s: %.0f events/s%n",
+        System.out.printf(
+                "load: %d events (%d samples) for %s simulated in %.2f s: %.0f events/s%n",
                 total, samples, simulated, seconds, total / seconds);
         // 16,000 GPUs sampled every 10 s for 5 minutes.
         assertThat(samples).isBetween(16_000L * 29, 16_000L * 31);

@@ -25,15 +25,55 @@ class ManySeedsTest {
     private static Scenario stormy(long seed) {
         Scenario.Checkpointing async = new Scenario.Checkpointing(240, 10, true, 50, 200, 20, "s3://storm/ckpt", 0.1);
         Scenario.Checkpointing sync = new Scenario.Checkpointing(180, 6, false, 6, 20, 10, "s3://storm/ckpt", 0.05);
-        return new Scenario(seed, 60, 10, 0.4, 0.6, 240, 600, 60L,
-                List.of(new Scenario.Pool("spot", CapacityType.SPOT, "z1", "p5.48xlarge", null, 8, 8, 1.0, 120),
+        return new Scenario(
+                seed,
+                60,
+                10,
+                0.4,
+                0.6,
+                240,
+                600,
+                60L,
+                List.of(
+                        new Scenario.Pool("spot", CapacityType.SPOT, "z1", "p5.48xlarge", null, 8, 8, 1.0, 120),
                         new Scenario.Pool("od", CapacityType.ON_DEMAND, "z2", "a2-highgpu-8g", null, 5, 8, 0, 30)),
-                List.of(new Scenario.Job("storm", "a", null, null, null, List.of("spot"), 3, 6, 8, 1000, 0, 500, 2.0,
-                                256, 2048, async),
-                        new Scenario.Job("storm", "b", null, null, null, List.of(), 1, 4, 8, 1000, 20, 0, 1.0, 64, 0,
-                                sync),
-                        new Scenario.Job("storm", "c", null, null, null, List.of("od"), 2, 3, 4, 1000, 0, 10, 0.5, 32,
-                                0, sync)));
+                List.of(
+                        new Scenario.Job(
+                                "storm",
+                                "a",
+                                null,
+                                null,
+                                null,
+                                List.of("spot"),
+                                3,
+                                6,
+                                8,
+                                1000,
+                                0,
+                                500,
+                                2.0,
+                                256,
+                                2048,
+                                async),
+                        new Scenario.Job(
+                                "storm", "b", null, null, null, List.of(), 1, 4, 8, 1000, 20, 0, 1.0, 64, 0, sync),
+                        new Scenario.Job(
+                                "storm",
+                                "c",
+                                null,
+                                null,
+                                null,
+                                List.of("od"),
+                                2,
+                                3,
+                                4,
+                                1000,
+                                0,
+                                10,
+                                0.5,
+                                32,
+                                0,
+                                sync)));
     }
 
     @Test
@@ -56,7 +96,8 @@ class ManySeedsTest {
                     last = e.time();
                     if (e.data() instanceof TrainerData.Rendezvous r) {
                         Scenario.Job j = specs.get(e.subject());
-                        assertThat(r.worldSize()).as("seed %d: %s", seed, e)
+                        assertThat(r.worldSize())
+                                .as("seed %d: %s", seed, e)
                                 .isBetween(j.minNodes() * j.procsPerNode(), j.maxNodes() * j.procsPerNode())
                                 .isEqualTo(r.participants().size() * j.procsPerNode());
                         for (int i = 0; i < r.participants().size(); i++) {
@@ -68,7 +109,9 @@ class ManySeedsTest {
                         }
                     } else if (e.data() instanceof TrainerData.CheckpointCompleted c) {
                         Long before = newestCheckpoint.put(e.subject(), c.step());
-                        assertThat(before == null || c.step() >= before).as("seed %d: %s", seed, e).isTrue();
+                        assertThat(before == null || c.step() >= before)
+                                .as("seed %d: %s", seed, e)
+                                .isTrue();
                     } else if (e.data() instanceof TrainerData.CommandAck) {
                         acks++;
                     }
@@ -87,8 +130,7 @@ class ManySeedsTest {
             case 1 -> sim.requestRescale(id, job, r.nextInt(1, 7));
             case 2 -> sim.suspend(id, job);
             case 3 -> sim.resume(id, job);
-            default -> {
-            }
+            default -> {}
         }
     }
 

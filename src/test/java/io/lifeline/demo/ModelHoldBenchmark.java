@@ -23,8 +23,7 @@ import java.util.Locale;
  */
 public final class ModelHoldBenchmark {
 
-    private ModelHoldBenchmark() {
-    }
+    private ModelHoldBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         String current = null;
@@ -45,8 +44,9 @@ public final class ModelHoldBenchmark {
         if (current == null || previous == null) {
             throw new IllegalArgumentException("--current and --previous class paths are required");
         }
-        Version[] versions = {new Version("previous", previous, nodes, jobs), new Version("current", current, nodes,
-                jobs)};
+        Version[] versions = {
+            new Version("previous", previous, nodes, jobs), new Version("current", current, nodes, jobs)
+        };
         for (int r = 0; r < rounds; r++) {
             for (Version v : versions) {
                 v.advance();
@@ -107,13 +107,28 @@ public final class ModelHoldBenchmark {
 
         void print() {
             for (int i = 0; i < reads.size(); i++) {
-                long[] v = nanos.get(i).stream().mapToLong(Long::longValue).sorted().toArray();
-                System.out.printf(Locale.ROOT, "[hold] %s | %s | n=%d | median %.2f ms | p99 %.2f ms | max %.2f ms%n",
-                        name, reads.get(i), v.length, ms(v[v.length / 2]), ms(v[(int) Math.ceil(v.length * 0.99) - 1]),
+                long[] v = nanos.get(i).stream()
+                        .mapToLong(Long::longValue)
+                        .sorted()
+                        .toArray();
+                System.out.printf(
+                        Locale.ROOT,
+                        "[hold] %s | %s | n=%d | median %.2f ms | p99 %.2f ms | max %.2f ms%n",
+                        name,
+                        reads.get(i),
+                        v.length,
+                        ms(v[v.length / 2]),
+                        ms(v[(int) Math.ceil(v.length * 0.99) - 1]),
                         ms(v[v.length - 1]));
             }
-            System.out.printf(Locale.ROOT, "[hold] %s | all rounds: %s%n", name, Arrays.toString(nanos.get(0).stream()
-                    .mapToDouble(ModelHoldBenchmark::ms).map(x -> Math.round(x * 10) / 10.0).toArray()));
+            System.out.printf(
+                    Locale.ROOT,
+                    "[hold] %s | all rounds: %s%n",
+                    name,
+                    Arrays.toString(nanos.get(0).stream()
+                            .mapToDouble(ModelHoldBenchmark::ms)
+                            .map(x -> Math.round(x * 10) / 10.0)
+                            .toArray()));
         }
     }
 

@@ -26,8 +26,7 @@ public final class ModelThroughputBenchmark {
 
     private static final int RUNS = 5;
 
-    private ModelThroughputBenchmark() {
-    }
+    private ModelThroughputBenchmark() {}
 
     public static void main(String[] args) {
         Instant start = TestScenarios.START;
@@ -50,7 +49,8 @@ public final class ModelThroughputBenchmark {
             long after = usedAfterGc();
             report.add("hot-state-bytes-per-gpu (16,000 GPUs, 500 jobs)", (after - before) / 16_000.0);
             if (model.jobs().size() < 500) {
-                throw new IllegalStateException("expected 500 jobs, got " + model.jobs().size());
+                throw new IllegalStateException(
+                        "expected 500 jobs, got " + model.jobs().size());
             }
         }
         report.write("events/s on one thread; retained heap of the whole model divided by its GPUs");

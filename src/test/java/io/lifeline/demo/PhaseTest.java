@@ -26,7 +26,8 @@ class PhaseTest {
     @Test
     void aTerminatedNodeNeverComesBack() {
         assertThatThrownBy(() -> NodePhase.READY.checkFollows(NodePhase.TERMINATED))
-                .isInstanceOf(IllegalStateException.class).hasMessage("node cannot go from TERMINATED to READY");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("node cannot go from TERMINATED to READY");
     }
 
     @Test
@@ -58,7 +59,9 @@ class PhaseTest {
 
     @Test
     void workersAreAliveOnlyWhileRestoringTrainingOrSaving() {
-        assertThat(JobPhase.values()).filteredOn(JobPhase::workersAlive)
-                .containsExactlyInAnyOrder(JobPhase.RESTORING, JobPhase.RUNNING, JobPhase.RESCALING, JobPhase.SUSPENDING);
+        assertThat(JobPhase.values())
+                .filteredOn(JobPhase::workersAlive)
+                .containsExactlyInAnyOrder(
+                        JobPhase.RESTORING, JobPhase.RUNNING, JobPhase.RESCALING, JobPhase.SUSPENDING);
     }
 }

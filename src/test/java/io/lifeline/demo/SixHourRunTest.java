@@ -57,12 +57,17 @@ class SixHourRunTest {
     }
 
     private static void checkSample(Event e, GpuData.Sample s, NodeData state) {
-        if (!(state instanceof NodeData.Ready || state instanceof NodeData.InterruptionNotice
+        if (!(state instanceof NodeData.Ready
+                || state instanceof NodeData.InterruptionNotice
                 || state instanceof NodeData.Cordoned)) {
             problem("sample from a node that is " + state + ": " + e);
         }
-        if (s.utilizationPercent() < 0 || s.utilizationPercent() > 100 || s.temperatureCelsius() < 20
-                || s.temperatureCelsius() > 95 || s.powerWatts() < 10 || s.powerWatts() > 700) {
+        if (s.utilizationPercent() < 0
+                || s.utilizationPercent() > 100
+                || s.temperatureCelsius() < 20
+                || s.temperatureCelsius() > 95
+                || s.powerWatts() < 10
+                || s.powerWatts() > 700) {
             problem("implausible sample " + e);
         }
         double total = s.memoryUsedMiB() + s.memoryFreeMiB();
@@ -121,14 +126,17 @@ class SixHourRunTest {
 
     @Test
     void replacementNodesRegisterAfterTerminations() {
-        long replacements = of(EventType.NODE_REGISTERED).stream().filter(e -> e.time().isAfter(START)).count();
+        long replacements = of(EventType.NODE_REGISTERED).stream()
+                .filter(e -> e.time().isAfter(START))
+                .count();
         assertThat(replacements).isGreaterThan(5);
         Set<String> terminated = new HashSet<>();
         of(EventType.NODE_TERMINATED).forEach(e -> terminated.add(e.subject()));
         for (Event e : LIFECYCLE) {
             if (e.type().family().subjectIsNode() && e.type() != EventType.NODE_TERMINATED) {
                 assertThat(terminated.contains(e.subject()) && e.time().isAfter(terminationOf(e.subject())))
-                        .as("%s after the node was terminated", e).isFalse();
+                        .as("%s after the node was terminated", e)
+                        .isFalse();
             }
         }
     }
@@ -142,7 +150,9 @@ class SixHourRunTest {
             int code = ((GpuData.Xid) e.data()).xid();
             assertThat(code).isIn(79, 48, 94, 95, 119, 13, 31, 43);
             if (FATAL_XIDS.contains(code) && code != 94) {
-                assertThat(first(EventType.NODE_NOT_READY, e.subject(), e.time()).time()).isEqualTo(e.time());
+                assertThat(first(EventType.NODE_NOT_READY, e.subject(), e.time())
+                                .time())
+                        .isEqualTo(e.time());
                 fatalNodeDown++;
             }
         }
@@ -158,7 +168,8 @@ class SixHourRunTest {
             if (e.type().family() == EventType.Family.NODE) {
                 nodeState.put(e.subject(), e.type().wireName());
             }
-            if (e.type() == EventType.TRAINER_WORKER_FAILED || e.type() == EventType.TRAINER_RESTARTED
+            if (e.type() == EventType.TRAINER_WORKER_FAILED
+                    || e.type() == EventType.TRAINER_RESTARTED
                     || e.type() == EventType.WORKLOAD_EVICTED) {
                 activeWorld.remove(e.subject());
             }
@@ -175,7 +186,8 @@ class SixHourRunTest {
                 assertThat(part.firstRank()).as("contiguous ranks in %s", e).isEqualTo(next);
                 assertThat(part.rankCount()).isEqualTo(p.procsPerNode());
                 next += part.rankCount();
-                assertThat(nodeState.get(part.node())).as("state of %s in %s", part.node(), e)
+                assertThat(nodeState.get(part.node()))
+                        .as("state of %s in %s", part.node(), e)
                         .isIn("node.ready", "node.interruption_notice", "node.cordoned");
                 nodes.add(part.node());
             }
@@ -183,7 +195,8 @@ class SixHourRunTest {
             assertThat(new HashSet<>(nodes)).hasSameSizeAs(nodes);
             // A planned membership change shows only as the job's next round: its own earlier world is replaced.
             activeWorld.forEach((job, world) -> assertThat(job.equals(e.subject()) ? List.<String>of() : world)
-                    .as("%s shares nodes with %s", e, job).doesNotContainAnyElementsOf(nodes));
+                    .as("%s shares nodes with %s", e, job)
+                    .doesNotContainAnyElementsOf(nodes));
             activeWorld.put(e.subject(), nodes);
         }
     }
@@ -197,7 +210,8 @@ class SixHourRunTest {
         int backToMax = 0;
         for (Event e : of(EventType.TRAINER_RENDEZVOUS)) {
             int size = ((TrainerData.Rendezvous) e.data()).worldSize();
-            int max = policies.get(e.subject()).maxNodes() * policies.get(e.subject()).procsPerNode();
+            int max = policies.get(e.subject()).maxNodes()
+                    * policies.get(e.subject()).procsPerNode();
             Integer before = lastSize.put(e.subject(), size);
             if (before != null && size < before) {
                 shrinks++;
@@ -224,7 +238,9 @@ class SixHourRunTest {
             String job = e.subject();
             if (e.data() instanceof TrainerData.CheckpointCompleted c) {
                 Long before = newest.put(job, c.step());
-                assertThat(before == null || c.step() > before).as("checkpoint steps increase: %s", e).isTrue();
+                assertThat(before == null || c.step() > before)
+                        .as("checkpoint steps increase: %s", e)
+                        .isTrue();
                 assertThat(c.durationSeconds()).isGreaterThanOrEqualTo(c.blockingSeconds());
                 assertThat(c.bytes()).isPositive();
                 // Object storage, or the local disks of the one job that saves node-local.
@@ -232,7 +248,9 @@ class SixHourRunTest {
                 assertThat(c.checksum()).startsWith("sha256:");
             } else if (e.data() instanceof TrainerData.Restored r) {
                 if (newest.containsKey(job)) {
-                    assertThat(r.step()).as("restore from the newest complete checkpoint: %s", e).isEqualTo(newest.get(job));
+                    assertThat(r.step())
+                            .as("restore from the newest complete checkpoint: %s", e)
+                            .isEqualTo(newest.get(job));
                 } else {
                     newest.put(job, r.step());
                 }
@@ -244,7 +262,9 @@ class SixHourRunTest {
             } else if (e.data() instanceof TrainerData.Progress p) {
                 Long restored = restoredAt.remove(job);
                 if (restored != null) {
-                    assertThat(p.step()).as("first progress after restore: %s", e).isBetween(restored, restored + 20);
+                    assertThat(p.step())
+                            .as("first progress after restore: %s", e)
+                            .isBetween(restored, restored + 20);
                 }
                 lastProgress.put(job, p.step());
             }
@@ -257,7 +277,8 @@ class SixHourRunTest {
         for (Event f : of(EventType.TRAINER_WORKER_FAILED)) {
             Event restarted = first(EventType.TRAINER_RESTARTED, f.subject(), f.time());
             assertThat(Duration.between(f.time(), restarted.time())).isLessThanOrEqualTo(Duration.ofSeconds(10));
-            assertThat(((TrainerData.Restarted) restarted.data()).restartCount()).isPositive();
+            assertThat(((TrainerData.Restarted) restarted.data()).restartCount())
+                    .isPositive();
         }
     }
 
@@ -269,7 +290,8 @@ class SixHourRunTest {
             if (e.data() instanceof TrainerData.CheckpointStarted s) {
                 started.put(s.checkpointId(), e);
             } else if (e.data() instanceof TrainerData.CheckpointCompleted c) {
-                TrainerData.CheckpointStarted s = (TrainerData.CheckpointStarted) started.get(c.checkpointId()).data();
+                TrainerData.CheckpointStarted s = (TrainerData.CheckpointStarted)
+                        started.get(c.checkpointId()).data();
                 assertThat(c.step()).isEqualTo(s.step());
                 completed.add(c.checkpointId());
             } else if (e.data() instanceof TrainerData.CheckpointVerified v) {

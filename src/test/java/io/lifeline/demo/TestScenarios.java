@@ -11,8 +11,7 @@ public final class TestScenarios {
 
     public static final Instant START = Instant.parse("2026-01-31T12:00:00Z");
 
-    private TestScenarios() {
-    }
+    private TestScenarios() {}
 
     static Scenario builtIn() {
         return new ScenarioParser().loadDefault();
@@ -23,8 +22,8 @@ public final class TestScenarios {
     }
 
     static Scenario.Job job(String name, String pool, int min, int max, Scenario.Checkpointing c) {
-        return new Scenario.Job("team", name, "owner", "high", "main", List.of(pool), min, max, 8, 100, 0, 1000,
-                2.0, 256, 4096, c);
+        return new Scenario.Job(
+                "team", name, "owner", "high", "main", List.of(pool), min, max, 8, 100, 0, 1000, 2.0, 256, 4096, c);
     }
 
     static Scenario.Pool spot(int nodes, double rate) {
@@ -40,28 +39,73 @@ public final class TestScenarios {
      * node, 4 on-demand nodes with a 2..3 job.
      */
     static Scenario quiet() {
-        return new Scenario(7, 10, 10, 0, 0, 300, 900, null,
+        return new Scenario(
+                7,
+                10,
+                10,
+                0,
+                0,
+                300,
+                900,
+                null,
                 List.of(spot(8, 0), onDemand(4)),
-                List.of(job("big", "spot-a", 4, 6, asyncCheckpoint(300)),
-                        job("small", "od-b", 2, 3, new Scenario.Checkpointing(200, 5, false, 5, 20, 15,
-                                "gs://test-ckpt/runs", 0))));
+                List.of(
+                        job("big", "spot-a", 4, 6, asyncCheckpoint(300)),
+                        job(
+                                "small",
+                                "od-b",
+                                2,
+                                3,
+                                new Scenario.Checkpointing(200, 5, false, 5, 20, 15, "gs://test-ckpt/runs", 0))));
     }
 
     /** A copy of a scenario with another seed. */
     static Scenario withSeed(Scenario s, long seed) {
-        return new Scenario(seed, s.telemetryIntervalSeconds(), s.progressIntervalSeconds(), s.xidRatePerNodeHour(),
-                s.fatalXidFraction(), s.replacementDelaySeconds(), s.nodeRepairSeconds(), s.firstNoticeAfterSeconds(),
-                s.pools(), s.jobs());
+        return new Scenario(
+                seed,
+                s.telemetryIntervalSeconds(),
+                s.progressIntervalSeconds(),
+                s.xidRatePerNodeHour(),
+                s.fatalXidFraction(),
+                s.replacementDelaySeconds(),
+                s.nodeRepairSeconds(),
+                s.firstNoticeAfterSeconds(),
+                s.pools(),
+                s.jobs());
     }
 
     /** A large fleet for load: {@code nodes} 8-GPU nodes in two pools and {@code jobs} jobs of 2..6 nodes. */
     public static Scenario large(int nodes, int jobs) {
         List<Scenario.Job> js = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            js.add(new Scenario.Job("load-" + i % 8, "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256,
-                    0, asyncCheckpoint(600)));
+            js.add(new Scenario.Job(
+                    "load-" + i % 8,
+                    "job-" + i,
+                    null,
+                    null,
+                    null,
+                    List.of(),
+                    2,
+                    6,
+                    8,
+                    100,
+                    0,
+                    0,
+                    1.5,
+                    256,
+                    0,
+                    asyncCheckpoint(600)));
         }
-        return new Scenario(11, 10, 10, 0.01, 0.4, 300, 1200, null,
-                List.of(spot(nodes / 2, 0.05), onDemand(nodes - nodes / 2)), js);
+        return new Scenario(
+                11,
+                10,
+                10,
+                0.01,
+                0.4,
+                300,
+                1200,
+                null,
+                List.of(spot(nodes / 2, 0.05), onDemand(nodes - nodes / 2)),
+                js);
     }
 }

@@ -31,8 +31,8 @@ class BenchmarkFiguresTest {
 
     private static final Path DOC = Path.of("BENCHMARKS.md");
     private static final Path RESULTS = Path.of("bench", "results.json");
-    private static final List<String> REQUIRED = List.of("name", "value", "unit", "runs", "median", "target", "met",
-            "command", "measured_at", "load_average");
+    private static final List<String> REQUIRED = List.of(
+            "name", "value", "unit", "runs", "median", "target", "met", "command", "measured_at", "load_average");
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
     private static final Pattern MARK = Pattern.compile("`([^`]*)`");
     private static final Pattern NUMBER = Pattern.compile("-?\\d[\\d,]*(?:\\.\\d+)?");
@@ -46,7 +46,9 @@ class BenchmarkFiguresTest {
         figures = new LinkedHashMap<>();
         for (JsonNode f : new ObjectMapper().readTree(RESULTS.toFile())) {
             String name = f.path("name").asText();
-            assertThat(figures.put(name, f)).as("figure %s appears once in %s", name, RESULTS).isNull();
+            assertThat(figures.put(name, f))
+                    .as("figure %s appears once in %s", name, RESULTS)
+                    .isNull();
         }
         rows = figureRows(Files.readString(DOC, StandardCharsets.UTF_8));
     }
@@ -89,15 +91,21 @@ class BenchmarkFiguresTest {
                 wrong.add(name + ": runs is not a list");
             }
             boolean measured = !f.path("value").isNull();
-            if (measured && !(f.path("value").isNumber() && f.path("median").isNumber()
-                    && f.path("value").asDouble() == f.path("median").asDouble())) {
+            if (measured
+                    && !(f.path("value").isNumber()
+                            && f.path("median").isNumber()
+                            && f.path("value").asDouble() == f.path("median").asDouble())) {
                 wrong.add(name + ": value and median differ or are not numbers");
             }
-            if (measured && (f.path("runs").isEmpty() || f.path("command").asText().isBlank()
-                    || f.path("measured_at").isNull())) {
+            if (measured
+                    && (f.path("runs").isEmpty()
+                            || f.path("command").asText().isBlank()
+                            || f.path("measured_at").isNull())) {
                 wrong.add(name + ": a measured figure needs its runs, command and measured_at");
             }
-            if (measured && !f.path("load_average").isNumber() && !f.path("note").asText().contains("load average")) {
+            if (measured
+                    && !f.path("load_average").isNumber()
+                    && !f.path("note").asText().contains("load average")) {
                 wrong.add(name + ": load_average is a number, or its note says why there is none");
             }
         });
@@ -122,7 +130,8 @@ class BenchmarkFiguresTest {
                 wrong.add(name + ": target must read like \">= 50000\" or \"< 100\", is " + target);
                 return;
             }
-            boolean expected = holds(value.asDouble(), m.group(1), Double.parseDouble(m.group(2).replace(",", "")));
+            boolean expected = holds(
+                    value.asDouble(), m.group(1), Double.parseDouble(m.group(2).replace(",", "")));
             if (!met.isBoolean() || met.asBoolean() != expected) {
                 wrong.add(name + ": met is " + met + " but " + value + " " + target.asText() + " is " + expected);
             }
@@ -142,12 +151,15 @@ class BenchmarkFiguresTest {
                 }
                 return;
             }
-            if (!baseline.path("name").isTextual() || !baseline.path("value").isNumber() || !f.path("ratio").isNumber()) {
+            if (!baseline.path("name").isTextual()
+                    || !baseline.path("value").isNumber()
+                    || !f.path("ratio").isNumber()) {
                 wrong.add(name + ": baseline must be {\"name\", \"value\"} with a number, and ratio a number");
                 return;
             }
             JsonNode other = figures.get(baseline.path("name").asText());
-            if (other != null && other.path("value").asDouble() != baseline.path("value").asDouble()) {
+            if (other != null
+                    && other.path("value").asDouble() != baseline.path("value").asDouble()) {
                 wrong.add(name + ": baseline " + baseline + " differs from that figure's value " + other.path("value"));
             }
             double ratio = f.path("ratio").asDouble();
@@ -155,7 +167,10 @@ class BenchmarkFiguresTest {
                 if (ratio != f.path("value").asDouble()) {
                     wrong.add(name + ": a ratio figure's value is its ratio");
                 }
-            } else if (Math.abs(ratio - f.path("value").asDouble() / baseline.path("value").asDouble()) > 0.0051 * ratio) {
+            } else if (Math.abs(ratio
+                            - f.path("value").asDouble()
+                                    / baseline.path("value").asDouble())
+                    > 0.0051 * ratio) {
                 wrong.add(name + ": ratio " + ratio + " is not value / baseline");
             }
         });
@@ -215,7 +230,8 @@ class BenchmarkFiguresTest {
             Matcher m = NUMBER.matcher(cell.replace("**", "").replace("−", "-"));
             if (m.find()) {
                 BigDecimal printed = new BigDecimal(m.group().replace(",", ""));
-                BigDecimal actual = new BigDecimal(value.asText()).setScale(Math.max(0, printed.scale()), RoundingMode.HALF_UP);
+                BigDecimal actual =
+                        new BigDecimal(value.asText()).setScale(Math.max(0, printed.scale()), RoundingMode.HALF_UP);
                 if (printed.compareTo(actual) == 0) {
                     return true;
                 }

@@ -75,7 +75,9 @@ class EventsDocTest {
                 documented.add(type);
             }
         }
-        assertThat(EnumSet.complementOf(documented)).as("event types without an example in %s", DOC).isEmpty();
+        assertThat(EnumSet.complementOf(documented))
+                .as("event types without an example in %s", DOC)
+                .isEmpty();
     }
 
     @Test
@@ -83,10 +85,14 @@ class EventsDocTest {
         for (JsonNode example : cloudEventExamples(doc)) {
             Event e = codec.decodeEvent(example);
             if (e.type().family().subjectIsNode()) {
-                assertThat(e.subject()).as("subject of %s example %s (a node name)", e.type().wireName(), e.id())
+                assertThat(e.subject())
+                        .as("subject of %s example %s (a node name)", e.type().wireName(), e.id())
                         .doesNotContain("/");
             } else {
-                assertThat(e.subject()).as("subject of %s example %s (namespace/name)", e.type().wireName(), e.id())
+                assertThat(e.subject())
+                        .as(
+                                "subject of %s example %s (namespace/name)",
+                                e.type().wireName(), e.id())
                         .matches("[^/]+/[^/]+");
             }
         }
@@ -100,7 +106,9 @@ class EventsDocTest {
             Event e = codec.decodeEvent(example);
             List<String> lost = new ArrayList<>();
             collectUnread("data", example.get("data"), codec.encodeData(e.data()), lost);
-            assertThat(lost).as("fields of example %s the codec does not read back", e.id()).isEmpty();
+            assertThat(lost)
+                    .as("fields of example %s the codec does not read back", e.id())
+                    .isEmpty();
         }
     }
 
@@ -113,13 +121,16 @@ class EventsDocTest {
             List<JsonNode> examples = cloudEventExamples(section);
             assertThat(examples).as("example in section %s", type.wireName()).isNotEmpty();
             for (JsonNode example : examples) {
-                assertThat(example.path("type").asText()).as("type of the example in section %s", type.wireName())
+                assertThat(example.path("type").asText())
+                        .as("type of the example in section %s", type.wireName())
                         .isEqualTo(type.wireName());
             }
             Event decoded = codec.decodeEvent(examples.get(0));
             Set<String> expected = new TreeSet<>();
             fieldPaths("", decoded.data().getClass(), expected);
-            assertThat(tableFields(section)).as("fields in the table of %s", type.wireName()).isEqualTo(expected);
+            assertThat(tableFields(section))
+                    .as("fields in the table of %s", type.wireName())
+                    .isEqualTo(expected);
         }
     }
 
@@ -130,21 +141,30 @@ class EventsDocTest {
         for (EventType type : EventType.values()) {
             String section = sections.get(type.wireName());
             if (type.isTelemetry()) {
-                assertThat(section).as("section of telemetry type %s", type.wireName()).contains("**Telemetry**")
-                        .contains("(#telemetry-in-the-log)").doesNotContain("not stored").doesNotContain("memory only");
+                assertThat(section)
+                        .as("section of telemetry type %s", type.wireName())
+                        .contains("**Telemetry**")
+                        .contains("(#telemetry-in-the-log)")
+                        .doesNotContain("not stored")
+                        .doesNotContain("memory only");
             } else {
-                assertThat(section).as("section of lifecycle type %s", type.wireName()).doesNotContain("**Telemetry**");
+                assertThat(section)
+                        .as("section of lifecycle type %s", type.wireName())
+                        .doesNotContain("**Telemetry**");
             }
         }
         String reading = doc.substring(doc.indexOf("## Reading the event log"));
-        assertThat(reading).as("what GET /api/v1/events lists").contains("(#telemetry-in-the-log)")
+        assertThat(reading)
+                .as("what GET /api/v1/events lists")
+                .contains("(#telemetry-in-the-log)")
                 .doesNotContain("never in the log");
     }
 
     @Test
     void everyTypeSectionNamesACatalogueType() {
         for (String wireName : typeSections(doc).keySet()) {
-            assertThat(EventType.fromWireName(wireName)).as("section ### `%s` is not in the catalogue", wireName)
+            assertThat(EventType.fromWireName(wireName))
+                    .as("section ### `%s` is not in the catalogue", wireName)
                     .isNotNull();
         }
     }

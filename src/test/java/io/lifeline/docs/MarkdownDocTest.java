@@ -37,8 +37,10 @@ class MarkdownDocTest {
                 k: v
                 ```
                 """);
-        assertThat(doc.blocks()).extracting(MarkdownDoc.Block::section, MarkdownDoc.Block::line, MarkdownDoc.Block::lang)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("", 2, "sh"),
+        assertThat(doc.blocks())
+                .extracting(MarkdownDoc.Block::section, MarkdownDoc.Block::line, MarkdownDoc.Block::lang)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("", 2, "sh"),
                         org.assertj.core.groups.Tuple.tuple("First", 7, "json"),
                         org.assertj.core.groups.Tuple.tuple("First", 11, ""),
                         org.assertj.core.groups.Tuple.tuple("Second", 17, "yaml"));
@@ -67,10 +69,12 @@ class MarkdownDocTest {
         List<Command> commands = doc.blocks("sh").get(0).commands();
         assertThat(commands).extracting(Command::line).containsExactly(4, 6, 9, 10);
         assertThat(commands.get(0).text()).isEqualTo("TOKEN=$(cat .lifeline/admin-token)");
-        assertThat(commands.get(1).text()).isEqualTo("curl -s -H \"Authorization: Bearer $TOKEN\" \\\n"
-                + "  http://localhost:8080/x -d '{\"a\":1,\n       \"b\":\"x # not a comment\"}'");
-        assertThat(commands.get(1).plain()).isEqualTo("curl -s -H \"Authorization: Bearer $TOKEN\" "
-                + "http://localhost:8080/x -d '{\"a\":1,\n       \"b\":\"x # not a comment\"}'");
+        assertThat(commands.get(1).text())
+                .isEqualTo("curl -s -H \"Authorization: Bearer $TOKEN\" \\\n"
+                        + "  http://localhost:8080/x -d '{\"a\":1,\n       \"b\":\"x # not a comment\"}'");
+        assertThat(commands.get(1).plain())
+                .isEqualTo("curl -s -H \"Authorization: Bearer $TOKEN\" "
+                        + "http://localhost:8080/x -d '{\"a\":1,\n       \"b\":\"x # not a comment\"}'");
         assertThat(commands.get(2).plain()).isEqualTo("./tool install ~/bin");
         assertThat(commands.get(2).text()).endsWith("# then: tool ...");
         assertThat(commands.get(3).plain()).isEqualTo("echo \"a # b\"");
@@ -80,13 +84,15 @@ class MarkdownDocTest {
     @Test
     void aCommandThatNeverEndsIsAnError() {
         MarkdownDoc doc = MarkdownDoc.parse(FILE, "```sh\necho 'open\n```\n");
-        assertThatThrownBy(() -> doc.blocks("sh").get(0).commands()).hasMessageContaining("doc.md:2")
+        assertThatThrownBy(() -> doc.blocks("sh").get(0).commands())
+                .hasMessageContaining("doc.md:2")
                 .hasMessageContaining("never ends");
     }
 
     @Test
     void anUnclosedBlockIsAnError() {
-        assertThatThrownBy(() -> MarkdownDoc.parse(FILE, "text\n```sh\necho\n")).hasMessageContaining("doc.md:2")
+        assertThatThrownBy(() -> MarkdownDoc.parse(FILE, "text\n```sh\necho\n"))
+                .hasMessageContaining("doc.md:2")
                 .hasMessageContaining("never closed");
     }
 }

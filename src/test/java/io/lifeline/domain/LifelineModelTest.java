@@ -45,15 +45,24 @@ class LifelineModelTest {
             seen.add(e);
             EventData d = e.data();
             if (d instanceof NodeData.Registered r) {
-                nodes.put(e.subject(), new NodeInfo(e.subject(), r.pool(), r.capacityType(), r.zone(), r.instanceType(),
-                        r.gpuCount()));
+                nodes.put(
+                        e.subject(),
+                        new NodeInfo(
+                                e.subject(), r.pool(), r.capacityType(), r.zone(), r.instanceType(), r.gpuCount()));
             } else if (d instanceof NodeData.InterruptionNotice n) {
-                return List.of(new NodeSignal(e.subject(), e.time(), NodeSignal.Kind.INTERRUPTION_NOTICE, n.kind(),
-                        n.deadline(), n.provider()));
+                return List.of(new NodeSignal(
+                        e.subject(),
+                        e.time(),
+                        NodeSignal.Kind.INTERRUPTION_NOTICE,
+                        n.kind(),
+                        n.deadline(),
+                        n.provider()));
             } else if (d instanceof NodeData.Terminated t) {
-                return List.of(new NodeSignal(e.subject(), e.time(), NodeSignal.Kind.TERMINATED, null, null, t.reason()));
+                return List.of(
+                        new NodeSignal(e.subject(), e.time(), NodeSignal.Kind.TERMINATED, null, null, t.reason()));
             } else if (d instanceof GpuData.Xid x) {
-                return List.of(new NodeSignal(e.subject(), e.time(), NodeSignal.Kind.GPU_FAILED, null, null, "XID " + x.xid()));
+                return List.of(new NodeSignal(
+                        e.subject(), e.time(), NodeSignal.Kind.GPU_FAILED, null, null, "XID " + x.xid()));
             }
             return List.of();
         }
@@ -77,29 +86,57 @@ class LifelineModelTest {
     @Test
     void nodeEventsReachJobsOnlyAsSignalsOfTheNodeModel() {
         for (String n : List.of("n1", "n2")) {
-            apply(n, 0, EventType.NODE_REGISTERED, new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
+            apply(
+                    n,
+                    0,
+                    EventType.NODE_REGISTERED,
+                    new NodeData.Registered("gpu-spot", CapacityType.SPOT, "a", "p5", 8, null));
         }
-        apply("ml/llm", 0, EventType.JOB_SUBMITTED,
+        apply(
+                "ml/llm",
+                0,
+                EventType.JOB_SUBMITTED,
                 new JobData.Submitted("ml", null, null, new ElasticPolicy(1, 2, 8, 3), 8, 1800L));
-        apply("ml/llm", 10, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("r", 1, 16,
-                List.of(new TrainerData.Participant("n1", 0, 8), new TrainerData.Participant("n2", 8, 8))));
+        apply(
+                "ml/llm",
+                10,
+                EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous(
+                        "r",
+                        1,
+                        16,
+                        List.of(new TrainerData.Participant("n1", 0, 8), new TrainerData.Participant("n2", 8, 8))));
         apply("ml/llm", 20, EventType.TRAINER_PROGRESS, new TrainerData.Progress(1, null, null));
-        apply("n2", 30, EventType.GPU_SAMPLE, new GpuData.Sample("GPU-1", 0, "H100", 99.0, null, null, null, null, null,
-                null, null, null, null, null, null));
-        apply("n2", 40, EventType.NODE_INTERRUPTION_NOTICE,
+        apply(
+                "n2",
+                30,
+                EventType.GPU_SAMPLE,
+                new GpuData.Sample(
+                        "GPU-1", 0, "H100", 99.0, null, null, null, null, null, null, null, null, null, null, null));
+        apply(
+                "n2",
+                40,
+                EventType.NODE_INTERRUPTION_NOTICE,
                 new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws", T0.plusSeconds(160)));
         apply("n2", 160, EventType.NODE_TERMINATED, new NodeData.Terminated("spot reclaimed"));
 
-        assertThat(fleet.seen).extracting(Event::type).containsExactly(EventType.NODE_REGISTERED,
-                EventType.NODE_REGISTERED, EventType.GPU_SAMPLE, EventType.NODE_INTERRUPTION_NOTICE,
-                EventType.NODE_TERMINATED);
+        assertThat(fleet.seen)
+                .extracting(Event::type)
+                .containsExactly(
+                        EventType.NODE_REGISTERED,
+                        EventType.NODE_REGISTERED,
+                        EventType.GPU_SAMPLE,
+                        EventType.NODE_INTERRUPTION_NOTICE,
+                        EventType.NODE_TERMINATED);
         assertThat(model.jobs().ignoredEvents()).isZero();
-        assertThat(model.jobs().detail("ml/llm").orElseThrow().summary().state()).isEqualTo(JobState.RECOVERING);
+        assertThat(model.jobs().detail("ml/llm").orElseThrow().summary().state())
+                .isEqualTo(JobState.RECOVERING);
         IncidentView i = model.jobs().incidents("ml/llm").orElseThrow().get(0);
         assertThat(i.cause()).isEqualTo(IncidentCause.SPOT_RECLAIM);
         assertThat(i.announcedLeadMillis()).isEqualTo(120_000);
         assertThat(i.pool()).isEqualTo("gpu-spot");
-        assertThat(model.jobs().detail("ml/llm").orElseThrow().summary().capacityType()).isEqualTo("spot");
+        assertThat(model.jobs().detail("ml/llm").orElseThrow().summary().capacityType())
+                .isEqualTo("spot");
         assertThat(model.nodes()).isSameAs(fleet);
     }
 

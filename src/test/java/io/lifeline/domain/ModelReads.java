@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.fleet.FleetSnapshot;
+import io.lifeline.domain.fleet.NodeNotice;
 import io.lifeline.domain.fleet.NodeSnapshot;
 import io.lifeline.domain.fleet.PoolGpuHealth;
-import io.lifeline.domain.fleet.NodeNotice;
 import io.lifeline.domain.fleet.SavedFleet;
 import io.lifeline.domain.fleet.SavedNode;
 import io.lifeline.domain.gpu.GpuView;
@@ -35,19 +35,29 @@ import java.util.Map;
  * snapshot, GPUs, pool health and notices, and per job its detail, incidents, timeline, checkpoints, history slices and
  * advice, the goodput roll-ups and the node index.
  */
-public record ModelReads(List<NodeSnapshot> nodes, List<GpuView> gpus, List<PoolGpuHealth> poolHealth,
-                         List<NodeNotice> notices, List<JobSummary> summaries, List<JobDetail> details,
-                         Map<String, List<IncidentView>> incidents, Map<String, TimelinePage> timelines,
-                         Map<String, CheckpointHistory> checkpoints,
-                         Map<String, HistorySlice<IncidentView>> incidentSlices,
-                         Map<String, HistorySlice<CheckpointView>> checkpointSlices,
-                         Map<String, IntervalAdvice> advice, Map<RollupDimension, List<GoodputRollup>> rollups,
-                         Map<String, List<String>> jobsByNode, int jobCount, long ignoredEvents,
-                         long lostTimelineEntries) {
+public record ModelReads(
+        List<NodeSnapshot> nodes,
+        List<GpuView> gpus,
+        List<PoolGpuHealth> poolHealth,
+        List<NodeNotice> notices,
+        List<JobSummary> summaries,
+        List<JobDetail> details,
+        Map<String, List<IncidentView>> incidents,
+        Map<String, TimelinePage> timelines,
+        Map<String, CheckpointHistory> checkpoints,
+        Map<String, HistorySlice<IncidentView>> incidentSlices,
+        Map<String, HistorySlice<CheckpointView>> checkpointSlices,
+        Map<String, IntervalAdvice> advice,
+        Map<RollupDimension, List<GoodputRollup>> rollups,
+        Map<String, List<String>> jobsByNode,
+        int jobCount,
+        long ignoredEvents,
+        long lostTimelineEntries) {
 
     /** Takes every read of a fleet and the jobs that read it; {@code fleet} may be null for jobs alone. */
     public static ModelReads of(Fleet fleet, Jobs jobs) {
-        List<NodeSnapshot> nodes = new ArrayList<>(fleet == null ? List.of() : fleet.snapshot(FleetSnapshot.EMPTY).nodes());
+        List<NodeSnapshot> nodes = new ArrayList<>(
+                fleet == null ? List.of() : fleet.snapshot(FleetSnapshot.EMPTY).nodes());
         nodes.sort(Comparator.comparing(NodeSnapshot::name));
         List<JobSummary> summaries = jobs.list(JobFilter.all());
         Map<String, List<IncidentView>> incidents = new LinkedHashMap<>();
@@ -69,11 +79,24 @@ public record ModelReads(List<NodeSnapshot> nodes, List<GpuView> gpus, List<Pool
         for (RollupDimension d : RollupDimension.values()) {
             rollups.put(d, jobs.rollup(d));
         }
-        return new ModelReads(nodes, fleet == null ? List.of() : fleet.gpus(),
-                fleet == null ? List.of() : fleet.gpuHealthByPool(), fleet == null ? List.of() : fleet.nodesWithActiveNotice(),
+        return new ModelReads(
+                nodes,
+                fleet == null ? List.of() : fleet.gpus(),
+                fleet == null ? List.of() : fleet.gpuHealthByPool(),
+                fleet == null ? List.of() : fleet.nodesWithActiveNotice(),
                 summaries,
-                jobs.details(), incidents, timelines, checkpoints, incidentSlices, checkpointSlices, advice, rollups,
-                jobs.jobsByNode(), jobs.size(), jobs.ignoredEvents(), jobs.lostTimelineEntries());
+                jobs.details(),
+                incidents,
+                timelines,
+                checkpoints,
+                incidentSlices,
+                checkpointSlices,
+                advice,
+                rollups,
+                jobs.jobsByNode(),
+                jobs.size(),
+                jobs.ignoredEvents(),
+                jobs.lostTimelineEntries());
     }
 
     /** Asserts that {@code actual} reads as this, one read at a time so that a failure names the read. */
@@ -88,7 +111,9 @@ public record ModelReads(List<NodeSnapshot> nodes, List<GpuView> gpus, List<Pool
         assertThat(actual.timelines()).as("%s: timelines", context).isEqualTo(timelines);
         assertThat(actual.checkpoints()).as("%s: checkpoints", context).isEqualTo(checkpoints);
         assertThat(actual.incidentSlices()).as("%s: incident history", context).isEqualTo(incidentSlices);
-        assertThat(actual.checkpointSlices()).as("%s: checkpoint history", context).isEqualTo(checkpointSlices);
+        assertThat(actual.checkpointSlices())
+                .as("%s: checkpoint history", context)
+                .isEqualTo(checkpointSlices);
         assertThat(actual.advice()).as("%s: advice", context).isEqualTo(advice);
         assertThat(actual.rollups()).as("%s: goodput roll-ups", context).isEqualTo(rollups);
         assertThat(actual.jobsByNode()).as("%s: jobs by node", context).isEqualTo(jobsByNode);
@@ -101,8 +126,14 @@ public record ModelReads(List<NodeSnapshot> nodes, List<GpuView> gpus, List<Pool
         nodes.sort(Comparator.comparing(SavedNode::name));
         List<SavedJob> all = new ArrayList<>(jobs.jobs());
         all.sort(Comparator.comparing(SavedJob::name));
-        return new SavedModel(new SavedFleet(fleet.changes(), nodes, fleet.terminations()),
-                new SavedJobs(all, jobs.ended(), jobs.timelineQueue(), jobs.recordsQueue(), jobs.ignored(),
+        return new SavedModel(
+                new SavedFleet(fleet.changes(), nodes, fleet.terminations()),
+                new SavedJobs(
+                        all,
+                        jobs.ended(),
+                        jobs.timelineQueue(),
+                        jobs.recordsQueue(),
+                        jobs.ignored(),
                         jobs.lostTimelineEntries()));
     }
 }

@@ -37,8 +37,7 @@ class SavedModelRestoreTest {
     private static final List<String> JOBS = List.of("storm/a", "storm/b", "storm/c");
 
     /** A drain of a node by an action: the one change of the model that is not an event. */
-    private record MarkDraining(String node, Instant at) {
-    }
+    private record MarkDraining(String node, Instant at) {}
 
     /** One live model as the application runs it, with what it handed over for storage since {@link #record}. */
     private static final class Live {
@@ -86,8 +85,8 @@ class SavedModelRestoreTest {
     }
 
     @Property(tries = 25)
-    void restoringAndApplyingTheRestReadsLikeApplyingEverything(@ForAll @LongRange(min = 1, max = 10_000) long seed,
-                                                                @ForAll @DoubleRange(min = 0, max = 1) double cut) {
+    void restoringAndApplyingTheRestReadsLikeApplyingEverything(
+            @ForAll @LongRange(min = 1, max = 10_000) long seed, @ForAll @DoubleRange(min = 0, max = 1) double cut) {
         List<Object> stream = stormyStream(seed, 90);
         checkRestoreAt(stream, (int) Math.round(cut * stream.size()), seed, "seed " + seed + ", cut " + cut);
     }
@@ -111,10 +110,13 @@ class SavedModelRestoreTest {
         stream.forEach(input -> live.apply(input, false));
         SavedModel saved = live.save();
         assertThat(saved.jobs().jobs()).hasSize(3);
-        assertThat(saved.jobs().jobs()).anySatisfy(j -> assertThat(j.incidents().closed()).isNotEmpty());
-        assertThat(saved.fleet().nodes()).anySatisfy(n -> assertThat(n.interruptions()).isNotEmpty());
-        assertThat(saved.fleet().nodes()).anySatisfy(n -> assertThat(n.gpus()).anySatisfy(
-                g -> assertThat(g.xidTimes()).isNotEmpty()));
+        assertThat(saved.jobs().jobs())
+                .anySatisfy(j -> assertThat(j.incidents().closed()).isNotEmpty());
+        assertThat(saved.fleet().nodes())
+                .anySatisfy(n -> assertThat(n.interruptions()).isNotEmpty());
+        assertThat(saved.fleet().nodes())
+                .anySatisfy(n -> assertThat(n.gpus())
+                        .anySatisfy(g -> assertThat(g.xidTimes()).isNotEmpty()));
         Live restored = Live.restored(saved, clock);
         assertThat(canonical(restored.save())).isEqualTo(canonical(saved));
         live.reads().assertSameAs(restored.reads(), "right after the restore");
@@ -145,7 +147,9 @@ class SavedModelRestoreTest {
         restored.apply(null, true);
         whole.reads().assertSameAs(restored.reads(), context);
         assertThat(restored.timeline).as("%s: timeline handed over", context).isEqualTo(whole.timeline);
-        assertThat(restored.records).as("%s: incidents and checkpoints handed over", context).isEqualTo(whole.records);
+        assertThat(restored.records)
+                .as("%s: incidents and checkpoints handed over", context)
+                .isEqualTo(whole.records);
         assertThat(canonical(restored.save())).as("%s: saved again", context).isEqualTo(canonical(whole.save()));
     }
 
@@ -179,8 +183,13 @@ class SavedModelRestoreTest {
                 }
                 if (r.nextInt(150) == 0) {
                     Event late = seen.get(r.nextInt(seen.size()));
-                    out.add(new Event(late.id() + "-late", late.source(), late.type(), late.subject(),
-                            e.time().minusSeconds(r.nextInt(1, 600)), late.data()));
+                    out.add(new Event(
+                            late.id() + "-late",
+                            late.source(),
+                            late.type(),
+                            late.subject(),
+                            e.time().minusSeconds(r.nextInt(1, 600)),
+                            late.data()));
                 }
                 if (e.type() == EventType.NODE_READY && r.nextInt(20) == 0) {
                     out.add(new MarkDraining(e.subject(), e.time()));
@@ -193,15 +202,55 @@ class SavedModelRestoreTest {
     private static Scenario stormy(long seed) {
         Scenario.Checkpointing async = new Scenario.Checkpointing(240, 10, true, 50, 200, 20, "s3://storm/ckpt", 0.1);
         Scenario.Checkpointing sync = new Scenario.Checkpointing(180, 6, false, 6, 20, 10, "s3://storm/ckpt", 0.05);
-        return new Scenario(seed, 60, 10, 0.4, 0.6, 240, 600, 60L,
-                List.of(new Scenario.Pool("spot", CapacityType.SPOT, "z1", "p5.48xlarge", null, 8, 8, 1.0, 120),
+        return new Scenario(
+                seed,
+                60,
+                10,
+                0.4,
+                0.6,
+                240,
+                600,
+                60L,
+                List.of(
+                        new Scenario.Pool("spot", CapacityType.SPOT, "z1", "p5.48xlarge", null, 8, 8, 1.0, 120),
                         new Scenario.Pool("od", CapacityType.ON_DEMAND, "z2", "a2-highgpu-8g", null, 5, 8, 0, 30)),
-                List.of(new Scenario.Job("storm", "a", null, null, null, List.of("spot"), 3, 6, 8, 1000, 0, 500, 2.0,
-                                256, 2048, async),
-                        new Scenario.Job("storm", "b", null, null, null, List.of(), 1, 4, 8, 1000, 20, 0, 1.0, 64, 0,
-                                sync),
-                        new Scenario.Job("storm", "c", null, null, null, List.of("od"), 2, 3, 4, 1000, 0, 10, 0.5, 32,
-                                0, sync)));
+                List.of(
+                        new Scenario.Job(
+                                "storm",
+                                "a",
+                                null,
+                                null,
+                                null,
+                                List.of("spot"),
+                                3,
+                                6,
+                                8,
+                                1000,
+                                0,
+                                500,
+                                2.0,
+                                256,
+                                2048,
+                                async),
+                        new Scenario.Job(
+                                "storm", "b", null, null, null, List.of(), 1, 4, 8, 1000, 20, 0, 1.0, 64, 0, sync),
+                        new Scenario.Job(
+                                "storm",
+                                "c",
+                                null,
+                                null,
+                                null,
+                                List.of("od"),
+                                2,
+                                3,
+                                4,
+                                1000,
+                                0,
+                                10,
+                                0.5,
+                                32,
+                                0,
+                                sync)));
     }
 
     private static void randomCommand(FleetSimulator sim, SplittableRandom r, int minute) {
@@ -212,8 +261,7 @@ class SavedModelRestoreTest {
             case 1 -> sim.requestRescale(id, job, r.nextInt(1, 7));
             case 2 -> sim.suspend(id, job);
             case 3 -> sim.resume(id, job);
-            default -> {
-            }
+            default -> {}
         }
     }
 }

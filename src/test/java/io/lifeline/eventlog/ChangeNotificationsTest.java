@@ -20,7 +20,7 @@ class ChangeNotificationsTest {
     void closeWaitsForTheListenerAlsoWhenTheCallerWasInterrupted() throws Exception {
         try (MigratedPostgres db = MigratedPostgres.start("notifications")) {
             String channel = "close_test";
-            ChangeNotifications n = new ChangeNotifications(db.dataSource(), channel, p -> { }, () -> { });
+            ChangeNotifications n = new ChangeNotifications(db.dataSource(), channel, p -> {}, () -> {});
             await().atMost(Duration.ofSeconds(30)).until(n::connected);
 
             // A follower that stops is interrupted, then closes its listener from that thread.
@@ -35,7 +35,9 @@ class ChangeNotificationsTest {
             stopping.start();
             stopping.join();
 
-            assertThat(aliveAfterClose).as("listener thread alive when close returned").isFalse();
+            assertThat(aliveAfterClose)
+                    .as("listener thread alive when close returned")
+                    .isFalse();
             assertThat(stillInterrupted).as("the caller's interrupt is kept").isTrue();
             assertThat(n.connected()).isFalse();
         }

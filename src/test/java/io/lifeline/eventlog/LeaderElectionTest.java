@@ -52,8 +52,8 @@ class LeaderElectionTest {
     @Test
     void aLeaderPausedPastItsLeaseIsReplacedAndItsTermNoLongerPassesTheFence() throws Exception {
         executor.stop();
-        LeaderElection a = new LeaderElection(dataSource, "paused-a", Duration.ofMillis(700), l -> { });
-        LeaderElection b = new LeaderElection(dataSource, "paused-b", Duration.ofMillis(700), l -> { });
+        LeaderElection a = new LeaderElection(dataSource, "paused-a", Duration.ofMillis(700), l -> {});
+        LeaderElection b = new LeaderElection(dataSource, "paused-b", Duration.ofMillis(700), l -> {});
         try {
             // Driven tick by tick: a renews once, then its thread stops running (a paused process).
             await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -68,9 +68,13 @@ class LeaderElectionTest {
                 b.tick();
                 return b.isLeader();
             });
-            assertThat(a.isLeader()).as("a's own clock tells it its lease is over").isFalse();
+            assertThat(a.isLeader())
+                    .as("a's own clock tells it its lease is over")
+                    .isFalse();
             assertThat(b.term()).isGreaterThan(first);
-            assertThat(fencePasses(first)).as("the paused leader's term is fenced out").isFalse();
+            assertThat(fencePasses(first))
+                    .as("the paused leader's term is fenced out")
+                    .isFalse();
             assertThat(fencePasses(b.term())).isTrue();
             // a wakes up and renews: the lease is b's, so a stays a follower.
             a.tick();
@@ -85,7 +89,7 @@ class LeaderElectionTest {
 
     private boolean fencePasses(long term) throws Exception {
         try (java.sql.Connection c = dataSource.getConnection();
-             java.sql.PreparedStatement ps = c.prepareStatement("SELECT " + Fence.CONDITION)) {
+                java.sql.PreparedStatement ps = c.prepareStatement("SELECT " + Fence.CONDITION)) {
             ps.setLong(1, term);
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 rs.next();

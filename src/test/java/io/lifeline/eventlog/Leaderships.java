@@ -6,8 +6,7 @@ import io.lifeline.config.ActionsConfig;
 /** A leader election outside the application, for tests of other packages (its constructor is the container's). */
 public final class Leaderships {
 
-    private Leaderships() {
-    }
+    private Leaderships() {}
 
     public static Leadership of(AgroalDataSource dataSource, ActionsConfig config) {
         return new Leadership(dataSource, config);

@@ -7,8 +7,7 @@ import io.lifeline.config.IngestConfig;
 /** Store components outside the application (a second replica's, a benchmark's), for tests of other packages. */
 public final class LogStacks {
 
-    private LogStacks() {
-    }
+    private LogStacks() {}
 
     public static EventLogWriter writer(AgroalDataSource dataSource, EventCodec codec, IngestConfig config) {
         return new EventLogWriter(dataSource, codec, config);

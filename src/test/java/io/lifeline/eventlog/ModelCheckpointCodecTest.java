@@ -41,18 +41,24 @@ class ModelCheckpointCodecTest {
         FleetSimulator sim = new FleetSimulator(new ScenarioParser().loadDefault(), START);
         sim.advanceTo(START.plus(Duration.ofHours(2))).forEach(model::apply);
         // A GPU that reported nothing but its identity: every gauge NaN, every counter unset.
-        model.apply(new Event("bare", "test", EventType.GPU_SAMPLE, "bare-node", START.plusSeconds(5),
-                new GpuData.Sample("GPU-bare", 0, null, null, null, null, null, null, null, null, null, null, null,
-                        null, null)));
+        model.apply(new Event(
+                "bare",
+                "test",
+                EventType.GPU_SAMPLE,
+                "bare-node",
+                START.plusSeconds(5),
+                new GpuData.Sample(
+                        "GPU-bare", 0, null, null, null, null, null, null, null, null, null, null, null, null, null)));
         SavedModel saved = new SavedModel(fleet.save(), model.jobs().save());
 
         SavedModel decoded = codec.decode(codec.encode(saved));
 
         assertThat(decoded).isEqualTo(saved);
-        assertThat(decoded.fleet().nodes()).anySatisfy(n -> assertThat(n.gpus()).anySatisfy(g -> {
-            assertThat(g.uuid()).isEqualTo("GPU-bare");
-            assertThat(g.temperature()).isNaN();
-        }));
+        assertThat(decoded.fleet().nodes())
+                .anySatisfy(n -> assertThat(n.gpus()).anySatisfy(g -> {
+                    assertThat(g.uuid()).isEqualTo("GPU-bare");
+                    assertThat(g.temperature()).isNaN();
+                }));
         Fleet restoredFleet = new Fleet(clock);
         LifelineModel restored = new LifelineModel(restoredFleet, clock);
         restoredFleet.restore(decoded.fleet());
@@ -62,13 +68,15 @@ class ModelCheckpointCodecTest {
 
     @Test
     void anEmptyModelRoundTrips() throws IOException {
-        SavedModel empty = new SavedModel(new SavedFleet(0, List.of(), List.of()),
+        SavedModel empty = new SavedModel(
+                new SavedFleet(0, List.of(), List.of()),
                 new SavedJobs(List.of(), List.of(), List.of(), List.of(), 0, 0));
         assertThat(codec.decode(codec.encode(empty))).isEqualTo(empty);
     }
 
     @Test
     void bytesThatAreNotACheckpointAreRefused() {
-        assertThatThrownBy(() -> codec.decode("not a checkpoint".getBytes(StandardCharsets.UTF_8))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> codec.decode("not a checkpoint".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IOException.class);
     }
 }

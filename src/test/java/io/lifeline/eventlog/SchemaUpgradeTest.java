@@ -28,7 +28,10 @@ class SchemaUpgradeTest {
     @BeforeAll
     static void start() throws Exception {
         Path dir = Files.createTempDirectory("lifeline-upgrade");
-        server = EmbeddedPostgres.builder().setDataDirectory(dir).setCleanDataDirectory(true).start();
+        server = EmbeddedPostgres.builder()
+                .setDataDirectory(dir)
+                .setCleanDataDirectory(true)
+                .start();
         db = server.getPostgresDatabase();
     }
 
@@ -45,10 +48,12 @@ class SchemaUpgradeTest {
     @Test
     void historyOfThePreviousReleaseIsReadableAfterTheUpgrade() throws Exception {
         flyway("4").migrate();
-        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
-            st.execute("INSERT INTO action (id, kind, target, params, reason, requested_by, state, created_at, updated_at,"
-                    + " deadline) VALUES ('a-1', 'checkpoint-now', 'ml/a', '{}', 'before the upgrade', 'token:ops',"
-                    + " 'running', now(), now(), now() + interval '5 minutes')");
+        try (Connection c = db.getConnection();
+                Statement st = c.createStatement()) {
+            st.execute(
+                    "INSERT INTO action (id, kind, target, params, reason, requested_by, state, created_at, updated_at,"
+                            + " deadline) VALUES ('a-1', 'checkpoint-now', 'ml/a', '{}', 'before the upgrade', 'token:ops',"
+                            + " 'running', now(), now(), now() + interval '5 minutes')");
             st.execute("INSERT INTO action_step (action_id, seq, name, state, started_at, ended_at, detail) VALUES"
                     + " ('a-1', 0, 'request checkpoint ml/a', 'done', now(), now(), 'baselineStep=42 (checkpoint_now sent)'),"
                     + " ('a-1', 1, 'await checkpoint ml/a', 'running', now(), NULL, '')");
@@ -58,13 +63,17 @@ class SchemaUpgradeTest {
 
         assertThat(flyway(null).migrate().migrationsExecuted).isPositive();
 
-        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
-            try (ResultSet rs = st.executeQuery("SELECT name, state, detail, result FROM action_step"
-                    + " WHERE action_id = 'a-1' ORDER BY seq")) {
+        try (Connection c = db.getConnection();
+                Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT name, state, detail, result FROM action_step" + " WHERE action_id = 'a-1' ORDER BY seq")) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString("state")).isEqualTo("done");
-                assertThat(rs.getString("result")).as("steps of the previous release have no typed result").isNull();
-                assertThat(ActionStepReading.baselineOf(rs.getString("detail"), rs.getString("result"))).isEqualTo(42);
+                assertThat(rs.getString("result"))
+                        .as("steps of the previous release have no typed result")
+                        .isNull();
+                assertThat(ActionStepReading.baselineOf(rs.getString("detail"), rs.getString("result")))
+                        .isEqualTo(42);
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString("state")).isEqualTo("running");
             }
@@ -74,7 +83,9 @@ class SchemaUpgradeTest {
             }
             try (ResultSet rs = st.executeQuery("SELECT count(*) FROM leader_term")) {
                 rs.next();
-                assertThat(rs.getInt(1)).as("the fencing-token table starts empty").isZero();
+                assertThat(rs.getInt(1))
+                        .as("the fencing-token table starts empty")
+                        .isZero();
             }
         }
     }

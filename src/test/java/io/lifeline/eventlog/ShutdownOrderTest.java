@@ -14,7 +14,8 @@ class ShutdownOrderTest {
     void aStoreThatNeverStartedIsNotWaitedFor() {
         ShutdownOrder.Gate gate = new ShutdownOrder.Gate();
         // A start that failed before the store began: the stop must not sit out the whole bound.
-        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> gate.await(1, TimeUnit.HOURS))).isTrue();
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> gate.await(1, TimeUnit.HOURS)))
+                .isTrue();
     }
 
     @Test
@@ -23,12 +24,20 @@ class ShutdownOrderTest {
         gate.started();
         assertThat(gate.await(50, TimeUnit.MILLISECONDS)).as("still writing").isFalse();
         gate.stopped();
-        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> gate.await(1, TimeUnit.HOURS))).isTrue();
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> gate.await(1, TimeUnit.HOURS)))
+                .isTrue();
     }
 
     @Test
     void thePhasesRunInTheirOrder() {
-        assertThat(new int[] {ShutdownOrder.INGEST, ShutdownOrder.MODEL_CHECKPOINT, ShutdownOrder.BACKGROUND,
-            ShutdownOrder.WRITERS, ShutdownOrder.EVENT_LOG}).isSorted().doesNotHaveDuplicates();
+        assertThat(new int[] {
+                    ShutdownOrder.INGEST,
+                    ShutdownOrder.MODEL_CHECKPOINT,
+                    ShutdownOrder.BACKGROUND,
+                    ShutdownOrder.WRITERS,
+                    ShutdownOrder.EVENT_LOG
+                })
+                .isSorted()
+                .doesNotHaveDuplicates();
     }
 }

@@ -39,15 +39,24 @@ class StoreOutageTest {
             for (int b = 0; b < 25; b++) {
                 List<String> batch = new ArrayList<>();
                 for (int i = 0; i < 1000; i++) {
-                    batch.add(CloudEvents.event(node + "-" + b + "-" + i, "test/outage", "node.ready", node,
-                            now.plusMillis(b * 1000L + i), "{}"));
+                    batch.add(CloudEvents.event(
+                            node + "-" + b + "-" + i,
+                            "test/outage",
+                            "node.ready",
+                            node,
+                            now.plusMillis(b * 1000L + i),
+                            "{}"));
                 }
                 String body = CloudEvents.array(batch);
-                posts.add(CompletableFuture.supplyAsync(
-                        () -> given(operator).contentType("application/json").body(body).post("/api/v1/events")));
+                posts.add(CompletableFuture.supplyAsync(() -> given(operator)
+                        .contentType("application/json")
+                        .body(body)
+                        .post("/api/v1/events")));
                 Thread.sleep(50);
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> posts.stream().filter(CompletableFuture::isDone).count() >= 5);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() ->
+                            posts.stream().filter(CompletableFuture::isDone).count() >= 5);
             given().get("/q/health/ready").then().statusCode(503);
         } finally {
             PostgresResource.restartServer();
@@ -64,11 +73,13 @@ class StoreOutageTest {
                 acknowledged += r.jsonPath().getInt("accepted");
             }
         }
-        assertThat(pushedBack).as("batches pushed back while the buffer was full").isEqualTo(5);
+        assertThat(pushedBack)
+                .as("batches pushed back while the buffer was full")
+                .isEqualTo(5);
         final int expected = acknowledged;
         assertThat(expected).isGreaterThan(0);
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                given().get("/q/health/ready").then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> given().get("/q/health/ready").then().statusCode(200));
         int stored = 0;
         String cursor = null;
         do {
@@ -76,7 +87,8 @@ class StoreOutageTest {
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }
-            var page = req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
+            var page =
+                    req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
             stored += page.getList("events").size();
             cursor = page.getString("nextCursor");
         } while (cursor != null);

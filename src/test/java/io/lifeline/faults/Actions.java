@@ -18,8 +18,10 @@ import java.util.List;
 final class Actions {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(3)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(3))
+            .build();
 
     private final Cluster cluster;
 
@@ -32,9 +34,13 @@ final class Actions {
         String body = "{\"kind\":\"" + kind + "\",\"target\":\"" + target + "\",\"params\":{\"deadlineSeconds\":"
                 + deadlineSeconds + "},\"reason\":\"fault suite\"}";
         return Waits.until("the action to be accepted", Duration.ofSeconds(60), () -> {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/v1/actions"))
-                    .header("Authorization", "Bearer " + cluster.token).header("Content-Type", "application/json")
-                    .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+            HttpResponse<String> r = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + "/api/v1/actions"))
+                            .header("Authorization", "Bearer " + cluster.token)
+                            .header("Content-Type", "application/json")
+                            .timeout(Duration.ofSeconds(20))
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 201) {
                 return JSON.readTree(r.body()).path("id").asText();
@@ -60,7 +66,8 @@ final class Actions {
 
     /** The state of the action as the database holds it. */
     String state(String id) throws Exception {
-        try (Connection c = cluster.db(); PreparedStatement ps = c.prepareStatement("SELECT state FROM action WHERE id = ?")) {
+        try (Connection c = cluster.db();
+                PreparedStatement ps = c.prepareStatement("SELECT state FROM action WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
@@ -79,8 +86,10 @@ final class Actions {
     /** Steps whose end was recorded more than once (each ended step has one audit entry): "ran twice". */
     List<String> stepsEndedTwice(List<String> actionIds) throws Exception {
         List<String> out = new ArrayList<>();
-        try (Connection c = cluster.db(); PreparedStatement ps = c.prepareStatement("SELECT action_id, before, count(*)"
-                + " FROM audit_log WHERE what = 'action.step' AND action_id = ANY(?) GROUP BY 1, 2 HAVING count(*) > 1")) {
+        try (Connection c = cluster.db();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT action_id, before, count(*)"
+                                + " FROM audit_log WHERE what = 'action.step' AND action_id = ANY(?) GROUP BY 1, 2 HAVING count(*) > 1")) {
             ps.setArray(1, c.createArrayOf("text", actionIds.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -94,12 +103,14 @@ final class Actions {
     /** The steps of an action as stored: name, state and detail. */
     List<String> steps(String id) throws Exception {
         List<String> out = new ArrayList<>();
-        try (Connection c = cluster.db(); PreparedStatement ps = c.prepareStatement(
-                "SELECT name, state, detail FROM action_step WHERE action_id = ? ORDER BY seq")) {
+        try (Connection c = cluster.db();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT name, state, detail FROM action_step WHERE action_id = ? ORDER BY seq")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(rs.getString(1) + ": " + rs.getString(2) + (rs.getString(3).isEmpty() ? "" : " (" + rs.getString(3) + ")"));
+                    out.add(rs.getString(1) + ": " + rs.getString(2)
+                            + (rs.getString(3).isEmpty() ? "" : " (" + rs.getString(3) + ")"));
                 }
             }
         }

@@ -23,14 +23,23 @@ import java.util.TreeSet;
 final class Checker {
 
     /** The accounting of one set of produced events. */
-    record Accounting(long produced, long applied, long rejected, long lost, long duplicated, long misjudged,
-                      boolean sameReads, List<String> problems) {
-    }
+    record Accounting(
+            long produced,
+            long applied,
+            long rejected,
+            long lost,
+            long duplicated,
+            long misjudged,
+            boolean sameReads,
+            List<String> problems) {}
 
     /** What one replica's model shows: nodes listed, timeline entries per checkpoint id, duplicates the model dropped. */
-    private record View(Set<String> nodes, Map<String, Integer> checkpoints, Set<String> jobs, long modelDuplicates,
-                        Map<String, String> reads) {
-    }
+    private record View(
+            Set<String> nodes,
+            Map<String, Integer> checkpoints,
+            Set<String> jobs,
+            long modelDuplicates,
+            Map<String, String> reads) {}
 
     private final Cluster cluster;
 
@@ -95,7 +104,8 @@ final class Checker {
     }
 
     private boolean rejected(Ledger.Entry e) {
-        return cluster.ledger.httpRefusal(e.id()) != null || !cluster.topics.deadLetters(e.id()).isEmpty();
+        return cluster.ledger.httpRefusal(e.id()) != null
+                || !cluster.topics.deadLetters(e.id()).isEmpty();
     }
 
     /** Per id: {rows in event_log, highest seq, rows in event_ids}. */
@@ -184,12 +194,13 @@ final class Checker {
             List<String> entries = new ArrayList<>();
             for (JsonNode t : timeline == null ? List.<JsonNode>of() : timeline.path("entries")) {
                 String summary = t.path("summary").asText();
-                if ("trainer.checkpoint.completed".equals(t.path("type").asText()) && summary.startsWith("checkpoint ")) {
+                if ("trainer.checkpoint.completed".equals(t.path("type").asText())
+                        && summary.startsWith("checkpoint ")) {
                     String id = summary.substring("checkpoint ".length(), summary.indexOf(' ', "checkpoint ".length()));
                     checkpoints.merge(id, 1, Integer::sum);
                 }
-                entries.add(t.path("time").asText() + " " + t.path("kind").asText() + " " + t.path("type").asText() + " "
-                        + summary);
+                entries.add(t.path("time").asText() + " " + t.path("kind").asText() + " "
+                        + t.path("type").asText() + " " + summary);
             }
             entries.sort(null);
             reads.put(job + "/timeline", String.join("\n", entries));
@@ -283,7 +294,9 @@ final class Checker {
                 String other = views.get(1).reads().get(r.getKey());
                 if (!r.getValue().equals(other)) {
                     same = false;
-                    note(problems, "replicas answer " + r.getKey() + " differently: " + firstDifference(r.getValue(), other));
+                    note(
+                            problems,
+                            "replicas answer " + r.getKey() + " differently: " + firstDifference(r.getValue(), other));
                 }
             }
         }
@@ -306,8 +319,8 @@ final class Checker {
                     at++;
                 }
                 int from = Math.max(0, at - 60);
-                return "[" + l.substring(from, Math.min(l.length(), at + 120)) + "] vs [" + r.substring(Math.min(from, r.length()),
-                        Math.min(r.length(), at + 120)) + "]";
+                return "[" + l.substring(from, Math.min(l.length(), at + 120)) + "] vs ["
+                        + r.substring(Math.min(from, r.length()), Math.min(r.length(), at + 120)) + "]";
             }
         }
         return "?";

@@ -33,9 +33,12 @@ final class Child {
     }
 
     /** Starts {@code command} in {@code dir}, appending its output to {@code log}. */
-    static Child start(String name, List<String> command, Path dir, Path log, Map<String, String> env) throws IOException {
+    static Child start(String name, List<String> command, Path dir, Path log, Map<String, String> env)
+            throws IOException {
         Files.createDirectories(dir);
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().remove("QUARKUS_DATASOURCE_JDBC_URL");
         pb.environment().putAll(env);
@@ -72,7 +75,10 @@ final class Child {
 
     static void signal(long pid, String sig) {
         try {
-            new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
+            new ProcessBuilder("kill", "-" + sig, Long.toString(pid))
+                    .inheritIO()
+                    .start()
+                    .waitFor(10, TimeUnit.SECONDS);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {

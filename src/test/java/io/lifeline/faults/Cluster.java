@@ -20,8 +20,7 @@ import java.util.Map;
 final class Cluster implements AutoCloseable {
 
     /** How to run: where, on which ports, with which jar and class path, at which rates. */
-    record Settings(Path work, int base, String jar, String classPath, int rate, int lifecycleRate) {
-    }
+    record Settings(Path work, int base, String jar, String classPath, int rate, int lifecycleRate) {}
 
     final Settings settings;
     final Ledger ledger = new Ledger();
@@ -60,12 +59,19 @@ final class Cluster implements AutoCloseable {
         postgres.start();
         kafka.start();
         kafka.createTopics();
-        List<String> kubeCmd = new ArrayList<>(List.of(KafkaBroker.java(), "-Xmx256m",
-                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager", "-cp", settings.classPath(),
-                "io.lifeline.faults.StandaloneKubernetes", Integer.toString(b + 4)));
+        List<String> kubeCmd = new ArrayList<>(List.of(
+                KafkaBroker.java(),
+                "-Xmx256m",
+                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                "-cp",
+                settings.classPath(),
+                "io.lifeline.faults.StandaloneKubernetes",
+                Integer.toString(b + 4)));
         kubeCmd.addAll(drainNodes());
         kube = Child.start("kube", kubeCmd, settings.work(), settings.work().resolve("kube.log"), Map.of());
-        Waits.until("the mock Kubernetes API server", Duration.ofSeconds(120),
+        Waits.until(
+                "the mock Kubernetes API server",
+                Duration.ofSeconds(120),
                 () -> Files.exists(kube.log()) && Files.readString(kube.log()).contains("READY"));
         for (int i = 0; i < 2; i++) {
             pgProxies.add(new FaultProxy("pg-" + i, b + 5 + i, List.of(b)).start());
@@ -74,8 +80,13 @@ final class Cluster implements AutoCloseable {
         Path tokenFile = settings.work().resolve("admin-token");
         for (int i = 0; i < 2; i++) {
             String name = i == 0 ? "a" : "b";
-            replicas.add(new Replica(name, settings.work().resolve("replica-" + name), settings.jar(), b + 11 + i,
-                    tokenFile, replicaProperties(b + 5 + i, b + 7 + i)));
+            replicas.add(new Replica(
+                    name,
+                    settings.work().resolve("replica-" + name),
+                    settings.jar(),
+                    b + 11 + i,
+                    tokenFile,
+                    replicaProperties(b + 5 + i, b + 7 + i)));
         }
         front = new FaultProxy("front", b + 10, List.of(b + 11, b + 12)).start();
         // The first replica creates the schema and the first admin token; the second starts once it is ready.
@@ -89,18 +100,28 @@ final class Cluster implements AutoCloseable {
         for (int i = 0; i < 250; i++) {
             telemetryNodes.add("faults-gpu-" + i);
         }
-        load = new Load(kafka.bootstrap(), ledger, "http://127.0.0.1:" + (b + 10), token, settings.rate(),
-                settings.lifecycleRate(), telemetryNodes);
+        load = new Load(
+                kafka.bootstrap(),
+                ledger,
+                "http://127.0.0.1:" + (b + 10),
+                token,
+                settings.rate(),
+                settings.lifecycleRate(),
+                telemetryNodes);
         java.time.Instant now = java.time.Instant.now();
         for (String node : telemetryNodes) {
-            load.send(new Workload.Pending(Events.nodeRegistered("setup-reg-" + node, node, "faults-gpu", now), node,
-                    new Ledger.Entry("setup", "setup-reg-" + node, Events.FLEET_SOURCE, Ledger.Kind.NODE, node, null,
-                            "kafka")));
+            load.send(new Workload.Pending(
+                    Events.nodeRegistered("setup-reg-" + node, node, "faults-gpu", now),
+                    node,
+                    new Ledger.Entry(
+                            "setup", "setup-reg-" + node, Events.FLEET_SOURCE, Ledger.Kind.NODE, node, null, "kafka")));
         }
         for (String node : drainNodes()) {
-            load.send(new Workload.Pending(Events.nodeRegistered("setup-reg-" + node, node, "faults-drain", now), node,
-                    new Ledger.Entry("setup", "setup-reg-" + node, Events.FLEET_SOURCE, Ledger.Kind.NODE, node, null,
-                            "kafka")));
+            load.send(new Workload.Pending(
+                    Events.nodeRegistered("setup-reg-" + node, node, "faults-drain", now),
+                    node,
+                    new Ledger.Entry(
+                            "setup", "setup-reg-" + node, Events.FLEET_SOURCE, Ledger.Kind.NODE, node, null, "kafka")));
         }
         load.flush(Duration.ofSeconds(30));
         load.start();
@@ -108,9 +129,12 @@ final class Cluster implements AutoCloseable {
 
     private List<String> replicaProperties(int pgPort, int kubePort) {
         List<String> p = new ArrayList<>(List.of(
-                "-Dquarkus.datasource.jdbc.url=" + postgres.jdbcUrl(pgPort), "-Dquarkus.datasource.username=postgres",
-                "-Dlifeline.kafka.bootstrap-servers=" + kafka.bootstrap(), "-Dlifeline.demo.enabled=false",
-                "-Dlifeline.policies.default-mode=off", "-Dlifeline.connectors.kubernetes.enabled=true",
+                "-Dquarkus.datasource.jdbc.url=" + postgres.jdbcUrl(pgPort),
+                "-Dquarkus.datasource.username=postgres",
+                "-Dlifeline.kafka.bootstrap-servers=" + kafka.bootstrap(),
+                "-Dlifeline.demo.enabled=false",
+                "-Dlifeline.policies.default-mode=off",
+                "-Dlifeline.connectors.kubernetes.enabled=true",
                 "-Dquarkus.kubernetes-client.api-server-url=http://127.0.0.1:" + kubePort + "/",
                 "-Dquarkus.kubernetes-client.trust-certs=true"));
         for (String kind : List.of("nodes", "pods", "events", "pytorchjobs", "kueue", "volcano")) {
@@ -129,7 +153,9 @@ final class Cluster implements AutoCloseable {
         String scenario = name.contains("-") ? name.substring(0, name.indexOf('-')) : "setup";
         long step = answeredSteps.merge(job, 1000L, Long::sum);
         String id = scenario + "-ans-" + answers.incrementAndGet();
-        load.send(new Workload.Pending(Events.checkpointCompleted(id, job, id, step, java.time.Instant.now()), job,
+        load.send(new Workload.Pending(
+                Events.checkpointCompleted(id, job, id, step, java.time.Instant.now()),
+                job,
                 new Ledger.Entry(scenario, id, "trainer/" + job, Ledger.Kind.CHECKPOINT, job, id, "kafka")));
     }
 
@@ -157,8 +183,9 @@ final class Cluster implements AutoCloseable {
     }
 
     Lease lease() {
-        try (Connection c = db(); PreparedStatement ps = c.prepareStatement(
-                "SELECT holder, term FROM leader_term WHERE name = 'lifeline' AND expires_at > now()")) {
+        try (Connection c = db();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT holder, term FROM leader_term WHERE name = 'lifeline' AND expires_at > now()")) {
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() && rs.getString(1) != null ? new Lease(rs.getString(1), rs.getLong(2)) : null;
             }

@@ -23,7 +23,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FaultProxy implements AutoCloseable {
 
-    enum Mode { FORWARD, HOLD, REFUSE, SLOW, FAIL }
+    enum Mode {
+        FORWARD,
+        HOLD,
+        REFUSE,
+        SLOW,
+        FAIL
+    }
 
     /** How late each request chunk is forwarded in {@link Mode#SLOW}. */
     volatile long delay = 3_000;
@@ -42,7 +48,9 @@ final class FaultProxy implements AutoCloseable {
     FaultProxy(String name, int port, List<Integer> backendPorts) {
         this.name = name;
         this.port = port;
-        this.backends = backendPorts.stream().map(p -> new InetSocketAddress(InetAddress.getLoopbackAddress(), p)).toList();
+        this.backends = backendPorts.stream()
+                .map(p -> new InetSocketAddress(InetAddress.getLoopbackAddress(), p))
+                .toList();
     }
 
     FaultProxy start() throws IOException {
@@ -92,13 +100,15 @@ final class FaultProxy implements AutoCloseable {
                     closeQuietly(client);
                     continue;
                 }
-                Thread t = new Thread(() -> {
-                    if (mode == Mode.FAIL) {
-                        unavailable(client);
-                    } else {
-                        connect(client);
-                    }
-                }, "proxy-" + name + "-conn");
+                Thread t = new Thread(
+                        () -> {
+                            if (mode == Mode.FAIL) {
+                                unavailable(client);
+                            } else {
+                                connect(client);
+                            }
+                        },
+                        "proxy-" + name + "-conn");
                 t.setDaemon(true);
                 t.start();
             } catch (IOException e) {
@@ -159,9 +169,10 @@ final class FaultProxy implements AutoCloseable {
             }
             String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":503,"
                     + "\"message\":\"the server is currently unable to handle the request\"}";
-            client.getOutputStream().write(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body)
-                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            client.getOutputStream()
+                    .write(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                                    + "Content-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body)
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             client.getOutputStream().flush();
         } catch (IOException e) {
             // the client went away first

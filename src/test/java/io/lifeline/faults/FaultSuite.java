@@ -27,13 +27,21 @@ public final class FaultSuite {
     /** The scenarios of {@code --short}: about 6 minutes. */
     static final List<String> SHORT = List.of("broker-restart", "postgres-restart", "leader-kill", "poison");
 
-    private FaultSuite() {
-    }
+    private FaultSuite() {}
 
     /** The options of one run. */
-    record Options(boolean quick, Path out, Path work, int base, int rate, int lifecycleRate, Duration outage,
-                   Set<String> only, String jar, String classPath, String command) {
-    }
+    record Options(
+            boolean quick,
+            Path out,
+            Path work,
+            int base,
+            int rate,
+            int lifecycleRate,
+            Duration outage,
+            Set<String> only,
+            String jar,
+            String classPath,
+            String command) {}
 
     public static void main(String[] args) throws Exception {
         Options opt = parse(args);
@@ -56,7 +64,8 @@ public final class FaultSuite {
         Duration outage = null;
         Set<String> only = new TreeSet<>();
         boolean onlyGiven = false;
-        String jar = Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString();
+        String jar =
+                Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath().toString();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--short" -> quick = true;
@@ -80,10 +89,19 @@ public final class FaultSuite {
         if (quick && !onlyGiven) {
             only.addAll(SHORT);
         }
-        Path w = work != null ? work : Path.of("target/faults/run-" + Instant.now().toString().replace(':', '-'));
-        return new Options(quick, out != null ? out : w.resolve("summary.json"), w.toAbsolutePath(), base,
-                rate != null ? rate : quick ? 5_000 : 20_000, lifecycle != null ? lifecycle : quick ? 100 : 200,
-                outage != null ? outage : Duration.ofSeconds(quick ? 30 : 600), only, jar,
+        Path w = work != null
+                ? work
+                : Path.of("target/faults/run-" + Instant.now().toString().replace(':', '-'));
+        return new Options(
+                quick,
+                out != null ? out : w.resolve("summary.json"),
+                w.toAbsolutePath(),
+                base,
+                rate != null ? rate : quick ? 5_000 : 20_000,
+                lifecycle != null ? lifecycle : quick ? 100 : 200,
+                outage != null ? outage : Duration.ofSeconds(quick ? 30 : 600),
+                only,
+                jar,
                 System.getProperty("faults.classpath", System.getProperty("java.class.path")),
                 System.getProperty("faults.command", "bench/faults " + String.join(" ", args)));
     }
@@ -95,13 +113,14 @@ public final class FaultSuite {
 
     static boolean run(Options opt) throws Exception {
         Files.createDirectories(opt.work());
-        Cluster cluster = new Cluster(new Cluster.Settings(opt.work(), opt.base(), opt.jar(), opt.classPath(), opt.rate(),
-                opt.lifecycleRate()));
+        Cluster cluster = new Cluster(new Cluster.Settings(
+                opt.work(), opt.base(), opt.jar(), opt.classPath(), opt.rate(), opt.lifecycleRate()));
         List<Outcome> outcomes = new ArrayList<>();
         long started = System.nanoTime();
         ObjectNode summary = new ObjectMapper().createObjectNode();
         try {
-            System.out.println("faults: starting PostgreSQL, Kafka, the mock API server and two replicas in " + opt.work());
+            System.out.println(
+                    "faults: starting PostgreSQL, Kafka, the mock API server and two replicas in " + opt.work());
             cluster.start();
             Scenarios s = new Scenarios(cluster, opt.quick());
             LeaderScenarios leader = new LeaderScenarios(s);
@@ -144,7 +163,8 @@ public final class FaultSuite {
         System.out.println(Outcome.header());
         outcomes.forEach(o -> System.out.println(o.row()));
         System.out.println();
-        System.out.println(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.path("totals")));
+        System.out.println(
+                new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.path("totals")));
         System.out.println("faults: summary in " + opt.out());
         return !outcomes.isEmpty() && outcomes.stream().allMatch(Outcome::passed);
     }
@@ -165,7 +185,10 @@ public final class FaultSuite {
             summary.put("sendFailures", cluster.ledger.sendFailures());
             summary.put("httpRetries", cluster.load.httpRetries());
         }
-        summary.put("loadAverage", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        summary.put(
+                "loadAverage",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        .getSystemLoadAverage());
         ArrayNode list = summary.putArray("scenarios");
         long lost = 0;
         long twice = 0;
@@ -202,6 +225,8 @@ public final class FaultSuite {
         totals.put("takeover_seconds", takeover);
         totals.put("passed", !outcomes.isEmpty() && outcomes.stream().allMatch(Outcome::passed));
         Files.createDirectories(opt.out().toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(opt.out().toFile(), summary);
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(opt.out().toFile(), summary);
     }
 }

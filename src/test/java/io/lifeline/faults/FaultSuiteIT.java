@@ -22,16 +22,26 @@ class FaultSuiteIT {
         System.setProperty("faults.command", "bench/faults --short");
         Path work = Path.of("target", "faults-it").toAbsolutePath();
         Files.createDirectories(work);
-        String jar = new File(System.getProperty("lifeline.jar", "target/quarkus-app/quarkus-run.jar")).getAbsolutePath();
-        FaultSuite.Options options = FaultSuite.parse(new String[] {"--short", "--port-base", "39500", "--work",
-            work.resolve("run-" + System.currentTimeMillis()).toString(), "--jar", jar});
+        String jar =
+                new File(System.getProperty("lifeline.jar", "target/quarkus-app/quarkus-run.jar")).getAbsolutePath();
+        FaultSuite.Options options = FaultSuite.parse(new String[] {
+            "--short",
+            "--port-base",
+            "39500",
+            "--work",
+            work.resolve("run-" + System.currentTimeMillis()).toString(),
+            "--jar",
+            jar
+        });
         boolean passed;
         try {
             passed = FaultSuite.run(options);
         } finally {
             Child.endAllNow();
         }
-        assertThat(passed).as("every verdict of the short fault suite; see " + options.out() + ":\n"
-                + Files.readString(options.out())).isTrue();
+        assertThat(passed)
+                .as("every verdict of the short fault suite; see " + options.out() + ":\n"
+                        + Files.readString(options.out()))
+                .isTrue();
     }
 }

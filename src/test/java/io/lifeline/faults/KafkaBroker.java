@@ -43,27 +43,65 @@ final class KafkaBroker {
         Path config = dir.resolve("server.properties");
         if (!Files.exists(config)) {
             Files.createDirectories(dir);
-            Files.writeString(config, String.join("\n",
-                    "process.roles=broker,controller", "node.id=1",
-                    "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                    "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                    "advertised.listeners=PLAINTEXT://127.0.0.1:" + port, "controller.listener.names=CONTROLLER",
-                    "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                    "inter.broker.listener.name=PLAINTEXT", "log.dirs=" + dir.resolve("data"),
-                    "num.partitions=4", "offsets.topic.replication.factor=1", "offsets.topic.num.partitions=4",
-                    "transaction.state.log.replication.factor=1", "transaction.state.log.min.isr=1",
-                    "group.initial.rebalance.delay.ms=0", "auto.create.topics.enable=true",
-                    "log.retention.hours=24", "log.segment.bytes=268435456", "") + "\n");
-            Process p = new ProcessBuilder(java(), "-Xmx256m", "-cp", classPath, "kafka.tools.StorageTool", "format",
-                    "-t", Uuid.randomUuid().toString(), "-c", config.toString()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("format.log").toFile())).start();
+            Files.writeString(
+                    config,
+                    String.join(
+                                    "\n",
+                                    "process.roles=broker,controller",
+                                    "node.id=1",
+                                    "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                                    "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:"
+                                            + controllerPort,
+                                    "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                                    "controller.listener.names=CONTROLLER",
+                                    "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                                    "inter.broker.listener.name=PLAINTEXT",
+                                    "log.dirs=" + dir.resolve("data"),
+                                    "num.partitions=4",
+                                    "offsets.topic.replication.factor=1",
+                                    "offsets.topic.num.partitions=4",
+                                    "transaction.state.log.replication.factor=1",
+                                    "transaction.state.log.min.isr=1",
+                                    "group.initial.rebalance.delay.ms=0",
+                                    "auto.create.topics.enable=true",
+                                    "log.retention.hours=24",
+                                    "log.segment.bytes=268435456",
+                                    "")
+                            + "\n");
+            Process p = new ProcessBuilder(
+                            java(),
+                            "-Xmx256m",
+                            "-cp",
+                            classPath,
+                            "kafka.tools.StorageTool",
+                            "format",
+                            "-t",
+                            Uuid.randomUuid().toString(),
+                            "-c",
+                            config.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            dir.resolve("format.log").toFile()))
+                    .start();
             if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 throw new IllegalStateException("Kafka storage format failed; see " + dir.resolve("format.log"));
             }
         }
-        broker = Child.start("kafka", List.of(java(), "-Xms256m", "-Xmx768m", "-XX:+UseG1GC",
-                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager", "-cp", classPath,
-                "kafka.Kafka", config.toString()), dir, dir.resolve("broker.log"), Map.of());
+        broker = Child.start(
+                "kafka",
+                List.of(
+                        java(),
+                        "-Xms256m",
+                        "-Xmx768m",
+                        "-XX:+UseG1GC",
+                        "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                        "-cp",
+                        classPath,
+                        "kafka.Kafka",
+                        config.toString()),
+                dir,
+                dir.resolve("broker.log"),
+                Map.of());
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             if (!broker.alive()) {

@@ -29,9 +29,13 @@ final class LeaderScenarios {
         Instant now = Instant.now();
         String sub = w.scenario() + "-actsub-" + n;
         String rdzv = w.scenario() + "-actrdzv-" + n;
-        cluster.load.send(new Workload.Pending(Events.jobSubmitted(sub, job, now.minusSeconds(60)), job,
+        cluster.load.send(new Workload.Pending(
+                Events.jobSubmitted(sub, job, now.minusSeconds(60)),
+                job,
                 new Ledger.Entry(w.scenario(), sub, Events.FLEET_SOURCE, Ledger.Kind.OTHER, job, null, "kafka")));
-        cluster.load.send(new Workload.Pending(Events.rendezvous(rdzv, job, node, 0, now.minusSeconds(50)), job,
+        cluster.load.send(new Workload.Pending(
+                Events.rendezvous(rdzv, job, node, 0, now.minusSeconds(50)),
+                job,
                 new Ledger.Entry(w.scenario(), rdzv, "trainer/" + job, Ledger.Kind.OTHER, job, null, "kafka")));
         cluster.load.sendTelemetry(job, Events.progress(w.scenario() + "-actprog-" + n, job, 50, now.minusSeconds(40)));
         Waits.until(job + " known to both replicas", Duration.ofSeconds(120), () -> {
@@ -47,13 +51,17 @@ final class LeaderScenarios {
     }
 
     Outcome leaderKill() throws InterruptedException {
-        return s.run("leader-kill", "kill -9 of the leader under load while a checkpoint-now waits for its checkpoint",
+        return s.run(
+                "leader-kill",
+                "kill -9 of the leader under load while a checkpoint-now waits for its checkpoint",
                 (o, w, m) -> killLeader(o, w, m, false));
     }
 
     Outcome leaderKillMidDrain() throws InterruptedException {
-        return s.run("leader-kill-mid-drain", "kill -9 of the leader in the middle of a drain (node cordoned, waiting "
-                + "for the job's checkpoint)", (o, w, m) -> killLeader(o, w, m, true));
+        return s.run(
+                "leader-kill-mid-drain",
+                "kill -9 of the leader in the middle of a drain (node cordoned, waiting " + "for the job's checkpoint)",
+                (o, w, m) -> killLeader(o, w, m, true));
     }
 
     private void killLeader(Outcome o, Workload w, Scenarios.Marks m, boolean drain) throws Exception {
@@ -64,9 +72,11 @@ final class LeaderScenarios {
         Replica survivor = cluster.other(leader);
         cluster.topics.hold(job);
         String front = "http://127.0.0.1:" + cluster.front.port();
-        String first = drain ? s.actions.submit(front, "drain", node, 600)
+        String first = drain
+                ? s.actions.submit(front, "drain", node, 600)
                 : s.actions.submit(front, "checkpoint-now", job, 600);
-        Waits.until("the checkpoint command of " + first, Duration.ofSeconds(60), () -> cluster.topics.commandWaiting(job));
+        Waits.until(
+                "the checkpoint command of " + first, Duration.ofSeconds(60), () -> cluster.topics.commandWaiting(job));
         // Killed while no step is in flight: the command recorded as sent, the action waiting for the checkpoint.
         Waits.until(first + " waiting for the checkpoint", Duration.ofSeconds(60), () -> {
             List<String> st = s.actions.steps(first);
@@ -132,8 +142,11 @@ final class LeaderScenarios {
     }
 
     Outcome leaderPause() throws InterruptedException {
-        return s.run("leader-pause", "the leader frozen (SIGSTOP) for longer than its lease while a drain's cordon call is "
-                + "in flight (held by the network), then let go: its write of that step must be fenced", (o, w, m) -> {
+        return s.run(
+                "leader-pause",
+                "the leader frozen (SIGSTOP) for longer than its lease while a drain's cordon call is "
+                        + "in flight (held by the network), then let go: its write of that step must be fenced",
+                (o, w, m) -> {
                     String node = Cluster.drainNodes().get(4);
                     String job = actionJob(w, 0, node);
                     String other = actionJob(w, 1, Cluster.drainNodes().get(5));
@@ -154,8 +167,11 @@ final class LeaderScenarios {
                         takeOver(o, survivor, paused, other);
                         end = s.actions.awaitEnd(drain, Duration.ofMinutes(3));
                         stepsBefore = s.actions.steps(drain);
-                        Waits.until("a pause longer than the lease", Duration.ofSeconds(60),
-                                () -> System.nanoTime() - paused > Duration.ofSeconds(15).toNanos());
+                        Waits.until(
+                                "a pause longer than the lease",
+                                Duration.ofSeconds(60),
+                                () -> System.nanoTime() - paused
+                                        > Duration.ofSeconds(15).toNanos());
                     } finally {
                         // Whatever failed above, the scenarios after this one get both replicas back.
                         net.mode(FaultProxy.Mode.FORWARD);
@@ -187,9 +203,12 @@ final class LeaderScenarios {
     }
 
     Outcome kubeSlowFailing() throws InterruptedException {
-        return s.run("kube-slow-failing", "the Kubernetes API server slow (every request 3 s late) during one drain, then "
-                + "failing (HTTP 503 to every connection) for 45 s during another: both drains finish, each node cordoned "
-                + "once", (o, w, m) -> {
+        return s.run(
+                "kube-slow-failing",
+                "the Kubernetes API server slow (every request 3 s late) during one drain, then "
+                        + "failing (HTTP 503 to every connection) for 45 s during another: both drains finish, each node cordoned "
+                        + "once",
+                (o, w, m) -> {
                     String slowNode = Cluster.drainNodes().get(6);
                     String failNode = Cluster.drainNodes().get(7);
                     actionJob(w, 0, slowNode);
@@ -199,29 +218,38 @@ final class LeaderScenarios {
                     long slowAt = System.nanoTime();
                     String slow = s.actions.submit(front, "drain", slowNode, 600);
                     String slowEnd = s.actions.awaitEnd(slow, Duration.ofMinutes(5));
-                    o.details.put("slowDrain", slow + " " + slowEnd + " in " + Waits.seconds(slowAt, System.nanoTime())
-                            + " s " + s.actions.steps(slow));
+                    o.details.put(
+                            "slowDrain",
+                            slow + " " + slowEnd + " in " + Waits.seconds(slowAt, System.nanoTime()) + " s "
+                                    + s.actions.steps(slow));
                     kube(FaultProxy.Mode.FAIL);
                     long failAt = System.nanoTime();
                     String failing = s.actions.submit(front, "drain", failNode, 600);
-                    Waits.until("the cordon refused for now", Duration.ofSeconds(60), () -> s.actions.steps(failing)
-                            .stream().anyMatch(x -> x.startsWith("cordon: running")));
-                    Waits.until("45 s of a failing API server", Duration.ofSeconds(60),
-                            () -> System.nanoTime() - failAt > Duration.ofSeconds(45).toNanos());
+                    Waits.until(
+                            "the cordon refused for now",
+                            Duration.ofSeconds(60),
+                            () -> s.actions.steps(failing).stream().anyMatch(x -> x.startsWith("cordon: running")));
+                    Waits.until(
+                            "45 s of a failing API server",
+                            Duration.ofSeconds(60),
+                            () -> System.nanoTime() - failAt
+                                    > Duration.ofSeconds(45).toNanos());
                     String stateWhileFailing = s.actions.state(failing);
                     kube(FaultProxy.Mode.FORWARD);
                     long back = System.nanoTime();
                     m.end(cluster.ledger.of(w.scenario()));
                     String failEnd = s.actions.awaitEnd(failing, Duration.ofMinutes(5));
-                    o.details.put("failingDrain", failing + " " + failEnd + ", " + stateWhileFailing
-                            + " while the API failed, ended " + Waits.seconds(back, System.nanoTime())
-                            + " s after it answered again " + s.actions.steps(failing));
+                    o.details.put(
+                            "failingDrain",
+                            failing + " " + failEnd + ", " + stateWhileFailing
+                                    + " while the API failed, ended " + Waits.seconds(back, System.nanoTime())
+                                    + " s after it answered again " + s.actions.steps(failing));
                     if (!"succeeded".equals(slowEnd)) {
                         o.fail("the drain under a slow API server ended " + slowEnd);
                     }
                     if (!"running".equals(stateWhileFailing)) {
-                        o.fail("the drain was " + stateWhileFailing + " while the API server failed (expected: running, "
-                                + "its cordon tried again)");
+                        o.fail("the drain was " + stateWhileFailing
+                                + " while the API server failed (expected: running, " + "its cordon tried again)");
                     }
                     if (!"succeeded".equals(failEnd)) {
                         o.fail("the drain after a failing API server ended " + failEnd);
@@ -255,6 +283,7 @@ final class LeaderScenarios {
     private long patches(String node) throws java.io.IOException {
         String path = " /api/v1/nodes/" + node;
         return Files.readAllLines(cluster.kube.log()).stream()
-                .filter(l -> l.startsWith("REQUEST PATCH") && (l.endsWith(path) || l.contains(path + "?"))).count();
+                .filter(l -> l.startsWith("REQUEST PATCH") && (l.endsWith(path) || l.contains(path + "?")))
+                .count();
     }
 }

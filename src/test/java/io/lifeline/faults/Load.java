@@ -34,6 +34,7 @@ final class Load implements AutoCloseable {
 
     /** Header carrying the suite's id on every record, so that a dead letter can be told apart whatever its body. */
     static final String ID_HEADER = "faults-id";
+
     static final String TOPIC = "lifeline.events";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,8 +45,10 @@ final class Load implements AutoCloseable {
     private final int rate;
     private final int lifecycleRate;
     private final List<String> telemetryNodes;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(3)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(3))
+            .build();
     private final BlockingQueue<Workload.Pending> httpQueue = new LinkedBlockingQueue<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong httpRetries = new AtomicLong();
@@ -56,8 +59,14 @@ final class Load implements AutoCloseable {
     private final org.apache.kafka.clients.producer.Callback telemetryAcked;
     private volatile long startedNanos;
 
-    Load(String bootstrap, Ledger ledger, String frontUrl, String token, int rate, int lifecycleRate,
-         List<String> telemetryNodes) {
+    Load(
+            String bootstrap,
+            Ledger ledger,
+            String frontUrl,
+            String token,
+            int rate,
+            int lifecycleRate,
+            List<String> telemetryNodes) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -161,14 +170,17 @@ final class Load implements AutoCloseable {
         long i = telemetrySeq++;
         String node = telemetryNodes.get((int) (i / 8 % telemetryNodes.size()));
         String json = Events.gpuSample("t-" + i, node, (int) (i % 8), 40 + i % 60, now);
-        producer.send(new ProducerRecord<>(TOPIC, node.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8)),
+        producer.send(
+                new ProducerRecord<>(
+                        TOPIC, node.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8)),
                 telemetryAcked);
         sent.incrementAndGet();
     }
 
     /** Sends one telemetry event to Kafka, outside the ledger. */
     void sendTelemetry(String key, String json) {
-        producer.send(new ProducerRecord<>(TOPIC, key.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8)));
+        producer.send(new ProducerRecord<>(
+                TOPIC, key.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8)));
         sent.incrementAndGet();
     }
 
@@ -184,8 +196,8 @@ final class Load implements AutoCloseable {
 
     /** Sends a record as given (binary mode headers, invalid bodies), entering {@code entry} once acknowledged. */
     void sendKafka(String key, byte[] value, Map<String, byte[]> headers, Ledger.Entry entry) {
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(TOPIC, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                value);
+        ProducerRecord<byte[], byte[]> r =
+                new ProducerRecord<>(TOPIC, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
         headers.forEach((k, v) -> r.headers().add(k, v));
         r.headers().add(ID_HEADER, entry.id().getBytes(StandardCharsets.UTF_8));
         producer.send(r, (meta, error) -> {
@@ -232,8 +244,11 @@ final class Load implements AutoCloseable {
         }
         body.append(']');
         HttpRequest req = HttpRequest.newBuilder(URI.create(frontUrl + "/api/v1/events"))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/cloudevents-batch+json")
-                .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/cloudevents-batch+json")
+                .timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build();
         while (running) {
             try {
                 HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());

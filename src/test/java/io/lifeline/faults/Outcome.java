@@ -89,16 +89,36 @@ final class Outcome {
     }
 
     static String header() {
-        return String.format(Locale.ROOT, "%-24s %9s %9s %8s %5s %5s %6s %9s %9s  %s", "scenario", "produced", "applied",
-                "rejected", "lost", "twice", "steps2", "takeover", "recovery", "verdict");
+        return String.format(
+                Locale.ROOT,
+                "%-24s %9s %9s %8s %5s %5s %6s %9s %9s  %s",
+                "scenario",
+                "produced",
+                "applied",
+                "rejected",
+                "lost",
+                "twice",
+                "steps2",
+                "takeover",
+                "recovery",
+                "verdict");
     }
 
     String row() {
         Checker.Accounting a = accounting;
-        return String.format(Locale.ROOT, "%-24s %9s %9s %8s %5s %5s %6d %9s %9s  %s", scenario,
-                a == null ? "-" : a.produced(), a == null ? "-" : a.applied(), a == null ? "-" : a.rejected(),
-                a == null ? "-" : a.lost(), a == null ? "-" : a.duplicated(), stepsTwice, secs(takeoverSeconds),
-                secs(recoverySeconds), passed() ? "PASS" : "FAIL: " + String.join("; ", failures));
+        return String.format(
+                Locale.ROOT,
+                "%-24s %9s %9s %8s %5s %5s %6d %9s %9s  %s",
+                scenario,
+                a == null ? "-" : a.produced(),
+                a == null ? "-" : a.applied(),
+                a == null ? "-" : a.rejected(),
+                a == null ? "-" : a.lost(),
+                a == null ? "-" : a.duplicated(),
+                stepsTwice,
+                secs(takeoverSeconds),
+                secs(recoverySeconds),
+                passed() ? "PASS" : "FAIL: " + String.join("; ", failures));
     }
 
     private static String secs(Double s) {

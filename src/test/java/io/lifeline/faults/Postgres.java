@@ -38,7 +38,8 @@ final class Postgres {
 
     /** Where the library unpacks its binaries (it does so on first use). */
     static File binaries() throws Exception {
-        Method prepare = EmbeddedPostgres.class.getDeclaredMethod("prepareBinaries", PgBinaryResolver.class, File.class);
+        Method prepare =
+                EmbeddedPostgres.class.getDeclaredMethod("prepareBinaries", PgBinaryResolver.class, File.class);
         prepare.setAccessible(true);
         return (File) prepare.invoke(null, DefaultPostgresBinaryResolver.INSTANCE, null);
     }
@@ -56,16 +57,46 @@ final class Postgres {
         Waits.portFree(port);
         Files.createDirectories(logDir);
         if (!Files.exists(data.resolve("PG_VERSION"))) {
-            Process p = new ProcessBuilder(command(bin.resolve("initdb").toString(), "-A", "trust", "-U", "postgres", "-D",
-                    data.toString(), "-E", "UTF-8", "--no-locale")).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logDir.resolve("initdb.log").toFile())).start();
+            Process p = new ProcessBuilder(command(
+                            bin.resolve("initdb").toString(),
+                            "-A",
+                            "trust",
+                            "-U",
+                            "postgres",
+                            "-D",
+                            data.toString(),
+                            "-E",
+                            "UTF-8",
+                            "--no-locale"))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            logDir.resolve("initdb.log").toFile()))
+                    .start();
             if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 throw new IllegalStateException("initdb failed; see " + logDir.resolve("initdb.log"));
             }
         }
-        server = Child.start("postgres", command(bin.resolve("postgres").toString(), "-D", data.toString(), "-p",
-                Integer.toString(port), "-h", "127.0.0.1", "-k", data.toString(), "-c", "max_connections=200",
-                "-c", "fsync=on", "-c", "synchronous_commit=on"), logDir, logDir.resolve("postgres.log"), Map.of());
+        server = Child.start(
+                "postgres",
+                command(
+                        bin.resolve("postgres").toString(),
+                        "-D",
+                        data.toString(),
+                        "-p",
+                        Integer.toString(port),
+                        "-h",
+                        "127.0.0.1",
+                        "-k",
+                        data.toString(),
+                        "-c",
+                        "max_connections=200",
+                        "-c",
+                        "fsync=on",
+                        "-c",
+                        "synchronous_commit=on"),
+                logDir,
+                logDir.resolve("postgres.log"),
+                Map.of());
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             if (!server.alive()) {

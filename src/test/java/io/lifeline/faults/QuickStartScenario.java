@@ -30,11 +30,18 @@ final class QuickStartScenario {
     }
 
     Outcome run() {
-        Outcome o = new Outcome("quickstart-kill", "kill -9 of the quick start (embedded PostgreSQL) after 1,000 "
-                + "acknowledged events, then started again on the same data directory");
+        Outcome o = new Outcome(
+                "quickstart-kill",
+                "kill -9 of the quick start (embedded PostgreSQL) after 1,000 "
+                        + "acknowledged events, then started again on the same data directory");
         Path dir = cluster.settings.work().resolve("quickstart");
-        Replica q = new Replica("quickstart", dir, cluster.settings.jar(), cluster.settings.base() + 20,
-                dir.resolve(".lifeline/admin-token"), List.of("-Dlifeline.demo.enabled=false"));
+        Replica q = new Replica(
+                "quickstart",
+                dir,
+                cluster.settings.jar(),
+                cluster.settings.base() + 20,
+                dir.resolve(".lifeline/admin-token"),
+                List.of("-Dlifeline.demo.enabled=false"));
         Path pidFile = dir.resolve(".lifeline/pgdata/postmaster.pid");
         Child.atEnd(() -> killServerOf(pidFile));
         List<String> acked = new ArrayList<>();
@@ -49,12 +56,16 @@ final class QuickStartScenario {
                 for (int i = 0; i < 50; i++) {
                     String node = "qs-node-" + (b * 50 + i);
                     ids.add(node);
-                    body.append(i == 0 ? "" : ",").append(Events.nodeRegistered("qs-reg-" + node, node, "qs-pool",
-                            Instant.now()));
+                    body.append(i == 0 ? "" : ",")
+                            .append(Events.nodeRegistered("qs-reg-" + node, node, "qs-pool", Instant.now()));
                 }
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(q.url() + "/api/v1/events"))
-                        .header("Authorization", "Bearer " + token).header("Content-Type", "application/cloudevents-batch+json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body.append(']').toString())).build(),
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(q.url() + "/api/v1/events"))
+                                .header("Authorization", "Bearer " + token)
+                                .header("Content-Type", "application/cloudevents-batch+json")
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        body.append(']').toString()))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     acked.addAll(ids);
@@ -63,7 +74,8 @@ final class QuickStartScenario {
             long killed = System.nanoTime();
             q.kill();
             long orphan = serverPid(pidFile);
-            boolean orphaned = orphan > 0 && ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false);
+            boolean orphaned = orphan > 0
+                    && ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false);
             o.details.put("embeddedServerLeftRunning", orphaned);
             q.start();
             try {
@@ -87,7 +99,8 @@ final class QuickStartScenario {
             }
             o.accounted(new Checker.Accounting(acked.size(), applied, 0, lost, 0, 0, true, problems));
             if (!q.alive()) {
-                o.details.put("unverified", acked.size() + " acknowledged events could not be checked: it did not start");
+                o.details.put(
+                        "unverified", acked.size() + " acknowledged events could not be checked: it did not start");
             }
             q.stop();
         } catch (Exception e) {
@@ -107,7 +120,9 @@ final class QuickStartScenario {
 
     private static long serverPid(Path pidFile) {
         try {
-            return Files.exists(pidFile) ? Long.parseLong(Files.readAllLines(pidFile).get(0).trim()) : -1;
+            return Files.exists(pidFile)
+                    ? Long.parseLong(Files.readAllLines(pidFile).get(0).trim())
+                    : -1;
         } catch (Exception e) {
             return -1;
         }
@@ -118,7 +133,8 @@ final class QuickStartScenario {
         long pid = serverPid(pidFile);
         if (pid > 0) {
             ProcessHandle.of(pid).ifPresent(h -> {
-                if (h.isAlive() && h.info().command().map(c -> c.endsWith("postgres")).orElse(false)) {
+                if (h.isAlive()
+                        && h.info().command().map(c -> c.endsWith("postgres")).orElse(false)) {
                     Child.signal(pid, "INT");
                 }
             });
@@ -129,8 +145,12 @@ final class QuickStartScenario {
     private static String why(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            return lines.stream().filter(l -> l.contains("ERROR") || l.contains("postmaster.pid") || l.contains("Exception"))
-                    .limit(3).map(String::trim).reduce((a, b) -> a + " | " + b).orElse("see " + log);
+            return lines.stream()
+                    .filter(l -> l.contains("ERROR") || l.contains("postmaster.pid") || l.contains("Exception"))
+                    .limit(3)
+                    .map(String::trim)
+                    .reduce((a, b) -> a + " | " + b)
+                    .orElse("see " + log);
         } catch (Exception e) {
             return "see " + log;
         }

@@ -18,8 +18,10 @@ import java.util.Map;
 final class Replica {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(3)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(3))
+            .build();
 
     private final String name;
     private final Path dir;
@@ -66,8 +68,13 @@ final class Replica {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List<String> cmd = new ArrayList<>(List.of(KafkaBroker.java(), "-Xms256m", "-Xmx900m", "-XX:+UseG1GC",
-                "-Dquarkus.http.port=" + port, "-Dlifeline.security.bootstrap-token-file=" + tokenFile));
+        List<String> cmd = new ArrayList<>(List.of(
+                KafkaBroker.java(),
+                "-Xms256m",
+                "-Xmx900m",
+                "-XX:+UseG1GC",
+                "-Dquarkus.http.port=" + port,
+                "-Dlifeline.security.bootstrap-token-file=" + tokenFile));
         cmd.addAll(properties);
         cmd.add("-jar");
         cmd.add(jar);
@@ -100,16 +107,20 @@ final class Replica {
     }
 
     int status(String path) throws IOException, InterruptedException {
-        HttpRequest r = HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(5)).build();
+        HttpRequest r = HttpRequest.newBuilder(URI.create(url() + path))
+                .timeout(Duration.ofSeconds(5))
+                .build();
         return HTTP.send(r, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     /** Readiness data of the ingest check ({@code logPosition}, {@code appliedEvents}...), or null when unreachable. */
     JsonNode ingestHealth() {
         try {
-            HttpRequest r = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready")).timeout(Duration.ofSeconds(5))
+            HttpRequest r = HttpRequest.newBuilder(URI.create(url() + "/q/health/ready"))
+                    .timeout(Duration.ofSeconds(5))
                     .build();
-            JsonNode health = JSON.readTree(HTTP.send(r, HttpResponse.BodyHandlers.ofString()).body());
+            JsonNode health = JSON.readTree(
+                    HTTP.send(r, HttpResponse.BodyHandlers.ofString()).body());
             for (JsonNode check : health.path("checks")) {
                 if ("ingest".equals(check.path("name").asText())) {
                     return check.path("data");
@@ -125,8 +136,11 @@ final class Replica {
 
     /** A GET with the admin token; the body as JSON, or null with any status but 200. */
     JsonNode get(String path, String token) throws IOException, InterruptedException {
-        HttpResponse<String> resp = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path))
-                .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(20)).build(),
+        HttpResponse<String> resp = HTTP.send(
+                HttpRequest.newBuilder(URI.create(url() + path))
+                        .header("Authorization", "Bearer " + token)
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         return resp.statusCode() == 200 ? JSON.readTree(resp.body()) : null;
     }
@@ -136,8 +150,11 @@ final class Replica {
      * with an external database (production configuration) {@code /metrics} needs one.
      */
     double metric(String name) throws IOException, InterruptedException {
-        HttpResponse<String> resp = HTTP.send(HttpRequest.newBuilder(URI.create(url() + "/metrics"))
-                .header("Authorization", "Bearer " + token()).timeout(Duration.ofSeconds(20)).build(),
+        HttpResponse<String> resp = HTTP.send(
+                HttpRequest.newBuilder(URI.create(url() + "/metrics"))
+                        .header("Authorization", "Bearer " + token())
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (resp.statusCode() != 200) {
             throw new IllegalStateException("/metrics answered " + resp.statusCode() + ": " + resp.body());

@@ -122,11 +122,14 @@ class Scenarios {
     // ------------------------------------------------------------------------------------------- infrastructure
 
     Outcome steady() throws InterruptedException {
-        return run("steady", "no fault: the load alone (a check of the suite itself)", (o, w, m) -> Waits.sleep(calm()));
+        return run(
+                "steady", "no fault: the load alone (a check of the suite itself)", (o, w, m) -> Waits.sleep(calm()));
     }
 
     Outcome brokerRestart() throws InterruptedException {
-        return run("broker-restart", "the Kafka broker stopped (SIGTERM) under load and started again 10 s later",
+        return run(
+                "broker-restart",
+                "the Kafka broker stopped (SIGTERM) under load and started again 10 s later",
                 (o, w, m) -> {
                     cluster.kafka.stop();
                     Waits.sleep(Duration.ofSeconds(10));
@@ -136,7 +139,9 @@ class Scenarios {
     }
 
     Outcome postgresRestart() throws InterruptedException {
-        return run("postgres-restart", "PostgreSQL stopped (fast shutdown) under load and started again 5 s later",
+        return run(
+                "postgres-restart",
+                "PostgreSQL stopped (fast shutdown) under load and started again 5 s later",
                 (o, w, m) -> {
                     cluster.postgres.stop();
                     Waits.sleep(Duration.ofSeconds(5));
@@ -147,8 +152,11 @@ class Scenarios {
     }
 
     Outcome postgresUnreachable(Duration outage) throws InterruptedException {
-        return run("postgres-unreachable", "the network to PostgreSQL black-holed for both replicas for "
-                + outage.toSeconds() + " s (connections hang, nothing is reset), then healed", (o, w, m) -> {
+        return run(
+                "postgres-unreachable",
+                "the network to PostgreSQL black-holed for both replicas for " + outage.toSeconds()
+                        + " s (connections hang, nothing is reset), then healed",
+                (o, w, m) -> {
                     for (FaultProxy p : cluster.pgProxies) {
                         p.mode(FaultProxy.Mode.HOLD);
                     }
@@ -163,8 +171,11 @@ class Scenarios {
     }
 
     Outcome rollingRestart() throws InterruptedException {
-        return run("rolling-restart", "each replica stopped (SIGTERM) and started again in turn, under load; then every "
-                + "event of every scenario is accounted for again", (o, w, m) -> {
+        return run(
+                "rolling-restart",
+                "each replica stopped (SIGTERM) and started again in turn, under load; then every "
+                        + "event of every scenario is accounted for again",
+                (o, w, m) -> {
                     long started = System.nanoTime();
                     for (Replica r : cluster.replicas) {
                         r.stop();

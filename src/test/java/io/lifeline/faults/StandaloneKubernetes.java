@@ -15,15 +15,20 @@ import java.util.List;
  */
 public final class StandaloneKubernetes {
 
-    private StandaloneKubernetes() {
-    }
+    private StandaloneKubernetes() {}
 
     public static void main(String[] args) throws Exception {
-        KubernetesServer server = new KubernetesServer(false, true, InetAddress.getLoopbackAddress(),
-                Integer.parseInt(args[0]), List.of());
+        KubernetesServer server = new KubernetesServer(
+                false, true, InetAddress.getLoopbackAddress(), Integer.parseInt(args[0]), List.of());
         server.before();
         for (int i = 1; i < args.length; i++) {
-            server.getClient().nodes().resource(new NodeBuilder().withNewMetadata().withName(args[i]).endMetadata().build())
+            server.getClient()
+                    .nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(args[i])
+                            .endMetadata()
+                            .build())
                     .create();
         }
         System.out.println("READY " + server.getKubernetesMockServer().url("/"));

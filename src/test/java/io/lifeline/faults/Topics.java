@@ -29,8 +29,7 @@ final class Topics implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A dead letter: the suite's id of the record (null if it had none) and Lifeline's reason. */
-    record DeadLetter(String id, String reason) {
-    }
+    record DeadLetter(String id, String reason) {}
 
     private final String bootstrap;
     private final Map<String, List<String>> deadLetters = new ConcurrentHashMap<>();
@@ -55,33 +54,37 @@ final class Topics implements AutoCloseable {
     }
 
     private Thread read(String topic, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
-        Thread t = new Thread(() -> {
-            Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-            p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-            while (running) {
-                try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
-                    List<TopicPartition> parts = new ArrayList<>();
-                    c.partitionsFor(topic, Duration.ofSeconds(30)).forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
-                    c.assign(parts);
-                    c.seekToBeginning(parts);
-                    // Read from the start every time the client is made (after a broker restart), skipping what was seen.
+        Thread t = new Thread(
+                () -> {
+                    Properties p = new Properties();
+                    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+                    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+                    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+                    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
                     while (running) {
-                        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                            if (r.offset() >= positions.getOrDefault(tp, 0L)) {
-                                positions.put(tp, r.offset() + 1);
-                                handler.accept(r);
+                        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+                            List<TopicPartition> parts = new ArrayList<>();
+                            c.partitionsFor(topic, Duration.ofSeconds(30))
+                                    .forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+                            c.assign(parts);
+                            c.seekToBeginning(parts);
+                            // Read from the start every time the client is made (after a broker restart), skipping what
+                            // was seen.
+                            while (running) {
+                                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                                    if (r.offset() >= positions.getOrDefault(tp, 0L)) {
+                                        positions.put(tp, r.offset() + 1);
+                                        handler.accept(r);
+                                    }
+                                }
                             }
+                        } catch (RuntimeException e) {
+                            sleep(1000);
                         }
                     }
-                } catch (RuntimeException e) {
-                    sleep(1000);
-                }
-            }
-        }, "faults-read-" + topic);
+                },
+                "faults-read-" + topic);
         t.setDaemon(true);
         t.start();
         return t;
@@ -90,7 +93,8 @@ final class Topics implements AutoCloseable {
     private void onDeadLetter(ConsumerRecord<byte[], byte[]> r) {
         String id = header(r, Load.ID_HEADER);
         String reason = header(r, "lifeline.dlq.reason");
-        deadLetters.computeIfAbsent(id == null ? "" : id, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+        deadLetters
+                .computeIfAbsent(id == null ? "" : id, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
                 .add(reason == null ? "" : reason);
     }
 
@@ -137,7 +141,8 @@ final class Topics implements AutoCloseable {
 
     /** Whether a checkpoint command for {@code job} is waiting to be answered. */
     boolean commandWaiting(String job) {
-        return waiting.values().stream().anyMatch(c -> job.equals(c.path("subject").asText()));
+        return waiting.values().stream()
+                .anyMatch(c -> job.equals(c.path("subject").asText()));
     }
 
     /** Reasons given for the dead letters of {@code id}. */

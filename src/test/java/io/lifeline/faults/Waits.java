@@ -6,8 +6,7 @@ import java.util.concurrent.Callable;
 /** Polling until something holds, for the scenarios. */
 final class Waits {
 
-    private Waits() {
-    }
+    private Waits() {}
 
     /**
      * Calls {@code probe} every 100 ms until it answers something other than null or false, and returns that; an

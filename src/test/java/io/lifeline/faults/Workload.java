@@ -13,8 +13,7 @@ import java.util.List;
 final class Workload {
 
     /** One event to send: its JSON, its Kafka key and its ledger entry. */
-    record Pending(String json, String key, Ledger.Entry entry) {
-    }
+    record Pending(String json, String key, Ledger.Entry entry) {}
 
     static final int CHECKPOINTS_PER_JOB = 200;
     static final String NAMESPACE = "faults";
@@ -74,7 +73,9 @@ final class Workload {
             String via = httpEvery > 0 && nodes % httpEvery == 0 ? "http" : "kafka";
             String node = scenario + "-node-" + nodes;
             String id = scenario + "-reg-" + nodes++;
-            return new Pending(Events.nodeRegistered(id, node, pool(), now), node,
+            return new Pending(
+                    Events.nodeRegistered(id, node, pool(), now),
+                    node,
                     new Ledger.Entry(scenario, id, Events.FLEET_SOURCE, Ledger.Kind.NODE, node, null, via));
         }
         if (checkpointsInJob >= CHECKPOINTS_PER_JOB) {
@@ -82,13 +83,17 @@ final class Workload {
             jobs.add(job);
             checkpointsInJob = 0;
             String id = scenario + "-sub-" + (jobs.size() - 1);
-            return new Pending(Events.jobSubmitted(id, job, now.minusMillis(1)), job,
+            return new Pending(
+                    Events.jobSubmitted(id, job, now.minusMillis(1)),
+                    job,
                     new Ledger.Entry(scenario, id, Events.FLEET_SOURCE, Ledger.Kind.OTHER, job, null, "kafka"));
         }
         String job = jobs.get(jobs.size() - 1);
         int k = checkpointsInJob++;
         String cp = scenario + "-cp-" + (jobs.size() - 1) + "-" + k;
-        return new Pending(Events.checkpointCompleted(cp, job, cp, 100L * (k + 1), now), job,
+        return new Pending(
+                Events.checkpointCompleted(cp, job, cp, 100L * (k + 1), now),
+                job,
                 new Ledger.Entry(scenario, cp, "trainer/" + job, Ledger.Kind.CHECKPOINT, job, cp, "kafka"));
     }
 }

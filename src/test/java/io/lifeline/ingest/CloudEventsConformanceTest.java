@@ -45,12 +45,22 @@ class CloudEventsConformanceTest {
     }
 
     private static Response post(String contentType, String body) {
-        return given(auth(TestTokens.ingest())).contentType(contentType).body(body).post("/api/v1/events");
+        return given(auth(TestTokens.ingest()))
+                .contentType(contentType)
+                .body(body)
+                .post("/api/v1/events");
     }
 
     private static List<String> storedIds(String subject) {
-        return given(auth(TestTokens.viewer())).queryParam("subject", subject).queryParam("limit", 1000)
-                .get("/api/v1/events").then().statusCode(200).extract().jsonPath().getList("events.id");
+        return given(auth(TestTokens.viewer()))
+                .queryParam("subject", subject)
+                .queryParam("limit", 1000)
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("events.id");
     }
 
     @Test
@@ -62,15 +72,26 @@ class CloudEventsConformanceTest {
         String[] types = {"application/cloudevents+json", "application/cloudevents+json; charset=utf-8"};
         int n = 0;
         for (ConformanceSuite.Case c : suite.validEvents()) {
-            JsonPath answer = post(types[n++ % 2], c.json()).then().statusCode(200).extract().jsonPath();
-            assertThat(answer.getInt("accepted") + answer.getInt("duplicates")).as(c.id()).isEqualTo(1);
+            JsonPath answer = post(types[n++ % 2], c.json())
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
+            assertThat(answer.getInt("accepted") + answer.getInt("duplicates"))
+                    .as(c.id())
+                    .isEqualTo(1);
             assertThat(answer.getInt("rejected")).as(c.id()).isZero();
             expected.add(c.event().get("id").textValue());
         }
         for (ConformanceSuite.Case c : suite.invalidEvents()) {
-            JsonPath problem = post(types[n++ % 2], c.json()).then().statusCode(400).extract().jsonPath();
+            JsonPath problem = post(types[n++ % 2], c.json())
+                    .then()
+                    .statusCode(400)
+                    .extract()
+                    .jsonPath();
             assertThat(problem.getString("type")).as(c.id()).isEqualTo("/problems/invalid-event");
-            assertThat(problem.getString("errors[0].reason")).as(c.id())
+            assertThat(problem.getString("errors[0].reason"))
+                    .as(c.id())
                     .startsWith(ConformanceSuite.INVALID_REASONS.get(c.id()));
         }
         assertThat(storedIds(suite.node())).containsExactlyInAnyOrderElementsOf(expected);
@@ -87,21 +108,38 @@ class CloudEventsConformanceTest {
                 post("application/cloudevents-batch+json", "[]").then().statusCode(200);
                 continue;
             }
-            JsonPath answer = post("application/cloudevents-batch+json", ConformanceSuite.json(b.events())).then()
-                    .statusCode(200).extract().jsonPath();
-            assertThat(answer.getInt("accepted") + answer.getInt("duplicates")).as(b.id()).isEqualTo(b.events().size());
+            JsonPath answer = post("application/cloudevents-batch+json", ConformanceSuite.json(b.events()))
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
+            assertThat(answer.getInt("accepted") + answer.getInt("duplicates"))
+                    .as(b.id())
+                    .isEqualTo(b.events().size());
             assertThat(answer.getInt("rejected")).as(b.id()).isZero();
             b.events().forEach(e -> expected.add(e.get("id").textValue()));
         }
         // The suite's invalid batches: Lifeline keeps the good members and names each bad one.
-        Map<String, Integer> badIndex = Map.of("invalidBatchMixedSpecVersions", 1,
-                "invalidBatchContainingInvalidCloudEvent", 0, "invalidBatchContainingNonObject", 0);
-        Map<String, String> badReason = Map.of("invalidBatchMixedSpecVersions", "specversion: only \"1.0\" is supported",
-                "invalidBatchContainingInvalidCloudEvent", "id: required",
-                "invalidBatchContainingNonObject", "expected a CloudEvent object, got string");
+        Map<String, Integer> badIndex = Map.of(
+                "invalidBatchMixedSpecVersions",
+                1,
+                "invalidBatchContainingInvalidCloudEvent",
+                0,
+                "invalidBatchContainingNonObject",
+                0);
+        Map<String, String> badReason = Map.of(
+                "invalidBatchMixedSpecVersions",
+                "specversion: only \"1.0\" is supported",
+                "invalidBatchContainingInvalidCloudEvent",
+                "id: required",
+                "invalidBatchContainingNonObject",
+                "expected a CloudEvent object, got string");
         for (ConformanceSuite.Batch b : suite.invalidBatches()) {
             Response r = post("application/cloudevents-batch+json", ConformanceSuite.json(b.events()));
-            JsonPath answer = r.then().statusCode(b.events().size() == 1 ? 400 : 200).extract().jsonPath();
+            JsonPath answer = r.then()
+                    .statusCode(b.events().size() == 1 ? 400 : 200)
+                    .extract()
+                    .jsonPath();
             assertThat(answer.getList("errors")).as(b.id()).hasSize(1);
             assertThat(answer.getInt("errors[0].index")).as(b.id()).isEqualTo(badIndex.get(b.id()));
             assertThat(answer.getString("errors[0].reason")).as(b.id()).startsWith(badReason.get(b.id()));
@@ -117,14 +155,19 @@ class CloudEventsConformanceTest {
         batch.add(suite.validEvents().get(0).json().replace("minimal-" + run, "first-" + run));
         invalid.forEach(c -> batch.add(c.json()));
         batch.add(suite.validEvents().get(0).json().replace("minimal-" + run, "last-" + run));
-        JsonPath answer = post("application/cloudevents-batch+json", CloudEvents.array(batch)).then().statusCode(200)
-                .extract().jsonPath();
+        JsonPath answer = post("application/cloudevents-batch+json", CloudEvents.array(batch))
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(answer.getInt("accepted")).isEqualTo(2);
         assertThat(answer.getInt("rejected")).isEqualTo(invalid.size());
         for (int i = 0; i < invalid.size(); i++) {
             assertThat(answer.getInt("errors[" + i + "].index")).isEqualTo(i + 1);
-            assertThat(answer.getString("errors[" + i + "].reason")).as(invalid.get(i).id())
-                    .startsWith(ConformanceSuite.INVALID_REASONS.get(invalid.get(i).id()));
+            assertThat(answer.getString("errors[" + i + "].reason"))
+                    .as(invalid.get(i).id())
+                    .startsWith(
+                            ConformanceSuite.INVALID_REASONS.get(invalid.get(i).id()));
         }
         expected.add("first-" + run);
         expected.add("last-" + run);
@@ -145,15 +188,17 @@ class CloudEventsConformanceTest {
 
     private static ProducerRecord<byte[], byte[]> structured(String key, ConformanceSuite.Case c) {
         ProducerRecord<byte[], byte[]> r = new ProducerRecord<>("lifeline.events", utf8(key), utf8(c.json()));
-        r.headers().add("content-type", utf8("application/cloudevents+json; charset=utf-8"))
+        r.headers()
+                .add("content-type", utf8("application/cloudevents+json; charset=utf-8"))
                 .add(CASE_HEADER, utf8(c.id() + "/structured"));
         return r;
     }
 
     private static ProducerRecord<byte[], byte[]> binary(String key, ConformanceSuite.Case c) {
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>("lifeline.events", utf8(key),
-                ConformanceSuite.binaryValue(c.event()));
-        ConformanceSuite.binaryHeaders(c.event()).forEach((name, value) -> r.headers().add(name, utf8(value)));
+        ProducerRecord<byte[], byte[]> r =
+                new ProducerRecord<>("lifeline.events", utf8(key), ConformanceSuite.binaryValue(c.event()));
+        ConformanceSuite.binaryHeaders(c.event())
+                .forEach((name, value) -> r.headers().add(name, utf8(value)));
         r.headers().add(CASE_HEADER, utf8(c.id() + "/binary"));
         return r;
     }
@@ -188,16 +233,19 @@ class CloudEventsConformanceTest {
             }
             p.flush();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                assertThat(storedIds(node)).containsExactlyInAnyOrderElementsOf(expected));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(storedIds(node)).containsExactlyInAnyOrderElementsOf(expected));
 
-        List<ConsumerRecord<byte[], byte[]>> dead = KafkaProbe.recordsWithKey("lifeline.events.dlq", node, reasons.size());
+        List<ConsumerRecord<byte[], byte[]>> dead =
+                KafkaProbe.recordsWithKey("lifeline.events.dlq", node, reasons.size());
         Map<String, String> deadReasons = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : dead) {
-            deadReasons.put(new String(r.headers().lastHeader(CASE_HEADER).value(), StandardCharsets.UTF_8),
+            deadReasons.put(
+                    new String(r.headers().lastHeader(CASE_HEADER).value(), StandardCharsets.UTF_8),
                     new String(r.headers().lastHeader("lifeline.dlq.reason").value(), StandardCharsets.UTF_8));
         }
         assertThat(deadReasons.keySet()).containsExactlyInAnyOrderElementsOf(reasons.keySet());
-        assertThat(deadReasons).allSatisfy((c, reason) -> assertThat(reason).as(c).startsWith(reasons.get(c)));
+        assertThat(deadReasons)
+                .allSatisfy((c, reason) -> assertThat(reason).as(c).startsWith(reasons.get(c)));
     }
 }

@@ -38,10 +38,13 @@ class ModelAdmissionTest {
 
     @Inject
     EventLogWriter log;
+
     @Inject
     EventLogRepository repository;
+
     @Inject
     IngestConfig config;
+
     @Inject
     IngestMetrics metrics;
 
@@ -50,8 +53,13 @@ class ModelAdmissionTest {
     private List<Event> cordons(String node, int n) {
         List<Event> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            out.add(new Event(UUID.randomUUID().toString(), "test://admission", EventType.NODE_CORDONED, node,
-                    now.plusMillis(i), new NodeData.Cordoned("test")));
+            out.add(new Event(
+                    UUID.randomUUID().toString(),
+                    "test://admission",
+                    EventType.NODE_CORDONED,
+                    node,
+                    now.plusMillis(i),
+                    new NodeData.Cordoned("test")));
         }
         return out;
     }
@@ -61,8 +69,8 @@ class ModelAdmissionTest {
         ModelRuntime model = ModelRuntimes.start(Clock.systemUTC(), 10, 1L << 20);
         CountDownLatch hold = new CountDownLatch(1);
         try {
-            IngestPipeline pipeline = new IngestPipeline(log, model, config, Clock.systemUTC(),
-                    new SimpleMeterRegistry(), metrics);
+            IngestPipeline pipeline =
+                    new IngestPipeline(log, model, config, Clock.systemUTC(), new SimpleMeterRegistry(), metrics);
             pipeline.open();
             CountDownLatch holding = new CountDownLatch(1);
             model.readNow(m -> {
@@ -77,15 +85,18 @@ class ModelAdmissionTest {
             assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
 
             String stored = "admitted-" + UUID.randomUUID().toString().substring(0, 8);
-            IngestReceipt first = pipeline.submit(cordons(stored, 8)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            IngestReceipt first =
+                    pipeline.submit(cordons(stored, 8)).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertThat(first.accepted()).isEqualTo(8);
             assertThat(model.queuedEvents()).isEqualTo(8);
 
             String refused = "refused-" + UUID.randomUUID().toString().substring(0, 8);
             List<Event> tooMany = cordons(refused, 5);
             CompletableFuture<IngestReceipt> second = pipeline.submit(tooMany).toCompletableFuture();
-            assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                    .hasCauseInstanceOf(RetryLaterException.class).hasMessageContaining("model busy");
+            assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(RetryLaterException.class)
+                    .hasMessageContaining("model busy");
             assertThat(storedCount(stored)).isEqualTo(8);
             assertThat(storedCount(refused)).isZero();
 
@@ -93,7 +104,8 @@ class ModelAdmissionTest {
             model.barrier().get(10, TimeUnit.SECONDS);
             assertThat(model.queuedEvents()).isZero();
             // The same events, retried once there is room, are new (not taken for duplicates) and stored.
-            IngestReceipt retried = pipeline.submit(tooMany).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            IngestReceipt retried =
+                    pipeline.submit(tooMany).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertThat(retried.accepted()).isEqualTo(5);
             assertThat(storedCount(refused)).isEqualTo(5);
             model.barrier().get(10, TimeUnit.SECONDS);
@@ -105,6 +117,8 @@ class ModelAdmissionTest {
     }
 
     private int storedCount(String subject) {
-        return repository.page(new EventLogQuery(subject, null, null, null, 100, false, null)).size();
+        return repository
+                .page(new EventLogQuery(subject, null, null, null, 100, false, null))
+                .size();
     }
 }

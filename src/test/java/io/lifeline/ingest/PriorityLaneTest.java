@@ -36,8 +36,10 @@ class PriorityLaneTest {
 
     @Inject
     IngestPipeline pipeline;
+
     @Inject
     ModelRuntime model;
+
     @Inject
     AgroalDataSource dataSource;
 
@@ -48,7 +50,12 @@ class PriorityLaneTest {
     }
 
     private static Event notice(String id, String node, Instant time) {
-        return new Event(id, "test/lane", EventType.NODE_INTERRUPTION_NOTICE, node, time,
+        return new Event(
+                id,
+                "test/lane",
+                EventType.NODE_INTERRUPTION_NOTICE,
+                node,
+                time,
                 new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws", time.plusSeconds(120)));
     }
 
@@ -67,11 +74,15 @@ class PriorityLaneTest {
         try (Connection holder = dataSource.getConnection()) {
             // Another writer holds the commit-order lock: this replica's writer waits with the first batch in hand.
             LogStacks.takeCommitOrderLock(holder);
-            first = pipeline.submit(List.of(cordoned(node + "-first", node, now))).toCompletableFuture();
+            first = pipeline.submit(List.of(cordoned(node + "-first", node, now)))
+                    .toCompletableFuture();
             awaitAWriterWaitingForTheLock();
-            queued = pipeline.submit(List.of(cordoned(node + "-queued-1", node, now.plusMillis(1)),
-                    cordoned(node + "-queued-2", node, now.plusMillis(2)))).toCompletableFuture();
-            urgent = pipeline.submit(List.of(notice(node + "-notice", node, now.plusMillis(3)))).toCompletableFuture();
+            queued = pipeline.submit(List.of(
+                            cordoned(node + "-queued-1", node, now.plusMillis(1)),
+                            cordoned(node + "-queued-2", node, now.plusMillis(2))))
+                    .toCompletableFuture();
+            urgent = pipeline.submit(List.of(notice(node + "-notice", node, now.plusMillis(3))))
+                    .toCompletableFuture();
             Thread.sleep(100);
             holder.rollback();
         }
@@ -128,9 +139,9 @@ class PriorityLaneTest {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < until) {
             try (Connection c = dataSource.getConnection();
-                 PreparedStatement ps = c.prepareStatement(
-                         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
-                 ResultSet rs = ps.executeQuery()) {
+                    PreparedStatement ps = c.prepareStatement(
+                            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+                    ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 if (rs.getInt(1) > 0) {
                     return;
@@ -144,7 +155,7 @@ class PriorityLaneTest {
     private Map<String, Long> seqs(String node) throws Exception {
         Map<String, Long> out = new HashMap<>();
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT event_id, seq FROM event_log WHERE subject = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT event_id, seq FROM event_log WHERE subject = ?")) {
             ps.setString(1, node);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -39,12 +39,16 @@ class ReplicasShareTheFleetTest {
 
     @Inject
     AgroalDataSource dataSource;
+
     @Inject
     EventCodec codec;
+
     @Inject
     IngestConfig config;
+
     @Inject
     ModelRuntime modelA;
+
     @Inject
     EventLogTail followerA;
 
@@ -59,7 +63,12 @@ class ReplicasShareTheFleetTest {
         writerB = LogStacks.writer(dataSource, codec, config);
         followerB = LogStacks.follower(dataSource, codec);
         modelB = ModelRuntimes.start(clock);
-        pipelineB = new IngestPipeline(writerB, modelB, config, clock, new SimpleMeterRegistry(),
+        pipelineB = new IngestPipeline(
+                writerB,
+                modelB,
+                config,
+                clock,
+                new SimpleMeterRegistry(),
                 IngestMetricsForTests.of(new SimpleMeterRegistry()));
         // Wired as the application wires replica A: each follower passes over its own replica's rows.
         modelB.onStoredQueued(followerB::appliedHere);
@@ -119,8 +128,12 @@ class ReplicasShareTheFleetTest {
 
         long passedA = followerA.passed();
         long followedA = followerA.followed();
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(toA)).post("/api/v1/events")
-                .then().statusCode(200);
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(toA))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
         IngestReceipt b = pipelineB.submit(toB).toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertThat(b.accepted()).isEqualTo(100);
 
@@ -131,15 +144,19 @@ class ReplicasShareTheFleetTest {
         // The same events resent to the other replica, A's with a later time: duplicates, stored and applied nowhere.
         List<Event> resent = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            resent.add(decode(CloudEvents.nodeRegistered("a-" + run + "-" + i, nodesA.get(i),
-                    now.plusSeconds(30))));
+            resent.add(decode(CloudEvents.nodeRegistered("a-" + run + "-" + i, nodesA.get(i), now.plusSeconds(30))));
         }
         IngestReceipt again = pipelineB.submit(resent).toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertThat(again.accepted()).isZero();
         assertThat(again.duplicates()).isEqualTo(100);
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(toB.stream()
-                        .map(e -> CloudEvents.nodeRegistered(e.id(), e.subject(), now.plusSeconds(60))).toList()))
-                .post("/api/v1/events").then().statusCode(200)
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(toB.stream()
+                        .map(e -> CloudEvents.nodeRegistered(e.id(), e.subject(), now.plusSeconds(60)))
+                        .toList()))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
                 .body("accepted", org.hamcrest.Matchers.equalTo(0));
 
         // Let the followers catch up with whatever there is, then count: exactly once on each replica.
@@ -154,9 +171,12 @@ class ReplicasShareTheFleetTest {
         // of the two is a matter of timing, so only their sum is the outcome.
         assertThat(followerA.followed() - followedA).as("rows A read back").isGreaterThanOrEqualTo(100);
         assertThat(followerB.followed()).as("rows B read back").isGreaterThanOrEqualTo(100);
-        assertThat(followerA.followed() - followedA + followerA.passed() - passedA).as("rows A moved past")
+        assertThat(followerA.followed() - followedA + followerA.passed() - passedA)
+                .as("rows A moved past")
                 .isGreaterThanOrEqualTo(200);
-        assertThat(followerB.followed() + followerB.passed()).as("rows B moved past").isGreaterThanOrEqualTo(200);
+        assertThat(followerB.followed() + followerB.passed())
+                .as("rows B moved past")
+                .isGreaterThanOrEqualTo(200);
     }
 
     @Test
@@ -168,12 +188,17 @@ class ReplicasShareTheFleetTest {
             String run = CloudEvents.uniqueId().substring(0, 8);
             String node = "frozen-" + run;
             // Replica A's writer waits for the lock until the database ends the frozen transaction.
-            given(asOperator()).contentType("application/json")
+            given(asOperator())
+                    .contentType("application/json")
                     .body(CloudEvents.array(List.of(CloudEvents.nodeRegistered("f-" + run, node, Instant.now()))))
-                    .post("/api/v1/events").then().statusCode(200).body("accepted", org.hamcrest.Matchers.equalTo(1));
+                    .post("/api/v1/events")
+                    .then()
+                    .statusCode(200)
+                    .body("accepted", org.hamcrest.Matchers.equalTo(1));
             await().atMost(Duration.ofSeconds(20)).until(() -> known(modelA, List.of(node)) == 1);
             // The frozen writer, once awake, finds its transaction ended: its batch fails and is written again.
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> frozen.createStatement().execute("SELECT 1"))
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> frozen.createStatement().execute("SELECT 1"))
                     .isInstanceOf(java.sql.SQLException.class);
         }
     }
@@ -183,13 +208,15 @@ class ReplicasShareTheFleetTest {
     }
 
     private static long known(ModelRuntime model, List<String> nodes) throws Exception {
-        return model.read(m -> nodes.stream().filter(n -> m.fleet().node(n).isPresent()).count())
+        return model.read(m -> nodes.stream()
+                        .filter(n -> m.fleet().node(n).isPresent())
+                        .count())
                 .get(10, TimeUnit.SECONDS);
     }
 
     private long stored(String run) throws Exception {
         try (var c = dataSource.getConnection();
-             var ps = c.prepareStatement("SELECT count(*) FROM event_log WHERE event_id LIKE ?")) {
+                var ps = c.prepareStatement("SELECT count(*) FROM event_log WHERE event_id LIKE ?")) {
             ps.setString(1, "%-" + run + "-%");
             try (var rs = ps.executeQuery()) {
                 rs.next();

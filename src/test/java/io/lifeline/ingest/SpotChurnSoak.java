@@ -62,11 +62,28 @@ public final class SpotChurnSoak {
         List<Scenario.Pool> pools = new ArrayList<>();
         for (Scenario.Pool p : base.pools()) {
             // Every node of every pool is spot and reclaimed about every 6 simulated minutes.
-            pools.add(new Scenario.Pool(p.name(), io.lifeline.domain.event.CapacityType.SPOT, p.zone(),
-                    p.instanceType(), p.gpuModel(), p.nodeCount() * 2, p.gpusPerNode(), 10.0, 60));
+            pools.add(new Scenario.Pool(
+                    p.name(),
+                    io.lifeline.domain.event.CapacityType.SPOT,
+                    p.zone(),
+                    p.instanceType(),
+                    p.gpuModel(),
+                    p.nodeCount() * 2,
+                    p.gpusPerNode(),
+                    10.0,
+                    60));
         }
-        Scenario churn = new Scenario(base.seed(), base.telemetryIntervalSeconds(), base.progressIntervalSeconds(),
-                1.0, base.fatalXidFraction(), 30, 300, null, pools, base.jobs());
+        Scenario churn = new Scenario(
+                base.seed(),
+                base.telemetryIntervalSeconds(),
+                base.progressIntervalSeconds(),
+                1.0,
+                base.fatalXidFraction(),
+                30,
+                300,
+                null,
+                pools,
+                base.jobs());
         this.sim = new FleetSimulator(churn, START);
         clock.set(START);
         this.sampler = new TelemetrySampler(Duration.ofMinutes(5), Duration.ofMinutes(30), clock);
@@ -178,12 +195,22 @@ public final class SpotChurnSoak {
         List<String> nodes = new ArrayList<>(liveNodes);
         for (int i = 0; i < JOBS_PER_MINUTE && nodes.size() >= 2; i++) {
             String job = "soak/job-" + jobSeq++;
-            out.add(event(job, at, EventType.JOB_SUBMITTED, new JobData.Submitted("soak", "soak", "low",
-                    new ElasticPolicy(1, 2, 8, 3), 8, 300L)));
+            out.add(event(
+                    job,
+                    at,
+                    EventType.JOB_SUBMITTED,
+                    new JobData.Submitted("soak", "soak", "low", new ElasticPolicy(1, 2, 8, 3), 8, 300L)));
             String a = nodes.get(rng.nextInt(nodes.size()));
             String b = nodes.get(rng.nextInt(nodes.size()));
-            out.add(event(job, at, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run", 1, 16,
-                    List.of(new TrainerData.Participant(a, 0, 8), new TrainerData.Participant(b, 8, 8)))));
+            out.add(event(
+                    job,
+                    at,
+                    EventType.TRAINER_RENDEZVOUS,
+                    new TrainerData.Rendezvous(
+                            "run",
+                            1,
+                            16,
+                            List.of(new TrainerData.Participant(a, 0, 8), new TrainerData.Participant(b, 8, 8)))));
             out.add(event(job, at, EventType.TRAINER_PROGRESS, new TrainerData.Progress(1, 100.0, 1e5)));
             runningJobs.addLast(new String[] {job, Long.toString(at.getEpochSecond() + JOB_MINUTES * 60)});
         }
@@ -203,13 +230,25 @@ public final class SpotChurnSoak {
 
     private double[] sample(MemoryMXBean memory, double wallSeconds, Instant sim) throws Exception {
         model.barrier().get(60, TimeUnit.SECONDS);
-        int[] sizes = model.read(m -> new int[] {m.fleet().size(), m.jobs().size()}).get(60, TimeUnit.SECONDS);
+        int[] sizes =
+                model.read(m -> new int[] {m.fleet().size(), m.jobs().size()}).get(60, TimeUnit.SECONDS);
         System.gc();
         System.gc();
         double used = memory.getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
         double simHours = Duration.between(START, sim).toSeconds() / 3600.0;
-        System.out.printf(Locale.ROOT, "%.0f,%.2f,%d,%d,%d,%.1f,%d,%d,%d,%d%n", wallSeconds, simHours, events,
-                pushedBack, nodesSeen, used, sizes[0], sizes[1], sampler.size(), model.queuedEvents());
+        System.out.printf(
+                Locale.ROOT,
+                "%.0f,%.2f,%d,%d,%d,%.1f,%d,%d,%d,%d%n",
+                wallSeconds,
+                simHours,
+                events,
+                pushedBack,
+                nodesSeen,
+                used,
+                sizes[0],
+                sizes[1],
+                sampler.size(),
+                model.queuedEvents());
         System.out.flush();
         return new double[] {wallSeconds, used};
     }
@@ -218,9 +257,16 @@ public final class SpotChurnSoak {
         double first = series.get(0)[1];
         double last = series.get(series.size() - 1)[1];
         double max = series.stream().mapToDouble(p -> p[1]).max().orElse(0);
-        System.out.printf(Locale.ROOT, "summary: samples=%d first=%.1f MiB last=%.1f MiB max=%.1f MiB "
-                        + "slope=%.2f MiB/h (all) slope=%.2f MiB/h (second half)%n", series.size(), first, last, max,
-                slope(series), slope(series.subList(series.size() / 2, series.size())));
+        System.out.printf(
+                Locale.ROOT,
+                "summary: samples=%d first=%.1f MiB last=%.1f MiB max=%.1f MiB "
+                        + "slope=%.2f MiB/h (all) slope=%.2f MiB/h (second half)%n",
+                series.size(),
+                first,
+                last,
+                max,
+                slope(series),
+                slope(series.subList(series.size() / 2, series.size())));
     }
 
     /** Least-squares slope of used heap over wall time, in MiB per hour. */

@@ -37,8 +37,15 @@ class StoreRefusalTest {
     }
 
     private static List<String> storedIds(String subject) {
-        return given(auth(TestTokens.viewer())).queryParam("subject", subject).queryParam("limit", 1000)
-                .get("/api/v1/events").then().statusCode(200).extract().jsonPath().getList("events.id");
+        return given(auth(TestTokens.viewer()))
+                .queryParam("subject", subject)
+                .queryParam("limit", 1000)
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("events.id");
     }
 
     @Test
@@ -64,16 +71,22 @@ class StoreRefusalTest {
         assertThat(receipt.accepted()).isEqualTo(37);
         assertThat(receipt.duplicates()).isZero();
         assertThat(receipt.rejected()).extracting(Refusal::index).containsExactly(7, 23, 24);
-        assertThat(receipt.rejected()).extracting(Refusal::id)
+        assertThat(receipt.rejected())
+                .extracting(Refusal::id)
                 .containsExactly(node + "-7\u0000", node + "-23", node + "-24");
-        assertThat(receipt.rejected()).allSatisfy(r -> assertThat(r.reason())
-                .startsWith("refused by the event store: ").containsPattern("\\(SQLSTATE 22[0-9A-Z]{3}\\)$"));
+        assertThat(receipt.rejected())
+                .allSatisfy(r -> assertThat(r.reason())
+                        .startsWith("refused by the event store: ")
+                        .containsPattern("\\(SQLSTATE 22[0-9A-Z]{3}\\)$"));
         assertThat(receipt.rejected().get(1).reason()).contains("out of range");
         assertThat(storedIds(node)).containsExactlyInAnyOrderElementsOf(good);
 
         // Nothing is left behind: the next submission is stored at once, and a corrected resend is new.
-        IngestReceipt next = pipeline.submit(List.of(cordoned(node + "-next", "test/refusal", node, now),
-                cordoned(node + "-23", "test/refusal", node, now))).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        IngestReceipt next = pipeline.submit(List.of(
+                        cordoned(node + "-next", "test/refusal", node, now),
+                        cordoned(node + "-23", "test/refusal", node, now)))
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS);
         assertThat(next.accepted()).isEqualTo(2);
         assertThat(next.rejected()).isEmpty();
     }

@@ -21,12 +21,23 @@ class TelemetrySamplerTest {
     private int ids;
 
     private Event sample(String node, String uuid, Instant at) {
-        return new Event("s" + ids++, "test://dcgm", EventType.GPU_SAMPLE, node, at, new GpuData.Sample(uuid, 0,
-                "H100", 50.0, null, null, 40.0, null, null, null, null, null, null, null, null));
+        return new Event(
+                "s" + ids++,
+                "test://dcgm",
+                EventType.GPU_SAMPLE,
+                node,
+                at,
+                new GpuData.Sample(
+                        uuid, 0, "H100", 50.0, null, null, 40.0, null, null, null, null, null, null, null, null));
     }
 
     private Event progress(String job, Instant at) {
-        return new Event("p" + ids++, "test://trainer", EventType.TRAINER_PROGRESS, job, at,
+        return new Event(
+                "p" + ids++,
+                "test://trainer",
+                EventType.TRAINER_PROGRESS,
+                job,
+                at,
                 new TrainerData.Progress(ids, null, null));
     }
 
@@ -78,7 +89,8 @@ class TelemetrySamplerTest {
     @Test
     void aForgottenGpuThatSpeaksAgainIsStoredAtOnce() {
         assertThat(sampler.shouldStore(sample("n1", "GPU-a", T0))).isTrue();
-        assertThat(sampler.shouldStore(sample("n1", "GPU-a", T0.plusSeconds(10)))).isFalse();
+        assertThat(sampler.shouldStore(sample("n1", "GPU-a", T0.plusSeconds(10))))
+                .isFalse();
         clock.set(T0.plus(Duration.ofHours(1)));
         // The sweep reaches GPU-a while GPU-b reports.
         sampler.shouldStore(sample("n2", "GPU-b", clock.instant()));
@@ -89,12 +101,17 @@ class TelemetrySamplerTest {
 
     @Test
     void nodeLifecycleEventsLeaveNoMarkAndAJobLifecycleAsksForItsNextProgress() {
-        sampler.lifecycle(new Event("r1", "test://kube", EventType.NODE_TERMINATED, "node-1", T0,
-                new NodeData.Terminated("reclaimed")));
+        sampler.lifecycle(new Event(
+                "r1", "test://kube", EventType.NODE_TERMINATED, "node-1", T0, new NodeData.Terminated("reclaimed")));
         assertThat(sampler.size()).isZero();
         assertThat(sampler.shouldStore(progress("ns/job", T0))).isTrue();
         assertThat(sampler.shouldStore(progress("ns/job", T0.plusSeconds(1)))).isFalse();
-        sampler.lifecycle(new Event("f1", "test://kube", EventType.JOB_UPDATED, "ns/job", T0.plusSeconds(2),
+        sampler.lifecycle(new Event(
+                "f1",
+                "test://kube",
+                EventType.JOB_UPDATED,
+                "ns/job",
+                T0.plusSeconds(2),
                 new JobData.Updated(null, null, null, 600L)));
         assertThat(sampler.shouldStore(progress("ns/job", T0.plusSeconds(3)))).isTrue();
         assertThat(sampler.shouldStore(progress("ns/job", T0.plusSeconds(4)))).isFalse();
@@ -104,7 +121,12 @@ class TelemetrySamplerTest {
     @Test
     void aJobThatEndedIsForgottenOnceSilent() {
         sampler.shouldStore(progress("ns/ended", T0));
-        sampler.lifecycle(new Event("f2", "test://kube", EventType.JOB_FINISHED, "ns/ended", T0.plusSeconds(1),
+        sampler.lifecycle(new Event(
+                "f2",
+                "test://kube",
+                EventType.JOB_FINISHED,
+                "ns/ended",
+                T0.plusSeconds(1),
                 new JobData.Finished(JobData.Outcome.SUCCEEDED, "done")));
         clock.set(T0.plus(Duration.ofMinutes(45)));
         for (int i = 0; i < 4; i++) {

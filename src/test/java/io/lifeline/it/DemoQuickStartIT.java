@@ -25,15 +25,20 @@ class DemoQuickStartIT {
             long started = System.nanoTime();
             app.awaitReady(Duration.ofSeconds(120));
             app.useToken(Files.readString(work.resolve(".lifeline/admin-token")).trim());
-            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
-                JsonNode events = json.readTree(app.get("/api/v1/events?order=desc&limit=50").body()).get("events");
-                assertThat(events).isNotEmpty();
-                assertThat(events.get(0).get("source").asText()).startsWith("lifeline-demo");
-                JsonNode jobs = json.readTree(app.get("/api/v1/jobs").body());
-                assertThat(jobs.get("total").asInt()).isGreaterThanOrEqualTo(4);
-                JsonNode nodes = json.readTree(app.get("/api/v1/nodes").body());
-                assertThat(nodes.get("total").asInt()).isGreaterThanOrEqualTo(32);
-            });
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .untilAsserted(() -> {
+                        JsonNode events = json.readTree(app.get("/api/v1/events?order=desc&limit=50")
+                                        .body())
+                                .get("events");
+                        assertThat(events).isNotEmpty();
+                        assertThat(events.get(0).get("source").asText()).startsWith("lifeline-demo");
+                        JsonNode jobs = json.readTree(app.get("/api/v1/jobs").body());
+                        assertThat(jobs.get("total").asInt()).isGreaterThanOrEqualTo(4);
+                        JsonNode nodes = json.readTree(app.get("/api/v1/nodes").body());
+                        assertThat(nodes.get("total").asInt()).isGreaterThanOrEqualTo(32);
+                    });
             System.out.printf("Demo fleet visible %d s after launch%n", (System.nanoTime() - started) / 1_000_000_000L);
             assertThat(app.get("/q/health/ready").statusCode()).isEqualTo(200);
             assertThat(app.stop()).isIn(0, 130, 143);

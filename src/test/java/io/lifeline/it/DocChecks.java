@@ -21,11 +21,9 @@ final class DocChecks {
     }
 
     /** Which commands a check is for, and the check. */
-    record Expect(String name, Predicate<String> matches, Check check) {
-    }
+    record Expect(String name, Predicate<String> matches, Check check) {}
 
-    private DocChecks() {
-    }
+    private DocChecks() {}
 
     /** For the command {@code command} exactly (its text without a trailing comment, continuations joined). */
     static Expect is(String command, Check check) {
@@ -50,23 +48,28 @@ final class DocChecks {
                 used.add(c.plain());
                 continue;
             }
-            List<Expect> matching = expects.stream().filter(e -> e.matches().test(c.plain())).toList();
+            List<Expect> matching =
+                    expects.stream().filter(e -> e.matches().test(c.plain())).toList();
             if (matching.size() == 1) {
                 plan.put(c, matching.get(0));
                 used.add(matching.get(0).name());
             } else {
-                problems.add(c.where() + ": " + c.plain() + (matching.isEmpty()
-                        ? ": no check runs it, and it is not listed as not run"
-                        : ": " + matching.size() + " checks match it"));
+                problems.add(c.where() + ": " + c.plain()
+                        + (matching.isEmpty()
+                                ? ": no check runs it, and it is not listed as not run"
+                                : ": " + matching.size() + " checks match it"));
             }
         }
-        expects.stream().map(Expect::name).filter(n -> !used.contains(n))
+        expects.stream()
+                .map(Expect::name)
+                .filter(n -> !used.contains(n))
                 .forEach(n -> problems.add("a check of a command the document no longer shows: " + n));
-        notRun.keySet().stream().filter(n -> !used.contains(n))
+        notRun.keySet().stream()
+                .filter(n -> !used.contains(n))
                 .forEach(n -> problems.add("listed as not run, but the document no longer shows it: " + n));
         if (!problems.isEmpty()) {
-            throw new AssertionError("the documented commands and their checks do not match up:\n  "
-                    + String.join("\n  ", problems));
+            throw new AssertionError(
+                    "the documented commands and their checks do not match up:\n  " + String.join("\n  ", problems));
         }
         return plan;
     }

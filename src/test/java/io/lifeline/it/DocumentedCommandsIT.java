@@ -56,15 +56,18 @@ class DocumentedCommandsIT {
     private static final Set<String> SHELL_BLOCKS = Set.of("sh", "bash", "shell", "console", "zsh");
 
     /** The quick start's command deliberately not run, and why. */
-    private static final Map<String, String> QUICK_START_NOT_RUN = Map.of("./lifeline", "the test starts the packaged "
-            + "application as ./lifeline does (java -jar with its embedded defaults and the demo) in a fresh directory, "
-            + "on a free port instead of 8080");
+    private static final Map<String, String> QUICK_START_NOT_RUN = Map.of(
+            "./lifeline",
+            "the test starts the packaged "
+                    + "application as ./lifeline does (java -jar with its embedded defaults and the demo) in a fresh directory, "
+                    + "on a free port instead of 8080");
 
     /** docs/cli.md's command deliberately not run, and why. */
-    private static final Map<String, String> CLI_NOT_RUN = Map.of("lifelinectl login --server "
-            + "https://lifeline.example.com --issuer https://idp.example.com/realms/ml --client-id lifelinectl",
+    private static final Map<String, String> CLI_NOT_RUN = Map.of(
+            "lifelinectl login --server "
+                    + "https://lifeline.example.com --issuer https://idp.example.com/realms/ml --client-id lifelinectl",
             "needs the organisation's OpenID Connect provider; LoginTest signs in through the device-code and browser "
-            + "flows against a real provider");
+                    + "flows against a real provider");
 
     private static final MarkdownDoc README = MarkdownDoc.read(Path.of("README.md"));
     private static final MarkdownDoc CLI = MarkdownDoc.read(Path.of("docs", "cli.md"));
@@ -77,6 +80,7 @@ class DocumentedCommandsIT {
 
     /** What an earlier line left for a later one to check. */
     private String checkpointNowAction;
+
     private String newCheckpoint;
     private List<String> nodeNames;
 
@@ -86,13 +90,23 @@ class DocumentedCommandsIT {
         app = LifelineProcess.start(work, work.resolve("lifeline.log"));
         app.awaitReady(Duration.ofSeconds(120));
         app.useToken(Files.readString(work.resolve(".lifeline/admin-token")).trim());
-        Files.createSymbolicLink(work.resolve("lifelinectl"), Path.of("lifelinectl").toAbsolutePath());
+        Files.createSymbolicLink(
+                work.resolve("lifelinectl"), Path.of("lifelinectl").toAbsolutePath());
         curlHome = Files.createDirectories(work.resolve("curl"));
         Files.writeString(curlHome.resolve(".curlrc"), "write-out = \"\\n%{http_code}\"\n");
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
-            assertThat(json.readTree(app.get("/api/v1/jobs").body()).get("total").asInt()).isGreaterThanOrEqualTo(4);
-            assertThat(json.readTree(app.get("/api/v1/nodes").body()).get("total").asInt()).isGreaterThanOrEqualTo(32);
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(() -> {
+                    assertThat(json.readTree(app.get("/api/v1/jobs").body())
+                                    .get("total")
+                                    .asInt())
+                            .isGreaterThanOrEqualTo(4);
+                    assertThat(json.readTree(app.get("/api/v1/nodes").body())
+                                    .get("total")
+                                    .asInt())
+                            .isGreaterThanOrEqualTo(32);
+                });
     }
 
     @AfterAll
@@ -116,51 +130,77 @@ class DocumentedCommandsIT {
     @Order(1)
     void quickStartCurlLines() throws Exception {
         DocShell sh = shell("home-quick-start");
-        runEvery(commands(README, "Quick start"), QUICK_START_NOT_RUN, List.of(
-                is("TOKEN=$(cat .lifeline/admin-token)", c -> token(sh, c)),
-                has("/api/v1/jobs'", c -> {
-                    Answer a = curl(sh, c);
-                    assertThat(a.status()).as(a.toString()).isEqualTo(200);
-                    assertThat(a.json().get("total").asInt()).as("the demo's jobs").isGreaterThanOrEqualTo(4);
-                    assertThat(names(a.json().get("items"))).contains(JOB);
-                }),
-                has("/api/v1/events?order=desc&limit=5", c -> {
-                    Answer a = curl(sh, c);
-                    assertThat(a.status()).as(a.toString()).isEqualTo(200);
-                    List<Long> seqs = StreamSupport.stream(a.json().get("events").spliterator(), false)
-                            .map(e -> e.get("seq").asLong()).toList();
-                    assertThat(seqs).as("five events, newest first").hasSize(5)
-                            .isSortedAccordingTo((x, y) -> Long.compare(y, x)).doesNotHaveDuplicates();
-                }),
-                has("\"dryRun\":true", c -> {
-                    String before = nodeAndItsRequestedActions();
-                    Answer a = curl(sh, c);
-                    assertThat(a.status()).as(a.toString()).isEqualTo(200);
-                    assertThat(a.json().get("dryRun").asBoolean()).isTrue();
-                    assertThat(a.json().get("kind").asText()).isEqualTo("drain");
-                    assertThat(a.json().at("/impact/nodes").toString()).isEqualTo("[\"" + NODE + "\"]");
-                    // what it would cost: the jobs and ranks on the node (none while the demo's jobs are not placed yet)
-                    assertThat(a.json().at("/impact/jobs").isArray()).as(a.toString()).isTrue();
-                    assertThat(a.json().at("/impact/ranksAffected").isInt()).as(a.toString()).isTrue();
-                    assertThat(a.json().at("/impact/gpuHoursAtRisk").isNumber()).as(a.toString()).isTrue();
-                    assertThat(nodeAndItsRequestedActions()).as("a dry run changes nothing").isEqualTo(before);
-                }),
-                has("Idempotency-Key: first-try", c -> checkpointNowWithItsKey(sh, c)),
-                has("/api/v1/actions?limit=5", c -> {
-                    Answer a = curl(sh, c);
-                    assertThat(a.status()).as(a.toString()).isEqualTo(200);
-                    List<JsonNode> items = list(a.json().get("items"));
-                    assertThat(items).hasSizeBetween(1, 5);
-                    List<Instant> created = items.stream().map(i -> Instant.parse(i.get("createdAt").asText())).toList();
-                    assertThat(created).as("newest first").isSortedAccordingTo((x, y) -> y.compareTo(x));
-                    Instant ours = Instant.parse(action(checkpointNowAction).get("createdAt").asText());
-                    assertThat(items.stream().anyMatch(i -> i.get("id").asText().equals(checkpointNowAction))
-                            || created.stream().allMatch(t -> t.isAfter(ours)))
-                            .as("the checkpoint-now is listed, or only newer actions are: " + a).isTrue();
-                    assertThat(items).as("the dry run left no drain behind")
-                            .noneMatch(i -> i.get("kind").asText().equals("drain")
-                                    && !i.get("requestedBy").asText().startsWith("policy:"));
-                })));
+        runEvery(
+                commands(README, "Quick start"),
+                QUICK_START_NOT_RUN,
+                List.of(
+                        is("TOKEN=$(cat .lifeline/admin-token)", c -> token(sh, c)),
+                        has("/api/v1/jobs'", c -> {
+                            Answer a = curl(sh, c);
+                            assertThat(a.status()).as(a.toString()).isEqualTo(200);
+                            assertThat(a.json().get("total").asInt())
+                                    .as("the demo's jobs")
+                                    .isGreaterThanOrEqualTo(4);
+                            assertThat(names(a.json().get("items"))).contains(JOB);
+                        }),
+                        has("/api/v1/events?order=desc&limit=5", c -> {
+                            Answer a = curl(sh, c);
+                            assertThat(a.status()).as(a.toString()).isEqualTo(200);
+                            List<Long> seqs = StreamSupport.stream(
+                                            a.json().get("events").spliterator(), false)
+                                    .map(e -> e.get("seq").asLong())
+                                    .toList();
+                            assertThat(seqs)
+                                    .as("five events, newest first")
+                                    .hasSize(5)
+                                    .isSortedAccordingTo((x, y) -> Long.compare(y, x))
+                                    .doesNotHaveDuplicates();
+                        }),
+                        has("\"dryRun\":true", c -> {
+                            String before = nodeAndItsRequestedActions();
+                            Answer a = curl(sh, c);
+                            assertThat(a.status()).as(a.toString()).isEqualTo(200);
+                            assertThat(a.json().get("dryRun").asBoolean()).isTrue();
+                            assertThat(a.json().get("kind").asText()).isEqualTo("drain");
+                            assertThat(a.json().at("/impact/nodes").toString()).isEqualTo("[\"" + NODE + "\"]");
+                            // what it would cost: the jobs and ranks on the node (none while the demo's jobs are not
+                            // placed yet)
+                            assertThat(a.json().at("/impact/jobs").isArray())
+                                    .as(a.toString())
+                                    .isTrue();
+                            assertThat(a.json().at("/impact/ranksAffected").isInt())
+                                    .as(a.toString())
+                                    .isTrue();
+                            assertThat(a.json().at("/impact/gpuHoursAtRisk").isNumber())
+                                    .as(a.toString())
+                                    .isTrue();
+                            assertThat(nodeAndItsRequestedActions())
+                                    .as("a dry run changes nothing")
+                                    .isEqualTo(before);
+                        }),
+                        has("Idempotency-Key: first-try", c -> checkpointNowWithItsKey(sh, c)),
+                        has("/api/v1/actions?limit=5", c -> {
+                            Answer a = curl(sh, c);
+                            assertThat(a.status()).as(a.toString()).isEqualTo(200);
+                            List<JsonNode> items = list(a.json().get("items"));
+                            assertThat(items).hasSizeBetween(1, 5);
+                            List<Instant> created = items.stream()
+                                    .map(i -> Instant.parse(i.get("createdAt").asText()))
+                                    .toList();
+                            assertThat(created).as("newest first").isSortedAccordingTo((x, y) -> y.compareTo(x));
+                            Instant ours = Instant.parse(
+                                    action(checkpointNowAction).get("createdAt").asText());
+                            assertThat(items.stream()
+                                                    .anyMatch(i ->
+                                                            i.get("id").asText().equals(checkpointNowAction))
+                                            || created.stream().allMatch(t -> t.isAfter(ours)))
+                                    .as("the checkpoint-now is listed, or only newer actions are: " + a)
+                                    .isTrue();
+                            assertThat(items)
+                                    .as("the dry run left no drain behind")
+                                    .noneMatch(i -> i.get("kind").asText().equals("drain")
+                                            && !i.get("requestedBy").asText().startsWith("policy:"));
+                        })));
     }
 
     /** README.md, "Command line: lifelinectl": its six lines, with the launcher linked as a checkout has it. */
@@ -168,27 +208,35 @@ class DocumentedCommandsIT {
     @Order(2)
     void readmeCommandLine() throws Exception {
         DocShell sh = shell("home-readme");
-        runEvery(commands(README, "Command line: lifelinectl"), Map.of(), List.of(
-                is("./lifelinectl get jobs", c -> getJobs(sh, c)),
-                is("./lifelinectl timeline " + JOB, c -> {
-                    Lifelinectl.Run r = ok(sh, c);
-                    assertThat(r.out()).contains("Timeline of " + JOB, "submitted", "rendezvous round 0: world size");
-                    assertThat(r.out()).as("the checkpoint the quick start asked for")
-                            .contains("[ckpt] checkpoint " + newCheckpoint + " completed at step");
-                }),
-                is("./lifelinectl drain " + NODE + " --dry-run", c -> drainDryRun(sh, c)),
-                is("./lifelinectl checkpoint " + JOB + " --yes --wait", c -> checkpointWaits(sh, c)),
-                is("./lifelinectl install ~/.local/bin", c -> {
-                    install(sh, c);
-                    // "then: lifelinectl ..., kubectl lifeline ..."
-                    assertThat(run(sh, "lifelinectl get jobs -o name").out()).contains("job/" + JOB);
-                    assertThat(run(sh, "kubectl lifeline get jobs -o name").out()).contains("job/" + JOB);
-                }),
-                is("source <(lifelinectl completion bash)", c -> {
-                    // at the prompt: the function is defined, job and node names come from the server
-                    Lifelinectl.Run r = run(sh, c.text() + "\ncomplete -p lifelinectl\n" + bashCompletes());
-                    assertThat(r.out().lines()).contains("complete -F _lifelinectl lifelinectl", JOB, NODE);
-                })));
+        runEvery(
+                commands(README, "Command line: lifelinectl"),
+                Map.of(),
+                List.of(
+                        is("./lifelinectl get jobs", c -> getJobs(sh, c)),
+                        is("./lifelinectl timeline " + JOB, c -> {
+                            Lifelinectl.Run r = ok(sh, c);
+                            assertThat(r.out())
+                                    .contains("Timeline of " + JOB, "submitted", "rendezvous round 0: world size");
+                            assertThat(r.out())
+                                    .as("the checkpoint the quick start asked for")
+                                    .contains("[ckpt] checkpoint " + newCheckpoint + " completed at step");
+                        }),
+                        is("./lifelinectl drain " + NODE + " --dry-run", c -> drainDryRun(sh, c)),
+                        is("./lifelinectl checkpoint " + JOB + " --yes --wait", c -> checkpointWaits(sh, c)),
+                        is("./lifelinectl install ~/.local/bin", c -> {
+                            install(sh, c);
+                            // "then: lifelinectl ..., kubectl lifeline ..."
+                            assertThat(run(sh, "lifelinectl get jobs -o name").out())
+                                    .contains("job/" + JOB);
+                            assertThat(run(sh, "kubectl lifeline get jobs -o name")
+                                            .out())
+                                    .contains("job/" + JOB);
+                        }),
+                        is("source <(lifelinectl completion bash)", c -> {
+                            // at the prompt: the function is defined, job and node names come from the server
+                            Lifelinectl.Run r = run(sh, c.text() + "\ncomplete -p lifelinectl\n" + bashCompletes());
+                            assertThat(r.out().lines()).contains("complete -F _lifelinectl lifelinectl", JOB, NODE);
+                        })));
     }
 
     /** README.md, "Sending events": the notice is answered 2xx, and the answer names the event. */
@@ -196,15 +244,16 @@ class DocumentedCommandsIT {
     @Order(9)
     void sendingEvents() throws Exception {
         DocShell sh = shell("home-events");
-        Command token = commands(README, "Quick start").stream().filter(c -> c.plain().startsWith("TOKEN=")).findFirst()
+        Command token = commands(README, "Quick start").stream()
+                .filter(c -> c.plain().startsWith("TOKEN="))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the quick start no longer sets TOKEN"));
         sh.keep(token.text());
-        runEvery(commands(README, "Sending events"), Map.of(), List.of(
-                has("\"id\":\"n17-notice-1\"", c -> {
-                    Answer a = curl(sh, c);
-                    assertThat(a.status()).as(a.toString()).isBetween(200, 299);
-                    assertThat(a.body()).as("the answer names the event").contains("n17-notice-1");
-                })));
+        runEvery(commands(README, "Sending events"), Map.of(), List.of(has("\"id\":\"n17-notice-1\"", c -> {
+            Answer a = curl(sh, c);
+            assertThat(a.status()).as(a.toString()).isBetween(200, 299);
+            assertThat(a.body()).as("the answer names the event").contains("n17-notice-1");
+        })));
     }
 
     // ------------------------------------------------------------------------------------------------ docs/cli.md
@@ -216,106 +265,157 @@ class DocumentedCommandsIT {
         DocShell sh = shell("home-cli");
         DocShell config = shell("home-config");
         Path configFile = config.home().resolve(".config/lifeline/config.yaml");
-        runEvery(commands(CLI, null), CLI_NOT_RUN, List.of(
-                is("./lifelinectl get jobs", c -> getJobs(sh, c)),
-                is("./lifelinectl install ~/.local/bin", c -> {
-                    install(sh, c);
-                    config.onPath(sh.home().resolve(".local/bin"));
-                    configFromTheExample(config, configFile);
-                }),
-                is("lifelinectl get nodes", c -> {
-                    Lifelinectl.Run r = ok(sh, c);
-                    assertThat(r.out().lines().findFirst().orElseThrow()).startsWith("NAME").contains("CORDONED", "NOTICE",
-                            "HEALTH");
-                    nodeNames = firstColumn(r.out());
-                    assertThat(nodeNames).contains(NODE);
-                }),
-                is("kubectl lifeline get nodes", c -> {
-                    Lifelinectl.Run r = ok(sh, c);
-                    assertThat(firstColumn(r.out())).as("the same, as a kubectl plugin").isEqualTo(nodeNames);
-                }),
-                has("config set-context prod", c -> {
-                    ok(config, c);
-                    JsonNode prod = context(configFile, "prod");
-                    assertThat(prod.path("server").asText()).isEqualTo("https://lifeline.example.com");
-                    assertThat(prod.path("token-file").asText()).as("the shell expands ~")
-                            .isEqualTo(config.home().resolve(".lifeline-prod").toString());
-                    assertThat(prod.path("namespace").asText()).isEqualTo("vision");
-                    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(configFile)))
-                            .as("written with mode 600").isEqualTo("rw-------");
-                }),
-                is("lifelinectl config use-context prod", c -> {
-                    ok(config, c);
-                    assertThat(yaml.readTree(configFile.toFile()).path("current-context").asText()).isEqualTo("prod");
-                }),
-                is("lifelinectl config get-contexts", c -> {
-                    Lifelinectl.Run r = ok(config, c);
-                    assertThat(r.out()).contains("local", "old");
-                    assertThat(r.out().lines().filter(l -> l.contains("prod")).findFirst().orElseThrow())
-                            .as("the current context is marked").contains("*");
-                }),
-                is("lifelinectl config view", c -> {
-                    Lifelinectl.Run r = ok(config, c);
-                    assertThat(r.out()).contains("prod", "https://lifeline.example.com");
-                    assertThat(r.out()).as("tokens hidden").doesNotContain("llt_p2xq7ma3kd9e");
-                }),
-                is("lifelinectl config delete-context old", c -> {
-                    ok(config, c);
-                    assertThat(names(yaml.readTree(configFile.toFile()).get("contexts"))).doesNotContain("old")
-                            .contains("local", "prod");
-                }),
-                has("lifelinectl tokens create --name \"ada laptop\"", c -> {
-                    Lifelinectl.Run r = ok(sh, c);
-                    assertThat(r.out()).contains("Logged in to http://localhost:" + app.port()
-                            + " as ada laptop (operator, namespaces vision); saved as context \"vision\"");
-                    JsonNode token = list(json.readTree(app.get("/api/v1/tokens").body()).get("tokens")).stream()
-                            .filter(t -> t.get("name").asText().equals("ada laptop")).findFirst().orElseThrow();
-                    assertThat(token.get("role").asText()).isEqualTo("operator");
-                    assertThat(token.get("namespaces").toString()).isEqualTo("[\"vision\"]");
-                    assertThat(Instant.parse(token.get("expiresAt").asText())).as("--expires-in 90d")
-                            .isBetween(Instant.now().plus(Duration.ofDays(89)), Instant.now().plus(Duration.ofDays(91)));
-                    JsonNode who = json.readTree(run(sh, "lifelinectl --context vision whoami -o json").out());
-                    assertThat(who.get("name").asText()).isEqualTo("ada laptop");
-                    assertThat(context(sh.home().resolve(".config/lifeline/config.yaml"), "vision").path("token").asText())
-                            .startsWith("llt_");
-                }),
-                is("lifelinectl logout", c -> {
-                    Lifelinectl.Run r = ok(sh, c);
-                    assertThat(r.out()).contains("Logged out of context \"vision\"");
-                    JsonNode vision = context(sh.home().resolve(".config/lifeline/config.yaml"), "vision");
-                    assertThat(vision.has("token") || vision.has("token-file") || vision.has("sso"))
-                            .as("credentials forgotten: " + vision).isFalse();
-                    assertThat(vision.path("server").asText()).as("server kept").isEqualTo("http://localhost:" + app.port());
-                }),
-                is("lifelinectl drain " + NODE + " --dry-run", c -> drainDryRun(sh, c)),
-                is("lifelinectl drain " + NODE, c -> {
-                    String before = nodeAndItsRequestedActions();
-                    Lifelinectl.Run r = sh.run(c.text(), "n\n", Duration.ofMinutes(1));
-                    assertThat(r.code()).as("answered no\n" + r).isEqualTo(1);
-                    assertThat(r.err()).contains("What drain " + NODE + " would do:", "Drain node " + NODE + "? [y/N]",
-                            "nothing was done");
-                    assertThat(nodeAndItsRequestedActions()).isEqualTo(before);
-                }),
-                is("lifelinectl checkpoint " + JOB + " --yes --wait --reason \"before the upgrade\"", c -> {
-                    String id = checkpointWaits(sh, c);
-                    assertThat(action(id).get("reason").asText()).isEqualTo("before the upgrade");
-                }),
-                is("source <(lifelinectl completion bash)", c -> {
-                    // "in ~/.bashrc": an interactive bash reads it
-                    Files.writeString(sh.home().resolve(".bashrc"), c.text() + "\n");
-                    Lifelinectl.Run r = sh.exec(List.of("bash", "-i", "-c", bashCompletes()), "", Duration.ofMinutes(1));
-                    assertThat(r.out().lines()).as(r.toString()).contains(JOB, NODE);
-                }),
-                is("source <(lifelinectl completion zsh)", c -> {
-                    // "in ~/.zshrc, after compinit": an interactive zsh reads it; outside a completion widget compadd
-                    // does not exist, so a stand-in prints what it is given
-                    Files.writeString(sh.home().resolve(".zshrc"), "autoload -Uz compinit && compinit -u\n" + c.text() + "\n");
-                    Lifelinectl.Run r = sh.exec(List.of("zsh", "-i", "-c", "print -r -- \"comps: $_comps[lifelinectl]\"; "
-                            + "compadd() { shift; print -l -- \"$@\"; }; words=(lifelinectl drain ondemand-p4d-00); "
-                            + "CURRENT=3; _lifelinectl"), "", Duration.ofMinutes(1));
-                    assertThat(r.code()).as("needs zsh (Debian: apt-get install zsh; .ci/run installs it)\n" + r).isZero();
-                    assertThat(r.out().lines()).as(r.toString()).contains("comps: _lifelinectl", NODE);
-                })));
+        runEvery(
+                commands(CLI, null),
+                CLI_NOT_RUN,
+                List.of(
+                        is("./lifelinectl get jobs", c -> getJobs(sh, c)),
+                        is("./lifelinectl install ~/.local/bin", c -> {
+                            install(sh, c);
+                            config.onPath(sh.home().resolve(".local/bin"));
+                            configFromTheExample(config, configFile);
+                        }),
+                        is("lifelinectl get nodes", c -> {
+                            Lifelinectl.Run r = ok(sh, c);
+                            assertThat(r.out().lines().findFirst().orElseThrow())
+                                    .startsWith("NAME")
+                                    .contains("CORDONED", "NOTICE", "HEALTH");
+                            nodeNames = firstColumn(r.out());
+                            assertThat(nodeNames).contains(NODE);
+                        }),
+                        is("kubectl lifeline get nodes", c -> {
+                            Lifelinectl.Run r = ok(sh, c);
+                            assertThat(firstColumn(r.out()))
+                                    .as("the same, as a kubectl plugin")
+                                    .isEqualTo(nodeNames);
+                        }),
+                        has("config set-context prod", c -> {
+                            ok(config, c);
+                            JsonNode prod = context(configFile, "prod");
+                            assertThat(prod.path("server").asText()).isEqualTo("https://lifeline.example.com");
+                            assertThat(prod.path("token-file").asText())
+                                    .as("the shell expands ~")
+                                    .isEqualTo(config.home()
+                                            .resolve(".lifeline-prod")
+                                            .toString());
+                            assertThat(prod.path("namespace").asText()).isEqualTo("vision");
+                            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(configFile)))
+                                    .as("written with mode 600")
+                                    .isEqualTo("rw-------");
+                        }),
+                        is("lifelinectl config use-context prod", c -> {
+                            ok(config, c);
+                            assertThat(yaml.readTree(configFile.toFile())
+                                            .path("current-context")
+                                            .asText())
+                                    .isEqualTo("prod");
+                        }),
+                        is("lifelinectl config get-contexts", c -> {
+                            Lifelinectl.Run r = ok(config, c);
+                            assertThat(r.out()).contains("local", "old");
+                            assertThat(r.out()
+                                            .lines()
+                                            .filter(l -> l.contains("prod"))
+                                            .findFirst()
+                                            .orElseThrow())
+                                    .as("the current context is marked")
+                                    .contains("*");
+                        }),
+                        is("lifelinectl config view", c -> {
+                            Lifelinectl.Run r = ok(config, c);
+                            assertThat(r.out()).contains("prod", "https://lifeline.example.com");
+                            assertThat(r.out()).as("tokens hidden").doesNotContain("llt_p2xq7ma3kd9e");
+                        }),
+                        is("lifelinectl config delete-context old", c -> {
+                            ok(config, c);
+                            assertThat(names(yaml.readTree(configFile.toFile()).get("contexts")))
+                                    .doesNotContain("old")
+                                    .contains("local", "prod");
+                        }),
+                        has("lifelinectl tokens create --name \"ada laptop\"", c -> {
+                            Lifelinectl.Run r = ok(sh, c);
+                            assertThat(r.out())
+                                    .contains(
+                                            "Logged in to http://localhost:" + app.port()
+                                                    + " as ada laptop (operator, namespaces vision); saved as context \"vision\"");
+                            JsonNode token =
+                                    list(json.readTree(app.get("/api/v1/tokens").body())
+                                                    .get("tokens"))
+                                            .stream()
+                                            .filter(t -> t.get("name").asText().equals("ada laptop"))
+                                            .findFirst()
+                                            .orElseThrow();
+                            assertThat(token.get("role").asText()).isEqualTo("operator");
+                            assertThat(token.get("namespaces").toString()).isEqualTo("[\"vision\"]");
+                            assertThat(Instant.parse(token.get("expiresAt").asText()))
+                                    .as("--expires-in 90d")
+                                    .isBetween(
+                                            Instant.now().plus(Duration.ofDays(89)),
+                                            Instant.now().plus(Duration.ofDays(91)));
+                            JsonNode who = json.readTree(run(sh, "lifelinectl --context vision whoami -o json")
+                                    .out());
+                            assertThat(who.get("name").asText()).isEqualTo("ada laptop");
+                            assertThat(context(sh.home().resolve(".config/lifeline/config.yaml"), "vision")
+                                            .path("token")
+                                            .asText())
+                                    .startsWith("llt_");
+                        }),
+                        is("lifelinectl logout", c -> {
+                            Lifelinectl.Run r = ok(sh, c);
+                            assertThat(r.out()).contains("Logged out of context \"vision\"");
+                            JsonNode vision = context(sh.home().resolve(".config/lifeline/config.yaml"), "vision");
+                            assertThat(vision.has("token") || vision.has("token-file") || vision.has("sso"))
+                                    .as("credentials forgotten: " + vision)
+                                    .isFalse();
+                            assertThat(vision.path("server").asText())
+                                    .as("server kept")
+                                    .isEqualTo("http://localhost:" + app.port());
+                        }),
+                        is("lifelinectl drain " + NODE + " --dry-run", c -> drainDryRun(sh, c)),
+                        is("lifelinectl drain " + NODE, c -> {
+                            String before = nodeAndItsRequestedActions();
+                            Lifelinectl.Run r = sh.run(c.text(), "n\n", Duration.ofMinutes(1));
+                            assertThat(r.code()).as("answered no\n" + r).isEqualTo(1);
+                            assertThat(r.err())
+                                    .contains(
+                                            "What drain " + NODE + " would do:",
+                                            "Drain node " + NODE + "? [y/N]",
+                                            "nothing was done");
+                            assertThat(nodeAndItsRequestedActions()).isEqualTo(before);
+                        }),
+                        is("lifelinectl checkpoint " + JOB + " --yes --wait --reason \"before the upgrade\"", c -> {
+                            String id = checkpointWaits(sh, c);
+                            assertThat(action(id).get("reason").asText()).isEqualTo("before the upgrade");
+                        }),
+                        is("source <(lifelinectl completion bash)", c -> {
+                            // "in ~/.bashrc": an interactive bash reads it
+                            Files.writeString(sh.home().resolve(".bashrc"), c.text() + "\n");
+                            Lifelinectl.Run r =
+                                    sh.exec(List.of("bash", "-i", "-c", bashCompletes()), "", Duration.ofMinutes(1));
+                            assertThat(r.out().lines()).as(r.toString()).contains(JOB, NODE);
+                        }),
+                        is("source <(lifelinectl completion zsh)", c -> {
+                            // "in ~/.zshrc, after compinit": an interactive zsh reads it; outside a completion widget
+                            // compadd
+                            // does not exist, so a stand-in prints what it is given
+                            Files.writeString(
+                                    sh.home().resolve(".zshrc"),
+                                    "autoload -Uz compinit && compinit -u\n" + c.text() + "\n");
+                            Lifelinectl.Run r = sh.exec(
+                                    List.of(
+                                            "zsh",
+                                            "-i",
+                                            "-c",
+                                            "print -r -- \"comps: $_comps[lifelinectl]\"; "
+                                                    + "compadd() { shift; print -l -- \"$@\"; }; words=(lifelinectl drain ondemand-p4d-00); "
+                                                    + "CURRENT=3; _lifelinectl"),
+                                    "",
+                                    Duration.ofMinutes(1));
+                            assertThat(r.code())
+                                    .as("needs zsh (Debian: apt-get install zsh; .ci/run installs it)\n" + r)
+                                    .isZero();
+                            assertThat(r.out().lines()).as(r.toString()).contains("comps: _lifelinectl", NODE);
+                        })));
     }
 
     // ------------------------------------------------------------------------------------------------ the checks
@@ -325,10 +425,13 @@ class DocumentedCommandsIT {
         Path file = work.resolve(".lifeline/admin-token");
         String token = Files.readString(file).trim();
         assertThat(r.out()).isEqualTo(token).startsWith("llt_");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).as("readable only by you")
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .as("readable only by you")
                 .isEqualTo("rw-------");
         String log = Files.readString(work.resolve("lifeline.log"));
-        assertThat(log).as("the log names the file, never the token").contains(".lifeline/admin-token")
+        assertThat(log)
+                .as("the log names the file, never the token")
+                .contains(".lifeline/admin-token")
                 .doesNotContain(token);
         sh.keep(c.text());
     }
@@ -342,7 +445,8 @@ class DocumentedCommandsIT {
         Answer a = curl(sh, c);
         int refusals = 0;
         while (a.status() == 400 && System.nanoTime() < giveUp) {
-            assertThat(a.json().path("detail").asText()).as("refused only while the job starts, as the README says: " + a)
+            assertThat(a.json().path("detail").asText())
+                    .as("refused only while the job starts, as the README says: " + a)
                     .contains("job " + JOB + " is PENDING");
             refusals++;
             Thread.sleep(3_000);
@@ -353,8 +457,11 @@ class DocumentedCommandsIT {
         String id = a.json().get("id").asText();
         assertThat(a.json().get("kind").asText()).isEqualTo("checkpoint-now");
         assertThat(a.json().get("reason").asText()).isEqualTo("try it");
-        Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() ->
-                List.of("succeeded", "failed", "cancelled").contains(action(id).get("state").asText()));
+        Awaitility.await()
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> List.of("succeeded", "failed", "cancelled")
+                        .contains(action(id).get("state").asText()));
         JsonNode done = action(id);
         assertThat(done.get("state").asText()).as(done.toString()).isEqualTo("succeeded");
         List<JsonNode> steps = list(done.get("steps"));
@@ -363,22 +470,31 @@ class DocumentedCommandsIT {
         assertThat(steps.get(1).get("name").asText()).isEqualTo("await checkpoint " + JOB);
         assertThat(steps).allSatisfy(s -> assertThat(s.get("state").asText()).isEqualTo("done"));
         Instant asked = Instant.parse(done.get("createdAt").asText());
-        JsonNode fresh = list(json.readTree(app.get("/api/v1/jobs/" + JOB + "/checkpoints").body()).get("checkpoints"))
-                .stream().filter(k -> List.of("completed", "verified").contains(k.get("status").asText())
-                        && Instant.parse(k.get("startedAt").asText()).isAfter(asked))
-                .findFirst().orElseThrow(() -> new AssertionError("no checkpoint of " + JOB + " after " + asked));
+        JsonNode fresh =
+                list(json.readTree(app.get("/api/v1/jobs/" + JOB + "/checkpoints")
+                                        .body())
+                                .get("checkpoints"))
+                        .stream()
+                        .filter(k -> List.of("completed", "verified")
+                                        .contains(k.get("status").asText())
+                                && Instant.parse(k.get("startedAt").asText()).isAfter(asked))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no checkpoint of " + JOB + " after " + asked));
         checkpointNowAction = id;
         newCheckpoint = fresh.get("id").asText();
 
         Answer again = curl(sh, c);
         assertThat(again.status()).as(again.toString()).isEqualTo(201);
-        assertThat(again.json().get("id").asText()).as("the same Idempotency-Key answers the same action").isEqualTo(id);
+        assertThat(again.json().get("id").asText())
+                .as("the same Idempotency-Key answers the same action")
+                .isEqualTo(id);
     }
 
     private void getJobs(DocShell sh, Command c) throws Exception {
         Lifelinectl.Run r = ok(sh, c);
-        assertThat(r.out().lines().findFirst().orElseThrow()).startsWith("NAME").contains("STATE", "WORLD", "CKPT AGE",
-                "ETTR", "RESTARTS");
+        assertThat(r.out().lines().findFirst().orElseThrow())
+                .startsWith("NAME")
+                .contains("STATE", "WORLD", "CKPT AGE", "ETTR", "RESTARTS");
         assertThat(firstColumn(r.out())).contains(JOB);
     }
 
@@ -389,10 +505,13 @@ class DocumentedCommandsIT {
     private void drainDryRun(DocShell sh, Command c) throws Exception {
         String before = nodeAndItsRequestedActions();
         Lifelinectl.Run r = ok(sh, c);
-        String shown = CLI.blocks("").stream().map(MarkdownDoc.Block::text)
-                .filter(t -> t.startsWith("Dry run of drain " + NODE)).findFirst()
+        String shown = CLI.blocks("").stream()
+                .map(MarkdownDoc.Block::text)
+                .filter(t -> t.startsWith("Dry run of drain " + NODE))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("docs/cli.md no longer shows a dry run's output"));
-        assertThat(r.out().lines().findFirst().orElseThrow()).isEqualTo(shown.lines().findFirst().orElseThrow());
+        assertThat(r.out().lines().findFirst().orElseThrow())
+                .isEqualTo(shown.lines().findFirst().orElseThrow());
         Map<String, String> expected = fields(shown);
         Map<String, String> actual = fields(r.out());
         assertThat(List.copyOf(actual.keySet())).as(r.out()).containsSubsequence(List.copyOf(expected.keySet()));
@@ -413,19 +532,30 @@ class DocumentedCommandsIT {
         while (true) {
             Lifelinectl.Run r = sh.run(c.text(), "", Duration.ofMinutes(6));
             if (r.code() == 0) {
-                assertThat(r.out()).contains("request checkpoint " + JOB, "await checkpoint " + JOB, "Outcome:",
-                        "succeeded");
-                String id = r.out().lines().filter(l -> l.startsWith("action act-")).findFirst().orElseThrow().split(" ")[1];
+                assertThat(r.out())
+                        .contains("request checkpoint " + JOB, "await checkpoint " + JOB, "Outcome:", "succeeded");
+                String id = r.out()
+                        .lines()
+                        .filter(l -> l.startsWith("action act-"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split(" ")[1];
                 assertThat(action(id).get("state").asText()).isEqualTo("succeeded");
                 if (!refused.isEmpty()) {
-                    System.out.printf("%s succeeded after %d refusals or failures: %s%n", c.where(), refused.size(), refused);
+                    System.out.printf(
+                            "%s succeeded after %d refusals or failures: %s%n", c.where(), refused.size(), refused);
                 }
                 return id;
             }
             assertThat(r.code()).as(r.toString()).isEqualTo(1);
             assertThat(r.err() + r.out()).as("a refusal or failure says why").containsAnyOf("error: ", "failed");
-            refused.add(r.err().isBlank() ? r.out().lines().reduce((x, y) -> y).orElse("") : r.err().strip());
-            assertThat(System.nanoTime()).as("no checkpoint --wait succeeded within 5 minutes: " + refused).isLessThan(giveUp);
+            refused.add(
+                    r.err().isBlank()
+                            ? r.out().lines().reduce((x, y) -> y).orElse("")
+                            : r.err().strip());
+            assertThat(System.nanoTime())
+                    .as("no checkpoint --wait succeeded within 5 minutes: " + refused)
+                    .isLessThan(giveUp);
             Thread.sleep(5_000);
         }
     }
@@ -448,12 +578,16 @@ class DocumentedCommandsIT {
 
     /** The config the documents' example shows, and a context "old" for {@code config delete-context old}. */
     private void configFromTheExample(DocShell config, Path file) throws Exception {
-        String example = CLI.blocks("yaml").stream().map(MarkdownDoc.Block::text)
-                .filter(t -> t.startsWith("# ~/.config/lifeline/config.yaml")).findFirst()
+        String example = CLI.blocks("yaml").stream()
+                .map(MarkdownDoc.Block::text)
+                .filter(t -> t.startsWith("# ~/.config/lifeline/config.yaml"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("docs/cli.md no longer shows a config file"));
         Files.createDirectories(file.getParent());
         Files.writeString(file, example);
-        assertThat(run(config, "lifelinectl config get-contexts").out()).as("the example is read").contains("local", "prod");
+        assertThat(run(config, "lifelinectl config get-contexts").out())
+                .as("the example is read")
+                .contains("local", "prod");
         run(config, "lifelinectl config set-context old --server http://old.example.com");
     }
 
@@ -462,20 +596,28 @@ class DocumentedCommandsIT {
     /** The shell commands of {@code doc}'s section (null: the whole document), in order. */
     private static List<Command> commands(MarkdownDoc doc, String section) {
         List<MarkdownDoc.Block> blocks = section == null ? doc.blocks() : doc.section(section);
-        List<Command> out = blocks.stream().filter(b -> SHELL_BLOCKS.contains(b.lang()))
-                .flatMap(b -> b.commands().stream()).toList();
-        assertThat(out).as("shell commands in " + doc.file() + (section == null ? "" : " under " + section)).isNotEmpty();
+        List<Command> out = blocks.stream()
+                .filter(b -> SHELL_BLOCKS.contains(b.lang()))
+                .flatMap(b -> b.commands().stream())
+                .toList();
+        assertThat(out)
+                .as("shell commands in " + doc.file() + (section == null ? "" : " under " + section))
+                .isNotEmpty();
         return out;
     }
 
     /** Runs the check of every command, in the document's order, once each command has its check (DocChecks). */
     private void runEvery(List<Command> commands, Map<String, String> notRun, List<Expect> expects) throws Exception {
-        for (Map.Entry<Command, Expect> e : DocChecks.plan(commands, expects, notRun).entrySet()) {
-            System.out.println("running " + e.getKey().where() + ": " + e.getKey().plain());
+        for (Map.Entry<Command, Expect> e :
+                DocChecks.plan(commands, expects, notRun).entrySet()) {
+            System.out.println(
+                    "running " + e.getKey().where() + ": " + e.getKey().plain());
             e.getValue().check().run(e.getKey());
         }
-        commands.stream().filter(c -> notRun.containsKey(c.plain())).forEach(c ->
-                System.out.println("not run " + c.where() + ": " + c.plain() + " (" + notRun.get(c.plain()) + ")"));
+        commands.stream()
+                .filter(c -> notRun.containsKey(c.plain()))
+                .forEach(c -> System.out.println(
+                        "not run " + c.where() + ": " + c.plain() + " (" + notRun.get(c.plain()) + ")"));
     }
 
     /** curl's answer: the status the .curlrc appends, and the body. */
@@ -493,7 +635,9 @@ class DocumentedCommandsIT {
         int nl = r.out().lastIndexOf('\n');
         assertThat(nl).as("curl's status after the body\n" + r).isNotNegative();
         String body = r.out().substring(0, nl);
-        return new Answer(Integer.parseInt(r.out().substring(nl + 1).strip()), body,
+        return new Answer(
+                Integer.parseInt(r.out().substring(nl + 1).strip()),
+                body,
                 body.isBlank() ? json.nullNode() : json.readTree(body));
     }
 
@@ -518,9 +662,14 @@ class DocumentedCommandsIT {
     /** Whether the node is cordoned, and the actions people (not policies) asked for on it. */
     private String nodeAndItsRequestedActions() throws Exception {
         JsonNode node = json.readTree(app.get("/api/v1/nodes/" + NODE).body());
-        List<String> asked = list(json.readTree(app.get("/api/v1/actions?limit=500&target=" + NODE).body()).get("items"))
-                .stream().filter(a -> !a.get("requestedBy").asText().startsWith("policy:"))
-                .map(a -> a.get("id").asText() + " " + a.get("kind").asText()).toList();
+        List<String> asked =
+                list(json.readTree(app.get("/api/v1/actions?limit=500&target=" + NODE)
+                                        .body())
+                                .get("items"))
+                        .stream()
+                        .filter(a -> !a.get("requestedBy").asText().startsWith("policy:"))
+                        .map(a -> a.get("id").asText() + " " + a.get("kind").asText())
+                        .toList();
         return "cordoned=" + node.get("cordoned").asBoolean() + " actions=" + asked;
     }
 
@@ -531,7 +680,8 @@ class DocumentedCommandsIT {
     private JsonNode context(Path configFile, String name) throws Exception {
         String text = Files.readString(configFile);
         return list(yaml.readTree(text).get("contexts")).stream()
-                .filter(c -> c.get("name").asText().equals(name)).findFirst()
+                .filter(c -> c.get("name").asText().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no context " + name + " in " + text));
     }
 

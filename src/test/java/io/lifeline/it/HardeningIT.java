@@ -27,8 +27,11 @@ import org.junit.jupiter.api.Test;
  */
 class HardeningIT {
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     @Test
     void theQuickStartKeepsItsStatePrivateAndItsDatabaseLocked() throws Exception {
@@ -42,11 +45,14 @@ class HardeningIT {
             assertThat(mode(state.resolve("pgdata.password"))).isEqualTo("rw-------");
 
             String text = Files.readString(log);
-            Matcher port = Pattern.compile("Embedded PostgreSQL started on port (\\d+)").matcher(text);
+            Matcher port = Pattern.compile("Embedded PostgreSQL started on port (\\d+)")
+                    .matcher(text);
             assertThat(port.find()).as(text).isTrue();
             String url = "jdbc:postgresql://localhost:" + port.group(1) + "/postgres";
-            assertThatThrownBy(() -> DriverManager.getConnection(url, "postgres", "").close())
-                    .isInstanceOf(SQLException.class).hasMessageContaining("password");
+            assertThatThrownBy(() ->
+                            DriverManager.getConnection(url, "postgres", "").close())
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("password");
             String password = Files.readString(state.resolve("pgdata.password")).strip();
             try (Connection c = DriverManager.getConnection(url, "postgres", password)) {
                 assertThat(c.isValid(5)).isTrue();
@@ -57,8 +63,8 @@ class HardeningIT {
             assertThat(text).contains("/metrics is OPEN");
 
             // An anonymous visit to the dashboard is sent to the sign-in page, with no session.
-            HttpResponse<String> root = http.send(HttpRequest.newBuilder(URI.create(app.url() + "/")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> root = http.send(
+                    HttpRequest.newBuilder(URI.create(app.url() + "/")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(root.statusCode()).isEqualTo(303);
             assertThat(root.headers().firstValue("Location").orElse("")).endsWith("/login");
             assertThat(root.headers().allValues("Set-Cookie")).isEmpty();
@@ -71,9 +77,12 @@ class HardeningIT {
         Path work = Files.createTempDirectory("lifeline-hardening-prod");
         Path log = work.resolve("lifeline.log");
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
-                LifelineProcess app = LifelineProcess.start(work, log,
+                LifelineProcess app = LifelineProcess.start(
+                        work,
+                        log,
                         "-Dquarkus.datasource.jdbc.url=jdbc:postgresql://localhost:" + pg.getPort() + "/postgres",
-                        "-Dquarkus.datasource.username=postgres", "-Dlifeline.demo.enabled=false")) {
+                        "-Dquarkus.datasource.username=postgres",
+                        "-Dlifeline.demo.enabled=false")) {
             app.awaitReady(Duration.ofSeconds(120));
             HttpResponse<String> anonymous = app.get("/metrics");
             assertThat(anonymous.statusCode()).isEqualTo(401);

@@ -18,8 +18,10 @@ final class LifelineProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     private String token;
 
@@ -49,7 +51,9 @@ final class LifelineProcess implements AutoCloseable {
         cmd.addAll(List.of(properties));
         cmd.add("-jar");
         cmd.add(new File(jar).getAbsolutePath());
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().remove("QUARKUS_DATASOURCE_JDBC_URL");
         return new LifelineProcess(pb.start(), port);
@@ -65,8 +69,12 @@ final class LifelineProcess implements AutoCloseable {
     }
 
     HttpResponse<String> post(String path, String contentType, String body) throws IOException, InterruptedException {
-        return http.send(request(path).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                request(path)
+                        .header("Content-Type", contentType)
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpRequest.Builder request(String path) {
@@ -106,7 +114,8 @@ final class LifelineProcess implements AutoCloseable {
 
     /** Waits for it to exit by itself; the exit code, or empty when it still runs after {@code timeout}. */
     java.util.OptionalInt awaitExit(Duration timeout) throws InterruptedException {
-        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? java.util.OptionalInt.of(process.exitValue())
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                ? java.util.OptionalInt.of(process.exitValue())
                 : java.util.OptionalInt.empty();
     }
 

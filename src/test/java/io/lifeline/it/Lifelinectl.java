@@ -70,7 +70,8 @@ final class Lifelinectl {
         Path out = Files.createTempFile("lifelinectl-out", ".txt");
         Path err = Files.createTempFile("lifelinectl-err", ".txt");
         try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder pb =
+                    new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
             if (dir != null) {
                 pb.directory(dir.toFile());
             }
@@ -85,7 +86,10 @@ final class Lifelinectl {
                 throw new AssertionError(String.join(" ", cmd) + " did not end within " + timeout + "; stdout so far:\n"
                         + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
             }
-            return new Run(p.exitValue(), Files.readString(out), Files.readString(err),
+            return new Run(
+                    p.exitValue(),
+                    Files.readString(out),
+                    Files.readString(err),
                     (System.nanoTime() - start) / 1_000_000);
         } finally {
             Files.deleteIfExists(out);

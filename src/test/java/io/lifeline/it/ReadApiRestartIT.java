@@ -46,7 +46,8 @@ class ReadApiRestartIT {
                 for (int j = i; j < Math.min(events.size(), i + 2000); j++) {
                     body.append(j == i ? "" : ",").append(codec.toJson(codec.encodeEvent(events.get(j))));
                 }
-                var resp = app.post("/api/v1/events", "application/json", body.append(']').toString());
+                var resp = app.post(
+                        "/api/v1/events", "application/json", body.append(']').toString());
                 assertThat(resp.statusCode()).as(resp.body()).isEqualTo(200);
                 accepted += json.readTree(resp.body()).get("accepted").asLong();
             }
@@ -80,18 +81,33 @@ class ReadApiRestartIT {
     }
 
     private Map<String, JsonNode> answers(LifelineProcess app) throws Exception {
-        List<String> paths = new ArrayList<>(List.of("/api/v1/nodes?limit=5000", "/api/v1/gpus?limit=20000",
-                "/api/v1/fleet/health", "/api/v1/fleet/notices", "/api/v1/jobs?limit=1000", "/api/v1/goodput",
-                "/api/v1/goodput?by=pool", "/api/v1/goodput?by=capacity-type", "/api/v1/goodput?by=namespace"));
+        List<String> paths = new ArrayList<>(List.of(
+                "/api/v1/nodes?limit=5000",
+                "/api/v1/gpus?limit=20000",
+                "/api/v1/fleet/health",
+                "/api/v1/fleet/notices",
+                "/api/v1/jobs?limit=1000",
+                "/api/v1/goodput",
+                "/api/v1/goodput?by=pool",
+                "/api/v1/goodput?by=capacity-type",
+                "/api/v1/goodput?by=namespace"));
         JsonNode jobs = json.readTree(app.get("/api/v1/jobs?limit=1000").body()).get("items");
         for (JsonNode j : jobs) {
             String base = "/api/v1/jobs/" + j.get("name").asText();
-            for (String part : List.of("", "/timeline?limit=1000", "/incidents", "/checkpoints", "/freshness",
-                    "/membership", "/goodput", "/advice")) {
+            for (String part : List.of(
+                    "",
+                    "/timeline?limit=1000",
+                    "/incidents",
+                    "/checkpoints",
+                    "/freshness",
+                    "/membership",
+                    "/goodput",
+                    "/advice")) {
                 paths.add(base + part);
             }
         }
-        JsonNode nodes = json.readTree(app.get("/api/v1/nodes?limit=5000").body()).get("items");
+        JsonNode nodes =
+                json.readTree(app.get("/api/v1/nodes?limit=5000").body()).get("items");
         for (JsonNode n : nodes) {
             paths.add("/api/v1/nodes/" + n.get("name").asText());
         }

@@ -42,8 +42,12 @@ class RelaunchIT {
     @BeforeAll
     static void startLifeline() throws Exception {
         work = Files.createTempDirectory("lifeline-relaunch-it");
-        app = LifelineProcess.start(LifelineProcess.freePort(), work, work.resolve("lifeline.log"),
-                "-Dlifeline.demo.enabled=false", "-Dlifeline.policies.default-mode=off");
+        app = LifelineProcess.start(
+                LifelineProcess.freePort(),
+                work,
+                work.resolve("lifeline.log"),
+                "-Dlifeline.demo.enabled=false",
+                "-Dlifeline.policies.default-mode=off");
         app.awaitReady(Duration.ofSeconds(120));
         app.useToken(Files.readString(work.resolve(".lifeline/admin-token")).trim());
     }
@@ -68,8 +72,15 @@ class RelaunchIT {
             postEvent("node.ready", node, "{}");
         }
         Path dir = Files.createDirectories(work.resolve("relaunch"));
-        List<String> script = List.of("--steps", "100000", "--step-time", "0.1", "--checkpoint-dir",
-                dir.resolve("checkpoints").toString(), "--checkpoint-every", "20");
+        List<String> script = List.of(
+                "--steps",
+                "100000",
+                "--step-time",
+                "0.1",
+                "--checkpoint-dir",
+                dir.resolve("checkpoints").toString(),
+                "--checkpoint-every",
+                "20");
 
         TorchrunAgent first = start(dir, "node-a", script);
         await("the first launch training on node-a", () -> placedOn("node-a") && lastStep() > 0 ? true : null);
@@ -84,30 +95,50 @@ class RelaunchIT {
         await("the second launch shown on node-b", () -> placedOn("node-b") ? true : null);
 
         JsonNode membership = getJson("/api/v1/jobs/" + JOB + "/membership");
-        assertThat(membership.path("current").path("round").asInt()).as(membership.toString()).isZero();
+        assertThat(membership.path("current").path("round").asInt())
+                .as(membership.toString())
+                .isZero();
         assertThat(membership.path("worldSize").asInt()).isEqualTo(1);
         assertThat(StreamSupport.stream(membership.path("rounds").spliterator(), false)
-                .map(r -> r.path("round").asInt()).toList()).as("each launch's round 0").containsExactly(0, 0);
+                        .map(r -> r.path("round").asInt())
+                        .toList())
+                .as("each launch's round 0")
+                .containsExactly(0, 0);
         JsonNode detail = await("the job training again past the restored step", () -> {
             JsonNode d = getJson("/api/v1/jobs/" + JOB);
             return "running".equals(d.path("summary").path("state").asText())
-                    && d.path("summary").path("lastStep").asLong() > resumed.step() ? d : null;
+                            && d.path("summary").path("lastStep").asLong() > resumed.step()
+                    ? d
+                    : null;
         });
         assertThat(detail.path("summary").path("worldSize").asInt()).isEqualTo(1);
-        assertThat(drainDryRun("node-b").path("impact").path("jobs")).as("a drain of node-b finds the job")
-                .extracting(JsonNode::asText).containsExactly(JOB);
-        assertThat(drainDryRun("node-a").path("impact").path("jobs")).as("node-a holds nothing of it now").isEmpty();
+        assertThat(drainDryRun("node-b").path("impact").path("jobs"))
+                .as("a drain of node-b finds the job")
+                .extracting(JsonNode::asText)
+                .containsExactly(JOB);
+        assertThat(drainDryRun("node-a").path("impact").path("jobs"))
+                .as("node-a holds nothing of it now")
+                .isEmpty();
         // The second launch's own checkpoint, not dropped as one of the first launch's.
         long past = resumed.step();
-        TorchrunAgent.Line next = await("a periodic save of the second launch", () ->
-                second.last("saved", l -> l.step() > past));
+        TorchrunAgent.Line next =
+                await("a periodic save of the second launch", () -> second.last("saved", l -> l.step() > past));
         await("that save reported", () -> hasCheckpoint(next.get("checkpoint")) ? true : null);
         assertThat(next.get("checkpoint")).isNotEqualTo(saved.get("checkpoint"));
     }
 
     private TorchrunAgent start(Path dir, String node, List<String> script) throws Exception {
-        TorchrunAgent a = TorchrunAgent.start("1", dir, app.url(), appToken(), JOB, node, LifelineProcess.freePort(),
-                List.of("--max-restarts=1"), script, Map.of());
+        TorchrunAgent a = TorchrunAgent.start(
+                "1",
+                dir,
+                app.url(),
+                appToken(),
+                JOB,
+                node,
+                LifelineProcess.freePort(),
+                List.of("--max-restarts=1"),
+                script,
+                Map.of());
         agents.add(a);
         return a;
     }
@@ -121,8 +152,10 @@ class RelaunchIT {
         if (m == null) {
             return false;
         }
-        List<String> nodes = StreamSupport.stream(m.path("current").path("participants").spliterator(), false)
-                .map(p -> p.path("node").asText()).toList();
+        List<String> nodes = StreamSupport.stream(
+                        m.path("current").path("participants").spliterator(), false)
+                .map(p -> p.path("node").asText())
+                .toList();
         return nodes.equals(List.of(node));
     }
 
@@ -142,17 +175,25 @@ class RelaunchIT {
     }
 
     private static JsonNode drainDryRun(String node) throws Exception {
-        HttpResponse<String> r = app.post("/api/v1/actions", "application/json", "{\"kind\":\"drain\",\"target\":\""
-                + node + "\",\"params\":{\"deadlineSeconds\":120},\"dryRun\":true}");
+        HttpResponse<String> r = app.post(
+                "/api/v1/actions",
+                "application/json",
+                "{\"kind\":\"drain\",\"target\":\"" + node
+                        + "\",\"params\":{\"deadlineSeconds\":120},\"dryRun\":true}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return JSON.readTree(r.body());
     }
 
     private static void postEvent(String type, String subject, String data) throws Exception {
         String id = type + "-" + subject + "-" + System.nanoTime();
-        HttpResponse<String> r = app.post("/api/v1/events", "application/cloudevents+json", "{\"specversion\":\"1.0\","
-                + "\"id\":\"" + id + "\",\"source\":\"it/relaunch\",\"type\":\"" + type + "\",\"subject\":\"" + subject
-                + "\",\"time\":\"" + Instant.now().truncatedTo(ChronoUnit.MILLIS) + "\",\"data\":" + data + "}");
+        HttpResponse<String> r = app.post(
+                "/api/v1/events",
+                "application/cloudevents+json",
+                "{\"specversion\":\"1.0\","
+                        + "\"id\":\"" + id + "\",\"source\":\"it/relaunch\",\"type\":\"" + type + "\",\"subject\":\""
+                        + subject
+                        + "\",\"time\":\"" + Instant.now().truncatedTo(ChronoUnit.MILLIS) + "\",\"data\":" + data
+                        + "}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
 
@@ -165,11 +206,15 @@ class RelaunchIT {
     private <T> T await(String what, Callable<T> probe) {
         Object[] seen = new Object[1];
         try {
-            Awaitility.await(what).atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                    .ignoreExceptions().until(() -> (seen[0] = probe.call()) != null);
+            Awaitility.await(what)
+                    .atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .until(() -> (seen[0] = probe.call()) != null);
         } catch (ConditionTimeoutException e) {
             StringBuilder logs = new StringBuilder();
-            agents.forEach(a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
+            agents.forEach(
+                    a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
             throw new AssertionError("timed out waiting for " + what + logs, e);
         }
         @SuppressWarnings("unchecked")

@@ -41,9 +41,14 @@ class StragglerIT {
     @BeforeAll
     static void startLifeline() throws Exception {
         work = Files.createTempDirectory("lifeline-straggler-it");
-        app = LifelineProcess.start(LifelineProcess.freePort(), work, work.resolve("lifeline.log"),
-                "-Dlifeline.demo.enabled=false", "-Dlifeline.policies.default-mode=off",
-                "-Dlifeline.stragglers.window=5s", "-Dlifeline.alerts.evaluation-interval=2s");
+        app = LifelineProcess.start(
+                LifelineProcess.freePort(),
+                work,
+                work.resolve("lifeline.log"),
+                "-Dlifeline.demo.enabled=false",
+                "-Dlifeline.policies.default-mode=off",
+                "-Dlifeline.stragglers.window=5s",
+                "-Dlifeline.alerts.evaluation-interval=2s");
         app.awaitReady(Duration.ofSeconds(120));
         token = Files.readString(work.resolve(".lifeline/admin-token")).trim();
         app.useToken(token);
@@ -68,8 +73,13 @@ class StragglerIT {
     @Test
     void theSlowedRankIsFoundWithinTwoMinutesOnItsNodeAndTheDrainOfItsNodeIsOffered() throws Exception {
         String job = "train/slow-rank";
-        startJob(job, Map.of("LIFELINE_EXAMPLE_SLOW_RANK", "1",
-                "LIFELINE_EXAMPLE_SLOW_SECONDS", Double.toString(SLOW_SECONDS)));
+        startJob(
+                job,
+                Map.of(
+                        "LIFELINE_EXAMPLE_SLOW_RANK",
+                        "1",
+                        "LIFELINE_EXAMPLE_SLOW_SECONDS",
+                        Double.toString(SLOW_SECONDS)));
         awaitTraining(job);
         long t0 = System.nanoTime();
         JsonNode found = await("the straggler of " + job, Duration.ofMinutes(2), () -> {
@@ -86,21 +96,30 @@ class StragglerIT {
         assertThat(slowNode).as("the membership places rank 1").isNotNull();
         assertThat(s.path("node").asText()).isEqualTo(slowNode);
         assertThat(agent(slowNode).lines("step").stream().anyMatch(l -> "1".equals(l.get("rank"))))
-                .as("the node named is the one whose worker is rank 1").isTrue();
+                .as("the node named is the one whose worker is rank 1")
+                .isTrue();
         assertThat(s.path("gpuIndex").asInt()).isZero();
         assertThat(s.path("slowdown").asDouble()).as(found.toString()).isBetween(1.5, 4.0);
         assertThat(found.path("nodes").get(0).asText()).isEqualTo(slowNode);
         assertThat(found.path("suggestion").path("node").asText()).isEqualTo(slowNode);
         assertThat(found.path("suggestion").path("withinElasticBounds").asBoolean())
-                .as("--nnodes=1:2: the job may lose one of its two nodes").isTrue();
+                .as("--nnodes=1:2: the job may lose one of its two nodes")
+                .isTrue();
         assertThat(found.path("gpuHoursLost").asDouble()).isPositive();
         // The job detail carries the same, and the metric counts it.
         JsonNode detail = getJson("/api/v1/jobs/" + job);
-        assertThat(detail.path("stragglers").path("stragglers").get(0).path("rank").asInt()).isEqualTo(1);
+        assertThat(detail.path("stragglers")
+                        .path("stragglers")
+                        .get(0)
+                        .path("rank")
+                        .asInt())
+                .isEqualTo(1);
         // /metrics is published from the model's snapshots on their own interval: it follows the REST read shortly.
-        java.util.regex.Pattern one = java.util.regex.Pattern.compile(
-                "lifeline_job_stragglers\\{[^}]*job_name=\"" + job + "\"[^}]*\\} 1");
-        await("lifeline_job_stragglers 1", Duration.ofSeconds(30),
+        java.util.regex.Pattern one =
+                java.util.regex.Pattern.compile("lifeline_job_stragglers\\{[^}]*job_name=\"" + job + "\"[^}]*\\} 1");
+        await(
+                "lifeline_job_stragglers 1",
+                Duration.ofSeconds(30),
                 () -> one.matcher(app.get("/metrics").body()).find() ? true : null);
         JsonNode alerts = await("the straggler alert", Duration.ofSeconds(30), () -> {
             for (JsonNode a : getJson("/api/v1/alerts?rule=straggler").path("alerts")) {
@@ -123,7 +142,9 @@ class StragglerIT {
         JsonNode v = null;
         while (System.nanoTime() < end) {
             v = getJson("/api/v1/jobs/" + job + "/stragglers");
-            assertThat(v.path("stragglers")).as("no straggler in a healthy run: " + v).isEmpty();
+            assertThat(v.path("stragglers"))
+                    .as("no straggler in a healthy run: " + v)
+                    .isEmpty();
             Thread.sleep(1000);
         }
         assertThat(v.path("windows").asLong()).as("windows were judged: " + v).isGreaterThanOrEqualTo(6);
@@ -137,25 +158,35 @@ class StragglerIT {
     private void startJob(String job, Map<String, String> slow) throws Exception {
         int rdzv = LifelineProcess.freePort();
         Path dir = Files.createDirectories(work.resolve(job.replace('/', '-')));
-        List<String> args = List.of("--steps", "100000", "--step-time", Double.toString(STEP_SECONDS),
-                "--checkpoint-every", "0", "--checkpoint-dir", dir.resolve("checkpoints").toString());
+        List<String> args = List.of(
+                "--steps",
+                "100000",
+                "--step-time",
+                Double.toString(STEP_SECONDS),
+                "--checkpoint-every",
+                "0",
+                "--checkpoint-dir",
+                dir.resolve("checkpoints").toString());
         Map<String, String> env = new java.util.HashMap<>(slow);
         env.put("LIFELINE_STEP_TIMES_INTERVAL", "2");
         // Each rank stands for a GPU (the agent finds none on CPU and would declare a CPU job, which holds no GPU-hours
         // to lose): the job is declared as the GPU job it plays.
         env.put("LIFELINE_GPUS_PER_NODE", "1");
-        agents.add(TorchrunAgent.start(dir, app.url(), token, job, "node-a", rdzv, List.of("--max-restarts=3"), args,
-                env));
+        agents.add(TorchrunAgent.start(
+                dir, app.url(), token, job, "node-a", rdzv, List.of("--max-restarts=3"), args, env));
         await("the rendezvous store", Duration.ofSeconds(90), () -> listening(rdzv) ? true : null);
-        agents.add(TorchrunAgent.start(dir, app.url(), token, job, "node-b", rdzv, List.of("--max-restarts=3"), args,
-                env));
+        agents.add(TorchrunAgent.start(
+                dir, app.url(), token, job, "node-b", rdzv, List.of("--max-restarts=3"), args, env));
     }
 
     private void awaitTraining(String job) {
         await(job + " training at world size 2", Duration.ofSeconds(150), () -> {
             JsonNode d = getJson("/api/v1/jobs/" + job);
-            return d != null && d.path("summary").path("worldSize").asInt() == 2
-                    && d.path("summary").path("lastStep").asLong() > 0 ? true : null;
+            return d != null
+                            && d.path("summary").path("worldSize").asInt() == 2
+                            && d.path("summary").path("lastStep").asLong() > 0
+                    ? true
+                    : null;
         });
     }
 
@@ -191,11 +222,15 @@ class StragglerIT {
     private <T> T await(String what, Duration timeout, Callable<T> probe) {
         Object[] seen = new Object[1];
         try {
-            Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+            Awaitility.await(what)
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
                     .until(() -> (seen[0] = probe.call()) != null);
         } catch (ConditionTimeoutException e) {
             StringBuilder logs = new StringBuilder();
-            agents.forEach(a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
+            agents.forEach(
+                    a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
             throw new AssertionError("timed out waiting for " + what + logs, e);
         }
         @SuppressWarnings("unchecked")

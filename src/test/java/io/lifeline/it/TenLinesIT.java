@@ -16,11 +16,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -43,6 +43,7 @@ class TenLinesIT {
     private static final Path DOC = Path.of("docs", "trainer-agent.md");
     /** The literal the Ten lines name their checkpoint directory with; the test points it elsewhere. */
     private static final String DOC_DIRECTORY = "\"/shared/checkpoints\"";
+
     private static final String DOC_DURABLE = "durable=True";
     /** Seconds between a spot notice and its deadline, when the node is killed. */
     private static final long NOTICE_SECONDS = 45;
@@ -59,20 +60,29 @@ class TenLinesIT {
         cluster = new KubernetesServer(false, true, java.net.InetAddress.getLoopbackAddress(), 0, List.of());
         cluster.before();
         for (String node : List.of("ten-a", "ten-b", "ten-c", "ten-d", "ten-e", "ten-f")) {
-            cluster.getClient().nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build())
+            cluster.getClient()
+                    .nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(node)
+                            .endMetadata()
+                            .build())
                     .create();
         }
         work = Files.createTempDirectory("lifeline-ten-lines-it");
-        List<String> props = new ArrayList<>(List.of("-Dlifeline.demo.enabled=false",
-                "-Dlifeline.policies.default-mode=off", "-Dlifeline.policies.mode.notice-checkpoint-drain=on",
+        List<String> props = new ArrayList<>(List.of(
+                "-Dlifeline.demo.enabled=false",
+                "-Dlifeline.policies.default-mode=off",
+                "-Dlifeline.policies.mode.notice-checkpoint-drain=on",
                 "-Dlifeline.connectors.kubernetes.enabled=true",
-                "-Dquarkus.kubernetes-client.api-server-url=" + cluster.getKubernetesMockServer().url("/"),
+                "-Dquarkus.kubernetes-client.api-server-url="
+                        + cluster.getKubernetesMockServer().url("/"),
                 "-Dquarkus.kubernetes-client.trust-certs=true"));
         for (String kind : List.of("nodes", "pods", "events", "pytorchjobs", "kueue", "volcano")) {
             props.add("-Dlifeline.connectors.kubernetes." + kind + ".enabled=false");
         }
-        app = LifelineProcess.start(LifelineProcess.freePort(), work, work.resolve("lifeline.log"),
-                props.toArray(String[]::new));
+        app = LifelineProcess.start(
+                LifelineProcess.freePort(), work, work.resolve("lifeline.log"), props.toArray(String[]::new));
         app.awaitReady(Duration.ofSeconds(120));
         token = Files.readString(work.resolve(".lifeline/admin-token")).trim();
         app.useToken(token);
@@ -114,8 +124,12 @@ class TenLinesIT {
      */
     static String tenLinesFor(boolean shared) throws Exception {
         String lines = tenLines();
-        assertThat(occurrences(lines, DOC_DIRECTORY)).as("the Ten lines name %s once", DOC_DIRECTORY).isOne();
-        assertThat(occurrences(lines, DOC_DURABLE)).as("the Ten lines declare %s once", DOC_DURABLE).isOne();
+        assertThat(occurrences(lines, DOC_DIRECTORY))
+                .as("the Ten lines name %s once", DOC_DIRECTORY)
+                .isOne();
+        assertThat(occurrences(lines, DOC_DURABLE))
+                .as("the Ten lines declare %s once", DOC_DURABLE)
+                .isOne();
         String out = lines.replace(DOC_DIRECTORY, "os.environ[\"TEN_LINES_CHECKPOINTS\"]");
         return shared ? out : out.replace(DOC_DURABLE, "durable=False");
     }
@@ -240,7 +254,8 @@ class TenLinesIT {
         assertThat(d.durability()).isEqualTo("replicated");
         assertThat(d.lostSteps()).as("%s", d).isZero();
         assertThat(Files.isDirectory(dir.resolve("ten-d-checkpoints").resolve(d.checkpoint())))
-                .as("the killed node had its own copy too").isTrue();
+                .as("the killed node had its own copy too")
+                .isTrue();
 
         // The relaunch's new node has an empty disk: restore agrees on the newest copy ten-c holds and hands it over.
         Relaunch r = stopAndRelaunch(job, dir, "ten-c", "ten-f", false);
@@ -251,15 +266,24 @@ class TenLinesIT {
     }
 
     /** What a whole-job stop and relaunch measured, from the script's output and Lifeline's API. */
-    record Relaunch(String job, long lastStepBeforeStop, String checkpoint, long resumedStep, int round, int worldSize) {
+    record Relaunch(
+            String job, long lastStepBeforeStop, String checkpoint, long resumedStep, int round, int worldSize) {
         long lostSteps() {
             return lastStepBeforeStop - resumedStep;
         }
     }
 
     /** What a drill measured, from the script's output and Lifeline's API. */
-    record Drill(String job, String checkpoint, long savedStep, long lastStepBeforeRestart, long resumedStep,
-                 String durability, double noticeToSaveSeconds, double killToResumeSeconds, String drainOutcome) {
+    record Drill(
+            String job,
+            String checkpoint,
+            long savedStep,
+            long lastStepBeforeRestart,
+            long resumedStep,
+            String durability,
+            double noticeToSaveSeconds,
+            double killToResumeSeconds,
+            String drainOutcome) {
         long lostSteps() {
             return lastStepBeforeRestart - resumedStep;
         }
@@ -276,27 +300,47 @@ class TenLinesIT {
         // live nodes, would rightly engage the automation brake (docs/policies.md), which is not what they are about.
         String pool = "spot-cpu-" + job.substring(job.indexOf('/') + 1);
         for (String node : List.of(hostNode, otherNode)) {
-            postEvent("node.registered", node, Instant.now(), "{\"pool\":\"" + pool + "\",\"capacityType\":\"spot\","
-                    + "\"gpuCount\":0}");
+            postEvent(
+                    "node.registered",
+                    node,
+                    Instant.now(),
+                    "{\"pool\":\"" + pool + "\",\"capacityType\":\"spot\"," + "\"gpuCount\":0}");
             postEvent("node.ready", node, Instant.now(), "{}");
         }
         int rdzv = LifelineProcess.freePort();
         for (String node : List.of(hostNode, otherNode)) {
             Path checkpoints = dir.resolve(shared ? "checkpoints" : node + "-checkpoints");
-            agents.add(TorchrunAgent.start("1:2", dir, app.url(), token, job, node, rdzv, List.of("--max-restarts=3"),
-                    program, List.of(), TorchrunAgent.env("TEN_LINES_CHECKPOINTS", checkpoints.toString(),
-                            "LIFELINE_CHECKPOINT_INTERVAL", "3")));
+            agents.add(TorchrunAgent.start(
+                    "1:2",
+                    dir,
+                    app.url(),
+                    token,
+                    job,
+                    node,
+                    rdzv,
+                    List.of("--max-restarts=3"),
+                    program,
+                    List.of(),
+                    TorchrunAgent.env(
+                            "TEN_LINES_CHECKPOINTS", checkpoints.toString(), "LIFELINE_CHECKPOINT_INTERVAL", "3")));
             if (node.equals(hostNode)) {
                 // The first agent hosts the c10d rendezvous: the node a notice is for is never its host.
-                await("the rendezvous store on " + hostNode, Duration.ofSeconds(90), () -> listening(rdzv) ? true : null);
+                await(
+                        "the rendezvous store on " + hostNode,
+                        Duration.ofSeconds(90),
+                        () -> listening(rdzv) ? true : null);
             }
         }
         await(job + " training at world size 2 on " + hostNode + " and " + otherNode, Duration.ofSeconds(150), () -> {
             JsonNode d = getJson("/api/v1/jobs/" + job);
             JsonNode m = getJson("/api/v1/jobs/" + job + "/membership");
-            return d != null && m != null && d.path("summary").path("worldSize").asInt() == 2
-                    && d.path("summary").path("lastStep").asLong() > 0
-                    && nodes(m).equals(Set.of(hostNode, otherNode)) ? true : null;
+            return d != null
+                            && m != null
+                            && d.path("summary").path("worldSize").asInt() == 2
+                            && d.path("summary").path("lastStep").asLong() > 0
+                            && nodes(m).equals(Set.of(hostNode, otherNode))
+                    ? true
+                    : null;
         });
         return dir;
     }
@@ -316,13 +360,22 @@ class TenLinesIT {
         long lastBeforeStop = old.lastStep();
         launch(job, newNode, keptNode, shared);
         TorchrunAgent host = agent(newNode);
-        TorchrunAgent.Line resumed = await("the relaunch resuming", Duration.ofSeconds(60), () ->
-                host.last("resumed", l -> "2".equals(l.get("world"))));
+        TorchrunAgent.Line resumed = await(
+                "the relaunch resuming",
+                Duration.ofSeconds(60),
+                () -> host.last("resumed", l -> "2".equals(l.get("world"))));
         JsonNode m = getJson("/api/v1/jobs/" + job + "/membership");
-        Relaunch r = new Relaunch(job, lastBeforeStop, resumed.get("checkpoint"), resumed.step(),
-                m.path("current").path("round").asInt(-1), m.path("worldSize").asInt());
+        Relaunch r = new Relaunch(
+                job,
+                lastBeforeStop,
+                resumed.get("checkpoint"),
+                resumed.step(),
+                m.path("current").path("round").asInt(-1),
+                m.path("worldSize").asInt());
         System.out.println("TEN_LINES_RELAUNCH " + r);
-        assertThat(r.round()).as("the relaunch's own round 0, not the first launch's last: %s", m).isZero();
+        assertThat(r.round())
+                .as("the relaunch's own round 0, not the first launch's last: %s", m)
+                .isZero();
         assertThat(r.worldSize()).isEqualTo(2);
         return r;
     }
@@ -340,24 +393,43 @@ class TenLinesIT {
             JsonNode f = getJson("/api/v1/jobs/" + job + "/freshness");
             return f != null && f.path("checkpointId").isTextual() ? f : null;
         });
-        String durability = checkpoint(job, periodic.path("checkpointId").asText()).path("durability").asText();
+        String durability = checkpoint(job, periodic.path("checkpointId").asText())
+                .path("durability")
+                .asText();
 
         String now = postAction("{\"kind\":\"checkpoint-now\",\"target\":\"" + job + "\",\"reason\":\"drill\"}");
         JsonNode done = awaitActionEnd(now, Duration.ofSeconds(120));
         assertThat(done.path("state").asText()).as(done.toString()).isEqualTo("succeeded");
-        assertThat(kept.last("saved", l -> "command".equals(l.get("reason")))).as(kept.tail()).isNotNull();
-        assertThat(noticed.last("saved", l -> "command".equals(l.get("reason")))).as(noticed.tail()).isNotNull();
+        assertThat(kept.last("saved", l -> "command".equals(l.get("reason"))))
+                .as(kept.tail())
+                .isNotNull();
+        assertThat(noticed.last("saved", l -> "command".equals(l.get("reason"))))
+                .as(noticed.tail())
+                .isNotNull();
 
         Instant deadline = Instant.now().plusSeconds(NOTICE_SECONDS).truncatedTo(ChronoUnit.SECONDS);
         long noticeAt = System.nanoTime();
-        postEvent("node.interruption_notice", noticedNode, Instant.now(), "{\"kind\":\"spot_reclaim\","
-                + "\"provider\":\"aws\",\"deadline\":\"" + deadline + "\"}");
-        TorchrunAgent.Line save = await("the prepare_exit save", Duration.ofSeconds(NOTICE_SECONDS), () ->
-                kept.last("saved", l -> "prepare_exit".equals(l.get("reason"))));
-        await("both nodes holding", Duration.ofSeconds(NOTICE_SECONDS), () -> kept.last("holding", l -> true) != null
-                && noticed.last("holding", l -> true) != null ? true : null);
-        JsonNode landed = await("the save reported", Duration.ofSeconds(30), () -> checkpoint(job, save.get("checkpoint"))
-                .path("good").asBoolean() ? checkpoint(job, save.get("checkpoint")) : null);
+        postEvent(
+                "node.interruption_notice",
+                noticedNode,
+                Instant.now(),
+                "{\"kind\":\"spot_reclaim\"," + "\"provider\":\"aws\",\"deadline\":\"" + deadline + "\"}");
+        TorchrunAgent.Line save = await(
+                "the prepare_exit save",
+                Duration.ofSeconds(NOTICE_SECONDS),
+                () -> kept.last("saved", l -> "prepare_exit".equals(l.get("reason"))));
+        await(
+                "both nodes holding",
+                Duration.ofSeconds(NOTICE_SECONDS),
+                () -> kept.last("holding", l -> true) != null && noticed.last("holding", l -> true) != null
+                        ? true
+                        : null);
+        JsonNode landed = await(
+                "the save reported",
+                Duration.ofSeconds(30),
+                () -> checkpoint(job, save.get("checkpoint")).path("good").asBoolean()
+                        ? checkpoint(job, save.get("checkpoint"))
+                        : null);
         assertThat(Instant.parse(landed.path("completedAt").asText())).isBefore(deadline);
 
         Thread.sleep(Math.max(0, Duration.between(Instant.now(), deadline).toMillis()));
@@ -365,22 +437,41 @@ class TenLinesIT {
         noticed.killNode();
         postEvent("node.terminated", noticedNode, Instant.now(), "{\"reason\":\"spot reclaimed\"}");
 
-        TorchrunAgent.Line resumed = await("the survivor resuming alone", Duration.ofSeconds(180), () ->
-                kept.last("resumed", l -> "1".equals(l.get("world"))));
-        long lastBefore = kept.lines("step").stream().filter(l -> l.atNanos() < resumed.atNanos())
-                .mapToLong(TorchrunAgent.Line::step).max().orElseThrow();
-        await("training again at world size 1", Duration.ofSeconds(60), () ->
-                kept.lastStep() > resumed.step() + 5 ? true : null);
+        TorchrunAgent.Line resumed = await(
+                "the survivor resuming alone",
+                Duration.ofSeconds(180),
+                () -> kept.last("resumed", l -> "1".equals(l.get("world"))));
+        long lastBefore = kept.lines("step").stream()
+                .filter(l -> l.atNanos() < resumed.atNanos())
+                .mapToLong(TorchrunAgent.Line::step)
+                .max()
+                .orElseThrow();
+        await(
+                "training again at world size 1",
+                Duration.ofSeconds(60),
+                () -> kept.lastStep() > resumed.step() + 5 ? true : null);
         JsonNode drain = await("the drain ended", Duration.ofSeconds(120), () -> {
             JsonNode a = firstAction("drain", noticedNode);
-            return a != null && List.of("succeeded", "failed").contains(a.path("state").asText()) ? a : null;
+            return a != null
+                            && List.of("succeeded", "failed")
+                                    .contains(a.path("state").asText())
+                    ? a
+                    : null;
         });
         assertThat(drain.path("requestedBy").asText()).isEqualTo("policy:notice-checkpoint-drain");
         assertThat(drain.path("outcome").asText()).as(drain.toString()).doesNotContain("no checkpoint that survives");
         assertThat(resumed.get("checkpoint")).isEqualTo(save.get("checkpoint"));
 
-        Drill d = new Drill(job, save.get("checkpoint"), save.step(), lastBefore, resumed.step(), durability,
-                (save.atNanos() - noticeAt) / 1e9, (resumed.atNanos() - killedAt) / 1e9, drain.path("outcome").asText());
+        Drill d = new Drill(
+                job,
+                save.get("checkpoint"),
+                save.step(),
+                lastBefore,
+                resumed.step(),
+                durability,
+                (save.atNanos() - noticeAt) / 1e9,
+                (resumed.atNanos() - killedAt) / 1e9,
+                drain.path("outcome").asText());
         System.out.println("TEN_LINES_DRILL " + d);
         return d;
     }
@@ -393,8 +484,10 @@ class TenLinesIT {
 
     /** The nodes of a membership's current round. */
     private static Set<String> nodes(JsonNode membership) {
-        return StreamSupport.stream(membership.path("current").path("participants").spliterator(), false)
-                .map(p -> p.path("node").asText()).collect(Collectors.toSet());
+        return StreamSupport.stream(
+                        membership.path("current").path("participants").spliterator(), false)
+                .map(p -> p.path("node").asText())
+                .collect(Collectors.toSet());
     }
 
     private static boolean listening(int port) {
@@ -408,11 +501,17 @@ class TenLinesIT {
 
     private static void postEvent(String type, String subject, Instant time, String data) throws Exception {
         String id = type + "-" + subject + "-" + System.nanoTime();
-        HttpResponse<String> r = app.post("/api/v1/events", "application/cloudevents+json", "{\"specversion\":\"1.0\","
-                + "\"id\":\"" + id + "\",\"source\":\"it/ten-lines\",\"type\":\"" + type + "\",\"subject\":\"" + subject
-                + "\",\"time\":\"" + time.truncatedTo(ChronoUnit.MILLIS) + "\",\"data\":" + data + "}");
+        HttpResponse<String> r = app.post(
+                "/api/v1/events",
+                "application/cloudevents+json",
+                "{\"specversion\":\"1.0\","
+                        + "\"id\":\"" + id + "\",\"source\":\"it/ten-lines\",\"type\":\"" + type + "\",\"subject\":\""
+                        + subject
+                        + "\",\"time\":\"" + time.truncatedTo(ChronoUnit.MILLIS) + "\",\"data\":" + data + "}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(JSON.readTree(r.body()).path("accepted").asInt()).as(r.body()).isEqualTo(1);
+        assertThat(JSON.readTree(r.body()).path("accepted").asInt())
+                .as(r.body())
+                .isEqualTo(1);
     }
 
     private static String postAction(String body) throws Exception {
@@ -424,13 +523,18 @@ class TenLinesIT {
     private JsonNode awaitActionEnd(String id, Duration timeout) {
         return await("action " + id + " ended", timeout, () -> {
             JsonNode a = getJson("/api/v1/actions/" + id);
-            return a != null && List.of("succeeded", "failed", "cancelled").contains(a.path("state").asText()) ? a : null;
+            return a != null
+                            && List.of("succeeded", "failed", "cancelled")
+                                    .contains(a.path("state").asText())
+                    ? a
+                    : null;
         });
     }
 
     private static JsonNode firstAction(String kind, String target) throws Exception {
         for (JsonNode a : getJson("/api/v1/actions?limit=100").path("items")) {
-            if (kind.equals(a.path("kind").asText()) && target.equals(a.path("target").asText())) {
+            if (kind.equals(a.path("kind").asText())
+                    && target.equals(a.path("target").asText())) {
                 return a;
             }
         }
@@ -456,11 +560,15 @@ class TenLinesIT {
     private <T> T await(String what, Duration timeout, Callable<T> probe) {
         Object[] seen = new Object[1];
         try {
-            Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+            Awaitility.await(what)
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
                     .until(() -> (seen[0] = probe.call()) != null);
         } catch (ConditionTimeoutException e) {
             StringBuilder logs = new StringBuilder();
-            agents.forEach(a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
+            agents.forEach(
+                    a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
             throw new AssertionError("timed out waiting for " + what + logs, e);
         }
         @SuppressWarnings("unchecked")

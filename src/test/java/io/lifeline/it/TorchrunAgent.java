@@ -78,31 +78,77 @@ final class TorchrunAgent implements AutoCloseable {
      * @param script      the example's options
      * @param env         extra environment
      */
-    static TorchrunAgent start(Path workDir, String lifelineUrl, String token, String job, String node, int rdzvPort,
-                               List<String> torchrun, List<String> script, Map<String, String> env) throws IOException {
+    static TorchrunAgent start(
+            Path workDir,
+            String lifelineUrl,
+            String token,
+            String job,
+            String node,
+            int rdzvPort,
+            List<String> torchrun,
+            List<String> script,
+            Map<String, String> env)
+            throws IOException {
         return start("1:2", workDir, lifelineUrl, token, job, node, rdzvPort, torchrun, script, env);
     }
 
     /** Like the other, with torchrun's {@code --nnodes} (for example {@code 1} for a job of one node). */
-    static TorchrunAgent start(String nnodes, Path workDir, String lifelineUrl, String token, String job, String node,
-                               int rdzvPort, List<String> torchrun, List<String> script, Map<String, String> env)
+    static TorchrunAgent start(
+            String nnodes,
+            Path workDir,
+            String lifelineUrl,
+            String token,
+            String job,
+            String node,
+            int rdzvPort,
+            List<String> torchrun,
+            List<String> script,
+            Map<String, String> env)
             throws IOException {
-        return start(nnodes, workDir, lifelineUrl, token, job, node, rdzvPort, torchrun,
-                Path.of("examples/elastic_train.py").toAbsolutePath(), script, env);
+        return start(
+                nnodes,
+                workDir,
+                lifelineUrl,
+                token,
+                job,
+                node,
+                rdzvPort,
+                torchrun,
+                Path.of("examples/elastic_train.py").toAbsolutePath(),
+                script,
+                env);
     }
 
     /**
      * Like the others, running {@code program} (a training script that prints {@code LIFELINE_EXAMPLE} lines as the
      * example does) with {@code arguments}.
      */
-    static TorchrunAgent start(String nnodes, Path workDir, String lifelineUrl, String token, String job, String node,
-                               int rdzvPort, List<String> torchrun, Path program, List<String> arguments,
-                               Map<String, String> env) throws IOException {
+    static TorchrunAgent start(
+            String nnodes,
+            Path workDir,
+            String lifelineUrl,
+            String token,
+            String job,
+            String node,
+            int rdzvPort,
+            List<String> torchrun,
+            Path program,
+            List<String> arguments,
+            Map<String, String> env)
+            throws IOException {
         Path repo = Path.of("").toAbsolutePath();
         Path log = workDir.resolve(node + ".log");
-        List<String> cmd = new ArrayList<>(List.of(python().toString(), "-u", "-m", "lifeline_agent.run",
-                "--nnodes=" + nnodes, "--nproc-per-node=1", "--rdzv-backend=c10d", "--rdzv-endpoint=127.0.0.1:" + rdzvPort,
-                "--rdzv-id=" + job.replace('/', '-'), "--monitor-interval=0.5"));
+        List<String> cmd = new ArrayList<>(List.of(
+                python().toString(),
+                "-u",
+                "-m",
+                "lifeline_agent.run",
+                "--nnodes=" + nnodes,
+                "--nproc-per-node=1",
+                "--rdzv-backend=c10d",
+                "--rdzv-endpoint=127.0.0.1:" + rdzvPort,
+                "--rdzv-id=" + job.replace('/', '-'),
+                "--monitor-interval=0.5"));
         cmd.addAll(torchrun);
         cmd.add(program.toString());
         cmd.addAll(arguments);
@@ -129,8 +175,9 @@ final class TorchrunAgent implements AutoCloseable {
     }
 
     private void read() {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-             Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+        try (BufferedReader r =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
             String l;
             while ((l = r.readLine()) != null) {
                 long at = System.nanoTime();

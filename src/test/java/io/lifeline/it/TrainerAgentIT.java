@@ -52,9 +52,15 @@ class TrainerAgentIT {
     static void startLifeline() throws Exception {
         cluster = new KubernetesServer(false, true, java.net.InetAddress.getLoopbackAddress(), 0, List.of());
         cluster.before();
-        for (String node : List.of("node-a", "node-b", "node-c", "node-d", "node-e", "node-f", "node-g", "node-h",
-                "node-i", "node-j")) {
-            cluster.getClient().nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build())
+        for (String node : List.of(
+                "node-a", "node-b", "node-c", "node-d", "node-e", "node-f", "node-g", "node-h", "node-i", "node-j")) {
+            cluster.getClient()
+                    .nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(node)
+                            .endMetadata()
+                            .build())
                     .create();
         }
         work = Files.createTempDirectory("lifeline-agent-it");
@@ -64,15 +70,19 @@ class TrainerAgentIT {
     }
 
     private static LifelineProcess startApp(int port) throws Exception {
-        List<String> props = new ArrayList<>(List.of("-Dlifeline.demo.enabled=false",
-                "-Dlifeline.policies.default-mode=off", "-Dlifeline.policies.mode.notice-checkpoint-drain=on",
+        List<String> props = new ArrayList<>(List.of(
+                "-Dlifeline.demo.enabled=false",
+                "-Dlifeline.policies.default-mode=off",
+                "-Dlifeline.policies.mode.notice-checkpoint-drain=on",
                 "-Dlifeline.connectors.kubernetes.enabled=true",
-                "-Dquarkus.kubernetes-client.api-server-url=" + cluster.getKubernetesMockServer().url("/"),
+                "-Dquarkus.kubernetes-client.api-server-url="
+                        + cluster.getKubernetesMockServer().url("/"),
                 "-Dquarkus.kubernetes-client.trust-certs=true"));
         for (String kind : List.of("nodes", "pods", "events", "pytorchjobs", "kueue", "volcano")) {
             props.add("-Dlifeline.connectors.kubernetes." + kind + ".enabled=false");
         }
-        LifelineProcess p = LifelineProcess.start(port, work, work.resolve("lifeline.log"), props.toArray(String[]::new));
+        LifelineProcess p =
+                LifelineProcess.start(port, work, work.resolve("lifeline.log"), props.toArray(String[]::new));
         p.awaitReady(Duration.ofSeconds(120));
         if (token != null) {
             p.useToken(token);
@@ -109,23 +119,35 @@ class TrainerAgentIT {
 
         JsonNode detail = await("the job training at world size 2", Duration.ofSeconds(120), () -> {
             JsonNode d = getJson("/api/v1/jobs/" + job);
-            return d != null && d.path("summary").path("worldSize").asInt() == 2
-                    && d.path("summary").path("lastStep").asLong() > 0 ? d : null;
+            return d != null
+                            && d.path("summary").path("worldSize").asInt() == 2
+                            && d.path("summary").path("lastStep").asLong() > 0
+                    ? d
+                    : null;
         });
         assertThat(detail.path("summary").path("state").asText()).isEqualTo("running");
         JsonNode membership = getJson("/api/v1/jobs/" + job + "/membership");
         assertThat(membership.path("rounds").size()).isGreaterThanOrEqualTo(1);
-        List<String> placed = StreamSupport.stream(membership.path("current").path("participants").spliterator(), false)
-                .map(p -> p.path("node").asText() + ":" + p.path("firstRank").asInt() + "+" + p.path("rankCount").asInt())
-                .sorted().toList();
+        List<String> placed = StreamSupport.stream(
+                        membership.path("current").path("participants").spliterator(), false)
+                .map(p -> p.path("node").asText() + ":" + p.path("firstRank").asInt() + "+"
+                        + p.path("rankCount").asInt())
+                .sorted()
+                .toList();
         assertThat(placed).hasSize(2).allMatch(s -> s.endsWith("+1"));
-        assertThat(placed.stream().map(s -> s.substring(0, s.indexOf(':'))).toList()).containsExactly("node-a", "node-b");
-        assertThat(placed.stream().map(s -> s.substring(s.indexOf(':') + 1, s.indexOf('+'))).sorted().toList())
+        assertThat(placed.stream().map(s -> s.substring(0, s.indexOf(':'))).toList())
+                .containsExactly("node-a", "node-b");
+        assertThat(placed.stream()
+                        .map(s -> s.substring(s.indexOf(':') + 1, s.indexOf('+')))
+                        .sorted()
+                        .toList())
                 .containsExactly("0", "1");
 
         // Periodic checkpoints, with the time the trainers were blocked by each save.
         JsonNode periodic = await("a periodic checkpoint", Duration.ofSeconds(90), () -> goodCheckpoint(job, 0));
-        assertThat(periodic.path("blockingMillis").isNumber()).as(periodic.toString()).isTrue();
+        assertThat(periodic.path("blockingMillis").isNumber())
+                .as(periodic.toString())
+                .isTrue();
         assertThat(periodic.path("durationMillis").isNumber()).isTrue();
         assertThat(periodic.path("bytes").asLong()).isPositive();
         assertThat(periodic.path("uri").asText()).startsWith("file:");
@@ -144,10 +166,19 @@ class TrainerAgentIT {
         assertThat(saved.path("id").asText()).isEqualTo(onDisk.get("checkpoint"));
         Path file = Path.of(java.net.URI.create(saved.path("uri").asText()));
         assertThat(file).exists();
-        await("the checkpoint verified", Duration.ofSeconds(30), () -> "verified".equals(checkpoint(job,
-                saved.path("id").asText()).path("status").asText()) ? true : null);
+        await(
+                "the checkpoint verified",
+                Duration.ofSeconds(30),
+                () -> "verified"
+                                .equals(checkpoint(job, saved.path("id").asText())
+                                        .path("status")
+                                        .asText())
+                        ? true
+                        : null);
         JsonNode freshness = getJson("/api/v1/jobs/" + job + "/freshness");
-        assertThat(freshness.path("ageMillis").asLong()).as(freshness.toString()).isLessThan(30_000);
+        assertThat(freshness.path("ageMillis").asLong())
+                .as(freshness.toString())
+                .isLessThan(30_000);
     }
 
     /**
@@ -163,37 +194,61 @@ class TrainerAgentIT {
         awaitTraining(job, 2);
 
         Instant deadline = Instant.now().plusSeconds(120).truncatedTo(ChronoUnit.SECONDS);
-        postEvent("node.interruption_notice", "node-d", Instant.now(), "{\"kind\":\"spot_reclaim\",\"provider\":\"aws\","
-                + "\"deadline\":\"" + deadline + "\"}");
+        postEvent(
+                "node.interruption_notice",
+                "node-d",
+                Instant.now(),
+                "{\"kind\":\"spot_reclaim\",\"provider\":\"aws\"," + "\"deadline\":\"" + deadline + "\"}");
         TorchrunAgent going = agent("node-d");
         TorchrunAgent staying = agent("node-c");
-        TorchrunAgent.Line save = await("the prepare_exit save", Duration.ofSeconds(60), () ->
-                staying.last("saved", l -> "prepare_exit".equals(l.get("reason"))));
+        TorchrunAgent.Line save = await(
+                "the prepare_exit save",
+                Duration.ofSeconds(60),
+                () -> staying.last("saved", l -> "prepare_exit".equals(l.get("reason"))));
         long savedStep = save.step();
-        JsonNode landed = await("the save reported", Duration.ofSeconds(30), () -> checkpoint(job, save.get("checkpoint"))
-                .path("good").asBoolean() ? checkpoint(job, save.get("checkpoint")) : null);
+        JsonNode landed = await(
+                "the save reported",
+                Duration.ofSeconds(30),
+                () -> checkpoint(job, save.get("checkpoint")).path("good").asBoolean()
+                        ? checkpoint(job, save.get("checkpoint"))
+                        : null);
         assertThat(Instant.parse(landed.path("completedAt").asText())).isBefore(deadline);
-        await("both nodes holding", Duration.ofSeconds(30), () -> going.last("holding", l -> true) != null
-                && staying.last("holding", l -> true) != null ? true : null);
+        await(
+                "both nodes holding",
+                Duration.ofSeconds(30),
+                () -> going.last("holding", l -> true) != null && staying.last("holding", l -> true) != null
+                        ? true
+                        : null);
         long lastBeforeStop = staying.lastStep();
 
         going.terminate();
         assertThat(going.awaitExit(Duration.ofSeconds(60))).as(going.tail()).isNotNull();
         postEvent("node.terminated", "node-d", Instant.now(), "{\"reason\":\"spot reclaimed\"}");
 
-        TorchrunAgent.Line resumed = await("the survivor resuming alone", Duration.ofSeconds(180), () ->
-                staying.last("resumed", l -> "1".equals(l.get("world"))));
+        TorchrunAgent.Line resumed = await(
+                "the survivor resuming alone",
+                Duration.ofSeconds(180),
+                () -> staying.last("resumed", l -> "1".equals(l.get("world"))));
         assertThat(resumed.get("checkpoint")).isEqualTo(save.get("checkpoint"));
         assertThat(resumed.step()).isEqualTo(savedStep);
         assertThat(lastBeforeStop).as("no step past the save before the stop").isEqualTo(savedStep);
-        await("training again at world size 1", Duration.ofSeconds(60), () -> staying.lastStep() > savedStep + 5 ? true : null);
+        await(
+                "training again at world size 1",
+                Duration.ofSeconds(60),
+                () -> staying.lastStep() > savedStep + 5 ? true : null);
 
         JsonNode action = await("the drain action", Duration.ofSeconds(10), () -> firstAction("drain", "node-d"));
         assertThat(action.path("requestedBy").asText()).isEqualTo("policy:notice-checkpoint-drain");
         JsonNode incident = await("the incident", Duration.ofSeconds(60), () -> closedIncident(job));
-        assertThat(incident.path("lostReworkMillis").asLong()).as(incident.toString()).isZero();
+        assertThat(incident.path("lostReworkMillis").asLong())
+                .as(incident.toString())
+                .isZero();
         assertThat(incident.path("checkpointBeforeExit").asBoolean()).isTrue();
-        assertThat(getJson("/api/v1/jobs/" + job).path("summary").path("worldSize").asInt()).isEqualTo(1);
+        assertThat(getJson("/api/v1/jobs/" + job)
+                        .path("summary")
+                        .path("worldSize")
+                        .asInt())
+                .isEqualTo(1);
     }
 
     /** SIGKILL of one node, no notice: the other goes on; the incident's lost rework is the steps since the save. */
@@ -205,20 +260,33 @@ class TrainerAgentIT {
         awaitTraining(job, 2);
         TorchrunAgent victim = agent("node-f");
         TorchrunAgent survivor = agent("node-e");
-        TorchrunAgent.Line ckpt = await("a periodic save", Duration.ofSeconds(90), () ->
-                survivor.last("saved", l -> "periodic".equals(l.get("reason")) && l.step() > 0));
+        TorchrunAgent.Line ckpt = await(
+                "a periodic save",
+                Duration.ofSeconds(90),
+                () -> survivor.last("saved", l -> "periodic".equals(l.get("reason")) && l.step() > 0));
         // Some steps past that save, but well before the next one.
-        await("steps past the save", Duration.ofSeconds(60), () -> survivor.lastStep() >= ckpt.step() + 15 ? true : null);
+        await(
+                "steps past the save",
+                Duration.ofSeconds(60),
+                () -> survivor.lastStep() >= ckpt.step() + 15 ? true : null);
         long killedAt = System.nanoTime();
         victim.killNode();
-        TorchrunAgent.Line resumed = await("the survivor resuming alone", Duration.ofSeconds(180), () ->
-                survivor.last("resumed", l -> "1".equals(l.get("world"))));
+        TorchrunAgent.Line resumed = await(
+                "the survivor resuming alone",
+                Duration.ofSeconds(180),
+                () -> survivor.last("resumed", l -> "1".equals(l.get("world"))));
         // The work thrown away: every step the survivor finished before its restart, past the checkpoint.
-        long lastStep = survivor.lines("step").stream().filter(l -> l.atNanos() < resumed.atNanos())
-                .mapToLong(TorchrunAgent.Line::step).max().orElseThrow();
+        long lastStep = survivor.lines("step").stream()
+                .filter(l -> l.atNanos() < resumed.atNanos())
+                .mapToLong(TorchrunAgent.Line::step)
+                .max()
+                .orElseThrow();
         long resumedFrom = resumed.step();
-        long newestSave = survivor.lines("saved").stream().filter(l -> l.atNanos() < resumed.atNanos())
-                .mapToLong(TorchrunAgent.Line::step).max().orElseThrow();
+        long newestSave = survivor.lines("saved").stream()
+                .filter(l -> l.atNanos() < resumed.atNanos())
+                .mapToLong(TorchrunAgent.Line::step)
+                .max()
+                .orElseThrow();
         assertThat(resumedFrom).isEqualTo(newestSave);
         long lostSteps = lastStep - resumedFrom;
         assertThat(lostSteps).isPositive();
@@ -229,8 +297,11 @@ class TrainerAgentIT {
         });
         double stepMillis = measuredStepMillis(survivor, ckpt.atNanos(), killedAt);
         double lostByLifeline = incident.path("lostReworkMillis").asLong() / stepMillis;
-        assertThat(lostByLifeline).as("Lifeline's lost rework in steps (%s ms a step) vs the log's %s steps; %s",
-                stepMillis, lostSteps, incident).isBetween(lostSteps - 1.5, lostSteps + 1.5);
+        assertThat(lostByLifeline)
+                .as(
+                        "Lifeline's lost rework in steps (%s ms a step) vs the log's %s steps; %s",
+                        stepMillis, lostSteps, incident)
+                .isBetween(lostSteps - 1.5, lostSteps + 1.5);
         assertThat(incident.path("checkpointBeforeExit").asBoolean()).isFalse();
     }
 
@@ -246,17 +317,24 @@ class TrainerAgentIT {
         await("a few steps", Duration.ofSeconds(60), () -> other.lastStep() >= 20 ? true : null);
 
         preempted.terminate();
-        TorchrunAgent.Line emergency = await("the emergency save", Duration.ofSeconds(60), () ->
-                firstNonNull(preempted.last("saved", l -> "signal".equals(l.get("reason"))),
+        TorchrunAgent.Line emergency = await(
+                "the emergency save",
+                Duration.ofSeconds(60),
+                () -> firstNonNull(
+                        preempted.last("saved", l -> "signal".equals(l.get("reason"))),
                         other.last("saved", l -> "signal".equals(l.get("reason")))));
-        assertThat(preempted.awaitExit(Duration.ofSeconds(60))).as(preempted.tail()).isNotNull();
+        assertThat(preempted.awaitExit(Duration.ofSeconds(60)))
+                .as(preempted.tail())
+                .isNotNull();
         JsonNode reported = await("the emergency save verified", Duration.ofSeconds(60), () -> {
             JsonNode c = checkpoint(job, emergency.get("checkpoint"));
             return "verified".equals(c.path("status").asText()) ? c : null;
         });
         assertThat(reported.path("step").asLong()).isEqualTo(emergency.step());
         JsonNode incident = await("the incident", Duration.ofSeconds(120), () -> closedIncident(job));
-        assertThat(incident.path("checkpointBeforeExit").asBoolean()).as(incident.toString()).isTrue();
+        assertThat(incident.path("checkpointBeforeExit").asBoolean())
+                .as(incident.toString())
+                .isTrue();
     }
 
     /**
@@ -267,19 +345,40 @@ class TrainerAgentIT {
     @Order(5)
     void anEmergencySaveThatCannotFinishInTheWindowIsReportedFailed() throws Exception {
         String job = NS + "/slow-save";
-        postEvent("node.registered", "node-i", Instant.now(), "{\"pool\":\"spot-cpu\",\"capacityType\":\"spot\","
-                + "\"gpuCount\":0}");
+        postEvent(
+                "node.registered",
+                "node-i",
+                Instant.now(),
+                "{\"pool\":\"spot-cpu\",\"capacityType\":\"spot\"," + "\"gpuCount\":0}");
         Path dir = Files.createDirectories(work.resolve(job.replace('/', '-')));
-        TorchrunAgent preempted = TorchrunAgent.start("1", dir, app.url(), token, job, "node-i", LifelineProcess.freePort(),
-                List.of("--max-restarts=0", "--shutdown-timeout=8"), List.of("--steps", "100000", "--step-time",
-                        Double.toString(STEP_SECONDS), "--checkpoint-dir", dir.resolve("checkpoints").toString(),
-                        "--checkpoint-every", "100000", "--save-delay", "60"),
+        TorchrunAgent preempted = TorchrunAgent.start(
+                "1",
+                dir,
+                app.url(),
+                token,
+                job,
+                "node-i",
+                LifelineProcess.freePort(),
+                List.of("--max-restarts=0", "--shutdown-timeout=8"),
+                List.of(
+                        "--steps",
+                        "100000",
+                        "--step-time",
+                        Double.toString(STEP_SECONDS),
+                        "--checkpoint-dir",
+                        dir.resolve("checkpoints").toString(),
+                        "--checkpoint-every",
+                        "100000",
+                        "--save-delay",
+                        "60"),
                 TorchrunAgent.env("LIFELINE_SHUTDOWN_TIMEOUT", "8"));
         agents.add(preempted);
         awaitTraining(job, 1);
         await("a few steps", Duration.ofSeconds(60), () -> preempted.lastStep() >= 10 ? true : null);
         preempted.terminate();
-        assertThat(preempted.awaitExit(Duration.ofSeconds(60))).as(preempted.tail()).isNotNull();
+        assertThat(preempted.awaitExit(Duration.ofSeconds(60)))
+                .as(preempted.tail())
+                .isNotNull();
         JsonNode failed = await("the emergency save reported failed", Duration.ofSeconds(60), () -> {
             for (JsonNode c : getJson("/api/v1/jobs/" + job + "/checkpoints").path("checkpoints")) {
                 if ("failed".equals(c.path("status").asText())) {
@@ -289,8 +388,12 @@ class TrainerAgentIT {
             return null;
         });
         assertThat(failed.path("error").asText()).isNotBlank();
-        assertThat(goodCheckpoint(job, 1)).as("no emergency save reported as done").isNull();
-        assertThat(preempted.lines("saved")).as("the script never saw the save finish").isEmpty();
+        assertThat(goodCheckpoint(job, 1))
+                .as("no emergency save reported as done")
+                .isNull();
+        assertThat(preempted.lines("saved"))
+                .as("the script never saw the save finish")
+                .isEmpty();
     }
 
     /**
@@ -310,14 +413,19 @@ class TrainerAgentIT {
         app.close();
         long downAt = System.nanoTime();
         double during = stepsPerSecond(a, Duration.ofSeconds(15));
-        List<TorchrunAgent.Line> savedWhileDown = a.lines("saved").stream().filter(l -> l.atNanos() > downAt).toList();
-        assertThat(during).as("steps/s while Lifeline is down vs before (%s)", before).isGreaterThan(before * 0.8);
+        List<TorchrunAgent.Line> savedWhileDown =
+                a.lines("saved").stream().filter(l -> l.atNanos() > downAt).toList();
+        assertThat(during)
+                .as("steps/s while Lifeline is down vs before (%s)", before)
+                .isGreaterThan(before * 0.8);
         assertThat(savedWhileDown).as("periodic saves while Lifeline was down").isNotEmpty();
         assertThat(a.alive()).isTrue();
 
         app = startApp(port);
         for (TorchrunAgent.Line l : savedWhileDown) {
-            await("checkpoint " + l.get("checkpoint") + " delivered after the outage", Duration.ofSeconds(90),
+            await(
+                    "checkpoint " + l.get("checkpoint") + " delivered after the outage",
+                    Duration.ofSeconds(90),
                     () -> checkpoint(job, l.get("checkpoint")).path("good").asBoolean() ? true : null);
         }
     }
@@ -328,17 +436,26 @@ class TrainerAgentIT {
         startJob(job, nodeA, nodeB, script, List.of(), Map.of());
     }
 
-    private void startJob(String job, String nodeA, String nodeB, List<String> script, List<String> torchrun,
-                          Map<String, String> env) throws Exception {
+    private void startJob(
+            String job, String nodeA, String nodeB, List<String> script, List<String> torchrun, Map<String, String> env)
+            throws Exception {
         for (String node : List.of(nodeA, nodeB)) {
-            postEvent("node.registered", node, Instant.now(), "{\"pool\":\"spot-cpu\",\"capacityType\":\"spot\","
-                    + "\"gpuCount\":0}");
+            postEvent(
+                    "node.registered",
+                    node,
+                    Instant.now(),
+                    "{\"pool\":\"spot-cpu\",\"capacityType\":\"spot\"," + "\"gpuCount\":0}");
             postEvent("node.ready", node, Instant.now(), "{}");
         }
         int rdzv = LifelineProcess.freePort();
         Path dir = Files.createDirectories(work.resolve(job.replace('/', '-')));
-        List<String> args = new ArrayList<>(List.of("--steps", "100000", "--step-time", Double.toString(STEP_SECONDS),
-                "--checkpoint-dir", dir.resolve("checkpoints").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--steps",
+                "100000",
+                "--step-time",
+                Double.toString(STEP_SECONDS),
+                "--checkpoint-dir",
+                dir.resolve("checkpoints").toString()));
         args.addAll(script);
         List<String> opts = new ArrayList<>(List.of("--max-restarts=3"));
         opts.addAll(torchrun);
@@ -365,18 +482,27 @@ class TrainerAgentIT {
     private void awaitTraining(String job, int worldSize) throws Exception {
         await(job + " training at world size " + worldSize, Duration.ofSeconds(150), () -> {
             JsonNode d = getJson("/api/v1/jobs/" + job);
-            return d != null && d.path("summary").path("worldSize").asInt() == worldSize
-                    && d.path("summary").path("lastStep").asLong() > 0 ? true : null;
+            return d != null
+                            && d.path("summary").path("worldSize").asInt() == worldSize
+                            && d.path("summary").path("lastStep").asLong() > 0
+                    ? true
+                    : null;
         });
     }
 
     private static void postEvent(String type, String subject, Instant time, String data) throws Exception {
         String id = type + "-" + subject + "-" + System.nanoTime();
-        HttpResponse<String> r = app.post("/api/v1/events", "application/cloudevents+json", "{\"specversion\":\"1.0\","
-                + "\"id\":\"" + id + "\",\"source\":\"it/agent\",\"type\":\"" + type + "\",\"subject\":\"" + subject
-                + "\",\"time\":\"" + time.truncatedTo(ChronoUnit.MILLIS) + "\",\"data\":" + data + "}");
+        HttpResponse<String> r = app.post(
+                "/api/v1/events",
+                "application/cloudevents+json",
+                "{\"specversion\":\"1.0\","
+                        + "\"id\":\"" + id + "\",\"source\":\"it/agent\",\"type\":\"" + type + "\",\"subject\":\""
+                        + subject
+                        + "\",\"time\":\"" + time.truncatedTo(ChronoUnit.MILLIS) + "\",\"data\":" + data + "}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(JSON.readTree(r.body()).path("accepted").asInt()).as(r.body()).isEqualTo(1);
+        assertThat(JSON.readTree(r.body()).path("accepted").asInt())
+                .as(r.body())
+                .isEqualTo(1);
     }
 
     private static String postAction(String body) throws Exception {
@@ -388,13 +514,18 @@ class TrainerAgentIT {
     private JsonNode awaitActionEnd(String id, Duration timeout) throws Exception {
         return await("action " + id + " ended", timeout, () -> {
             JsonNode a = getJson("/api/v1/actions/" + id);
-            return a != null && List.of("succeeded", "failed", "cancelled").contains(a.path("state").asText()) ? a : null;
+            return a != null
+                            && List.of("succeeded", "failed", "cancelled")
+                                    .contains(a.path("state").asText())
+                    ? a
+                    : null;
         });
     }
 
     private static JsonNode firstAction(String kind, String target) throws Exception {
         for (JsonNode a : getJson("/api/v1/actions?limit=100").path("items")) {
-            if (kind.equals(a.path("kind").asText()) && target.equals(a.path("target").asText())) {
+            if (kind.equals(a.path("kind").asText())
+                    && target.equals(a.path("target").asText())) {
                 return a;
             }
         }
@@ -411,8 +542,10 @@ class TrainerAgentIT {
         JsonNode best = null;
         JsonNode h = getJson("/api/v1/jobs/" + job + "/checkpoints");
         for (JsonNode c : h == null ? JSON.createArrayNode() : h.path("checkpoints")) {
-            if (c.path("good").asBoolean() && c.path("step").asLong() >= minStep
-                    && (best == null || c.path("step").asLong() > best.path("step").asLong())) {
+            if (c.path("good").asBoolean()
+                    && c.path("step").asLong() >= minStep
+                    && (best == null
+                            || c.path("step").asLong() > best.path("step").asLong())) {
                 best = c;
             }
         }
@@ -454,8 +587,9 @@ class TrainerAgentIT {
 
     /** Milliseconds a step took between two moments, from the log's stamps of the steps in between. */
     private static double measuredStepMillis(TorchrunAgent a, long fromNanos, long untilNanos) {
-        List<TorchrunAgent.Line> steps = a.lines("step").stream().filter(l -> l.atNanos() >= fromNanos
-                && l.atNanos() <= untilNanos).toList();
+        List<TorchrunAgent.Line> steps = a.lines("step").stream()
+                .filter(l -> l.atNanos() >= fromNanos && l.atNanos() <= untilNanos)
+                .toList();
         if (steps.size() < 2) {
             return STEP_SECONDS * 1000;
         }
@@ -472,11 +606,15 @@ class TrainerAgentIT {
     private <T> T await(String what, Duration timeout, Callable<T> probe) {
         Object[] seen = new Object[1];
         try {
-            Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+            Awaitility.await(what)
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
                     .until(() -> (seen[0] = probe.call()) != null);
         } catch (ConditionTimeoutException e) {
             StringBuilder logs = new StringBuilder();
-            agents.forEach(a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
+            agents.forEach(
+                    a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
             throw new AssertionError("timed out waiting for " + what + logs, e);
         }
         @SuppressWarnings("unchecked")

@@ -18,7 +18,8 @@ class ExpositionConventionsTest {
         assertThat(ScopedScrape.contentType("text/plain")).startsWith("text/plain");
         // Prometheus offers both and has always had the text format.
         assertThat(ScopedScrape.contentType("application/openmetrics-text;version=1.0.0;q=0.5,"
-                + "text/plain;version=0.0.4;q=0.3,*/*;q=0.2")).startsWith("text/plain");
+                        + "text/plain;version=0.0.4;q=0.3,*/*;q=0.2"))
+                .startsWith("text/plain");
         assertThat(ScopedScrape.contentType("application/openmetrics-text; version=1.0.0; charset=utf-8"))
                 .startsWith("application/openmetrics-text");
     }
@@ -29,10 +30,15 @@ class ExpositionConventionsTest {
         registry.config().meterFilter(new ExpositionFilters().conventionalExposition());
         Gauge.builder("netty.eventexecutor.tasks.pending", () -> 1).register(registry);
         Gauge.builder("netty.some.future.gauge", () -> 1).register(registry);
-        Gauge.builder("system.cpu.count", () -> 2).description("The number of processors").register(registry);
+        Gauge.builder("system.cpu.count", () -> 2)
+                .description("The number of processors")
+                .register(registry);
         Gauge.builder("quoted", () -> 1).description("a \"quoted\" word").register(registry);
         registry.more().counter("process.cpu.time", Tags.empty(), 1.0);
-        assertThat(registry.get("netty.eventexecutor.tasks.pending").gauge().getId().getDescription())
+        assertThat(registry.get("netty.eventexecutor.tasks.pending")
+                        .gauge()
+                        .getId()
+                        .getDescription())
                 .isEqualTo(ExpositionFilters.DESCRIPTIONS.get("netty.eventexecutor.tasks.pending"));
         assertThat(registry.get("netty.some.future.gauge").gauge().getId().getDescription())
                 .isEqualTo("Netty some future gauge");

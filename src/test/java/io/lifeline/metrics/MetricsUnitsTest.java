@@ -44,10 +44,15 @@ class MetricsUnitsTest {
             m.accepted(List.of(event("family" + i + "/x")));
         }
         long families = registry.find("lifeline_ingest_events").counters().stream()
-                .map(c -> c.getId().getTag("source")).distinct().count();
+                .map(c -> c.getId().getTag("source"))
+                .distinct()
+                .count();
         assertThat(families).isEqualTo(IngestMetrics.MAX_FAMILIES);
-        double other = registry.find("lifeline_ingest_events").tag("source", "other").tag("type", "job.submitted")
-                .counter().count();
+        double other = registry.find("lifeline_ingest_events")
+                .tag("source", "other")
+                .tag("type", "job.submitted")
+                .counter()
+                .count();
         assertThat(other).isEqualTo(100 - (IngestMetrics.MAX_FAMILIES - 1));
     }
 
@@ -55,11 +60,15 @@ class MetricsUnitsTest {
     void lostGpuHoursGrowMonotonicallyWhileOldIncidentsDropOut() {
         JobCounters c = new JobCounters();
         c.update(job(T0, List.of(incident("j#1", IncidentCause.SPOT_RECLAIM, 2.0))));
-        c.update(job(T0, List.of(incident("j#1", IncidentCause.SPOT_RECLAIM, 3.0),
-                incident("j#2", IncidentCause.GPU_FAULT, 1.0))));
+        c.update(job(
+                T0,
+                List.of(
+                        incident("j#1", IncidentCause.SPOT_RECLAIM, 3.0),
+                        incident("j#2", IncidentCause.GPU_FAULT, 1.0))));
         // j#1 dropped out of the model's ring: what it lost stays counted.
         c.update(job(T0, List.of(incident("j#2", IncidentCause.GPU_FAULT, 1.5))));
-        assertThat(c.lostGpuHours()).containsEntry(IncidentCause.SPOT_RECLAIM, 3.0)
+        assertThat(c.lostGpuHours())
+                .containsEntry(IncidentCause.SPOT_RECLAIM, 3.0)
                 .containsEntry(IncidentCause.GPU_FAULT, 1.5);
     }
 
@@ -78,9 +87,15 @@ class MetricsUnitsTest {
         c.update(goodput(T0, 100_000, 70_000, 10_000, 0, 20_000));
         assertThat(c.elapsedMillis()).isEqualTo(100_000);
         assertThat(c.goodputMillis()).isEqualTo(70_000);
-        assertThat(c.badputMillis()).containsEntry(Badput.CHECKPOINT, 10_000L).containsEntry(Badput.WAITING, 20_000L)
-                .containsEntry(Badput.LOST_REWORK, 0L).hasSize(Badput.values().length);
-        assertThat(c.goodputMillis() + c.badputMillis().values().stream().mapToLong(Long::longValue).sum())
+        assertThat(c.badputMillis())
+                .containsEntry(Badput.CHECKPOINT, 10_000L)
+                .containsEntry(Badput.WAITING, 20_000L)
+                .containsEntry(Badput.LOST_REWORK, 0L)
+                .hasSize(Badput.values().length);
+        assertThat(c.goodputMillis()
+                        + c.badputMillis().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
                 .isEqualTo(c.elapsedMillis());
         // An interruption moves 30 s of progress to lost rework: goodput keeps its 70 s, lost rework grows.
         c.update(goodput(T0, 110_000, 40_000, 10_000, 40_000, 20_000));
@@ -93,8 +108,8 @@ class MetricsUnitsTest {
         assertThat(c.elapsedMillis()).isEqualTo(5_000);
     }
 
-    private static JobSample goodput(Instant submitted, long wall, long productive, long checkpoint, long lost,
-                                     long waiting) {
+    private static JobSample goodput(
+            Instant submitted, long wall, long productive, long checkpoint, long lost, long waiting) {
         long[] ms = new long[Bucket.values().length];
         ms[Bucket.PRODUCTIVE.ordinal()] = productive;
         ms[Bucket.CHECKPOINT.ordinal()] = checkpoint;
@@ -103,10 +118,28 @@ class MetricsUnitsTest {
         GoodputView g = GoodputView.of(ms, new long[Bucket.values().length]);
         assertThat(g.wallMillis()).isEqualTo(wall);
         JobSample j = job(submitted, List.of());
-        return new JobSample(j.name(), j.namespace(), j.submittedAt(), j.state(), j.checkpointAgeSeconds(),
-                j.objectiveSeconds(), j.breached(), j.workAtRiskGpuHours(), j.worldSize(), j.minWorldSize(),
-                j.maxWorldSize(), j.gpus(), j.ettr(), j.ettrOfWall(), j.restarts(), j.budgetExhausted(),
-                j.openIncidentCause(), j.interruptionsByCause(), j.incidents(), j.nodes(), g);
+        return new JobSample(
+                j.name(),
+                j.namespace(),
+                j.submittedAt(),
+                j.state(),
+                j.checkpointAgeSeconds(),
+                j.objectiveSeconds(),
+                j.breached(),
+                j.workAtRiskGpuHours(),
+                j.worldSize(),
+                j.minWorldSize(),
+                j.maxWorldSize(),
+                j.gpus(),
+                j.ettr(),
+                j.ettrOfWall(),
+                j.restarts(),
+                j.budgetExhausted(),
+                j.openIncidentCause(),
+                j.interruptionsByCause(),
+                j.incidents(),
+                j.nodes(),
+                g);
     }
 
     @Test
@@ -129,7 +162,11 @@ class MetricsUnitsTest {
         assertThat(registry.find("lifeline_job_world_size").gauges()).hasSize(2);
         f.publish(Map.of(Tags.of("job_name", "a/y"), 24.0));
         assertThat(registry.find("lifeline_job_world_size").gauges()).hasSize(1);
-        assertThat(registry.find("lifeline_job_world_size").tag("job_name", "a/y").gauge().value()).isEqualTo(24.0);
+        assertThat(registry.find("lifeline_job_world_size")
+                        .tag("job_name", "a/y")
+                        .gauge()
+                        .value())
+                .isEqualTo(24.0);
     }
 
     @Test
@@ -142,21 +179,59 @@ class MetricsUnitsTest {
             m.actionFinished("drain", "outcome-" + i, Duration.ofSeconds(1));
         }
         m.policyDecision("fatal-xid-drain", "DRY_RUN");
-        assertThat(registry.find("lifeline_actions").tag("kind", "drain").tag("outcome", "failed").counter().count())
+        assertThat(registry.find("lifeline_actions")
+                        .tag("kind", "drain")
+                        .tag("outcome", "failed")
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
-        assertThat(registry.find("lifeline_action_duration").tag("kind", "drain").tag("outcome", "failed").timer()
-                .totalTime(java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(42.0);
-        assertThat(registry.find("lifeline_actions").tag("kind", "other").counter().count()).isEqualTo(1.0);
-        long outcomes = registry.find("lifeline_actions").counters().stream().map(c -> c.getId().getTag("outcome"))
-                .distinct().count();
+        assertThat(registry.find("lifeline_action_duration")
+                        .tag("kind", "drain")
+                        .tag("outcome", "failed")
+                        .timer()
+                        .totalTime(java.util.concurrent.TimeUnit.SECONDS))
+                .isEqualTo(42.0);
+        assertThat(registry.find("lifeline_actions")
+                        .tag("kind", "other")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+        long outcomes = registry.find("lifeline_actions").counters().stream()
+                .map(c -> c.getId().getTag("outcome"))
+                .distinct()
+                .count();
         assertThat(outcomes).isLessThanOrEqualTo(ActionMetrics.MAX_VALUES + 1);
-        assertThat(registry.find("lifeline_policy_decisions").tag("policy", "fatal-xid-drain").tag("mode", "dry-run")
-                .counter().count()).isEqualTo(1.0);
+        assertThat(registry.find("lifeline_policy_decisions")
+                        .tag("policy", "fatal-xid-drain")
+                        .tag("mode", "dry-run")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
     }
 
     private static JobSample job(Instant submitted, List<IncidentSample> incidents) {
-        return new JobSample("ns/j", "ns", submitted, JobState.RUNNING, 10.0, 3600.0, false, 0.1, 16, 8, 16, 16, 0.9,
-                0.8, 0, false, null, Map.of(), incidents, List.of(), GoodputView.EMPTY);
+        return new JobSample(
+                "ns/j",
+                "ns",
+                submitted,
+                JobState.RUNNING,
+                10.0,
+                3600.0,
+                false,
+                0.1,
+                16,
+                8,
+                16,
+                16,
+                0.9,
+                0.8,
+                0,
+                false,
+                null,
+                Map.of(),
+                incidents,
+                List.of(),
+                GoodputView.EMPTY);
     }
 
     private static IncidentSample incident(String id, IncidentCause cause, double lost) {
@@ -164,7 +239,12 @@ class MetricsUnitsTest {
     }
 
     private static Event event(String source) {
-        return new Event("id", source, EventType.JOB_SUBMITTED, "ns/j", T0,
+        return new Event(
+                "id",
+                source,
+                EventType.JOB_SUBMITTED,
+                "ns/j",
+                T0,
                 new JobData.Submitted("ns", null, null, null, 8, null));
     }
 }

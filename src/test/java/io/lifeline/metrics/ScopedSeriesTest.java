@@ -48,13 +48,15 @@ class ScopedSeriesTest {
     @Test
     void labelValuesAreReadWithTheirEscapes() {
         assertThat(ScopedSeries.labels("odd{note=\"say \\\"}\\\" x\",job_namespace=\"team-b\",} 1.0"))
-                .containsEntry("note", "say \"}\" x").containsEntry("job_namespace", "team-b");
+                .containsEntry("note", "say \"}\" x")
+                .containsEntry("job_namespace", "team-b");
         assertThat(ScopedSeries.labels("process_uptime_seconds 12.5")).isEmpty();
         assertThat(ScopedSeries.labels("broken{note=\"never closed")).isEmpty();
     }
 
     @Test
     void aScopeWithoutNamespacesGetsNothingButTheEnd() {
-        assertThat(ScopedSeries.filter(SCRAPE, Scope.namespaces(List.of()), Set.of())).isEqualTo("# EOF\n");
+        assertThat(ScopedSeries.filter(SCRAPE, Scope.namespaces(List.of()), Set.of()))
+                .isEqualTo("# EOF\n");
     }
 }

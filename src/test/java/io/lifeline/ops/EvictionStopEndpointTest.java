@@ -39,7 +39,9 @@ class EvictionStopEndpointTest {
         double total = 0;
         while (m.find()) {
             String labels = m.group(1);
-            if (labels.contains(SERIES) && labels.contains(CAUSE) && (le == null || labels.contains("le=\"" + le + "\""))) {
+            if (labels.contains(SERIES)
+                    && labels.contains(CAUSE)
+                    && (le == null || labels.contains("le=\"" + le + "\""))) {
                 total += Double.parseDouble(m.group(2));
             }
         }
@@ -61,18 +63,39 @@ class EvictionStopEndpointTest {
         String job = OpsEvents.feed("ops-evict", "drained");
         String node = "drained-node-a";
         Instant evictedAt = Instant.now().minusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
-        int status = TestTokens.api().contentType("application/cloudevents-batch+json").body(CloudEvents.array(List.of(
-                CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "pod.evicted", job, evictedAt,
-                        "{\"pod\":\"drained-worker-0\",\"node\":\"" + node + "\",\"reason\":\"EvictionByEvictionAPI\"}"),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.worker_failed", job,
-                        evictedAt.plusMillis(12_500), "{\"runId\":\"run-1\",\"rank\":0,\"node\":\"" + node
-                                + "\",\"exitCode\":-15,\"error\":\"Signal 15 (SIGTERM)\"}")))).post("/api/v1/events")
+        int status = TestTokens.api()
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(List.of(
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/k8s",
+                                "pod.evicted",
+                                job,
+                                evictedAt,
+                                "{\"pod\":\"drained-worker-0\",\"node\":\"" + node
+                                        + "\",\"reason\":\"EvictionByEvictionAPI\"}"),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/trainer",
+                                "trainer.worker_failed",
+                                job,
+                                evictedAt.plusMillis(12_500),
+                                "{\"runId\":\"run-1\",\"rank\":0,\"node\":\"" + node
+                                        + "\",\"exitCode\":-15,\"error\":\"Signal 15 (SIGTERM)\"}"))))
+                .post("/api/v1/events")
                 .statusCode();
         assertThat(status).isBetween(200, 299);
 
-        JsonPath incidents = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
-                .until(() -> TestTokens.api().get("/api/v1/jobs/" + job + "/incidents").jsonPath(),
-                        j -> j.getList("findAll { it.evictionStopMillis != null }").size() == 1);
+        JsonPath incidents = Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> TestTokens.api()
+                                .get("/api/v1/jobs/" + job + "/incidents")
+                                .jsonPath(),
+                        j -> j.getList("findAll { it.evictionStopMillis != null }")
+                                        .size()
+                                == 1);
         Map<String, Object> measured = incidents.getMap("find { it.evictionStopMillis != null }");
         assertThat(measured.get("evictionStopMillis")).isEqualTo(12_500);
         assertThat(measured.get("stopRequest")).isEqualTo("pod-eviction");
@@ -82,12 +105,14 @@ class EvictionStopEndpointTest {
         assertThat(measured.get("cause")).isEqualTo("spot-reclaim");
 
         double countBefore = sample(before, "lifeline_eviction_stop_seconds_count", null);
-        String after = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
-                .until(this::metrics,
-                        t -> sample(t, "lifeline_eviction_stop_seconds_count", null) > countBefore);
+        String after = Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(300))
+                .until(this::metrics, t -> sample(t, "lifeline_eviction_stop_seconds_count", null) > countBefore);
         assertThat(sample(after, "lifeline_eviction_stop_seconds_count", null)).isEqualTo(countBefore + 1);
         assertThat(sample(after, "lifeline_eviction_stop_seconds_sum", null)
-                - sample(before, "lifeline_eviction_stop_seconds_sum", null)).isCloseTo(12.5, org.assertj.core.data.Offset.offset(1e-6));
+                        - sample(before, "lifeline_eviction_stop_seconds_sum", null))
+                .isCloseTo(12.5, org.assertj.core.data.Offset.offset(1e-6));
         // 12.5 s: above the 10 s bucket, within the 30 s one
         assertThat(sample(after, "lifeline_eviction_stop_seconds_bucket", "10.0"))
                 .isEqualTo(sample(before, "lifeline_eviction_stop_seconds_bucket", "10.0"));

@@ -37,15 +37,21 @@ class GrafanaDashboardsTest {
         OpsEvents.feed("ops-grafana", "dashboards");
         // The security counters appear with the first refused request.
         assertThat(given().get("/api/v1/events").statusCode()).isEqualTo(401);
-        Set<String> live = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
-                .until(() -> sampleNames(given().header("Accept", "text/plain").get("/metrics").asString()),
+        Set<String> live = Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(300))
+                .until(
+                        () -> sampleNames(given().header("Accept", "text/plain")
+                                .get("/metrics")
+                                .asString()),
                         n -> n.contains("lifeline_node_lemon_score") && n.contains("lifeline_job_node_info"));
         Set<String> dcgm = dcgmNames();
         assertThat(dcgm).contains("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_XID_ERRORS");
 
         Map<String, List<String>> exprs = new TreeMap<>();
         try (Stream<Path> files = Files.walk(GRAFANA)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                 List<String> found = new ArrayList<>();
                 collectExpressions(json.readTree(f.toFile()), found);
                 exprs.put(f.toString(), found);
@@ -67,19 +73,23 @@ class GrafanaDashboardsTest {
                 }
             }
         }
-        assertThat(unknown).as("metric names neither Lifeline nor dcgm-exporter exports").isEmpty();
+        assertThat(unknown)
+                .as("metric names neither Lifeline nor dcgm-exporter exports")
+                .isEmpty();
         assertThat(names).isGreaterThan(50);
     }
 
     @Test
     void extractsMetricNamesFromPromQl() {
         assertThat(PromQl.metricNames("sum by (cause) (increase(lifeline_job_lost_gpu_seconds_total{job_name=~\"$job\"}"
-                + "[1h])) / 3600")).containsExactly("lifeline_job_lost_gpu_seconds_total");
+                        + "[1h])) / 3600"))
+                .containsExactly("lifeline_job_lost_gpu_seconds_total");
         assertThat(PromQl.metricNames("label_replace(label_join(DCGM_FI_DEV_GPU_UTIL{pod!=\"\"}, \"job_name\", \"/\", "
-                + "\"namespace\", \"pod\"), \"job_name\", \"$1\", \"job_name\", \"(.+)-worker-[0-9]+\") and on (job_name) "
-                + "lifeline_job_gpus{job_name=~\"$job\"}")).containsExactly("DCGM_FI_DEV_GPU_UTIL", "lifeline_job_gpus");
+                        + "\"namespace\", \"pod\"), \"job_name\", \"$1\", \"job_name\", \"(.+)-worker-[0-9]+\") and on (job_name) "
+                        + "lifeline_job_gpus{job_name=~\"$job\"}"))
+                .containsExactly("DCGM_FI_DEV_GPU_UTIL", "lifeline_job_gpus");
         assertThat(PromQl.metricNames("histogram_quantile(0.95, sum by (le, kind) "
-                + "(rate(lifeline_action_duration_seconds_bucket[$__rate_interval]))) > 1e3"))
+                        + "(rate(lifeline_action_duration_seconds_bucket[$__rate_interval]))) > 1e3"))
                 .containsExactly("lifeline_action_duration_seconds_bucket");
     }
 
@@ -90,7 +100,8 @@ class GrafanaDashboardsTest {
                 JsonNode v = e.getValue();
                 if ("expr".equals(e.getKey()) && v.isTextual() && !v.asText().isBlank()) {
                     out.add(v.asText());
-                } else if (("definition".equals(e.getKey()) || "query".equals(e.getKey())) && v.isTextual()
+                } else if (("definition".equals(e.getKey()) || "query".equals(e.getKey()))
+                        && v.isTextual()
                         && v.asText().startsWith("label_values(")) {
                     out.add(labelValuesSelector(v.asText()));
                 } else {

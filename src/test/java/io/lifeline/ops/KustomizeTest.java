@@ -37,20 +37,39 @@ class KustomizeTest {
      * (pytorchjobs, workloads patch).
      */
     private static final Set<String> CLUSTER_RULES = Set.of(
-            "/nodes/get", "/nodes/list", "/nodes/watch", "/nodes/patch",
-            "/pods/get", "/pods/list", "/pods/watch", "/pods/delete",
+            "/nodes/get",
+            "/nodes/list",
+            "/nodes/watch",
+            "/nodes/patch",
+            "/pods/get",
+            "/pods/list",
+            "/pods/watch",
+            "/pods/delete",
             "/pods/eviction/create",
-            "/events/get", "/events/list", "/events/watch",
-            "/endpoints/get", "/endpoints/list", "/endpoints/watch",
-            "discovery.k8s.io/endpointslices/get", "discovery.k8s.io/endpointslices/list",
+            "/events/get",
+            "/events/list",
+            "/events/watch",
+            "/endpoints/get",
+            "/endpoints/list",
+            "/endpoints/watch",
+            "discovery.k8s.io/endpointslices/get",
+            "discovery.k8s.io/endpointslices/list",
             "discovery.k8s.io/endpointslices/watch",
-            "kubeflow.org/pytorchjobs/get", "kubeflow.org/pytorchjobs/list", "kubeflow.org/pytorchjobs/watch",
+            "kubeflow.org/pytorchjobs/get",
+            "kubeflow.org/pytorchjobs/list",
+            "kubeflow.org/pytorchjobs/watch",
             "kubeflow.org/pytorchjobs/patch",
-            "trainer.kubeflow.org/trainjobs/get", "trainer.kubeflow.org/trainjobs/list",
-            "trainer.kubeflow.org/trainjobs/watch", "trainer.kubeflow.org/trainjobs/patch",
-            "kueue.x-k8s.io/workloads/get", "kueue.x-k8s.io/workloads/list", "kueue.x-k8s.io/workloads/watch",
+            "trainer.kubeflow.org/trainjobs/get",
+            "trainer.kubeflow.org/trainjobs/list",
+            "trainer.kubeflow.org/trainjobs/watch",
+            "trainer.kubeflow.org/trainjobs/patch",
+            "kueue.x-k8s.io/workloads/get",
+            "kueue.x-k8s.io/workloads/list",
+            "kueue.x-k8s.io/workloads/watch",
             "kueue.x-k8s.io/workloads/patch",
-            "batch.volcano.sh/jobs/get", "batch.volcano.sh/jobs/list", "batch.volcano.sh/jobs/watch",
+            "batch.volcano.sh/jobs/get",
+            "batch.volcano.sh/jobs/list",
+            "batch.volcano.sh/jobs/watch",
             "apiextensions.k8s.io/customresourcedefinitions/get");
 
     @Test
@@ -73,13 +92,15 @@ class KustomizeTest {
         assertThat(pod.get("serviceAccountName")).isEqualTo("lifeline");
         Map<String, Object> c = first(pod.get("containers"));
         assertThat((Object) at(c, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
-        assertThat((Object) at(c, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
+        assertThat((Object) at(c, "securityContext", "allowPrivilegeEscalation"))
+                .isEqualTo(false);
         assertThat((Object) at(c, "livenessProbe", "httpGet", "path")).isEqualTo("/q/health/live");
         assertThat((Object) at(c, "readinessProbe", "httpGet", "path")).isEqualTo("/q/health/ready");
         assertThat(c.get("volumeMounts").toString()).contains("mountPath=/tmp");
         assertThat(pod.get("volumes").toString()).contains("{emptyDir={sizeLimit=512Mi}, name=tmp}");
         assertThat(c.get("env").toString()).contains("LIFELINE_ACTIONS_EXECUTOR_ENABLED", "secretKeyRef");
-        assertThat(KustomizeTest.<Map<String, Object>>at(c, "resources", "requests")).containsKeys("cpu", "memory");
+        assertThat(KustomizeTest.<Map<String, Object>>at(c, "resources", "requests"))
+                .containsKeys("cpu", "memory");
     }
 
     @Test
@@ -87,9 +108,11 @@ class KustomizeTest {
         List<Map<String, Object>> docs = render("deploy/k8s/overlays/production");
         Map<String, Object> c = first(at(one(docs, "Deployment"), "spec", "template", "spec", "containers"));
         String env = c.get("env").toString();
-        assertThat(env).contains("{key=jdbc-url, name=lifeline-postgresql}", "{key=bootstrap-servers, name=lifeline-kafka}");
+        assertThat(env)
+                .contains("{key=jdbc-url, name=lifeline-postgresql}", "{key=bootstrap-servers, name=lifeline-kafka}");
         assertThat(env).doesNotContain("lifeline-database");
-        assertThat(kinds(docs)).contains("PodDisruptionBudget", "PrometheusRule", "ServiceMonitor")
+        assertThat(kinds(docs))
+                .contains("PodDisruptionBudget", "PrometheusRule", "ServiceMonitor")
                 .doesNotContain("KafkaTopic");
         assertThat(rules(one(docs, "ClusterRole"))).isEqualTo(new TreeSet<>(CLUSTER_RULES));
     }
@@ -137,9 +160,16 @@ class KustomizeTest {
             }
         }
         assertThat(unknown).as("metric names the code does not register").isEmpty();
-        assertThat(alerts).contains("LifelineCheckpointFreshnessBreached", "LifelineRestartLoop", "LifelineFatalXid",
-                "LifelineNoticeNotHandled", "LifelineActionFailed", "LifelineIngestLag", "LifelineDeadLetterSpike",
-                "LifelineLemonNode");
+        assertThat(alerts)
+                .contains(
+                        "LifelineCheckpointFreshnessBreached",
+                        "LifelineRestartLoop",
+                        "LifelineFatalXid",
+                        "LifelineNoticeNotHandled",
+                        "LifelineActionFailed",
+                        "LifelineIngestLag",
+                        "LifelineDeadLetterSpike",
+                        "LifelineLemonNode");
         if (new File(PROMTOOL).exists()) {
             Path file = Path.of("target", "kustomize-test", "rules.yaml");
             Files.createDirectories(file.getParent());
@@ -182,17 +212,21 @@ class KustomizeTest {
     void evictionGateComponentAddsAWebhookThatNeverBlocksDrainsServedOverTls() throws Exception {
         Path dir = Path.of("target", "kustomize-eviction-gate");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve("kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\n"
-                + "kind: Kustomization\nresources:\n  - ../../deploy/k8s/base\n"
-                + "components:\n  - ../../deploy/k8s/components/eviction-gate\n");
+        Files.writeString(
+                dir.resolve("kustomization.yaml"),
+                "apiVersion: kustomize.config.k8s.io/v1beta1\n"
+                        + "kind: Kustomization\nresources:\n  - ../../deploy/k8s/base\n"
+                        + "components:\n  - ../../deploy/k8s/components/eviction-gate\n");
         List<Map<String, Object>> docs = render(dir.toString());
         Map<String, Object> config = one(docs, "ValidatingWebhookConfiguration");
         Map<String, Object> hook = first(at(config, "webhooks"));
         assertThat((Object) hook.get("failurePolicy")).isEqualTo("Ignore");
         assertThat((Integer) hook.get("timeoutSeconds")).isBetween(1, 10);
-        assertThat((Object) hook.get("objectSelector")).as("never matches for pods/eviction").isNull();
-        assertThat((Object) at(hook, "namespaceSelector", "matchLabels")).isEqualTo(Map.of("lifeline.io/eviction-gate",
-                "enabled"));
+        assertThat((Object) hook.get("objectSelector"))
+                .as("never matches for pods/eviction")
+                .isNull();
+        assertThat((Object) at(hook, "namespaceSelector", "matchLabels"))
+                .isEqualTo(Map.of("lifeline.io/eviction-gate", "enabled"));
         Map<String, Object> rule = first(hook.get("rules"));
         assertThat((Object) rule.get("resources")).isEqualTo(List.of("pods/eviction"));
         assertThat((Object) rule.get("operations")).isEqualTo(List.of("CREATE"));
@@ -219,16 +253,24 @@ class KustomizeTest {
             assertThat(e.get("value")).isEqualTo("true");
         });
         // The webhook's own listener: its certificate, and the API server's client certificate required.
-        assertThat((List<Map<String, Object>>) container.get("env")).extracting(e -> e.get("name"))
-                .contains("LIFELINE_EVICTION_GATE_LISTENER_PORT", "LIFELINE_EVICTION_GATE_LISTENER_CERTIFICATE_FILE",
-                        "LIFELINE_EVICTION_GATE_LISTENER_KEY_FILE", "LIFELINE_EVICTION_GATE_LISTENER_CLIENT_CA_FILE")
+        assertThat((List<Map<String, Object>>) container.get("env"))
+                .extracting(e -> e.get("name"))
+                .contains(
+                        "LIFELINE_EVICTION_GATE_LISTENER_PORT",
+                        "LIFELINE_EVICTION_GATE_LISTENER_CERTIFICATE_FILE",
+                        "LIFELINE_EVICTION_GATE_LISTENER_KEY_FILE",
+                        "LIFELINE_EVICTION_GATE_LISTENER_CLIENT_CA_FILE")
                 .doesNotContain("QUARKUS_HTTP_SSL_PORT", "LIFELINE_EVICTION_GATE_LISTENER_CLIENT_AUTH");
-        assertThat((List<Map<String, Object>>) pod.get("volumes")).anySatisfy(v ->
-                assertThat((Object) at(v, "secret", "secretName")).isEqualTo(at(cert, "spec", "secretName")));
-        assertThat((List<Map<String, Object>>) pod.get("volumes")).anySatisfy(v ->
-                assertThat((Object) at(v, "secret", "secretName")).isEqualTo("lifeline-webhook-client-ca"));
+        assertThat((List<Map<String, Object>>) pod.get("volumes"))
+                .anySatisfy(v ->
+                        assertThat((Object) at(v, "secret", "secretName")).isEqualTo(at(cert, "spec", "secretName")));
+        assertThat((List<Map<String, Object>>) pod.get("volumes"))
+                .anySatisfy(v ->
+                        assertThat((Object) at(v, "secret", "secretName")).isEqualTo("lifeline-webhook-client-ca"));
         List<Map<String, Object>> ingress = at(one(docs, "NetworkPolicy"), "spec", "ingress");
-        assertThat(ingress).anySatisfy(i -> assertThat((Object) at(first(i.get("ports")), "port")).isEqualTo(8443));
+        assertThat(ingress)
+                .anySatisfy(i ->
+                        assertThat((Object) at(first(i.get("ports")), "port")).isEqualTo(8443));
     }
 
     private static List<Map<String, Object>> render(String dir) throws Exception {
@@ -270,7 +312,8 @@ class KustomizeTest {
     }
 
     private static Map<String, Object> one(List<Map<String, Object>> docs, String kind) {
-        List<Map<String, Object>> found = docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
+        List<Map<String, Object>> found =
+                docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
         assertThat(found).as("documents of kind %s", kind).hasSize(1);
         return found.get(0);
     }

@@ -36,8 +36,13 @@ class MetricsEndpointTest {
     void everyLifelineMetricServedIsDocumentedInOperationsMd() throws java.io.IOException {
         OpsEvents.feed("ops-endpoint", "documented");
         String doc = java.nio.file.Files.readString(java.nio.file.Path.of("docs", "operations.md"));
-        String text = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
-                .until(() -> given().header("Accept", "text/plain").get("/metrics").asString(),
+        String text = Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(300))
+                .until(
+                        () -> given().header("Accept", "text/plain")
+                                .get("/metrics")
+                                .asString(),
                         t -> t.contains("lifeline_node_lemon_score{") && t.contains("lifeline_job_node_info{"));
         java.util.Set<String> undocumented = new java.util.TreeSet<>();
         for (String line : text.split("\n")) {
@@ -49,7 +54,9 @@ class MetricsEndpointTest {
                 undocumented.add(name);
             }
         }
-        assertThat(undocumented).as("metrics served on /metrics but missing from docs/operations.md").isEmpty();
+        assertThat(undocumented)
+                .as("metrics served on /metrics but missing from docs/operations.md")
+                .isEmpty();
     }
 
     /** The documented name of a histogram's or counter's sample ({@code _bucket}, {@code _count}, {@code _sum}, {@code _max}). */
@@ -66,24 +73,34 @@ class MetricsEndpointTest {
     void publishesJobAndFleetSeriesAndCountsIngestBySourceFamily() {
         String job = OpsEvents.feed("ops-endpoint", "series");
         String label = "job_name=\"" + job + "\"";
-        String text = Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
-                .until(() -> given().header("Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8").get("/metrics")
-                        .asString(),
-                        t -> t.contains("lifeline_job_world_size{" + label) && t.contains("lifeline_node_lemon_score{"));
+        String text = Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(300))
+                .until(
+                        () -> given().header("Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8")
+                                .get("/metrics")
+                                .asString(),
+                        t -> t.contains("lifeline_job_world_size{" + label)
+                                && t.contains("lifeline_node_lemon_score{"));
         assertThat(text).contains("lifeline_job_world_size{" + label + ",job_namespace=\"ops-endpoint\"} 16.0");
         assertThat(text).contains("lifeline_job_world_size_min{" + label + ",job_namespace=\"ops-endpoint\"} 8.0");
         assertThat(text).contains("lifeline_job_world_size_max{" + label + ",job_namespace=\"ops-endpoint\"} 16.0");
-        assertThat(text).contains("lifeline_job_node_info{" + label + ",job_namespace=\"ops-endpoint\",node=\"series-node-a\"} 1.0");
+        assertThat(text)
+                .contains("lifeline_job_node_info{" + label
+                        + ",job_namespace=\"ops-endpoint\",node=\"series-node-a\"} 1.0");
         assertThat(text).contains("lifeline_node_gpu_health{health=\"failed\",node=\"series-node-b\"} 1.0");
         assertThat(text).containsPattern("lifeline_gpus\\{health=\"failed\",pool=\"spot-a\"} [1-9]");
         // Sources are counted by family: "aws/eventbridge/us-east-1" is "aws", "test/trainer" is "test".
-        assertThat(text).containsPattern(
-                "lifeline_ingest_events_total\\{source=\"aws\",type=\"node.interruption_notice\"} [1-9]");
-        assertThat(text).containsPattern("lifeline_ingest_events_total\\{source=\"test\",type=\"trainer.rendezvous\"} [1-9]");
+        assertThat(text)
+                .containsPattern(
+                        "lifeline_ingest_events_total\\{source=\"aws\",type=\"node.interruption_notice\"} [1-9]");
+        assertThat(text)
+                .containsPattern("lifeline_ingest_events_total\\{source=\"test\",type=\"trainer.rendezvous\"} [1-9]");
         assertThat(text).doesNotContain("source=\"aws/eventbridge");
         // Action and policy counters exist at zero before the first action.
         assertThat(text).contains("lifeline_actions_total{kind=\"drain\",outcome=\"failed\"}");
-        assertThat(text).contains("lifeline_action_duration_seconds_bucket{kind=\"drain\",outcome=\"failed\",le=\"60.0\"}");
+        assertThat(text)
+                .contains("lifeline_action_duration_seconds_bucket{kind=\"drain\",outcome=\"failed\",le=\"60.0\"}");
         assertThat(text).contains("lifeline_policy_decisions_total{mode=\"dry-run\",policy=\"fatal-xid-drain\"}");
     }
 }

@@ -31,11 +31,17 @@ class MetricsLintTest {
     @Test
     void promtoolFindsNothingInTheTextFormat() throws Exception {
         String text = scrape("text/plain");
-        assertThat(text).contains("# TYPE lifeline_job_goodput_seconds_total counter",
-                "# TYPE lifeline_job_elapsed_seconds_total counter", "# TYPE process_cpu_seconds_total counter",
-                "# HELP netty_eventexecutor_tasks_pending ", "system_cpus ").doesNotContain("system_cpu_count");
-        assertThat(text).containsPattern("lifeline_job_badput_seconds_total\\{job_name=\"[^\"]+\",job_namespace=\"[^\"]*\","
-                + "kind=\"lost_rework\",?}");
+        assertThat(text)
+                .contains(
+                        "# TYPE lifeline_job_goodput_seconds_total counter",
+                        "# TYPE lifeline_job_elapsed_seconds_total counter",
+                        "# TYPE process_cpu_seconds_total counter",
+                        "# HELP netty_eventexecutor_tasks_pending ",
+                        "system_cpus ")
+                .doesNotContain("system_cpu_count");
+        assertThat(text)
+                .containsPattern("lifeline_job_badput_seconds_total\\{job_name=\"[^\"]+\",job_namespace=\"[^\"]*\","
+                        + "kind=\"lost_rework\",?}");
         assertThat(lint(text, "metrics.txt")).isEmpty();
     }
 
@@ -47,23 +53,34 @@ class MetricsLintTest {
 
     /** The scrape once the demo fleet's jobs, incidents and goodput series are all there. */
     private static String scrape(String accept) {
-        return Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                .until(() -> given().header("Accept", accept).get("/metrics").asString(),
-                        t -> t.contains("lifeline_job_badput_seconds_total{") && t.contains("lifeline_job_state{")
-                                && t.contains("lifeline_ingest_events_total{") && t.contains("netty_allocator_"));
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> given().header("Accept", accept).get("/metrics").asString(),
+                        t -> t.contains("lifeline_job_badput_seconds_total{")
+                                && t.contains("lifeline_job_state{")
+                                && t.contains("lifeline_ingest_events_total{")
+                                && t.contains("netty_allocator_"));
     }
 
     /** promtool's findings, one a line; empty when it has none (it exits 0 then). */
     private static String lint(String exposition, String name) throws Exception {
-        assertThat(PROMTOOL.canExecute()).as("promtool is not installed: apt-get install prometheus (.ci/run does)").isTrue();
+        assertThat(PROMTOOL.canExecute())
+                .as("promtool is not installed: apt-get install prometheus (.ci/run does)")
+                .isTrue();
         Files.createDirectories(HOME);
         Path file = HOME.resolve(name);
         Files.writeString(file, exposition);
-        Process p = new ProcessBuilder(PROMTOOL.getPath(), "check", "metrics").redirectInput(file.toFile())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(PROMTOOL.getPath(), "check", "metrics")
+                .redirectInput(file.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("promtool check metrics on %s:%n%s", file, out).isZero();
+        assertThat(p.exitValue())
+                .as("promtool check metrics on %s:%n%s", file, out)
+                .isZero();
         return out.strip();
     }
 }

@@ -41,8 +41,13 @@ class ModelFloodTest {
 
     private static String submitted(String job) {
         String ns = job.substring(0, job.indexOf('/'));
-        return CloudEvents.event(CloudEvents.uniqueId(), "flood/" + ns, "job.submitted", job,
-                Instant.now().truncatedTo(ChronoUnit.MILLIS), "{\"namespace\":\"" + ns + "\",\"elastic\":{\"minNodes\":1,"
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "flood/" + ns,
+                "job.submitted",
+                job,
+                Instant.now().truncatedTo(ChronoUnit.MILLIS),
+                "{\"namespace\":\"" + ns + "\",\"elastic\":{\"minNodes\":1,"
                         + "\"maxNodes\":2,\"procsPerNode\":8,\"maxRestarts\":3},\"gpusPerNode\":8}");
     }
 
@@ -52,13 +57,24 @@ class ModelFloodTest {
         for (int i = from; i < from + n; i++) {
             events.add(submitted(ns + "/job-" + i));
         }
-        return given(TestTokens.auth(token)).contentType("application/cloudevents-batch+json")
-                .body(CloudEvents.array(events)).post("/api/v1/events").then().statusCode(200).extract().jsonPath();
+        return given(TestTokens.auth(token))
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     private String scrape() throws Exception {
         metrics.refresh();
-        return given().header("Accept", "text/plain").get("/metrics").then().statusCode(200).extract().asString();
+        return given().header("Accept", "text/plain")
+                .get("/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
     }
 
     private static long usedAfterGc() throws InterruptedException {
@@ -66,15 +82,21 @@ class ModelFloodTest {
         for (int i = 0; i < 4; i++) {
             System.gc();
             Thread.sleep(200);
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            used = Math.min(
+                    used,
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return used;
     }
 
     private static double notApplied(String metricsText, String type) {
-        return metricsText.lines().filter(l -> l.startsWith("lifeline_ingest_not_applied_events_total{")
-                        && l.contains("reason=\"limit_reached\"") && l.contains("type=\"" + type + "\""))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return metricsText
+                .lines()
+                .filter(l -> l.startsWith("lifeline_ingest_not_applied_events_total{")
+                        && l.contains("reason=\"limit_reached\"")
+                        && l.contains("type=\"" + type + "\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     private static long count(String text, String prefix) {
@@ -92,17 +114,18 @@ class ModelFloodTest {
         int applied = 0;
         // Namespace A sends three times its limit, in batches like the probe's.
         for (int batch = 0; batch < 3; batch++) {
-            JsonPath r = flood(TestTokens.create("flood-a-" + tag + batch, Role.INGEST, List.of(ns[0])), ns[0],
-                    batch * 120, 120);
+            JsonPath r = flood(
+                    TestTokens.create("flood-a-" + tag + batch, Role.INGEST, List.of(ns[0])), ns[0], batch * 120, 120);
             sent += 120;
             applied += r.getInt("applied");
             assertThat(r.getInt("accepted")).isEqualTo(120);
             List<Map<String, Object>> refused = r.getList("notApplied");
             assertThat(refused == null ? 0 : refused.size()).isEqualTo(120 - r.getInt("applied"));
-            assertThat(refused == null ? List.<Map<String, Object>>of() : refused).allSatisfy(n -> {
-                assertThat(n.get("reason")).isEqualTo("limit_reached");
-                assertThat((String) n.get("detail")).contains("namespace " + ns[0]);
-            });
+            assertThat(refused == null ? List.<Map<String, Object>>of() : refused)
+                    .allSatisfy(n -> {
+                        assertThat(n.get("reason")).isEqualTo("limit_reached");
+                        assertThat((String) n.get("detail")).contains("namespace " + ns[0]);
+                    });
         }
         assertThat(applied).isEqualTo(SmallModelProfile.MAX_JOBS_PER_NAMESPACE);
         // Namespaces B and C take their share, then the fleet-wide limit holds.
@@ -117,13 +140,23 @@ class ModelFloodTest {
         }
         assertThat(applied).isEqualTo(SmallModelProfile.MAX_JOBS);
         JsonPath last = flood(TestTokens.create("flood-c2-" + tag, Role.INGEST, List.of(ns[2])), ns[2], 500, 10);
-        assertThat(last.getList("notApplied.detail", String.class)).allMatch(d -> d.contains("lifeline.model.limits.max-jobs"));
+        assertThat(last.getList("notApplied.detail", String.class))
+                .allMatch(d -> d.contains("lifeline.model.limits.max-jobs"));
         sent += 10;
 
         // The jobs held go on: one ends, and its namespace takes a new one.
-        given(TestTokens.asIngest()).contentType("application/cloudevents+json")
-                .body(CloudEvents.event(CloudEvents.uniqueId(), "flood", "job.finished", ns[0] + "/job-0", now,
-                        "{\"outcome\":\"succeeded\"}")).post("/api/v1/events").then().statusCode(200);
+        given(TestTokens.asIngest())
+                .contentType("application/cloudevents+json")
+                .body(CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "flood",
+                        "job.finished",
+                        ns[0] + "/job-0",
+                        now,
+                        "{\"outcome\":\"succeeded\"}"))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
         assertThat(flood(TestTokens.ingest(), ns[0], 1000, 1).getInt("applied")).isEqualTo(1);
 
         String after = scrape();
@@ -133,8 +166,11 @@ class ModelFloodTest {
         long jobSeries = count(after, "lifeline_job_state{");
         assertThat(jobSeries).isLessThanOrEqualTo(SmallModelProfile.MAX_JOB_SERIES);
         for (String n : ns) {
-            assertThat(after.lines().filter(l -> l.startsWith("lifeline_job_state{") && l.contains(n)).count())
-                    .as(n).isLessThanOrEqualTo(SmallModelProfile.MAX_JOB_SERIES_PER_NAMESPACE);
+            assertThat(after.lines()
+                            .filter(l -> l.startsWith("lifeline_job_state{") && l.contains(n))
+                            .count())
+                    .as(n)
+                    .isLessThanOrEqualTo(SmallModelProfile.MAX_JOB_SERIES_PER_NAMESPACE);
         }
         assertThat(after).contains("lifeline_metrics_jobs_without_series");
 
@@ -142,12 +178,18 @@ class ModelFloodTest {
         figures.sampleLoad();
         figures.add("flood_jobs_sent", "jobs", List.of((double) sent), null);
         figures.add("flood_jobs_held", "jobs", List.of((double) applied), null);
-        figures.add("flood_heap_growth_bytes_per_job_held", "bytes", List.of((heapAfter - heapBefore) / (double) applied),
+        figures.add(
+                "flood_heap_growth_bytes_per_job_held",
+                "bytes",
+                List.of((heapAfter - heapBefore) / (double) applied),
                 null);
         figures.add("flood_metrics_bytes_before", "bytes", List.of((double) before.length()), null);
         figures.add("flood_metrics_bytes_after", "bytes", List.of((double) after.length()), null);
-        figures.add("flood_metrics_bytes_per_job_with_series", "bytes",
-                List.of((after.length() - before.length()) / (double) Math.max(1, jobSeries)), null);
+        figures.add(
+                "flood_metrics_bytes_per_job_with_series",
+                "bytes",
+                List.of((after.length() - before.length()) / (double) Math.max(1, jobSeries)),
+                null);
         figures.write();
     }
 
@@ -158,11 +200,18 @@ class ModelFloodTest {
         for (int i = 0; i < SmallModelProfile.MAX_NODES + 20; i++) {
             events.add(CloudEvents.nodeRegistered(CloudEvents.uniqueId(), "flood-node-" + tag + "-" + i, now));
         }
-        JsonPath r = TestTokens.api().contentType("application/cloudevents-batch+json").body(CloudEvents.array(events))
-                .post("/api/v1/events").then().statusCode(200).extract().jsonPath();
+        JsonPath r = TestTokens.api()
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         applied += r.getInt("applied");
         assertThat(applied).isLessThanOrEqualTo(SmallModelProfile.MAX_NODES);
-        assertThat(r.getList("notApplied.reason", String.class)).hasSizeGreaterThanOrEqualTo(20)
+        assertThat(r.getList("notApplied.reason", String.class))
+                .hasSizeGreaterThanOrEqualTo(20)
                 .allMatch("limit_reached"::equals);
     }
 }

@@ -12,15 +12,38 @@ import java.util.regex.Pattern;
  */
 final class PromQl {
 
-    private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "by", "without", "on", "ignoring",
-            "group_left", "group_right", "offset", "bool", "inf", "nan", "atan2", "sum", "min", "max", "avg", "count",
-            "stddev", "stdvar", "topk", "bottomk", "quantile", "count_values", "group");
-    private static final Pattern GROUPING = Pattern.compile(
-            "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
+    private static final Set<String> KEYWORDS = Set.of(
+            "and",
+            "or",
+            "unless",
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "offset",
+            "bool",
+            "inf",
+            "nan",
+            "atan2",
+            "sum",
+            "min",
+            "max",
+            "avg",
+            "count",
+            "stddev",
+            "stdvar",
+            "topk",
+            "bottomk",
+            "quantile",
+            "count_values",
+            "group");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_:][A-Za-z0-9_:]*");
 
-    private PromQl() {
-    }
+    private PromQl() {}
 
     static Set<String> metricNames(String expr) {
         String s = expr.replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", " ")
@@ -39,7 +62,8 @@ final class PromQl {
                 after++;
             }
             boolean function = after < s.length() && s.charAt(after) == '(';
-            boolean number = m.start() > 0 && (Character.isDigit(s.charAt(m.start() - 1)) || s.charAt(m.start() - 1) == '.');
+            boolean number =
+                    m.start() > 0 && (Character.isDigit(s.charAt(m.start() - 1)) || s.charAt(m.start() - 1) == '.');
             if (!function && !number && !KEYWORDS.contains(id.toLowerCase(java.util.Locale.ROOT))) {
                 out.add(id);
             }

@@ -2,9 +2,9 @@ package io.lifeline.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.testing.RequiredTool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.testing.RequiredTool;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.IOException;
@@ -40,7 +40,8 @@ class PrometheusScrapeTest {
     @TestHTTPResource("/")
     URL app;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
     private Process prometheus;
 
@@ -59,17 +60,25 @@ class PrometheusScrapeTest {
         RequiredTool.PROMETHEUS.file();
         String job = OpsEvents.feed("ops-prom", "scraped");
         String selector = "lifeline_job_checkpoint_age_seconds{job_name=\"" + job + "\"}";
-        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(300))
                 .until(() -> get(app + "metrics").contains("job_name=\"" + job + "\""));
 
         int port = freePort();
         startPrometheus(port);
         String api = "http://127.0.0.1:" + port;
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                .ignoreExceptions().until(() -> targetUp(api));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> targetUp(api));
 
-        JsonNode result = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .ignoreExceptions().until(() -> query(api, selector), r -> r.size() == 1);
+        JsonNode result = Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> query(api, selector), r -> r.size() == 1);
         JsonNode sample = result.get(0);
         assertThat(sample.at("/metric/__name__").asText()).isEqualTo("lifeline_job_checkpoint_age_seconds");
         assertThat(sample.at("/metric/job_name").asText()).isEqualTo(job);
@@ -93,10 +102,15 @@ class PrometheusScrapeTest {
                     static_configs:
                       - targets: ['%s:%d']
                 """.formatted(app.getHost(), app.getPort()));
-        prometheus = new ProcessBuilder(PROMETHEUS, "--config.file=" + config.toAbsolutePath(),
-                "--storage.tsdb.path=" + data.toAbsolutePath(), "--web.listen-address=127.0.0.1:" + port,
-                "--storage.tsdb.retention.time=1h")
-                .redirectErrorStream(true).redirectOutput(HOME.resolve("prometheus.log").toFile()).start();
+        prometheus = new ProcessBuilder(
+                        PROMETHEUS,
+                        "--config.file=" + config.toAbsolutePath(),
+                        "--storage.tsdb.path=" + data.toAbsolutePath(),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--storage.tsdb.retention.time=1h")
+                .redirectErrorStream(true)
+                .redirectOutput(HOME.resolve("prometheus.log").toFile())
+                .start();
     }
 
     private boolean targetUp(String api) throws Exception {
@@ -110,15 +124,19 @@ class PrometheusScrapeTest {
     }
 
     private JsonNode query(String api, String promql) throws Exception {
-        JsonNode body = json.readTree(get(api + "/api/v1/query?query="
-                + URLEncoder.encode(promql, StandardCharsets.UTF_8)));
+        JsonNode body =
+                json.readTree(get(api + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)));
         assertThat(body.path("status").asText()).isEqualTo("success");
         return body.at("/data/result");
     }
 
     private String get(String url) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IOException(url + " answered " + r.statusCode());
         }

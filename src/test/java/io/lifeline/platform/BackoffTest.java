@@ -41,10 +41,13 @@ class BackoffTest {
 
     @Test
     void aMultiplierOfOneKeepsThePauseAndAnotherGrowsByIt() {
-        assertThat(Backoff.exponentialMillis(500, 10_000).multiplier(1).delayMillis(7)).isEqualTo(500);
-        assertThat(Backoff.exponentialMillis(100, 10_000).multiplier(3).delayMillis(3)).isEqualTo(900);
+        assertThat(Backoff.exponentialMillis(500, 10_000).multiplier(1).delayMillis(7))
+                .isEqualTo(500);
+        assertThat(Backoff.exponentialMillis(100, 10_000).multiplier(3).delayMillis(3))
+                .isEqualTo(900);
         assertThatThrownBy(() -> Backoff.exponentialMillis(1, 2).multiplier(0.5))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 1");
     }
 
     @Test
@@ -85,14 +88,19 @@ class BackoffTest {
 
     @Test
     void settingsFromConfigurationNeverMakeABusyLoopOrAWaitLongerThanTheMaximum() {
-        assertThat(Backoff.fromSettings(Duration.ZERO, Duration.ofSeconds(5)).delay(1)).isEqualTo(Duration.ofMillis(1));
-        assertThat(Backoff.fromSettings(Duration.ofMinutes(1), Duration.ofSeconds(30)).delay(1))
+        assertThat(Backoff.fromSettings(Duration.ZERO, Duration.ofSeconds(5)).delay(1))
+                .isEqualTo(Duration.ofMillis(1));
+        assertThat(Backoff.fromSettings(Duration.ofMinutes(1), Duration.ofSeconds(30))
+                        .delay(1))
                 .isEqualTo(Duration.ofSeconds(30));
-        assertThat(Backoff.fromSettings(Duration.ofMillis(500), Duration.ofSeconds(10)).delay(3))
+        assertThat(Backoff.fromSettings(Duration.ofMillis(500), Duration.ofSeconds(10))
+                        .delay(3))
                 .isEqualTo(Duration.ofSeconds(2));
         assertThatThrownBy(() -> Backoff.exponential(Duration.ZERO, Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("positive");
         assertThatThrownBy(() -> Backoff.exponential(Duration.ofSeconds(2), Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorter");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("shorter");
     }
 }

@@ -10,16 +10,17 @@ import org.junit.jupiter.api.Test;
 
 class JsonTest {
 
-    record Sample(Instant at, Optional<String> note) {
-    }
+    record Sample(Instant at, Optional<String> note) {}
 
     @Test
     void writesDatesAsStringsAndIgnoresUnknownProperties() throws Exception {
-        String json = Json.mapper().writeValueAsString(new Sample(Instant.parse("2026-12-06T10:00:00Z"), Optional.of("x")));
+        String json =
+                Json.mapper().writeValueAsString(new Sample(Instant.parse("2026-12-06T10:00:00Z"), Optional.of("x")));
         assertThat(json).isEqualTo("{\"at\":\"2026-12-06T10:00:00Z\",\"note\":\"x\"}");
         Sample back = Json.mapper().readValue("{\"at\":\"2026-12-06T10:00:00Z\",\"extra\":1}", Sample.class);
         assertThat(back.at()).isEqualTo(Instant.parse("2026-12-06T10:00:00Z"));
-        assertThat(Json.mapper().readValue("{\"note\":\"y\"}", Sample.class).note()).contains("y");
+        assertThat(Json.mapper().readValue("{\"note\":\"y\"}", Sample.class).note())
+                .contains("y");
     }
 
     @Test

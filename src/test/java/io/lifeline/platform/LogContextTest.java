@@ -30,12 +30,15 @@ class LogContextTest {
             assertThat(MDC.get(LogContext.SUBJECT)).isEqualTo("{job=team-a/llm} ");
         }
         assertThat(MDC.get(LogContext.JOB)).isNull();
-        assertThat(MDC.get(LogContext.SUBJECT)).as("no subject at all, so the format prints nothing").isNull();
+        assertThat(MDC.get(LogContext.SUBJECT))
+                .as("no subject at all, so the format prints nothing")
+                .isNull();
     }
 
     @Test
     void nestedScopesAddToTheContextAndEachCloseRestoresWhatWasBefore() {
-        try (LogContext node = LogContext.node("gpu-17"); LogContext action = LogContext.action("act-1")) {
+        try (LogContext node = LogContext.node("gpu-17");
+                LogContext action = LogContext.action("act-1")) {
             assertThat(MDC.get(LogContext.SUBJECT)).isEqualTo("{node=gpu-17, action=act-1} ");
             try (LogContext job = LogContext.job("team-a/llm")) {
                 assertThat(MDC.get(LogContext.SUBJECT)).isEqualTo("{job=team-a/llm, node=gpu-17, action=act-1} ");
@@ -54,7 +57,8 @@ class LogContextTest {
 
     @Test
     void nullLeavesTheContextAsItIs() {
-        try (LogContext job = LogContext.job("team-a/llm"); LogContext none = LogContext.node(null)) {
+        try (LogContext job = LogContext.job("team-a/llm");
+                LogContext none = LogContext.node(null)) {
             assertThat(MDC.get(LogContext.SUBJECT)).isEqualTo("{job=team-a/llm} ");
         }
         assertThat(MDC.get(LogContext.SUBJECT)).isNull();
@@ -77,7 +81,8 @@ class LogContextTest {
         AtomicReference<LogContext.Snapshot> inherited = new AtomicReference<>();
         AtomicReference<Object> afterItsOwnScope = new AtomicReference<>();
         Thread started;
-        try (LogContext job = LogContext.job("team-a/llm"); LogContext action = LogContext.action("act-1")) {
+        try (LogContext job = LogContext.job("team-a/llm");
+                LogContext action = LogContext.action("act-1")) {
             // As a pool growing, or a client starting its I/O thread on first use, inside a step.
             started = new Thread(() -> {
                 inherited.set(LogContext.current());
@@ -90,7 +95,9 @@ class LogContextTest {
             started.join(10_000);
         }
         assertThat(inherited.get()).isEqualTo(new LogContext.Snapshot(null, null, null));
-        assertThat(afterItsOwnScope.get()).as("closing its own scope does not bring the inherited one back").isNull();
+        assertThat(afterItsOwnScope.get())
+                .as("closing its own scope does not bring the inherited one back")
+                .isNull();
     }
 
     @Test
@@ -98,9 +105,10 @@ class LogContextTest {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             // The pool's thread starts outside any scope.
-            pool.submit(() -> { }).get(10, TimeUnit.SECONDS);
+            pool.submit(() -> {}).get(10, TimeUnit.SECONDS);
             LogContext.Snapshot taken;
-            try (LogContext job = LogContext.job("team-a/llm"); LogContext action = LogContext.action("act-1")) {
+            try (LogContext job = LogContext.job("team-a/llm");
+                    LogContext action = LogContext.action("act-1")) {
                 taken = LogContext.current();
             }
             assertThat(taken).isEqualTo(new LogContext.Snapshot("team-a/llm", null, "act-1"));

@@ -12,13 +12,13 @@ class ThreadsTest {
     @Test
     void aFactoryMakesNumberedDaemonsThatLogWhatEscapes() {
         ThreadFactory f = Threads.daemon("lifeline-test-pool");
-        Thread a = f.newThread(() -> { });
-        Thread b = f.newThread(() -> { });
+        Thread a = f.newThread(() -> {});
+        Thread b = f.newThread(() -> {});
         assertThat(a.getName()).isEqualTo("lifeline-test-pool-1");
         assertThat(b.getName()).isEqualTo("lifeline-test-pool-2");
         assertThat(a.isDaemon()).isTrue();
         assertThat(a.getUncaughtExceptionHandler()).isSameAs(Threads.LOG_UNCAUGHT);
-        assertThat(Threads.daemon("lifeline-test-other").newThread(() -> { }).getName())
+        assertThat(Threads.daemon("lifeline-test-other").newThread(() -> {}).getName())
                 .isEqualTo("lifeline-test-other-1");
     }
 
@@ -30,7 +30,7 @@ class ThreadsTest {
         assertThat(t.isDaemon()).isTrue();
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
         t.join(10_000);
-        Thread notStarted = Threads.daemon("lifeline-test-later", () -> { });
+        Thread notStarted = Threads.daemon("lifeline-test-later", () -> {});
         assertThat(notStarted.getState()).isEqualTo(Thread.State.NEW);
     }
 

@@ -51,10 +51,10 @@ class AutomationBrakeReplicasTest {
 
     @BeforeEach
     void replicas() {
-        a = new AutomationBrakeService(new BrakeStore(db.dataSource(), audit), null,
-                AutomationBrake.Settings.defaults(), clock);
-        b = new AutomationBrakeService(new BrakeStore(db.dataSource(), audit), null,
-                AutomationBrake.Settings.defaults(), clock);
+        a = new AutomationBrakeService(
+                new BrakeStore(db.dataSource(), audit), null, AutomationBrake.Settings.defaults(), clock);
+        b = new AutomationBrakeService(
+                new BrakeStore(db.dataSource(), audit), null, AutomationBrake.Settings.defaults(), clock);
         a.reset(Caller.unrestricted("tests"), "a fresh start");
     }
 
@@ -65,17 +65,21 @@ class AutomationBrakeReplicasTest {
     @Test
     void anEngagementOnOneReplicaHoldsTheNextLeadersDecisionsUntilAResetOnAnyReplica() {
         for (int i = 0; i < 2; i++) {
-            assertThat(a.admit(node("small", i, 4), PolicyName.NOTICE_CHECKPOINT_DRAIN).verdict())
+            assertThat(a.admit(node("small", i, 4), PolicyName.NOTICE_CHECKPOINT_DRAIN)
+                            .verdict())
                     .isEqualTo(Verdict.ALLOWED);
         }
-        assertThat(a.admit(node("small", 2, 4), PolicyName.NOTICE_CHECKPOINT_DRAIN).verdict())
+        assertThat(a.admit(node("small", 2, 4), PolicyName.NOTICE_CHECKPOINT_DRAIN)
+                        .verdict())
                 .isEqualTo(Verdict.TRIPPED);
         // Leadership moves to b: it holds, as a would have.
-        assertThat(b.admit(node("other", 0, 50), PolicyName.FATAL_XID_DRAIN).verdict()).isEqualTo(Verdict.HELD);
+        assertThat(b.admit(node("other", 0, 50), PolicyName.FATAL_XID_DRAIN).verdict())
+                .isEqualTo(Verdict.HELD);
         assertThat(b.refresh().held()).isEqualTo(2);
         // A person resets it on a: b's next decision goes ahead, counted afresh.
         a.reset(Caller.unrestricted("alice"), "checked: forged");
-        assertThat(b.admit(node("other", 1, 50), PolicyName.FATAL_XID_DRAIN).verdict()).isEqualTo(Verdict.ALLOWED);
+        assertThat(b.admit(node("other", 1, 50), PolicyName.FATAL_XID_DRAIN).verdict())
+                .isEqualTo(Verdict.ALLOWED);
         assertThat(a.refresh().taken()).extracting(AutomationBrake.Take::node).containsExactly("other-1");
     }
 
@@ -85,8 +89,11 @@ class AutomationBrakeReplicasTest {
             a.admit(node("p" + i, 0, 100), PolicyName.NOTICE_CHECKPOINT_DRAIN);
         }
         clock.advance(Duration.ofMinutes(5));
-        assertThat(b.admit(node("p9", 0, 100), PolicyName.NOTICE_CHECKPOINT_DRAIN).verdict()).isEqualTo(Verdict.ALLOWED);
-        assertThat(b.admit(node("p10", 0, 100), PolicyName.NOTICE_CHECKPOINT_DRAIN).verdict())
+        assertThat(b.admit(node("p9", 0, 100), PolicyName.NOTICE_CHECKPOINT_DRAIN)
+                        .verdict())
+                .isEqualTo(Verdict.ALLOWED);
+        assertThat(b.admit(node("p10", 0, 100), PolicyName.NOTICE_CHECKPOINT_DRAIN)
+                        .verdict())
                 .isEqualTo(Verdict.TRIPPED);
     }
 
@@ -98,21 +105,24 @@ class AutomationBrakeReplicasTest {
             for (int i = 0; i < 40; i++) {
                 AutomationBrakeService on = i % 2 == 0 ? a : b;
                 Target t = node("race", i, 40);
-                answers.add(pool.submit((Callable<Verdict>) () ->
-                        on.admit(t, PolicyName.NOTICE_CHECKPOINT_DRAIN).verdict()));
+                answers.add(pool.submit((Callable<Verdict>)
+                        () -> on.admit(t, PolicyName.NOTICE_CHECKPOINT_DRAIN).verdict()));
             }
             List<Verdict> verdicts = new ArrayList<>();
             for (Future<Verdict> f : answers) {
                 verdicts.add(f.get());
             }
             // A fifth of 40 nodes: 8 go, one engages the brake, the other 31 are held.
-            assertThat(verdicts.stream().filter(v -> v == Verdict.ALLOWED).count()).isEqualTo(8);
-            assertThat(verdicts.stream().filter(v -> v == Verdict.TRIPPED).count()).isEqualTo(1);
+            assertThat(verdicts.stream().filter(v -> v == Verdict.ALLOWED).count())
+                    .isEqualTo(8);
+            assertThat(verdicts.stream().filter(v -> v == Verdict.TRIPPED).count())
+                    .isEqualTo(1);
             assertThat(verdicts.stream().filter(v -> v == Verdict.HELD).count()).isEqualTo(31);
             assertThat(a.refresh().held()).isEqualTo(32);
         } finally {
             pool.shutdownNow();
         }
-        assertThat(db.queryLong("SELECT count(*) FROM audit_log WHERE what = 'policy.brake_engaged'")).isPositive();
+        assertThat(db.queryLong("SELECT count(*) FROM audit_log WHERE what = 'policy.brake_engaged'"))
+                .isPositive();
     }
 }

@@ -57,8 +57,13 @@ class DecisionLogContextTest {
         String pool = "log-context-" + run;
         List<Event> fleet = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            fleet.add(new Event(UUID.randomUUID().toString(), "test/k8s", EventType.NODE_REGISTERED, pool + "-" + i,
-                    Instant.now(), new NodeData.Registered(pool, CapacityType.SPOT, "z1", "p5.48xlarge", 8, null)));
+            fleet.add(new Event(
+                    UUID.randomUUID().toString(),
+                    "test/k8s",
+                    EventType.NODE_REGISTERED,
+                    pool + "-" + i,
+                    Instant.now(),
+                    new NodeData.Registered(pool, CapacityType.SPOT, "z1", "p5.48xlarge", 8, null)));
         }
         gateway.submit(fleet).toCompletableFuture().get(30, TimeUnit.SECONDS);
         runtime.barrier().get(30, TimeUnit.SECONDS);
@@ -70,11 +75,21 @@ class DecisionLogContextTest {
         policies.update(PolicyName.NOTICE_CHECKPOINT_DRAIN, before.mode(), overrides, TEST);
         List<LogLines.Line> lines;
         try (LogLines log = LogLines.capture(PolicyRunner.class.getName())) {
-            gateway.submit(List.of(new Event("notice-" + run, "test/cloud", EventType.NODE_INTERRUPTION_NOTICE, node,
-                    Instant.now(), new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws",
-                    Instant.now().plusSeconds(120))))).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            gateway.submit(List.of(new Event(
+                            "notice-" + run,
+                            "test/cloud",
+                            EventType.NODE_INTERRUPTION_NOTICE,
+                            node,
+                            Instant.now(),
+                            new NodeData.InterruptionNotice(
+                                    NoticeKind.SPOT_RECLAIM,
+                                    "aws",
+                                    Instant.now().plusSeconds(120)))))
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
             // Requested, or held when the automation brake is engaged: either is the decision's line.
-            lines = await().atMost(Duration.ofSeconds(30)).until(() -> log.about("drain of " + node), l -> !l.isEmpty());
+            lines = await().atMost(Duration.ofSeconds(30))
+                    .until(() -> log.about("drain of " + node), l -> !l.isEmpty());
         } finally {
             policies.update(PolicyName.NOTICE_CHECKPOINT_DRAIN, before.mode(), before.overrides(), TEST);
         }
@@ -84,16 +99,20 @@ class DecisionLogContextTest {
             assertThat(l.get(LogContext.NODE)).as(l.message()).isEqualTo(node);
             assertThat(l.get(LogContext.JOB)).isNull();
         });
-        assertThat(lines).filteredOn(l -> l.message().contains(" requested drain of " + node)).allSatisfy(l ->
-                assertThat(l.message()).contains("(" + l.get(LogContext.ACTION) + ")"));
+        assertThat(lines)
+                .filteredOn(l -> l.message().contains(" requested drain of " + node))
+                .allSatisfy(l -> assertThat(l.message()).contains("(" + l.get(LogContext.ACTION) + ")"));
 
         // As printed: the context between the thread and the message.
-        List<String> printed = await().atMost(Duration.ofSeconds(10)).until(
-                () -> Files.readAllLines(LOG, StandardCharsets.UTF_8).stream()
-                        .filter(l -> l.contains("PolicyRunner") && l.contains("drain of " + node)).toList(),
-                l -> !l.isEmpty());
-        assertThat(printed).allSatisfy(l -> assertThat(l).matches(
-                ".* \\[io\\.li\\.po\\.PolicyRunner] \\([^)]+\\) \\{node=" + Pattern.quote(node)
-                        + "(, action=act-[0-9a-f]+)?} policy:notice-checkpoint-drain.*"));
+        List<String> printed = await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> Files.readAllLines(LOG, StandardCharsets.UTF_8).stream()
+                                .filter(l -> l.contains("PolicyRunner") && l.contains("drain of " + node))
+                                .toList(),
+                        l -> !l.isEmpty());
+        assertThat(printed)
+                .allSatisfy(l -> assertThat(l)
+                        .matches(".* \\[io\\.li\\.po\\.PolicyRunner] \\([^)]+\\) \\{node=" + Pattern.quote(node)
+                                + "(, action=act-[0-9a-f]+)?} policy:notice-checkpoint-drain.*"));
     }
 }

@@ -33,8 +33,7 @@ import org.junit.jupiter.api.Test;
 class EvictionGateQuickStartTest {
 
     /** A running job's pod and how old its newest checkpoint is. */
-    private record Candidate(String job, ClusterActions.PodRef pod, long ageMillis) {
-    }
+    private record Candidate(String job, ClusterActions.PodRef pod, long ageMillis) {}
 
     @Test
     void aStaleJobsEvictionWaitsForItsSaveAndAFreshJobsPodIsEvictedAtOnce() throws Exception {
@@ -51,13 +50,19 @@ class EvictionGateQuickStartTest {
 
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             EvictionWebhook webhook = new EvictionWebhook(new EvictionGate(
-                    new EvictionGate.Settings(true, bound, Duration.ofMinutes(10)), cluster::jobOfPod,
-                    job -> read(rig, job), rig.actions, e -> audit(rig, e), registry, rig.clock));
+                    new EvictionGate.Settings(true, bound, Duration.ofMinutes(10)),
+                    cluster::jobOfPod,
+                    job -> read(rig, job),
+                    rig.actions,
+                    e -> audit(rig, e),
+                    registry,
+                    rig.clock));
 
             // The fresh job: allowed at once, no checkpoint asked for.
             AdmissionReview first = webhook.answer(eviction(fresh.pod()));
             assertThat(first.getResponse().getAllowed()).isTrue();
-            assertThat(ClusterOutcome.Result.EVICTED).isEqualTo(cluster.evict(fresh.pod(), false).result());
+            assertThat(ClusterOutcome.Result.EVICTED)
+                    .isEqualTo(cluster.evict(fresh.pod(), false).result());
 
             // The stale job: held with 429 until its checkpoint lands.
             Instant heldAt = rig.clock.instant();
@@ -76,32 +81,55 @@ class EvictionGateQuickStartTest {
                     denials++;
                 }
             }
-            assertThat(answer.getResponse().getAllowed()).as("allowed before the hold's deadline").isTrue();
+            assertThat(answer.getResponse().getAllowed())
+                    .as("allowed before the hold's deadline")
+                    .isTrue();
             FreshnessView after = read(rig, stale.job()).orElseThrow();
-            assertThat(after.completedAt()).as("a checkpoint landed during the hold").isAfter(heldAt);
-            assertThat(ClusterOutcome.Result.EVICTED).isEqualTo(cluster.evict(stale.pod(), false).result());
+            assertThat(after.completedAt())
+                    .as("a checkpoint landed during the hold")
+                    .isAfter(heldAt);
+            assertThat(ClusterOutcome.Result.EVICTED)
+                    .isEqualTo(cluster.evict(stale.pod(), false).result());
 
-            List<ActionView> gateActions = rig.actions.list(new io.lifeline.action.ActionQuery(null, null, null,
-                    "eviction-gate", null, null, 100, null)).items();
+            List<ActionView> gateActions = rig.actions
+                    .list(new io.lifeline.action.ActionQuery(null, null, null, "eviction-gate", null, null, 100, null))
+                    .items();
             assertThat(gateActions).singleElement().satisfies(a -> {
                 assertThat(a.kind()).isEqualTo(ActionKind.CHECKPOINT_NOW);
                 assertThat(a.target()).isEqualTo(stale.job());
             });
-            assertThat(registry.get("lifeline_eviction_gate_decisions").tag("decision", "fresh").counter().count())
+            assertThat(registry.get("lifeline_eviction_gate_decisions")
+                            .tag("decision", "fresh")
+                            .counter()
+                            .count())
                     .isEqualTo(1);
-            assertThat(registry.get("lifeline_eviction_gate_decisions").tag("decision", "held").counter().count())
+            assertThat(registry.get("lifeline_eviction_gate_decisions")
+                            .tag("decision", "held")
+                            .counter()
+                            .count())
                     .isEqualTo(denials);
-            assertThat(registry.get("lifeline_eviction_gate_decisions").tag("decision", "checkpointed").counter().count())
+            assertThat(registry.get("lifeline_eviction_gate_decisions")
+                            .tag("decision", "checkpointed")
+                            .counter()
+                            .count())
                     .isEqualTo(1);
-            List<AuditEntry> audited = rig.store.audit(new AuditQuery("eviction-gate", null, null, null, null, null,
-                    500, null)).items().stream().filter(e -> e.what().startsWith("eviction.")).toList();
+            List<AuditEntry> audited = rig
+                    .store
+                    .audit(new AuditQuery("eviction-gate", null, null, null, null, null, 500, null))
+                    .items()
+                    .stream()
+                    .filter(e -> e.what().startsWith("eviction."))
+                    .toList();
             // Only what changed something: the hold beginning and its end (not the fresh answer, nor a repeated 429).
             assertThat(denials).isPositive();
             assertThat(audited).hasSize(2);
-            assertThat(audited).filteredOn(e -> e.what().equals("eviction.held")).singleElement()
+            assertThat(audited)
+                    .filteredOn(e -> e.what().equals("eviction.held"))
+                    .singleElement()
                     .satisfies(e -> assertThat(e.target()).isEqualTo(stale.job()));
-            assertThat(audited.get(0).after()).isEqualTo("pod " + stale.pod().namespace() + "/" + stale.pod().name()
-                    + ": checkpointed");
+            assertThat(audited.get(0).after())
+                    .isEqualTo(
+                            "pod " + stale.pod().namespace() + "/" + stale.pod().name() + ": checkpointed");
         }
     }
 
@@ -115,13 +143,15 @@ class EvictionGateQuickStartTest {
                 for (ClusterActions.PodRef p : cluster.trainingPodsOn(e.getKey())) {
                     Optional<FreshnessView> f = p.job() == null ? Optional.empty() : read(rig, p.job());
                     if (f.isPresent() && f.get().ageMillis() != null && f.get().completedAt() != null) {
-                        found.putIfAbsent(p.job(), new Candidate(p.job(), p, f.get().ageMillis()));
+                        found.putIfAbsent(
+                                p.job(), new Candidate(p.job(), p, f.get().ageMillis()));
                     }
                 }
             }
             List<Candidate> out = new ArrayList<>(found.values());
             out.sort(java.util.Comparator.comparingLong(Candidate::ageMillis));
-            if (out.size() >= 2 && out.get(out.size() - 1).ageMillis() - out.get(0).ageMillis() > 60_000) {
+            if (out.size() >= 2
+                    && out.get(out.size() - 1).ageMillis() - out.get(0).ageMillis() > 60_000) {
                 return out;
             }
         }
@@ -146,12 +176,24 @@ class EvictionGateQuickStartTest {
 
     /** What the API server sends for {@code kubectl drain}'s eviction of {@code pod}. */
     static AdmissionReview eviction(ClusterActions.PodRef pod) {
-        return new AdmissionReviewBuilder().withApiVersion("admission.k8s.io/v1").withKind("AdmissionReview")
-                .withNewRequest().withUid(UUID.randomUUID().toString())
-                .withNewKind("policy", "Eviction", "v1").withNewResource("", "pods", "v1").withSubResource("eviction")
-                .withName(pod.name()).withNamespace(pod.namespace()).withOperation("CREATE")
-                .withObject(new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder().withNewMetadata()
-                        .withName(pod.name()).withNamespace(pod.namespace()).endMetadata().build())
-                .endRequest().build();
+        return new AdmissionReviewBuilder()
+                .withApiVersion("admission.k8s.io/v1")
+                .withKind("AdmissionReview")
+                .withNewRequest()
+                .withUid(UUID.randomUUID().toString())
+                .withNewKind("policy", "Eviction", "v1")
+                .withNewResource("", "pods", "v1")
+                .withSubResource("eviction")
+                .withName(pod.name())
+                .withNamespace(pod.namespace())
+                .withOperation("CREATE")
+                .withObject(new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder()
+                        .withNewMetadata()
+                        .withName(pod.name())
+                        .withNamespace(pod.namespace())
+                        .endMetadata()
+                        .build())
+                .endRequest()
+                .build();
     }
 }

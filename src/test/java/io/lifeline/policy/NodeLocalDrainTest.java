@@ -42,8 +42,11 @@ class NodeLocalDrainTest {
             Impact impact = rig.actions.dryRun(drain(node), OPERATOR);
             assertThat(impact.noSafeCheckpoint()).containsExactly(JOB);
             assertThat(impact.checkpointsCounted()).isEqualTo("checkpoints that survive the loss of " + node);
-            assertThat(impact.warnings()).anySatisfy(w -> assertThat(w).startsWith(JOB + ": no safe checkpoint")
-                    .contains("node-local on " + node).contains("saves to durable storage first"));
+            assertThat(impact.warnings())
+                    .anySatisfy(w -> assertThat(w)
+                            .startsWith(JOB + ": no safe checkpoint")
+                            .contains("node-local on " + node)
+                            .contains("saves to durable storage first"));
 
             ActionView done = runDrain(rig, node);
             assertThat(done.state()).as("%s", done).isEqualTo(ActionState.SUCCEEDED);
@@ -54,21 +57,33 @@ class NodeLocalDrainTest {
             assertThat(done.outcome()).doesNotContain("no checkpoint that survives");
             List<CheckpointView> durable = rig.read(m -> m.jobs().checkpoints(JOB)).orElseThrow().checkpoints().stream()
                     .filter(c -> c.completedAt() != null && c.completedAt().isAfter(done.createdAt()))
-                    .filter(c -> "object-storage".equals(c.durability())).toList();
-            assertThat(durable).isNotEmpty().allSatisfy(c ->
-                    assertThat(c.uri()).startsWith("s3://acme-ml-checkpoints/speech/"));
-            assertThat(durable.get(0).completedAt()).isBefore(step(done, "list pods").endedAt());
+                    .filter(c -> "object-storage".equals(c.durability()))
+                    .toList();
+            assertThat(durable)
+                    .isNotEmpty()
+                    .allSatisfy(c -> assertThat(c.uri()).startsWith("s3://acme-ml-checkpoints/speech/"));
+            assertThat(durable.get(0).completedAt())
+                    .isBefore(step(done, "list pods").endedAt());
         }
     }
 
     @Test
     void aJobWithNoDurableStorageRefusesAndTheDrainSaysItFoundNoSafeCheckpoint() throws Exception {
         Scenario builtIn = new ScenarioParser().loadDefault();
-        List<Scenario.Job> jobs = builtIn.jobs().stream().map(j -> !j.key().equals(JOB) ? j : withoutDurable(j)).toList();
-        Scenario scenario = new Scenario(builtIn.seed(), builtIn.telemetryIntervalSeconds(),
-                builtIn.progressIntervalSeconds(), builtIn.xidRatePerNodeHour(), builtIn.fatalXidFraction(),
-                builtIn.replacementDelaySeconds(), builtIn.nodeRepairSeconds(), builtIn.firstNoticeAfterSeconds(),
-                builtIn.pools(), jobs);
+        List<Scenario.Job> jobs = builtIn.jobs().stream()
+                .map(j -> !j.key().equals(JOB) ? j : withoutDurable(j))
+                .toList();
+        Scenario scenario = new Scenario(
+                builtIn.seed(),
+                builtIn.telemetryIntervalSeconds(),
+                builtIn.progressIntervalSeconds(),
+                builtIn.xidRatePerNodeHour(),
+                builtIn.fatalXidFraction(),
+                builtIn.replacementDelaySeconds(),
+                builtIn.nodeRepairSeconds(),
+                builtIn.firstNoticeAfterSeconds(),
+                builtIn.pools(),
+                jobs);
         try (QuickStartRig rig = new QuickStartRig("node-local-refused", false)) {
             rig.start(scenario);
             String node = trainingOnNodeLocal(rig);
@@ -87,7 +102,9 @@ class NodeLocalDrainTest {
             rig.advance(5);
             JobDetail d = rig.read(m -> m.jobs().detail(JOB)).orElse(null);
             FreshnessView f = d == null ? null : d.freshness();
-            if (d != null && d.summary().state() == JobState.RUNNING && f.newestNotSurviving()
+            if (d != null
+                    && d.summary().state() == JobState.RUNNING
+                    && f.newestNotSurviving()
                     && d.membership().current() != null) {
                 assertThat(d.summary().nodeLocalCheckpoint()).isTrue();
                 assertThat(f.newestDurability()).isEqualTo("node-local");
@@ -107,7 +124,8 @@ class NodeLocalDrainTest {
                 return now;
             }
         }
-        throw new AssertionError("the drain of " + node + " did not end: " + rig.actions.find(a.id()).orElseThrow());
+        throw new AssertionError("the drain of " + node + " did not end: "
+                + rig.actions.find(a.id()).orElseThrow());
     }
 
     private static ActionRequest drain(String node) {
@@ -116,15 +134,38 @@ class NodeLocalDrainTest {
 
     private static Scenario.Job withoutDurable(Scenario.Job j) {
         Scenario.Checkpointing c = j.checkpoint();
-        return new Scenario.Job(j.namespace(), j.name(), j.owner(), j.priorityClass(), j.queue(), j.pools(), j.minNodes(),
-                j.maxNodes(), j.procsPerNode(), j.maxRestarts(), j.startAfterSeconds(), j.startStep(), j.stepSeconds(),
-                j.samplesPerStep(), j.tokensPerSample(), new Scenario.Checkpointing(c.intervalSeconds(),
-                c.blockingSeconds(), c.async(), c.uploadSeconds(), c.sizeGiB(), c.restoreSeconds(), c.uriPrefix(),
-                c.failureRate(), null));
+        return new Scenario.Job(
+                j.namespace(),
+                j.name(),
+                j.owner(),
+                j.priorityClass(),
+                j.queue(),
+                j.pools(),
+                j.minNodes(),
+                j.maxNodes(),
+                j.procsPerNode(),
+                j.maxRestarts(),
+                j.startAfterSeconds(),
+                j.startStep(),
+                j.stepSeconds(),
+                j.samplesPerStep(),
+                j.tokensPerSample(),
+                new Scenario.Checkpointing(
+                        c.intervalSeconds(),
+                        c.blockingSeconds(),
+                        c.async(),
+                        c.uploadSeconds(),
+                        c.sizeGiB(),
+                        c.restoreSeconds(),
+                        c.uriPrefix(),
+                        c.failureRate(),
+                        null));
     }
 
     private static ActionStepView step(ActionView a, String name) {
-        return a.steps().stream().filter(s -> s.name().equals(name)).findFirst()
+        return a.steps().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no step '" + name + "' in " + a.steps()));
     }
 }

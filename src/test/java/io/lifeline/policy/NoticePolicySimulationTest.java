@@ -74,11 +74,11 @@ class NoticePolicySimulationTest {
     IngestGateway gateway;
 
     /** A trainer.progress of a job of this test, as applied to the model. */
-    record Progress(String job, Instant at, long step) {
-    }
+    record Progress(String job, Instant at, long step) {}
 
     /** Progress of this test's jobs; the listener stays registered for the application's life (it only filters). */
     private static final List<Progress> PROGRESS = new CopyOnWriteArrayList<>();
+
     private static final AtomicBoolean LISTENING = new AtomicBoolean();
 
     private PolicyView before;
@@ -103,10 +103,27 @@ class NoticePolicySimulationTest {
 
     /** One elastic job (2 to 3 nodes of 8 GPUs) on a pool of three spot nodes; a save blocks it for 30 s. */
     static Scenario scenario(String pool, String namespace) {
-        Scenario.Pool spot = new Scenario.Pool(pool, CapacityType.SPOT, "us-east-1a", "p5.48xlarge", null, 3, 8, 0, 120);
-        Scenario.Checkpointing ckpt = new Scenario.Checkpointing(1800, 30, false, 30, 50, 5, "s3://ckpt/" + namespace, 0);
-        Scenario.Job job = new Scenario.Job(namespace, "trainer", "alice", "high", "gpu", List.of(pool), 2, 3, 8, 100, 0,
-                1000, 1.0, 512, 2048, ckpt);
+        Scenario.Pool spot =
+                new Scenario.Pool(pool, CapacityType.SPOT, "us-east-1a", "p5.48xlarge", null, 3, 8, 0, 120);
+        Scenario.Checkpointing ckpt =
+                new Scenario.Checkpointing(1800, 30, false, 30, 50, 5, "s3://ckpt/" + namespace, 0);
+        Scenario.Job job = new Scenario.Job(
+                namespace,
+                "trainer",
+                "alice",
+                "high",
+                "gpu",
+                List.of(pool),
+                2,
+                3,
+                8,
+                100,
+                0,
+                1000,
+                1.0,
+                512,
+                2048,
+                ckpt);
         return new Scenario(11, 10, 5, 0, 0, 900, 900, null, List.of(spot), List.of(job));
     }
 
@@ -114,7 +131,8 @@ class NoticePolicySimulationTest {
     void noticeWithThePolicyOnCheckpointsThenDrainsAndLosesNoWork() throws Exception {
         String pool = "policy-on-spot";
         String job = "policy-on/trainer";
-        policies.update(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.OFF, Map.of("pool:" + pool, PolicyMode.ON), admin());
+        policies.update(
+                PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.OFF, Map.of("pool:" + pool, PolicyMode.ON), admin());
         // Two minutes of history first (registration, admission, rendezvous, restore take up to 80 s), then real time.
         runner.start(scenario(pool, "policy-on"), 1.0, Duration.ofSeconds(120));
 
@@ -127,29 +145,40 @@ class NoticePolicySimulationTest {
             return null;
         });
 
-        ActionView drain = await().atMost(Duration.ofSeconds(20)).until(() -> drainOf(node), Optional::isPresent).get();
+        ActionView drain = await().atMost(Duration.ofSeconds(20))
+                .until(() -> drainOf(node), Optional::isPresent)
+                .get();
         assertThat(drain.requestedBy()).isEqualTo(REQUESTER);
-        ActionView done = await().atMost(Duration.ofSeconds(100)).pollInterval(Duration.ofMillis(500))
-                .until(() -> actions.find(drain.id()).orElseThrow(), a -> a.state().terminal());
-        assertThat(done.state()).as("drain outcome: %s, steps %s", done.outcome(), done.steps())
+        ActionView done = await().atMost(Duration.ofSeconds(100))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> actions.find(drain.id()).orElseThrow(),
+                        a -> a.state().terminal());
+        assertThat(done.state())
+                .as("drain outcome: %s, steps %s", done.outcome(), done.steps())
                 .isEqualTo(ActionState.SUCCEEDED);
 
         ActionStepView checkpointed = step(done, "await checkpoint " + job);
         assertThat(checkpointed.state()).isEqualTo(StepState.DONE);
-        List<ActionStepView> evictions = done.steps().stream().filter(s -> s.name().startsWith("evict ")).toList();
+        List<ActionStepView> evictions =
+                done.steps().stream().filter(s -> s.name().startsWith("evict ")).toList();
         assertThat(evictions).isNotEmpty().allSatisfy(e -> {
             assertThat(e.state()).isEqualTo(StepState.DONE);
             assertThat(e.startedAt()).isAfterOrEqualTo(checkpointed.endedAt());
         });
-        long checkpointSeconds = Duration.between(noticed, checkpointed.endedAt()).toSeconds();
+        long checkpointSeconds =
+                Duration.between(noticed, checkpointed.endedAt()).toSeconds();
         // The save blocks the trainers for 30 simulated seconds; on a loaded machine the simulated fleet's ticks and
         // the test's own reading of "noticed" drift by a few seconds against the wall clock.
-        assertThat(checkpointSeconds).as("the save blocks for 30 s, inside the 120 s notice").isBetween(20L, 110L);
+        assertThat(checkpointSeconds)
+                .as("the save blocks for 30 s, inside the 120 s notice")
+                .isBetween(20L, 110L);
 
         IncidentView incident = awaitRecoveredIncident(job);
         assertThat(incident.checkpointBeforeExit()).isTrue();
         CheckpointView saved = read(m -> m.jobs().checkpoints(job)).orElseThrow().checkpoints().stream()
-                .filter(c -> c.completedAt() != null && c.completedAt().isAfter(noticed.minusSeconds(1))).findFirst()
+                .filter(c -> c.completedAt() != null && c.completedAt().isAfter(noticed.minusSeconds(1)))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no checkpoint completed after the notice"));
         // No step was thrown away: the trainers reported no step past the saved one before the stop, and the run
         // resumed from that very checkpoint.
@@ -161,16 +190,20 @@ class NoticePolicySimulationTest {
         // The trainers acknowledged prepare_exit and held still after their save: the time between the save and the
         // eviction is a pause, not training, so Lifeline's own accounting loses nothing either.
         assertThat(incident.lostReworkMillis()).isZero();
-        long saveToStop = Duration.between(saved.completedAt(), incident.stoppedAt()).toMillis();
+        long saveToStop =
+                Duration.between(saved.completedAt(), incident.stoppedAt()).toMillis();
         long lost = read(m -> m.jobs().goodput(job).orElseThrow().lostReworkMillis());
         assertThat(lost).isEqualTo(incident.lostReworkMillis());
         BenchmarkReport r = new BenchmarkReport("notice-policy-on");
         r.add("policy on: lost rework of the job (ms)", lost);
-        r.add("policy on: steps lost (last step before the stop - first step after it, at least 0)",
+        r.add(
+                "policy on: steps lost (last step before the stop - first step after it, at least 0)",
                 Math.max(0, lastStepBeforeStop - firstStepAfter));
         r.add("policy on: save completed to eviction (ms)", saveToStop);
         r.add("policy on: notice to checkpoint completed (s)", checkpointSeconds);
-        r.add("policy on: notice to drain succeeded (s)", Duration.between(noticed, done.updatedAt()).toSeconds());
+        r.add(
+                "policy on: notice to drain succeeded (s)",
+                Duration.between(noticed, done.updatedAt()).toSeconds());
         r.write("as named in each row");
     }
 
@@ -203,7 +236,8 @@ class NoticePolicySimulationTest {
         assertThat(drainOf(node)).isEmpty();
         BenchmarkReport r = new BenchmarkReport("notice-policy-off");
         r.add("policy off: lost rework of the job (ms)", lost);
-        r.add("policy off: steps lost (last step before the stop - first step after it)",
+        r.add(
+                "policy off: steps lost (last step before the stop - first step after it)",
                 lastStepBeforeStop - firstStepAfter);
         r.write("as named in each row");
     }
@@ -211,43 +245,65 @@ class NoticePolicySimulationTest {
     // ------------------------------------------------------------------------------------------------ support
 
     private String awaitRunningOnThreeNodes(String job) {
-        JobDetail d = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> read(m -> m.jobs().detail(job)).orElse(null), j -> j != null
-                        && j.summary().state() == JobState.RUNNING && j.membership() != null
-                        && j.membership().current() != null && j.membership().current().participants().size() == 3);
+        JobDetail d = await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(
+                        () -> read(m -> m.jobs().detail(job)).orElse(null),
+                        j -> j != null
+                                && j.summary().state() == JobState.RUNNING
+                                && j.membership() != null
+                                && j.membership().current() != null
+                                && j.membership().current().participants().size() == 3);
         return d.membership().current().participants().get(0).node();
     }
 
     private IncidentView awaitRecoveredIncident(String job) {
-        return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                .until(() -> read(m -> m.jobs().incidents(job)).orElse(List.of()).stream()
-                        .filter(i -> i.interrupted() && i.outcome() == IncidentOutcome.RECOVERED).findFirst(),
-                        Optional::isPresent).get();
+        return await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> read(m -> m.jobs().incidents(job)).orElse(List.of()).stream()
+                                .filter(i -> i.interrupted() && i.outcome() == IncidentOutcome.RECOVERED)
+                                .findFirst(),
+                        Optional::isPresent)
+                .get();
     }
 
     private static long lastStepBefore(String job, Instant stop) {
-        return PROGRESS.stream().filter(p -> p.job().equals(job) && p.at().isBefore(stop)).mapToLong(Progress::step)
-                .max().orElseThrow(() -> new AssertionError("no progress of " + job + " before " + stop));
+        return PROGRESS.stream()
+                .filter(p -> p.job().equals(job) && p.at().isBefore(stop))
+                .mapToLong(Progress::step)
+                .max()
+                .orElseThrow(() -> new AssertionError("no progress of " + job + " before " + stop));
     }
 
     private static long firstStepAfter(String job, Instant stop) {
-        return PROGRESS.stream().filter(p -> p.job().equals(job) && p.at().isAfter(stop)).findFirst()
-                .map(Progress::step).orElseThrow(() -> new AssertionError("no progress of " + job + " after " + stop));
+        return PROGRESS.stream()
+                .filter(p -> p.job().equals(job) && p.at().isAfter(stop))
+                .findFirst()
+                .map(Progress::step)
+                .orElseThrow(() -> new AssertionError("no progress of " + job + " after " + stop));
     }
 
     private Optional<ActionView> drainOf(String node) {
-        return actions.list(new ActionQuery(ActionKind.DRAIN, null, node, REQUESTER, null, null, 10, null)).items()
-                .stream().findFirst().flatMap(a -> actions.find(a.id()));
+        return actions
+                .list(new ActionQuery(ActionKind.DRAIN, null, node, REQUESTER, null, null, 10, null))
+                .items()
+                .stream()
+                .findFirst()
+                .flatMap(a -> actions.find(a.id()));
     }
 
     private static ActionStepView step(ActionView a, String name) {
-        return a.steps().stream().filter(s -> s.name().equals(name)).findFirst()
+        return a.steps().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no step '" + name + "' in " + a.steps()));
     }
 
     private void submit(List<Event> events) throws Exception {
         for (int i = 0; i < events.size(); i += 1000) {
-            gateway.submit(events.subList(i, Math.min(events.size(), i + 1000))).toCompletableFuture()
+            gateway.submit(events.subList(i, Math.min(events.size(), i + 1000)))
+                    .toCompletableFuture()
                     .get(30, TimeUnit.SECONDS);
         }
         runtime.barrier().get(30, TimeUnit.SECONDS);

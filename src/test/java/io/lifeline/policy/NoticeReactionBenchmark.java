@@ -109,11 +109,16 @@ class NoticeReactionBenchmark {
             fleet.addAll(nodeWithJob(node(run, i), job(run, i)));
         }
         for (int i = 0; i < fleet.size(); i += 500) {
-            gateway.submit(fleet.subList(i, Math.min(fleet.size(), i + 500))).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            gateway.submit(fleet.subList(i, Math.min(fleet.size(), i + 500)))
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
         }
         runtime.barrier().get(30, TimeUnit.SECONDS);
         PolicyView before = policies.get(PolicyName.NOTICE_CHECKPOINT_DRAIN);
-        policies.update(PolicyName.NOTICE_CHECKPOINT_DRAIN, before.mode(), Map.of("pool:" + POOL, PolicyMode.ON),
+        policies.update(
+                PolicyName.NOTICE_CHECKPOINT_DRAIN,
+                before.mode(),
+                Map.of("pool:" + POOL, PolicyMode.ON),
                 Caller.unrestricted("reaction-benchmark"));
 
         Map<String, Long> applied = new ConcurrentHashMap<>();
@@ -142,9 +147,14 @@ class NoticeReactionBenchmark {
             int resent = 0;
             for (int i = 0; i < total; i++) {
                 String job = job(run, i);
-                Event notice = new Event("notice-" + run + "-" + i, "bench/cloud", EventType.NODE_INTERRUPTION_NOTICE,
-                        node(run, i), Instant.now(), new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws",
-                        Instant.now().plusSeconds(120)));
+                Event notice = new Event(
+                        "notice-" + run + "-" + i,
+                        "bench/cloud",
+                        EventType.NODE_INTERRUPTION_NOTICE,
+                        node(run, i),
+                        Instant.now(),
+                        new NodeData.InterruptionNotice(
+                                NoticeKind.SPOT_RECLAIM, "aws", Instant.now().plusSeconds(120)));
                 // A notice ingest pushes back (its buffer full of background events) is handed again: the latency
                 // counts from the submission ingest accepted.
                 long handed;
@@ -153,7 +163,8 @@ class NoticeReactionBenchmark {
                 do {
                     handed = System.currentTimeMillis();
                     accepted = gateway.submit(List.of(notice)).toCompletableFuture();
-                    while (!arrivals.containsKey(job) && !accepted.isCompletedExceptionally()
+                    while (!arrivals.containsKey(job)
+                            && !accepted.isCompletedExceptionally()
                             && System.currentTimeMillis() < deadline) {
                         Thread.sleep(0, 200_000);
                     }
@@ -180,14 +191,18 @@ class NoticeReactionBenchmark {
             phases(r, run, handedAt, applied, arrivals);
             r.add("background batches pushed back by ingest", load.pushedBack.get());
             r.add("notices pushed back by ingest and handed again", resent);
-            r.write("milliseconds for latencies (" + NOTICES + " notices after " + WARM_UP + " warm-up), as named otherwise");
+            r.write("milliseconds for latencies (" + NOTICES + " notices after " + WARM_UP
+                    + " warm-up), as named otherwise");
             assertThat(rate).as("background rate").isGreaterThan(BACKGROUND_PER_SECOND * 0.9);
         } finally {
             load.stop.set(true);
             loader.join(10_000);
             stop.set(true);
             consumer.join(10_000);
-            policies.update(PolicyName.NOTICE_CHECKPOINT_DRAIN, before.mode(), before.overrides(),
+            policies.update(
+                    PolicyName.NOTICE_CHECKPOINT_DRAIN,
+                    before.mode(),
+                    before.overrides(),
                     Caller.unrestricted("reaction-benchmark"));
         }
     }
@@ -198,16 +213,22 @@ class NoticeReactionBenchmark {
      * the first step's start: scheduling, state transition), the first step (its start to the command's CreateTime:
      * step record, model reads, hand-off to the producer).
      */
-    private void phases(BenchmarkReport r, String run, long[] handedAt, Map<String, Long> applied,
-                        Map<String, long[]> arrivals) {
+    private void phases(
+            BenchmarkReport r, String run, long[] handedAt, Map<String, Long> applied, Map<String, long[]> arrivals) {
         List<Long> ingest = new ArrayList<>();
         List<Long> policy = new ArrayList<>();
         List<Long> executor = new ArrayList<>();
         List<Long> step = new ArrayList<>();
         for (int i = WARM_UP; i < handedAt.length; i++) {
             String node = node(run, i);
-            ActionView a = actions.list(new ActionQuery(ActionKind.DRAIN, null, node, null, null, null, 1, null)).items()
-                    .stream().findFirst().flatMap(v -> actions.find(v.id())).orElse(null);
+            ActionView a =
+                    actions
+                            .list(new ActionQuery(ActionKind.DRAIN, null, node, null, null, null, 1, null))
+                            .items()
+                            .stream()
+                            .findFirst()
+                            .flatMap(v -> actions.find(v.id()))
+                            .orElse(null);
             Long at = applied.get(node);
             long[] arrived = arrivals.get(job(run, i));
             if (a == null || at == null || arrived == null || a.steps().isEmpty()) {
@@ -246,14 +267,21 @@ class NoticeReactionBenchmark {
     /** A ready spot node and a running elastic job whose eight ranks are on it. */
     private static List<Event> nodeWithJob(String node, String job) {
         List<Event> out = new ArrayList<>();
-        out.add(event(node, EventType.NODE_REGISTERED, new NodeData.Registered(POOL, CapacityType.SPOT, "us-east-1a",
-                "p5.48xlarge", 8, "aws:///us-east-1a/i-" + node)));
+        out.add(event(
+                node,
+                EventType.NODE_REGISTERED,
+                new NodeData.Registered(
+                        POOL, CapacityType.SPOT, "us-east-1a", "p5.48xlarge", 8, "aws:///us-east-1a/i-" + node)));
         out.add(event(node, EventType.NODE_READY, new NodeData.Ready()));
-        out.add(event(job, EventType.JOB_SUBMITTED, new JobData.Submitted("reaction-bench", "alice", "high",
-                new ElasticPolicy(1, 2, 8, 3), 8, 1800L)));
+        out.add(event(
+                job,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("reaction-bench", "alice", "high", new ElasticPolicy(1, 2, 8, 3), 8, 1800L)));
         out.add(event(job, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "queue")));
-        out.add(event(job, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run-1", 1, 8,
-                List.of(new TrainerData.Participant(node, 0, 8)))));
+        out.add(event(
+                job,
+                EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous("run-1", 1, 8, List.of(new TrainerData.Participant(node, 0, 8)))));
         out.add(event(job, EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, 120.0, 250000.0)));
         return out;
     }
@@ -264,10 +292,12 @@ class NoticeReactionBenchmark {
 
     /** Records, per job, the CreateTime of its first command and when it was received. */
     private static void ensureTopic() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                KafkaResource.bootstrapServers()))) {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaResource.bootstrapServers()))) {
             if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(TOPIC)) {
-                admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                admin.createTopics(List.of(new NewTopic(TOPIC, 4, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
             }
         }
     }
@@ -280,8 +310,8 @@ class NoticeReactionBenchmark {
         // group forms.
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "10");
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             c.subscribe(List.of(TOPIC));
             while (!stop.get()) {
                 if (!c.assignment().isEmpty()) {
@@ -342,17 +372,46 @@ class NoticeReactionBenchmark {
             String id = "bg-" + run + "-" + i;
             if (i % 10 != 9) {
                 int gpu = (int) (i % 16_000);
-                return new Event(id, "bench/dcgm", EventType.GPU_SAMPLE, "bg-node-" + gpu / 8, now,
-                        new GpuData.Sample("GPU-bg-" + gpu, gpu % 8, null, (double) (i % 100), 40960.0, null,
-                                40.0 + i % 40, 350.5, null, null, null, null, null, null, null));
+                return new Event(
+                        id,
+                        "bench/dcgm",
+                        EventType.GPU_SAMPLE,
+                        "bg-node-" + gpu / 8,
+                        now,
+                        new GpuData.Sample(
+                                "GPU-bg-" + gpu,
+                                gpu % 8,
+                                null,
+                                (double) (i % 100),
+                                40960.0,
+                                null,
+                                40.0 + i % 40,
+                                350.5,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null));
             }
             if (i % 20 == 9) {
-                return new Event(id, "bench/k8s", EventType.NODE_CORDONED, "bg-node-" + (i / 10) % 2000, now,
+                return new Event(
+                        id,
+                        "bench/k8s",
+                        EventType.NODE_CORDONED,
+                        "bg-node-" + (i / 10) % 2000,
+                        now,
                         new NodeData.Cordoned("bench"));
             }
-            return new Event(id, "bench/trainer", EventType.TRAINER_CHECKPOINT_COMPLETED,
-                    "bg-team-" + (i % 7) + "/job-" + (i / 20) % 500, now, new TrainerData.CheckpointCompleted("ck-" + i, i,
-                    1_000_000L, 31.5, 12.0, "s3://ckpt/" + i, null, null, false, null));
+            return new Event(
+                    id,
+                    "bench/trainer",
+                    EventType.TRAINER_CHECKPOINT_COMPLETED,
+                    "bg-team-" + (i % 7) + "/job-" + (i / 20) % 500,
+                    now,
+                    new TrainerData.CheckpointCompleted(
+                            "ck-" + i, i, 1_000_000L, 31.5, 12.0, "s3://ckpt/" + i, null, null, false, null));
         }
     }
 }

@@ -29,12 +29,13 @@ import org.junit.jupiter.api.Test;
  */
 class QuickStartFiguresTest {
 
-    private static final List<String> LENDERS = List.of("vision/vit-g14-clip", "speech/whisper-large-v3-ft",
-            "recsys/dlrm-dcnv2");
+    private static final List<String> LENDERS =
+            List.of("vision/vit-g14-clip", "speech/whisper-large-v3-ft", "recsys/dlrm-dcnv2");
     private static QuickStartRig rig;
     private static Instant start;
     /** GPUs the three jobs of the lending pool held, by minute. */
     private static final Map<Integer, Integer> LENDERS_GPUS = new LinkedHashMap<>();
+
     private static final Map<Integer, Integer> LENDERS_NODES = new LinkedHashMap<>();
     private static final io.lifeline.alert.AlertsForTests ALERTS = new io.lifeline.alert.AlertsForTests();
     private static final List<String> FIRED = new ArrayList<>();
@@ -59,8 +60,8 @@ class QuickStartFiguresTest {
                 nodes += d.summary().nodes();
             }
             Instant now = rig.clock.instant();
-            io.lifeline.runtime.ModelSnapshot snap = rig.read(m -> io.lifeline.runtime.ModelSnapshot.take(m,
-                    io.lifeline.runtime.ModelSnapshot.EMPTY, now, 0));
+            io.lifeline.runtime.ModelSnapshot snap = rig.read(
+                    m -> io.lifeline.runtime.ModelSnapshot.take(m, io.lifeline.runtime.ModelSnapshot.EMPTY, now, 0));
             for (io.lifeline.domain.alert.Alert a : ALERTS.evaluate(snap, List.of(), now)) {
                 if (a.state() != io.lifeline.domain.alert.AlertState.FIRING) {
                     continue;
@@ -69,18 +70,26 @@ class QuickStartFiguresTest {
                 if (a.rule() == io.lifeline.domain.alert.AlertRule.RESTART_LOOP) {
                     String job = a.labels().get("namespace") + "/" + a.labels().get("job");
                     String loopJob = a.labels().get("job");
-                    RESTARTS_BEHIND_LOOPS.put(minute + ": " + loopJob, snap.jobs().stream()
-                            .filter(j -> j.summary().name().equals(loopJob) || j.summary().name().equals(job))
-                            .flatMap(j -> j.incidents().stream())
-                            .filter(i -> i.interrupted() && !i.stoppedAt().isBefore(now.minus(Duration.ofHours(1))))
-                            .map(i -> i.id() + " " + i.cause() + " at " + i.stoppedAt()).toList());
+                    RESTARTS_BEHIND_LOOPS.put(
+                            minute + ": " + loopJob,
+                            snap.jobs().stream()
+                                    .filter(j -> j.summary().name().equals(loopJob)
+                                            || j.summary().name().equals(job))
+                                    .flatMap(j -> j.incidents().stream())
+                                    .filter(i ->
+                                            i.interrupted() && !i.stoppedAt().isBefore(now.minus(Duration.ofHours(1))))
+                                    .map(i -> i.id() + " " + i.cause() + " at " + i.stoppedAt())
+                                    .toList());
                 }
                 if (a.rule() == io.lifeline.domain.alert.AlertRule.LEMON_NODE) {
                     String node = a.labels().get("node");
-                    FAILURES_BEHIND_LEMONS.put(minute + ": " + node, rig.delivered.stream()
-                            .filter(e -> node.equals(e.subject()) && (e.type() == EventType.NODE_TERMINATED
-                                    || e.type() == EventType.NODE_NOT_READY))
-                            .count());
+                    FAILURES_BEHIND_LEMONS.put(
+                            minute + ": " + node,
+                            rig.delivered.stream()
+                                    .filter(e -> node.equals(e.subject())
+                                            && (e.type() == EventType.NODE_TERMINATED
+                                                    || e.type() == EventType.NODE_NOT_READY))
+                                    .count());
                 }
             }
             LENDERS_GPUS.put(minute, gpus);
@@ -97,7 +106,8 @@ class QuickStartFiguresTest {
         // stops (or node failures) behind it.
         assertThat(FIRED.stream().filter(f -> f.contains("JobRestartLoop")).count())
                 .isEqualTo(RESTARTS_BEHIND_LOOPS.size());
-        RESTARTS_BEHIND_LOOPS.forEach((at, stops) -> assertThat(stops).as("stops behind the restart loop at minute " + at)
+        RESTARTS_BEHIND_LOOPS.forEach((at, stops) -> assertThat(stops)
+                .as("stops behind the restart loop at minute " + at)
                 .hasSizeGreaterThanOrEqualTo(3)
                 .doesNotHaveDuplicates()
                 .noneSatisfy(s -> assertThat(s).contains(" UNKNOWN ")));
@@ -112,9 +122,11 @@ class QuickStartFiguresTest {
     void theDemosOrdinaryDayNeverEngagesTheAutomationBrake() {
         // Its spot reclaims, XIDs and co-location rescales in 23 minutes, with the brake's defaults: nothing held.
         assertThat(rig.brake.refresh().isEngaged()).isFalse();
-        assertThat(rig.policyActions()).as("policy decisions held by the brake")
+        assertThat(rig.policyActions())
+                .as("policy decisions held by the brake")
                 .noneSatisfy(a -> assertThat(a.outcome()).startsWith("held: brake"));
-        assertThat(rig.policyActions()).as("the demo's drains count against the brake")
+        assertThat(rig.policyActions())
+                .as("the demo's drains count against the brake")
                 .anySatisfy(a -> assertThat(a.kind().wire()).isEqualTo("drain"));
     }
 
@@ -133,15 +145,22 @@ class QuickStartFiguresTest {
 
     @Test
     void theFleetIsFortyTwoNodesOf336GpusAndItsJobsTrainWithinThreeMinutes() throws Exception {
-        List<Event> registered = events(EventType.NODE_REGISTERED).stream().filter(e -> !e.time().isAfter(start)).toList();
+        List<Event> registered = events(EventType.NODE_REGISTERED).stream()
+                .filter(e -> !e.time().isAfter(start))
+                .toList();
         assertThat(registered).hasSize(42);
-        assertThat(registered.stream().mapToInt(e -> ((NodeData.Registered) e.data()).gpuCount()).sum()).isEqualTo(336);
+        assertThat(registered.stream()
+                        .mapToInt(e -> ((NodeData.Registered) e.data()).gpuCount())
+                        .sum())
+                .isEqualTo(336);
         Map<String, Long> firstProgress = new LinkedHashMap<>();
         for (Event e : events(EventType.TRAINER_PROGRESS)) {
             firstProgress.putIfAbsent(e.subject(), at(e));
         }
         System.out.println("first progress, seconds after launch: " + firstProgress);
-        assertThat(firstProgress).hasSize(5).allSatisfy((job, s) -> assertThat(s).as(job).isBetween(40L, 180L));
+        assertThat(firstProgress)
+                .hasSize(5)
+                .allSatisfy((job, s) -> assertThat(s).as(job).isBetween(40L, 180L));
     }
 
     @Test
@@ -150,25 +169,39 @@ class QuickStartFiguresTest {
         System.out.println("first notice " + notice.subject() + " at " + at(notice) + " s");
         assertThat(at(notice)).isBetween(115L, 125L);
         assertThat(notice.subject()).startsWith("spot-p5-");
-        assertThat(((NodeData.InterruptionNotice) notice.data()).deadline()).isEqualTo(notice.time().plusSeconds(120));
+        assertThat(((NodeData.InterruptionNotice) notice.data()).deadline())
+                .isEqualTo(notice.time().plusSeconds(120));
         // It is the first notice, on a node of a job that trains (its rendezvous placed it there, it reported steps).
-        String job = events(EventType.TRAINER_RENDEZVOUS).stream().filter(e -> e.time().isBefore(notice.time())
-                && ((TrainerData.Rendezvous) e.data()).participants().stream()
-                .anyMatch(p -> p.node().equals(notice.subject()))).reduce((a, b) -> b).orElseThrow().subject();
-        assertThat(events(EventType.TRAINER_PROGRESS)).as("%s trains", job)
-                .anySatisfy(e -> assertThat(e.subject().equals(job) && e.time().isBefore(notice.time())).isTrue());
-        Event terminated = events(EventType.NODE_TERMINATED).stream().filter(e -> e.subject().equals(notice.subject()))
-                .findFirst().orElseThrow();
-        assertThat(terminated.time()).isEqualTo(((NodeData.InterruptionNotice) notice.data()).deadline());
-        assertThat(rig.policyActions()).filteredOn(a -> a.kind() == ActionKind.DRAIN
-                        && a.requestedBy().equals(PolicyName.NOTICE_CHECKPOINT_DRAIN.requester()))
-                .extracting(ActionView::target).contains(notice.subject());
-        // About six minutes later a replacement registers (a new node).
-        Event replacement = events(EventType.NODE_REGISTERED).stream().filter(e -> e.time().isAfter(start)).findFirst()
+        String job = events(EventType.TRAINER_RENDEZVOUS).stream()
+                .filter(e -> e.time().isBefore(notice.time())
+                        && ((TrainerData.Rendezvous) e.data())
+                                .participants().stream().anyMatch(p -> p.node().equals(notice.subject())))
+                .reduce((a, b) -> b)
+                .orElseThrow()
+                .subject();
+        assertThat(events(EventType.TRAINER_PROGRESS))
+                .as("%s trains", job)
+                .anySatisfy(e -> assertThat(e.subject().equals(job) && e.time().isBefore(notice.time()))
+                        .isTrue());
+        Event terminated = events(EventType.NODE_TERMINATED).stream()
+                .filter(e -> e.subject().equals(notice.subject()))
+                .findFirst()
                 .orElseThrow();
-        System.out.println("replacement " + replacement.subject() + " " + Duration.between(terminated.time(),
-                replacement.time()).toSeconds() + " s after the termination");
-        assertThat(Duration.between(terminated.time(), replacement.time()).toSeconds()).isBetween(288L, 432L);
+        assertThat(terminated.time()).isEqualTo(((NodeData.InterruptionNotice) notice.data()).deadline());
+        assertThat(rig.policyActions())
+                .filteredOn(a -> a.kind() == ActionKind.DRAIN
+                        && a.requestedBy().equals(PolicyName.NOTICE_CHECKPOINT_DRAIN.requester()))
+                .extracting(ActionView::target)
+                .contains(notice.subject());
+        // About six minutes later a replacement registers (a new node).
+        Event replacement = events(EventType.NODE_REGISTERED).stream()
+                .filter(e -> e.time().isAfter(start))
+                .findFirst()
+                .orElseThrow();
+        System.out.println("replacement " + replacement.subject() + " "
+                + Duration.between(terminated.time(), replacement.time()).toSeconds() + " s after the termination");
+        assertThat(Duration.between(terminated.time(), replacement.time()).toSeconds())
+                .isBetween(288L, 432L);
     }
 
     @Test
@@ -182,8 +215,10 @@ class QuickStartFiguresTest {
 
         List<ActionView> lendings = new ArrayList<>();
         for (ActionView a : rig.policyActions()) {
-            if (a.requestedBy().equals(PolicyName.COLOCATION.requester()) && a.kind() == ActionKind.RESCALE
-                    && a.state() == ActionState.SUCCEEDED && !ColocationService.rescalesOf(a).isEmpty()) {
+            if (a.requestedBy().equals(PolicyName.COLOCATION.requester())
+                    && a.kind() == ActionKind.RESCALE
+                    && a.state() == ActionState.SUCCEEDED
+                    && !ColocationService.rescalesOf(a).isEmpty()) {
                 lendings.add(a);
             }
         }

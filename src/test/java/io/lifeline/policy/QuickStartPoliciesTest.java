@@ -26,8 +26,8 @@ class QuickStartPoliciesTest {
     /** What a failure caused by Lifeline's own timing says. */
     private static final List<String> TIMING = List.of("not training", "no such job", "no rendezvous at");
     /** The policies that answer an outside event at once, never held back by the readiness gate. */
-    private static final List<String> URGENT = List.of(PolicyName.NOTICE_CHECKPOINT_DRAIN.requester(),
-            PolicyName.FATAL_XID_DRAIN.requester());
+    private static final List<String> URGENT =
+            List.of(PolicyName.NOTICE_CHECKPOINT_DRAIN.requester(), PolicyName.FATAL_XID_DRAIN.requester());
 
     @Test
     void aFreshQuickStartsFirstTenMinutesHaveNoAutomaticActionFailedByTiming() throws Exception {
@@ -42,16 +42,18 @@ class QuickStartPoliciesTest {
     void aQuickStartOverAnEarlierSessionHasNoAutomaticActionFailedByTiming() throws Exception {
         try (QuickStartRig rig = new QuickStartRig("quick-start-again")) {
             // The earlier session: the same fleet ran for an hour and stopped an hour ago.
-            FleetSimulator earlier = new FleetSimulator(new ScenarioParser().loadDefault(),
-                    QuickStartRig.START.minus(Duration.ofHours(2)));
+            FleetSimulator earlier = new FleetSimulator(
+                    new ScenarioParser().loadDefault(), QuickStartRig.START.minus(Duration.ofHours(2)));
             rig.apply(earlier.advanceTo(QuickStartRig.START.minus(Duration.ofHours(1))));
             rig.start();
             rig.advance(600);
             assertNoTimingFailures(rig);
             // The jobs the model remembered as training were left alone until their trainers answered, and it says so.
-            assertThat(rig.policyActions()).filteredOn(a -> a.outcome() != null && a.outcome().startsWith("skipped: "))
-                    .extracting(ActionView::outcome).anySatisfy(o -> assertThat(o).contains("no progress from its"
-                            + " trainers")).anySatisfy(o -> assertThat(o).contains("inside the start-up grace"));
+            assertThat(rig.policyActions())
+                    .filteredOn(a -> a.outcome() != null && a.outcome().startsWith("skipped: "))
+                    .extracting(ActionView::outcome)
+                    .anySatisfy(o -> assertThat(o).contains("no progress from its" + " trainers"))
+                    .anySatisfy(o -> assertThat(o).contains("inside the start-up grace"));
         }
     }
 
@@ -75,14 +77,19 @@ class QuickStartPoliciesTest {
             }
             for (String text : said) {
                 if (TIMING.stream().anyMatch(text::contains)) {
-                    failures.add(a.requestedBy() + " " + a.kind().wire() + " " + a.target() + " (" + a.state().wire()
-                            + "): " + text);
+                    failures.add(a.requestedBy() + " " + a.kind().wire() + " " + a.target() + " ("
+                            + a.state().wire() + "): " + text);
                 }
             }
         }
         assertThat(all).as("the policies acted at all").isNotEmpty();
-        assertThat(failures).as("automatic actions failed by Lifeline's own timing, of %s", all.stream()
-                .map(a -> a.requestedBy() + " " + a.kind().wire() + " " + a.target() + ": " + a.outcome()).toList())
+        assertThat(failures)
+                .as(
+                        "automatic actions failed by Lifeline's own timing, of %s",
+                        all.stream()
+                                .map(a ->
+                                        a.requestedBy() + " " + a.kind().wire() + " " + a.target() + ": " + a.outcome())
+                                .toList())
                 .isEmpty();
     }
 }

@@ -58,6 +58,7 @@ final class QuickStartRig implements AutoCloseable {
     private final boolean ownsDb;
     /** What the demo handed to ingest, but GPU samples (only counted). */
     final List<Event> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     final java.util.concurrent.atomic.AtomicLong samples = new java.util.concurrent.atomic.AtomicLong();
     final ModelRuntime runtime;
     final DemoRunner demo;
@@ -68,6 +69,7 @@ final class QuickStartRig implements AutoCloseable {
     final PolicyRunner policyRunner;
     /** The automation brake, with its defaults: the quick start's ordinary day must never engage it. */
     final AutomationBrakeService brake;
+
     private final Leadership leadership;
 
     private static final ActionsConfig ACTIONS = new ActionsConfig() {
@@ -214,18 +216,34 @@ final class QuickStartRig implements AutoCloseable {
             }
             return CompletableFuture.completedFuture(new IngestReceipt(events.size(), 0));
         };
-        demo = journaled ? DemoForTests.runner(gateway, clock, new DemoJournalStore(db.dataSource()))
+        demo = journaled
+                ? DemoForTests.runner(gateway, clock, new DemoJournalStore(db.dataSource()))
                 : DemoForTests.runner(gateway, clock);
         store = ActionsForTests.store(db.dataSource());
         leadership = Leaderships.of(db.dataSource(), ACTIONS);
-        executor = ActionsForTests.executor(store, DemoForTests.cluster(demo), sink(DemoForTests.commands(demo)),
-                runtime, leadership, ACTIONS, clock);
-        actions = ActionsForTests.service(store, executor, runtime, clock);
-        policies = new DefaultPolicyService(new PolicyStore(db.dataSource(), new ObjectMapper(), store), config,
+        executor = ActionsForTests.executor(
+                store,
+                DemoForTests.cluster(demo),
+                sink(DemoForTests.commands(demo)),
+                runtime,
+                leadership,
+                ACTIONS,
                 clock);
-        brake = new AutomationBrakeService(new BrakeStore(db.dataSource(), store), runtime,
-                io.lifeline.domain.policy.AutomationBrake.Settings.defaults(), clock);
-        policyRunner = new PolicyRunner(policies, actions, brake, executor, runtime, config, clock,
+        actions = ActionsForTests.service(store, executor, runtime, clock);
+        policies = new DefaultPolicyService(new PolicyStore(db.dataSource(), new ObjectMapper(), store), config, clock);
+        brake = new AutomationBrakeService(
+                new BrakeStore(db.dataSource(), store),
+                runtime,
+                io.lifeline.domain.policy.AutomationBrake.Settings.defaults(),
+                clock);
+        policyRunner = new PolicyRunner(
+                policies,
+                actions,
+                brake,
+                executor,
+                runtime,
+                config,
+                clock,
                 ActionMetricsForTests.of(new SimpleMeterRegistry()));
     }
 
@@ -237,8 +255,10 @@ final class QuickStartRig implements AutoCloseable {
                 if (!channel.accepts(c)) {
                     return CompletableFuture.completedFuture(new SendAttempt(Set.of(), Map.of()));
                 }
-                return channel.send(c).handle((v, e) -> e == null ? SendAttempt.confirmed(channel.name())
-                        : new SendAttempt(Set.of(), Map.of(channel.name(), String.valueOf(e.getMessage()))));
+                return channel.send(c)
+                        .handle((v, e) -> e == null
+                                ? SendAttempt.confirmed(channel.name())
+                                : new SendAttempt(Set.of(), Map.of(channel.name(), String.valueOf(e.getMessage()))));
             }
         };
     }
@@ -333,7 +353,7 @@ final class QuickStartRig implements AutoCloseable {
     /** The demo's co-location window (window {@code demo-day}), as the application installs it with the demo. */
     void demoWindow() {
         var engine = policies.engine();
-        engine.colocation(engine.colocation().withRules(engine.colocation().rules()
-                .with(DemoForTests.window(demo.runStart()))));
+        engine.colocation(
+                engine.colocation().withRules(engine.colocation().rules().with(DemoForTests.window(demo.runStart()))));
     }
 }

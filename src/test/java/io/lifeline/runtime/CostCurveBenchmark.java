@@ -35,8 +35,7 @@ import java.util.function.Supplier;
  */
 public final class CostCurveBenchmark {
 
-    private CostCurveBenchmark() {
-    }
+    private CostCurveBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int gpus = 16_384;
@@ -55,8 +54,8 @@ public final class CostCurveBenchmark {
         String line = new CostCurveBenchmark.Point(gpus).run(warmSeconds, rounds);
         System.out.println("[cost] " + line);
         if (out != null) {
-            Files.writeString(out, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
+            Files.writeString(
+                    out, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         }
     }
 
@@ -150,12 +149,21 @@ public final class CostCurveBenchmark {
             hold(o, "api_gpus_page", gpuPage);
             hold(o, "api_jobs_page", jobPage);
             hold(o, "checkpoint_save", Arrays.stream(save).filter(x -> x >= 0).toArray());
-            hold(o, "checkpoint_save_fleet", Arrays.stream(saveFleet).filter(x -> x >= 0).toArray());
-            hold(o, "checkpoint_save_jobs", Arrays.stream(saveJobs).filter(x -> x >= 0).toArray());
+            hold(
+                    o,
+                    "checkpoint_save_fleet",
+                    Arrays.stream(saveFleet).filter(x -> x >= 0).toArray());
+            hold(
+                    o,
+                    "checkpoint_save_jobs",
+                    Arrays.stream(saveJobs).filter(x -> x >= 0).toArray());
             o.put("checkpoint_bytes", body.length);
             o.put("checkpoint_encode_ms", encode / 1e6);
             o.put("checkpoint_restore_ms", median(restore) / 1e6);
-            o.put("load_average", Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]));
+            o.put(
+                    "load_average",
+                    Double.parseDouble(
+                            Files.readString(Path.of("/proc/loadavg")).split(" ")[0]));
             o.put("measured_at", Instant.now().toString());
             return json(o);
         }

@@ -35,15 +35,14 @@ public final class CostCurvePlot {
 
     private static final int W = 1200;
     private static final int ROW = 405;
-    private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-        new Color(0x9467bd), new Color(0xff7f0e)};
+    private static final Color[] COLORS = {
+        new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd), new Color(0xff7f0e)
+    };
 
-    private CostCurvePlot() {
-    }
+    private CostCurvePlot() {}
 
     /** One line: a label and the JSON field it plots. */
-    private record Series(String label, String field) {
-    }
+    private record Series(String label, String field) {}
 
     /**
      * One panel: its title, unit, lines, whether the dashed reference grows with the fleet or stays flat, and whether
@@ -61,27 +60,54 @@ public final class CostCurvePlot {
         File out = new File(args.length > 1 ? args[1] : "bench/cost-curve.png");
         JsonNode points = new ObjectMapper().readTree(Files.readString(in)).path("points");
         JsonNode httpPoints = args.length > 2 && Files.exists(Path.of(args[2]))
-                ? sorted(new ObjectMapper().readTree(Files.readString(Path.of(args[2]))).path("points")) : null;
+                ? sorted(new ObjectMapper()
+                        .readTree(Files.readString(Path.of(args[2])))
+                        .path("points"))
+                : null;
         List<Panel> panels = new ArrayList<>(List.of(
-                new Panel("Events/s: offered by 10-s telemetry, applied by the model's thread", "events/s", true, List.of(
-                        new Series("offered", "offered_events_per_s"), new Series("model thread capacity",
-                                "applied_events_per_s"))),
-                new Panel("Retained heap per GPU (model + published snapshot)", "bytes per GPU", false, List.of(
-                        new Series("heap per GPU", "heap_bytes_per_gpu"))),
-                new Panel("Model-thread hold of one read, median of the rounds", "ms", true, List.of(
-                        new Series("published snapshot", "snapshot_hold_median_ms"),
-                        new Series("/api/v1/gpus page", "api_gpus_page_hold_median_ms"),
-                        new Series("/api/v1/jobs page", "api_jobs_page_hold_median_ms"),
-                        new Series("checkpoint save", "checkpoint_save_hold_median_ms"))),
-                new Panel("Start-up: model restored from a checkpoint", "ms", true, List.of(
-                        new Series("decode + restore", "checkpoint_restore_ms")))));
+                new Panel(
+                        "Events/s: offered by 10-s telemetry, applied by the model's thread",
+                        "events/s",
+                        true,
+                        List.of(
+                                new Series("offered", "offered_events_per_s"),
+                                new Series("model thread capacity", "applied_events_per_s"))),
+                new Panel(
+                        "Retained heap per GPU (model + published snapshot)",
+                        "bytes per GPU",
+                        false,
+                        List.of(new Series("heap per GPU", "heap_bytes_per_gpu"))),
+                new Panel(
+                        "Model-thread hold of one read, median of the rounds",
+                        "ms",
+                        true,
+                        List.of(
+                                new Series("published snapshot", "snapshot_hold_median_ms"),
+                                new Series("/api/v1/gpus page", "api_gpus_page_hold_median_ms"),
+                                new Series("/api/v1/jobs page", "api_jobs_page_hold_median_ms"),
+                                new Series("checkpoint save", "checkpoint_save_hold_median_ms"))),
+                new Panel(
+                        "Start-up: model restored from a checkpoint",
+                        "ms",
+                        true,
+                        List.of(new Series("decode + restore", "checkpoint_restore_ms")))));
         if (httpPoints != null && httpPoints.size() > 0) {
-            panels.add(new Panel("Read API over HTTP under ingest: /api/v1/jobs and /api/v1/gpus", "ms", false, List.of(
-                    new Series("jobs p50", "api_jobs_p50_ms"), new Series("jobs p99", "api_jobs_p99_ms"),
-                    new Series("gpus p50", "api_gpus_p50_ms"), new Series("gpus p99", "api_gpus_p99_ms")), true));
-            panels.add(new Panel("Start-up of the application, launch to ready", "s", false, List.of(
-                    new Series("on the size's database", "startup_seconds"),
-                    new Series("on an empty database", "first_start_seconds")), true));
+            panels.add(new Panel(
+                    "Read API over HTTP under ingest: /api/v1/jobs and /api/v1/gpus",
+                    "ms",
+                    false,
+                    List.of(
+                            new Series("jobs p50", "api_jobs_p50_ms"), new Series("jobs p99", "api_jobs_p99_ms"),
+                            new Series("gpus p50", "api_gpus_p50_ms"), new Series("gpus p99", "api_gpus_p99_ms")),
+                    true));
+            panels.add(new Panel(
+                    "Start-up of the application, launch to ready",
+                    "s",
+                    false,
+                    List.of(
+                            new Series("on the size's database", "startup_seconds"),
+                            new Series("on an empty database", "first_start_seconds")),
+                    true));
         }
         int rows = (panels.size() + 1) / 2;
         int h = 50 + rows * ROW;
@@ -93,10 +119,18 @@ public final class CostCurvePlot {
         g.fillRect(0, 0, W, h);
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-        g.drawString("Lifeline cost curve: one replica, telemetry every 10 s (log-log; dashed: linear, or flat)", 20, 28);
+        g.drawString(
+                "Lifeline cost curve: one replica, telemetry every 10 s (log-log; dashed: linear, or flat)", 20, 28);
         for (int i = 0; i < panels.size(); i++) {
             Panel p = panels.get(i);
-            draw(g, p, p.http() ? httpPoints : points, 20 + (i % 2) * (W / 2), 50 + (i / 2) * ROW, W / 2 - 40, ROW - 20);
+            draw(
+                    g,
+                    p,
+                    p.http() ? httpPoints : points,
+                    20 + (i % 2) * (W / 2),
+                    50 + (i / 2) * ROW,
+                    W / 2 - 40,
+                    ROW - 20);
         }
         g.dispose();
         ImageIO.write(img, "png", out);
@@ -192,16 +226,22 @@ public final class CostCurvePlot {
         }
         if (first > 0) {
             g.setColor(Color.GRAY);
-            g.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 5f}, 0f));
+            g.setStroke(
+                    new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 5f}, 0f));
             double end = p.linear() ? first * gMax / gMin : first;
-            g.drawLine(sx(gMin, gMin, gMax, left, right), sy(first, yLo, yHi, top, bottom), sx(gMax, gMin, gMax, left,
-                    right), sy(end, yLo, yHi, top, bottom));
+            g.drawLine(
+                    sx(gMin, gMin, gMax, left, right),
+                    sy(first, yLo, yHi, top, bottom),
+                    sx(gMax, gMin, gMax, left, right),
+                    sy(end, yLo, yHi, top, bottom));
             g.setStroke(new BasicStroke(1f));
         }
     }
 
     private static int sx(double v, double lo, double hi, int left, int right) {
-        return left + 20 + (int) Math.round((Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo)) * (right - left - 40));
+        return left
+                + 20
+                + (int) Math.round((Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo)) * (right - left - 40));
     }
 
     private static int sy(double v, double lo, double hi, int top, int bottom) {

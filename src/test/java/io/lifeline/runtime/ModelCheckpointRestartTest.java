@@ -60,14 +60,19 @@ class ModelCheckpointRestartTest {
 
     @Inject
     EventLogWriter writer;
+
     @Inject
     io.lifeline.codec.EventCodec codec;
+
     @Inject
     ModelCheckpointStore store;
+
     @Inject
     PartitionMaintenance partitions;
+
     @Inject
     AgroalDataSource db;
+
     @Inject
     ModelConfig config;
 
@@ -108,30 +113,64 @@ class ModelCheckpointRestartTest {
         Instant t0 = day.atTime(10, 0).toInstant(ZoneOffset.UTC);
         createPartition(day);
         writer.append(List.of(
-                event(node, t0, EventType.NODE_REGISTERED,
-                        new NodeData.Registered("long-pool", CapacityType.ON_DEMAND, "z1", "p5.48xlarge", 8, null)),
-                event(node, t0.plusSeconds(1), EventType.NODE_READY, new NodeData.Ready()),
-                event(job, t0, EventType.JOB_SUBMITTED,
-                        new JobData.Submitted("retention", "owner", null, new ElasticPolicy(1, 1, 8, 3), 8, 1800L)),
-                event(job, t0.plusSeconds(60), EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "main")),
-                event(job, t0.plusSeconds(120), EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("r1", 1, 8,
-                        List.of(new TrainerData.Participant(node, 0, 8)))),
-                event(job, t0.plusSeconds(180), EventType.TRAINER_PROGRESS, new TrainerData.Progress(10, 100.0, null)),
-                event(job, t0.plusSeconds(600), EventType.TRAINER_CHECKPOINT_STARTED,
-                        new TrainerData.CheckpointStarted("ck-1", 200, false)),
-                event(job, t0.plusSeconds(630), EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(
-                        "ck-1", 200, 1_000_000L, 30, 30, "s3://long/ck-1", null, null, false, 8)),
-                event(job, t0.plusSeconds(3600), EventType.TRAINER_WORKER_FAILED,
-                        new TrainerData.WorkerFailed("r1", 3, node, 1, "NCCL timeout")))).get(30, TimeUnit.SECONDS);
+                        event(
+                                node,
+                                t0,
+                                EventType.NODE_REGISTERED,
+                                new NodeData.Registered(
+                                        "long-pool", CapacityType.ON_DEMAND, "z1", "p5.48xlarge", 8, null)),
+                        event(node, t0.plusSeconds(1), EventType.NODE_READY, new NodeData.Ready()),
+                        event(
+                                job,
+                                t0,
+                                EventType.JOB_SUBMITTED,
+                                new JobData.Submitted(
+                                        "retention", "owner", null, new ElasticPolicy(1, 1, 8, 3), 8, 1800L)),
+                        event(
+                                job,
+                                t0.plusSeconds(60),
+                                EventType.WORKLOAD_ADMITTED,
+                                new SchedulerData.Admitted("wl", "main")),
+                        event(
+                                job,
+                                t0.plusSeconds(120),
+                                EventType.TRAINER_RENDEZVOUS,
+                                new TrainerData.Rendezvous(
+                                        "r1", 1, 8, List.of(new TrainerData.Participant(node, 0, 8)))),
+                        event(
+                                job,
+                                t0.plusSeconds(180),
+                                EventType.TRAINER_PROGRESS,
+                                new TrainerData.Progress(10, 100.0, null)),
+                        event(
+                                job,
+                                t0.plusSeconds(600),
+                                EventType.TRAINER_CHECKPOINT_STARTED,
+                                new TrainerData.CheckpointStarted("ck-1", 200, false)),
+                        event(
+                                job,
+                                t0.plusSeconds(630),
+                                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                                new TrainerData.CheckpointCompleted(
+                                        "ck-1", 200, 1_000_000L, 30, 30, "s3://long/ck-1", null, null, false, 8)),
+                        event(
+                                job,
+                                t0.plusSeconds(3600),
+                                EventType.TRAINER_WORKER_FAILED,
+                                new TrainerData.WorkerFailed("r1", 3, node, 1, "NCCL timeout"))))
+                .get(30, TimeUnit.SECONDS);
 
         // A replica that ran while these were ingested checkpoints its model.
         Replica before = start(config);
         assertThat(before.checkpoints().checkpoint().get(60, TimeUnit.SECONDS)).isTrue();
 
         partitions.applyRetention();
-        assertThat(storedEventsOf(job)).as("retention dropped the job's events with their partition").isZero();
+        assertThat(storedEventsOf(job))
+                .as("retention dropped the job's events with their partition")
+                .isZero();
         assertThat(storedIdsBefore(day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant()))
-                .as("and the ids of the events it no longer holds").isZero();
+                .as("and the ids of the events it no longer holds")
+                .isZero();
         assertThat(partitions.partitions(db.getConnection())).doesNotContain("event_log_p" + DAY.format(day));
 
         Replica after = start(config);
@@ -143,7 +182,8 @@ class ModelCheckpointRestartTest {
             assertThat(i.outcome()).isEqualTo(IncidentOutcome.OPEN);
             assertThat(i.originNode()).isEqualTo(node);
         });
-        CheckpointHistory checkpoints = after.read(m -> m.jobs().checkpoints(job)).orElseThrow();
+        CheckpointHistory checkpoints =
+                after.read(m -> m.jobs().checkpoints(job)).orElseThrow();
         assertThat(checkpoints.newestGood()).isEqualTo("ck-1");
         NodeLifecycle state = after.read(m -> m.fleet().lifecycle(node));
         String pool = after.read(m -> m.fleet().find(node).pool());
@@ -165,26 +205,39 @@ class ModelCheckpointRestartTest {
         String job = "restart/tail-" + CloudEvents.uniqueId().substring(0, 8);
         Instant t0 = Instant.now().minusSeconds(600).truncatedTo(ChronoUnit.MILLIS);
         Replica first = start(config);
-        Event submitted = event(job, t0, EventType.JOB_SUBMITTED,
+        Event submitted = event(
+                job,
+                t0,
+                EventType.JOB_SUBMITTED,
                 new JobData.Submitted("restart", "owner", null, new ElasticPolicy(1, 2, 8, 3), 8, 600L));
-        Event admitted = event(job, t0.plusSeconds(10), EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", null));
-        Event rendezvous = event(job, t0.plusSeconds(20), EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("r", 1, 8,
-                List.of(new TrainerData.Participant("tail-node", 0, 8))));
+        Event admitted =
+                event(job, t0.plusSeconds(10), EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", null));
+        Event rendezvous = event(
+                job,
+                t0.plusSeconds(20),
+                EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous("r", 1, 8, List.of(new TrainerData.Participant("tail-node", 0, 8))));
         writer.append(List.of(submitted, admitted, rendezvous)).get(30, TimeUnit.SECONDS);
         long s1 = seqOf(submitted);
         long s3 = seqOf(rendezvous);
         // The first and the third were applied, the second (stored between them) not yet: a checkpoint now holds the
         // first up to its seq and the third ahead of it.
         first.runtime().enqueueFollowed(List.of(submitted), new long[] {s1}, Duration.ofSeconds(10));
-        first.runtime().enqueueStored(List.of(rendezvous), new long[] {s3}, first.runtime().admit(List.of(rendezvous)));
+        first.runtime()
+                .enqueueStored(
+                        List.of(rendezvous), new long[] {s3}, first.runtime().admit(List.of(rendezvous)));
         AppliedPosition taken = first.read(m -> first.runtime().appliedPosition());
         assertThat(taken).isEqualTo(AppliedPosition.of(s1, s3));
         assertThat(first.checkpoints().checkpoint().get(60, TimeUnit.SECONDS)).isTrue();
 
         Replica second = start(config);
         JobDetail detail = second.read(m -> m.jobs().detail(job)).orElseThrow();
-        assertThat(detail.duplicatesDropped()).as("the event applied ahead is not replayed").isZero();
-        assertThat(second.read(m -> m.jobs().timeline(job, null, null, null, 100)).orElseThrow().entries())
+        assertThat(detail.duplicatesDropped())
+                .as("the event applied ahead is not replayed")
+                .isZero();
+        assertThat(second.read(m -> m.jobs().timeline(job, null, null, null, 100))
+                        .orElseThrow()
+                        .entries())
                 .filteredOn(e -> e.kind() == TimelineEntry.Kind.EVENT)
                 .extracting(TimelineEntry::type)
                 .containsExactly("job.submitted", "workload.admitted", "trainer.rendezvous");
@@ -211,15 +264,17 @@ class ModelCheckpointRestartTest {
     }
 
     private void createPartition(LocalDate day) throws Exception {
-        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS event_log_p" + DAY.format(day) + " PARTITION OF event_log FOR VALUES FROM ('"
-                    + day + "T00:00:00Z') TO ('" + day.plusDays(1) + "T00:00:00Z')");
+        try (Connection c = db.getConnection();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS event_log_p" + DAY.format(day)
+                    + " PARTITION OF event_log FOR VALUES FROM ('" + day + "T00:00:00Z') TO ('" + day.plusDays(1)
+                    + "T00:00:00Z')");
         }
     }
 
     private long storedEventsOf(String subject) throws Exception {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM event_log WHERE subject = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM event_log WHERE subject = ?")) {
             ps.setString(1, subject);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -230,7 +285,7 @@ class ModelCheckpointRestartTest {
 
     private long storedIdsBefore(Instant time) throws Exception {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM event_ids WHERE time < ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM event_ids WHERE time < ?")) {
             ps.setObject(1, time.atOffset(ZoneOffset.UTC));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -241,7 +296,8 @@ class ModelCheckpointRestartTest {
 
     private long seqOf(Event e) throws Exception {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT seq FROM event_log WHERE source = ? AND event_id = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT seq FROM event_log WHERE source = ? AND event_id = ?")) {
             ps.setString(1, e.source());
             ps.setString(2, e.id());
             try (ResultSet rs = ps.executeQuery()) {

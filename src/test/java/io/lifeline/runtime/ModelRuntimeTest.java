@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 class ModelRuntimeTest {
 
-    private final ModelRuntime runtime = new ModelRuntime(LiveModel.create(Clock.systemUTC()),
-            ModelRuntimes.config(3, 1024 * 1024));
+    private final ModelRuntime runtime =
+            new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(3, 1024 * 1024));
     private final CountDownLatch release = new CountDownLatch(1);
 
     @AfterEach
@@ -60,7 +60,8 @@ class ModelRuntimeTest {
 
     @Test
     void thePriorityLanesEventsAreAppliedAheadOfQueuedBatchesInTheirOwnOrder() throws Exception {
-        ModelRuntime roomy = new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(100, 1024 * 1024));
+        ModelRuntime roomy =
+                new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(100, 1024 * 1024));
         CountDownLatch open = new CountDownLatch(1);
         try {
             List<String> applied = new CopyOnWriteArrayList<>();
@@ -91,26 +92,42 @@ class ModelRuntimeTest {
 
     @Test
     void aStoredSubmissionGetsEachEventsOutcomeAlsoWhenTheFollowerAppliedItFirst() throws Exception {
-        ModelRuntime roomy = new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(100, 1024 * 1024));
+        ModelRuntime roomy =
+                new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(100, 1024 * 1024));
         try {
             Instant t = Instant.now();
-            Event registered = new Event("r", "test://runtime", EventType.NODE_REGISTERED, "n1", t,
+            Event registered = new Event(
+                    "r",
+                    "test://runtime",
+                    EventType.NODE_REGISTERED,
+                    "n1",
+                    t,
                     new NodeData.Registered("p", io.lifeline.domain.event.CapacityType.SPOT, null, null, 8, null));
-            Event olderReady = new Event("old", "test://runtime", EventType.NODE_READY, "n1", t.minusSeconds(60),
-                    new NodeData.Ready());
-            Event ready = new Event("new", "test://runtime", EventType.NODE_READY, "n1", t.plusSeconds(1),
-                    new NodeData.Ready());
-            Event olderCordon = new Event("old-cordon", "test://runtime", EventType.NODE_CORDONED, "n1",
-                    t.minusSeconds(60), new NodeData.Cordoned("x"));
+            Event olderReady = new Event(
+                    "old", "test://runtime", EventType.NODE_READY, "n1", t.minusSeconds(60), new NodeData.Ready());
+            Event ready = new Event(
+                    "new", "test://runtime", EventType.NODE_READY, "n1", t.plusSeconds(1), new NodeData.Ready());
+            Event olderCordon = new Event(
+                    "old-cordon",
+                    "test://runtime",
+                    EventType.NODE_CORDONED,
+                    "n1",
+                    t.minusSeconds(60),
+                    new NodeData.Cordoned("x"));
             // The follower read this replica's row 2 back before its submission was queued.
             roomy.enqueueFollowed(List.of(registered, olderCordon), new long[] {1, 2}, Duration.ofSeconds(5));
             List<Event> batch = List.of(olderCordon, olderReady, ready);
 
-            List<io.lifeline.domain.event.ApplyOutcome> outcomes = roomy.enqueueStored(batch, new long[] {2, 3, 4},
-                    roomy.admit(batch)).get(5, TimeUnit.SECONDS);
+            List<io.lifeline.domain.event.ApplyOutcome> outcomes = roomy.enqueueStored(
+                            batch, new long[] {2, 3, 4}, roomy.admit(batch))
+                    .get(5, TimeUnit.SECONDS);
 
-            assertThat(outcomes).extracting(io.lifeline.domain.event.ApplyOutcome::reason).containsExactly(
-                    io.lifeline.domain.event.NotAppliedReason.STALE, io.lifeline.domain.event.NotAppliedReason.STALE, null);
+            assertThat(outcomes)
+                    .extracting(io.lifeline.domain.event.ApplyOutcome::reason)
+                    .containsExactly(
+                            io.lifeline.domain.event.NotAppliedReason.STALE,
+                            io.lifeline.domain.event.NotAppliedReason.STALE,
+                            null);
             assertThat(outcomes.get(2).changed()).isTrue();
         } finally {
             roomy.stop();
@@ -126,8 +143,9 @@ class ModelRuntimeTest {
         block();
         runtime.read(m -> null);
         runtime.read(m -> null);
-        assertThatThrownBy(() -> runtime.enqueue(List.of(ready("e1"), ready("e2")),
-                Duration.ofMillis(50))).isInstanceOf(RetryLaterException.class).hasMessageContaining("model busy");
+        assertThatThrownBy(() -> runtime.enqueue(List.of(ready("e1"), ready("e2")), Duration.ofMillis(50)))
+                .isInstanceOf(RetryLaterException.class)
+                .hasMessageContaining("model busy");
         CompletableFuture<String> urgent = runtime.readNow(m -> "answered");
         release.countDown();
         assertThat(urgent.get(5, TimeUnit.SECONDS)).isEqualTo("answered");
@@ -145,7 +163,8 @@ class ModelRuntimeTest {
         assertThat(runtime.queuedEvents()).isEqualTo(2);
         assertThat(runtime.queuedBytes()).isPositive();
         assertThatThrownBy(() -> runtime.admit(List.of(ready("e3"), ready("e4"))))
-                .isInstanceOf(RetryLaterException.class).hasMessageContaining("model busy");
+                .isInstanceOf(RetryLaterException.class)
+                .hasMessageContaining("model busy");
         // One more fits: the queue is bounded by events, not batches.
         ModelRuntime.Admission third = runtime.admit(List.of(ready("e3")));
         third.release();

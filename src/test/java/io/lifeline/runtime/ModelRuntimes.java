@@ -9,8 +9,7 @@ import java.time.Clock;
 /** A model host outside the application, for tests of other packages (its constructor is the container's). */
 public final class ModelRuntimes {
 
-    private ModelRuntimes() {
-    }
+    private ModelRuntimes() {}
 
     /** A running model host with an empty model. */
     public static ModelRuntime start(Clock clock) {
@@ -24,8 +23,10 @@ public final class ModelRuntimes {
 
     /** Ingest settings with only the model queue's bounds. */
     static IngestConfig config(int events, long bytes) {
-        return (IngestConfig) Proxy.newProxyInstance(IngestConfig.class.getClassLoader(),
-                new Class<?>[] {IngestConfig.class}, (proxy, method, args) -> switch (method.getName()) {
+        return (IngestConfig) Proxy.newProxyInstance(
+                IngestConfig.class.getClassLoader(),
+                new Class<?>[] {IngestConfig.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "applyQueueEvents" -> events;
                     case "applyQueueBytes" -> new MemorySize(BigInteger.valueOf(bytes));
                     default -> throw new UnsupportedOperationException(method.getName());

@@ -38,11 +38,17 @@ class ModelSnapshotTest {
         assertThat(snapshot.jobs()).hasSize(model.jobs().size());
         assertThat(snapshot.jobsByNode()).isEqualTo(model.jobs().jobsByNode());
         for (ModelSnapshot.JobSnapshot j : snapshot.jobs()) {
-            assertThat(j.incidents()).as("incidents of %s", j.name()).isEqualTo(model.jobs().incidents(j.name()).orElseThrow());
-            assertThat(j.checkpoints()).as("checkpoints of %s", j.name())
+            assertThat(j.incidents())
+                    .as("incidents of %s", j.name())
+                    .isEqualTo(model.jobs().incidents(j.name()).orElseThrow());
+            assertThat(j.checkpoints())
+                    .as("checkpoints of %s", j.name())
                     .isEqualTo(model.jobs().checkpoints(j.name()).orElse(null));
         }
-        assertThat(snapshot.jobsByNode().values().stream().mapToInt(java.util.List::size).sum())
-                .as("jobs hosted somewhere").isPositive();
+        assertThat(snapshot.jobsByNode().values().stream()
+                        .mapToInt(java.util.List::size)
+                        .sum())
+                .as("jobs hosted somewhere")
+                .isPositive();
     }
 }

@@ -71,14 +71,23 @@ public final class StartupBenchmark {
         Path dir = Path.of(args.length > 1 ? args[1] : "target/startup-bench-pg");
         boolean fresh = !Files.exists(dir.resolve("PG_VERSION"));
         Files.createDirectories(dir);
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(dir).setCleanDataDirectory(false)
-                .setServerConfig("shared_buffers", "1GB").setServerConfig("max_wal_size", "16GB")
-                .setServerConfig("checkpoint_timeout", "30min").start()) {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                .setDataDirectory(dir)
+                .setCleanDataDirectory(false)
+                .setServerConfig("shared_buffers", "1GB")
+                .setServerConfig("max_wal_size", "16GB")
+                .setServerConfig("checkpoint_timeout", "30min")
+                .start()) {
             String url = "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres";
-            Flyway.configure().dataSource(url, "postgres", null).locations("classpath:db/migration").load().migrate();
+            Flyway.configure()
+                    .dataSource(url, "postgres", null)
+                    .locations("classpath:db/migration")
+                    .load()
+                    .migrate();
             try (AgroalDataSource db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
-                    .connectionPoolConfiguration(p -> p.maxSize(8).connectionFactoryConfiguration(
-                            f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))))) {
+                    .connectionPoolConfiguration(p -> p.maxSize(8)
+                            .connectionFactoryConfiguration(
+                                    f -> f.jdbcUrl(url).principal(new NamePrincipal("postgres")))))) {
                 new StartupBenchmark(db, url).run(days, fresh);
             }
         }
@@ -96,8 +105,9 @@ public final class StartupBenchmark {
                 store(sim.advanceTo(next));
                 t = next;
                 if (t.getEpochSecond() % 86_400 == start.getEpochSecond() % 86_400) {
-                    System.out.printf("  stored day %d: %,d rows in %d s%n", Duration.between(start, t).toDays(), rows,
-                            (System.nanoTime() - t0) / 1_000_000_000);
+                    System.out.printf(
+                            "  stored day %d: %,d rows in %d s%n",
+                            Duration.between(start, t).toDays(), rows, (System.nanoTime() - t0) / 1_000_000_000);
                 }
             }
             analyze();
@@ -107,9 +117,14 @@ public final class StartupBenchmark {
         }
         long stored = count("SELECT count(*) FROM event_log");
         long telemetry = count("SELECT count(*) FROM event_log WHERE type IN ('gpu.sample', 'trainer.progress')");
-        System.out.printf("stored: %,d rows (%,d telemetry) over %d days, %s on disk%n", stored, telemetry, days,
-                text("SELECT pg_size_pretty(pg_total_relation_size('event_log') + coalesce((SELECT sum("
-                        + "pg_total_relation_size(inhrelid)) FROM pg_inherits WHERE inhparent = 'event_log'::regclass), 0))"));
+        System.out.printf(
+                "stored: %,d rows (%,d telemetry) over %d days, %s on disk%n",
+                stored,
+                telemetry,
+                days,
+                text(
+                        "SELECT pg_size_pretty(pg_total_relation_size('event_log') + coalesce((SELECT sum("
+                                + "pg_total_relation_size(inhrelid)) FROM pg_inherits WHERE inhparent = 'event_log'::regclass), 0))"));
         exec("DELETE FROM model_checkpoint");
 
         Clock clock = Clock.systemUTC();
@@ -122,16 +137,19 @@ public final class StartupBenchmark {
         double fullSeconds = (System.nanoTime() - t0) / 1e9;
         int jobs = whole.read(m -> m.jobs().size()).get();
         int gpus = whole.read(m -> m.fleet().gpus().size()).get();
-        System.out.printf("without a checkpoint: %,d events replayed in %.1f s (%,.0f events/s); %,d GPUs, %,d jobs%n",
+        System.out.printf(
+                "without a checkpoint: %,d events replayed in %.1f s (%,.0f events/s); %,d GPUs, %,d jobs%n",
                 full.events(), fullSeconds, full.events() / fullSeconds, gpus, jobs);
-        System.out.printf("  the whole log of 30 days (%,d rows at this rate): about %.0f s%n", stored * 30 / days,
-                fullSeconds * 30 / days);
+        System.out.printf(
+                "  the whole log of 30 days (%,d rows at this rate): about %.0f s%n",
+                stored * 30 / days, fullSeconds * 30 / days);
 
         long c0 = System.nanoTime();
         if (!first.checkpoint().get(10, TimeUnit.MINUTES)) {
             throw new IllegalStateException("no checkpoint was written");
         }
-        System.out.printf("checkpoint: %,d bytes; model thread held %d ms; saved, encoded and written in %d ms%n",
+        System.out.printf(
+                "checkpoint: %,d bytes; model thread held %d ms; saved, encoded and written in %d ms%n",
                 first.lastBytes(), first.lastHoldNanos() / 1_000_000, (System.nanoTime() - c0) / 1_000_000);
         first.stop();
         ModelRuntimes.stop(whole);
@@ -147,9 +165,13 @@ public final class StartupBenchmark {
         ModelRebuild.Result tail = new ModelRebuild(LogStacks.follower(db, new EventCodec()), second, restarted)
                 .run((events, seqs) -> restarted.enqueueFollowed(events, seqs, Duration.ofMinutes(5)));
         double tailSeconds = (System.nanoTime() - r0) / 1e9;
-        System.out.printf("with a checkpoint: restored and %,d events replayed in %.1f s; %,d GPUs, %,d jobs (log %s)%n",
-                tail.events(), tailSeconds, restarted.read(m -> m.fleet().gpus().size()).get(),
-                restarted.read(m -> m.jobs().size()).get(), tail.position());
+        System.out.printf(
+                "with a checkpoint: restored and %,d events replayed in %.1f s; %,d GPUs, %,d jobs (log %s)%n",
+                tail.events(),
+                tailSeconds,
+                restarted.read(m -> m.fleet().gpus().size()).get(),
+                restarted.read(m -> m.jobs().size()).get(),
+                tail.position());
         if (!second.checkpoint().get(10, TimeUnit.MINUTES)) {
             throw new IllegalStateException("no checkpoint was written");
         }
@@ -179,11 +201,20 @@ public final class StartupBenchmark {
             long before = rows;
             at = at.plus(STORE_INTERVAL);
             store(sim.advanceTo(at));
-            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx4g", "-Dquarkus.http.port=" + port,
-                    "-Dquarkus.datasource.jdbc.url=" + url, "-Dquarkus.datasource.username=postgres",
-                    "-Dlifeline.demo.enabled=false", "-Dlifeline.security.bootstrap-token-file=" + work.resolve("token"),
-                    "-jar", jar).redirectErrorStream(true).redirectOutput(work.resolve("run-" + run + ".log").toFile());
+            String javaBin =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            ProcessBuilder pb = new ProcessBuilder(
+                            javaBin,
+                            "-Xmx4g",
+                            "-Dquarkus.http.port=" + port,
+                            "-Dquarkus.datasource.jdbc.url=" + url,
+                            "-Dquarkus.datasource.username=postgres",
+                            "-Dlifeline.demo.enabled=false",
+                            "-Dlifeline.security.bootstrap-token-file=" + work.resolve("token"),
+                            "-jar",
+                            jar)
+                    .redirectErrorStream(true)
+                    .redirectOutput(work.resolve("run-" + run + ".log").toFile());
             long t0 = System.nanoTime();
             Process p = pb.start();
             try {
@@ -192,12 +223,17 @@ public final class StartupBenchmark {
                 long deadline = t0 + Duration.ofMinutes(10).toNanos();
                 while (true) {
                     if (!p.isAlive() || System.nanoTime() > deadline) {
-                        throw new IllegalStateException("the application did not become ready; see "
-                                + work.resolve("run-" + run + ".log"));
+                        throw new IllegalStateException(
+                                "the application did not become ready; see " + work.resolve("run-" + run + ".log"));
                     }
                     try {
-                        if (http.send(java.net.http.HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
-                                java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                        if (http.send(
+                                                java.net.http.HttpRequest.newBuilder(ready)
+                                                        .timeout(Duration.ofSeconds(2))
+                                                        .build(),
+                                                java.net.http.HttpResponse.BodyHandlers.discarding())
+                                        .statusCode()
+                                == 200) {
                             break;
                         }
                     } catch (java.io.IOException e) {
@@ -207,8 +243,9 @@ public final class StartupBenchmark {
                 }
                 double s = (System.nanoTime() - t0) / 1e9;
                 seconds.add(s);
-                System.out.printf("application start %d: ready in %.1f s (%,d rows stored after the previous "
-                        + "checkpoint)%n", run + 1, s, rows - before);
+                System.out.printf(
+                        "application start %d: ready in %.1f s (%,d rows stored after the previous " + "checkpoint)%n",
+                        run + 1, s, rows - before);
             } finally {
                 p.destroy();
                 if (!p.waitFor(2, TimeUnit.MINUTES)) {
@@ -217,21 +254,49 @@ public final class StartupBenchmark {
             }
         }
         List<Double> sorted = seconds.stream().sorted().toList();
-        System.out.printf("application start: median %.1f s over %d runs %s%n", sorted.get(sorted.size() / 2),
-                sorted.size(), seconds);
+        System.out.printf(
+                "application start: median %.1f s over %d runs %s%n",
+                sorted.get(sorted.size() / 2), sorted.size(), seconds);
     }
 
     /** 2,000 8-GPU nodes (half spot) and 500 jobs of 2 to 6 nodes; GPU samples every 5 minutes, progress every minute. */
     private static Scenario fleet() {
-        Scenario.Checkpointing checkpointing = new Scenario.Checkpointing(600, 12, true, 60, 300, 30, "s3://bench/runs", 0);
+        Scenario.Checkpointing checkpointing =
+                new Scenario.Checkpointing(600, 12, true, 60, 300, 30, "s3://bench/runs", 0);
         List<Scenario.Job> jobs = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
-            jobs.add(new Scenario.Job("load-" + i % 8, "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256, 0,
+            jobs.add(new Scenario.Job(
+                    "load-" + i % 8,
+                    "job-" + i,
+                    null,
+                    null,
+                    null,
+                    List.of(),
+                    2,
+                    6,
+                    8,
+                    100,
+                    0,
+                    0,
+                    1.5,
+                    256,
+                    0,
                     checkpointing));
         }
-        return new Scenario(11, STORE_INTERVAL.toSeconds(), 60, 0.01, 0.4, 300, 1200, null, List.of(
-                new Scenario.Pool("spot-a", CapacityType.SPOT, "us-east-1a", "p5.48xlarge", null, 1000, 8, 0.05, 120),
-                new Scenario.Pool("od-b", CapacityType.ON_DEMAND, "us-east-1b", "p4d.24xlarge", null, 1000, 8, 0, 120)),
+        return new Scenario(
+                11,
+                STORE_INTERVAL.toSeconds(),
+                60,
+                0.01,
+                0.4,
+                300,
+                1200,
+                null,
+                List.of(
+                        new Scenario.Pool(
+                                "spot-a", CapacityType.SPOT, "us-east-1a", "p5.48xlarge", null, 1000, 8, 0.05, 120),
+                        new Scenario.Pool(
+                                "od-b", CapacityType.ON_DEMAND, "us-east-1b", "p4d.24xlarge", null, 1000, 8, 0, 120)),
                 jobs);
     }
 
@@ -243,9 +308,18 @@ public final class StartupBenchmark {
             if (e.isTelemetry() && !due(e)) {
                 continue;
             }
-            csv.append(quote(e.id())).append(',').append(quote(e.source())).append(',').append(e.type().wireName())
-                    .append(',').append(quote(e.subject())).append(',').append(e.time()).append(',')
-                    .append(quote(codec.toJson(codec.encodeData(e.data())))).append('\n');
+            csv.append(quote(e.id()))
+                    .append(',')
+                    .append(quote(e.source()))
+                    .append(',')
+                    .append(e.type().wireName())
+                    .append(',')
+                    .append(quote(e.subject()))
+                    .append(',')
+                    .append(e.time())
+                    .append(',')
+                    .append(quote(codec.toJson(codec.encodeData(e.data()))))
+                    .append('\n');
             if (++n == COPY_ROWS) {
                 copy(csv);
                 rows += n;
@@ -260,8 +334,9 @@ public final class StartupBenchmark {
     }
 
     private boolean due(Event e) {
-        String key = e.data() instanceof GpuData.Sample s ? s.uuid() : e.data() instanceof TrainerData.Progress ? e.subject()
-                : null;
+        String key = e.data() instanceof GpuData.Sample s
+                ? s.uuid()
+                : e.data() instanceof TrainerData.Progress ? e.subject() : null;
         if (key == null) {
             return true;
         }
@@ -276,9 +351,11 @@ public final class StartupBenchmark {
 
     private void copy(CharSequence csv) throws SQLException {
         try (Connection c = db.getConnection()) {
-            c.unwrap(PGConnection.class).getCopyAPI().copyIn(
-                    "COPY event_log (event_id, source, type, subject, time, data) FROM STDIN WITH (FORMAT csv)",
-                    new StringReader(csv.toString()));
+            c.unwrap(PGConnection.class)
+                    .getCopyAPI()
+                    .copyIn(
+                            "COPY event_log (event_id, source, type, subject, time, data) FROM STDIN WITH (FORMAT csv)",
+                            new StringReader(csv.toString()));
         } catch (java.io.IOException e) {
             throw new SQLException(e);
         }
@@ -289,8 +366,9 @@ public final class StartupBenchmark {
     }
 
     private void partitions(Instant from, Instant to) throws SQLException {
-        for (LocalDate d = LocalDate.ofInstant(from, ZoneOffset.UTC); !d.isAfter(LocalDate.ofInstant(to, ZoneOffset.UTC));
-             d = d.plusDays(1)) {
+        for (LocalDate d = LocalDate.ofInstant(from, ZoneOffset.UTC);
+                !d.isAfter(LocalDate.ofInstant(to, ZoneOffset.UTC));
+                d = d.plusDays(1)) {
             exec("CREATE TABLE IF NOT EXISTS event_log_p" + DAY.format(d) + " PARTITION OF event_log FOR VALUES FROM ('"
                     + d + "T00:00:00Z') TO ('" + d.plusDays(1) + "T00:00:00Z')");
         }
@@ -301,7 +379,8 @@ public final class StartupBenchmark {
     }
 
     private void exec(String sql) throws SQLException {
-        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+        try (Connection c = db.getConnection();
+                Statement st = c.createStatement()) {
             st.execute(sql);
         }
     }
@@ -311,7 +390,9 @@ public final class StartupBenchmark {
     }
 
     private String text(String sql) throws SQLException {
-        try (Connection c = db.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Connection c = db.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getString(1);
         }

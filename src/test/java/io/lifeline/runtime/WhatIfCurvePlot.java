@@ -34,8 +34,7 @@ public final class WhatIfCurvePlot {
     private static final Color MEASURED = new Color(0x1f77b4);
     private static final Color MODEL = new Color(0x333333);
 
-    private WhatIfCurvePlot() {
-    }
+    private WhatIfCurvePlot() {}
 
     public static void main(String[] args) throws IOException {
         Path in = Path.of(args.length > 0 ? args[0] : "bench/whatif-curve.json");
@@ -66,14 +65,34 @@ public final class WhatIfCurvePlot {
         g.fillRect(0, 0, W, H);
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-        g.drawString(String.format(Locale.ROOT, "ETTR against the checkpoint interval: simulated job, Poisson "
-                + "interruptions, M = %s, C = %s, R = %s", dur(m), dur(c), dur(r)), 20, 30);
+        g.drawString(
+                String.format(
+                        Locale.ROOT,
+                        "ETTR against the checkpoint interval: simulated job, Poisson "
+                                + "interruptions, M = %s, C = %s, R = %s",
+                        dur(m),
+                        dur(c),
+                        dur(r)),
+                20,
+                30);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        g.drawString(String.format(Locale.ROOT, "%d interruptions over %.0f days replayed through the jobs model at each "
-                + "interval", d.path("interruptions").asInt(), d.path("window_s").asDouble() / 86_400), 20, 52);
-        g.drawString(String.format(Locale.ROOT, "measured against the first-order model: at most %.1f %% apart from 0.5 to "
-                + "2 times Daly's optimum, %.1f %% at the ends (where C/τ is not small)",
-                d.path("max_gap_near_optimum").asDouble() * 100, d.path("max_gap").asDouble() * 100), 20, 70);
+        g.drawString(
+                String.format(
+                        Locale.ROOT,
+                        "%d interruptions over %.0f days replayed through the jobs model at each " + "interval",
+                        d.path("interruptions").asInt(),
+                        d.path("window_s").asDouble() / 86_400),
+                20,
+                52);
+        g.drawString(
+                String.format(
+                        Locale.ROOT,
+                        "measured against the first-order model: at most %.1f %% apart from 0.5 to "
+                                + "2 times Daly's optimum, %.1f %% at the ends (where C/τ is not small)",
+                        d.path("max_gap_near_optimum").asDouble() * 100,
+                        d.path("max_gap").asDouble() * 100),
+                20,
+                70);
 
         int left = 90;
         int right = W - 30;
@@ -101,7 +120,9 @@ public final class WhatIfCurvePlot {
         }
         g.setColor(Color.BLACK);
         g.drawRect(left, top, right - left, bottom - top);
-        g.drawString("checkpoint interval τ (minutes of training between two saves)", left + (right - left) / 2 - 170,
+        g.drawString(
+                "checkpoint interval τ (minutes of training between two saves)",
+                left + (right - left) / 2 - 170,
                 bottom + 36);
         g.rotate(-Math.PI / 2);
         g.drawString("ETTR", -(top + bottom) / 2 - 15, 24);
@@ -128,8 +149,13 @@ public final class WhatIfCurvePlot {
             {"measured optimum (fit)", d.path("measured_optimum_s").asDouble(), MEASURED, new BasicStroke(2f)},
             {"Young √(2CM)", d.path("young_s").asDouble(), new Color(0x7f7f7f), dashed(2f, 2f, 4f)},
             {"Daly √(2CM) − C", d.path("daly_s").asDouble(), new Color(0x2ca02c), dashed(2f, 10f, 4f)},
-            {"advice (" + d.path("advice_formula").asText() + ")", d.path("advice_s").asDouble(), new Color(0xd62728),
-                dashed(2.5f, 14f, 4f, 3f, 4f)}};
+            {
+                "advice (" + d.path("advice_formula").asText() + ")",
+                d.path("advice_s").asDouble(),
+                new Color(0xd62728),
+                dashed(2.5f, 14f, 4f, 3f, 4f)
+            }
+        };
         int legendY = bottom + 64;
         int legendX = left;
         legend(g, legendX, legendY, MEASURED, new BasicStroke(2f), true, "measured ETTR (replay through the model)");
@@ -143,7 +169,13 @@ public final class WhatIfCurvePlot {
             g.setColor(colour);
             g.setStroke(stroke);
             g.drawLine(x, top, x, bottom);
-            legend(g, legendX + (i % 2) * 330, legendY + 22 * (1 + i / 2), colour, stroke, false,
+            legend(
+                    g,
+                    legendX + (i % 2) * 330,
+                    legendY + 22 * (1 + i / 2),
+                    colour,
+                    stroke,
+                    false,
                     String.format(Locale.ROOT, "%s: %.0f s (%.1f min)", label, tau, tau / 60));
         }
         g.dispose();
@@ -197,8 +229,11 @@ public final class WhatIfCurvePlot {
     }
 
     private static String dur(double s) {
-        return s >= 3600 && s % 3600 == 0 ? String.format(Locale.ROOT, "%.0f h", s / 3600)
-                : s >= 60 && s % 60 == 0 ? String.format(Locale.ROOT, "%.0f min", s / 60) : String.format(Locale.ROOT, "%.0f s", s);
+        return s >= 3600 && s % 3600 == 0
+                ? String.format(Locale.ROOT, "%.0f h", s / 3600)
+                : s >= 60 && s % 60 == 0
+                        ? String.format(Locale.ROOT, "%.0f min", s / 60)
+                        : String.format(Locale.ROOT, "%.0f s", s);
     }
 
     private static int sx(double v, double lo, double hi, int left, int right) {

@@ -44,8 +44,13 @@ class AccessMatrixTest {
         TwoTeams teams = TwoTeams.get();
         List<Who> callers = callers(teams);
         AccessRules rules = AccessRules.standard(false);
-        Map<String, Map<String, Object>> paths = given().queryParam("format", "json").get("/q/openapi").then()
-                .statusCode(200).extract().jsonPath().getMap("paths");
+        Map<String, Map<String, Object>> paths = given().queryParam("format", "json")
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getMap("paths");
         List<String> wrong = new ArrayList<>();
         int calls = 0;
         for (Map.Entry<String, Map<String, Object>> route : new TreeMap<>(paths).entrySet()) {
@@ -61,8 +66,8 @@ class AccessMatrixTest {
                     int status = call(m, path, who).statusCode();
                     calls++;
                     if (!expected.accepts(status)) {
-                        wrong.add(m + " " + path + " as " + who.label() + ": expected " + expected + " (" + rule.describe()
-                                + "), got " + status);
+                        wrong.add(m + " " + path + " as " + who.label() + ": expected " + expected + " ("
+                                + rule.describe() + "), got " + status);
                     }
                 }
             }
@@ -73,7 +78,10 @@ class AccessMatrixTest {
 
     /** What the table says a caller gets. */
     private enum Expected {
-        UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), PASSED_ON(0);
+        UNAUTHORIZED(401),
+        FORBIDDEN(403),
+        NOT_FOUND(404),
+        PASSED_ON(0);
 
         private final int status;
 
@@ -103,8 +111,10 @@ class AccessMatrixTest {
 
     /** Routes naming one job, node, action or silence, each of which belongs to a namespace or to the nodes of its jobs. */
     private static boolean namespaced(String template) {
-        return template.contains("{namespace}") || template.equals("/api/v1/nodes/{name}")
-                || template.startsWith("/api/v1/actions/{id}") || template.equals("/api/v1/silences/{id}");
+        return template.contains("{namespace}")
+                || template.equals("/api/v1/nodes/{name}")
+                || template.startsWith("/api/v1/actions/{id}")
+                || template.equals("/api/v1/silences/{id}");
     }
 
     /**
@@ -157,12 +167,16 @@ class AccessMatrixTest {
         List<Who> out = new ArrayList<>();
         out.add(new Who("anonymous", null, null));
         for (Role role : List.of(Role.VIEWER, Role.OPERATOR, Role.INGEST, Role.ADMIN)) {
-            out.add(new Who("fleet-wide " + role.wireName(), TestTokens.token(role),
+            out.add(new Who(
+                    "fleet-wide " + role.wireName(),
+                    TestTokens.token(role),
                     Caller.ofToken("matrix", "fleet", role, List.of())));
         }
         for (Role role : List.of(Role.VIEWER, Role.OPERATOR, Role.INGEST)) {
-            out.add(new Who(role.wireName() + " of " + teams.nsA, TestTokens.create("matrix-" + role.wireName() + "-"
-                    + teams.tag, role, List.of(teams.nsA)), Caller.ofToken("matrix", "scoped", role, List.of(teams.nsA))));
+            out.add(new Who(
+                    role.wireName() + " of " + teams.nsA,
+                    TestTokens.create("matrix-" + role.wireName() + "-" + teams.tag, role, List.of(teams.nsA)),
+                    Caller.ofToken("matrix", "scoped", role, List.of(teams.nsA))));
         }
         return out;
     }

@@ -61,7 +61,8 @@ class AccessRulesTest {
         assertThat(allowed(Role.VIEWER, "POST", "/api/v1/silences")).isFalse();
         assertThat(allowed(Role.VIEWER, "DELETE", "/api/v1/silences/s1")).isFalse();
         assertThat(allowed(Role.INGEST, "POST", "/api/v1/silences")).isFalse();
-        assertThat(rules.match("POST", "/api/v1/alerts").kind()).as("alerts are not written through the API")
+        assertThat(rules.match("POST", "/api/v1/alerts").kind())
+                .as("alerts are not written through the API")
                 .isEqualTo(AccessRules.Kind.DENY);
         assertThat(rules.match("PUT", "/api/v1/silences/s1").kind()).isEqualTo(AccessRules.Kind.DENY);
     }
@@ -91,8 +92,12 @@ class AccessRulesTest {
     void tokensAndAuditAreAdminOnlyEvenForReading() {
         for (String method : List.of("GET", "POST", "DELETE")) {
             assertThat(allowed(Role.ADMIN, method, "/api/v1/tokens")).isTrue();
-            assertThat(allowed(Role.OPERATOR, method, "/api/v1/tokens")).as(method).isFalse();
-            assertThat(allowed(Role.VIEWER, method, "/api/v1/tokens/abc")).as(method).isFalse();
+            assertThat(allowed(Role.OPERATOR, method, "/api/v1/tokens"))
+                    .as(method)
+                    .isFalse();
+            assertThat(allowed(Role.VIEWER, method, "/api/v1/tokens/abc"))
+                    .as(method)
+                    .isFalse();
         }
         assertThat(allowed(Role.OPERATOR, "GET", "/api/v1/security/audit")).isFalse();
         assertThat(allowed(Role.ADMIN, "GET", "/api/v1/security/audit")).isTrue();
@@ -127,15 +132,25 @@ class AccessRulesTest {
         assertThat(rules.match("GET", "/VAADIN/build/x.js").kind()).isEqualTo(AccessRules.Kind.OPEN);
         assertThat(rules.match("GET", "/metrics").kind()).isEqualTo(AccessRules.Kind.OPEN);
         AccessRules protectedMetrics = AccessRules.standard(true);
-        assertThat(protectedMetrics.match("GET", "/metrics").allows(Caller.anonymous())).isFalse();
-        assertThat(protectedMetrics.match("GET", "/metrics").allows(caller(Role.VIEWER))).isTrue();
+        assertThat(protectedMetrics.match("GET", "/metrics").allows(Caller.anonymous()))
+                .isFalse();
+        assertThat(protectedMetrics.match("GET", "/metrics").allows(caller(Role.VIEWER)))
+                .isTrue();
     }
 
     @Test
     void respellingAPathNeverReachesALaxerRule() {
-        for (String path : List.of("/api/v1/tokens;jsessionid=1", "/api//v1/tokens", "/api/v1/./tokens",
-                "/api/v1/events/../tokens", "/api/v1/%74okens", "/api/v1/%2574okens", "/API/v1/TOKENS",
-                "//api/v1/tokens/", "/x/../api/v1/tokens", "/api/v1/tokens%2Fabc")) {
+        for (String path : List.of(
+                "/api/v1/tokens;jsessionid=1",
+                "/api//v1/tokens",
+                "/api/v1/./tokens",
+                "/api/v1/events/../tokens",
+                "/api/v1/%74okens",
+                "/api/v1/%2574okens",
+                "/API/v1/TOKENS",
+                "//api/v1/tokens/",
+                "/x/../api/v1/tokens",
+                "/api/v1/tokens%2Fabc")) {
             assertThat(allowed(Role.VIEWER, "GET", path)).as(path).isFalse();
             assertThat(allowed(Role.ADMIN, "GET", path)).as(path).isTrue();
         }
@@ -146,7 +161,9 @@ class AccessRulesTest {
 
     @Test
     void everyRuleDescribesItself() {
-        assertThat(rules.rules()).extracting(AccessRules.Rule::describe)
-                .contains("POST /api/v1/events -> operator|ingest (rate: INGEST)", "* /api/** -> deny", "* /** -> open");
+        assertThat(rules.rules())
+                .extracting(AccessRules.Rule::describe)
+                .contains(
+                        "POST /api/v1/events -> operator|ingest (rate: INGEST)", "* /api/** -> deny", "* /** -> open");
     }
 }

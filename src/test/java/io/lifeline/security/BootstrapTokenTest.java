@@ -23,11 +23,17 @@ class BootstrapTokenTest {
     void firstAdminTokenIsInAFileOnlyTheUserCanReadAndWorks() throws Exception {
         Path path = Path.of(file);
         assertThat(path).exists();
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path)))
+                .isEqualTo("rw-------");
         String token = Files.readString(path).trim();
         assertThat(TokenFormat.parse(token)).isNotNull();
-        given(auth(token)).get("/api/v1/whoami").then().statusCode(200).body("role", equalTo("admin"))
-                .body("fleetWide", equalTo(true)).body("name", equalTo("first admin"));
+        given(auth(token))
+                .get("/api/v1/whoami")
+                .then()
+                .statusCode(200)
+                .body("role", equalTo("admin"))
+                .body("fleetWide", equalTo(true))
+                .body("name", equalTo("first admin"));
         given(auth(token)).get("/api/v1/tokens").then().statusCode(200);
         String id = TokenFormat.parse(token).id();
         given(auth(token)).get("/api/v1/tokens/" + id).then().statusCode(200).body("createdBy", equalTo("bootstrap"));
@@ -35,20 +41,25 @@ class BootstrapTokenTest {
 
     @Test
     void noSecondAdminTokenIsCreatedWhileOneIsActive() {
-        TokenService tokens = io.quarkus.arc.Arc.container().instance(TokenService.class).get();
+        TokenService tokens =
+                io.quarkus.arc.Arc.container().instance(TokenService.class).get();
         assertThat(tokens.createFirstAdminIfNone(t -> {
-            throw new AssertionError("must not be called when an admin token exists");
-        })).isNull();
+                    throw new AssertionError("must not be called when an admin token exists");
+                }))
+                .isNull();
     }
 
     @Test
-    void tokenFileIsReplacedAtomicallyWithOwnerOnlyPermissions(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void tokenFileIsReplacedAtomicallyWithOwnerOnlyPermissions(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
         Path target = dir.resolve("nested/admin-token");
         AdminBootstrap.writeOwnerOnly(target, "llt_first");
         AdminBootstrap.writeOwnerOnly(target, "llt_second");
         assertThat(Files.readString(target)).isEqualTo("llt_second\n");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target))).isEqualTo("rw-------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target.getParent()))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target)))
+                .isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target.getParent())))
+                .isEqualTo("rwx------");
         try (var files = Files.list(target.getParent())) {
             assertThat(files).hasSize(1);
         }

@@ -41,9 +41,12 @@ class CallerTest {
         assertThat(c.mayActOnNamespace("team-c")).isFalse();
         assertThat(c.mayActOnNamespace(null)).isFalse();
         assertThat(c.mayActOnNodes()).isFalse();
-        assertThatThrownBy(() -> c.requireActOnNamespace("team-c")).isInstanceOf(AccessDeniedException.class)
-                .hasMessageContaining("team-c").hasMessageContaining("[team-a, team-b]");
-        assertThatThrownBy(c::requireActOnNodes).isInstanceOf(AccessDeniedException.class)
+        assertThatThrownBy(() -> c.requireActOnNamespace("team-c"))
+                .isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("team-c")
+                .hasMessageContaining("[team-a, team-b]");
+        assertThatThrownBy(c::requireActOnNodes)
+                .isInstanceOf(AccessDeniedException.class)
                 .hasMessageContaining("fleet-wide");
         c.requireActOnNamespace("team-a");
     }
@@ -56,7 +59,8 @@ class CallerTest {
         assertThat(scoped.mayActOnNamespace("team-a")).isFalse();
         Caller fleet = token(Role.VIEWER);
         assertThat(fleet.mayActOnNodes()).isFalse();
-        assertThatThrownBy(() -> fleet.requireActOnNamespace("team-a")).isInstanceOf(AccessDeniedException.class)
+        assertThatThrownBy(() -> fleet.requireActOnNamespace("team-a"))
+                .isInstanceOf(AccessDeniedException.class)
                 .hasMessageContaining("operator role");
     }
 

@@ -24,8 +24,11 @@ class GroupRolesTest {
                 .hasValue(new GroupRoles.Granted(Role.OPERATOR, List.of("team-a", "team-b", "team-c")));
         assertThat(roles.grant(List.of("team-a-ops", "sre")))
                 .hasValue(new GroupRoles.Granted(Role.OPERATOR, List.of()));
-        assertThat(roles.grant(List.of("team-a-ops", "platform"))).hasValue(new GroupRoles.Granted(Role.ADMIN, List.of()));
-        assertThat(roles.grant(List.of("shippers", "viewers"))).get().extracting(GroupRoles.Granted::role)
+        assertThat(roles.grant(List.of("team-a-ops", "platform")))
+                .hasValue(new GroupRoles.Granted(Role.ADMIN, List.of()));
+        assertThat(roles.grant(List.of("shippers", "viewers")))
+                .get()
+                .extracting(GroupRoles.Granted::role)
                 .isEqualTo(Role.VIEWER);
     }
 
@@ -38,9 +41,11 @@ class GroupRolesTest {
     @Test
     void mistakesInTheMappingStopStartUpNamingTheGroup() {
         assertThatThrownBy(() -> GroupRoles.parse(Map.of("g1", "superuser")))
-                .hasMessageContaining("\"g1\"").hasMessageContaining("viewer, operator, admin, ingest");
+                .hasMessageContaining("\"g1\"")
+                .hasMessageContaining("viewer, operator, admin, ingest");
         assertThatThrownBy(() -> GroupRoles.parse(Map.of("g2", "operator:Team_A")))
-                .hasMessageContaining("\"g2\"").hasMessageContaining("Team_A");
+                .hasMessageContaining("\"g2\"")
+                .hasMessageContaining("Team_A");
         assertThatThrownBy(() -> GroupRoles.parse(Map.of("g3", "admin:team-a")))
                 .hasMessageContaining("always fleet-wide");
     }

@@ -21,8 +21,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class NamespaceScopeTest {
 
-    private static final List<String> SUBRESOURCES = List.of("", "/timeline", "/incidents", "/checkpoints", "/freshness",
-            "/membership", "/goodput", "/advice", "/stragglers");
+    private static final List<String> SUBRESOURCES = List.of(
+            "",
+            "/timeline",
+            "/incidents",
+            "/checkpoints",
+            "/freshness",
+            "/membership",
+            "/goodput",
+            "/advice",
+            "/stragglers");
 
     private static TwoTeams teams;
 
@@ -55,20 +63,31 @@ class NamespaceScopeTest {
         JsonPath paged = get(asA(), "/api/v1/jobs?limit=1");
         assertThat(paged.getInt("total")).isEqualTo(2);
         assertThat(paged.getList("items.name", String.class)).hasSize(1);
-        assertThat(get(asA(), "/api/v1/jobs?namespace=" + teams.nsB).getInt("total")).isZero();
+        assertThat(get(asA(), "/api/v1/jobs?namespace=" + teams.nsB).getInt("total"))
+                .isZero();
 
-        assertThat(get(asAll(), "/api/v1/jobs?namespace=" + teams.nsB).getInt("total")).isEqualTo(2);
-        assertThat(get(asAll(), "/api/v1/jobs?namespace=" + teams.nsA).getInt("total")).isEqualTo(2);
+        assertThat(get(asAll(), "/api/v1/jobs?namespace=" + teams.nsB).getInt("total"))
+                .isEqualTo(2);
+        assertThat(get(asAll(), "/api/v1/jobs?namespace=" + teams.nsA).getInt("total"))
+                .isEqualTo(2);
     }
 
     @Test
     void anotherNamespacesJobAndItsSubResourcesAre404LikeAnUnknownJob() {
         for (String sub : SUBRESOURCES) {
             given(asA()).get("/api/v1/jobs/" + teams.jobA + sub).then().statusCode(200);
-            String hidden = given(asA()).get("/api/v1/jobs/" + teams.jobB + sub).then().statusCode(404)
-                    .extract().path("detail");
-            String unknown = given(asA()).get("/api/v1/jobs/" + teams.nsB + "/nothing" + sub).then().statusCode(404)
-                    .extract().path("detail");
+            String hidden = given(asA())
+                    .get("/api/v1/jobs/" + teams.jobB + sub)
+                    .then()
+                    .statusCode(404)
+                    .extract()
+                    .path("detail");
+            String unknown = given(asA())
+                    .get("/api/v1/jobs/" + teams.nsB + "/nothing" + sub)
+                    .then()
+                    .statusCode(404)
+                    .extract()
+                    .path("detail");
             assertThat(hidden).as(sub).isEqualTo(unknown.replace("/nothing", "/train"));
             given(asAll()).get("/api/v1/jobs/" + teams.jobB + sub).then().statusCode(200);
         }
@@ -80,7 +99,8 @@ class NamespaceScopeTest {
         assertThat(byNs.getList("key", String.class)).containsExactly(teams.nsA);
         assertThat(byNs.getInt("[0].jobs")).isEqualTo(2);
         assertThat(get(asA(), "/api/v1/goodput").getInt("[0].jobs")).isEqualTo(2);
-        assertThat(get(asAll(), "/api/v1/goodput?by=namespace").getList("key", String.class)).contains(teams.nsA, teams.nsB);
+        assertThat(get(asAll(), "/api/v1/goodput?by=namespace").getList("key", String.class))
+                .contains(teams.nsA, teams.nsB);
     }
 
     @Test
@@ -91,18 +111,23 @@ class NamespaceScopeTest {
         given(asA()).get("/api/v1/nodes/" + teams.nodeA).then().statusCode(200);
         given(asA()).get("/api/v1/nodes/" + teams.nodeB).then().statusCode(404);
         assertThat(get(asA(), "/api/v1/gpus?limit=20000").getList("items.node", String.class))
-                .containsOnly(teams.nodeA, teams.nodeS).contains(teams.nodeA, teams.nodeS);
+                .containsOnly(teams.nodeA, teams.nodeS)
+                .contains(teams.nodeA, teams.nodeS);
         // On the shared node, B's pod and namespace are left out of the GPU it uses.
         JsonPath shared = get(asA(), "/api/v1/gpus?node=" + teams.nodeS);
         assertThat(shared.getList("items.pod", String.class)).contains("a-pod").doesNotContain("b-pod");
         assertThat(shared.getList("items.namespace", String.class)).doesNotContain(teams.nsB);
-        assertThat(get(asA(), "/api/v1/nodes/" + teams.nodeS).getList("gpus.pod", String.class)).doesNotContain("b-pod");
+        assertThat(get(asA(), "/api/v1/nodes/" + teams.nodeS).getList("gpus.pod", String.class))
+                .doesNotContain("b-pod");
         assertThat(get(asAll(), "/api/v1/gpus?node=" + teams.nodeS).getList("items.pod", String.class))
                 .contains("a-pod", "b-pod");
-        assertThat(get(asA(), "/api/v1/gpus?node=" + teams.nodeB).getInt("total")).isZero();
-        assertThat(get(asA(), "/api/v1/fleet/notices").getList("node", String.class)).contains(teams.nodeA)
+        assertThat(get(asA(), "/api/v1/gpus?node=" + teams.nodeB).getInt("total"))
+                .isZero();
+        assertThat(get(asA(), "/api/v1/fleet/notices").getList("node", String.class))
+                .contains(teams.nodeA)
                 .doesNotContain(teams.nodeB);
-        assertThat(get(asAll(), "/api/v1/fleet/notices").getList("node", String.class)).contains(teams.nodeA, teams.nodeB);
+        assertThat(get(asAll(), "/api/v1/fleet/notices").getList("node", String.class))
+                .contains(teams.nodeA, teams.nodeB);
         int gpusOfA = get(asA(), "/api/v1/gpus?limit=20000").getInt("total");
         assertThat(healthTotal(asA())).isEqualTo(gpusOfA);
         assertThat(healthTotal(asAll())).isGreaterThan(gpusOfA);
@@ -110,14 +135,17 @@ class NamespaceScopeTest {
         assertThat(get(asAll(), "/api/v1/nodes?limit=5000").getList("items.name", String.class))
                 .contains(teams.nodeA, teams.nodeB);
         given(asAll()).get("/api/v1/nodes/" + teams.nodeB).then().statusCode(200);
-        assertThat(get(asAll(), "/api/v1/gpus?node=" + teams.nodeB).getInt("total")).isPositive();
+        assertThat(get(asAll(), "/api/v1/gpus?node=" + teams.nodeB).getInt("total"))
+                .isPositive();
     }
 
     private static int healthTotal(RequestSpecification who) {
         JsonPath health = get(who, "/api/v1/fleet/health");
         int sum = 0;
         for (String verdict : List.of("healthy", "degraded", "failed")) {
-            sum += health.getList(verdict, Integer.class).stream().mapToInt(Integer::intValue).sum();
+            sum += health.getList(verdict, Integer.class).stream()
+                    .mapToInt(Integer::intValue)
+                    .sum();
         }
         return sum;
     }
@@ -126,23 +154,30 @@ class NamespaceScopeTest {
     void eventsOfTheCallersJobsAndTheirNodesOnly() {
         JsonPath page = get(asA(), "/api/v1/events?limit=1000&order=desc");
         List<String> subjects = page.getList("events.subject", String.class);
-        assertThat(subjects).contains(teams.jobA, teams.jobA2, teams.nodeA, teams.nodeS)
+        assertThat(subjects)
+                .contains(teams.jobA, teams.jobA2, teams.nodeA, teams.nodeS)
                 .doesNotContain(teams.jobB, teams.jobB2, teams.nodeB)
                 .allMatch(s -> s.startsWith(teams.nsA + "/") || s.equals(teams.nodeA) || s.equals(teams.nodeS));
         // Filtered before the page is cut: a one-event page is still one of A's.
         assertThat(get(asA(), "/api/v1/events?limit=1&order=desc").getList("events.subject", String.class))
-                .singleElement().matches(s -> s.startsWith(teams.nsA + "/") || s.equals(teams.nodeA) || s.equals(teams.nodeS));
-        assertThat(get(asA(), "/api/v1/events?subject=" + teams.jobB).getList("events")).isEmpty();
-        assertThat(get(asA(), "/api/v1/events?subject=" + teams.nodeB).getList("events")).isEmpty();
+                .singleElement()
+                .matches(s -> s.startsWith(teams.nsA + "/") || s.equals(teams.nodeA) || s.equals(teams.nodeS));
+        assertThat(get(asA(), "/api/v1/events?subject=" + teams.jobB).getList("events"))
+                .isEmpty();
+        assertThat(get(asA(), "/api/v1/events?subject=" + teams.nodeB).getList("events"))
+                .isEmpty();
 
-        assertThat(get(asAll(), "/api/v1/events?subject=" + teams.jobB).getList("events")).isNotEmpty();
-        assertThat(get(asAll(), "/api/v1/events?subject=" + teams.nodeB).getList("events")).isNotEmpty();
+        assertThat(get(asAll(), "/api/v1/events?subject=" + teams.jobB).getList("events"))
+                .isNotEmpty();
+        assertThat(get(asAll(), "/api/v1/events?subject=" + teams.nodeB).getList("events"))
+                .isNotEmpty();
     }
 
     @Test
     void actionsOfTheCallersJobsAndNodesOnly() {
         List<String> ids = get(asA(), "/api/v1/actions?limit=500").getList("items.id", String.class);
-        assertThat(ids).contains(teams.actions.get("jobA"), teams.actions.get("nodeA"))
+        assertThat(ids)
+                .contains(teams.actions.get("jobA"), teams.actions.get("nodeA"))
                 .doesNotContain(teams.actions.get("jobB"), teams.actions.get("nodeB"));
         assertThat(get(asA(), "/api/v1/actions?limit=500").getList("items.target", String.class))
                 .allMatch(t -> t.startsWith(teams.nsA + "/") || t.equals(teams.nodeA));
@@ -160,12 +195,16 @@ class NamespaceScopeTest {
     @Test
     void auditEntriesOfTheCallersActionsOnly() {
         JsonPath audit = get(asA(), "/api/v1/audit?limit=1000");
-        assertThat(audit.getList("items.target", String.class)).contains(teams.jobA, teams.nodeA)
+        assertThat(audit.getList("items.target", String.class))
+                .contains(teams.jobA, teams.nodeA)
                 .allMatch(t -> t.startsWith(teams.nsA + "/") || t.equals(teams.nodeA));
-        assertThat(audit.getList("items.actionId", String.class)).contains(teams.actions.get("jobA"))
+        assertThat(audit.getList("items.actionId", String.class))
+                .contains(teams.actions.get("jobA"))
                 .doesNotContain(teams.actions.get("jobB"), teams.actions.get("nodeB"));
-        assertThat(get(asA(), "/api/v1/audit?target=" + teams.jobB).getList("items")).isEmpty();
-        assertThat(get(asA(), "/api/v1/audit?what=policy.updated").getList("items")).isEmpty();
+        assertThat(get(asA(), "/api/v1/audit?target=" + teams.jobB).getList("items"))
+                .isEmpty();
+        assertThat(get(asA(), "/api/v1/audit?what=policy.updated").getList("items"))
+                .isEmpty();
 
         assertThat(get(asAll(), "/api/v1/audit?target=" + teams.jobB).getList("items.actionId", String.class))
                 .contains(teams.actions.get("jobB"));
@@ -174,18 +213,27 @@ class NamespaceScopeTest {
     @Test
     void alertsAndSilencesOfTheCallersNamespacesAndNodesOnly() {
         List<String> fingerprints = get(asA(), "/api/v1/alerts?limit=5000").getList("alerts.fingerprint", String.class);
-        assertThat(fingerprints).contains(fingerprint("a"), fingerprint("na"))
+        assertThat(fingerprints)
+                .contains(fingerprint("a"), fingerprint("na"))
                 .doesNotContain(fingerprint("b"), fingerprint("nb"));
         assertThat(get(asA(), "/api/v1/alerts?limit=5000").getList("alerts.namespace", String.class))
                 .allMatch(ns -> ns == null || ns.equals(teams.nsA));
         for (String f : List.of("a", "b", "na", "nb")) {
-            assertThat(get(asAll(), "/api/v1/alerts?fingerprint=" + fingerprint(f)).getList("alerts")).hasSize(1);
+            assertThat(get(asAll(), "/api/v1/alerts?fingerprint=" + fingerprint(f))
+                            .getList("alerts"))
+                    .hasSize(1);
         }
 
         List<String> silences = get(asA(), "/api/v1/silences").getList("silences.id", String.class);
         assertThat(silences).contains(teams.silences.get(teams.nsA)).doesNotContain(teams.silences.get(teams.nsB));
-        given(asA()).get("/api/v1/silences/" + teams.silences.get(teams.nsB)).then().statusCode(404);
-        given(asA()).get("/api/v1/silences/" + teams.silences.get(teams.nsA)).then().statusCode(200);
+        given(asA())
+                .get("/api/v1/silences/" + teams.silences.get(teams.nsB))
+                .then()
+                .statusCode(404);
+        given(asA())
+                .get("/api/v1/silences/" + teams.silences.get(teams.nsA))
+                .then()
+                .statusCode(200);
         assertThat(get(asAll(), "/api/v1/silences").getList("silences.id", String.class))
                 .contains(teams.silences.get(teams.nsA), teams.silences.get(teams.nsB));
     }

@@ -83,8 +83,10 @@ class OidcSignInTest {
         }
     }
 
-    static final String NS_A = "sso-a-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffL);
-    static final String NS_B = "sso-b-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffL);
+    static final String NS_A =
+            "sso-a-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffL);
+    static final String NS_B =
+            "sso-b-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffL);
     private static final File CHROMIUM = new File("/usr/bin/chromium");
     private static final File DRIVER = new File("/usr/bin/chromedriver");
 
@@ -106,15 +108,28 @@ class OidcSignInTest {
 
     @Test
     void automationPresentsTheProvidersTokenAndGetsItsGroupsRole() {
-        given().spec(TestTokens.auth(jwt("alice", "ml-viewers", "unrelated"))).get("/api/v1/whoami").then()
-                .statusCode(200).body("role", equalTo("viewer")).body("name", equalTo("alice"))
+        given().spec(TestTokens.auth(jwt("alice", "ml-viewers", "unrelated")))
+                .get("/api/v1/whoami")
+                .then()
+                .statusCode(200)
+                .body("role", equalTo("viewer"))
+                .body("name", equalTo("alice"))
                 .body("fleetWide", equalTo(true));
-        given().spec(TestTokens.auth(jwt("alice", "ml-viewers"))).get("/api/v1/jobs").then().statusCode(200);
-        given().spec(TestTokens.auth(jwt("alice", "ml-viewers"))).contentType(ContentType.JSON)
-                .body(checkpoint("any/job", true)).post("/api/v1/actions").then().statusCode(403)
+        given().spec(TestTokens.auth(jwt("alice", "ml-viewers")))
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(200);
+        given().spec(TestTokens.auth(jwt("alice", "ml-viewers")))
+                .contentType(ContentType.JSON)
+                .body(checkpoint("any/job", true))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(403)
                 .contentType("application/problem+json");
         // The highest role among the person's groups wins.
-        given().spec(TestTokens.auth(jwt("carol", "ml-viewers", "platform"))).get("/api/v1/tokens").then()
+        given().spec(TestTokens.auth(jwt("carol", "ml-viewers", "platform")))
+                .get("/api/v1/tokens")
+                .then()
                 .statusCode(200);
     }
 
@@ -123,52 +138,96 @@ class OidcSignInTest {
         String node = "sso-node-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
         new TestFleet().node(node, "pool").job(NS_A + "/llm", 0, 0, node).job(NS_B + "/llm", 0, 0, node);
         String bob = jwt("bob", NS_A + "-ops");
-        given().spec(TestTokens.auth(bob)).contentType(ContentType.JSON).body(checkpoint(NS_B + "/llm", false))
-                .post("/api/v1/actions").then().statusCode(403).body("detail", containsString(NS_B));
-        given().spec(TestTokens.auth(bob)).contentType(ContentType.JSON).body("{\"kind\":\"drain\",\"target\":\""
-                + node + "\",\"reason\":\"sso\",\"dryRun\":true}").post("/api/v1/actions").then().statusCode(403);
-        given().spec(TestTokens.auth(bob)).contentType(ContentType.JSON).body(checkpoint(NS_A + "/llm", false))
-                .post("/api/v1/actions").then().statusCode(201)
+        given().spec(TestTokens.auth(bob))
+                .contentType(ContentType.JSON)
+                .body(checkpoint(NS_B + "/llm", false))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(403)
+                .body("detail", containsString(NS_B));
+        given().spec(TestTokens.auth(bob))
+                .contentType(ContentType.JSON)
+                .body("{\"kind\":\"drain\",\"target\":\"" + node + "\",\"reason\":\"sso\",\"dryRun\":true}")
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(403);
+        given().spec(TestTokens.auth(bob))
+                .contentType(ContentType.JSON)
+                .body(checkpoint(NS_A + "/llm", false))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
                 .body("requestedBy", equalTo("bob [oidc:sub-bob]"));
     }
 
     @Test
     void tokensTheProviderDidNotSignExpiredOrGrantingNothingAreRefused() {
         given().spec(TestTokens.auth(idp().accessToken("alice", Duration.ofMinutes(-5), "ml-viewers")))
-                .get("/api/v1/jobs").then().statusCode(401).contentType("application/problem+json")
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(401)
+                .contentType("application/problem+json")
                 .header("WWW-Authenticate", containsString("invalid_token"));
         given().spec(TestTokens.auth(idp().tokenFromAnotherProvider("alice", "platform")))
-                .get("/api/v1/jobs").then().statusCode(401);
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(401);
         // Signed by the provider, but for another application, with an algorithm not allowed, or dated ahead.
         given().spec(TestTokens.auth(idp().accessTokenForAudience("another-app", "alice", "platform")))
-                .get("/api/v1/jobs").then().statusCode(401).body("detail", containsString("is not Lifeline's"));
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(401)
+                .body("detail", containsString("is not Lifeline's"));
         given().spec(TestTokens.auth(idp().accessTokenSignedWith("RS384", "alice", "platform")))
-                .get("/api/v1/jobs").then().statusCode(401).body("detail", containsString("algorithm"));
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(401)
+                .body("detail", containsString("algorithm"));
         given().spec(TestTokens.auth(idp().accessTokenIssuedAhead(Duration.ofMinutes(10), "alice", "platform")))
-                .get("/api/v1/jobs").then().statusCode(401);
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(401);
         given().spec(TestTokens.auth(idp().accessTokenIssuedAhead(Duration.ofSeconds(5), "alice", "platform")))
-                .get("/api/v1/jobs").then().statusCode(200);
-        given().spec(TestTokens.auth("not-a-jwt-at-all")).get("/api/v1/jobs").then().statusCode(401)
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(200);
+        given().spec(TestTokens.auth("not-a-jwt-at-all"))
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(401)
                 .body("detail", containsString("identity provider"));
         // A mangled API token is still answered as one, not as a provider token.
-        given().spec(TestTokens.auth("llt_short_secret")).get("/api/v1/jobs").then().statusCode(401)
+        given().spec(TestTokens.auth("llt_short_secret"))
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(401)
                 .body("detail", containsString("Lifeline token"));
-        given().spec(TestTokens.auth(jwt("mallory", "strangers"))).get("/api/v1/jobs").then().statusCode(403)
+        given().spec(TestTokens.auth(jwt("mallory", "strangers")))
+                .get("/api/v1/jobs")
+                .then()
+                .statusCode(403)
                 .body("detail", containsString("none of your identity provider groups"));
         // API tokens keep working beside the provider.
-        given().spec(TestTokens.asViewer()).get("/api/v1/whoami").then().statusCode(200)
+        given().spec(TestTokens.asViewer())
+                .get("/api/v1/whoami")
+                .then()
+                .statusCode(200)
                 .body("role", equalTo("viewer"));
     }
 
     @Test
     void theCodeFlowEndsWithASingleUseSignInTicketForTheDashboard() throws Exception {
         idp().signInAs("dana", "ml-viewers");
-        HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient http = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
         Map<String, String> cookies = new HashMap<>();
         HttpResponse<String> r = get(http, url("auth/sso"), cookies);
         assertThat(r.statusCode()).isEqualTo(302);
         String toProvider = r.headers().firstValue("Location").orElseThrow();
-        assertThat(toProvider).startsWith(idp().issuer() + "/authorize").contains("client_id=lifeline")
+        assertThat(toProvider)
+                .startsWith(idp().issuer() + "/authorize")
+                .contains("client_id=lifeline")
                 // PKCE, and the fixed redirect URI on the configured external address.
                 .contains("code_challenge=", "code_challenge_method=S256")
                 .contains("redirect_uri=" + java.net.URLEncoder.encode(url("auth/sso"), StandardCharsets.UTF_8));
@@ -183,20 +242,30 @@ class OidcSignInTest {
             r = get(http, back, cookies);
             assertThat(r.statusCode()).as(r.body()).isIn(302, 303);
             ticketCookie = r.headers().allValues("Set-Cookie").stream()
-                    .filter(c -> c.startsWith(SsoTickets.COOKIE + "=")).findFirst().orElse(null);
-            back = URI.create(url("")).resolve(r.headers().firstValue("Location").orElseThrow()).toString();
+                    .filter(c -> c.startsWith(SsoTickets.COOKIE + "="))
+                    .findFirst()
+                    .orElse(null);
+            back = URI.create(url(""))
+                    .resolve(r.headers().firstValue("Location").orElseThrow())
+                    .toString();
         }
-        assertThat(ticketCookie).as("the sign-in ticket cookie").isNotNull().containsIgnoringCase("HttpOnly")
+        assertThat(ticketCookie)
+                .as("the sign-in ticket cookie")
+                .isNotNull()
+                .containsIgnoringCase("HttpOnly")
                 .containsIgnoringCase("SameSite=Lax");
         assertThat(back).endsWith("/login");
         String ticket = ticketCookie.substring(SsoTickets.COOKIE.length() + 1, ticketCookie.indexOf(';'));
-        SsoTickets tickets = io.quarkus.arc.Arc.container().instance(SsoTickets.class).get();
+        SsoTickets tickets =
+                io.quarkus.arc.Arc.container().instance(SsoTickets.class).get();
         assertThat(tickets.redeem(ticket)).hasValueSatisfying(c -> {
             assertThat(c.name()).isEqualTo("dana");
             assertThat(c.role()).isEqualTo(Role.VIEWER);
         });
         assertThat(tickets.redeem(ticket)).as("single use").isEmpty();
-        assertThat(idp().pkceExchanges()).as("the code was exchanged with its PKCE verifier").isEqualTo(exchanges + 1);
+        assertThat(idp().pkceExchanges())
+                .as("the code was exchanged with its PKCE verifier")
+                .isEqualTo(exchanges + 1);
     }
 
     /**
@@ -206,11 +275,15 @@ class OidcSignInTest {
     @Test
     void aSignInBegunUnderAnotherHostIsSentToTheConfiguredAddressFirst() throws Exception {
         try (java.net.Socket s = new java.net.Socket(root.getHost(), root.getPort())) {
-            s.getOutputStream().write(("GET /auth/sso HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("GET /auth/sso HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(answer).startsWith("HTTP/1.1 303").containsIgnoringCase("location: " + url("auth/sso"))
-                    .doesNotContain("evil.example").doesNotContain("/authorize");
+            assertThat(answer)
+                    .startsWith("HTTP/1.1 303")
+                    .containsIgnoringCase("location: " + url("auth/sso"))
+                    .doesNotContain("evil.example")
+                    .doesNotContain("/authorize");
         }
     }
 
@@ -220,10 +293,17 @@ class OidcSignInTest {
         RequiredTool.CHROMEDRIVER.file();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run");
-        WebDriver driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build(),
-                options);
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run");
+        WebDriver driver = new ChromeDriver(
+                new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build(), options);
         try {
             idp().signInAs("erin", NS_A + "-ops");
             driver.get(url("login"));
@@ -238,7 +318,8 @@ class OidcSignInTest {
             // Signing out ends the provider's session too: the next sign-in goes back to the provider.
             int signIns = idp().signIns();
             driver.findElement(By.id("sign-out")).click();
-            wait.until(d -> idp().signOuts() == 1 && !d.findElements(By.id("sso")).isEmpty());
+            wait.until(
+                    d -> idp().signOuts() == 1 && !d.findElements(By.id("sso")).isEmpty());
             assertThat(driver.getCurrentUrl()).contains("/login");
             driver.findElement(By.id("sso")).click();
             wait.until(d -> !d.findElements(By.id("caller")).isEmpty());
@@ -258,10 +339,11 @@ class OidcSignInTest {
 
     private static org.openqa.selenium.WebElement waitFor(WebDriver driver, By by) {
         return new WebDriverWait(driver, Duration.ofSeconds(120))
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
-            List<org.openqa.selenium.WebElement> found = d.findElements(by);
-            return found.isEmpty() ? null : found.get(0);
-        });
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> {
+                    List<org.openqa.selenium.WebElement> found = d.findElements(by);
+                    return found.isEmpty() ? null : found.get(0);
+                });
     }
 
     private String url(String path) {
@@ -271,8 +353,13 @@ class OidcSignInTest {
     private static HttpResponse<String> get(HttpClient http, String url, Map<String, String> cookies) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).GET();
         if (!cookies.isEmpty()) {
-            b.header("Cookie", String.join("; ", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                    .toList()));
+            b.header(
+                    "Cookie",
+                    String.join(
+                            "; ",
+                            cookies.entrySet().stream()
+                                    .map(e -> e.getKey() + "=" + e.getValue())
+                                    .toList()));
         }
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         for (String c : r.headers().allValues("Set-Cookie")) {

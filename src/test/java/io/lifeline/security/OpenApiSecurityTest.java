@@ -35,8 +35,10 @@ class OpenApiSecurityTest {
 
     private static OpenAPI withFrameworkScheme() {
         OpenAPI doc = OASFactory.createOpenAPI().components(OASFactory.createComponents());
-        doc.getComponents().addSecurityScheme(OpenApiSecurity.FRAMEWORK_OIDC_SCHEME,
-                OASFactory.createSecurityScheme().type(SecurityScheme.Type.OPENIDCONNECT));
+        doc.getComponents()
+                .addSecurityScheme(
+                        OpenApiSecurity.FRAMEWORK_OIDC_SCHEME,
+                        OASFactory.createSecurityScheme().type(SecurityScheme.Type.OPENIDCONNECT));
         return doc;
     }
 }

@@ -47,7 +47,12 @@ class PayloadScopeTest {
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
     private static String submitted(String job, String namespace, Instant at, String extra) {
-        return CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "job.submitted", job, at,
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "trainer/" + job,
+                "job.submitted",
+                job,
+                at,
                 "{\"namespace\":\"" + namespace + "\",\"elastic\":{\"minNodes\":1,\"maxNodes\":1,\"procsPerNode\":8,"
                         + "\"maxRestarts\":3},\"gpusPerNode\":8" + extra + "}");
     }
@@ -55,16 +60,30 @@ class PayloadScopeTest {
     private static String rendezvous(String job, Instant at, String... nodes) {
         StringBuilder ps = new StringBuilder();
         for (int i = 0; i < nodes.length; i++) {
-            ps.append(i == 0 ? "" : ",").append("{\"node\":\"").append(nodes[i]).append("\",\"firstRank\":")
-                    .append(i * 8).append(",\"rankCount\":8}");
+            ps.append(i == 0 ? "" : ",")
+                    .append("{\"node\":\"")
+                    .append(nodes[i])
+                    .append("\",\"firstRank\":")
+                    .append(i * 8)
+                    .append(",\"rankCount\":8}");
         }
-        return CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.rendezvous", job, at,
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "trainer/" + job,
+                "trainer.rendezvous",
+                job,
+                at,
                 "{\"round\":1,\"worldSize\":" + 8 * nodes.length + ",\"participants\":[" + ps + "]}");
     }
 
     private static JsonPath post(String token, String event) {
-        return given(TestTokens.auth(token)).contentType("application/cloudevents+json").body(event)
-                .post("/api/v1/events").then().extract().jsonPath();
+        return given(TestTokens.auth(token))
+                .contentType("application/cloudevents+json")
+                .body(event)
+                .post("/api/v1/events")
+                .then()
+                .extract()
+                .jsonPath();
     }
 
     @Test
@@ -73,24 +92,38 @@ class PayloadScopeTest {
         String research = "research-" + tag;
         String job = speech + "/whisper-large-v3-ft";
         String speechIngest = TestTokens.create("speech-ingest-" + tag, Role.INGEST, List.of(speech));
-        assertThat(post(speechIngest, submitted(job, speech, now.minusSeconds(60), "")).getInt("applied")).isEqualTo(1);
+        assertThat(post(speechIngest, submitted(job, speech, now.minusSeconds(60), ""))
+                        .getInt("applied"))
+                .isEqualTo(1);
 
         JsonPath moved = post(speechIngest, submitted(job, research, now, ""));
         assertThat(moved.getInt("accepted")).isEqualTo(1);
         assertThat(moved.getInt("applied")).isZero();
         assertThat(moved.getString("notApplied[0].reason")).isEqualTo("scope_mismatch");
-        assertThat(moved.getString("notApplied[0].detail")).contains("'" + research + "'").contains(job);
+        assertThat(moved.getString("notApplied[0].detail"))
+                .contains("'" + research + "'")
+                .contains(job);
         JsonPath markup = post(speechIngest, submitted(job, "<!channel>", now.plusMillis(1), ""));
         assertThat(markup.getString("notApplied[0].detail")).contains("not a Kubernetes namespace name");
 
         // Speech's viewers still see it; research's do not, and research's operators cannot act on it.
         String speechViewer = TestTokens.create("speech-viewer-" + tag, Role.VIEWER, List.of(speech));
-        given(TestTokens.auth(speechViewer)).get("/api/v1/jobs/" + job).then().statusCode(200)
+        given(TestTokens.auth(speechViewer))
+                .get("/api/v1/jobs/" + job)
+                .then()
+                .statusCode(200)
                 .body("summary.namespace", equalTo(speech));
         String researchViewer = TestTokens.create("research-viewer-" + tag, Role.VIEWER, List.of(research));
         given(TestTokens.auth(researchViewer)).get("/api/v1/jobs/" + job).then().statusCode(404);
-        assertThat(given(TestTokens.asViewer()).queryParam("namespace", research).get("/api/v1/jobs").then()
-                .statusCode(200).extract().jsonPath().getList("items")).isEmpty();
+        assertThat(given(TestTokens.asViewer())
+                        .queryParam("namespace", research)
+                        .get("/api/v1/jobs")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getList("items"))
+                .isEmpty();
     }
 
     @Test
@@ -110,21 +143,38 @@ class PayloadScopeTest {
         String speechIngest = TestTokens.create("speech-agent-" + tag, Role.INGEST, List.of(speech));
         post(speechIngest, submitted(job, speech, now.minusSeconds(100), ""));
         // The torchelastic connector's fleet-wide token places the job where it runs.
-        assertThat(post(fleet, rendezvous(job, now.minusSeconds(90), ours)).getInt("applied")).isEqualTo(1);
+        assertThat(post(fleet, rendezvous(job, now.minusSeconds(90), ours)).getInt("applied"))
+                .isEqualTo(1);
 
         // The namespace's own token names the other team's nodes: refused, with the reason.
-        given(TestTokens.auth(speechIngest)).contentType("application/cloudevents+json")
-                .body(rendezvous(job, now, ours, theirs.get(0), theirs.get(1), theirs.get(2))).post("/api/v1/events")
-                .then().statusCode(403).body("errors[0].reason", containsString("may place a job only on nodes"));
+        given(TestTokens.auth(speechIngest))
+                .contentType("application/cloudevents+json")
+                .body(rendezvous(job, now, ours, theirs.get(0), theirs.get(1), theirs.get(2)))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(403)
+                .body("errors[0].reason", containsString("may place a job only on nodes"));
 
         String speechViewer = TestTokens.create("speech-viewer-" + tag, Role.VIEWER, List.of(speech));
-        List<String> visible = given(TestTokens.auth(speechViewer)).queryParam("limit", 1000).get("/api/v1/nodes")
-                .then().statusCode(200).extract().jsonPath().getList("items.name");
+        List<String> visible = given(TestTokens.auth(speechViewer))
+                .queryParam("limit", 1000)
+                .get("/api/v1/nodes")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.name");
         assertThat(visible).contains(ours).doesNotContainAnyElementsOf(theirs);
         for (String n : theirs) {
-            given(TestTokens.auth(speechViewer)).get("/api/v1/nodes/" + n).then().statusCode(404);
+            given(TestTokens.auth(speechViewer))
+                    .get("/api/v1/nodes/" + n)
+                    .then()
+                    .statusCode(404);
         }
-        given(TestTokens.auth(speechViewer)).get("/api/v1/jobs/" + job + "/membership").then().statusCode(200)
+        given(TestTokens.auth(speechViewer))
+                .get("/api/v1/jobs/" + job + "/membership")
+                .then()
+                .statusCode(200)
                 .body("current.participants.node", org.hamcrest.Matchers.contains(ours));
     }
 
@@ -141,8 +191,11 @@ class PayloadScopeTest {
         });
         slack.start();
         String name = "slack-" + tag;
-        receivers.register(new Receiver(name, ReceiverKind.SLACK,
-                URI.create("http://127.0.0.1:" + slack.getAddress().getPort() + "/services/T0/B0/x"), null));
+        receivers.register(new Receiver(
+                name,
+                ReceiverKind.SLACK,
+                URI.create("http://127.0.0.1:" + slack.getAddress().getPort() + "/services/T0/B0/x"),
+                null));
         String ns = "alerts-slack";
         String job = ns + "/asr-" + tag;
         String token = TestTokens.create("alerts-slack-" + tag, Role.INGEST, List.of(ns));
@@ -153,14 +206,36 @@ class PayloadScopeTest {
             post(token, submitted(job, "<!channel>", t.plusSeconds(1), ",\"checkpointIntervalSeconds\":1"));
             post(token, submitted(job, "other-team", t.plusSeconds(2), ",\"checkpointIntervalSeconds\":1"));
             post(token, rendezvousByFleet(job, t.plusSeconds(3)));
-            post(token, CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.checkpoint.completed", job,
-                    t.plusSeconds(10), "{\"checkpointId\":\"ck-1\",\"step\":10}"));
-            post(token, CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.progress", job,
-                    t.plusSeconds(60), "{\"step\":50}"));
-            String text = await().atMost(Duration.ofSeconds(40)).until(() -> messages.stream()
-                    .map(PayloadScopeTest::text).filter(m -> m.contains(job)).findFirst().orElse(null),
-                    m -> m != null);
-            assertThat(text).contains("(" + ns + ")").doesNotContain("<!channel>").doesNotContain("other-team");
+            post(
+                    token,
+                    CloudEvents.event(
+                            CloudEvents.uniqueId(),
+                            "trainer/" + job,
+                            "trainer.checkpoint.completed",
+                            job,
+                            t.plusSeconds(10),
+                            "{\"checkpointId\":\"ck-1\",\"step\":10}"));
+            post(
+                    token,
+                    CloudEvents.event(
+                            CloudEvents.uniqueId(),
+                            "trainer/" + job,
+                            "trainer.progress",
+                            job,
+                            t.plusSeconds(60),
+                            "{\"step\":50}"));
+            String text = await().atMost(Duration.ofSeconds(40))
+                    .until(
+                            () -> messages.stream()
+                                    .map(PayloadScopeTest::text)
+                                    .filter(m -> m.contains(job))
+                                    .findFirst()
+                                    .orElse(null),
+                            m -> m != null);
+            assertThat(text)
+                    .contains("(" + ns + ")")
+                    .doesNotContain("<!channel>")
+                    .doesNotContain("other-team");
         } finally {
             receivers.remove(name);
             slack.stop(0);
@@ -171,8 +246,8 @@ class PayloadScopeTest {
     private String rendezvousByFleet(String job, Instant at) {
         String node = "slack-node-" + tag;
         post(TestTokens.ingest(), rendezvous(job, at, node));
-        return CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.progress", job, at.plusSeconds(1),
-                "{\"step\":1}");
+        return CloudEvents.event(
+                CloudEvents.uniqueId(), "trainer/" + job, "trainer.progress", job, at.plusSeconds(1), "{\"step\":1}");
     }
 
     private static String text(String body) {

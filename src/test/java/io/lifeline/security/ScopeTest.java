@@ -18,7 +18,8 @@ class ScopeTest {
         assertThat(s.isEverything()).isTrue();
         assertThat(s.allowsJob("anything/at-all")).isTrue();
         assertThat(s.nodesUsed(JOBS_BY_NODE)).isNull();
-        assertThat(Scope.nodeFilter(s.nodesUsed(JOBS_BY_NODE)).test("unknown-node")).isTrue();
+        assertThat(Scope.nodeFilter(s.nodesUsed(JOBS_BY_NODE)).test("unknown-node"))
+                .isTrue();
         assertThat(s.allowsTarget("n2", null)).isTrue();
         assertThat(Scope.of(Caller.unrestricted("local")).isEverything()).isTrue();
     }
@@ -33,7 +34,9 @@ class ScopeTest {
         assertThat(s.allowsNamespace(null)).isFalse();
         assertThat(s.allowsJob("team-a/llm")).isTrue();
         assertThat(s.allowsJob("team-b/llm")).isFalse();
-        assertThat(s.allowsJob("team-a")).as("a node named like the namespace is not a job").isFalse();
+        assertThat(s.allowsJob("team-a"))
+                .as("a node named like the namespace is not a job")
+                .isFalse();
         assertThat(s.allowsJob("team-ab/llm")).isFalse();
         Set<String> nodes = s.nodesUsed(JOBS_BY_NODE);
         assertThat(nodes).containsExactly("n1", "n3");

@@ -37,55 +37,109 @@ class ScopedControlTest {
         // One agent's key: the job's commands are claimed by whoever polls with it, whichever token carries it.
         String key = io.lifeline.testing.AgentKeys.fresh();
         for (String token : List.of(agentA, operatorA)) {
-            given(io.lifeline.testing.AgentKeys.as(token, key)).queryParam("wait", 0)
-                    .get("/api/v1/agents/" + teams.jobA + "/commands").then().statusCode(200);
-            String hidden = given(io.lifeline.testing.AgentKeys.as(token, key)).queryParam("wait", 0)
-                    .get("/api/v1/agents/" + teams.jobB + "/commands").then().statusCode(404).extract().path("detail");
+            given(io.lifeline.testing.AgentKeys.as(token, key))
+                    .queryParam("wait", 0)
+                    .get("/api/v1/agents/" + teams.jobA + "/commands")
+                    .then()
+                    .statusCode(200);
+            String hidden = given(io.lifeline.testing.AgentKeys.as(token, key))
+                    .queryParam("wait", 0)
+                    .get("/api/v1/agents/" + teams.jobB + "/commands")
+                    .then()
+                    .statusCode(404)
+                    .extract()
+                    .path("detail");
             assertThat(hidden).isEqualTo("no job named '" + teams.jobB + "'");
-            given(TestTokens.auth(token)).contentType(ContentType.JSON).body(Map.of("status", "accepted"))
-                    .post("/api/v1/agents/" + teams.jobB + "/commands/c-1/ack").then().statusCode(404);
+            given(TestTokens.auth(token))
+                    .contentType(ContentType.JSON)
+                    .body(Map.of("status", "accepted"))
+                    .post("/api/v1/agents/" + teams.jobB + "/commands/c-1/ack")
+                    .then()
+                    .statusCode(404);
         }
         // A fleet-wide agent token serves every namespace; a viewer is still refused by role.
-        given(io.lifeline.testing.AgentKeys.as(TestTokens.ingest(), key)).queryParam("wait", 0)
-                .get("/api/v1/agents/" + teams.jobB + "/commands").then().statusCode(200);
-        given(TestTokens.auth(teams.viewerA)).queryParam("wait", 0).get("/api/v1/agents/" + teams.jobA + "/commands")
-                .then().statusCode(403);
+        given(io.lifeline.testing.AgentKeys.as(TestTokens.ingest(), key))
+                .queryParam("wait", 0)
+                .get("/api/v1/agents/" + teams.jobB + "/commands")
+                .then()
+                .statusCode(200);
+        given(TestTokens.auth(teams.viewerA))
+                .queryParam("wait", 0)
+                .get("/api/v1/agents/" + teams.jobA + "/commands")
+                .then()
+                .statusCode(403);
     }
 
     @Test
     void policiesShowOnlyTheOverridesThatCanApplyToTheCallersJobs() {
-        JsonPath before = given(TestTokens.asAdmin()).get("/api/v1/policies/" + POLICY).then().statusCode(200)
-                .extract().jsonPath();
+        JsonPath before = given(TestTokens.asAdmin())
+                .get("/api/v1/policies/" + POLICY)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         String mode = before.getString("mode");
         Map<String, Object> overrides = before.getMap("overrides");
         String otherPool = "scope-other-pool-" + teams.tag;
         try {
-            put(mode, Map.of("namespace:" + teams.nsA, "dry-run", "namespace:" + teams.nsB, "off",
-                    "pool:scope-pool", "dry-run", "pool:" + otherPool, "off"));
+            put(
+                    mode,
+                    Map.of(
+                            "namespace:" + teams.nsA,
+                            "dry-run",
+                            "namespace:" + teams.nsB,
+                            "off",
+                            "pool:scope-pool",
+                            "dry-run",
+                            "pool:" + otherPool,
+                            "off"));
 
-            JsonPath mine = given(TestTokens.auth(teams.viewerA)).get("/api/v1/policies/" + POLICY).then()
-                    .statusCode(200).extract().jsonPath();
+            JsonPath mine = given(TestTokens.auth(teams.viewerA))
+                    .get("/api/v1/policies/" + POLICY)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             assertThat(mine.getString("mode")).isEqualTo(mode);
             assertThat(mine.getMap("overrides")).containsOnlyKeys("namespace:" + teams.nsA, "pool:scope-pool");
-            List<Map<String, Object>> listed = given(TestTokens.auth(teams.viewerA)).get("/api/v1/policies").then()
-                    .statusCode(200).extract().jsonPath().getList("$");
-            assertThat(listed).extracting(p -> p.get("name")).contains(POLICY, "notice-checkpoint-drain",
-                    "fatal-xid-drain");
+            List<Map<String, Object>> listed = given(TestTokens.auth(teams.viewerA))
+                    .get("/api/v1/policies")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath()
+                    .getList("$");
+            assertThat(listed)
+                    .extracting(p -> p.get("name"))
+                    .contains(POLICY, "notice-checkpoint-drain", "fatal-xid-drain");
             @SuppressWarnings("unchecked")
             Map<String, Object> listedOverrides = (Map<String, Object>) listed.stream()
-                    .filter(p -> POLICY.equals(p.get("name"))).findFirst().orElseThrow().get("overrides");
+                    .filter(p -> POLICY.equals(p.get("name")))
+                    .findFirst()
+                    .orElseThrow()
+                    .get("overrides");
             assertThat(listedOverrides).containsOnlyKeys("namespace:" + teams.nsA, "pool:scope-pool");
 
-            assertThat(given(TestTokens.asViewer()).get("/api/v1/policies/" + POLICY).then().statusCode(200)
-                    .extract().jsonPath().getMap("overrides")).containsKeys("namespace:" + teams.nsA,
-                    "namespace:" + teams.nsB, "pool:scope-pool", "pool:" + otherPool);
+            assertThat(given(TestTokens.asViewer())
+                            .get("/api/v1/policies/" + POLICY)
+                            .then()
+                            .statusCode(200)
+                            .extract()
+                            .jsonPath()
+                            .getMap("overrides"))
+                    .containsKeys(
+                            "namespace:" + teams.nsA, "namespace:" + teams.nsB, "pool:scope-pool", "pool:" + otherPool);
         } finally {
             put(mode, overrides);
         }
     }
 
     private static void put(String mode, Map<String, ?> overrides) {
-        given(TestTokens.asAdmin()).contentType(ContentType.JSON).body(Map.of("mode", mode, "overrides", overrides))
-                .put("/api/v1/policies/" + POLICY).then().statusCode(200);
+        given(TestTokens.asAdmin())
+                .contentType(ContentType.JSON)
+                .body(Map.of("mode", mode, "overrides", overrides))
+                .put("/api/v1/policies/" + POLICY)
+                .then()
+                .statusCode(200);
     }
 }

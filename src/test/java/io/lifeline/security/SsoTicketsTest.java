@@ -27,7 +27,8 @@ class SsoTicketsTest {
 
     private static MigratedPostgres db;
     private final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
-    private final Caller dana = Caller.ofIdentityProvider("sub-dana", "dana", Role.OPERATOR, List.of("team-a", "team-b"));
+    private final Caller dana =
+            Caller.ofIdentityProvider("sub-dana", "dana", Role.OPERATOR, List.of("team-a", "team-b"));
 
     @BeforeAll
     static void database() throws Exception {
@@ -41,7 +42,8 @@ class SsoTicketsTest {
 
     @BeforeEach
     void empty() throws Exception {
-        try (var c = db.dataSource().getConnection(); var st = c.createStatement()) {
+        try (var c = db.dataSource().getConnection();
+                var st = c.createStatement()) {
             st.execute("DELETE FROM sso_ticket");
         }
     }
@@ -105,7 +107,9 @@ class SsoTicketsTest {
         String kept = a.issue(dana);
         clock.advance(SsoTickets.TTL);
         a.issue(dana);
-        assertThat(a.stored()).as("every ticket issued a minute ago or more is gone").isEqualTo(1);
+        assertThat(a.stored())
+                .as("every ticket issued a minute ago or more is gone")
+                .isEqualTo(1);
         assertThat(a.redeem(kept)).isEmpty();
     }
 
@@ -116,7 +120,8 @@ class SsoTicketsTest {
         a.issue(dana);
         b.issue(dana);
         a.issue(dana);
-        assertThatThrownBy(() -> b.issue(dana)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> b.issue(dana))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("too many sign-ins in progress");
         clock.advance(SsoTickets.TTL);
         String fresh = b.issue(dana);
@@ -126,9 +131,10 @@ class SsoTicketsTest {
     @Test
     void theTableHoldsNoRedeemableTicket() throws Exception {
         String ticket = replica(100).issue(dana);
-        try (var c = db.dataSource().getConnection(); var st = c.createStatement();
-             var rs = st.executeQuery("SELECT encode(ticket_sha256, 'escape'), encode(ticket_sha256, 'base64'),"
-                     + " encode(ticket_sha256, 'hex') FROM sso_ticket")) {
+        try (var c = db.dataSource().getConnection();
+                var st = c.createStatement();
+                var rs = st.executeQuery("SELECT encode(ticket_sha256, 'escape'), encode(ticket_sha256, 'base64'),"
+                        + " encode(ticket_sha256, 'hex') FROM sso_ticket")) {
             assertThat(rs.next()).isTrue();
             for (int i = 1; i <= 3; i++) {
                 assertThat(rs.getString(i)).doesNotContain(ticket);

@@ -33,13 +33,19 @@ class StoreOutageAuthTest {
             // Past the cache TTL the token must be looked up again, and the lookup fails.
             Thread.sleep(ttl.toMillis() + 500);
             given(auth(known)).get("/api/v1/whoami").then().statusCode(200).body("name", equalTo("outage-known"));
-            given(auth(unseen)).get("/api/v1/whoami").then().statusCode(503).contentType("application/problem+json")
+            given(auth(unseen))
+                    .get("/api/v1/whoami")
+                    .then()
+                    .statusCode(503)
+                    .contentType("application/problem+json")
                     .header("Retry-After", "5");
         } finally {
             PostgresResource.restartServer();
         }
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                given(auth(unseen)).get("/api/v1/whoami").then().statusCode(200));
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().get("/q/health/ready").then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(
+                        () -> given(auth(unseen)).get("/api/v1/whoami").then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> given().get("/q/health/ready").then().statusCode(200));
     }
 }

@@ -51,7 +51,9 @@ class TokenCacheTest {
         assertThat(c.fresh("a", T0.plusSeconds(65))).isNotNull();
         assertThat(c.staleAfterError("a", T0.plus(Duration.ofMinutes(16)))).isNull();
         c.put("u", null, T0);
-        assertThat(c.staleAfterError("u", T0.plusSeconds(60))).as("unknown ids are never served stale").isNull();
+        assertThat(c.staleAfterError("u", T0.plusSeconds(60)))
+                .as("unknown ids are never served stale")
+                .isNull();
     }
 
     @Test

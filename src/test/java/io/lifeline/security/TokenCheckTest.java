@@ -13,8 +13,18 @@ class TokenCheckTest {
     private final String secret = TokenFormat.parse(g.token()).secret();
 
     private ApiToken stored(Instant expiresAt, Instant revokedAt) {
-        return new ApiToken(g.id(), "ci", Role.OPERATOR, List.of("team-a"), g.secretSha256(), NOW.minusSeconds(60), "admin",
-                expiresAt, revokedAt, revokedAt == null ? null : "admin", null);
+        return new ApiToken(
+                g.id(),
+                "ci",
+                Role.OPERATOR,
+                List.of("team-a"),
+                g.secretSha256(),
+                NOW.minusSeconds(60),
+                "admin",
+                expiresAt,
+                revokedAt,
+                revokedAt == null ? null : "admin",
+                null);
     }
 
     @Test
@@ -28,21 +38,25 @@ class TokenCheckTest {
 
     @Test
     void wrongSecretOrUnknownIdIsInvalid() {
-        assertThat(TokenService.check(stored(null, null), secret.substring(1) + "A", NOW).failure())
+        assertThat(TokenService.check(stored(null, null), secret.substring(1) + "A", NOW)
+                        .failure())
                 .isEqualTo(SecurityMetrics.AuthFailure.INVALID);
         assertThat(TokenService.check(null, secret, NOW).failure()).isEqualTo(SecurityMetrics.AuthFailure.INVALID);
     }
 
     @Test
     void expiredAtTheExpiryInstant() {
-        assertThat(TokenService.check(stored(NOW, null), secret, NOW).failure()).isEqualTo(SecurityMetrics.AuthFailure.EXPIRED);
+        assertThat(TokenService.check(stored(NOW, null), secret, NOW).failure())
+                .isEqualTo(SecurityMetrics.AuthFailure.EXPIRED);
     }
 
     @Test
     void revokedWinsOverExpiredAndIsOnlyToldToTheHolderOfTheSecret() {
-        assertThat(TokenService.check(stored(NOW.minusSeconds(1), NOW.minusSeconds(5)), secret, NOW).failure())
+        assertThat(TokenService.check(stored(NOW.minusSeconds(1), NOW.minusSeconds(5)), secret, NOW)
+                        .failure())
                 .isEqualTo(SecurityMetrics.AuthFailure.REVOKED);
-        assertThat(TokenService.check(stored(null, NOW.minusSeconds(5)), "wrong", NOW).failure())
+        assertThat(TokenService.check(stored(null, NOW.minusSeconds(5)), "wrong", NOW)
+                        .failure())
                 .isEqualTo(SecurityMetrics.AuthFailure.INVALID);
     }
 }

@@ -23,7 +23,8 @@ class TokenFormatTest {
         TokenFormat.Generated a = TokenFormat.generate();
         TokenFormat.Generated b = TokenFormat.generate();
         String forged = "llt_" + a.id() + "_" + TokenFormat.parse(b.token()).secret();
-        assertThat(TokenFormat.matches(TokenFormat.parse(forged).secret(), a.secretSha256())).isFalse();
+        assertThat(TokenFormat.matches(TokenFormat.parse(forged).secret(), a.secretSha256()))
+                .isFalse();
         assertThat(TokenFormat.matches("x", null)).isFalse();
     }
 
@@ -36,8 +37,10 @@ class TokenFormatTest {
         assertThat(TokenFormat.parse(good.substring(0, good.length() - 1))).isNull();
         assertThat(TokenFormat.parse(good + "A")).isNull();
         assertThat(TokenFormat.parse("xlt" + good.substring(3))).isNull();
-        assertThat(TokenFormat.parse(good.substring(0, 16) + "-" + good.substring(17))).isNull();
-        assertThat(TokenFormat.parse(good.substring(0, 30) + "!" + good.substring(31))).isNull();
+        assertThat(TokenFormat.parse(good.substring(0, 16) + "-" + good.substring(17)))
+                .isNull();
+        assertThat(TokenFormat.parse(good.substring(0, 30) + "!" + good.substring(31)))
+                .isNull();
         assertThat(TokenFormat.parse("llt_ABCDEFGHIJKL" + good.substring(16))).isNull();
     }
 

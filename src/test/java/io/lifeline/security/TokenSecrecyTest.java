@@ -36,8 +36,15 @@ class TokenSecrecyTest {
         List<String> secrets = new ArrayList<>();
         secrets.add(Files.readString(Path.of(bootstrapFile)).trim());
         secrets.add(TestTokens.admin());
-        String created = given(asAdmin()).contentType("application/json").body("{\"name\":\"leak-check\",\"role\":\"viewer\"}")
-                .post("/api/v1/tokens").then().statusCode(201).extract().jsonPath().getString("token");
+        String created = given(asAdmin())
+                .contentType("application/json")
+                .body("{\"name\":\"leak-check\",\"role\":\"viewer\"}")
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getString("token");
         secrets.add(created);
         String id = TokenFormat.parse(created).id();
         given(auth(created)).get("/api/v1/events").then().statusCode(200);
@@ -45,7 +52,10 @@ class TokenSecrecyTest {
         String wrong = created.substring(0, created.length() - 3) + "xyz";
         secrets.add(wrong);
         given(auth(wrong)).get("/api/v1/events").then().statusCode(401);
-        given().header("Authorization", "Bearer " + created + "trailing").get("/api/v1/events").then().statusCode(401);
+        given().header("Authorization", "Bearer " + created + "trailing")
+                .get("/api/v1/events")
+                .then()
+                .statusCode(401);
         given(asAdmin()).delete("/api/v1/tokens/" + id).then().statusCode(204);
         given(auth(created)).get("/api/v1/events").then().statusCode(401);
         Arc.container().instance(LastUsedRecorder.class).get().flush();
@@ -60,7 +70,11 @@ class TokenSecrecyTest {
         for (String answer : answers) {
             assertThat(ANY_TOKEN.matcher(answer).find()).as(answer).isFalse();
             for (String s : secrets) {
-                assertThat(answer).doesNotContain(TokenFormat.parse(s) == null ? s : TokenFormat.parse(s).secret());
+                assertThat(answer)
+                        .doesNotContain(
+                                TokenFormat.parse(s) == null
+                                        ? s
+                                        : TokenFormat.parse(s).secret());
             }
         }
 
@@ -89,12 +103,16 @@ class TokenSecrecyTest {
     void lastUseIsRecordedWithoutAWritePerRequestAndShownToAdmins() {
         String token = TestTokens.create("last-use", Role.VIEWER, List.of());
         String id = TokenFormat.parse(token).id();
-        given(asAdmin()).get("/api/v1/tokens/" + id).then().statusCode(200)
+        given(asAdmin())
+                .get("/api/v1/tokens/" + id)
+                .then()
+                .statusCode(200)
                 .body("$", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("lastUsedAt")));
         for (int i = 0; i < 5; i++) {
             given(auth(token)).get("/api/v1/whoami").then().statusCode(200);
         }
-        LastUsedRecorder recorder = Arc.container().instance(LastUsedRecorder.class).get();
+        LastUsedRecorder recorder =
+                Arc.container().instance(LastUsedRecorder.class).get();
         assertThat(recorder.pending(id)).as("noted in memory, not yet written").isNotNull();
         given(asAdmin()).get("/api/v1/tokens/" + id).then().body("lastUsedAt", org.hamcrest.Matchers.notNullValue());
         assertThat(recorder.flush()).isPositive();

@@ -40,7 +40,8 @@ class UnknownTokenFloodTest {
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
             out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + token
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = s.getInputStream();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

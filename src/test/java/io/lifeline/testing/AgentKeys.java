@@ -8,8 +8,7 @@ import java.util.UUID;
 /** Agent keys for tests that poll and acknowledge commands as a trainer's agent does ({@link AgentClaims}). */
 public final class AgentKeys {
 
-    private AgentKeys() {
-    }
+    private AgentKeys() {}
 
     /** A fresh key, as an agent makes one per launch. */
     public static String fresh() {
@@ -18,7 +17,9 @@ public final class AgentKeys {
 
     /** {@code token} as the bearer token and {@code key} as the agent's key. */
     public static RequestSpecification as(String token, String key) {
-        return new RequestSpecBuilder().addHeader("Authorization", "Bearer " + token)
-                .addHeader(AgentClaims.KEY_HEADER, key).build();
+        return new RequestSpecBuilder()
+                .addHeader("Authorization", "Bearer " + token)
+                .addHeader(AgentClaims.KEY_HEADER, key)
+                .build();
     }
 }

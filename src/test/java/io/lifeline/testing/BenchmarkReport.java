@@ -44,7 +44,10 @@ public final class BenchmarkReport {
     public String write(String unit) {
         StringBuilder sb = new StringBuilder("| measurement | median | runs |\n|---|---:|---|\n");
         for (Map.Entry<String, List<Double>> e : series.entrySet()) {
-            sb.append("| ").append(e.getKey()).append(" | ").append(String.format("%,.0f", median(e.getValue())))
+            sb.append("| ")
+                    .append(e.getKey())
+                    .append(" | ")
+                    .append(String.format("%,.0f", median(e.getValue())))
                     .append(" | ");
             List<String> runs = new ArrayList<>();
             e.getValue().forEach(v -> runs.add(String.format("%,.0f", v)));

@@ -17,8 +17,7 @@ public final class CloudEventSeeds {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private CloudEventSeeds() {
-    }
+    private CloudEventSeeds() {}
 
     /** Every single event: the catalogue examples, then the conformance suite's valid and invalid events. */
     public static List<JsonNode> events() {
@@ -32,7 +31,8 @@ public final class CloudEventSeeds {
     /** The docs/events.md example of every catalogue type. */
     public static List<JsonNode> catalogueExamples() {
         List<JsonNode> out = new ArrayList<>();
-        for (MarkdownDoc.Block block : MarkdownDoc.read(Path.of("docs", "events.md")).blocks("json")) {
+        for (MarkdownDoc.Block block :
+                MarkdownDoc.read(Path.of("docs", "events.md")).blocks("json")) {
             JsonNode root = read(block.text().getBytes(StandardCharsets.UTF_8));
             if (root.has("specversion")) {
                 out.add(root);
@@ -56,7 +56,8 @@ public final class CloudEventSeeds {
         List<Hostile.Seed> out = new ArrayList<>();
         List<JsonNode> events = events();
         for (int i = 0; i < events.size(); i++) {
-            out.add(new Hostile.Seed("event " + i + " (" + events.get(i).path("id").asText() + ")", bytes(events.get(i))));
+            out.add(new Hostile.Seed(
+                    "event " + i + " (" + events.get(i).path("id").asText() + ")", bytes(events.get(i))));
         }
         List<JsonNode> batches = batches();
         for (int i = 0; i < batches.size(); i++) {

@@ -71,8 +71,8 @@ public final class ConformanceSuite {
      * Invalid cases that binary mode cannot express: their fault is the JSON type of a member (every header is a
      * string) or a member binary mode does not have.
      */
-    public static final Set<String> NOT_IN_BINARY_MODE = Set.of("invalidNumericId", "invalidObjectId",
-            "invalidBothDataAndDataBase64");
+    public static final Set<String> NOT_IN_BINARY_MODE =
+            Set.of("invalidNumericId", "invalidObjectId", "invalidBothDataAndDataBase64");
 
     /** One case: its id in the suite, the event as the suite has it, and the event adapted to Lifeline. */
     public record Case(String id, ObjectNode raw, ObjectNode event) {
@@ -201,8 +201,10 @@ public final class ConformanceSuite {
         if (e.path("type").isTextual() && e.get("type").textValue().equals(TEST_TYPE)) {
             e.put("type", TYPE);
         }
-        if (!e.has("subject") || e.get("subject").isNull()
-                || (e.get("subject").isTextual() && !e.get("subject").textValue().isEmpty())) {
+        if (!e.has("subject")
+                || e.get("subject").isNull()
+                || (e.get("subject").isTextual()
+                        && !e.get("subject").textValue().isEmpty())) {
             e.put("subject", node);
         }
         if (e.path("id").isTextual() && !e.get("id").textValue().isEmpty()) {
@@ -211,7 +213,9 @@ public final class ConformanceSuite {
         if (!e.has("time") || e.get("time").isNull()) {
             e.put("time", TIME);
         }
-        if (valid && e.path("datacontenttype").isTextual() && !e.get("datacontenttype").textValue().contains("json")) {
+        if (valid
+                && e.path("datacontenttype").isTextual()
+                && !e.get("datacontenttype").textValue().contains("json")) {
             e.put("datacontenttype", "application/json");
             e.remove("data");
         }

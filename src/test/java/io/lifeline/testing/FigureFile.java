@@ -42,22 +42,38 @@ public final class FigureFile {
         add(figure, "ratio", runs, atLeast, baseline, baselineMedian);
     }
 
-    private void add(String figure, String unit, List<Double> runs, Double atLeast, String baseline,
-                     Double baselineMedian) {
+    private void add(
+            String figure, String unit, List<Double> runs, Double atLeast, String baseline, Double baselineMedian) {
         double median = BenchmarkReport.median(runs);
         List<String> values = new ArrayList<>();
         runs.forEach(v -> values.add(number(v)));
-        StringBuilder sb = new StringBuilder("{\"name\":\"").append(figure).append("\",\"value\":").append(number(median))
-                .append(",\"unit\":\"").append(unit).append("\",\"runs\":[").append(String.join(",", values))
-                .append("],\"median\":").append(number(median));
+        StringBuilder sb = new StringBuilder("{\"name\":\"")
+                .append(figure)
+                .append("\",\"value\":")
+                .append(number(median))
+                .append(",\"unit\":\"")
+                .append(unit)
+                .append("\",\"runs\":[")
+                .append(String.join(",", values))
+                .append("],\"median\":")
+                .append(number(median));
         if (baseline != null) {
-            sb.append(",\"baseline\":{\"name\":\"").append(baseline).append("\",\"value\":").append(number(baselineMedian))
-                    .append("},\"ratio\":").append(number(median));
+            sb.append(",\"baseline\":{\"name\":\"")
+                    .append(baseline)
+                    .append("\",\"value\":")
+                    .append(number(baselineMedian))
+                    .append("},\"ratio\":")
+                    .append(number(median));
         }
-        sb.append(",\"target\":").append(atLeast == null ? "null" : "{\"at_least\":" + number(atLeast) + "}")
-                .append(",\"met\":").append(atLeast == null ? "null" : String.valueOf(median >= atLeast))
-                .append(",\"command\":\"").append(command.replace("\"", "\\\"")).append("\",\"measured_at\":\"")
-                .append(Instant.now()).append("\",\"load_average\":[");
+        sb.append(",\"target\":")
+                .append(atLeast == null ? "null" : "{\"at_least\":" + number(atLeast) + "}")
+                .append(",\"met\":")
+                .append(atLeast == null ? "null" : String.valueOf(median >= atLeast))
+                .append(",\"command\":\"")
+                .append(command.replace("\"", "\\\""))
+                .append("\",\"measured_at\":\"")
+                .append(Instant.now())
+                .append("\",\"load_average\":[");
         List<String> loads = new ArrayList<>();
         loadAverages.forEach(l -> loads.add(String.format(Locale.ROOT, "%.2f", l)));
         sb.append(String.join(",", loads)).append("]}");

@@ -17,8 +17,7 @@ import java.util.stream.Stream;
  */
 public final class FixtureFolder {
 
-    private FixtureFolder() {
-    }
+    private FixtureFolder() {}
 
     /** Every regular file under {@code folder}, as paths relative to the fixtures root ({@code cloud/aws/x.json}). */
     public static Set<String> files(String folder) {

@@ -16,8 +16,7 @@ public final class Fixtures {
 
     private static final Path ROOT = locate();
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     private static Path locate() {
         URL sources = Fixtures.class.getResource("/fixtures/SOURCES.md");

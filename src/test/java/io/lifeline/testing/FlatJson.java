@@ -9,8 +9,7 @@ import java.util.Map;
  */
 public final class FlatJson {
 
-    private FlatJson() {
-    }
+    private FlatJson() {}
 
     public static String of(Map<String, Object> o) {
         StringBuilder b = new StringBuilder("{");

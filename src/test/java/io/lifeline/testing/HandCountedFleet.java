@@ -42,6 +42,7 @@ public final class HandCountedFleet {
     public static final String ON_DEMAND_POOL = "h100-od";
     /** Node-seconds in service of the spot pool ten days after {@code t0}. */
     public static final long SPOT_NODE_SECONDS = 1_728_120;
+
     public static final int SPOT_INTERRUPTIONS = 4;
     public static final long ON_DEMAND_NODE_SECONDS = 1_728_000;
     public static final int ON_DEMAND_INTERRUPTIONS = 5;
@@ -65,11 +66,18 @@ public final class HandCountedFleet {
         String s1 = "s1" + tag;
         String s2 = "s2" + tag;
         String spot = SPOT_POOL + tag;
-        f.registered(s1, 0, spot).add(s1, 10, EventType.NODE_READY, new NodeData.Ready())
-                .add(s1, DAY, EventType.NODE_INTERRUPTION_NOTICE,
+        f.registered(s1, 0, spot)
+                .add(s1, 10, EventType.NODE_READY, new NodeData.Ready())
+                .add(
+                        s1,
+                        DAY,
+                        EventType.NODE_INTERRUPTION_NOTICE,
                         new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws", f.at(DAY + 120)))
-                .notReady(s1, DAY + 100).terminated(s1, DAY + 120);
-        f.registered(s2, 0, spot).add(s2, 10, EventType.NODE_READY, new NodeData.Ready()).notReady(s2, 2 * DAY)
+                .notReady(s1, DAY + 100)
+                .terminated(s1, DAY + 120);
+        f.registered(s2, 0, spot)
+                .add(s2, 10, EventType.NODE_READY, new NodeData.Ready())
+                .notReady(s2, 2 * DAY)
                 .ready(s2, 2 * DAY + 600)
                 .add(s2, 3 * DAY, EventType.GPU_XID, new GpuData.Xid(uuid(s2, 0), 0, 79, null));
         f.registered("s3" + tag, 5 * DAY, spot);
@@ -115,13 +123,26 @@ public final class HandCountedFleet {
     }
 
     private HandCountedFleet registered(String node, long seconds, String pool) {
-        return add(node, seconds, EventType.NODE_REGISTERED, new NodeData.Registered(pool, CapacityType.SPOT,
-                "us-east-1a", "p4d.24xlarge", 8, "aws:///us-east-1a/i-0abc"));
+        return add(
+                node,
+                seconds,
+                EventType.NODE_REGISTERED,
+                new NodeData.Registered(
+                        pool, CapacityType.SPOT, "us-east-1a", "p4d.24xlarge", 8, "aws:///us-east-1a/i-0abc"));
     }
 
     private HandCountedFleet onDemand(String node) {
-        return add(node, 0, EventType.NODE_REGISTERED, new NodeData.Registered(ON_DEMAND_POOL + tag,
-                CapacityType.ON_DEMAND, "us-east-1b", "p5.48xlarge", 8, "aws:///us-east-1b/" + node));
+        return add(
+                node,
+                0,
+                EventType.NODE_REGISTERED,
+                new NodeData.Registered(
+                        ON_DEMAND_POOL + tag,
+                        CapacityType.ON_DEMAND,
+                        "us-east-1b",
+                        "p5.48xlarge",
+                        8,
+                        "aws:///us-east-1b/" + node));
     }
 
     private HandCountedFleet ready(String node, long seconds) {
@@ -138,7 +159,8 @@ public final class HandCountedFleet {
 
     /** A well-formed GPU UUID per node and index. */
     private static String uuid(String node, int index) {
-        String h = Long.toHexString(0x1_0000_0000L | ((node.hashCode() * 31L + index) & 0xffffffffL)).substring(1);
+        String h = Long.toHexString(0x1_0000_0000L | ((node.hashCode() * 31L + index) & 0xffffffffL))
+                .substring(1);
         String i = Long.toString(1_000_000_000_000L + index).substring(1);
         return "GPU-" + h + "-0000-0000-0000-" + i;
     }

@@ -35,10 +35,10 @@ public final class Hostile {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     /** How deep a mutated document may nest: far beyond every parser's limit. */
     private static final int MAX_DEPTH = 1100;
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Hostile() {
-    }
+    private Hostile() {}
 
     /** A real input the mutations start from. */
     public record Seed(String name, byte[] bytes) {
@@ -85,7 +85,9 @@ public final class Hostile {
         @Override
         public String toString() {
             String head = new String(result, 0, Math.min(result.length, 300), StandardCharsets.UTF_8)
-                    .replace("\n", "\\n").replace("\r", "\\r").replace("\u0000", "\\0");
+                    .replace("\n", "\\n")
+                    .replace("\r", "\\r")
+                    .replace("\u0000", "\\0");
             return seed + " " + json + " " + bytes + " (" + result.length + " bytes: " + head + ")";
         }
     }
@@ -106,7 +108,10 @@ public final class Hostile {
         Arbitrary<List<ByteMutation>> after = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(4, Arbitraries.just(List.<ByteMutation>of())),
                 net.jqwik.api.Tuple.of(1, byteMutation().list().ofMinSize(1).ofMaxSize(2)));
-        return Combinators.combine(Arbitraries.of(seeds), jsonMutation().list().ofMinSize(1).ofMaxSize(4), after)
+        return Combinators.combine(
+                        Arbitraries.of(seeds),
+                        jsonMutation().list().ofMinSize(1).ofMaxSize(4),
+                        after)
                 .as(Case::new);
     }
 
@@ -117,32 +122,120 @@ public final class Hostile {
 
     /** Hostile strings, for inputs that are strings rather than documents (a header, a metadata value, an id). */
     public static Arbitrary<String> strings(List<String> real) {
-        Arbitrary<String> mutated = bytes(real.stream().map(s -> Seed.of(s, s)).toList()).map(Case::text);
-        return Arbitraries.oneOf(Arbitraries.of(real), mutated, Arbitraries.of(HOSTILE_TEXT),
+        Arbitrary<String> mutated =
+                bytes(real.stream().map(s -> Seed.of(s, s)).toList()).map(Case::text);
+        return Arbitraries.oneOf(
+                Arbitraries.of(real),
+                mutated,
+                Arbitraries.of(HOSTILE_TEXT),
                 Arbitraries.strings().ofMaxLength(40));
     }
 
     // ------------------------------------------------------------------------------------------------ bytes
 
-    private static final byte[] BYTES = {0, 1, 0x08, 0x1b, 0x1f, 0x7f, (byte) 0x80, (byte) 0xbf, (byte) 0xc0,
-            (byte) 0xc3, (byte) 0xe2, (byte) 0xed, (byte) 0xf0, (byte) 0xf4, (byte) 0xf8, (byte) 0xfe, (byte) 0xff,
-            '"', '\'', '\\', '{', '}', '[', ']', ',', ':', '=', '\n', '\r', '\t', ' ', '#', '-', '+', '.', 'e', 'E',
-            '0', '9', '/', '_'};
+    private static final byte[] BYTES = {
+        0,
+        1,
+        0x08,
+        0x1b,
+        0x1f,
+        0x7f,
+        (byte) 0x80,
+        (byte) 0xbf,
+        (byte) 0xc0,
+        (byte) 0xc3,
+        (byte) 0xe2,
+        (byte) 0xed,
+        (byte) 0xf0,
+        (byte) 0xf4,
+        (byte) 0xf8,
+        (byte) 0xfe,
+        (byte) 0xff,
+        '"',
+        '\'',
+        '\\',
+        '{',
+        '}',
+        '[',
+        ']',
+        ',',
+        ':',
+        '=',
+        '\n',
+        '\r',
+        '\t',
+        ' ',
+        '#',
+        '-',
+        '+',
+        '.',
+        'e',
+        'E',
+        '0',
+        '9',
+        '/',
+        '_'
+    };
 
     private static final List<byte[]> SNIPPETS = List.of(
-            raw(0), text("\\u0000"), text("\u0000"), text("\u001b[2J"), text("\r\n"), text("\u2028\u2029"),
-            text("\u202e"), text("\uD83D\uDE00"), raw(0xc3, 0x28), raw(0xed, 0xa0, 0x80), raw(0xf0, 0x28, 0x8c, 0xbc),
-            raw(0xf8, 0x88, 0x80, 0x80, 0x80), raw(0xff, 0xfe), raw(0x80), raw(0xc0, 0xaf), text("\\ud800"),
-            text("\\udc00\\ud800"), text("1e999999"), text("-1e999999"), text("99999999999999999999999999999"),
-            text("-9223372036854775809"), text("9223372036854775808"), text("2147483648"), text("-2147483649"),
-            text("1" + "0".repeat(80)), text("0." + "0".repeat(400) + "1"), text("NaN"), text("-Infinity"),
-            text("+Inf"), text("-0"), text("1.7976931348623157e309"), text("4.9e-325"), text("[".repeat(1100)),
-            text("{\"a\":".repeat(600)), text("\"" + "a".repeat(70_000) + "\""), text("a".repeat(5000)),
-            text("null"), text("true"), text("{}"), text("[]"), text("\"\""), text(","), text("}"), text("]"),
-            text("\"id\":\"dup\","), text("# EOF\n"), text("# TYPE a counter\n"), text("# HELP a \\\\ \\n\n"),
-            text("{le=\"+Inf\"}"), text("{\"x.y\"=\"1\"}"), text("a{b=\"c\"} 1 123\n"), text("\n\n"),
-            text("0000-01-01T00:00:00Z"), text("+999999999-12-31T23:59:59Z"), text("%s%n%x"), text("${jndi:ldap://x}"),
-            text("'; DROP TABLE event_log; --"), text("../../../../etc/passwd"));
+            raw(0),
+            text("\\u0000"),
+            text("\u0000"),
+            text("\u001b[2J"),
+            text("\r\n"),
+            text("\u2028\u2029"),
+            text("\u202e"),
+            text("\uD83D\uDE00"),
+            raw(0xc3, 0x28),
+            raw(0xed, 0xa0, 0x80),
+            raw(0xf0, 0x28, 0x8c, 0xbc),
+            raw(0xf8, 0x88, 0x80, 0x80, 0x80),
+            raw(0xff, 0xfe),
+            raw(0x80),
+            raw(0xc0, 0xaf),
+            text("\\ud800"),
+            text("\\udc00\\ud800"),
+            text("1e999999"),
+            text("-1e999999"),
+            text("99999999999999999999999999999"),
+            text("-9223372036854775809"),
+            text("9223372036854775808"),
+            text("2147483648"),
+            text("-2147483649"),
+            text("1" + "0".repeat(80)),
+            text("0." + "0".repeat(400) + "1"),
+            text("NaN"),
+            text("-Infinity"),
+            text("+Inf"),
+            text("-0"),
+            text("1.7976931348623157e309"),
+            text("4.9e-325"),
+            text("[".repeat(1100)),
+            text("{\"a\":".repeat(600)),
+            text("\"" + "a".repeat(70_000) + "\""),
+            text("a".repeat(5000)),
+            text("null"),
+            text("true"),
+            text("{}"),
+            text("[]"),
+            text("\"\""),
+            text(","),
+            text("}"),
+            text("]"),
+            text("\"id\":\"dup\","),
+            text("# EOF\n"),
+            text("# TYPE a counter\n"),
+            text("# HELP a \\\\ \\n\n"),
+            text("{le=\"+Inf\"}"),
+            text("{\"x.y\"=\"1\"}"),
+            text("a{b=\"c\"} 1 123\n"),
+            text("\n\n"),
+            text("0000-01-01T00:00:00Z"),
+            text("+999999999-12-31T23:59:59Z"),
+            text("%s%n%x"),
+            text("${jndi:ldap://x}"),
+            text("'; DROP TABLE event_log; --"),
+            text("../../../../etc/passwd"));
 
     private static byte[] raw(int... v) {
         byte[] b = new byte[v.length];
@@ -157,7 +250,17 @@ public final class Hostile {
     }
 
     /** What a byte-level mutation does. */
-    public enum ByteOp { FLIP, SET, TRUNCATE, DELETE, DUPLICATE, INSERT, DELETE_LINE, DUPLICATE_LINE, SWAP_LINES }
+    public enum ByteOp {
+        FLIP,
+        SET,
+        TRUNCATE,
+        DELETE,
+        DUPLICATE,
+        INSERT,
+        DELETE_LINE,
+        DUPLICATE_LINE,
+        SWAP_LINES
+    }
 
     /**
      * One byte-level mutation.
@@ -201,7 +304,9 @@ public final class Hostile {
                     return concat(Arrays.copyOfRange(in, 0, end), Arrays.copyOfRange(in, p, n));
                 }
                 case INSERT -> {
-                    return concat(Arrays.copyOfRange(in, 0, p), SNIPPETS.get(choice % SNIPPETS.size()),
+                    return concat(
+                            Arrays.copyOfRange(in, 0, p),
+                            SNIPPETS.get(choice % SNIPPETS.size()),
                             Arrays.copyOfRange(in, p, n));
                 }
                 default -> {
@@ -274,34 +379,105 @@ public final class Hostile {
 
     /** One byte-level mutation. */
     public static Arbitrary<ByteMutation> byteMutation() {
-        return Combinators.combine(Arbitraries.of(ByteOp.values()), Arbitraries.integers().between(0, 999_999),
-                Arbitraries.integers().between(1, 64), Arbitraries.integers().between(0, 1_000))
+        return Combinators.combine(
+                        Arbitraries.of(ByteOp.values()),
+                        Arbitraries.integers().between(0, 999_999),
+                        Arbitraries.integers().between(1, 64),
+                        Arbitraries.integers().between(0, 1_000))
                 .as(ByteMutation::new);
     }
 
     // ------------------------------------------------------------------------------------------------ JSON
 
-    private static final List<String> HOSTILE_TEXT = List.of("", " ", "\t\n", "\u0000", "a\u0000b", "\u0001\u001f\u007f",
-            "\u0085\u009f", "\u202e\u200b", "\uD83D\uDE00", "\uFFFD", "x".repeat(257), "x".repeat(1025), "x".repeat(5000),
-            "x".repeat(70_000), "0000-01-01T00:00:00Z", "-999999999-01-01T00:00:00Z", "+999999999-12-31T23:59:59Z",
-            "+1000000000-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-31T12:00Z", "2026-01-31T12:00:00+05",
-            "2026-01-31T25:61:61Z", "2026-01-31T12:00:00.123456789123Z", "Tue, 09 Aug 2022 17:07:32 GMT",
-            "31 Feb 2019 09:00:43 GMT", "Mon, 99 Xyz 20199 09:00:43 ZZZ", "1.0", "0.3", "1", "-1", "1e999", "NaN",
-            "node.registered", "gpu.xid", "trainer.rendezvous", "TRUE", "FALSE", "FAILED", "UNHEALTHY", "SUCCEEDED",
-            "WORKER", "AGENT", "Preempt", "Terminate", "Freeze", "Scheduled", "spot", "EC2", "scheduledChange",
-            "aws:///us-east-1a/i-0abc", "azure:///virtualMachines", "gce://p/z", "a/b", "/", "-", ".", "ns/name/extra",
-            "../../etc/passwd", "'; DROP TABLE event_log; --", "%s%n", "${jndi:ldap://x}",
+    private static final List<String> HOSTILE_TEXT = List.of(
+            "",
+            " ",
+            "\t\n",
+            "\u0000",
+            "a\u0000b",
+            "\u0001\u001f\u007f",
+            "\u0085\u009f",
+            "\u202e\u200b",
+            "\uD83D\uDE00",
+            "\uFFFD",
+            "x".repeat(257),
+            "x".repeat(1025),
+            "x".repeat(5000),
+            "x".repeat(70_000),
+            "0000-01-01T00:00:00Z",
+            "-999999999-01-01T00:00:00Z",
+            "+999999999-12-31T23:59:59Z",
+            "+1000000000-01-01T00:00:00Z",
+            "2026-02-30T00:00:00Z",
+            "2026-01-31T12:00Z",
+            "2026-01-31T12:00:00+05",
+            "2026-01-31T25:61:61Z",
+            "2026-01-31T12:00:00.123456789123Z",
+            "Tue, 09 Aug 2022 17:07:32 GMT",
+            "31 Feb 2019 09:00:43 GMT",
+            "Mon, 99 Xyz 20199 09:00:43 ZZZ",
+            "1.0",
+            "0.3",
+            "1",
+            "-1",
+            "1e999",
+            "NaN",
+            "node.registered",
+            "gpu.xid",
+            "trainer.rendezvous",
+            "TRUE",
+            "FALSE",
+            "FAILED",
+            "UNHEALTHY",
+            "SUCCEEDED",
+            "WORKER",
+            "AGENT",
+            "Preempt",
+            "Terminate",
+            "Freeze",
+            "Scheduled",
+            "spot",
+            "EC2",
+            "scheduledChange",
+            "aws:///us-east-1a/i-0abc",
+            "azure:///virtualMachines",
+            "gce://p/z",
+            "a/b",
+            "/",
+            "-",
+            ".",
+            "ns/name/extra",
+            "../../etc/passwd",
+            "'; DROP TABLE event_log; --",
+            "%s%n",
+            "${jndi:ldap://x}",
             "The node 'h_1_0' has joined round 0 of the rendezvous 'r' as rank 0 in a world of size 1.",
             "The node 'h_1_0' has joined round 99999999999 of x as rank 2147483648 in a world of size -1",
-            "{\"message\":{\"message\":\"x\",\"errorCode\":99999999999}}", "{\"run_id\":", "[1,2,3]");
+            "{\"message\":{\"message\":\"x\",\"errorCode\":99999999999}}",
+            "{\"run_id\":",
+            "[1,2,3]");
 
     private static final List<JsonNode> HOSTILE_VALUES = hostileValues();
 
     private static List<JsonNode> hostileValues() {
         List<JsonNode> v = new ArrayList<>();
         HOSTILE_TEXT.forEach(t -> v.add(F.textNode(t)));
-        for (long l : new long[] {0, 1, -1, 7, 1023, 1024, 100_000, Integer.MAX_VALUE, Integer.MIN_VALUE,
-                Integer.MAX_VALUE + 1L, Long.MAX_VALUE, Long.MIN_VALUE, 99_999_999_999L, 100_000_000_000L}) {
+        for (long l : new long[] {
+            0,
+            1,
+            -1,
+            7,
+            1023,
+            1024,
+            100_000,
+            Integer.MAX_VALUE,
+            Integer.MIN_VALUE,
+            Integer.MAX_VALUE + 1L,
+            Long.MAX_VALUE,
+            Long.MIN_VALUE,
+            99_999_999_999L,
+            100_000_000_000L
+        }) {
             v.add(F.numberNode(l));
         }
         v.add(F.numberNode(BigInteger.TWO.pow(64)));
@@ -332,7 +508,15 @@ public final class Hostile {
     }
 
     /** What a JSON mutation does. */
-    public enum JsonOp { DELETE, REPLACE, DUPLICATE_KEY, RENAME_KEY, WRAP, DUPLICATE_ELEMENT, DEEPEN }
+    public enum JsonOp {
+        DELETE,
+        REPLACE,
+        DUPLICATE_KEY,
+        RENAME_KEY,
+        WRAP,
+        DUPLICATE_ELEMENT,
+        DEEPEN
+    }
 
     /**
      * One JSON mutation.
@@ -373,19 +557,31 @@ public final class Hostile {
                 case DUPLICATE_KEY -> {
                     if (p.parent instanceof ObjectNode o) {
                         // A second member of the same name, before or after the first, with a copy or a hostile value.
-                        w.extra.computeIfAbsent(o, k -> new ArrayList<>()).add(Map.entry(p.key,
-                                choice % 2 == 0 ? p.value.deepCopy() : hostile.deepCopy()));
+                        w.extra
+                                .computeIfAbsent(o, k -> new ArrayList<>())
+                                .add(Map.entry(p.key, choice % 2 == 0 ? p.value.deepCopy() : hostile.deepCopy()));
                     }
                 }
                 case RENAME_KEY -> {
                     if (p.parent instanceof ObjectNode o) {
-                        String[] names = {p.key.toUpperCase(Locale.ROOT), p.key + ".x", "", p.key + "\u0000",
-                                " " + p.key, p.key.substring(0, p.key.length() / 2), "x".repeat(300)};
+                        String[] names = {
+                            p.key.toUpperCase(Locale.ROOT),
+                            p.key + ".x",
+                            "",
+                            p.key + "\u0000",
+                            " " + p.key,
+                            p.key.substring(0, p.key.length() / 2),
+                            "x".repeat(300)
+                        };
                         o.remove(p.key);
                         o.set(names[choice % names.length], p.value);
                     }
                 }
-                case WRAP -> p.set(choice % 2 == 0 ? F.arrayNode().add(p.value) : F.objectNode().set("value", p.value));
+                case WRAP ->
+                    p.set(
+                            choice % 2 == 0
+                                    ? F.arrayNode().add(p.value)
+                                    : F.objectNode().set("value", p.value));
                 case DUPLICATE_ELEMENT -> {
                     if (p.parent instanceof ArrayNode a) {
                         for (int i = 0; i < 1 + choice % 50; i++) {
@@ -394,7 +590,8 @@ public final class Hostile {
                     }
                 }
                 // Deep, but not so deep that writing it could overflow this test's stack.
-                case DEEPEN -> p.set(nested(Math.max(1, Math.min(10 + choice % MAX_DEPTH, MAX_DEPTH - p.depth)), choice % 2 == 0));
+                case DEEPEN ->
+                    p.set(nested(Math.max(1, Math.min(10 + choice % MAX_DEPTH, MAX_DEPTH - p.depth)), choice % 2 == 0));
                 default -> throw new IllegalStateException(op.name());
             }
             return p.parent == null ? p.root() : root;
@@ -408,8 +605,11 @@ public final class Hostile {
 
     /** One JSON mutation. */
     public static Arbitrary<JsonMutation> jsonMutation() {
-        return Combinators.combine(Arbitraries.of(JsonOp.values()), Arbitraries.integers().between(0, 100_000),
-                Arbitraries.integers().between(0, 10_000)).as(JsonMutation::new);
+        return Combinators.combine(
+                        Arbitraries.of(JsonOp.values()),
+                        Arbitraries.integers().between(0, 100_000),
+                        Arbitraries.integers().between(0, 10_000))
+                .as(JsonMutation::new);
     }
 
     /** Where a node sits: its parent and its key or index (the root has no parent). */

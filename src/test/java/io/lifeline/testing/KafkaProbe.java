@@ -21,8 +21,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /** Looks at the test broker from outside, as an operator would: committed lag, records on a topic. */
 public final class KafkaProbe {
 
-    private KafkaProbe() {
-    }
+    private KafkaProbe() {}
 
     /** Records not yet committed by {@code group} over the partitions it has committed; MAX_VALUE before any commit. */
     public static long committedLag(String group) throws Exception {
@@ -30,7 +29,8 @@ public final class KafkaProbe {
         props.put("bootstrap.servers", KafkaResource.bootstrapServers());
         try (Admin admin = Admin.create(props)) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get();
+                    .partitionsToOffsetAndMetadata()
+                    .get();
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
             var ends = admin.listOffsets(latest).all().get();

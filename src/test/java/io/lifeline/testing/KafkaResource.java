@@ -14,11 +14,14 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
     public synchronized Map<String, String> start() {
         if (cluster == null) {
             // A broker shutting down inside the test JVM must never halt or exit it (that fails the test run).
-            org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> { });
-            org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> { });
+            org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> {});
+            org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> {});
             try {
                 KafkaClusterTestKit kit = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+                                .setCombined(true)
+                                .setNumBrokerNodes(1)
+                                .setNumControllerNodes(1)
+                                .build())
                         .setConfigProp("offsets.topic.replication.factor", "1")
                         .setConfigProp("transaction.state.log.replication.factor", "1")
                         .setConfigProp("transaction.state.log.min.isr", "1")

@@ -1,6 +1,5 @@
 package io.lifeline.testing;
 
-
 import static io.lifeline.testing.TestTokens.api;
 
 import java.time.Instant;
@@ -12,8 +11,7 @@ import java.util.regex.Pattern;
 /** What the connector tests read and write through Lifeline's own API: stored events, counters, registrations. */
 public final class LifelineApi {
 
-    private LifelineApi() {
-    }
+    private LifelineApi() {}
 
     /** The stored events of a subject, optionally of one type (wire name), oldest first. */
     public static List<Map<String, Object>> stored(String subject, String type) {
@@ -21,7 +19,12 @@ public final class LifelineApi {
         if (type != null) {
             req = req.queryParam("type", type);
         }
-        return req.get("/api/v1/events").then().statusCode(200).extract().jsonPath().getList("events");
+        return req.get("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("events");
     }
 
     /** Whether an event with this id is stored for some subject among the events of a type. */
@@ -32,7 +35,8 @@ public final class LifelineApi {
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }
-            var page = req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
+            var page =
+                    req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
             if (page.getList("events.id").contains(id)) {
                 return true;
             }
@@ -43,10 +47,13 @@ public final class LifelineApi {
 
     /** Registers a node with a provider id through the event API, as any registration source would. */
     public static void registerNode(String node, String providerId, Instant time) {
-        String data = "{\"pool\":\"spot-a\",\"capacityType\":\"spot\",\"gpuCount\":8,\"providerId\":\"" + providerId + "\"}";
+        String data =
+                "{\"pool\":\"spot-a\",\"capacityType\":\"spot\",\"gpuCount\":8,\"providerId\":\"" + providerId + "\"}";
         api().contentType("application/cloudevents+json")
                 .body(CloudEvents.event(CloudEvents.uniqueId(), "test/registrar", "node.registered", node, time, data))
-                .post("/api/v1/events").then().statusCode(200);
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
     }
 
     /** The value of a Prometheus sample of {@code /metrics} whose labels include all of {@code labels}; 0 when absent. */
@@ -57,7 +64,8 @@ public final class LifelineApi {
         double sum = 0;
         while (m.find()) {
             String set = m.group(1);
-            boolean all = labels.entrySet().stream().allMatch(e -> set.contains(e.getKey() + "=\"" + e.getValue() + "\""));
+            boolean all =
+                    labels.entrySet().stream().allMatch(e -> set.contains(e.getKey() + "=\"" + e.getValue() + "\""));
             if (all) {
                 sum += Double.parseDouble(m.group(2));
             }

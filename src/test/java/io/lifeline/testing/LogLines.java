@@ -63,7 +63,8 @@ public final class LogLines extends Handler implements AutoCloseable {
         put(context, LogContext.JOB, now.job());
         put(context, LogContext.NODE, now.node());
         put(context, LogContext.ACTION, now.action());
-        String message = r instanceof ExtLogRecord ext ? ext.getFormattedMessage() : new SimpleFormatter().formatMessage(r);
+        String message =
+                r instanceof ExtLogRecord ext ? ext.getFormattedMessage() : new SimpleFormatter().formatMessage(r);
         lines.add(new Line(r.getLoggerName(), r.getLevel(), message, Map.copyOf(context)));
     }
 
@@ -74,8 +75,7 @@ public final class LogLines extends Handler implements AutoCloseable {
     }
 
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
     public void close() {

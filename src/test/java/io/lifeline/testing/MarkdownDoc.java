@@ -158,7 +158,8 @@ public final class MarkdownDoc {
             if (l.startsWith("## ")) {
                 section = l.substring(3).strip();
             } else if (l.startsWith("```")) {
-                String fence = l.substring(0, l.length() - l.replaceFirst("^`+", "").length());
+                String fence =
+                        l.substring(0, l.length() - l.replaceFirst("^`+", "").length());
                 String lang = l.substring(fence.length()).strip();
                 int start = i;
                 StringBuilder body = new StringBuilder();
@@ -190,7 +191,8 @@ public final class MarkdownDoc {
 
     /** The blocks in the level-2 section headed {@code heading}; fails if the document has no such section. */
     public List<Block> section(String heading) {
-        List<Block> in = blocks.stream().filter(b -> b.section().equals(heading)).toList();
+        List<Block> in =
+                blocks.stream().filter(b -> b.section().equals(heading)).toList();
         if (in.isEmpty()) {
             throw new IllegalStateException(file + " has no code block under '## " + heading + "'");
         }

@@ -24,9 +24,15 @@ public final class MigratedPostgres implements AutoCloseable {
 
     /** Starts a server in a fresh directory and migrates it. */
     public static MigratedPostgres start(String name) throws Exception {
-        EmbeddedPostgres server = EmbeddedPostgres.builder().setDataDirectory(Files.createTempDirectory(name))
-                .setCleanDataDirectory(true).start();
-        Flyway.configure().dataSource(server.getPostgresDatabase()).locations("classpath:db/migration").load().migrate();
+        EmbeddedPostgres server = EmbeddedPostgres.builder()
+                .setDataDirectory(Files.createTempDirectory(name))
+                .setCleanDataDirectory(true)
+                .start();
+        Flyway.configure()
+                .dataSource(server.getPostgresDatabase())
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         String url = server.getJdbcUrl("postgres", "postgres");
         AgroalDataSource db = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                 .connectionPoolConfiguration(p -> p.maxSize(12)
@@ -40,7 +46,9 @@ public final class MigratedPostgres implements AutoCloseable {
 
     /** Runs one statement and answers the first column of its first row as a long (count queries). */
     public long queryLong(String sql) throws SQLException {
-        try (var c = dataSource.getConnection(); var st = c.createStatement(); var rs = st.executeQuery(sql)) {
+        try (var c = dataSource.getConnection();
+                var st = c.createStatement();
+                var rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }

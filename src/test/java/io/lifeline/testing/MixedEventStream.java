@@ -18,8 +18,7 @@ public final class MixedEventStream {
     }
 
     /** One encoded event and its Kafka key (the subject). */
-    public record Encoded(byte[] key, byte[] json) {
-    }
+    public record Encoded(byte[] key, byte[] json) {}
 
     public Encoded next() {
         long i = n++;

@@ -24,8 +24,8 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
         if (server == null) {
             try {
                 dataDir = Files.createTempDirectory("lifeline-test-pg");
-                EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setDataDirectory(dataDir)
-                        .setCleanDataDirectory(false);
+                EmbeddedPostgres.Builder builder =
+                        EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(false);
                 if (Boolean.getBoolean("bench.pg.statements")) {
                     builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
                 }
@@ -56,8 +56,10 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
     /** Stops the server if it runs and starts it again (same port, same data) with these server settings added. */
     public static synchronized void restartServer(Map<String, String> serverSettings) throws IOException {
         server.close();
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setDataDirectory(dataDir)
-                .setCleanDataDirectory(false).setPort(port);
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDir)
+                .setCleanDataDirectory(false)
+                .setPort(port);
         serverSettings.forEach(builder::setServerConfig);
         server = builder.start();
     }
@@ -70,7 +72,8 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
             // Stopped already, or going away with the JVM.
         }
         try (java.util.stream.Stream<Path> files = Files.walk(dataDir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(f -> f.toFile().delete());
         } catch (IOException | RuntimeException e) {
             // A leftover temporary directory is no failure.
         }

@@ -17,10 +17,16 @@ public class SmallModelProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("lifeline.model.limits.max-jobs", Integer.toString(MAX_JOBS),
-                "lifeline.model.limits.max-jobs-per-namespace", Integer.toString(MAX_JOBS_PER_NAMESPACE),
-                "lifeline.model.limits.max-nodes", Integer.toString(MAX_NODES),
-                "lifeline.metrics.max-job-series", Integer.toString(MAX_JOB_SERIES),
-                "lifeline.metrics.max-job-series-per-namespace", Integer.toString(MAX_JOB_SERIES_PER_NAMESPACE));
+        return Map.of(
+                "lifeline.model.limits.max-jobs",
+                Integer.toString(MAX_JOBS),
+                "lifeline.model.limits.max-jobs-per-namespace",
+                Integer.toString(MAX_JOBS_PER_NAMESPACE),
+                "lifeline.model.limits.max-nodes",
+                Integer.toString(MAX_NODES),
+                "lifeline.metrics.max-job-series",
+                Integer.toString(MAX_JOB_SERIES),
+                "lifeline.metrics.max-job-series-per-namespace",
+                Integer.toString(MAX_JOB_SERIES_PER_NAMESPACE));
     }
 }

@@ -15,8 +15,7 @@ public final class StatementStats {
 
     private static final boolean ENABLED = Boolean.getBoolean("bench.pg.statements");
 
-    private StatementStats() {
-    }
+    private StatementStats() {}
 
     /** Forgets what was counted so far. */
     public static void reset() {
@@ -24,7 +23,7 @@ public final class StatementStats {
             return;
         }
         try (Connection c = DriverManager.getConnection(PostgresResource.jdbcUrl(), "postgres", "");
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
             st.execute("SELECT pg_stat_statements_reset()");
         } catch (SQLException e) {
@@ -39,16 +38,23 @@ public final class StatementStats {
         }
         StringBuilder sb = new StringBuilder();
         try (Connection c = DriverManager.getConnection(PostgresResource.jdbcUrl(), "postgres", "");
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT total_exec_time, calls, rows, regexp_replace(query, '\\s+', ' ', 'g')"
-                     + " FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT " + limit)) {
+                Statement st = c.createStatement();
+                ResultSet rs =
+                        st.executeQuery("SELECT total_exec_time, calls, rows, regexp_replace(query, '\\s+', ' ', 'g')"
+                                + " FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT " + limit)) {
             while (rs.next()) {
                 String q = rs.getString(4);
-                sb.append(String.format("  %7.2f us/event %8d calls %9d rows  %s%n", rs.getDouble(1) * 1000 / events,
-                        rs.getLong(2), rs.getLong(3), q.length() > 110 ? q.substring(0, 110) : q));
+                sb.append(String.format(
+                        "  %7.2f us/event %8d calls %9d rows  %s%n",
+                        rs.getDouble(1) * 1000 / events,
+                        rs.getLong(2),
+                        rs.getLong(3),
+                        q.length() > 110 ? q.substring(0, 110) : q));
             }
         } catch (SQLException e) {
-            sb.append("  statement statistics unavailable: ").append(e.getMessage()).append('\n');
+            sb.append("  statement statistics unavailable: ")
+                    .append(e.getMessage())
+                    .append('\n');
         }
         return sb.toString();
     }

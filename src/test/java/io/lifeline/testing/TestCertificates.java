@@ -51,8 +51,7 @@ public final class TestCertificates {
         }
     }
 
-    private TestCertificates() {
-    }
+    private TestCertificates() {}
 
     /** A self-signed CA. */
     public static Issued authority(String name) {
@@ -63,8 +62,9 @@ public final class TestCertificates {
     /** A certificate for {@code name} signed by {@code ca}, valid for 127.0.0.1 and localhost. */
     public static Issued issue(Issued ca, String name) {
         KeyPair keys = keys(subject(ca) + "/" + name);
-        GeneralNames sans = new GeneralNames(new GeneralName[] {new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1")});
+        GeneralNames sans = new GeneralNames(new GeneralName[] {
+            new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")
+        });
         return new Issued(keys, sign(name, keys, subject(ca), ca.keys(), false, sans));
     }
 
@@ -82,8 +82,10 @@ public final class TestCertificates {
             if (client != null) {
                 KeyStore own = KeyStore.getInstance("PKCS12");
                 own.load(null, null);
-                own.setKeyEntry("client", client.keys().getPrivate(), new char[0],
-                        new java.security.cert.Certificate[] {client.certificate()});
+                own.setKeyEntry(
+                        "client", client.keys().getPrivate(), new char[0], new java.security.cert.Certificate[] {
+                            client.certificate()
+                        });
                 kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
                 kmf.init(own, new char[0]);
             }
@@ -116,22 +118,26 @@ public final class TestCertificates {
         }
     }
 
-    private static X509Certificate sign(String subject, KeyPair subjectKeys, String issuer, KeyPair issuerKeys,
-                                        boolean ca, GeneralNames sans) {
+    private static X509Certificate sign(
+            String subject, KeyPair subjectKeys, String issuer, KeyPair issuerKeys, boolean ca, GeneralNames sans) {
         try {
             Instant now = Instant.now();
             X500Name subjectName = new X500Name(subject.contains("=") ? subject : "CN=" + subject);
             X500Name issuerName = new X500Name(issuer.contains("=") ? issuer : "CN=" + issuer);
-            JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuerName,
+            JcaX509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(
+                    issuerName,
                     BigInteger.valueOf(new SecureRandom().nextLong() & Long.MAX_VALUE),
-                    Date.from(now.minus(1, ChronoUnit.HOURS)), Date.from(now.plus(1, ChronoUnit.DAYS)), subjectName,
+                    Date.from(now.minus(1, ChronoUnit.HOURS)),
+                    Date.from(now.plus(1, ChronoUnit.DAYS)),
+                    subjectName,
                     subjectKeys.getPublic());
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));
             if (sans != null) {
                 b.addExtension(Extension.subjectAlternativeName, false, sans);
             }
-            return new JcaX509CertificateConverter().getCertificate(
-                    b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate())));
+            return new JcaX509CertificateConverter()
+                    .getCertificate(
+                            b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate())));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -24,20 +24,27 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TestFleet {
 
-    private final IngestGateway gateway = Arc.container().instance(IngestGateway.class).get();
-    private final ModelRuntime runtime = Arc.container().instance(ModelRuntime.class).get();
+    private final IngestGateway gateway =
+            Arc.container().instance(IngestGateway.class).get();
+    private final ModelRuntime runtime =
+            Arc.container().instance(ModelRuntime.class).get();
 
     public TestFleet node(String name, String pool) {
-        send(name, EventType.NODE_REGISTERED, new NodeData.Registered(pool, CapacityType.SPOT, "us-east-1a",
-                "p5.48xlarge", 8, "aws:///us-east-1a/i-" + name));
+        send(
+                name,
+                EventType.NODE_REGISTERED,
+                new NodeData.Registered(
+                        pool, CapacityType.SPOT, "us-east-1a", "p5.48xlarge", 8, "aws:///us-east-1a/i-" + name));
         return send(name, EventType.NODE_READY, new NodeData.Ready());
     }
 
     /** A running job with 8 ranks per node; elastic between min and max when min > 0; last step 100. */
     public TestFleet job(String job, int min, int max, String... nodes) {
         ElasticPolicy elastic = min > 0 ? new ElasticPolicy(min, max, 8, 3) : null;
-        send(job, EventType.JOB_SUBMITTED, new JobData.Submitted(job.substring(0, job.indexOf('/')), "alice", "high",
-                elastic, 8, 1800L));
+        send(
+                job,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted(job.substring(0, job.indexOf('/')), "alice", "high", elastic, 8, 1800L));
         send(job, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "queue"));
         List<TrainerData.Participant> ps = new ArrayList<>();
         for (int i = 0; i < nodes.length; i++) {
@@ -53,8 +60,11 @@ public final class TestFleet {
 
     public TestFleet checkpoint(String job, String id, long step, double durationS) {
         send(job, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
-        return send(job, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step,
-                1_000_000L, durationS, durationS, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
+        return send(
+                job,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted(
+                        id, step, 1_000_000L, durationS, durationS, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
     }
 
     public TestFleet send(String subject, EventType type, EventData data) {

@@ -36,8 +36,7 @@ public final class TestIdentityProvider implements AutoCloseable {
     public static final String CLIENT_SECRET = "test-client-secret-0123456789-abcdefghijklmnop";
 
     /** Who the provider signs in next: a username and their groups. */
-    public record Person(String username, List<String> groups) {
-    }
+    public record Person(String username, List<String> groups) {}
 
     private final HttpServer server;
     private final RsaJsonWebKey key;
@@ -45,7 +44,8 @@ public final class TestIdentityProvider implements AutoCloseable {
     private final Map<String, Map<String, Object>> codes = new ConcurrentHashMap<>();
     private volatile Person next = new Person("nobody", List.of());
     private final java.util.concurrent.atomic.AtomicInteger signIns = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicInteger pkceExchanges = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger pkceExchanges =
+            new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger signOuts = new java.util.concurrent.atomic.AtomicInteger();
 
     private TestIdentityProvider(HttpServer server, RsaJsonWebKey key) {
@@ -158,12 +158,15 @@ public final class TestIdentityProvider implements AutoCloseable {
     }
 
     private void discovery(HttpExchange x) throws IOException {
-        json(x, 200, "{\"issuer\":\"" + issuer + "\",\"authorization_endpoint\":\"" + issuer + "/authorize\","
-                + "\"token_endpoint\":\"" + issuer + "/token\",\"jwks_uri\":\"" + issuer + "/jwks\","
-                + "\"end_session_endpoint\":\"" + issuer + "/logout\","
-                + "\"response_types_supported\":[\"code\"],\"subject_types_supported\":[\"public\"],"
-                + "\"id_token_signing_alg_values_supported\":[\"RS256\"],"
-                + "\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\",\"client_secret_post\"]}");
+        json(
+                x,
+                200,
+                "{\"issuer\":\"" + issuer + "\",\"authorization_endpoint\":\"" + issuer + "/authorize\","
+                        + "\"token_endpoint\":\"" + issuer + "/token\",\"jwks_uri\":\"" + issuer + "/jwks\","
+                        + "\"end_session_endpoint\":\"" + issuer + "/logout\","
+                        + "\"response_types_supported\":[\"code\"],\"subject_types_supported\":[\"public\"],"
+                        + "\"id_token_signing_alg_values_supported\":[\"RS256\"],"
+                        + "\"token_endpoint_auth_methods_supported\":[\"client_secret_basic\",\"client_secret_post\"]}");
     }
 
     private void jwks(HttpExchange x) throws IOException {
@@ -172,7 +175,9 @@ public final class TestIdentityProvider implements AutoCloseable {
 
     private void authorize(HttpExchange x) throws IOException {
         Map<String, String> q = form(x.getRequestURI().getRawQuery());
-        if (!CLIENT_ID.equals(q.get("client_id")) || q.get("redirect_uri") == null || !"code".equals(q.get("response_type"))) {
+        if (!CLIENT_ID.equals(q.get("client_id"))
+                || q.get("redirect_uri") == null
+                || !"code".equals(q.get("response_type"))) {
             json(x, 400, "{\"error\":\"invalid_request\"}");
             return;
         }
@@ -208,8 +213,14 @@ public final class TestIdentityProvider implements AutoCloseable {
             json(x, 200, "{\"signedOut\":true}");
             return;
         }
-        x.getResponseHeaders().add("Location", back + (q.get("state") == null ? ""
-                : (back.contains("?") ? "&" : "?") + "state=" + URLEncoder.encode(q.get("state"), StandardCharsets.UTF_8)));
+        x.getResponseHeaders()
+                .add(
+                        "Location",
+                        back
+                                + (q.get("state") == null
+                                        ? ""
+                                        : (back.contains("?") ? "&" : "?") + "state="
+                                                + URLEncoder.encode(q.get("state"), StandardCharsets.UTF_8)));
         x.sendResponseHeaders(302, -1);
         x.close();
     }
@@ -217,11 +228,14 @@ public final class TestIdentityProvider implements AutoCloseable {
     private void token(HttpExchange x) throws IOException {
         Map<String, String> f = form(new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
         String auth = x.getRequestHeaders().getFirst("Authorization");
-        String basic = "Basic " + Base64.getEncoder().encodeToString((CLIENT_ID + ":" + CLIENT_SECRET)
-                .getBytes(StandardCharsets.UTF_8));
+        String basic = "Basic "
+                + Base64.getEncoder()
+                        .encodeToString((CLIENT_ID + ":" + CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
         boolean client = basic.equals(auth) || CLIENT_SECRET.equals(f.get("client_secret"));
         Map<String, Object> grant = codes.remove(f.getOrDefault("code", ""));
-        if (!client || grant == null || !"authorization_code".equals(f.get("grant_type"))
+        if (!client
+                || grant == null
+                || !"authorization_code".equals(f.get("grant_type"))
                 || !grant.get("redirect_uri").equals(f.get("redirect_uri"))
                 || !grant.get("code_challenge").equals(s256(f.get("code_verifier")))) {
             json(x, 400, "{\"error\":\"invalid_grant\"}");
@@ -232,8 +246,11 @@ public final class TestIdentityProvider implements AutoCloseable {
         String nonce = (String) grant.get("nonce");
         String id = sign(key, claims(p.username(), p.groups(), Duration.ofMinutes(5), nonce));
         String access = sign(key, claims(p.username(), p.groups(), Duration.ofMinutes(5), null));
-        json(x, 200, "{\"access_token\":\"" + access + "\",\"id_token\":\"" + id + "\",\"token_type\":\"Bearer\","
-                + "\"expires_in\":300}");
+        json(
+                x,
+                200,
+                "{\"access_token\":\"" + access + "\",\"id_token\":\"" + id + "\",\"token_type\":\"Bearer\","
+                        + "\"expires_in\":300}");
     }
 
     private static String s256(String verifier) {

@@ -22,8 +22,7 @@ public final class TestTokens {
     /** Every token created through this class in the whole run, for the test that searches logs and answers for them. */
     private static final Set<String> CREATED = ConcurrentHashMap.newKeySet();
 
-    private TestTokens() {
-    }
+    private TestTokens() {}
 
     public static String admin() {
         return token(Role.ADMIN);
@@ -49,7 +48,8 @@ public final class TestTokens {
     /** A new token of its own (for tests that revoke, rate limit or scope one). */
     public static String create(String name, Role role, List<String> namespaces) {
         TokenService service = Arc.container().instance(TokenService.class).get();
-        String token = service.create(Caller.unrestricted("tests"), name, role, namespaces, null).secretToken();
+        String token = service.create(Caller.unrestricted("tests"), name, role, namespaces, null)
+                .secretToken();
         CREATED.add(token);
         return token;
     }
@@ -61,7 +61,9 @@ public final class TestTokens {
 
     /** A request specification sending {@code token} as the bearer token. */
     public static RequestSpecification auth(String token) {
-        return new RequestSpecBuilder().addHeader("Authorization", "Bearer " + token).build();
+        return new RequestSpecBuilder()
+                .addHeader("Authorization", "Bearer " + token)
+                .build();
     }
 
     /** A request as the admin, ready for {@code .body(...).post(...)}: the token-carrying {@code given()}. */

@@ -23,14 +23,27 @@ public final class TokenLeaks {
     private static final Pattern ANY_TOKEN = Pattern.compile("llt_[a-z2-7]{12}_[A-Za-z0-9_-]{43}");
 
     /** Read endpoints whose answers could carry a token if one leaked into stored data. */
-    private static final List<String> READS = List.of("/api/v1/events?limit=1000&order=desc", "/api/v1/nodes",
-            "/api/v1/gpus", "/api/v1/fleet/health", "/api/v1/fleet/notices", "/api/v1/jobs", "/api/v1/goodput",
-            "/api/v1/actions?limit=500", "/api/v1/audit?limit=1000", "/api/v1/policies", "/api/v1/alerts",
-            "/api/v1/silences?expired=true", "/api/v1/tokens", "/api/v1/security/audit?limit=1000", "/api/v1/whoami",
-            "/api/v1/connectors/kubernetes", "/api/v1/connectors/dcgm/endpoints", "/metrics");
+    private static final List<String> READS = List.of(
+            "/api/v1/events?limit=1000&order=desc",
+            "/api/v1/nodes",
+            "/api/v1/gpus",
+            "/api/v1/fleet/health",
+            "/api/v1/fleet/notices",
+            "/api/v1/jobs",
+            "/api/v1/goodput",
+            "/api/v1/actions?limit=500",
+            "/api/v1/audit?limit=1000",
+            "/api/v1/policies",
+            "/api/v1/alerts",
+            "/api/v1/silences?expired=true",
+            "/api/v1/tokens",
+            "/api/v1/security/audit?limit=1000",
+            "/api/v1/whoami",
+            "/api/v1/connectors/kubernetes",
+            "/api/v1/connectors/dcgm/endpoints",
+            "/metrics");
 
-    private TokenLeaks() {
-    }
+    private TokenLeaks() {}
 
     /** The tokens of this run known to tests: the bootstrap admin token and all made by {@link TestTokens}. */
     public static Set<String> knownTokens() throws Exception {
@@ -50,8 +63,15 @@ public final class TokenLeaks {
         }
         assertThat(secrets).as("tokens to search for").isNotEmpty();
         for (String path : READS) {
-            String answer = given(TestTokens.asAdmin()).urlEncodingEnabled(false).get(path).then().extract().asString();
-            assertThat(ANY_TOKEN.matcher(answer).find()).as("a token in the answer to GET %s", path).isFalse();
+            String answer = given(TestTokens.asAdmin())
+                    .urlEncodingEnabled(false)
+                    .get(path)
+                    .then()
+                    .extract()
+                    .asString();
+            assertThat(ANY_TOKEN.matcher(answer).find())
+                    .as("a token in the answer to GET %s", path)
+                    .isFalse();
             for (String s : secrets) {
                 assertThat(answer).as("GET %s", path).doesNotContain(s);
             }
@@ -60,7 +80,9 @@ public final class TokenLeaks {
         List<String> lines = Files.readAllLines(Path.of(logFile));
         assertThat(lines).as("the log file is written").isNotEmpty();
         for (String line : lines) {
-            assertThat(ANY_TOKEN.matcher(line).find()).as("a token in the log line %s", line).isFalse();
+            assertThat(ANY_TOKEN.matcher(line).find())
+                    .as("a token in the log line %s", line)
+                    .isFalse();
             for (String s : secrets) {
                 assertThat(line).doesNotContain(s);
             }

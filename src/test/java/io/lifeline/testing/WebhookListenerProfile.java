@@ -14,12 +14,13 @@ public class WebhookListenerProfile implements QuarkusTestProfile {
     /** Signs the listener's certificate. */
     public static final TestCertificates.Issued SERVER_CA = TestCertificates.authority("lifeline-test-webhook-ca");
     /** Signs the client certificate of the (pretend) API server. */
-    public static final TestCertificates.Issued API_SERVER_CA = TestCertificates.authority("lifeline-test-apiserver-ca");
+    public static final TestCertificates.Issued API_SERVER_CA =
+            TestCertificates.authority("lifeline-test-apiserver-ca");
     /** The API server's client certificate. */
     public static final TestCertificates.Issued API_SERVER = TestCertificates.issue(API_SERVER_CA, "kube-apiserver");
     /** Someone else's: a certificate from a CA the listener does not trust. */
-    public static final TestCertificates.Issued STRANGER = TestCertificates.issue(
-            TestCertificates.authority("lifeline-test-other-ca"), "kube-apiserver");
+    public static final TestCertificates.Issued STRANGER =
+            TestCertificates.issue(TestCertificates.authority("lifeline-test-other-ca"), "kube-apiserver");
 
     private static final Path DIR = Path.of("target", "test-webhook");
 
@@ -27,12 +28,20 @@ public class WebhookListenerProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         Path cert = TestCertificates.issue(SERVER_CA, "lifeline-webhook").writePem(DIR, "server");
         Path clientCa = API_SERVER_CA.writePem(DIR, "apiserver-ca");
-        return Map.of("lifeline.eviction-gate.enabled", "true",
-                "lifeline.eviction-gate.listener.port", "0",
-                "lifeline.eviction-gate.listener.host", "127.0.0.1",
-                "lifeline.eviction-gate.listener.certificate-file", cert.toAbsolutePath().toString(),
-                "lifeline.eviction-gate.listener.key-file", DIR.resolve("server.key").toAbsolutePath().toString(),
-                "lifeline.eviction-gate.listener.client-ca-file", clientCa.toAbsolutePath().toString(),
-                "lifeline.eviction-gate.listener.request-timeout", "2s");
+        return Map.of(
+                "lifeline.eviction-gate.enabled",
+                "true",
+                "lifeline.eviction-gate.listener.port",
+                "0",
+                "lifeline.eviction-gate.listener.host",
+                "127.0.0.1",
+                "lifeline.eviction-gate.listener.certificate-file",
+                cert.toAbsolutePath().toString(),
+                "lifeline.eviction-gate.listener.key-file",
+                DIR.resolve("server.key").toAbsolutePath().toString(),
+                "lifeline.eviction-gate.listener.client-ca-file",
+                clientCa.toAbsolutePath().toString(),
+                "lifeline.eviction-gate.listener.request-timeout",
+                "2s");
     }
 }

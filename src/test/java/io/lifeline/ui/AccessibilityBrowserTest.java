@@ -45,8 +45,12 @@ class AccessibilityBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assertThat(Files.isRegularFile(AXE)).as("axe-core is not installed (%s is missing): run `bash .ci/browser-tools` "
-                + "first, it installs axe-core with npm into .tools/node_modules", AXE).isTrue();
+        assertThat(Files.isRegularFile(AXE))
+                .as(
+                        "axe-core is not installed (%s is missing): run `bash .ci/browser-tools` "
+                                + "first, it installs axe-core with npm into .tools/node_modules",
+                        AXE)
+                .isTrue();
         Browser.require();
         UiTestSupport.feedDemoData();
         browser = new Browser(root);
@@ -83,8 +87,8 @@ class AccessibilityBrowserTest {
         browser.waitFor(By.id("fleet-heatmap"));
         browser.await(() -> browser.chartDrawn("fleet-heatmap"));
         results.add(check("fleet", who, "fleet-heatmap"));
-        String node = (String) browser.js("return document.getElementById('fleet-heatmap').__chart"
-                + ".getOption().yAxis[0].data[0];");
+        String node = (String) browser.js(
+                "return document.getElementById('fleet-heatmap').__chart" + ".getOption().yAxis[0].data[0];");
         browser.open("fleet?node=" + node);
         expectTheme(dark);
         browser.await(() -> browser.present("node-panel")
@@ -94,7 +98,8 @@ class AccessibilityBrowserTest {
 
         browser.open("jobs");
         expectTheme(dark);
-        browser.await(() -> browser.driver.findElement(By.id("job-count")).getText().contains("jobs"));
+        browser.await(
+                () -> browser.driver.findElement(By.id("job-count")).getText().contains("jobs"));
         results.add(check("jobs", who));
 
         browser.open("jobs/" + UiTestSupport.JOB);
@@ -104,9 +109,15 @@ class AccessibilityBrowserTest {
         results.add(check("job-detail", who, "job-timeline"));
         if (role.equals("admin")) {
             browser.driver.findElement(By.id("action-checkpoint")).click();
-            browser.await(() -> browser.present("action-impact") && (browser.driver.findElement(By.id("action-impact"))
-                    .getText().contains("Work at risk") || browser.driver.findElement(By.id("action-impact")).getText()
-                    .contains("Refused")));
+            browser.await(() -> browser.present("action-impact")
+                    && (browser.driver
+                                    .findElement(By.id("action-impact"))
+                                    .getText()
+                                    .contains("Work at risk")
+                            || browser.driver
+                                    .findElement(By.id("action-impact"))
+                                    .getText()
+                                    .contains("Refused")));
             results.add(check("action-dialog", who));
             browser.press(Keys.ESCAPE);
             browser.await(() -> !browser.present("action-impact"));
@@ -114,16 +125,28 @@ class AccessibilityBrowserTest {
 
         browser.open("actions");
         expectTheme(dark);
-        browser.await(() -> browser.present("actions-status") && (browser.driver.findElements(By.cssSelector(
-                "#actions-grid vaadin-grid-cell-content")).size() > 8 || !browser.driver.findElement(By.id("actions-status"))
-                .getText().isEmpty()));
+        browser.await(() -> browser.present("actions-status")
+                && (browser.driver
+                                        .findElements(By.cssSelector("#actions-grid vaadin-grid-cell-content"))
+                                        .size()
+                                > 8
+                        || !browser.driver
+                                .findElement(By.id("actions-status"))
+                                .getText()
+                                .isEmpty()));
         results.add(check("actions", who));
 
         browser.open("audit");
         expectTheme(dark);
-        browser.await(() -> browser.present("audit-grid") && (browser.driver.findElements(By.cssSelector(
-                "#audit-grid vaadin-grid-cell-content")).size() > 8 || !browser.driver.findElement(By.id("audit-status"))
-                .getText().isEmpty()));
+        browser.await(() -> browser.present("audit-grid")
+                && (browser.driver
+                                        .findElements(By.cssSelector("#audit-grid vaadin-grid-cell-content"))
+                                        .size()
+                                > 8
+                        || !browser.driver
+                                .findElement(By.id("audit-status"))
+                                .getText()
+                                .isEmpty()));
         results.add(check("audit", who));
 
         browser.open("alerts");
@@ -134,15 +157,18 @@ class AccessibilityBrowserTest {
 
         browser.open("reliability");
         expectTheme(dark);
-        browser.await(() -> browser.present("rel-summary") && !browser.text("rel-summary").isEmpty());
-        browser.await(() -> browser.chartDrawn("rel-chart") || !browser.driver.findElement(By.id("rel-chart")).isDisplayed());
+        browser.await(() ->
+                browser.present("rel-summary") && !browser.text("rel-summary").isEmpty());
+        browser.await(() -> browser.chartDrawn("rel-chart")
+                || !browser.driver.findElement(By.id("rel-chart")).isDisplayed());
         results.add(check("reliability", who, "rel-chart"));
 
         report(who, results);
         List<String> failures = new ArrayList<>();
         for (PageResult r : results) {
             if (r.chartLabelContrast() != null && r.chartLabelContrast() < 4.5) {
-                failures.add(r.page() + ": chart labels have a contrast of " + r.chartLabelContrast() + ":1, below 4.5:1");
+                failures.add(
+                        r.page() + ": chart labels have a contrast of " + r.chartLabelContrast() + ":1, below 4.5:1");
             }
             for (Violation v : r.violations()) {
                 if (v.blocking()) {
@@ -152,7 +178,9 @@ class AccessibilityBrowserTest {
                 }
             }
         }
-        assertThat(failures).as("axe-core violations as %s in the %s theme", role, theme).isEmpty();
+        assertThat(failures)
+                .as("axe-core violations as %s in the %s theme", role, theme)
+                .isEmpty();
     }
 
     /** Switches the theme with the sign-in page's switch if it is not the one wanted. */
@@ -199,7 +227,10 @@ class AccessibilityBrowserTest {
                 nodes.add(n.get("target").asText() + " " + n.get("html").asText() + " | "
                         + n.get("summary").asText().replace('\n', ' '));
             }
-            violations.add(new Violation(v.get("id").asText(), v.path("impact").asText("minor"), v.get("help").asText(),
+            violations.add(new Violation(
+                    v.get("id").asText(),
+                    v.path("impact").asText("minor"),
+                    v.get("help").asText(),
                     nodes));
         }
         browser.shot(page + "-" + who);
@@ -210,15 +241,35 @@ class AccessibilityBrowserTest {
     private static void report(String who, List<PageResult> results) throws Exception {
         StringBuilder out = new StringBuilder("axe-core " + who + "\n");
         for (PageResult r : results) {
-            long critical = r.violations().stream().filter(v -> v.impact().equals("critical")).count();
-            long serious = r.violations().stream().filter(v -> v.impact().equals("serious")).count();
-            long moderate = r.violations().stream().filter(v -> v.impact().equals("moderate")).count();
-            long minor = r.violations().stream().filter(v -> v.impact().equals("minor")).count();
-            out.append(String.format("  %-14s critical %d, serious %d, moderate %d, minor %d%s%n", r.page(), critical,
-                    serious, moderate, minor, r.chartLabelContrast() == null ? ""
+            long critical = r.violations().stream()
+                    .filter(v -> v.impact().equals("critical"))
+                    .count();
+            long serious = r.violations().stream()
+                    .filter(v -> v.impact().equals("serious"))
+                    .count();
+            long moderate = r.violations().stream()
+                    .filter(v -> v.impact().equals("moderate"))
+                    .count();
+            long minor = r.violations().stream()
+                    .filter(v -> v.impact().equals("minor"))
+                    .count();
+            out.append(String.format(
+                    "  %-14s critical %d, serious %d, moderate %d, minor %d%s%n",
+                    r.page(),
+                    critical,
+                    serious,
+                    moderate,
+                    minor,
+                    r.chartLabelContrast() == null
+                            ? ""
                             : String.format(java.util.Locale.ROOT, "; chart labels %.1f:1", r.chartLabelContrast())));
             for (Violation v : r.violations()) {
-                out.append("    ").append(v.impact()).append(' ').append(v.id()).append(": ").append(v.help());
+                out.append("    ")
+                        .append(v.impact())
+                        .append(' ')
+                        .append(v.id())
+                        .append(": ")
+                        .append(v.help());
                 String reason = ACCEPTED.get(v.id());
                 if (!v.blocking() && reason != null) {
                     out.append(" -- kept: ").append(reason);
@@ -234,8 +285,7 @@ class AccessibilityBrowserTest {
         Files.writeString(REPORT, out + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
-    record PageResult(String page, List<Violation> violations, Double chartLabelContrast) {
-    }
+    record PageResult(String page, List<Violation> violations, Double chartLabelContrast) {}
 
     /** The lowest contrast of the chart text colours (secondary and body text) on the chart's background. */
     private static final String CHART_CONTRAST = """

@@ -50,13 +50,32 @@ class AlertsViewTest {
     void setUp() throws Exception {
         store = Arc.container().instance(AlertStore.class).get();
         Instant now = Instant.now();
-        firing = alert("f", AlertRule.FATAL_XID, "critical", Map.of("node", node, "gpu", "3"), AlertState.FIRING,
-                // Recent: the view lists the newest 1,000 firing alerts first, and earlier tests of the suite fire many.
-                now.minus(Duration.ofMinutes(3)), null);
-        pending = alert("p", AlertRule.CHECKPOINT_STALE, "warning", Map.of("job", "ui/" + tag), AlertState.PENDING,
-                now.minus(Duration.ofMinutes(2)), null);
-        resolved = alert("r", AlertRule.FATAL_XID, "critical", Map.of("node", node, "gpu", "5"), AlertState.RESOLVED,
-                now.minus(Duration.ofHours(2)), now.minus(Duration.ofHours(1)));
+        firing = alert(
+                "f",
+                AlertRule.FATAL_XID,
+                "critical",
+                Map.of("node", node, "gpu", "3"),
+                AlertState.FIRING,
+                // Recent: the view lists the newest 1,000 firing alerts first, and earlier tests of the suite fire
+                // many.
+                now.minus(Duration.ofMinutes(3)),
+                null);
+        pending = alert(
+                "p",
+                AlertRule.CHECKPOINT_STALE,
+                "warning",
+                Map.of("job", "ui/" + tag),
+                AlertState.PENDING,
+                now.minus(Duration.ofMinutes(2)),
+                null);
+        resolved = alert(
+                "r",
+                AlertRule.FATAL_XID,
+                "critical",
+                Map.of("node", node, "gpu", "5"),
+                AlertState.RESOLVED,
+                now.minus(Duration.ofHours(2)),
+                now.minus(Duration.ofHours(1)));
         store.recordEvaluation(List.of(), List.of(firing, pending, resolved), List.of(), now);
     }
 
@@ -67,11 +86,17 @@ class AlertsViewTest {
 
     @Test
     void showsFiringPendingAndResolvedAlertsWithRuleSeverityLabelsAndSilencedBy() throws Exception {
-        Silence muting = new Silence("ui-sil-" + tag, List.of(Matcher.equal("gpu", "5"), Matcher.equal("node", node)),
-                Instant.now().minusSeconds(5), Instant.now().plus(Duration.ofHours(1)), "test-operator", "known bad");
+        Silence muting = new Silence(
+                "ui-sil-" + tag,
+                List.of(Matcher.equal("gpu", "5"), Matcher.equal("node", node)),
+                Instant.now().minusSeconds(5),
+                Instant.now().plus(Duration.ofHours(1)),
+                "test-operator",
+                "known bad");
         store.insertSilence(muting, Instant.now());
         AlertsView view = open(Role.OPERATOR);
-        UiTestSupport.await(() -> row(view, firing).isPresent() && row(view, resolved).isPresent()
+        UiTestSupport.await(() -> row(view, firing).isPresent()
+                && row(view, resolved).isPresent()
                 && row(view, pending).isPresent());
         String f = String.join(" ", GridKt._getFormattedRow(view.grid(), index(view, firing)));
         assertThat(f).contains("firing", "critical", "GpuFatalXid (fatal-xid)", "gpu=3", "node=" + node, "min ago");
@@ -80,7 +105,8 @@ class AlertsViewTest {
         assertThat(r).contains("resolved", "gpu=5", muting.id());
         String p = String.join(" ", GridKt._getFormattedRow(view.grid(), index(view, pending)));
         assertThat(p).contains("pending", "warning", "CheckpointFreshnessBreached", "job=ui/" + tag);
-        assertThat(view.silences().getListDataView().getItems().map(Silence::id)).contains(muting.id());
+        assertThat(view.silences().getListDataView().getItems().map(Silence::id))
+                .contains(muting.id());
         assertThat(_find(SideNavItem.class)).anySatisfy(i -> {
             assertThat(i.getLabel()).isEqualTo("Alerts");
             assertThat(i.getPath()).isEqualTo("alerts");
@@ -92,11 +118,13 @@ class AlertsViewTest {
         AlertsView view = open(Role.VIEWER);
         UiTestSupport.await(() -> row(view, pending).isPresent());
         _setValue(view.stateFilter(), "pending");
-        UiTestSupport.await(() -> row(view, firing).isEmpty() && row(view, pending).isPresent());
+        UiTestSupport.await(
+                () -> row(view, firing).isEmpty() && row(view, pending).isPresent());
         assertThat(items(view)).allMatch(a -> a.state() == AlertState.PENDING);
         _setValue(view.stateFilter(), AlertsView.ALL);
         _setValue(view.ruleFilter(), "fatal-xid");
-        UiTestSupport.await(() -> row(view, pending).isEmpty() && row(view, firing).isPresent());
+        UiTestSupport.await(
+                () -> row(view, pending).isEmpty() && row(view, firing).isPresent());
         assertThat(items(view)).allMatch(a -> a.rule().equals("fatal-xid"));
         assertThat(row(view, resolved)).isPresent();
     }
@@ -110,13 +138,20 @@ class AlertsViewTest {
         SilenceDialog dialog = _get(SilenceDialog.class);
         assertThat(dialog.labels().getValue()).contains("node=" + node, "gpu=3", "severity=critical");
         _click(_get(Button.class, s -> s.withId("silence-confirm")));
-        UiTestSupport.await(() -> _get(Div.class, s -> s.withId("silence-error")).getElement().getTextRecursively()
+        UiTestSupport.await(() -> _get(Div.class, s -> s.withId("silence-error"))
+                .getElement()
+                .getTextRecursively()
                 .contains("comment: required"));
         _setValue(_get(TextArea.class, s -> s.withId("silence-comment")), "replacing the GPU");
         _click(_get(Button.class, s -> s.withId("silence-confirm")));
-        UiTestSupport.await(() -> row(view, firing).map(a -> !a.silencedBy().isEmpty()).orElse(false));
+        UiTestSupport.await(
+                () -> row(view, firing).map(a -> !a.silencedBy().isEmpty()).orElse(false));
         String id = row(view, firing).orElseThrow().silencedBy().get(0);
-        Silence made = view.silences().getListDataView().getItems().filter(s -> s.id().equals(id)).findFirst()
+        Silence made = view.silences()
+                .getListDataView()
+                .getItems()
+                .filter(s -> s.id().equals(id))
+                .findFirst()
                 .orElseThrow();
         assertThat(made.comment()).isEqualTo("replacing the GPU");
         assertThat(made.createdBy()).startsWith("test-operator");
@@ -124,10 +159,16 @@ class AlertsViewTest {
         assertThat(made.matches(resolved.labels())).isFalse();
         assertThat(Duration.between(made.startsAt(), made.endsAt())).isEqualTo(Duration.ofHours(2));
 
-        int at = view.silences().getListDataView().getItems().map(Silence::id).toList().indexOf(id);
+        int at = view.silences()
+                .getListDataView()
+                .getItems()
+                .map(Silence::id)
+                .toList()
+                .indexOf(id);
         _click((Button) GridKt._getCellComponent(view.silences(), at, "expire"));
-        UiTestSupport.await(() -> row(view, firing).map(a -> a.silencedBy().isEmpty()).orElse(false)
-                && view.silences().getListDataView().getItems().noneMatch(s -> s.id().equals(id)));
+        UiTestSupport.await(
+                () -> row(view, firing).map(a -> a.silencedBy().isEmpty()).orElse(false)
+                        && view.silences().getListDataView().getItems().noneMatch(s -> s.id().equals(id)));
     }
 
     @Test
@@ -140,7 +181,8 @@ class AlertsViewTest {
         AlertsGateway gateway = Arc.container().instance(AlertsGateway.class).get();
         Caller viewer = Caller.ofToken("t", "test-viewer", Role.VIEWER, List.of());
         assertThatThrownBy(() -> gateway.silence(viewer, Map.of("node", node), Duration.ofHours(1), "no")
-                .get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(io.lifeline.security.AccessDeniedException.class);
+                        .get(10, TimeUnit.SECONDS))
+                .hasCauseInstanceOf(io.lifeline.security.AccessDeniedException.class);
         assertThatThrownBy(() -> gateway.expire(viewer, "whatever").get(10, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(io.lifeline.security.AccessDeniedException.class);
     }
@@ -156,20 +198,39 @@ class AlertsViewTest {
     }
 
     private static Optional<AlertRow> row(AlertsView view, Alert a) {
-        return items(view).stream().filter(r -> r.fingerprint().equals(a.fingerprint())).findFirst();
+        return items(view).stream()
+                .filter(r -> r.fingerprint().equals(a.fingerprint()))
+                .findFirst();
     }
 
     private static int index(AlertsView view, Alert a) {
         return items(view).stream().map(AlertRow::fingerprint).toList().indexOf(a.fingerprint());
     }
 
-    private Alert alert(String suffix, AlertRule rule, String severity, Map<String, String> extra, AlertState state,
-                        Instant active, Instant resolvedAt) {
+    private Alert alert(
+            String suffix,
+            AlertRule rule,
+            String severity,
+            Map<String, String> extra,
+            AlertState state,
+            Instant active,
+            Instant resolvedAt) {
         Map<String, String> labels = new java.util.TreeMap<>(extra);
         labels.put("alertname", rule.alertName());
         labels.put("severity", severity);
         Instant firingSince = state == AlertState.PENDING ? null : active.plusSeconds(60);
-        return new Alert("uitest-" + tag + "-" + suffix, rule, labels, Map.of("summary", "test " + suffix), state, active,
-                firingSince, resolvedAt, Instant.now(), 1.0, null, List.of());
+        return new Alert(
+                "uitest-" + tag + "-" + suffix,
+                rule,
+                labels,
+                Map.of("summary", "test " + suffix),
+                state,
+                active,
+                firingSince,
+                resolvedAt,
+                Instant.now(),
+                1.0,
+                null,
+                List.of());
     }
 }

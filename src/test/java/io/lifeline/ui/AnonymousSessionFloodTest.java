@@ -40,8 +40,11 @@ class AnonymousSessionFloodTest {
 
     @Test
     void anonymousRequestsMakeNoSession() throws Exception {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
         String[] paths = {"", "login", "jobs", "fleet?node=n1", "VAADIN/push", "?v-r=uidl&v-uiId=0"};
         int before = sessions.open();
         long heapBefore = heapAfterGc();
@@ -56,14 +59,15 @@ class AnonymousSessionFloodTest {
                 work.add(pool.submit(() -> {
                     for (int i = thread; i < REQUESTS; i += 8) {
                         String path = paths[i % paths.length];
-                        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
-                                .timeout(Duration.ofSeconds(30));
+                        HttpRequest.Builder b =
+                                HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
                         if (path.startsWith("?v-r=uidl")) {
                             b.POST(HttpRequest.BodyPublishers.ofString("{\"csrfToken\":\"x\",\"rpc\":[],\"syncId\":0}"))
                                     .header("Content-Type", "application/json");
                         }
                         HttpResponse<Void> r = http.send(b.build(), HttpResponse.BodyHandlers.discarding());
-                        statuses.computeIfAbsent(r.statusCode(), k -> new AtomicInteger()).incrementAndGet();
+                        statuses.computeIfAbsent(r.statusCode(), k -> new AtomicInteger())
+                                .incrementAndGet();
                         if (r.headers().allValues("Set-Cookie").stream().anyMatch(c -> c.startsWith("JSESSIONID"))) {
                             cookies.incrementAndGet();
                         }
@@ -79,12 +83,14 @@ class AnonymousSessionFloodTest {
         }
         long seconds = Math.max(1, (System.nanoTime() - start) / 1_000_000_000L);
         long heapAfter = heapAfterGc();
-        System.out.printf("%d anonymous requests in %d s (%s): %d session cookies, sessions %d -> %d, heap after GC "
-                        + "%d MB -> %d MB%n", REQUESTS, seconds, statuses, cookies.get(), before, sessions.open(),
-                heapBefore >> 20, heapAfter >> 20);
+        System.out.printf(
+                "%d anonymous requests in %d s (%s): %d session cookies, sessions %d -> %d, heap after GC "
+                        + "%d MB -> %d MB%n",
+                REQUESTS, seconds, statuses, cookies.get(), before, sessions.open(), heapBefore >> 20, heapAfter >> 20);
         assertThat(cookies.get()).as("session cookies handed out").isZero();
         assertThat(sessions.open()).as("open sessions").isLessThanOrEqualTo(before);
-        assertThat(statuses.keySet()).as("answers: the sign-in page, redirects to it, Vaadin told its session expired")
+        assertThat(statuses.keySet())
+                .as("answers: the sign-in page, redirects to it, Vaadin told its session expired")
                 .containsOnly(200, 303);
     }
 

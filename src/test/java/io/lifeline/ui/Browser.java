@@ -33,7 +33,6 @@ final class Browser implements AutoCloseable {
      */
     static final Duration PATIENCE = Duration.ofSeconds(120);
 
-
     static final File CHROMIUM = new File("/usr/bin/chromium");
     static final File DRIVER = new File("/usr/bin/chromedriver");
     static final Path SHOTS = Path.of("target", "screenshots");
@@ -45,10 +44,18 @@ final class Browser implements AutoCloseable {
         this.root = root;
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
                 "--window-size=1440,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build();
+        ChromeDriverService service =
+                new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build();
         driver = new ChromeDriver(service, options);
         driver.manage().window().setSize(new Dimension(1440, 1000));
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(120));
@@ -70,15 +77,18 @@ final class Browser implements AutoCloseable {
     }
 
     WebElement waitFor(By by) {
-        return new WebDriverWait(driver, PATIENCE).ignoring(StaleElementReferenceException.class).until(d -> {
-            var found = d.findElements(by);
-            return found.isEmpty() ? null : found.get(0);
-        });
+        return new WebDriverWait(driver, PATIENCE)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    var found = d.findElements(by);
+                    return found.isEmpty() ? null : found.get(0);
+                });
     }
 
     /** Vaadin re-renders elements while the test reads them: a stale reference means "look again", not a failure. */
     void await(BooleanSupplier condition) {
-        new WebDriverWait(driver, PATIENCE).ignoring(StaleElementReferenceException.class)
+        new WebDriverWait(driver, PATIENCE)
+                .ignoring(StaleElementReferenceException.class)
                 .until(d -> condition.getAsBoolean());
     }
 
@@ -99,7 +109,8 @@ final class Browser implements AutoCloseable {
     /** Whether the dark theme is on. */
     boolean dark() {
         return String.valueOf(js("return (document.documentElement.getAttribute('theme') || '') + ' '"
-                + " + (document.body.getAttribute('theme') || '')")).contains("dark");
+                        + " + (document.body.getAttribute('theme') || '')"))
+                .contains("dark");
     }
 
     /** Types the token on the sign-in page and presses Enter (no pointer). */
@@ -146,8 +157,11 @@ final class Browser implements AutoCloseable {
                 return;
             }
             if (key == null) {
-                new org.openqa.selenium.interactions.Actions(driver).keyDown(org.openqa.selenium.Keys.SHIFT)
-                        .sendKeys(org.openqa.selenium.Keys.TAB).keyUp(org.openqa.selenium.Keys.SHIFT).perform();
+                new org.openqa.selenium.interactions.Actions(driver)
+                        .keyDown(org.openqa.selenium.Keys.SHIFT)
+                        .sendKeys(org.openqa.selenium.Keys.TAB)
+                        .keyUp(org.openqa.selenium.Keys.SHIFT)
+                        .perform();
             } else {
                 press(key);
             }

@@ -12,8 +12,12 @@ import org.junit.jupiter.api.Test;
 class ChartsTest {
 
     private static HeatMapModel oneNode(HeatMapModel.Metric metric, Double... values) {
-        return new HeatMapModel(metric, List.of("n1"), List.of(new HeatMapModel.Group("p · z", 0, 1, values.length, 2)),
-                values.length, Arrays.asList(values));
+        return new HeatMapModel(
+                metric,
+                List.of("n1"),
+                List.of(new HeatMapModel.Group("p · z", 0, 1, values.length, 2)),
+                values.length,
+                Arrays.asList(values));
     }
 
     @Test
@@ -28,8 +32,8 @@ class ChartsTest {
 
     @Test
     void textAndLinesAreThemeColoursResolvedInTheBrowser() throws Exception {
-        for (String option : List.of(Charts.heatMap(oneNode(HeatMapModel.Metric.UTILISATION, 50.0)),
-                Charts.causes(List.of()))) {
+        for (String option :
+                List.of(Charts.heatMap(oneNode(HeatMapModel.Metric.UTILISATION, 50.0)), Charts.causes(List.of()))) {
             JsonNode o = Charts.JSON.readTree(option);
             assertThat(o.at("/textStyle/color").asText()).isEqualTo(Charts.TEXT);
             assertThat(o.at("/tooltip/textStyle/color").asText()).isEqualTo(Charts.BODY);
@@ -44,7 +48,8 @@ class ChartsTest {
     void glyphsOnHeatMapCellsHaveAtLeastAaContrast() {
         for (int i = 1; i < Charts.HEALTH_COLOURS.size(); i++) {
             assertThat(contrast(Charts.HEALTH_GLYPH_COLOURS.get(i), Charts.HEALTH_COLOURS.get(i)))
-                    .as(Charts.HEALTH_WORDS.get(i)).isGreaterThanOrEqualTo(4.5);
+                    .as(Charts.HEALTH_WORDS.get(i))
+                    .isGreaterThanOrEqualTo(4.5);
         }
     }
 
@@ -53,20 +58,36 @@ class ChartsTest {
         // Simulated protanopia, deuteranopia and tritanopia (Machado, Oliveira and Fernandes 2009, severity 1, in
         // linear RGB): the three health colours must stay clearly apart for dichromats too, not only in full colour.
         Map<String, double[][]> kinds = Map.of(
-                "protanopia", new double[][] {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216},
-                    {-0.003882, -0.048116, 1.051998}},
-                "deuteranopia", new double[][] {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413},
-                    {-0.011820, 0.042940, 0.968881}},
-                "tritanopia", new double[][] {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602},
-                    {0.004733, 0.691367, 0.303900}});
+                "protanopia",
+                        new double[][] {
+                            {0.152286, 1.052583, -0.204868},
+                            {0.114503, 0.786281, 0.099216},
+                            {-0.003882, -0.048116, 1.051998}
+                        },
+                "deuteranopia",
+                        new double[][] {
+                            {0.367322, 0.860646, -0.227968},
+                            {0.280085, 0.672501, 0.047413},
+                            {-0.011820, 0.042940, 0.968881}
+                        },
+                "tritanopia",
+                        new double[][] {
+                            {1.255528, -0.076749, -0.178779},
+                            {-0.078411, 0.930809, 0.147602},
+                            {0.004733, 0.691367, 0.303900}
+                        });
         for (var kind : kinds.entrySet()) {
             for (int a = 0; a < 3; a++) {
                 for (int b = a + 1; b < 3; b++) {
                     double[] x = simulate(Charts.HEALTH_COLOURS.get(a), kind.getValue());
                     double[] y = simulate(Charts.HEALTH_COLOURS.get(b), kind.getValue());
-                    double distance = Math.sqrt(Math.pow(x[0] - y[0], 2) + Math.pow(x[1] - y[1], 2) + Math.pow(x[2] - y[2], 2));
-                    assertThat(distance).as("%s: %s against %s", kind.getKey(), Charts.HEALTH_WORDS.get(a),
-                            Charts.HEALTH_WORDS.get(b)).isGreaterThan(0.3);
+                    double distance =
+                            Math.sqrt(Math.pow(x[0] - y[0], 2) + Math.pow(x[1] - y[1], 2) + Math.pow(x[2] - y[2], 2));
+                    assertThat(distance)
+                            .as(
+                                    "%s: %s against %s",
+                                    kind.getKey(), Charts.HEALTH_WORDS.get(a), Charts.HEALTH_WORDS.get(b))
+                            .isGreaterThan(0.3);
                 }
             }
         }

@@ -2,8 +2,8 @@ package io.lifeline.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.CloudEvents;
+import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -52,10 +52,18 @@ class DashboardBrowserTest {
         UiTestSupport.feedDemoData();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
                 "--window-size=1440,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build();
+        ChromeDriverService service =
+                new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build();
         driver = new ChromeDriver(service, options);
         driver.manage().window().setSize(new Dimension(1440, 1000));
         Files.createDirectories(SHOTS);
@@ -73,7 +81,8 @@ class DashboardBrowserTest {
         signIn(TestTokens.operator());
         WebElement kpis = waitFor(By.id("kpis"));
         await(() -> kpis.getText().contains("Fleet ETTR"));
-        await(() -> canvasIn("causes-chart") || !driver.findElements(By.id("causes-chart")).get(0).isDisplayed());
+        await(() -> canvasIn("causes-chart")
+                || !driver.findElements(By.id("causes-chart")).get(0).isDisplayed());
         assertThat(driver.findElement(By.id("time-zone")).getText()).startsWith("Times in ");
         shot("overview");
 
@@ -82,8 +91,8 @@ class DashboardBrowserTest {
         await(() -> canvasIn("fleet-heatmap"));
         assertThat(driver.findElement(By.id("fleet-groups")).getText()).contains("spot-p5");
         shot("fleet");
-        String node = (String) ((JavascriptExecutor) driver).executeScript(
-                "const c = document.getElementById('fleet-heatmap').__chart;"
+        String node = (String) ((JavascriptExecutor) driver)
+                .executeScript("const c = document.getElementById('fleet-heatmap').__chart;"
                         + "return c.getOption().yAxis[0].data[0];");
         driver.get(url("fleet?node=" + node));
         waitFor(By.id("node-panel"));
@@ -98,8 +107,8 @@ class DashboardBrowserTest {
         driver.get(url("jobs/" + UiTestSupport.JOB));
         waitFor(By.id("job-timeline"));
         await(() -> canvasIn("job-timeline"));
-        Long points = (Long) ((JavascriptExecutor) driver).executeScript(
-                "const c = document.getElementById('job-timeline').__chart;"
+        Long points = (Long) ((JavascriptExecutor) driver)
+                .executeScript("const c = document.getElementById('job-timeline').__chart;"
                         + "return c.getOption().series.reduce((n, s) => n + s.data.length, 0);");
         assertThat(points).isPositive();
         assertThat(driver.findElement(By.id("job-summary")).getText()).contains("World size");
@@ -119,12 +128,26 @@ class DashboardBrowserTest {
         String data = "{\"checkpointId\":\"ui-test-ckpt\",\"step\":999999999,\"durationSeconds\":20,"
                 + "\"blockingSeconds\":3,\"worldSize\":128}";
         String verified = "{\"checkpointId\":\"ui-test-ckpt\",\"ok\":true}";
-        TestTokens.api().contentType("application/cloudevents-batch+json")
+        TestTokens.api()
+                .contentType("application/cloudevents-batch+json")
                 .body(CloudEvents.array(List.of(
-                        CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.checkpoint.completed", job, now, data),
-                        CloudEvents.event(CloudEvents.uniqueId(), "trainer/" + job, "trainer.checkpoint.verified", job,
-                                now.plusSeconds(1), verified))))
-                .post("/api/v1/events").then().statusCode(org.hamcrest.Matchers.lessThan(300));
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "trainer/" + job,
+                                "trainer.checkpoint.completed",
+                                job,
+                                now,
+                                data),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "trainer/" + job,
+                                "trainer.checkpoint.verified",
+                                job,
+                                now.plusSeconds(1),
+                                verified))))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(org.hamcrest.Matchers.lessThan(300));
         await(() -> driver.findElement(By.id("action-state")).getText().equals("succeeded"));
         shot("action-succeeded");
     }
@@ -138,15 +161,23 @@ class DashboardBrowserTest {
         await(() -> canvasIn("job-timeline"));
         assertThat(driver.findElements(By.id("action-checkpoint"))).isEmpty();
         // Lumo styles the page without an application theme, and no page asks for one that is not there.
-        assertThat(String.valueOf(((JavascriptExecutor) driver).executeScript(
-                "return getComputedStyle(document.documentElement).getPropertyValue('--lumo-primary-color')"))).isNotBlank();
-        assertThat((List<?>) ((JavascriptExecutor) driver).executeScript(
-                "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/themes/'))"))
+        assertThat(
+                        String.valueOf(
+                                ((JavascriptExecutor) driver)
+                                        .executeScript(
+                                                "return getComputedStyle(document.documentElement).getPropertyValue('--lumo-primary-color')")))
+                .isNotBlank();
+        assertThat(
+                        (List<?>)
+                                ((JavascriptExecutor) driver)
+                                        .executeScript(
+                                                "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/themes/'))"))
                 .isEmpty();
         driver.findElement(By.id("theme-toggle")).click();
-        await(() -> String.valueOf(((JavascriptExecutor) driver).executeScript(
-                "return (document.documentElement.getAttribute('theme') || '') + ' '"
-                        + " + (document.body.getAttribute('theme') || '')")).contains("dark"));
+        await(() -> String.valueOf(((JavascriptExecutor) driver)
+                        .executeScript("return (document.documentElement.getAttribute('theme') || '') + ' '"
+                                + " + (document.body.getAttribute('theme') || '')"))
+                .contains("dark"));
         shot("job-detail-dark");
     }
 
@@ -164,16 +195,18 @@ class DashboardBrowserTest {
 
     private WebElement waitFor(By by) {
         return new WebDriverWait(driver, Browser.PATIENCE)
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
-            var found = d.findElements(by);
-            return found.isEmpty() ? null : found.get(0);
-        });
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> {
+                    var found = d.findElements(by);
+                    return found.isEmpty() ? null : found.get(0);
+                });
     }
 
     /** Vaadin re-renders elements while the test reads them: a stale reference means "look again", not a failure. */
     private void await(java.util.function.BooleanSupplier condition) {
         new WebDriverWait(driver, Browser.PATIENCE)
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> condition.getAsBoolean());
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> condition.getAsBoolean());
     }
 
     private String url(String path) {

@@ -21,12 +21,14 @@ class EChartTest {
     @Test
     void everyClientCallableTakesArgumentsVaadinDecodes() {
         List<Method> callables = Arrays.stream(EChart.class.getDeclaredMethods())
-                .filter(m -> m.isAnnotationPresent(ClientCallable.class)).toList();
+                .filter(m -> m.isAnnotationPresent(ClientCallable.class))
+                .toList();
         assertThat(callables).extracting(Method::getName).contains("zoomed", "chartClicked", "chartActivated");
         for (Method m : callables) {
             for (Class<?> p : m.getParameterTypes()) {
                 assertThat(JsonCodec.canEncodeWithoutTypeInfo(ReflectTools.convertPrimitiveType(p)))
-                        .as("%s(%s)", m.getName(), p.getSimpleName()).isTrue();
+                        .as("%s(%s)", m.getName(), p.getSimpleName())
+                        .isTrue();
             }
         }
     }

@@ -33,12 +33,18 @@ class ExpiredNoticeViewsTest {
         UiTestSupport.feedDemoData();
         String data = "{\"pool\":\"expiry-pool\",\"capacityType\":\"spot\",\"gpuCount\":8}";
         List<String> events = List.of(
-                CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "node.registered", expired, now.minusSeconds(900), data),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "node.registered", pending, now.minusSeconds(900), data),
+                CloudEvents.event(
+                        CloudEvents.uniqueId(), "test/k8s", "node.registered", expired, now.minusSeconds(900), data),
+                CloudEvents.event(
+                        CloudEvents.uniqueId(), "test/k8s", "node.registered", pending, now.minusSeconds(900), data),
                 notice(expired, now.minusSeconds(600), now.minusSeconds(480)),
                 notice(pending, now, now.plusSeconds(3600)));
-        TestTokens.api().contentType("application/cloudevents-batch+json").body(CloudEvents.array(events))
-                .post("/api/v1/events").then().statusCode(200);
+        TestTokens.api()
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
         Arc.container().instance(DashboardData.class).get().refresh().get(30, TimeUnit.SECONDS);
         UiTestSupport.setup(Role.VIEWER);
     }
@@ -49,7 +55,12 @@ class ExpiredNoticeViewsTest {
     }
 
     private static String notice(String node, Instant at, Instant deadline) {
-        return CloudEvents.event(CloudEvents.uniqueId(), "cloud/aws", "node.interruption_notice", node, at,
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "cloud/aws",
+                "node.interruption_notice",
+                node,
+                at,
                 "{\"kind\":\"spot_reclaim\",\"provider\":\"aws\",\"deadline\":\"" + deadline + "\"}");
     }
 
@@ -57,9 +68,11 @@ class ExpiredNoticeViewsTest {
     void overviewsNodesAtRiskHoldThePendingNoticeAndNotTheExpiredOne() {
         UI.getCurrent().navigate(OverviewView.class);
         OverviewView view = UiTestSupport.view(OverviewView.class);
-        UiTestSupport.await(() -> view.shown() != null && view.shown().nodesAtRisk().stream()
-                .anyMatch(n -> n.name().equals(pending)));
-        assertThat(view.shown().nodesAtRisk()).extracting(OverviewModel.NodeAtRisk::name).contains(pending)
+        UiTestSupport.await(() -> view.shown() != null
+                && view.shown().nodesAtRisk().stream().anyMatch(n -> n.name().equals(pending)));
+        assertThat(view.shown().nodesAtRisk())
+                .extracting(OverviewModel.NodeAtRisk::name)
+                .contains(pending)
                 .doesNotContain(expired);
     }
 

@@ -33,7 +33,13 @@ final class FakeActions implements ActionService, AuditLog {
     final Map<String, Integer> reads = new ConcurrentHashMap<>();
     final List<AuditEntry> audit = new ArrayList<>();
 
-    static final Impact IMPACT = new Impact(12.5, 420L, 128, List.of(UiTestSupport.JOB), List.of("spot-p5-0001"), true,
+    static final Impact IMPACT = new Impact(
+            12.5,
+            420L,
+            128,
+            List.of(UiTestSupport.JOB),
+            List.of("spot-p5-0001"),
+            true,
             List.of("the newest checkpoint is older than the objective"));
 
     @Override
@@ -47,13 +53,32 @@ final class FakeActions implements ActionService, AuditLog {
         check(request);
         String id = "act-" + (actions.size() + 1);
         Instant now = Instant.now();
-        ActionView v = new ActionView(id, request.kind(), request.target(), request.params(), request.reason(),
-                caller.actor(), ActionState.RUNNING, now, now, null, IMPACT,
-                List.of(new ActionStepView(1, "checkpoint " + request.target(), StepState.RUNNING, now, null, null)), "saving");
+        ActionView v = new ActionView(
+                id,
+                request.kind(),
+                request.target(),
+                request.params(),
+                request.reason(),
+                caller.actor(),
+                ActionState.RUNNING,
+                now,
+                now,
+                null,
+                IMPACT,
+                List.of(new ActionStepView(1, "checkpoint " + request.target(), StepState.RUNNING, now, null, null)),
+                "saving");
         actions.put(id, v);
         synchronized (audit) {
-            audit.add(new AuditEntry(audit.size() + 1, now, caller.actor(), "action.requested", request.target(), id,
-                    request.reason(), null, "pending"));
+            audit.add(new AuditEntry(
+                    audit.size() + 1,
+                    now,
+                    caller.actor(),
+                    "action.requested",
+                    request.target(),
+                    id,
+                    request.reason(),
+                    null,
+                    "pending"));
         }
         return new Submitted(v, false);
     }
@@ -66,9 +91,20 @@ final class FakeActions implements ActionService, AuditLog {
         }
         if (reads.merge(id, 1, Integer::sum) >= 2 && !v.state().terminal()) {
             Instant now = Instant.now();
-            v = new ActionView(v.id(), v.kind(), v.target(), v.params(), v.reason(), v.requestedBy(), ActionState.SUCCEEDED,
-                    v.createdAt(), now, null, v.impact(),
-                    List.of(new ActionStepView(1, v.steps().get(0).name(), StepState.DONE, v.createdAt(), now, "saved")),
+            v = new ActionView(
+                    v.id(),
+                    v.kind(),
+                    v.target(),
+                    v.params(),
+                    v.reason(),
+                    v.requestedBy(),
+                    ActionState.SUCCEEDED,
+                    v.createdAt(),
+                    now,
+                    null,
+                    v.impact(),
+                    List.of(new ActionStepView(
+                            1, v.steps().get(0).name(), StepState.DONE, v.createdAt(), now, "saved")),
                     "checkpoint saved");
             actions.put(id, v);
         }
@@ -79,7 +115,8 @@ final class FakeActions implements ActionService, AuditLog {
     public Page<ActionView> list(ActionQuery query) {
         List<ActionView> out = new ArrayList<>();
         for (ActionView v : actions.values()) {
-            if ((query.state() == null || query.state() == v.state()) && (query.kind() == null || query.kind() == v.kind())) {
+            if ((query.state() == null || query.state() == v.state())
+                    && (query.kind() == null || query.kind() == v.kind())) {
                 out.add(v);
             }
         }
@@ -90,8 +127,20 @@ final class FakeActions implements ActionService, AuditLog {
     @Override
     public ActionView cancel(String id, Caller caller) {
         ActionView v = actions.get(id);
-        ActionView c = new ActionView(v.id(), v.kind(), v.target(), v.params(), v.reason(), v.requestedBy(),
-                ActionState.CANCELLED, v.createdAt(), Instant.now(), null, v.impact(), v.steps(), "cancelled");
+        ActionView c = new ActionView(
+                v.id(),
+                v.kind(),
+                v.target(),
+                v.params(),
+                v.reason(),
+                v.requestedBy(),
+                ActionState.CANCELLED,
+                v.createdAt(),
+                Instant.now(),
+                null,
+                v.impact(),
+                v.steps(),
+                "cancelled");
         actions.put(id, c);
         return c;
     }
@@ -102,7 +151,8 @@ final class FakeActions implements ActionService, AuditLog {
             List<AuditEntry> out = new ArrayList<>();
             for (int i = audit.size() - 1; i >= 0; i--) {
                 AuditEntry e = audit.get(i);
-                if ((q.actor() == null || e.actor().contains(q.actor())) && (q.what() == null || e.what().equals(q.what()))
+                if ((q.actor() == null || e.actor().contains(q.actor()))
+                        && (q.what() == null || e.what().equals(q.what()))
                         && (q.target() == null || q.target().equals(e.target()))) {
                     out.add(e);
                 }

@@ -45,7 +45,9 @@ class FleetViewTest {
         FleetView view = open(Role.VIEWER);
         HeatMapModel m = view.shown();
         assertThat(m.columns()).isEqualTo(8);
-        assertThat(m.groups()).extracting(HeatMapModel.Group::label).contains("spot-p5 · us-east-1a", "ondemand-p4d · us-east-1b");
+        assertThat(m.groups())
+                .extracting(HeatMapModel.Group::label)
+                .contains("spot-p5 · us-east-1a", "ondemand-p4d · us-east-1b");
         assertThat(m.values().stream().filter(Objects::nonNull).count()).isGreaterThanOrEqualTo(300);
         assertThat(m.values().stream().filter(Objects::nonNull)).allMatch(v -> v >= 0 && v <= 2);
         String option = _get(EChart.class, s -> s.withId("fleet-heatmap")).option();
@@ -95,11 +97,16 @@ class FleetViewTest {
     @Test
     void aPastedLinkOpensTheSameFiltersAndNode() {
         UiTestSupport.setup(Role.VIEWER);
-        UI.getCurrent().navigate("fleet",
-                com.vaadin.flow.router.QueryParameters.fromString("pool=spot-p5&metric=utilisation&node=spot-p5-0000"));
+        UI.getCurrent()
+                .navigate(
+                        "fleet",
+                        com.vaadin.flow.router.QueryParameters.fromString(
+                                "pool=spot-p5&metric=utilisation&node=spot-p5-0000"));
         FleetView view = UiTestSupport.view(FleetView.class);
-        UiTestSupport.await(() -> view.shown() != null && view.shown().metric() == HeatMapModel.Metric.UTILISATION
-                && view.shown().groups().size() == 1 && view.panel().shown() != null);
+        UiTestSupport.await(() -> view.shown() != null
+                && view.shown().metric() == HeatMapModel.Metric.UTILISATION
+                && view.shown().groups().size() == 1
+                && view.panel().shown() != null);
         assertThat(view.query().pool()).isEqualTo("spot-p5");
         assertThat(view.shown().groups()).extracting(HeatMapModel.Group::label).containsExactly("spot-p5 · us-east-1a");
         assertThat(view.panel().shown().detail().name()).isEqualTo("spot-p5-0000");
@@ -109,11 +116,19 @@ class FleetViewTest {
     void theHeatMapTakesTheKeyboardAndSaysHealthInWords() {
         FleetView view = open(Role.VIEWER);
         EChart chart = _get(EChart.class, s -> s.withId("fleet-heatmap"));
-        assertThat(chart.getElement().getAttribute("aria-label")).contains("Arrow keys").contains("Enter opens the node");
-        assertThat(_get(com.vaadin.flow.component.html.Div.class, s -> s.withId("fleet-focused")).getElement()
-                .getAttribute("aria-live")).isEqualTo("polite");
-        assertThat(_get(com.vaadin.flow.component.html.Div.class, s -> s.withId("fleet-legend")).getElement()
-                .getTextRecursively()).contains("healthy").contains("degraded").contains("failed");
+        assertThat(chart.getElement().getAttribute("aria-label"))
+                .contains("Arrow keys")
+                .contains("Enter opens the node");
+        assertThat(_get(com.vaadin.flow.component.html.Div.class, s -> s.withId("fleet-focused"))
+                        .getElement()
+                        .getAttribute("aria-live"))
+                .isEqualTo("polite");
+        assertThat(_get(com.vaadin.flow.component.html.Div.class, s -> s.withId("fleet-legend"))
+                        .getElement()
+                        .getTextRecursively())
+                .contains("healthy")
+                .contains("degraded")
+                .contains("failed");
         String node = view.shown().nodes().get(1);
         chart.chartActivated("[3,1,0]");
         UiTestSupport.await(() -> view.panel().shown() != null);
@@ -141,7 +156,8 @@ class FleetViewTest {
         assertThat(view.panel().shown().detail().name()).isEqualTo(m.nodes().get(11));
         // Another filter starts again at the top of its map.
         _setValue(_get(ComboBox.class, s -> s.withId("fleet-pool")), "spot-p5");
-        assertThat(Charts.JSON.readTree(chart.option()).at("/llWindow/first").asInt()).isZero();
+        assertThat(Charts.JSON.readTree(chart.option()).at("/llWindow/first").asInt())
+                .isZero();
     }
 
     @Test
@@ -162,8 +178,11 @@ class FleetViewTest {
         com.github.mvysny.kaributesting.v10.LocatorJ._click(_get(Button.class, s -> s.withId("node-drain")));
         ActionDialog dialog = _get(ActionDialog.class);
         var impact = _get(com.vaadin.flow.component.html.Div.class, s -> s.withId("action-impact"));
-        UiTestSupport.await(() -> dialog.shownImpact() != null || impact.getElement().getTextRecursively().contains("Refused"));
-        assertThat(dialog.shownImpact()).as(impact.getElement().getTextRecursively()).isNotNull();
+        UiTestSupport.await(() -> dialog.shownImpact() != null
+                || impact.getElement().getTextRecursively().contains("Refused"));
+        assertThat(dialog.shownImpact())
+                .as(impact.getElement().getTextRecursively())
+                .isNotNull();
         assertThat(dialog.shownImpact().nodes()).contains(node);
     }
 }

@@ -38,6 +38,7 @@ class HeatMapWindowBrowserTest {
 
     /** A pool of its own, sorted after the demo's, so other tests' first rows stay theirs. */
     private static final String POOL = "window-test";
+
     private static final int NODES = 70;
     /** The chart as the browser holds it: the rows sent, the row labels of the whole axis, the zoom. */
     private static final String STATE = "const el = document.getElementById('fleet-heatmap'), c = el.__chart;"
@@ -74,15 +75,42 @@ class HeatMapWindowBrowserTest {
         Instant now = Instant.now();
         for (int n = 0; n < NODES; n++) {
             String node = name(n);
-            events.add(event(node, EventType.NODE_REGISTERED, now, new NodeData.Registered(POOL, CapacityType.SPOT,
-                    "us-east-1c", "p5.48xlarge", 8, "aws:///us-east-1c/i-" + node)));
+            events.add(event(
+                    node,
+                    EventType.NODE_REGISTERED,
+                    now,
+                    new NodeData.Registered(
+                            POOL, CapacityType.SPOT, "us-east-1c", "p5.48xlarge", 8, "aws:///us-east-1c/i-" + node)));
             events.add(event(node, EventType.NODE_READY, now, new NodeData.Ready()));
             for (int g = 0; g < 8; g++) {
-                events.add(event(node, EventType.GPU_SAMPLE, now, new GpuData.Sample("GPU-" + node + "-" + g, g, "H100",
-                        (double) n, 40960.0, null, 50.0, 300.0, null, null, null, null, null, null, null)));
+                events.add(event(
+                        node,
+                        EventType.GPU_SAMPLE,
+                        now,
+                        new GpuData.Sample(
+                                "GPU-" + node + "-" + g,
+                                g,
+                                "H100",
+                                (double) n,
+                                40960.0,
+                                null,
+                                50.0,
+                                300.0,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null)));
             }
         }
-        Arc.container().instance(IngestGateway.class).get().submit(events).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        Arc.container()
+                .instance(IngestGateway.class)
+                .get()
+                .submit(events)
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS);
         Arc.container().instance(ModelRuntime.class).get().barrier().get(30, TimeUnit.SECONDS);
         Arc.container().instance(DashboardData.class).get().refresh().get(30, TimeUnit.SECONDS);
     }
@@ -132,8 +160,8 @@ class HeatMapWindowBrowserTest {
         try {
             browser.await(condition);
         } catch (org.openqa.selenium.TimeoutException e) {
-            throw new AssertionError("the browser holds " + state() + ", announces '" + browser.text("fleet-focused")
-                    + "'", e);
+            throw new AssertionError(
+                    "the browser holds " + state() + ", announces '" + browser.text("fleet-focused") + "'", e);
         }
     }
 
@@ -141,28 +169,39 @@ class HeatMapWindowBrowserTest {
     void scrollingTheHeatMapBringsTheRowsOfTheNewWindow() {
         browser.signIn(TestTokens.operator());
         browser.open("fleet?pool=" + POOL + "&metric=utilisation");
-        browser.await(() -> browser.chartDrawn("fleet-heatmap") && state() != null
+        browser.await(() -> browser.chartDrawn("fleet-heatmap")
+                && state() != null
                 && number(state(), "zoomEnd") == FleetPresenter.VISIBLE_ROWS - 1);
-        assertThat(shows(state(), 0, FleetPresenter.VISIBLE_ROWS - 1)).as("first window: %s", state()).isTrue();
+        assertThat(shows(state(), 0, FleetPresenter.VISIBLE_ROWS - 1))
+                .as("first window: %s", state())
+                .isTrue();
 
         // The mouse wheel over the map moves its window down.
-        new Actions(browser.driver).scrollFromOrigin(WheelInput.ScrollOrigin.fromElement(
-                browser.driver.findElement(By.id("fleet-heatmap"))), 0, 400).perform();
+        new Actions(browser.driver)
+                .scrollFromOrigin(
+                        WheelInput.ScrollOrigin.fromElement(browser.driver.findElement(By.id("fleet-heatmap"))), 0, 400)
+                .perform();
         browser.await(() -> number(state(), "zoomStart") > 0);
         awaitState(() -> {
             var s = state();
-            return number(s, "first") == number(s, "zoomStart") && shows(s, number(s, "zoomStart"), number(s, "zoomEnd"));
+            return number(s, "first") == number(s, "zoomStart")
+                    && shows(s, number(s, "zoomStart"), number(s, "zoomEnd"));
         });
         var scrolled = state();
         assertThat(number(scrolled, "last") - number(scrolled, "first")).isEqualTo(FleetPresenter.VISIBLE_ROWS - 1);
 
         // The keyboard goes to the last node, which was not sent: it is named once its rows arrive, and opens.
         browser.tabTo("fleet-heatmap", 40);
-        new Actions(browser.driver).keyDown(Keys.CONTROL).sendKeys(Keys.END).keyUp(Keys.CONTROL).perform();
+        new Actions(browser.driver)
+                .keyDown(Keys.CONTROL)
+                .sendKeys(Keys.END)
+                .keyUp(Keys.CONTROL)
+                .perform();
         String last = name(NODES - 1);
-        awaitState(() -> browser.text("fleet-focused").equals(last + ", GPU 7: " + (NODES - 1) + " % (node "
-                + NODES + " of " + NODES + ")"));
-        assertThat(shows(state(), NODES - FleetPresenter.VISIBLE_ROWS, NODES - 1)).as("last window: %s", state())
+        awaitState(() -> browser.text("fleet-focused")
+                .equals(last + ", GPU 7: " + (NODES - 1) + " % (node " + NODES + " of " + NODES + ")"));
+        assertThat(shows(state(), NODES - FleetPresenter.VISIBLE_ROWS, NODES - 1))
+                .as("last window: %s", state())
                 .isTrue();
         browser.press(Keys.ENTER);
         browser.await(() -> browser.text("node-title").equals(last));

@@ -43,8 +43,10 @@ class JobDetailViewTest {
         if (q < 0) {
             UI.getCurrent().navigate("jobs/" + job);
         } else {
-            UI.getCurrent().navigate("jobs/" + job.substring(0, q),
-                    com.vaadin.flow.router.QueryParameters.fromString(job.substring(q + 1)));
+            UI.getCurrent()
+                    .navigate(
+                            "jobs/" + job.substring(0, q),
+                            com.vaadin.flow.router.QueryParameters.fromString(job.substring(q + 1)));
         }
         return UiTestSupport.view(JobDetailView.class);
     }
@@ -57,12 +59,16 @@ class JobDetailViewTest {
         assertThat(m.membership().worldSizeSeries()).isNotEmpty();
         assertThat(m.checkpoints().checkpoints()).isNotEmpty();
         String option = _get(EChart.class, s -> s.withId("job-timeline")).option();
-        assertThat(option).contains("\"step\":\"end\"").contains("World size").contains("Checkpoints")
+        assertThat(option)
+                .contains("\"step\":\"end\"")
+                .contains("World size")
+                .contains("Checkpoints")
                 .contains(m.checkpoints().checkpoints().get(0).id());
         if (!m.incidents().isEmpty()) {
             assertThat(option).contains("markArea");
         }
-        assertThat(_get(EChart.class, s -> s.withId("job-goodput-chart")).option()).contains("Productive");
+        assertThat(_get(EChart.class, s -> s.withId("job-goodput-chart")).option())
+                .contains("Productive");
     }
 
     /** The demo's llama3 runs rank 0 on spot in pool spot-p5, which also has on-demand nodes: the page says so. */
@@ -72,7 +78,10 @@ class JobDetailViewTest {
         UiTestSupport.await(() -> view.shown() != null);
         JobDetailModel m = view.shown();
         String text = _get(Div.class, s -> s.withId("job-spot")).getElement().getTextRecursively();
-        assertThat(text).contains("Checkpoint every").contains(" on spot (").contains(" on on-demand (")
+        assertThat(text)
+                .contains("Checkpoint every")
+                .contains(" on spot (")
+                .contains(" on on-demand (")
                 .contains("Cheaper per useful GPU-hour");
         if (m.detail().summary().state().isActive()) {
             assertThat(m.spot().placement().flagged()).isTrue();
@@ -89,8 +98,10 @@ class JobDetailViewTest {
                 .isEqualTo(view.shown().checkpoints().checkpoints().size());
         assertThat(GridKt._size(_get(Grid.class, s -> s.withId("job-rounds")))).isPositive();
         assertThat(_get(Div.class, s -> s.withId("job-advice")).getElement().getTextRecursively())
-                .contains("Current interval").contains("Recommended");
-        assertThat(_get(Div.class, s -> s.withId("job-kpi-world")).getElement().getTextRecursively()).contains("min 96");
+                .contains("Current interval")
+                .contains("Recommended");
+        assertThat(_get(Div.class, s -> s.withId("job-kpi-world")).getElement().getTextRecursively())
+                .contains("min 96");
     }
 
     @Test
@@ -111,23 +122,33 @@ class JobDetailViewTest {
         _click(_get(Button.class, s -> s.withId("action-checkpoint")));
         ActionDialog dialog = _get(ActionDialog.class);
         Div impact = _get(Div.class, s -> s.withId("action-impact"));
-        UiTestSupport.await(() -> dialog.shownImpact() != null || impact.getElement().getTextRecursively().contains("Refused"));
-        assertThat(dialog.shownImpact()).as(impact.getElement().getTextRecursively()).isNotNull();
+        UiTestSupport.await(() -> dialog.shownImpact() != null
+                || impact.getElement().getTextRecursively().contains("Refused"));
+        assertThat(dialog.shownImpact())
+                .as(impact.getElement().getTextRecursively())
+                .isNotNull();
         assertThat(dialog.shownImpact().jobs()).contains(UiTestSupport.JOB);
-        assertThat(impact.getElement().getTextRecursively()).contains("Work at risk").contains("Ranks affected");
-        assertThat(_get(Button.class, s -> s.withId("action-confirm")).isEnabled()).isTrue();
+        assertThat(impact.getElement().getTextRecursively())
+                .contains("Work at risk")
+                .contains("Ranks affected");
+        assertThat(_get(Button.class, s -> s.withId("action-confirm")).isEnabled())
+                .isTrue();
     }
 
     @Test
     void theTimelinesTimeWindowComesFromTheUrl() {
         long to = java.time.Instant.now().toEpochMilli() / 1000 * 1000;
         long from = to - 30 * 60_000;
-        JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB + "?from=" + java.time.Instant.ofEpochMilli(from)
-                + "&to=" + java.time.Instant.ofEpochMilli(to));
+        JobDetailView view = open(
+                Role.VIEWER,
+                UiTestSupport.JOB + "?from=" + java.time.Instant.ofEpochMilli(from) + "&to="
+                        + java.time.Instant.ofEpochMilli(to));
         UiTestSupport.await(() -> view.shown() != null);
         String option = _get(EChart.class, s -> s.withId("job-timeline")).option();
         assertThat(option).contains("\"startValue\":" + from).contains("\"endValue\":" + to);
-        assertThat(_get(EChart.class, s -> s.withId("job-timeline")).getElement().getAttribute("aria-label"))
+        assertThat(_get(EChart.class, s -> s.withId("job-timeline"))
+                        .getElement()
+                        .getAttribute("aria-label"))
                 .contains("Interruption timeline of " + UiTestSupport.JOB);
     }
 
@@ -144,28 +165,58 @@ class JobDetailViewTest {
         Instant t0 = Instant.now().minusSeconds(60);
         String job = "fresh-ui/node-local";
         List<String> events = List.of(
-                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "job.submitted", job, t0,
+                CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/agent",
+                        "job.submitted",
+                        job,
+                        t0,
                         "{\"namespace\":\"fresh-ui\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":1,"
                                 + "\"maxRestarts\":3},\"gpusPerNode\":0}"),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "trainer.rendezvous", job, t0.plusSeconds(1),
+                CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/agent",
+                        "trainer.rendezvous",
+                        job,
+                        t0.plusSeconds(1),
                         "{\"runId\":\"r\",\"round\":0,\"worldSize\":2,\"participants\":[{\"node\":\"fresh-n1\","
                                 + "\"firstRank\":0,\"rankCount\":1},{\"node\":\"fresh-n2\",\"firstRank\":1,"
                                 + "\"rankCount\":1}]}"),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "trainer.progress", job, t0.plusSeconds(2),
+                CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/agent",
+                        "trainer.progress",
+                        job,
+                        t0.plusSeconds(2),
                         "{\"step\":10}"),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/agent", "trainer.checkpoint.completed", job,
-                        t0.plusSeconds(3), "{\"checkpointId\":\"step-10\",\"step\":10,\"durationSeconds\":1,"
+                CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/agent",
+                        "trainer.checkpoint.completed",
+                        job,
+                        t0.plusSeconds(3),
+                        "{\"checkpointId\":\"step-10\",\"step\":10,\"durationSeconds\":1,"
                                 + "\"blockingSeconds\":1,\"uri\":\"file:///nvme/step-10/\",\"durable\":false,"
                                 + "\"replicas\":[\"fresh-n1\"]}"));
-        TestTokens.api().contentType(ContentType.JSON).body(CloudEvents.array(events)).post("/api/v1/events")
-                .then().statusCode(200);
-        io.quarkus.arc.Arc.container().instance(io.lifeline.runtime.ModelRuntime.class).get().barrier().get(30,
-                java.util.concurrent.TimeUnit.SECONDS);
+        TestTokens.api()
+                .contentType(ContentType.JSON)
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
+        io.quarkus.arc.Arc.container()
+                .instance(io.lifeline.runtime.ModelRuntime.class)
+                .get()
+                .barrier()
+                .get(30, java.util.concurrent.TimeUnit.SECONDS);
 
         JobDetailView view = open(Role.VIEWER, job);
         UiTestSupport.await(() -> view.shown() != null);
-        String card = _get(Div.class, s -> s.withId("job-kpi-freshness")).getElement().getTextRecursively();
-        assertThat(card).contains("none").contains("of training unprotected")
+        String card =
+                _get(Div.class, s -> s.withId("job-kpi-freshness")).getElement().getTextRecursively();
+        assertThat(card)
+                .contains("none")
+                .contains("of training unprotected")
                 .contains("NODE-LOCAL: newest step-10 is lost with its node");
     }
 
@@ -176,20 +227,37 @@ class JobDetailViewTest {
         Instant t0 = Instant.parse("2026-03-03T08:00:00Z");
         String job = "hist-ui/long";
         List<String> events = new ArrayList<>();
-        events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "job.submitted", job, t0,
+        events.add(CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "test/k8s",
+                "job.submitted",
+                job,
+                t0,
                 "{\"namespace\":\"hist-ui\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,"
                         + "\"maxRestarts\":10},\"gpusPerNode\":8}"));
         for (int i = 1; i <= updates; i++) {
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "job.updated", job, t0.plusSeconds(i),
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/k8s",
+                    "job.updated",
+                    job,
+                    t0.plusSeconds(i),
                     "{\"checkpointIntervalSeconds\":" + (600 + i) + "}"));
         }
         // In batches smaller than the ring, which the model drains after each batch it applies.
         for (List<String> part : List.of(events.subList(0, 300), events.subList(300, events.size()))) {
-            TestTokens.api().contentType(ContentType.JSON).body(CloudEvents.array(part)).post("/api/v1/events")
-                    .then().statusCode(200);
+            TestTokens.api()
+                    .contentType(ContentType.JSON)
+                    .body(CloudEvents.array(part))
+                    .post("/api/v1/events")
+                    .then()
+                    .statusCode(200);
         }
-        io.quarkus.arc.Arc.container().instance(io.lifeline.runtime.ModelRuntime.class).get().barrier().get(30,
-                java.util.concurrent.TimeUnit.SECONDS);
+        io.quarkus.arc.Arc.container()
+                .instance(io.lifeline.runtime.ModelRuntime.class)
+                .get()
+                .barrier()
+                .get(30, java.util.concurrent.TimeUnit.SECONDS);
 
         JobDetailView view = open(Role.VIEWER, job);
         // The job is read off the UI thread; its sections show once it has arrived.
@@ -204,7 +272,8 @@ class JobDetailViewTest {
         while (more.isEnabled()) {
             int before = GridKt._size(grid);
             _click(more);
-            UiTestSupport.await(() -> GridKt._size(grid) > before || !more.isEnabled() && !more.getText().equals("Load more"));
+            UiTestSupport.await(() -> GridKt._size(grid) > before
+                    || !more.isEnabled() && !more.getText().equals("Load more"));
             assertThat(++clicks).isLessThan(20);
         }
         assertThat(clicks).isEqualTo(6);
@@ -215,6 +284,7 @@ class JobDetailViewTest {
         }
         assertThat(all).extracting(TimelineEntry::seq).doesNotHaveDuplicates();
         assertThat(more.getText()).isEqualTo("All entries shown");
-        assertThat(_get(Span.class, s -> s.withId("timeline-entries-state")).getText()).isEqualTo((updates + 1) + " entries shown");
+        assertThat(_get(Span.class, s -> s.withId("timeline-entries-state")).getText())
+                .isEqualTo((updates + 1) + " entries shown");
     }
 }

@@ -48,7 +48,8 @@ class JobsViewTest {
         JobRow job = GridKt._get(view.grid(), row);
         assertThat(job.minWorldSize()).isEqualTo(96);
         assertThat(job.maxWorldSize()).isEqualTo(128);
-        assertThat(GridKt._getFormattedRow(view.grid(), row)).anyMatch(c -> c.contains("(96–128)"))
+        assertThat(GridKt._getFormattedRow(view.grid(), row))
+                .anyMatch(c -> c.contains("(96–128)"))
                 .anyMatch(c -> c.endsWith("%") || c.equals("—"));
     }
 
@@ -76,10 +77,13 @@ class JobsViewTest {
         JobsView fromLink = UiTestSupport.view(JobsView.class);
         UiTestSupport.await(() -> GridKt._size(fromLink.grid()) == 1);
         assertThat(GridKt._get(fromLink.grid(), 0).name()).isEqualTo(UiTestSupport.JOB);
-        assertThat(_get(TextField.class, s -> s.withId("job-search")).getValue()).isEqualTo("llama");
+        assertThat(_get(TextField.class, s -> s.withId("job-search")).getValue())
+                .isEqualTo("llama");
         UI.getCurrent().navigate("jobs", com.vaadin.flow.router.QueryParameters.fromString("state=succeeded"));
-        UiTestSupport.await(() -> GridKt._findAll(view().grid()).stream().allMatch(j -> j.state() == JobState.SUCCEEDED));
-        assertThat(_get(TextField.class, s -> s.withId("job-search")).getValue()).isEmpty();
+        UiTestSupport.await(
+                () -> GridKt._findAll(view().grid()).stream().allMatch(j -> j.state() == JobState.SUCCEEDED));
+        assertThat(_get(TextField.class, s -> s.withId("job-search")).getValue())
+                .isEmpty();
     }
 
     private JobsView view() {

@@ -46,15 +46,16 @@ class KeyboardBrowserTest {
         // A pasted link with a filter opens the map filtered.
         browser.open("fleet?pool=ondemand-p4d");
         browser.await(() -> browser.chartDrawn("fleet-heatmap"));
-        browser.await(() -> browser.text("fleet-groups").startsWith("ondemand-p4d") && !browser.text("fleet-groups")
-                .contains("spot-p5"));
+        browser.await(() -> browser.text("fleet-groups").startsWith("ondemand-p4d")
+                && !browser.text("fleet-groups").contains("spot-p5"));
         @SuppressWarnings("unchecked")
-        List<String> rows = (List<String>) browser.js("return document.getElementById('fleet-heatmap').__chart"
-                + ".getOption().yAxis[0].data;");
+        List<String> rows = (List<String>)
+                browser.js("return document.getElementById('fleet-heatmap').__chart" + ".getOption().yAxis[0].data;");
 
         browser.tabTo("fleet-heatmap", 40);
         assertThat(browser.js("return getComputedStyle(document.getElementById('fleet-heatmap')).outlineStyle;"))
-                .as("the focused heat map shows its focus").isNotEqualTo("none");
+                .as("the focused heat map shows its focus")
+                .isNotEqualTo("none");
         browser.await(() -> browser.text("fleet-focused").startsWith(rows.get(0) + ", GPU 0: "));
         browser.press(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_RIGHT);
         String node = rows.get(2);
@@ -75,7 +76,9 @@ class KeyboardBrowserTest {
         browser.await(this::inDialog);
         for (int i = 0; i < 8; i++) {
             browser.press(Keys.TAB);
-            assertThat(inDialog()).as("focus after %d Tab presses: %s", i + 1, browser.focused()).isTrue();
+            assertThat(inDialog())
+                    .as("focus after %d Tab presses: %s", i + 1, browser.focused())
+                    .isTrue();
         }
         browser.tabTo("action-reason", 6);
         browser.press("drained from the keyboard");
@@ -85,8 +88,12 @@ class KeyboardBrowserTest {
         browser.await(() -> browser.present("action-state"));
         browser.await(() -> browser.focusIn("action-close"));
         browser.shot("keyboard-drain-submitted");
-        String actions = TestTokens.api().get("/api/v1/actions?target=" + node + "&limit=5").then().statusCode(200)
-                .extract().asString();
+        String actions = TestTokens.api()
+                .get("/api/v1/actions?target=" + node + "&limit=5")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         assertThat(actions).contains("\"drain\"").contains("drained from the keyboard");
 
         // Esc closes the dialog and gives the focus back to the button that opened it.
@@ -96,7 +103,8 @@ class KeyboardBrowserTest {
         // Close leaves the panel and returns to the heat map.
         browser.tabBackTo("node-close", 6);
         browser.press(Keys.ENTER);
-        browser.await(() -> browser.focusIn("fleet-heatmap") && !browser.driver.getCurrentUrl().contains("node="));
+        browser.await(() -> browser.focusIn("fleet-heatmap")
+                && !browser.driver.getCurrentUrl().contains("node="));
     }
 
     @Test
@@ -123,9 +131,12 @@ class KeyboardBrowserTest {
         // The time window, chosen with the keyboard, goes into the URL.
         browser.tabTo("timeline-window", 40);
         browser.press(Keys.ENTER);
-        browser.await(() -> !browser.driver.findElements(By.cssSelector("vaadin-select-item")).isEmpty());
+        browser.await(() -> !browser.driver
+                .findElements(By.cssSelector("vaadin-select-item"))
+                .isEmpty());
         browser.press(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ENTER);
-        browser.await(() -> browser.driver.getCurrentUrl().contains("from=") && browser.driver.getCurrentUrl().contains("to="));
+        browser.await(() -> browser.driver.getCurrentUrl().contains("from=")
+                && browser.driver.getCurrentUrl().contains("to="));
         String link = browser.driver.getCurrentUrl();
         long shownFrom = zoomStart();
         browser.shot("keyboard-timeline-window");
@@ -152,7 +163,7 @@ class KeyboardBrowserTest {
     }
 
     private boolean inDialog() {
-        return Boolean.TRUE.equals(browser.js("return !!document.activeElement"
-                + " && !!document.activeElement.closest('vaadin-dialog-overlay');"));
+        return Boolean.TRUE.equals(browser.js(
+                "return !!document.activeElement" + " && !!document.activeElement.closest('vaadin-dialog-overlay');"));
     }
 }

@@ -49,7 +49,8 @@ class OverviewViewTest {
         assertThat(m.gpus()).isGreaterThanOrEqualTo(320);
         assertThat(m.jobsActive()).isPositive();
         assertThat(m.ettr24h().ettr()).isNotNull().isBetween(0.0, 1.0);
-        assertThat(_get(Div.class, s -> s.withId("kpi-ettr-24h")).getElement().getTextRecursively()).contains("%");
+        assertThat(_get(Div.class, s -> s.withId("kpi-ettr-24h")).getElement().getTextRecursively())
+                .contains("%");
         assertThat(_get(Div.class, s -> s.withId("kpi-nodes")).getElement().getTextRecursively())
                 .contains(m.nodes() + " nodes");
         // The demo's 90 minutes (a fixed seed) hold interruptions: the chart of their causes is shown.
@@ -57,8 +58,12 @@ class OverviewViewTest {
         EChart causes = _get(EChart.class, s -> s.withId("causes-chart"));
         assertThat(causes.isVisible()).isTrue();
         assertThat(causes.option()).contains("Interruptions").contains("Lost GPU-hours");
-        assertThat(m.lostGpuHours7d()).isPositive()
-                .isCloseTo(m.causes7d().stream().mapToDouble(io.lifeline.ui.data.CauseStat::lostGpuHours).sum(),
+        assertThat(m.lostGpuHours7d())
+                .isPositive()
+                .isCloseTo(
+                        m.causes7d().stream()
+                                .mapToDouble(io.lifeline.ui.data.CauseStat::lostGpuHours)
+                                .sum(),
                         org.assertj.core.data.Offset.offset(1e-9));
     }
 
@@ -71,13 +76,17 @@ class OverviewViewTest {
         Arc.container().instance(DashboardData.class).get().refresh().get(30, TimeUnit.SECONDS);
         UI.getCurrent().navigate(OverviewView.class);
         OverviewView view = UiTestSupport.view(OverviewView.class);
-        UiTestSupport.await(() -> view.shown() != null && names(view.shown().breaching()).containsAll(List.of(stalest, fresher)));
+        UiTestSupport.await(
+                () -> view.shown() != null && names(view.shown().breaching()).containsAll(List.of(stalest, fresher)));
 
         List<JobRow> breaching = view.shown().breaching();
         assertThat(breaching).allMatch(JobRow::breached);
-        assertThat(breaching).isSortedAccordingTo(Comparator.comparing(JobRow::freshnessRatio,
-                Comparator.nullsLast(Comparator.reverseOrder())));
-        assertThat(names(breaching).indexOf(stalest)).as("the staler job first").isLessThan(names(breaching).indexOf(fresher));
+        assertThat(breaching)
+                .isSortedAccordingTo(
+                        Comparator.comparing(JobRow::freshnessRatio, Comparator.nullsLast(Comparator.reverseOrder())));
+        assertThat(names(breaching).indexOf(stalest))
+                .as("the staler job first")
+                .isLessThan(names(breaching).indexOf(fresher));
     }
 
     private static List<String> names(List<JobRow> rows) {
@@ -89,14 +98,25 @@ class OverviewViewTest {
         String node = "overview-" + job.substring(job.indexOf('/') + 1);
         Instant now = Instant.now();
         TestFleet fleet = new TestFleet().node(node, "overview");
-        fleet.send(event(job, now.minusSeconds(300), EventType.JOB_SUBMITTED, new JobData.Submitted("team-overview",
-                "alice", null, new ElasticPolicy(1, 1, 8, 3), 8, 1L)));
-        fleet.send(event(job, now.minusSeconds(299), EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run-1", 1,
-                8, List.of(new TrainerData.Participant(node, 0, 8)))));
-        fleet.send(event(job, now.minusSeconds(298), EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, 1.0, 1.0)));
-        fleet.send(event(job, now.minusSeconds(checkpointSecondsAgo), EventType.TRAINER_CHECKPOINT_COMPLETED,
+        fleet.send(event(
+                job,
+                now.minusSeconds(300),
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("team-overview", "alice", null, new ElasticPolicy(1, 1, 8, 3), 8, 1L)));
+        fleet.send(event(
+                job,
+                now.minusSeconds(299),
+                EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous("run-1", 1, 8, List.of(new TrainerData.Participant(node, 0, 8)))));
+        fleet.send(
+                event(job, now.minusSeconds(298), EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, 1.0, 1.0)));
+        fleet.send(event(
+                job,
+                now.minusSeconds(checkpointSecondsAgo),
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
                 new TrainerData.CheckpointCompleted("ck-100", 100, 1L, 1.0, 1.0, null, null, null, false, null)));
-        fleet.send(event(job, now.minusSeconds(1), EventType.TRAINER_PROGRESS, new TrainerData.Progress(150, 1.0, 1.0)));
+        fleet.send(
+                event(job, now.minusSeconds(1), EventType.TRAINER_PROGRESS, new TrainerData.Progress(150, 1.0, 1.0)));
     }
 
     private static Event event(String job, Instant at, EventType type, io.lifeline.domain.event.EventData data) {
@@ -118,7 +138,8 @@ class OverviewViewTest {
     void showsTheTimeZoneTimesAreIn() {
         UI.getCurrent().navigate(OverviewView.class);
         UiTestSupport.view(OverviewView.class);
-        assertThat(_get(com.vaadin.flow.component.html.Span.class, s -> s.withId("time-zone")).getText())
+        assertThat(_get(com.vaadin.flow.component.html.Span.class, s -> s.withId("time-zone"))
+                        .getText())
                 .startsWith("Times in ");
     }
 }

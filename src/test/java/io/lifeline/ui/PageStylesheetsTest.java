@@ -25,7 +25,13 @@ class PageStylesheetsTest {
     @Test
     void everyLinkedStylesheetIsServedAsCss() {
         for (String page : List.of("/login", "/", "/fleet")) {
-            String html = given().redirects().follow(true).get(page).then().statusCode(200).extract().asString();
+            String html = given().redirects()
+                    .follow(true)
+                    .get(page)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .asString();
             assertThat(html).as(page).contains("<head");
             for (String href : stylesheets(html)) {
                 assertThat(href).as("a stylesheet of %s", page).doesNotContain("//");

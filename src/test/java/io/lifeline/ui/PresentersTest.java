@@ -25,23 +25,44 @@ class PresentersTest {
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 
     private static JobRow job(String name, JobState state, Long age, long objective, boolean breached, double lost) {
-        return new JobRow(name, name.substring(0, name.indexOf('/')), state, 16, 8, 32, age, objective, breached, 0.9, lost,
-                1, null, null, false, "spot", "spot");
+        return new JobRow(
+                name,
+                name.substring(0, name.indexOf('/')),
+                state,
+                16,
+                8,
+                32,
+                age,
+                objective,
+                breached,
+                0.9,
+                lost,
+                1,
+                null,
+                null,
+                false,
+                "spot",
+                "spot");
     }
 
     @Test
     void jobsAreFilteredSortedAndPagedFromTheSharedList() {
-        List<JobRow> jobs = List.of(job("a/one", JobState.RUNNING, 100L, 1000, false, 5),
+        List<JobRow> jobs = List.of(
+                job("a/one", JobState.RUNNING, 100L, 1000, false, 5),
                 job("a/two", JobState.RECOVERING, 3000L, 1000, true, 1),
                 job("b/three", JobState.RUNNING, 900L, 1000, false, 9));
         assertThat(JobsPresenter.filter(jobs, new JobsQuery("TW", null, null, false, false), List.of()))
-                .extracting(JobRow::name).containsExactly("a/two");
+                .extracting(JobRow::name)
+                .containsExactly("a/two");
         assertThat(JobsPresenter.filter(jobs, new JobsQuery(null, JobState.RUNNING, "a", false, false), List.of()))
-                .extracting(JobRow::name).containsExactly("a/one");
+                .extracting(JobRow::name)
+                .containsExactly("a/one");
         assertThat(JobsPresenter.filter(jobs, new JobsQuery(null, null, null, true, false), List.of()))
-                .extracting(JobRow::name).containsExactly("a/two");
+                .extracting(JobRow::name)
+                .containsExactly("a/two");
         List<QuerySortOrder> byLost = List.of(new QuerySortOrder("lost", SortDirection.DESCENDING));
-        assertThat(JobsPresenter.page(jobs, JobsQuery.all(), byLost, 1, 1)).extracting(JobRow::name)
+        assertThat(JobsPresenter.page(jobs, JobsQuery.all(), byLost, 1, 1))
+                .extracting(JobRow::name)
                 .containsExactly("a/one");
         assertThat(JobsPresenter.page(jobs, JobsQuery.all(), byLost, 5, 10)).isEmpty();
         assertThat(JobsPresenter.namespaces(jobs)).containsExactly("a", "b");
@@ -54,19 +75,59 @@ class PresentersTest {
             for (int n = 0; n < nodesPerPool; n++) {
                 String name = pool + "-" + n;
                 GpuHealth worst = n == 0 && pool.equals("p2") ? GpuHealth.FAILED : GpuHealth.HEALTHY;
-                nodes.add(new NodeSummary(name, pool, pool.equals("p1") ? CapacityType.SPOT : CapacityType.ON_DEMAND, "z1",
-                        "p5", 8, NodeLifecycle.READY, NOW, false, false, false, worst, 0));
+                nodes.add(new NodeSummary(
+                        name,
+                        pool,
+                        pool.equals("p1") ? CapacityType.SPOT : CapacityType.ON_DEMAND,
+                        "z1",
+                        "p5",
+                        8,
+                        NodeLifecycle.READY,
+                        NOW,
+                        false,
+                        false,
+                        false,
+                        worst,
+                        0));
                 List<GpuView> list = new ArrayList<>();
                 for (int g = 0; g < 8; g++) {
                     GpuHealth h = g == 3 ? worst : GpuHealth.HEALTHY;
-                    list.add(new GpuView(name, "GPU-" + name + "-" + g, g, "H100", NOW, 50.0 + g, 1.0, 1.0, 60.0, 300.0,
-                            0L, 0L, 0L, 0L, 0, null, null, h, null));
+                    list.add(new GpuView(
+                            name,
+                            "GPU-" + name + "-" + g,
+                            g,
+                            "H100",
+                            NOW,
+                            50.0 + g,
+                            1.0,
+                            1.0,
+                            60.0,
+                            300.0,
+                            0L,
+                            0L,
+                            0L,
+                            0L,
+                            0,
+                            null,
+                            null,
+                            h,
+                            null));
                 }
                 gpus.put(name, list);
             }
         }
-        return new DashboardSnapshot(NOW, nodes, gpus, Map.of("p1-1", List.of("ns/job")), List.of(), List.of(), List.of(),
-                List.of(), GoodputView.EMPTY, List.of(), 1);
+        return new DashboardSnapshot(
+                NOW,
+                nodes,
+                gpus,
+                Map.of("p1-1", List.of("ns/job")),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                GoodputView.EMPTY,
+                List.of(),
+                1);
     }
 
     @Test
@@ -105,7 +166,8 @@ class PresentersTest {
         for (var cell : cells) {
             var v = cell.isArray() ? cell : cell.get("value");
             rows.add(v.get(1).asInt());
-            assertThat(v.get(2).asDouble()).isEqualTo(m.value(v.get(1).asInt(), v.get(0).asInt()));
+            assertThat(v.get(2).asDouble())
+                    .isEqualTo(m.value(v.get(1).asInt(), v.get(0).asInt()));
         }
         assertThat(rows).hasSize(40).first().isEqualTo(995);
         assertThat(rows).last().isEqualTo(1034);
@@ -116,15 +178,19 @@ class PresentersTest {
     @Test
     void aWindowStaysInsideTheMapAndKeepsItsHeight() {
         HeatMapModel m = FleetPresenter.heatMap(fleet(50), FleetQuery.all());
-        assertThat(FleetPresenter.window(m, 90, 129)).extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows)
+        assertThat(FleetPresenter.window(m, 90, 129))
+                .extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows)
                 .containsExactly(60, 40);
-        assertThat(FleetPresenter.window(m, -5, 34)).extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows)
+        assertThat(FleetPresenter.window(m, -5, 34))
+                .extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows)
                 .containsExactly(0, 40);
         // Zoomed out to the whole map: every row.
         assertThat(FleetPresenter.window(m, 0, 99).rows()).isEqualTo(100);
         HeatMapModel small = FleetPresenter.heatMap(fleet(3), FleetQuery.all());
         HeatMapModel.Window all = FleetPresenter.window(small, 20, 59);
-        assertThat(all).extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows).containsExactly(0, 6);
+        assertThat(all)
+                .extracting(HeatMapModel.Window::first, HeatMapModel.Window::rows)
+                .containsExactly(0, 6);
         assertThat(Charts.heatMap(all)).contains("\"dataZoom\":[]");
         HeatMapModel none = FleetPresenter.heatMap(fleet(0), FleetQuery.all());
         assertThat(FleetPresenter.window(none).rows()).isZero();
@@ -134,14 +200,19 @@ class PresentersTest {
     @Test
     void heatMapFiltersAndMetrics() {
         DashboardSnapshot s = fleet(3);
-        assertThat(FleetPresenter.heatMap(s, new FleetQuery(null, CapacityType.ON_DEMAND, null, null,
-                HeatMapModel.Metric.HEALTH)).nodes()).containsExactly("p2-0", "p2-1", "p2-2");
-        assertThat(FleetPresenter.heatMap(s, new FleetQuery(null, null, GpuHealth.FAILED, null,
-                HeatMapModel.Metric.HEALTH)).nodes()).containsExactly("p2-0");
-        assertThat(FleetPresenter.heatMap(s, new FleetQuery(null, null, null, "ns/job",
-                HeatMapModel.Metric.HEALTH)).nodes()).containsExactly("p1-1");
-        HeatMapModel util = FleetPresenter.heatMap(s, new FleetQuery("p1", null, null, null,
-                HeatMapModel.Metric.UTILISATION));
+        assertThat(FleetPresenter.heatMap(
+                                s, new FleetQuery(null, CapacityType.ON_DEMAND, null, null, HeatMapModel.Metric.HEALTH))
+                        .nodes())
+                .containsExactly("p2-0", "p2-1", "p2-2");
+        assertThat(FleetPresenter.heatMap(
+                                s, new FleetQuery(null, null, GpuHealth.FAILED, null, HeatMapModel.Metric.HEALTH))
+                        .nodes())
+                .containsExactly("p2-0");
+        assertThat(FleetPresenter.heatMap(s, new FleetQuery(null, null, null, "ns/job", HeatMapModel.Metric.HEALTH))
+                        .nodes())
+                .containsExactly("p1-1");
+        HeatMapModel util =
+                FleetPresenter.heatMap(s, new FleetQuery("p1", null, null, null, HeatMapModel.Metric.UTILISATION));
         assertThat(util.value(0, 7)).isEqualTo(57.0);
         assertThat(Charts.heatMap(util)).contains("\"continuous\"");
     }

@@ -50,14 +50,18 @@ class ReliabilityBrowserTest {
     void showsTheHandCountedMtbfDrawsItsChartAndLinksALemonToItsNode() throws Exception {
         ReliabilityViewTest.Seed s = ReliabilityViewTest.seed();
         browser.signIn(TestTokens.admin());
-        browser.waitFor(By.cssSelector("#side-nav vaadin-side-nav-item[path='reliability']")).click();
+        browser.waitFor(By.cssSelector("#side-nav vaadin-side-nav-item[path='reliability']"))
+                .click();
         browser.await(() -> browser.driver.getCurrentUrl().endsWith("/reliability"));
         browser.await(() -> gridText().contains(s.spot()) && gridText().contains(s.onDemand()));
         browser.await(() -> browser.chartDrawn("rel-chart"));
         String grid = gridText();
         assertThat(grid).contains("120.0 h (", "96.0 h (41.1 h – 295.7 h)", "250.0 (81.2 – 583.4)");
-        Long drawn = (Long) browser.js("return document.getElementById('rel-chart').__chart.getOption()"
-                + ".xAxis[0].data.filter(g => g === arguments[0] || g === arguments[1]).length;", s.spot(), s.onDemand());
+        Long drawn = (Long) browser.js(
+                "return document.getElementById('rel-chart').__chart.getOption()"
+                        + ".xAxis[0].data.filter(g => g === arguments[0] || g === arguments[1]).length;",
+                s.spot(),
+                s.onDemand());
         assertThat(drawn).isEqualTo(2);
         browser.await(() -> browser.text("rel-lemons").contains(s.lemon()));
         assertThat(browser.text("rel-lemons")).contains("not ready: KubeletNotReady");
@@ -77,8 +81,10 @@ class ReliabilityBrowserTest {
         browser.js("arguments[0].scrollIntoView({block: 'center'});", link);
         link.click();
         browser.await(() -> browser.driver.getCurrentUrl().contains("fleet?node=" + s.lemon()));
-        browser.await(() -> browser.present("node-panel") && s.lemon().equals(
-                browser.js("const t = document.getElementById('node-title'); return t ? t.textContent : null;")));
+        browser.await(() -> browser.present("node-panel")
+                && s.lemon()
+                        .equals(browser.js(
+                                "const t = document.getElementById('node-title'); return t ? t.textContent : null;")));
     }
 
     /** The grid's cells are light-DOM children of the grid: their text is the grid's. */

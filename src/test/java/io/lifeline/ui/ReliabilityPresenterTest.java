@@ -14,11 +14,20 @@ import org.junit.jupiter.api.Test;
 class ReliabilityPresenterTest {
 
     /** Five interruptions over 480 node-hours: exact 95 % limits 1.6235 and 11.668 events. */
-    private static final ReliabilityRow FIVE = new ReliabilityRow("h100-od", 480, 5, Map.of("not-ready", 4L,
-            "gpu-failure", 1L, "rebalance", 0L), 5 / 480.0, 1.6235 / 480, 11.668 / 480, 96.0, 480 / 11.668, 480 / 1.6235);
+    private static final ReliabilityRow FIVE = new ReliabilityRow(
+            "h100-od",
+            480,
+            5,
+            Map.of("not-ready", 4L, "gpu-failure", 1L, "rebalance", 0L),
+            5 / 480.0,
+            1.6235 / 480,
+            11.668 / 480,
+            96.0,
+            480 / 11.668,
+            480 / 1.6235);
     /** None over 240 node-hours: only an upper rate, a lower MTBF. */
-    private static final ReliabilityRow NONE = new ReliabilityRow("quiet", 240, 0, Map.of("not-ready", 0L), 0.0, 0.0,
-            3.689 / 240, null, 240 / 3.689, null);
+    private static final ReliabilityRow NONE = new ReliabilityRow(
+            "quiet", 240, 0, Map.of("not-ready", 0L), 0.0, 0.0, 3.689 / 240, null, 240 / 3.689, null);
 
     @Test
     void cellsHoldTheFigureWithItsInterval() {
@@ -34,13 +43,22 @@ class ReliabilityPresenterTest {
 
     @Test
     void theChartDrawsOnlyGroupsWithAnMtbfAndTheDescriptionNamesEveryGroup() {
-        ReliabilityReport r = new ReliabilityReport(Instant.parse("2026-11-03T00:00:00Z"),
-                Instant.parse("2026-12-02T12:00:00Z"), 30, GroupBy.POOL, null, 0.95, List.of(FIVE, NONE), List.of());
+        ReliabilityReport r = new ReliabilityReport(
+                Instant.parse("2026-11-03T00:00:00Z"),
+                Instant.parse("2026-12-02T12:00:00Z"),
+                30,
+                GroupBy.POOL,
+                null,
+                0.95,
+                List.of(FIVE, NONE),
+                List.of());
         assertThat(ReliabilityPresenter.drawn(r)).containsExactly(FIVE);
         String option = ReliabilityPresenter.chart(r);
-        assertThat(option).contains("\"data\":[\"h100-od\"]", "[41.1,96.0,96.0,96.0,296.0]", "\"type\":\"log\"")
+        assertThat(option)
+                .contains("\"data\":[\"h100-od\"]", "[41.1,96.0,96.0,96.0,296.0]", "\"type\":\"log\"")
                 .doesNotContain("quiet");
-        assertThat(ReliabilityPresenter.describe(r)).isEqualTo("MTBF by pool with its 95 % interval, 30 days: "
-                + "h100-od 96.0 h (41.1 h – 295.7 h); quiet: no interruption (≥ 65.1 h).");
+        assertThat(ReliabilityPresenter.describe(r))
+                .isEqualTo("MTBF by pool with its 95 % interval, 30 days: "
+                        + "h100-od 96.0 h (41.1 h – 295.7 h); quiet: no interruption (≥ 65.1 h).");
     }
 }

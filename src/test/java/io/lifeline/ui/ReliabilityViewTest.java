@@ -51,8 +51,8 @@ class ReliabilityViewTest {
     private static ArcContainer seededIn;
 
     /** The seeded names. */
-    record Seed(String tag, Instant t0, String spot, String onDemand, String lemonPool, String lemon, String namespace) {
-    }
+    record Seed(
+            String tag, Instant t0, String spot, String onDemand, String lemonPool, String lemon, String namespace) {}
 
     static synchronized Seed seed() throws Exception {
         if (seed != null && seededIn == Arc.container()) {
@@ -67,8 +67,14 @@ class ReliabilityViewTest {
         Arc.container().instance(ModelRuntime.class).get().barrier().get(30, TimeUnit.SECONDS);
         String ns = "rel-team" + tag;
         new TestFleet().job(ns + "/train", 0, 0, "s3" + tag, "o2" + tag);
-        seed = new Seed(tag, t0, HandCountedFleet.SPOT_POOL + tag, HandCountedFleet.ON_DEMAND_POOL + tag,
-                "lemon-pool" + tag, "lemon" + tag + "-9", ns);
+        seed = new Seed(
+                tag,
+                t0,
+                HandCountedFleet.SPOT_POOL + tag,
+                HandCountedFleet.ON_DEMAND_POOL + tag,
+                "lemon-pool" + tag,
+                "lemon" + tag + "-9",
+                ns);
         seededIn = Arc.container();
         return seed;
     }
@@ -85,8 +91,11 @@ class ReliabilityViewTest {
     }
 
     private static Optional<ReliabilityRow> row(ReliabilityView view, String group) {
-        return view.report() == null ? Optional.empty()
-                : view.report().rows().stream().filter(r -> r.group().equals(group)).findFirst();
+        return view.report() == null
+                ? Optional.empty()
+                : view.report().rows().stream()
+                        .filter(r -> r.group().equals(group))
+                        .findFirst();
     }
 
     private static String shown(ReliabilityView view, String group) {
@@ -114,8 +123,10 @@ class ReliabilityViewTest {
     void showsTheHandCountedMtbfPerPoolWithItsIntervalsAndTheLemonWithItsEvidence() throws Exception {
         Seed s = seed();
         double before = since(s);
-        ReliabilityView view = open(Caller.ofToken("rel-admin" + s.tag(), "test-admin", Role.ADMIN, List.of()), Map.of());
-        UiTestSupport.await(() -> row(view, s.spot()).isPresent() && row(view, s.onDemand()).isPresent());
+        ReliabilityView view =
+                open(Caller.ofToken("rel-admin" + s.tag(), "test-admin", Role.ADMIN, List.of()), Map.of());
+        UiTestSupport.await(
+                () -> row(view, s.spot()).isPresent() && row(view, s.onDemand()).isPresent());
         assertThat(view.report().windowDays()).isEqualTo(30);
         assertThat(view.report().groupBy()).isEqualTo(GroupBy.POOL);
 
@@ -124,20 +135,30 @@ class ReliabilityViewTest {
         // s2 and s3 are still in service: they add the time since the seed's "now".
         assertNodeHours(spot.nodeHours(), HandCountedFleet.SPOT_NODE_SECONDS / 3600.0, 2, s, before);
         assertThat(spot.mtbfHours()).isCloseTo(HandCountedFleet.SPOT_MTBF_HOURS, within(0.01));
-        assertThat(shown(view, s.spot())).contains("| 20.0 |", "| 4 |", "spot reclaim 1", "not ready 1", "gpu failure 1",
-                "termination 1", "| 120.0 h (");
+        assertThat(shown(view, s.spot()))
+                .contains(
+                        "| 20.0 |",
+                        "| 4 |",
+                        "spot reclaim 1",
+                        "not ready 1",
+                        "gpu failure 1",
+                        "termination 1",
+                        "| 120.0 h (");
         ReliabilityRow od = row(view, s.onDemand()).orElseThrow();
         assertThat(od.mtbfHours()).isCloseTo(HandCountedFleet.ON_DEMAND_MTBF_HOURS, within(0.01));
         // Exact 95 % limits for 5 events (1.6235, 11.668) over 480 node-hours, per 1,000 node-days and as MTBF.
-        assertThat(shown(view, s.onDemand())).contains("| 5 |", "not ready 5", "| 96.0 h (41.1 h – 295.7 h) |",
-                "| 250.0 (81.2 – 583.4)");
+        assertThat(shown(view, s.onDemand()))
+                .contains("| 5 |", "not ready 5", "| 96.0 h (41.1 h – 295.7 h) |", "| 250.0 (81.2 – 583.4)");
 
         String option = view.chart().option();
         assertThat(option).contains("\"" + s.spot() + "\"", "\"" + s.onDemand() + "\"", "boxplot", "\"type\":\"log\"");
         assertThat(view.chart().getElement().getAttribute("aria-label"))
                 .contains(s.spot() + " 120.0 h (", s.onDemand() + " 96.0 h (41.1 h – 295.7 h)");
 
-        UiTestSupport.await(() -> view.lemons().getListDataView().getItems().anyMatch(l -> l.node().equals(s.lemon())));
+        UiTestSupport.await(() -> view.lemons()
+                .getListDataView()
+                .getItems()
+                .anyMatch(l -> l.node().equals(s.lemon())));
         List<LemonNode> lemons = view.lemons().getListDataView().getItems().toList();
         int at = lemons.stream().map(LemonNode::node).toList().indexOf(s.lemon());
         LemonNode lemon = lemons.get(at);
@@ -160,7 +181,8 @@ class ReliabilityViewTest {
     @Test
     void theWindowGroupingAndCauseComeFromTheUrlAndChangeTheReport() throws Exception {
         Seed s = seed();
-        ReliabilityView view = open(Caller.ofToken("rel-viewer" + s.tag(), "test-viewer", Role.VIEWER, List.of()),
+        ReliabilityView view = open(
+                Caller.ofToken("rel-viewer" + s.tag(), "test-viewer", Role.VIEWER, List.of()),
                 Map.of("window", "7d", "groupBy", "zone", "cause", "not-ready"));
         UiTestSupport.await(() -> view.report() != null && view.report().groupBy() == GroupBy.ZONE);
         assertThat(view.windowSelect().getValue()).isEqualTo("7d");
@@ -174,7 +196,8 @@ class ReliabilityViewTest {
         _setValue(view.groupBySelect(), GroupBy.CAPACITY_TYPE);
         _setValue(view.causeSelect(), ReliabilityView.ALL);
         _setValue(view.windowSelect(), "90d");
-        UiTestSupport.await(() -> view.report().groupBy() == GroupBy.CAPACITY_TYPE && view.report().cause() == null
+        UiTestSupport.await(() -> view.report().groupBy() == GroupBy.CAPACITY_TYPE
+                && view.report().cause() == null
                 && view.report().windowDays() == 90);
         assertThat(row(view, "on-demand")).isPresent();
         assertThat(view.grid().getColumnByKey("group").getHeaderText()).isEqualTo("Capacity type");
@@ -184,11 +207,12 @@ class ReliabilityViewTest {
     void aViewerLimitedToANamespaceSeesTheFiguresOfItsJobsNodesOnly() throws Exception {
         Seed s = seed();
         double before = since(s);
-        ReliabilityView view = open(Caller.ofToken("rel-scoped" + s.tag(), "viewer-rel", Role.VIEWER,
-                List.of(s.namespace())), Map.of());
+        ReliabilityView view = open(
+                Caller.ofToken("rel-scoped" + s.tag(), "viewer-rel", Role.VIEWER, List.of(s.namespace())), Map.of());
         UiTestSupport.await(() -> row(view, s.onDemand()).isPresent());
         // Only s3 (no interruption, five days in service) and o2 (five over ten days) host the namespace's job.
-        assertThat(view.report().rows()).extracting(ReliabilityRow::group)
+        assertThat(view.report().rows())
+                .extracting(ReliabilityRow::group)
                 .containsExactlyInAnyOrder(s.spot(), s.onDemand());
         ReliabilityRow spot = row(view, s.spot()).orElseThrow();
         assertNodeHours(spot.nodeHours(), 120, 1, s, before);

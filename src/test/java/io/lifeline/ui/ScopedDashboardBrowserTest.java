@@ -53,8 +53,15 @@ class ScopedDashboardBrowserTest {
     /** The page's text (light DOM, which holds the grids' cells) says nothing of team B or the demo's teams. */
     private void nothingOfOthers(String page) {
         String source = browser.driver.getPageSource();
-        assertThat(source).as(page).doesNotContain(teams.nsB, teams.nodeB, teams.actions.get("jobB"),
-                teams.actions.get("nodeB"), "scope nb", "scope b<");
+        assertThat(source)
+                .as(page)
+                .doesNotContain(
+                        teams.nsB,
+                        teams.nodeB,
+                        teams.actions.get("jobB"),
+                        teams.actions.get("nodeB"),
+                        "scope nb",
+                        "scope b<");
         for (String ns : DEMO) {
             assertThat(source).as(page).doesNotContain(ns);
         }
@@ -67,8 +74,10 @@ class ScopedDashboardBrowserTest {
     @Test
     void aNamespaceViewerSeesOnlyItsOwnJobsOnEveryPage() throws Exception {
         browser.signIn(teams.viewerA);
-        browser.await(() -> browser.text("kpis").contains("Your jobs' ETTR") && browser.text("kpis").contains("2 nodes")
-                && shows(teams.nodeA) && shows(teams.jobA));
+        browser.await(() -> browser.text("kpis").contains("Your jobs' ETTR")
+                && browser.text("kpis").contains("2 nodes")
+                && shows(teams.nodeA)
+                && shows(teams.jobA));
         assertThat(browser.text("kpis")).doesNotContain("Fleet ETTR");
         nothingOfOthers("overview");
         browser.shot("scoped-overview");
@@ -94,7 +103,9 @@ class ScopedDashboardBrowserTest {
         nothingOfOthers("job detail");
         browser.open("jobs/" + teams.jobB);
         browser.await(() -> browser.text("job-state").contains("No job " + teams.jobB + " is known"));
-        assertThat(browser.present("job-summary") && !browser.text("job-summary").isEmpty()).isFalse();
+        assertThat(browser.present("job-summary")
+                        && !browser.text("job-summary").isEmpty())
+                .isFalse();
 
         browser.open("actions");
         browser.await(() -> shows(teams.jobA) && shows(teams.nodeA));

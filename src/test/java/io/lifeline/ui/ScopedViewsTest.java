@@ -15,8 +15,8 @@ import io.lifeline.security.Caller;
 import io.lifeline.security.Role;
 import io.lifeline.testing.TwoTeams;
 import io.lifeline.ui.AlertsGateway.AlertRow;
-import io.lifeline.ui.data.JobRow;
 import io.lifeline.ui.data.DashboardData;
+import io.lifeline.ui.data.JobRow;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.ArrayList;
@@ -67,8 +67,10 @@ class ScopedViewsTest {
         assertThat(m.nodesAtRisk()).extracting(OverviewModel.NodeAtRisk::name).containsExactly(teams.nodeA);
         assertThat(m.nodesAtRisk().get(0).jobs()).containsExactly(teams.jobA);
         assertThat(_get(Div.class, s -> s.withId("kpi-ettr-24h")).getElement().getTextRecursively())
-                .contains("Your jobs' ETTR").doesNotContain("Fleet");
-        assertThat(_get(Div.class, s -> s.withId("kpi-nodes")).getElement().getTextRecursively()).contains("2 nodes");
+                .contains("Your jobs' ETTR")
+                .doesNotContain("Fleet");
+        assertThat(_get(Div.class, s -> s.withId("kpi-nodes")).getElement().getTextRecursively())
+                .contains("2 nodes");
     }
 
     @Test
@@ -81,7 +83,9 @@ class ScopedViewsTest {
             names.add(GridKt._get(view.grid(), i).name());
         }
         assertThat(names).containsExactlyInAnyOrder(teams.jobA, teams.jobA2);
-        assertThat(_get(com.vaadin.flow.component.html.Span.class, s -> s.withId("job-count")).getText()).isEqualTo("2 of 2 jobs");
+        assertThat(_get(com.vaadin.flow.component.html.Span.class, s -> s.withId("job-count"))
+                        .getText())
+                .isEqualTo("2 of 2 jobs");
     }
 
     @Test
@@ -92,7 +96,9 @@ class ScopedViewsTest {
 
         UI.getCurrent().navigate("jobs/" + teams.jobB);
         JobDetailView other = UiTestSupport.view(JobDetailView.class);
-        UiTestSupport.await(() -> _get(Div.class, s -> s.withId("job-state")).getElement().getTextRecursively()
+        UiTestSupport.await(() -> _get(Div.class, s -> s.withId("job-state"))
+                .getElement()
+                .getTextRecursively()
                 .contains("No job " + teams.jobB + " is known"));
         assertThat(other.shown()).isNull();
     }
@@ -108,7 +114,10 @@ class ScopedViewsTest {
         UiTestSupport.await(() -> view.panel().shown() != null);
         NodePanelModel shared = view.panel().shown();
         assertThat(shared.jobs()).containsExactly(teams.jobA2);
-        assertThat(shared.detail().gpus()).extracting(GpuView::pod).contains("a-pod").doesNotContain("b-pod");
+        assertThat(shared.detail().gpus())
+                .extracting(GpuView::pod)
+                .contains("a-pod")
+                .doesNotContain("b-pod");
         assertThat(shared.detail().gpus()).extracting(GpuView::namespace).doesNotContain(teams.nsB);
 
         view.openNode(teams.nodeB);
@@ -121,7 +130,9 @@ class ScopedViewsTest {
         ActionsView actions = UiTestSupport.view(ActionsView.class);
         UiTestSupport.await(() -> GridKt._size(actions.grid()) > 0);
         List<ActionView> shown = actions.grid().getListDataView().getItems().toList();
-        assertThat(shown).extracting(ActionView::id).contains(teams.actions.get("jobA"), teams.actions.get("nodeA"))
+        assertThat(shown)
+                .extracting(ActionView::id)
+                .contains(teams.actions.get("jobA"), teams.actions.get("nodeA"))
                 .doesNotContain(teams.actions.get("jobB"), teams.actions.get("nodeB"));
         assertThat(shown).extracting(ActionView::target).allMatch(t -> ofA(t) || t.equals(teams.nodeA));
 
@@ -129,7 +140,9 @@ class ScopedViewsTest {
         AuditView audit = UiTestSupport.view(AuditView.class);
         UiTestSupport.await(() -> GridKt._size(audit.grid()) > 0);
         List<AuditEntry> entries = audit.grid().getListDataView().getItems().toList();
-        assertThat(entries).extracting(AuditEntry::actionId).contains(teams.actions.get("jobA"))
+        assertThat(entries)
+                .extracting(AuditEntry::actionId)
+                .contains(teams.actions.get("jobA"))
                 .doesNotContain(teams.actions.get("jobB"), teams.actions.get("nodeB"));
         assertThat(entries).extracting(AuditEntry::target).allMatch(t -> ofA(t) || t.equals(teams.nodeA));
     }
@@ -140,11 +153,17 @@ class ScopedViewsTest {
         AlertsView view = UiTestSupport.view(AlertsView.class);
         UiTestSupport.await(() -> GridKt._size(view.grid()) > 0);
         List<AlertRow> alerts = view.grid().getListDataView().getItems().toList();
-        assertThat(alerts).extracting(AlertRow::fingerprint).contains(teams.fingerprint("a"), teams.fingerprint("na"))
+        assertThat(alerts)
+                .extracting(AlertRow::fingerprint)
+                .contains(teams.fingerprint("a"), teams.fingerprint("na"))
                 .doesNotContain(teams.fingerprint("b"), teams.fingerprint("nb"));
-        assertThat(alerts).allMatch(a -> a.labels().get("namespace") == null || a.labels().get("namespace").equals(teams.nsA));
+        assertThat(alerts)
+                .allMatch(a -> a.labels().get("namespace") == null
+                        || a.labels().get("namespace").equals(teams.nsA));
         List<Silence> silences = view.silences().getListDataView().getItems().toList();
-        assertThat(silences).extracting(Silence::id).contains(teams.silences.get(teams.nsA))
+        assertThat(silences)
+                .extracting(Silence::id)
+                .contains(teams.silences.get(teams.nsA))
                 .doesNotContain(teams.silences.get(teams.nsB));
     }
 }

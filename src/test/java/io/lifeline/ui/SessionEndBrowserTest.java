@@ -2,9 +2,9 @@ package io.lifeline.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.testing.RequiredTool;
 import io.lifeline.security.Role;
 import io.lifeline.security.TokenFormat;
+import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -56,10 +56,18 @@ class SessionEndBrowserTest {
         RequiredTool.CHROMEDRIVER.file();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
                 "--window-size=1440,1000");
-        driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build(), options);
+        driver = new ChromeDriver(
+                new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build(), options);
     }
 
     @AfterEach
@@ -74,7 +82,8 @@ class SessionEndBrowserTest {
         String token = TestTokens.create("session-end", Role.OPERATOR, List.of());
         String id = TokenFormat.parse(token).id();
         driver.get(root + "login");
-        wait(Browser.PATIENCE).until(d -> !d.findElements(By.cssSelector("#token input")).isEmpty());
+        wait(Browser.PATIENCE)
+                .until(d -> !d.findElements(By.cssSelector("#token input")).isEmpty());
         driver.findElement(By.cssSelector("#token input")).sendKeys(token);
         driver.findElement(By.id("sign-in")).click();
         wait(Browser.PATIENCE).until(d -> !d.findElements(By.id("sign-out")).isEmpty());
@@ -84,33 +93,52 @@ class SessionEndBrowserTest {
         sleep(5000);
         assertThat(driver.findElements(By.id("sign-out"))).isNotEmpty();
 
-        io.restassured.RestAssured.given(TestTokens.asAdmin()).delete("/api/v1/tokens/" + id).then().statusCode(204);
-        wait(Browser.PATIENCE).until(d -> d.getCurrentUrl().contains("login")
-                && d.findElements(By.id("sign-out")).isEmpty() && d.getPageSource().contains("your token was revoked"));
+        io.restassured.RestAssured.given(TestTokens.asAdmin())
+                .delete("/api/v1/tokens/" + id)
+                .then()
+                .statusCode(204);
+        wait(Browser.PATIENCE)
+                .until(d -> d.getCurrentUrl().contains("login")
+                        && d.findElements(By.id("sign-out")).isEmpty()
+                        && d.getPageSource().contains("your token was revoked"));
 
         // The session itself is signed out, not just the page: opening the dashboard again asks for sign-in.
         driver.get(root + "jobs");
-        wait(Browser.PATIENCE).until(d -> !d.findElements(By.cssSelector("#token input")).isEmpty());
+        wait(Browser.PATIENCE)
+                .until(d -> !d.findElements(By.cssSelector("#token input")).isEmpty());
         assertThat(driver.findElements(By.id("sign-out"))).isEmpty();
     }
 
     @Test
     void aTokenThatExpiresSignsTheOpenDashboardOut() {
         java.time.Instant expires = java.time.Instant.now().plusSeconds(12);
-        String token = io.quarkus.arc.Arc.container().instance(io.lifeline.security.TokenService.class).get()
-                .create(io.lifeline.security.Caller.unrestricted("tests"), "session-expiry", Role.VIEWER, List.of(),
-                        expires).secretToken();
+        String token = io.quarkus.arc.Arc.container()
+                .instance(io.lifeline.security.TokenService.class)
+                .get()
+                .create(
+                        io.lifeline.security.Caller.unrestricted("tests"),
+                        "session-expiry",
+                        Role.VIEWER,
+                        List.of(),
+                        expires)
+                .secretToken();
         driver.get(root + "login");
-        wait(Browser.PATIENCE).until(d -> !d.findElements(By.cssSelector("#token input")).isEmpty());
+        wait(Browser.PATIENCE)
+                .until(d -> !d.findElements(By.cssSelector("#token input")).isEmpty());
         driver.findElement(By.cssSelector("#token input")).sendKeys(token);
         driver.findElement(By.id("sign-in")).click();
         wait(Browser.PATIENCE).until(d -> !d.findElements(By.id("sign-out")).isEmpty());
-        assertThat(driver.findElements(By.id("sign-out"))).as("signed in while the token holds").isNotEmpty();
+        assertThat(driver.findElements(By.id("sign-out")))
+                .as("signed in while the token holds")
+                .isNotEmpty();
 
-        // Nobody touches the token: its expiry alone ends the session (how soon is a matter of the check interval and of
+        // Nobody touches the token: its expiry alone ends the session (how soon is a matter of the check interval and
+        // of
         // the machine's load, not asserted here).
-        wait(Browser.PATIENCE).until(d -> d.getCurrentUrl().contains("login")
-                && d.findElements(By.id("sign-out")).isEmpty() && d.getPageSource().contains("your sign-in expired"));
+        wait(Browser.PATIENCE)
+                .until(d -> d.getCurrentUrl().contains("login")
+                        && d.findElements(By.id("sign-out")).isEmpty()
+                        && d.getPageSource().contains("your sign-in expired"));
         assertThat(java.time.Instant.now()).isAfterOrEqualTo(expires);
     }
 

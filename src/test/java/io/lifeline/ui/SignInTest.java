@@ -64,7 +64,8 @@ class SignInTest {
             }
             byte[] body = form == null ? new byte[0] : form.getBytes(StandardCharsets.UTF_8);
             if (form != null) {
-                r.append("Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ").append(body.length)
+                r.append("Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ")
+                        .append(body.length)
                         .append("\r\n");
             }
             r.append("\r\n");
@@ -87,8 +88,8 @@ class SignInTest {
 
     static List<String> setCookies(String response) {
         List<String> out = new ArrayList<>();
-        Matcher m = Pattern.compile("(?im)^set-cookie: *(.*?)\\r?$").matcher(response.substring(0,
-                Math.max(0, response.indexOf("\r\n\r\n"))));
+        Matcher m = Pattern.compile("(?im)^set-cookie: *(.*?)\\r?$")
+                .matcher(response.substring(0, Math.max(0, response.indexOf("\r\n\r\n"))));
         while (m.find()) {
             out.add(m.group(1));
         }
@@ -96,8 +97,11 @@ class SignInTest {
     }
 
     static String sessionCookie(String response) {
-        return setCookies(response).stream().filter(c -> c.startsWith("JSESSIONID=")).map(c -> c.substring(0,
-                c.indexOf(';') < 0 ? c.length() : c.indexOf(';'))).findFirst().orElse(null);
+        return setCookies(response).stream()
+                .filter(c -> c.startsWith("JSESSIONID="))
+                .map(c -> c.substring(0, c.indexOf(';') < 0 ? c.length() : c.indexOf(';')))
+                .findFirst()
+                .orElse(null);
     }
 
     @Test
@@ -106,26 +110,35 @@ class SignInTest {
         assertThat(status(page)).isEqualTo(200);
         assertThat(page).contains("id=\"token\"", "id=\"sign-in\"", "<form method=\"post\" action=\"login\"");
         assertThat(setCookies(page)).as("the sign-in page sets no cookie").isEmpty();
-        assertThat(sessionCookie(send("127.0.0.1", "GET", "/", null, null, null))).isNull();
+        assertThat(sessionCookie(send("127.0.0.1", "GET", "/", null, null, null)))
+                .isNull();
 
         String answer = signIn("127.0.0.1", TestTokens.viewer());
         assertThat(status(answer)).isEqualTo(303);
         assertThat(answer).containsPattern("(?i)location: .*/\\r\\n");
-        String cookieHeader = setCookies(answer).stream().filter(c -> c.startsWith("JSESSIONID=")).findFirst()
+        String cookieHeader = setCookies(answer).stream()
+                .filter(c -> c.startsWith("JSESSIONID="))
+                .findFirst()
                 .orElseThrow();
         System.out.println("Session cookie after sign-in: " + cookieHeader.replaceAll("=[^;]+", "=..."));
-        assertThat(cookieHeader).containsIgnoringCase("; HttpOnly").containsIgnoringCase("; SameSite=Lax")
-                .as("no Secure over plain HTTP").doesNotContainIgnoringCase("Secure");
+        assertThat(cookieHeader)
+                .containsIgnoringCase("; HttpOnly")
+                .containsIgnoringCase("; SameSite=Lax")
+                .as("no Secure over plain HTTP")
+                .doesNotContainIgnoringCase("Secure");
         String cookie = sessionCookie(answer);
-        assertThat(sessions.isSignedIn(cookie.substring("JSESSIONID=".length()))).isTrue();
+        assertThat(sessions.isSignedIn(cookie.substring("JSESSIONID=".length())))
+                .isTrue();
         // With the session's cookie the request goes through to the dashboard (not back to the sign-in page).
         String dashboard = send("127.0.0.1", "GET", "/jobs", cookie, null, null);
         assertThat(status(dashboard)).isNotEqualTo(303);
         assertThat(dashboard).doesNotContainPattern("(?i)location: .*/login");
 
         // Signing out ends the session: its cookie opens nothing any more.
-        assertThat(status(send("127.0.0.1", "GET", "/logout", cookie, null, null))).isEqualTo(303);
-        assertThat(sessions.isSignedIn(cookie.substring("JSESSIONID=".length()))).isFalse();
+        assertThat(status(send("127.0.0.1", "GET", "/logout", cookie, null, null)))
+                .isEqualTo(303);
+        assertThat(sessions.isSignedIn(cookie.substring("JSESSIONID=".length())))
+                .isFalse();
         String after = send("127.0.0.1", "GET", "/jobs", cookie, null, null);
         assertThat(status(after)).isEqualTo(303);
         assertThat(after).containsPattern("(?i)location: .*/login");
@@ -151,7 +164,8 @@ class SignInTest {
 
     @Test
     void aSignInFormSentFromAnotherSiteIsRefused() throws Exception {
-        String answer = send("127.0.0.1", "POST", "/login", null, "token=" + TestTokens.viewer(), "https://evil.example");
+        String answer =
+                send("127.0.0.1", "POST", "/login", null, "token=" + TestTokens.viewer(), "https://evil.example");
         assertThat(status(answer)).isEqualTo(403);
         assertThat(setCookies(answer)).isEmpty();
     }
@@ -161,8 +175,8 @@ class SignInTest {
         String from = "127.0.0.7";
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 25; i++) {
-            statuses.add(status(signIn(from, "llt_zzsigninaa" + (char) ('a' + i) + (char) ('a' + i) + "_"
-                    + "B".repeat(43))));
+            statuses.add(status(
+                    signIn(from, "llt_zzsigninaa" + (char) ('a' + i) + (char) ('a' + i) + "_" + "B".repeat(43))));
         }
         assertThat(statuses.subList(0, 15)).containsOnly(401);
         assertThat(statuses.subList(22, 25)).containsOnly(429);
@@ -190,7 +204,7 @@ class SignInTest {
         UiTestSupport.view(OverviewView.class);
         _click(_get(Button.class, s -> s.withId("sign-out")));
         assertThat(UiSession.signedIn()).isFalse();
-        assertThat(UI.getCurrent().getInternals().dumpPendingJavaScriptInvocations()).anySatisfy(
-                js -> assertThat(js.getInvocation().getParameters()).contains("logout"));
+        assertThat(UI.getCurrent().getInternals().dumpPendingJavaScriptInvocations())
+                .anySatisfy(js -> assertThat(js.getInvocation().getParameters()).contains("logout"));
     }
 }

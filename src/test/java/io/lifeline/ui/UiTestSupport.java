@@ -35,8 +35,7 @@ final class UiTestSupport {
     static final String JOB = "research/llama3-70b-pretrain";
     private static volatile boolean fed;
 
-    private UiTestSupport() {
-    }
+    private UiTestSupport() {}
 
     /** Feeds the simulated fleet once (about 40 nodes, 320 GPUs, a handful of jobs with incidents and checkpoints). */
     static synchronized void feedDemoData() throws Exception {
@@ -48,7 +47,8 @@ final class UiTestSupport {
         IngestGateway gateway = Arc.container().instance(IngestGateway.class).get();
         List<Event> events = sim.advanceTo(now);
         for (int i = 0; i < events.size(); i += 2000) {
-            gateway.submit(events.subList(i, Math.min(events.size(), i + 2000))).toCompletableFuture()
+            gateway.submit(events.subList(i, Math.min(events.size(), i + 2000)))
+                    .toCompletableFuture()
                     .get(60, TimeUnit.SECONDS);
         }
         Arc.container().instance(ModelRuntime.class).get().barrier().get(30, TimeUnit.SECONDS);
@@ -58,21 +58,34 @@ final class UiTestSupport {
 
     /** Starts a mock Vaadin session with every dashboard route, signed in as {@code role} (null: not signed in). */
     static void setup(Role role) {
-        setupAs(role == null ? null : Caller.ofToken("testtoken" + role.ordinal(), "test-" + role.wireName(), role, List.of()));
+        setupAs(
+                role == null
+                        ? null
+                        : Caller.ofToken("testtoken" + role.ordinal(), "test-" + role.wireName(), role, List.of()));
     }
 
     /** Starts a mock Vaadin session with every dashboard route, signed in as {@code caller} (null: not signed in). */
     static void setupAs(Caller caller) {
         Routes routes = new Routes();
-        routes.getRoutes().addAll(List.of(OverviewView.class, FleetView.class, JobsView.class, JobDetailView.class,
-                SignedOutView.class, ActionsView.class, AuditView.class, AlertsView.class, ReliabilityView.class));
+        routes.getRoutes()
+                .addAll(List.of(
+                        OverviewView.class,
+                        FleetView.class,
+                        JobsView.class,
+                        JobDetailView.class,
+                        SignedOutView.class,
+                        ActionsView.class,
+                        AuditView.class,
+                        AlertsView.class,
+                        ReliabilityView.class));
         MockVaadinServlet servlet = new MockVaadinServlet(routes) {
             @Override
             protected VaadinServletService createServletService(DeploymentConfiguration conf) throws ServiceException {
                 MockService service = new MockService(this, conf, UI::new) {
                     @Override
                     public Instantiator getInstantiator() {
-                        return new QuarkusInstantiator(new DefaultInstantiator(this), Arc.container().beanManager());
+                        return new QuarkusInstantiator(
+                                new DefaultInstantiator(this), Arc.container().beanManager());
                     }
                 };
                 service.init();

@@ -2,7 +2,6 @@ package io.lifeline.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.testing.RequiredTool;
 import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.Scenario;
 import io.lifeline.domain.event.CapacityType;
@@ -10,6 +9,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.testing.BenchmarkReport;
+import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.TestTokens;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.DashboardSnapshot;
@@ -69,8 +69,10 @@ class ViewRenderBenchmark {
 
     @Inject
     IngestGateway gateway;
+
     @Inject
     ModelRuntime model;
+
     @Inject
     DashboardData data;
 
@@ -80,8 +82,9 @@ class ViewRenderBenchmark {
         RequiredTool.CHROMEDRIVER.file();
         long events = feed();
         DashboardSnapshot snap = data.current();
-        System.out.printf("[bench] fed %d events: %d nodes, %d jobs in the snapshot%n", events, snap.nodes().size(),
-                snap.jobs().size());
+        System.out.printf(
+                "[bench] fed %d events: %d nodes, %d jobs in the snapshot%n",
+                events, snap.nodes().size(), snap.jobs().size());
         assertThat(snap.jobs()).hasSizeGreaterThanOrEqualTo(JOBS);
 
         BenchmarkReport render = new BenchmarkReport("ui-render");
@@ -93,7 +96,8 @@ class ViewRenderBenchmark {
             load(first, "jobs", JOBS_DRAWN);
             for (int run = 1; run <= RUNS; run++) {
                 render.add("load average of the machine at the start of the run (x100)", loadAverage() * 100);
-                render.add("Login page, no data (the framework's floor): navigation start to the token field (ms)",
+                render.add(
+                        "Login page, no data (the framework's floor): navigation start to the token field (ms)",
                         load(first, "login", LOGIN_DRAWN));
                 render.add("Fleet: navigation start to heat map drawn (ms)", load(first, "fleet", FLEET_DRAWN));
                 render.add("Jobs: navigation start to first grid rows (ms)", load(first, "jobs", JOBS_DRAWN));
@@ -142,8 +146,10 @@ class ViewRenderBenchmark {
             long t2 = System.nanoTime();
             String whole = Charts.heatMap(FleetPresenter.window(m, 0, m.nodes().size() - 1));
             long t3 = System.nanoTime();
-            int count = JobsPresenter.filter(snap.jobs(), JobsQuery.all(), List.of()).size();
-            int page = JobsPresenter.page(snap.jobs(), JobsQuery.all(), List.of(), 0, 50).size();
+            int count = JobsPresenter.filter(snap.jobs(), JobsQuery.all(), List.of())
+                    .size();
+            int page = JobsPresenter.page(snap.jobs(), JobsQuery.all(), List.of(), 0, 50)
+                    .size();
             long t4 = System.nanoTime();
             assertThat(count).isGreaterThanOrEqualTo(page);
             report.add("server: Fleet heat map view model (ms)", (t1 - t0) / 1e6);
@@ -164,7 +170,8 @@ class ViewRenderBenchmark {
         FleetSimulator sim = new FleetSimulator(large(NODES, JOBS), now.minus(Duration.ofMinutes(HISTORY_MINUTES)));
         List<Event> events = sim.advanceTo(now);
         for (int i = 0; i < events.size(); i += 5000) {
-            gateway.submit(events.subList(i, Math.min(events.size(), i + 5000))).toCompletableFuture()
+            gateway.submit(events.subList(i, Math.min(events.size(), i + 5000)))
+                    .toCompletableFuture()
                     .get(120, TimeUnit.SECONDS);
         }
         model.barrier().get(120, TimeUnit.SECONDS);
@@ -177,21 +184,48 @@ class ViewRenderBenchmark {
         Scenario.Checkpointing ckpt = new Scenario.Checkpointing(600, 12, true, 60, 300, 30, "s3://bench-ckpt/runs", 0);
         List<Scenario.Job> js = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            js.add(new Scenario.Job("load-" + i % 8, "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256,
-                    0, ckpt));
+            js.add(new Scenario.Job(
+                    "load-" + i % 8, "job-" + i, null, null, null, List.of(), 2, 6, 8, 100, 0, 0, 1.5, 256, 0, ckpt));
         }
-        return new Scenario(11, 10, 10, 0.01, 0.4, 300, 1200, null, List.of(
-                new Scenario.Pool("spot-a", CapacityType.SPOT, "us-east-1a", "p5.48xlarge", null, nodes / 2, 8, 0.05,
-                        120),
-                new Scenario.Pool("od-b", CapacityType.ON_DEMAND, "us-east-1b", "p4d.24xlarge", null,
-                        nodes - nodes / 2, 8, 0, 120)), js);
+        return new Scenario(
+                11,
+                10,
+                10,
+                0.01,
+                0.4,
+                300,
+                1200,
+                null,
+                List.of(
+                        new Scenario.Pool(
+                                "spot-a",
+                                CapacityType.SPOT,
+                                "us-east-1a",
+                                "p5.48xlarge",
+                                null,
+                                nodes / 2,
+                                8,
+                                0.05,
+                                120),
+                        new Scenario.Pool(
+                                "od-b",
+                                CapacityType.ON_DEMAND,
+                                "us-east-1b",
+                                "p4d.24xlarge",
+                                null,
+                                nodes - nodes / 2,
+                                8,
+                                0,
+                                120)),
+                js);
     }
 
     /** Loads {@code path} and returns performance.now() at the first poll that sees {@code drawn} hold. */
     private double load(WebDriver d, String path, String drawn) {
         d.get(root + path);
         JavascriptExecutor js = (JavascriptExecutor) d;
-        new WebDriverWait(d, Duration.ofSeconds(60)).pollingEvery(Duration.ofMillis(20))
+        new WebDriverWait(d, Duration.ofSeconds(60))
+                .pollingEvery(Duration.ofMillis(20))
                 .until(x -> Boolean.TRUE.equals(js.executeScript(drawn)));
         return ((Number) js.executeScript("return performance.now();")).doubleValue();
     }
@@ -207,10 +241,18 @@ class ViewRenderBenchmark {
     private static WebDriver browser() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
                 "--window-size=1440,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build();
+        ChromeDriverService service =
+                new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).build();
         WebDriver d = new ChromeDriver(service, options);
         d.manage().window().setSize(new Dimension(1440, 1000));
         return d;

@@ -14,8 +14,25 @@ import org.junit.jupiter.api.Test;
 class WhatIfPanelTest {
 
     private static WhatIfRow row(String name, boolean actual, Double tau, String source, Boolean notice, double ettr) {
-        return new WhatIfRow(name, actual, tau, source, 120.0, notice, "spot", 4, ettr, ettr - 0.01, ettr + 0.001,
-                10, 1, 2, 0.5, 320, null, null);
+        return new WhatIfRow(
+                name,
+                actual,
+                tau,
+                source,
+                120.0,
+                notice,
+                "spot",
+                4,
+                ettr,
+                ettr - 0.01,
+                ettr + 0.001,
+                10,
+                1,
+                2,
+                0.5,
+                320,
+                null,
+                null);
     }
 
     private static WhatIfReport report(Double current, Double advised, boolean withNoticeOn) {
@@ -30,9 +47,21 @@ class WhatIfPanelTest {
         }
         rows.add(row("advice", false, advised, "advice", false, 0.83));
         // A row without an ETTR (a replay that had nothing to measure) is left out of the lines.
-        rows.add(new WhatIfRow("empty", false, 600.0, "fixed", 60.0, false, "spot", 0, null, null, null, 0, 0, 0, 0, 0, null, null));
-        return new WhatIfReport("ml/llm", Instant.EPOCH, Instant.EPOCH.plusSeconds(86_400), 128, 16, "a100-spot", 20_000.0,
-                current, advised, rows, List.of(), 12);
+        rows.add(new WhatIfRow(
+                "empty", false, 600.0, "fixed", 60.0, false, "spot", 0, null, null, null, 0, 0, 0, 0, 0, null, null));
+        return new WhatIfReport(
+                "ml/llm",
+                Instant.EPOCH,
+                Instant.EPOCH.plusSeconds(86_400),
+                128,
+                16,
+                "a100-spot",
+                20_000.0,
+                current,
+                advised,
+                rows,
+                List.of(),
+                12);
     }
 
     @Test
@@ -50,7 +79,8 @@ class WhatIfPanelTest {
         // Told apart without colour
         assertThat(series.get(0).get("lineStyle").get("type").asText())
                 .isNotEqualTo(series.get(1).get("lineStyle").get("type").asText());
-        assertThat(series.get(0).get("symbol").asText()).isNotEqualTo(series.get(1).get("symbol").asText());
+        assertThat(series.get(0).get("symbol").asText())
+                .isNotEqualTo(series.get(1).get("symbol").asText());
         JsonNode marks = series.get(0).get("markLine").get("data");
         assertThat(marks).hasSize(2);
         assertThat(marks.get(0).get("name").asText()).isEqualTo("current");
@@ -74,8 +104,11 @@ class WhatIfPanelTest {
     @Test
     void theChartIsDescribedInWords() {
         String d = WhatIfPanel.describe(report(1800.0, 1234.4, true));
-        assertThat(d).contains("notice policy off: 5 min 80.3 %").contains("notice policy on:")
-                .contains("current interval 30 min").contains("advised");
+        assertThat(d)
+                .contains("notice policy off: 5 min 80.3 %")
+                .contains("notice policy on:")
+                .contains("current interval 30 min")
+                .contains("advised");
         assertThat(WhatIfPanel.summary(report(1800.0, 1234.4, true))).startsWith("8 scenarios replayed");
     }
 

@@ -27,33 +27,53 @@ class WhatIfTimingTest {
     @Test
     void theLargestDemoJobsWhatIfIsTimedOverHttp() throws Exception {
         UiTestSupport.feedDemoData();
-        String body = "{\"job\":\"" + UiTestSupport.JOB + "\",\"intervalsSeconds\":[300,900,1800],\"noticePolicy\":[false,true]}";
+        String body = "{\"job\":\"" + UiTestSupport.JOB
+                + "\",\"intervalsSeconds\":[300,900,1800],\"noticePolicy\":[false,true]}";
         // The HTTP client and the server's REST stack warmed by another request, so that the first what-if's time is
         // the what-if's own cold start (its classes, the replay's first JIT), not the test client's.
-        given(TestTokens.asViewer()).get("/api/v1/jobs/" + UiTestSupport.JOB).then().statusCode(200);
+        given(TestTokens.asViewer())
+                .get("/api/v1/jobs/" + UiTestSupport.JOB)
+                .then()
+                .statusCode(200);
         List<Double> http = new ArrayList<>();
         List<Long> replay = new ArrayList<>();
         int interruptions = -1;
         for (int i = 0; i < RUNS; i++) {
             long t = System.nanoTime();
-            JsonPath r = given(TestTokens.asViewer()).contentType("application/json").body(body).post("/api/v1/whatif")
-                    .then().statusCode(200).extract().jsonPath();
+            JsonPath r = given(TestTokens.asViewer())
+                    .contentType("application/json")
+                    .body(body)
+                    .post("/api/v1/whatif")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             http.add((System.nanoTime() - t) / 1e6);
             replay.add(r.getLong("elapsedMillis"));
             assertThat(r.getInt("gpus")).isEqualTo(128);
             // the actual row, 3 intervals × 2 notice settings, the advice × 2
             assertThat(r.getList("rows")).hasSize(9);
-            assertThat(r.getList("rows.ettr", Float.class)).allSatisfy(e -> assertThat(e).isBetween(0f, 1f));
+            assertThat(r.getList("rows.ettr", Float.class))
+                    .allSatisfy(e -> assertThat(e).isBetween(0f, 1f));
             interruptions = r.getInt("rows[0].interruptions");
         }
         List<Double> warm = new ArrayList<>(http.subList(1, RUNS));
         warm.sort(null);
         List<Long> replayWarm = new ArrayList<>(replay.subList(1, RUNS));
         replayWarm.sort(null);
-        String json = String.format(Locale.ROOT, "{\"job\": \"%s\", \"gpus\": 128, \"interruptions\": %d, \"scenarios\": 8, "
+        String json = String.format(
+                Locale.ROOT,
+                "{\"job\": \"%s\", \"gpus\": 128, \"interruptions\": %d, \"scenarios\": 8, "
                         + "\"runs\": %d, \"first_ms\": %.1f, \"median_ms\": %.1f, \"max_ms\": %.1f, \"replay_first_ms\": %d, "
-                        + "\"replay_median_ms\": %d, \"all_ms\": %s}%n", UiTestSupport.JOB, interruptions, RUNS, http.get(0),
-                warm.get(warm.size() / 2), warm.get(warm.size() - 1), replay.get(0), replayWarm.get(replayWarm.size() / 2),
+                        + "\"replay_median_ms\": %d, \"all_ms\": %s}%n",
+                UiTestSupport.JOB,
+                interruptions,
+                RUNS,
+                http.get(0),
+                warm.get(warm.size() / 2),
+                warm.get(warm.size() - 1),
+                replay.get(0),
+                replayWarm.get(replayWarm.size() / 2),
                 http.stream().map(v -> String.format(Locale.ROOT, "%.1f", v)).toList());
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target", "whatif-timing.json"), json);

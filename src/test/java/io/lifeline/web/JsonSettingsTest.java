@@ -21,31 +21,39 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class JsonSettingsTest {
 
-    record Sample(Instant at, Duration took, LocalDate day, Optional<String> note, Optional<Long> none) {
-    }
+    record Sample(Instant at, Duration took, LocalDate day, Optional<String> note, Optional<Long> none) {}
 
     @Inject
     ObjectMapper quarkus;
 
     @Test
     void quarkusMapperAndTheSharedOneAgree() throws Exception {
-        Sample s = new Sample(Instant.parse("2026-12-06T10:00:00.123Z"), Duration.ofMillis(1500), LocalDate.of(2026, 12, 6),
-                Optional.of("x"), Optional.empty());
+        Sample s = new Sample(
+                Instant.parse("2026-12-06T10:00:00.123Z"),
+                Duration.ofMillis(1500),
+                LocalDate.of(2026, 12, 6),
+                Optional.of("x"),
+                Optional.empty());
         assertThat(quarkus.writeValueAsString(s)).isEqualTo(Json.mapper().writeValueAsString(s));
         String in = "{\"at\":\"2026-12-06T10:00:00Z\",\"took\":1.5,\"day\":\"2026-12-06\",\"unknown\":true}";
         assertThat(quarkus.readValue(in, Sample.class)).isEqualTo(Json.mapper().readValue(in, Sample.class));
         for (SerializationFeature f : SerializationFeature.values()) {
-            assertThat(quarkus.isEnabled(f)).as(f.name()).isEqualTo(Json.mapper().isEnabled(f));
+            assertThat(quarkus.isEnabled(f))
+                    .as(f.name())
+                    .isEqualTo(Json.mapper().isEnabled(f));
         }
         for (DeserializationFeature f : DeserializationFeature.values()) {
-            assertThat(quarkus.isEnabled(f)).as(f.name()).isEqualTo(Json.mapper().isEnabled(f));
+            assertThat(quarkus.isEnabled(f))
+                    .as(f.name())
+                    .isEqualTo(Json.mapper().isEnabled(f));
         }
         assertThat(quarkus.getRegisteredModuleIds()).containsAll(Json.mapper().getRegisteredModuleIds());
     }
 
     @Test
     void answersWriteEnumsByTheirWireNamesAndReadBothSpellings() throws Exception {
-        assertThat(quarkus.writeValueAsString(io.lifeline.domain.job.JobState.RUNNING)).isEqualTo("\"running\"");
+        assertThat(quarkus.writeValueAsString(io.lifeline.domain.job.JobState.RUNNING))
+                .isEqualTo("\"running\"");
         assertThat(quarkus.readValue("\"RUNNING\"", io.lifeline.domain.job.JobState.class))
                 .isEqualTo(io.lifeline.domain.job.JobState.RUNNING);
     }

@@ -59,6 +59,5 @@ public interface ClusterActions {
      * @param name      the pod's name
      * @param job       the job it belongs to ({@code namespace/name}), or null if not a known job's
      */
-    record PodRef(String namespace, String name, String job) {
-    }
+    record PodRef(String namespace, String name, String job) {}
 }

@@ -13,8 +13,8 @@ import java.util.Map;
  * @param issuedAt when it was sent
  * @param deadline when it stops mattering (null if never)
  */
-public record TrainerCommand(String id, String job, CommandType type, Map<String, String> params, Instant issuedAt,
-                             Instant deadline) {
+public record TrainerCommand(
+        String id, String job, CommandType type, Map<String, String> params, Instant issuedAt, Instant deadline) {
 
     public TrainerCommand {
         params = Map.copyOf(params);

@@ -58,20 +58,32 @@ public class AlertsResource {
      * @param silencedBy   ids of the silences muting it now
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record AlertView(String fingerprint, String rule, String alertname, String state, String severity,
-                            String namespace, Map<String, String> labels, Map<String, String> annotations,
-                            Instant activeSince, Instant startsAt, Instant endsAt, Instant updatedAt, Double value,
-                            List<String> silencedBy) {
-    }
+    public record AlertView(
+            String fingerprint,
+            String rule,
+            String alertname,
+            String state,
+            String severity,
+            String namespace,
+            Map<String, String> labels,
+            Map<String, String> annotations,
+            Instant activeSince,
+            Instant startsAt,
+            Instant endsAt,
+            Instant updatedAt,
+            Double value,
+            List<String> silencedBy) {}
 
     /** The answer: alerts, firing first. */
-    public record AlertList(List<AlertView> alerts) {
-    }
+    public record AlertList(List<AlertView> alerts) {}
 
     @GET
-    public AlertList list(@QueryParam("state") String state, @QueryParam("rule") String rule,
-                          @QueryParam("namespace") String namespace, @QueryParam("fingerprint") String fingerprint,
-                          @QueryParam("limit") Integer limit) {
+    public AlertList list(
+            @QueryParam("state") String state,
+            @QueryParam("rule") String rule,
+            @QueryParam("namespace") String namespace,
+            @QueryParam("fingerprint") String fingerprint,
+            @QueryParam("limit") Integer limit) {
         AlertState s = blank(state) ? null : AlertState.fromWire(state);
         if (s == AlertState.INACTIVE) {
             throw new IllegalArgumentException("state: inactive alerts are not kept; use pending, firing or resolved");
@@ -85,13 +97,26 @@ public class AlertsResource {
         List<Silence> silences = alerts.list(false);
         List<AlertView> out = new ArrayList<>();
         Scope scope = visibility.scope();
-        for (Alert a : alerts.alerts(scope, visibility.nodesUsed(scope), s, r, blank(namespace) ? null : namespace, n)) {
+        for (Alert a :
+                alerts.alerts(scope, visibility.nodesUsed(scope), s, r, blank(namespace) ? null : namespace, n)) {
             if (!blank(fingerprint) && !fingerprint.equals(a.fingerprint())) {
                 continue;
             }
-            out.add(new AlertView(a.fingerprint(), a.rule().key(), a.rule().alertName(), a.state().wire(),
-                    a.labels().get("severity"), a.namespace(), a.labels(), a.annotations(), a.activeSince(),
-                    a.firingSince(), a.resolvedAt(), a.updatedAt(), a.value(), AlertService.silencing(a, silences, now)));
+            out.add(new AlertView(
+                    a.fingerprint(),
+                    a.rule().key(),
+                    a.rule().alertName(),
+                    a.state().wire(),
+                    a.labels().get("severity"),
+                    a.namespace(),
+                    a.labels(),
+                    a.annotations(),
+                    a.activeSince(),
+                    a.firingSince(),
+                    a.resolvedAt(),
+                    a.updatedAt(),
+                    a.value(),
+                    AlertService.silencing(a, silences, now)));
         }
         return new AlertList(out);
     }

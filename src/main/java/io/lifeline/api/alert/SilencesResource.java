@@ -47,8 +47,7 @@ public class SilencesResource {
      * @param value  value, or regular expression for {@code =~} and {@code !~}
      * @param type   {@code =} (default), {@code !=}, {@code =~} or {@code !~}
      */
-    public record MatcherBody(String name, String value, String type) {
-    }
+    public record MatcherBody(String name, String value, String type) {}
 
     /**
      * What to silence.
@@ -59,52 +58,62 @@ public class SilencesResource {
      * @param duration  how long it lasts (ISO-8601, e.g. {@code PT2H}); one of the two is required, at most 90 days
      * @param comment   why (required)
      */
-    public record CreateSilence(List<MatcherBody> matchers, Instant startsAt, Instant endsAt, Duration duration,
-                                String comment) {
-    }
+    public record CreateSilence(
+            List<MatcherBody> matchers, Instant startsAt, Instant endsAt, Duration duration, String comment) {}
 
     /**
      * A silence as listed.
      *
      * @param status  {@code active}, {@code pending} (not started) or {@code expired}
      */
-    public record SilenceView(String id, List<MatcherBody> matchers, Instant startsAt, Instant endsAt, String createdBy,
-                              String comment, String status) {
-    }
+    public record SilenceView(
+            String id,
+            List<MatcherBody> matchers,
+            Instant startsAt,
+            Instant endsAt,
+            String createdBy,
+            String comment,
+            String status) {}
 
     /** The answer to a listing. */
-    public record SilenceList(List<SilenceView> silences) {
-    }
+    public record SilenceList(List<SilenceView> silences) {}
 
     @GET
     public SilenceList list(@QueryParam("expired") Boolean expired) {
         Instant now = clock.instant();
-        return new SilenceList(silences.list(caller.get(), Boolean.TRUE.equals(expired)).stream().map(s -> view(s, now)).toList());
+        return new SilenceList(silences.list(caller.get(), Boolean.TRUE.equals(expired)).stream()
+                .map(s -> view(s, now))
+                .toList());
     }
 
     @GET
     @Path("{id}")
     public SilenceView get(@PathParam("id") String id) {
-        return view(silences.find(caller.get(), id).orElseThrow(() -> new SilenceNotFoundException(id)), clock.instant());
+        return view(
+                silences.find(caller.get(), id).orElseThrow(() -> new SilenceNotFoundException(id)), clock.instant());
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(CreateSilence req) {
         if (req == null) {
-            throw new IllegalArgumentException("body: required, e.g. {\"matchers\":[{\"name\":\"job\",\"value\":\"ml/a\"}],"
-                    + "\"duration\":\"PT2H\",\"comment\":\"storage outage\"}");
+            throw new IllegalArgumentException(
+                    "body: required, e.g. {\"matchers\":[{\"name\":\"job\",\"value\":\"ml/a\"}],"
+                            + "\"duration\":\"PT2H\",\"comment\":\"storage outage\"}");
         }
         List<Matcher> matchers = new ArrayList<>();
         for (MatcherBody m : req.matchers() == null ? List.<MatcherBody>of() : req.matchers()) {
             if (m == null) {
                 throw new IllegalArgumentException("matchers: null entry");
             }
-            matchers.add(new Matcher(m.name(), m.value(), m.type() == null ? Matcher.Type.EQUAL : matcherType(m.type())));
+            matchers.add(
+                    new Matcher(m.name(), m.value(), m.type() == null ? Matcher.Type.EQUAL : matcherType(m.type())));
         }
-        Silence s = silences.create(caller.get(), matchers, req.startsAt(), req.endsAt(), req.duration(), req.comment(),
-                "API");
-        return Response.created(URI.create("/api/v1/silences/" + s.id())).entity(view(s, clock.instant())).build();
+        Silence s = silences.create(
+                caller.get(), matchers, req.startsAt(), req.endsAt(), req.duration(), req.comment(), "API");
+        return Response.created(URI.create("/api/v1/silences/" + s.id()))
+                .entity(view(s, clock.instant()))
+                .build();
     }
 
     /** Expires a silence now; expiring an expired silence changes nothing. */
@@ -125,8 +134,15 @@ public class SilencesResource {
 
     private static SilenceView view(Silence s, Instant now) {
         String status = s.expiredAt(now) ? "expired" : s.activeAt(now) ? "active" : "pending";
-        return new SilenceView(s.id(), s.matchers().stream()
-                .map(m -> new MatcherBody(m.name(), m.value(), m.type().operator())).toList(), s.startsAt(), s.endsAt(),
-                s.createdBy(), s.comment(), status);
+        return new SilenceView(
+                s.id(),
+                s.matchers().stream()
+                        .map(m -> new MatcherBody(m.name(), m.value(), m.type().operator()))
+                        .toList(),
+                s.startsAt(),
+                s.endsAt(),
+                s.createdBy(),
+                s.comment(),
+                status);
     }
 }

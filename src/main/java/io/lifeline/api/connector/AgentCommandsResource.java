@@ -71,8 +71,13 @@ public class AgentCommandsResource {
     private final CommandConfig config;
     private final Clock clock;
 
-    AgentCommandsResource(AgentCommandQueue queue, AgentClaims claims, IngestGateway gateway, CurrentCaller caller,
-                          CommandConfig config, Clock clock) {
+    AgentCommandsResource(
+            AgentCommandQueue queue,
+            AgentClaims claims,
+            IngestGateway gateway,
+            CurrentCaller caller,
+            CommandConfig config,
+            Clock clock) {
         this.queue = queue;
         this.claims = claims;
         this.gateway = gateway;
@@ -87,16 +92,17 @@ public class AgentCommandsResource {
      * @param status {@code accepted}, {@code rejected}, {@code done} or {@code failed}
      * @param detail why or what happened, optional
      */
-    public record Ack(String status, String detail) {
-    }
+    public record Ack(String status, String detail) {}
 
     @GET
     @Blocking
     @Produces(MediaType.APPLICATION_JSON)
-    public CompletionStage<Response> poll(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                                          @QueryParam("wait") @DefaultValue("30") int waitSeconds,
-                                          @HeaderParam(AgentClaims.KEY_HEADER) String key,
-                                          @Context io.vertx.core.http.HttpServerRequest request) {
+    public CompletionStage<Response> poll(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @QueryParam("wait") @DefaultValue("30") int waitSeconds,
+            @HeaderParam(AgentClaims.KEY_HEADER) String key,
+            @Context io.vertx.core.http.HttpServerRequest request) {
         HttpServerResponse response = request == null ? null : request.response();
         String job = job(namespace, name);
         if (waitSeconds < 0) {
@@ -107,18 +113,20 @@ public class AgentCommandsResource {
         Duration max = config.agent().maxWait();
         Duration w = wait.compareTo(max) > 0 ? max : wait;
         // Kept while the poll waits and for the grace after it: an agent that polls again at once never loses it.
-        AgentClaims.Claim claim = claims.claim(job, digest, caller.get(), w.plus(config.agent().claimGrace()));
+        AgentClaims.Claim claim =
+                claims.claim(job, digest, caller.get(), w.plus(config.agent().claimGrace()));
         CompletionStage<List<TrainerCommand>> polled = queue.poll(job, digest, w);
         if (response != null && !polled.toCompletableFuture().isDone()) {
             // Closed before the answer: the agent's process is gone (a restart may put rank 0 on another node, with
             // another key), so the claim need not outlast it by the whole wait and grace. Vert.x reports the close
             // of a response still in progress as an exception on it.
-            Runnable closed = () -> queue.abandon(job, polled,
-                    () -> claims.disconnected(claim, config.agent().claimGraceDisconnected()));
+            Runnable closed = () -> queue.abandon(
+                    job, polled, () -> claims.disconnected(claim, config.agent().claimGraceDisconnected()));
             response.exceptionHandler(e -> closed.run());
             response.closeHandler(v -> closed.run());
         }
-        return polled.thenApply(commands -> Response.ok(CommandCloudEvents.array(commands), MediaType.APPLICATION_JSON).build());
+        return polled.thenApply(commands -> Response.ok(CommandCloudEvents.array(commands), MediaType.APPLICATION_JSON)
+                .build());
     }
 
     @POST
@@ -126,9 +134,12 @@ public class AgentCommandsResource {
     @Path("{id: .+}/ack")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public CompletionStage<Response> ack(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                                         @PathParam("id") String id, @HeaderParam(AgentClaims.KEY_HEADER) String key,
-                                         Ack body) {
+    public CompletionStage<Response> ack(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @PathParam("id") String id,
+            @HeaderParam(AgentClaims.KEY_HEADER) String key,
+            Ack body) {
         String job = job(namespace, name);
         if (id == null || !COMMAND_ID.matcher(id).matches()) {
             throw new IllegalArgumentException("id: a command id (letters, digits, '._:@/-', at most 256)");
@@ -136,23 +147,35 @@ public class AgentCommandsResource {
         TrainerData.AckStatus status = status(body);
         String digest = AgentClaims.digest(key);
         if (!claims.holds(job, digest)) {
-            String why = "acknowledgement " + status.wireName() + " of command " + id + " refused: the commands of " + job
-                    + " are answered by the agent that claimed them, and this key does not hold that claim (poll "
-                    + "with it first)";
+            String why =
+                    "acknowledgement " + status.wireName() + " of command " + id + " refused: the commands of " + job
+                            + " are answered by the agent that claimed them, and this key does not hold that claim (poll "
+                            + "with it first)";
             claims.refused("agent.ack_refused", caller.get(), job, why);
             throw new ClaimHeldException(why, config.agent().claimGrace().toSeconds());
         }
-        String detail = body.detail() == null || body.detail().isBlank() ? null
-                : body.detail().length() <= MAX_DETAIL ? body.detail() : body.detail().substring(0, MAX_DETAIL - 3) + "...";
+        String detail = body.detail() == null || body.detail().isBlank()
+                ? null
+                : body.detail().length() <= MAX_DETAIL
+                        ? body.detail()
+                        : body.detail().substring(0, MAX_DETAIL - 3) + "...";
         Optional<AgentCommandQueue.Acknowledged> known = queue.ack(job, id, status, detail);
         String type = known.map(k -> k.command().type().wire()).orElse(null);
         boolean queued = known.map(AgentCommandQueue.Acknowledged::firstAck).orElse(false);
         String source = "agent/" + namespace + "/" + name;
         // One event per (command, status): an agent repeating its acknowledgement adds nothing.
-        Event ack = new Event("ack/" + id + "/" + status.wireName(), source, EventType.TRAINER_COMMAND_ACK, job,
-                clock.instant(), new TrainerData.CommandAck(id, type, status, detail));
-        return gateway.submit(List.of(ack)).thenApply(receipt -> Response.accepted(Map.of("commandId", id, "job", job,
-                "status", status.wireName(), "queued", queued)).type(MediaType.APPLICATION_JSON).build());
+        Event ack = new Event(
+                "ack/" + id + "/" + status.wireName(),
+                source,
+                EventType.TRAINER_COMMAND_ACK,
+                job,
+                clock.instant(),
+                new TrainerData.CommandAck(id, type, status, detail));
+        return gateway.submit(List.of(ack))
+                .thenApply(receipt -> Response.accepted(
+                                Map.of("commandId", id, "job", job, "status", status.wireName(), "queued", queued))
+                        .type(MediaType.APPLICATION_JSON)
+                        .build());
     }
 
     /**
@@ -160,15 +183,16 @@ public class AgentCommandsResource {
      *
      * @param released  whether a claim was held and is released now
      */
-    public record Released(String job, boolean released) {
-    }
+    public record Released(String job, boolean released) {}
 
     @DELETE
     @Blocking
     @Path("claim")
     @Produces(MediaType.APPLICATION_JSON)
-    public Released release(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                            @HeaderParam(AgentClaims.KEY_HEADER) String key) {
+    public Released release(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @HeaderParam(AgentClaims.KEY_HEADER) String key) {
         String job = job(namespace, name);
         Caller c = caller.get();
         if (key == null || key.isBlank()) {
@@ -206,6 +230,7 @@ public class AgentCommandsResource {
                 return s;
             }
         }
-        throw new IllegalArgumentException("status: one of accepted, rejected, done, failed; got '" + body.status() + "'");
+        throw new IllegalArgumentException(
+                "status: one of accepted, rejected, done, failed; got '" + body.status() + "'");
     }
 }

@@ -19,13 +19,13 @@ import java.util.function.Function;
 /** How connector endpoints answer: 200 with the receipt, or a 400 problem when nothing usable came out of the input. */
 public final class Answers {
 
-    private Answers() {
-    }
+    private Answers() {}
 
     /** Submits the batch and answers like the event API. */
     public static CompletionStage<Response> submit(ConnectorIngest ingest, ConnectorBatch batch) {
-        return ingest.submit(batch).thenApply(receipt -> receipt != null ? Response.ok(receipt).build()
-                : unusable(ConnectorIngest.errorsOf(batch)));
+        return ingest.submit(batch)
+                .thenApply(receipt ->
+                        receipt != null ? Response.ok(receipt).build() : unusable(ConnectorIngest.errorsOf(batch)));
     }
 
     /**
@@ -41,25 +41,34 @@ public final class Answers {
      * Like {@link #submit(ConnectorIngest, ConnectorBatch, Caller)}, also refusing what {@code also} names a reason
      * for (a job placed on nodes the caller may not speak for: {@link TrainerPlacement}).
      */
-    public static CompletionStage<Response> submit(ConnectorIngest ingest, ConnectorBatch batch, Caller caller,
-                                                   Function<Event, String> also) {
-        int refused = batch.withhold(e -> {
-            String why = IngestScope.refusal(caller, e);
-            return why != null ? why : also.apply(e);
-        }, IngestScope.OUT_OF_SCOPE);
+    public static CompletionStage<Response> submit(
+            ConnectorIngest ingest, ConnectorBatch batch, Caller caller, Function<Event, String> also) {
+        int refused = batch.withhold(
+                e -> {
+                    String why = IngestScope.refusal(caller, e);
+                    return why != null ? why : also.apply(e);
+                },
+                IngestScope.OUT_OF_SCOPE);
         if (refused > 0 && batch.events().isEmpty() && refused == batch.errors().size()) {
             List<Refusal> errors = ConnectorIngest.errorsOf(batch).stream()
-                    .sorted(Comparator.comparingInt(Refusal::index)).toList();
-            String detail = errors.size() == 1 ? errors.get(0).detail() : "all " + errors.size() + " events are outside "
-                    + (caller.isBound() ? "what this token is bound to" : "this token's namespaces " + caller.namespaces());
-            return CompletableFuture.completedFuture(ProblemMappers.problem(403, "forbidden", "Forbidden", detail, errors));
+                    .sorted(Comparator.comparingInt(Refusal::index))
+                    .toList();
+            String detail = errors.size() == 1
+                    ? errors.get(0).detail()
+                    : "all " + errors.size() + " events are outside "
+                            + (caller.isBound()
+                                    ? "what this token is bound to"
+                                    : "this token's namespaces " + caller.namespaces());
+            return CompletableFuture.completedFuture(
+                    ProblemMappers.problem(403, "forbidden", "Forbidden", detail, errors));
         }
         return submit(ingest, batch);
     }
 
     /** 400 with every item's error. */
     public static Response unusable(List<Refusal> errors) {
-        String detail = errors.size() == 1 ? errors.get(0).reason() + ": " + errors.get(0).detail()
+        String detail = errors.size() == 1
+                ? errors.get(0).reason() + ": " + errors.get(0).detail()
                 : "nothing usable: all " + errors.size() + " items were rejected";
         return ProblemMappers.problem(400, "unusable-connector-input", "Nothing usable in the input", detail, errors);
     }

@@ -64,9 +64,16 @@ public class CloudNoticesResource {
     private final CurrentCaller caller;
     private final LifecycleCompletions lifecycle;
 
-    CloudNoticesResource(AwsNoticeTranslator aws, AzureScheduledEventsTranslator azure, GcpMetadataTranslator gcp,
-                         ConnectorIngest ingest, ConnectorMetrics metrics, CloudConnectorConfig config, Clock clock,
-                         CurrentCaller caller, LifecycleCompletions lifecycle) {
+    CloudNoticesResource(
+            AwsNoticeTranslator aws,
+            AzureScheduledEventsTranslator azure,
+            GcpMetadataTranslator gcp,
+            ConnectorIngest ingest,
+            ConnectorMetrics metrics,
+            CloudConnectorConfig config,
+            Clock clock,
+            CurrentCaller caller,
+            LifecycleCompletions lifecycle) {
         this.caller = caller;
         this.lifecycle = lifecycle;
         this.aws = aws;
@@ -82,7 +89,9 @@ public class CloudNoticesResource {
     @POST
     @Path("/aws/eventbridge")
     @Blocking
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> eventBridge(byte[] body) {
         Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
@@ -91,9 +100,11 @@ public class CloudNoticesResource {
         JsonNode root = readOrNull(body);
         if (root != null && root.isArray()) {
             if (root.size() > MAX_EVENTBRIDGE_ITEMS) {
-                return CompletableFuture.completedFuture(Answers.unusable(List.of(
-                        new Refusal(0, null, "too_many_items", root.size() + " events; at most "
-                                + MAX_EVENTBRIDGE_ITEMS + " per request"))));
+                return CompletableFuture.completedFuture(Answers.unusable(List.of(new Refusal(
+                        0,
+                        null,
+                        "too_many_items",
+                        root.size() + " events; at most " + MAX_EVENTBRIDGE_ITEMS + " per request"))));
             }
             for (int i = 0; i < root.size(); i++) {
                 byte[] item = bytes(root.get(i));
@@ -115,10 +126,12 @@ public class CloudNoticesResource {
     @POST
     @Path("/aws/imds/{instanceId}/{document: .+}")
     @Blocking
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
-    public CompletionStage<Response> imds(@PathParam("instanceId") String instanceId, @PathParam("document") String document,
-                                          byte[] body) {
+    public CompletionStage<Response> imds(
+            @PathParam("instanceId") String instanceId, @PathParam("document") String document, byte[] body) {
         Answers.requireEnabled(config.aws().enabled(), "the AWS connector");
         IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = aws.fromImds(instanceId, ImdsDocument.named(document), body, clock.instant());
@@ -129,7 +142,9 @@ public class CloudNoticesResource {
     @POST
     @Path("/azure/scheduled-events")
     @Blocking
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> azureScheduledEvents(byte[] body) {
         Answers.requireEnabled(config.azure().enabled(), "the Azure connector");
@@ -142,7 +157,9 @@ public class CloudNoticesResource {
     @POST
     @Path("/gcp/{instanceId}/preempted")
     @Blocking
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> gcpPreempted(@PathParam("instanceId") String instanceId, byte[] body) {
         Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
@@ -155,12 +172,21 @@ public class CloudNoticesResource {
     @POST
     @Path("/gcp/{instanceId}/{what: maintenance|maintenance-event}")
     @Blocking
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
-    public CompletionStage<Response> gcpMaintenance(@PathParam("instanceId") String instanceId,
-            @Parameter(description = "The metadata key's name: maintenance-event, or maintenance for short",
-                    schema = @Schema(type = SchemaType.STRING, enumeration = {"maintenance", "maintenance-event"}))
-            @PathParam("what") String what, byte[] body) {
+    public CompletionStage<Response> gcpMaintenance(
+            @PathParam("instanceId") String instanceId,
+            @Parameter(
+                            description = "The metadata key's name: maintenance-event, or maintenance for short",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            enumeration = {"maintenance", "maintenance-event"}))
+                    @PathParam("what")
+                    String what,
+            byte[] body) {
         Answers.requireEnabled(config.gcp().enabled(), "the GCP connector");
         IngestScope.requireNodeEvents(caller.get(), "cloud notices");
         Translation t = gcp.maintenanceEvent(instanceId, GcpMetadataTranslator.metadataValue(body), clock.instant());
@@ -170,7 +196,8 @@ public class CloudNoticesResource {
     /** A lifecycle termination's action is remembered for its node, to be completed after the drain. */
     private Translation lifecycle(byte[] event, Translation t) {
         if (lifecycle.enabled() && t.events().size() == 1) {
-            aws.lifecycleActionOf(event).ifPresent(a -> lifecycle.expect(t.events().get(0).subject(), a));
+            aws.lifecycleActionOf(event)
+                    .ifPresent(a -> lifecycle.expect(t.events().get(0).subject(), a));
         }
         return t;
     }

@@ -47,8 +47,14 @@ public class DcgmResource {
     private final Clock clock;
     private final CurrentCaller caller;
 
-    DcgmResource(DcgmScrapeTranslator translator, DcgmScraper scraper, ConnectorIngest ingest, ConnectorMetrics metrics,
-                 ScrapeConfig config, Clock clock, CurrentCaller caller) {
+    DcgmResource(
+            DcgmScrapeTranslator translator,
+            DcgmScraper scraper,
+            ConnectorIngest ingest,
+            ConnectorMetrics metrics,
+            ScrapeConfig config,
+            Clock clock,
+            CurrentCaller caller) {
         this.caller = caller;
         this.translator = translator;
         this.scraper = scraper;
@@ -70,14 +76,16 @@ public class DcgmResource {
     @Path("/{node}")
     @Blocking
     @Consumes(MediaType.WILDCARD)
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
-    public CompletionStage<Response> push(@PathParam("node") String node, @HeaderParam("Content-Type") String contentType,
-                                          byte[] body) {
+    public CompletionStage<Response> push(
+            @PathParam("node") String node, @HeaderParam("Content-Type") String contentType, byte[] body) {
         Answers.requireEnabled(config.push().enabled(), "pushing dcgm-exporter scrapes");
         IngestScope.requireNodeEvents(caller.get(), "GPU scrapes");
-        Translation t = translator.translate(body, Format.fromContentType(contentType),
-                new DcgmScrape("push/" + node, node, clock.instant()));
+        Translation t = translator.translate(
+                body, Format.fromContentType(contentType), new DcgmScrape("push/" + node, node, clock.instant()));
         metrics.observe(translator.stats(), t);
         return Answers.submit(ingest, new ConnectorBatch("dcgm").add(0, t), caller.get());
     }

@@ -45,8 +45,13 @@ public class KernelLogResource {
     private final Clock clock;
     private final CurrentCaller caller;
 
-    KernelLogResource(DcgmScrapeTranslator dcgm, ConnectorIngest ingest, ConnectorMetrics metrics, KernelLogConfig config,
-                      Clock clock, CurrentCaller caller) {
+    KernelLogResource(
+            DcgmScrapeTranslator dcgm,
+            ConnectorIngest ingest,
+            ConnectorMetrics metrics,
+            KernelLogConfig config,
+            Clock clock,
+            CurrentCaller caller) {
         this.translator = new KernelLogTranslator(dcgm.pciBusIds());
         metrics.register(translator.stats());
         this.ingest = ingest;
@@ -61,14 +66,19 @@ public class KernelLogResource {
     @Path("/{node}")
     @Blocking
     @Consumes(MediaType.WILDCARD)
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> lines(@PathParam("node") String node, byte[] body) {
         Answers.requireEnabled(config.enabled(), "the kernel-log connector");
         IngestScope.requireNodeEvents(caller.get(), "kernel-log XIDs");
         List<String> lines = KernelLogTranslator.lines(new String(body, StandardCharsets.UTF_8));
         if (lines.size() > config.maxLines()) {
-            return CompletableFuture.completedFuture(Answers.unusable(List.of(new Refusal(0, null, "too_many_lines",
+            return CompletableFuture.completedFuture(Answers.unusable(List.of(new Refusal(
+                    0,
+                    null,
+                    "too_many_lines",
                     lines.size() + " lines; at most " + config.maxLines() + " per request"))));
         }
         Instant now = clock.instant();

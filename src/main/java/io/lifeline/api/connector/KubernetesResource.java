@@ -28,8 +28,7 @@ public class KubernetesResource {
      * @param cluster  the cluster name in event sources
      * @param kinds    every kind and how watching it goes
      */
-    public record State(boolean enabled, String cluster, List<KindStatus> kinds) {
-    }
+    public record State(boolean enabled, String cluster, List<KindStatus> kinds) {}
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)

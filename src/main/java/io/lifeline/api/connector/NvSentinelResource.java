@@ -51,8 +51,13 @@ public class NvSentinelResource {
     private final Clock clock;
     private final CurrentCaller caller;
 
-    NvSentinelResource(DcgmScrapeTranslator dcgm, ConnectorIngest ingest, ConnectorMetrics metrics, NvSentinelConfig config,
-                       Clock clock, CurrentCaller caller) {
+    NvSentinelResource(
+            DcgmScrapeTranslator dcgm,
+            ConnectorIngest ingest,
+            ConnectorMetrics metrics,
+            NvSentinelConfig config,
+            Clock clock,
+            CurrentCaller caller) {
         this.translator = new NvSentinelTranslator(dcgm.pciBusIds());
         metrics.register(translator.stats());
         this.ingest = ingest;
@@ -66,7 +71,9 @@ public class NvSentinelResource {
     @POST
     @Blocking
     @Consumes(MediaType.WILDCARD)
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
     public CompletionStage<Response> healthEvents(byte[] body) {
         Answers.requireEnabled(config.enabled(), "the NVSentinel connector");
@@ -76,15 +83,20 @@ public class NvSentinelResource {
         try {
             root = MAPPER.readTree(body);
         } catch (IOException e) {
-            String why = e.getMessage() == null ? "unreadable" : e.getMessage().lines().findFirst().orElse("");
-            batch.add(0, observed(translator.malformed("not JSON: " + (why.length() <= 160 ? why : why.substring(0, 157) + "..."))));
+            String why = e.getMessage() == null
+                    ? "unreadable"
+                    : e.getMessage().lines().findFirst().orElse("");
+            batch.add(
+                    0,
+                    observed(translator.malformed(
+                            "not JSON: " + (why.length() <= 160 ? why : why.substring(0, 157) + "..."))));
             return Answers.submit(ingest, batch, caller.get());
         }
         Instant now = clock.instant();
         if (root != null && root.isArray()) {
             if (root.size() > MAX_ITEMS) {
-                return CompletableFuture.completedFuture(Answers.unusable(List.of(new Refusal(0, null, "too_many_items",
-                        root.size() + " events; at most " + MAX_ITEMS + " per request"))));
+                return CompletableFuture.completedFuture(Answers.unusable(List.of(new Refusal(
+                        0, null, "too_many_items", root.size() + " events; at most " + MAX_ITEMS + " per request"))));
             }
             for (int i = 0; i < root.size(); i++) {
                 batch.add(i, observed(translator.translate(root.get(i), now)));

@@ -48,9 +48,15 @@ public class TorchelasticResource {
     private final CurrentCaller caller;
     private final TrainerPlacement placement;
 
-    TorchelasticResource(TorchelasticTranslator translator, ConnectorJobResolver jobs, ConnectorIngest ingest,
-                         ConnectorMetrics metrics, TorchelasticConnectorConfig config, Clock clock, CurrentCaller caller,
-                         TrainerPlacement placement) {
+    TorchelasticResource(
+            TorchelasticTranslator translator,
+            ConnectorJobResolver jobs,
+            ConnectorIngest ingest,
+            ConnectorMetrics metrics,
+            TorchelasticConnectorConfig config,
+            Clock clock,
+            CurrentCaller caller,
+            TrainerPlacement placement) {
         this.caller = caller;
         this.placement = placement;
         this.translator = translator;
@@ -65,10 +71,12 @@ public class TorchelasticResource {
     @Blocking
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
-    @APIResponse(responseCode = "200", description = ConnectorReceipt.DESCRIPTION,
+    @APIResponse(
+            responseCode = "200",
+            description = ConnectorReceipt.DESCRIPTION,
             content = @Content(schema = @Schema(implementation = ConnectorReceipt.class)))
-    public CompletionStage<Response> post(byte[] body, @QueryParam("job") String job,
-                                          @QueryParam("procsPerNode") Integer procsPerNode) {
+    public CompletionStage<Response> post(
+            byte[] body, @QueryParam("job") String job, @QueryParam("procsPerNode") Integer procsPerNode) {
         Answers.requireEnabled(config.enabled(), "the torchelastic connector");
         if (job != null && !job.isBlank() && !JobBinding.isValidJob(job.trim())) {
             throw new InvalidEventException("job: must be namespace/name, got '" + job + "'");
@@ -95,7 +103,8 @@ public class TorchelasticResource {
             String l = text.substring(start, end).strip();
             if (!l.isEmpty()) {
                 if (++lines > config.maxLines()) {
-                    throw new InvalidEventException("more than " + config.maxLines() + " lines in one request; split it");
+                    throw new InvalidEventException(
+                            "more than " + config.maxLines() + " lines in one request; split it");
                 }
                 batch.add(line, metricsObserved(translator.translate(l, receivedAt)));
             }

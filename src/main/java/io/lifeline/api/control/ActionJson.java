@@ -10,18 +10,34 @@ import java.util.List;
 import java.util.Map;
 
 /** An action on the wire: kinds and states by their wire names ({@code checkpoint-now}, {@code running}). */
-public record ActionJson(String id, String kind, String target, Map<String, String> params, String reason,
-                         String requestedBy, String state, Instant createdAt, Instant updatedAt, Instant deadline,
-                         Impact impact, List<Step> steps, String outcome) {
+public record ActionJson(
+        String id,
+        String kind,
+        String target,
+        Map<String, String> params,
+        String reason,
+        String requestedBy,
+        String state,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant deadline,
+        Impact impact,
+        List<Step> steps,
+        String outcome) {
 
     /**
      * One step on the wire.
      *
      * @param command for a step that sends a trainer command: how its delivery went; absent otherwise
      */
-    public record Step(int seq, String name, String state, Instant startedAt, Instant endedAt, String detail,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) Command command) {
-    }
+    public record Step(
+            int seq,
+            String name,
+            String state,
+            Instant startedAt,
+            Instant endedAt,
+            String detail,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Command command) {}
 
     /**
      * A trainer command's delivery, as its step recorded it.
@@ -33,25 +49,47 @@ public record ActionJson(String id, String kind, String target, Map<String, Stri
      * @param lastError    why the last failed attempt failed; absent when none failed
      * @param acknowledged whether the trainers' acknowledgement ended the retries
      */
-    public record Command(String id, @JsonInclude(JsonInclude.Include.NON_NULL) Instant sentAt, int attempts, List<String> channels,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) String lastError, boolean acknowledged) {
-    }
+    public record Command(
+            String id,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Instant sentAt,
+            int attempts,
+            List<String> channels,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String lastError,
+            boolean acknowledged) {}
 
     public static ActionJson of(ActionView a) {
-        return new ActionJson(a.id(), a.kind().wire(), a.target(), a.params(), a.reason(), a.requestedBy(),
-                a.state().wire(), a.createdAt(), a.updatedAt(), a.deadline(), a.impact(),
-                a.steps().stream().map(ActionJson::step).toList(), a.outcome());
+        return new ActionJson(
+                a.id(),
+                a.kind().wire(),
+                a.target(),
+                a.params(),
+                a.reason(),
+                a.requestedBy(),
+                a.state().wire(),
+                a.createdAt(),
+                a.updatedAt(),
+                a.deadline(),
+                a.impact(),
+                a.steps().stream().map(ActionJson::step).toList(),
+                a.outcome());
     }
 
     private static Step step(ActionStepView s) {
-        return new Step(s.seq(), s.name(), s.state().wire(), s.startedAt(), s.endedAt(), s.detail(), command(s.result()));
+        return new Step(
+                s.seq(), s.name(), s.state().wire(), s.startedAt(), s.endedAt(), s.detail(), command(s.result()));
     }
 
     private static Command command(StepResult r) {
-        StepResult.CommandSent sent = r instanceof StepResult.CheckpointRequested c ? c.sent()
+        StepResult.CommandSent sent = r instanceof StepResult.CheckpointRequested c
+                ? c.sent()
                 : r instanceof StepResult.CommandSent s ? s : null;
         if (sent != null) {
-            return new Command(sent.commandId(), sent.sentAt(), sent.attempts(), sent.channels(), sent.lastError(),
+            return new Command(
+                    sent.commandId(),
+                    sent.sentAt(),
+                    sent.attempts(),
+                    sent.channels(),
+                    sent.lastError(),
                     sent.acknowledged());
         }
         if (r instanceof StepResult.CommandPending p) {

@@ -51,6 +51,7 @@ public class ActionsResource {
 
     /** Action ids are generated: anything else (paths, quotes, dots) is simply not an action. */
     static final Pattern ID = Pattern.compile("act-[0-9a-f]{20}");
+
     private static final int MAX_PARAMS = 16;
     private static final int MAX_TARGET = 300;
     private static final int MAX_VALUE = 500;
@@ -60,8 +61,7 @@ public class ActionsResource {
     private final CurrentCaller callers;
     private final Visibility visibility;
 
-    ActionsResource(ActionService actions, AutomationBrakeService brake, CurrentCaller callers,
-                    Visibility visibility) {
+    ActionsResource(ActionService actions, AutomationBrakeService brake, CurrentCaller callers, Visibility visibility) {
         this.actions = actions;
         this.brake = brake;
         this.callers = callers;
@@ -74,8 +74,7 @@ public class ActionsResource {
      * @param brake for an action that takes a node (a drain): what the automation brake would do with a policy's
      *              decision to take it now; null for other kinds. A person's drain is never held by the brake.
      */
-    public record DryRun(boolean dryRun, String kind, String target, Impact impact, BrakePreview brake) {
-    }
+    public record DryRun(boolean dryRun, String kind, String target, Impact impact, BrakePreview brake) {}
 
     /**
      * What the automation brake would do with a policy's drain of the node now.
@@ -87,13 +86,15 @@ public class ActionsResource {
      * @param pool      the node's pool, null when it has none
      * @param poolCount nodes of that pool taken within the window, before this one, and the bound; null without a pool
      */
-    public record BrakePreview(String verdict, String reason, AutomationBrake.Count fleet, String pool,
-                               AutomationBrake.Count poolCount) {
+    public record BrakePreview(
+            String verdict, String reason, AutomationBrake.Count fleet, String pool, AutomationBrake.Count poolCount) {
         static BrakePreview of(AutomationBrakeService.Preview p) {
             AutomationBrake.Outcome o = p.outcome();
             String reason = o.verdict() == AutomationBrake.Verdict.TRIPPED
-                    ? o.reason() + ": a policy's drain of it now would engage the brake" : o.reason();
-            return new BrakePreview(o.verdict().wire(), reason, o.fleet(), p.target().pool(), o.pool());
+                    ? o.reason() + ": a policy's drain of it now would engage the brake"
+                    : o.reason();
+            return new BrakePreview(
+                    o.verdict().wire(), reason, o.fleet(), p.target().pool(), o.pool());
         }
     }
 
@@ -108,11 +109,13 @@ public class ActionsResource {
             if (AutomationBrake.takesNode(p.request())) {
                 preview = BrakePreview.of(brake.preview(p.request().target()));
             }
-            return Response.ok(new DryRun(true, p.request().kind().wire(), p.request().target(), impact, preview))
+            return Response.ok(new DryRun(
+                            true, p.request().kind().wire(), p.request().target(), impact, preview))
                     .build();
         }
         Submitted s = actions.submit(p.request(), caller, key);
-        Response.ResponseBuilder r = Response.created(URI.create("/api/v1/actions/" + s.action().id()))
+        Response.ResponseBuilder r = Response.created(
+                        URI.create("/api/v1/actions/" + s.action().id()))
                 .entity(ActionJson.of(s.action()));
         if (s.replayed()) {
             r.header("Idempotency-Replayed", "true");
@@ -121,10 +124,15 @@ public class ActionsResource {
     }
 
     @GET
-    public Page<ActionJson> list(@QueryParam("kind") String kind, @QueryParam("state") String state,
-                     @QueryParam("target") String target, @QueryParam("requestedBy") String requestedBy,
-                     @QueryParam("from") String from, @QueryParam("to") String to,
-                     @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
+    public Page<ActionJson> list(
+            @QueryParam("kind") String kind,
+            @QueryParam("state") String state,
+            @QueryParam("target") String target,
+            @QueryParam("requestedBy") String requestedBy,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to,
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor) {
         if (cursor != null) {
             try {
                 Cursor.longs(cursor, 1);
@@ -132,14 +140,23 @@ public class ActionsResource {
                 throw new ActionRejectedException("cursor", "not a cursor this API returned");
             }
         }
-        ActionKind k = kind == null ? null : ActionKind.fromWire(kind).orElseThrow(() ->
-                new ActionRejectedException("kind", "one of " + kinds()));
+        ActionKind k = kind == null
+                ? null
+                : ActionKind.fromWire(kind).orElseThrow(() -> new ActionRejectedException("kind", "one of " + kinds()));
         ActionState st = QueryParams.enumValue("state", state, ActionState.class);
         // The scope is part of the query, so that a page holds only actions the caller may see and is full.
         Scope scope = visibility.scope();
-        Page<ActionView> page = actions.list(new ActionQuery(k, st, blankToNull(target), blankToNull(requestedBy),
-                QueryParams.instant("from", from), QueryParams.instant("to", to), QueryParams.limit(limit, 50, 500),
-                cursor, scope.isEverything() ? null : scope.namespaces(), visibility.nodesUsed(scope)));
+        Page<ActionView> page = actions.list(new ActionQuery(
+                k,
+                st,
+                blankToNull(target),
+                blankToNull(requestedBy),
+                QueryParams.instant("from", from),
+                QueryParams.instant("to", to),
+                QueryParams.limit(limit, 50, 500),
+                cursor,
+                scope.isEverything() ? null : scope.namespaces(),
+                visibility.nodesUsed(scope)));
         return page.map(ActionJson::of);
     }
 
@@ -169,12 +186,12 @@ public class ActionsResource {
     }
 
     /** A request body, validated field by field. */
-    record ParsedRequest(ActionRequest request, boolean dryRun) {
-    }
+    record ParsedRequest(ActionRequest request, boolean dryRun) {}
 
     static ParsedRequest parse(JsonNode body) {
         if (body == null || !body.isObject()) {
-            throw new ActionRejectedException("body", "expected a JSON object with kind, target, params, reason, dryRun");
+            throw new ActionRejectedException(
+                    "body", "expected a JSON object with kind, target, params, reason, dryRun");
         }
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String f = it.next();
@@ -186,12 +203,17 @@ public class ActionsResource {
         if (kindNode == null || !kindNode.isTextual()) {
             throw new ActionRejectedException("kind", "required: one of " + kinds());
         }
-        ActionKind kind = ActionKind.fromWire(kindNode.asText()).orElseThrow(() ->
-                new ActionRejectedException("kind", "one of " + kinds() + ", got '" + cut(kindNode.asText()) + "'"));
+        ActionKind kind = ActionKind.fromWire(kindNode.asText())
+                .orElseThrow(() -> new ActionRejectedException(
+                        "kind", "one of " + kinds() + ", got '" + cut(kindNode.asText()) + "'"));
         JsonNode targetNode = body.get("target");
         if (targetNode == null || !targetNode.isTextual() || targetNode.asText().isBlank()) {
-            throw new ActionRejectedException("target", "required: "
-                    + (kind.targetKind() == ActionKind.TargetKind.NODE ? "a node name" : "a job as namespace/name"));
+            throw new ActionRejectedException(
+                    "target",
+                    "required: "
+                            + (kind.targetKind() == ActionKind.TargetKind.NODE
+                                    ? "a node name"
+                                    : "a job as namespace/name"));
         }
         if (targetNode.asText().length() > MAX_TARGET) {
             throw new ActionRejectedException("target", "at most " + MAX_TARGET + " characters");
@@ -209,10 +231,12 @@ public class ActionsResource {
                 Map.Entry<String, JsonNode> e = it.next();
                 JsonNode v = e.getValue();
                 if (!v.isValueNode() || v.isNull()) {
-                    throw new ActionRejectedException("params." + cut(e.getKey()), "must be a string, number or boolean");
+                    throw new ActionRejectedException(
+                            "params." + cut(e.getKey()), "must be a string, number or boolean");
                 }
                 if (v.asText().length() > MAX_VALUE) {
-                    throw new ActionRejectedException("params." + cut(e.getKey()), "at most " + MAX_VALUE + " characters");
+                    throw new ActionRejectedException(
+                            "params." + cut(e.getKey()), "at most " + MAX_VALUE + " characters");
                 }
                 params.put(e.getKey(), v.asText());
             }
@@ -226,8 +250,8 @@ public class ActionsResource {
             throw new ActionRejectedException("dryRun", "must be true or false");
         }
         String reason = reasonNode == null || reasonNode.isNull() ? "" : reasonNode.asText();
-        return new ParsedRequest(new ActionRequest(kind, targetNode.asText(), params, reason),
-                dryNode != null && dryNode.asBoolean());
+        return new ParsedRequest(
+                new ActionRequest(kind, targetNode.asText(), params, reason), dryNode != null && dryNode.asBoolean());
     }
 
     private static String kinds() {

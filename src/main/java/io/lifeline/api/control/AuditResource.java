@@ -51,24 +51,37 @@ public class AuditResource {
     }
 
     @GET
-    public AuditAnswer list(@QueryParam("actor") String actor, @QueryParam("what") String what,
-                            @QueryParam("target") String target, @QueryParam("actionId") String actionId,
-                            @QueryParam("from") String from, @QueryParam("to") String to,
-                            @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor,
-                            @QueryParam("before") String before) {
+    public AuditAnswer list(
+            @QueryParam("actor") String actor,
+            @QueryParam("what") String what,
+            @QueryParam("target") String target,
+            @QueryParam("actionId") String actionId,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to,
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor,
+            @QueryParam("before") String before) {
         // before= is the sequence number earlier releases answered: a cursor in the plain form Cursor still reads.
         String position = cursor != null ? cursor : before;
         if (position != null) {
             try {
                 Cursor.longs(position, 1);
             } catch (IllegalArgumentException e) {
-                throw new ActionRejectedException(cursor != null ? "cursor" : "before", "not a cursor this API returned");
+                throw new ActionRejectedException(
+                        cursor != null ? "cursor" : "before", "not a cursor this API returned");
             }
         }
         Scope scope = visibility.scope();
-        return AuditAnswer.of(audit.query(new AuditQuery(text("actor", actor), text("what", what), text("target", target),
-                text("actionId", actionId), QueryParams.instant("from", from), QueryParams.instant("to", to),
-                QueryParams.limit(limit, 100, 1000), position, scope.isEverything() ? null : scope.namespaces(),
+        return AuditAnswer.of(audit.query(new AuditQuery(
+                text("actor", actor),
+                text("what", what),
+                text("target", target),
+                text("actionId", actionId),
+                QueryParams.instant("from", from),
+                QueryParams.instant("to", to),
+                QueryParams.limit(limit, 100, 1000),
+                position,
+                scope.isEverything() ? null : scope.namespaces(),
                 visibility.nodesUsed(scope))));
     }
 

@@ -3,9 +3,9 @@ package io.lifeline.api.control;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lifeline.action.ActionNotFoundException;
 import io.lifeline.action.ActionRejectedException;
+import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
-import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.policy.PolicyService;
 import io.lifeline.policy.PolicyView;
@@ -50,8 +50,8 @@ public class PoliciesResource {
     private final CurrentCaller callers;
     private final Visibility visibility;
 
-    PoliciesResource(PolicyService policies, AutomationBrakeService brake, CurrentCaller callers,
-                     Visibility visibility) {
+    PoliciesResource(
+            PolicyService policies, AutomationBrakeService brake, CurrentCaller callers, Visibility visibility) {
         this.policies = policies;
         this.brake = brake;
         this.callers = callers;
@@ -83,20 +83,32 @@ public class PoliciesResource {
     }
 
     /** The automation brake on the wire. */
-    public record BrakeJson(boolean enabled, boolean engaged, TripJson trip, long held, CountJson fleet,
-                            List<PoolCountJson> pools, List<TakeJson> taken, ResetJson lastReset,
-                            BrakeSettingsJson settings) {
+    public record BrakeJson(
+            boolean enabled,
+            boolean engaged,
+            TripJson trip,
+            long held,
+            CountJson fleet,
+            List<PoolCountJson> pools,
+            List<TakeJson> taken,
+            ResetJson lastReset,
+            BrakeSettingsJson settings) {
         static BrakeJson of(AutomationBrakeService.View v) {
             AutomationBrake.State st = v.state();
             AutomationBrake.Trip t = st.engaged();
             AutomationBrake.Reset r = st.lastReset();
             AutomationBrake.Settings s = v.settings();
-            return new BrakeJson(s.enabled(), st.isEngaged(),
+            return new BrakeJson(
+                    s.enabled(),
+                    st.isEngaged(),
                     t == null ? null : new TripJson(t.at().toString(), t.policy(), t.node(), t.pool(), t.reason()),
-                    st.held(), new CountJson(v.fleet().taken(), v.fleet().bound()),
-                    v.pools().stream().map(p -> new PoolCountJson(p.pool(), p.taken(), p.liveNodes(), p.bound()))
+                    st.held(),
+                    new CountJson(v.fleet().taken(), v.fleet().bound()),
+                    v.pools().stream()
+                            .map(p -> new PoolCountJson(p.pool(), p.taken(), p.liveNodes(), p.bound()))
                             .toList(),
-                    st.taken().stream().map(k -> new TakeJson(k.node(), k.pool(), k.at().toString(), k.policy()))
+                    st.taken().stream()
+                            .map(k -> new TakeJson(k.node(), k.pool(), k.at().toString(), k.policy()))
                             .toList(),
                     r == null ? null : new ResetJson(r.at().toString(), r.by(), r.reason()),
                     new BrakeSettingsJson(s.window().toSeconds(), s.poolShare(), s.poolMinNodes(), s.fleetNodes()));
@@ -104,28 +116,22 @@ public class PoliciesResource {
     }
 
     /** Why the brake engaged: the decision that would have gone past a bound. */
-    public record TripJson(String at, String policy, String node, String pool, String reason) {
-    }
+    public record TripJson(String at, String policy, String node, String pool, String reason) {}
 
     /** Nodes taken within the window against the bound. */
-    public record CountJson(int taken, int bound) {
-    }
+    public record CountJson(int taken, int bound) {}
 
     /** One pool's nodes taken within the window, its live nodes and its bound. */
-    public record PoolCountJson(String pool, int taken, int liveNodes, int bound) {
-    }
+    public record PoolCountJson(String pool, int taken, int liveNodes, int bound) {}
 
     /** A node a policy took within the window. */
-    public record TakeJson(String node, String pool, String at, String policy) {
-    }
+    public record TakeJson(String node, String pool, String at, String policy) {}
 
     /** The latest reset. */
-    public record ResetJson(String at, String by, String reason) {
-    }
+    public record ResetJson(String at, String by, String reason) {}
 
     /** The brake's bounds ({@code lifeline.policies.brake.*}). */
-    public record BrakeSettingsJson(long windowSeconds, double poolShare, int poolMinNodes, int fleetNodes) {
-    }
+    public record BrakeSettingsJson(long windowSeconds, double poolShare, int poolMinNodes, int fleetNodes) {}
 
     @GET
     @Path("/brake")
@@ -146,8 +152,8 @@ public class PoliciesResource {
             for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
                 String f = it.next();
                 if (!f.equals("reason")) {
-                    throw new ActionRejectedException(f.length() > 60 ? f.substring(0, 60) : f,
-                            "unknown field (known: reason)");
+                    throw new ActionRejectedException(
+                            f.length() > 60 ? f.substring(0, 60) : f, "unknown field (known: reason)");
                 }
             }
             JsonNode r = body.get("reason");
@@ -172,7 +178,8 @@ public class PoliciesResource {
             return k -> true;
         }
         Set<String> pools = visibility.poolsUsed(scope);
-        return k -> k.startsWith(NAMESPACE) ? scope.allowsNamespace(k.substring(NAMESPACE.length()))
+        return k -> k.startsWith(NAMESPACE)
+                ? scope.allowsNamespace(k.substring(NAMESPACE.length()))
                 : k.startsWith(POOL) && pools.contains(k.substring(POOL.length()));
     }
 
@@ -209,12 +216,13 @@ public class PoliciesResource {
         if (n == null || !n.isTextual()) {
             throw new ActionRejectedException(field, "required: off, dry-run or on");
         }
-        return PolicyMode.fromWire(n.asText()).orElseThrow(() ->
-                new ActionRejectedException(field, "one of off, dry-run, on"));
+        return PolicyMode.fromWire(n.asText())
+                .orElseThrow(() -> new ActionRejectedException(field, "one of off, dry-run, on"));
     }
 
     private static PolicyName named(String name) {
-        return PolicyName.fromWire(name).orElseThrow(() -> new ActionNotFoundException("policy " + (name.length() > 60
-                ? name.substring(0, 60) : name)));
+        return PolicyName.fromWire(name)
+                .orElseThrow(() ->
+                        new ActionNotFoundException("policy " + (name.length() > 60 ? name.substring(0, 60) : name)));
     }
 }

@@ -74,9 +74,16 @@ public class EventsResource {
     private final AgentClaims claims;
     private final TrainerPlacement placement;
 
-    EventsResource(IngestPipeline pipeline, EventCodec codec, EventLogRepository log, MeterRegistry registry,
-                   io.lifeline.config.IngestConfig config, CurrentCaller caller, Visibility visibility,
-                   AgentClaims claims, TrainerPlacement placement) {
+    EventsResource(
+            IngestPipeline pipeline,
+            EventCodec codec,
+            EventLogRepository log,
+            MeterRegistry registry,
+            io.lifeline.config.IngestConfig config,
+            CurrentCaller caller,
+            Visibility visibility,
+            AgentClaims claims,
+            TrainerPlacement placement) {
         this.visibility = visibility;
         this.claims = claims;
         this.placement = placement;
@@ -85,8 +92,10 @@ public class EventsResource {
         this.codec = codec;
         this.log = log;
         this.maxBatch = config.maxBatchEvents();
-        this.rejected = Counter.builder("lifeline_ingest_rejected_events").tag("transport", "http")
-                .description("Events rejected as invalid").register(registry);
+        this.rejected = Counter.builder("lifeline_ingest_rejected_events")
+                .tag("transport", "http")
+                .description("Events rejected as invalid")
+                .register(registry);
     }
 
     /**
@@ -102,27 +111,38 @@ public class EventsResource {
      *                    code ({@code stale}, {@code expired}, {@code node_terminated}, ...) and the detail
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    public record IngestResponse(int accepted, int applied, int duplicates, int rejected, List<Refusal> errors,
-                                 List<Refusal> notApplied) {
-    }
+    public record IngestResponse(
+            int accepted, int applied, int duplicates, int rejected, List<Refusal> errors, List<Refusal> notApplied) {}
 
     @POST
     @Blocking
-    @APIResponse(responseCode = "200", description = "Events taken (stored, for lifecycle events) and applied to the "
-            + "model; the invalid ones in errors, those the model did not apply (stale, expired, ...) in notApplied",
+    @APIResponse(
+            responseCode = "200",
+            description =
+                    "Events taken (stored, for lifecycle events) and applied to the "
+                            + "model; the invalid ones in errors, those the model did not apply (stale, expired, ...) in notApplied",
             content = @Content(schema = @Schema(implementation = IngestResponse.class)))
-    @Consumes({MediaType.APPLICATION_JSON, "application/cloudevents+json", "application/cloudevents-batch+json",
-        NDJSON, "application/jsonl"})
+    @Consumes({
+        MediaType.APPLICATION_JSON,
+        "application/cloudevents+json",
+        "application/cloudevents-batch+json",
+        NDJSON,
+        "application/jsonl"
+    })
     @Produces(MediaType.APPLICATION_JSON)
-    public CompletionStage<Response> post(@RequestBody(content = @Content(schema = @Schema(type = SchemaType.STRING,
-            format = "binary"))) InputStream body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam("Content-Length") Long contentLength, @HeaderParam(AgentClaims.KEY_HEADER) String agentKey)
+    public CompletionStage<Response> post(
+            @RequestBody(content = @Content(schema = @Schema(type = SchemaType.STRING, format = "binary")))
+                    InputStream body,
+            @HeaderParam("Content-Type") String contentType,
+            @HeaderParam("Content-Length") Long contentLength,
+            @HeaderParam(AgentClaims.KEY_HEADER) String agentKey)
             throws IOException {
-        boolean ndjson = contentType != null && (contentType.startsWith(NDJSON) || contentType.startsWith("application/jsonl"));
+        boolean ndjson =
+                contentType != null && (contentType.startsWith(NDJSON) || contentType.startsWith("application/jsonl"));
         DecodedBatch decoded = codec.decodeBody(read(body, contentLength), ndjson);
         if (decoded.total() > maxBatch) {
-            throw new InvalidEventException("batch of " + decoded.total() + " events is larger than the limit of "
-                    + maxBatch + "; split it");
+            throw new InvalidEventException(
+                    "batch of " + decoded.total() + " events is larger than the limit of " + maxBatch + "; split it");
         }
         // A token limited to namespaces sends only its own jobs' events, places them only where the cluster runs them,
         // and answers their commands only as their claiming agent: the others are refused one by one.
@@ -148,12 +168,13 @@ public class EventsResource {
             }
         }
         if (kept.isEmpty()) {
-            return CompletableFuture.completedFuture(answer(decoded, positions, outOfScope, new IngestReceipt(0, 0),
-                    IngestReceipt.Applied.all(0)));
+            return CompletableFuture.completedFuture(
+                    answer(decoded, positions, outOfScope, new IngestReceipt(0, 0), IngestReceipt.Applied.all(0)));
         }
         // The answer waits for the model (its thread hands each event's outcome over), never for a read of the store.
-        return pipeline.submit(kept).thenCompose(receipt -> receipt.applied()
-                .thenApply(applied -> answer(decoded, positions, outOfScope, receipt, applied)));
+        return pipeline.submit(kept)
+                .thenCompose(receipt -> receipt.applied()
+                        .thenApply(applied -> answer(decoded, positions, outOfScope, receipt, applied)));
     }
 
     /**
@@ -186,8 +207,12 @@ public class EventsResource {
             }
             String why = "trainer.command_ack: the commands of " + job + " are answered by the agent that claimed them "
                     + "(POST /api/v1/agents/" + job + "/commands/{id}/ack, or here with that agent's "
-                    + AgentClaims.KEY_HEADER + "); " + (digest == null ? "this request has no agent key"
-                    : holders.containsKey(job) ? "this key does not hold the claim" : "no agent has claimed them");
+                    + AgentClaims.KEY_HEADER + "); "
+                    + (digest == null
+                            ? "this request has no agent key"
+                            : holders.containsKey(job)
+                                    ? "this key does not hold the claim"
+                                    : "no agent has claimed them");
             claims.refused("agent.ack_refused", c, job, why);
             refused.put(job, why);
         }
@@ -212,8 +237,12 @@ public class EventsResource {
      * the gateway, and every accepted event the model did not apply. Nothing kept and every event refused for its
      * scope: 403; nothing kept otherwise: 400.
      */
-    private Response answer(DecodedBatch decoded, List<Integer> positions, List<Refusal> outOfScope,
-                            IngestReceipt receipt, IngestReceipt.Applied applied) {
+    private Response answer(
+            DecodedBatch decoded,
+            List<Integer> positions,
+            List<Refusal> outOfScope,
+            IngestReceipt receipt,
+            IngestReceipt.Applied applied) {
         List<Refusal> errors = new ArrayList<>(decoded.rejections());
         errors.addAll(outOfScope);
         for (Refusal r : receipt.rejected()) {
@@ -224,7 +253,8 @@ public class EventsResource {
             rejected.increment(errors.size());
         }
         if (receipt.accepted() + receipt.duplicates() == 0 && !errors.isEmpty()) {
-            String detail = errors.size() == 1 ? errors.get(0).reason() : "all " + errors.size() + " events were rejected";
+            String detail =
+                    errors.size() == 1 ? errors.get(0).reason() : "all " + errors.size() + " events were rejected";
             if (outOfScope.size() == errors.size()) {
                 return ProblemMappers.problem(403, "forbidden", "Forbidden", detail, errors);
             }
@@ -234,14 +264,22 @@ public class EventsResource {
         for (Refusal n : applied.notApplied()) {
             notApplied.add(n.at(positions.get(n.index())));
         }
-        return Response.ok(new IngestResponse(receipt.accepted(), applied.applied(), receipt.duplicates(), errors.size(),
-                errors, notApplied)).build();
+        return Response.ok(new IngestResponse(
+                        receipt.accepted(), applied.applied(), receipt.duplicates(), errors.size(), errors, notApplied))
+                .build();
     }
 
     /** An event as stored in the log. */
-    public record EventView(long seq, String specversion, String id, String source, String type, String subject,
-                            Instant time, Instant receivedAt, @JsonRawValue String data) {
-    }
+    public record EventView(
+            long seq,
+            String specversion,
+            String id,
+            String source,
+            String type,
+            String subject,
+            Instant time,
+            Instant receivedAt,
+            @JsonRawValue String data) {}
 
     /**
      * One page of the event log as answered: a {@link Page} whose items are named {@code events}, as they were before
@@ -258,10 +296,14 @@ public class EventsResource {
     @GET
     @Blocking
     @Produces(MediaType.APPLICATION_JSON)
-    public EventPage list(@QueryParam("subject") String subject, @QueryParam("type") String type,
-                          @QueryParam("from") String from, @QueryParam("to") String to,
-                          @QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor,
-                          @QueryParam("order") String order) {
+    public EventPage list(
+            @QueryParam("subject") String subject,
+            @QueryParam("type") String type,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to,
+            @QueryParam("limit") Integer limit,
+            @QueryParam("cursor") String cursor,
+            @QueryParam("order") String order) {
         if (type != null && EventType.fromWireName(type) == null) {
             throw new InvalidEventException("type: unknown type '" + type + "'");
         }
@@ -280,13 +322,23 @@ public class EventsResource {
         Scope scope = visibility.scope();
         Set<String> namespaces = scope.isEverything() ? null : scope.namespaces();
         Set<String> nodes = visibility.nodesUsed(scope);
-        EventLogQuery q = new EventLogQuery(blankToNull(subject), type, instant("from", from), instant("to", to), n, desc,
-                decodeCursor(cursor), namespaces, nodes);
+        EventLogQuery q = new EventLogQuery(
+                blankToNull(subject),
+                type,
+                instant("from", from),
+                instant("to", to),
+                n,
+                desc,
+                decodeCursor(cursor),
+                namespaces,
+                nodes);
         List<StoredEvent> rows = log.page(q);
         boolean more = rows.size() > n;
         List<StoredEvent> page = more ? rows.subList(0, n) : rows;
-        List<EventView> views = page.stream().map(s -> new EventView(s.seq, "1.0", s.eventId, s.source, s.type,
-                s.subject, s.time, s.receivedAt, s.data)).toList();
+        List<EventView> views = page.stream()
+                .map(s -> new EventView(
+                        s.seq, "1.0", s.eventId, s.source, s.type, s.subject, s.time, s.receivedAt, s.data))
+                .toList();
         String next = more ? encodeCursor(page.get(page.size() - 1)) : null;
         return EventPage.of(new Page<>(views, next));
     }

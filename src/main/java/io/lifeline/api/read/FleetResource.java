@@ -43,16 +43,22 @@ public class FleetResource {
 
     @GET
     @Path("/nodes")
-    public CompletionStage<Page<NodeSummary>> nodes(@QueryParam("pool") String pool,
-                                                     @QueryParam("capacityType") String capacityType,
-                                                     @QueryParam("state") String state, @QueryParam("health") String health,
-                                                     @QueryParam("limit") Integer limit, @QueryParam("offset") Integer offset) {
-        CapacityType ct = capacityType == null || capacityType.isBlank() ? null : CapacityType.fromWireName(capacityType);
+    public CompletionStage<Page<NodeSummary>> nodes(
+            @QueryParam("pool") String pool,
+            @QueryParam("capacityType") String capacityType,
+            @QueryParam("state") String state,
+            @QueryParam("health") String health,
+            @QueryParam("limit") Integer limit,
+            @QueryParam("offset") Integer offset) {
+        CapacityType ct =
+                capacityType == null || capacityType.isBlank() ? null : CapacityType.fromWireName(capacityType);
         if (capacityType != null && !capacityType.isBlank() && ct == null) {
             throw new io.lifeline.codec.InvalidEventException(
                     "capacityType: must be one of spot, on-demand, reserved, got '" + capacityType + "'");
         }
-        NodeQuery q = new NodeQuery(pool == null || pool.isBlank() ? null : pool, ct,
+        NodeQuery q = new NodeQuery(
+                pool == null || pool.isBlank() ? null : pool,
+                ct,
                 QueryParams.enumValue("state", state, NodeLifecycle.class),
                 QueryParams.enumValue("health", health, GpuHealth.class));
         int n = QueryParams.limit(limit, 500, 5000);
@@ -72,15 +78,20 @@ public class FleetResource {
     @Path("/nodes/{name}")
     public CompletionStage<NodeDetail> node(@PathParam("name") String name) {
         Scope scope = Scope.of(callers.get());
-        return model.read(m -> m.fleet().node(name).filter(d -> visibleNodes(scope, m).test(name))
+        return model.read(m -> m.fleet()
+                .node(name)
+                .filter(d -> visibleNodes(scope, m).test(name))
                 .map(scope::visible)
                 .orElseThrow(() -> NotFound.node(name)));
     }
 
     @GET
     @Path("/gpus")
-    public CompletionStage<Page<GpuView>> gpus(@QueryParam("node") String node, @QueryParam("health") String health,
-                                               @QueryParam("limit") Integer limit, @QueryParam("offset") Integer offset) {
+    public CompletionStage<Page<GpuView>> gpus(
+            @QueryParam("node") String node,
+            @QueryParam("health") String health,
+            @QueryParam("limit") Integer limit,
+            @QueryParam("offset") Integer offset) {
         GpuHealth h = QueryParams.enumValue("health", health, GpuHealth.class);
         int n = QueryParams.limit(limit, 1000, 20_000);
         int from = QueryParams.offset(offset);
@@ -89,8 +100,12 @@ public class FleetResource {
         // request held it for tens of milliseconds (BENCHMARKS.md, the cost curve).
         return model.read(m -> {
             Predicate<String> visible = visibleNodes(scope, m);
-            Fleet.GpuPage page = m.fleet().gpuPage(name -> (node == null || node.isBlank() || node.equals(name))
-                    && visible.test(name), h, from, n);
+            Fleet.GpuPage page = m.fleet()
+                    .gpuPage(
+                            name -> (node == null || node.isBlank() || node.equals(name)) && visible.test(name),
+                            h,
+                            from,
+                            n);
             return new Page<>(page.items().stream().map(scope::visible).toList(), page.total(), from, n);
         });
     }
@@ -99,8 +114,8 @@ public class FleetResource {
     @Path("/fleet/health")
     public CompletionStage<List<PoolGpuHealth>> health() {
         Scope scope = Scope.of(callers.get());
-        return model.read(m -> scope.isEverything() ? m.fleet().gpuHealthByPool()
-                : m.fleet().gpuHealthByPool(visibleNodes(scope, m)));
+        return model.read(m ->
+                scope.isEverything() ? m.fleet().gpuHealthByPool() : m.fleet().gpuHealthByPool(visibleNodes(scope, m)));
     }
 
     @GET
@@ -119,6 +134,7 @@ public class FleetResource {
 
     /** The nodes {@code scope} may see: every node, or those hosting ranks of its jobs. Call on the model thread. */
     static Predicate<String> visibleNodes(Scope scope, LiveModel m) {
-        return Scope.nodeFilter(scope.isEverything() ? null : scope.nodesUsed(m.jobs().jobsByNode()));
+        return Scope.nodeFilter(
+                scope.isEverything() ? null : scope.nodesUsed(m.jobs().jobsByNode()));
     }
 }

@@ -15,8 +15,8 @@ import io.lifeline.domain.job.goodput.RollupDimension;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.spot.SpotPrices;
-import io.lifeline.domain.job.straggler.StragglerView;
 import io.lifeline.domain.job.spot.SpotReport;
+import io.lifeline.domain.job.straggler.StragglerView;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.SpotPricing;
@@ -64,13 +64,16 @@ public class JobsResource {
 
     @GET
     @Path("/jobs")
-    public CompletionStage<Page<JobSummary>> jobs(@QueryParam("namespace") String namespace,
-                                                   @QueryParam("state") String state,
-                                                   @QueryParam("breached") String breached,
-                                                   @QueryParam("limit") Integer limit,
-                                                   @QueryParam("offset") Integer offset) {
-        JobFilter f = new JobFilter(namespace == null || namespace.isBlank() ? null : namespace,
-                QueryParams.enumValue("state", state, JobState.class), QueryParams.bool("breached", breached));
+    public CompletionStage<Page<JobSummary>> jobs(
+            @QueryParam("namespace") String namespace,
+            @QueryParam("state") String state,
+            @QueryParam("breached") String breached,
+            @QueryParam("limit") Integer limit,
+            @QueryParam("offset") Integer offset) {
+        JobFilter f = new JobFilter(
+                namespace == null || namespace.isBlank() ? null : namespace,
+                QueryParams.enumValue("state", state, JobState.class),
+                QueryParams.bool("breached", breached));
         int n = QueryParams.limit(limit, 100, 1000);
         int from = QueryParams.offset(offset);
         Scope scope = scope();
@@ -90,9 +93,13 @@ public class JobsResource {
 
     @GET
     @Path("/jobs/{namespace}/{name}/timeline")
-    public CompletionStage<TimelinePage> timeline(@PathParam("namespace") String ns, @PathParam("name") String name,
-                                                  @QueryParam("from") String from, @QueryParam("to") String to,
-                                                  @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+    public CompletionStage<TimelinePage> timeline(
+            @PathParam("namespace") String ns,
+            @PathParam("name") String name,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to,
+            @QueryParam("cursor") String cursor,
+            @QueryParam("limit") Integer limit) {
         Instant f = QueryParams.instant("from", from);
         Instant t = QueryParams.instant("to", to);
         int n = QueryParams.limit(limit, 100, 1000);
@@ -103,27 +110,42 @@ public class JobsResource {
 
     @GET
     @Path("/jobs/{namespace}/{name}/incidents")
-    @APIResponse(responseCode = "200", description = "A page of incidents, oldest first; older ones follow the Link header",
+    @APIResponse(
+            responseCode = "200",
+            description = "A page of incidents, oldest first; older ones follow the Link header",
             content = @Content(schema = @Schema(type = SchemaType.ARRAY, implementation = IncidentView.class)))
-    public CompletionStage<Response> incidents(@PathParam("namespace") String ns, @PathParam("name") String name,
-                                               @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+    public CompletionStage<Response> incidents(
+            @PathParam("namespace") String ns,
+            @PathParam("name") String name,
+            @QueryParam("cursor") String cursor,
+            @QueryParam("limit") Integer limit) {
         String job = visibleJob(ns, name);
         int n = pageLimit(cursor, limit);
         // Without cursor and limit: what memory holds, as before; older incidents follow the Link header.
-        return history.incidents(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.items()),
-                "incidents", ns, name, page.nextCursor(), limit)).orElseThrow(() -> NotFound.job(job)));
+        return history.incidents(job, cursor, n)
+                .thenApply(p -> p.map(page ->
+                                withNext(Response.ok(page.items()), "incidents", ns, name, page.nextCursor(), limit))
+                        .orElseThrow(() -> NotFound.job(job)));
     }
 
     @GET
     @Path("/jobs/{namespace}/{name}/checkpoints")
-    @APIResponse(responseCode = "200", description = "The checkpoint history with a page of checkpoints, oldest first; "
-            + "older ones follow the Link header", content = @Content(schema = @Schema(implementation = CheckpointHistory.class)))
-    public CompletionStage<Response> checkpoints(@PathParam("namespace") String ns, @PathParam("name") String name,
-                                                 @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
+    @APIResponse(
+            responseCode = "200",
+            description = "The checkpoint history with a page of checkpoints, oldest first; "
+                    + "older ones follow the Link header",
+            content = @Content(schema = @Schema(implementation = CheckpointHistory.class)))
+    public CompletionStage<Response> checkpoints(
+            @PathParam("namespace") String ns,
+            @PathParam("name") String name,
+            @QueryParam("cursor") String cursor,
+            @QueryParam("limit") Integer limit) {
         String job = visibleJob(ns, name);
         int n = pageLimit(cursor, limit);
-        return history.checkpoints(job, cursor, n).thenApply(p -> p.map(page -> withNext(Response.ok(page.history()),
-                "checkpoints", ns, name, page.nextCursor(), limit)).orElseThrow(() -> NotFound.job(job)));
+        return history.checkpoints(job, cursor, n)
+                .thenApply(p -> p.map(page -> withNext(
+                                Response.ok(page.history()), "checkpoints", ns, name, page.nextCursor(), limit))
+                        .orElseThrow(() -> NotFound.job(job)));
     }
 
     /** 0 (what memory holds) for a first page asked without a limit, else the limit asked (default 100, at most 1000). */
@@ -132,11 +154,13 @@ public class JobsResource {
     }
 
     /** The response, with a {@code Link rel="next"} header to the older records when there are some. */
-    private static Response withNext(Response.ResponseBuilder ok, String what, String ns, String name, String next,
-                                     Integer limit) {
+    private static Response withNext(
+            Response.ResponseBuilder ok, String what, String ns, String name, String next, Integer limit) {
         if (next != null) {
-            ok.header("Link", "</api/v1/jobs/" + ns + "/" + name + "/" + what + "?cursor=" + next + "&limit="
-                    + QueryParams.limit(limit, 100, 1000) + ">; rel=\"next\"");
+            ok.header(
+                    "Link",
+                    "</api/v1/jobs/" + ns + "/" + name + "/" + what + "?cursor=" + next + "&limit="
+                            + QueryParams.limit(limit, 100, 1000) + ">; rel=\"next\"");
         }
         return ok.build();
     }
@@ -149,13 +173,15 @@ public class JobsResource {
 
     @GET
     @Path("/jobs/{namespace}/{name}/membership")
-    public CompletionStage<MembershipView> membership(@PathParam("namespace") String ns, @PathParam("name") String name) {
+    public CompletionStage<MembershipView> membership(
+            @PathParam("namespace") String ns, @PathParam("name") String name) {
         return one(ns, name, job -> m -> m.jobs().membership(job));
     }
 
     @GET
     @Path("/jobs/{namespace}/{name}/stragglers")
-    public CompletionStage<StragglerView> stragglers(@PathParam("namespace") String ns, @PathParam("name") String name) {
+    public CompletionStage<StragglerView> stragglers(
+            @PathParam("namespace") String ns, @PathParam("name") String name) {
         return one(ns, name, job -> m -> m.jobs().stragglers(job));
     }
 
@@ -187,14 +213,16 @@ public class JobsResource {
     @GET
     @Path("/goodput")
     public CompletionStage<List<GoodputRollup>> rollup(@QueryParam("by") String by) {
-        RollupDimension d = by == null || by.isBlank() ? RollupDimension.FLEET
+        RollupDimension d = by == null || by.isBlank()
+                ? RollupDimension.FLEET
                 : QueryParams.enumValue("by", by, RollupDimension.class);
         Scope scope = scope();
-        return model.read(m -> scope.isEverything() ? m.jobs().rollup(d) : m.jobs().rollup(d, scope.namespaceFilter()));
+        return model.read(
+                m -> scope.isEverything() ? m.jobs().rollup(d) : m.jobs().rollup(d, scope.namespaceFilter()));
     }
 
-    private <T> CompletionStage<T> one(String ns, String name,
-                                       Function<String, Function<io.lifeline.runtime.LiveModel, Optional<T>>> q) {
+    private <T> CompletionStage<T> one(
+            String ns, String name, Function<String, Function<io.lifeline.runtime.LiveModel, Optional<T>>> q) {
         String job = visibleJob(ns, name);
         Function<io.lifeline.runtime.LiveModel, Optional<T>> query = q.apply(job);
         return model.read(m -> query.apply(m).orElseThrow(() -> NotFound.job(job)));

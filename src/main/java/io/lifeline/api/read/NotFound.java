@@ -5,8 +5,7 @@ import jakarta.ws.rs.NotFoundException;
 /** 404 answers that say what was not found. */
 final class NotFound {
 
-    private NotFound() {
-    }
+    private NotFound() {}
 
     static NotFoundException job(String job) {
         return new NotFoundException("no job named '" + job + "'");

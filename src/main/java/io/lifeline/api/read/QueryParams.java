@@ -10,8 +10,7 @@ import java.util.stream.Collectors;
 /** Parses query parameters into typed values, failing with a message that names the parameter. */
 public final class QueryParams {
 
-    private QueryParams() {
-    }
+    private QueryParams() {}
 
     /**
      * The value a parameter names, by its wire name or its Java constant (what answers of earlier releases carried),
@@ -21,9 +20,12 @@ public final class QueryParams {
         if (value == null || value.isBlank()) {
             return null;
         }
-        return WireEnum.parse(type, value).orElseThrow(() -> new InvalidEventException(name + ": must be one of "
-                + Arrays.stream(type.getEnumConstants()).map(WireEnum::wireOf).collect(Collectors.joining(", "))
-                + ", got '" + abbreviate(value) + "'"));
+        return WireEnum.parse(type, value)
+                .orElseThrow(() -> new InvalidEventException(name + ": must be one of "
+                        + Arrays.stream(type.getEnumConstants())
+                                .map(WireEnum::wireOf)
+                                .collect(Collectors.joining(", "))
+                        + ", got '" + abbreviate(value) + "'"));
     }
 
     public static Instant instant(String name, String value) {

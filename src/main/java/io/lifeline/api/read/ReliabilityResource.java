@@ -35,25 +35,35 @@ public class ReliabilityResource {
     }
 
     @GET
-    public CompletionStage<ReliabilityReport> reliability(@QueryParam("window") String window,
-                                                          @QueryParam("groupBy") String groupBy,
-                                                          @QueryParam("cause") String cause) {
+    public CompletionStage<ReliabilityReport> reliability(
+            @QueryParam("window") String window,
+            @QueryParam("groupBy") String groupBy,
+            @QueryParam("cause") String cause) {
         int days = windowDays(window);
-        GroupBy by = groupBy == null || groupBy.isBlank() ? GroupBy.POOL : GroupBy.fromWire(groupBy)
-                .orElseThrow(() -> new InvalidEventException("groupBy: must be one of "
-                        + Arrays.stream(GroupBy.values()).map(GroupBy::wire).collect(Collectors.joining(", "))
-                        + ", got '" + groupBy + "'"));
-        InterruptionCause c = cause == null || cause.isBlank() ? null : InterruptionCause.fromWire(cause)
-                .orElseThrow(() -> new InvalidEventException("cause: must be one of "
-                        + Arrays.stream(InterruptionCause.values()).map(InterruptionCause::wire)
-                        .collect(Collectors.joining(", ")) + ", got '" + cause + "'"));
+        GroupBy by = groupBy == null || groupBy.isBlank()
+                ? GroupBy.POOL
+                : GroupBy.fromWire(groupBy)
+                        .orElseThrow(() -> new InvalidEventException("groupBy: must be one of "
+                                + Arrays.stream(GroupBy.values())
+                                        .map(GroupBy::wire)
+                                        .collect(Collectors.joining(", "))
+                                + ", got '" + groupBy + "'"));
+        InterruptionCause c = cause == null || cause.isBlank()
+                ? null
+                : InterruptionCause.fromWire(cause)
+                        .orElseThrow(() -> new InvalidEventException("cause: must be one of "
+                                + Arrays.stream(InterruptionCause.values())
+                                        .map(InterruptionCause::wire)
+                                        .collect(Collectors.joining(", "))
+                                + ", got '" + cause + "'"));
         return reads.report(Scope.of(callers.get()), days, by, c);
     }
 
     /** {@code 7d}, {@code 30d} or {@code 90d}; 30 days when absent. */
     static int windowDays(String window) {
         String w = window == null || window.isBlank() ? ReliabilityReads.DEFAULT_WINDOW : window;
-        return ReliabilityReads.windowDays(w).orElseThrow(() -> new InvalidEventException("window: must be one of "
-                + String.join(", ", ReliabilityReads.WINDOWS) + ", got '" + window + "'"));
+        return ReliabilityReads.windowDays(w)
+                .orElseThrow(() -> new InvalidEventException("window: must be one of "
+                        + String.join(", ", ReliabilityReads.WINDOWS) + ", got '" + window + "'"));
     }
 }

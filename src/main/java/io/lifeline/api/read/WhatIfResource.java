@@ -49,10 +49,16 @@ public class WhatIfResource {
      * @param noticePolicy           notice policy settings to try
      * @param capacity               capacity types to try ({@code spot}, {@code on-demand})
      */
-    public record Body(String job, TraceBody trace, List<Double> intervalsSeconds, Boolean advice,
-                       Double checkpointCostSeconds, Double recoverySeconds, Double noticeLeadSeconds,
-                       List<Boolean> noticePolicy, List<String> capacity) {
-    }
+    public record Body(
+            String job,
+            TraceBody trace,
+            List<Double> intervalsSeconds,
+            Boolean advice,
+            Double checkpointCostSeconds,
+            Double recoverySeconds,
+            Double noticeLeadSeconds,
+            List<Boolean> noticePolicy,
+            List<String> capacity) {}
 
     /**
      * An uploaded trace.
@@ -60,8 +66,7 @@ public class WhatIfResource {
      * @param format   {@code philly-csv}, {@code philly-json}, {@code opt175b} or {@code lifeline}
      * @param content  the file's text
      */
-    public record TraceBody(String format, String content) {
-    }
+    public record TraceBody(String format, String content) {}
 
     @POST
     public CompletionStage<WhatIfReport> whatIf(Body body) {
@@ -71,15 +76,17 @@ public class WhatIfResource {
         WhatIfRequest request = request(body);
         if (body.trace() != null) {
             TraceBody t = body.trace();
-            TraceFormat format = TraceFormat.fromWire(t.format()).orElseThrow(() -> new IllegalArgumentException(
-                    "trace.format: one of " + Arrays.stream(TraceFormat.values()).map(TraceFormat::wire).toList()
-                            + ", got " + t.format()));
+            TraceFormat format = TraceFormat.fromWire(t.format())
+                    .orElseThrow(() -> new IllegalArgumentException("trace.format: one of "
+                            + Arrays.stream(TraceFormat.values())
+                                    .map(TraceFormat::wire)
+                                    .toList() + ", got " + t.format()));
             if (t.content() == null || t.content().isBlank()) {
                 throw new IllegalArgumentException("trace.content: the trace's text is required");
             }
             if (t.content().getBytes(StandardCharsets.UTF_8).length > whatIf.maxTraceBytes()) {
-                throw new IllegalArgumentException("trace.content: larger than lifeline.whatif.max-trace-bytes ("
-                        + whatIf.maxTraceBytes() + ")");
+                throw new IllegalArgumentException(
+                        "trace.content: larger than lifeline.whatif.max-trace-bytes (" + whatIf.maxTraceBytes() + ")");
             }
             return whatIf.trace(format, t.content(), blankToNull(body.job()), request);
         }
@@ -107,8 +114,14 @@ public class WhatIfResource {
         if (b.noticePolicy() != null && b.noticePolicy().contains(null)) {
             throw new IllegalArgumentException("noticePolicy: true or false, got null");
         }
-        return new WhatIfRequest(b.intervalsSeconds(), b.advice() == null || b.advice(), b.checkpointCostSeconds(),
-                b.recoverySeconds(), b.noticeLeadSeconds(), b.noticePolicy(), caps);
+        return new WhatIfRequest(
+                b.intervalsSeconds(),
+                b.advice() == null || b.advice(),
+                b.checkpointCostSeconds(),
+                b.recoverySeconds(),
+                b.noticeLeadSeconds(),
+                b.noticePolicy(),
+                caps);
     }
 
     private static String blankToNull(String s) {

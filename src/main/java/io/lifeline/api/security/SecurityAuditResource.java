@@ -23,8 +23,7 @@ public class SecurityAuditResource {
     }
 
     /** One page of the audit. */
-    public record AuditPage(List<SecurityStore.AuditRecord> records) {
-    }
+    public record AuditPage(List<SecurityStore.AuditRecord> records) {}
 
     @GET
     public AuditPage list(@QueryParam("limit") Integer limit) {

@@ -26,35 +26,51 @@ public class SsoResource {
 
     @Inject
     OidcAuthenticator oidc;
+
     @Inject
     SsoTickets tickets;
+
     @Inject
     SecurityIdentity identity;
+
     @Context
     UriInfo uri;
 
     @GET
     public Response signIn() {
         if (!oidc.enabled()) {
-            return ProblemMappers.problem(404, "not-found", "Not found",
+            return ProblemMappers.problem(
+                    404,
+                    "not-found",
+                    "Not found",
                     "single sign-on is not configured (lifeline.security.oidc.enabled=false)");
         }
         OidcAuthenticator.Outcome out = oidc.fromIdentity(identity);
         if (!out.ok()) {
             LOG.infof("Single sign-on refused: %s", out.detail());
-            return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login?sso=refused")).build();
+            return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login?sso=refused"))
+                    .build();
         }
-        LOG.infof("%s signed in through the identity provider as %s", out.caller().actor(),
-                out.caller().role().wireName());
-        NewCookie cookie = new NewCookie.Builder(SsoTickets.COOKIE).value(tickets.issue(out.caller(), identityExpires()))
-                .path(uri.getBaseUri().getPath()).maxAge(60).httpOnly(true)
-                .secure("https".equals(uri.getBaseUri().getScheme())).sameSite(NewCookie.SameSite.LAX).build();
-        return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login")).cookie(cookie).build();
+        LOG.infof(
+                "%s signed in through the identity provider as %s",
+                out.caller().actor(), out.caller().role().wireName());
+        NewCookie cookie = new NewCookie.Builder(SsoTickets.COOKIE)
+                .value(tickets.issue(out.caller(), identityExpires()))
+                .path(uri.getBaseUri().getPath())
+                .maxAge(60)
+                .httpOnly(true)
+                .secure("https".equals(uri.getBaseUri().getScheme()))
+                .sameSite(NewCookie.SameSite.LAX)
+                .build();
+        return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login"))
+                .cookie(cookie)
+                .build();
     }
 
     /** When the identity provider's sign-in (its ID token) expires; the dashboard session ends then. */
     private java.time.Instant identityExpires() {
-        if (identity.getPrincipal() instanceof org.eclipse.microprofile.jwt.JsonWebToken jwt && jwt.getExpirationTime() > 0) {
+        if (identity.getPrincipal() instanceof org.eclipse.microprofile.jwt.JsonWebToken jwt
+                && jwt.getExpirationTime() > 0) {
             return java.time.Instant.ofEpochSecond(jwt.getExpirationTime());
         }
         return null;
@@ -68,6 +84,7 @@ public class SsoResource {
     @GET
     @Path("logout")
     public Response signedOut() {
-        return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login")).build();
+        return Response.seeOther(URI.create(uri.getBaseUri().getPath() + "login"))
+                .build();
     }
 }

@@ -50,26 +50,47 @@ public class TokensResource {
      * @param nodes      for an ingest token: the nodes it may send node and GPU events of (a node agent's token)
      * @param sources    for an ingest token: the CloudEvents sources it may send events of (a connector's token)
      */
-    public record CreateTokenRequest(String name, String role, List<String> namespaces, Instant expiresAt,
-                                     Duration expiresIn, List<String> nodes, List<String> sources) {
-    }
+    public record CreateTokenRequest(
+            String name,
+            String role,
+            List<String> namespaces,
+            Instant expiresAt,
+            Duration expiresIn,
+            List<String> nodes,
+            List<String> sources) {}
 
     /** A token as listed: never the secret. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record TokenView(String id, String name, String role, List<String> namespaces, String status,
-                            Instant createdAt, String createdBy, Instant expiresAt, Instant revokedAt, String revokedBy,
-                            Instant lastUsedAt, List<String> nodes, List<String> sources) {
-    }
+    public record TokenView(
+            String id,
+            String name,
+            String role,
+            List<String> namespaces,
+            String status,
+            Instant createdAt,
+            String createdBy,
+            Instant expiresAt,
+            Instant revokedAt,
+            String revokedBy,
+            Instant lastUsedAt,
+            List<String> nodes,
+            List<String> sources) {}
 
     /** The answer to a creation: the token's description plus, this once, the token itself. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record CreatedTokenView(String token, String id, String name, String role, List<String> namespaces,
-                                   Instant createdAt, Instant expiresAt, List<String> nodes, List<String> sources) {
-    }
+    public record CreatedTokenView(
+            String token,
+            String id,
+            String name,
+            String role,
+            List<String> namespaces,
+            Instant createdAt,
+            Instant expiresAt,
+            List<String> nodes,
+            List<String> sources) {}
 
     /** All tokens, newest first. */
-    public record TokenList(List<TokenView> tokens) {
-    }
+    public record TokenList(List<TokenView> tokens) {}
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -87,13 +108,27 @@ public class TokensResource {
             }
             expires = clock.instant().plus(req.expiresIn());
         }
-        TokenService.Created c = tokens.create(caller.get(), req.name(), Role.fromWireName(req.role()), req.namespaces(),
-                req.nodes(), req.sources(), expires);
+        TokenService.Created c = tokens.create(
+                caller.get(),
+                req.name(),
+                Role.fromWireName(req.role()),
+                req.namespaces(),
+                req.nodes(),
+                req.sources(),
+                expires);
         ApiToken t = c.token();
         return Response.created(URI.create("/api/v1/tokens/" + t.id()))
                 .header("Cache-Control", "no-store")
-                .entity(new CreatedTokenView(c.secretToken(), t.id(), t.name(), t.role().wireName(), t.namespaces(),
-                        t.createdAt(), t.expiresAt(), orNull(t.nodes()), orNull(t.sources())))
+                .entity(new CreatedTokenView(
+                        c.secretToken(),
+                        t.id(),
+                        t.name(),
+                        t.role().wireName(),
+                        t.namespaces(),
+                        t.createdAt(),
+                        t.expiresAt(),
+                        orNull(t.nodes()),
+                        orNull(t.sources())))
                 .build();
     }
 
@@ -135,8 +170,19 @@ public class TokensResource {
     }
 
     static TokenView view(ApiToken t, Instant now) {
-        return new TokenView(t.id(), t.name(), t.role().wireName(), t.namespaces(), t.status(now).wireName(), t.createdAt(),
-                t.createdBy(), t.expiresAt(), t.revokedAt(), t.revokedBy(), t.lastUsedAt(), orNull(t.nodes()),
+        return new TokenView(
+                t.id(),
+                t.name(),
+                t.role().wireName(),
+                t.namespaces(),
+                t.status(now).wireName(),
+                t.createdAt(),
+                t.createdBy(),
+                t.expiresAt(),
+                t.revokedAt(),
+                t.revokedBy(),
+                t.lastUsedAt(),
+                orNull(t.nodes()),
                 orNull(t.sources()));
     }
 

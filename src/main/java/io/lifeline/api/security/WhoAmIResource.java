@@ -28,13 +28,16 @@ public class WhoAmIResource {
      * @param namespaces namespaces it is limited to (empty: fleet-wide)
      * @param fleetWide  whether it is fleet-wide
      */
-    public record WhoAmI(String tokenId, String name, String role, List<String> namespaces, boolean fleetWide) {
-    }
+    public record WhoAmI(String tokenId, String name, String role, List<String> namespaces, boolean fleetWide) {}
 
     @GET
     public WhoAmI get() {
         Caller c = caller.get();
-        return new WhoAmI(c.tokenId(), c.name(), c.role() == null ? null : c.role().wireName(), List.copyOf(c.namespaces()),
+        return new WhoAmI(
+                c.tokenId(),
+                c.name(),
+                c.role() == null ? null : c.role().wireName(),
+                List.copyOf(c.namespaces()),
                 c.isFleetWide());
     }
 }

@@ -26,8 +26,7 @@ public final class PhillyJobLogReader {
 
     private static final ObjectMapper MAPPER = Json.mapper();
 
-    private PhillyJobLogReader() {
-    }
+    private PhillyJobLogReader() {}
 
     public static Trace read(String text) {
         List<PhillyTranslation.Numbered> jobs = new ArrayList<>();
@@ -92,10 +91,13 @@ public final class PhillyJobLogReader {
     }
 
     private static String message(IOException e) {
-        return e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        return e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+                ? j.getOriginalMessage()
+                : e.getMessage();
     }
 
-    private static void record(int line, JsonNode n, List<PhillyTranslation.Numbered> jobs, List<TraceRejection> rejected) {
+    private static void record(
+            int line, JsonNode n, List<PhillyTranslation.Numbered> jobs, List<TraceRejection> rejected) {
         try {
             jobs.add(new PhillyTranslation.Numbered(line, job(n)));
         } catch (IllegalArgumentException e) {
@@ -134,7 +136,8 @@ public final class PhillyJobLogReader {
         }
         Instant start = PhillyJob.time("start_time", text(a, "start_time"));
         String endText = text(a, "end_time");
-        Instant end = endText == null || endText.isBlank() || endText.equalsIgnoreCase("None") ? null
+        Instant end = endText == null || endText.isBlank() || endText.equalsIgnoreCase("None")
+                ? null
                 : PhillyJob.time("end_time", endText);
         List<PhillyJob.Machine> machines = new ArrayList<>();
         JsonNode detail = a.get("detail");

@@ -1,5 +1,10 @@
 package io.lifeline.codec.trace;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lifeline.codec.DecodedBatch;
 import io.lifeline.codec.EventCodec;
 import io.lifeline.codec.InvalidEventException;
@@ -10,11 +15,6 @@ import io.lifeline.domain.replay.PhillyCsvReader;
 import io.lifeline.domain.replay.Trace;
 import io.lifeline.domain.replay.TraceFormat;
 import io.lifeline.domain.replay.TraceRejection;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lifeline.platform.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,8 +25,7 @@ public final class TraceReaders {
 
     private static final ObjectMapper PAGE = Json.mapper();
 
-    private TraceReaders() {
-    }
+    private TraceReaders() {}
 
     public static Trace read(TraceFormat format, String text) {
         return switch (format) {
@@ -48,8 +47,9 @@ public final class TraceReaders {
             text = page;
         }
         String t = text.trim();
-        boolean ndjson = !t.startsWith("[") && t.indexOf('\n') > 0 && t.lines().filter(l -> !l.isBlank())
-                .allMatch(l -> l.trim().startsWith("{"));
+        boolean ndjson = !t.startsWith("[")
+                && t.indexOf('\n') > 0
+                && t.lines().filter(l -> !l.isBlank()).allMatch(l -> l.trim().startsWith("{"));
         DecodedBatch batch;
         try {
             batch = new EventCodec().decodeBody(text.getBytes(StandardCharsets.UTF_8), ndjson);
@@ -59,8 +59,8 @@ public final class TraceReaders {
         List<TraceRejection> rejected = new ArrayList<>();
         for (Refusal r : batch.rejections()) {
             // NDJSON: the index is the line; otherwise the event's position, named in the reason
-            rejected.add(new TraceRejection(ndjson ? r.index() + 1 : 1, (ndjson ? "" : "event " + r.index() + ": ")
-                    + r.reason()));
+            rejected.add(new TraceRejection(
+                    ndjson ? r.index() + 1 : 1, (ndjson ? "" : "event " + r.index() + ": ") + r.reason()));
         }
         return LifelineHistory.trace(batch.events(), rejected);
     }

@@ -24,7 +24,6 @@ public class DemoClusterActions implements ClusterBackend {
         return 100;
     }
 
-
     private final DemoRunner runner;
 
     DemoClusterActions(DemoRunner runner) {
@@ -50,7 +49,9 @@ public class DemoClusterActions implements ClusterBackend {
     public List<PodRef> trainingPodsOn(String node) {
         try {
             List<SimPod> pods = runner.onCluster(s -> s.podsOn(node));
-            return pods.stream().map(p -> new PodRef(p.namespace(), p.name(), p.job())).toList();
+            return pods.stream()
+                    .map(p -> new PodRef(p.namespace(), p.name(), p.job()))
+                    .toList();
         } catch (IllegalStateException e) {
             return List.of();
         }

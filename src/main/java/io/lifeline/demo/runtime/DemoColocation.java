@@ -40,6 +40,7 @@ public class DemoColocation {
     }
 
     static LendingWindow window(Instant start) {
-        return new LendingWindow(WINDOW, POOL, new WindowSchedule.Cycle(start.plus(FIRST_OPENS_AFTER), EVERY, OPEN_FOR));
+        return new LendingWindow(
+                WINDOW, POOL, new WindowSchedule.Cycle(start.plus(FIRST_OPENS_AFTER), EVERY, OPEN_FOR));
     }
 }

@@ -18,7 +18,6 @@ public class DemoCommandSink implements CommandChannel {
         return "demo fleet";
     }
 
-
     private final DemoRunner runner;
 
     DemoCommandSink(DemoRunner runner) {

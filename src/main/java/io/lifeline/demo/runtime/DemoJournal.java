@@ -20,12 +20,10 @@ public interface DemoJournal {
         }
 
         @Override
-        public void begin(String scenario, Instant start) {
-        }
+        public void begin(String scenario, Instant start) {}
 
         @Override
-        public void write(List<Entry> calls, Mark mark) {
-        }
+        public void write(List<Entry> calls, Mark mark) {}
     };
 
     /**
@@ -34,8 +32,7 @@ public interface DemoJournal {
      * @param seq  its place in the run's order of calls, from 0
      * @param at   the fleet's time when it was made ({@code FleetSimulator.now()})
      */
-    record Entry(long seq, Instant at, SimCall call) {
-    }
+    record Entry(long seq, Instant at, SimCall call) {}
 
     /**
      * How far the fleet's events reached ingest.
@@ -44,8 +41,7 @@ public interface DemoJournal {
      * @param through   the fleet's time up to which it had produced them
      * @param lastEvent the last of them, described ({@link DemoRunner#describe}), to check a rebuild against
      */
-    record Mark(long settled, Instant through, String lastEvent) {
-    }
+    record Mark(long settled, Instant through, String lastEvent) {}
 
     /**
      * The stored run.
@@ -55,8 +51,7 @@ public interface DemoJournal {
      * @param mark     how far its events reached ingest, or null before any did
      * @param calls    its calls, in order
      */
-    record Stored(String scenario, Instant start, Mark mark, List<Entry> calls) {
-    }
+    record Stored(String scenario, Instant start, Mark mark, List<Entry> calls) {}
 
     /** The stored run, if any. */
     Optional<Stored> load();

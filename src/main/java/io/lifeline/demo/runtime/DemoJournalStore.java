@@ -33,8 +33,8 @@ public class DemoJournalStore implements DemoJournal {
             Instant start;
             Mark mark = null;
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT scenario, started_at, settled, through, last_event FROM demo_run WHERE id = 1");
-                 ResultSet rs = ps.executeQuery()) {
+                            "SELECT scenario, started_at, settled, through, last_event FROM demo_run WHERE id = 1");
+                    ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     c.commit();
                     return Optional.empty();
@@ -48,10 +48,12 @@ public class DemoJournalStore implements DemoJournal {
             }
             List<Entry> calls = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT seq, at, op, args FROM demo_call ORDER BY seq");
-                 ResultSet rs = ps.executeQuery()) {
+                    ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String[] args = (String[]) rs.getArray(4).getArray();
-                    calls.add(new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(),
+                    calls.add(new Entry(
+                            rs.getLong(1),
+                            rs.getTimestamp(2).toInstant(),
                             new SimCall(SimCall.Op.of(rs.getString(3)), Arrays.asList(args))));
                 }
             }
@@ -67,9 +69,10 @@ public class DemoJournalStore implements DemoJournal {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement del = c.prepareStatement("DELETE FROM demo_call");
-                 PreparedStatement run = c.prepareStatement("INSERT INTO demo_run (id, scenario, started_at) VALUES (1, ?, ?)"
-                         + " ON CONFLICT (id) DO UPDATE SET scenario = excluded.scenario, started_at = excluded.started_at,"
-                         + " settled = NULL, through = NULL, last_event = NULL")) {
+                    PreparedStatement run =
+                            c.prepareStatement("INSERT INTO demo_run (id, scenario, started_at) VALUES (1, ?, ?)"
+                                    + " ON CONFLICT (id) DO UPDATE SET scenario = excluded.scenario, started_at = excluded.started_at,"
+                                    + " settled = NULL, through = NULL, last_event = NULL")) {
                 del.executeUpdate();
                 run.setString(1, scenario);
                 run.setTimestamp(2, Timestamp.from(start));

@@ -94,6 +94,7 @@ public class DemoRunner {
     private ScheduledExecutorService journalWriter;
     /** Whether this run's calls and progress are journaled (the configured scenario's run, not one given by a caller). */
     private boolean journaling;
+
     private volatile Instant runStart;
     // Confined to the tick thread once running.
     private FleetSimulator simulator;
@@ -101,6 +102,7 @@ public class DemoRunner {
     private long settled;
     /** The fleet's time the pending events reach. */
     private Instant pendingThrough;
+
     private final Object journalLock = new Object();
     // Guarded by journalLock.
     private long nextCallSeq;
@@ -113,11 +115,13 @@ public class DemoRunner {
     private long lastJournalFailureLog = -BACK_PRESSURE_LOG_MS;
     /** The scenario's jobs ({@code namespace/name}), fixed once started. */
     private volatile Set<String> jobs = Set.of();
+
     private Instant simStart;
     private long realStartMillis;
     private double speed;
     /** Simulated history before the start ({@link #start(Scenario, double, Duration)}), 0 otherwise. */
     private long historyMillis;
+
     private List<Event> pending = List.of();
     private CompletableFuture<IngestReceipt> inFlight;
     private long inFlightSince;
@@ -171,8 +175,10 @@ public class DemoRunner {
             }
             journaling = true;
         } catch (RuntimeException e) {
-            LOG.warnf("demo fleet: its journal cannot be used (%s); this run starts anew and will not be continued"
-                    + " after a restart", e.getMessage());
+            LOG.warnf(
+                    "demo fleet: its journal cannot be used (%s); this run starts anew and will not be continued"
+                            + " after a restart",
+                    e.getMessage());
         }
         resetJournal(stored == null ? 0 : stored.calls().size());
         runStart = stored == null ? simStart : stored.start();
@@ -208,8 +214,8 @@ public class DemoRunner {
         executor = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-demo"));
         if (journaling) {
             journalWriter = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-demo-journal"));
-            journalWriter.scheduleWithFixedDelay(this::writeJournal, JOURNAL_FLUSH_MS, JOURNAL_FLUSH_MS,
-                    TimeUnit.MILLISECONDS);
+            journalWriter.scheduleWithFixedDelay(
+                    this::writeJournal, JOURNAL_FLUSH_MS, JOURNAL_FLUSH_MS, TimeUnit.MILLISECONDS);
         }
         if (stored != null) {
             // Before the first tick and before any command, on the thread that owns the simulator.
@@ -217,9 +223,14 @@ public class DemoRunner {
         }
         executor.scheduleWithFixedDelay(this::tickSafely, 0, config.tickMillis(), TimeUnit.MILLISECONDS);
         int nodes = scenario.pools().stream().mapToInt(Scenario.Pool::nodeCount).sum();
-        LOG.infof("demo fleet %s: %d nodes in %d pools, %d jobs, speed %.1fx, scenario %s", stored == null ? "started"
-                : "continuing its run of " + stored.start(), nodes, scenario.pools().size(), scenario.jobs().size(),
-                speed, source);
+        LOG.infof(
+                "demo fleet %s: %d nodes in %d pools, %d jobs, speed %.1fx, scenario %s",
+                stored == null ? "started" : "continuing its run of " + stored.start(),
+                nodes,
+                scenario.pools().size(),
+                scenario.jobs().size(),
+                speed,
+                source);
     }
 
     /**
@@ -483,14 +494,23 @@ public class DemoRunner {
             historyMillis = caughtUp.toMillis();
             simulatedNow = simulator.now();
             pending = rest;
-            LOG.infof("demo fleet continues its run of %s where its history stopped at %s (%d events, %d calls made"
-                    + " again in %d ms; %d events handed over now); of the %d s it was stopped, it stood still for %d s"
-                    + " and catches up the last %d s", stored.start(), stopped, settled, stored.calls().size(),
-                    (System.nanoTime() - began) / 1_000_000, rest.size(), gap.toSeconds(),
-                    gap.minus(caughtUp).toSeconds(), caughtUp.toSeconds());
+            LOG.infof(
+                    "demo fleet continues its run of %s where its history stopped at %s (%d events, %d calls made"
+                            + " again in %d ms; %d events handed over now); of the %d s it was stopped, it stood still for %d s"
+                            + " and catches up the last %d s",
+                    stored.start(),
+                    stopped,
+                    settled,
+                    stored.calls().size(),
+                    (System.nanoTime() - began) / 1_000_000,
+                    rest.size(),
+                    gap.toSeconds(),
+                    gap.minus(caughtUp).toSeconds(),
+                    caughtUp.toSeconds());
         } catch (RuntimeException e) {
-            LOG.warnf("demo fleet: its stored run of %s cannot be continued (%s); starting a new run", stored.start(),
-                    e.getMessage());
+            LOG.warnf(
+                    "demo fleet: its stored run of %s cannot be continued (%s); starting a new run",
+                    stored.start(), e.getMessage());
             prepare(scenario, speed);
             resetJournal(0);
             try {
@@ -529,8 +549,8 @@ public class DemoRunner {
         }
         take.accept(sim.advanceTo(sim.now()));
         if (seen[0] < toSkip) {
-            throw new IllegalStateException("the rebuilt fleet gave " + seen[0] + " events, " + toSkip
-                    + " had reached ingest");
+            throw new IllegalStateException(
+                    "the rebuilt fleet gave " + seen[0] + " events, " + toSkip + " had reached ingest");
         }
         if (mark != null && toSkip > 0 && !describe(lastSkipped[0]).equals(mark.lastEvent())) {
             throw new IllegalStateException("the rebuilt fleet's event " + toSkip + " is " + describe(lastSkipped[0])
@@ -557,7 +577,8 @@ public class DemoRunner {
     /** What identifies a scenario for the journal: the same digest, the same fleet and jobs. */
     static String digest(Scenario scenario) {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(scenario.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] d = MessageDigest.getInstance("SHA-256")
+                    .digest(scenario.toString().getBytes(StandardCharsets.UTF_8));
             return "sha256:" + HexFormat.of().formatHex(d);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -578,7 +599,8 @@ public class DemoRunner {
         if (tick < 10 || tick > 60_000) {
             throw new IllegalArgumentException("lifeline.demo.tick-millis: must be between 10 and 60000, got " + tick);
         }
-        Scenario scenario = given != null ? given
+        Scenario scenario = given != null
+                ? given
                 : config.scenarioFile().map(f -> parser.load(Path.of(f))).orElseGet(parser::loadDefault);
         this.speed = s;
         this.simStart = clock.instant();
@@ -641,7 +663,8 @@ public class DemoRunner {
             }
             inFlight.cancel(false);
             inFlight = null;
-            LOG.warnf("demo fleet: ingest did not answer within %d s for %d events (%s); offering them again",
+            LOG.warnf(
+                    "demo fleet: ingest did not answer within %d s for %d events (%s); offering them again",
                     SUBMIT_TIMEOUT_MS / 1000, pending.size(), concerned(pending));
             return false;
         }
@@ -655,19 +678,25 @@ public class DemoRunner {
         } else if (failure instanceof RetryLaterException) {
             if (now - lastBackPressureLog >= BACK_PRESSURE_LOG_MS) {
                 lastBackPressureLog = now;
-                LOG.infof("demo fleet: ingest pushed back (%s); offering %d events (%s) again each tick",
+                LOG.infof(
+                        "demo fleet: ingest pushed back (%s); offering %d events (%s) again each tick",
                         failure.getMessage(), pending.size(), concerned(pending));
             }
         } else if (++attempts >= MAX_ATTEMPTS) {
-            LOG.errorf(failure, "demo fleet: dropping %d events after %d failed submissions (%s)", pending.size(),
-                    attempts, concerned(pending));
+            LOG.errorf(
+                    failure,
+                    "demo fleet: dropping %d events after %d failed submissions (%s)",
+                    pending.size(),
+                    attempts,
+                    concerned(pending));
             dropped += pending.size();
             settle(pending, pendingThrough);
             pending = List.of();
             attempts = 0;
         } else {
-            LOG.warnf("demo fleet: submitting %d events failed (attempt %d of %d, %s): %s", pending.size(), attempts,
-                    MAX_ATTEMPTS, concerned(pending), failure.toString());
+            LOG.warnf(
+                    "demo fleet: submitting %d events failed (attempt %d of %d, %s): %s",
+                    pending.size(), attempts, MAX_ATTEMPTS, concerned(pending), failure.toString());
         }
         return false;
     }
@@ -696,7 +725,10 @@ public class DemoRunner {
         }
         long telemetry = events.stream().filter(Event::isTelemetry).count();
         StringBuilder b = new StringBuilder();
-        subjects.forEach((subject, type) -> b.append(b.length() == 0 ? "" : ", ").append(subject).append(' ').append(type));
+        subjects.forEach((subject, type) -> b.append(b.length() == 0 ? "" : ", ")
+                .append(subject)
+                .append(' ')
+                .append(type));
         if (telemetry > 0) {
             b.append(b.length() == 0 ? "" : ", ").append(telemetry).append(" telemetry events");
         }

@@ -40,7 +40,8 @@ final class JsonFields {
             return "nothing";
         }
         return switch (v.getNodeType()) {
-            case STRING -> "\"" + (v.textValue().length() > 40 ? v.textValue().substring(0, 37) + "..." : v.textValue()) + "\"";
+            case STRING ->
+                "\"" + (v.textValue().length() > 40 ? v.textValue().substring(0, 37) + "..." : v.textValue()) + "\"";
             case NUMBER, BOOLEAN -> v.asText();
             case ARRAY -> "an array";
             case OBJECT -> "an object";

@@ -80,15 +80,17 @@ public final class ScenarioParser {
         try {
             root = mapper.readTree(json);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr();
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
             throw new ScenarioException(source, List.of("malformed JSON" + where + ": " + e.getOriginalMessage()));
         } catch (IOException e) {
             throw new ScenarioException(source, List.of("unreadable: " + e.getMessage()));
         }
         if (root == null || !root.isObject()) {
-            throw new ScenarioException(source, List.of("expected a JSON object at the top level, got "
-                    + JsonFields.describe(root)));
+            throw new ScenarioException(
+                    source, List.of("expected a JSON object at the top level, got " + JsonFields.describe(root)));
         }
         List<String> problems = new ArrayList<>();
         JsonFields f = new JsonFields(root, "", problems);
@@ -119,8 +121,8 @@ public final class ScenarioParser {
             // Range checks on half-read values would only repeat these problems in other words.
             throw new ScenarioException(source, problems);
         }
-        Scenario scenario = new Scenario(seed, telemetry, progress, xidRate, fatal, replacement, repair, firstNotice,
-                pools, jobs);
+        Scenario scenario =
+                new Scenario(seed, telemetry, progress, xidRate, fatal, replacement, repair, firstNotice, pools, jobs);
         List<String> semantic = scenario.problems();
         if (!semantic.isEmpty()) {
             throw new ScenarioException(source, semantic);
@@ -132,10 +134,16 @@ public final class ScenarioParser {
         String name = f.string("name", null, true);
         String capacity = f.string("capacityType", null, true);
         CapacityType type = CapacityType.fromWireName(capacity);
-        Scenario.Pool pool = new Scenario.Pool(name, type, f.string("zone", null, true),
-                f.string("instanceType", null, true), f.string("gpuModel", null, false),
-                f.smallInteger("nodeCount", 0, true), f.smallInteger("gpusPerNode", DEFAULT_GPUS_PER_NODE, false),
-                f.number("interruptionsPerNodeHour", 0, false), f.integer("noticeSeconds", DEFAULT_NOTICE_S, false),
+        Scenario.Pool pool = new Scenario.Pool(
+                name,
+                type,
+                f.string("zone", null, true),
+                f.string("instanceType", null, true),
+                f.string("gpuModel", null, false),
+                f.smallInteger("nodeCount", 0, true),
+                f.smallInteger("gpusPerNode", DEFAULT_GPUS_PER_NODE, false),
+                f.number("interruptionsPerNodeHour", 0, false),
+                f.integer("noticeSeconds", DEFAULT_NOTICE_S, false),
                 f.string("nodePool", null, false));
         f.rejectUnknown();
         if (capacity != null && type == null) {
@@ -164,8 +172,23 @@ public final class ScenarioParser {
         JsonNode c = f.object("checkpoint");
         Scenario.Checkpointing checkpoint = checkpointing(c == null ? EMPTY : c, at + "checkpoint.", problems);
         f.rejectUnknown();
-        return new Scenario.Job(namespace, name, owner, priorityClass, queue, pools, min, max, procs, maxRestarts,
-                startAfter, startStep, stepSeconds, samples, tokens, checkpoint);
+        return new Scenario.Job(
+                namespace,
+                name,
+                owner,
+                priorityClass,
+                queue,
+                pools,
+                min,
+                max,
+                procs,
+                maxRestarts,
+                startAfter,
+                startStep,
+                stepSeconds,
+                samples,
+                tokens,
+                checkpoint);
     }
 
     private static Scenario.Checkpointing checkpointing(JsonNode node, String at, List<String> problems) {
@@ -175,9 +198,15 @@ public final class ScenarioParser {
         boolean async = f.bool("async", false);
         // An async save uploads in the background for a while after the blocking snapshot.
         double upload = f.number("uploadSeconds", async ? blocking * 4 : blocking, false);
-        Scenario.Checkpointing c = new Scenario.Checkpointing(interval, blocking, async, upload,
-                f.number("sizeGiB", DEFAULT_SIZE_GIB, false), f.number("restoreSeconds", DEFAULT_RESTORE_S, false),
-                f.string("uriPrefix", DEFAULT_URI_PREFIX, false), f.number("failureRate", 0, false),
+        Scenario.Checkpointing c = new Scenario.Checkpointing(
+                interval,
+                blocking,
+                async,
+                upload,
+                f.number("sizeGiB", DEFAULT_SIZE_GIB, false),
+                f.number("restoreSeconds", DEFAULT_RESTORE_S, false),
+                f.string("uriPrefix", DEFAULT_URI_PREFIX, false),
+                f.number("failureRate", 0, false),
                 f.string("durableUriPrefix", null, false));
         f.rejectUnknown();
         return c;

@@ -19,8 +19,19 @@ public record SimCall(Op op, List<String> args) {
 
     /** The calls there are, and how each is made on a simulator. */
     public enum Op {
-        CHECKPOINT, RESCALE, SUSPEND, RESUME, RESTORE, INTERVAL, NOTE,
-        CORDON, UNCORDON, EVICT, SCALE_WORKERS, SET_SUSPENDED, RESTORE_FROM,
+        CHECKPOINT,
+        RESCALE,
+        SUSPEND,
+        RESUME,
+        RESTORE,
+        INTERVAL,
+        NOTE,
+        CORDON,
+        UNCORDON,
+        EVICT,
+        SCALE_WORKERS,
+        SET_SUSPENDED,
+        RESTORE_FROM,
         CONTINUE;
 
         /** The name kept in the journal. */

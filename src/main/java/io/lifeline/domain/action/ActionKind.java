@@ -21,7 +21,10 @@ public enum ActionKind {
     UNCORDON("uncordon", TargetKind.NODE);
 
     /** Whether an action aims at a node or a job. */
-    public enum TargetKind { NODE, JOB }
+    public enum TargetKind {
+        NODE,
+        JOB
+    }
 
     private final String wire;
     private final TargetKind targetKind;

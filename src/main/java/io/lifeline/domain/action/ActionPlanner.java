@@ -32,11 +32,12 @@ public final class ActionPlanner {
 
     /** Used when a job has never reported how long a checkpoint takes. */
     static final long DEFAULT_CHECKPOINT_SECONDS = 60;
+
     static final long MAX_DEADLINE_SECONDS = 86_400;
     private static final int MAX_REASON = 1_000;
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
-    private static final Set<JobState> ACTIVE = EnumSet.of(JobState.RUNNING, JobState.RECOVERING, JobState.RESCALING,
-            JobState.PENDING);
+    private static final Set<JobState> ACTIVE =
+            EnumSet.of(JobState.RUNNING, JobState.RECOVERING, JobState.RESCALING, JobState.PENDING);
     private static final Map<ActionKind, Map<String, String>> DEFAULTS = Map.of(
             ActionKind.CHECKPOINT_NOW, Map.of("deadlineSeconds", "300", "storage", "any"),
             ActionKind.DRAIN, Map.of("deadlineSeconds", "600", "allowDelete", "false"),
@@ -62,15 +63,17 @@ public final class ActionPlanner {
         Map<String, String> params = new HashMap<>(DEFAULTS.get(request.kind()));
         for (Map.Entry<String, String> p : request.params().entrySet()) {
             if (!params.containsKey(p.getKey())) {
-                return PlanResult.refused("params." + p.getKey(), "not a parameter of " + request.kind().wire()
-                        + " (known: " + String.join(", ", new java.util.TreeSet<>(params.keySet())) + ")");
+                return PlanResult.refused(
+                        "params." + p.getKey(),
+                        "not a parameter of " + request.kind().wire() + " (known: "
+                                + String.join(", ", new java.util.TreeSet<>(params.keySet())) + ")");
             }
             params.put(p.getKey(), p.getValue() == null ? "" : p.getValue().trim());
         }
         Long deadlineSeconds = parseLong(params.get("deadlineSeconds"));
         if (deadlineSeconds == null || deadlineSeconds < 1 || deadlineSeconds > MAX_DEADLINE_SECONDS) {
-            return PlanResult.refused("params.deadlineSeconds", "must be a whole number of seconds from 1 to "
-                    + MAX_DEADLINE_SECONDS);
+            return PlanResult.refused(
+                    "params.deadlineSeconds", "must be a whole number of seconds from 1 to " + MAX_DEADLINE_SECONDS);
         }
         ActionRequest normalised = new ActionRequest(request.kind(), request.target(), params, request.reason());
         Instant deadline = now.plusSeconds(deadlineSeconds);
@@ -106,7 +109,8 @@ public final class ActionPlanner {
     private PlanResult planJob(ActionRequest r, Instant deadline, Instant now) {
         String job = r.target();
         int slash = job.indexOf('/');
-        if (slash < 0 || !NAME.matcher(job.substring(0, slash)).matches()
+        if (slash < 0
+                || !NAME.matcher(job.substring(0, slash)).matches()
                 || !NAME.matcher(job.substring(slash + 1)).matches()) {
             return PlanResult.refused("target", "a job is named namespace/name (lower-case letters, digits, '-', '.')");
         }
@@ -118,19 +122,26 @@ public final class ActionPlanner {
         JobState state = d.summary().state();
         switch (r.kind()) {
             case CHECKPOINT_NOW:
-                if (!"any".equals(r.params().get("storage")) && !"durable".equals(r.params().get("storage"))) {
-                    return PlanResult.refused("params.storage", "must be any or durable (storage that outlives the"
-                            + " node: object storage, a shared file system or replicas)");
+                if (!"any".equals(r.params().get("storage"))
+                        && !"durable".equals(r.params().get("storage"))) {
+                    return PlanResult.refused(
+                            "params.storage",
+                            "must be any or durable (storage that outlives the"
+                                    + " node: object storage, a shared file system or replicas)");
                 }
                 if (state == JobState.PENDING) {
-                    return PlanResult.refused("target", "job " + job + " is PENDING: its trainers have not started, "
-                            + "nothing to checkpoint yet");
+                    return PlanResult.refused(
+                            "target",
+                            "job " + job + " is PENDING: its trainers have not started, "
+                                    + "nothing to checkpoint yet");
                 }
-                // fall through: otherwise the same states as preempt
+            // fall through: otherwise the same states as preempt
             case PREEMPT:
                 if (!ACTIVE.contains(state)) {
-                    return PlanResult.refused("target", "job " + job + " is " + state + ": nothing to "
-                            + (r.kind() == ActionKind.PREEMPT ? "preempt" : "checkpoint"));
+                    return PlanResult.refused(
+                            "target",
+                            "job " + job + " is " + state + ": nothing to "
+                                    + (r.kind() == ActionKind.PREEMPT ? "preempt" : "checkpoint"));
                 }
                 break;
             case RESUME:
@@ -170,8 +181,10 @@ public final class ActionPlanner {
             return PlanResult.refused("target", "job " + r.target() + " is not elastic: it cannot be rescaled");
         }
         if (workers < elastic.minNodes() || workers > elastic.maxNodes()) {
-            return PlanResult.refused("params.workers", "must be between " + elastic.minNodes() + " and "
-                    + elastic.maxNodes() + " (the job's elastic bounds), got " + workers);
+            return PlanResult.refused(
+                    "params.workers",
+                    "must be between " + elastic.minNodes() + " and " + elastic.maxNodes()
+                            + " (the job's elastic bounds), got " + workers);
         }
         int current = d.summary().nodes();
         if (workers == current) {
@@ -180,8 +193,10 @@ public final class ActionPlanner {
         if (workers > current) {
             long free = freeNodes(d.summary().pool());
             if (workers - current > free) {
-                return PlanResult.refused("params.workers", "growing by " + (workers - current) + " needs as many free"
-                        + " nodes, pool " + d.summary().pool() + " has " + free);
+                return PlanResult.refused(
+                        "params.workers",
+                        "growing by " + (workers - current) + " needs as many free" + " nodes, pool "
+                                + d.summary().pool() + " has " + free);
             }
         }
         return null;
@@ -193,14 +208,19 @@ public final class ActionPlanner {
             return PlanResult.refused("params.checkpointId", "required: the checkpoint to restore from");
         }
         CheckpointHistory history = jobs.checkpoints(job).orElse(null);
-        CheckpointView cp = history == null ? null
-                : history.checkpoints().stream().filter(c -> c.id().equals(id)).findFirst().orElse(null);
+        CheckpointView cp = history == null
+                ? null
+                : history.checkpoints().stream()
+                        .filter(c -> c.id().equals(id))
+                        .findFirst()
+                        .orElse(null);
         if (cp == null) {
             return PlanResult.refused("params.checkpointId", "job " + job + " has no checkpoint " + id);
         }
         if (cp.status() != CheckpointStatus.COMPLETED && cp.status() != CheckpointStatus.VERIFIED) {
-            return PlanResult.refused("params.checkpointId", "checkpoint " + id + " is " + cp.status()
-                    + ": only a complete checkpoint can be restored");
+            return PlanResult.refused(
+                    "params.checkpointId",
+                    "checkpoint " + id + " is " + cp.status() + ": only a complete checkpoint can be restored");
         }
         return null;
     }
@@ -209,15 +229,23 @@ public final class ActionPlanner {
     long freeNodes(String pool) {
         long free = 0;
         for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
-            if (!n.cordoned() && !n.noticeActive() && !n.noticeExpired() && jobs.jobsOn(n.name()).isEmpty()) {
+            if (!n.cordoned()
+                    && !n.noticeActive()
+                    && !n.noticeExpired()
+                    && jobs.jobsOn(n.name()).isEmpty()) {
                 free++;
             }
         }
         return free;
     }
 
-    private Plan impactOf(ActionRequest r, Instant deadline, Instant now, List<String> affected, List<String> nodes,
-                          boolean perNode) {
+    private Plan impactOf(
+            ActionRequest r,
+            Instant deadline,
+            Instant now,
+            List<String> affected,
+            List<String> nodes,
+            boolean perNode) {
         double atRisk = 0;
         Long oldest = null;
         boolean anyWithout = false;
@@ -232,7 +260,9 @@ public final class ActionPlanner {
             if (d == null) {
                 continue;
             }
-            FreshnessView f = node == null ? d.freshness() : jobs.freshnessSurviving(job, node).orElse(d.freshness());
+            FreshnessView f = node == null
+                    ? d.freshness()
+                    : jobs.freshnessSurviving(job, node).orElse(d.freshness());
             if (f != null) {
                 atRisk += f.workAtRiskGpuHours();
             }
@@ -240,7 +270,8 @@ public final class ActionPlanner {
                 noSafe.add(job);
                 warnings.add(job + ": no safe checkpoint: its newest, " + f.newestCheckpointId() + ", is "
                         + f.newestDurability() + (node == null ? "" : " on " + node) + " and would be lost with "
-                        + (node == null ? "its node" : "it") + (node == null ? "" : "; it saves to durable storage first")
+                        + (node == null ? "its node" : "it")
+                        + (node == null ? "" : "; it saves to durable storage first")
                         + (f.checkpointId() == null ? "" : " (newest that survives: " + f.checkpointId() + ")"));
             }
             if (f != null && f.checkpointId() != null && f.ageMillis() != null) {
@@ -256,7 +287,9 @@ public final class ActionPlanner {
             int perNodeRanks = d.elastic() != null ? d.elastic().procsPerNode() : Math.max(1, d.gpusPerNode());
             ranks += perNode ? perNodeRanks : d.summary().worldSize();
             slowest = Math.max(slowest, checkpointSeconds(job, node));
-            if (perNode && (d.elastic() == null || d.summary().nodes() - 1 < d.elastic().minNodes())) {
+            if (perNode
+                    && (d.elastic() == null
+                            || d.summary().nodes() - 1 < d.elastic().minNodes())) {
                 warnings.add(job + " cannot shrink below its minimum: it will wait for capacity");
             }
         }
@@ -266,10 +299,11 @@ public final class ActionPlanner {
             warnings.add("the deadline leaves " + available + " s, a checkpoint that survives "
                     + (node == null ? "a node" : node) + " takes about " + slowest + " s");
         }
-        String counted = node == null ? "checkpoints that survive the loss of any one node"
+        String counted = node == null
+                ? "checkpoints that survive the loss of any one node"
                 : "checkpoints that survive the loss of " + node;
-        Impact impact = new Impact(round(atRisk), anyWithout ? null : oldest, ranks, affected, nodes, allows, warnings,
-                noSafe, counted);
+        Impact impact = new Impact(
+                round(atRisk), anyWithout ? null : oldest, ranks, affected, nodes, allows, warnings, noSafe, counted);
         return new Plan(r, deadline, impact, affected, slowest);
     }
 
@@ -288,8 +322,9 @@ public final class ActionPlanner {
             for (int i = h.checkpoints().size() - 1; i >= 0; i--) {
                 CheckpointView c = h.checkpoints().get(i);
                 boolean survives = node == null ? c.survivesAnyNode() : c.survivesLossOf(node);
-                if (c.durationMillis() != null && survives && (c.status() == CheckpointStatus.COMPLETED
-                        || c.status() == CheckpointStatus.VERIFIED)) {
+                if (c.durationMillis() != null
+                        && survives
+                        && (c.status() == CheckpointStatus.COMPLETED || c.status() == CheckpointStatus.VERIFIED)) {
                     return Math.max(1, (c.durationMillis() + 999) / 1000);
                 }
             }

@@ -17,9 +17,16 @@ import java.util.List;
  *                                 first
  * @param checkpointsCounted       which checkpoints the figures count, in words (those that survive the node)
  */
-public record Impact(double gpuHoursAtRisk, Long newestCheckpointAgeSeconds, int ranksAffected, List<String> jobs,
-                     List<String> nodes, boolean deadlineAllowsCheckpoint, List<String> warnings,
-                     List<String> noSafeCheckpoint, String checkpointsCounted) {
+public record Impact(
+        double gpuHoursAtRisk,
+        Long newestCheckpointAgeSeconds,
+        int ranksAffected,
+        List<String> jobs,
+        List<String> nodes,
+        boolean deadlineAllowsCheckpoint,
+        List<String> warnings,
+        List<String> noSafeCheckpoint,
+        String checkpointsCounted) {
 
     public Impact {
         jobs = List.copyOf(jobs);
@@ -29,9 +36,23 @@ public record Impact(double gpuHoursAtRisk, Long newestCheckpointAgeSeconds, int
     }
 
     /** An impact that names no job without a safe checkpoint. */
-    public Impact(double gpuHoursAtRisk, Long newestCheckpointAgeSeconds, int ranksAffected, List<String> jobs,
-                  List<String> nodes, boolean deadlineAllowsCheckpoint, List<String> warnings) {
-        this(gpuHoursAtRisk, newestCheckpointAgeSeconds, ranksAffected, jobs, nodes, deadlineAllowsCheckpoint, warnings,
-                List.of(), null);
+    public Impact(
+            double gpuHoursAtRisk,
+            Long newestCheckpointAgeSeconds,
+            int ranksAffected,
+            List<String> jobs,
+            List<String> nodes,
+            boolean deadlineAllowsCheckpoint,
+            List<String> warnings) {
+        this(
+                gpuHoursAtRisk,
+                newestCheckpointAgeSeconds,
+                ranksAffected,
+                jobs,
+                nodes,
+                deadlineAllowsCheckpoint,
+                warnings,
+                List.of(),
+                null);
     }
 }

@@ -22,9 +22,19 @@ import java.util.TreeMap;
  * @param namespace    the namespace it concerns, or null for fleet-wide and node alerts
  * @param silencedBy   ids of the active silences that match it (empty: not silenced)
  */
-public record Alert(String fingerprint, AlertRule rule, Map<String, String> labels, Map<String, String> annotations,
-                    AlertState state, Instant activeSince, Instant firingSince, Instant resolvedAt, Instant updatedAt,
-                    Double value, String namespace, List<String> silencedBy) {
+public record Alert(
+        String fingerprint,
+        AlertRule rule,
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        AlertState state,
+        Instant activeSince,
+        Instant firingSince,
+        Instant resolvedAt,
+        Instant updatedAt,
+        Double value,
+        String namespace,
+        List<String> silencedBy) {
 
     public Alert {
         labels = Collections.unmodifiableMap(new TreeMap<>(labels));
@@ -37,12 +47,34 @@ public record Alert(String fingerprint, AlertRule rule, Map<String, String> labe
     }
 
     Alert with(AlertState s, Instant active, Instant firing, Instant resolved, Instant updated) {
-        return new Alert(fingerprint, rule, labels, annotations, s, active, firing, resolved, updated, value, namespace,
+        return new Alert(
+                fingerprint,
+                rule,
+                labels,
+                annotations,
+                s,
+                active,
+                firing,
+                resolved,
+                updated,
+                value,
+                namespace,
                 silencedBy);
     }
 
     Alert withSilences(List<String> ids) {
-        return new Alert(fingerprint, rule, labels, annotations, state, activeSince, firingSince, resolvedAt, updatedAt,
-                value, namespace, ids);
+        return new Alert(
+                fingerprint,
+                rule,
+                labels,
+                annotations,
+                state,
+                activeSince,
+                firingSince,
+                resolvedAt,
+                updatedAt,
+                value,
+                namespace,
+                ids);
     }
 }

@@ -26,7 +26,8 @@ import java.util.Set;
  */
 public final class AlertEngine {
 
-    private static final Comparator<Alert> ORDER = Comparator.comparing(Alert::rule).thenComparing(Alert::fingerprint);
+    private static final Comparator<Alert> ORDER =
+            Comparator.comparing(Alert::rule).thenComparing(Alert::fingerprint);
 
     private final AlertRules rules;
     private final int maxActive;
@@ -34,6 +35,7 @@ public final class AlertEngine {
     private final Map<String, Alert> active = new HashMap<>();
     /** Insertion order = resolution order: the eldest is dropped first. */
     private final LinkedHashMap<String, Alert> resolved = new LinkedHashMap<>();
+
     private final DeadLetterHistory deadLetters = new DeadLetterHistory(256);
     private long overflowedTotal;
 
@@ -102,8 +104,8 @@ public final class AlertEngine {
                 keepResolved(r);
                 changes.add(new AlertChange(r, a.state()));
             } else {
-                changes.add(new AlertChange(transition(a, AlertState.INACTIVE, a.activeSince(), null, null, now),
-                        a.state()));
+                changes.add(new AlertChange(
+                        transition(a, AlertState.INACTIVE, a.activeSince(), null, null, now), a.state()));
             }
         }
         overflowedTotal += overflowed;
@@ -113,23 +115,46 @@ public final class AlertEngine {
     }
 
     /** Applies a condition that holds to its alert; returns the change, or null when its state did not change. */
-    private AlertChange apply(Condition c, Map<String, String> labels, String fp, Alert before, List<Silence> silences,
-                              Instant now) {
+    private AlertChange apply(
+            Condition c, Map<String, String> labels, String fp, Alert before, List<Silence> silences, Instant now) {
         List<String> silencedBy = silencedBy(labels, silences);
         Duration forDuration = c.settings().forDuration();
         if (before == null) {
             Alert old = resolved.remove(fp);
             AlertState from = old == null ? AlertState.INACTIVE : AlertState.RESOLVED;
             AlertState to = forDuration.isZero() ? AlertState.FIRING : AlertState.PENDING;
-            Alert a = new Alert(fp, c.rule(), labels, c.annotations(), AlertState.INACTIVE, now, null, null, now,
-                    c.value(), c.namespace(), silencedBy);
+            Alert a = new Alert(
+                    fp,
+                    c.rule(),
+                    labels,
+                    c.annotations(),
+                    AlertState.INACTIVE,
+                    now,
+                    null,
+                    null,
+                    now,
+                    c.value(),
+                    c.namespace(),
+                    silencedBy);
             a = transition(a, to, now, to == AlertState.FIRING ? now : null, null, now);
             active.put(fp, a);
             return new AlertChange(a, from);
         }
-        Alert current = new Alert(fp, c.rule(), labels, c.annotations(), before.state(), before.activeSince(),
-                before.firingSince(), null, now, c.value(), c.namespace(), silencedBy);
-        if (before.state() == AlertState.PENDING && !now.isBefore(before.activeSince().plus(forDuration))) {
+        Alert current = new Alert(
+                fp,
+                c.rule(),
+                labels,
+                c.annotations(),
+                before.state(),
+                before.activeSince(),
+                before.firingSince(),
+                null,
+                now,
+                c.value(),
+                c.namespace(),
+                silencedBy);
+        if (before.state() == AlertState.PENDING
+                && !now.isBefore(before.activeSince().plus(forDuration))) {
             Alert a = transition(current, AlertState.FIRING, before.activeSince(), now, null, now);
             active.put(fp, a);
             return new AlertChange(a, AlertState.PENDING);
@@ -142,10 +167,11 @@ public final class AlertEngine {
     }
 
     /** The one place alert states change: refuses a transition {@link AlertState} does not allow. */
-    private static Alert transition(Alert a, AlertState to, Instant activeSince, Instant firingSince, Instant resolvedAt,
-                                    Instant now) {
+    private static Alert transition(
+            Alert a, AlertState to, Instant activeSince, Instant firingSince, Instant resolvedAt, Instant now) {
         if (!to.canFollow(a.state())) {
-            throw new IllegalStateException("alert " + a.fingerprint() + ": " + a.state() + " -> " + to + " is not allowed");
+            throw new IllegalStateException(
+                    "alert " + a.fingerprint() + ": " + a.state() + " -> " + to + " is not allowed");
         }
         return a.with(to, activeSince, firingSince, resolvedAt, now);
     }

@@ -18,8 +18,7 @@ import java.util.TreeMap;
  */
 public final class AlertGroups {
 
-    private AlertGroups() {
-    }
+    private AlertGroups() {}
 
     /** The notifications an evaluation calls for, by rule and namespace. */
     public static List<GroupNotification> notifications(Evaluation ev) {
@@ -48,8 +47,14 @@ public final class AlertGroups {
                 groupLabels.put("namespace", first.namespace());
             }
             String groupKey = groupKey(groupLabels);
-            out.add(new GroupNotification(groupKey, first.rule(), first.namespace(), firing ? "firing" : "resolved",
-                    groupLabels, list, idempotencyKey(groupKey, e.getValue(), ev)));
+            out.add(new GroupNotification(
+                    groupKey,
+                    first.rule(),
+                    first.namespace(),
+                    firing ? "firing" : "resolved",
+                    groupLabels,
+                    list,
+                    idempotencyKey(groupKey, e.getValue(), ev)));
         }
         return out;
     }
@@ -63,7 +68,11 @@ public final class AlertGroups {
         StringBuilder b = new StringBuilder("{}:{");
         String sep = "";
         for (Map.Entry<String, String> e : new TreeMap<>(groupLabels).entrySet()) {
-            b.append(sep).append(e.getKey()).append("=\"").append(e.getValue().replace("\"", "\\\"")).append('"');
+            b.append(sep)
+                    .append(e.getKey())
+                    .append("=\"")
+                    .append(e.getValue().replace("\"", "\\\""))
+                    .append('"');
             sep = ", ";
         }
         return b.append('}').toString();
@@ -74,9 +83,10 @@ public final class AlertGroups {
         List<String> parts = new ArrayList<>();
         for (AlertChange c : changes) {
             Alert a = c.alert();
-            String since = a.state() == AlertState.RESOLVED ? String.valueOf(a.resolvedAt())
-                    : String.valueOf(a.firingSince());
-            parts.add(a.fingerprint() + ":" + a.state().wire() + ":" + since + (c.unsilenced() ? ":unsilenced@" + ev.at() : ""));
+            String since =
+                    a.state() == AlertState.RESOLVED ? String.valueOf(a.resolvedAt()) : String.valueOf(a.firingSince());
+            parts.add(a.fingerprint() + ":" + a.state().wire() + ":" + since
+                    + (c.unsilenced() ? ":unsilenced@" + ev.at() : ""));
         }
         parts.sort(null);
         try {

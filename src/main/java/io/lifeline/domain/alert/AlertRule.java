@@ -12,64 +12,82 @@ public enum AlertRule {
      * A job's newest good checkpoint is older than its freshness objective times {@code threshold} (1 = the objective
      * itself). Per job, only while the job is active.
      */
-    CHECKPOINT_STALE("checkpoint-stale", "CheckpointFreshnessBreached",
+    CHECKPOINT_STALE(
+            "checkpoint-stale",
+            "CheckpointFreshnessBreached",
             new RuleSettings(true, 1.0, Duration.ofMinutes(5), Duration.ZERO, Severity.WARNING)),
     /**
      * An active job's newest good checkpoint would be lost with a node (it is on a node's local disk): its freshness
      * counts an older checkpoint, or none. Per job, only while the job is active.
      */
-    CHECKPOINT_NODE_LOCAL("checkpoint-node-local", "CheckpointNodeLocal",
+    CHECKPOINT_NODE_LOCAL(
+            "checkpoint-node-local",
+            "CheckpointNodeLocal",
             new RuleSettings(true, 1, Duration.ofMinutes(5), Duration.ZERO, Severity.WARNING)),
     /** A job restarted at least {@code threshold} times within {@code window}. Per job. */
-    RESTART_LOOP("restart-loop", "JobRestartLoop",
+    RESTART_LOOP(
+            "restart-loop",
+            "JobRestartLoop",
             new RuleSettings(true, 3, Duration.ZERO, Duration.ofHours(1), Severity.CRITICAL)),
     /**
      * A GPU reported an XID the XID policy rates fatal (its verdict FAILED) within {@code window}. Per node and GPU.
      */
-    FATAL_XID("fatal-xid", "GpuFatalXid",
+    FATAL_XID(
+            "fatal-xid",
+            "GpuFatalXid",
             new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.CRITICAL)),
     /**
      * An interruption notice reached a node of a job, and no checkpoint of the job completed between the notice and
      * the node's termination (or the notice's deadline, once passed). Per job and incident, for {@code window}
      * after the termination or deadline.
      */
-    NOTICE_UNHANDLED("notice-unhandled", "InterruptionNoticeNotCheckpointed",
+    NOTICE_UNHANDLED(
+            "notice-unhandled",
+            "InterruptionNoticeNotCheckpointed",
             new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.WARNING)),
     /** An action ended FAILED within {@code window}. Per action. */
-    ACTION_FAILED("action-failed", "ActionFailed",
+    ACTION_FAILED(
+            "action-failed",
+            "ActionFailed",
             new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.WARNING)),
     /**
      * Event batches waiting to be applied to the model are at least {@code threshold} (the queue is bounded by
      * {@code lifeline.ingest.apply-queue-events} and {@code apply-queue-bytes}). Fleet-wide.
      */
-    INGEST_LAG("ingest-lag", "IngestLagHigh",
+    INGEST_LAG(
+            "ingest-lag",
+            "IngestLagHigh",
             new RuleSettings(true, 1000, Duration.ofMinutes(2), Duration.ZERO, Severity.WARNING)),
     /**
      * At least {@code threshold} events were refused as invalid (dead-lettered from Kafka or rejected over HTTP)
      * within {@code window}. Fleet-wide.
      */
-    DEAD_LETTER_SPIKE("dead-letter-spike", "DeadLetterSpike",
+    DEAD_LETTER_SPIKE(
+            "dead-letter-spike",
+            "DeadLetterSpike",
             new RuleSettings(true, 100, Duration.ZERO, Duration.ofMinutes(5), Severity.WARNING)),
     /** A node was interrupted at least {@code threshold} times within the fleet's lemon window. Per node. */
-    LEMON_NODE("lemon-node", "LemonNode",
-            new RuleSettings(true, 3, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
+    LEMON_NODE("lemon-node", "LemonNode", new RuleSettings(true, 3, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
     /**
      * An active job's rank 0 or rendezvous endpoint runs on spot capacity while on-demand (or reserved) capacity
      * exists in its pools. Per job; the {@code for} lets a placement that a rescale is about to change settle.
      */
-    COORDINATOR_ON_SPOT("coordinator-on-spot", "CoordinatorOnSpot",
+    COORDINATOR_ON_SPOT(
+            "coordinator-on-spot",
+            "CoordinatorOnSpot",
             new RuleSettings(true, 1, Duration.ofMinutes(10), Duration.ZERO, Severity.WARNING)),
     /**
      * A rank of an active job is a straggler (persistently slower than its peers, the detector's hysteresis passed)
      * and at least {@code threshold} times as slow as their median. Per job and node.
      */
-    STRAGGLER("straggler", "JobStraggler",
-            new RuleSettings(true, 1.0, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
+    STRAGGLER("straggler", "JobStraggler", new RuleSettings(true, 1.0, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
     /**
      * The automation brake is engaged: the policies would have taken more nodes within its window than its bounds
      * allow, and every node-taking decision is held until a person resets it. Fleet-wide, while engaged.
      */
-    AUTOMATION_BRAKE("automation-brake", "AutomationBrakeEngaged",
+    AUTOMATION_BRAKE(
+            "automation-brake",
+            "AutomationBrakeEngaged",
             new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL));
 
     private final String key;
@@ -101,12 +119,16 @@ public enum AlertRule {
     public static AlertRule parse(String s) {
         String v = s == null ? "" : s.trim();
         for (AlertRule r : values()) {
-            if (r.key.equalsIgnoreCase(v) || r.alertName.equalsIgnoreCase(v) || r.name().equalsIgnoreCase(v)) {
+            if (r.key.equalsIgnoreCase(v)
+                    || r.alertName.equalsIgnoreCase(v)
+                    || r.name().equalsIgnoreCase(v)) {
                 return r;
             }
         }
         throw new IllegalArgumentException("rule: unknown alert rule '" + v + "'; known: "
-                + String.join(", ", java.util.Arrays.stream(values()).map(AlertRule::key).toList()));
+                + String.join(
+                        ", ",
+                        java.util.Arrays.stream(values()).map(AlertRule::key).toList()));
     }
 
     @Override

@@ -17,12 +17,23 @@ import java.util.List;
  * @param ingest         ingest backlog and dead-letter counter
  * @param brake          the automation brake
  */
-public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids, List<NodeFacts> nodes,
-                            List<FailedAction> failedActions, IngestFacts ingest, BrakeFacts brake) {
+public record AlertSnapshot(
+        List<JobFacts> jobs,
+        List<NoticeFacts> notices,
+        List<XidFacts> xids,
+        List<NodeFacts> nodes,
+        List<FailedAction> failedActions,
+        IngestFacts ingest,
+        BrakeFacts brake) {
 
     /** A snapshot without the automation brake's section (its rule is skipped). */
-    public AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids, List<NodeFacts> nodes,
-                         List<FailedAction> failedActions, IngestFacts ingest) {
+    public AlertSnapshot(
+            List<JobFacts> jobs,
+            List<NoticeFacts> notices,
+            List<XidFacts> xids,
+            List<NodeFacts> nodes,
+            List<FailedAction> failedActions,
+            IngestFacts ingest) {
         this(jobs, notices, xids, nodes, failedActions, ingest, null);
     }
 
@@ -54,27 +65,64 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param nodeLocalCheckpoint       whether its newest good checkpoint would be lost with a node
      * @param stragglers                its stragglers now, or null when not known
      */
-    public record JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
-                           long freshnessObjectiveMillis, List<Instant> restartTimes, boolean coordinatorOnSpot,
-                           String placementWarning, boolean nodeLocalCheckpoint,
-                           io.lifeline.domain.job.straggler.StragglerView stragglers) {
+    public record JobFacts(
+            String job,
+            String namespace,
+            boolean active,
+            Long freshnessAgeMillis,
+            long freshnessObjectiveMillis,
+            List<Instant> restartTimes,
+            boolean coordinatorOnSpot,
+            String placementWarning,
+            boolean nodeLocalCheckpoint,
+            io.lifeline.domain.job.straggler.StragglerView stragglers) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
         }
 
         /** A job without straggler facts. */
-        public JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
-                        long freshnessObjectiveMillis, List<Instant> restartTimes, boolean coordinatorOnSpot,
-                        String placementWarning, boolean nodeLocalCheckpoint) {
-            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, coordinatorOnSpot,
-                    placementWarning, nodeLocalCheckpoint, null);
+        public JobFacts(
+                String job,
+                String namespace,
+                boolean active,
+                Long freshnessAgeMillis,
+                long freshnessObjectiveMillis,
+                List<Instant> restartTimes,
+                boolean coordinatorOnSpot,
+                String placementWarning,
+                boolean nodeLocalCheckpoint) {
+            this(
+                    job,
+                    namespace,
+                    active,
+                    freshnessAgeMillis,
+                    freshnessObjectiveMillis,
+                    restartTimes,
+                    coordinatorOnSpot,
+                    placementWarning,
+                    nodeLocalCheckpoint,
+                    null);
         }
 
         /** A job whose placement was not flagged and whose newest checkpoint survives a node (or that has none). */
-        public JobFacts(String job, String namespace, boolean active, Long freshnessAgeMillis,
-                        long freshnessObjectiveMillis, List<Instant> restartTimes) {
-            this(job, namespace, active, freshnessAgeMillis, freshnessObjectiveMillis, restartTimes, false, null, false,
+        public JobFacts(
+                String job,
+                String namespace,
+                boolean active,
+                Long freshnessAgeMillis,
+                long freshnessObjectiveMillis,
+                List<Instant> restartTimes) {
+            this(
+                    job,
+                    namespace,
+                    active,
+                    freshnessAgeMillis,
+                    freshnessObjectiveMillis,
+                    restartTimes,
+                    false,
+                    null,
+                    false,
                     null);
         }
     }
@@ -91,8 +139,15 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param stoppedAt             when training stopped (the node went away), or null
      * @param checkpointsCompleted  completion times of the job's recent good checkpoints
      */
-    public record NoticeFacts(String job, String namespace, String node, String incident, Instant noticeAt,
-                              Instant deadline, Instant stoppedAt, List<Instant> checkpointsCompleted) {
+    public record NoticeFacts(
+            String job,
+            String namespace,
+            String node,
+            String incident,
+            Instant noticeAt,
+            Instant deadline,
+            Instant stoppedAt,
+            List<Instant> checkpointsCompleted) {
 
         public NoticeFacts {
             checkpointsCompleted = List.copyOf(checkpointsCompleted);
@@ -111,9 +166,15 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param description  what it means, may be null
      * @param namespace    namespace of the pod on the GPU, may be null
      */
-    public record XidFacts(String node, int gpuIndex, String gpuUuid, int xid, Instant time, boolean fatal,
-                           String description, String namespace) {
-    }
+    public record XidFacts(
+            String node,
+            int gpuIndex,
+            String gpuUuid,
+            int xid,
+            Instant time,
+            boolean fatal,
+            String description,
+            String namespace) {}
 
     /**
      * One node.
@@ -123,8 +184,7 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param lemonScore   interruptions within the lemon window
      * @param lemonWindow  that window
      */
-    public record NodeFacts(String node, String pool, int lemonScore, Duration lemonWindow) {
-    }
+    public record NodeFacts(String node, String pool, int lemonScore, Duration lemonWindow) {}
 
     /**
      * An action that ended FAILED.
@@ -155,8 +215,8 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param pool     that node's pool, may be null
      * @param held     decisions held since it engaged
      */
-    public record BrakeFacts(boolean engaged, Instant since, String reason, String policy, String node, String pool,
-                             long held) {
+    public record BrakeFacts(
+            boolean engaged, Instant since, String reason, String policy, String node, String pool, long held) {
 
         /** Released. */
         public static final BrakeFacts RELEASED = new BrakeFacts(false, null, null, null, null, null, 0);
@@ -168,6 +228,5 @@ public record AlertSnapshot(List<JobFacts> jobs, List<NoticeFacts> notices, List
      * @param lag                events (or batches) waiting to be applied
      * @param deadLetteredTotal  events dead-lettered since start (a counter)
      */
-    public record IngestFacts(long lag, long deadLetteredTotal) {
-    }
+    public record IngestFacts(long lag, long deadLetteredTotal) {}
 }

@@ -54,6 +54,7 @@ public enum AlertState {
                 return v;
             }
         }
-        throw new IllegalArgumentException("state: must be one of inactive, pending, firing, resolved, got '" + s + "'");
+        throw new IllegalArgumentException(
+                "state: must be one of inactive, pending, firing, resolved, got '" + s + "'");
     }
 }

@@ -12,6 +12,10 @@ import java.util.Map;
  * @param value        the measured value
  * @param settings     the rule's settings for that namespace
  */
-record Condition(AlertRule rule, String namespace, Map<String, String> labels, Map<String, String> annotations,
-                 double value, RuleSettings settings) {
-}
+record Condition(
+        AlertRule rule,
+        String namespace,
+        Map<String, String> labels,
+        Map<String, String> annotations,
+        double value,
+        RuleSettings settings) {}

@@ -14,8 +14,7 @@ public final class Fingerprint {
     private static final long OFFSET = 0xcbf29ce484222325L;
     private static final long PRIME = 0x100000001b3L;
 
-    private Fingerprint() {
-    }
+    private Fingerprint() {}
 
     public static String of(Map<String, String> labels) {
         long h = OFFSET;

@@ -16,8 +16,14 @@ import java.util.Map;
  * @param idempotencyKey  stable for this state change of the group: the same on every retry of the notification,
  *                        different for the next change
  */
-public record GroupNotification(String groupKey, AlertRule rule, String namespace, String status,
-                                Map<String, String> groupLabels, List<Alert> alerts, String idempotencyKey) {
+public record GroupNotification(
+        String groupKey,
+        AlertRule rule,
+        String namespace,
+        String status,
+        Map<String, String> groupLabels,
+        List<Alert> alerts,
+        String idempotencyKey) {
 
     public GroupNotification {
         groupLabels = Map.copyOf(groupLabels);

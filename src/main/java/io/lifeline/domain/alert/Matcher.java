@@ -47,8 +47,8 @@ public record Matcher(String name, String value, Type type) {
             try {
                 Pattern.compile(value);
             } catch (PatternSyntaxException e) {
-                throw new IllegalArgumentException("matchers: '" + name + "' has an invalid regular expression: "
-                        + e.getDescription());
+                throw new IllegalArgumentException(
+                        "matchers: '" + name + "' has an invalid regular expression: " + e.getDescription());
             }
         }
     }

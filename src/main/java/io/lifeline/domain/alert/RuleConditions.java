@@ -22,8 +22,7 @@ import java.util.Set;
 final class RuleConditions {
 
     /** The conditions found, and the rules that could be evaluated (their inputs were present). */
-    record Found(List<Condition> conditions, Set<AlertRule> evaluated) {
-    }
+    record Found(List<Condition> conditions, Set<AlertRule> evaluated) {}
 
     private final AlertRules rules;
     private final Instant now;
@@ -85,14 +84,18 @@ final class RuleConditions {
         if (!st.enabled() || !b.engaged()) {
             return;
         }
-        add(AlertRule.AUTOMATION_BRAKE, null, labels("policy", b.policy(), "pool", b.pool()),
+        add(
+                AlertRule.AUTOMATION_BRAKE,
+                null,
+                labels("policy", b.policy(), "pool", b.pool()),
                 "The automation brake is engaged: node drains by policies are held",
                 "Since " + b.since() + " the policies may take no node out of service: " + b.policy() + "'s drain of "
                         + b.node() + " would have gone past the brake (" + b.reason() + "). " + b.held()
                         + " decision(s) held so far. Find out why so many nodes were to be taken at once (forged or"
                         + " replayed notices or XIDs, a real wave of reclaims), then reset the brake: POST"
                         + " /api/v1/policies/brake/reset, lifelinectl policies brake reset, or the Actions page.",
-                b.held(), st);
+                b.held(),
+                st);
     }
 
     private void checkpointStale(JobFacts j) {
@@ -102,11 +105,16 @@ final class RuleConditions {
         }
         double ratio = j.freshnessAgeMillis() / (double) j.freshnessObjectiveMillis();
         if (ratio > st.threshold()) {
-            add(AlertRule.CHECKPOINT_STALE, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
+            add(
+                    AlertRule.CHECKPOINT_STALE,
+                    j.namespace(),
+                    labels("namespace", j.namespace(), "job", j.job()),
                     "Checkpoint of " + j.job() + " is older than its freshness objective",
                     "The newest good checkpoint of " + j.job() + " is " + human(j.freshnessAgeMillis()) + " old; the "
-                            + "objective is " + human(j.freshnessObjectiveMillis()) + ". An interruption now loses that work.",
-                    ratio, st);
+                            + "objective is " + human(j.freshnessObjectiveMillis())
+                            + ". An interruption now loses that work.",
+                    ratio,
+                    st);
         }
     }
 
@@ -115,12 +123,18 @@ final class RuleConditions {
         if (!st.enabled() || !j.active() || !j.nodeLocalCheckpoint()) {
             return;
         }
-        add(AlertRule.CHECKPOINT_NODE_LOCAL, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
+        add(
+                AlertRule.CHECKPOINT_NODE_LOCAL,
+                j.namespace(),
+                labels("namespace", j.namespace(), "job", j.job()),
                 "Newest checkpoint of " + j.job() + " is on a node's local disk",
-                "The newest good checkpoint of " + j.job() + " is node-local: it is lost with the node that holds it, so"
+                "The newest good checkpoint of " + j.job()
+                        + " is node-local: it is lost with the node that holds it, so"
                         + " freshness counts an older checkpoint, or none. Save to object storage or a shared file system"
                         + " and declare it (CheckpointManager(dir, durable=True), or lifeline.checkpoints.shared-paths),"
-                        + " or keep a copy on every node (durable=False).", 1, st);
+                        + " or keep a copy on every node (durable=False).",
+                1,
+                st);
     }
 
     private void restartLoop(JobFacts j) {
@@ -129,12 +143,21 @@ final class RuleConditions {
             return;
         }
         Instant from = now.minus(st.window());
-        long n = j.restartTimes().stream().filter(t -> !t.isBefore(from) && !t.isAfter(now)).count();
+        long n = j.restartTimes().stream()
+                .filter(t -> !t.isBefore(from) && !t.isAfter(now))
+                .count();
         if (n >= st.threshold() && n > 0) {
-            add(AlertRule.RESTART_LOOP, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
-                    j.job() + " restarted " + n + " times in " + human(st.window().toMillis()),
-                    j.job() + " stopped and restarted " + n + " times within " + human(st.window().toMillis())
-                            + " (threshold " + fmt(st.threshold()) + "): it may be crash-looping.", n, st);
+            add(
+                    AlertRule.RESTART_LOOP,
+                    j.namespace(),
+                    labels("namespace", j.namespace(), "job", j.job()),
+                    j.job() + " restarted " + n + " times in "
+                            + human(st.window().toMillis()),
+                    j.job() + " stopped and restarted " + n + " times within "
+                            + human(st.window().toMillis()) + " (threshold " + fmt(st.threshold())
+                            + "): it may be crash-looping.",
+                    n,
+                    st);
         }
     }
 
@@ -143,10 +166,18 @@ final class RuleConditions {
         if (!st.enabled() || !j.active() || !j.coordinatorOnSpot()) {
             return;
         }
-        add(AlertRule.COORDINATOR_ON_SPOT, j.namespace(), labels("namespace", j.namespace(), "job", j.job()),
+        add(
+                AlertRule.COORDINATOR_ON_SPOT,
+                j.namespace(),
+                labels("namespace", j.namespace(), "job", j.job()),
                 "Rank 0 or the rendezvous endpoint of " + j.job() + " runs on spot capacity",
-                j.job() + ": " + (j.placementWarning() == null ? "a coordinating role runs on spot capacity while "
-                        + "on-demand capacity exists in its pools." : j.placementWarning()), 1, st);
+                j.job() + ": "
+                        + (j.placementWarning() == null
+                                ? "a coordinating role runs on spot capacity while "
+                                        + "on-demand capacity exists in its pools."
+                                : j.placementWarning()),
+                1,
+                st);
     }
 
     private void straggler(JobFacts j) {
@@ -158,16 +189,30 @@ final class RuleConditions {
         for (io.lifeline.domain.job.straggler.Straggler s : j.stragglers().stragglers()) {
             String node = s.node() == null ? "rank-" + s.rank() : s.node();
             if (s.slowdown() < st.threshold() || !nodes.add(node)) {
-                continue;                  // slowest first: one alert per node, for its slowest rank
+                continue; // slowest first: one alert per node, for its slowest rank
             }
-            add(AlertRule.STRAGGLER, j.namespace(), labels("namespace", j.namespace(), "job", j.job(), "node", node),
+            add(
+                    AlertRule.STRAGGLER,
+                    j.namespace(),
+                    labels("namespace", j.namespace(), "job", j.job(), "node", node),
                     "Rank " + s.rank() + " of " + j.job() + " on " + node + " holds the job back",
-                    String.format(Locale.ROOT, "Rank %d (GPU %s) of %s on %s takes %.3f s per step, %.2fx the median of"
-                            + " its peers (%.3f s), since %s; the whole job runs at its pace (%.2f GPU-hours lost so far)."
-                            + " Drain %s to shrink the job to the nodes that keep pace.", s.rank(),
-                            s.gpuIndex() == null ? "?" : s.gpuIndex(), j.job(), node, s.stepSeconds(), s.slowdown(),
-                            s.peerMedianSeconds(), s.slowSince(), j.stragglers().gpuHoursLost(), node),
-                    s.slowdown(), st);
+                    String.format(
+                            Locale.ROOT,
+                            "Rank %d (GPU %s) of %s on %s takes %.3f s per step, %.2fx the median of"
+                                    + " its peers (%.3f s), since %s; the whole job runs at its pace (%.2f GPU-hours lost so far)."
+                                    + " Drain %s to shrink the job to the nodes that keep pace.",
+                            s.rank(),
+                            s.gpuIndex() == null ? "?" : s.gpuIndex(),
+                            j.job(),
+                            node,
+                            s.stepSeconds(),
+                            s.slowdown(),
+                            s.peerMedianSeconds(),
+                            s.slowSince(),
+                            j.stragglers().gpuHoursLost(),
+                            node),
+                    s.slowdown(),
+                    st);
         }
     }
 
@@ -186,13 +231,19 @@ final class RuleConditions {
             }
         }
         String node = n.node() == null ? "" : n.node();
-        add(AlertRule.NOTICE_UNHANDLED, n.namespace(),
+        add(
+                AlertRule.NOTICE_UNHANDLED,
+                n.namespace(),
                 labels("namespace", n.namespace(), "job", n.job(), "node", node, "incident", n.incident()),
-                "Interruption notice on " + (node.isEmpty() ? "a node" : node) + " was not met by a checkpoint of " + n.job(),
-                "A notice reached " + (node.isEmpty() ? "a node" : node) + " at " + n.noticeAt() + " and no checkpoint of "
-                        + n.job() + " completed before " + (n.stoppedAt() != null ? "it went away at " : "the deadline ")
+                "Interruption notice on " + (node.isEmpty() ? "a node" : node) + " was not met by a checkpoint of "
+                        + n.job(),
+                "A notice reached " + (node.isEmpty() ? "a node" : node) + " at " + n.noticeAt()
+                        + " and no checkpoint of "
+                        + n.job() + " completed before "
+                        + (n.stoppedAt() != null ? "it went away at " : "the deadline ")
                         + end + ": the work since the previous checkpoint was lost.",
-                Duration.between(n.noticeAt(), end).toMillis() / 1000.0, st);
+                Duration.between(n.noticeAt(), end).toMillis() / 1000.0,
+                st);
     }
 
     private void fatalXid(XidFacts x) {
@@ -200,13 +251,24 @@ final class RuleConditions {
         if (!st.enabled() || !x.fatal() || x.time() == null || x.time().isBefore(now.minus(st.window()))) {
             return;
         }
-        add(AlertRule.FATAL_XID, x.namespace(),
-                labels("namespace", x.namespace(), "node", x.node(), "gpu", Integer.toString(x.gpuIndex()),
-                        "xid", Integer.toString(x.xid())),
+        add(
+                AlertRule.FATAL_XID,
+                x.namespace(),
+                labels(
+                        "namespace",
+                        x.namespace(),
+                        "node",
+                        x.node(),
+                        "gpu",
+                        Integer.toString(x.gpuIndex()),
+                        "xid",
+                        Integer.toString(x.xid())),
                 "Fatal XID " + x.xid() + " on " + x.node() + " GPU " + x.gpuIndex(),
                 "GPU " + x.gpuIndex() + (x.gpuUuid() == null ? "" : " (" + x.gpuUuid() + ")") + " of " + x.node()
                         + " reported XID " + x.xid() + (x.description() == null ? "" : " (" + x.description() + ")")
-                        + " at " + x.time() + "; the XID policy rates it fatal: drain the node.", x.xid(), st);
+                        + " at " + x.time() + "; the XID policy rates it fatal: drain the node.",
+                x.xid(),
+                st);
     }
 
     private void lemonNode(NodeFacts n) {
@@ -214,46 +276,75 @@ final class RuleConditions {
         if (!st.enabled() || n.lemonScore() < st.threshold() || n.lemonScore() <= 0) {
             return;
         }
-        add(AlertRule.LEMON_NODE, null, labels("node", n.node(), "pool", n.pool()),
+        add(
+                AlertRule.LEMON_NODE,
+                null,
+                labels("node", n.node(), "pool", n.pool()),
                 n.node() + " was interrupted " + n.lemonScore() + " times lately",
                 n.node() + " was interrupted " + n.lemonScore() + " times within "
                         + human(n.lemonWindow() == null ? 0 : n.lemonWindow().toMillis()) + " (threshold "
-                        + fmt(st.threshold()) + "): consider taking it out of the pool.", n.lemonScore(), st);
+                        + fmt(st.threshold()) + "): consider taking it out of the pool.",
+                n.lemonScore(),
+                st);
     }
 
     private void actionFailed(FailedAction a) {
         String ns = a.namespace();
         RuleSettings st = rules.settings(AlertRule.ACTION_FAILED, ns);
-        if (!st.enabled() || a.time() == null || a.time().isBefore(now.minus(st.window())) || a.time().isAfter(now)) {
+        if (!st.enabled()
+                || a.time() == null
+                || a.time().isBefore(now.minus(st.window()))
+                || a.time().isAfter(now)) {
             return;
         }
-        add(AlertRule.ACTION_FAILED, ns,
+        add(
+                AlertRule.ACTION_FAILED,
+                ns,
                 labels("namespace", ns, "action", a.kind(), "target", a.target(), "action_id", a.id()),
                 "Action " + a.kind() + " on " + a.target() + " failed",
                 "Action " + a.id() + " (" + a.kind() + " on " + a.target() + ") failed at " + a.time()
-                        + (a.reason() == null ? "" : ": " + a.reason()), 1, st);
+                        + (a.reason() == null ? "" : ": " + a.reason()),
+                1,
+                st);
     }
 
     private void ingest(long lag, DeadLetterHistory deadLetters) {
         RuleSettings lagSt = rules.settings(AlertRule.INGEST_LAG, null);
         if (lagSt.enabled() && lag >= lagSt.threshold()) {
-            add(AlertRule.INGEST_LAG, null, labels(), "Ingest is " + lag + " behind",
+            add(
+                    AlertRule.INGEST_LAG,
+                    null,
+                    labels(),
+                    "Ingest is " + lag + " behind",
                     lag + " event batches wait to be applied to the model (threshold " + fmt(lagSt.threshold())
-                            + "): views and alerts lag behind reality.", lag, lagSt);
+                            + "): views and alerts lag behind reality.",
+                    lag,
+                    lagSt);
         }
         RuleSettings dlSt = rules.settings(AlertRule.DEAD_LETTER_SPIKE, null);
         long spike = deadLetters.increaseSince(now.minus(dlSt.window()));
         if (dlSt.enabled() && spike >= dlSt.threshold() && spike > 0) {
-            add(AlertRule.DEAD_LETTER_SPIKE, null, labels(), spike + " events dead-lettered in "
-                            + human(dlSt.window().toMillis()),
+            add(
+                    AlertRule.DEAD_LETTER_SPIKE,
+                    null,
+                    labels(),
+                    spike + " events dead-lettered in " + human(dlSt.window().toMillis()),
                     spike + " events were refused as invalid (dead-lettered or rejected) within "
                             + human(dlSt.window().toMillis()) + " (threshold " + fmt(dlSt.threshold())
-                            + "): a producer may send a broken format.", spike, dlSt);
+                            + "): a producer may send a broken format.",
+                    spike,
+                    dlSt);
         }
     }
 
-    private void add(AlertRule rule, String namespace, Map<String, String> labels, String summary, String description,
-                     double value, RuleSettings st) {
+    private void add(
+            AlertRule rule,
+            String namespace,
+            Map<String, String> labels,
+            String summary,
+            String description,
+            double value,
+            RuleSettings st) {
         Map<String, String> ann = new LinkedHashMap<>();
         ann.put("summary", summary);
         ann.put("description", description);

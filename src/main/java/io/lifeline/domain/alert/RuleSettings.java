@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param window       the look-back window of count and event rules; ignored by the others
  * @param severity     the {@code severity} label
  */
-public record RuleSettings(boolean enabled, double threshold, Duration forDuration, Duration window, Severity severity) {
+public record RuleSettings(
+        boolean enabled, double threshold, Duration forDuration, Duration window, Severity severity) {
 
     public RuleSettings {
         Objects.requireNonNull(forDuration, "forDuration");
@@ -32,7 +33,8 @@ public record RuleSettings(boolean enabled, double threshold, Duration forDurati
      * @param window       new window, or null
      * @param severity     new severity, or null
      */
-    public record Override(Boolean enabled, Double threshold, Duration forDuration, Duration window, Severity severity) {
+    public record Override(
+            Boolean enabled, Double threshold, Duration forDuration, Duration window, Severity severity) {
 
         /** No change at all. */
         public static Override none() {
@@ -46,7 +48,8 @@ public record RuleSettings(boolean enabled, double threshold, Duration forDurati
 
         /** {@code base} with this override's non-null fields. */
         public RuleSettings applyTo(RuleSettings base) {
-            return new RuleSettings(enabled != null ? enabled : base.enabled(),
+            return new RuleSettings(
+                    enabled != null ? enabled : base.enabled(),
                     threshold != null ? threshold : base.threshold(),
                     forDuration != null ? forDuration : base.forDuration(),
                     window != null ? window : base.window(),

@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param createdBy  who made it
  * @param comment    why
  */
-public record Silence(String id, List<Matcher> matchers, Instant startsAt, Instant endsAt, String createdBy,
-                      String comment) {
+public record Silence(
+        String id, List<Matcher> matchers, Instant startsAt, Instant endsAt, String createdBy, String comment) {
 
     public Silence {
         Objects.requireNonNull(id, "id");

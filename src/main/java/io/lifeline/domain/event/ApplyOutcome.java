@@ -22,7 +22,9 @@ public record ApplyOutcome(Kind kind, NotAppliedReason reason, String detail) {
 
     /** Changed, unchanged or not applied. */
     public enum Kind {
-        CHANGED, UNCHANGED, NOT_APPLIED
+        CHANGED,
+        UNCHANGED,
+        NOT_APPLIED
     }
 
     public ApplyOutcome {
@@ -34,8 +36,8 @@ public record ApplyOutcome(Kind kind, NotAppliedReason reason, String detail) {
 
     /** An event the model did not apply, for {@code reason}; {@code detail} names what it was compared with. */
     public static ApplyOutcome notApplied(NotAppliedReason reason, String detail) {
-        return new ApplyOutcome(Kind.NOT_APPLIED, Objects.requireNonNull(reason, "reason"),
-                Objects.requireNonNull(detail, "detail"));
+        return new ApplyOutcome(
+                Kind.NOT_APPLIED, Objects.requireNonNull(reason, "reason"), Objects.requireNonNull(detail, "detail"));
     }
 
     /** The changed or unchanged outcome. */

@@ -5,7 +5,9 @@ import java.util.Locale;
 
 /** How a node is bought: spot capacity can be reclaimed by the provider at short notice. */
 public enum CapacityType implements WireEnum {
-    SPOT, ON_DEMAND, RESERVED;
+    SPOT,
+    ON_DEMAND,
+    RESERVED;
 
     /** Wire form used in events: {@code spot}, {@code on-demand}, {@code reserved}. */
     public String wireName() {

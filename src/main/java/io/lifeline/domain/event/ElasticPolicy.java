@@ -12,8 +12,8 @@ package io.lifeline.domain.event;
  * @param autoscaling   what scales the job between its bounds, in words (a PyTorchJob's HPA metrics:
  *                      {@code cpu Utilization 80%}), null when nothing does
  */
-public record ElasticPolicy(int minNodes, int maxNodes, int procsPerNode, int maxRestarts, String rdzvBackend,
-                            String autoscaling) {
+public record ElasticPolicy(
+        int minNodes, int maxNodes, int procsPerNode, int maxRestarts, String rdzvBackend, String autoscaling) {
 
     /** Longest rendezvous backend name and autoscaling description kept. */
     public static final int MAX_TEXT = 256;

@@ -45,7 +45,11 @@ public enum EventType {
 
     /** Which layer an event comes from; also what its subject names (a node for NODE and GPU, a job otherwise). */
     public enum Family {
-        NODE, GPU, SCHEDULER, TRAINER, JOB;
+        NODE,
+        GPU,
+        SCHEDULER,
+        TRAINER,
+        JOB;
 
         /** Whether the subject of events of this family is a node (otherwise a job). */
         public boolean subjectIsNode() {

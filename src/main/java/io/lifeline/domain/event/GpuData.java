@@ -31,11 +31,23 @@ public sealed interface GpuData extends EventData {
      * @param pod                 pod using the GPU, may be null
      * @param namespace           its namespace, may be null
      */
-    record Sample(String uuid, int index, String model, Double utilizationPercent, Double memoryUsedMiB,
-                  Double memoryFreeMiB, Double temperatureCelsius, Double powerWatts, Long eccSbeVolatile,
-                  Long eccDbeVolatile, Long rowRemapFailures, Long nvlinkErrors, Integer lastXid, String pod,
-                  String namespace) implements GpuData {
-    }
+    record Sample(
+            String uuid,
+            int index,
+            String model,
+            Double utilizationPercent,
+            Double memoryUsedMiB,
+            Double memoryFreeMiB,
+            Double temperatureCelsius,
+            Double powerWatts,
+            Long eccSbeVolatile,
+            Long eccDbeVolatile,
+            Long rowRemapFailures,
+            Long nvlinkErrors,
+            Integer lastXid,
+            String pod,
+            String namespace)
+            implements GpuData {}
 
     /**
      * An XID error reported by the driver.
@@ -45,6 +57,5 @@ public sealed interface GpuData extends EventData {
      * @param xid      XID code
      * @param message  driver or exporter message, may be null
      */
-    record Xid(String uuid, int index, int xid, String message) implements GpuData {
-    }
+    record Xid(String uuid, int index, int xid, String message) implements GpuData {}
 }

@@ -15,22 +15,27 @@ public sealed interface JobData extends EventData {
      * @param gpusPerNode                GPUs the job uses on each node
      * @param checkpointIntervalSeconds  configured checkpoint interval, may be null
      */
-    record Submitted(String namespace, String owner, String priorityClass, ElasticPolicy elastic, int gpusPerNode,
-                     Long checkpointIntervalSeconds) implements JobData {
-    }
+    record Submitted(
+            String namespace,
+            String owner,
+            String priorityClass,
+            ElasticPolicy elastic,
+            int gpusPerNode,
+            Long checkpointIntervalSeconds)
+            implements JobData {}
 
     /** Some settings of the job changed; null fields are unchanged. */
     record Updated(String priorityClass, ElasticPolicy elastic, Integer gpusPerNode, Long checkpointIntervalSeconds)
-            implements JobData {
-    }
+            implements JobData {}
 
     /** The job ended. */
-    record Finished(Outcome outcome, String reason) implements JobData {
-    }
+    record Finished(Outcome outcome, String reason) implements JobData {}
 
     /** How a job ended. */
     enum Outcome {
-        SUCCEEDED, FAILED, CANCELLED;
+        SUCCEEDED,
+        FAILED,
+        CANCELLED;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);

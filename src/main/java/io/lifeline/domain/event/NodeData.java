@@ -15,25 +15,21 @@ public sealed interface NodeData extends EventData {
      * @param gpuCount      GPUs on the node
      * @param providerId    cloud provider id (for example {@code aws:///us-east-1a/i-0abc}), may be null
      */
-    record Registered(String pool, CapacityType capacityType, String zone, String instanceType, int gpuCount,
-                      String providerId) implements NodeData {
-    }
+    record Registered(
+            String pool, CapacityType capacityType, String zone, String instanceType, int gpuCount, String providerId)
+            implements NodeData {}
 
     /** The node became Ready. */
-    record Ready() implements NodeData {
-    }
+    record Ready() implements NodeData {}
 
     /** The node stopped being Ready; {@code reason} may be null. */
-    record NotReady(String reason) implements NodeData {
-    }
+    record NotReady(String reason) implements NodeData {}
 
     /** The node was made unschedulable; {@code by} (who or what cordoned it) may be null. */
-    record Cordoned(String by) implements NodeData {
-    }
+    record Cordoned(String by) implements NodeData {}
 
     /** The node was made schedulable again. */
-    record Uncordoned() implements NodeData {
-    }
+    record Uncordoned() implements NodeData {}
 
     /**
      * The node will go away: a spot reclaim, rebalance recommendation, maintenance or preemption.
@@ -45,7 +41,8 @@ public sealed interface NodeData extends EventData {
      *                   {@code NotAfter} or a Health event's {@code endTime}, Azure's {@code NotBefore} plus
      *                   {@code DurationInSeconds}), may be null when unknown or when the node does not come back
      */
-    record InterruptionNotice(NoticeKind kind, String provider, Instant deadline, Instant windowEnd) implements NodeData {
+    record InterruptionNotice(NoticeKind kind, String provider, Instant deadline, Instant windowEnd)
+            implements NodeData {
 
         /** A notice without a known window end. */
         public InterruptionNotice(NoticeKind kind, String provider, Instant deadline) {
@@ -54,8 +51,7 @@ public sealed interface NodeData extends EventData {
     }
 
     /** The node is gone; {@code reason} may be null. */
-    record Terminated(String reason) implements NodeData {
-    }
+    record Terminated(String reason) implements NodeData {}
 
     /**
      * An external health check of the node ran (a burn-in, a DCGM diagnostic, a vendor tool): what may return a node
@@ -65,6 +61,5 @@ public sealed interface NodeData extends EventData {
      * @param checker  what ran it, may be null
      * @param detail   what it found, may be null
      */
-    record HealthCheck(boolean passed, String checker, String detail) implements NodeData {
-    }
+    record HealthCheck(boolean passed, String checker, String detail) implements NodeData {}
 }

@@ -5,7 +5,10 @@ import java.util.Locale;
 
 /** Why a node is going away: the kind of an interruption notice. */
 public enum NoticeKind implements WireEnum {
-    SPOT_RECLAIM, REBALANCE, MAINTENANCE, PREEMPT;
+    SPOT_RECLAIM,
+    REBALANCE,
+    MAINTENANCE,
+    PREEMPT;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

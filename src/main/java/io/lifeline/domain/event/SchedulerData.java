@@ -4,8 +4,7 @@ package io.lifeline.domain.event;
 public sealed interface SchedulerData extends EventData {
 
     /** The scheduler admitted the job's workload; {@code queue} may be null. */
-    record Admitted(String workload, String queue) implements SchedulerData {
-    }
+    record Admitted(String workload, String queue) implements SchedulerData {}
 
     /**
      * The workload was preempted by higher-priority work.
@@ -16,18 +15,14 @@ public sealed interface SchedulerData extends EventData {
      * @param priority            the victim's priority, may be null
      */
     record Preempted(String reason, String preemptor, Integer preemptorPriority, Integer priority)
-            implements SchedulerData {
-    }
+            implements SchedulerData {}
 
     /** The workload was evicted (for example its nodes went away). */
-    record Evicted(String reason) implements SchedulerData {
-    }
+    record Evicted(String reason) implements SchedulerData {}
 
     /** The workload went back to the queue. */
-    record Requeued(String reason) implements SchedulerData {
-    }
+    record Requeued(String reason) implements SchedulerData {}
 
     /** One pod of the job was evicted from a node. */
-    record PodEvicted(String pod, String node, String reason) implements SchedulerData {
-    }
+    record PodEvicted(String pod, String node, String reason) implements SchedulerData {}
 }

@@ -35,20 +35,16 @@ public sealed interface TrainerData extends EventData {
      * @param firstRank  first global rank on the node
      * @param rankCount  how many ranks it hosts
      */
-    record Participant(String node, int firstRank, int rankCount) {
-    }
+    record Participant(String node, int firstRank, int rankCount) {}
 
     /** A worker process failed. {@code node}, {@code exitCode} and {@code error} may be null. */
-    record WorkerFailed(String runId, int rank, String node, Integer exitCode, String error) implements TrainerData {
-    }
+    record WorkerFailed(String runId, int rank, String node, Integer exitCode, String error) implements TrainerData {}
 
     /** The elastic agent restarted the workers; {@code restartCount} is the agent's count so far. */
-    record Restarted(String runId, int restartCount, String reason) implements TrainerData {
-    }
+    record Restarted(String runId, int restartCount, String reason) implements TrainerData {}
 
     /** Training progress; rates may be null. */
-    record Progress(long step, Double samplesPerSecond, Double tokensPerSecond) implements TrainerData {
-    }
+    record Progress(long step, Double samplesPerSecond, Double tokensPerSecond) implements TrainerData {}
 
     /**
      * One rank's step times since its previous report (what finds stragglers).
@@ -62,8 +58,16 @@ public sealed interface TrainerData extends EventData {
      * @param maxSeconds         longest, or null
      * @param busyMedianSeconds  median time the rank worked before waiting for its peers, or null
      */
-    record StepTimes(int rank, Integer localRank, String node, long steps, long toStep, double medianSeconds,
-                     Double maxSeconds, Double busyMedianSeconds) implements TrainerData {
+    record StepTimes(
+            int rank,
+            Integer localRank,
+            String node,
+            long steps,
+            long toStep,
+            double medianSeconds,
+            Double maxSeconds,
+            Double busyMedianSeconds)
+            implements TrainerData {
 
         /** What tells this rank's pace from its peers': its own work when reported (a synchronous step's wall time
          * is the same on every rank), else the wall time. */
@@ -83,7 +87,10 @@ public sealed interface TrainerData extends EventData {
 
     /** Why trainers saved: on their schedule, on a command, to exit (prepare_exit), or on a termination signal. */
     enum SaveReason {
-        PERIODIC, COMMAND, PREPARE_EXIT, SIGNAL;
+        PERIODIC,
+        COMMAND,
+        PREPARE_EXIT,
+        SIGNAL;
 
         public String wireName() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -123,50 +130,99 @@ public sealed interface TrainerData extends EventData {
      * @param durable          whether the trainers declare that where they save outlives any node (a shared file
      *                         system, object storage): true or false as declared, null when they do not say
      */
-    record CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
-                               double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
-                               Integer worldSize, List<String> replicas, Boolean durable) implements TrainerData {
+    record CheckpointCompleted(
+            String checkpointId,
+            long step,
+            Long bytes,
+            double durationSeconds,
+            double blockingSeconds,
+            String uri,
+            String checksum,
+            Integer shards,
+            boolean async,
+            Integer worldSize,
+            List<String> replicas,
+            Boolean durable)
+            implements TrainerData {
 
         public CheckpointCompleted {
             replicas = replicas == null ? List.of() : List.copyOf(replicas);
         }
 
         /** A completion that does not say whether its storage outlives a node. */
-        public CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
-                                   double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
-                                   Integer worldSize, List<String> replicas) {
-            this(checkpointId, step, bytes, durationSeconds, blockingSeconds, uri, checksum, shards, async, worldSize,
-                    replicas, null);
+        public CheckpointCompleted(
+                String checkpointId,
+                long step,
+                Long bytes,
+                double durationSeconds,
+                double blockingSeconds,
+                String uri,
+                String checksum,
+                Integer shards,
+                boolean async,
+                Integer worldSize,
+                List<String> replicas) {
+            this(
+                    checkpointId,
+                    step,
+                    bytes,
+                    durationSeconds,
+                    blockingSeconds,
+                    uri,
+                    checksum,
+                    shards,
+                    async,
+                    worldSize,
+                    replicas,
+                    null);
         }
 
         /** A completion that names no replicas. */
-        public CheckpointCompleted(String checkpointId, long step, Long bytes, double durationSeconds,
-                                   double blockingSeconds, String uri, String checksum, Integer shards, boolean async,
-                                   Integer worldSize) {
-            this(checkpointId, step, bytes, durationSeconds, blockingSeconds, uri, checksum, shards, async, worldSize,
-                    List.of(), null);
+        public CheckpointCompleted(
+                String checkpointId,
+                long step,
+                Long bytes,
+                double durationSeconds,
+                double blockingSeconds,
+                String uri,
+                String checksum,
+                Integer shards,
+                boolean async,
+                Integer worldSize) {
+            this(
+                    checkpointId,
+                    step,
+                    bytes,
+                    durationSeconds,
+                    blockingSeconds,
+                    uri,
+                    checksum,
+                    shards,
+                    async,
+                    worldSize,
+                    List.of(),
+                    null);
         }
     }
 
     /** A checkpoint save failed. */
-    record CheckpointFailed(String checkpointId, long step, String error) implements TrainerData {
-    }
+    record CheckpointFailed(String checkpointId, long step, String error) implements TrainerData {}
 
     /** A checkpoint was checked on storage: {@code ok} false means corrupt. */
-    record CheckpointVerified(String checkpointId, boolean ok, String checksum) implements TrainerData {
-    }
+    record CheckpointVerified(String checkpointId, boolean ok, String checksum) implements TrainerData {}
 
     /** The trainers resumed from a checkpoint. */
-    record Restored(String checkpointId, long step, String runId) implements TrainerData {
-    }
+    record Restored(String checkpointId, long step, String runId) implements TrainerData {}
 
     /** The trainer answered a command Lifeline sent. */
-    record CommandAck(String commandId, String command, AckStatus status, String message) implements TrainerData {
-    }
+    record CommandAck(String commandId, String command, AckStatus status, String message) implements TrainerData {}
 
     /** A trainer's answer to a command. */
     enum AckStatus {
-        ACCEPTED, REJECTED, DONE, FAILED;
+        ACCEPTED,
+        REJECTED,
+        DONE,
+        FAILED;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);

@@ -71,6 +71,7 @@ public final class Fleet implements NodeModel {
      * snapshot holds its views by slot ({@link FleetSnapshot}).
      */
     private final ArrayList<NodeState> slots = new ArrayList<>();
+
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
     /** Moves when a node is added or removed: a snapshot's slot table is good while it stays. */
     private long membership;
@@ -82,6 +83,7 @@ public final class Fleet implements NodeModel {
     private Map<String, Set<CapacityType>> capacityIndex;
     /** Live nodes by pool, as of the same facts version. */
     private Map<String, Integer> liveIndex;
+
     private long capacityIndexAt = -1;
     private final NodeEvents nodeEvents;
     private final GpuEvents gpuEvents;
@@ -95,12 +97,14 @@ public final class Fleet implements NodeModel {
     private int maxNodes = DEFAULT_MAX_NODES;
     /** The default of {@link #limitNodes} (docs/configuration.md says what it rests on). */
     public static final int DEFAULT_MAX_NODES = 50_000;
+
     private final SilentSubjects.Subjects strayNodes = new SilentSubjects.Subjects() {
         @Override
         public OptionalLong candidate(String subject) {
             NodeState n = nodes.get(subject);
             return n != null && n.state == NodeLifecycle.UNKNOWN && n.facts() == null
-                    ? OptionalLong.of(n.lastEventMillis) : OptionalLong.empty();
+                    ? OptionalLong.of(n.lastEventMillis)
+                    : OptionalLong.empty();
         }
 
         @Override
@@ -151,9 +155,11 @@ public final class Fleet implements NodeModel {
             // back and terminated again counts twice in the history: the limit then lets a few more in, never fewer.
             int held = nodes.size() - terminated.size();
             if (held >= maxNodes) {
-                return NodeChange.notApplied(NotAppliedReason.LIMIT_REACHED, "the model holds " + held + " nodes besides "
-                        + "terminated ones, its limit (lifeline.model.limits.max-nodes); a new node is taken once others "
-                        + "terminate or are forgotten");
+                return NodeChange.notApplied(
+                        NotAppliedReason.LIMIT_REACHED,
+                        "the model holds " + held + " nodes besides "
+                                + "terminated ones, its limit (lifeline.model.limits.max-nodes); a new node is taken once others "
+                                + "terminate or are forgotten");
             }
             n = new NodeState(e.subject());
             add(n);
@@ -207,8 +213,11 @@ public final class Fleet implements NodeModel {
             long t = s.time().toEpochMilli();
             if (isInterruption(s.kind())) {
                 InterruptionCause cause = causeOf(s, noticePending);
-                n.recordInterruption(t, settings.lemonCapacity(),
-                        cause == null ? LemonRing.FOLLOW_UP : (byte) cause.ordinal(), s.detail());
+                n.recordInterruption(
+                        t,
+                        settings.lemonCapacity(),
+                        cause == null ? LemonRing.FOLLOW_UP : (byte) cause.ordinal(),
+                        s.detail());
                 if (cause != null && n.facts() != null) {
                     ledger.count(groupKey(n.facts()), t, cause);
                 }
@@ -237,7 +246,10 @@ public final class Fleet implements NodeModel {
     }
 
     private static GroupKey groupKey(NodeInfo f) {
-        return new GroupKey(f.pool(), f.zone(), f.instanceType(),
+        return new GroupKey(
+                f.pool(),
+                f.zone(),
+                f.instanceType(),
                 f.capacityType() == null ? null : f.capacityType().wireName());
     }
 
@@ -260,8 +272,8 @@ public final class Fleet implements NodeModel {
      *                 only those nodes, from what each node keeps (its newest interruptions and lives); without one,
      *                 they also count the nodes forgotten since
      */
-    public ReliabilityReport reliability(int windowDays, GroupBy groupBy, InterruptionCause cause,
-                                         java.util.function.Predicate<String> visible) {
+    public ReliabilityReport reliability(
+            int windowDays, GroupBy groupBy, InterruptionCause cause, java.util.function.Predicate<String> visible) {
         if (windowDays < 1 || windowDays > ReliabilitySettings.MAX_WINDOW_DAYS) {
             throw new IllegalArgumentException("window must be 1.." + ReliabilitySettings.MAX_WINDOW_DAYS + " days");
         }
@@ -279,8 +291,8 @@ public final class Fleet implements NodeModel {
             if (n.lemon != null) {
                 for (LemonRing.Entry e : n.lemon.entries()) {
                     if (e.cause() >= 0 && e.millis() >= from && e.millis() <= now) {
-                        list.add(new Interruption(Instant.ofEpochMilli(e.millis()),
-                                InterruptionCause.values()[e.cause()], e.detail()));
+                        list.add(new Interruption(
+                                Instant.ofEpochMilli(e.millis()), InterruptionCause.values()[e.cause()], e.detail()));
                     }
                 }
             }
@@ -291,12 +303,20 @@ public final class Fleet implements NodeModel {
         }
         List<GroupExposure> groups = new ArrayList<>();
         if (visible == null) {
-            window(today - windowDays + 1, today, from, now).forEach((k, a) -> groups.add(ReliabilityLedger.exposure(k, a)));
+            window(today - windowDays + 1, today, from, now)
+                    .forEach((k, a) -> groups.add(ReliabilityLedger.exposure(k, a)));
         } else {
             groups.addAll(ReliabilityCalculator.groups(exposures));
         }
-        return ReliabilityCalculator.report(Instant.ofEpochMilli(from), Instant.ofEpochMilli(now), windowDays, groups,
-                exposures, groupBy, cause, reliabilitySettings);
+        return ReliabilityCalculator.report(
+                Instant.ofEpochMilli(from),
+                Instant.ofEpochMilli(now),
+                windowDays,
+                groups,
+                exposures,
+                groupBy,
+                cause,
+                reliabilitySettings);
     }
 
     /** Credited days of the ledger plus the running lives of live nodes, per group. */
@@ -325,7 +345,8 @@ public final class Fleet implements NodeModel {
         String cap = capacity == null ? null : capacity.wireName();
         long ms = 0;
         long k = 0;
-        for (Map.Entry<GroupKey, long[]> e : window(today - days + 1, today, from, now).entrySet()) {
+        for (Map.Entry<GroupKey, long[]> e :
+                window(today - days + 1, today, from, now).entrySet()) {
             GroupKey key = e.getKey();
             if (pools.contains(key.pool()) && (cap == null || cap.equals(key.capacityType()))) {
                 GroupExposure g = ReliabilityLedger.exposure(key, e.getValue());
@@ -426,8 +447,7 @@ public final class Fleet implements NodeModel {
      * @param items the page's GPU views
      * @param total how many GPUs match in all
      */
-    public record GpuPage(List<GpuView> items, int total) {
-    }
+    public record GpuPage(List<GpuView> items, int total) {}
 
     private static int gpuCount(NodeState n) {
         int c = 0;
@@ -524,7 +544,8 @@ public final class Fleet implements NodeModel {
                 if (f != null && f.pool() != null && n.state != NodeLifecycle.TERMINATED) {
                     live.merge(f.pool(), 1, Integer::sum);
                     if (f.capacityType() != null) {
-                        index.computeIfAbsent(f.pool(), k -> EnumSet.noneOf(CapacityType.class)).add(f.capacityType());
+                        index.computeIfAbsent(f.pool(), k -> EnumSet.noneOf(CapacityType.class))
+                                .add(f.capacityType());
                     }
                 }
             }
@@ -568,8 +589,12 @@ public final class Fleet implements NodeModel {
             size++;
             NodeSnapshot before = reuse ? previous.inSlot(i) : null;
             // A lemon score counts interruptions within a window that moves with the clock: rebuilt every time.
-            // So does a notice's expiry: a node whose notice was at risk and whose deadline has passed since is rebuilt.
-            if (before != null && before.version() == n.version && n.lemon == null && before.name().equals(n.name)
+            // So does a notice's expiry: a node whose notice was at risk and whose deadline has passed since is
+            // rebuilt.
+            if (before != null
+                    && before.version() == n.version
+                    && n.lemon == null
+                    && before.name().equals(n.name)
                     && !(before.summary().noticeActive() && !n.noticeAtRisk(now))) {
                 out[i] = before;
             } else {
@@ -628,8 +653,8 @@ public final class Fleet implements NodeModel {
         if (n == null || n.healthCheckMillis == NodeState.NEVER) {
             return Optional.empty();
         }
-        return Optional.of(new HealthCheck(Instant.ofEpochMilli(n.healthCheckMillis), n.healthCheckPassed,
-                n.healthCheckDetail));
+        return Optional.of(
+                new HealthCheck(Instant.ofEpochMilli(n.healthCheckMillis), n.healthCheckPassed, n.healthCheckDetail));
     }
 
     /** The GPU thresholds in force. */
@@ -643,8 +668,10 @@ public final class Fleet implements NodeModel {
     }
 
     private static boolean isInterruption(NodeSignal.Kind kind) {
-        return kind == NodeSignal.Kind.INTERRUPTION_NOTICE || kind == NodeSignal.Kind.TERMINATED
-                || kind == NodeSignal.Kind.NOT_READY || kind == NodeSignal.Kind.GPU_FAILED;
+        return kind == NodeSignal.Kind.INTERRUPTION_NOTICE
+                || kind == NodeSignal.Kind.TERMINATED
+                || kind == NodeSignal.Kind.NOT_READY
+                || kind == NodeSignal.Kind.GPU_FAILED;
     }
 
     /** Forgets terminated nodes that fell out of the history, unless they came back since. */

@@ -19,8 +19,14 @@ import java.util.Objects;
  *                              sent after it was forgotten) is forgotten once no event of it came for this long, in
  *                              event time (default 24 h)
  */
-public record FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuThresholds, Duration lemonWindow,
-                            int lemonCapacity, int terminatedNodesKept, Duration strayNodesForgetAfter) {
+public record FleetSettings(
+        Clock clock,
+        XidPolicy xidPolicy,
+        GpuThresholds gpuThresholds,
+        Duration lemonWindow,
+        int lemonCapacity,
+        int terminatedNodesKept,
+        Duration strayNodesForgetAfter) {
 
     public FleetSettings {
         Objects.requireNonNull(clock, "clock");
@@ -38,8 +44,13 @@ public record FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuT
     }
 
     /** Settings with the default {@code strayNodesForgetAfter}. */
-    public FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuThresholds, Duration lemonWindow,
-                         int lemonCapacity, int terminatedNodesKept) {
+    public FleetSettings(
+            Clock clock,
+            XidPolicy xidPolicy,
+            GpuThresholds gpuThresholds,
+            Duration lemonWindow,
+            int lemonCapacity,
+            int terminatedNodesKept) {
         this(clock, xidPolicy, gpuThresholds, lemonWindow, lemonCapacity, terminatedNodesKept, DEFAULT_STRAY_FORGET);
     }
 
@@ -47,17 +58,19 @@ public record FleetSettings(Clock clock, XidPolicy xidPolicy, GpuThresholds gpuT
 
     /** The documented defaults with the shipped XID policy. */
     public static FleetSettings defaults(Clock clock) {
-        return new FleetSettings(clock, XidPolicy.loadDefault(), GpuThresholds.defaults(), Duration.ofDays(7), 64, 10_000);
+        return new FleetSettings(
+                clock, XidPolicy.loadDefault(), GpuThresholds.defaults(), Duration.ofDays(7), 64, 10_000);
     }
 
     /** The same settings with another lemon window. */
     public FleetSettings withLemonWindow(Duration window) {
-        return new FleetSettings(clock, xidPolicy, gpuThresholds, window, lemonCapacity, terminatedNodesKept,
-                strayNodesForgetAfter);
+        return new FleetSettings(
+                clock, xidPolicy, gpuThresholds, window, lemonCapacity, terminatedNodesKept, strayNodesForgetAfter);
     }
 
     /** The same settings with another {@code strayNodesForgetAfter}. */
     public FleetSettings withStrayNodesForgetAfter(Duration after) {
-        return new FleetSettings(clock, xidPolicy, gpuThresholds, lemonWindow, lemonCapacity, terminatedNodesKept, after);
+        return new FleetSettings(
+                clock, xidPolicy, gpuThresholds, lemonWindow, lemonCapacity, terminatedNodesKept, after);
     }
 }

@@ -20,15 +20,18 @@ public final class FleetSnapshot {
     public static final FleetSnapshot EMPTY = new FleetSnapshot(null, new NodeSnapshot[0], NodeSlots.EMPTY, -1, 0, 0);
 
     /** Soonest deadline first, unknown deadlines last, then by node. */
-    static final Comparator<NodeNotice> SOONEST_DEADLINE = Comparator.comparing((NodeNotice nn) -> nn.notice().deadline(),
-            Comparator.nullsLast(Comparator.naturalOrder())).thenComparing(NodeNotice::node);
+    static final Comparator<NodeNotice> SOONEST_DEADLINE = Comparator.comparing(
+                    (NodeNotice nn) -> nn.notice().deadline(), Comparator.nullsLast(Comparator.naturalOrder()))
+            .thenComparing(NodeNotice::node);
 
     private final Object source;
     /** The nodes by the fleet's slot (null for a free slot), never changed once taken. */
     private final NodeSnapshot[] bySlot;
+
     private final NodeSlots slots;
     /** The fleet's membership stamp {@link #slots} was built at. */
     private final long membership;
+
     private final int size;
     private final int rebuilt;
     private volatile List<NodeSnapshot> sorted;

@@ -27,18 +27,38 @@ final class FleetViews {
         NodeInfo f = n.facts();
         long now = settings.clock().millis();
         boolean pending = n.noticePending();
-        return new NodeSummary(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(),
-                f == null ? null : f.zone(), f == null ? null : f.instanceType(), n.gpuCount(),
-                n.state, instant(n.stateSince), n.cordoned, pending && !n.noticeExpired(now),
-                pending && n.noticeExpired(now), n.health(), lemon(n).interruptions());
+        return new NodeSummary(
+                n.name,
+                f == null ? null : f.pool(),
+                f == null ? null : f.capacityType(),
+                f == null ? null : f.zone(),
+                f == null ? null : f.instanceType(),
+                n.gpuCount(),
+                n.state,
+                instant(n.stateSince),
+                n.cordoned,
+                pending && !n.noticeExpired(now),
+                pending && n.noticeExpired(now),
+                n.health(),
+                lemon(n).interruptions());
     }
 
     /** The row of a node whose detail was just built: the same values as {@link #summary(NodeState)}, less work. */
     static NodeSummary summary(NodeDetail d) {
         NodeInfo f = d.facts();
-        return new NodeSummary(d.name(), f == null ? null : f.pool(), f == null ? null : f.capacityType(),
-                f == null ? null : f.zone(), f == null ? null : f.instanceType(), d.gpuCount(),
-                d.state(), d.stateSince(), d.cordoned(), d.noticeActive(), d.noticeExpired(), d.health(),
+        return new NodeSummary(
+                d.name(),
+                f == null ? null : f.pool(),
+                f == null ? null : f.capacityType(),
+                f == null ? null : f.zone(),
+                f == null ? null : f.instanceType(),
+                d.gpuCount(),
+                d.state(),
+                d.stateSince(),
+                d.cordoned(),
+                d.noticeActive(),
+                d.noticeExpired(),
+                d.health(),
                 d.lemon().interruptions());
     }
 
@@ -54,9 +74,21 @@ final class FleetViews {
         xids.sort(Comparator.comparing(XidOccurrence::time));
         long now = settings.clock().millis();
         boolean pending = n.noticePending();
-        return new NodeDetail(n.name, n.facts(), n.state, instant(n.stateSince), n.cordoned, instant(n.cordonSince),
-                notice(n, now), pending && !n.noticeExpired(now), pending && n.noticeExpired(now), n.health(), n.gpuCount(),
-                gpus, xids, lemon(n));
+        return new NodeDetail(
+                n.name,
+                n.facts(),
+                n.state,
+                instant(n.stateSince),
+                n.cordoned,
+                instant(n.cordonSince),
+                notice(n, now),
+                pending && !n.noticeExpired(now),
+                pending && n.noticeExpired(now),
+                n.health(),
+                n.gpuCount(),
+                gpus,
+                xids,
+                lemon(n));
     }
 
     void addGpus(NodeState n, List<GpuView> out) {
@@ -76,16 +108,33 @@ final class FleetViews {
         if (n.state != NodeLifecycle.TERMINATED) {
             return v;
         }
-        return new GpuView(v.node(), v.uuid(), v.index(), v.model(), v.sampledAt(), null, null, null, null, null,
-                v.eccSbeVolatile(), v.eccDbeVolatile(), v.rowRemapFailures(), v.nvlinkErrors(), v.lastXid(), v.pod(),
-                v.namespace(), null, GONE);
+        return new GpuView(
+                v.node(),
+                v.uuid(),
+                v.index(),
+                v.model(),
+                v.sampledAt(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                v.eccSbeVolatile(),
+                v.eccDbeVolatile(),
+                v.rowRemapFailures(),
+                v.nvlinkErrors(),
+                v.lastXid(),
+                v.pod(),
+                v.namespace(),
+                null,
+                GONE);
     }
 
     /** The node with its pending notice, as of {@code now}. */
     NodeNotice nodeNotice(NodeState n, long now) {
         NodeInfo f = n.facts();
-        return new NodeNotice(n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(), n.state,
-                notice(n, now));
+        return new NodeNotice(
+                n.name, f == null ? null : f.pool(), f == null ? null : f.capacityType(), n.state, notice(n, now));
     }
 
     /** The node's latest notice of its current life, or null; expired when its deadline has passed at {@code now}. */
@@ -93,8 +142,13 @@ final class FleetViews {
         if (n.noticeKind == null) {
             return null;
         }
-        return new Notice(n.noticeKind, n.noticeProvider, instant(n.noticeDeadline), instant(n.noticeReceived),
-                instant(n.noticeWindowEnd), n.noticeExpired(now));
+        return new Notice(
+                n.noticeKind,
+                n.noticeProvider,
+                instant(n.noticeDeadline),
+                instant(n.noticeReceived),
+                instant(n.noticeWindowEnd),
+                n.noticeExpired(now));
     }
 
     LemonScore lemon(NodeState n) {

@@ -33,22 +33,30 @@ final class GpuEvents {
         GpuState g = n.gpu(d.index(), d.uuid(), t);
         if (g == null) {
             return d.index() < 0 || d.index() >= NodeState.MAX_GPUS
-                    ? NodeChange.notApplied(NotAppliedReason.OUT_OF_RANGE, "GPU index " + d.index()
-                            + " is beyond the " + NodeState.MAX_GPUS + " GPUs a node is kept with")
-                    : NodeChange.notApplied(NotAppliedReason.STALE, "event time " + e.time()
-                            + " is older than the GPU now at index " + d.index() + " of the node");
+                    ? NodeChange.notApplied(
+                            NotAppliedReason.OUT_OF_RANGE,
+                            "GPU index " + d.index() + " is beyond the " + NodeState.MAX_GPUS
+                                    + " GPUs a node is kept with")
+                    : NodeChange.notApplied(
+                            NotAppliedReason.STALE,
+                            "event time " + e.time() + " is older than the GPU now at index " + d.index()
+                                    + " of the node");
         }
         boolean failed;
         if (d instanceof GpuData.Sample s) {
             if (t <= g.sampledMillis()) {
-                return NodeChange.notApplied(NotAppliedReason.STALE, "event time " + e.time()
-                        + " is not newer than the GPU's sample at " + Instant.ofEpochMilli(g.sampledMillis()));
+                return NodeChange.notApplied(
+                        NotAppliedReason.STALE,
+                        "event time " + e.time() + " is not newer than the GPU's sample at "
+                                + Instant.ofEpochMilli(g.sampledMillis()));
             }
             failed = g.applySample(s, t, strings.intern(s.model()), rules, n.lifeStart);
         } else if (d instanceof GpuData.Xid x) {
             if (t < n.lifeStart) {
-                return NodeChange.notApplied(NotAppliedReason.STALE, "event time " + e.time()
-                        + " is older than the node's registration at " + Instant.ofEpochMilli(n.lifeStart));
+                return NodeChange.notApplied(
+                        NotAppliedReason.STALE,
+                        "event time " + e.time() + " is older than the node's registration at "
+                                + Instant.ofEpochMilli(n.lifeStart));
             }
             if (g.knowsXid(x.xid(), t)) {
                 return NodeChange.UNCHANGED;
@@ -79,8 +87,8 @@ final class GpuEvents {
         }
         for (GpuState g : n.gpus) {
             if (g != null && g.uuid().equals(x.uuid())) {
-                return "the XID names GPU " + x.uuid() + " at index " + index + ", but " + n.name + " reports it at index "
-                        + g.index();
+                return "the XID names GPU " + x.uuid() + " at index " + index + ", but " + n.name
+                        + " reports it at index " + g.index();
             }
         }
         if (at != null) {

@@ -9,5 +9,4 @@ import java.time.Instant;
  * @param passed  whether it passed
  * @param detail  what it found (and what ran it), may be null
  */
-public record HealthCheck(Instant time, boolean passed, String detail) {
-}
+public record HealthCheck(Instant time, boolean passed, String detail) {}

@@ -16,6 +16,7 @@ final class LemonRing {
     private final long[] times;
     /** Per entry: the {@code InterruptionCause} ordinal, or {@link #FOLLOW_UP}. */
     private final byte[] causes;
+
     private final String[] details;
     private int size;
     private int next;
@@ -62,8 +63,7 @@ final class LemonRing {
     }
 
     /** One recorded interruption. */
-    record Entry(long millis, byte cause, String detail) {
-    }
+    record Entry(long millis, byte cause, String detail) {}
 
     /** Interruptions at or after {@code fromMillis}. */
     int countSince(long fromMillis) {

@@ -11,5 +11,4 @@ import java.time.Instant;
  * @param window            the window length
  * @param lastInterruption  the latest one ever retained, null when none
  */
-public record LemonScore(int interruptions, Duration window, Instant lastInterruption) {
-}
+public record LemonScore(int interruptions, Duration window, Instant lastInterruption) {}

@@ -25,9 +25,21 @@ import java.util.List;
  * @param xidHistory    XIDs of all its GPUs, oldest first (the newest few per GPU)
  * @param lemon         its lemon score
  */
-public record NodeDetail(String name, NodeInfo facts, NodeLifecycle state, Instant stateSince, boolean cordoned,
-                         Instant cordonSince, Notice notice, boolean noticeActive, boolean noticeExpired, GpuHealth health,
-                         int gpuCount, List<GpuView> gpus, List<XidOccurrence> xidHistory, LemonScore lemon) {
+public record NodeDetail(
+        String name,
+        NodeInfo facts,
+        NodeLifecycle state,
+        Instant stateSince,
+        boolean cordoned,
+        Instant cordonSince,
+        Notice notice,
+        boolean noticeActive,
+        boolean noticeExpired,
+        GpuHealth health,
+        int gpuCount,
+        List<GpuView> gpus,
+        List<XidOccurrence> xidHistory,
+        LemonScore lemon) {
 
     public NodeDetail {
         gpus = List.copyOf(gpus);

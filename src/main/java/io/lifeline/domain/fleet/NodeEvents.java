@@ -68,8 +68,8 @@ final class NodeEvents {
         }
         n.healthCheckMillis = t;
         n.healthCheckPassed = h.passed();
-        n.healthCheckDetail = h.detail() == null ? h.checker()
-                : h.checker() == null ? h.detail() : h.checker() + ": " + h.detail();
+        n.healthCheckDetail =
+                h.detail() == null ? h.checker() : h.checker() == null ? h.detail() : h.checker() + ": " + h.detail();
         return NodeChange.CHANGED;
     }
 
@@ -77,8 +77,14 @@ final class NodeEvents {
     private NodeChange registered(NodeState n, long t, NodeData.Registered r) {
         boolean changed = false;
         if (t >= n.factsWritten) {
-            NodeInfo facts = new NodeInfo(n.name, strings.intern(r.pool()), r.capacityType(), strings.intern(r.zone()),
-                    strings.intern(r.instanceType()), r.gpuCount(), strings.intern(NodeInfo.providerOf(r.providerId())));
+            NodeInfo facts = new NodeInfo(
+                    n.name,
+                    strings.intern(r.pool()),
+                    r.capacityType(),
+                    strings.intern(r.zone()),
+                    strings.intern(r.instanceType()),
+                    r.gpuCount(),
+                    strings.intern(NodeInfo.providerOf(r.providerId())));
             changed = !facts.equals(n.facts());
             n.facts(facts, t);
         }
@@ -108,13 +114,17 @@ final class NodeEvents {
         return switch (n.transition(target, t)) {
             case APPLIED -> NodeChange.changed(new NodeSignal(n.name, e.time(), kind, null, null, detail));
             case UNCHANGED -> NodeChange.UNCHANGED;
-            case STALE -> t < n.lifeStart ? olderThanLife(n, t)
-                    : stale(t, "the node's state (" + words(from) + ")", written);
-            case ILLEGAL -> from == NodeLifecycle.TERMINATED
-                    ? NodeChange.notApplied(NotAppliedReason.NODE_TERMINATED, "the node was terminated at "
-                            + Instant.ofEpochMilli(n.stateSince) + "; only a new node.registered brings it back")
-                    : NodeChange.notApplied(NotAppliedReason.ILLEGAL_TRANSITION, "a node that is " + words(from)
-                            + " does not become " + words(target));
+            case STALE ->
+                t < n.lifeStart ? olderThanLife(n, t) : stale(t, "the node's state (" + words(from) + ")", written);
+            case ILLEGAL ->
+                from == NodeLifecycle.TERMINATED
+                        ? NodeChange.notApplied(
+                                NotAppliedReason.NODE_TERMINATED,
+                                "the node was terminated at " + Instant.ofEpochMilli(n.stateSince)
+                                        + "; only a new node.registered brings it back")
+                        : NodeChange.notApplied(
+                                NotAppliedReason.ILLEGAL_TRANSITION,
+                                "a node that is " + words(from) + " does not become " + words(target));
             case UNKNOWN_NODE -> NodeChange.UNCHANGED;
         };
     }
@@ -130,8 +140,8 @@ final class NodeEvents {
         if (n.state == NodeLifecycle.TERMINATED) {
             return NodeChange.CHANGED;
         }
-        return NodeChange.changed(new NodeSignal(n.name, e.time(), value ? Kind.CORDONED : Kind.UNCORDONED, null, null,
-                by));
+        return NodeChange.changed(
+                new NodeSignal(n.name, e.time(), value ? Kind.CORDONED : Kind.UNCORDONED, null, null, by));
     }
 
     /** Uncordoning a draining node abandons the drain: it is back in service. */
@@ -159,8 +169,10 @@ final class NodeEvents {
     private NodeChange notice(NodeState n, Event e, NodeData.InterruptionNotice notice) {
         long t = e.time().toEpochMilli();
         if (n.state == NodeLifecycle.TERMINATED) {
-            return NodeChange.notApplied(NotAppliedReason.NODE_TERMINATED, "the node was terminated at "
-                    + Instant.ofEpochMilli(n.stateSince) + "; only a new node.registered brings it back");
+            return NodeChange.notApplied(
+                    NotAppliedReason.NODE_TERMINATED,
+                    "the node was terminated at " + Instant.ofEpochMilli(n.stateSince)
+                            + "; only a new node.registered brings it back");
         }
         NodeChange implausible = NoticeFit.refusal(n.name, n.facts(), notice);
         if (implausible != null) {
@@ -172,14 +184,20 @@ final class NodeEvents {
         if (t < n.noticeReceived) {
             return stale(t, "the node's newer notice", n.noticeReceived);
         }
-        long deadline = notice.deadline() == null ? NodeState.NEVER : notice.deadline().toEpochMilli();
+        long deadline =
+                notice.deadline() == null ? NodeState.NEVER : notice.deadline().toEpochMilli();
         long now = clock.millis();
         ApplyOutcome expired = deadline != NodeState.NEVER && deadline <= now
-                ? ApplyOutcome.notApplied(NotAppliedReason.EXPIRED, "its deadline " + notice.deadline()
-                        + " had passed when it arrived (" + Instant.ofEpochMilli(now) + "): kept as the node's history,"
-                        + " not pending")
+                ? ApplyOutcome.notApplied(
+                        NotAppliedReason.EXPIRED,
+                        "its deadline " + notice.deadline()
+                                + " had passed when it arrived (" + Instant.ofEpochMilli(now)
+                                + "): kept as the node's history,"
+                                + " not pending")
                 : null;
-        long windowEnd = notice.windowEnd() == null ? NodeState.NEVER : notice.windowEnd().toEpochMilli();
+        long windowEnd = notice.windowEnd() == null
+                ? NodeState.NEVER
+                : notice.windowEnd().toEpochMilli();
         if (n.noticeKind == notice.kind() && n.noticeDeadline == deadline) {
             return expired != null ? new NodeChange(expired, List.of()) : NodeChange.UNCHANGED;
         }
@@ -189,8 +207,8 @@ final class NodeEvents {
         n.noticeWindowEnd = windowEnd;
         n.noticeReceived = t;
         n.transition(NodeLifecycle.NOTICE_RECEIVED, t);
-        NodeSignal signal = new NodeSignal(n.name, e.time(), Kind.INTERRUPTION_NOTICE, notice.kind(), notice.deadline(),
-                notice.provider());
+        NodeSignal signal = new NodeSignal(
+                n.name, e.time(), Kind.INTERRUPTION_NOTICE, notice.kind(), notice.deadline(), notice.provider());
         return expired != null ? new NodeChange(expired, List.of(signal)) : NodeChange.changed(signal);
     }
 
@@ -199,8 +217,10 @@ final class NodeEvents {
     }
 
     private static NodeChange stale(long t, String what, long newer) {
-        return NodeChange.notApplied(NotAppliedReason.STALE, "event time " + Instant.ofEpochMilli(t) + " is older than "
-                + what + " at " + Instant.ofEpochMilli(newer));
+        return NodeChange.notApplied(
+                NotAppliedReason.STALE,
+                "event time " + Instant.ofEpochMilli(t) + " is older than " + what + " at "
+                        + Instant.ofEpochMilli(newer));
     }
 
     private static String words(NodeLifecycle s) {

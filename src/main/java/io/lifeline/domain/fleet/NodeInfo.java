@@ -15,15 +15,21 @@ import io.lifeline.domain.event.CapacityType;
  * @param provider      the cloud of its provider id ({@code aws}, {@code azure}, {@code gcp}, or another id's
  *                      scheme), null when it was registered without one
  */
-public record NodeInfo(String name, String pool, CapacityType capacityType, String zone, String instanceType,
-                       int gpuCount, String provider) {
+public record NodeInfo(
+        String name,
+        String pool,
+        CapacityType capacityType,
+        String zone,
+        String instanceType,
+        int gpuCount,
+        String provider) {
 
     /** The clouds whose notices name them: a notice naming one of them must come from the node's own. */
     public static final java.util.Set<String> CLOUDS = java.util.Set.of("aws", "azure", "gcp");
 
     /** Facts of a node registered without a provider id. */
-    public NodeInfo(String name, String pool, CapacityType capacityType, String zone, String instanceType,
-                    int gpuCount) {
+    public NodeInfo(
+            String name, String pool, CapacityType capacityType, String zone, String instanceType, int gpuCount) {
         this(name, pool, capacityType, zone, instanceType, gpuCount, null);
     }
 

@@ -11,5 +11,4 @@ import io.lifeline.domain.event.CapacityType;
  * @param state         its lifecycle state
  * @param notice        the notice
  */
-public record NodeNotice(String node, String pool, CapacityType capacityType, NodeLifecycle state, Notice notice) {
-}
+public record NodeNotice(String node, String pool, CapacityType capacityType, NodeLifecycle state, Notice notice) {}

@@ -15,11 +15,16 @@ import java.time.Instant;
  * @param deadline    for notices: when the node is expected to go, may be null
  * @param detail      human-readable detail (reason, XID code and message), may be null
  */
-public record NodeSignal(String node, Instant time, Kind kind, NoticeKind noticeKind, Instant deadline,
-                         String detail) {
+public record NodeSignal(String node, Instant time, Kind kind, NoticeKind noticeKind, Instant deadline, String detail) {
 
     /** What happened to the node. */
     public enum Kind {
-        INTERRUPTION_NOTICE, TERMINATED, NOT_READY, READY, CORDONED, UNCORDONED, GPU_FAILED
+        INTERRUPTION_NOTICE,
+        TERMINATED,
+        NOT_READY,
+        READY,
+        CORDONED,
+        UNCORDONED,
+        GPU_FAILED
     }
 }

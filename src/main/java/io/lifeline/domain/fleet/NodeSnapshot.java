@@ -19,7 +19,11 @@ public record NodeSnapshot(NodeSummary summary, NodeDetail detail, long version)
             return null;
         }
         NodeInfo f = detail.facts();
-        return new NodeNotice(summary.name(), f == null ? null : f.pool(), f == null ? null : f.capacityType(),
-                summary.state(), detail.notice());
+        return new NodeNotice(
+                summary.name(),
+                f == null ? null : f.pool(),
+                f == null ? null : f.capacityType(),
+                summary.state(),
+                detail.notice());
     }
 }

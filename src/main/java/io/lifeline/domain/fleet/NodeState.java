@@ -19,9 +19,11 @@ final class NodeState {
     static final long NEVER = Long.MIN_VALUE;
     /** GPU indexes beyond this are ignored: no real node has that many GPUs, and state must stay bounded. */
     static final int MAX_GPUS = 64;
+
     private static final GpuState[] NO_GPUS = new GpuState[0];
     /** Earlier lives kept per node, for its own exposure: more than a 90-day window holds on any real node. */
     static final int LIVES_KEPT = 8;
+
     private static final long[] NO_LIVES = new long[0];
 
     final String name;
@@ -43,10 +45,12 @@ final class NodeState {
     long noticeDeadline = NEVER;
     /** The end of the announced outage's window, {@link #NEVER} when unknown. */
     long noticeWindowEnd = NEVER;
+
     long noticeReceived = NEVER;
 
     /** The newest external health check of this life ({@code node.health_check}), {@link #NEVER} when none. */
     long healthCheckMillis = NEVER;
+
     boolean healthCheckPassed;
     String healthCheckDetail;
 
@@ -211,8 +215,7 @@ final class NodeState {
     /** A life ended at {@code end}: kept for the node's own exposure, the oldest forgotten beyond the limit. */
     void endLife(long start, long end) {
         int n = pastLives.length;
-        long[] next = n / 2 < LIVES_KEPT ? Arrays.copyOf(pastLives, n + 2)
-                : Arrays.copyOfRange(pastLives, 2, n + 2);
+        long[] next = n / 2 < LIVES_KEPT ? Arrays.copyOf(pastLives, n + 2) : Arrays.copyOfRange(pastLives, 2, n + 2);
         next[next.length - 2] = start;
         next[next.length - 1] = end;
         pastLives = next;
@@ -241,9 +244,28 @@ final class NodeState {
                 saved.add(g.save());
             }
         }
-        return new SavedNode(name, facts, factsWritten, state, stateSince, stateWritten, lifeStart, cordoned, cordonSince,
-                cordonWritten, noticeKind, noticeProvider, noticeDeadline, noticeReceived, saved,
-                lemon == null ? List.of() : lemon.chronological(), version, causes(), details(), lives(), noticeWindowEnd);
+        return new SavedNode(
+                name,
+                facts,
+                factsWritten,
+                state,
+                stateSince,
+                stateWritten,
+                lifeStart,
+                cordoned,
+                cordonSince,
+                cordonWritten,
+                noticeKind,
+                noticeProvider,
+                noticeDeadline,
+                noticeReceived,
+                saved,
+                lemon == null ? List.of() : lemon.chronological(),
+                version,
+                causes(),
+                details(),
+                lives(),
+                noticeWindowEnd);
     }
 
     private List<String> causes() {
@@ -278,8 +300,16 @@ final class NodeState {
     static NodeState restore(SavedNode s, StringPool strings, int lemonCapacity) {
         NodeState n = new NodeState(s.name());
         NodeInfo f = s.facts();
-        n.facts = f == null ? null : new NodeInfo(f.name(), strings.intern(f.pool()), f.capacityType(),
-                strings.intern(f.zone()), strings.intern(f.instanceType()), f.gpuCount(), strings.intern(f.provider()));
+        n.facts = f == null
+                ? null
+                : new NodeInfo(
+                        f.name(),
+                        strings.intern(f.pool()),
+                        f.capacityType(),
+                        strings.intern(f.zone()),
+                        strings.intern(f.instanceType()),
+                        f.gpuCount(),
+                        strings.intern(f.provider()));
         n.factsWritten = s.factsWritten();
         n.state = s.state();
         n.stateSince = s.stateSince();
@@ -307,7 +337,8 @@ final class NodeState {
             byte cause = LemonRing.FOLLOW_UP;
             if (i < s.causes().size()) {
                 cause = InterruptionCause.fromWire(s.causes().get(i))
-                        .map(c -> (byte) c.ordinal()).orElse(LemonRing.FOLLOW_UP);
+                        .map(c -> (byte) c.ordinal())
+                        .orElse(LemonRing.FOLLOW_UP);
             }
             String detail = i < s.details().size() ? s.details().get(i) : null;
             n.recordInterruption(times.get(i), lemonCapacity, cause, detail);

@@ -23,7 +23,17 @@ import java.time.Instant;
  * @param health        worst verdict of its GPUs (HEALTHY when it has none)
  * @param lemonScore    interruptions within the lemon window
  */
-public record NodeSummary(String name, String pool, CapacityType capacityType, String zone, String instanceType,
-                          int gpuCount, NodeLifecycle state, Instant stateSince, boolean cordoned, boolean noticeActive,
-                          boolean noticeExpired, GpuHealth health, int lemonScore) {
-}
+public record NodeSummary(
+        String name,
+        String pool,
+        CapacityType capacityType,
+        String zone,
+        String instanceType,
+        int gpuCount,
+        NodeLifecycle state,
+        Instant stateSince,
+        boolean cordoned,
+        boolean noticeActive,
+        boolean noticeExpired,
+        GpuHealth health,
+        int lemonScore) {}

@@ -14,6 +14,5 @@ import java.time.Instant;
  * @param expired     whether its deadline had passed when the view was taken (never without a deadline): an expired
  *                    notice is history, the node is not at risk from it
  */
-public record Notice(NoticeKind kind, String provider, Instant deadline, Instant receivedAt, Instant windowEnd,
-        boolean expired) {
-}
+public record Notice(
+        NoticeKind kind, String provider, Instant deadline, Instant receivedAt, Instant windowEnd, boolean expired) {}

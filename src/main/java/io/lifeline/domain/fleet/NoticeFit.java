@@ -19,30 +19,40 @@ import java.util.Set;
 final class NoticeFit {
 
     /** The notice kinds only spot (preemptible) capacity gets. */
-    static final Set<NoticeKind> SPOT_ONLY = EnumSet.of(NoticeKind.SPOT_RECLAIM, NoticeKind.REBALANCE,
-            NoticeKind.PREEMPT);
+    static final Set<NoticeKind> SPOT_ONLY =
+            EnumSet.of(NoticeKind.SPOT_RECLAIM, NoticeKind.REBALANCE, NoticeKind.PREEMPT);
 
-    private NoticeFit() {
-    }
+    private NoticeFit() {}
 
     /** Why {@code notice} does not fit node {@code name} with {@code facts}; null when it fits. */
     static NodeChange refusal(String name, NodeInfo facts, NodeData.InterruptionNotice notice) {
         if (facts == null) {
-            return NodeChange.notApplied(NotAppliedReason.UNKNOWN_NODE, "no node.registered of " + name
-                    + " is known: a notice must be about a node (an instance) the fleet knows");
+            return NodeChange.notApplied(
+                    NotAppliedReason.UNKNOWN_NODE,
+                    "no node.registered of " + name
+                            + " is known: a notice must be about a node (an instance) the fleet knows");
         }
         CapacityType capacity = facts.capacityType();
         if (SPOT_ONLY.contains(notice.kind()) && capacity != null && capacity != CapacityType.SPOT) {
-            return NodeChange.notApplied(NotAppliedReason.IMPLAUSIBLE, "a " + notice.kind().wireName() + " notice for "
-                    + name + ", registered as " + capacity.wireName() + " capacity: only spot capacity is reclaimed,"
-                    + " rebalanced or preempted");
+            return NodeChange.notApplied(
+                    NotAppliedReason.IMPLAUSIBLE,
+                    "a " + notice.kind().wireName() + " notice for "
+                            + name + ", registered as " + capacity.wireName()
+                            + " capacity: only spot capacity is reclaimed,"
+                            + " rebalanced or preempted");
         }
-        String from = notice.provider() == null ? null : notice.provider().trim().toLowerCase(Locale.ROOT);
-        if (from != null && NodeInfo.CLOUDS.contains(from) && facts.provider() != null
+        String from =
+                notice.provider() == null ? null : notice.provider().trim().toLowerCase(Locale.ROOT);
+        if (from != null
+                && NodeInfo.CLOUDS.contains(from)
+                && facts.provider() != null
                 && !facts.provider().equals(from)) {
-            return NodeChange.notApplied(NotAppliedReason.IMPLAUSIBLE, "a notice from " + from + " for " + name
-                    + ", registered with a provider id of " + facts.provider() + ": a cloud sends notices about its own"
-                    + " instances only");
+            return NodeChange.notApplied(
+                    NotAppliedReason.IMPLAUSIBLE,
+                    "a notice from " + from + " for " + name
+                            + ", registered with a provider id of " + facts.provider()
+                            + ": a cloud sends notices about its own"
+                            + " instances only");
         }
         return null;
     }

@@ -100,8 +100,8 @@ final class ReliabilityLedger {
                 for (int c = 0; c < CAUSES; c++) {
                     counts.add((long) d.counts[s * CAUSES + c]);
                 }
-                out.add(new SavedReliabilityDay(k.pool(), k.zone(), k.instanceType(), k.capacityType(), d.day[s],
-                        d.millis[s], counts));
+                out.add(new SavedReliabilityDay(
+                        k.pool(), k.zone(), k.instanceType(), k.capacityType(), d.day[s], d.millis[s], counts));
             }
         });
         return out;
@@ -109,8 +109,11 @@ final class ReliabilityLedger {
 
     void restore(List<SavedReliabilityDay> saved, StringPool strings) {
         for (SavedReliabilityDay s : saved) {
-            GroupKey key = new GroupKey(strings.intern(s.pool()), strings.intern(s.zone()),
-                    strings.intern(s.instanceType()), strings.intern(s.capacityType()));
+            GroupKey key = new GroupKey(
+                    strings.intern(s.pool()),
+                    strings.intern(s.zone()),
+                    strings.intern(s.instanceType()),
+                    strings.intern(s.capacityType()));
             Days d = days(key);
             if (d == null) {
                 continue;
@@ -121,7 +124,8 @@ final class ReliabilityLedger {
             }
             d.millis[slot] += s.nodeMillis();
             for (int c = 0; c < CAUSES && c < s.counts().size(); c++) {
-                d.counts[slot * CAUSES + c] += (int) Math.min(Integer.MAX_VALUE, s.counts().get(c));
+                d.counts[slot * CAUSES + c] +=
+                        (int) Math.min(Integer.MAX_VALUE, s.counts().get(c));
             }
         }
     }

@@ -14,8 +14,8 @@ import java.util.List;
  *                      are forgotten
  * @param reliability   the reliability ledger's days (service and interruptions per group of facts)
  */
-public record SavedFleet(long changes, List<SavedNode> nodes, List<Termination> terminations,
-                         List<SavedReliabilityDay> reliability) {
+public record SavedFleet(
+        long changes, List<SavedNode> nodes, List<Termination> terminations, List<SavedReliabilityDay> reliability) {
 
     public SavedFleet {
         nodes = List.copyOf(nodes);
@@ -34,6 +34,5 @@ public record SavedFleet(long changes, List<SavedNode> nodes, List<Termination> 
      * @param node   node name
      * @param since  the time of the termination
      */
-    public record Termination(String node, long since) {
-    }
+    public record Termination(String node, long since) {}
 }

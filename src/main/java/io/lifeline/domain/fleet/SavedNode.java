@@ -33,11 +33,28 @@ import java.util.Objects;
  * @param pastLives       the node's earlier lives as (start, end) pairs of epoch ms, oldest first: its time in service
  * @param noticeWindowEnd the end of the notice's announced outage window
  */
-public record SavedNode(String name, NodeInfo facts, long factsWritten, NodeLifecycle state, long stateSince,
-                        long stateWritten, long lifeStart, boolean cordoned, long cordonSince, long cordonWritten,
-                        NoticeKind noticeKind, String noticeProvider, long noticeDeadline, long noticeReceived,
-                        List<SavedGpu> gpus, List<Long> interruptions, long version, List<String> causes,
-                        List<String> details, List<Long> pastLives, long noticeWindowEnd) {
+public record SavedNode(
+        String name,
+        NodeInfo facts,
+        long factsWritten,
+        NodeLifecycle state,
+        long stateSince,
+        long stateWritten,
+        long lifeStart,
+        boolean cordoned,
+        long cordonSince,
+        long cordonWritten,
+        NoticeKind noticeKind,
+        String noticeProvider,
+        long noticeDeadline,
+        long noticeReceived,
+        List<SavedGpu> gpus,
+        List<Long> interruptions,
+        long version,
+        List<String> causes,
+        List<String> details,
+        List<Long> pastLives,
+        long noticeWindowEnd) {
 
     public SavedNode {
         Objects.requireNonNull(name, "name");
@@ -45,7 +62,9 @@ public record SavedNode(String name, NodeInfo facts, long factsWritten, NodeLife
         gpus = List.copyOf(gpus);
         interruptions = List.copyOf(interruptions);
         causes = causes == null ? List.of() : List.copyOf(causes);
-        details = details == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(details));
+        details = details == null
+                ? List.of()
+                : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(details));
         pastLives = pastLives == null ? List.of() : List.copyOf(pastLives);
     }
 }

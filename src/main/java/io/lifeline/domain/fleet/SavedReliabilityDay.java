@@ -13,8 +13,14 @@ import java.util.List;
  * @param nodeMillis    service credited to that day
  * @param counts        interruptions by cause ordinal
  */
-public record SavedReliabilityDay(String pool, String zone, String instanceType, String capacityType, long day,
-                                  long nodeMillis, List<Long> counts) {
+public record SavedReliabilityDay(
+        String pool,
+        String zone,
+        String instanceType,
+        String capacityType,
+        long day,
+        long nodeMillis,
+        List<Long> counts) {
 
     public SavedReliabilityDay {
         counts = List.copyOf(counts);

@@ -11,8 +11,7 @@ import java.util.List;
 final class TerminatedNodes {
 
     /** A termination as recorded: the node may since have been re-registered (then it is not forgotten). */
-    record Entry(NodeState node, long since) {
-    }
+    record Entry(NodeState node, long since) {}
 
     private final int capacity;
     private final ArrayDeque<Entry> order = new ArrayDeque<>();

@@ -10,8 +10,7 @@ import java.util.List;
  */
 public final class Csv {
 
-    private Csv() {
-    }
+    private Csv() {}
 
     /**
      * One record with the line it starts on (1-based), for readers that name the line of a bad record.
@@ -19,8 +18,7 @@ public final class Csv {
      * @param line    the line the record starts on
      * @param fields  its fields
      */
-    public record Row(int line, List<String> fields) {
-    }
+    public record Row(int line, List<String> fields) {}
 
     /** Parses {@code text} into records of fields. */
     public static List<List<String>> parse(String text) {

@@ -60,7 +60,8 @@ public final class GpuHealthRules {
             }
             case ECC_DBE -> g.eccDbe + " volatile double-bit ECC error(s)";
             case ROW_REMAP_FAILURE -> "row remapping failure (" + g.rowRemapFailures + ")";
-            case TEMPERATURE_CRITICAL, TEMPERATURE_HIGH -> String.format(Locale.ROOT, "temperature %.0f °C", g.temperature);
+            case TEMPERATURE_CRITICAL, TEMPERATURE_HIGH ->
+                String.format(Locale.ROOT, "temperature %.0f °C", g.temperature);
             case NVLINK_ERRORS -> String.format(Locale.ROOT, "NVLink errors growing at %.1f/min", g.nvlinkPerMinute);
             case NONE -> null;
         };

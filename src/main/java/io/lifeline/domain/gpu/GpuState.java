@@ -154,20 +154,57 @@ public final class GpuState {
 
     /** A read-only snapshot. */
     public GpuView view(String node, GpuHealthRules rules) {
-        return new GpuView(node, uuid, index, model, sampledMillis == Long.MIN_VALUE ? null : Instant.ofEpochMilli(sampledMillis),
-                boxed(utilization), boxed(memoryUsed), boxed(memoryFree), boxed(temperature), boxed(power),
-                boxed(eccSbe), boxed(eccDbe), boxed(rowRemapFailures), boxed(nvlinkErrors),
-                exporterXid == NO_XID ? null : exporterXid, pod, namespace, health(), reason(rules));
+        return new GpuView(
+                node,
+                uuid,
+                index,
+                model,
+                sampledMillis == Long.MIN_VALUE ? null : Instant.ofEpochMilli(sampledMillis),
+                boxed(utilization),
+                boxed(memoryUsed),
+                boxed(memoryFree),
+                boxed(temperature),
+                boxed(power),
+                boxed(eccSbe),
+                boxed(eccDbe),
+                boxed(rowRemapFailures),
+                boxed(nvlinkErrors),
+                exporterXid == NO_XID ? null : exporterXid,
+                pod,
+                namespace,
+                health(),
+                reason(rules));
     }
 
     /** This GPU's state as plain values, for a checkpoint of the model. */
     public SavedGpu save() {
         List<Long> times = history == null ? List.of() : history.times();
         List<Integer> codes = history == null ? List.of() : history.codes();
-        return new SavedGpu(uuid, index, firstSeenMillis, model, pod, namespace, sampledMillis, utilization, memoryUsed,
-                memoryFree, temperature, power, eccSbe, eccDbe, rowRemapFailures, nvlinkErrors, nvlinkMillis,
-                nvlinkPerMinute, exporterXid, GpuHealth.ofOrdinal(xidHealth), xidCause, GpuHealth.ofOrdinal(verdict),
-                times, codes);
+        return new SavedGpu(
+                uuid,
+                index,
+                firstSeenMillis,
+                model,
+                pod,
+                namespace,
+                sampledMillis,
+                utilization,
+                memoryUsed,
+                memoryFree,
+                temperature,
+                power,
+                eccSbe,
+                eccDbe,
+                rowRemapFailures,
+                nvlinkErrors,
+                nvlinkMillis,
+                nvlinkPerMinute,
+                exporterXid,
+                GpuHealth.ofOrdinal(xidHealth),
+                xidCause,
+                GpuHealth.ofOrdinal(verdict),
+                times,
+                codes);
     }
 
     /**
@@ -208,8 +245,14 @@ public final class GpuState {
         }
         for (int i : history.chronological()) {
             XidRule r = policy.rule(history.codeAt(i));
-            out.add(new XidOccurrence(uuid, index, Instant.ofEpochMilli(history.timeAt(i)), r.xid(), r.description(),
-                    r.action(), r.health()));
+            out.add(new XidOccurrence(
+                    uuid,
+                    index,
+                    Instant.ofEpochMilli(history.timeAt(i)),
+                    r.xid(),
+                    r.description(),
+                    r.action(),
+                    r.health()));
         }
         return out;
     }

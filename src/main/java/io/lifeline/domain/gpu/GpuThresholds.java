@@ -9,8 +9,8 @@ package io.lifeline.domain.gpu;
  * @param nvlinkErrorsPerMinute       NVLink error growth at or above this rate between two samples: DEGRADED
  *                                    (default 10 per minute; a few replays are normal, a steady stream is not)
  */
-public record GpuThresholds(double temperatureDegradedCelsius, double temperatureFailedCelsius,
-                            double nvlinkErrorsPerMinute) {
+public record GpuThresholds(
+        double temperatureDegradedCelsius, double temperatureFailedCelsius, double nvlinkErrorsPerMinute) {
 
     public GpuThresholds {
         if (temperatureFailedCelsius < temperatureDegradedCelsius) {

@@ -26,8 +26,23 @@ import java.time.Instant;
  *                            live values are null too, and {@code reason} says so)
  * @param reason              why (null when healthy)
  */
-public record GpuView(String node, String uuid, int index, String model, Instant sampledAt, Double utilizationPercent,
-                      Double memoryUsedMiB, Double memoryFreeMiB, Double temperatureCelsius, Double powerWatts,
-                      Long eccSbeVolatile, Long eccDbeVolatile, Long rowRemapFailures, Long nvlinkErrors,
-                      Integer lastXid, String pod, String namespace, GpuHealth health, String reason) {
-}
+public record GpuView(
+        String node,
+        String uuid,
+        int index,
+        String model,
+        Instant sampledAt,
+        Double utilizationPercent,
+        Double memoryUsedMiB,
+        Double memoryFreeMiB,
+        Double temperatureCelsius,
+        Double powerWatts,
+        Long eccSbeVolatile,
+        Long eccDbeVolatile,
+        Long rowRemapFailures,
+        Long nvlinkErrors,
+        Integer lastXid,
+        String pod,
+        String namespace,
+        GpuHealth health,
+        String reason) {}

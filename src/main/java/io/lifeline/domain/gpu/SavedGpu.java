@@ -34,11 +34,31 @@ import java.util.Objects;
  *                          which entry a new XID replaces); empty when none was retained
  * @param xidCodes          their codes, in the same order
  */
-public record SavedGpu(String uuid, int index, long firstSeenMillis, String model, String pod, String namespace,
-                       long sampledMillis, float utilization, float memoryUsed, float memoryFree, float temperature,
-                       float power, long eccSbe, long eccDbe, long rowRemapFailures, long nvlinkErrors, long nvlinkMillis,
-                       float nvlinkPerMinute, int exporterXid, GpuHealth xidHealth, int xidCause, GpuHealth verdict,
-                       List<Long> xidTimes, List<Integer> xidCodes) {
+public record SavedGpu(
+        String uuid,
+        int index,
+        long firstSeenMillis,
+        String model,
+        String pod,
+        String namespace,
+        long sampledMillis,
+        float utilization,
+        float memoryUsed,
+        float memoryFree,
+        float temperature,
+        float power,
+        long eccSbe,
+        long eccDbe,
+        long rowRemapFailures,
+        long nvlinkErrors,
+        long nvlinkMillis,
+        float nvlinkPerMinute,
+        int exporterXid,
+        GpuHealth xidHealth,
+        int xidCause,
+        GpuHealth verdict,
+        List<Long> xidTimes,
+        List<Integer> xidCodes) {
 
     public SavedGpu {
         Objects.requireNonNull(uuid, "uuid");

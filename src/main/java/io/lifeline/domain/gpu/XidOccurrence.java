@@ -13,6 +13,5 @@ import java.time.Instant;
  * @param action       what the policy says to do
  * @param health       the verdict it imposes
  */
-public record XidOccurrence(String gpuUuid, int gpuIndex, Instant time, int xid, String description, XidAction action,
-                            GpuHealth health) {
-}
+public record XidOccurrence(
+        String gpuUuid, int gpuIndex, Instant time, int xid, String description, XidAction action, GpuHealth health) {}

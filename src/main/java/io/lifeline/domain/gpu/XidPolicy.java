@@ -47,8 +47,8 @@ public final class XidPolicy {
         if (r != null) {
             return r;
         }
-        return new XidRule(xid, null, null, null, false, null, fallback.action(), fallback.health(), fallback.note(),
-                false);
+        return new XidRule(
+                xid, null, null, null, false, null, fallback.action(), fallback.health(), fallback.note(), false);
     }
 
     /** The decision applied to XIDs no table knows. */

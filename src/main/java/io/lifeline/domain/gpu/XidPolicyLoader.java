@@ -28,8 +28,7 @@ public final class XidPolicyLoader {
 
     private static final String VERSION_PREFIX = "# version:";
 
-    private XidPolicyLoader() {
-    }
+    private XidPolicyLoader() {}
 
     /** Loads the tables shipped under {@code /xid/} on the classpath. */
     public static XidPolicy fromClasspath() {
@@ -59,8 +58,8 @@ public final class XidPolicyLoader {
         return new XidPolicy(version, rules, own.fallback);
     }
 
-    private static XidRule rule(int xid, List<String> sentinel, List<String> nvidia, List<String> exporter,
-                                LifelineTable own) {
+    private static XidRule rule(
+            int xid, List<String> sentinel, List<String> nvidia, List<String> exporter, LifelineTable own) {
         String mnemonic = firstNonBlank(clean(field(nvidia, 1)), clean(field(sentinel, 1)));
         String description = firstNonBlank(meaningful(field(nvidia, 2)), meaningful(field(exporter, 1)));
         String recommendation = clean(field(sentinel, 2));
@@ -73,8 +72,17 @@ public final class XidPolicyLoader {
         if (d == null) {
             d = own.fallback;
         }
-        return new XidRule(xid, mnemonic, description, recommendation, "FATAL".equals(severity), investigation,
-                d.action(), d.health(), d.note(), true);
+        return new XidRule(
+                xid,
+                mnemonic,
+                description,
+                recommendation,
+                "FATAL".equals(severity),
+                investigation,
+                d.action(),
+                d.health(),
+                d.note(),
+                true);
     }
 
     /** Indexes records by their first field (the XID); a header row (first field not a number) is skipped. */
@@ -209,7 +217,9 @@ public final class XidPolicyLoader {
             if (!seen.add(scope + ":" + key + ":" + r.get(2).strip())) {
                 throw new IllegalArgumentException(LIFELINE + ": duplicate row " + r);
             }
-            XidDecision d = new XidDecision(XidAction.valueOf(r.get(3).strip()), GpuHealth.valueOf(r.get(4).strip()),
+            XidDecision d = new XidDecision(
+                    XidAction.valueOf(r.get(3).strip()),
+                    GpuHealth.valueOf(r.get(4).strip()),
                     clean(r.get(5)));
             switch (scope) {
                 case "recommendation" -> byRecommendation.put(key(key, clean(r.get(2))), d);

@@ -15,8 +15,17 @@ package io.lifeline.domain.gpu;
  * @param note            why the policy decides so
  * @param known           whether any source table lists this XID (false: the policy's default applies)
  */
-public record XidRule(int xid, String mnemonic, String description, String recommendation, boolean fatal,
-                      String investigation, XidAction action, GpuHealth health, String note, boolean known) {
+public record XidRule(
+        int xid,
+        String mnemonic,
+        String description,
+        String recommendation,
+        boolean fatal,
+        String investigation,
+        XidAction action,
+        GpuHealth health,
+        String note,
+        boolean known) {
 
     /** Short human-readable form, for example {@code XID 79 (GPU has fallen off the bus)}. */
     public String label() {

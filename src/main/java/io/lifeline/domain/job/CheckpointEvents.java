@@ -3,9 +3,9 @@ package io.lifeline.domain.job;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.checkpoint.CheckpointEntry;
 import io.lifeline.domain.job.checkpoint.CheckpointStatus;
+import io.lifeline.domain.job.checkpoint.CheckpointStorage;
 import io.lifeline.domain.job.goodput.Bucket;
 import io.lifeline.domain.job.goodput.ProductiveMark;
-import io.lifeline.domain.job.checkpoint.CheckpointStorage;
 import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
@@ -38,7 +38,9 @@ final class CheckpointEvents {
             // A save for prepare_exit blocks the trainers until it completes, an asynchronous one too: they take no
             // step after the state it captures (they hold still until the restart), so its upload is no training.
             boolean exit = job.exitRequested || d.reason() != null && d.reason().forExit();
-            if ((!d.async() || exit) && job.state == JobState.RUNNING && e.completedAt() == null
+            if ((!d.async() || exit)
+                    && job.state == JobState.RUNNING
+                    && e.completedAt() == null
                     && e.status() == CheckpointStatus.STARTED) {
                 job.syncSave = d.checkpointId();
             }
@@ -58,8 +60,11 @@ final class CheckpointEvents {
         boolean seenStart = job.checkpoints.find(d.checkpointId()) != null
                 && job.checkpoints.find(d.checkpointId()).mark() != null;
         // A local save lands on the nodes the job runs on now, unless the trainers name the copies themselves.
-        CheckpointEntry e = job.checkpoints.completed(d, at, storage.classify(d.uri(), d.durable(), d.replicas(),
-                List.copyOf(new TreeSet<>(job.membership.nodes()))));
+        CheckpointEntry e = job.checkpoints.completed(
+                d,
+                at,
+                storage.classify(
+                        d.uri(), d.durable(), d.replicas(), List.copyOf(new TreeSet<>(job.membership.nodes()))));
         long blocking = e.blockingMillis() == null ? 0 : e.blockingMillis();
         boolean wasSync = d.checkpointId().equals(job.syncSave);
         if (wasSync) {
@@ -73,9 +78,16 @@ final class CheckpointEvents {
             job.ledger.move(Bucket.PRODUCTIVE, Bucket.CHECKPOINT, ms, ms * job.ledger.gpus());
             ProductiveMark after = job.ledger.productive();
             long sinceCapture = d.async() ? Math.max(0, Math.round(d.durationSeconds() * 1000.0) - blocking) : 0;
-            long back = Math.min(sinceCapture, Math.max(0, after.millis() - job.checkpoints.protectedMark(after).millis()));
-            job.checkpoints.capture(e, new ProductiveMark(after.millis() - back,
-                    Math.max(0, after.gpuMillis() - back * job.ledger.gpus())));
+            long back = Math.min(
+                    sinceCapture,
+                    Math.max(
+                            0,
+                            after.millis()
+                                    - job.checkpoints.protectedMark(after).millis()));
+            job.checkpoints.capture(
+                    e,
+                    new ProductiveMark(
+                            after.millis() - back, Math.max(0, after.gpuMillis() - back * job.ledger.gpus())));
         } else if (e.async() && blocking > 0) {
             // An async save blocked the trainers only for its staging part.
             long since = job.ledger.productive().millis() - e.mark().millis();

@@ -61,8 +61,15 @@ final class Interruptions {
     }
 
     /** A warning about a node of the job: opens or joins an incident without stopping training. */
-    void warn(Job job, long eff, Instant at, IncidentCause cause, String node, String detail, NoticeKind kind,
-              Instant deadline) {
+    void warn(
+            Job job,
+            long eff,
+            Instant at,
+            IncidentCause cause,
+            String node,
+            String detail,
+            NoticeKind kind,
+            Instant deadline) {
         if (job.state.isTerminal()) {
             return;
         }
@@ -72,9 +79,11 @@ final class Interruptions {
             inc.notice(kind, at, deadline);
         }
         if (!inc.stopped()) {
-            inc.warnUntil(deadline != null
-                    ? Math.max(deadline.toEpochMilli(), eff) + config.noticeGrace().toMillis()
-                    : eff + config.warningWindow().toMillis());
+            inc.warnUntil(
+                    deadline != null
+                            ? Math.max(deadline.toEpochMilli(), eff)
+                                    + config.noticeGrace().toMillis()
+                            : eff + config.warningWindow().toMillis());
         }
     }
 
@@ -84,8 +93,8 @@ final class Interruptions {
      *
      * @return the incident, or null when the job has ended (the refused transition is recorded)
      */
-    Incident interrupt(Job job, Instant at, IncidentCause cause, String node, String detail, JobState target,
-                       String trigger) {
+    Incident interrupt(
+            Job job, Instant at, IncidentCause cause, String node, String detail, JobState target, String trigger) {
         if (job.state.isTerminal()) {
             JobStateMachine.move(job, target, at, trigger);
             return null;
@@ -111,9 +120,17 @@ final class Interruptions {
         CheckpointEntry protecting = job.checkpoints.protectingCheckpoint();
         // Saved before the exit: a save begun after the warning, or (when the stop came unannounced, a SIGTERM) an
         // exit save the trainers made for this stop, which protects the run.
-        boolean savedFirst = protecting != null && (protecting.startedAt() != null
-                && !protecting.startedAt().isBefore(inc.openedAt()) || protecting.exitSave());
-        inc.stop(at, node, now, job.lastStep, job.ledger.gpus(), job.membership.worldSize(), savedFirst,
+        boolean savedFirst = protecting != null
+                && (protecting.startedAt() != null && !protecting.startedAt().isBefore(inc.openedAt())
+                        || protecting.exitSave());
+        inc.stop(
+                at,
+                node,
+                now,
+                job.lastStep,
+                job.ledger.gpus(),
+                job.membership.worldSize(),
+                savedFirst,
                 job.checkpoints.epoch());
         ProductiveMark lost = inc.lostFor(ref);
         ProductiveMark moved = job.ledger.move(Bucket.PRODUCTIVE, Bucket.LOST_REWORK, lost.millis(), lost.gpuMillis());
@@ -123,8 +140,10 @@ final class Interruptions {
         job.syncSave = null;
         job.restarts++;
         job.incidents.countInterruption();
-        String pool = node != null ? Job.poolOf(nodes, node) : job.primaryPool != null ? job.primaryPool : Job.UNKNOWN_POOL;
-        String capacity = node != null ? Job.capacityOf(nodes, node)
+        String pool =
+                node != null ? Job.poolOf(nodes, node) : job.primaryPool != null ? job.primaryPool : Job.UNKNOWN_POOL;
+        String capacity = node != null
+                ? Job.capacityOf(nodes, node)
                 : job.primaryCapacity != null ? job.primaryCapacity : Job.UNKNOWN_POOL;
         inc.pool(pool);
         job.countInterruption(pool, capacity);
@@ -134,8 +153,12 @@ final class Interruptions {
         Incident inc = job.incidents.open();
         if (inc == null) {
             inc = job.incidents.openNew(at, cause, detail, node);
-            job.timeline(at, TimelineEntry.Kind.INCIDENT_OPENED, cause.name(),
-                    "incident " + inc.id() + " opened: " + cause + (detail == null ? "" : " (" + detail + ")"), inc.id());
+            job.timeline(
+                    at,
+                    TimelineEntry.Kind.INCIDENT_OPENED,
+                    cause.name(),
+                    "incident " + inc.id() + " opened: " + cause + (detail == null ? "" : " (" + detail + ")"),
+                    inc.id());
         } else {
             inc.cause(cause, detail);
             inc.addNode(node);
@@ -162,7 +185,9 @@ final class Interruptions {
      */
     boolean isStraggler(Job job, long step, Instant at) {
         Incident inc = job.incidents.open();
-        return inc != null && inc.stopped() && !inc.hasRecoveryMarker()
+        return inc != null
+                && inc.stopped()
+                && !inc.hasRecoveryMarker()
                 && !(inc.stopStep() >= 0 && step <= inc.stopStep())
                 && (inc.stoppedAt() == null || !at.isAfter(inc.stoppedAt().plus(STRAGGLER_WINDOW)));
     }
@@ -186,8 +211,13 @@ final class Interruptions {
     }
 
     Incident close(Job job, Instant at, IncidentOutcome how) {
-        Incident done = job.incidents.close(at, how, how == IncidentOutcome.RECOVERED ? job.membership.worldSize() : null);
-        job.timeline(at, TimelineEntry.Kind.INCIDENT_CLOSED, how.name(), "incident " + done.id() + " closed: " + how,
+        Incident done =
+                job.incidents.close(at, how, how == IncidentOutcome.RECOVERED ? job.membership.worldSize() : null);
+        job.timeline(
+                at,
+                TimelineEntry.Kind.INCIDENT_CLOSED,
+                how.name(),
+                "incident " + done.id() + " closed: " + how,
                 done.id());
         return done;
     }
@@ -201,7 +231,13 @@ final class Interruptions {
                 rescaleBecomesIncident(job, at, trigger);
             }
         } else if (job.state == JobState.RUNNING) {
-            interrupt(job, at, IncidentCause.UNKNOWN, null, "restored without a reported failure", JobState.RECOVERING,
+            interrupt(
+                    job,
+                    at,
+                    IncidentCause.UNKNOWN,
+                    null,
+                    "restored without a reported failure",
+                    JobState.RECOVERING,
                     trigger);
         } else if (job.state.isWaiting()) {
             JobStateMachine.move(job, JobState.RECOVERING, at, trigger);
@@ -223,10 +259,16 @@ final class Interruptions {
     /** A rescale that restarted from a checkpoint lost work: it was an incident, and its pause was recovery. */
     private void rescaleBecomesIncident(Job job, Instant at, String trigger) {
         Instant began = job.rescaleStartedAt != null ? job.rescaleStartedAt : at;
-        Incident inc = interrupt(job, began, IncidentCause.RESCALE, null, "rescale restarted from a checkpoint",
-                JobState.RECOVERING, trigger);
-        ProductiveMark moved = job.ledger.move(Bucket.RESCALE, Bucket.RECOVERY_RESTART, job.rescaleMillis,
-                job.rescaleGpuMillis);
+        Incident inc = interrupt(
+                job,
+                began,
+                IncidentCause.RESCALE,
+                null,
+                "rescale restarted from a checkpoint",
+                JobState.RECOVERING,
+                trigger);
+        ProductiveMark moved =
+                job.ledger.move(Bucket.RESCALE, Bucket.RECOVERY_RESTART, job.rescaleMillis, job.rescaleGpuMillis);
         inc.accrueMoved(Bucket.RECOVERY_RESTART, moved);
         inc.recoveryMarker();
         inc.stage(Bucket.RECOVERY_RESTART);
@@ -238,15 +280,22 @@ final class Interruptions {
      */
     void reassess(Job job, CheckpointEntry e) {
         Incident inc = job.incidents.open();
-        if (inc == null || !inc.stopped() || inc.restored() || e.mark() == null || !job.checkpoints.isGood(e)
+        if (inc == null
+                || !inc.stopped()
+                || inc.restored()
+                || e.mark() == null
+                || !job.checkpoints.isGood(e)
                 || e.epoch() != inc.epochAtStop()) {
             return;
         }
         long currentRef = inc.stopMark().millis() - inc.lost().millis();
-        if (e.mark().millis() > currentRef && e.mark().millis() <= inc.stopMark().millis()) {
+        if (e.mark().millis() > currentRef
+                && e.mark().millis() <= inc.stopMark().millis()) {
             adjustLost(job, inc, e.mark(), e.id());
             job.checkpoints.rebaseEpoch(job.ledger.productive());
-            if (e.startedAt() != null && !e.startedAt().isBefore(inc.openedAt()) && e.completedAt() != null
+            if (e.startedAt() != null
+                    && !e.startedAt().isBefore(inc.openedAt())
+                    && e.completedAt() != null
                     && !e.completedAt().isAfter(inc.stoppedAt())) {
                 inc.checkpointBeforeExit(true);
             }
@@ -259,9 +308,13 @@ final class Interruptions {
         long dm = target.millis() - cur.millis();
         long dg = target.gpuMillis() - cur.gpuMillis();
         ProductiveMark up = job.ledger.move(Bucket.PRODUCTIVE, Bucket.LOST_REWORK, Math.max(0, dm), Math.max(0, dg));
-        ProductiveMark down = job.ledger.move(Bucket.LOST_REWORK, Bucket.PRODUCTIVE, Math.max(0, -dm), Math.max(0, -dg));
-        inc.lost(new ProductiveMark(cur.millis() + up.millis() - down.millis(),
-                cur.gpuMillis() + up.gpuMillis() - down.gpuMillis()), checkpointId);
+        ProductiveMark down =
+                job.ledger.move(Bucket.LOST_REWORK, Bucket.PRODUCTIVE, Math.max(0, -dm), Math.max(0, -dg));
+        inc.lost(
+                new ProductiveMark(
+                        cur.millis() + up.millis() - down.millis(),
+                        cur.gpuMillis() + up.gpuMillis() - down.gpuMillis()),
+                checkpointId);
     }
 
     /** The productive mark a restore goes back to: zero from scratch, the checkpoint's mark, or null (unknown). */

@@ -35,6 +35,7 @@ final class Job {
     ElasticPolicy elastic;
     /** GPUs per node from the spec: 0 for a job on CPUs, null until a spec says (one GPU per rank is assumed then). */
     Integer gpusPerNode;
+
     Long checkpointIntervalSeconds;
     Long freshnessObjectiveMillis;
 
@@ -55,6 +56,7 @@ final class Job {
     int restarts;
     /** GPUs of the latest rendezvous round, the estimate while an admitted job's placement is not known yet. */
     int lastRoundGpus;
+
     int agentRestarts;
     String syncSave;
     /** The trainers acknowledged a prepare_exit: their next completed save is the last before they stop. */
@@ -66,6 +68,7 @@ final class Job {
     boolean holding;
     /** The step of the save the trainers hold still at. */
     long holdingStep;
+
     Instant rescaleStartedAt;
     long rescaleMillis;
     long rescaleGpuMillis;
@@ -74,6 +77,7 @@ final class Job {
 
     /** Finds slow ranks from their step times; null until a rank reports them. */
     io.lifeline.domain.job.straggler.StragglerDetector stragglers;
+
     final GoodputLedger ledger;
     final Membership membership;
     final CheckpointLedger checkpoints;
@@ -81,6 +85,7 @@ final class Job {
     final RecentIds recentIds;
     /** The trainers' latest answer per command: actions waiting on a command stop when it is refused. */
     final CommandAcks commandAcks = new CommandAcks(COMMAND_ACKS);
+
     final Ring<TimelineEntry> timeline;
     final Ring<RefusedTransition> refusals;
     long timelineSeq;
@@ -97,19 +102,23 @@ final class Job {
 
     /** Per pool and per capacity type: active nodes now (resolved when the membership changes), exposure, interruptions. */
     final Map<String, PoolStats> pools = new TreeMap<>();
+
     final Map<String, PoolStats> capacities = new TreeMap<>();
     /** Per capacity type within a pool ({@link #poolCapacityKey}): the inputs of a pool's reclaim rate per capacity type. */
     final Map<String, PoolStats> poolCapacities = new TreeMap<>();
+
     long poolsVersion = -1;
     String primaryPool;
     String primaryCapacity;
     List<String> indexedNodes = List.of();
     /** The last placement check, valid while the membership's and the node directory's versions stay these. */
     io.lifeline.domain.job.spot.SpotPlacement placement;
+
     long placementMembership = -1;
     long placementFacts = -1;
     /** Queued among the ended jobs that are forgotten oldest first. */
     boolean retiring;
+
     long indexedVersion = -1;
 
     Job(String name, Instant firstSeen, JobsConfig config) {
@@ -149,8 +158,8 @@ final class Job {
         this.incarnation = s.incarnation();
         this.ledger = GoodputLedger.restore(s.ledger());
         this.membership = Membership.restore(s.membership(), config.maxRounds(), config.maxWorldSizePoints());
-        this.checkpoints = CheckpointLedger.restore(s.checkpoints(), config.maxCheckpointsPerJob(),
-                config.maxRestoresPerJob());
+        this.checkpoints =
+                CheckpointLedger.restore(s.checkpoints(), config.maxCheckpointsPerJob(), config.maxRestoresPerJob());
         this.incidents = IncidentLog.restore(s.name(), s.incidents(), config.maxIncidentsPerJob());
         this.recentIds = new RecentIds(config.maxRecentEventIds());
         recentIds.restore(s.recentIds());
@@ -211,16 +220,63 @@ final class Job {
 
     /** The job's state as plain values. */
     SavedJob save() {
-        SavedJob.Spec spec = new SavedJob.Spec(namespace, owner, priorityClass, elastic, gpusPerNode,
-                checkpointIntervalSeconds, freshnessObjectiveMillis);
-        SavedJob.Run run = new SavedJob.Run(lastStep, lastProgressAt, firstProgressAt, samplesPerSecond, tokensPerSecond,
-                restarts, lastRoundGpus, agentRestarts, syncSave, exitRequested, holding, holdingStep, rescaleStartedAt,
-                rescaleMillis, rescaleGpuMillis, duplicates, lateEvents);
-        return new SavedJob(name, incarnation, spec, state, stateSince, submittedAt, finishedAt, finishReason, admitted,
-                retiring, run, ledger.save(), membership.save(), checkpoints.save(), incidents.save(), recentIds.keys(),
-                commandAcks.views(), timeline.toList(), timelineSeq, drainedSeq, evictedThroughMillis, refusals.toList(),
-                PoolStats.save(pools), PoolStats.save(capacities), poolsVersion, primaryPool, primaryCapacity,
-                indexedNodes, indexedVersion, PoolStats.save(poolCapacities));
+        SavedJob.Spec spec = new SavedJob.Spec(
+                namespace,
+                owner,
+                priorityClass,
+                elastic,
+                gpusPerNode,
+                checkpointIntervalSeconds,
+                freshnessObjectiveMillis);
+        SavedJob.Run run = new SavedJob.Run(
+                lastStep,
+                lastProgressAt,
+                firstProgressAt,
+                samplesPerSecond,
+                tokensPerSecond,
+                restarts,
+                lastRoundGpus,
+                agentRestarts,
+                syncSave,
+                exitRequested,
+                holding,
+                holdingStep,
+                rescaleStartedAt,
+                rescaleMillis,
+                rescaleGpuMillis,
+                duplicates,
+                lateEvents);
+        return new SavedJob(
+                name,
+                incarnation,
+                spec,
+                state,
+                stateSince,
+                submittedAt,
+                finishedAt,
+                finishReason,
+                admitted,
+                retiring,
+                run,
+                ledger.save(),
+                membership.save(),
+                checkpoints.save(),
+                incidents.save(),
+                recentIds.keys(),
+                commandAcks.views(),
+                timeline.toList(),
+                timelineSeq,
+                drainedSeq,
+                evictedThroughMillis,
+                refusals.toList(),
+                PoolStats.save(pools),
+                PoolStats.save(capacities),
+                poolsVersion,
+                primaryPool,
+                primaryCapacity,
+                indexedNodes,
+                indexedVersion,
+                PoolStats.save(poolCapacities));
     }
 
     /**
@@ -364,7 +420,9 @@ final class Job {
 
     static String capacityOf(NodeDirectory nodes, String node) {
         NodeInfo info = node == null ? null : nodes.find(node);
-        return info == null || info.capacityType() == null ? UNKNOWN_POOL : info.capacityType().wireName();
+        return info == null || info.capacityType() == null
+                ? UNKNOWN_POOL
+                : info.capacityType().wireName();
     }
 
     /** The key with the most active nodes (first in order on a tie), or null when no node is active. */
@@ -387,7 +445,8 @@ final class Job {
 
     void timeline(Instant at, TimelineEntry.Kind kind, String type, String summary, String incidentId) {
         if (timeline.isFull()) {
-            evictedThroughMillis = Math.max(evictedThroughMillis, timeline.oldest().time().toEpochMilli());
+            evictedThroughMillis =
+                    Math.max(evictedThroughMillis, timeline.oldest().time().toEpochMilli());
         }
         timeline.add(new TimelineEntry(++timelineSeq, at, kind, type, summary, incidentId));
     }

@@ -36,11 +36,24 @@ import java.util.Map;
  *                                   spot while its pools offer on-demand capacity
  * @param stragglers                 ranks persistently slower than their peers, what they cost, the drain offered
  */
-public record JobDetail(JobSummary summary, String owner, String priorityClass, ElasticPolicy elastic, int gpusPerNode,
-                        Long checkpointIntervalSeconds, String finishReason, Double samplesPerSecond,
-                        Double tokensPerSecond, int agentRestarts, FreshnessView freshness, GoodputView goodput,
-                        MembershipView membership, IncidentView openIncident,
-                        Map<IncidentCause, Integer> interruptionsByCause, List<RefusedTransition> refusedTransitions,
-                        long duplicatesDropped, long lateEvents, SpotPlacement placement,
-                        io.lifeline.domain.job.straggler.StragglerView stragglers) {
-}
+public record JobDetail(
+        JobSummary summary,
+        String owner,
+        String priorityClass,
+        ElasticPolicy elastic,
+        int gpusPerNode,
+        Long checkpointIntervalSeconds,
+        String finishReason,
+        Double samplesPerSecond,
+        Double tokensPerSecond,
+        int agentRestarts,
+        FreshnessView freshness,
+        GoodputView goodput,
+        MembershipView membership,
+        IncidentView openIncident,
+        Map<IncidentCause, Integer> interruptionsByCause,
+        List<RefusedTransition> refusedTransitions,
+        long duplicatesDropped,
+        long lateEvents,
+        SpotPlacement placement,
+        io.lifeline.domain.job.straggler.StragglerView stragglers) {}

@@ -62,9 +62,11 @@ final class JobEvents {
             job.elastic = d.elastic() != null ? d.elastic() : job.elastic;
             job.gpusPerNode = d.gpusPerNode() != null ? d.gpusPerNode() : job.gpusPerNode;
             job.checkpointIntervalSeconds = d.checkpointIntervalSeconds() != null
-                    ? d.checkpointIntervalSeconds() : job.checkpointIntervalSeconds;
+                    ? d.checkpointIntervalSeconds()
+                    : job.checkpointIntervalSeconds;
         } else if (data instanceof JobData.Finished d) {
-            JobState to = d.outcome() == JobData.Outcome.SUCCEEDED ? JobState.SUCCEEDED
+            JobState to = d.outcome() == JobData.Outcome.SUCCEEDED
+                    ? JobState.SUCCEEDED
                     : d.outcome() == JobData.Outcome.FAILED ? JobState.FAILED : JobState.CANCELLED;
             Incident open = job.incidents.open();
             if (to.canFollow(job.state) && open != null) {
@@ -89,21 +91,49 @@ final class JobEvents {
             }
         } else if (data instanceof SchedulerData.Preempted d) {
             String detail = d.preemptor() == null ? d.reason() : "by " + d.preemptor() + ": " + d.reason();
-            leaveNodes(job, at, IncidentCause.PREEMPTION, detail, JobState.PREEMPTED, type, StopRequest.WORKLOAD_PREEMPTION);
+            leaveNodes(
+                    job,
+                    at,
+                    IncidentCause.PREEMPTION,
+                    detail,
+                    JobState.PREEMPTED,
+                    type,
+                    StopRequest.WORKLOAD_PREEMPTION);
         } else if (data instanceof SchedulerData.Evicted d) {
             String reason = d.reason() == null ? "" : d.reason().toLowerCase(Locale.ROOT);
-            IncidentCause cause = reason.contains("preempt") ? IncidentCause.PREEMPTION
+            IncidentCause cause = reason.contains("preempt")
+                    ? IncidentCause.PREEMPTION
                     : reason.contains("node") ? IncidentCause.NODE_FAILURE : IncidentCause.MANUAL;
-            leaveNodes(job, at, cause, d.reason(), cause == IncidentCause.PREEMPTION ? JobState.PREEMPTED
-                    : JobState.SUSPENDED, type, cause == IncidentCause.PREEMPTION ? StopRequest.WORKLOAD_PREEMPTION
-                    : StopRequest.WORKLOAD_EVICTION);
+            leaveNodes(
+                    job,
+                    at,
+                    cause,
+                    d.reason(),
+                    cause == IncidentCause.PREEMPTION ? JobState.PREEMPTED : JobState.SUSPENDED,
+                    type,
+                    cause == IncidentCause.PREEMPTION
+                            ? StopRequest.WORKLOAD_PREEMPTION
+                            : StopRequest.WORKLOAD_EVICTION);
         } else if (data instanceof SchedulerData.Requeued d) {
             if (job.state.isActive()) {
-                leaveNodes(job, at, IncidentCause.MANUAL, d.reason(), JobState.SUSPENDED, type, StopRequest.WORKLOAD_REQUEUE);
+                leaveNodes(
+                        job,
+                        at,
+                        IncidentCause.MANUAL,
+                        d.reason(),
+                        JobState.SUSPENDED,
+                        type,
+                        StopRequest.WORKLOAD_REQUEUE);
             }
         } else if (data instanceof SchedulerData.PodEvicted d) {
-            Incident inc = interruptions.interrupt(job, at, IncidentCause.MANUAL, d.node(),
-                    "pod " + d.pod() + " evicted: " + d.reason(), JobState.RECOVERING, type);
+            Incident inc = interruptions.interrupt(
+                    job,
+                    at,
+                    IncidentCause.MANUAL,
+                    d.node(),
+                    "pod " + d.pod() + " evicted: " + d.reason(),
+                    JobState.RECOVERING,
+                    type);
             if (inc != null) {
                 inc.stopRequested(StopRequest.POD_EVICTION, at);
             }
@@ -114,8 +144,14 @@ final class JobEvents {
     }
 
     /** The scheduler took the job off its nodes: a stop (its workers are told to end), then waiting without GPUs. */
-    private void leaveNodes(Job job, Instant at, IncidentCause cause, String detail, JobState target, String type,
-                            StopRequest request) {
+    private void leaveNodes(
+            Job job,
+            Instant at,
+            IncidentCause cause,
+            String detail,
+            JobState target,
+            String type,
+            StopRequest request) {
         Incident inc = interruptions.interrupt(job, at, cause, null, detail, target, type);
         if (inc != null) {
             inc.stopRequested(request, at);
@@ -138,8 +174,8 @@ final class JobEvents {
             }
             String detail = "rank " + d.rank() + (d.exitCode() == null ? "" : " exit code " + d.exitCode())
                     + (d.error() == null ? "" : ": " + d.error());
-            Incident inc = interruptions.interrupt(job, at, IncidentCause.SOFTWARE_ERROR, d.node(), detail,
-                    JobState.RECOVERING, type);
+            Incident inc = interruptions.interrupt(
+                    job, at, IncidentCause.SOFTWARE_ERROR, d.node(), detail, JobState.RECOVERING, type);
             if (inc != null) {
                 inc.workerFailed();
                 inc.workersStopped(at, type);
@@ -151,20 +187,27 @@ final class JobEvents {
             }
             Incident open = job.incidents.open();
             if (open == null || !open.stopped()) {
-                interruptions.interrupt(job, at, IncidentCause.SOFTWARE_ERROR, null,
-                        "agent restarted workers" + (d.reason() == null ? "" : ": " + d.reason()), JobState.RECOVERING, type);
+                interruptions.interrupt(
+                        job,
+                        at,
+                        IncidentCause.SOFTWARE_ERROR,
+                        null,
+                        "agent restarted workers" + (d.reason() == null ? "" : ": " + d.reason()),
+                        JobState.RECOVERING,
+                        type);
             }
             if (job.state.isWaiting()) {
                 JobStateMachine.move(job, JobState.RECOVERING, at, type);
             }
-            interruptions.marker(job, at, IncidentPhase.RESTARTED, Bucket.RECOVERY_RESTART, "restart " + d.restartCount());
+            interruptions.marker(
+                    job, at, IncidentPhase.RESTARTED, Bucket.RECOVERY_RESTART, "restart " + d.restartCount());
             workersStopped(job, at, type);
         } else if (data instanceof TrainerData.Restored d) {
             interruptions.restore(job, at, d);
         } else if (data instanceof TrainerData.CommandAck a) {
             job.commandAcks.record(a, at);
-            if ("prepare_exit".equals(a.command()) && (a.status() == TrainerData.AckStatus.ACCEPTED
-                    || a.status() == TrainerData.AckStatus.DONE)) {
+            if ("prepare_exit".equals(a.command())
+                    && (a.status() == TrainerData.AckStatus.ACCEPTED || a.status() == TrainerData.AckStatus.DONE)) {
                 job.exitRequested = true;
             }
         } else {
@@ -192,7 +235,8 @@ final class JobEvents {
             // save is over, even if its completion is late or was lost. Trainers holding for prepare_exit while their
             // save uploads may still report the step it saved: only a later step ends that.
             CheckpointEntry save = job.checkpoints.find(job.syncSave);
-            if (save == null || save.startedAt() == null
+            if (save == null
+                    || save.startedAt() == null
                     || at.isAfter(save.startedAt()) && (!save.async() || d.step() > save.step())) {
                 job.syncSave = null;
             }
@@ -226,9 +270,10 @@ final class JobEvents {
 
     private void rendezvous(Job job, Instant at, TrainerData.Rendezvous d, String type) {
         job.holding = false;
-        RendezvousRound round = new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants(),
-                d.endpointNode());
-        boolean late = job.membership.current() != null && at.isBefore(job.membership.current().time());
+        RendezvousRound round =
+                new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants(), d.endpointNode());
+        boolean late = job.membership.current() != null
+                && at.isBefore(job.membership.current().time());
         if (late || job.state.isTerminal()) {
             job.membership.record(round);
             return;
@@ -237,16 +282,22 @@ final class JobEvents {
         if (job.state == JobState.RUNNING) {
             Incident warned = job.incidents.open();
             if (warned != null && !warned.stopped() && anyAbsent(warned, round)) {
-                interruptions.interrupt(job, at, warned.cause(), null, "warned node left the group", JobState.RECOVERING,
-                        type);
+                interruptions.interrupt(
+                        job, at, warned.cause(), null, "warned node left the group", JobState.RECOVERING, type);
             } else if (same) {
-                interruptions.interrupt(job, at, IncidentCause.UNKNOWN, null, "re-rendezvous without a reported failure",
-                        JobState.RECOVERING, type);
+                interruptions.interrupt(
+                        job,
+                        at,
+                        IncidentCause.UNKNOWN,
+                        null,
+                        "re-rendezvous without a reported failure",
+                        JobState.RECOVERING,
+                        type);
             }
         }
         job.membership.record(round);
         if (!same && job.stragglers != null) {
-            job.stragglers.reset();        // ranks are dealt again
+            job.stragglers.reset(); // ranks are dealt again
         }
         job.lastRoundGpus = job.membership.gpus(job.gpusPerNode);
         if (job.state == JobState.PENDING) {
@@ -261,7 +312,11 @@ final class JobEvents {
             job.admitted = true;
             JobStateMachine.move(job, JobState.RECOVERING, at, type);
         }
-        interruptions.marker(job, at, IncidentPhase.REJOINED, Bucket.RECOVERY_LOAD,
+        interruptions.marker(
+                job,
+                at,
+                IncidentPhase.REJOINED,
+                Bucket.RECOVERY_LOAD,
                 "world size " + d.worldSize() + " on " + d.participants().size() + " nodes");
         workersStopped(job, at, type);
     }
@@ -279,8 +334,12 @@ final class JobEvents {
     private static boolean reportedAfterTheGroupReformed(Job job, Instant at) {
         RendezvousRound current = job.membership.current();
         Incident open = job.incidents.open();
-        return current != null && at.isBefore(current.time()) && (open == null || !open.stopped())
-                && job.lastProgressAt != null && job.lastProgressAt.isAfter(current.time()) && !job.state.isTerminal();
+        return current != null
+                && at.isBefore(current.time())
+                && (open == null || !open.stopped())
+                && job.lastProgressAt != null
+                && job.lastProgressAt.isAfter(current.time())
+                && !job.state.isTerminal();
     }
 
     /** A new round or a restart means the workers of before have ended: measures the open incident's stop request. */
@@ -311,27 +370,56 @@ final class JobEvents {
         job.timeline(s.time(), TimelineEntry.Kind.SIGNAL, s.kind().name(), Summaries.of(s));
         switch (s.kind()) {
             case INTERRUPTION_NOTICE:
-                interruptions.warn(job, eff, s.time(), IncidentCause.ofNotice(s.noticeKind()), s.node(),
-                        detail != null ? detail : "notice " + s.noticeKind(), s.noticeKind(), s.deadline());
+                interruptions.warn(
+                        job,
+                        eff,
+                        s.time(),
+                        IncidentCause.ofNotice(s.noticeKind()),
+                        s.node(),
+                        detail != null ? detail : "notice " + s.noticeKind(),
+                        s.noticeKind(),
+                        s.deadline());
                 break;
             case TERMINATED:
-                interruptions.interrupt(job, s.time(), IncidentCause.NODE_FAILURE, s.node(),
-                        detail != null ? detail : "node terminated", JobState.RECOVERING, trigger);
+                interruptions.interrupt(
+                        job,
+                        s.time(),
+                        IncidentCause.NODE_FAILURE,
+                        s.node(),
+                        detail != null ? detail : "node terminated",
+                        JobState.RECOVERING,
+                        trigger);
                 job.membership.markLost(s.node(), s.time());
                 job.checkpoints.nodeLost(s.node());
                 workersStopped(job, s.time(), trigger);
                 break;
             case NOT_READY:
-                interruptions.warn(job, eff, s.time(), IncidentCause.NODE_FAILURE, s.node(),
-                        detail != null ? detail : "node not ready", null, null);
+                interruptions.warn(
+                        job,
+                        eff,
+                        s.time(),
+                        IncidentCause.NODE_FAILURE,
+                        s.node(),
+                        detail != null ? detail : "node not ready",
+                        null,
+                        null);
                 break;
             case GPU_FAILED:
-                interruptions.warn(job, eff, s.time(), IncidentCause.GPU_FAULT, s.node(),
-                        detail != null ? detail : "GPU failed", null, null);
+                interruptions.warn(
+                        job,
+                        eff,
+                        s.time(),
+                        IncidentCause.GPU_FAULT,
+                        s.node(),
+                        detail != null ? detail : "GPU failed",
+                        null,
+                        null);
                 break;
             case READY:
                 Incident open = job.incidents.open();
-                if (open != null && !open.stopped() && open.cause() == IncidentCause.NODE_FAILURE
+                if (open != null
+                        && !open.stopped()
+                        && open.cause() == IncidentCause.NODE_FAILURE
                         && s.node().equals(open.originNode())) {
                     open.phase(IncidentPhase.AVERTED, s.time(), s.node(), "node ready again");
                     interruptions.close(job, s.time(), IncidentOutcome.AVERTED);

@@ -14,8 +14,7 @@ import java.util.TreeSet;
 /** Goodput and interruption rates summed over jobs (at read time, never per event). */
 final class JobRollups {
 
-    private JobRollups() {
-    }
+    private JobRollups() {}
 
     static List<GoodputRollup> rollup(Collection<Job> jobs, RollupDimension dim, long now) {
         Map<String, List<GoodputView>> views = new TreeMap<>();
@@ -48,8 +47,14 @@ final class JobRollups {
             List<GoodputView> group = views.getOrDefault(key, List.of());
             long ms = exposure.getOrDefault(key, 0L);
             long count = interruptions.getOrDefault(key, 0L);
-            out.add(new GoodputRollup(dim, key, group.size(), GoodputView.sum(group), count,
-                    ms / GoodputView.MILLIS_PER_HOUR, count == 0 ? null : ms / 1000.0 / count));
+            out.add(new GoodputRollup(
+                    dim,
+                    key,
+                    group.size(),
+                    GoodputView.sum(group),
+                    count,
+                    ms / GoodputView.MILLIS_PER_HOUR,
+                    count == 0 ? null : ms / 1000.0 / count));
         }
         return out;
     }
@@ -75,7 +80,8 @@ final class JobRollups {
      * The exposure and interruptions of one capacity type ({@code spot}, {@code on-demand}) within the given pools,
      * over all jobs: a pool's reclaim rate for that capacity type.
      */
-    static IntervalAdvisor.Exposure exposure(Collection<Job> jobs, Collection<String> pools, String capacity, long now) {
+    static IntervalAdvisor.Exposure exposure(
+            Collection<Job> jobs, Collection<String> pools, String capacity, long now) {
         long ms = 0;
         long count = 0;
         for (Job job : jobs) {

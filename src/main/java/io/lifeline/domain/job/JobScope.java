@@ -13,8 +13,7 @@ final class JobScope {
 
     private static final int MAX_NAMESPACE = 63;
 
-    private JobScope() {
-    }
+    private JobScope() {}
 
     /** Why {@code e} speaks for another scope than its subject's; null when it does not. */
     static String refusal(Event e) {
@@ -27,8 +26,8 @@ final class JobScope {
                     + "digits and '-', at most " + MAX_NAMESPACE + "); leave it out or send '" + subjectNamespace + "'";
         }
         if (!d.namespace().equals(subjectNamespace)) {
-            return "data.namespace '" + d.namespace() + "' is not the namespace of the subject " + e.subject()
-                    + " ('" + subjectNamespace + "'): a job's namespace comes from its subject";
+            return "data.namespace '" + d.namespace() + "' is not the namespace of the subject " + e.subject() + " ('"
+                    + subjectNamespace + "'): a job's namespace comes from its subject";
         }
         return null;
     }

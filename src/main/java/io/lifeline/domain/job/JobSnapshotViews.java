@@ -12,6 +12,5 @@ import java.util.List;
  * @param checkpoints  its checkpoint history
  * @param nodes        the nodes hosting its ranks (those it is indexed under in {@link Jobs#jobsByNode})
  */
-public record JobSnapshotViews(JobDetail detail, List<IncidentView> incidents, CheckpointHistory checkpoints,
-                               List<String> nodes) {
-}
+public record JobSnapshotViews(
+        JobDetail detail, List<IncidentView> incidents, CheckpointHistory checkpoints, List<String> nodes) {}

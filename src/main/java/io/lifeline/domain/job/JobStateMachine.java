@@ -9,8 +9,7 @@ import java.time.Instant;
  */
 final class JobStateMachine {
 
-    private JobStateMachine() {
-    }
+    private JobStateMachine() {}
 
     /**
      * Moves the job to {@code to}.

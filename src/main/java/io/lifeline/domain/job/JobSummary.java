@@ -30,9 +30,27 @@ import java.time.Instant;
  * @param nodeLocalCheckpoint     whether its newest checkpoint would be lost with a node (node-local): freshness then
  *                                counts an older one, or none
  */
-public record JobSummary(String name, String namespace, JobState state, Instant stateSince, int gpusHeld, int worldSize,
-                         int nodes, int restarts, Integer maxRestarts, boolean restartBudgetExhausted, Long lastStep,
-                         Instant lastProgressAt, Long freshnessAgeMillis, boolean freshnessBreached, Double ettr,
-                         Double ettrOfWall, String openIncident, int interruptions, String pool, String capacityType,
-                         Instant submittedAt, Instant finishedAt, boolean nodeLocalCheckpoint) {
-}
+public record JobSummary(
+        String name,
+        String namespace,
+        JobState state,
+        Instant stateSince,
+        int gpusHeld,
+        int worldSize,
+        int nodes,
+        int restarts,
+        Integer maxRestarts,
+        boolean restartBudgetExhausted,
+        Long lastStep,
+        Instant lastProgressAt,
+        Long freshnessAgeMillis,
+        boolean freshnessBreached,
+        Double ettr,
+        Double ettrOfWall,
+        String openIncident,
+        int interruptions,
+        String pool,
+        String capacityType,
+        Instant submittedAt,
+        Instant finishedAt,
+        boolean nodeLocalCheckpoint) {}

@@ -8,5 +8,4 @@ package io.lifeline.domain.job;
  *                     submitted again after it ended starts a new incarnation, whose {@code seq} starts again at 1)
  * @param entry        the entry; {@code (job, incarnation, entry.seq())} identifies it
  */
-public record JobTimelineEntry(String job, long incarnation, TimelineEntry entry) {
-}
+public record JobTimelineEntry(String job, long incarnation, TimelineEntry entry) {}

@@ -1,7 +1,5 @@
 package io.lifeline.domain.job;
 
-import io.lifeline.domain.job.straggler.StragglerView;
-import io.lifeline.domain.job.straggler.SuggestedDrain;
 import io.lifeline.domain.fleet.NodeDirectory;
 import io.lifeline.domain.job.checkpoint.CheckpointEntry;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
@@ -11,6 +9,8 @@ import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.RendezvousRound;
 import io.lifeline.domain.job.spot.PlacementCheck;
 import io.lifeline.domain.job.spot.SpotPlacement;
+import io.lifeline.domain.job.straggler.StragglerView;
+import io.lifeline.domain.job.straggler.SuggestedDrain;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,8 +40,8 @@ final class JobViews {
             return job.placement;
         }
         RendezvousRound round = job.membership.current();
-        SpotPlacement p = PlacementCheck.check(job.membership.activeParticipants(),
-                round == null ? null : round.endpointNode(), nodes);
+        SpotPlacement p = PlacementCheck.check(
+                job.membership.activeParticipants(), round == null ? null : round.endpointNode(), nodes);
         job.placement = p;
         job.placementMembership = members;
         job.placementFacts = facts;
@@ -59,8 +59,8 @@ final class JobViews {
      */
     FreshnessView freshness(Job job, long now, String node) {
         CheckpointEntry any = job.checkpoints.newestGood();
-        CheckpointEntry newest = job.checkpoints.newestGood(node == null ? CheckpointEntry::survivesAnyNode
-                : e -> e.survivesLossOf(node));
+        CheckpointEntry newest = job.checkpoints.newestGood(
+                node == null ? CheckpointEntry::survivesAnyNode : e -> e.survivesLossOf(node));
         int gpus = job.gpusHeld();
         Instant ref = newest != null ? newest.completedAt() : job.firstProgressAt;
         Long age = ref == null ? null : Math.max(0, now - ref.toEpochMilli());
@@ -68,13 +68,28 @@ final class JobViews {
         double atRisk = age == null ? 0 : gpus * (double) age / GoodputView.MILLIS_PER_HOUR;
         long objective = job.freshnessObjectiveMillis(config);
         boolean breached = job.state.isActive() && age != null && age > objective;
-        String counts = node == null ? "only checkpoints that survive the loss of any one node (object storage, shared"
-                + " file systems, replicas on two or more nodes)" : "only checkpoints that survive the loss of node " + node;
-        return new FreshnessView(newest == null ? null : newest.id(), newest == null ? null : newest.step(),
-                ref == null || newest == null ? null : ref, age, stepsSince, gpus, atRisk, objective, breached,
-                job.checkpoints.verifies(), any == null ? null : any.id(),
-                any == null || any.durability() == null ? null : any.durability().wire(), any != null && any != newest,
-                node, counts);
+        String counts = node == null
+                ? "only checkpoints that survive the loss of any one node (object storage, shared"
+                        + " file systems, replicas on two or more nodes)"
+                : "only checkpoints that survive the loss of node " + node;
+        return new FreshnessView(
+                newest == null ? null : newest.id(),
+                newest == null ? null : newest.step(),
+                ref == null || newest == null ? null : ref,
+                age,
+                stepsSince,
+                gpus,
+                atRisk,
+                objective,
+                breached,
+                job.checkpoints.verifies(),
+                any == null ? null : any.id(),
+                any == null || any.durability() == null
+                        ? null
+                        : any.durability().wire(),
+                any != null && any != newest,
+                node,
+                counts);
     }
 
     GoodputView goodput(Job job, long now) {
@@ -89,26 +104,60 @@ final class JobViews {
     private static JobSummary summary(Job job, FreshnessView f, GoodputView g) {
         Incident open = job.incidents.open();
         Integer maxRestarts = job.elastic == null ? null : job.elastic.maxRestarts();
-        return new JobSummary(job.name, job.namespace, job.state, job.stateSince, job.gpusHeld(),
-                job.membership.worldSize(), job.membership.activeNodeCount(), job.restarts, maxRestarts,
-                maxRestarts != null && job.restarts > maxRestarts, job.lastStep < 0 ? null : job.lastStep,
-                job.lastProgressAt, f.ageMillis(), f.breached(), g.ettr(), g.ettrOfWall(), open == null ? null : open.id(),
-                job.incidents.interruptions(), job.primaryPool, job.primaryCapacity, job.submittedAt, job.finishedAt,
+        return new JobSummary(
+                job.name,
+                job.namespace,
+                job.state,
+                job.stateSince,
+                job.gpusHeld(),
+                job.membership.worldSize(),
+                job.membership.activeNodeCount(),
+                job.restarts,
+                maxRestarts,
+                maxRestarts != null && job.restarts > maxRestarts,
+                job.lastStep < 0 ? null : job.lastStep,
+                job.lastProgressAt,
+                f.ageMillis(),
+                f.breached(),
+                g.ettr(),
+                g.ettrOfWall(),
+                open == null ? null : open.id(),
+                job.incidents.interruptions(),
+                job.primaryPool,
+                job.primaryCapacity,
+                job.submittedAt,
+                job.finishedAt,
                 f.newestNotSurviving());
     }
 
     JobDetail detail(Job job, long now) {
         Incident open = job.incidents.open();
-        IncidentView openView = open == null ? null
+        IncidentView openView = open == null
+                ? null
                 : open.view(job.ledger.pendingMillis(now), job.ledger.activity(), job.ledger.gpus());
         FreshnessView f = freshness(job, now);
         GoodputView g = goodput(job, now);
-        return new JobDetail(summary(job, f, g), job.owner, job.priorityClass, job.elastic,
+        return new JobDetail(
+                summary(job, f, g),
+                job.owner,
+                job.priorityClass,
+                job.elastic,
                 job.gpusPerNode == null ? 0 : job.gpusPerNode,
-                job.checkpointIntervalSeconds, job.finishReason, job.samplesPerSecond, job.tokensPerSecond,
-                job.agentRestarts, f, g, job.membership.view(job.name), openView,
-                job.incidents.interruptionsByCause(), job.refusals.toList(), job.duplicates, job.lateEvents,
-                placement(job), stragglers(job));
+                job.checkpointIntervalSeconds,
+                job.finishReason,
+                job.samplesPerSecond,
+                job.tokensPerSecond,
+                job.agentRestarts,
+                f,
+                g,
+                job.membership.view(job.name),
+                openView,
+                job.incidents.interruptionsByCause(),
+                job.refusals.toList(),
+                job.duplicates,
+                job.lateEvents,
+                placement(job),
+                stragglers(job));
     }
 
     StragglerView stragglers(Job job) {
@@ -143,14 +192,16 @@ final class JobViews {
         List<IncidentView> overlapping = new ArrayList<>();
         for (IncidentView i : incidents(job, now)) {
             boolean startsBeforeEnd = to == null || i.openedAt().isBefore(to);
-            boolean endsAfterStart = from == null || i.closedAt() == null || !i.closedAt().isBefore(from);
+            boolean endsAfterStart =
+                    from == null || i.closedAt() == null || !i.closedAt().isBefore(from);
             if (startsBeforeEnd && endsAfterStart) {
                 overlapping.add(i);
             }
         }
         long through = job.evictedThroughMillis;
-        boolean needsStored = oldest > 1 && cursor.millis() <= through && (from == null || from.toEpochMilli() <= through);
-        return new TimelineSlice(job.name, job.incarnation, cursor, n, List.copyOf(held), oldest, needsStored,
-                List.copyOf(overlapping));
+        boolean needsStored =
+                oldest > 1 && cursor.millis() <= through && (from == null || from.toEpochMilli() <= through);
+        return new TimelineSlice(
+                job.name, job.incarnation, cursor, n, List.copyOf(held), oldest, needsStored, List.copyOf(overlapping));
     }
 }

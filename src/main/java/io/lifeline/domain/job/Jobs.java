@@ -1,18 +1,11 @@
 package io.lifeline.domain.job;
 
 import io.lifeline.domain.event.ApplyOutcome;
+import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
-import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.fleet.NodeDirectory;
-import io.lifeline.domain.job.history.HistoryRecord;
-import io.lifeline.domain.job.history.HistorySlice;
-import io.lifeline.domain.job.spot.CapacityInterval;
-import io.lifeline.domain.job.spot.SpotEconomics;
-import io.lifeline.domain.job.spot.SpotPrices;
-import io.lifeline.domain.job.spot.SpotReport;
-import io.lifeline.domain.job.spot.SpotVerdict;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.advice.IntervalAdvisor;
@@ -23,11 +16,18 @@ import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
+import io.lifeline.domain.job.history.HistoryRecord;
+import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentLog;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.membership.NodeJobIndex;
+import io.lifeline.domain.job.spot.CapacityInterval;
+import io.lifeline.domain.job.spot.SpotEconomics;
+import io.lifeline.domain.job.spot.SpotPrices;
+import io.lifeline.domain.job.spot.SpotReport;
+import io.lifeline.domain.job.spot.SpotVerdict;
 import io.lifeline.domain.job.straggler.StragglerConfig;
 import io.lifeline.domain.job.straggler.StragglerDetector;
 import io.lifeline.domain.job.straggler.StragglerView;
@@ -75,22 +75,26 @@ public final class Jobs {
     private final Map<String, Job> jobs = new HashMap<>();
     /** The same jobs in name order, kept with {@link #jobs} on every add and remove, so no read sorts them. */
     private final TreeMap<String, Job> byName = new TreeMap<>();
+
     private final NodeJobIndex index = new NodeJobIndex();
     private final ArrayDeque<Job> ended = new ArrayDeque<>();
     /** Jobs with timeline entries not yet handed over by {@link #drainTimeline()}: each job once, so at most all jobs. */
     private final ArrayList<Job> undrained = new ArrayList<>();
     /** Jobs with incidents or checkpoints changed since {@link #drainRecords()}: each job once. */
     private final ArrayList<Job> recordsUndrained = new ArrayList<>();
+
     private final Interruptions interruptions;
     private final JobEvents events;
     private final JobViews views;
     /** Jobs first seen by another event than their submission: forgotten once silent unless submitted or ended. */
     private final SilentSubjects strays;
+
     private final SilentSubjects.Subjects strayJobs = new SilentSubjects.Subjects() {
         @Override
         public OptionalLong candidate(String name) {
             Job job = jobs.get(name);
-            return job == null || job.submitted || job.retiring ? OptionalLong.empty()
+            return job == null || job.submitted || job.retiring
+                    ? OptionalLong.empty()
                     : OptionalLong.of(job.ledger.clockMs());
         }
 
@@ -101,11 +105,13 @@ public final class Jobs {
     };
     /** Submitted jobs that have not run yet: forgotten once silent for {@link JobLimits#unstartedForgetAfter()}. */
     private SilentSubjects unstarted;
+
     private final SilentSubjects.Subjects unstartedJobs = new SilentSubjects.Subjects() {
         @Override
         public OptionalLong candidate(String name) {
             Job job = jobs.get(name);
-            return job == null || !job.submitted || job.retiring || job.hasRun() ? OptionalLong.empty()
+            return job == null || !job.submitted || job.retiring || job.hasRun()
+                    ? OptionalLong.empty()
                     : OptionalLong.of(job.ledger.clockMs());
         }
 
@@ -117,6 +123,7 @@ public final class Jobs {
     private JobLimits limits = JobLimits.defaults();
     /** Jobs held that have not ended: what {@link JobLimits} bounds, in total and by namespace. */
     private int live;
+
     private final Map<String, Integer> liveByNamespace = new HashMap<>();
     private long ignored;
     private long lostTimelineEntries;
@@ -158,7 +165,8 @@ public final class Jobs {
         for (Job job : jobs.values()) {
             all.add(job.save());
         }
-        return new SavedJobs(all, names(ended), names(undrained), names(recordsUndrained), ignored, lostTimelineEntries);
+        return new SavedJobs(
+                all, names(ended), names(undrained), names(recordsUndrained), ignored, lostTimelineEntries);
     }
 
     private static List<String> names(Iterable<Job> jobs) {
@@ -240,8 +248,8 @@ public final class Jobs {
         RecentIds ids = job != null ? job.recentIds : new RecentIds(config.maxRecentEventIds());
         if (!ids.add(e.source(), e.id())) {
             job.duplicates++;
-            return ApplyOutcome.notApplied(NotAppliedReason.DUPLICATE, "the job has event " + e.id() + " of "
-                    + e.source() + " already");
+            return ApplyOutcome.notApplied(
+                    NotAppliedReason.DUPLICATE, "the job has event " + e.id() + " of " + e.source() + " already");
         }
         if (job == null || isNewIncarnation(job, e)) {
             String full = overLimit(Job.namespaceOf(e.subject()));
@@ -299,17 +307,29 @@ public final class Jobs {
      */
     private ApplyOutcome stepTimes(Event e) {
         Job job = jobs.get(e.subject());
-        if (job == null || job.state.isTerminal() || !(e.data() instanceof io.lifeline.domain.event.TrainerData.StepTimes d)) {
+        if (job == null
+                || job.state.isTerminal()
+                || !(e.data() instanceof io.lifeline.domain.event.TrainerData.StepTimes d)) {
             ignored++;
-            return job == null ? ApplyOutcome.notApplied(NotAppliedReason.UNKNOWN_JOB, "no job " + e.subject()
-                    + " is known: step times start no job")
-                    : ApplyOutcome.notApplied(NotAppliedReason.JOB_ENDED, "job " + e.subject() + " ended ("
-                    + job.state.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            return job == null
+                    ? ApplyOutcome.notApplied(
+                            NotAppliedReason.UNKNOWN_JOB,
+                            "no job " + e.subject() + " is known: step times start no job")
+                    : ApplyOutcome.notApplied(
+                            NotAppliedReason.JOB_ENDED,
+                            "job " + e.subject() + " ended (" + job.state.name().toLowerCase(java.util.Locale.ROOT)
+                                    + ")");
         }
         if (job.stragglers == null) {
             job.stragglers = new StragglerDetector(stragglerConfig);
         }
-        job.stragglers.report(e.time(), d.rank(), d.localRank(), d.node(), d.paceSeconds(), job.membership::nodeOfRank,
+        job.stragglers.report(
+                e.time(),
+                d.rank(),
+                d.localRank(),
+                d.node(),
+                d.paceSeconds(),
+                job.membership::nodeOfRank,
                 job.gpusHeld());
         return ApplyOutcome.CHANGED;
     }
@@ -329,7 +349,9 @@ public final class Jobs {
     public void onNodeSignal(NodeSignal s) {
         for (String name : index.jobsOn(s.node())) {
             Job job = jobs.get(name);
-            if (job == null || !job.recentIds.add("signal:" + s.node(), s.kind() + "@" + s.time().toEpochMilli())) {
+            if (job == null
+                    || !job.recentIds.add(
+                            "signal:" + s.node(), s.kind() + "@" + s.time().toEpochMilli())) {
                 continue;
             }
             long eff = job.advance(s.time());
@@ -341,7 +363,9 @@ public final class Jobs {
 
     /** A submission after the job with that name ended starts a new job under the same name. */
     private static boolean isNewIncarnation(Job job, Event e) {
-        return e.type() == EventType.JOB_SUBMITTED && job.state.isTerminal() && job.finishedAt != null
+        return e.type() == EventType.JOB_SUBMITTED
+                && job.state.isTerminal()
+                && job.finishedAt != null
                 && e.time().isAfter(job.finishedAt);
     }
 
@@ -443,12 +467,24 @@ public final class Jobs {
         List<HistoryRecord> out = new ArrayList<>();
         for (Job job : recordsUndrained) {
             for (Incident i : job.incidents.drainClosed()) {
-                out.add(new HistoryRecord(HistoryRecord.Kind.INCIDENT, job.name, job.incarnation, i.id(),
-                        IncidentLog.ordinal(i.id()), i.openedAt(), i.view(0, null, 0)));
+                out.add(new HistoryRecord(
+                        HistoryRecord.Kind.INCIDENT,
+                        job.name,
+                        job.incarnation,
+                        i.id(),
+                        IncidentLog.ordinal(i.id()),
+                        i.openedAt(),
+                        i.view(0, null, 0)));
             }
             for (HistorySlice.Ordered<CheckpointView> c : job.checkpoints.drainChanged()) {
-                out.add(new HistoryRecord(HistoryRecord.Kind.CHECKPOINT, job.name, job.incarnation, c.view().id(),
-                        c.ordinal(), firstTime(c.view(), job.incarnation), c.view()));
+                out.add(new HistoryRecord(
+                        HistoryRecord.Kind.CHECKPOINT,
+                        job.name,
+                        job.incarnation,
+                        c.view().id(),
+                        c.ordinal(),
+                        firstTime(c.view(), job.incarnation),
+                        c.view()));
             }
             job.recordsQueued = false;
         }
@@ -470,16 +506,23 @@ public final class Jobs {
             for (IncidentView v : views.incidents(j, now())) {
                 held.add(new HistorySlice.Ordered<>(IncidentLog.ordinal(v.id()), v));
             }
-            return HistorySlice.of(HistoryRecord.Kind.INCIDENT, j.name, j.incarnation, before, limit, held,
-                    j.incidents.created());
+            return HistorySlice.of(
+                    HistoryRecord.Kind.INCIDENT, j.name, j.incarnation, before, limit, held, j.incidents.created());
         });
     }
 
     /** Like {@link #incidentSlice}, for a job's checkpoints. */
     public Optional<HistorySlice<CheckpointView>> checkpointSlice(String job, String cursor, int limit) {
         long before = HistorySlice.parse(cursor);
-        return find(job).map(j -> HistorySlice.of(HistoryRecord.Kind.CHECKPOINT, j.name, j.incarnation, before, limit,
-                j.checkpoints.ordered(), j.checkpoints.created()));
+        return find(job)
+                .map(j -> HistorySlice.of(
+                        HistoryRecord.Kind.CHECKPOINT,
+                        j.name,
+                        j.incarnation,
+                        before,
+                        limit,
+                        j.checkpoints.ordered(),
+                        j.checkpoints.created()));
     }
 
     private static Instant firstTime(CheckpointView c, long incarnation) {
@@ -523,7 +566,8 @@ public final class Jobs {
         long now = now();
         List<JobSummary> out = new ArrayList<>();
         for (Job job : sorted()) {
-            if (filter.namespace() != null && !filter.namespace().equals(job.namespace) || !visible.test(job.namespace)) {
+            if (filter.namespace() != null && !filter.namespace().equals(job.namespace)
+                    || !visible.test(job.namespace)) {
                 continue;
             }
             if (filter.state() != null && filter.state() != job.state) {
@@ -550,7 +594,8 @@ public final class Jobs {
         List<JobSummary> items = new ArrayList<>(Math.max(0, Math.min(limit, 1024)));
         int total = 0;
         for (Job job : sorted()) {
-            if (filter.namespace() != null && !filter.namespace().equals(job.namespace) || !visible.test(job.namespace)) {
+            if (filter.namespace() != null && !filter.namespace().equals(job.namespace)
+                    || !visible.test(job.namespace)) {
                 continue;
             }
             if (filter.state() != null && filter.state() != job.state) {
@@ -578,8 +623,7 @@ public final class Jobs {
      * @param items the page's rows, by name
      * @param total how many jobs match in all
      */
-    public record JobPage(List<JobSummary> items, int total) {
-    }
+    public record JobPage(List<JobSummary> items, int total) {}
 
     /**
      * Every job as a snapshot of the whole model holds it, sorted by name, all taken at one time: its detail, incidents,
@@ -589,8 +633,11 @@ public final class Jobs {
         long now = now();
         List<JobSnapshotViews> out = new ArrayList<>(jobs.size());
         for (Job job : sorted()) {
-            out.add(new JobSnapshotViews(views.detail(job, now), views.incidents(job, now),
-                    job.checkpoints.history(job.name), job.indexedNodes));
+            out.add(new JobSnapshotViews(
+                    views.detail(job, now),
+                    views.incidents(job, now),
+                    job.checkpoints.history(job.name),
+                    job.indexedNodes));
         }
         return out;
     }
@@ -670,7 +717,8 @@ public final class Jobs {
 
     /** Goodput rolled up as {@link #rollup(RollupDimension)}, over the jobs of the namespaces {@code visible} accepts. */
     public List<GoodputRollup> rollup(RollupDimension dimension, java.util.function.Predicate<String> visible) {
-        return JobRollups.rollup(sorted().stream().filter(j -> visible.test(j.namespace)).toList(), dimension, now());
+        return JobRollups.rollup(
+                sorted().stream().filter(j -> visible.test(j.namespace)).toList(), dimension, now());
     }
 
     /** Checkpoint-interval advice for a job (see {@link IntervalAdvisor}). */
@@ -687,8 +735,8 @@ public final class Jobs {
      * The pools' exposure for a per-node MTBI: the fleet's own (every node's time in service and interruptions over
      * the reliability's window) when the node directory has it, else what the jobs saw in those pools.
      */
-    private IntervalAdvisor.Exposure exposure(List<String> pools, CapacityType capacity,
-                                              java.util.function.Supplier<IntervalAdvisor.Exposure> fromJobs) {
+    private IntervalAdvisor.Exposure exposure(
+            List<String> pools, CapacityType capacity, java.util.function.Supplier<IntervalAdvisor.Exposure> fromJobs) {
         io.lifeline.domain.fleet.reliability.PoolRate rate = nodes.poolRate(pools, capacity);
         if (rate != null && rate.nodeSeconds() > 0) {
             return new IntervalAdvisor.Exposure(pools, rate.nodeSeconds(), rate.interruptions());
@@ -722,8 +770,15 @@ public final class Jobs {
             }
         }
         Long recovery = job.incidents.meanRecoveryMillis();
-        return IntervalAdvisor.advise(job.name, current, source, c, blocking.size(), exposure,
-                job.membership.activeNodeCount(), recovery == null ? 0 : recovery / 1000.0);
+        return IntervalAdvisor.advise(
+                job.name,
+                current,
+                source,
+                c,
+                blocking.size(),
+                exposure,
+                job.membership.activeNodeCount(),
+                recovery == null ? 0 : recovery / 1000.0);
     }
 
     /**
@@ -738,15 +793,29 @@ public final class Jobs {
     private SpotReport spotReport(Job job, SpotPrices prices) {
         List<String> pools = pools(job);
         long now = now();
-        CapacityInterval spot = SpotEconomics.interval(CapacityType.SPOT, advise(job, exposure(pools, CapacityType.SPOT,
-                () -> JobRollups.exposure(sorted(), pools, CapacityType.SPOT.wireName(), now))));
-        CapacityInterval onDemand = SpotEconomics.interval(CapacityType.ON_DEMAND, advise(job, exposure(pools,
-                CapacityType.ON_DEMAND, () -> JobRollups.exposure(sorted(), pools, CapacityType.ON_DEMAND.wireName(), now))));
+        CapacityInterval spot = SpotEconomics.interval(
+                CapacityType.SPOT,
+                advise(
+                        job,
+                        exposure(
+                                pools,
+                                CapacityType.SPOT,
+                                () -> JobRollups.exposure(sorted(), pools, CapacityType.SPOT.wireName(), now))));
+        CapacityInterval onDemand = SpotEconomics.interval(
+                CapacityType.ON_DEMAND,
+                advise(
+                        job,
+                        exposure(
+                                pools,
+                                CapacityType.ON_DEMAND,
+                                () -> JobRollups.exposure(sorted(), pools, CapacityType.ON_DEMAND.wireName(), now))));
         String pool = job.primaryPool != null ? job.primaryPool : Job.UNKNOWN_POOL;
         Double observed = job.ledger.view(now).ettr();
-        SpotVerdict verdict = SpotEconomics.verdict(pool,
+        SpotVerdict verdict = SpotEconomics.verdict(
+                pool,
                 SpotEconomics.cost(spot, prices.price(pool, CapacityType.SPOT), false),
-                SpotEconomics.cost(onDemand, prices.price(pool, CapacityType.ON_DEMAND), true), observed);
+                SpotEconomics.cost(onDemand, prices.price(pool, CapacityType.ON_DEMAND), true),
+                observed);
         return new SpotReport(job.name, views.placement(job), List.of(spot, onDemand), verdict);
     }
 

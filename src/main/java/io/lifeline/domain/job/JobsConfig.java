@@ -27,11 +27,23 @@ import java.time.Duration;
  *                                   no event of it came for this long, in event time (default 24 h)
  * @param checkpointStorage          how a checkpoint's location is classified (shared file systems; default none)
  */
-public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshnessObjective, Duration warningWindow,
-                         Duration noticeGrace, int maxCheckpointsPerJob, int maxRestoresPerJob, int maxIncidentsPerJob,
-                         int maxTimelineEntries, int maxRounds, int maxWorldSizePoints, int maxRecentEventIds,
-                         int maxRefusals, int maxFinishedJobs, int adviceSamples, Duration strayJobsForgetAfter,
-                         CheckpointStorage checkpointStorage) {
+public record JobsConfig(
+        double freshnessObjectiveFactor,
+        Duration defaultFreshnessObjective,
+        Duration warningWindow,
+        Duration noticeGrace,
+        int maxCheckpointsPerJob,
+        int maxRestoresPerJob,
+        int maxIncidentsPerJob,
+        int maxTimelineEntries,
+        int maxRounds,
+        int maxWorldSizePoints,
+        int maxRecentEventIds,
+        int maxRefusals,
+        int maxFinishedJobs,
+        int adviceSamples,
+        Duration strayJobsForgetAfter,
+        CheckpointStorage checkpointStorage) {
 
     private static final Duration DEFAULT_STRAY_FORGET = Duration.ofHours(24);
 
@@ -43,51 +55,154 @@ public record JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshn
     }
 
     /** A configuration with the default checkpoint storage (no shared file systems). */
-    public JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshnessObjective, Duration warningWindow,
-                      Duration noticeGrace, int maxCheckpointsPerJob, int maxRestoresPerJob, int maxIncidentsPerJob,
-                      int maxTimelineEntries, int maxRounds, int maxWorldSizePoints, int maxRecentEventIds,
-                      int maxRefusals, int maxFinishedJobs, int adviceSamples, Duration strayJobsForgetAfter) {
-        this(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace, maxCheckpointsPerJob,
-                maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds, maxWorldSizePoints,
-                maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, strayJobsForgetAfter, null);
+    public JobsConfig(
+            double freshnessObjectiveFactor,
+            Duration defaultFreshnessObjective,
+            Duration warningWindow,
+            Duration noticeGrace,
+            int maxCheckpointsPerJob,
+            int maxRestoresPerJob,
+            int maxIncidentsPerJob,
+            int maxTimelineEntries,
+            int maxRounds,
+            int maxWorldSizePoints,
+            int maxRecentEventIds,
+            int maxRefusals,
+            int maxFinishedJobs,
+            int adviceSamples,
+            Duration strayJobsForgetAfter) {
+        this(
+                freshnessObjectiveFactor,
+                defaultFreshnessObjective,
+                warningWindow,
+                noticeGrace,
+                maxCheckpointsPerJob,
+                maxRestoresPerJob,
+                maxIncidentsPerJob,
+                maxTimelineEntries,
+                maxRounds,
+                maxWorldSizePoints,
+                maxRecentEventIds,
+                maxRefusals,
+                maxFinishedJobs,
+                adviceSamples,
+                strayJobsForgetAfter,
+                null);
     }
 
     /** A configuration with the default {@code strayJobsForgetAfter}. */
-    public JobsConfig(double freshnessObjectiveFactor, Duration defaultFreshnessObjective, Duration warningWindow,
-                      Duration noticeGrace, int maxCheckpointsPerJob, int maxRestoresPerJob, int maxIncidentsPerJob,
-                      int maxTimelineEntries, int maxRounds, int maxWorldSizePoints, int maxRecentEventIds,
-                      int maxRefusals, int maxFinishedJobs, int adviceSamples) {
-        this(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace, maxCheckpointsPerJob,
-                maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds, maxWorldSizePoints,
-                maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, DEFAULT_STRAY_FORGET, null);
+    public JobsConfig(
+            double freshnessObjectiveFactor,
+            Duration defaultFreshnessObjective,
+            Duration warningWindow,
+            Duration noticeGrace,
+            int maxCheckpointsPerJob,
+            int maxRestoresPerJob,
+            int maxIncidentsPerJob,
+            int maxTimelineEntries,
+            int maxRounds,
+            int maxWorldSizePoints,
+            int maxRecentEventIds,
+            int maxRefusals,
+            int maxFinishedJobs,
+            int adviceSamples) {
+        this(
+                freshnessObjectiveFactor,
+                defaultFreshnessObjective,
+                warningWindow,
+                noticeGrace,
+                maxCheckpointsPerJob,
+                maxRestoresPerJob,
+                maxIncidentsPerJob,
+                maxTimelineEntries,
+                maxRounds,
+                maxWorldSizePoints,
+                maxRecentEventIds,
+                maxRefusals,
+                maxFinishedJobs,
+                adviceSamples,
+                DEFAULT_STRAY_FORGET,
+                null);
     }
 
     public static JobsConfig defaults() {
-        return new JobsConfig(2.0, Duration.ofHours(1), Duration.ofMinutes(30), Duration.ofMinutes(5), 100, 100, 100,
-                500, 64, 256, 512, 20, 5000, 20);
+        return new JobsConfig(
+                2.0,
+                Duration.ofHours(1),
+                Duration.ofMinutes(30),
+                Duration.ofMinutes(5),
+                100,
+                100,
+                100,
+                500,
+                64,
+                256,
+                512,
+                20,
+                5000,
+                20);
     }
 
     /** The same configuration forgetting stray jobs after {@code after} of silence. */
     public JobsConfig withStrayJobsForgetAfter(Duration after) {
-        return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
-                maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
-                maxWorldSizePoints, maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, after,
+        return new JobsConfig(
+                freshnessObjectiveFactor,
+                defaultFreshnessObjective,
+                warningWindow,
+                noticeGrace,
+                maxCheckpointsPerJob,
+                maxRestoresPerJob,
+                maxIncidentsPerJob,
+                maxTimelineEntries,
+                maxRounds,
+                maxWorldSizePoints,
+                maxRecentEventIds,
+                maxRefusals,
+                maxFinishedJobs,
+                adviceSamples,
+                after,
                 checkpointStorage);
     }
 
     /** The same configuration keeping at most {@code n} ended jobs. */
     public JobsConfig withMaxFinishedJobs(int n) {
-        return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
-                maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
-                maxWorldSizePoints, maxRecentEventIds, maxRefusals, n, adviceSamples, strayJobsForgetAfter,
+        return new JobsConfig(
+                freshnessObjectiveFactor,
+                defaultFreshnessObjective,
+                warningWindow,
+                noticeGrace,
+                maxCheckpointsPerJob,
+                maxRestoresPerJob,
+                maxIncidentsPerJob,
+                maxTimelineEntries,
+                maxRounds,
+                maxWorldSizePoints,
+                maxRecentEventIds,
+                maxRefusals,
+                n,
+                adviceSamples,
+                strayJobsForgetAfter,
                 checkpointStorage);
     }
 
     /** The same configuration classifying checkpoint locations with {@code storage}. */
     public JobsConfig withCheckpointStorage(CheckpointStorage storage) {
-        return new JobsConfig(freshnessObjectiveFactor, defaultFreshnessObjective, warningWindow, noticeGrace,
-                maxCheckpointsPerJob, maxRestoresPerJob, maxIncidentsPerJob, maxTimelineEntries, maxRounds,
-                maxWorldSizePoints, maxRecentEventIds, maxRefusals, maxFinishedJobs, adviceSamples, strayJobsForgetAfter,
+        return new JobsConfig(
+                freshnessObjectiveFactor,
+                defaultFreshnessObjective,
+                warningWindow,
+                noticeGrace,
+                maxCheckpointsPerJob,
+                maxRestoresPerJob,
+                maxIncidentsPerJob,
+                maxTimelineEntries,
+                maxRounds,
+                maxWorldSizePoints,
+                maxRecentEventIds,
+                maxRefusals,
+                maxFinishedJobs,
+                adviceSamples,
+                strayJobsForgetAfter,
                 storage);
     }
 }

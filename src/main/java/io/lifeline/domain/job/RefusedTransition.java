@@ -11,5 +11,4 @@ import java.time.Instant;
  * @param cause   what asked for it (event type or signal)
  * @param reason  why it was refused
  */
-public record RefusedTransition(JobState from, JobState to, Instant time, String cause, String reason) {
-}
+public record RefusedTransition(JobState from, JobState to, Instant time, String cause, String reason) {}

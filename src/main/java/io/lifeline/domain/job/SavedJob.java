@@ -47,14 +47,37 @@ import java.util.Objects;
  * @param poolCapacities        its share of each capacity type within each pool ({@code pool|capacity}); empty in
  *                              checkpoints written before it was kept
  */
-public record SavedJob(String name, long incarnation, Spec spec, JobState state, Instant stateSince, Instant submittedAt,
-                       Instant finishedAt, String finishReason, boolean admitted, boolean retiring, Run run,
-                       SavedLedger ledger, SavedMembership membership, SavedCheckpoints checkpoints,
-                       SavedIncidents incidents, List<String> recentIds, List<CommandAckView> commandAcks,
-                       List<TimelineEntry> timeline, long timelineSeq, long drainedSeq, long evictedThroughMillis,
-                       List<RefusedTransition> refusals, Map<String, Pool> pools, Map<String, Pool> capacities,
-                       long poolsVersion, String primaryPool, String primaryCapacity, List<String> indexedNodes,
-                       long indexedVersion, Map<String, Pool> poolCapacities) {
+public record SavedJob(
+        String name,
+        long incarnation,
+        Spec spec,
+        JobState state,
+        Instant stateSince,
+        Instant submittedAt,
+        Instant finishedAt,
+        String finishReason,
+        boolean admitted,
+        boolean retiring,
+        Run run,
+        SavedLedger ledger,
+        SavedMembership membership,
+        SavedCheckpoints checkpoints,
+        SavedIncidents incidents,
+        List<String> recentIds,
+        List<CommandAckView> commandAcks,
+        List<TimelineEntry> timeline,
+        long timelineSeq,
+        long drainedSeq,
+        long evictedThroughMillis,
+        List<RefusedTransition> refusals,
+        Map<String, Pool> pools,
+        Map<String, Pool> capacities,
+        long poolsVersion,
+        String primaryPool,
+        String primaryCapacity,
+        List<String> indexedNodes,
+        long indexedVersion,
+        Map<String, Pool> poolCapacities) {
 
     public SavedJob {
         Objects.requireNonNull(name, "name");
@@ -86,9 +109,14 @@ public record SavedJob(String name, long incarnation, Spec spec, JobState state,
      * @param checkpointIntervalSeconds  configured checkpoint interval, may be null
      * @param freshnessObjectiveMillis   freshness objective set by an operator, may be null
      */
-    public record Spec(String namespace, String owner, String priorityClass, ElasticPolicy elastic, Integer gpusPerNode,
-                       Long checkpointIntervalSeconds, Long freshnessObjectiveMillis) {
-    }
+    public record Spec(
+            String namespace,
+            String owner,
+            String priorityClass,
+            ElasticPolicy elastic,
+            Integer gpusPerNode,
+            Long checkpointIntervalSeconds,
+            Long freshnessObjectiveMillis) {}
 
     /**
      * How the job's run goes.
@@ -111,11 +139,24 @@ public record SavedJob(String name, long incarnation, Spec spec, JobState state,
      * @param duplicates        redelivered events dropped
      * @param lateEvents        events older than the accounting clock
      */
-    public record Run(long lastStep, Instant lastProgressAt, Instant firstProgressAt, Double samplesPerSecond,
-                      Double tokensPerSecond, int restarts, int lastRoundGpus, int agentRestarts, String syncSave,
-                      boolean exitRequested, boolean holding, long holdingStep, Instant rescaleStartedAt,
-                      long rescaleMillis, long rescaleGpuMillis, long duplicates, long lateEvents) {
-    }
+    public record Run(
+            long lastStep,
+            Instant lastProgressAt,
+            Instant firstProgressAt,
+            Double samplesPerSecond,
+            Double tokensPerSecond,
+            int restarts,
+            int lastRoundGpus,
+            int agentRestarts,
+            String syncSave,
+            boolean exitRequested,
+            boolean holding,
+            long holdingStep,
+            Instant rescaleStartedAt,
+            long rescaleMillis,
+            long rescaleGpuMillis,
+            long duplicates,
+            long lateEvents) {}
 
     /**
      * The job's share of one pool or capacity type.
@@ -124,6 +165,5 @@ public record SavedJob(String name, long incarnation, Spec spec, JobState state,
      * @param nodeMillis     node-milliseconds exposed to interruptions
      * @param interruptions  interruptions attributed to it
      */
-    public record Pool(int nodes, long nodeMillis, int interruptions) {
-    }
+    public record Pool(int nodes, long nodeMillis, int interruptions) {}
 }

@@ -15,8 +15,13 @@ import java.util.List;
  * @param ignored              node and GPU events passed to the jobs and ignored
  * @param lostTimelineEntries  timeline entries that left memory before they were handed over
  */
-public record SavedJobs(List<SavedJob> jobs, List<String> ended, List<String> timelineQueue, List<String> recordsQueue,
-                        long ignored, long lostTimelineEntries) {
+public record SavedJobs(
+        List<SavedJob> jobs,
+        List<String> ended,
+        List<String> timelineQueue,
+        List<String> recordsQueue,
+        long ignored,
+        long lostTimelineEntries) {
 
     public SavedJobs {
         jobs = List.copyOf(jobs);

@@ -11,11 +11,12 @@ import java.util.Locale;
 /** One human-readable line per event or signal, for the job timeline. */
 final class Summaries {
 
-    private Summaries() {
-    }
+    private Summaries() {}
 
     static String of(NodeSignal s) {
-        StringBuilder b = new StringBuilder("node ").append(s.node()).append(": ")
+        StringBuilder b = new StringBuilder("node ")
+                .append(s.node())
+                .append(": ")
                 .append(s.kind().name().toLowerCase(Locale.ROOT).replace('_', ' '));
         if (s.noticeKind() != null) {
             b.append(" (").append(s.noticeKind().wireName()).append(')');
@@ -45,9 +46,14 @@ final class Summaries {
 
     private static String job(JobData d) {
         if (d instanceof JobData.Submitted s) {
-            return "submitted" + (s.elastic() == null ? "" : ", nodes " + s.elastic().minNodes() + ":"
-                    + s.elastic().maxNodes()) + ", " + s.gpusPerNode() + " GPUs per node"
-                    + (s.checkpointIntervalSeconds() == null ? "" : ", checkpoint every " + s.checkpointIntervalSeconds() + " s");
+            return "submitted"
+                    + (s.elastic() == null
+                            ? ""
+                            : ", nodes " + s.elastic().minNodes() + ":"
+                                    + s.elastic().maxNodes()) + ", " + s.gpusPerNode() + " GPUs per node"
+                    + (s.checkpointIntervalSeconds() == null
+                            ? ""
+                            : ", checkpoint every " + s.checkpointIntervalSeconds() + " s");
         }
         if (d instanceof JobData.Finished f) {
             return "finished: " + f.outcome().wireName() + (f.reason() == null ? "" : " (" + f.reason() + ")");
@@ -60,7 +66,8 @@ final class Summaries {
             return "admitted" + (a.queue() == null ? "" : " from queue " + a.queue());
         }
         if (d instanceof SchedulerData.Preempted p) {
-            return "preempted" + (p.preemptor() == null ? "" : " by " + p.preemptor()) + (p.reason() == null ? "" : ": " + p.reason());
+            return "preempted" + (p.preemptor() == null ? "" : " by " + p.preemptor())
+                    + (p.reason() == null ? "" : ": " + p.reason());
         }
         if (d instanceof SchedulerData.Evicted v) {
             return "evicted" + (v.reason() == null ? "" : ": " + v.reason());
@@ -74,11 +81,13 @@ final class Summaries {
 
     private static String trainer(TrainerData d) {
         if (d instanceof TrainerData.Rendezvous r) {
-            return "rendezvous round " + r.round() + ": world size " + r.worldSize() + " on " + r.participants().size() + " nodes";
+            return "rendezvous round " + r.round() + ": world size " + r.worldSize() + " on "
+                    + r.participants().size() + " nodes";
         }
         if (d instanceof TrainerData.WorkerFailed w) {
             return "worker rank " + w.rank() + (w.node() == null ? "" : " on " + w.node()) + " failed"
-                    + (w.exitCode() == null ? "" : ", exit code " + w.exitCode()) + (w.error() == null ? "" : ": " + w.error());
+                    + (w.exitCode() == null ? "" : ", exit code " + w.exitCode())
+                    + (w.error() == null ? "" : ": " + w.error());
         }
         if (d instanceof TrainerData.Restarted r) {
             return "workers restarted (" + r.restartCount() + ")" + (r.reason() == null ? "" : ": " + r.reason());
@@ -87,7 +96,8 @@ final class Summaries {
             return "checkpoint " + c.checkpointId() + " started at step " + c.step() + (c.async() ? " (async)" : "");
         }
         if (d instanceof TrainerData.CheckpointCompleted c) {
-            return "checkpoint " + c.checkpointId() + " completed at step " + c.step() + ", blocked " + c.blockingSeconds() + " s";
+            return "checkpoint " + c.checkpointId() + " completed at step " + c.step() + ", blocked "
+                    + c.blockingSeconds() + " s";
         }
         if (d instanceof TrainerData.CheckpointFailed c) {
             return "checkpoint " + c.checkpointId() + " failed: " + c.error();
@@ -96,11 +106,13 @@ final class Summaries {
             return "checkpoint " + c.checkpointId() + (c.ok() ? " verified" : " CORRUPT");
         }
         if (d instanceof TrainerData.Restored r) {
-            return "restored from " + (r.checkpointId() == null || r.checkpointId().isEmpty() ? "scratch" : r.checkpointId())
+            return "restored from "
+                    + (r.checkpointId() == null || r.checkpointId().isEmpty() ? "scratch" : r.checkpointId())
                     + " at step " + r.step();
         }
         if (d instanceof TrainerData.CommandAck a) {
-            return "command " + a.command() + " " + a.status().wireName() + (a.message() == null ? "" : ": " + a.message());
+            return "command " + a.command() + " " + a.status().wireName()
+                    + (a.message() == null ? "" : ": " + a.message());
         }
         TrainerData.Progress p = (TrainerData.Progress) d;
         return "progress at step " + p.step();

@@ -14,8 +14,9 @@ import java.util.Comparator;
 public record TimelineCursor(long millis, long seq) {
 
     /** Time order as the cursor sees it: event time in milliseconds, then arrival within the job. */
-    public static final Comparator<TimelineEntry> ORDER =
-            Comparator.comparingLong((TimelineEntry e) -> e.time().toEpochMilli()).thenComparingLong(TimelineEntry::seq);
+    public static final Comparator<TimelineEntry> ORDER = Comparator.comparingLong(
+                    (TimelineEntry e) -> e.time().toEpochMilli())
+            .thenComparingLong(TimelineEntry::seq);
 
     /** Before every entry. */
     public static final TimelineCursor START = new TimelineCursor(Long.MIN_VALUE, Long.MIN_VALUE);

@@ -18,6 +18,10 @@ public record TimelineEntry(long seq, Instant time, Kind kind, String type, Stri
 
     /** What kind of line. */
     public enum Kind implements WireEnum {
-        EVENT, SIGNAL, TRANSITION, INCIDENT_OPENED, INCIDENT_CLOSED
+        EVENT,
+        SIGNAL,
+        TRANSITION,
+        INCIDENT_OPENED,
+        INCIDENT_CLOSED
     }
 }

@@ -11,5 +11,4 @@ import java.util.List;
  * @param incidents   incidents that overlap the page's time range
  * @param nextCursor  pass it back to get the next page, or null when this is the last
  */
-public record TimelinePage(String job, List<TimelineEntry> entries, List<IncidentView> incidents, String nextCursor) {
-}
+public record TimelinePage(String job, List<TimelineEntry> entries, List<IncidentView> incidents, String nextCursor) {}

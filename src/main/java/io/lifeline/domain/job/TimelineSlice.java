@@ -21,8 +21,15 @@ import java.util.List;
  *                        not before the cursor and the range; false lets the page be answered from memory alone
  * @param incidents       incidents that overlap the page's time range
  */
-public record TimelineSlice(String job, long incarnation, TimelineCursor cursor, int limit, List<TimelineEntry> held,
-                            long storedBelowSeq, boolean needsStored, List<IncidentView> incidents) {
+public record TimelineSlice(
+        String job,
+        long incarnation,
+        TimelineCursor cursor,
+        int limit,
+        List<TimelineEntry> held,
+        long storedBelowSeq,
+        boolean needsStored,
+        List<IncidentView> incidents) {
 
     /**
      * The page: memory's entries merged with {@code stored} ones (those older than the ring, in range and after the
@@ -35,12 +42,15 @@ public record TimelineSlice(String job, long incarnation, TimelineCursor cursor,
         all.addAll(held);
         all.sort(TimelineCursor.ORDER);
         List<TimelineEntry> page = all.size() > limit ? all.subList(0, limit) : all;
-        String next = all.size() > limit ? TimelineCursor.after(page.get(page.size() - 1)).toString() : null;
+        String next = all.size() > limit
+                ? TimelineCursor.after(page.get(page.size() - 1)).toString()
+                : null;
         return new TimelinePage(job, List.copyOf(page), incidents, next);
     }
 
     /** Whether {@code e} is in the time range {@code from <= time < to} (null bounds are open). */
     static boolean inRange(TimelineEntry e, Instant from, Instant to) {
-        return (from == null || !e.time().isBefore(from)) && (to == null || e.time().isBefore(to));
+        return (from == null || !e.time().isBefore(from))
+                && (to == null || e.time().isBefore(to));
     }
 }

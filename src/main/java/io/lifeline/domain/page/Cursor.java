@@ -19,11 +19,11 @@ public final class Cursor {
 
     /** Longer than any cursor this codec makes: anything longer is refused before it is decoded. */
     private static final int MAX_LENGTH = 512;
+
     private static final String SEPARATOR = "|";
     private static final Pattern PLAIN = Pattern.compile("-?[0-9]{1,19}(:-?[0-9]{1,19})*");
 
-    private Cursor() {
-    }
+    private Cursor() {}
 
     /** The cursor of a position given by its key parts, none of which may contain {@code |}. */
     public static String of(Object... parts) {
@@ -38,7 +38,9 @@ public final class Cursor {
             }
             raw.append(raw.length() == 0 ? "" : SEPARATOR).append(s);
         }
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.toString().getBytes(StandardCharsets.UTF_8));
+        return Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(raw.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -28,8 +28,7 @@ import java.util.Set;
  */
 public final class AutomationBrake {
 
-    private AutomationBrake() {
-    }
+    private AutomationBrake() {}
 
     /**
      * The bounds.
@@ -77,8 +76,7 @@ public final class AutomationBrake {
      * @param at     when
      * @param policy the policy's wire name
      */
-    public record Take(String node, String pool, Instant at, String policy) {
-    }
+    public record Take(String node, String pool, Instant at, String policy) {}
 
     /**
      * Why the brake engaged: the decision that would have gone past a bound.
@@ -89,8 +87,7 @@ public final class AutomationBrake {
      * @param pool   that node's pool, may be null
      * @param reason which bound, in words
      */
-    public record Trip(Instant at, String policy, String node, String pool, String reason) {
-    }
+    public record Trip(Instant at, String policy, String node, String pool, String reason) {}
 
     /**
      * A person released the brake.
@@ -99,8 +96,7 @@ public final class AutomationBrake {
      * @param by     who (the actor as the audit names it)
      * @param reason what they said, may be null
      */
-    public record Reset(Instant at, String by, String reason) {
-    }
+    public record Reset(Instant at, String by, String reason) {}
 
     /**
      * The brake's whole state, as the store keeps it.
@@ -131,8 +127,7 @@ public final class AutomationBrake {
      * @param pool      its pool, null when the model knows none (only the fleet-wide bound applies then)
      * @param poolNodes the live (registered, not terminated) nodes of that pool now
      */
-    public record Target(String node, String pool, int poolNodes) {
-    }
+    public record Target(String node, String pool, int poolNodes) {}
 
     /** What the brake does with a decision. */
     public enum Verdict {
@@ -161,8 +156,7 @@ public final class AutomationBrake {
      * @param taken nodes taken within the window, before the decision
      * @param bound the most that may be taken
      */
-    public record Count(int taken, int bound) {
-    }
+    public record Count(int taken, int bound) {}
 
     /**
      * What the brake said of one decision.
@@ -173,8 +167,7 @@ public final class AutomationBrake {
      * @param fleet   the fleet-wide count it compared
      * @param pool    the pool's count it compared, null when the node has no pool
      */
-    public record Outcome(Verdict verdict, State state, String reason, Count fleet, Count pool) {
-    }
+    public record Outcome(Verdict verdict, State state, String reason, Count fleet, Count pool) {}
 
     /** Whether carrying out {@code request} takes a node out of service (cordons it): what the brake counts. */
     public static boolean takesNode(ActionRequest request) {
@@ -197,21 +190,29 @@ public final class AutomationBrake {
         State st = pruned(s, state, now);
         List<Take> window = st.taken();
         Count fleet = new Count(distinctNodes(window, null), s.fleetNodes());
-        Count pool = target.pool() == null ? null
+        Count pool = target.pool() == null
+                ? null
                 : new Count(distinctNodes(window, target.pool()), s.poolBound(target.poolNodes()));
         if (!s.enabled()) {
             return new Outcome(Verdict.ALLOWED, st, "the automation brake is off", fleet, pool);
         }
         if (st.isEngaged()) {
             Trip t = st.engaged();
-            return new Outcome(Verdict.HELD, new State(window, t, st.held() + 1, st.lastReset()),
+            return new Outcome(
+                    Verdict.HELD,
+                    new State(window, t, st.held() + 1, st.lastReset()),
                     "the automation brake is engaged since " + t.at() + " (" + t.reason() + "); a person resets it",
-                    fleet, pool);
+                    fleet,
+                    pool);
         }
         for (Take t : window) {
             if (t.node().equals(target.node())) {
-                return new Outcome(Verdict.ALREADY_COUNTED, st, target.node() + " was taken at " + t.at()
-                        + " and counts once", fleet, pool);
+                return new Outcome(
+                        Verdict.ALREADY_COUNTED,
+                        st,
+                        target.node() + " was taken at " + t.at() + " and counts once",
+                        fleet,
+                        pool);
             }
         }
         String minutes = words(s.window());
@@ -230,10 +231,16 @@ public final class AutomationBrake {
         }
         List<Take> taken = new ArrayList<>(window);
         taken.add(new Take(target.node(), target.pool(), now, policy));
-        return new Outcome(Verdict.ALLOWED, new State(taken, null, 0, st.lastReset()),
+        return new Outcome(
+                Verdict.ALLOWED,
+                new State(taken, null, 0, st.lastReset()),
                 "within the bounds: " + (fleet.taken() + 1) + " of " + fleet.bound() + " fleet-wide"
-                        + (pool == null ? "" : ", " + (pool.taken() + 1) + " of " + pool.bound() + " in pool "
-                        + target.pool()) + " within " + minutes, fleet, pool);
+                        + (pool == null
+                                ? ""
+                                : ", " + (pool.taken() + 1) + " of " + pool.bound() + " in pool " + target.pool())
+                        + " within " + minutes,
+                fleet,
+                pool);
     }
 
     /**
@@ -253,7 +260,8 @@ public final class AutomationBrake {
                 kept.add(t);
             }
         }
-        return kept.size() == state.taken().size() ? state
+        return kept.size() == state.taken().size()
+                ? state
                 : new State(kept, state.engaged(), state.held(), state.lastReset());
     }
 
@@ -300,7 +308,8 @@ public final class AutomationBrake {
 
     static String ordinal(int n) {
         int mod100 = n % 100;
-        String suffix = mod100 >= 11 && mod100 <= 13 ? "th"
+        String suffix = mod100 >= 11 && mod100 <= 13
+                ? "th"
                 : switch (n % 10) {
                     case 1 -> "st";
                     case 2 -> "nd";

@@ -30,7 +30,10 @@ import java.util.Optional;
 public final class BackToService {
 
     /** Which validation returns a node. */
-    public enum Check { SAMPLES, HEALTH_CHECK }
+    public enum Check {
+        SAMPLES,
+        HEALTH_CHECK
+    }
 
     /**
      * @param check          the validation
@@ -40,10 +43,14 @@ public final class BackToService {
     public record Settings(Check check, Duration healthyWindow, Duration sampleMaxAge) {
 
         public Settings {
-            if (check == null || healthyWindow == null || healthyWindow.isNegative() || sampleMaxAge == null
-                    || sampleMaxAge.isNegative() || sampleMaxAge.isZero()) {
-                throw new IllegalArgumentException("back-to-service needs a check, a healthy window >= 0 and a sample "
-                        + "age > 0");
+            if (check == null
+                    || healthyWindow == null
+                    || healthyWindow.isNegative()
+                    || sampleMaxAge == null
+                    || sampleMaxAge.isNegative()
+                    || sampleMaxAge.isZero()) {
+                throw new IllegalArgumentException(
+                        "back-to-service needs a check, a healthy window >= 0 and a sample " + "age > 0");
             }
         }
 
@@ -52,8 +59,7 @@ public final class BackToService {
         }
     }
 
-    private BackToService() {
-    }
+    private BackToService() {}
 
     /** One uncordon decision per node whose validation passed now. */
     public static List<PolicyDecision> decisions(PolicySettings policies, Settings settings, Fleet fleet, Instant now) {
@@ -71,9 +77,12 @@ public final class BackToService {
             if (mode == PolicyMode.OFF) {
                 continue;
             }
-            evidence(d, fleet, settings, now).ifPresent(reason -> out.add(new PolicyDecision(PolicyName.BACK_TO_SERVICE,
-                    mode, new ActionRequest(ActionKind.UNCORDON, d.name(), Map.of(), reason),
-                    "back-to-service:" + d.name() + ":" + d.stateSince())));
+            evidence(d, fleet, settings, now)
+                    .ifPresent(reason -> out.add(new PolicyDecision(
+                            PolicyName.BACK_TO_SERVICE,
+                            mode,
+                            new ActionRequest(ActionKind.UNCORDON, d.name(), Map.of(), reason),
+                            "back-to-service:" + d.name() + ":" + d.stateSince())));
         }
         return out;
     }
@@ -98,7 +107,10 @@ public final class BackToService {
                 + fault.time();
         if (settings.check() == Check.HEALTH_CHECK) {
             HealthCheck h = fleet.healthCheck(d.name()).orElse(null);
-            if (h == null || !h.passed() || h.time().isBefore(drained) || !h.time().isAfter(lastXid)) {
+            if (h == null
+                    || !h.passed()
+                    || h.time().isBefore(drained)
+                    || !h.time().isAfter(lastXid)) {
                 return Optional.empty();
             }
             return Optional.of(what + "; health check passed at " + h.time()
@@ -111,14 +123,17 @@ public final class BackToService {
         GpuThresholds t = fleet.gpuThresholds();
         Instant oldest = null;
         for (GpuView g : d.gpus()) {
-            if (g.sampledAt() == null || !g.sampledAt().isAfter(lastXid)
-                    || g.sampledAt().isBefore(now.minus(settings.sampleMaxAge())) || !healthy(g, t)) {
+            if (g.sampledAt() == null
+                    || !g.sampledAt().isAfter(lastXid)
+                    || g.sampledAt().isBefore(now.minus(settings.sampleMaxAge()))
+                    || !healthy(g, t)) {
                 return Optional.empty();
             }
             oldest = oldest == null || g.sampledAt().isBefore(oldest) ? g.sampledAt() : oldest;
         }
-        return Optional.of(what + "; no XID for " + Duration.between(lastXid, now).toMinutes() + " min (last "
-                + lastXid + "), " + d.gpus().size() + " GPU(s) sampled healthy since " + oldest);
+        return Optional.of(
+                what + "; no XID for " + Duration.between(lastXid, now).toMinutes() + " min (last " + lastXid + "), "
+                        + d.gpus().size() + " GPU(s) sampled healthy since " + oldest);
     }
 
     private static boolean fatal(Fleet fleet, int xid) {

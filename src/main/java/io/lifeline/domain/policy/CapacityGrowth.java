@@ -24,15 +24,19 @@ final class CapacityGrowth {
     /** Allowance for the restart and the rendezvous of a growth, beyond its checkpoints. */
     static final long RESTART_SECONDS = 300;
 
-    private CapacityGrowth() {
-    }
+    private CapacityGrowth() {}
 
     /** Ready, uncordoned nodes of a pool without a notice that run no job and have been ready for {@link #SETTLE}. */
     static long freeNodes(Jobs jobs, Fleet fleet, String pool, Instant now) {
         long free = 0;
         for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
-            boolean settled = n.stateSince() == null || !n.stateSince().plus(SETTLE).isAfter(now);
-            if (settled && !n.cordoned() && !n.noticeActive() && !n.noticeExpired() && jobs.jobsOn(n.name()).isEmpty()) {
+            boolean settled =
+                    n.stateSince() == null || !n.stateSince().plus(SETTLE).isAfter(now);
+            if (settled
+                    && !n.cordoned()
+                    && !n.noticeActive()
+                    && !n.noticeExpired()
+                    && jobs.jobsOn(n.name()).isEmpty()) {
                 free++;
             }
         }

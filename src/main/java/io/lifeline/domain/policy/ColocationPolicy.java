@@ -59,8 +59,8 @@ public final class ColocationPolicy {
      * What the policy found for one job and did not act on (already at its minimum, no node free to grow on), or
      * what it asked for: shown with the policy's status.
      */
-    public record JobNote(String job, String pool, int nodes, int minNodes, int maxNodes, boolean lending, String note) {
-    }
+    public record JobNote(
+            String job, String pool, int nodes, int minNodes, int maxNodes, boolean lending, String note) {}
 
     /** The decisions of one pass and the notes on every job of a pool with rules. */
     public record Pass(List<PolicyDecision> decisions, List<JobNote> notes) {
@@ -119,7 +119,8 @@ public final class ColocationPolicy {
         }
         List<String> triggers = new ArrayList<>();
         for (DemandTrigger t : rules.triggers()) {
-            if (t.pool().equals(pool) && demand.getOrDefault(t.name(), DemandState.INITIAL).active()) {
+            if (t.pool().equals(pool)
+                    && demand.getOrDefault(t.name(), DemandState.INITIAL).active()) {
                 triggers.add(t.name());
             }
         }
@@ -161,12 +162,24 @@ public final class ColocationPolicy {
             Optional<JobDetail> d = jobs.detail(j.name());
             ElasticPolicy el = d.map(JobDetail::elastic).orElse(null);
             if (el == null) {
-                notes.add(new JobNote(j.name(), j.pool(), j.nodes(), j.nodes(), j.nodes(), lending.lends(),
+                notes.add(new JobNote(
+                        j.name(),
+                        j.pool(),
+                        j.nodes(),
+                        j.nodes(),
+                        j.nodes(),
+                        lending.lends(),
                         "not elastic: it keeps its nodes"));
                 continue;
             }
             if (j.state() != JobState.RUNNING) {
-                notes.add(new JobNote(j.name(), j.pool(), j.nodes(), el.minNodes(), el.maxNodes(), lending.lends(),
+                notes.add(new JobNote(
+                        j.name(),
+                        j.pool(),
+                        j.nodes(),
+                        el.minNodes(),
+                        el.maxNodes(),
+                        lending.lends(),
                         "job is " + j.state() + ": acted on once it is running"));
                 continue;
             }
@@ -179,24 +192,48 @@ public final class ColocationPolicy {
         return new Pass(out, notes);
     }
 
-    private static void shrink(JobSummary j, ElasticPolicy el, Lending lending, PolicyMode mode,
-                               List<PolicyDecision> out, List<JobNote> notes) {
+    private static void shrink(
+            JobSummary j,
+            ElasticPolicy el,
+            Lending lending,
+            PolicyMode mode,
+            List<PolicyDecision> out,
+            List<JobNote> notes) {
         int min = el.minNodes();
         if (j.nodes() <= min) {
-            notes.add(new JobNote(j.name(), j.pool(), j.nodes(), min, el.maxNodes(), true,
+            notes.add(new JobNote(
+                    j.name(),
+                    j.pool(),
+                    j.nodes(),
+                    min,
+                    el.maxNodes(),
+                    true,
                     "already at its minimum of " + min + " node(s): nothing more to lend"));
             return;
         }
         String reason = "co-location: " + lending.describe() + " in pool " + j.pool() + ": shrink from " + j.nodes()
                 + " to " + min + " node(s), checkpoint first, GPUs lent to inference";
-        out.add(new PolicyDecision(PolicyName.COLOCATION, mode, new ActionRequest(ActionKind.RESCALE, j.name(),
-                Map.of("workers", Integer.toString(min), "checkpointFirst", "true"), reason),
+        out.add(new PolicyDecision(
+                PolicyName.COLOCATION,
+                mode,
+                new ActionRequest(
+                        ActionKind.RESCALE,
+                        j.name(),
+                        Map.of("workers", Integer.toString(min), "checkpointFirst", "true"),
+                        reason),
                 "colocation:shrink:" + j.name() + ":" + j.nodes() + "->" + min + ":" + j.stateSince()));
         notes.add(new JobNote(j.name(), j.pool(), j.nodes(), min, el.maxNodes(), true, "shrinking to " + min));
     }
 
-    private static void grow(JobSummary j, ElasticPolicy el, PolicyMode mode, Jobs jobs, Fleet fleet,
-                             Map<String, Long> freeByPool, List<PolicyDecision> out, List<JobNote> notes) {
+    private static void grow(
+            JobSummary j,
+            ElasticPolicy el,
+            PolicyMode mode,
+            Jobs jobs,
+            Fleet fleet,
+            Map<String, Long> freeByPool,
+            List<PolicyDecision> out,
+            List<JobNote> notes) {
         int max = el.maxNodes();
         if (j.nodes() >= max) {
             return;
@@ -204,15 +241,27 @@ public final class ColocationPolicy {
         long free = freeByPool.computeIfAbsent(j.pool(), p -> freeNodes(jobs, fleet, p));
         long target = Math.min(max, j.nodes() + free);
         if (target <= j.nodes()) {
-            notes.add(new JobNote(j.name(), j.pool(), j.nodes(), el.minNodes(), max, false,
+            notes.add(new JobNote(
+                    j.name(),
+                    j.pool(),
+                    j.nodes(),
+                    el.minNodes(),
+                    max,
+                    false,
                     "waiting for free nodes in pool " + j.pool() + " to grow back to " + max));
             return;
         }
         freeByPool.put(j.pool(), free - (target - j.nodes()));
         String reason = "co-location: pool " + j.pool() + " no longer lends: grow from " + j.nodes() + " to " + target
                 + " node(s), checkpoint first";
-        out.add(new PolicyDecision(PolicyName.COLOCATION, mode, new ActionRequest(ActionKind.RESCALE, j.name(),
-                Map.of("workers", Long.toString(target), "checkpointFirst", "true"), reason),
+        out.add(new PolicyDecision(
+                PolicyName.COLOCATION,
+                mode,
+                new ActionRequest(
+                        ActionKind.RESCALE,
+                        j.name(),
+                        Map.of("workers", Long.toString(target), "checkpointFirst", "true"),
+                        reason),
                 "colocation:grow:" + j.name() + ":" + j.nodes() + "->" + target + ":" + j.stateSince()));
         notes.add(new JobNote(j.name(), j.pool(), j.nodes(), el.minNodes(), max, false, "growing to " + target));
     }
@@ -220,7 +269,10 @@ public final class ColocationPolicy {
     private static long freeNodes(Jobs jobs, Fleet fleet, String pool) {
         long free = 0;
         for (NodeSummary n : fleet.nodes(new NodeQuery(pool, null, NodeLifecycle.READY, null))) {
-            if (!n.cordoned() && !n.noticeActive() && !n.noticeExpired() && jobs.jobsOn(n.name()).isEmpty()) {
+            if (!n.cordoned()
+                    && !n.noticeActive()
+                    && !n.noticeExpired()
+                    && jobs.jobsOn(n.name()).isEmpty()) {
                 free++;
             }
         }

@@ -9,8 +9,8 @@ import io.lifeline.domain.action.ActionRequest;
  * @param skipped why the action must wait (its target cannot obey yet, or the policy backs off), or null: a skipped
  *                decision is recorded, like a dry run, and nothing is done
  */
-public record PolicyDecision(PolicyName policy, PolicyMode mode, ActionRequest request, String idempotencyKey,
-                             String skipped) {
+public record PolicyDecision(
+        PolicyName policy, PolicyMode mode, ActionRequest request, String idempotencyKey, String skipped) {
 
     public PolicyDecision(PolicyName policy, PolicyMode mode, ActionRequest request, String idempotencyKey) {
         this(policy, mode, request, idempotencyKey, null);

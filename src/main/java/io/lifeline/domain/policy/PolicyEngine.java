@@ -89,14 +89,21 @@ public final class PolicyEngine {
             if (mode == PolicyMode.OFF) {
                 return List.of();
             }
-            long left = n.deadline() == null ? DEFAULT_NOTICE_SECONDS
+            long left = n.deadline() == null
+                    ? DEFAULT_NOTICE_SECONDS
                     : Duration.between(now, n.deadline()).getSeconds() - EVICTION_MARGIN_SECONDS;
             long deadline = Math.max(1, left);
-            String key = "notice:" + e.subject() + ":" + (n.deadline() == null ? e.id() : n.deadline().toString());
-            return List.of(decision(PolicyName.NOTICE_CHECKPOINT_DRAIN, mode, ActionKind.DRAIN, e.subject(),
+            String key = "notice:" + e.subject() + ":"
+                    + (n.deadline() == null ? e.id() : n.deadline().toString());
+            return List.of(decision(
+                    PolicyName.NOTICE_CHECKPOINT_DRAIN,
+                    mode,
+                    ActionKind.DRAIN,
+                    e.subject(),
                     Map.of("deadlineSeconds", Long.toString(deadline), "allowDelete", "true"),
                     n.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " notice from "
-                            + n.provider() + ", deadline " + n.deadline(), key));
+                            + n.provider() + ", deadline " + n.deadline(),
+                    key));
         }
         if (e.type() == EventType.GPU_XID && e.data() instanceof GpuData.Xid x) {
             XidRule rule = fleet.xidPolicy().rule(x.xid());
@@ -105,11 +112,17 @@ public final class PolicyEngine {
                 return List.of();
             }
             PolicyMode mode = settings.modeFor(PolicyName.FATAL_XID_DRAIN, null, poolOf(fleet, e.subject()));
-            if (mode == PolicyMode.OFF || fleet.node(e.subject()).map(d -> d.cordoned()).orElse(true)) {
+            if (mode == PolicyMode.OFF
+                    || fleet.node(e.subject()).map(d -> d.cordoned()).orElse(true)) {
                 return List.of();
             }
-            return List.of(decision(PolicyName.FATAL_XID_DRAIN, mode, ActionKind.DRAIN, e.subject(),
-                    Map.of("deadlineSeconds", "600"), rule.label() + " on GPU " + x.index(),
+            return List.of(decision(
+                    PolicyName.FATAL_XID_DRAIN,
+                    mode,
+                    ActionKind.DRAIN,
+                    e.subject(),
+                    Map.of("deadlineSeconds", "600"),
+                    rule.label() + " on GPU " + x.index(),
                     "xid:" + e.subject() + ":" + x.xid() + ":" + e.time()));
         }
         return List.of();
@@ -127,29 +140,48 @@ public final class PolicyEngine {
             String job = j.name();
             PolicyMode stale = settings.modeFor(PolicyName.STALE_CHECKPOINT, j.namespace(), j.pool());
             if (stale != PolicyMode.OFF && j.freshnessBreached()) {
-                String generation = jobs.freshness(job).map(f -> String.valueOf(f.checkpointId())).orElse("none");
-                out.add(decision(PolicyName.STALE_CHECKPOINT, stale, ActionKind.CHECKPOINT_NOW, job,
+                String generation = jobs.freshness(job)
+                        .map(f -> String.valueOf(f.checkpointId()))
+                        .orElse("none");
+                out.add(decision(
+                        PolicyName.STALE_CHECKPOINT,
+                        stale,
+                        ActionKind.CHECKPOINT_NOW,
+                        job,
                         j.nodeLocalCheckpoint() ? Map.of("storage", "durable") : Map.of(),
-                        "newest checkpoint older than the freshness objective", "stale:" + job + ":" + generation));
+                        "newest checkpoint older than the freshness objective",
+                        "stale:" + job + ":" + generation));
             }
             PolicyMode loop = settings.modeFor(PolicyName.RESTART_LOOP_SUSPEND, j.namespace(), j.pool());
             if (loop != PolicyMode.OFF && j.restartBudgetExhausted()) {
-                out.add(decision(PolicyName.RESTART_LOOP_SUSPEND, loop, ActionKind.PREEMPT, job, Map.of(),
-                        j.restarts() + " restarts: restart budget exhausted", "loop:" + job + ":" + j.restarts()));
+                out.add(decision(
+                        PolicyName.RESTART_LOOP_SUSPEND,
+                        loop,
+                        ActionKind.PREEMPT,
+                        job,
+                        Map.of(),
+                        j.restarts() + " restarts: restart budget exhausted",
+                        "loop:" + job + ":" + j.restarts()));
             }
             PolicyMode grow = settings.modeFor(PolicyName.CAPACITY_GROW, j.namespace(), j.pool());
             // A pool that lends its GPUs to inference keeps its jobs small: growing them back is co-location's call.
-            if (grow != PolicyMode.OFF && !(j.pool() != null && colocation.lending(j.pool(), now).lends())) {
+            if (grow != PolicyMode.OFF
+                    && !(j.pool() != null && colocation.lending(j.pool(), now).lends())) {
                 JobDetail d = jobs.detail(job).orElse(null);
                 ElasticPolicy el = d == null ? null : d.elastic();
                 if (el != null && j.nodes() < el.maxNodes()) {
-                    long free = freeByPool.computeIfAbsent(String.valueOf(j.pool()),
-                            p -> CapacityGrowth.freeNodes(jobs, fleet, j.pool(), now));
+                    long free = freeByPool.computeIfAbsent(
+                            String.valueOf(j.pool()), p -> CapacityGrowth.freeNodes(jobs, fleet, j.pool(), now));
                     long target = Math.min(el.maxNodes(), j.nodes() + free);
                     if (target > j.nodes()) {
                         freeByPool.put(String.valueOf(j.pool()), free - (target - j.nodes()));
-                        out.add(decision(PolicyName.CAPACITY_GROW, grow, ActionKind.RESCALE, job,
-                                CapacityGrowth.params(jobs, fleet, job, target), free + " free node(s) in pool " + j.pool(),
+                        out.add(decision(
+                                PolicyName.CAPACITY_GROW,
+                                grow,
+                                ActionKind.RESCALE,
+                                job,
+                                CapacityGrowth.params(jobs, fleet, job, target),
+                                free + " free node(s) in pool " + j.pool(),
                                 "grow:" + job + ":" + j.nodes() + "->" + target + ":" + j.stateSince()));
                     }
                 }
@@ -163,8 +195,14 @@ public final class PolicyEngine {
         return info == null ? null : info.pool();
     }
 
-    private static PolicyDecision decision(PolicyName p, PolicyMode mode, ActionKind kind, String target,
-                                           Map<String, String> params, String reason, String key) {
+    private static PolicyDecision decision(
+            PolicyName p,
+            PolicyMode mode,
+            ActionKind kind,
+            String target,
+            Map<String, String> params,
+            String reason,
+            String key) {
         return new PolicyDecision(p, mode, new ActionRequest(kind, target, params, reason), key);
     }
 }

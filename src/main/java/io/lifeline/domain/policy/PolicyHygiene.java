@@ -34,20 +34,19 @@ public final class PolicyHygiene {
      * @param backoffInitial  the pause after a policy's first failed action on a target
      * @param backoffMax      the longest pause, however many failures followed
      */
-    public record Settings(Duration startupGrace, Duration trainerSilence, Duration backoffInitial, Duration backoffMax) {
+    public record Settings(
+            Duration startupGrace, Duration trainerSilence, Duration backoffInitial, Duration backoffMax) {
 
         public static Settings defaults() {
-            return new Settings(Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofMinutes(1),
-                    Duration.ofHours(1));
+            return new Settings(
+                    Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofMinutes(1), Duration.ofHours(1));
         }
     }
 
     /** How many actions of a policy on a target failed in a row, and until when it waits. */
-    public record Backoff(int failures, Instant until) {
-    }
+    public record Backoff(int failures, Instant until) {}
 
-    private record Key(PolicyName policy, String target) {
-    }
+    private record Key(PolicyName policy, String target) {}
 
     private volatile Settings settings = Settings.defaults();
     private final Map<Key, Backoff> backoffs = new HashMap<>();
@@ -66,18 +65,21 @@ public final class PolicyHygiene {
         for (PolicyDecision d : decisions) {
             Optional<Backoff> b = backoff(d.policy(), d.request().target(), now);
             if (b.isPresent()) {
-                out.add(d.skip("backing off after " + b.get().failures() + " failed action(s) on " + d.request().target()
-                        + ", until " + b.get().until(), "backoff-" + b.get().failures()));
+                out.add(d.skip(
+                        "backing off after " + b.get().failures() + " failed action(s) on "
+                                + d.request().target() + ", until " + b.get().until(),
+                        "backoff-" + b.get().failures()));
                 continue;
             }
-            out.add(notReady(d.request(), jobs, now).map(r -> d.skip(r.reason(), r.code())).orElse(d));
+            out.add(notReady(d.request(), jobs, now)
+                    .map(r -> d.skip(r.reason(), r.code()))
+                    .orElse(d));
         }
         return out;
     }
 
     /** Why a job's trainers cannot take the command now, with a short stable code; empty when they can. */
-    record Unready(String reason, String code) {
-    }
+    record Unready(String reason, String code) {}
 
     Optional<Unready> notReady(ActionRequest r, Jobs jobs, Instant now) {
         if (r.kind() != ActionKind.CHECKPOINT_NOW && r.kind() != ActionKind.RESCALE) {
@@ -90,17 +92,25 @@ public final class PolicyHygiene {
         JobSummary j = found.get();
         Settings s = settings;
         if (j.state() != JobState.RUNNING) {
-            return Optional.of(new Unready("job is " + j.state().name().toLowerCase(java.util.Locale.ROOT)
-                    + ": its trainers are not training", "state-" + j.state().name().toLowerCase(java.util.Locale.ROOT)));
+            return Optional.of(new Unready(
+                    "job is " + j.state().name().toLowerCase(java.util.Locale.ROOT) + ": its trainers are not training",
+                    "state-" + j.state().name().toLowerCase(java.util.Locale.ROOT)));
         }
         if (j.stateSince() != null && Duration.between(j.stateSince(), now).compareTo(s.startupGrace()) < 0) {
-            return Optional.of(new Unready("training for " + Duration.between(j.stateSince(), now).toSeconds()
-                    + " s only, inside the start-up grace of " + s.startupGrace().toSeconds() + " s", "start-up"));
+            return Optional.of(new Unready(
+                    "training for " + Duration.between(j.stateSince(), now).toSeconds()
+                            + " s only, inside the start-up grace of "
+                            + s.startupGrace().toSeconds() + " s",
+                    "start-up"));
         }
-        if (j.lastProgressAt() == null || Duration.between(j.lastProgressAt(), now).compareTo(s.trainerSilence()) > 0) {
-            return Optional.of(new Unready(j.lastProgressAt() == null ? "its trainers never reported progress"
-                    : "no progress from its trainers for " + Duration.between(j.lastProgressAt(), now).toSeconds()
-                    + " s: nobody may answer", "silent"));
+        if (j.lastProgressAt() == null
+                || Duration.between(j.lastProgressAt(), now).compareTo(s.trainerSilence()) > 0) {
+            return Optional.of(new Unready(
+                    j.lastProgressAt() == null
+                            ? "its trainers never reported progress"
+                            : "no progress from its trainers for "
+                                    + Duration.between(j.lastProgressAt(), now).toSeconds() + " s: nobody may answer",
+                    "silent"));
         }
         return Optional.empty();
     }

@@ -12,8 +12,7 @@ import java.util.List;
  */
 public final class LifelineHistory {
 
-    private LifelineHistory() {
-    }
+    private LifelineHistory() {}
 
     /**
      * The trace of {@code events} (decoded from the log or from a file of CloudEvents).

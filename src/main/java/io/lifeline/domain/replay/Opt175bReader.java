@@ -36,9 +36,19 @@ public final class Opt175bReader {
     static final String RUN_11 = "metaseq/opt-175b-11";
     static final String RUN_12 = "metaseq/opt-175b-12";
     private static final List<String> REQUIRED = List.of("date", "event_type");
-    private static final Map<String, ZoneOffset> ZONES = Map.of("UTC", ZoneOffset.UTC, "GMT", ZoneOffset.UTC,
-            "PST", ZoneOffset.ofHours(-8), "PDT", ZoneOffset.ofHours(-7), "EST", ZoneOffset.ofHours(-5),
-            "EDT", ZoneOffset.ofHours(-4));
+    private static final Map<String, ZoneOffset> ZONES = Map.of(
+            "UTC",
+            ZoneOffset.UTC,
+            "GMT",
+            ZoneOffset.UTC,
+            "PST",
+            ZoneOffset.ofHours(-8),
+            "PDT",
+            ZoneOffset.ofHours(-7),
+            "EST",
+            ZoneOffset.ofHours(-5),
+            "EDT",
+            ZoneOffset.ofHours(-4));
 
     private final TraceEvents out = new TraceEvents(TraceFormat.OPT175B);
     private final List<String> hosts = new ArrayList<>();
@@ -67,14 +77,17 @@ public final class Opt175bReader {
         try {
             rows = Csv.rows(text);
         } catch (IllegalArgumentException e) {
-            return new Trace(TraceFormat.OPT175B, List.of(), List.of(new TraceRejection(1, e.getMessage() + hint(text))));
+            return new Trace(
+                    TraceFormat.OPT175B, List.of(), List.of(new TraceRejection(1, e.getMessage() + hint(text))));
         }
         if (rows.isEmpty()) {
             return new Trace(TraceFormat.OPT175B, List.of(), List.of(new TraceRejection(1, "no header")));
         }
         Header header = Header.of(rows.get(0), REQUIRED);
         if (!header.missing().isEmpty()) {
-            return new Trace(TraceFormat.OPT175B, List.of(),
+            return new Trace(
+                    TraceFormat.OPT175B,
+                    List.of(),
                     List.of(new TraceRejection(1, "header lacks columns " + header.missing() + hint(text))));
         }
         Opt175bReader reader = new Opt175bReader();
@@ -98,7 +111,8 @@ public final class Opt175bReader {
             case "restarts_aggregate", "automated_recovery_aggregate" -> {
                 requireRun12(type);
                 if (dates.length != 2) {
-                    throw new IllegalArgumentException(type + " needs a date range first/last, got '" + r.get("date") + "'");
+                    throw new IllegalArgumentException(
+                            type + " needs a date range first/last, got '" + r.get("date") + "'");
                 }
                 int count = count(r.get("count"));
                 Instant last = at(dates[1], "");
@@ -109,8 +123,11 @@ public final class Opt175bReader {
                 for (int k = 0; k < count; k++) {
                     Instant t = first.plusSeconds(k * step);
                     if (type.equals("restarts_aggregate")) {
-                        out.add(RUN_12, t, EventType.TRAINER_WORKER_FAILED, new TrainerData.WorkerFailed(null, 0, null, null,
-                                detail));
+                        out.add(
+                                RUN_12,
+                                t,
+                                EventType.TRAINER_WORKER_FAILED,
+                                new TrainerData.WorkerFailed(null, 0, null, null, detail));
                     } else {
                         lose(k % hosts.size(), t, "hardware failure");
                     }
@@ -119,7 +136,9 @@ public final class Opt175bReader {
             }
             case "node_failure_burst", "cluster_deleted" -> {
                 requireRun12(type);
-                int down = type.equals("node_failure_burst") ? Math.min(count(r.get("count")), hosts.size()) : hosts.size();
+                int down = type.equals("node_failure_burst")
+                        ? Math.min(count(r.get("count")), hosts.size())
+                        : hosts.size();
                 for (int k = 0; k < down; k++) {
                     lose(k, first, type);
                 }
@@ -136,7 +155,11 @@ public final class Opt175bReader {
     private void launch(Instant at, String detail) {
         boolean eleven = detail.trim().startsWith("experiment 11");
         if (!eleven && run11) {
-            out.add(RUN_11, at, EventType.JOB_FINISHED, new JobData.Finished(JobData.Outcome.CANCELLED, "superseded by 12.00"));
+            out.add(
+                    RUN_11,
+                    at,
+                    EventType.JOB_FINISHED,
+                    new JobData.Finished(JobData.Outcome.CANCELLED, "superseded by 12.00"));
         }
         String job = eleven ? RUN_11 : RUN_12;
         if (eleven) {
@@ -144,8 +167,17 @@ public final class Opt175bReader {
         } else {
             run12 = true;
         }
-        out.add(job, at, EventType.JOB_SUBMITTED, new JobData.Submitted("metaseq", null, null,
-                new ElasticPolicy(HOSTS, HOSTS, GPUS_PER_HOST, 1000), GPUS_PER_HOST, null));
+        out.add(
+                job,
+                at,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted(
+                        "metaseq",
+                        null,
+                        null,
+                        new ElasticPolicy(HOSTS, HOSTS, GPUS_PER_HOST, 1000),
+                        GPUS_PER_HOST,
+                        null));
         out.add(job, at, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted(job, null));
         rendezvous(job, at, 1);
         out.add(job, at.plusSeconds(600), EventType.TRAINER_PROGRESS, new TrainerData.Progress(0, null, null));
@@ -167,15 +199,31 @@ public final class Opt175bReader {
         for (int i = 0; i < hosts.size(); i++) {
             ps.add(new TrainerData.Participant(hosts.get(i), i * GPUS_PER_HOST, GPUS_PER_HOST));
         }
-        out.add(job, at, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous(null, round, hosts.size() * GPUS_PER_HOST, ps));
+        out.add(
+                job,
+                at,
+                EventType.TRAINER_RENDEZVOUS,
+                new TrainerData.Rendezvous(null, round, hosts.size() * GPUS_PER_HOST, ps));
     }
 
     /** Restart at +5 min, new group at +10 min, restore at +15 min, first progress at +20 min. */
     private void recover(Instant failedAt) {
-        out.add(RUN_12, failedAt.plusSeconds(300), EventType.TRAINER_RESTARTED, new TrainerData.Restarted(null, 1, null));
+        out.add(
+                RUN_12,
+                failedAt.plusSeconds(300),
+                EventType.TRAINER_RESTARTED,
+                new TrainerData.Restarted(null, 1, null));
         rendezvous(RUN_12, failedAt.plusSeconds(600), 2);
-        out.add(RUN_12, failedAt.plusSeconds(900), EventType.TRAINER_RESTORED, new TrainerData.Restored("latest", 1, null));
-        out.add(RUN_12, failedAt.plusSeconds(1200), EventType.TRAINER_PROGRESS, new TrainerData.Progress(2, null, null));
+        out.add(
+                RUN_12,
+                failedAt.plusSeconds(900),
+                EventType.TRAINER_RESTORED,
+                new TrainerData.Restored("latest", 1, null));
+        out.add(
+                RUN_12,
+                failedAt.plusSeconds(1200),
+                EventType.TRAINER_PROGRESS,
+                new TrainerData.Progress(2, null, null));
     }
 
     private static int count(String s) {

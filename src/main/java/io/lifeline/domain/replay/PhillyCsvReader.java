@@ -14,13 +14,12 @@ import java.util.Map;
  */
 public final class PhillyCsvReader {
 
-    static final List<String> REQUIRED = List.of("job_id", "num_gpus", "submitted_time", "attempt_index", "attempt_start",
-            "attempt_end", "event_type");
+    static final List<String> REQUIRED = List.of(
+            "job_id", "num_gpus", "submitted_time", "attempt_index", "attempt_start", "attempt_end", "event_type");
     private static final String FINAL = "final_attempt_completed_status_";
     private static final String RESCHEDULED = "attempt_ended_then_rescheduled";
 
-    private PhillyCsvReader() {
-    }
+    private PhillyCsvReader() {}
 
     /** What the file is instead, when it is another shape of the Philly trace; empty otherwise. */
     private static String hint(String text) {
@@ -43,14 +42,17 @@ public final class PhillyCsvReader {
         try {
             rows = Csv.rows(text);
         } catch (IllegalArgumentException e) {
-            return new Trace(TraceFormat.PHILLY_CSV, List.of(), List.of(new TraceRejection(1, e.getMessage() + hint(text))));
+            return new Trace(
+                    TraceFormat.PHILLY_CSV, List.of(), List.of(new TraceRejection(1, e.getMessage() + hint(text))));
         }
         if (rows.isEmpty()) {
             return new Trace(TraceFormat.PHILLY_CSV, List.of(), List.of(new TraceRejection(1, "no header")));
         }
         Header header = Header.of(rows.get(0), REQUIRED);
         if (!header.missing().isEmpty()) {
-            return new Trace(TraceFormat.PHILLY_CSV, List.of(),
+            return new Trace(
+                    TraceFormat.PHILLY_CSV,
+                    List.of(),
                     List.of(new TraceRejection(1, "header lacks columns " + header.missing() + hint(text))));
         }
         Map<String, Job> jobs = new LinkedHashMap<>();
@@ -73,16 +75,21 @@ public final class PhillyCsvReader {
                 } else if (type.startsWith(FINAL) && type.length() > FINAL.length()) {
                     status = type.substring(FINAL.length());
                 } else {
-                    throw new IllegalArgumentException("event_type '" + type + "' is neither " + RESCHEDULED + " nor "
-                            + FINAL + "<status>");
+                    throw new IllegalArgumentException(
+                            "event_type '" + type + "' is neither " + RESCHEDULED + " nor " + FINAL + "<status>");
                 }
                 String cause = r.getOrDefault("cause", "");
                 Job job = jobs.computeIfAbsent(id, k -> new Job(row.line(), submitted));
                 if (job.attempts.containsKey(index)) {
                     throw new IllegalArgumentException("attempt " + index + " of " + id + " appears twice");
                 }
-                job.attempts.put(index, new PhillyJob.Attempt(start, end, List.of(new PhillyJob.Machine(null, gpus)),
-                        cause.isBlank() || cause.equals("n/a") ? null : cause));
+                job.attempts.put(
+                        index,
+                        new PhillyJob.Attempt(
+                                start,
+                                end,
+                                List.of(new PhillyJob.Machine(null, gpus)),
+                                cause.isBlank() || cause.equals("n/a") ? null : cause));
                 if (status != null) {
                     job.status = status;
                 }
@@ -94,7 +101,8 @@ public final class PhillyCsvReader {
         jobs.forEach((id, j) -> {
             List<PhillyJob.Attempt> attempts = new ArrayList<>();
             j.attempts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> attempts.add(e.getValue()));
-            out.add(new PhillyTranslation.Numbered(j.line, new PhillyJob(id, j.status, null, null, j.submitted, attempts)));
+            out.add(new PhillyTranslation.Numbered(
+                    j.line, new PhillyJob(id, j.status, null, null, j.submitted, attempts)));
         });
         return PhillyTranslation.trace(TraceFormat.PHILLY_CSV, out, rejected);
     }

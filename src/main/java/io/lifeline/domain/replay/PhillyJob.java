@@ -18,7 +18,8 @@ import java.util.List;
  * @param submitted  when the job was submitted
  * @param attempts   its attempts in order
  */
-public record PhillyJob(String jobId, String status, String vc, String user, Instant submitted, List<Attempt> attempts) {
+public record PhillyJob(
+        String jobId, String status, String vc, String user, Instant submitted, List<Attempt> attempts) {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
@@ -52,8 +53,7 @@ public record PhillyJob(String jobId, String status, String vc, String user, Ins
      * @param ip    its name in the trace ({@code m47}), or null when the trace does not say
      * @param gpus  GPUs held on it
      */
-    public record Machine(String ip, int gpus) {
-    }
+    public record Machine(String ip, int gpus) {}
 
     /**
      * A Philly time ({@code 2017-10-07 01:12:09}), as UTC.

@@ -22,8 +22,7 @@ public final class PhillyTranslation {
     /** Subjects are {@code philly/<application id>}. */
     static final String NAMESPACE = "philly";
 
-    private PhillyTranslation() {
-    }
+    private PhillyTranslation() {}
 
     /**
      * A Philly job with the line of the trace its record starts on.
@@ -31,8 +30,7 @@ public final class PhillyTranslation {
      * @param line  the line
      * @param job   the job
      */
-    public record Numbered(int line, PhillyJob job) {
-    }
+    public record Numbered(int line, PhillyJob job) {}
 
     /**
      * The trace of these jobs: each is checked (attempts in order, none ending before it starts, GPUs held) and
@@ -65,10 +63,21 @@ public final class PhillyTranslation {
     static void translate(PhillyJob job, TraceEvents out) {
         String name = subject(job);
         int gpus = job.attempts().isEmpty() ? 0 : job.attempts().get(0).gpus();
-        int machines = job.attempts().isEmpty() ? 1 : Math.max(1, job.attempts().get(0).machines().size());
+        int machines = job.attempts().isEmpty()
+                ? 1
+                : Math.max(1, job.attempts().get(0).machines().size());
         int perNode = Math.max(1, gpus / machines);
-        out.add(name, job.submitted(), EventType.JOB_SUBMITTED, new JobData.Submitted(NAMESPACE, job.user(), null,
-                new ElasticPolicy(machines, machines, perNode, 10), perNode, null));
+        out.add(
+                name,
+                job.submitted(),
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted(
+                        NAMESPACE,
+                        job.user(),
+                        null,
+                        new ElasticPolicy(machines, machines, perNode, 10),
+                        perNode,
+                        null));
         List<PhillyJob.Attempt> attempts = job.attempts();
         for (int i = 0; i < attempts.size(); i++) {
             PhillyJob.Attempt a = attempts.get(i);
@@ -76,19 +85,38 @@ public final class PhillyTranslation {
             if (i == 0) {
                 out.add(name, a.start(), EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted(name, job.vc()));
             } else {
-                out.add(name, a.start(), EventType.TRAINER_RESTARTED, new TrainerData.Restarted(null, i, "rescheduled"));
+                out.add(
+                        name,
+                        a.start(),
+                        EventType.TRAINER_RESTARTED,
+                        new TrainerData.Restarted(null, i, "rescheduled"));
             }
-            out.add(name, a.start(), EventType.TRAINER_RENDEZVOUS,
+            out.add(
+                    name,
+                    a.start(),
+                    EventType.TRAINER_RENDEZVOUS,
                     new TrainerData.Rendezvous(null, i + 1, a.gpus(), participants(name, i, a)));
             out.add(name, a.start(), EventType.TRAINER_PROGRESS, new TrainerData.Progress(0, null, null));
             if (a.end() == null) {
                 continue;
             }
             if (i < attempts.size() - 1) {
-                out.add(name, a.end(), EventType.TRAINER_WORKER_FAILED, new TrainerData.WorkerFailed(null, 0, first, null,
-                        "attempt ended (cause " + (a.cause() == null ? "not recorded" : a.cause()) + ")"));
+                out.add(
+                        name,
+                        a.end(),
+                        EventType.TRAINER_WORKER_FAILED,
+                        new TrainerData.WorkerFailed(
+                                null,
+                                0,
+                                first,
+                                null,
+                                "attempt ended (cause " + (a.cause() == null ? "not recorded" : a.cause()) + ")"));
             } else if (isFinal(job.status())) {
-                out.add(name, a.end(), EventType.JOB_FINISHED, new JobData.Finished(outcome(job.status()), job.status()));
+                out.add(
+                        name,
+                        a.end(),
+                        EventType.JOB_FINISHED,
+                        new JobData.Finished(outcome(job.status()), job.status()));
             }
         }
     }
@@ -122,15 +150,16 @@ public final class PhillyTranslation {
     /** The start of the attempts must not go back in time; the end of an attempt must not precede its start. */
     static void check(PhillyJob job) {
         if (job.attempts().isEmpty()) {
-            throw new IllegalArgumentException("no scheduling attempt is recorded (the job never ran, or the trace lost its "
-                    + "attempts): nothing to replay");
+            throw new IllegalArgumentException(
+                    "no scheduling attempt is recorded (the job never ran, or the trace lost its "
+                            + "attempts): nothing to replay");
         }
         Instant prev = job.submitted();
         for (int i = 0; i < job.attempts().size(); i++) {
             PhillyJob.Attempt a = job.attempts().get(i);
             if (a.start().isBefore(prev)) {
-                throw new IllegalArgumentException("attempt " + i + " starts before " + (i == 0 ? "the submission"
-                        : "the previous attempt ended"));
+                throw new IllegalArgumentException("attempt " + i + " starts before "
+                        + (i == 0 ? "the submission" : "the previous attempt ended"));
             }
             if (a.end() != null && a.end().isBefore(a.start())) {
                 throw new IllegalArgumentException("attempt " + i + " ends before it starts");

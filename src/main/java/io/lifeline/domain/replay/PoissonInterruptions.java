@@ -12,8 +12,7 @@ import java.util.Random;
  */
 public final class PoissonInterruptions {
 
-    private PoissonInterruptions() {
-    }
+    private PoissonInterruptions() {}
 
     /**
      * @param start            window start
@@ -22,8 +21,8 @@ public final class PoissonInterruptions {
      * @param recoverySeconds  R: recovery of each
      * @param seed             the random seed (the same seed gives the same interruptions)
      */
-    public static List<ReplayInterruption> generate(Instant start, double windowSeconds, double mtbiSeconds,
-                                                    double recoverySeconds, long seed) {
+    public static List<ReplayInterruption> generate(
+            Instant start, double windowSeconds, double mtbiSeconds, double recoverySeconds, long seed) {
         Random random = new Random(seed);
         List<ReplayInterruption> out = new ArrayList<>();
         double t = 0;
@@ -33,7 +32,8 @@ public final class PoissonInterruptions {
             if (t >= windowSeconds) {
                 return out;
             }
-            out.add(new ReplayInterruption(start.plusMillis(Math.round(t * 1000)), r, IncidentCause.NODE_FAILURE, null, null));
+            out.add(new ReplayInterruption(
+                    start.plusMillis(Math.round(t * 1000)), r, IncidentCause.NODE_FAILURE, null, null));
         }
     }
 }

@@ -13,6 +13,5 @@ import java.time.Instant;
  * @param pool              the pool it is attributed to, or null
  * @param noticeLeadMillis  how long before the stop a notice came (the announced lead when known), or null without one
  */
-public record ReplayInterruption(Instant stoppedAt, long recoveryMillis, IncidentCause cause, String pool,
-                                 Long noticeLeadMillis) {
-}
+public record ReplayInterruption(
+        Instant stoppedAt, long recoveryMillis, IncidentCause cause, String pool, Long noticeLeadMillis) {}

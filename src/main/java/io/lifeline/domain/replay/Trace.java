@@ -22,6 +22,10 @@ public record Trace(TraceFormat format, List<Event> events, List<TraceRejection>
 
     /** The distinct job subjects of the trace, in order of first appearance. */
     public List<String> jobs() {
-        return events.stream().filter(e -> !e.type().family().subjectIsNode()).map(Event::subject).distinct().toList();
+        return events.stream()
+                .filter(e -> !e.type().family().subjectIsNode())
+                .map(Event::subject)
+                .distinct()
+                .toList();
     }
 }

@@ -25,6 +25,8 @@ public enum TraceFormat {
     }
 
     public static Optional<TraceFormat> fromWire(String s) {
-        return Arrays.stream(values()).filter(f -> f.wire.equalsIgnoreCase(s == null ? "" : s.trim())).findFirst();
+        return Arrays.stream(values())
+                .filter(f -> f.wire.equalsIgnoreCase(s == null ? "" : s.trim()))
+                .findFirst();
     }
 }

@@ -38,7 +38,8 @@ public final class TracePlayer {
     /** A model with the whole trace applied, its clock at the last event. */
     public static Jobs play(Trace trace) {
         List<Event> events = trace.events();
-        TracePlayer p = new TracePlayer(events.isEmpty() ? Instant.EPOCH : events.get(0).time());
+        TracePlayer p =
+                new TracePlayer(events.isEmpty() ? Instant.EPOCH : events.get(0).time());
         p.apply(events, () -> false);
         return p.jobs();
     }
@@ -61,10 +62,12 @@ public final class TracePlayer {
     public void apply(Event e) {
         clock.advanceTo(e.time());
         if (e.type() == EventType.NODE_TERMINATED && e.data() instanceof NodeData.Terminated t) {
-            jobs.onNodeSignal(new NodeSignal(e.subject(), e.time(), NodeSignal.Kind.TERMINATED, null, null, t.reason()));
-        } else if (e.type() == EventType.NODE_INTERRUPTION_NOTICE && e.data() instanceof NodeData.InterruptionNotice n) {
-            jobs.onNodeSignal(new NodeSignal(e.subject(), e.time(), NodeSignal.Kind.INTERRUPTION_NOTICE, n.kind(),
-                    n.deadline(), n.provider()));
+            jobs.onNodeSignal(
+                    new NodeSignal(e.subject(), e.time(), NodeSignal.Kind.TERMINATED, null, null, t.reason()));
+        } else if (e.type() == EventType.NODE_INTERRUPTION_NOTICE
+                && e.data() instanceof NodeData.InterruptionNotice n) {
+            jobs.onNodeSignal(new NodeSignal(
+                    e.subject(), e.time(), NodeSignal.Kind.INTERRUPTION_NOTICE, n.kind(), n.deadline(), n.provider()));
         } else if (!e.type().family().subjectIsNode()) {
             jobs.apply(e);
         }

@@ -6,5 +6,4 @@ package io.lifeline.domain.replay;
  * @param line    the line the record starts on (1-based)
  * @param reason  why it was refused
  */
-public record TraceRejection(int line, String reason) {
-}
+public record TraceRejection(int line, String reason) {}

@@ -24,9 +24,20 @@ import java.util.List;
  * @param interruptions           its interruptions in time order
  * @param actual                  its goodput as it happened
  */
-public record WhatIfJob(String job, Instant start, Instant end, int gpus, int nodes, String pool, CapacityType capacity,
-                        Double currentIntervalSeconds, Double checkpointCostSeconds, double recoverySeconds,
-                        Double advisedIntervalSeconds, List<ReplayInterruption> interruptions, GoodputView actual) {
+public record WhatIfJob(
+        String job,
+        Instant start,
+        Instant end,
+        int gpus,
+        int nodes,
+        String pool,
+        CapacityType capacity,
+        Double currentIntervalSeconds,
+        Double checkpointCostSeconds,
+        double recoverySeconds,
+        Double advisedIntervalSeconds,
+        List<ReplayInterruption> interruptions,
+        GoodputView actual) {
 
     public WhatIfJob {
         interruptions = List.copyOf(interruptions);

@@ -15,8 +15,7 @@ import java.util.Optional;
 /** A job of a jobs model (the live one, or one a trace was played into) as what-if input. Small: run it on the model thread. */
 public final class WhatIfJobs {
 
-    private WhatIfJobs() {
-    }
+    private WhatIfJobs() {}
 
     /**
      * @param jobs  the model
@@ -51,15 +50,28 @@ public final class WhatIfJobs {
         if (gpus <= 0 && d.elastic() != null) {
             gpus = d.elastic().maxNodes() * Math.max(1, d.gpusPerNode());
         }
-        int nodes = s.nodes() > 0 ? s.nodes() : d.elastic() != null ? d.elastic().maxNodes() : 1;
+        int nodes =
+                s.nodes() > 0 ? s.nodes() : d.elastic() != null ? d.elastic().maxNodes() : 1;
         Optional<IntervalAdvice> advice = jobs.advice(job);
         Double c = advice.map(IntervalAdvice::checkpointCostSeconds).orElse(null);
         Double current = advice.map(IntervalAdvice::currentIntervalSeconds).orElse(null);
         Double advised = advice.map(IntervalAdvice::recommendedSeconds).orElse(null);
         double r = recovered == 0 ? 0 : recoveries / 1000.0 / recovered;
         Instant end = s.finishedAt() != null ? s.finishedAt() : now;
-        return Optional.of(new WhatIfJob(job, firstRun(s.submittedAt(), d, out), end, Math.max(1, gpus), Math.max(1, nodes), s.pool(),
-                CapacityType.fromWireName(s.capacityType()), current, c, r, advised, out, d.goodput()));
+        return Optional.of(new WhatIfJob(
+                job,
+                firstRun(s.submittedAt(), d, out),
+                end,
+                Math.max(1, gpus),
+                Math.max(1, nodes),
+                s.pool(),
+                CapacityType.fromWireName(s.capacityType()),
+                current,
+                c,
+                r,
+                advised,
+                out,
+                d.goodput()));
     }
 
     /**
@@ -72,7 +84,8 @@ public final class WhatIfJobs {
             return submitted;
         }
         Instant first = d.membership().rounds().get(0).time();
-        boolean beforeFirstStop = interruptions.isEmpty() || !first.isAfter(interruptions.get(0).stoppedAt());
+        boolean beforeFirstStop =
+                interruptions.isEmpty() || !first.isAfter(interruptions.get(0).stoppedAt());
         return first != null && first.isAfter(submitted) && beforeFirstStop ? first : submitted;
     }
 }

@@ -19,9 +19,19 @@ import java.util.List;
  * @param notes                   assumptions and what could not be answered
  * @param elapsedMillis           time the replays took
  */
-public record WhatIfReport(String job, Instant start, Instant end, int gpus, int nodes, String pool, Double mtbiSeconds,
-                           Double currentIntervalSeconds, Double advisedIntervalSeconds, List<WhatIfRow> rows,
-                           List<String> notes, long elapsedMillis) {
+public record WhatIfReport(
+        String job,
+        Instant start,
+        Instant end,
+        int gpus,
+        int nodes,
+        String pool,
+        Double mtbiSeconds,
+        Double currentIntervalSeconds,
+        Double advisedIntervalSeconds,
+        List<WhatIfRow> rows,
+        List<String> notes,
+        long elapsedMillis) {
 
     public WhatIfReport {
         rows = List.copyOf(rows);

@@ -16,9 +16,14 @@ import java.util.List;
  *                               drained when it completes); empty: on
  * @param capacity               capacity types to try for the job's pool; empty: the job's own
  */
-public record WhatIfRequest(List<Double> intervalsSeconds, boolean advice, Double checkpointCostSeconds,
-                            Double recoverySeconds, Double noticeLeadSeconds, List<Boolean> noticePolicy,
-                            List<CapacityType> capacity) {
+public record WhatIfRequest(
+        List<Double> intervalsSeconds,
+        boolean advice,
+        Double checkpointCostSeconds,
+        Double recoverySeconds,
+        Double noticeLeadSeconds,
+        List<Boolean> noticePolicy,
+        List<CapacityType> capacity) {
 
     public WhatIfRequest {
         intervalsSeconds = intervalsSeconds == null ? List.of() : List.copyOf(intervalsSeconds);

@@ -22,9 +22,22 @@ package io.lifeline.domain.replay;
  * @param pricePerGpuHour        price of the capacity type in the pool, or null when none is configured
  * @param lostCost               lostGpuHours × price, or null
  */
-public record WhatIfRow(String name, boolean actual, Double intervalSeconds, String intervalSource,
-                        Double checkpointCostSeconds, Boolean noticePolicy, String capacityType, int interruptions,
-                        Double ettr, Double ettrOfWall, Double modelEttr, double productiveHours, double checkpointHours,
-                        double lostReworkHours, double recoveryHours, double lostGpuHours, Double pricePerGpuHour,
-                        Double lostCost) {
-}
+public record WhatIfRow(
+        String name,
+        boolean actual,
+        Double intervalSeconds,
+        String intervalSource,
+        Double checkpointCostSeconds,
+        Boolean noticePolicy,
+        String capacityType,
+        int interruptions,
+        Double ettr,
+        Double ettrOfWall,
+        Double modelEttr,
+        double productiveHours,
+        double checkpointHours,
+        double lostReworkHours,
+        double recoveryHours,
+        double lostGpuHours,
+        Double pricePerGpuHour,
+        Double lostCost) {}

@@ -13,13 +13,23 @@ import io.lifeline.domain.event.CapacityType;
  * @param noticePolicy           whether a notice starts a save and the node is drained when it completes
  * @param capacity               capacity type of the job's pool in this scenario, or null (the job's own)
  */
-public record WhatIfScenario(double intervalSeconds, String intervalSource, double checkpointCostSeconds,
-                             Double recoverySeconds, Double noticeLeadSeconds, boolean noticePolicy, CapacityType capacity) {
+public record WhatIfScenario(
+        double intervalSeconds,
+        String intervalSource,
+        double checkpointCostSeconds,
+        Double recoverySeconds,
+        Double noticeLeadSeconds,
+        boolean noticePolicy,
+        CapacityType capacity) {
 
     /** A short name: {@code τ=900s C=60s notice=on spot}. */
     public String name() {
-        return String.format(java.util.Locale.ROOT, "interval %.0fs%s, notice policy %s%s", intervalSeconds,
-                intervalSource.equals("fixed") ? "" : " (" + intervalSource + ")", noticePolicy ? "on" : "off",
+        return String.format(
+                java.util.Locale.ROOT,
+                "interval %.0fs%s, notice policy %s%s",
+                intervalSeconds,
+                intervalSource.equals("fixed") ? "" : " (" + intervalSource + ")",
+                noticePolicy ? "on" : "off",
                 capacity == null ? "" : ", " + capacity.wireName());
     }
 }

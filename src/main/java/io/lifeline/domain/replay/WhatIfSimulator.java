@@ -63,19 +63,35 @@ public final class WhatIfSimulator {
      * @param finished       whether the job ended at {@code end} (else it is still running then)
      * @param stop           asked every few thousand events; true cancels with {@link ReplayCancelledException}
      */
-    public static GoodputView run(String job, Instant start, Instant end, boolean finished, int gpus, int nodes,
-                                  List<ReplayInterruption> interruptions, WhatIfScenario s, BooleanSupplier stop) {
+    public static GoodputView run(
+            String job,
+            Instant start,
+            Instant end,
+            boolean finished,
+            int gpus,
+            int nodes,
+            List<ReplayInterruption> interruptions,
+            WhatIfScenario s,
+            BooleanSupplier stop) {
         WhatIfSimulator sim = new WhatIfSimulator(start, job, gpus, nodes, stop);
         return sim.replay(start.toEpochMilli(), end.toEpochMilli(), finished, interruptions, s);
     }
 
-    private GoodputView replay(long startMs, long endMs, boolean finished, List<ReplayInterruption> interruptions,
-                               WhatIfScenario s) {
+    private GoodputView replay(
+            long startMs, long endMs, boolean finished, List<ReplayInterruption> interruptions, WhatIfScenario s) {
         long tau = Math.max(1, Math.round(s.intervalSeconds() * 1000));
         long c = Math.max(0, Math.round(s.checkpointCostSeconds() * 1000));
         int perNode = Math.max(1, gpus / nodes);
-        emit(startMs, EventType.JOB_SUBMITTED, new JobData.Submitted(namespace(), null, null,
-                new ElasticPolicy(nodes, nodes, perNode, Integer.MAX_VALUE / 2), perNode, tau / 1000));
+        emit(
+                startMs,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted(
+                        namespace(),
+                        null,
+                        null,
+                        new ElasticPolicy(nodes, nodes, perNode, Integer.MAX_VALUE / 2),
+                        perNode,
+                        tau / 1000));
         emit(startMs, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted(job, null));
         emit(startMs, EventType.TRAINER_RENDEZVOUS, rendezvous(perNode));
         emit(startMs, EventType.TRAINER_PROGRESS, new TrainerData.Progress(step, null, null));
@@ -90,7 +106,8 @@ public final class WhatIfSimulator {
                 break;
             }
             Long lead = s.noticeLeadSeconds() != null && i.noticeLeadMillis() != null
-                    ? Long.valueOf(Math.round(s.noticeLeadSeconds() * 1000)) : i.noticeLeadMillis();
+                    ? Long.valueOf(Math.round(s.noticeLeadSeconds() * 1000))
+                    : i.noticeLeadMillis();
             long notice = lead == null ? Long.MAX_VALUE : Math.max(clock, at - lead);
             boolean saveAtNotice = s.noticePolicy() && lead != null && notice + c <= at;
             long stopAt = at;
@@ -107,17 +124,30 @@ public final class WhatIfSimulator {
             } else {
                 clock = saves(segment, clock, at, tau, c, at);
             }
-            emit(stopAt, EventType.TRAINER_WORKER_FAILED, new TrainerData.WorkerFailed(null, 0, null, null,
-                    i.cause() == null ? "interruption" : i.cause().name().toLowerCase(Locale.ROOT)));
+            emit(
+                    stopAt,
+                    EventType.TRAINER_WORKER_FAILED,
+                    new TrainerData.WorkerFailed(
+                            null,
+                            0,
+                            null,
+                            null,
+                            i.cause() == null
+                                    ? "interruption"
+                                    : i.cause().name().toLowerCase(Locale.ROOT)));
             long recovery = s.recoverySeconds() != null ? Math.round(s.recoverySeconds() * 1000) : i.recoveryMillis();
             long back = stopAt + Math.max(4, recovery);
             next++;
             // An interruption while recovering starts the recovery again.
-            while (next < interruptions.size() && interruptions.get(next).stoppedAt().toEpochMilli() < back
+            while (next < interruptions.size()
+                    && interruptions.get(next).stoppedAt().toEpochMilli() < back
                     && interruptions.get(next).stoppedAt().toEpochMilli() < endMs) {
                 ReplayInterruption again = interruptions.get(next++);
                 long t = Math.max(stopAt, again.stoppedAt().toEpochMilli());
-                emit(t, EventType.TRAINER_WORKER_FAILED, new TrainerData.WorkerFailed(null, 0, null, null, "during recovery"));
+                emit(
+                        t,
+                        EventType.TRAINER_WORKER_FAILED,
+                        new TrainerData.WorkerFailed(null, 0, null, null, "during recovery"));
                 long r = s.recoverySeconds() != null ? Math.round(s.recoverySeconds() * 1000) : again.recoveryMillis();
                 back = Math.max(back, t + Math.max(4, r));
             }
@@ -171,8 +201,11 @@ public final class WhatIfSimulator {
         step += 1;
         String id = id();
         emit(begin, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
-        emit(begin + c, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step, null,
-                c / 1000.0, c / 1000.0, "s3://whatif/" + id, null, null, false, gpus));
+        emit(
+                begin + c,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted(
+                        id, step, null, c / 1000.0, c / 1000.0, "s3://whatif/" + id, null, null, false, gpus));
         lastGood = id;
         lastGoodStep = step;
     }
@@ -183,7 +216,10 @@ public final class WhatIfSimulator {
         round++;
         emit(stopAt + r / 2, EventType.TRAINER_RENDEZVOUS, rendezvous(perNode));
         if (lastGood != null) {
-            emit(stopAt + 3 * r / 4, EventType.TRAINER_RESTORED, new TrainerData.Restored(lastGood, lastGoodStep, null));
+            emit(
+                    stopAt + 3 * r / 4,
+                    EventType.TRAINER_RESTORED,
+                    new TrainerData.Restored(lastGood, lastGoodStep, null));
         }
         step = lastGood != null ? lastGoodStep : 0;
         emit(back, EventType.TRAINER_PROGRESS, new TrainerData.Progress(step, null, null));

@@ -25,8 +25,7 @@ public final class SilentSubjects {
         void forget(String subject);
     }
 
-    private record Entry(String subject, long queuedAt) {
-    }
+    private record Entry(String subject, long queuedAt) {}
 
     private final long forgetAfterMillis;
     private final ArrayDeque<Entry> queue = new ArrayDeque<>();

@@ -33,7 +33,8 @@ public interface WireEnum {
         }
         String want = normal(s);
         for (E e : type.getEnumConstants()) {
-            if (normal(e.name()).equals(want) || e instanceof WireEnum w && normal(w.wire()).equals(want)) {
+            if (normal(e.name()).equals(want)
+                    || e instanceof WireEnum w && normal(w.wire()).equals(want)) {
                 return Optional.of(e);
             }
         }

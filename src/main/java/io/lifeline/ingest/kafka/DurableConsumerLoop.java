@@ -50,6 +50,7 @@ public final class DurableConsumerLoop {
 
     /** The dead-letter header with the reason a record was not taken. */
     public static final String REASON_HEADER = "lifeline.dlq.reason";
+
     private static final Logger LOG = Logger.getLogger(DurableConsumerLoop.class);
     private static final Duration REVOKE_WAIT = Duration.ofSeconds(10);
     private static final Duration STALL = Duration.ofSeconds(30);
@@ -87,16 +88,19 @@ public final class DurableConsumerLoop {
     }
 
     /** A record to send to the dead-letter topic, and why. */
-    public record DeadLetter(ConsumerRecord<byte[], byte[]> record, String reason) {
-    }
+    public record DeadLetter(ConsumerRecord<byte[], byte[]> record, String reason) {}
 
     /** Where one loop reads, as which group, where it dead-letters, how it paces itself. */
-    public record Settings(String name, String group, Collection<String> topics, String dlqTopic, int maxInFlight,
-                           Duration retryBackoff) {
-    }
+    public record Settings(
+            String name,
+            String group,
+            Collection<String> topics,
+            String dlqTopic,
+            int maxInFlight,
+            Duration retryBackoff) {}
 
-    private record InFlight(PollWork work, Map<TopicPartition, Long> first, Map<TopicPartition, OffsetAndMetadata> next) {
-    }
+    private record InFlight(
+            PollWork work, Map<TopicPartition, Long> first, Map<TopicPartition, OffsetAndMetadata> next) {}
 
     private final Settings settings;
     private final Supplier<Consumer<byte[], byte[]>> consumers;
@@ -121,10 +125,14 @@ public final class DurableConsumerLoop {
      * @param onDeadLetter             told of every record sent to the dead-letter topic (counters)
      * @param keepRetryingWhenStopping whether a pushed-back poll is still retried while stopping (the gateway is open)
      */
-    public DurableConsumerLoop(Settings settings, Supplier<Consumer<byte[], byte[]>> consumers,
-                               Supplier<Producer<byte[], byte[]>> producers, PollHandler handler,
-                               StoredOffsets storedOffsets, Runnable onDeadLetter,
-                               BooleanSupplier keepRetryingWhenStopping) {
+    public DurableConsumerLoop(
+            Settings settings,
+            Supplier<Consumer<byte[], byte[]>> consumers,
+            Supplier<Producer<byte[], byte[]>> producers,
+            PollHandler handler,
+            StoredOffsets storedOffsets,
+            Runnable onDeadLetter,
+            BooleanSupplier keepRetryingWhenStopping) {
         this.settings = settings;
         this.consumers = consumers;
         this.producers = producers;
@@ -194,7 +202,6 @@ public final class DurableConsumerLoop {
         }
     }
 
-
     private void runOnce() {
         consumer = consumers.get();
         producer = producers.get();
@@ -239,7 +246,8 @@ public final class DurableConsumerLoop {
                     if (isFatal(e) || ++failures >= MAX_FAILURES_IN_A_ROW) {
                         throw e;
                     }
-                    LOG.errorf(e, "%s: %d poll(s) in flight failed; reading them again", settings.name(), inFlight.size());
+                    LOG.errorf(
+                            e, "%s: %d poll(s) in flight failed; reading them again", settings.name(), inFlight.size());
                     rewind();
                     pause(settings.retryBackoff());
                 }
@@ -247,8 +255,9 @@ public final class DurableConsumerLoop {
             try {
                 drainAndCommit();
             } catch (RuntimeException e) {
-                LOG.warnf("%s: stopped with polls not committed (they will be read again): %s", settings.name(),
-                        e.toString());
+                LOG.warnf(
+                        "%s: stopped with polls not committed (they will be read again): %s",
+                        settings.name(), e.toString());
             }
         } catch (WakeupException e) {
             LOG.debugf("%s: woken up to stop", settings.name());
@@ -260,7 +269,9 @@ public final class DurableConsumerLoop {
 
     /** Failures the clients do not recover from by themselves: make new ones. */
     private static boolean isFatal(RuntimeException e) {
-        return e instanceof IllegalStateException && e.getMessage() != null && e.getMessage().contains("closed")
+        return e instanceof IllegalStateException
+                        && e.getMessage() != null
+                        && e.getMessage().contains("closed")
                 || e instanceof org.apache.kafka.common.errors.InterruptException
                 || e instanceof org.apache.kafka.common.errors.AuthenticationException
                 || e instanceof org.apache.kafka.common.errors.AuthorizationException
@@ -295,8 +306,9 @@ public final class DurableConsumerLoop {
         } catch (Exception e) {
             // Kafka's committed offsets trail the stored ones at most by the polls in flight: reading them again is
             // harmless (the log's dedupe), so start from there rather than not at all.
-            LOG.warnf("%s: stored offsets unavailable (%s); resuming at the group's committed offsets", settings.name(),
-                    e.toString());
+            LOG.warnf(
+                    "%s: stored offsets unavailable (%s); resuming at the group's committed offsets",
+                    settings.name(), e.toString());
         }
     }
 
@@ -333,8 +345,9 @@ public final class DurableConsumerLoop {
                     work.work().retry();
                 }
             } else {
-                LOG.debugf("%s: the gateway pushed back a poll of %d events; retrying", settings.name(),
-                        work.work().size());
+                LOG.debugf(
+                        "%s: the gateway pushed back a poll of %d events; retrying",
+                        settings.name(), work.work().size());
                 pause(settings.retryBackoff());
                 work.work().retry();
             }
@@ -393,11 +406,12 @@ public final class DurableConsumerLoop {
         try {
             consumer.commitSync(commit);
         } catch (org.apache.kafka.clients.consumer.CommitFailedException
-                 | org.apache.kafka.common.errors.RebalanceInProgressException e) {
+                | org.apache.kafka.common.errors.RebalanceInProgressException e) {
             // The group moved on (a long outage outlived max.poll.interval.ms): the offsets are stored with the
             // events already, which is what the next owner resumes from.
-            LOG.warnf("%s: Kafka refused the offset commit (%s); the stored offsets stand", settings.name(),
-                    e.getMessage());
+            LOG.warnf(
+                    "%s: Kafka refused the offset commit (%s); the stored offsets stand",
+                    settings.name(), e.getMessage());
         }
     }
 
@@ -424,7 +438,8 @@ public final class DurableConsumerLoop {
                 inFlight.poll();
             }
         } catch (TimeoutException | ExecutionException | RuntimeException e) {
-            LOG.infof("%s: %d poll(s) in flight left to the partitions' next owner at a rebalance (%s)",
+            LOG.infof(
+                    "%s: %d poll(s) in flight left to the partitions' next owner at a rebalance (%s)",
                     settings.name(), inFlight.size(), e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -446,11 +461,13 @@ public final class DurableConsumerLoop {
                 sendDeadLetters(work);
                 return;
             } catch (CompletionException e) {
-                if (!(e.getCause() instanceof RetryLaterException) || !running && !keepRetryingWhenStopping.getAsBoolean()) {
+                if (!(e.getCause() instanceof RetryLaterException)
+                        || !running && !keepRetryingWhenStopping.getAsBoolean()) {
                     throw e;
                 }
-                LOG.warnf("%s: the gateway pushed back a poll of %d events (%s); retrying", settings.name(), work.size(),
-                        e.getCause().getMessage());
+                LOG.warnf(
+                        "%s: the gateway pushed back a poll of %d events (%s); retrying",
+                        settings.name(), work.size(), e.getCause().getMessage());
                 pause(settings.retryBackoff());
                 work.retry();
             }
@@ -470,19 +487,24 @@ public final class DurableConsumerLoop {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("dead-letter topic " + settings.dlqTopic() + " unavailable: "
-                    + (e.getCause() == null ? e : e.getCause()).toString(), e);
+            throw new IllegalStateException(
+                    "dead-letter topic " + settings.dlqTopic() + " unavailable: "
+                            + (e.getCause() == null ? e : e.getCause()).toString(),
+                    e);
         }
     }
 
     private Future<RecordMetadata> deadLetter(DeadLetter d) {
         ConsumerRecord<byte[], byte[]> r = d.record();
         onDeadLetter.run();
-        LOG.debugf("%s: dead-lettering %s-%d@%d: %s", settings.name(), r.topic(), r.partition(), r.offset(), d.reason());
-        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(settings.dlqTopic(), null, r.key(), r.value(), r.headers());
+        LOG.debugf(
+                "%s: dead-lettering %s-%d@%d: %s", settings.name(), r.topic(), r.partition(), r.offset(), d.reason());
+        ProducerRecord<byte[], byte[]> out =
+                new ProducerRecord<>(settings.dlqTopic(), null, r.key(), r.value(), r.headers());
         out.headers().add(REASON_HEADER, d.reason().getBytes(StandardCharsets.UTF_8));
         out.headers().add("lifeline.dlq.topic", r.topic().getBytes(StandardCharsets.UTF_8));
-        out.headers().add("lifeline.dlq.partition", String.valueOf(r.partition()).getBytes(StandardCharsets.UTF_8));
+        out.headers()
+                .add("lifeline.dlq.partition", String.valueOf(r.partition()).getBytes(StandardCharsets.UTF_8));
         out.headers().add("lifeline.dlq.offset", String.valueOf(r.offset()).getBytes(StandardCharsets.UTF_8));
         return producer.send(out);
     }

@@ -22,11 +22,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class KafkaClients {
 
-    private KafkaClients() {
-    }
+    private KafkaClients() {}
 
-    public static KafkaConsumer<byte[], byte[]> consumer(String servers, Map<String, String> extra, String groupId,
-                                                         int maxPollRecords) {
+    public static KafkaConsumer<byte[], byte[]> consumer(
+            String servers, Map<String, String> extra, String groupId, int maxPollRecords) {
         Properties c = common(servers, extra);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -53,7 +52,8 @@ public final class KafkaClients {
                 wanted.add(new ConsumedOffsets.Position(tp.topic(), tp.partition(), 0));
             }
             Map<TopicPartition, Long> found = new HashMap<>();
-            store.load(group, wanted).forEach((p, next) -> found.put(new TopicPartition(p.topic(), p.partition()), next));
+            store.load(group, wanted)
+                    .forEach((p, next) -> found.put(new TopicPartition(p.topic(), p.partition()), next));
             return found;
         };
     }

@@ -55,23 +55,33 @@ public class KafkaIngest {
     private final OffsetStore offsets;
     private volatile DurableConsumerLoop loop;
 
-    KafkaIngest(KafkaConfig config, IngestPipeline pipeline, EventCodec codec, MeterRegistry registry,
-                OffsetStore offsets) {
+    KafkaIngest(
+            KafkaConfig config,
+            IngestPipeline pipeline,
+            EventCodec codec,
+            MeterRegistry registry,
+            OffsetStore offsets) {
         this.offsets = offsets;
         this.config = config;
         this.pipeline = pipeline;
         this.decoder = new RecordDecoder(codec);
-        this.deadLettered = Counter.builder("lifeline_ingest_dead_lettered_events").tag("topic", config.dlqTopic())
-                .description("Kafka records sent to the dead-letter topic").register(registry);
-        this.rejected = Counter.builder("lifeline_ingest_rejected_events").tag("transport", "kafka")
-                .description("Events rejected as invalid").register(registry);
+        this.deadLettered = Counter.builder("lifeline_ingest_dead_lettered_events")
+                .tag("topic", config.dlqTopic())
+                .description("Kafka records sent to the dead-letter topic")
+                .register(registry);
+        this.rejected = Counter.builder("lifeline_ingest_rejected_events")
+                .tag("transport", "kafka")
+                .description("Events rejected as invalid")
+                .register(registry);
         io.micrometer.core.instrument.Gauge.builder("lifeline_ingest_kafka_consumer_up", this, k -> k.up() ? 1 : 0)
                 .description("1 while the Kafka ingest consumer is polling, 0 while it is down or restarting")
                 .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("lifeline_ingest_kafka_consumer_restarts", this,
-                        KafkaIngest::restarts)
-                .description("Times the Kafka ingest consumer was made afresh after failures").register(registry);
-        int threads = Math.max(1, config.decodeThreads().orElse(Runtime.getRuntime().availableProcessors()));
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "lifeline_ingest_kafka_consumer_restarts", this, KafkaIngest::restarts)
+                .description("Times the Kafka ingest consumer was made afresh after failures")
+                .register(registry);
+        int threads =
+                Math.max(1, config.decodeThreads().orElse(Runtime.getRuntime().availableProcessors()));
         this.decoders = new ExecutorService[threads];
         ThreadFactory decoderThreads = Threads.daemon("lifeline-kafka-decode");
         for (int i = 0; i < threads; i++) {
@@ -87,17 +97,27 @@ public class KafkaIngest {
         if (loop != null && loop.running()) {
             return;
         }
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("ingest", config.groupId(), config.topics(),
-                config.dlqTopic(), config.maxInFlightBatches(), config.retryBackoff()),
+        loop = new DurableConsumerLoop(
+                new DurableConsumerLoop.Settings(
+                        "ingest",
+                        config.groupId(),
+                        config.topics(),
+                        config.dlqTopic(),
+                        config.maxInFlightBatches(),
+                        config.retryBackoff()),
                 () -> KafkaClients.consumer(servers, config.properties(), config.groupId(), config.maxPollRecords()),
-                () -> KafkaClients.deadLetterProducer(servers, config.properties()), this::begin,
-                KafkaClients.storedOffsets(offsets, config.groupId()), () -> {
+                () -> KafkaClients.deadLetterProducer(servers, config.properties()),
+                this::begin,
+                KafkaClients.storedOffsets(offsets, config.groupId()),
+                () -> {
                     rejected.increment();
                     deadLettered.increment();
-                }, pipeline::isOpen);
+                },
+                pipeline::isOpen);
         loop.start();
-        LOG.infof("Kafka ingest started: topics %s, group %s, dead letters to %s", config.topics(), config.groupId(),
-                config.dlqTopic());
+        LOG.infof(
+                "Kafka ingest started: topics %s, group %s, dead letters to %s",
+                config.topics(), config.groupId(), config.dlqTopic());
     }
 
     /** Decodes a poll and submits its events; records that are not events, or are refused, are dead-lettered. */
@@ -122,12 +142,16 @@ public class KafkaIngest {
         private final List<Event> events;
         /** The record each event came from, by index: a refused event is dead-lettered as its record. */
         private final List<ConsumerRecord<byte[], byte[]>> sources;
+
         private final List<DurableConsumerLoop.DeadLetter> undecodable;
         private final ConsumedOffsets offsets;
         private CompletableFuture<IngestReceipt> stored;
 
-        Submission(List<Event> events, List<ConsumerRecord<byte[], byte[]>> sources,
-                   List<DurableConsumerLoop.DeadLetter> undecodable, ConsumedOffsets offsets) {
+        Submission(
+                List<Event> events,
+                List<ConsumerRecord<byte[], byte[]>> sources,
+                List<DurableConsumerLoop.DeadLetter> undecodable,
+                ConsumedOffsets offsets) {
             this.offsets = offsets;
             this.events = events;
             this.sources = sources;
@@ -145,10 +169,11 @@ public class KafkaIngest {
             // Even a poll of nothing but undecodable records moves its offsets forward in the store.
             stored = pipeline.submit(events, offsets).toCompletableFuture();
             // The consumer does not wait for the model: what it did not apply is written down once it is applied.
-            stored.thenAccept(r -> r.applied().thenAccept(a -> NotAppliedLog.record("kafka", events, a, i -> {
-                ConsumerRecord<byte[], byte[]> c = sources.get(i);
-                return c.topic() + "-" + c.partition() + "@" + c.offset();
-            })));
+            stored.thenAccept(r -> r.applied()
+                    .thenAccept(a -> NotAppliedLog.record("kafka", events, a, i -> {
+                        ConsumerRecord<byte[], byte[]> c = sources.get(i);
+                        return c.topic() + "-" + c.partition() + "@" + c.offset();
+                    })));
         }
 
         @Override

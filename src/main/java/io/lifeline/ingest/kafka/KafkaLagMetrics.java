@@ -52,7 +52,8 @@ public class KafkaLagMetrics {
         this.offsets = offsets;
         for (String topic : config.topics()) {
             lag.put(topic, 0.0);
-            Gauge.builder("lifeline_ingest_kafka_consumer_lag_records", this, m -> m.lag(topic)).tag("topic", topic)
+            Gauge.builder("lifeline_ingest_kafka_consumer_lag_records", this, m -> m.lag(topic))
+                    .tag("topic", topic)
                     .description("Records of the topic not yet stored (end offsets at the broker minus stored offsets)")
                     .register(registry);
         }
@@ -89,7 +90,10 @@ public class KafkaLagMetrics {
     }
 
     private long measure(String topic) throws Exception {
-        TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(5, TimeUnit.SECONDS).get(topic);
+        TopicDescription d = admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(5, TimeUnit.SECONDS)
+                .get(topic);
         List<TopicPartition> partitions = new ArrayList<>();
         d.partitions().forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -105,15 +109,18 @@ public class KafkaLagMetrics {
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts =
                 admin.listOffsets(earliest).all().get(5, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(config.groupId())
-                .partitionsToOffsetAndMetadata().get(5, TimeUnit.SECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(5, TimeUnit.SECONDS);
         Map<TopicPartition, Long> stored = new HashMap<>();
-        offsets.load(config.groupId(), wanted).forEach((p, next) -> stored.put(new TopicPartition(p.topic(),
-                p.partition()), next));
+        offsets.load(config.groupId(), wanted)
+                .forEach((p, next) -> stored.put(new TopicPartition(p.topic(), p.partition()), next));
         long sum = 0;
         for (TopicPartition tp : partitions) {
             long end = ends.get(tp).offset();
             OffsetAndMetadata c = committed.get(tp);
-            long from = stored.containsKey(tp) ? stored.get(tp) : c != null ? c.offset() : starts.get(tp).offset();
+            long from = stored.containsKey(tp)
+                    ? stored.get(tp)
+                    : c != null ? c.offset() : starts.get(tp).offset();
             sum += Math.max(0, end - Math.max(from, starts.get(tp).offset()));
         }
         return sum;

@@ -17,6 +17,7 @@ final class RecordDecoder {
 
     /** The CloudEvents Kafka binding: attributes in {@code ce_} headers, the data's media type in content-type. */
     static final String PREFIX = "ce_";
+
     private static final String SPECVERSION = PREFIX + "specversion";
     private static final String CONTENT_TYPE = "content-type";
 
@@ -37,8 +38,11 @@ final class RecordDecoder {
                 headers.add(new EventCodec.Header(header.key(), header.value()));
             }
             Header contentType = h.lastHeader(CONTENT_TYPE);
-            return codec.decodeBinary(PREFIX, headers,
-                    contentType == null ? null : new EventCodec.Header(CONTENT_TYPE, contentType.value()), record.value());
+            return codec.decodeBinary(
+                    PREFIX,
+                    headers,
+                    contentType == null ? null : new EventCodec.Header(CONTENT_TYPE, contentType.value()),
+                    record.value());
         }
         return codec.decodeStructured(record.value());
     }

@@ -52,8 +52,7 @@ public class BrakeStore {
     }
 
     /** A change: the state to store, what to answer, and the audit entries it makes (none for most). */
-    public record Change<T>(State state, T answer, List<AuditEntry> audit) {
-    }
+    public record Change<T>(State state, T answer, List<AuditEntry> audit) {}
 
     /** The stored state. */
     public State read() {
@@ -67,13 +66,19 @@ public class BrakeStore {
      */
     public <T> T update(Function<State, Change<T>> step, Instant now) {
         Change<T> change = jdbc.inTransaction(c -> {
-            State before = Jdbc.one(c, "SELECT state FROM automation_brake WHERE id = 1 FOR UPDATE",
-                    rs -> decode(rs.getString(1))).orElse(null);
+            State before = Jdbc.one(
+                            c,
+                            "SELECT state FROM automation_brake WHERE id = 1 FOR UPDATE",
+                            rs -> decode(rs.getString(1)))
+                    .orElse(null);
             Change<T> next = step.apply(before == null ? State.INITIAL : before);
             if (before == null || !next.state().equals(before)) {
-                Jdbc.update(c, "INSERT INTO automation_brake (id, state, updated_at) VALUES (1, ?::jsonb, ?)"
-                        + " ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at",
-                        encode(next.state()), now);
+                Jdbc.update(
+                        c,
+                        "INSERT INTO automation_brake (id, state, updated_at) VALUES (1, ?::jsonb, ?)"
+                                + " ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at",
+                        encode(next.state()),
+                        now);
             }
             return next;
         });

@@ -36,36 +36,53 @@ public class PolicyStore {
             PolicyName name = PolicyName.fromWire(rs.getString(1)).orElse(null);
             if (name != null) {
                 Map<String, PolicyMode> overrides = new HashMap<>();
-                readOverrides(rs.getString(3)).forEach((k, v) ->
-                        PolicyMode.fromWire(v).ifPresent(m -> overrides.put(k, m)));
-                out.put(name, new PolicySettings.Entry(PolicyMode.fromWire(rs.getString(2)).orElseThrow(), overrides));
+                readOverrides(rs.getString(3))
+                        .forEach((k, v) -> PolicyMode.fromWire(v).ifPresent(m -> overrides.put(k, m)));
+                out.put(
+                        name,
+                        new PolicySettings.Entry(
+                                PolicyMode.fromWire(rs.getString(2)).orElseThrow(), overrides));
             }
             return name;
         });
         return out;
     }
 
-    public void save(PolicyName name, PolicySettings.Entry before, PolicySettings.Entry after, String actor,
-                     Instant now) {
+    public void save(
+            PolicyName name, PolicySettings.Entry before, PolicySettings.Entry after, String actor, Instant now) {
         Map<String, String> overrides = new HashMap<>();
         after.overrides().forEach((k, v) -> overrides.put(k, v.wire()));
-        jdbc.update("INSERT INTO policy (name, mode, overrides, updated_at, updated_by) VALUES (?, ?, ?::jsonb, ?, ?)"
-                + " ON CONFLICT (name) DO UPDATE SET mode = EXCLUDED.mode, overrides = EXCLUDED.overrides,"
-                + " updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by",
-                name.wire(), after.mode().wire(), write(overrides), now, actor);
-        audit.audit(new AuditEntry(0, now, actor, "policy.updated", "policy:" + name.wire(), null, null,
-                describe(before), describe(after)));
+        jdbc.update(
+                "INSERT INTO policy (name, mode, overrides, updated_at, updated_by) VALUES (?, ?, ?::jsonb, ?, ?)"
+                        + " ON CONFLICT (name) DO UPDATE SET mode = EXCLUDED.mode, overrides = EXCLUDED.overrides,"
+                        + " updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by",
+                name.wire(),
+                after.mode().wire(),
+                write(overrides),
+                now,
+                actor);
+        audit.audit(new AuditEntry(
+                0,
+                now,
+                actor,
+                "policy.updated",
+                "policy:" + name.wire(),
+                null,
+                null,
+                describe(before),
+                describe(after)));
     }
 
     private static String describe(PolicySettings.Entry e) {
         StringBuilder b = new StringBuilder(e.mode().wire());
-        new java.util.TreeMap<>(e.overrides()).forEach((k, v) -> b.append(", ").append(k).append('=').append(v.wire()));
+        new java.util.TreeMap<>(e.overrides())
+                .forEach((k, v) -> b.append(", ").append(k).append('=').append(v.wire()));
         return b.toString();
     }
 
     private Map<String, String> readOverrides(String s) {
         try {
-            return json.readValue(s, new TypeReference<Map<String, String>>() { });
+            return json.readValue(s, new TypeReference<Map<String, String>>() {});
         } catch (JsonProcessingException e) {
             return Map.of();
         }

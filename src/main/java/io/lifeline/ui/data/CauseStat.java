@@ -9,5 +9,4 @@ import io.lifeline.domain.job.incident.IncidentCause;
  * @param interruptions  incidents that stopped training
  * @param lostGpuHours   what they cost
  */
-public record CauseStat(IncidentCause cause, int interruptions, double lostGpuHours) {
-}
+public record CauseStat(IncidentCause cause, int interruptions, double lostGpuHours) {}

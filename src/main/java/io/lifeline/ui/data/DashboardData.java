@@ -38,11 +38,12 @@ public class DashboardData {
     private static final long IDLE_MILLIS = 60_000;
     /** Scopes whose ETTR history is kept; the one not read the longest is dropped beyond that. */
     private static final int SCOPED_HISTORIES = 64;
+
     private static final Duration SCOPED_HISTORY_STEP = Duration.ofMinutes(5);
 
     /** The latest snapshot, what it was made from, and the scoped cuts of it made so far. */
-    private record Published(DashboardSnapshot full, SnapshotReader.Captured captured,
-                             ConcurrentMap<Scope, DashboardSnapshot> scoped) {
+    private record Published(
+            DashboardSnapshot full, SnapshotReader.Captured captured, ConcurrentMap<Scope, DashboardSnapshot> scoped) {
 
         DashboardSnapshot of(Scope scope) {
             if (scope.isEverything() || captured == null) {
@@ -144,7 +145,8 @@ public class DashboardData {
     private void onModelSnapshot(ModelSnapshot m) {
         long now = clock.millis();
         boolean watched = !listeners.isEmpty();
-        boolean due = watched ? m.appliedEvents() != lastApplied || now - lastReadAt >= AGING_MILLIS
+        boolean due = watched
+                ? m.appliedEvents() != lastApplied || now - lastReadAt >= AGING_MILLIS
                 : now - lastReadAt >= IDLE_MILLIS;
         if (due) {
             make(m);
@@ -183,8 +185,18 @@ public class DashboardData {
     }
 
     private static DashboardSnapshot withVersion(DashboardSnapshot s, long v) {
-        return new DashboardSnapshot(s.builtAt(), s.nodes(), s.gpusByNode(), s.jobsByNode(), s.jobs(), s.openIncidents(),
-                s.causes24h(), s.causes7d(), s.fleetGoodput(), s.notices(), v);
+        return new DashboardSnapshot(
+                s.builtAt(),
+                s.nodes(),
+                s.gpusByNode(),
+                s.jobsByNode(),
+                s.jobs(),
+                s.openIncidents(),
+                s.causes24h(),
+                s.causes7d(),
+                s.fleetGoodput(),
+                s.notices(),
+                v);
     }
 
     /** How long a subscriber may wait between two snapshots at most, while events flow. */

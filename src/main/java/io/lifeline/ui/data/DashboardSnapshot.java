@@ -25,14 +25,32 @@ import java.util.Map;
  * @param notices        nodes with a pending interruption notice
  * @param version        increases with every read that differs from the previous one
  */
-public record DashboardSnapshot(Instant builtAt, List<NodeSummary> nodes, Map<String, List<GpuView>> gpusByNode,
-                                Map<String, List<String>> jobsByNode, List<JobRow> jobs, List<IncidentView> openIncidents,
-                                List<CauseStat> causes24h, List<CauseStat> causes7d, GoodputView fleetGoodput,
-                                List<NodeNotice> notices, long version) {
+public record DashboardSnapshot(
+        Instant builtAt,
+        List<NodeSummary> nodes,
+        Map<String, List<GpuView>> gpusByNode,
+        Map<String, List<String>> jobsByNode,
+        List<JobRow> jobs,
+        List<IncidentView> openIncidents,
+        List<CauseStat> causes24h,
+        List<CauseStat> causes7d,
+        GoodputView fleetGoodput,
+        List<NodeNotice> notices,
+        long version) {
 
     /** Nothing read yet. */
-    public static final DashboardSnapshot EMPTY = new DashboardSnapshot(Instant.EPOCH, List.of(), Map.of(), Map.of(),
-            List.of(), List.of(), List.of(), List.of(), GoodputView.EMPTY, List.of(), 0);
+    public static final DashboardSnapshot EMPTY = new DashboardSnapshot(
+            Instant.EPOCH,
+            List.of(),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            GoodputView.EMPTY,
+            List.of(),
+            0);
 
     /** Whether this is the empty snapshot from before the first read. */
     public boolean isEmpty() {

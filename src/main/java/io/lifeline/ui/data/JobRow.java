@@ -26,24 +26,70 @@ import java.time.Instant;
  * @param capacityType         main capacity type, or null
  * @param stragglers           its stragglers, or null when not known
  */
-public record JobRow(String name, String namespace, JobState state, int worldSize, Integer minWorldSize,
-                     Integer maxWorldSize, Long checkpointAgeMillis, long objectiveMillis, boolean breached, Double ettr,
-                     double lostGpuHours, int restarts, IncidentCause lastIncidentCause, Instant lastIncidentAt,
-                     boolean incidentOpen, String pool, String capacityType,
-                     io.lifeline.domain.job.straggler.StragglerView stragglers) {
+public record JobRow(
+        String name,
+        String namespace,
+        JobState state,
+        int worldSize,
+        Integer minWorldSize,
+        Integer maxWorldSize,
+        Long checkpointAgeMillis,
+        long objectiveMillis,
+        boolean breached,
+        Double ettr,
+        double lostGpuHours,
+        int restarts,
+        IncidentCause lastIncidentCause,
+        Instant lastIncidentAt,
+        boolean incidentOpen,
+        String pool,
+        String capacityType,
+        io.lifeline.domain.job.straggler.StragglerView stragglers) {
 
     /** A row without straggler figures. */
-    public JobRow(String name, String namespace, JobState state, int worldSize, Integer minWorldSize,
-                  Integer maxWorldSize, Long checkpointAgeMillis, long objectiveMillis, boolean breached, Double ettr,
-                  double lostGpuHours, int restarts, IncidentCause lastIncidentCause, Instant lastIncidentAt,
-                  boolean incidentOpen, String pool, String capacityType) {
-        this(name, namespace, state, worldSize, minWorldSize, maxWorldSize, checkpointAgeMillis, objectiveMillis,
-                breached, ettr, lostGpuHours, restarts, lastIncidentCause, lastIncidentAt, incidentOpen, pool,
-                capacityType, null);
+    public JobRow(
+            String name,
+            String namespace,
+            JobState state,
+            int worldSize,
+            Integer minWorldSize,
+            Integer maxWorldSize,
+            Long checkpointAgeMillis,
+            long objectiveMillis,
+            boolean breached,
+            Double ettr,
+            double lostGpuHours,
+            int restarts,
+            IncidentCause lastIncidentCause,
+            Instant lastIncidentAt,
+            boolean incidentOpen,
+            String pool,
+            String capacityType) {
+        this(
+                name,
+                namespace,
+                state,
+                worldSize,
+                minWorldSize,
+                maxWorldSize,
+                checkpointAgeMillis,
+                objectiveMillis,
+                breached,
+                ettr,
+                lostGpuHours,
+                restarts,
+                lastIncidentCause,
+                lastIncidentAt,
+                incidentOpen,
+                pool,
+                capacityType,
+                null);
     }
 
     /** Checkpoint age as a share of the objective (1 = at the objective), or null. */
     public Double freshnessRatio() {
-        return checkpointAgeMillis == null || objectiveMillis <= 0 ? null : (double) checkpointAgeMillis / objectiveMillis;
+        return checkpointAgeMillis == null || objectiveMillis <= 0
+                ? null
+                : (double) checkpointAgeMillis / objectiveMillis;
     }
 }

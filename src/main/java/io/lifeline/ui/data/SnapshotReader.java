@@ -27,16 +27,22 @@ import java.util.function.Predicate;
 /** Builds a {@link DashboardSnapshot} from a snapshot of the model; runs off the model thread. */
 final class SnapshotReader {
 
-    private SnapshotReader() {
-    }
+    private SnapshotReader() {}
 
     /**
      * What a dashboard snapshot is made of, taken from the model's snapshot: views only, unsorted, ungrouped.
      * {@code rows}, {@code incidents} and {@code goodput} hold one entry per job, in the same order.
      */
-    record Captured(Instant now, List<NodeSummary> nodes, List<GpuView> gpus, Map<String, List<String>> jobsByNode,
-                    List<JobRow> rows, List<List<IncidentView>> incidents, List<GoodputView> goodput, GoodputView fleet,
-                    List<NodeNotice> notices) {
+    record Captured(
+            Instant now,
+            List<NodeSummary> nodes,
+            List<GpuView> gpus,
+            Map<String, List<String>> jobsByNode,
+            List<JobRow> rows,
+            List<List<IncidentView>> incidents,
+            List<GoodputView> goodput,
+            GoodputView fleet,
+            List<NodeNotice> notices) {
 
         /** The goodput of the jobs {@code scope} may see, together. */
         GoodputView goodputOf(Scope scope) {
@@ -78,9 +84,19 @@ final class SnapshotReader {
                     byNode.put(node, scope.visibleJobs(jobs));
                 }
             });
-            return new Captured(now, nodes.stream().filter(n -> visible.test(n.name())).toList(),
-                    gpus.stream().filter(x -> visible.test(x.node())).map(scope::visible).toList(), byNode, r, i, g,
-                    sum(g), notices.stream().filter(n -> visible.test(n.node())).toList());
+            return new Captured(
+                    now,
+                    nodes.stream().filter(n -> visible.test(n.name())).toList(),
+                    gpus.stream()
+                            .filter(x -> visible.test(x.node()))
+                            .map(scope::visible)
+                            .toList(),
+                    byNode,
+                    r,
+                    i,
+                    g,
+                    sum(g),
+                    notices.stream().filter(n -> visible.test(n.node())).toList());
         }
     }
 
@@ -102,7 +118,15 @@ final class SnapshotReader {
             incidents.add(of);
             goodput.add(j.detail().goodput());
         }
-        return new Captured(m.takenAt(), nodes, m.fleet().gpus(), m.jobsByNode(), rows, incidents, goodput, sum(goodput),
+        return new Captured(
+                m.takenAt(),
+                nodes,
+                m.fleet().gpus(),
+                m.jobsByNode(),
+                rows,
+                incidents,
+                goodput,
+                sum(goodput),
                 m.fleet().nodesWithActiveNotice());
     }
 
@@ -116,7 +140,8 @@ final class SnapshotReader {
     static DashboardSnapshot assemble(Captured c, long version) {
         List<NodeSummary> nodes = new ArrayList<>(c.nodes());
         nodes.sort(Comparator.comparing((NodeSummary n) -> Objects.toString(n.pool(), "~"))
-                .thenComparing(n -> Objects.toString(n.zone(), "~")).thenComparing(NodeSummary::name));
+                .thenComparing(n -> Objects.toString(n.zone(), "~"))
+                .thenComparing(NodeSummary::name));
         Map<String, List<GpuView>> gpus = new HashMap<>();
         for (GpuView g : c.gpus()) {
             gpus.computeIfAbsent(g.node(), k -> new ArrayList<>()).add(g);
@@ -146,8 +171,18 @@ final class SnapshotReader {
             }
         }
         open.sort(Comparator.comparing(IncidentView::openedAt, Comparator.nullsLast(Comparator.reverseOrder())));
-        return new DashboardSnapshot(c.now(), List.copyOf(nodes), Map.copyOf(gpus), Map.copyOf(c.jobsByNode()),
-                List.copyOf(c.rows()), List.copyOf(open), stats(day), stats(week), c.fleet(), c.notices(), version);
+        return new DashboardSnapshot(
+                c.now(),
+                List.copyOf(nodes),
+                Map.copyOf(gpus),
+                Map.copyOf(c.jobsByNode()),
+                List.copyOf(c.rows()),
+                List.copyOf(open),
+                stats(day),
+                stats(week),
+                c.fleet(),
+                c.notices(),
+                version);
     }
 
     private static void add(Map<IncidentCause, double[]> into, IncidentView i) {
@@ -169,9 +204,24 @@ final class SnapshotReader {
         Integer max = e == null ? null : e.maxNodes() * e.procsPerNode();
         long objective = d == null || d.freshness() == null ? 0 : d.freshness().objectiveMillis();
         double lost = d == null || d.goodput() == null ? 0 : d.goodput().lostGpuHours();
-        return new JobRow(s.name(), s.namespace(), s.state(), s.worldSize(), min, max, s.freshnessAgeMillis(), objective,
-                s.freshnessBreached(), s.ettr(), lost, s.restarts(), last == null ? null : last.cause(),
-                last == null ? null : last.openedAt(), s.openIncident() != null, s.pool(), s.capacityType(),
+        return new JobRow(
+                s.name(),
+                s.namespace(),
+                s.state(),
+                s.worldSize(),
+                min,
+                max,
+                s.freshnessAgeMillis(),
+                objective,
+                s.freshnessBreached(),
+                s.ettr(),
+                lost,
+                s.restarts(),
+                last == null ? null : last.cause(),
+                last == null ? null : last.openedAt(),
+                s.openIncident() != null,
+                s.pool(),
+                s.capacityType(),
                 d == null ? null : d.stragglers());
     }
 }

@@ -45,14 +45,21 @@ class ActionsApiTest {
 
     @Test
     void noTokenIsUnauthorized() {
-        given().contentType(ContentType.JSON).body(body("drain", "n1", "{}"))
-                .post("/api/v1/actions").then().statusCode(401);
+        given().contentType(ContentType.JSON)
+                .body(body("drain", "n1", "{}"))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(401);
     }
 
     @Test
     void viewerCannotCreateActions() {
-        given().spec(TestTokens.asViewer()).contentType(ContentType.JSON).body(body("drain", "n1", "{}"))
-                .post("/api/v1/actions").then().statusCode(403);
+        given().spec(TestTokens.asViewer())
+                .contentType(ContentType.JSON)
+                .body(body("drain", "n1", "{}"))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(403);
     }
 
     @Test
@@ -62,15 +69,26 @@ class ActionsApiTest {
         String node = unique("scoped-node");
         new TestFleet().node(node, "pool").job(nsA + "/llm", 0, 0, node).job(nsB + "/llm", 0, 0, node);
         String scoped = TestTokens.create(unique("scoped"), Role.OPERATOR, List.of(nsA));
-        given().spec(TestTokens.auth(scoped)).contentType(ContentType.JSON)
+        given().spec(TestTokens.auth(scoped))
+                .contentType(ContentType.JSON)
                 .body(body("checkpoint-now", nsB + "/llm", "{}"))
-                .post("/api/v1/actions").then().statusCode(403).contentType("application/problem+json");
-        given().spec(TestTokens.auth(scoped)).contentType(ContentType.JSON).body(body("drain", node, "{}"))
-                .post("/api/v1/actions").then().statusCode(403)
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(403)
+                .contentType("application/problem+json");
+        given().spec(TestTokens.auth(scoped))
+                .contentType(ContentType.JSON)
+                .body(body("drain", node, "{}"))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(403)
                 .body("detail", org.hamcrest.Matchers.containsString("fleet-wide"));
-        given().spec(TestTokens.auth(scoped)).contentType(ContentType.JSON)
+        given().spec(TestTokens.auth(scoped))
+                .contentType(ContentType.JSON)
                 .body(body("checkpoint-now", nsA + "/llm", "{\"deadlineSeconds\":2}"))
-                .post("/api/v1/actions").then().statusCode(201);
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201);
     }
 
     @Test
@@ -91,29 +109,52 @@ class ActionsApiTest {
         expectField(op, body("rescale", job, "{\"workers\":1}"), "params.workers");
         expectField(op, body("rescale", job, "{\"workers\":9}"), "params.workers");
         expectField(op, body("restore", job, "{\"checkpointId\":\"missing\"}"), "params.checkpointId");
-        given().spec(TestTokens.auth(op)).contentType(ContentType.TEXT).body("drain n1")
-                .post("/api/v1/actions").then().statusCode(415);
+        given().spec(TestTokens.auth(op))
+                .contentType(ContentType.TEXT)
+                .body("drain n1")
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(415);
     }
 
     private static void expectField(String token, String json, String field) {
-        given().spec(TestTokens.auth(token)).contentType(ContentType.JSON).body(json)
-                .post("/api/v1/actions").then().statusCode(400).contentType("application/problem+json")
-                .body("errors[0].field", equalTo(field)).body("detail", startsWith(field + ":"));
+        given().spec(TestTokens.auth(token))
+                .contentType(ContentType.JSON)
+                .body(json)
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors[0].field", equalTo(field))
+                .body("detail", startsWith(field + ":"));
     }
 
     @Test
     void aTerminatedNodeIsRefusedWithTheReasonForDrainAndUncordon() {
         String node = unique("gone-node");
-        new TestFleet().node(node, "pool").send(node, EventType.NODE_TERMINATED,
-                new io.lifeline.domain.event.NodeData.Terminated("spot instance reclaimed"));
+        new TestFleet()
+                .node(node, "pool")
+                .send(
+                        node,
+                        EventType.NODE_TERMINATED,
+                        new io.lifeline.domain.event.NodeData.Terminated("spot instance reclaimed"));
         String op = operator("gone");
         for (String kind : List.of("drain", "uncordon")) {
-            given().spec(TestTokens.auth(op)).contentType(ContentType.JSON).body(body(kind, node, "{}"))
-                    .post("/api/v1/actions").then().statusCode(400).contentType("application/problem+json")
+            given().spec(TestTokens.auth(op))
+                    .contentType(ContentType.JSON)
+                    .body(body(kind, node, "{}"))
+                    .post("/api/v1/actions")
+                    .then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
                     .body("errors[0].field", equalTo("target"))
                     .body("detail", equalTo("target: node " + node + " is terminated"));
         }
-        TestTokens.api().queryParam("target", node).get("/api/v1/actions").then().statusCode(200)
+        TestTokens.api()
+                .queryParam("target", node)
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(200)
                 .body("items.size()", equalTo(0));
     }
 
@@ -121,17 +162,28 @@ class ActionsApiTest {
     void dryRunAnswersTheImpactAndStoresNothing() {
         String node = unique("dry-node");
         String job = unique("team-dry") + "/llm";
-        new TestFleet().node(node, "pool").node(node + "-b", "pool").job(job, 1, 2, node, node + "-b")
-                .checkpoint(job, "c1", 50, 20).progress(job, 80);
-        given().spec(TestTokens.auth(operator("dry"))).contentType(ContentType.JSON)
+        new TestFleet()
+                .node(node, "pool")
+                .node(node + "-b", "pool")
+                .job(job, 1, 2, node, node + "-b")
+                .checkpoint(job, "c1", 50, 20)
+                .progress(job, 80);
+        given().spec(TestTokens.auth(operator("dry")))
+                .contentType(ContentType.JSON)
                 .body("{\"kind\":\"drain\",\"target\":\"" + node + "\",\"params\":{\"deadlineSeconds\":120},"
                         + "\"dryRun\":true}")
-                .post("/api/v1/actions").then().statusCode(200)
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(200)
                 .body("dryRun", equalTo(true))
                 .body("impact.jobs", hasItem(job))
                 .body("impact.ranksAffected", equalTo(8))
                 .body("impact.deadlineAllowsCheckpoint", equalTo(true));
-        TestTokens.api().queryParam("target", node).get("/api/v1/actions").then().statusCode(200)
+        TestTokens.api()
+                .queryParam("target", node)
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(200)
                 .body("items.size()", equalTo(0));
     }
 
@@ -145,9 +197,11 @@ class ActionsApiTest {
         ExecutorService pool = Executors.newFixedThreadPool(20);
         List<Callable<Response>> calls = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            calls.add(() -> given().spec(TestTokens.auth(op)).contentType(ContentType.JSON)
+            calls.add(() -> given().spec(TestTokens.auth(op))
+                    .contentType(ContentType.JSON)
                     .header("Idempotency-Key", key)
-                    .body(body("checkpoint-now", job, "{\"deadlineSeconds\":3}")).post("/api/v1/actions"));
+                    .body(body("checkpoint-now", job, "{\"deadlineSeconds\":3}"))
+                    .post("/api/v1/actions"));
         }
         Set<String> ids = new java.util.HashSet<>();
         int replayed = 0;
@@ -160,51 +214,86 @@ class ActionsApiTest {
         pool.shutdown();
         assertThat(ids).hasSize(1);
         assertThat(replayed).isEqualTo(19);
-        TestTokens.api().queryParam("target", job).get("/api/v1/actions").then()
-                .body("items.size()", equalTo(1));
+        TestTokens.api().queryParam("target", job).get("/api/v1/actions").then().body("items.size()", equalTo(1));
         // The same key later answers the first action again, whatever the body says now (after the token's
         // action rate limit, spent by the twenty requests, lets it through).
-        Response later = await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(600))
-                .until(() -> given().spec(TestTokens.auth(op)).contentType(ContentType.JSON).header("Idempotency-Key", key)
-                        .body(body("checkpoint-now", job, "{\"deadlineSeconds\":99}")).post("/api/v1/actions"),
+        Response later = await().atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(600))
+                .until(
+                        () -> given().spec(TestTokens.auth(op))
+                                .contentType(ContentType.JSON)
+                                .header("Idempotency-Key", key)
+                                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":99}"))
+                                .post("/api/v1/actions"),
                         r -> r.statusCode() != 429);
-        later.then().statusCode(201).header("Idempotency-Replayed", "true")
-                .body("id", equalTo(ids.iterator().next())).body("params.deadlineSeconds", equalTo("3"));
+        later.then()
+                .statusCode(201)
+                .header("Idempotency-Replayed", "true")
+                .body("id", equalTo(ids.iterator().next()))
+                .body("params.deadlineSeconds", equalTo("3"));
     }
 
     @Test
     void checkpointNowSucceedsWhenTheTrainersReportANewCheckpoint() {
         String node = unique("ck-node");
         String job = unique("team-ck") + "/llm";
-        TestFleet fleet = new TestFleet().node(node, "pool").job(job, 0, 0, node).checkpoint(job, "c1", 100, 10)
+        TestFleet fleet = new TestFleet()
+                .node(node, "pool")
+                .job(job, 0, 0, node)
+                .checkpoint(job, "c1", 100, 10)
                 .progress(job, 150);
-        String id = given().spec(TestTokens.auth(operator("ck"))).contentType(ContentType.JSON)
-                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":60}")).post("/api/v1/actions")
-                .then().statusCode(201)
+        String id = given().spec(TestTokens.auth(operator("ck")))
+                .contentType(ContentType.JSON)
+                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":60}"))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
                 .header("Location", org.hamcrest.Matchers.containsString("/api/v1/actions/act-"))
-                .body("state", org.hamcrest.Matchers.oneOf("pending", "running")).extract().path("id");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
-                .then().body("steps.name", hasItem("request checkpoint " + job)));
+                .body("state", org.hamcrest.Matchers.oneOf("pending", "running"))
+                .extract()
+                .path("id");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> TestTokens.api()
+                        .get("/api/v1/actions/" + id)
+                        .then()
+                        .body("steps.name", hasItem("request checkpoint " + job)));
         // A second action on the same job waits for this one.
-        given().spec(TestTokens.auth(operator("ck2"))).contentType(ContentType.JSON)
-                .body(body("preempt", job, "{}")).post("/api/v1/actions").then().statusCode(409)
+        given().spec(TestTokens.auth(operator("ck2")))
+                .contentType(ContentType.JSON)
+                .body(body("preempt", job, "{}"))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(409)
                 .body("detail", org.hamcrest.Matchers.containsString(id));
         fleet.checkpoint(job, "c2", 160, 10);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
-                .then().body("state", equalTo("succeeded"))
-                .body("steps.find { it.name == 'await checkpoint " + job + "' }.state", equalTo("done")));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> TestTokens.api()
+                        .get("/api/v1/actions/" + id)
+                        .then()
+                        .body("state", equalTo("succeeded"))
+                        .body("steps.find { it.name == 'await checkpoint " + job + "' }.state", equalTo("done")));
         // The request step says how its command went: confirmed by the Kafka topic and the agent queue, at once.
         String request = "steps.find { it.name == 'request checkpoint " + job + "' }";
-        TestTokens.api().get("/api/v1/actions/" + id).then()
+        TestTokens.api()
+                .get("/api/v1/actions/" + id)
+                .then()
                 .body(request + ".command.id", equalTo(id + ":checkpoint:" + job))
                 .body(request + ".command.attempts", equalTo(1))
-                .body(request + ".command.channels", org.hamcrest.Matchers.containsInAnyOrder("Kafka topic", "agent queue"))
+                .body(
+                        request + ".command.channels",
+                        org.hamcrest.Matchers.containsInAnyOrder("Kafka topic", "agent queue"))
                 .body(request + ".command.sentAt", org.hamcrest.Matchers.notNullValue())
                 .body(request + ".command", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("lastError")))
-                .body("steps.find { it.name == 'await checkpoint " + job + "' }",
+                .body(
+                        "steps.find { it.name == 'await checkpoint " + job + "' }",
                         org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("command")));
-        TestTokens.api().queryParam("actionId", id).get("/api/v1/audit").then().statusCode(200)
-                .body("items.what", hasItem("action.requested")).body("items.what", hasItem("action.succeeded"));
+        TestTokens.api()
+                .queryParam("actionId", id)
+                .get("/api/v1/audit")
+                .then()
+                .statusCode(200)
+                .body("items.what", hasItem("action.requested"))
+                .body("items.what", hasItem("action.succeeded"));
     }
 
     @Test
@@ -212,18 +301,37 @@ class ActionsApiTest {
         String node = unique("rej-node");
         String job = unique("team-rej") + "/llm";
         TestFleet fleet = new TestFleet().node(node, "pool").job(job, 0, 0, node);
-        String id = given().spec(TestTokens.auth(operator("rej"))).contentType(ContentType.JSON)
-                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}")).post("/api/v1/actions")
-                .then().statusCode(201).extract().path("id");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
-                .then().body("steps.name", hasItem("await checkpoint " + job)));
-        fleet.send(job, EventType.TRAINER_COMMAND_ACK, new TrainerData.CommandAck(id + ":checkpoint:" + job,
-                "checkpoint", TrainerData.AckStatus.REJECTED, "job is starting, not training"));
+        String id = given().spec(TestTokens.auth(operator("rej")))
+                .contentType(ContentType.JSON)
+                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}"))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> TestTokens.api()
+                        .get("/api/v1/actions/" + id)
+                        .then()
+                        .body("steps.name", hasItem("await checkpoint " + job)));
+        fleet.send(
+                job,
+                EventType.TRAINER_COMMAND_ACK,
+                new TrainerData.CommandAck(
+                        id + ":checkpoint:" + job,
+                        "checkpoint",
+                        TrainerData.AckStatus.REJECTED,
+                        "job is starting, not training"));
         // Well before the 300 s deadline: the refusal ends the wait.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
-                .then().body("state", equalTo("failed"))
-                .body("steps.find { it.name == 'await checkpoint " + job + "' }.detail",
-                        org.hamcrest.Matchers.containsString("rejected the command: job is starting, not training")));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> TestTokens.api()
+                        .get("/api/v1/actions/" + id)
+                        .then()
+                        .body("state", equalTo("failed"))
+                        .body(
+                                "steps.find { it.name == 'await checkpoint " + job + "' }.detail",
+                                org.hamcrest.Matchers.containsString(
+                                        "rejected the command: job is starting, not training")));
     }
 
     @Test
@@ -232,14 +340,27 @@ class ActionsApiTest {
         String job = unique("team-cancel") + "/llm";
         new TestFleet().node(node, "pool").job(job, 0, 0, node);
         String op = operator("cancel");
-        String id = given().spec(TestTokens.auth(op)).contentType(ContentType.JSON)
-                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}")).post("/api/v1/actions")
-                .then().statusCode(201).extract().path("id");
-        given().spec(TestTokens.auth(op)).post("/api/v1/actions/" + id + "/cancel").then().statusCode(200);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> TestTokens.api().get("/api/v1/actions/" + id)
-                .then().body("state", equalTo("cancelled")));
-        TestTokens.api().queryParam("actionId", id).get("/api/v1/audit").then()
-                .body("items.what", hasItem("action.cancel_requested")).body("items.what", hasItem("action.cancelled"));
+        String id = given().spec(TestTokens.auth(op))
+                .contentType(ContentType.JSON)
+                .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}"))
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        given().spec(TestTokens.auth(op))
+                .post("/api/v1/actions/" + id + "/cancel")
+                .then()
+                .statusCode(200);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() ->
+                        TestTokens.api().get("/api/v1/actions/" + id).then().body("state", equalTo("cancelled")));
+        TestTokens.api()
+                .queryParam("actionId", id)
+                .get("/api/v1/audit")
+                .then()
+                .body("items.what", hasItem("action.cancel_requested"))
+                .body("items.what", hasItem("action.cancelled"));
     }
 
     /** Actions and audit entries page with the one cursor, and the plain sequence numbers of earlier releases still page. */
@@ -251,64 +372,150 @@ class ActionsApiTest {
             String node = unique("pager-node");
             String job = unique("team-pager") + "/llm";
             new TestFleet().node(node, "pool").job(job, 0, 0, node);
-            String id = given().spec(TestTokens.auth(op)).contentType(ContentType.JSON)
-                    .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}")).post("/api/v1/actions")
-                    .then().statusCode(201).extract().path("id");
-            requestedBy = TestTokens.api().get("/api/v1/actions/" + id).then().extract().path("requestedBy");
-            given().spec(TestTokens.auth(op)).post("/api/v1/actions/" + id + "/cancel").then().statusCode(200);
+            String id = given().spec(TestTokens.auth(op))
+                    .contentType(ContentType.JSON)
+                    .body(body("checkpoint-now", job, "{\"deadlineSeconds\":300}"))
+                    .post("/api/v1/actions")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("id");
+            requestedBy = TestTokens.api()
+                    .get("/api/v1/actions/" + id)
+                    .then()
+                    .extract()
+                    .path("requestedBy");
+            given().spec(TestTokens.auth(op))
+                    .post("/api/v1/actions/" + id + "/cancel")
+                    .then()
+                    .statusCode(200);
         }
-        Response first = TestTokens.api().queryParam("requestedBy", requestedBy).queryParam("limit", 1)
+        Response first = TestTokens.api()
+                .queryParam("requestedBy", requestedBy)
+                .queryParam("limit", 1)
                 .get("/api/v1/actions");
         String next = first.then().statusCode(200).extract().path("nextCursor");
         assertThat(next).isNotNull().doesNotMatch("[0-9]+");
         String plain = Long.toString(Cursor.longs(next, 1)[0]);
-        List<String> byCursor = TestTokens.api().queryParam("requestedBy", requestedBy).queryParam("limit", 2)
-                .queryParam("cursor", next).get("/api/v1/actions").then().statusCode(200).extract().path("items.id");
-        List<String> byPlain = TestTokens.api().queryParam("requestedBy", requestedBy).queryParam("limit", 2)
-                .queryParam("cursor", plain).get("/api/v1/actions").then().statusCode(200).extract().path("items.id");
-        assertThat(byCursor).hasSize(2).isEqualTo(byPlain).doesNotContain(first.path("items[0].id").toString());
+        List<String> byCursor = TestTokens.api()
+                .queryParam("requestedBy", requestedBy)
+                .queryParam("limit", 2)
+                .queryParam("cursor", next)
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items.id");
+        List<String> byPlain = TestTokens.api()
+                .queryParam("requestedBy", requestedBy)
+                .queryParam("limit", 2)
+                .queryParam("cursor", plain)
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items.id");
+        assertThat(byCursor)
+                .hasSize(2)
+                .isEqualTo(byPlain)
+                .doesNotContain(first.path("items[0].id").toString());
 
-        Response audit = TestTokens.api().queryParam("actor", requestedBy).queryParam("limit", 2).get("/api/v1/audit");
+        Response audit = TestTokens.api()
+                .queryParam("actor", requestedBy)
+                .queryParam("limit", 2)
+                .get("/api/v1/audit");
         String auditNext = audit.then().statusCode(200).extract().path("nextCursor");
         Number beforeSeq = audit.path("nextBeforeSeq");
         assertThat(Cursor.longs(auditNext, 1)[0]).isEqualTo(beforeSeq.longValue());
-        List<Integer> olderByCursor = TestTokens.api().queryParam("actor", requestedBy).queryParam("limit", 2)
-                .queryParam("cursor", auditNext).get("/api/v1/audit").then().statusCode(200).extract().path("items.seq");
-        List<Integer> olderByBefore = TestTokens.api().queryParam("actor", requestedBy).queryParam("limit", 2)
-                .queryParam("before", beforeSeq).get("/api/v1/audit").then().statusCode(200).extract().path("items.seq");
+        List<Integer> olderByCursor = TestTokens.api()
+                .queryParam("actor", requestedBy)
+                .queryParam("limit", 2)
+                .queryParam("cursor", auditNext)
+                .get("/api/v1/audit")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items.seq");
+        List<Integer> olderByBefore = TestTokens.api()
+                .queryParam("actor", requestedBy)
+                .queryParam("limit", 2)
+                .queryParam("before", beforeSeq)
+                .get("/api/v1/audit")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items.seq");
         assertThat(olderByCursor).hasSize(2).isEqualTo(olderByBefore);
         TestTokens.api().queryParam("cursor", "1:2").get("/api/v1/audit").then().statusCode(400);
     }
 
     @Test
     void unknownAndHostileIdsAreNotFound() {
-        TestTokens.api().get("/api/v1/actions/act-00000000000000000000").then().statusCode(404)
+        TestTokens.api()
+                .get("/api/v1/actions/act-00000000000000000000")
+                .then()
+                .statusCode(404)
                 .contentType("application/problem+json");
         TestTokens.api().get("/api/v1/actions/..%2F..%2Fetc%2Fpasswd").then().statusCode(404);
         TestTokens.api().get("/api/v1/actions/act-1' OR '1'='1").then().statusCode(404);
-        TestTokens.api().queryParam("target", "x' OR 1=1; DROP TABLE action; --").get("/api/v1/actions")
-                .then().statusCode(200).body("items.size()", equalTo(0));
-        TestTokens.api().queryParam("cursor", "1 OR 1=1").get("/api/v1/actions").then().statusCode(400);
-        TestTokens.api().queryParam("actor", "' OR ''='").get("/api/v1/audit").then().statusCode(200)
+        TestTokens.api()
+                .queryParam("target", "x' OR 1=1; DROP TABLE action; --")
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(200)
+                .body("items.size()", equalTo(0));
+        TestTokens.api()
+                .queryParam("cursor", "1 OR 1=1")
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(400);
+        TestTokens.api()
+                .queryParam("actor", "' OR ''='")
+                .get("/api/v1/audit")
+                .then()
+                .statusCode(200)
                 .body("items.size()", equalTo(0));
     }
 
     @Test
     void policiesAreReadByViewersAndChangedByAdminsOnly() {
-        given().spec(TestTokens.asViewer()).get("/api/v1/policies").then().statusCode(200)
+        given().spec(TestTokens.asViewer())
+                .get("/api/v1/policies")
+                .then()
+                .statusCode(200)
                 .body("name", hasItem("notice-checkpoint-drain"));
-        given().spec(TestTokens.asOperator()).contentType(ContentType.JSON).body("{\"mode\":\"on\"}")
-                .put("/api/v1/policies/stale-checkpoint").then().statusCode(403);
-        TestTokens.api().contentType(ContentType.JSON).body("{\"mode\":\"sometimes\"}")
-                .put("/api/v1/policies/stale-checkpoint").then().statusCode(400).body("errors[0].field", equalTo("mode"));
-        TestTokens.api().contentType(ContentType.JSON)
+        given().spec(TestTokens.asOperator())
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"on\"}")
+                .put("/api/v1/policies/stale-checkpoint")
+                .then()
+                .statusCode(403);
+        TestTokens.api()
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"sometimes\"}")
+                .put("/api/v1/policies/stale-checkpoint")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("mode"));
+        TestTokens.api()
+                .contentType(ContentType.JSON)
                 .body("{\"mode\":\"dry-run\",\"overrides\":{\"namespace:team-x\":\"off\"}}")
-                .put("/api/v1/policies/stale-checkpoint").then().statusCode(200)
-                .body("mode", equalTo("dry-run")).body("overrides.'namespace:team-x'", equalTo("off"));
-        TestTokens.api().queryParam("what", "policy.updated").get("/api/v1/audit").then()
+                .put("/api/v1/policies/stale-checkpoint")
+                .then()
+                .statusCode(200)
+                .body("mode", equalTo("dry-run"))
+                .body("overrides.'namespace:team-x'", equalTo("off"));
+        TestTokens.api()
+                .queryParam("what", "policy.updated")
+                .get("/api/v1/audit")
+                .then()
                 .body("items.target", hasItem("policy:stale-checkpoint"));
-        TestTokens.api().contentType(ContentType.JSON).body("{\"mode\":\"off\",\"overrides\":{\"../x\":\"on\"}}")
-                .put("/api/v1/policies/stale-checkpoint").then().statusCode(400);
+        TestTokens.api()
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"off\",\"overrides\":{\"../x\":\"on\"}}")
+                .put("/api/v1/policies/stale-checkpoint")
+                .then()
+                .statusCode(400);
         TestTokens.api().get("/api/v1/policies/no-such-policy").then().statusCode(404);
     }
 }

@@ -42,8 +42,12 @@ class AcceptedMeansAppliedTest {
     /** The notice policy records dry runs for this test's pool only, so that a decision shows in the actions. */
     @BeforeEach
     void dryRunTheNoticePolicyInThisPool() {
-        policyBefore = given(TestTokens.asAdmin()).get("/api/v1/policies/" + NOTICE_POLICY).then().statusCode(200)
-                .extract().jsonPath();
+        policyBefore = given(TestTokens.asAdmin())
+                .get("/api/v1/policies/" + NOTICE_POLICY)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         Map<String, Object> overrides = new HashMap<>(policyBefore.getMap("overrides"));
         overrides.put("pool:" + pool, "dry-run");
         putPolicy(policyBefore.getString("mode"), overrides);
@@ -55,8 +59,12 @@ class AcceptedMeansAppliedTest {
     }
 
     private static void putPolicy(String mode, Map<String, ?> overrides) {
-        given(TestTokens.asAdmin()).contentType(ContentType.JSON).body(Map.of("mode", mode, "overrides", overrides))
-                .put("/api/v1/policies/" + NOTICE_POLICY).then().statusCode(200);
+        given(TestTokens.asAdmin())
+                .contentType(ContentType.JSON)
+                .body(Map.of("mode", mode, "overrides", overrides))
+                .put("/api/v1/policies/" + NOTICE_POLICY)
+                .then()
+                .statusCode(200);
     }
 
     private String node(String name) {
@@ -64,19 +72,37 @@ class AcceptedMeansAppliedTest {
     }
 
     private String registered(String node, Instant at) {
-        return CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "node.registered", node, at,
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "test/k8s",
+                "node.registered",
+                node,
+                at,
                 "{\"pool\":\"" + pool + "\",\"capacityType\":\"spot\",\"gpuCount\":8}");
     }
 
     private static String notice(String id, String node, Instant at, Instant deadline) {
-        return CloudEvents.event(id, "cloud/aws", "node.interruption_notice", node, at,
+        return CloudEvents.event(
+                id,
+                "cloud/aws",
+                "node.interruption_notice",
+                node,
+                at,
                 "{\"kind\":\"spot_reclaim\",\"provider\":\"aws\",\"deadline\":\"" + deadline + "\"}");
     }
 
     private static List<Map<String, Object>> noticeDecisions(String node) {
-        return given(asOperator()).queryParam("target", node).get("/api/v1/actions").then().statusCode(200).extract()
-                .jsonPath().<Map<String, Object>>getList("items").stream()
-                .filter(a -> ("policy:" + NOTICE_POLICY).equals(a.get("requestedBy"))).toList();
+        return given(asOperator())
+                .queryParam("target", node)
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .<Map<String, Object>>getList("items")
+                .stream()
+                .filter(a -> ("policy:" + NOTICE_POLICY).equals(a.get("requestedBy")))
+                .toList();
     }
 
     @Test
@@ -94,22 +120,48 @@ class AcceptedMeansAppliedTest {
                 notice("late-notice-" + late, late, now.minusSeconds(600), now.minusSeconds(480)),
                 notice("timely-notice-" + timely, timely, now, now.plusSeconds(120)));
 
-        JsonPath r = given(asOperator()).contentType("application/cloudevents-batch+json").body(CloudEvents.array(batch))
-                .post("/api/v1/events").then().statusCode(200).extract().jsonPath();
+        JsonPath r = given(asOperator())
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(batch))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
 
         // The policy's decisions are submitted one at a time in the order their notices were applied (the stale one
         // first): once the timely notice's dry run is recorded, a decision of the stale one would be recorded too.
-        await().atMost(Duration.ofSeconds(30)).until(() -> !noticeDecisions(timely).isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !noticeDecisions(timely).isEmpty());
         assertThat(noticeDecisions(stale)).as("a stale notice moves no policy").isEmpty();
-        assertThat(noticeDecisions(late)).as("an expired notice moves no policy").isEmpty();
+        assertThat(noticeDecisions(late))
+                .as("an expired notice moves no policy")
+                .isEmpty();
 
-        JsonPath lateNode = given(asOperator()).get("/api/v1/nodes/" + late).then().statusCode(200).extract().jsonPath();
+        JsonPath lateNode = given(asOperator())
+                .get("/api/v1/nodes/" + late)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(lateNode.getBoolean("notice.expired")).isTrue();
         assertThat(lateNode.getBoolean("noticeActive")).isFalse();
         assertThat(lateNode.getBoolean("noticeExpired")).isTrue();
-        assertThat(given(asOperator()).get("/api/v1/nodes/" + stale).then().statusCode(200).extract().jsonPath()
-                .getMap("notice")).as("the stale notice left the node as it was").isNull();
-        List<String> atRisk = given(asOperator()).get("/api/v1/fleet/notices").then().statusCode(200).extract().jsonPath()
+        assertThat(given(asOperator())
+                        .get("/api/v1/nodes/" + stale)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getMap("notice"))
+                .as("the stale notice left the node as it was")
+                .isNull();
+        List<String> atRisk = given(asOperator())
+                .get("/api/v1/fleet/notices")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
                 .getList("node");
         assertThat(atRisk).contains(timely).doesNotContain(stale, late);
 
@@ -130,9 +182,14 @@ class AcceptedMeansAppliedTest {
                 + CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "node.ready", node, now.minusSeconds(120), "{}")
                 + "\n";
 
-        JsonPath r = given(asOperator()).contentType("application/x-ndjson").body(body.getBytes(StandardCharsets.UTF_8))
-                .post("/api/v1/events").then()
-                .statusCode(200).extract().jsonPath();
+        JsonPath r = given(asOperator())
+                .contentType("application/x-ndjson")
+                .body(body.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
 
         assertThat(r.getInt("accepted")).isEqualTo(2);
         assertThat(r.getInt("applied")).isEqualTo(1);
@@ -155,19 +212,37 @@ class AcceptedMeansAppliedTest {
         assertThat(curl.find()).as("the README's Sending events curl line").isTrue();
         String contentType = curl.group(1).substring("Content-Type: ".length());
         String node = node("n17");
-        String event = curl.group(2).replace("\"n17-notice-1\"", "\"" + CloudEvents.uniqueId() + "\"")
+        String event = curl.group(2)
+                .replace("\"n17-notice-1\"", "\"" + CloudEvents.uniqueId() + "\"")
                 .replace("\"n17-registered-1\"", "\"" + CloudEvents.uniqueId() + "\"")
                 .replace("\"subject\":\"n17\"", "\"subject\":\"" + node + "\"");
         assertThat(event).contains("\"subject\":\"" + node + "\"");
 
-        JsonPath r = given(asOperator()).contentType(contentType).body(event).post("/api/v1/events").then()
-                .statusCode(200).extract().jsonPath();
+        JsonPath r = given(asOperator())
+                .contentType(contentType)
+                .body(event)
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
 
-        JsonPath n = given(asOperator()).get("/api/v1/nodes/" + node).then().statusCode(200).extract().jsonPath();
+        JsonPath n = given(asOperator())
+                .get("/api/v1/nodes/" + node)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(n.getString("notice.kind")).isEqualTo("spot-reclaim");
         assertThat(n.getBoolean("noticeActive")).as("not at risk").isFalse();
-        assertThat(given(asOperator()).get("/api/v1/fleet/notices").then().statusCode(200).extract().jsonPath()
-                .<String>getList("node")).doesNotContain(node);
+        assertThat(given(asOperator())
+                        .get("/api/v1/fleet/notices")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .<String>getList("node"))
+                .doesNotContain(node);
         assertThat(n.getBoolean("notice.expired")).isTrue();
         assertThat(r.getInt("accepted")).isEqualTo(2);
         assertThat(r.getInt("applied")).isEqualTo(1);

@@ -39,15 +39,23 @@ class ForgedNodeEventsTest {
     @BeforeEach
     void drainPoliciesOnInThisPool() {
         for (String p : DRAIN_POLICIES) {
-            JsonPath b = given(TestTokens.asAdmin()).get("/api/v1/policies/" + p).then().statusCode(200).extract()
+            JsonPath b = given(TestTokens.asAdmin())
+                    .get("/api/v1/policies/" + p)
+                    .then()
+                    .statusCode(200)
+                    .extract()
                     .jsonPath();
             before.put(p, b);
             Map<String, Object> overrides = new HashMap<>(b.getMap("overrides"));
             overrides.put("pool:" + pool, "on");
             putPolicy(p, b.getString("mode"), overrides);
         }
-        given(TestTokens.asOperator()).contentType(ContentType.JSON).body(Map.of("reason", "forged node events test"))
-                .post("/api/v1/policies/brake/reset").then().statusCode(200);
+        given(TestTokens.asOperator())
+                .contentType(ContentType.JSON)
+                .body(Map.of("reason", "forged node events test"))
+                .post("/api/v1/policies/brake/reset")
+                .then()
+                .statusCode(200);
     }
 
     @AfterEach
@@ -56,18 +64,32 @@ class ForgedNodeEventsTest {
     }
 
     private static void putPolicy(String policy, String mode, Map<String, ?> overrides) {
-        given(TestTokens.asAdmin()).contentType(ContentType.JSON).body(Map.of("mode", mode, "overrides", overrides))
-                .put("/api/v1/policies/" + policy).then().statusCode(200);
+        given(TestTokens.asAdmin())
+                .contentType(ContentType.JSON)
+                .body(Map.of("mode", mode, "overrides", overrides))
+                .put("/api/v1/policies/" + policy)
+                .then()
+                .statusCode(200);
     }
 
     private String registered(String node, String capacity, String providerId) {
-        return CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "node.registered", node, now.minusSeconds(300),
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "test/k8s",
+                "node.registered",
+                node,
+                now.minusSeconds(300),
                 "{\"pool\":\"" + pool + "\",\"capacityType\":\"" + capacity + "\",\"gpuCount\":8"
                         + (providerId == null ? "" : ",\"providerId\":\"" + providerId + "\"") + "}");
     }
 
     private static String notice(String id, String node, String kind, String provider, Instant at) {
-        return CloudEvents.event(id, "cloud/" + provider, "node.interruption_notice", node, at,
+        return CloudEvents.event(
+                id,
+                "cloud/" + provider,
+                "node.interruption_notice",
+                node,
+                at,
                 "{\"kind\":\"" + kind + "\",\"provider\":\"" + provider + "\",\"deadline\":\"" + at.plusSeconds(120)
                         + "\"}");
     }
@@ -77,23 +99,46 @@ class ForgedNodeEventsTest {
     }
 
     private String sample(String node, int index) {
-        return CloudEvents.event(CloudEvents.uniqueId(), "test/dcgm", "gpu.sample", node, now.minusSeconds(60),
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "test/dcgm",
+                "gpu.sample",
+                node,
+                now.minusSeconds(60),
                 "{\"uuid\":\"" + uuid(node, index) + "\",\"index\":" + index + ",\"utilizationPercent\":90}");
     }
 
     private String xid(String id, String node, String uuid, int index) {
-        return CloudEvents.event(id, "test/kernel", "gpu.xid", node, now,
+        return CloudEvents.event(
+                id,
+                "test/kernel",
+                "gpu.xid",
+                node,
+                now,
                 "{\"uuid\":\"" + uuid + "\",\"index\":" + index + ",\"xid\":79}");
     }
 
     private static JsonPath post(String token, List<String> events, int status) {
-        return given(TestTokens.auth(token)).contentType("application/cloudevents-batch+json")
-                .body(CloudEvents.array(events)).post("/api/v1/events").then().statusCode(status).extract().jsonPath();
+        return given(TestTokens.auth(token))
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(status)
+                .extract()
+                .jsonPath();
     }
 
     private static List<Map<String, Object>> drainsOf(String node) {
-        return given(TestTokens.asOperator()).queryParam("target", node).queryParam("kind", "drain")
-                .get("/api/v1/actions").then().statusCode(200).extract().jsonPath().getList("items");
+        return given(TestTokens.asOperator())
+                .queryParam("target", node)
+                .queryParam("kind", "drain")
+                .get("/api/v1/actions")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items");
     }
 
     @Test
@@ -101,20 +146,29 @@ class ForgedNodeEventsTest {
         String onDemand = "od-" + run;
         String spot = "spot-" + run;
         String ghost = "ghost-" + run;
-        post(TestTokens.ingest(), List.of(registered(onDemand, "on-demand", "aws:///us-east-1a/i-0od" + run),
-                registered(spot, "spot", "aws:///us-east-1a/i-0sp" + run)), 200);
+        post(
+                TestTokens.ingest(),
+                List.of(
+                        registered(onDemand, "on-demand", "aws:///us-east-1a/i-0od" + run),
+                        registered(spot, "spot", "aws:///us-east-1a/i-0sp" + run)),
+                200);
         String rebalance = "forged-rebalance-" + run;
         String unknown = "forged-unknown-" + run;
         String fromGcp = "forged-gcp-" + run;
         String genuine = "genuine-" + run;
-        JsonPath r = post(TestTokens.ingest(), List.of(
-                notice(rebalance, onDemand, "rebalance", "aws", now),
-                notice(unknown, ghost, "spot_reclaim", "aws", now),
-                notice(fromGcp, spot, "preempt", "gcp", now),
-                notice(genuine, spot, "spot_reclaim", "aws", now.plusSeconds(1))), 200);
+        JsonPath r = post(
+                TestTokens.ingest(),
+                List.of(
+                        notice(rebalance, onDemand, "rebalance", "aws", now),
+                        notice(unknown, ghost, "spot_reclaim", "aws", now),
+                        notice(fromGcp, spot, "preempt", "gcp", now),
+                        notice(genuine, spot, "spot_reclaim", "aws", now.plusSeconds(1))),
+                200);
 
         assertThat(r.getInt("accepted")).isEqualTo(4);
-        assertThat(r.getInt("applied")).as("only the genuine notice fits its node").isEqualTo(1);
+        assertThat(r.getInt("applied"))
+                .as("only the genuine notice fits its node")
+                .isEqualTo(1);
         assertThat(r.getList("notApplied.id")).containsExactly(rebalance, unknown, fromGcp);
         assertThat(r.getList("notApplied.reason")).containsExactly("implausible", "unknown_node", "implausible");
         assertThat(r.getString("notApplied[0].detail"))
@@ -122,7 +176,11 @@ class ForgedNodeEventsTest {
         assertThat(r.getString("notApplied[1].detail")).contains("no node.registered of " + ghost);
         assertThat(r.getString("notApplied[2].detail")).contains("a notice from gcp for " + spot);
 
-        JsonPath od = given(TestTokens.asOperator()).get("/api/v1/nodes/" + onDemand).then().statusCode(200).extract()
+        JsonPath od = given(TestTokens.asOperator())
+                .get("/api/v1/nodes/" + onDemand)
+                .then()
+                .statusCode(200)
+                .extract()
                 .jsonPath();
         assertThat(od.getString("notice")).isNull();
         await().atMost(Duration.ofSeconds(30)).until(() -> !drainsOf(spot).isEmpty());
@@ -162,14 +220,22 @@ class ForgedNodeEventsTest {
         assertThat(r.getString("notApplied[2].detail")).contains("registered 8 GPU(s)");
 
         // The genuine XID drains its node; the forged ones drain none of the other nine.
-        await().atMost(Duration.ofSeconds(30)).until(() -> !drainsOf(nodes.get(0)).isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !drainsOf(nodes.get(0)).isEmpty());
         for (String node : nodes.subList(1, nodes.size())) {
             assertThat(drainsOf(node)).as("drains of %s", node).isEmpty();
-            assertThat(given(TestTokens.asOperator()).get("/api/v1/nodes/" + node).then().statusCode(200).extract()
-                    .jsonPath().getString("health")).isNotEqualTo("failed");
+            assertThat(given(TestTokens.asOperator())
+                            .get("/api/v1/nodes/" + node)
+                            .then()
+                            .statusCode(200)
+                            .extract()
+                            .jsonPath()
+                            .getString("health"))
+                    .isNotEqualTo("failed");
         }
-        System.out.printf("forged fatal XIDs: %d for %d nodes; refused: %d; drains: 0 of %d%n", 30, 10,
-                r.getList("notApplied").size(), nodes.size() - 1);
+        System.out.printf(
+                "forged fatal XIDs: %d for %d nodes; refused: %d; drains: 0 of %d%n",
+                30, 10, r.getList("notApplied").size(), nodes.size() - 1);
     }
 
     @Test
@@ -177,47 +243,92 @@ class ForgedNodeEventsTest {
         String mine = "agent-node-" + run;
         String other = "other-node-" + run;
         post(TestTokens.ingest(), List.of(registered(mine, "spot", null), registered(other, "spot", null)), 200);
-        String agent = given(TestTokens.asAdmin()).contentType(ContentType.JSON)
+        String agent = given(TestTokens.asAdmin())
+                .contentType(ContentType.JSON)
                 .body(Map.of("name", "node agent " + run, "role", "ingest", "nodes", List.of(mine)))
-                .post("/api/v1/tokens").then().statusCode(201).extract().jsonPath().getString("token");
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getString("token");
 
         String own = "own-" + run;
         String foreign = "foreign-" + run;
         String job = "job-" + run;
-        JsonPath r = post(agent, List.of(
-                notice(own, mine, "spot_reclaim", "aws", now),
-                notice(foreign, other, "spot_reclaim", "aws", now),
-                CloudEvents.event(job, "test/agent", "trainer.progress", "research/forged-" + run, now,
-                        "{\"step\":1}")), 200);
+        JsonPath r = post(
+                agent,
+                List.of(
+                        notice(own, mine, "spot_reclaim", "aws", now),
+                        notice(foreign, other, "spot_reclaim", "aws", now),
+                        CloudEvents.event(
+                                job, "test/agent", "trainer.progress", "research/forged-" + run, now, "{\"step\":1}")),
+                200);
         assertThat(r.getInt("accepted")).isEqualTo(1);
         assertThat(r.getInt("rejected")).isEqualTo(2);
         assertThat(r.getList("errors.id")).containsExactly(foreign, job);
         assertThat(r.getString("errors[0].reason")).contains("node '" + other + "' is not one of this token's nodes");
         assertThat(r.getString("errors[1].reason"))
                 .contains("sends only node and GPU events of them, not trainer.progress");
-        assertThat(given(TestTokens.asOperator()).get("/api/v1/nodes/" + other).then().statusCode(200).extract()
-                .jsonPath().getString("notice")).isNull();
+        assertThat(given(TestTokens.asOperator())
+                        .get("/api/v1/nodes/" + other)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getString("notice"))
+                .isNull();
         // Alone, the other node's notice is forbidden; nor can the node's token poll a job's commands.
         post(agent, List.of(notice("alone-" + run, other, "spot_reclaim", "aws", now.plusSeconds(2))), 403);
-        given(TestTokens.auth(agent)).queryParam("wait", 0).get("/api/v1/agents/research/any-job/commands").then()
+        given(TestTokens.auth(agent))
+                .queryParam("wait", 0)
+                .get("/api/v1/agents/research/any-job/commands")
+                .then()
                 .statusCode(404);
 
-        String connector = given(TestTokens.asAdmin()).contentType(ContentType.JSON)
+        String connector = given(TestTokens.asAdmin())
+                .contentType(ContentType.JSON)
                 .body(Map.of("name", "dcgm connector " + run, "role", "ingest", "sources", List.of("test/dcgm")))
-                .post("/api/v1/tokens").then().statusCode(201).extract().jsonPath().getString("token");
-        JsonPath s = post(connector, List.of(sample(mine, 0), notice("via-dcgm-" + run, mine, "spot_reclaim", "aws",
-                now.plusSeconds(3))), 200);
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getString("token");
+        JsonPath s = post(
+                connector,
+                List.of(sample(mine, 0), notice("via-dcgm-" + run, mine, "spot_reclaim", "aws", now.plusSeconds(3))),
+                200);
         assertThat(s.getInt("accepted")).isEqualTo(1);
         assertThat(s.getString("errors[0].reason")).contains("source: 'cloud/aws' is not one of this token's sources");
 
         // Bindings belong to ingest tokens only, and a node agent's token is not limited to namespaces.
-        given(TestTokens.asAdmin()).contentType(ContentType.JSON)
+        given(TestTokens.asAdmin())
+                .contentType(ContentType.JSON)
                 .body(Map.of("name", "bad " + run, "role", "operator", "nodes", List.of(mine)))
-                .post("/api/v1/tokens").then().statusCode(400);
-        given(TestTokens.asAdmin()).contentType(ContentType.JSON)
-                .body(Map.of("name", "bad " + run, "role", "ingest", "nodes", List.of(mine), "namespaces",
-                        List.of("research"))).post("/api/v1/tokens").then().statusCode(400);
-        JsonPath listed = given(TestTokens.asAdmin()).get("/api/v1/tokens").then().statusCode(200).extract().jsonPath();
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(400);
+        given(TestTokens.asAdmin())
+                .contentType(ContentType.JSON)
+                .body(Map.of(
+                        "name",
+                        "bad " + run,
+                        "role",
+                        "ingest",
+                        "nodes",
+                        List.of(mine),
+                        "namespaces",
+                        List.of("research")))
+                .post("/api/v1/tokens")
+                .then()
+                .statusCode(400);
+        JsonPath listed = given(TestTokens.asAdmin())
+                .get("/api/v1/tokens")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(listed.getList("tokens.findAll { it.name == 'node agent " + run + "' }.nodes"))
                 .containsExactly(List.of(mine));
     }

@@ -41,11 +41,22 @@ class HttpIngestTest {
     void singleEventIsStoredAndListed() {
         String node = node();
         String id = CloudEvents.uniqueId();
-        given(asOperator()).contentType("application/cloudevents+json").body(CloudEvents.nodeRegistered(id, node, now))
-                .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(1));
-        given(asOperator()).queryParam("subject", node).get("/api/v1/events").then().statusCode(200)
-                .body("events", hasSize(1)).body("events[0].id", equalTo(id))
-                .body("events[0].type", equalTo("node.registered")).body("events[0].data.gpuCount", equalTo(8));
+        given(asOperator())
+                .contentType("application/cloudevents+json")
+                .body(CloudEvents.nodeRegistered(id, node, now))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("accepted", equalTo(1));
+        given(asOperator())
+                .queryParam("subject", node)
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("events", hasSize(1))
+                .body("events[0].id", equalTo(id))
+                .body("events[0].type", equalTo("node.registered"))
+                .body("events[0].data.gpuCount", equalTo(8));
     }
 
     @Test
@@ -53,12 +64,23 @@ class HttpIngestTest {
         String node = node();
         List<String> events = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/batch", "node.cordoned", node, now.plusMillis(i),
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/batch",
+                    "node.cordoned",
+                    node,
+                    now.plusMillis(i),
                     "{\"by\":\"test\"}"));
         }
         events.set(500, CloudEvents.event("bad-one", "test/batch", "node.cordoned", node, now, "{\"by\":42}"));
-        JsonPath r = given(asOperator()).contentType("application/cloudevents-batch+json").body(CloudEvents.array(events))
-                .post("/api/v1/events").then().statusCode(200).extract().jsonPath();
+        JsonPath r = given(asOperator())
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(r.getInt("accepted")).isEqualTo(999);
         assertThat(r.getInt("rejected")).isEqualTo(1);
         assertThat(r.getInt("errors[0].index")).isEqualTo(500);
@@ -76,7 +98,8 @@ class HttpIngestTest {
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }
-            JsonPath page = req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
+            JsonPath page =
+                    req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
             total += page.getList("events").size();
             cursor = page.getString("nextCursor");
         } while (cursor != null);
@@ -93,14 +116,24 @@ class HttpIngestTest {
         String uuid = "GPU-" + CloudEvents.uniqueId();
         String cool = "{\"uuid\":\"" + uuid + "\",\"index\":0,\"temperatureCelsius\":60.0,\"eccDbeVolatile\":0}";
         String failing = "{\"uuid\":\"" + uuid + "\",\"index\":0,\"temperatureCelsius\":60.0,\"eccDbeVolatile\":2}";
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(List.of(
                         CloudEvents.event("s1", "dcgm/" + node, "gpu.sample", node, now, cool),
                         CloudEvents.event("s2", "dcgm/" + node, "gpu.sample", node, now.plusSeconds(15), cool),
                         CloudEvents.event("s3", "dcgm/" + node, "gpu.sample", node, now.plusSeconds(30), failing))))
-                .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(3));
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("accepted", equalTo(3));
 
-        given(asOperator()).queryParam("subject", node).queryParam("type", "gpu.sample").get("/api/v1/events").then()
-                .statusCode(200).body("events.id", equalTo(List.of("s1", "s3")))
+        given(asOperator())
+                .queryParam("subject", node)
+                .queryParam("type", "gpu.sample")
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("events.id", equalTo(List.of("s1", "s3")))
                 .body("events[1].data.eccDbeVolatile", equalTo(2));
     }
 
@@ -108,10 +141,22 @@ class HttpIngestTest {
     void duplicatedEventsAreAppliedOnce() {
         String node = node();
         String event = CloudEvents.nodeRegistered("dup-" + node, node, now);
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(event, event)))
-                .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(1)).body("duplicates", equalTo(1));
-        given(asOperator()).contentType("application/json").body(event)
-                .post("/api/v1/events").then().statusCode(200).body("accepted", equalTo(0)).body("duplicates", equalTo(1));
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(List.of(event, event)))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("accepted", equalTo(1))
+                .body("duplicates", equalTo(1));
+        given(asOperator())
+                .contentType("application/json")
+                .body(event)
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("accepted", equalTo(0))
+                .body("duplicates", equalTo(1));
         assertThat(countStored(node)).isEqualTo(1);
     }
 
@@ -120,14 +165,33 @@ class HttpIngestTest {
         String node = node();
         List<String> events = List.of(
                 CloudEvents.event("c", "test/order", "node.cordoned", node, now.plusSeconds(30), "{}"),
-                CloudEvents.event("a", "test/order", "node.registered", node, now,
+                CloudEvents.event(
+                        "a",
+                        "test/order",
+                        "node.registered",
+                        node,
+                        now,
                         "{\"pool\":\"p\",\"capacityType\":\"on-demand\",\"gpuCount\":8}"),
                 CloudEvents.event("b", "test/order", "node.ready", node, now.plusSeconds(10), "{}"));
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(events)).post("/api/v1/events").then()
-                .statusCode(200).body("accepted", equalTo(3));
-        given(asOperator()).queryParam("subject", node).get("/api/v1/events").then().statusCode(200)
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("accepted", equalTo(3));
+        given(asOperator())
+                .queryParam("subject", node)
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
                 .body("events.id", equalTo(List.of("a", "b", "c")));
-        given(asOperator()).queryParam("subject", node).queryParam("order", "desc").get("/api/v1/events").then().statusCode(200)
+        given(asOperator())
+                .queryParam("subject", node)
+                .queryParam("order", "desc")
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
                 .body("events.id", equalTo(List.of("c", "b", "a")));
     }
 
@@ -138,7 +202,11 @@ class HttpIngestTest {
         for (int i = 0; i < 25; i++) {
             events.add(CloudEvents.event("p" + i, "test/page", "node.ready", node, now.plusSeconds(i / 2), "{}"));
         }
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(events)).post("/api/v1/events").then()
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
                 .statusCode(200);
         List<String> seen = new ArrayList<>();
         String cursor = null;
@@ -147,7 +215,8 @@ class HttpIngestTest {
             if (cursor != null) {
                 req = req.queryParam("cursor", cursor);
             }
-            JsonPath page = req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
+            JsonPath page =
+                    req.get("/api/v1/events").then().statusCode(200).extract().jsonPath();
             seen.addAll(page.getList("events.id"));
             cursor = page.getString("nextCursor");
         } while (cursor != null);
@@ -157,15 +226,27 @@ class HttpIngestTest {
     @Test
     void filtersByTypeAndTimeRange() {
         String node = node();
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(
-                CloudEvents.event("f1", "test/f", "node.ready", node, now, "{}"),
-                CloudEvents.event("f2", "test/f", "node.cordoned", node, now.plusSeconds(60), "{}"),
-                CloudEvents.event("f3", "test/f", "node.ready", node, now.plusSeconds(120), "{}"))))
-                .post("/api/v1/events").then().statusCode(200);
-        given(asOperator()).queryParam("subject", node).queryParam("type", "node.ready").get("/api/v1/events").then()
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(List.of(
+                        CloudEvents.event("f1", "test/f", "node.ready", node, now, "{}"),
+                        CloudEvents.event("f2", "test/f", "node.cordoned", node, now.plusSeconds(60), "{}"),
+                        CloudEvents.event("f3", "test/f", "node.ready", node, now.plusSeconds(120), "{}"))))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
+        given(asOperator())
+                .queryParam("subject", node)
+                .queryParam("type", "node.ready")
+                .get("/api/v1/events")
+                .then()
                 .body("events.id", equalTo(List.of("f1", "f3")));
-        given(asOperator()).queryParam("subject", node).queryParam("from", now.plusSeconds(30).toString())
-                .queryParam("to", now.plusSeconds(120).toString()).get("/api/v1/events").then()
+        given(asOperator())
+                .queryParam("subject", node)
+                .queryParam("from", now.plusSeconds(30).toString())
+                .queryParam("to", now.plusSeconds(120).toString())
+                .get("/api/v1/events")
+                .then()
                 .body("events.id", equalTo(List.of("f2")));
     }
 
@@ -173,37 +254,60 @@ class HttpIngestTest {
     void ndjsonBodyIsAccepted() {
         String node = node();
         String body = CloudEvents.event("n1", "test/nd", "node.ready", node, now, "{}") + "\n"
-                + CloudEvents.event("n2", "test/nd", "node.not_ready", node, now.plusSeconds(1), "{\"reason\":\"kubelet\"}")
+                + CloudEvents.event(
+                        "n2", "test/nd", "node.not_ready", node, now.plusSeconds(1), "{\"reason\":\"kubelet\"}")
                 + "\n";
-        given(asOperator()).contentType("application/x-ndjson").body(body.getBytes(StandardCharsets.UTF_8))
-                .post("/api/v1/events").then().statusCode(200)
+        given(asOperator())
+                .contentType("application/x-ndjson")
+                .body(body.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
                 .body("accepted", equalTo(2));
     }
 
     @Test
     void malformedJsonGetsAProblemResponse() {
-        given(asOperator()).contentType("application/json").body("{\"specversion\": ").post("/api/v1/events").then()
-                .statusCode(400).contentType("application/problem+json").body("detail", startsWith("malformed JSON"));
+        given(asOperator())
+                .contentType("application/json")
+                .body("{\"specversion\": ")
+                .post("/api/v1/events")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("detail", startsWith("malformed JSON"));
     }
 
     @Test
     void singleInvalidEventGetsAProblemNamingTheField() {
-        given(asOperator()).contentType("application/json")
-                .body(CloudEvents.event("x", "test/x", "node.registered", node(), now, "{\"pool\":\"p\",\"gpuCount\":8}"))
-                .post("/api/v1/events").then().statusCode(400).contentType("application/problem+json")
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.event(
+                        "x", "test/x", "node.registered", node(), now, "{\"pool\":\"p\",\"gpuCount\":8}"))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
                 .body("detail", equalTo("data.capacityType: required (one of spot, on-demand, reserved)"))
                 .body("errors[0].index", equalTo(0));
     }
 
     @Test
     void unknownTypeAndMissingAttributeAreRejected() {
-        given(asOperator()).contentType("application/json").body(CloudEvents.array(List.of(
-                CloudEvents.event("u1", "test/u", "node.vanished", node(), now, "{}"),
-                "{\"specversion\":\"1.0\",\"id\":\"u2\",\"type\":\"node.ready\",\"subject\":\"n\",\"time\":\"" + now
-                        + "\",\"data\":{}}")))
-                .post("/api/v1/events").then().statusCode(400)
-                .body("errors.reason", equalTo(List.of("type: unknown type 'node.vanished' (see docs/events.md for the "
-                        + "catalogue)", "source: required")));
+        given(asOperator())
+                .contentType("application/json")
+                .body(CloudEvents.array(List.of(
+                        CloudEvents.event("u1", "test/u", "node.vanished", node(), now, "{}"),
+                        "{\"specversion\":\"1.0\",\"id\":\"u2\",\"type\":\"node.ready\",\"subject\":\"n\",\"time\":\""
+                                + now + "\",\"data\":{}}")))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(400)
+                .body(
+                        "errors.reason",
+                        equalTo(List.of(
+                                "type: unknown type 'node.vanished' (see docs/events.md for the " + "catalogue)",
+                                "source: required")));
     }
 
     @Test
@@ -213,11 +317,16 @@ class HttpIngestTest {
         big[0] = '[';
         big[big.length - 1] = ']';
         // The server answers 413 as soon as it sees the length, so ask first (Expect: 100-continue) like curl does.
-        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + "api/v1/events")).expectContinue(true)
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + operator())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(big)).build();
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpResponse<String> resp = client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).get(60, TimeUnit.SECONDS);
+        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + "api/v1/events"))
+                .expectContinue(true)
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + operator())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(big))
+                .build();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> resp =
+                client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).get(60, TimeUnit.SECONDS);
         assertThat(resp.statusCode()).isEqualTo(413);
 
         given().get("/q/health/live").then().statusCode(200);
@@ -225,14 +334,23 @@ class HttpIngestTest {
 
     @Test
     void wrongContentTypeIsRefused() {
-        given(asOperator()).contentType("text/plain").body("hello").post("/api/v1/events").then().statusCode(415);
+        given(asOperator())
+                .contentType("text/plain")
+                .body("hello")
+                .post("/api/v1/events")
+                .then()
+                .statusCode(415);
     }
 
     @Test
     void eventFarInTheFutureIsRejected() {
-        given(asOperator()).contentType("application/json")
+        given(asOperator())
+                .contentType("application/json")
                 .body(CloudEvents.nodeRegistered("future", node(), now.plus(3, ChronoUnit.DAYS)))
-                .post("/api/v1/events").then().statusCode(400).body("detail", startsWith("time: "));
+                .post("/api/v1/events")
+                .then()
+                .statusCode(400)
+                .body("detail", startsWith("time: "));
     }
 
     /** Events PostgreSQL would refuse are refused before storage: 400 with the reason, never 503 to retry forever. */
@@ -243,11 +361,21 @@ class HttpIngestTest {
                 .replace(now.toString(), "0000-01-01T00:00:00Z");
         String nul = CloudEvents.event("nul\\u0000" + node, "test/poison", "node.cordoned", node, now, "{}");
         String good = CloudEvents.event("good-" + node, "test/poison", "node.cordoned", node, now, "{}");
-        given(asOperator()).contentType("application/cloudevents+json").body(year0).post("/api/v1/events").then()
-                .statusCode(400).body("errors[0].reason", startsWith("time: must be between 1970-01-01T00:00:00Z"));
-        JsonPath r = given(asOperator()).contentType("application/cloudevents-batch+json")
-                .body(CloudEvents.array(List.of(nul, good, year0))).post("/api/v1/events").then().statusCode(200)
-                .extract().jsonPath();
+        given(asOperator())
+                .contentType("application/cloudevents+json")
+                .body(year0)
+                .post("/api/v1/events")
+                .then()
+                .statusCode(400)
+                .body("errors[0].reason", startsWith("time: must be between 1970-01-01T00:00:00Z"));
+        JsonPath r = given(asOperator())
+                .contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(List.of(nul, good, year0)))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(r.getInt("accepted")).isEqualTo(1);
         assertThat(r.getList("errors.index")).containsExactly(0, 2);
         assertThat(r.getString("errors[0].reason")).isEqualTo("id: must not contain NUL characters");
@@ -256,13 +384,29 @@ class HttpIngestTest {
 
     @Test
     void badQueryParametersGetProblems() {
-        given(asOperator()).queryParam("limit", 0).get("/api/v1/events").then().statusCode(400)
+        given(asOperator())
+                .queryParam("limit", 0)
+                .get("/api/v1/events")
+                .then()
+                .statusCode(400)
                 .body("detail", equalTo("limit: must be between 1 and 1000, got 0"));
-        given(asOperator()).queryParam("cursor", "'; DROP TABLE event_log; --").get("/api/v1/events").then().statusCode(400)
+        given(asOperator())
+                .queryParam("cursor", "'; DROP TABLE event_log; --")
+                .get("/api/v1/events")
+                .then()
+                .statusCode(400)
                 .body("detail", equalTo("cursor: not a cursor returned by this API"));
-        given(asOperator()).queryParam("subject", "x' OR '1'='1").get("/api/v1/events").then().statusCode(200)
+        given(asOperator())
+                .queryParam("subject", "x' OR '1'='1")
+                .get("/api/v1/events")
+                .then()
+                .statusCode(200)
                 .body("events", hasSize(0));
-        given(asOperator()).queryParam("from", "last tuesday").get("/api/v1/events").then().statusCode(400);
+        given(asOperator())
+                .queryParam("from", "last tuesday")
+                .get("/api/v1/events")
+                .then()
+                .statusCode(400);
     }
 
     @Test

@@ -31,24 +31,43 @@ class JobsResourceHistoryTest {
     private static String jobWithLongHistory(String name) {
         String job = "hist/" + name;
         List<String> events = new ArrayList<>();
-        events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "job.submitted", job, T0,
+        events.add(CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "test/k8s",
+                "job.submitted",
+                job,
+                T0,
                 "{\"namespace\":\"hist\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,\"maxRestarts\":10},"
                         + "\"gpusPerNode\":8}"));
         for (int i = 1; i <= UPDATES; i++) {
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "job.updated", job, T0.plusSeconds(i),
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/k8s",
+                    "job.updated",
+                    job,
+                    T0.plusSeconds(i),
                     "{\"checkpointIntervalSeconds\":" + (600 + i) + "}"));
         }
         // Two batches, so the ring overflows between writes as well as within one.
         for (List<String> part : List.of(events.subList(0, 300), events.subList(300, events.size()))) {
-            TestTokens.api().contentType(ContentType.JSON).body(CloudEvents.array(part)).post("/api/v1/events")
-                    .then().statusCode(200);
+            TestTokens.api()
+                    .contentType(ContentType.JSON)
+                    .body(CloudEvents.array(part))
+                    .post("/api/v1/events")
+                    .then()
+                    .statusCode(200);
         }
         return job;
     }
 
     private static JsonPath page(String job, Map<String, Object> params) {
-        return TestTokens.api().queryParams(params).get("/api/v1/jobs/" + job + "/timeline").then().statusCode(200)
-                .extract().jsonPath();
+        return TestTokens.api()
+                .queryParams(params)
+                .get("/api/v1/jobs/" + job + "/timeline")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     /** Every entry from the first page on, following the cursor. */
@@ -90,17 +109,21 @@ class JobsResourceHistoryTest {
         assertThat(entries).hasSize(UPDATES + 1);
         Set<Long> seqs = new HashSet<>();
         for (Map<String, Object> e : entries) {
-            assertThat(seqs.add(((Number) e.get("seq")).longValue())).as("repeated %s", e).isTrue();
+            assertThat(seqs.add(((Number) e.get("seq")).longValue()))
+                    .as("repeated %s", e)
+                    .isTrue();
         }
         assertThat(entries.get(0).get("type")).isEqualTo("job.submitted");
         assertThat(entries.get(0).get("time")).isEqualTo(T0.toString());
         for (int i = 1; i < entries.size(); i++) {
             assertThat(Instant.parse((String) entries.get(i).get("time")))
-                    .as("entry %d in time order", i).isEqualTo(T0.plusSeconds(i));
+                    .as("entry %d in time order", i)
+                    .isEqualTo(T0.plusSeconds(i));
             assertThat(entries.get(i).get("type")).isEqualTo("job.updated");
         }
         // Stored entries have the shape of those from memory: the same fields, the incident link included.
-        assertThat(entries.get(0).keySet()).isEqualTo(entries.get(entries.size() - 1).keySet());
+        assertThat(entries.get(0).keySet())
+                .isEqualTo(entries.get(entries.size() - 1).keySet());
         // And one big page is the same list as the small ones.
         assertThat(all(job, Map.of("limit", 1000))).isEqualTo(entries);
     }
@@ -110,23 +133,42 @@ class JobsResourceHistoryTest {
         String job = jobWithLongHistory("window");
         assertThat(awaitAll(job)).isEqualTo(UPDATES + 1);
         // Seconds 50..149 are long gone from memory (it keeps the last 500: seconds 201..700).
-        List<Map<String, Object>> window = all(job, Map.of("from", T0.plusSeconds(50).toString(),
-                "to", T0.plusSeconds(150).toString(), "limit", 30));
+        List<Map<String, Object>> window = all(
+                job,
+                Map.of(
+                        "from",
+                        T0.plusSeconds(50).toString(),
+                        "to",
+                        T0.plusSeconds(150).toString(),
+                        "limit",
+                        30));
         assertThat(window).hasSize(100);
         assertThat(window.get(0).get("time")).isEqualTo(T0.plusSeconds(50).toString());
         assertThat(window.get(99).get("time")).isEqualTo(T0.plusSeconds(149).toString());
         // A window across the seam between stored and in-memory entries.
-        List<Map<String, Object>> seam = all(job, Map.of("from", T0.plusSeconds(150).toString(),
-                "to", T0.plusSeconds(250).toString(), "limit", 7));
-        assertThat(seam).extracting(e -> e.get("time"))
+        List<Map<String, Object>> seam = all(
+                job,
+                Map.of(
+                        "from",
+                        T0.plusSeconds(150).toString(),
+                        "to",
+                        T0.plusSeconds(250).toString(),
+                        "limit",
+                        7));
+        assertThat(seam)
+                .extracting(e -> e.get("time"))
                 .containsExactlyElementsOf(java.util.stream.IntStream.range(150, 250)
-                        .mapToObj(i -> T0.plusSeconds(i).toString()).toList());
+                        .mapToObj(i -> T0.plusSeconds(i).toString())
+                        .toList());
     }
 
     @Test
     void aBadCursorIsABadRequestAndAnEarlierReleasesCursorStillPages() {
         String job = jobWithLongHistory("cursor");
-        TestTokens.api().queryParam("cursor", "not-a-cursor").get("/api/v1/jobs/" + job + "/timeline").then()
+        TestTokens.api()
+                .queryParam("cursor", "not-a-cursor")
+                .get("/api/v1/jobs/" + job + "/timeline")
+                .then()
                 .statusCode(400);
         assertThat(awaitAll(job)).isEqualTo(UPDATES + 1);
         // The plain millis:seq a client may still hold from an earlier release names the same place, into the stored
@@ -135,7 +177,8 @@ class JobsResourceHistoryTest {
         long[] key = Cursor.longs(next, 2);
         assertThat(key[0]).isEqualTo(T0.plusSeconds(9).toEpochMilli());
         List<Object> byCursor = page(job, Map.of("limit", 10, "cursor", next)).getList("entries.seq");
-        List<Object> byPlain = page(job, Map.of("limit", 10, "cursor", key[0] + ":" + key[1])).getList("entries.seq");
+        List<Object> byPlain =
+                page(job, Map.of("limit", 10, "cursor", key[0] + ":" + key[1])).getList("entries.seq");
         assertThat(byCursor).hasSize(10).isEqualTo(byPlain);
     }
 }

@@ -33,35 +33,73 @@ class JobsResourceRecordsTest {
         String node = name + "-node";
         List<String> events = new ArrayList<>();
         events.add(CloudEvents.nodeRegistered(CloudEvents.uniqueId(), node, T0));
-        events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/k8s", "job.submitted", job, T0,
+        events.add(CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "test/k8s",
+                "job.submitted",
+                job,
+                T0,
                 "{\"namespace\":\"recs\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,"
                         + "\"maxRestarts\":1000},\"gpusPerNode\":8}"));
         events.add(rendezvous(job, node, T0.plusSeconds(10), 1));
         for (int i = 1; i <= CYCLES; i++) {
             Instant t = T0.plusSeconds(i * 100L);
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.checkpoint.started", job, t,
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/trainer",
+                    "trainer.checkpoint.started",
+                    job,
+                    t,
                     "{\"checkpointId\":\"ckpt-" + i + "\",\"step\":" + i * 100 + "}"));
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.checkpoint.completed", job,
-                    t.plusSeconds(5), "{\"checkpointId\":\"ckpt-" + i + "\",\"step\":" + i * 100
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/trainer",
+                    "trainer.checkpoint.completed",
+                    job,
+                    t.plusSeconds(5),
+                    "{\"checkpointId\":\"ckpt-" + i + "\",\"step\":" + i * 100
                             + ",\"durationSeconds\":5.0,\"blockingSeconds\":1.0}"));
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.worker_failed", job,
-                    t.plusSeconds(20), "{\"runId\":\"run\",\"rank\":0,\"node\":\"" + node + "\",\"exitCode\":1}"));
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.restarted", job,
-                    t.plusSeconds(30), "{\"runId\":\"run\",\"restartCount\":" + i + "}"));
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/trainer",
+                    "trainer.worker_failed",
+                    job,
+                    t.plusSeconds(20),
+                    "{\"runId\":\"run\",\"rank\":0,\"node\":\"" + node + "\",\"exitCode\":1}"));
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/trainer",
+                    "trainer.restarted",
+                    job,
+                    t.plusSeconds(30),
+                    "{\"runId\":\"run\",\"restartCount\":" + i + "}"));
             events.add(rendezvous(job, node, t.plusSeconds(40), i + 1));
-            events.add(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.progress", job,
-                    t.plusSeconds(50), "{\"step\":" + (i * 100 + 50) + ",\"samplesPerSecond\":100.0}"));
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/trainer",
+                    "trainer.progress",
+                    job,
+                    t.plusSeconds(50),
+                    "{\"step\":" + (i * 100 + 50) + ",\"samplesPerSecond\":100.0}"));
         }
         for (int from = 0; from < events.size(); from += 200) {
-            TestTokens.api().contentType(ContentType.JSON)
+            TestTokens.api()
+                    .contentType(ContentType.JSON)
                     .body(CloudEvents.array(events.subList(from, Math.min(events.size(), from + 200))))
-                    .post("/api/v1/events").then().statusCode(200);
+                    .post("/api/v1/events")
+                    .then()
+                    .statusCode(200);
         }
         return job;
     }
 
     private static String rendezvous(String job, String node, Instant at, int round) {
-        return CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.rendezvous", job, at,
+        return CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "test/trainer",
+                "trainer.rendezvous",
+                job,
+                at,
                 "{\"runId\":\"run\",\"round\":" + round + ",\"worldSize\":8,\"participants\":[{\"node\":\"" + node
                         + "\",\"firstRank\":0,\"rankCount\":8}]}");
     }
@@ -115,13 +153,18 @@ class JobsResourceRecordsTest {
 
         for (String start : List.of(base, base + "?limit=7", base + "?limit=1000")) {
             List<Map<String, Object>> incidents = all(start, "$");
-            assertThat(incidents).as(start).extracting(i -> i.get("id"))
+            assertThat(incidents)
+                    .as(start)
+                    .extracting(i -> i.get("id"))
                     .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, CYCLES)
-                            .mapToObj(i -> job + "#" + i).toList());
+                            .mapToObj(i -> job + "#" + i)
+                            .toList());
             // Stored incidents are the closed version, with the fields of those from memory.
             assertThat(incidents.get(0).get("closedAt")).isNotNull();
-            assertThat(incidents.get(0).get("outcome")).isEqualTo(incidents.get(CYCLES - 1).get("outcome"));
-            assertThat(incidents.get(0).keySet()).isEqualTo(incidents.get(CYCLES - 1).keySet());
+            assertThat(incidents.get(0).get("outcome"))
+                    .isEqualTo(incidents.get(CYCLES - 1).get("outcome"));
+            assertThat(incidents.get(0).keySet())
+                    .isEqualTo(incidents.get(CYCLES - 1).keySet());
         }
         TestTokens.api().get(base + "?cursor=not-a-cursor").then().statusCode(400);
     }
@@ -139,12 +182,16 @@ class JobsResourceRecordsTest {
 
         for (String start : List.of(base, base + "?limit=9")) {
             List<Map<String, Object>> checkpoints = all(start, "checkpoints");
-            assertThat(checkpoints).as(start).extracting(c -> c.get("id"))
+            assertThat(checkpoints)
+                    .as(start)
+                    .extracting(c -> c.get("id"))
                     .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(1, CYCLES)
-                            .mapToObj(i -> "ckpt-" + i).toList());
+                            .mapToObj(i -> "ckpt-" + i)
+                            .toList());
             // Started, then completed: the stored version is the completed one.
             assertThat(checkpoints).extracting(c -> c.get("status")).containsOnly("completed");
-            assertThat(checkpoints.get(0).keySet()).isEqualTo(checkpoints.get(CYCLES - 1).keySet());
+            assertThat(checkpoints.get(0).keySet())
+                    .isEqualTo(checkpoints.get(CYCLES - 1).keySet());
         }
     }
 }

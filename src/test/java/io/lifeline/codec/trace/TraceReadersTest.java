@@ -25,7 +25,8 @@ class TraceReadersTest {
 
     @Test
     void phillyCsvRefusesBadRowsByLineAndKeepsTheRest() throws IOException {
-        List<String> lines = new java.util.ArrayList<>(fixture("philly_multi_attempt_jobs_restarts.csv").lines().toList());
+        List<String> lines = new java.util.ArrayList<>(
+                fixture("philly_multi_attempt_jobs_restarts.csv").lines().toList());
         // line 3 (the second attempt of 14199) gets a bad time, and a row with an unknown event type is appended
         lines.set(2, lines.get(2).replace("2017-10-09 06:53:12", "2017-10-09 06:53"));
         lines.add("application_x,8,2017-10-07 01:11:39,0,2017-10-07 01:12:09,2017-10-07 01:13:23,exploded,n/a,,,74");
@@ -40,22 +41,33 @@ class TraceReadersTest {
         Jobs jobs = TracePlayer.play(t);
         // the twelve jobs are kept; 14199 lost its last attempt, so it keeps only its first and has not finished
         assertThat(t.jobs()).hasSize(12);
-        assertThat(jobs.detail("philly/application_1506638472019_14164").orElseThrow().summary().interruptions()).isEqualTo(2);
+        assertThat(jobs.detail("philly/application_1506638472019_14164")
+                        .orElseThrow()
+                        .summary()
+                        .interruptions())
+                .isEqualTo(2);
     }
 
     @Test
     void phillyJsonReadsAnArrayAndOneRecordPerLine() throws IOException {
         String entry = fixture("philly_cluster_job_log_example_entry.json");
-        String compact = new com.fasterxml.jackson.databind.ObjectMapper().readTree(entry).toString();
+        String compact = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(entry)
+                .toString();
         String other = compact.replace("application_1506638472019_14199", "application_1506638472019_99999");
-        String broken = compact.replace("\"2017-10-07 01:13:30\"", "\"yesterday\"").replace("14199", "77777");
+        String broken =
+                compact.replace("\"2017-10-07 01:13:30\"", "\"yesterday\"").replace("14199", "77777");
 
-        Trace array = TraceReaders.read(TraceFormat.PHILLY_JSON, "[\n" + compact + ",\n" + other + ",\n" + broken + "\n]");
-        assertThat(array.jobs()).containsExactly("philly/application_1506638472019_14199",
-                "philly/application_1506638472019_99999");
+        Trace array =
+                TraceReaders.read(TraceFormat.PHILLY_JSON, "[\n" + compact + ",\n" + other + ",\n" + broken + "\n]");
+        assertThat(array.jobs())
+                .containsExactly("philly/application_1506638472019_14199", "philly/application_1506638472019_99999");
         assertThat(array.rejected()).singleElement().satisfies(r -> {
             assertThat(r.line()).isEqualTo(4);
-            assertThat(r.reason()).contains("application_1506638472019_77777").contains("attempt 1").contains("start_time");
+            assertThat(r.reason())
+                    .contains("application_1506638472019_77777")
+                    .contains("attempt 1")
+                    .contains("start_time");
         });
 
         Trace ndjson = TraceReaders.read(TraceFormat.PHILLY_JSON, compact + "\n{not json\n" + other + "\n");
@@ -63,20 +75,26 @@ class TraceReadersTest {
         assertThat(ndjson.rejected()).extracting(TraceRejection::line).containsExactly(2);
 
         Jobs jobs = TracePlayer.play(array);
-        IncidentView i = jobs.incidents("philly/application_1506638472019_99999").orElseThrow().get(0);
+        IncidentView i = jobs.incidents("philly/application_1506638472019_99999")
+                .orElseThrow()
+                .get(0);
         assertThat(i.downtimeMillis()).isEqualTo(7_000);
     }
 
     @Test
     void opt175bRefusesUnknownRowsAndKeepsTheRest() throws IOException {
         String text = fixture("opt175b_chronicles_dated_events.csv")
-                .replace("2021-12-06,,node_failure_burst", "2021-12-32,,node_failure_burst")
+                        .replace("2021-12-06,,node_failure_burst", "2021-12-32,,node_failure_burst")
                 + "2022-01-07,,meteor_strike,\"none\",,,x.md,1\n";
         Trace t = TraceReaders.read(TraceFormat.OPT175B, text);
         assertThat(t.rejected()).extracting(TraceRejection::line).containsExactly(5, 9);
         assertThat(t.rejected().get(0).reason()).contains("2021-12-32");
         assertThat(t.rejected().get(1).reason()).contains("meteor_strike");
-        assertThat(TracePlayer.play(t).detail("metaseq/opt-175b-12").orElseThrow().summary().interruptions())
+        assertThat(TracePlayer.play(t)
+                        .detail("metaseq/opt-175b-12")
+                        .orElseThrow()
+                        .summary()
+                        .interruptions())
                 .isEqualTo(49); // 50 less the refused burst
     }
 
@@ -92,7 +110,12 @@ class TraceReadersTest {
         Trace back = TraceReaders.read(TraceFormat.LIFELINE, ndjson.toString());
         assertThat(back.events()).hasSameSizeAs(philly.events());
         assertThat(back.events()).extracting(Event::type).contains(EventType.TRAINER_WORKER_FAILED);
-        assertThat(back.rejected()).singleElement().satisfies(r -> assertThat(r.line()).isEqualTo(philly.events().size() + 1));
-        assertThat(TracePlayer.play(back).incidents("philly/application_1506638472019_14199").orElseThrow()).hasSize(1);
+        assertThat(back.rejected())
+                .singleElement()
+                .satisfies(r -> assertThat(r.line()).isEqualTo(philly.events().size() + 1));
+        assertThat(TracePlayer.play(back)
+                        .incidents("philly/application_1506638472019_14199")
+                        .orElseThrow())
+                .hasSize(1);
     }
 }

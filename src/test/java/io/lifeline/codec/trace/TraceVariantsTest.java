@@ -38,23 +38,52 @@ class TraceVariantsTest {
 
     static Stream<Variant> variants() {
         return Stream.of(
-                new Variant("traces/philly_cluster_job_log_example_entry.json", TraceFormat.PHILLY_JSON,
-                        List.of("philly/application_1506638472019_14199"), -1, List.of()),
-                new Variant("traces/philly_cluster_job_log_documented_gaps_derived.json", TraceFormat.PHILLY_JSON,
-                        List.of("philly/application_1506638472019_14202"), -1,
+                new Variant(
+                        "traces/philly_cluster_job_log_example_entry.json",
+                        TraceFormat.PHILLY_JSON,
+                        List.of("philly/application_1506638472019_14199"),
+                        -1,
+                        List.of()),
+                new Variant(
+                        "traces/philly_cluster_job_log_documented_gaps_derived.json",
+                        TraceFormat.PHILLY_JSON,
+                        List.of("philly/application_1506638472019_14202"),
+                        -1,
                         List.of("no scheduling attempt is recorded", "start_time is missing")),
-                new Variant("traces/philly_multi_attempt_jobs_restarts.csv", TraceFormat.PHILLY_CSV, null, -1, List.of()),
-                new Variant("traces/philly_cluster_gpu_util_example_readme.csv", TraceFormat.PHILLY_CSV, List.of(), 0,
+                new Variant(
+                        "traces/philly_multi_attempt_jobs_restarts.csv", TraceFormat.PHILLY_CSV, null, -1, List.of()),
+                new Variant(
+                        "traces/philly_cluster_gpu_util_example_readme.csv",
+                        TraceFormat.PHILLY_CSV,
+                        List.of(),
+                        0,
                         List.of("utilisation or machine files, which hold no jobs")),
-                new Variant("traces/philly_cluster_job_log_example_entry.json", TraceFormat.PHILLY_CSV, List.of(), 0,
+                new Variant(
+                        "traces/philly_cluster_job_log_example_entry.json",
+                        TraceFormat.PHILLY_CSV,
+                        List.of(),
+                        0,
                         List.of("read as philly-json")),
-                new Variant("traces/opt175b_chronicles_dated_events.csv", TraceFormat.OPT175B,
-                        List.of("metaseq/opt-175b-11", "metaseq/opt-175b-12"), -1, List.of()),
-                new Variant("traces/opt175b_chronicles_56_percent_update_markdown_head.md", TraceFormat.OPT175B, List.of(), 0,
+                new Variant(
+                        "traces/opt175b_chronicles_dated_events.csv",
+                        TraceFormat.OPT175B,
+                        List.of("metaseq/opt-175b-11", "metaseq/opt-175b-12"),
+                        -1,
+                        List.of()),
+                new Variant(
+                        "traces/opt175b_chronicles_56_percent_update_markdown_head.md",
+                        TraceFormat.OPT175B,
+                        List.of(),
+                        0,
                         List.of("a chronicle's markdown")),
-                new Variant("traces/lifeline_events_api_page_docs.json", TraceFormat.LIFELINE,
-                        List.of("ml-research/llama3-8b-ft"), 1, List.of()),
-                new Variant("traces/lifeline_events_docs_examples.ndjson", TraceFormat.LIFELINE, List.of(), 2, List.of()));
+                new Variant(
+                        "traces/lifeline_events_api_page_docs.json",
+                        TraceFormat.LIFELINE,
+                        List.of("ml-research/llama3-8b-ft"),
+                        1,
+                        List.of()),
+                new Variant(
+                        "traces/lifeline_events_docs_examples.ndjson", TraceFormat.LIFELINE, List.of(), 2, List.of()));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -82,10 +82,14 @@ class DemoClusterActionsTest {
     void cordonEvictAndCommandsActOnTheRunningDemo() {
         runner.start();
         assertThat(actions.available()).isTrue();
-        await().atMost(Duration.ofSeconds(60)).until(() -> !gateway.of(EventType.TRAINER_RENDEZVOUS).isEmpty());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> !gateway.of(EventType.TRAINER_RENDEZVOUS).isEmpty());
         Event rendezvous = gateway.of(EventType.TRAINER_RENDEZVOUS).get(0);
         String job = rendezvous.subject();
-        String node = ((TrainerData.Rendezvous) rendezvous.data()).participants().get(0).node();
+        String node = ((TrainerData.Rendezvous) rendezvous.data())
+                .participants()
+                .get(0)
+                .node();
 
         assertThat(actions.cordon(node).result()).isEqualTo(Result.PATCHED);
         assertThat(actions.cordon(node).result()).isEqualTo(Result.NOOP);
@@ -95,8 +99,10 @@ class DemoClusterActionsTest {
         assertThat(actions.evict(pods.get(0), false).result()).isEqualTo(Result.NOT_FOUND);
         assertThat(actions.scaleWorkers(job, 10_000).result()).isEqualTo(Result.FAILED);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(gateway.of(EventType.NODE_CORDONED)).anySatisfy(e -> assertThat(e.subject()).isEqualTo(node));
-            assertThat(gateway.of(EventType.POD_EVICTED)).anySatisfy(e -> assertThat(e.subject()).isEqualTo(job));
+            assertThat(gateway.of(EventType.NODE_CORDONED))
+                    .anySatisfy(e -> assertThat(e.subject()).isEqualTo(node));
+            assertThat(gateway.of(EventType.POD_EVICTED))
+                    .anySatisfy(e -> assertThat(e.subject()).isEqualTo(job));
         });
         assertThat(actions.uncordon(node).result()).isEqualTo(Result.PATCHED);
         assertThat(runner.hasJob(job)).isTrue();

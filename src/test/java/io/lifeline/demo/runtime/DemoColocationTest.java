@@ -21,7 +21,9 @@ class DemoColocationTest {
         assertThat(w.schedule().isOpen(START.plus(Duration.ofMinutes(16)))).isTrue();
         Scenario s = new ScenarioParser().loadDefault();
         assertThat(s.pools()).extracting(Scenario.Pool::name).contains(w.pool());
-        assertThat(s.jobs()).filteredOn(j -> j.pools().contains(w.pool()))
-                .allSatisfy(j -> assertThat(j.minNodes()).isLessThan(j.maxNodes())).hasSize(3);
+        assertThat(s.jobs())
+                .filteredOn(j -> j.pools().contains(w.pool()))
+                .allSatisfy(j -> assertThat(j.minNodes()).isLessThan(j.maxNodes()))
+                .hasSize(3);
     }
 }

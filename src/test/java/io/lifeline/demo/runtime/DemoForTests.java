@@ -12,8 +12,7 @@ import java.util.Optional;
  */
 public final class DemoForTests {
 
-    private DemoForTests() {
-    }
+    private DemoForTests() {}
 
     /** A runner at speed 1 ticking every 10 ms of real time towards {@code clock}. */
     public static DemoRunner runner(IngestGateway gateway, Clock clock) {
@@ -22,27 +21,31 @@ public final class DemoForTests {
 
     /** Like {@link #runner(IngestGateway, Clock)}, keeping its run in {@code journal}. */
     public static DemoRunner runner(IngestGateway gateway, Clock clock, DemoJournal journal) {
-        return new DemoRunner(new DemoConfig() {
-            @Override
-            public Optional<Boolean> enabled() {
-                return Optional.of(true);
-            }
+        return new DemoRunner(
+                new DemoConfig() {
+                    @Override
+                    public Optional<Boolean> enabled() {
+                        return Optional.of(true);
+                    }
 
-            @Override
-            public Optional<String> scenarioFile() {
-                return Optional.empty();
-            }
+                    @Override
+                    public Optional<String> scenarioFile() {
+                        return Optional.empty();
+                    }
 
-            @Override
-            public double speed() {
-                return 1.0;
-            }
+                    @Override
+                    public double speed() {
+                        return 1.0;
+                    }
 
-            @Override
-            public long tickMillis() {
-                return 10;
-            }
-        }, gateway, clock, journal);
+                    @Override
+                    public long tickMillis() {
+                        return 10;
+                    }
+                },
+                gateway,
+                clock,
+                journal);
     }
 
     /** The demo's co-location window, counted from {@code fleetStart}. */

@@ -77,13 +77,15 @@ class DemoRunnerTest {
         runner.prepare();
         runner.tick();
         assertThat(gateway.batches).hasSize(1);
-        assertThat(gateway.batches.get(0)).allSatisfy(e -> assertThat(e.time()).isEqualTo(T0))
+        assertThat(gateway.batches.get(0))
+                .allSatisfy(e -> assertThat(e.time()).isEqualTo(T0))
                 .anySatisfy(e -> assertThat(e.type()).isEqualTo(EventType.NODE_REGISTERED));
         clock.advance(Duration.ofMillis(1000));
         runner.tick();
         assertThat(runner.simulatedNow()).isEqualTo(T0.plusSeconds(60));
         assertThat(gateway.batches).hasSize(2);
-        assertThat(gateway.batches.get(1)).isNotEmpty()
+        assertThat(gateway.batches.get(1))
+                .isNotEmpty()
                 .allSatisfy(e -> assertThat(e.time()).isAfter(T0).isBeforeOrEqualTo(T0.plusSeconds(60)));
         assertThat(runner.delivered()).isEqualTo(gateway.batches.get(0).size());
     }
@@ -143,8 +145,8 @@ class DemoRunnerTest {
         assertThat(runner.dropped()).isZero();
         runner.tick();
         assertThat(runner.dropped()).isEqualTo(gateway.batches.get(0).size());
-        assertThat(gateway.batches.subList(0, DemoRunner.MAX_ATTEMPTS)).allSatisfy(b -> assertThat(b)
-                .isEqualTo(gateway.batches.get(0)));
+        assertThat(gateway.batches.subList(0, DemoRunner.MAX_ATTEMPTS))
+                .allSatisfy(b -> assertThat(b).isEqualTo(gateway.batches.get(0)));
     }
 
     @Test
@@ -170,7 +172,9 @@ class DemoRunnerTest {
                 Thread.sleep(20);
             }
             assertThat(runner.running()).isTrue();
-            assertThat(gateway.threads).isNotEmpty().allSatisfy(t -> assertThat(t).matches("lifeline-demo-\\d+"));
+            assertThat(gateway.threads)
+                    .isNotEmpty()
+                    .allSatisfy(t -> assertThat(t).matches("lifeline-demo-\\d+"));
             runner.requestCheckpoint("c1", "research/llama3-70b-pretrain", null);
         } finally {
             runner.stop();
@@ -201,7 +205,8 @@ class DemoRunnerTest {
         }
         assertThat(runner.running()).isFalse();
         assertThat(runner.delivered()).isPositive();
-        assertThat(journal.load()).hasValueSatisfying(s -> assertThat(s.mark().settled()).isEqualTo(runner.delivered()));
+        assertThat(journal.load())
+                .hasValueSatisfying(s -> assertThat(s.mark().settled()).isEqualTo(runner.delivered()));
     }
 
     @Test
@@ -217,7 +222,8 @@ class DemoRunnerTest {
                 clock.advance(Duration.ofSeconds(5));
                 awaitSimulated(before, clock.instant());
                 if (s == 150) {
-                    before.requestCheckpoint("c1", "vision/vit-g14-clip", clock.instant().plusSeconds(600));
+                    before.requestCheckpoint(
+                            "c1", "vision/vit-g14-clip", clock.instant().plusSeconds(600));
                 }
             }
             awaitSettled(first, before);
@@ -225,9 +231,12 @@ class DemoRunnerTest {
             before.stop();
         }
         List<Event> earlier = first.batches.stream().flatMap(List::stream).toList();
-        assertThat(earlier).anySatisfy(e -> assertThat(e.type()).isEqualTo(EventType.NODE_INTERRUPTION_NOTICE))
-                .anySatisfy(e -> assertThat(e.data()).isInstanceOfSatisfying(
-                        io.lifeline.domain.event.TrainerData.CommandAck.class, a -> assertThat(a.commandId()).isEqualTo("c1")));
+        assertThat(earlier)
+                .anySatisfy(e -> assertThat(e.type()).isEqualTo(EventType.NODE_INTERRUPTION_NOTICE))
+                .anySatisfy(e -> assertThat(e.data())
+                        .isInstanceOfSatisfying(
+                                io.lifeline.domain.event.TrainerData.CommandAck.class,
+                                a -> assertThat(a.commandId()).isEqualTo("c1")));
         assertThat(journal.calls()).extracting(c -> c.call().op()).containsExactly(SimCall.Op.CHECKPOINT);
 
         clock.advance(Duration.ofHours(2)); // stopped for two hours
@@ -249,19 +258,27 @@ class DemoRunnerTest {
         assertThat(journal.runsBegun()).isEqualTo(1);
         // It stood still for the first 1 h 50 min of the stop and lived through the last ten minutes.
         Instant resumed = restarted.minus(DemoRunner.RESTART_CATCH_UP);
-        assertThat(later).isNotEmpty().allSatisfy(e -> assertThat(e.time()).isAfterOrEqualTo(resumed))
+        assertThat(later)
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.time()).isAfterOrEqualTo(resumed))
                 .noneSatisfy(e -> assertThat(e.type()).isIn(EventType.JOB_SUBMITTED, EventType.WORKLOAD_ADMITTED));
         // Nothing registers again (a replacement of a reclaimed node is a new node), no reclaim happens twice.
-        for (EventType once : List.of(EventType.NODE_REGISTERED, EventType.NODE_INTERRUPTION_NOTICE,
-                EventType.NODE_TERMINATED)) {
+        for (EventType once :
+                List.of(EventType.NODE_REGISTERED, EventType.NODE_INTERRUPTION_NOTICE, EventType.NODE_TERMINATED)) {
             java.util.Set<String> seen = new java.util.HashSet<>();
             earlier.stream().filter(e -> e.type() == once).forEach(e -> seen.add(e.subject()));
-            assertThat(later).filteredOn(e -> e.type() == once).extracting(Event::subject).as(once.wireName())
+            assertThat(later)
+                    .filteredOn(e -> e.type() == once)
+                    .extracting(Event::subject)
+                    .as(once.wireName())
                     .doesNotContainAnyElementsOf(seen);
         }
         java.util.Set<String> ids = new java.util.HashSet<>();
         earlier.forEach(e -> ids.add(e.id()));
-        assertThat(later).allSatisfy(e -> assertThat(ids.add(e.id())).as("%s delivered twice", e.id()).isTrue());
+        assertThat(later)
+                .allSatisfy(e -> assertThat(ids.add(e.id()))
+                        .as("%s delivered twice", e.id())
+                        .isTrue());
         // Each job trains on from the step it had reached (these three were not interrupted around the restart).
         for (String job : List.of("vision/vit-g14-clip", "recsys/dlrm-dcnv2", "speech/whisper-large-v3-ft")) {
             assertThat(firstStep(later, job)).as(job).isGreaterThanOrEqualTo(lastStep(earlier, job));
@@ -270,36 +287,47 @@ class DemoRunnerTest {
         // And all of it is the one run the fleet would have had without the stop, only later by the pause.
         List<DemoJournal.Entry> calls = journal.calls();
         assertThat(calls).extracting(c -> c.call().op()).containsExactly(SimCall.Op.CHECKPOINT, SimCall.Op.CONTINUE);
-        Duration pause = Duration.between(calls.get(1).at(), Instant.parse(calls.get(1).call().args()
-                .get(0)));
+        Duration pause = Duration.between(
+                calls.get(1).at(), Instant.parse(calls.get(1).call().args().get(0)));
         // Two hours less the ten minutes caught up, and the moments the first run had simulated but not handed over
         // when it stopped.
         Duration stoodStill = Duration.ofHours(2).minus(DemoRunner.RESTART_CATCH_UP);
         assertThat(pause).isBetween(stoodStill, stoodStill.plusSeconds(30));
-        io.lifeline.demo.FleetSimulator straight = new io.lifeline.demo.FleetSimulator(new ScenarioParser().loadDefault(), T0);
+        io.lifeline.demo.FleetSimulator straight =
+                new io.lifeline.demo.FleetSimulator(new ScenarioParser().loadDefault(), T0);
         List<Event> expected = new ArrayList<>(straight.advanceTo(calls.get(0).at()));
         calls.get(0).call().applyTo(straight);
         Instant end = later.get(later.size() - 1).time().minus(pause);
         expected.addAll(straight.advanceTo(end));
         List<Event> actual = new ArrayList<>(earlier);
-        later.forEach(e -> actual.add(new Event(e.id(), e.source(), e.type(), e.subject(), e.time().minus(pause),
+        later.forEach(e -> actual.add(new Event(
+                e.id(),
+                e.source(),
+                e.type(),
+                e.subject(),
+                e.time().minus(pause),
                 e.data() instanceof io.lifeline.domain.event.NodeData.InterruptionNotice n
-                        ? new io.lifeline.domain.event.NodeData.InterruptionNotice(n.kind(), n.provider(),
-                        n.deadline().minus(pause)) : e.data())));
+                        ? new io.lifeline.domain.event.NodeData.InterruptionNotice(
+                                n.kind(), n.provider(), n.deadline().minus(pause))
+                        : e.data())));
         assertThat(actual).hasSameSizeAs(expected).isEqualTo(expected);
     }
 
     private static long lastStep(List<Event> events, String job) {
-        return events.stream().filter(e -> e.subject().equals(job)
-                        && e.data() instanceof io.lifeline.domain.event.TrainerData.Progress)
-                .mapToLong(e -> ((io.lifeline.domain.event.TrainerData.Progress) e.data()).step()).reduce((a, b) -> b)
+        return events.stream()
+                .filter(e ->
+                        e.subject().equals(job) && e.data() instanceof io.lifeline.domain.event.TrainerData.Progress)
+                .mapToLong(e -> ((io.lifeline.domain.event.TrainerData.Progress) e.data()).step())
+                .reduce((a, b) -> b)
                 .orElseThrow();
     }
 
     private static long firstStep(List<Event> events, String job) {
-        return events.stream().filter(e -> e.subject().equals(job)
-                        && e.data() instanceof io.lifeline.domain.event.TrainerData.Progress)
-                .mapToLong(e -> ((io.lifeline.domain.event.TrainerData.Progress) e.data()).step()).findFirst()
+        return events.stream()
+                .filter(e ->
+                        e.subject().equals(job) && e.data() instanceof io.lifeline.domain.event.TrainerData.Progress)
+                .mapToLong(e -> ((io.lifeline.domain.event.TrainerData.Progress) e.data()).step())
+                .findFirst()
                 .orElseThrow();
     }
 
@@ -314,7 +342,8 @@ class DemoRunnerTest {
 
     private static void awaitSettled(FakeGateway gateway, DemoRunner runner) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 20_000;
-        while (runner.delivered() < gateway.batches.stream().mapToLong(List::size).sum()
+        while (runner.delivered()
+                        < gateway.batches.stream().mapToLong(List::size).sum()
                 && System.currentTimeMillis() < deadline) {
             Thread.sleep(2);
         }
@@ -323,8 +352,10 @@ class DemoRunnerTest {
     @Test
     void aBadScenarioFileOrSpeedStopsTheStartWithTheReason() {
         DemoRunner missing = new DemoRunner(config(1, 250, "/nonexistent/scenario.json"), new FakeGateway());
-        assertThatThrownBy(missing::start).isInstanceOfSatisfying(ScenarioException.class,
-                e -> assertThat(e.getMessage()).contains("/nonexistent/scenario.json", "file not found"));
+        assertThatThrownBy(missing::start)
+                .isInstanceOfSatisfying(
+                        ScenarioException.class,
+                        e -> assertThat(e.getMessage()).contains("/nonexistent/scenario.json", "file not found"));
         assertThat(missing.running()).isFalse();
         DemoRunner stopped = new DemoRunner(config(0, 250, null), new FakeGateway());
         assertThatThrownBy(stopped::start).hasMessage("lifeline.demo.speed: must be > 0 and <= 1000000, got 0.0");
@@ -339,7 +370,8 @@ class DemoRunnerTest {
         clock.advance(Duration.ofMillis(1000));
         runner.tick();
         List<Event> batch = new ArrayList<>(gateway.batches.get(0));
-        assertThat(DemoRunner.concerned(batch)).startsWith("spot-p5-0000 node.registered, spot-p5-0001 node.registered")
+        assertThat(DemoRunner.concerned(batch))
+                .startsWith("spot-p5-0000 node.registered, spot-p5-0001 node.registered")
                 .endsWith("telemetry events");
     }
 }

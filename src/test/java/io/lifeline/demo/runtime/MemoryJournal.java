@@ -14,7 +14,8 @@ public final class MemoryJournal implements DemoJournal {
 
     @Override
     public synchronized Optional<Stored> load() {
-        return stored == null ? Optional.empty()
+        return stored == null
+                ? Optional.empty()
                 : Optional.of(new Stored(stored.scenario(), stored.start(), stored.mark(), List.copyOf(calls)));
     }
 

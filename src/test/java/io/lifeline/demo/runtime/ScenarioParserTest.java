@@ -48,16 +48,20 @@ class ScenarioParserTest {
     @Test
     void theBuiltInScenarioHasSpotAndOnDemandPoolsOfEightGpuNodesAndElasticJobs() {
         Scenario s = parser.loadDefault();
-        assertThat(s.pools()).extracting(Scenario.Pool::capacityType).contains(CapacityType.SPOT, CapacityType.ON_DEMAND);
+        assertThat(s.pools())
+                .extracting(Scenario.Pool::capacityType)
+                .contains(CapacityType.SPOT, CapacityType.ON_DEMAND);
         assertThat(s.pools().stream().mapToInt(Scenario.Pool::nodeCount).sum()).isGreaterThanOrEqualTo(32);
         assertThat(s.pools()).allSatisfy(p -> {
             assertThat(p.gpusPerNode()).isEqualTo(8);
             assertThat(p.resolvedGpuModel()).isNotNull();
         });
-        assertThat(s.jobs()).hasSizeGreaterThanOrEqualTo(4)
+        assertThat(s.jobs())
+                .hasSizeGreaterThanOrEqualTo(4)
                 .allSatisfy(j -> assertThat(j.minNodes()).isLessThan(j.maxNodes()));
         assertThat(s.firstNoticeAfterSeconds()).isBetween(60L, 180L);
-        assertThat(s.jobs()).allSatisfy(j -> assertThat(j.checkpoint().intervalSeconds()).isBetween(60L, 600L));
+        assertThat(s.jobs())
+                .allSatisfy(j -> assertThat(j.checkpoint().intervalSeconds()).isBetween(60L, 600L));
         assertThat(s.problems()).isEmpty();
     }
 
@@ -83,16 +87,21 @@ class ScenarioParserTest {
 
     @Test
     void asyncSavesUploadForFourTimesTheirBlockingTimeUnlessTold() {
-        Scenario s = parse(MINIMAL.replace("\"stepSeconds\": 2.5}",
+        Scenario s = parse(MINIMAL.replace(
+                "\"stepSeconds\": 2.5}",
                 "\"stepSeconds\": 2.5, \"checkpoint\": {\"async\": true, \"blockingSeconds\": 5}}"));
         assertThat(s.jobs().get(0).checkpoint().uploadSeconds()).isEqualTo(20);
     }
 
     @Test
     void missingRequiredFieldsAreNamed() {
-        assertThat(problems("{\"jobs\": [{\"namespace\": \"ml\"}]}")).contains("pools: required",
-                "jobs[0].name: required", "jobs[0].minNodes: required", "jobs[0].maxNodes: required",
-                "jobs[0].stepSeconds: required");
+        assertThat(problems("{\"jobs\": [{\"namespace\": \"ml\"}]}"))
+                .contains(
+                        "pools: required",
+                        "jobs[0].name: required",
+                        "jobs[0].minNodes: required",
+                        "jobs[0].maxNodes: required",
+                        "jobs[0].stepSeconds: required");
     }
 
     @Test
@@ -106,17 +115,20 @@ class ScenarioParserTest {
     @Test
     void unknownFieldsAreReportedAsLikelyTypos() {
         assertThat(problems(MINIMAL.replace("\"nodeCount\": 4", "\"nodeCout\": 4, \"nodeCount\": 4")))
-                .singleElement().asString().startsWith("pools[0].nodeCout: unknown field (known: name, capacityType");
+                .singleElement()
+                .asString()
+                .startsWith("pools[0].nodeCout: unknown field (known: name, capacityType");
     }
 
     @Test
     void valuesOutOfRangeAndBrokenReferencesAreReportedWithTheirField() {
         String json = MINIMAL.replace("\"maxNodes\": 3", "\"maxNodes\": 0, \"pools\": [\"gpu-b\"]")
                 .replace("\"capacityType\": \"spot\"", "\"capacityType\": \"on-demand\"");
-        assertThat(problems(json)).containsExactlyInAnyOrder(
-                "pools[0].interruptionsPerNodeHour: only spot pools are interrupted, got 0.5 for a on-demand pool",
-                "jobs[0].pools[0]: no pool named 'gpu-b'",
-                "jobs[0].maxNodes: must be >= minNodes (1), got 0");
+        assertThat(problems(json))
+                .containsExactlyInAnyOrder(
+                        "pools[0].interruptionsPerNodeHour: only spot pools are interrupted, got 0.5 for a on-demand pool",
+                        "jobs[0].pools[0]: no pool named 'gpu-b'",
+                        "jobs[0].maxNodes: must be >= minNodes (1), got 0");
     }
 
     @Test
@@ -127,21 +139,29 @@ class ScenarioParserTest {
 
     @Test
     void anUnknownInstanceTypeNeedsAGpuModel() {
-        assertThat(problems(MINIMAL.replace("p4d.24xlarge", "x9.metal"))).singleElement().asString()
-                .startsWith("pools[0].gpuModel: required, because instance type 'x9.metal' is not one whose GPUs are known");
-        Scenario s = parse(MINIMAL.replace("\"p4d.24xlarge\"", "\"x9.metal\", \"gpuModel\": \"NVIDIA H100 80GB HBM3\""));
+        assertThat(problems(MINIMAL.replace("p4d.24xlarge", "x9.metal")))
+                .singleElement()
+                .asString()
+                .startsWith(
+                        "pools[0].gpuModel: required, because instance type 'x9.metal' is not one whose GPUs are known");
+        Scenario s =
+                parse(MINIMAL.replace("\"p4d.24xlarge\"", "\"x9.metal\", \"gpuModel\": \"NVIDIA H100 80GB HBM3\""));
         assertThat(s.pools().get(0).resolvedGpuModel()).isEqualTo(GpuModel.H100_80GB);
     }
 
     @Test
     void namesMustBeKubernetesNames() {
-        assertThat(problems(MINIMAL.replace("\"name\": \"train\"", "\"name\": \"Train_1\""))).singleElement().asString()
+        assertThat(problems(MINIMAL.replace("\"name\": \"train\"", "\"name\": \"Train_1\"")))
+                .singleElement()
+                .asString()
                 .startsWith("jobs[0].name: must be lower-case letters, digits and '-'");
     }
 
     @Test
     void malformedJsonGivesTheLineAndColumn() {
-        assertThat(problems("{\n  \"seed\": 1,\n  oops\n}")).singleElement().asString()
+        assertThat(problems("{\n  \"seed\": 1,\n  oops\n}"))
+                .singleElement()
+                .asString()
                 .startsWith("malformed JSON at line 3, column 3");
         assertThat(problems("[1, 2]")).containsExactly("expected a JSON object at the top level, got an array");
     }
@@ -152,6 +172,7 @@ class ScenarioParserTest {
         Files.writeString(file, MINIMAL);
         assertThat(parser.load(file).jobs()).hasSize(1);
         assertThatThrownBy(() -> parser.load(dir.resolve("nope.json")))
-                .isInstanceOfSatisfying(ScenarioException.class, e -> assertThat(e.problems()).containsExactly("file not found"));
+                .isInstanceOfSatisfying(
+                        ScenarioException.class, e -> assertThat(e.problems()).containsExactly("file not found"));
     }
 }

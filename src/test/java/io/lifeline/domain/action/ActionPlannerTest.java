@@ -45,8 +45,12 @@ class ActionPlannerTest {
 
     @Test
     void rescaleWithinBoundsAndFreeCapacityIsPlanned() {
-        assertThat(plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "4")).ok()).isTrue();
-        assertThat(plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "2")).ok()).isTrue();
+        assertThat(plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "4"))
+                        .ok())
+                .isTrue();
+        assertThat(plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "2"))
+                        .ok())
+                .isTrue();
     }
 
     @Test
@@ -62,14 +66,19 @@ class ActionPlannerTest {
         PlanResult r = plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "c2"));
         assertThat(r.field()).isEqualTo("params.checkpointId");
         assertThat(r.reason()).contains("STARTED");
-        assertThat(plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "c1")).ok()).isTrue();
-        assertThat(plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "nope")).field())
+        assertThat(plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "c1"))
+                        .ok())
+                .isTrue();
+        assertThat(plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "nope"))
+                        .field())
                 .isEqualTo("params.checkpointId");
     }
 
     @Test
     void aTerminatedNodeIsNeitherDrainedNorUncordoned() {
-        f.apply("n6", io.lifeline.domain.event.EventType.NODE_TERMINATED,
+        f.apply(
+                "n6",
+                io.lifeline.domain.event.EventType.NODE_TERMINATED,
                 new io.lifeline.domain.event.NodeData.Terminated("spot instance reclaimed"));
         for (ActionKind kind : java.util.List.of(ActionKind.DRAIN, ActionKind.UNCORDON)) {
             PlanResult r = plan(kind, "n6", Map.of());
@@ -95,37 +104,54 @@ class ActionPlannerTest {
     @Test
     void aDrainOfTheNodeHoldingTheNewestCheckpointCountsOnlyWhatSurvivesIt() {
         // c1 (on s3, 600 s old, 30 s to save) survives; c2, newer and faster, is on the local disks of n1..n3.
-        f.apply("team-a/llm", io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_COMPLETED,
-                new io.lifeline.domain.event.TrainerData.CheckpointCompleted("c2", 380, 1L, 4, 4,
-                        "file:///nvme/ckpt/c2", null, 24, false, 24));
+        f.apply(
+                "team-a/llm",
+                io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new io.lifeline.domain.event.TrainerData.CheckpointCompleted(
+                        "c2", 380, 1L, 4, 4, "file:///nvme/ckpt/c2", null, 24, false, 24));
         assertThat(f.model.jobs().checkpoints("team-a/llm").orElseThrow().checkpoints())
-                .filteredOn(c -> c.id().equals("c2")).singleElement().satisfies(c -> {
+                .filteredOn(c -> c.id().equals("c2"))
+                .singleElement()
+                .satisfies(c -> {
                     assertThat(c.durability()).isEqualTo("node-local");
                     assertThat(c.nodes()).containsExactly("n1", "n2", "n3");
                 });
-        Impact i = plan(ActionKind.DRAIN, "n1", Map.of("deadlineSeconds", "20")).plan().impact();
+        Impact i = plan(ActionKind.DRAIN, "n1", Map.of("deadlineSeconds", "20"))
+                .plan()
+                .impact();
         assertThat(i.noSafeCheckpoint()).containsExactly("team-a/llm");
         assertThat(i.checkpointsCounted()).isEqualTo("checkpoints that survive the loss of n1");
         assertThat(i.newestCheckpointAgeSeconds()).isEqualTo(600);
-        assertThat(i.warnings()).anySatisfy(w -> assertThat(w).isEqualTo("team-a/llm: no safe checkpoint: its newest, c2,"
-                + " is node-local on n1 and would be lost with it; it saves to durable storage first (newest that"
-                + " survives: c1)"));
+        assertThat(i.warnings())
+                .anySatisfy(w -> assertThat(w)
+                        .isEqualTo("team-a/llm: no safe checkpoint: its newest, c2,"
+                                + " is node-local on n1 and would be lost with it; it saves to durable storage first (newest that"
+                                + " survives: c1)"));
         // The deadline is measured against the 30 s save to s3, not the 4 s one to the local disk.
         assertThat(i.deadlineAllowsCheckpoint()).isFalse();
-        assertThat(i.warnings()).anySatisfy(w -> assertThat(w).contains("a checkpoint that survives n1 takes about 30 s"));
+        assertThat(i.warnings())
+                .anySatisfy(w -> assertThat(w).contains("a checkpoint that survives n1 takes about 30 s"));
         // The job's own freshness counts the same way and flags it.
         var fresh = f.model.jobs().freshness("team-a/llm").orElseThrow();
         assertThat(fresh.checkpointId()).isEqualTo("c1");
         assertThat(fresh.newestCheckpointId()).isEqualTo("c2");
         assertThat(fresh.newestNotSurviving()).isTrue();
-        assertThat(f.model.jobs().detail("team-a/llm").orElseThrow().summary().nodeLocalCheckpoint()).isTrue();
+        assertThat(f.model.jobs().detail("team-a/llm").orElseThrow().summary().nodeLocalCheckpoint())
+                .isTrue();
         // A node the job never wrote on loses nothing.
-        assertThat(f.model.jobs().freshnessSurviving("team-a/llm", "n9").orElseThrow().checkpointId()).isEqualTo("c2");
+        assertThat(f.model
+                        .jobs()
+                        .freshnessSurviving("team-a/llm", "n9")
+                        .orElseThrow()
+                        .checkpointId())
+                .isEqualTo("c2");
     }
 
     @Test
     void checkpointNowTakesAStorageOfAnyOrDurable() {
-        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("storage", "durable")).ok()).isTrue();
+        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("storage", "durable"))
+                        .ok())
+                .isTrue();
         PlanResult r = plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("storage", "tape"));
         assertThat(r.field()).isEqualTo("params.storage");
     }
@@ -151,8 +177,10 @@ class ActionPlannerTest {
 
     @Test
     void checkpointOfAJobWhoseTrainersHaveNotStartedIsRefusedButItMayBePreempted() {
-        f.apply("team-c/queued", EventType.JOB_SUBMITTED, new JobData.Submitted("team-c", "carol", "low", null, 8,
-                1800L));
+        f.apply(
+                "team-c/queued",
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("team-c", "carol", "low", null, 8, 1800L));
         PlanResult r = plan(ActionKind.CHECKPOINT_NOW, "team-c/queued", Map.of());
         assertThat(r.ok()).isFalse();
         assertThat(r.field()).isEqualTo("target");
@@ -164,11 +192,15 @@ class ActionPlannerTest {
     void unknownTargetsParametersAndBadDeadlinesNameTheirField() {
         assertThat(plan(ActionKind.DRAIN, "n99", Map.of()).field()).isEqualTo("target");
         assertThat(plan(ActionKind.DRAIN, "../etc/passwd", Map.of()).field()).isEqualTo("target");
-        assertThat(plan(ActionKind.CHECKPOINT_NOW, "nobody/none", Map.of()).field()).isEqualTo("target");
-        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("color", "red")).field())
+        assertThat(plan(ActionKind.CHECKPOINT_NOW, "nobody/none", Map.of()).field())
+                .isEqualTo("target");
+        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("color", "red"))
+                        .field())
                 .isEqualTo("params.color");
-        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("deadlineSeconds", "-1")).field())
+        assertThat(plan(ActionKind.CHECKPOINT_NOW, "team-a/llm", Map.of("deadlineSeconds", "-1"))
+                        .field())
                 .isEqualTo("params.deadlineSeconds");
-        assertThat(plan(ActionKind.DRAIN, "n1", Map.of("allowDelete", "maybe")).field()).isEqualTo("params.allowDelete");
+        assertThat(plan(ActionKind.DRAIN, "n1", Map.of("allowDelete", "maybe")).field())
+                .isEqualTo("params.allowDelete");
     }
 }

@@ -25,16 +25,21 @@ public final class FleetFixture {
     private int ids;
 
     public FleetFixture node(String name, String pool) {
-        apply(name, EventType.NODE_REGISTERED, new NodeData.Registered(pool, CapacityType.SPOT, "us-east-1a",
-                "p5.48xlarge", 8, "aws:///us-east-1a/i-" + name));
+        apply(
+                name,
+                EventType.NODE_REGISTERED,
+                new NodeData.Registered(
+                        pool, CapacityType.SPOT, "us-east-1a", "p5.48xlarge", 8, "aws:///us-east-1a/i-" + name));
         return apply(name, EventType.NODE_READY, new NodeData.Ready());
     }
 
     /** A running job of {@code nodes} nodes with 8 ranks each; elastic between min and max when min > 0. */
     public FleetFixture job(String job, int min, int max, String... nodes) {
         ElasticPolicy elastic = min > 0 ? new ElasticPolicy(min, max, 8, 3) : null;
-        apply(job, EventType.JOB_SUBMITTED, new JobData.Submitted(job.substring(0, job.indexOf('/')), "alice", "high",
-                elastic, 8, 1800L));
+        apply(
+                job,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted(job.substring(0, job.indexOf('/')), "alice", "high", elastic, 8, 1800L));
         apply(job, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "queue"));
         List<TrainerData.Participant> ps = new ArrayList<>();
         for (int i = 0; i < nodes.length; i++) {
@@ -46,8 +51,11 @@ public final class FleetFixture {
 
     public FleetFixture checkpoint(String job, String id, long step, double durationS) {
         apply(job, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, false));
-        return apply(job, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step,
-                1_000_000L, durationS, durationS, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
+        return apply(
+                job,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted(
+                        id, step, 1_000_000L, durationS, durationS, "s3://ckpt/" + id, "sha256:" + id, 8, false, 8));
     }
 
     public FleetFixture checkpointStarted(String job, String id, long step) {

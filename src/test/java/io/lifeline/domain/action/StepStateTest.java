@@ -11,8 +11,8 @@ class StepStateTest {
 
     @Test
     void onlyTheDocumentedTransitionsAreLegal() {
-        Set<String> legal = Set.of("PENDING>RUNNING", "RUNNING>RUNNING", "RUNNING>DONE", "RUNNING>FAILED",
-                "RUNNING>SKIPPED");
+        Set<String> legal =
+                Set.of("PENDING>RUNNING", "RUNNING>RUNNING", "RUNNING>DONE", "RUNNING>FAILED", "RUNNING>SKIPPED");
         for (StepState from : StepState.values()) {
             for (StepState to : StepState.values()) {
                 assertThat(to.canFollow(from)).as(from + " -> " + to).isEqualTo(legal.contains(from + ">" + to));

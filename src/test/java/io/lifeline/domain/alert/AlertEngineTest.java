@@ -48,8 +48,11 @@ class AlertEngineTest {
         assertThat(ev.changes()).singleElement().satisfies(c -> {
             assertThat(c.from()).isEqualTo(AlertState.INACTIVE);
             assertThat(c.to()).isEqualTo(AlertState.PENDING);
-            assertThat(c.alert().labels()).containsEntry("alertname", "CheckpointFreshnessBreached")
-                    .containsEntry("job", "ml/a").containsEntry("namespace", "ml").containsEntry("severity", "warning");
+            assertThat(c.alert().labels())
+                    .containsEntry("alertname", "CheckpointFreshnessBreached")
+                    .containsEntry("job", "ml/a")
+                    .containsEntry("namespace", "ml")
+                    .containsEntry("severity", "warning");
             assertThat(c.alert().firingSince()).isNull();
             assertThat(c.notifiable()).isFalse();
         });
@@ -59,7 +62,9 @@ class AlertEngineTest {
     void pendingToFiringOnceTheForDurationHasPassed() {
         AlertEngine e = engine();
         at(e, jobs(job("ml/a", 61)), 0);
-        assertThat(at(e, jobs(job("ml/a", 65)), 4).changes()).as("4 min < for 5m").isEmpty();
+        assertThat(at(e, jobs(job("ml/a", 65)), 4).changes())
+                .as("4 min < for 5m")
+                .isEmpty();
         Evaluation ev = at(e, jobs(job("ml/a", 66)), 5);
         assertThat(ev.changes()).singleElement().satisfies(c -> {
             assertThat(c.from()).isEqualTo(AlertState.PENDING);
@@ -101,11 +106,22 @@ class AlertEngineTest {
     @Test
     void resolvedToFiringWhenItComesBackWithoutForDuration() {
         AlertEngine e = engine();
-        AlertSnapshot failing = new AlertSnapshot(List.of(), List.of(), List.of(), List.of(),
-                List.of(new FailedAction("a1", "drain", "n1", T0, "eviction refused")), null);
+        AlertSnapshot failing = new AlertSnapshot(
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(new FailedAction("a1", "drain", "n1", T0, "eviction refused")),
+                null);
         AlertSnapshot none = new AlertSnapshot(List.of(), List.of(), List.of(), List.of(), List.of(), null);
-        assertThat(at(e, failing, 0).changes()).singleElement().extracting(AlertChange::to).isEqualTo(AlertState.FIRING);
-        assertThat(at(e, none, 1).changes()).singleElement().extracting(AlertChange::to).isEqualTo(AlertState.RESOLVED);
+        assertThat(at(e, failing, 0).changes())
+                .singleElement()
+                .extracting(AlertChange::to)
+                .isEqualTo(AlertState.FIRING);
+        assertThat(at(e, none, 1).changes())
+                .singleElement()
+                .extracting(AlertChange::to)
+                .isEqualTo(AlertState.RESOLVED);
         Evaluation again = at(e, failing, 2);
         assertThat(again.changes()).singleElement().satisfies(c -> {
             assertThat(c.from()).isEqualTo(AlertState.RESOLVED);
@@ -129,8 +145,13 @@ class AlertEngineTest {
     @Test
     void anAbsentSectionKeepsItsAlertsInsteadOfResolvingThem() {
         AlertEngine e = engine();
-        AlertSnapshot failing = new AlertSnapshot(List.of(), List.of(), List.of(), List.of(),
-                List.of(new FailedAction("a1", "drain", "n1", T0, null)), null);
+        AlertSnapshot failing = new AlertSnapshot(
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(new FailedAction("a1", "drain", "n1", T0, null)),
+                null);
         at(e, failing, 0);
         Evaluation unknown = at(e, new AlertSnapshot(List.of(), List.of(), List.of(), List.of(), null, null), 1);
         assertThat(unknown.changes()).isEmpty();
@@ -140,13 +161,20 @@ class AlertEngineTest {
     @Test
     void aNamespaceOverrideChangesThresholdSeverityAndCanDisable() {
         AlertRules rules = AlertRules.defaults()
-                .withNamespace("research", AlertRule.CHECKPOINT_STALE,
+                .withNamespace(
+                        "research",
+                        AlertRule.CHECKPOINT_STALE,
                         new RuleSettings.Override(null, 2.0, Duration.ZERO, null, Severity.INFO))
                 .withNamespace("scratch", AlertRule.CHECKPOINT_STALE, RuleSettings.Override.disable());
         AlertEngine e = new AlertEngine(rules, 100, 10);
-        Evaluation ev = e.evaluate(jobs(job("ml/a", 90), job("research/b", 90), job("research/c", 130),
-                job("scratch/d", 500)), List.of(), T0);
-        assertThat(ev.changes()).extracting(c -> c.alert().labels().get("job"), AlertChange::to,
+        Evaluation ev = e.evaluate(
+                jobs(job("ml/a", 90), job("research/b", 90), job("research/c", 130), job("scratch/d", 500)),
+                List.of(),
+                T0);
+        assertThat(ev.changes())
+                .extracting(
+                        c -> c.alert().labels().get("job"),
+                        AlertChange::to,
                         c -> c.alert().labels().get("severity"))
                 .containsExactlyInAnyOrder(
                         org.assertj.core.groups.Tuple.tuple("ml/a", AlertState.PENDING, "warning"),
@@ -156,22 +184,34 @@ class AlertEngineTest {
     @Test
     void aDisabledRuleResolvesWhatItFired() {
         AlertSnapshot s = jobs(job("ml/a", 61));
-        AlertEngine first = new AlertEngine(AlertRules.defaults().with(AlertRule.CHECKPOINT_STALE,
-                new RuleSettings.Override(null, null, Duration.ZERO, null, null)), 10, 10);
+        AlertEngine first = new AlertEngine(
+                AlertRules.defaults()
+                        .with(
+                                AlertRule.CHECKPOINT_STALE,
+                                new RuleSettings.Override(null, null, Duration.ZERO, null, null)),
+                10,
+                10);
         first.evaluate(s, List.of(), T0);
-        AlertEngine restarted = new AlertEngine(AlertRules.defaults().with(AlertRule.CHECKPOINT_STALE,
-                RuleSettings.Override.disable()), 10, 10);
+        AlertEngine restarted = new AlertEngine(
+                AlertRules.defaults().with(AlertRule.CHECKPOINT_STALE, RuleSettings.Override.disable()), 10, 10);
         restarted.restore(first.alerts());
         assertThat(restarted.evaluate(s, List.of(), T0.plusSeconds(60)).changes())
-                .singleElement().extracting(AlertChange::to).isEqualTo(AlertState.RESOLVED);
+                .singleElement()
+                .extracting(AlertChange::to)
+                .isEqualTo(AlertState.RESOLVED);
     }
 
     @Test
     void aSilencedFiringAlertIsNotNotifiedUntilTheSilenceEnds() {
         AlertEngine e = engine();
         AlertSnapshot s = jobs(job("ml/a", 61));
-        Silence silence = new Silence("s1", List.of(Matcher.equal("job", "ml/a")), T0, T0.plus(Duration.ofMinutes(30)),
-                "alice", "known: storage outage");
+        Silence silence = new Silence(
+                "s1",
+                List.of(Matcher.equal("job", "ml/a")),
+                T0,
+                T0.plus(Duration.ofMinutes(30)),
+                "alice",
+                "known: storage outage");
         e.evaluate(s, List.of(silence), T0);
         Evaluation firing = e.evaluate(s, List.of(silence), T0.plus(Duration.ofMinutes(6)));
         assertThat(firing.changes()).singleElement().satisfies(c -> {
@@ -180,7 +220,9 @@ class AlertEngineTest {
             assertThat(c.notifiable()).isFalse();
         });
         assertThat(AlertGroups.notifications(firing)).isEmpty();
-        assertThat(e.evaluate(s, List.of(silence), T0.plus(Duration.ofMinutes(20))).changes()).isEmpty();
+        assertThat(e.evaluate(s, List.of(silence), T0.plus(Duration.ofMinutes(20)))
+                        .changes())
+                .isEmpty();
         Evaluation after = e.evaluate(s, List.of(silence), T0.plus(Duration.ofMinutes(31)));
         assertThat(after.changes()).singleElement().satisfies(c -> {
             assertThat(c.unsilenced()).isTrue();
@@ -192,12 +234,18 @@ class AlertEngineTest {
     @Test
     void silenceMatchersFollowAlertmanagerSemantics() {
         Map<String, String> labels = Map.of("alertname", "GpuFatalXid", "node", "n17", "namespace", "ml");
-        assertThat(new Matcher("node", "n1.*", Matcher.Type.REGEX).matches(labels)).isTrue();
-        assertThat(new Matcher("node", "n1", Matcher.Type.REGEX).matches(labels)).as("anchored").isFalse();
-        assertThat(new Matcher("namespace", "ml", Matcher.Type.NOT_EQUAL).matches(labels)).isFalse();
-        assertThat(new Matcher("team", "x", Matcher.Type.NOT_REGEX).matches(labels)).isTrue();
-        assertThatThrownBy(() -> new Silence("s", List.of(new Matcher("job", ".*", Matcher.Type.REGEX)), T0,
-                T0.plusSeconds(1), "a", "c")).hasMessageContaining("empty value");
+        assertThat(new Matcher("node", "n1.*", Matcher.Type.REGEX).matches(labels))
+                .isTrue();
+        assertThat(new Matcher("node", "n1", Matcher.Type.REGEX).matches(labels))
+                .as("anchored")
+                .isFalse();
+        assertThat(new Matcher("namespace", "ml", Matcher.Type.NOT_EQUAL).matches(labels))
+                .isFalse();
+        assertThat(new Matcher("team", "x", Matcher.Type.NOT_REGEX).matches(labels))
+                .isTrue();
+        assertThatThrownBy(() -> new Silence(
+                        "s", List.of(new Matcher("job", ".*", Matcher.Type.REGEX)), T0, T0.plusSeconds(1), "a", "c"))
+                .hasMessageContaining("empty value");
         assertThatThrownBy(() -> new Silence("s", List.of(Matcher.equal("job", "x")), T0, T0, "a", "c"))
                 .hasMessageContaining("endsAt");
         Silence s = new Silence("s", List.of(Matcher.equal("node", "n17")), T0, T0.plusSeconds(600), "a", "c");
@@ -208,63 +256,99 @@ class AlertEngineTest {
     @Test
     void restartLoopCountsRestartsInsideTheWindowOnly() {
         AlertEngine e = engine();
-        List<Instant> restarts = List.of(T0.minus(Duration.ofMinutes(90)), T0.minus(Duration.ofMinutes(40)),
-                T0.minus(Duration.ofMinutes(20)));
+        List<Instant> restarts = List.of(
+                T0.minus(Duration.ofMinutes(90)), T0.minus(Duration.ofMinutes(40)), T0.minus(Duration.ofMinutes(20)));
         JobFacts two = new JobFacts("ml/a", "ml", true, 0L, HOUR, restarts);
         assertThat(e.evaluate(jobs(two), List.of(), T0).changes()).isEmpty();
-        JobFacts three = new JobFacts("ml/a", "ml", true, 0L, HOUR,
-                List.of(restarts.get(1), restarts.get(2), T0.minusSeconds(5)));
-        assertThat(e.evaluate(jobs(three), List.of(), T0).changes()).singleElement().satisfies(c -> {
-            assertThat(c.alert().rule()).isEqualTo(AlertRule.RESTART_LOOP);
-            assertThat(c.alert().labels()).containsEntry("severity", "critical");
-            assertThat(c.alert().value()).isEqualTo(3.0);
-        });
+        JobFacts three = new JobFacts(
+                "ml/a", "ml", true, 0L, HOUR, List.of(restarts.get(1), restarts.get(2), T0.minusSeconds(5)));
+        assertThat(e.evaluate(jobs(three), List.of(), T0).changes())
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.alert().rule()).isEqualTo(AlertRule.RESTART_LOOP);
+                    assertThat(c.alert().labels()).containsEntry("severity", "critical");
+                    assertThat(c.alert().value()).isEqualTo(3.0);
+                });
     }
 
     @Test
     void aNoticeIsUnhandledOnlyWithoutACheckpointBetweenItAndTheNodeGoingAway() {
         Instant notice = T0.minusSeconds(300);
         Instant stopped = T0.minusSeconds(180);
-        NoticeFacts handled = new NoticeFacts("ml/a", "ml", "n1", "ml/a#1", notice, null, stopped,
-                List.of(T0.minusSeconds(250)));
-        NoticeFacts unhandled = new NoticeFacts("ml/b", "ml", "n2", "ml/b#1", notice, null, stopped,
+        NoticeFacts handled =
+                new NoticeFacts("ml/a", "ml", "n1", "ml/a#1", notice, null, stopped, List.of(T0.minusSeconds(250)));
+        NoticeFacts unhandled = new NoticeFacts(
+                "ml/b",
+                "ml",
+                "n2",
+                "ml/b#1",
+                notice,
+                null,
+                stopped,
                 List.of(T0.minusSeconds(900), T0.minusSeconds(60)));
         NoticeFacts notYet = new NoticeFacts("ml/c", "ml", "n3", "ml/c#1", notice, T0.plusSeconds(60), null, List.of());
-        NoticeFacts deadlinePassed = new NoticeFacts("ml/d", "ml", "n4", "ml/d#1", notice, T0.minusSeconds(1), null,
-                List.of());
-        AlertSnapshot s = new AlertSnapshot(List.of(), List.of(handled, unhandled, notYet, deadlinePassed), List.of(),
-                List.of(), List.of(), null);
-        assertThat(engine().evaluate(s, List.of(), T0).changes()).extracting(c -> c.alert().labels().get("job"))
+        NoticeFacts deadlinePassed =
+                new NoticeFacts("ml/d", "ml", "n4", "ml/d#1", notice, T0.minusSeconds(1), null, List.of());
+        AlertSnapshot s = new AlertSnapshot(
+                List.of(), List.of(handled, unhandled, notYet, deadlinePassed), List.of(), List.of(), List.of(), null);
+        assertThat(engine().evaluate(s, List.of(), T0).changes())
+                .extracting(c -> c.alert().labels().get("job"))
                 .containsExactlyInAnyOrder("ml/b", "ml/d");
     }
 
     @Test
     void fatalXidLemonNodeAndIngestRulesFire() {
-        XidFacts fatal = new XidFacts("n17", 3, "GPU-abc", 79, T0.minusSeconds(30), true, "GPU has fallen off the bus", null);
+        XidFacts fatal =
+                new XidFacts("n17", 3, "GPU-abc", 79, T0.minusSeconds(30), true, "GPU has fallen off the bus", null);
         XidFacts benign = new XidFacts("n17", 2, "GPU-def", 13, T0.minusSeconds(30), false, null, null);
         XidFacts old = new XidFacts("n18", 0, "GPU-x", 79, T0.minus(Duration.ofHours(2)), true, null, null);
         NodeFacts lemon = new NodeFacts("n17", "spot-a", 4, Duration.ofDays(7));
         NodeFacts fine = new NodeFacts("n18", "spot-a", 1, Duration.ofDays(7));
         AlertEngine e = engine();
-        e.evaluate(new AlertSnapshot(List.of(), List.of(), List.of(), List.of(), List.of(), new IngestFacts(0, 500)),
-                List.of(), T0.minusSeconds(60));
-        Evaluation ev = e.evaluate(new AlertSnapshot(List.of(), List.of(), List.of(fatal, benign, old),
-                List.of(lemon, fine), List.of(), new IngestFacts(20_000, 700)), List.of(), T0);
-        assertThat(ev.changes()).extracting(c -> c.alert().rule()).containsExactlyInAnyOrder(AlertRule.FATAL_XID,
-                AlertRule.LEMON_NODE, AlertRule.DEAD_LETTER_SPIKE, AlertRule.INGEST_LAG);
-        assertThat(ev.changes()).filteredOn(c -> c.alert().rule() == AlertRule.FATAL_XID).singleElement()
-                .satisfies(c -> assertThat(c.alert().labels()).containsEntry("node", "n17").containsEntry("gpu", "3")
+        e.evaluate(
+                new AlertSnapshot(List.of(), List.of(), List.of(), List.of(), List.of(), new IngestFacts(0, 500)),
+                List.of(),
+                T0.minusSeconds(60));
+        Evaluation ev = e.evaluate(
+                new AlertSnapshot(
+                        List.of(),
+                        List.of(),
+                        List.of(fatal, benign, old),
+                        List.of(lemon, fine),
+                        List.of(),
+                        new IngestFacts(20_000, 700)),
+                List.of(),
+                T0);
+        assertThat(ev.changes())
+                .extracting(c -> c.alert().rule())
+                .containsExactlyInAnyOrder(
+                        AlertRule.FATAL_XID, AlertRule.LEMON_NODE, AlertRule.DEAD_LETTER_SPIKE, AlertRule.INGEST_LAG);
+        assertThat(ev.changes())
+                .filteredOn(c -> c.alert().rule() == AlertRule.FATAL_XID)
+                .singleElement()
+                .satisfies(c -> assertThat(c.alert().labels())
+                        .containsEntry("node", "n17")
+                        .containsEntry("gpu", "3")
                         .containsEntry("xid", "79"));
-        assertThat(ev.changes()).filteredOn(c -> c.alert().rule() == AlertRule.DEAD_LETTER_SPIKE).singleElement()
+        assertThat(ev.changes())
+                .filteredOn(c -> c.alert().rule() == AlertRule.DEAD_LETTER_SPIKE)
+                .singleElement()
                 .satisfies(c -> assertThat(c.alert().value()).isEqualTo(200.0));
-        assertThat(ev.changes()).filteredOn(c -> c.alert().rule() == AlertRule.INGEST_LAG).singleElement()
+        assertThat(ev.changes())
+                .filteredOn(c -> c.alert().rule() == AlertRule.INGEST_LAG)
+                .singleElement()
                 .satisfies(c -> assertThat(c.to()).isEqualTo(AlertState.PENDING));
     }
 
     @Test
     void theEngineHoldsAtMostItsMaximumOfAlerts() {
-        AlertEngine e = new AlertEngine(AlertRules.defaults().with(AlertRule.CHECKPOINT_STALE,
-                new RuleSettings.Override(null, null, Duration.ZERO, null, null)), 5, 3);
+        AlertEngine e = new AlertEngine(
+                AlertRules.defaults()
+                        .with(
+                                AlertRule.CHECKPOINT_STALE,
+                                new RuleSettings.Override(null, null, Duration.ZERO, null, null)),
+                5,
+                3);
         JobFacts[] many = new JobFacts[20];
         for (int i = 0; i < many.length; i++) {
             many[i] = job("ml/j" + i, 61);
@@ -278,23 +362,33 @@ class AlertEngineTest {
 
     @Test
     void notificationsGroupByRuleAndNamespaceWithAStableIdempotencyKey() {
-        AlertEngine e = new AlertEngine(AlertRules.defaults().with(AlertRule.CHECKPOINT_STALE,
-                new RuleSettings.Override(null, null, Duration.ZERO, null, null)), 100, 10);
+        AlertEngine e = new AlertEngine(
+                AlertRules.defaults()
+                        .with(
+                                AlertRule.CHECKPOINT_STALE,
+                                new RuleSettings.Override(null, null, Duration.ZERO, null, null)),
+                100,
+                10);
         Evaluation ev = e.evaluate(jobs(job("ml/a", 61), job("ml/b", 70), job("cv/c", 61)), List.of(), T0);
         List<GroupNotification> groups = AlertGroups.notifications(ev);
-        assertThat(groups).extracting(GroupNotification::groupKey).containsExactly(
-                "{}:{alertname=\"CheckpointFreshnessBreached\", namespace=\"cv\"}",
-                "{}:{alertname=\"CheckpointFreshnessBreached\", namespace=\"ml\"}");
+        assertThat(groups)
+                .extracting(GroupNotification::groupKey)
+                .containsExactly(
+                        "{}:{alertname=\"CheckpointFreshnessBreached\", namespace=\"cv\"}",
+                        "{}:{alertname=\"CheckpointFreshnessBreached\", namespace=\"ml\"}");
         assertThat(groups.get(1).alerts()).hasSize(2);
         assertThat(groups.get(1).status()).isEqualTo("firing");
-        assertThat(AlertGroups.notifications(ev)).extracting(GroupNotification::idempotencyKey)
-                .isEqualTo(groups.stream().map(GroupNotification::idempotencyKey).toList());
+        assertThat(AlertGroups.notifications(ev))
+                .extracting(GroupNotification::idempotencyKey)
+                .isEqualTo(
+                        groups.stream().map(GroupNotification::idempotencyKey).toList());
         Evaluation resolvedB = e.evaluate(jobs(job("ml/a", 62), job("cv/c", 62)), List.of(), T0.plusSeconds(60));
         List<GroupNotification> next = AlertGroups.notifications(resolvedB);
         assertThat(next).singleElement().satisfies(g -> {
             assertThat(g.status()).as("ml/a still fires").isEqualTo("firing");
-            assertThat(g.alerts()).extracting(Alert::state).containsExactlyInAnyOrder(AlertState.FIRING,
-                    AlertState.RESOLVED);
+            assertThat(g.alerts())
+                    .extracting(Alert::state)
+                    .containsExactlyInAnyOrder(AlertState.FIRING, AlertState.RESOLVED);
             assertThat(g.idempotencyKey()).isNotEqualTo(groups.get(1).idempotencyKey());
         });
     }

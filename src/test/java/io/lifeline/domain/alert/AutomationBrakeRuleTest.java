@@ -24,19 +24,28 @@ class AutomationBrakeRuleTest {
     @Test
     void anEngagedBrakeFiresAtOnceAndResolvesOnReset() {
         AlertEngine e = new AlertEngine(AlertRules.defaults(), 100, 10);
-        BrakeFacts engaged = new BrakeFacts(true, T0, "it would take an 11th node within 10 min fleet-wide, more than 10",
-                "notice-checkpoint-drain", "spot-17", "spot-p5", 12);
+        BrakeFacts engaged = new BrakeFacts(
+                true,
+                T0,
+                "it would take an 11th node within 10 min fleet-wide, more than 10",
+                "notice-checkpoint-drain",
+                "spot-17",
+                "spot-p5",
+                12);
         assertThat(at(e, snapshot(BrakeFacts.RELEASED), 0).changes()).isEmpty();
         assertThat(at(e, snapshot(engaged), 1).changes()).singleElement().satisfies(c -> {
             assertThat(c.to()).isEqualTo(AlertState.FIRING);
-            assertThat(c.alert().labels()).containsEntry("alertname", "AutomationBrakeEngaged")
-                    .containsEntry("severity", "critical").containsEntry("policy", "notice-checkpoint-drain")
+            assertThat(c.alert().labels())
+                    .containsEntry("alertname", "AutomationBrakeEngaged")
+                    .containsEntry("severity", "critical")
+                    .containsEntry("policy", "notice-checkpoint-drain")
                     .containsEntry("pool", "spot-p5");
             assertThat(c.alert().annotations().get("description"))
                     .contains("spot-17", "more than 10", "12 decision(s) held", "/api/v1/policies/brake/reset");
         });
         assertThat(at(e, snapshot(engaged), 2).changes()).isEmpty();
-        assertThat(at(e, snapshot(BrakeFacts.RELEASED), 3).changes()).singleElement()
+        assertThat(at(e, snapshot(BrakeFacts.RELEASED), 3).changes())
+                .singleElement()
                 .satisfies(c -> assertThat(c.to()).isEqualTo(AlertState.RESOLVED));
     }
 

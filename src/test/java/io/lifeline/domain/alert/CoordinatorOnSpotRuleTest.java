@@ -16,8 +16,8 @@ class CoordinatorOnSpotRuleTest {
             + "on-demand capacity exists in pool mixed: a reclaim of that node restarts every rank.";
 
     private static AlertSnapshot snapshot(boolean flagged, boolean active) {
-        JobFacts j = new JobFacts("ml/llm", "ml", active, 0L, 3_600_000L, List.of(), flagged, flagged ? WARNING : null,
-                false);
+        JobFacts j = new JobFacts(
+                "ml/llm", "ml", active, 0L, 3_600_000L, List.of(), flagged, flagged ? WARNING : null, false);
         return new AlertSnapshot(List.of(j), List.of(), List.of(), List.of(), List.of(), null);
     }
 
@@ -30,14 +30,19 @@ class CoordinatorOnSpotRuleTest {
         AlertEngine e = new AlertEngine(AlertRules.defaults(), 100, 10);
         assertThat(at(e, snapshot(true, true), 0).changes()).singleElement().satisfies(c -> {
             assertThat(c.to()).isEqualTo(AlertState.PENDING);
-            assertThat(c.alert().labels()).containsEntry("alertname", "CoordinatorOnSpot").containsEntry("job", "ml/llm")
-                    .containsEntry("namespace", "ml").containsEntry("severity", "warning");
+            assertThat(c.alert().labels())
+                    .containsEntry("alertname", "CoordinatorOnSpot")
+                    .containsEntry("job", "ml/llm")
+                    .containsEntry("namespace", "ml")
+                    .containsEntry("severity", "warning");
             assertThat(c.alert().annotations().get("description")).isEqualTo("ml/llm: " + WARNING);
         });
         assertThat(at(e, snapshot(true, true), 9).changes()).isEmpty();
-        assertThat(at(e, snapshot(true, true), 10).changes()).singleElement()
+        assertThat(at(e, snapshot(true, true), 10).changes())
+                .singleElement()
                 .satisfies(c -> assertThat(c.to()).isEqualTo(AlertState.FIRING));
-        assertThat(at(e, snapshot(false, true), 20).changes()).singleElement()
+        assertThat(at(e, snapshot(false, true), 20).changes())
+                .singleElement()
                 .satisfies(c -> assertThat(c.to()).isEqualTo(AlertState.RESOLVED));
     }
 

@@ -40,7 +40,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx1g"})
 public class FleetApplyBenchmark {
 
     static final int NODES = 2_000;
@@ -74,9 +76,14 @@ public class FleetApplyBenchmark {
     static Fleet registeredFleet() {
         Fleet f = new Fleet(Clock.fixed(T0, ZoneOffset.UTC));
         for (int n = 0; n < NODES; n++) {
-            f.apply(new Event("reg-" + n, "bench", EventType.NODE_REGISTERED, node(n), T0,
-                    new NodeData.Registered("pool-" + n % 4, CapacityType.SPOT, "us-east-1a", "p4d.24xlarge", GPUS_PER_NODE,
-                            null)));
+            f.apply(new Event(
+                    "reg-" + n,
+                    "bench",
+                    EventType.NODE_REGISTERED,
+                    node(n),
+                    T0,
+                    new NodeData.Registered(
+                            "pool-" + n % 4, CapacityType.SPOT, "us-east-1a", "p4d.24xlarge", GPUS_PER_NODE, null)));
         }
         return f;
     }
@@ -88,9 +95,22 @@ public class FleetApplyBenchmark {
             for (int gpu = 0; gpu < GPUS; gpu++) {
                 int n = gpu / GPUS_PER_NODE;
                 int i = gpu % GPUS_PER_NODE;
-                payloads[v][gpu] = new GpuData.Sample(FleetEvents.uuid(node(n), i), i, "NVIDIA A100-SXM4-80GB",
-                        90.0 + v, 70_000.0 + v, 11_920.0 - v, 60.0 + v, 300.0 + v, 0L, 0L, 0L, 10L + v, 0,
-                        "llama-pretrain-worker-" + n, "research");
+                payloads[v][gpu] = new GpuData.Sample(
+                        FleetEvents.uuid(node(n), i),
+                        i,
+                        "NVIDIA A100-SXM4-80GB",
+                        90.0 + v,
+                        70_000.0 + v,
+                        11_920.0 - v,
+                        60.0 + v,
+                        300.0 + v,
+                        0L,
+                        0L,
+                        0L,
+                        10L + v,
+                        0,
+                        "llama-pretrain-worker-" + n,
+                        "research");
             }
         }
         Event[] out = new Event[GPUS * ROUNDS];
@@ -101,7 +121,12 @@ public class FleetApplyBenchmark {
         for (int r = 0; r < ROUNDS; r++) {
             Instant t = T0.plusSeconds(10L + r);
             for (int gpu = 0; gpu < GPUS; gpu++) {
-                out[r * GPUS + gpu] = new Event("bench", "bench", EventType.GPU_SAMPLE, nodes[gpu / GPUS_PER_NODE], t,
+                out[r * GPUS + gpu] = new Event(
+                        "bench",
+                        "bench",
+                        EventType.GPU_SAMPLE,
+                        nodes[gpu / GPUS_PER_NODE],
+                        t,
                         payloads[r % payloads.length][gpu]);
             }
         }
@@ -115,7 +140,10 @@ public class FleetApplyBenchmark {
     /** Without an argument: a plain timed loop (no JMH). With {@code jmh}: the JMH run. */
     public static void main(String[] args) throws RunnerException {
         if (args.length > 0 && args[0].equals("jmh")) {
-            new Runner(new OptionsBuilder().include(FleetApplyBenchmark.class.getName()).build()).run();
+            new Runner(new OptionsBuilder()
+                            .include(FleetApplyBenchmark.class.getName())
+                            .build())
+                    .run();
             return;
         }
         Event[] events = samples();
@@ -127,8 +155,14 @@ public class FleetApplyBenchmark {
                 signals += f.apply(e).size();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf(Locale.ROOT, "pass %d: %,d gpu.sample events in %.2f s = %,.0f events/s (%d signals)%n",
-                    pass, events.length, seconds, events.length / seconds, signals);
+            System.out.printf(
+                    Locale.ROOT,
+                    "pass %d: %,d gpu.sample events in %.2f s = %,.0f events/s (%d signals)%n",
+                    pass,
+                    events.length,
+                    seconds,
+                    events.length / seconds,
+                    signals);
         }
     }
 }

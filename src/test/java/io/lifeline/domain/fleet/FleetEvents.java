@@ -16,8 +16,7 @@ final class FleetEvents {
     static final Instant T0 = Instant.parse("2025-11-03T09:00:00Z");
     private static final AtomicLong IDS = new AtomicLong();
 
-    private FleetEvents() {
-    }
+    private FleetEvents() {}
 
     static Instant at(long seconds) {
         return T0.plusSeconds(seconds);
@@ -32,8 +31,12 @@ final class FleetEvents {
     }
 
     static Event registered(String node, Instant t, String pool, CapacityType capacity, int gpus) {
-        return event(EventType.NODE_REGISTERED, node, t,
-                new NodeData.Registered(pool, capacity, "us-east-1a", "p4d.24xlarge", gpus, "aws:///us-east-1a/i-0abc"));
+        return event(
+                EventType.NODE_REGISTERED,
+                node,
+                t,
+                new NodeData.Registered(
+                        pool, capacity, "us-east-1a", "p4d.24xlarge", gpus, "aws:///us-east-1a/i-0abc"));
     }
 
     static Event ready(String node, Instant t) {
@@ -53,7 +56,8 @@ final class FleetEvents {
     }
 
     static Event notice(String node, Instant t, NoticeKind kind, Instant deadline) {
-        return event(EventType.NODE_INTERRUPTION_NOTICE, node, t, new NodeData.InterruptionNotice(kind, "aws", deadline));
+        return event(
+                EventType.NODE_INTERRUPTION_NOTICE, node, t, new NodeData.InterruptionNotice(kind, "aws", deadline));
     }
 
     static Event terminated(String node, Instant t) {
@@ -70,7 +74,8 @@ final class FleetEvents {
 
     /** A stable fake-but-well-formed GPU UUID per node and index. */
     static String uuid(String node, int index) {
-        String h = Long.toHexString(0x1_0000_0000L | ((node.hashCode() * 31L + index) & 0xffffffffL)).substring(1);
+        String h = Long.toHexString(0x1_0000_0000L | ((node.hashCode() * 31L + index) & 0xffffffffL))
+                .substring(1);
         String i = Long.toString(1_000_000_000_000L + index).substring(1);
         return "GPU-" + h + "-0000-0000-0000-" + i;
     }
@@ -140,8 +145,22 @@ final class FleetEvents {
         }
 
         GpuData.Sample data() {
-            return new GpuData.Sample(uuid(node, index), index, "NVIDIA A100-SXM4-80GB", util, memUsed, memFree, temp, power,
-                    sbe, dbe, remapFailures, nvlink, lastXid, "llama-pretrain-worker-3", "research");
+            return new GpuData.Sample(
+                    uuid(node, index),
+                    index,
+                    "NVIDIA A100-SXM4-80GB",
+                    util,
+                    memUsed,
+                    memFree,
+                    temp,
+                    power,
+                    sbe,
+                    dbe,
+                    remapFailures,
+                    nvlink,
+                    lastXid,
+                    "llama-pretrain-worker-3",
+                    "research");
         }
 
         Event at(Instant t) {

@@ -32,19 +32,22 @@ class FleetGpuPageTest {
         List<GpuView> all = fleet.gpus();
         assertThat(all).hasSizeGreaterThan(300);
         String someNode = all.get(all.size() / 2).node();
-        List<Predicate<String>> nodeFilters = List.of(n -> true, someNode::equals, n -> n.hashCode() % 3 == 0,
-                n -> false);
+        List<Predicate<String>> nodeFilters =
+                List.of(n -> true, someNode::equals, n -> n.hashCode() % 3 == 0, n -> false);
         for (Predicate<String> node : nodeFilters) {
-            for (GpuHealth health : new GpuHealth[] {null, GpuHealth.HEALTHY, GpuHealth.values()[GpuHealth.values().length
-                    - 1]}) {
-                List<GpuView> expected = all.stream().filter(g -> node.test(g.node()))
-                        .filter(g -> health == null || g.health() == health).toList();
+            for (GpuHealth health :
+                    new GpuHealth[] {null, GpuHealth.HEALTHY, GpuHealth.values()[GpuHealth.values().length - 1]}) {
+                List<GpuView> expected = all.stream()
+                        .filter(g -> node.test(g.node()))
+                        .filter(g -> health == null || g.health() == health)
+                        .toList();
                 for (int offset : new int[] {0, 1, 7, 8, 9, 150, expected.size() - 1, expected.size(), 10_000}) {
                     for (int limit : new int[] {1, 8, 100, 1000}) {
                         Fleet.GpuPage page = fleet.gpuPage(node, health, Math.max(0, offset), limit);
                         int from = Math.min(Math.max(0, offset), expected.size());
                         assertThat(page.total()).isEqualTo(expected.size());
-                        assertThat(page.items()).as("offset %d limit %d health %s", offset, limit, health)
+                        assertThat(page.items())
+                                .as("offset %d limit %d health %s", offset, limit, health)
                                 .isEqualTo(expected.subList(from, Math.min(expected.size(), from + limit)));
                     }
                 }

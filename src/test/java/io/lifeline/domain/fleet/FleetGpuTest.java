@@ -52,7 +52,8 @@ class FleetGpuTest {
             assertThat(s.kind()).isEqualTo(Kind.GPU_FAILED);
             assertThat(s.node()).isEqualTo(N);
             assertThat(s.time()).isEqualTo(at(20));
-            assertThat(s.detail()).isEqualTo("GPU 3 (" + FleetEvents.uuid(N, 3) + "): 2 volatile double-bit ECC error(s)");
+            assertThat(s.detail())
+                    .isEqualTo("GPU 3 (" + FleetEvents.uuid(N, 3) + "): 2 volatile double-bit ECC error(s)");
         });
         for (int i = 3; i < 10; i++) {
             assertThat(fleet.apply(healthy(N, 3).dbe(2L).at(at(i * 10)))).isEmpty();
@@ -75,7 +76,9 @@ class FleetGpuTest {
         fleet.apply(registered(N, at(0)));
         fleet.apply(terminated(N, at(10)));
         assertThat(fleet.apply(healthy(N, 0).dbe(1L).at(at(5)))).isEmpty();
-        assertThat(fleet.node(N).orElseThrow().gpus().get(0).eccDbeVolatile()).as("the sample is kept").isEqualTo(1L);
+        assertThat(fleet.node(N).orElseThrow().gpus().get(0).eccDbeVolatile())
+                .as("the sample is kept")
+                .isEqualTo(1L);
     }
 
     @Test
@@ -84,16 +87,23 @@ class FleetGpuTest {
 
         assertThat(fleet.node(N).orElseThrow().gpuCount()).isEqualTo(8);
         assertThat(fleet.node(N).orElseThrow().gpus()).isEmpty();
-        assertThat(fleet.nodes(NodeQuery.all())).singleElement().satisfies(s -> assertThat(s.gpuCount()).isEqualTo(8));
-        assertThat(fleet.snapshot(FleetSnapshot.EMPTY).nodes()).singleElement()
+        assertThat(fleet.nodes(NodeQuery.all()))
+                .singleElement()
+                .satisfies(s -> assertThat(s.gpuCount()).isEqualTo(8));
+        assertThat(fleet.snapshot(FleetSnapshot.EMPTY).nodes())
+                .singleElement()
                 .satisfies(s -> assertThat(s.summary().gpuCount()).isEqualTo(8));
 
         fleet.apply(healthy(N, 0).at(at(10)));
-        assertThat(fleet.node(N).orElseThrow().gpuCount()).as("one GPU reported, eight on the node").isEqualTo(8);
+        assertThat(fleet.node(N).orElseThrow().gpuCount())
+                .as("one GPU reported, eight on the node")
+                .isEqualTo(8);
         fleet.apply(registered("zero", at(0), "a100-spot", CapacityType.SPOT, 0));
         fleet.apply(healthy("zero", 0).at(at(10)));
         fleet.apply(healthy("zero", 1).at(at(10)));
-        assertThat(fleet.node("zero").orElseThrow().gpuCount()).as("telemetry shows more than registered").isEqualTo(2);
+        assertThat(fleet.node("zero").orElseThrow().gpuCount())
+                .as("telemetry shows more than registered")
+                .isEqualTo(2);
     }
 
     @Test
@@ -102,7 +112,8 @@ class FleetGpuTest {
         fleet.apply(ready(N, at(1)));
         fleet.apply(healthy(N, 0).at(at(10)));
         fleet.apply(healthy(N, 1).at(at(10)));
-        assertThat(fleet.node(N).orElseThrow().gpus()).extracting(GpuView::health)
+        assertThat(fleet.node(N).orElseThrow().gpus())
+                .extracting(GpuView::health)
                 .containsExactly(GpuHealth.HEALTHY, GpuHealth.HEALTHY);
 
         fleet.apply(terminated(N, at(20)));
@@ -118,16 +129,22 @@ class FleetGpuTest {
             assertThat(g.uuid()).startsWith("GPU-");
             assertThat(g.eccDbeVolatile()).as("history stays").isZero();
         });
-        assertThat(fleet.gpus()).as("every view says the same").allSatisfy(g -> assertThat(g.health()).isNull());
+        assertThat(fleet.gpus())
+                .as("every view says the same")
+                .allSatisfy(g -> assertThat(g.health()).isNull());
         assertThat(fleet.gpuPage(n -> true, GpuHealth.HEALTHY, 0, 10).items()).isEmpty();
-        assertThat(fleet.snapshot(FleetSnapshot.EMPTY).nodes()).singleElement()
-                .satisfies(s -> assertThat(s.detail().gpus()).allSatisfy(g -> assertThat(g.health()).isNull()));
+        assertThat(fleet.snapshot(FleetSnapshot.EMPTY).nodes())
+                .singleElement()
+                .satisfies(s -> assertThat(s.detail().gpus())
+                        .allSatisfy(g -> assertThat(g.health()).isNull()));
 
         fleet.apply(registered(N, at(100)));
         fleet.apply(healthy(N, 0).at(at(110)));
         NodeDetail back = fleet.node(N).orElseThrow();
         assertThat(back.terminated()).isFalse();
-        assertThat(back.gpus().get(0).health()).as("a new life has live GPUs again").isEqualTo(GpuHealth.HEALTHY);
+        assertThat(back.gpus().get(0).health())
+                .as("a new life has live GPUs again")
+                .isEqualTo(GpuHealth.HEALTHY);
     }
 
     @Test
@@ -147,8 +164,22 @@ class FleetGpuTest {
     @Test
     void anotherUuidAtTheSameIndexIsANewGpu() {
         fleet.apply(xid(N, at(10), 0, 48));
-        GpuData.Sample replaced = new GpuData.Sample("GPU-11111111-2222-3333-4444-555555555555", 0, "NVIDIA H100 80GB HBM3",
-                10.0, 1.0, 80_000.0, 40.0, 90.0, 0L, 0L, 0L, 0L, 0, null, null);
+        GpuData.Sample replaced = new GpuData.Sample(
+                "GPU-11111111-2222-3333-4444-555555555555",
+                0,
+                "NVIDIA H100 80GB HBM3",
+                10.0,
+                1.0,
+                80_000.0,
+                40.0,
+                90.0,
+                0L,
+                0L,
+                0L,
+                0L,
+                0,
+                null,
+                null);
         fleet.apply(sample(N, at(20), replaced));
         GpuView g = fleet.node(N).orElseThrow().gpus().get(0);
         assertThat(g.uuid()).isEqualTo("GPU-11111111-2222-3333-4444-555555555555");
@@ -175,7 +206,8 @@ class FleetGpuTest {
         assertThat(d.xidHistory()).extracting(XidOccurrence::gpuIndex).containsExactly(0, 2, 1);
         assertThat(d.xidHistory().get(1).action()).isEqualTo(XidAction.RESTART_APP);
         assertThat(d.health()).isEqualTo(GpuHealth.DEGRADED);
-        assertThat(d.gpus()).extracting(GpuView::health)
+        assertThat(d.gpus())
+                .extracting(GpuView::health)
                 .containsExactly(GpuHealth.HEALTHY, GpuHealth.HEALTHY, GpuHealth.DEGRADED);
     }
 
@@ -212,9 +244,10 @@ class FleetGpuTest {
         fleet.apply(healthy("s2", 3).temp(88.0).at(at(20)));
         fleet.apply(xid("r1", at(20), 1, 119));
         fleet.apply(terminated("gone", at(30)));
-        assertThat(fleet.gpuHealthByPool()).containsExactly(
-                new PoolGpuHealth("a100-spot", 6, 1, 1),
-                new PoolGpuHealth("h100-reserved", 3, 0, 1),
-                new PoolGpuHealth(null, 4, 0, 0));
+        assertThat(fleet.gpuHealthByPool())
+                .containsExactly(
+                        new PoolGpuHealth("a100-spot", 6, 1, 1),
+                        new PoolGpuHealth("h100-reserved", 3, 0, 1),
+                        new PoolGpuHealth(null, 4, 0, 0));
     }
 }

@@ -31,8 +31,14 @@ class FleetMemoryFootprintTest {
         XidPolicy.loadDefault(); // shared by every fleet: not part of the per-GPU cost
         long realistic = measure(false);
         long worst = measure(true);
-        System.out.printf(Locale.ROOT, "FleetMemoryFootprint: %d GPUs on %d nodes: %d bytes/GPU realistic, "
-                + "%d bytes/GPU with every GPU's XID history full%n", GPUS, NODES, realistic, worst);
+        System.out.printf(
+                Locale.ROOT,
+                "FleetMemoryFootprint: %d GPUs on %d nodes: %d bytes/GPU realistic, "
+                        + "%d bytes/GPU with every GPU's XID history full%n",
+                GPUS,
+                NODES,
+                realistic,
+                worst);
         assertThat(realistic).isLessThan(4096);
         assertThat(worst).isLessThan(4096);
     }
@@ -51,10 +57,17 @@ class FleetMemoryFootprintTest {
         for (int n = 0; n < NODES; n++) {
             String node = "ip-10-" + (n / 250) + "-" + (n % 250) + "-17.ec2.internal";
             String pool = POOLS[n % POOLS.length];
-            fleet.apply(FleetEvents.event(EventType.NODE_REGISTERED, new String(node), at(0),
-                    new NodeData.Registered(new String(pool),
-                            pool.contains("spot") ? CapacityType.SPOT : CapacityType.RESERVED, new String("us-east-1a"),
-                            new String("p4d.24xlarge"), GPUS_PER_NODE, "aws:///us-east-1a/i-0" + Integer.toHexString(n))));
+            fleet.apply(FleetEvents.event(
+                    EventType.NODE_REGISTERED,
+                    new String(node),
+                    at(0),
+                    new NodeData.Registered(
+                            new String(pool),
+                            pool.contains("spot") ? CapacityType.SPOT : CapacityType.RESERVED,
+                            new String("us-east-1a"),
+                            new String("p4d.24xlarge"),
+                            GPUS_PER_NODE,
+                            "aws:///us-east-1a/i-0" + Integer.toHexString(n))));
             fleet.apply(FleetEvents.ready(new String(node), at(30)));
             if (n % 10 == 0) {
                 fleet.apply(FleetEvents.notice(new String(node), at(40), NoticeKind.REBALANCE, null));
@@ -65,8 +78,12 @@ class FleetMemoryFootprintTest {
                 }
                 int xids = fullXidHistory ? 12 : (g == 0 && n % 10 == 0 ? 2 : 0);
                 for (int x = 0; x < xids; x++) {
-                    fleet.apply(FleetEvents.event(EventType.GPU_XID, new String(node), at(100 + x),
-                            new GpuData.Xid(FleetEvents.uuid(node, g), g, x % 2 == 0 ? 13 : 31, "Graphics Engine Exception")));
+                    fleet.apply(FleetEvents.event(
+                            EventType.GPU_XID,
+                            new String(node),
+                            at(100 + x),
+                            new GpuData.Xid(
+                                    FleetEvents.uuid(node, g), g, x % 2 == 0 ? 13 : 31, "Graphics Engine Exception")));
                 }
             }
         }
@@ -75,9 +92,22 @@ class FleetMemoryFootprintTest {
     /** Values in the ranges dcgm-exporter reports for a busy 80 GB A100 (utilization, frame buffer, heat, power). */
     private static GpuData.Sample sample(String node, int n, int g, int s) {
         int seed = n * 31 + g * 7 + s;
-        return new GpuData.Sample(FleetEvents.uuid(node, g), g, new String("NVIDIA A100-SXM4-80GB"), 90.0 + seed % 10,
-                70_000.0 + seed % 5_000, 81_920.0 - 70_000.0 - seed % 5_000, 55.0 + seed % 20, 280.0 + seed % 120,
-                (long) (seed % 3), 0L, 0L, (long) (seed % 50), 0, "llama-pretrain-worker-" + n, new String("research"));
+        return new GpuData.Sample(
+                FleetEvents.uuid(node, g),
+                g,
+                new String("NVIDIA A100-SXM4-80GB"),
+                90.0 + seed % 10,
+                70_000.0 + seed % 5_000,
+                81_920.0 - 70_000.0 - seed % 5_000,
+                55.0 + seed % 20,
+                280.0 + seed % 120,
+                (long) (seed % 3),
+                0L,
+                0L,
+                (long) (seed % 50),
+                0,
+                "llama-pretrain-worker-" + n,
+                new String("research"));
     }
 
     private static long usedAfterGc() {

@@ -29,8 +29,14 @@ class FleetNameOrderTest {
 
     @Test
     void pagesAndNodeListStayInNameOrderUnderChurn() {
-        Fleet fleet = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
-                FleetSettings.defaults(clock).gpuThresholds(), Duration.ofDays(7), 8, 5, Duration.ofMinutes(10)));
+        Fleet fleet = new Fleet(new FleetSettings(
+                clock,
+                FleetSettings.defaults(clock).xidPolicy(),
+                FleetSettings.defaults(clock).gpuThresholds(),
+                Duration.ofDays(7),
+                8,
+                5,
+                Duration.ofMinutes(10)));
         Random random = new Random(20);
         for (int step = 1; step <= 4000; step++) {
             Instant t = at(step);
@@ -39,14 +45,21 @@ class FleetNameOrderTest {
             switch (random.nextInt(4)) {
                 case 0 -> fleet.apply(registered(node, t));
                 case 1 -> fleet.apply(terminated(node, t));
-                default -> fleet.apply(sample(node, t, healthy(node, random.nextInt(4)).data()));
+                default ->
+                    fleet.apply(sample(node, t, healthy(node, random.nextInt(4)).data()));
             }
             if (step % 400 == 0) {
                 assertInNameOrder(fleet);
             }
         }
-        Fleet restored = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
-                FleetSettings.defaults(clock).gpuThresholds(), Duration.ofDays(7), 8, 5, Duration.ofMinutes(10)));
+        Fleet restored = new Fleet(new FleetSettings(
+                clock,
+                FleetSettings.defaults(clock).xidPolicy(),
+                FleetSettings.defaults(clock).gpuThresholds(),
+                Duration.ofDays(7),
+                8,
+                5,
+                Duration.ofMinutes(10)));
         restored.restore(fleet.save());
         assertInNameOrder(restored);
         assertThat(restored.gpuPage(n -> true, null, 0, 10_000)).isEqualTo(fleet.gpuPage(n -> true, null, 0, 10_000));

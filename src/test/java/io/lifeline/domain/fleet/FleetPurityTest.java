@@ -18,14 +18,20 @@ class FleetPurityTest {
 
     @Test
     void dependsOnlyOnTheJdkAndTheDomain() {
-        classes().should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.lifeline.domain..")
+        classes()
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "io.lifeline.domain..")
                 .check(MODEL);
     }
 
     @Test
     void neverReadsTheSystemClock() {
-        noClasses().should().callMethod(Instant.class, "now")
-                .orShould().callMethod(System.class, "currentTimeMillis")
+        noClasses()
+                .should()
+                .callMethod(Instant.class, "now")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
                 .check(MODEL);
     }
 }

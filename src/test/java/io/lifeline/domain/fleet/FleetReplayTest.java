@@ -25,20 +25,31 @@ class FleetReplayTest {
             String node = NODES.get(r.nextInt(NODES.size()));
             var t = at(r.nextInt(600));
             int gpu = r.nextInt(4);
-            out.add(switch (r.nextInt(12)) {
-                case 0 -> FleetEvents.registered(node, t);
-                case 1 -> FleetEvents.ready(node, t);
-                case 2 -> FleetEvents.notReady(node, t);
-                case 3 -> FleetEvents.cordoned(node, t);
-                case 4 -> FleetEvents.uncordoned(node, t);
-                case 5 -> FleetEvents.notice(node, t, NoticeKind.values()[r.nextInt(4)], at(600 + r.nextInt(2) * 60));
-                case 6 -> FleetEvents.terminated(node, t);
-                case 7 -> FleetEvents.xid(node, t, gpu, new int[] {13, 31, 48, 79, 94, 4242}[r.nextInt(6)]);
-                case 8 -> FleetEvents.healthy(node, gpu).dbe((long) r.nextInt(2)).at(t);
-                case 9 -> FleetEvents.healthy(node, gpu).temp(60.0 + r.nextInt(40)).at(t);
-                case 10 -> FleetEvents.healthy(node, gpu).lastXid(r.nextInt(3) == 0 ? 0 : 79).at(t);
-                default -> FleetEvents.healthy(node, gpu).noData().at(t);
-            });
+            out.add(
+                    switch (r.nextInt(12)) {
+                        case 0 -> FleetEvents.registered(node, t);
+                        case 1 -> FleetEvents.ready(node, t);
+                        case 2 -> FleetEvents.notReady(node, t);
+                        case 3 -> FleetEvents.cordoned(node, t);
+                        case 4 -> FleetEvents.uncordoned(node, t);
+                        case 5 ->
+                            FleetEvents.notice(node, t, NoticeKind.values()[r.nextInt(4)], at(600 + r.nextInt(2) * 60));
+                        case 6 -> FleetEvents.terminated(node, t);
+                        case 7 -> FleetEvents.xid(node, t, gpu, new int[] {13, 31, 48, 79, 94, 4242}[r.nextInt(6)]);
+                        case 8 ->
+                            FleetEvents.healthy(node, gpu)
+                                    .dbe((long) r.nextInt(2))
+                                    .at(t);
+                        case 9 ->
+                            FleetEvents.healthy(node, gpu)
+                                    .temp(60.0 + r.nextInt(40))
+                                    .at(t);
+                        case 10 ->
+                            FleetEvents.healthy(node, gpu)
+                                    .lastXid(r.nextInt(3) == 0 ? 0 : 79)
+                                    .at(t);
+                        default -> FleetEvents.healthy(node, gpu).noData().at(t);
+                    });
         }
         return out;
     }
@@ -69,7 +80,9 @@ class FleetReplayTest {
                 signalsTwice.addAll(twice.apply(e));
                 fromRepeats.addAll(twice.apply(e));
             }
-            assertThat(fromRepeats).as("seed %d: signals from repeated events", seed).isEmpty();
+            assertThat(fromRepeats)
+                    .as("seed %d: signals from repeated events", seed)
+                    .isEmpty();
             assertThat(signalsTwice).as("seed %d", seed).isEqualTo(signalsOnce);
             assertThat(details(twice)).as("seed %d", seed).isEqualTo(details(once));
         }

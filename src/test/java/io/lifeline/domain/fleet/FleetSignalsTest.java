@@ -37,10 +37,13 @@ class FleetSignalsTest {
     @Test
     void duplicateNoticeForTheSameDeadlineIsNotSignalledTwice() {
         readyNode(N);
-        assertThat(fleet.apply(notice(N, at(20), NoticeKind.SPOT_RECLAIM, at(140)))).hasSize(1);
+        assertThat(fleet.apply(notice(N, at(20), NoticeKind.SPOT_RECLAIM, at(140))))
+                .hasSize(1);
         // cloud metadata is polled: the same instance-action comes back every few seconds
-        assertThat(fleet.apply(notice(N, at(25), NoticeKind.SPOT_RECLAIM, at(140)))).isEmpty();
-        assertThat(fleet.apply(notice(N, at(30), NoticeKind.SPOT_RECLAIM, at(140)))).isEmpty();
+        assertThat(fleet.apply(notice(N, at(25), NoticeKind.SPOT_RECLAIM, at(140))))
+                .isEmpty();
+        assertThat(fleet.apply(notice(N, at(30), NoticeKind.SPOT_RECLAIM, at(140))))
+                .isEmpty();
         assertThat(fleet.node(N).orElseThrow().notice().receivedAt()).isEqualTo(at(20));
         assertThat(fleet.node(N).orElseThrow().lemon().interruptions()).isEqualTo(1);
     }
@@ -57,7 +60,8 @@ class FleetSignalsTest {
             assertThat(sig.time()).isEqualTo(at(600));
             assertThat(sig.detail()).isEqualTo("aws");
         });
-        assertThat(fleet.apply(notice(N, at(650), NoticeKind.SPOT_RECLAIM, at(700)))).hasSize(1);
+        assertThat(fleet.apply(notice(N, at(650), NoticeKind.SPOT_RECLAIM, at(700))))
+                .hasSize(1);
         assertThat(fleet.node(N).orElseThrow().notice().deadline()).isEqualTo(at(700));
     }
 
@@ -115,11 +119,17 @@ class FleetSignalsTest {
     @Test
     void cordonIsSignalledOnlyWhenItChanges() {
         readyNode(N);
-        assertThat(fleet.apply(cordoned(N, at(20)))).extracting(NodeSignal::kind).containsExactly(Kind.CORDONED);
+        assertThat(fleet.apply(cordoned(N, at(20))))
+                .extracting(NodeSignal::kind)
+                .containsExactly(Kind.CORDONED);
         assertThat(fleet.apply(cordoned(N, at(25)))).isEmpty();
-        assertThat(fleet.apply(uncordoned(N, at(22)))).as("older than the repeat").isEmpty();
+        assertThat(fleet.apply(uncordoned(N, at(22))))
+                .as("older than the repeat")
+                .isEmpty();
         assertThat(fleet.node(N).orElseThrow().cordoned()).isTrue();
-        assertThat(fleet.apply(uncordoned(N, at(30)))).extracting(NodeSignal::kind).containsExactly(Kind.UNCORDONED);
+        assertThat(fleet.apply(uncordoned(N, at(30))))
+                .extracting(NodeSignal::kind)
+                .containsExactly(Kind.UNCORDONED);
         NodeDetail d = fleet.node(N).orElseThrow();
         assertThat(d.cordoned()).isFalse();
         assertThat(d.cordonSince()).isEqualTo(at(30));
@@ -146,7 +156,8 @@ class FleetSignalsTest {
         assertThat(d.cordoned()).isFalse();
         assertThat(d.notice()).isNull();
         // a notice of the previous instance that arrives late is not news about this one
-        assertThat(fleet.apply(notice(N, at(30), NoticeKind.SPOT_RECLAIM, at(150)))).isEmpty();
+        assertThat(fleet.apply(notice(N, at(30), NoticeKind.SPOT_RECLAIM, at(150))))
+                .isEmpty();
         assertThat(fleet.apply(ready(N, at(1010)))).extracting(NodeSignal::kind).containsExactly(Kind.READY);
     }
 
@@ -156,8 +167,9 @@ class FleetSignalsTest {
         fleet.apply(registered(N, at(0), new String("h100-reserved"), CapacityType.RESERVED, 8));
         fleet.apply(registered("other", at(0), new String("h100-reserved"), CapacityType.RESERVED, 8));
         NodeInfo info = fleet.find(N);
-        assertThat(info).isEqualTo(new NodeInfo(N, "h100-reserved", CapacityType.RESERVED, "us-east-1a", "p4d.24xlarge", 8,
-                "aws"));
+        assertThat(info)
+                .isEqualTo(new NodeInfo(
+                        N, "h100-reserved", CapacityType.RESERVED, "us-east-1a", "p4d.24xlarge", 8, "aws"));
         assertThat(info.pool()).isSameAs(fleet.find("other").pool());
     }
 
@@ -170,7 +182,10 @@ class FleetSignalsTest {
 
     @Test
     void otherEventFamiliesAreIgnored() {
-        var submitted = event(EventType.JOB_SUBMITTED, "research/llama", at(0),
+        var submitted = event(
+                EventType.JOB_SUBMITTED,
+                "research/llama",
+                at(0),
                 new JobData.Submitted("research", "ana", null, new ElasticPolicy(2, 4, 8, 3), 8, 1800L));
         assertThat(fleet.apply(submitted)).isEmpty();
         assertThat(fleet.nodes(NodeQuery.all())).isEmpty();
@@ -184,25 +199,50 @@ class FleetSignalsTest {
         fleet.apply(ready("spot-1", at(10)));
         fleet.apply(ready("res-1", at(10)));
         fleet.apply(FleetEvents.xid("res-1", at(20), 2, 79));
-        assertThat(fleet.nodes(NodeQuery.all())).extracting(NodeSummary::name).containsExactly("res-1", "spot-1", "spot-2");
-        assertThat(fleet.nodes(new NodeQuery("a100-spot", null, null, null))).extracting(NodeSummary::name)
+        assertThat(fleet.nodes(NodeQuery.all()))
+                .extracting(NodeSummary::name)
+                .containsExactly("res-1", "spot-1", "spot-2");
+        assertThat(fleet.nodes(new NodeQuery("a100-spot", null, null, null)))
+                .extracting(NodeSummary::name)
                 .containsExactly("spot-1", "spot-2");
-        assertThat(fleet.nodes(new NodeQuery(null, CapacityType.RESERVED, null, null))).extracting(NodeSummary::name)
+        assertThat(fleet.nodes(new NodeQuery(null, CapacityType.RESERVED, null, null)))
+                .extracting(NodeSummary::name)
                 .containsExactly("res-1");
-        assertThat(fleet.nodes(new NodeQuery(null, null, NodeLifecycle.REGISTERED, null))).extracting(NodeSummary::name)
+        assertThat(fleet.nodes(new NodeQuery(null, null, NodeLifecycle.REGISTERED, null)))
+                .extracting(NodeSummary::name)
                 .containsExactly("spot-2");
         assertThat(fleet.nodes(new NodeQuery(null, null, null, GpuHealth.FAILED)))
-                .extracting(NodeSummary::name).containsExactly("res-1");
-        NodeSummary s = fleet.nodes(new NodeQuery("a100-spot", CapacityType.SPOT, NodeLifecycle.READY, null)).get(0);
-        assertThat(s).isEqualTo(new NodeSummary("spot-1", "a100-spot", CapacityType.SPOT, "us-east-1a", "p4d.24xlarge", 8,
-                NodeLifecycle.READY, at(10), false, false, false, GpuHealth.HEALTHY, 0));
+                .extracting(NodeSummary::name)
+                .containsExactly("res-1");
+        NodeSummary s = fleet.nodes(new NodeQuery("a100-spot", CapacityType.SPOT, NodeLifecycle.READY, null))
+                .get(0);
+        assertThat(s)
+                .isEqualTo(new NodeSummary(
+                        "spot-1",
+                        "a100-spot",
+                        CapacityType.SPOT,
+                        "us-east-1a",
+                        "p4d.24xlarge",
+                        8,
+                        NodeLifecycle.READY,
+                        at(10),
+                        false,
+                        false,
+                        false,
+                        GpuHealth.HEALTHY,
+                        0));
     }
 
     @Test
     void oldestTerminatedNodesAreForgottenBeyondTheHistoryBound() {
         FleetSettings settings = FleetSettings.defaults(new MovableClock(at(3600)));
-        Fleet small = new Fleet(new FleetSettings(settings.clock(), settings.xidPolicy(), settings.gpuThresholds(),
-                settings.lemonWindow(), settings.lemonCapacity(), 2));
+        Fleet small = new Fleet(new FleetSettings(
+                settings.clock(),
+                settings.xidPolicy(),
+                settings.gpuThresholds(),
+                settings.lemonWindow(),
+                settings.lemonCapacity(),
+                2));
         for (String n : List.of("t1", "t2", "back")) {
             small.apply(registered(n, at(0)));
             small.apply(terminated(n, at(10)));
@@ -210,7 +250,8 @@ class FleetSignalsTest {
         small.apply(registered("back", at(20)));
         small.apply(registered("t3", at(0)));
         small.apply(terminated("t3", at(30)));
-        assertThat(small.nodes(NodeQuery.all())).extracting(NodeSummary::name)
+        assertThat(small.nodes(NodeQuery.all()))
+                .extracting(NodeSummary::name)
                 .as("t1 and t2 fell out; 'back' came back to life and stays")
                 .containsExactly("back", "t3");
         assertThat(small.find("t1")).isNull();

@@ -40,7 +40,8 @@ class FleetSnapshotTest {
         assertThat(second.node("n1").orElseThrow()).isSameAs(first.node("n1").orElseThrow());
         assertThat(second.node("n3").orElseThrow()).isSameAs(first.node("n3").orElseThrow());
         assertThat(second.node("n2").orElseThrow().summary().cordoned()).isTrue();
-        assertThat(first.node("n2").orElseThrow().summary().cordoned()).as("the earlier snapshot stays as it was")
+        assertThat(first.node("n2").orElseThrow().summary().cordoned())
+                .as("the earlier snapshot stays as it was")
                 .isFalse();
         assertThat(fleet.snapshot(second).rebuilt()).as("nothing changed since").isZero();
     }
@@ -59,7 +60,9 @@ class FleetSnapshotTest {
         assertThat(after.nodesWithActiveNotice()).isEqualTo(fleet.nodesWithActiveNotice());
         assertThat(after.summaries()).isEqualTo(fleet.nodes(NodeQuery.all()));
         assertThat(after.gpus()).containsExactlyInAnyOrderElementsOf(fleet.gpus());
-        assertThat(before.gpuHealthByPool()).singleElement().satisfies(p -> assertThat(p.failed()).isZero());
+        assertThat(before.gpuHealthByPool())
+                .singleElement()
+                .satisfies(p -> assertThat(p.failed()).isZero());
     }
 
     @Test
@@ -71,15 +74,21 @@ class FleetSnapshotTest {
 
         clock.advance(Duration.ofHours(2));
         FleetSnapshot later = fleet.snapshot(now);
-        assertThat(later.node("n1").orElseThrow().summary().lemonScore()).as("the interruption left the window")
+        assertThat(later.node("n1").orElseThrow().summary().lemonScore())
+                .as("the interruption left the window")
                 .isZero();
     }
 
     @Test
     void aNodeTakingAForgottenNodesPlaceIsNotTakenForIt() {
         // History of one terminated node: "a" is forgotten when "b" terminates, and "c" takes the place "a" had.
-        Fleet small = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
-                FleetSettings.defaults(clock).gpuThresholds(), Duration.ofHours(1), 8, 1));
+        Fleet small = new Fleet(new FleetSettings(
+                clock,
+                FleetSettings.defaults(clock).xidPolicy(),
+                FleetSettings.defaults(clock).gpuThresholds(),
+                Duration.ofHours(1),
+                8,
+                1));
         small.apply(FleetEvents.registered("a", at(0)));
         small.apply(FleetEvents.registered("b", at(0)));
         small.apply(FleetEvents.terminated("a", at(10)));
@@ -93,24 +102,34 @@ class FleetSnapshotTest {
         assertThat(second.node("b").orElseThrow().summary().state()).isEqualTo(NodeLifecycle.TERMINATED);
         assertThat(second.nodes()).extracting(NodeSnapshot::name).containsExactly("b", "c");
         assertThat(second.size()).isEqualTo(2);
-        assertThat(first.node("a").orElseThrow().summary().state()).as("the earlier snapshot stays as it was")
+        assertThat(first.node("a").orElseThrow().summary().state())
+                .as("the earlier snapshot stays as it was")
                 .isEqualTo(NodeLifecycle.TERMINATED);
         assertThat(first.node("c")).isEmpty();
         FleetSnapshot third = small.snapshot(second);
-        assertThat(third.node("c").orElseThrow()).as("unchanged since").isSameAs(second.node("c").orElseThrow());
+        assertThat(third.node("c").orElseThrow())
+                .as("unchanged since")
+                .isSameAs(second.node("c").orElseThrow());
     }
 
     @Test
     void forgottenNodesLeaveAndASnapshotOfAnotherFleetIsNotReused() {
-        Fleet small = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
-                FleetSettings.defaults(clock).gpuThresholds(), Duration.ofHours(1), 8, 1));
+        Fleet small = new Fleet(new FleetSettings(
+                clock,
+                FleetSettings.defaults(clock).xidPolicy(),
+                FleetSettings.defaults(clock).gpuThresholds(),
+                Duration.ofHours(1),
+                8,
+                1));
         small.apply(FleetEvents.registered("a", at(0)));
         small.apply(FleetEvents.registered("b", at(0)));
         FleetSnapshot first = small.snapshot(FleetSnapshot.EMPTY);
         small.apply(FleetEvents.terminated("a", at(10)));
         small.apply(FleetEvents.terminated("b", at(20)));
         FleetSnapshot second = small.snapshot(first);
-        assertThat(second.nodes()).extracting(NodeSnapshot::name).as("one terminated node kept as history")
+        assertThat(second.nodes())
+                .extracting(NodeSnapshot::name)
+                .as("one terminated node kept as history")
                 .containsExactly("b");
 
         node("a");

@@ -27,6 +27,7 @@ class NodeEventOutcomesTest {
 
     /** "Now" is 30 s after the node registered. */
     private final MovableClock clock = new MovableClock(at(30));
+
     private final Fleet fleet = new Fleet(clock);
 
     private NodeChange registeredAndReady() {
@@ -77,7 +78,8 @@ class NodeEventOutcomesTest {
         assertThat(c.outcome().reason()).isEqualTo(NotAppliedReason.EXPIRED);
         assertThat(c.outcome().detail()).contains("deadline " + at(140) + " had passed");
         NodeDetail d = fleet.node(N).orElseThrow();
-        assertThat(d.state()).as("history, by event time: the log read back gives the same fleet")
+        assertThat(d.state())
+                .as("history, by event time: the log read back gives the same fleet")
                 .isEqualTo(NodeLifecycle.NOTICE_RECEIVED);
         assertThat(d.notice().expired()).isTrue();
         assertThat(d.noticeActive()).isFalse();
@@ -133,7 +135,8 @@ class NodeEventOutcomesTest {
         assertThat(fleet.change(healthy(N, 0).at(at(4))).outcome().reason()).isEqualTo(NotAppliedReason.STALE);
         assertThat(fleet.change(xid(N, at(-5), 0, 79)).outcome().reason()).isEqualTo(NotAppliedReason.STALE);
         assertThat(fleet.change(xid(N, at(6), 0, 79)).outcome()).isEqualTo(ApplyOutcome.CHANGED);
-        assertThat(fleet.change(xid(N, at(6), 0, 79)).outcome()).as("the same XID at the same time")
+        assertThat(fleet.change(xid(N, at(6), 0, 79)).outcome())
+                .as("the same XID at the same time")
                 .isEqualTo(ApplyOutcome.UNCHANGED);
         assertThat(fleet.change(healthy(N, 64).at(at(7))).outcome().reason()).isEqualTo(NotAppliedReason.OUT_OF_RANGE);
     }

@@ -25,19 +25,37 @@ class NodeLifecycleRulesTest {
     @Test
     void transitionTableIsTheDocumentedOne() {
         assertThat(predecessors(NodeLifecycle.UNKNOWN)).isEmpty();
-        assertThat(predecessors(NodeLifecycle.REGISTERED)).containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN,
-                NodeLifecycle.TERMINATED);
-        assertThat(predecessors(NodeLifecycle.READY)).containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN,
-                NodeLifecycle.REGISTERED, NodeLifecycle.NOT_READY, NodeLifecycle.DRAINING);
-        assertThat(predecessors(NodeLifecycle.NOT_READY)).containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN,
-                NodeLifecycle.REGISTERED, NodeLifecycle.READY, NodeLifecycle.NOTICE_RECEIVED, NodeLifecycle.DRAINING);
-        assertThat(predecessors(NodeLifecycle.NOTICE_RECEIVED)).containsExactlyInAnyOrder(NodeLifecycle.REGISTERED,
-                NodeLifecycle.READY, NodeLifecycle.NOT_READY);
-        assertThat(predecessors(NodeLifecycle.DRAINING)).containsExactlyInAnyOrder(NodeLifecycle.REGISTERED,
-                NodeLifecycle.READY, NodeLifecycle.NOT_READY, NodeLifecycle.NOTICE_RECEIVED);
-        assertThat(predecessors(NodeLifecycle.TERMINATED)).containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN,
-                NodeLifecycle.REGISTERED, NodeLifecycle.READY, NodeLifecycle.NOT_READY, NodeLifecycle.NOTICE_RECEIVED,
-                NodeLifecycle.DRAINING);
+        assertThat(predecessors(NodeLifecycle.REGISTERED))
+                .containsExactlyInAnyOrder(NodeLifecycle.UNKNOWN, NodeLifecycle.TERMINATED);
+        assertThat(predecessors(NodeLifecycle.READY))
+                .containsExactlyInAnyOrder(
+                        NodeLifecycle.UNKNOWN,
+                        NodeLifecycle.REGISTERED,
+                        NodeLifecycle.NOT_READY,
+                        NodeLifecycle.DRAINING);
+        assertThat(predecessors(NodeLifecycle.NOT_READY))
+                .containsExactlyInAnyOrder(
+                        NodeLifecycle.UNKNOWN,
+                        NodeLifecycle.REGISTERED,
+                        NodeLifecycle.READY,
+                        NodeLifecycle.NOTICE_RECEIVED,
+                        NodeLifecycle.DRAINING);
+        assertThat(predecessors(NodeLifecycle.NOTICE_RECEIVED))
+                .containsExactlyInAnyOrder(NodeLifecycle.REGISTERED, NodeLifecycle.READY, NodeLifecycle.NOT_READY);
+        assertThat(predecessors(NodeLifecycle.DRAINING))
+                .containsExactlyInAnyOrder(
+                        NodeLifecycle.REGISTERED,
+                        NodeLifecycle.READY,
+                        NodeLifecycle.NOT_READY,
+                        NodeLifecycle.NOTICE_RECEIVED);
+        assertThat(predecessors(NodeLifecycle.TERMINATED))
+                .containsExactlyInAnyOrder(
+                        NodeLifecycle.UNKNOWN,
+                        NodeLifecycle.REGISTERED,
+                        NodeLifecycle.READY,
+                        NodeLifecycle.NOT_READY,
+                        NodeLifecycle.NOTICE_RECEIVED,
+                        NodeLifecycle.DRAINING);
     }
 
     private static Set<NodeLifecycle> predecessors(NodeLifecycle target) {
@@ -56,10 +74,13 @@ class NodeLifecycleRulesTest {
         fleet.apply(terminated(N, at(10)));
         assertThat(fleet.apply(ready(N, at(20)))).isEmpty();
         assertThat(fleet.apply(notReady(N, at(21)))).isEmpty();
-        assertThat(fleet.apply(notice(N, at(22), NoticeKind.SPOT_RECLAIM, at(140)))).isEmpty();
+        assertThat(fleet.apply(notice(N, at(22), NoticeKind.SPOT_RECLAIM, at(140))))
+                .isEmpty();
         assertThat(fleet.markDraining(N, at(23))).isEqualTo(TransitionOutcome.ILLEGAL);
         assertThat(fleet.node(N).orElseThrow().state()).isEqualTo(NodeLifecycle.TERMINATED);
-        assertThat(fleet.nodes(NodeQuery.all())).extracting(NodeSummary::state).containsExactly(NodeLifecycle.TERMINATED);
+        assertThat(fleet.nodes(NodeQuery.all()))
+                .extracting(NodeSummary::state)
+                .containsExactly(NodeLifecycle.TERMINATED);
     }
 
     @Test

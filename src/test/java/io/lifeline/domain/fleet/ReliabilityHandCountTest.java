@@ -47,8 +47,11 @@ class ReliabilityHandCountTest {
         assertThat(spot.nodeHours()).isCloseTo(1_728_120 / 3600.0, within(1e-9));
         assertThat(spot.interruptions()).isEqualTo(4);
         assertThat(spot.mtbfHours()).isCloseTo(1_728_120 / 3600.0 / 4, within(1e-9));
-        assertThat(spot.byCause()).containsEntry("spot-reclaim", 1L).containsEntry("not-ready", 1L)
-                .containsEntry("gpu-failure", 1L).containsEntry("termination", 1L);
+        assertThat(spot.byCause())
+                .containsEntry("spot-reclaim", 1L)
+                .containsEntry("not-ready", 1L)
+                .containsEntry("gpu-failure", 1L)
+                .containsEntry("termination", 1L);
         ReliabilityRow od = pools.get("h100-od");
         assertThat(od.nodeHours()).isCloseTo(480, within(1e-9));
         assertThat(od.interruptions()).isEqualTo(5);
@@ -64,12 +67,17 @@ class ReliabilityHandCountTest {
     @Test
     void groupsByCapacityTypeZoneAndInstanceType() {
         seed();
-        assertThat(rows(fleet.reliability(30, GroupBy.CAPACITY_TYPE, null, null)).keySet())
+        assertThat(rows(fleet.reliability(30, GroupBy.CAPACITY_TYPE, null, null))
+                        .keySet())
                 .containsExactlyInAnyOrder("spot", "on-demand");
-        assertThat(rows(fleet.reliability(30, GroupBy.ZONE, null, null)).get("us-east-1b").mtbfHours())
+        assertThat(rows(fleet.reliability(30, GroupBy.ZONE, null, null))
+                        .get("us-east-1b")
+                        .mtbfHours())
                 .isCloseTo(96, within(1e-9));
-        assertThat(rows(fleet.reliability(30, GroupBy.INSTANCE_TYPE, null, null)).get("p4d.24xlarge")
-                .interruptions()).isEqualTo(4);
+        assertThat(rows(fleet.reliability(30, GroupBy.INSTANCE_TYPE, null, null))
+                        .get("p4d.24xlarge")
+                        .interruptions())
+                .isEqualTo(4);
     }
 
     @Test
@@ -99,7 +107,8 @@ class ReliabilityHandCountTest {
     @Test
     void noInterruptionMeansNoMtbfButAnUpperRate() {
         fleet.apply(registered("q", at(0)));
-        ReliabilityRow row = fleet.reliability(30, GroupBy.POOL, null, null).rows().get(0);
+        ReliabilityRow row =
+                fleet.reliability(30, GroupBy.POOL, null, null).rows().get(0);
         assertThat(row.mtbfHours()).isNull();
         assertThat(row.mtbfUpperHours()).isNull();
         assertThat(row.rateLower()).isZero();
@@ -113,7 +122,9 @@ class ReliabilityHandCountTest {
         assertThat(spot.nodeSeconds()).isEqualTo(1_728_120);
         assertThat(spot.interruptions()).isEqualTo(4);
         assertThat(spot.windowDays()).isEqualTo(30);
-        assertThat(fleet.poolRate(List.of("a100-spot", "h100-od"), CapacityType.ON_DEMAND).interruptions()).isEqualTo(5);
+        assertThat(fleet.poolRate(List.of("a100-spot", "h100-od"), CapacityType.ON_DEMAND)
+                        .interruptions())
+                .isEqualTo(5);
     }
 
     @Test
@@ -124,12 +135,18 @@ class ReliabilityHandCountTest {
         assertThat(restored.reliability(30, GroupBy.POOL, null, null))
                 .isEqualTo(fleet.reliability(30, GroupBy.POOL, null, null));
         // A fleet keeping no terminated node still counts the service of the ones it forgot.
-        Fleet forgetful = new Fleet(new FleetSettings(clock, io.lifeline.domain.gpu.XidPolicy.loadDefault(),
-                io.lifeline.domain.gpu.GpuThresholds.defaults(), Duration.ofDays(7), 64, 0));
+        Fleet forgetful = new Fleet(new FleetSettings(
+                clock,
+                io.lifeline.domain.gpu.XidPolicy.loadDefault(),
+                io.lifeline.domain.gpu.GpuThresholds.defaults(),
+                Duration.ofDays(7),
+                64,
+                0));
         forgetful.apply(registered("gone", at(0)));
         forgetful.apply(terminated("gone", at(DAY)));
         assertThat(forgetful.node("gone")).isEmpty();
-        ReliabilityRow row = forgetful.reliability(30, GroupBy.POOL, null, null).rows().get(0);
+        ReliabilityRow row =
+                forgetful.reliability(30, GroupBy.POOL, null, null).rows().get(0);
         assertThat(row.nodeHours()).isEqualTo(24);
         assertThat(row.interruptions()).isEqualTo(1);
     }
@@ -155,6 +172,8 @@ class ReliabilityHandCountTest {
             });
             assertThat(l.evidence().get(0).time()).isEqualTo(at(DAY));
         });
-        assertThat(fleet.reliability(30, GroupBy.POOL, null, n -> !n.equals("n9")).lemons()).isEmpty();
+        assertThat(fleet.reliability(30, GroupBy.POOL, null, n -> !n.equals("n9"))
+                        .lemons())
+                .isEmpty();
     }
 }

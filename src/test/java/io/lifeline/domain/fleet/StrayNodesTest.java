@@ -41,13 +41,21 @@ class StrayNodesTest {
 
     @Test
     void aLateEventForAForgottenTerminatedNodeDoesNotBringItBackForGood() {
-        Fleet small = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
-                FleetSettings.defaults(clock).gpuThresholds(), Duration.ofDays(7), 8, 1, Duration.ofHours(1)));
+        Fleet small = new Fleet(new FleetSettings(
+                clock,
+                FleetSettings.defaults(clock).xidPolicy(),
+                FleetSettings.defaults(clock).gpuThresholds(),
+                Duration.ofDays(7),
+                8,
+                1,
+                Duration.ofHours(1)));
         small.apply(FleetEvents.registered("a", at(0)));
         small.apply(FleetEvents.terminated("a", at(10)));
         small.apply(FleetEvents.registered("b", at(20)));
         small.apply(FleetEvents.terminated("b", at(30)));
-        assertThat(small.lifecycle("a")).as("fell out of the terminated history").isNull();
+        assertThat(small.lifecycle("a"))
+                .as("fell out of the terminated history")
+                .isNull();
         // A sample of "a" delivered late re-creates it, as a stray.
         small.apply(FleetEvents.healthy("a", 0).at(at(5)));
         assertThat(small.lifecycle("a")).isEqualTo(NodeLifecycle.UNKNOWN);
@@ -59,8 +67,14 @@ class StrayNodesTest {
 
     @Test
     void spotChurnKeepsTheFleetBoundedByLiveNodesAndTheTerminatedHistory() {
-        Fleet small = new Fleet(new FleetSettings(clock, FleetSettings.defaults(clock).xidPolicy(),
-                FleetSettings.defaults(clock).gpuThresholds(), Duration.ofDays(7), 8, 100, Duration.ofHours(1)));
+        Fleet small = new Fleet(new FleetSettings(
+                clock,
+                FleetSettings.defaults(clock).xidPolicy(),
+                FleetSettings.defaults(clock).gpuThresholds(),
+                Duration.ofDays(7),
+                8,
+                100,
+                Duration.ofHours(1)));
         for (int i = 0; i < 5_000; i++) {
             String node = "spot-" + i;
             // Its GPUs report before it registers; then it is reclaimed.

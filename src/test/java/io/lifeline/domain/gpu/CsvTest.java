@@ -14,17 +14,17 @@ class CsvTest {
                 + "13,\"A /\nB\",Graphics Engine Exception\r\n"
                 + "45,X,\"Preemptive cleanup, due to \"\"previous\"\" errors\"\r\n";
         List<List<String>> rows = Csv.parse(text);
-        assertThat(rows).containsExactly(
-                List.of("xid", "mnemonic", "description"),
-                List.of("13", "A /\nB", "Graphics Engine Exception"),
-                List.of("45", "X", "Preemptive cleanup, due to \"previous\" errors"));
+        assertThat(rows)
+                .containsExactly(
+                        List.of("xid", "mnemonic", "description"),
+                        List.of("13", "A /\nB", "Graphics Engine Exception"),
+                        List.of("45", "X", "Preemptive cleanup, due to \"previous\" errors"));
     }
 
     @Test
     void keepsEmptyFieldsAndReadsALastRecordWithoutLineEnd() {
-        assertThat(Csv.parse("162,,RESET_GPU,FATAL\n\n1,a,,")).containsExactly(
-                List.of("162", "", "RESET_GPU", "FATAL"),
-                List.of("1", "a", "", ""));
+        assertThat(Csv.parse("162,,RESET_GPU,FATAL\n\n1,a,,"))
+                .containsExactly(List.of("162", "", "RESET_GPU", "FATAL"), List.of("1", "a", "", ""));
     }
 
     @Test

@@ -18,8 +18,22 @@ class GpuStateTest {
 
     /** Values as the RTX 4000 Ada scrape in fixtures/dcgm reports them (GPU_TEMP 48, POWER_USAGE 40.979). */
     private static GpuData.Sample sample(Double temp, Long dbe, Long remapFailures, Long nvlink, Integer lastXid) {
-        return new GpuData.Sample(UUID, 3, "NVIDIA RTX 4000 Ada Generation", 100.0, 19_250.0, 961.0, temp, 40.979, 0L,
-                dbe, remapFailures, nvlink, lastXid, "cuda-75454ffb9f-8ljq7", "default");
+        return new GpuData.Sample(
+                UUID,
+                3,
+                "NVIDIA RTX 4000 Ada Generation",
+                100.0,
+                19_250.0,
+                961.0,
+                temp,
+                40.979,
+                0L,
+                dbe,
+                remapFailures,
+                nvlink,
+                lastXid,
+                "cuda-75454ffb9f-8ljq7",
+                "default");
     }
 
     private static GpuData.Sample healthy() {
@@ -51,7 +65,10 @@ class GpuStateTest {
 
     @Test
     void missingValuesMeanNoDataNeverZero() {
-        apply(new GpuData.Sample(UUID, 3, null, null, null, null, null, null, null, null, null, null, null, null, null), 10);
+        apply(
+                new GpuData.Sample(
+                        UUID, 3, null, null, null, null, null, null, null, null, null, null, null, null, null),
+                10);
         GpuView v = gpu.view("n", RULES);
         assertThat(v.temperatureCelsius()).isNull();
         assertThat(v.utilizationPercent()).isNull();
@@ -189,7 +206,8 @@ class GpuStateTest {
             gpu.applyXid(13, T0 + i * 1000L, RULES, NO_LIFE);
         }
         gpu.applyXid(43, T0, RULES, NO_LIFE); // older than everything kept
-        assertThat(gpu.xids(RULES.policy())).hasSize(8)
+        assertThat(gpu.xids(RULES.policy()))
+                .hasSize(8)
                 .extracting(o -> o.time().toEpochMilli() - T0)
                 .containsExactly(3000L, 4000L, 5000L, 6000L, 7000L, 8000L, 9000L, 10_000L);
     }

@@ -97,7 +97,8 @@ class XidPolicyTest {
         assertThat(r94.fatal()).isFalse();
         assertThat(r94.investigation()).isEqualTo("IGNORE (sympathetic)");
         assertThat(r94.action()).isEqualTo(XidAction.RESTART_APP);
-        assertThat(r94.health()).as("Lifeline's override: the row is only remapped at the next reset")
+        assertThat(r94.health())
+                .as("Lifeline's override: the row is only remapped at the next reset")
                 .isEqualTo(GpuHealth.DEGRADED);
 
         XidRule r95 = POLICY.rule(95);
@@ -126,8 +127,9 @@ class XidPolicyTest {
     @Test
     void quotedDescriptionsKeepTheirCommasAndLineBreaksBecomeSpaces() {
         XidRule r45 = POLICY.rule(45);
-        assertThat(r45.description()).isEqualTo("Preemptive cleanup, due to previous errors -- Most likely to see when "
-                + "running multiple cuda applications and hitting a DBE");
+        assertThat(r45.description())
+                .isEqualTo("Preemptive cleanup, due to previous errors -- Most likely to see when "
+                        + "running multiple cuda applications and hitting a DBE");
         assertThat(r45.investigation()).isEqualTo("Solo: RESTART_FM Not Solo: IGNORE (follow other Xid)");
         assertThat(r45.action()).isEqualTo(XidAction.NONE);
 
@@ -184,7 +186,11 @@ class XidPolicyTest {
     @Test
     void everyXidNvSentinelListsHasAnExplicitDecision() {
         String defaultNote = POLICY.rule(4242).note();
-        assertThat(POLICY.knownRules()).hasSize(173).first().extracting(XidRule::xid).isEqualTo(0);
+        assertThat(POLICY.knownRules())
+                .hasSize(173)
+                .first()
+                .extracting(XidRule::xid)
+                .isEqualTo(0);
         assertThat(POLICY.knownRules().stream().filter(r -> r.recommendation() != null))
                 .hasSize(162)
                 .allSatisfy(r -> assertThat(r.note()).as("XID %d", r.xid()).isNotEqualTo(defaultNote));
@@ -200,8 +206,8 @@ class XidPolicyTest {
     void versionIsDeclaredVersionPlusDigestAndChangesWithTheTables() throws IOException {
         assertThat(POLICY.version()).matches("1\\+[0-9a-f]{8}");
         String lifeline = read(XidPolicyLoader.LIFELINE).replace("xid,92,,NONE,DEGRADED", "xid,92,,NONE,HEALTHY");
-        XidPolicy changed = XidPolicyLoader.parse(read(XidPolicyLoader.NVSENTINEL), read(XidPolicyLoader.CATALOG),
-                read(XidPolicyLoader.DCGM), lifeline);
+        XidPolicy changed = XidPolicyLoader.parse(
+                read(XidPolicyLoader.NVSENTINEL), read(XidPolicyLoader.CATALOG), read(XidPolicyLoader.DCGM), lifeline);
         assertThat(changed.rule(92).health()).isEqualTo(GpuHealth.HEALTHY);
         assertThat(changed.version()).startsWith("1+").isNotEqualTo(POLICY.version());
     }
@@ -224,7 +230,8 @@ class XidPolicyTest {
     void shippedTablesAreVerbatimCopiesOfTheFixtures() throws IOException {
         Path fixtures = fixturesDir();
         for (String name : new String[] {XidPolicyLoader.NVSENTINEL, XidPolicyLoader.CATALOG, XidPolicyLoader.DCGM}) {
-            assertThat(read(name).getBytes(StandardCharsets.UTF_8)).as(name)
+            assertThat(read(name).getBytes(StandardCharsets.UTF_8))
+                    .as(name)
                     .isEqualTo(Files.readAllBytes(fixtures.resolve(name)));
         }
     }

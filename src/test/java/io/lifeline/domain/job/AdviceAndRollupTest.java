@@ -54,7 +54,10 @@ class AdviceAndRollupTest {
     @Test
     void withoutAConfiguredIntervalTheObservedOneIsUsed() {
         JobDriver d = new JobDriver("ml/obs");
-        d.submit("10:00:00", 1, 1, 8, null).admit("10:00:00").rendezvous("10:00:00", 1, 8, "n1").progress("10:00:00", 0);
+        d.submit("10:00:00", 1, 1, 8, null)
+                .admit("10:00:00")
+                .rendezvous("10:00:00", 1, 8, "n1")
+                .progress("10:00:00", 0);
         d.checkpointStarted("10:10:00", "c1", 1, true).checkpointCompleted("10:10:00", "c1", 1, 5, 1, true);
         d.checkpointStarted("10:25:00", "c2", 2, true).checkpointCompleted("10:25:00", "c2", 2, 5, 1, true);
         d.checkpointStarted("10:45:00", "c3", 3, true).checkpointCompleted("10:45:00", "c3", 3, 5, 1, true);
@@ -73,14 +76,22 @@ class AdviceAndRollupTest {
     @Test
     void rollupsByPoolCapacityNamespaceAndFleet() {
         JobDriver d = new JobDriver("ml/a");
-        d.nodes.add("n1", "pool-a", CapacityType.SPOT, 8).add("n2", "pool-a", CapacityType.SPOT, 8)
+        d.nodes
+                .add("n1", "pool-a", CapacityType.SPOT, 8)
+                .add("n2", "pool-a", CapacityType.SPOT, 8)
                 .add("n3", "pool-b", CapacityType.ON_DEMAND, 8);
         d.runningOn(2, "10:00:00");
         for (var e : List.of(
-                d.event("cv/b", "10:00:00", io.lifeline.domain.event.EventType.TRAINER_RENDEZVOUS,
-                        new io.lifeline.domain.event.TrainerData.Rendezvous("r", 1, 8,
-                                List.of(new io.lifeline.domain.event.TrainerData.Participant("n3", 0, 8)))),
-                d.event("cv/b", "10:00:00", io.lifeline.domain.event.EventType.TRAINER_PROGRESS,
+                d.event(
+                        "cv/b",
+                        "10:00:00",
+                        io.lifeline.domain.event.EventType.TRAINER_RENDEZVOUS,
+                        new io.lifeline.domain.event.TrainerData.Rendezvous(
+                                "r", 1, 8, List.of(new io.lifeline.domain.event.TrainerData.Participant("n3", 0, 8)))),
+                d.event(
+                        "cv/b",
+                        "10:00:00",
+                        io.lifeline.domain.event.EventType.TRAINER_PROGRESS,
                         new io.lifeline.domain.event.TrainerData.Progress(0, null, null)))) {
             d.apply(e);
         }
@@ -99,9 +110,12 @@ class AdviceAndRollupTest {
         assertThat(pools.get(1).mtbiPerNodeSeconds()).isNull();
         assertThat(pools.get(1).goodput().ettr()).isEqualTo(1.0);
 
-        assertThat(d.jobs.rollup(RollupDimension.CAPACITY_TYPE)).extracting(GoodputRollup::key)
+        assertThat(d.jobs.rollup(RollupDimension.CAPACITY_TYPE))
+                .extracting(GoodputRollup::key)
                 .containsExactly("on-demand", "spot");
-        assertThat(d.jobs.rollup(RollupDimension.NAMESPACE)).extracting(GoodputRollup::key).containsExactly("cv", "ml");
+        assertThat(d.jobs.rollup(RollupDimension.NAMESPACE))
+                .extracting(GoodputRollup::key)
+                .containsExactly("cv", "ml");
         GoodputRollup fleet = d.jobs.rollup(RollupDimension.FLEET).get(0);
         assertThat(fleet.jobs()).isEqualTo(2);
         assertThat(fleet.goodput().wallMillis()).isEqualTo(7_200_000);

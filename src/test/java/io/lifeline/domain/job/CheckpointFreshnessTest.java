@@ -21,13 +21,17 @@ class CheckpointFreshnessTest {
     }
 
     private CheckpointView checkpoint(String id) {
-        return history().checkpoints().stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+        return history().checkpoints().stream()
+                .filter(c -> c.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void aCompletedCheckpointKeepsEveryFieldOfItsEvents() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:10:00", "ckpt-1", 1000, true).checkpointCompleted("10:11:00", "ckpt-1", 1000, 60, 4.5, true);
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, true)
+                .checkpointCompleted("10:11:00", "ckpt-1", 1000, 60, 4.5, true);
         CheckpointView c = checkpoint("ckpt-1");
         assertThat(c.status()).isEqualTo(CheckpointStatus.COMPLETED);
         assertThat(c.good()).isTrue();
@@ -53,7 +57,8 @@ class CheckpointFreshnessTest {
     void failedAndCorruptCheckpointsAreNoRestorePoints() {
         d.runningOn(2, "10:00:00");
         d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointFailed("10:10:20", "ckpt-1", 1000, "ENOSPC");
-        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false).checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false)
+        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false)
+                .checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false)
                 .checkpointVerified("10:21:00", "ckpt-2", false);
         assertThat(checkpoint("ckpt-1").status()).isEqualTo(CheckpointStatus.FAILED);
         assertThat(checkpoint("ckpt-1").error()).isEqualTo("ENOSPC");
@@ -73,9 +78,11 @@ class CheckpointFreshnessTest {
     @Test
     void onceTheJobVerifiesOnlyVerifiedCheckpointsCount() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false)
+                .checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
         assertThat(history().newestGood()).isEqualTo("ckpt-1");
-        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false).checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false)
+        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false)
+                .checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false)
                 .checkpointVerified("10:21:00", "ckpt-1", true);
         // ckpt-2 is newer but not verified, and the job now verifies
         assertThat(history().newestGood()).isEqualTo("ckpt-1");
@@ -95,7 +102,9 @@ class CheckpointFreshnessTest {
         assertThat(c.completedAt()).isEqualTo(JobDriver.at("10:10:30"));
         assertThat(c.startedAt()).isEqualTo(JobDriver.at("10:10:00"));
         assertThat(d.state()).isEqualTo(JobState.RUNNING);
-        assertThat(d.goodput().checkpointMillis()).as("a late start must not block the trainers again").isEqualTo(30_000);
+        assertThat(d.goodput().checkpointMillis())
+                .as("a late start must not block the trainers again")
+                .isEqualTo(30_000);
     }
 
     @Test
@@ -111,10 +120,14 @@ class CheckpointFreshnessTest {
     @Test
     void restoresFormTheLineage() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
-        d.workerFailed("10:15:00", 0, "n1").restarted("10:15:10", 1).restored("10:15:40", "ckpt-1", 1000)
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false)
+                .checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
+        d.workerFailed("10:15:00", 0, "n1")
+                .restarted("10:15:10", 1)
+                .restored("10:15:40", "ckpt-1", 1000)
                 .progress("10:16:00", 1001);
-        d.checkpointStarted("10:30:00", "ckpt-2", 2400, false).checkpointCompleted("10:30:30", "ckpt-2", 2400, 30, 30, false);
+        d.checkpointStarted("10:30:00", "ckpt-2", 2400, false)
+                .checkpointCompleted("10:30:30", "ckpt-2", 2400, 30, 30, false);
         CheckpointHistory h = history();
         assertThat(h.lineageParent()).isEqualTo("ckpt-1");
         assertThat(checkpoint("ckpt-2").restoredFrom()).isEqualTo("ckpt-1");
@@ -131,7 +144,9 @@ class CheckpointFreshnessTest {
 
     @Test
     void aRestoreOfACheckpointNeverSeenIsRecordedAsUnknown() {
-        d.runningOn(2, "10:00:00").workerFailed("10:05:00", 0, "n1").restored("10:05:30", "ckpt-from-last-week", 77_000);
+        d.runningOn(2, "10:00:00")
+                .workerFailed("10:05:00", 0, "n1")
+                .restored("10:05:30", "ckpt-from-last-week", 77_000);
         RestoreView r = history().restores().get(0);
         assertThat(r.known()).isFalse();
         assertThat(history().lineageParent()).isEqualTo("ckpt-from-last-week");
@@ -154,7 +169,8 @@ class CheckpointFreshnessTest {
     void freshnessBreachesAtTwiceTheIntervalByDefaultAndTheObjectiveCanBeSet() {
         // interval 1800 s → objective 3600 s
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false)
+                .checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
         d.progress("10:40:00", 3000);
         d.now("11:10:30");
         assertThat(d.freshness().breached()).isFalse();
@@ -166,7 +182,9 @@ class CheckpointFreshnessTest {
         // 16 GPUs × 3601 s
         assertThat(f.workAtRiskGpuHours()).isCloseTo(16 * 3601 / 3600.0, within(1e-12));
         assertThat(f.stepsSince()).isEqualTo(2000);
-        assertThat(d.jobs.list(new JobFilter(null, null, true))).extracting(JobSummary::name).containsExactly("ml/llm");
+        assertThat(d.jobs.list(new JobFilter(null, null, true)))
+                .extracting(JobSummary::name)
+                .containsExactly("ml/llm");
         assertThat(d.jobs.setFreshnessObjective("ml/llm", Duration.ofHours(2))).isTrue();
         assertThat(d.freshness().breached()).isFalse();
         assertThat(d.jobs.list(new JobFilter(null, null, true))).isEmpty();

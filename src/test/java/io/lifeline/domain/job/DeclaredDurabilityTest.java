@@ -26,7 +26,8 @@ class DeclaredDurabilityTest {
     private static String completed(String id, long step, String uri, String extra) {
         return "{\"specversion\":\"1.0\",\"id\":\"" + id + "/completed\",\"source\":\"lifeline-agent/ml/llm\","
                 + "\"type\":\"trainer.checkpoint.completed\",\"subject\":\"ml/llm\","
-                + "\"time\":\"" + JobDriver.DAY + "T10:10:00Z\",\"data\":{\"checkpointId\":\"" + id + "\",\"step\":" + step
+                + "\"time\":\"" + JobDriver.DAY + "T10:10:00Z\",\"data\":{\"checkpointId\":\"" + id + "\",\"step\":"
+                + step
                 + ",\"durationSeconds\":1.5,\"blockingSeconds\":1.5,\"uri\":\"" + uri + "\"" + extra + "}}";
     }
 
@@ -41,8 +42,10 @@ class DeclaredDurabilityTest {
     }
 
     private static CheckpointView checkpoint(JobDriver d, String id) {
-        return d.jobs.checkpoints("ml/llm").orElseThrow().checkpoints().stream().filter(c -> c.id().equals(id))
-                .findFirst().orElseThrow();
+        return d.jobs.checkpoints("ml/llm").orElseThrow().checkpoints().stream()
+                .filter(c -> c.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -56,7 +59,8 @@ class DeclaredDurabilityTest {
         assertThat(f.newestNotSurviving()).isFalse();
         assertThat(f.ageMillis()).isEqualTo(9_000);
         assertThat(checkpoint(d, "step-120").durability()).isEqualTo("shared-filesystem");
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n2").orElseThrow().checkpointId()).isEqualTo("step-120");
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n2").orElseThrow().checkpointId())
+                .isEqualTo("step-120");
     }
 
     @Test
@@ -73,52 +77,61 @@ class DeclaredDurabilityTest {
     @Test
     void aNodeLocalCheckpointSavedOnEveryNodeIsReplicatedAndSurvivesTheLossOfEither() throws Exception {
         JobDriver d = driver(CheckpointStorage.defaults());
-        d.apply(decode(completed("step-120", 120, "file:///nvme/ckpt/step-120/",
-                ",\"durable\":false,\"replicas\":[\"n1\",\"n2\"]")));
+        d.apply(decode(completed(
+                "step-120", 120, "file:///nvme/ckpt/step-120/", ",\"durable\":false,\"replicas\":[\"n1\",\"n2\"]")));
 
         assertThat(checkpoint(d, "step-120").durability()).isEqualTo("replicated");
         assertThat(d.freshness().checkpointId()).isEqualTo("step-120");
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId()).isEqualTo("step-120");
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n2").orElseThrow().checkpointId()).isEqualTo("step-120");
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId())
+                .isEqualTo("step-120");
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n2").orElseThrow().checkpointId())
+                .isEqualTo("step-120");
     }
 
     @Test
     void onceANodeHoldingACopyIsGoneTheCopyLeftIsNodeLocalOnTheOther() throws Exception {
         JobDriver d = driver(CheckpointStorage.defaults());
-        d.apply(decode(completed("step-120", 120, "file:///nvme/ckpt/step-120/",
-                ",\"durable\":false,\"replicas\":[\"n1\",\"n2\"]")));
+        d.apply(decode(completed(
+                "step-120", 120, "file:///nvme/ckpt/step-120/", ",\"durable\":false,\"replicas\":[\"n1\",\"n2\"]")));
         d.terminated("10:11:00", "n2");
 
         CheckpointView c = checkpoint(d, "step-120");
         assertThat(c.durability()).isEqualTo("node-local");
         assertThat(c.nodes()).containsExactly("n1");
-        assertThat(d.freshness().checkpointId()).as("one copy left: the loss of n1 would take it").isNull();
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n3").orElseThrow().checkpointId()).isEqualTo("step-120");
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId()).isNull();
+        assertThat(d.freshness().checkpointId())
+                .as("one copy left: the loss of n1 would take it")
+                .isNull();
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n3").orElseThrow().checkpointId())
+                .isEqualTo("step-120");
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId())
+                .isNull();
     }
 
     @Test
     void aNodeLocalCheckpointOnANodeThatIsGoneProtectsNothing() throws Exception {
         JobDriver d = driver(CheckpointStorage.defaults());
-        d.apply(decode(completed("step-120", 120, "file:///nvme/ckpt/step-120/",
-                ",\"durable\":false,\"replicas\":[\"n2\"]")));
+        d.apply(decode(
+                completed("step-120", 120, "file:///nvme/ckpt/step-120/", ",\"durable\":false,\"replicas\":[\"n2\"]")));
         d.terminated("10:11:00", "n2");
         assertThat(checkpoint(d, "step-120").nodes()).isEmpty();
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId()).isNull();
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId())
+                .isNull();
     }
 
     @Test
     void aNodeLocalCheckpointOnOneNodeProtectsAgainstTheLossOfAnotherOnly() throws Exception {
         JobDriver d = driver(CheckpointStorage.defaults());
-        d.apply(decode(completed("step-120", 120, "file:///nvme/ckpt/step-120/",
-                ",\"durable\":false,\"replicas\":[\"n1\"]")));
+        d.apply(decode(
+                completed("step-120", 120, "file:///nvme/ckpt/step-120/", ",\"durable\":false,\"replicas\":[\"n1\"]")));
 
         CheckpointView c = checkpoint(d, "step-120");
         assertThat(c.durability()).isEqualTo("node-local");
         assertThat(c.nodes()).containsExactly("n1");
         assertThat(d.freshness().checkpointId()).isNull();
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n2").orElseThrow().checkpointId()).isEqualTo("step-120");
-        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId()).isNull();
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n2").orElseThrow().checkpointId())
+                .isEqualTo("step-120");
+        assertThat(d.jobs.freshnessSurviving("ml/llm", "n1").orElseThrow().checkpointId())
+                .isNull();
     }
 
     @Test

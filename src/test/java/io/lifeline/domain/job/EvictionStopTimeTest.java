@@ -105,7 +105,9 @@ class EvictionStopTimeTest {
     @Test
     void stopsSeenBeforeTheRequestAreMatchedEarliestFirst() {
         Instant t = Instant.parse("2024-05-01T10:00:00Z");
-        StopLatency seen = StopLatency.NONE.workersStopped(t.plusSeconds(40), "a").workersStopped(t.plusSeconds(5), "b")
+        StopLatency seen = StopLatency.NONE
+                .workersStopped(t.plusSeconds(40), "a")
+                .workersStopped(t.plusSeconds(5), "b")
                 .workersStopped(t.plusSeconds(90), "c");
         // a request at +0 is answered by the earliest stop after it (+5)
         assertThat(seen.requested(StopRequest.POD_EVICTION, t).millis()).isEqualTo(5_000L);
@@ -119,7 +121,8 @@ class EvictionStopTimeTest {
         assertThat(waiting.workersStopped(t.plusSeconds(99), "d").millis()).isNull();
         assertThat(waiting.workersStopped(t.plusSeconds(112), "e").millis()).isEqualTo(12_000L);
         // only the first request counts
-        assertThat(waiting.requested(StopRequest.WORKLOAD_PREEMPTION, t.plusSeconds(101)).request())
+        assertThat(waiting.requested(StopRequest.WORKLOAD_PREEMPTION, t.plusSeconds(101))
+                        .request())
                 .isEqualTo(StopRequest.POD_EVICTION);
     }
 }

@@ -74,8 +74,17 @@ class GoodputPropertiesTest {
     private static void checkAll(Jobs jobs) {
         for (JobSummary s : jobs.list(JobFilter.all())) {
             GoodputView g = jobs.goodput(s.name()).orElseThrow();
-            long[] buckets = {g.productiveMillis(), g.checkpointMillis(), g.lostReworkMillis(), g.recoveryDetectionMillis(),
-                g.recoveryRestartMillis(), g.recoveryLoadMillis(), g.rescaleMillis(), g.startupMillis(), g.waitingMillis()};
+            long[] buckets = {
+                g.productiveMillis(),
+                g.checkpointMillis(),
+                g.lostReworkMillis(),
+                g.recoveryDetectionMillis(),
+                g.recoveryRestartMillis(),
+                g.recoveryLoadMillis(),
+                g.rescaleMillis(),
+                g.startupMillis(),
+                g.waitingMillis()
+            };
             long sum = 0;
             for (long b : buckets) {
                 assertThat(b).as("bucket of %s in %s", s.name(), g).isNotNegative();
@@ -101,8 +110,12 @@ class GoodputPropertiesTest {
                 recovery += i.recoveryMillis();
                 lostGpuHours += i.lostGpuHours();
             }
-            assertThat(lost).as("lost rework of %s is all in its incidents", s.name()).isEqualTo(g.lostReworkMillis());
-            assertThat(recovery).as("recovery of %s is all in its incidents", s.name()).isEqualTo(g.recoveryMillis());
+            assertThat(lost)
+                    .as("lost rework of %s is all in its incidents", s.name())
+                    .isEqualTo(g.lostReworkMillis());
+            assertThat(recovery)
+                    .as("recovery of %s is all in its incidents", s.name())
+                    .isEqualTo(g.recoveryMillis());
             assertThat(lostGpuHours).isCloseTo(g.lostGpuHours(), within(1e-6));
         }
     }
@@ -140,7 +153,9 @@ class GoodputPropertiesTest {
             out.add(jobs.checkpoints(s.name()).orElseThrow());
             out.add(jobs.membership(s.name()).orElseThrow());
             out.add(jobs.freshness(s.name()).orElseThrow());
-            out.add(jobs.timeline(s.name(), null, null, null, 10_000).orElseThrow().entries());
+            out.add(jobs.timeline(s.name(), null, null, null, 10_000)
+                    .orElseThrow()
+                    .entries());
             out.add(jobs.advice(s.name()).orElseThrow());
         }
         for (String node : List.of("n1", "n2", "n3", "n4")) {

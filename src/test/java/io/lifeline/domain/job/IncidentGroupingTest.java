@@ -24,8 +24,10 @@ class IncidentGroupingTest {
      */
     private void twoCheckpointsThenRunTo1025() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
-        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false).checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false);
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false)
+                .checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
+        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false)
+                .checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false);
         d.progress("10:24:00", 2400);
     }
 
@@ -34,10 +36,16 @@ class IncidentGroupingTest {
         d.runningOn(2, "10:00:00");
         d.workerFailed("10:10:00", 0, "n1");
         // a second job on other nodes of the same model
-        d.apply(d.event("ml/other", "10:00:00", io.lifeline.domain.event.EventType.TRAINER_RENDEZVOUS,
-                new io.lifeline.domain.event.TrainerData.Rendezvous("r", 1, 8,
-                        List.of(new io.lifeline.domain.event.TrainerData.Participant("m1", 0, 8)))));
-        d.apply(d.event("ml/other", "10:00:05", io.lifeline.domain.event.EventType.TRAINER_PROGRESS,
+        d.apply(d.event(
+                "ml/other",
+                "10:00:00",
+                io.lifeline.domain.event.EventType.TRAINER_RENDEZVOUS,
+                new io.lifeline.domain.event.TrainerData.Rendezvous(
+                        "r", 1, 8, List.of(new io.lifeline.domain.event.TrainerData.Participant("m1", 0, 8)))));
+        d.apply(d.event(
+                "ml/other",
+                "10:00:05",
+                io.lifeline.domain.event.EventType.TRAINER_PROGRESS,
                 new io.lifeline.domain.event.TrainerData.Progress(1, null, null)));
         d.terminated("10:10:00", "m1");
         assertThat(d.incidents()).hasSize(1);
@@ -52,7 +60,9 @@ class IncidentGroupingTest {
     @Test
     void theSameJobHitOnTwoNodesFarApartInTimeGetsTwoIncidents() {
         d.runningOn(2, "10:00:00");
-        d.terminated("10:10:00", "n1").restarted("10:10:10", 1).rendezvous("10:10:40", 2, 8, "n2", "n3")
+        d.terminated("10:10:00", "n1")
+                .restarted("10:10:10", 1)
+                .rendezvous("10:10:40", 2, 8, "n2", "n3")
                 .progress("10:11:00", 10);
         d.terminated("14:00:00", "n2");
         List<IncidentView> all = d.incidents();
@@ -156,9 +166,11 @@ class IncidentGroupingTest {
     @Test
     void aLateVerificationOfTheNewestCheckpointGivesTheWorkBack() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false)
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false)
+                .checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false)
                 .checkpointVerified("10:11:00", "ckpt-1", true);
-        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false).checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false);
+        d.checkpointStarted("10:20:00", "ckpt-2", 2000, false)
+                .checkpointCompleted("10:20:30", "ckpt-2", 2000, 30, 30, false);
         d.workerFailed("10:25:00", 0, "n1");
         // The job verifies and ckpt-2 is not verified yet: assumed ckpt-1, lost = 1440 − 600 = 840 s
         assertThat(d.lastIncident().lostReworkMillis()).isEqualTo(840_000);
@@ -184,10 +196,13 @@ class IncidentGroupingTest {
     @Test
     void preemptionWaitingCountsAsDowntimeButNotAsRecovery() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:09:30", "ckpt-1", 900, false).checkpointCompleted("10:10:00", "ckpt-1", 900, 30, 30, false);
+        d.checkpointStarted("10:09:30", "ckpt-1", 900, false)
+                .checkpointCompleted("10:10:00", "ckpt-1", 900, 30, 30, false);
         d.preempted("10:10:00");
         assertThat(d.detail().summary().gpusHeld()).isZero();
-        d.admit("10:40:00").rendezvous("10:41:00", 2, 8, "n5", "n6").restored("10:42:00", "ckpt-1", 900)
+        d.admit("10:40:00")
+                .rendezvous("10:41:00", 2, 8, "n5", "n6")
+                .restored("10:42:00", "ckpt-1", 900)
                 .progress("10:43:00", 901);
         IncidentView i = d.lastIncident();
         assertThat(i.cause()).isEqualTo(IncidentCause.PREEMPTION);
@@ -208,7 +223,8 @@ class IncidentGroupingTest {
     @Test
     void aRescaleThatRestoresFromAnOlderCheckpointIsAnIncident() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false).checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
+        d.checkpointStarted("10:10:00", "ckpt-1", 1000, false)
+                .checkpointCompleted("10:10:30", "ckpt-1", 1000, 30, 30, false);
         d.rendezvous("10:20:00", 2, 8, "n1", "n2", "n3");
         assertThat(d.state()).isEqualTo(JobState.RESCALING);
         d.restored("10:20:40", "ckpt-1", 1000);
@@ -229,8 +245,11 @@ class IncidentGroupingTest {
     @Test
     void aRescaleFromAFreshCheckpointLosesNothingAndStaysARescale() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:19:30", "ckpt-1", 1900, false).checkpointCompleted("10:20:00", "ckpt-1", 1900, 30, 30, false);
-        d.rendezvous("10:20:00", 2, 8, "n1", "n2", "n3").restored("10:20:40", "ckpt-1", 1900).progress("10:21:00", 1901);
+        d.checkpointStarted("10:19:30", "ckpt-1", 1900, false)
+                .checkpointCompleted("10:20:00", "ckpt-1", 1900, 30, 30, false);
+        d.rendezvous("10:20:00", 2, 8, "n1", "n2", "n3")
+                .restored("10:20:40", "ckpt-1", 1900)
+                .progress("10:21:00", 1901);
         d.now("10:21:00");
         assertThat(d.incidents()).isEmpty();
         assertThat(d.goodput().rescaleMillis()).isEqualTo(60_000);

@@ -55,7 +55,8 @@ public final class JobDriver {
     }
 
     public Event event(String subject, String hms, EventType type, EventData data) {
-        return new Event("e" + (++ids), "test://" + type.family().name().toLowerCase(Locale.ROOT), type, subject, at(hms), data);
+        return new Event(
+                "e" + (++ids), "test://" + type.family().name().toLowerCase(Locale.ROOT), type, subject, at(hms), data);
     }
 
     public JobDriver apply(Event e) {
@@ -70,8 +71,16 @@ public final class JobDriver {
     }
 
     public JobDriver submit(String hms, int minNodes, int maxNodes, int gpusPerNode, Long intervalSeconds) {
-        return apply(event(hms, EventType.JOB_SUBMITTED, new JobData.Submitted(namespace(), "alice", "high",
-                new ElasticPolicy(minNodes, maxNodes, gpusPerNode, 3), gpusPerNode, intervalSeconds)));
+        return apply(event(
+                hms,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted(
+                        namespace(),
+                        "alice",
+                        "high",
+                        new ElasticPolicy(minNodes, maxNodes, gpusPerNode, 3),
+                        gpusPerNode,
+                        intervalSeconds)));
     }
 
     private String namespace() {
@@ -88,18 +97,22 @@ public final class JobDriver {
         for (int i = 0; i < nodeNames.length; i++) {
             ps.add(new TrainerData.Participant(nodeNames[i], i * ranksPerNode, ranksPerNode));
         }
-        return apply(event(hms, EventType.TRAINER_RENDEZVOUS,
+        return apply(event(
+                hms,
+                EventType.TRAINER_RENDEZVOUS,
                 new TrainerData.Rendezvous("run-1", round, ranksPerNode * nodeNames.length, ps)));
     }
 
     /** A round as {@link #rendezvous(String, int, int, String...)} whose endpoint's node is named. */
-    public JobDriver rendezvousWithEndpoint(String hms, int round, int ranksPerNode, String endpointNode,
-                                            String... nodeNames) {
+    public JobDriver rendezvousWithEndpoint(
+            String hms, int round, int ranksPerNode, String endpointNode, String... nodeNames) {
         List<TrainerData.Participant> ps = new ArrayList<>();
         for (int i = 0; i < nodeNames.length; i++) {
             ps.add(new TrainerData.Participant(nodeNames[i], i * ranksPerNode, ranksPerNode));
         }
-        return apply(event(hms, EventType.TRAINER_RENDEZVOUS,
+        return apply(event(
+                hms,
+                EventType.TRAINER_RENDEZVOUS,
                 new TrainerData.Rendezvous("run-1", round, ranksPerNode * nodeNames.length, ps, endpointNode)));
     }
 
@@ -108,21 +121,37 @@ public final class JobDriver {
     }
 
     public JobDriver checkpointStarted(String hms, String id, long step, boolean async) {
-        return apply(event(hms, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, async)));
+        return apply(
+                event(hms, EventType.TRAINER_CHECKPOINT_STARTED, new TrainerData.CheckpointStarted(id, step, async)));
     }
 
-    public JobDriver checkpointCompleted(String hms, String id, long step, double durationS, double blockingS,
-                                         boolean async) {
-        return apply(event(hms, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(id, step,
-                350_000_000_000L, durationS, blockingS, "s3://ckpt/" + id, "sha256:" + id, 64, async, 64)));
+    public JobDriver checkpointCompleted(
+            String hms, String id, long step, double durationS, double blockingS, boolean async) {
+        return apply(event(
+                hms,
+                EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new TrainerData.CheckpointCompleted(
+                        id,
+                        step,
+                        350_000_000_000L,
+                        durationS,
+                        blockingS,
+                        "s3://ckpt/" + id,
+                        "sha256:" + id,
+                        64,
+                        async,
+                        64)));
     }
 
     public JobDriver checkpointFailed(String hms, String id, long step, String error) {
-        return apply(event(hms, EventType.TRAINER_CHECKPOINT_FAILED, new TrainerData.CheckpointFailed(id, step, error)));
+        return apply(
+                event(hms, EventType.TRAINER_CHECKPOINT_FAILED, new TrainerData.CheckpointFailed(id, step, error)));
     }
 
     public JobDriver checkpointVerified(String hms, String id, boolean ok) {
-        return apply(event(hms, EventType.TRAINER_CHECKPOINT_VERIFIED,
+        return apply(event(
+                hms,
+                EventType.TRAINER_CHECKPOINT_VERIFIED,
                 new TrainerData.CheckpointVerified(id, ok, "sha256:" + id)));
     }
 
@@ -131,16 +160,21 @@ public final class JobDriver {
     }
 
     public JobDriver workerFailed(String hms, int rank, String node) {
-        return apply(event(hms, EventType.TRAINER_WORKER_FAILED,
+        return apply(event(
+                hms,
+                EventType.TRAINER_WORKER_FAILED,
                 new TrainerData.WorkerFailed("run-1", rank, node, 1, "NCCL watchdog timeout")));
     }
 
     public JobDriver restarted(String hms, int count) {
-        return apply(event(hms, EventType.TRAINER_RESTARTED, new TrainerData.Restarted("run-1", count, "worker failed")));
+        return apply(
+                event(hms, EventType.TRAINER_RESTARTED, new TrainerData.Restarted("run-1", count, "worker failed")));
     }
 
     public JobDriver preempted(String hms) {
-        return apply(event(hms, EventType.WORKLOAD_PREEMPTED,
+        return apply(event(
+                hms,
+                EventType.WORKLOAD_PREEMPTED,
                 new SchedulerData.Preempted("higher priority", "ml/urgent", 1000, 100)));
     }
 
@@ -161,8 +195,13 @@ public final class JobDriver {
     }
 
     public JobDriver notice(String hms, String node, NoticeKind kind, String deadlineHms) {
-        jobs.onNodeSignal(new NodeSignal(node, at(hms), NodeSignal.Kind.INTERRUPTION_NOTICE, kind,
-                deadlineHms == null ? null : at(deadlineHms), null));
+        jobs.onNodeSignal(new NodeSignal(
+                node,
+                at(hms),
+                NodeSignal.Kind.INTERRUPTION_NOTICE,
+                kind,
+                deadlineHms == null ? null : at(deadlineHms),
+                null));
         return this;
     }
 
@@ -215,7 +254,9 @@ public final class JobDriver {
         for (int i = 0; i < nodeCount; i++) {
             names[i] = "n" + (i + 1);
         }
-        return submit(startHms, 1, nodeCount, 8, 1800L).admit(startHms).rendezvous(startHms, 1, 8, names)
+        return submit(startHms, 1, nodeCount, 8, 1800L)
+                .admit(startHms)
+                .rendezvous(startHms, 1, 8, names)
                 .progress(startHms, 0);
     }
 }

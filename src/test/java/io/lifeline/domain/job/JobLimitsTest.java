@@ -33,8 +33,11 @@ class JobLimitsTest {
     }
 
     private ApplyOutcome submit(String job, String namespace, long seconds) {
-        return jobs.apply(event(job, seconds, EventType.JOB_SUBMITTED, new JobData.Submitted(namespace, "alice", "high",
-                new ElasticPolicy(1, 2, 8, 3), 8, 600L)));
+        return jobs.apply(event(
+                job,
+                seconds,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted(namespace, "alice", "high", new ElasticPolicy(1, 2, 8, 3), 8, 600L)));
     }
 
     private ApplyOutcome progress(String job, long seconds) {
@@ -42,8 +45,8 @@ class JobLimitsTest {
     }
 
     private ApplyOutcome finish(String job, long seconds) {
-        return jobs.apply(event(job, seconds, EventType.JOB_FINISHED, new JobData.Finished(JobData.Outcome.SUCCEEDED,
-                "done")));
+        return jobs.apply(
+                event(job, seconds, EventType.JOB_FINISHED, new JobData.Finished(JobData.Outcome.SUCCEEDED, "done")));
     }
 
     @Test
@@ -57,13 +60,21 @@ class JobLimitsTest {
             assertThat(o.reason()).as(bad).isEqualTo(NotAppliedReason.SCOPE_MISMATCH);
             assertThat(o.detail()).as(bad).contains("not a Kubernetes namespace name");
         }
-        assertThat(jobs.detail("speech/other")).as("a refused submission starts no job").isEmpty();
+        assertThat(jobs.detail("speech/other"))
+                .as("a refused submission starts no job")
+                .isEmpty();
         assertThat(jobs.list(new JobFilter("research", null, null))).isEmpty();
-        assertThat(jobs.list(new JobFilter("speech", null, null))).extracting(JobSummary::name)
+        assertThat(jobs.list(new JobFilter("speech", null, null)))
+                .extracting(JobSummary::name)
                 .containsExactly("speech/whisper");
         // Without a namespace, or with its own, a submission is taken.
-        assertThat(jobs.apply(event("speech/plain", 3, EventType.JOB_SUBMITTED, new JobData.Submitted(null, "bob",
-                null, new ElasticPolicy(1, 1, 8, 0), 8, null))).changed()).isTrue();
+        assertThat(jobs.apply(event(
+                                "speech/plain",
+                                3,
+                                EventType.JOB_SUBMITTED,
+                                new JobData.Submitted(null, "bob", null, new ElasticPolicy(1, 1, 8, 0), 8, null)))
+                        .changed())
+                .isTrue();
     }
 
     @Test
@@ -75,7 +86,9 @@ class JobLimitsTest {
         ApplyOutcome fourth = submit("team-a/j3", "team-a", 3);
         assertThat(fourth.reason()).isEqualTo(NotAppliedReason.LIMIT_REACHED);
         assertThat(fourth.detail()).contains("namespace team-a has 3 jobs").contains("max-jobs-per-namespace");
-        assertThat(progress("team-a/j4", 4).reason()).as("a stray is a new job too").isEqualTo(NotAppliedReason.LIMIT_REACHED);
+        assertThat(progress("team-a/j4", 4).reason())
+                .as("a stray is a new job too")
+                .isEqualTo(NotAppliedReason.LIMIT_REACHED);
         assertThat(submit("team-b/j0", "team-b", 5).changed()).isTrue();
         assertThat(submit("team-c/j0", "team-c", 6).changed()).isTrue();
         ApplyOutcome sixth = submit("team-d/j0", "team-d", 7);
@@ -103,7 +116,9 @@ class JobLimitsTest {
             progress("ns/clock", hour * 3600L);
         }
         assertThat(jobs.detail("ns/never")).isEmpty();
-        assertThat(jobs.detail("ns/ran")).as("ran once: silence is not the end of it").isPresent();
+        assertThat(jobs.detail("ns/ran"))
+                .as("ran once: silence is not the end of it")
+                .isPresent();
         assertThat(jobs.liveJobs()).isEqualTo(2);
     }
 
@@ -117,13 +132,21 @@ class JobLimitsTest {
         restored.configureLimits(new JobLimits(3, 3, Duration.ofHours(6)));
         restored.restore(jobs.save());
         assertThat(restored.liveJobs()).isEqualTo(2);
-        restored.apply(event("ns/c", 20, EventType.JOB_SUBMITTED, new JobData.Submitted("ns", null, null,
-                new ElasticPolicy(1, 1, 8, 0), 8, null)));
-        assertThat(restored.apply(event("ns/d", 30, EventType.JOB_SUBMITTED, new JobData.Submitted("ns", null, null,
-                new ElasticPolicy(1, 1, 8, 0), 8, null))).reason()).isEqualTo(NotAppliedReason.LIMIT_REACHED);
+        restored.apply(event(
+                "ns/c",
+                20,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("ns", null, null, new ElasticPolicy(1, 1, 8, 0), 8, null)));
+        assertThat(restored.apply(event(
+                                "ns/d",
+                                30,
+                                EventType.JOB_SUBMITTED,
+                                new JobData.Submitted("ns", null, null, new ElasticPolicy(1, 1, 8, 0), 8, null)))
+                        .reason())
+                .isEqualTo(NotAppliedReason.LIMIT_REACHED);
         for (int hour = 1; hour <= 13; hour++) {
-            restored.apply(event("ns/b", hour * 3600L, EventType.TRAINER_PROGRESS,
-                    new TrainerData.Progress(hour, 1.0, 1.0)));
+            restored.apply(
+                    event("ns/b", hour * 3600L, EventType.TRAINER_PROGRESS, new TrainerData.Progress(hour, 1.0, 1.0)));
         }
         assertThat(restored.detail("ns/a")).isEmpty();
         assertThat(restored.detail("ns/c")).isEmpty();

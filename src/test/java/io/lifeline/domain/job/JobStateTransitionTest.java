@@ -50,7 +50,10 @@ class JobStateTransitionTest {
 
     @Test
     void recoveringToRunningOnFirstProgressAfterRestore() {
-        recovering().restarted("10:10:10", 1).rendezvous("10:10:30", 2, 8, "n1", "n2").restored("10:10:40", "", 0);
+        recovering()
+                .restarted("10:10:10", 1)
+                .rendezvous("10:10:30", 2, 8, "n1", "n2")
+                .restored("10:10:40", "", 0);
         assertThat(d.state()).isEqualTo(JobState.RECOVERING);
         d.progress("10:11:00", 10);
         assertThat(d.state()).isEqualTo(JobState.RUNNING);
@@ -272,18 +275,41 @@ class JobStateTransitionTest {
                 legal.add(from + "->" + to);
             }
         }
-        assertThat(legal).containsExactlyInAnyOrder(
-                "PENDING->RUNNING", "RECOVERING->RUNNING", "RESCALING->RUNNING",
-                "PENDING->RECOVERING", "RUNNING->RECOVERING", "RESCALING->RECOVERING", "PREEMPTED->RECOVERING",
-                "SUSPENDED->RECOVERING",
-                "RUNNING->RESCALING",
-                "PENDING->PREEMPTED", "RUNNING->PREEMPTED", "RECOVERING->PREEMPTED", "RESCALING->PREEMPTED",
-                "PENDING->SUSPENDED", "RUNNING->SUSPENDED", "RECOVERING->SUSPENDED", "RESCALING->SUSPENDED",
-                "PENDING->SUCCEEDED", "RUNNING->SUCCEEDED", "RECOVERING->SUCCEEDED", "RESCALING->SUCCEEDED",
-                "PENDING->FAILED", "RUNNING->FAILED", "RECOVERING->FAILED", "RESCALING->FAILED", "PREEMPTED->FAILED",
-                "SUSPENDED->FAILED",
-                "PENDING->CANCELLED", "RUNNING->CANCELLED", "RECOVERING->CANCELLED", "RESCALING->CANCELLED",
-                "PREEMPTED->CANCELLED", "SUSPENDED->CANCELLED");
+        assertThat(legal)
+                .containsExactlyInAnyOrder(
+                        "PENDING->RUNNING",
+                        "RECOVERING->RUNNING",
+                        "RESCALING->RUNNING",
+                        "PENDING->RECOVERING",
+                        "RUNNING->RECOVERING",
+                        "RESCALING->RECOVERING",
+                        "PREEMPTED->RECOVERING",
+                        "SUSPENDED->RECOVERING",
+                        "RUNNING->RESCALING",
+                        "PENDING->PREEMPTED",
+                        "RUNNING->PREEMPTED",
+                        "RECOVERING->PREEMPTED",
+                        "RESCALING->PREEMPTED",
+                        "PENDING->SUSPENDED",
+                        "RUNNING->SUSPENDED",
+                        "RECOVERING->SUSPENDED",
+                        "RESCALING->SUSPENDED",
+                        "PENDING->SUCCEEDED",
+                        "RUNNING->SUCCEEDED",
+                        "RECOVERING->SUCCEEDED",
+                        "RESCALING->SUCCEEDED",
+                        "PENDING->FAILED",
+                        "RUNNING->FAILED",
+                        "RECOVERING->FAILED",
+                        "RESCALING->FAILED",
+                        "PREEMPTED->FAILED",
+                        "SUSPENDED->FAILED",
+                        "PENDING->CANCELLED",
+                        "RUNNING->CANCELLED",
+                        "RECOVERING->CANCELLED",
+                        "RESCALING->CANCELLED",
+                        "PREEMPTED->CANCELLED",
+                        "SUSPENDED->CANCELLED");
     }
 
     // ---- refused transitions
@@ -304,8 +330,12 @@ class JobStateTransitionTest {
     void successWhilePreemptedIsRefusedBecauseAPreemptedJobIsNotTraining() {
         preempted().finished("10:30:00", Outcome.SUCCEEDED);
         assertThat(d.state()).isEqualTo(JobState.PREEMPTED);
-        assertThat(d.refusals()).singleElement().satisfies(r -> assertThat(r.reason())
-                .isEqualTo("SUCCEEDED cannot follow PREEMPTED (legal predecessors: [PENDING, RUNNING, RECOVERING, RESCALING])"));
+        assertThat(d.refusals())
+                .singleElement()
+                .satisfies(
+                        r -> assertThat(r.reason())
+                                .isEqualTo(
+                                        "SUCCEEDED cannot follow PREEMPTED (legal predecessors: [PENDING, RUNNING, RECOVERING, RESCALING])"));
     }
 
     @Test
@@ -329,8 +359,10 @@ class JobStateTransitionTest {
         boolean moved = JobStateMachine.move(job, JobState.RESCALING, Instant.parse("2024-05-01T10:00:01Z"), "test");
         assertThat(moved).isFalse();
         assertThat(job.state).isEqualTo(JobState.PENDING);
-        assertThat(job.refusals.toList()).singleElement()
-                .satisfies(r -> assertThat(r.reason()).isEqualTo("RESCALING cannot follow PENDING (legal predecessors: [RUNNING])"));
+        assertThat(job.refusals.toList())
+                .singleElement()
+                .satisfies(r -> assertThat(r.reason())
+                        .isEqualTo("RESCALING cannot follow PENDING (legal predecessors: [RUNNING])"));
     }
 
     @Test
@@ -351,12 +383,15 @@ class JobStateTransitionTest {
         String[] fail = {"10:10:00", "10:20:00", "10:30:00", "10:40:00"};
         for (int i = 0; i < fail.length; i++) {
             String t = fail[i];
-            d.workerFailed(t, 0, "n1").restarted(t.substring(0, 6) + "10", i + 1)
+            d.workerFailed(t, 0, "n1")
+                    .restarted(t.substring(0, 6) + "10", i + 1)
                     .progress(t.substring(0, 6) + "30", 100);
             JobSummary s = d.detail().summary();
             assertThat(s.restarts()).isEqualTo(i + 1);
             assertThat(s.maxRestarts()).isEqualTo(3);
-            assertThat(s.restartBudgetExhausted()).as("after %d restarts", i + 1).isEqualTo(i + 1 > 3);
+            assertThat(s.restartBudgetExhausted())
+                    .as("after %d restarts", i + 1)
+                    .isEqualTo(i + 1 > 3);
         }
     }
 }

@@ -15,11 +15,17 @@ class JobViewsTest {
     @Test
     void theListFiltersByNamespaceAndState() {
         d.runningOn(2, "10:00:00");
-        d.apply(d.event("cv/resnet", "10:00:00", io.lifeline.domain.event.EventType.JOB_SUBMITTED,
+        d.apply(d.event(
+                "cv/resnet",
+                "10:00:00",
+                io.lifeline.domain.event.EventType.JOB_SUBMITTED,
                 new io.lifeline.domain.event.JobData.Submitted("cv", "bob", null, null, 4, null)));
         assertThat(d.jobs.list(JobFilter.all())).extracting(JobSummary::name).containsExactly("cv/resnet", "ml/llm");
-        assertThat(d.jobs.list(new JobFilter("ml", null, null))).extracting(JobSummary::name).containsExactly("ml/llm");
-        assertThat(d.jobs.list(new JobFilter(null, JobState.PENDING, null))).extracting(JobSummary::name)
+        assertThat(d.jobs.list(new JobFilter("ml", null, null)))
+                .extracting(JobSummary::name)
+                .containsExactly("ml/llm");
+        assertThat(d.jobs.list(new JobFilter(null, JobState.PENDING, null)))
+                .extracting(JobSummary::name)
                 .containsExactly("cv/resnet");
         assertThat(d.jobs.list(new JobFilter("cv", JobState.RUNNING, null))).isEmpty();
         assertThat(d.jobs.detail("ml/nope")).isEmpty();
@@ -45,13 +51,21 @@ class JobViewsTest {
 
     @Test
     void aCpuJobHoldsNoGpusAndAccruesNoGpuHours() {
-        d.apply(d.event("10:00:00", io.lifeline.domain.event.EventType.JOB_SUBMITTED,
-                new io.lifeline.domain.event.JobData.Submitted("ml", "alice", null,
-                        new io.lifeline.domain.event.ElasticPolicy(1, 2, 1, 3), 0, 1800L))).admit("10:00:00");
-        assertThat(d.detail().summary().gpusHeld()).as("admitted, before its first round").isZero();
+        d.apply(d.event(
+                        "10:00:00",
+                        io.lifeline.domain.event.EventType.JOB_SUBMITTED,
+                        new io.lifeline.domain.event.JobData.Submitted(
+                                "ml", "alice", null, new io.lifeline.domain.event.ElasticPolicy(1, 2, 1, 3), 0, 1800L)))
+                .admit("10:00:00");
+        assertThat(d.detail().summary().gpusHeld())
+                .as("admitted, before its first round")
+                .isZero();
         d.rendezvous("10:00:00", 1, 1, "n1", "n2").progress("10:00:00", 0);
         d.progress("10:30:00", 100).now("11:00:00");
-        d.workerFailed("11:00:00", 0, "n1").restarted("11:00:10", 1).progress("11:05:00", 101).now("11:30:00");
+        d.workerFailed("11:00:00", 0, "n1")
+                .restarted("11:00:10", 1)
+                .progress("11:05:00", 101)
+                .now("11:30:00");
 
         JobDetail detail = d.detail();
         assertThat(detail.gpusPerNode()).isZero();
@@ -61,12 +75,17 @@ class JobViewsTest {
         assertThat(d.goodput().heldGpuMillis()).isZero();
         assertThat(d.goodput().heldGpuHours()).isZero();
         assertThat(d.goodput().lostGpuHours()).isZero();
-        assertThat(d.incidents()).isNotEmpty().allSatisfy(i -> assertThat(i.lostGpuHours()).isZero());
+        assertThat(d.incidents())
+                .isNotEmpty()
+                .allSatisfy(i -> assertThat(i.lostGpuHours()).isZero());
     }
 
     @Test
     void aJobWhoseSpecIsNotKnownIsTakenToHoldOneGpuPerRank() {
-        d.admit("10:00:00").rendezvous("10:00:00", 1, 4, "n1", "n2").progress("10:00:00", 0).now("10:30:00");
+        d.admit("10:00:00")
+                .rendezvous("10:00:00", 1, 4, "n1", "n2")
+                .progress("10:00:00", 0)
+                .now("10:30:00");
 
         assertThat(d.detail().summary().gpusHeld()).isEqualTo(8);
         assertThat(d.goodput().heldGpuMillis()).isPositive();
@@ -80,10 +99,17 @@ class JobViewsTest {
         // a late event: it is listed at its own time
         d.checkpointVerified("10:11:00", "c1", true);
 
-        List<TimelineEntry> all = d.jobs.timeline("ml/llm", null, null, null, 1000).orElseThrow().entries();
+        List<TimelineEntry> all =
+                d.jobs.timeline("ml/llm", null, null, null, 1000).orElseThrow().entries();
         assertThat(all).isSortedAccordingTo((a, b) -> a.time().compareTo(b.time()));
-        assertThat(all).extracting(TimelineEntry::type).contains("job.submitted", "PENDING->RUNNING",
-                "trainer.checkpoint.verified", "SOFTWARE_ERROR", "RECOVERED");
+        assertThat(all)
+                .extracting(TimelineEntry::type)
+                .contains(
+                        "job.submitted",
+                        "PENDING->RUNNING",
+                        "trainer.checkpoint.verified",
+                        "SOFTWARE_ERROR",
+                        "RECOVERED");
         assertThat(all).noneMatch(e -> e.type().equals("trainer.progress"));
 
         List<TimelineEntry> paged = new ArrayList<>();
@@ -106,8 +132,9 @@ class JobViewsTest {
         d.workerFailed("12:00:00", 0, "n2");
         TimelinePage p = d.jobs.timeline("ml/llm", JobDriver.at("10:20:05"), JobDriver.at("11:00:00"), null, 100)
                 .orElseThrow();
-        assertThat(p.entries()).allMatch(e -> !e.time().isBefore(JobDriver.at("10:20:05"))
-                && e.time().isBefore(JobDriver.at("11:00:00")));
+        assertThat(p.entries())
+                .allMatch(e ->
+                        !e.time().isBefore(JobDriver.at("10:20:05")) && e.time().isBefore(JobDriver.at("11:00:00")));
         assertThat(p.entries()).extracting(TimelineEntry::incidentId).contains("ml/llm#1");
         assertThat(p.incidents()).extracting(IncidentView::id).containsExactly("ml/llm#1");
         assertThat(p.nextCursor()).isNull();

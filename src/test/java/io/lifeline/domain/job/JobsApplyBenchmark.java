@@ -78,10 +78,16 @@ public class JobsApplyBenchmark {
                 ps.add(new TrainerData.Participant("node-" + (j * NODES_PER_JOB + n), n * 8, 8));
             }
             rounds.add(ps);
-            apply(j, START, EventType.JOB_SUBMITTED, new JobData.Submitted("team-" + (j % 20), null, null,
-                    new ElasticPolicy(4, 8, 8, 100), 8, 1800L));
+            apply(
+                    j,
+                    START,
+                    EventType.JOB_SUBMITTED,
+                    new JobData.Submitted("team-" + (j % 20), null, null, new ElasticPolicy(4, 8, 8, 100), 8, 1800L));
             apply(j, START, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("r", 1, 64, ps));
-            apply(j, START.plusMillis(random.nextInt(1000)), EventType.TRAINER_PROGRESS,
+            apply(
+                    j,
+                    START.plusMillis(random.nextInt(1000)),
+                    EventType.TRAINER_PROGRESS,
                     new TrainerData.Progress(0, 100.0, 1e5));
         }
     }
@@ -102,15 +108,30 @@ public class JobsApplyBenchmark {
         } else if (phase == 11) {
             apply(j, at, EventType.TRAINER_RESTARTED, new TrainerData.Restarted("r", (int) (n / 400), null));
         } else if (phase == 12) {
-            apply(j, at, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("r", (int) (n / 400) + 2, 64, rounds.get(j)));
+            apply(
+                    j,
+                    at,
+                    EventType.TRAINER_RENDEZVOUS,
+                    new TrainerData.Rendezvous("r", (int) (n / 400) + 2, 64, rounds.get(j)));
         } else if (phase == 13) {
-            apply(j, at, EventType.TRAINER_RESTORED, new TrainerData.Restored("c-" + j + "-" + (n / 60), stepPerJob[j], "r"));
+            apply(
+                    j,
+                    at,
+                    EventType.TRAINER_RESTORED,
+                    new TrainerData.Restored("c-" + j + "-" + (n / 60), stepPerJob[j], "r"));
         } else if (n % 60 == 0) {
-            apply(j, at, EventType.TRAINER_CHECKPOINT_STARTED,
+            apply(
+                    j,
+                    at,
+                    EventType.TRAINER_CHECKPOINT_STARTED,
                     new TrainerData.CheckpointStarted("c-" + j + "-" + (n / 60), stepPerJob[j], false));
         } else if (n % 60 == 1 && n > 60) {
-            apply(j, at, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted("c-" + j + "-" + (n / 60),
-                    stepPerJob[j], 1L << 30, 1.0, 1.0, null, null, 8, false, 64));
+            apply(
+                    j,
+                    at,
+                    EventType.TRAINER_CHECKPOINT_COMPLETED,
+                    new TrainerData.CheckpointCompleted(
+                            "c-" + j + "-" + (n / 60), stepPerJob[j], 1L << 30, 1.0, 1.0, null, null, 8, false, 64));
         } else {
             apply(j, at, EventType.TRAINER_PROGRESS, new TrainerData.Progress(++stepPerJob[j], 100.0, 1e5));
         }

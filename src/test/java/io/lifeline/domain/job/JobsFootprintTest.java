@@ -32,8 +32,11 @@ class JobsFootprintTest {
     }
 
     private void submitted(Jobs jobs, String job) {
-        jobs.apply(event(job, 0, EventType.JOB_SUBMITTED, new JobData.Submitted("team-" + (ids % 50), "alice",
-                "high", new ElasticPolicy(1, 4, 8, 3), 8, 600L)));
+        jobs.apply(event(
+                job,
+                0,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("team-" + (ids % 50), "alice", "high", new ElasticPolicy(1, 4, 8, 3), 8, 600L)));
     }
 
     private void busy(Jobs jobs, String job) {
@@ -43,16 +46,32 @@ class JobsFootprintTest {
             for (int n = 0; n < 4; n++) {
                 ps.add(new TrainerData.Participant("node-" + (round + n) % 97, n * 8, 8));
             }
-            jobs.apply(event(job, round * 10L, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run", round, 32, ps)));
+            jobs.apply(event(
+                    job, round * 10L, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run", round, 32, ps)));
         }
         for (int c = 0; c < 300; c++) {
             long t = 1_000 + c * 60L;
             jobs.apply(event(job, t, EventType.TRAINER_PROGRESS, new TrainerData.Progress(c * 100L, 120.0, 250_000.0)));
-            jobs.apply(event(job, t + 1, EventType.TRAINER_CHECKPOINT_STARTED,
+            jobs.apply(event(
+                    job,
+                    t + 1,
+                    EventType.TRAINER_CHECKPOINT_STARTED,
                     new TrainerData.CheckpointStarted("ck-" + c, c * 100L, false)));
-            jobs.apply(event(job, t + 30, EventType.TRAINER_CHECKPOINT_COMPLETED, new TrainerData.CheckpointCompleted(
-                    "ck-" + c, c * 100L, 1_000_000L, 29.0, 29.0, "s3://ckpt/" + job + "/ck-" + c, "sha256:" + c, 32,
-                    false, 32)));
+            jobs.apply(event(
+                    job,
+                    t + 30,
+                    EventType.TRAINER_CHECKPOINT_COMPLETED,
+                    new TrainerData.CheckpointCompleted(
+                            "ck-" + c,
+                            c * 100L,
+                            1_000_000L,
+                            29.0,
+                            29.0,
+                            "s3://ckpt/" + job + "/ck-" + c,
+                            "sha256:" + c,
+                            32,
+                            false,
+                            32)));
         }
     }
 
@@ -61,7 +80,9 @@ class JobsFootprintTest {
         for (int i = 0; i < 4; i++) {
             System.gc();
             Thread.sleep(100);
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            used = Math.min(
+                    used,
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return used;
     }

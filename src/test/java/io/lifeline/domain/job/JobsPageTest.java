@@ -39,11 +39,16 @@ class JobsPageTest {
     @Test
     void everyPageOfEveryFilterIsTheFullListsPage() {
         List<JobSummary> all = jobs.list(JobFilter.all());
-        assertThat(all).hasSize(jobs.size()).hasSizeGreaterThan(20)
+        assertThat(all)
+                .hasSize(jobs.size())
+                .hasSizeGreaterThan(20)
                 .isSortedAccordingTo(Comparator.comparing(JobSummary::name));
-        List<JobFilter> filters = new ArrayList<>(List.of(JobFilter.all(),
-                new JobFilter(all.get(0).namespace(), null, null), new JobFilter(null, null, true),
-                new JobFilter(null, null, false), new JobFilter("no-such-namespace", null, null)));
+        List<JobFilter> filters = new ArrayList<>(List.of(
+                JobFilter.all(),
+                new JobFilter(all.get(0).namespace(), null, null),
+                new JobFilter(null, null, true),
+                new JobFilter(null, null, false),
+                new JobFilter("no-such-namespace", null, null)));
         for (JobState s : JobState.values()) {
             filters.add(new JobFilter(null, s, null));
             filters.add(new JobFilter(null, s, false));
@@ -58,7 +63,8 @@ class JobsPageTest {
                         Jobs.JobPage page = jobs.page(f, v, o, limit);
                         int from = Math.min(o, expected.size());
                         assertThat(page.total()).isEqualTo(expected.size());
-                        assertThat(page.items()).as("%s offset %d limit %d", f, o, limit)
+                        assertThat(page.items())
+                                .as("%s offset %d limit %d", f, o, limit)
                                 .isEqualTo(expected.subList(from, Math.min(expected.size(), from + limit)));
                     }
                 }

@@ -29,8 +29,8 @@ import net.jqwik.api.constraints.IntRange;
 class JobsRestorePropertiesTest {
 
     /** Tiny bounds: 3 checkpoints and restores, 2 incidents, 6 timeline entries, 8 ids, 1 ended job, 2 rounds. */
-    private static final JobsConfig SMALL = new JobsConfig(2.0, Duration.ofHours(1), Duration.ofMinutes(30),
-            Duration.ofMinutes(5), 3, 3, 2, 6, 2, 4, 8, 2, 1, 5);
+    private static final JobsConfig SMALL = new JobsConfig(
+            2.0, Duration.ofHours(1), Duration.ofMinutes(30), Duration.ofMinutes(5), 3, 3, 2, 6, 2, 4, 8, 2, 1, 5);
 
     @Provide
     Arbitrary<List<RandomStreams.Step>> streams() {
@@ -38,9 +38,10 @@ class JobsRestorePropertiesTest {
     }
 
     @Property(tries = 300)
-    void restoringAtAnyPointThenApplyingTheRestReadsTheSame(@ForAll("streams") List<RandomStreams.Step> steps,
-                                                            @ForAll @IntRange(min = 0, max = 1000) int permille,
-                                                            @ForAll boolean smallBounds) {
+    void restoringAtAnyPointThenApplyingTheRestReadsTheSame(
+            @ForAll("streams") List<RandomStreams.Step> steps,
+            @ForAll @IntRange(min = 0, max = 1000) int permille,
+            @ForAll boolean smallBounds) {
         List<Object> inputs = RandomStreams.build(steps);
         JobsConfig config = smallBounds ? SMALL : JobsConfig.defaults();
         Clock clock = Clock.fixed(RandomStreams.latest(inputs).plusSeconds(90), ZoneOffset.UTC);
@@ -69,22 +70,28 @@ class JobsRestorePropertiesTest {
         ModelReads.of(null, whole).assertSameAs(ModelReads.of(null, restored), "cut " + cut + " of " + inputs.size());
         assertThat(handedRestored).isEqualTo(handedWhole);
         SavedFleet noFleet = new SavedFleet(0, List.of(), List.of());
-        assertThat(ModelReads.canonical(noFleet, restored.save())).isEqualTo(ModelReads.canonical(noFleet, whole.save()));
+        assertThat(ModelReads.canonical(noFleet, restored.save()))
+                .isEqualTo(ModelReads.canonical(noFleet, whole.save()));
     }
 
     @Example
     void endedJobsAreForgottenInTheSameOrderAfterARestore() {
         JobDriver d = new JobDriver("a/first", JobsConfig.defaults().withMaxFinishedJobs(1));
         d.submit("10:00:00", 1, 2, 8, null).finished("10:05:00", JobData.Outcome.SUCCEEDED);
-        d.apply(d.event("b/second", "10:06:00", EventType.JOB_SUBMITTED,
+        d.apply(d.event(
+                "b/second",
+                "10:06:00",
+                EventType.JOB_SUBMITTED,
                 new JobData.Submitted("b", "o", null, new ElasticPolicy(1, 2, 8, 0), 8, null)));
         Jobs restored = new Jobs(d.nodes, d.clock, JobsConfig.defaults().withMaxFinishedJobs(1));
         restored.restore(d.jobs.save());
-        Event second = d.event("b/second", "10:07:00", EventType.JOB_FINISHED,
-                new JobData.Finished(JobData.Outcome.FAILED, "x"));
+        Event second = d.event(
+                "b/second", "10:07:00", EventType.JOB_FINISHED, new JobData.Finished(JobData.Outcome.FAILED, "x"));
         d.apply(second);
         restored.apply(second);
-        assertThat(d.jobs.detail("a/first")).as("forgotten, one ended job is kept").isEmpty();
+        assertThat(d.jobs.detail("a/first"))
+                .as("forgotten, one ended job is kept")
+                .isEmpty();
         assertThat(restored.detail("a/first")).isEmpty();
         assertThat(restored.details()).isEqualTo(d.jobs.details());
     }

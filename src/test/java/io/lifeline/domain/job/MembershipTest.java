@@ -42,8 +42,11 @@ class MembershipTest {
         assertThat(v.lostNodes()).containsExactly("b");
         m.record(round(2, 6, "a", "c"));
         assertThat(m.view("j").lostNodes()).isEmpty();
-        assertThat(m.view("j").worldSizeSeries()).extracting(WorldSizePoint::worldSize).containsExactly(24, 16, 16);
-        assertThat(m.view("j").worldSizeSeries()).extracting(WorldSizePoint::reason)
+        assertThat(m.view("j").worldSizeSeries())
+                .extracting(WorldSizePoint::worldSize)
+                .containsExactly(24, 16, 16);
+        assertThat(m.view("j").worldSizeSeries())
+                .extracting(WorldSizePoint::reason)
                 .containsExactly("rendezvous", "node-lost", "rendezvous");
     }
 
@@ -69,7 +72,9 @@ class MembershipTest {
     @Test
     void theNodeIndexFollowsMembershipChanges() {
         JobDriver d = new JobDriver("ml/llm");
-        d.nodes.add("n1", "pool-a", CapacityType.SPOT, 8).add("n2", "pool-a", CapacityType.SPOT, 8)
+        d.nodes
+                .add("n1", "pool-a", CapacityType.SPOT, 8)
+                .add("n2", "pool-a", CapacityType.SPOT, 8)
                 .add("n3", "pool-b", CapacityType.ON_DEMAND, 8);
         d.runningOn(2, "10:00:00");
         assertThat(d.jobs.jobsOn("n1")).containsExactly("ml/llm");

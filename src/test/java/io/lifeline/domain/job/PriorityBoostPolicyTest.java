@@ -28,15 +28,18 @@ class PriorityBoostPolicyTest {
         Decision boosted = at("10:15:00");
         assertThat(boosted.boost()).isEqualTo(1000);
         assertThat(boosted.at()).isEqualTo(JobDriver.at("10:15:00"));
-        assertThat(boosted.reason()).isEqualTo("4.00 GPU-hours at risk, checkpoint age 900 s since the job first trained: "
-                + "at or above 4.00 GPU-hours");
+        assertThat(boosted.reason())
+                .isEqualTo("4.00 GPU-hours at risk, checkpoint age 900 s since the job first trained: "
+                        + "at or above 4.00 GPU-hours");
         assertThat(at("10:20:00").boosted()).isTrue();
 
-        d.checkpointStarted("10:20:00", "ckpt-1", 1200, true).checkpointCompleted("10:20:30", "ckpt-1", 1200, 30, 2, true);
+        d.checkpointStarted("10:20:00", "ckpt-1", 1200, true)
+                .checkpointCompleted("10:20:30", "ckpt-1", 1200, 30, 2, true);
         Decision dropped = at("10:20:30");
         assertThat(dropped.boosted()).isFalse();
-        assertThat(dropped.reason()).startsWith("0.00 GPU-hours at risk, checkpoint age 0 s since checkpoint ckpt-1 "
-                + "(step 1200): below");
+        assertThat(dropped.reason())
+                .startsWith(
+                        "0.00 GPU-hours at risk, checkpoint age 0 s since checkpoint ckpt-1 " + "(step 1200): below");
         // 15 minutes later the same job is worth protecting again
         assertThat(at("10:35:29").boosted()).isFalse();
         assertThat(at("10:35:30").boosted()).isTrue();
@@ -45,10 +48,12 @@ class PriorityBoostPolicyTest {
     @Test
     void aJobThatVerifiesIsDroppedOnlyByAVerifiedCheckpoint() {
         d.runningOn(2, "10:00:00");
-        d.checkpointStarted("10:01:00", "ckpt-0", 100, true).checkpointCompleted("10:01:10", "ckpt-0", 100, 10, 1, true)
+        d.checkpointStarted("10:01:00", "ckpt-0", 100, true)
+                .checkpointCompleted("10:01:10", "ckpt-0", 100, 10, 1, true)
                 .checkpointVerified("10:01:20", "ckpt-0", true);
         assertThat(at("10:20:00").boosted()).isTrue();
-        d.checkpointStarted("10:20:00", "ckpt-1", 1200, true).checkpointCompleted("10:20:30", "ckpt-1", 1200, 30, 2, true);
+        d.checkpointStarted("10:20:00", "ckpt-1", 1200, true)
+                .checkpointCompleted("10:20:30", "ckpt-1", 1200, 30, 2, true);
         // completed but not verified: still counted from ckpt-0 (19.5 min × 16 GPUs = 5.2 GPU-hours)
         assertThat(at("10:20:40").boosted()).isTrue();
         d.checkpointVerified("10:21:00", "ckpt-1", true);

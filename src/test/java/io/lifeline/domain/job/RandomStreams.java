@@ -30,25 +30,30 @@ final class RandomStreams {
     static final String[] JOBS = {"a/j1", "b/j2"};
     private static final int KINDS = 31;
 
-    private RandomStreams() {
-    }
+    private RandomStreams() {}
 
     /** One generated step, translated into an input by {@link #build}. */
-    record Step(int kind, int job, int node, int delta, int a, int b) {
-    }
+    record Step(int kind, int job, int node, int delta, int a, int b) {}
 
     static Arbitrary<List<Step>> steps(int maxSize) {
         Arbitrary<Integer> delta = Arbitraries.frequencyOf(
                 Tuple.of(8, Arbitraries.integers().between(0, 600)),
                 Tuple.of(2, Arbitraries.integers().between(-300, -1)));
-        Arbitrary<Step> step = Combinators.combine(Arbitraries.integers().between(0, KINDS - 1),
-                Arbitraries.integers().between(0, 1), Arbitraries.integers().between(1, 4), delta,
-                Arbitraries.integers().between(0, 9), Arbitraries.integers().between(0, 9)).as(Step::new);
+        Arbitrary<Step> step = Combinators.combine(
+                        Arbitraries.integers().between(0, KINDS - 1),
+                        Arbitraries.integers().between(0, 1),
+                        Arbitraries.integers().between(1, 4),
+                        delta,
+                        Arbitraries.integers().between(0, 9),
+                        Arbitraries.integers().between(0, 9))
+                .as(Step::new);
         return step.list().ofMinSize(40).ofMaxSize(maxSize);
     }
 
     static TestNodes nodes() {
-        return new TestNodes().add("n1", "pool-a", CapacityType.SPOT, 8).add("n2", "pool-a", CapacityType.SPOT, 8)
+        return new TestNodes()
+                .add("n1", "pool-a", CapacityType.SPOT, 8)
+                .add("n2", "pool-a", CapacityType.SPOT, 8)
                 .add("n3", "pool-b", CapacityType.ON_DEMAND, 8);
         // n4 is deliberately unknown to the directory
     }
@@ -71,7 +76,12 @@ final class RandomStreams {
             switch (s.kind()) {
                 case 0 -> {
                     type = EventType.JOB_SUBMITTED;
-                    data = new JobData.Submitted(job.substring(0, 1), "o", "p", new ElasticPolicy(1, 4, 8, 2), 8,
+                    data = new JobData.Submitted(
+                            job.substring(0, 1),
+                            "o",
+                            "p",
+                            new ElasticPolicy(1, 4, 8, 2),
+                            8,
                             s.a() == 0 ? null : 600L * s.a());
                 }
                 case 1 -> {
@@ -88,7 +98,8 @@ final class RandomStreams {
                 }
                 case 4 -> {
                     type = EventType.WORKLOAD_EVICTED;
-                    data = new SchedulerData.Evicted(s.a() % 3 == 0 ? "Preempted" : s.a() % 3 == 1 ? "NodeFailures" : "Deactivated");
+                    data = new SchedulerData.Evicted(
+                            s.a() % 3 == 0 ? "Preempted" : s.a() % 3 == 1 ? "NodeFailures" : "Deactivated");
                 }
                 case 5 -> {
                     type = EventType.WORKLOAD_REQUEUED;
@@ -125,8 +136,8 @@ final class RandomStreams {
                 }
                 case 19, 20 -> {
                     type = EventType.TRAINER_CHECKPOINT_COMPLETED;
-                    data = new TrainerData.CheckpointCompleted(ckpt, trainStep, null, 10.0 * s.a(), 5.0 * s.a(), null,
-                            null, null, s.a() % 3 == 0, null);
+                    data = new TrainerData.CheckpointCompleted(
+                            ckpt, trainStep, null, 10.0 * s.a(), 5.0 * s.a(), null, null, null, s.a() % 3 == 0, null);
                 }
                 case 21 -> {
                     type = EventType.TRAINER_CHECKPOINT_FAILED;
@@ -148,13 +159,21 @@ final class RandomStreams {
                     data = new JobData.Finished(JobData.Outcome.values()[s.b()], null);
                 }
                 case 25 -> {
-                    out.add(new NodeSignal(node, t, NodeSignal.Kind.INTERRUPTION_NOTICE, NoticeKind.values()[s.a() % 4],
-                            s.b() == 0 ? null : t.plusSeconds(30L * s.b()), null));
+                    out.add(new NodeSignal(
+                            node,
+                            t,
+                            NodeSignal.Kind.INTERRUPTION_NOTICE,
+                            NoticeKind.values()[s.a() % 4],
+                            s.b() == 0 ? null : t.plusSeconds(30L * s.b()),
+                            null));
                     continue;
                 }
                 case 26, 27, 28, 29 -> {
-                    NodeSignal.Kind kind = s.kind() == 26 ? NodeSignal.Kind.TERMINATED : s.kind() == 27
-                            ? NodeSignal.Kind.NOT_READY : s.kind() == 28 ? NodeSignal.Kind.READY : NodeSignal.Kind.GPU_FAILED;
+                    NodeSignal.Kind kind = s.kind() == 26
+                            ? NodeSignal.Kind.TERMINATED
+                            : s.kind() == 27
+                                    ? NodeSignal.Kind.NOT_READY
+                                    : s.kind() == 28 ? NodeSignal.Kind.READY : NodeSignal.Kind.GPU_FAILED;
                     out.add(new NodeSignal(node, t, kind, null, null, null));
                     continue;
                 }
@@ -165,7 +184,8 @@ final class RandomStreams {
                     continue;
                 }
             }
-            out.add(new Event("id-" + (++ids), "test://" + type.family().name().toLowerCase(Locale.ROOT), type, job, t, data));
+            out.add(new Event(
+                    "id-" + (++ids), "test://" + type.family().name().toLowerCase(Locale.ROOT), type, job, t, data));
         }
         return out;
     }

@@ -16,10 +16,14 @@ class ReportedAfterRecoveryTest {
 
     /** One launch on n1 with a checkpoint at step 310; it stops at 10:06:00 and a new launch forms on n2. */
     private static JobDriver relaunchedOnN2() {
-        return new JobDriver("team/llm").runningOn(1, "10:00:00").progress("10:05:00", 300)
+        return new JobDriver("team/llm")
+                .runningOn(1, "10:00:00")
+                .progress("10:05:00", 300)
                 .checkpointStarted("10:05:30", "ck-310", 310, false)
                 .checkpointCompleted("10:05:31", "ck-310", 310, 1, 1, false)
-                .rendezvous("10:06:10", 0, 8, "n2").progress("10:06:12", 0).restored("10:06:20", "ck-310", 310)
+                .rendezvous("10:06:10", 0, 8, "n2")
+                .progress("10:06:12", 0)
+                .restored("10:06:20", "ck-310", 310)
                 .progress("10:06:25", 320);
     }
 
@@ -36,8 +40,11 @@ class ReportedAfterRecoveryTest {
         assertThat(d.incidents()).hasSize(incidents);
         assertThat(d.jobs.jobsOn("n2")).containsExactly("team/llm");
         assertThat(d.jobs.jobsOn("n1")).isEmpty();
-        assertThat(d.jobs.timeline("team/llm", null, null, null, 100).orElseThrow().entries())
-                .as("the report stays on the timeline").anyMatch(e -> "trainer.worker_failed".equals(e.type()));
+        assertThat(d.jobs.timeline("team/llm", null, null, null, 100)
+                        .orElseThrow()
+                        .entries())
+                .as("the report stays on the timeline")
+                .anyMatch(e -> "trainer.worker_failed".equals(e.type()));
     }
 
     /**
@@ -48,7 +55,9 @@ class ReportedAfterRecoveryTest {
     void aLateFailureStampedWhenItArrivedEndsOnceTheTrainersStillTrainAMinuteLater() {
         JobDriver d = relaunchedOnN2().progress("10:07:00", 380);
         d.workerFailed("10:07:40", 0, "n1").progress("10:07:50", 390);
-        assertThat(d.state()).as("steps right after a stop may be ranks that missed it").isEqualTo(JobState.RECOVERING);
+        assertThat(d.state())
+                .as("steps right after a stop may be ranks that missed it")
+                .isEqualTo(JobState.RECOVERING);
 
         d.progress("10:08:45", 450).now("10:08:45");
 
@@ -80,14 +89,18 @@ class ReportedAfterRecoveryTest {
      */
     @Test
     void aFailureDatedBeforeARoundThatHasNotTrainedYetStillStops() {
-        JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:05:00", 300)
+        JobDriver d = new JobDriver("team/llm")
+                .runningOn(2, "10:00:00")
+                .progress("10:05:00", 300)
                 .rendezvous("10:06:05", 2, 8, "n1", "n2", "n3");
         assertThat(d.state()).isEqualTo(JobState.RESCALING);
 
         d.workerFailed("10:06:02", 3, "n1");
 
         assertThat(d.state()).isEqualTo(JobState.RECOVERING);
-        assertThat(d.incidents()).singleElement().satisfies(i -> assertThat(i.workerFailures()).isEqualTo(1));
+        assertThat(d.incidents())
+                .singleElement()
+                .satisfies(i -> assertThat(i.workerFailures()).isEqualTo(1));
     }
 
     @Test

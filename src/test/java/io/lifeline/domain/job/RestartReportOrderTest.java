@@ -16,10 +16,16 @@ import org.junit.jupiter.api.Test;
 class RestartReportOrderTest {
 
     private static JobDriver failedThenRestarted() {
-        return new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:05:00", 300)
-                .checkpointStarted("10:05:00", "ck-300", 300, false).checkpointCompleted("10:05:01", "ck-300", 300, 1, 1, false)
-                .progress("10:06:00", 360).workerFailed("10:06:01", 8, "n2").terminated("10:06:02", "n2")
-                .rendezvous("10:06:40", 2, 8, "n1").restarted("10:06:40", 1);
+        return new JobDriver("team/llm")
+                .runningOn(2, "10:00:00")
+                .progress("10:05:00", 300)
+                .checkpointStarted("10:05:00", "ck-300", 300, false)
+                .checkpointCompleted("10:05:01", "ck-300", 300, 1, 1, false)
+                .progress("10:06:00", 360)
+                .workerFailed("10:06:01", 8, "n2")
+                .terminated("10:06:02", "n2")
+                .rendezvous("10:06:40", 2, 8, "n1")
+                .restarted("10:06:40", 1);
     }
 
     @Test
@@ -38,7 +44,10 @@ class RestartReportOrderTest {
 
     @Test
     void aRunThatStartsAfreshResumesAtItsFirstStep() {
-        JobDriver d = failedThenRestarted().progress("10:06:42", 0).progress("10:06:44", 1).now("10:06:44");
+        JobDriver d = failedThenRestarted()
+                .progress("10:06:42", 0)
+                .progress("10:06:44", 1)
+                .now("10:06:44");
         assertThat(d.lastIncident().outcome()).isEqualTo(IncidentOutcome.RECOVERED);
         assertThat(d.incidents()).hasSize(1);
     }
@@ -46,15 +55,25 @@ class RestartReportOrderTest {
     @Test
     void anEmergencySaveOnSigtermIsTheCheckpointBeforeExitOfAnUnannouncedStop() {
         JobDriver d = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:05:00", 300);
-        d.apply(d.event("10:05:01", io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_STARTED,
-                new io.lifeline.domain.event.TrainerData.CheckpointStarted("sig-301", 301, false,
-                        io.lifeline.domain.event.TrainerData.SaveReason.SIGNAL)));
-        d.checkpointCompleted("10:05:02", "sig-301", 301, 1, 1, false).workerFailed("10:05:03", 8, "n2").now("10:05:03");
+        d.apply(d.event(
+                "10:05:01",
+                io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_STARTED,
+                new io.lifeline.domain.event.TrainerData.CheckpointStarted(
+                        "sig-301", 301, false, io.lifeline.domain.event.TrainerData.SaveReason.SIGNAL)));
+        d.checkpointCompleted("10:05:02", "sig-301", 301, 1, 1, false)
+                .workerFailed("10:05:03", 8, "n2")
+                .now("10:05:03");
         assertThat(d.lastIncident().checkpointBeforeExit()).isTrue();
 
-        JobDriver periodic = new JobDriver("team/llm").runningOn(2, "10:00:00").progress("10:05:00", 300)
-                .checkpointStarted("10:05:01", "p-301", 301, false).checkpointCompleted("10:05:02", "p-301", 301, 1, 1, false)
-                .workerFailed("10:05:03", 8, "n2").now("10:05:03");
-        assertThat(periodic.lastIncident().checkpointBeforeExit()).as("a periodic save is no exit save").isFalse();
+        JobDriver periodic = new JobDriver("team/llm")
+                .runningOn(2, "10:00:00")
+                .progress("10:05:00", 300)
+                .checkpointStarted("10:05:01", "p-301", 301, false)
+                .checkpointCompleted("10:05:02", "p-301", 301, 1, 1, false)
+                .workerFailed("10:05:03", 8, "n2")
+                .now("10:05:03");
+        assertThat(periodic.lastIncident().checkpointBeforeExit())
+                .as("a periodic save is no exit save")
+                .isFalse();
     }
 }

@@ -46,7 +46,8 @@ class SpotNoticeScenarioTest {
         for (int m = 0; m <= 25; m += 5) {
             d.progress(String.format("10:%02d:00", m), m * 100L);
         }
-        d.checkpointStarted("10:29:20", "ckpt-1", 2933, false).checkpointCompleted("10:30:00", "ckpt-1", 2933, 40, 40, false);
+        d.checkpointStarted("10:29:20", "ckpt-1", 2933, false)
+                .checkpointCompleted("10:30:00", "ckpt-1", 2933, 40, 40, false);
         for (int m = 35; m <= 45; m += 5) {
             d.progress(String.format("10:%02d:00", m), m * 100L);
         }
@@ -121,11 +122,20 @@ class SpotNoticeScenarioTest {
         assertThat(i.worldSizeAfter()).isEqualTo(56);
         assertThat(i.workerFailures()).isEqualTo(1);
         assertThat(i.pool()).isEqualTo("p4d-spot");
-        assertThat(i.phases()).extracting(PhaseStamp::phase).containsExactly(IncidentPhase.WARNED, IncidentPhase.STOPPED,
-                IncidentPhase.STOPPED, IncidentPhase.RESTARTED, IncidentPhase.STOPPED, IncidentPhase.REJOINED,
-                IncidentPhase.RESTORED, IncidentPhase.RESUMED);
+        assertThat(i.phases())
+                .extracting(PhaseStamp::phase)
+                .containsExactly(
+                        IncidentPhase.WARNED,
+                        IncidentPhase.STOPPED,
+                        IncidentPhase.STOPPED,
+                        IncidentPhase.RESTARTED,
+                        IncidentPhase.STOPPED,
+                        IncidentPhase.REJOINED,
+                        IncidentPhase.RESTORED,
+                        IncidentPhase.RESUMED);
 
-        // Freshness at 11:00:00: ckpt-2 completed at 10:47:40 → 740 s old; 56 GPUs × 740 s = 41440 GPU-s = 11.5111 GPU-h.
+        // Freshness at 11:00:00: ckpt-2 completed at 10:47:40 → 740 s old; 56 GPUs × 740 s = 41440 GPU-s = 11.5111
+        // GPU-h.
         // Steps since: 5200 − 4700 = 500. Objective: 2 × 1800 s = 3600 s, not breached.
         FreshnessView f = d.freshness();
         assertThat(f.checkpointId()).isEqualTo("ckpt-2");
@@ -196,7 +206,8 @@ class SpotNoticeScenarioTest {
         assertThat(i.worldSizeAfter()).isEqualTo(56);
         assertThat(i.nodes()).containsExactly("n2", "n8");
 
-        // ckpt-1 completed 10:30:00 → 1800 s old at 11:00; 56 GPUs × 1800 s = 28 GPU-h at risk; steps 3300 − 2933 = 367.
+        // ckpt-1 completed 10:30:00 → 1800 s old at 11:00; 56 GPUs × 1800 s = 28 GPU-h at risk; steps 3300 − 2933 =
+        // 367.
         FreshnessView f = d.freshness();
         assertThat(f.checkpointId()).isEqualTo("ckpt-1");
         assertThat(f.ageMillis()).isEqualTo(1_800_000);

@@ -20,7 +20,9 @@ class SpotPlacementTest {
     /** Pool "mixed": s1, s2 spot, d1 on-demand. */
     private static JobDriver mixedPool() {
         JobDriver d = new JobDriver("ml/llm");
-        d.nodes.add("s1", "mixed", CapacityType.SPOT, 8).add("s2", "mixed", CapacityType.SPOT, 8)
+        d.nodes
+                .add("s1", "mixed", CapacityType.SPOT, 8)
+                .add("s2", "mixed", CapacityType.SPOT, 8)
                 .add("d1", "mixed", CapacityType.ON_DEMAND, 8);
         d.submit("10:00:00", 1, 3, 8, 1800L).admit("10:00:00");
         return d;
@@ -42,7 +44,8 @@ class SpotPlacementTest {
             assertThat(c.capacityType()).isEqualTo("spot");
             assertThat(c.onSpot()).isTrue();
         });
-        assertThat(p.warning()).contains("rank 0 and the rendezvous endpoint run on spot node s1 (pool mixed)")
+        assertThat(p.warning())
+                .contains("rank 0 and the rendezvous endpoint run on spot node s1 (pool mixed)")
                 .contains("on-demand capacity exists in pool mixed");
     }
 
@@ -150,7 +153,8 @@ class SpotPlacementTest {
         assertThat(v.cheaper()).isEqualTo(SpotVerdict.Choice.SPOT);
         assertThat(v.warning()).isNull();
 
-        SpotVerdict dear = d.jobs.spot("ml/big", prices(1.05, 1.10)).orElseThrow().verdict();
+        SpotVerdict dear =
+                d.jobs.spot("ml/big", prices(1.05, 1.10)).orElseThrow().verdict();
         assertThat(dear.spot().costPerUsefulGpuHour()).isCloseTo(1.163911, within(1e-6));
         assertThat(dear.cheaper()).isEqualTo(SpotVerdict.Choice.ON_DEMAND);
         assertThat(dear.warning()).contains("spot costs 1.16 per useful GPU-hour, on-demand 1.13");
@@ -166,8 +170,8 @@ class SpotPlacementTest {
     }
 
     private static SpotPrices prices(double spot, double onDemand) {
-        return new SpotPrices(Map.of("pool-a", Map.of(CapacityType.SPOT, spot, CapacityType.ON_DEMAND, onDemand)),
-                Map.of());
+        return new SpotPrices(
+                Map.of("pool-a", Map.of(CapacityType.SPOT, spot, CapacityType.ON_DEMAND, onDemand)), Map.of());
     }
 
     private static org.assertj.core.data.Offset<Double> within(double d) {

@@ -21,13 +21,16 @@ class StrayJobsTest {
 
     private static final Instant T0 = Instant.parse("2024-05-01T00:00:00Z");
     private final MovableClock clock = new MovableClock(T0);
-    private final Jobs jobs = new Jobs(new TestNodes(), clock,
+    private final Jobs jobs = new Jobs(
+            new TestNodes(),
+            clock,
             JobsConfig.defaults().withMaxFinishedJobs(10).withStrayJobsForgetAfter(Duration.ofHours(1)));
     private int ids;
 
     private Event event(String job, long seconds, EventType type, Object data) {
-        return new Event("e" + ids++, "test://jobs", type, job, T0.plusSeconds(seconds),
-                (io.lifeline.domain.event.EventData) data);
+        return new Event(
+                "e" + ids++, "test://jobs", type, job, T0.plusSeconds(seconds), (io.lifeline.domain.event.EventData)
+                        data);
     }
 
     private void progress(String job, long seconds) {
@@ -35,8 +38,11 @@ class StrayJobsTest {
     }
 
     private void submit(String job, long seconds) {
-        jobs.apply(event(job, seconds, EventType.JOB_SUBMITTED, new JobData.Submitted("ns", "alice", "high",
-                new ElasticPolicy(1, 2, 8, 3), 8, 600L)));
+        jobs.apply(event(
+                job,
+                seconds,
+                EventType.JOB_SUBMITTED,
+                new JobData.Submitted("ns", "alice", "high", new ElasticPolicy(1, 2, 8, 3), 8, 600L)));
     }
 
     private void rendezvous(String job, long seconds, String... nodes) {
@@ -44,7 +50,10 @@ class StrayJobsTest {
         for (int i = 0; i < nodes.length; i++) {
             ps.add(new TrainerData.Participant(nodes[i], i * 8, 8));
         }
-        jobs.apply(event(job, seconds, EventType.TRAINER_RENDEZVOUS,
+        jobs.apply(event(
+                job,
+                seconds,
+                EventType.TRAINER_RENDEZVOUS,
                 new TrainerData.Rendezvous("run", 1, 8 * nodes.length, ps)));
     }
 
@@ -84,8 +93,8 @@ class StrayJobsTest {
             submit(job, t);
             rendezvous(job, t + 1, "node-" + i, "node-" + (i + 1));
             progress(job, t + 2);
-            jobs.apply(event(job, t + 30, EventType.JOB_FINISHED,
-                    new JobData.Finished(JobData.Outcome.SUCCEEDED, "done")));
+            jobs.apply(event(
+                    job, t + 30, EventType.JOB_FINISHED, new JobData.Finished(JobData.Outcome.SUCCEEDED, "done")));
             // A late progress of a job ended long ago: a stray under a forgotten name.
             if (i >= 100) {
                 progress("ns/job-" + (i - 100), t + 31);

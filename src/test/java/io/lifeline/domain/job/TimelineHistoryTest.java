@@ -17,8 +17,21 @@ import org.junit.jupiter.api.Test;
 class TimelineHistoryTest {
 
     private static final int RING = 5;
-    private static final JobsConfig SMALL = new JobsConfig(2.0, Duration.ofHours(1), Duration.ofMinutes(30),
-            Duration.ofMinutes(5), 100, 100, 100, RING, 64, 256, 512, 20, 5000, 20);
+    private static final JobsConfig SMALL = new JobsConfig(
+            2.0,
+            Duration.ofHours(1),
+            Duration.ofMinutes(30),
+            Duration.ofMinutes(5),
+            100,
+            100,
+            100,
+            RING,
+            64,
+            256,
+            512,
+            20,
+            5000,
+            20);
 
     private final JobDriver d = new JobDriver("ml/llm", SMALL);
     /** What a store of the drained entries holds. */
@@ -31,15 +44,19 @@ class TimelineHistoryTest {
 
     /** The page the runtime gives: the slice merged with the store's answer to the same question. */
     private TimelinePage page(String cursor, int limit, java.time.Instant from, java.time.Instant to) {
-        TimelineSlice s = d.jobs.timelineSlice("ml/llm", from, to, cursor, limit).orElseThrow();
+        TimelineSlice s =
+                d.jobs.timelineSlice("ml/llm", from, to, cursor, limit).orElseThrow();
         if (!s.needsStored()) {
             return s.page(List.of());
         }
         List<TimelineEntry> fromStore = stored.stream()
                 .filter(r -> r.job().equals(s.job()) && r.incarnation() == s.incarnation())
                 .map(JobTimelineEntry::entry)
-                .filter(e -> e.seq() < s.storedBelowSeq() && s.cursor().precedes(e) && TimelineSlice.inRange(e, from, to))
-                .sorted(TimelineCursor.ORDER).limit(limit + 1L).toList();
+                .filter(e ->
+                        e.seq() < s.storedBelowSeq() && s.cursor().precedes(e) && TimelineSlice.inRange(e, from, to))
+                .sorted(TimelineCursor.ORDER)
+                .limit(limit + 1L)
+                .toList();
         return s.page(fromStore);
     }
 
@@ -63,8 +80,10 @@ class TimelineHistoryTest {
             update(String.format("10:00:%02d", i));
         }
         assertThat(d.jobs.drainTimeline()).isEmpty();
-        assertThat(stored).extracting(r -> r.entry().seq())
-                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 13).boxed().toList());
+        assertThat(stored)
+                .extracting(r -> r.entry().seq())
+                .containsExactlyElementsOf(
+                        java.util.stream.LongStream.rangeClosed(1, 13).boxed().toList());
         assertThat(d.jobs.lostTimelineEntries()).isZero();
     }
 
@@ -72,7 +91,9 @@ class TimelineHistoryTest {
     void entriesThatLeftTheRingBeforeADrainAreCountedAsLost() {
         d.submit("10:00:00", 1, 2, 8, null);
         for (int i = 1; i <= 9; i++) {
-            d.apply(d.event(String.format("10:00:%02d", i), EventType.JOB_UPDATED,
+            d.apply(d.event(
+                    String.format("10:00:%02d", i),
+                    EventType.JOB_UPDATED,
                     new JobData.Updated(null, null, null, 600L)));
         }
         assertThat(d.jobs.drainTimeline()).hasSize(RING);
@@ -89,14 +110,19 @@ class TimelineHistoryTest {
         // Late events: listed at their own time, between entries that left the ring long ago.
         update("10:00:05");
         update("10:00:31");
-        List<TimelineEntry> expected = stored.stream().map(JobTimelineEntry::entry).sorted(TimelineCursor.ORDER).toList();
+        List<TimelineEntry> expected = stored.stream()
+                .map(JobTimelineEntry::entry)
+                .sorted(TimelineCursor.ORDER)
+                .toList();
         assertThat(expected).hasSize(23);
         for (int limit : new int[] {1, 2, 3, 7, 22, 23, 100}) {
             assertThat(all(limit, null, null)).as("limit %d", limit).isEqualTo(expected);
         }
         List<TimelineEntry> window = all(2, JobDriver.at("10:00:05"), JobDriver.at("10:00:32"));
-        assertThat(window).isEqualTo(expected.stream().filter(e -> TimelineSlice.inRange(e, JobDriver.at("10:00:05"),
-                JobDriver.at("10:00:32"))).toList());
+        assertThat(window)
+                .isEqualTo(expected.stream()
+                        .filter(e -> TimelineSlice.inRange(e, JobDriver.at("10:00:05"), JobDriver.at("10:00:32")))
+                        .toList());
         assertThat(window).hasSize(15);
     }
 
@@ -106,14 +132,27 @@ class TimelineHistoryTest {
         for (int i = 1; i <= 10; i++) {
             update(String.format("10:00:%02d", i));
         }
-        assertThat(d.jobs.timelineSlice("ml/llm", null, null, null, 3).orElseThrow().needsStored()).isTrue();
+        assertThat(d.jobs.timelineSlice("ml/llm", null, null, null, 3)
+                        .orElseThrow()
+                        .needsStored())
+                .isTrue();
         // The ring holds seconds 6..10; everything before it is at or before 10:00:05.
         String pastEvicted = JobDriver.at("10:00:06").toEpochMilli() + ":0";
-        assertThat(d.jobs.timelineSlice("ml/llm", null, null, pastEvicted, 3).orElseThrow().needsStored()).isFalse();
-        assertThat(d.jobs.timelineSlice("ml/llm", JobDriver.at("10:00:06"), null, null, 3).orElseThrow().needsStored())
+        assertThat(d.jobs.timelineSlice("ml/llm", null, null, pastEvicted, 3)
+                        .orElseThrow()
+                        .needsStored())
                 .isFalse();
-        assertThat(new JobDriver("cv/small").submit("10:00:00", 1, 2, 8, null).jobs
-                .timelineSlice("cv/small", null, null, null, 3).orElseThrow().needsStored()).isFalse();
+        assertThat(d.jobs.timelineSlice("ml/llm", JobDriver.at("10:00:06"), null, null, 3)
+                        .orElseThrow()
+                        .needsStored())
+                .isFalse();
+        assertThat(new JobDriver("cv/small")
+                        .submit("10:00:00", 1, 2, 8, null)
+                        .jobs
+                        .timelineSlice("cv/small", null, null, null, 3)
+                        .orElseThrow()
+                        .needsStored())
+                .isFalse();
     }
 
     @Test
@@ -123,10 +162,15 @@ class TimelineHistoryTest {
         stored.addAll(d.jobs.drainTimeline());
         d.submit("11:00:00", 1, 2, 8, null);
         stored.addAll(d.jobs.drainTimeline());
-        assertThat(stored).extracting(JobTimelineEntry::incarnation).containsOnly(JobDriver.at("10:00:00").toEpochMilli(),
-                JobDriver.at("11:00:00").toEpochMilli());
+        assertThat(stored)
+                .extracting(JobTimelineEntry::incarnation)
+                .containsOnly(
+                        JobDriver.at("10:00:00").toEpochMilli(),
+                        JobDriver.at("11:00:00").toEpochMilli());
         assertThat(stored.get(stored.size() - 1).entry().seq()).isEqualTo(1);
-        assertThat(d.jobs.timelineSlice("ml/llm", null, null, null, 10).orElseThrow().incarnation())
+        assertThat(d.jobs.timelineSlice("ml/llm", null, null, null, 10)
+                        .orElseThrow()
+                        .incarnation())
                 .isEqualTo(JobDriver.at("11:00:00").toEpochMilli());
     }
 

@@ -51,8 +51,20 @@ class TraceReplayTest {
         Jobs jobs = replay(TraceFormat.PHILLY_CSV, "philly_multi_attempt_jobs_restarts.csv");
 
         Map<String, Integer> expected = new LinkedHashMap<>();
-        for (String[] kv : new String[][] {{"14199", "1"}, {"14164", "2"}, {"14228", "2"}, {"10241", "1"}, {"13423", "1"},
-            {"13174", "2"}, {"14168", "1"}, {"14321", "1"}, {"14213", "3"}, {"10240", "1"}, {"14399", "1"}, {"3358", "2"}}) {
+        for (String[] kv : new String[][] {
+            {"14199", "1"},
+            {"14164", "2"},
+            {"14228", "2"},
+            {"10241", "1"},
+            {"13423", "1"},
+            {"13174", "2"},
+            {"14168", "1"},
+            {"14321", "1"},
+            {"14213", "3"},
+            {"10240", "1"},
+            {"14399", "1"},
+            {"3358", "2"}
+        }) {
             expected.put("philly/application_1506638472019_" + kv[0], Integer.parseInt(kv[1]));
         }
         int interruptions = 0;
@@ -96,7 +108,8 @@ class TraceReplayTest {
         assertThat(jobs.incidents(job).orElseThrow()).hasSize(1);
         assertThat(i.nodes()).containsExactly("m47");
         assertThat(i.downtimeMillis()).isEqualTo(7_000);
-        assertThat(jobs.membership(job).orElseThrow().rounds()).extracting(r -> r.participants().get(0).node())
+        assertThat(jobs.membership(job).orElseThrow().rounds())
+                .extracting(r -> r.participants().get(0).node())
                 .containsExactly("m47", "m412");
     }
 
@@ -120,13 +133,18 @@ class TraceReplayTest {
         JobDetail r12 = jobs.detail(run12).orElseThrow();
         assertThat(r12.summary().state()).isEqualTo(JobState.SUCCEEDED);
         assertThat(r12.summary().interruptions()).isEqualTo(50);
-        assertThat(r12.interruptionsByCause()).isEqualTo(Map.of(IncidentCause.SOFTWARE_ERROR, 40, IncidentCause.NODE_FAILURE, 10));
+        assertThat(r12.interruptionsByCause())
+                .isEqualTo(Map.of(IncidentCause.SOFTWARE_ERROR, 40, IncidentCause.NODE_FAILURE, 10));
         List<IncidentView> incidents = jobs.incidents(run12).orElseThrow();
         assertThat(incidents).hasSize(50).allMatch(i -> i.outcome() == IncidentOutcome.RECOVERED);
-        IncidentView burst = incidents.stream().filter(i -> "node_failure_burst".equals(i.causeDetail())).findFirst()
+        IncidentView burst = incidents.stream()
+                .filter(i -> "node_failure_burst".equals(i.causeDetail()))
+                .findFirst()
                 .orElseThrow();
         assertThat(burst.nodes()).hasSize(5);
-        IncidentView deleted = incidents.stream().filter(i -> "cluster_deleted".equals(i.causeDetail())).findFirst()
+        IncidentView deleted = incidents.stream()
+                .filter(i -> "cluster_deleted".equals(i.causeDetail()))
+                .findFirst()
                 .orElseThrow();
         assertThat(deleted.nodes()).hasSize(64); // all 128 hosts went; an incident keeps at most 64 names
         assertThat(deleted.gpusAtStop()).isEqualTo(1024);
@@ -134,11 +152,12 @@ class TraceReplayTest {
         assertThat(r12.goodput().recoveryMillis()).isEqualTo(50 * 20 * 60_000L);
         // wall: 2021-11-11T12:00Z → 2022-01-06T20:46Z = 56 d 8 h 46 min
         assertThat(r12.goodput().wallMillis()).isEqualTo(((56L * 24 + 8) * 60 + 46) * 60_000L);
-        assertThat(r12.membership().rounds()).extracting(RendezvousRound::worldSize).containsOnly(1024);
+        assertThat(r12.membership().rounds())
+                .extracting(RendezvousRound::worldSize)
+                .containsOnly(1024);
 
         JobDetail r11 = jobs.detail(run11).orElseThrow();
         assertThat(r11.summary().state()).isEqualTo(JobState.CANCELLED);
         assertThat(r11.summary().interruptions()).isZero();
     }
-
 }

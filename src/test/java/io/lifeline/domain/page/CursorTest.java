@@ -35,7 +35,8 @@ class CursorTest {
         assertThat(Cursor.longs("1772352240000:1", 2)).containsExactly(1_772_352_240_000L, 1);
         assertThat(Cursor.longs("-1000:3", 2)).containsExactly(-1000, 3);
         // The event log: base64url of "time|seq", which is this format already.
-        String events = Base64.getUrlEncoder().withoutPadding()
+        String events = Base64.getUrlEncoder()
+                .withoutPadding()
                 .encodeToString("2026-03-01T08:04:00Z|123".getBytes(StandardCharsets.UTF_8));
         assertThat(Cursor.parts(events, 2)).containsExactly("2026-03-01T08:04:00Z", "123");
         assertThat(Cursor.of("2026-03-01T08:04:00Z", 123)).isEqualTo(events);
@@ -43,10 +44,21 @@ class CursorTest {
 
     @Test
     void anythingElseIsRefusedWithOneMessage() {
-        for (String bad : List.of("", "nope", "1:x", "1 OR 1=1", "'; DROP TABLE event_log; --", "1:2:3", "::",
-                "99999999999999999999", "%%%", "a".repeat(600))) {
-            assertThatThrownBy(() -> Cursor.longs(bad, bad.contains(":") ? 2 : 1)).as(bad)
-                    .isInstanceOf(IllegalArgumentException.class).hasMessage("not a cursor this API gave out");
+        for (String bad : List.of(
+                "",
+                "nope",
+                "1:x",
+                "1 OR 1=1",
+                "'; DROP TABLE event_log; --",
+                "1:2:3",
+                "::",
+                "99999999999999999999",
+                "%%%",
+                "a".repeat(600))) {
+            assertThatThrownBy(() -> Cursor.longs(bad, bad.contains(":") ? 2 : 1))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("not a cursor this API gave out");
         }
         assertThatThrownBy(() -> Cursor.longs(Cursor.of(1, 2), 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Cursor.longs(Cursor.of("x", 2), 2)).isInstanceOf(IllegalArgumentException.class);

@@ -26,8 +26,8 @@ class AutomationBrakeTest {
         Outcome[] out = new Outcome[count];
         State st = start;
         for (int i = 0; i < count; i++) {
-            out[i] = AutomationBrake.decide(s, st, new Target(pool + "-n" + i, pool, poolNodes), NOTICE,
-                    from.plusSeconds(i));
+            out[i] = AutomationBrake.decide(
+                    s, st, new Target(pool + "-n" + i, pool, poolNodes), NOTICE, from.plusSeconds(i));
             st = out[i].state();
         }
         return out;
@@ -83,8 +83,13 @@ class AutomationBrakeTest {
         // A third node of the pool 9 minutes later would be more than its 2; 10 minutes after the first two, it is not.
         Target third = new Target("a-n2", "a", 10);
         assertThat(AutomationBrake.decide(DEFAULTS, first[1].state(), third, NOTICE, T0.plus(Duration.ofMinutes(9)))
-                .verdict()).isEqualTo(Verdict.TRIPPED);
-        Outcome later = AutomationBrake.decide(DEFAULTS, first[1].state(), third, NOTICE,
+                        .verdict())
+                .isEqualTo(Verdict.TRIPPED);
+        Outcome later = AutomationBrake.decide(
+                DEFAULTS,
+                first[1].state(),
+                third,
+                NOTICE,
                 T0.plus(Duration.ofMinutes(10)).plusSeconds(1));
         assertThat(later.verdict()).isEqualTo(Verdict.ALLOWED);
         assertThat(later.state().taken()).extracting(AutomationBrake.Take::node).containsExactly("a-n2");
@@ -93,32 +98,33 @@ class AutomationBrakeTest {
     @Test
     void aNodeCountsOnceHoweverManyPoliciesWantIt() {
         Outcome a = AutomationBrake.decide(DEFAULTS, State.INITIAL, new Target("n1", "a", 3), NOTICE, T0);
-        Outcome b = AutomationBrake.decide(DEFAULTS, a.state(), new Target("n1", "a", 3), "fatal-xid-drain",
-                T0.plusSeconds(5));
+        Outcome b = AutomationBrake.decide(
+                DEFAULTS, a.state(), new Target("n1", "a", 3), "fatal-xid-drain", T0.plusSeconds(5));
         assertThat(b.verdict()).isEqualTo(Verdict.ALREADY_COUNTED);
         assertThat(b.verdict().allows()).isTrue();
-        assertThat(AutomationBrake.takenInWindow(DEFAULTS, b.state(), T0.plusSeconds(6))).isEqualTo(1);
+        assertThat(AutomationBrake.takenInWindow(DEFAULTS, b.state(), T0.plusSeconds(6)))
+                .isEqualTo(1);
     }
 
     @Test
     void aResetReleasesTheBrakeAndStartsTheWindowAfresh() {
         Outcome[] o = takeAll(DEFAULTS, State.INITIAL, "a", 10, 4, T0);
         assertThat(o[2].verdict()).isEqualTo(Verdict.TRIPPED);
-        State reset = AutomationBrake.reset(o[3].state(), "alice [tok1]", "forged notices, source revoked",
-                T0.plusSeconds(60));
+        State reset = AutomationBrake.reset(
+                o[3].state(), "alice [tok1]", "forged notices, source revoked", T0.plusSeconds(60));
         assertThat(reset.isEngaged()).isFalse();
         assertThat(reset.taken()).isEmpty();
         assertThat(reset.lastReset().by()).isEqualTo("alice [tok1]");
-        Outcome after = AutomationBrake.decide(DEFAULTS, reset, new Target("a-n9", "a", 10), NOTICE,
-                T0.plusSeconds(61));
+        Outcome after =
+                AutomationBrake.decide(DEFAULTS, reset, new Target("a-n9", "a", 10), NOTICE, T0.plusSeconds(61));
         assertThat(after.verdict()).isEqualTo(Verdict.ALLOWED);
     }
 
     @Test
     void theBrakeStaysEngagedAfterTheWindowUntilAPersonResetsIt() {
         Outcome[] o = takeAll(DEFAULTS, State.INITIAL, "a", 10, 3, T0);
-        Outcome dayLater = AutomationBrake.decide(DEFAULTS, o[2].state(), new Target("b-n1", "b", 50), NOTICE,
-                T0.plus(Duration.ofDays(1)));
+        Outcome dayLater = AutomationBrake.decide(
+                DEFAULTS, o[2].state(), new Target("b-n1", "b", 50), NOTICE, T0.plus(Duration.ofDays(1)));
         assertThat(dayLater.verdict()).isEqualTo(Verdict.HELD);
     }
 
@@ -142,7 +148,9 @@ class AutomationBrakeTest {
     void theTargetCountsThePoolsLiveNodesOnly() {
         io.lifeline.domain.action.FleetFixture f = new io.lifeline.domain.action.FleetFixture();
         f.node("a1", "a").node("a2", "a").node("a3", "a").node("b1", "b");
-        f.apply("a3", io.lifeline.domain.event.EventType.NODE_TERMINATED,
+        f.apply(
+                "a3",
+                io.lifeline.domain.event.EventType.NODE_TERMINATED,
                 new io.lifeline.domain.event.NodeData.Terminated("reclaimed"));
         assertThat(AutomationBrake.target(f.model.fleet(), "a1")).isEqualTo(new Target("a1", "a", 2));
         assertThat(AutomationBrake.target(f.model.fleet(), "b1")).isEqualTo(new Target("b1", "b", 1));
@@ -151,18 +159,22 @@ class AutomationBrakeTest {
 
     @Test
     void onlyDrainsTakeNodes() {
-        assertThat(AutomationBrake.takesNode(new ActionRequest(ActionKind.DRAIN, "n1", Map.of(), ""))).isTrue();
-        assertThat(AutomationBrake.takesNode(new ActionRequest(ActionKind.UNCORDON, "n1", Map.of(), ""))).isFalse();
-        assertThat(AutomationBrake.takesNode(new ActionRequest(ActionKind.RESCALE, "a/b", Map.of(), ""))).isFalse();
+        assertThat(AutomationBrake.takesNode(new ActionRequest(ActionKind.DRAIN, "n1", Map.of(), "")))
+                .isTrue();
+        assertThat(AutomationBrake.takesNode(new ActionRequest(ActionKind.UNCORDON, "n1", Map.of(), "")))
+                .isFalse();
+        assertThat(AutomationBrake.takesNode(new ActionRequest(ActionKind.RESCALE, "a/b", Map.of(), "")))
+                .isFalse();
     }
 
     @Test
     void theCountsPerPoolAreForViews() {
         Outcome[] a = takeAll(DEFAULTS, State.INITIAL, "a", 50, 3, T0);
-        Outcome b = AutomationBrake.decide(DEFAULTS, a[2].state(), new Target("b-n0", "b", 50), NOTICE,
-                T0.plusSeconds(10));
+        Outcome b =
+                AutomationBrake.decide(DEFAULTS, a[2].state(), new Target("b-n0", "b", 50), NOTICE, T0.plusSeconds(10));
         assertThat(AutomationBrake.takenByPool(DEFAULTS, b.state(), T0.plusSeconds(11)))
-                .containsEntry("a", 3).containsEntry("b", 1);
+                .containsEntry("a", 3)
+                .containsEntry("b", 1);
     }
 
     @Test

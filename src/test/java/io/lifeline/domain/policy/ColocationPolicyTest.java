@@ -27,8 +27,11 @@ import org.junit.jupiter.api.Test;
 class ColocationPolicyTest {
 
     private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
-    private static final LendingWindow DAY = new LendingWindow("day", "a100", new WindowSchedule.Weekly(
-            EnumSet.range(DayOfWeek.MONDAY, DayOfWeek.FRIDAY), LocalTime.of(8, 0), LocalTime.of(20, 0), PARIS));
+    private static final LendingWindow DAY = new LendingWindow(
+            "day",
+            "a100",
+            new WindowSchedule.Weekly(
+                    EnumSet.range(DayOfWeek.MONDAY, DayOfWeek.FRIDAY), LocalTime.of(8, 0), LocalTime.of(20, 0), PARIS));
 
     private FleetFixture f;
 
@@ -49,8 +52,8 @@ class ColocationPolicyTest {
     }
 
     private List<PolicyDecision> pass(ColocationPolicy p, PolicyMode mode) {
-        return p.decisions(settings(PolicyName.COLOCATION, mode, Map.of()), f.model.jobs(), f.model.fleet(),
-                f.clock.instant());
+        return p.decisions(
+                settings(PolicyName.COLOCATION, mode, Map.of()), f.model.jobs(), f.model.fleet(), f.clock.instant());
     }
 
     private static ColocationPolicy policy(LendingWindow... windows) {
@@ -69,7 +72,8 @@ class ColocationPolicyTest {
         });
         PlanResult plan = f.planner().plan(d.get(0).request(), f.clock.instant());
         assertThat(plan.ok()).as("the planner accepts it: %s", plan).isTrue();
-        assertThat(pass(policy(DAY), PolicyMode.ON).get(0).idempotencyKey()).as("the same decision the next pass")
+        assertThat(pass(policy(DAY), PolicyMode.ON).get(0).idempotencyKey())
+                .as("the same decision the next pass")
                 .isEqualTo(d.get(0).idempotencyKey());
     }
 
@@ -86,15 +90,20 @@ class ColocationPolicyTest {
     @Test
     void aPoolOverrideTurnsItOnForThatPoolOnly() {
         PolicySettings s = settings(PolicyName.COLOCATION, PolicyMode.OFF, Map.of("pool:a100", PolicyMode.ON));
-        assertThat(policy(DAY).decisions(s, f.model.jobs(), f.model.fleet(), f.clock.instant())).hasSize(1);
+        assertThat(policy(DAY).decisions(s, f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .hasSize(1);
         PolicySettings ns = settings(PolicyName.COLOCATION, PolicyMode.ON, Map.of("namespace:team-a", PolicyMode.OFF));
-        assertThat(policy(DAY).decisions(ns, f.model.jobs(), f.model.fleet(), f.clock.instant())).isEmpty();
+        assertThat(policy(DAY).decisions(ns, f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .isEmpty();
     }
 
     @Test
     void overlappingWindowsShrinkOnce() {
-        LendingWindow lunch = new LendingWindow("lunch", "a100", new WindowSchedule.Weekly(
-                EnumSet.allOf(DayOfWeek.class), LocalTime.of(11, 0), LocalTime.of(14, 0), PARIS));
+        LendingWindow lunch = new LendingWindow(
+                "lunch",
+                "a100",
+                new WindowSchedule.Weekly(
+                        EnumSet.allOf(DayOfWeek.class), LocalTime.of(11, 0), LocalTime.of(14, 0), PARIS));
         ColocationPolicy both = policy(DAY, lunch);
         assertThat(both.lending("a100", f.clock.instant()).windows()).containsExactly("day", "lunch");
         List<PolicyDecision> d = pass(both, PolicyMode.ON);
@@ -114,10 +123,15 @@ class ColocationPolicyTest {
         f.job("team-b/small", 2, 4, "a5", "h1");
         ColocationPolicy p = policy(DAY);
         f.job("team-a/llm", 2, 4, "a1", "a2");
-        ColocationPolicy.Pass pass = p.pass(settings(PolicyName.COLOCATION, PolicyMode.ON, Map.of()),
-                f.model.jobs(), f.model.fleet(), f.clock.instant());
+        ColocationPolicy.Pass pass = p.pass(
+                settings(PolicyName.COLOCATION, PolicyMode.ON, Map.of()),
+                f.model.jobs(),
+                f.model.fleet(),
+                f.clock.instant());
         assertThat(pass.decisions()).extracting(d -> d.request().target()).doesNotContain("team-a/llm");
-        assertThat(pass.notes()).filteredOn(n -> n.job().equals("team-a/llm")).singleElement()
+        assertThat(pass.notes())
+                .filteredOn(n -> n.job().equals("team-a/llm"))
+                .singleElement()
                 .satisfies(n -> assertThat(n.note()).startsWith("already at its minimum of 2"));
     }
 
@@ -142,17 +156,20 @@ class ColocationPolicyTest {
         Map<PolicyName, PolicySettings.Entry> m = new EnumMap<>(PolicyName.class);
         m.put(PolicyName.CAPACITY_GROW, new PolicySettings.Entry(PolicyMode.ON, Map.of()));
         PolicyEngine e = new PolicyEngine(new PolicySettings(m));
-        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant())).as("without co-location")
-                .extracting(d -> d.policy()).containsExactly(PolicyName.CAPACITY_GROW);
+        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .as("without co-location")
+                .extracting(d -> d.policy())
+                .containsExactly(PolicyName.CAPACITY_GROW);
         e.colocation(policy(DAY));
-        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant())).as("co-location off, pool lending")
+        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .as("co-location off, pool lending")
                 .isEmpty();
     }
 
     @Test
     void aDemandTriggerLendsWhileActiveAndStopsAfterItsHold() {
-        DemandTrigger chat = new DemandTrigger("chat", "a100", new DemandTrigger.PendingPods("serving", "chat"), 3,
-                Duration.ofMinutes(10));
+        DemandTrigger chat = new DemandTrigger(
+                "chat", "a100", new DemandTrigger.PendingPods("serving", "chat"), 3, Duration.ofMinutes(10));
         ColocationPolicy p = new ColocationPolicy(new ColocationRules(List.of(), List.of(chat)), Map.of());
         assertThat(pass(p, PolicyMode.ON)).as("no reading yet").isEmpty();
 
@@ -169,7 +186,8 @@ class ColocationPolicyTest {
         assertThat(pass(p, PolicyMode.ON)).as("below, but not for the hold yet").isEmpty();
         f.later(600);
         p = p.withDemand("chat", p.demand().get("chat").sampled(0, f.clock.instant(), 3, chat.hold()));
-        assertThat(pass(p, PolicyMode.ON)).singleElement()
+        assertThat(pass(p, PolicyMode.ON))
+                .singleElement()
                 .satisfies(x -> assertThat(x.request().params()).containsEntry("workers", "4"));
     }
 }

@@ -35,8 +35,11 @@ class PolicyEngineTest {
     }
 
     private List<PolicyDecision> notice(PolicyEngine e, String node) {
-        Event n = f.event(node, EventType.NODE_INTERRUPTION_NOTICE, new NodeData.InterruptionNotice(
-                NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().plusSeconds(120)));
+        Event n = f.event(
+                node,
+                EventType.NODE_INTERRUPTION_NOTICE,
+                new NodeData.InterruptionNotice(
+                        NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().plusSeconds(120)));
         return e.onEvent(n, f.model.root().apply(n), f.model.jobs(), f.model.fleet(), f.clock.instant());
     }
 
@@ -46,7 +49,9 @@ class PolicyEngineTest {
         assertThat(d).hasSize(1);
         assertThat(d.get(0).request().kind()).isEqualTo(ActionKind.DRAIN);
         assertThat(d.get(0).request().target()).isEqualTo("n1");
-        assertThat(d.get(0).request().params()).containsEntry("deadlineSeconds", "110").containsEntry("allowDelete", "true");
+        assertThat(d.get(0).request().params())
+                .containsEntry("deadlineSeconds", "110")
+                .containsEntry("allowDelete", "true");
         assertThat(d.get(0).mode()).isEqualTo(PolicyMode.ON);
         assertThat(d.get(0).idempotencyKey()).startsWith("notice:n1:");
     }
@@ -54,27 +59,37 @@ class PolicyEngineTest {
     @Test
     void aNoticeOlderThanTheNodesRegistrationIsNotAppliedAndDecidesNothing() {
         PolicyEngine e = engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON, Map.of());
-        Event stale = new Event("stale-1", "cloud/aws", EventType.NODE_INTERRUPTION_NOTICE, "n1",
-                FleetFixture.T0.minusSeconds(600), new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws",
-                f.clock.instant().plusSeconds(120)));
+        Event stale = new Event(
+                "stale-1",
+                "cloud/aws",
+                EventType.NODE_INTERRUPTION_NOTICE,
+                "n1",
+                FleetFixture.T0.minusSeconds(600),
+                new NodeData.InterruptionNotice(
+                        NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().plusSeconds(120)));
 
         ApplyOutcome outcome = f.model.root().apply(stale);
 
         assertThat(outcome.reason()).isEqualTo(NotAppliedReason.STALE);
-        assertThat(e.onEvent(stale, outcome, f.model.jobs(), f.model.fleet(), f.clock.instant())).isEmpty();
+        assertThat(e.onEvent(stale, outcome, f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .isEmpty();
         assertThat(f.model.fleet().nodesWithActiveNotice()).isEmpty();
     }
 
     @Test
     void aNoticePastItsDeadlineIsExpiredAndDecidesNothing() {
         PolicyEngine e = engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON, Map.of());
-        Event late = f.event("n1", EventType.NODE_INTERRUPTION_NOTICE, new NodeData.InterruptionNotice(
-                NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().minusSeconds(1)));
+        Event late = f.event(
+                "n1",
+                EventType.NODE_INTERRUPTION_NOTICE,
+                new NodeData.InterruptionNotice(
+                        NoticeKind.SPOT_RECLAIM, "aws", f.clock.instant().minusSeconds(1)));
 
         ApplyOutcome outcome = f.model.root().apply(late);
 
         assertThat(outcome.reason()).isEqualTo(NotAppliedReason.EXPIRED);
-        assertThat(e.onEvent(late, outcome, f.model.jobs(), f.model.fleet(), f.clock.instant())).isEmpty();
+        assertThat(e.onEvent(late, outcome, f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .isEmpty();
         assertThat(f.model.fleet().nodesWithActiveNotice()).isEmpty();
     }
 
@@ -87,12 +102,13 @@ class PolicyEngineTest {
 
     @Test
     void offPolicyOrAPoolOverrideDecidesNothing() {
-        assertThat(notice(engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.OFF, Map.of()), "n1")).isEmpty();
-        PolicyEngine offForSpot = engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON,
-                Map.of("pool:spot", PolicyMode.OFF));
+        assertThat(notice(engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.OFF, Map.of()), "n1"))
+                .isEmpty();
+        PolicyEngine offForSpot =
+                engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON, Map.of("pool:spot", PolicyMode.OFF));
         assertThat(notice(offForSpot, "n2")).isEmpty();
-        PolicyEngine dryForSpot = engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.OFF,
-                Map.of("pool:spot", PolicyMode.DRY_RUN));
+        PolicyEngine dryForSpot =
+                engine(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.OFF, Map.of("pool:spot", PolicyMode.DRY_RUN));
         assertThat(notice(dryForSpot, "n3")).extracting(PolicyDecision::mode).containsExactly(PolicyMode.DRY_RUN);
     }
 
@@ -101,7 +117,8 @@ class PolicyEngineTest {
         PolicyEngine e = engine(PolicyName.FATAL_XID_DRAIN, PolicyMode.ON, Map.of());
         Event fatal = f.event("n1", EventType.GPU_XID, new GpuData.Xid("GPU-1", 0, 79, "fallen off the bus"));
         assertThat(e.onEvent(fatal, f.model.root().apply(fatal), f.model.jobs(), f.model.fleet(), f.clock.instant()))
-                .extracting(d -> d.request().kind()).containsExactly(ActionKind.DRAIN);
+                .extracting(d -> d.request().kind())
+                .containsExactly(ActionKind.DRAIN);
         Event benign = f.event("n1", EventType.GPU_XID, new GpuData.Xid("GPU-1", 0, 13, "graphics engine exception"));
         assertThat(e.onEvent(benign, f.model.root().apply(benign), f.model.jobs(), f.model.fleet(), f.clock.instant()))
                 .isEmpty();
@@ -127,7 +144,8 @@ class PolicyEngineTest {
         assertThat(d).extracting(x -> x.request().params().get("workers")).containsExactly("3");
         f.later(120).progress("team-a/llm", 300);
         assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
-                .extracting(x -> x.request().params().get("workers")).containsExactly("3");
+                .extracting(x -> x.request().params().get("workers"))
+                .containsExactly("3");
     }
 
     @Test
@@ -136,18 +154,23 @@ class PolicyEngineTest {
         f.node("m1", "other").node("m2", "other").later(180);
         f.job("team-b/fresh", 1, 2, "m1");
         List<PolicyDecision> d = e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant());
-        assertThat(d).filteredOn(x -> x.request().target().equals("team-b/fresh")).singleElement().satisfies(x -> {
-            assertThat(x.skipped()).isEqualTo("training for 0 s only, inside the start-up grace of 60 s");
-            assertThat(x.idempotencyKey()).endsWith("|skipped:start-up");
-        });
+        assertThat(d)
+                .filteredOn(x -> x.request().target().equals("team-b/fresh"))
+                .singleElement()
+                .satisfies(x -> {
+                    assertThat(x.skipped()).isEqualTo("training for 0 s only, inside the start-up grace of 60 s");
+                    assertThat(x.idempotencyKey()).endsWith("|skipped:start-up");
+                });
     }
 
     @Test
     void aStaleCheckpointOfANodeLocalJobIsAskedOnDurableStorage() {
         PolicyEngine e = engine(PolicyName.STALE_CHECKPOINT, PolicyMode.ON, Map.of());
-        f.apply("team-a/llm", io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_COMPLETED,
-                new io.lifeline.domain.event.TrainerData.CheckpointCompleted("local-1", 100, 1L, 5, 5,
-                        "file:///nvme/ckpt/local-1", null, 16, false, 16));
+        f.apply(
+                "team-a/llm",
+                io.lifeline.domain.event.EventType.TRAINER_CHECKPOINT_COMPLETED,
+                new io.lifeline.domain.event.TrainerData.CheckpointCompleted(
+                        "local-1", 100, 1L, 5, 5, "file:///nvme/ckpt/local-1", null, 16, false, 16));
         f.later(7200).progress("team-a/llm", 900);
         List<PolicyDecision> d = e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant());
         assertThat(d).singleElement().satisfies(x -> {

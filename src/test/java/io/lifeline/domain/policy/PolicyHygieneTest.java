@@ -25,8 +25,11 @@ class PolicyHygieneTest {
     }
 
     private PolicyDecision checkpoint(String job) {
-        return new PolicyDecision(PolicyName.STALE_CHECKPOINT, PolicyMode.ON,
-                new ActionRequest(ActionKind.CHECKPOINT_NOW, job, Map.of(), "stale"), "stale:" + job + ":c1");
+        return new PolicyDecision(
+                PolicyName.STALE_CHECKPOINT,
+                PolicyMode.ON,
+                new ActionRequest(ActionKind.CHECKPOINT_NOW, job, Map.of(), "stale"),
+                "stale:" + job + ":c1");
     }
 
     private PolicyDecision reviewed(PolicyDecision d) {
@@ -56,27 +59,36 @@ class PolicyHygieneTest {
 
     @Test
     void aJobNotTrainingOrUnknownIsNotCommanded() {
-        f.apply("team-b/new", io.lifeline.domain.event.EventType.JOB_SUBMITTED, new io.lifeline.domain.event.JobData
-                .Submitted("team-b", "bob", "low", null, 8, 600L));
-        assertThat(reviewed(checkpoint("team-b/new")).skipped()).isEqualTo("job is pending: its trainers are not training");
+        f.apply(
+                "team-b/new",
+                io.lifeline.domain.event.EventType.JOB_SUBMITTED,
+                new io.lifeline.domain.event.JobData.Submitted("team-b", "bob", "low", null, 8, 600L));
+        assertThat(reviewed(checkpoint("team-b/new")).skipped())
+                .isEqualTo("job is pending: its trainers are not training");
         assertThat(reviewed(checkpoint("team-c/none")).skipped()).isEqualTo("no job team-c/none is known");
     }
 
     @Test
     void aNodeActionIsNotHeldBack() {
-        PolicyDecision drain = new PolicyDecision(PolicyName.NOTICE_CHECKPOINT_DRAIN, PolicyMode.ON,
-                new ActionRequest(ActionKind.DRAIN, "n1", Map.of(), "notice"), "notice:n1");
+        PolicyDecision drain = new PolicyDecision(
+                PolicyName.NOTICE_CHECKPOINT_DRAIN,
+                PolicyMode.ON,
+                new ActionRequest(ActionKind.DRAIN, "n1", Map.of(), "notice"),
+                "notice:n1");
         assertThat(reviewed(drain).isSkipped()).isFalse();
     }
 
     @Test
     void repeatedFailuresBackOffExponentiallyUpToTheMaximumAndASuccessResets() {
-        hygiene.settings(new PolicyHygiene.Settings(Duration.ofSeconds(60), Duration.ofSeconds(120),
-                Duration.ofMinutes(1), Duration.ofMinutes(5)));
+        hygiene.settings(new PolicyHygiene.Settings(
+                Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofMinutes(1), Duration.ofMinutes(5)));
         Instant t = f.clock.instant();
-        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).until()).isEqualTo(t.plusSeconds(60));
-        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).until()).isEqualTo(t.plusSeconds(120));
-        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).until()).isEqualTo(t.plusSeconds(240));
+        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).until())
+                .isEqualTo(t.plusSeconds(60));
+        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).until())
+                .isEqualTo(t.plusSeconds(120));
+        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).until())
+                .isEqualTo(t.plusSeconds(240));
         PolicyHygiene.Backoff capped = hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t);
         assertThat(capped.failures()).isEqualTo(4);
         assertThat(capped.until()).isEqualTo(t.plusSeconds(300));
@@ -90,11 +102,13 @@ class PolicyHygieneTest {
         assertThat(d.skipped()).startsWith("backing off after 104 failed action(s) on team-a/llm, until ");
         assertThat(d.idempotencyKey()).endsWith("|skipped:backoff-104");
         // Another policy, or the same policy on another target, is not held back.
-        assertThat(hygiene.backoff(PolicyName.CAPACITY_GROW, "team-a/llm", f.clock.instant())).isEmpty();
+        assertThat(hygiene.backoff(PolicyName.CAPACITY_GROW, "team-a/llm", f.clock.instant()))
+                .isEmpty();
 
         hygiene.succeeded(PolicyName.STALE_CHECKPOINT, "team-a/llm");
         assertThat(reviewed(checkpoint("team-a/llm")).isSkipped()).isFalse();
-        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).failures()).isEqualTo(1);
+        assertThat(hygiene.failed(PolicyName.STALE_CHECKPOINT, "team-a/llm", t).failures())
+                .isEqualTo(1);
     }
 
     @Test

@@ -24,13 +24,13 @@ import java.util.Locale;
  */
 public final class WhatIfCurve {
 
-    private static final double[] GRID = {0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0,
-        2.25, 2.5, 2.75, 3.0};
+    private static final double[] GRID = {
+        0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.25, 2.5, 2.75, 3.0
+    };
     /** The window, in M: 1,500 interruptions on average, as in the property test. */
     private static final double WINDOWS = 1500;
 
-    private WhatIfCurve() {
-    }
+    private WhatIfCurve() {}
 
     public static void main(String[] args) throws IOException {
         double c = 120;
@@ -54,8 +54,13 @@ public final class WhatIfCurve {
         double[][] points = new double[GRID.length][];
         ObjectMapper json = new ObjectMapper();
         ObjectNode doc = json.createObjectNode();
-        doc.put("checkpoint_cost_s", c).put("mtbi_s", m).put("recovery_s", r).put("seed", seed).put("window_s", window)
-                .put("interruptions", is.size()).put("model", IntervalAdvisor.MODEL);
+        doc.put("checkpoint_cost_s", c)
+                .put("mtbi_s", m)
+                .put("recovery_s", r)
+                .put("seed", seed)
+                .put("window_s", window)
+                .put("interruptions", is.size())
+                .put("model", IntervalAdvisor.MODEL);
         ArrayNode pts = doc.putArray("points");
         long t0 = System.nanoTime();
         for (int k = 0; k < GRID.length; k++) {
@@ -63,28 +68,46 @@ public final class WhatIfCurve {
             double measured = YoungDalyPropertyTest.ettr(c, window, is, tau);
             points[k] = new double[] {tau, measured};
             double model = IntervalAdvisor.expectedEttr(tau, c, m, r);
-            pts.addObject().put("interval_s", round(tau, 1)).put("measured_ettr", round(measured, 5))
-                    .put("model_ettr", round(model, 5)).put("gap", round((measured - model) / model, 5));
+            pts.addObject()
+                    .put("interval_s", round(tau, 1))
+                    .put("measured_ettr", round(measured, 5))
+                    .put("model_ettr", round(model, 5))
+                    .put("gap", round((measured - model) / model, 5));
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
         // The fit and the advice over the grid near the optimum (0.5 to 2 times Daly), as the property test does.
-        double[][] near = java.util.Arrays.stream(points).filter(p -> p[0] >= 0.5 * daly * 0.999 && p[0] <= 2 * daly * 1.001)
+        double[][] near = java.util.Arrays.stream(points)
+                .filter(p -> p[0] >= 0.5 * daly * 0.999 && p[0] <= 2 * daly * 1.001)
                 .toArray(double[][]::new);
         double optimum = YoungDalyPropertyTest.fittedOptimum(near);
-        IntervalAdvice advice = IntervalAdvisor.advise("sim/job", null, null, c, 10,
-                new IntervalAdvisor.Exposure(List.of("sim"), window, is.size()), 1, r);
-        doc.put("measured_optimum_s", round(optimum, 1)).put("young_s", round(IntervalAdvisor.young(c, m), 1))
-                .put("daly_s", round(daly, 1)).put("advice_s", round(advice.recommendedSeconds(), 1))
+        IntervalAdvice advice = IntervalAdvisor.advise(
+                "sim/job", null, null, c, 10, new IntervalAdvisor.Exposure(List.of("sim"), window, is.size()), 1, r);
+        doc.put("measured_optimum_s", round(optimum, 1))
+                .put("young_s", round(IntervalAdvisor.young(c, m), 1))
+                .put("daly_s", round(daly, 1))
+                .put("advice_s", round(advice.recommendedSeconds(), 1))
                 .put("advice_formula", advice.formula())
                 .put("max_gap", round(maxGap(pts, 0, Double.MAX_VALUE), 5))
-                .put("max_gap_near_optimum", round(maxGap(pts, 0.5 * daly * 0.999, 2 * daly * 1.001), 5)).put("replay_ms", ms);
+                .put("max_gap_near_optimum", round(maxGap(pts, 0.5 * daly * 0.999, 2 * daly * 1.001), 5))
+                .put("replay_ms", ms);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, json.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n");
-        System.out.printf(Locale.ROOT, "%d interruptions over %.0f days; measured optimum %.0f s, Young %.0f s, Daly %.0f s,"
-                + " advice %.0f s; largest gap to the model %.2f %% from 0.5 to 2 times Daly, %.2f %% over all; %d replays in %d ms;"
-                + " wrote %s%n", is.size(), window / 86_400, optimum, IntervalAdvisor.young(c, m), daly,
-                advice.recommendedSeconds(), doc.path("max_gap_near_optimum").asDouble() * 100,
-                doc.path("max_gap").asDouble() * 100, GRID.length, ms, out);
+        System.out.printf(
+                Locale.ROOT,
+                "%d interruptions over %.0f days; measured optimum %.0f s, Young %.0f s, Daly %.0f s,"
+                        + " advice %.0f s; largest gap to the model %.2f %% from 0.5 to 2 times Daly, %.2f %% over all; %d replays in %d ms;"
+                        + " wrote %s%n",
+                is.size(),
+                window / 86_400,
+                optimum,
+                IntervalAdvisor.young(c, m),
+                daly,
+                advice.recommendedSeconds(),
+                doc.path("max_gap_near_optimum").asDouble() * 100,
+                doc.path("max_gap").asDouble() * 100,
+                GRID.length,
+                ms,
+                out);
     }
 
     /** The largest |measured − model| / model over the intervals in [lo, hi]. */

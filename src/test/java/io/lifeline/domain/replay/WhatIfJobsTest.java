@@ -27,8 +27,14 @@ class WhatIfJobsTest {
         assertThat(job.interruptions()).hasSize(3);
 
         // A trace records no capacity type or price: the rows say so instead of failing.
-        WhatIfReport r = WhatIf.run(job, true, new WhatIfRequest(List.of(900.0), false, null, null, null, List.of(false),
-                List.of()), SpotPrices.NONE, InterruptionRates.NONE, new WhatIfLimits(24, 2_000_000, 60), () -> false,
+        WhatIfReport r = WhatIf.run(
+                job,
+                true,
+                new WhatIfRequest(List.of(900.0), false, null, null, null, List.of(false), List.of()),
+                SpotPrices.NONE,
+                InterruptionRates.NONE,
+                new WhatIfLimits(24, 2_000_000, 60),
+                () -> false,
                 Clock.fixed(end, ZoneOffset.UTC));
         WhatIfRow actual = r.rows().get(0);
         WhatIfRow replay = r.rows().get(1);

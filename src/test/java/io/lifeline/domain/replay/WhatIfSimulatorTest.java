@@ -34,7 +34,8 @@ class WhatIfSimulatorTest {
     @Test
     void anInterruptionLosesTheWorkSinceTheLastSaveAndItsRecovery() {
         // stop at 2 h 10 min = 7,800 s; saves end at 960 k: the 8th at 7,680 s, so 120 s are lost; recovery 600 s
-        ReplayInterruption i = new ReplayInterruption(T0.plusSeconds(7_800), 600_000, IncidentCause.NODE_FAILURE, null, null);
+        ReplayInterruption i =
+                new ReplayInterruption(T0.plusSeconds(7_800), 600_000, IncidentCause.NODE_FAILURE, null, null);
         GoodputView g = run(List.of(i), scenario(900, 60, false));
         assertThat(g.lostReworkMillis()).isEqualTo(120_000);
         assertThat(g.recoveryMillis()).isEqualTo(600_000);
@@ -45,9 +46,10 @@ class WhatIfSimulatorTest {
 
     @Test
     void theNoticePolicySavesTheWorkWhenTheLeadCoversTheSave() {
-        // the same stop, announced 120 s ahead: a save at 7,680 s (the periodic one ends then) ... at the notice (7,680 s)
-        ReplayInterruption i = new ReplayInterruption(T0.plusSeconds(7_800), 600_000, IncidentCause.SPOT_RECLAIM, null,
-                120_000L);
+        // the same stop, announced 120 s ahead: a save at 7,680 s (the periodic one ends then) ... at the notice (7,680
+        // s)
+        ReplayInterruption i =
+                new ReplayInterruption(T0.plusSeconds(7_800), 600_000, IncidentCause.SPOT_RECLAIM, null, 120_000L);
         GoodputView off = run(List.of(i), scenario(900, 60, false));
         GoodputView on = run(List.of(i), scenario(900, 60, true));
         assertThat(off.lostReworkMillis()).isEqualTo(120_000);
@@ -56,15 +58,17 @@ class WhatIfSimulatorTest {
         assertThat(on.recoveryMillis()).isEqualTo(600_000);
         assertThat(on.ettr()).isGreaterThan(off.ettr());
         // a lead shorter than the save does not help
-        ReplayInterruption shortLead = new ReplayInterruption(T0.plusSeconds(7_800), 600_000, IncidentCause.SPOT_RECLAIM,
-                null, 30_000L);
-        assertThat(run(List.of(shortLead), scenario(900, 60, true)).lostReworkMillis()).isEqualTo(120_000);
+        ReplayInterruption shortLead =
+                new ReplayInterruption(T0.plusSeconds(7_800), 600_000, IncidentCause.SPOT_RECLAIM, null, 30_000L);
+        assertThat(run(List.of(shortLead), scenario(900, 60, true)).lostReworkMillis())
+                .isEqualTo(120_000);
     }
 
     @Test
     void aStopDuringASaveLosesTheWholePeriod() {
         // the 8th save runs 7,620–7,680 s; a stop at 7,650 s loses the 900 s trained before it
-        ReplayInterruption i = new ReplayInterruption(T0.plusSeconds(7_650), 300_000, IncidentCause.NODE_FAILURE, null, null);
+        ReplayInterruption i =
+                new ReplayInterruption(T0.plusSeconds(7_650), 300_000, IncidentCause.NODE_FAILURE, null, null);
         GoodputView g = run(List.of(i), scenario(900, 60, false));
         assertThat(g.lostReworkMillis()).isEqualTo(900_000);
     }

@@ -37,8 +37,16 @@ class YoungDalyPropertyTest {
     }
 
     static double ettr(double c, double window, List<ReplayInterruption> is, double tau) {
-        GoodputView g = WhatIfSimulator.run("sim/job", T0, T0.plusMillis(Math.round(window * 1000)), true, 8, 1, is,
-                new WhatIfScenario(tau, "fixed", c, null, null, false, null), () -> false);
+        GoodputView g = WhatIfSimulator.run(
+                "sim/job",
+                T0,
+                T0.plusMillis(Math.round(window * 1000)),
+                true,
+                8,
+                1,
+                is,
+                new WhatIfScenario(tau, "fixed", c, null, null, false, null),
+                () -> false);
         return g.ettr();
     }
 
@@ -111,23 +119,34 @@ class YoungDalyPropertyTest {
             double[][] points = curve(c, m, r, window, is);
             for (double[] p : points) {
                 double model = IntervalAdvisor.expectedEttr(p[0], c, m, r);
-                assertThat(Math.abs(p[1] - model) / model).as(what + " at τ=%.0f s: measured %.4f, model %.4f", p[0], p[1],
-                        model).isLessThanOrEqualTo(0.02);
+                assertThat(Math.abs(p[1] - model) / model)
+                        .as(what + " at τ=%.0f s: measured %.4f, model %.4f", p[0], p[1], model)
+                        .isLessThanOrEqualTo(0.02);
             }
             double optimum = fittedOptimum(points);
             double young = IntervalAdvisor.young(c, m);
             double daly = IntervalAdvisor.dalyFirstOrder(c, m);
-            assertThat(Math.abs(optimum - young) / young).as(what + ": optimum %.0f s, Young %.0f s", optimum, young)
+            assertThat(Math.abs(optimum - young) / young)
+                    .as(what + ": optimum %.0f s, Young %.0f s", optimum, young)
                     .isLessThanOrEqualTo(0.05);
-            assertThat(Math.abs(optimum - daly) / daly).as(what + ": optimum %.0f s, Daly %.0f s", optimum, daly)
+            assertThat(Math.abs(optimum - daly) / daly)
+                    .as(what + ": optimum %.0f s, Daly %.0f s", optimum, daly)
                     .isLessThanOrEqualTo(0.05);
 
             // The advice, from what the replay measured (C, the exposure and its interruptions, R), picks it.
-            IntervalAdvice advice = IntervalAdvisor.advise("sim/job", null, null, c, 10,
-                    new IntervalAdvisor.Exposure(List.of("sim"), window, is.size()), 1, r);
+            IntervalAdvice advice = IntervalAdvisor.advise(
+                    "sim/job",
+                    null,
+                    null,
+                    c,
+                    10,
+                    new IntervalAdvisor.Exposure(List.of("sim"), window, is.size()),
+                    1,
+                    r);
             assertThat(advice.recommendedSeconds()).isNotNull();
-            assertThat(Math.abs(advice.recommendedSeconds() - optimum) / optimum).as(what + ": advice %.0f s, optimum %.0f s",
-                    advice.recommendedSeconds(), optimum).isLessThanOrEqualTo(0.05);
+            assertThat(Math.abs(advice.recommendedSeconds() - optimum) / optimum)
+                    .as(what + ": advice %.0f s, optimum %.0f s", advice.recommendedSeconds(), optimum)
+                    .isLessThanOrEqualTo(0.05);
         }
     }
 }

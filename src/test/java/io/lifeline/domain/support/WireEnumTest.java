@@ -28,8 +28,9 @@ class WireEnumTest {
 
     @Test
     void eitherSpellingInAnyCaseNamesTheSameValue() {
-        for (String s : new String[] {"notice-received", "NOTICE_RECEIVED", "notice_received", "Notice-Received",
-            " notice-received "}) {
+        for (String s : new String[] {
+            "notice-received", "NOTICE_RECEIVED", "notice_received", "Notice-Received", " notice-received "
+        }) {
             assertThat(WireEnum.parse(NodeLifecycle.class, s)).as(s).contains(NodeLifecycle.NOTICE_RECEIVED);
         }
         assertThat(WireEnum.parse(GroupBy.class, "instanceType")).contains(GroupBy.INSTANCE_TYPE);
@@ -54,7 +55,8 @@ class WireEnumTest {
     void everyWireEnumButTheKnownOnesFollowsTheDefaultRule() {
         List<String> wireEnums = new ArrayList<>();
         List<String> ownNames = new ArrayList<>();
-        for (JavaClass c : new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        for (JavaClass c : new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.lifeline.domain")) {
             if (!c.isEnum() || !c.isAssignableTo(WireEnum.class)) {
                 continue;
@@ -67,8 +69,11 @@ class WireEnumTest {
                 }
             }
         }
-        assertThat(wireEnums).contains("JobState", "NodeLifecycle", "IncidentCause", "GpuHealth").hasSizeGreaterThan(15);
-        assertThat(ownNames).as("the reliability table's groupBy answers the names its query takes")
+        assertThat(wireEnums)
+                .contains("JobState", "NodeLifecycle", "IncidentCause", "GpuHealth")
+                .hasSizeGreaterThan(15);
+        assertThat(ownNames)
+                .as("the reliability table's groupBy answers the names its query takes")
                 .containsExactlyInAnyOrder("GroupBy.INSTANCE_TYPE", "GroupBy.CAPACITY_TYPE");
     }
 }

@@ -16,8 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  */
 public final class DecodeCpuTime {
 
-    private DecodeCpuTime() {
-    }
+    private DecodeCpuTime() {}
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 25;
@@ -46,7 +45,8 @@ public final class DecodeCpuTime {
         }
         List<Double> sorted = new ArrayList<>(perEvent);
         sorted.sort(Double::compare);
-        System.out.printf("best %.3f us/event, median %.3f us/event (%d rounds of %d events)%n", sorted.get(0),
-                sorted.get(sorted.size() / 2), rounds, n);
+        System.out.printf(
+                "best %.3f us/event, median %.3f us/event (%d rounds of %d events)%n",
+                sorted.get(0), sorted.get(sorted.size() / 2), rounds, n);
     }
 }

@@ -32,11 +32,12 @@ class DurableConsumerLoopTest {
     private static final TopicPartition TP = new TopicPartition("in", 0);
 
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
-    private final MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
-            new ByteArraySerializer());
+    private final MockProducer<byte[], byte[]> producer =
+            new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     private final List<Long> handled = new CopyOnWriteArrayList<>();
     /** What the store holds as the group's next offsets, read when partitions are assigned. */
     private final Map<TopicPartition, Long> stored = new java.util.concurrent.ConcurrentHashMap<>();
+
     private DurableConsumerLoop loop;
 
     @AfterEach
@@ -51,8 +52,14 @@ class DurableConsumerLoopTest {
     }
 
     private void start(DurableConsumerLoop.PollHandler handler, int maxInFlight) {
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", maxInFlight,
-                Duration.ofMillis(20)), () -> consumer, () -> producer, handler, partitions -> stored, () -> { },
+        loop = new DurableConsumerLoop(
+                new DurableConsumerLoop.Settings(
+                        "test", "g", List.of("in"), "in.dlq", maxInFlight, Duration.ofMillis(20)),
+                () -> consumer,
+                () -> producer,
+                handler,
+                partitions -> stored,
+                () -> {},
                 () -> false);
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(TP));
@@ -62,7 +69,8 @@ class DurableConsumerLoopTest {
     }
 
     private void produce(long offset, String value) {
-        consumer.schedulePollTask(() -> consumer.addRecord(new ConsumerRecord<>("in", 0, offset, null, value.getBytes(StandardCharsets.UTF_8))));
+        consumer.schedulePollTask(() -> consumer.addRecord(
+                new ConsumerRecord<>("in", 0, offset, null, value.getBytes(StandardCharsets.UTF_8))));
     }
 
     private long committed() {
@@ -71,8 +79,8 @@ class DurableConsumerLoopTest {
     }
 
     /** Work that stores at once, and dead-letters records whose value is "bad". */
-    private DurableConsumerLoop.PollWork stored(List<ConsumerRecord<byte[], byte[]>> records,
-                                                java.util.function.Supplier<CompletableFuture<?>> submit) {
+    private DurableConsumerLoop.PollWork stored(
+            List<ConsumerRecord<byte[], byte[]>> records, java.util.function.Supplier<CompletableFuture<?>> submit) {
         records.forEach(r -> handled.add(r.offset()));
         return new DurableConsumerLoop.PollWork() {
             private CompletableFuture<?> stored = submit.get();
@@ -114,16 +122,23 @@ class DurableConsumerLoopTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 3);
         assertThat(producer.history()).singleElement().satisfies(r -> {
             assertThat(r.topic()).isEqualTo("in.dlq");
-            assertThat(new String(r.headers().lastHeader(DurableConsumerLoop.REASON_HEADER).value(), StandardCharsets.UTF_8)).isEqualTo("not an event");
+            assertThat(new String(
+                            r.headers()
+                                    .lastHeader(DurableConsumerLoop.REASON_HEADER)
+                                    .value(),
+                            StandardCharsets.UTF_8))
+                    .isEqualTo("not an event");
         });
     }
 
     @Test
     void aPushedBackPollIsRetriedNotSkipped() {
         AtomicInteger attempts = new AtomicInteger();
-        start((records, offsets) -> stored(records, () -> attempts.incrementAndGet() < 3
-                ? CompletableFuture.failedFuture(new RetryLaterException("store unavailable"))
-                : CompletableFuture.completedFuture(null)));
+        start((records, offsets) -> stored(
+                records,
+                () -> attempts.incrementAndGet() < 3
+                        ? CompletableFuture.failedFuture(new RetryLaterException("store unavailable"))
+                        : CompletableFuture.completedFuture(null)));
         produce(0, "good");
         await().atMost(Duration.ofSeconds(10)).until(() -> committed() == 1);
         assertThat(attempts).hasValue(3);
@@ -138,14 +153,16 @@ class DurableConsumerLoopTest {
         CompletableFuture<Void> firstStored = new CompletableFuture<>();
         List<Long> taken = new CopyOnWriteArrayList<>();
         AtomicInteger attemptsOfSecond = new AtomicInteger();
-        start((records, offsets) -> stored(records, () -> {
-            long offset = records.get(0).offset();
-            if (offset == 1 && attemptsOfSecond.incrementAndGet() == 1) {
-                return CompletableFuture.failedFuture(new RetryLaterException("buffer full"));
-            }
-            taken.add(offset);
-            return offset == 0 ? firstStored : CompletableFuture.completedFuture(null);
-        }), 8);
+        start(
+                (records, offsets) -> stored(records, () -> {
+                    long offset = records.get(0).offset();
+                    if (offset == 1 && attemptsOfSecond.incrementAndGet() == 1) {
+                        return CompletableFuture.failedFuture(new RetryLaterException("buffer full"));
+                    }
+                    taken.add(offset);
+                    return offset == 0 ? firstStored : CompletableFuture.completedFuture(null);
+                }),
+                8);
         produce(0, "good");
         produce(1, "good");
         produce(2, "good");
@@ -159,12 +176,16 @@ class DurableConsumerLoopTest {
 
     @Test
     void aFailingDeadLetterTopicMakesTheLoopReadThePollAgainInsteadOfEnding() {
-        MockProducer<byte[], byte[]> failing = new MockProducer<>(false, null, new ByteArraySerializer(),
-                new ByteArraySerializer());
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2,
-                Duration.ofMillis(20)), () -> consumer, () -> failing,
+        MockProducer<byte[], byte[]> failing =
+                new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+        loop = new DurableConsumerLoop(
+                new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2, Duration.ofMillis(20)),
+                () -> consumer,
+                () -> failing,
                 (records, offsets) -> stored(records, () -> CompletableFuture.completedFuture(null)),
-                partitions -> Map.of(), () -> { }, () -> false);
+                partitions -> Map.of(),
+                () -> {},
+                () -> false);
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(TP));
             consumer.updateBeginningOffsets(Map.of(TP, 0L));
@@ -176,14 +197,18 @@ class DurableConsumerLoopTest {
         failing.errorNext(new org.apache.kafka.common.errors.TimeoutException("dlq down"));
         produce(0, "bad"); // still on the broker: the mock hands a record out once, a real broker again after a seek
         await().atMost(Duration.ofSeconds(10)).until(() -> handled.size() >= 2);
-        assertThat(committed()).as("nothing committed while the dead letter was not sent").isLessThan(1);
+        assertThat(committed())
+                .as("nothing committed while the dead letter was not sent")
+                .isLessThan(1);
         // The topic is back: the record is read again, dead-lettered and committed.
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             failing.completeNext();
             return committed() == 1;
         });
         assertThat(loop.running()).isTrue();
-        assertThat(handled).as("the same record handled again after the failure").containsOnly(0L);
+        assertThat(handled)
+                .as("the same record handled again after the failure")
+                .containsOnly(0L);
     }
 
     @Test
@@ -210,10 +235,14 @@ class DurableConsumerLoopTest {
     void aConsumerThatFailsForGoodIsReplacedByANewOne() {
         java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
         MockConsumer<byte[], byte[]> second = new MockConsumer<>("earliest");
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2,
-                Duration.ofMillis(200)), () -> made.incrementAndGet() == 1 ? consumer : second, () -> producer,
+        loop = new DurableConsumerLoop(
+                new DurableConsumerLoop.Settings("test", "g", List.of("in"), "in.dlq", 2, Duration.ofMillis(200)),
+                () -> made.incrementAndGet() == 1 ? consumer : second,
+                () -> producer,
                 (records, offsets) -> stored(records, () -> CompletableFuture.completedFuture(null)),
-                partitions -> Map.of(), () -> { }, () -> false);
+                partitions -> Map.of(),
+                () -> {},
+                () -> false);
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(TP));
             consumer.updateBeginningOffsets(Map.of(TP, 0L));

@@ -53,8 +53,12 @@ final class IngestLoad {
 
     private final io.lifeline.eventlog.OffsetStore offsets;
 
-    IngestLoad(IngestPipeline pipeline, EventCodec codec, ModelRuntime model, MeterRegistry registry,
-               io.lifeline.eventlog.OffsetStore offsets) {
+    IngestLoad(
+            IngestPipeline pipeline,
+            EventCodec codec,
+            ModelRuntime model,
+            MeterRegistry registry,
+            io.lifeline.eventlog.OffsetStore offsets) {
         this.offsets = offsets;
         this.pipeline = pipeline;
         this.codec = codec;
@@ -70,7 +74,9 @@ final class IngestLoad {
 
     void fill(String topic, int n, int run) throws Exception {
         try (Admin admin = Admin.create(common())) {
-            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))
+                    .all()
+                    .get();
         }
         Properties p = common();
         p.put("key.serializer", ByteArraySerializer.class.getName());
@@ -132,8 +138,8 @@ final class IngestLoad {
                 Thread.sleep(5);
             }
             double rate = n / ((System.nanoTime() - start) / 1e9);
-            System.out.printf("[bench] kafka ingest: group join to first event applied %.0f ms%n",
-                    (start - joining) / 1e6);
+            System.out.printf(
+                    "[bench] kafka ingest: group join to first event applied %.0f ms%n", (start - joining) / 1e6);
             System.out.print("[bench] kafka ingest CPU by thread, " + ThreadCpu.perEvent(cpu.since(), n));
             System.out.print("[bench] " + cpu.machine(n));
             System.out.print(StatementStats.top(n, 10));
@@ -159,8 +165,12 @@ final class IngestLoad {
         long start = System.nanoTime();
         List<Future<?>> done = new ArrayList<>();
         for (byte[] body : bodies) {
-            done.add(pool.submit(() -> given(TestTokens.auth(ingestToken)).contentType("application/json").body(body).post("/api/v1/events")
-                    .then().statusCode(200)));
+            done.add(pool.submit(() -> given(TestTokens.auth(ingestToken))
+                    .contentType("application/json")
+                    .body(body)
+                    .post("/api/v1/events")
+                    .then()
+                    .statusCode(200)));
         }
         for (Future<?> f : done) {
             f.get();
@@ -179,11 +189,21 @@ final class IngestLoad {
      */
     double httpOutOfProcess(int n, int run, String format, int connections) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-XX:+UseParallelGC", "-cp",
-                Path.of("target", "test-classes").toAbsolutePath().toString(), "io.lifeline.bench.HttpLoadGenerator",
-                "url=http://localhost:" + io.restassured.RestAssured.port, "token=" + TestTokens.ingest(),
-                "events=" + n, "batch=" + HTTP_BATCH, "connections=" + connections, "format=" + format,
-                "prefix=http-" + format + "-" + run + "-" + UUID.randomUUID(), "wait=true");
+        ProcessBuilder pb = new ProcessBuilder(
+                java,
+                "-Xmx1g",
+                "-XX:+UseParallelGC",
+                "-cp",
+                Path.of("target", "test-classes").toAbsolutePath().toString(),
+                "io.lifeline.bench.HttpLoadGenerator",
+                "url=http://localhost:" + io.restassured.RestAssured.port,
+                "token=" + TestTokens.ingest(),
+                "events=" + n,
+                "batch=" + HTTP_BATCH,
+                "connections=" + connections,
+                "format=" + format,
+                "prefix=http-" + format + "-" + run + "-" + UUID.randomUUID(),
+                "wait=true");
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);
         Process p = pb.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

@@ -28,6 +28,7 @@ class IngestThroughputBenchmark {
     private static final int HTTP_CONNECTIONS = Integer.getInteger("bench.http.connections", 32);
     /** A directory to record each phase of the last run into with the flight recorder (bench/profile.sh). */
     private static final String JFR_DIR = System.getProperty("bench.jfr");
+
     private static final int KAFKA_EVENTS = Integer.getInteger("bench.kafka.events", 1_000_000);
     private static final int HTTP_EVENTS = Integer.getInteger("bench.http.events", 400_000);
     /** A first pass of each phase, not counted (-Dbench.warmup=false to skip it). */
@@ -35,12 +36,16 @@ class IngestThroughputBenchmark {
 
     @Inject
     IngestPipeline pipeline;
+
     @Inject
     EventCodec codec;
+
     @Inject
     ModelRuntime model;
+
     @Inject
     MeterRegistry registry;
+
     @Inject
     io.lifeline.eventlog.OffsetStore offsets;
 
@@ -81,19 +86,31 @@ class IngestThroughputBenchmark {
                 report.add("http-batches-of-1000", load.http(HTTP_EVENTS, run));
             }
             try (PhaseRecording r = PhaseRecording.start(record, JFR_DIR, "http-own-process")) {
-                report.add("http-own-process-json-arrays-of-1000",
+                report.add(
+                        "http-own-process-json-arrays-of-1000",
                         load.httpOutOfProcess(HTTP_EVENTS, run, "json", HTTP_CONNECTIONS));
             }
-            report.add("http-own-process-ndjson-of-1000", load.httpOutOfProcess(HTTP_EVENTS, run, "ndjson",
-                    HTTP_CONNECTIONS));
+            report.add(
+                    "http-own-process-ndjson-of-1000",
+                    load.httpOutOfProcess(HTTP_EVENTS, run, "ndjson", HTTP_CONNECTIONS));
         }
         figures.add("kafka_ingest_events_per_s", "events/s", series(report, "kafka-into-applied-state"), 250_000.0);
         figures.add("kafka_bare_consumer_events_per_s", "events/s", series(report, "kafka-bare-consumer"), null);
-        figures.addRatio("kafka_ingest_ratio", ratios, 0.5, "kafka_bare_consumer_events_per_s",
+        figures.addRatio(
+                "kafka_ingest_ratio",
+                ratios,
+                0.5,
+                "kafka_bare_consumer_events_per_s",
                 report.median("kafka-bare-consumer"));
-        figures.add("http_ingest_events_per_s", "events/s", series(report, "http-own-process-json-arrays-of-1000"),
+        figures.add(
+                "http_ingest_events_per_s",
+                "events/s",
+                series(report, "http-own-process-json-arrays-of-1000"),
                 100_000.0);
-        figures.add("http_ingest_ndjson_events_per_s", "events/s", series(report, "http-own-process-ndjson-of-1000"),
+        figures.add(
+                "http_ingest_ndjson_events_per_s",
+                "events/s",
+                series(report, "http-own-process-ndjson-of-1000"),
                 100_000.0);
         figures.add("http_ingest_in_process_events_per_s", "events/s", series(report, "http-batches-of-1000"), null);
         figures.write();

@@ -38,14 +38,19 @@ class KafkaConsumerDownTest {
             assertThat(metric("lifeline_ingest_kafka_consumer_up")).isEqualTo(0.0);
             double before = lag();
             produce(7);
-            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> lag() >= before + 7);
         } finally {
             ingest.start(KafkaResource.bootstrapServers());
         }
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(ingest::up);
         given().get("/q/health/ready").then().statusCode(200);
-        Awaitility.await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(500)).until(() -> lag() == 0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(40))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> lag() == 0);
         assertThat(metric("lifeline_ingest_kafka_consumer_up")).isEqualTo(1.0);
     }
 
@@ -57,9 +62,12 @@ class KafkaConsumerDownTest {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             for (int i = 0; i < n; i++) {
                 String node = "down-node-" + CloudEvents.uniqueId().substring(0, 8);
-                producer.send(new ProducerRecord<>("lifeline.events", node.getBytes(StandardCharsets.UTF_8),
-                        CloudEvents.nodeRegistered(CloudEvents.uniqueId(), node, Instant.now())
-                                .getBytes(StandardCharsets.UTF_8))).get();
+                producer.send(new ProducerRecord<>(
+                                "lifeline.events",
+                                node.getBytes(StandardCharsets.UTF_8),
+                                CloudEvents.nodeRegistered(CloudEvents.uniqueId(), node, Instant.now())
+                                        .getBytes(StandardCharsets.UTF_8)))
+                        .get();
             }
         }
     }

@@ -28,8 +28,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  */
 class RecordDecoderFuzzTest {
 
-    private static final List<String> HEADERS = List.of("ce_specversion", "ce_id", "ce_source", "ce_type", "ce_subject",
-            "ce_time", "content-type");
+    private static final List<String> HEADERS =
+            List.of("ce_specversion", "ce_id", "ce_source", "ce_type", "ce_subject", "ce_time", "content-type");
 
     private final RecordDecoder decoder = new RecordDecoder(new EventCodec());
 
@@ -65,7 +65,14 @@ class RecordDecoderFuzzTest {
     }
 
     /** What is done to one header: nothing, deleted, sent twice, emptied, null, or changed byte by byte. */
-    enum HeaderOp { KEEP, DELETE, TWICE, EMPTY, NULL, MUTATE }
+    enum HeaderOp {
+        KEEP,
+        DELETE,
+        TWICE,
+        EMPTY,
+        NULL,
+        MUTATE
+    }
 
     /**
      * One record: the seed event's attributes as headers, each treated by its op, and its data as the value.
@@ -87,14 +94,20 @@ class RecordDecoderFuzzTest {
                         .getBytes(StandardCharsets.UTF_8);
                 switch (ops.get(i)) {
                     case KEEP -> r.headers().add(name, bytes);
-                    case DELETE -> {
-                    }
-                    case TWICE -> r.headers().add(name, bytes).add(name.toUpperCase(Locale.ROOT), bytes).add(name,
-                            "second".getBytes(StandardCharsets.UTF_8));
+                    case DELETE -> {}
+                    case TWICE ->
+                        r.headers()
+                                .add(name, bytes)
+                                .add(name.toUpperCase(Locale.ROOT), bytes)
+                                .add(name, "second".getBytes(StandardCharsets.UTF_8));
                     case EMPTY -> r.headers().add(name, new byte[0]);
                     case NULL -> r.headers().add(name, null);
-                    case MUTATE -> r.headers().add(name, Hostile.mutate(new Hostile.Seed(name, bytes), List.of(), mutation)
-                            .bytes());
+                    case MUTATE ->
+                        r.headers()
+                                .add(
+                                        name,
+                                        Hostile.mutate(new Hostile.Seed(name, bytes), List.of(), mutation)
+                                                .bytes());
                     default -> throw new IllegalStateException();
                 }
             }
@@ -110,18 +123,24 @@ class RecordDecoderFuzzTest {
     @Provide
     Arbitrary<Binary> binary() {
         List<JsonNode> events = CloudEventSeeds.events();
-        Arbitrary<HeaderOp> op = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(10, Arbitraries.just(HeaderOp.KEEP)),
+        Arbitrary<HeaderOp> op = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(10, Arbitraries.just(HeaderOp.KEEP)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.of(HeaderOp.values())));
         // One arbitrary per seed event, made once (a flatMap would make them anew for every try).
         List<Arbitrary<Binary>> perSeed = new ArrayList<>();
         for (JsonNode seed : events) {
             JsonNode data = seed.get("data");
-            Hostile.Seed value = new Hostile.Seed("data of " + seed.path("id").asText(),
+            Hostile.Seed value = new Hostile.Seed(
+                    "data of " + seed.path("id").asText(),
                     data == null ? "{}".getBytes(StandardCharsets.UTF_8) : CloudEventSeeds.bytes(data));
-            perSeed.add(Combinators.combine(Arbitraries.just(seed), op.list().ofSize(HEADERS.size()),
-                    Hostile.byteMutation().list().ofMinSize(1).ofMaxSize(4),
-                    Arbitraries.oneOf(Arbitraries.just(Hostile.mutate(value, List.of(), List.of())),
-                            Hostile.any(List.of(value)))).as(Binary::new));
+            perSeed.add(Combinators.combine(
+                            Arbitraries.just(seed),
+                            op.list().ofSize(HEADERS.size()),
+                            Hostile.byteMutation().list().ofMinSize(1).ofMaxSize(4),
+                            Arbitraries.oneOf(
+                                    Arbitraries.just(Hostile.mutate(value, List.of(), List.of())),
+                                    Hostile.any(List.of(value))))
+                    .as(Binary::new));
         }
         return Arbitraries.oneOf(perSeed);
     }

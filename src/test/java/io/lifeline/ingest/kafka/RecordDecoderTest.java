@@ -9,10 +9,10 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.testing.ConformanceSuite;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.Test;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
 
 /**
  * The record decoder on its own, over every case of the CloudEvents conformance suite in both Kafka modes, and on
@@ -36,17 +36,21 @@ class RecordDecoderTest {
 
     private static ConsumerRecord<byte[], byte[]> binary(ConformanceSuite.Case c) {
         ConsumerRecord<byte[], byte[]> r = record(ConformanceSuite.binaryValue(c.event()));
-        for (Map.Entry<String, String> h : ConformanceSuite.binaryHeaders(c.event()).entrySet()) {
+        for (Map.Entry<String, String> h :
+                ConformanceSuite.binaryHeaders(c.event()).entrySet()) {
             r.headers().add(h.getKey(), h.getValue().getBytes(StandardCharsets.UTF_8));
         }
         return r;
     }
 
-    private static Consumer<ConformanceSuite.Case> rejectedWith(Function<String, String> reason,
-                                                               Function<ConformanceSuite.Case, ConsumerRecord<byte[], byte[]>> mode,
-                                                               RecordDecoder decoder) {
-        return c -> assertThatThrownBy(() -> decoder.decode(mode.apply(c))).as(c.id())
-                .isInstanceOf(InvalidEventException.class).hasMessageStartingWith(reason.apply(c.id()));
+    private static Consumer<ConformanceSuite.Case> rejectedWith(
+            Function<String, String> reason,
+            Function<ConformanceSuite.Case, ConsumerRecord<byte[], byte[]>> mode,
+            RecordDecoder decoder) {
+        return c -> assertThatThrownBy(() -> decoder.decode(mode.apply(c)))
+                .as(c.id())
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessageStartingWith(reason.apply(c.id()));
     }
 
     @Test
@@ -55,30 +59,39 @@ class RecordDecoderTest {
             for (ConsumerRecord<byte[], byte[]> r : java.util.List.of(structured(c), binary(c))) {
                 Event e = decoder.decode(r);
                 assertThat(e.id()).as(c.id()).isEqualTo(c.event().get("id").textValue());
-                assertThat(e.source()).as(c.id()).isEqualTo(c.raw().get("source").textValue());
+                assertThat(e.source())
+                        .as(c.id())
+                        .isEqualTo(c.raw().get("source").textValue());
             }
         }
     }
 
     @Test
     void everyInvalidCaseIsRejectedWithItsReasonInStructuredMode() {
-        assertThat(suite.invalidEvents()).allSatisfy(rejectedWith(ConformanceSuite.INVALID_REASONS::get,
-                RecordDecoderTest::structured, decoder));
+        assertThat(suite.invalidEvents())
+                .allSatisfy(
+                        rejectedWith(ConformanceSuite.INVALID_REASONS::get, RecordDecoderTest::structured, decoder));
     }
 
     @Test
     void everyInvalidCaseBinaryModeCanCarryIsRejectedWithItsReasonInBinaryMode() {
-        assertThat(suite.invalidEvents()).filteredOn(c -> !ConformanceSuite.NOT_IN_BINARY_MODE.contains(c.id()))
-                .hasSize(22).allSatisfy(rejectedWith(ConformanceSuite::binaryReason, RecordDecoderTest::binary, decoder));
+        assertThat(suite.invalidEvents())
+                .filteredOn(c -> !ConformanceSuite.NOT_IN_BINARY_MODE.contains(c.id()))
+                .hasSize(22)
+                .allSatisfy(rejectedWith(ConformanceSuite::binaryReason, RecordDecoderTest::binary, decoder));
     }
 
     /** The binding scenario of the suite's kafka-protocol-binding.feature, with a catalogue type. */
     @Test
     void theBindingScenarioDecodesTheSameInBothModes() {
         ConsumerRecord<byte[], byte[]> binary = record("{\"by\":\"Hello World!\"}".getBytes(StandardCharsets.UTF_8));
-        binary.headers().add("ce_specversion", bytes("1.0")).add("ce_id", bytes("1234-1234-1234"))
-                .add("ce_type", bytes(ConformanceSuite.TYPE)).add("ce_source", bytes("/mycontext/subcontext"))
-                .add("ce_time", bytes("2018-04-05T03:56:24Z")).add("ce_subject", bytes("n1"))
+        binary.headers()
+                .add("ce_specversion", bytes("1.0"))
+                .add("ce_id", bytes("1234-1234-1234"))
+                .add("ce_type", bytes(ConformanceSuite.TYPE))
+                .add("ce_source", bytes("/mycontext/subcontext"))
+                .add("ce_time", bytes("2018-04-05T03:56:24Z"))
+                .add("ce_subject", bytes("n1"))
                 .add("content-type", bytes("application/json"));
         ConsumerRecord<byte[], byte[]> structured = record(bytes("{\"specversion\":\"1.0\",\"type\":\"node.cordoned\","
                 + "\"time\":\"2018-04-05T03:56:24Z\",\"id\":\"1234-1234-1234\",\"source\":\"/mycontext/subcontext\","
@@ -89,8 +102,13 @@ class RecordDecoderTest {
 
     private static ConsumerRecord<byte[], byte[]> binaryNodeCordoned(String id, String source, String time) {
         ConsumerRecord<byte[], byte[]> r = record(bytes("{}"));
-        r.headers().add("ce_specversion", bytes("1.0")).add("ce_id", bytes(id)).add("ce_source", bytes(source))
-                .add("ce_type", bytes("node.cordoned")).add("ce_subject", bytes("n1")).add("ce_time", bytes(time));
+        r.headers()
+                .add("ce_specversion", bytes("1.0"))
+                .add("ce_id", bytes(id))
+                .add("ce_source", bytes(source))
+                .add("ce_type", bytes("node.cordoned"))
+                .add("ce_subject", bytes("n1"))
+                .add("ce_time", bytes(time));
         return r;
     }
 
@@ -116,7 +134,8 @@ class RecordDecoderTest {
 
         ConsumerRecord<byte[], byte[]> badExtension = binaryNodeCordoned("a", "s", "2026-03-01T10:00:00Z");
         badExtension.headers().add("ce_traceparent", bytes("00-\u0000"));
-        assertThatThrownBy(() -> decoder.decode(badExtension)).hasMessage("ce_traceparent: must not contain NUL characters");
+        assertThatThrownBy(() -> decoder.decode(badExtension))
+                .hasMessage("ce_traceparent: must not contain NUL characters");
 
         ConsumerRecord<byte[], byte[]> large = record(new byte[64 * 1024 + 1]);
         large.headers().add("ce_specversion", bytes("1.0"));

@@ -37,12 +37,16 @@ class SynchronousCommitBenchmark {
 
     @Inject
     IngestPipeline pipeline;
+
     @Inject
     EventCodec codec;
+
     @Inject
     ModelRuntime model;
+
     @Inject
     MeterRegistry registry;
+
     @Inject
     io.lifeline.eventlog.OffsetStore offsets;
 
@@ -53,7 +57,8 @@ class SynchronousCommitBenchmark {
         try {
             // Unrecorded: the first pass also pays for compilation and the consumer's first group join.
             useServer(EmbeddedDatabase.serverSettings(true));
-            String warmUp = "bench-commit-warm-up-" + UUID.randomUUID().toString().substring(0, 6);
+            String warmUp =
+                    "bench-commit-warm-up-" + UUID.randomUUID().toString().substring(0, 6);
             load.fill(warmUp, KAFKA_EVENTS / 4, 0);
             load.lifelineConsume(warmUp, KAFKA_EVENTS / 4);
             load.http(HTTP_EVENTS / 4, 0);
@@ -61,11 +66,14 @@ class SynchronousCommitBenchmark {
                 for (boolean on : run % 2 == 1 ? List.of(true, false) : List.of(false, true)) {
                     String mode = on ? "on" : "off";
                     useServer(EmbeddedDatabase.serverSettings(on));
-                    String topic = "bench-commit-" + mode + "-" + run + "-" + UUID.randomUUID().toString().substring(0, 6);
+                    String topic = "bench-commit-" + mode + "-" + run + "-"
+                            + UUID.randomUUID().toString().substring(0, 6);
                     load.fill(topic, KAFKA_EVENTS, run);
-                    report.add("Kafka into applied state, synchronous_commit=" + mode,
+                    report.add(
+                            "Kafka into applied state, synchronous_commit=" + mode,
                             load.lifelineConsume(topic, KAFKA_EVENTS));
-                    report.add("HTTP batches of 1,000 into applied state, synchronous_commit=" + mode,
+                    report.add(
+                            "HTTP batches of 1,000 into applied state, synchronous_commit=" + mode,
                             load.http(HTTP_EVENTS, run));
                 }
             }
@@ -78,6 +86,7 @@ class SynchronousCommitBenchmark {
 
     private static void useServer(Map<String, String> settings) throws Exception {
         PostgresResource.restartServer(settings);
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> given().get("/q/health/ready").then().statusCode(200));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> given().get("/q/health/ready").then().statusCode(200));
     }
 }

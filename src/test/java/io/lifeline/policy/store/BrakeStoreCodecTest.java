@@ -15,9 +15,12 @@ class BrakeStoreCodecTest {
 
     @Test
     void anEngagedStateReadsBackAsItWasWritten() {
-        State s = new State(List.of(new AutomationBrake.Take("n1", "spot-p5", T, "notice-checkpoint-drain"),
-                new AutomationBrake.Take("n2", null, T.plusSeconds(1), "fatal-xid-drain")),
-                new AutomationBrake.Trip(T.plusSeconds(2), "notice-checkpoint-drain", "n3", "spot-p5", "more than 5"), 4,
+        State s = new State(
+                List.of(
+                        new AutomationBrake.Take("n1", "spot-p5", T, "notice-checkpoint-drain"),
+                        new AutomationBrake.Take("n2", null, T.plusSeconds(1), "fatal-xid-drain")),
+                new AutomationBrake.Trip(T.plusSeconds(2), "notice-checkpoint-drain", "n3", "spot-p5", "more than 5"),
+                4,
                 new AutomationBrake.Reset(T.minusSeconds(600), "alice [tok1]", null));
         String json = BrakeStore.encode(s);
         assertThat(json).doesNotContain("\"engaged\":true").contains("2026-03-02T09:14:07Z");

@@ -94,8 +94,10 @@ public final class AwsNoticeTranslator {
      */
     public AwsNoticeTranslator(NodeResolver nodes, Duration lifecycleHeartbeat) {
         this.nodes = Objects.requireNonNull(nodes, "nodes");
-        this.lifecycleHeartbeat = lifecycleHeartbeat == null || lifecycleHeartbeat.isZero() || lifecycleHeartbeat.isNegative()
-                ? null : lifecycleHeartbeat;
+        this.lifecycleHeartbeat =
+                lifecycleHeartbeat == null || lifecycleHeartbeat.isZero() || lifecycleHeartbeat.isNegative()
+                        ? null
+                        : lifecycleHeartbeat;
     }
 
     public TranslatorStats stats() {
@@ -142,8 +144,12 @@ public final class AwsNoticeTranslator {
         JsonNode detail = root.path("detail");
         switch (detailType) {
             case "EC2 Spot Instance Interruption Warning":
-                return single(CloudNotices.text(detail, "instance-id"), NoticeKind.SPOT_RECLAIM, time.plus(SPOT_WARNING_LEAD),
-                        time, time);
+                return single(
+                        CloudNotices.text(detail, "instance-id"),
+                        NoticeKind.SPOT_RECLAIM,
+                        time.plus(SPOT_WARNING_LEAD),
+                        time,
+                        time);
             case "EC2 Instance Rebalance Recommendation":
                 return single(CloudNotices.text(detail, "instance-id"), NoticeKind.REBALANCE, null, time, time);
             case "AWS Health Event":
@@ -153,14 +159,18 @@ public final class AwsNoticeTranslator {
             case LIFECYCLE_TERMINATE:
                 return lifecycle(detail, time);
             case "EC2 Capacity Reservation Instance Interruption Warning",
-                 "EC2 Interruptible Capacity Reservation Instance Interruption Warning":
+                    "EC2 Interruptible Capacity Reservation Instance Interruption Warning":
                 return reservationInterruption(detail, time);
             case "Capacity Block Reservation Expiration Warning":
-                return Translation.rejected(RESERVATION_WITHOUT_INSTANCES, "the Capacity Block expiration warning names "
-                        + "reservation " + CloudNotices.text(detail, "capacity-reservation-id") + ", not its instances; "
-                        + "each instance's own notices (state changes, node taints) are taken");
+                return Translation.rejected(
+                        RESERVATION_WITHOUT_INSTANCES,
+                        "the Capacity Block expiration warning names "
+                                + "reservation " + CloudNotices.text(detail, "capacity-reservation-id")
+                                + ", not its instances; "
+                                + "each instance's own notices (state changes, node taints) are taken");
             default:
-                return Translation.rejected(UNSUPPORTED_DETAIL_TYPE, "detail-type '" + detailType + "' is not an interruption");
+                return Translation.rejected(
+                        UNSUPPORTED_DETAIL_TYPE, "detail-type '" + detailType + "' is not an interruption");
         }
     }
 
@@ -172,14 +182,16 @@ public final class AwsNoticeTranslator {
         if (node == null) {
             return unknown(instance);
         }
-        return Translation.of(List.of(CloudNotices.notice(ProviderId.AWS, instance, node, kind, deadline, noticeTime, time)));
+        return Translation.of(
+                List.of(CloudNotices.notice(ProviderId.AWS, instance, node, kind, deadline, noticeTime, time)));
     }
 
     private Translation health(JsonNode root, JsonNode detail, Instant time) {
         String service = CloudNotices.text(detail, "service");
         String category = CloudNotices.text(detail, "eventTypeCategory");
         if (!"EC2".equals(service) || !"scheduledChange".equals(category)) {
-            return Translation.rejected(UNSUPPORTED_HEALTH_EVENT,
+            return Translation.rejected(
+                    UNSUPPORTED_HEALTH_EVENT,
                     "only EC2 scheduledChange health events are interruptions, got " + service + "/" + category);
         }
         String start = CloudNotices.text(detail, "startTime");
@@ -206,7 +218,8 @@ public final class AwsNoticeTranslator {
             }
         }
         if (instances.isEmpty()) {
-            return Translation.rejected(CloudNotices.MISSING_FIELD, "no affectedEntities or resources name an instance");
+            return Translation.rejected(
+                    CloudNotices.MISSING_FIELD, "no affectedEntities or resources name an instance");
         }
         return many(instances, NoticeKind.MAINTENANCE, deadline, windowEnd, time, time);
     }
@@ -242,7 +255,8 @@ public final class AwsNoticeTranslator {
         if (node == null) {
             return unknown(instance);
         }
-        return Translation.of(List.of(CloudNotices.terminated(ProviderId.AWS, instance, node, "ec2 instance " + s, time)));
+        return Translation.of(
+                List.of(CloudNotices.terminated(ProviderId.AWS, instance, node, "ec2 instance " + s, time)));
     }
 
     private Translation lifecycle(JsonNode detail, Instant time) {
@@ -251,15 +265,19 @@ public final class AwsNoticeTranslator {
             return Translation.empty(); // sent once when a hook is created; no instance is leaving
         }
         if (!TERMINATING.equals(transition)) {
-            return Translation.rejected(UNSUPPORTED_LIFECYCLE_TRANSITION,
-                    "only " + TERMINATING + " takes a node away, got " + transition);
+            return Translation.rejected(
+                    UNSUPPORTED_LIFECYCLE_TRANSITION, "only " + TERMINATING + " takes a node away, got " + transition);
         }
         String instance = CloudNotices.text(detail, "EC2InstanceId");
         if (instance == null) {
             return Translation.rejected(CloudNotices.MISSING_FIELD, "EC2InstanceId is missing");
         }
-        return single(instance, NoticeKind.MAINTENANCE, lifecycleHeartbeat == null ? null : time.plus(lifecycleHeartbeat),
-                time, time);
+        return single(
+                instance,
+                NoticeKind.MAINTENANCE,
+                lifecycleHeartbeat == null ? null : time.plus(lifecycleHeartbeat),
+                time,
+                time);
     }
 
     /**
@@ -273,7 +291,8 @@ public final class AwsNoticeTranslator {
         }
         String timeText = CloudNotices.text(root, "Time");
         if (timeText == null) {
-            return Translation.rejected(CloudNotices.MISSING_FIELD, "an Auto Scaling lifecycle notification needs Time");
+            return Translation.rejected(
+                    CloudNotices.MISSING_FIELD, "an Auto Scaling lifecycle notification needs Time");
         }
         Instant time = CloudNotices.rfc3339(timeText);
         if (time == null) {
@@ -286,7 +305,8 @@ public final class AwsNoticeTranslator {
         String at = CloudNotices.text(detail, "instance-termination-time");
         Instant deadline = at == null ? time.plus(SPOT_WARNING_LEAD) : CloudNotices.rfc3339(at);
         if (deadline == null) {
-            return Translation.rejected(CloudNotices.INVALID_TIME, "detail.instance-termination-time: not RFC 3339: " + at);
+            return Translation.rejected(
+                    CloudNotices.INVALID_TIME, "detail.instance-termination-time: not RFC 3339: " + at);
         }
         return single(CloudNotices.text(detail, "instance-id"), NoticeKind.PREEMPT, deadline, time, time);
     }
@@ -335,7 +355,8 @@ public final class AwsNoticeTranslator {
                 String t = CloudNotices.text(root, "time");
                 Instant deadline = t == null ? null : CloudNotices.rfc3339(t);
                 if (deadline == null) {
-                    return Translation.rejected(t == null ? CloudNotices.MISSING_FIELD : CloudNotices.INVALID_TIME,
+                    return Translation.rejected(
+                            t == null ? CloudNotices.MISSING_FIELD : CloudNotices.INVALID_TIME,
                             "spot/instance-action: time is missing or not RFC 3339");
                 }
                 return single(instanceId, NoticeKind.SPOT_RECLAIM, deadline, receivedAt, receivedAt);
@@ -344,7 +365,8 @@ public final class AwsNoticeTranslator {
                 String t = CloudNotices.text(root, "noticeTime");
                 Instant noticeTime = t == null ? null : CloudNotices.rfc3339(t);
                 if (noticeTime == null) {
-                    return Translation.rejected(t == null ? CloudNotices.MISSING_FIELD : CloudNotices.INVALID_TIME,
+                    return Translation.rejected(
+                            t == null ? CloudNotices.MISSING_FIELD : CloudNotices.INVALID_TIME,
                             "events/recommendations/rebalance: noticeTime is missing or not RFC 3339");
                 }
                 return single(instanceId, NoticeKind.REBALANCE, null, noticeTime, noticeTime);
@@ -378,8 +400,13 @@ public final class AwsNoticeTranslator {
         if (node == null) {
             return unknown(instanceId);
         }
-        return Translation.of(List.of(CloudNotices.noticeWithId(ProviderId.AWS, instanceId, node, NoticeKind.MAINTENANCE,
-                "target-lifecycle-state/terminated", lifecycleHeartbeat == null ? null : receivedAt.plus(lifecycleHeartbeat),
+        return Translation.of(List.of(CloudNotices.noticeWithId(
+                ProviderId.AWS,
+                instanceId,
+                node,
+                NoticeKind.MAINTENANCE,
+                "target-lifecycle-state/terminated",
+                lifecycleHeartbeat == null ? null : receivedAt.plus(lifecycleHeartbeat),
                 receivedAt)));
     }
 
@@ -388,7 +415,8 @@ public final class AwsNoticeTranslator {
             root = CloudNotices.arrayOf(root); // one event alone, as some IMDS mocks answer
         }
         if (!root.isArray()) {
-            return Translation.rejected(CloudNotices.MISSING_FIELD, "events/maintenance/scheduled must be a JSON array");
+            return Translation.rejected(
+                    CloudNotices.MISSING_FIELD, "events/maintenance/scheduled must be a JSON array");
         }
         String node = nodes.nodeFor(instanceId);
         if (node == null) {
@@ -404,20 +432,26 @@ public final class AwsNoticeTranslator {
             String notBefore = CloudNotices.text(e, "NotBefore");
             Instant deadline = notBefore == null ? null : CloudNotices.imdsMaintenance(notBefore);
             if (deadline == null) {
-                rejections.add(new Translation.Rejection(CloudNotices.INVALID_TIME,
+                rejections.add(new Translation.Rejection(
+                        CloudNotices.INVALID_TIME,
                         "NotBefore of " + CloudNotices.text(e, "EventId") + ": " + notBefore));
                 continue;
             }
             String notAfter = CloudNotices.text(e, "NotAfter");
             Instant end = windowEnd(deadline, notAfter == null ? null : CloudNotices.imdsMaintenance(notAfter));
-            events.add(CloudNotices.notice(ProviderId.AWS, instanceId, node, NoticeKind.MAINTENANCE, deadline, end,
-                    receivedAt, receivedAt));
+            events.add(CloudNotices.notice(
+                    ProviderId.AWS, instanceId, node, NoticeKind.MAINTENANCE, deadline, end, receivedAt, receivedAt));
         }
         return new Translation(events, rejections);
     }
 
-    private Translation many(Set<String> instances, NoticeKind kind, Instant deadline, Instant windowEnd, Instant noticeTime,
-                             Instant time) {
+    private Translation many(
+            Set<String> instances,
+            NoticeKind kind,
+            Instant deadline,
+            Instant windowEnd,
+            Instant noticeTime,
+            Instant time) {
         List<Event> events = new ArrayList<>();
         List<Translation.Rejection> rejections = new ArrayList<>();
         for (String instance : instances) {
@@ -425,7 +459,8 @@ public final class AwsNoticeTranslator {
             if (node == null) {
                 rejections.add(unknown(instance).rejections().get(0));
             } else {
-                events.add(CloudNotices.notice(ProviderId.AWS, instance, node, kind, deadline, windowEnd, noticeTime, time));
+                events.add(CloudNotices.notice(
+                        ProviderId.AWS, instance, node, kind, deadline, windowEnd, noticeTime, time));
             }
         }
         return new Translation(events, rejections);

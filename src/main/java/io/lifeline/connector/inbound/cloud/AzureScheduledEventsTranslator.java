@@ -80,11 +80,13 @@ public final class AzureScheduledEventsTranslator {
         return new Translation(events, rejections);
     }
 
-    private void translateEvent(JsonNode e, Instant receivedAt, List<Event> events, List<Translation.Rejection> rejections) {
+    private void translateEvent(
+            JsonNode e, Instant receivedAt, List<Event> events, List<Translation.Rejection> rejections) {
         String eventId = CloudNotices.text(e, "EventId");
         String type = CloudNotices.text(e, "EventType");
         if (eventId == null || type == null) {
-            rejections.add(new Translation.Rejection(CloudNotices.MISSING_FIELD, "an event needs EventId and EventType"));
+            rejections.add(
+                    new Translation.Rejection(CloudNotices.MISSING_FIELD, "an event needs EventId and EventType"));
             return;
         }
         String status = CloudNotices.text(e, "EventStatus");
@@ -99,34 +101,47 @@ public final class AzureScheduledEventsTranslator {
                 return;
             }
             default -> {
-                rejections.add(new Translation.Rejection(UNSUPPORTED_EVENT_TYPE, "EventType " + type + " of " + eventId));
+                rejections.add(
+                        new Translation.Rejection(UNSUPPORTED_EVENT_TYPE, "EventType " + type + " of " + eventId));
                 return;
             }
         }
         String notBefore = CloudNotices.text(e, "NotBefore");
         Instant deadline = notBefore == null ? null : CloudNotices.rfc1123(notBefore);
         if (notBefore != null && deadline == null) {
-            rejections.add(new Translation.Rejection(CloudNotices.INVALID_TIME, "NotBefore of " + eventId + ": " + notBefore));
+            rejections.add(
+                    new Translation.Rejection(CloudNotices.INVALID_TIME, "NotBefore of " + eventId + ": " + notBefore));
             return;
         }
         JsonNode duration = e.get("DurationInSeconds");
-        Instant windowEnd = deadline != null && duration != null && duration.canConvertToLong() && duration.asLong() > 0
-                && duration.asLong() <= MAX_DURATION_SECONDS ? deadline.plusSeconds(duration.asLong()) : null;
+        Instant windowEnd = deadline != null
+                        && duration != null
+                        && duration.canConvertToLong()
+                        && duration.asLong() > 0
+                        && duration.asLong() <= MAX_DURATION_SECONDS
+                ? deadline.plusSeconds(duration.asLong())
+                : null;
         JsonNode resources = e.path("Resources");
         if (!resources.isArray() || resources.isEmpty()) {
-            rejections.add(new Translation.Rejection(CloudNotices.MISSING_FIELD, "Resources of " + eventId + " is empty"));
+            rejections.add(
+                    new Translation.Rejection(CloudNotices.MISSING_FIELD, "Resources of " + eventId + " is empty"));
             return;
         }
         for (JsonNode r : resources) {
             String vm = r.isTextual() ? r.textValue().trim() : "";
             String node = vm.isEmpty() ? null : nodes.nodeFor(vm);
             if (node == null) {
-                rejections.add(new Translation.Rejection(CloudNotices.UNKNOWN_INSTANCE,
-                        "VM '" + vm + "' of " + eventId + " is not a known node"));
+                rejections.add(new Translation.Rejection(
+                        CloudNotices.UNKNOWN_INSTANCE, "VM '" + vm + "' of " + eventId + " is not a known node"));
                 continue;
             }
             String id = ProviderId.AZURE + "/" + vm.toLowerCase(Locale.ROOT) + "/" + kind.wireName() + "/" + eventId;
-            events.add(new Event(id, "cloud/" + ProviderId.AZURE, EventType.NODE_INTERRUPTION_NOTICE, node, receivedAt,
+            events.add(new Event(
+                    id,
+                    "cloud/" + ProviderId.AZURE,
+                    EventType.NODE_INTERRUPTION_NOTICE,
+                    node,
+                    receivedAt,
                     new NodeData.InterruptionNotice(kind, ProviderId.AZURE, deadline, windowEnd)));
         }
     }

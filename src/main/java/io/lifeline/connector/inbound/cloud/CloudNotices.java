@@ -31,6 +31,7 @@ final class CloudNotices {
 
     /** Rejection reasons shared by the cloud translators. */
     static final String MALFORMED_JSON = "malformed_json";
+
     static final String MISSING_FIELD = "missing_field";
     static final String INVALID_TIME = "invalid_time";
     static final String UNKNOWN_INSTANCE = "unknown_instance";
@@ -38,10 +39,10 @@ final class CloudNotices {
     private static final ObjectMapper MAPPER = Json.untrusted(1 << 16);
 
     /** IMDS {@code events/maintenance/scheduled}: {@code 21 Jan 2019 09:00:43 GMT}. */
-    private static final DateTimeFormatter IMDS_MAINTENANCE = DateTimeFormatter.ofPattern("d MMM yyyy HH:mm:ss z", Locale.ENGLISH);
+    private static final DateTimeFormatter IMDS_MAINTENANCE =
+            DateTimeFormatter.ofPattern("d MMM yyyy HH:mm:ss z", Locale.ENGLISH);
 
-    private CloudNotices() {
-    }
+    private CloudNotices() {}
 
     /** Parses a JSON document; {@code null} when it is not JSON. */
     static JsonNode readJson(byte[] body) {
@@ -54,13 +55,16 @@ final class CloudNotices {
     }
 
     static Translation malformed(byte[] body) {
-        return Translation.rejected(MALFORMED_JSON, "not a JSON document (" + (body == null ? 0 : body.length) + " bytes)");
+        return Translation.rejected(
+                MALFORMED_JSON, "not a JSON document (" + (body == null ? 0 : body.length) + " bytes)");
     }
 
     /** A text field, {@code null} when absent, not text, or blank. */
     static String text(JsonNode node, String field) {
         JsonNode v = node == null ? null : node.get(field);
-        return v != null && v.isTextual() && !v.textValue().isBlank() ? v.textValue().trim() : null;
+        return v != null && v.isTextual() && !v.textValue().isBlank()
+                ? v.textValue().trim()
+                : null;
     }
 
     /** RFC 3339 ({@code 2020-04-24T17:11:44Z}). */
@@ -88,25 +92,54 @@ final class CloudNotices {
     }
 
     /** A node.interruption_notice with the cross-channel id described above. */
-    static Event notice(String provider, String instance, String node, NoticeKind kind, Instant deadline,
-                        Instant noticeTime, Instant time) {
+    static Event notice(
+            String provider,
+            String instance,
+            String node,
+            NoticeKind kind,
+            Instant deadline,
+            Instant noticeTime,
+            Instant time) {
         return notice(provider, instance, node, kind, deadline, null, noticeTime, time);
     }
 
     /** A node.interruption_notice with the cross-channel id described above and the end of its outage window. */
-    static Event notice(String provider, String instance, String node, NoticeKind kind, Instant deadline,
-                        Instant windowEnd, Instant noticeTime, Instant time) {
+    static Event notice(
+            String provider,
+            String instance,
+            String node,
+            NoticeKind kind,
+            Instant deadline,
+            Instant windowEnd,
+            Instant noticeTime,
+            Instant time) {
         Instant anchor = (deadline != null ? deadline : noticeTime).truncatedTo(ChronoUnit.MINUTES);
         String id = provider + "/" + instance.toLowerCase(Locale.ROOT) + "/" + kind.wireName() + "/" + anchor;
-        return new Event(id, "cloud/" + provider, EventType.NODE_INTERRUPTION_NOTICE, node, time,
+        return new Event(
+                id,
+                "cloud/" + provider,
+                EventType.NODE_INTERRUPTION_NOTICE,
+                node,
+                time,
                 new NodeData.InterruptionNotice(kind, provider, deadline, windowEnd));
     }
 
     /** A node.interruption_notice whose id ends in {@code what} rather than a time (a notice an instance gets once). */
-    static Event noticeWithId(String provider, String instance, String node, NoticeKind kind, String what,
-                              Instant deadline, Instant time) {
+    static Event noticeWithId(
+            String provider,
+            String instance,
+            String node,
+            NoticeKind kind,
+            String what,
+            Instant deadline,
+            Instant time) {
         String id = provider + "/" + instance.toLowerCase(Locale.ROOT) + "/" + kind.wireName() + "/" + what;
-        return new Event(id, "cloud/" + provider, EventType.NODE_INTERRUPTION_NOTICE, node, time,
+        return new Event(
+                id,
+                "cloud/" + provider,
+                EventType.NODE_INTERRUPTION_NOTICE,
+                node,
+                time,
                 new NodeData.InterruptionNotice(kind, provider, deadline));
     }
 
@@ -117,7 +150,9 @@ final class CloudNotices {
 
     /** A node.terminated reported by the provider. */
     static Event terminated(String provider, String instance, String node, String reason, Instant time) {
-        String id = provider + "/" + instance.toLowerCase(Locale.ROOT) + "/terminated/" + time.truncatedTo(ChronoUnit.MINUTES);
-        return new Event(id, "cloud/" + provider, EventType.NODE_TERMINATED, node, time, new NodeData.Terminated(reason));
+        String id = provider + "/" + instance.toLowerCase(Locale.ROOT) + "/terminated/"
+                + time.truncatedTo(ChronoUnit.MINUTES);
+        return new Event(
+                id, "cloud/" + provider, EventType.NODE_TERMINATED, node, time, new NodeData.Terminated(reason));
     }
 }

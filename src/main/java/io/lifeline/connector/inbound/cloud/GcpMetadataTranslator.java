@@ -57,7 +57,8 @@ public final class GcpMetadataTranslator {
         Translation t = switch (v) {
             case "TRUE" -> notice(instanceName, NoticeKind.PREEMPT, observedAt, PREEMPTION_NOTICE);
             case "FALSE" -> Translation.empty();
-            default -> Translation.rejected(UNSUPPORTED_VALUE, "preempted: expected TRUE or FALSE, got '" + value + "'");
+            default ->
+                Translation.rejected(UNSUPPORTED_VALUE, "preempted: expected TRUE or FALSE, got '" + value + "'");
         };
         return stats.record(t);
     }
@@ -66,7 +67,8 @@ public final class GcpMetadataTranslator {
     public Translation maintenanceEvent(String instanceName, String value, Instant observedAt) {
         String v = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
         Translation t = switch (v) {
-            case "TERMINATE_ON_HOST_MAINTENANCE" -> notice(instanceName, NoticeKind.MAINTENANCE, observedAt, MAINTENANCE_NOTICE);
+            case "TERMINATE_ON_HOST_MAINTENANCE" ->
+                notice(instanceName, NoticeKind.MAINTENANCE, observedAt, MAINTENANCE_NOTICE);
             case "NONE", "MIGRATE_ON_HOST_MAINTENANCE" -> Translation.empty();
             default -> Translation.rejected(UNSUPPORTED_VALUE, "maintenance-event: unexpected value '" + value + "'");
         };
@@ -80,9 +82,10 @@ public final class GcpMetadataTranslator {
         }
         String node = nodes.nodeFor(instanceName);
         if (node == null) {
-            return Translation.rejected(CloudNotices.UNKNOWN_INSTANCE, "instance " + instanceName + " is not a known node");
+            return Translation.rejected(
+                    CloudNotices.UNKNOWN_INSTANCE, "instance " + instanceName + " is not a known node");
         }
-        return Translation.of(List.of(CloudNotices.notice(ProviderId.GCP, instanceName.trim(), node, kind,
-                observedAt.plus(lead), observedAt, observedAt)));
+        return Translation.of(List.of(CloudNotices.notice(
+                ProviderId.GCP, instanceName.trim(), node, kind, observedAt.plus(lead), observedAt, observedAt)));
     }
 }

@@ -40,16 +40,22 @@ public record ProviderId(String provider, String zone, String instanceId, String
             throw new IllegalArgumentException("provider id '" + providerId + "' names no instance");
         }
         return switch (scheme) {
-            case "aws" -> new ProviderId(AWS, parts.size() > 1 ? parts.get(parts.size() - 2) : null,
-                    parts.get(parts.size() - 1), providerId);
+            case "aws" ->
+                new ProviderId(
+                        AWS,
+                        parts.size() > 1 ? parts.get(parts.size() - 2) : null,
+                        parts.get(parts.size() - 1),
+                        providerId);
             case "azure" -> azure(parts, providerId);
             case "gce" -> {
                 if (parts.size() != 3) {
-                    throw new IllegalArgumentException("GCE provider id '" + providerId + "' is not gce://PROJECT/ZONE/NAME");
+                    throw new IllegalArgumentException(
+                            "GCE provider id '" + providerId + "' is not gce://PROJECT/ZONE/NAME");
                 }
                 yield new ProviderId(GCP, parts.get(1), parts.get(2), providerId);
             }
-            default -> throw new IllegalArgumentException("unsupported provider '" + scheme + "' in '" + providerId + "'");
+            default ->
+                throw new IllegalArgumentException("unsupported provider '" + scheme + "' in '" + providerId + "'");
         };
     }
 

@@ -22,13 +22,13 @@ enum DcgmField {
     ECC_SBE_VOLATILE("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", true, "dcgm_ecc_sbe_volatile_total"),
     ECC_DBE_VOLATILE("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", true, "dcgm_ecc_dbe_volatile_total"),
     ROW_REMAP_FAILURE("DCGM_FI_DEV_ROW_REMAP_FAILURE", true),
-    NVLINK_CRC_FLIT_ERRORS("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", true,
-            "dcgm_nvlink_flit_crc_error_count_total"),
-    NVLINK_CRC_DATA_ERRORS("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", true,
-            "dcgm_nvlink_data_crc_error_count_total"),
+    NVLINK_CRC_FLIT_ERRORS(
+            "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", true, "dcgm_nvlink_flit_crc_error_count_total"),
+    NVLINK_CRC_DATA_ERRORS(
+            "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", true, "dcgm_nvlink_data_crc_error_count_total"),
     NVLINK_REPLAY_ERRORS("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", true, "dcgm_nvlink_replay_error_count_total"),
-    NVLINK_RECOVERY_ERRORS("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", true,
-            "dcgm_nvlink_recovery_error_count_total"),
+    NVLINK_RECOVERY_ERRORS(
+            "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", true, "dcgm_nvlink_recovery_error_count_total"),
     XID_ERRORS("DCGM_FI_DEV_XID_ERRORS", true, "dcgm_xid_errors");
 
     private static final Map<String, DcgmField> BY_NAME = new HashMap<>();

@@ -63,6 +63,7 @@ public final class DcgmScrapeTranslator {
 
     /** Rejection reasons. */
     public static final String NO_NODE_NAME = "no_node_name";
+
     public static final String INVALID_NODE_NAME = "invalid_node_name";
     public static final String NO_GPU_SERIES = "no_gpu_series";
     public static final String SERIES_WITHOUT_UUID = "series_without_uuid";
@@ -72,6 +73,7 @@ public final class DcgmScrapeTranslator {
 
     /** The same rule the CloudEvents codec applies to subjects. */
     private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@-]{0,252}");
+
     private static final int MAX_ID = 256;
     private static final int MAX_GPU_INDEX = 1023;
 
@@ -120,7 +122,11 @@ public final class DcgmScrapeTranslator {
     private Translation doTranslate(Exposition exposition, DcgmScrape scrape) {
         Map<String, Problem> problems = new LinkedHashMap<>(4);
         if (!exposition.errors().isEmpty()) {
-            problem(problems, UNPARSEABLE_LINES, exposition.errors().size(), "first: " + exposition.errors().get(0));
+            problem(
+                    problems,
+                    UNPARSEABLE_LINES,
+                    exposition.errors().size(),
+                    "first: " + exposition.errors().get(0));
         }
         List<GpuAccumulator> gpus = new ArrayList<>(16);
         String hostname = collect(exposition.samples(), gpus, problems);
@@ -130,11 +136,12 @@ public final class DcgmScrapeTranslator {
         }
         String node = scrape.nodeName() != null ? scrape.nodeName() : hostname;
         if (node == null) {
-            return Translation.rejected(NO_NODE_NAME,
-                    "no node name given by the caller and no Hostname/hostname label in the scrape");
+            return Translation.rejected(
+                    NO_NODE_NAME, "no node name given by the caller and no Hostname/hostname label in the scrape");
         }
         if (!NODE_NAME.matcher(node).matches()) {
-            return Translation.rejected(INVALID_NODE_NAME, "node name '" + abbreviate(node) + "' is not a valid subject");
+            return Translation.rejected(
+                    INVALID_NODE_NAME, "node name '" + abbreviate(node) + "' is not a valid subject");
         }
         String source = "dcgm-exporter/" + scrape.endpoint();
         List<Event> events = new ArrayList<>(gpus.size() + 2);
@@ -146,12 +153,22 @@ public final class DcgmScrapeTranslator {
                 pciBusIds.learn(node, g.pciBusId, g.uuid, g.index);
             }
             GpuData.Sample sample = sample(g, problems);
-            events.add(new Event(id(EventType.GPU_SAMPLE, node, g.key, scrape), source, EventType.GPU_SAMPLE, node,
-                    scrape.scrapeTime(), sample));
+            events.add(new Event(
+                    id(EventType.GPU_SAMPLE, node, g.key, scrape),
+                    source,
+                    EventType.GPU_SAMPLE,
+                    node,
+                    scrape.scrapeTime(),
+                    sample));
             Integer xid = sample.lastXid();
             if (xid != null && lastXid.observe(node, g.uuid, xid)) {
-                events.add(new Event(id(EventType.GPU_XID, node, g.uuid, scrape), source, EventType.GPU_XID, node,
-                        scrape.scrapeTime(), new GpuData.Xid(g.uuid, g.index, xid, g.xidMessage)));
+                events.add(new Event(
+                        id(EventType.GPU_XID, node, g.uuid, scrape),
+                        source,
+                        EventType.GPU_XID,
+                        node,
+                        scrape.scrapeTime(),
+                        new GpuData.Xid(g.uuid, g.index, xid, g.xidMessage)));
             }
         }
         return new Translation(events, rejections(problems));
@@ -229,13 +246,16 @@ public final class DcgmScrapeTranslator {
     }
 
     private static String hostname(Sample s) {
-        return firstNonEmpty(s.label("Hostname"), s.label("hostname"), s.label("exported_Hostname"),
-                s.label("exported_hostname"));
+        return firstNonEmpty(
+                s.label("Hostname"), s.label("hostname"), s.label("exported_Hostname"), s.label("exported_hostname"));
     }
 
     private static GpuData.Sample sample(GpuAccumulator g, Map<String, Problem> problems) {
         boolean instance = g.instanceId != null;
-        return new GpuData.Sample(g.key, g.index, g.model,
+        return new GpuData.Sample(
+                g.key,
+                g.index,
+                g.model,
                 ranged(g.utilizationPercent(), 0, 100, "utilization", g, problems),
                 ranged(g.fbUsed, 0, 1e9, "memoryUsedMiB", g, problems),
                 ranged(g.fbFree, 0, 1e9, "memoryFreeMiB", g, problems),
@@ -246,11 +266,12 @@ public final class DcgmScrapeTranslator {
                 instance ? null : count(g.rowRemapFailure, "rowRemapFailures", g, problems),
                 instance ? null : count(g.nvlinkErrors, "nvlinkErrors", g, problems),
                 instance ? null : xid(g, problems),
-                g.pod, g.namespace);
+                g.pod,
+                g.namespace);
     }
 
-    private static Double ranged(double v, double min, double max, String what, GpuAccumulator g,
-                                 Map<String, Problem> problems) {
+    private static Double ranged(
+            double v, double min, double max, String what, GpuAccumulator g, Map<String, Problem> problems) {
         if (Double.isNaN(v)) {
             return null;
         }
@@ -284,7 +305,8 @@ public final class DcgmScrapeTranslator {
     }
 
     private static String id(EventType type, String node, String gpuKey, DcgmScrape scrape) {
-        String id = type.wireName() + "/" + node + "/" + gpuKey + "/" + scrape.scrapeTime().toEpochMilli();
+        String id = type.wireName() + "/" + node + "/" + gpuKey + "/"
+                + scrape.scrapeTime().toEpochMilli();
         if (id.length() <= MAX_ID) {
             return id;
         }
@@ -325,8 +347,7 @@ public final class DcgmScrapeTranslator {
 
     // One rejection per reason per scrape (with a count), so a bad exporter cannot flood the result.
 
-    private record Problem(int count, String firstDetail) {
-    }
+    private record Problem(int count, String firstDetail) {}
 
     private static void problem(Map<String, Problem> problems, String reason, int n, String detail) {
         problems.merge(reason, new Problem(n, detail), (a, b) -> new Problem(a.count + b.count, a.firstDetail));
@@ -337,8 +358,8 @@ public final class DcgmScrapeTranslator {
             return List.of();
         }
         List<Translation.Rejection> out = new ArrayList<>(problems.size());
-        problems.forEach((reason, p) -> out.add(new Translation.Rejection(reason,
-                p.count == 1 ? p.firstDetail : p.count + " times, first: " + p.firstDetail)));
+        problems.forEach((reason, p) -> out.add(new Translation.Rejection(
+                reason, p.count == 1 ? p.firstDetail : p.count + " times, first: " + p.firstDetail)));
         return out;
     }
 }

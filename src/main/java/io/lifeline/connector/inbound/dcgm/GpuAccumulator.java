@@ -66,7 +66,7 @@ final class GpuAccumulator {
             case ECC_DBE_VOLATILE -> eccDbe = v;
             case ROW_REMAP_FAILURE -> rowRemapFailure = v;
             case NVLINK_CRC_FLIT_ERRORS, NVLINK_CRC_DATA_ERRORS, NVLINK_REPLAY_ERRORS, NVLINK_RECOVERY_ERRORS ->
-                    nvlinkErrors = Double.isNaN(nvlinkErrors) ? v : nvlinkErrors + v;
+                nvlinkErrors = Double.isNaN(nvlinkErrors) ? v : nvlinkErrors + v;
             case XID_ERRORS -> {
                 xid = v;
                 String msg = s.label("err_msg");

@@ -16,8 +16,7 @@ import java.util.Map;
 public final class PciBusIds {
 
     /** A GPU: its UUID and index on the node. */
-    public record Gpu(String uuid, int index) {
-    }
+    public record Gpu(String uuid, int index) {}
 
     private final Map<String, Gpu> byAddress;
 

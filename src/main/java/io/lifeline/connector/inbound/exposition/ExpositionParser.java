@@ -35,6 +35,7 @@ public final class ExpositionParser {
 
     /** A label set larger than this is an attack or a bug, not an exporter. */
     static final int MAX_LABELS = 256;
+
     private static final int EXEMPLAR_MAX_CODE_POINTS = 128;
     /** Bodies up to this many characters are decoded into a buffer the parser keeps for the next call. */
     private static final int MAX_RETAINED_CHARS = 1 << 20;
@@ -95,7 +96,10 @@ public final class ExpositionParser {
             CharBuffer decoded = decoder.decode(ByteBuffer.wrap(utf8));
             return run(decoded.array(), decoded.limit(), format);
         } catch (CharacterCodingException e) {
-            return new Exposition(format, new ArrayList<>(), new LinkedHashMap<>(),
+            return new Exposition(
+                    format,
+                    new ArrayList<>(),
+                    new LinkedHashMap<>(),
                     new ArrayList<>(List.of(new ParseError(0, "invalid UTF-8: " + e.getMessage()))));
         }
     }
@@ -348,8 +352,12 @@ public final class ExpositionParser {
     // ---------------------------------------------------------------- OpenMetrics (strict)
 
     /** Returns true for the {@code # EOF} line. */
-    private boolean openMetricsLine(int start, int end, List<Sample> samples, Map<String, MetricMetadata> metadata,
-                                    OpenMetricsValidator validator) {
+    private boolean openMetricsLine(
+            int start,
+            int end,
+            List<Sample> samples,
+            Map<String, MetricMetadata> metadata,
+            OpenMetricsValidator validator) {
         pos = start;
         lineEnd = end;
         if (start == end) {
@@ -398,7 +406,8 @@ public final class ExpositionParser {
             exemplar(labelCount);
         }
         validator.sample(name, labels, value, hasTimestamp, seconds, exemplar);
-        samples.add(new Sample(name, labels, value, hasTimestamp ? Numbers.secondsToMillis(seconds) : Sample.NO_TIMESTAMP));
+        samples.add(
+                new Sample(name, labels, value, hasTimestamp ? Numbers.secondsToMillis(seconds) : Sample.NO_TIMESTAMP));
         return false;
     }
 
@@ -445,8 +454,9 @@ public final class ExpositionParser {
         while (pos < lineEnd && b[pos] != ' ') {
             pos++;
         }
-        int kind = isWord(wordStart, pos, "HELP") ? 0 : isWord(wordStart, pos, "TYPE") ? 1
-                : isWord(wordStart, pos, "UNIT") ? 2 : -1;
+        int kind = isWord(wordStart, pos, "HELP")
+                ? 0
+                : isWord(wordStart, pos, "TYPE") ? 1 : isWord(wordStart, pos, "UNIT") ? 2 : -1;
         if (kind < 0) {
             throw new ParseFailure("OpenMetrics allows only # HELP, # TYPE, # UNIT and # EOF comments");
         }
@@ -657,7 +667,11 @@ public final class ExpositionParser {
     }
 
     private static boolean isNameChar(char c, boolean notFirst) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (notFirst && c >= '0' && c <= '9');
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || c == '_'
+                || c == ':'
+                || (notFirst && c >= '0' && c <= '9');
     }
 
     private static boolean isLabelChar(char c, boolean notFirst) {

@@ -17,7 +17,8 @@ public enum Format {
      * Prometheus text for anything else (including a missing header), as Prometheus' scraper does.
      */
     public static Format fromContentType(String contentType) {
-        if (contentType != null && contentType.toLowerCase(Locale.ROOT).trim().startsWith("application/openmetrics-text")) {
+        if (contentType != null
+                && contentType.toLowerCase(Locale.ROOT).trim().startsWith("application/openmetrics-text")) {
             return OPENMETRICS;
         }
         return PROMETHEUS_TEXT;

@@ -2,8 +2,14 @@ package io.lifeline.connector.inbound.exposition;
 
 /** The type a {@code # TYPE} line declares for a metric family. */
 public enum MetricType {
-    COUNTER("counter"), GAUGE("gauge"), HISTOGRAM("histogram"), GAUGEHISTOGRAM("gaugehistogram"),
-    SUMMARY("summary"), STATESET("stateset"), INFO("info"), UNKNOWN("unknown");
+    COUNTER("counter"),
+    GAUGE("gauge"),
+    HISTOGRAM("histogram"),
+    GAUGEHISTOGRAM("gaugehistogram"),
+    SUMMARY("summary"),
+    STATESET("stateset"),
+    INFO("info"),
+    UNKNOWN("unknown");
 
     private final String wireName;
 

@@ -21,8 +21,7 @@ final class Numbers {
         }
     }
 
-    private Numbers() {
-    }
+    private Numbers() {}
 
     /** Parses a float token; fails with a message naming {@code what}. */
     static double parseFloat(char[] b, int s, int e, String what) {

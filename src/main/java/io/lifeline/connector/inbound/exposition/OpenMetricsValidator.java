@@ -80,7 +80,8 @@ final class OpenMetricsValidator {
         checkLabelsForType(type, suffix, name, labels, value);
         checkGrouping(type, groupKey(type, suffix, labels), hasTimestamp, timestamp);
         checkValue(type, suffix, value);
-        if (exemplar && !((type == MetricType.HISTOGRAM || type == MetricType.GAUGEHISTOGRAM) && "_bucket".equals(suffix))
+        if (exemplar
+                && !((type == MetricType.HISTOGRAM || type == MetricType.GAUGEHISTOGRAM) && "_bucket".equals(suffix))
                 && !(type == MetricType.COUNTER && "_total".equals(suffix))) {
             throw new ParseFailure("exemplars are allowed only on histogram buckets and counter totals: " + name);
         }

@@ -51,8 +51,13 @@ public class NoticesKafkaConsumer {
     private final OffsetStore offsets;
     private volatile DurableConsumerLoop loop;
 
-    NoticesKafkaConsumer(KafkaConfig kafka, NoticesConnectorConfig config, NoticeRecords records, ConnectorIngest ingest,
-                         Clock clock, OffsetStore offsets) {
+    NoticesKafkaConsumer(
+            KafkaConfig kafka,
+            NoticesConnectorConfig config,
+            NoticeRecords records,
+            ConnectorIngest ingest,
+            Clock clock,
+            OffsetStore offsets) {
         this.offsets = offsets;
         this.kafka = kafka;
         this.config = config;
@@ -71,14 +76,24 @@ public class NoticesKafkaConsumer {
         if (loop != null && loop.running()) {
             return;
         }
-        loop = new DurableConsumerLoop(new DurableConsumerLoop.Settings("notices", config.groupId(),
-                List.of(config.topic()), config.dlqTopic(), 1, config.retryBackoff()),
+        loop = new DurableConsumerLoop(
+                new DurableConsumerLoop.Settings(
+                        "notices",
+                        config.groupId(),
+                        List.of(config.topic()),
+                        config.dlqTopic(),
+                        1,
+                        config.retryBackoff()),
                 () -> KafkaClients.consumer(servers, kafka.properties(), config.groupId(), config.maxPollRecords()),
-                () -> KafkaClients.deadLetterProducer(servers, kafka.properties()), this::begin,
-                KafkaClients.storedOffsets(offsets, config.groupId()), () -> { }, () -> false);
+                () -> KafkaClients.deadLetterProducer(servers, kafka.properties()),
+                this::begin,
+                KafkaClients.storedOffsets(offsets, config.groupId()),
+                () -> {},
+                () -> false);
         loop.start();
-        LOG.infof("Notices over Kafka: topic %s, group %s, dead letters to %s", config.topic(), config.groupId(),
-                config.dlqTopic());
+        LOG.infof(
+                "Notices over Kafka: topic %s, group %s, dead letters to %s",
+                config.topic(), config.groupId(), config.dlqTopic());
     }
 
     /** Translates a poll and submits its events as one batch. */

@@ -43,6 +43,7 @@ public final class KernelLogTranslator {
 
     /** Rejection reasons. */
     public static final String NOT_AN_XID_LINE = "not_an_xid_line";
+
     public static final String INVALID_XID = "invalid_xid";
     public static final String UNKNOWN_PCI_BUS_ID = "unknown_pci_bus_id";
     public static final String INVALID_NODE_NAME = "invalid_node_name";
@@ -53,23 +54,26 @@ public final class KernelLogTranslator {
     /** The first line of the driver's three-line report of a GPU gone from the bus (R570 on), without an XID. */
     private static final Pattern FALLEN_OFF_FIRST = Pattern.compile(
             "NVRM: The NVIDIA GPU ((?:[0-9A-Fa-f]{1,8}:)?[0-9A-Fa-f]{1,2}:[0-9A-Fa-f]{1,2}(?:\\.[0-7])?)\\s*$");
+
     private static final String FALLEN_OFF_LAST = "fallen off the bus and is not responding to commands";
     /** How many lines after the first the three-line report may end. */
     private static final int FALLEN_OFF_SPAN = 3;
+
     private static final Pattern FALLEN_OFF = Pattern.compile(
             "NVRM: GPU ((?:[0-9A-Fa-f]{1,8}:)?[0-9A-Fa-f]{1,2}:[0-9A-Fa-f]{1,2}(?:\\.[0-7])?): (GPU has fallen off the bus\\.?)\\s*$");
     /** {@code 2026-12-02T07:37:45.123456+00:00 host kernel: } or {@code 1759600000.5 host kernel: }. */
     private static final Pattern JOURNAL_PREFIX = Pattern.compile(
             "^(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d))\\s+\\S+\\s+kernel:\\s"
                     + "|^(\\d{9,11}(?:\\.\\d{1,9})?)\\s+\\S+\\s+kernel:\\s");
+
     private static final Pattern DMESG_STAMP = Pattern.compile("^\\[\\s*(\\d+\\.\\d+)\\]\\s");
     /**
      * Stamps that keep a line the same when it is posted again but do not date it (no year or no zone): syslog's and
      * {@code journalctl}'s default {@code May 27 16:50:10 host kernel: } (in any locale's month abbreviation) and
      * {@code dmesg -T}'s {@code [Fri Aug 30 11:43:09 2024]} (local time).
      */
-    private static final Pattern UNDATED_STAMP = Pattern.compile(
-            "^\\p{L}{3,4}\\.? {1,2}\\d{1,2} \\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?\\s+\\S+\\s+kernel:\\s"
+    private static final Pattern UNDATED_STAMP =
+            Pattern.compile("^\\p{L}{3,4}\\.? {1,2}\\d{1,2} \\d\\d:\\d\\d:\\d\\d(?:\\.\\d{1,9})?\\s+\\S+\\s+kernel:\\s"
                     + "|^\\[\\p{L}{3} \\p{L}{3} {1,2}\\d{1,2} \\d\\d:\\d\\d:\\d\\d \\d{4}\\]\\s");
     /**
      * {@code dmesg --time-format iso}, with {@code -x}'s facility and level before it:
@@ -77,6 +81,7 @@ public final class KernelLogTranslator {
      */
     private static final Pattern DMESG_ISO = Pattern.compile(
             "^(?:[a-z]+\\s*:\\s*[a-z]+\\s*:\\s*)?(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d{1,9})?(?:Z|[+-]\\d\\d:?\\d\\d))\\s");
+
     private static final Pattern PID_NAME = Pattern.compile("^(?:pid=[^,]*,\\s*)?(?:name=[^,]*,\\s*)?");
     private static final int MAX_MESSAGE = 256;
     private static final int MAX_XID = 100_000;
@@ -129,7 +134,8 @@ public final class KernelLogTranslator {
                 time = t;
                 stamped = true;
             }
-        } else if (DMESG_STAMP.matcher(text).find() || UNDATED_STAMP.matcher(text).find()) {
+        } else if (DMESG_STAMP.matcher(text).find()
+                || UNDATED_STAMP.matcher(text).find()) {
             stamped = true; // seconds since boot, or a time without year or zone: stable across a repost, but no date
         }
         String address;
@@ -143,7 +149,9 @@ public final class KernelLogTranslator {
             } catch (NumberFormatException e) {
                 xid = -1;
             }
-            message = m.group(3) == null ? "" : PID_NAME.matcher(m.group(3).strip()).replaceFirst("");
+            message = m.group(3) == null
+                    ? ""
+                    : PID_NAME.matcher(m.group(3).strip()).replaceFirst("");
         } else {
             Matcher f = FALLEN_OFF.matcher(text);
             if (!f.find()) {
@@ -158,14 +166,17 @@ public final class KernelLogTranslator {
         }
         PciBusIds.Gpu gpu = gpus.find(node, address);
         if (gpu == null) {
-            return Translation.rejected(UNKNOWN_PCI_BUS_ID, "no dcgm-exporter series of node " + node
-                    + " has named PCI address " + address + " yet, so its GPU is not known");
+            return Translation.rejected(
+                    UNKNOWN_PCI_BUS_ID,
+                    "no dcgm-exporter series of node " + node + " has named PCI address " + address
+                            + " yet, so its GPU is not known");
         }
-        String key = !stamped ? node + '\n' + receivedAt.toEpochMilli() + '\n' + position + '\n' + text
+        String key = !stamped
+                ? node + '\n' + receivedAt.toEpochMilli() + '\n' + position + '\n' + text
                 : occurrence == 0 ? node + '\n' + text : node + '\n' + text + "\n#" + occurrence;
         String id = "kernel-log/" + UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8));
-        GpuData.Xid data = new GpuData.Xid(gpu.uuid(), gpu.index(), xid,
-                message.isEmpty() ? null : abbreviate(message, MAX_MESSAGE));
+        GpuData.Xid data = new GpuData.Xid(
+                gpu.uuid(), gpu.index(), xid, message.isEmpty() ? null : abbreviate(message, MAX_MESSAGE));
         return Translation.of(List.of(new Event(id, "kernel-log/" + node, EventType.GPU_XID, node, time, data)));
     }
 
@@ -248,7 +259,11 @@ public final class KernelLogTranslator {
         Matcher m = FALLEN_OFF_FIRST.matcher(first);
         m.find();
         String stamp = first.substring(0, m.start());
-        return translate(node, stamp + "NVRM: GPU " + m.group(1) + ": GPU has fallen off the bus.", position, occurrence,
+        return translate(
+                node,
+                stamp + "NVRM: GPU " + m.group(1) + ": GPU has fallen off the bus.",
+                position,
+                occurrence,
                 receivedAt);
     }
 

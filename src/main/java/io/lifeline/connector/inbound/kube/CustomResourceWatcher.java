@@ -28,8 +28,8 @@ abstract class CustomResourceWatcher implements ResourceEventHandler<GenericKube
     }
 
     SharedIndexInformer<GenericKubernetesResource> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(kind).inAnyNamespace()
-                .runnableInformer(resyncMillis);
+        SharedIndexInformer<GenericKubernetesResource> informer =
+                client.genericKubernetesResources(kind).inAnyNamespace().runnableInformer(resyncMillis);
         informer.addEventHandler(this);
         return informer;
     }

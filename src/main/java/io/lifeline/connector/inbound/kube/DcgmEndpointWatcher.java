@@ -45,6 +45,7 @@ final class DcgmEndpointWatcher {
     private final Map<String, List<ScrapeTarget>> bySource = new ConcurrentHashMap<>();
     /** Node of a pod by namespace/name/uid: a pod never moves, so a pod whose uid was checked is looked up once. */
     private final Map<String, String> nodeOfPod = new ConcurrentHashMap<>();
+
     private final Set<String> namespaces;
     private volatile KubernetesClient client;
 
@@ -72,7 +73,8 @@ final class DcgmEndpointWatcher {
     SharedIndexInformer<?> start(KubernetesClient client, long resyncMillis) {
         this.client = client;
         if (namespaces.isEmpty()) {
-            LOG.warn("dcgm-exporter discovery has no namespace to read (lifeline.connectors.dcgm.kubernetes.namespaces)");
+            LOG.warn(
+                    "dcgm-exporter discovery has no namespace to read (lifeline.connectors.dcgm.kubernetes.namespaces)");
         }
         // One namespace is watched alone; several through one cluster-wide watch, filtered here by namespace.
         String only = namespaces.size() == 1 ? namespaces.iterator().next() : null;
@@ -81,13 +83,16 @@ final class DcgmEndpointWatcher {
             var op = only != null
                     ? client.discovery().v1().endpointSlices().inNamespace(only)
                     : client.discovery().v1().endpointSlices().inAnyNamespace();
-            SharedIndexInformer<EndpointSlice> informer = op.withLabelSelector(config.labelSelector())
-                    .runnableInformer(resyncMillis);
+            SharedIndexInformer<EndpointSlice> informer =
+                    op.withLabelSelector(config.labelSelector()).runnableInformer(resyncMillis);
             informer.addEventHandler(handler(this::targets));
             return informer;
         }
-        var op = only != null ? client.endpoints().inNamespace(only) : client.endpoints().inAnyNamespace();
-        SharedIndexInformer<Endpoints> informer = op.withLabelSelector(config.labelSelector()).runnableInformer(resyncMillis);
+        var op = only != null
+                ? client.endpoints().inNamespace(only)
+                : client.endpoints().inAnyNamespace();
+        SharedIndexInformer<Endpoints> informer =
+                op.withLabelSelector(config.labelSelector()).runnableInformer(resyncMillis);
         informer.addEventHandler(handler(this::targets));
         return informer;
     }
@@ -141,7 +146,8 @@ final class DcgmEndpointWatcher {
     }
 
     private static String key(HasMetadata o) {
-        return o.getKind() + "/" + o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
+        return o.getKind() + "/" + o.getMetadata().getNamespace() + "/"
+                + o.getMetadata().getName();
     }
 
     List<ScrapeTarget> targets(EndpointSlice slice) {
@@ -163,7 +169,8 @@ final class DcgmEndpointWatcher {
             if (e == null) {
                 continue;
             }
-            boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
+            boolean ready = e.getConditions() == null
+                    || !Boolean.FALSE.equals(e.getConditions().getReady());
             if (!ready || e.getAddresses() == null || e.getAddresses().isEmpty()) {
                 continue;
             }
@@ -212,9 +219,12 @@ final class DcgmEndpointWatcher {
      */
     private String nodeOf(HasMetadata source, ObjectReference ref, String address) {
         String ns = source.getMetadata().getNamespace();
-        if (ref == null || !"Pod".equals(ref.getKind()) || ref.getName() == null
+        if (ref == null
+                || !"Pod".equals(ref.getKind())
+                || ref.getName() == null
                 || ref.getNamespace() != null && !ref.getNamespace().equals(ns)) {
-            LOG.debugf("dcgm-exporter endpoint %s in %s skipped: it names no pod of its namespace", address, key(source));
+            LOG.debugf(
+                    "dcgm-exporter endpoint %s in %s skipped: it names no pod of its namespace", address, key(source));
             return null;
         }
         String cacheKey = ns + "/" + ref.getName() + "/" + ref.getUid();
@@ -227,15 +237,23 @@ final class DcgmEndpointWatcher {
         KubernetesClient c = client;
         Pod pod;
         try {
-            pod = c == null ? null : c.pods().inNamespace(ns).withName(ref.getName()).get();
+            pod = c == null
+                    ? null
+                    : c.pods().inNamespace(ns).withName(ref.getName()).get();
         } catch (RuntimeException e) {
             LOG.debugf("dcgm-exporter endpoint %s: pod %s/%s not read: %s", address, ns, ref.getName(), e.getMessage());
             return null;
         }
-        if (pod == null || pod.getSpec() == null || pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isBlank()
-                || ref.getUid() != null && !ref.getUid().equals(pod.getMetadata().getUid()) || !podIps(pod).contains(address)) {
-            LOG.debugf("dcgm-exporter endpoint %s skipped: pod %s/%s is absent, unscheduled or not at that address", address,
-                    ns, ref.getName());
+        if (pod == null
+                || pod.getSpec() == null
+                || pod.getSpec().getNodeName() == null
+                || pod.getSpec().getNodeName().isBlank()
+                || ref.getUid() != null
+                        && !ref.getUid().equals(pod.getMetadata().getUid())
+                || !podIps(pod).contains(address)) {
+            LOG.debugf(
+                    "dcgm-exporter endpoint %s skipped: pod %s/%s is absent, unscheduled or not at that address",
+                    address, ns, ref.getName());
             return null;
         }
         String node = pod.getSpec().getNodeName();
@@ -270,7 +288,8 @@ final class DcgmEndpointWatcher {
         String host = address.contains(":") ? "[" + address + "]" : address;
         String path = config.path().startsWith("/") ? config.path() : "/" + config.path();
         try {
-            out.add(new ScrapeTarget(config.scheme() + "://" + host + ":" + port + path, node, ScrapeTarget.Origin.KUBERNETES));
+            out.add(new ScrapeTarget(
+                    config.scheme() + "://" + host + ":" + port + path, node, ScrapeTarget.Origin.KUBERNETES));
         } catch (IllegalArgumentException e) {
             LOG.debugf("dcgm-exporter endpoint %s:%d of node %s skipped: %s", address, port, node, e.getMessage());
         }

@@ -48,7 +48,8 @@ final class EventWatcher implements ResourceEventHandler<Event> {
     SharedIndexInformer<Event> start(KubernetesClient client, long resyncMillis) {
         // Filtered here rather than with the field selector involvedObject.kind=Pod: the API server supports it,
         // but not every API server implementation does (the fabric8 mock server drops every event with it).
-        SharedIndexInformer<Event> informer = client.v1().events().inAnyNamespace().runnableInformer(resyncMillis);
+        SharedIndexInformer<Event> informer =
+                client.v1().events().inAnyNamespace().runnableInformer(resyncMillis);
         informer.itemStore(new NothingKept<>()); // every Event of the cluster would otherwise be held in memory
         informer.addEventHandler(this);
         return informer;
@@ -83,11 +84,15 @@ final class EventWatcher implements ResourceEventHandler<Event> {
     /** The event for a Kubernetes Event, or null when it is not about a training pod or not a reason we track. */
     Translation translate(Event e, Instant now) {
         ObjectReference involved = e.getInvolvedObject();
-        if (e.getReason() == null || !REASONS.contains(e.getReason()) || involved == null
+        if (e.getReason() == null
+                || !REASONS.contains(e.getReason())
+                || involved == null
                 || !"Pod".equals(involved.getKind())) {
             return null;
         }
-        String namespace = involved.getNamespace() != null ? involved.getNamespace() : e.getMetadata().getNamespace();
+        String namespace = involved.getNamespace() != null
+                ? involved.getNamespace()
+                : e.getMetadata().getNamespace();
         TrainingPods.Pod pod = training.pod(namespace, involved.getName());
         if (pod == null) {
             return null;
@@ -97,20 +102,38 @@ final class EventWatcher implements ResourceEventHandler<Event> {
         String podUid = involved.getUid() != null && !involved.getUid().isBlank() ? involved.getUid() : pod.uid();
         switch (e.getReason()) {
             case "Preempted", "Evicted":
-                return Translation.of(List.of(PodWatcher.evictedEvent(ctx.source, podUid, pod.job(), involved.getName(),
-                        pod.node(), KubeContext.reason(e.getReason(), message), at)));
+                return Translation.of(List.of(PodWatcher.evictedEvent(
+                        ctx.source,
+                        podUid,
+                        pod.job(),
+                        involved.getName(),
+                        pod.node(),
+                        KubeContext.reason(e.getReason(), message),
+                        at)));
             case "Killing": {
                 TrainingPods.Job job = training.job(pod.job());
-                if (job != null && job.finished() || message != null && message.toLowerCase(Locale.ROOT).contains("restart")) {
+                if (job != null && job.finished()
+                        || message != null && message.toLowerCase(Locale.ROOT).contains("restart")) {
                     return Translation.empty();
                 }
-                return Translation.of(List.of(PodWatcher.evictedEvent(ctx.source, podUid, pod.job(), involved.getName(),
-                        pod.node(), KubeContext.reason("Killing", message), at)));
+                return Translation.of(List.of(PodWatcher.evictedEvent(
+                        ctx.source,
+                        podUid,
+                        pod.job(),
+                        involved.getName(),
+                        pod.node(),
+                        KubeContext.reason("Killing", message),
+                        at)));
             }
             default:
-                return Translation.of(List.of(new io.lifeline.domain.event.Event("event/" + KubeContext.uid(e), ctx.source,
-                        EventType.WORKLOAD_REQUEUED, pod.job(), at, new SchedulerData.Requeued(
-                        KubeContext.reason("FailedScheduling", "pod " + involved.getName() + ": " + message)))));
+                return Translation.of(List.of(new io.lifeline.domain.event.Event(
+                        "event/" + KubeContext.uid(e),
+                        ctx.source,
+                        EventType.WORKLOAD_REQUEUED,
+                        pod.job(),
+                        at,
+                        new SchedulerData.Requeued(KubeContext.reason(
+                                "FailedScheduling", "pod " + involved.getName() + ": " + message)))));
         }
     }
 

@@ -15,8 +15,7 @@ final class Generic {
         }
     }
 
-    private Generic() {
-    }
+    private Generic() {}
 
     static Object at(GenericKubernetesResource r, Object... path) {
         Object v = r.getAdditionalProperties();
@@ -77,7 +76,11 @@ final class Generic {
         List<Condition> out = new ArrayList<>();
         for (Object o : list(r, "status", "conditions")) {
             if (o instanceof Map<?, ?> m) {
-                out.add(new Condition(str(m.get("type")), str(m.get("status")), str(m.get("reason")), str(m.get("message")),
+                out.add(new Condition(
+                        str(m.get("type")),
+                        str(m.get("status")),
+                        str(m.get("reason")),
+                        str(m.get("message")),
                         str(m.get("lastTransitionTime"))));
             }
         }
@@ -95,13 +98,15 @@ final class Generic {
 
     /** GPUs asked for by the containers of a pod template ({@code nvidia.com/gpu} or {@code amd.com/gpu} limits). */
     static int gpus(Object podTemplate) {
-        if (!(podTemplate instanceof Map<?, ?> template) || !(template.get("spec") instanceof Map<?, ?> spec)
+        if (!(podTemplate instanceof Map<?, ?> template)
+                || !(template.get("spec") instanceof Map<?, ?> spec)
                 || !(spec.get("containers") instanceof List<?> containers)) {
             return 0;
         }
         int n = 0;
         for (Object c : containers) {
-            if (c instanceof Map<?, ?> container && container.get("resources") instanceof Map<?, ?> res
+            if (c instanceof Map<?, ?> container
+                    && container.get("resources") instanceof Map<?, ?> res
                     && res.get("limits") instanceof Map<?, ?> limits) {
                 Integer g = integer(limits.get("nvidia.com/gpu"));
                 if (g == null) {

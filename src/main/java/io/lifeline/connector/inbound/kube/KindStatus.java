@@ -12,5 +12,4 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param detail  why, when not watching
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record KindStatus(String kind, String state, String detail) {
-}
+public record KindStatus(String kind, String state, String detail) {}

@@ -79,8 +79,10 @@ final class KubeContext {
     boolean named(TranslatorStats stats, HasMetadata... objects) {
         for (HasMetadata o : objects) {
             if (!isNamed(o)) {
-                emit(stats, Translation.rejected(UNNAMED_OBJECT, (o == null ? "an object" : o.getKind())
-                        + " without metadata.name"));
+                emit(
+                        stats,
+                        Translation.rejected(
+                                UNNAMED_OBJECT, (o == null ? "an object" : o.getKind()) + " without metadata.name"));
                 return false;
             }
         }
@@ -89,7 +91,9 @@ final class KubeContext {
 
     /** Whether an object has metadata with a name. */
     static boolean isNamed(HasMetadata o) {
-        return o != null && o.getMetadata() != null && o.getMetadata().getName() != null
+        return o != null
+                && o.getMetadata() != null
+                && o.getMetadata().getName() != null
                 && !o.getMetadata().getName().isBlank();
     }
 

@@ -50,8 +50,8 @@ public class KubernetesConnector {
     private static final Logger LOG = Logger.getLogger(KubernetesConnector.class);
     private static final long SYNC_WAIT_SECONDS = 30;
     /** The configuration group of a kind whose status name differs from it. */
-    private static final Map<String, String> CONFIG_KEYS = Map.of("kueue-workloads", "kueue", "volcano-jobs", "volcano",
-            "trainjob-pods", "trainjobs");
+    private static final Map<String, String> CONFIG_KEYS =
+            Map.of("kueue-workloads", "kueue", "volcano-jobs", "volcano", "trainjob-pods", "trainjobs");
 
     private final KubeConfig config;
     private final ScrapeConfig scrape;
@@ -65,15 +65,24 @@ public class KubernetesConnector {
     private final Clock clock;
     /** Its own lock: informer callbacks update it while {@link #start} holds this object's monitor. */
     private final Map<String, KindStatus> status = Collections.synchronizedMap(new LinkedHashMap<>());
+
     private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
     private final TrainingPods training = new TrainingPods();
     private volatile boolean stopped;
     private ScheduledExecutorService recheck;
     private KubeContext ctx;
 
-    KubernetesConnector(KubeConfig config, ScrapeConfig scrape, Instance<KubernetesClient> clients, ConnectorSink sink,
-                        ConnectorMetrics metrics, ConnectorNodeResolver nodes, ConnectorJobResolver jobs, HostNodes hosts,
-                        DcgmScraper scraper, Clock clock) {
+    KubernetesConnector(
+            KubeConfig config,
+            ScrapeConfig scrape,
+            Instance<KubernetesClient> clients,
+            ConnectorSink sink,
+            ConnectorMetrics metrics,
+            ConnectorNodeResolver nodes,
+            ConnectorJobResolver jobs,
+            HostNodes hosts,
+            DcgmScraper scraper,
+            Clock clock) {
         this.config = config;
         this.scrape = scrape;
         this.clients = clients;
@@ -113,24 +122,47 @@ public class KubernetesConnector {
             ctx = new KubeContext(config.cluster(), clock, sink::send, metrics);
             long resync = config.resync().toMillis();
             if (config.enabled()) {
-                LOG.infof("Kubernetes connector: watching cluster %s at %s", config.cluster(),
-                        client.getConfiguration().getMasterUrl());
+                LOG.infof(
+                        "Kubernetes connector: watching cluster %s at %s",
+                        config.cluster(), client.getConfiguration().getMasterUrl());
                 List<CompletableFuture<?>> jobKinds = new ArrayList<>();
-                jobKinds.add(custom(client, "pytorchjobs", config.pytorchjobs().enabled(), PyTorchJobWatcher.CRD,
+                jobKinds.add(custom(
+                        client,
+                        "pytorchjobs",
+                        config.pytorchjobs().enabled(),
+                        PyTorchJobWatcher.CRD,
                         c -> new PyTorchJobWatcher(ctx, training, jobs).start(c, resync)));
-                jobKinds.add(custom(client, "trainjobs", config.trainjobs().enabled(), TrainJobWatcher.CRD,
+                jobKinds.add(custom(
+                        client,
+                        "trainjobs",
+                        config.trainjobs().enabled(),
+                        TrainJobWatcher.CRD,
                         c -> new TrainJobWatcher(ctx, training, jobs).start(c, resync)));
-                jobKinds.add(custom(client, "kueue-workloads", config.kueue().enabled(), KueueWorkloadWatcher.CRD,
+                jobKinds.add(custom(
+                        client,
+                        "kueue-workloads",
+                        config.kueue().enabled(),
+                        KueueWorkloadWatcher.CRD,
                         c -> new KueueWorkloadWatcher(ctx).start(c, resync)));
-                jobKinds.add(custom(client, "volcano-jobs", config.volcano().enabled(), VolcanoJobWatcher.CRD,
+                jobKinds.add(custom(
+                        client,
+                        "volcano-jobs",
+                        config.volcano().enabled(),
+                        VolcanoJobWatcher.CRD,
                         c -> new VolcanoJobWatcher(ctx).start(c, resync)));
                 awaitSynced(jobKinds);
-                watch("nodes", config.nodes().enabled(), () -> new NodeWatcher(ctx, config.poolLabels(), config.defaultPool(), nodes)
-                        .start(client, resync));
+                watch(
+                        "nodes",
+                        config.nodes().enabled(),
+                        () -> new NodeWatcher(ctx, config.poolLabels(), config.defaultPool(), nodes)
+                                .start(client, resync));
                 if (config.pods().enabled()) {
                     PodWatcher pods = new PodWatcher(ctx, training, hosts);
-                    awaitSynced(List.of(watch("pods", true, () -> pods.start(client, resync, PodScheme.PYTORCHJOB)),
-                            watch("trainjob-pods", config.trainjobs().enabled(),
+                    awaitSynced(List.of(
+                            watch("pods", true, () -> pods.start(client, resync, PodScheme.PYTORCHJOB)),
+                            watch(
+                                    "trainjob-pods",
+                                    config.trainjobs().enabled(),
                                     () -> pods.start(client, resync, PodScheme.TRAINJOB))));
                 } else {
                     watch("pods", false, null);
@@ -139,8 +171,10 @@ public class KubernetesConnector {
                 scheduleRecheck(client, resync);
             }
             if (discover) {
-                watch("dcgm-exporter-endpoints", true, () -> new DcgmEndpointWatcher(scrape.kubernetes(), scraper)
-                        .start(client, resync));
+                watch(
+                        "dcgm-exporter-endpoints",
+                        true,
+                        () -> new DcgmEndpointWatcher(scrape.kubernetes(), scraper).start(client, resync));
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "Kubernetes connector could not start");
@@ -151,8 +185,13 @@ public class KubernetesConnector {
     /** Starts one informer; returns a future completing once its first list has arrived. */
     private CompletableFuture<?> watch(String kind, boolean on, Supplier<SharedIndexInformer<?>> make) {
         if (!on) {
-            status.put(kind, new KindStatus(kind, "off", "lifeline.connectors.kubernetes."
-                    + CONFIG_KEYS.getOrDefault(kind, kind) + ".enabled=false"));
+            status.put(
+                    kind,
+                    new KindStatus(
+                            kind,
+                            "off",
+                            "lifeline.connectors.kubernetes." + CONFIG_KEYS.getOrDefault(kind, kind)
+                                    + ".enabled=false"));
             return CompletableFuture.completedFuture(null);
         }
         status.put(kind, new KindStatus(kind, "starting", null));
@@ -174,8 +213,12 @@ public class KubernetesConnector {
     }
 
     /** Starts a custom kind's informer if its CRD exists; records why not otherwise. */
-    private CompletableFuture<?> custom(KubernetesClient client, String kind, boolean on, String crd,
-                                        Function<KubernetesClient, SharedIndexInformer<?>> make) {
+    private CompletableFuture<?> custom(
+            KubernetesClient client,
+            String kind,
+            boolean on,
+            String crd,
+            Function<KubernetesClient, SharedIndexInformer<?>> make) {
         if (!on) {
             return watch(kind, false, null);
         }
@@ -186,8 +229,9 @@ public class KubernetesConnector {
         if (!present) {
             KindStatus before = status.get(kind);
             if (before == null || !"crd-missing".equals(before.state())) {
-                LOG.infof("Kubernetes %s: CRD %s not installed, not watched (looked for again every %s)", kind, crd,
-                        config.crdRecheck());
+                LOG.infof(
+                        "Kubernetes %s: CRD %s not installed, not watched (looked for again every %s)",
+                        kind, crd, config.crdRecheck());
             }
             status.put(kind, new KindStatus(kind, "crd-missing", "CustomResourceDefinition " + crd + " not found"));
             return CompletableFuture.completedFuture(null);
@@ -198,10 +242,16 @@ public class KubernetesConnector {
     /** Whether a CRD exists; null (and an error status) when the API server could not say. */
     private Boolean crdPresent(KubernetesClient client, String kind, String crd) {
         try {
-            return client.apiextensions().v1().customResourceDefinitions().withName(crd).get() != null;
+            return client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(crd)
+                            .get()
+                    != null;
         } catch (RuntimeException e) {
-            LOG.warnf("Kubernetes %s: cannot look up CRD %s (%s); looked for again every %s", kind, crd, e.getMessage(),
-                    config.crdRecheck());
+            LOG.warnf(
+                    "Kubernetes %s: cannot look up CRD %s (%s); looked for again every %s",
+                    kind, crd, e.getMessage(), config.crdRecheck());
             status.put(kind, new KindStatus(kind, "error", "CRD lookup failed: " + e.getMessage()));
             return null;
         }
@@ -218,23 +268,36 @@ public class KubernetesConnector {
             return;
         }
         try {
-            recheckKind(client, "pytorchjobs", PyTorchJobWatcher.CRD, c -> new PyTorchJobWatcher(ctx, training, jobs)
-                    .start(c, resync));
-            recheckKind(client, "trainjobs", TrainJobWatcher.CRD, c -> new TrainJobWatcher(ctx, training, jobs)
-                    .start(c, resync));
-            recheckKind(client, "kueue-workloads", KueueWorkloadWatcher.CRD, c -> new KueueWorkloadWatcher(ctx)
-                    .start(c, resync));
-            recheckKind(client, "volcano-jobs", VolcanoJobWatcher.CRD, c -> new VolcanoJobWatcher(ctx).start(c, resync));
+            recheckKind(
+                    client,
+                    "pytorchjobs",
+                    PyTorchJobWatcher.CRD,
+                    c -> new PyTorchJobWatcher(ctx, training, jobs).start(c, resync));
+            recheckKind(
+                    client,
+                    "trainjobs",
+                    TrainJobWatcher.CRD,
+                    c -> new TrainJobWatcher(ctx, training, jobs).start(c, resync));
+            recheckKind(
+                    client,
+                    "kueue-workloads",
+                    KueueWorkloadWatcher.CRD,
+                    c -> new KueueWorkloadWatcher(ctx).start(c, resync));
+            recheckKind(
+                    client, "volcano-jobs", VolcanoJobWatcher.CRD, c -> new VolcanoJobWatcher(ctx).start(c, resync));
         } catch (RuntimeException e) {
             LOG.debugf("CRD recheck failed: %s", e.getMessage());
         }
     }
 
-    private void recheckKind(KubernetesClient client, String kind, String crd,
-                             Function<KubernetesClient, SharedIndexInformer<?>> make) {
+    private void recheckKind(
+            KubernetesClient client, String kind, String crd, Function<KubernetesClient, SharedIndexInformer<?>> make) {
         KindStatus s = status.get(kind);
-        boolean waiting = s != null && ("crd-missing".equals(s.state())
-                || "error".equals(s.state()) && s.detail() != null && s.detail().startsWith("CRD lookup failed"));
+        boolean waiting = s != null
+                && ("crd-missing".equals(s.state())
+                        || "error".equals(s.state())
+                                && s.detail() != null
+                                && s.detail().startsWith("CRD lookup failed"));
         if (waiting) {
             custom(client, kind, true, crd, make);
         }

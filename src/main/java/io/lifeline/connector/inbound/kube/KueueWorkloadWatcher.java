@@ -34,8 +34,13 @@ final class KueueWorkloadWatcher extends CustomResourceWatcher {
 
     static final String CONNECTOR = "kueue-workload";
     static final String CRD = "workloads.kueue.x-k8s.io";
-    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io")
-            .withVersion("v1beta1").withPlural("workloads").withKind("Workload").withNamespaced(true).build();
+    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+            .withGroup("kueue.x-k8s.io")
+            .withVersion("v1beta1")
+            .withPlural("workloads")
+            .withKind("Workload")
+            .withNamespaced(true)
+            .build();
     private static final List<String> TRACKED = List.of("Admitted", "Evicted", "Preempted", "Requeued");
     private static final Pattern PREEMPTOR_UID = Pattern.compile("\\(UID: ([^,)\\s]+)");
 
@@ -53,7 +58,9 @@ final class KueueWorkloadWatcher extends CustomResourceWatcher {
                 continue;
             }
             Generic.Condition before = old == null ? null : Generic.condition(old, type);
-            if (before != null && before.isTrue() && Objects.equals(before.lastTransitionTime(), c.lastTransitionTime())) {
+            if (before != null
+                    && before.isTrue()
+                    && Objects.equals(before.lastTransitionTime(), c.lastTransitionTime())) {
                 continue;
             }
             out.add(event(wl, c, now));
@@ -68,19 +75,26 @@ final class KueueWorkloadWatcher extends CustomResourceWatcher {
         switch (c.type()) {
             case "Admitted": {
                 String queue = Generic.string(wl, "status", "admission", "clusterQueue");
-                return event(wl, "admitted/" + since, EventType.WORKLOAD_ADMITTED, at,
-                        new SchedulerData.Admitted(wl.getMetadata().getName(),
+                return event(
+                        wl,
+                        "admitted/" + since,
+                        EventType.WORKLOAD_ADMITTED,
+                        at,
+                        new SchedulerData.Admitted(
+                                wl.getMetadata().getName(),
                                 queue != null ? queue : Generic.string(wl, "spec", "queueName")));
             }
             case "Evicted":
                 if (!"Preempted".equals(c.reason())) {
-                    return event(wl, "evicted/" + since, EventType.WORKLOAD_EVICTED, at, new SchedulerData.Evicted(reason));
+                    return event(
+                            wl, "evicted/" + since, EventType.WORKLOAD_EVICTED, at, new SchedulerData.Evicted(reason));
                 }
                 return preempted(wl, since, at, reason, c.message());
             case "Preempted":
                 return preempted(wl, since, at, reason, c.message());
             default:
-                return event(wl, "requeued/" + since, EventType.WORKLOAD_REQUEUED, at, new SchedulerData.Requeued(reason));
+                return event(
+                        wl, "requeued/" + since, EventType.WORKLOAD_REQUEUED, at, new SchedulerData.Requeued(reason));
         }
     }
 
@@ -92,7 +106,11 @@ final class KueueWorkloadWatcher extends CustomResourceWatcher {
                 preemptor = m.group(1);
             }
         }
-        return event(wl, "preempted/" + since, EventType.WORKLOAD_PREEMPTED, at,
+        return event(
+                wl,
+                "preempted/" + since,
+                EventType.WORKLOAD_PREEMPTED,
+                at,
                 new SchedulerData.Preempted(reason, preemptor, null, Generic.integer(wl, "spec", "priority")));
     }
 

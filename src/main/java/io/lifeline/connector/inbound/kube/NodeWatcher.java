@@ -58,6 +58,7 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     static final String SHUTTING_DOWN = "node is shutting down";
     /** GKE's {@code shutdownGracePeriod} for the kubelet (its graceful node shutdown default). */
     static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(30);
+
     private static final List<String> GPU_RESOURCES = List.of("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915");
 
     private final KubeContext ctx;
@@ -124,15 +125,23 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     Translation added(Node node, Instant now) {
         List<Event> out = new ArrayList<>();
         NodeData.Registered facts = facts(node);
-        out.add(event(node, "registered/" + fingerprint(facts), EventType.NODE_REGISTERED, KubeContext.created(node, now), facts));
+        out.add(event(
+                node,
+                "registered/" + fingerprint(facts),
+                EventType.NODE_REGISTERED,
+                KubeContext.created(node, now),
+                facts));
         NodeCondition ready = readyCondition(node);
         if (ready != null) {
             out.add(readiness(node, ready, now));
             addShutdownNotice(out, node, ready, now);
         }
         boolean cordoned = unschedulable(node);
-        out.add(event(node, (cordoned ? "cordoned/" : "uncordoned/") + KubeContext.resourceVersion(node),
-                cordoned ? EventType.NODE_CORDONED : EventType.NODE_UNCORDONED, now,
+        out.add(event(
+                node,
+                (cordoned ? "cordoned/" : "uncordoned/") + KubeContext.resourceVersion(node),
+                cordoned ? EventType.NODE_CORDONED : EventType.NODE_UNCORDONED,
+                now,
                 cordoned ? new NodeData.Cordoned(null) : new NodeData.Uncordoned()));
         for (Taint t : taints(node)) {
             Event notice = notice(node, t, now);
@@ -152,15 +161,20 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
         }
         NodeCondition ready = readyCondition(node);
         NodeCondition before = readyCondition(old);
-        if (ready != null && (before == null || !Objects.equals(ready.getStatus(), before.getStatus())
-                || !Objects.equals(ready.getLastTransitionTime(), before.getLastTransitionTime()))) {
+        if (ready != null
+                && (before == null
+                        || !Objects.equals(ready.getStatus(), before.getStatus())
+                        || !Objects.equals(ready.getLastTransitionTime(), before.getLastTransitionTime()))) {
             out.add(readiness(node, ready, now));
             addShutdownNotice(out, node, ready, now);
         }
         boolean cordoned = unschedulable(node);
         if (cordoned != unschedulable(old)) {
-            out.add(event(node, (cordoned ? "cordoned/" : "uncordoned/") + KubeContext.resourceVersion(node),
-                    cordoned ? EventType.NODE_CORDONED : EventType.NODE_UNCORDONED, now,
+            out.add(event(
+                    node,
+                    (cordoned ? "cordoned/" : "uncordoned/") + KubeContext.resourceVersion(node),
+                    cordoned ? EventType.NODE_CORDONED : EventType.NODE_UNCORDONED,
+                    now,
                     cordoned ? new NodeData.Cordoned(null) : new NodeData.Uncordoned()));
         }
         Map<String, Taint> had = new HashMap<>();
@@ -181,17 +195,22 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     /** A deleted Node: the node is gone. */
     Translation deleted(Node node, Instant now) {
         Instant at = KubeContext.time(node.getMetadata().getDeletionTimestamp(), now);
-        return Translation.of(List.of(event(node, "terminated", EventType.NODE_TERMINATED, at,
-                new NodeData.Terminated("Node object deleted"))));
+        return Translation.of(List.of(event(
+                node, "terminated", EventType.NODE_TERMINATED, at, new NodeData.Terminated("Node object deleted"))));
     }
 
     private Event readiness(Node node, NodeCondition c, Instant now) {
         Instant at = KubeContext.time(c.getLastTransitionTime(), now);
-        String since = c.getLastTransitionTime() != null ? c.getLastTransitionTime() : KubeContext.resourceVersion(node);
+        String since =
+                c.getLastTransitionTime() != null ? c.getLastTransitionTime() : KubeContext.resourceVersion(node);
         if ("True".equals(c.getStatus())) {
             return event(node, "ready/" + since, EventType.NODE_READY, at, new NodeData.Ready());
         }
-        return event(node, "not_ready/" + since, EventType.NODE_NOT_READY, at,
+        return event(
+                node,
+                "not_ready/" + since,
+                EventType.NODE_NOT_READY,
+                at,
                 new NodeData.NotReady(KubeContext.reason(c.getReason(), c.getMessage())));
     }
 
@@ -204,20 +223,29 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
      * is down, node is shutting down]}) and in the reason (where Kubernetes' documentation says they are), in any case.
      */
     private void addShutdownNotice(List<Event> out, Node node, NodeCondition ready, Instant now) {
-        if ("True".equals(ready.getStatus()) || !mentionsShutdown(ready.getMessage()) && !mentionsShutdown(ready.getReason())) {
+        if ("True".equals(ready.getStatus())
+                || !mentionsShutdown(ready.getMessage()) && !mentionsShutdown(ready.getReason())) {
             return;
         }
         Instant at = KubeContext.time(ready.getLastTransitionTime(), now);
-        String since = ready.getLastTransitionTime() != null ? ready.getLastTransitionTime() : KubeContext.resourceVersion(node);
+        String since = ready.getLastTransitionTime() != null
+                ? ready.getLastTransitionTime()
+                : KubeContext.resourceVersion(node);
         NoticeKind kind = facts(node).capacityType() == CapacityType.SPOT ? NoticeKind.PREEMPT : NoticeKind.MAINTENANCE;
         String providerId = node.getSpec() == null ? null : node.getSpec().getProviderID();
         String provider = providerId != null && providerId.startsWith("gce://") ? "gcp" : "kubernetes";
-        out.add(event(node, "notice/graceful-shutdown/" + since, EventType.NODE_INTERRUPTION_NOTICE, at,
+        out.add(event(
+                node,
+                "notice/graceful-shutdown/" + since,
+                EventType.NODE_INTERRUPTION_NOTICE,
+                at,
                 new NodeData.InterruptionNotice(kind, provider, at.plus(SHUTDOWN_GRACE))));
     }
 
     private static boolean mentionsShutdown(String text) {
-        return text != null && text.length() <= 4096 && text.toLowerCase(java.util.Locale.ROOT).contains(SHUTTING_DOWN);
+        return text != null
+                && text.length() <= 4096
+                && text.toLowerCase(java.util.Locale.ROOT).contains(SHUTTING_DOWN);
     }
 
     private Event notice(Node node, Taint t, Instant now) {
@@ -226,18 +254,30 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
             return null;
         }
         String provider = t.getKey().startsWith("cloud.google.com/") ? "gcp" : "aws";
-        String mark = t.getValue() != null && !t.getValue().isBlank() ? t.getValue() : KubeContext.resourceVersion(node);
-        return event(node, "notice/" + t.getKey() + "/" + mark, EventType.NODE_INTERRUPTION_NOTICE,
-                KubeContext.time(t.getTimeAdded(), now), new NodeData.InterruptionNotice(kind, provider, null));
+        String mark =
+                t.getValue() != null && !t.getValue().isBlank() ? t.getValue() : KubeContext.resourceVersion(node);
+        return event(
+                node,
+                "notice/" + t.getKey() + "/" + mark,
+                EventType.NODE_INTERRUPTION_NOTICE,
+                KubeContext.time(t.getTimeAdded(), now),
+                new NodeData.InterruptionNotice(kind, provider, null));
     }
 
     private Event event(Node node, String what, EventType type, Instant time, NodeData data) {
-        return new Event("node/" + KubeContext.uid(node) + "/" + what, ctx.source, type, node.getMetadata().getName(),
-                time, data);
+        return new Event(
+                "node/" + KubeContext.uid(node) + "/" + what,
+                ctx.source,
+                type,
+                node.getMetadata().getName(),
+                time,
+                data);
     }
 
     NodeData.Registered facts(Node node) {
-        Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+        Map<String, String> labels = node.getMetadata().getLabels() == null
+                ? Map.of()
+                : node.getMetadata().getLabels();
         String pool = defaultPool;
         for (String l : poolLabels) {
             String v = labels.get(l);
@@ -248,7 +288,8 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
         }
         String zone = first(labels, "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone");
         String instanceType = first(labels, "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type");
-        String providerId = node.getSpec() == null ? null : KubeContext.text(node.getSpec().getProviderID());
+        String providerId =
+                node.getSpec() == null ? null : KubeContext.text(node.getSpec().getProviderID());
         return new NodeData.Registered(pool, capacityType(labels), zone, instanceType, gpus(node), providerId);
     }
 
@@ -311,7 +352,8 @@ final class NodeWatcher implements ResourceEventHandler<Node> {
     }
 
     private static List<Taint> taints(Node node) {
-        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of()
+        return node.getSpec() == null || node.getSpec().getTaints() == null
+                ? List.of()
                 : node.getSpec().getTaints().stream().filter(Objects::nonNull).toList();
     }
 

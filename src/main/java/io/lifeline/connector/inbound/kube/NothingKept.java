@@ -15,7 +15,9 @@ final class NothingKept<T extends HasMetadata> implements ItemStore<T> {
     @Override
     public String getKey(T obj) {
         String ns = obj.getMetadata().getNamespace();
-        return ns == null ? obj.getMetadata().getName() : ns + "/" + obj.getMetadata().getName();
+        return ns == null
+                ? obj.getMetadata().getName()
+                : ns + "/" + obj.getMetadata().getName();
     }
 
     @Override

@@ -45,17 +45,26 @@ public class PendingPods implements DemandReader {
     public double read(DemandTrigger.Source source) {
         DemandTrigger.PendingPods p = (DemandTrigger.PendingPods) source;
         KubernetesClient client = clients.get();
-        Deployment d = client.apps().deployments().inNamespace(p.namespace()).withName(p.workload()).get();
+        Deployment d = client.apps()
+                .deployments()
+                .inNamespace(p.namespace())
+                .withName(p.workload())
+                .get();
         if (d == null) {
             throw new IllegalStateException("no Deployment " + p.namespace() + "/" + p.workload());
         }
         LabelSelector selector = d.getSpec() == null ? null : d.getSpec().getSelector();
-        if (selector == null || selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty()) {
-            throw new IllegalStateException("Deployment " + p.namespace() + "/" + p.workload()
-                    + " has no matchLabels selector");
+        if (selector == null
+                || selector.getMatchLabels() == null
+                || selector.getMatchLabels().isEmpty()) {
+            throw new IllegalStateException(
+                    "Deployment " + p.namespace() + "/" + p.workload() + " has no matchLabels selector");
         }
         long pending = 0;
-        for (Pod pod : client.pods().inNamespace(p.namespace()).withLabels(selector.getMatchLabels()).list()
+        for (Pod pod : client.pods()
+                .inNamespace(p.namespace())
+                .withLabels(selector.getMatchLabels())
+                .list()
                 .getItems()) {
             if (pod.getStatus() != null && "Pending".equals(pod.getStatus().getPhase())) {
                 pending++;

@@ -59,7 +59,8 @@ enum PodScheme {
             if (name == null || name.isBlank()) {
                 return null;
             }
-            TrainingPods.Job job = training.job(KubeContext.job(pod.getMetadata().getNamespace(), name));
+            TrainingPods.Job job =
+                    training.job(KubeContext.job(pod.getMetadata().getNamespace(), name));
             return job != null && job.trainJob() ? name : null;
         }
 
@@ -139,7 +140,6 @@ enum PodScheme {
         /** Trainer's replicated job of trainer nodes (its {@code constants.Node}). */
         static final String TRAINER_NODE = "node";
 
-        private TrainJobPods() {
-        }
+        private TrainJobPods() {}
     }
 }

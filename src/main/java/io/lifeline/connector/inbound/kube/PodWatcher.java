@@ -63,7 +63,8 @@ final class PodWatcher {
 
     /** The informer of one kind's pods (those with its label), translated here. */
     SharedIndexInformer<Pod> start(KubernetesClient client, long resyncMillis, PodScheme scheme) {
-        SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().withLabel(scheme.label()).runnableInformer(resyncMillis);
+        SharedIndexInformer<Pod> informer =
+                client.pods().inAnyNamespace().withLabel(scheme.label()).runnableInformer(resyncMillis);
         informer.addEventHandler(handler(scheme));
         return informer;
     }
@@ -94,7 +95,8 @@ final class PodWatcher {
                 if (!ctx.named(stats, pod)) {
                     return;
                 }
-                training.removePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+                training.removePod(
+                        pod.getMetadata().getNamespace(), pod.getMetadata().getName());
                 if (hosts != null) {
                     hosts.remove(hostname(pod));
                 }
@@ -108,8 +110,11 @@ final class PodWatcher {
             return;
         }
         String node = node(pod);
-        training.putPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-                new TrainingPods.Pod(KubeContext.uid(pod), job, node, scheme.replicaType(pod), scheme.replicaIndex(pod)));
+        training.putPod(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                new TrainingPods.Pod(
+                        KubeContext.uid(pod), job, node, scheme.replicaType(pod), scheme.replicaIndex(pod)));
         if (hosts != null && node != null) {
             hosts.put(hostname(pod), node);
         }
@@ -126,8 +131,14 @@ final class PodWatcher {
             if (old != null && eviction(old) != null) {
                 return Translation.empty();
             }
-            return Translation.of(List.of(evictedEvent(ctx.source, KubeContext.uid(pod), job, pod.getMetadata().getName(),
-                    node(pod), evicted, evictionTime(pod, now))));
+            return Translation.of(List.of(evictedEvent(
+                    ctx.source,
+                    KubeContext.uid(pod),
+                    job,
+                    pod.getMetadata().getName(),
+                    node(pod),
+                    evicted,
+                    evictionTime(pod, now))));
         }
         Set<String> known = old == null ? Set.of() : failureKeys(old);
         List<Event> out = new ArrayList<>();
@@ -140,23 +151,39 @@ final class PodWatcher {
                 }
                 Integer rank = firstRank(scheme, pod, job);
                 if (rank == null) {
-                    rejections.add(new Translation.Rejection("unknown_rank", "pod " + pod.getMetadata().getName()
-                            + " " + scheme.noRank()));
+                    rejections.add(new Translation.Rejection(
+                            "unknown_rank", "pod " + pod.getMetadata().getName() + " " + scheme.noRank()));
                     continue;
                 }
                 String error = KubeContext.reason(t.getReason(), t.getMessage());
-                out.add(new Event("pod/" + KubeContext.uid(pod) + "/worker_failed/" + key, ctx.source,
-                        EventType.TRAINER_WORKER_FAILED, job, KubeContext.time(t.getFinishedAt(), now),
-                        new TrainerData.WorkerFailed(null, rank, node(pod), t.getExitCode(),
-                                error == null ? "container " + cs.getName() + " failed" : error + " (container " + cs.getName() + ")")));
+                out.add(new Event(
+                        "pod/" + KubeContext.uid(pod) + "/worker_failed/" + key,
+                        ctx.source,
+                        EventType.TRAINER_WORKER_FAILED,
+                        job,
+                        KubeContext.time(t.getFinishedAt(), now),
+                        new TrainerData.WorkerFailed(
+                                null,
+                                rank,
+                                node(pod),
+                                t.getExitCode(),
+                                error == null
+                                        ? "container " + cs.getName() + " failed"
+                                        : error + " (container " + cs.getName() + ")")));
             }
         }
         return new Translation(out, rejections);
     }
 
     /** The {@code pod.evicted} of a pod, with an id of the pod's own, shared by every way of learning it. */
-    static Event evictedEvent(String source, String podUid, String job, String pod, String node, String reason, Instant at) {
-        return new Event("pod/" + podUid + "/evicted", source, EventType.POD_EVICTED, job, at,
+    static Event evictedEvent(
+            String source, String podUid, String job, String pod, String node, String reason, Instant at) {
+        return new Event(
+                "pod/" + podUid + "/evicted",
+                source,
+                EventType.POD_EVICTED,
+                job,
+                at,
                 new SchedulerData.PodEvicted(pod, node, reason));
     }
 
@@ -216,7 +243,8 @@ final class PodWatcher {
 
     /** Identifies one termination of one container: its name and when it ended (or its restart count). */
     private static String failureKey(ContainerStatus cs, ContainerStateTerminated t) {
-        String when = t.getFinishedAt() != null ? t.getFinishedAt()
+        String when = t.getFinishedAt() != null
+                ? t.getFinishedAt()
                 : "restart-" + (cs.getRestartCount() == null ? 0 : cs.getRestartCount());
         return cs.getName() + "/" + when;
     }
@@ -233,13 +261,18 @@ final class PodWatcher {
     }
 
     private static List<ContainerStatus> statuses(Pod pod) {
-        return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? List.of()
-                : pod.getStatus().getContainerStatuses().stream().filter(Objects::nonNull).toList();
+        return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
+                ? List.of()
+                : pod.getStatus().getContainerStatuses().stream()
+                        .filter(Objects::nonNull)
+                        .toList();
     }
 
     private String job(PodScheme scheme, Pod pod) {
         String name = scheme.name(pod, training);
-        return name == null || name.isBlank() ? null : KubeContext.job(pod.getMetadata().getNamespace(), name);
+        return name == null || name.isBlank()
+                ? null
+                : KubeContext.job(pod.getMetadata().getNamespace(), name);
     }
 
     /**
@@ -247,7 +280,8 @@ final class PodWatcher {
      * a TrainJob, is {@code <job>-<index>}, not its pod name), else the pod name.
      */
     private static String hostname(Pod pod) {
-        String hostname = pod.getSpec() == null ? null : KubeContext.text(pod.getSpec().getHostname());
+        String hostname =
+                pod.getSpec() == null ? null : KubeContext.text(pod.getSpec().getHostname());
         return hostname != null ? hostname : pod.getMetadata().getName();
     }
 

@@ -36,8 +36,13 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
 
     static final String CONNECTOR = "pytorchjob";
     static final String CRD = "pytorchjobs.kubeflow.org";
-    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("kubeflow.org")
-            .withVersion("v1").withPlural("pytorchjobs").withKind("PyTorchJob").withNamespaced(true).build();
+    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withPlural("pytorchjobs")
+            .withKind("PyTorchJob")
+            .withNamespaced(true)
+            .build();
 
     PyTorchJobWatcher(KubeContext ctx, TrainingPods training, ConnectorJobResolver jobs) {
         super(ctx, training, jobs, CONNECTOR, CONTEXT);
@@ -47,8 +52,8 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
     TrainingPods.Job trainingJob(GenericKubernetesResource job) {
         Facts f = facts(job);
         Integer ppn = f.elastic == null ? null : f.elastic.procsPerNode();
-        return new TrainingPods.Job(ppn, Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null,
-                finished(job) != null, false);
+        return new TrainingPods.Job(
+                ppn, Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null, finished(job) != null, false);
     }
 
     @Override
@@ -58,7 +63,11 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
             return Translation.rejected("invalid_elastic_policy", f.problem);
         }
         List<Event> out = new ArrayList<>();
-        out.add(event(job, "submitted", EventType.JOB_SUBMITTED, KubeContext.created(job, now),
+        out.add(event(
+                job,
+                "submitted",
+                EventType.JOB_SUBMITTED,
+                KubeContext.created(job, now),
                 new JobData.Submitted(namespace(job), null, f.priorityClass, f.elastic, f.gpusPerNode, null)));
         Generic.Condition end = finished(job);
         if (end != null) {
@@ -74,27 +83,45 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
         Facts f = facts(job);
         String rv = KubeContext.resourceVersion(job);
         if (f.elastic != null && !f.sameAs(before)) {
-            out.add(event(job, "updated/" + rv, EventType.JOB_UPDATED, now, new JobData.Updated(
-                    Objects.equals(f.priorityClass, before.priorityClass) ? null : f.priorityClass,
-                    Objects.equals(f.elastic, before.elastic) ? null : f.elastic,
-                    f.gpusPerNode == before.gpusPerNode ? null : f.gpusPerNode, null)));
+            out.add(event(
+                    job,
+                    "updated/" + rv,
+                    EventType.JOB_UPDATED,
+                    now,
+                    new JobData.Updated(
+                            Objects.equals(f.priorityClass, before.priorityClass) ? null : f.priorityClass,
+                            Objects.equals(f.elastic, before.elastic) ? null : f.elastic,
+                            f.gpusPerNode == before.gpusPerNode ? null : f.gpusPerNode,
+                            null)));
         }
         boolean suspended = Generic.bool(job, "spec", "runPolicy", "suspend");
         if (suspended != Generic.bool(old, "spec", "runPolicy", "suspend")) {
-            out.add(suspended
-                    ? event(job, "suspended/" + rv, EventType.WORKLOAD_REQUEUED, now,
-                            new SchedulerData.Requeued("suspended (runPolicy.suspend)"))
-                    : event(job, "resumed/" + rv, EventType.WORKLOAD_ADMITTED, now,
-                            new SchedulerData.Admitted(job.getMetadata().getName(), queue(job))));
+            out.add(
+                    suspended
+                            ? event(
+                                    job,
+                                    "suspended/" + rv,
+                                    EventType.WORKLOAD_REQUEUED,
+                                    now,
+                                    new SchedulerData.Requeued("suspended (runPolicy.suspend)"))
+                            : event(
+                                    job,
+                                    "resumed/" + rv,
+                                    EventType.WORKLOAD_ADMITTED,
+                                    now,
+                                    new SchedulerData.Admitted(job.getMetadata().getName(), queue(job))));
         }
         Generic.Condition end = finished(job);
         Generic.Condition endBefore = finished(old);
-        if (end != null && (endBefore == null || !Objects.equals(end.lastTransitionTime(), endBefore.lastTransitionTime())
-                || !Objects.equals(end.type(), endBefore.type()))) {
+        if (end != null
+                && (endBefore == null
+                        || !Objects.equals(end.lastTransitionTime(), endBefore.lastTransitionTime())
+                        || !Objects.equals(end.type(), endBefore.type()))) {
             out.add(finishedEvent(job, end, now));
         }
         List<Translation.Rejection> rejections = f.elastic == null && before.elastic != null
-                ? List.of(new Translation.Rejection("invalid_elastic_policy", f.problem)) : List.of();
+                ? List.of(new Translation.Rejection("invalid_elastic_policy", f.problem))
+                : List.of();
         return new Translation(out, rejections);
     }
 
@@ -103,7 +130,10 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
         if (finished(job) != null) {
             return Translation.empty();
         }
-        return Translation.of(List.of(event(job, "finished/deleted", EventType.JOB_FINISHED,
+        return Translation.of(List.of(event(
+                job,
+                "finished/deleted",
+                EventType.JOB_FINISHED,
                 KubeContext.time(job.getMetadata().getDeletionTimestamp(), now),
                 new JobData.Finished(JobData.Outcome.CANCELLED, "PyTorchJob deleted before it finished"))));
     }
@@ -111,7 +141,10 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
     private Event finishedEvent(GenericKubernetesResource job, Generic.Condition end, Instant now) {
         JobData.Outcome outcome = "Succeeded".equals(end.type()) ? JobData.Outcome.SUCCEEDED : JobData.Outcome.FAILED;
         String since = end.lastTransitionTime() != null ? end.lastTransitionTime() : KubeContext.resourceVersion(job);
-        return event(job, "finished/" + end.type() + "/" + since, EventType.JOB_FINISHED,
+        return event(
+                job,
+                "finished/" + end.type() + "/" + since,
+                EventType.JOB_FINISHED,
                 KubeContext.time(end.lastTransitionTime(), now),
                 new JobData.Finished(outcome, KubeContext.reason(end.reason(), end.message())));
     }
@@ -126,13 +159,13 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
         return null;
     }
 
-    private Event event(GenericKubernetesResource job, String what, EventType type, Instant time,
-                        EventData data) {
+    private Event event(GenericKubernetesResource job, String what, EventType type, Instant time, EventData data) {
         return new Event("pytorchjob/" + KubeContext.uid(job) + "/" + what, ctx.source, type, subject(job), time, data);
     }
 
     private static String subject(GenericKubernetesResource job) {
-        return KubeContext.job(job.getMetadata().getNamespace(), job.getMetadata().getName());
+        return KubeContext.job(
+                job.getMetadata().getNamespace(), job.getMetadata().getName());
     }
 
     private static String namespace(GenericKubernetesResource job) {
@@ -149,8 +182,11 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
     static Facts facts(GenericKubernetesResource job) {
         Integer master = Generic.integer(job, "spec", "pytorchReplicaSpecs", "Master", "replicas");
         Integer worker = Generic.integer(job, "spec", "pytorchReplicaSpecs", "Worker", "replicas");
-        int replicas = (master == null ? (Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null ? 1 : 0) : master)
-                + (worker == null ? (Generic.at(job, "spec", "pytorchReplicaSpecs", "Worker") != null ? 1 : 0) : worker);
+        int replicas =
+                (master == null ? (Generic.at(job, "spec", "pytorchReplicaSpecs", "Master") != null ? 1 : 0) : master)
+                        + (worker == null
+                                ? (Generic.at(job, "spec", "pytorchReplicaSpecs", "Worker") != null ? 1 : 0)
+                                : worker);
         Map<?, ?> ep = Generic.map(job, "spec", "elasticPolicy");
         Integer min = ep.isEmpty() ? null : Generic.integer(ep.get("minReplicas"));
         Integer max = ep.isEmpty() ? null : Generic.integer(ep.get("maxReplicas"));
@@ -162,8 +198,8 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
         if (restarts == null) {
             restarts = Generic.integer(job, "spec", "runPolicy", "backoffLimit");
         }
-        Object template = Generic.at(job, "spec", "pytorchReplicaSpecs", worker != null || master == null ? "Worker" : "Master",
-                "template");
+        Object template = Generic.at(
+                job, "spec", "pytorchReplicaSpecs", worker != null || master == null ? "Worker" : "Master", "template");
         int gpus = Generic.gpus(template);
         int minNodes = min != null ? min : Math.max(1, replicas);
         int maxNodes = max != null ? max : Math.max(minNodes, replicas);
@@ -175,8 +211,12 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
         String rdzv = abbreviate(Generic.str(ep.get("rdzvBackend")));
         String autoscaling = ep.get("metrics") instanceof List<?> metrics ? autoscaling(metrics) : null;
         try {
-            ElasticPolicy elastic = new ElasticPolicy(Math.min(minNodes, 100_000), Math.min(maxNodes, 100_000),
-                    Math.min(procs, 1024), Math.max(0, Math.min(restarts == null ? 0 : restarts, 1_000_000)), rdzv,
+            ElasticPolicy elastic = new ElasticPolicy(
+                    Math.min(minNodes, 100_000),
+                    Math.min(maxNodes, 100_000),
+                    Math.min(procs, 1024),
+                    Math.max(0, Math.min(restarts == null ? 0 : restarts, 1_000_000)),
+                    rdzv,
                     autoscaling);
             return new Facts(elastic, priority, gpus, null);
         } catch (IllegalArgumentException e) {
@@ -195,8 +235,11 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
                 continue;
             }
             String type = Generic.str(m.get("type"));
-            Map<?, ?> source = type == null ? Map.of()
-                    : m.get(Character.toLowerCase(type.charAt(0)) + type.substring(1)) instanceof Map<?, ?> s ? s : Map.of();
+            Map<?, ?> source = type == null
+                    ? Map.of()
+                    : m.get(Character.toLowerCase(type.charAt(0)) + type.substring(1)) instanceof Map<?, ?> s
+                            ? s
+                            : Map.of();
             String what = Generic.str(source.get("name"));
             if (what == null && source.get("metric") instanceof Map<?, ?> metric) {
                 what = Generic.str(metric.get("name"));
@@ -212,8 +255,11 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
                     p.append(' ').append(kind);
                 }
                 String util = Generic.str(target.get("averageUtilization"));
-                String value = util != null ? util + "%" : Generic.str(target.get("averageValue")) != null
-                        ? Generic.str(target.get("averageValue")) : Generic.str(target.get("value"));
+                String value = util != null
+                        ? util + "%"
+                        : Generic.str(target.get("averageValue")) != null
+                                ? Generic.str(target.get("averageValue"))
+                                : Generic.str(target.get("value"));
                 if (value != null) {
                     p.append(' ').append(value);
                 }
@@ -233,7 +279,8 @@ final class PyTorchJobWatcher extends TrainingJobWatcher {
     /** What {@code job.submitted} and {@code job.updated} carry. */
     record Facts(ElasticPolicy elastic, String priorityClass, int gpusPerNode, String problem) {
         boolean sameAs(Facts o) {
-            return Objects.equals(elastic, o.elastic) && Objects.equals(priorityClass, o.priorityClass)
+            return Objects.equals(elastic, o.elastic)
+                    && Objects.equals(priorityClass, o.priorityClass)
                     && gpusPerNode == o.gpusPerNode;
         }
     }

@@ -36,10 +36,15 @@ final class TrainJobWatcher extends TrainingJobWatcher {
     static final String CONNECTOR = "trainjob";
     static final String CRD = "trainjobs.trainer.kubeflow.org";
     static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-            .withGroup("trainer.kubeflow.org").withVersion("v1alpha1").withPlural("trainjobs").withKind("TrainJob")
-            .withNamespaced(true).build();
+            .withGroup("trainer.kubeflow.org")
+            .withVersion("v1alpha1")
+            .withPlural("trainjobs")
+            .withKind("TrainJob")
+            .withNamespaced(true)
+            .build();
     /** Nodes and processes are capped as the PyTorchJob watcher caps them. */
     private static final int MAX_NODES = 100_000;
+
     private static final int MAX_PROCS = 1024;
 
     TrainJobWatcher(KubeContext ctx, TrainingPods training, ConnectorJobResolver jobs) {
@@ -60,7 +65,11 @@ final class TrainJobWatcher extends TrainingJobWatcher {
             return Translation.rejected("invalid_trainer", f.problem);
         }
         List<Event> out = new ArrayList<>();
-        out.add(event(job, "submitted", EventType.JOB_SUBMITTED, KubeContext.created(job, now),
+        out.add(event(
+                job,
+                "submitted",
+                EventType.JOB_SUBMITTED,
+                KubeContext.created(job, now),
                 new JobData.Submitted(namespace(job), null, f.priorityClass, f.elastic, f.gpusPerNode, null)));
         Generic.Condition end = finished(job);
         if (end != null) {
@@ -76,27 +85,46 @@ final class TrainJobWatcher extends TrainingJobWatcher {
         Facts f = facts(job);
         String rv = KubeContext.resourceVersion(job);
         if (f.elastic != null && !f.sameAs(before)) {
-            out.add(event(job, "updated/" + rv, EventType.JOB_UPDATED, now, new JobData.Updated(
-                    Objects.equals(f.priorityClass, before.priorityClass) ? null : f.priorityClass,
-                    Objects.equals(f.elastic, before.elastic) ? null : f.elastic,
-                    f.gpusPerNode == before.gpusPerNode ? null : f.gpusPerNode, null)));
+            out.add(event(
+                    job,
+                    "updated/" + rv,
+                    EventType.JOB_UPDATED,
+                    now,
+                    new JobData.Updated(
+                            Objects.equals(f.priorityClass, before.priorityClass) ? null : f.priorityClass,
+                            Objects.equals(f.elastic, before.elastic) ? null : f.elastic,
+                            f.gpusPerNode == before.gpusPerNode ? null : f.gpusPerNode,
+                            null)));
         }
         boolean suspended = Generic.bool(job, "spec", "suspend");
         if (suspended != Generic.bool(old, "spec", "suspend")) {
-            out.add(suspended
-                    ? event(job, "suspended/" + rv, EventType.WORKLOAD_REQUEUED, now,
-                            new SchedulerData.Requeued("suspended (spec.suspend)"))
-                    : event(job, "resumed/" + rv, EventType.WORKLOAD_ADMITTED, now,
-                            new SchedulerData.Admitted(job.getMetadata().getName(), label(job, "kueue.x-k8s.io/queue-name"))));
+            out.add(
+                    suspended
+                            ? event(
+                                    job,
+                                    "suspended/" + rv,
+                                    EventType.WORKLOAD_REQUEUED,
+                                    now,
+                                    new SchedulerData.Requeued("suspended (spec.suspend)"))
+                            : event(
+                                    job,
+                                    "resumed/" + rv,
+                                    EventType.WORKLOAD_ADMITTED,
+                                    now,
+                                    new SchedulerData.Admitted(
+                                            job.getMetadata().getName(), label(job, "kueue.x-k8s.io/queue-name"))));
         }
         Generic.Condition end = finished(job);
         Generic.Condition endBefore = finished(old);
-        if (end != null && (endBefore == null || !Objects.equals(end.lastTransitionTime(), endBefore.lastTransitionTime())
-                || !Objects.equals(end.type(), endBefore.type()))) {
+        if (end != null
+                && (endBefore == null
+                        || !Objects.equals(end.lastTransitionTime(), endBefore.lastTransitionTime())
+                        || !Objects.equals(end.type(), endBefore.type()))) {
             out.add(finishedEvent(job, end, now));
         }
         List<Translation.Rejection> rejections = f.elastic == null && before.elastic != null
-                ? List.of(new Translation.Rejection("invalid_trainer", f.problem)) : List.of();
+                ? List.of(new Translation.Rejection("invalid_trainer", f.problem))
+                : List.of();
         return new Translation(out, rejections);
     }
 
@@ -105,7 +133,10 @@ final class TrainJobWatcher extends TrainingJobWatcher {
         if (finished(job) != null) {
             return Translation.empty();
         }
-        return Translation.of(List.of(event(job, "finished/deleted", EventType.JOB_FINISHED,
+        return Translation.of(List.of(event(
+                job,
+                "finished/deleted",
+                EventType.JOB_FINISHED,
                 KubeContext.time(job.getMetadata().getDeletionTimestamp(), now),
                 new JobData.Finished(JobData.Outcome.CANCELLED, "TrainJob deleted before it finished"))));
     }
@@ -113,7 +144,10 @@ final class TrainJobWatcher extends TrainingJobWatcher {
     private Event finishedEvent(GenericKubernetesResource job, Generic.Condition end, Instant now) {
         JobData.Outcome outcome = "Complete".equals(end.type()) ? JobData.Outcome.SUCCEEDED : JobData.Outcome.FAILED;
         String since = end.lastTransitionTime() != null ? end.lastTransitionTime() : KubeContext.resourceVersion(job);
-        return event(job, "finished/" + end.type() + "/" + since, EventType.JOB_FINISHED,
+        return event(
+                job,
+                "finished/" + end.type() + "/" + since,
+                EventType.JOB_FINISHED,
                 KubeContext.time(end.lastTransitionTime(), now),
                 new JobData.Finished(outcome, KubeContext.reason(end.reason(), end.message())));
     }
@@ -129,8 +163,14 @@ final class TrainJobWatcher extends TrainingJobWatcher {
     }
 
     private Event event(GenericKubernetesResource job, String what, EventType type, Instant time, EventData data) {
-        return new Event("trainjob/" + KubeContext.uid(job) + "/" + what, ctx.source, type,
-                KubeContext.job(job.getMetadata().getNamespace(), job.getMetadata().getName()), time, data);
+        return new Event(
+                "trainjob/" + KubeContext.uid(job) + "/" + what,
+                ctx.source,
+                type,
+                KubeContext.job(
+                        job.getMetadata().getNamespace(), job.getMetadata().getName()),
+                time,
+                data);
     }
 
     private static String namespace(GenericKubernetesResource job) {
@@ -157,8 +197,8 @@ final class TrainJobWatcher extends TrainingJobWatcher {
         String priority = label(job, "kueue.x-k8s.io/priority-class");
         int n = nodes == null ? 1 : nodes;
         try {
-            ElasticPolicy fixed = new ElasticPolicy(Math.min(n, MAX_NODES), Math.min(n, MAX_NODES),
-                    Math.min(procs, MAX_PROCS), 0);
+            ElasticPolicy fixed =
+                    new ElasticPolicy(Math.min(n, MAX_NODES), Math.min(n, MAX_NODES), Math.min(procs, MAX_PROCS), 0);
             return new Facts(fixed, priority, gpus, null);
         } catch (IllegalArgumentException e) {
             return new Facts(null, priority, gpus, job.getMetadata().getName() + ": " + e.getMessage());
@@ -168,7 +208,8 @@ final class TrainJobWatcher extends TrainingJobWatcher {
     /** What {@code job.submitted} and {@code job.updated} carry. */
     record Facts(ElasticPolicy elastic, String priorityClass, int gpusPerNode, String problem) {
         boolean sameAs(Facts o) {
-            return Objects.equals(elastic, o.elastic) && Objects.equals(priorityClass, o.priorityClass)
+            return Objects.equals(elastic, o.elastic)
+                    && Objects.equals(priorityClass, o.priorityClass)
                     && gpusPerNode == o.gpusPerNode;
         }
     }

@@ -23,8 +23,12 @@ abstract class TrainingJobWatcher implements ResourceEventHandler<GenericKuberne
     private final TranslatorStats stats;
     private final ResourceDefinitionContext kind;
 
-    TrainingJobWatcher(KubeContext ctx, TrainingPods training, ConnectorJobResolver jobs, String connector,
-                       ResourceDefinitionContext kind) {
+    TrainingJobWatcher(
+            KubeContext ctx,
+            TrainingPods training,
+            ConnectorJobResolver jobs,
+            String connector,
+            ResourceDefinitionContext kind) {
         this.ctx = ctx;
         this.training = training;
         this.jobs = jobs;
@@ -34,8 +38,8 @@ abstract class TrainingJobWatcher implements ResourceEventHandler<GenericKuberne
     }
 
     SharedIndexInformer<GenericKubernetesResource> start(KubernetesClient client, long resyncMillis) {
-        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(kind).inAnyNamespace()
-                .runnableInformer(resyncMillis);
+        SharedIndexInformer<GenericKubernetesResource> informer =
+                client.genericKubernetesResources(kind).inAnyNamespace().runnableInformer(resyncMillis);
         informer.addEventHandler(this);
         return informer;
     }

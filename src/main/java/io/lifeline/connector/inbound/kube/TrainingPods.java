@@ -11,15 +11,13 @@ import java.util.concurrent.ConcurrentHashMap;
 final class TrainingPods {
 
     /** A training pod: its uid, job, node and place among the job's replicas. */
-    record Pod(String uid, String job, String node, String replicaType, Integer replicaIndex) {
-    }
+    record Pod(String uid, String job, String node, String replicaType, Integer replicaIndex) {}
 
     /**
      * A watched job: processes per node, whether it has a Master replica, whether it has finished, and whether it is
      * a Trainer v2 TrainJob (whose pods are known by their JobSet's labels only).
      */
-    record Job(Integer procsPerNode, boolean hasMaster, boolean finished, boolean trainJob) {
-    }
+    record Job(Integer procsPerNode, boolean hasMaster, boolean finished, boolean trainJob) {}
 
     private final Map<String, Pod> pods = new ConcurrentHashMap<>();
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();

@@ -25,10 +25,22 @@ final class VolcanoJobWatcher extends CustomResourceWatcher {
 
     static final String CONNECTOR = "volcano-job";
     static final String CRD = "jobs.batch.volcano.sh";
-    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("batch.volcano.sh")
-            .withVersion("v1alpha1").withPlural("jobs").withKind("Job").withNamespaced(true).build();
-    private static final Map<String, JobData.Outcome> ENDS = Map.of("completed", JobData.Outcome.SUCCEEDED,
-            "failed", JobData.Outcome.FAILED, "aborted", JobData.Outcome.CANCELLED, "terminated", JobData.Outcome.CANCELLED);
+    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+            .withGroup("batch.volcano.sh")
+            .withVersion("v1alpha1")
+            .withPlural("jobs")
+            .withKind("Job")
+            .withNamespaced(true)
+            .build();
+    private static final Map<String, JobData.Outcome> ENDS = Map.of(
+            "completed",
+            JobData.Outcome.SUCCEEDED,
+            "failed",
+            JobData.Outcome.FAILED,
+            "aborted",
+            JobData.Outcome.CANCELLED,
+            "terminated",
+            JobData.Outcome.CANCELLED);
 
     VolcanoJobWatcher(KubeContext ctx) {
         super(ctx, CONNECTOR, CONTEXT);
@@ -37,7 +49,8 @@ final class VolcanoJobWatcher extends CustomResourceWatcher {
     @Override
     Translation changes(GenericKubernetesResource old, GenericKubernetesResource job, Instant now) {
         List<Event> out = new ArrayList<>();
-        String subject = KubeContext.job(job.getMetadata().getNamespace(), job.getMetadata().getName());
+        String subject = KubeContext.job(
+                job.getMetadata().getNamespace(), job.getMetadata().getName());
         String uid = KubeContext.uid(job);
         if (old == null) {
             int replicas = 0;
@@ -56,20 +69,43 @@ final class VolcanoJobWatcher extends CustomResourceWatcher {
             int min = Math.max(1, minAvailable == null ? Math.max(1, replicas) : minAvailable);
             int max = Math.max(min, replicas);
             Integer retry = Generic.integer(job, "spec", "maxRetry");
-            String ns = job.getMetadata().getNamespace() == null ? "default" : job.getMetadata().getNamespace();
-            out.add(new Event("vcjob/" + uid + "/submitted", ctx.source, EventType.JOB_SUBMITTED, subject,
-                    KubeContext.created(job, now), new JobData.Submitted(ns, null,
-                    Generic.string(job, "spec", "priorityClassName"), new ElasticPolicy(Math.min(min, 100_000),
-                    Math.min(max, 100_000), 1, Math.max(0, retry == null ? 3 : retry)), gpus, null)));
+            String ns = job.getMetadata().getNamespace() == null
+                    ? "default"
+                    : job.getMetadata().getNamespace();
+            out.add(new Event(
+                    "vcjob/" + uid + "/submitted",
+                    ctx.source,
+                    EventType.JOB_SUBMITTED,
+                    subject,
+                    KubeContext.created(job, now),
+                    new JobData.Submitted(
+                            ns,
+                            null,
+                            Generic.string(job, "spec", "priorityClassName"),
+                            new ElasticPolicy(
+                                    Math.min(min, 100_000),
+                                    Math.min(max, 100_000),
+                                    1,
+                                    Math.max(0, retry == null ? 3 : retry)),
+                            gpus,
+                            null)));
         }
         String phase = Generic.string(job, "status", "state", "phase");
         String before = old == null ? null : Generic.string(old, "status", "state", "phase");
         JobData.Outcome end = phase == null ? null : ENDS.get(phase.toLowerCase(Locale.ROOT));
         if (end != null && !Objects.equals(phase, before)) {
             Instant at = KubeContext.time(Generic.string(job, "status", "state", "lastTransitionTime"), now);
-            out.add(new Event("vcjob/" + uid + "/finished/" + phase, ctx.source, EventType.JOB_FINISHED, subject, at,
-                    new JobData.Finished(end, KubeContext.reason(Generic.string(job, "status", "state", "reason"),
-                            Generic.string(job, "status", "state", "message")))));
+            out.add(new Event(
+                    "vcjob/" + uid + "/finished/" + phase,
+                    ctx.source,
+                    EventType.JOB_FINISHED,
+                    subject,
+                    at,
+                    new JobData.Finished(
+                            end,
+                            KubeContext.reason(
+                                    Generic.string(job, "status", "state", "reason"),
+                                    Generic.string(job, "status", "state", "message")))));
         }
         return Translation.of(out);
     }

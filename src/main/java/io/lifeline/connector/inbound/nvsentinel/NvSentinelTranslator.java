@@ -62,6 +62,7 @@ public final class NvSentinelTranslator {
 
     /** Rejection reasons. */
     public static final String MALFORMED_JSON = "malformed_json";
+
     public static final String NOT_A_HEALTH_EVENT = "not_a_health_event";
     public static final String UNSUPPORTED_EVENT_TYPE = "unsupported_event_type";
     public static final String INVALID_FIELD = "invalid_field";
@@ -77,15 +78,34 @@ public final class NvSentinelTranslator {
     static final int MAX_ENTRIES = 64;
 
     /** NVSentinel's RecommendedAction enum (data-models/protobufs/health_event.proto). */
-    static final Map<Integer, String> ACTIONS = Map.of(0, "NONE", 2, "COMPONENT_RESET", 5, "CONTACT_SUPPORT",
-            6, "RUN_FIELDDIAG", 15, "RESTART_VM", 24, "RESTART_BM", 25, "REPLACE_VM", 26, "RUN_DCGMEUD", 39, "RESTART_APP",
-            99, "UNKNOWN");
-    private static final Map<Integer, String> STRATEGIES = Map.of(0, "UNSPECIFIED", 1, "EXECUTE_REMEDIATION",
-            2, "STORE_ONLY");
-    private static final Set<String> EMPTY_THE_NODE = Set.of("COMPONENT_RESET", "RUN_FIELDDIAG", "RESTART_VM",
-            "RESTART_BM", "REPLACE_VM", "RUN_DCGMEUD");
-    private static final List<String> TEXT_FIELDS = List.of("nodeName", "agent", "componentClass", "checkName", "message",
-            "generatedTimestamp", "gpuUUID");
+    static final Map<Integer, String> ACTIONS = Map.of(
+            0,
+            "NONE",
+            2,
+            "COMPONENT_RESET",
+            5,
+            "CONTACT_SUPPORT",
+            6,
+            "RUN_FIELDDIAG",
+            15,
+            "RESTART_VM",
+            24,
+            "RESTART_BM",
+            25,
+            "REPLACE_VM",
+            26,
+            "RUN_DCGMEUD",
+            39,
+            "RESTART_APP",
+            99,
+            "UNKNOWN");
+
+    private static final Map<Integer, String> STRATEGIES =
+            Map.of(0, "UNSPECIFIED", 1, "EXECUTE_REMEDIATION", 2, "STORE_ONLY");
+    private static final Set<String> EMPTY_THE_NODE =
+            Set.of("COMPONENT_RESET", "RUN_FIELDDIAG", "RESTART_VM", "RESTART_BM", "REPLACE_VM", "RUN_DCGMEUD");
+    private static final List<String> TEXT_FIELDS =
+            List.of("nodeName", "agent", "componentClass", "checkName", "message", "generatedTimestamp", "gpuUUID");
     private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@-]{0,252}");
     private static final Pattern XID_CODE = Pattern.compile("(?i)^(XID[-_ ]?)?(\\d{1,6})$");
     private static final Pattern GPU_INDEX = Pattern.compile("\\d{1,4}");
@@ -123,8 +143,9 @@ public final class NvSentinelTranslator {
         if (item.has("specversion") || item.has("data")) {
             JsonNode type = item.get("type");
             if (type != null && !(type.isTextual() && CLOUDEVENT_TYPE.equals(type.textValue()))) {
-                return Translation.rejected(UNSUPPORTED_EVENT_TYPE, "CloudEvent type " + abbreviate(type.toString(), 80)
-                        + " is not " + CLOUDEVENT_TYPE);
+                return Translation.rejected(
+                        UNSUPPORTED_EVENT_TYPE,
+                        "CloudEvent type " + abbreviate(type.toString(), 80) + " is not " + CLOUDEVENT_TYPE);
             }
             he = item.path("data").path("healthEvent");
             if (!he.isObject()) {
@@ -135,23 +156,27 @@ public final class NvSentinelTranslator {
         } else if (item.has("nodeName") || item.has("checkName") || item.has("agent")) {
             he = item;
         } else {
-            return Translation.rejected(NOT_A_HEALTH_EVENT, "neither a CloudEvent with data.healthEvent nor a HealthEvent");
+            return Translation.rejected(
+                    NOT_A_HEALTH_EVENT, "neither a CloudEvent with data.healthEvent nor a HealthEvent");
         }
         String wrong = wrongType(he);
         if (wrong != null) {
             return Translation.rejected(INVALID_FIELD, wrong);
         }
-        if (he.path("errorCode").size() > MAX_ENTRIES || he.path("entitiesImpacted").size() > MAX_ENTRIES) {
-            return Translation.rejected(TOO_MANY_ENTRIES, "errorCode " + he.path("errorCode").size() + ", entitiesImpacted "
-                    + he.path("entitiesImpacted").size() + "; at most " + MAX_ENTRIES + " each");
+        if (he.path("errorCode").size() > MAX_ENTRIES
+                || he.path("entitiesImpacted").size() > MAX_ENTRIES) {
+            return Translation.rejected(
+                    TOO_MANY_ENTRIES,
+                    "errorCode " + he.path("errorCode").size() + ", entitiesImpacted "
+                            + he.path("entitiesImpacted").size() + "; at most " + MAX_ENTRIES + " each");
         }
         String node = text(he, "nodeName");
         if (node == null) {
             return Translation.rejected(NO_NODE_NAME, "healthEvent.nodeName is missing or empty");
         }
         if (!NODE_NAME.matcher(node).matches()) {
-            return Translation.rejected(INVALID_NODE_NAME, "healthEvent.nodeName is not a valid node name: "
-                    + abbreviate(node, 80));
+            return Translation.rejected(
+                    INVALID_NODE_NAME, "healthEvent.nodeName is not a valid node name: " + abbreviate(node, 80));
         }
         if (he.path("isHealthy").asBoolean(false)
                 || "STORE_ONLY".equals(enumName(he.get("processingStrategy"), STRATEGIES))) {
@@ -160,12 +185,14 @@ public final class NvSentinelTranslator {
         String ts = text(he, "generatedTimestamp") != null ? text(he, "generatedTimestamp") : ceTime;
         Instant time = ts == null ? now : Rfc3339.parseOrNull(ts);
         if (time == null) {
-            return Translation.rejected(INVALID_TIME, "generatedTimestamp is not an RFC 3339 time: " + abbreviate(ts, 80));
+            return Translation.rejected(
+                    INVALID_TIME, "generatedTimestamp is not an RFC 3339 time: " + abbreviate(ts, 80));
         }
         String action = enumName(he.get("recommendedAction"), ACTIONS);
         boolean fatal = he.path("isFatal").asBoolean(false);
         String key = "nvsentinel/" + contentId(he, node, action, fatal, ts == null ? time : null);
-        String source = "nvsentinel/" + (text(he, "agent") != null ? abbreviate(text(he, "agent"), 64) : "health-event");
+        String source =
+                "nvsentinel/" + (text(he, "agent") != null ? abbreviate(text(he, "agent"), 64) : "health-event");
 
         List<Event> out = new ArrayList<>(2);
         List<Translation.Rejection> rejected = new ArrayList<>(1);
@@ -173,18 +200,32 @@ public final class NvSentinelTranslator {
         if (!xids.isEmpty()) {
             PciBusIds.Gpu gpu = gpu(he, node);
             if (gpu == null) {
-                rejected.add(new Translation.Rejection(UNKNOWN_GPU, "XID " + xids + " on node " + node + ": the event "
-                        + "names no GPU UUID with its index, nor a PCI address a dcgm-exporter scrape of the node named"));
+                rejected.add(
+                        new Translation.Rejection(
+                                UNKNOWN_GPU,
+                                "XID " + xids + " on node " + node + ": the event "
+                                        + "names no GPU UUID with its index, nor a PCI address a dcgm-exporter scrape of the node named"));
             } else {
                 for (int xid : xids) {
-                    out.add(new Event(key + "/xid/" + xid, source, EventType.GPU_XID, node, time,
+                    out.add(new Event(
+                            key + "/xid/" + xid,
+                            source,
+                            EventType.GPU_XID,
+                            node,
+                            time,
                             new GpuData.Xid(gpu.uuid(), gpu.index(), xid, message(he))));
                 }
             }
         }
-        boolean emptyTheNode = action != null && (EMPTY_THE_NODE.contains(action) || "CONTACT_SUPPORT".equals(action) && fatal);
+        boolean emptyTheNode =
+                action != null && (EMPTY_THE_NODE.contains(action) || "CONTACT_SUPPORT".equals(action) && fatal);
         if (emptyTheNode && !he.path("drainOverrides").path("skip").asBoolean(false)) {
-            out.add(new Event(key + "/notice", source, EventType.NODE_INTERRUPTION_NOTICE, node, time,
+            out.add(new Event(
+                    key + "/notice",
+                    source,
+                    EventType.NODE_INTERRUPTION_NOTICE,
+                    node,
+                    time,
                     new NodeData.InterruptionNotice(NoticeKind.MAINTENANCE, "nvsentinel", null)));
         }
         return new Translation(out, rejected);
@@ -195,7 +236,8 @@ public final class NvSentinelTranslator {
         for (String f : TEXT_FIELDS) {
             JsonNode v = he.get(f);
             if (v != null && !v.isNull() && !v.isTextual()) {
-                return "healthEvent." + f + " must be a string, not " + v.getNodeType().name().toLowerCase(Locale.ROOT);
+                return "healthEvent." + f + " must be a string, not "
+                        + v.getNodeType().name().toLowerCase(Locale.ROOT);
             }
         }
         for (String f : List.of("isFatal", "isHealthy")) {
@@ -293,7 +335,7 @@ public final class NvSentinelTranslator {
                     }
                 }
                 case "PCI" -> pci = pci != null ? pci : value;
-                default -> { }
+                default -> {}
             }
         }
         JsonNode metadata = he.path("metadata");
@@ -321,9 +363,13 @@ public final class NvSentinelTranslator {
         k.append(action).append('\n').append(fatal).append('\n');
         he.path("errorCode").forEach(c -> k.append(c.textValue()).append(','));
         k.append('\n');
-        he.path("entitiesImpacted").forEach(e -> k.append(text(e, "entityType")).append('=').append(text(e, "entityValue"))
-                .append(','));
-        return UUID.nameUUIDFromBytes(k.toString().getBytes(StandardCharsets.UTF_8)).toString();
+        he.path("entitiesImpacted")
+                .forEach(e -> k.append(text(e, "entityType"))
+                        .append('=')
+                        .append(text(e, "entityValue"))
+                        .append(','));
+        return UUID.nameUUIDFromBytes(k.toString().getBytes(StandardCharsets.UTF_8))
+                .toString();
     }
 
     private static String message(JsonNode he) {
@@ -353,7 +399,9 @@ public final class NvSentinelTranslator {
 
     private static String text(JsonNode n, String field) {
         JsonNode v = n == null ? null : n.get(field);
-        return v != null && v.isTextual() && !v.textValue().isBlank() ? v.textValue().trim() : null;
+        return v != null && v.isTextual() && !v.textValue().isBlank()
+                ? v.textValue().trim()
+                : null;
     }
 
     private static String abbreviate(String s, int max) {

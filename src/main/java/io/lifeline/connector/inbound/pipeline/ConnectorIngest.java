@@ -48,12 +48,14 @@ public class ConnectorIngest {
         return submit(batch, offsets, false);
     }
 
-    private CompletionStage<ConnectorReceipt> submit(ConnectorBatch batch, ConsumedOffsets offsets, boolean waitForModel) {
+    private CompletionStage<ConnectorReceipt> submit(
+            ConnectorBatch batch, ConsumedOffsets offsets, boolean waitForModel) {
         if (batch.events().isEmpty()) {
             batch.errors().sort(Comparator.comparingInt(Refusal::index));
-            ConnectorReceipt nothing = batch.errors().isEmpty()
-                    ? new ConnectorReceipt(0, 0, 0, 0, List.of(), List.of()) : null;
-            return offsets == null ? CompletableFuture.completedFuture(nothing)
+            ConnectorReceipt nothing =
+                    batch.errors().isEmpty() ? new ConnectorReceipt(0, 0, 0, 0, List.of(), List.of()) : null;
+            return offsets == null
+                    ? CompletableFuture.completedFuture(nothing)
                     : gateway.submit(List.of(), offsets).thenApply(r -> nothing);
         }
         List<Event> events = List.copyOf(batch.events());
@@ -62,8 +64,9 @@ public class ConnectorIngest {
             for (Refusal x : r.rejected()) {
                 refused.set(x.index());
                 metrics.rejectedAtIngest(batch.connector(), ConnectorMetrics.TIME_IN_FUTURE);
-                batch.errors().add(new Refusal(batch.positions().get(x.index()), x.id(), ConnectorMetrics.TIME_IN_FUTURE,
-                        x.reason()));
+                batch.errors()
+                        .add(new Refusal(
+                                batch.positions().get(x.index()), x.id(), ConnectorMetrics.TIME_IN_FUTURE, x.reason()));
             }
             for (int i = 0; i < events.size(); i++) {
                 if (!refused.get(i)) {
@@ -76,17 +79,22 @@ public class ConnectorIngest {
             }
             List<Refusal> errors = List.copyOf(batch.errors());
             if (!waitForModel) {
-                r.applied().thenAccept(a -> NotAppliedLog.record(batch.connector(), events, a,
-                        i -> "item " + batch.positions().get(i)));
-                return CompletableFuture.completedFuture(new ConnectorReceipt(r.accepted(), r.accepted(),
-                        r.duplicates(), errors.size(), errors, List.of()));
+                r.applied()
+                        .thenAccept(a -> NotAppliedLog.record(
+                                batch.connector(),
+                                events,
+                                a,
+                                i -> "item " + batch.positions().get(i)));
+                return CompletableFuture.completedFuture(new ConnectorReceipt(
+                        r.accepted(), r.accepted(), r.duplicates(), errors.size(), errors, List.of()));
             }
             return r.applied().thenApply(a -> {
                 List<Refusal> notApplied = new ArrayList<>(a.notApplied().size());
                 for (Refusal n : a.notApplied()) {
                     notApplied.add(n.at(batch.positions().get(n.index())));
                 }
-                return new ConnectorReceipt(r.accepted(), a.applied(), r.duplicates(), errors.size(), errors, notApplied);
+                return new ConnectorReceipt(
+                        r.accepted(), a.applied(), r.duplicates(), errors.size(), errors, notApplied);
             });
         });
     }

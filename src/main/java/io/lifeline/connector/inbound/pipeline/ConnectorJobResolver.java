@@ -36,7 +36,9 @@ public class ConnectorJobResolver implements JobResolver {
 
     ConnectorJobResolver(TorchelasticConnectorConfig config) {
         Map<String, JobBinding> table = new HashMap<>();
-        config.jobs().forEach((runId, j) -> table.put(runId, new JobBinding(j.job(), j.procsPerNode().orElse(null))));
+        config.jobs()
+                .forEach((runId, j) -> table.put(
+                        runId, new JobBinding(j.job(), j.procsPerNode().orElse(null))));
         this.configured = Map.copyOf(table);
         Optional<String> ns = config.defaultNamespace();
         this.byNamespace = ns.map(n -> JobResolver.runIdInNamespace(n, null)).orElse((runId, host) -> null);
@@ -115,8 +117,9 @@ public class ConnectorJobResolver implements JobResolver {
         }
         JobBinding previous = watched.put(name, new JobBinding(job, procsPerNode));
         if (previous != null && !previous.job().equals(job)) {
-            LOG.debugf("Run id %s now maps to %s (was %s): two namespaces hold a job of that name", name, job,
-                    previous.job());
+            LOG.debugf(
+                    "Run id %s now maps to %s (was %s): two namespaces hold a job of that name",
+                    name, job, previous.job());
         }
     }
 

@@ -42,11 +42,16 @@ public class ConnectorMetrics {
         String c = stats.translator();
         FunctionCounter.builder("lifeline_connector_received", stats, s -> s.received())
                 .description("Inputs offered to an inbound connector (scrapes, documents, lines, objects)")
-                .tag("connector", c).register(registry);
+                .tag("connector", c)
+                .register(registry);
         FunctionCounter.builder("lifeline_connector_translated", stats, s -> s.translated())
-                .description("Inputs a connector understood at least in part").tag("connector", c).register(registry);
+                .description("Inputs a connector understood at least in part")
+                .tag("connector", c)
+                .register(registry);
         FunctionCounter.builder("lifeline_connector_events", stats, s -> s.events())
-                .description("Catalogue events a connector produced").tag("connector", c).register(registry);
+                .description("Catalogue events a connector produced")
+                .tag("connector", c)
+                .register(registry);
         stats.rejectionsByReason().keySet().forEach(r -> reasonMeter(stats, r));
     }
 
@@ -66,14 +71,18 @@ public class ConnectorMetrics {
 
     /** Counts an event dropped after translation, for example by the future-skew guard. */
     public void rejectedAtIngest(String connector, String reason) {
-        ingestRejections.computeIfAbsent(connector + '\u0000' + reason, k -> {
-            LongAdder n = new LongAdder();
-            // Same meter type as the translators' rejection counters, so that the family stays one counter.
-            FunctionCounter.builder("lifeline_connector_rejected", n, LongAdder::sum)
-                    .description("Inputs or events a connector dropped, by reason").tag("connector", connector)
-                    .tag("reason", reason).register(registry);
-            return n;
-        }).increment();
+        ingestRejections
+                .computeIfAbsent(connector + '\u0000' + reason, k -> {
+                    LongAdder n = new LongAdder();
+                    // Same meter type as the translators' rejection counters, so that the family stays one counter.
+                    FunctionCounter.builder("lifeline_connector_rejected", n, LongAdder::sum)
+                            .description("Inputs or events a connector dropped, by reason")
+                            .tag("connector", connector)
+                            .tag("reason", reason)
+                            .register(registry);
+                    return n;
+                })
+                .increment();
     }
 
     /** The registered stats of a connector, or null. */
@@ -88,8 +97,13 @@ public class ConnectorMetrics {
         if (!reasonMeters.add(c + '\u0000' + r)) {
             return;
         }
-        FunctionCounter.builder("lifeline_connector_rejected", stats, s -> s.rejectionsByReason().getOrDefault(r, 0L))
-                .description("Inputs or events a connector dropped, by reason").tag("connector", c).tag("reason", r)
+        FunctionCounter.builder(
+                        "lifeline_connector_rejected",
+                        stats,
+                        s -> s.rejectionsByReason().getOrDefault(r, 0L))
+                .description("Inputs or events a connector dropped, by reason")
+                .tag("connector", c)
+                .tag("reason", r)
                 .register(registry);
     }
 }

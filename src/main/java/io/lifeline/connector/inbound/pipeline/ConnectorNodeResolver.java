@@ -58,6 +58,7 @@ public class ConnectorNodeResolver implements NodeResolver {
     private final Map<String, String> nodeByInstance = new ConcurrentHashMap<>();
     /** The provider id each learned node was registered with, to forget it without a scan. */
     private final Map<String, ProviderId> idByNode = new ConcurrentHashMap<>();
+
     private final AgroalDataSource dataSource;
     private final ModelRuntime runtime;
 
@@ -136,7 +137,9 @@ public class ConnectorNodeResolver implements NodeResolver {
     /** Learns from submitted events: registrations with a provider id. */
     void learn(List<Event> events) {
         for (Event e : events) {
-            if (e.type() == EventType.NODE_REGISTERED && e.data() instanceof NodeData.Registered r && r.providerId() != null) {
+            if (e.type() == EventType.NODE_REGISTERED
+                    && e.data() instanceof NodeData.Registered r
+                    && r.providerId() != null) {
                 register(e.subject(), r.providerId());
             }
         }
@@ -165,10 +168,12 @@ public class ConnectorNodeResolver implements NodeResolver {
         runtime.addApplyListener(this::onApplied);
         try {
             int n = loadStoredRegistrations();
-            LOG.infof("Cloud notice node resolution: %d nodes from stored registrations, %d configured keys", n,
-                    configured.size());
+            LOG.infof(
+                    "Cloud notice node resolution: %d nodes from stored registrations, %d configured keys",
+                    n, configured.size());
         } catch (SQLException e) {
-            LOG.warnf("Could not read stored node registrations (%s); nodes will be learned as they register",
+            LOG.warnf(
+                    "Could not read stored node registrations (%s); nodes will be learned as they register",
                     e.getMessage());
         }
     }
@@ -179,8 +184,9 @@ public class ConnectorNodeResolver implements NodeResolver {
      */
     public int loadStoredRegistrations() throws SQLException {
         int n = 0;
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(STORED_REGISTRATIONS);
-             ResultSet rs = ps.executeQuery()) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(STORED_REGISTRATIONS);
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 if (register(rs.getString(1), rs.getString(2))) {
                     n++;

@@ -16,13 +16,14 @@ import java.util.List;
  *                    ({@code stale}, {@code expired}, ...)
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record ConnectorReceipt(int accepted, int applied, int duplicates, int rejected, List<Refusal> errors,
-                               List<Refusal> notApplied) {
+public record ConnectorReceipt(
+        int accepted, int applied, int duplicates, int rejected, List<Refusal> errors, List<Refusal> notApplied) {
 
     /** What the OpenAPI document says of a connector endpoint's 200 answer. */
-    public static final String DESCRIPTION = "What came out of the input: events taken (stored, for lifecycle events) and"
-            + " applied to the model; the items dropped in errors, the events the model did not apply (stale, expired,"
-            + " ...) in notApplied";
+    public static final String DESCRIPTION =
+            "What came out of the input: events taken (stored, for lifecycle events) and"
+                    + " applied to the model; the items dropped in errors, the events the model did not apply (stale, expired,"
+                    + " ...) in notApplied";
 
     public ConnectorReceipt {
         errors = List.copyOf(errors);

@@ -33,10 +33,10 @@ public class ConnectorSink {
     private static final int MAX_BATCH = 1_000;
     /** While the pipeline pushes back: 100 ms doubling to 5 s. */
     private static final Backoff PUSHED_BACK = Backoff.exponentialMillis(100, 5_000);
+
     private static final Logger LOG = Logger.getLogger(ConnectorSink.class);
 
-    private record Pending(String connector, Event event) {
-    }
+    private record Pending(String connector, Event event) {}
 
     private final IngestGateway gateway;
     private final ConnectorMetrics metrics;
@@ -143,23 +143,29 @@ public class ConnectorSink {
                 for (Refusal x : r.rejected()) {
                     Pending p = batch.get(x.index());
                     metrics.rejectedAtIngest(p.connector(), ConnectorMetrics.TIME_IN_FUTURE);
-                    LOG.debugf("%s: dropped %s of %s: %s", p.connector(), x.id(), p.event().subject(), x.reason());
+                    LOG.debugf(
+                            "%s: dropped %s of %s: %s",
+                            p.connector(), x.id(), p.event().subject(), x.reason());
                 }
                 // Not waited for: the next batch goes on, and what the model did not apply is written down.
                 List<Pending> sent = List.copyOf(batch);
-                r.applied().thenAccept(a -> NotAppliedLog.record("connector", events, a, i -> sent.get(i).connector()));
+                r.applied()
+                        .thenAccept(a -> NotAppliedLog.record(
+                                "connector", events, a, i -> sent.get(i).connector()));
                 submitted.add(events.size() - r.rejected().size());
                 return;
             } catch (CompletionException e) {
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
                 if (!(cause instanceof RetryLaterException) || !running) {
-                    LOG.warnf("Dropped %d connector events (first %s of %s): %s", events.size(), events.get(0).id(),
-                            events.get(0).subject(), cause.getMessage());
+                    LOG.warnf(
+                            "Dropped %d connector events (first %s of %s): %s",
+                            events.size(), events.get(0).id(), events.get(0).subject(), cause.getMessage());
                     return;
                 }
                 long backoff = PUSHED_BACK.delayMillis(++pushedBack);
-                LOG.debugf("Pipeline pushed back %s connector events (%s); retrying in %s ms", (Object) events.size(),
-                        cause.getMessage(), backoff);
+                LOG.debugf(
+                        "Pipeline pushed back %s connector events (%s); retrying in %s ms",
+                        (Object) events.size(), cause.getMessage(), backoff);
                 Thread.sleep(backoff);
             }
         }

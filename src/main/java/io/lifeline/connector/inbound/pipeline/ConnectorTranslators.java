@@ -18,7 +18,8 @@ public class ConnectorTranslators {
     @Produces
     @Singleton
     AwsNoticeTranslator aws(ConnectorNodeResolver nodes, CloudConnectorConfig config, ConnectorMetrics metrics) {
-        AwsNoticeTranslator t = new AwsNoticeTranslator(nodes, config.aws().lifecycle().heartbeatTimeout().orElse(null));
+        AwsNoticeTranslator t = new AwsNoticeTranslator(
+                nodes, config.aws().lifecycle().heartbeatTimeout().orElse(null));
         metrics.register(t.stats());
         return t;
     }
@@ -41,8 +42,8 @@ public class ConnectorTranslators {
 
     @Produces
     @Singleton
-    TorchelasticTranslator torchelastic(ConnectorJobResolver jobs, HostNodes hosts, TorchelasticConnectorConfig config,
-                                        ConnectorMetrics metrics) {
+    TorchelasticTranslator torchelastic(
+            ConnectorJobResolver jobs, HostNodes hosts, TorchelasticConnectorConfig config, ConnectorMetrics metrics) {
         TorchelasticTranslator t = new TorchelasticTranslator(jobs, hosts::nodeFor, config.maxPendingRounds());
         metrics.register(t.stats());
         return t;

@@ -57,8 +57,13 @@ public class NoticeRecords {
     private final ConnectorJobResolver jobs;
     private final ConnectorMetrics metrics;
 
-    NoticeRecords(AwsNoticeTranslator aws, AzureScheduledEventsTranslator azure, GcpMetadataTranslator gcp,
-                  TorchelasticTranslator torchelastic, ConnectorJobResolver jobs, ConnectorMetrics metrics) {
+    NoticeRecords(
+            AwsNoticeTranslator aws,
+            AzureScheduledEventsTranslator azure,
+            GcpMetadataTranslator gcp,
+            TorchelasticTranslator torchelastic,
+            ConnectorJobResolver jobs,
+            ConnectorMetrics metrics) {
         this.aws = aws;
         this.azure = azure;
         this.gcp = gcp;
@@ -75,8 +80,8 @@ public class NoticeRecords {
      * @param receivedAt  when the record was read
      * @return the connector that translated it (for the metrics), or {@code kafka} when none could
      */
-    public String translate(byte[] value, Map<String, String> headers, Instant receivedAt, ConnectorBatch batch,
-                            int index) {
+    public String translate(
+            byte[] value, Map<String, String> headers, Instant receivedAt, ConnectorBatch batch, int index) {
         String format = headers.get(FORMAT);
         if (format == null) {
             format = sniff(value);
@@ -87,34 +92,50 @@ public class NoticeRecords {
                 batch.add(index, observed(aws.stats(), aws.fromEventBridge(value)));
                 return "aws";
             case "aws.imds":
-                batch.add(index, observed(aws.stats(), aws.fromImds(instance,
-                        ImdsDocument.named(headers.get(IMDS_DOCUMENT)), value, receivedAt)));
+                batch.add(
+                        index,
+                        observed(
+                                aws.stats(),
+                                aws.fromImds(
+                                        instance, ImdsDocument.named(headers.get(IMDS_DOCUMENT)), value, receivedAt)));
                 return "aws";
             case "azure.scheduled-events":
                 batch.add(index, observed(azure.stats(), azure.translate(value, receivedAt)));
                 return "azure";
             case "gcp.preempted":
-                batch.add(index, observed(gcp.stats(), gcp.preempted(instance, GcpMetadataTranslator.metadataValue(value), receivedAt)));
+                batch.add(
+                        index,
+                        observed(
+                                gcp.stats(),
+                                gcp.preempted(instance, GcpMetadataTranslator.metadataValue(value), receivedAt)));
                 return "gcp";
             case "gcp.maintenance-event":
-                batch.add(index, observed(gcp.stats(),
-                        gcp.maintenanceEvent(instance, GcpMetadataTranslator.metadataValue(value), receivedAt)));
+                batch.add(
+                        index,
+                        observed(
+                                gcp.stats(),
+                                gcp.maintenanceEvent(
+                                        instance, GcpMetadataTranslator.metadataValue(value), receivedAt)));
                 return "gcp";
             case "torchelastic":
                 torchelasticLines(value, headers, receivedAt, batch, index);
                 return "torchelastic";
             default:
                 metrics.rejectedAtIngest("kafka", UNKNOWN_FORMAT);
-                batch.error(index, UNKNOWN_FORMAT, format == null
-                        ? "not a recognised notice format and no " + FORMAT + " header"
-                        : FORMAT + " '" + format + "' is not one of aws.eventbridge, aws.imds, azure.scheduled-events, "
-                        + "gcp.preempted, gcp.maintenance-event, torchelastic");
+                batch.error(
+                        index,
+                        UNKNOWN_FORMAT,
+                        format == null
+                                ? "not a recognised notice format and no " + FORMAT + " header"
+                                : FORMAT + " '" + format
+                                        + "' is not one of aws.eventbridge, aws.imds, azure.scheduled-events, "
+                                        + "gcp.preempted, gcp.maintenance-event, torchelastic");
                 return "kafka";
         }
     }
 
-    private void torchelasticLines(byte[] value, Map<String, String> headers, Instant receivedAt, ConnectorBatch batch,
-                                   int index) {
+    private void torchelasticLines(
+            byte[] value, Map<String, String> headers, Instant receivedAt, ConnectorBatch batch, int index) {
         Integer ppn = null;
         String p = headers.get(PROCS_PER_NODE);
         if (p != null) {
@@ -160,13 +181,15 @@ public class NoticeRecords {
         if (root == null || !root.isObject()) {
             return null;
         }
-        if (root.has("detail-type") || (root.has("LifecycleTransition") || root.has("Event")) && root.has("AutoScalingGroupName")) {
+        if (root.has("detail-type")
+                || (root.has("LifecycleTransition") || root.has("Event")) && root.has("AutoScalingGroupName")) {
             return "aws.eventbridge";
         }
         if (root.has("Events")) {
             return "azure.scheduled-events";
         }
-        if (root.has("name") && root.has("source") && root.has("metadata") || root.has("run_id") && root.has("node_state")) {
+        if (root.has("name") && root.has("source") && root.has("metadata")
+                || root.has("run_id") && root.has("node_state")) {
             return "torchelastic";
         }
         return null;

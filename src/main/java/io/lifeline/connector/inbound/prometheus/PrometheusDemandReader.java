@@ -12,8 +12,10 @@ public class PrometheusDemandReader implements DemandReader {
     private final PrometheusQueries queries;
 
     PrometheusDemandReader(ColocationConfig config) {
-        this.queries = config.prometheusUrl().filter(u -> !u.isBlank())
-                .map(u -> new PrometheusQueries(u, config.prometheusTimeout())).orElse(null);
+        this.queries = config.prometheusUrl()
+                .filter(u -> !u.isBlank())
+                .map(u -> new PrometheusQueries(u, config.prometheusTimeout()))
+                .orElse(null);
     }
 
     @Override

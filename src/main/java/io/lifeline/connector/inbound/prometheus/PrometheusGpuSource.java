@@ -88,25 +88,34 @@ public class PrometheusGpuSource {
     private ScheduledExecutorService pool;
     private PrometheusQueries queries;
 
-    PrometheusGpuSource(PrometheusSourceConfig config, DcgmScrapeTranslator translator, ConnectorIngest ingest,
-                        ConnectorSink sink, ConnectorMetrics metrics, Clock clock, MeterRegistry registry) {
+    PrometheusGpuSource(
+            PrometheusSourceConfig config,
+            DcgmScrapeTranslator translator,
+            ConnectorIngest ingest,
+            ConnectorSink sink,
+            ConnectorMetrics metrics,
+            Clock clock,
+            MeterRegistry registry) {
         this.config = config;
         this.translator = translator;
         this.ingest = ingest;
         this.sink = sink;
         this.metrics = metrics;
         this.clock = clock;
-        this.succeeded = Counter.builder("lifeline_connector_prometheus_queries").tag("outcome", "success")
+        this.succeeded = Counter.builder("lifeline_connector_prometheus_queries")
+                .tag("outcome", "success")
                 .description("Instant queries of the DCGM series to the configured Prometheus, by outcome")
                 .register(registry);
-        this.failed = Counter.builder("lifeline_connector_prometheus_queries").tag("outcome", "failure")
+        this.failed = Counter.builder("lifeline_connector_prometheus_queries")
+                .tag("outcome", "failure")
                 .description("Instant queries of the DCGM series to the configured Prometheus, by outcome")
                 .register(registry);
         Gauge.builder("lifeline_connector_prometheus_nodes", this, s -> s.lastNodes)
                 .description("Nodes with DCGM series in the last successful query of the configured Prometheus")
                 .register(registry);
         Gauge.builder("lifeline_connector_prometheus_consecutive_failures", this, s -> s.consecutiveFailures)
-                .description("Failed queries of the configured Prometheus since its last success").register(registry);
+                .description("Failed queries of the configured Prometheus since its last success")
+                .register(registry);
     }
 
     void onOpened(@Observes IngestOpened opened) {
@@ -114,7 +123,8 @@ public class PrometheusGpuSource {
             return;
         }
         if (config.url().filter(u -> !u.isBlank()).isEmpty()) {
-            LOG.error("lifeline.connectors.prometheus.enabled=true but no lifeline.connectors.prometheus.url: not querying");
+            LOG.error(
+                    "lifeline.connectors.prometheus.enabled=true but no lifeline.connectors.prometheus.url: not querying");
             return;
         }
         try {
@@ -128,7 +138,9 @@ public class PrometheusGpuSource {
         if (pool != null) {
             return;
         }
-        queries = new PrometheusQueries(config.url().orElseThrow().trim(), config.timeout(),
+        queries = new PrometheusQueries(
+                config.url().orElseThrow().trim(),
+                config.timeout(),
                 new PrometheusQueries.Access(headers(config), ssl(config), config.maxBodyBytes()));
         ScheduledThreadPoolExecutor p = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-prometheus-gpu"));
         pool = p;
@@ -163,8 +175,9 @@ public class PrometheusGpuSource {
             consecutiveFailures++;
             lastError = describe(e);
             if (consecutiveFailures == 1 || consecutiveFailures % 20 == 0) {
-                LOG.warnf("Query of Prometheus %s failed (%d in a row): %s", config.url().orElse(""), consecutiveFailures,
-                        lastError);
+                LOG.warnf(
+                        "Query of Prometheus %s failed (%d in a row): %s",
+                        config.url().orElse(""), consecutiveFailures, lastError);
             }
         }
         schedule(nextDelay(interval));
@@ -172,8 +185,12 @@ public class PrometheusGpuSource {
 
     /** One query at {@code at}, translated and submitted; returns the events made. */
     List<Event> pollOnce(Instant at) throws IOException, InterruptedException {
-        Answer answer = translate(QueryVector.parse(queries.raw(config.query(), at)), at, config.nodeLabels(),
-                new HashSet<>(config.targetLabels().orElse(List.of())), translator);
+        Answer answer = translate(
+                QueryVector.parse(queries.raw(config.query(), at)),
+                at,
+                config.nodeLabels(),
+                new HashSet<>(config.targetLabels().orElse(List.of())),
+                translator);
         if (answer.withoutNode() != null) {
             metrics.observe(translator.stats(), answer.withoutNode());
         }
@@ -196,11 +213,14 @@ public class PrometheusGpuSource {
      * @param perNode      one translation per node, in the order the nodes first appear
      * @param withoutNode  the series no node label named ({@code no_node_name}), null when none
      */
-    record Answer(List<Translation> perNode, Translation withoutNode) {
-    }
+    record Answer(List<Translation> perNode, Translation withoutNode) {}
 
-    static Answer translate(QueryVector.Result result, Instant at, List<String> nodeLabels, Set<String> drop,
-                            DcgmScrapeTranslator translator) {
+    static Answer translate(
+            QueryVector.Result result,
+            Instant at,
+            List<String> nodeLabels,
+            Set<String> drop,
+            DcgmScrapeTranslator translator) {
         Map<String, List<Sample>> byNode = new LinkedHashMap<>();
         Map<String, String> targetOf = new LinkedHashMap<>();
         int withoutNode = 0;
@@ -215,18 +235,26 @@ public class PrometheusGpuSource {
         }
         List<Translation> perNode = new ArrayList<>(byNode.size());
         for (Map.Entry<String, List<Sample>> e : byNode.entrySet()) {
-            perNode.add(translator.translate(Exposition.of(e.getValue()),
+            perNode.add(translator.translate(
+                    Exposition.of(e.getValue()),
                     new DcgmScrape("prometheus/" + targetOf.get(e.getKey()), e.getKey(), at)));
         }
-        return new Answer(perNode, withoutNode == 0 ? null : Translation.rejected(DcgmScrapeTranslator.NO_NODE_NAME,
-                withoutNode + " series without any of " + nodeLabels));
+        return new Answer(
+                perNode,
+                withoutNode == 0
+                        ? null
+                        : Translation.rejected(
+                                DcgmScrapeTranslator.NO_NODE_NAME,
+                                withoutNode + " series without any of " + nodeLabels));
     }
 
     private void submit(List<Event> events) {
         ingest.submit(CONNECTOR, events).whenComplete((receipt, error) -> {
             if (error != null) {
                 Throwable cause = sink.keepLifecycle(CONNECTOR, events, error);
-                LOG.debugf("Prometheus GPU source: pipeline did not take %d events: %s", events.size(), cause.getMessage());
+                LOG.debugf(
+                        "Prometheus GPU source: pipeline did not take %d events: %s",
+                        events.size(), cause.getMessage());
             }
         });
     }
@@ -264,7 +292,9 @@ public class PrometheusGpuSource {
                 kept.add(labels.value(i));
             }
         }
-        return dropped ? new Sample(s.name(), Labels.of(kept.toArray(new String[0])), s.value(), s.timestampMillis()) : s;
+        return dropped
+                ? new Sample(s.name(), Labels.of(kept.toArray(new String[0])), s.value(), s.timestampMillis())
+                : s;
     }
 
     static Instant aligned(Instant now, long intervalMillis) {
@@ -284,7 +314,8 @@ public class PrometheusGpuSource {
 
     /** After failures: twice the interval, doubling up to {@code max-backoff} (never below the interval). */
     static Backoff retryBackoff(long intervalMillis, Duration maxBackoff) {
-        return Backoff.fromSettings(Duration.ofMillis(2 * intervalMillis),
+        return Backoff.fromSettings(
+                Duration.ofMillis(2 * intervalMillis),
                 Duration.ofMillis(Math.max(intervalMillis, maxBackoff.toMillis())));
     }
 
@@ -311,7 +342,9 @@ public class PrometheusGpuSource {
         Map<String, String> fixed = new LinkedHashMap<>(c.headers());
         if (c.username().isPresent()) {
             String pair = c.username().get() + ":" + c.password().orElse("");
-            fixed.put("Authorization", "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+            fixed.put(
+                    "Authorization",
+                    "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
         }
         c.bearerToken().filter(t -> !t.isBlank()).ifPresent(t -> fixed.put("Authorization", "Bearer " + t.trim()));
         Map<String, String> constant = Map.copyOf(fixed);
@@ -322,7 +355,10 @@ public class PrometheusGpuSource {
         return () -> {
             Map<String, String> h = new LinkedHashMap<>(constant);
             try {
-                h.put("Authorization", "Bearer " + Files.readString(file, StandardCharsets.UTF_8).trim());
+                h.put(
+                        "Authorization",
+                        "Bearer "
+                                + Files.readString(file, StandardCharsets.UTF_8).trim());
             } catch (IOException e) {
                 throw new IllegalStateException("bearer token file " + file + " unreadable: " + e.getMessage(), e);
             }
@@ -342,7 +378,8 @@ public class PrometheusGpuSource {
                 trust.setCertificateEntry("ca-" + n++, cert);
             }
             if (n == 0) {
-                throw new GeneralSecurityException("no certificate in " + c.caFile().get());
+                throw new GeneralSecurityException(
+                        "no certificate in " + c.caFile().get());
             }
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());

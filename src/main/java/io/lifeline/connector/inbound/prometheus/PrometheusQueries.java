@@ -54,7 +54,8 @@ public final class PrometheusQueries {
         this.timeout = timeout;
         this.access = access;
         this.body = new LimitedBody(access.maxBody());
-        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER);
+        HttpClient.Builder b =
+                HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER);
         if (access.ssl() != null) {
             b.sslContext(access.ssl());
         }
@@ -73,10 +74,11 @@ public final class PrometheusQueries {
     public byte[] raw(String promql, Instant time) throws IOException, InterruptedException {
         String q = "api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8);
         if (time != null) {
-            q += "&time=" + time.getEpochSecond() + (time.getNano() == 0 ? "" : String.format(".%03d", time.getNano() / 1_000_000));
+            q += "&time=" + time.getEpochSecond()
+                    + (time.getNano() == 0 ? "" : String.format(".%03d", time.getNano() / 1_000_000));
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(q)).timeout(timeout).GET()
-                .header("Accept", "application/json");
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(base.resolve(q)).timeout(timeout).GET().header("Accept", "application/json");
         access.headers().get().forEach(request::header);
         HttpResponse<byte[]> r = http.send(request.build(), body);
         JsonNode answer;
@@ -86,8 +88,9 @@ public final class PrometheusQueries {
             throw new IOException("HTTP " + r.statusCode() + ", not a Prometheus answer");
         }
         if (answer != null) {
-            throw new IOException("HTTP " + r.statusCode() + " " + answer.path("errorType").asText("error") + ": "
-                    + answer.path("error").asText("no reason given"));
+            throw new IOException(
+                    "HTTP " + r.statusCode() + " " + answer.path("errorType").asText("error") + ": "
+                            + answer.path("error").asText("no reason given"));
         }
         return r.body();
     }

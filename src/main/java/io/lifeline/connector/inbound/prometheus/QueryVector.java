@@ -22,14 +22,14 @@ import java.util.Map;
 final class QueryVector {
 
     private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).build()).build();
+            .streamReadConstraints(
+                    StreamReadConstraints.builder().maxNestingDepth(8).build())
+            .build();
 
     /** What came out: the samples and how many series were skipped. */
-    record Result(List<Sample> samples, int skipped) {
-    }
+    record Result(List<Sample> samples, int skipped) {}
 
-    private QueryVector() {
-    }
+    private QueryVector() {}
 
     static Result parse(byte[] body) throws IOException {
         List<Sample> samples = new ArrayList<>();
@@ -66,7 +66,8 @@ final class QueryVector {
                 }
             }
             expect(sawResult, "no data.result");
-            expect(resultType == null || "vector".equals(resultType),
+            expect(
+                    resultType == null || "vector".equals(resultType),
                     "the query answers a " + resultType + ", not an instant vector");
         }
         return new Result(samples, skipped);

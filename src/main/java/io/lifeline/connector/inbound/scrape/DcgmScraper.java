@@ -68,7 +68,8 @@ import org.jboss.logging.Logger;
 public class DcgmScraper {
 
     private static final Logger LOG = Logger.getLogger(DcgmScraper.class);
-    private static final String ACCEPT = "text/plain;version=0.0.4;q=0.9,application/openmetrics-text;version=1.0.0;q=0.5,*/*;q=0.1";
+    private static final String ACCEPT =
+            "text/plain;version=0.0.4;q=0.9,application/openmetrics-text;version=1.0.0;q=0.5,*/*;q=0.1";
     private static final int MAX_ERROR = 500;
 
     private final ScrapeConfig config;
@@ -87,8 +88,14 @@ public class DcgmScraper {
     private ScheduledThreadPoolExecutor pool;
     private HttpClient http;
 
-    DcgmScraper(ScrapeConfig config, DcgmScrapeTranslator translator, ConnectorIngest ingest, ConnectorSink sink,
-                ConnectorMetrics metrics, Clock clock, MeterRegistry registry) {
+    DcgmScraper(
+            ScrapeConfig config,
+            DcgmScrapeTranslator translator,
+            ConnectorIngest ingest,
+            ConnectorSink sink,
+            ConnectorMetrics metrics,
+            Clock clock,
+            MeterRegistry registry) {
         this.config = config;
         this.translator = translator;
         this.ingest = ingest;
@@ -96,16 +103,26 @@ public class DcgmScraper {
         this.metrics = metrics;
         this.clock = clock;
         this.body = new LimitedBody(config.maxBodyBytes());
-        this.succeeded = Counter.builder("lifeline_connector_dcgm_scrapes").tag("outcome", "success")
-                .description("dcgm-exporter scrapes by outcome").register(registry);
-        this.failed = Counter.builder("lifeline_connector_dcgm_scrapes").tag("outcome", "failure")
-                .description("dcgm-exporter scrapes by outcome").register(registry);
-        this.tooLarge = Counter.builder("lifeline_connector_dcgm_oversized_bodies").tag("limit", "max-body-bytes")
-                .description("dcgm-exporter scrape bodies abandoned unparsed for being over max-body-bytes").register(registry);
-        Gauge.builder("lifeline_connector_dcgm_endpoints", this, s -> s.count(false)).tag("state", "ok")
-                .description("dcgm-exporter endpoints scraped, by state").register(registry);
-        Gauge.builder("lifeline_connector_dcgm_endpoints", this, s -> s.count(true)).tag("state", "stale")
-                .description("dcgm-exporter endpoints scraped, by state").register(registry);
+        this.succeeded = Counter.builder("lifeline_connector_dcgm_scrapes")
+                .tag("outcome", "success")
+                .description("dcgm-exporter scrapes by outcome")
+                .register(registry);
+        this.failed = Counter.builder("lifeline_connector_dcgm_scrapes")
+                .tag("outcome", "failure")
+                .description("dcgm-exporter scrapes by outcome")
+                .register(registry);
+        this.tooLarge = Counter.builder("lifeline_connector_dcgm_oversized_bodies")
+                .tag("limit", "max-body-bytes")
+                .description("dcgm-exporter scrape bodies abandoned unparsed for being over max-body-bytes")
+                .register(registry);
+        Gauge.builder("lifeline_connector_dcgm_endpoints", this, s -> s.count(false))
+                .tag("state", "ok")
+                .description("dcgm-exporter endpoints scraped, by state")
+                .register(registry);
+        Gauge.builder("lifeline_connector_dcgm_endpoints", this, s -> s.count(true))
+                .tag("state", "stale")
+                .description("dcgm-exporter endpoints scraped, by state")
+                .register(registry);
     }
 
     void onOpened(@Observes IngestOpened opened) {
@@ -114,13 +131,14 @@ public class DcgmScraper {
             return;
         }
         start();
-        config.endpoints().ifPresent(list -> list.forEach(e -> {
-            try {
-                add(new ScrapeTarget(e.url().trim(), e.node().trim(), ScrapeTarget.Origin.STATIC));
-            } catch (IllegalArgumentException ex) {
-                LOG.errorf("Configured dcgm-exporter endpoint skipped: %s", ex.getMessage());
-            }
-        }));
+        config.endpoints()
+                .ifPresent(list -> list.forEach(e -> {
+                    try {
+                        add(new ScrapeTarget(e.url().trim(), e.node().trim(), ScrapeTarget.Origin.STATIC));
+                    } catch (IllegalArgumentException ex) {
+                        LOG.errorf("Configured dcgm-exporter endpoint skipped: %s", ex.getMessage());
+                    }
+                }));
     }
 
     synchronized void start() {
@@ -129,12 +147,16 @@ public class DcgmScraper {
         }
         pool = new ScheduledThreadPoolExecutor(Math.max(1, config.threads()), Threads.daemon("lifeline-dcgm-scrape"));
         pool.setRemoveOnCancelPolicy(true);
-        http = HttpClient.newBuilder().connectTimeout(config.timeout()).executor(pool)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        http = HttpClient.newBuilder()
+                .connectTimeout(config.timeout())
+                .executor(pool)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
         running = true;
         targets.values().forEach(s -> schedule(s, firstDelay()));
-        LOG.infof("dcgm-exporter scraping on: every %s (timeout %s, jitter %s), %d threads", config.interval(),
-                config.timeout(), config.jitter(), config.threads());
+        LOG.infof(
+                "dcgm-exporter scraping on: every %s (timeout %s, jitter %s), %d threads",
+                config.interval(), config.timeout(), config.jitter(), config.threads());
     }
 
     /** Whether scraping runs. */
@@ -224,8 +246,11 @@ public class DcgmScraper {
         s.attempt(at);
         CompletableFuture<HttpResponse<byte[]>> exchange;
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(s.target.url())).timeout(config.timeout())
-                    .header("Accept", ACCEPT).GET().build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(s.target.url()))
+                    .timeout(config.timeout())
+                    .header("Accept", ACCEPT)
+                    .GET()
+                    .build();
             exchange = http.sendAsync(request, body);
         } catch (RuntimeException e) {
             finish(s, at, null, e);
@@ -233,13 +258,16 @@ public class DcgmScraper {
         }
         // The request timeout covers the wait for the headers; this one also covers a body that stalls. It runs on a
         // copy, so that the exchange itself is still cancellable (cancelling aborts the request) when it fires.
-        exchange.copy().orTimeout(config.timeout().toMillis() * 2, TimeUnit.MILLISECONDS)
-                .whenCompleteAsync((response, error) -> {
-                    if (error != null) {
-                        exchange.cancel(true);
-                    }
-                    finish(s, at, response, error);
-                }, pool);
+        exchange.copy()
+                .orTimeout(config.timeout().toMillis() * 2, TimeUnit.MILLISECONDS)
+                .whenCompleteAsync(
+                        (response, error) -> {
+                            if (error != null) {
+                                exchange.cancel(true);
+                            }
+                            finish(s, at, response, error);
+                        },
+                        pool);
     }
 
     private void finish(TargetState s, Instant at, HttpResponse<byte[]> response, Throwable error) {
@@ -264,8 +292,9 @@ public class DcgmScraper {
             } else {
                 failed.increment();
                 if (s.failure(at, problem, Math.max(1, config.staleAfterFailures()))) {
-                    LOG.warnf("dcgm-exporter %s (node %s) is stale after %d failed scrapes; last: %s", s.target.url(),
-                            s.target.node(), config.staleAfterFailures(), problem);
+                    LOG.warnf(
+                            "dcgm-exporter %s (node %s) is stale after %d failed scrapes; last: %s",
+                            s.target.url(), s.target.node(), config.staleAfterFailures(), problem);
                 } else {
                     LOG.debugf("Scrape of %s (node %s) failed: %s", s.target.url(), s.target.node(), problem);
                 }
@@ -281,7 +310,8 @@ public class DcgmScraper {
         if (response.statusCode() != 200) {
             return "HTTP " + response.statusCode();
         }
-        Format format = Format.fromContentType(response.headers().firstValue("Content-Type").orElse(null));
+        Format format = Format.fromContentType(
+                response.headers().firstValue("Content-Type").orElse(null));
         Exposition exposition = parsers.get().parseBytes(response.body(), format);
         Translation t = translator.translate(exposition, new DcgmScrape(s.target.url(), s.target.node(), at));
         metrics.observe(translator.stats(), t);
@@ -296,8 +326,9 @@ public class DcgmScraper {
         ingest.submit("dcgm", events).whenComplete((receipt, error) -> {
             if (error != null) {
                 Throwable cause = sink.keepLifecycle("dcgm", events, error);
-                LOG.debugf("Scrape of %s: pipeline did not take %d events: %s", s.target.url(), events.size(),
-                        cause.getMessage());
+                LOG.debugf(
+                        "Scrape of %s: pipeline did not take %d events: %s",
+                        s.target.url(), events.size(), cause.getMessage());
             }
         });
     }
@@ -326,7 +357,8 @@ public class DcgmScraper {
             return "timed out after " + config.timeout().toMillis() + " ms";
         }
         if (e instanceof ConnectException) {
-            return abbreviate("connection refused or unreachable" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            return abbreviate(
+                    "connection refused or unreachable" + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         }
         return abbreviate(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
     }

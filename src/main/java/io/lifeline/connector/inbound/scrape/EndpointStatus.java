@@ -20,7 +20,15 @@ import java.time.Instant;
  * @param failures             scrapes failed
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record EndpointStatus(String url, String node, String origin, Instant lastAttempt, Instant lastSuccess,
-                             String lastError, Instant lastErrorAt, int consecutiveFailures, boolean stale, long scrapes,
-                             long failures) {
-}
+public record EndpointStatus(
+        String url,
+        String node,
+        String origin,
+        Instant lastAttempt,
+        Instant lastSuccess,
+        String lastError,
+        Instant lastErrorAt,
+        int consecutiveFailures,
+        boolean stale,
+        long scrapes,
+        long failures) {}

@@ -14,7 +14,8 @@ public record ScrapeTarget(String url, String node, Origin origin) {
 
     /** Where an endpoint came from: the configured list or Kubernetes discovery. */
     public enum Origin {
-        STATIC, KUBERNETES
+        STATIC,
+        KUBERNETES
     }
 
     public ScrapeTarget {
@@ -22,7 +23,8 @@ public record ScrapeTarget(String url, String node, Origin origin) {
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(origin, "origin");
         URI u = URI.create(url);
-        if (!"http".equalsIgnoreCase(u.getScheme()) && !"https".equalsIgnoreCase(u.getScheme()) || u.getHost() == null) {
+        if (!"http".equalsIgnoreCase(u.getScheme()) && !"https".equalsIgnoreCase(u.getScheme())
+                || u.getHost() == null) {
             throw new IllegalArgumentException("dcgm-exporter url must be http(s)://host:port/path, got '" + url + "'");
         }
         if (node.isBlank()) {

@@ -74,7 +74,17 @@ final class TargetState {
     }
 
     synchronized EndpointStatus status() {
-        return new EndpointStatus(target.url(), target.node(), target.origin().name().toLowerCase(Locale.ROOT),
-                lastAttempt, lastSuccess, lastError, lastErrorAt, consecutiveFailures, stale, scrapes, failures);
+        return new EndpointStatus(
+                target.url(),
+                target.node(),
+                target.origin().name().toLowerCase(Locale.ROOT),
+                lastAttempt,
+                lastSuccess,
+                lastError,
+                lastErrorAt,
+                consecutiveFailures,
+                stale,
+                scrapes,
+                failures);
     }
 }

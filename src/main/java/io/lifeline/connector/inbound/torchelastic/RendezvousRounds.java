@@ -30,19 +30,16 @@ final class RendezvousRounds {
      * @param launchByRank  the launch of each node rank's agent (see {@link #join}), an element null when unknown
      * @param time          when the last agent joined: the latest of the joins' times
      */
-    record Round(String runId, int round, int nodes, List<String> nodeByRank, List<String> launchByRank, Instant time) {
-    }
+    record Round(
+            String runId, int round, int nodes, List<String> nodeByRank, List<String> launchByRank, Instant time) {}
 
-    private record Key(String runId, int round, int worldSize) {
-    }
+    private record Key(String runId, int round, int worldSize) {}
 
     /** One agent's join: the node its host maps to, torchelastic's id of the agent, its launch (null when unknown). */
-    private record Member(String node, String hostname, String agentId, String launch, Instant time) {
-    }
+    private record Member(String node, String hostname, String agentId, String launch, Instant time) {}
 
     /** A run's latest complete round: its members by node rank, their nodes as the round named them. */
-    private record Current(List<Member> members, List<String> nodes) {
-    }
+    private record Current(List<Member> members, List<String> nodes) {}
 
     private final Map<Key, TreeMap<Integer, Member>> pending;
     private final Map<String, Current> currentByRun;
@@ -78,8 +75,16 @@ final class RendezvousRounds {
      * @param launch   the launch the agent belongs to (the wrapper's launch id, else the agent's node id), or null
      * @param time     when the agent joined
      */
-    synchronized Round join(String runId, int round, int rank, int worldSize, String node, String hostname,
-                            String agentId, String launch, Instant time) {
+    synchronized Round join(
+            String runId,
+            int round,
+            int rank,
+            int worldSize,
+            String node,
+            String hostname,
+            String agentId,
+            String launch,
+            Instant time) {
         Key key = new Key(runId, round, worldSize);
         TreeMap<Integer, Member> members = pending.computeIfAbsent(key, k -> new TreeMap<>());
         members.put(rank, new Member(node, hostname, agentId, launch, time));
@@ -136,7 +141,8 @@ final class RendezvousRounds {
                 out.add(m.node());
             } else {
                 String suffix = m.hostname() != null && m.agentId().startsWith(m.hostname() + "_")
-                        ? m.agentId().substring(m.hostname().length() + 1) : m.agentId();
+                        ? m.agentId().substring(m.hostname().length() + 1)
+                        : m.agentId();
                 out.add(m.node() + "_" + suffix);
             }
         }

@@ -104,6 +104,7 @@ public final class TorchelasticTranslator {
      * takes time quadratic in the length of a message that repeats its first words (seconds at a few hundred KB).
      */
     private static final int MAX_RENDEZVOUS_MESSAGE = 2048;
+
     private static final Pattern LAUNCH = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern JOINED = Pattern.compile(
             "(?:The node '([^']{1,512})' )?has joined round (\\d+) of .*as rank (\\d+) in a world of size (\\d+)");
@@ -152,7 +153,8 @@ public final class TorchelasticTranslator {
         if (root == null || !root.isObject()) {
             t = Translation.rejected(MALFORMED_JSON, "not a JSON object");
         } else if (root.has(LAUNCH_FIELD) && launchField(root) == null) {
-            t = Translation.rejected(INVALID_LAUNCH, LAUNCH_FIELD + " must be 1 to 64 letters, digits, '.', '_' or '-'");
+            t = Translation.rejected(
+                    INVALID_LAUNCH, LAUNCH_FIELD + " must be 1 to 64 letters, digits, '.', '_' or '-'");
         } else if (root.has("metadata") && root.has("name") && root.has("source")) {
             t = status(root, fallbackTime);
         } else if (root.has("run_id") && root.has("node_state")) {
@@ -169,7 +171,8 @@ public final class TorchelasticTranslator {
         String source = text(root.get("source"));
         String runId = md == null ? null : text(md.get("run_id"));
         if (md == null || runId == null || name == null || source == null) {
-            return Translation.rejected(MISSING_FIELD, "a status event needs name, source, metadata and metadata.run_id");
+            return Translation.rejected(
+                    MISSING_FIELD, "a status event needs name, source, metadata and metadata.run_id");
         }
         String hostname = text(md.get("hostname"));
         JobBinding binding = jobs.resolve(runId, hostname);
@@ -183,13 +186,23 @@ public final class TorchelasticTranslator {
         Instant time = time(root.get("timestamp"), fallbackTime);
         String node = nodeOf(runId, md.get("group_rank"), hostname);
         String launch = launchOf(root, runId, md.get("group_rank"), hostname);
-        int restarts = md.path("agent_restarts").canConvertToInt() ? md.path("agent_restarts").intValue() : 0;
+        int restarts = md.path("agent_restarts").canConvertToInt()
+                ? md.path("agent_restarts").intValue()
+                : 0;
         String eventSource = "torchelastic/" + binding.job();
         List<Event> events = new ArrayList<>();
         if (restarts > 0) {
-            events.add(new Event(id(runId, launch, "restarted/" + restarts), eventSource, EventType.TRAINER_RESTARTED,
-                    binding.job(), time, new TrainerData.Restarted(runId, restarts, "torchelastic agent_restarts="
-                    + restarts + " (reported by " + source + " " + state + ")")));
+            events.add(new Event(
+                    id(runId, launch, "restarted/" + restarts),
+                    eventSource,
+                    EventType.TRAINER_RESTARTED,
+                    binding.job(),
+                    time,
+                    new TrainerData.Restarted(
+                            runId,
+                            restarts,
+                            "torchelastic agent_restarts=" + restarts + " (reported by " + source + " " + state
+                                    + ")")));
         }
         boolean failed = "FAILED".equals(state) || "UNHEALTHY".equals(state);
         if (!failed) {
@@ -199,25 +212,37 @@ public final class TorchelasticTranslator {
         if ("WORKER".equals(source)) {
             ranks = ints(md.get("global_rank"));
             if (ranks.isEmpty()) {
-                return new Translation(events, List.of(new Translation.Rejection(MISSING_RANK,
-                        "worker " + state + " event of run " + runId + " has no global_rank")));
+                return new Translation(
+                        events,
+                        List.of(new Translation.Rejection(
+                                MISSING_RANK, "worker " + state + " event of run " + runId + " has no global_rank")));
             }
         } else {
             JsonNode groupRank = md.get("group_rank");
             if (binding.procsPerNode() == null || groupRank == null || !groupRank.canConvertToInt()) {
-                return new Translation(events, List.of(new Translation.Rejection(AGENT_RANKS_UNKNOWN,
-                        "agent " + state + " of run " + runId + ": ranks need group_rank and the job's procsPerNode")));
+                return new Translation(
+                        events,
+                        List.of(new Translation.Rejection(
+                                AGENT_RANKS_UNKNOWN,
+                                "agent " + state + " of run " + runId
+                                        + ": ranks need group_rank and the job's procsPerNode")));
             }
             ranks = new ArrayList<>();
             int ppn = binding.procsPerNode();
-            for (int r = groupRank.intValue() * ppn, end = r + ppn; r < end && ranks.size() < MAX_RANKS_PER_EVENT; r++) {
+            for (int r = groupRank.intValue() * ppn, end = r + ppn;
+                    r < end && ranks.size() < MAX_RANKS_PER_EVENT;
+                    r++) {
                 ranks.add(r);
             }
         }
         ErrorInfo error = error(md.get("raw_error"));
         for (int rank : ranks) {
-            events.add(new Event(id(runId, launch, "restart-" + restarts + "/worker_failed/" + rank), eventSource,
-                    EventType.TRAINER_WORKER_FAILED, binding.job(), time,
+            events.add(new Event(
+                    id(runId, launch, "restart-" + restarts + "/worker_failed/" + rank),
+                    eventSource,
+                    EventType.TRAINER_WORKER_FAILED,
+                    binding.job(),
+                    time,
                     new TrainerData.WorkerFailed(runId, rank, node, error.exitCode(), error.message())));
         }
         return Translation.of(events);
@@ -227,8 +252,10 @@ public final class TorchelasticTranslator {
         String runId = text(root.get("run_id"));
         String message = text(root.get("message"));
         if (message != null && message.length() > MAX_RENDEZVOUS_MESSAGE) {
-            return Translation.rejected(INVALID_RENDEZVOUS, "message longer than " + MAX_RENDEZVOUS_MESSAGE
-                    + " characters: " + message.substring(0, 64) + "...");
+            return Translation.rejected(
+                    INVALID_RENDEZVOUS,
+                    "message longer than " + MAX_RENDEZVOUS_MESSAGE + " characters: " + message.substring(0, 64)
+                            + "...");
         }
         Matcher m = message == null ? null : JOINED.matcher(message);
         if (runId == null || m == null || !m.find()) {
@@ -240,7 +267,8 @@ public final class TorchelasticTranslator {
             return Translation.rejected(UNKNOWN_JOB, "run " + runId + " is not a known job");
         }
         if (binding.procsPerNode() == null) {
-            return Translation.rejected(RENDEZVOUS_NEEDS_PROCS_PER_NODE,
+            return Translation.rejected(
+                    RENDEZVOUS_NEEDS_PROCS_PER_NODE,
                     "run " + runId + ": a rendezvous counts nodes; ranks need the job's procsPerNode");
         }
         int round;
@@ -254,16 +282,24 @@ public final class TorchelasticTranslator {
             return Translation.rejected(INVALID_RENDEZVOUS, "unreadable numbers in: " + abbreviate(message));
         }
         if (hostname == null || worldSize < 1 || rank >= worldSize) {
-            return Translation.rejected(INVALID_RENDEZVOUS, "hostname missing or rank outside the world in: "
-                    + abbreviate(message));
+            return Translation.rejected(
+                    INVALID_RENDEZVOUS, "hostname missing or rank outside the world in: " + abbreviate(message));
         }
         String agentId = m.group(1);
         String launch = launchField(root);
         if (launch == null && agentId != null) {
             launch = agentId;
         }
-        RendezvousRounds.Round complete = rounds.join(runId, round, rank, worldSize, nodeForHostname.apply(hostname),
-                hostname, agentId, launch, time(root.get("timestamp"), fallbackTime));
+        RendezvousRounds.Round complete = rounds.join(
+                runId,
+                round,
+                rank,
+                worldSize,
+                nodeForHostname.apply(hostname),
+                hostname,
+                agentId,
+                launch,
+                time(root.get("timestamp"), fallbackTime));
         if (complete == null) {
             return Translation.empty();
         }
@@ -273,9 +309,12 @@ public final class TorchelasticTranslator {
             participants.add(new TrainerData.Participant(complete.nodeByRank().get(i), i * ppn, ppn));
         }
         String members = members(complete.launchByRank());
-        return Translation.of(List.of(new Event(id(runId, "rendezvous/" + round + (members == null ? "" : "/" + members)),
+        return Translation.of(List.of(new Event(
+                id(runId, "rendezvous/" + round + (members == null ? "" : "/" + members)),
                 "torchelastic/" + binding.job(),
-                EventType.TRAINER_RENDEZVOUS, binding.job(), complete.time(),
+                EventType.TRAINER_RENDEZVOUS,
+                binding.job(),
+                complete.time(),
                 new TrainerData.Rendezvous(runId, round, complete.nodes() * ppn, participants))));
     }
 
@@ -285,7 +324,8 @@ public final class TorchelasticTranslator {
      */
     private String nodeOf(String runId, JsonNode groupRank, String hostname) {
         String fromRound = groupRank != null && groupRank.canConvertToInt()
-                ? rounds.nodeOf(runId, groupRank.intValue(), hostname) : null;
+                ? rounds.nodeOf(runId, groupRank.intValue(), hostname)
+                : null;
         if (fromRound != null) {
             return fromRound;
         }
@@ -347,15 +387,15 @@ public final class TorchelasticTranslator {
         JsonNode message = parsed.get("message");
         if (message != null && message.isObject()) {
             JsonNode code = message.get("errorCode");
-            return new ErrorInfo(abbreviate(text(message.get("message"))),
+            return new ErrorInfo(
+                    abbreviate(text(message.get("message"))),
                     code != null && code.canConvertToInt() ? code.intValue() : null);
         }
         String m = text(message);
         return new ErrorInfo("<NONE>".equals(m) ? null : abbreviate(m), null);
     }
 
-    private record ErrorInfo(String message, Integer exitCode) {
-    }
+    private record ErrorInfo(String message, Integer exitCode) {}
 
     private static JsonNode objectOrJsonString(JsonNode n) {
         if (n == null || n.isNull()) {

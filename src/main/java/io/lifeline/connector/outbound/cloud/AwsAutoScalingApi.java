@@ -42,7 +42,10 @@ public final class AwsAutoScalingApi implements LifecycleActions {
         this.credentials = credentials;
         this.timeout = timeout;
         this.clock = clock;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     @Override
@@ -56,7 +59,10 @@ public final class AwsAutoScalingApi implements LifecycleActions {
         form.put("InstanceId", a.instanceId());
         form.put("LifecycleActionResult", "CONTINUE");
         StringBuilder body = new StringBuilder();
-        form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(encode(k)).append('=').append(encode(v)));
+        form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&")
+                .append(encode(k))
+                .append('=')
+                .append(encode(v)));
         byte[] payload = body.toString().getBytes(StandardCharsets.UTF_8);
         URI uri = URI.create(endpoint != null ? endpoint : "https://autoscaling." + a.region() + ".amazonaws.com/");
         String host = uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
@@ -67,10 +73,19 @@ public final class AwsAutoScalingApi implements LifecycleActions {
         } catch (RuntimeException e) {
             return new Outcome.Refused(0, "NoCredentials", e.getMessage());
         }
-        Map<String, String> signed = SigV4.sign("POST", uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/"
-                : uri.getRawPath(), "", Map.of("host", host, "content-type", contentType), payload, a.region(),
-                "autoscaling", c, clock.instant());
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).header("Content-Type", contentType)
+        Map<String, String> signed = SigV4.sign(
+                "POST",
+                uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath(),
+                "",
+                Map.of("host", host, "content-type", contentType),
+                payload,
+                a.region(),
+                "autoscaling",
+                c,
+                clock.instant());
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(timeout)
+                .header("Content-Type", contentType)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(payload));
         signed.forEach(request::header);
         try {
@@ -85,7 +100,8 @@ public final class AwsAutoScalingApi implements LifecycleActions {
             }
             return new Outcome.Refused(r.statusCode(), code, message);
         } catch (IOException e) {
-            return new Outcome.Unreachable(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            return new Outcome.Unreachable(
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome.Unreachable("interrupted");
@@ -99,6 +115,9 @@ public final class AwsAutoScalingApi implements LifecycleActions {
 
     /** RFC 3986 unreserved characters kept, everything else percent-encoded, as SigV4 wants. */
     static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20").replace("*", "%2A").replace("%7E", "~");
+        return URLEncoder.encode(s, StandardCharsets.UTF_8)
+                .replace("+", "%20")
+                .replace("*", "%2A")
+                .replace("%7E", "~");
     }
 }

@@ -8,16 +8,13 @@ public interface LifecycleActions {
     /** How a completion ended. */
     sealed interface Outcome {
         /** AWS took it: the instance proceeds to termination. */
-        record Completed() implements Outcome {
-        }
+        record Completed() implements Outcome {}
 
         /** AWS answered with an error (a 4xx is not retried: a spent token stays spent). */
-        record Refused(int status, String code, String message) implements Outcome {
-        }
+        record Refused(int status, String code, String message) implements Outcome {}
 
         /** No answer (connection, timeout, a 5xx): worth trying again. */
-        record Unreachable(String reason) implements Outcome {
-        }
+        record Unreachable(String reason) implements Outcome {}
     }
 
     /** Completes {@code action} with {@code CONTINUE}. */

@@ -58,7 +58,8 @@ public class LifecycleCompletions {
             }
         };
         if (config.complete()) {
-            this.api = new AwsAutoScalingApi(config.endpoint().orElse(null), this::credentials, config.timeout(), clock);
+            this.api =
+                    new AwsAutoScalingApi(config.endpoint().orElse(null), this::credentials, config.timeout(), clock);
         }
     }
 
@@ -114,26 +115,33 @@ public class LifecycleCompletions {
         LifecycleActions.Outcome o = api.complete(action);
         if (o instanceof LifecycleActions.Outcome.Completed) {
             count("completed");
-            LOG.infof("Lifecycle action of %s (node %s, group %s) completed after its drain", action.instanceId(), node,
-                    action.autoScalingGroupName());
+            LOG.infof(
+                    "Lifecycle action of %s (node %s, group %s) completed after its drain",
+                    action.instanceId(), node, action.autoScalingGroupName());
         } else if (o instanceof LifecycleActions.Outcome.Refused r) {
             count("refused");
-            LOG.warnf("CompleteLifecycleAction for %s (node %s) refused: HTTP %d %s: %s", action.instanceId(), node,
-                    r.status(), r.code(), r.message());
+            LOG.warnf(
+                    "CompleteLifecycleAction for %s (node %s) refused: HTTP %d %s: %s",
+                    action.instanceId(), node, r.status(), r.code(), r.message());
         } else if (n < Math.max(1, config.attempts()) && retries != null) {
             // Tried again in the drain's log context (its node and action), where the first attempt ran.
-            retries.schedule(LogContext.current().wrap(() -> attempt(node, action, n + 1)), RETRY.delayMillis(n),
+            retries.schedule(
+                    LogContext.current().wrap(() -> attempt(node, action, n + 1)),
+                    RETRY.delayMillis(n),
                     TimeUnit.MILLISECONDS);
         } else {
             count("unreachable");
-            LOG.warnf("CompleteLifecycleAction for %s (node %s) not answered after %d attempts: %s", action.instanceId(),
-                    node, n, ((LifecycleActions.Outcome.Unreachable) o).reason());
+            LOG.warnf(
+                    "CompleteLifecycleAction for %s (node %s) not answered after %d attempts: %s",
+                    action.instanceId(), node, n, ((LifecycleActions.Outcome.Unreachable) o).reason());
         }
     }
 
     private void count(String outcome) {
-        Counter.builder("lifeline_connector_aws_lifecycle_completions").tag("outcome", outcome)
-                .description("Auto Scaling lifecycle actions completed after a drain, by outcome").register(registry)
+        Counter.builder("lifeline_connector_aws_lifecycle_completions")
+                .tag("outcome", outcome)
+                .description("Auto Scaling lifecycle actions completed after a drain, by outcome")
+                .register(registry)
                 .increment();
     }
 
@@ -142,8 +150,9 @@ public class LifecycleCompletions {
         String secret = config.secretAccessKey().orElse(System.getenv("AWS_SECRET_ACCESS_KEY"));
         String token = config.sessionToken().orElse(System.getenv("AWS_SESSION_TOKEN"));
         if (id == null || id.isBlank() || secret == null || secret.isBlank()) {
-            throw new IllegalStateException("no AWS credentials: set lifeline.connectors.cloud.aws.lifecycle.access-key-id "
-                    + "and secret-access-key, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
+            throw new IllegalStateException(
+                    "no AWS credentials: set lifeline.connectors.cloud.aws.lifecycle.access-key-id "
+                            + "and secret-access-key, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
         }
         return new SigV4.Credentials(id.trim(), secret.trim(), token == null || token.isBlank() ? null : token.trim());
     }

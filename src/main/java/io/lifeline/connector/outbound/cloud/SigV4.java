@@ -20,7 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class SigV4 {
 
-    private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter AMZ_DATE =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     /** Access key, secret and (for temporary credentials) the session token, or null. */
     public record Credentials(String accessKeyId, String secretAccessKey, String sessionToken) {
@@ -30,19 +31,27 @@ public final class SigV4 {
         }
     }
 
-    private SigV4() {
-    }
+    private SigV4() {}
 
     /**
      * The headers to add to a request of {@code method} on {@code path?query} with {@code headers} (host at least) and
      * {@code payload}, signed for {@code region} and {@code service} at {@code now}.
      */
-    public static Map<String, String> sign(String method, String path, String query, Map<String, String> headers,
-                                           byte[] payload, String region, String service, Credentials c, Instant now) {
+    public static Map<String, String> sign(
+            String method,
+            String path,
+            String query,
+            Map<String, String> headers,
+            byte[] payload,
+            String region,
+            String service,
+            Credentials c,
+            Instant now) {
         String amzDate = AMZ_DATE.format(now);
         String day = amzDate.substring(0, 8);
         TreeMap<String, String> canonical = new TreeMap<>();
-        headers.forEach((k, v) -> canonical.put(k.toLowerCase(Locale.ROOT), v.trim().replaceAll("\\s+", " ")));
+        headers.forEach(
+                (k, v) -> canonical.put(k.toLowerCase(Locale.ROOT), v.trim().replaceAll("\\s+", " ")));
         canonical.put("x-amz-date", amzDate);
         if (c.sessionToken() != null && !c.sessionToken().isBlank()) {
             canonical.put("x-amz-security-token", c.sessionToken());
@@ -50,10 +59,20 @@ public final class SigV4 {
         StringBuilder headerBlock = new StringBuilder();
         canonical.forEach((k, v) -> headerBlock.append(k).append(':').append(v).append('\n'));
         String signedHeaders = String.join(";", canonical.keySet());
-        String request = method + '\n' + (path.isEmpty() ? "/" : path) + '\n' + (query == null ? "" : query) + '\n'
-                + headerBlock + '\n' + signedHeaders + '\n' + hex(sha256(payload));
+        String request = method
+                + '\n'
+                + (path.isEmpty() ? "/" : path)
+                + '\n'
+                + (query == null ? "" : query)
+                + '\n'
+                + headerBlock
+                + '\n'
+                + signedHeaders
+                + '\n'
+                + hex(sha256(payload));
         String scope = day + "/" + region + "/" + service + "/aws4_request";
-        String toSign = "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + hex(sha256(request.getBytes(StandardCharsets.UTF_8)));
+        String toSign = "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n"
+                + hex(sha256(request.getBytes(StandardCharsets.UTF_8)));
         byte[] key = hmac(("AWS4" + c.secretAccessKey()).getBytes(StandardCharsets.UTF_8), day);
         key = hmac(key, region);
         key = hmac(key, service);
@@ -64,8 +83,10 @@ public final class SigV4 {
         if (canonical.containsKey("x-amz-security-token")) {
             out.put("X-Amz-Security-Token", c.sessionToken());
         }
-        out.put("Authorization", "AWS4-HMAC-SHA256 Credential=" + c.accessKeyId() + "/" + scope + ", SignedHeaders="
-                + signedHeaders + ", Signature=" + signature);
+        out.put(
+                "Authorization",
+                "AWS4-HMAC-SHA256 Credential=" + c.accessKeyId() + "/" + scope + ", SignedHeaders=" + signedHeaders
+                        + ", Signature=" + signature);
         return out;
     }
 

@@ -71,7 +71,7 @@ public class AgentCommandQueue implements CommandChannel {
 
     static final String CHANNEL = "lifeline_agent_commands";
     private static final Logger LOG = Logger.getLogger(AgentCommandQueue.class);
-    private static final TypeReference<Map<String, String>> PARAMS = new TypeReference<>() { };
+    private static final TypeReference<Map<String, String>> PARAMS = new TypeReference<>() {};
 
     @Override
     public String name() {
@@ -99,15 +99,20 @@ public class AgentCommandQueue implements CommandChannel {
     public Optional<CommandAckView> acknowledgement(String job, String commandId) {
         String sql = "SELECT type, ack_status, ack_detail, acked_at FROM agent_command WHERE job = ? AND id = ?"
                 + " AND acked_at IS NOT NULL";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, job);
             ps.setString(2, commandId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new CommandAckView(commandId, rs.getString(1), status(rs.getString(2)),
-                        rs.getString(3), rs.getTimestamp(4).toInstant()));
+                return Optional.of(new CommandAckView(
+                        commandId,
+                        rs.getString(1),
+                        status(rs.getString(2)),
+                        rs.getString(3),
+                        rs.getTimestamp(4).toInstant()));
             }
         } catch (SQLException e) {
             throw new StoreUnavailableException("the agent command queue", e);
@@ -120,8 +125,7 @@ public class AgentCommandQueue implements CommandChannel {
      * @param command   the command acknowledged
      * @param firstAck  whether it was still waiting for one (not acknowledged before, by any replica)
      */
-    public record Acknowledged(TrainerCommand command, boolean firstAck) {
-    }
+    public record Acknowledged(TrainerCommand command, boolean firstAck) {}
 
     /** A long-poll waiting for a command, by the agent whose key has digest {@code key}. */
     private static final class Waiter {
@@ -154,14 +158,28 @@ public class AgentCommandQueue implements CommandChannel {
     private final ObjectMapper json;
 
     @Inject
-    AgentCommandQueue(AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock,
-                      ObjectMapper json) {
-        this(dataSource, claims, config.agent().queueSize(), config.agent().redeliverAfter(), config.agent().retention(),
-                config.agent().maxWaitersPerJob(), clock, json);
+    AgentCommandQueue(
+            AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock, ObjectMapper json) {
+        this(
+                dataSource,
+                claims,
+                config.agent().queueSize(),
+                config.agent().redeliverAfter(),
+                config.agent().retention(),
+                config.agent().maxWaitersPerJob(),
+                clock,
+                json);
     }
 
-    AgentCommandQueue(DataSource dataSource, AgentClaims claims, int capacity, Duration redeliverAfter,
-                      Duration retention, int maxWaiters, Clock clock, ObjectMapper json) {
+    AgentCommandQueue(
+            DataSource dataSource,
+            AgentClaims claims,
+            int capacity,
+            Duration redeliverAfter,
+            Duration retention,
+            int maxWaiters,
+            Clock clock,
+            ObjectMapper json) {
         this.dataSource = dataSource;
         this.json = json;
         this.claims = claims;
@@ -176,8 +194,8 @@ public class AgentCommandQueue implements CommandChannel {
         long sweep = Math.max(1000, Math.min(60_000, retention.toMillis()));
         timer.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
         // Notices missed while the listening connection was down: every job with a waiting poll is looked at again.
-        this.notifications = new ChangeNotifications(dataSource, CHANNEL, this::wake,
-                () -> polls.keySet().forEach(this::wake));
+        this.notifications = new ChangeNotifications(
+                dataSource, CHANNEL, this::wake, () -> polls.keySet().forEach(this::wake));
     }
 
     /**
@@ -189,7 +207,9 @@ public class AgentCommandQueue implements CommandChannel {
     public void offer(TrainerCommand command) {
         Instant now = clock.instant();
         if (command.deadline() != null && !command.deadline().isAfter(now)) {
-            LOG.debugf("Command %s for %s dropped: its deadline %s has passed", command.id(), command.job(), command.deadline());
+            LOG.debugf(
+                    "Command %s for %s dropped: its deadline %s has passed",
+                    command.id(), command.job(), command.deadline());
             return;
         }
         Instant expires = command.deadline() != null ? command.deadline() : now.plus(retention);
@@ -297,7 +317,8 @@ public class AgentCommandQueue implements CommandChannel {
                 + " UPDATE agent_command a SET acked_at = ?, ack_status = ?, ack_detail = ? FROM old"
                 + " WHERE a.job = ? AND a.id = ?"
                 + " RETURNING a.type, a.params::text, a.issued_at, a.deadline, old.acked_at IS NULL";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, job);
             ps.setString(2, commandId);
             ps.setTimestamp(3, Timestamp.from(clock.instant()));
@@ -309,8 +330,13 @@ public class AgentCommandQueue implements CommandChannel {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                TrainerCommand cmd = new TrainerCommand(commandId, job, type(rs.getString(1)), params(rs.getString(2)),
-                        instant(rs.getTimestamp(3)), instant(rs.getTimestamp(4)));
+                TrainerCommand cmd = new TrainerCommand(
+                        commandId,
+                        job,
+                        type(rs.getString(1)),
+                        params(rs.getString(2)),
+                        instant(rs.getTimestamp(3)),
+                        instant(rs.getTimestamp(4)));
                 return Optional.of(new Acknowledged(cmd, rs.getBoolean(5)));
             }
         } catch (SQLException e) {
@@ -321,7 +347,8 @@ public class AgentCommandQueue implements CommandChannel {
     /** Commands of a job still waiting for an acknowledgement (delivered or not). */
     public int pending(String job) {
         String sql = "SELECT count(*) FROM agent_command WHERE job = ? AND acked_at IS NULL AND expires_at > ?";
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, job);
             ps.setTimestamp(2, Timestamp.from(clock.instant()));
             try (ResultSet rs = ps.executeQuery()) {
@@ -342,10 +369,10 @@ public class AgentCommandQueue implements CommandChannel {
         String sql = "UPDATE agent_command SET delivered_at = ?, delivered_to = ? WHERE job = ? AND acked_at IS NULL"
                 + " AND expires_at > ? AND (delivered_at IS NULL OR delivered_at <= ? OR delivered_to IS DISTINCT FROM ?)"
                 + " RETURNING seq, id, type, params::text, issued_at, deadline";
-        record Claimed(long seq, TrainerCommand command) {
-        }
+        record Claimed(long seq, TrainerCommand command) {}
         List<Claimed> out = new ArrayList<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setString(2, key);
             ps.setString(3, job);
@@ -354,8 +381,15 @@ public class AgentCommandQueue implements CommandChannel {
             ps.setString(6, key);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Claimed(rs.getLong(1), new TrainerCommand(rs.getString(2), job, type(rs.getString(3)),
-                            params(rs.getString(4)), instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)))));
+                    out.add(new Claimed(
+                            rs.getLong(1),
+                            new TrainerCommand(
+                                    rs.getString(2),
+                                    job,
+                                    type(rs.getString(3)),
+                                    params(rs.getString(4)),
+                                    instant(rs.getTimestamp(5)),
+                                    instant(rs.getTimestamp(6)))));
                 }
             }
         } catch (SQLException e) {
@@ -460,7 +494,7 @@ public class AgentCommandQueue implements CommandChannel {
      */
     void sweep() {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("DELETE FROM agent_command WHERE expires_at <= ?")) {
+                PreparedStatement ps = c.prepareStatement("DELETE FROM agent_command WHERE expires_at <= ?")) {
             ps.setTimestamp(1, Timestamp.from(clock.instant()));
             ps.executeUpdate();
             claims.deleteLapsed(clock.instant().minus(retention));

@@ -20,10 +20,10 @@ public final class CommandCloudEvents {
     static final String SOURCE = "lifeline";
     /** The content type of a structured-mode CloudEvent. */
     public static final String CONTENT_TYPE = "application/cloudevents+json";
+
     private static final ObjectMapper JSON = Json.mapper();
 
-    private CommandCloudEvents() {
-    }
+    private CommandCloudEvents() {}
 
     static ObjectNode toJson(TrainerCommand c) {
         ObjectNode e = JSON.createObjectNode();

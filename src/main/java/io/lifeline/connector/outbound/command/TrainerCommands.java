@@ -49,8 +49,7 @@ public class TrainerCommands implements TrainerCommandSink {
     }
 
     /** A channel's answer to one attempt: null error when it took the command. */
-    private record Answer(String channel, String error) {
-    }
+    private record Answer(String channel, String error) {}
 
     @Override
     public CompletionStage<SendAttempt> send(TrainerCommand command, Set<String> confirmed) {
@@ -61,13 +60,14 @@ public class TrainerCommands implements TrainerCommandSink {
         }
     }
 
-    private CompletionStage<SendAttempt> sendAbout(TrainerCommand command, Set<String> confirmed,
-                                                   LogContext.Snapshot context) {
+    private CompletionStage<SendAttempt> sendAbout(
+            TrainerCommand command, Set<String> confirmed, LogContext.Snapshot context) {
         if (command.deadline() != null && !command.deadline().isAfter(clock.instant())) {
-            LOG.infof("Command %s (%s) for %s not sent: its deadline %s has passed", command.id(), command.type().wire(),
-                    command.job(), command.deadline());
-            return CompletableFuture.completedFuture(new SendAttempt(Set.of(), Map.of("every channel",
-                    "its deadline " + command.deadline() + " has passed")));
+            LOG.infof(
+                    "Command %s (%s) for %s not sent: its deadline %s has passed",
+                    command.id(), command.type().wire(), command.job(), command.deadline());
+            return CompletableFuture.completedFuture(new SendAttempt(
+                    Set.of(), Map.of("every channel", "its deadline " + command.deadline() + " has passed")));
         }
         List<CompletableFuture<Answer>> answers = new ArrayList<>();
         for (CommandChannel channel : channels) {
@@ -75,11 +75,12 @@ public class TrainerCommands implements TrainerCommandSink {
                 answers.add(attempt(channel, command));
             }
         }
-        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(all -> {
-            try (LogContext about = context.open()) {
-                return answered(command, answers);
-            }
-        });
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(all -> {
+                    try (LogContext about = context.open()) {
+                        return answered(command, answers);
+                    }
+                });
     }
 
     private static SendAttempt answered(TrainerCommand command, List<CompletableFuture<Answer>> answers) {
@@ -91,8 +92,9 @@ public class TrainerCommands implements TrainerCommandSink {
                 took.add(a.channel());
             } else {
                 failed.put(a.channel(), a.error());
-                LOG.warnf("Command %s (%s) for %s not sent to the %s: %s", command.id(), command.type().wire(),
-                        command.job(), a.channel(), a.error());
+                LOG.warnf(
+                        "Command %s (%s) for %s not sent to the %s: %s",
+                        command.id(), command.type().wire(), command.job(), a.channel(), a.error());
             }
         }
         return new SendAttempt(took, failed);
@@ -107,7 +109,9 @@ public class TrainerCommands implements TrainerCommandSink {
                     return ack;
                 }
             } catch (RuntimeException e) {
-                LOG.debugf("The %s could not say whether %s was acknowledged: %s", channel.name(), commandId, e.toString());
+                LOG.debugf(
+                        "The %s could not say whether %s was acknowledged: %s",
+                        channel.name(), commandId, e.toString());
             }
         }
         return Optional.empty();
@@ -120,8 +124,8 @@ public class TrainerCommands implements TrainerCommandSink {
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
-        return sent.toCompletableFuture().handle((ok, error) -> new Answer(channel.name(), error == null ? null
-                : reason(error)));
+        return sent.toCompletableFuture()
+                .handle((ok, error) -> new Answer(channel.name(), error == null ? null : reason(error)));
     }
 
     /** The failure and, when it wraps another, what was underneath (the database's or the broker's words). */
@@ -135,6 +139,8 @@ public class TrainerCommands implements TrainerCommandSink {
     }
 
     private static String describe(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e.getMessage() == null
+                ? e.getClass().getSimpleName()
+                : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 }

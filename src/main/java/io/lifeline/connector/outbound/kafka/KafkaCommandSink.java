@@ -67,8 +67,8 @@ public class KafkaCommandSink implements CommandChannel {
     /** Hands the command to the producer; completes when the brokers acknowledged it. */
     @Override
     public CompletionStage<Void> send(TrainerCommand command) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.topic(),
-                command.job().getBytes(StandardCharsets.UTF_8), CommandCloudEvents.bytes(command));
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                config.topic(), command.job().getBytes(StandardCharsets.UTF_8), CommandCloudEvents.bytes(command));
         record.headers().add("content-type", CommandCloudEvents.CONTENT_TYPE.getBytes(StandardCharsets.UTF_8));
         CompletableFuture<Void> written = new CompletableFuture<>();
         try {
@@ -93,7 +93,8 @@ public class KafkaCommandSink implements CommandChannel {
 
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            int timeout = (int) Math.max(1000, Math.min(Integer.MAX_VALUE, config.sendTimeout().toMillis()));
+            int timeout = (int) Math.max(
+                    1000, Math.min(Integer.MAX_VALUE, config.sendTimeout().toMillis()));
             Properties p = new Properties();
             p.put("bootstrap.servers", kafka.bootstrapServers().orElseThrow());
             // One attempt is bounded as a whole; the pass-through properties may still set these differently.

@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterBackend;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.config.KubeConfig;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,11 +34,13 @@ public class KubernetesClusterActions implements ClusterBackend {
         return 0;
     }
 
-
     /** The operators over one client (and its no-retry twin for evictions). */
-    private record Operators(NodeOperator nodes, PodOperator pods, PyTorchJobOperator jobs, TrainJobOperator trainJobs,
-                             KubernetesClient evictions) {
-    }
+    private record Operators(
+            NodeOperator nodes,
+            PodOperator pods,
+            PyTorchJobOperator jobs,
+            TrainJobOperator trainJobs,
+            KubernetesClient evictions) {}
 
     private final BooleanSupplier enabled;
     private final Supplier<KubernetesClient> clients;
@@ -109,20 +111,25 @@ public class KubernetesClusterActions implements ClusterBackend {
 
     @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
-        return call("scale job " + job, o -> either(o.jobs.scaleWorkers(job, workers), () -> o.trainJobs.scaleWorkers(job,
-                workers)));
+        return call(
+                "scale job " + job,
+                o -> either(o.jobs.scaleWorkers(job, workers), () -> o.trainJobs.scaleWorkers(job, workers)));
     }
 
     @Override
     public ClusterOutcome suspend(String job, boolean suspended) {
-        return call((suspended ? "suspend" : "resume") + " job " + job, o -> either(o.jobs.suspend(job, suspended),
-                () -> o.trainJobs.suspend(job, suspended)));
+        return call(
+                (suspended ? "suspend" : "resume") + " job " + job,
+                o -> either(o.jobs.suspend(job, suspended), () -> o.trainJobs.suspend(job, suspended)));
     }
 
     @Override
     public ClusterOutcome annotateRestore(String job, String checkpointId, String uri) {
-        return call("annotate job " + job, o -> either(o.jobs.annotateRestore(job, checkpointId, uri),
-                () -> o.trainJobs.annotateRestore(job, checkpointId, uri)));
+        return call(
+                "annotate job " + job,
+                o -> either(
+                        o.jobs.annotateRestore(job, checkpointId, uri),
+                        () -> o.trainJobs.annotateRestore(job, checkpointId, uri)));
     }
 
     /** A job is a PyTorchJob or a TrainJob: the TrainJob is asked when there is no PyTorchJob of that name. */
@@ -131,14 +138,16 @@ public class KubernetesClusterActions implements ClusterBackend {
             return pytorchJob;
         }
         ClusterOutcome t = trainJob.get();
-        return t.result() == Result.NOT_FOUND ? ClusterOutcome.of(Result.NOT_FOUND, pytorchJob.detail() + "; "
-                + t.detail()) : t;
+        return t.result() == Result.NOT_FOUND
+                ? ClusterOutcome.of(Result.NOT_FOUND, pytorchJob.detail() + "; " + t.detail())
+                : t;
     }
 
     private ClusterOutcome call(String what, Function<Operators, ClusterOutcome> op) {
         if (!available()) {
-            return ClusterOutcome.of(Result.FAILED, what + ": the Kubernetes connector is off "
-                    + "(lifeline.connectors.kubernetes.enabled=false)");
+            return ClusterOutcome.of(
+                    Result.FAILED,
+                    what + ": the Kubernetes connector is off " + "(lifeline.connectors.kubernetes.enabled=false)");
         }
         try {
             return op.apply(operators());
@@ -151,8 +160,12 @@ public class KubernetesClusterActions implements ClusterBackend {
         if (ops == null) {
             KubernetesClient client = clients.get();
             KubernetesClient evictions = withoutRetries(client);
-            ops = new Operators(new NodeOperator(client), new PodOperator(client, evictions), new PyTorchJobOperator(client),
-                    new TrainJobOperator(client), evictions);
+            ops = new Operators(
+                    new NodeOperator(client),
+                    new PodOperator(client, evictions),
+                    new PyTorchJobOperator(client),
+                    new TrainJobOperator(client),
+                    evictions);
         }
         return ops;
     }
@@ -162,7 +175,9 @@ public class KubernetesClusterActions implements ClusterBackend {
      * back-off, which would turn one eviction attempt into several and hide a PodDisruptionBudget refusal.
      */
     static KubernetesClient withoutRetries(KubernetesClient client) {
-        Config config = new ConfigBuilder(client.getConfiguration()).withRequestRetryBackoffLimit(0).build();
+        Config config = new ConfigBuilder(client.getConfiguration())
+                .withRequestRetryBackoffLimit(0)
+                .build();
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 

@@ -1,8 +1,8 @@
 package io.lifeline.connector.outbound.kube;
 
 import io.lifeline.action.port.ClusterActions;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 import java.util.List;
 
 /** No cluster: neither the Kubernetes connector nor the demo fleet is on. Every call fails with that reason. */

@@ -2,8 +2,8 @@ package io.lifeline.connector.outbound.kube;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 
 /**
  * Nodes: cordon and uncordon ({@code spec.unschedulable}), as {@code kubectl cordon} does. Asking for the state a
@@ -32,9 +32,11 @@ final class NodeOperator {
             if (node == null) {
                 return Outcomes.of(Result.NOT_FOUND, what + ": no such node");
             }
-            boolean now = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+            boolean now =
+                    node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             if (now == unschedulable) {
-                return Outcomes.of(Result.NOOP, "node " + name + " already " + (unschedulable ? "cordoned" : "schedulable"));
+                return Outcomes.of(
+                        Result.NOOP, "node " + name + " already " + (unschedulable ? "cordoned" : "schedulable"));
             }
             client.nodes().withName(name).edit(n -> {
                 if (n.getSpec() == null) {

@@ -1,16 +1,15 @@
 package io.lifeline.connector.outbound.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 
 /** The one table turning API server answers into outcomes: what a refused or failed call means for the caller. */
 final class Outcomes {
 
     private static final int MAX_DETAIL = 300;
 
-    private Outcomes() {
-    }
+    private Outcomes() {}
 
     static ClusterOutcome of(Result r, String detail) {
         return ClusterOutcome.of(r, detail);
@@ -26,7 +25,8 @@ final class Outcomes {
             case 403 -> of(Result.FAILED, what + ": forbidden (check Lifeline's RBAC): " + why);
             // Unreachable, overloaded or restarting: the same call may well succeed in a moment.
             case 0 -> of(Result.RETRY_LATER, what + ": API server unreachable: " + why);
-            case 500, 502, 503, 504 -> of(Result.RETRY_LATER, what + ": API server unavailable (HTTP " + code + "): " + why);
+            case 500, 502, 503, 504 ->
+                of(Result.RETRY_LATER, what + ": API server unavailable (HTTP " + code + "): " + why);
             default -> of(Result.FAILED, what + ": HTTP " + code + ": " + why);
         };
     }
@@ -40,7 +40,9 @@ final class Outcomes {
     }
 
     private static String reason(KubernetesClientException e) {
-        String m = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+        String m = e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage()
+                : e.getMessage();
         return shorten(m == null ? "no message" : m);
     }
 

@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lifeline.action.port.ClusterActions.PodRef;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -55,7 +55,10 @@ final class PodOperator {
                 }
                 String ns = p.getMetadata().getNamespace();
                 if (seen.add(ns + "/" + p.getMetadata().getName())) {
-                    out.add(new PodRef(ns, p.getMetadata().getName(), jobOf(ns, p.getMetadata().getLabels())));
+                    out.add(new PodRef(
+                            ns,
+                            p.getMetadata().getName(),
+                            jobOf(ns, p.getMetadata().getLabels())));
                 }
             }
         }
@@ -72,7 +75,8 @@ final class PodOperator {
         String name = job.substring(slash + 1);
         Set<String> nodes = new java.util.TreeSet<>();
         for (String label : List.of(JOB_LABEL, TRAINJOB_LABEL)) {
-            for (Pod p : client.pods().inNamespace(ns).withLabel(label, name).list().getItems()) {
+            for (Pod p :
+                    client.pods().inNamespace(ns).withLabel(label, name).list().getItems()) {
                 if (p.getSpec() != null && p.getSpec().getNodeName() != null && !finished(p)) {
                     nodes.add(p.getSpec().getNodeName());
                 }
@@ -113,10 +117,18 @@ final class PodOperator {
         try {
             // A policy/v1 Eviction: the client's argument-less evict() still sends policy/v1beta1, which Kubernetes
             // no longer serves.
-            boolean evicted = evictions.pods().inNamespace(ref.namespace()).withName(ref.name()).evict(
-                    new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder().withNewMetadata().withName(ref.name())
-                            .withNamespace(ref.namespace()).endMetadata().build());
-            attempt = evicted ? Outcomes.of(Result.EVICTED, "pod " + ref.namespace() + "/" + ref.name() + " evicted")
+            boolean evicted = evictions
+                    .pods()
+                    .inNamespace(ref.namespace())
+                    .withName(ref.name())
+                    .evict(new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder()
+                            .withNewMetadata()
+                            .withName(ref.name())
+                            .withNamespace(ref.namespace())
+                            .endMetadata()
+                            .build());
+            attempt = evicted
+                    ? Outcomes.of(Result.EVICTED, "pod " + ref.namespace() + "/" + ref.name() + " evicted")
                     : Outcomes.of(Result.RETRY_LATER, what + ": refused for now (HTTP 429, PodDisruptionBudget)");
         } catch (RuntimeException e) {
             attempt = Outcomes.failure(what, e);
@@ -131,12 +143,16 @@ final class PodOperator {
     ClusterOutcome delete(PodRef ref, String why) {
         String what = "delete pod " + ref.namespace() + "/" + ref.name();
         try {
-            List<StatusDetails> deleted = client.pods().inNamespace(ref.namespace()).withName(ref.name()).delete();
+            List<StatusDetails> deleted = client.pods()
+                    .inNamespace(ref.namespace())
+                    .withName(ref.name())
+                    .delete();
             if (deleted == null || deleted.isEmpty()) {
                 return Outcomes.of(Result.NOT_FOUND, what + ": no such pod");
             }
-            return Outcomes.of(Result.DELETED, "pod " + ref.namespace() + "/" + ref.name() + " deleted"
-                    + (why == null ? "" : " after: " + why));
+            return Outcomes.of(
+                    Result.DELETED,
+                    "pod " + ref.namespace() + "/" + ref.name() + " deleted" + (why == null ? "" : " after: " + why));
         } catch (RuntimeException e) {
             return Outcomes.failure(what, e);
         }

@@ -8,8 +8,8 @@ import io.lifeline.config.KubeConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
-import io.lifeline.domain.job.checkpoint.PriorityBoostPolicy.Decision;
 import io.lifeline.domain.job.checkpoint.PriorityBoostPolicy;
+import io.lifeline.domain.job.checkpoint.PriorityBoostPolicy.Decision;
 import io.lifeline.eventlog.Leadership;
 import io.lifeline.platform.LogContext;
 import io.lifeline.platform.Threads;
@@ -64,8 +64,7 @@ public class PriorityBoostPublisher {
      * @param after     the boost now, or null
      * @param reason    why (the decision's words)
      */
-    public record Change(String job, String workload, Integer before, Integer after, String reason) {
-    }
+    public record Change(String job, String workload, Integer before, Integer after, String reason) {}
 
     private final KubeConfig kube;
     private final PriorityBoostConfig config;
@@ -77,15 +76,22 @@ public class PriorityBoostPublisher {
     private final Map<String, Counter> changes = new HashMap<>();
     /** Jobs with a Workload Lifeline boosted, as of the last pass: their checkpoints start a pass at once. */
     private final Set<String> boostedJobs = ConcurrentHashMap.newKeySet();
+
     private final AtomicBoolean early = new AtomicBoolean();
     private volatile int boostedWorkloads;
     private PriorityBoostPolicy policy;
     private ScheduledExecutorService timer;
     private WorkloadOperator workloads;
 
-    PriorityBoostPublisher(KubeConfig kube, PriorityBoostConfig config, Instance<KubernetesClient> clients,
-                           ModelRuntime runtime, Leadership leadership, ActionStore audit, MeterRegistry registry,
-                           Clock clock) {
+    PriorityBoostPublisher(
+            KubeConfig kube,
+            PriorityBoostConfig config,
+            Instance<KubernetesClient> clients,
+            ModelRuntime runtime,
+            Leadership leadership,
+            ActionStore audit,
+            MeterRegistry registry,
+            Clock clock) {
         this.kube = kube;
         this.config = config;
         this.clients = clients;
@@ -94,12 +100,17 @@ public class PriorityBoostPublisher {
         this.audit = audit;
         this.clock = clock;
         for (String change : new String[] {"set", "removed", "failed"}) {
-            changes.put(change, Counter.builder("lifeline_workload_priority_boosts")
-                    .description("Kueue Workload priority boosts written (set), taken off (removed) or not written (failed)")
-                    .tag("change", change).register(registry));
+            changes.put(
+                    change,
+                    Counter.builder("lifeline_workload_priority_boosts")
+                            .description(
+                                    "Kueue Workload priority boosts written (set), taken off (removed) or not written (failed)")
+                            .tag("change", change)
+                            .register(registry));
         }
         Gauge.builder("lifeline_workload_priority_boosted", this, p -> p.boostedWorkloads)
-                .description("Kueue Workloads carrying Lifeline's priority boost after the last pass").register(registry);
+                .description("Kueue Workloads carrying Lifeline's priority boost after the last pass")
+                .register(registry);
     }
 
     synchronized void onOpened(@Observes IngestOpened opened) {
@@ -116,14 +127,18 @@ public class PriorityBoostPublisher {
         timer = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-priority-boost"));
         timer.scheduleWithFixedDelay(this::passSafely, every, every, TimeUnit.MILLISECONDS);
         runtime.addApplyListener(this::onApplied);
-        LOG.infof("Kueue Workload priority boost: %d while the work at risk is at or above the threshold, every %s",
+        LOG.infof(
+                "Kueue Workload priority boost: %d while the work at risk is at or above the threshold, every %s",
                 config.value(), config.interval());
     }
 
     /** On the model thread: a checkpoint of a boosted job asks for a pass now (at most one waits). */
     private void onApplied(Event e, io.lifeline.domain.event.ApplyOutcome outcome, LiveModel model) {
-        if (outcome.changed() && (e.type() == EventType.TRAINER_CHECKPOINT_COMPLETED || e.type() == EventType.TRAINER_CHECKPOINT_VERIFIED)
-                && boostedJobs.contains(e.subject()) && early.compareAndSet(false, true)) {
+        if (outcome.changed()
+                && (e.type() == EventType.TRAINER_CHECKPOINT_COMPLETED
+                        || e.type() == EventType.TRAINER_CHECKPOINT_VERIFIED)
+                && boostedJobs.contains(e.subject())
+                && early.compareAndSet(false, true)) {
             ScheduledExecutorService t = timer;
             if (t != null) {
                 t.execute(() -> {
@@ -176,8 +191,12 @@ public class PriorityBoostPublisher {
     }
 
     /** Writes one job's boost on its Workloads where it differs; how many of them are boosted now. */
-    private int publish(String job, List<GenericKubernetesResource> jobWorkloads, Decision d, List<Change> done,
-                        Set<String> boosted) {
+    private int publish(
+            String job,
+            List<GenericKubernetesResource> jobWorkloads,
+            Decision d,
+            List<Change> done,
+            Set<String> boosted) {
         int count = 0;
         for (GenericKubernetesResource wl : jobWorkloads) {
             Integer before = WorkloadBoosts.ours(wl);
@@ -186,8 +205,13 @@ public class PriorityBoostPublisher {
             if (patch != null) {
                 if (workloads.annotate(wl, patch)) {
                     now = d.boost();
-                    Change c = new Change(job, wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getName(),
-                            before, now, d.reason());
+                    Change c = new Change(
+                            job,
+                            wl.getMetadata().getNamespace() + "/"
+                                    + wl.getMetadata().getName(),
+                            before,
+                            now,
+                            d.reason());
                     done.add(c);
                     changes.get(now != null ? "set" : "removed").increment();
                     audit(c);
@@ -205,19 +229,28 @@ public class PriorityBoostPublisher {
 
     private PriorityBoostPolicy policy() {
         if (policy == null) {
-            policy = new PriorityBoostPolicy(new PriorityBoostPolicy.Settings(config.value(), config.gpuHoursThreshold(),
-                    config.ageThreshold()), clock);
+            policy = new PriorityBoostPolicy(
+                    new PriorityBoostPolicy.Settings(config.value(), config.gpuHoursThreshold(), config.ageThreshold()),
+                    clock);
         }
         return policy;
     }
 
     private void audit(Change c) {
         try {
-            audit.audit(new AuditEntry(0, clock.instant(), ACTOR, c.after() != null ? "workload.priority_boost.set"
-                    : "workload.priority_boost.removed", c.job(), null, c.reason(), boost(c.workload(), c.before()),
+            audit.audit(new AuditEntry(
+                    0,
+                    clock.instant(),
+                    ACTOR,
+                    c.after() != null ? "workload.priority_boost.set" : "workload.priority_boost.removed",
+                    c.job(),
+                    null,
+                    c.reason(),
+                    boost(c.workload(), c.before()),
                     boost(c.workload(), c.after())));
         } catch (RuntimeException e) {
-            LOG.warnf("Kueue Workload priority boost: the change on %s was not audited: %s", c.workload(), e.toString());
+            LOG.warnf(
+                    "Kueue Workload priority boost: the change on %s was not audited: %s", c.workload(), e.toString());
         }
     }
 
@@ -229,13 +262,14 @@ public class PriorityBoostPublisher {
     private Map<String, FreshnessView> freshness(Set<String> jobs) {
         try {
             return runtime.read(m -> {
-                Map<String, FreshnessView> out = new HashMap<>();
-                for (String job : jobs) {
-                    Optional<FreshnessView> f = m.jobs().freshness(job);
-                    f.ifPresent(v -> out.put(job, v));
-                }
-                return out;
-            }).get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                        Map<String, FreshnessView> out = new HashMap<>();
+                        for (String job : jobs) {
+                            Optional<FreshnessView> f = m.jobs().freshness(job);
+                            f.ifPresent(v -> out.put(job, v));
+                        }
+                        return out;
+                    })
+                    .get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

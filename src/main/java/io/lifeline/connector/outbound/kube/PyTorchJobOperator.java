@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -20,8 +20,13 @@ import java.util.function.UnaryOperator;
  */
 final class PyTorchJobOperator {
 
-    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("kubeflow.org")
-            .withVersion("v1").withPlural("pytorchjobs").withKind("PyTorchJob").withNamespaced(true).build();
+    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+            .withGroup("kubeflow.org")
+            .withVersion("v1")
+            .withPlural("pytorchjobs")
+            .withKind("PyTorchJob")
+            .withNamespaced(true)
+            .build();
     static final String RESTORE_FROM = "lifeline.io/restore-from";
     static final String RESTORE_URI = "lifeline.io/restore-uri";
 
@@ -41,18 +46,22 @@ final class PyTorchJobOperator {
             Integer min = elastic == null ? null : integer(elastic.get("minReplicas"));
             Integer max = elastic == null ? null : integer(elastic.get("maxReplicas"));
             if (workers < 0 || min != null && workers < min || max != null && workers > max) {
-                return Outcomes.of(Result.FAILED, workers + " workers is outside the elastic bounds "
-                        + (min == null ? "0" : min) + ".." + (max == null ? "any" : max) + " of job " + job);
+                return Outcomes.of(
+                        Result.FAILED,
+                        workers + " workers is outside the elastic bounds " + (min == null ? "0" : min) + ".."
+                                + (max == null ? "any" : max) + " of job " + job);
             }
             Integer now = integer(worker.get("replicas"));
             if (Objects.equals(now, workers)) {
                 return Outcomes.of(Result.NOOP, "job " + job + " already has " + workers + " workers");
             }
             edit(job, j -> {
-                map(j.getAdditionalProperties(), "spec", "pytorchReplicaSpecs", "Worker").put("replicas", workers);
+                map(j.getAdditionalProperties(), "spec", "pytorchReplicaSpecs", "Worker")
+                        .put("replicas", workers);
                 return j;
             });
-            return Outcomes.of(Result.PATCHED, "job " + job + " workers " + (now == null ? "unset" : now) + " -> " + workers);
+            return Outcomes.of(
+                    Result.PATCHED, "job " + job + " workers " + (now == null ? "unset" : now) + " -> " + workers);
         });
     }
 
@@ -66,7 +75,8 @@ final class PyTorchJobOperator {
             edit(job, j -> {
                 Map<String, Object> spec = map(j.getAdditionalProperties(), "spec");
                 @SuppressWarnings("unchecked")
-                Map<String, Object> policy = (Map<String, Object>) spec.computeIfAbsent("runPolicy", k -> new HashMap<>());
+                Map<String, Object> policy =
+                        (Map<String, Object>) spec.computeIfAbsent("runPolicy", k -> new HashMap<>());
                 policy.put("suspend", suspended);
                 return j;
             });
@@ -83,7 +93,8 @@ final class PyTorchJobOperator {
                 return Outcomes.of(Result.NOOP, "job " + job + " already restores from " + checkpointId);
             }
             edit(job, j -> {
-                Map<String, String> annotations = j.getMetadata().getAnnotations() == null ? new HashMap<>()
+                Map<String, String> annotations = j.getMetadata().getAnnotations() == null
+                        ? new HashMap<>()
                         : new HashMap<>(j.getMetadata().getAnnotations());
                 annotations.put(RESTORE_FROM, checkpointId);
                 if (uri == null) {

@@ -19,7 +19,9 @@ public class SelectedClusterActions implements ClusterActions {
     private final ClusterActions none = new NoClusterActions();
 
     SelectedClusterActions(@jakarta.enterprise.inject.Any jakarta.enterprise.inject.Instance<ClusterBackend> backends) {
-        this.backends = backends.stream().sorted(java.util.Comparator.comparingInt(ClusterBackend::precedence)).toList();
+        this.backends = backends.stream()
+                .sorted(java.util.Comparator.comparingInt(ClusterBackend::precedence))
+                .toList();
     }
 
     /** The implementation calls go to now. */

@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.lifeline.action.port.ClusterOutcome.Result;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.port.ClusterOutcome.Result;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -20,8 +20,12 @@ import java.util.function.Function;
 final class TrainJobOperator {
 
     static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-            .withGroup("trainer.kubeflow.org").withVersion("v1alpha1").withPlural("trainjobs").withKind("TrainJob")
-            .withNamespaced(true).build();
+            .withGroup("trainer.kubeflow.org")
+            .withVersion("v1alpha1")
+            .withPlural("trainjobs")
+            .withKind("TrainJob")
+            .withNamespaced(true)
+            .build();
 
     private final KubernetesClient client;
 
@@ -42,8 +46,8 @@ final class TrainJobOperator {
                 trainer(j).put("numNodes", nodes);
                 return j;
             });
-            return Outcomes.of(Result.PATCHED, "TrainJob " + job + " numNodes " + (now == null ? "unset" : now) + " -> "
-                    + nodes);
+            return Outcomes.of(
+                    Result.PATCHED, "TrainJob " + job + " numNodes " + (now == null ? "unset" : now) + " -> " + nodes);
         });
     }
 
@@ -52,7 +56,8 @@ final class TrainJobOperator {
             Object v = spec(r).get("suspend");
             boolean now = Boolean.TRUE.equals(v) || "true".equals(v);
             if (now == suspended) {
-                return Outcomes.of(Result.NOOP, "TrainJob " + job + " already " + (suspended ? "suspended" : "running"));
+                return Outcomes.of(
+                        Result.NOOP, "TrainJob " + job + " already " + (suspended ? "suspended" : "running"));
             }
             resource(job).edit(j -> {
                 spec(j).put("suspend", suspended);
@@ -65,12 +70,14 @@ final class TrainJobOperator {
     ClusterOutcome annotateRestore(String job, String checkpointId, String uri) {
         return act("annotate TrainJob " + job + " to restore from " + checkpointId, job, r -> {
             Map<String, String> a = r.getMetadata().getAnnotations();
-            if (a != null && Objects.equals(a.get(PyTorchJobOperator.RESTORE_FROM), checkpointId)
+            if (a != null
+                    && Objects.equals(a.get(PyTorchJobOperator.RESTORE_FROM), checkpointId)
                     && Objects.equals(a.get(PyTorchJobOperator.RESTORE_URI), uri)) {
                 return Outcomes.of(Result.NOOP, "TrainJob " + job + " already restores from " + checkpointId);
             }
             resource(job).edit(j -> {
-                Map<String, String> next = j.getMetadata().getAnnotations() == null ? new HashMap<>()
+                Map<String, String> next = j.getMetadata().getAnnotations() == null
+                        ? new HashMap<>()
                         : new HashMap<>(j.getMetadata().getAnnotations());
                 next.put(PyTorchJobOperator.RESTORE_FROM, checkpointId);
                 if (uri == null) {

@@ -20,8 +20,7 @@ final class WorkloadBoosts {
     /** When Lifeline boosted the Workload (RFC 3339). */
     static final String SINCE = "lifeline.io/priority-boosted-at";
 
-    private WorkloadBoosts() {
-    }
+    private WorkloadBoosts() {}
 
     /** The boost Lifeline wrote on the Workload, or null (none, or someone else's). */
     static Integer ours(GenericKubernetesResource wl) {

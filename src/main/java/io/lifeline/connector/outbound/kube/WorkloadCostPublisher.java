@@ -40,8 +40,8 @@ public class WorkloadCostPublisher {
     private ScheduledExecutorService timer;
     private WorkloadOperator workloads;
 
-    WorkloadCostPublisher(KubeConfig kube, WorkloadCostConfig config, Instance<KubernetesClient> clients,
-                          ModelRuntime runtime) {
+    WorkloadCostPublisher(
+            KubeConfig kube, WorkloadCostConfig config, Instance<KubernetesClient> clients, ModelRuntime runtime) {
         this.kube = kube;
         this.config = config;
         this.clients = clients;
@@ -83,15 +83,20 @@ public class WorkloadCostPublisher {
     private Map<String, JobCost> costs(Set<String> jobs) {
         try {
             return runtime.read(m -> {
-                Map<String, JobCost> out = new HashMap<>();
-                for (String job : jobs) {
-                    Optional<FreshnessView> f = m.jobs().freshness(job);
-                    if (f.isPresent() && f.get().ageMillis() != null) {
-                        out.put(job, new JobCost(f.get().ageMillis() / 1000, f.get().workAtRiskGpuHours()));
-                    }
-                }
-                return out;
-            }).get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                        Map<String, JobCost> out = new HashMap<>();
+                        for (String job : jobs) {
+                            Optional<FreshnessView> f = m.jobs().freshness(job);
+                            if (f.isPresent() && f.get().ageMillis() != null) {
+                                out.put(
+                                        job,
+                                        new JobCost(
+                                                f.get().ageMillis() / 1000,
+                                                f.get().workAtRiskGpuHours()));
+                            }
+                        }
+                        return out;
+                    })
+                    .get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Map.of();

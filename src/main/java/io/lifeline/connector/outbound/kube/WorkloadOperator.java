@@ -23,8 +23,13 @@ import org.jboss.logging.Logger;
  */
 final class WorkloadOperator {
 
-    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io")
-            .withVersion("v1beta1").withPlural("workloads").withKind("Workload").withNamespaced(true).build();
+    static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+            .withGroup("kueue.x-k8s.io")
+            .withVersion("v1beta1")
+            .withPlural("workloads")
+            .withKind("Workload")
+            .withNamespaced(true)
+            .build();
     static final String AGE = "lifeline.io/checkpoint-age-seconds";
     static final String AT_RISK = "lifeline.io/gpu-hours-at-risk";
     /** An age is rewritten when it moved by this much or 10 %, whichever is more. */
@@ -40,8 +45,7 @@ final class WorkloadOperator {
      * @param checkpointAgeSeconds seconds since its newest good checkpoint
      * @param gpuHoursAtRisk       GPUs held × that age, in GPU-hours
      */
-    record JobCost(long checkpointAgeSeconds, double gpuHoursAtRisk) {
-    }
+    record JobCost(long checkpointAgeSeconds, double gpuHoursAtRisk) {}
 
     private final KubernetesClient client;
 
@@ -79,7 +83,10 @@ final class WorkloadOperator {
     /** Every Workload (one list call), by the job it stands for; Workloads without an owner are left out. */
     Map<String, List<GenericKubernetesResource>> byJob() {
         Map<String, List<GenericKubernetesResource>> byJob = new LinkedHashMap<>();
-        for (GenericKubernetesResource wl : client.genericKubernetesResources(CONTEXT).inAnyNamespace().list().getItems()) {
+        for (GenericKubernetesResource wl : client.genericKubernetesResources(CONTEXT)
+                .inAnyNamespace()
+                .list()
+                .getItems()) {
             String job = job(wl);
             if (job != null) {
                 byJob.computeIfAbsent(job, k -> new ArrayList<>()).add(wl);
@@ -97,19 +104,23 @@ final class WorkloadOperator {
         String ns = wl.getMetadata().getNamespace();
         String name = wl.getMetadata().getName();
         try {
-            client.genericKubernetesResources(CONTEXT).inNamespace(ns).withName(name).edit(w -> {
-                Map<String, String> next = w.getMetadata().getAnnotations() == null ? new HashMap<>()
-                        : new HashMap<>(w.getMetadata().getAnnotations());
-                set.forEach((k, v) -> {
-                    if (v == null) {
-                        next.remove(k);
-                    } else {
-                        next.put(k, v);
-                    }
-                });
-                w.getMetadata().setAnnotations(next);
-                return w;
-            });
+            client.genericKubernetesResources(CONTEXT)
+                    .inNamespace(ns)
+                    .withName(name)
+                    .edit(w -> {
+                        Map<String, String> next = w.getMetadata().getAnnotations() == null
+                                ? new HashMap<>()
+                                : new HashMap<>(w.getMetadata().getAnnotations());
+                        set.forEach((k, v) -> {
+                            if (v == null) {
+                                next.remove(k);
+                            } else {
+                                next.put(k, v);
+                            }
+                        });
+                        w.getMetadata().setAnnotations(next);
+                        return w;
+                    });
             return true;
         } catch (RuntimeException ex) {
             LOG.debugf("Workload %s/%s: annotations not written: %s", ns, name, ex.getMessage());
@@ -129,14 +140,18 @@ final class WorkloadOperator {
         String ns = wl.getMetadata().getNamespace();
         String name = wl.getMetadata().getName();
         try {
-            client.genericKubernetesResources(CONTEXT).inNamespace(ns).withName(name).edit(w -> {
-                Map<String, String> next = w.getMetadata().getAnnotations() == null ? new HashMap<>()
-                        : new HashMap<>(w.getMetadata().getAnnotations());
-                next.put(AGE, age);
-                next.put(AT_RISK, atRisk);
-                w.getMetadata().setAnnotations(next);
-                return w;
-            });
+            client.genericKubernetesResources(CONTEXT)
+                    .inNamespace(ns)
+                    .withName(name)
+                    .edit(w -> {
+                        Map<String, String> next = w.getMetadata().getAnnotations() == null
+                                ? new HashMap<>()
+                                : new HashMap<>(w.getMetadata().getAnnotations());
+                        next.put(AGE, age);
+                        next.put(AT_RISK, atRisk);
+                        w.getMetadata().setAnnotations(next);
+                        return w;
+                    });
             return true;
         } catch (RuntimeException ex) {
             LOG.debugf("Workload %s/%s: cost annotations not written: %s", ns, name, ex.getMessage());

@@ -9,13 +9,24 @@ public final class Gamma {
 
     private static final double EPS = 1e-15;
     private static final double FPMIN = Double.MIN_NORMAL / EPS;
-    private static final double[] LANCZOS = {57.1562356658629235, -59.5979603554754912, 14.1360979747417471,
-        -0.491913816097620199, .339946499848118887e-4, .465236289270485756e-4, -.983744753048795646e-4,
-        .158088703224912494e-3, -.210264441724104883e-3, .217439618115212643e-3, -.164318106536763890e-3,
-        .844182239838527433e-4, -.261908384015814087e-4, .368991826595316234e-5};
+    private static final double[] LANCZOS = {
+        57.1562356658629235,
+        -59.5979603554754912,
+        14.1360979747417471,
+        -0.491913816097620199,
+        .339946499848118887e-4,
+        .465236289270485756e-4,
+        -.983744753048795646e-4,
+        .158088703224912494e-3,
+        -.210264441724104883e-3,
+        .217439618115212643e-3,
+        -.164318106536763890e-3,
+        .844182239838527433e-4,
+        -.261908384015814087e-4,
+        .368991826595316234e-5
+    };
 
-    private Gamma() {
-    }
+    private Gamma() {}
 
     /** ln Γ(x) for x &gt; 0 (Lanczos, g = 607/128). */
     public static double lnGamma(double x) {
@@ -88,7 +99,8 @@ public final class Gamma {
                 return 0;
             }
             double err = p(a, x) - prob;
-            double t = a > 1 ? afac * Math.exp(-(x - a1) + a1 * (Math.log(x) - lna1))
+            double t = a > 1
+                    ? afac * Math.exp(-(x - a1) + a1 * (Math.log(x) - lna1))
                     : Math.exp(-x + a1 * Math.log(x) - gln);
             double u = err / t;
             double step = u / (1 - 0.5 * Math.min(1, u * ((a - 1) / x - 1)));

@@ -6,7 +6,10 @@ import java.util.Optional;
 
 /** What the reliability table groups nodes by. */
 public enum GroupBy implements WireEnum {
-    POOL("pool"), ZONE("zone"), INSTANCE_TYPE("instanceType"), CAPACITY_TYPE("capacityType");
+    POOL("pool"),
+    ZONE("zone"),
+    INSTANCE_TYPE("instanceType"),
+    CAPACITY_TYPE("capacityType");
 
     /** The group of nodes whose fact is unknown. */
     public static final String UNKNOWN = "(unknown)";

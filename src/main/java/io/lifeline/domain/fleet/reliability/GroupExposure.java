@@ -30,7 +30,9 @@ public record GroupExposure(GroupKey key, long nodeMillis, long[] counts) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof GroupExposure g && g.key.equals(key) && g.nodeMillis == nodeMillis
+        return o instanceof GroupExposure g
+                && g.key.equals(key)
+                && g.nodeMillis == nodeMillis
                 && Arrays.equals(g.counts, counts);
     }
 

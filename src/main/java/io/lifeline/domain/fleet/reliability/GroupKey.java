@@ -8,5 +8,4 @@ package io.lifeline.domain.fleet.reliability;
  * @param instanceType  instance type
  * @param capacityType  capacity type, wire form ({@code spot}, {@code on-demand}, {@code reserved})
  */
-public record GroupKey(String pool, String zone, String instanceType, String capacityType) {
-}
+public record GroupKey(String pool, String zone, String instanceType, String capacityType) {}

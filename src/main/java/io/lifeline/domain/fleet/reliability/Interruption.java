@@ -9,5 +9,4 @@ import java.time.Instant;
  * @param cause   why
  * @param detail  what the event said (a reason, an XID, the notice's provider), may be null
  */
-public record Interruption(Instant time, InterruptionCause cause, String detail) {
-}
+public record Interruption(Instant time, InterruptionCause cause, String detail) {}

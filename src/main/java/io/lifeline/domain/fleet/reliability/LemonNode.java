@@ -16,8 +16,15 @@ import java.util.List;
  * @param tailProbability  P(X ≥ interruptions) for X ~ Poisson(expected)
  * @param evidence         the interruptions themselves, oldest first
  */
-public record LemonNode(String node, String pool, double nodeHours, long interruptions, double poolRate,
-                        double expected, double tailProbability, List<Interruption> evidence) {
+public record LemonNode(
+        String node,
+        String pool,
+        double nodeHours,
+        long interruptions,
+        double poolRate,
+        double expected,
+        double tailProbability,
+        List<Interruption> evidence) {
 
     public LemonNode {
         evidence = List.copyOf(evidence);

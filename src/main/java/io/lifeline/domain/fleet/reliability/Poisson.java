@@ -6,8 +6,7 @@ package io.lifeline.domain.fleet.reliability;
  */
 public final class Poisson {
 
-    private Poisson() {
-    }
+    private Poisson() {}
 
     /** The {@code p} quantile of the chi-square distribution with {@code dof} degrees of freedom (dof &gt; 0). */
     public static double chiSquareQuantile(double p, double dof) {

@@ -13,8 +13,7 @@ public final class ReliabilityCalculator {
 
     private static final double MILLIS_PER_HOUR = 3_600_000.0;
 
-    private ReliabilityCalculator() {
-    }
+    private ReliabilityCalculator() {}
 
     /**
      * The report of one window.
@@ -23,9 +22,15 @@ public final class ReliabilityCalculator {
      * @param nodes   the nodes known, with their own exposure and interruptions within the window
      * @param cause   the cause to count, null for all
      */
-    public static ReliabilityReport report(Instant from, Instant to, int windowDays, List<GroupExposure> groups,
-                                           List<NodeExposure> nodes, GroupBy groupBy, InterruptionCause cause,
-                                           ReliabilitySettings settings) {
+    public static ReliabilityReport report(
+            Instant from,
+            Instant to,
+            int windowDays,
+            List<GroupExposure> groups,
+            List<NodeExposure> nodes,
+            GroupBy groupBy,
+            InterruptionCause cause,
+            ReliabilitySettings settings) {
         Map<String, long[]> sums = new TreeMap<>();
         Map<String, Long> exposure = new HashMap<>();
         for (GroupExposure g : groups) {
@@ -41,7 +46,14 @@ public final class ReliabilityCalculator {
         for (Map.Entry<String, long[]> e : sums.entrySet()) {
             rows.add(row(e.getKey(), exposure.get(e.getKey()), e.getValue(), cause, settings.confidence()));
         }
-        return new ReliabilityReport(from, to, windowDays, groupBy, cause, settings.confidence(), rows,
+        return new ReliabilityReport(
+                from,
+                to,
+                windowDays,
+                groupBy,
+                cause,
+                settings.confidence(),
+                rows,
                 lemons(groups, nodes, cause, settings));
     }
 
@@ -61,7 +73,8 @@ public final class ReliabilityCalculator {
         return out;
     }
 
-    static ReliabilityRow row(String group, long nodeMillis, long[] counts, InterruptionCause cause, double confidence) {
+    static ReliabilityRow row(
+            String group, long nodeMillis, long[] counts, InterruptionCause cause, double confidence) {
         Map<String, Long> byCause = new TreeMap<>();
         long k = 0;
         for (InterruptionCause c : InterruptionCause.values()) {
@@ -76,12 +89,24 @@ public final class ReliabilityCalculator {
         }
         double[] ci = Poisson.garwood(k, hours, confidence);
         double rate = k / hours;
-        return new ReliabilityRow(group, hours, k, byCause, rate, ci[0], ci[1], k == 0 ? null : hours / k,
-                1 / ci[1], k == 0 ? null : 1 / ci[0]);
+        return new ReliabilityRow(
+                group,
+                hours,
+                k,
+                byCause,
+                rate,
+                ci[0],
+                ci[1],
+                k == 0 ? null : hours / k,
+                1 / ci[1],
+                k == 0 ? null : 1 / ci[0]);
     }
 
-    private static List<LemonNode> lemons(List<GroupExposure> groups, List<NodeExposure> nodes,
-                                          InterruptionCause cause, ReliabilitySettings settings) {
+    private static List<LemonNode> lemons(
+            List<GroupExposure> groups,
+            List<NodeExposure> nodes,
+            InterruptionCause cause,
+            ReliabilitySettings settings) {
         Map<String, long[]> pools = new HashMap<>();
         for (GroupExposure g : groups) {
             long[] p = pools.computeIfAbsent(GroupBy.POOL.of(g.key()), k -> new long[2]);
@@ -91,7 +116,8 @@ public final class ReliabilityCalculator {
         List<LemonNode> out = new ArrayList<>();
         for (NodeExposure n : nodes) {
             List<Interruption> evidence = n.interruptions().stream()
-                    .filter(i -> cause == null || i.cause() == cause).toList();
+                    .filter(i -> cause == null || i.cause() == cause)
+                    .toList();
             long k = evidence.size();
             if (k < settings.lemonMinInterruptions() || n.nodeMillis() <= 0) {
                 continue;

@@ -15,8 +15,15 @@ import java.util.List;
  * @param rows        one per group, by group
  * @param lemons      lemon nodes, the least likely by chance first
  */
-public record ReliabilityReport(Instant from, Instant to, int windowDays, GroupBy groupBy, InterruptionCause cause,
-                                double confidence, List<ReliabilityRow> rows, List<LemonNode> lemons) {
+public record ReliabilityReport(
+        Instant from,
+        Instant to,
+        int windowDays,
+        GroupBy groupBy,
+        InterruptionCause cause,
+        double confidence,
+        List<ReliabilityRow> rows,
+        List<LemonNode> lemons) {
 
     public ReliabilityReport {
         rows = List.copyOf(rows);

@@ -17,9 +17,17 @@ import java.util.Map;
  * @param mtbfLowerHours   lower bound of the MTBF (1 / rateUpper)
  * @param mtbfUpperHours   upper bound of the MTBF (1 / rateLower), null without an interruption
  */
-public record ReliabilityRow(String group, double nodeHours, long interruptions, Map<String, Long> byCause,
-                             Double rate, Double rateLower, Double rateUpper, Double mtbfHours, Double mtbfLowerHours,
-                             Double mtbfUpperHours) {
+public record ReliabilityRow(
+        String group,
+        double nodeHours,
+        long interruptions,
+        Map<String, Long> byCause,
+        Double rate,
+        Double rateLower,
+        Double rateUpper,
+        Double mtbfHours,
+        Double mtbfLowerHours,
+        Double mtbfUpperHours) {
 
     public ReliabilityRow {
         byCause = Map.copyOf(byCause);

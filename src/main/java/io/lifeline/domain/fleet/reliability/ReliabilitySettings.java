@@ -9,8 +9,8 @@ package io.lifeline.domain.fleet.reliability;
  * @param lemonMinInterruptions    and it was interrupted at least this often in the window (default 3)
  * @param adviceWindowDays         the window whose per-pool rate feeds the checkpoint-interval advice (default 30)
  */
-public record ReliabilitySettings(double confidence, double lemonTailProbability, int lemonMinInterruptions,
-                                  int adviceWindowDays) {
+public record ReliabilitySettings(
+        double confidence, double lemonTailProbability, int lemonMinInterruptions, int adviceWindowDays) {
 
     /** The longest window kept, in days. */
     public static final int MAX_WINDOW_DAYS = 90;
@@ -20,14 +20,16 @@ public record ReliabilitySettings(double confidence, double lemonTailProbability
             throw new IllegalArgumentException("confidence must be within (0, 1), got " + confidence);
         }
         if (!(lemonTailProbability > 0 && lemonTailProbability < 1)) {
-            throw new IllegalArgumentException("lemon tail probability must be within (0, 1), got " + lemonTailProbability);
+            throw new IllegalArgumentException(
+                    "lemon tail probability must be within (0, 1), got " + lemonTailProbability);
         }
         if (lemonMinInterruptions < 1) {
-            throw new IllegalArgumentException("lemon minimum interruptions must be >= 1, got " + lemonMinInterruptions);
+            throw new IllegalArgumentException(
+                    "lemon minimum interruptions must be >= 1, got " + lemonMinInterruptions);
         }
         if (adviceWindowDays < 1 || adviceWindowDays > MAX_WINDOW_DAYS) {
-            throw new IllegalArgumentException("advice window must be 1.." + MAX_WINDOW_DAYS + " days, got "
-                    + adviceWindowDays);
+            throw new IllegalArgumentException(
+                    "advice window must be 1.." + MAX_WINDOW_DAYS + " days, got " + adviceWindowDays);
         }
     }
 

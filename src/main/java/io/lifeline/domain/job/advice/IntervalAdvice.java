@@ -27,10 +27,25 @@ import java.util.List;
  * @param model                    the ETTR model used
  * @param notes                    why something is missing, or caveats
  */
-public record IntervalAdvice(String job, Double currentIntervalSeconds, String intervalSource,
-                             Double checkpointCostSeconds, int costSamples, List<String> pools, int nodes,
-                             Double perNodeMtbiSeconds, Double mtbiSeconds, long interruptionsObserved,
-                             double exposureNodeHours, double recoverySeconds, Double youngSeconds, Double dalySeconds,
-                             Double recommendedSeconds, String formula, boolean dalyValid, Double expectedEttrCurrent,
-                             Double expectedEttrRecommended, String model, List<String> notes) {
-}
+public record IntervalAdvice(
+        String job,
+        Double currentIntervalSeconds,
+        String intervalSource,
+        Double checkpointCostSeconds,
+        int costSamples,
+        List<String> pools,
+        int nodes,
+        Double perNodeMtbiSeconds,
+        Double mtbiSeconds,
+        long interruptionsObserved,
+        double exposureNodeHours,
+        double recoverySeconds,
+        Double youngSeconds,
+        Double dalySeconds,
+        Double recommendedSeconds,
+        String formula,
+        boolean dalyValid,
+        Double expectedEttrCurrent,
+        Double expectedEttrRecommended,
+        String model,
+        List<String> notes) {}

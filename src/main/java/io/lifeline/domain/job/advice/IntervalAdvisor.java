@@ -26,8 +26,7 @@ public final class IntervalAdvisor {
     /** Largest C/M for which the first-order formulas are taken as valid. */
     public static final double FIRST_ORDER_LIMIT = 0.1;
 
-    private IntervalAdvisor() {
-    }
+    private IntervalAdvisor() {}
 
     public static double young(double c, double m) {
         return Math.sqrt(2 * c * m);
@@ -63,8 +62,15 @@ public final class IntervalAdvisor {
      * @param nodes    nodes of the job
      * @param r        mean recovery seconds per interruption
      */
-    public static IntervalAdvice advise(String job, Double current, String source, Double c, int costSamples,
-                                        Exposure exposure, int nodes, double r) {
+    public static IntervalAdvice advise(
+            String job,
+            Double current,
+            String source,
+            Double c,
+            int costSamples,
+            Exposure exposure,
+            int nodes,
+            double r) {
         List<String> notes = new ArrayList<>();
         Double perNode = exposure.interruptions() > 0 ? exposure.nodeSeconds() / exposure.interruptions() : null;
         Double m = perNode != null && nodes > 0 ? perNode / nodes : null;
@@ -72,15 +78,35 @@ public final class IntervalAdvisor {
             notes.add("no completed checkpoint with a blocking time yet: C unknown");
         }
         if (perNode == null) {
-            notes.add(String.format("no interruption observed in pools %s over %.1f node-hours: M unknown",
+            notes.add(String.format(
+                    "no interruption observed in pools %s over %.1f node-hours: M unknown",
                     exposure.pools(), exposure.nodeSeconds() / 3600.0));
         } else if (nodes == 0) {
             notes.add("the job runs on no node now: M unknown");
         }
         if (c == null || m == null) {
-            return new IntervalAdvice(job, current, source, c, costSamples, exposure.pools(), nodes, perNode, m,
-                    exposure.interruptions(), exposure.nodeSeconds() / 3600.0, r, null, null, null, "none", false,
-                    null, null, MODEL, List.copyOf(notes));
+            return new IntervalAdvice(
+                    job,
+                    current,
+                    source,
+                    c,
+                    costSamples,
+                    exposure.pools(),
+                    nodes,
+                    perNode,
+                    m,
+                    exposure.interruptions(),
+                    exposure.nodeSeconds() / 3600.0,
+                    r,
+                    null,
+                    null,
+                    null,
+                    "none",
+                    false,
+                    null,
+                    null,
+                    MODEL,
+                    List.copyOf(notes));
         }
         double young = young(c, m);
         double daly = dalyFirstOrder(c, m);
@@ -92,19 +118,41 @@ public final class IntervalAdvisor {
             formula = "daly-first-order: sqrt(2CM) - C";
         } else {
             recommended = dalyHigherOrder(c, m);
-            formula = c >= 2 * m ? "daly-higher-order: tau = M (C >= 2M)"
+            formula = c >= 2 * m
+                    ? "daly-higher-order: tau = M (C >= 2M)"
                     : "daly-higher-order: sqrt(2CM)(1 + sqrt(C/2M)/3 + C/18M) - C";
-            notes.add(String.format("C/M = %.3f is not much smaller than 1: first-order formulas do not hold; "
-                    + "expect a low ETTR at any interval", c / m));
+            notes.add(String.format(
+                    "C/M = %.3f is not much smaller than 1: first-order formulas do not hold; "
+                            + "expect a low ETTR at any interval",
+                    c / m));
         }
         if (r >= m) {
             notes.add("recovery takes longer than the time between interruptions: no interval can help");
         }
         Double atCurrent = current == null || current <= 0 ? null : expectedEttr(current, c, m, r);
         double atRecommended = expectedEttr(recommended, c, m, r);
-        return new IntervalAdvice(job, current, source, c, costSamples, exposure.pools(), nodes, perNode, m,
-                exposure.interruptions(), exposure.nodeSeconds() / 3600.0, r, young, daly, recommended, formula, valid,
-                atCurrent, atRecommended, MODEL, List.copyOf(notes));
+        return new IntervalAdvice(
+                job,
+                current,
+                source,
+                c,
+                costSamples,
+                exposure.pools(),
+                nodes,
+                perNode,
+                m,
+                exposure.interruptions(),
+                exposure.nodeSeconds() / 3600.0,
+                r,
+                young,
+                daly,
+                recommended,
+                formula,
+                valid,
+                atCurrent,
+                atRecommended,
+                MODEL,
+                List.copyOf(notes));
     }
 
     /**

@@ -47,9 +47,32 @@ public final class CheckpointEntry {
 
     /** The checkpoint's state as plain values. */
     SavedCheckpoint save() {
-        return new SavedCheckpoint(id, ordinal, step, status, epoch, mark, restoredFrom, startedAt, completedAt, failedAt,
-                verifiedAt, async, bytes, durationMillis, blockingMillis, uri, checksum, verifiedChecksum, shards,
-                worldSize, error, restoreCount, reason, durability, holders);
+        return new SavedCheckpoint(
+                id,
+                ordinal,
+                step,
+                status,
+                epoch,
+                mark,
+                restoredFrom,
+                startedAt,
+                completedAt,
+                failedAt,
+                verifiedAt,
+                async,
+                bytes,
+                durationMillis,
+                blockingMillis,
+                uri,
+                checksum,
+                verifiedChecksum,
+                shards,
+                worldSize,
+                error,
+                restoreCount,
+                reason,
+                durability,
+                holders);
     }
 
     /** A checkpoint in the state {@link #save()} gave. */
@@ -153,8 +176,16 @@ public final class CheckpointEntry {
         }
     }
 
-    void completed(Instant at, boolean isAsync, Long size, long durationMs, long blockingMs, String location,
-                   String sum, Integer shardCount, Integer ranks) {
+    void completed(
+            Instant at,
+            boolean isAsync,
+            Long size,
+            long durationMs,
+            long blockingMs,
+            String location,
+            String sum,
+            Integer shardCount,
+            Integer ranks) {
         this.completedAt = at;
         this.async = isAsync;
         this.bytes = size;
@@ -207,8 +238,28 @@ public final class CheckpointEntry {
     }
 
     CheckpointView view(boolean good) {
-        return new CheckpointView(id, step, status, good, restoredFrom, startedAt, completedAt, failedAt, verifiedAt,
-                async, bytes, durationMillis, blockingMillis, uri, checksum, verifiedChecksum, shards, worldSize,
-                error, restoreCount, durability == null ? null : durability.wire(), holders);
+        return new CheckpointView(
+                id,
+                step,
+                status,
+                good,
+                restoredFrom,
+                startedAt,
+                completedAt,
+                failedAt,
+                verifiedAt,
+                async,
+                bytes,
+                durationMillis,
+                blockingMillis,
+                uri,
+                checksum,
+                verifiedChecksum,
+                shards,
+                worldSize,
+                error,
+                restoreCount,
+                durability == null ? null : durability.wire(),
+                holders);
     }
 }

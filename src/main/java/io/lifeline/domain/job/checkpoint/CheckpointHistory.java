@@ -12,6 +12,10 @@ import java.util.List;
  * @param checkpoints    recent checkpoints, oldest first (bounded)
  * @param restores       recent restores, oldest first (bounded)
  */
-public record CheckpointHistory(String job, boolean verifies, String newestGood, String lineageParent,
-                                List<CheckpointView> checkpoints, List<RestoreView> restores) {
-}
+public record CheckpointHistory(
+        String job,
+        boolean verifies,
+        String newestGood,
+        String lineageParent,
+        List<CheckpointView> checkpoints,
+        List<RestoreView> restores) {}

@@ -5,8 +5,8 @@ import io.lifeline.domain.event.TrainerData.CheckpointFailed;
 import io.lifeline.domain.event.TrainerData.CheckpointStarted;
 import io.lifeline.domain.event.TrainerData.CheckpointVerified;
 import io.lifeline.domain.event.TrainerData.Restored;
-import io.lifeline.domain.job.history.HistorySlice.Ordered;
 import io.lifeline.domain.job.goodput.ProductiveMark;
+import io.lifeline.domain.job.history.HistorySlice.Ordered;
 import io.lifeline.domain.job.support.Ring;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +29,7 @@ public final class CheckpointLedger {
     private final int maxCheckpoints;
     /** Checkpoints changed since {@link #drainChanged()} last handed them over, in order of change (bounded). */
     private final LinkedHashSet<CheckpointEntry> changed = new LinkedHashSet<>();
+
     private long created;
     private boolean verifies;
     private CheckpointEntry newestGood;
@@ -65,7 +66,8 @@ public final class CheckpointLedger {
                 pending.add(e.id());
             }
         }
-        return new SavedCheckpoints(held, restores.toList(), pending, created, verifies, lineageParent, epoch, epochBase);
+        return new SavedCheckpoints(
+                held, restores.toList(), pending, created, verifies, lineageParent, epoch, epochBase);
     }
 
     /** A ledger in the state {@link #save()} gave, with these bounds. */
@@ -91,7 +93,8 @@ public final class CheckpointLedger {
     }
 
     private CheckpointEntry entry(String id, long step) {
-        CheckpointEntry e = entries.computeIfAbsent(id, k -> new CheckpointEntry(k, ++created, step, epoch, lineageParent));
+        CheckpointEntry e =
+                entries.computeIfAbsent(id, k -> new CheckpointEntry(k, ++created, step, epoch, lineageParent));
         changed(e);
         return e;
     }
@@ -113,7 +116,8 @@ public final class CheckpointLedger {
     public void nodeLost(String node) {
         for (CheckpointEntry e : entries.values()) {
             Durability d = e.durability();
-            if ((d != Durability.REPLICATED && d != Durability.NODE_LOCAL) || !e.holders().contains(node)) {
+            if ((d != Durability.REPLICATED && d != Durability.NODE_LOCAL)
+                    || !e.holders().contains(node)) {
                 continue;
             }
             List<String> left = new ArrayList<>(e.holders());
@@ -121,8 +125,8 @@ public final class CheckpointLedger {
             if (d == Durability.NODE_LOCAL) {
                 left.clear();
             }
-            e.placed(new CheckpointStorage.Placement(left.size() >= 2 ? Durability.REPLICATED : Durability.NODE_LOCAL,
-                    left));
+            e.placed(new CheckpointStorage.Placement(
+                    left.size() >= 2 ? Durability.REPLICATED : Durability.NODE_LOCAL, left));
             changed(e);
         }
     }
@@ -177,8 +181,16 @@ public final class CheckpointLedger {
     public CheckpointEntry completed(CheckpointCompleted d, Instant at, CheckpointStorage.Placement placed) {
         CheckpointEntry e = entry(d.checkpointId(), d.step());
         e.step(d.step());
-        e.completed(at, d.async(), d.bytes(), seconds(d.durationSeconds()), seconds(d.blockingSeconds()), d.uri(),
-                d.checksum(), d.shards(), d.worldSize());
+        e.completed(
+                at,
+                d.async(),
+                d.bytes(),
+                seconds(d.durationSeconds()),
+                seconds(d.blockingSeconds()),
+                d.uri(),
+                d.checksum(),
+                d.shards(),
+                d.worldSize());
         e.placed(placed);
         e.status(CheckpointStatus.COMPLETED);
         refresh();
@@ -275,7 +287,9 @@ public final class CheckpointLedger {
     public CheckpointEntry protectingCheckpoint() {
         CheckpointEntry best = null;
         for (CheckpointEntry e : entries.values()) {
-            if (e.epoch() == epoch && e.mark() != null && isGood(e)
+            if (e.epoch() == epoch
+                    && e.mark() != null
+                    && isGood(e)
                     && (best == null || e.mark().millis() >= best.mark().millis())) {
                 best = e;
             }
@@ -285,7 +299,8 @@ public final class CheckpointLedger {
 
     public boolean isGood(CheckpointEntry e) {
         CheckpointStatus s = e.status();
-        return verifies ? s == CheckpointStatus.VERIFIED
+        return verifies
+                ? s == CheckpointStatus.VERIFIED
                 : s == CheckpointStatus.COMPLETED || s == CheckpointStatus.VERIFIED;
     }
 
@@ -293,7 +308,8 @@ public final class CheckpointLedger {
         history = null;
         CheckpointEntry best = null;
         for (CheckpointEntry e : entries.values()) {
-            if (isGood(e) && e.completedAt() != null
+            if (isGood(e)
+                    && e.completedAt() != null
                     && (best == null || !e.completedAt().isBefore(best.completedAt()))) {
                 best = e;
             }
@@ -313,7 +329,9 @@ public final class CheckpointLedger {
         }
         CheckpointEntry best = null;
         for (CheckpointEntry e : entries.values()) {
-            if (isGood(e) && e.completedAt() != null && keep.test(e)
+            if (isGood(e)
+                    && e.completedAt() != null
+                    && keep.test(e)
                     && (best == null || !e.completedAt().isBefore(best.completedAt()))) {
                 best = e;
             }
@@ -371,8 +389,13 @@ public final class CheckpointLedger {
         for (CheckpointEntry e : entries.values()) {
             list.add(e.view(isGood(e)));
         }
-        return new CheckpointHistory(job, verifies, newestGood == null ? null : newestGood.id(), lineageParent,
-                List.copyOf(list), restores.toList());
+        return new CheckpointHistory(
+                job,
+                verifies,
+                newestGood == null ? null : newestGood.id(),
+                lineageParent,
+                List.copyOf(list),
+                restores.toList());
     }
 
     private static long seconds(double s) {

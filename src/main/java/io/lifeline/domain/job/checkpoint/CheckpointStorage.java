@@ -24,9 +24,9 @@ import java.util.Set;
 public final class CheckpointStorage {
 
     /** Schemes of object stores and distributed file systems that outlive any node. */
-    public static final Set<String> OBJECT_SCHEMES = Set.of("s3", "s3a", "s3n", "gs", "gcs", "az", "azure", "abfs",
-            "abfss", "wasb", "wasbs", "adl", "hdfs", "oss", "cos", "obs", "r2", "b2", "swift", "minio", "dbfs", "http",
-            "https");
+    public static final Set<String> OBJECT_SCHEMES = Set.of(
+            "s3", "s3a", "s3n", "gs", "gcs", "az", "azure", "abfs", "abfss", "wasb", "wasbs", "adl", "hdfs", "oss",
+            "cos", "obs", "r2", "b2", "swift", "minio", "dbfs", "http", "https");
 
     private final List<String> sharedPrefixes;
 

@@ -31,11 +31,29 @@ import java.util.List;
  * @param nodes           the nodes holding it when it is node-local or replicated (a node-local one does not survive
  *                        the loss of any of them); empty otherwise
  */
-public record CheckpointView(String id, long step, CheckpointStatus status, boolean good, String restoredFrom,
-                             Instant startedAt, Instant completedAt, Instant failedAt, Instant verifiedAt, boolean async,
-                             Long bytes, Long durationMillis, Long blockingMillis, String uri, String checksum,
-                             String verifiedChecksum, Integer shards, Integer worldSize, String error, int restoreCount,
-                             String durability, List<String> nodes) {
+public record CheckpointView(
+        String id,
+        long step,
+        CheckpointStatus status,
+        boolean good,
+        String restoredFrom,
+        Instant startedAt,
+        Instant completedAt,
+        Instant failedAt,
+        Instant verifiedAt,
+        boolean async,
+        Long bytes,
+        Long durationMillis,
+        Long blockingMillis,
+        String uri,
+        String checksum,
+        String verifiedChecksum,
+        Integer shards,
+        Integer worldSize,
+        String error,
+        int restoreCount,
+        String durability,
+        List<String> nodes) {
 
     public CheckpointView {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);

@@ -24,8 +24,19 @@ import java.time.Instant;
  * @param survivingNode        the node whose loss is counted against, or null for "any one of the job's nodes"
  * @param counts               which checkpoints these figures count, in words
  */
-public record FreshnessView(String checkpointId, Long step, Instant completedAt, Long ageMillis, Long stepsSince,
-                            int gpusHeld, double workAtRiskGpuHours, long objectiveMillis, boolean breached,
-                            boolean verifies, String newestCheckpointId, String newestDurability,
-                            boolean newestNotSurviving, String survivingNode, String counts) {
-}
+public record FreshnessView(
+        String checkpointId,
+        Long step,
+        Instant completedAt,
+        Long ageMillis,
+        Long stepsSince,
+        int gpusHeld,
+        double workAtRiskGpuHours,
+        long objectiveMillis,
+        boolean breached,
+        boolean verifies,
+        String newestCheckpointId,
+        String newestDurability,
+        boolean newestNotSurviving,
+        String survivingNode,
+        String counts) {}

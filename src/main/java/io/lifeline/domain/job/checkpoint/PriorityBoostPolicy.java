@@ -31,10 +31,12 @@ public final class PriorityBoostPolicy {
                 throw new IllegalArgumentException("the priority boost must be at least 1, not " + value);
             }
             if (!Double.isFinite(gpuHoursThreshold) || gpuHoursThreshold < 0) {
-                throw new IllegalArgumentException("the GPU-hours threshold must be 0 or more, not " + gpuHoursThreshold);
+                throw new IllegalArgumentException(
+                        "the GPU-hours threshold must be 0 or more, not " + gpuHoursThreshold);
             }
             if (ageThreshold.isNegative()) {
-                throw new IllegalArgumentException("the checkpoint age threshold must not be negative: " + ageThreshold);
+                throw new IllegalArgumentException(
+                        "the checkpoint age threshold must not be negative: " + ageThreshold);
             }
             if (gpuHoursThreshold == 0 && ageThreshold.isZero()) {
                 throw new IllegalArgumentException("set a GPU-hours or a checkpoint age threshold (both are 0)");
@@ -74,15 +76,21 @@ public final class PriorityBoostPolicy {
         if (f == null) {
             return new Decision(null, now, "the job is not tracked");
         }
-        String since = f.checkpointId() == null ? "since the job first trained"
+        String since = f.checkpointId() == null
+                ? "since the job first trained"
                 : "since checkpoint " + f.checkpointId() + (f.step() == null ? "" : " (step " + f.step() + ")");
         if (f.gpusHeld() <= 0 || f.ageMillis() == null) {
             return new Decision(null, now, "the job holds no GPU: nothing at risk");
         }
-        String risk = String.format(Locale.ROOT, "%.2f GPU-hours at risk, checkpoint age %d s %s",
-                f.workAtRiskGpuHours(), f.ageMillis() / 1000, since);
+        String risk = String.format(
+                Locale.ROOT,
+                "%.2f GPU-hours at risk, checkpoint age %d s %s",
+                f.workAtRiskGpuHours(),
+                f.ageMillis() / 1000,
+                since);
         boolean byGpuHours = settings.gpuHoursThreshold() > 0 && f.workAtRiskGpuHours() >= settings.gpuHoursThreshold();
-        boolean byAge = !settings.ageThreshold().isZero() && f.ageMillis() >= settings.ageThreshold().toMillis();
+        boolean byAge = !settings.ageThreshold().isZero()
+                && f.ageMillis() >= settings.ageThreshold().toMillis();
         if (byGpuHours || byAge) {
             return new Decision(settings.value(), now, risk + ": at or above " + thresholds());
         }
@@ -95,7 +103,9 @@ public final class PriorityBoostPolicy {
             b.append(String.format(Locale.ROOT, "%.2f GPU-hours", settings.gpuHoursThreshold()));
         }
         if (!settings.ageThreshold().isZero()) {
-            b.append(b.length() > 0 ? " or " : "").append(settings.ageThreshold().toSeconds()).append(" s");
+            b.append(b.length() > 0 ? " or " : "")
+                    .append(settings.ageThreshold().toSeconds())
+                    .append(" s");
         }
         return b.toString();
     }

@@ -12,5 +12,5 @@ import java.time.Instant;
  * @param incidentId    the incident the restore belonged to, or null
  * @param known         whether the checkpoint is in the job's (bounded) checkpoint history
  */
-public record RestoreView(Instant time, String checkpointId, long step, String runId, String incidentId, boolean known) {
-}
+public record RestoreView(
+        Instant time, String checkpointId, long step, String runId, String incidentId, boolean known) {}

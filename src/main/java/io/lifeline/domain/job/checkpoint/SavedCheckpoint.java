@@ -36,12 +36,32 @@ import java.util.Objects;
  * @param durability      where it is stored, null before it completed (and in checkpoints of earlier releases)
  * @param holders         nodes holding a node-local or replicated checkpoint, may be null
  */
-public record SavedCheckpoint(String id, long ordinal, long step, CheckpointStatus status, int epoch,
-                              ProductiveMark mark, String restoredFrom, Instant startedAt, Instant completedAt,
-                              Instant failedAt, Instant verifiedAt, boolean async, Long bytes, Long durationMillis,
-                              Long blockingMillis, String uri, String checksum, String verifiedChecksum, Integer shards,
-                              Integer worldSize, String error, int restoreCount, TrainerData.SaveReason reason,
-                              Durability durability, List<String> holders) {
+public record SavedCheckpoint(
+        String id,
+        long ordinal,
+        long step,
+        CheckpointStatus status,
+        int epoch,
+        ProductiveMark mark,
+        String restoredFrom,
+        Instant startedAt,
+        Instant completedAt,
+        Instant failedAt,
+        Instant verifiedAt,
+        boolean async,
+        Long bytes,
+        Long durationMillis,
+        Long blockingMillis,
+        String uri,
+        String checksum,
+        String verifiedChecksum,
+        Integer shards,
+        Integer worldSize,
+        String error,
+        int restoreCount,
+        TrainerData.SaveReason reason,
+        Durability durability,
+        List<String> holders) {
 
     public SavedCheckpoint {
         Objects.requireNonNull(id, "id");

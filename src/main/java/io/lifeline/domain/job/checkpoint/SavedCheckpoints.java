@@ -16,9 +16,15 @@ import java.util.Objects;
  * @param epoch          the current lineage epoch
  * @param epochBase      the productive time the current epoch started from
  */
-public record SavedCheckpoints(List<SavedCheckpoint> entries, List<RestoreView> restores, List<String> changed,
-                               long created, boolean verifies, String lineageParent, int epoch,
-                               ProductiveMark epochBase) {
+public record SavedCheckpoints(
+        List<SavedCheckpoint> entries,
+        List<RestoreView> restores,
+        List<String> changed,
+        long created,
+        boolean verifies,
+        String lineageParent,
+        int epoch,
+        ProductiveMark epochBase) {
 
     public SavedCheckpoints {
         entries = List.copyOf(entries);

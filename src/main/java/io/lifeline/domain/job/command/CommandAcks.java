@@ -38,7 +38,8 @@ public final class CommandAcks {
         if (held != null && at.isBefore(held.at())) {
             return;
         }
-        latest.put(ack.commandId(), new CommandAckView(ack.commandId(), ack.command(), ack.status(), ack.message(), at));
+        latest.put(
+                ack.commandId(), new CommandAckView(ack.commandId(), ack.command(), ack.status(), ack.message(), at));
     }
 
     /** The answers held, oldest command first. */

@@ -47,7 +47,6 @@ public final class GoodputLedger {
         return l;
     }
 
-
     /**
      * Accrues the time from the clock up to {@code t} to the current activity.
      *

@@ -17,6 +17,11 @@ package io.lifeline.domain.job.goodput;
  * @param exposureNodeHours   node-hours the group's nodes spent running jobs
  * @param mtbiPerNodeSeconds  exposure / interruptions in seconds, or null when none
  */
-public record GoodputRollup(RollupDimension dimension, String key, int jobs, GoodputView goodput, long interruptions,
-                            double exposureNodeHours, Double mtbiPerNodeSeconds) {
-}
+public record GoodputRollup(
+        RollupDimension dimension,
+        String key,
+        int jobs,
+        GoodputView goodput,
+        long interruptions,
+        double exposureNodeHours,
+        Double mtbiPerNodeSeconds) {}

@@ -30,11 +30,25 @@ import java.util.Collection;
  * @param lostGpuHours             {@code lostGpuMillis} in GPU-hours
  * @param heldGpuHours             {@code heldGpuMillis} in GPU-hours
  */
-public record GoodputView(long wallMillis, long productiveMillis, long checkpointMillis, long lostReworkMillis,
-                          long recoveryMillis, long recoveryDetectionMillis, long recoveryRestartMillis,
-                          long recoveryLoadMillis, long rescaleMillis, long startupMillis, long waitingMillis,
-                          Double ettr, Double ettrOfWall, long productiveGpuMillis, long lostGpuMillis,
-                          long heldGpuMillis, double lostGpuHours, double heldGpuHours) {
+public record GoodputView(
+        long wallMillis,
+        long productiveMillis,
+        long checkpointMillis,
+        long lostReworkMillis,
+        long recoveryMillis,
+        long recoveryDetectionMillis,
+        long recoveryRestartMillis,
+        long recoveryLoadMillis,
+        long rescaleMillis,
+        long startupMillis,
+        long waitingMillis,
+        Double ettr,
+        Double ettrOfWall,
+        long productiveGpuMillis,
+        long lostGpuMillis,
+        long heldGpuMillis,
+        double lostGpuHours,
+        double heldGpuHours) {
 
     /** Milliseconds in one GPU-hour. */
     public static final double MILLIS_PER_HOUR = 3_600_000.0;
@@ -48,8 +62,10 @@ public record GoodputView(long wallMillis, long productiveMillis, long checkpoin
         for (long g : gpuMs) {
             held += g;
         }
-        long lostGpu = gpuMs[Bucket.LOST_REWORK.ordinal()] + gpuMs[Bucket.RECOVERY_DETECTION.ordinal()]
-                + gpuMs[Bucket.RECOVERY_RESTART.ordinal()] + gpuMs[Bucket.RECOVERY_LOAD.ordinal()];
+        long lostGpu = gpuMs[Bucket.LOST_REWORK.ordinal()]
+                + gpuMs[Bucket.RECOVERY_DETECTION.ordinal()]
+                + gpuMs[Bucket.RECOVERY_RESTART.ordinal()]
+                + gpuMs[Bucket.RECOVERY_LOAD.ordinal()];
         return build(ms, gpuMs[Bucket.PRODUCTIVE.ordinal()], lostGpu, held);
     }
 
@@ -88,9 +104,24 @@ public record GoodputView(long wallMillis, long productiveMillis, long checkpoin
         long waiting = ms[Bucket.WAITING.ordinal()];
         Double ettr = wall - waiting > 0 ? (double) productive / (wall - waiting) : null;
         Double ettrOfWall = wall > 0 ? (double) productive / wall : null;
-        return new GoodputView(wall, productive, ms[Bucket.CHECKPOINT.ordinal()], ms[Bucket.LOST_REWORK.ordinal()],
-                detection + restart + load, detection, restart, load, ms[Bucket.RESCALE.ordinal()],
-                ms[Bucket.STARTUP.ordinal()], waiting, ettr, ettrOfWall, productiveGpu, lostGpu, held,
-                lostGpu / MILLIS_PER_HOUR, held / MILLIS_PER_HOUR);
+        return new GoodputView(
+                wall,
+                productive,
+                ms[Bucket.CHECKPOINT.ordinal()],
+                ms[Bucket.LOST_REWORK.ordinal()],
+                detection + restart + load,
+                detection,
+                restart,
+                load,
+                ms[Bucket.RESCALE.ordinal()],
+                ms[Bucket.STARTUP.ordinal()],
+                waiting,
+                ettr,
+                ettrOfWall,
+                productiveGpu,
+                lostGpu,
+                held,
+                lostGpu / MILLIS_PER_HOUR,
+                held / MILLIS_PER_HOUR);
     }
 }

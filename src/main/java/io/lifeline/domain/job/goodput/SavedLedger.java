@@ -12,8 +12,8 @@ import java.util.Map;
  * @param activity   what the job is doing from the clock on, null once it ended
  * @param gpus       GPUs it holds meanwhile
  */
-public record SavedLedger(Map<Bucket, Long> millis, Map<Bucket, Long> gpuMillis, long startMs, long clockMs,
-                          Bucket activity, int gpus) {
+public record SavedLedger(
+        Map<Bucket, Long> millis, Map<Bucket, Long> gpuMillis, long startMs, long clockMs, Bucket activity, int gpus) {
 
     public SavedLedger {
         millis = Map.copyOf(millis);

@@ -16,11 +16,12 @@ import java.time.Instant;
  * @param time         when it began (incident opened, checkpoint first reported); retention goes by it
  * @param view         the incident's {@code IncidentView} or the checkpoint's {@code CheckpointView}
  */
-public record HistoryRecord(Kind kind, String job, long incarnation, String id, long ordinal, Instant time,
-                            Object view) {
+public record HistoryRecord(
+        Kind kind, String job, long incarnation, String id, long ordinal, Instant time, Object view) {
 
     /** What the record is. */
     public enum Kind {
-        INCIDENT, CHECKPOINT
+        INCIDENT,
+        CHECKPOINT
     }
 }

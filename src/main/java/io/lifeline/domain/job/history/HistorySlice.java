@@ -23,8 +23,15 @@ import java.util.Map;
  * @param needsStored  whether stored records could be on this page
  * @param <T>          the view type
  */
-public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnation, long before, int limit,
-                              List<Ordered<T>> held, long storedBelow, boolean needsStored) {
+public record HistorySlice<T>(
+        HistoryRecord.Kind kind,
+        String job,
+        long incarnation,
+        long before,
+        int limit,
+        List<Ordered<T>> held,
+        long storedBelow,
+        boolean needsStored) {
 
     /**
      * One record and its order of creation.
@@ -33,8 +40,7 @@ public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnat
      * @param view     the record
      * @param <T>      the view type
      */
-    public record Ordered<T>(long ordinal, T view) {
-    }
+    public record Ordered<T>(long ordinal, T view) {}
 
     /** The position before every record: the first page. */
     public static final long FIRST = Long.MAX_VALUE;
@@ -73,8 +79,12 @@ public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnat
         List<Ordered<T>> all = new ArrayList<>(byOrdinal.values());
         all.sort(Comparator.comparingLong(Ordered<T>::ordinal).reversed());
         // Memory alone may end where stored records begin: then older ones follow too.
-        boolean more = all.size() > limit || !needsStored && storedBelow > 1 && before > 1 && !all.isEmpty()
-                && all.get(Math.min(limit, all.size()) - 1).ordinal() == storedBelow;
+        boolean more = all.size() > limit
+                || !needsStored
+                        && storedBelow > 1
+                        && before > 1
+                        && !all.isEmpty()
+                        && all.get(Math.min(limit, all.size()) - 1).ordinal() == storedBelow;
         List<Ordered<T>> newest = all.size() > limit ? all.subList(0, limit) : all;
         List<T> items = new ArrayList<>(newest.size());
         for (int i = newest.size() - 1; i >= 0; i--) {
@@ -89,8 +99,14 @@ public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnat
      * records the incarnation has created (the highest ordinal given out). A {@code limit} of 0 or less asks for what
      * memory holds and nothing stored: the page is memory's, with a cursor when older records are stored.
      */
-    public static <T> HistorySlice<T> of(HistoryRecord.Kind kind, String job, long incarnation, long before, int limit,
-                                         List<Ordered<T>> memory, long created) {
+    public static <T> HistorySlice<T> of(
+            HistoryRecord.Kind kind,
+            String job,
+            long incarnation,
+            long before,
+            int limit,
+            List<Ordered<T>> memory,
+            long created) {
         List<Ordered<T>> held = new ArrayList<>();
         long lowest = Long.MAX_VALUE;
         for (Ordered<T> o : memory) {
@@ -102,7 +118,8 @@ public record HistorySlice<T>(HistoryRecord.Kind kind, String job, long incarnat
         held.sort(Comparator.comparingLong(Ordered<T>::ordinal));
         long storedBelow = memory.isEmpty() ? created + 1 : lowest;
         if (limit <= 0) {
-            return new HistorySlice<>(kind, job, incarnation, before, held.size(), List.copyOf(held), storedBelow, false);
+            return new HistorySlice<>(
+                    kind, job, incarnation, before, held.size(), List.copyOf(held), storedBelow, false);
         }
         if (held.size() > limit + 1) {
             held = held.subList(held.size() - limit - 1, held.size());

@@ -68,11 +68,41 @@ public final class Incident {
 
     /** The incident's state as plain values. */
     public SavedIncident save() {
-        return new SavedIncident(id, job, openedAt, List.copyOf(nodes), phases.toList(), Bucket.nonZero(accrued),
-                Bucket.nonZero(accruedGpu), cause, causeDetail, outcome, stoppedAt, closedAt, originNode, pool, noticeKind,
-                noticeAt, deadline, warningExpiresMs, checkpointBeforeExit, stopMark, assumedCheckpoint, lostMillis,
-                lostGpuMillis, stage, recoveryMarker, stopStep, restoredCheckpoint, restoredStep, gpusAtStop,
-                worldSizeBefore, worldSizeAfter, workerFailures, epochAtStop, stopLatency);
+        return new SavedIncident(
+                id,
+                job,
+                openedAt,
+                List.copyOf(nodes),
+                phases.toList(),
+                Bucket.nonZero(accrued),
+                Bucket.nonZero(accruedGpu),
+                cause,
+                causeDetail,
+                outcome,
+                stoppedAt,
+                closedAt,
+                originNode,
+                pool,
+                noticeKind,
+                noticeAt,
+                deadline,
+                warningExpiresMs,
+                checkpointBeforeExit,
+                stopMark,
+                assumedCheckpoint,
+                lostMillis,
+                lostGpuMillis,
+                stage,
+                recoveryMarker,
+                stopStep,
+                restoredCheckpoint,
+                restoredStep,
+                gpusAtStop,
+                worldSizeBefore,
+                worldSizeAfter,
+                workerFailures,
+                epochAtStop,
+                stopLatency);
     }
 
     /** An incident in the state {@link #save()} gave. */
@@ -172,8 +202,15 @@ public final class Incident {
      * @param checkpointedFirst whether a checkpoint begun after the incident opened completed before now
      * @param epoch             the lineage epoch that was running
      */
-    public void stop(Instant at, String node, ProductiveMark mark, long step, int gpus, int worldSize,
-                     boolean checkpointedFirst, int epoch) {
+    public void stop(
+            Instant at,
+            String node,
+            ProductiveMark mark,
+            long step,
+            int gpus,
+            int worldSize,
+            boolean checkpointedFirst,
+            int epoch) {
         stoppedAt = at;
         epochAtStop = epoch;
         stopMark = mark;
@@ -238,8 +275,8 @@ public final class Incident {
 
     /** The lost work the incident should show when the run restarts from {@code ref}. */
     public ProductiveMark lostFor(ProductiveMark ref) {
-        return new ProductiveMark(Math.max(0, stopMark.millis() - ref.millis()),
-                Math.max(0, stopMark.gpuMillis() - ref.gpuMillis()));
+        return new ProductiveMark(
+                Math.max(0, stopMark.millis() - ref.millis()), Math.max(0, stopMark.gpuMillis() - ref.gpuMillis()));
     }
 
     public ProductiveMark lost() {
@@ -325,7 +362,8 @@ public final class Incident {
 
     /** Recovery milliseconds accrued so far (all phases). */
     public long recoveryMillis() {
-        return accrued[Bucket.RECOVERY_DETECTION.ordinal()] + accrued[Bucket.RECOVERY_RESTART.ordinal()]
+        return accrued[Bucket.RECOVERY_DETECTION.ordinal()]
+                + accrued[Bucket.RECOVERY_RESTART.ordinal()]
                 + accrued[Bucket.RECOVERY_LOAD.ordinal()];
     }
 
@@ -346,20 +384,54 @@ public final class Incident {
         long detection = ms[Bucket.RECOVERY_DETECTION.ordinal()];
         long restart = ms[Bucket.RECOVERY_RESTART.ordinal()];
         long load = ms[Bucket.RECOVERY_LOAD.ordinal()];
-        long recoveryGpu = gms[Bucket.RECOVERY_DETECTION.ordinal()] + gms[Bucket.RECOVERY_RESTART.ordinal()]
+        long recoveryGpu = gms[Bucket.RECOVERY_DETECTION.ordinal()]
+                + gms[Bucket.RECOVERY_RESTART.ordinal()]
                 + gms[Bucket.RECOVERY_LOAD.ordinal()];
         long downtime = 0;
         for (long m : ms) {
             downtime += m;
         }
-        Long announced = noticeAt != null && deadline != null ? deadline.toEpochMilli() - noticeAt.toEpochMilli() : null;
+        Long announced =
+                noticeAt != null && deadline != null ? deadline.toEpochMilli() - noticeAt.toEpochMilli() : null;
         Long actual = noticeAt != null && stoppedAt != null ? stoppedAt.toEpochMilli() - noticeAt.toEpochMilli() : null;
-        return new IncidentView(id, job, cause, causeDetail, outcome, openedAt, stoppedAt, closedAt, originNode,
-                List.copyOf(nodes), pool, noticeKind, noticeAt, deadline, announced, actual, checkpointBeforeExit,
-                assumedCheckpoint, restoredCheckpoint, restoredStep, lostMillis, detection + restart + load, detection,
-                restart, load, ms[Bucket.WAITING.ordinal()], downtime,
-                (lostGpuMillis + recoveryGpu) / GoodputView.MILLIS_PER_HOUR, gpusAtStop, worldSizeBefore,
-                worldSizeAfter, workerFailures, phases.toList(), stopLatency.request(), stopLatency.requestedAt(),
-                stopLatency.stoppedAt(), stopLatency.stoppedBy(), stopLatency.millis());
+        return new IncidentView(
+                id,
+                job,
+                cause,
+                causeDetail,
+                outcome,
+                openedAt,
+                stoppedAt,
+                closedAt,
+                originNode,
+                List.copyOf(nodes),
+                pool,
+                noticeKind,
+                noticeAt,
+                deadline,
+                announced,
+                actual,
+                checkpointBeforeExit,
+                assumedCheckpoint,
+                restoredCheckpoint,
+                restoredStep,
+                lostMillis,
+                detection + restart + load,
+                detection,
+                restart,
+                load,
+                ms[Bucket.WAITING.ordinal()],
+                downtime,
+                (lostGpuMillis + recoveryGpu) / GoodputView.MILLIS_PER_HOUR,
+                gpusAtStop,
+                worldSizeBefore,
+                worldSizeAfter,
+                workerFailures,
+                phases.toList(),
+                stopLatency.request(),
+                stopLatency.requestedAt(),
+                stopLatency.stoppedAt(),
+                stopLatency.stoppedBy(),
+                stopLatency.millis());
     }
 }

@@ -19,11 +19,13 @@ public final class IncidentLog {
     private final Ring<Incident> closed;
     /** Incidents closed since {@link #drainClosed()} last handed them over, oldest first (bounded like the ring). */
     private final ArrayDeque<Incident> undrained = new ArrayDeque<>();
+
     private final int maxClosed;
     private final Map<IncidentCause, Integer> interruptionsByCause = new EnumMap<>(IncidentCause.class);
     private Incident open;
     /** The closed incidents' views, until one more closes (a closed incident no longer changes). */
     private List<IncidentView> closedViews;
+
     private int sequence;
     private int interruptions;
     private long recoveredCount;
@@ -41,8 +43,15 @@ public final class IncidentLog {
         for (Incident i : closed) {
             held.add(i.save());
         }
-        return new SavedIncidents(held, undrained.size(), interruptionsByCause, open == null ? null : open.save(), sequence,
-                interruptions, recoveredCount, recoveredMillis);
+        return new SavedIncidents(
+                held,
+                undrained.size(),
+                interruptionsByCause,
+                open == null ? null : open.save(),
+                sequence,
+                interruptions,
+                recoveredCount,
+                recoveredMillis);
     }
 
     /** A log in the state {@link #save()} gave, keeping at most {@code maxClosed} closed incidents. */

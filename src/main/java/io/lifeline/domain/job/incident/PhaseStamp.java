@@ -10,5 +10,4 @@ import java.time.Instant;
  * @param node    the node concerned, may be null
  * @param detail  what happened, may be null
  */
-public record PhaseStamp(IncidentPhase phase, Instant time, String node, String detail) {
-}
+public record PhaseStamp(IncidentPhase phase, Instant time, String node, String detail) {}

@@ -47,15 +47,41 @@ import java.util.Objects;
  * @param epochAtStop           the lineage epoch running at the stop, -1 before it
  * @param stopLatency           the eviction → stop time so far (null in a checkpoint of an older release: none)
  */
-public record SavedIncident(String id, String job, Instant openedAt, List<String> nodes, List<PhaseStamp> phases,
-                            Map<Bucket, Long> accrued, Map<Bucket, Long> accruedGpu, IncidentCause cause,
-                            String causeDetail, IncidentOutcome outcome, Instant stoppedAt, Instant closedAt,
-                            String originNode, String pool, NoticeKind noticeKind, Instant noticeAt, Instant deadline,
-                            long warningExpiresMs, boolean checkpointBeforeExit, ProductiveMark stopMark,
-                            String assumedCheckpoint, long lostMillis, long lostGpuMillis, Bucket stage,
-                            boolean recoveryMarker, long stopStep, String restoredCheckpoint, Long restoredStep,
-                            int gpusAtStop, int worldSizeBefore, Integer worldSizeAfter, int workerFailures,
-                            int epochAtStop, StopLatency stopLatency) {
+public record SavedIncident(
+        String id,
+        String job,
+        Instant openedAt,
+        List<String> nodes,
+        List<PhaseStamp> phases,
+        Map<Bucket, Long> accrued,
+        Map<Bucket, Long> accruedGpu,
+        IncidentCause cause,
+        String causeDetail,
+        IncidentOutcome outcome,
+        Instant stoppedAt,
+        Instant closedAt,
+        String originNode,
+        String pool,
+        NoticeKind noticeKind,
+        Instant noticeAt,
+        Instant deadline,
+        long warningExpiresMs,
+        boolean checkpointBeforeExit,
+        ProductiveMark stopMark,
+        String assumedCheckpoint,
+        long lostMillis,
+        long lostGpuMillis,
+        Bucket stage,
+        boolean recoveryMarker,
+        long stopStep,
+        String restoredCheckpoint,
+        Long restoredStep,
+        int gpusAtStop,
+        int worldSizeBefore,
+        Integer worldSizeAfter,
+        int workerFailures,
+        int epochAtStop,
+        StopLatency stopLatency) {
 
     public SavedIncident {
         Objects.requireNonNull(id, "id");

@@ -15,9 +15,15 @@ import java.util.Map;
  * @param recoveredCount        incidents that recovered
  * @param recoveredMillis       their recovery time in total
  */
-public record SavedIncidents(List<SavedIncident> closed, int undrained, Map<IncidentCause, Integer> interruptionsByCause,
-                             SavedIncident open, int sequence, int interruptions, long recoveredCount,
-                             long recoveredMillis) {
+public record SavedIncidents(
+        List<SavedIncident> closed,
+        int undrained,
+        Map<IncidentCause, Integer> interruptionsByCause,
+        SavedIncident open,
+        int sequence,
+        int interruptions,
+        long recoveredCount,
+        long recoveredMillis) {
 
     public SavedIncidents {
         closed = List.copyOf(closed);

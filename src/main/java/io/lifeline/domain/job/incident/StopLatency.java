@@ -17,8 +17,15 @@ import java.time.Instant;
  * @param latestStopAt     the latest worker stop seen before any request, or null
  * @param latestStopBy     its signal, or null
  */
-public record StopLatency(StopRequest request, Instant requestedAt, Instant stoppedAt, String stoppedBy,
-                          Instant earliestStopAt, String earliestStopBy, Instant latestStopAt, String latestStopBy) {
+public record StopLatency(
+        StopRequest request,
+        Instant requestedAt,
+        Instant stoppedAt,
+        String stoppedBy,
+        Instant earliestStopAt,
+        String earliestStopBy,
+        Instant latestStopAt,
+        String latestStopBy) {
 
     /** Nothing asked, nothing seen. */
     public static final StopLatency NONE = new StopLatency(null, null, null, null, null, null, null, null);
@@ -44,13 +51,21 @@ public record StopLatency(StopRequest request, Instant requestedAt, Instant stop
         }
         if (requestedAt != null) {
             // A stop timed before the request did not answer it (an earlier failure of the same incident).
-            return at.isBefore(requestedAt) ? this
+            return at.isBefore(requestedAt)
+                    ? this
                     : new StopLatency(request, requestedAt, at, signal, null, null, null, null);
         }
         boolean earliest = earliestStopAt == null || at.isBefore(earliestStopAt);
         boolean latest = latestStopAt == null || at.isAfter(latestStopAt);
-        return new StopLatency(null, null, null, null, earliest ? at : earliestStopAt,
-                earliest ? signal : earliestStopBy, latest ? at : latestStopAt, latest ? signal : latestStopBy);
+        return new StopLatency(
+                null,
+                null,
+                null,
+                null,
+                earliest ? at : earliestStopAt,
+                earliest ? signal : earliestStopBy,
+                latest ? at : latestStopAt,
+                latest ? signal : latestStopBy);
     }
 
     /** Milliseconds from the request to the workers' stop, or null while not measured. */

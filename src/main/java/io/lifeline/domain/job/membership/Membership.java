@@ -39,8 +39,8 @@ public final class Membership {
 
     /** The membership's state as plain values. */
     public SavedMembership save() {
-        return new SavedMembership(rounds.toList(), series.toList(), List.copyOf(placement.values()), List.copyOf(lost),
-                current, version);
+        return new SavedMembership(
+                rounds.toList(), series.toList(), List.copyOf(placement.values()), List.copyOf(lost), current, version);
     }
 
     /** A membership in the state {@link #save()} gave, with these bounds. */
@@ -229,7 +229,7 @@ public final class Membership {
         }
         List<RendezvousRound> history = new ArrayList<>(rounds.toList());
         history.sort((a, b) -> a.time().compareTo(b.time()));
-        return new MembershipView(job, current, List.copyOf(now), List.copyOf(lost), worldSize(), List.copyOf(history),
-                series.toList());
+        return new MembershipView(
+                job, current, List.copyOf(now), List.copyOf(lost), worldSize(), List.copyOf(history), series.toList());
     }
 }

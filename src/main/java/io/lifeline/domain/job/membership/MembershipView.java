@@ -14,6 +14,11 @@ import java.util.List;
  * @param rounds           recent rounds, oldest first (bounded)
  * @param worldSizeSeries  world size over time, oldest first (bounded)
  */
-public record MembershipView(String job, RendezvousRound current, List<Participant> placement, List<String> lostNodes,
-                             int worldSize, List<RendezvousRound> rounds, List<WorldSizePoint> worldSizeSeries) {
-}
+public record MembershipView(
+        String job,
+        RendezvousRound current,
+        List<Participant> placement,
+        List<String> lostNodes,
+        int worldSize,
+        List<RendezvousRound> rounds,
+        List<WorldSizePoint> worldSizeSeries) {}

@@ -14,8 +14,8 @@ import java.util.List;
  * @param participants  nodes and the ranks they host
  * @param endpointNode  node hosting the rendezvous endpoint as the round reported it, or null when not reported
  */
-public record RendezvousRound(String runId, int round, int worldSize, Instant time, List<Participant> participants,
-                              String endpointNode) {
+public record RendezvousRound(
+        String runId, int round, int worldSize, Instant time, List<Participant> participants, String endpointNode) {
 
     public RendezvousRound {
         participants = List.copyOf(participants);

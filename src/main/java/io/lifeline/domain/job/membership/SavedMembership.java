@@ -13,8 +13,13 @@ import java.util.List;
  * @param current    the round the placement comes from, null before the first
  * @param version    the membership's change counter
  */
-public record SavedMembership(List<RendezvousRound> rounds, List<WorldSizePoint> series, List<Participant> placement,
-                              List<String> lost, RendezvousRound current, long version) {
+public record SavedMembership(
+        List<RendezvousRound> rounds,
+        List<WorldSizePoint> series,
+        List<Participant> placement,
+        List<String> lost,
+        RendezvousRound current,
+        long version) {
 
     public SavedMembership {
         rounds = List.copyOf(rounds);

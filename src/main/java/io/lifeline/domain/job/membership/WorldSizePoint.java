@@ -10,5 +10,4 @@ import java.time.Instant;
  * @param nodes      nodes hosting ranks
  * @param reason     what changed it: {@code rendezvous}, {@code node-lost}, {@code released}
  */
-public record WorldSizePoint(Instant time, int worldSize, int nodes, String reason) {
-}
+public record WorldSizePoint(Instant time, int worldSize, int nodes, String reason) {}

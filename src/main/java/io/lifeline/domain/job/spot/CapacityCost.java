@@ -12,7 +12,12 @@ package io.lifeline.domain.job.spot;
  * @param ettrBasis                 how the ETTR was found
  * @param costPerUsefulGpuHour      price / ETTR, or null when either is unknown or the ETTR is 0
  */
-public record CapacityCost(String capacityType, Double pricePerGpuHour, Double interruptionsPerNodeHour,
-                           Double mtbiSeconds, Double intervalSeconds, Double ettr, String ettrBasis,
-                           Double costPerUsefulGpuHour) {
-}
+public record CapacityCost(
+        String capacityType,
+        Double pricePerGpuHour,
+        Double interruptionsPerNodeHour,
+        Double mtbiSeconds,
+        Double intervalSeconds,
+        Double ettr,
+        String ettrBasis,
+        Double costPerUsefulGpuHour) {}

@@ -10,5 +10,4 @@ import io.lifeline.domain.job.advice.IntervalAdvice;
  * @param interruptionsPerNodeHour  the pools' interruptions per node-hour on that capacity type, or null without exposure
  * @param advice                    the interval advice at that rate ({@link io.lifeline.domain.job.advice.IntervalAdvisor})
  */
-public record CapacityInterval(String capacityType, Double interruptionsPerNodeHour, IntervalAdvice advice) {
-}
+public record CapacityInterval(String capacityType, Double interruptionsPerNodeHour, IntervalAdvice advice) {}

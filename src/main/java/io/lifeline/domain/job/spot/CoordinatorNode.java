@@ -11,8 +11,8 @@ import java.util.List;
  * @param capacityType  {@code spot}, {@code on-demand} or {@code reserved}, or null when unknown
  * @param onSpot        whether it is spot capacity
  */
-public record CoordinatorNode(String node, List<CoordinatorRole> roles, String pool, String capacityType,
-                              boolean onSpot) {
+public record CoordinatorNode(
+        String node, List<CoordinatorRole> roles, String pool, String capacityType, boolean onSpot) {
 
     public CoordinatorNode {
         roles = List.copyOf(roles);

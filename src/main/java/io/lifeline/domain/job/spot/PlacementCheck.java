@@ -20,8 +20,7 @@ import java.util.TreeSet;
  */
 public final class PlacementCheck {
 
-    private PlacementCheck() {
-    }
+    private PlacementCheck() {}
 
     /**
      * @param placement     the job's active participants now (lost nodes left out)
@@ -61,8 +60,8 @@ public final class PlacementCheck {
             if (pool != null) {
                 considered.add(pool);
             }
-            coordinators.add(new CoordinatorNode(e.getKey(), e.getValue(), pool, type == null ? null : type.wireName(),
-                    type == CapacityType.SPOT));
+            coordinators.add(new CoordinatorNode(
+                    e.getKey(), e.getValue(), pool, type == null ? null : type.wireName(), type == CapacityType.SPOT));
         }
         List<String> onDemand = new ArrayList<>();
         for (String pool : considered) {
@@ -71,18 +70,26 @@ public final class PlacementCheck {
                 onDemand.add(pool);
             }
         }
-        List<CoordinatorNode> onSpot = coordinators.stream().filter(CoordinatorNode::onSpot).toList();
+        List<CoordinatorNode> onSpot =
+                coordinators.stream().filter(CoordinatorNode::onSpot).toList();
         boolean flagged = !onSpot.isEmpty() && !onDemand.isEmpty();
-        return new SpotPlacement(flagged, coordinators, reported, List.copyOf(pools), onDemand,
+        return new SpotPlacement(
+                flagged,
+                coordinators,
+                reported,
+                List.copyOf(pools),
+                onDemand,
                 flagged ? warning(onSpot, onDemand) : null);
     }
 
     private static String warning(List<CoordinatorNode> onSpot, List<String> onDemandPools) {
         List<String> parts = new ArrayList<>();
         for (CoordinatorNode c : onSpot) {
-            parts.add(describe(c.roles()) + " on spot node " + c.node() + (c.pool() == null ? "" : " (pool " + c.pool() + ")"));
+            parts.add(describe(c.roles()) + " on spot node " + c.node()
+                    + (c.pool() == null ? "" : " (pool " + c.pool() + ")"));
         }
-        return String.join("; ", parts) + ", while on-demand capacity exists in pool" + (onDemandPools.size() == 1 ? " " : "s ")
+        return String.join("; ", parts) + ", while on-demand capacity exists in pool"
+                + (onDemandPools.size() == 1 ? " " : "s ")
                 + String.join(", ", onDemandPools) + ": a reclaim of that node restarts every rank. Place rank 0 and "
                 + "the rendezvous endpoint on on-demand nodes and the workers on spot.";
     }

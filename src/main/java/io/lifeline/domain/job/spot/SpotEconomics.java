@@ -26,12 +26,12 @@ public final class SpotEconomics {
     /** Costs closer than this (in currency per GPU-hour) are taken as equal. */
     private static final double EQUAL = 1e-9;
 
-    private SpotEconomics() {
-    }
+    private SpotEconomics() {}
 
     /** The advice for one capacity type with its observed reclaim rate. */
     public static CapacityInterval interval(CapacityType type, IntervalAdvice advice) {
-        Double rate = advice.exposureNodeHours() > 0 ? advice.interruptionsObserved() / advice.exposureNodeHours() : null;
+        Double rate =
+                advice.exposureNodeHours() > 0 ? advice.interruptionsObserved() / advice.exposureNodeHours() : null;
         return new CapacityInterval(type.wireName(), rate, advice);
     }
 
@@ -59,16 +59,19 @@ public final class SpotEconomics {
         } else if (a.interruptionsObserved() == 0 && (a.exposureNodeHours() > 0 || noExposureMeansNone)) {
             tau = a.currentIntervalSeconds();
             ettr = tau == null || tau <= 0 ? 1.0 : Math.max(0, 1 - a.checkpointCostSeconds() / tau);
-            basis = a.exposureNodeHours() > 0 ? "no interruption observed: checkpoint overhead only"
+            basis = a.exposureNodeHours() > 0
+                    ? "no interruption observed: checkpoint overhead only"
                     : "never run in these pools, taken as never reclaimed: checkpoint overhead only";
         } else {
             tau = null;
             ettr = null;
-            basis = a.interruptionsObserved() == 0 ? "unknown: never run in these pools" : "unknown: the job holds no nodes";
+            basis = a.interruptionsObserved() == 0
+                    ? "unknown: never run in these pools"
+                    : "unknown: the job holds no nodes";
         }
         Double cost = price == null || ettr == null || ettr <= 0 ? null : price / ettr;
-        return new CapacityCost(ci.capacityType(), price, ci.interruptionsPerNodeHour(), a.mtbiSeconds(), tau, ettr, basis,
-                cost);
+        return new CapacityCost(
+                ci.capacityType(), price, ci.interruptionsPerNodeHour(), a.mtbiSeconds(), tau, ettr, basis, cost);
     }
 
     /**
@@ -95,8 +98,12 @@ public final class SpotEconomics {
         boolean spotUseless = spot.ettr() != null && spot.ettr() <= 0 && spot.pricePerGpuHour() != null;
         if (spotUseless && onDemand.costPerUsefulGpuHour() != null) {
             cheaper = Choice.ON_DEMAND;
-            warning = String.format(Locale.ROOT, "on spot, reclaims in pool %s come too often for the job to keep any "
-                    + "useful work; on-demand costs %.2f per useful GPU-hour", pool, onDemand.costPerUsefulGpuHour());
+            warning = String.format(
+                    Locale.ROOT,
+                    "on spot, reclaims in pool %s come too often for the job to keep any "
+                            + "useful work; on-demand costs %.2f per useful GPU-hour",
+                    pool,
+                    onDemand.costPerUsefulGpuHour());
         } else if (spot.costPerUsefulGpuHour() == null || onDemand.costPerUsefulGpuHour() == null) {
             cheaper = Choice.UNKNOWN;
         } else {
@@ -104,9 +111,13 @@ public final class SpotEconomics {
             double o = onDemand.costPerUsefulGpuHour();
             cheaper = Math.abs(s - o) < EQUAL ? Choice.EQUAL : s < o ? Choice.SPOT : Choice.ON_DEMAND;
             if (cheaper == Choice.ON_DEMAND) {
-                warning = String.format(Locale.ROOT, "spot costs %.2f per useful GPU-hour, on-demand %.2f: reclaims in "
-                        + "pool %s come too often for the checkpoints to keep up, so on-demand is cheaper for this job",
-                        s, o, pool);
+                warning = String.format(
+                        Locale.ROOT,
+                        "spot costs %.2f per useful GPU-hour, on-demand %.2f: reclaims in "
+                                + "pool %s come too often for the checkpoints to keep up, so on-demand is cheaper for this job",
+                        s,
+                        o,
+                        pool);
             }
         }
         return new SpotVerdict(pool, spot, onDemand, observedEttr, cheaper, warning, FORMULA, notes);

@@ -14,8 +14,13 @@ import java.util.List;
  * @param onDemandPools     those of the job's pools with live on-demand or reserved nodes, sorted
  * @param warning           what is wrong and what to do, when flagged; else null
  */
-public record SpotPlacement(boolean flagged, List<CoordinatorNode> coordinators, boolean endpointReported,
-                            List<String> pools, List<String> onDemandPools, String warning) {
+public record SpotPlacement(
+        boolean flagged,
+        List<CoordinatorNode> coordinators,
+        boolean endpointReported,
+        List<String> pools,
+        List<String> onDemandPools,
+        String warning) {
 
     /** A job that holds no nodes: nothing to check. */
     public static final SpotPlacement NONE = new SpotPlacement(false, List.of(), false, List.of(), List.of(), null);

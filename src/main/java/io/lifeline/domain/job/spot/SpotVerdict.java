@@ -15,8 +15,15 @@ import java.util.List;
  * @param formula       the formula, as stated in docs/policies.md
  * @param notes         why something is unknown, and assumptions made
  */
-public record SpotVerdict(String pool, CapacityCost spot, CapacityCost onDemand, Double observedEttr, Choice cheaper,
-                          String warning, String formula, List<String> notes) {
+public record SpotVerdict(
+        String pool,
+        CapacityCost spot,
+        CapacityCost onDemand,
+        Double observedEttr,
+        Choice cheaper,
+        String warning,
+        String formula,
+        List<String> notes) {
 
     public SpotVerdict {
         notes = List.copyOf(notes);
@@ -24,6 +31,9 @@ public record SpotVerdict(String pool, CapacityCost spot, CapacityCost onDemand,
 
     /** Which capacity type gives a useful GPU-hour for less. */
     public enum Choice implements WireEnum {
-        SPOT, ON_DEMAND, EQUAL, UNKNOWN
+        SPOT,
+        ON_DEMAND,
+        EQUAL,
+        UNKNOWN
     }
 }

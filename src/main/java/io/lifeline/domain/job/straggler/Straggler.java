@@ -16,7 +16,14 @@ import java.time.Instant;
  * @param flaggedAt           the end of the window it became a straggler
  * @param slowWindows         consecutive slow windows so far
  */
-public record Straggler(int rank, String node, Integer localRank, Integer gpuIndex, double stepSeconds,
-                        double peerMedianSeconds, double slowdown, Instant slowSince, Instant flaggedAt,
-                        int slowWindows) {
-}
+public record Straggler(
+        int rank,
+        String node,
+        Integer localRank,
+        Integer gpuIndex,
+        double stepSeconds,
+        double peerMedianSeconds,
+        double slowdown,
+        Instant slowSince,
+        Instant flaggedAt,
+        int slowWindows) {}

@@ -14,8 +14,8 @@ import java.time.Duration;
  * @param clearAfter  consecutive normal (or silent) windows before a straggler is cleared (default 3)
  * @param maxRanks    ranks tracked per job; reports of further ranks are ignored (default 4096)
  */
-public record StragglerConfig(Duration window, double minExcess, double madFactor, int flagAfter, int clearAfter,
-                              int maxRanks) {
+public record StragglerConfig(
+        Duration window, double minExcess, double madFactor, int flagAfter, int clearAfter, int maxRanks) {
 
     public StragglerConfig {
         if (window == null || window.toMillis() < 1) {

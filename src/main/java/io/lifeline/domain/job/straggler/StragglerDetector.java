@@ -60,15 +60,21 @@ public final class StragglerDetector {
      * @param nodeOfRank    the job's membership: the node of a rank, or null when not known
      * @param jobGpus       GPUs the job holds now
      */
-    public void report(Instant at, int rank, Integer localRank, String reportedNode, double stepSeconds,
-                       IntFunction<String> nodeOfRank, int jobGpus) {
+    public void report(
+            Instant at,
+            int rank,
+            Integer localRank,
+            String reportedNode,
+            double stepSeconds,
+            IntFunction<String> nodeOfRank,
+            int jobGpus) {
         if (rank < 0 || !(stepSeconds > 0) || Double.isInfinite(stepSeconds)) {
             ignored++;
             return;
         }
         long w = Math.floorDiv(at.toEpochMilli(), windowMillis);
         if (w < openWindow) {
-            ignored++;                 // late for a window already judged
+            ignored++; // late for a window already judged
             return;
         }
         if (w > openWindow) {
@@ -136,8 +142,8 @@ public final class StragglerDetector {
         lastMedian = median;
         List<Map.Entry<Integer, Sample>> above = new ArrayList<>();
         for (Map.Entry<Integer, Sample> e : open.entrySet()) {
-            if (e.getValue().seconds > median) {      // judged against its peers below (with two ranks the median is
-                                                      // halfway to the slow one)
+            if (e.getValue().seconds > median) { // judged against its peers below (with two ranks the median is
+                // halfway to the slow one)
                 above.add(e);
             }
         }
@@ -178,7 +184,7 @@ public final class StragglerDetector {
                 boolean was = st.flagged;
                 st.slow(end, config.flagAfter(), windowMillis);
                 if (!was && st.flagged) {
-                    lostGpuSeconds += pendingGpuSeconds;    // the streak that made it a straggler cost this already
+                    lostGpuSeconds += pendingGpuSeconds; // the streak that made it a straggler cost this already
                     pendingGpuSeconds = 0;
                 }
                 flaggedSlow |= st.flagged;
@@ -226,8 +232,17 @@ public final class StragglerDetector {
         for (Map.Entry<Integer, RankState> e : ranks.entrySet()) {
             RankState s = e.getValue();
             if (s.flagged) {
-                out.add(new Straggler(e.getKey(), s.node, s.localRank, s.localRank, s.seconds, s.peers,
-                        s.peers > 0 ? s.seconds / s.peers : 0, s.slowSince, s.flaggedAt, s.slowStreak));
+                out.add(new Straggler(
+                        e.getKey(),
+                        s.node,
+                        s.localRank,
+                        s.localRank,
+                        s.seconds,
+                        s.peers,
+                        s.peers > 0 ? s.seconds / s.peers : 0,
+                        s.slowSince,
+                        s.flaggedAt,
+                        s.slowStreak));
             }
         }
         out.sort(Comparator.comparingDouble(Straggler::slowdown).reversed().thenComparingInt(Straggler::rank));
@@ -237,12 +252,18 @@ public final class StragglerDetector {
                 nodes.add(s.node());
             }
         }
-        return new StragglerView(out, List.copyOf(nodes), lastReporting, lastMedian, evaluatedAt, windows,
-                lostGpuSeconds / 3600.0, null);
+        return new StragglerView(
+                out,
+                List.copyOf(nodes),
+                lastReporting,
+                lastMedian,
+                evaluatedAt,
+                windows,
+                lostGpuSeconds / 3600.0,
+                null);
     }
 
-    private record Sample(double seconds, Integer localRank, String node) {
-    }
+    private record Sample(double seconds, Integer localRank, String node) {}
 
     /** One rank's streaks. */
     private static final class RankState {

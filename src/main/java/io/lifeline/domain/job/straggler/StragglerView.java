@@ -17,8 +17,15 @@ import java.util.List;
  *                             length
  * @param suggestion           what an operator may start, or null when there is no straggler
  */
-public record StragglerView(List<Straggler> stragglers, List<String> nodes, int ranksReporting, Double medianStepSeconds,
-                            Instant evaluatedAt, long windows, double gpuHoursLost, SuggestedDrain suggestion) {
+public record StragglerView(
+        List<Straggler> stragglers,
+        List<String> nodes,
+        int ranksReporting,
+        Double medianStepSeconds,
+        Instant evaluatedAt,
+        long windows,
+        double gpuHoursLost,
+        SuggestedDrain suggestion) {
 
     /** A job no rank reported step times for. */
     public static final StragglerView NONE = new StragglerView(List.of(), List.of(), 0, null, null, 0, 0, null);
@@ -30,7 +37,7 @@ public record StragglerView(List<Straggler> stragglers, List<String> nodes, int 
 
     /** The same view offering {@code drain}. */
     public StragglerView withSuggestion(SuggestedDrain drain) {
-        return new StragglerView(stragglers, nodes, ranksReporting, medianStepSeconds, evaluatedAt, windows,
-                gpuHoursLost, drain);
+        return new StragglerView(
+                stragglers, nodes, ranksReporting, medianStepSeconds, evaluatedAt, windows, gpuHoursLost, drain);
     }
 }

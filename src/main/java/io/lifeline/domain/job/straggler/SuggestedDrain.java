@@ -25,9 +25,15 @@ public record SuggestedDrain(String node, String reason, boolean withinElasticBo
         Straggler slowest = view.stragglers().get(0);
         String node = view.nodes().get(0);
         int min = elastic == null ? activeNodes : elastic.minNodes();
-        String reason = String.format(java.util.Locale.ROOT,
+        String reason = String.format(
+                java.util.Locale.ROOT,
                 "straggler: rank %d of %s on %s is %.2fx slower than its peers (%.3f s vs %.3f s per step)",
-                slowest.rank(), job, node, slowest.slowdown(), slowest.stepSeconds(), slowest.peerMedianSeconds());
+                slowest.rank(),
+                job,
+                node,
+                slowest.slowdown(),
+                slowest.stepSeconds(),
+                slowest.peerMedianSeconds());
         return new SuggestedDrain(node, reason, activeNodes - 1 >= Math.max(1, min));
     }
 }

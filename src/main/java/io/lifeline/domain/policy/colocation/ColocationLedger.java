@@ -17,8 +17,7 @@ import java.util.TreeMap;
  */
 public final class ColocationLedger {
 
-    private ColocationLedger() {
-    }
+    private ColocationLedger() {}
 
     /**
      * One rescale the policy carried out.
@@ -33,9 +32,16 @@ public final class ColocationLedger {
      * @param checkpointed  whether a checkpoint completed just before (checkpoint first)
      * @param actionId      the action
      */
-    public record Rescale(String job, String pool, Instant at, int fromNodes, int toNodes, int gpusPerNode,
-                          double reworkGpuHours, boolean checkpointed, String actionId) {
-    }
+    public record Rescale(
+            String job,
+            String pool,
+            Instant at,
+            int fromNodes,
+            int toNodes,
+            int gpusPerNode,
+            double reworkGpuHours,
+            boolean checkpointed,
+            String actionId) {}
 
     /**
      * One lending of one job.
@@ -50,9 +56,18 @@ public final class ColocationLedger {
      * @param checkpointFirst whether every rescale came after a checkpoint
      * @param actions         the rescales' action ids, in order
      */
-    public record Episode(String job, String pool, Instant openedAt, Instant closedAt, int nodesBefore,
-                          int gpusLentNow, int maxGpusLent, double gpuHoursYielded, double reworkGpuHours,
-                          boolean checkpointFirst, List<String> actions) {
+    public record Episode(
+            String job,
+            String pool,
+            Instant openedAt,
+            Instant closedAt,
+            int nodesBefore,
+            int gpusLentNow,
+            int maxGpusLent,
+            double gpuHoursYielded,
+            double reworkGpuHours,
+            boolean checkpointFirst,
+            List<String> actions) {
 
         public Episode {
             actions = List.copyOf(actions);
@@ -60,15 +75,21 @@ public final class ColocationLedger {
     }
 
     /** A pool's totals: GPUs lent now and what every lending cost so far. */
-    public record PoolCost(String pool, int gpusLentNow, int jobsLendingNow, int episodes, double gpuHoursYielded,
-                           double reworkGpuHours) {
-    }
+    public record PoolCost(
+            String pool,
+            int gpusLentNow,
+            int jobsLendingNow,
+            int episodes,
+            double gpuHoursYielded,
+            double reworkGpuHours) {}
 
     /** Episodes of every job, oldest first; {@code now} ends the open ones' accounting. */
     public static List<Episode> episodes(List<Rescale> rescales, Instant now) {
         Map<String, List<Rescale>> byJob = new LinkedHashMap<>();
-        rescales.stream().sorted(Comparator.comparing(Rescale::at))
-                .forEach(r -> byJob.computeIfAbsent(r.job(), k -> new ArrayList<>()).add(r));
+        rescales.stream()
+                .sorted(Comparator.comparing(Rescale::at))
+                .forEach(r ->
+                        byJob.computeIfAbsent(r.job(), k -> new ArrayList<>()).add(r));
         List<Episode> out = new ArrayList<>();
         byJob.values().forEach(list -> out.addAll(ofJob(list, now)));
         out.sort(Comparator.comparing(Episode::openedAt));
@@ -87,8 +108,8 @@ public final class ColocationLedger {
             s[4] += e.reworkGpuHours();
         }
         List<PoolCost> out = new ArrayList<>();
-        sums.forEach((pool, s) -> out.add(new PoolCost(pool, (int) s[0], (int) s[1], (int) s[2], round(s[3]),
-                round(s[4]))));
+        sums.forEach(
+                (pool, s) -> out.add(new PoolCost(pool, (int) s[0], (int) s[1], (int) s[2], round(s[3]), round(s[4]))));
         return out;
     }
 
@@ -168,8 +189,18 @@ public final class ColocationLedger {
         }
 
         Episode episode(Instant closedAt) {
-            return new Episode(job, pool, openedAt, closedAt, nodesBefore, closedAt == null ? lent() : 0, maxLent,
-                    round(gpuHours), round(rework), checkpointFirst, actions);
+            return new Episode(
+                    job,
+                    pool,
+                    openedAt,
+                    closedAt,
+                    nodesBefore,
+                    closedAt == null ? lent() : 0,
+                    maxLent,
+                    round(gpuHours),
+                    round(rework),
+                    checkpointFirst,
+                    actions);
         }
     }
 

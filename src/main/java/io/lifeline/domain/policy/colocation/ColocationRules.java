@@ -27,11 +27,23 @@ public record ColocationRules(List<LendingWindow> windows, List<DemandTrigger> t
 
     private static final Pattern POOL = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     private static final Pattern TIME = Pattern.compile("([01]\\d|2[0-3]):[0-5]\\d|24:00");
-    private static final Pattern WORKLOAD = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?/"
-            + "[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
-    private static final Map<String, DayOfWeek> DAYS = Map.of("mon", DayOfWeek.MONDAY, "tue", DayOfWeek.TUESDAY,
-            "wed", DayOfWeek.WEDNESDAY, "thu", DayOfWeek.THURSDAY, "fri", DayOfWeek.FRIDAY, "sat", DayOfWeek.SATURDAY,
-            "sun", DayOfWeek.SUNDAY);
+    private static final Pattern WORKLOAD =
+            Pattern.compile("[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?/" + "[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    private static final Map<String, DayOfWeek> DAYS = Map.of(
+            "mon",
+            DayOfWeek.MONDAY,
+            "tue",
+            DayOfWeek.TUESDAY,
+            "wed",
+            DayOfWeek.WEDNESDAY,
+            "thu",
+            DayOfWeek.THURSDAY,
+            "fri",
+            DayOfWeek.FRIDAY,
+            "sat",
+            DayOfWeek.SATURDAY,
+            "sun",
+            DayOfWeek.SUNDAY);
 
     public ColocationRules {
         windows = List.copyOf(windows);
@@ -43,14 +55,19 @@ public record ColocationRules(List<LendingWindow> windows, List<DemandTrigger> t
      * ({@code days}, {@code from}, {@code to}, {@code zone}) or the cycle form ({@code every}, {@code openFor},
      * {@code starting}).
      */
-    public record RawWindow(String pool, String days, String from, String to, String zone, String every,
-                            String openFor, String starting) {
-    }
+    public record RawWindow(
+            String pool,
+            String days,
+            String from,
+            String to,
+            String zone,
+            String every,
+            String openFor,
+            String starting) {}
 
     /** A demand trigger as configured: exactly one of {@code pendingPods} ({@code namespace/deployment}) and
      * {@code prometheusQuery}. */
-    public record RawDemand(String pool, String pendingPods, String prometheusQuery, String threshold, String hold) {
-    }
+    public record RawDemand(String pool, String pendingPods, String prometheusQuery, String threshold, String hold) {}
 
     /** Whether any pool has a window or a trigger. */
     public boolean isEmpty() {
@@ -59,7 +76,8 @@ public record ColocationRules(List<LendingWindow> windows, List<DemandTrigger> t
 
     /** A copy with one more window (one of the same name is replaced). */
     public ColocationRules with(LendingWindow w) {
-        List<LendingWindow> out = new ArrayList<>(windows.stream().filter(x -> !x.name().equals(w.name())).toList());
+        List<LendingWindow> out = new ArrayList<>(
+                windows.stream().filter(x -> !x.name().equals(w.name())).toList());
         out.add(w);
         return new ColocationRules(out, triggers);
     }
@@ -115,8 +133,8 @@ public record ColocationRules(List<LendingWindow> windows, List<DemandTrigger> t
                 }
             }
         } else {
-            Set<DayOfWeek> days = r.days() == null ? EnumSet.allOf(DayOfWeek.class) : days(r.days(), key + ".days",
-                    problems);
+            Set<DayOfWeek> days =
+                    r.days() == null ? EnumSet.allOf(DayOfWeek.class) : days(r.days(), key + ".days", problems);
             LocalTime from = time(r.from(), key + ".from", problems);
             LocalTime to = time(r.to(), key + ".to", problems);
             ZoneId zone = zone(r.zone(), key + ".zone", problems);

@@ -15,8 +15,8 @@ import java.time.Instant;
  * @param sampledAt  when it was read
  * @param error      why the last reading failed, or null
  */
-public record DemandState(boolean active, Instant since, Instant belowSince, Double value, Instant sampledAt,
-                          String error) {
+public record DemandState(
+        boolean active, Instant since, Instant belowSince, Double value, Instant sampledAt, String error) {
 
     /** Before any reading: not lending. */
     public static final DemandState INITIAL = new DemandState(false, null, null, null, null, null);

@@ -86,10 +86,13 @@ public sealed interface WindowSchedule {
     record Cycle(Instant anchor, Duration every, Duration openFor) implements WindowSchedule {
 
         public Cycle {
-            if (every.isZero() || every.isNegative() || openFor.isZero() || openFor.isNegative()
+            if (every.isZero()
+                    || every.isNegative()
+                    || openFor.isZero()
+                    || openFor.isNegative()
                     || openFor.compareTo(every) >= 0) {
-                throw new IllegalArgumentException("a cycle needs 0 < open-for < every, got open-for " + openFor
-                        + " every " + every);
+                throw new IllegalArgumentException(
+                        "a cycle needs 0 < open-for < every, got open-for " + openFor + " every " + every);
             }
         }
 

@@ -114,15 +114,17 @@ class AwsNoticeTranslatorTest {
         assertThat(e.subject()).isEqualTo(NODE);
         assertThat(e.time()).isEqualTo(Instant.parse("1970-01-01T00:00:00Z"));
         assertThat(e.source()).isEqualTo("cloud/aws");
-        assertThat(e.data()).isEqualTo(new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws",
-                Instant.parse("1970-01-01T00:02:00Z")));
+        assertThat(e.data())
+                .isEqualTo(new NodeData.InterruptionNotice(
+                        NoticeKind.SPOT_RECLAIM, "aws", Instant.parse("1970-01-01T00:02:00Z")));
         assertThat(e.id()).isEqualTo("aws/i-0b662ef9931388ba0/spot_reclaim/1970-01-01T00:02:00Z");
         EventContract.assertRoundTrips(t.events());
     }
 
     @Test
     void eventBridgeRebalanceRecommendationIsARebalanceWithoutDeadline() {
-        Translation t = aws.fromEventBridge(Fixtures.bytes("cloud/aws/nth_example_rebalance-recommendation-event.json"));
+        Translation t =
+                aws.fromEventBridge(Fixtures.bytes("cloud/aws/nth_example_rebalance-recommendation-event.json"));
 
         assertThat(t.events()).singleElement().satisfies(e -> {
             assertThat(e.subject()).isEqualTo(NODE);
@@ -135,22 +137,29 @@ class AwsNoticeTranslatorTest {
 
     @Test
     void imdsSpotInstanceActionIsASpotReclaimWithItsTimeAsDeadline() {
-        Translation t = aws.fromImds(INSTANCE, ImdsDocument.SPOT_INSTANCE_ACTION,
-                Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), RECEIVED);
+        Translation t = aws.fromImds(
+                INSTANCE,
+                ImdsDocument.SPOT_INSTANCE_ACTION,
+                Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"),
+                RECEIVED);
 
         assertThat(t.events()).singleElement().satisfies(e -> {
             assertThat(e.subject()).isEqualTo(NODE);
             assertThat(e.time()).isEqualTo(RECEIVED);
-            assertThat(e.data()).isEqualTo(new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws",
-                    Instant.parse("2020-04-24T17:11:44Z")));
+            assertThat(e.data())
+                    .isEqualTo(new NodeData.InterruptionNotice(
+                            NoticeKind.SPOT_RECLAIM, "aws", Instant.parse("2020-04-24T17:11:44Z")));
         });
         EventContract.assertRoundTrips(t.events());
     }
 
     @Test
     void imdsRebalanceRecommendationUsesItsNoticeTime() {
-        Translation t = aws.fromImds(INSTANCE, ImdsDocument.fromPath("/latest/meta-data/events/recommendations/rebalance"),
-                Fixtures.bytes("cloud/aws/imds_events_recommendations_rebalance.json"), RECEIVED);
+        Translation t = aws.fromImds(
+                INSTANCE,
+                ImdsDocument.fromPath("/latest/meta-data/events/recommendations/rebalance"),
+                Fixtures.bytes("cloud/aws/imds_events_recommendations_rebalance.json"),
+                RECEIVED);
 
         assertThat(t.events()).singleElement().satisfies(e -> {
             assertThat(e.time()).isEqualTo(Instant.parse("2020-10-16T19:18:24Z"));
@@ -160,14 +169,25 @@ class AwsNoticeTranslatorTest {
 
     @Test
     void imdsScheduledMaintenanceIsAMaintenanceNoticePerActiveEvent() {
-        Translation t = aws.fromImds(INSTANCE, ImdsDocument.MAINTENANCE_SCHEDULED,
-                IMDS_MAINTENANCE.getBytes(StandardCharsets.UTF_8), RECEIVED);
-        Translation canceled = aws.fromImds(INSTANCE, ImdsDocument.MAINTENANCE_SCHEDULED,
-                IMDS_MAINTENANCE.replace("\"active\"", "\"canceled\"").getBytes(StandardCharsets.UTF_8), RECEIVED);
+        Translation t = aws.fromImds(
+                INSTANCE,
+                ImdsDocument.MAINTENANCE_SCHEDULED,
+                IMDS_MAINTENANCE.getBytes(StandardCharsets.UTF_8),
+                RECEIVED);
+        Translation canceled = aws.fromImds(
+                INSTANCE,
+                ImdsDocument.MAINTENANCE_SCHEDULED,
+                IMDS_MAINTENANCE.replace("\"active\"", "\"canceled\"").getBytes(StandardCharsets.UTF_8),
+                RECEIVED);
 
-        assertThat(t.events()).singleElement().satisfies(e -> assertThat(e.data()).isEqualTo(
-                new NodeData.InterruptionNotice(NoticeKind.MAINTENANCE, "aws", Instant.parse("2019-01-21T09:00:43Z"),
-                        Instant.parse("2019-01-21T09:17:23Z"))));
+        assertThat(t.events())
+                .singleElement()
+                .satisfies(e -> assertThat(e.data())
+                        .isEqualTo(new NodeData.InterruptionNotice(
+                                NoticeKind.MAINTENANCE,
+                                "aws",
+                                Instant.parse("2019-01-21T09:00:43Z"),
+                                Instant.parse("2019-01-21T09:17:23Z"))));
         assertThat(canceled.events()).isEmpty();
         assertThat(canceled.rejections()).isEmpty();
         EventContract.assertRoundTrips(t.events());
@@ -178,8 +198,12 @@ class AwsNoticeTranslatorTest {
         Translation t = aws.fromEventBridge(HEALTH_SCHEDULED_CHANGE.getBytes(StandardCharsets.UTF_8));
 
         assertThat(t.rejections()).isEmpty();
-        assertThat(t.events()).extracting(Event::subject, Event::data).containsExactly(tuple("ip-10-0-2-9.ec2.internal",
-                new NodeData.InterruptionNotice(NoticeKind.MAINTENANCE, "aws", Instant.parse("2016-06-05T15:10:09Z"))));
+        assertThat(t.events())
+                .extracting(Event::subject, Event::data)
+                .containsExactly(tuple(
+                        "ip-10-0-2-9.ec2.internal",
+                        new NodeData.InterruptionNotice(
+                                NoticeKind.MAINTENANCE, "aws", Instant.parse("2016-06-05T15:10:09Z"))));
     }
 
     @Test
@@ -214,11 +238,19 @@ class AwsNoticeTranslatorTest {
     void oneReclaimSeenByEventBridgeAndImdsIsOneEventId() {
         String warning = Fixtures.text("cloud/aws/nth_example_spot-itn-event.json")
                 .replace("\"time\": \"1970-01-01T00:00:00Z\"", "\"time\": \"2020-04-24T17:09:46Z\"");
-        Event fromEventBridge = aws.fromEventBridge(warning.getBytes(StandardCharsets.UTF_8)).events().get(0);
-        Event fromImds = aws.fromImds(INSTANCE, ImdsDocument.SPOT_INSTANCE_ACTION,
-                Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"), RECEIVED).events().get(0);
+        Event fromEventBridge = aws.fromEventBridge(warning.getBytes(StandardCharsets.UTF_8))
+                .events()
+                .get(0);
+        Event fromImds = aws.fromImds(
+                        INSTANCE,
+                        ImdsDocument.SPOT_INSTANCE_ACTION,
+                        Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"),
+                        RECEIVED)
+                .events()
+                .get(0);
 
-        assertThat(fromEventBridge.id()).isEqualTo(fromImds.id())
+        assertThat(fromEventBridge.id())
+                .isEqualTo(fromImds.id())
                 .isEqualTo("aws/i-0b662ef9931388ba0/spot_reclaim/2020-04-24T17:11:00Z");
         assertThat(fromEventBridge.source()).isEqualTo(fromImds.source());
     }
@@ -230,20 +262,31 @@ class AwsNoticeTranslatorTest {
         Translation t = empty.fromEventBridge(Fixtures.bytes("cloud/aws/nth_example_spot-itn-event.json"));
 
         assertThat(t.isRejected()).isTrue();
-        assertThat(t.rejections()).extracting(Translation.Rejection::reason, Translation.Rejection::detail)
+        assertThat(t.rejections())
+                .extracting(Translation.Rejection::reason, Translation.Rejection::detail)
                 .containsExactly(tuple("unknown_instance", "instance i-0b662ef9931388ba0 is not a known node"));
         assertThat(empty.stats().rejectionsByReason()).containsEntry("unknown_instance", 1L);
     }
 
     @Test
     void brokenAndUnsupportedInputsAreRejectedWithReasons() {
-        assertThat(aws.fromEventBridge("{not json".getBytes(StandardCharsets.UTF_8)).rejections())
-                .extracting(Translation.Rejection::reason).containsExactly("malformed_json");
+        assertThat(aws.fromEventBridge("{not json".getBytes(StandardCharsets.UTF_8))
+                        .rejections())
+                .extracting(Translation.Rejection::reason)
+                .containsExactly("malformed_json");
         assertThat(aws.fromEventBridge(Fixtures.text("cloud/aws/nth_example_spot-itn-event.json")
-                .replace("EC2 Spot Instance Interruption Warning", "EC2 AMI State Change").getBytes(StandardCharsets.UTF_8))
-                .rejections()).extracting(Translation.Rejection::reason).containsExactly("unsupported_detail_type");
-        assertThat(aws.fromImds(INSTANCE, ImdsDocument.SPOT_INSTANCE_ACTION, "{\"action\":\"terminate\"}".getBytes(
-                StandardCharsets.UTF_8), RECEIVED).rejections()).extracting(Translation.Rejection::reason)
+                                .replace("EC2 Spot Instance Interruption Warning", "EC2 AMI State Change")
+                                .getBytes(StandardCharsets.UTF_8))
+                        .rejections())
+                .extracting(Translation.Rejection::reason)
+                .containsExactly("unsupported_detail_type");
+        assertThat(aws.fromImds(
+                                INSTANCE,
+                                ImdsDocument.SPOT_INSTANCE_ACTION,
+                                "{\"action\":\"terminate\"}".getBytes(StandardCharsets.UTF_8),
+                                RECEIVED)
+                        .rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly("missing_field");
 
         assertThat(aws.stats().received()).isEqualTo(3);

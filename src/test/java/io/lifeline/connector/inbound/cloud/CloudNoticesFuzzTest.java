@@ -25,10 +25,16 @@ import net.jqwik.api.statistics.Statistics;
 class CloudNoticesFuzzTest {
 
     private static final Instant RECEIVED = Instant.parse("2026-03-01T10:00:00Z");
-    private static final Set<String> REASONS = Set.of(CloudNotices.MALFORMED_JSON, CloudNotices.MISSING_FIELD,
-            CloudNotices.INVALID_TIME, CloudNotices.UNKNOWN_INSTANCE, AwsNoticeTranslator.UNSUPPORTED_DETAIL_TYPE,
-            AwsNoticeTranslator.UNSUPPORTED_HEALTH_EVENT, AwsNoticeTranslator.UNKNOWN_IMDS_DOCUMENT,
-            AzureScheduledEventsTranslator.UNSUPPORTED_EVENT_TYPE, GcpMetadataTranslator.UNSUPPORTED_VALUE);
+    private static final Set<String> REASONS = Set.of(
+            CloudNotices.MALFORMED_JSON,
+            CloudNotices.MISSING_FIELD,
+            CloudNotices.INVALID_TIME,
+            CloudNotices.UNKNOWN_INSTANCE,
+            AwsNoticeTranslator.UNSUPPORTED_DETAIL_TYPE,
+            AwsNoticeTranslator.UNSUPPORTED_HEALTH_EVENT,
+            AwsNoticeTranslator.UNKNOWN_IMDS_DOCUMENT,
+            AzureScheduledEventsTranslator.UNSUPPORTED_EVENT_TYPE,
+            GcpMetadataTranslator.UNSUPPORTED_VALUE);
 
     /** Every instance the fixtures name, known as a node. */
     private final InMemoryNodeResolver nodes = new InMemoryNodeResolver()
@@ -37,8 +43,11 @@ class CloudNoticesFuzzTest {
             .registerInstance("i-1234567890abcdef0", "ip-10-0-3-19.ec2.internal")
             .registerInstance("gpu-instance-1", "gke-gpu-1")
             .registerInstance("vm-spot", "aks-vm-spot")
-            .register("aks-spot-1", "azure:///subscriptions/s/resourceGroups/g/providers/Microsoft.Compute/"
-                    + "virtualMachineScaleSets/aks-spot-1/virtualMachines/0");
+            .register(
+                    "aks-spot-1",
+                    "azure:///subscriptions/s/resourceGroups/g/providers/Microsoft.Compute/"
+                            + "virtualMachineScaleSets/aks-spot-1/virtualMachines/0");
+
     private final AwsNoticeTranslator aws = new AwsNoticeTranslator(nodes);
     private final AzureScheduledEventsTranslator azure = new AzureScheduledEventsTranslator(nodes);
     private final GcpMetadataTranslator gcp = new GcpMetadataTranslator(nodes);
@@ -49,13 +58,13 @@ class CloudNoticesFuzzTest {
     }
 
     @Property
-    void anImdsDocumentTranslatesOrIsRejectedWithAReason(@ForAll("imds") Imds imds, @ForAll("instances") String instance) {
+    void anImdsDocumentTranslatesOrIsRejectedWithAReason(
+            @ForAll("imds") Imds imds, @ForAll("instances") String instance) {
         checked(aws.fromImds(instance, imds.document(), imds.json().bytes(), RECEIVED));
     }
 
     /** A mutated sample of one IMDS document, read as that document (a sample read as another says nothing). */
-    record Imds(ImdsDocument document, Hostile.Case json) {
-    }
+    record Imds(ImdsDocument document, Hostile.Case json) {}
 
     @Property
     void anAzureDocumentTranslatesOrIsRejectedWithAReason(@ForAll("azureDocuments") Hostile.Case json) {
@@ -63,8 +72,8 @@ class CloudNoticesFuzzTest {
     }
 
     @Property
-    void aGceMetadataValueTranslatesOrIsRejectedWithAReason(@ForAll("gceValues") String value,
-                                                            @ForAll("instances") String instance) {
+    void aGceMetadataValueTranslatesOrIsRejectedWithAReason(
+            @ForAll("gceValues") String value, @ForAll("instances") String instance) {
         checked(gcp.preempted(instance, value, RECEIVED));
         checked(gcp.maintenanceEvent(instance, value, RECEIVED));
     }
@@ -82,19 +91,26 @@ class CloudNoticesFuzzTest {
 
     @Provide
     Arbitrary<Hostile.Case> eventBridge() {
-        return Hostile.any(seeds("cloud/aws/nth_example_spot-itn-event.json",
+        return Hostile.any(seeds(
+                "cloud/aws/nth_example_spot-itn-event.json",
                 "cloud/aws/nth_example_rebalance-recommendation-event.json"));
     }
 
     @Provide
     Arbitrary<Imds> imds() {
-        return Arbitraries.of(ImdsDocument.values()).flatMap(d -> Hostile.any(seeds(switch (d) {
-            case SPOT_INSTANCE_ACTION -> "cloud/aws/imds_spot_instance_action.json";
-            case REBALANCE_RECOMMENDATION -> "cloud/aws/imds_events_recommendations_rebalance.json";
-            case MAINTENANCE_SCHEDULED -> "cloud/aws/imds_events_maintenance_scheduled.json";
-            case SPOT_TERMINATION_TIME -> "cloud/aws/imds_spot_termination_time_legacy_docs.txt";
-            case AUTOSCALING_TARGET_LIFECYCLE_STATE -> "cloud/aws/imds_autoscaling_target_lifecycle_state_docs.txt";
-        })).map(json -> new Imds(d, json)));
+        return Arbitraries.of(ImdsDocument.values())
+                .flatMap(d -> Hostile.any(seeds(
+                                switch (d) {
+                                    case SPOT_INSTANCE_ACTION -> "cloud/aws/imds_spot_instance_action.json";
+                                    case REBALANCE_RECOMMENDATION ->
+                                        "cloud/aws/imds_events_recommendations_rebalance.json";
+                                    case MAINTENANCE_SCHEDULED -> "cloud/aws/imds_events_maintenance_scheduled.json";
+                                    case SPOT_TERMINATION_TIME ->
+                                        "cloud/aws/imds_spot_termination_time_legacy_docs.txt";
+                                    case AUTOSCALING_TARGET_LIFECYCLE_STATE ->
+                                        "cloud/aws/imds_autoscaling_target_lifecycle_state_docs.txt";
+                                }))
+                        .map(json -> new Imds(d, json)));
     }
 
     @Provide
@@ -104,17 +120,20 @@ class CloudNoticesFuzzTest {
 
     @Provide
     Arbitrary<String> gceValues() {
-        return Hostile.strings(List.of("TRUE", "FALSE", "TERMINATE_ON_HOST_MAINTENANCE", "MIGRATE_ON_HOST_MAINTENANCE",
-                "NONE"));
+        return Hostile.strings(
+                List.of("TRUE", "FALSE", "TERMINATE_ON_HOST_MAINTENANCE", "MIGRATE_ON_HOST_MAINTENANCE", "NONE"));
     }
 
     @Provide
     Arbitrary<String> instances() {
-        return Arbitraries.oneOf(Arbitraries.of("i-0b662ef9931388ba0", "gpu-instance-1", "aks-spot-1_0"),
+        return Arbitraries.oneOf(
+                Arbitraries.of("i-0b662ef9931388ba0", "gpu-instance-1", "aks-spot-1_0"),
                 Hostile.strings(List.of("i-0b662ef9931388ba0", "gpu-instance-1")));
     }
 
     private static List<Hostile.Seed> seeds(String... fixtures) {
-        return java.util.Arrays.stream(fixtures).map(f -> new Hostile.Seed(f, Fixtures.bytes(f))).toList();
+        return java.util.Arrays.stream(fixtures)
+                .map(f -> new Hostile.Seed(f, Fixtures.bytes(f)))
+                .toList();
     }
 }

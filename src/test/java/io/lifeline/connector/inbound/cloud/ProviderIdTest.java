@@ -18,9 +18,12 @@ class ProviderIdTest {
     @Test
     void azureProviderIdsNameTheVmOrTheScaleSetInstance() {
         assertThat(ProviderId.parse("azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/"
-                + "virtualMachines/vm-spot").instanceId()).isEqualTo("vm-spot");
+                                + "virtualMachines/vm-spot")
+                        .instanceId())
+                .isEqualTo("vm-spot");
         assertThat(ProviderId.parse("azure:///subscriptions/s/resourceGroups/mc_rg/providers/Microsoft.Compute/"
-                + "virtualMachineScaleSets/aks-gpu-12345678-vmss/virtualMachines/3").instanceId())
+                                + "virtualMachineScaleSets/aks-gpu-12345678-vmss/virtualMachines/3")
+                        .instanceId())
                 .isEqualTo("aks-gpu-12345678-vmss_3");
     }
 
@@ -43,11 +46,14 @@ class ProviderIdTest {
     void resolverFindsNodesByInstanceProviderIdOrArnIgnoringCase() {
         InMemoryNodeResolver r = new InMemoryNodeResolver()
                 .register("node-a", "aws:///us-east-1b/i-0b662ef9931388ba0")
-                .register("node-b", "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/"
-                        + "virtualMachineScaleSets/gpu-vmss/virtualMachines/0");
+                .register(
+                        "node-b",
+                        "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/"
+                                + "virtualMachineScaleSets/gpu-vmss/virtualMachines/0");
 
         assertThat(r.nodeFor("i-0b662ef9931388ba0")).isEqualTo("node-a");
-        assertThat(r.nodeFor("arn:aws:ec2:us-east-1b:instance/i-0b662ef9931388ba0")).isEqualTo("node-a");
+        assertThat(r.nodeFor("arn:aws:ec2:us-east-1b:instance/i-0b662ef9931388ba0"))
+                .isEqualTo("node-a");
         assertThat(r.nodeFor("aws:///us-east-1b/i-0b662ef9931388ba0")).isEqualTo("node-a");
         assertThat(r.nodeFor("GPU-VMSS_0")).isEqualTo("node-b");
         assertThat(r.nodeFor("_gpu-vmss_0")).isEqualTo("node-b");

@@ -31,13 +31,28 @@ class DcgmFixtureTest {
             assertThat(e.subject()).isEqualTo("lke529760-766837-0a634ab30000");
             assertThat(e.source()).isEqualTo("dcgm-exporter/10.0.0.7:9400");
             assertThat(e.time()).isEqualTo(T);
-            assertThat(e.id()).isEqualTo("gpu.sample/lke529760-766837-0a634ab30000/GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c/"
-                    + T.toEpochMilli());
+            assertThat(e.id())
+                    .isEqualTo("gpu.sample/lke529760-766837-0a634ab30000/GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c/"
+                            + T.toEpochMilli());
         });
         GpuData.Sample s = (GpuData.Sample) t.events().get(0).data();
-        assertThat(s).isEqualTo(new GpuData.Sample("GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c", 0,
-                "NVIDIA RTX 4000 Ada Generation", 0.0, 1.0, 20015.0, 48.0, 40.979, null, null, 0L, null, 0,
-                "cuda-75454ffb9f-8ljq7", "default"));
+        assertThat(s)
+                .isEqualTo(new GpuData.Sample(
+                        "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c",
+                        0,
+                        "NVIDIA RTX 4000 Ada Generation",
+                        0.0,
+                        1.0,
+                        20015.0,
+                        48.0,
+                        40.979,
+                        null,
+                        null,
+                        0L,
+                        null,
+                        0,
+                        "cuda-75454ffb9f-8ljq7",
+                        "default"));
         EventContract.assertRoundTrips(t.events());
     }
 
@@ -50,8 +65,23 @@ class DcgmFixtureTest {
         assertThat(t.events()).hasSize(1);
         assertThat(e.subject()).isEqualTo("i-030791dc5a37cd257");
         GpuData.Sample s = (GpuData.Sample) e.data();
-        assertThat(s).isEqualTo(new GpuData.Sample("GPU-c2f76b33-7953-256e-8f33-1343419b1a1c", 0, "NVIDIA L4",
-                0.0, 0.0, 22563.0, 31.0, 16.365, null, null, 0L, null, null, null, null));
+        assertThat(s)
+                .isEqualTo(new GpuData.Sample(
+                        "GPU-c2f76b33-7953-256e-8f33-1343419b1a1c",
+                        0,
+                        "NVIDIA L4",
+                        0.0,
+                        0.0,
+                        22563.0,
+                        31.0,
+                        16.365,
+                        null,
+                        null,
+                        0L,
+                        null,
+                        null,
+                        null,
+                        null));
         assertThat(s.lastXid()).as("a missing series is no data, never zero").isNull();
         EventContract.assertRoundTrips(t.events());
     }
@@ -67,10 +97,13 @@ class DcgmFixtureTest {
             assertThat(s.model()).isEqualTo("NVIDIA TITAN V");
             assertThat(s.pod()).as("empty pod label is absent").isNull();
             assertThat(s.namespace()).isNull();
-            assertThat(s.temperatureCelsius()).as("only SM clocks in this scrape").isNull();
+            assertThat(s.temperatureCelsius())
+                    .as("only SM clocks in this scrape")
+                    .isNull();
             assertThat(s.utilizationPercent()).isNull();
         });
-        assertThat(t.events()).extracting(e -> ((GpuData.Sample) e.data()).index(), e -> ((GpuData.Sample) e.data()).uuid())
+        assertThat(t.events())
+                .extracting(e -> ((GpuData.Sample) e.data()).index(), e -> ((GpuData.Sample) e.data()).uuid())
                 .containsExactly(
                         tuple(0, "GPU-55274b56-9033-f166-7723-77088b0ff94d"),
                         tuple(1, "GPU-dad58a68-8239-6bb7-1f07-539b85fabfee"),
@@ -84,8 +117,11 @@ class DcgmFixtureTest {
     void titanVScrapeUsesTheCallersNodeNameOverTheExporterPodName() {
         Translation t = translate("metrics_issue58_titanv_empty_k8s_labels.prom", "gpu-node-7");
 
-        assertThat(t.events()).hasSize(5).allSatisfy(e -> assertThat(e.subject()).isEqualTo("gpu-node-7"));
-        assertThat(t.events().get(0).id()).startsWith("gpu.sample/gpu-node-7/GPU-55274b56-9033-f166-7723-77088b0ff94d/");
+        assertThat(t.events())
+                .hasSize(5)
+                .allSatisfy(e -> assertThat(e.subject()).isEqualTo("gpu-node-7"));
+        assertThat(t.events().get(0).id())
+                .startsWith("gpu.sample/gpu-node-7/GPU-55274b56-9033-f166-7723-77088b0ff94d/");
     }
 
     @Test
@@ -93,8 +129,10 @@ class DcgmFixtureTest {
         Translation t = translate("metrics_issue272_mig_old_namespace_lowercase.prom", "a100-node");
 
         assertThat(t.rejections()).isEmpty();
-        List<GpuData.Sample> samples = t.events().stream().map(e -> (GpuData.Sample) e.data()).toList();
-        assertThat(samples).extracting(GpuData.Sample::uuid, GpuData.Sample::index, GpuData.Sample::utilizationPercent)
+        List<GpuData.Sample> samples =
+                t.events().stream().map(e -> (GpuData.Sample) e.data()).toList();
+        assertThat(samples)
+                .extracting(GpuData.Sample::uuid, GpuData.Sample::index, GpuData.Sample::utilizationPercent)
                 .containsExactly(
                         tuple("GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167/1", 0, 0.0),
                         tuple("GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167/2", 0, 0.0),
@@ -114,17 +152,21 @@ class DcgmFixtureTest {
         Translation t = translate("metrics_issue272_mig_old_namespace_lowercase.prom", null);
 
         assertThat(t.isRejected()).isTrue();
-        assertThat(t.rejections()).extracting(Translation.Rejection::reason)
+        assertThat(t.rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(DcgmScrapeTranslator.NO_NODE_NAME);
     }
 
     @Test
     void aScrapeWithoutDcgmSeriesIsRejected() {
-        Translation t = translator.translate(Fixtures.bytes("prometheus/text_format_0.0.4_docs_example_pre_utf8.prom"),
-                Format.PROMETHEUS_TEXT, new DcgmScrape("10.0.0.7:9400", "n1", T));
+        Translation t = translator.translate(
+                Fixtures.bytes("prometheus/text_format_0.0.4_docs_example_pre_utf8.prom"),
+                Format.PROMETHEUS_TEXT,
+                new DcgmScrape("10.0.0.7:9400", "n1", T));
 
         assertThat(t.isRejected()).isTrue();
-        assertThat(t.rejections()).extracting(Translation.Rejection::reason)
+        assertThat(t.rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(DcgmScrapeTranslator.NO_GPU_SERIES);
     }
 
@@ -142,7 +184,7 @@ class DcgmFixtureTest {
     }
 
     private Translation translate(String fixture, String node) {
-        return translator.translate(Fixtures.bytes("dcgm/" + fixture), Format.PROMETHEUS_TEXT,
-                new DcgmScrape("10.0.0.7:9400", node, T));
+        return translator.translate(
+                Fixtures.bytes("dcgm/" + fixture), Format.PROMETHEUS_TEXT, new DcgmScrape("10.0.0.7:9400", node, T));
     }
 }

@@ -53,20 +53,24 @@ public class DcgmParseBenchmark {
     /** The steady state of a scrape loop: one parser per thread, reused. */
     @Benchmark
     public Translation parseAndTranslateReusingTheParser() {
-        DcgmScrape scrape = new DcgmScrape("10.0.0.7:9400", "gpu-node-1", Instant.ofEpochSecond(1_700_000_000L + scrapes++));
+        DcgmScrape scrape =
+                new DcgmScrape("10.0.0.7:9400", "gpu-node-1", Instant.ofEpochSecond(1_700_000_000L + scrapes++));
         return translator.translate(parser.parseBytes(body, Format.PROMETHEUS_TEXT), scrape);
     }
 
     /** The convenience entry point, which parses with a fresh parser every time. */
     @Benchmark
     public Translation parseAndTranslateWithAFreshParser() {
-        DcgmScrape scrape = new DcgmScrape("10.0.0.7:9400", "gpu-node-1", Instant.ofEpochSecond(1_700_000_000L + scrapes++));
+        DcgmScrape scrape =
+                new DcgmScrape("10.0.0.7:9400", "gpu-node-1", Instant.ofEpochSecond(1_700_000_000L + scrapes++));
         return translator.translate(body, Format.PROMETHEUS_TEXT, scrape);
     }
 
     /** Builds the 8-GPU body from the real one-GPU scrape. */
     static String eightGpuScrape() {
-        List<String> lines = Fixtures.text("dcgm/metrics_lke_rtx4000ada_k8s_pod_labels.prom").lines().toList();
+        List<String> lines = Fixtures.text("dcgm/metrics_lke_rtx4000ada_k8s_pod_labels.prom")
+                .lines()
+                .toList();
         StringBuilder out = new StringBuilder();
         List<String> metadata = new ArrayList<>();
         for (String line : lines) {
@@ -78,15 +82,21 @@ public class DcgmParseBenchmark {
             metadata.clear();
             for (int gpu = 0; gpu < 8; gpu++) {
                 out.append(line.replace("gpu=\"0\"", "gpu=\"" + gpu + "\"")
-                        .replace("GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c", "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44" + gpu)
-                        .replace("nvidia0", "nvidia" + gpu)
-                        .replace("00000000:00:02.0", "00000000:00:0" + (2 + gpu) + ".0")).append('\n');
+                                .replace(
+                                        "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c",
+                                        "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44" + gpu)
+                                .replace("nvidia0", "nvidia" + gpu)
+                                .replace("00000000:00:02.0", "00000000:00:0" + (2 + gpu) + ".0"))
+                        .append('\n');
             }
         }
         return out.toString();
     }
 
     public static void main(String[] args) throws RunnerException {
-        new Runner(new OptionsBuilder().include(DcgmParseBenchmark.class.getSimpleName()).build()).run();
+        new Runner(new OptionsBuilder()
+                        .include(DcgmParseBenchmark.class.getSimpleName())
+                        .build())
+                .run();
     }
 }

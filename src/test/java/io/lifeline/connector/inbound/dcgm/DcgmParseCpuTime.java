@@ -20,8 +20,7 @@ import java.util.Locale;
  */
 public final class DcgmParseCpuTime {
 
-    private DcgmParseCpuTime() {
-    }
+    private DcgmParseCpuTime() {}
 
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
@@ -60,13 +59,23 @@ public final class DcgmParseCpuTime {
             translateMicros.add(translateNanos / 1e3 / scrapes);
             allocated.add((double) bytes / scrapes);
         }
-        System.out.printf(Locale.ROOT, "{\"name\":\"dcgm_scrapes_per_s\",\"unit\":\"scrapes per CPU-second, one thread\","
+        System.out.printf(
+                Locale.ROOT,
+                "{\"name\":\"dcgm_scrapes_per_s\",\"unit\":\"scrapes per CPU-second, one thread\","
                         + "\"median\":%.0f,\"runs\":%s,\"parse_us_median\":%.1f,\"translate_us_median\":%.1f,"
                         + "\"allocated_bytes_per_scrape_median\":%.0f,\"series_per_scrape\":%d,\"body_bytes\":%d,"
                         + "\"scrapes_per_run\":%d,\"target\":1000,\"met\":%s,\"load_average\":%.2f,\"checksum\":%d}%n",
-                median(perSecond), rounded(perSecond), median(parseMicros), median(translateMicros), median(allocated),
-                series, body.length, scrapes, median(perSecond) >= 1000,
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), sink);
+                median(perSecond),
+                rounded(perSecond),
+                median(parseMicros),
+                median(translateMicros),
+                median(allocated),
+                series,
+                body.length,
+                scrapes,
+                median(perSecond) >= 1000,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                sink);
     }
 
     private static Translation once(ExpositionParser parser, DcgmScrapeTranslator translator, byte[] body, int i) {

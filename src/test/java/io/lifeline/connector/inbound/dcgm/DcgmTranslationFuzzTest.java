@@ -32,16 +32,20 @@ import net.jqwik.api.statistics.Statistics;
  */
 class DcgmTranslationFuzzTest {
 
-    private static final Set<String> REASONS = Set.of(DcgmScrapeTranslator.NO_NODE_NAME,
-            DcgmScrapeTranslator.INVALID_NODE_NAME, DcgmScrapeTranslator.NO_GPU_SERIES,
-            DcgmScrapeTranslator.SERIES_WITHOUT_UUID, DcgmScrapeTranslator.SERIES_WITHOUT_GPU_INDEX,
-            DcgmScrapeTranslator.OUT_OF_RANGE_VALUE, DcgmScrapeTranslator.UNPARSEABLE_LINES);
+    private static final Set<String> REASONS = Set.of(
+            DcgmScrapeTranslator.NO_NODE_NAME,
+            DcgmScrapeTranslator.INVALID_NODE_NAME,
+            DcgmScrapeTranslator.NO_GPU_SERIES,
+            DcgmScrapeTranslator.SERIES_WITHOUT_UUID,
+            DcgmScrapeTranslator.SERIES_WITHOUT_GPU_INDEX,
+            DcgmScrapeTranslator.OUT_OF_RANGE_VALUE,
+            DcgmScrapeTranslator.UNPARSEABLE_LINES);
 
     private final DcgmScrapeTranslator translator = new DcgmScrapeTranslator(64);
 
     @Property
-    void anyScrapeTranslatesIntoValidGpuEventsOrReasons(@ForAll("scrapes") Hostile.Case body,
-                                                        @ForAll("nodes") String node, @ForAll Format format) {
+    void anyScrapeTranslatesIntoValidGpuEventsOrReasons(
+            @ForAll("scrapes") Hostile.Case body, @ForAll("nodes") String node, @ForAll Format format) {
         DcgmScrape scrape = new DcgmScrape("10.0.0.7:9400", node, Instant.parse("2026-03-01T10:00:00Z"));
         Translation t = translator.translate(body.bytes(), format, scrape);
 
@@ -63,8 +67,10 @@ class DcgmTranslationFuzzTest {
     @Provide
     Arbitrary<Hostile.Case> scrapes() {
         try (Stream<Path> files = Files.list(Fixtures.path("dcgm"))) {
-            return Hostile.bytes(files.filter(p -> p.toString().endsWith(".prom")).sorted()
-                    .map(p -> new Hostile.Seed("dcgm/" + p.getFileName(), read(p))).toList());
+            return Hostile.bytes(files.filter(p -> p.toString().endsWith(".prom"))
+                    .sorted()
+                    .map(p -> new Hostile.Seed("dcgm/" + p.getFileName(), read(p)))
+                    .toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -48,10 +48,16 @@ class DcgmTranslatorRulesTest {
     @Test
     void xidEventsOnlyWhenTheLastXidGaugeChanges() {
         assertThat(xidsOf(scrape(withXid(79, "GPU has fallen off the bus"), 0))).containsExactly(79);
-        assertThat(xidsOf(scrape(withXid(79, "GPU has fallen off the bus"), 1))).as("same value again").isEmpty();
-        assertThat(xidsOf(scrape(withXid(48, "Double Bit ECC Error"), 2))).as("changed").containsExactly(48);
+        assertThat(xidsOf(scrape(withXid(79, "GPU has fallen off the bus"), 1)))
+                .as("same value again")
+                .isEmpty();
+        assertThat(xidsOf(scrape(withXid(48, "Double Bit ECC Error"), 2)))
+                .as("changed")
+                .containsExactly(48);
         assertThat(xidsOf(scrape(LKE, 3))).as("back to 0 is not an XID").isEmpty();
-        assertThat(xidsOf(scrape(withXid(48, "Double Bit ECC Error"), 4))).as("48 after 0").containsExactly(48);
+        assertThat(xidsOf(scrape(withXid(48, "Double Bit ECC Error"), 4)))
+                .as("48 after 0")
+                .containsExactly(48);
     }
 
     @Test
@@ -68,7 +74,9 @@ class DcgmTranslatorRulesTest {
         assertThat(xidsOf(gap)).isEmpty();
         assertThat(((GpuData.Sample) gap.events().get(0).data()).lastXid()).isNull();
 
-        assertThat(xidsOf(scrape(withXid(79, "GPU has fallen off the bus"), 2))).as("not a change").isEmpty();
+        assertThat(xidsOf(scrape(withXid(79, "GPU has fallen off the bus"), 2)))
+                .as("not a change")
+                .isEmpty();
     }
 
     @Test
@@ -79,21 +87,24 @@ class DcgmTranslatorRulesTest {
         assertThat(xidsOf(small.translate(body, Format.PROMETHEUS_TEXT, new DcgmScrape("a:9400", "node-a", T0))))
                 .containsExactly(79);
         assertThat(xidsOf(small.translate(body, Format.PROMETHEUS_TEXT, new DcgmScrape("b:9400", "node-b", T0))))
-                .as("same UUID on another node is another GPU").containsExactly(79);
+                .as("same UUID on another node is another GPU")
+                .containsExactly(79);
         assertThat(small.trackedGpus()).isEqualTo(1);
         assertThat(xidsOf(small.translate(body, Format.PROMETHEUS_TEXT, new DcgmScrape("a:9400", "node-a", T0))))
-                .as("node-a was forgotten to stay within the bound").containsExactly(79);
+                .as("node-a was forgotten to stay within the bound")
+                .containsExactly(79);
     }
 
     @Test
     void relabelledScrapePrefersExportedPodLabelsAndReadsLowerCaseHostname() {
         String relabelled = LKE.replace("Hostname=", "hostname=")
-                .replace(",namespace=\"default\",pod=\"cuda-75454ffb9f-8ljq7\"",
+                .replace(
+                        ",namespace=\"default\",pod=\"cuda-75454ffb9f-8ljq7\"",
                         ",exported_namespace=\"default\",exported_pod=\"cuda-75454ffb9f-8ljq7\""
                                 + ",namespace=\"gpu-operator\",pod=\"nvidia-dcgm-exporter-x2v8k\"");
 
-        GpuData.Sample s = onlySample(translator.translate(relabelled, Format.PROMETHEUS_TEXT,
-                new DcgmScrape("10.0.0.7:9400", null, T0)));
+        GpuData.Sample s = onlySample(
+                translator.translate(relabelled, Format.PROMETHEUS_TEXT, new DcgmScrape("10.0.0.7:9400", null, T0)));
 
         assertThat(s.pod()).isEqualTo("cuda-75454ffb9f-8ljq7");
         assertThat(s.namespace()).isEqualTo("default");
@@ -108,34 +119,60 @@ class DcgmTranslatorRulesTest {
                 .replace("DCGM_FI_DEV_POWER_USAGE", "dcgm_power_usage")
                 .replace("DCGM_FI_DEV_GPU_UTIL", "dcgm_gpu_utilization")
                 .replace("DCGM_FI_DEV_XID_ERRORS", "dcgm_xid_errors")
-                .replace("UUID=", "uuid=").replace("pod=", "pod_name=").replace("namespace=", "pod_namespace=")
+                .replace("UUID=", "uuid=")
+                .replace("pod=", "pod_name=")
+                .replace("namespace=", "pod_namespace=")
                 .replace("container=", "container_name=");
 
-        GpuData.Sample s = onlySample(translator.translate(legacy, Format.PROMETHEUS_TEXT,
-                new DcgmScrape("10.0.0.7:9400", null, T0)));
+        GpuData.Sample s = onlySample(
+                translator.translate(legacy, Format.PROMETHEUS_TEXT, new DcgmScrape("10.0.0.7:9400", null, T0)));
 
-        assertThat(s).isEqualTo(new GpuData.Sample(UUID, 0, "NVIDIA RTX 4000 Ada Generation", 0.0, 1.0, 20015.0, 48.0,
-                40.979, null, null, 0L, null, 0, "cuda-75454ffb9f-8ljq7", "default"));
+        assertThat(s)
+                .isEqualTo(new GpuData.Sample(
+                        UUID,
+                        0,
+                        "NVIDIA RTX 4000 Ada Generation",
+                        0.0,
+                        1.0,
+                        20015.0,
+                        48.0,
+                        40.979,
+                        null,
+                        null,
+                        0L,
+                        null,
+                        0,
+                        "cuda-75454ffb9f-8ljq7",
+                        "default"));
     }
 
     @Test
     void migDeviceValuesAndXidBelongToTheParentGpu() {
         String firstLine = MIG.lines().findFirst().orElseThrow();
-        String device = firstLine.replace("dcgm_fi_prof_gr_engine_active", "dcgm_fi_dev_gpu_temp").replace("0.000000", "35")
-                + "\n" + firstLine.replace("dcgm_fi_prof_gr_engine_active", "dcgm_fi_dev_xid_errors").replace("0.000000", "48");
-        Translation t = translator.translate(MIG + "\n" + device + "\n", Format.PROMETHEUS_TEXT,
-                new DcgmScrape("10.0.0.9:9400", "a100-node", T0));
+        String device =
+                firstLine
+                                .replace("dcgm_fi_prof_gr_engine_active", "dcgm_fi_dev_gpu_temp")
+                                .replace("0.000000", "35") + "\n"
+                        + firstLine
+                                .replace("dcgm_fi_prof_gr_engine_active", "dcgm_fi_dev_xid_errors")
+                                .replace("0.000000", "48");
+        Translation t = translator.translate(
+                MIG + "\n" + device + "\n", Format.PROMETHEUS_TEXT, new DcgmScrape("10.0.0.9:9400", "a100-node", T0));
 
-        assertThat(t.events()).extracting(Event::type, e -> ((GpuData) e.data()).uuid()).containsExactly(
-                tuple(EventType.GPU_SAMPLE, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167/1"),
-                tuple(EventType.GPU_SAMPLE, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167/2"),
-                tuple(EventType.GPU_SAMPLE, "GPU-6043e4b2-feaa-8010-34c7-61d1a01576bb/1"),
-                tuple(EventType.GPU_SAMPLE, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167"),
-                tuple(EventType.GPU_XID, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167"));
+        assertThat(t.events())
+                .extracting(Event::type, e -> ((GpuData) e.data()).uuid())
+                .containsExactly(
+                        tuple(EventType.GPU_SAMPLE, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167/1"),
+                        tuple(EventType.GPU_SAMPLE, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167/2"),
+                        tuple(EventType.GPU_SAMPLE, "GPU-6043e4b2-feaa-8010-34c7-61d1a01576bb/1"),
+                        tuple(EventType.GPU_SAMPLE, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167"),
+                        tuple(EventType.GPU_XID, "GPU-ed1353d6-52ba-8793-7230-4d5d3eb68167"));
         GpuData.Sample parent = (GpuData.Sample) t.events().get(3).data();
         assertThat(parent.temperatureCelsius()).isEqualTo(35.0);
         assertThat(parent.lastXid()).isEqualTo(48);
-        assertThat(parent.utilizationPercent()).as("utilisation stays with the instances").isNull();
+        assertThat(parent.utilizationPercent())
+                .as("utilisation stays with the instances")
+                .isNull();
         GpuData.Sample instance = (GpuData.Sample) t.events().get(0).data();
         assertThat(instance.temperatureCelsius()).isNull();
         assertThat(instance.lastXid()).isNull();
@@ -147,14 +184,20 @@ class DcgmTranslatorRulesTest {
     void eccCountsAndTheSumOfNvlinkErrorCountersAreReported() {
         String nvlinkLine = lineOf("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL{");
         String remapLine = lineOf("DCGM_FI_DEV_ROW_REMAP_FAILURE{");
-        String extra = String.join("\n",
-                nvlinkLine.replace("NVLINK_BANDWIDTH_TOTAL", "NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL").replaceAll(" 0$", " 3"),
-                nvlinkLine.replace("NVLINK_BANDWIDTH_TOTAL", "NVLINK_REPLAY_ERROR_COUNT_TOTAL").replaceAll(" 0$", " 4"),
+        String extra = String.join(
+                "\n",
+                nvlinkLine
+                        .replace("NVLINK_BANDWIDTH_TOTAL", "NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL")
+                        .replaceAll(" 0$", " 3"),
+                nvlinkLine
+                        .replace("NVLINK_BANDWIDTH_TOTAL", "NVLINK_REPLAY_ERROR_COUNT_TOTAL")
+                        .replaceAll(" 0$", " 4"),
                 remapLine.replace("ROW_REMAP_FAILURE", "ECC_SBE_VOL_TOTAL").replaceAll(" 0$", " 5"),
                 remapLine.replace("ROW_REMAP_FAILURE", "ECC_DBE_VOL_TOTAL").replaceAll(" 0$", " 1"),
                 remapLine.replaceAll(" 0$", " 1"));
 
-        GpuData.Sample s = onlySample(scrape(withoutLinesContaining("DCGM_FI_DEV_ROW_REMAP_FAILURE{") + extra + "\n", 0));
+        GpuData.Sample s =
+                onlySample(scrape(withoutLinesContaining("DCGM_FI_DEV_ROW_REMAP_FAILURE{") + extra + "\n", 0));
 
         assertThat(s.nvlinkErrors()).isEqualTo(7L);
         assertThat(s.eccSbeVolatile()).isEqualTo(5L);
@@ -173,7 +216,8 @@ class DcgmTranslatorRulesTest {
         assertThat(s.temperatureCelsius()).isNull();
         assertThat(s.powerWatts()).isNull();
         assertThat(s.memoryFreeMiB()).isEqualTo(20015.0);
-        assertThat(t.rejections()).extracting(Translation.Rejection::reason)
+        assertThat(t.rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(DcgmScrapeTranslator.OUT_OF_RANGE_VALUE);
         assertThat(t.isRejected()).isFalse();
     }
@@ -183,31 +227,43 @@ class DcgmTranslatorRulesTest {
         Translation t = scrape(LKE + "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\" 12\n", 0);
 
         assertThat(t.events()).hasSize(1);
-        assertThat(t.rejections()).extracting(Translation.Rejection::reason)
+        assertThat(t.rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(DcgmScrapeTranslator.UNPARSEABLE_LINES);
     }
 
     @Test
     void seriesWithoutUuidAreSkippedWithAReason() {
-        Translation t = scrape(LKE.replace("DCGM_FI_DEV_SM_CLOCK{gpu=\"0\",UUID=", "DCGM_FI_DEV_SM_CLOCK{gpu=\"0\",X="), 0);
+        Translation t =
+                scrape(LKE.replace("DCGM_FI_DEV_SM_CLOCK{gpu=\"0\",UUID=", "DCGM_FI_DEV_SM_CLOCK{gpu=\"0\",X="), 0);
 
         assertThat(t.events()).hasSize(1);
-        assertThat(t.rejections()).extracting(Translation.Rejection::reason, Translation.Rejection::detail)
+        assertThat(t.rejections())
+                .extracting(Translation.Rejection::reason, Translation.Rejection::detail)
                 .containsExactly(tuple(DcgmScrapeTranslator.SERIES_WITHOUT_UUID, "DCGM_FI_DEV_SM_CLOCK"));
     }
 
     @Test
     void aRetriedScrapeYieldsTheSameEventIds() {
-        List<String> first = scrape(withXid(31, "GPU memory page fault"), 0).events().stream().map(Event::id).toList();
-        List<String> again = new DcgmScrapeTranslator().translate(withXid(31, "GPU memory page fault"),
-                Format.PROMETHEUS_TEXT, new DcgmScrape("10.0.0.7:9400", null, T0)).events().stream().map(Event::id).toList();
+        List<String> first = scrape(withXid(31, "GPU memory page fault"), 0).events().stream()
+                .map(Event::id)
+                .toList();
+        List<String> again = new DcgmScrapeTranslator()
+                        .translate(
+                                withXid(31, "GPU memory page fault"),
+                                Format.PROMETHEUS_TEXT,
+                                new DcgmScrape("10.0.0.7:9400", null, T0))
+                        .events()
+                        .stream()
+                        .map(Event::id)
+                        .toList();
 
         assertThat(again).isEqualTo(first).hasSize(2);
     }
 
     private Translation scrape(String body, int minute) {
-        return translator.translate(body, Format.PROMETHEUS_TEXT,
-                new DcgmScrape("10.0.0.7:9400", null, T0.plusSeconds(60L * minute)));
+        return translator.translate(
+                body, Format.PROMETHEUS_TEXT, new DcgmScrape("10.0.0.7:9400", null, T0.plusSeconds(60L * minute)));
     }
 
     private static GpuData.Sample onlySample(Translation t) {
@@ -216,20 +272,25 @@ class DcgmTranslatorRulesTest {
     }
 
     private static List<Integer> xidsOf(Translation t) {
-        return t.events().stream().filter(e -> e.type() == EventType.GPU_XID)
-                .map(e -> ((GpuData.Xid) e.data()).xid()).toList();
+        return t.events().stream()
+                .filter(e -> e.type() == EventType.GPU_XID)
+                .map(e -> ((GpuData.Xid) e.data()).xid())
+                .toList();
     }
 
     private static String withXid(int xid, String message) {
         String line = lineOf("DCGM_FI_DEV_XID_ERRORS{");
-        String changed = line.replace("err_code=\"0\",err_msg=\"No Error\"", "err_code=\"" + xid + "\",err_msg=\"" + message + "\"")
+        String changed = line.replace(
+                        "err_code=\"0\",err_msg=\"No Error\"", "err_code=\"" + xid + "\",err_msg=\"" + message + "\"")
                 .replaceAll(" 0$", " " + xid);
         assertThat(changed).isNotEqualTo(line);
         return LKE.replace(line, changed);
     }
 
     private static String withoutLinesContaining(String needle) {
-        return Arrays.stream(LKE.split("\n")).filter(l -> !l.contains(needle)).collect(Collectors.joining("\n", "", "\n"));
+        return Arrays.stream(LKE.split("\n"))
+                .filter(l -> !l.contains(needle))
+                .collect(Collectors.joining("\n", "", "\n"));
     }
 
     private static String lineOf(String prefix) {

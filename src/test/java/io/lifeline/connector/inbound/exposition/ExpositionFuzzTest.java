@@ -39,8 +39,12 @@ class ExpositionFuzzTest {
 
     private static String lenientUtf8(byte[] body) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(body)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new IllegalStateException(e);
         }
@@ -56,14 +60,17 @@ class ExpositionFuzzTest {
         List<Hostile.Seed> out = new ArrayList<>();
         for (String dir : List.of("dcgm", "prometheus")) {
             try (Stream<Path> files = Files.list(Fixtures.path(dir))) {
-                files.filter(p -> p.toString().endsWith(".prom")).sorted()
+                files.filter(p -> p.toString().endsWith(".prom"))
+                        .sorted()
                         .forEach(p -> out.add(new Hostile.Seed(dir + "/" + p.getFileName(), read(p))));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
         try (Stream<Path> cases = Files.list(Fixtures.path("openmetrics/conformance_parsers"))) {
-            cases.sorted().forEach(c -> out.add(new Hostile.Seed("openmetrics/" + c.getFileName(), read(c.resolve("metrics")))));
+            cases.sorted()
+                    .forEach(c ->
+                            out.add(new Hostile.Seed("openmetrics/" + c.getFileName(), read(c.resolve("metrics")))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

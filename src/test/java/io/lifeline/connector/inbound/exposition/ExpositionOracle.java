@@ -12,15 +12,17 @@ import java.util.List;
  */
 final class ExpositionOracle {
 
-    private ExpositionOracle() {
-    }
+    private ExpositionOracle() {}
 
     static void checkPrometheus(String text, Exposition e) {
         List<String> lines = lines(text);
         int content = 0;
         List<Integer> errorLines = new ArrayList<>();
         e.errors().forEach(err -> errorLines.add(err.line()));
-        assertThat(errorLines).as("at most one error per line, in line order").isSorted().doesNotHaveDuplicates();
+        assertThat(errorLines)
+                .as("at most one error per line, in line order")
+                .isSorted()
+                .doesNotHaveDuplicates();
         int contentErrors = 0;
         for (int i = 0; i < lines.size(); i++) {
             String l = strip(lines.get(i));
@@ -33,13 +35,17 @@ final class ExpositionOracle {
             }
         }
         assertThat(errorLines).allSatisfy(n -> assertThat(n).isBetween(1, lines.size()));
-        assertThat(e.samples().size() + contentErrors).as("one sample or one error per sample line").isEqualTo(content);
+        assertThat(e.samples().size() + contentErrors)
+                .as("one sample or one error per sample line")
+                .isEqualTo(content);
         assertThat(e.samples()).allSatisfy(s -> assertThat(s.name()).isNotEmpty());
     }
 
     static void checkOpenMetrics(Exposition e) {
         if (!e.isValid()) {
-            assertThat(e.errors()).as("the first violation rejects the whole exposition").hasSize(1);
+            assertThat(e.errors())
+                    .as("the first violation rejects the whole exposition")
+                    .hasSize(1);
             assertThat(e.samples()).isEmpty();
             assertThat(e.metadata()).isEmpty();
         }

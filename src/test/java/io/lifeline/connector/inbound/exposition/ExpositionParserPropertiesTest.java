@@ -24,7 +24,9 @@ class ExpositionParserPropertiesTest {
 
     @Property(tries = 300)
     void anyBytesAreParsedLineByLine(@ForAll @Size(max = 300) byte[] body) {
-        String text = java.nio.charset.StandardCharsets.UTF_8.decode(java.nio.ByteBuffer.wrap(body)).toString();
+        String text = java.nio.charset.StandardCharsets.UTF_8
+                .decode(java.nio.ByteBuffer.wrap(body))
+                .toString();
         ExpositionOracle.checkPrometheus(text, ExpositionParser.parse(body, Format.PROMETHEUS_TEXT));
         ExpositionOracle.checkOpenMetrics(ExpositionParser.parse(body, Format.OPENMETRICS));
     }
@@ -54,11 +56,42 @@ class ExpositionParserPropertiesTest {
 
     @Provide("exposition-ish")
     Arbitrary<String> expositionIsh() {
-        Arbitrary<String> pieces = Arbitraries.of(List.of("# HELP ", "# TYPE ", "# UNIT ", "# EOF", "\n", " ", "{", "}", "=",
-                "\"", "\\", ",", "a", "a_total", "a_bucket", "le", "+Inf", "NaN", "1", "-2.5e3", "#", "counter", "gauge",
-                "histogram", "\t", "\r", "é", "{\"x.y\"", "quantile",
+        Arbitrary<String> pieces = Arbitraries.of(List.of(
+                "# HELP ",
+                "# TYPE ",
+                "# UNIT ",
+                "# EOF",
+                "\n",
+                " ",
+                "{",
+                "}",
+                "=",
+                "\"",
+                "\\",
+                ",",
+                "a",
+                "a_total",
+                "a_bucket",
+                "le",
+                "+Inf",
+                "NaN",
+                "1",
+                "-2.5e3",
+                "#",
+                "counter",
+                "gauge",
+                "histogram",
+                "\t",
+                "\r",
+                "é",
+                "{\"x.y\"",
+                "quantile",
                 // Whole lines too, so that many texts hold samples and not only errors.
-                "\na 1\n", "\na{le=\"1\"} NaN\n", "\na_total 2 1000\n", "\n# TYPE a counter\n", "\n# EOF\n"));
+                "\na 1\n",
+                "\na{le=\"1\"} NaN\n",
+                "\na_total 2 1000\n",
+                "\n# TYPE a counter\n",
+                "\n# EOF\n"));
         return pieces.list().ofMaxSize(40).map(l -> String.join("", l));
     }
 
@@ -69,9 +102,17 @@ class ExpositionParserPropertiesTest {
 
     @Provide("names")
     Arbitrary<String> names() {
-        return Arbitraries.strings().withCharRange('a', 'z').withChars('_').ofMinLength(1).ofMaxLength(12)
-                .filter(n -> !n.endsWith("_total") && !n.endsWith("_bucket") && !n.endsWith("_count")
-                        && !n.endsWith("_sum") && !n.endsWith("_created") && !n.endsWith("_info"));
+        return Arbitraries.strings()
+                .withCharRange('a', 'z')
+                .withChars('_')
+                .ofMinLength(1)
+                .ofMaxLength(12)
+                .filter(n -> !n.endsWith("_total")
+                        && !n.endsWith("_bucket")
+                        && !n.endsWith("_count")
+                        && !n.endsWith("_sum")
+                        && !n.endsWith("_created")
+                        && !n.endsWith("_info"));
     }
 
     @Provide("decimals")

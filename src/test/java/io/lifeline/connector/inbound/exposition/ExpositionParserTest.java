@@ -20,7 +20,8 @@ class ExpositionParserTest {
         Exposition e = ExpositionParser.parse(text, Format.PROMETHEUS_TEXT);
 
         assertThat(e.errors()).isEmpty();
-        assertThat(e.samples()).extracting(Sample::name, s -> s.labels().asMap(), Sample::value, Sample::timestampMillis)
+        assertThat(e.samples())
+                .extracting(Sample::name, s -> s.labels().asMap(), Sample::value, Sample::timestampMillis)
                 .containsExactly(
                         tuple("a_metric", java.util.Map.of("x", "1"), 5.0, Sample.NO_TIMESTAMP),
                         tuple("b_metric", java.util.Map.of("y", "2", "z", "3"), 6.0, 1700000000000L));
@@ -31,8 +32,14 @@ class ExpositionParserTest {
         Exposition e = ExpositionParser.parse("a NaN\nb +Inf\nc -Inf\nd inf\ne nan\n", Format.PROMETHEUS_TEXT);
 
         assertThat(e.errors()).isEmpty();
-        assertThat(e.samples()).extracting(Sample::value).containsExactly(Double.NaN, Double.POSITIVE_INFINITY,
-                Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.NaN);
+        assertThat(e.samples())
+                .extracting(Sample::value)
+                .containsExactly(
+                        Double.NaN,
+                        Double.POSITIVE_INFINITY,
+                        Double.NEGATIVE_INFINITY,
+                        Double.POSITIVE_INFINITY,
+                        Double.NaN);
     }
 
     @Test
@@ -62,8 +69,8 @@ class ExpositionParserTest {
 
     @Test
     void prometheusHelpTextIsUnescaped() {
-        Exposition e = ExpositionParser.parse("# HELP m line one\\nline \\\\two\n# TYPE m untyped\nm 1\n",
-                Format.PROMETHEUS_TEXT);
+        Exposition e = ExpositionParser.parse(
+                "# HELP m line one\\nline \\\\two\n# TYPE m untyped\nm 1\n", Format.PROMETHEUS_TEXT);
 
         assertThat(e.metadata("m").help()).isEqualTo("line one\nline \\two");
         assertThat(e.metadata("m").type()).isEqualTo(MetricType.UNKNOWN);
@@ -91,31 +98,46 @@ class ExpositionParserTest {
 
     @Test
     void openMetricsNeedsEofButPrometheusTextDoesNot() {
-        assertThat(ExpositionParser.parse("a 1\n", Format.OPENMETRICS).isValid()).isFalse();
-        assertThat(ExpositionParser.parse("a 1\n", Format.PROMETHEUS_TEXT).isValid()).isTrue();
+        assertThat(ExpositionParser.parse("a 1\n", Format.OPENMETRICS).isValid())
+                .isFalse();
+        assertThat(ExpositionParser.parse("a 1\n", Format.PROMETHEUS_TEXT).isValid())
+                .isTrue();
     }
 
     @Test
     void bytesAreReadAsUtf8() {
         byte[] body = "m{who=\"Zoë ☃\"} 1\n".getBytes(StandardCharsets.UTF_8);
 
-        assertThat(ExpositionParser.parse(body, Format.PROMETHEUS_TEXT).samples().get(0).label("who")).isEqualTo("Zoë ☃");
+        assertThat(ExpositionParser.parse(body, Format.PROMETHEUS_TEXT)
+                        .samples()
+                        .get(0)
+                        .label("who"))
+                .isEqualTo("Zoë ☃");
     }
 
     @Test
     void malformedUtf8RejectsOpenMetricsAndIsReplacedInPrometheusText() {
         byte[] body = {'m', '{', 'a', '=', '"', (byte) 0xC3, '"', '}', ' ', '1', '\n', '#', ' ', 'E', 'O', 'F', '\n'};
 
-        assertThat(ExpositionParser.parse(body, Format.OPENMETRICS).errors()).singleElement()
+        assertThat(ExpositionParser.parse(body, Format.OPENMETRICS).errors())
+                .singleElement()
                 .satisfies(err -> assertThat(err.message()).startsWith("invalid UTF-8"));
-        assertThat(ExpositionParser.parse(body, Format.PROMETHEUS_TEXT).samples().get(0).label("a")).isEqualTo("\uFFFD");
+        assertThat(ExpositionParser.parse(body, Format.PROMETHEUS_TEXT)
+                        .samples()
+                        .get(0)
+                        .label("a"))
+                .isEqualTo("\uFFFD");
     }
 
     @Test
     void aReusedParserReturnsTheSameStringInstancesForRepeatedValues() {
         ExpositionParser parser = new ExpositionParser();
-        Sample first = parser.parseText("m{uuid=\"GPU-1\"} 1\n", Format.PROMETHEUS_TEXT).samples().get(0);
-        Sample second = parser.parseText("m{uuid=\"GPU-1\"} 2\n", Format.PROMETHEUS_TEXT).samples().get(0);
+        Sample first = parser.parseText("m{uuid=\"GPU-1\"} 1\n", Format.PROMETHEUS_TEXT)
+                .samples()
+                .get(0);
+        Sample second = parser.parseText("m{uuid=\"GPU-1\"} 2\n", Format.PROMETHEUS_TEXT)
+                .samples()
+                .get(0);
 
         assertThat(second.label("uuid")).isSameAs(first.label("uuid"));
         assertThat(second.name()).isSameAs(first.name());
@@ -127,7 +149,8 @@ class ExpositionParserTest {
                 "a 16.365000\nb 0.000000\nc 455497156\nd 0.004656\ne 1.7560473e+07\nf -0.5\ng 123456789012345678901\n",
                 Format.PROMETHEUS_TEXT);
 
-        assertThat(e.samples()).extracting(Sample::value)
+        assertThat(e.samples())
+                .extracting(Sample::value)
                 .containsExactly(16.365, 0.0, 455497156.0, 0.004656, 1.7560473e7, -0.5, 1.2345678901234568e20);
     }
 
@@ -141,7 +164,8 @@ class ExpositionParserTest {
 
     @Test
     void labelsCompareByContent() {
-        assertThat(Labels.of("a", "1", "b", "2")).isEqualTo(Labels.of("a", "1", "b", "2"))
+        assertThat(Labels.of("a", "1", "b", "2"))
+                .isEqualTo(Labels.of("a", "1", "b", "2"))
                 .isNotEqualTo(Labels.of("b", "2", "a", "1"));
         assertThat(Labels.of("a", "1").toString()).isEqualTo("{a=\"1\"}");
         assertThat(Labels.EMPTY.get("a")).isNull();

@@ -33,7 +33,8 @@ class OpenMetricsConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> everyConformanceCaseAgreesWithTestJson() throws IOException {
-        return cases().stream().map(dir -> DynamicTest.dynamicTest(dir.getFileName().toString(), () -> check(dir)));
+        return cases().stream()
+                .map(dir -> DynamicTest.dynamicTest(dir.getFileName().toString(), () -> check(dir)));
     }
 
     @Test
@@ -48,7 +49,9 @@ class OpenMetricsConformanceTest {
         String name = dir.getFileName().toString();
         String json = Files.readString(dir.resolve("test.json"));
         Matcher type = TYPE.matcher(json);
-        assertThat(type.find() && type.group(1).equals("text")).as("case type of %s", name).isTrue();
+        assertThat(type.find() && type.group(1).equals("text"))
+                .as("case type of %s", name)
+                .isTrue();
         boolean shouldParse = expected(dir);
         byte[] body = Files.readAllBytes(dir.resolve("metrics"));
         Exposition result = ExpositionParser.parse(body, Format.OPENMETRICS);

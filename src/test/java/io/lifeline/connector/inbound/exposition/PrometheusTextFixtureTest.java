@@ -12,8 +12,8 @@ class PrometheusTextFixtureTest {
 
     @Test
     void preUtf8DocsExampleParsesCleanly() {
-        Exposition e = ExpositionParser.parse(Fixtures.bytes("prometheus/text_format_0.0.4_docs_example_pre_utf8.prom"),
-                Format.PROMETHEUS_TEXT);
+        Exposition e = ExpositionParser.parse(
+                Fixtures.bytes("prometheus/text_format_0.0.4_docs_example_pre_utf8.prom"), Format.PROMETHEUS_TEXT);
 
         assertThat(e.errors()).isEmpty();
         assertDocsSamples(e);
@@ -26,10 +26,11 @@ class PrometheusTextFixtureTest {
      */
     @Test
     void utf8DocsExampleReportsTheValuelessQuotedLineAndKeepsTheRest() {
-        Exposition e = ExpositionParser.parse(Fixtures.bytes("prometheus/text_format_0.0.4_docs_example.prom"),
-                Format.PROMETHEUS_TEXT);
+        Exposition e = ExpositionParser.parse(
+                Fixtures.bytes("prometheus/text_format_0.0.4_docs_example.prom"), Format.PROMETHEUS_TEXT);
 
-        assertThat(e.errors()).extracting(ParseError::line, ParseError::message)
+        assertThat(e.errors())
+                .extracting(ParseError::line, ParseError::message)
                 .containsExactly(tuple(10, "missing value for my.dotted.metric"));
         assertThat(e.isValid()).isFalse();
         assertDocsSamples(e);
@@ -37,8 +38,8 @@ class PrometheusTextFixtureTest {
 
     @Test
     void theQuotedSyntaxParsesWhenItHasAValue() {
-        Exposition e = ExpositionParser.parse("{\"my.dotted.metric\", \"error.message\"=\"Not Found\"} 3\n",
-                Format.PROMETHEUS_TEXT);
+        Exposition e = ExpositionParser.parse(
+                "{\"my.dotted.metric\", \"error.message\"=\"Not Found\"} 3\n", Format.PROMETHEUS_TEXT);
 
         assertThat(e.errors()).isEmpty();
         Sample s = e.samples().get(0);
@@ -53,8 +54,10 @@ class PrometheusTextFixtureTest {
 
         Sample first = samples.get(0);
         assertThat(first.name()).isEqualTo("http_requests_total");
-        assertThat(first.labels().asMap()).containsExactly(
-                org.assertj.core.api.Assertions.entry("method", "post"), org.assertj.core.api.Assertions.entry("code", "200"));
+        assertThat(first.labels().asMap())
+                .containsExactly(
+                        org.assertj.core.api.Assertions.entry("method", "post"),
+                        org.assertj.core.api.Assertions.entry("code", "200"));
         assertThat(first.value()).isEqualTo(1027.0);
         assertThat(first.timestampMillis()).isEqualTo(1395066363000L);
         assertThat(samples.get(1).value()).isEqualTo(3.0);
@@ -75,9 +78,15 @@ class PrometheusTextFixtureTest {
         assertThat(weird.value()).isEqualTo(Double.POSITIVE_INFINITY);
         assertThat(weird.timestampMillis()).isEqualTo(-3982045L);
 
-        assertThat(samples.subList(5, 11)).extracting(s -> s.label("le"), Sample::value).containsExactly(
-                tuple("0.05", 24054.0), tuple("0.1", 33444.0), tuple("0.2", 100392.0), tuple("0.5", 129389.0),
-                tuple("1", 133988.0), tuple("+Inf", 144320.0));
+        assertThat(samples.subList(5, 11))
+                .extracting(s -> s.label("le"), Sample::value)
+                .containsExactly(
+                        tuple("0.05", 24054.0),
+                        tuple("0.1", 33444.0),
+                        tuple("0.2", 100392.0),
+                        tuple("0.5", 129389.0),
+                        tuple("1", 133988.0),
+                        tuple("+Inf", 144320.0));
         assertThat(samples.get(11).name()).isEqualTo("http_request_duration_seconds_sum");
         assertThat(samples.get(11).value()).isEqualTo(53423.0);
         assertThat(samples.get(12).name()).isEqualTo("http_request_duration_seconds_count");
@@ -90,8 +99,8 @@ class PrometheusTextFixtureTest {
         assertThat(samples.get(19).value()).isEqualTo(2693.0);
 
         assertThat(e.metadata("http_requests_total"))
-                .isEqualTo(new MetricMetadata("http_requests_total", MetricType.COUNTER,
-                        "The total number of HTTP requests.", null));
+                .isEqualTo(new MetricMetadata(
+                        "http_requests_total", MetricType.COUNTER, "The total number of HTTP requests.", null));
         assertThat(e.metadata("http_request_duration_seconds").type()).isEqualTo(MetricType.HISTOGRAM);
         assertThat(e.metadata("rpc_duration_seconds").type()).isEqualTo(MetricType.SUMMARY);
         assertThat(e.metadata("rpc_duration_seconds").help()).isEqualTo("A summary of the RPC duration in seconds.");

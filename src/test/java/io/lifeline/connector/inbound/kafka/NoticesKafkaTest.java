@@ -48,20 +48,26 @@ class NoticesKafkaTest {
         p.put("value.serializer", ByteArraySerializer.class.getName());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             // torchelastic lines, recognised by their shape; the job comes from a header.
-            ProducerRecord<byte[], byte[]> lines = new ProducerRecord<>("lifeline.notices", utf8(key),
+            ProducerRecord<byte[], byte[]> lines = new ProducerRecord<>(
+                    "lifeline.notices",
+                    utf8(key),
                     Fixtures.bytes("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl"));
             lines.headers().add(NoticeRecords.JOB, utf8(job));
             producer.send(lines);
             // An IMDS document named by headers.
-            ProducerRecord<byte[], byte[]> imds = new ProducerRecord<>("lifeline.notices", utf8(key),
-                    Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"));
-            imds.headers().add(NoticeRecords.FORMAT, utf8("aws.imds")).add(NoticeRecords.INSTANCE_ID, utf8(instance))
+            ProducerRecord<byte[], byte[]> imds = new ProducerRecord<>(
+                    "lifeline.notices", utf8(key), Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"));
+            imds.headers()
+                    .add(NoticeRecords.FORMAT, utf8("aws.imds"))
+                    .add(NoticeRecords.INSTANCE_ID, utf8(instance))
                     .add(NoticeRecords.IMDS_DOCUMENT, utf8("spot/instance-action"));
             producer.send(imds);
             // The same document for a machine nobody knows, and something that is no notice at all.
-            ProducerRecord<byte[], byte[]> unknown = new ProducerRecord<>("lifeline.notices", utf8(key),
-                    Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"));
-            unknown.headers().add(NoticeRecords.FORMAT, utf8("aws.imds")).add(NoticeRecords.INSTANCE_ID, utf8(unique("i-nobody")))
+            ProducerRecord<byte[], byte[]> unknown = new ProducerRecord<>(
+                    "lifeline.notices", utf8(key), Fixtures.bytes("cloud/aws/imds_spot_instance_action.json"));
+            unknown.headers()
+                    .add(NoticeRecords.FORMAT, utf8("aws.imds"))
+                    .add(NoticeRecords.INSTANCE_ID, utf8(unique("i-nobody")))
                     .add(NoticeRecords.IMDS_DOCUMENT, utf8("spot-instance-action"));
             producer.send(unknown);
             producer.send(new ProducerRecord<>("lifeline.notices", utf8(key), utf8("<html>not a notice</html>")));
@@ -75,8 +81,13 @@ class NoticesKafkaTest {
         assertThat(stored(job, "trainer.restarted")).hasSize(1);
 
         List<ConsumerRecord<byte[], byte[]>> dead = KafkaProbe.recordsWithKey("lifeline.notices.dlq", key, 2);
-        assertThat(dead).extracting(r -> new String(r.headers().lastHeader(DurableConsumerLoop.REASON_HEADER).value(),
-                StandardCharsets.UTF_8)).anySatisfy(reason -> assertThat(reason).startsWith("unknown_instance: "))
+        assertThat(dead)
+                .extracting(r -> new String(
+                        r.headers()
+                                .lastHeader(DurableConsumerLoop.REASON_HEADER)
+                                .value(),
+                        StandardCharsets.UTF_8))
+                .anySatisfy(reason -> assertThat(reason).startsWith("unknown_instance: "))
                 .anySatisfy(reason -> assertThat(reason).startsWith("unknown_format: "));
         await().atMost(Duration.ofSeconds(30)).until(() -> KafkaProbe.committedLag("lifeline-notices") == 0);
     }

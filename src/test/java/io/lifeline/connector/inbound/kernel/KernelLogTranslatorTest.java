@@ -30,10 +30,16 @@ class KernelLogTranslatorTest {
     private void scrapeNames(String... addresses) {
         StringBuilder body = new StringBuilder("# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n");
         for (int i = 0; i < addresses.length; i++) {
-            body.append("DCGM_FI_DEV_GPU_TEMP{gpu=\"").append(i).append("\",UUID=\"GPU-").append(i)
-                    .append("\",pci_bus_id=\"").append(addresses[i]).append("\",Hostname=\"x\"} 40\n");
+            body.append("DCGM_FI_DEV_GPU_TEMP{gpu=\"")
+                    .append(i)
+                    .append("\",UUID=\"GPU-")
+                    .append(i)
+                    .append("\",pci_bus_id=\"")
+                    .append(addresses[i])
+                    .append("\",Hostname=\"x\"} 40\n");
         }
-        Translation t = dcgm.translate(body.toString(), Format.PROMETHEUS_TEXT, new DcgmScrape("push/" + NODE, NODE, NOW));
+        Translation t =
+                dcgm.translate(body.toString(), Format.PROMETHEUS_TEXT, new DcgmScrape("push/" + NODE, NODE, NOW));
         assertThat(t.rejections()).isEmpty();
     }
 
@@ -65,7 +71,8 @@ class KernelLogTranslatorTest {
         }
         assertThat(xids).containsExactly(13, 13, 13, 109, 31, 109);
         assertThat(ids).as("the three XID 13 lines are three occurrences").hasSize(6);
-        assertThat(out.get(0).rejections()).extracting(Translation.Rejection::reason)
+        assertThat(out.get(0).rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(KernelLogTranslator.NOT_AN_XID_LINE);
         assertThat(out.get(6).isRejected()).isTrue();
         assertThat(out.get(7).isRejected()).isTrue();
@@ -87,12 +94,14 @@ class KernelLogTranslatorTest {
         assertThat(xid(out.get(4)).xid()).isEqualTo(149);
         assertThat(xid(out.get(4)).uuid()).isEqualTo("GPU-4");
         assertThat(xid(out.get(5)).xid()).isEqualTo(154);
-        assertThat(out.get(6).rejections()).extracting(Translation.Rejection::reason)
+        assertThat(out.get(6).rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(KernelLogTranslator.NOT_AN_XID_LINE);
 
-        Translation unknown = translator.line("other-node", "NVRM: Xid (PCI:0000:05:00): 79, GPU has fallen off the bus.",
-                0, NOW);
-        assertThat(unknown.rejections()).extracting(Translation.Rejection::reason)
+        Translation unknown =
+                translator.line("other-node", "NVRM: Xid (PCI:0000:05:00): 79, GPU has fallen off the bus.", 0, NOW);
+        assertThat(unknown.rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(KernelLogTranslator.UNKNOWN_PCI_BUS_ID);
     }
 
@@ -108,13 +117,17 @@ class KernelLogTranslatorTest {
         assertThat(((GpuData.Xid) a.data()).message()).isEqualTo("GPU has fallen off the bus.");
 
         String unix = "1795766398.5 gpu-node-7 kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.";
-        assertThat(translator.line(NODE, unix, 0, NOW).events().get(0).time()).isEqualTo(Instant.ofEpochSecond(1795766398L, 500_000_000L));
+        assertThat(translator.line(NODE, unix, 0, NOW).events().get(0).time())
+                .isEqualTo(Instant.ofEpochSecond(1795766398L, 500_000_000L));
 
         String cat = "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.";
         Event c1 = translator.line(NODE, cat, 0, NOW).events().get(0);
         Event c2 = translator.line(NODE, cat, 1, NOW).events().get(0);
-        assertThat(c1.id()).as("the same line twice in one post: two occurrences").isNotEqualTo(c2.id());
-        assertThat(translator.line("bad node!", cat, 0, NOW).rejections()).extracting(Translation.Rejection::reason)
+        assertThat(c1.id())
+                .as("the same line twice in one post: two occurrences")
+                .isNotEqualTo(c2.id());
+        assertThat(translator.line("bad node!", cat, 0, NOW).rejections())
+                .extracting(Translation.Rejection::reason)
                 .containsExactly(KernelLogTranslator.INVALID_NODE_NAME);
     }
 

@@ -25,6 +25,8 @@ final class Captured {
     }
 
     synchronized List<Event> of(String subject, EventType type) {
-        return events.stream().filter(e -> e.subject().equals(subject) && e.type() == type).toList();
+        return events.stream()
+                .filter(e -> e.subject().equals(subject) && e.type() == type)
+                .toList();
     }
 }

@@ -38,7 +38,8 @@ class GkeShutdownVariantsTest {
     }
 
     static Stream<Variant> variants() {
-        return Stream.of(new Variant("cloud/gke/node_spot_ready_false_kubelet_message.json", NoticeKind.PREEMPT),
+        return Stream.of(
+                new Variant("cloud/gke/node_spot_ready_false_kubelet_message.json", NoticeKind.PREEMPT),
                 new Variant("cloud/gke/node_spot_ready_false_reason_as_documented.json", NoticeKind.PREEMPT),
                 new Variant("cloud/gke/node_preemptible_aggregated_message.json", NoticeKind.PREEMPT),
                 new Variant("cloud/gke/node_on_demand_shutting_down.json", NoticeKind.MAINTENANCE),
@@ -53,15 +54,20 @@ class GkeShutdownVariantsTest {
                 .added(node, TRANSITION.plusSeconds(5));
 
         assertThat(t.rejections()).isEmpty();
-        assertThat(t.events()).filteredOn(e -> e.type() == EventType.NODE_NOT_READY).hasSize(1);
-        List<Event> notices = t.events().stream().filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE).toList();
+        assertThat(t.events())
+                .filteredOn(e -> e.type() == EventType.NODE_NOT_READY)
+                .hasSize(1);
+        List<Event> notices = t.events().stream()
+                .filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE)
+                .toList();
         if (v.kind() == null) {
             assertThat(notices).isEmpty();
         } else {
             assertThat(notices).singleElement().satisfies(e -> {
                 assertThat(e.subject()).isEqualTo(node.getMetadata().getName());
                 assertThat(e.time()).isEqualTo(TRANSITION);
-                assertThat(e.data()).isEqualTo(new NodeData.InterruptionNotice(v.kind(), "gcp", TRANSITION.plusSeconds(30)));
+                assertThat(e.data())
+                        .isEqualTo(new NodeData.InterruptionNotice(v.kind(), "gcp", TRANSITION.plusSeconds(30)));
             });
         }
         EventContract.assertRoundTrips(t.events());
@@ -69,6 +75,8 @@ class GkeShutdownVariantsTest {
 
     @Test
     void everySampleOfTheFolderHasAnExpectedOutcome() {
-        assertThat(FixtureFolder.unnamed("cloud/gke", variants().map(Variant::fixture).toList())).isEmpty();
+        assertThat(FixtureFolder.unnamed(
+                        "cloud/gke", variants().map(Variant::fixture).toList()))
+                .isEmpty();
     }
 }

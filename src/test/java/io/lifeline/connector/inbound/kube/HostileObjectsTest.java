@@ -21,8 +21,18 @@ class HostileObjectsTest {
     @Test
     void aTaintWithoutAKeyIsNoNoticeAndTheNodeIsStillTranslated() {
         NodeWatcher nodes = new NodeWatcher(out.ctx, List.of(), "default", null);
-        Node node = new NodeBuilder().withNewMetadata().withName("gpu-1").withUid("u1").endMetadata()
-                .withNewSpec().addNewTaint().withValue("x").withEffect("NoSchedule").endTaint().endSpec().build();
+        Node node = new NodeBuilder()
+                .withNewMetadata()
+                .withName("gpu-1")
+                .withUid("u1")
+                .endMetadata()
+                .withNewSpec()
+                .addNewTaint()
+                .withValue("x")
+                .withEffect("NoSchedule")
+                .endTaint()
+                .endSpec()
+                .build();
 
         nodes.onAdd(node);
 
@@ -34,14 +44,35 @@ class HostileObjectsTest {
     @Test
     void nullEntriesInAnObjectsListsAreSkipped() {
         NodeWatcher nodes = new NodeWatcher(out.ctx, List.of(), "default", null);
-        Node node = new NodeBuilder().withNewMetadata().withName("gpu-3").withUid("u3").endMetadata().withNewSpec()
-                .endSpec().withNewStatus().addNewCondition().withType("Ready").withStatus("True")
-                .withLastTransitionTime("2026-03-01T10:00:00Z").endCondition().endStatus().build();
+        Node node = new NodeBuilder()
+                .withNewMetadata()
+                .withName("gpu-3")
+                .withUid("u3")
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withLastTransitionTime("2026-03-01T10:00:00Z")
+                .endCondition()
+                .endStatus()
+                .build();
         node.getSpec().setTaints(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
         node.getStatus().getConditions().add(0, null);
-        ResourceEventHandler<Pod> pods = new PodWatcher(out.ctx, new TrainingPods(), null).handler(PodScheme.PYTORCHJOB);
-        Pod pod = new PodBuilder().withNewMetadata().withName("echo-worker-0").withNamespace("team-k").withUid("p0")
-                .addToLabels(PodWatcher.JOB_LABEL, "echo").endMetadata().withNewStatus().endStatus().build();
+        ResourceEventHandler<Pod> pods =
+                new PodWatcher(out.ctx, new TrainingPods(), null).handler(PodScheme.PYTORCHJOB);
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("echo-worker-0")
+                .withNamespace("team-k")
+                .withUid("p0")
+                .addToLabels(PodWatcher.JOB_LABEL, "echo")
+                .endMetadata()
+                .withNewStatus()
+                .endStatus()
+                .build();
         pod.getStatus().setConditions(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
         pod.getStatus().setContainerStatuses(new java.util.ArrayList<>(java.util.Collections.singletonList(null)));
 
@@ -58,12 +89,27 @@ class HostileObjectsTest {
         TrainingPods training = new TrainingPods();
         ResourceEventHandler<Pod> pods = new PodWatcher(out.ctx, training, null).handler(PodScheme.PYTORCHJOB);
         PyTorchJobWatcher jobs = new PyTorchJobWatcher(out.ctx, training, null);
-        Node named = new NodeBuilder().withNewMetadata().withName("gpu-2").withResourceVersion("1").endMetadata().build();
-        Pod nameless = new PodBuilder().withNewMetadata().withNamespace("team-k")
-                .addToLabels(PodWatcher.JOB_LABEL, "echo").endMetadata().build();
+        Node named = new NodeBuilder()
+                .withNewMetadata()
+                .withName("gpu-2")
+                .withResourceVersion("1")
+                .endMetadata()
+                .build();
+        Pod nameless = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("team-k")
+                .addToLabels(PodWatcher.JOB_LABEL, "echo")
+                .endMetadata()
+                .build();
 
         nodes.onAdd(new Node());
-        nodes.onUpdate(named, new NodeBuilder().withNewMetadata().withResourceVersion("2").endMetadata().build());
+        nodes.onUpdate(
+                named,
+                new NodeBuilder()
+                        .withNewMetadata()
+                        .withResourceVersion("2")
+                        .endMetadata()
+                        .build());
         nodes.onDelete(new Node(), false);
         pods.onAdd(nameless);
         pods.onDelete(new Pod(), false);

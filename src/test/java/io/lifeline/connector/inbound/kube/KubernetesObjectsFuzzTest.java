@@ -62,10 +62,25 @@ class KubernetesObjectsFuzzTest {
         server = new KubernetesMockServer(false);
         server.init();
         client = server.createClient();
-        server.expect().get().withPath("/api/v1/namespaces/" + NS + "/pods/nvidia-dcgm-exporter-x7k2p")
-                .andReturn(200, new PodBuilder().withNewMetadata().withName("nvidia-dcgm-exporter-x7k2p").withNamespace(NS)
-                        .withUid("pod-uid-1").endMetadata().withNewSpec().withNodeName("gpu-node-1").endSpec()
-                        .withNewStatus().withPodIP("10.0.3.17").endStatus().build()).always();
+        server.expect()
+                .get()
+                .withPath("/api/v1/namespaces/" + NS + "/pods/nvidia-dcgm-exporter-x7k2p")
+                .andReturn(
+                        200,
+                        new PodBuilder()
+                                .withNewMetadata()
+                                .withName("nvidia-dcgm-exporter-x7k2p")
+                                .withNamespace(NS)
+                                .withUid("pod-uid-1")
+                                .endMetadata()
+                                .withNewSpec()
+                                .withNodeName("gpu-node-1")
+                                .endSpec()
+                                .withNewStatus()
+                                .withPodIP("10.0.3.17")
+                                .endStatus()
+                                .build())
+                .always();
     }
 
     @AfterContainer
@@ -90,8 +105,8 @@ class KubernetesObjectsFuzzTest {
     }
 
     @Property
-    void aTrainingPodAndItsEventsAreTranslatedWhateverTheySay(@ForAll("pods") Hostile.Case json,
-                                                              @ForAll("events") Hostile.Case eventJson) {
+    void aTrainingPodAndItsEventsAreTranslatedWhateverTheySay(
+            @ForAll("pods") Hostile.Case json, @ForAll("events") Hostile.Case eventJson) {
         Pod seed = read(seedPod(), Pod.class);
         Pod pod = read(json, Pod.class);
         io.fabric8.kubernetes.api.model.Event event = read(eventJson, io.fabric8.kubernetes.api.model.Event.class);
@@ -133,7 +148,9 @@ class KubernetesObjectsFuzzTest {
     @Property
     void anEndpointSliceYieldsOnlyTargetsOfItsPodsNode(@ForAll("slices") Hostile.Case json) {
         EndpointSlice slice = read(json, EndpointSlice.class);
-        if (slice == null || !KubeContext.isNamed(slice) || !NS.equals(slice.getMetadata().getNamespace())) {
+        if (slice == null
+                || !KubeContext.isNamed(slice)
+                || !NS.equals(slice.getMetadata().getNamespace())) {
             return; // the discovery handler reads only named objects of the trusted namespaces
         }
         DcgmEndpointWatcher discovery = new DcgmEndpointWatcher(DISCOVERY, null);
@@ -178,15 +195,31 @@ class KubernetesObjectsFuzzTest {
 
     @Provide
     Arbitrary<Hostile.Case> pods() {
-        return Hostile.any(List.of(seedPod().seed(), evictedPod().seed(), trainJobPod().seed()));
+        return Hostile.any(
+                List.of(seedPod().seed(), evictedPod().seed(), trainJobPod().seed()));
     }
 
     @Provide
     Arbitrary<Hostile.Case> events() {
-        return Hostile.any(List.of(seed("event", new EventBuilder().withNewMetadata().withName("e1").withNamespace("team-k")
-                .withUid("event-uid-1").endMetadata().withReason("Preempted").withMessage("Preempted by a higher priority pod")
-                .withLastTimestamp("2026-03-01T10:05:00Z").withNewInvolvedObject().withKind("Pod").withName("echo-worker-0")
-                .withNamespace("team-k").withUid("pod-uid-0").endInvolvedObject().build()).seed()));
+        return Hostile.any(List.of(seed(
+                        "event",
+                        new EventBuilder()
+                                .withNewMetadata()
+                                .withName("e1")
+                                .withNamespace("team-k")
+                                .withUid("event-uid-1")
+                                .endMetadata()
+                                .withReason("Preempted")
+                                .withMessage("Preempted by a higher priority pod")
+                                .withLastTimestamp("2026-03-01T10:05:00Z")
+                                .withNewInvolvedObject()
+                                .withKind("Pod")
+                                .withName("echo-worker-0")
+                                .withNamespace("team-k")
+                                .withUid("pod-uid-0")
+                                .endInvolvedObject()
+                                .build())
+                .seed()));
     }
 
     @Provide
@@ -196,70 +229,180 @@ class KubernetesObjectsFuzzTest {
 
     @Provide
     Arbitrary<Hostile.Case> slices() {
-        return Hostile.any(List.of(seed("endpointslice", new EndpointSliceBuilder().withNewMetadata()
-                .withName("nvidia-dcgm-exporter-abcde").withNamespace(NS).addToLabels("app.kubernetes.io/name", "dcgm-exporter")
-                .endMetadata().withAddressType("IPv4").addNewPort().withName("metrics").withPort(9400).withProtocol("TCP")
-                .endPort().addToEndpoints(new EndpointBuilder().withAddresses("10.0.3.17").withNodeName("gpu-node-1")
-                        .withNewConditions().withReady(true).endConditions().withNewTargetRef().withKind("Pod")
-                        .withName("nvidia-dcgm-exporter-x7k2p").withNamespace(NS).withUid("pod-uid-1").endTargetRef()
-                        .build()).build()).seed()));
+        return Hostile.any(List.of(seed(
+                        "endpointslice",
+                        new EndpointSliceBuilder()
+                                .withNewMetadata()
+                                .withName("nvidia-dcgm-exporter-abcde")
+                                .withNamespace(NS)
+                                .addToLabels("app.kubernetes.io/name", "dcgm-exporter")
+                                .endMetadata()
+                                .withAddressType("IPv4")
+                                .addNewPort()
+                                .withName("metrics")
+                                .withPort(9400)
+                                .withProtocol("TCP")
+                                .endPort()
+                                .addToEndpoints(new EndpointBuilder()
+                                        .withAddresses("10.0.3.17")
+                                        .withNodeName("gpu-node-1")
+                                        .withNewConditions()
+                                        .withReady(true)
+                                        .endConditions()
+                                        .withNewTargetRef()
+                                        .withKind("Pod")
+                                        .withName("nvidia-dcgm-exporter-x7k2p")
+                                        .withNamespace(NS)
+                                        .withUid("pod-uid-1")
+                                        .endTargetRef()
+                                        .build())
+                                .build())
+                .seed()));
     }
 
     private static Hostile.Case seedNode() {
-        return seed("node", new NodeBuilder().withNewMetadata().withName("gpu-1").withUid("node-uid-1")
-                .withResourceVersion("41").withCreationTimestamp("2026-03-01T09:00:00Z")
-                .addToLabels("karpenter.sh/capacity-type", "spot").addToLabels("karpenter.sh/nodepool", "gpu-spot")
-                .addToLabels("topology.kubernetes.io/zone", "us-east-1a")
-                .addToLabels("node.kubernetes.io/instance-type", "p4d.24xlarge").endMetadata()
-                .withNewSpec().withProviderID("aws:///us-east-1a/i-0abc123").withUnschedulable(true)
-                .addNewTaint().withKey("aws-node-termination-handler/spot-itn").withValue("i-0abc123")
-                .withEffect("NoSchedule").withTimeAdded("2026-03-01T10:00:00Z").endTaint().endSpec()
-                .withNewStatus().addToCapacity("nvidia.com/gpu", new Quantity("8"))
-                .addNewCondition().withType("Ready").withStatus("False").withReason("KubeletNotReady")
-                .withMessage("PLEG is not healthy").withLastTransitionTime("2026-03-01T10:01:00Z").endCondition()
-                .endStatus().build());
+        return seed(
+                "node",
+                new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("gpu-1")
+                        .withUid("node-uid-1")
+                        .withResourceVersion("41")
+                        .withCreationTimestamp("2026-03-01T09:00:00Z")
+                        .addToLabels("karpenter.sh/capacity-type", "spot")
+                        .addToLabels("karpenter.sh/nodepool", "gpu-spot")
+                        .addToLabels("topology.kubernetes.io/zone", "us-east-1a")
+                        .addToLabels("node.kubernetes.io/instance-type", "p4d.24xlarge")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withProviderID("aws:///us-east-1a/i-0abc123")
+                        .withUnschedulable(true)
+                        .addNewTaint()
+                        .withKey("aws-node-termination-handler/spot-itn")
+                        .withValue("i-0abc123")
+                        .withEffect("NoSchedule")
+                        .withTimeAdded("2026-03-01T10:00:00Z")
+                        .endTaint()
+                        .endSpec()
+                        .withNewStatus()
+                        .addToCapacity("nvidia.com/gpu", new Quantity("8"))
+                        .addNewCondition()
+                        .withType("Ready")
+                        .withStatus("False")
+                        .withReason("KubeletNotReady")
+                        .withMessage("PLEG is not healthy")
+                        .withLastTransitionTime("2026-03-01T10:01:00Z")
+                        .endCondition()
+                        .endStatus()
+                        .build());
     }
 
     private static Hostile.Case seedPod() {
-        return seed("pod", new PodBuilder().withNewMetadata().withName("echo-worker-0").withNamespace("team-k")
-                .withUid("pod-uid-0").withResourceVersion("7").addToLabels(PodWatcher.JOB_LABEL, "elastic-example-echo")
-                .addToLabels(PodWatcher.REPLICA_TYPE, "worker").addToLabels(PodWatcher.REPLICA_INDEX, "0").endMetadata()
-                .withNewSpec().withNodeName("gpu-node-0").endSpec()
-                .withNewStatus().withPhase("Running").addNewContainerStatus().withName("pytorch").withRestartCount(1)
-                .withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled")
-                .withFinishedAt("2026-03-01T10:02:00Z").endTerminated().endLastState().endContainerStatus()
-                .endStatus().build());
+        return seed(
+                "pod",
+                new PodBuilder()
+                        .withNewMetadata()
+                        .withName("echo-worker-0")
+                        .withNamespace("team-k")
+                        .withUid("pod-uid-0")
+                        .withResourceVersion("7")
+                        .addToLabels(PodWatcher.JOB_LABEL, "elastic-example-echo")
+                        .addToLabels(PodWatcher.REPLICA_TYPE, "worker")
+                        .addToLabels(PodWatcher.REPLICA_INDEX, "0")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-node-0")
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .addNewContainerStatus()
+                        .withName("pytorch")
+                        .withRestartCount(1)
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(137)
+                        .withReason("OOMKilled")
+                        .withFinishedAt("2026-03-01T10:02:00Z")
+                        .endTerminated()
+                        .endLastState()
+                        .endContainerStatus()
+                        .endStatus()
+                        .build());
     }
 
     /** A failed trainer node of the TrainJob team-k/llama-ft, labelled as JobSet and the Job controller label it. */
     private static Hostile.Case trainJobPod() {
-        return seed("trainjob pod", new PodBuilder().withNewMetadata().withName("llama-ft-node-0-1-q8z4m").withNamespace("team-k")
-                .withUid("pod-uid-2").withResourceVersion("11").addToLabels(PodScheme.TrainJobPods.JOBSET_NAME, "llama-ft")
-                .addToLabels(PodScheme.TrainJobPods.REPLICATED_JOB, "node").addToLabels("jobset.sigs.k8s.io/job-index", "0")
-                .addToLabels(PodScheme.TrainJobPods.COMPLETION_INDEX, "1")
-                .addToAnnotations(PodScheme.TrainJobPods.COMPLETION_INDEX, "1").endMetadata()
-                .withNewSpec().withNodeName("gpu-node-1").withHostname("llama-ft-node-0-1").withSubdomain("llama-ft").endSpec()
-                .withNewStatus().withPhase("Running").addNewContainerStatus().withName("node").withRestartCount(1)
-                .withNewLastState().withNewTerminated().withExitCode(1).withReason("Error")
-                .withFinishedAt("2026-03-01T10:04:00Z").endTerminated().endLastState().endContainerStatus()
-                .endStatus().build());
+        return seed(
+                "trainjob pod",
+                new PodBuilder()
+                        .withNewMetadata()
+                        .withName("llama-ft-node-0-1-q8z4m")
+                        .withNamespace("team-k")
+                        .withUid("pod-uid-2")
+                        .withResourceVersion("11")
+                        .addToLabels(PodScheme.TrainJobPods.JOBSET_NAME, "llama-ft")
+                        .addToLabels(PodScheme.TrainJobPods.REPLICATED_JOB, "node")
+                        .addToLabels("jobset.sigs.k8s.io/job-index", "0")
+                        .addToLabels(PodScheme.TrainJobPods.COMPLETION_INDEX, "1")
+                        .addToAnnotations(PodScheme.TrainJobPods.COMPLETION_INDEX, "1")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-node-1")
+                        .withHostname("llama-ft-node-0-1")
+                        .withSubdomain("llama-ft")
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .addNewContainerStatus()
+                        .withName("node")
+                        .withRestartCount(1)
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(1)
+                        .withReason("Error")
+                        .withFinishedAt("2026-03-01T10:04:00Z")
+                        .endTerminated()
+                        .endLastState()
+                        .endContainerStatus()
+                        .endStatus()
+                        .build());
     }
 
     private static Hostile.Case evictedPod() {
-        return seed("evicted pod", new PodBuilder().withNewMetadata().withName("echo-worker-1").withNamespace("team-k")
-                .withUid("pod-uid-1").withResourceVersion("9").addToLabels(PodWatcher.JOB_LABEL, "elastic-example-echo")
-                .addToLabels(PodWatcher.REPLICA_INDEX, "1").endMetadata().withNewSpec().withNodeName("gpu-node-1").endSpec()
-                .withNewStatus().withPhase("Failed").addNewCondition().withType("DisruptionTarget").withStatus("True")
-                .withReason("PreemptionByScheduler").withLastTransitionTime("2026-03-01T10:03:00Z").endCondition()
-                .endStatus().build());
+        return seed(
+                "evicted pod",
+                new PodBuilder()
+                        .withNewMetadata()
+                        .withName("echo-worker-1")
+                        .withNamespace("team-k")
+                        .withUid("pod-uid-1")
+                        .withResourceVersion("9")
+                        .addToLabels(PodWatcher.JOB_LABEL, "elastic-example-echo")
+                        .addToLabels(PodWatcher.REPLICA_INDEX, "1")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-node-1")
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Failed")
+                        .addNewCondition()
+                        .withType("DisruptionTarget")
+                        .withStatus("True")
+                        .withReason("PreemptionByScheduler")
+                        .withLastTransitionTime("2026-03-01T10:03:00Z")
+                        .endCondition()
+                        .endStatus()
+                        .build());
     }
 
     private static Hostile.Case pytorchJob() {
         try {
-            Object yaml = new ObjectMapper(new YAMLFactory()).readValue(Fixtures.bytes("k8s/pytorchjob_elastic_echo.yaml"),
-                    Object.class);
-            return Hostile.mutate(new Hostile.Seed("k8s/pytorchjob_elastic_echo.yaml", new ObjectMapper().writeValueAsBytes(yaml)),
-                    List.of(), List.of());
+            Object yaml = new ObjectMapper(new YAMLFactory())
+                    .readValue(Fixtures.bytes("k8s/pytorchjob_elastic_echo.yaml"), Object.class);
+            return Hostile.mutate(
+                    new Hostile.Seed("k8s/pytorchjob_elastic_echo.yaml", new ObjectMapper().writeValueAsBytes(yaml)),
+                    List.of(),
+                    List.of());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -20,9 +20,20 @@ class PendingPodsTest {
 
     @Test
     void countsThePendingPodsTheDeploymentSelects() {
-        client.apps().deployments().inNamespace("serving").resource(new DeploymentBuilder().withNewMetadata()
-                .withName("chat").endMetadata().withNewSpec().withNewSelector().addToMatchLabels("app", "chat")
-                .endSelector().endSpec().build()).create();
+        client.apps()
+                .deployments()
+                .inNamespace("serving")
+                .resource(new DeploymentBuilder()
+                        .withNewMetadata()
+                        .withName("chat")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewSelector()
+                        .addToMatchLabels("app", "chat")
+                        .endSelector()
+                        .endSpec()
+                        .build())
+                .create();
         pod("chat-1", "chat", "Running");
         pod("chat-2", "chat", "Pending");
         pod("chat-3", "chat", "Pending");
@@ -38,7 +49,17 @@ class PendingPodsTest {
     }
 
     private void pod(String name, String app, String phase) {
-        client.pods().inNamespace("serving").resource(new PodBuilder().withNewMetadata().withName(name)
-                .addToLabels("app", app).endMetadata().withNewStatus().withPhase(phase).endStatus().build()).create();
+        client.pods()
+                .inNamespace("serving")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToLabels("app", app)
+                        .endMetadata()
+                        .withNewStatus()
+                        .withPhase(phase)
+                        .endStatus()
+                        .build())
+                .create();
     }
 }

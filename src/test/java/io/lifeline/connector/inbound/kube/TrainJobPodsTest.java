@@ -49,11 +49,28 @@ class TrainJobPodsTest {
 
     @BeforeEach
     void watch() throws Exception {
-        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName(TrainJobWatcher.CRD).endMetadata().withNewSpec()
-                .withGroup("trainer.kubeflow.org").withScope("Namespaced").withNewNames().withPlural("trainjobs")
-                .withKind("TrainJob").endNames().addNewVersion().withName("v1alpha1").withServed(true).withStorage(true)
-                .endVersion().endSpec().build()).create();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(new CustomResourceDefinitionBuilder()
+                        .withNewMetadata()
+                        .withName(TrainJobWatcher.CRD)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withGroup("trainer.kubeflow.org")
+                        .withScope("Namespaced")
+                        .withNewNames()
+                        .withPlural("trainjobs")
+                        .withKind("TrainJob")
+                        .endNames()
+                        .addNewVersion()
+                        .withName("v1alpha1")
+                        .withServed(true)
+                        .withStorage(true)
+                        .endVersion()
+                        .endSpec()
+                        .build())
+                .create();
         informers.add(new TrainJobWatcher(out.ctx, training, null).start(client, 0));
         PodWatcher pods = new PodWatcher(out.ctx, training, hosts);
         informers.add(pods.start(client, 0, PodScheme.PYTORCHJOB));
@@ -73,64 +90,114 @@ class TrainJobPodsTest {
         GenericKubernetesResource job = client.getKubernetesSerialization()
                 .unmarshal(yaml.substring(0, yaml.indexOf("\n---")), GenericKubernetesResource.class);
         @SuppressWarnings("unchecked")
-        Map<String, Object> trainer = (Map<String, Object>) ((Map<String, Object>) job.getAdditionalProperties().get("spec"))
-                .get("trainer");
+        Map<String, Object> trainer = (Map<String, Object>)
+                ((Map<String, Object>) job.getAdditionalProperties().get("spec")).get("trainer");
         trainer.put("numProcPerNode", 4);
-        client.genericKubernetesResources(TrainJobWatcher.CONTEXT).inNamespace(NS).resource(job).create();
+        client.genericKubernetesResources(TrainJobWatcher.CONTEXT)
+                .inNamespace(NS)
+                .resource(job)
+                .create();
         await().atMost(Duration.ofSeconds(10)).until(() -> training.job(JOB) != null);
     }
 
     /** A pod of the JobSet {@code jobset}'s replicated job {@code rjob}, at completion index {@code index}. */
     private static Pod jobSetPod(String jobset, String rjob, int index) {
         String podName = jobset + "-" + rjob + "-0-" + index + "-x7k2p";
-        return new PodBuilder().withNewMetadata().withName(podName).withNamespace(NS)
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(podName)
+                .withNamespace(NS)
                 .addToLabels(PodScheme.TrainJobPods.JOBSET_NAME, jobset)
                 .addToLabels(PodScheme.TrainJobPods.REPLICATED_JOB, rjob)
                 .addToLabels("jobset.sigs.k8s.io/job-index", "0")
                 .addToLabels("batch.kubernetes.io/job-name", jobset + "-" + rjob + "-0")
                 .addToLabels(PodScheme.TrainJobPods.COMPLETION_INDEX, String.valueOf(index))
                 .addToAnnotations(PodScheme.TrainJobPods.COMPLETION_INDEX, String.valueOf(index))
-                .addToAnnotations(PodScheme.TrainJobPods.REPLICATED_JOB, rjob).endMetadata()
-                .withNewSpec().withNodeName("gpu-node-" + index).withHostname(jobset + "-" + rjob + "-0-" + index)
-                .withSubdomain(jobset).endSpec()
-                .withNewStatus().withPhase("Running").endStatus().build();
+                .addToAnnotations(PodScheme.TrainJobPods.REPLICATED_JOB, rjob)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("gpu-node-" + index)
+                .withHostname(jobset + "-" + rjob + "-0-" + index)
+                .withSubdomain(jobset)
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build();
     }
 
     private static List<io.fabric8.kubernetes.api.model.ContainerStatus> oomKilled() {
-        return List.of(new ContainerStatusBuilder().withName("node").withRestartCount(1)
-                .withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled")
-                .withFinishedAt("2026-03-01T10:30:00Z").endTerminated().endLastState()
-                .withNewState().withNewRunning().endRunning().endState().build());
+        return List.of(new ContainerStatusBuilder()
+                .withName("node")
+                .withRestartCount(1)
+                .withNewLastState()
+                .withNewTerminated()
+                .withExitCode(137)
+                .withReason("OOMKilled")
+                .withFinishedAt("2026-03-01T10:30:00Z")
+                .endTerminated()
+                .endLastState()
+                .withNewState()
+                .withNewRunning()
+                .endRunning()
+                .endState()
+                .build());
     }
 
     @Test
     void anEvictedTrainerNodeIsAPodEvictionOfItsTrainJob() throws Exception {
         trainJob();
         Pod pod = client.pods().resource(jobSetPod(NAME, "node", 2)).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> training.pod(NS, pod.getMetadata().getName()) != null);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> training.pod(NS, pod.getMetadata().getName()) != null);
         TrainingPods.Pod known = training.pod(NS, pod.getMetadata().getName());
         assertThat(known.job()).isEqualTo(JOB);
         assertThat(known.replicaType()).isEqualTo("node");
         assertThat(known.replicaIndex()).isEqualTo(2);
         assertThat(hosts.nodeFor("kueue-example-node-0-2")).isEqualTo("gpu-node-2"); // the hostname torchrun reports
 
-        pod.getStatus().setConditions(List.of(new PodConditionBuilder().withType("DisruptionTarget")
-                .withStatus("True").withReason("PreemptionByScheduler").withMessage("Kueue preempted the workload")
-                .withLastTransitionTime("2026-03-01T10:40:00Z").build()));
+        pod.getStatus()
+                .setConditions(List.of(new PodConditionBuilder()
+                        .withType("DisruptionTarget")
+                        .withStatus("True")
+                        .withReason("PreemptionByScheduler")
+                        .withMessage("Kueue preempted the workload")
+                        .withLastTransitionTime("2026-03-01T10:40:00Z")
+                        .build()));
         client.pods().resource(pod).updateStatus();
-        await().atMost(Duration.ofSeconds(10)).until(() -> out.of(JOB, EventType.POD_EVICTED).size() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> out.of(JOB, EventType.POD_EVICTED).size() == 1);
         Event evicted = out.of(JOB, EventType.POD_EVICTED).get(0);
-        assertThat(evicted.data()).isEqualTo(new SchedulerData.PodEvicted(pod.getMetadata().getName(), "gpu-node-2",
-                "PreemptionByScheduler: Kueue preempted the workload"));
+        assertThat(evicted.data())
+                .isEqualTo(new SchedulerData.PodEvicted(
+                        pod.getMetadata().getName(),
+                        "gpu-node-2",
+                        "PreemptionByScheduler: Kueue preempted the workload"));
         assertThat(evicted.id()).isEqualTo("pod/" + pod.getMetadata().getUid() + "/evicted");
 
         // The Kubernetes Event about the same pod names the TrainJob too, and is the same eviction.
-        client.v1().events().inNamespace(NS).resource(new EventBuilder().withNewMetadata().withName("node-2.preempted")
-                .withNamespace(NS).endMetadata().withReason("Preempted").withType("Normal")
-                .withMessage("Preempted by pod 7f7c0d2e on node gpu-node-2").withLastTimestamp("2026-03-01T10:40:01Z")
-                .withNewInvolvedObject().withKind("Pod").withName(pod.getMetadata().getName()).withNamespace(NS)
-                .withUid(pod.getMetadata().getUid()).endInvolvedObject().build()).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> out.of(JOB, EventType.POD_EVICTED).size() == 2);
+        client.v1()
+                .events()
+                .inNamespace(NS)
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName("node-2.preempted")
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withReason("Preempted")
+                        .withType("Normal")
+                        .withMessage("Preempted by pod 7f7c0d2e on node gpu-node-2")
+                        .withLastTimestamp("2026-03-01T10:40:01Z")
+                        .withNewInvolvedObject()
+                        .withKind("Pod")
+                        .withName(pod.getMetadata().getName())
+                        .withNamespace(NS)
+                        .withUid(pod.getMetadata().getUid())
+                        .endInvolvedObject()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> out.of(JOB, EventType.POD_EVICTED).size() == 2);
         assertThat(out.of(JOB, EventType.POD_EVICTED)).extracting(Event::id).containsOnly(evicted.id());
         EventContract.assertRoundTrips(out.all());
     }
@@ -139,26 +206,33 @@ class TrainJobPodsTest {
     void anOomKilledTrainerNodeIsAWorkerFailureAtItsNodesFirstRank() throws Exception {
         trainJob();
         Pod pod = client.pods().resource(jobSetPod(NAME, "node", 2)).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> training.pod(NS, pod.getMetadata().getName()) != null);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> training.pod(NS, pod.getMetadata().getName()) != null);
         pod.getStatus().setContainerStatuses(oomKilled());
         client.pods().resource(pod).updateStatus();
-        await().atMost(Duration.ofSeconds(10)).until(() -> out.of(JOB, EventType.TRAINER_WORKER_FAILED).size() == 1);
-        TrainerData.WorkerFailed f = (TrainerData.WorkerFailed) out.of(JOB, EventType.TRAINER_WORKER_FAILED).get(0).data();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> out.of(JOB, EventType.TRAINER_WORKER_FAILED).size() == 1);
+        TrainerData.WorkerFailed f = (TrainerData.WorkerFailed)
+                out.of(JOB, EventType.TRAINER_WORKER_FAILED).get(0).data();
         assertThat(f.rank()).isEqualTo(8); // node rank 2 (the completion index, torchrun's PET_NODE_RANK) × 4 per node
         assertThat(f.node()).isEqualTo("gpu-node-2");
         assertThat(f.exitCode()).isEqualTo(137);
         assertThat(f.error()).startsWith("OOMKilled").endsWith("(container node)");
 
         // An initializer's pod belongs to the TrainJob but is no trainer node: its failure has no rank.
-        Pod init = client.pods().resource(jobSetPod(NAME, "dataset-initializer", 0)).create();
-        await().atMost(Duration.ofSeconds(10)).until(() -> training.pod(NS, init.getMetadata().getName()) != null);
+        Pod init = client.pods()
+                .resource(jobSetPod(NAME, "dataset-initializer", 0))
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> training.pod(NS, init.getMetadata().getName()) != null);
         init.getStatus().setContainerStatuses(oomKilled());
         client.pods().resource(init).updateStatus();
         Thread.sleep(500);
         assertThat(out.of(JOB, EventType.TRAINER_WORKER_FAILED)).hasSize(1);
 
         client.pods().inNamespace(NS).withName(pod.getMetadata().getName()).delete();
-        await().atMost(Duration.ofSeconds(10)).until(() -> training.pod(NS, pod.getMetadata().getName()) == null);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> training.pod(NS, pod.getMetadata().getName()) == null);
         assertThat(hosts.nodeFor("kueue-example-node-0-2")).isEqualTo("kueue-example-node-0-2");
         EventContract.assertRoundTrips(out.all());
     }
@@ -167,10 +241,22 @@ class TrainJobPodsTest {
     void aJobSetThatIsNoTrainJobIsNotFollowedAndPyTorchJobPodsAreAsBefore() throws Exception {
         trainJob();
         Pod other = client.pods().resource(jobSetPod("plain-jobset", "node", 0)).create();
-        Pod worker = client.pods().resource(new PodBuilder().withNewMetadata().withName("echo-worker-1").withNamespace(NS)
-                .addToLabels(PodWatcher.JOB_LABEL, "elastic-example-echo").addToLabels(PodWatcher.REPLICA_TYPE, "worker")
-                .addToLabels(PodWatcher.REPLICA_INDEX, "1").endMetadata()
-                .withNewSpec().withNodeName("gpu-node-1").endSpec().withNewStatus().withPhase("Running").endStatus().build())
+        Pod worker = client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("echo-worker-1")
+                        .withNamespace(NS)
+                        .addToLabels(PodWatcher.JOB_LABEL, "elastic-example-echo")
+                        .addToLabels(PodWatcher.REPLICA_TYPE, "worker")
+                        .addToLabels(PodWatcher.REPLICA_INDEX, "1")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-node-1")
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .endStatus()
+                        .build())
                 .create();
         await().atMost(Duration.ofSeconds(10)).until(() -> training.pod(NS, "echo-worker-1") != null);
         assertThat(training.pod(NS, "echo-worker-1").job()).isEqualTo(NS + "/elastic-example-echo");
@@ -180,9 +266,13 @@ class TrainJobPodsTest {
         worker.getStatus().setContainerStatuses(oomKilled());
         client.pods().resource(worker).updateStatus();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> out.of(NS + "/elastic-example-echo", EventType.TRAINER_WORKER_FAILED).size() == 1);
-        TrainerData.WorkerFailed f = (TrainerData.WorkerFailed) out.of(NS + "/elastic-example-echo",
-                EventType.TRAINER_WORKER_FAILED).get(0).data();
+                .until(() -> out.of(NS + "/elastic-example-echo", EventType.TRAINER_WORKER_FAILED)
+                                .size()
+                        == 1);
+        TrainerData.WorkerFailed f =
+                (TrainerData.WorkerFailed) out.of(NS + "/elastic-example-echo", EventType.TRAINER_WORKER_FAILED)
+                        .get(0)
+                        .data();
         assertThat(f.rank()).isEqualTo(1); // an unknown PyTorchJob: no Master, one process per node
         Thread.sleep(300);
         assertThat(training.pod(NS, other.getMetadata().getName())).isNull();

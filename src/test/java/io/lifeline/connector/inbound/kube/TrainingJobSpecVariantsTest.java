@@ -35,10 +35,15 @@ class TrainingJobSpecVariantsTest {
 
     static Stream<Variant> variants() {
         return Stream.of(
-                new Variant("k8s/pytorchjob_elastic_echo.yaml", false, new ElasticPolicy(1, 2, 1, 100, "c10d", null), 0),
-                new Variant("k8s/pytorchjob_elastic_imagenet_hpa_metrics.yaml", false,
-                        new ElasticPolicy(1, 3, 1, 100, "c10d", "cpu Utilization 80%"), 0),
-                new Variant("k8s/pytorchjob_cpu_demo_nproc_per_node_string.yaml", false, new ElasticPolicy(2, 2, 2, 0), 0),
+                new Variant(
+                        "k8s/pytorchjob_elastic_echo.yaml", false, new ElasticPolicy(1, 2, 1, 100, "c10d", null), 0),
+                new Variant(
+                        "k8s/pytorchjob_elastic_imagenet_hpa_metrics.yaml",
+                        false,
+                        new ElasticPolicy(1, 3, 1, 100, "c10d", "cpu Utilization 80%"),
+                        0),
+                new Variant(
+                        "k8s/pytorchjob_cpu_demo_nproc_per_node_string.yaml", false, new ElasticPolicy(2, 2, 2, 0), 0),
                 new Variant("k8s/pytorchjob_simple_master_worker.yaml", false, new ElasticPolicy(2, 2, 1, 0), 0),
                 new Variant("k8s/pytorchjob_mnist_nccl_gpu_limits.yaml", false, new ElasticPolicy(2, 2, 1, 0), 1),
                 new Variant("k8s/trainjob_kueue_integration.yaml", true, new ElasticPolicy(3, 3, 1, 0), 0),
@@ -50,22 +55,34 @@ class TrainingJobSpecVariantsTest {
     @MethodSource("variants")
     void everySpecBecomesItsJobWithWhatItSaysOfItsElasticity(Variant v) {
         String text = Fixtures.text(v.fixture());
-        java.util.regex.Matcher kind = java.util.regex.Pattern.compile("\nkind: \"?" + (v.trainJob() ? "TrainJob" : "PyTorchJob"))
+        java.util.regex.Matcher kind = java.util.regex.Pattern.compile(
+                        "\nkind: \"?" + (v.trainJob() ? "TrainJob" : "PyTorchJob"))
                 .matcher(text);
         assertThat(kind.find()).as("the spec in %s", v.fixture()).isTrue();
         int doc = kind.start();
         int start = text.lastIndexOf("apiVersion:", doc);
         int end = text.indexOf("\n---", doc);
-        GenericKubernetesResource job = YAML.unmarshal(text.substring(start, end < 0 ? text.length() : end),
-                GenericKubernetesResource.class);
+        GenericKubernetesResource job =
+                YAML.unmarshal(text.substring(start, end < 0 ? text.length() : end), GenericKubernetesResource.class);
 
-        ElasticPolicy elastic = v.trainJob() ? TrainJobWatcher.facts(job).elastic() : PyTorchJobWatcher.facts(job).elastic();
-        int gpus = v.trainJob() ? TrainJobWatcher.facts(job).gpusPerNode() : PyTorchJobWatcher.facts(job).gpusPerNode();
+        ElasticPolicy elastic = v.trainJob()
+                ? TrainJobWatcher.facts(job).elastic()
+                : PyTorchJobWatcher.facts(job).elastic();
+        int gpus = v.trainJob()
+                ? TrainJobWatcher.facts(job).gpusPerNode()
+                : PyTorchJobWatcher.facts(job).gpusPerNode();
         assertThat(elastic).isEqualTo(v.elastic());
         assertThat(gpus).isEqualTo(v.gpusPerNode());
 
-        Event submitted = new Event("job/1", "kubernetes/test", EventType.JOB_SUBMITTED, "ns/job",
-                Instant.parse("2026-12-02T08:00:00Z"), new JobData.Submitted("ns", null, null, elastic, gpus, null));
-        assertThat(CODEC.decodeEvent(CODEC.encodeEvent(submitted))).as("the wire keeps it").isEqualTo(submitted);
+        Event submitted = new Event(
+                "job/1",
+                "kubernetes/test",
+                EventType.JOB_SUBMITTED,
+                "ns/job",
+                Instant.parse("2026-12-02T08:00:00Z"),
+                new JobData.Submitted("ns", null, null, elastic, gpus, null));
+        assertThat(CODEC.decodeEvent(CODEC.encodeEvent(submitted)))
+                .as("the wire keeps it")
+                .isEqualTo(submitted);
     }
 }

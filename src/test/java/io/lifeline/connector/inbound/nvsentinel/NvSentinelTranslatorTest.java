@@ -61,11 +61,16 @@ class NvSentinelTranslatorTest {
     }
 
     private static List<Integer> xids(Translation t) {
-        return t.events().stream().filter(e -> e.type() == EventType.GPU_XID).map(e -> ((GpuData.Xid) e.data()).xid()).toList();
+        return t.events().stream()
+                .filter(e -> e.type() == EventType.GPU_XID)
+                .map(e -> ((GpuData.Xid) e.data()).xid())
+                .toList();
     }
 
     private static List<Event> notices(Translation t) {
-        return t.events().stream().filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE).toList();
+        return t.events().stream()
+                .filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE)
+                .toList();
     }
 
     private static List<String> reasons(Translation t) {
@@ -82,9 +87,12 @@ class NvSentinelTranslatorTest {
             assertThat(e.subject()).isEqualTo(NODE);
             assertThat(e.time()).isEqualTo(Instant.parse("2025-01-15T10:30:00Z"));
             assertThat(e.source()).isEqualTo("nvsentinel/gpu-health-monitor");
-            assertThat(e.data()).isEqualTo(new GpuData.Xid("GPU-17", 0, ((GpuData.Xid) e.data()).xid(), "GPU XID error detected"));
+            assertThat(e.data())
+                    .isEqualTo(new GpuData.Xid("GPU-17", 0, ((GpuData.Xid) e.data()).xid(), "GPU XID error detected"));
         }
-        assertThat(t.events()).extracting(Event::id).doesNotHaveDuplicates()
+        assertThat(t.events())
+                .extracting(Event::id)
+                .doesNotHaveDuplicates()
                 .allSatisfy(id -> assertThat(id).startsWith("nvsentinel/"));
         // RESTART_VM, but the fixture's drainOverrides.skip is true: an operator told NVSentinel not to drain for it.
         assertThat(notices(t)).isEmpty();
@@ -101,7 +109,8 @@ class NvSentinelTranslatorTest {
     @Test
     void idsComeFromTheContentSoARedeliveryWithAFreshCloudEventIdIsTheSameEvent() {
         scrapeNamesGpuAt17();
-        List<String> first = translate(fixture(CLOUDEVENT)).events().stream().map(Event::id).toList();
+        List<String> first =
+                translate(fixture(CLOUDEVENT)).events().stream().map(Event::id).toList();
         ObjectNode again = fixture(CLOUDEVENT);
         again.put("id", "0b9a3f6e-0000-4000-8000-000000000001"); // the exporter draws a new one for every export
         assertThat(translate(again).events()).extracting(Event::id).isEqualTo(first);
@@ -128,11 +137,17 @@ class NvSentinelTranslatorTest {
         assertThat(t.rejections()).isEmpty();
         Event xid = t.events().get(0);
         assertThat(xid.type()).isEqualTo(EventType.GPU_XID);
-        assertThat(xid.data()).isEqualTo(new GpuData.Xid("GPU-12345678-abcd-1234-abcd-123456789abc", 0, 48,
-                "GPU 0 reported XID 48 (Double Bit ECC Error)"));
+        assertThat(xid.data())
+                .isEqualTo(new GpuData.Xid(
+                        "GPU-12345678-abcd-1234-abcd-123456789abc",
+                        0,
+                        48,
+                        "GPU 0 reported XID 48 (Double Bit ECC Error)"));
         assertThat(xid.time()).isEqualTo(Instant.parse("2025-10-28T10:15:30Z"));
-        assertThat(notices(t)).singleElement().satisfies(n -> assertThat(((NodeData.InterruptionNotice) n.data()).kind())
-                .isEqualTo(NoticeKind.MAINTENANCE));
+        assertThat(notices(t))
+                .singleElement()
+                .satisfies(n -> assertThat(((NodeData.InterruptionNotice) n.data()).kind())
+                        .isEqualTo(NoticeKind.MAINTENANCE));
     }
 
     @Test
@@ -164,11 +179,16 @@ class NvSentinelTranslatorTest {
 
     @Test
     void eachRecommendedActionByNameOrNumber() {
-        for (String action : List.of("COMPONENT_RESET", "RUN_FIELDDIAG", "RESTART_VM", "RESTART_BM", "REPLACE_VM", "RUN_DCGMEUD")) {
-            assertThat(notices(translate(with(he -> he.put("recommendedAction", action))))).as(action).hasSize(1);
+        for (String action :
+                List.of("COMPONENT_RESET", "RUN_FIELDDIAG", "RESTART_VM", "RESTART_BM", "REPLACE_VM", "RUN_DCGMEUD")) {
+            assertThat(notices(translate(with(he -> he.put("recommendedAction", action)))))
+                    .as(action)
+                    .hasSize(1);
         }
         for (int number : List.of(2, 6, 15, 24, 25, 26)) {
-            assertThat(notices(translate(with(he -> he.put("recommendedAction", number))))).as("%d", number).hasSize(1);
+            assertThat(notices(translate(with(he -> he.put("recommendedAction", number)))))
+                    .as("%d", number)
+                    .hasSize(1);
         }
         for (String action : List.of("NONE", "UNKNOWN", "RESTART_APP", "SOMETHING_NEW")) {
             Translation t = translate(with(he -> he.put("recommendedAction", action)));
@@ -177,26 +197,31 @@ class NvSentinelTranslatorTest {
         }
         Translation restartApp = translate(with(he -> he.put("recommendedAction", 39)));
         assertThat(restartApp.events()).singleElement().extracting(Event::type).isEqualTo(EventType.GPU_XID);
-        assertThat(notices(translate(with(he -> he.put("recommendedAction", "CONTACT_SUPPORT"))))).hasSize(1);
-        assertThat(notices(translate(with(he -> he.put("recommendedAction", "CONTACT_SUPPORT").put("isFatal", false)))))
+        assertThat(notices(translate(with(he -> he.put("recommendedAction", "CONTACT_SUPPORT")))))
+                .hasSize(1);
+        assertThat(notices(translate(with(
+                        he -> he.put("recommendedAction", "CONTACT_SUPPORT").put("isFatal", false)))))
                 .isEmpty();
     }
 
     @Test
     void recoveriesAndStoreOnlyEventsGiveNothingAndNoRejection() {
-        for (Translation t : List.of(translate(with(he -> he.put("isHealthy", true))),
+        for (Translation t : List.of(
+                translate(with(he -> he.put("isHealthy", true))),
                 translate(with(he -> he.put("processingStrategy", "STORE_ONLY"))),
                 translate(with(he -> he.put("processingStrategy", 2))))) {
             assertThat(t.events()).isEmpty();
             assertThat(t.rejections()).isEmpty();
         }
-        assertThat(translate(with(he -> he.put("processingStrategy", "EXECUTE_REMEDIATION"))).events()).hasSize(2);
+        assertThat(translate(with(he -> he.put("processingStrategy", "EXECUTE_REMEDIATION")))
+                        .events())
+                .hasSize(2);
     }
 
     @Test
     void hostileAndMalformedInputIsRejectedWithItsReason() {
-        assertThat(reasons(translate(JSON.getNodeFactory().textNode("a health event")))).containsExactly(
-                NvSentinelTranslator.NOT_A_HEALTH_EVENT);
+        assertThat(reasons(translate(JSON.getNodeFactory().textNode("a health event"))))
+                .containsExactly(NvSentinelTranslator.NOT_A_HEALTH_EVENT);
         assertThat(reasons(translate(JSON.createArrayNode()))).containsExactly(NvSentinelTranslator.NOT_A_HEALTH_EVENT);
         assertThat(reasons(translate(null))).containsExactly(NvSentinelTranslator.NOT_A_HEALTH_EVENT);
         assertThat(reasons(translate(JSON.createObjectNode().put("hello", "world"))))
@@ -208,10 +233,13 @@ class NvSentinelTranslatorTest {
         noData.put("specversion", "1.0");
         assertThat(reasons(translate(noData))).containsExactly(NvSentinelTranslator.NOT_A_HEALTH_EVENT);
 
-        assertThat(reasons(translate(with(he -> he.remove("nodeName"))))).containsExactly(NvSentinelTranslator.NO_NODE_NAME);
-        assertThat(reasons(translate(with(he -> he.put("nodeName", " "))))).containsExactly(NvSentinelTranslator.NO_NODE_NAME);
+        assertThat(reasons(translate(with(he -> he.remove("nodeName")))))
+                .containsExactly(NvSentinelTranslator.NO_NODE_NAME);
+        assertThat(reasons(translate(with(he -> he.put("nodeName", " ")))))
+                .containsExactly(NvSentinelTranslator.NO_NODE_NAME);
         for (String bad : List.of("bad node!", "../../etc/passwd", "-leading-dash", "x".repeat(300), "node\nname")) {
-            assertThat(reasons(translate(with(he -> he.put("nodeName", bad))))).as(bad)
+            assertThat(reasons(translate(with(he -> he.put("nodeName", bad)))))
+                    .as(bad)
                     .containsExactly(NvSentinelTranslator.INVALID_NODE_NAME);
         }
         for (String bad : List.of("yesterday", "2025-13-45T10:15:30Z", "2025-10-28 10:15:30")) {
@@ -224,7 +252,8 @@ class NvSentinelTranslatorTest {
         for (int i = 0; i < 10_000; i++) {
             huge.add("XID-" + (i % 200));
         }
-        assertThat(reasons(translate(with(he -> he.set("errorCode", huge))))).containsExactly(NvSentinelTranslator.TOO_MANY_ENTRIES);
+        assertThat(reasons(translate(with(he -> he.set("errorCode", huge)))))
+                .containsExactly(NvSentinelTranslator.TOO_MANY_ENTRIES);
         ArrayNode entities = JSON.createArrayNode();
         for (int i = 0; i < 65; i++) {
             entities.addObject().put("entityType", "GPU").put("entityValue", Integer.toString(i));
@@ -238,10 +267,18 @@ class NvSentinelTranslatorTest {
                 he -> he.put("isFatal", 1),
                 he -> he.put("errorCode", "XID-48"),
                 he -> he.set("errorCode", JSON.createArrayNode().add(48)),
-                he -> he.set("entitiesImpacted", JSON.createObjectNode().set("a",
-                        JSON.createObjectNode().put("entityType", "GPU_UUID").put("entityValue", "GPU-x"))),
+                he -> he.set(
+                        "entitiesImpacted",
+                        JSON.createObjectNode()
+                                .set(
+                                        "a",
+                                        JSON.createObjectNode()
+                                                .put("entityType", "GPU_UUID")
+                                                .put("entityValue", "GPU-x"))),
                 he -> he.set("entitiesImpacted", JSON.createArrayNode().add("GPU-x")),
-                he -> he.set("entitiesImpacted", JSON.createArrayNode().add(JSON.createObjectNode().put("entityValue", 0))),
+                he -> he.set(
+                        "entitiesImpacted",
+                        JSON.createArrayNode().add(JSON.createObjectNode().put("entityValue", 0))),
                 he -> he.set("recommendedAction", JSON.createObjectNode()),
                 he -> he.put("generatedTimestamp", 1_761_646_530L),
                 he -> he.put("metadata", "gpu_uuid=GPU-x"),
@@ -258,9 +295,17 @@ class NvSentinelTranslatorTest {
     @Test
     void aHugeMessageIsShortenedAndOutOfRangeCodesAreNoXids() {
         Translation t = translate(with(he -> he.put("message", "é".repeat(100_000))
-                .set("errorCode", JSON.createArrayNode().add("XID-0").add("XID-999999").add("XID_48").add("XID-abc"))));
+                .set(
+                        "errorCode",
+                        JSON.createArrayNode()
+                                .add("XID-0")
+                                .add("XID-999999")
+                                .add("XID_48")
+                                .add("XID-abc"))));
         assertThat(xids(t)).containsExactly(48);
-        assertThat(((GpuData.Xid) t.events().get(0).data()).message()).hasSize(256).endsWith("...");
+        assertThat(((GpuData.Xid) t.events().get(0).data()).message())
+                .hasSize(256)
+                .endsWith("...");
     }
 
     @Test

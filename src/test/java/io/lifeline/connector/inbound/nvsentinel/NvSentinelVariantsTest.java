@@ -44,7 +44,8 @@ class NvSentinelVariantsTest {
      * @param notice   whether a maintenance notice comes of it
      * @param time     the events' time (null: when received)
      */
-    record Variant(String fixture, boolean scraped, List<String> xids, boolean notice, List<String> reasons, String time) {
+    record Variant(
+            String fixture, boolean scraped, List<String> xids, boolean notice, List<String> reasons, String time) {
         @Override
         public String toString() {
             return fixture + (scraped ? " (GPU known from dcgm-exporter)" : "");
@@ -54,26 +55,58 @@ class NvSentinelVariantsTest {
     static Stream<Variant> variants() {
         String docUuid = "GPU-12345678-abcd-1234-abcd-123456789abc";
         return Stream.of(
-                new Variant("nvsentinel/health_event_xid48_data_flow_doc.json", false, List.of("48@" + docUuid), true,
-                        List.of(), "2025-10-28T10:15:30Z"),
-                new Variant("nvsentinel/exporter_cloudevent_restart_vm_xid79.json", true, List.of("48@GPU-0", "79@GPU-0"),
-                        false, List.of(), "2025-01-15T10:30:00Z"),
-                new Variant("nvsentinel/exporter_cloudevent_restart_vm_xid79.json", false, List.of(), false,
-                        List.of(NvSentinelTranslator.UNKNOWN_GPU), "2025-01-15T10:30:00Z"),
-                new Variant("nvsentinel/health_event_xid79_gpu_index_only_local_xid_demo.json", true, List.of("79@GPU-0"),
-                        true, List.of(), null),
-                new Variant("nvsentinel/health_event_xid79_gpu_index_only_local_xid_demo.json", false, List.of(), true,
-                        List.of(NvSentinelTranslator.UNKNOWN_GPU), null),
-                new Variant("nvsentinel/health_event_fatal_undefined_action_lowercase_entity_tests_data.json", true,
-                        List.of("79@GPU-0"), false, List.of(), null));
+                new Variant(
+                        "nvsentinel/health_event_xid48_data_flow_doc.json",
+                        false,
+                        List.of("48@" + docUuid),
+                        true,
+                        List.of(),
+                        "2025-10-28T10:15:30Z"),
+                new Variant(
+                        "nvsentinel/exporter_cloudevent_restart_vm_xid79.json",
+                        true,
+                        List.of("48@GPU-0", "79@GPU-0"),
+                        false,
+                        List.of(),
+                        "2025-01-15T10:30:00Z"),
+                new Variant(
+                        "nvsentinel/exporter_cloudevent_restart_vm_xid79.json",
+                        false,
+                        List.of(),
+                        false,
+                        List.of(NvSentinelTranslator.UNKNOWN_GPU),
+                        "2025-01-15T10:30:00Z"),
+                new Variant(
+                        "nvsentinel/health_event_xid79_gpu_index_only_local_xid_demo.json",
+                        true,
+                        List.of("79@GPU-0"),
+                        true,
+                        List.of(),
+                        null),
+                new Variant(
+                        "nvsentinel/health_event_xid79_gpu_index_only_local_xid_demo.json",
+                        false,
+                        List.of(),
+                        true,
+                        List.of(NvSentinelTranslator.UNKNOWN_GPU),
+                        null),
+                new Variant(
+                        "nvsentinel/health_event_fatal_undefined_action_lowercase_entity_tests_data.json",
+                        true,
+                        List.of("79@GPU-0"),
+                        false,
+                        List.of(),
+                        null));
     }
 
     private static PciBusIds gpus(boolean scraped) {
         DcgmScrapeTranslator dcgm = new DcgmScrapeTranslator();
         if (scraped) {
             for (String node : List.of("gpu-node-42", "NODE_NAME")) {
-                Translation t = dcgm.translate("DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-0\",pci_bus_id=\"00000000:17:00.0\"} 40\n",
-                        Format.PROMETHEUS_TEXT, new DcgmScrape("push", node, NOW));
+                Translation t = dcgm.translate(
+                        "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-0\",pci_bus_id=\"00000000:17:00.0\"} 40\n",
+                        Format.PROMETHEUS_TEXT,
+                        new DcgmScrape("push", node, NOW));
                 assertThat(t.rejections()).isEmpty();
             }
         }
@@ -83,16 +116,23 @@ class NvSentinelVariantsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("variants")
     void everyHealthEventBecomesItsXidsAndNoticeOrIsRefusedWithItsReason(Variant v) throws IOException {
-        Translation t = new NvSentinelTranslator(gpus(v.scraped())).translate(JSON.readTree(Fixtures.bytes(v.fixture())), NOW);
+        Translation t =
+                new NvSentinelTranslator(gpus(v.scraped())).translate(JSON.readTree(Fixtures.bytes(v.fixture())), NOW);
 
         assertThat(t.rejections()).extracting(Translation.Rejection::reason).containsExactlyElementsOf(v.reasons());
-        assertThat(t.events().stream().filter(e -> e.type() == EventType.GPU_XID)
-                .map(e -> ((GpuData.Xid) e.data()).xid() + "@" + ((GpuData.Xid) e.data()).uuid()))
+        assertThat(t.events().stream()
+                        .filter(e -> e.type() == EventType.GPU_XID)
+                        .map(e -> ((GpuData.Xid) e.data()).xid() + "@" + ((GpuData.Xid) e.data()).uuid()))
                 .containsExactlyElementsOf(v.xids());
-        List<Event> notices = t.events().stream().filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE).toList();
-        assertThat(notices).hasSize(v.notice() ? 1 : 0).allSatisfy(e -> assertThat(e.data())
-                .isEqualTo(new NodeData.InterruptionNotice(NoticeKind.MAINTENANCE, "nvsentinel", null)));
-        assertThat(t.events()).allSatisfy(e -> assertThat(e.time()).isEqualTo(v.time() == null ? NOW : Instant.parse(v.time())));
+        List<Event> notices = t.events().stream()
+                .filter(e -> e.type() == EventType.NODE_INTERRUPTION_NOTICE)
+                .toList();
+        assertThat(notices)
+                .hasSize(v.notice() ? 1 : 0)
+                .allSatisfy(e -> assertThat(e.data())
+                        .isEqualTo(new NodeData.InterruptionNotice(NoticeKind.MAINTENANCE, "nvsentinel", null)));
+        assertThat(t.events())
+                .allSatisfy(e -> assertThat(e.time()).isEqualTo(v.time() == null ? NOW : Instant.parse(v.time())));
         EventContract.assertRoundTrips(t.events());
     }
 

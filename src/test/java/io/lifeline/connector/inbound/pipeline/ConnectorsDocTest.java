@@ -39,13 +39,28 @@ import org.junit.jupiter.api.Test;
 class ConnectorsDocTest {
 
     /** The table's key prefix (relative to {@code lifeline.connectors.} unless it starts with {@code lifeline.}). */
-    private static final Map<String, Class<?>> MAPPINGS = Map.of("cloud", CloudConnectorConfig.class,
-            "torchelastic", TorchelasticConnectorConfig.class, "kafka", NoticesConnectorConfig.class,
-            "dcgm", ScrapeConfig.class, "kubernetes", KubeConfig.class, "nvsentinel", NvSentinelConfig.class,
-            "kernel-log", KernelLogConfig.class, "prometheus", PrometheusSourceConfig.class,
-            "lifeline.eviction-gate", EvictionGateConfig.class);
+    private static final Map<String, Class<?>> MAPPINGS = Map.of(
+            "cloud",
+            CloudConnectorConfig.class,
+            "torchelastic",
+            TorchelasticConnectorConfig.class,
+            "kafka",
+            NoticesConnectorConfig.class,
+            "dcgm",
+            ScrapeConfig.class,
+            "kubernetes",
+            KubeConfig.class,
+            "nvsentinel",
+            NvSentinelConfig.class,
+            "kernel-log",
+            KernelLogConfig.class,
+            "prometheus",
+            PrometheusSourceConfig.class,
+            "lifeline.eviction-gate",
+            EvictionGateConfig.class);
     /** How the table names the entries of each map-valued key. */
     private static final Map<String, String> MAP_ENTRY = Map.of("nodes", "<machine>", "headers", "<header>");
+
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z][^`]*)` \\| (.*?) \\| .*\\|$");
 
     private static Map<String, String> documented() throws IOException {
@@ -70,9 +85,11 @@ class ConnectorsDocTest {
             }
             String key = prefix + "." + kebab(m.getName());
             Class<?> ret = m.getReturnType();
-            if (ret.isInterface() && (ret.getName().startsWith("io.lifeline.config") || ret.getEnclosingClass() == type)) {
+            if (ret.isInterface()
+                    && (ret.getName().startsWith("io.lifeline.config") || ret.getEnclosingClass() == type)) {
                 out.addAll(keys(key, ret));
-            } else if (Map.class.isAssignableFrom(ret) && m.getGenericReturnType().getTypeName().contains("io.lifeline.config")) {
+            } else if (Map.class.isAssignableFrom(ret)
+                    && m.getGenericReturnType().getTypeName().contains("io.lifeline.config")) {
                 out.addAll(keys(key + ".\"<run id>\"", nested(type, "Job")));
             } else if (Map.class.isAssignableFrom(ret)) {
                 out.add(key + ".\"" + MAP_ENTRY.getOrDefault(m.getName(), "<" + m.getName() + ">") + "\"");
@@ -86,7 +103,10 @@ class ConnectorsDocTest {
     }
 
     private static Class<?> nested(Class<?> type, String name) {
-        return Arrays.stream(type.getClasses()).filter(c -> c.getSimpleName().equals(name)).findFirst().orElseThrow();
+        return Arrays.stream(type.getClasses())
+                .filter(c -> c.getSimpleName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static String kebab(String camel) {
@@ -103,8 +123,11 @@ class ConnectorsDocTest {
     @Test
     void everyDocumentedDefaultIsTheMappingsDefault() throws Exception {
         // Durations as Quarkus reads them ("15s", "500ms"), which plain SmallRye Config does not.
-        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().withConverter(Duration.class, 200, new DurationConverter())
-                .withConverter(io.quarkus.runtime.configuration.MemorySize.class, 200,
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder()
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withConverter(
+                        io.quarkus.runtime.configuration.MemorySize.class,
+                        200,
                         new io.quarkus.runtime.configuration.MemorySizeConverter());
         MAPPINGS.values().forEach(builder::withMapping);
         SmallRyeConfig config = builder.build();
@@ -113,11 +136,16 @@ class ConnectorsDocTest {
             if (key.contains("\"<") || key.contains("[i]")) {
                 continue; // entries of maps and lists: none by default
             }
-            String prefix = MAPPINGS.keySet().stream().filter(p -> key.startsWith(p + ".")).findFirst().orElseThrow();
+            String prefix = MAPPINGS.keySet().stream()
+                    .filter(p -> key.startsWith(p + "."))
+                    .findFirst()
+                    .orElseThrow();
             String[] path = key.substring(prefix.length() + 1).split("\\.");
             Object value = config.getConfigMapping(MAPPINGS.get(prefix));
             for (int i = 0; i < path.length; i++) {
-                String method = Pattern.compile("-([a-z])").matcher(path[i]).replaceAll(r -> r.group(1).toUpperCase(Locale.ROOT));
+                String method = Pattern.compile("-([a-z])")
+                        .matcher(path[i])
+                        .replaceAll(r -> r.group(1).toUpperCase(Locale.ROOT));
                 value = value.getClass().getMethod(method).invoke(value);
             }
             assertThat(render(value)).as(key).isEqualTo(row.getValue());

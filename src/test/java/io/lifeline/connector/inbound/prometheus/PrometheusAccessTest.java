@@ -41,11 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PrometheusAccessTest {
 
-    private static final byte[] EMPTY_VECTOR = "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}"
-            .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] EMPTY_VECTOR =
+            "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}"
+                    .getBytes(StandardCharsets.UTF_8);
 
     @TempDir
     Path dir;
+
     private HttpServer server;
     private final List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
 
@@ -73,15 +75,21 @@ class PrometheusAccessTest {
     }
 
     private static PrometheusSourceConfig config(Map<String, String> properties) {
-        return new SmallRyeConfigBuilder().withConverter(Duration.class, 200, new DurationConverter())
+        return new SmallRyeConfigBuilder()
+                .withConverter(Duration.class, 200, new DurationConverter())
                 .withMapping(PrometheusSourceConfig.class)
-                .withSources(new PropertiesConfigSource(properties, "test", 500)).build()
+                .withSources(new PropertiesConfigSource(properties, "test", 500))
+                .build()
                 .getConfigMapping(PrometheusSourceConfig.class);
     }
 
     private static void query(PrometheusSourceConfig c) throws Exception {
-        new PrometheusQueries(c.url().orElseThrow(), c.timeout(), new PrometheusQueries.Access(
-                PrometheusGpuSource.headers(c), PrometheusGpuSource.ssl(c), c.maxBodyBytes())).raw(c.query(), null);
+        new PrometheusQueries(
+                        c.url().orElseThrow(),
+                        c.timeout(),
+                        new PrometheusQueries.Access(
+                                PrometheusGpuSource.headers(c), PrometheusGpuSource.ssl(c), c.maxBodyBytes()))
+                .raw(c.query(), null);
     }
 
     private String last(String header) {
@@ -91,17 +99,29 @@ class PrometheusAccessTest {
     @Test
     void bearerTokenBasicAuthenticationAndHeadersAreSent() throws Exception {
         String url = serve(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), "http");
-        query(config(Map.of("lifeline.connectors.prometheus.url", url,
-                "lifeline.connectors.prometheus.username", "lifeline", "lifeline.connectors.prometheus.password", "s3cret",
-                "lifeline.connectors.prometheus.headers.\"X-Scope-OrgID\"", "fleet-a")));
-        assertThat(last("authorization")).isEqualTo("Basic "
-                + Base64.getEncoder().encodeToString("lifeline:s3cret".getBytes(StandardCharsets.UTF_8)));
+        query(config(Map.of(
+                "lifeline.connectors.prometheus.url",
+                url,
+                "lifeline.connectors.prometheus.username",
+                "lifeline",
+                "lifeline.connectors.prometheus.password",
+                "s3cret",
+                "lifeline.connectors.prometheus.headers.\"X-Scope-OrgID\"",
+                "fleet-a")));
+        assertThat(last("authorization"))
+                .isEqualTo("Basic "
+                        + Base64.getEncoder().encodeToString("lifeline:s3cret".getBytes(StandardCharsets.UTF_8)));
         assertThat(last("x-scope-orgid")).isEqualTo("fleet-a");
         assertThat(last(":path")).startsWith("/api/v1/query?query=");
 
         // A bearer token wins over basic authentication.
-        query(config(Map.of("lifeline.connectors.prometheus.url", url, "lifeline.connectors.prometheus.bearer-token", "t0k",
-                "lifeline.connectors.prometheus.username", "lifeline")));
+        query(config(Map.of(
+                "lifeline.connectors.prometheus.url",
+                url,
+                "lifeline.connectors.prometheus.bearer-token",
+                "t0k",
+                "lifeline.connectors.prometheus.username",
+                "lifeline")));
         assertThat(last("authorization")).isEqualTo("Bearer t0k");
     }
 
@@ -110,8 +130,11 @@ class PrometheusAccessTest {
         String url = serve(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0), "http");
         Path token = dir.resolve("token");
         Files.writeString(token, "first\n");
-        PrometheusSourceConfig c = config(Map.of("lifeline.connectors.prometheus.url", url,
-                "lifeline.connectors.prometheus.bearer-token-file", token.toString()));
+        PrometheusSourceConfig c = config(Map.of(
+                "lifeline.connectors.prometheus.url",
+                url,
+                "lifeline.connectors.prometheus.bearer-token-file",
+                token.toString()));
         query(c);
         assertThat(last("authorization")).isEqualTo("Bearer first");
         Files.writeString(token, "second");
@@ -123,12 +146,43 @@ class PrometheusAccessTest {
     void anHttpsPrometheusIsTrustedThroughTheCaFileAndOnlyThen() throws Exception {
         Path keystore = dir.resolve("server.p12");
         Path cert = dir.resolve("ca.crt");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        run(keytool, "-genkeypair", "-alias", "prometheus", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=prometheus.monitoring", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
-                "-keystore", keystore.toString(), "-storepass", "changeit", "-keypass", "changeit");
-        run(keytool, "-exportcert", "-rfc", "-alias", "prometheus", "-keystore", keystore.toString(), "-storepass",
-                "changeit", "-file", cert.toString());
+        String keytool =
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        run(
+                keytool,
+                "-genkeypair",
+                "-alias",
+                "prometheus",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2",
+                "-dname",
+                "CN=prometheus.monitoring",
+                "-ext",
+                "SAN=ip:127.0.0.1,dns:localhost",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keystore.toString(),
+                "-storepass",
+                "changeit",
+                "-keypass",
+                "changeit");
+        run(
+                keytool,
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "prometheus",
+                "-keystore",
+                keystore.toString(),
+                "-storepass",
+                "changeit",
+                "-file",
+                cert.toString());
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = new FileInputStream(keystore.toFile())) {
             ks.load(in, "changeit".toCharArray());
@@ -141,8 +195,13 @@ class PrometheusAccessTest {
         https.setHttpsConfigurator(new HttpsConfigurator(tls));
         String url = serve(https, "https");
 
-        query(config(Map.of("lifeline.connectors.prometheus.url", url, "lifeline.connectors.prometheus.ca-file",
-                cert.toString(), "lifeline.connectors.prometheus.bearer-token", "t0k")));
+        query(config(Map.of(
+                "lifeline.connectors.prometheus.url",
+                url,
+                "lifeline.connectors.prometheus.ca-file",
+                cert.toString(),
+                "lifeline.connectors.prometheus.bearer-token",
+                "t0k")));
         assertThat(last("authorization")).isEqualTo("Bearer t0k");
         assertThatThrownBy(() -> query(config(Map.of("lifeline.connectors.prometheus.url", url))))
                 .isInstanceOf(SSLHandshakeException.class);
@@ -151,6 +210,8 @@ class PrometheusAccessTest {
     private static void run(String... command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0).as(String.join(" ", command) + ": " + out).isTrue();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0)
+                .as(String.join(" ", command) + ": " + out)
+                .isTrue();
     }
 }

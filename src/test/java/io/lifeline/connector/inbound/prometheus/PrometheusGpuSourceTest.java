@@ -76,18 +76,30 @@ class PrometheusGpuSourceTest {
                                 labels: {namespace: gpu-operator, pod: nvidia-dcgm-exporter-l4, container: nvidia-dcgm-exporter}
                         """.formatted(hostPort(lke), hostPort(l4)));
                 int port = freePort();
-                prometheus = new ProcessBuilder(PROMETHEUS, "--config.file=" + config.toAbsolutePath(),
-                        "--storage.tsdb.path=" + home.resolve("data").toAbsolutePath(),
-                        "--web.listen-address=127.0.0.1:" + port, "--storage.tsdb.retention.time=1h")
-                        .redirectErrorStream(true).redirectOutput(home.resolve("prometheus.log").toFile()).start();
+                prometheus = new ProcessBuilder(
+                                PROMETHEUS,
+                                "--config.file=" + config.toAbsolutePath(),
+                                "--storage.tsdb.path=" + home.resolve("data").toAbsolutePath(),
+                                "--web.listen-address=127.0.0.1:" + port,
+                                "--storage.tsdb.retention.time=1h")
+                        .redirectErrorStream(true)
+                        .redirectOutput(home.resolve("prometheus.log").toFile())
+                        .start();
                 String url = "http://127.0.0.1:" + port;
                 // The source starts with the application: wait until Prometheus holds both exporters' series.
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).ignoreExceptions()
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(300))
+                        .ignoreExceptions()
                         .until(() -> query(url, "count(count by (Hostname) (DCGM_FI_DEV_GPU_TEMP))") == 2);
-                return Map.of("lifeline.connectors.prometheus.enabled", "true",
-                        "lifeline.connectors.prometheus.url", url,
-                        "lifeline.connectors.prometheus.interval", "1s",
-                        "lifeline.connectors.prometheus.headers.X-Scope-OrgID", "fleet-a");
+                return Map.of(
+                        "lifeline.connectors.prometheus.enabled",
+                        "true",
+                        "lifeline.connectors.prometheus.url",
+                        url,
+                        "lifeline.connectors.prometheus.interval",
+                        "1s",
+                        "lifeline.connectors.prometheus.headers.X-Scope-OrgID",
+                        "fleet-a");
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -121,47 +133,62 @@ class PrometheusGpuSourceTest {
 
     private static List<Map<String, Object>> fromPrometheus(String node, String type) {
         return stored(node, type).stream()
-                .filter(e -> String.valueOf(e.get("source")).startsWith("dcgm-exporter/prometheus/")).toList();
+                .filter(e -> String.valueOf(e.get("source")).startsWith("dcgm-exporter/prometheus/"))
+                .toList();
     }
 
     @Test
     void samplesComeThroughPrometheusWithTheWorkloadsLabelsAndMissingSeriesStayMissing() {
         RequiredTool.PROMETHEUS.file();
-        await().atMost(Duration.ofSeconds(30)).until(() -> !fromPrometheus(LKE_NODE, "gpu.sample").isEmpty()
-                && !fromPrometheus(L4_NODE, "gpu.sample").isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !fromPrometheus(LKE_NODE, "gpu.sample").isEmpty()
+                        && !fromPrometheus(L4_NODE, "gpu.sample").isEmpty());
 
-        Map<String, Object> lkeSample = data(fromPrometheus(LKE_NODE, "gpu.sample").get(0));
-        assertThat(lkeSample).containsEntry("uuid", LKE_GPU).containsEntry("index", 0)
+        Map<String, Object> lkeSample =
+                data(fromPrometheus(LKE_NODE, "gpu.sample").get(0));
+        assertThat(lkeSample)
+                .containsEntry("uuid", LKE_GPU)
+                .containsEntry("index", 0)
                 .containsEntry("model", "NVIDIA RTX 4000 Ada Generation")
                 // exported_pod / exported_namespace: the workload, not the exporter pod the target labels name
-                .containsEntry("pod", "cuda-75454ffb9f-8ljq7").containsEntry("namespace", "default")
+                .containsEntry("pod", "cuda-75454ffb9f-8ljq7")
+                .containsEntry("namespace", "default")
                 .containsEntry("lastXid", 0);
         assertThat(lkeSample.get("temperatureCelsius")).isNotNull();
 
-        Map<String, Object> l4Sample = data(fromPrometheus(L4_NODE, "gpu.sample").get(0));
-        assertThat(l4Sample).containsEntry("uuid", "GPU-c2f76b33-7953-256e-8f33-1343419b1a1c")
+        Map<String, Object> l4Sample =
+                data(fromPrometheus(L4_NODE, "gpu.sample").get(0));
+        assertThat(l4Sample)
+                .containsEntry("uuid", "GPU-c2f76b33-7953-256e-8f33-1343419b1a1c")
                 .containsEntry("model", "NVIDIA L4");
         // The L4 exporter has no XID series and its GPU runs no pod: missing, not zero, and not the exporter's pod.
         assertThat(l4Sample).doesNotContainKeys("lastXid", "pod", "namespace");
         assertThat(fromPrometheus(L4_NODE, "gpu.sample").get(0).get("source"))
-                .asString().startsWith("dcgm-exporter/prometheus/127.0.0.1:");
-        assertThat(metric("lifeline_connector_prometheus_queries_total", Map.of("outcome", "success"))).isPositive();
+                .asString()
+                .startsWith("dcgm-exporter/prometheus/127.0.0.1:");
+        assertThat(metric("lifeline_connector_prometheus_queries_total", Map.of("outcome", "success")))
+                .isPositive();
     }
 
     @Test
     void aNewXidInTheExportersGaugeBecomesOneXidEvent() {
         RequiredTool.PROMETHEUS.file();
-        await().atMost(Duration.ofSeconds(30)).until(() -> !fromPrometheus(LKE_NODE, "gpu.sample").isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !fromPrometheus(LKE_NODE, "gpu.sample").isEmpty());
         // The fixture's XID gauge, set to 79 as dcgm-exporter reports a GPU fallen off the bus.
-        String withXid = new String(LKE, StandardCharsets.UTF_8).replaceAll(
-                "(DCGM_FI_DEV_XID_ERRORS\\{[^}]*)err_code=\"0\",err_msg=\"No Error\"([^}]*\\}) 0",
-                "$1err_code=\"79\",err_msg=\"GPU has fallen off the bus\"$2 79");
+        String withXid = new String(LKE, StandardCharsets.UTF_8)
+                .replaceAll(
+                        "(DCGM_FI_DEV_XID_ERRORS\\{[^}]*)err_code=\"0\",err_msg=\"No Error\"([^}]*\\}) 0",
+                        "$1err_code=\"79\",err_msg=\"GPU has fallen off the bus\"$2 79");
         assertThat(withXid).contains("} 79");
         lke.serve(withXid.getBytes(StandardCharsets.UTF_8));
         try {
-            await().atMost(Duration.ofSeconds(30)).until(() -> !fromPrometheus(LKE_NODE, "gpu.xid").isEmpty());
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !fromPrometheus(LKE_NODE, "gpu.xid").isEmpty());
             Map<String, Object> xid = data(fromPrometheus(LKE_NODE, "gpu.xid").get(0));
-            assertThat(xid).containsEntry("uuid", LKE_GPU).containsEntry("xid", 79)
+            assertThat(xid)
+                    .containsEntry("uuid", LKE_GPU)
+                    .containsEntry("xid", 79)
                     .containsEntry("message", "GPU has fallen off the bus");
         } finally {
             lke.serve(LKE);
@@ -173,9 +200,13 @@ class PrometheusGpuSourceTest {
     }
 
     static double query(String api, String promql) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(api
-                + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(api + "/api/v1/query?query="
+                                        + URLEncoder.encode(promql, StandardCharsets.UTF_8)))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         JsonNode result = new ObjectMapper().readTree(r.body()).at("/data/result");
         return result.isEmpty() ? 0 : result.get(0).at("/value/1").asDouble();
     }

@@ -53,7 +53,8 @@ class PrometheusQueriesTest {
         exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         exporter.createContext("/metrics", x -> {
             byte[] body = ("# TYPE vllm_num_requests_waiting gauge\nvllm_num_requests_waiting{model=\"chat\"} "
-                    + waiting.get() + "\nvllm_num_requests_waiting{model=\"embed\"} 1\n").getBytes(StandardCharsets.UTF_8);
+                            + waiting.get() + "\nvllm_num_requests_waiting{model=\"embed\"} 1\n")
+                    .getBytes(StandardCharsets.UTF_8);
             x.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4");
             x.sendResponseHeaders(200, body.length);
             x.getResponseBody().write(body);
@@ -65,22 +66,33 @@ class PrometheusQueriesTest {
         PrometheusQueries q = new PrometheusQueries("http://127.0.0.1:" + port, Duration.ofSeconds(5));
 
         String query = "max(vllm_num_requests_waiting)";
-        double high = Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                .ignoreExceptions().until(() -> q.value(query), v -> v == 12.0);
+        double high = Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> q.value(query), v -> v == 12.0);
         DemandState s = DemandState.INITIAL.sampled(high, Instant.EPOCH, 5, Duration.ofSeconds(60));
         assertThat(s.active()).isTrue();
 
         waiting.set("2");
-        double low = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .ignoreExceptions().until(() -> q.value(query), v -> v == 2.0);
+        double low = Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> q.value(query), v -> v == 2.0);
         s = s.sampled(low, Instant.EPOCH.plusSeconds(30), 5, Duration.ofSeconds(60));
         assertThat(s.active()).as("below, inside the hold").isTrue();
         s = s.sampled(q.value(query), Instant.EPOCH.plusSeconds(90), 5, Duration.ofSeconds(60));
         assertThat(s.active()).as("below for the whole hold").isFalse();
 
-        assertThat(q.value("scalar(vllm_num_requests_waiting{model=\"embed\"})")).isEqualTo(1.0);
-        assertThat(q.value("vllm_num_requests_waiting{model=\"none\"}")).as("an empty vector: no demand").isZero();
-        assertThatThrownBy(() -> q.value("sum(")).isInstanceOf(IOException.class).hasMessageContaining("bad_data");
+        assertThat(q.value("scalar(vllm_num_requests_waiting{model=\"embed\"})"))
+                .isEqualTo(1.0);
+        assertThat(q.value("vllm_num_requests_waiting{model=\"none\"}"))
+                .as("an empty vector: no demand")
+                .isZero();
+        assertThatThrownBy(() -> q.value("sum("))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("bad_data");
     }
 
     private void start(int port, int target) throws IOException {
@@ -95,10 +107,15 @@ class PrometheusQueriesTest {
                     static_configs:
                       - targets: ['127.0.0.1:%d']
                 """.formatted(target));
-        prometheus = new ProcessBuilder(PROMETHEUS, "--config.file=" + config.toAbsolutePath(),
-                "--storage.tsdb.path=" + data.toAbsolutePath(), "--web.listen-address=127.0.0.1:" + port,
-                "--storage.tsdb.retention.time=1h")
-                .redirectErrorStream(true).redirectOutput(HOME.resolve("prometheus.log").toFile()).start();
+        prometheus = new ProcessBuilder(
+                        PROMETHEUS,
+                        "--config.file=" + config.toAbsolutePath(),
+                        "--storage.tsdb.path=" + data.toAbsolutePath(),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--storage.tsdb.retention.time=1h")
+                .redirectErrorStream(true)
+                .redirectOutput(HOME.resolve("prometheus.log").toFile())
+                .start();
     }
 
     private static int freePort() throws IOException {

@@ -16,9 +16,11 @@ import org.junit.jupiter.api.Test;
 class PrometheusSourceConfigTest {
 
     private static PrometheusSourceConfig read(Map<String, String> properties) {
-        return new SmallRyeConfigBuilder().withConverter(Duration.class, 200, new DurationConverter())
+        return new SmallRyeConfigBuilder()
+                .withConverter(Duration.class, 200, new DurationConverter())
                 .withMapping(PrometheusSourceConfig.class)
-                .withSources(new PropertiesConfigSource(properties, "test", 500)).build()
+                .withSources(new PropertiesConfigSource(properties, "test", 500))
+                .build()
                 .getConfigMapping(PrometheusSourceConfig.class);
     }
 

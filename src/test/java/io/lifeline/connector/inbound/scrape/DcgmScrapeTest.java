@@ -1,10 +1,9 @@
 package io.lifeline.connector.inbound.scrape;
 
-import static io.lifeline.testing.TestTokens.api;
-
 import static io.lifeline.testing.LifelineApi.metric;
 import static io.lifeline.testing.LifelineApi.stored;
 import static io.lifeline.testing.LifelineApi.unique;
+import static io.lifeline.testing.TestTokens.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -39,7 +38,10 @@ class DcgmScrapeTest {
     DcgmScraper scraper;
 
     private EndpointStatus status(String url) {
-        return scraper.status().stream().filter(s -> s.url().equals(url)).findFirst().orElse(null);
+        return scraper.status().stream()
+                .filter(s -> s.url().equals(url))
+                .findFirst()
+                .orElse(null);
     }
 
     private static List<Path> fixtures() throws IOException {
@@ -71,8 +73,9 @@ class DcgmScrapeTest {
                 }
             });
             // At least 1 (LKE) + 1 (kops L4) + 5 (TITAN V) + 2 MIG instances and their parent GPU: one scrape each.
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    metric("lifeline_ingest_events_total", Map.of("type", "gpu.sample")) - samplesBefore >= 9);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            metric("lifeline_ingest_events_total", Map.of("type", "gpu.sample")) - samplesBefore >= 9);
         } finally {
             urls.forEach(scraper::remove);
             servers.forEach(FakeExporter::close);
@@ -92,18 +95,24 @@ class DcgmScrapeTest {
                 assertThat(stored(node, "gpu.xid")).isEmpty();
 
                 // The same scrape after the GPU fell off the bus: only the XID gauge differs (79, with its message).
-                String xid79 = scrape.replace("err_code=\"0\",err_msg=\"No Error\"",
-                        "err_code=\"79\",err_msg=\"GPU has fallen off the bus\"").replace(XID_LINE_END, "pod_uid=\"\"} 79");
+                String xid79 = scrape.replace(
+                                "err_code=\"0\",err_msg=\"No Error\"",
+                                "err_code=\"79\",err_msg=\"GPU has fallen off the bus\"")
+                        .replace(XID_LINE_END, "pod_uid=\"\"} 79");
                 server.serve(xid79.getBytes(StandardCharsets.UTF_8));
-                await().atMost(Duration.ofSeconds(10)).until(() -> stored(node, "gpu.xid").size() == 1);
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> stored(node, "gpu.xid").size() == 1);
                 long scrapes = status(url).scrapes();
                 await().atMost(Duration.ofSeconds(10)).until(() -> status(url).scrapes() >= scrapes + 2);
                 List<Map<String, Object>> xids = stored(node, "gpu.xid");
                 assertThat(xids).hasSize(1);
                 @SuppressWarnings("unchecked")
                 Map<String, Object> data = (Map<String, Object>) xids.get(0).get("data");
-                assertThat(data).containsEntry("xid", 79).containsEntry("uuid", "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c")
-                        .containsEntry("index", 0).containsEntry("message", "GPU has fallen off the bus");
+                assertThat(data)
+                        .containsEntry("xid", 79)
+                        .containsEntry("uuid", "GPU-a8394b51-c086-568a-9f1a-c1e1c934c44c")
+                        .containsEntry("index", 0)
+                        .containsEntry("message", "GPU has fallen off the bus");
                 assertThat(xids.get(0).get("source")).isEqualTo("dcgm-exporter/" + url);
             } finally {
                 scraper.remove(url);
@@ -124,7 +133,8 @@ class DcgmScrapeTest {
             for (String url : urls) {
                 scraper.add(new ScrapeTarget(url, unique("faulty-node"), ScrapeTarget.Origin.STATIC));
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> status(vanishingUrl).lastSuccess() != null);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> status(vanishingUrl).lastSuccess() != null);
             vanishing.close();
 
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
@@ -146,10 +156,11 @@ class DcgmScrapeTest {
             assertThat(status(goodUrl).stale()).isFalse();
             assertThat(status(goodUrl).failures()).isZero();
 
-            api().get("/api/v1/connectors/dcgm/endpoints").then().statusCode(200)
+            api().get("/api/v1/connectors/dcgm/endpoints")
+                    .then()
+                    .statusCode(200)
                     .body("find { it.url == '" + hangUrl + "' }.stale", equalTo(true))
-                    .body("find { it.url == '" + garbageUrl + "' }.consecutiveFailures",
-                            greaterThanOrEqualTo(2))
+                    .body("find { it.url == '" + garbageUrl + "' }.consecutiveFailures", greaterThanOrEqualTo(2))
                     .body("find { it.url == '" + goodUrl + "' }.lastSuccess", notNullValue());
         } finally {
             urls.forEach(scraper::remove);
@@ -160,29 +171,48 @@ class DcgmScrapeTest {
     @Test
     void theConfiguredEndpointIsListedAndMarkedStale() {
         // lifeline.connectors.dcgm.endpoints[0] of the test profile: nothing listens on port 9.
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> api().get("/api/v1/connectors/dcgm/endpoints").then()
-                .statusCode(200)
-                .body("find { it.url == 'http://127.0.0.1:9/metrics' }.node", equalTo("configured-unreachable-node"))
-                .body("find { it.url == 'http://127.0.0.1:9/metrics' }.origin", equalTo("static"))
-                .body("find { it.url == 'http://127.0.0.1:9/metrics' }.stale", equalTo(true)));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> api().get("/api/v1/connectors/dcgm/endpoints")
+                        .then()
+                        .statusCode(200)
+                        .body(
+                                "find { it.url == 'http://127.0.0.1:9/metrics' }.node",
+                                equalTo("configured-unreachable-node"))
+                        .body("find { it.url == 'http://127.0.0.1:9/metrics' }.origin", equalTo("static"))
+                        .body("find { it.url == 'http://127.0.0.1:9/metrics' }.stale", equalTo(true)));
     }
 
     @Test
     void pushedScrapesAreTranslatedAndUnusableOnesAreRefused() {
         double received = metric("lifeline_connector_received_total", Map.of("connector", "dcgm"));
-        api().contentType("text/plain; version=0.0.4").body(Fixtures.bytes(LKE))
-                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(200).body("accepted", equalTo(1));
+        api().contentType("text/plain; version=0.0.4")
+                .body(Fixtures.bytes(LKE))
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node"))
+                .then()
+                .statusCode(200)
+                .body("accepted", equalTo(1));
         api().contentType("text/plain; version=0.0.4")
                 .body(Fixtures.bytes("dcgm/metrics_issue58_titanv_empty_k8s_labels.prom"))
-                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(200).body("accepted", equalTo(5));
-        api().contentType("text/plain").body("<html>nope</html>".getBytes(StandardCharsets.UTF_8))
-                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(400)
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node"))
+                .then()
+                .statusCode(200)
+                .body("accepted", equalTo(5));
+        api().contentType("text/plain")
+                .body("<html>nope</html>".getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node"))
+                .then()
+                .statusCode(400)
                 .contentType("application/problem+json");
         // Declared OpenMetrics, the body is strictly parsed: a Prometheus text scrape without "# EOF" is refused.
-        api().contentType("application/openmetrics-text; version=1.0.0").body(Fixtures.bytes(LKE))
-                .post("/api/v1/connectors/dcgm/" + unique("pushed-node")).then().statusCode(400);
-        assertThat(metric("lifeline_connector_received_total", Map.of("connector", "dcgm"))).isGreaterThanOrEqualTo(received + 4);
+        api().contentType("application/openmetrics-text; version=1.0.0")
+                .body(Fixtures.bytes(LKE))
+                .post("/api/v1/connectors/dcgm/" + unique("pushed-node"))
+                .then()
+                .statusCode(400);
+        assertThat(metric("lifeline_connector_received_total", Map.of("connector", "dcgm")))
+                .isGreaterThanOrEqualTo(received + 4);
     }
+
     @Test
     void everyPushedFixtureScrapeShowsItsGpusThroughTheReadApi() throws IOException {
         java.util.regex.Pattern uuidLabel = java.util.regex.Pattern.compile("(?:UUID|uuid)=\"(GPU-[^\"]+)\"");
@@ -194,29 +224,53 @@ class DcgmScrapeTest {
                 uuids.add(m.group(1));
             }
             String node = unique("read-dcgm");
-            api().contentType("text/plain; version=0.0.4").body(text.getBytes(StandardCharsets.UTF_8))
-                    .post("/api/v1/connectors/dcgm/" + node).then().statusCode(200);
+            api().contentType("text/plain; version=0.0.4")
+                    .body(text.getBytes(StandardCharsets.UTF_8))
+                    .post("/api/v1/connectors/dcgm/" + node)
+                    .then()
+                    .statusCode(200);
             String name = fixture.getFileName().toString();
             // One GPU per physical index. A MIG instance is shown as "<parent uuid>/<GPU_I_ID>"; two instances on one
             // GPU share its index, so the read API shows one of them (the model keeps one GPU per index).
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(api().queryParam("node", node)
-                    .get("/api/v1/gpus").then().statusCode(200).extract().jsonPath().getList("items.uuid", String.class)
-                    .stream().map(u -> u.contains("/") ? u.substring(0, u.indexOf('/')) : u).toList())
-                    .as(name).containsExactlyInAnyOrderElementsOf(uuids));
-            io.restassured.path.json.JsonPath gpus = api().queryParam("node", node).get("/api/v1/gpus").then().extract()
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(api()
+                                    .queryParam("node", node)
+                                    .get("/api/v1/gpus")
+                                    .then()
+                                    .statusCode(200)
+                                    .extract()
+                                    .jsonPath()
+                                    .getList("items.uuid", String.class)
+                                    .stream()
+                                    .map(u -> u.contains("/") ? u.substring(0, u.indexOf('/')) : u)
+                                    .toList())
+                            .as(name)
+                            .containsExactlyInAnyOrderElementsOf(uuids));
+            io.restassured.path.json.JsonPath gpus = api().queryParam("node", node)
+                    .get("/api/v1/gpus")
+                    .then()
+                    .extract()
                     .jsonPath();
             assertThat(gpus.getList("items.sampledAt")).as(name).doesNotContainNull();
             assertThat(gpus.getList("items.node", String.class)).as(name).containsOnly(node);
             if (name.contains("mig")) {
-                assertThat(gpus.getList("items.uuid", String.class)).as(name).allMatch(u -> u.matches("GPU-[0-9a-f-]+/[12]"));
+                assertThat(gpus.getList("items.uuid", String.class))
+                        .as(name)
+                        .allMatch(u -> u.matches("GPU-[0-9a-f-]+/[12]"));
             }
             if (name.contains("no_xid_series")) {
                 // A series the exporter does not send is no data, not zero.
                 assertThat(gpus.getList("items.lastXid")).as(name).containsOnlyNulls();
             }
             if (name.contains("lke_rtx4000ada")) {
-                assertThat(gpus.getList("items.lastXid", Integer.class)).as(name).containsExactly(0);
-                assertThat(gpus.getList("items.model", String.class)).as(name).singleElement().asString().contains("RTX 4000");
+                assertThat(gpus.getList("items.lastXid", Integer.class))
+                        .as(name)
+                        .containsExactly(0);
+                assertThat(gpus.getList("items.model", String.class))
+                        .as(name)
+                        .singleElement()
+                        .asString()
+                        .contains("RTX 4000");
             }
             if (name.contains("empty_k8s_labels")) {
                 // Empty pod labels name no pod.
@@ -240,28 +294,59 @@ class DcgmScrapeTest {
     void whatTheDefaultCountersConfigureIsWhatTheReadApiShowsAndNothingElse() {
         // The LKE scrape came from an exporter running the default counters: its metric names are those fields.
         java.util.Set<String> scraped = new java.util.TreeSet<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^(DCGM_FI_[A-Z0-9_]+)\\{").matcher(Fixtures.text(LKE));
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(?m)^(DCGM_FI_[A-Z0-9_]+)\\{").matcher(Fixtures.text(LKE));
         while (m.find()) {
             scraped.add(m.group(1));
         }
         for (String config : List.of("dcgm/default-counters.csv", "dcgm/dcp-metrics-included.csv")) {
             java.util.Set<String> fields = counters(config);
-            assertThat(fields).as(config).containsAll(scraped).contains("DCGM_FI_DEV_XID_ERRORS", "DCGM_FI_DEV_GPU_TEMP",
-                    "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE",
-                    "DCGM_FI_DEV_ROW_REMAP_FAILURE");
+            assertThat(fields)
+                    .as(config)
+                    .containsAll(scraped)
+                    .contains(
+                            "DCGM_FI_DEV_XID_ERRORS",
+                            "DCGM_FI_DEV_GPU_TEMP",
+                            "DCGM_FI_DEV_POWER_USAGE",
+                            "DCGM_FI_DEV_GPU_UTIL",
+                            "DCGM_FI_DEV_FB_USED",
+                            "DCGM_FI_DEV_FB_FREE",
+                            "DCGM_FI_DEV_ROW_REMAP_FAILURE");
             // Not configured by default: ECC and NVLink error counters, so a default exporter never sends them.
-            assertThat(fields).as(config).doesNotContain("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
-                    "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL");
+            assertThat(fields)
+                    .as(config)
+                    .doesNotContain(
+                            "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL",
+                            "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
+                            "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL",
+                            "DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL");
         }
         String node = unique("default-counters");
-        api().contentType("text/plain; version=0.0.4").body(Fixtures.bytes(LKE)).post("/api/v1/connectors/dcgm/" + node)
-                .then().statusCode(200);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> api().queryParam("node", node).get("/api/v1/gpus")
-                .then().statusCode(200).body("items.size()", equalTo(1)));
-        io.restassured.path.json.JsonPath gpu = api().queryParam("node", node).get("/api/v1/gpus").then().extract().jsonPath();
+        api().contentType("text/plain; version=0.0.4")
+                .body(Fixtures.bytes(LKE))
+                .post("/api/v1/connectors/dcgm/" + node)
+                .then()
+                .statusCode(200);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> api().queryParam("node", node)
+                        .get("/api/v1/gpus")
+                        .then()
+                        .statusCode(200)
+                        .body("items.size()", equalTo(1)));
+        io.restassured.path.json.JsonPath gpu = api().queryParam("node", node)
+                .get("/api/v1/gpus")
+                .then()
+                .extract()
+                .jsonPath();
         // What the default counters give is shown ...
-        for (String field : List.of("temperatureCelsius", "powerWatts", "utilizationPercent", "memoryUsedMiB", "memoryFreeMiB",
-                "lastXid", "rowRemapFailures")) {
+        for (String field : List.of(
+                "temperatureCelsius",
+                "powerWatts",
+                "utilizationPercent",
+                "memoryUsedMiB",
+                "memoryFreeMiB",
+                "lastXid",
+                "rowRemapFailures")) {
             assertThat(gpu.getList("items." + field)).as(field).doesNotContainNull();
         }
         // ... and what they leave out is no data, never a zero.

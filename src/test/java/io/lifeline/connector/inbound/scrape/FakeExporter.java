@@ -31,8 +31,12 @@ public final class FakeExporter implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         server.createContext("/metrics", ex -> send(ex, "text/plain; version=0.0.4; charset=utf-8", body.get()));
-        server.createContext("/garbage", ex -> send(ex, "text/html", "<html><body>502 Bad Gateway</body></html>\n"
-                .getBytes(StandardCharsets.UTF_8)));
+        server.createContext(
+                "/garbage",
+                ex -> send(
+                        ex,
+                        "text/html",
+                        "<html><body>502 Bad Gateway</body></html>\n".getBytes(StandardCharsets.UTF_8)));
         server.createContext("/hang", ex -> {
             try {
                 closing.await(5, TimeUnit.MINUTES);

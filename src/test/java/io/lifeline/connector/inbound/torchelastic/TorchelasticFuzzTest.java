@@ -27,17 +27,21 @@ import net.jqwik.api.statistics.Statistics;
 class TorchelasticFuzzTest {
 
     private static final Instant RECEIVED = Instant.parse("2026-03-01T10:00:00Z");
-    private static final Set<String> REASONS = Set.of(TorchelasticTranslator.MALFORMED_JSON,
-            TorchelasticTranslator.NOT_A_TORCHELASTIC_EVENT, TorchelasticTranslator.MISSING_FIELD,
-            TorchelasticTranslator.UNKNOWN_JOB, TorchelasticTranslator.MISSING_RANK,
-            TorchelasticTranslator.AGENT_RANKS_UNKNOWN, TorchelasticTranslator.RENDEZVOUS_NEEDS_PROCS_PER_NODE,
+    private static final Set<String> REASONS = Set.of(
+            TorchelasticTranslator.MALFORMED_JSON,
+            TorchelasticTranslator.NOT_A_TORCHELASTIC_EVENT,
+            TorchelasticTranslator.MISSING_FIELD,
+            TorchelasticTranslator.UNKNOWN_JOB,
+            TorchelasticTranslator.MISSING_RANK,
+            TorchelasticTranslator.AGENT_RANKS_UNKNOWN,
+            TorchelasticTranslator.RENDEZVOUS_NEEDS_PROCS_PER_NODE,
             TorchelasticTranslator.INVALID_RENDEZVOUS);
 
     @Property
-    void everyLineOfARunTranslatesOrIsRejectedWithAReason(@ForAll("runs") List<Hostile.Case> lines,
-                                                          @ForAll("procsPerNode") Integer procsPerNode) {
-        TorchelasticTranslator translator = new TorchelasticTranslator(JobResolver.runIdInNamespace("team", procsPerNode),
-                h -> h, 4);
+    void everyLineOfARunTranslatesOrIsRejectedWithAReason(
+            @ForAll("runs") List<Hostile.Case> lines, @ForAll("procsPerNode") Integer procsPerNode) {
+        TorchelasticTranslator translator =
+                new TorchelasticTranslator(JobResolver.runIdInNamespace("team", procsPerNode), h -> h, 4);
         boolean events = false;
         for (Hostile.Case line : lines) {
             Translation t = translator.translate(line.bytes(), RECEIVED);
@@ -56,16 +60,18 @@ class TorchelasticFuzzTest {
     @Provide
     Arbitrary<List<Hostile.Case>> runs() {
         List<Hostile.Seed> seeds = new ArrayList<>();
-        for (String f : List.of("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl",
+        for (String f : List.of(
+                "torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl",
                 "torchelastic/events_torch213_two_agents_one_host_c10d.jsonl")) {
-            List<String> lines = Fixtures.text(f).lines().filter(l -> !l.isBlank()).toList();
+            List<String> lines =
+                    Fixtures.text(f).lines().filter(l -> !l.isBlank()).toList();
             for (int i = 0; i < lines.size(); i++) {
                 seeds.add(Hostile.Seed.of(f.substring(f.indexOf('/') + 1) + ":" + (i + 1), lines.get(i)));
             }
         }
         Arbitrary<Hostile.Case> unchanged = Arbitraries.of(seeds).map(s -> Hostile.mutate(s, List.of(), List.of()));
-        Arbitrary<Hostile.Case> line = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(1, unchanged),
-                net.jqwik.api.Tuple.of(2, Hostile.any(seeds)));
+        Arbitrary<Hostile.Case> line = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(1, unchanged), net.jqwik.api.Tuple.of(2, Hostile.any(seeds)));
         return line.list().ofMinSize(1).ofMaxSize(16);
     }
 

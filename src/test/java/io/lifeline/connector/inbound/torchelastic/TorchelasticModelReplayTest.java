@@ -42,21 +42,45 @@ class TorchelasticModelReplayTest {
         Clock clock = Clock.fixed(T0.plusSeconds(120), ZoneOffset.UTC);
         LifelineModel model = new LifelineModel(new Fleet(clock), clock);
         // What the fixture's metadata describes: group_world_size 2, one rank per node, rank 1 on ip-172-30-2-79.
-        model.apply(event("n1", EventType.NODE_REGISTERED, "ip-172-30-2-79", T0,
+        model.apply(event(
+                "n1",
+                EventType.NODE_REGISTERED,
+                "ip-172-30-2-79",
+                T0,
                 new NodeData.Registered("pool-a", CapacityType.ON_DEMAND, null, null, 1, null)));
-        model.apply(event("n2", EventType.NODE_REGISTERED, "ip-172-30-2-80", T0,
+        model.apply(event(
+                "n2",
+                EventType.NODE_REGISTERED,
+                "ip-172-30-2-80",
+                T0,
                 new NodeData.Registered("pool-a", CapacityType.ON_DEMAND, null, null, 1, null)));
-        model.apply(event("j1", EventType.JOB_SUBMITTED, JOB, T0,
+        model.apply(event(
+                "j1",
+                EventType.JOB_SUBMITTED,
+                JOB,
+                T0,
                 new JobData.Submitted("team-a", null, null, new ElasticPolicy(1, 2, 1, 3), 1, null)));
-        model.apply(event("r1", EventType.TRAINER_RENDEZVOUS, JOB, T0.plusSeconds(5), new TrainerData.Rendezvous("1234", 1, 2,
-                List.of(new TrainerData.Participant("ip-172-30-2-80", 0, 1),
-                        new TrainerData.Participant("ip-172-30-2-79", 1, 1)))));
-        model.apply(event("p1", EventType.TRAINER_PROGRESS, JOB, T0.plusSeconds(10), new TrainerData.Progress(10, null, null)));
+        model.apply(event(
+                "r1",
+                EventType.TRAINER_RENDEZVOUS,
+                JOB,
+                T0.plusSeconds(5),
+                new TrainerData.Rendezvous(
+                        "1234",
+                        1,
+                        2,
+                        List.of(
+                                new TrainerData.Participant("ip-172-30-2-80", 0, 1),
+                                new TrainerData.Participant("ip-172-30-2-79", 1, 1)))));
+        model.apply(event(
+                "p1", EventType.TRAINER_PROGRESS, JOB, T0.plusSeconds(10), new TrainerData.Progress(10, null, null)));
 
-        TorchelasticTranslator translator = new TorchelasticTranslator(
-                JobResolver.of(Map.of("1234", new JobBinding(JOB, 1))));
+        TorchelasticTranslator translator =
+                new TorchelasticTranslator(JobResolver.of(Map.of("1234", new JobBinding(JOB, 1))));
         Instant received = T0.plusSeconds(48);
-        for (String line : Fixtures.text("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl").lines().toList()) {
+        for (String line : Fixtures.text("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl")
+                .lines()
+                .toList()) {
             Translation t = translator.translate(line, received);
             assertThat(t.rejections()).isEmpty();
             t.events().forEach(model::apply);
@@ -73,7 +97,8 @@ class TorchelasticModelReplayTest {
             assertThat(i.nodes()).contains("ip-172-30-2-79");
             assertThat(i.openedAt()).isEqualTo(received);
         });
-        assertThat(model.jobs().membership(JOB).orElseThrow().current().worldSize()).isEqualTo(2);
+        assertThat(model.jobs().membership(JOB).orElseThrow().current().worldSize())
+                .isEqualTo(2);
         assertThat(model.jobs().jobsOn("ip-172-30-2-79")).containsExactly(JOB);
     }
 
@@ -86,11 +111,18 @@ class TorchelasticModelReplayTest {
         Clock clock = Clock.fixed(T0.plusSeconds(120), ZoneOffset.UTC);
         LifelineModel model = new LifelineModel(new Fleet(clock), clock);
         String job = "team-a/two-on-one-host";
-        model.apply(event("j1", EventType.JOB_SUBMITTED, job, T0,
+        model.apply(event(
+                "j1",
+                EventType.JOB_SUBMITTED,
+                job,
+                T0,
                 new JobData.Submitted("team-a", null, null, new ElasticPolicy(2, 2, 1, 2), 0, null)));
-        TorchelasticTranslator translator = new TorchelasticTranslator(JobResolver.of(Map.of("cap1", new JobBinding(job, 1))));
+        TorchelasticTranslator translator =
+                new TorchelasticTranslator(JobResolver.of(Map.of("cap1", new JobBinding(job, 1))));
         int rounds = 0;
-        for (String line : Fixtures.text("torchelastic/events_torch213_two_agents_one_host_c10d.jsonl").lines().toList()) {
+        for (String line : Fixtures.text("torchelastic/events_torch213_two_agents_one_host_c10d.jsonl")
+                .lines()
+                .toList()) {
             Translation t = translator.translate(line, T0.plusSeconds(10));
             assertThat(t.rejections()).isEmpty();
             for (Event e : t.events()) {
@@ -98,7 +130,8 @@ class TorchelasticModelReplayTest {
                     rounds++;
                     TrainerData.Rendezvous r = (TrainerData.Rendezvous) e.data();
                     assertThat(r.worldSize()).isEqualTo(2);
-                    assertThat(r.participants()).extracting(TrainerData.Participant::node)
+                    assertThat(r.participants())
+                            .extracting(TrainerData.Participant::node)
                             .containsExactly("localhost_3539_0", "localhost_3540_0");
                 }
                 model.apply(e);
@@ -107,7 +140,9 @@ class TorchelasticModelReplayTest {
         assertThat(rounds).isEqualTo(2);
         var membership = model.jobs().membership(job).orElseThrow().current();
         assertThat(membership.worldSize()).isEqualTo(2);
-        assertThat(membership.participants()).extracting(p -> p.node()).containsExactly("localhost_3539_0", "localhost_3540_0");
+        assertThat(membership.participants())
+                .extracting(p -> p.node())
+                .containsExactly("localhost_3539_0", "localhost_3540_0");
         assertThat(model.jobs().jobsOn("localhost_3540_0")).containsExactly(job);
     }
 
@@ -133,21 +168,25 @@ class TorchelasticModelReplayTest {
     @Test
     void withoutTheWrappersLaunchIdTheAgentsNodeIdsTellTheLaunchesApart() {
         assertTheRelaunchIsShown(line -> line.replaceAll(", \"lifeline_launch\": \"[0-9a-f]+\"", "")
-                .replaceAll("\"timestamp\": [0-9]+", "\"timestamp\": 0").replace(", \"timestamp\": 0}", "}"));
+                .replaceAll("\"timestamp\": [0-9]+", "\"timestamp\": 0")
+                .replace(", \"timestamp\": 0}", "}"));
     }
 
     private static void assertTheRelaunchIsShown(UnaryOperator<String> asSent) {
         Relaunch r = new Relaunch(asSent);
         r.firstLaunch(true);
         assertThat(r.model.jobs().membership(RELAUNCHED).orElseThrow().current().participants())
-                .extracting(TrainerData.Participant::node).containsExactly("node-a");
-        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().summary().state()).isEqualTo(JobState.RECOVERING);
+                .extracting(TrainerData.Participant::node)
+                .containsExactly("node-a");
+        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().summary().state())
+                .isEqualTo(JobState.RECOVERING);
 
         r.secondLaunch();
 
         var membership = r.model.jobs().membership(RELAUNCHED).orElseThrow();
         assertThat(membership.current().round()).isZero();
-        assertThat(membership.current().participants()).extracting(TrainerData.Participant::node)
+        assertThat(membership.current().participants())
+                .extracting(TrainerData.Participant::node)
                 .containsExactly("node-b");
         assertThat(membership.worldSize()).isEqualTo(1);
         assertThat(membership.rounds()).extracting(RendezvousRound::round).containsExactly(0, 0);
@@ -161,7 +200,8 @@ class TorchelasticModelReplayTest {
         long before = detail.duplicatesDropped();
         int events = r.send(r.secondLaunchLines);
         assertThat(events).isPositive();
-        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().duplicatesDropped()).isEqualTo(before + events);
+        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().duplicatesDropped())
+                .isEqualTo(before + events);
         assertThat(r.model.jobs().membership(RELAUNCHED).orElseThrow().rounds()).hasSize(2);
     }
 
@@ -179,7 +219,8 @@ class TorchelasticModelReplayTest {
         assertThat(r.send(List.of(r.lastLineOfFirstLaunch))).isEqualTo(1);
         r.progress("2026-12-06T01:02:34.240Z", 66);
 
-        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().summary().state()).isEqualTo(JobState.RUNNING);
+        assertThat(r.model.jobs().detail(RELAUNCHED).orElseThrow().summary().state())
+                .isEqualTo(JobState.RUNNING);
         assertThat(r.model.jobs().incidents(RELAUNCHED).orElseThrow()).hasSize(incidents);
         assertThat(r.model.jobs().jobsOn("node-b")).containsExactly(RELAUNCHED);
     }
@@ -191,8 +232,8 @@ class TorchelasticModelReplayTest {
     private static final class Relaunch {
         final Clock clock = Clock.fixed(Instant.parse("2026-12-06T01:03:00Z"), ZoneOffset.UTC);
         final LifelineModel model = new LifelineModel(new Fleet(clock), clock);
-        final TorchelasticTranslator translator = new TorchelasticTranslator(
-                JobResolver.of(Map.of("relaunch", new JobBinding(RELAUNCHED, 1))));
+        final TorchelasticTranslator translator =
+                new TorchelasticTranslator(JobResolver.of(Map.of("relaunch", new JobBinding(RELAUNCHED, 1))));
         final List<String> lines;
         final List<String> firstLaunchLines;
         final String lastLineOfFirstLaunch;
@@ -203,7 +244,9 @@ class TorchelasticModelReplayTest {
             this.asSent = asSent;
             lines = Fixtures.text(RELAUNCH).lines().toList();
             int failed = 8;
-            assertThat(lines.get(failed)).contains("torchelastic.worker.status.FAILED").contains("\"source\": \"AGENT\"");
+            assertThat(lines.get(failed))
+                    .contains("torchelastic.worker.status.FAILED")
+                    .contains("\"source\": \"AGENT\"");
             firstLaunchLines = lines.subList(0, failed);
             lastLineOfFirstLaunch = lines.get(failed);
             secondLaunchLines = lines.subList(failed + 1, lines.size());
@@ -213,7 +256,11 @@ class TorchelasticModelReplayTest {
 
         /** The first launch: its rounds, steps to 29, and (when {@code withItsEnd}) its agent's FAILED line. */
         void firstLaunch(boolean withItsEnd) {
-            model.apply(new Event("submitted-1", "test", EventType.JOB_SUBMITTED, RELAUNCHED,
+            model.apply(new Event(
+                    "submitted-1",
+                    "test",
+                    EventType.JOB_SUBMITTED,
+                    RELAUNCHED,
                     Instant.parse("2026-12-06T01:01:50.480Z"),
                     new JobData.Submitted("ml", null, null, new ElasticPolicy(1, 1, 1, 2), 0, null)));
             send(firstLaunchLines);
@@ -233,7 +280,11 @@ class TorchelasticModelReplayTest {
             }
             send(secondLaunchLines.subList(0, started + 1));
             progress("2026-12-06T01:02:26.057Z", 0);
-            model.apply(new Event("restored-" + (++ids), "test", EventType.TRAINER_RESTORED, RELAUNCHED,
+            model.apply(new Event(
+                    "restored-" + (++ids),
+                    "test",
+                    EventType.TRAINER_RESTORED,
+                    RELAUNCHED,
                     Instant.parse("2026-12-06T01:02:30.290Z"),
                     new TrainerData.Restored("step-37-relaunch-b1fcae81-r0", 37, "relaunch")));
             progress("2026-12-06T01:02:30.410Z", 37);
@@ -243,8 +294,13 @@ class TorchelasticModelReplayTest {
         }
 
         void progress(String at, long step) {
-            model.apply(new Event("progress-" + (++ids), "test", EventType.TRAINER_PROGRESS, RELAUNCHED,
-                    Instant.parse(at), new TrainerData.Progress(step, null, null)));
+            model.apply(new Event(
+                    "progress-" + (++ids),
+                    "test",
+                    EventType.TRAINER_PROGRESS,
+                    RELAUNCHED,
+                    Instant.parse(at),
+                    new TrainerData.Progress(step, null, null)));
         }
 
         /**
@@ -256,7 +312,8 @@ class TorchelasticModelReplayTest {
             for (String line : recorded) {
                 Matcher m = STAMP.matcher(line);
                 assertThat(m.find()).as(line).isTrue();
-                Translation t = translator.translate(asSent.apply(line),
+                Translation t = translator.translate(
+                        asSent.apply(line),
                         Instant.ofEpochMilli(Long.parseLong(m.group(1))).plusSeconds(1));
                 assertThat(t.rejections()).as(line).isEmpty();
                 events += t.events().size();
@@ -268,7 +325,8 @@ class TorchelasticModelReplayTest {
 
     private static final Pattern STAMP = Pattern.compile("\"timestamp\": ([0-9]+)");
 
-    private static Event event(String id, EventType type, String subject, Instant at, io.lifeline.domain.event.EventData data) {
+    private static Event event(
+            String id, EventType type, String subject, Instant at, io.lifeline.domain.event.EventData data) {
         return new Event(id, "test", type, subject, at, data);
     }
 }

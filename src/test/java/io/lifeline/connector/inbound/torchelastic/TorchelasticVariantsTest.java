@@ -40,8 +40,16 @@ class TorchelasticVariantsTest {
      * @param dated          whether the records carry the time torchelastic recorded them (the trainer agent's wrapper
      *                       adds it), else they are dated when received
      */
-    record Variant(String fixture, String runId, int procsPerNode, int restarts, List<Integer> failedRanks, int rounds,
-                   int worldSize, int placements, boolean dated) {
+    record Variant(
+            String fixture,
+            String runId,
+            int procsPerNode,
+            int restarts,
+            List<Integer> failedRanks,
+            int rounds,
+            int worldSize,
+            int placements,
+            boolean dated) {
         @Override
         public String toString() {
             return fixture;
@@ -50,12 +58,36 @@ class TorchelasticVariantsTest {
 
     static Stream<Variant> variants() {
         return Stream.of(
-                new Variant("torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl", "1234", 1, 3, List.of(1),
-                        0, 0, 0, false),
-                new Variant("torchelastic/events_torch213_two_agents_one_host_c10d.jsonl", "cap1", 1, 1, List.of(), 2, 2, 2,
+                new Variant(
+                        "torchelastic/events_issue64990_c10d_failed_worker_and_agent.jsonl",
+                        "1234",
+                        1,
+                        3,
+                        List.of(1),
+                        0,
+                        0,
+                        0,
+                        false),
+                new Variant(
+                        "torchelastic/events_torch213_two_agents_one_host_c10d.jsonl",
+                        "cap1",
+                        1,
+                        1,
+                        List.of(),
+                        2,
+                        2,
+                        2,
                         false),
                 // Two launches with the same rdzv id: each its own round 0; the first one's agent killed by a signal.
-                new Variant("torchelastic/events_torch213_relaunch_same_rdzv_id.jsonl", "relaunch", 1, 0, List.of(0), 2, 1, 1,
+                new Variant(
+                        "torchelastic/events_torch213_relaunch_same_rdzv_id.jsonl",
+                        "relaunch",
+                        1,
+                        0,
+                        List.of(0),
+                        2,
+                        1,
+                        1,
                         true));
     }
 
@@ -65,26 +97,42 @@ class TorchelasticVariantsTest {
         TorchelasticTranslator translator = new TorchelasticTranslator(
                 JobResolver.of(Map.of(v.runId(), new JobBinding("team-a/run-" + v.runId(), v.procsPerNode()))));
         List<Event> events = new ArrayList<>();
-        for (String line : Fixtures.text(v.fixture()).lines().filter(l -> !l.isBlank()).toList()) {
+        for (String line :
+                Fixtures.text(v.fixture()).lines().filter(l -> !l.isBlank()).toList()) {
             Translation t = translator.translate(line, RECEIVED);
             assertThat(t.rejections()).as(line).isEmpty();
             events.addAll(t.events());
         }
 
-        assertThat(events.stream().filter(e -> e.type() == EventType.TRAINER_RESTARTED)
-                .mapToInt(e -> ((TrainerData.Restarted) e.data()).restartCount()).max().orElse(0)).isEqualTo(v.restarts());
-        assertThat(events.stream().filter(e -> e.type() == EventType.TRAINER_WORKER_FAILED)
-                .map(e -> ((TrainerData.WorkerFailed) e.data()).rank()).distinct()).containsExactlyElementsOf(v.failedRanks());
-        List<TrainerData.Rendezvous> rounds = events.stream().filter(e -> e.type() == EventType.TRAINER_RENDEZVOUS)
-                .map(e -> (TrainerData.Rendezvous) e.data()).toList();
+        assertThat(events.stream()
+                        .filter(e -> e.type() == EventType.TRAINER_RESTARTED)
+                        .mapToInt(e -> ((TrainerData.Restarted) e.data()).restartCount())
+                        .max()
+                        .orElse(0))
+                .isEqualTo(v.restarts());
+        assertThat(events.stream()
+                        .filter(e -> e.type() == EventType.TRAINER_WORKER_FAILED)
+                        .map(e -> ((TrainerData.WorkerFailed) e.data()).rank())
+                        .distinct())
+                .containsExactlyElementsOf(v.failedRanks());
+        List<TrainerData.Rendezvous> rounds = events.stream()
+                .filter(e -> e.type() == EventType.TRAINER_RENDEZVOUS)
+                .map(e -> (TrainerData.Rendezvous) e.data())
+                .toList();
         assertThat(rounds).hasSize(v.rounds()).allSatisfy(r -> {
             assertThat(r.worldSize()).isEqualTo(v.worldSize());
             assertThat(r.participants()).hasSize(v.placements());
         });
         if (v.dated()) {
-            assertThat(events).allSatisfy(e -> assertThat(e.time()).as("dated by torchelastic's own time").isNotEqualTo(RECEIVED));
+            assertThat(events)
+                    .allSatisfy(e -> assertThat(e.time())
+                            .as("dated by torchelastic's own time")
+                            .isNotEqualTo(RECEIVED));
         } else {
-            assertThat(events).allSatisfy(e -> assertThat(e.time()).as("timestamp 0 or none: the receipt time").isEqualTo(RECEIVED));
+            assertThat(events)
+                    .allSatisfy(e -> assertThat(e.time())
+                            .as("timestamp 0 or none: the receipt time")
+                            .isEqualTo(RECEIVED));
         }
         EventContract.assertRoundTrips(events);
     }

@@ -72,12 +72,10 @@ class AgentCommandQueueTest {
         }
 
         @Override
-        public void setLogWriter(PrintWriter out) {
-        }
+        public void setLogWriter(PrintWriter out) {}
 
         @Override
-        public void setLoginTimeout(int seconds) {
-        }
+        public void setLoginTimeout(int seconds) {}
 
         @Override
         public int getLoginTimeout() {
@@ -124,14 +122,22 @@ class AgentCommandQueueTest {
 
     /** The agent's key, as it sends it; the queue is given its digest. */
     private static final String KEY = AgentClaims.digest("agent-key-" + "0123456789abcdef0123456789abcdef");
+
     private final Caller agent = Caller.ofToken("tok-agent", "agent", Role.INGEST, List.of());
     private final List<String> audited = new ArrayList<>();
-    private final AgentClaims claims = new AgentClaims(db.dataSource(), (t, what, actor, token, detail) ->
-            audited.add(what), clock);
+    private final AgentClaims claims =
+            new AgentClaims(db.dataSource(), (t, what, actor, token, detail) -> audited.add(what), clock);
 
     private AgentCommandQueue replica(DataSource ds) {
-        AgentCommandQueue q = new AgentCommandQueue(ds, new AgentClaims(ds, (t, w, a, k, d) -> { }, clock), 3,
-                Duration.ofSeconds(30), Duration.ofHours(1), 2, clock, Json.mapper());
+        AgentCommandQueue q = new AgentCommandQueue(
+                ds,
+                new AgentClaims(ds, (t, w, a, k, d) -> {}, clock),
+                3,
+                Duration.ofSeconds(30),
+                Duration.ofHours(1),
+                2,
+                clock,
+                Json.mapper());
         replicas.add(q);
         return q;
     }
@@ -143,8 +149,8 @@ class AgentCommandQueueTest {
     }
 
     private TrainerCommand command(String id, Instant deadline) {
-        return new TrainerCommand(id, job, CommandType.CHECKPOINT_NOW, Map.of("reason", "drain of gpu-7"),
-                clock.instant(), deadline);
+        return new TrainerCommand(
+                id, job, CommandType.CHECKPOINT_NOW, Map.of("reason", "drain of gpu-7"), clock.instant(), deadline);
     }
 
     private static List<String> ids(List<TrainerCommand> commands) {
@@ -167,10 +173,13 @@ class AgentCommandQueueTest {
         assertThat(first.get(0).params()).containsEntry("reason", "drain of gpu-7");
         assertThat(first.get(0).issuedAt()).isEqualTo(clock.instant());
         assertThat(pollNow(queue)).isEmpty();
-        assertThat(queue.ack(job, "c1", AckStatus.ACCEPTED, null)).map(AgentCommandQueue.Acknowledged::firstAck)
+        assertThat(queue.ack(job, "c1", AckStatus.ACCEPTED, null))
+                .map(AgentCommandQueue.Acknowledged::firstAck)
                 .contains(true);
-        assertThat(queue.ack(job, "c1", AckStatus.DONE, null)).as("known, but acknowledged before")
-                .map(AgentCommandQueue.Acknowledged::firstAck).contains(false);
+        assertThat(queue.ack(job, "c1", AckStatus.DONE, null))
+                .as("known, but acknowledged before")
+                .map(AgentCommandQueue.Acknowledged::firstAck)
+                .contains(false);
         assertThat(queue.ack(job, "nothing-like-it", AckStatus.DONE, null)).isEmpty();
         clock.advance(Duration.ofSeconds(31));
         assertThat(ids(pollNow(queue))).containsExactly("c2");
@@ -179,8 +188,10 @@ class AgentCommandQueueTest {
 
     @Test
     void aLongPollIsAnsweredByTheNextCommandWithoutWaitingOut() throws Exception {
-        CompletableFuture<List<TrainerCommand>> a = poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
-        CompletableFuture<List<TrainerCommand>> b = poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> a =
+                poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> b =
+                poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
         assertThat(a).isNotDone();
         queue.offer(command("c1", null));
         assertThat(ids(a.get(10, TimeUnit.SECONDS))).containsExactly("c1");
@@ -190,14 +201,16 @@ class AgentCommandQueueTest {
     @Test
     void aLongPollWithNothingAnswersAnEmptyListAfterItsWait() throws Exception {
         long t0 = System.nanoTime();
-        List<TrainerCommand> got = poll(queue, job, Duration.ofMillis(300)).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        List<TrainerCommand> got =
+                poll(queue, job, Duration.ofMillis(300)).toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertThat(got).isEmpty();
         assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(250));
     }
 
     @Test
     void tooManyWaitingPollsAnswerTheOldestEmpty() throws Exception {
-        CompletableFuture<List<TrainerCommand>> first = poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> first =
+                poll(queue, job, Duration.ofSeconds(30)).toCompletableFuture();
         poll(queue, job, Duration.ofSeconds(30));
         poll(queue, job, Duration.ofSeconds(30));
         assertThat(first.get(1, TimeUnit.SECONDS)).isEmpty();
@@ -211,8 +224,11 @@ class AgentCommandQueueTest {
         assertThat(ids(pollNow(queue))).containsExactly("c2", "c3", "c4");
         queue.ack(job, "c3", AckStatus.DONE, null);
         queue.offer(command("c5", null));
-        assertThat(db.queryLong("SELECT count(*) FROM agent_command WHERE job = '" + job + "'")).isEqualTo(3);
-        assertThat(queue.acknowledgement(job, "c3")).as("the acknowledged one went first").isEmpty();
+        assertThat(db.queryLong("SELECT count(*) FROM agent_command WHERE job = '" + job + "'"))
+                .isEqualTo(3);
+        assertThat(queue.acknowledgement(job, "c3"))
+                .as("the acknowledged one went first")
+                .isEmpty();
         assertThat(queue.pending(job)).isEqualTo(3);
     }
 
@@ -224,21 +240,23 @@ class AgentCommandQueueTest {
         clock.advance(Duration.ofSeconds(20));
         assertThat(ids(pollNow(queue))).containsExactly("later");
         queue.sweep();
-        assertThat(db.queryLong("SELECT count(*) FROM agent_command WHERE job = '" + job + "'")).isEqualTo(1);
+        assertThat(db.queryLong("SELECT count(*) FROM agent_command WHERE job = '" + job + "'"))
+                .isEqualTo(1);
     }
 
     @Test
     void commandsWithoutDeadlineLeaveAfterTheRetentionAndIdleJobsAreForgotten() throws Exception {
         queue.offer(command("c1", null));
-        CompletableFuture<List<TrainerCommand>> idle = poll(queue, job + "-idle", Duration.ofMillis(200))
-                .toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> idle =
+                poll(queue, job + "-idle", Duration.ofMillis(200)).toCompletableFuture();
         assertThat(queue.jobs()).isEqualTo(1);
         assertThat(idle.get(5, TimeUnit.SECONDS)).isEmpty();
         clock.advance(Duration.ofHours(1));
         queue.sweep();
         assertThat(queue.jobs()).isZero();
         assertThat(pollNow(queue)).isEmpty();
-        assertThat(db.queryLong("SELECT count(*) FROM agent_command WHERE job = '" + job + "'")).isZero();
+        assertThat(db.queryLong("SELECT count(*) FROM agent_command WHERE job = '" + job + "'"))
+                .isZero();
     }
 
     @Test
@@ -246,14 +264,18 @@ class AgentCommandQueueTest {
         Reachable link = new Reachable(db.dataSource());
         AgentCommandQueue cut = replica(link);
         link.down.set(true);
-        CompletableFuture<Void> failed = cut.send(command("c1", clock.instant().plusSeconds(60))).toCompletableFuture();
+        CompletableFuture<Void> failed =
+                cut.send(command("c1", clock.instant().plusSeconds(60))).toCompletableFuture();
         assertThat(failed).isCompletedExceptionally();
-        assertThatThrownBy(failed::get).isInstanceOf(ExecutionException.class)
-                .hasCauseInstanceOf(StoreUnavailableException.class).hasRootCauseMessage("Connection refused");
+        assertThatThrownBy(failed::get)
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(StoreUnavailableException.class)
+                .hasRootCauseMessage("Connection refused");
         assertThat(pollNow(queue)).as("nothing was queued").isEmpty();
 
         link.down.set(false);
-        assertThat(cut.send(command("c1", clock.instant().plusSeconds(60))).toCompletableFuture()).isCompleted()
+        assertThat(cut.send(command("c1", clock.instant().plusSeconds(60))).toCompletableFuture())
+                .isCompleted()
                 .isNotCompletedExceptionally();
         assertThat(ids(pollNow(queue))).containsExactly("c1");
     }
@@ -267,7 +289,9 @@ class AgentCommandQueueTest {
         a.offer(command("c1", clock.instant().plusSeconds(120)));
 
         assertThat(ids(pollNow(b))).containsExactly("c1");
-        assertThat(pollNow(a)).as("delivered once, whichever replica the next poll reaches").isEmpty();
+        assertThat(pollNow(a))
+                .as("delivered once, whichever replica the next poll reaches")
+                .isEmpty();
         assertThat(b.ack(job, "c1", AckStatus.REJECTED, "no space left")).hasValueSatisfying(k -> {
             assertThat(k.firstAck()).isTrue();
             assertThat(k.command().type()).isEqualTo(CommandType.CHECKPOINT_NOW);
@@ -279,10 +303,14 @@ class AgentCommandQueueTest {
             assertThat(ack.command()).isEqualTo("checkpoint_now");
             assertThat(ack.refused()).isTrue();
         });
-        assertThat(a.ack(job, "c1", AckStatus.REJECTED, "no space left")).as("acknowledged already, on the other replica")
-                .map(AgentCommandQueue.Acknowledged::firstAck).contains(false);
+        assertThat(a.ack(job, "c1", AckStatus.REJECTED, "no space left"))
+                .as("acknowledged already, on the other replica")
+                .map(AgentCommandQueue.Acknowledged::firstAck)
+                .contains(false);
         clock.advance(Duration.ofSeconds(31));
-        assertThat(pollNow(a)).as("an acknowledged command is not delivered again").isEmpty();
+        assertThat(pollNow(a))
+                .as("an acknowledged command is not delivered again")
+                .isEmpty();
         assertThat(a.pending(job)).isZero();
     }
 
@@ -290,7 +318,8 @@ class AgentCommandQueueTest {
     void aLongPollOnOneReplicaIsAnsweredByACommandQueuedOnTheOther() throws Exception {
         AgentCommandQueue b = replica(db.dataSource());
         await().atMost(Duration.ofSeconds(10)).until(b::listening);
-        CompletableFuture<List<TrainerCommand>> waiting = poll(b, job, Duration.ofSeconds(60)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> waiting =
+                poll(b, job, Duration.ofSeconds(60)).toCompletableFuture();
         assertThat(waiting).isNotDone();
 
         queue.offer(command("c1", null));
@@ -304,8 +333,10 @@ class AgentCommandQueueTest {
     void pollsWaitingOnTwoReplicasAtOnceGetACommandOnceUntilItsRedelivery() throws Exception {
         AgentCommandQueue b = replica(db.dataSource());
         await().atMost(Duration.ofSeconds(10)).until(() -> queue.listening() && b.listening());
-        CompletableFuture<List<TrainerCommand>> onA = poll(queue, job, Duration.ofSeconds(3)).toCompletableFuture();
-        CompletableFuture<List<TrainerCommand>> onB = poll(b, job, Duration.ofSeconds(3)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> onA =
+                poll(queue, job, Duration.ofSeconds(3)).toCompletableFuture();
+        CompletableFuture<List<TrainerCommand>> onB =
+                poll(b, job, Duration.ofSeconds(3)).toCompletableFuture();
 
         queue.offer(command("c1", null));
 
@@ -313,7 +344,9 @@ class AgentCommandQueueTest {
         delivered.addAll(ids(onB.get(10, TimeUnit.SECONDS)));
         assertThat(delivered).containsExactly("c1");
         clock.advance(Duration.ofSeconds(30));
-        assertThat(ids(pollNow(b))).as("not acknowledged: delivered again after redeliver-after").containsExactly("c1");
+        assertThat(ids(pollNow(b)))
+                .as("not acknowledged: delivered again after redeliver-after")
+                .containsExactly("c1");
     }
 
     @Test

@@ -14,8 +14,12 @@ class CommandCloudEventsTest {
 
     @Test
     void aCommandIsAStructuredCloudEventWithParamsAndDeadlineAsData() throws Exception {
-        TrainerCommand c = new TrainerCommand("a-17/checkpoint", "team/echo", CommandType.RESTORE_FROM,
-                Map.of("checkpointId", "ckpt-42", "uri", "s3://ckpt/echo/42"), Instant.parse("2026-03-01T10:00:00Z"),
+        TrainerCommand c = new TrainerCommand(
+                "a-17/checkpoint",
+                "team/echo",
+                CommandType.RESTORE_FROM,
+                Map.of("checkpointId", "ckpt-42", "uri", "s3://ckpt/echo/42"),
+                Instant.parse("2026-03-01T10:00:00Z"),
                 Instant.parse("2026-03-01T10:02:00Z"));
         JsonNode e = new ObjectMapper().readTree(CommandCloudEvents.bytes(c));
         assertThat(e.get("specversion").asText()).isEqualTo("1.0");
@@ -32,9 +36,18 @@ class CommandCloudEventsTest {
 
     @Test
     void noDeadlineMeansNoDeadlineField() {
-        TrainerCommand c = new TrainerCommand("x", "team/echo", CommandType.SET_CHECKPOINT_INTERVAL,
-                Map.of("intervalSeconds", "600"), Instant.parse("2026-03-01T10:00:00Z"), null);
+        TrainerCommand c = new TrainerCommand(
+                "x",
+                "team/echo",
+                CommandType.SET_CHECKPOINT_INTERVAL,
+                Map.of("intervalSeconds", "600"),
+                Instant.parse("2026-03-01T10:00:00Z"),
+                null);
         assertThat(CommandCloudEvents.toJson(c).get("data").has("deadline")).isFalse();
-        assertThat(CommandCloudEvents.toJson(c).get("data").get("intervalSeconds").asText()).isEqualTo("600");
+        assertThat(CommandCloudEvents.toJson(c)
+                        .get("data")
+                        .get("intervalSeconds")
+                        .asText())
+                .isEqualTo("600");
     }
 }

@@ -72,10 +72,13 @@ class KafkaCommandSinkTest {
 
     @BeforeAll
     static void broker() throws Exception {
-        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> { });
-        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> { });
-        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(false)
-                .setNumBrokerNodes(1).setNumControllerNodes(1).build())
+        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> {});
+        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> {});
+        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                        .setCombined(false)
+                        .setNumBrokerNodes(1)
+                        .setNumControllerNodes(1)
+                        .build())
                 .setConfigProp("offsets.topic.replication.factor", "1")
                 .setConfigProp("transaction.state.log.replication.factor", "1")
                 .setConfigProp("transaction.state.log.min.isr", "1")
@@ -105,11 +108,19 @@ class KafkaCommandSinkTest {
         Taking agents = new Taking();
         TrainerCommands sink = new TrainerCommands(List.of(kafka, agents), Clock.systemUTC());
         String job = "team-" + UUID.randomUUID().toString().substring(0, 8) + "/echo";
-        TrainerCommand command = new TrainerCommand("act-1:checkpoint:" + job, job, CommandType.PREPARE_EXIT,
-                Map.of("reason", "drain gpu-7"), Instant.now(), Instant.now().plusSeconds(600));
+        TrainerCommand command = new TrainerCommand(
+                "act-1:checkpoint:" + job,
+                job,
+                CommandType.PREPARE_EXIT,
+                Map.of("reason", "drain gpu-7"),
+                Instant.now(),
+                Instant.now().plusSeconds(600));
         try {
-            SendAttempt down = sink.send(command, Set.of()).toCompletableFuture().get(30, TimeUnit.SECONDS);
-            assertThat(down.confirmed()).as("the other channel took it all the same").containsExactly("agent queue");
+            SendAttempt down =
+                    sink.send(command, Set.of()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertThat(down.confirmed())
+                    .as("the other channel took it all the same")
+                    .containsExactly("agent queue");
             assertThat(down.failed()).containsOnlyKeys("Kafka topic");
             assertThat(down.failed().get("Kafka topic")).contains("TimeoutException");
 
@@ -119,17 +130,25 @@ class KafkaCommandSinkTest {
 
             // What the action step does: try the channels that failed again until one attempt is confirmed.
             AtomicReference<SendAttempt> again = new AtomicReference<>();
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                again.set(sink.send(command, down.confirmed()).toCompletableFuture().get(30, TimeUnit.SECONDS));
-                return again.get().complete();
-            });
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        again.set(sink.send(command, down.confirmed())
+                                .toCompletableFuture()
+                                .get(30, TimeUnit.SECONDS));
+                        return again.get().complete();
+                    });
             assertThat(again.get().confirmed()).containsExactly("Kafka topic");
-            assertThat(agents.took).as("not sent again to the channel that had it").hasSize(1);
+            assertThat(agents.took)
+                    .as("not sent again to the channel that had it")
+                    .hasSize(1);
 
             List<ConsumerRecord<byte[], byte[]>> records = records(bootstrap, job);
             assertThat(records).isNotEmpty();
-            assertThat(records).allSatisfy(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
-                    .contains("\"id\":\"" + command.id() + "\"").contains("lifeline.command.prepare_exit"));
+            assertThat(records)
+                    .allSatisfy(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8))
+                            .contains("\"id\":\"" + command.id() + "\"")
+                            .contains("lifeline.command.prepare_exit"));
         } finally {
             kafka.close();
         }
@@ -159,7 +178,9 @@ class KafkaCommandSinkTest {
 
     /** The settings this sink reads, whatever else the mapping grows to hold. */
     private static KafkaConfig kafkaConfig(String bootstrap) {
-        return (KafkaConfig) Proxy.newProxyInstance(KafkaConfig.class.getClassLoader(), new Class<?>[] {KafkaConfig.class},
+        return (KafkaConfig) Proxy.newProxyInstance(
+                KafkaConfig.class.getClassLoader(),
+                new Class<?>[] {KafkaConfig.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "bootstrapServers" -> Optional.of(bootstrap);
                     case "properties" -> Map.of();
@@ -168,8 +189,10 @@ class KafkaCommandSinkTest {
     }
 
     private static CommandConfig commandConfig(Duration sendTimeout) {
-        return (CommandConfig) Proxy.newProxyInstance(CommandConfig.class.getClassLoader(),
-                new Class<?>[] {CommandConfig.class}, (proxy, method, args) -> switch (method.getName()) {
+        return (CommandConfig) Proxy.newProxyInstance(
+                CommandConfig.class.getClassLoader(),
+                new Class<?>[] {CommandConfig.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "topic" -> TOPIC;
                     case "sendTimeout" -> sendTimeout;
                     default -> throw new UnsupportedOperationException(method.getName());

@@ -49,17 +49,24 @@ class TrainerCommandsTest {
     ClusterActions cluster;
 
     private static TrainerCommand checkpoint(String id, String job) {
-        return new TrainerCommand(id, job, CommandType.CHECKPOINT_NOW, Map.of("reason", "drain of gpu-7"),
-                Instant.now(), Instant.now().plusSeconds(300));
+        return new TrainerCommand(
+                id,
+                job,
+                CommandType.CHECKPOINT_NOW,
+                Map.of("reason", "drain of gpu-7"),
+                Instant.now(),
+                Instant.now().plusSeconds(300));
     }
 
     @Test
     void aCommandIsACloudEventOnTheCommandTopicKeyedByItsJob() throws Exception {
         String job = unique("team") + "/echo";
         String id = unique("cmd");
-        SendAttempt sent = sink.send(checkpoint(id, job), Set.of()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        SendAttempt sent =
+                sink.send(checkpoint(id, job), Set.of()).toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertThat(sent.failed()).isEmpty();
-        assertThat(sent.confirmed()).as("confirmed by the brokers and committed to the queue")
+        assertThat(sent.confirmed())
+                .as("confirmed by the brokers and committed to the queue")
                 .containsExactlyInAnyOrder("Kafka topic", "agent queue");
         List<ConsumerRecord<byte[], byte[]>> records = KafkaProbe.recordsWithKey("lifeline.commands", job, 1);
         JsonNode e = new ObjectMapper().readTree(records.get(0).value());
@@ -69,7 +76,8 @@ class TrainerCommandsTest {
         assertThat(e.get("subject").asText()).isEqualTo(job);
         assertThat(e.get("data").get("reason").asText()).isEqualTo("drain of gpu-7");
         assertThat(e.get("data").has("deadline")).isTrue();
-        assertThat(new String(records.get(0).headers().lastHeader("content-type").value(), StandardCharsets.UTF_8))
+        assertThat(new String(
+                        records.get(0).headers().lastHeader("content-type").value(), StandardCharsets.UTF_8))
                 .isEqualTo("application/cloudevents+json");
     }
 
@@ -90,25 +98,35 @@ class TrainerCommandsTest {
         assertThat(r.jsonPath().getList("id")).containsExactly(id);
         assertThat(r.jsonPath().getString("[0].type")).isEqualTo("lifeline.command.checkpoint_now");
 
-        given(agent).contentType("application/json").body(Map.of("status", "accepted", "detail", "saving"))
-                .post(path + "/" + id + "/ack").then().statusCode(202);
-        await().atMost(Duration.ofSeconds(10)).until(() -> stored(ns + "/echo", "trainer.command_ack").size() == 1);
+        given(agent)
+                .contentType("application/json")
+                .body(Map.of("status", "accepted", "detail", "saving"))
+                .post(path + "/" + id + "/ack")
+                .then()
+                .statusCode(202);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> stored(ns + "/echo", "trainer.command_ack").size() == 1);
         Map<String, Object> ack = stored(ns + "/echo", "trainer.command_ack").get(0);
         assertThat(ack.get("source")).isEqualTo("agent/" + ns + "/echo");
         @SuppressWarnings("unchecked")
         Map<String, Object> data = (Map<String, Object>) ack.get("data");
-        assertThat(data).containsEntry("commandId", id).containsEntry("status", "accepted")
-                .containsEntry("command", "checkpoint_now").containsEntry("message", "saving");
+        assertThat(data)
+                .containsEntry("commandId", id)
+                .containsEntry("status", "accepted")
+                .containsEntry("command", "checkpoint_now")
+                .containsEntry("message", "saving");
 
         // Acknowledged: not delivered again.
         given(agent).queryParam("wait", 0).get(path).then().statusCode(200);
-        assertThat(given(agent).queryParam("wait", 0).get(path).jsonPath().getList("id")).isEmpty();
+        assertThat(given(agent).queryParam("wait", 0).get(path).jsonPath().getList("id"))
+                .isEmpty();
     }
 
     @Test
     void aPollWithNothingAnswersAnEmptyArrayAfterItsWait() {
         long t0 = System.nanoTime();
-        Response r = given(AgentKeys.as(TestTokens.ingest(), AgentKeys.fresh())).queryParam("wait", 1)
+        Response r = given(AgentKeys.as(TestTokens.ingest(), AgentKeys.fresh()))
+                .queryParam("wait", 1)
                 .get("/api/v1/agents/" + unique("idle") + "/echo/commands");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.jsonPath().getList("$")).isEmpty();
@@ -118,9 +136,17 @@ class TrainerCommandsTest {
     @Test
     void agentRoutesRefuseViewersAndBadInput() {
         given(asViewer()).get("/api/v1/agents/team/echo/commands").then().statusCode(403);
-        given(asIngest()).contentType("application/json").body(Map.of("status", "maybe"))
-                .post("/api/v1/agents/team/echo/commands/c-1/ack").then().statusCode(400);
-        given(asIngest()).queryParam("wait", 0).get("/api/v1/agents/Not_A_Namespace/echo/commands").then().statusCode(400);
+        given(asIngest())
+                .contentType("application/json")
+                .body(Map.of("status", "maybe"))
+                .post("/api/v1/agents/team/echo/commands/c-1/ack")
+                .then()
+                .statusCode(400);
+        given(asIngest())
+                .queryParam("wait", 0)
+                .get("/api/v1/agents/Not_A_Namespace/echo/commands")
+                .then()
+                .statusCode(400);
     }
 
     @Test

@@ -54,11 +54,18 @@ class KubernetesActionsAppTest {
     public static class ActionsOn implements QuarkusTestResourceLifecycleManager {
         @Override
         public Map<String, String> start() {
-            Map<String, String> m = new HashMap<>(Map.of("lifeline.connectors.kubernetes.enabled", "true",
-                    "lifeline.connectors.kubernetes.cluster", "mock-actions",
+            Map<String, String> m = new HashMap<>(Map.of(
+                    "lifeline.connectors.kubernetes.enabled",
+                    "true",
+                    "lifeline.connectors.kubernetes.cluster",
+                    "mock-actions",
                     // The boost's passes are the tests' own (and the early one a checkpoint starts).
-                    "lifeline.priority-boost.enabled", "true", "lifeline.priority-boost.value", "500",
-                    "lifeline.priority-boost.interval", "10m"));
+                    "lifeline.priority-boost.enabled",
+                    "true",
+                    "lifeline.priority-boost.value",
+                    "500",
+                    "lifeline.priority-boost.interval",
+                    "10m"));
             for (String kind : new String[] {"nodes", "pods", "events", "pytorchjobs", "kueue", "volcano"}) {
                 m.put("lifeline.connectors.kubernetes." + kind + ".enabled", "false");
             }
@@ -87,10 +94,17 @@ class KubernetesActionsAppTest {
     @Test
     void theApplicationsClusterIsKubernetesWhenTheConnectorIsOn() {
         String node = unique("act-node");
-        client().nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
+        client().nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(node)
+                        .endMetadata()
+                        .build())
+                .create();
         assertThat(cluster.available()).isTrue();
         assertThat(cluster.cordon(node).result()).isEqualTo(Result.PATCHED);
-        assertThat(client().nodes().withName(node).get().getSpec().getUnschedulable()).isTrue();
+        assertThat(client().nodes().withName(node).get().getSpec().getUnschedulable())
+                .isTrue();
         assertThat(cluster.cordon(node).result()).isEqualTo(Result.NOOP);
     }
 
@@ -102,18 +116,31 @@ class KubernetesActionsAppTest {
         String theirs = unique("place-theirs");
         clusterPod(ns, "llm-worker-0", "llm", mine);
         String token = TestTokens.create(unique("place-agent"), io.lifeline.security.Role.INGEST, List.of(ns));
-        java.util.function.Function<String, String> rendezvous = nodes -> CloudEvents.event(CloudEvents.uniqueId(),
-                "trainer/" + job, "trainer.rendezvous", job, Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+        java.util.function.Function<String, String> rendezvous = nodes -> CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "trainer/" + job,
+                "trainer.rendezvous",
+                job,
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
                 "{\"round\":1,\"worldSize\":8,\"participants\":[" + nodes + "]}");
-        given(TestTokens.auth(token)).contentType("application/cloudevents+json")
+        given(TestTokens.auth(token))
+                .contentType("application/cloudevents+json")
                 .body(rendezvous.apply("{\"node\":\"" + mine + "\",\"firstRank\":0,\"rankCount\":4},{\"node\":\""
                         + theirs + "\",\"firstRank\":4,\"rankCount\":4}"))
-                .post("/api/v1/events").then().statusCode(403)
+                .post("/api/v1/events")
+                .then()
+                .statusCode(403)
                 .body("errors[0].reason", org.hamcrest.Matchers.containsString("has no pod on " + theirs));
-        given(TestTokens.auth(token)).contentType("application/cloudevents+json")
+        given(TestTokens.auth(token))
+                .contentType("application/cloudevents+json")
                 .body(rendezvous.apply("{\"node\":\"" + mine + "\",\"firstRank\":0,\"rankCount\":8}"))
-                .post("/api/v1/events").then().statusCode(200).body("applied", org.hamcrest.Matchers.equalTo(1));
-        api().get("/api/v1/jobs/" + job + "/membership").then().statusCode(200)
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200)
+                .body("applied", org.hamcrest.Matchers.equalTo(1));
+        api().get("/api/v1/jobs/" + job + "/membership")
+                .then()
+                .statusCode(200)
                 .body("current.participants.node", org.hamcrest.Matchers.contains(mine));
     }
 
@@ -122,30 +149,62 @@ class KubernetesActionsAppTest {
         String ns = unique("cost");
         String job = ns + "/elastic-example-echo";
         Instant saved = Instant.now().minusSeconds(3600);
-        api().contentType("application/cloudevents+json").body(CloudEvents.event(CloudEvents.uniqueId(), "test/operator",
-                "job.submitted", job, saved.minusSeconds(600), "{\"namespace\":\"" + ns + "\",\"elastic\":{\"minNodes\":1,"
-                        + "\"maxNodes\":2,\"procsPerNode\":1,\"maxRestarts\":100},\"gpusPerNode\":1}"))
-                .post("/api/v1/events").then().statusCode(200);
-        api().contentType("application/cloudevents+json").body(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer",
-                "trainer.checkpoint.completed", job, saved, "{\"checkpointId\":\"ck-1\",\"step\":100,"
-                        + "\"durationSeconds\":30.0,\"blockingSeconds\":10.0,\"uri\":\"s3://ckpt/echo/100\"}"))
-                .post("/api/v1/events").then().statusCode(200);
+        api().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/operator",
+                        "job.submitted",
+                        job,
+                        saved.minusSeconds(600),
+                        "{\"namespace\":\"" + ns + "\",\"elastic\":{\"minNodes\":1,"
+                                + "\"maxNodes\":2,\"procsPerNode\":1,\"maxRestarts\":100},\"gpusPerNode\":1}"))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
+        api().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/trainer",
+                        "trainer.checkpoint.completed",
+                        job,
+                        saved,
+                        "{\"checkpointId\":\"ck-1\",\"step\":100,"
+                                + "\"durationSeconds\":30.0,\"blockingSeconds\":10.0,\"uri\":\"s3://ckpt/echo/100\"}"))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
 
         GenericKubernetesResource wl = new GenericKubernetesResource();
         wl.setApiVersion("kueue.x-k8s.io/v1beta1");
         wl.setKind("Workload");
-        wl.setMetadata(new ObjectMetaBuilder().withName("pytorchjob-elastic-example-echo-c0st1").withNamespace(ns)
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("kubeflow.org/v1").withKind("PyTorchJob")
-                        .withName("elastic-example-echo").withUid("uid-" + ns).withController(true).build()).build());
+        wl.setMetadata(new ObjectMetaBuilder()
+                .withName("pytorchjob-elastic-example-echo-c0st1")
+                .withNamespace(ns)
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion("kubeflow.org/v1")
+                        .withKind("PyTorchJob")
+                        .withName("elastic-example-echo")
+                        .withUid("uid-" + ns)
+                        .withController(true)
+                        .build())
+                .build());
         wl.setAdditionalProperty("spec", Map.of("queueName", "team-queue"));
-        client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns).resource(wl).create();
+        client().genericKubernetesResources(WorkloadOperator.CONTEXT)
+                .inNamespace(ns)
+                .resource(wl)
+                .create();
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             publisher.publishNow();
-            Map<String, String> a = client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns)
-                    .withName("pytorchjob-elastic-example-echo-c0st1").get().getMetadata().getAnnotations();
+            Map<String, String> a = client().genericKubernetesResources(WorkloadOperator.CONTEXT)
+                    .inNamespace(ns)
+                    .withName("pytorchjob-elastic-example-echo-c0st1")
+                    .get()
+                    .getMetadata()
+                    .getAnnotations();
             assertThat(a).containsKey("lifeline.io/gpu-hours-at-risk");
-            assertThat(Long.parseLong(a.get("lifeline.io/checkpoint-age-seconds"))).isBetween(3590L, 3700L);
+            assertThat(Long.parseLong(a.get("lifeline.io/checkpoint-age-seconds")))
+                    .isBetween(3590L, 3700L);
         });
     }
 
@@ -161,23 +220,42 @@ class KubernetesActionsAppTest {
     io.micrometer.core.instrument.MeterRegistry registry;
 
     private double boostChanges(String change) {
-        return registry.get("lifeline_workload_priority_boosts").tag("change", change).counter().count();
+        return registry.get("lifeline_workload_priority_boosts")
+                .tag("change", change)
+                .counter()
+                .count();
     }
 
     private GenericKubernetesResource workload(String ns, String name, String owner, Map<String, String> annotations) {
         GenericKubernetesResource wl = new GenericKubernetesResource();
         wl.setApiVersion("kueue.x-k8s.io/v1beta1");
         wl.setKind("Workload");
-        wl.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withAnnotations(annotations)
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("kubeflow.org/v1").withKind("PyTorchJob")
-                        .withName(owner).withUid("uid-" + name).withController(true).build()).build());
+        wl.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(ns)
+                .withAnnotations(annotations)
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion("kubeflow.org/v1")
+                        .withKind("PyTorchJob")
+                        .withName(owner)
+                        .withUid("uid-" + name)
+                        .withController(true)
+                        .build())
+                .build());
         wl.setAdditionalProperty("spec", Map.of("queueName", "team-queue"));
-        return client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns).resource(wl).create();
+        return client().genericKubernetesResources(WorkloadOperator.CONTEXT)
+                .inNamespace(ns)
+                .resource(wl)
+                .create();
     }
 
     private Map<String, String> annotations(String ns, String name) {
-        Map<String, String> a = client().genericKubernetesResources(WorkloadOperator.CONTEXT).inNamespace(ns).withName(name)
-                .get().getMetadata().getAnnotations();
+        Map<String, String> a = client().genericKubernetesResources(WorkloadOperator.CONTEXT)
+                .inNamespace(ns)
+                .withName(name)
+                .get()
+                .getMetadata()
+                .getAnnotations();
         return a == null ? Map.of() : a;
     }
 
@@ -188,18 +266,39 @@ class KubernetesActionsAppTest {
         Instant t0 = Instant.now().minusSeconds(7200);
         String n1 = ns + "-a";
         String n2 = ns + "-b";
-        api().contentType("application/cloudevents-batch+json").body(CloudEvents.array(List.of(
-                CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n1, t0),
-                CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n2, t0),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/operator", "job.submitted", job, t0, "{\"namespace\":\""
-                        + ns + "\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,\"maxRestarts\":10},"
-                        + "\"gpusPerNode\":8}"),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.rendezvous", job, t0.plusSeconds(10),
-                        "{\"runId\":\"run-1\",\"round\":1,\"worldSize\":16,\"participants\":[{\"node\":\"" + n1
-                                + "\",\"firstRank\":0,\"rankCount\":8},{\"node\":\"" + n2
-                                + "\",\"firstRank\":8,\"rankCount\":8}]}"),
-                CloudEvents.event(CloudEvents.uniqueId(), "test/trainer", "trainer.progress", job, t0.plusSeconds(20),
-                        "{\"step\":1}")))).post("/api/v1/events").then().statusCode(200);
+        api().contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(List.of(
+                        CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n1, t0),
+                        CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n2, t0),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/operator",
+                                "job.submitted",
+                                job,
+                                t0,
+                                "{\"namespace\":\""
+                                        + ns
+                                        + "\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,\"maxRestarts\":10},"
+                                        + "\"gpusPerNode\":8}"),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/trainer",
+                                "trainer.rendezvous",
+                                job,
+                                t0.plusSeconds(10),
+                                "{\"runId\":\"run-1\",\"round\":1,\"worldSize\":16,\"participants\":[{\"node\":\"" + n1
+                                        + "\",\"firstRank\":0,\"rankCount\":8},{\"node\":\"" + n2
+                                        + "\",\"firstRank\":8,\"rankCount\":8}]}"),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/trainer",
+                                "trainer.progress",
+                                job,
+                                t0.plusSeconds(20),
+                                "{\"step\":1}"))))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
         workload(ns, "pytorchjob-llm-b00st", "llm", null);
         // A boost someone else wrote on the job's other Workload is theirs: left alone.
         workload(ns, "pytorchjob-llm-other", "llm", Map.of(WorkloadBoosts.BOOST, "7"));
@@ -208,41 +307,65 @@ class KubernetesActionsAppTest {
 
         // Two hours on 16 GPUs without a checkpoint: 32 GPU-hours at risk, over the default 4.
         List<PriorityBoostPublisher.Change> first = await().atMost(Duration.ofSeconds(30))
-                .until(() -> boosts.passNow().stream().filter(c -> c.job().equals(job)).toList(), l -> !l.isEmpty());
+                .until(
+                        () -> boosts.passNow().stream()
+                                .filter(c -> c.job().equals(job))
+                                .toList(),
+                        l -> !l.isEmpty());
         assertThat(first).singleElement().satisfies(c -> {
             assertThat(c.workload()).isEqualTo(ns + "/pytorchjob-llm-b00st");
             assertThat(c.before()).isNull();
             assertThat(c.after()).isEqualTo(500);
             assertThat(c.reason()).contains("GPU-hours at risk").contains("at or above 4.00 GPU-hours");
         });
-        assertThat(annotations(ns, "pytorchjob-llm-b00st")).containsEntry("kueue.x-k8s.io/priority-boost", "500")
-                .containsEntry("lifeline.io/priority-boost", "500").containsKey("lifeline.io/priority-boosted-at");
-        assertThat(annotations(ns, "pytorchjob-llm-other")).containsEntry("kueue.x-k8s.io/priority-boost", "7")
+        assertThat(annotations(ns, "pytorchjob-llm-b00st"))
+                .containsEntry("kueue.x-k8s.io/priority-boost", "500")
+                .containsEntry("lifeline.io/priority-boost", "500")
+                .containsKey("lifeline.io/priority-boosted-at");
+        assertThat(annotations(ns, "pytorchjob-llm-other"))
+                .containsEntry("kueue.x-k8s.io/priority-boost", "7")
                 .doesNotContainKey("lifeline.io/priority-boost");
         // Nothing moved: nothing written.
         assertThat(boosts.passNow()).noneMatch(c -> c.job().equals(job));
         assertThat(boostChanges("set")).isEqualTo(setBefore + 1);
 
         // A checkpoint lands: the pass it starts takes the boost off, without waiting for the interval.
-        api().contentType("application/cloudevents+json").body(CloudEvents.event(CloudEvents.uniqueId(), "test/trainer",
-                "trainer.checkpoint.completed", job, Instant.now(), "{\"checkpointId\":\"ck-1\",\"step\":900,"
-                        + "\"durationSeconds\":30.0,\"blockingSeconds\":10.0,\"uri\":\"s3://ckpt/llm/900\"}"))
-                .post("/api/v1/events").then().statusCode(200);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(annotations(ns, "pytorchjob-llm-b00st"))
-                .doesNotContainKeys("kueue.x-k8s.io/priority-boost", "lifeline.io/priority-boost",
-                        "lifeline.io/priority-boosted-at"));
+        api().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/trainer",
+                        "trainer.checkpoint.completed",
+                        job,
+                        Instant.now(),
+                        "{\"checkpointId\":\"ck-1\",\"step\":900,"
+                                + "\"durationSeconds\":30.0,\"blockingSeconds\":10.0,\"uri\":\"s3://ckpt/llm/900\"}"))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(annotations(ns, "pytorchjob-llm-b00st"))
+                        .doesNotContainKeys(
+                                "kueue.x-k8s.io/priority-boost",
+                                "lifeline.io/priority-boost",
+                                "lifeline.io/priority-boosted-at"));
         assertThat(annotations(ns, "pytorchjob-llm-other")).containsEntry("kueue.x-k8s.io/priority-boost", "7");
         assertThat(boostChanges("removed")).isEqualTo(removedBefore + 1);
 
         List<io.lifeline.action.AuditEntry> entries = audit.audit(new io.lifeline.action.AuditQuery(
-                PriorityBoostPublisher.ACTOR, null, job, null, null, null, 10, null)).items();
-        assertThat(entries).extracting(io.lifeline.action.AuditEntry::what)
+                        PriorityBoostPublisher.ACTOR, null, job, null, null, null, 10, null))
+                .items();
+        assertThat(entries)
+                .extracting(io.lifeline.action.AuditEntry::what)
                 .containsExactlyInAnyOrder("workload.priority_boost.set", "workload.priority_boost.removed");
-        assertThat(entries).filteredOn(e -> e.what().endsWith(".removed")).singleElement().satisfies(e -> {
-            assertThat(e.reason()).contains("since checkpoint ck-1 (step 900): below");
-            assertThat(e.before()).isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: kueue.x-k8s.io/priority-boost=500");
-            assertThat(e.after()).isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: no boost");
-        });
+        assertThat(entries)
+                .filteredOn(e -> e.what().endsWith(".removed"))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.reason()).contains("since checkpoint ck-1 (step 900): below");
+                    assertThat(e.before())
+                            .isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: kueue.x-k8s.io/priority-boost=500");
+                    assertThat(e.after()).isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: no boost");
+                });
     }
 
     // ------------------------------------------------------------------------------------ drains, end to end
@@ -251,7 +374,13 @@ class KubernetesActionsAppTest {
     ActionExecutor executor;
 
     private void clusterNode(String name) {
-        client().nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client().nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     private void clusterJob(String ns, String name, int min, int max, int replicas) throws Exception {
@@ -262,13 +391,17 @@ class KubernetesActionsAppTest {
         job.getMetadata().setName(name);
         job.getMetadata().setNamespace(ns);
         @SuppressWarnings("unchecked")
-        Map<String, Object> spec = (Map<String, Object>) job.getAdditionalProperties().get("spec");
+        Map<String, Object> spec =
+                (Map<String, Object>) job.getAdditionalProperties().get("spec");
         @SuppressWarnings("unchecked")
         Map<String, Object> elastic = (Map<String, Object>) spec.get("elasticPolicy");
         elastic.put("minReplicas", min);
         elastic.put("maxReplicas", max);
         workers(spec).put("replicas", replicas);
-        client().genericKubernetesResources(PyTorchJobOperator.CONTEXT).inNamespace(ns).resource(job).create();
+        client().genericKubernetesResources(PyTorchJobOperator.CONTEXT)
+                .inNamespace(ns)
+                .resource(job)
+                .create();
     }
 
     @SuppressWarnings("unchecked")
@@ -278,15 +411,30 @@ class KubernetesActionsAppTest {
 
     @SuppressWarnings("unchecked")
     private Object workerReplicas(String ns, String name) {
-        GenericKubernetesResource j = client().genericKubernetesResources(PyTorchJobOperator.CONTEXT).inNamespace(ns)
-                .withName(name).get();
-        return workers((Map<String, Object>) j.getAdditionalProperties().get("spec")).get("replicas");
+        GenericKubernetesResource j = client().genericKubernetesResources(PyTorchJobOperator.CONTEXT)
+                .inNamespace(ns)
+                .withName(name)
+                .get();
+        return workers((Map<String, Object>) j.getAdditionalProperties().get("spec"))
+                .get("replicas");
     }
 
     private void clusterPod(String ns, String name, String job, String node) {
-        client().pods().resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(ns)
-                .addToLabels(PodOperator.JOB_LABEL, job).endMetadata().withNewSpec().withNodeName(node).endSpec()
-                .withNewStatus().withPhase("Running").endStatus().build()).create();
+        client().pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(ns)
+                        .addToLabels(PodOperator.JOB_LABEL, job)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .endStatus()
+                        .build())
+                .create();
     }
 
     /**
@@ -297,24 +445,49 @@ class KubernetesActionsAppTest {
         AtomicInteger count = new AtomicInteger();
         String path = "/api/v1/namespaces/" + ns + "/pods/" + pod + "/eviction";
         if (refuseFirst) {
-            server.expect().post().withPath(path).andReply(429, r -> {
-                count.incrementAndGet();
-                return Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "reason", "TooManyRequests",
-                        "code", 429, "message", "Cannot evict pod as it would violate the pod's disruption budget.");
-            }).once();
+            server.expect()
+                    .post()
+                    .withPath(path)
+                    .andReply(429, r -> {
+                        count.incrementAndGet();
+                        return Map.of(
+                                "kind",
+                                "Status",
+                                "apiVersion",
+                                "v1",
+                                "status",
+                                "Failure",
+                                "reason",
+                                "TooManyRequests",
+                                "code",
+                                429,
+                                "message",
+                                "Cannot evict pod as it would violate the pod's disruption budget.");
+                    })
+                    .once();
         }
-        server.expect().post().withPath(path).andReply(201, r -> {
-            count.incrementAndGet();
-            CompletableFuture.runAsync(() -> client().pods().inNamespace(ns).withName(pod).delete());
-            return Map.of("kind", "Status", "apiVersion", "v1", "status", "Success");
-        }).once();
+        server.expect()
+                .post()
+                .withPath(path)
+                .andReply(201, r -> {
+                    count.incrementAndGet();
+                    CompletableFuture.runAsync(
+                            () -> client().pods().inNamespace(ns).withName(pod).delete());
+                    return Map.of("kind", "Status", "apiVersion", "v1", "status", "Success");
+                })
+                .once();
         return count;
     }
 
     private static String drain(String node, int deadlineSeconds) {
-        return api().contentType("application/json").body("{\"kind\":\"drain\",\"target\":\"" + node
-                        + "\",\"params\":{\"deadlineSeconds\":" + deadlineSeconds + "},\"reason\":\"test drain\"}")
-                .post("/api/v1/actions").then().statusCode(201).extract().path("id");
+        return api().contentType("application/json")
+                .body("{\"kind\":\"drain\",\"target\":\"" + node + "\",\"params\":{\"deadlineSeconds\":"
+                        + deadlineSeconds + "},\"reason\":\"test drain\"}")
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
     }
 
     /** Plays a job's trainers: takes its prepare_exit command from the agent queue, acknowledges it, saves. */
@@ -325,16 +498,25 @@ class KubernetesActionsAppTest {
         io.restassured.specification.RequestSpecification agent =
                 io.lifeline.testing.AgentKeys.as(TestTokens.ingest(), AGENT_KEY);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            List<Map<String, Object>> cmds = given().spec(agent).queryParam("wait", 2)
-                    .get("/api/v1/agents/" + ns + "/" + name + "/commands").then().statusCode(200)
-                    .extract().jsonPath().getList("$");
-            Map<String, Object> cmd = cmds.stream().filter(c -> "lifeline.command.prepare_exit".equals(c.get("type")))
-                    .findFirst().orElse(null);
+            List<Map<String, Object>> cmds = given().spec(agent)
+                    .queryParam("wait", 2)
+                    .get("/api/v1/agents/" + ns + "/" + name + "/commands")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath()
+                    .getList("$");
+            Map<String, Object> cmd = cmds.stream()
+                    .filter(c -> "lifeline.command.prepare_exit".equals(c.get("type")))
+                    .findFirst()
+                    .orElse(null);
             assertThat(cmd).as("prepare_exit for " + name).isNotNull();
-            given().spec(agent).contentType("application/json")
+            given().spec(agent)
+                    .contentType("application/json")
                     .body("{\"status\":\"accepted\",\"detail\":\"saving\"}")
                     .post("/api/v1/agents/" + ns + "/" + name + "/commands/" + cmd.get("id") + "/ack")
-                    .then().statusCode(202);
+                    .then()
+                    .statusCode(202);
         });
         fleet.checkpoint(ns + "/" + name, name + "-exit", step, 4);
     }
@@ -360,8 +542,12 @@ class KubernetesActionsAppTest {
         clusterPod(ns, "llm-worker-1", "llm", b);
         clusterPod(ns, "bert-worker-0", "bert", a);
         clusterPod(ns, "bert-worker-1", "bert", c);
-        fleet.job(ns + "/llm", 1, 3, a, b).checkpoint(ns + "/llm", "llm-1", 100, 5).progress(ns + "/llm", 180);
-        fleet.job(ns + "/bert", 1, 3, a, c).checkpoint(ns + "/bert", "bert-1", 100, 5).progress(ns + "/bert", 140);
+        fleet.job(ns + "/llm", 1, 3, a, b)
+                .checkpoint(ns + "/llm", "llm-1", 100, 5)
+                .progress(ns + "/llm", 180);
+        fleet.job(ns + "/bert", 1, 3, a, c)
+                .checkpoint(ns + "/bert", "bert-1", 100, 5)
+                .progress(ns + "/bert", 140);
         AtomicInteger llmEvictions = evictions(ns, "llm-worker-0", true);
         AtomicInteger bertEvictions = evictions(ns, "bert-worker-0", false);
 
@@ -369,21 +555,38 @@ class KubernetesActionsAppTest {
         obey(fleet, ns, "llm", 200);
         obey(fleet, ns, "bert", 160);
 
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> api().get("/api/v1/actions/" + id).then()
-                .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> api().get("/api/v1/actions/" + id)
+                        .then()
+                        .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
         List<String> steps = stepNames(id);
-        assertThat(steps).containsSubsequence("cordon", "await checkpoint " + ns + "/llm",
-                "evict " + ns + "/llm-worker-0", "shrink " + ns + "/llm");
+        assertThat(steps)
+                .containsSubsequence(
+                        "cordon",
+                        "await checkpoint " + ns + "/llm",
+                        "evict " + ns + "/llm-worker-0",
+                        "shrink " + ns + "/llm");
         assertThat(steps.indexOf("await checkpoint " + ns + "/bert")).isLessThan(steps.indexOf("list pods"));
-        assertThat(api().get("/api/v1/actions/" + id).then().extract().jsonPath()
-                .getString("steps.find { it.name == 'evict " + ns + "/llm-worker-0' }.detail")).contains("1 refusal");
-        assertThat(client().nodes().withName(a).get().getSpec().getUnschedulable()).isTrue();
+        assertThat(api().get("/api/v1/actions/" + id)
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .getString("steps.find { it.name == 'evict " + ns + "/llm-worker-0' }.detail"))
+                .contains("1 refusal");
+        assertThat(client().nodes().withName(a).get().getSpec().getUnschedulable())
+                .isTrue();
         assertThat(llmEvictions.get()).as("429, then 201").isEqualTo(2);
         assertThat(bertEvictions.get()).isEqualTo(1);
         assertThat(workerReplicas(ns, "llm")).isEqualTo(1);
         assertThat(workerReplicas(ns, "bert")).isEqualTo(1);
-        assertThat(api().queryParam("actionId", id).queryParam("what", "action.step").get("/api/v1/audit").then()
-                .extract().jsonPath().getList("items.before")).contains("cordon", "evict " + ns + "/llm-worker-0");
+        assertThat(api().queryParam("actionId", id)
+                        .queryParam("what", "action.step")
+                        .get("/api/v1/audit")
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .getList("items.before"))
+                .contains("cordon", "evict " + ns + "/llm-worker-0");
     }
 
     @Test
@@ -412,36 +615,62 @@ class KubernetesActionsAppTest {
         String id;
         try {
             id = drain(d, 120);
-            assertThat(atCordon.await(30, TimeUnit.SECONDS)).as("the drain reached its cordon").isTrue();
+            assertThat(atCordon.await(30, TimeUnit.SECONDS))
+                    .as("the drain reached its cordon")
+                    .isTrue();
             executor.stop();
         } finally {
-            executor.hook((action, step) -> { });
+            executor.hook((action, step) -> {});
         }
         api().get("/api/v1/actions/" + id).then().body("state", org.hamcrest.Matchers.equalTo("running"));
-        assertThat(client().nodes().withName(d).get().getSpec().getUnschedulable()).isTrue();
+        assertThat(client().nodes().withName(d).get().getSpec().getUnschedulable())
+                .isTrue();
         assertThat(evicted.get()).isZero();
 
         executor.start();
-        await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> api().get("/api/v1/actions/" + id).then()
-                .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
+        await().atMost(Duration.ofMinutes(3))
+                .untilAsserted(() -> api().get("/api/v1/actions/" + id)
+                        .then()
+                        .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
         assertThat(evicted.get()).as("evictions after the restart").isEqualTo(1);
         assertThat(stepNames(id)).containsOnlyOnce("cordon", "evict " + ns + "/gpt-worker-0");
-        List<String> what = api().queryParam("actionId", id).queryParam("limit", 1000).get("/api/v1/audit").then()
-                .extract().jsonPath().getList("items.what");
+        List<String> what = api().queryParam("actionId", id)
+                .queryParam("limit", 1000)
+                .get("/api/v1/audit")
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("items.what");
         assertThat(what.stream().filter("action.requested"::equals).count()).isEqualTo(1);
         assertThat(what.stream().filter("action.succeeded"::equals).count()).isEqualTo(1);
-        List<String> stepsDone = api().queryParam("actionId", id).queryParam("what", "action.step").get("/api/v1/audit")
-                .then().extract().jsonPath().getList("items.before");
-        assertThat(stepsDone.stream().filter("cordon"::equals).count()).as("cordon recorded done once").isEqualTo(1);
-        assertThat(api().queryParam("target", d).queryParam("kind", "drain").get("/api/v1/actions").then().extract()
-                .jsonPath().getList("items.id")).containsExactly(id);
+        List<String> stepsDone = api().queryParam("actionId", id)
+                .queryParam("what", "action.step")
+                .get("/api/v1/audit")
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("items.before");
+        assertThat(stepsDone.stream().filter("cordon"::equals).count())
+                .as("cordon recorded done once")
+                .isEqualTo(1);
+        assertThat(api().queryParam("target", d)
+                        .queryParam("kind", "drain")
+                        .get("/api/v1/actions")
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .getList("items.id"))
+                .containsExactly(id);
     }
 
     @SuppressWarnings("unchecked")
     private Object suspended(String ns, String name) {
-        GenericKubernetesResource j = client().genericKubernetesResources(PyTorchJobOperator.CONTEXT).inNamespace(ns)
-                .withName(name).get();
-        Map<String, Object> spec = (Map<String, Object>) j.getAdditionalProperties().get("spec");
+        GenericKubernetesResource j = client().genericKubernetesResources(PyTorchJobOperator.CONTEXT)
+                .inNamespace(ns)
+                .withName(name)
+                .get();
+        Map<String, Object> spec =
+                (Map<String, Object>) j.getAdditionalProperties().get("spec");
         Map<String, Object> run = (Map<String, Object>) spec.get("runPolicy");
         return run == null ? null : run.get("suspend");
     }
@@ -455,23 +684,39 @@ class KubernetesActionsAppTest {
         fleet.node(n, "spot-pool");
         clusterJob(ns, "t5", 1, 2, 1);
         fleet.job(ns + "/t5", 1, 2, n).checkpoint(ns + "/t5", "t5-1", 100, 5).progress(ns + "/t5", 150);
-        String id = api().contentType("application/json").body("{\"kind\":\"preempt\",\"target\":\"" + ns
-                + "/t5\",\"params\":{\"deadlineSeconds\":60},\"reason\":\"launch run needs the pool\"}")
-                .post("/api/v1/actions").then().statusCode(201).extract().path("id");
+        String id = api().contentType("application/json")
+                .body("{\"kind\":\"preempt\",\"target\":\"" + ns
+                        + "/t5\",\"params\":{\"deadlineSeconds\":60},\"reason\":\"launch run needs the pool\"}")
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
         obey(fleet, ns, "t5", 160);
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> api().get("/api/v1/actions/" + id).then()
-                .body("state", org.hamcrest.Matchers.equalTo("succeeded"))
-                .body("outcome", org.hamcrest.Matchers.containsString("preempted by")));
-        assertThat(stepNames(id)).containsSubsequence("request checkpoint " + ns + "/t5", "await checkpoint " + ns
-                + "/t5", "suspend");
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> api().get("/api/v1/actions/" + id)
+                        .then()
+                        .body("state", org.hamcrest.Matchers.equalTo("succeeded"))
+                        .body("outcome", org.hamcrest.Matchers.containsString("preempted by")));
+        assertThat(stepNames(id))
+                .containsSubsequence("request checkpoint " + ns + "/t5", "await checkpoint " + ns + "/t5", "suspend");
         assertThat(suspended(ns, "t5")).isEqualTo(true);
         // The scheduler's answer to the suspension is what makes the job resumable in Lifeline's eyes.
-        fleet.send(ns + "/t5", io.lifeline.domain.event.EventType.WORKLOAD_EVICTED,
+        fleet.send(
+                ns + "/t5",
+                io.lifeline.domain.event.EventType.WORKLOAD_EVICTED,
                 new io.lifeline.domain.event.SchedulerData.Evicted("suspended by lifeline"));
-        String resume = api().contentType("application/json").body("{\"kind\":\"resume\",\"target\":\"" + ns
-                + "/t5\"}").post("/api/v1/actions").then().statusCode(201).extract().path("id");
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> api().get("/api/v1/actions/" + resume).then()
-                .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
+        String resume = api().contentType("application/json")
+                .body("{\"kind\":\"resume\",\"target\":\"" + ns + "/t5\"}")
+                .post("/api/v1/actions")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> api().get("/api/v1/actions/" + resume)
+                        .then()
+                        .body("state", org.hamcrest.Matchers.equalTo("succeeded")));
         assertThat(suspended(ns, "t5")).isEqualTo(false);
     }
 }

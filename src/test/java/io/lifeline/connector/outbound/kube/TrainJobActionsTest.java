@@ -30,15 +30,35 @@ class TrainJobActionsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        client.apiextensions().v1().customResourceDefinitions().resource(new CustomResourceDefinitionBuilder()
-                .withNewMetadata().withName("trainjobs.trainer.kubeflow.org").endMetadata().withNewSpec()
-                .withGroup("trainer.kubeflow.org").withScope("Namespaced").withNewNames().withPlural("trainjobs")
-                .withKind("TrainJob").endNames().addNewVersion().withName("v1alpha1").withServed(true).withStorage(true)
-                .endVersion().endSpec().build()).create();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .resource(new CustomResourceDefinitionBuilder()
+                        .withNewMetadata()
+                        .withName("trainjobs.trainer.kubeflow.org")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withGroup("trainer.kubeflow.org")
+                        .withScope("Namespaced")
+                        .withNewNames()
+                        .withPlural("trainjobs")
+                        .withKind("TrainJob")
+                        .endNames()
+                        .addNewVersion()
+                        .withName("v1alpha1")
+                        .withServed(true)
+                        .withStorage(true)
+                        .endVersion()
+                        .endSpec()
+                        .build())
+                .create();
         String yaml = Files.readString(Fixtures.path("k8s/trainjob_kueue_integration.yaml"));
-        GenericKubernetesResource job = client.getKubernetesSerialization().unmarshal(yaml.substring(0,
-                yaml.indexOf("\n---")), GenericKubernetesResource.class);
-        client.genericKubernetesResources(TrainJobOperator.CONTEXT).inNamespace("default").resource(job).create();
+        GenericKubernetesResource job = client.getKubernetesSerialization()
+                .unmarshal(yaml.substring(0, yaml.indexOf("\n---")), GenericKubernetesResource.class);
+        client.genericKubernetesResources(TrainJobOperator.CONTEXT)
+                .inNamespace("default")
+                .resource(job)
+                .create();
         actions = new KubernetesClusterActions(client);
     }
 
@@ -65,25 +85,47 @@ class TrainJobActionsTest {
         assertThat(at("spec", "trainer", "image")).isEqualTo("python:3.11-slim");
 
         assertThat(actions.annotateRestore(JOB, "ck-7", "s3://b/ck-7").result()).isEqualTo(Result.PATCHED);
-        assertThat(job().getMetadata().getAnnotations()).containsEntry(PyTorchJobOperator.RESTORE_FROM, "ck-7")
+        assertThat(job().getMetadata().getAnnotations())
+                .containsEntry(PyTorchJobOperator.RESTORE_FROM, "ck-7")
                 .containsEntry(PyTorchJobOperator.RESTORE_URI, "s3://b/ck-7");
     }
 
     @Test
     void aJobThatIsNeitherAPyTorchJobNorATrainJobIsNotFound() {
         assertThat(actions.suspend("default/nothing", true).result()).isEqualTo(Result.NOT_FOUND);
-        assertThat(actions.suspend("default/nothing", true).detail()).contains("no PyTorchJob default/nothing")
+        assertThat(actions.suspend("default/nothing", true).detail())
+                .contains("no PyTorchJob default/nothing")
                 .contains("no TrainJob default/nothing");
     }
 
     @Test
     void aPodsJobComesFromItsTrainJobOrPyTorchJobLabel() {
-        client.pods().resource(new PodBuilder().withNewMetadata().withName("kueue-example-node-0-0").withNamespace("default")
-                .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example").endMetadata().build()).create();
-        client.pods().resource(new PodBuilder().withNewMetadata().withName("echo-worker-0").withNamespace("default")
-                .addToLabels(PodOperator.JOB_LABEL, "echo").endMetadata().build()).create();
-        client.pods().resource(new PodBuilder().withNewMetadata().withName("web").withNamespace("default").endMetadata()
-                .build()).create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("kueue-example-node-0-0")
+                        .withNamespace("default")
+                        .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("echo-worker-0")
+                        .withNamespace("default")
+                        .addToLabels(PodOperator.JOB_LABEL, "echo")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("web")
+                        .withNamespace("default")
+                        .endMetadata()
+                        .build())
+                .create();
         assertThat(actions.jobOfPod("default", "kueue-example-node-0-0")).isEqualTo(JOB);
         assertThat(actions.jobOfPod("default", "echo-worker-0")).isEqualTo("default/echo");
         assertThat(actions.jobOfPod("default", "web")).isNull();
@@ -93,21 +135,51 @@ class TrainJobActionsTest {
     /** A drain finds a TrainJob's pods on the node (JobSet's pods carry only the TrainJob label) beside PyTorchJobs'. */
     @Test
     void theTrainingPodsOfANodeIncludeTrainJobPods() {
-        client.pods().resource(new PodBuilder().withNewMetadata().withName("kueue-example-node-0-0").withNamespace("default")
-                .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example").endMetadata().withNewSpec().withNodeName("gpu-1")
-                .endSpec().build()).create();
-        client.pods().resource(new PodBuilder().withNewMetadata().withName("echo-worker-0").withNamespace("default")
-                .addToLabels(PodOperator.JOB_LABEL, "echo").endMetadata().withNewSpec().withNodeName("gpu-1").endSpec()
-                .build()).create();
-        client.pods().resource(new PodBuilder().withNewMetadata().withName("kueue-example-node-0-1").withNamespace("default")
-                .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example").endMetadata().withNewSpec().withNodeName("gpu-2")
-                .endSpec().build()).create();
-        assertThat(actions.trainingPodsOn("gpu-1")).extracting(r -> r.name() + "=" + r.job())
+        client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("kueue-example-node-0-0")
+                        .withNamespace("default")
+                        .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-1")
+                        .endSpec()
+                        .build())
+                .create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("echo-worker-0")
+                        .withNamespace("default")
+                        .addToLabels(PodOperator.JOB_LABEL, "echo")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-1")
+                        .endSpec()
+                        .build())
+                .create();
+        client.pods()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("kueue-example-node-0-1")
+                        .withNamespace("default")
+                        .addToLabels(PodOperator.TRAINJOB_LABEL, "kueue-example")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-2")
+                        .endSpec()
+                        .build())
+                .create();
+        assertThat(actions.trainingPodsOn("gpu-1"))
+                .extracting(r -> r.name() + "=" + r.job())
                 .containsExactlyInAnyOrder("kueue-example-node-0-0=" + JOB, "echo-worker-0=default/echo");
     }
 
     private GenericKubernetesResource job() {
-        return client.genericKubernetesResources(TrainJobOperator.CONTEXT).inNamespace("default").withName("kueue-example")
+        return client.genericKubernetesResources(TrainJobOperator.CONTEXT)
+                .inNamespace("default")
+                .withName("kueue-example")
                 .get();
     }
 

@@ -23,16 +23,23 @@ class WorkloadBoostsTest {
             a.put(kv[i], kv[i + 1]);
         }
         GenericKubernetesResource w = new GenericKubernetesResource();
-        w.setMetadata(new ObjectMetaBuilder().withName("wl").withNamespace("ml").withAnnotations(a).build());
+        w.setMetadata(new ObjectMetaBuilder()
+                .withName("wl")
+                .withNamespace("ml")
+                .withAnnotations(a)
+                .build());
         return w;
     }
 
     @Test
     void aBoostIsWrittenWithLifelinesMarksAndOnlyWhenItChanges() {
         Map<String, String> p = WorkloadBoosts.patch(wl(), BOOST);
-        assertThat(p).containsEntry(WorkloadBoosts.BOOST, "1000").containsEntry(WorkloadBoosts.OURS, "1000")
+        assertThat(p)
+                .containsEntry(WorkloadBoosts.BOOST, "1000")
+                .containsEntry(WorkloadBoosts.OURS, "1000")
                 .containsEntry(WorkloadBoosts.SINCE, "2026-05-01T10:15:00Z");
-        assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "1000", WorkloadBoosts.OURS, "1000"), BOOST)).isNull();
+        assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "1000", WorkloadBoosts.OURS, "1000"), BOOST))
+                .isNull();
         // a new value (the setting changed) is rewritten
         assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "500", WorkloadBoosts.OURS, "500"), BOOST))
                 .containsEntry(WorkloadBoosts.BOOST, "1000");
@@ -41,9 +48,10 @@ class WorkloadBoostsTest {
 
     @Test
     void lifelinesBoostIsTakenOffWithItsMarks() {
-        Map<String, String> p = WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "1000", WorkloadBoosts.OURS, "1000",
-                WorkloadBoosts.SINCE, "x"), NONE);
-        assertThat(p).containsOnlyKeys(WorkloadBoosts.BOOST, WorkloadBoosts.OURS, WorkloadBoosts.SINCE)
+        Map<String, String> p = WorkloadBoosts.patch(
+                wl(WorkloadBoosts.BOOST, "1000", WorkloadBoosts.OURS, "1000", WorkloadBoosts.SINCE, "x"), NONE);
+        assertThat(p)
+                .containsOnlyKeys(WorkloadBoosts.BOOST, WorkloadBoosts.OURS, WorkloadBoosts.SINCE)
                 .containsValues((String) null);
         // marks left behind after someone removed the boost itself are cleaned, the annotation not touched
         assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.OURS, "1000"), NONE))
@@ -55,9 +63,13 @@ class WorkloadBoostsTest {
         assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "7"), BOOST)).isNull();
         assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "7"), NONE)).isNull();
         // changed by hand after Lifeline wrote it: no longer Lifeline's
-        assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "20", WorkloadBoosts.OURS, "1000"), NONE)).isNull();
-        assertThat(WorkloadBoosts.foreign(wl(WorkloadBoosts.BOOST, "20", WorkloadBoosts.OURS, "1000"))).isTrue();
-        assertThat(WorkloadBoosts.ours(wl(WorkloadBoosts.BOOST, "1000", WorkloadBoosts.OURS, "1000"))).isEqualTo(1000);
-        assertThat(WorkloadBoosts.ours(wl(WorkloadBoosts.BOOST, "abc", WorkloadBoosts.OURS, "abc"))).isNull();
+        assertThat(WorkloadBoosts.patch(wl(WorkloadBoosts.BOOST, "20", WorkloadBoosts.OURS, "1000"), NONE))
+                .isNull();
+        assertThat(WorkloadBoosts.foreign(wl(WorkloadBoosts.BOOST, "20", WorkloadBoosts.OURS, "1000")))
+                .isTrue();
+        assertThat(WorkloadBoosts.ours(wl(WorkloadBoosts.BOOST, "1000", WorkloadBoosts.OURS, "1000")))
+                .isEqualTo(1000);
+        assertThat(WorkloadBoosts.ours(wl(WorkloadBoosts.BOOST, "abc", WorkloadBoosts.OURS, "abc")))
+                .isNull();
     }
 }

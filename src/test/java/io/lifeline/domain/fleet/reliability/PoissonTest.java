@@ -3,9 +3,9 @@ package io.lifeline.domain.fleet.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Chi-square quantiles, Garwood intervals and Poisson tails against published table values. */
 class PoissonTest {
@@ -15,7 +15,8 @@ class PoissonTest {
     @CsvSource({
         "0.975, 2, 7.378", "0.025, 2, 0.051", "0.95, 10, 18.307", "0.05, 10, 3.940", "0.995, 1, 7.879",
         "0.975, 100, 129.561", "0.025, 100, 74.222", "0.99, 30, 50.892", "0.90, 4, 7.779", "0.10, 4, 1.064",
-        "0.5, 2, 1.386"})
+        "0.5, 2, 1.386"
+    })
     void chiSquareQuantilesMatchTheTable(double p, double dof, double table) {
         assertEquals(table, Poisson.chiSquareQuantile(p, dof), 0.0015);
     }
@@ -27,8 +28,14 @@ class PoissonTest {
 
     /** Exact 95 % limits for a Poisson mean (Garwood; the table of e.g. Ulm 1990), over an exposure of 1. */
     @ParameterizedTest
-    @CsvSource({"0, 0, 3.689", "1, 0.0253, 5.572", "2, 0.2422, 7.225", "5, 1.6235, 11.668", "10, 4.7954, 18.390",
-        "20, 12.217, 30.888"})
+    @CsvSource({
+        "0, 0, 3.689",
+        "1, 0.0253, 5.572",
+        "2, 0.2422, 7.225",
+        "5, 1.6235, 11.668",
+        "10, 4.7954, 18.390",
+        "20, 12.217, 30.888"
+    })
     void garwoodLimitsMatchTheTable(long k, double lower, double upper) {
         double[] ci = Poisson.garwood(k, 1, 0.95);
         assertEquals(lower, ci[0], 0.0006);

@@ -21,7 +21,8 @@ class IntervalAdvisorTest {
      */
     @Test
     void dalyFirstOrderWhenTheCostIsSmallAgainstTheMtbi() {
-        IntervalAdvice a = IntervalAdvisor.advise("ml/llm", 1800.0, "configured", 40.0, 5, exposure(320_000, 2), 8, 110);
+        IntervalAdvice a =
+                IntervalAdvisor.advise("ml/llm", 1800.0, "configured", 40.0, 5, exposure(320_000, 2), 8, 110);
         assertThat(a.perNodeMtbiSeconds()).isEqualTo(160_000.0);
         assertThat(a.mtbiSeconds()).isEqualTo(20_000.0);
         assertThat(a.youngSeconds()).isCloseTo(1264.911, within(1e-3));
@@ -58,8 +59,10 @@ class IntervalAdvisorTest {
         IntervalAdvice a = IntervalAdvisor.advise("ml/llm", null, null, null, 0, exposure(7200, 0), 4, 0);
         assertThat(a.recommendedSeconds()).isNull();
         assertThat(a.formula()).isEqualTo("none");
-        assertThat(a.notes()).containsExactly("no completed checkpoint with a blocking time yet: C unknown",
-                "no interruption observed in pools [pool-a] over 2.0 node-hours: M unknown");
+        assertThat(a.notes())
+                .containsExactly(
+                        "no completed checkpoint with a blocking time yet: C unknown",
+                        "no interruption observed in pools [pool-a] over 2.0 node-hours: M unknown");
     }
 
     @Test

@@ -32,7 +32,9 @@ class CheckpointLedgerHistoryTest {
         CheckpointHistory first = l.history("ml/llm");
         assertThat(l.history("ml/llm")).isSameAs(first);
         l.beginEpoch(ProductiveMark.ZERO);
-        assertThat(l.history("ml/llm")).as("an epoch is not part of the history").isSameAs(first);
+        assertThat(l.history("ml/llm"))
+                .as("an epoch is not part of the history")
+                .isSameAs(first);
         l.verified(new CheckpointVerified("c1", true, "sum"), T0.plusSeconds(1));
         assertThat(l.history("ml/llm")).isNotSameAs(first).isNotEqualTo(first);
     }
@@ -52,7 +54,8 @@ class CheckpointLedgerHistoryTest {
                 }
                 CheckpointLedger fresh = new CheckpointLedger(MAX_CHECKPOINTS, MAX_RESTORES);
                 done.forEach(o -> o.accept(fresh));
-                assertThat(asked.history("ml/llm")).as("trial %d after change %d", trial, i)
+                assertThat(asked.history("ml/llm"))
+                        .as("trial %d after change %d", trial, i)
                         .isEqualTo(fresh.history("ml/llm"));
             }
         }
@@ -74,18 +77,20 @@ class CheckpointLedgerHistoryTest {
                 yield l -> l.verified(new CheckpointVerified(id, ok, "sum-" + id), at);
             }
             case 5 -> l -> l.restored(new Restored(id, step, "run-" + i), at, "inc-" + i);
-            case 6 -> l -> {
-                CheckpointEntry e = l.find(id);
-                if (e != null) {
-                    l.capture(e, new ProductiveMark(step, step));
-                }
-            };
+            case 6 ->
+                l -> {
+                    CheckpointEntry e = l.find(id);
+                    if (e != null) {
+                        l.capture(e, new ProductiveMark(step, step));
+                    }
+                };
             default -> l -> l.beginEpoch(new ProductiveMark(step, step));
         };
     }
 
     private static CheckpointStorage.Placement random(Random random) {
-        return random.nextBoolean() ? object()
+        return random.nextBoolean()
+                ? object()
                 : new CheckpointStorage.Placement(Durability.NODE_LOCAL, List.of("node-" + random.nextInt(3)));
     }
 

@@ -16,8 +16,17 @@ class CheckpointStorageTest {
 
     @Test
     void objectStorageSchemesAreDurable() {
-        for (String uri : List.of("s3://b/k", "gs://b/k", "az://c/k", "abfs://c@a.dfs.core.windows.net/k",
-                "abfss://c@a/k", "wasb://c@a/k", "wasbs://c@a/k", "hdfs://nn:8020/ckpt", "S3://B/K", "minio://x/y")) {
+        for (String uri : List.of(
+                "s3://b/k",
+                "gs://b/k",
+                "az://c/k",
+                "abfs://c@a.dfs.core.windows.net/k",
+                "abfss://c@a/k",
+                "wasb://c@a/k",
+                "wasbs://c@a/k",
+                "hdfs://nn:8020/ckpt",
+                "S3://B/K",
+                "minio://x/y")) {
             assertThat(classOf(uri)).as(uri).isEqualTo(Durability.OBJECT_STORAGE);
         }
     }
@@ -31,7 +40,9 @@ class CheckpointStorageTest {
         assertThat(classOf("file:///local_nvme/ckpt")).isEqualTo(Durability.NODE_LOCAL);
         assertThat(classOf("ckpt/step-1")).isEqualTo(Durability.NODE_LOCAL);
         assertThat(classOf(null)).isEqualTo(Durability.UNKNOWN);
-        assertThat(CheckpointStorage.defaults().classify("/mnt/shared/x", null, null, writers).durability())
+        assertThat(CheckpointStorage.defaults()
+                        .classify("/mnt/shared/x", null, null, writers)
+                        .durability())
                 .isEqualTo(Durability.NODE_LOCAL);
     }
 
@@ -43,7 +54,9 @@ class CheckpointStorageTest {
         assertThat(p.durability().survivesLossOf("n2", p.holders())).isFalse();
         assertThat(p.durability().survivesLossOf("n3", p.holders())).isTrue();
         assertThat(p.durability().survivesAnyNode(p.holders())).isFalse();
-        assertThat(Durability.NODE_LOCAL.survivesLossOf("n3", List.of())).as("written where, unknown").isFalse();
+        assertThat(Durability.NODE_LOCAL.survivesLossOf("n3", List.of()))
+                .as("written where, unknown")
+                .isFalse();
     }
 
     @Test

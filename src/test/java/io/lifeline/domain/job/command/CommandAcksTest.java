@@ -40,8 +40,14 @@ class CommandAcksTest {
     @Test
     void theJobModelAnswersWithTheTrainersRejection() {
         FleetFixture f = new FleetFixture().node("n1", "a100").job("team-a/llm", 0, 0, "n1");
-        f.apply("team-a/llm", EventType.TRAINER_COMMAND_ACK, new TrainerData.CommandAck("act-1:checkpoint:team-a/llm",
-                "checkpoint", AckStatus.REJECTED, "job is starting, not training"));
+        f.apply(
+                "team-a/llm",
+                EventType.TRAINER_COMMAND_ACK,
+                new TrainerData.CommandAck(
+                        "act-1:checkpoint:team-a/llm",
+                        "checkpoint",
+                        AckStatus.REJECTED,
+                        "job is starting, not training"));
         assertThat(f.model.jobs().commandAck("team-a/llm", "act-1:checkpoint:team-a/llm"))
                 .hasValueSatisfying(a -> {
                     assertThat(a.refused()).isTrue();

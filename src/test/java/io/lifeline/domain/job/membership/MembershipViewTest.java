@@ -49,7 +49,9 @@ class MembershipViewTest {
                 }
                 Membership fresh = new Membership(4, 6);
                 done.forEach(o -> o.accept(fresh));
-                assertThat(asked.view("ml/llm")).as("trial %d after change %d", trial, i).isEqualTo(fresh.view("ml/llm"));
+                assertThat(asked.view("ml/llm"))
+                        .as("trial %d after change %d", trial, i)
+                        .isEqualTo(fresh.view("ml/llm"));
                 assertThat(asked.worldSize()).isEqualTo(fresh.worldSize());
             }
         }

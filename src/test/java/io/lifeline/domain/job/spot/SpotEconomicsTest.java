@@ -63,8 +63,9 @@ class SpotEconomicsTest {
         assertThat(spot.costPerUsefulGpuHour()).isCloseTo(4.8894305, within(1e-7));
         SpotVerdict v = SpotEconomics.verdict("mixed", spot, onDemand, 0.6);
         assertThat(v.cheaper()).isEqualTo(SpotVerdict.Choice.ON_DEMAND);
-        assertThat(v.warning()).isEqualTo("spot costs 4.89 per useful GPU-hour, on-demand 3.04: reclaims in pool mixed "
-                + "come too often for the checkpoints to keep up, so on-demand is cheaper for this job");
+        assertThat(v.warning())
+                .isEqualTo("spot costs 4.89 per useful GPU-hour, on-demand 3.04: reclaims in pool mixed "
+                        + "come too often for the checkpoints to keep up, so on-demand is cheaper for this job");
     }
 
     /** No interruption in 500 on-demand node-hours: the checkpoint overhead alone, 1 − 60/1800 = 0.9666667. */
@@ -100,8 +101,8 @@ class SpotEconomicsTest {
         assertThat(v.warning()).contains("keep any useful work");
     }
 
-    private static CapacityCost cost(CapacityType type, long interruptions, double nodeHours, double price,
-                                     boolean noExposureMeansNone) {
+    private static CapacityCost cost(
+            CapacityType type, long interruptions, double nodeHours, double price, boolean noExposureMeansNone) {
         var exposure = new IntervalAdvisor.Exposure(List.of("mixed"), nodeHours * 3600, interruptions);
         var advice = IntervalAdvisor.advise("ml/llm", 1800.0, "configured", C, 3, exposure, NODES, R);
         return SpotEconomics.cost(SpotEconomics.interval(type, advice), price, noExposureMeansNone);

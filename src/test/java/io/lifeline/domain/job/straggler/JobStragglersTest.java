@@ -20,18 +20,23 @@ class JobStragglersTest {
 
     JobStragglersTest() {
         d.jobs.configureStragglers(new StragglerConfig(Duration.ofSeconds(10), 0.2, 3, 3, 3, 64));
-        d.submit("08:00:00", 1, 2, 2, 600L).admit("08:00:00").rendezvous("08:00:05", 1, 2, "node-a", "node-b")
+        d.submit("08:00:00", 1, 2, 2, 600L)
+                .admit("08:00:00")
+                .rendezvous("08:00:05", 1, 2, "node-a", "node-b")
                 .progress("08:00:10", 1);
     }
 
     private void reports(int fromSecond, int windows, int slowRank) throws Exception {
         for (int w = 0; w < windows; w++) {
             for (int rank = 0; rank < 4; rank++) {
-                String hms = LocalTime.of(8, 1).plusSeconds(fromSecond + 10L * w + rank).toString();
+                String hms = LocalTime.of(8, 1)
+                        .plusSeconds(fromSecond + 10L * w + rank)
+                        .toString();
                 double busy = rank == slowRank ? 0.3 : 0.1;
                 String json = "{\"specversion\":\"1.0\",\"id\":\"r/step_times/" + rank + "/" + w + "-" + fromSecond
                         + "\",\"source\":\"lifeline-agent/ml/llm\",\"type\":\"trainer.step_times\",\"subject\":\"ml/llm\","
-                        + "\"time\":\"" + JobDriver.DAY + "T" + (hms.length() == 5 ? hms + ":00" : hms) + "Z\",\"data\":"
+                        + "\"time\":\"" + JobDriver.DAY + "T" + (hms.length() == 5 ? hms + ":00" : hms)
+                        + "Z\",\"data\":"
                         + "{\"rank\":" + rank + ",\"localRank\":" + (rank % 2) + ",\"node\":\"host-" + rank + "\","
                         + "\"steps\":50,\"toStep\":" + (100 * w) + ",\"medianSeconds\":0.31,\"busyMedianSeconds\":"
                         + busy + "}}";
@@ -66,7 +71,8 @@ class JobStragglersTest {
         assertThat(d.jobs.stragglers("ml/llm").orElseThrow().stragglers()).isEmpty();
         assertThat(d.jobs.stragglers("ml/llm").orElseThrow().windows()).isEqualTo(5);
         reports(100, 5, 0);
-        assertThat(d.jobs.stragglers("ml/llm").orElseThrow().stragglers()).extracting(Straggler::node)
+        assertThat(d.jobs.stragglers("ml/llm").orElseThrow().stragglers())
+                .extracting(Straggler::node)
                 .containsExactly("node-a");
         d.rendezvous("08:03:00", 2, 2, "node-b", "node-c");
         assertThat(d.jobs.stragglers("ml/llm").orElseThrow().stragglers()).isEmpty();

@@ -51,7 +51,9 @@ class StragglerDetectorTest {
         window(5, 8, 5, 0.2);
         window(6, 8, 5, 0.2);
         window(7, 8, 5, 0.2);
-        assertThat(detector.view().stragglers()).as("two slow windows judged: not yet").isEmpty();
+        assertThat(detector.view().stragglers())
+                .as("two slow windows judged: not yet")
+                .isEmpty();
         window(8, 8, 5, 0.2);
         StragglerView v = detector.view();
         assertThat(v.stragglers()).hasSize(1);
@@ -78,7 +80,9 @@ class StragglerDetectorTest {
         window(10, 8, -1, 0);
         window(11, 8, -1, 0);
         window(12, 8, -1, 0);
-        assertThat(detector.view().stragglers()).as("two normal windows judged: still flagged").hasSize(1);
+        assertThat(detector.view().stragglers())
+                .as("two normal windows judged: still flagged")
+                .hasSize(1);
         window(13, 8, -1, 0);
         assertThat(detector.view().stragglers()).isEmpty();
         // Window 9 was judged when window 10 began: (0.25 − 0.1) / 0.25 × 8 GPUs × 10 s more; then nothing.
@@ -88,7 +92,9 @@ class StragglerDetectorTest {
             window(w, 8, -1, 0);
         }
         window(30, 8, -1, 0);
-        assertThat(detector.view().gpuHoursLost()).as("healthy windows cost nothing").isEqualTo(after);
+        assertThat(detector.view().gpuHoursLost())
+                .as("healthy windows cost nothing")
+                .isEqualTo(after);
     }
 
     @Test
@@ -117,7 +123,7 @@ class StragglerDetectorTest {
         }
         assertThat(detector.view().stragglers()).hasSize(1);
         for (int w = 6; w < 10; w++) {
-            window(w, 7, -1, 0);           // rank 7 left
+            window(w, 7, -1, 0); // rank 7 left
         }
         assertThat(detector.view().stragglers()).isEmpty();
     }
@@ -146,7 +152,9 @@ class StragglerDetectorTest {
         assertThat(ok.node()).isEqualTo("node-b");
         assertThat(ok.withinElasticBounds()).isTrue();
         assertThat(ok.reason()).contains("rank 6", "ml/llm", "node-b");
-        assertThat(SuggestedDrain.of("ml/llm", v, new ElasticPolicy(2, 4, 4, 3), 2).withinElasticBounds()).isFalse();
+        assertThat(SuggestedDrain.of("ml/llm", v, new ElasticPolicy(2, 4, 4, 3), 2)
+                        .withinElasticBounds())
+                .isFalse();
         assertThat(SuggestedDrain.of("ml/llm", StragglerView.NONE, null, 2)).isNull();
     }
 }

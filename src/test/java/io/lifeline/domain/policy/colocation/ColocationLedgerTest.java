@@ -13,9 +13,11 @@ class ColocationLedgerTest {
 
     @Test
     void aShrinkAndTheGrowBackMakeOneEpisodeWithItsGpuHours() {
-        List<ColocationLedger.Episode> e = ColocationLedger.episodes(List.of(
-                new Rescale("a/llm", "a100", T, 4, 2, 8, 0, true, "s1"),
-                new Rescale("a/llm", "a100", T.plusSeconds(12 * 3600), 2, 4, 8, 0, true, "g1")), T.plusSeconds(86_400));
+        List<ColocationLedger.Episode> e = ColocationLedger.episodes(
+                List.of(
+                        new Rescale("a/llm", "a100", T, 4, 2, 8, 0, true, "s1"),
+                        new Rescale("a/llm", "a100", T.plusSeconds(12 * 3600), 2, 4, 8, 0, true, "g1")),
+                T.plusSeconds(86_400));
         // 2 nodes × 8 GPUs × 12 h.
         assertThat(e).singleElement().satisfies(x -> {
             assertThat(x.gpuHoursYielded()).isEqualTo(192.0);
@@ -30,9 +32,11 @@ class ColocationLedgerTest {
 
     @Test
     void anOpenEpisodeCountsUpToNowAndPoolsAddUp() {
-        List<ColocationLedger.Episode> e = ColocationLedger.episodes(List.of(
-                new Rescale("a/llm", "a100", T, 4, 2, 8, 0, true, "s1"),
-                new Rescale("b/vit", "a100", T.plusSeconds(1800), 3, 1, 4, 1.5, false, "s2")), T.plusSeconds(3600));
+        List<ColocationLedger.Episode> e = ColocationLedger.episodes(
+                List.of(
+                        new Rescale("a/llm", "a100", T, 4, 2, 8, 0, true, "s1"),
+                        new Rescale("b/vit", "a100", T.plusSeconds(1800), 3, 1, 4, 1.5, false, "s2")),
+                T.plusSeconds(3600));
         assertThat(e).extracting(ColocationLedger.Episode::gpuHoursYielded).containsExactly(16.0, 4.0);
         assertThat(ColocationLedger.pools(e)).singleElement().satisfies(p -> {
             assertThat(p.gpusLentNow()).isEqualTo(24);
@@ -44,10 +48,12 @@ class ColocationLedgerTest {
 
     @Test
     void aPartialGrowKeepsTheEpisodeOpenAndAGrowAloneIsNoEpisode() {
-        List<ColocationLedger.Episode> e = ColocationLedger.episodes(List.of(
-                new Rescale("a/llm", "a100", T.minusSeconds(60), 2, 3, 8, 0, true, "g0"),
-                new Rescale("a/llm", "a100", T, 4, 1, 8, 0, true, "s1"),
-                new Rescale("a/llm", "a100", T.plusSeconds(3600), 1, 3, 8, 0, true, "g1")), T.plusSeconds(7200));
+        List<ColocationLedger.Episode> e = ColocationLedger.episodes(
+                List.of(
+                        new Rescale("a/llm", "a100", T.minusSeconds(60), 2, 3, 8, 0, true, "g0"),
+                        new Rescale("a/llm", "a100", T, 4, 1, 8, 0, true, "s1"),
+                        new Rescale("a/llm", "a100", T.plusSeconds(3600), 1, 3, 8, 0, true, "g1")),
+                T.plusSeconds(7200));
         // 3 nodes lent for an hour, then 1 for an hour.
         assertThat(e).singleElement().satisfies(x -> {
             assertThat(x.gpuHoursYielded()).isEqualTo(32.0);

@@ -23,8 +23,8 @@ class ColocationRulesTest {
 
     @Test
     void aWeekdayWindowInParisIsParsed() {
-        ColocationRules r = ColocationRules.parse(Map.of("day", weekly("a100", "mon-fri", "08:00", "20:00",
-                "Europe/Paris")), Map.of(), P);
+        ColocationRules r = ColocationRules.parse(
+                Map.of("day", weekly("a100", "mon-fri", "08:00", "20:00", "Europe/Paris")), Map.of(), P);
         assertThat(r.windows()).singleElement().satisfies(w -> {
             assertThat(w.name()).isEqualTo("day");
             assertThat(w.pool()).isEqualTo("a100");
@@ -40,21 +40,24 @@ class ColocationRulesTest {
     void dayListsRangesAndNamesAreAllAccepted() {
         assertThat(days("weekdays")).isEqualTo(EnumSet.range(DayOfWeek.MONDAY, DayOfWeek.FRIDAY));
         assertThat(days("sat,sun")).isEqualTo(EnumSet.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY));
-        assertThat(days("Friday-mon")).isEqualTo(EnumSet.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY, DayOfWeek.SUNDAY,
-                DayOfWeek.MONDAY));
+        assertThat(days("Friday-mon"))
+                .isEqualTo(EnumSet.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY, DayOfWeek.SUNDAY, DayOfWeek.MONDAY));
         assertThat(days("daily")).hasSize(7);
     }
 
     private static java.util.Set<DayOfWeek> days(String s) {
-        WindowSchedule.Weekly w = (WindowSchedule.Weekly) ColocationRules.parse(Map.of("w", weekly("p", s, "08:00",
-                "09:00", "UTC")), Map.of(), P).windows().get(0).schedule();
+        WindowSchedule.Weekly w = (WindowSchedule.Weekly)
+                ColocationRules.parse(Map.of("w", weekly("p", s, "08:00", "09:00", "UTC")), Map.of(), P)
+                        .windows()
+                        .get(0)
+                        .schedule();
         return w.days();
     }
 
     @Test
     void aBadZoneABadTimeAndAnUnknownDayAreEachNamedWithTheirSetting() {
-        assertThatThrownBy(() -> ColocationRules.parse(Map.of("day", weekly("a100", "mon-fry", "8h", "25:00",
-                "Europe/Pariss")), Map.of(), P))
+        assertThatThrownBy(() -> ColocationRules.parse(
+                        Map.of("day", weekly("a100", "mon-fry", "8h", "25:00", "Europe/Pariss")), Map.of(), P))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lifeline.colocation.windows.day.days: unknown day 'fry'")
                 .hasMessageContaining("lifeline.colocation.windows.day.from: '8h' is not a time HH:MM")
@@ -64,27 +67,39 @@ class ColocationRulesTest {
 
     @Test
     void aMissingPoolAnEmptyWindowAndMixedFormsAreRefused() {
-        assertThatThrownBy(() -> ColocationRules.parse(Map.of("a", weekly(null, "mon", "08:00", "08:00", "UTC"),
-                "b", new RawWindow("p", "mon", null, null, null, "10m", null, null)), Map.of(), P))
+        assertThatThrownBy(() -> ColocationRules.parse(
+                        Map.of(
+                                "a",
+                                weekly(null, "mon", "08:00", "08:00", "UTC"),
+                                "b",
+                                new RawWindow("p", "mon", null, null, null, "10m", null, null)),
+                        Map.of(),
+                        P))
                 .hasMessageContaining("windows.a.pool: required")
                 .hasMessageContaining("windows.b: either days/from/to/zone");
-        assertThatThrownBy(() -> ColocationRules.parse(Map.of("a", weekly("p", "mon", "08:00", "08:00", "UTC")),
-                Map.of(), P)).hasMessageContaining("windows.a: a window from 08:00 to the same time is empty");
+        assertThatThrownBy(() ->
+                        ColocationRules.parse(Map.of("a", weekly("p", "mon", "08:00", "08:00", "UTC")), Map.of(), P))
+                .hasMessageContaining("windows.a: a window from 08:00 to the same time is empty");
     }
 
     @Test
     void demandTriggersNeedOneSourceAThresholdAndAValidHold() {
-        ColocationRules r = ColocationRules.parse(Map.of(), Map.of(
-                "chat", new RawDemand("a100", "serving/chat", null, "3", "10m"),
-                "queue", new RawDemand("a100", null, "sum(vllm_num_requests_waiting)", "50", null)), P);
-        assertThat(r.triggers()).extracting(DemandTrigger::source).containsExactly(
-                new DemandTrigger.PendingPods("serving", "chat"),
-                new DemandTrigger.PrometheusQuery("sum(vllm_num_requests_waiting)"));
+        ColocationRules r = ColocationRules.parse(
+                Map.of(),
+                Map.of(
+                        "chat", new RawDemand("a100", "serving/chat", null, "3", "10m"),
+                        "queue", new RawDemand("a100", null, "sum(vllm_num_requests_waiting)", "50", null)),
+                P);
+        assertThat(r.triggers())
+                .extracting(DemandTrigger::source)
+                .containsExactly(
+                        new DemandTrigger.PendingPods("serving", "chat"),
+                        new DemandTrigger.PrometheusQuery("sum(vllm_num_requests_waiting)"));
         assertThat(r.triggers().get(0).hold()).isEqualTo(Duration.ofMinutes(10));
         assertThat(r.triggers().get(1).hold()).as("default hold").isEqualTo(Duration.ofMinutes(10));
 
-        assertThatThrownBy(() -> ColocationRules.parse(Map.of(), Map.of(
-                "x", new RawDemand("a100", "serving/chat", "up", "three", "soon")), P))
+        assertThatThrownBy(() -> ColocationRules.parse(
+                        Map.of(), Map.of("x", new RawDemand("a100", "serving/chat", "up", "three", "soon")), P))
                 .hasMessageContaining("demand.x: exactly one of pending-pods")
                 .hasMessageContaining("demand.x.threshold: not a number: 'three'")
                 .hasMessageContaining("demand.x.hold: 'soon' is not a duration");
@@ -92,10 +107,15 @@ class ColocationRulesTest {
 
     @Test
     void aCycleIsParsed() {
-        ColocationRules r = ColocationRules.parse(Map.of("demo", new RawWindow("p", null, null, null, null, "12m", "5m",
-                "2026-01-05T08:00:00Z")), Map.of(), P);
+        ColocationRules r = ColocationRules.parse(
+                Map.of("demo", new RawWindow("p", null, null, null, null, "12m", "5m", "2026-01-05T08:00:00Z")),
+                Map.of(),
+                P);
         assertThat(r.windows().get(0).schedule()).isInstanceOf(WindowSchedule.Cycle.class);
-        assertThatThrownBy(() -> ColocationRules.parse(Map.of("demo", new RawWindow("p", null, null, null, null,
-                "5m", "12m", "2026-01-05T08:00:00Z")), Map.of(), P)).hasMessageContaining("0 < open-for < every");
+        assertThatThrownBy(() -> ColocationRules.parse(
+                        Map.of("demo", new RawWindow("p", null, null, null, null, "5m", "12m", "2026-01-05T08:00:00Z")),
+                        Map.of(),
+                        P))
+                .hasMessageContaining("0 < open-for < every");
     }
 }

@@ -23,7 +23,8 @@ class WindowScheduleTest {
         assertThat(DAY.openedAt(Instant.parse("2024-05-01T06:00:00Z"))).contains(Instant.parse("2024-05-01T06:00:00Z"));
         assertThat(DAY.isOpen(Instant.parse("2024-05-01T17:59:59Z"))).isTrue();
         assertThat(DAY.isOpen(Instant.parse("2024-05-01T18:00:00Z"))).isFalse();
-        assertThat(DAY.nextChange(Instant.parse("2024-05-01T10:00:00Z"))).isEqualTo(Instant.parse("2024-05-01T18:00:00Z"));
+        assertThat(DAY.nextChange(Instant.parse("2024-05-01T10:00:00Z")))
+                .isEqualTo(Instant.parse("2024-05-01T18:00:00Z"));
     }
 
     @Test
@@ -42,12 +43,15 @@ class WindowScheduleTest {
 
     @Test
     void anOvernightWindowRunsIntoTheNextDayFromTheDayItOpens() {
-        WindowSchedule.Weekly night = new WindowSchedule.Weekly(EnumSet.of(DayOfWeek.FRIDAY), LocalTime.of(22, 0),
-                LocalTime.of(6, 0), ZoneId.of("UTC"));
-        assertThat(night.openedAt(Instant.parse("2024-05-04T05:00:00Z"))).as("Saturday 05:00, opened Friday")
+        WindowSchedule.Weekly night = new WindowSchedule.Weekly(
+                EnumSet.of(DayOfWeek.FRIDAY), LocalTime.of(22, 0), LocalTime.of(6, 0), ZoneId.of("UTC"));
+        assertThat(night.openedAt(Instant.parse("2024-05-04T05:00:00Z")))
+                .as("Saturday 05:00, opened Friday")
                 .contains(Instant.parse("2024-05-03T22:00:00Z"));
         assertThat(night.isOpen(Instant.parse("2024-05-04T06:00:00Z"))).isFalse();
-        assertThat(night.isOpen(Instant.parse("2024-05-04T23:00:00Z"))).as("Saturday night: not a day of it").isFalse();
+        assertThat(night.isOpen(Instant.parse("2024-05-04T23:00:00Z")))
+                .as("Saturday night: not a day of it")
+                .isFalse();
     }
 
     @Test

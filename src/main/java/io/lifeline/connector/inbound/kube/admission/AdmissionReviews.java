@@ -16,30 +16,42 @@ final class AdmissionReviews {
 
     static final String API_VERSION = "admission.k8s.io/v1";
 
-    private AdmissionReviews() {
-    }
+    private AdmissionReviews() {}
 
     /** Whether the request is a CREATE of the {@code eviction} subresource of a core pod. */
     static boolean isPodEviction(AdmissionRequest r) {
-        return r.getResource() != null && "pods".equals(r.getResource().getResource())
-                && (r.getResource().getGroup() == null || r.getResource().getGroup().isEmpty())
-                && "eviction".equals(r.getSubResource()) && "CREATE".equals(r.getOperation());
+        return r.getResource() != null
+                && "pods".equals(r.getResource().getResource())
+                && (r.getResource().getGroup() == null
+                        || r.getResource().getGroup().isEmpty())
+                && "eviction".equals(r.getSubResource())
+                && "CREATE".equals(r.getOperation());
     }
 
     /** The answer allowing the request, with the reason as a warning-free message. */
     static AdmissionReview allow(String uid) {
-        return review(new AdmissionResponseBuilder().withUid(uid).withAllowed(true).build());
+        return review(
+                new AdmissionResponseBuilder().withUid(uid).withAllowed(true).build());
     }
 
     /** The answer holding an eviction back: denied with 429 TooManyRequests and {@code message}. */
     static AdmissionReview retryLater(String uid, String message) {
-        return review(new AdmissionResponseBuilder().withUid(uid).withAllowed(false)
-                .withStatus(new StatusBuilder().withCode(429).withReason("TooManyRequests").withMessage(message).build())
+        return review(new AdmissionResponseBuilder()
+                .withUid(uid)
+                .withAllowed(false)
+                .withStatus(new StatusBuilder()
+                        .withCode(429)
+                        .withReason("TooManyRequests")
+                        .withMessage(message)
+                        .build())
                 .build());
     }
 
     private static AdmissionReview review(io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse response) {
-        return new AdmissionReviewBuilder().withApiVersion(API_VERSION).withKind("AdmissionReview").withResponse(response)
+        return new AdmissionReviewBuilder()
+                .withApiVersion(API_VERSION)
+                .withKind("AdmissionReview")
+                .withResponse(response)
                 .build();
     }
 }

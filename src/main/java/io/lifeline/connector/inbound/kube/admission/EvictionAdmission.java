@@ -42,23 +42,40 @@ public class EvictionAdmission {
     private final EvictionWebhook webhook;
     private final Map<Refusal, Counter> refused = new EnumMap<>(Refusal.class);
 
-    EvictionAdmission(EvictionGateConfig config, ClusterActions cluster, ModelRuntime runtime, ActionService actions,
-                      ActionStore audit, MeterRegistry registry, Clock clock) {
+    EvictionAdmission(
+            EvictionGateConfig config,
+            ClusterActions cluster,
+            ModelRuntime runtime,
+            ActionService actions,
+            ActionStore audit,
+            MeterRegistry registry,
+            Clock clock) {
         long timeout = Math.max(1, config.readTimeout().toMillis());
-        this.webhook = new EvictionWebhook(new EvictionGate(EvictionGate.Settings.of(config), cluster::jobOfPod, job -> {
-            try {
-                return runtime.read(m -> m.jobs().freshness(job)).get(timeout, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new IllegalStateException("the model did not answer: " + e, e);
-            }
-        }, actions, audit::audit, registry, clock));
+        this.webhook = new EvictionWebhook(new EvictionGate(
+                EvictionGate.Settings.of(config),
+                cluster::jobOfPod,
+                job -> {
+                    try {
+                        return runtime.read(m -> m.jobs().freshness(job)).get(timeout, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted", e);
+                    } catch (ExecutionException | TimeoutException e) {
+                        throw new IllegalStateException("the model did not answer: " + e, e);
+                    }
+                },
+                actions,
+                audit::audit,
+                registry,
+                clock));
         for (Refusal r : Refusal.values()) {
-            refused.put(r, Counter.builder("lifeline_eviction_webhook_refused")
-                    .description("AdmissionReviews the eviction webhook's listener refused without deciding, by reason")
-                    .tag("reason", r.wire()).register(registry));
+            refused.put(
+                    r,
+                    Counter.builder("lifeline_eviction_webhook_refused")
+                            .description(
+                                    "AdmissionReviews the eviction webhook's listener refused without deciding, by reason")
+                            .tag("reason", r.wire())
+                            .register(registry));
         }
     }
 

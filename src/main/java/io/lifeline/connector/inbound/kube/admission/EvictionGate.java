@@ -105,8 +105,7 @@ public final class EvictionGate {
     }
 
     /** A hold in progress: when it began, the checkpoint the job had then, the checkpoint-now it waits for. */
-    private record Hold(Instant since, Instant baseline, String actionId) {
-    }
+    private record Hold(Instant since, Instant baseline, String actionId) {}
 
     private final Settings settings;
     private final BiFunction<String, String, String> jobOfPod;
@@ -122,9 +121,14 @@ public final class EvictionGate {
      * @param freshness a job's freshness; throws when the model cannot answer in time
      * @param audit     writes one audit entry (may throw; the decision stands)
      */
-    public EvictionGate(Settings settings, BiFunction<String, String, String> jobOfPod,
-                        Function<String, Optional<FreshnessView>> freshness, ActionService actions,
-                        Consumer<AuditEntry> audit, MeterRegistry registry, Clock clock) {
+    public EvictionGate(
+            Settings settings,
+            BiFunction<String, String, String> jobOfPod,
+            Function<String, Optional<FreshnessView>> freshness,
+            ActionService actions,
+            Consumer<AuditEntry> audit,
+            MeterRegistry registry,
+            Clock clock) {
         this.settings = settings;
         this.jobOfPod = jobOfPod;
         this.freshness = freshness;
@@ -132,9 +136,12 @@ public final class EvictionGate {
         this.audit = audit;
         this.clock = clock;
         for (Decision d : Decision.values()) {
-            counters.put(d, Counter.builder("lifeline_eviction_gate_decisions")
-                    .description("Evictions of pods the eviction webhook decided, by decision").tag("decision", d.wire())
-                    .register(registry));
+            counters.put(
+                    d,
+                    Counter.builder("lifeline_eviction_gate_decisions")
+                            .description("Evictions of pods the eviction webhook decided, by decision")
+                            .tag("decision", d.wire())
+                            .register(registry));
         }
     }
 
@@ -151,7 +158,8 @@ public final class EvictionGate {
             view = job == null ? Optional.empty() : freshness.apply(job);
         } catch (RuntimeException e) {
             LOG.warnf("Eviction of %s allowed: its job could not be looked up (%s)", ref, e.toString());
-            return count(new Verdict(Decision.UNKNOWN, null, "allowed: Lifeline could not look the pod's job up", null));
+            return count(
+                    new Verdict(Decision.UNKNOWN, null, "allowed: Lifeline could not look the pod's job up", null));
         }
         if (job == null || view.isEmpty()) {
             return count(new Verdict(Decision.UNTRACKED, job, "allowed: not a pod of a job Lifeline tracks", null));
@@ -177,58 +185,82 @@ public final class EvictionGate {
         boolean fresh = f.ageMillis() != null && f.ageMillis() <= bound;
         if (hold == null) {
             if (fresh) {
-                return new Verdict(Decision.FRESH, job, "allowed: newest checkpoint of " + job + " is "
-                        + seconds(f.ageMillis()) + " old (bound " + settings.maxCheckpointAge() + ")", null);
+                return new Verdict(
+                        Decision.FRESH,
+                        job,
+                        "allowed: newest checkpoint of " + job + " is " + seconds(f.ageMillis()) + " old (bound "
+                                + settings.maxCheckpointAge() + ")",
+                        null);
             }
             return begin(job, f, now);
         }
-        boolean landed = f.completedAt() != null && (hold.baseline() == null || f.completedAt().isAfter(hold.baseline()));
+        boolean landed = f.completedAt() != null
+                && (hold.baseline() == null || f.completedAt().isAfter(hold.baseline()));
         if (landed || fresh) {
             boolean ended = end(job, hold);
-            return new Verdict(Decision.CHECKPOINTED, job, "allowed: " + job + " saved checkpoint "
-                    + f.checkpointId() + " during the hold", hold.actionId(), ended);
+            return new Verdict(
+                    Decision.CHECKPOINTED,
+                    job,
+                    "allowed: " + job + " saved checkpoint " + f.checkpointId() + " during the hold",
+                    hold.actionId(),
+                    ended);
         }
         Instant until = hold.since().plus(settings.holdDeadline());
         if (!now.isBefore(until)) {
             boolean ended = end(job, hold);
-            return new Verdict(Decision.DEADLINE, job, "allowed: no checkpoint of " + job + " landed within "
-                    + settings.holdDeadline() + " of holding its eviction", hold.actionId(), ended);
+            return new Verdict(
+                    Decision.DEADLINE,
+                    job,
+                    "allowed: no checkpoint of " + job + " landed within " + settings.holdDeadline()
+                            + " of holding its eviction",
+                    hold.actionId(),
+                    ended);
         }
         return held(job, hold, until, now, false);
     }
 
     private Verdict begin(String job, FreshnessView f, Instant now) {
         Map<String, String> params = new HashMap<>();
-        params.put("deadlineSeconds", Long.toString(Math.max(1, settings.holdDeadline().toSeconds())));
+        params.put(
+                "deadlineSeconds",
+                Long.toString(Math.max(1, settings.holdDeadline().toSeconds())));
         if (f.newestNotSurviving()) {
             // The evicted pod may take its node's disk with it: only a checkpoint that outlives it counts.
             params.put("storage", "durable");
         }
         String age = f.ageMillis() == null ? "none" : seconds(f.ageMillis());
-        ActionRequest request = new ActionRequest(ActionKind.CHECKPOINT_NOW, job, params, "an eviction of a pod of " + job
-                + " is held until a checkpoint lands (newest checkpoint age " + age + ", bound "
-                + settings.maxCheckpointAge() + ")");
+        ActionRequest request = new ActionRequest(
+                ActionKind.CHECKPOINT_NOW,
+                job,
+                params,
+                "an eviction of a pod of " + job
+                        + " is held until a checkpoint lands (newest checkpoint age " + age + ", bound "
+                        + settings.maxCheckpointAge() + ")");
         String actionId;
         try {
-            Submitted s = actions.submit(request, Caller.unrestricted(ACTOR), ACTOR + ":" + job + ":" + now.toEpochMilli());
+            Submitted s =
+                    actions.submit(request, Caller.unrestricted(ACTOR), ACTOR + ":" + job + ":" + now.toEpochMilli());
             actionId = s.action().id();
         } catch (TargetBusyException e) {
             // Another action holds the job (a checkpoint-now, a drain's checkpoint): its save ends the hold too.
             actionId = e.holderId();
         } catch (ActionRejectedException e) {
-            return new Verdict(Decision.REFUSED, job, "allowed: " + job + " cannot checkpoint now (" + e.getMessage()
-                    + ")", null);
+            return new Verdict(
+                    Decision.REFUSED, job, "allowed: " + job + " cannot checkpoint now (" + e.getMessage() + ")", null);
         } catch (RuntimeException e) {
-            LOG.warnf("Eviction of a pod of %s allowed: the checkpoint-now could not be requested (%s)", job, e.toString());
-            return new Verdict(Decision.UNKNOWN, job, "allowed: the checkpoint-now of " + job + " could not be requested",
-                    null);
+            LOG.warnf(
+                    "Eviction of a pod of %s allowed: the checkpoint-now could not be requested (%s)",
+                    job, e.toString());
+            return new Verdict(
+                    Decision.UNKNOWN, job, "allowed: the checkpoint-now of " + job + " could not be requested", null);
         }
         Hold hold = new Hold(now, f.completedAt(), actionId);
         boolean began = true;
         synchronized (holds) {
             if (holds.size() >= MAX_HOLDS) {
                 Iterator<Map.Entry<String, Hold>> it = holds.entrySet().stream()
-                        .sorted(Map.Entry.comparingByValue((a, b) -> a.since().compareTo(b.since()))).iterator();
+                        .sorted(Map.Entry.comparingByValue((a, b) -> a.since().compareTo(b.since())))
+                        .iterator();
                 holds.remove(it.next().getKey());
             }
             Hold earlier = holds.putIfAbsent(job, hold);
@@ -241,9 +273,13 @@ public final class EvictionGate {
     }
 
     private Verdict held(String job, Hold hold, Instant until, Instant now, boolean began) {
-        return new Verdict(Decision.HELD, job, "held: " + job + " is saving a checkpoint (action " + hold.actionId()
-                + "); retry later (at most " + seconds(Duration.between(now, until).toMillis()) + " more)",
-                hold.actionId(), began);
+        return new Verdict(
+                Decision.HELD,
+                job,
+                "held: " + job + " is saving a checkpoint (action " + hold.actionId() + "); retry later (at most "
+                        + seconds(Duration.between(now, until).toMillis()) + " more)",
+                hold.actionId(),
+                began);
     }
 
     /** Ends {@code hold}; false when another review ended it first (only one of them audits the end). */
@@ -273,8 +309,16 @@ public final class EvictionGate {
 
     private void record(Verdict v, String pod) {
         try {
-            audit.accept(new AuditEntry(0, clock.instant(), ACTOR, v.allowed() ? "eviction.allowed" : "eviction.held",
-                    v.job(), v.actionId(), v.message(), null, "pod " + pod + ": " + v.decision().wire()));
+            audit.accept(new AuditEntry(
+                    0,
+                    clock.instant(),
+                    ACTOR,
+                    v.allowed() ? "eviction.allowed" : "eviction.held",
+                    v.job(),
+                    v.actionId(),
+                    v.message(),
+                    null,
+                    "pod " + pod + ": " + v.decision().wire()));
         } catch (RuntimeException e) {
             LOG.warnf("Eviction gate: the decision on %s was not audited: %s", pod, e.toString());
         }

@@ -97,6 +97,7 @@ public interface EvictionGateConfig {
 
     /** Whether the listener requires a client certificate. */
     enum ClientAuth {
-        REQUIRED, NONE
+        REQUIRED,
+        NONE
     }
 }

@@ -79,33 +79,47 @@ public class EvictionWebhookListener {
         Router router = Router.router(vertx);
         // Two routes: Vert.x puts a body handler first on its route, and the rate limit must come before the body.
         router.post(PATH).handler(this::admit);
-        router.post(PATH).handler(BodyHandler.create(false).setBodyLimit(settings.maxBodySize().asLongValue()))
+        router.post(PATH)
+                .handler(BodyHandler.create(false)
+                        .setBodyLimit(settings.maxBodySize().asLongValue()))
                 .handler(this::decide);
         router.route().handler(ctx -> ctx.response().setStatusCode(404).end());
         router.route().failureHandler(ctx -> {
             if (ctx.statusCode() == 413) {
                 admission.refused(EvictionAdmission.Refusal.TOO_LARGE);
-                refuse(ctx, 413, "the body is larger than " + settings.maxBodySize().asLongValue() + " bytes");
+                refuse(
+                        ctx,
+                        413,
+                        "the body is larger than " + settings.maxBodySize().asLongValue() + " bytes");
             } else if (!ctx.response().ended()) {
                 refuse(ctx, ctx.statusCode() > 0 ? ctx.statusCode() : 500, "the review could not be read");
             }
         });
-        server = vertx.createHttpServer(options).connectionHandler(conn -> {
-            // The connection's one close handler is this count's: nothing else may set it, or the count only grows.
-            conn.closeHandler(v -> connections.decrementAndGet());
-            if (connections.incrementAndGet() > settings.maxConnections()) {
-                conn.close();
-            }
-        }).requestHandler(router);
+        server = vertx.createHttpServer(options)
+                .connectionHandler(conn -> {
+                    // The connection's one close handler is this count's: nothing else may set it, or the count only
+                    // grows.
+                    conn.closeHandler(v -> connections.decrementAndGet());
+                    if (connections.incrementAndGet() > settings.maxConnections()) {
+                        conn.close();
+                    }
+                })
+                .requestHandler(router);
         server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         long period = settings.certificateReloadPeriod().toMillis();
         if (period > 0) {
             reloadTimer = vertx.setPeriodic(period, t -> reloadCertificates());
         }
-        LOG.infof("Eviction webhook listening on https://%s:%d%s (client certificate %s, body at most %d bytes, "
-                + "request timeout %s, at most %d connections, %s reviews/s)", settings.host(), server.actualPort(),
-                PATH, settings.clientAuth() == EvictionGateConfig.ClientAuth.REQUIRED ? "required" : "NOT required",
-                settings.maxBodySize().asLongValue(), settings.requestTimeout(), settings.maxConnections(),
+        LOG.infof(
+                "Eviction webhook listening on https://%s:%d%s (client certificate %s, body at most %d bytes, "
+                        + "request timeout %s, at most %d connections, %s reviews/s)",
+                settings.host(),
+                server.actualPort(),
+                PATH,
+                settings.clientAuth() == EvictionGateConfig.ClientAuth.REQUIRED ? "required" : "NOT required",
+                settings.maxBodySize().asLongValue(),
+                settings.requestTimeout(),
+                settings.maxConnections(),
                 settings.ratePerSecond());
     }
 
@@ -132,22 +146,31 @@ public class EvictionWebhookListener {
     }
 
     private HttpServerOptions options() {
-        String cert = settings.certificateFile().orElseThrow(() -> new IllegalStateException(
-                "lifeline.eviction-gate.listener.certificate-file is required while the eviction gate is enabled"));
-        String key = settings.keyFile().orElseThrow(() -> new IllegalStateException(
-                "lifeline.eviction-gate.listener.key-file is required while the eviction gate is enabled"));
-        HttpServerOptions o = new HttpServerOptions().setHost(settings.host()).setPort(settings.port()).setSsl(true)
+        String cert = settings.certificateFile()
+                .orElseThrow(
+                        () -> new IllegalStateException(
+                                "lifeline.eviction-gate.listener.certificate-file is required while the eviction gate is enabled"));
+        String key = settings.keyFile()
+                .orElseThrow(() -> new IllegalStateException(
+                        "lifeline.eviction-gate.listener.key-file is required while the eviction gate is enabled"));
+        HttpServerOptions o = new HttpServerOptions()
+                .setHost(settings.host())
+                .setPort(settings.port())
+                .setSsl(true)
                 .setKeyCertOptions(new PemKeyCertOptions().setCertPath(cert).setKeyPath(key))
                 .setSslHandshakeTimeout(settings.requestTimeout().toMillis())
                 .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
                 // A connection that sends nothing for this long is closed; the request timeout bounds a slow one.
                 .setIdleTimeout((int) Math.max(1, settings.requestTimeout().toSeconds() * 6))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS)
-                .setMaxInitialLineLength(1024).setMaxHeaderSize(8192).setMaxFormAttributeSize(0);
+                .setMaxInitialLineLength(1024)
+                .setMaxHeaderSize(8192)
+                .setMaxFormAttributeSize(0);
         if (settings.clientAuth() == EvictionGateConfig.ClientAuth.REQUIRED) {
-            String ca = settings.clientCaFile().orElseThrow(() -> new IllegalStateException(
-                    "lifeline.eviction-gate.listener.client-ca-file is required (the CA of the API server's client "
-                            + "certificate), or set lifeline.eviction-gate.listener.client-auth=none"));
+            String ca = settings.clientCaFile()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "lifeline.eviction-gate.listener.client-ca-file is required (the CA of the API server's client "
+                                    + "certificate), or set lifeline.eviction-gate.listener.client-auth=none"));
             o.setClientAuth(ClientAuth.REQUIRED).setTrustOptions(new PemTrustOptions().addCertPath(ca));
         } else {
             LOG.warn("The eviction webhook requires no client certificate (lifeline.eviction-gate.listener.client-auth="
@@ -164,9 +187,10 @@ public class EvictionWebhookListener {
             LOG.warnf("Eviction webhook: certificates not reloaded: %s", e.getMessage());
             return;
         }
-        SSLOptions ssl = new SSLOptions().setKeyCertOptions(o.getKeyCertOptions()).setTrustOptions(o.getTrustOptions());
-        server.updateSSLOptions(ssl).onFailure(e -> LOG.warnf("Eviction webhook: certificates not reloaded: %s",
-                e.toString()));
+        SSLOptions ssl =
+                new SSLOptions().setKeyCertOptions(o.getKeyCertOptions()).setTrustOptions(o.getTrustOptions());
+        server.updateSSLOptions(ssl)
+                .onFailure(e -> LOG.warnf("Eviction webhook: certificates not reloaded: %s", e.toString()));
     }
 
     /** Before the body: the rate limit and the request timeout. */
@@ -232,8 +256,10 @@ public class EvictionWebhookListener {
             text = "{}";
             status = 500;
         }
-        ctx.response().setStatusCode(status).putHeader("Content-Type", status == 200 ? "application/json"
-                : "application/problem+json").end(text);
+        ctx.response()
+                .setStatusCode(status)
+                .putHeader("Content-Type", status == 200 ? "application/json" : "application/problem+json")
+                .end(text);
     }
 
     private static java.util.Map<String, Object> problem(String detail) {
@@ -243,7 +269,9 @@ public class EvictionWebhookListener {
     /** Answers and closes the connection: a body not read would otherwise be taken for the next request. */
     private static void refuse(RoutingContext ctx, int status, String detail) {
         HttpServerRequest request = ctx.request();
-        ctx.response().setStatusCode(status).putHeader("Connection", "close")
+        ctx.response()
+                .setStatusCode(status)
+                .putHeader("Connection", "close")
                 .putHeader("Content-Type", "application/problem+json")
                 .end("{\"status\":" + status + ",\"detail\":\"" + detail + "\"}")
                 .onComplete(v -> request.connection().close());

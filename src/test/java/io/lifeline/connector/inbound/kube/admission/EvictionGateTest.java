@@ -53,9 +53,22 @@ class EvictionGateTest {
                 throw refuse;
             }
             submitted.add(request);
-            return new Submitted(new ActionView("act-" + submitted.size(), request.kind(), request.target(),
-                    request.params(), request.reason(), caller.name(), ActionState.PENDING, clock.instant(),
-                    clock.instant(), null, null, List.of(), null), false);
+            return new Submitted(
+                    new ActionView(
+                            "act-" + submitted.size(),
+                            request.kind(),
+                            request.target(),
+                            request.params(),
+                            request.reason(),
+                            caller.name(),
+                            ActionState.PENDING,
+                            clock.instant(),
+                            clock.instant(),
+                            null,
+                            null,
+                            List.of(),
+                            null),
+                    false);
         }
 
         @Override
@@ -75,16 +88,36 @@ class EvictionGateTest {
     };
 
     private EvictionWebhook webhook(boolean enabled) {
-        return new EvictionWebhook(new EvictionGate(new EvictionGate.Settings(enabled, Duration.ofMinutes(15),
-                Duration.ofMinutes(10)), (ns, pod) -> pod.startsWith("llama-") ? ns + "/llama" : null,
-                job -> Optional.ofNullable(views.get(job)), actions, audit::add, registry, clock));
+        return new EvictionWebhook(new EvictionGate(
+                new EvictionGate.Settings(enabled, Duration.ofMinutes(15), Duration.ofMinutes(10)),
+                (ns, pod) -> pod.startsWith("llama-") ? ns + "/llama" : null,
+                job -> Optional.ofNullable(views.get(job)),
+                actions,
+                audit::add,
+                registry,
+                clock));
     }
 
     /** The job's newest checkpoint completed at {@code at}. */
     private void checkpointAt(Instant at) {
-        views.put(JOB, new FreshnessView("ck-" + at.getEpochSecond(), 100L, at,
-                Duration.between(at, clock.instant()).toMillis(), 0L, 8, 1.0, 900_000, false, false, null, null, false,
-                null, "any"));
+        views.put(
+                JOB,
+                new FreshnessView(
+                        "ck-" + at.getEpochSecond(),
+                        100L,
+                        at,
+                        Duration.between(at, clock.instant()).toMillis(),
+                        0L,
+                        8,
+                        1.0,
+                        900_000,
+                        false,
+                        false,
+                        null,
+                        null,
+                        false,
+                        null,
+                        "any"));
     }
 
     @Test
@@ -102,12 +135,14 @@ class EvictionGateTest {
         // A second pod of the same job during the hold: held too, no second checkpoint asked for.
         clock.advance(Duration.ofSeconds(5));
         checkpointAt(T0.minus(Duration.ofMinutes(40)));
-        assertThat(w.answer(eviction("ml", "llama-worker-1")).getResponse().getAllowed()).isFalse();
+        assertThat(w.answer(eviction("ml", "llama-worker-1")).getResponse().getAllowed())
+                .isFalse();
         assertThat(submitted).hasSize(1);
 
         clock.advance(Duration.ofSeconds(30));
         checkpointAt(clock.instant().minusSeconds(3));
-        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isTrue();
+        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed())
+                .isTrue();
         assertThat(w.gate().holds()).isZero();
         assertThat(count("held")).isEqualTo(2);
         assertThat(count("checkpointed")).isEqualTo(1);
@@ -120,10 +155,12 @@ class EvictionGateTest {
     void aHoldEndsAtItsDeadlineWithoutACheckpoint() {
         EvictionWebhook w = webhook(true);
         checkpointAt(T0.minus(Duration.ofHours(2)));
-        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isFalse();
+        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed())
+                .isFalse();
         clock.advance(Duration.ofMinutes(9));
         checkpointAt(T0.minus(Duration.ofHours(2)));
-        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isFalse();
+        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed())
+                .isFalse();
         clock.advance(Duration.ofMinutes(1));
         AdmissionReview last = w.answer(eviction("ml", "llama-worker-0"));
         assertThat(last.getResponse().getAllowed()).isTrue();
@@ -135,8 +172,10 @@ class EvictionGateTest {
     void aFreshJobAndPodsOfOtherWorkloadsAreAllowedAtOnce() {
         EvictionWebhook w = webhook(true);
         checkpointAt(T0.minus(Duration.ofMinutes(5)));
-        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isTrue();
-        assertThat(w.answer(eviction("web", "nginx-7f9")).getResponse().getAllowed()).isTrue();
+        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed())
+                .isTrue();
+        assertThat(w.answer(eviction("web", "nginx-7f9")).getResponse().getAllowed())
+                .isTrue();
         assertThat(submitted).isEmpty();
         assertThat(count("fresh")).isEqualTo(1);
         assertThat(count("untracked")).isEqualTo(1);
@@ -149,7 +188,8 @@ class EvictionGateTest {
         EvictionWebhook w = webhook(true);
         checkpointAt(T0.minus(Duration.ofHours(1)));
         refuse = new ActionRejectedException("target", "job ml/llama is not running");
-        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isTrue();
+        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed())
+                .isTrue();
         assertThat(count("refused")).isEqualTo(1);
         assertThat(w.gate().holds()).isZero();
     }
@@ -157,12 +197,23 @@ class EvictionGateTest {
     @Test
     void offOrUnableToAskItAllows() {
         checkpointAt(T0.minus(Duration.ofHours(1)));
-        assertThat(webhook(false).answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isTrue();
-        EvictionWebhook broken = new EvictionWebhook(new EvictionGate(new EvictionGate.Settings(true,
-                Duration.ofMinutes(15), Duration.ofMinutes(10)), (ns, pod) -> {
+        assertThat(webhook(false)
+                        .answer(eviction("ml", "llama-worker-0"))
+                        .getResponse()
+                        .getAllowed())
+                .isTrue();
+        EvictionWebhook broken = new EvictionWebhook(new EvictionGate(
+                new EvictionGate.Settings(true, Duration.ofMinutes(15), Duration.ofMinutes(10)),
+                (ns, pod) -> {
                     throw new IllegalStateException("API server unreachable");
-                }, job -> Optional.empty(), actions, audit::add, registry, clock));
-        assertThat(broken.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isTrue();
+                },
+                job -> Optional.empty(),
+                actions,
+                audit::add,
+                registry,
+                clock));
+        assertThat(broken.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed())
+                .isTrue();
         assertThat(count("unknown")).isEqualTo(2);
         assertThat(submitted).isEmpty();
     }
@@ -171,13 +222,23 @@ class EvictionGateTest {
     void requestsThatAreNotPodEvictionsAreAllowedAndAReviewWithoutUidIsRefused() {
         EvictionWebhook w = webhook(true);
         checkpointAt(T0.minus(Duration.ofHours(1)));
-        AdmissionReview deletion = new AdmissionReviewBuilder().withNewRequest().withUid("u1")
-                .withNewResource("", "pods", "v1").withOperation("DELETE").withName("llama-worker-0").withNamespace("ml")
-                .endRequest().build();
+        AdmissionReview deletion = new AdmissionReviewBuilder()
+                .withNewRequest()
+                .withUid("u1")
+                .withNewResource("", "pods", "v1")
+                .withOperation("DELETE")
+                .withName("llama-worker-0")
+                .withNamespace("ml")
+                .endRequest()
+                .build();
         assertThat(w.answer(deletion).getResponse().getAllowed()).isTrue();
         assertThat(submitted).isEmpty();
-        assertThatThrownBy(() -> w.answer(new AdmissionReviewBuilder().withNewRequest().endRequest().build()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("uid");
+        assertThatThrownBy(() -> w.answer(new AdmissionReviewBuilder()
+                        .withNewRequest()
+                        .endRequest()
+                        .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("uid");
     }
 
     /** The webhook declares sideEffects NoneOnDryRun: {@code kubectl drain --dry-run=server} starts nothing. */
@@ -192,12 +253,16 @@ class EvictionGateTest {
         assertThat(w.gate().holds()).isZero();
         assertThat(audit).isEmpty();
         // The same eviction for real is held.
-        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed()).isFalse();
+        assertThat(w.answer(eviction("ml", "llama-worker-0")).getResponse().getAllowed())
+                .isFalse();
         assertThat(submitted).hasSize(1);
     }
 
     private double count(String decision) {
-        return registry.get("lifeline_eviction_gate_decisions").tag("decision", decision).counter().count();
+        return registry.get("lifeline_eviction_gate_decisions")
+                .tag("decision", decision)
+                .counter()
+                .count();
     }
 
     /** Through JSON both ways, as the API server and the webhook exchange it. */
@@ -209,11 +274,24 @@ class EvictionGateTest {
     }
 
     static AdmissionReview eviction(String namespace, String pod) {
-        return new AdmissionReviewBuilder().withApiVersion("admission.k8s.io/v1").withKind("AdmissionReview")
-                .withNewRequest().withUid("uid-" + namespace + "-" + pod).withNewKind("policy", "Eviction", "v1")
-                .withNewResource("", "pods", "v1").withSubResource("eviction").withName(pod).withNamespace(namespace)
-                .withOperation("CREATE").withObject(new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder()
-                        .withNewMetadata().withName(pod).withNamespace(namespace).endMetadata().build())
-                .endRequest().build();
+        return new AdmissionReviewBuilder()
+                .withApiVersion("admission.k8s.io/v1")
+                .withKind("AdmissionReview")
+                .withNewRequest()
+                .withUid("uid-" + namespace + "-" + pod)
+                .withNewKind("policy", "Eviction", "v1")
+                .withNewResource("", "pods", "v1")
+                .withSubResource("eviction")
+                .withName(pod)
+                .withNamespace(namespace)
+                .withOperation("CREATE")
+                .withObject(new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder()
+                        .withNewMetadata()
+                        .withName(pod)
+                        .withNamespace(namespace)
+                        .endMetadata()
+                        .build())
+                .endRequest()
+                .build();
     }
 }

@@ -84,7 +84,8 @@ class EvictionWebhookListenerTest {
             String text = got.toString(StandardCharsets.UTF_8);
             int end = text.indexOf("\r\n\r\n");
             if (end >= 0) {
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(text);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)")
+                        .matcher(text);
                 int length = m.find() ? Integer.parseInt(m.group(1)) : 0;
                 if (got.size() >= end + 4 + length) {
                     return text;
@@ -97,9 +98,11 @@ class EvictionWebhookListenerTest {
     @Test
     void theApiServersCertificateGetsAReviewDecided() throws Exception {
         String body = review("uid-listener-1", "nobody", "some-pod");
-        String answer = exchange(apiServer(), listener.port(), head(body.getBytes(StandardCharsets.UTF_8).length) + body);
-        assertThat(answer).startsWith("HTTP/1.1 200").contains("\"uid\":\"uid-listener-1\"", "\"allowed\":true",
-                "\"kind\":\"AdmissionReview\"");
+        String answer =
+                exchange(apiServer(), listener.port(), head(body.getBytes(StandardCharsets.UTF_8).length) + body);
+        assertThat(answer)
+                .startsWith("HTTP/1.1 200")
+                .contains("\"uid\":\"uid-listener-1\"", "\"allowed\":true", "\"kind\":\"AdmissionReview\"");
     }
 
     @Test
@@ -109,20 +112,25 @@ class EvictionWebhookListenerTest {
         for (TestCertificates.Issued client : java.util.Arrays.asList(null, WebhookListenerProfile.STRANGER)) {
             String answer;
             try {
-                answer = exchange(TestCertificates.client(WebhookListenerProfile.SERVER_CA, client), listener.port(),
-                        request);
+                answer = exchange(
+                        TestCertificates.client(WebhookListenerProfile.SERVER_CA, client), listener.port(), request);
             } catch (IOException refused) {
                 answer = "refused: " + refused;
             }
-            assertThat(answer).as("with %s", client == null ? "no certificate" : "another CA's certificate")
-                    .doesNotContain("HTTP/1.1").doesNotContain("AdmissionReview");
+            assertThat(answer)
+                    .as("with %s", client == null ? "no certificate" : "another CA's certificate")
+                    .doesNotContain("HTTP/1.1")
+                    .doesNotContain("AdmissionReview");
         }
     }
 
     @Test
     void theApisPortDoesNotServeTheWebhook() {
         String body = review("uid-listener-3", "nobody", "some-pod");
-        var answer = given().contentType("application/json").body(body).post("/admission/v1/evictions").then()
+        var answer = given().contentType("application/json")
+                .body(body)
+                .post("/admission/v1/evictions")
+                .then()
                 .extract();
         assertThat(answer.statusCode()).isNotEqualTo(200);
         assertThat(answer.asString()).doesNotContain("AdmissionReview");
@@ -150,7 +158,9 @@ class EvictionWebhookListenerTest {
             long start = System.nanoTime();
             String answer = readAnswer(s.getInputStream());
             long ms = (System.nanoTime() - start) / 1_000_000;
-            System.out.printf("slow body answered after %d ms: %s%n", ms, answer.lines().findFirst().orElse(""));
+            System.out.printf(
+                    "slow body answered after %d ms: %s%n",
+                    ms, answer.lines().findFirst().orElse(""));
             assertThat(answer).startsWith("HTTP/1.1 408");
             // The server closed the connection: nothing more comes.
             assertThat(s.getInputStream().read()).isEqualTo(-1);
@@ -166,7 +176,8 @@ class EvictionWebhookListenerTest {
         try {
             for (int i = 0; i < 70; i++) {
                 SSLSocket s = connect(apiServer(), listener.port());
-                s.getOutputStream().write((head(body.length()) + body.substring(0, 10)).getBytes(StandardCharsets.UTF_8));
+                s.getOutputStream()
+                        .write((head(body.length()) + body.substring(0, 10)).getBytes(StandardCharsets.UTF_8));
                 s.getOutputStream().flush();
                 open.add(s);
             }
@@ -179,8 +190,11 @@ class EvictionWebhookListenerTest {
         while (listener.connections() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertThat(listener.connections()).as("connections the listener still counts").isZero();
-        String answer = exchange(apiServer(), listener.port(), head(body.getBytes(StandardCharsets.UTF_8).length) + body);
+        assertThat(listener.connections())
+                .as("connections the listener still counts")
+                .isZero();
+        String answer =
+                exchange(apiServer(), listener.port(), head(body.getBytes(StandardCharsets.UTF_8).length) + body);
         assertThat(answer).startsWith("HTTP/1.1 200").contains("\"uid\":\"uid-listener-5\"");
         // Let the rate limit's bucket fill again for the other tests.
         Thread.sleep(2500);
@@ -188,13 +202,19 @@ class EvictionWebhookListenerTest {
 
     @Test
     void pastTheRateLimitReviewsAreAnswered429Unread() throws Exception {
-        HttpClient client = HttpClient.newBuilder().sslContext(apiServer()).version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .sslContext(apiServer())
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
         URI uri = URI.create("https://127.0.0.1:" + listener.port() + "/admission/v1/evictions");
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 250; i++) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(review("uid-rate-" + i, "nobody", "pod-" + i))).build(),
+            HttpResponse<String> r = client.send(
+                    HttpRequest.newBuilder(uri)
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(review("uid-rate-" + i, "nobody", "pod-" + i)))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             statuses.add(r.statusCode());
         }
