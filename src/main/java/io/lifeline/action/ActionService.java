@@ -3,7 +3,7 @@ package io.lifeline.action;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.page.Page;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import java.util.Optional;
 
 /**
@@ -17,7 +17,7 @@ public interface ActionService {
      * What the action would do and cost, without doing it.
      *
      * @throws ActionRejectedException if the planner refuses it (the exception names the field)
-     * @throws io.lifeline.security.AccessDeniedException if the caller may not act on the target
+     * @throws io.lifeline.security.identity.AccessDeniedException if the caller may not act on the target
      */
     Impact dryRun(ActionRequest request, Caller caller);
 

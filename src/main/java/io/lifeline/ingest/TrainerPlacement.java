@@ -3,7 +3,7 @@ package io.lifeline.ingest;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.TrainerData;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 import java.util.Set;

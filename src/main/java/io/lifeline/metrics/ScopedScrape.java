@@ -1,9 +1,9 @@
 package io.lifeline.metrics;
 
-import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
+import io.lifeline.security.identity.Caller;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
 import io.vertx.ext.web.Router;

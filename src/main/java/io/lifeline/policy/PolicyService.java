@@ -2,7 +2,7 @@ package io.lifeline.policy;
 
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import java.util.List;
 import java.util.Map;
 

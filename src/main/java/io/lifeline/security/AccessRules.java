@@ -1,5 +1,7 @@
 package io.lifeline.security;
 
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;

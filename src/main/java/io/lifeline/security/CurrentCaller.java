@@ -1,5 +1,6 @@
 package io.lifeline.security;
 
+import io.lifeline.security.identity.Caller;
 import io.quarkus.arc.Arc;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.vertx.ext.web.RoutingContext;

@@ -1,5 +1,7 @@
 package io.lifeline.security;
 
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,8 @@
 package io.lifeline.security;
 
 import io.lifeline.domain.event.Event;
+import io.lifeline.security.identity.AccessDeniedException;
+import io.lifeline.security.identity.Caller;
 
 /**
  * Which events a caller may send. A fleet-wide caller (an unscoped {@code ingest} or {@code operator} token, a

@@ -1,5 +1,6 @@
 package io.lifeline.security;
 
+import io.lifeline.security.store.SecurityStore;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.lifeline.security;
 
+import io.lifeline.security.identity.Caller;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.TenantIdentityProvider;
 import io.quarkus.runtime.Startup;

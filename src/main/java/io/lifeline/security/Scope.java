@@ -2,6 +2,7 @@ package io.lifeline.security;
 
 import io.lifeline.domain.fleet.NodeDetail;
 import io.lifeline.domain.gpu.GpuView;
+import io.lifeline.security.identity.Caller;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

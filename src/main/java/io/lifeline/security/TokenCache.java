@@ -1,5 +1,6 @@
 package io.lifeline.security;
 
+import io.lifeline.security.identity.ApiToken;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;

@@ -1,5 +1,9 @@
 package io.lifeline.security;
 
+import io.lifeline.security.identity.ApiToken;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
+import io.lifeline.security.store.SecurityStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;

@@ -7,7 +7,7 @@
  *       verifies bearer tokens, rate limits ingest and action creation, adds security headers.</li>
  *   <li>{@link io.lifeline.security.TokenService}: API tokens ({@code llt_<id>_<secret>}, SHA-256 stored, cached
  *       briefly, revocable, expiring) and the security audit.</li>
- *   <li>{@link io.lifeline.security.Caller} / {@link io.lifeline.security.CurrentCaller}: the verified caller, with
+ *   <li>{@link io.lifeline.security.identity.Caller} / {@link io.lifeline.security.CurrentCaller}: the verified caller, with
  *       the namespace checks action code needs.</li>
  *   <li>{@link io.lifeline.security.AdminBootstrap}: the first admin token, written to a file only the user can
  *       read.</li>

@@ -18,7 +18,7 @@ import io.lifeline.action.ActionStepView;
 import io.lifeline.action.ActionView;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import java.util.Map;
 import java.util.UUID;
 

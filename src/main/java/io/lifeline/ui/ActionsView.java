@@ -97,7 +97,7 @@ public class ActionsView extends VerticalLayout {
                 .setKey("cancel")
                 .setAutoWidth(true)
                 .setFlexGrow(0)
-                .setVisible(UiSession.caller().has(io.lifeline.security.Role.OPERATOR));
+                .setVisible(UiSession.caller().has(io.lifeline.security.identity.Role.OPERATOR));
         grid.setItemDetailsRenderer(new ComponentRenderer<>(ActionsView::steps));
         // A click on a row shows its steps; Enter on a focused row does the same for the keyboard.
         Ui.openOnEnter(grid, a -> grid.setDetailsVisible(a, !grid.isDetailsVisible(a)));
@@ -118,7 +118,7 @@ public class ActionsView extends VerticalLayout {
     }
 
     private com.vaadin.flow.component.Component cancelButton(ActionView a) {
-        if (a.state().terminal() || !UiSession.caller().has(io.lifeline.security.Role.OPERATOR)) {
+        if (a.state().terminal() || !UiSession.caller().has(io.lifeline.security.identity.Role.OPERATOR)) {
             return new Div();
         }
         Button b = new Button("Cancel", e -> cancel(a));

@@ -9,9 +9,9 @@ import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
 import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.platform.Threads;
-import io.lifeline.security.Caller;
 import io.lifeline.security.Scope;
 import io.lifeline.security.Visibility;
+import io.lifeline.security.identity.Caller;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -119,7 +119,7 @@ public class AlertsGateway {
     /**
      * Silences alerts whose labels equal {@code labels} (each pair one matcher) for {@code duration} from now.
      *
-     * @throws io.lifeline.security.AccessDeniedException (in the future) when the caller is not an operator
+     * @throws io.lifeline.security.identity.AccessDeniedException (in the future) when the caller is not an operator
      * @throws IllegalArgumentException  (in the future) no labels, no comment, a duration out of (0, 90 days]
      */
     public CompletableFuture<Silence> silence(

@@ -20,7 +20,7 @@ import com.vaadin.flow.shared.Registration;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Silence;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.ui.AlertsGateway.AlertRow;
 import io.lifeline.ui.AlertsGateway.AlertsPage;
 import jakarta.inject.Inject;

@@ -3,7 +3,7 @@ package io.lifeline.ui;
 import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.platform.Threads;
 import io.lifeline.policy.AutomationBrakeService;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -41,7 +41,7 @@ public class BrakeGateway {
 
     /** Whether {@code caller} may see the brake here. */
     public boolean visibleTo(Caller caller) {
-        return brake.get() != null && caller.isFleetWide() && caller.has(io.lifeline.security.Role.VIEWER);
+        return brake.get() != null && caller.isFleetWide() && caller.has(io.lifeline.security.identity.Role.VIEWER);
     }
 
     public CompletableFuture<AutomationBrakeService.View> view() {

@@ -1,13 +1,13 @@
 package io.lifeline.ui;
 
-import io.lifeline.security.Caller;
 import io.lifeline.security.FailedSignIns;
 import io.lifeline.security.OidcAuthenticator;
-import io.lifeline.security.Role;
 import io.lifeline.security.SecurityConfig;
-import io.lifeline.security.SsoTickets;
 import io.lifeline.security.TokenFormat;
 import io.lifeline.security.TokenService;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
+import io.lifeline.security.store.SsoTickets;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 

@@ -19,7 +19,7 @@ import com.vaadin.flow.component.sidenav.SideNavItem;
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.theme.lumo.LumoUtility;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import java.time.ZoneId;
 
 /**

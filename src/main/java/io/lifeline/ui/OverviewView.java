@@ -13,7 +13,7 @@ import com.vaadin.flow.router.RouteAlias;
 import io.lifeline.action.ActionQuery;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.job.incident.IncidentView;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.EttrHistory;
 import io.lifeline.ui.data.JobRow;

@@ -1,8 +1,8 @@
 package io.lifeline.ui;
 
-import io.lifeline.security.Caller;
 import io.lifeline.security.DashboardSessions;
-import io.lifeline.security.SsoTickets;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.store.SsoTickets;
 import jakarta.inject.Inject;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.Cookie;

@@ -2,9 +2,9 @@ package io.lifeline.ui;
 
 import com.vaadin.flow.server.VaadinSession;
 import com.vaadin.flow.server.WrappedSession;
-import io.lifeline.security.Caller;
-import io.lifeline.security.Role;
 import io.lifeline.security.Scope;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import java.time.ZoneId;
 
 /**

@@ -39,7 +39,7 @@ import io.lifeline.metrics.ActionMetricsForTests;
 import io.lifeline.policy.ColocationService;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelRuntimes;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.lifeline.testing.MovableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

@@ -337,18 +337,6 @@ class LayersTest {
                     "its rows name the alert package's own types (Receiver,"
                             + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
             Map.entry(
-                    "io.lifeline.security.SecurityStore",
-                    "its rows are the security package's own types (ApiToken,"
-                            + " Role); in security.store it would form a cycle with security until they move"),
-            Map.entry(
-                    "io.lifeline.security.SsoTickets",
-                    "a store of its own (on the transaction helper) whose rows are"
-                            + " the security package's Caller and Role; in security.store it would form a cycle with security"),
-            Map.entry(
-                    "io.lifeline.security.AgentClaims",
-                    "a store of its own (on the transaction helper) whose rows"
-                            + " name the security package's Caller; in security.store it would form a cycle with security"),
-            Map.entry(
                     "io.lifeline.connector.outbound.command.AgentCommandQueue",
                     "the agents' command queue is a store"
                             + " of its own (its table, its claims' conditional writes) not yet on the transaction helper"),

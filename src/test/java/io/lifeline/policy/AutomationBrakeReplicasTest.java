@@ -9,7 +9,7 @@ import io.lifeline.domain.policy.AutomationBrake.Target;
 import io.lifeline.domain.policy.AutomationBrake.Verdict;
 import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.policy.store.BrakeStore;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.lifeline.testing.MigratedPostgres;
 import io.lifeline.testing.MovableClock;
 import java.time.Duration;

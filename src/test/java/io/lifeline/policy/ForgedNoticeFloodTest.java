@@ -4,7 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;

@@ -15,7 +15,7 @@ import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -25,7 +25,7 @@ import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.lifeline.testing.BenchmarkReport;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

@@ -22,7 +22,7 @@ import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.ingest.IngestReceipt;
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.lifeline.testing.BenchmarkReport;
 import io.lifeline.testing.KafkaResource;
 import io.quarkus.test.junit.QuarkusTest;

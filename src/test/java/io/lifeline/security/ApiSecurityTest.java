@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;

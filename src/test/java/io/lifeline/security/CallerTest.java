@@ -3,6 +3,9 @@ package io.lifeline.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lifeline.security.identity.AccessDeniedException;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package io.lifeline.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lifeline.security.identity.Role;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

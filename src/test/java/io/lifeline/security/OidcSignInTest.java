@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.lifeline.security.identity.Role;
+import io.lifeline.security.store.SsoTickets;
 import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestIdentityProvider;

@@ -12,6 +12,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.lifeline.alert.AlertReceivers;
 import io.lifeline.alert.Receiver;
 import io.lifeline.alert.ReceiverKind;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;

@@ -2,6 +2,8 @@ package io.lifeline.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

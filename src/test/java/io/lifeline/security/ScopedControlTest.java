@@ -3,6 +3,7 @@ package io.lifeline.security;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestTokens;
 import io.lifeline.testing.TwoTeams;
 import io.quarkus.test.junit.QuarkusTest;

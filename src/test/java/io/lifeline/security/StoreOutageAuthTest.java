@@ -5,6 +5,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.PostgresResource;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;

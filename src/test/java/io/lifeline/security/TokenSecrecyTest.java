@@ -5,6 +5,7 @@ import static io.lifeline.testing.TestTokens.auth;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;

@@ -2,6 +2,7 @@ package io.lifeline.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;

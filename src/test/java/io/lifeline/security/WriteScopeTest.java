@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.Fixtures;
 import io.lifeline.testing.TestTokens;

@@ -1,6 +1,6 @@
 package io.lifeline.testing;
 
-import io.lifeline.security.AgentClaims;
+import io.lifeline.security.store.AgentClaims;
 import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.specification.RequestSpecification;
 import java.util.UUID;

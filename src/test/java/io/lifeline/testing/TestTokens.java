@@ -1,8 +1,8 @@
 package io.lifeline.testing;
 
-import io.lifeline.security.Caller;
-import io.lifeline.security.Role;
 import io.lifeline.security.TokenService;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import io.quarkus.arc.Arc;
 import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.specification.RequestSpecification;

@@ -13,7 +13,7 @@ import com.vaadin.flow.component.textfield.TextField;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.ActionState;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.ui.data.DashboardData;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
@@ -106,7 +106,7 @@ class ActionViewsTest {
         io.lifeline.policy.AutomationBrakeService brake = Arc.container()
                 .instance(io.lifeline.policy.AutomationBrakeService.class)
                 .get();
-        brake.reset(io.lifeline.security.Caller.unrestricted("tests"), "before the banner test");
+        brake.reset(io.lifeline.security.identity.Caller.unrestricted("tests"), "before the banner test");
         // Three drains of a two-node pool within the window: the third engages the brake.
         for (int i = 0; i < 3; i++) {
             brake.admit(

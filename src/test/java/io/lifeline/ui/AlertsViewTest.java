@@ -19,8 +19,8 @@ import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
-import io.lifeline.security.Caller;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import io.lifeline.ui.AlertsGateway.AlertRow;
 import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
@@ -182,9 +182,9 @@ class AlertsViewTest {
         Caller viewer = Caller.ofToken("t", "test-viewer", Role.VIEWER, List.of());
         assertThatThrownBy(() -> gateway.silence(viewer, Map.of("node", node), Duration.ofHours(1), "no")
                         .get(10, TimeUnit.SECONDS))
-                .hasCauseInstanceOf(io.lifeline.security.AccessDeniedException.class);
+                .hasCauseInstanceOf(io.lifeline.security.identity.AccessDeniedException.class);
         assertThatThrownBy(() -> gateway.expire(viewer, "whatever").get(10, TimeUnit.SECONDS))
-                .hasCauseInstanceOf(io.lifeline.security.AccessDeniedException.class);
+                .hasCauseInstanceOf(io.lifeline.security.identity.AccessDeniedException.class);
     }
 
     private static AlertsView open(Role role) {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.router.QueryParameters;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.lifeline.ui.data.DashboardData;

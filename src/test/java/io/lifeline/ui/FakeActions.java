@@ -14,7 +14,7 @@ import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.StepState;
 import io.lifeline.domain.page.Page;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -12,7 +12,7 @@ import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.combobox.ComboBox;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.radiobutton.RadioButtonGroup;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterEach;

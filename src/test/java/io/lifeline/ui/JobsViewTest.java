@@ -10,7 +10,7 @@ import com.vaadin.flow.component.checkbox.Checkbox;
 import com.vaadin.flow.component.combobox.ComboBox;
 import com.vaadin.flow.component.textfield.TextField;
 import io.lifeline.domain.job.JobState;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.ui.data.JobRow;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.AfterEach;

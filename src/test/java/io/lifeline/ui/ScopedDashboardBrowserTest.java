@@ -3,7 +3,7 @@ package io.lifeline.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.runtime.ModelRuntime;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestTokens;
 import io.lifeline.testing.TwoTeams;

@@ -2,8 +2,8 @@ package io.lifeline.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.security.Role;
 import io.lifeline.security.TokenFormat;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.RequiredTool;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -116,7 +116,7 @@ class SessionEndBrowserTest {
                 .instance(io.lifeline.security.TokenService.class)
                 .get()
                 .create(
-                        io.lifeline.security.Caller.unrestricted("tests"),
+                        io.lifeline.security.identity.Caller.unrestricted("tests"),
                         "session-expiry",
                         Role.VIEWER,
                         List.of(),

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
 import io.lifeline.security.DashboardSessions;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;

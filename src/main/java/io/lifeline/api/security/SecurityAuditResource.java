@@ -1,7 +1,7 @@
 package io.lifeline.api.security;
 
-import io.lifeline.security.SecurityStore;
 import io.lifeline.security.TokenService;
+import io.lifeline.security.store.SecurityStore;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -1,7 +1,7 @@
 package io.lifeline.api.security;
 
 import io.lifeline.security.OidcAuthenticator;
-import io.lifeline.security.SsoTickets;
+import io.lifeline.security.store.SsoTickets;
 import io.lifeline.web.ProblemMappers;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;

@@ -1,10 +1,10 @@
 package io.lifeline.api.security;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.lifeline.security.ApiToken;
 import io.lifeline.security.CurrentCaller;
-import io.lifeline.security.Role;
 import io.lifeline.security.TokenService;
+import io.lifeline.security.identity.ApiToken;
+import io.lifeline.security.identity.Role;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

@@ -1,7 +1,7 @@
 package io.lifeline.api.security;
 
-import io.lifeline.security.Caller;
 import io.lifeline.security.CurrentCaller;
+import io.lifeline.security.identity.Caller;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

@@ -10,7 +10,7 @@ import static org.hamcrest.Matchers.startsWith;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.page.Cursor;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestFleet;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;

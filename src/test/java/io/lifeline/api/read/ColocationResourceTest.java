@@ -7,7 +7,7 @@ import static org.hamcrest.Matchers.hasItem;
 import io.lifeline.domain.policy.colocation.LendingWindow;
 import io.lifeline.domain.policy.colocation.WindowSchedule;
 import io.lifeline.policy.ColocationService;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

@@ -13,7 +13,7 @@ import io.lifeline.eventlog.ChangeNotifications;
 import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.platform.Threads;
-import io.lifeline.security.AgentClaims;
+import io.lifeline.security.store.AgentClaims;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.lifeline.security.AgentClaims;
-import io.lifeline.security.Role;
+import io.lifeline.security.identity.Role;
+import io.lifeline.security.store.AgentClaims;
 import io.lifeline.testing.AgentKeys;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestFleet;

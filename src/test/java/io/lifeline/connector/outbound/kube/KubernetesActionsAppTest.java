@@ -115,7 +115,7 @@ class KubernetesActionsAppTest {
         String mine = unique("place-mine");
         String theirs = unique("place-theirs");
         clusterPod(ns, "llm-worker-0", "llm", mine);
-        String token = TestTokens.create(unique("place-agent"), io.lifeline.security.Role.INGEST, List.of(ns));
+        String token = TestTokens.create(unique("place-agent"), io.lifeline.security.identity.Role.INGEST, List.of(ns));
         java.util.function.Function<String, String> rendezvous = nodes -> CloudEvents.event(
                 CloudEvents.uniqueId(),
                 "trainer/" + job,

@@ -9,7 +9,7 @@ import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.platform.LogContext;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -17,7 +17,7 @@ import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.page.Page;
-import io.lifeline.security.Caller;
+import io.lifeline.security.identity.Caller;
 import io.lifeline.testing.MovableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,7 +1,8 @@
-package io.lifeline.security;
+package io.lifeline.security.store;
 
 import io.agroal.api.AgroalDataSource;
 import io.lifeline.eventlog.Jdbc;
+import io.lifeline.security.identity.Caller;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,21 @@ public class AgentClaims {
     public static final String KEY_HEADER = "Lifeline-Agent-Key";
     /** At least 32 characters (a random 192 bits in base64 or hex), as a token's secret. */
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._~+/=-]{32,256}");
+
+    /**
+     * The claim, a conditional upsert: the row changes only for the same key or a lapsed claim, and answers only then
+     * (a claim held by another key answers no row).
+     */
+    private static final String CLAIM =
+            "INSERT INTO agent_claim AS a (job, key_sha256, holder, claimed_at, seen_at, expires_at, poll_id)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job) DO UPDATE SET key_sha256 = EXCLUDED.key_sha256,"
+                    + " holder = EXCLUDED.holder, poll_id = EXCLUDED.poll_id,"
+                    + " claimed_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256 THEN a.claimed_at ELSE EXCLUDED.claimed_at END,"
+                    + " seen_at = EXCLUDED.seen_at,"
+                    + " expires_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256"
+                    + " THEN GREATEST(a.expires_at, EXCLUDED.expires_at) ELSE EXCLUDED.expires_at END"
+                    + " WHERE a.key_sha256 = EXCLUDED.key_sha256 OR a.expires_at <= EXCLUDED.seen_at"
+                    + " RETURNING claimed_at, expires_at";
 
     private static final Duration AUDIT_EVERY = Duration.ofMinutes(1);
     private static final int AUDIT_MEMORY = 10_000;
@@ -113,20 +129,10 @@ public class AgentClaims {
         Instant now = clock.instant();
         Instant until = now.plus(holdFor);
         String poll = java.util.UUID.randomUUID().toString();
-        String sql = "INSERT INTO agent_claim AS a (job, key_sha256, holder, claimed_at, seen_at, expires_at, poll_id)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job) DO UPDATE SET key_sha256 = EXCLUDED.key_sha256,"
-                + " holder = EXCLUDED.holder, poll_id = EXCLUDED.poll_id,"
-                + " claimed_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256 THEN a.claimed_at ELSE EXCLUDED.claimed_at END,"
-                + " seen_at = EXCLUDED.seen_at,"
-                + " expires_at = CASE WHEN a.key_sha256 = EXCLUDED.key_sha256"
-                + " THEN GREATEST(a.expires_at, EXCLUDED.expires_at) ELSE EXCLUDED.expires_at END"
-                + " WHERE a.key_sha256 = EXCLUDED.key_sha256 OR a.expires_at <= EXCLUDED.seen_at"
-                + " RETURNING claimed_at, expires_at";
-        // The claim is a conditional upsert: the row changes only for the same key or a lapsed claim.
         Claim held = jdbc.withConnection(c -> {
             Optional<Claim> mine = Jdbc.one(
                     c,
-                    sql,
+                    CLAIM,
                     rs -> new Claim(
                             job,
                             caller.actor(),

@@ -1,4 +1,4 @@
-package io.lifeline.security;
+package io.lifeline.security.identity;
 
 import java.util.Collection;
 import java.util.Collections;
@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@link #requireActOnNodes}). A token limited to namespaces may act only on jobs in them; node-level actions
  * (cordon, drain) touch every job on the node, so they need a fleet-wide operator.
  *
- * <p>Obtain the current one from {@link CurrentCaller#get()}.
+ * <p>Obtain the current one from {@link io.lifeline.security.CurrentCaller#get()}.
  */
 public final class Caller {
 

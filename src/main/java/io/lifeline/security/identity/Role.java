@@ -1,4 +1,4 @@
-package io.lifeline.security;
+package io.lifeline.security.identity;
 
 import java.util.Locale;
 

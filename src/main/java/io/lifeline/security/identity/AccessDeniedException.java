@@ -1,4 +1,4 @@
-package io.lifeline.security;
+package io.lifeline.security.identity;
 
 /** The caller is known but may not do this (HTTP 403). The message says what was missing, never a secret. */
 public class AccessDeniedException extends RuntimeException {

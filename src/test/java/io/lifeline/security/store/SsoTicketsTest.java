@@ -1,10 +1,14 @@
-package io.lifeline.security;
+package io.lifeline.security.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lifeline.testing.MigratedPostgres;
+import io.agroal.api.AgroalDataSource;
+import io.lifeline.security.identity.Caller;
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.MovableClock;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,42 +18,37 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Sign-in tickets in PostgreSQL, whichever replica answers: two instances over one database play the replica that
- * handled the identity provider's callback and the one the dashboard's request reached next.
+ * handled the identity provider's callback and the one the dashboard's request reached next. Each has its own clock
+ * and bound, over the application's Hibernate repository.
  */
+@QuarkusTest
 class SsoTicketsTest {
 
-    private static MigratedPostgres db;
+    @Inject
+    SsoTicketRepository repository;
+
+    @Inject
+    AgroalDataSource dataSource;
+
     private final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
     private final Caller dana =
             Caller.ofIdentityProvider("sub-dana", "dana", Role.OPERATOR, List.of("team-a", "team-b"));
 
-    @BeforeAll
-    static void database() throws Exception {
-        db = MigratedPostgres.start("lifeline-sso");
-    }
-
-    @AfterAll
-    static void closeDatabase() throws Exception {
-        db.close();
-    }
-
     @BeforeEach
     void empty() throws Exception {
-        try (var c = db.dataSource().getConnection();
+        try (var c = dataSource.getConnection();
                 var st = c.createStatement()) {
             st.execute("DELETE FROM sso_ticket");
         }
     }
 
     private SsoTickets replica(int max) {
-        return new SsoTickets(db.dataSource(), clock, max);
+        return new SsoTickets(repository, clock, max);
     }
 
     @Test
@@ -131,7 +130,7 @@ class SsoTicketsTest {
     @Test
     void theTableHoldsNoRedeemableTicket() throws Exception {
         String ticket = replica(100).issue(dana);
-        try (var c = db.dataSource().getConnection();
+        try (var c = dataSource.getConnection();
                 var st = c.createStatement();
                 var rs = st.executeQuery("SELECT encode(ticket_sha256, 'escape'), encode(ticket_sha256, 'base64'),"
                         + " encode(ticket_sha256, 'hex') FROM sso_ticket")) {

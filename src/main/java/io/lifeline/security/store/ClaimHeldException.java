@@ -1,4 +1,4 @@
-package io.lifeline.security;
+package io.lifeline.security.store;
 
 /**
  * A job's commands are claimed by another agent ({@link AgentClaims}): the poll or acknowledgement is refused (HTTP
