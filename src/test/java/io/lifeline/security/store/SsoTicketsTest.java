@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Sign-in tickets in PostgreSQL, whichever replica answers: two instances over one database play the replica that
- * handled the identity provider's callback and the one the dashboard's request reached next. Each has its own clock
- * and bound, over the application's Hibernate repository.
+ * handled the identity provider's callback and the one the dashboard's request reached next. Both go through the
+ * application's Hibernate repository, with the test's clock and their own bound.
  */
 @QuarkusTest
 class SsoTicketsTest {
