@@ -1,11 +1,8 @@
-package io.lifeline.security;
+package io.lifeline.security.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lifeline.security.identity.AccessDeniedException;
-import io.lifeline.security.identity.Caller;
-import io.lifeline.security.identity.Role;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
