@@ -212,19 +212,6 @@ class LayersTest {
                 .check(MAIN);
     }
 
-    @Test
-    void theCliIsAClientOfThePublicApiOnly() {
-        noClasses()
-                .that()
-                .resideInAPackage("io.lifeline.cli..")
-                .should()
-                .dependOnClassesThat(
-                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.lifeline..")
-                                .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage(
-                                        "io.lifeline.cli..")))
-                .check(MAIN);
-    }
-
     /**
      * What comes in and what goes out are separate: an inbound connector never reaches an outbound one, nor the other
      * way round. Code both need lives in {@code io.lifeline.connector} itself ({@code Translation},
