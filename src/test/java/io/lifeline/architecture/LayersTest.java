@@ -334,17 +334,7 @@ class LayersTest {
             Map.entry(
                     "io.lifeline.security.AgentClaims",
                     "a store of its own (on the transaction helper) whose rows"
-                            + " name the security package's Caller; in security.store it would form a cycle with security"),
-            Map.entry(
-                    "io.lifeline.connector.outbound.command.AgentCommandQueue",
-                    "the agents' command queue is a store"
-                            + " of its own (its table, its claims' conditional writes) not yet on the transaction helper"),
-            Map.entry(
-                    "io.lifeline.connector.inbound.pipeline.ConnectorNodeResolver",
-                    "one look-up of its own (the" + " registrations stored before a restart), not yet behind a store"),
-            Map.entry("io.lifeline.demo.runtime.DemoJournalStore", "the simulator's journal, demo only"),
-            Map.entry("io.lifeline.runtime.ModelCheckpoints", "catches the event log's checkpoint store SQLException"),
-            Map.entry("io.lifeline.runtime.ModelRebuild", "passes on the event log tail's SQLException"));
+                            + " name the security package's Caller; in security.store it would form a cycle with security"));
 
     private static final String[] JDBC = {"java.sql..", "javax.sql..", "io.agroal.."};
 
