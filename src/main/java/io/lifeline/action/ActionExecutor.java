@@ -94,6 +94,7 @@ public class ActionExecutor {
     }
 
     /** Starts competing for leadership and, once leader, executing. */
+    @SuppressWarnings("FutureReturnValueIgnored") // scan() catches and logs its own failures
     public synchronized void start() {
         if (workers != null) {
             return;

@@ -93,6 +93,7 @@ public class AlertSnapshots {
      * @param now             the evaluation time
      * @param actionsLookback how far back failed actions are looked for (the longest action-failed window)
      */
+    @SuppressWarnings("ReferenceEquality") // EMPTY is the sentinel for no snapshot yet
     public AlertSnapshot take(Instant now, Duration actionsLookback) {
         ModelSnapshot latest = snapshots.latest();
         ModelPart part = null;

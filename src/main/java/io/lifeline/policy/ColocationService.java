@@ -122,6 +122,7 @@ public class ColocationService {
         engine.colocation(new ColocationPolicy(rules(config), Map.of()));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // sample() records a failed read in the demand state
     void onOpened(@Observes IngestOpened opened) {
         if (engine.colocation().rules().triggers().isEmpty()) {
             return;

@@ -98,6 +98,7 @@ public class PolicyRunner {
         this.clock = clock;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // periodic() catches and logs its own failures
     void onOpened(@Observes IngestOpened opened) {
         try {
             policies.loadStored();

@@ -79,6 +79,7 @@ public class ActionDialog extends Dialog {
     }
 
     /** Opens the dialog and starts the dry run. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     public ActionDialog start() {
         open();
         UI ui = UI.getCurrent();
@@ -130,6 +131,7 @@ public class ActionDialog extends Dialog {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void submit() {
         confirm.setEnabled(false);
         reason.setReadOnly(true);

@@ -127,6 +127,7 @@ public class ActionsView extends VerticalLayout {
         return b;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void cancel(ActionView a) {
         UI ui = UI.getCurrent();
         actions.cancel(a.id(), UiSession.caller())
@@ -160,6 +161,7 @@ public class ActionsView extends VerticalLayout {
         return v;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void reload() {
         lastLoad = System.currentTimeMillis();
         if (brake != null) {

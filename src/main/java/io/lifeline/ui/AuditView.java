@@ -99,6 +99,7 @@ public class AuditView extends VerticalLayout {
                 older ? next : null);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void reload(boolean older) {
         if (!gateway.auditAvailable()) {
             status.removeAll();

@@ -342,6 +342,7 @@ class NoticeReactionBenchmark {
         }
 
         @Override
+        @SuppressWarnings("FutureReturnValueIgnored") // the callback is the handling
         public void run() {
             long periodNanos = TimeUnit.SECONDS.toNanos(1) * BATCH / BACKGROUND_PER_SECOND;
             long next = System.nanoTime();

@@ -154,6 +154,7 @@ class QuickStartRestartTest {
     }
 
     /** Whether the job restored from a checkpoint between its previous progress report and {@code e}. */
+    @SuppressWarnings("ReferenceEquality") // the same event, not an equal one
     private static boolean restoredBetween(List<Event> session, List<Event> history, Event e) {
         List<Event> all = new ArrayList<>(history);
         all.addAll(session);

@@ -184,7 +184,7 @@ final class QuickStartRig implements AutoCloseable {
         this(name, true);
     }
 
-    /** A rig whose policies are all on as in the quick start, or ({@code policies} false) all off. */
+    /** A rig whose policies are all on as in the quick start, or ({@code policiesOn} false) all off. */
     QuickStartRig(String name, boolean policiesOn) throws Exception {
         this(MigratedPostgres.start(name), true, START, policiesOn, false);
     }

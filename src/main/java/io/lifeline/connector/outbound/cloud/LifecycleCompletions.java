@@ -111,6 +111,7 @@ public class LifecycleCompletions {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // attempt() counts and logs every outcome
     private void attempt(String node, LifecycleAction action, int n) {
         LifecycleActions.Outcome o = api.complete(action);
         if (o instanceof LifecycleActions.Outcome.Completed) {

@@ -113,6 +113,7 @@ public class PriorityBoostPublisher {
                 .register(registry);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // passSafely() catches and logs its own failures
     synchronized void onOpened(@Observes IngestOpened opened) {
         if (!kube.enabled() || !config.enabled() || timer != null) {
             return;

@@ -441,6 +441,7 @@ class KubernetesActionsAppTest {
      * Answers evictions of one pod as an API server with a PodDisruptionBudget would: 429 first when asked, then 201
      * (after which the pod goes, as the real server would delete it). Counts every eviction request.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // the reply does not wait for the deletion
     private AtomicInteger evictions(String ns, String pod, boolean refuseFirst) {
         AtomicInteger count = new AtomicInteger();
         String path = "/api/v1/namespaces/" + ns + "/pods/" + pod + "/eviction";
