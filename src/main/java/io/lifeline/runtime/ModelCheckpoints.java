@@ -109,6 +109,7 @@ public class ModelCheckpoints {
      * {@code lifeline.model.checkpoint-interval}; call once the start-up replay is done and before ingest opens, while
      * the model's position in the log is exact.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // takeAndWrite() catches and logs its own failures
     public synchronized void start() {
         if (started) {
             return;
@@ -191,6 +192,7 @@ public class ModelCheckpoints {
         return new Taken(saved, position, clock.instant());
     }
 
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only this class's one thread writes it; readers see it volatile
     private boolean write(Taken t) {
         try {
             long t0 = System.nanoTime();

@@ -136,6 +136,7 @@ public class AgentCommandQueue implements CommandChannel {
                 clock);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // sweep() catches and logs the store's failures
     AgentCommandQueue(
             AgentCommandStore store,
             AgentClaims claims,
