@@ -2,6 +2,8 @@ package io.lifeline.action;
 
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.action.store.ActionStore;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.eventlog.Fence;

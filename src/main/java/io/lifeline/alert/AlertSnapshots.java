@@ -1,8 +1,8 @@
 package io.lifeline.alert;
 
-import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.alert.AlertSnapshot;
 import io.lifeline.domain.alert.AlertSnapshot.BrakeFacts;

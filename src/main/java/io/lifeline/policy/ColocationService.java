@@ -1,11 +1,11 @@
 package io.lifeline.policy;
 
 import io.lifeline.action.ActionExecutor;
-import io.lifeline.action.ActionQuery;
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
 import io.lifeline.action.DefaultActionService;
-import io.lifeline.action.StepResult;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.config.ColocationConfig;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;

@@ -10,7 +10,7 @@ import com.vaadin.flow.data.renderer.ComponentRenderer;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteAlias;
-import io.lifeline.action.ActionQuery;
+import io.lifeline.action.view.ActionQuery;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.security.Caller;

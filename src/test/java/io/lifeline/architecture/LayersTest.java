@@ -316,14 +316,6 @@ class LayersTest {
      */
     private static final Map<String, String> JDBC_OUTSIDE_A_STORE = Map.ofEntries(
             Map.entry(
-                    "io.lifeline.action.ActionStore",
-                    "its rows are the action package's own types (ActionView,"
-                            + " AuditEntry, the queries); in action.store it would form a cycle with action until they move"),
-            Map.entry(
-                    "io.lifeline.alert.AlertStore",
-                    "its rows name the alert package's own types (Receiver,"
-                            + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
-            Map.entry(
                     "io.lifeline.security.SecurityStore",
                     "its rows are the security package's own types (ApiToken,"
                             + " Role); in security.store it would form a cycle with security until they move"),

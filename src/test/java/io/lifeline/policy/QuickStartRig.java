@@ -2,15 +2,15 @@ package io.lifeline.policy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.action.ActionExecutor;
-import io.lifeline.action.ActionQuery;
-import io.lifeline.action.ActionStore;
-import io.lifeline.action.ActionView;
 import io.lifeline.action.ActionsForTests;
 import io.lifeline.action.DefaultActionService;
 import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.action.store.ActionStore;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.config.PoliciesConfig;
 import io.lifeline.demo.runtime.DemoForTests;

@@ -1,7 +1,7 @@
 package io.lifeline.connector.outbound.cloud;
 
 import io.lifeline.action.ActionExecutor;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.config.CloudConnectorConfig;
 import io.lifeline.connector.LifecycleAction;
 import io.lifeline.domain.action.ActionKind;
