@@ -21,8 +21,8 @@ token=${LIFELINE_TOKEN:-$(cat .lifeline/admin-token 2>/dev/null || true)}
 export LIFELINE_URL=$url LIFELINE_TOKEN=$token LIFELINECONFIG=/nonexistent/lifelinectl-bench.yaml
 ./lifelinectl get jobs -o name >/dev/null          # builds if needed, records the class-data archive once
 
-cli=target/cli
-jar=$(compgen -G "$cli/lifeline-*-cli.jar" | head -n 1)
+cli=cli/target
+jar=$cli/lifeline-cli.jar
 cp="$jar"
 for l in picocli jackson-core jackson-databind jackson-annotations jackson-dataformat-yaml snakeyaml; do cp="$cp:$cli/lib/$l.jar"; done
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
@@ -32,7 +32,7 @@ median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1
 
 fast=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xss512k)
 cds=(-XX:SharedArchiveFile="$cli/lifelinectl.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
-server_cp="$(compgen -G "target/quarkus-app/app/lifeline-*.jar" | head -n 1):$cli/lib/picocli.jar:target/quarkus-app/lib/main/*"
+server_cp="$jar:$cli/lib/picocli.jar:target/quarkus-app/lib/main/*"
 labels=(
   "curl (the request alone)"
   "java -version (JVM start, default CDS)"

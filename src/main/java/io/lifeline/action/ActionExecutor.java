@@ -2,6 +2,8 @@ package io.lifeline.action;
 
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.action.store.ActionStore;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.eventlog.Fence;
@@ -94,6 +96,7 @@ public class ActionExecutor {
     }
 
     /** Starts competing for leadership and, once leader, executing. */
+    @SuppressWarnings("FutureReturnValueIgnored") // scan() catches and logs its own failures
     public synchronized void start() {
         if (workers != null) {
             return;

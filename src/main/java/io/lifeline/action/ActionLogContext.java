@@ -1,5 +1,6 @@
 package io.lifeline.action;
 
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.platform.LogContext;
 

@@ -7,6 +7,8 @@ import io.lifeline.action.port.ClusterOutcome;
 import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.StepState;

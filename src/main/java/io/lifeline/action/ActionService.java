@@ -1,5 +1,7 @@
 package io.lifeline.action;
 
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.page.Page;

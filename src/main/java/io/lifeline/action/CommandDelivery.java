@@ -3,6 +3,7 @@ package io.lifeline.action;
 import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.platform.Backoff;
 import java.time.Clock;

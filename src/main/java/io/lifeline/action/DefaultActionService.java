@@ -1,5 +1,10 @@
 package io.lifeline.action;
 
+import io.lifeline.action.store.ActionStore;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.AuditEntry;
+import io.lifeline.action.view.AuditQuery;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionPlanner;
 import io.lifeline.domain.action.ActionRequest;

@@ -1,5 +1,9 @@
 package io.lifeline.action;
 
+import io.lifeline.action.store.ActionStore;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.domain.action.StepState;
 import java.time.Clock;
 import java.time.Duration;

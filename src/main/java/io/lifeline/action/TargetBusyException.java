@@ -1,5 +1,7 @@
 package io.lifeline.action;
 
+import io.lifeline.action.view.ActionView;
+
 /** Another unfinished action already holds the target (HTTP 409); the message names it. */
 public class TargetBusyException extends RuntimeException {
 

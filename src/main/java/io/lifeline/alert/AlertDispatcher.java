@@ -1,5 +1,9 @@
 package io.lifeline.alert;
 
+import io.lifeline.alert.receiver.DeliveryOutcome;
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
+import io.lifeline.alert.store.AlertStore;
 import io.lifeline.eventlog.Leadership;
 import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.platform.Backoff;

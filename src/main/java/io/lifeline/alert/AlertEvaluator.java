@@ -1,6 +1,10 @@
 package io.lifeline.alert;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
+import io.lifeline.alert.store.AlertStore;
+import io.lifeline.alert.store.SilenceStore;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertEngine;
 import io.lifeline.domain.alert.AlertGroups;
@@ -36,6 +40,7 @@ public class AlertEvaluator {
     private final Leadership leadership;
     private final AlertSnapshots snapshots;
     private final AlertStore store;
+    private final SilenceStore silences;
     private final AlertReceivers receivers;
     private final AlertPayloads payloads;
     private final AlertmanagerPusher alertmanager;
@@ -48,6 +53,7 @@ public class AlertEvaluator {
             Leadership leadership,
             AlertSnapshots snapshots,
             AlertStore store,
+            SilenceStore silences,
             AlertReceivers receivers,
             DeliveryMetrics metrics,
             ObjectMapper json,
@@ -56,6 +62,7 @@ public class AlertEvaluator {
         this.leadership = leadership;
         this.snapshots = snapshots;
         this.store = store;
+        this.silences = silences;
         this.receivers = receivers;
         this.clock = clock;
         this.payloads = new AlertPayloads(json, config.externalUrl());
@@ -88,8 +95,8 @@ public class AlertEvaluator {
             AlertEngine e = engine();
             AlertSnapshot snapshot =
                     snapshots.take(now, AlertRulesFactory.longestWindow(config, AlertRule.ACTION_FAILED));
-            List<Silence> silences = store.silences(now, false, config.maxSilences());
-            Evaluation ev = e.evaluate(snapshot, silences, now);
+            List<Silence> muting = silences.list(now, false, config.maxSilences());
+            Evaluation ev = e.evaluate(snapshot, muting, now);
             store.recordEvaluation(ev.changes(), activeOnly(ev), outbox(ev), now);
             alertmanager.push(ev);
             if (ev.overflowed() > 0) {
@@ -147,7 +154,9 @@ public class AlertEvaluator {
         }
         lastCleanup = now;
         try {
-            store.deleteOlderThan(now.minus(config.retention()));
+            Instant before = now.minus(config.retention());
+            store.deleteOlderThan(before);
+            silences.deleteEndedBefore(before);
         } catch (StoreUnavailableException e) {
             LOG.warnf("Could not delete old alert records: %s", e.getMessage());
         }

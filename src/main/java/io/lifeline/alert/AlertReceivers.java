@@ -1,5 +1,7 @@
 package io.lifeline.alert;
 
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.util.ArrayList;

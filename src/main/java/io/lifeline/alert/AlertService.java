@@ -1,5 +1,7 @@
 package io.lifeline.alert;
 
+import io.lifeline.alert.store.AlertStore;
+import io.lifeline.alert.store.SilenceStore;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
@@ -40,11 +42,13 @@ public class AlertService {
     private static final String NAMESPACE_LABEL = "namespace";
 
     private final AlertStore store;
+    private final SilenceStore silences;
     private final AlertsConfig config;
     private final Clock clock;
 
-    AlertService(AlertStore store, AlertsConfig config, Clock clock) {
+    AlertService(AlertStore store, SilenceStore silences, AlertsConfig config, Clock clock) {
         this.store = store;
+        this.silences = silences;
         this.config = config;
         this.clock = clock;
     }
@@ -124,7 +128,7 @@ public class AlertService {
     /** Active and pending silences, and with {@code includeExpired} the expired ones too (whatever their scope). */
     public List<Silence> list(boolean includeExpired) {
         try {
-            return store.silences(clock.instant(), includeExpired, LIST_LIMIT);
+            return silences.list(clock.instant(), includeExpired, LIST_LIMIT);
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
@@ -132,7 +136,7 @@ public class AlertService {
 
     public Optional<Silence> find(String id) {
         try {
-            return store.findSilence(id);
+            return silences.find(id);
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
@@ -184,10 +188,10 @@ public class AlertService {
                     + "mutes nothing outside them");
         }
         try {
-            if (store.silences(now, false, config.maxSilences() + 1).size() >= config.maxSilences()) {
+            if (silences.list(now, false, config.maxSilences() + 1).size() >= config.maxSilences()) {
                 throw new TooManySilencesException(config.maxSilences());
             }
-            store.insertSilence(s, now);
+            silences.insert(s, now);
         } catch (StoreUnavailableException e) {
             throw unavailable(e);
         }
@@ -205,7 +209,7 @@ public class AlertService {
             throw new SilenceNotFoundException(id);
         }
         try {
-            Silence s = store.expireSilence(id, clock.instant(), caller.actor())
+            Silence s = silences.expire(id, clock.instant(), caller.actor())
                     .orElseThrow(() -> new SilenceNotFoundException(id));
             LOG.infof("Silence %s expired by %s", id, caller.actor());
             return s;

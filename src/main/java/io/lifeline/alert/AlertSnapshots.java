@@ -1,8 +1,8 @@
 package io.lifeline.alert;
 
-import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.alert.AlertSnapshot;
 import io.lifeline.domain.alert.AlertSnapshot.BrakeFacts;
@@ -93,6 +93,7 @@ public class AlertSnapshots {
      * @param now             the evaluation time
      * @param actionsLookback how far back failed actions are looked for (the longest action-failed window)
      */
+    @SuppressWarnings("ReferenceEquality") // EMPTY is the sentinel for no snapshot yet
     public AlertSnapshot take(Instant now, Duration actionsLookback) {
         ModelSnapshot latest = snapshots.latest();
         ModelPart part = null;

@@ -1,5 +1,9 @@
 package io.lifeline.alert;
 
+import io.lifeline.alert.receiver.DeliveryOutcome;
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
+import io.lifeline.alert.store.AlertStore;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertState;
 import io.lifeline.domain.alert.Evaluation;

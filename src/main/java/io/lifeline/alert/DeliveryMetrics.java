@@ -1,5 +1,7 @@
 package io.lifeline.alert;
 
+import io.lifeline.alert.receiver.DeliveryOutcome;
+import io.lifeline.alert.receiver.ReceiverKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,5 +1,6 @@
 package io.lifeline.alert;
 
+import io.lifeline.alert.receiver.Receiver;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

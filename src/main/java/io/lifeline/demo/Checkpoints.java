@@ -83,6 +83,7 @@ final class Checkpoints {
         }
     }
 
+    @SuppressWarnings("ReferenceEquality") // the same save still in flight, not an equal one
     private void start(SimJob job, TrainerData.SaveReason reason) {
         long now = ctx.now();
         Scenario.Checkpointing c = job.spec.checkpoint();

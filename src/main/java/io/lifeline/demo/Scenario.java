@@ -271,7 +271,10 @@ public record Scenario(
     }
 
     private static void jobProblems(List<String> p, String at, Job job, Set<String> poolNames, Set<String> keys) {
-        boolean named = name(p, at + "namespace", job.namespace()) & name(p, at + "name", job.name());
+        // Both names are checked, so that each problem is reported.
+        boolean namespaceNamed = name(p, at + "namespace", job.namespace());
+        boolean nameNamed = name(p, at + "name", job.name());
+        boolean named = namespaceNamed && nameNamed;
         if (named && !keys.add(job.key())) {
             p.add(at + "name: duplicate job '" + job.key() + "'");
         }
@@ -287,7 +290,7 @@ public record Scenario(
         range(p, at + "procsPerNode", job.procsPerNode(), 1, 16);
         range(p, at + "maxRestarts", job.maxRestarts(), 0, 1_000_000);
         range(p, at + "startAfterSeconds", job.startAfterSeconds(), 0, 365L * 86400);
-        range(p, at + "startStep", job.startStep(), 0, Long.MAX_VALUE / 2);
+        range(p, at + "startStep", job.startStep(), 0, Long.MAX_VALUE / 2.0);
         range(p, at + "stepSeconds", job.stepSeconds(), 0.01, 3600);
         range(p, at + "samplesPerStep", job.samplesPerStep(), 1, 100_000_000);
         range(p, at + "tokensPerSample", job.tokensPerSample(), 0, 10_000_000);

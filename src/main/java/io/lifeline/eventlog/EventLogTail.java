@@ -73,9 +73,11 @@ public class EventLogTail {
 
     /**
      * Hands every row after {@code from} to {@code sink} until a read comes back short (caught up); returns how many
-     * rows were handed over. Throws on a database error: at start-up there is nothing to fall back on.
+     * rows were handed over.
+     *
+     * @throws StoreUnavailableException on a database error: at start-up there is nothing to fall back on
      */
-    public long catchUp(long from, Sink sink) throws SQLException {
+    public long catchUp(long from, Sink sink) {
         cursor = from;
         long n = 0;
         try (Connection c = dataSource.getConnection()) {
@@ -86,6 +88,8 @@ public class EventLogTail {
                     return n;
                 }
             }
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("the event log", e);
         }
     }
 

@@ -185,6 +185,7 @@ public class EventLogWriter {
         return lastError;
     }
 
+    @SuppressWarnings("ReferenceEquality") // WAKE is a sentinel
     private void run() {
         List<Submission> batch = new ArrayList<>();
         while (running || !queue.isEmpty() || !urgent.isEmpty()) {

@@ -57,6 +57,7 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /** Tries now, then every {@code periodMillis}. */
+    @SuppressWarnings("FutureReturnValueIgnored") // tick() turns every failure into a lost lease
     public void start(long periodMillis) {
         timer.scheduleWithFixedDelay(this::tick, 0, periodMillis, TimeUnit.MILLISECONDS);
     }

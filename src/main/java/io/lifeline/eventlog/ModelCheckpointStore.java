@@ -3,36 +3,51 @@ package io.lifeline.eventlog;
 import io.agroal.api.AgroalDataSource;
 import io.lifeline.domain.SavedModel;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.sql.Array;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 /**
  * Checkpoints of the in-memory model in PostgreSQL ({@code model_checkpoint}): the saved model in the bytes of
  * {@link ModelCheckpointCodec}, with the {@link AppliedPosition} in the event log it had reached. Only the newest
  * {@code keep} are kept; older ones are deleted in the transaction that writes a new one. Start-up reads the newest one
- * that decodes.
+ * that decodes. Every method fails with a {@link StoreUnavailableException} when PostgreSQL cannot be asked.
  */
 @ApplicationScoped
 public class ModelCheckpointStore {
 
     private static final Logger LOG = Logger.getLogger(ModelCheckpointStore.class);
 
-    private final AgroalDataSource dataSource;
+    static final String INSERT = "INSERT INTO model_checkpoint"
+            + " (taken_at, format, applied_seq, applied_ahead, body) VALUES (?, ?, ?, ?, ?) RETURNING id";
+    /** All but the newest {@code keep}. */
+    static final String DELETE_OLDER =
+            "DELETE FROM model_checkpoint WHERE id NOT IN (SELECT id FROM model_checkpoint ORDER BY id DESC LIMIT ?)";
+
+    static final String IDS_OF_FORMAT = "SELECT id FROM model_checkpoint WHERE format = ? ORDER BY id DESC";
+    static final String IDS = "SELECT id FROM model_checkpoint ORDER BY id DESC";
+    static final String ONE = "SELECT taken_at, applied_seq, applied_ahead, body FROM model_checkpoint WHERE id = ?";
+
+    private final Jdbc jdbc;
     private final ModelCheckpointCodec codec = new ModelCheckpointCodec();
 
+    @Inject
     ModelCheckpointStore(AgroalDataSource dataSource) {
-        this.dataSource = dataSource;
+        this((DataSource) dataSource);
+    }
+
+    ModelCheckpointStore(DataSource dataSource) {
+        this.jdbc = new Jdbc(dataSource, "the model checkpoints");
     }
 
     /**
@@ -56,55 +71,33 @@ public class ModelCheckpointStore {
      *
      * @return its id
      */
-    public long write(byte[] body, AppliedPosition position, Instant takenAt, int keep) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                long id;
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO model_checkpoint "
-                        + "(taken_at, format, applied_seq, applied_ahead, body) VALUES (?, ?, ?, ?, ?) RETURNING id")) {
-                    ps.setObject(1, takenAt.atOffset(ZoneOffset.UTC));
-                    ps.setInt(2, ModelCheckpointCodec.FORMAT);
-                    ps.setLong(3, position.cursor());
-                    ps.setArray(4, seqs(c, position.ahead()));
-                    ps.setBytes(5, body);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        id = rs.getLong(1);
-                    }
-                }
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM model_checkpoint WHERE id NOT IN "
-                        + "(SELECT id FROM model_checkpoint ORDER BY id DESC LIMIT ?)")) {
-                    ps.setInt(1, Math.max(1, keep));
-                    ps.executeUpdate();
-                }
-                c.commit();
-                return id;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+    public long write(byte[] body, AppliedPosition position, Instant takenAt, int keep) {
+        return jdbc.inTransaction(c -> {
+            long id = Jdbc.list(
+                            c,
+                            INSERT,
+                            ps -> {
+                                ps.setObject(1, takenAt.atOffset(ZoneOffset.UTC));
+                                ps.setInt(2, ModelCheckpointCodec.FORMAT);
+                                ps.setLong(3, position.cursor());
+                                ps.setArray(4, seqs(c, position.ahead()));
+                                ps.setBytes(5, body);
+                            },
+                            rs -> rs.getLong(1))
+                    .get(0);
+            Jdbc.update(c, DELETE_OLDER, ps -> ps.setInt(1, Math.max(1, keep)));
+            return id;
+        });
     }
 
     /**
      * The newest stored checkpoint of this release's format that decodes; a newer one that does not is skipped (and
      * logged), so a damaged checkpoint costs a longer replay, never a start. Empty when there is none.
      */
-    public Optional<Loaded> newest() throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps =
-                        c.prepareStatement("SELECT id FROM model_checkpoint WHERE format = ? ORDER BY id DESC")) {
-            ps.setInt(1, ModelCheckpointCodec.FORMAT);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-        }
+    public Optional<Loaded> newest() {
+        List<Long> ids = jdbc.list(IDS_OF_FORMAT, rs -> rs.getLong(1), ModelCheckpointCodec.FORMAT);
         for (long id : ids) {
-            Optional<Loaded> loaded = load(id);
+            Optional<Loaded> loaded = jdbc.one(ONE, rs -> decoded(id, rs), id);
             if (loaded.isPresent()) {
                 return loaded;
             }
@@ -113,37 +106,20 @@ public class ModelCheckpointStore {
     }
 
     /** The stored checkpoints' ids, newest first (for tests and operators). */
-    public List<Long> ids() throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT id FROM model_checkpoint ORDER BY id DESC");
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                ids.add(rs.getLong(1));
-            }
-        }
-        return ids;
+    public List<Long> ids() {
+        return jdbc.list(IDS, rs -> rs.getLong(1));
     }
 
-    private Optional<Loaded> load(long id) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT taken_at, applied_seq, applied_ahead, body FROM model_checkpoint WHERE id = ?")) {
-            ps.setLong(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                Instant takenAt = rs.getObject(1, OffsetDateTime.class).toInstant();
-                AppliedPosition position = AppliedPosition.of(rs.getLong(2), longs(rs.getArray(3)));
-                byte[] body = rs.getBytes(4);
-                try {
-                    return Optional.of(new Loaded(id, takenAt, position, codec.decode(body), body.length));
-                } catch (IOException | RuntimeException e) {
-                    LOG.warnf("Model checkpoint %d of %s does not decode, skipped: %s", id, takenAt, e.toString());
-                    return Optional.empty();
-                }
-            }
+    /** The checkpoint in the current row, or null when it does not decode (logged). */
+    private Loaded decoded(long id, ResultSet rs) throws SQLException {
+        Instant takenAt = rs.getObject(1, OffsetDateTime.class).toInstant();
+        AppliedPosition position = AppliedPosition.of(rs.getLong(2), longs(rs.getArray(3)));
+        byte[] body = rs.getBytes(4);
+        try {
+            return new Loaded(id, takenAt, position, codec.decode(body), body.length);
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("Model checkpoint %d of %s does not decode, skipped: %s", id, takenAt, e.toString());
+            return null;
         }
     }
 

@@ -152,6 +152,7 @@ final class TelemetrySampler {
     }
 
     /** Whether the sweep has a mark to look at: the rest of the map it is in, else the other map from its start. */
+    @SuppressWarnings("ReferenceEquality") // which of the two maps, not their contents
     private boolean nextToSweep() {
         if (sweep != null && sweep.hasNext()) {
             return true;

@@ -19,6 +19,7 @@ enum Badput {
     STARTUP(GoodputView::startupMillis),
     WAITING(GoodputView::waitingMillis);
 
+    @SuppressWarnings("ImmutableEnumChecker") // a stateless method reference
     private final ToLongFunction<GoodputView> millis;
 
     Badput(ToLongFunction<GoodputView> millis) {

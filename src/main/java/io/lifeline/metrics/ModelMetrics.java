@@ -201,6 +201,7 @@ public class ModelMetrics {
         this.executor = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-metrics"));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // refreshQuietly() catches and counts its own failures
     void onStart(@Observes StartupEvent ev) {
         long every = Math.max(100, config.snapshotInterval().toMillis());
         executor.scheduleWithFixedDelay(this::refreshQuietly, 0, every, TimeUnit.MILLISECONDS);
@@ -229,6 +230,7 @@ public class ModelMetrics {
         lastDurationSeconds = (System.nanoTime() - started) / 1e9;
     }
 
+    @SuppressWarnings({"ReferenceEquality", "NonAtomicVolatileUpdate"}) // EMPTY is a sentinel; one thread writes it
     private void refreshQuietly() {
         try {
             ModelSnapshot latest = snapshots.latest();

@@ -1,7 +1,7 @@
 package io.lifeline.policy;
 
 import io.lifeline.action.ActionsUnavailableException;
-import io.lifeline.action.AuditEntry;
+import io.lifeline.action.view.AuditEntry;
 import io.lifeline.config.PoliciesConfig;
 import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.domain.policy.AutomationBrake.Outcome;

@@ -1,11 +1,11 @@
 package io.lifeline.policy;
 
 import io.lifeline.action.ActionExecutor;
-import io.lifeline.action.ActionQuery;
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
 import io.lifeline.action.DefaultActionService;
-import io.lifeline.action.StepResult;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.config.ColocationConfig;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
@@ -122,6 +122,7 @@ public class ColocationService {
         engine.colocation(new ColocationPolicy(rules(config), Map.of()));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // sample() records a failed read in the demand state
     void onOpened(@Observes IngestOpened opened) {
         if (engine.colocation().rules().triggers().isEmpty()) {
             return;

@@ -3,10 +3,10 @@ package io.lifeline.policy;
 import io.lifeline.action.ActionExecutor;
 import io.lifeline.action.ActionLogContext;
 import io.lifeline.action.ActionRejectedException;
-import io.lifeline.action.ActionView;
 import io.lifeline.action.DefaultActionService;
 import io.lifeline.action.Submitted;
 import io.lifeline.action.TargetBusyException;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.config.PoliciesConfig;
 import io.lifeline.domain.action.ActionPlanner;
 import io.lifeline.domain.action.ActionState;
@@ -98,6 +98,7 @@ public class PolicyRunner {
         this.clock = clock;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // periodic() catches and logs its own failures
     void onOpened(@Observes IngestOpened opened) {
         try {
             policies.loadStored();

@@ -54,7 +54,7 @@ final class EventFootprint {
 
     private static long chars(String s) {
         // Compact strings: one byte a character for Latin-1, which event identities are in practice.
-        return STRING + s.length();
+        return (long) STRING + s.length();
     }
 
     private static int dataBytes(Class<?> type) {

@@ -5,6 +5,7 @@ import io.lifeline.domain.SavedModel;
 import io.lifeline.eventlog.AppliedPosition;
 import io.lifeline.eventlog.ModelCheckpointStore;
 import io.lifeline.eventlog.ShutdownOrder;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.platform.Threads;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.PreDestroy;
@@ -12,7 +13,6 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Reception;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
@@ -48,7 +49,9 @@ public class ModelCheckpoints {
     private final ScheduledExecutorService thread;
     private volatile boolean started;
     private volatile long written;
-    private volatile long failed;
+    /** Counted by the starting thread and by this class's own thread. */
+    private final AtomicLong failed = new AtomicLong();
+
     private volatile long lastHoldNanos;
     private volatile long lastBytes;
     private volatile Instant lastWritten;
@@ -78,7 +81,7 @@ public class ModelCheckpoints {
         Optional<ModelCheckpointStore.Loaded> found;
         try {
             found = store.newest();
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             LOG.warnf(
                     "Could not read the model checkpoints (%s); rebuilding the model from the whole log",
                     e.getMessage());
@@ -106,6 +109,7 @@ public class ModelCheckpoints {
      * {@code lifeline.model.checkpoint-interval}; call once the start-up replay is done and before ingest opens, while
      * the model's position in the log is exact.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // takeAndWrite() catches and logs its own failures
     public synchronized void start() {
         if (started) {
             return;
@@ -115,7 +119,7 @@ public class ModelCheckpoints {
             Taken first = await(runtime.readNow(this::take));
             thread.execute(() -> write(first));
         } catch (RuntimeException e) {
-            failed++;
+            failed.incrementAndGet();
             LOG.warnf("No model checkpoint after start-up: %s", e.toString());
         }
         long every = Math.max(1_000, config.checkpointInterval().toMillis());
@@ -160,7 +164,7 @@ public class ModelCheckpoints {
         try {
             return write(await(runtime.readNow(this::take)));
         } catch (RuntimeException e) {
-            failed++;
+            failed.incrementAndGet();
             LOG.warnf(
                     "Model checkpoint failed, the next one is due in %s: %s",
                     config.checkpointInterval(), e.toString());
@@ -188,6 +192,7 @@ public class ModelCheckpoints {
         return new Taken(saved, position, clock.instant());
     }
 
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only this class's one thread writes it; readers see it volatile
     private boolean write(Taken t) {
         try {
             long t0 = System.nanoTime();
@@ -200,8 +205,8 @@ public class ModelCheckpoints {
                     "Model checkpoint %d written (%d bytes, log %s, model thread held %d ms, written in %d ms)",
                     id, body.length, t.position(), lastHoldNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
             return true;
-        } catch (SQLException | RuntimeException e) {
-            failed++;
+        } catch (RuntimeException e) {
+            failed.incrementAndGet();
             LOG.warnf(
                     "Model checkpoint could not be written, the next one is due in %s: %s",
                     config.checkpointInterval(), e.getMessage());
@@ -216,7 +221,7 @@ public class ModelCheckpoints {
 
     /** Checkpoints that failed to be taken or written. */
     public long failed() {
-        return failed;
+        return failed.get();
     }
 
     /** How long the latest save held the model thread, in nanoseconds. */

@@ -2,7 +2,6 @@ package io.lifeline.runtime;
 
 import io.lifeline.eventlog.AppliedPosition;
 import io.lifeline.eventlog.EventLogTail;
-import java.sql.SQLException;
 import java.util.Optional;
 
 /**
@@ -35,8 +34,9 @@ public final class ModelRebuild {
      * Rebuilds the (empty) model and waits until it has applied everything.
      *
      * @param sink where the rows read back go (the model, through the follower's position)
+     * @throws io.lifeline.eventlog.StoreUnavailableException when the log cannot be read
      */
-    public Result run(EventLogTail.Sink sink) throws SQLException {
+    public Result run(EventLogTail.Sink sink) {
         Optional<AppliedPosition> restored = checkpoints.restoreNewest();
         long from = restored.map(AppliedPosition::cursor).orElse(0L);
         long n = log.catchUp(from, sink);

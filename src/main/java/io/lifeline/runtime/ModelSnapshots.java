@@ -49,6 +49,7 @@ public class ModelSnapshots {
         this.thread = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-snapshots"));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // tick() catches and logs its own failures
     void onStart(@Observes StartupEvent e) {
         thread.scheduleWithFixedDelay(this::tick, 0, intervalMillis, TimeUnit.MILLISECONDS);
     }
@@ -102,6 +103,7 @@ public class ModelSnapshots {
     }
 
     /** Runs on the model thread. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only the model thread writes it
     private ModelSnapshot take(LiveModel m) {
         long t0 = System.nanoTime();
         ModelSnapshot s = ModelSnapshot.take(m, previous, clock.instant(), runtime.appliedCount());

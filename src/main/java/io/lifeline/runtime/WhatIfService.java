@@ -160,6 +160,7 @@ public class WhatIfService {
         WhatIfReport run(AtomicBoolean stop);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // orTimeout() completes out itself, and out is returned
     private CompletionStage<WhatIfReport> submit(Work work) {
         if (!slots.tryAcquire()) {
             CompletableFuture<WhatIfReport> busy = new CompletableFuture<>();

@@ -14,8 +14,8 @@ import com.vaadin.flow.component.html.UnorderedList;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.shared.Registration;
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.security.identity.Caller;
@@ -79,6 +79,7 @@ public class ActionDialog extends Dialog {
     }
 
     /** Opens the dialog and starts the dry run. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     public ActionDialog start() {
         open();
         UI ui = UI.getCurrent();
@@ -130,6 +131,7 @@ public class ActionDialog extends Dialog {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void submit() {
         confirm.setEnabled(false);
         reason.setReadOnly(true);

@@ -2,13 +2,13 @@ package io.lifeline.ui;
 
 import com.vaadin.flow.shared.Registration;
 import io.lifeline.action.ActionNotFoundException;
-import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionView;
-import io.lifeline.action.AuditEntry;
 import io.lifeline.action.AuditLog;
-import io.lifeline.action.AuditQuery;
 import io.lifeline.action.Submitted;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.AuditEntry;
+import io.lifeline.action.view.AuditQuery;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.page.Page;

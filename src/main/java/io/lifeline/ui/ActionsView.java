@@ -15,9 +15,9 @@ import com.vaadin.flow.data.renderer.ComponentRenderer;
 import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
-import io.lifeline.action.ActionQuery;
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.ui.data.DashboardData;
@@ -127,6 +127,7 @@ public class ActionsView extends VerticalLayout {
         return b;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void cancel(ActionView a) {
         UI ui = UI.getCurrent();
         actions.cancel(a.id(), UiSession.caller())
@@ -160,6 +161,7 @@ public class ActionsView extends VerticalLayout {
         return v;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void reload() {
         lastLoad = System.currentTimeMillis();
         if (brake != null) {

@@ -32,7 +32,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import org.jboss.logging.Logger;
 
 /**
  * The dashboard's door to the {@link AlertService}: alerts with the silences muting them, creating and expiring
@@ -45,7 +44,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class AlertsGateway {
 
-    private static final Logger LOG = Logger.getLogger(AlertsGateway.class);
     private static final int LIMIT = 1000;
 
     /**

@@ -158,6 +158,7 @@ public class AlertsView extends VerticalLayout {
     }
 
     /** Reads the alerts for the current filters, off the UI thread, and shows them when they arrive. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void reload() {
         UI ui = UI.getCurrent();
         long read = ++reads;
@@ -199,6 +200,7 @@ public class AlertsView extends VerticalLayout {
         return b;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private Button expireButton(Silence s) {
         Button b = new Button("Expire", e -> {
             UI ui = UI.getCurrent();

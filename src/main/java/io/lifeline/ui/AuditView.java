@@ -13,8 +13,8 @@ import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.data.value.ValueChangeMode;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
-import io.lifeline.action.AuditEntry;
-import io.lifeline.action.AuditQuery;
+import io.lifeline.action.view.AuditEntry;
+import io.lifeline.action.view.AuditQuery;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -99,6 +99,7 @@ public class AuditView extends VerticalLayout {
                 older ? next : null);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void reload(boolean older) {
         if (!gateway.auditAvailable()) {
             status.removeAll();

@@ -39,6 +39,7 @@ class BrakeBanner extends Div {
     }
 
     /** Reads the brake again; nothing for a caller who may not see it. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void reload() {
         if (!brake.visibleTo(UiSession.caller())) {
             setVisible(false);
@@ -82,6 +83,7 @@ class BrakeBanner extends Div {
         setVisible(true);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void confirm() {
         Dialog d = new Dialog();
         d.setHeaderTitle("Reset the automation brake");

@@ -35,7 +35,6 @@ import java.util.Optional;
 @PageTitle("Fleet · Lifeline")
 public class FleetView extends VerticalLayout implements BeforeEnterObserver {
 
-    private final DashboardData data;
     private final ModelReads reads;
     private final ComboBox<String> pool = new ComboBox<>("Pool");
     private final ComboBox<CapacityType> capacity = new ComboBox<>("Capacity");
@@ -66,6 +65,7 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
     private boolean focusPanel;
 
     /** Reads the co-location pools off the UI thread. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void loadLending() {
         UI ui = UI.getCurrent();
         if (ui == null) {
@@ -88,7 +88,6 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
 
     @Inject
     public FleetView(DashboardData data, ModelReads reads, ActionsGateway actions, ColocationGateway colocation) {
-        this.data = data;
         this.reads = reads;
         this.colocation = colocation;
         addClassName("ll-page");
@@ -343,6 +342,7 @@ public class FleetView extends VerticalLayout implements BeforeEnterObserver {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void loadNode(String node) {
         UI ui = UI.getCurrent();
         reads.node(UiSession.scope(), node).whenComplete((m, ex) -> {

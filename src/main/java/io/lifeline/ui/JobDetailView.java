@@ -174,6 +174,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     }
 
     /** Reads the job's co-location windows off the UI thread; the chart is drawn again when they changed. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void loadLendings(JobDetailModel m) {
         UI ui = UI.getCurrent();
         String asked = job;
@@ -231,6 +232,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         return (job == null ? "Job" : job) + " · Lifeline";
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void load() {
         UI ui = UI.getCurrent();
         String asked = job;

@@ -33,7 +33,6 @@ import java.util.Map;
 @PageTitle("Jobs · Lifeline")
 public class JobsView extends VerticalLayout implements BeforeEnterObserver {
 
-    private final DashboardData data;
     private final TextField search = new TextField();
     private final ComboBox<JobState> state = new ComboBox<>("State");
     private final ComboBox<String> namespace = new ComboBox<>("Namespace");
@@ -48,7 +47,6 @@ public class JobsView extends VerticalLayout implements BeforeEnterObserver {
 
     @Inject
     public JobsView(DashboardData data) {
-        this.data = data;
         addClassName("ll-page");
         setSizeFull();
         search.setId("job-search");

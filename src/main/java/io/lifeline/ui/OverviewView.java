@@ -10,7 +10,7 @@ import com.vaadin.flow.data.renderer.ComponentRenderer;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteAlias;
-import io.lifeline.action.ActionQuery;
+import io.lifeline.action.view.ActionQuery;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.security.identity.Caller;
@@ -26,7 +26,6 @@ import java.time.Instant;
 @PageTitle("Overview · Lifeline")
 public class OverviewView extends VerticalLayout {
 
-    private final DashboardData data;
     private final ActionsGateway actions;
     private final Div kpis = new Div();
     private final EChart causes = new EChart("280px");
@@ -41,7 +40,6 @@ public class OverviewView extends VerticalLayout {
 
     @Inject
     public OverviewView(DashboardData data, ActionsGateway actions) {
-        this.data = data;
         this.actions = actions;
         addClassName("ll-page");
         kpis.addClassNames("ll-kpis");
@@ -107,6 +105,7 @@ public class OverviewView extends VerticalLayout {
                         new com.vaadin.flow.router.QueryParameters(java.util.Map.of("node", java.util.List.of(node))));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     private void loadInFlight(UI ui) {
         if (!actions.available()) {
             inFlight = "unavailable";

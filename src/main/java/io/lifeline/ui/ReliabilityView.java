@@ -235,6 +235,7 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
     }
 
     /** Reads the report for the selections off the UI thread; a change while a read runs reads again after it. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void reload() {
         UI ui = UI.getCurrent();
         if (ui == null) {

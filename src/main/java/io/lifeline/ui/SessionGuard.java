@@ -77,6 +77,7 @@ public class SessionGuard {
     }
 
     /** Signs the session out and sends each of its open pages to the sign-in page. Holds the session's lock. */
+    @SuppressWarnings("FutureReturnValueIgnored") // a failed UI command goes to the session's error handler
     static void end(VaadinSession session, String why) {
         UiSession.signOut(session);
         String to = "login?ended=" + java.net.URLEncoder.encode(why, java.nio.charset.StandardCharsets.UTF_8);

@@ -78,6 +78,7 @@ class SilenceDialog extends Dialog {
         return out;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
     void submit() {
         error.removeAll();
         confirm.setEnabled(false);

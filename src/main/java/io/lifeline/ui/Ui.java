@@ -19,6 +19,7 @@ final class Ui {
      * {@link UIDetachedException}), or when there was no tab ({@code ui} null): nothing is left to update, and the
      * background work itself goes on.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // a failed UI command goes to the session's error handler
     static void access(UI ui, com.vaadin.flow.server.Command change) {
         if (ui == null) {
             return;

@@ -38,6 +38,8 @@ final class WhatIfPanel extends Div {
         OFF("Off", List.of(false));
 
         final String label;
+
+        @SuppressWarnings("ImmutableEnumChecker") // always a List.of, which cannot change
         final List<Boolean> settings;
 
         Notice(String label, List<Boolean> settings) {

@@ -90,7 +90,7 @@ final class DashboardGate {
                     ctx, 200, "application/json; charset=UTF-8", "for(;;);[{\"meta\":{\"sessionExpired\":true}}]");
             return;
         }
-        if (request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD) {
+        if (HttpMethod.GET.equals(request.method()) || HttpMethod.HEAD.equals(request.method())) {
             ctx.response()
                     .setStatusCode(303)
                     .putHeader("Location", rootPath + "/login")

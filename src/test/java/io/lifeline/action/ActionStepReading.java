@@ -1,6 +1,7 @@
 package io.lifeline.action;
 
 import io.lifeline.action.StepRunner.StepOutcome;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.domain.action.StepState;
 
 /** Reads a stored step the way the executor does when it resumes an action (for tests outside this package). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.action.store.ActionStore;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.eventlog.Leadership;
 import io.lifeline.metrics.ActionMetricsForTests;

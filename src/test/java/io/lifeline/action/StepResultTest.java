@@ -3,6 +3,7 @@ package io.lifeline.action;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.action.StepRunner.StepOutcome;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.domain.action.StepState;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.alert.receiver.DeliveryOutcome;
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
+import io.lifeline.alert.store.AlertStore;
 import io.lifeline.testing.CloudEvents;
 import io.lifeline.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;

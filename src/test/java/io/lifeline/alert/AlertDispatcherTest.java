@@ -3,6 +3,10 @@ package io.lifeline.alert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.lifeline.alert.receiver.DeliveryOutcome;
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
+import io.lifeline.alert.store.AlertStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;

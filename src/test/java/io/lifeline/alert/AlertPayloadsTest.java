@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
 import io.lifeline.domain.alert.AlertEngine;
 import io.lifeline.domain.alert.AlertGroups;
 import io.lifeline.domain.alert.AlertRule;

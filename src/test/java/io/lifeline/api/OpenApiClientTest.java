@@ -147,10 +147,16 @@ class OpenApiClientTest {
             clientType.getMethod("setRequestInterceptor", Consumer.class).invoke(client, auth);
             Class<?> jobsApi = loader.loadClass("org.example.lifeline.api.JobsResourceApi");
             Object api = jobsApi.getConstructor(clientType).newInstance(client);
-            // GET /api/v1/jobs, operationId getJobs: (breached, limit, namespace, offset, state).
+            // GET /api/v1/jobs, operationId getJobs: (breached, cursor, limit, namespace, offset, state).
             Object page = jobsApi.getMethod(
-                            "getJobs", String.class, Integer.class, String.class, Integer.class, String.class)
-                    .invoke(api, null, 500, null, null, null);
+                            "getJobs",
+                            String.class,
+                            String.class,
+                            Integer.class,
+                            String.class,
+                            Integer.class,
+                            String.class)
+                    .invoke(api, null, null, 500, null, null, null);
             List<?> items = (List<?>) page.getClass().getMethod("getItems").invoke(page);
             List<String> names = new ArrayList<>();
             for (Object job : items) {

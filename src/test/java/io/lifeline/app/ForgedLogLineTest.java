@@ -38,7 +38,7 @@ class ForgedLogLineTest {
         String ns = "team-log-" + tag;
         String job = ns + "/llm";
         String node = "log-node-" + tag;
-        TestFleet fleet = new TestFleet().node(node, "pool").job(job, 0, 0, node);
+        new TestFleet().node(node, "pool").job(job, 0, 0, node);
         String commands = "/api/v1/agents/" + job + "/commands";
         RequestSpecification agent =
                 AgentKeys.as(TestTokens.create("log-agent-" + tag, Role.INGEST, List.of(ns)), AgentKeys.fresh());

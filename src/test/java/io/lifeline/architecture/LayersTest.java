@@ -212,19 +212,6 @@ class LayersTest {
                 .check(MAIN);
     }
 
-    @Test
-    void theCliIsAClientOfThePublicApiOnly() {
-        noClasses()
-                .that()
-                .resideInAPackage("io.lifeline.cli..")
-                .should()
-                .dependOnClassesThat(
-                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.lifeline..")
-                                .and(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage(
-                                        "io.lifeline.cli..")))
-                .check(MAIN);
-    }
-
     /**
      * What comes in and what goes out are separate: an inbound connector never reaches an outbound one, nor the other
      * way round. Code both need lives in {@code io.lifeline.connector} itself ({@code Translation},
@@ -325,27 +312,9 @@ class LayersTest {
     /**
      * Classes that still run SQL, or see JDBC types, outside a store package, each with the reason it has not moved
      * yet. The list only shrinks: {@link #theClassesStillOutsideAStoreStillUseJdbc} fails for an entry that no longer
-     * needs to be here.
+     * needs to be here. None is left.
      */
-    private static final Map<String, String> JDBC_OUTSIDE_A_STORE = Map.ofEntries(
-            Map.entry(
-                    "io.lifeline.action.ActionStore",
-                    "its rows are the action package's own types (ActionView,"
-                            + " AuditEntry, the queries); in action.store it would form a cycle with action until they move"),
-            Map.entry(
-                    "io.lifeline.alert.AlertStore",
-                    "its rows name the alert package's own types (Receiver,"
-                            + " ReceiverKind, DeliveryOutcome); in alert.store it would form a cycle with alert until they move"),
-            Map.entry(
-                    "io.lifeline.connector.outbound.command.AgentCommandQueue",
-                    "the agents' command queue is a store"
-                            + " of its own (its table, its claims' conditional writes) not yet on the transaction helper"),
-            Map.entry(
-                    "io.lifeline.connector.inbound.pipeline.ConnectorNodeResolver",
-                    "one look-up of its own (the" + " registrations stored before a restart), not yet behind a store"),
-            Map.entry("io.lifeline.demo.runtime.DemoJournalStore", "the simulator's journal, demo only"),
-            Map.entry("io.lifeline.runtime.ModelCheckpoints", "catches the event log's checkpoint store SQLException"),
-            Map.entry("io.lifeline.runtime.ModelRebuild", "passes on the event log tail's SQLException"));
+    private static final Map<String, String> JDBC_OUTSIDE_A_STORE = Map.of();
 
     private static final String[] JDBC = {"java.sql..", "javax.sql..", "io.agroal.."};
 

@@ -167,7 +167,7 @@ public final class FleetHttpLoad {
         reads.stop();
         stopping = true;
         producer.join();
-        for (Thread t : threads) {
+        for (int i = 0; i < threads.size(); i++) {
             batches.put(STOP);
         }
         for (Thread t : threads) {

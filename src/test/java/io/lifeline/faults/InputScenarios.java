@@ -215,7 +215,8 @@ final class InputScenarios {
                     String sc = w.scenario();
                     int n = s.quick ? 3 : 20;
                     for (int round = 0; round < n; round++) {
-                        for (Map.Entry<String, Record> p : records(sc, round).entrySet()) {
+                        for (Map.Entry<String, SentRecord> p :
+                                records(sc, round).entrySet()) {
                             Ledger.Entry e = new Ledger.Entry(
                                     sc, p.getKey(), POISON_SOURCE, Ledger.Kind.POISON, "faults-poison", null, "kafka");
                             cluster.load.sendKafka(
@@ -233,14 +234,14 @@ final class InputScenarios {
     }
 
     /** A Kafka record as sent: its value and headers. */
-    private record Record(byte[] value, Map<String, byte[]> headers) {}
+    private record SentRecord(byte[] value, Map<String, byte[]> headers) {}
 
-    private static Map<String, Record> records(String sc, int round) {
-        Map<String, Record> out = new LinkedHashMap<>();
+    private static Map<String, SentRecord> records(String sc, int round) {
+        Map<String, SentRecord> out = new LinkedHashMap<>();
         Instant now = Instant.now();
         String p = sc + "-poison-" + round + "-";
         out.put(p + "json", structured("{\"specversion\":\"1.0\",\"id\":\"" + p + "json\",\"source\""));
-        out.put(p + "empty", new Record(new byte[0], Map.of()));
+        out.put(p + "empty", new SentRecord(new byte[0], Map.of()));
         out.put(p + "nul-id", binary(p + "nul-id\u0000x", POISON_SOURCE, now.toString()));
         out.put(p + "nul-source", binary(p + "nul-source", POISON_SOURCE + "\u0000", now.toString()));
         out.put(
@@ -283,11 +284,11 @@ final class InputScenarios {
         return "{\"pool\":\"faults-poison-pool\",\"capacityType\":\"spot\",\"gpuCount\":8}";
     }
 
-    private static Record structured(String json) {
-        return new Record(json.getBytes(StandardCharsets.UTF_8), Map.of());
+    private static SentRecord structured(String json) {
+        return new SentRecord(json.getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
-    private static Record binary(String id, String source, String time) {
+    private static SentRecord binary(String id, String source, String time) {
         Map<String, byte[]> h = new LinkedHashMap<>();
         h.put("ce_specversion", bytes("1.0"));
         h.put("ce_id", bytes(id));
@@ -295,7 +296,7 @@ final class InputScenarios {
         h.put("ce_type", bytes("node.registered"));
         h.put("ce_subject", bytes("faults-poison"));
         h.put("ce_time", bytes(time));
-        return new Record(bytes(nodeData()), h);
+        return new SentRecord(bytes(nodeData()), h);
     }
 
     private static byte[] bytes(String s) {

@@ -148,7 +148,7 @@ final class LeaderScenarios {
                         + "in flight (held by the network), then let go: its write of that step must be fenced",
                 (o, w, m) -> {
                     String node = Cluster.drainNodes().get(4);
-                    String job = actionJob(w, 0, node);
+                    actionJob(w, 0, node);
                     String other = actionJob(w, 1, Cluster.drainNodes().get(5));
                     Replica leader = cluster.leader();
                     Replica survivor = cluster.other(leader);

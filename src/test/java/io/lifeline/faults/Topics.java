@@ -129,6 +129,7 @@ final class Topics implements AutoCloseable {
     }
 
     /** The trainers of {@code job} answer its held commands now, and its later ones at once. */
+    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a ConcurrentHashMap: its iterator allows removal
     void release(String job) {
         held.remove(job);
         for (Map.Entry<String, JsonNode> e : waiting.entrySet()) {

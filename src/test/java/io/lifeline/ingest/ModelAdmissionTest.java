@@ -65,6 +65,7 @@ class ModelAdmissionTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     void aSubmissionTheModelHasNoRoomForIsPushedBackBeforeItIsStored() throws Exception {
         ModelRuntime model = ModelRuntimes.start(Clock.systemUTC(), 10, 1L << 20);
         CountDownLatch hold = new CountDownLatch(1);

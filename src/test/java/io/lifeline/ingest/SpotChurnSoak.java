@@ -105,6 +105,7 @@ public final class SpotChurnSoak {
         new SpotChurnSoak().run(minutes, speed, sampleSeconds);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     private void run(long minutes, double speed, long sampleSeconds) throws Exception {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long wallStart = System.nanoTime();

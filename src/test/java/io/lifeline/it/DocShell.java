@@ -27,7 +27,7 @@ final class DocShell {
         env.remove("XDG_CONFIG_HOME");
         env.put("HOME", home.toString());
         env.put("JAVA_HOME", System.getProperty("java.home"));
-        // the build's package phase made target/cli: a test never starts a build of its own
+        // the build's package phase made cli/target: a test never starts a build of its own
         env.put("LIFELINECTL_NO_BUILD", "1");
     }
 

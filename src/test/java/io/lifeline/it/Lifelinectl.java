@@ -36,7 +36,7 @@ final class Lifelinectl {
         env.put("HOME", home.toString());
         env.put("LIFELINECONFIG", config.toString());
         env.put("JAVA_HOME", System.getProperty("java.home"));
-        // the build's package phase made target/cli: a test never starts a build of its own
+        // the build's package phase made cli/target: a test never starts a build of its own
         env.put("LIFELINECTL_NO_BUILD", "1");
     }
 

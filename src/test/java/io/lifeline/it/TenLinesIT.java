@@ -235,12 +235,12 @@ class TenLinesIT {
     @Test
     void theSpotDrillLosesNoStepWithTheTenLinesOnADirectoryTheNodesShare() throws Exception {
         String job = "ml/ten-lines-shared";
-        Path dir = launch(job, "ten-a", "ten-b", true);
+        launch(job, "ten-a", "ten-b", true);
         Drill d = drill(job, "ten-a", "ten-b");
         assertThat(d.durability()).isEqualTo("shared-filesystem");
         assertThat(d.lostSteps()).as("%s", d).isZero();
 
-        Relaunch r = stopAndRelaunch(job, dir, "ten-a", "ten-e", true);
+        Relaunch r = stopAndRelaunch(job, "ten-a", "ten-e", true);
         assertThat(r.lostSteps()).as("%s", r).isZero();
         Drill again = drill(job, "ten-e", "ten-a");
         assertThat(again.lostSteps()).as("%s", again).isZero();
@@ -258,7 +258,7 @@ class TenLinesIT {
                 .isTrue();
 
         // The relaunch's new node has an empty disk: restore agrees on the newest copy ten-c holds and hands it over.
-        Relaunch r = stopAndRelaunch(job, dir, "ten-c", "ten-f", false);
+        Relaunch r = stopAndRelaunch(job, "ten-c", "ten-f", false);
         assertThat(r.lostSteps()).as("%s", r).isZero();
         Drill again = drill(job, "ten-f", "ten-c");
         assertThat(again.durability()).isEqualTo("replicated");
@@ -351,8 +351,7 @@ class TenLinesIT {
      * again. Lifeline must show the new launch (its round, world size and nodes), and the relaunch resumes from the
      * step the stop saved.
      */
-    private Relaunch stopAndRelaunch(String job, Path dir, String keptNode, String newNode, boolean shared)
-            throws Exception {
+    private Relaunch stopAndRelaunch(String job, String keptNode, String newNode, boolean shared) throws Exception {
         TorchrunAgent old = agent(keptNode);
         old.terminate();
         assertThat(old.awaitExit(Duration.ofSeconds(90))).as(old.tail()).isNotNull();

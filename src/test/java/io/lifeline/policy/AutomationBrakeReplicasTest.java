@@ -2,8 +2,8 @@ package io.lifeline.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.action.ActionStore;
 import io.lifeline.action.ActionsForTests;
+import io.lifeline.action.store.ActionStore;
 import io.lifeline.domain.policy.AutomationBrake;
 import io.lifeline.domain.policy.AutomationBrake.Target;
 import io.lifeline.domain.policy.AutomationBrake.Verdict;

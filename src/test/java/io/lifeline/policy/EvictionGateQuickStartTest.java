@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
-import io.lifeline.action.ActionView;
-import io.lifeline.action.AuditEntry;
-import io.lifeline.action.AuditQuery;
 import io.lifeline.action.port.ClusterActions;
 import io.lifeline.action.port.ClusterOutcome;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.AuditEntry;
+import io.lifeline.action.view.AuditQuery;
 import io.lifeline.connector.inbound.kube.admission.EvictionGate;
 import io.lifeline.connector.inbound.kube.admission.EvictionWebhook;
 import io.lifeline.demo.runtime.DemoForTests;
@@ -92,7 +92,8 @@ class EvictionGateQuickStartTest {
                     .isEqualTo(cluster.evict(stale.pod(), false).result());
 
             List<ActionView> gateActions = rig.actions
-                    .list(new io.lifeline.action.ActionQuery(null, null, null, "eviction-gate", null, null, 100, null))
+                    .list(new io.lifeline.action.view.ActionQuery(
+                            null, null, null, "eviction-gate", null, null, 100, null))
                     .items();
             assertThat(gateActions).singleElement().satisfies(a -> {
                 assertThat(a.kind()).isEqualTo(ActionKind.CHECKPOINT_NOW);

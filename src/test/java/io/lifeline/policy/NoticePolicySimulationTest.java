@@ -3,10 +3,10 @@ package io.lifeline.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.Scenario;
 import io.lifeline.demo.runtime.DemoRunner;

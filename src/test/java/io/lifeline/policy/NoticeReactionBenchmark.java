@@ -2,9 +2,9 @@ package io.lifeline.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.ElasticPolicy;
@@ -342,6 +342,7 @@ class NoticeReactionBenchmark {
         }
 
         @Override
+        @SuppressWarnings("FutureReturnValueIgnored") // the callback is the handling
         public void run() {
             long periodNanos = TimeUnit.SECONDS.toNanos(1) * BATCH / BACKGROUND_PER_SECOND;
             long next = System.nanoTime();

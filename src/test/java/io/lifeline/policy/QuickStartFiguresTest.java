@@ -2,7 +2,7 @@ package io.lifeline.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.event.Event;

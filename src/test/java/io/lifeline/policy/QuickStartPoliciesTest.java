@@ -2,8 +2,8 @@ package io.lifeline.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.runtime.ScenarioParser;
 import io.lifeline.domain.action.ActionState;

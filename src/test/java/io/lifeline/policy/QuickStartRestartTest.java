@@ -2,7 +2,7 @@ package io.lifeline.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.alert.AlertsForTests;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.alert.Alert;
@@ -154,6 +154,7 @@ class QuickStartRestartTest {
     }
 
     /** Whether the job restored from a checkpoint between its previous progress report and {@code e}. */
+    @SuppressWarnings("ReferenceEquality") // the same event, not an equal one
     private static boolean restoredBetween(List<Event> session, List<Event> history, Event e) {
         List<Event> all = new ArrayList<>(history);
         all.addAll(session);

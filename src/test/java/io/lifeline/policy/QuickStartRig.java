@@ -2,20 +2,20 @@ package io.lifeline.policy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.action.ActionExecutor;
-import io.lifeline.action.ActionQuery;
-import io.lifeline.action.ActionStore;
-import io.lifeline.action.ActionView;
 import io.lifeline.action.ActionsForTests;
 import io.lifeline.action.DefaultActionService;
 import io.lifeline.action.port.CommandChannel;
 import io.lifeline.action.port.SendAttempt;
 import io.lifeline.action.port.TrainerCommand;
 import io.lifeline.action.port.TrainerCommandSink;
+import io.lifeline.action.store.ActionStore;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.config.ActionsConfig;
 import io.lifeline.config.PoliciesConfig;
 import io.lifeline.demo.runtime.DemoForTests;
-import io.lifeline.demo.runtime.DemoJournalStore;
 import io.lifeline.demo.runtime.DemoRunner;
+import io.lifeline.demo.store.DemoJournalStore;
 import io.lifeline.domain.event.Event;
 import io.lifeline.eventlog.Leadership;
 import io.lifeline.eventlog.Leaderships;
@@ -184,7 +184,7 @@ final class QuickStartRig implements AutoCloseable {
         this(name, true);
     }
 
-    /** A rig whose policies are all on as in the quick start, or ({@code policies} false) all off. */
+    /** A rig whose policies are all on as in the quick start, or ({@code policiesOn} false) all off. */
     QuickStartRig(String name, boolean policiesOn) throws Exception {
         this(MigratedPostgres.start(name), true, START, policiesOn, false);
     }

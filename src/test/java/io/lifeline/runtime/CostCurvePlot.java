@@ -153,7 +153,6 @@ public final class CostCurvePlot {
         int right = x0 + w - 10;
         int top = y0 + 30;
         int bottom = y0 + h - 60;
-        List<double[]> xs = new ArrayList<>();
         double lo = Double.MAX_VALUE;
         double hi = -Double.MAX_VALUE;
         for (Series s : p.series()) {

@@ -201,6 +201,7 @@ class ModelCheckpointRestartTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     void theEventsAfterACheckpointAreAppliedExactlyOnce() throws Exception {
         String job = "restart/tail-" + CloudEvents.uniqueId().substring(0, 8);
         Instant t0 = Instant.now().minusSeconds(600).truncatedTo(ChronoUnit.MILLIS);

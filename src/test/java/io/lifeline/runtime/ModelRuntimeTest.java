@@ -47,6 +47,7 @@ class ModelRuntimeTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     void anUrgentReadRunsAheadOfQueuedBatchesWhichKeepTheirOrder() throws Exception {
         block();
         List<String> order = new CopyOnWriteArrayList<>();
@@ -59,6 +60,7 @@ class ModelRuntimeTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     void thePriorityLanesEventsAreAppliedAheadOfQueuedBatchesInTheirOwnOrder() throws Exception {
         ModelRuntime roomy =
                 new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(100, 1024 * 1024));
@@ -139,6 +141,7 @@ class ModelRuntimeTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     void batchesAreBoundedButUrgentReadsAreStillTaken() throws Exception {
         block();
         runtime.read(m -> null);
@@ -156,6 +159,7 @@ class ModelRuntimeTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     void admissionIsRefusedWithoutWaitingWhenTheQueueHasNoRoomForTheEvents() throws Exception {
         block();
         ModelRuntime.Admission first = runtime.admit(List.of(ready("e1"), ready("e2")));
@@ -178,6 +182,7 @@ class ModelRuntimeTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test waits on the model, not on each task
     void theQueueIsBoundedByEstimatedBytesToo() throws Exception {
         ModelRuntime small = new ModelRuntime(LiveModel.create(Clock.systemUTC()), ModelRuntimes.config(1_000, 1_000));
         try {

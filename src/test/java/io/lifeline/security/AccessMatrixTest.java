@@ -64,7 +64,7 @@ class AccessMatrixTest {
                 for (Who who : callers) {
                     String path = concrete(route.getKey(), m, who, teams);
                     AccessRules.Rule rule = rules.match(m, path);
-                    Expected expected = expected(rule, route.getKey(), m, who);
+                    Expected expected = expected(rule, route.getKey(), who);
                     int status = call(m, path, who).statusCode();
                     calls++;
                     if (!expected.accepts(status)) {
@@ -101,7 +101,7 @@ class AccessMatrixTest {
         }
     }
 
-    private static Expected expected(AccessRules.Rule rule, String template, String method, Who who) {
+    private static Expected expected(AccessRules.Rule rule, String template, Who who) {
         if (who.token() == null) {
             return rule.kind() == AccessRules.Kind.OPEN ? Expected.PASSED_ON : Expected.UNAUTHORIZED;
         }

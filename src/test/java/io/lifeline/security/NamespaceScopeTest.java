@@ -63,6 +63,14 @@ class NamespaceScopeTest {
         JsonPath paged = get(asA(), "/api/v1/jobs?limit=1");
         assertThat(paged.getInt("total")).isEqualTo(2);
         assertThat(paged.getList("items.name", String.class)).hasSize(1);
+        // The next page by the cursor, as on every paged list; the last page has none.
+        JsonPath second = get(asA(), "/api/v1/jobs?limit=1&cursor=" + paged.getString("nextCursor"));
+        assertThat(second.getInt("offset")).isEqualTo(1);
+        assertThat(second.getList("items.name", String.class))
+                .hasSize(1)
+                .doesNotContainAnyElementsOf(paged.getList("items.name", String.class));
+        assertThat(second.getString("nextCursor")).isNull();
+        assertThat(all.getString("nextCursor")).isNull();
         assertThat(get(asA(), "/api/v1/jobs?namespace=" + teams.nsB).getInt("total"))
                 .isZero();
 
@@ -108,6 +116,19 @@ class NamespaceScopeTest {
         JsonPath nodes = get(asA(), "/api/v1/nodes?limit=5000");
         assertThat(nodes.getList("items.name", String.class)).containsExactly(teams.nodeA, teams.nodeS);
         assertThat(nodes.getInt("total")).isEqualTo(2);
+        JsonPath firstNode = get(asA(), "/api/v1/nodes?limit=1");
+        assertThat(get(asA(), "/api/v1/nodes?limit=1&cursor=" + firstNode.getString("nextCursor"))
+                        .getList("items.name", String.class))
+                .containsExactly(teams.nodeS);
+        JsonPath firstGpu = get(asA(), "/api/v1/gpus?limit=1");
+        assertThat(get(asA(), "/api/v1/gpus?limit=1&cursor=" + firstGpu.getString("nextCursor"))
+                        .getInt("offset"))
+                .isEqualTo(1);
+        given(asA()).get("/api/v1/gpus?cursor=bm90LW91cnM").then().statusCode(400);
+        given(asA())
+                .get("/api/v1/gpus?offset=1&cursor=" + firstGpu.getString("nextCursor"))
+                .then()
+                .statusCode(400);
         given(asA()).get("/api/v1/nodes/" + teams.nodeA).then().statusCode(200);
         given(asA()).get("/api/v1/nodes/" + teams.nodeB).then().statusCode(404);
         assertThat(get(asA(), "/api/v1/gpus?limit=20000").getList("items.node", String.class))

@@ -310,12 +310,12 @@ public final class Hostile {
                             Arrays.copyOfRange(in, p, n));
                 }
                 default -> {
-                    return lines(in, p);
+                    return lines(in);
                 }
             }
         }
 
-        private byte[] lines(byte[] in, int p) {
+        private byte[] lines(byte[] in) {
             List<byte[]> lines = splitLines(in);
             if (lines.isEmpty()) {
                 return in;

@@ -18,7 +18,9 @@ public enum RequiredTool {
     AMTOOL("/usr/bin/amtool", "prometheus-alertmanager"),
     KUBECTL("/usr/bin/kubectl", "kubernetes-client");
 
+    @SuppressWarnings("ImmutableEnumChecker") // java.io.File is immutable
     private final File file;
+
     private final String debianPackage;
 
     RequiredTool(String path, String debianPackage) {

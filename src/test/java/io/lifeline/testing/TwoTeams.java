@@ -3,7 +3,7 @@ package io.lifeline.testing;
 import static io.restassured.RestAssured.given;
 
 import io.lifeline.alert.AlertService;
-import io.lifeline.alert.AlertStore;
+import io.lifeline.alert.store.AlertStore;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;

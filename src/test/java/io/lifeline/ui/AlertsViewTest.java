@@ -13,7 +13,8 @@ import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.sidenav.SideNavItem;
 import com.vaadin.flow.component.textfield.TextArea;
-import io.lifeline.alert.AlertStore;
+import io.lifeline.alert.store.AlertStore;
+import io.lifeline.alert.store.SilenceStore;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
@@ -93,7 +94,7 @@ class AlertsViewTest {
                 Instant.now().plus(Duration.ofHours(1)),
                 "test-operator",
                 "known bad");
-        store.insertSilence(muting, Instant.now());
+        Arc.container().instance(SilenceStore.class).get().insert(muting, Instant.now());
         AlertsView view = open(Role.OPERATOR);
         UiTestSupport.await(() -> row(view, firing).isPresent()
                 && row(view, resolved).isPresent()

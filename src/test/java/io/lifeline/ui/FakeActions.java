@@ -1,14 +1,14 @@
 package io.lifeline.ui;
 
-import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
-import io.lifeline.action.AuditEntry;
 import io.lifeline.action.AuditLog;
-import io.lifeline.action.AuditQuery;
 import io.lifeline.action.Submitted;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.AuditEntry;
+import io.lifeline.action.view.AuditQuery;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;

@@ -1,9 +1,9 @@
 package io.lifeline.api.control;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.lifeline.action.ActionStepView;
-import io.lifeline.action.ActionView;
-import io.lifeline.action.StepResult;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.domain.action.Impact;
 import java.time.Instant;
 import java.util.List;

@@ -2,11 +2,11 @@ package io.lifeline.api.control;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lifeline.action.ActionNotFoundException;
-import io.lifeline.action.ActionQuery;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionView;
 import io.lifeline.action.Submitted;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.api.read.QueryParams;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;

@@ -1,9 +1,9 @@
 package io.lifeline.api.control;
 
 import io.lifeline.action.ActionRejectedException;
-import io.lifeline.action.AuditEntry;
 import io.lifeline.action.AuditLog;
-import io.lifeline.action.AuditQuery;
+import io.lifeline.action.view.AuditEntry;
+import io.lifeline.action.view.AuditQuery;
 import io.lifeline.api.read.QueryParams;
 import io.lifeline.domain.page.Cursor;
 import io.lifeline.domain.page.Page;

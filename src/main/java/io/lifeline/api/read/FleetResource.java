@@ -49,7 +49,8 @@ public class FleetResource {
             @QueryParam("state") String state,
             @QueryParam("health") String health,
             @QueryParam("limit") Integer limit,
-            @QueryParam("offset") Integer offset) {
+            @QueryParam("offset") Integer offset,
+            @QueryParam("cursor") String cursor) {
         CapacityType ct =
                 capacityType == null || capacityType.isBlank() ? null : CapacityType.fromWireName(capacityType);
         if (capacityType != null && !capacityType.isBlank() && ct == null) {
@@ -62,7 +63,7 @@ public class FleetResource {
                 QueryParams.enumValue("state", state, NodeLifecycle.class),
                 QueryParams.enumValue("health", health, GpuHealth.class));
         int n = QueryParams.limit(limit, 500, 5000);
-        int from = QueryParams.offset(offset);
+        int from = QueryParams.position(offset, cursor);
         Scope scope = Scope.of(callers.get());
         return model.read(m -> {
             List<NodeSummary> all = m.fleet().nodes(q);
@@ -91,10 +92,11 @@ public class FleetResource {
             @QueryParam("node") String node,
             @QueryParam("health") String health,
             @QueryParam("limit") Integer limit,
-            @QueryParam("offset") Integer offset) {
+            @QueryParam("offset") Integer offset,
+            @QueryParam("cursor") String cursor) {
         GpuHealth h = QueryParams.enumValue("health", health, GpuHealth.class);
         int n = QueryParams.limit(limit, 1000, 20_000);
-        int from = QueryParams.offset(offset);
+        int from = QueryParams.position(offset, cursor);
         Scope scope = Scope.of(callers.get());
         // Only the page's views are made on the model's thread: at 64k GPUs a view and a sort of every GPU per
         // request held it for tens of milliseconds (BENCHMARKS.md, the cost curve).
@@ -106,7 +108,7 @@ public class FleetResource {
                             h,
                             from,
                             n);
-            return new Page<>(page.items().stream().map(scope::visible).toList(), page.total(), from, n);
+            return Page.at(page.items().stream().map(scope::visible).toList(), page.total(), from, n);
         });
     }
 

@@ -69,19 +69,20 @@ public class JobsResource {
             @QueryParam("state") String state,
             @QueryParam("breached") String breached,
             @QueryParam("limit") Integer limit,
-            @QueryParam("offset") Integer offset) {
+            @QueryParam("offset") Integer offset,
+            @QueryParam("cursor") String cursor) {
         JobFilter f = new JobFilter(
                 namespace == null || namespace.isBlank() ? null : namespace,
                 QueryParams.enumValue("state", state, JobState.class),
                 QueryParams.bool("breached", breached));
         int n = QueryParams.limit(limit, 100, 1000);
-        int from = QueryParams.offset(offset);
+        int from = QueryParams.position(offset, cursor);
         Scope scope = scope();
         // Summaries only for the page's rows (every job's only for a breached filter): the model's thread is held for a
         // look at each job, not a summary of each.
         return model.read(m -> {
             Jobs.JobPage page = m.jobs().page(f, scope.namespaceFilter(), from, n);
-            return new Page<>(page.items(), page.total(), from, n);
+            return Page.at(page.items(), page.total(), from, n);
         });
     }
 

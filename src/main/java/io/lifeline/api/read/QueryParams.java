@@ -2,6 +2,7 @@ package io.lifeline.api.read;
 
 import io.lifeline.codec.InvalidEventException;
 import io.lifeline.codec.Rfc3339;
+import io.lifeline.domain.page.Cursor;
 import io.lifeline.domain.support.WireEnum;
 import java.time.Instant;
 import java.util.Arrays;
@@ -38,6 +39,29 @@ public final class QueryParams {
             throw new InvalidEventException("limit: must be between 1 and " + max + ", got " + n);
         }
         return n;
+    }
+
+    /**
+     * Where a positional page starts: the {@code cursor} of the previous page, or an {@code offset}, not both. A cursor
+     * that this API did not give out is refused, as on every paged list.
+     */
+    public static int position(Integer offset, String cursor) {
+        if (cursor == null || cursor.isEmpty()) {
+            return offset(offset);
+        }
+        if (offset != null) {
+            throw new InvalidEventException("cursor: give cursor or offset, not both");
+        }
+        long at;
+        try {
+            at = Cursor.longs(cursor, 1)[0];
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEventException("cursor: not a cursor this API returned");
+        }
+        if (at < 0 || at > Integer.MAX_VALUE) {
+            throw new InvalidEventException("cursor: not a cursor this API returned");
+        }
+        return (int) at;
     }
 
     public static int offset(Integer value) {

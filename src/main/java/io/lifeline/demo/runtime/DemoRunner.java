@@ -210,6 +210,7 @@ public class DemoRunner {
         startTicking(s, "given by the caller", null);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // writeJournal() and tickSafely() catch and log their own failures
     private void startTicking(Scenario scenario, String source, DemoJournal.Stored stored) {
         executor = Executors.newSingleThreadScheduledExecutor(Threads.daemon("lifeline-demo"));
         if (journaling) {
@@ -444,6 +445,7 @@ public class DemoRunner {
     }
 
     /** Writes the calls and the mark not written yet (journal thread, and once more at stop). */
+    @SuppressWarnings("ReferenceEquality") // the mark just written is still the latest one
     private void writeJournal() {
         List<DemoJournal.Entry> calls;
         DemoJournal.Mark mark;
@@ -656,6 +658,7 @@ public class DemoRunner {
      * Settles the submission in flight: true while it is still running (the tick then ends without waiting).
      * Afterwards {@code pending} holds what must be offered again, or nothing.
      */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only the demo's thread writes these
     private boolean stillWaiting(long now) {
         if (!inFlight.isDone()) {
             if (now - inFlightSince < SUBMIT_TIMEOUT_MS) {

@@ -92,6 +92,8 @@ public enum AlertRule {
 
     private final String key;
     private final String alertName;
+
+    @SuppressWarnings("ImmutableEnumChecker") // RuleSettings is a record of immutable values
     private final RuleSettings defaults;
 
     AlertRule(String key, String alertName, RuleSettings defaults) {

@@ -33,6 +33,7 @@ public record RuleSettings(
      * @param window       new window, or null
      * @param severity     new severity, or null
      */
+    @SuppressWarnings("JavaLangClash") // the settings' own word; java.lang.Override is never needed inside
     public record Override(
             Boolean enabled, Double threshold, Duration forDuration, Duration window, Severity severity) {
 

@@ -191,6 +191,7 @@ public final class Fleet implements NodeModel {
         return nodes.size();
     }
 
+    @SuppressWarnings("ReferenceEquality") // a NodeInfo is replaced only when the facts change
     private NodeChange applyTo(NodeState n, Event e) {
         // Stamped whether or not the event changes anything: a snapshot then rebuilds the node's views, which
         // costs little, and no register can change unnoticed.

@@ -33,6 +33,7 @@ public enum NodeLifecycle implements WireEnum {
     /** Gone. Kept listed as history; only {@code node.registered} brings it back. Follows every state but itself. */
     TERMINATED;
 
+    @SuppressWarnings("ImmutableEnumChecker") // written only in the static initializer
     private int predecessors;
 
     static {

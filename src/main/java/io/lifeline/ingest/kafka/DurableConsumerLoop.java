@@ -181,6 +181,7 @@ public final class DurableConsumerLoop {
         }
     }
 
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only the consumer loop's thread writes it
     private void supervise() {
         Backoff restart = Backoff.fromSettings(settings.retryBackoff(), MAX_RESTART_BACKOFF);
         int failures = 0;
@@ -337,6 +338,7 @@ public final class DurableConsumerLoop {
      * in flight ahead of it, they are what holds the room: it waits for the oldest and tries again at once; once it is
      * the oldest, the gateway itself is full, and it pauses between tries.
      */
+    @SuppressWarnings("ReferenceEquality") // the same in-flight entry, not an equal one
     private void takeInTurn(InFlight work) {
         while (running && pushedBack(work.work()) && inFlight.contains(work)) {
             if (inFlight.peek() != work) {
@@ -370,6 +372,7 @@ public final class DurableConsumerLoop {
     }
 
     /** Waits for the oldest poll in flight to be stored, and commits it. */
+    @SuppressWarnings("ReferenceEquality") // the same in-flight entry, not an equal one
     private void commitOldest() {
         InFlight head = inFlight.peek();
         awaitDurable(head.work());
@@ -380,6 +383,7 @@ public final class DurableConsumerLoop {
     }
 
     /** Commits the offsets of the completed polls at the head of the queue; with {@code block}, waits for one. */
+    @SuppressWarnings("ReferenceEquality") // the same in-flight entry, not an equal one
     private void commitCompleted(boolean block) {
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         while (!inFlight.isEmpty()) {

@@ -165,6 +165,7 @@ public class KafkaIngest {
         }
 
         @Override
+        @SuppressWarnings("FutureReturnValueIgnored") // NotAppliedLog writes down what was not applied
         public void retry() {
             // Even a poll of nothing but undecodable records moves its offsets forward in the store.
             stored = pipeline.submit(events, offsets).toCompletableFuture();

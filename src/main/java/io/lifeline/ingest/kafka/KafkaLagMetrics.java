@@ -59,6 +59,7 @@ public class KafkaLagMetrics {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // refresh() catches and logs a failure per topic
     void onOpened(@Observes IngestOpened opened) {
         config.bootstrapServers().ifPresent(servers -> {
             Properties p = new Properties();

@@ -20,7 +20,7 @@ import java.util.Locale;
  * @param lastUsedAt   last use as written to the store (may lag by up to the flush interval), or {@code null}
  * @param nodes        for an ingest token: the nodes it may send node and GPU events of (a node agent's); empty
  *                     means not bound to nodes
- * @param sources      for an ingest token: the CloudEvents {@code source}s it may send (a connector's); empty means
+ * @param sources      for an ingest token: the CloudEvents sources it may send (a connector's); empty means
  *                     not bound to sources
  */
 public record ApiToken(

@@ -119,15 +119,19 @@ public class DashboardData {
      * Calls {@code listener} (on the model snapshots' thread) with every new snapshot, as {@code scope} may see it,
      * until the registration is removed. The latest model snapshot is made into one at once when none was made yet.
      */
+    // EMPTY is the sentinel for no snapshot yet; nothing waits for the first snapshot, whose failure is logged here.
+    @SuppressWarnings({"ReferenceEquality", "FutureReturnValueIgnored"})
     public Registration subscribe(Scope scope, Consumer<DashboardSnapshot> listener) {
         listeners.put(listener, scope);
         if (published.full().isEmpty()) {
             ModelSnapshot latest = snapshots.latest();
-            if (latest != ModelSnapshot.EMPTY) {
-                CompletableFuture.runAsync(() -> make(latest));
-            } else {
-                refresh();
-            }
+            CompletableFuture<?> first =
+                    latest != ModelSnapshot.EMPTY ? CompletableFuture.runAsync(() -> make(latest)) : refresh();
+            first.whenComplete((s, e) -> {
+                if (e != null) {
+                    LOG.debugf(e, "First dashboard snapshot failed");
+                }
+            });
         }
         return () -> listeners.remove(listener);
     }

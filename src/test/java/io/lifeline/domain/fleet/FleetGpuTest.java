@@ -56,7 +56,7 @@ class FleetGpuTest {
                     .isEqualTo("GPU 3 (" + FleetEvents.uuid(N, 3) + "): 2 volatile double-bit ECC error(s)");
         });
         for (int i = 3; i < 10; i++) {
-            assertThat(fleet.apply(healthy(N, 3).dbe(2L).at(at(i * 10)))).isEmpty();
+            assertThat(fleet.apply(healthy(N, 3).dbe(2L).at(at(i * 10L)))).isEmpty();
         }
         assertThat(fleet.node(N).orElseThrow().lemon().interruptions()).isEqualTo(1);
     }

@@ -46,11 +46,15 @@ class FleetMemoryFootprintTest {
     private static long measure(boolean fullXidHistory) {
         long before = usedAfterGc();
         Fleet fleet = new Fleet(new MovableClock(at(3600)));
-        build(fleet, fullXidHistory);
-        long after = usedAfterGc();
-        assertThat(fleet.gpus()).hasSize(GPUS);
-        Reference.reachabilityFence(fleet);
-        return (after - before) / GPUS;
+        try {
+            build(fleet, fullXidHistory);
+            long after = usedAfterGc();
+            assertThat(fleet.gpus()).hasSize(GPUS);
+            return (after - before) / GPUS;
+        } finally {
+            // The fleet stays reachable through the measurement, or the collector could take it early.
+            Reference.reachabilityFence(fleet);
+        }
     }
 
     private static void build(Fleet fleet, boolean fullXidHistory) {

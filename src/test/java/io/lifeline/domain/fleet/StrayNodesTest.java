@@ -20,7 +20,7 @@ class StrayNodesTest {
         assertThat(fleet.size()).isEqualTo(2);
         // Other nodes keep the event time moving.
         for (int minute = 1; minute <= 150; minute++) {
-            fleet.apply(FleetEvents.healthy("live", 0).at(at(minute * 60)));
+            fleet.apply(FleetEvents.healthy("live", 0).at(at(minute * 60L)));
         }
         assertThat(fleet.lifecycle("ghost")).isNull();
         assertThat(fleet.lifecycle("live")).isEqualTo(NodeLifecycle.REGISTERED);
@@ -33,7 +33,7 @@ class StrayNodesTest {
         fleet.apply(FleetEvents.healthy("late-registrar", 0).at(at(0)));
         fleet.apply(FleetEvents.registered("late-registrar", at(60)));
         for (int minute = 1; minute <= 300; minute++) {
-            fleet.apply(FleetEvents.healthy("reporting", 0).at(at(minute * 60)));
+            fleet.apply(FleetEvents.healthy("reporting", 0).at(at(minute * 60L)));
         }
         assertThat(fleet.node("reporting")).isPresent();
         assertThat(fleet.lifecycle("late-registrar")).isEqualTo(NodeLifecycle.REGISTERED);
@@ -60,7 +60,7 @@ class StrayNodesTest {
         small.apply(FleetEvents.healthy("a", 0).at(at(5)));
         assertThat(small.lifecycle("a")).isEqualTo(NodeLifecycle.UNKNOWN);
         for (int minute = 1; minute <= 150; minute++) {
-            small.apply(FleetEvents.registered("c" + minute, at(minute * 60)));
+            small.apply(FleetEvents.registered("c" + minute, at(minute * 60L)));
         }
         assertThat(small.lifecycle("a")).isNull();
     }

@@ -72,6 +72,7 @@ final class IngestLoad {
         return p;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a load generator: it counts what arrives, not each send
     void fill(String topic, int n, int run) throws Exception {
         try (Admin admin = Admin.create(common())) {
             admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))

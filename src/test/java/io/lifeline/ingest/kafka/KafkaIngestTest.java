@@ -55,6 +55,7 @@ class KafkaIngestTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test asserts on what arrives, not on each send
     void structuredAndBinaryRecordsAreIngestedAndBadRecordsAreDeadLettered() throws Exception {
         String node = "kafka-node-" + UUID.randomUUID().toString().substring(0, 8);
         try (KafkaProducer<byte[], byte[]> p = producer()) {
@@ -107,6 +108,7 @@ class KafkaIngestTest {
      * and nobody waits for an answer: its reason is written down and counted.
      */
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test asserts on what arrives, not on each send
     void aRecordTheModelDoesNotApplyIsCountedWithItsReason() throws Exception {
         String node = "kafka-stale-" + UUID.randomUUID().toString().substring(0, 8);
         Map<String, String> stale = Map.of("type", "node.interruption_notice", "reason", "stale");
@@ -158,6 +160,7 @@ class KafkaIngestTest {
      * with their reason, and the records behind them go on being stored: ingest is not held up retrying them.
      */
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test asserts on what arrives, not on each send
     void poisonRecordsAreDeadLetteredWithTheirReasonAndIngestGoesOn() throws Exception {
         String node = "kafka-poison-" + UUID.randomUUID().toString().substring(0, 8);
         try (KafkaProducer<byte[], byte[]> p = producer()) {
@@ -186,6 +189,7 @@ class KafkaIngestTest {
     }
 
     @Test
+    @SuppressWarnings("FutureReturnValueIgnored") // the test asserts on what arrives, not on each send
     void redeliveredRecordsAreNotCountedTwiceAndOffsetsAreCommitted() throws Exception {
         String job = "team-k/dup-" + UUID.randomUUID().toString().substring(0, 8);
         String event =

@@ -45,6 +45,8 @@ enum DcgmField {
 
     final String canonical;
     final boolean device;
+
+    @SuppressWarnings("ImmutableEnumChecker") // private, never written after construction
     private final String[] legacy;
 
     DcgmField(String canonical, boolean device, String... legacy) {

@@ -45,7 +45,7 @@ final class GpuAccumulator {
     }
 
     boolean is(String otherUuid, String otherInstance) {
-        return (uuid == otherUuid || uuid.equals(otherUuid))
+        return uuid.equals(otherUuid)
                 && (instanceId == null ? otherInstance == null : instanceId.equals(otherInstance));
     }
 

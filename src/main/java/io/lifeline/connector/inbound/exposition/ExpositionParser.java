@@ -524,7 +524,7 @@ public final class ExpositionParser {
     private int addLabel(int count, String labelName, String value, int from) {
         for (int i = from; i < count; i++) {
             String n = scratch[2 * i];
-            if (n == labelName || n.equals(labelName)) {
+            if (n.equals(labelName)) {
                 throw new ParseFailure("duplicate label " + labelName);
             }
         }

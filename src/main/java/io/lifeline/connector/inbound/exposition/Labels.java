@@ -51,7 +51,7 @@ public final class Labels {
     public String get(String labelName) {
         for (int i = 0; i < pairs.length; i += 2) {
             String n = pairs[i];
-            if (n == labelName || n.equals(labelName)) {
+            if (n.equals(labelName)) {
                 return pairs[i + 1];
             }
         }

@@ -116,6 +116,7 @@ public class KubernetesConnector {
         return config.enabled();
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // each informer's future records its outcome in the kind's status
     synchronized void start(boolean discover) {
         try {
             KubernetesClient client = clients.get();
@@ -257,6 +258,7 @@ public class KubernetesConnector {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // recheck() catches and logs its own failures
     private void scheduleRecheck(KubernetesClient client, long resync) {
         long every = Math.max(1000, config.crdRecheck().toMillis());
         recheck = new ScheduledThreadPoolExecutor(1, Threads.daemon("lifeline-kubernetes-crd-recheck"));
@@ -290,6 +292,7 @@ public class KubernetesConnector {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the informer's future records its outcome in the kind's status
     private void recheckKind(
             KubernetesClient client, String kind, String crd, Function<KubernetesClient, SharedIndexInformer<?>> make) {
         KindStatus s = status.get(kind);

@@ -32,6 +32,8 @@ public class ConnectorJobResolver implements JobResolver {
     private final Map<String, JobBinding> configured;
     private final Map<String, JobBinding> watched = new ConcurrentHashMap<>();
     private final JobResolver byNamespace;
+
+    @SuppressWarnings("ThreadLocalUsage") // one resolver per application: the scope is per thread and per resolver
     private final ThreadLocal<JobResolver> scoped = new ThreadLocal<>();
 
     ConnectorJobResolver(TorchelasticConnectorConfig config) {

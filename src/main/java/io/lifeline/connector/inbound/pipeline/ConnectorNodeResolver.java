@@ -1,24 +1,21 @@
 package io.lifeline.connector.inbound.pipeline;
 
-import io.agroal.api.AgroalDataSource;
 import io.lifeline.config.CloudConnectorConfig;
 import io.lifeline.connector.inbound.cloud.InMemoryNodeResolver;
 import io.lifeline.connector.inbound.cloud.NodeResolver;
 import io.lifeline.connector.inbound.cloud.ProviderId;
+import io.lifeline.connector.inbound.pipeline.store.RegistrationStore;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.fleet.NodeLifecycle;
+import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.runtime.IngestOpened;
 import io.lifeline.runtime.LiveModel;
 import io.lifeline.runtime.ModelRuntime;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,12 +43,6 @@ import org.jboss.logging.Logger;
 public class ConnectorNodeResolver implements NodeResolver {
 
     private static final Logger LOG = Logger.getLogger(ConnectorNodeResolver.class);
-    private static final String STORED_REGISTRATIONS = """
-            SELECT subject, data ->> 'providerId' FROM (
-              SELECT DISTINCT ON (subject) subject, type, data FROM event_log
-              WHERE type IN ('node.registered', 'node.terminated')
-              ORDER BY subject, time DESC, seq DESC) latest
-            WHERE type = 'node.registered' AND data ->> 'providerId' IS NOT NULL""";
 
     private final InMemoryNodeResolver configured = new InMemoryNodeResolver();
     /** Node by instance id (lower case); an Azure scale-set instance also under its {@code _SET_N} alias. */
@@ -59,11 +50,11 @@ public class ConnectorNodeResolver implements NodeResolver {
     /** The provider id each learned node was registered with, to forget it without a scan. */
     private final Map<String, ProviderId> idByNode = new ConcurrentHashMap<>();
 
-    private final AgroalDataSource dataSource;
+    private final RegistrationStore registrations;
     private final ModelRuntime runtime;
 
-    ConnectorNodeResolver(CloudConnectorConfig config, AgroalDataSource dataSource, ModelRuntime runtime) {
-        this.dataSource = dataSource;
+    ConnectorNodeResolver(CloudConnectorConfig config, RegistrationStore registrations, ModelRuntime runtime) {
+        this.registrations = registrations;
         this.runtime = runtime;
         config.nodes().forEach((machine, node) -> {
             if (machine.contains("://")) {
@@ -171,7 +162,7 @@ public class ConnectorNodeResolver implements NodeResolver {
             LOG.infof(
                     "Cloud notice node resolution: %d nodes from stored registrations, %d configured keys",
                     n, configured.size());
-        } catch (SQLException e) {
+        } catch (StoreUnavailableException e) {
             LOG.warnf(
                     "Could not read stored node registrations (%s); nodes will be learned as they register",
                     e.getMessage());
@@ -181,16 +172,14 @@ public class ConnectorNodeResolver implements NodeResolver {
     /**
      * Learns the newest stored registration of every node whose last stored registration or termination is a
      * registration; returns how many nodes it learned.
+     *
+     * @throws StoreUnavailableException when PostgreSQL cannot be asked
      */
-    public int loadStoredRegistrations() throws SQLException {
+    public int loadStoredRegistrations() {
         int n = 0;
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(STORED_REGISTRATIONS);
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (register(rs.getString(1), rs.getString(2))) {
-                    n++;
-                }
+        for (RegistrationStore.Registration r : registrations.live()) {
+            if (register(r.node(), r.providerId())) {
+                n++;
             }
         }
         return n;

@@ -134,6 +134,7 @@ public class PrometheusGpuSource {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // poll() catches and logs its own failures
     synchronized void start() throws IOException, GeneralSecurityException {
         if (pool != null) {
             return;
@@ -158,6 +159,7 @@ public class PrometheusGpuSource {
         return lastError;
     }
 
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only the poll thread writes it
     private void poll() {
         long interval = Math.max(1000, config.interval().toMillis());
         try {
@@ -319,6 +321,7 @@ public class PrometheusGpuSource {
                 Duration.ofMillis(Math.max(intervalMillis, maxBackoff.toMillis())));
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // poll() catches and logs its own failures
     private void schedule(long delay) {
         ScheduledExecutorService p = pool;
         if (p != null && !p.isShutdown()) {

@@ -238,6 +238,7 @@ public class DcgmScraper {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback is the handling: finish() accounts for every outcome
     private void scrape(TargetState s) {
         if (!running || s.removed()) {
             return;

@@ -1,7 +1,7 @@
 package io.lifeline.connector.outbound.cloud;
 
 import io.lifeline.action.ActionExecutor;
-import io.lifeline.action.ActionView;
+import io.lifeline.action.view.ActionView;
 import io.lifeline.config.CloudConnectorConfig;
 import io.lifeline.connector.LifecycleAction;
 import io.lifeline.domain.action.ActionKind;
@@ -111,6 +111,7 @@ public class LifecycleCompletions {
         }
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // attempt() counts and logs every outcome
     private void attempt(String node, LifecycleAction action, int n) {
         LifecycleActions.Outcome o = api.complete(action);
         if (o instanceof LifecycleActions.Outcome.Completed) {

@@ -1,12 +1,8 @@
 package io.lifeline.connector.outbound.command;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.port.CommandChannel;
-import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
+import io.lifeline.connector.outbound.command.store.AgentCommandStore;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.eventlog.ChangeNotifications;
@@ -21,17 +17,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +33,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 /**
- * Commands waiting for agents that poll over HTTP instead of reading Kafka, in PostgreSQL (table
- * {@code agent_command}) so that whichever replica an agent's poll or acknowledgement reaches answers it: the
+ * Commands waiting for agents that poll over HTTP instead of reading Kafka, in PostgreSQL ({@link AgentCommandStore},
+ * table {@code agent_command}) so that whichever replica an agent's poll or acknowledgement reaches answers it: the
  * command queued by the leader is delivered by any replica, and its acknowledgement, recorded on the row, is known
  * to all of them.
  *
@@ -69,9 +58,7 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class AgentCommandQueue implements CommandChannel {
 
-    static final String CHANNEL = "lifeline_agent_commands";
     private static final Logger LOG = Logger.getLogger(AgentCommandQueue.class);
-    private static final TypeReference<Map<String, String>> PARAMS = new TypeReference<>() {};
 
     @Override
     public String name() {
@@ -97,26 +84,7 @@ public class AgentCommandQueue implements CommandChannel {
 
     @Override
     public Optional<CommandAckView> acknowledgement(String job, String commandId) {
-        String sql = "SELECT type, ack_status, ack_detail, acked_at FROM agent_command WHERE job = ? AND id = ?"
-                + " AND acked_at IS NOT NULL";
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, job);
-            ps.setString(2, commandId);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new CommandAckView(
-                        commandId,
-                        rs.getString(1),
-                        status(rs.getString(2)),
-                        rs.getString(3),
-                        rs.getTimestamp(4).toInstant()));
-            }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent command queue", e);
-        }
+        return store.acknowledgement(job, commandId);
     }
 
     /**
@@ -145,7 +113,7 @@ public class AgentCommandQueue implements CommandChannel {
         boolean dead;
     }
 
-    private final DataSource dataSource;
+    private final AgentCommandStore store;
     private final int capacity;
     private final Duration redeliverAfter;
     private final Duration retention;
@@ -155,33 +123,29 @@ public class AgentCommandQueue implements CommandChannel {
     private final Map<String, JobWaiters> polls = new ConcurrentHashMap<>();
     private final ChangeNotifications notifications;
     private final AgentClaims claims;
-    private final ObjectMapper json;
 
     @Inject
-    AgentCommandQueue(
-            AgroalDataSource dataSource, AgentClaims claims, CommandConfig config, Clock clock, ObjectMapper json) {
+    AgentCommandQueue(AgentCommandStore store, AgentClaims claims, CommandConfig config, Clock clock) {
         this(
-                dataSource,
+                store,
                 claims,
                 config.agent().queueSize(),
                 config.agent().redeliverAfter(),
                 config.agent().retention(),
                 config.agent().maxWaitersPerJob(),
-                clock,
-                json);
+                clock);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // sweep() catches and logs the store's failures
     AgentCommandQueue(
-            DataSource dataSource,
+            AgentCommandStore store,
             AgentClaims claims,
             int capacity,
             Duration redeliverAfter,
             Duration retention,
             int maxWaiters,
-            Clock clock,
-            ObjectMapper json) {
-        this.dataSource = dataSource;
-        this.json = json;
+            Clock clock) {
+        this.store = store;
         this.claims = claims;
         this.capacity = Math.max(1, capacity);
         this.redeliverAfter = redeliverAfter;
@@ -194,8 +158,7 @@ public class AgentCommandQueue implements CommandChannel {
         long sweep = Math.max(1000, Math.min(60_000, retention.toMillis()));
         timer.scheduleWithFixedDelay(this::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
         // Notices missed while the listening connection was down: every job with a waiting poll is looked at again.
-        this.notifications = new ChangeNotifications(
-                dataSource, CHANNEL, this::wake, () -> polls.keySet().forEach(this::wake));
+        this.notifications = store.listen(this::wake, () -> polls.keySet().forEach(this::wake));
     }
 
     /**
@@ -213,59 +176,8 @@ public class AgentCommandQueue implements CommandChannel {
             return;
         }
         Instant expires = command.deadline() != null ? command.deadline() : now.plus(retention);
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                if (insert(c, command, now, expires)) {
-                    trim(c, command.job(), now);
-                    ChangeNotifications.notify(c, CHANNEL, command.job());
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent command queue", e);
-        }
-    }
-
-    private boolean insert(Connection c, TrainerCommand command, Instant now, Instant expires) throws SQLException {
-        String sql = "INSERT INTO agent_command (job, id, type, params, issued_at, deadline, queued_at, expires_at)"
-                + " VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?) ON CONFLICT (job, id) DO NOTHING";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, command.job());
-            ps.setString(2, command.id());
-            ps.setString(3, command.type().wire());
-            ps.setString(4, params(command.params()));
-            ps.setTimestamp(5, timestamp(command.issuedAt()));
-            ps.setTimestamp(6, timestamp(command.deadline()));
-            ps.setTimestamp(7, Timestamp.from(now));
-            ps.setTimestamp(8, Timestamp.from(expires));
-            return ps.executeUpdate() == 1;
-        }
-    }
-
-    /** Drops the job's expired rows, then whatever exceeds the capacity: acknowledged ones first, then the oldest. */
-    private void trim(Connection c, String job, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM agent_command WHERE job = ? AND expires_at <= ?")) {
-            ps.setString(1, job);
-            ps.setTimestamp(2, Timestamp.from(now));
-            ps.executeUpdate();
-        }
-        String sql = "DELETE FROM agent_command WHERE job = ? AND id IN (SELECT id FROM agent_command WHERE job = ?"
-                + " ORDER BY (acked_at IS NULL) DESC, seq DESC OFFSET ?) RETURNING id, acked_at IS NULL";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, job);
-            ps.setString(2, job);
-            ps.setInt(3, capacity);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (rs.getBoolean(2)) {
-                        LOG.warnf("Agent command queue of %s full (%d): dropped %s", job, capacity, rs.getString(1));
-                    }
-                }
-            }
+        for (String dropped : store.queue(command, now, expires, capacity)) {
+            LOG.warnf("Agent command queue of %s full (%d): dropped %s", command.job(), capacity, dropped);
         }
     }
 
@@ -313,51 +225,13 @@ public class AgentCommandQueue implements CommandChannel {
      * deliveries. Empty when the command is not (or no longer) known.
      */
     public Optional<Acknowledged> ack(String job, String commandId, AckStatus status, String detail) {
-        String sql = "WITH old AS (SELECT acked_at FROM agent_command WHERE job = ? AND id = ? FOR UPDATE)"
-                + " UPDATE agent_command a SET acked_at = ?, ack_status = ?, ack_detail = ? FROM old"
-                + " WHERE a.job = ? AND a.id = ?"
-                + " RETURNING a.type, a.params::text, a.issued_at, a.deadline, old.acked_at IS NULL";
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, job);
-            ps.setString(2, commandId);
-            ps.setTimestamp(3, Timestamp.from(clock.instant()));
-            ps.setString(4, status.wireName());
-            ps.setString(5, detail);
-            ps.setString(6, job);
-            ps.setString(7, commandId);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                TrainerCommand cmd = new TrainerCommand(
-                        commandId,
-                        job,
-                        type(rs.getString(1)),
-                        params(rs.getString(2)),
-                        instant(rs.getTimestamp(3)),
-                        instant(rs.getTimestamp(4)));
-                return Optional.of(new Acknowledged(cmd, rs.getBoolean(5)));
-            }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent command queue", e);
-        }
+        return store.acknowledge(job, commandId, clock.instant(), status, detail)
+                .map(a -> new Acknowledged(a.command(), a.firstAck()));
     }
 
     /** Commands of a job still waiting for an acknowledgement (delivered or not). */
     public int pending(String job) {
-        String sql = "SELECT count(*) FROM agent_command WHERE job = ? AND acked_at IS NULL AND expires_at > ?";
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, job);
-            ps.setTimestamp(2, Timestamp.from(clock.instant()));
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent command queue", e);
-        }
+        return store.pending(job, clock.instant());
     }
 
     /**
@@ -366,37 +240,7 @@ public class AgentCommandQueue implements CommandChannel {
      */
     private List<TrainerCommand> deliver(String job, String key) {
         Instant now = clock.instant();
-        String sql = "UPDATE agent_command SET delivered_at = ?, delivered_to = ? WHERE job = ? AND acked_at IS NULL"
-                + " AND expires_at > ? AND (delivered_at IS NULL OR delivered_at <= ? OR delivered_to IS DISTINCT FROM ?)"
-                + " RETURNING seq, id, type, params::text, issued_at, deadline";
-        record Claimed(long seq, TrainerCommand command) {}
-        List<Claimed> out = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setTimestamp(1, Timestamp.from(now));
-            ps.setString(2, key);
-            ps.setString(3, job);
-            ps.setTimestamp(4, Timestamp.from(now));
-            ps.setTimestamp(5, Timestamp.from(now.minus(redeliverAfter)));
-            ps.setString(6, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Claimed(
-                            rs.getLong(1),
-                            new TrainerCommand(
-                                    rs.getString(2),
-                                    job,
-                                    type(rs.getString(3)),
-                                    params(rs.getString(4)),
-                                    instant(rs.getTimestamp(5)),
-                                    instant(rs.getTimestamp(6)))));
-                }
-            }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("the agent command queue", e);
-        }
-        out.sort(Comparator.comparingLong(Claimed::seq));
-        return out.stream().map(Claimed::command).toList();
+        return store.deliver(job, key, now, now.minus(redeliverAfter));
     }
 
     /**
@@ -493,12 +337,10 @@ public class AgentCommandQueue implements CommandChannel {
      * waits on here.
      */
     void sweep() {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("DELETE FROM agent_command WHERE expires_at <= ?")) {
-            ps.setTimestamp(1, Timestamp.from(clock.instant()));
-            ps.executeUpdate();
+        try {
+            store.deleteExpired(clock.instant());
             claims.deleteLapsed(clock.instant().minus(retention));
-        } catch (SQLException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warnf("Expired agent commands not deleted (next sweep tries again): %s", e.getMessage());
         }
         for (String job : polls.keySet()) {
@@ -539,47 +381,5 @@ public class AgentCommandQueue implements CommandChannel {
                 q.waiters.clear();
             }
         }
-    }
-
-    private String params(Map<String, String> params) {
-        try {
-            return json.writeValueAsString(params);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write command parameters", e);
-        }
-    }
-
-    private Map<String, String> params(String stored) {
-        try {
-            return json.readValue(stored, PARAMS);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable command parameters: " + stored, e);
-        }
-    }
-
-    private static CommandType type(String wire) {
-        for (CommandType t : CommandType.values()) {
-            if (t.wire().equals(wire)) {
-                return t;
-            }
-        }
-        throw new IllegalStateException("unknown command type in agent_command: " + wire);
-    }
-
-    private static AckStatus status(String wire) {
-        for (AckStatus s : AckStatus.values()) {
-            if (s.wireName().equals(wire)) {
-                return s;
-            }
-        }
-        throw new IllegalStateException("unknown acknowledgement status in agent_command: " + wire);
-    }
-
-    private static Timestamp timestamp(Instant t) {
-        return t == null ? null : Timestamp.from(t);
-    }
-
-    private static Instant instant(Timestamp t) {
-        return t == null ? null : t.toInstant();
     }
 }

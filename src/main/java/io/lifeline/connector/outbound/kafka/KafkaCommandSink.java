@@ -66,6 +66,7 @@ public class KafkaCommandSink implements CommandChannel {
 
     /** Hands the command to the producer; completes when the brokers acknowledged it. */
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // the send's callback completes written with its outcome
     public CompletionStage<Void> send(TrainerCommand command) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
                 config.topic(), command.job().getBytes(StandardCharsets.UTF_8), CommandCloudEvents.bytes(command));

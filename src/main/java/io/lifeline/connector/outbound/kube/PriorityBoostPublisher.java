@@ -2,8 +2,8 @@ package io.lifeline.connector.outbound.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.lifeline.action.ActionStore;
-import io.lifeline.action.AuditEntry;
+import io.lifeline.action.store.ActionStore;
+import io.lifeline.action.view.AuditEntry;
 import io.lifeline.config.KubeConfig;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventType;
@@ -113,6 +113,7 @@ public class PriorityBoostPublisher {
                 .register(registry);
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // passSafely() catches and logs its own failures
     synchronized void onOpened(@Observes IngestOpened opened) {
         if (!kube.enabled() || !config.enabled() || timer != null) {
             return;

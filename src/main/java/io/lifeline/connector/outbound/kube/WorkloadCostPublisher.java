@@ -48,6 +48,7 @@ public class WorkloadCostPublisher {
         this.runtime = runtime;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // passSafely() catches and logs its own failures
     synchronized void onOpened(@Observes IngestOpened opened) {
         if (!kube.enabled() || !config.enabled() || timer != null) {
             return;

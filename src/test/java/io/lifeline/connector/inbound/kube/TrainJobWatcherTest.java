@@ -124,7 +124,7 @@ class TrainJobWatcherTest {
                                         "jobset completed",
                                         "lastTransitionTime",
                                         "2026-05-01T11:00:00Z"))));
-        job = update(job);
+        update(job);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> out.of(JOB, EventType.JOB_FINISHED).size() == 1);
         assertThat(out.of(JOB, EventType.JOB_FINISHED).get(0).data())

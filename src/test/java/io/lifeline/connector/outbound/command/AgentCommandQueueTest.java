@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lifeline.action.port.CommandType;
 import io.lifeline.action.port.TrainerCommand;
+import io.lifeline.connector.outbound.command.store.AgentCommandStore;
 import io.lifeline.domain.event.TrainerData.AckStatus;
 import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.eventlog.StoreUnavailableException;
@@ -130,14 +131,13 @@ class AgentCommandQueueTest {
 
     private AgentCommandQueue replica(DataSource ds) {
         AgentCommandQueue q = new AgentCommandQueue(
-                ds,
+                new AgentCommandStore(ds, Json.mapper()),
                 new AgentClaims(ds, (t, w, a, k, d) -> {}, clock),
                 3,
                 Duration.ofSeconds(30),
                 Duration.ofHours(1),
                 2,
-                clock,
-                Json.mapper());
+                clock);
         replicas.add(q);
         return q;
     }

@@ -214,7 +214,7 @@ class KubernetesActionsAppTest {
     PriorityBoostPublisher boosts;
 
     @Inject
-    io.lifeline.action.ActionStore audit;
+    io.lifeline.action.store.ActionStore audit;
 
     @Inject
     io.micrometer.core.instrument.MeterRegistry registry;
@@ -351,11 +351,11 @@ class KubernetesActionsAppTest {
         assertThat(annotations(ns, "pytorchjob-llm-other")).containsEntry("kueue.x-k8s.io/priority-boost", "7");
         assertThat(boostChanges("removed")).isEqualTo(removedBefore + 1);
 
-        List<io.lifeline.action.AuditEntry> entries = audit.audit(new io.lifeline.action.AuditQuery(
+        List<io.lifeline.action.view.AuditEntry> entries = audit.audit(new io.lifeline.action.view.AuditQuery(
                         PriorityBoostPublisher.ACTOR, null, job, null, null, null, 10, null))
                 .items();
         assertThat(entries)
-                .extracting(io.lifeline.action.AuditEntry::what)
+                .extracting(io.lifeline.action.view.AuditEntry::what)
                 .containsExactlyInAnyOrder("workload.priority_boost.set", "workload.priority_boost.removed");
         assertThat(entries)
                 .filteredOn(e -> e.what().endsWith(".removed"))
@@ -441,6 +441,7 @@ class KubernetesActionsAppTest {
      * Answers evictions of one pod as an API server with a PodDisruptionBudget would: 429 first when asked, then 201
      * (after which the pod goes, as the real server would delete it). Counts every eviction request.
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // the reply does not wait for the deletion
     private AtomicInteger evictions(String ns, String pod, boolean refuseFirst) {
         AtomicInteger count = new AtomicInteger();
         String path = "/api/v1/namespaces/" + ns + "/pods/" + pod + "/eviction";

@@ -2,8 +2,8 @@ package io.lifeline.connector.inbound.kube.admission;
 
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.ActionStore;
 import io.lifeline.action.port.ClusterActions;
+import io.lifeline.action.store.ActionStore;
 import io.lifeline.runtime.ModelRuntime;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,9 +2,9 @@ package io.lifeline.connector.inbound.kube.admission;
 
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionService;
-import io.lifeline.action.AuditEntry;
 import io.lifeline.action.Submitted;
 import io.lifeline.action.TargetBusyException;
+import io.lifeline.action.view.AuditEntry;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
 import io.lifeline.domain.job.checkpoint.FreshnessView;

@@ -195,7 +195,6 @@ public class EvictionWebhookListener {
 
     /** Before the body: the rate limit and the request timeout. */
     private void admit(RoutingContext ctx) {
-        HttpServerRequest request = ctx.request();
         long wait = rate.tryAcquire("reviews", System.nanoTime());
         if (wait > 0) {
             admission.refused(EvictionAdmission.Refusal.RATE_LIMITED);

@@ -1,4 +1,4 @@
-package io.lifeline.action;
+package io.lifeline.action.view;
 
 import java.time.Instant;
 

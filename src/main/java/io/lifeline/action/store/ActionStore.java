@@ -1,9 +1,15 @@
-package io.lifeline.action;
+package io.lifeline.action.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
+import io.lifeline.action.view.ActionQuery;
+import io.lifeline.action.view.ActionStepView;
+import io.lifeline.action.view.ActionView;
+import io.lifeline.action.view.AuditEntry;
+import io.lifeline.action.view.AuditQuery;
+import io.lifeline.action.view.StepResult;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
@@ -68,7 +74,7 @@ public class ActionStore {
     private final Jdbc jdbc;
     private final ObjectMapper json;
 
-    ActionStore(AgroalDataSource dataSource, ObjectMapper json) {
+    public ActionStore(AgroalDataSource dataSource, ObjectMapper json) {
         this.jdbc = new Jdbc(dataSource, "the action store");
         this.json = json;
     }

@@ -24,6 +24,7 @@ final class Terminal {
     private boolean colour;
     private BufferedReader reader;
 
+    @SuppressWarnings("SystemConsoleNull") // built for Java 17, where null means no terminal; LIFELINECTL_TTY overrides
     Terminal(Map<String, String> env, InputStream in, PrintWriter out, PrintWriter err) {
         this.env = env;
         this.in = in;
@@ -108,6 +109,7 @@ final class Terminal {
     }
 
     /** Reads a secret without echo where there is a console, else a line of standard input. */
+    @SuppressWarnings("SystemConsoleNull") // built for Java 17, where null means no terminal
     String readSecret(String prompt) {
         java.io.Console console = System.console();
         if (console != null) {

@@ -1,20 +1,20 @@
-package io.lifeline.alert;
+package io.lifeline.alert.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
+import io.lifeline.alert.receiver.DeliveryOutcome;
+import io.lifeline.alert.receiver.Receiver;
+import io.lifeline.alert.receiver.ReceiverKind;
 import io.lifeline.domain.alert.Alert;
 import io.lifeline.domain.alert.AlertChange;
 import io.lifeline.domain.alert.AlertRule;
 import io.lifeline.domain.alert.AlertState;
-import io.lifeline.domain.alert.Matcher;
-import io.lifeline.domain.alert.Silence;
 import io.lifeline.eventlog.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
@@ -24,13 +24,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
- * Alerts in PostgreSQL (tables of V4): alert state, silences, the notification outbox and delivery attempts.
- * SQL through {@link Jdbc}, one short transaction per call; a failing database is a
- * {@link io.lifeline.eventlog.StoreUnavailableException}.
+ * Alerts in PostgreSQL (tables of V4): alert state, the notification outbox and delivery attempts. SQL through
+ * {@link Jdbc}, one short transaction per call, as the outbox's batched inserts and conditional updates need; a failing
+ * database is a {@link io.lifeline.eventlog.StoreUnavailableException}. Silences are {@link SilenceStore}'s.
  */
 @ApplicationScoped
 public class AlertStore {
@@ -38,7 +37,6 @@ public class AlertStore {
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
     private static final String ALERT_COLUMNS = "fingerprint, rule, namespace, state, labels::text, annotations::text, "
             + "active_since, firing_since, resolved_at, updated_at, value";
-    private static final String SILENCE_COLUMNS = "id, matchers::text, starts_at, ends_at, created_by, comment";
 
     /** A notification to queue for one receiver. */
     public record Outgoing(Receiver receiver, String idempotencyKey, String groupKey, String status, byte[] body) {}
@@ -66,13 +64,10 @@ public class AlertStore {
             long durationMillis,
             String error) {}
 
-    /** A matcher as stored (and as the API shows it). */
-    public record StoredMatcher(String name, String value, String type) {}
-
     private final Jdbc jdbc;
     private final ObjectMapper json;
 
-    AlertStore(AgroalDataSource dataSource, ObjectMapper json) {
+    public AlertStore(AgroalDataSource dataSource, ObjectMapper json) {
         this.jdbc = new Jdbc(dataSource, "the alert store");
         this.json = json;
     }
@@ -232,78 +227,6 @@ public class AlertStore {
         }
     }
 
-    // ------------------------------------------------------------------------------------------------- silences
-
-    public void insertSilence(Silence s, Instant createdAt) {
-        jdbc.update(
-                "INSERT INTO alert_silence (id, matchers, starts_at, ends_at, created_by, comment, created_at)"
-                        + " VALUES (?, ?::jsonb, ?, ?, ?, ?, ?)",
-                s.id(),
-                write(s.matchers().stream()
-                        .map(m ->
-                                new StoredMatcher(m.name(), m.value(), m.type().operator()))
-                        .toList()),
-                s.startsAt(),
-                s.endsAt(),
-                s.createdBy(),
-                s.comment(),
-                createdAt);
-    }
-
-    /** Silences not yet ended at {@code now} (active or pending), plus ended ones when {@code expired}. */
-    public List<Silence> silences(Instant now, boolean expired, int limit) {
-        return jdbc.list(
-                "SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE (? OR ends_at > ?)"
-                        + " ORDER BY ends_at DESC, id LIMIT ?",
-                this::readSilence,
-                expired,
-                now,
-                limit);
-    }
-
-    public Optional<Silence> findSilence(String id) {
-        return jdbc.one("SELECT " + SILENCE_COLUMNS + " FROM alert_silence WHERE id = ?", this::readSilence, id);
-    }
-
-    /** Ends a silence at {@code now}; an ended one stays as it was. Empty when there is no such silence. */
-    public Optional<Silence> expireSilence(String id, Instant now, String by) {
-        Optional<Silence> s = findSilence(id);
-        if (s.isEmpty() || s.get().expiredAt(now)) {
-            return s;
-        }
-        Silence ended = s.get().expire(now);
-        jdbc.update(
-                "UPDATE alert_silence SET starts_at = ?, ends_at = ?, expired_by = ? WHERE id = ?",
-                ended.startsAt(),
-                ended.endsAt(),
-                by,
-                id);
-        return Optional.of(ended);
-    }
-
-    private Silence readSilence(ResultSet rs) throws SQLException {
-        List<StoredMatcher> stored;
-        try {
-            stored = json.readValue(rs.getString(2), new TypeReference<List<StoredMatcher>>() {});
-        } catch (JsonProcessingException e) {
-            throw new SQLException("unreadable matchers of silence " + rs.getString(1), e);
-        }
-        List<Matcher> matchers = stored.stream()
-                .map(m -> new Matcher(m.name(), m.value(), type(m.type())))
-                .toList();
-        return new Silence(
-                rs.getString(1), matchers, Jdbc.instant(rs, 3), Jdbc.instant(rs, 4), rs.getString(5), rs.getString(6));
-    }
-
-    static Matcher.Type type(String operator) {
-        for (Matcher.Type t : Matcher.Type.values()) {
-            if (t.operator().equals(operator) || t.name().equalsIgnoreCase(operator)) {
-                return t;
-            }
-        }
-        throw new IllegalArgumentException("matchers: type must be one of =, !=, =~, !~, got '" + operator + "'");
-    }
-
     // --------------------------------------------------------------------------------------------------- outbox
 
     /** Pending notifications whose next attempt is due, oldest first. */
@@ -396,14 +319,16 @@ public class AlertStore {
                 limit);
     }
 
-    /** Deletes resolved alerts, finished notifications and attempts older than {@code before}. */
+    /**
+     * Deletes resolved alerts, finished notifications and attempts older than {@code before} (silences:
+     * {@link SilenceStore#deleteEndedBefore}).
+     */
     public void deleteOlderThan(Instant before) {
         jdbc.withConnection(c -> {
             for (String sql : List.of(
                     "DELETE FROM alert_state WHERE state = 'resolved' AND resolved_at < ?",
                     "DELETE FROM alert_notification WHERE state <> 'pending' AND finished_at < ?",
-                    "DELETE FROM alert_delivery_attempt WHERE attempted_at < ?",
-                    "DELETE FROM alert_silence WHERE ends_at < ?")) {
+                    "DELETE FROM alert_delivery_attempt WHERE attempted_at < ?")) {
                 Jdbc.update(c, sql, before);
             }
             return null;

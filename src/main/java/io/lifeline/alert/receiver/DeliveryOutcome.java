@@ -1,4 +1,4 @@
-package io.lifeline.alert;
+package io.lifeline.alert.receiver;
 
 import java.util.Locale;
 

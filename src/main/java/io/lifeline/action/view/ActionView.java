@@ -1,4 +1,4 @@
-package io.lifeline.action;
+package io.lifeline.action.view;
 
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;

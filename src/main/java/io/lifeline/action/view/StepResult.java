@@ -1,4 +1,4 @@
-package io.lifeline.action;
+package io.lifeline.action.view;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -35,7 +35,7 @@ public sealed interface StepResult {
     record CheckpointRequested(long baselineStep, String command, String commandId, CommandSent sent)
             implements StepResult {
 
-        CheckpointRequested(long baselineStep, String command, String commandId) {
+        public CheckpointRequested(long baselineStep, String command, String commandId) {
             this(baselineStep, command, commandId, null);
         }
     }
