@@ -24,6 +24,11 @@ for f in src/test/java/io/lifeline/ingest/kafka/IngestThroughputBenchmark.java \
          bench/ingest.sh; do
     cp "$here/$f" "$work/previous/$f"
 done
+# A commit from before the event log's package was renamed (io.lifeline.store) gets the harness with that name.
+if [ ! -d "$work/previous/src/main/java/io/lifeline/eventlog" ]; then
+    sed -i 's/io\.lifeline\.eventlog\./io.lifeline.store./g' \
+        "$work/previous/src/test/java/io/lifeline/ingest/kafka/"*.java "$work/previous/src/test/java/io/lifeline/testing/"*.java
+fi
 
 run() { # $1 directory, $2 label, $3 run number
     echo "== run $3: $2 (load average $(cut -d' ' -f1-3 /proc/loadavg))"
