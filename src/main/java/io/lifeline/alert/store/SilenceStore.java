@@ -5,14 +5,13 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lifeline.domain.alert.Matcher;
 import io.lifeline.domain.alert.Silence;
+import io.lifeline.eventlog.StoreCalls;
 import io.lifeline.eventlog.StoreUnavailableException;
 import io.quarkus.hibernate.orm.panache.PanacheQuery;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.narayana.jta.QuarkusTransactionException;
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.PersistenceException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -109,11 +108,7 @@ public class SilenceStore {
      * database refuses, are the store's unavailability, as {@code Jdbc} reports it for hand-written SQL.
      */
     private static <T> T inTransaction(Callable<T> work) {
-        try {
-            return QuarkusTransaction.joiningExisting().call(work);
-        } catch (PersistenceException | QuarkusTransactionException e) {
-            throw new StoreUnavailableException(WHAT, e);
-        }
+        return StoreCalls.call(WHAT, () -> QuarkusTransaction.joiningExisting().call(work));
     }
 
     private Silence silence(StoredSilence row) {

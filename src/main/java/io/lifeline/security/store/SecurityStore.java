@@ -1,5 +1,6 @@
 package io.lifeline.security.store;
 
+import io.lifeline.eventlog.StoreCalls;
 import io.lifeline.eventlog.StoreUnavailableException;
 import io.lifeline.security.identity.ApiToken;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,9 +1,8 @@
-package io.lifeline.security.store;
+package io.lifeline.eventlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lifeline.eventlog.StoreUnavailableException;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.RollbackException;
 import org.junit.jupiter.api.Test;
