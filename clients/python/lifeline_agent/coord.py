@@ -33,7 +33,7 @@ import math
 import random
 import threading
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
 
 from ._util import LOG, safe_name
 from .state import INF
@@ -41,6 +41,11 @@ from .state import INF
 if TYPE_CHECKING:
     from .agent import Agent
 REASON_ORDER = {"periodic": 0, "command": 1, "restore": 1, "prepare_exit": 2, "signal": 3}
+#: ``published(note)``: a broadcast reached the store (see :meth:`Coordinator.broadcast`).
+Published = Callable[[str], None]
+#: Seconds rank 0 waits, before it exits on restart_workers, for the other ranks to have read the command (the store
+#: may be served from its process).
+RESTART_SEEN_WAIT = 5.0
 
 
 class Store(Protocol):
@@ -206,6 +211,14 @@ class Coordinator:
     def can_coordinate(self) -> bool:
         return True
 
+    def broadcast(self, message: dict[str, Any], published: Published) -> None:
+        """Rank 0 only: has every rank act on ``message`` (a command that needs no agreed step: capture_stacks,
+        restart_workers) at once, in one of the agent's threads, whatever its training thread is doing. Calls
+        ``published(note)`` once every rank can read it (``note``: what limits its reach, "" when none), then acts
+        on it in this rank too."""
+        published("")
+        self.agent.handler.act(message)
+
     def group_restart(self) -> int | None:
         """Rank 0's restart count, once known: the incarnation every rank names checkpoints by."""
         return None
@@ -285,7 +298,8 @@ class LocalCoordinator(Coordinator):
 
 
 class UnavailableCoordinator(Coordinator):
-    """Several ranks but no store to agree through (no torch, no MASTER_ADDR): commands are refused."""
+    """Several ranks but no store to agree through (no torch, no MASTER_ADDR): commands are refused, except the ones
+    rank 0 can carry out alone."""
 
     kind = "unavailable"
 
@@ -295,6 +309,10 @@ class UnavailableCoordinator(Coordinator):
 
     def can_coordinate(self) -> bool:
         return False
+
+    def broadcast(self, message: dict[str, Any], published: Published) -> None:
+        published("rank 0 only: the other ranks cannot be reached (%s)" % self.why)
+        self.agent.handler.act(message)
 
     def request(self, req: Wish) -> str | None:
         return "the ranks cannot agree on a step: " + self.why
@@ -365,6 +383,11 @@ class StoreCoordinator(Coordinator):
         self._rate = StepRate()
         self._connected = threading.Event()
         self.error: str | None = None
+        # Broadcasts: rank 0's waiting to be published; a follower's next one to look for (None: not read yet).
+        self._outbox: list[tuple[dict[str, Any], Published]] = []
+        self._cmd_next: int | None = None
+        self._cmd_due = 0.0
+        self.cmd_poll = max(0.25, self.poll)
 
     @staticmethod
     def key_base(run_id: str) -> str:
@@ -429,6 +452,11 @@ class StoreCoordinator(Coordinator):
         self._signal_pending = True
         self._wake.set()
 
+    def broadcast(self, message: dict[str, Any], published: Published) -> None:
+        with self._lock:
+            self._outbox.append((message, published))
+        self._wake.set()
+
     # ---------------------------------------------------------------- store
     def _connect(self) -> Store:
         if self._store is not None:
@@ -458,22 +486,77 @@ class StoreCoordinator(Coordinator):
                             self.host, self.port, e)
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, 10.0)
-        while not self._stop.is_set() and not self._established.wait(0.2):
-            pass
-        while not self._stop.is_set():
-            try:
-                self._rate.sample(self._clock(), self.agent.state.step)
-                if self.rank == 0:
-                    self._leader_tick()
-                else:
-                    self._follower_tick()
-                self._count_answers()
-            except Exception as e:  # noqa: BLE001 - keep coordinating; the store may be going away
-                self.error = str(e)
-                LOG.debug("lifeline: coordination error: %s", e)
-                self._stop.wait(0.5)
+        # Until the first step agrees the generation, only broadcasts go through (their keys need none): a job that
+        # hangs before its first step can still be asked for its stacks, or restarted.
+        while not self._stop.is_set() and not self._established.is_set():
+            self._guarded(self._command_tick)
             self._wake.wait(self.poll)
             self._wake.clear()
+        while not self._stop.is_set():
+            self._guarded(self._tick)
+            self._wake.wait(self.poll)
+            self._wake.clear()
+
+    def _tick(self) -> None:
+        self._rate.sample(self._clock(), self.agent.state.step)
+        if self.rank == 0:
+            self._leader_tick()
+        else:
+            self._follower_tick()
+        self._count_answers()
+        self._command_tick()
+
+    def _guarded(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - keep coordinating; the store may be going away
+            self.error = str(e)
+            LOG.debug("lifeline: coordination error: %s", e)
+            self._stop.wait(0.5)
+
+    # ---------------------------------------------------------------- broadcasts
+    # Under the run's base, not the generation's: they must work before the first step. A rank reads the counter
+    # when it starts and looks only for newer ones, so a restarted group never acts on an older group's command.
+    def _command_tick(self) -> None:
+        store = self._connect()
+        if self.rank == 0:
+            with self._lock:
+                outbox, self._outbox = self._outbox, []
+            for message, published in outbox:
+                seq = store.add(self.base + "cmd/n", 1)
+                store.set(self.base + "cmd/%d" % seq, json.dumps(message))
+                LOG.info("lifeline: told every rank: %s (#%d)", message.get("kind"), seq)
+                published("")
+                if message.get("kind") == "restart_workers":
+                    self._wait_seen(store, seq, RESTART_SEEN_WAIT)
+                self.agent.handler.act(message)
+            return
+        if self._cmd_next is None:
+            self._cmd_next = store.add(self.base + "cmd/n", 0) + 1
+        now = self._clock()
+        if now < self._cmd_due:
+            return
+        self._cmd_due = now + self.cmd_poll
+        key = self.base + "cmd/%d" % self._cmd_next
+        if not store.check([key]):
+            return
+        raw = store.get(key)
+        self._cmd_next += 1
+        store.add(key + "/seen", 1)
+        try:
+            message = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+        except ValueError:
+            LOG.warning("lifeline: unreadable broadcast %s", key)
+            return
+        if isinstance(message, dict):
+            self.agent.handler.act(message)
+
+    def _wait_seen(self, store: Store, seq: int, timeout: float) -> None:
+        """Rank 0: until every other rank read broadcast ``seq`` (at most ``timeout`` s)."""
+        key = self.base + "cmd/%d/seen" % seq
+        end = self._clock() + timeout
+        while store.add(key, 0) < self.world - 1 and self._clock() < end:
+            time.sleep(0.05)
 
     def step_seconds(self) -> float | None:
         """Recent time per step; None when unknown."""
