@@ -14,7 +14,7 @@ import time
 import unittest
 from typing import Any
 
-from _fakes import FakeLifeline, MemoryStore, base_env
+from _fakes import FakeLifeline, MemoryStore, base_env, free_port, optional_torch
 
 from lifeline_agent.agent import Agent, NoopAgent
 from lifeline_agent.config import Config
@@ -285,6 +285,92 @@ class FaultDumpTest(HangTestBase):
         self.install_signals = True
         a = self.make(LIFELINE_STACKS_SIGNAL="")
         self.assertIsNone(a.fault_dump)
+
+
+_TWO_RANKS = r"""
+import time
+import torch
+import torch.distributed as dist
+from lifeline_agent.agent import Agent
+from lifeline_agent.config import Config
+
+dist.init_process_group("gloo", init_method="env://")
+rank = dist.get_rank()
+agent = Agent(Config.from_env(), install_signals=False)
+t = torch.ones(1)
+for step in range(1, 6):
+    dist.all_reduce(t)
+    agent.step(step)
+print("READY", flush=True)
+if rank == 1:
+    with agent.phase("data"):
+        time.sleep(120)         # stuck fetching data
+dist.all_reduce(t)              # rank 0 waits here for rank 1
+time.sleep(120)
+"""
+
+
+@unittest.skipIf(optional_torch() is None, "torch is not installed")
+class TwoProcessesTest(unittest.TestCase):
+    """Two real ranks (gloo on CPU, torchrun's store at MASTER_ADDR:MASTER_PORT): rank 1 is stuck in its data phase,
+    rank 0 in an all_reduce waiting for it."""
+
+    def setUp(self) -> None:
+        self.lifeline = FakeLifeline()
+
+    def tearDown(self) -> None:
+        self.lifeline.close()
+
+    def test_a_hung_pair_beats_sends_its_stacks_and_restarts_on_command(self) -> None:
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        port = free_port()
+        procs: list[subprocess.Popen[str]] = []
+        try:
+            for rank in (0, 1):
+                env = dict(os.environ)
+                env.update(base_env(self.lifeline.url, LIFELINE_EXCEPTION_HOOK="0", RANK=rank, LOCAL_RANK=rank,
+                                    WORLD_SIZE=2, LOCAL_WORLD_SIZE=2, MASTER_ADDR="127.0.0.1", MASTER_PORT=port,
+                                    LIFELINE_STEP_TIMES_INTERVAL="0.2", PYTHONPATH=here, OMP_NUM_THREADS=1))
+                procs.append(subprocess.Popen([sys.executable, "-c", _TWO_RANKS], env=env, stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE, text=True))
+            for p in procs:
+                assert p.stdout is not None
+                self.assertEqual(p.stdout.readline().strip(), "READY")
+            time.sleep(1.0)
+
+            def stalled(rank: int) -> Any:
+                return [e["data"] for e in self.lifeline.events("trainer.step_times")
+                        if e["data"]["rank"] == rank and e["data"]["steps"] == 0 and e["data"]["toStep"] == 5
+                        and e["data"]["sinceStepSeconds"] >= 0.5]
+            beats = self.lifeline.wait_for(lambda: stalled(0) and stalled(1) and (stalled(0), stalled(1)))
+            self.assertTrue(beats, "both ranks beat while stuck")
+            self.assertEqual(beats[0][-1]["phase"], "training")
+            self.assertEqual(beats[1][-1]["phase"], "data")
+
+            self.lifeline.add_command("cmd-10", "capture_stacks", requestId="cmd-10")
+            stacks = self.lifeline.wait_for(lambda: len(self.lifeline.events("trainer.stacks")) >= 2
+                                            and self.lifeline.events("trainer.stacks"), timeout=20)
+            self.assertTrue(stacks, "no stacks came")
+            by_rank = {e["data"]["rank"]: e["data"] for e in stacks}
+            self.assertEqual(sorted(by_rank), [0, 1])
+
+            def main_functions(rank: int) -> list[str]:
+                main = next(t for t in by_rank[rank]["threads"] if t["main"])
+                return [f["function"] for f in main["frames"]]
+            self.assertTrue(any("all_reduce" in f for f in main_functions(0)), main_functions(0))
+            self.assertEqual(by_rank[1]["phase"], "data")
+            self.assertEqual(by_rank[0]["pid"], procs[0].pid)
+
+            self.lifeline.add_command("cmd-11", "restart_workers", reason="hung")
+            codes = [p.wait(30) for p in procs]
+            self.assertEqual(codes, [75, 75])
+            done = [a for a in self.lifeline.acks if a[0] == "cmd-11"]
+            self.assertEqual([a[1] for a in done], ["accepted", "done"])
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                p.communicate()
 
 
 if __name__ == "__main__":
