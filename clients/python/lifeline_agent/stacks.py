@@ -161,3 +161,9 @@ class FaultDump:
         if self._file is not None:
             self._file.close()
             self._file = None
+            # No dump was ever asked for: leave no empty file per worker behind.
+            try:
+                if self.path is not None and os.path.getsize(self.path) == 0:
+                    os.remove(self.path)
+            except OSError:
+                pass
