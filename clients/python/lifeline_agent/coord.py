@@ -35,6 +35,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
 
+from . import stacks
 from ._util import LOG, safe_name
 from .state import INF
 
@@ -388,6 +389,10 @@ class StoreCoordinator(Coordinator):
         self._cmd_next: int | None = None
         self._cmd_due = 0.0
         self.cmd_poll = max(0.25, self.poll)
+        # The local rank 0 of a node of several ranks: capture_stacks requests whose silent peers it signals, when.
+        self._announced = False
+        self._peer_checks: list[tuple[float, int, str]] = []
+        self.peer_wait = stacks.PEER_WAIT
 
     @staticmethod
     def key_base(run_id: str) -> str:
@@ -519,6 +524,12 @@ class StoreCoordinator(Coordinator):
     # when it starts and looks only for newer ones, so a restarted group never acts on an older group's command.
     def _command_tick(self) -> None:
         store = self._connect()
+        config = self.agent.config
+        if not self._announced and config.local_world_size > 1:
+            store.set(self._node_key(config.local_rank), json.dumps(stacks.whoami(self.agent)))
+            self._announced = True
+        if self._peer_checks:
+            self._check_peers(store)
         if self.rank == 0:
             with self._lock:
                 outbox, self._outbox = self._outbox, []
@@ -529,7 +540,7 @@ class StoreCoordinator(Coordinator):
                 published("")
                 if message.get("kind") == "restart_workers":
                     self._wait_seen(store, seq, RESTART_SEEN_WAIT)
-                self.agent.handler.act(message)
+                self._act(store, seq, message)
             return
         if self._cmd_next is None:
             self._cmd_next = store.add(self.base + "cmd/n", 0) + 1
@@ -549,7 +560,50 @@ class StoreCoordinator(Coordinator):
             LOG.warning("lifeline: unreadable broadcast %s", key)
             return
         if isinstance(message, dict):
-            self.agent.handler.act(message)
+            self._act(store, self._cmd_next - 1, message)
+
+    def _act(self, store: Store, seq: int, message: dict[str, Any]) -> None:
+        self.agent.handler.act(message)
+        if message.get("kind") != "capture_stacks":
+            return
+        store.set(self.base + "cmd/%d/sent/%d" % (seq, self.rank), "1")
+        if self.agent.config.local_rank == 0 and self.agent.config.local_world_size > 1:
+            self._peer_checks.append((self._clock() + self.peer_wait, seq, str(message.get("requestId") or "")))
+
+    def _node_key(self, local_rank: int) -> str:
+        return self.base + "node/%s/%d" % (safe_name(self.agent.config.node, "node"), local_rank)
+
+    def _check_peers(self, store: Store) -> None:
+        """The local rank 0: signals the node's ranks that sent no stacks within ``peer_wait`` seconds, reads their
+        faulthandler dumps and sends them on their behalf (in a thread of its own: it waits for the dumps)."""
+        now = self._clock()
+        due = [c for c in self._peer_checks if c[0] <= now]
+        if not due:
+            return
+        self._peer_checks = [c for c in self._peer_checks if c[0] > now]
+        for _, seq, request in due:
+            silent: list[dict[str, Any]] = []
+            for local in range(1, self.agent.config.local_world_size):
+                key = self._node_key(local)
+                if not store.check([key]):
+                    continue
+                raw = store.get(key)
+                try:
+                    peer = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+                except ValueError:
+                    continue
+                if isinstance(peer, dict) and not store.check([self.base + "cmd/%d/sent/%s" % (seq, peer.get("rank"))]):
+                    silent.append(peer)
+            if silent:
+                threading.Thread(target=self._dump_peers, args=(silent, request), name="lifeline-peer-stacks",
+                                 daemon=True).start()
+
+    def _dump_peers(self, peers: list[dict[str, Any]], request: str) -> None:
+        for peer in peers:
+            try:
+                stacks.dump_peer(self.agent, peer, request)
+            except Exception:  # noqa: BLE001
+                LOG.exception("lifeline: reading the stacks of rank %s failed", peer.get("rank"))
 
     def _wait_seen(self, store: Store, seq: int, timeout: float) -> None:
         """Rank 0: until every other rank read broadcast ``seq`` (at most ``timeout`` s)."""

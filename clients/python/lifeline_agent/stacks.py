@@ -14,6 +14,7 @@ from __future__ import annotations
 import faulthandler
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -167,3 +168,96 @@ class FaultDump:
                     os.remove(self.path)
             except OSError:
                 pass
+
+
+# ---------------------------------------------------------------------- a silent local peer
+#: Seconds the local rank 0 gives its node's peers to send their own stacks before it signals them.
+PEER_WAIT = 5.0
+#: Seconds it waits for a signalled peer's dump to be written.
+PEER_DUMP_WAIT = 2.0
+_THREAD_LINE = re.compile(r"^(Current thread|Thread) (0x[0-9a-fA-F]+)")
+_FRAME_LINE = re.compile(r'^\s+File "(.*)", line (\d+) in (.*)$')
+
+
+def process_start(pid: int) -> str | None:
+    """The start time of process ``pid`` (Linux, in clock ticks since boot): with the pid, what tells a process apart
+    from a later one that reuses its pid. None where it cannot be read."""
+    try:
+        with open("/proc/%d/stat" % pid, "r") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may hold spaces: count the fields after it.
+    fields = stat[stat.rfind(")") + 2:].split()
+    return fields[19] if len(fields) > 19 else None
+
+
+def whoami(agent: Agent) -> dict[str, Any]:
+    """What this rank publishes for its node's local rank 0: enough to signal it and read its dump."""
+    dump = agent.fault_dump
+    return {"rank": agent.config.rank, "localRank": agent.config.local_rank, "pid": os.getpid(),
+            "start": process_start(os.getpid()), "main": threading.main_thread().ident,
+            "path": dump.path if dump is not None and dump.signum is not None else None,
+            "signal": dump.signum if dump is not None else None}
+
+
+def parse_dump(text: str, main_ident: int | None) -> list[dict[str, Any]]:
+    """faulthandler's text as ``threads`` (names are the thread ids: faulthandler prints no names)."""
+    threads: list[dict[str, Any]] = []
+    frames: list[dict[str, Any]] | None = None
+    for line in text.splitlines():
+        m = _THREAD_LINE.match(line)
+        if m:
+            ident = int(m.group(2), 16)
+            frames = []
+            threads.append({"name": "thread-%s" % m.group(2), "main": ident == main_ident, "frames": frames})
+            continue
+        f = _FRAME_LINE.match(line)
+        if f and frames is not None:
+            frames.append({"file": _clip_file(f.group(1)), "line": int(f.group(2)),
+                           "function": f.group(3)[:MAX_FUNCTION]})
+    for t in threads:
+        t["frames"] = list(reversed(t["frames"]))[-MAX_FRAMES:]   # faulthandler prints the innermost first
+    threads.sort(key=lambda e: not e["main"])
+    return threads[:MAX_THREADS]
+
+
+def dump_peer(agent: Agent, peer: dict[str, Any], request_id: str, wait: float = PEER_DUMP_WAIT) -> bool:
+    """Signals a local peer that did not send its stacks, reads what its faulthandler wrote and sends it on its
+    behalf (``via: "faulthandler"``). Only a process that is still the one that published ``peer`` is signalled:
+    a pid reused by another process would be killed by the signal. True when a dump was sent."""
+    pid, path, signum = peer.get("pid"), peer.get("path"), peer.get("signal")
+    if not isinstance(pid, int) or not isinstance(path, str) or not isinstance(signum, int):
+        return False
+    start = peer.get("start")
+    if start is None or process_start(pid) != start:
+        return False
+    try:
+        before = os.path.getsize(path)
+        os.kill(pid, signum)
+    except OSError as e:
+        LOG.info("lifeline: cannot signal rank %s (pid %d) for its stacks: %s", peer.get("rank"), pid, e)
+        return False
+    end = time.monotonic() + wait
+    size = before
+    while time.monotonic() < end:
+        time.sleep(0.1)
+        now = os.path.getsize(path)
+        if now > before and now == size:
+            break           # written, and no longer growing
+        size = now
+    if size <= before:
+        return False
+    with open(path, "r", encoding="utf-8", errors="replace") as f:
+        f.seek(before)
+        text = f.read()
+    c = agent.config
+    threads = fit(parse_dump(text, peer.get("main")), MAX_DATA - 33 * 1024)
+    rank = int(peer.get("rank") or 0)
+    local = peer.get("localRank")
+    agent.emit(agent.events.stacks(agent.run_key, request_id, rank, threads, via="faulthandler",
+                                   local_rank=int(local) if isinstance(local, int) else None, node=c.node, pid=pid,
+                                   text=text))
+    agent.state.counters["stacks_sent_for_peers"] += 1
+    LOG.warning("lifeline: rank %d (pid %d) did not answer capture_stacks; sent its faulthandler dump", rank, pid)
+    return True

@@ -18,6 +18,7 @@ from _fakes import FakeLifeline, MemoryStore, base_env, free_port, optional_torc
 
 from lifeline_agent.agent import Agent, NoopAgent
 from lifeline_agent.config import Config
+from lifeline_agent.coord import StoreCoordinator
 from lifeline_agent.phases import Phases
 from lifeline_agent.stacks import MAX_DATA, capture, dump_path, fit
 
@@ -285,6 +286,68 @@ class FaultDumpTest(HangTestBase):
         self.install_signals = True
         a = self.make(LIFELINE_STACKS_SIGNAL="")
         self.assertIsNone(a.fault_dump)
+
+
+_FROZEN = r"""
+import ctypes, faulthandler, json, os, signal, sys, threading
+from lifeline_agent.stacks import dump_path, process_start
+path = dump_path(sys.argv[1])
+f = open(path, "a")
+faulthandler.register(signal.SIGUSR2, file=f, all_threads=True)
+print(json.dumps({"rank": 1, "localRank": 1, "pid": os.getpid(), "start": process_start(os.getpid()),
+                  "main": threading.main_thread().ident, "path": path, "signal": int(signal.SIGUSR2)}), flush=True)
+def frozen_in_c():
+    ctypes.PyDLL(None).sleep(30)    # a C call that keeps the interpreter's lock: no Python thread runs
+frozen_in_c()
+"""
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "reads /proc")
+class SilentPeerTest(HangTestBase):
+    def test_the_local_rank_0_sends_the_faulthandler_dump_of_a_frozen_peer(self) -> None:
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        directory = tempfile.mkdtemp()
+        env = dict(os.environ, PYTHONPATH=here)
+        child = subprocess.Popen([sys.executable, "-c", _FROZEN, directory], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            assert child.stdout is not None
+            peer = json.loads(child.stdout.readline())
+            store = MemoryStore()
+            store.set("lifeline/run1/node/node-a/1", json.dumps(peer))   # what rank 1's agent published
+            a = self.make(store, RANK="0", WORLD_SIZE="2", LOCAL_WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                          MASTER_PORT="29993", LIFELINE_COORD_POLL="0.01")
+            assert isinstance(a.coordinator, StoreCoordinator)
+            a.coordinator.peer_wait = 0.3
+            self.lifeline.add_command("cmd-20", "capture_stacks", requestId="cmd-20")
+            stacks = self.lifeline.wait_for(lambda: len(self.lifeline.events("trainer.stacks")) >= 2
+                                            and self.lifeline.events("trainer.stacks"), timeout=15)
+            self.assertTrue(stacks)
+            by_rank = {e["data"]["rank"]: e["data"] for e in stacks}
+            self.assertEqual(by_rank[0]["via"], "frames")
+            d = by_rank[1]
+            self.assertEqual((d["via"], d["pid"], d["localRank"], d["requestId"]), ("faulthandler", child.pid, 1,
+                                                                                    "cmd-20"))
+            self.assertIn("most recent call first", d["text"])
+            main = next(t for t in d["threads"] if t["main"])
+            self.assertEqual([f["function"] for f in main["frames"]][-1], "frozen_in_c", "innermost last")
+        finally:
+            child.kill()
+            child.communicate()
+
+    def test_a_peer_whose_pid_now_names_another_process_is_not_signalled(self) -> None:
+        store = MemoryStore()
+        gone = {"rank": 1, "localRank": 1, "pid": os.getpid(), "start": "1", "main": 1, "path": "/nonexistent",
+                "signal": int(signal.SIGUSR2)}
+        store.set("lifeline/run1/node/node-a/1", json.dumps(gone))
+        a = self.make(store, RANK="0", WORLD_SIZE="2", LOCAL_WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                      MASTER_PORT="29994", LIFELINE_COORD_POLL="0.01")
+        assert isinstance(a.coordinator, StoreCoordinator)
+        a.coordinator.peer_wait = 0.1
+        self.lifeline.add_command("cmd-21", "capture_stacks", requestId="cmd-21")
+        self.lifeline.wait_for(lambda: self.lifeline.events("trainer.stacks"))
+        time.sleep(0.5)     # this process would have died of SIGUSR2 (no handler here) had it been signalled
+        self.assertEqual([e["data"]["rank"] for e in self.lifeline.events("trainer.stacks")], [0])
 
 
 _TWO_RANKS = r"""
