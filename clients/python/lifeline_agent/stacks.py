@@ -36,8 +36,15 @@ MAX_DATA = 60 * 1024
 AGENT_THREAD_PREFIX = "lifeline-"
 
 
+def _clean(text: str) -> str:
+    # A file name undecodable in UTF-8 comes as lone surrogates, which JSON in UTF-8 cannot carry (the whole batch
+    # would fail to encode); NUL is refused by Lifeline.
+    return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "?")
+
+
 def _clip_file(name: str) -> str:
     # The end of a path says most (the file, its package): that is what is kept.
+    name = _clean(name)
     return name if len(name) <= MAX_FILE else "..." + name[-(MAX_FILE - 3):]
 
 
@@ -48,7 +55,7 @@ def _frames(frame: FrameType | None) -> list[dict[str, Any]]:
     while f is not None and len(out) < MAX_FRAMES:
         code = f.f_code
         out.append({"file": _clip_file(code.co_filename), "line": int(f.f_lineno or 0),
-                    "function": str(getattr(code, "co_qualname", code.co_name))[:MAX_FUNCTION]})
+                    "function": _clean(str(getattr(code, "co_qualname", code.co_name)))[:MAX_FUNCTION]})
         f = f.f_back
     out.reverse()
     return out
@@ -65,7 +72,7 @@ def capture() -> list[dict[str, Any]]:
     for ident, frame in current.items():
         t = known.get(ident)
         name = t.name if t is not None else "thread-%d" % ident
-        entry: dict[str, Any] = {"name": name[:MAX_FUNCTION], "main": ident == main, "frames": _frames(frame)}
+        entry: dict[str, Any] = {"name": _clean(name)[:MAX_FUNCTION], "main": ident == main, "frames": _frames(frame)}
         if name.startswith(AGENT_THREAD_PREFIX):
             entry["agent"] = True
         threads.append(entry)
@@ -215,7 +222,7 @@ def parse_dump(text: str, main_ident: int | None) -> list[dict[str, Any]]:
         f = _FRAME_LINE.match(line)
         if f and frames is not None:
             frames.append({"file": _clip_file(f.group(1)), "line": int(f.group(2)),
-                           "function": f.group(3)[:MAX_FUNCTION]})
+                           "function": _clean(f.group(3))[:MAX_FUNCTION]})
     for t in threads:
         t["frames"] = list(reversed(t["frames"]))[-MAX_FRAMES:]   # faulthandler prints the innermost first
     threads.sort(key=lambda e: not e["main"])
@@ -257,7 +264,7 @@ def dump_peer(agent: Agent, peer: dict[str, Any], request_id: str, wait: float =
     local = peer.get("localRank")
     agent.emit(agent.events.stacks(agent.run_key, request_id, rank, threads, via="faulthandler",
                                    local_rank=int(local) if isinstance(local, int) else None, node=c.node, pid=pid,
-                                   text=text))
+                                   text=_clean(text)))
     agent.state.counters["stacks_sent_for_peers"] += 1
     LOG.warning("lifeline: rank %d (pid %d) did not answer capture_stacks; sent its faulthandler dump", rank, pid)
     return True

@@ -164,6 +164,11 @@ class StacksTest(HangTestBase):
         self.assertEqual(out[0]["name"], "t0")
         self.assertEqual(out[0]["frames"][-1]["line"], 63, "the innermost frame is kept")
 
+    def test_names_json_cannot_carry_are_replaced(self) -> None:
+        from lifeline_agent.stacks import _clip_file
+        self.assertEqual(_clip_file("/data/caf\udce9/train.py"), "/data/caf?/train.py")
+        self.assertEqual(len(_clip_file("/x" * 300)), 256)
+
     def test_capture_stacks_on_one_process_while_its_training_thread_sleeps(self) -> None:
         a = self.make()
         a.step(1)
