@@ -220,10 +220,15 @@ public final class HangWatch {
                 basis = t.basis();
             }
         }
-        String majority = phases.entrySet().stream()
-                .max(Map.Entry.comparingByValue())
-                .map(Map.Entry::getKey)
-                .orElse(TRAINING);
+        int most = phases.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        // On a tie the ranks that train are the rule: the rank saving or evaluating alone is the one that differs.
+        String majority = phases.getOrDefault(TRAINING, 0) == most
+                ? TRAINING
+                : phases.entrySet().stream()
+                        .filter(e -> e.getValue() == most)
+                        .map(Map.Entry::getKey)
+                        .findFirst()
+                        .orElse(TRAINING);
         List<Integer> silentRanks = silent.stream().map(RankBeat::rank).sorted().toList();
         if (!allStalled || !anyWorking) {
             return new HangVerdict(
