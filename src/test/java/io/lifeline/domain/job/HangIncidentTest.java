@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentOutcome;
@@ -84,6 +85,76 @@ class HangIncidentTest {
         assertThat(g.hangMillis()).isEqualTo(120_000);
         assertThat(g.lostReworkMillis()).isEqualTo(210_000);
         bucketsAddUp(g);
+    }
+
+    @Test
+    void theVerdictStaysReadableWhileTheHangIsOpenAndTheStacksAttachToIt() {
+        hungSince1014();
+        for (int rank = 0; rank < 2; rank++) {
+            // Steps of 2 s at most earn the 30 s floor.
+            d.apply(d.event(
+                    "10:14:00",
+                    EventType.TRAINER_STEP_TIMES,
+                    new TrainerData.StepTimes(rank, rank, "n1", 5, 1500, 1.5, 2.0, null, 0.1, "training", 600.0)));
+            d.apply(d.event(
+                    "10:14:50",
+                    EventType.TRAINER_STEP_TIMES,
+                    new TrainerData.StepTimes(rank, rank, "n1", 0, 1500, 0, null, null, 50.0, "training", 600.0)));
+        }
+        suspected("10:15:00", "10:14:00");
+        d.clock.set(JobDriver.at("10:15:05"));
+
+        assertThat(d.jobs.hang("ml/llm").orElseThrow().state()).isEqualTo("suspected");
+
+        d.apply(d.event(
+                "10:15:06",
+                EventType.TRAINER_STACKS,
+                new TrainerData.Stacks(
+                        "stacks-1",
+                        0,
+                        0,
+                        "n1",
+                        42,
+                        1500L,
+                        "training",
+                        56.0,
+                        "frames",
+                        List.of(new TrainerData.StackThread(
+                                "MainThread",
+                                true,
+                                false,
+                                List.of(new TrainerData.StackFrame("train.py", 80, "main")))),
+                        null)));
+        d.apply(d.event(
+                "10:15:07",
+                EventType.TRAINER_STACKS,
+                new TrainerData.Stacks(
+                        "stacks-1",
+                        1,
+                        1,
+                        "n1",
+                        43,
+                        1500L,
+                        "training",
+                        57.0,
+                        "frames",
+                        List.of(new TrainerData.StackThread(
+                                "MainThread",
+                                true,
+                                false,
+                                List.of(new TrainerData.StackFrame("train.py", 55, "load_batch")))),
+                        null)));
+
+        assertThat(d.lastIncident().phases())
+                .filteredOn(p -> p.phase() == IncidentPhase.CAPTURED)
+                .singleElement()
+                .satisfies(p -> assertThat(p.detail()).isEqualTo("stacks stacks-1"));
+        assertThat(d.jobs.stacks("ml/llm", "stacks-1").orElseThrow().ranksReported())
+                .isEqualTo(2);
+
+        d.restarted("10:16:00", 1);
+        d.clock.set(JobDriver.at("10:16:05"));
+        assertThat(d.jobs.hang("ml/llm").orElseThrow().state()).isEqualTo("not-applicable");
     }
 
     @Test

@@ -140,7 +140,9 @@ public final class HangWatch {
         double floor = s.saveFloor().toMillis() / 1000.0;
         double ceiling = s.ceiling().toMillis() / 1000.0;
         if (slowest == null) {
-            return new Threshold(Math.min(ceiling, floor), "no save measured yet: the save floor " + fmt(floor) + " s");
+            // A job's first save may take minutes (a large model): before one is measured, the start-up threshold.
+            double first = Math.min(ceiling, Math.max(floor, s.startup().toMillis() / 1000.0));
+            return new Threshold(first, "no save measured yet: the start-up threshold " + fmt(first) + " s");
         }
         double earned = s.saveMultiple() * slowest;
         double t = Math.min(ceiling, Math.max(floor, earned));

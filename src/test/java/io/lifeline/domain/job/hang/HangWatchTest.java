@@ -134,6 +134,21 @@ class HangWatchTest {
     }
 
     @Test
+    void aJobsFirstSaveGetsTheStartUpThresholdNotTheSaveFloor() {
+        training(1_000_000);
+        // Six minutes into its first save: a large model's save, not a hang (10 minutes before any save is measured).
+        watch.report(1_400_000, beat(0, 0, 120, 0, 360, "saving", 360));
+        watch.report(1_400_000, beat(1, 0, 120, 0, 360, "training", 360));
+        assertThat(watch.judge(1_400_000, settings, r -> null).state()).isEqualTo(HangVerdict.OK);
+
+        watch.report(1_650_000, beat(0, 0, 120, 0, 610, "saving", 610));
+        watch.report(1_650_000, beat(1, 0, 120, 0, 610, "training", 610));
+        HangVerdict v = watch.judge(1_650_000, settings, r -> null);
+        assertThat(v.state()).isEqualTo(HangVerdict.SUSPECTED);
+        assertThat(v.basis()).isEqualTo("no save measured yet: the start-up threshold 600 s");
+    }
+
+    @Test
     void noHeartbeatForLongerThanTheLivenessIsUnknownNotHung() {
         training(1_000_000);
         watch.report(1_040_000, beat(0, 0, 120, 0, 31, "training", 331));
