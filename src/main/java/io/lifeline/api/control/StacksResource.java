@@ -27,9 +27,10 @@ import org.jboss.logging.Logger;
 /**
  * An operator's "what is it doing right now?": asks a live job's agents for every rank's stacks
  * ({@code capture_stacks}); they arrive as {@code trainer.stacks} and are read with
- * {@code GET /api/v1/jobs/{namespace}/{name}/stacks}.
+ * {@code GET /api/v1/jobs/{namespace}/{name}/stacks}. Its class path is {@code /api/v1}, as the read API's: a longer
+ * one would take every {@code /api/v1/jobs/...} request away from it.
  */
-@Path("/api/v1/jobs")
+@Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class StacksResource {
 
@@ -52,7 +53,7 @@ public class StacksResource {
     public record CaptureRequested(String requestId, String job, String channels) {}
 
     @POST
-    @Path("/{namespace}/{name}/stacks")
+    @Path("/jobs/{namespace}/{name}/stacks")
     @Blocking
     public Response capture(@PathParam("namespace") String ns, @PathParam("name") String name) throws Exception {
         String job = ns + "/" + name;
