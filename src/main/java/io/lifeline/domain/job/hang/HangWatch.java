@@ -200,7 +200,7 @@ public final class HangWatch {
                             + " s: their agents are cut off from Lifeline (or Lifeline was down), which is not a hang");
         }
         live.sort(Comparator.comparingInt(RankBeat::rank));
-        double minStall = Double.POSITIVE_INFINITY;
+        long lastMoved = Long.MIN_VALUE;
         double maxThreshold = 0;
         String basis = null;
         boolean allStalled = true;
@@ -208,7 +208,7 @@ public final class HangWatch {
         Map<String, Integer> phases = new TreeMap<>();
         for (RankBeat b : live) {
             Threshold t = thresholdOf(b.phase(), s);
-            double stall = b.stall(nowMs);
+            double stall = b.stall();
             phases.merge(b.phase(), 1, Integer::sum);
             if (!HOLDING.equals(b.phase())) {
                 anyWorking = true;
@@ -216,7 +216,7 @@ public final class HangWatch {
             if (!(stall > t.seconds())) {
                 allStalled = false;
             }
-            minStall = Math.min(minStall, stall);
+            lastMoved = Math.max(lastMoved, b.lastMovedMs());
             if (t.seconds() > maxThreshold && Double.isFinite(t.seconds())) {
                 maxThreshold = t.seconds();
                 basis = t.basis();
@@ -232,12 +232,14 @@ public final class HangWatch {
                         .findFirst()
                         .orElse(TRAINING);
         List<Integer> silentRanks = silent.stream().map(RankBeat::rank).sorted().toList();
+        // The whole job has not moved since the last of its ranks did.
+        double stalled = Math.max(0, nowMs - lastMoved) / 1000.0;
         if (!allStalled || !anyWorking) {
             return new HangVerdict(
                     HangVerdict.OK,
                     null,
                     majority,
-                    Math.max(0, minStall),
+                    stalled,
                     maxThreshold,
                     basis,
                     null,
@@ -259,14 +261,14 @@ public final class HangWatch {
             evidence.add("every reporting rank stopped at step " + step + " in phase " + majority
                     + ": the stacks show which one is the odd one out");
         }
-        Instant since = Instant.ofEpochMilli(nowMs - (long) (minStall * 1000));
-        String detail = live.size() + " rank(s) without progress for " + fmt(minStall) + " s (threshold "
+        Instant since = Instant.ofEpochMilli(lastMoved);
+        String detail = live.size() + " rank(s) without progress for " + fmt(stalled) + " s (threshold "
                 + fmt(maxThreshold) + " s, " + kind + ")";
         return new HangVerdict(
                 HangVerdict.SUSPECTED,
                 kind,
                 majority,
-                minStall,
+                stalled,
                 maxThreshold,
                 basis,
                 since,

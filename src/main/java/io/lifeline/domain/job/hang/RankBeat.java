@@ -22,14 +22,22 @@ record RankBeat(
         String phase,
         double phaseSeconds) {
 
-    /** How long this rank has not stepped (or been in its phase) at {@code nowMs}, counted in its phase's way. */
-    double stall(long nowMs) {
-        double elapsed = Math.max(0, nowMs - receivedMs) / 1000.0;
+    /**
+     * How long this rank had not stepped (or been in its phase) when it reported, counted in its phase's way. Only what
+     * the rank itself measured counts, never the time since its report: a rank whose reports stop (its process ended,
+     * its sender cut off, Lifeline down) must not look stuck for longer and longer.
+     */
+    double stall() {
         return switch (phase) {
             case HangWatch.HOLDING -> 0;
             // Back in training after a phase: the clock starts when the phase ended, not at the last step before it.
-            case HangWatch.TRAINING -> Math.min(sinceStepSeconds, phaseSeconds) + elapsed;
-            default -> phaseSeconds + elapsed;
+            case HangWatch.TRAINING -> Math.min(sinceStepSeconds, phaseSeconds);
+            default -> phaseSeconds;
         };
+    }
+
+    /** When the rank last moved (stepped, or entered its phase), by its own report. */
+    long lastMovedMs() {
+        return receivedMs - (long) (stall() * 1000);
     }
 }

@@ -59,6 +59,17 @@ class HangWatchTest {
     }
 
     @Test
+    void ranksWhoseReportsStopDoNotLookStuckForLongerAndLonger() {
+        training(1_000_000);
+        // The run ended (or the senders were cut off) right after a step: the last reports say 1 s.
+        watch.report(1_040_000, beat(0, 0, 120, 0, 1, "training", 301));
+        watch.report(1_040_000, beat(1, 0, 120, 0, 1, "training", 301));
+
+        assertThat(watch.judge(1_074_000, settings, r -> null).state()).isEqualTo(HangVerdict.OK);
+        assertThat(watch.judge(1_080_000, settings, r -> null).state()).isEqualTo(HangVerdict.UNKNOWN);
+    }
+
+    @Test
     void justUnderTheThresholdIsNotAHang() {
         training(1_000_000);
         watch.report(1_040_000, beat(0, 0, 120, 0, 29, "training", 329));
@@ -75,6 +86,7 @@ class HangWatchTest {
         assertThat(watch.trainingThreshold(settings).seconds()).isEqualTo(80.0);
         watch.report(100_000, beat(0, 0, 10, 0, 70, "training", 170));
         assertThat(watch.judge(100_000, settings, r -> null).state()).isEqualTo(HangVerdict.OK);
+        watch.report(111_000, beat(0, 0, 10, 0, 81, "training", 181));
         assertThat(watch.judge(111_000, settings, r -> null).state()).isEqualTo(HangVerdict.SUSPECTED);
     }
 
