@@ -358,6 +358,17 @@ class JobDetailViewTest {
                             + "\",\"step\":10,\"phase\":\"training\",\"threads\":[" + (rank == 0 ? collective : loading)
                             + "]}"));
         }
+        // Both ranks still beat (alive), with no step since step 10.
+        for (int rank = 0; rank < 2; rank++) {
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/agent",
+                    "trainer.step_times",
+                    job,
+                    Instant.now().minusSeconds(1),
+                    "{\"rank\":" + rank + ",\"node\":\"hang-n" + (rank + 1) + "\",\"steps\":0,\"toStep\":10,"
+                            + "\"medianSeconds\":0.2,\"sinceStepSeconds\":118,\"phase\":\"training\"}"));
+        }
         TestTokens.api()
                 .contentType(ContentType.JSON)
                 .body(CloudEvents.array(events))
@@ -378,10 +389,11 @@ class JobDetailViewTest {
         JobDetailView view = open(Role.OPERATOR, job);
         UiTestSupport.await(() -> view.shown() != null);
         assertThat(view.shown().stacks()).isNotNull();
+        // Still judged while the hang incident waits for its restart: what is stuck now.
         assertThat(_get(Div.class, s -> s.withId("job-hang-verdict"))
                         .getElement()
                         .getTextRecursively())
-                .contains("Not judged", "only a training job is judged");
+                .contains("No progress for", "2 ranks reporting");
         assertThat(_get(Div.class, s -> s.withId("job-hang-incident"))
                         .getElement()
                         .getTextRecursively())
@@ -406,7 +418,7 @@ class JobDetailViewTest {
                 .doesNotContain("odd one out");
         // The incident list names the cause like any other, and how long the job hung.
         Grid<?> incidents = _get(Grid.class, s -> s.withId("job-incidents"));
-        assertThat(GridKt._getFormattedRow(incidents, 0)).contains("Hang");
+        assertThat(GridKt._getFormattedRow(incidents, 0)).contains("hang", "open", "hang-n2");
         // An operator may ask the ranks for their stacks now.
         Button capture = _get(Button.class, s -> s.withId("job-hang-capture"));
         _click(capture);
