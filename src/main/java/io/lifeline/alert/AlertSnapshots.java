@@ -7,6 +7,7 @@ import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.alert.AlertSnapshot;
 import io.lifeline.domain.alert.AlertSnapshot.BrakeFacts;
 import io.lifeline.domain.alert.AlertSnapshot.FailedAction;
+import io.lifeline.domain.alert.AlertSnapshot.HangFacts;
 import io.lifeline.domain.alert.AlertSnapshot.IngestFacts;
 import io.lifeline.domain.alert.AlertSnapshot.JobFacts;
 import io.lifeline.domain.alert.AlertSnapshot.NodeFacts;
@@ -22,6 +23,7 @@ import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.spot.SpotPlacement;
 import io.lifeline.domain.page.Page;
@@ -52,6 +54,8 @@ public class AlertSnapshots {
 
     private static final Logger LOG = Logger.getLogger(AlertSnapshots.class);
     private static final int MAX_FAILED_ACTIONS = 500;
+    /** Suspect nodes named in a hang alert: enough to start with, few enough for a chat message. */
+    private static final int MAX_SUSPECT_NODES = 8;
 
     private final ModelRuntime model;
     private final ModelSnapshots snapshots;
@@ -173,7 +177,8 @@ public class AlertSnapshots {
                     flagged,
                     flagged ? placement.warning() : null,
                     s.nodeLocalCheckpoint(),
-                    j.detail().stragglers()));
+                    j.detail().stragglers(),
+                    openHang(s, j.incidents())));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();
@@ -202,6 +207,29 @@ public class AlertSnapshots {
             }
         }
         return new ModelPart(jobs, notices, xids, nodes);
+    }
+
+    /** The job's open incident when its cause is a hang, else null. The open incident is the last one listed. */
+    static HangFacts openHang(JobSummary s, List<IncidentView> incidents) {
+        if (s.openIncident() == null || incidents.isEmpty()) {
+            return null;
+        }
+        IncidentView i = incidents.get(incidents.size() - 1);
+        if (i.cause() != IncidentCause.HANG || i.closedAt() != null || !i.id().equals(s.openIncident())) {
+            return null;
+        }
+        // The detector names the first suspect's node as the origin; the other suspects' nodes follow it.
+        java.util.LinkedHashSet<String> nodes = new java.util.LinkedHashSet<>();
+        if (i.originNode() != null) {
+            nodes.add(i.originNode());
+        }
+        for (String n : i.nodes()) {
+            if (nodes.size() >= MAX_SUSPECT_NODES) {
+                break;
+            }
+            nodes.add(n);
+        }
+        return new HangFacts(i.id(), i.stoppedAt(), i.hangMillis(), List.copyOf(nodes), i.causeDetail());
     }
 
     private static List<Instant> goodCheckpoints(CheckpointHistory h) {

@@ -3,6 +3,8 @@ package io.lifeline.ui;
 import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.advice.IntervalAdvice;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
+import io.lifeline.domain.job.hang.HangVerdict;
+import io.lifeline.domain.job.hang.StackCaptureView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.spot.SpotReport;
@@ -19,6 +21,8 @@ import java.util.List;
  * @param membership   its membership history and world size over time
  * @param advice       checkpoint-interval advice
  * @param spot         the spot placement check, the interval per capacity type and the spot-vs-on-demand verdict
+ * @param hang         whether it is hung now, or null
+ * @param stacks       its newest stack capture, grouped, or null before any
  */
 public record JobDetailModel(
         Instant at,
@@ -27,7 +31,9 @@ public record JobDetailModel(
         CheckpointHistory checkpoints,
         MembershipView membership,
         IntervalAdvice advice,
-        SpotReport spot) {
+        SpotReport spot,
+        HangVerdict hang,
+        StackCaptureView stacks) {
 
     public String name() {
         return detail.summary().name();

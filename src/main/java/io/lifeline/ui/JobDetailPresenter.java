@@ -27,6 +27,8 @@ public final class JobDetailPresenter {
                 jobs.checkpoints(job).orElse(null),
                 jobs.membership(job).orElse(null),
                 jobs.advice(job).orElse(null),
-                jobs.spot(job, prices).orElse(null)));
+                jobs.spot(job, prices).orElse(null),
+                jobs.hang(job).orElse(null),
+                jobs.stacks(job).orElse(null)));
     }
 }

@@ -21,6 +21,7 @@ import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.router.HasDynamicTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouteParameters;
+import io.lifeline.action.StackCaptureRequests;
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.TimelineCursor;
@@ -44,8 +45,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One job: its interruption timeline as a chart, goodput breakdown, incidents, membership history, checkpoints with
- * lineage and verification, the checkpoint-interval advice, and (for operators) actions behind a confirmation.
+ * One job: its interruption timeline as a chart, goodput breakdown, whether it is hung (with the newest stacks of its
+ * ranks), incidents, membership history, checkpoints with lineage and verification, the checkpoint-interval advice,
+ * and (for operators) actions behind a confirmation.
  * The timeline's time window lives in the URL ({@code ?from=...&to=...}, ISO-8601 instants): zooming the chart or
  * choosing a window in the list (the keyboard way) updates it, and a pasted link opens the same window.
  *
@@ -83,6 +85,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final Div advice = new Div();
     private final Div spot = new Div();
     private final StragglerSection stragglers;
+    private final HangSection hang;
     private final WhatIfPanel whatIf = new WhatIfPanel(() -> this.job);
     private final Div state = new Div();
     private final Div content = new Div();
@@ -115,11 +118,17 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     }
 
     @Inject
-    public JobDetailView(DashboardData data, ModelReads reads, ActionsGateway actions, ColocationGateway colocation) {
+    public JobDetailView(
+            DashboardData data,
+            ModelReads reads,
+            ActionsGateway actions,
+            ColocationGateway colocation,
+            StackCaptureRequests stackRequests) {
         this.reads = reads;
         this.actions = actions;
         this.colocation = colocation;
         this.stragglers = new StragglerSection(actions);
+        this.hang = new HangSection(stackRequests);
         addClassName("ll-page");
         title.addClassNames("ll-title");
         summary.setId("job-summary");
@@ -161,6 +170,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 Ui.section("Interruption timeline", window, timeline),
                 row,
                 Ui.section("Spot placement", spot),
+                Ui.section("Hang", hang),
                 Ui.section("Stragglers", stragglers),
                 Ui.section("Timeline entries", entries, entriesBar),
                 Ui.section("Co-location windows (GPUs lent to inference)", lendings),
@@ -329,6 +339,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         renderAdvice(m.advice());
         SpotSection.render(spot, m.spot());
         stragglers.show(m.detail().stragglers(), m.namespace());
+        hang.show(m.name(), m.namespace(), m.hang(), m.incidents(), m.stacks());
         if (first) {
             renderActions(m);
         } else if (listAtEnd && to == null) {
@@ -469,6 +480,10 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 && a.incidents().equals(b.incidents())
                 && java.util.Objects.equals(a.checkpoints(), b.checkpoints())
                 && java.util.Objects.equals(a.membership(), b.membership())
+                && java.util.Objects.equals(a.stacks(), b.stacks())
+                && java.util.Objects.equals(
+                        a.hang() == null ? null : a.hang().state(),
+                        b.hang() == null ? null : b.hang().state())
                 && a.at().toEpochMilli() / 10_000 == b.at().toEpochMilli() / 10_000;
     }
 
@@ -581,6 +596,9 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 .setHeader("Opened")
                 .setAutoWidth(true);
         incidents.addColumn(i -> Format.duration(i.downtimeMillis())).setHeader("Downtime");
+        incidents
+                .addColumn(i -> i.hangMillis() == 0 ? "—" : Format.duration(i.hangMillis()))
+                .setHeader("Hung");
         incidents.addColumn(i -> Format.gpuHours(i.lostGpuHours())).setHeader("Lost");
         incidents
                 .addColumn(i -> i.actualLeadMillis() == null ? "—" : Format.duration(i.actualLeadMillis()))

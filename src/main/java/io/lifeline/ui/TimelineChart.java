@@ -197,6 +197,9 @@ final class TimelineChart {
             case MAINTENANCE:
                 rgb = "150,100,220";
                 break;
+            case HANG:
+                rgb = "176,48,110";
+                break;
             default:
                 rgb = "138,148,163";
         }
@@ -209,6 +212,7 @@ final class TimelineChart {
         b.put("Productive", g.productiveMillis());
         b.put("Checkpoint saves", g.checkpointMillis());
         b.put("Lost rework", g.lostReworkMillis());
+        b.put("Hang", g.hangMillis());
         b.put("Recovery: detection", g.recoveryDetectionMillis());
         b.put("Recovery: restart", g.recoveryRestartMillis());
         b.put("Recovery: checkpoint load", g.recoveryLoadMillis());
@@ -226,7 +230,7 @@ final class TimelineChart {
         s.putObject("label").put("color", Charts.BODY).put("formatter", "{b}: {d}%");
         ArrayNode data = s.putArray("data");
         String[] colours = {
-            "#2fb463", "#7fb0f5", "#e8543e", "#f0a020", "#f7d046", "#c08a2a", "#9664dc", "#8a94a3", "#c7ccd4"
+            "#2fb463", "#7fb0f5", "#e8543e", "#b0306e", "#f0a020", "#f7d046", "#c08a2a", "#9664dc", "#8a94a3", "#c7ccd4"
         };
         int i = 0;
         for (Map.Entry<String, Long> e : buckets(g).entrySet()) {

@@ -143,4 +143,56 @@ class AlertSnapshotsTest {
                         T0.plusSeconds(300));
         assertThat(ev.changes()).extracting(c -> c.alert().rule()).doesNotContain(AlertRule.NOTICE_UNHANDLED);
     }
+
+    @Test
+    void anOpenHangIncidentBecomesJobHungUntilTrainingMovesAgain() {
+        trainingJobWithCheckpointAt("ml/llm", 30);
+        apply(
+                "ml/llm",
+                200,
+                EventType.JOB_HANG_SUSPECTED,
+                new JobData.HangSuspected(
+                        "training",
+                        T0.plusSeconds(40),
+                        160,
+                        60,
+                        "3 x p99 step time",
+                        null,
+                        List.of(new JobData.HangSuspect(9, "n2", "1", 100L, "stopped first")),
+                        List.of()));
+
+        AlertSnapshots.ModelPart part =
+                AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(300), 0));
+        assertThat(part.jobs()).singleElement().satisfies(j -> {
+            assertThat(j.hang()).isNotNull();
+            assertThat(j.hang().suspectNodes()).containsExactly("n2");
+            assertThat(j.hang().detail()).contains("suspect rank 9 on n2");
+        });
+        AlertEngine engine = new AlertEngine(AlertRules.defaults(), 100, 100);
+        Evaluation ev = engine.evaluate(
+                new AlertSnapshot(part.jobs(), part.notices(), part.xids(), part.nodes(), List.of(), null),
+                List.of(),
+                T0.plusSeconds(300));
+        assertThat(ev.changes())
+                .filteredOn(c -> c.alert().rule() == AlertRule.JOB_HUNG)
+                .singleElement()
+                .satisfies(c ->
+                        assertThat(c.alert().annotations().get("summary")).isEqualTo("ml/llm is hung: suspect on n2"));
+
+        // Training moves again without a restart: the incident closes, and so does the alert.
+        apply("ml/llm", 310, EventType.TRAINER_PROGRESS, new TrainerData.Progress(101, null, null));
+        AlertSnapshots.ModelPart after =
+                AlertSnapshots.fromModel(ModelSnapshot.take(model, ModelSnapshot.EMPTY, T0.plusSeconds(320), 0));
+        assertThat(after.jobs())
+                .singleElement()
+                .satisfies(j -> assertThat(j.hang()).isNull());
+        Evaluation resolved = engine.evaluate(
+                new AlertSnapshot(after.jobs(), after.notices(), after.xids(), after.nodes(), List.of(), null),
+                List.of(),
+                T0.plusSeconds(320));
+        assertThat(resolved.changes())
+                .filteredOn(c -> c.alert().rule() == AlertRule.JOB_HUNG)
+                .singleElement()
+                .satisfies(c -> assertThat(c.to()).isEqualTo(io.lifeline.domain.alert.AlertState.RESOLVED));
+    }
 }

@@ -6,8 +6,10 @@ import static com.github.mvysny.kaributesting.v10.LocatorJ._get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.mvysny.kaributesting.v10.GridKt;
+import com.github.mvysny.kaributesting.v10.NotificationsKt;
 import com.vaadin.flow.component.UI;
 import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.details.Details;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.Span;
@@ -93,7 +95,7 @@ class JobDetailViewTest {
     void showsGoodputCheckpointsMembershipAndAdvice() {
         JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB);
         UiTestSupport.await(() -> view.shown() != null);
-        assertThat(GridKt._size(_get(Grid.class, s -> s.withId("job-goodput")))).isEqualTo(9);
+        assertThat(GridKt._size(_get(Grid.class, s -> s.withId("job-goodput")))).isEqualTo(10);
         assertThat(GridKt._size(_get(Grid.class, s -> s.withId("job-checkpoints"))))
                 .isEqualTo(view.shown().checkpoints().checkpoints().size());
         assertThat(GridKt._size(_get(Grid.class, s -> s.withId("job-rounds")))).isPositive();
@@ -286,5 +288,149 @@ class JobDetailViewTest {
         assertThat(more.getText()).isEqualTo("All entries shown");
         assertThat(_get(Span.class, s -> s.withId("timeline-entries-state")).getText())
                 .isEqualTo((updates + 1) + " entries shown");
+    }
+
+    /** A job whose ranks stopped: heartbeats, a hang suspected (rank 1 on its node), and both ranks' stacks. */
+    private static String hungJob(String name) throws Exception {
+        Instant t0 = Instant.now().minusSeconds(120);
+        String job = "hang-ui/" + name;
+        String collective = "{\"name\":\"MainThread\",\"main\":true,\"frames\":["
+                + "{\"file\":\"train.py\",\"line\":88,\"function\":\"main\"},"
+                + "{\"file\":\"train.py\",\"line\":51,\"function\":\"train_step\"},"
+                + "{\"file\":\"torch/distributed/distributed_c10d.py\",\"line\":2050,\"function\":\"all_reduce\"}]}";
+        String loading = "{\"name\":\"MainThread\",\"main\":true,\"frames\":["
+                + "{\"file\":\"train.py\",\"line\":88,\"function\":\"main\"},"
+                + "{\"file\":\"train.py\",\"line\":47,\"function\":\"next_batch\"},"
+                + "{\"file\":\"loader.py\",\"line\":12,\"function\":\"read_shard\"}]}";
+        List<String> events = new ArrayList<>(List.of(
+                CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/agent",
+                        "job.submitted",
+                        job,
+                        t0,
+                        "{\"namespace\":\"hang-ui\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":1,"
+                                + "\"maxRestarts\":3},\"gpusPerNode\":0}"),
+                CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/agent",
+                        "trainer.rendezvous",
+                        job,
+                        t0.plusSeconds(1),
+                        "{\"runId\":\"r\",\"round\":0,\"worldSize\":2,\"participants\":[{\"node\":\"hang-n1\","
+                                + "\"firstRank\":0,\"rankCount\":1},{\"node\":\"hang-n2\",\"firstRank\":1,"
+                                + "\"rankCount\":1}]}"),
+                CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/agent",
+                        "trainer.progress",
+                        job,
+                        t0.plusSeconds(2),
+                        "{\"step\":10}")));
+        for (int rank = 0; rank < 2; rank++) {
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/agent",
+                    "trainer.step_times",
+                    job,
+                    t0.plusSeconds(3),
+                    "{\"rank\":" + rank + ",\"node\":\"hang-n" + (rank + 1) + "\",\"steps\":10,\"toStep\":10,"
+                            + "\"medianSeconds\":0.2,\"sinceStepSeconds\":1,\"phase\":\"training\"}"));
+        }
+        events.add(CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "lifeline/hang-detector",
+                "job.hang_suspected",
+                job,
+                t0.plusSeconds(60),
+                "{\"kind\":\"training\",\"since\":\"" + t0.plusSeconds(2) + "\",\"stalledSeconds\":58,"
+                        + "\"thresholdSeconds\":30,\"basis\":\"floor\",\"suspects\":[{\"rank\":1,\"node\":\"hang-n2\","
+                        + "\"gpu\":\"0\",\"lastStep\":10,\"why\":\"stopped first, outside any collective\"}],"
+                        + "\"evidence\":[\"GPU 0 of hang-n2 idle\"]}"));
+        for (int rank = 0; rank < 2; rank++) {
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/agent",
+                    "trainer.stacks",
+                    job,
+                    t0.plusSeconds(62),
+                    "{\"requestId\":\"hang-1\",\"rank\":" + rank + ",\"node\":\"hang-n" + (rank + 1)
+                            + "\",\"step\":10,\"phase\":\"training\",\"threads\":[" + (rank == 0 ? collective : loading)
+                            + "]}"));
+        }
+        // Both ranks still beat (alive), with no step since step 10.
+        for (int rank = 0; rank < 2; rank++) {
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "test/agent",
+                    "trainer.step_times",
+                    job,
+                    Instant.now().minusSeconds(1),
+                    "{\"rank\":" + rank + ",\"node\":\"hang-n" + (rank + 1) + "\",\"steps\":0,\"toStep\":10,"
+                            + "\"medianSeconds\":0.2,\"sinceStepSeconds\":118,\"phase\":\"training\"}"));
+        }
+        TestTokens.api()
+                .contentType(ContentType.JSON)
+                .body(CloudEvents.array(events))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
+        io.quarkus.arc.Arc.container()
+                .instance(io.lifeline.runtime.ModelRuntime.class)
+                .get()
+                .barrier()
+                .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        return job;
+    }
+
+    @Test
+    void theHangSectionShowsTheIncidentItsSuspectAndTheStacksGroupedWithTheOddOneOutOpen() throws Exception {
+        String job = hungJob("stuck-operator");
+        JobDetailView view = open(Role.OPERATOR, job);
+        UiTestSupport.await(() -> view.shown() != null);
+        assertThat(view.shown().stacks()).isNotNull();
+        // Still judged while the hang incident waits for its restart: what is stuck now.
+        assertThat(_get(Div.class, s -> s.withId("job-hang-verdict"))
+                        .getElement()
+                        .getTextRecursively())
+                .contains("No progress for", "2 ranks reporting");
+        assertThat(_get(Div.class, s -> s.withId("job-hang-incident"))
+                        .getElement()
+                        .getTextRecursively())
+                .contains("Hung: incident open", "suspect rank 1 on hang-n2", "hang-n2");
+        assertThat(_get(Div.class, s -> s.withId("job-hang-stacks-head"))
+                        .getElement()
+                        .getTextRecursively())
+                .contains("hang-1", "2 of 2 ranks answered", "2 distinct stacks");
+        List<Details> groups = _find(Details.class, s -> s.withClasses("ll-stack-group"));
+        assertThat(groups).hasSize(2);
+        Details odd = _get(Details.class, s -> s.withClasses("ll-odd-one-out"));
+        assertThat(odd.isOpened()).isTrue();
+        String oddText = odd.getElement().getTextRecursively();
+        assertThat(oddText)
+                .contains("odd one out", "1 rank (1)", "loader.py:12 in read_shard", "on hang-n2")
+                // innermost last, as Python prints them
+                .containsSubsequence("train.py:88 in main", "train.py:47 in next_batch", "loader.py:12 in read_shard");
+        Details crowd = groups.stream().filter(d -> d != odd).findFirst().orElseThrow();
+        assertThat(crowd.isOpened()).isFalse();
+        assertThat(crowd.getElement().getTextRecursively())
+                .contains("waiting in a collective", "all_reduce")
+                .doesNotContain("odd one out");
+        // The incident list names the cause like any other, and how long the job hung.
+        Grid<?> incidents = _get(Grid.class, s -> s.withId("job-incidents"));
+        assertThat(GridKt._getFormattedRow(incidents, 0)).contains("hang", "open", "hang-n2");
+        // An operator may ask the ranks for their stacks now.
+        Button capture = _get(Button.class, s -> s.withId("job-hang-capture"));
+        _click(capture);
+        UiTestSupport.await(() -> !NotificationsKt.getNotifications().isEmpty() && capture.isEnabled());
+    }
+
+    @Test
+    void aViewerSeesTheHangSectionWithoutTheCaptureButton() throws Exception {
+        String job = hungJob("stuck-viewer");
+        JobDetailView view = open(Role.VIEWER, job);
+        UiTestSupport.await(() -> view.shown() != null);
+        assertThat(_find(Details.class, s -> s.withClasses("ll-stack-group"))).hasSize(2);
+        assertThat(_find(Button.class, s -> s.withId("job-hang-capture"))).isEmpty();
     }
 }

@@ -1,10 +1,6 @@
 package io.lifeline.api.control;
 
-import io.lifeline.action.port.CommandType;
-import io.lifeline.action.port.SendAttempt;
-import io.lifeline.action.port.TrainerCommand;
-import io.lifeline.action.port.TrainerCommandSink;
-import io.lifeline.runtime.ModelRuntime;
+import io.lifeline.action.StackCaptureRequests;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.Scope;
 import io.smallrye.common.annotation.Blocking;
@@ -16,11 +12,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.ServiceUnavailableException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
@@ -35,18 +26,13 @@ import org.jboss.logging.Logger;
 public class StacksResource {
 
     private static final Logger LOG = Logger.getLogger(StacksResource.class);
-    private static final Duration DEADLINE = Duration.ofMinutes(2);
 
-    private final TrainerCommandSink commands;
-    private final ModelRuntime model;
+    private final StackCaptureRequests requests;
     private final CurrentCaller callers;
-    private final Clock clock;
 
-    StacksResource(TrainerCommandSink commands, ModelRuntime model, CurrentCaller callers, Clock clock) {
-        this.commands = commands;
-        this.model = model;
+    StacksResource(StackCaptureRequests requests, CurrentCaller callers) {
+        this.requests = requests;
         this.callers = callers;
-        this.clock = clock;
     }
 
     /** The request's answer: its id (the stacks that answer it carry it) and the job. */
@@ -57,26 +43,21 @@ public class StacksResource {
     @Blocking
     public Response capture(@PathParam("namespace") String ns, @PathParam("name") String name) throws Exception {
         String job = ns + "/" + name;
-        if (!Scope.of(callers.get()).allowsNamespace(ns)
-                || !model.read(m -> m.jobs().detail(job).isPresent()).get(10, TimeUnit.SECONDS)) {
+        if (!Scope.of(callers.get()).allowsNamespace(ns)) {
             throw new NotFoundException("no job named '" + job + "'");
         }
-        String id = "stacks-" + UUID.randomUUID().toString().substring(0, 13);
-        TrainerCommand c = new TrainerCommand(
-                id,
-                job,
-                CommandType.CAPTURE_STACKS,
-                Map.of("requestId", id),
-                clock.instant(),
-                clock.instant().plus(DEADLINE));
-        SendAttempt sent = commands.send(c, Set.of()).toCompletableFuture().get(30, TimeUnit.SECONDS);
-        if (sent.confirmed().isEmpty()) {
-            throw new ServiceUnavailableException(
-                    "the capture request reached no channel to the job's agents: " + sent.failed());
+        StackCaptureRequests.Requested r = requests.request(job)
+                .get(40, TimeUnit.SECONDS)
+                .orElseThrow(() -> new NotFoundException("no job named '" + job + "'"));
+        if (!r.reached()) {
+            throw new ServiceUnavailableException("the capture request reached no channel to the job's agents: "
+                    + r.sent().failed());
         }
-        LOG.infof("%s asked %s for its stacks (%s)", callers.get().name(), job, id);
-        return Response.accepted(
-                        new CaptureRequested(id, job, String.join(", ", new java.util.TreeSet<>(sent.confirmed()))))
+        LOG.infof("%s asked %s for its stacks (%s)", callers.get().name(), job, r.requestId());
+        return Response.accepted(new CaptureRequested(
+                        r.requestId(),
+                        job,
+                        String.join(", ", new java.util.TreeSet<>(r.sent().confirmed()))))
                 .build();
     }
 }

@@ -82,6 +82,12 @@ public enum AlertRule {
      */
     STRAGGLER("straggler", "JobStraggler", new RuleSettings(true, 1.0, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
     /**
+     * A job has an open incident of cause hang: its workers are alive and none makes progress past the job's hang
+     * threshold. Per job and incident, until the incident closes (training moves again, or the job ends). The
+     * detector's threshold is the delay, so no {@code for} by default; critical, as every GPU of the job idles.
+     */
+    JOB_HUNG("job-hung", "JobHung", new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL)),
+    /**
      * The automation brake is engaged: the policies would have taken more nodes within its window than its bounds
      * allow, and every node-taking decision is held until a person resets it. Fleet-wide, while engaged.
      */

@@ -64,6 +64,7 @@ public record AlertSnapshot(
      * @param placementWarning          what the placement check said, when it flagged the job; else null
      * @param nodeLocalCheckpoint       whether its newest good checkpoint would be lost with a node
      * @param stragglers                its stragglers now, or null when not known
+     * @param hang                      its open hang incident, or null when it has none
      */
     public record JobFacts(
             String job,
@@ -75,10 +76,37 @@ public record AlertSnapshot(
             boolean coordinatorOnSpot,
             String placementWarning,
             boolean nodeLocalCheckpoint,
-            io.lifeline.domain.job.straggler.StragglerView stragglers) {
+            io.lifeline.domain.job.straggler.StragglerView stragglers,
+            HangFacts hang) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
+        }
+
+        /** A job without an open hang incident. */
+        public JobFacts(
+                String job,
+                String namespace,
+                boolean active,
+                Long freshnessAgeMillis,
+                long freshnessObjectiveMillis,
+                List<Instant> restartTimes,
+                boolean coordinatorOnSpot,
+                String placementWarning,
+                boolean nodeLocalCheckpoint,
+                io.lifeline.domain.job.straggler.StragglerView stragglers) {
+            this(
+                    job,
+                    namespace,
+                    active,
+                    freshnessAgeMillis,
+                    freshnessObjectiveMillis,
+                    restartTimes,
+                    coordinatorOnSpot,
+                    placementWarning,
+                    nodeLocalCheckpoint,
+                    stragglers,
+                    null);
         }
 
         /** A job without straggler facts. */
@@ -102,6 +130,7 @@ public record AlertSnapshot(
                     coordinatorOnSpot,
                     placementWarning,
                     nodeLocalCheckpoint,
+                    null,
                     null);
         }
 
@@ -123,7 +152,26 @@ public record AlertSnapshot(
                     false,
                     null,
                     false,
+                    null,
                     null);
+        }
+    }
+
+    /**
+     * A job's open incident of cause hang: its workers are alive and none of them makes progress.
+     *
+     * @param incident      the incident's id
+     * @param stoppedAt     when the hang was detected (the incident stopped training)
+     * @param hangMillis    how long the job has been hung, from its last progress
+     * @param suspectNodes  the nodes of the suspected ranks, the first suspect's first (may be empty)
+     * @param detail        what the detector said: the kind of hang, stalled time against the threshold, the first
+     *                      suspect rank and why (may be null)
+     */
+    public record HangFacts(
+            String incident, Instant stoppedAt, long hangMillis, List<String> suspectNodes, String detail) {
+
+        public HangFacts {
+            suspectNodes = List.copyOf(suspectNodes);
         }
     }
 

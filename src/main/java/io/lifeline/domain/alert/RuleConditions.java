@@ -42,12 +42,14 @@ final class RuleConditions {
             c.evaluated.add(AlertRule.COORDINATOR_ON_SPOT);
             c.evaluated.add(AlertRule.CHECKPOINT_NODE_LOCAL);
             c.evaluated.add(AlertRule.STRAGGLER);
+            c.evaluated.add(AlertRule.JOB_HUNG);
             for (JobFacts j : s.jobs()) {
                 c.checkpointStale(j);
                 c.checkpointNodeLocal(j);
                 c.restartLoop(j);
                 c.coordinatorOnSpot(j);
                 c.straggler(j);
+                c.jobHung(j);
             }
         }
         if (s.notices() != null) {
@@ -214,6 +216,31 @@ final class RuleConditions {
                     s.slowdown(),
                     st);
         }
+    }
+
+    private void jobHung(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.JOB_HUNG, j.namespace());
+        AlertSnapshot.HangFacts h = j.hang();
+        if (!st.enabled() || h == null) {
+            return;
+        }
+        List<String> suspects = h.suspectNodes();
+        String where = suspects.isEmpty()
+                ? ""
+                : ": suspect" + (suspects.size() == 1 ? "" : "s") + " on " + String.join(", ", suspects);
+        add(
+                AlertRule.JOB_HUNG,
+                j.namespace(),
+                labels("namespace", j.namespace(), "job", j.job(), "incident", h.incident()),
+                j.job() + " is hung" + where,
+                j.job() + " has made no progress for " + human(h.hangMillis()) + " while its workers are alive"
+                        + (h.detail() == null ? "" : " (" + h.detail() + ")") + "; incident " + h.incident()
+                        + ", detected " + h.stoppedAt()
+                        + ". The job page and lifelinectl stacks " + j.job() + " show every rank's stacks, the odd"
+                        + " one out first; the hang-recovery policy, when on, restarts the workers from the newest"
+                        + " checkpoint.",
+                h.hangMillis() / 1000.0,
+                st);
     }
 
     private void noticeUnhandled(NoticeFacts n) {
