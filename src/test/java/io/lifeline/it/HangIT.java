@@ -134,7 +134,7 @@ class HangIT {
     void aSaveThatNeverReturnsIsDetectedAsASaveHangAndRecovered() throws Exception {
         Map<String, Object> drill = drill("save", "on");
         try {
-            recovered(ON + "/save", "save", "save", "save_that_never_returns", null, drill);
+            recovered(ON + "/save", "save", "save", "save_that_never_returns", "all_gather", drill);
         } finally {
             report(drill);
         }
@@ -151,7 +151,7 @@ class HangIT {
         try {
             String job = OFF + "/collective";
             Path record = startJob(job, 0, List.of("--hang", "collective", "--hang-step", Integer.toString(HANG_STEP)));
-            try (HangWatch watch = new HangWatch(app, job)) {
+            try (HangVerdicts watch = new HangVerdicts(app, job)) {
                 awaitTraining(job);
                 JsonNode hang = await(
                         "the hang in the script's record",
@@ -159,7 +159,7 @@ class HangIT {
                         () -> first(record, "hang", e -> true));
                 double lastStepAt = lastStepBefore(record, hang.path("t").asDouble());
                 drill.put("lastStepAt", lastStepAt);
-                HangWatch.Seen suspected =
+                HangVerdicts.Seen suspected =
                         await("the hang suspected", Duration.ofSeconds(PG_TIMEOUT_SECONDS), watch::firstSuspected);
                 measureDetection(job, suspected, lastStepAt, drill);
                 assertThat(suspected.verdict().path("kind").asText())
@@ -252,7 +252,7 @@ class HangIT {
             String job, String hang, String kind, String hungFrame, String waitingFrame, Map<String, Object> drill)
             throws Exception {
         Path record = startJob(job, 3, List.of("--hang", hang, "--hang-step", Integer.toString(HANG_STEP)));
-        try (HangWatch watch = new HangWatch(app, job)) {
+        try (HangVerdicts watch = new HangVerdicts(app, job)) {
             awaitTraining(job);
             JsonNode hung = await(
                     "the hang in the script's record", Duration.ofSeconds(150), () -> first(record, "hang", e -> true));
@@ -266,7 +266,7 @@ class HangIT {
                     .isPositive();
 
             // Detected: suspected, of the kind the drill plays.
-            HangWatch.Seen suspected = await("the hang suspected", Duration.ofSeconds(90), watch::firstSuspected);
+            HangVerdicts.Seen suspected = await("the hang suspected", Duration.ofSeconds(90), watch::firstSuspected);
             measureDetection(job, suspected, lastStepAt, drill);
             assertThat(suspected.verdict().path("kind").asText())
                     .as("%s", suspected.verdict())
@@ -286,15 +286,19 @@ class HangIT {
                     .isNotNull();
             assertThat(functions(hungGroup)).as("rank %d's stack", HUNG_RANK).contains(hungFrame);
             assertThat(texts(hungGroup.path("nodes"))).contains(hungNode);
+            assertThat(hungGroup.path("oddOneOut").asBoolean())
+                    .as("rank %d keeps the others waiting: %s", HUNG_RANK, stacks)
+                    .isTrue();
             JsonNode waitingGroup = group(stacks, 1 - HUNG_RANK);
             assertThat(waitingGroup)
                     .as("a group with rank %d: %s", 1 - HUNG_RANK, stacks)
                     .isNotNull();
-            if (waitingFrame != null) {
-                assertThat(functions(waitingGroup))
-                        .as("rank %d's stack", 1 - HUNG_RANK)
-                        .contains(waitingFrame);
-            }
+            assertThat(functions(waitingGroup))
+                    .as("rank %d's stack", 1 - HUNG_RANK)
+                    .contains(waitingFrame);
+            assertThat(waitingGroup.path("inCollective").asBoolean())
+                    .as("rank %d waits in a collective: %s", 1 - HUNG_RANK, stacks)
+                    .isTrue();
 
             // Restarted by the policy, before the process group's timeout, and training past the hang.
             JsonNode restarted = await(
@@ -351,7 +355,7 @@ class HangIT {
             String job = ON + "/" + name;
             List<String> args = new ArrayList<>(script);
             Path record = startJob(job, 0, args);
-            try (HangWatch watch = new HangWatch(app, job)) {
+            try (HangVerdicts watch = new HangVerdicts(app, job)) {
                 awaitTraining(job);
                 for (TorchrunAgent a : agents) {
                     assertThat(a.awaitExit(Duration.ofSeconds(240)))
@@ -406,7 +410,7 @@ class HangIT {
      * log shows it, else by when the verdict was first read as suspected (polled every 250 ms).
      */
     private static void measureDetection(
-            String job, HangWatch.Seen suspected, double lastStepAt, Map<String, Object> drill) throws Exception {
+            String job, HangVerdicts.Seen suspected, double lastStepAt, Map<String, Object> drill) throws Exception {
         double polled = suspected.atMillis() / 1000.0 - lastStepAt;
         drill.put("polledSeconds", round(polled));
         drill.put(

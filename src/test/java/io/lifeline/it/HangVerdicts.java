@@ -15,7 +15,7 @@ import java.util.function.Predicate;
  * and keeps every answer with when it was read: a verdict that says {@code suspected} only for the few seconds
  * before the workers are restarted is seen all the same, and a healthy run's verdicts can all be counted.
  */
-final class HangWatch implements AutoCloseable {
+final class HangVerdicts implements AutoCloseable {
 
     /** One verdict and the wall-clock time it was read. */
     record Seen(long atMillis, JsonNode verdict) {}
@@ -30,7 +30,7 @@ final class HangWatch implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    HangWatch(LifelineProcess app, String job) {
+    HangVerdicts(LifelineProcess app, String job) {
         this.app = app;
         this.path = "/api/v1/jobs/" + job + "/hang";
         this.thread = new Thread(this::poll, "hang-watch-" + job);
