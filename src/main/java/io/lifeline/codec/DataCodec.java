@@ -133,16 +133,8 @@ final class DataCodec {
                         d.reqLong("step", 0, Long.MAX_VALUE),
                         d.optDouble("samplesPerSecond", 0, Double.MAX_VALUE),
                         d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE));
-            case TRAINER_STEP_TIMES ->
-                new TrainerData.StepTimes(
-                        d.reqInt("rank", 0, Integer.MAX_VALUE),
-                        d.optInt("localRank", 0, 1 << 20),
-                        d.optString("node"),
-                        d.reqLong("steps", 1, Long.MAX_VALUE),
-                        d.reqLong("toStep", 0, Long.MAX_VALUE),
-                        d.reqDouble("medianSeconds", 0, 1e7),
-                        d.optDouble("maxSeconds", 0, 1e7),
-                        d.optDouble("busyMedianSeconds", 0, 1e7));
+            case TRAINER_STEP_TIMES -> HangCodec.stepTimes(d);
+            case TRAINER_STACKS -> HangCodec.stacks(d);
             case TRAINER_CHECKPOINT_STARTED ->
                 new TrainerData.CheckpointStarted(
                         d.reqString("checkpointId"),
@@ -259,6 +251,7 @@ final class DataCodec {
                         d.optInt("gpusPerNode", 0, 1024),
                         d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
             }
+            case JOB_HANG_SUSPECTED -> HangCodec.hangSuspected(d);
             case JOB_FINISHED ->
                 new JobData.Finished(
                         d.reqEnum("outcome", DataCodec::outcome, "succeeded, failed, cancelled"),
@@ -414,14 +407,9 @@ final class DataCodec {
             putOpt(o, "samplesPerSecond", p.samplesPerSecond());
             putOpt(o, "tokensPerSecond", p.tokensPerSecond());
         } else if (t instanceof TrainerData.StepTimes s) {
-            o.put("rank", s.rank());
-            if (s.localRank() != null) {
-                o.put("localRank", s.localRank());
-            }
-            putOpt(o, "node", s.node());
-            o.put("steps", s.steps()).put("toStep", s.toStep()).put("medianSeconds", s.medianSeconds());
-            putOpt(o, "maxSeconds", s.maxSeconds());
-            putOpt(o, "busyMedianSeconds", s.busyMedianSeconds());
+            HangCodec.encodeStepTimes(s, o);
+        } else if (t instanceof TrainerData.Stacks s) {
+            HangCodec.encodeStacks(s, o);
         } else {
             encodeCheckpointAndCommands(t, o);
         }
@@ -485,6 +473,8 @@ final class DataCodec {
                 o.put("gpusPerNode", u.gpusPerNode());
             }
             putOpt(o, "checkpointIntervalSeconds", u.checkpointIntervalSeconds());
+        } else if (j instanceof JobData.HangSuspected h) {
+            HangCodec.encodeHangSuspected(h, o);
         } else if (j instanceof JobData.Finished f) {
             o.put("outcome", f.outcome().wireName());
             putOpt(o, "reason", f.reason());

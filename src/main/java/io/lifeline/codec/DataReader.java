@@ -18,6 +18,11 @@ final class DataReader {
         this.prefix = prefix;
     }
 
+    /** The raw value at {@code field}, or null when absent (or JSON null). */
+    JsonNode raw(String field) {
+        return get(field);
+    }
+
     private JsonNode get(String field) {
         JsonNode v = node.get(field);
         return v == null || v.isNull() ? null : v;
@@ -65,6 +70,11 @@ final class DataReader {
         if (s.length() > MAX_STRING) {
             throw new InvalidEventException(field + ": longer than " + MAX_STRING + " characters");
         }
+        return checkedUnbounded(field, s);
+    }
+
+    /** {@link #checked} without the length limit, for the one field whose caller bounds it. */
+    static String checkedUnbounded(String field, String s) {
         if (s.indexOf('\u0000') >= 0) {
             throw new InvalidEventException(field + ": must not contain NUL characters");
         }

@@ -12,6 +12,7 @@ import java.util.function.ToLongFunction;
 enum Badput {
     CHECKPOINT(GoodputView::checkpointMillis),
     LOST_REWORK(GoodputView::lostReworkMillis),
+    HANG(GoodputView::hangMillis),
     RECOVERY_DETECTION(GoodputView::recoveryDetectionMillis),
     RECOVERY_RESTART(GoodputView::recoveryRestartMillis),
     RECOVERY_LOAD(GoodputView::recoveryLoadMillis),

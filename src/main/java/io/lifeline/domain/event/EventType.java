@@ -38,10 +38,12 @@ public enum EventType {
     TRAINER_CHECKPOINT_VERIFIED("trainer.checkpoint.verified", Family.TRAINER, false),
     TRAINER_RESTORED("trainer.restored", Family.TRAINER, false),
     TRAINER_COMMAND_ACK("trainer.command_ack", Family.TRAINER, false),
+    TRAINER_STACKS("trainer.stacks", Family.TRAINER, false),
 
     JOB_SUBMITTED("job.submitted", Family.JOB, false),
     JOB_UPDATED("job.updated", Family.JOB, false),
-    JOB_FINISHED("job.finished", Family.JOB, false);
+    JOB_FINISHED("job.finished", Family.JOB, false),
+    JOB_HANG_SUSPECTED("job.hang_suspected", Family.JOB, false);
 
     /** Which layer an event comes from; also what its subject names (a node for NODE and GPU, a job otherwise). */
     public enum Family {

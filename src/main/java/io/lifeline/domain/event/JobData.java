@@ -1,5 +1,7 @@
 package io.lifeline.domain.event;
 
+import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 
 /** Payloads of {@code job.*} events; the subject is the job ({@code namespace/name}). */
@@ -27,6 +29,47 @@ public sealed interface JobData extends EventData {
     /** Some settings of the job changed; null fields are unchanged. */
     record Updated(String priorityClass, ElasticPolicy elastic, Integer gpusPerNode, Long checkpointIntervalSeconds)
             implements JobData {}
+
+    /**
+     * Lifeline (or another detector) suspects the job hung: its workers are alive and report, but none made progress
+     * for longer than the job's threshold for what they were doing. Written into the event log by the detector so that
+     * every replica, and every rebuild, opens the same incident.
+     *
+     * @param kind              what stalled: {@code training}, {@code save}, {@code phase} or {@code startup}
+     * @param since             the last progress (when the hang began)
+     * @param stalledSeconds    how long nothing moved when it was suspected
+     * @param thresholdSeconds  the threshold it passed
+     * @param basis             how the threshold was earned (the job's step times, a floor...)
+     * @param phase             the phase the ranks were in, or null
+     * @param suspects          the ranks that stopped first, or that differ from the others, with why
+     * @param evidence          what else was seen (GPU telemetry, silent agents), one line each
+     */
+    record HangSuspected(
+            String kind,
+            Instant since,
+            double stalledSeconds,
+            double thresholdSeconds,
+            String basis,
+            String phase,
+            List<HangSuspect> suspects,
+            List<String> evidence)
+            implements JobData {
+        public HangSuspected {
+            suspects = List.copyOf(suspects);
+            evidence = List.copyOf(evidence);
+        }
+    }
+
+    /**
+     * A rank a hang points at.
+     *
+     * @param rank      global rank
+     * @param node      its node, or null
+     * @param gpu       its GPU (index on the node, or UUID), or null
+     * @param lastStep  the step it reached, or null
+     * @param why       why it is suspected
+     */
+    record HangSuspect(int rank, String node, String gpu, Long lastStep, String why) {}
 
     /** The job ended. */
     record Finished(Outcome outcome, String reason) implements JobData {}

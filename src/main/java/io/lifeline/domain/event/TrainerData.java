@@ -57,6 +57,10 @@ public sealed interface TrainerData extends EventData {
      * @param medianSeconds      median wall time between two steps
      * @param maxSeconds         longest, or null
      * @param busyMedianSeconds  median time the rank worked before waiting for its peers, or null
+     * @param sinceStepSeconds   seconds since the rank's last step, by the agent's own clock, or null (an older agent)
+     * @param phase              what the rank is doing ({@code training}, {@code saving}, {@code startup}, a phase
+     *                           its loop declared...), or null
+     * @param phaseSeconds       seconds since it entered that phase, or null
      */
     record StepTimes(
             int rank,
@@ -66,8 +70,29 @@ public sealed interface TrainerData extends EventData {
             long toStep,
             double medianSeconds,
             Double maxSeconds,
-            Double busyMedianSeconds)
+            Double busyMedianSeconds,
+            Double sinceStepSeconds,
+            String phase,
+            Double phaseSeconds)
             implements TrainerData {
+
+        /** A report without the heartbeat's fields (an agent from before them). */
+        public StepTimes(
+                int rank,
+                Integer localRank,
+                String node,
+                long steps,
+                long toStep,
+                double medianSeconds,
+                Double maxSeconds,
+                Double busyMedianSeconds) {
+            this(rank, localRank, node, steps, toStep, medianSeconds, maxSeconds, busyMedianSeconds, null, null, null);
+        }
+
+        /** Whether the report summarises steps (otherwise it is only a heartbeat: the rank is alive, no step since). */
+        public boolean hasSteps() {
+            return steps > 0;
+        }
 
         /** What tells this rank's pace from its peers': its own work when reported (a synchronous step's wall time
          * is the same on every rank), else the wall time. */
@@ -75,6 +100,57 @@ public sealed interface TrainerData extends EventData {
             return busyMedianSeconds != null ? busyMedianSeconds : medianSeconds;
         }
     }
+
+    /**
+     * The Python stacks of one rank's threads, captured on request (a suspected hang, or an operator's look).
+     *
+     * @param requestId         the request it answers ({@code local} when the rank captured on its own)
+     * @param rank              global rank
+     * @param localRank         rank on its node, or null
+     * @param node              its node, or null
+     * @param pid               its process id, or null
+     * @param step              the step it reached, or null
+     * @param phase             what it was doing, or null
+     * @param sinceStepSeconds  seconds since its last step, or null
+     * @param via               how they were read: {@code frames} (from a thread of the process) or
+     *                          {@code faulthandler} (a signal's dump, for a process whose interpreter was stuck)
+     * @param threads           its threads, each with its frames outermost first
+     * @param text              a raw dump (the faulthandler's text), or null
+     */
+    record Stacks(
+            String requestId,
+            int rank,
+            Integer localRank,
+            String node,
+            Integer pid,
+            Long step,
+            String phase,
+            Double sinceStepSeconds,
+            String via,
+            List<StackThread> threads,
+            String text)
+            implements TrainerData {
+        public Stacks {
+            threads = List.copyOf(threads);
+        }
+    }
+
+    /**
+     * One thread of a stack capture.
+     *
+     * @param name    thread name
+     * @param main    whether it is the process's main (training) thread
+     * @param agent   whether it is one of the agent's own threads
+     * @param frames  outermost first
+     */
+    record StackThread(String name, boolean main, boolean agent, List<StackFrame> frames) {
+        public StackThread {
+            frames = List.copyOf(frames);
+        }
+    }
+
+    /** One frame: file, line, function. */
+    record StackFrame(String file, int line, String function) {}
 
     /** A checkpoint save began. */
     record CheckpointStarted(String checkpointId, long step, boolean async, SaveReason reason) implements TrainerData {

@@ -188,6 +188,8 @@ final class Interruptions {
         return inc != null
                 && inc.stopped()
                 && !inc.hasRecoveryMarker()
+                // A hang stops no rank: progress past its step is the hang ending, not a rank that missed it.
+                && inc.cause() != IncidentCause.HANG
                 && !(inc.stopStep() >= 0 && step <= inc.stopStep())
                 && (inc.stoppedAt() == null || !at.isAfter(inc.stoppedAt().plus(STRAGGLER_WINDOW)));
     }
@@ -205,9 +207,51 @@ final class Interruptions {
         }
         Incident inc = job.incidents.open();
         if (inc != null && inc.stopped()) {
-            inc.phase(IncidentPhase.RESUMED, at, null, "step " + step);
+            if (inc.cause() == IncidentCause.HANG
+                    && !inc.hasRecoveryMarker()
+                    && inc.stopStep() >= 0
+                    && step > inc.stopStep()) {
+                // The hang ended without a restart: the work since the checkpoint survived after all.
+                adjustLost(job, inc, inc.stopMark(), null);
+                inc.phase(IncidentPhase.RESUMED, at, null, "step " + step + ": training moved again without a restart");
+            } else {
+                inc.phase(IncidentPhase.RESUMED, at, null, "step " + step);
+            }
             close(job, at, IncidentOutcome.RECOVERED);
         }
+    }
+
+    /**
+     * Lifeline (or another detector) suspects a training job hung since {@code d.since()}: that time was not
+     * productive, so it moves to {@link Bucket#HANG}, and the job is interrupted with cause {@link IncidentCause#HANG}:
+     * the work since its newest checkpoint is lost unless training moves again without a restart. A job that is not
+     * training (already recovering, waiting, ended) or already in a stopped incident is left as it is.
+     */
+    void hang(Job job, Instant at, io.lifeline.domain.event.JobData.HangSuspected d, String trigger) {
+        Incident open = job.incidents.open();
+        if (job.state != JobState.RUNNING || open != null && open.stopped()) {
+            return;
+        }
+        long hungMs = Math.max(0, job.ledger.clockMs() - Math.max(d.since().toEpochMilli(), job.ledger.startMs()));
+        ProductiveMark moved =
+                job.ledger.move(Bucket.PRODUCTIVE, Bucket.HANG, hungMs, hungMs * (long) job.ledger.gpus());
+        String node = d.suspects().isEmpty() ? null : d.suspects().get(0).node();
+        String detail = d.kind() + " hang: no progress for " + Math.round(d.stalledSeconds()) + " s (threshold "
+                + Math.round(d.thresholdSeconds()) + " s)"
+                + (d.suspects().isEmpty()
+                        ? ""
+                        : ", suspect rank " + d.suspects().get(0).rank() + (node == null ? "" : " on " + node) + ": "
+                                + d.suspects().get(0).why());
+        Incident inc = interrupt(job, at, IncidentCause.HANG, node, detail, JobState.RECOVERING, trigger);
+        if (inc == null) {
+            return;
+        }
+        for (io.lifeline.domain.event.JobData.HangSuspect s : d.suspects()) {
+            inc.addNode(s.node());
+        }
+        inc.accrueMoved(Bucket.HANG, moved);
+        inc.hung();
+        inc.phase(IncidentPhase.HUNG, at, node, detail);
     }
 
     Incident close(Job job, Instant at, IncidentOutcome how) {

@@ -77,6 +77,10 @@ final class Job {
 
     /** Finds slow ranks from their step times; null until a rank reports them. */
     io.lifeline.domain.job.straggler.StragglerDetector stragglers;
+    /** The ranks' heartbeats and the job's earned thresholds; null until a rank reports. */
+    io.lifeline.domain.job.hang.HangWatch hangs;
+    /** The newest stack capture; null until one arrives. */
+    io.lifeline.domain.job.hang.StackCapture stacks;
 
     final GoodputLedger ledger;
     final Membership membership;

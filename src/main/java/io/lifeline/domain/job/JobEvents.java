@@ -64,6 +64,8 @@ final class JobEvents {
             job.checkpointIntervalSeconds = d.checkpointIntervalSeconds() != null
                     ? d.checkpointIntervalSeconds()
                     : job.checkpointIntervalSeconds;
+        } else if (data instanceof JobData.HangSuspected d) {
+            interruptions.hang(job, at, d, type);
         } else if (data instanceof JobData.Finished d) {
             JobState to = d.outcome() == JobData.Outcome.SUCCEEDED
                     ? JobState.SUCCEEDED
@@ -204,6 +206,11 @@ final class JobEvents {
             workersStopped(job, at, type);
         } else if (data instanceof TrainerData.Restored d) {
             interruptions.restore(job, at, d);
+        } else if (data instanceof TrainerData.Stacks d) {
+            if (job.stacks == null) {
+                job.stacks = new io.lifeline.domain.job.hang.StackCapture();
+            }
+            job.stacks.add(at, d);
         } else if (data instanceof TrainerData.CommandAck a) {
             job.commandAcks.record(a, at);
             if ("prepare_exit".equals(a.command())
@@ -211,8 +218,18 @@ final class JobEvents {
                 job.exitRequested = true;
             }
         } else {
+            if (data instanceof TrainerData.CheckpointCompleted d && !d.async()) {
+                hangs(job).saved(d.durationSeconds());
+            }
             checkpoints.handle(job, at, data);
         }
+    }
+
+    static io.lifeline.domain.job.hang.HangWatch hangs(Job job) {
+        if (job.hangs == null) {
+            job.hangs = new io.lifeline.domain.job.hang.HangWatch();
+        }
+        return job.hangs;
     }
 
     private void progress(Job job, Instant at, TrainerData.Progress d, String type) {

@@ -16,6 +16,9 @@ import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
+import io.lifeline.domain.job.hang.HangSettings;
+import io.lifeline.domain.job.hang.HangVerdict;
+import io.lifeline.domain.job.hang.StackCaptureView;
 import io.lifeline.domain.job.history.HistoryRecord;
 import io.lifeline.domain.job.history.HistorySlice;
 import io.lifeline.domain.job.incident.Incident;
@@ -129,6 +132,7 @@ public final class Jobs {
     private long lostTimelineEntries;
 
     private StragglerConfig stragglerConfig = StragglerConfig.defaults();
+    private HangSettings hangSettings = HangSettings.defaults();
 
     public Jobs(NodeDirectory nodes, Clock clock) {
         this(nodes, clock, JobsConfig.defaults());
@@ -320,6 +324,10 @@ public final class Jobs {
                             "job " + e.subject() + " ended (" + job.state.name().toLowerCase(java.util.Locale.ROOT)
                                     + ")");
         }
+        JobEvents.hangs(job).report(e.time().toEpochMilli(), d);
+        if (!d.hasSteps()) {
+            return ApplyOutcome.CHANGED; // a heartbeat: the rank is alive and made no step since its last report
+        }
         if (job.stragglers == null) {
             job.stragglers = new StragglerDetector(stragglerConfig);
         }
@@ -337,6 +345,64 @@ public final class Jobs {
     /** Sets how stragglers are found (before events are applied). */
     public void configureStragglers(StragglerConfig config) {
         this.stragglerConfig = Objects.requireNonNull(config, "config");
+    }
+
+    /** Sets the hang thresholds (before or while events are applied). */
+    public void configureHangs(HangSettings settings) {
+        this.hangSettings = Objects.requireNonNull(settings, "settings");
+    }
+
+    public HangSettings hangSettings() {
+        return hangSettings;
+    }
+
+    /** Whether the job is hung, judged now; empty for an unknown job. */
+    public Optional<HangVerdict> hang(String job) {
+        return find(job).map(j -> hangVerdict(j, now()));
+    }
+
+    /**
+     * The training jobs suspected hung now that are not already in a stopped incident: what the detector reports.
+     * A scan of the jobs, run every few seconds, never per event.
+     */
+    public List<java.util.Map.Entry<String, HangVerdict>> hangSuspects() {
+        long nowMs = now();
+        List<java.util.Map.Entry<String, HangVerdict>> out = new ArrayList<>();
+        for (Job j : jobs.values()) {
+            if (j.state != JobState.RUNNING || j.hangs == null) {
+                continue;
+            }
+            HangVerdict v = hangVerdict(j, nowMs);
+            if (v.suspected()) {
+                out.add(java.util.Map.entry(j.name, v));
+            }
+        }
+        return out;
+    }
+
+    private HangVerdict hangVerdict(Job j, long nowMs) {
+        if (j.state != JobState.RUNNING) {
+            Incident open = j.incidents.open();
+            return HangVerdict.of(
+                    HangVerdict.NOT_APPLICABLE,
+                    "the job is " + j.state.name().toLowerCase(java.util.Locale.ROOT)
+                            + (open != null && open.stopped()
+                                    ? " (incident " + open.id() + ", " + open.cause() + ")"
+                                    : "")
+                            + ": only a training job is judged");
+        }
+        if (j.hangs == null) {
+            return HangVerdict.of(
+                    HangVerdict.UNKNOWN, "no rank has reported a heartbeat (the agent's trainer.step_times)");
+        }
+        return j.hangs.judge(nowMs, hangSettings, j.membership::nodeOfRank);
+    }
+
+    /** The job's newest stack capture; empty for an unknown job or before any capture. */
+    public Optional<StackCaptureView> stacks(String job) {
+        return find(job)
+                .filter(j -> j.stacks != null && !j.stacks.empty())
+                .map(j -> j.stacks.view(j.membership.worldSize()));
     }
 
     /** The job's stragglers, with the drain offered for the slowest; empty for an unknown job. */

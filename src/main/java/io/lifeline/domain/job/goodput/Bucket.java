@@ -19,6 +19,11 @@ public enum Bucket {
     CHECKPOINT,
     /** Progress made after the last good checkpoint and thrown away by an interruption. */
     LOST_REWORK,
+    /**
+     * Hung: from the last progress of a job whose workers stayed alive until its workers are restarted (or training
+     * moves again). Before the recovery phases, since a hang incident moves on to them.
+     */
+    HANG,
     /** Recovery: from the interruption until the runtime starts restarting. */
     RECOVERY_DETECTION,
     /** Recovery: restarting workers and re-forming the group (rendezvous), including re-admission. */

@@ -8,7 +8,7 @@ import java.util.Collection;
  *
  * <p>{@code ettr} = productive / (wall − waiting): how well the job used the time it held GPUs.
  * {@code ettrOfWall} = productive / wall: the share of the whole wall time that was useful. Both are
- * {@code null} when their denominator is zero. {@code lostGpuHours} = (lost rework + recovery) in
+ * {@code null} when their denominator is zero. {@code lostGpuHours} = (lost rework + hang + recovery) in
  * GPU-hours, each moment weighted by the GPUs the job held at that moment.
  *
  * @param wallMillis               time since submission (up to the finish for ended jobs)
@@ -22,6 +22,7 @@ import java.util.Collection;
  * @param rescaleMillis            planned membership changes that lost no work
  * @param startupMillis            admitted, before the first progress
  * @param waitingMillis            queued, suspended or preempted
+ * @param hangMillis               hung: alive without progress, from the last progress to the restart
  * @param ettr                     productive / (wall − waiting), or null
  * @param ettrOfWall               productive / wall, or null
  * @param productiveGpuMillis      productive time in GPU-milliseconds
@@ -42,6 +43,7 @@ public record GoodputView(
         long rescaleMillis,
         long startupMillis,
         long waitingMillis,
+        long hangMillis,
         Double ettr,
         Double ettrOfWall,
         long productiveGpuMillis,
@@ -63,6 +65,7 @@ public record GoodputView(
             held += g;
         }
         long lostGpu = gpuMs[Bucket.LOST_REWORK.ordinal()]
+                + gpuMs[Bucket.HANG.ordinal()]
                 + gpuMs[Bucket.RECOVERY_DETECTION.ordinal()]
                 + gpuMs[Bucket.RECOVERY_RESTART.ordinal()]
                 + gpuMs[Bucket.RECOVERY_LOAD.ordinal()];
@@ -85,6 +88,7 @@ public record GoodputView(
             ms[Bucket.RESCALE.ordinal()] += v.rescaleMillis;
             ms[Bucket.STARTUP.ordinal()] += v.startupMillis;
             ms[Bucket.WAITING.ordinal()] += v.waitingMillis;
+            ms[Bucket.HANG.ordinal()] += v.hangMillis;
             productiveGpu += v.productiveGpuMillis;
             lostGpu += v.lostGpuMillis;
             held += v.heldGpuMillis;
@@ -116,6 +120,7 @@ public record GoodputView(
                 ms[Bucket.RESCALE.ordinal()],
                 ms[Bucket.STARTUP.ordinal()],
                 waiting,
+                ms[Bucket.HANG.ordinal()],
                 ettr,
                 ettrOfWall,
                 productiveGpu,

@@ -309,6 +309,13 @@ public final class Incident {
         }
     }
 
+    /** The job hung: its time goes to {@link Bucket#HANG} until a recovery phase follows. */
+    public void hung() {
+        if (stage == Bucket.RECOVERY_DETECTION && !recoveryMarker) {
+            stage = Bucket.HANG;
+        }
+    }
+
     /** The recovery phase the job is in. */
     public Bucket stage() {
         return stage;
@@ -421,8 +428,9 @@ public final class Incident {
                 restart,
                 load,
                 ms[Bucket.WAITING.ordinal()],
+                ms[Bucket.HANG.ordinal()],
                 downtime,
-                (lostGpuMillis + recoveryGpu) / GoodputView.MILLIS_PER_HOUR,
+                (lostGpuMillis + recoveryGpu + gms[Bucket.HANG.ordinal()]) / GoodputView.MILLIS_PER_HOUR,
                 gpusAtStop,
                 worldSizeBefore,
                 worldSizeAfter,

@@ -17,6 +17,11 @@ public enum IncidentCause implements WireEnum {
     NODE_FAILURE(2),
     /** A planned rescale that restarted from a checkpoint and threw work away. */
     RESCALE(2),
+    /**
+     * The workers stayed alive without progress past the job's threshold (a stuck collective, a save that never
+     * returns); the restart its recovery needs explains the worker failures that follow.
+     */
+    HANG(3),
     /** A GPU fault (fatal XID, failed health check) on a node of the job. */
     GPU_FAULT(3),
     /** Someone or something drained, evicted or requeued the job's pods. */

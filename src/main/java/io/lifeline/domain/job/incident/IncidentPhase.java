@@ -8,6 +8,8 @@ public enum IncidentPhase implements WireEnum {
     WARNED,
     /** Training stopped (worker failure, termination, eviction, preemption). */
     STOPPED,
+    /** Lifeline suspected the job hung: alive, no progress past its threshold. */
+    HUNG,
     /** The job waits off its nodes (preempted, suspended, requeued). */
     WAITING,
     /** The scheduler admitted the job again. */

@@ -36,6 +36,7 @@ import java.util.List;
  * @param recoveryRestartMillis    recovery: restart and rendezvous
  * @param recoveryLoadMillis       recovery: checkpoint load
  * @param waitingMillis            waiting while stopped (preempted, suspended, queued)
+ * @param hangMillis               hung before the restart (from the last progress)
  * @param downtimeMillis           stop to first progress (to now when open)
  * @param lostGpuHours             (lost rework + recovery) × GPUs held, in GPU-hours
  * @param gpusAtStop               GPUs held just before the stop
@@ -76,6 +77,7 @@ public record IncidentView(
         long recoveryRestartMillis,
         long recoveryLoadMillis,
         long waitingMillis,
+        long hangMillis,
         long downtimeMillis,
         double lostGpuHours,
         int gpusAtStop,
