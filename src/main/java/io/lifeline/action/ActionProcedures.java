@@ -94,6 +94,8 @@ final class ActionProcedures {
                 return rescale(a, s);
             case RESTORE:
                 return restore(a, s);
+            case RESTART_WORKERS:
+                return restartWorkers(a, s);
             case UNCORDON:
                 s.step("uncordon", () -> cluster(cluster.uncordon(a.target()), a.deadline()));
                 return a.target() + " uncordoned";
@@ -334,6 +336,85 @@ final class ActionProcedures {
                                 .orElse(false),
                         job + " restored from " + id,
                         "no trainer.restored from " + id + " by the deadline"));
+        return w.detail();
+    }
+
+    /**
+     * A hung job's remedy: its stacks first (what an operator needs to find the cause, and what a restart destroys),
+     * then the workers' exit, then the proof that it worked: progress after the command.
+     */
+    private String restartWorkers(ActionView a, StepRunner s) throws Exception {
+        String job = a.target();
+        long captureSeconds = Long.parseLong(a.params().getOrDefault("captureSeconds", "15"));
+        String requestId = a.id() + ":stacks";
+        if (captureSeconds > 0) {
+            s.step("command capture_stacks", () -> {
+                CommandDelivery.Delivery d = delivery.deliver(
+                        s,
+                        "command capture_stacks",
+                        () -> new TrainerCommand(
+                                requestId,
+                                job,
+                                CommandType.CAPTURE_STACKS,
+                                Map.of("requestId", requestId),
+                                clock.instant(),
+                                a.deadline()),
+                        a.deadline(),
+                        () -> acknowledged(job, requestId));
+                return d.ok()
+                        ? StepOutcome.done("capture_stacks " + d.describe(), d.sent())
+                        : StepOutcome.skipped("capture_stacks " + d.failure() + ": restarting without stacks");
+            });
+            Instant until = s.keep("stacks wait until", () -> clock.instant().plusSeconds(captureSeconds));
+            s.step("await stacks", () -> {
+                Optional<io.lifeline.domain.job.hang.StackCaptureView> v =
+                        read(m -> m.jobs().stacks(job).filter(c -> requestId.equals(c.requestId())));
+                int got = v.map(io.lifeline.domain.job.hang.StackCaptureView::ranksReported)
+                        .orElse(0);
+                int expected = v.map(io.lifeline.domain.job.hang.StackCaptureView::ranksExpected)
+                        .orElse(0);
+                if (got > 0 && got >= expected) {
+                    return StepOutcome.done("stacks of all " + got + " rank(s)");
+                }
+                Instant now = clock.instant();
+                if (!now.isBefore(until) || !now.isBefore(a.deadline())) {
+                    return StepOutcome.done("stacks of " + got + " of " + expected + " rank(s) after " + captureSeconds
+                            + " s; restarting anyway");
+                }
+                throw new StepRunner.Waiting(until(now, until, config.pollInterval()));
+            });
+        }
+        String commandId = a.id() + ":restart";
+        Instant sentAt = s.keep("restart sent at", clock::instant);
+        s.step("command restart_workers", () -> {
+            CommandDelivery.Delivery d = delivery.deliver(
+                    s,
+                    "command restart_workers",
+                    () -> new TrainerCommand(
+                            commandId,
+                            job,
+                            CommandType.RESTART_WORKERS,
+                            Map.of("reason", a.reason() == null ? "" : a.reason(), "exitCode", "75"),
+                            clock.instant(),
+                            a.deadline()),
+                    a.deadline(),
+                    () -> acknowledged(job, commandId));
+            return d.ok()
+                    ? StepOutcome.done("restart_workers " + d.describe(), d.sent())
+                    : StepOutcome.failed("restart_workers " + d.failure());
+        });
+        StepOutcome w = s.step(
+                "await progress",
+                () -> awaitUntil(
+                        a.deadline(),
+                        m -> m.jobs()
+                                .detail(job)
+                                .map(d -> d.summary().state() == io.lifeline.domain.job.JobState.RUNNING
+                                        && d.summary().lastProgressAt() != null
+                                        && d.summary().lastProgressAt().isAfter(sentAt))
+                                .orElse(false),
+                        job + " trains again after the restart",
+                        "no progress of " + job + " after the restart by the deadline"));
         return w.detail();
     }
 

@@ -2,11 +2,13 @@ package io.lifeline.runtime;
 
 import io.lifeline.codec.EventCodec;
 import io.lifeline.config.CheckpointsConfig;
+import io.lifeline.config.HangsConfig;
 import io.lifeline.config.ModelLimitsConfig;
 import io.lifeline.config.StragglersConfig;
 import io.lifeline.domain.job.JobLimits;
 import io.lifeline.domain.job.JobsConfig;
 import io.lifeline.domain.job.checkpoint.CheckpointStorage;
+import io.lifeline.domain.job.hang.HangSettings;
 import io.lifeline.domain.job.straggler.StragglerConfig;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -35,7 +37,12 @@ public class Producers {
 
     @Produces
     @Singleton
-    LiveModel model(Clock clock, CheckpointsConfig checkpoints, StragglersConfig stragglers, ModelLimitsConfig limits) {
+    LiveModel model(
+            Clock clock,
+            CheckpointsConfig checkpoints,
+            StragglersConfig stragglers,
+            ModelLimitsConfig limits,
+            HangsConfig hangs) {
         LiveModel model = LiveModel.create(
                 clock,
                 JobsConfig.defaults()
@@ -49,6 +56,17 @@ public class Producers {
                         stragglers.flagAfter(),
                         stragglers.clearAfter(),
                         stragglers.maxRanks()));
+        model.jobs()
+                .configureHangs(new HangSettings(
+                        hangs.floor(),
+                        hangs.ceiling(),
+                        hangs.stepMultiple(),
+                        hangs.startup(),
+                        hangs.saveMultiple(),
+                        hangs.saveFloor(),
+                        hangs.phaseDefault(),
+                        hangs.phases(),
+                        hangs.liveness()));
         model.jobs()
                 .configureLimits(new JobLimits(
                         limits.maxJobs(), limits.maxJobsPerNamespace(), limits.unstartedJobsForgetAfter()));

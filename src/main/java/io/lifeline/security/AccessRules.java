@@ -128,6 +128,8 @@ public final class AccessRules {
         r.add(fleetWide(roles(POST, "/api/v1/connectors/**", RateClass.INGEST, Role.INGEST, Role.OPERATOR)));
         r.add(fleetWide(roles(READ, "/api/v1/connectors/**", null, Role.VIEWER)));
         r.add(roles(POST, "/api/v1/actions/**", RateClass.ACTIONS, Role.OPERATOR));
+        // Only a job's stacks are captured by POST under a job: an operator's "what is it doing right now?".
+        r.add(roles(POST, "/api/v1/jobs/**", RateClass.ACTIONS, Role.OPERATOR));
         // Alerts are read by viewers; muting them is an on-call (operator) decision.
         r.add(roles(READ, "/api/v1/alerts/**", null, Role.VIEWER));
         r.add(roles(READ, "/api/v1/silences/**", null, Role.VIEWER));

@@ -175,6 +175,7 @@ public class ActionDialog extends Dialog {
             case RESUME -> "Resume";
             case RESCALE -> "Rescale to " + r.params().getOrDefault("workers", "?") + " workers";
             case RESTORE -> "Restore from " + r.params().getOrDefault("checkpointId", "?");
+            case RESTART_WORKERS -> "Restart workers (stacks first)";
             case UNCORDON -> "Uncordon node";
         };
         return what + " · " + r.target();

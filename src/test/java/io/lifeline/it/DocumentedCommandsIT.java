@@ -62,12 +62,15 @@ class DocumentedCommandsIT {
                     + "application as ./lifeline does (java -jar with its embedded defaults and the demo) in a fresh directory, "
                     + "on a free port instead of 8080");
 
-    /** docs/cli.md's command deliberately not run, and why. */
+    /** docs/cli.md's commands deliberately not run, and why. */
     private static final Map<String, String> CLI_NOT_RUN = Map.of(
             "lifelinectl login --server "
                     + "https://lifeline.example.com --issuer https://idp.example.com/realms/ml --client-id lifelinectl",
             "needs the organisation's OpenID Connect provider; LoginTest signs in through the device-code and browser "
-                    + "flows against a real provider");
+                    + "flows against a real provider",
+            "lifelinectl stacks " + JOB + " --capture",
+            "waits up to 30 s for trainers running the agent to answer with their stacks; HangCommandsTest (cli/) "
+                    + "covers the request, the waiting and the output against a canned server");
 
     private static final MarkdownDoc README = MarkdownDoc.read(Path.of("README.md"));
     private static final MarkdownDoc CLI = MarkdownDoc.read(Path.of("docs", "cli.md"));
@@ -370,6 +373,10 @@ class DocumentedCommandsIT {
                             assertThat(vision.path("server").asText())
                                     .as("server kept")
                                     .isEqualTo("http://localhost:" + app.port());
+                        }),
+                        is("lifelinectl hang " + JOB, c -> {
+                            Lifelinectl.Run r = ok(sh, c);
+                            assertThat(r.out()).contains("Job:", JOB, "State:", "Stalled:", "Suspects:");
                         }),
                         is("lifelinectl drain " + NODE + " --dry-run", c -> drainDryRun(sh, c)),
                         is("lifelinectl drain " + NODE, c -> {

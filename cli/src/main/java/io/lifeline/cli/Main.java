@@ -48,6 +48,8 @@ public final class Main implements Callable<Integer> {
             JobCommands.Freshness.class,
             JobCommands.Advice.class,
             WhatIfCommand.class,
+            HangCommand.class,
+            StacksCommand.class,
             ActionCommands.Checkpoint.class,
             ActionCommands.Drain.class,
             ActionCommands.Uncordon.class,

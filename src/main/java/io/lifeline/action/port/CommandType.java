@@ -10,6 +10,10 @@ public enum CommandType {
     RESCALE_NOTICE("rescale_notice"),
     /** Restart from a checkpoint; parameters {@code checkpointId} and {@code uri}. */
     RESTORE_FROM("restore_from"),
+    /** Send every rank's stacks (trainer.stacks); parameter {@code requestId}. */
+    CAPTURE_STACKS("capture_stacks"),
+    /** Make every worker exit so that its runtime restarts it from the newest checkpoint; {@code reason}, {@code exitCode}. */
+    RESTART_WORKERS("restart_workers"),
     /** Change the checkpoint interval; parameter {@code intervalSeconds}. */
     SET_CHECKPOINT_INTERVAL("set_checkpoint_interval");
 

@@ -12,6 +12,8 @@ import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.goodput.RollupDimension;
+import io.lifeline.domain.job.hang.HangVerdict;
+import io.lifeline.domain.job.hang.StackCaptureView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.spot.SpotPrices;
@@ -184,6 +186,25 @@ public class JobsResource {
     public CompletionStage<StragglerView> stragglers(
             @PathParam("namespace") String ns, @PathParam("name") String name) {
         return one(ns, name, job -> m -> m.jobs().stragglers(job));
+    }
+
+    @GET
+    @Path("/jobs/{namespace}/{name}/hang")
+    public CompletionStage<HangVerdict> hang(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().hang(job));
+    }
+
+    /** The job's newest stack capture; visible, like the job, only to callers of its namespace (stacks name files). */
+    @GET
+    @Path("/jobs/{namespace}/{name}/stacks")
+    public CompletionStage<StackCaptureView> stacks(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        String job = visibleJob(ns, name);
+        return model.read(m -> {
+            if (m.jobs().detail(job).isEmpty()) {
+                throw NotFound.job(job);
+            }
+            return m.jobs().stacks(job).orElseThrow(() -> NotFound.stacks(job));
+        });
     }
 
     @GET

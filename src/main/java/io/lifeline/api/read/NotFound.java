@@ -11,6 +11,10 @@ final class NotFound {
         return new NotFoundException("no job named '" + job + "'");
     }
 
+    static NotFoundException stacks(String job) {
+        return new NotFoundException("no stacks captured for job '" + job + "' yet: POST to this path captures them");
+    }
+
     static NotFoundException node(String node) {
         return new NotFoundException("no node named '" + node + "'");
     }

@@ -49,7 +49,8 @@ public class DemoCommandSink implements CommandChannel {
         switch (c.type()) {
             case CHECKPOINT_NOW -> runner.requestCheckpoint(c.id(), "checkpoint", c.job(), c.deadline(), durable(c));
             case PREPARE_EXIT -> runner.requestCheckpoint(c.id(), c.type().wire(), c.job(), c.deadline(), durable(c));
-            case RESCALE_NOTICE -> runner.note(c.id(), c.type().wire(), c.job());
+            case RESCALE_NOTICE, CAPTURE_STACKS, RESTART_WORKERS ->
+                runner.note(c.id(), c.type().wire(), c.job());
             case RESTORE_FROM -> runner.restore(c.id(), c.job(), required(c, "checkpointId"));
             case SET_CHECKPOINT_INTERVAL -> {
                 String s = required(c, "intervalSeconds");

@@ -17,6 +17,11 @@ public enum ActionKind {
     RESCALE("rescale", TargetKind.JOB),
     /** Restart a job from a chosen, complete checkpoint. Target: a job. */
     RESTORE("restore", TargetKind.JOB),
+    /**
+     * Capture every rank's stacks, then make the job's workers exit so that their runtime (torchrun) restarts them
+     * from the newest checkpoint; done when training moves again. What a hang needs. Target: a job.
+     */
+    RESTART_WORKERS("restart-workers", TargetKind.JOB),
     /** Lift a node's cordon. Target: a node. */
     UNCORDON("uncordon", TargetKind.NODE);
 

@@ -45,6 +45,7 @@ public final class ActionPlanner {
             ActionKind.RESUME, Map.of("deadlineSeconds", "120"),
             ActionKind.RESCALE, Map.of("deadlineSeconds", "300", "workers", "", "checkpointFirst", "false"),
             ActionKind.RESTORE, Map.of("deadlineSeconds", "600", "checkpointId", ""),
+            ActionKind.RESTART_WORKERS, Map.of("deadlineSeconds", "900", "captureSeconds", "15"),
             ActionKind.UNCORDON, Map.of("deadlineSeconds", "60"));
 
     private final Jobs jobs;
@@ -153,6 +154,19 @@ public final class ActionPlanner {
                 PlanResult refused = checkRescale(r, d);
                 if (refused != null) {
                     return refused;
+                }
+                break;
+            case RESTART_WORKERS:
+                Long capture = parseLong(r.params().get("captureSeconds"));
+                if (capture == null || capture < 0 || capture > 600) {
+                    return PlanResult.refused(
+                            "params.captureSeconds",
+                            "must be a whole number of seconds from 0 (no stacks) to 600: how long to wait for the"
+                                    + " ranks' stacks before the restart");
+                }
+                if (state != JobState.RUNNING && state != JobState.RECOVERING) {
+                    return PlanResult.refused(
+                            "target", "job " + job + " is " + state + ": its workers are not running");
                 }
                 break;
             case RESTORE:

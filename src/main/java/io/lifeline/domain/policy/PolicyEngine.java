@@ -132,6 +132,7 @@ public final class PolicyEngine {
     public List<PolicyDecision> periodic(Jobs jobs, Fleet fleet, Instant now) {
         List<PolicyDecision> out = new ArrayList<>(colocation.decisions(settings, jobs, fleet, now));
         out.addAll(BackToService.decisions(settings, backToService, fleet, now));
+        out.addAll(HangRecovery.decisions(settings, jobs, fleet, now));
         Map<String, Long> freeByPool = new HashMap<>();
         for (JobSummary j : jobs.list(JobFilter.all())) {
             if (j.state() != JobState.RUNNING) {

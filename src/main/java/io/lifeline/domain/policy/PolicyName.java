@@ -17,6 +17,8 @@ public enum PolicyName {
     RESTART_LOOP_SUSPEND("restart-loop-suspend"),
     /** A co-location window open (or inference demand high) in a pool: shrink its training, checkpoint first. */
     COLOCATION("colocation"),
+    /** A job hung (alive, no progress): capture its stacks, restart its workers; drain a node that hangs repeatedly. */
+    HANG_RECOVERY("hang-recovery"),
     /** A node drained for a GPU fault passed its validation: uncordon it. */
     BACK_TO_SERVICE("back-to-service");
 
