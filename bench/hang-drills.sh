@@ -73,9 +73,10 @@ for key in sorted({(d["drill"], d["policy"]) for d in drills if not d["drill"].s
     entry = {"drills": len(ds),
              "detected": sum(1 for d in ds if "detectSeconds" in d),
              "detectSeconds": stats([d["detectSeconds"] for d in ds if "detectSeconds" in d]),
-             "basis": sorted({d.get("detectBasis") for d in ds if d.get("detectBasis")}),
-             "thresholdSeconds": sorted({d["thresholdSeconds"] for d in ds if "thresholdSeconds" in d})}
-    for k in ("restartSeconds", "resumedSeconds", "timeoutSeconds"):
+             "thresholdSeconds": sorted({d["thresholdSeconds"] for d in ds if "thresholdSeconds" in d}),
+             "kinds": sorted({d["kind"] for d in ds if d.get("kind")}),
+             "verdictReadSuspected": sum(1 for d in ds if d.get("verdictSuspected"))}
+    for k in ("polledSeconds", "restartSeconds", "resumedSeconds", "timeoutSeconds"):
         vals = [d[k] for d in ds if k in d]
         if vals:
             entry[k] = stats(vals)
@@ -114,5 +115,5 @@ for name, e in summary["healthy"].items():
         name, e["runs"], e["runsWithADetection"], e["verdictsSuspected"], e["verdictsRead"], e["hangIncidents"]))
 fd = summary["falseDetections"]
 print("false detections: %d of %d healthy runs" % (fd["runsWithADetection"], fd["healthyRuns"]))
-print("(seconds from the last step; detection by the job.hang_suspected event's time where the event log shows it)")
+print("(seconds from the last step in the script's record; detection: the time of Lifeline's job.hang_suspected)")
 EOF

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
+import org.assertj.core.api.SoftAssertions;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -78,8 +79,8 @@ class HangIT {
                 "-Dlifeline.demo.enabled=false",
                 "-Dlifeline.policies.default-mode=off",
                 "-Dlifeline.policies.mode." + POLICY + "=on",
-                // The drills hang some ten seconds into training: the policy may command the trainers by then.
-                "-Dlifeline.policies.startup-grace=5s",
+                // The policy looks for hung jobs on the interval of the conditions that build up (15 s by default).
+                "-Dlifeline.policies.interval=2s",
                 "-Dlifeline.hangs.floor=" + FLOOR,
                 "-Dlifeline.hangs.step-multiple=5",
                 "-Dlifeline.hangs.save-floor=" + SAVE_FLOOR,
@@ -159,12 +160,13 @@ class HangIT {
                         () -> first(record, "hang", e -> true));
                 double lastStepAt = lastStepBefore(record, hang.path("t").asDouble());
                 drill.put("lastStepAt", lastStepAt);
-                HangVerdicts.Seen suspected =
-                        await("the hang suspected", Duration.ofSeconds(PG_TIMEOUT_SECONDS), watch::firstSuspected);
-                measureDetection(job, suspected, lastStepAt, drill);
-                assertThat(suspected.verdict().path("kind").asText())
-                        .as("%s", suspected.verdict())
+                JsonNode event = detect(job, lastStepAt, watch, drill);
+                assertThat(event.path("data").path("kind").asText())
+                        .as("%s", event)
                         .isEqualTo("training");
+                assertThat(hangIncident(job, false))
+                        .as("the hang shown as an incident")
+                        .isNotNull();
 
                 JsonNode timedOut = await(
                         "the process group's timeout in the script's record",
@@ -185,7 +187,11 @@ class HangIT {
                                 .toList())
                         .as("nothing restarted the workers")
                         .isEmpty();
+                assertThat(action("restart-workers", job))
+                        .as("the policy is off")
+                        .isNull();
                 drill.put("verdicts", watch.count(v -> true));
+                contract(watch, event, hang.path("node").asText(), drill);
             }
         } finally {
             report(drill);
@@ -245,7 +251,7 @@ class HangIT {
     // ------------------------------------------------------------------------------------------------ the drills
 
     /**
-     * Runs a hang drill with the policy on and checks all of it: detection (kind, suspects), stacks, restart,
+     * Runs a hang drill with the policy on and checks all of it: detection (kind, incident), stacks, restart,
      * training past the hang, the incident.
      */
     private void recovered(
@@ -265,13 +271,13 @@ class HangIT {
                     .as("the verdict said ok while the job trained: %s", watch.all())
                     .isPositive();
 
-            // Detected: suspected, of the kind the drill plays.
-            HangVerdicts.Seen suspected = await("the hang suspected", Duration.ofSeconds(90), watch::firstSuspected);
-            measureDetection(job, suspected, lastStepAt, drill);
-            assertThat(suspected.verdict().path("kind").asText())
-                    .as("%s", suspected.verdict())
-                    .isEqualTo(kind);
-            assertThat(suspected.verdict().path("stalledSeconds").asDouble()).isPositive();
+            // Detected: Lifeline's job.hang_suspected, of the kind the drill plays, and the incident it opens.
+            JsonNode event = detect(job, lastStepAt, watch, drill);
+            assertThat(event.path("data").path("kind").asText()).as("%s", event).isEqualTo(kind);
+            assertThat(event.path("data").path("stalledSeconds").asDouble()).isPositive();
+            assertThat(hangIncident(job, false))
+                    .as("an incident with cause hang")
+                    .isNotNull();
 
             // The stacks of both ranks: the hung rank in its own frame, the other waiting for it.
             JsonNode stacks = await("the stacks of both ranks", Duration.ofSeconds(60), () -> {
@@ -329,14 +335,6 @@ class HangIT {
                     .hasSize(2)
                     .allMatch(s -> s > 0 && s <= HANG_STEP);
 
-            // Named: the hung rank among the suspects, with its node (in any verdict while suspected).
-            List<JsonNode> suspects = watch.suspects();
-            drill.put("suspects", suspects.size());
-            assertThat(suspects)
-                    .as("rank %d on %s among the suspects: %s", HUNG_RANK, hungNode, watch.suspectedVerdicts())
-                    .anyMatch(s -> s.path("rank").asInt() == HUNG_RANK
-                            && hungNode.equals(s.path("node").asText()));
-
             // The incident: cause hang, closed as recovered, with the time the job hung.
             JsonNode incident =
                     await("the hang incident closed", Duration.ofSeconds(180), () -> hangIncident(job, true));
@@ -344,8 +342,44 @@ class HangIT {
             drill.put("incident", incident.path("id").asText());
             assertThat(incident.path("outcome").asText()).as("%s", incident).isEqualTo("recovered");
             assertThat(incident.path("hangMillis").asLong()).as("%s", incident).isPositive();
+            JsonNode action = await("the restart-workers action ended", Duration.ofSeconds(120), () -> {
+                JsonNode x = action("restart-workers", job);
+                return x != null
+                                && List.of("succeeded", "failed", "cancelled")
+                                        .contains(x.path("state").asText())
+                        ? x
+                        : null;
+            });
+            drill.put("action", action.path("state").asText());
+            assertThat(action.path("requestedBy").asText()).isEqualTo("policy:" + POLICY);
+            assertThat(action.path("state").asText()).as("%s", action).isEqualTo("succeeded");
             drill.put("verdicts", watch.count(v -> true));
+
+            // The contract's view of the same hang, checked last so that a miss here hides nothing above.
+            contract(watch, event, hungNode, drill);
         }
+    }
+
+    /**
+     * What the contract promises beyond the detection: {@code GET .../hang} answers {@code suspected} for the hang, and
+     * names the hung rank among the suspects with its node (in a verdict read while suspected, or in the
+     * {@code job.hang_suspected} event, which carries the verdict). Both are checked, and both misses reported.
+     */
+    private static void contract(HangVerdicts watch, JsonNode event, String hungNode, Map<String, Object> drill) {
+        List<JsonNode> suspects = new ArrayList<>(watch.suspects());
+        event.path("data").path("suspects").forEach(suspects::add);
+        drill.put("suspects", suspects.size());
+        SoftAssertions softly = new SoftAssertions();
+        softly.assertThat(watch.firstSuspected())
+                .as("GET .../hang read as suspected (read every 100 ms): %s", watch.all())
+                .isNotNull();
+        softly.assertThat(suspects)
+                .as(
+                        "rank %d on %s among the suspects: verdicts %s, event %s",
+                        HUNG_RANK, hungNode, watch.suspectedVerdicts(), event.path("data"))
+                .anyMatch(x -> x.path("rank").asInt() == HUNG_RANK
+                        && hungNode.equals(x.path("node").asText()));
+        softly.assertAll();
     }
 
     /** A run that must never be suspected of a hang, with the policy on (a false detection would restart it). */
@@ -369,11 +403,19 @@ class HangIT {
                 drill.put("verdicts", watch.count(v -> true));
                 drill.put("okVerdicts", ok);
                 JsonNode incident = hangIncident(job, false);
+                HttpResponse<String> events = app.get("/api/v1/events?type=job.hang_suspected&limit=20&subject="
+                        + URLEncoder.encode(job, StandardCharsets.UTF_8));
+                assertThat(events.statusCode()).as(events.body()).isEqualTo(200);
+                int reported = JSON.readTree(events.body()).path("events").size();
+                drill.put("hangEvents", reported);
                 drill.put("hangIncident", incident != null);
                 assertThat(suspected)
                         .as("no hang suspected: %s", watch.suspectedVerdicts())
                         .isZero();
                 assertThat(incident).as("no hang incident").isNull();
+                assertThat(reported)
+                        .as("no job.hang_suspected: %s", events.body())
+                        .isZero();
                 assertThat(ok)
                         .as("the verdict was read and said ok: %s", watch.all())
                         .isPositive();
@@ -406,36 +448,40 @@ class HangIT {
     }
 
     /**
-     * The detection's delay from the last step: by the {@code job.hang_suspected} event Lifeline wrote, when the event
-     * log shows it, else by when the verdict was first read as suspected (polled every 250 ms).
+     * Waits for Lifeline's {@code job.hang_suspected} for the job after {@code lastStepAt} (its event log, read through
+     * {@code GET /api/v1/events}) and notes the detection's delay from the last step by the event's time (when the
+     * detector wrote it); also by when {@code GET .../hang} was first read as suspected, when it was.
      */
-    private static void measureDetection(
-            String job, HangVerdicts.Seen suspected, double lastStepAt, Map<String, Object> drill) throws Exception {
-        double polled = suspected.atMillis() / 1000.0 - lastStepAt;
-        drill.put("polledSeconds", round(polled));
-        drill.put(
-                "thresholdSeconds", suspected.verdict().path("thresholdSeconds").asDouble());
-        drill.put("kind", suspected.verdict().path("kind").asText());
-        JsonNode event = null;
-        HttpResponse<String> r = app.get("/api/v1/events?type=job.hang_suspected&order=asc&limit=20&subject="
-                + URLEncoder.encode(job, StandardCharsets.UTF_8));
-        if (r.statusCode() == 200) {
+    private JsonNode detect(String job, double lastStepAt, HangVerdicts watch, Map<String, Object> drill) {
+        JsonNode event = await("job.hang_suspected for " + job, Duration.ofSeconds(PG_TIMEOUT_SECONDS), () -> {
+            HttpResponse<String> r = app.get("/api/v1/events?type=job.hang_suspected&order=asc&limit=20&subject="
+                    + URLEncoder.encode(job, StandardCharsets.UTF_8));
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("GET /api/v1/events: " + r.statusCode() + " " + r.body());
+            }
             for (JsonNode e : JSON.readTree(r.body()).path("events")) {
-                if (Instant.parse(e.path("time").asText()).toEpochMilli() / 1000.0 > lastStepAt) {
-                    event = e;
-                    break;
+                if (epochSeconds(e.path("time").asText()) > lastStepAt) {
+                    return e;
                 }
             }
+            return null;
+        });
+        drill.put("detectSeconds", round(epochSeconds(event.path("time").asText()) - lastStepAt));
+        JsonNode data = event.path("data");
+        drill.put("kind", data.path("kind").asText());
+        drill.put("stalledSeconds", data.path("stalledSeconds").asDouble());
+        drill.put("thresholdSeconds", data.path("thresholdSeconds").asDouble());
+        drill.put("basis", data.path("basis").asText());
+        HangVerdicts.Seen polled = watch.firstSuspected();
+        drill.put("verdictSuspected", polled != null);
+        if (polled != null) {
+            drill.put("polledSeconds", round(polled.atMillis() / 1000.0 - lastStepAt));
         }
-        if (event != null) {
-            double byEvent = Instant.parse(event.path("time").asText()).toEpochMilli() / 1000.0 - lastStepAt;
-            drill.put("eventSeconds", round(byEvent));
-            drill.put("detectSeconds", round(byEvent));
-            drill.put("detectBasis", "event");
-        } else {
-            drill.put("detectSeconds", round(polled));
-            drill.put("detectBasis", "poll");
-        }
+        return event;
+    }
+
+    private static double epochSeconds(String rfc3339) {
+        return Instant.parse(rfc3339).toEpochMilli() / 1000.0;
     }
 
     private static double round(double seconds) {
@@ -511,6 +557,24 @@ class HangIT {
             if ("hang".equals(i.path("cause").asText())
                     && (!closed || i.path("closedAt").isTextual())) {
                 found = i;
+            }
+        }
+        return found;
+    }
+
+    /** The newest action of that kind on that target, or null. */
+    private static JsonNode action(String kind, String target) throws Exception {
+        JsonNode found = null;
+        JsonNode page = getJson("/api/v1/actions?limit=100");
+        for (JsonNode a : page == null ? JSON.createArrayNode() : page.path("items")) {
+            if (kind.equals(a.path("kind").asText())
+                    && target.equals(a.path("target").asText())
+                    && (found == null
+                            || a.path("createdAt")
+                                            .asText()
+                                            .compareTo(found.path("createdAt").asText())
+                                    > 0)) {
+                found = a;
             }
         }
         return found;

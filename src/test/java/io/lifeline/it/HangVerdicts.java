@@ -11,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
 /**
- * Reads a job's hang verdict ({@code GET /api/v1/jobs/{namespace}/{name}/hang}) every 250 ms in a thread of its own
+ * Reads a job's hang verdict ({@code GET /api/v1/jobs/{namespace}/{name}/hang}) every 100 ms in a thread of its own
  * and keeps every answer with when it was read: a verdict that says {@code suspected} only for the few seconds
  * before the workers are restarted is seen all the same, and a healthy run's verdicts can all be counted.
  */
@@ -21,7 +21,7 @@ final class HangVerdicts implements AutoCloseable {
     record Seen(long atMillis, JsonNode verdict) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final long PERIOD_MILLIS = 250;
+    private static final long PERIOD_MILLIS = 100;
 
     private final LifelineProcess app;
     private final String path;
