@@ -30,10 +30,12 @@ from .emergency import EmergencyExit
 from .events import Event, EventFactory, is_telemetry
 from .handler import CommandHandler, RestoreCheck, StorageCheck
 from .holding import Hold, PeerLostError
+from .phases import DeclaredPhase, Phases
 from .reports import ProgressReport, StepTimes
 from .saves import SaveTracker
 from .sender import LIFECYCLE, TELEMETRY, BatchSender, encode_cloudevents
 from .signals import Signals, die_with_parent
+from .stacks import FaultDump, StackReporter
 from .state import SharedState
 from .task import Task
 from .transport import Backoff, Http
@@ -57,6 +59,7 @@ class Agent(AgentBase):
         if not c.job or (http is None and not c.url):
             raise ValueError("the agent needs Lifeline's URL and its job (LIFELINE_URL, LIFELINE_JOB)")
         self.events = EventFactory(c.event_source, c.job)
+        self.phases = Phases()
         self.http = http or Http(c.url or "", c.read_token, timeout=c.http_timeout, ca_file=c.ca_file,
                                  insecure=c.insecure)
         self.state = SharedState()
@@ -67,6 +70,8 @@ class Agent(AgentBase):
         self.hold = Hold(self)
         self.emergency = EmergencyExit(self)
         self.handler = CommandHandler(self)
+        self.stacks = StackReporter(self)
+        self.fault_dump: FaultDump | None = None
         self._task: Task | None = None        # the task being carried out (between step() and complete())
         self._closed = False
 
@@ -83,6 +88,8 @@ class Agent(AgentBase):
             self.signals = Signals(c.signals, self.emergency.on_signal).install()
             if c.exit_with_agent and "SIGTERM" in c.signals:
                 die_with_parent()
+        if install_signals and c.stacks_signal and c.stacks_signal not in c.signals:
+            self.fault_dump = FaultDump(c.stacks_signal, c.stacks_dir)
         self._prev_excepthook: Callable[[type[BaseException], BaseException, TracebackType | None], Any] | None = None
         if c.exception_hook:
             self._prev_excepthook = sys.excepthook
@@ -116,9 +123,13 @@ class Agent(AgentBase):
             now = _perf()
             if times.last is not None:
                 times.durations.append(now - times.last)
+            else:
+                times.first = now
             times.last = now
             if busy is not None:
                 times.busy.append(busy)
+        else:
+            times.last = _perf()        # the stacks' sinceStepSeconds
         if samples is not None:
             st.samples += samples
         if tokens is not None:
@@ -148,6 +159,8 @@ class Agent(AgentBase):
         if fn is None:
             self.complete(task, ok=False, detail="the training loop has no %s function" % task.kind)
             return None
+        phase = "saving" if task.kind == "save" else "restoring"
+        self.phases.begin(phase, task)
         try:
             if task.kind == "save":
                 result = cast(SaveFn, fn)()
@@ -155,8 +168,11 @@ class Agent(AgentBase):
                 # A restore task always names its checkpoint (rank 0 refuses restore_from without one).
                 result = cast(RestoreFn, fn)(cast(str, task.checkpoint_id), task.uri)
         except Exception as e:  # noqa: BLE001 - reported, then re-raised
+            self.phases.end(phase, task)     # before complete(): it may end the process
             self.complete(task, ok=False, detail="%s: %s" % (type(e).__name__, e))
             raise
+        finally:
+            self.phases.end(phase, task)
         if task.kind == "save":
             self.complete(task, ok=True, checkpoint_id=getattr(result, "checkpoint_id", result))
         else:
@@ -202,6 +218,19 @@ class Agent(AgentBase):
         """Told by the checkpoint helpers of a restore: sends trainer.restored (rank 0) and returns its seq."""
         return self.saves.note_restore(checkpoint_id, step)
 
+    def phase(self, name: str) -> DeclaredPhase:
+        """``with agent.phase("evaluation"):``: what this rank does inside the block, in its heartbeat (see
+        :mod:`lifeline_agent.phases`), so that Lifeline judges a stall there by that phase. Nestable (the inner one
+        wins while it lasts); ``name`` is ``[a-z][a-z0-9_-]{0,31}`` (ValueError otherwise)."""
+        return self.phases.declare(name)
+
+    def begin_phase(self, kind: str, key: object) -> None:
+        """The checkpoint helpers: a save (``"saving"``) or restore (``"restoring"``) identified by ``key`` began."""
+        self.phases.begin(kind, key)
+
+    def end_phase(self, kind: str, key: object) -> None:
+        self.phases.end(kind, key)
+
     def report_failure(self, error: str | None = None, exit_code: int | None = None) -> None:
         """Sends trainer.worker_failed for this rank (any rank may) and flushes briefly."""
         c = self.config
@@ -210,8 +239,8 @@ class Agent(AgentBase):
         self.flush(min(3.0, c.flush_timeout))
 
     def _tick(self) -> None:
-        """In the sender's thread before each batch: every rank's step times; rank 0's progress and interval-based
-        saves."""
+        """In the sender's thread before each batch, and at least every flush interval even with nothing to send:
+        every rank's step times (its heartbeat); rank 0's progress and interval-based saves."""
         self.step_times.tick()
         if self.is_rank0:
             self.progress.tick()
@@ -297,6 +326,8 @@ class Agent(AgentBase):
             self.commands.stop()
             self.commands.release()
         self.coordinator.stop()
+        if self.fault_dump is not None:
+            self.fault_dump.close()
         return ok
 
     def stats(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from ._util import LOG, CallbackT, safe_name
 from .config import Config
 from .events import Event, EventFactory
+from .phases import NoPhase
 
 if TYPE_CHECKING:
     from .coord import Coordinator
@@ -61,6 +62,13 @@ class AgentBase:
             return coord.group_launch()
         return self.config.launch_tag
 
+    def begin_phase(self, kind: str, key: object) -> None:
+        """A save (``"saving"``) or restore (``"restoring"``) identified by ``key`` began (the checkpoint helpers tell
+        it; the heartbeat reports it)."""
+
+    def end_phase(self, kind: str, key: object) -> None:
+        """The save or restore ``key`` ended."""
+
     def checkpoint_name(self, step: int) -> str:
         """``step-<n>-<run>-<launch>-r<restart>`` (``step-<n>-<run>-r<restart>`` without a launch): the same on
         every rank of a worker group, and new in a job launched again with the same rdzv id, which reaches the same
@@ -97,6 +105,9 @@ class NoopAgent(AgentBase):
 
     def emit(self, event: Event) -> None:
         return None
+
+    def phase(self, name: str) -> NoPhase:
+        return NoPhase(name)
 
     def note_checkpoint(self, checkpoint_id: str, step: int, ok: bool = True) -> None:
         return None

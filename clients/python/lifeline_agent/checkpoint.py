@@ -266,8 +266,12 @@ class CheckpointManager:
         :class:`CheckpointInfo`; raises when the save failed (after reporting trainer.checkpoint.failed)."""
         cid = self.checkpoint_id(step)
         self._saved_any = True
-        return self._saver.save(cid, step, model, optimizer, scheduler, sampler, extra, samples_seen, state, reason,
-                                rng)
+        try:
+            return self._saver.save(cid, step, model, optimizer, scheduler, sampler, extra, samples_seen, state,
+                                    reason, rng)
+        finally:
+            # The training thread is back (an asynchronous write goes on in the background): no longer "saving".
+            self.agent.end_phase("saving", cid)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Waits for background writes and verifications."""
@@ -309,8 +313,13 @@ class CheckpointManager:
         (trainer.restored). Returns a :class:`Restored`, or None when there is nothing to restore. With directories
         not declared durable, on a job of several nodes, it is a collective (every rank calls it): the ranks restore
         the newest checkpoint any node holds, and the nodes without it receive it from one that has it."""
-        restored = self._restorer.restore(model, optimizer, scheduler, sampler, checkpoint_id, state, map_location,
-                                          strict, rng)
+        key = object()
+        self.agent.begin_phase("restoring", key)
+        try:
+            restored = self._restorer.restore(model, optimizer, scheduler, sampler, checkpoint_id, state,
+                                              map_location, strict, rng)
+        finally:
+            self.agent.end_phase("restoring", key)
         if restored is not None:
             if self._saved_any or self._restored_once:
                 self._branch += 1

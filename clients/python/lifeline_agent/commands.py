@@ -29,7 +29,8 @@ from .transport import DELIVERED, GIVE_UP, Backoff, Http, TransportError, classi
 
 PREFIX = "lifeline.command."
 KEY_HEADER = "Lifeline-Agent-Key"
-KINDS = ("checkpoint_now", "prepare_exit", "rescale_notice", "restore_from", "set_checkpoint_interval")
+KINDS = ("checkpoint_now", "prepare_exit", "rescale_notice", "restore_from", "set_checkpoint_interval",
+         "capture_stacks", "restart_workers")
 MAX_DETAIL = 1000
 
 #: An acknowledgement waiting to be sent: (command id, status, detail).

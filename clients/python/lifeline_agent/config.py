@@ -7,6 +7,7 @@ import hashlib
 import os
 import re
 import socket
+import tempfile
 
 from . import launch as _launch
 from typing import Any
@@ -67,6 +68,10 @@ class Config:
         #                                 SIGTERM -> SIGKILL window torchrun gives the workers
         self.signals: tuple[str, ...] = ("SIGTERM", "SIGUSR1")  # LIFELINE_SIGNALS, comma separated; empty:
         #                                 install no handler
+        self.stacks_signal: str | None = "SIGUSR2"  # LIFELINE_STACKS_SIGNAL: faulthandler dumps every thread's stack on
+        #                                 it (empty: none)
+        self.stacks_dir = tempfile.gettempdir()  # LIFELINE_STACKS_DIR: where that dump goes,
+        #                                 lifeline-stacks-<pid>.txt
         self.signal_exit = True         # LIFELINE_SIGNAL_EXIT=0: keep training after the emergency checkpoint
         self.agree_lead = 0.5           # LIFELINE_AGREE_LEAD, s ahead rank 0 plans a coordinated step
         self.agree_timeout = 60.0       # LIFELINE_AGREE_TIMEOUT, s a rank waits for the others' confirmations
@@ -174,6 +179,10 @@ class Config:
         raw = env.get("LIFELINE_SIGNALS")
         if raw is not None:
             c.signals = tuple(s.strip().upper() for s in raw.split(",") if s.strip())
+        raw = env.get("LIFELINE_STACKS_SIGNAL")
+        if raw is not None:
+            c.stacks_signal = raw.strip().upper() or None
+        c.stacks_dir = (env.get("LIFELINE_STACKS_DIR") or "").strip() or c.stacks_dir
         c.signal_exit = env_bool(env, "LIFELINE_SIGNAL_EXIT", True)
         c.agree_lead = env_float(env, "LIFELINE_AGREE_LEAD", c.agree_lead, 0.0)
         c.agree_timeout = env_float(env, "LIFELINE_AGREE_TIMEOUT", c.agree_timeout, 1.0)

@@ -33,14 +33,20 @@ import math
 import random
 import threading
 import time
-from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
 
+from . import stacks
 from ._util import LOG, safe_name
 from .state import INF
 
 if TYPE_CHECKING:
     from .agent import Agent
 REASON_ORDER = {"periodic": 0, "command": 1, "restore": 1, "prepare_exit": 2, "signal": 3}
+#: ``published(note)``: a broadcast reached the store (see :meth:`Coordinator.broadcast`).
+Published = Callable[[str], None]
+#: Seconds rank 0 waits, before it exits on restart_workers, for the other ranks to have read the command (the store
+#: may be served from its process).
+RESTART_SEEN_WAIT = 5.0
 
 
 class Store(Protocol):
@@ -206,6 +212,14 @@ class Coordinator:
     def can_coordinate(self) -> bool:
         return True
 
+    def broadcast(self, message: dict[str, Any], published: Published) -> None:
+        """Rank 0 only: has every rank act on ``message`` (a command that needs no agreed step: capture_stacks,
+        restart_workers) at once, in one of the agent's threads, whatever its training thread is doing. Calls
+        ``published(note)`` once every rank can read it (``note``: what limits its reach, "" when none), then acts
+        on it in this rank too."""
+        published("")
+        self.agent.handler.act(message)
+
     def group_restart(self) -> int | None:
         """Rank 0's restart count, once known: the incarnation every rank names checkpoints by."""
         return None
@@ -285,7 +299,8 @@ class LocalCoordinator(Coordinator):
 
 
 class UnavailableCoordinator(Coordinator):
-    """Several ranks but no store to agree through (no torch, no MASTER_ADDR): commands are refused."""
+    """Several ranks but no store to agree through (no torch, no MASTER_ADDR): commands are refused, except the ones
+    rank 0 can carry out alone."""
 
     kind = "unavailable"
 
@@ -295,6 +310,10 @@ class UnavailableCoordinator(Coordinator):
 
     def can_coordinate(self) -> bool:
         return False
+
+    def broadcast(self, message: dict[str, Any], published: Published) -> None:
+        published("rank 0 only: the other ranks cannot be reached (%s)" % self.why)
+        self.agent.handler.act(message)
 
     def request(self, req: Wish) -> str | None:
         return "the ranks cannot agree on a step: " + self.why
@@ -365,6 +384,15 @@ class StoreCoordinator(Coordinator):
         self._rate = StepRate()
         self._connected = threading.Event()
         self.error: str | None = None
+        # Broadcasts: rank 0's waiting to be published; a follower's next one to look for (None: not read yet).
+        self._outbox: list[tuple[dict[str, Any], Published]] = []
+        self._cmd_next: int | None = None
+        self._cmd_due = 0.0
+        self.cmd_poll = max(0.25, self.poll)
+        # The local rank 0 of a node of several ranks: capture_stacks requests whose silent peers it signals, when.
+        self._announced = False
+        self._peer_checks: list[tuple[float, int, str]] = []
+        self.peer_wait = stacks.PEER_WAIT
 
     @staticmethod
     def key_base(run_id: str) -> str:
@@ -429,6 +457,11 @@ class StoreCoordinator(Coordinator):
         self._signal_pending = True
         self._wake.set()
 
+    def broadcast(self, message: dict[str, Any], published: Published) -> None:
+        with self._lock:
+            self._outbox.append((message, published))
+        self._wake.set()
+
     # ---------------------------------------------------------------- store
     def _connect(self) -> Store:
         if self._store is not None:
@@ -458,22 +491,126 @@ class StoreCoordinator(Coordinator):
                             self.host, self.port, e)
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, 10.0)
-        while not self._stop.is_set() and not self._established.wait(0.2):
-            pass
-        while not self._stop.is_set():
-            try:
-                self._rate.sample(self._clock(), self.agent.state.step)
-                if self.rank == 0:
-                    self._leader_tick()
-                else:
-                    self._follower_tick()
-                self._count_answers()
-            except Exception as e:  # noqa: BLE001 - keep coordinating; the store may be going away
-                self.error = str(e)
-                LOG.debug("lifeline: coordination error: %s", e)
-                self._stop.wait(0.5)
+        # Until the first step agrees the generation, only broadcasts go through (their keys need none): a job that
+        # hangs before its first step can still be asked for its stacks, or restarted.
+        while not self._stop.is_set() and not self._established.is_set():
+            self._guarded(self._command_tick)
             self._wake.wait(self.poll)
             self._wake.clear()
+        while not self._stop.is_set():
+            self._guarded(self._tick)
+            self._wake.wait(self.poll)
+            self._wake.clear()
+
+    def _tick(self) -> None:
+        self._rate.sample(self._clock(), self.agent.state.step)
+        if self.rank == 0:
+            self._leader_tick()
+        else:
+            self._follower_tick()
+        self._count_answers()
+        self._command_tick()
+
+    def _guarded(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - keep coordinating; the store may be going away
+            self.error = str(e)
+            LOG.debug("lifeline: coordination error: %s", e)
+            self._stop.wait(0.5)
+
+    # ---------------------------------------------------------------- broadcasts
+    # Under the run's base, not the generation's: they must work before the first step. A rank reads the counter
+    # when it starts and looks only for newer ones, so a restarted group never acts on an older group's command.
+    def _command_tick(self) -> None:
+        store = self._connect()
+        config = self.agent.config
+        if not self._announced and config.local_world_size > 1:
+            store.set(self._node_key(config.local_rank), json.dumps(stacks.whoami(self.agent)))
+            self._announced = True
+        if self._peer_checks:
+            self._check_peers(store)
+        if self.rank == 0:
+            with self._lock:
+                outbox, self._outbox = self._outbox, []
+            for message, published in outbox:
+                seq = store.add(self.base + "cmd/n", 1)
+                store.set(self.base + "cmd/%d" % seq, json.dumps(message))
+                LOG.info("lifeline: told every rank: %s (#%d)", message.get("kind"), seq)
+                published("")
+                if message.get("kind") == "restart_workers":
+                    self._wait_seen(store, seq, RESTART_SEEN_WAIT)
+                self._act(store, seq, message)
+            return
+        if self._cmd_next is None:
+            self._cmd_next = store.add(self.base + "cmd/n", 0) + 1
+        now = self._clock()
+        if now < self._cmd_due:
+            return
+        self._cmd_due = now + self.cmd_poll
+        key = self.base + "cmd/%d" % self._cmd_next
+        if not store.check([key]):
+            return
+        raw = store.get(key)
+        self._cmd_next += 1
+        store.add(key + "/seen", 1)
+        try:
+            message = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+        except ValueError:
+            LOG.warning("lifeline: unreadable broadcast %s", key)
+            return
+        if isinstance(message, dict):
+            self._act(store, self._cmd_next - 1, message)
+
+    def _act(self, store: Store, seq: int, message: dict[str, Any]) -> None:
+        self.agent.handler.act(message)
+        if message.get("kind") != "capture_stacks":
+            return
+        store.set(self.base + "cmd/%d/sent/%d" % (seq, self.rank), "1")
+        if self.agent.config.local_rank == 0 and self.agent.config.local_world_size > 1:
+            self._peer_checks.append((self._clock() + self.peer_wait, seq, str(message.get("requestId") or "")))
+
+    def _node_key(self, local_rank: int) -> str:
+        return self.base + "node/%s/%d" % (safe_name(self.agent.config.node, "node"), local_rank)
+
+    def _check_peers(self, store: Store) -> None:
+        """The local rank 0: signals the node's ranks that sent no stacks within ``peer_wait`` seconds, reads their
+        faulthandler dumps and sends them on their behalf (in a thread of its own: it waits for the dumps)."""
+        now = self._clock()
+        due = [c for c in self._peer_checks if c[0] <= now]
+        if not due:
+            return
+        self._peer_checks = [c for c in self._peer_checks if c[0] > now]
+        for _, seq, request in due:
+            silent: list[dict[str, Any]] = []
+            for local in range(1, self.agent.config.local_world_size):
+                key = self._node_key(local)
+                if not store.check([key]):
+                    continue
+                raw = store.get(key)
+                try:
+                    peer = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+                except ValueError:
+                    continue
+                if isinstance(peer, dict) and not store.check([self.base + "cmd/%d/sent/%s" % (seq, peer.get("rank"))]):
+                    silent.append(peer)
+            if silent:
+                threading.Thread(target=self._dump_peers, args=(silent, request), name="lifeline-peer-stacks",
+                                 daemon=True).start()
+
+    def _dump_peers(self, peers: list[dict[str, Any]], request: str) -> None:
+        for peer in peers:
+            try:
+                stacks.dump_peer(self.agent, peer, request)
+            except Exception:  # noqa: BLE001
+                LOG.exception("lifeline: reading the stacks of rank %s failed", peer.get("rank"))
+
+    def _wait_seen(self, store: Store, seq: int, timeout: float) -> None:
+        """Rank 0: until every other rank read broadcast ``seq`` (at most ``timeout`` s)."""
+        key = self.base + "cmd/%d/seen" % seq
+        end = self._clock() + timeout
+        while store.add(key, 0) < self.world - 1 and self._clock() < end:
+            time.sleep(0.05)
 
     def step_seconds(self) -> float | None:
         """Recent time per step; None when unknown."""

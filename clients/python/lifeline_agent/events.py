@@ -17,6 +17,8 @@ Event = Dict[str, Any]
 When = Union[None, int, float, datetime.datetime]
 
 TELEMETRY_TYPES = frozenset(["trainer.progress", "trainer.step_times", "gpu.sample"])
+#: Characters of a raw stacks dump kept in trainer.stacks (its beginning).
+MAX_STACKS_TEXT = 32 * 1024
 
 
 class EventFactory:
@@ -48,24 +50,65 @@ class EventFactory:
             data["tokensPerSecond"] = float(max(0.0, tokens_per_second))
         return self.event("trainer.progress", "%s/progress/%d" % (run_key, int(step)), data, time)
 
-    def step_times(self, run_key: str, rank: int, steps: int, to_step: int, median_seconds: float,
+    def step_times(self, run_key: str, rank: int, steps: int, to_step: int, median_seconds: float | None,
                    max_seconds: float | None = None, busy_median_seconds: float | None = None,
-                   local_rank: int | None = None, node: str | None = None, time: When = None) -> Event:
+                   local_rank: int | None = None, node: str | None = None, time: When = None,
+                   since_step_seconds: float | None = None, phase: str | None = None,
+                   phase_seconds: float | None = None, report: int | None = None) -> Event:
         """One rank's step durations since its previous report: how many steps, the median and longest wall time
         between two ``agent.step()`` calls, and the median of the time the loop says it worked (``busy``) before
-        waiting for its peers. Lifeline compares the ranks' medians to find a straggler."""
-        data: dict[str, Any] = {"rank": int(rank), "steps": max(1, int(steps)), "toStep": max(0, int(to_step)),
-                "medianSeconds": round(max(0.0, float(median_seconds)), 6)}
-        if max_seconds is not None:
-            data["maxSeconds"] = round(max(0.0, float(max_seconds)), 6)
-        if busy_median_seconds is not None:
-            data["busyMedianSeconds"] = round(max(0.0, float(busy_median_seconds)), 6)
+        waiting for its peers. Lifeline compares the ranks' medians to find a straggler. It is the rank's heartbeat
+        too: ``steps`` 0 (no step since the last report, no medians), ``sinceStepSeconds``, ``phase`` and
+        ``phaseSeconds`` say whether it is stalled. ``report``: this process's count of reports, which tells apart
+        the heartbeats of one step (a summary of steps is identified by the step reached, as before)."""
+        data: dict[str, Any] = {"rank": int(rank), "steps": max(0, int(steps)), "toStep": max(0, int(to_step))}
+        if data["steps"] > 0 and median_seconds is not None:
+            data["medianSeconds"] = round(max(0.0, float(median_seconds)), 6)
+            if max_seconds is not None:
+                data["maxSeconds"] = round(max(0.0, float(max_seconds)), 6)
+            if busy_median_seconds is not None:
+                data["busyMedianSeconds"] = round(max(0.0, float(busy_median_seconds)), 6)
+        else:
+            data["steps"] = 0
         if local_rank is not None:
             data["localRank"] = int(local_rank)
         if node:
             data["node"] = node
-        return self.event("trainer.step_times", "%s/step_times/%d/%d" % (run_key, int(rank), int(to_step)), data,
-                          time)
+        if since_step_seconds is not None:
+            data["sinceStepSeconds"] = round(max(0.0, float(since_step_seconds)), 3)
+        if phase:
+            data["phase"] = phase
+        if phase_seconds is not None:
+            data["phaseSeconds"] = round(max(0.0, float(phase_seconds)), 3)
+        id_ = "%s/step_times/%d/%d" % (run_key, int(rank), int(to_step))
+        if data["steps"] == 0:
+            id_ += "/%d" % (report or 0)
+        return self.event("trainer.step_times", id_, data, time)
+
+    def stacks(self, run_key: str, request_id: str, rank: int, threads: list[dict[str, Any]], via: str = "frames",
+               local_rank: int | None = None, node: str | None = None, pid: int | None = None,
+               step: int | None = None, phase: str | None = None, since_step_seconds: float | None = None,
+               text: str | None = None, time: When = None) -> Event:
+        """The Python stacks of one rank's threads, captured on a capture_stacks command (``request_id``, "local"
+        when captured without one). A lifecycle event, never dropped for telemetry. ``threads``: as
+        :func:`lifeline_agent.stacks.capture` gives them (bounded there); ``text``: a raw dump (faulthandler's), at
+        most 32 KiB."""
+        data: dict[str, Any] = {"requestId": str(request_id), "rank": int(rank), "via": via, "threads": threads}
+        if local_rank is not None:
+            data["localRank"] = int(local_rank)
+        if node:
+            data["node"] = node
+        if pid is not None:
+            data["pid"] = int(pid)
+        if step is not None:
+            data["step"] = max(0, int(step))
+        if phase:
+            data["phase"] = phase
+        if since_step_seconds is not None:
+            data["sinceStepSeconds"] = round(max(0.0, float(since_step_seconds)), 3)
+        if text:
+            data["text"] = text[:MAX_STACKS_TEXT]
+        return self.event("trainer.stacks", "%s/stacks/%s/%d" % (run_key, request_id, int(rank)), data, time)
 
     REASONS = ("periodic", "command", "prepare_exit", "signal")
 

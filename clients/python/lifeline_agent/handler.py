@@ -1,12 +1,16 @@
 """What rank 0 does with each of Lifeline's commands (in the command channel's polling thread): accept or reject it
-at once, and turn an accepted one into a wish for an agreed step (see :mod:`lifeline_agent.coord`)."""
+at once, and turn an accepted one into a wish for an agreed step (see :mod:`lifeline_agent.coord`), or, for the
+commands that need no agreed step (capture_stacks, restart_workers), into a broadcast every rank acts on at once
+(:meth:`CommandHandler.act`, in one of the agent's threads, whatever the training thread is doing)."""
 
 from __future__ import annotations
 
 import datetime
+import os
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
-from ._util import parse_rfc3339, utc_now
+from ._util import LOG, parse_rfc3339, utc_now
 from .coord import Wish
 
 if TYPE_CHECKING:
@@ -19,6 +23,10 @@ RestoreCheck = Callable[[str, Optional[str]], Tuple[bool, Optional[str]]]
 StorageCheck = Callable[[], Tuple[bool, Optional[str]]]
 
 _SAVES = ("checkpoint_now", "prepare_exit", "rescale_notice")
+#: The exit code of restart_workers unless the command names one: EX_TEMPFAIL, a failure torchrun restarts.
+RESTART_EXIT_CODE = 75
+#: Seconds a rank spends delivering what it queued before it exits on restart_workers.
+RESTART_FLUSH = 5.0
 
 
 class CommandHandler:
@@ -31,6 +39,9 @@ class CommandHandler:
         self.rescale: dict[str, Any] | None = None
         self.restore_check: RestoreCheck | None = None
         self.storage_check: StorageCheck | None = None
+        #: How restart_workers ends the process (tests replace it): at once, from whichever thread, since the
+        #: training thread may be blocked where no exception reaches it.
+        self.exit: Callable[[int], None] = os._exit
 
     def _ack(self, command_id: str, status: str, detail: str | None = None) -> None:
         channel = self._agent.commands
@@ -51,6 +62,10 @@ class CommandHandler:
             self._restore(cmd, holding)
         elif kind == "set_checkpoint_interval":
             self._interval(cmd)
+        elif kind == "capture_stacks":
+            self._capture_stacks(cmd)
+        elif kind == "restart_workers":
+            self._restart_workers(cmd)
         else:
             self._ack(cmd.id, "rejected", "unknown command kind %r" % (cmd.type or kind))
 
@@ -143,6 +158,67 @@ class CommandHandler:
         self._ack(cmd.id, "done", "checkpoint interval now %g s" % seconds)
         agent.callbacks.fire("interval", seconds)
         agent.coordinator.poke()
+
+    def _capture_stacks(self, cmd: Command) -> None:
+        request = str(cmd.get("requestId") or cmd.id)
+        self._ack(cmd.id, "accepted", "capturing the stacks of every rank")
+
+        def published(note: str) -> None:
+            self._ack(cmd.id, "done", "every rank sends its stacks as trainer.stacks (request %s)%s"
+                      % (request, "; " + note if note else ""))
+        self._agent.coordinator.broadcast({"kind": "capture_stacks", "requestId": request}, published)
+
+    def _restart_workers(self, cmd: Command) -> None:
+        raw = cmd.get("exitCode", str(RESTART_EXIT_CODE))
+        try:
+            code = int(raw)
+            if not 1 <= code <= 255:
+                raise ValueError
+        except (TypeError, ValueError):
+            self._ack(cmd.id, "rejected", "exitCode must be 1 to 255 (a failure torchrun restarts), got %r" % (raw,))
+            return
+        reason = str(cmd.get("reason") or "")
+        self._ack(cmd.id, "accepted", "every rank exits with code %d" % code)
+
+        def published(note: str) -> None:
+            self._ack(cmd.id, "done", "workers exit with code %d%s" % (code, "; " + note if note else ""))
+        self._agent.coordinator.broadcast({"kind": "restart_workers", "exitCode": code, "reason": reason}, published)
+
+    def act(self, message: dict[str, Any]) -> None:
+        """Every rank, in an agent thread: carries out a broadcast command (see the module's documentation)."""
+        kind = message.get("kind")
+        if kind == "capture_stacks":
+            try:
+                self._agent.stacks.send(str(message.get("requestId") or "unknown"))
+            except Exception:  # noqa: BLE001 - one rank's missing stacks must not stop its agent
+                LOG.exception("lifeline: capturing the stacks failed")
+        elif kind == "restart_workers":
+            code = message.get("exitCode")
+            self.restart_now(code if isinstance(code, int) and 1 <= code <= 255 else RESTART_EXIT_CODE,
+                             str(message.get("reason") or ""))
+        else:
+            LOG.warning("lifeline: unknown broadcast %r ignored", kind)
+
+    def restart_now(self, code: int, reason: str) -> None:
+        """Ends this worker with ``code`` after delivering what it queued (at most 5 s), so that torchrun restarts the
+        worker group and the script resumes from its newest checkpoint."""
+        agent = self._agent
+        LOG.warning("lifeline: restart_workers%s: this worker exits with code %d so that torchrun restarts the group",
+                    " (%s)" % reason if reason else "", code)
+        agent.state.counters["restarts_commanded"] += 1
+        try:
+            agent.flush(RESTART_FLUSH)
+            if agent.commands is not None:
+                # Given up now, the restarted rank 0's agent claims the commands at once.
+                agent.commands.release(timeout=1.0)
+        except Exception:  # noqa: BLE001 - exit whatever happens
+            LOG.exception("lifeline: flushing before the restart failed")
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001
+                pass
+        self.exit(code)
 
     def durable_save_possible(self) -> tuple[bool, str | None]:
         """Whether a save made now outlives the loss of any one node, and why not."""

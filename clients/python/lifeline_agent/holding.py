@@ -54,6 +54,7 @@ class Hold:
             self.current = (step, checkpoint_id)
         LOG.warning("lifeline: holding at step %d after %s (checkpoint %s) until stopped or %s", step, task.reason,
                     checkpoint_id, rfc3339(self.until))
+        agent.phases.begin("holding", task)
         agent.callbacks.fire("hold", step)
         try:
             self._beat(step)
@@ -61,6 +62,7 @@ class Hold:
             with self._lock:
                 self.current = None
                 self.until = None
+            agent.phases.end("holding", task)
         agent.state.exit_wanted = False
         LOG.warning("lifeline: resuming at step %d: the hold passed its deadline and grace", step)
         agent.callbacks.fire("resume", step)

@@ -30,9 +30,11 @@ class SaveTracker:
             self.last_save = (time.monotonic(), step)
             self.last_checkpoint = checkpoint_id
         self.saving = None
+        self._agent.phases.end("saving", checkpoint_id)
 
     def note_saving(self, checkpoint_id: str, step: int) -> None:
         self.saving = (checkpoint_id, step, time.monotonic())
+        self._agent.phases.begin("saving", checkpoint_id)
 
     def note_restore(self, checkpoint_id: str, step: int) -> int:
         """A restore: training goes on after ``step``. Sends trainer.restored (rank 0) and returns its seq."""

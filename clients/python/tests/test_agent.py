@@ -208,12 +208,9 @@ class StepTimesTest(AgentTestBase):
     def _unreported(a: Agent) -> int:
         return len(a.step_times.durations)
 
-    def test_no_report_without_steps_and_none_when_turned_off(self) -> None:
-        a = self.make(LIFELINE_STEP_TIMES_INTERVAL="0.1")
-        time.sleep(0.4)
-        a.flush(2)
-        self.assertEqual(self.lifeline.events("trainer.step_times"), [], "no steps, no report")
+    def test_none_when_turned_off(self) -> None:
         b = self.make(LIFELINE_STEP_TIMES_INTERVAL="0")
+        time.sleep(0.3)
         for i in range(1, 50):
             b.step(i, busy=0.01)
         b.step_times.tick(force=True)

@@ -197,13 +197,15 @@ public class JobsResource {
     /** The job's newest stack capture; visible, like the job, only to callers of its namespace (stacks name files). */
     @GET
     @Path("/jobs/{namespace}/{name}/stacks")
-    public CompletionStage<StackCaptureView> stacks(@PathParam("namespace") String ns, @PathParam("name") String name) {
+    public CompletionStage<StackCaptureView> stacks(
+            @PathParam("namespace") String ns, @PathParam("name") String name, @QueryParam("request") String request) {
         String job = visibleJob(ns, name);
+        String requestId = request == null || request.isBlank() ? null : request;
         return model.read(m -> {
             if (m.jobs().detail(job).isEmpty()) {
                 throw NotFound.job(job);
             }
-            return m.jobs().stacks(job).orElseThrow(() -> NotFound.stacks(job));
+            return m.jobs().stacks(job, requestId).orElseThrow(() -> NotFound.stacks(job, requestId));
         });
     }
 

@@ -11,8 +11,12 @@ final class NotFound {
         return new NotFoundException("no job named '" + job + "'");
     }
 
-    static NotFoundException stacks(String job) {
-        return new NotFoundException("no stacks captured for job '" + job + "' yet: POST to this path captures them");
+    static NotFoundException stacks(String job, String request) {
+        return new NotFoundException(
+                request == null
+                        ? "no stacks captured for job '" + job + "' yet: POST to this path captures them"
+                        : "no stacks of request '" + request + "' for job '" + job
+                                + "' (a job keeps its newest few captures)");
     }
 
     static NotFoundException node(String node) {

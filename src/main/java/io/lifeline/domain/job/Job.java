@@ -79,8 +79,10 @@ final class Job {
     io.lifeline.domain.job.straggler.StragglerDetector stragglers;
     /** The ranks' heartbeats and the job's earned thresholds; null until a rank reports. */
     io.lifeline.domain.job.hang.HangWatch hangs;
-    /** The newest stack capture; null until one arrives. */
-    io.lifeline.domain.job.hang.StackCapture stacks;
+    /** The newest stack captures, newest last (at most {@link #STACK_CAPTURES_KEPT}); null until one arrives. */
+    java.util.ArrayDeque<io.lifeline.domain.job.hang.StackCapture> stacks;
+
+    static final int STACK_CAPTURES_KEPT = 4;
 
     final GoodputLedger ledger;
     final Membership membership;

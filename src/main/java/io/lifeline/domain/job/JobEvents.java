@@ -207,10 +207,7 @@ final class JobEvents {
         } else if (data instanceof TrainerData.Restored d) {
             interruptions.restore(job, at, d);
         } else if (data instanceof TrainerData.Stacks d) {
-            if (job.stacks == null) {
-                job.stacks = new io.lifeline.domain.job.hang.StackCapture();
-            }
-            job.stacks.add(at, d);
+            stacks(job, at, d);
         } else if (data instanceof TrainerData.CommandAck a) {
             job.commandAcks.record(a, at);
             if ("prepare_exit".equals(a.command())
@@ -223,6 +220,34 @@ final class JobEvents {
             }
             checkpoints.handle(job, at, data);
         }
+    }
+
+    /**
+     * Keeps a rank's stacks with the others of the same request; the first of a request, during a hang, is attached to
+     * the open incident (its phase names the request, whose capture is kept among the job's newest).
+     */
+    private static void stacks(Job job, Instant at, TrainerData.Stacks d) {
+        if (job.stacks == null) {
+            job.stacks = new java.util.ArrayDeque<>();
+        }
+        io.lifeline.domain.job.hang.StackCapture capture = null;
+        for (io.lifeline.domain.job.hang.StackCapture c : job.stacks) {
+            if (d.requestId().equals(c.requestId())) {
+                capture = c;
+            }
+        }
+        if (capture == null) {
+            capture = new io.lifeline.domain.job.hang.StackCapture();
+            job.stacks.addLast(capture);
+            if (job.stacks.size() > Job.STACK_CAPTURES_KEPT) {
+                job.stacks.removeFirst();
+            }
+            Incident open = job.incidents.open();
+            if (open != null && open.cause() == IncidentCause.HANG) {
+                open.phase(IncidentPhase.CAPTURED, at, d.node(), "stacks " + d.requestId());
+            }
+        }
+        capture.add(at, d);
     }
 
     static io.lifeline.domain.job.hang.HangWatch hangs(Job job) {

@@ -381,8 +381,13 @@ public final class Jobs {
     }
 
     private HangVerdict hangVerdict(Job j, long nowMs) {
-        if (j.state != JobState.RUNNING) {
-            Incident open = j.incidents.open();
+        Incident open = j.incidents.open();
+        // A hang already detected is still judged until its workers restart: the verdict shows what is stuck now.
+        boolean hangOpen = open != null
+                && open.stopped()
+                && open.cause() == io.lifeline.domain.job.incident.IncidentCause.HANG
+                && !open.hasRecoveryMarker();
+        if (j.state != JobState.RUNNING && !hangOpen) {
             return HangVerdict.of(
                     HangVerdict.NOT_APPLICABLE,
                     "the job is " + j.state.name().toLowerCase(java.util.Locale.ROOT)
@@ -400,9 +405,24 @@ public final class Jobs {
 
     /** The job's newest stack capture; empty for an unknown job or before any capture. */
     public Optional<StackCaptureView> stacks(String job) {
-        return find(job)
-                .filter(j -> j.stacks != null && !j.stacks.empty())
-                .map(j -> j.stacks.view(j.membership.worldSize()));
+        return stacks(job, null);
+    }
+
+    /**
+     * One of the job's newest stack captures (it keeps a few): the one answering {@code requestId}, or the newest when
+     * null; empty when there is none.
+     */
+    public Optional<StackCaptureView> stacks(String job, String requestId) {
+        return find(job).filter(j -> j.stacks != null).flatMap(j -> {
+            java.util.Iterator<io.lifeline.domain.job.hang.StackCapture> it = j.stacks.descendingIterator();
+            while (it.hasNext()) {
+                io.lifeline.domain.job.hang.StackCapture c = it.next();
+                if (requestId == null || requestId.equals(c.requestId())) {
+                    return Optional.of(c.view(j.membership.worldSize()));
+                }
+            }
+            return Optional.empty();
+        });
     }
 
     /** The job's stragglers, with the drain offered for the slowest; empty for an unknown job. */

@@ -55,6 +55,16 @@ final class Summaries {
                             ? ""
                             : ", checkpoint every " + s.checkpointIntervalSeconds() + " s");
         }
+        if (d instanceof JobData.HangSuspected h) {
+            return h.kind() + " hang suspected: no progress for " + Math.round(h.stalledSeconds()) + " s (threshold "
+                    + Math.round(h.thresholdSeconds()) + " s)"
+                    + (h.suspects().isEmpty()
+                            ? ""
+                            : ", suspect rank " + h.suspects().get(0).rank()
+                                    + (h.suspects().get(0).node() == null
+                                            ? ""
+                                            : " on " + h.suspects().get(0).node()));
+        }
         if (d instanceof JobData.Finished f) {
             return "finished: " + f.outcome().wireName() + (f.reason() == null ? "" : " (" + f.reason() + ")");
         }
@@ -109,6 +119,10 @@ final class Summaries {
             return "restored from "
                     + (r.checkpointId() == null || r.checkpointId().isEmpty() ? "scratch" : r.checkpointId())
                     + " at step " + r.step();
+        }
+        if (d instanceof TrainerData.Stacks s) {
+            return "stacks of rank " + s.rank() + (s.node() == null ? "" : " on " + s.node()) + " (" + s.via() + ", "
+                    + s.threads().size() + " threads) for " + s.requestId();
         }
         if (d instanceof TrainerData.CommandAck a) {
             return "command " + a.command() + " " + a.status().wireName()

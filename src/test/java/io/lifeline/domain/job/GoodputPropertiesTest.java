@@ -53,6 +53,7 @@ class GoodputPropertiesTest {
         boolean recovered = false;
         boolean late = false;
         boolean duplicate = false;
+        boolean hung = false;
         for (JobSummary s : jobs.list(JobFilter.all())) {
             JobDetail d = jobs.detail(s.name()).orElseThrow();
             lost |= d.goodput().lostReworkMillis() > 0;
@@ -60,11 +61,14 @@ class GoodputPropertiesTest {
                     .anyMatch(i -> i.outcome() == io.lifeline.domain.job.incident.IncidentOutcome.RECOVERED);
             late |= d.lateEvents() > 0;
             duplicate |= d.duplicatesDropped() > 0;
+            hung |= d.goodput().hangMillis() > 0;
         }
         Statistics.label("lost rework").collect(lost);
         Statistics.label("recovered incident").collect(recovered);
         Statistics.label("late event").collect(late);
         Statistics.label("duplicate").collect(duplicate);
+        Statistics.label("hang").collect(hung);
+        Statistics.label("hang").coverage(c -> c.check(true).percentage(p -> p > 5));
         Statistics.label("lost rework").coverage(c -> c.check(true).percentage(p -> p > 20));
         Statistics.label("recovered incident").coverage(c -> c.check(true).percentage(p -> p > 20));
         Statistics.label("late event").coverage(c -> c.check(true).percentage(p -> p > 50));
@@ -83,7 +87,8 @@ class GoodputPropertiesTest {
                 g.recoveryLoadMillis(),
                 g.rescaleMillis(),
                 g.startupMillis(),
-                g.waitingMillis()
+                g.waitingMillis(),
+                g.hangMillis()
             };
             long sum = 0;
             for (long b : buckets) {

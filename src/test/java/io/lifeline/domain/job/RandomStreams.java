@@ -28,7 +28,7 @@ final class RandomStreams {
 
     static final Instant BASE = Instant.parse("2024-05-01T08:00:00Z");
     static final String[] JOBS = {"a/j1", "b/j2"};
-    private static final int KINDS = 31;
+    private static final int KINDS = 33;
 
     private RandomStreams() {}
 
@@ -176,6 +176,33 @@ final class RandomStreams {
                                     : s.kind() == 28 ? NodeSignal.Kind.READY : NodeSignal.Kind.GPU_FAILED;
                     out.add(new NodeSignal(node, t, kind, null, null, null));
                     continue;
+                }
+                case 31 -> {
+                    type = EventType.JOB_HANG_SUSPECTED;
+                    data = new JobData.HangSuspected(
+                            s.b() % 2 == 0 ? "training" : "save",
+                            t.minusSeconds(20L * s.a()),
+                            20.0 * s.a(),
+                            30,
+                            "a floor",
+                            null,
+                            List.of(new JobData.HangSuspect(s.b(), node, null, trainStep, "odd")),
+                            List.of());
+                }
+                case 32 -> {
+                    type = EventType.TRAINER_STEP_TIMES;
+                    data = new TrainerData.StepTimes(
+                            s.b(),
+                            null,
+                            node,
+                            0,
+                            trainStep,
+                            0,
+                            null,
+                            null,
+                            5.0 * s.b(),
+                            s.a() % 2 == 0 ? "training" : "saving",
+                            3.0 * s.a());
                 }
                 default -> {
                     if (!out.isEmpty()) {

@@ -140,7 +140,9 @@ public final class HangWatch {
         double floor = s.saveFloor().toMillis() / 1000.0;
         double ceiling = s.ceiling().toMillis() / 1000.0;
         if (slowest == null) {
-            return new Threshold(Math.min(ceiling, floor), "no save measured yet: the save floor " + fmt(floor) + " s");
+            // A job's first save may take minutes (a large model): before one is measured, the start-up threshold.
+            double first = Math.min(ceiling, Math.max(floor, s.startup().toMillis() / 1000.0));
+            return new Threshold(first, "no save measured yet: the start-up threshold " + fmt(first) + " s");
         }
         double earned = s.saveMultiple() * slowest;
         double t = Math.min(ceiling, Math.max(floor, earned));
@@ -220,10 +222,15 @@ public final class HangWatch {
                 basis = t.basis();
             }
         }
-        String majority = phases.entrySet().stream()
-                .max(Map.Entry.comparingByValue())
-                .map(Map.Entry::getKey)
-                .orElse(TRAINING);
+        int most = phases.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        // On a tie the ranks that train are the rule: the rank saving or evaluating alone is the one that differs.
+        String majority = phases.getOrDefault(TRAINING, 0) == most
+                ? TRAINING
+                : phases.entrySet().stream()
+                        .filter(e -> e.getValue() == most)
+                        .map(Map.Entry::getKey)
+                        .findFirst()
+                        .orElse(TRAINING);
         List<Integer> silentRanks = silent.stream().map(RankBeat::rank).sorted().toList();
         if (!allStalled || !anyWorking) {
             return new HangVerdict(

@@ -167,7 +167,10 @@ public final class StackCapture {
                 continue;
             }
             for (StackFrame f : t.frames()) {
-                if (COLLECTIVES.contains(f.function())
+                String fn = f.function();
+                // Python 3.11 names functions by their qualified name (Work.wait): the last part is the function.
+                fn = fn.substring(fn.lastIndexOf('.') + 1);
+                if (COLLECTIVES.contains(fn)
                         && (f.file().contains("distributed") || f.file().contains("c10d"))) {
                     return true;
                 }

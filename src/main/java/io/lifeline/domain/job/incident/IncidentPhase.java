@@ -10,6 +10,8 @@ public enum IncidentPhase implements WireEnum {
     STOPPED,
     /** Lifeline suspected the job hung: alive, no progress past its threshold. */
     HUNG,
+    /** The ranks' stacks arrived (the detail names the request, readable from the job's stacks). */
+    CAPTURED,
     /** The job waits off its nodes (preempted, suspended, requeued). */
     WAITING,
     /** The scheduler admitted the job again. */
