@@ -28,8 +28,11 @@ import org.jboss.logging.Logger;
  * An operator's "what is it doing right now?": asks a live job's agents for every rank's stacks
  * ({@code capture_stacks}); they arrive as {@code trainer.stacks} and are read with
  * {@code GET /api/v1/jobs/{namespace}/{name}/stacks}.
+ *
+ * <p>Rooted at {@code /api/v1} like the read resources: a resource rooted at {@code /api/v1/jobs} is the closer match
+ * for every job path, and takes every {@code GET /api/v1/jobs/...} away from {@code JobsResource} (answered 404).
  */
-@Path("/api/v1/jobs")
+@Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class StacksResource {
 
@@ -52,7 +55,7 @@ public class StacksResource {
     public record CaptureRequested(String requestId, String job, String channels) {}
 
     @POST
-    @Path("/{namespace}/{name}/stacks")
+    @Path("/jobs/{namespace}/{name}/stacks")
     @Blocking
     public Response capture(@PathParam("namespace") String ns, @PathParam("name") String name) throws Exception {
         String job = ns + "/" + name;
