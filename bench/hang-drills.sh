@@ -75,7 +75,7 @@ for key in sorted({(d["drill"], d["policy"]) for d in drills if not d["drill"].s
              "detectSeconds": stats([d["detectSeconds"] for d in ds if "detectSeconds" in d]),
              "thresholdSeconds": sorted({d["thresholdSeconds"] for d in ds if "thresholdSeconds" in d}),
              "kinds": sorted({d["kind"] for d in ds if d.get("kind")}),
-             "verdictReadSuspected": sum(1 for d in ds if d.get("verdictSuspected"))}
+             "verdictKinds": sorted({d["verdictKind"] for d in ds if d.get("verdictKind")})}
     for k in ("polledSeconds", "restartSeconds", "resumedSeconds", "timeoutSeconds"):
         vals = [d[k] for d in ds if k in d]
         if vals:
