@@ -88,12 +88,18 @@ healthy = [d for d in drills if d["drill"].startswith("healthy")]
 for name in sorted({d["drill"] for d in healthy}):
     ds = [d for d in healthy if d["drill"] == name]
     summary["healthy"][name] = {"runs": len(ds), "runsWithADetection": sum(1 for d in ds if d.get("detections", 0)),
+                                "runsWithADetectionWhileRunning": sum(1 for d in ds if d.get("detectionsWhileRunning", 0)),
+                                "runsWithADetectionAfterEnd": sum(1 for d in ds if d.get("detectionsAfterEnd", 0)
+                                                                  or d.get("hangEvents", 0)),
                                 "verdictsSuspected": sum(d.get("detections", 0) for d in ds),
                                 "verdictsRead": sum(d.get("verdicts", 0) for d in ds),
                                 "hangIncidents": sum(1 for d in ds if d.get("hangIncident"))}
 summary["falseDetections"] = {
     "healthyRuns": len(healthy),
-    "runsWithADetection": sum(1 for d in healthy if d.get("detections", 0) or d.get("hangIncident"))}
+    "runsWithADetection": sum(1 for d in healthy
+                              if d.get("detections", 0) or d.get("hangIncident") or d.get("hangEvents", 0)),
+    "whileRunning": sum(1 for d in healthy if d.get("detectionsWhileRunning", 0)),
+    "afterTheRunEnded": sum(1 for d in healthy if d.get("detectionsAfterEnd", 0) or d.get("hangEvents", 0))}
 with open(target, "w") as f:
     json.dump(summary, f, indent=2)
 
@@ -114,6 +120,7 @@ for name, e in summary["healthy"].items():
     print("%-28s runs %d, runs with a detection %d, suspected verdicts %d of %d read, hang incidents %d" % (
         name, e["runs"], e["runsWithADetection"], e["verdictsSuspected"], e["verdictsRead"], e["hangIncidents"]))
 fd = summary["falseDetections"]
-print("false detections: %d of %d healthy runs" % (fd["runsWithADetection"], fd["healthyRuns"]))
+print("false detections: %d of %d healthy runs (%d while training, %d after the run ended)" % (
+    fd["runsWithADetection"], fd["healthyRuns"], fd["whileRunning"], fd["afterTheRunEnded"]))
 print("(seconds from the last step in the script's record; detection: the time of Lifeline's job.hang_suspected)")
 EOF

@@ -60,6 +60,9 @@ class HangIT {
     private static final double SLOW_SECONDS = 12;
 
     private static final String FLOOR = "6s";
+    /** How long a healthy run is watched after it ended: past the ranks' liveness window (35 s). */
+    private static final long AFTER_END_SECONDS = 45;
+
     private static final String SAVE_FLOOR = "20s";
 
     private static Path work;
@@ -266,7 +269,7 @@ class HangIT {
             assertThat(hung.path("rank").asInt()).isEqualTo(HUNG_RANK);
             double lastStepAt = lastStepBefore(record, hangAt);
             drill.put("lastStepAt", lastStepAt);
-            assertThat(watch.count(v -> "ok".equals(v.path("state").asText())))
+            assertThat(watch.count(v -> "ok".equals(v.verdict().path("state").asText())))
                     .as("the verdict said ok while the job trained: %s", watch.all())
                     .isPositive();
 
@@ -378,8 +381,7 @@ class HangIT {
         Map<String, Object> drill = drill(name, "on");
         try {
             String job = ON + "/" + name;
-            List<String> args = new ArrayList<>(script);
-            Path record = startJob(job, 0, args);
+            Path record = startJob(job, 0, script);
             try (HangVerdicts watch = new HangVerdicts(app, job)) {
                 awaitTraining(job);
                 for (TorchrunAgent a : agents) {
@@ -387,31 +389,50 @@ class HangIT {
                             .as("%s ends by itself:\n%s", a.node(), a.tail())
                             .isNotNull();
                 }
-                long suspected =
-                        watch.count(v -> "suspected".equals(v.path("state").asText()));
-                long ok = watch.count(v -> "ok".equals(v.path("state").asText()));
-                drill.put("detections", suspected);
-                drill.put("verdicts", watch.count(v -> true));
+                // A run that ended is no hang either: its ranks' last heartbeats stay within the liveness window for
+                // a while (35 s by default), so the watch goes on that long and a little more.
+                double endedAt = events(record, "done").stream()
+                        .mapToDouble(e -> e.path("t").asDouble())
+                        .max()
+                        .orElse(System.currentTimeMillis() / 1000.0);
+                Thread.sleep(Duration.ofSeconds(AFTER_END_SECONDS).toMillis());
+                long ended = (long) (endedAt * 1000);
+                long whileRunning = watch.count(s -> s.atMillis() <= ended
+                        && "suspected".equals(s.verdict().path("state").asText()));
+                long afterEnd = watch.count(s -> s.atMillis() > ended
+                        && "suspected".equals(s.verdict().path("state").asText()));
+                long ok = watch.count(s -> "ok".equals(s.verdict().path("state").asText()));
+                drill.put("detections", whileRunning + afterEnd);
+                drill.put("detectionsWhileRunning", whileRunning);
+                drill.put("detectionsAfterEnd", afterEnd);
+                drill.put("verdicts", watch.count(s -> true));
                 drill.put("okVerdicts", ok);
                 JsonNode incident = hangIncident(job, false);
                 HttpResponse<String> events = app.get("/api/v1/events?type=job.hang_suspected&limit=20&subject="
                         + URLEncoder.encode(job, StandardCharsets.UTF_8));
                 assertThat(events.statusCode()).as(events.body()).isEqualTo(200);
-                int reported = JSON.readTree(events.body()).path("events").size();
-                drill.put("hangEvents", reported);
+                List<Double> reported = new ArrayList<>();
+                JSON.readTree(events.body())
+                        .path("events")
+                        .forEach(e -> reported.add(epochSeconds(e.path("time").asText()) - endedAt));
+                drill.put("hangEvents", reported.size());
+                drill.put("hangEventsAfterEndSeconds", reported);
                 drill.put("hangIncident", incident != null);
-                assertThat(suspected)
-                        .as("no hang suspected: %s", watch.suspectedVerdicts())
-                        .isZero();
-                assertThat(incident).as("no hang incident").isNull();
-                assertThat(reported)
-                        .as("no job.hang_suspected: %s", events.body())
+                assertThat(whileRunning)
+                        .as("no hang suspected while it trained: %s", watch.suspectedVerdicts())
                         .isZero();
                 assertThat(ok)
                         .as("the verdict was read and said ok: %s", watch.all())
                         .isPositive();
                 assertThat(events(record, "done")).as("both ranks finished").hasSize(2);
                 check.on(record);
+                assertThat(reported)
+                        .as("no job.hang_suspected (seconds after the run's end): %s", events.body())
+                        .isEmpty();
+                assertThat(incident).as("no hang incident").isNull();
+                assertThat(afterEnd)
+                        .as("no hang suspected after the run ended: %s", watch.suspectedVerdicts())
+                        .isZero();
             }
         } finally {
             report(drill);

@@ -70,8 +70,9 @@ final class HangVerdicts implements AutoCloseable {
         return null;
     }
 
-    long count(Predicate<JsonNode> p) {
-        return seen.stream().filter(s -> p.test(s.verdict())).count();
+    /** The verdicts read that match. */
+    long count(Predicate<Seen> p) {
+        return seen.stream().filter(p).count();
     }
 
     /** Every verdict read as suspected. */
