@@ -23,7 +23,7 @@ for i in $(seq 1 "$runs"); do
     rm -f "$report"
     if [ "$i" -eq 1 ] && [ -z "${HANG_DRILLS_PACKAGED:-}" ]; then
         # The first run packages the application and compiles the tests; later runs reuse both.
-        goals=(verify -DskipFrontend -Dlifeline.setup.skip -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false)
+        goals=(verify -DskipPythonTests -Dlifeline.setup.skip -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false)
     else
         goals=(failsafe:integration-test)
     fi
