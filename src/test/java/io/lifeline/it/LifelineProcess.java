@@ -77,6 +77,15 @@ final class LifelineProcess implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    HttpResponse<String> put(String path, String contentType, String body) throws IOException, InterruptedException {
+        return http.send(
+                request(path)
+                        .header("Content-Type", contentType)
+                        .PUT(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private HttpRequest.Builder request(String path) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
                 .timeout(Duration.ofSeconds(20));
