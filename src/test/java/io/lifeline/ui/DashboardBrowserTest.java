@@ -181,6 +181,34 @@ class DashboardBrowserTest {
         shot("job-detail-dark");
     }
 
+    @Test
+    void aHungJobsPageShowsItsHangSectionWithTheStacksFolded() throws Exception {
+        String job = UiTestSupport.hungJob("stuck-browser");
+        signIn(TestTokens.operator());
+        waitFor(By.id("kpis"));
+        driver.get(url("jobs/" + job));
+        WebElement hang = waitFor(By.id("job-hang"));
+        await(() -> hang.getText().contains("Hung: incident open"));
+        assertThat(hang.getText()).contains("suspect rank 1 on hang-n2", "2 of 2 ranks answered");
+        assertThat(driver.findElements(By.cssSelector("#job-hang vaadin-details")))
+                .hasSize(2);
+        // The odd one out is open and shows its frames; the crowd waiting in the collective is folded.
+        WebElement odd = driver.findElement(By.cssSelector("#job-hang vaadin-details.ll-odd-one-out"));
+        assertThat(odd.getDomAttribute("opened")).isNotNull();
+        await(() -> odd.getText().contains("loader.py:12 in read_shard"));
+        WebElement crowd = driver.findElement(By.cssSelector("#job-hang vaadin-details:not(.ll-odd-one-out)"));
+        assertThat(crowd.getDomAttribute("opened")).isNull();
+        assertThat(crowd.getText()).contains("waiting in a collective");
+        WebElement summary = crowd.findElement(By.cssSelector("vaadin-details-summary"));
+        // Below the fold: brought to the middle of the window, clear of the top bar.
+        ((JavascriptExecutor) driver).executeScript("arguments[0].scrollIntoView({block: 'center'})", summary);
+        summary.click();
+        await(() -> crowd.getDomAttribute("opened") != null);
+        assertThat(driver.findElement(By.id("job-hang-capture")).isDisplayed()).isTrue();
+        ((JavascriptExecutor) driver).executeScript("arguments[0].scrollIntoView({block: 'start'})", hang);
+        shot("job-hang");
+    }
+
     private void signIn(String token) {
         driver.get(url("login"));
         WebElement input = waitFor(By.cssSelector("#token input"));
