@@ -6,6 +6,7 @@ import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.job.hang.HangVerdict;
 import io.lifeline.eventlog.Leadership;
+import io.lifeline.eventlog.ShutdownOrder;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.platform.Threads;
 import io.lifeline.runtime.IngestOpened;
@@ -13,8 +14,12 @@ import io.lifeline.runtime.ModelRuntime;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -178,7 +183,15 @@ public class HangDetector {
                 .register(registry);
     }
 
-    /** Stops the timer (tests, shutdown). */
+    /**
+     * Stops with the other {@link ShutdownOrder#BACKGROUND} work, before the connection pool closes: a timer left
+     * running would judge a stopped application's model (and, in tests, start it again inside the next one).
+     */
+    void onStop(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(ShutdownOrder.BACKGROUND) ShutdownEvent ev) {
+        stop();
+    }
+
+    @PreDestroy
     void stop() {
         if (timer != null) {
             timer.shutdownNow();
