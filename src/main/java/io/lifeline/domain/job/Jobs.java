@@ -352,10 +352,6 @@ public final class Jobs {
         this.hangSettings = Objects.requireNonNull(settings, "settings");
     }
 
-    public HangSettings hangSettings() {
-        return hangSettings;
-    }
-
     /** Whether the job is hung, judged now; empty for an unknown job. */
     public Optional<HangVerdict> hang(String job) {
         return find(job).map(j -> hangVerdict(j, now()));

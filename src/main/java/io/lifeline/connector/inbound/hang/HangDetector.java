@@ -23,7 +23,6 @@ import jakarta.enterprise.event.Reception;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -196,10 +195,5 @@ public class HangDetector {
         if (timer != null) {
             timer.shutdownNow();
         }
-    }
-
-    /** For tests: what was reported, by job. */
-    Map<String, Long> reported() {
-        return new HashMap<>(reported);
     }
 }

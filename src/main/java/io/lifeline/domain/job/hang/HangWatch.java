@@ -86,16 +86,6 @@ public final class HangWatch {
         }
     }
 
-    /** Forgets the ranks (a new incarnation or a restart of the whole job reports afresh). */
-    public void forgetRanks() {
-        beats.clear();
-    }
-
-    /** Ranks heard from. */
-    public int ranksKnown() {
-        return beats.size();
-    }
-
     /** The 99th percentile of the job's recent slowest steps, or null before any. */
     public Double slowStepSeconds() {
         if (slowStepCount == 0) {
