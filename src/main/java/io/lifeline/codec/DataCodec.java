@@ -252,6 +252,8 @@ final class DataCodec {
                         d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
             }
             case JOB_HANG_SUSPECTED -> HangCodec.hangSuspected(d);
+            case JOB_RECOVERY_ADVISED -> RecoveryCodec.advised(d);
+            case JOB_RECOVERY_CHECKED -> RecoveryCodec.checked(d);
             case JOB_FINISHED ->
                 new JobData.Finished(
                         d.reqEnum("outcome", DataCodec::outcome, "succeeded, failed, cancelled"),
@@ -475,6 +477,10 @@ final class DataCodec {
             putOpt(o, "checkpointIntervalSeconds", u.checkpointIntervalSeconds());
         } else if (j instanceof JobData.HangSuspected h) {
             HangCodec.encodeHangSuspected(h, o);
+        } else if (j instanceof JobData.RecoveryAdvised r) {
+            RecoveryCodec.encodeAdvised(r, o);
+        } else if (j instanceof JobData.RecoveryChecked r) {
+            RecoveryCodec.encodeChecked(r, o);
         } else if (j instanceof JobData.Finished f) {
             o.put("outcome", f.outcome().wireName());
             putOpt(o, "reason", f.reason());

@@ -244,7 +244,9 @@ final class QuickStartRig implements AutoCloseable {
                 runtime,
                 config,
                 clock,
-                ActionMetricsForTests.of(new SimpleMeterRegistry()));
+                ActionMetricsForTests.of(new SimpleMeterRegistry()),
+                gateway,
+                RecoveryConfigForTests.defaults());
     }
 
     /** A sink over the one channel, as the application's is over the channels configured. */

@@ -30,7 +30,9 @@ class NamespaceScopeTest {
             "/membership",
             "/goodput",
             "/advice",
-            "/stragglers");
+            "/stragglers",
+            "/attempts",
+            "/recovery");
 
     private static TwoTeams teams;
 

@@ -153,7 +153,9 @@ public class EventsResource {
         Map<String, String> acks = acknowledgements(decoded.events(), c, agentKey);
         for (int i = 0; i < decoded.events().size(); i++) {
             Event e = decoded.events().get(i);
-            String refusal = IngestScope.refusal(c, e);
+            String refusal = e.type().internal()
+                    ? "type " + e.type().wireName() + " is written by Lifeline itself and not accepted from producers"
+                    : IngestScope.refusal(c, e);
             if (refusal == null && e.type() == EventType.TRAINER_COMMAND_ACK) {
                 refusal = acks.get(e.subject());
             }

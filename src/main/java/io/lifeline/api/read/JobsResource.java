@@ -16,9 +16,16 @@ import io.lifeline.domain.job.hang.HangVerdict;
 import io.lifeline.domain.job.hang.StackCaptureView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.domain.job.recovery.Advice;
+import io.lifeline.domain.job.recovery.Attempt;
+import io.lifeline.domain.job.recovery.RecoveryRules;
+import io.lifeline.domain.job.recovery.RecoveryView;
 import io.lifeline.domain.job.spot.SpotPrices;
 import io.lifeline.domain.job.spot.SpotReport;
 import io.lifeline.domain.job.straggler.StragglerView;
+import io.lifeline.domain.policy.PolicyEngine;
+import io.lifeline.domain.policy.PolicyName;
+import io.lifeline.policy.DefaultPolicyService;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.SpotPricing;
@@ -56,8 +63,15 @@ public class JobsResource {
     private final JobHistory history;
     private final CurrentCaller callers;
     private final SpotPricing pricing;
+    private final DefaultPolicyService policies;
 
-    JobsResource(ModelRuntime model, JobHistory history, CurrentCaller callers, SpotPricing pricing) {
+    JobsResource(
+            ModelRuntime model,
+            JobHistory history,
+            CurrentCaller callers,
+            SpotPricing pricing,
+            DefaultPolicyService policies) {
+        this.policies = policies;
         this.model = model;
         this.history = history;
         this.callers = callers;
@@ -207,6 +221,41 @@ public class JobsResource {
             }
             return m.jobs().stacks(job, requestId).orElseThrow(() -> NotFound.stacks(job, requestId));
         });
+    }
+
+    /** The job's attempts: each (re)start, how it ended, the progress it made, whether its checkpoint advanced. */
+    @GET
+    @Path("/jobs/{namespace}/{name}/attempts")
+    public CompletionStage<List<Attempt>> attempts(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        return one(ns, name, job -> m -> m.jobs().attempts(job));
+    }
+
+    /** The job's recovery: the ladder's mode and rules, the two budgets, the advice per incident and the attempts. */
+    @GET
+    @Path("/jobs/{namespace}/{name}/recovery")
+    public CompletionStage<RecoveryView> recovery(@PathParam("namespace") String ns, @PathParam("name") String name) {
+        PolicyEngine engine = policies.engine();
+        RecoveryRules rules = engine.recoveryRules();
+        return one(
+                ns,
+                name,
+                job -> m -> m.jobs().detail(job).map(d -> {
+                    JobSummary s = d.summary();
+                    List<Advice> advice = m.jobs().recoveryAdvice(job).orElse(List.of());
+                    return new RecoveryView(
+                            job,
+                            engine.settings()
+                                    .modeFor(PolicyName.RECOVERY_LADDER, s.namespace(), s.pool())
+                                    .wire(),
+                            rules.version(),
+                            rules.table(),
+                            m.jobs()
+                                    .budgets(job, rules.failureBudget(), rules.plannedBudget())
+                                    .orElseThrow(),
+                            advice.isEmpty() ? null : advice.get(advice.size() - 1),
+                            advice,
+                            m.jobs().attempts(job).orElse(List.of()));
+                }));
     }
 
     @GET

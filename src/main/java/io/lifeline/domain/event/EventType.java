@@ -43,7 +43,9 @@ public enum EventType {
     JOB_SUBMITTED("job.submitted", Family.JOB, false),
     JOB_UPDATED("job.updated", Family.JOB, false),
     JOB_FINISHED("job.finished", Family.JOB, false),
-    JOB_HANG_SUSPECTED("job.hang_suspected", Family.JOB, false);
+    JOB_HANG_SUSPECTED("job.hang_suspected", Family.JOB, false),
+    JOB_RECOVERY_ADVISED("job.recovery_advised", Family.JOB, false),
+    JOB_RECOVERY_CHECKED("job.recovery_checked", Family.JOB, false);
 
     /** Which layer an event comes from; also what its subject names (a node for NODE and GPU, a job otherwise). */
     public enum Family {
@@ -89,6 +91,14 @@ public enum EventType {
     /** High-rate telemetry is applied to memory and metrics only; everything else is stored. */
     public boolean isTelemetry() {
         return telemetry;
+    }
+
+    /**
+     * Whether only Lifeline itself writes events of this type (its recovery's advice and checks): the ingest API and the
+     * Kafka topic refuse them, so that no producer can record advice that the leader would act on.
+     */
+    public boolean internal() {
+        return this == JOB_RECOVERY_ADVISED || this == JOB_RECOVERY_CHECKED;
     }
 
     /** Looks a type up by wire name; {@code null} when the catalogue has no such type. */

@@ -84,4 +84,42 @@ public sealed interface JobData extends EventData {
             return name().toLowerCase(Locale.ROOT);
         }
     }
+
+    /**
+     * Lifeline's recovery decided a remedy for an incident, before doing anything. Written into the event log by the
+     * leader only (producers cannot send it), so that every replica and every rebuild holds the same advice.
+     *
+     * @param incident      the incident it answers
+     * @param rung          1 for the first remedy, one more per escalation
+     * @param remedy        {@code restart-in-place}, {@code restart-excluding-node} or {@code stop-and-page}
+     * @param node          the node it takes out, or null
+     * @param rule          the rule that chose it, or {@code escalation}
+     * @param rulesVersion  the rules' version
+     * @param evidence      what it rests on, one line each
+     * @param expected      the state it expects
+     * @param deadline      by when
+     * @param mode          {@code on} or {@code dry-run}
+     */
+    record RecoveryAdvised(
+            String incident,
+            int rung,
+            String remedy,
+            String node,
+            String rule,
+            String rulesVersion,
+            List<String> evidence,
+            String expected,
+            Instant deadline,
+            String mode)
+            implements JobData {
+        public RecoveryAdvised {
+            evidence = List.copyOf(evidence);
+        }
+    }
+
+    /**
+     * Lifeline checked a remedy against fresh observations: its expected state was reached ({@code verified}) or not
+     * ({@code failed}, the reason says what was seen). Written by the leader only, like {@link RecoveryAdvised}.
+     */
+    record RecoveryChecked(String incident, int rung, String verdict, String reason) implements JobData {}
 }

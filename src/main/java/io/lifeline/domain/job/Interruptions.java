@@ -132,6 +132,8 @@ final class Interruptions {
                 job.membership.worldSize(),
                 savedFirst,
                 job.checkpoints.epoch());
+        CheckpointEntry newest = job.checkpoints.newestGood();
+        inc.attemptEnded(newest == null ? null : newest.step(), job.membership.activeNodes());
         ProductiveMark lost = inc.lostFor(ref);
         ProductiveMark moved = job.ledger.move(Bucket.PRODUCTIVE, Bucket.LOST_REWORK, lost.millis(), lost.gpuMillis());
         inc.lost(moved, protecting != null ? protecting.id() : job.checkpoints.lineageParent());

@@ -10,6 +10,7 @@ import io.lifeline.domain.job.goodput.GoodputLedger;
 import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentLog;
 import io.lifeline.domain.job.membership.Membership;
+import io.lifeline.domain.job.recovery.RecoveryLog;
 import io.lifeline.domain.job.support.RecentIds;
 import io.lifeline.domain.job.support.Ring;
 import java.time.Instant;
@@ -79,6 +80,8 @@ final class Job {
     io.lifeline.domain.job.straggler.StragglerDetector stragglers;
     /** The ranks' heartbeats and the job's earned thresholds; null until a rank reports. */
     io.lifeline.domain.job.hang.HangWatch hangs;
+    /** Recovery's advice for the job's incidents, from the {@code job.recovery_*} events. */
+    RecoveryLog recovery = new RecoveryLog();
     /** The newest stack captures, newest last (at most {@link #STACK_CAPTURES_KEPT}); null until one arrives. */
     java.util.ArrayDeque<io.lifeline.domain.job.hang.StackCapture> stacks;
 
@@ -222,6 +225,7 @@ final class Job {
         primaryCapacity = s.primaryCapacity();
         indexedNodes = s.indexedNodes();
         indexedVersion = s.indexedVersion();
+        recovery = RecoveryLog.restore(s.advice());
     }
 
     /** The job's state as plain values. */
@@ -282,7 +286,8 @@ final class Job {
                 primaryCapacity,
                 indexedNodes,
                 indexedVersion,
-                PoolStats.save(poolCapacities));
+                PoolStats.save(poolCapacities),
+                recovery.save());
     }
 
     /**

@@ -13,7 +13,12 @@ import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentOutcome;
 import io.lifeline.domain.job.incident.IncidentPhase;
 import io.lifeline.domain.job.incident.StopRequest;
+import io.lifeline.domain.job.incident.WorkerFailure;
 import io.lifeline.domain.job.membership.RendezvousRound;
+import io.lifeline.domain.job.recovery.Advice;
+import io.lifeline.domain.job.recovery.Remedy;
+import io.lifeline.domain.job.recovery.Verdict;
+import io.lifeline.domain.support.WireEnum;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -66,6 +71,30 @@ final class JobEvents {
                     : job.checkpointIntervalSeconds;
         } else if (data instanceof JobData.HangSuspected d) {
             interruptions.hang(job, at, d, type);
+        } else if (data instanceof JobData.RecoveryAdvised d) {
+            job.recovery.advised(new Advice(
+                    job.name,
+                    d.incident(),
+                    d.rung(),
+                    WireEnum.parse(Remedy.class, d.remedy()).orElseThrow(),
+                    d.node(),
+                    d.rule(),
+                    d.rulesVersion(),
+                    d.evidence(),
+                    d.expected(),
+                    at,
+                    d.deadline(),
+                    d.mode(),
+                    Verdict.PENDING,
+                    null,
+                    null));
+        } else if (data instanceof JobData.RecoveryChecked d) {
+            job.recovery.checked(
+                    d.incident(),
+                    d.rung(),
+                    WireEnum.parse(Verdict.class, d.verdict()).orElseThrow(),
+                    d.reason(),
+                    at);
         } else if (data instanceof JobData.Finished d) {
             JobState to = d.outcome() == JobData.Outcome.SUCCEEDED
                     ? JobState.SUCCEEDED
@@ -179,7 +208,8 @@ final class JobEvents {
             Incident inc = interruptions.interrupt(
                     job, at, IncidentCause.SOFTWARE_ERROR, d.node(), detail, JobState.RECOVERING, type);
             if (inc != null) {
-                inc.workerFailed();
+                inc.workerFailed(WorkerFailure.of(
+                        at, d.rank(), d.node(), d.exitCode(), d.error(), job.lastStep < 0 ? null : job.lastStep));
                 inc.workersStopped(at, type);
             }
         } else if (data instanceof TrainerData.Restarted d) {

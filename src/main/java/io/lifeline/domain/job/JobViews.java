@@ -7,6 +7,9 @@ import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.Incident;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.RendezvousRound;
+import io.lifeline.domain.job.recovery.Attempt;
+import io.lifeline.domain.job.recovery.Attempts;
+import io.lifeline.domain.job.recovery.RecoveryCheck;
 import io.lifeline.domain.job.spot.PlacementCheck;
 import io.lifeline.domain.job.spot.SpotPlacement;
 import io.lifeline.domain.job.straggler.StragglerView;
@@ -114,7 +117,8 @@ final class JobViews {
                 job.membership.activeNodeCount(),
                 job.restarts,
                 maxRestarts,
-                maxRestarts != null && job.restarts > maxRestarts,
+                // Failures only: interruptions that came with notice or by plan have a budget of their own.
+                maxRestarts != null && job.incidents.failures() > maxRestarts,
                 job.lastStep < 0 ? null : job.lastStep,
                 job.lastProgressAt,
                 f.ageMillis(),
@@ -167,6 +171,36 @@ final class JobViews {
         StragglerView v = job.stragglers.view();
         SuggestedDrain drain = SuggestedDrain.of(job.name, v, job.elastic, job.membership.activeNodeCount());
         return drain == null ? v : v.withSuggestion(drain);
+    }
+
+    List<Attempt> attempts(Job j, long now) {
+        CheckpointEntry good = j.checkpoints.newestGood();
+        return Attempts.of(
+                incidents(j, now),
+                j.incidents.interruptions(),
+                j.firstProgressAt != null ? j.firstProgressAt : j.submittedAt,
+                j.lastStep < 0 ? null : j.lastStep,
+                good == null ? null : good.step(),
+                j.membership.activeNodes());
+    }
+
+    RecoveryCheck.Observation observation(Job j, String incident, Boolean nodeCordoned, long now) {
+        IncidentView seen = null;
+        for (IncidentView i : incidents(j, now)) {
+            if (i.id().equals(incident)) {
+                seen = i;
+            }
+        }
+        RendezvousRound round = j.membership.current();
+        return new RecoveryCheck.Observation(
+                j.state,
+                seen == null ? null : seen.outcome(),
+                seen == null ? null : seen.closedAt(),
+                j.lastProgressAt,
+                j.lastStep < 0 ? null : j.lastStep,
+                j.membership.activeNodes(),
+                round == null ? null : round.time(),
+                nodeCordoned);
     }
 
     List<IncidentView> incidents(Job job, long now) {

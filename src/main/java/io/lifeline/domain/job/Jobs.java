@@ -26,6 +26,10 @@ import io.lifeline.domain.job.incident.IncidentLog;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.membership.NodeJobIndex;
+import io.lifeline.domain.job.recovery.Advice;
+import io.lifeline.domain.job.recovery.Attempt;
+import io.lifeline.domain.job.recovery.Budgets;
+import io.lifeline.domain.job.recovery.RecoveryCheck;
 import io.lifeline.domain.job.spot.CapacityInterval;
 import io.lifeline.domain.job.spot.SpotEconomics;
 import io.lifeline.domain.job.spot.SpotPrices;
@@ -741,6 +745,33 @@ public final class Jobs {
     /** A job's incidents, oldest first, the open one last. */
     public Optional<List<IncidentView>> incidents(String job) {
         return find(job).map(j -> views.incidents(j, now()));
+    }
+
+    /** A job's attempts, oldest first (see {@link io.lifeline.domain.job.recovery.Attempts}). */
+    public Optional<List<Attempt>> attempts(String job) {
+        return find(job).map(j -> views.attempts(j, now()));
+    }
+
+    /** What recovery's check sees of a job now, for advice about {@code incident} (see {@link RecoveryCheck}). */
+    public Optional<RecoveryCheck.Observation> observe(String job, String incident, Boolean nodeCordoned) {
+        return find(job).map(j -> views.observation(j, incident, nodeCordoned, now()));
+    }
+
+    /** Recovery's advice for a job's incidents, oldest first. */
+    public Optional<List<Advice>> recoveryAdvice(String job) {
+        return find(job).map(j -> j.recovery.all());
+    }
+
+    /**
+     * A job's two restart budgets: failures against its declared {@code maxRestarts} (or {@code failureBudget} when it
+     * declares none), interruptions with notice or by plan against {@code plannedBudget}.
+     */
+    public Optional<Budgets> budgets(String job, Integer failureBudget, Integer plannedBudget) {
+        return find(job)
+                .map(j -> Budgets.of(
+                        j.incidents.interruptionsByCause(),
+                        j.elastic != null ? Integer.valueOf(j.elastic.maxRestarts()) : failureBudget,
+                        plannedBudget));
     }
 
     /**

@@ -6,6 +6,7 @@ import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.domain.job.goodput.SavedLedger;
 import io.lifeline.domain.job.incident.SavedIncidents;
 import io.lifeline.domain.job.membership.SavedMembership;
+import io.lifeline.domain.job.recovery.Advice;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,7 @@ import java.util.Objects;
  * @param indexedVersion        the membership version of that index
  * @param poolCapacities        its share of each capacity type within each pool ({@code pool|capacity}); empty in
  *                              checkpoints written before it was kept
+ * @param advice                recovery's advice, oldest first; null in checkpoints written before it was kept
  */
 public record SavedJob(
         String name,
@@ -77,7 +79,8 @@ public record SavedJob(
         String primaryCapacity,
         List<String> indexedNodes,
         long indexedVersion,
-        Map<String, Pool> poolCapacities) {
+        Map<String, Pool> poolCapacities,
+        List<Advice> advice) {
 
     public SavedJob {
         Objects.requireNonNull(name, "name");

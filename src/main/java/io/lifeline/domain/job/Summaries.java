@@ -65,6 +65,15 @@ final class Summaries {
                                             ? ""
                                             : " on " + h.suspects().get(0).node()));
         }
+        if (d instanceof JobData.RecoveryAdvised r) {
+            return "recovery " + (r.mode().equals("dry-run") ? "(dry run) " : "") + "advises " + r.remedy()
+                    + (r.node() == null ? "" : " " + r.node()) + " for " + r.incident() + " (rung " + r.rung() + ", "
+                    + r.rule() + ")";
+        }
+        if (d instanceof JobData.RecoveryChecked r) {
+            return "recovery rung " + r.rung() + " of " + r.incident() + " " + r.verdict()
+                    + (r.reason() == null ? "" : ": " + r.reason());
+        }
         if (d instanceof JobData.Finished f) {
             return "finished: " + f.outcome().wireName() + (f.reason() == null ? "" : " (" + f.reason() + ")");
         }

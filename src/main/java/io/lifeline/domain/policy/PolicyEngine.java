@@ -17,6 +17,7 @@ import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.job.recovery.RecoveryRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ public final class PolicyEngine {
     private volatile ColocationPolicy colocation = ColocationPolicy.NONE;
     private final PolicyHygiene hygiene = new PolicyHygiene();
     private volatile BackToService.Settings backToService = BackToService.Settings.defaults();
+    private volatile RecoveryRules recoveryRules = RecoveryRules.defaults();
 
     public PolicyEngine(PolicySettings settings) {
         this.settings = settings;
@@ -66,6 +68,23 @@ public final class PolicyEngine {
     /** How a node drained for a GPU fault is validated before it returns to service. */
     public void backToService(BackToService.Settings s) {
         this.backToService = java.util.Objects.requireNonNull(s, "settings");
+    }
+
+    /** The rules the recovery ladder decides by. */
+    public void recoveryRules(RecoveryRules r) {
+        this.recoveryRules = java.util.Objects.requireNonNull(r, "rules");
+    }
+
+    public RecoveryRules recoveryRules() {
+        return recoveryRules;
+    }
+
+    /**
+     * What the recovery ladder records now: advice for incidents without any, verdicts on pending advice and the next
+     * rungs; each to be written into the event log before {@link #periodic} requests the actions of pending advice.
+     */
+    public List<RecoveryLadder.Entry> recovery(Jobs jobs, Fleet fleet, Instant now) {
+        return RecoveryLadder.review(settings, recoveryRules, jobs, fleet, now);
     }
 
     /** What keeps the periodic decisions from commanding trainers that cannot obey, and from retrying failures. */
@@ -133,6 +152,7 @@ public final class PolicyEngine {
         List<PolicyDecision> out = new ArrayList<>(colocation.decisions(settings, jobs, fleet, now));
         out.addAll(BackToService.decisions(settings, backToService, fleet, now));
         out.addAll(HangRecovery.decisions(settings, jobs, fleet, now));
+        out.addAll(RecoveryLadder.decisions(jobs, fleet));
         Map<String, Long> freeByPool = new HashMap<>();
         for (JobSummary j : jobs.list(JobFilter.all())) {
             if (j.state() != JobState.RUNNING) {

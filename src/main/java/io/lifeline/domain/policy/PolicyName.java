@@ -20,7 +20,12 @@ public enum PolicyName {
     /** A job hung (alive, no progress): capture its stacks, restart its workers; drain a node that hangs repeatedly. */
     HANG_RECOVERY("hang-recovery"),
     /** A node drained for a GPU fault passed its validation: uncordon it. */
-    BACK_TO_SERVICE("back-to-service");
+    BACK_TO_SERVICE("back-to-service"),
+    /**
+     * A job stopped by failure: decide a remedy from its attempts (restart in place, restart without a node, stop and
+     * page), record it before acting, check it reached its state and escalate when not.
+     */
+    RECOVERY_LADDER("recovery-ladder");
 
     private final String wire;
 

@@ -31,6 +31,15 @@ final class RecordDecoder {
         if (record.value() == null) {
             throw new InvalidEventException("record has no value (tombstone)");
         }
+        Event e = decodeValue(record);
+        if (e.type().internal()) {
+            throw new InvalidEventException(
+                    "type " + e.type().wireName() + " is written by Lifeline itself and not accepted from producers");
+        }
+        return e;
+    }
+
+    private Event decodeValue(ConsumerRecord<byte[], byte[]> record) {
         Headers h = record.headers();
         if (h.lastHeader(SPECVERSION) != null) {
             List<EventCodec.Header> headers = new ArrayList<>();

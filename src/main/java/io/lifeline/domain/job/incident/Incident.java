@@ -19,6 +19,9 @@ public final class Incident {
 
     private static final int MAX_NODES = 64;
     private static final int MAX_PHASES = 48;
+    /** Failed workers kept per incident: enough to see whether every rank failed alike. */
+    static final int MAX_FAILURES = 16;
+
     private static final int N = Bucket.values().length;
 
     private final String id;
@@ -55,6 +58,9 @@ public final class Incident {
     private int workerFailures;
     private int epochAtStop = -1;
     private StopLatency stopLatency = StopLatency.NONE;
+    private final Ring<WorkerFailure> failures = new Ring<>(MAX_FAILURES);
+    private Long checkpointStepAtStop;
+    private List<String> membersAtStop = List.of();
 
     public Incident(String id, String job, Instant openedAt, IncidentCause cause, String causeDetail, String node) {
         this.id = id;
@@ -102,7 +108,10 @@ public final class Incident {
                 worldSizeAfter,
                 workerFailures,
                 epochAtStop,
-                stopLatency);
+                stopLatency,
+                failures.toList(),
+                checkpointStepAtStop,
+                membersAtStop);
     }
 
     /** An incident in the state {@link #save()} gave. */
@@ -137,6 +146,11 @@ public final class Incident {
         i.workerFailures = s.workerFailures();
         i.epochAtStop = s.epochAtStop();
         i.stopLatency = s.stopLatency() == null ? StopLatency.NONE : s.stopLatency();
+        if (s.failures() != null) {
+            s.failures().forEach(i.failures::add);
+        }
+        i.checkpointStepAtStop = s.checkpointStepAtStop();
+        i.membersAtStop = s.membersAtStop() == null ? List.of() : s.membersAtStop();
         return i;
     }
 
@@ -339,6 +353,21 @@ public final class Incident {
         return restoredStep != null;
     }
 
+    /** A failed worker joined (the newest {@link #MAX_FAILURES} are kept). */
+    public void workerFailed(WorkerFailure f) {
+        workerFailed();
+        failures.add(f);
+    }
+
+    /**
+     * What the attempt that this stop ended had reached: the step of the newest good checkpoint, or null without one,
+     * and the nodes in the group (bounded like {@link #nodes()}).
+     */
+    public void attemptEnded(Long checkpointStep, List<String> members) {
+        checkpointStepAtStop = checkpointStep;
+        membersAtStop = members.size() > MAX_NODES ? List.copyOf(members.subList(0, MAX_NODES)) : List.copyOf(members);
+    }
+
     public void workerFailed() {
         workerFailures++;
     }
@@ -440,6 +469,10 @@ public final class Incident {
                 stopLatency.requestedAt(),
                 stopLatency.stoppedAt(),
                 stopLatency.stoppedBy(),
-                stopLatency.millis());
+                stopLatency.millis(),
+                stopStep < 0 ? null : stopStep,
+                failures.toList(),
+                checkpointStepAtStop,
+                membersAtStop);
     }
 }

@@ -44,6 +44,17 @@ public enum IncidentCause implements WireEnum {
         return strength;
     }
 
+    /**
+     * Whether an interruption of this cause came with notice or by plan (a spot reclaim, a maintenance, a preemption,
+     * an operator's drain or a rescale) rather than by failure: the two are counted against separate budgets.
+     */
+    public boolean planned() {
+        return switch (this) {
+            case SPOT_RECLAIM, PREEMPTION, MAINTENANCE, MANUAL, RESCALE -> true;
+            case UNKNOWN, SOFTWARE_ERROR, NODE_FAILURE, HANG, GPU_FAULT -> false;
+        };
+    }
+
     /** The cause a notice of this kind announces. */
     public static IncidentCause ofNotice(NoticeKind kind) {
         if (kind == null) {

@@ -155,6 +155,17 @@ public final class IncidentLog {
         return interruptions;
     }
 
+    /** Interruptions by failure (not by notice or plan; see {@link IncidentCause#planned()}). */
+    public int failures() {
+        int n = 0;
+        for (Map.Entry<IncidentCause, Integer> e : interruptionsByCause.entrySet()) {
+            if (!e.getKey().planned()) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+
     public Map<IncidentCause, Integer> interruptionsByCause() {
         Map<IncidentCause, Integer> copy = new EnumMap<>(IncidentCause.class);
         interruptionsByCause.forEach((k, v) -> {

@@ -49,6 +49,10 @@ import java.util.List;
  * @param workersStoppedAt         when the workers were seen stopped after it, or null
  * @param workersStoppedBy         the signal that showed it (an event type), or null
  * @param evictionStopMillis       workersStoppedAt − stopRequestedAt, or null while not measured
+ * @param stopStep                 the job's last step when training stopped, or null
+ * @param failures                 the failed workers (the newest ones), each with its exit and error
+ * @param checkpointStepAtStop     the newest good checkpoint's step when training stopped, or null
+ * @param membersAtStop            the nodes in the group when training stopped
  */
 public record IncidentView(
         String id,
@@ -89,7 +93,11 @@ public record IncidentView(
         Instant stopRequestedAt,
         Instant workersStoppedAt,
         String workersStoppedBy,
-        Long evictionStopMillis) {
+        Long evictionStopMillis,
+        Long stopStep,
+        List<WorkerFailure> failures,
+        Long checkpointStepAtStop,
+        List<String> membersAtStop) {
 
     /** Whether training stopped (a real interruption rather than a warning). */
     public boolean interrupted() {

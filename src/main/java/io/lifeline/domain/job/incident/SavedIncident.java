@@ -46,6 +46,9 @@ import java.util.Objects;
  * @param workerFailures        worker failures joined
  * @param epochAtStop           the lineage epoch running at the stop, -1 before it
  * @param stopLatency           the eviction → stop time so far (null in a checkpoint of an older release: none)
+ * @param failures              the failed workers, newest last (bounded), null in an older checkpoint
+ * @param checkpointStepAtStop  the newest good checkpoint's step when training stopped, may be null
+ * @param membersAtStop         the group's nodes when training stopped, null in an older checkpoint
  */
 public record SavedIncident(
         String id,
@@ -81,7 +84,10 @@ public record SavedIncident(
         Integer worldSizeAfter,
         int workerFailures,
         int epochAtStop,
-        StopLatency stopLatency) {
+        StopLatency stopLatency,
+        List<WorkerFailure> failures,
+        Long checkpointStepAtStop,
+        List<String> membersAtStop) {
 
     public SavedIncident {
         Objects.requireNonNull(id, "id");

@@ -1,0 +1,131 @@
+package io.lifeline.domain.job.recovery;
+
+import io.lifeline.domain.job.JobState;
+import io.lifeline.domain.job.incident.IncidentOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Checks pending advice against fresh observations: reached (verified), not reached and still time (pending), or not
+ * reached by its deadline, or contradicted (failed, with what was seen). Pure.
+ */
+public final class RecoveryCheck {
+
+    private RecoveryCheck() {}
+
+    /**
+     * What the check sees of the job now.
+     *
+     * @param state             the job's state
+     * @param incidentOutcome   how the advice's incident ended (OPEN while open), or null when it fell away
+     * @param incidentClosedAt  when it closed, or null
+     * @param lastProgressAt    the job's newest progress, or null
+     * @param lastStep          its step, or null
+     * @param nodes             the nodes in the job's group now
+     * @param roundAt           when that group formed, or null
+     * @param nodeCordoned      whether the advice's node is cordoned (null when it has none, or the node is unknown)
+     */
+    public record Observation(
+            JobState state,
+            IncidentOutcome incidentOutcome,
+            Instant incidentClosedAt,
+            Instant lastProgressAt,
+            Long lastStep,
+            List<String> nodes,
+            Instant roundAt,
+            Boolean nodeCordoned) {
+        public Observation {
+            nodes = List.copyOf(nodes);
+        }
+    }
+
+    /** A verdict and what it rests on. */
+    public record Result(Verdict verdict, String reason) {
+        static Result pending() {
+            return new Result(Verdict.PENDING, null);
+        }
+    }
+
+    public static Result check(Advice a, Observation o, RecoveryRules rules, Instant now) {
+        if (!a.pending()) {
+            return new Result(a.verdict(), a.outcome());
+        }
+        boolean late = now.isAfter(a.deadline());
+        String within = " within " + human(Duration.between(a.decidedAt(), a.deadline()));
+        return switch (a.remedy()) {
+            case RESTART_IN_PLACE -> {
+                if (o.incidentOutcome() == IncidentOutcome.RECOVERED) {
+                    yield new Result(Verdict.VERIFIED, "training resumed at " + o.incidentClosedAt() + stepOf(o));
+                }
+                if (o.state().isTerminal() || o.incidentOutcome() == IncidentOutcome.JOB_ENDED) {
+                    yield new Result(
+                            Verdict.FAILED,
+                            "the job ended (" + o.state().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                }
+                yield late ? new Result(Verdict.FAILED, "training did not resume" + within) : Result.pending();
+            }
+            case RESTART_EXCLUDING_NODE -> {
+                String node = a.node();
+                boolean inGroup = o.nodes().contains(node);
+                if (inGroup && o.roundAt() != null && o.roundAt().isAfter(a.decidedAt())) {
+                    yield new Result(
+                            Verdict.FAILED,
+                            "node " + node + " is in the job's group again (group formed at " + o.roundAt() + ")");
+                }
+                if (o.state().isTerminal()) {
+                    yield new Result(
+                            Verdict.FAILED,
+                            "the job ended (" + o.state().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                }
+                boolean cordoned = Boolean.TRUE.equals(o.nodeCordoned());
+                boolean resumed = o.lastProgressAt() != null
+                        && o.lastProgressAt().isAfter(a.decidedAt())
+                        && o.state() == JobState.RUNNING;
+                boolean held = !now.isBefore(a.decidedAt().plus(rules.hold()));
+                if (!inGroup && cordoned && resumed && held) {
+                    yield new Result(
+                            Verdict.VERIFIED,
+                            "node " + node + " cordoned and out of the group of "
+                                    + o.nodes().size() + " node" + (o.nodes().size() == 1 ? "" : "s")
+                                    + "; training resumed" + stepOf(o));
+                }
+                if (!late) {
+                    yield Result.pending();
+                }
+                List<String> missing = new java.util.ArrayList<>();
+                if (!cordoned) {
+                    missing.add("node " + node + " not cordoned");
+                }
+                if (inGroup) {
+                    missing.add("node " + node + " still in the job's group");
+                }
+                if (!resumed) {
+                    missing.add("training did not resume");
+                }
+                yield new Result(Verdict.FAILED, String.join("; ", missing) + within);
+            }
+            case STOP_AND_PAGE -> {
+                JobState s = o.state();
+                if (s.isTerminal() || s.isWaiting()) {
+                    yield new Result(
+                            Verdict.VERIFIED, "the job stopped (" + s.name().toLowerCase(java.util.Locale.ROOT) + ")");
+                }
+                yield late
+                        ? new Result(
+                                Verdict.FAILED,
+                                "the job is still " + s.name().toLowerCase(java.util.Locale.ROOT) + within)
+                        : Result.pending();
+            }
+        };
+    }
+
+    private static String stepOf(Observation o) {
+        return o.lastStep() == null ? "" : " (step " + o.lastStep() + ")";
+    }
+
+    static String human(Duration d) {
+        long s = d.getSeconds();
+        return s % 60 == 0 && s >= 60 ? s / 60 + " min" : s + " s";
+    }
+}

@@ -1,0 +1,244 @@
+package io.lifeline.domain.job.recovery;
+
+import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.incident.WorkerFailure;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decides the first remedy for an incident that stopped training, from what the job's attempts taught: the rules of
+ * {@link RecoveryRules#table()} are tried in order and the first that matches decides. Interruptions that came with
+ * notice or by plan are left to the policies that answer them (none is decided here). Pure.
+ */
+public final class RecoveryDecider {
+
+    private static final int MAX_EVIDENCE = 16;
+
+    private RecoveryDecider() {}
+
+    /**
+     * The advice for {@code incident}, or null when recovery decides nothing for it (a planned interruption, or one
+     * that did not stop training).
+     *
+     * @param attempts  the job's attempts (see {@link Attempts}), oldest first; the one {@code incident} ended among
+     *                  them
+     * @param mode      the policy's mode ({@code on} or {@code dry-run})
+     */
+    public static Advice decide(
+            RecoveryRules rules, String job, IncidentView incident, List<Attempt> attempts, String mode, Instant now) {
+        if (!incident.interrupted() || incident.cause().planned()) {
+            return null;
+        }
+        List<Attempt> chain = failureChain(attempts, incident.id());
+        for (RecoveryRules.Rule rule : rules.table()) {
+            List<String> evidence = new ArrayList<>();
+            String node = null;
+            boolean match;
+            switch (rule.id()) {
+                case RecoveryRules.WORKLOAD_ERROR ->
+                    match = workloadError(chain, rules.workloadErrorAttempts(), evidence);
+                case RecoveryRules.FAILING_NODE -> {
+                    node = failingNode(chain, rules.nodeAttempts(), evidence);
+                    match = node != null;
+                }
+                case RecoveryRules.NO_CHECKPOINT_PROGRESS ->
+                    match = noProgress(chain, rules.noProgressAttempts(), evidence);
+                default -> {
+                    match = true;
+                    evidence.add(incident.cause().wire() + ": "
+                            + (incident.causeDetail() == null ? "no detail" : incident.causeDetail()));
+                }
+            }
+            if (match) {
+                return advice(rules, job, incident.id(), 1, rule.remedy(), node, rule.id(), evidence, mode, now);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The next rung after {@code failed}, or null at the top of the ladder.
+     *
+     * @param failingNode  the node the incident points at (its failures' node, or the node whose signal stopped it),
+     *                     or null; used only when the job has other nodes
+     */
+    public static Advice escalate(
+            RecoveryRules rules, Advice failed, String failingNode, int groupNodes, String mode, Instant now) {
+        boolean nodeKnown = failingNode != null && groupNodes > 1 && failed.remedy() == Remedy.RESTART_IN_PLACE;
+        Remedy next = failed.remedy().next(nodeKnown);
+        if (next == null) {
+            return null;
+        }
+        List<String> evidence = new ArrayList<>();
+        evidence.add("rung " + failed.rung() + " (" + failed.remedy().wire() + ") failed: " + failed.outcome());
+        return advice(
+                rules,
+                failed.job(),
+                failed.incident(),
+                failed.rung() + 1,
+                next,
+                next == Remedy.RESTART_EXCLUDING_NODE ? failingNode : null,
+                RecoveryRules.ESCALATION,
+                evidence,
+                mode,
+                now);
+    }
+
+    static Advice advice(
+            RecoveryRules rules,
+            String job,
+            String incident,
+            int rung,
+            Remedy remedy,
+            String node,
+            String rule,
+            List<String> evidence,
+            String mode,
+            Instant now) {
+        Instant deadline = now.plus(rules.deadline(remedy));
+        String expected = switch (remedy) {
+            case RESTART_IN_PLACE -> "training resumes by " + deadline;
+            case RESTART_EXCLUDING_NODE ->
+                "node " + node + " cordoned and out of the job's group, training resumed" + " without it, by "
+                        + deadline;
+            case STOP_AND_PAGE -> "the job stopped (suspended, preempted or ended) by " + deadline;
+        };
+        List<String> kept = evidence.size() > MAX_EVIDENCE ? evidence.subList(0, MAX_EVIDENCE) : evidence;
+        return new Advice(
+                job,
+                incident,
+                rung,
+                remedy,
+                node,
+                rule,
+                rules.version(),
+                kept,
+                expected,
+                now,
+                deadline,
+                mode,
+                Verdict.PENDING,
+                null,
+                null);
+    }
+
+    /**
+     * The attempts that ended by failure in a row, up to the one {@code incident} ended, oldest first; an attempt
+     * ended by notice or plan breaks the row (what came before it is not this failure's history).
+     */
+    static List<Attempt> failureChain(List<Attempt> attempts, String incident) {
+        int end = -1;
+        for (int i = 0; i < attempts.size(); i++) {
+            if (incident.equals(attempts.get(i).endedBy())) {
+                end = i;
+            }
+        }
+        List<Attempt> chain = new ArrayList<>();
+        for (int i = end; i >= 0; i--) {
+            Attempt a = attempts.get(i);
+            if (a.running() || a.endedByPlan()) {
+                break;
+            }
+            chain.add(0, a);
+        }
+        return chain;
+    }
+
+    /** The failures of an attempt that carry an error (a worker killed by its runtime after a peer failed does not). */
+    private static List<WorkerFailure> errors(Attempt a) {
+        return a.failures().stream()
+                .filter(f -> f.errorType() != null || f.errorLine() != null)
+                .toList();
+    }
+
+    private static boolean workloadError(List<Attempt> chain, int n, List<String> evidence) {
+        if (chain.size() < n) {
+            return false;
+        }
+        List<Attempt> last = chain.subList(chain.size() - n, chain.size());
+        String signature = null;
+        Long step = null;
+        for (Attempt a : last) {
+            List<WorkerFailure> errors = errors(a);
+            if (errors.isEmpty() || a.endStep() == null) {
+                return false;
+            }
+            Set<String> signatures = new LinkedHashSet<>();
+            errors.forEach(f -> signatures.add(f.signature()));
+            if (signatures.size() != 1) {
+                return false;
+            }
+            String s = signatures.iterator().next();
+            if (signature == null) {
+                signature = s;
+                step = a.endStep();
+            } else if (!signature.equals(s) || !step.equals(a.endStep())) {
+                return false;
+            }
+            Set<Integer> ranks = new TreeSet<>();
+            errors.forEach(f -> ranks.add(f.rank()));
+            evidence.add("attempt " + a.number() + " ended at step " + a.endStep() + " with " + s + " on rank"
+                    + (ranks.size() == 1 ? " " : "s ") + ranks);
+        }
+        return true;
+    }
+
+    /** The node every failure of the last {@code n} attempts was on, when the job had other nodes; else null. */
+    private static String failingNode(List<Attempt> chain, int n, List<String> evidence) {
+        if (chain.size() < n) {
+            return null;
+        }
+        List<Attempt> last = chain.subList(chain.size() - n, chain.size());
+        String node = null;
+        List<String> said = new ArrayList<>();
+        for (Attempt a : last) {
+            Set<String> nodes = new TreeSet<>();
+            for (WorkerFailure f : a.failures()) {
+                if (f.node() != null && (f.errorType() != null || f.errorLine() != null || !collateral(f))) {
+                    nodes.add(f.node());
+                }
+            }
+            if (nodes.size() != 1 || a.nodes().size() < 2) {
+                return null;
+            }
+            String only = nodes.iterator().next();
+            if (node != null && !node.equals(only)) {
+                return null;
+            }
+            node = only;
+            WorkerFailure first = a.failures().get(0);
+            said.add("attempt " + a.number() + " failed only on " + only + " ("
+                    + (first.signature() == null ? "no error reported" : first.signature()) + ") of "
+                    + a.nodes().size() + " nodes");
+        }
+        evidence.addAll(said);
+        return node;
+    }
+
+    /** A worker ended by the runtime's own SIGTERM or SIGKILL after a peer failed. */
+    private static boolean collateral(WorkerFailure f) {
+        return "SIGTERM".equals(f.signal()) || "SIGKILL".equals(f.signal());
+    }
+
+    private static boolean noProgress(List<Attempt> chain, int n, List<String> evidence) {
+        if (chain.size() < n) {
+            return false;
+        }
+        List<Attempt> last = chain.subList(chain.size() - n, chain.size());
+        for (Attempt a : last) {
+            if (a.checkpointAdvanced()) {
+                return false;
+            }
+        }
+        for (Attempt a : last) {
+            evidence.add("attempt " + a.number() + " ended by " + a.endCause().wire() + " at step " + a.endStep()
+                    + " without a checkpoint past "
+                    + (a.checkpointStepAtStart() == null ? "its start" : "step " + a.checkpointStepAtStart()));
+        }
+        return true;
+    }
+}
