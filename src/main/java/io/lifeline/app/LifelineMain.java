@@ -31,10 +31,12 @@ public final class LifelineMain {
             if (setting("lifeline.demo.enabled") == null) {
                 System.setProperty("lifeline.demo.enabled", "true");
                 // The demo shows the whole loop: notices and fatal XIDs are acted on, not only reported. A job
-                // suspended for restarting in a loop would stay suspended, so that policy only records dry runs.
+                // suspended for restarting in a loop would stay suspended, so that policy only records dry runs; so
+                // does the recovery ladder, whose top rung stops a job (its advice still shows on the job pages).
                 if (setting("lifeline.policies.default-mode") == null) {
                     System.setProperty("lifeline.policies.default-mode", "on");
                     System.setProperty("lifeline.policies.mode.restart-loop-suspend", "dry-run");
+                    System.setProperty("lifeline.policies.mode.recovery-ladder", "dry-run");
                 }
                 // Illustrative prices per GPU-hour for the demo's pools, so that
                 // the job page's spot-vs-on-demand verdict has something to compare.

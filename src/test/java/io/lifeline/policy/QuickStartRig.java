@@ -114,7 +114,10 @@ final class QuickStartRig implements AutoCloseable {
         }
     };
 
-    /** With {@code on}: every policy on (restart-loop-suspend in dry-run), as the launcher sets them; else all off. */
+    /**
+     * With {@code on}: every policy on (restart-loop-suspend and recovery-ladder in dry-run), as the launcher sets
+     * them; else all off.
+     */
     private static PoliciesConfig policies(boolean on) {
         return new PoliciesConfig() {
             @Override
@@ -124,7 +127,7 @@ final class QuickStartRig implements AutoCloseable {
 
             @Override
             public Map<String, String> mode() {
-                return on ? Map.of("restart-loop-suspend", "dry-run") : Map.of();
+                return on ? Map.of("restart-loop-suspend", "dry-run", "recovery-ladder", "dry-run") : Map.of();
             }
 
             @Override

@@ -82,7 +82,8 @@ public final class RecoveryCheck {
                 boolean resumed = o.lastProgressAt() != null
                         && o.lastProgressAt().isAfter(a.decidedAt())
                         && o.state() == JobState.RUNNING;
-                boolean held = !now.isBefore(a.decidedAt().plus(rules.hold()));
+                // Held since the group without the node formed: a state seen for a moment is not reached.
+                boolean held = o.roundAt() != null && !now.isBefore(o.roundAt().plus(rules.hold()));
                 if (!inGroup && cordoned && resumed && held) {
                     yield new Result(
                             Verdict.VERIFIED,
