@@ -17,6 +17,7 @@ import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.job.recovery.Budgets;
 import io.lifeline.domain.job.recovery.RecoveryRules;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,7 +153,7 @@ public final class PolicyEngine {
         List<PolicyDecision> out = new ArrayList<>(colocation.decisions(settings, jobs, fleet, now));
         out.addAll(BackToService.decisions(settings, backToService, fleet, now));
         out.addAll(HangRecovery.decisions(settings, jobs, fleet, now));
-        out.addAll(RecoveryLadder.decisions(jobs, fleet));
+        out.addAll(RecoveryLadder.decisions(settings, jobs, fleet));
         Map<String, Long> freeByPool = new HashMap<>();
         for (JobSummary j : jobs.list(JobFilter.all())) {
             if (j.state() != JobState.RUNNING) {
@@ -174,15 +175,30 @@ public final class PolicyEngine {
                         "stale:" + job + ":" + generation));
             }
             PolicyMode loop = settings.modeFor(PolicyName.RESTART_LOOP_SUSPEND, j.namespace(), j.pool());
-            if (loop != PolicyMode.OFF && j.restartBudgetExhausted()) {
-                out.add(decision(
-                        PolicyName.RESTART_LOOP_SUSPEND,
-                        loop,
-                        ActionKind.PREEMPT,
-                        job,
-                        Map.of(),
-                        j.restarts() + " restarts: restart budget exhausted",
-                        "loop:" + job + ":" + j.restarts()));
+            if (loop != PolicyMode.OFF) {
+                RecoveryRules rules = recoveryRules;
+                Budgets b = jobs.budgets(job, rules.failureBudget(), rules.plannedBudget())
+                        .orElse(null);
+                // Failures and interruptions with notice each against their own budget: reclaims never spend the
+                // failures' (a job on spot capacity must not run out of restarts without ever failing).
+                String spent = b == null
+                        ? null
+                        : b.failuresSpent()
+                                ? b.failures() + " failures: failure budget of " + b.failureBudget() + " exhausted"
+                                : b.plannedSpent()
+                                        ? b.planned() + " interruptions with notice or by plan: their budget of "
+                                                + b.plannedBudget() + " exhausted"
+                                        : null;
+                if (spent != null) {
+                    out.add(decision(
+                            PolicyName.RESTART_LOOP_SUSPEND,
+                            loop,
+                            ActionKind.PREEMPT,
+                            job,
+                            Map.of(),
+                            spent,
+                            "loop:" + job + ":" + j.restarts()));
+                }
             }
             PolicyMode grow = settings.modeFor(PolicyName.CAPACITY_GROW, j.namespace(), j.pool());
             // A pool that lends its GPUs to inference keeps its jobs small: growing them back is co-location's call.

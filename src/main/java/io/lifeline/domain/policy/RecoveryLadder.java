@@ -95,9 +95,13 @@ public final class RecoveryLadder {
     }
 
     /** The actions pending advice asks for: a drain of the node to exclude, a preemption of a job to stop. */
-    static List<PolicyDecision> decisions(Jobs jobs, Fleet fleet) {
+    static List<PolicyDecision> decisions(PolicySettings settings, Jobs jobs, Fleet fleet) {
         List<PolicyDecision> out = new ArrayList<>();
         for (JobSummary j : jobs.list(JobFilter.all())) {
+            // Turned off since: pending advice is left as recorded, and nothing more is done for it.
+            if (settings.modeFor(PolicyName.RECOVERY_LADDER, j.namespace(), j.pool()) == PolicyMode.OFF) {
+                continue;
+            }
             for (Advice a : jobs.recoveryAdvice(j.name()).orElse(List.of())) {
                 if (!a.pending()) {
                     continue;

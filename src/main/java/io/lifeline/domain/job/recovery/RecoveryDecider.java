@@ -151,7 +151,8 @@ public final class RecoveryDecider {
     /** The failures of an attempt that carry an error (a worker killed by its runtime after a peer failed does not). */
     private static List<WorkerFailure> errors(Attempt a) {
         return a.failures().stream()
-                .filter(f -> f.errorType() != null || f.errorLine() != null)
+                .filter(f -> !collateral(f))
+                .filter(f -> f.signature() != null)
                 .toList();
     }
 
@@ -198,7 +199,7 @@ public final class RecoveryDecider {
         for (Attempt a : last) {
             Set<String> nodes = new TreeSet<>();
             for (WorkerFailure f : a.failures()) {
-                if (f.node() != null && (f.errorType() != null || f.errorLine() != null || !collateral(f))) {
+                if (f.node() != null && !collateral(f)) {
                     nodes.add(f.node());
                 }
             }
@@ -210,7 +211,10 @@ public final class RecoveryDecider {
                 return null;
             }
             node = only;
-            WorkerFailure first = a.failures().get(0);
+            WorkerFailure first = a.failures().stream()
+                    .filter(f -> !collateral(f))
+                    .findFirst()
+                    .orElse(a.failures().get(0));
             said.add("attempt " + a.number() + " failed only on " + only + " ("
                     + (first.signature() == null ? "no error reported" : first.signature()) + ") of "
                     + a.nodes().size() + " nodes");
@@ -219,9 +223,12 @@ public final class RecoveryDecider {
         return node;
     }
 
-    /** A worker ended by the runtime's own SIGTERM or SIGKILL after a peer failed. */
+    /**
+     * A worker ended by its runtime's SIGTERM or SIGKILL after a peer failed: no exception of its own (torchelastic
+     * still writes a line such as {@code Signal 9 (SIGKILL) received by PID 42}, which names no error type).
+     */
     private static boolean collateral(WorkerFailure f) {
-        return "SIGTERM".equals(f.signal()) || "SIGKILL".equals(f.signal());
+        return f.errorType() == null && ("SIGTERM".equals(f.signal()) || "SIGKILL".equals(f.signal()));
     }
 
     private static boolean noProgress(List<Attempt> chain, int n, List<String> evidence) {
