@@ -133,6 +133,20 @@ public class AlertSnapshots {
         }
     }
 
+    /** The ladder's advice (acted on) to stop the job, while it holds and the job does not train; else null. */
+    private static io.lifeline.domain.job.recovery.Advice stopAdvice(
+            JobSummary s, io.lifeline.domain.job.recovery.Advice a) {
+        return a != null
+                        && a.remedy() == io.lifeline.domain.job.recovery.Remedy.STOP_AND_PAGE
+                        && a.verdict() != io.lifeline.domain.job.recovery.Verdict.FAILED
+                        // A dry run stops nothing: the loop goes on, and the alert would come and go with it.
+                        && !a.dryRun()
+                        && s.state() != io.lifeline.domain.job.JobState.RUNNING
+                        && !s.state().isTerminal()
+                ? a
+                : null;
+    }
+
     /** The model's part of a snapshot. */
     record ModelPart(List<JobFacts> jobs, List<NoticeFacts> notices, List<XidFacts> xids, List<NodeFacts> nodes) {}
 
@@ -178,7 +192,8 @@ public class AlertSnapshots {
                     flagged ? placement.warning() : null,
                     s.nodeLocalCheckpoint(),
                     j.detail().stragglers(),
-                    openHang(s, j.incidents())));
+                    openHang(s, j.incidents()),
+                    stopAdvice(s, j.recovery())));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();

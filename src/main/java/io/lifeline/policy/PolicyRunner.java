@@ -21,9 +21,7 @@ import io.lifeline.domain.policy.PolicyDecision;
 import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
 import io.lifeline.domain.policy.PolicyName;
-import io.lifeline.domain.policy.RecoveryLadder;
 import io.lifeline.eventlog.ShutdownOrder;
-import io.lifeline.ingest.IngestGateway;
 import io.lifeline.metrics.ActionMetrics;
 import io.lifeline.platform.LogContext;
 import io.lifeline.platform.Threads;
@@ -61,8 +59,6 @@ public class PolicyRunner {
     private static final Logger LOG = Logger.getLogger(PolicyRunner.class);
     /** Decisions waiting to be submitted; beyond this (a storm of notices), periodic checks catch up. */
     private static final int QUEUE = 10_000;
-    /** The source of the events the recovery ladder writes. */
-    static final String RECOVERY_SOURCE = "lifeline/recovery";
 
     private final DefaultPolicyService policies;
     private final DefaultActionService actions;
@@ -72,7 +68,6 @@ public class PolicyRunner {
     private final PoliciesConfig config;
     private final Clock clock;
     private final ActionMetrics metrics;
-    private final IngestGateway gateway;
     private final AtomicLong submitted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final ExecutorService submitter = new ThreadPoolExecutor(
@@ -94,10 +89,8 @@ public class PolicyRunner {
             PoliciesConfig config,
             Clock clock,
             ActionMetrics metrics,
-            IngestGateway gateway,
             RecoveryConfig recovery) {
         this.metrics = metrics;
-        this.gateway = gateway;
         policies.engine().recoveryRules(RecoveryConfig.rules(recovery));
         this.policies = policies;
         this.actions = actions;
@@ -168,7 +161,6 @@ public class PolicyRunner {
             return;
         }
         try {
-            recordRecovery();
             List<Decided> decisions = runtime.read(m ->
                             policies.engine().periodic(m.jobs(), m.fleet(), clock.instant()).stream()
                                     .map(d -> new Decided(d, brakeTarget(d, m.fleet())))
@@ -180,34 +172,6 @@ public class PolicyRunner {
         } catch (Exception e) {
             LOG.warnf("Periodic policy check failed: %s", e.getMessage());
         }
-    }
-
-    /**
-     * Writes what the recovery ladder decided and checked into the event log, before any of its actions is requested:
-     * advice is recorded before it is acted on, and every replica applies the same.
-     */
-    private void recordRecovery() throws Exception {
-        java.time.Instant now = clock.instant();
-        List<Event> events = runtime.read(m -> policies.engine().recovery(m.jobs(), m.fleet(), now).stream()
-                        .map(r -> new Event(r.id(), RECOVERY_SOURCE, eventType(r), r.job(), now, r.data()))
-                        .toList())
-                .get(30, TimeUnit.SECONDS);
-        if (events.isEmpty()) {
-            return;
-        }
-        gateway.submit(events)
-                .thenCompose(receipt -> receipt.applied())
-                .toCompletableFuture()
-                .get(30, TimeUnit.SECONDS);
-        for (Event e : events) {
-            LOG.infof("Recovery of %s: %s", e.subject(), e.data());
-        }
-    }
-
-    private static EventType eventType(RecoveryLadder.Entry r) {
-        return r.data() instanceof io.lifeline.domain.event.JobData.RecoveryAdvised
-                ? EventType.JOB_RECOVERY_ADVISED
-                : EventType.JOB_RECOVERY_CHECKED;
     }
 
     /** Every replica reads the brake's shared state now and then, for its metrics; a failure waits for the next. */

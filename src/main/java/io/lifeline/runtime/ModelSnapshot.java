@@ -85,13 +85,25 @@ public record ModelSnapshot(
      * @param incidents    its incidents, oldest first, the open one last
      * @param checkpoints  its checkpoint history
      * @param nodes        the nodes hosting its ranks
+     * @param recovery     the recovery ladder's newest advice for it, or null
      */
     public record JobSnapshot(
             JobSummary summary,
             JobDetail detail,
             List<IncidentView> incidents,
             CheckpointHistory checkpoints,
-            List<String> nodes) {
+            List<String> nodes,
+            io.lifeline.domain.job.recovery.Advice recovery) {
+
+        /** A job without recovery advice. */
+        public JobSnapshot(
+                JobSummary summary,
+                JobDetail detail,
+                List<IncidentView> incidents,
+                CheckpointHistory checkpoints,
+                List<String> nodes) {
+            this(summary, detail, incidents, checkpoints, nodes, null);
+        }
 
         public String name() {
             return summary.name();
@@ -123,7 +135,8 @@ public record ModelSnapshot(
         List<JobSnapshotViews> views = m.jobs().snapshotViews();
         List<JobSnapshot> out = new ArrayList<>(views.size());
         for (JobSnapshotViews v : views) {
-            out.add(new JobSnapshot(v.detail().summary(), v.detail(), v.incidents(), v.checkpoints(), v.nodes()));
+            out.add(new JobSnapshot(
+                    v.detail().summary(), v.detail(), v.incidents(), v.checkpoints(), v.nodes(), v.recovery()));
         }
         return new ModelSnapshot(previous.sequence() + 1, now, appliedEvents, fleet, out);
     }

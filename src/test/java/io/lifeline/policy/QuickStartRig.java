@@ -248,7 +248,6 @@ final class QuickStartRig implements AutoCloseable {
                 config,
                 clock,
                 ActionMetricsForTests.of(new SimpleMeterRegistry()),
-                gateway,
                 RecoveryConfigForTests.defaults());
     }
 

@@ -88,6 +88,14 @@ public enum AlertRule {
      */
     JOB_HUNG("job-hung", "JobHung", new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL)),
     /**
+     * The recovery ladder decided to stop a job (a workload error, attempts without checkpoint progress, or the top of
+     * its ladder) and the job is not training: a person must look. Resolves when the job trains again or ends.
+     */
+    JOB_RECOVERY_STOPPED(
+            "job-recovery-stopped",
+            "JobRecoveryStopped",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL)),
+    /**
      * The automation brake is engaged: the policies would have taken more nodes within its window than its bounds
      * allow, and every node-taking decision is held until a person resets it. Fleet-wide, while engaged.
      */

@@ -65,6 +65,8 @@ public record AlertSnapshot(
      * @param nodeLocalCheckpoint       whether its newest good checkpoint would be lost with a node
      * @param stragglers                its stragglers now, or null when not known
      * @param hang                      its open hang incident, or null when it has none
+     * @param stopAdvice                the recovery ladder's newest advice when it is to stop the job (not failed)
+     *                                  and the job is not training, else null
      */
     public record JobFacts(
             String job,
@@ -77,10 +79,39 @@ public record AlertSnapshot(
             String placementWarning,
             boolean nodeLocalCheckpoint,
             io.lifeline.domain.job.straggler.StragglerView stragglers,
-            HangFacts hang) {
+            HangFacts hang,
+            io.lifeline.domain.job.recovery.Advice stopAdvice) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
+        }
+
+        /** A job the recovery ladder has not decided to stop. */
+        public JobFacts(
+                String job,
+                String namespace,
+                boolean active,
+                Long freshnessAgeMillis,
+                long freshnessObjectiveMillis,
+                List<Instant> restartTimes,
+                boolean coordinatorOnSpot,
+                String placementWarning,
+                boolean nodeLocalCheckpoint,
+                io.lifeline.domain.job.straggler.StragglerView stragglers,
+                HangFacts hang) {
+            this(
+                    job,
+                    namespace,
+                    active,
+                    freshnessAgeMillis,
+                    freshnessObjectiveMillis,
+                    restartTimes,
+                    coordinatorOnSpot,
+                    placementWarning,
+                    nodeLocalCheckpoint,
+                    stragglers,
+                    hang,
+                    null);
         }
 
         /** A job without an open hang incident. */

@@ -43,6 +43,7 @@ final class RuleConditions {
             c.evaluated.add(AlertRule.CHECKPOINT_NODE_LOCAL);
             c.evaluated.add(AlertRule.STRAGGLER);
             c.evaluated.add(AlertRule.JOB_HUNG);
+            c.evaluated.add(AlertRule.JOB_RECOVERY_STOPPED);
             for (JobFacts j : s.jobs()) {
                 c.checkpointStale(j);
                 c.checkpointNodeLocal(j);
@@ -50,6 +51,7 @@ final class RuleConditions {
                 c.coordinatorOnSpot(j);
                 c.straggler(j);
                 c.jobHung(j);
+                c.recoveryStopped(j);
             }
         }
         if (s.notices() != null) {
@@ -240,6 +242,25 @@ final class RuleConditions {
                         + " one out first; the hang-recovery policy, when on, restarts the workers from the newest"
                         + " checkpoint.",
                 h.hangMillis() / 1000.0,
+                st);
+    }
+
+    private void recoveryStopped(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.JOB_RECOVERY_STOPPED, j.namespace());
+        io.lifeline.domain.job.recovery.Advice a = j.stopAdvice();
+        if (!st.enabled() || a == null) {
+            return;
+        }
+        add(
+                AlertRule.JOB_RECOVERY_STOPPED,
+                j.namespace(),
+                labels("namespace", j.namespace(), "job", j.job(), "incident", a.incident()),
+                j.job() + " was stopped by recovery (" + a.rule() + ")",
+                "Recovery advice " + a.id() + " (" + a.rule() + ", rules version " + a.rulesVersion() + "): "
+                        + String.join("; ", a.evidence())
+                        + ". Restarting will not help; lifelinectl recovery " + j.job() + " and lifelinectl attempts "
+                        + j.job() + " show the attempts and their errors.",
+                a.rung(),
                 st);
     }
 

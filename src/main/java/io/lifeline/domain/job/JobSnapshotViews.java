@@ -2,6 +2,7 @@ package io.lifeline.domain.job;
 
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.recovery.Advice;
 import java.util.List;
 
 /**
@@ -11,6 +12,11 @@ import java.util.List;
  * @param incidents    its incidents, oldest first, the open one last
  * @param checkpoints  its checkpoint history
  * @param nodes        the nodes hosting its ranks (those it is indexed under in {@link Jobs#jobsByNode})
+ * @param recovery     the recovery ladder's newest advice for it, or null
  */
 public record JobSnapshotViews(
-        JobDetail detail, List<IncidentView> incidents, CheckpointHistory checkpoints, List<String> nodes) {}
+        JobDetail detail,
+        List<IncidentView> incidents,
+        CheckpointHistory checkpoints,
+        List<String> nodes,
+        Advice recovery) {}

@@ -193,7 +193,10 @@ final class JobViews {
         }
         RendezvousRound round = j.membership.current();
         return new RecoveryCheck.Observation(
-                j.state,
+                j.state.name().toLowerCase(java.util.Locale.ROOT),
+                j.state == JobState.RUNNING,
+                j.state.isTerminal(),
+                j.state.isWaiting(),
                 seen == null ? null : seen.outcome(),
                 seen == null ? null : seen.closedAt(),
                 j.lastProgressAt,

@@ -723,7 +723,8 @@ public final class Jobs {
                     views.detail(job, now),
                     views.incidents(job, now),
                     job.checkpoints.history(job.name),
-                    job.indexedNodes));
+                    job.indexedNodes,
+                    job.recovery.latest()));
         }
         return out;
     }

@@ -1,6 +1,5 @@
 package io.lifeline.domain.job.recovery;
 
-import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.incident.IncidentOutcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +16,10 @@ public final class RecoveryCheck {
     /**
      * What the check sees of the job now.
      *
-     * @param state             the job's state
+     * @param state             the job's state, in lower case ({@code running}, {@code suspended}...)
+     * @param running           whether it trains
+     * @param ended             whether it ended (succeeded, failed, cancelled)
+     * @param waiting           whether it waits off its nodes (preempted, suspended)
      * @param incidentOutcome   how the advice's incident ended (OPEN while open), or null when it fell away
      * @param incidentClosedAt  when it closed, or null
      * @param lastProgressAt    the job's newest progress, or null
@@ -27,7 +29,10 @@ public final class RecoveryCheck {
      * @param nodeCordoned      whether the advice's node is cordoned (null when it has none, or the node is unknown)
      */
     public record Observation(
-            JobState state,
+            String state,
+            boolean running,
+            boolean ended,
+            boolean waiting,
             IncidentOutcome incidentOutcome,
             Instant incidentClosedAt,
             Instant lastProgressAt,
@@ -58,10 +63,8 @@ public final class RecoveryCheck {
                 if (o.incidentOutcome() == IncidentOutcome.RECOVERED) {
                     yield new Result(Verdict.VERIFIED, "training resumed at " + o.incidentClosedAt() + stepOf(o));
                 }
-                if (o.state().isTerminal() || o.incidentOutcome() == IncidentOutcome.JOB_ENDED) {
-                    yield new Result(
-                            Verdict.FAILED,
-                            "the job ended (" + o.state().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                if (o.ended() || o.incidentOutcome() == IncidentOutcome.JOB_ENDED) {
+                    yield new Result(Verdict.FAILED, "the job ended (" + o.state() + ")");
                 }
                 yield late ? new Result(Verdict.FAILED, "training did not resume" + within) : Result.pending();
             }
@@ -73,15 +76,12 @@ public final class RecoveryCheck {
                             Verdict.FAILED,
                             "node " + node + " is in the job's group again (group formed at " + o.roundAt() + ")");
                 }
-                if (o.state().isTerminal()) {
-                    yield new Result(
-                            Verdict.FAILED,
-                            "the job ended (" + o.state().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                if (o.ended()) {
+                    yield new Result(Verdict.FAILED, "the job ended (" + o.state() + ")");
                 }
                 boolean cordoned = Boolean.TRUE.equals(o.nodeCordoned());
-                boolean resumed = o.lastProgressAt() != null
-                        && o.lastProgressAt().isAfter(a.decidedAt())
-                        && o.state() == JobState.RUNNING;
+                boolean resumed =
+                        o.lastProgressAt() != null && o.lastProgressAt().isAfter(a.decidedAt()) && o.running();
                 // Held since the group without the node formed: a state seen for a moment is not reached.
                 boolean held = o.roundAt() != null && !now.isBefore(o.roundAt().plus(rules.hold()));
                 if (!inGroup && cordoned && resumed && held) {
@@ -107,16 +107,10 @@ public final class RecoveryCheck {
                 yield new Result(Verdict.FAILED, String.join("; ", missing) + within);
             }
             case STOP_AND_PAGE -> {
-                JobState s = o.state();
-                if (s.isTerminal() || s.isWaiting()) {
-                    yield new Result(
-                            Verdict.VERIFIED, "the job stopped (" + s.name().toLowerCase(java.util.Locale.ROOT) + ")");
+                if (o.ended() || o.waiting()) {
+                    yield new Result(Verdict.VERIFIED, "the job stopped (" + o.state() + ")");
                 }
-                yield late
-                        ? new Result(
-                                Verdict.FAILED,
-                                "the job is still " + s.name().toLowerCase(java.util.Locale.ROOT) + within)
-                        : Result.pending();
+                yield late ? new Result(Verdict.FAILED, "the job is still " + o.state() + within) : Result.pending();
             }
         };
     }
