@@ -50,6 +50,8 @@ public final class Main implements Callable<Integer> {
             WhatIfCommand.class,
             HangCommand.class,
             StacksCommand.class,
+            AttemptsCommand.class,
+            RecoveryCommand.class,
             ActionCommands.Checkpoint.class,
             ActionCommands.Drain.class,
             ActionCommands.Uncordon.class,
