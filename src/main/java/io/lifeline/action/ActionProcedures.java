@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -608,7 +609,22 @@ final class ActionProcedures {
                         : d.get().membership().current().participants().stream()
                                 .map(p -> p.node())
                                 .toList();
-        int remaining = (int) placed.stream().filter(n -> !n.equals(node)).count();
+        // Nodes of the job that are leaving too (under a notice that has not expired) are left out now:
+        // staggered notices for several of its nodes make one shrink, not one restart each (the later drains find the
+        // job already at its size).
+        Set<String> leaving = read(m -> {
+            Set<String> out = new java.util.HashSet<>();
+            for (String n : placed) {
+                m.fleet()
+                        .node(n)
+                        .filter(nd -> nd.cordoned() || nd.noticeActive())
+                        .ifPresent(nd -> out.add(n));
+            }
+            return out;
+        });
+        int remaining = (int) placed.stream()
+                .filter(n -> !n.equals(node) && !leaving.contains(n))
+                .count();
         if (placed.isEmpty()) {
             remaining = Math.max(0, d.get().summary().nodes() - 1);
         }

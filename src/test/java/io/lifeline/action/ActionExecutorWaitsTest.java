@@ -25,10 +25,14 @@ import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.action.Impact;
 import io.lifeline.domain.action.StepState;
+import io.lifeline.domain.event.CapacityType;
+import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.EventData;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
+import io.lifeline.domain.event.NodeData;
+import io.lifeline.domain.event.NoticeKind;
 import io.lifeline.domain.event.SchedulerData;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.command.CommandAckView;
@@ -46,6 +50,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -126,6 +131,9 @@ class ActionExecutorWaitsTest {
 
     /** A cluster whose pods go when evicted; a pod named in {@link #refusals} is refused that many times first. */
     static final class FakeCluster implements ClusterActions {
+        /** The worker count each job was last scaled to. */
+        final Map<String, Integer> scaled = new java.util.concurrent.ConcurrentHashMap<>();
+
         final Map<String, List<PodRef>> pods = new ConcurrentHashMap<>();
         final Map<String, AtomicInteger> refusals = new ConcurrentHashMap<>();
         final Set<String> uncordoned = ConcurrentHashMap.newKeySet();
@@ -173,6 +181,7 @@ class ActionExecutorWaitsTest {
 
         @Override
         public ClusterOutcome scaleWorkers(String job, int workers) {
+            scaled.put(job, workers);
             return ClusterOutcome.of(Result.PATCHED, "scaled");
         }
 
@@ -620,6 +629,33 @@ class ActionExecutorWaitsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> state(d) == ActionState.SUCCEEDED);
         assertThat(step(d, "request checkpoint " + stuck).orElseThrow().detail())
                 .contains("attempts (last error: ");
+    }
+
+    @Test
+    void staggeredNoticesForNodesOfOneElasticJobMakeOneShrinkToTheNodesThatStay() throws Exception {
+        String ns = unique("staggered");
+        String job = ns + "/llm"; // four nodes, elastic 1..4
+        List<String> nodes = List.of(unique("gpu"), unique("gpu"), unique("gpu"), unique("gpu"));
+        ElasticPolicy elastic = new ElasticPolicy(1, 4, 8, 3);
+        apply(job, EventType.JOB_SUBMITTED, new JobData.Submitted(ns, "alice", "high", elastic, 8, 1800L));
+        apply(job, EventType.WORKLOAD_ADMITTED, new SchedulerData.Admitted("wl", "queue"));
+        List<TrainerData.Participant> ps = new ArrayList<>();
+        nodes.forEach(n -> ps.add(new TrainerData.Participant(n, ps.size() * 8, 8)));
+        apply(job, EventType.TRAINER_RENDEZVOUS, new TrainerData.Rendezvous("run-1", 1, 32, ps));
+        apply(job, EventType.TRAINER_PROGRESS, new TrainerData.Progress(100, 120.0, 250000.0));
+        for (String node : nodes.subList(1, 3)) { // two of its four nodes reclaimed a few seconds apart
+            NodeData spot = new NodeData.Registered("p", CapacityType.SPOT, null, null, 8, null);
+            apply(node, EventType.NODE_REGISTERED, spot);
+            Instant deadline = CLOCK.instant().plus(Duration.ofMinutes(2));
+            NodeData notice = new NodeData.InterruptionNotice(NoticeKind.SPOT_RECLAIM, "aws", deadline);
+            apply(node, EventType.NODE_INTERRUPTION_NOTICE, notice);
+        }
+        Impact impact = new Impact(1.0, 60L, 8, List.of(job), List.of(nodes.get(1)), true, List.of());
+        String d = submit(ActionKind.DRAIN, nodes.get(1), Duration.ofSeconds(120), impact);
+        await().atMost(Duration.ofSeconds(10)).until(() -> sent(d + ":checkpoint:" + job));
+        checkpoint(job, 101);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state(d) == ActionState.SUCCEEDED);
+        assertThat(cluster.scaled.get(job)).as("past both").isEqualTo(2);
     }
 
     @Test
