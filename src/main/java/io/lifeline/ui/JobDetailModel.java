@@ -7,6 +7,7 @@ import io.lifeline.domain.job.hang.HangVerdict;
 import io.lifeline.domain.job.hang.StackCaptureView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
+import io.lifeline.domain.job.recovery.RecoveryView;
 import io.lifeline.domain.job.spot.SpotReport;
 import java.time.Instant;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.List;
  * @param spot         the spot placement check, the interval per capacity type and the spot-vs-on-demand verdict
  * @param hang         whether it is hung now, or null
  * @param stacks       its newest stack capture, grouped, or null before any
+ * @param recovery     the recovery ladder's mode, the two budgets, the advice and the attempts, or null
  */
 public record JobDetailModel(
         Instant at,
@@ -33,7 +35,8 @@ public record JobDetailModel(
         IntervalAdvice advice,
         SpotReport spot,
         HangVerdict hang,
-        StackCaptureView stacks) {
+        StackCaptureView stacks,
+        RecoveryView recovery) {
 
     public String name() {
         return detail.summary().name();

@@ -3,6 +3,7 @@ package io.lifeline.ui;
 import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.Jobs;
 import io.lifeline.domain.job.spot.SpotPrices;
+import io.lifeline.domain.policy.PolicyEngine;
 import io.lifeline.runtime.LiveModel;
 import java.time.Instant;
 import java.util.List;
@@ -13,8 +14,9 @@ public final class JobDetailPresenter {
 
     private JobDetailPresenter() {}
 
-    /** Runs on the model thread. */
-    static Optional<JobDetailModel> read(LiveModel m, String job, Instant now, SpotPrices prices) {
+    /** Runs on the model thread; {@code policies} gives the recovery ladder's mode and rules. */
+    static Optional<JobDetailModel> read(
+            LiveModel m, String job, Instant now, SpotPrices prices, PolicyEngine policies) {
         Jobs jobs = m.jobs();
         Optional<JobDetail> d = jobs.detail(job);
         if (d.isEmpty()) {
@@ -29,6 +31,7 @@ public final class JobDetailPresenter {
                 jobs.advice(job).orElse(null),
                 jobs.spot(job, prices).orElse(null),
                 jobs.hang(job).orElse(null),
-                jobs.stacks(job).orElse(null)));
+                jobs.stacks(job).orElse(null),
+                policies.recoveryView(jobs, job).orElse(null)));
     }
 }

@@ -33,6 +33,7 @@ import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.RendezvousRound;
+import io.lifeline.domain.job.recovery.RecoveryView;
 import io.lifeline.domain.policy.colocation.ColocationLedger;
 import io.lifeline.ui.data.DashboardData;
 import jakarta.inject.Inject;
@@ -46,8 +47,8 @@ import java.util.Optional;
 
 /**
  * One job: its interruption timeline as a chart, goodput breakdown, whether it is hung (with the newest stacks of its
- * ranks), incidents, membership history, checkpoints with lineage and verification, the checkpoint-interval advice,
- * and (for operators) actions behind a confirmation.
+ * ranks), its recovery (budgets, the ladder's advice, the attempts), incidents, membership history, checkpoints
+ * with lineage and verification, the checkpoint-interval advice, and (for operators) actions behind a confirmation.
  * The timeline's time window lives in the URL ({@code ?from=...&to=...}, ISO-8601 instants): zooming the chart or
  * choosing a window in the list (the keyboard way) updates it, and a pasted link opens the same window.
  *
@@ -86,6 +87,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final Div spot = new Div();
     private final StragglerSection stragglers;
     private final HangSection hang;
+    private final RecoverySection recovery = new RecoverySection();
     private final WhatIfPanel whatIf = new WhatIfPanel(() -> this.job);
     private final Div state = new Div();
     private final Div content = new Div();
@@ -171,6 +173,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 row,
                 Ui.section("Spot placement", spot),
                 Ui.section("Hang", hang),
+                Ui.section("Recovery", recovery),
                 Ui.section("Stragglers", stragglers),
                 Ui.section("Timeline entries", entries, entriesBar),
                 Ui.section("Co-location windows (GPUs lent to inference)", lendings),
@@ -314,11 +317,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                                                 ? " · NODE-LOCAL: newest " + f.newestCheckpointId()
                                                         + " is lost with its node"
                                                 : "")),
-                Ui.kpi(
-                        "job-kpi-restarts",
-                        "Restarts",
-                        String.valueOf(s.restarts()),
-                        s.maxRestarts() == null ? s.interruptions() + " interruptions" : "budget " + s.maxRestarts()));
+                Ui.kpi("job-kpi-restarts", "Restarts", String.valueOf(s.restarts()), restartsHint(s, m.recovery())));
         timeline.setOption(TimelineChart.timeline(m, from, to, lent));
         timeline.setDescription(TimelineChart.describe(m));
         loadLendings(m);
@@ -340,6 +339,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         SpotSection.render(spot, m.spot());
         stragglers.show(m.detail().stragglers(), m.namespace());
         hang.show(m.name(), m.namespace(), m.hang(), m.incidents(), m.stacks());
+        recovery.show(m.recovery());
         if (first) {
             renderActions(m);
         } else if (listAtEnd && to == null) {
@@ -481,10 +481,23 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 && java.util.Objects.equals(a.checkpoints(), b.checkpoints())
                 && java.util.Objects.equals(a.membership(), b.membership())
                 && java.util.Objects.equals(a.stacks(), b.stacks())
+                && java.util.Objects.equals(a.recovery(), b.recovery())
                 && java.util.Objects.equals(
                         a.hang() == null ? null : a.hang().state(),
                         b.hang() == null ? null : b.hang().state())
                 && a.at().toEpochMilli() / 10_000 == b.at().toEpochMilli() / 10_000;
+    }
+
+    /**
+     * Under the restart count: failures against the budget, which counts failures only (an interruption with notice
+     * or by plan has a budget of its own), or the interruptions when the job declares no budget.
+     */
+    static String restartsHint(JobSummary s, RecoveryView r) {
+        if (s.maxRestarts() == null) {
+            return s.interruptions() + " interruptions";
+        }
+        return (r == null ? "failures" : r.budgets().failures() + " failures") + " of a budget of " + s.maxRestarts()
+                + (s.restartBudgetExhausted() ? " · SPENT" : "");
     }
 
     private static String elastic(JobDetailModel m) {

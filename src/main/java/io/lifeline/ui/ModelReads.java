@@ -4,6 +4,7 @@ import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.fleet.reliability.ReliabilityReport;
 import io.lifeline.domain.job.TimelinePage;
+import io.lifeline.policy.DefaultPolicyService;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.SpotPricing;
@@ -28,13 +29,16 @@ public class ModelReads {
     private final JobHistory history;
     private final SpotPricing pricing;
     private final ReliabilityReads reliability;
+    private final DefaultPolicyService policies;
 
     ModelReads(
             ModelRuntime model,
             java.time.Clock clock,
             JobHistory history,
             SpotPricing pricing,
-            ReliabilityReads reliability) {
+            ReliabilityReads reliability,
+            DefaultPolicyService policies) {
+        this.policies = policies;
         this.model = model;
         this.clock = clock;
         this.history = history;
@@ -73,7 +77,8 @@ public class ModelReads {
         if (!scope.allowsJob(name)) {
             return CompletableFuture.completedFuture(Optional.empty());
         }
-        return model.read(m -> JobDetailPresenter.read(m, name, clock.instant(), pricing.prices()));
+        var engine = policies.engine();
+        return model.read(m -> JobDetailPresenter.read(m, name, clock.instant(), pricing.prices(), engine));
     }
 
     /**

@@ -106,6 +106,32 @@ class JobDetailViewTest {
                 .contains("min 96");
     }
 
+    /** The recovery section reads what {@code GET .../recovery} answers, and the Restarts card counts failures. */
+    @Test
+    void showsTheRecoverySectionWithBothBudgetsTheLaddersModeAndTheRestartsAgainstFailures() {
+        JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB);
+        UiTestSupport.await(() -> view.shown() != null);
+        var recovery = view.shown().recovery();
+        assertThat(recovery).isNotNull();
+        assertThat(recovery.job()).isEqualTo(UiTestSupport.JOB);
+        assertThat(_get(Div.class, s -> s.withId("job-recovery-budgets"))
+                        .getElement()
+                        .getTextRecursively())
+                .contains("Failures", recovery.budgets().failures() + " / ")
+                .contains("With notice or by plan", recovery.budgets().planned() + " / ");
+        assertThat(_get(Div.class, s -> s.withId("job-recovery-mode"))
+                        .getElement()
+                        .getTextRecursively())
+                .contains("Ladder " + recovery.mode());
+        var summary = view.shown().detail().summary();
+        String restarts =
+                _get(Div.class, s -> s.withId("job-kpi-restarts")).getElement().getTextRecursively();
+        if (summary.maxRestarts() != null) {
+            assertThat(restarts)
+                    .contains(recovery.budgets().failures() + " failures of a budget of " + summary.maxRestarts());
+        }
+    }
+
     @Test
     void aViewerSeesNoActionButtons() {
         JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB);

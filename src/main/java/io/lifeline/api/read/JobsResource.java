@@ -16,15 +16,12 @@ import io.lifeline.domain.job.hang.HangVerdict;
 import io.lifeline.domain.job.hang.StackCaptureView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
-import io.lifeline.domain.job.recovery.Advice;
 import io.lifeline.domain.job.recovery.Attempt;
-import io.lifeline.domain.job.recovery.RecoveryRules;
 import io.lifeline.domain.job.recovery.RecoveryView;
 import io.lifeline.domain.job.spot.SpotPrices;
 import io.lifeline.domain.job.spot.SpotReport;
 import io.lifeline.domain.job.straggler.StragglerView;
 import io.lifeline.domain.policy.PolicyEngine;
-import io.lifeline.domain.policy.PolicyName;
 import io.lifeline.policy.DefaultPolicyService;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
@@ -235,27 +232,7 @@ public class JobsResource {
     @Path("/jobs/{namespace}/{name}/recovery")
     public CompletionStage<RecoveryView> recovery(@PathParam("namespace") String ns, @PathParam("name") String name) {
         PolicyEngine engine = policies.engine();
-        RecoveryRules rules = engine.recoveryRules();
-        return one(
-                ns,
-                name,
-                job -> m -> m.jobs().detail(job).map(d -> {
-                    JobSummary s = d.summary();
-                    List<Advice> advice = m.jobs().recoveryAdvice(job).orElse(List.of());
-                    return new RecoveryView(
-                            job,
-                            engine.settings()
-                                    .modeFor(PolicyName.RECOVERY_LADDER, s.namespace(), s.pool())
-                                    .wire(),
-                            rules.version(),
-                            rules.table(),
-                            m.jobs()
-                                    .budgets(job, rules.failureBudget(), rules.plannedBudget())
-                                    .orElseThrow(),
-                            advice.isEmpty() ? null : advice.get(advice.size() - 1),
-                            advice,
-                            m.jobs().attempts(job).orElse(List.of()));
-                }));
+        return one(ns, name, job -> m -> engine.recoveryView(m.jobs(), job));
     }
 
     @GET

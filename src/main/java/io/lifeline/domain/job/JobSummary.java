@@ -14,7 +14,7 @@ import java.time.Instant;
  * @param nodes                   nodes hosting ranks now
  * @param restarts                interruptions that needed a restart
  * @param maxRestarts             restart budget from the elastic policy, or null
- * @param restartBudgetExhausted  restarts &gt; maxRestarts
+ * @param restartBudgetExhausted  failures &gt; maxRestarts (interruptions with notice or by plan never count)
  * @param lastStep                latest progress step, or null
  * @param lastProgressAt          time of the latest progress, or null
  * @param freshnessAgeMillis      age of the newest good checkpoint (see {@code FreshnessView}), or null

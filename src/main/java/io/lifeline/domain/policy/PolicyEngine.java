@@ -17,14 +17,17 @@ import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.job.recovery.Advice;
 import io.lifeline.domain.job.recovery.Budgets;
 import io.lifeline.domain.job.recovery.RecoveryRules;
+import io.lifeline.domain.job.recovery.RecoveryView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Turns what happens into the actions the policies want. Two entry points: {@link #onEvent} for what must be
@@ -78,6 +81,31 @@ public final class PolicyEngine {
 
     public RecoveryRules recoveryRules() {
         return recoveryRules;
+    }
+
+    /**
+     * A job's recovery as operators read it (the REST API and the dashboard alike): the ladder's mode for the job's
+     * namespace and pool, the rules in force, the two budgets, its advice and its attempts; empty for an unknown job.
+     * Runs on the model's thread.
+     */
+    public Optional<RecoveryView> recoveryView(Jobs jobs, String job) {
+        RecoveryRules rules = recoveryRules;
+        PolicySettings s = settings;
+        return jobs.detail(job).map(d -> {
+            JobSummary summary = d.summary();
+            List<Advice> advice = jobs.recoveryAdvice(job).orElse(List.of());
+            return new RecoveryView(
+                    job,
+                    s.modeFor(PolicyName.RECOVERY_LADDER, summary.namespace(), summary.pool())
+                            .wire(),
+                    rules.version(),
+                    rules.table(),
+                    jobs.budgets(job, rules.failureBudget(), rules.plannedBudget())
+                            .orElseThrow(),
+                    advice.isEmpty() ? null : advice.get(advice.size() - 1),
+                    advice,
+                    jobs.attempts(job).orElse(List.of()));
+        });
     }
 
     /**
