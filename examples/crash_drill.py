@@ -58,9 +58,8 @@ def parse_args(argv=None):
     p.add_argument("--fail-on-node", default=None, help="the node whose ranks raise")
     p.add_argument("--fail-after-steps", type=int, default=30,
                    help="--fail-on-node: steps after each (re)start before its ranks raise")
-    p.add_argument("--fail-delay", type=float, default=1.0,
-                   help="seconds a failing step takes before it raises (reading the batch that breaks it); the "
-                        "agent's progress report of the step before is out by then")
+    p.add_argument("--fail-delay", type=float, default=0.0,
+                   help="seconds a failing step takes before it raises (reading the batch that breaks it)")
     p.add_argument("--once-file", default=None, help="fail once: the first rank to fail creates it, none after")
     p.add_argument("--peer-wait", type=float, default=15.0,
                    help="seconds a rank whose collective lost a peer waits for torchrun's restart before exiting")
@@ -166,7 +165,10 @@ def main(argv=None):
                 dist.all_reduce(flat)
             except Exception as e:  # a peer went: wait for torchrun to restart this rank, as NCCL ranks do
                 record("peer_lost", step=step, error=(str(e).splitlines() or [type(e).__name__])[0][:200])
-                time.sleep(args.peer_wait)
+                end = time.monotonic() + args.peer_wait
+                while time.monotonic() < end and not agent.should_exit():
+                    time.sleep(0.1)
+                # Stopped by torchrun (its SIGTERM, which the agent's handler caught) or tired of waiting.
                 sys.exit(1)
             flat /= world
         i = 0

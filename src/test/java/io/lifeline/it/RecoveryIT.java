@@ -68,7 +68,7 @@ class RecoveryIT {
     /** torchrun's restarts: enough for the ladder to decide long before they run out. */
     private static final int MAX_RESTARTS = 8;
     /** How long a reached state must last before recovery counts it verified (long enough to give a node back). */
-    private static final String HOLD = "60s";
+    private static final String HOLD = "120s";
 
     private static final ResourceDefinitionContext PYTORCHJOBS = new ResourceDefinitionContext.Builder()
             .withGroup("kubeflow.org")
@@ -405,11 +405,19 @@ class RecoveryIT {
             Node n = kube.nodes().withName(bad).get();
             return Boolean.TRUE.equals(n.getSpec().getUnschedulable()) ? true : null;
         });
-        await(
-                "the pod on " + bad + " gone from the API server",
-                Duration.ofSeconds(120),
-                () -> kube.pods().inNamespace(d.namespace).withName(d.pod(bad)).get() == null ? true : null);
-        // The kubelet stops an evicted pod's containers: SIGTERM, then SIGKILL after the grace period.
+        String evict = "evict " + d.namespace + "/" + d.pod(bad);
+        JsonNode evicted = await("the drain's eviction of the pod on " + bad, Duration.ofSeconds(120), () -> {
+            for (JsonNode s : action("drain", bad).path("steps")) {
+                if (evict.equals(s.path("name").asText())) {
+                    return "done".equals(s.path("state").asText()) ? s : null;
+                }
+            }
+            return null;
+        });
+        assertThat(evicted.path("detail").asText()).contains("evicted");
+        // What the API server does with an eviction it accepted: the pod goes (the mock does not).
+        kube.pods().inNamespace(d.namespace).withName(d.pod(bad)).delete();
+        // The kubelet stops a deleted pod's containers: SIGTERM, then SIGKILL after the grace period.
         double evictedAt = d.nowSeconds();
         TorchrunAgent gone = d.agent(bad);
         gone.terminate();
@@ -501,6 +509,14 @@ class RecoveryIT {
                                     .endStatus()
                                     .build())
                             .create();
+                    // The mock has no Eviction subresource: it accepts every eviction of the pod, and the test then
+                    // deletes the pod as the API server would.
+                    cluster.getKubernetesMockServer()
+                            .expect()
+                            .post()
+                            .withPath("/api/v1/namespaces/" + namespace + "/pods/" + pod(node) + "/eviction")
+                            .andReturn(201, Map.of("kind", "Status", "apiVersion", "v1", "status", "Success"))
+                            .always();
                 }
             }
         }
@@ -570,8 +586,9 @@ class RecoveryIT {
                     List.of("--max-restarts=" + MAX_RESTARTS),
                     Path.of("examples/crash_drill.py").toAbsolutePath(),
                     args,
-                    // Progress often enough that the step a failure stopped at is the one Lifeline saw last.
-                    TorchrunAgent.env("LIFELINE_PROGRESS_INTERVAL", "0.2", "LIFELINE_FLUSH_INTERVAL", "0.2"));
+                    // Progress every second (ten steps): the step a failure stopped at is the one the ranks report
+                    // with it, not the job's last progress.
+                    TorchrunAgent.env());
             agents.add(a);
             RecoveryIT.this.agents.add(a);
         }
