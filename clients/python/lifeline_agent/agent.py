@@ -232,10 +232,11 @@ class Agent(AgentBase):
         self.phases.end(kind, key)
 
     def report_failure(self, error: str | None = None, exit_code: int | None = None) -> None:
-        """Sends trainer.worker_failed for this rank (any rank may) and flushes briefly."""
+        """Sends trainer.worker_failed for this rank (any rank may) with the last step it completed, and flushes
+        briefly. The step tells Lifeline where the rank failed: its progress reports are seconds apart."""
         c = self.config
         self.emit(self.events.worker_failed(self.run_key, c.rank, run_id=c.run_id, node=c.node,
-                                            exit_code=exit_code, error=error))
+                                            exit_code=exit_code, error=error, step=self.state.step))
         self.flush(min(3.0, c.flush_timeout))
 
     def _tick(self) -> None:

@@ -176,7 +176,9 @@ class EventFactory:
         return self.event("trainer.restored", "%s/restored/%d/%s" % (run_key, int(seq), checkpoint_id), data, time)
 
     def worker_failed(self, run_key: str, rank: int, run_id: str | None = None, node: str | None = None,
-                      exit_code: int | None = None, error: object = None, time: When = None) -> Event:
+                      exit_code: int | None = None, error: object = None, step: int | None = None,
+                      time: When = None) -> Event:
+        """``step``: the last step the rank completed (Lifeline's progress is sampled; this is exact)."""
         data: dict[str, Any] = {"rank": int(rank)}
         if run_id:
             data["runId"] = run_id
@@ -186,6 +188,8 @@ class EventFactory:
             data["exitCode"] = int(exit_code)
         if error:
             data["error"] = str(error)[:4000]
+        if step is not None and int(step) >= 0:
+            data["step"] = int(step)
         return self.event("trainer.worker_failed", "%s/worker_failed/%d" % (run_key, int(rank)), data, time)
 
     # ------------------------------------------------------------------ job

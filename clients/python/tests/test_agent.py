@@ -157,7 +157,7 @@ class HotPathTest(AgentTestBase):
         a.report_failure("RuntimeError: CUDA error", exit_code=1)
         failed = self.lifeline.wait_for(lambda: self.lifeline.events("trainer.worker_failed"))
         self.assertEqual(failed[0]["data"], {"rank": 1, "runId": "run1", "node": "node-a", "exitCode": 1,
-                                             "error": "RuntimeError: CUDA error"})
+                                             "error": "RuntimeError: CUDA error", "step": 19})
         self.assertEqual(self.lifeline.events("trainer.progress"), [])
 
     def test_interval_from_lifeline_plans_periodic_saves(self) -> None:
@@ -341,6 +341,7 @@ class ExceptionHookTest(unittest.TestCase):
         lifeline = FakeLifeline()
         try:
             a = Agent(Config.from_env(base_env(lifeline.url, RANK="2")), install_signals=False)
+            a.step(41)
             try:
                 raise ValueError("loss is NaN")
             except ValueError as e:
@@ -351,6 +352,8 @@ class ExceptionHookTest(unittest.TestCase):
             failed = lifeline.wait_for(lambda: lifeline.events("trainer.worker_failed"))
             self.assertEqual(failed[0]["data"]["rank"], 2)
             self.assertEqual(failed[0]["data"]["error"], "ValueError: loss is NaN")
+            # The step the rank completed last: what tells one error at one step from the same error anywhere.
+            self.assertEqual(failed[0]["data"]["step"], 41)
             self.assertEqual(printed, [ValueError])
             a.close(1)
         finally:

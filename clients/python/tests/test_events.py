@@ -76,6 +76,7 @@ class CatalogueTest(unittest.TestCase):
             f.checkpoint_verified("step-1-run-r0", False, "sha256:cd"),
             f.restored("run/node/0", "step-1-run-r0", 1, run_id="run"),
             f.worker_failed("run/node/0", 3, run_id="run", node="n1", exit_code=-9, error="SIGKILL"),
+            f.worker_failed("run/node/0", 3, run_id="run", error="RuntimeError: loss is NaN", step=30),
             job_submitted_event(Config(job="ml/test"), f, "rdzv-1", 1, 2, 8, 3, 8),
         ]
         for e in events:

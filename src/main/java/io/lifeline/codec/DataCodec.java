@@ -124,7 +124,8 @@ final class DataCodec {
                         d.reqInt("rank", 0, Integer.MAX_VALUE),
                         d.optString("node"),
                         d.optInt("exitCode", Integer.MIN_VALUE, Integer.MAX_VALUE),
-                        d.optString("error"));
+                        d.optString("error"),
+                        d.optLong("step", 0, Long.MAX_VALUE));
             case TRAINER_RESTARTED ->
                 new TrainerData.Restarted(
                         d.optString("runId"), d.reqInt("restartCount", 0, Integer.MAX_VALUE), d.optString("reason"));
@@ -400,6 +401,9 @@ final class DataCodec {
                 o.put("exitCode", w.exitCode());
             }
             putOpt(o, "error", w.error());
+            if (w.step() != null) {
+                o.put("step", w.step());
+            }
         } else if (t instanceof TrainerData.Restarted r) {
             putOpt(o, "runId", r.runId());
             o.put("restartCount", r.restartCount());

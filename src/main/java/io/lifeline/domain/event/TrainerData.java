@@ -37,8 +37,19 @@ public sealed interface TrainerData extends EventData {
      */
     record Participant(String node, int firstRank, int rankCount) {}
 
-    /** A worker process failed. {@code node}, {@code exitCode} and {@code error} may be null. */
-    record WorkerFailed(String runId, int rank, String node, Integer exitCode, String error) implements TrainerData {}
+    /**
+     * A worker process failed. {@code node}, {@code exitCode}, {@code error} and {@code step} may be null.
+     *
+     * @param step  the last step the rank completed, as it reported itself (the trainer agent does), or null
+     */
+    record WorkerFailed(String runId, int rank, String node, Integer exitCode, String error, Long step)
+            implements TrainerData {
+
+        /** A failure reported without the rank's step (torchelastic, a pod's exit). */
+        public WorkerFailed(String runId, int rank, String node, Integer exitCode, String error) {
+            this(runId, rank, node, exitCode, error, null);
+        }
+    }
 
     /** The elastic agent restarted the workers; {@code restartCount} is the agent's count so far. */
     record Restarted(String runId, int restartCount, String reason) implements TrainerData {}

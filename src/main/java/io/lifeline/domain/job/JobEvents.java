@@ -208,8 +208,9 @@ final class JobEvents {
             Incident inc = interruptions.interrupt(
                     job, at, IncidentCause.SOFTWARE_ERROR, d.node(), detail, JobState.RECOVERING, type);
             if (inc != null) {
-                inc.workerFailed(WorkerFailure.of(
-                        at, d.rank(), d.node(), d.exitCode(), d.error(), job.lastStep < 0 ? null : job.lastStep));
+                // The rank's own last step when it said (progress is sampled: the job's lags behind it).
+                Long step = d.step() != null ? d.step() : job.lastStep < 0 ? null : Long.valueOf(job.lastStep);
+                inc.workerFailed(WorkerFailure.of(at, d.rank(), d.node(), d.exitCode(), d.error(), step));
                 inc.workersStopped(at, type);
             }
         } else if (data instanceof TrainerData.Restarted d) {

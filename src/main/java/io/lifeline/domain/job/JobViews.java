@@ -184,7 +184,8 @@ final class JobViews {
                 j.membership.activeNodes());
     }
 
-    RecoveryCheck.Observation observation(Job j, String incident, Boolean nodeCordoned, long now) {
+    RecoveryCheck.Observation observation(
+            Job j, String incident, Boolean nodeCordoned, String node, Instant since, long now) {
         IncidentView seen = null;
         for (IncidentView i : incidents(j, now)) {
             if (i.id().equals(incident)) {
@@ -203,7 +204,8 @@ final class JobViews {
                 j.lastStep < 0 ? null : j.lastStep,
                 j.membership.activeNodes(),
                 round == null ? null : round.time(),
-                nodeCordoned);
+                nodeCordoned,
+                node == null || since == null ? null : j.membership.leftAfter(node, since));
     }
 
     List<IncidentView> incidents(Job job, long now) {

@@ -754,8 +754,9 @@ public final class Jobs {
     }
 
     /** What recovery's check sees of a job now, for advice about {@code incident} (see {@link RecoveryCheck}). */
-    public Optional<RecoveryCheck.Observation> observe(String job, String incident, Boolean nodeCordoned) {
-        return find(job).map(j -> views.observation(j, incident, nodeCordoned, now()));
+    public Optional<RecoveryCheck.Observation> observe(
+            String job, String incident, Boolean nodeCordoned, String node, Instant since) {
+        return find(job).map(j -> views.observation(j, incident, nodeCordoned, node, since, now()));
     }
 
     /** Recovery's advice for a job's incidents, oldest first. */

@@ -70,8 +70,8 @@ public final class RecoveryLadder {
         Boolean cordoned = a.node() == null
                 ? null
                 : fleet.node(a.node()).map(NodeDetail::cordoned).orElse(null);
-        RecoveryCheck.Observation o =
-                jobs.observe(a.job(), a.incident(), cordoned).orElse(null);
+        RecoveryCheck.Observation o = jobs.observe(a.job(), a.incident(), cordoned, a.node(), a.decidedAt())
+                .orElse(null);
         if (o == null) {
             return;
         }

@@ -14,7 +14,8 @@ import java.time.Instant;
  *                   above 128 (a shell), or null
  * @param errorType  the exception's type ({@code RuntimeError}), or null
  * @param errorLine  the error's first line, without its type, bounded, or null
- * @param step       the job's last step when it failed, or null
+ * @param step       the last step the rank completed, as it reported it (the trainer agent does), else the job's last
+ *                   step when the failure arrived, or null
  */
 public record WorkerFailure(
         Instant at,

@@ -179,6 +179,23 @@ public final class Membership {
         return null;
     }
 
+    /**
+     * When {@code node} was first out of the job's group after {@code since}: the time of the first round after it
+     * that did not include the node, or null (it was in every round since, or none formed; only the rounds the history
+     * keeps are read).
+     */
+    public Instant leftAfter(String node, Instant since) {
+        Instant left = null;
+        for (RendezvousRound r : rounds.toList()) {
+            if (r.time().isAfter(since)
+                    && r.participants().stream().noneMatch(p -> p.node().equals(node))
+                    && (left == null || r.time().isBefore(left))) {
+                left = r.time();
+            }
+        }
+        return left;
+    }
+
     /** Nodes of the placement that are not lost, in round order. */
     public List<String> activeNodes() {
         List<String> out = new ArrayList<>(placement.size());

@@ -27,6 +27,8 @@ public final class RecoveryCheck {
      * @param nodes             the nodes in the job's group now
      * @param roundAt           when that group formed, or null
      * @param nodeCordoned      whether the advice's node is cordoned (null when it has none, or the node is unknown)
+     * @param nodeLeftAt        when the advice's node was first out of the job's group after the advice was decided
+     *                          (the first round without it), null when it has not been out (or the advice has none)
      */
     public record Observation(
             String state,
@@ -39,7 +41,8 @@ public final class RecoveryCheck {
             Long lastStep,
             List<String> nodes,
             Instant roundAt,
-            Boolean nodeCordoned) {
+            Boolean nodeCordoned,
+            Instant nodeLeftAt) {
         public Observation {
             nodes = List.copyOf(nodes);
         }
@@ -71,10 +74,16 @@ public final class RecoveryCheck {
             case RESTART_EXCLUDING_NODE -> {
                 String node = a.node();
                 boolean inGroup = o.nodes().contains(node);
-                if (inGroup && o.roundAt() != null && o.roundAt().isAfter(a.decidedAt())) {
+                // Again, not still: the round the workers' own restart forms right after the failure can still hold
+                // the node, before the drain took it out.
+                if (inGroup
+                        && o.nodeLeftAt() != null
+                        && o.roundAt() != null
+                        && o.roundAt().isAfter(o.nodeLeftAt())) {
                     yield new Result(
                             Verdict.FAILED,
-                            "node " + node + " is in the job's group again (group formed at " + o.roundAt() + ")");
+                            "node " + node + " is in the job's group again (out of it at " + o.nodeLeftAt()
+                                    + ", group formed at " + o.roundAt() + ")");
                 }
                 if (o.ended()) {
                     yield new Result(Verdict.FAILED, "the job ended (" + o.state() + ")");

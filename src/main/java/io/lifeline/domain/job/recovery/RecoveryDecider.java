@@ -156,7 +156,7 @@ public final class RecoveryDecider {
                 .toList();
     }
 
-    private static boolean workloadError(List<Attempt> chain, int n, List<String> evidence) {
+    static boolean workloadError(List<Attempt> chain, int n, List<String> evidence) {
         if (chain.size() < n) {
             return false;
         }
@@ -165,7 +165,8 @@ public final class RecoveryDecider {
         Long step = null;
         for (Attempt a : last) {
             List<WorkerFailure> errors = errors(a);
-            if (errors.isEmpty() || a.endStep() == null) {
+            Long at = failedAt(errors, a.endStep());
+            if (errors.isEmpty() || at == null) {
                 return false;
             }
             Set<String> signatures = new LinkedHashSet<>();
@@ -176,16 +177,31 @@ public final class RecoveryDecider {
             String s = signatures.iterator().next();
             if (signature == null) {
                 signature = s;
-                step = a.endStep();
-            } else if (!signature.equals(s) || !step.equals(a.endStep())) {
+                step = at;
+            } else if (!signature.equals(s) || !step.equals(at)) {
                 return false;
             }
             Set<Integer> ranks = new TreeSet<>();
             errors.forEach(f -> ranks.add(f.rank()));
-            evidence.add("attempt " + a.number() + " ended at step " + a.endStep() + " with " + s + " on rank"
+            evidence.add("attempt " + a.number() + " ended at step " + at + " with " + s + " on rank"
                     + (ranks.size() == 1 ? " " : "s ") + ranks);
         }
         return true;
+    }
+
+    /**
+     * The step an attempt failed at: the highest its failed ranks reported (each rank's own last step, as the trainer
+     * agent gives it), else the job's last step when it stopped. That one comes from sampled progress (every few
+     * seconds), so two attempts that fail at the same step can stop at different steps by it.
+     */
+    static Long failedAt(List<WorkerFailure> errors, Long endStep) {
+        Long max = null;
+        for (WorkerFailure f : errors) {
+            if (f.step() != null && (max == null || f.step() > max)) {
+                max = f.step();
+            }
+        }
+        return max != null ? max : endStep;
     }
 
     /** The node every failure of the last {@code n} attempts was on, when the job had other nodes; else null. */
