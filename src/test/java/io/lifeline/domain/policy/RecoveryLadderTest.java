@@ -212,7 +212,9 @@ class RecoveryLadderTest {
         List<Advice> all = advice();
         Advice failed = all.get(all.size() - 2);
         assertThat(failed.verdict()).isEqualTo(Verdict.FAILED);
-        assertThat(failed.outcome()).startsWith("node n2 is in the job's group again (group formed at ");
+        assertThat(failed.outcome())
+                .isEqualTo("node n2 is in the job's group again (out of it at 2024-05-01T10:03:40Z, group formed at"
+                        + " 2024-05-01T10:03:55Z)");
         Advice next = latest();
         assertThat(next.rung()).isEqualTo(2);
         assertThat(next.remedy()).isEqualTo(Remedy.STOP_AND_PAGE);

@@ -3,7 +3,6 @@ package io.lifeline.domain.job.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.domain.event.TrainerData.Participant;
-import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.incident.IncidentOutcome;
 import io.lifeline.domain.job.membership.Membership;
 import io.lifeline.domain.job.membership.RendezvousRound;
@@ -57,7 +56,8 @@ class ExcludedNodeCheckTest {
     @Test
     void theNodeOutCordonedAndTrainingResumedForTheHoldIsVerified() {
         Instant out = DECIDED.plusSeconds(20);
-        Instant now = DECIDED.plus(RULES.hold()).plusSeconds(1);
+        // Held since the group without the node formed.
+        Instant now = out.plus(RULES.hold()).plusSeconds(1);
         RecoveryCheck.Result r = RecoveryCheck.check(ADVICE, observe(List.of("node-a"), out, true, out), RULES, now);
 
         assertThat(r.verdict()).as(r.reason()).isEqualTo(Verdict.VERIFIED);
@@ -78,7 +78,10 @@ class ExcludedNodeCheckTest {
     private static RecoveryCheck.Observation observe(
             List<String> nodes, Instant roundAt, boolean cordoned, Instant nodeLeftAt) {
         return new RecoveryCheck.Observation(
-                JobState.RUNNING,
+                "running",
+                true,
+                false,
+                false,
                 IncidentOutcome.RECOVERED,
                 roundAt,
                 roundAt.plusSeconds(1),
