@@ -385,8 +385,9 @@ class HangIT {
             try (HangVerdicts watch = new HangVerdicts(app, job)) {
                 awaitTraining(job);
                 for (TorchrunAgent a : agents) {
+                    // Every agent's tail: torchrun's exit barrier holds one agent while the other's rank has not ended.
                     assertThat(a.awaitExit(Duration.ofSeconds(240)))
-                            .as("%s ends by itself:\n%s", a.node(), a.tail())
+                            .as("%s ends by itself:\n%s", a.node(), tails())
                             .isNotNull();
                 }
                 // A run that ended is no hang either: its ranks' last heartbeats stay within the liveness window for
@@ -691,6 +692,14 @@ class HangIT {
     }
 
     /** Polls {@code probe} until it answers non-null; fails with the agents' log tails when the time runs out. */
+    /** The last lines of every agent, each under its node. */
+    private String tails() {
+        StringBuilder logs = new StringBuilder();
+        agents.forEach(
+                a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
+        return logs.toString();
+    }
+
     private <T> T await(String what, Duration timeout, Callable<T> probe) {
         Object[] seen = new Object[1];
         try {
@@ -700,10 +709,7 @@ class HangIT {
                     .ignoreExceptions()
                     .until(() -> (seen[0] = probe.call()) != null);
         } catch (ConditionTimeoutException e) {
-            StringBuilder logs = new StringBuilder();
-            agents.forEach(
-                    a -> logs.append("\n--- ").append(a.node()).append(" ---\n").append(a.tail()));
-            throw new AssertionError("timed out waiting for " + what + logs, e);
+            throw new AssertionError("timed out waiting for " + what + tails(), e);
         }
         @SuppressWarnings("unchecked")
         T value = (T) seen[0];
