@@ -19,12 +19,16 @@ import io.lifeline.domain.fleet.NodeSummary;
 import io.lifeline.domain.gpu.GpuHealth;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidOccurrence;
+import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
 import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.recovery.Advice;
+import io.lifeline.domain.job.recovery.Remedy;
+import io.lifeline.domain.job.recovery.Verdict;
 import io.lifeline.domain.job.spot.SpotPlacement;
 import io.lifeline.domain.page.Page;
 import io.lifeline.domain.policy.AutomationBrake;
@@ -134,14 +138,13 @@ public class AlertSnapshots {
     }
 
     /** The ladder's advice (acted on) to stop the job, while it holds and the job does not train; else null. */
-    private static io.lifeline.domain.job.recovery.Advice stopAdvice(
-            JobSummary s, io.lifeline.domain.job.recovery.Advice a) {
+    private static Advice stopAdvice(JobSummary s, Advice a) {
         return a != null
-                        && a.remedy() == io.lifeline.domain.job.recovery.Remedy.STOP_AND_PAGE
-                        && a.verdict() != io.lifeline.domain.job.recovery.Verdict.FAILED
+                        && a.remedy() == Remedy.STOP_AND_PAGE
+                        && a.verdict() != Verdict.FAILED
                         // A dry run stops nothing: the loop goes on, and the alert would come and go with it.
                         && !a.dryRun()
-                        && s.state() != io.lifeline.domain.job.JobState.RUNNING
+                        && s.state() != JobState.RUNNING
                         && !s.state().isTerminal()
                 ? a
                 : null;

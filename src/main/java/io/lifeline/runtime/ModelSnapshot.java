@@ -7,6 +7,7 @@ import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.recovery.Advice;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,7 +94,7 @@ public record ModelSnapshot(
             List<IncidentView> incidents,
             CheckpointHistory checkpoints,
             List<String> nodes,
-            io.lifeline.domain.job.recovery.Advice recovery) {
+            Advice recovery) {
 
         /** A job without recovery advice. */
         public JobSnapshot(

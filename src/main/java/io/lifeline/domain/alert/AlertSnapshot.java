@@ -1,5 +1,6 @@
 package io.lifeline.domain.alert;
 
+import io.lifeline.domain.job.recovery.Advice;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -80,7 +81,7 @@ public record AlertSnapshot(
             boolean nodeLocalCheckpoint,
             io.lifeline.domain.job.straggler.StragglerView stragglers,
             HangFacts hang,
-            io.lifeline.domain.job.recovery.Advice stopAdvice) {
+            Advice stopAdvice) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);

@@ -5,6 +5,7 @@ import io.lifeline.domain.alert.AlertSnapshot.JobFacts;
 import io.lifeline.domain.alert.AlertSnapshot.NodeFacts;
 import io.lifeline.domain.alert.AlertSnapshot.NoticeFacts;
 import io.lifeline.domain.alert.AlertSnapshot.XidFacts;
+import io.lifeline.domain.job.recovery.Advice;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -247,7 +248,7 @@ final class RuleConditions {
 
     private void recoveryStopped(JobFacts j) {
         RuleSettings st = rules.settings(AlertRule.JOB_RECOVERY_STOPPED, j.namespace());
-        io.lifeline.domain.job.recovery.Advice a = j.stopAdvice();
+        Advice a = j.stopAdvice();
         if (!st.enabled() || a == null) {
             return;
         }

@@ -65,17 +65,6 @@ public final class RecoveryLog {
         return null;
     }
 
-    /** The newest advice for {@code incident}, or null. */
-    public Advice latest(String incident) {
-        Advice out = null;
-        for (Advice a : advice) {
-            if (a.incident().equals(incident)) {
-                out = a;
-            }
-        }
-        return out;
-    }
-
     /** The newest advice of all, or null. */
     public Advice latest() {
         return advice.isEmpty() ? null : advice.get(advice.size() - 1);
