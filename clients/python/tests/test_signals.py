@@ -122,7 +122,10 @@ ORPHAN = textwrap.dedent("""
     else:                                    # stands for its worker, in a process group of its own
         from lifeline_agent.signals import die_with_parent
         def on_term(signum, frame):
-            open(sys.argv[2], "w").write("SIGTERM")
+            # Written aside and renamed: the test polls for the marker and must never read it half written.
+            with open(sys.argv[2] + ".part", "w") as f:
+                f.write("SIGTERM")
+            os.replace(sys.argv[2] + ".part", sys.argv[2])
             os._exit(0)
         signal.signal(signal.SIGTERM, on_term)
         print(die_with_parent(), flush=True)
