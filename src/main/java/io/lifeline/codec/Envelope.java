@@ -1,6 +1,7 @@
 package io.lifeline.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lifeline.domain.event.EventType;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
@@ -25,6 +26,12 @@ final class Envelope {
     static final int MAX_EXTENSIONS = 64;
     /** The {@code data} member, as compact JSON (binary mode: the record value, in bytes). */
     static final int MAX_DATA = 64 * 1024;
+    /**
+     * A rendezvous names every node of its group: at about 50 characters a node, 64 KiB would stop at some 1,300 nodes
+     * (10,000 GPUs), below the jobs Lifeline is for. 1 MiB holds about 20,000 nodes and still fits one Kafka record at
+     * the brokers' default limit.
+     */
+    static final int MAX_RENDEZVOUS_DATA = 1024 * 1024;
     /**
      * The event times Lifeline takes: from the Unix epoch to the end of year 9999. PostgreSQL would store far more
      * (4713 BC to 294276 AD), but a time outside these years is a broken clock or a broken sender, not an event.
@@ -217,10 +224,16 @@ final class Envelope {
         }
     }
 
-    /** Fails when {@code data} would be more than {@link #MAX_DATA} characters as compact JSON. */
-    static void dataSize(JsonNode data) {
-        if (jsonLength(data, MAX_DATA) > MAX_DATA) {
-            throw new InvalidEventException("data: larger than " + MAX_DATA + " characters of JSON");
+    /** The largest {@code data} an event of {@code type} may carry. */
+    static int maxData(EventType type) {
+        return type == EventType.TRAINER_RENDEZVOUS ? MAX_RENDEZVOUS_DATA : MAX_DATA;
+    }
+
+    /** Fails when {@code data} would be more than {@link #maxData} characters as compact JSON. */
+    static void dataSize(EventType type, JsonNode data) {
+        int max = maxData(type);
+        if (jsonLength(data, max) > max) {
+            throw new InvalidEventException("data: larger than " + max + " characters of JSON");
         }
     }
 

@@ -268,8 +268,10 @@ public final class EventCodec {
         }
         Envelope.contentType(prefix + "datacontenttype", attributes.get("datacontenttype"));
         Envelope.dataSchema(prefix + "dataschema", attributes.get("dataschema"));
-        if (data != null && data.length > Envelope.MAX_DATA) {
-            throw new InvalidEventException("data: larger than " + Envelope.MAX_DATA + " bytes");
+        EventType declared = EventType.fromWireName(attributes.get("type"));
+        int max = declared == null ? Envelope.MAX_DATA : Envelope.maxData(declared);
+        if (data != null && data.length > max) {
+            throw new InvalidEventException("data: larger than " + max + " bytes");
         }
         return decode(
                 prefix,
@@ -341,7 +343,7 @@ public final class EventCodec {
         if (!data.isObject()) {
             throw new InvalidEventException("data: expected an object, got " + DataReader.describe(data));
         }
-        Envelope.dataSize(data);
+        Envelope.dataSize(eventType, data);
         EventData payload;
         try {
             payload = DataCodec.decode(eventType, new DataReader(data, "data."));

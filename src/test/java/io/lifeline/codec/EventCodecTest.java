@@ -41,6 +41,38 @@ class EventCodecTest {
 
     /** The log keeps microseconds; the receiving replica must apply the time the others read back from it. */
     @Test
+    void aRendezvousOfAJobOf16kGpusIsTakenWhileOtherTypesKeepTheirLimit() {
+        // 2,048 nodes of 8 GPUs: over 90,000 characters of participants, past the 64 KiB every other type keeps.
+        StringBuilder ps = new StringBuilder();
+        for (int n = 0; n < 2048; n++) {
+            ps.append(n == 0 ? "" : ",")
+                    .append(String.format(
+                            java.util.Locale.ROOT,
+                            "{\"node\":\"gpu-%05d\",\"firstRank\":%d,\"rankCount\":8}",
+                            n,
+                            8 * n));
+        }
+        String data = "{\"round\":1,\"worldSize\":16384,\"participants\":[" + ps + "]}";
+        assertThat(data.length()).isGreaterThan(65_536);
+        DecodedBatch taken = decode(CloudEvents.event("e1", "s", "trainer.rendezvous", "ns/job", T, data));
+        assertThat(taken.rejections()).isEmpty();
+        assertThat(((io.lifeline.domain.event.TrainerData.Rendezvous)
+                                taken.events().get(0).data())
+                        .participants())
+                .hasSize(2048);
+        String padded = "{\"by\":\"" + "y".repeat(data.length()) + "\"}";
+        assertThat(reason(CloudEvents.event("e2", "s", "node.cordoned", "n1", T, padded)))
+                .isEqualTo("data: larger than 65536 characters of JSON");
+        StringBuilder huge = new StringBuilder(data.substring(0, data.length() - 2));
+        for (int n = 2048; huge.length() <= 1024 * 1024; n++) {
+            huge.append(String.format(
+                    java.util.Locale.ROOT, ",{\"node\":\"gpu-%05d\",\"firstRank\":%d,\"rankCount\":8}", n, 8 * n));
+        }
+        assertThat(reason(CloudEvents.event("e3", "s", "trainer.rendezvous", "ns/job", T, huge + "]}")))
+                .isEqualTo("data: larger than 1048576 characters of JSON");
+    }
+
+    @Test
     void timesAreKeptToTheMicrosecondAsTheLogStoresThem() {
         Event e = decode(CloudEvents.nodeRegistered("e1", "n17", Instant.parse("2026-03-01T10:00:00.123456789Z")))
                 .events()

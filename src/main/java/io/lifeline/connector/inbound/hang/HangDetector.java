@@ -142,7 +142,8 @@ public class HangDetector {
         reported.values().removeIf(t -> t < horizon);
     }
 
-    static Event event(String job, HangVerdict v, Instant now) {
+    /** The event a suspected hang is reported as (also what the goodput bench's moved-clock runs write). */
+    public static Event event(String job, HangVerdict v, Instant now) {
         Instant since = v.since();
         JobData.HangSuspected data = new JobData.HangSuspected(
                 v.kind(),
