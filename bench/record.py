@@ -58,7 +58,7 @@ def merge(path, note):
         json.dump(w, sys.stdout)
         print()
     with open(PATH, "w") as f:
-        json.dump(figures, f, indent=2, ensure_ascii=False)
+        json.dump(figures, f, indent=1, ensure_ascii=False)
         f.write("\n")
 
 
@@ -104,7 +104,7 @@ def main(argv=None):
             figures = json.load(f)
     figures = [x for x in figures if x.get("name") != a.name] + [figure]
     with open(PATH, "w") as f:
-        json.dump(figures, f, indent=2, ensure_ascii=False)
+        json.dump(figures, f, indent=1, ensure_ascii=False)
         f.write("\n")
     json.dump(figure, sys.stdout)
     print()

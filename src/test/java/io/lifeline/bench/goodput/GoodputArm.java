@@ -555,9 +555,15 @@ final class GoodputArm {
                 drainCause = cause;
             }
             case DOWN -> {
-                // Restarting: nothing new to save; the cordon keeps the restart off the node.
-                slotOf.remove(node);
-                slotNode[slot] = newNode(slot);
+                if (milestones < 2) {
+                    // Restarting, the group not formed yet: nothing new to save, and the cordon keeps the new group
+                    // off the node.
+                    slotOf.remove(node);
+                    slotNode[slot] = newNode(slot);
+                } else {
+                    // The new group already holds the node: evicting its pod makes the group form again.
+                    interrupt(cause, slot, true, "evicted by a drain of " + node + " while restarting");
+                }
             }
             case HUNG -> interrupt(cause, slot, true, "evicted by a drain of " + node);
             default -> throw new IllegalStateException(phase.name());
