@@ -104,7 +104,6 @@ public class OverviewView extends VerticalLayout {
         gainCaption.addClassNames("ll-muted");
         Div gainBox = new Div(gainFigure, new Div(gainWorth), new Div(gainCaption));
         gainBox.setId("lifeline-gain");
-        gainBox.addClassNames("ll-card");
         add(
                 Ui.title("Overview"),
                 status,

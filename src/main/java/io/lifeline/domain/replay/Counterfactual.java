@@ -84,6 +84,10 @@ public final class Counterfactual {
                 null);
     }
 
+    private static String jobs(int n) {
+        return n == 1 ? "1 job" : n + " jobs";
+    }
+
     private static GoodputView replay(WhatIfJob job, boolean finished, WhatIfScenario s, BooleanSupplier stop) {
         return WhatIfSimulator.run(
                 job.job(), job.start(), job.end(), finished, job.gpus(), job.nodes(), job.interruptions(), s, stop);
@@ -134,15 +138,15 @@ public final class Counterfactual {
         }
         List<String> notes = new ArrayList<>();
         if (noticed > acted) {
-            notes.add((noticed - acted) + " of the " + noticed + " jobs with notices are not under the notice policy "
+            notes.add((noticed - acted) + " of the " + jobs(noticed) + " with notices: not under the notice policy "
                     + "(mode off or dry-run): Lifeline did not act on them, so nothing is counted for them");
         }
         if (unknown > 0) {
-            notes.add(unknown + " jobs with notices could not be replayed (interval unknown or replay too long): "
+            notes.add(jobs(unknown) + " with notices could not be replayed (interval unknown or replay too long): "
                     + "counted as gaining nothing");
         }
         if (assumed > 0) {
-            notes.add(assumed + " jobs measured no save: their checkpoint cost is the configured default");
+            notes.add(jobs(assumed) + " measured no save: the replays assume the configured default checkpoint cost");
         }
         counted.sort(Comparator.comparingLong(JobCounterfactual::keptMillis).reversed());
         Double with = held > 0 ? Double.valueOf(productive / (double) held) : null;
