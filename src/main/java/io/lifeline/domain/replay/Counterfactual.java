@@ -131,8 +131,11 @@ public final class Counterfactual {
             }
             if (acts.test(j.namespace(), j.pool())) {
                 acted++;
-                keptMillis += j.keptMillis();
-                keptGpuHours += j.keptGpuHours();
+                // Never more than the job's measured productive time: early in a run the ledger may not have
+                // counted yet what the replay already saw kept.
+                long kept = Math.min(j.keptMillis(), j.productiveMillis());
+                keptMillis += kept;
+                keptGpuHours += kept * (double) j.gpus() / GoodputView.MILLIS_PER_HOUR;
                 counted.add(j);
             }
         }
@@ -150,7 +153,7 @@ public final class Counterfactual {
         }
         counted.sort(Comparator.comparingLong(JobCounterfactual::keptMillis).reversed());
         Double with = held > 0 ? Double.valueOf(productive / (double) held) : null;
-        Double without = held > 0 ? Double.valueOf(Math.max(0, productive - keptMillis) / (double) held) : null;
+        Double without = held > 0 ? Double.valueOf((productive - keptMillis) / (double) held) : null;
         return new FleetCounterfactual(
                 computedAt,
                 jobs.size(),

@@ -13,7 +13,7 @@ import java.util.List;
  * @param jobsActed           of those, jobs the notice policy acts on (mode {@code on}): only their gain is counted
  * @param ettrWith            Σ productive / Σ (wall − waiting) of the ledger, or null without time held
  * @param ettrWithout         the same with the productive time the replays attribute to the policy taken off, or null
- * @param keptHours           training time the policy kept (summed over jobs)
+ * @param keptHours           training time the policy kept, summed over jobs (each at most its measured productive time)
  * @param keptGpuHours        the same in GPU-hours
  * @param noticePolicyMode    the notice policy's default mode ({@code on}, {@code dry-run}, {@code off}), or null
  * @param notes               assumptions made and what could not be counted

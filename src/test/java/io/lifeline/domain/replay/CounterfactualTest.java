@@ -83,6 +83,17 @@ class CounterfactualTest {
     }
 
     @Test
+    void neverTakesOffMoreThanTheLedgerMeasured() {
+        // Early in a run the ledger may have counted less productive time than the replay finds kept.
+        JobCounterfactual early = Counterfactual.of(job(120_000L, 500, 0), true, LIMITS, () -> false);
+        assertThat(early.keptMillis()).isEqualTo(760_000);
+        FleetCounterfactual f = Counterfactual.fleet(List.of(early), T0, (ns, pool) -> true, "on");
+        assertThat(f.ettrWithout()).isZero();
+        assertThat(f.keptHours()).isCloseTo(500 / 3600.0, offset(1e-12));
+        assertThat(f.keptGpuHours()).isCloseTo(500 * 16 / 3600.0, offset(1e-12));
+    }
+
+    @Test
     void aPolicyThatDidNotActGainedNothing() {
         JobCounterfactual noticed = Counterfactual.of(job(120_000L, 33_000, 0), true, LIMITS, () -> false);
         FleetCounterfactual f = Counterfactual.fleet(List.of(noticed), T0, (ns, pool) -> false, "dry-run");
