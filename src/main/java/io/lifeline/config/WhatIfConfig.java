@@ -31,4 +31,19 @@ public interface WhatIfConfig {
     /** Largest trace a request may upload. */
     @WithDefault("8388608")
     int maxTraceBytes();
+
+    /**
+     * Most jobs the fleet counterfactual (the ETTR without Lifeline's notice policy) replays: the running ones first,
+     * then those that ended most recently.
+     */
+    @WithDefault("32")
+    int counterfactualJobs();
+
+    /** How often the fleet counterfactual is computed again, off every request path. */
+    @WithDefault("1m")
+    Duration counterfactualRefresh();
+
+    /** Jobs that ended longer ago than this are left out of the fleet counterfactual. */
+    @WithDefault("24h")
+    Duration counterfactualRecent();
 }

@@ -1,6 +1,7 @@
 package io.lifeline.ui;
 
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.replay.FleetCounterfactual;
 import io.lifeline.ui.data.CauseStat;
 import io.lifeline.ui.data.EttrHistory;
 import io.lifeline.ui.data.JobRow;
@@ -21,6 +22,7 @@ import java.util.List;
  * @param lostGpuHours7d lost GPU-hours over 7 days
  * @param breaching      jobs whose checkpoint is older than their objective, stalest first
  * @param nodesAtRisk    nodes with a pending notice, draining or cordoned
+ * @param gain           the recent jobs' ETTR with and without Lifeline's notice policy (same history)
  */
 public record OverviewModel(
         Instant at,
@@ -33,7 +35,8 @@ public record OverviewModel(
         List<CauseStat> causes7d,
         double lostGpuHours7d,
         List<JobRow> breaching,
-        List<NodeAtRisk> nodesAtRisk) {
+        List<NodeAtRisk> nodesAtRisk,
+        FleetCounterfactual gain) {
 
     /**
      * A node operators should look at.

@@ -13,6 +13,7 @@ import com.vaadin.flow.router.RouteAlias;
 import io.lifeline.action.view.ActionQuery;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.policy.NoticePolicyGain;
 import io.lifeline.security.identity.Caller;
 import io.lifeline.ui.data.DashboardData;
 import io.lifeline.ui.data.EttrHistory;
@@ -28,6 +29,9 @@ public class OverviewView extends VerticalLayout {
 
     private final ActionsGateway actions;
     private final Div kpis = new Div();
+    private final Span gainFigure = new Span();
+    private final Span gainWorth = new Span();
+    private final Span gainCaption = new Span();
     private final EChart causes = new EChart("280px");
     private final Span causesEmpty = new Span("No interruptions in the last 7 days.");
     private final Grid<IncidentView> incidents = new Grid<>();
@@ -39,7 +43,7 @@ public class OverviewView extends VerticalLayout {
     private long inFlightAt;
 
     @Inject
-    public OverviewView(DashboardData data, ActionsGateway actions) {
+    public OverviewView(DashboardData data, ActionsGateway actions, NoticePolicyGain gain) {
         this.actions = actions;
         addClassName("ll-page");
         kpis.addClassNames("ll-kpis");
@@ -93,8 +97,25 @@ public class OverviewView extends VerticalLayout {
                 Ui.section("Jobs breaching their checkpoint-freshness objective", breaching),
                 Ui.section("Nodes with notices, draining or cordoned", nodes));
         risk.addClassNames("ll-two");
-        add(Ui.title("Overview"), status, kpis, charts, risk);
-        Live.bind(this, data, s -> render(OverviewPresenter.present(s, data.ettrHistory(UiSession.scope()))));
+        gainFigure.setId("gain-figure");
+        gainFigure.addClassNames("ll-kpi-value");
+        gainWorth.setId("gain-worth");
+        gainCaption.setId("gain-caption");
+        gainCaption.addClassNames("ll-muted");
+        Div gainBox = new Div(gainFigure, new Div(gainWorth), new Div(gainCaption));
+        gainBox.setId("lifeline-gain");
+        add(
+                Ui.title("Overview"),
+                status,
+                kpis,
+                Ui.section("What Lifeline's notice policy gained, recent jobs", gainBox),
+                charts,
+                risk);
+        Live.bind(
+                this,
+                data,
+                s -> render(
+                        OverviewPresenter.present(s, data.ettrHistory(UiSession.scope()), gain.of(UiSession.scope()))));
         addAttachListener(e -> loadInFlight(e.getUI()));
     }
 
@@ -135,6 +156,9 @@ public class OverviewView extends VerticalLayout {
                         ? "No data yet: nothing has reported to Lifeline."
                         : "As of " + Format.time(m.at(), UiSession.zone()));
         renderKpis(m);
+        gainFigure.setText(OverviewPresenter.gainFigure(m.gain()));
+        gainWorth.setText(OverviewPresenter.gainWorth(m.gain()));
+        gainCaption.setText(OverviewPresenter.gainCaption(m.gain()));
         causesEmpty.setVisible(m.causes7d().isEmpty());
         causes.setVisible(!m.causes7d().isEmpty());
         causes.setOption(Charts.causes(m.causes7d()));

@@ -1,13 +1,16 @@
 package io.lifeline.api.read;
 
 import io.lifeline.domain.event.CapacityType;
+import io.lifeline.domain.replay.FleetCounterfactual;
 import io.lifeline.domain.replay.TraceFormat;
 import io.lifeline.domain.replay.WhatIfReport;
 import io.lifeline.domain.replay.WhatIfRequest;
+import io.lifeline.policy.NoticePolicyGain;
 import io.lifeline.runtime.WhatIfService;
 import io.lifeline.security.CurrentCaller;
 import io.lifeline.security.Scope;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -30,10 +33,23 @@ public class WhatIfResource {
 
     private final WhatIfService whatIf;
     private final CurrentCaller callers;
+    private final NoticePolicyGain gain;
 
-    WhatIfResource(WhatIfService whatIf, CurrentCaller callers) {
+    WhatIfResource(WhatIfService whatIf, CurrentCaller callers, NoticePolicyGain gain) {
         this.whatIf = whatIf;
         this.callers = callers;
+        this.gain = gain;
+    }
+
+    /**
+     * {@code GET /api/v1/whatif/counterfactual}: the recent jobs the caller may see, their ETTR as measured and as the
+     * same interruption history would have given without the notice policy. Precomputed: this only sums the latest
+     * replays.
+     */
+    @GET
+    @Path("/counterfactual")
+    public FleetCounterfactual counterfactual() {
+        return gain.of(Scope.of(callers.get()));
     }
 
     /**
