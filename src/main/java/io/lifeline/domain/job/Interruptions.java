@@ -115,6 +115,7 @@ final class Interruptions {
     }
 
     private void stop(Job job, Incident inc, Instant at, String node) {
+        Instant trainingStopped = heldSince(job, inc, at);
         ProductiveMark now = job.ledger.productive();
         ProductiveMark ref = job.checkpoints.protectedMark(now);
         CheckpointEntry protecting = job.checkpoints.protectingCheckpoint();
@@ -132,6 +133,11 @@ final class Interruptions {
                 job.membership.worldSize(),
                 savedFirst,
                 job.checkpoints.epoch());
+        if (trainingStopped.isBefore(at)) {
+            // The hold's time, a pause of the job while it ran, is this incident's downtime: nothing trained since.
+            long heldMs = Math.max(0, job.ledger.clockMs() - trainingStopped.toEpochMilli());
+            inc.accrueMoved(Bucket.RESCALE, new ProductiveMark(heldMs, heldMs * job.ledger.gpus()));
+        }
         CheckpointEntry newest = job.checkpoints.newestGood();
         inc.attemptEnded(newest == null ? null : newest.step(), job.membership.activeNodes());
         ProductiveMark lost = inc.lostFor(ref);
@@ -149,6 +155,21 @@ final class Interruptions {
                 : job.primaryCapacity != null ? job.primaryCapacity : Job.UNKNOWN_POOL;
         inc.pool(pool);
         job.countInterruption(pool, capacity);
+    }
+
+    /**
+     * When training stopped, for a stop signalled at {@code at}: where the trainers began to hold after their exit
+     * save, when they hold, else {@code at}. Trainers that hold take no step, and the signal of the stop may come long
+     * after (a node killed at its notice's deadline, the survivors' restart seen only at their next rendezvous):
+     * measured from the signal, the downtime would leave out the hold and the time the stop went unseen. The stop
+     * itself keeps the signal's time (the node went then). A hold that began before the incident opened (an exit
+     * save for a signal that opened none) counts from the opening.
+     */
+    private static Instant heldSince(Job job, Incident inc, Instant at) {
+        if (!job.holding || job.holdingSince == null || !job.holdingSince.isBefore(at)) {
+            return at;
+        }
+        return job.holdingSince.isBefore(inc.openedAt()) ? inc.openedAt() : job.holdingSince;
     }
 
     private Incident openOrJoin(Job job, Instant at, IncidentCause cause, String detail, String node) {

@@ -342,12 +342,12 @@ final class JobEvents {
     }
 
     private void rendezvous(Job job, Instant at, TrainerData.Rendezvous d, String type) {
-        job.holding = false;
         RendezvousRound round =
                 new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants(), d.endpointNode());
         boolean late = job.membership.current() != null
                 && at.isBefore(job.membership.current().time());
         if (late || job.state.isTerminal()) {
+            job.holding = false;
             job.membership.record(round);
             return;
         }
@@ -368,6 +368,8 @@ final class JobEvents {
                         type);
             }
         }
+        // A new group ends a hold; only after the stop it may be, which starts where the hold began.
+        job.holding = false;
         job.membership.record(round);
         if (!same && job.stragglers != null) {
             job.stragglers.reset(); // ranks are dealt again
