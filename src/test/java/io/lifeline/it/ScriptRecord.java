@@ -96,6 +96,62 @@ final class ScriptRecord {
     }
 
     /**
+     * The interruption an incident that closed at {@code closedAt} (epoch seconds) was about: the one ended by the
+     * newest restore before it (the incident closes at the first progress after the restore).
+     */
+    Interruption interruptionClosedAt(double closedAt) throws IOException {
+        JsonNode resumed = last("resumed", e -> t(e) < closedAt + 0.5);
+        if (resumed == null) {
+            throw new IllegalStateException("no restore before " + closedAt + " in " + file);
+        }
+        return interruption(resumed);
+    }
+
+    /**
+     * An incident's figures against the script's: when training stopped (the incident closed minus its downtime) and
+     * moved again (it closed), the downtime between, and the lost work. Prints one line {@code DRILL-TRUTH {json}}
+     * with both sides; returns what differs by more than a second, empty when nothing does.
+     */
+    static List<String> compare(String job, JsonNode incident, Interruption truth) throws IOException {
+        double closed = seconds(Instant.parse(incident.path("closedAt").asText()));
+        double downtime = incident.path("downtimeMillis").asLong() / 1000.0;
+        double stopped = closed - downtime;
+        double lost = incident.path("lostReworkMillis").asLong() / 1000.0;
+        java.util.Map<String, Object> line = new java.util.LinkedHashMap<>();
+        line.put("job", job);
+        line.put("incident", incident.path("id").asText());
+        line.put("cause", incident.path("cause").asText());
+        line.put("lifelineDowntimeSeconds", downtime);
+        line.put("scriptDowntimeSeconds", round(truth.downtime()));
+        line.put("lifelineLostSeconds", lost);
+        line.put("scriptLostSeconds", round(truth.lostSeconds()));
+        line.put("scriptLostSteps", truth.lostSteps());
+        line.put("trainingStoppedDelta", round(stopped - truth.stoppedAt()));
+        line.put("trainingMovedDelta", round(closed - truth.movedAt()));
+        line.put("incidentJson", incident);
+        String json = JSON.writeValueAsString(line);
+        System.out.println("DRILL-TRUTH " + json);
+        List<String> off = new ArrayList<>();
+        if (Math.abs(stopped - truth.stoppedAt()) > 1.0) {
+            off.add("training stopped " + round(stopped - truth.stoppedAt()) + " s off the script's");
+        }
+        if (Math.abs(closed - truth.movedAt()) > 1.0) {
+            off.add("training moved " + round(closed - truth.movedAt()) + " s off the script's first step");
+        }
+        if (Math.abs(downtime - truth.downtime()) > 1.0) {
+            off.add("downtime " + downtime + " s, the script's " + round(truth.downtime()) + " s");
+        }
+        if (Math.abs(lost - truth.lostSeconds()) > 1.0) {
+            off.add("lost work " + lost + " s, the script's " + round(truth.lostSeconds()) + " s");
+        }
+        return off.isEmpty() ? off : List.of(json + ": " + off);
+    }
+
+    private static double round(double seconds) {
+        return Math.round(seconds * 1000) / 1000.0;
+    }
+
+    /**
      * The interruption ended by the restore {@code resumed} (a {@code resumed} line of a restarted worker): training
      * stopped at the newest step, or hold, before it, and moved at the first step after it. The lost seconds are the
      * time between the restored step and the last step, as the attempt that threw them away took them.
@@ -113,8 +169,12 @@ final class ScriptRecord {
         double stopped = hold != null && t(hold) >= t(lastStep) ? t(hold) : t(lastStep);
         double lostSeconds = 0;
         if (last > restored) {
-            JsonNode from = last("step", e -> t(e) < at && e.path("step").asLong() == restored);
-            lostSeconds = t(lastStep) - (from == null ? t(lastStep) : t(from));
+            // From the restored step's own making, or, when the attempt began by restoring it, from the restore.
+            double lastAt = t(lastStep);
+            JsonNode made = last("step", e -> t(e) < lastAt && e.path("step").asLong() == restored);
+            JsonNode back = last("resumed", e -> t(e) < lastAt && e.path("step").asLong() == restored);
+            double from = Math.max(made == null ? lastAt : t(made), back == null ? Double.NEGATIVE_INFINITY : t(back));
+            lostSeconds = lastAt - from;
         }
         return new Interruption(stopped, t(moved), last, restored, last - restored, lostSeconds);
     }

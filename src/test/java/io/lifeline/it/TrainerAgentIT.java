@@ -587,38 +587,14 @@ class TrainerAgentIT {
     }
 
     /**
-     * The incident's figures against the script's record, within a second each: when training stopped (the incident
-     * closed minus its downtime) and moved again (it closed), the downtime between, and the lost work; and the job's
-     * goodput buckets, where this incident is all there is to them. Prints one line {@code DRILL-TRUTH {json}} with
-     * both sides.
+     * The incident's figures against the script's record, within a second each ({@link ScriptRecord#compare}); and the
+     * job's goodput buckets, where this incident is all there is to them.
      */
     private static void assertMatches(String job, JsonNode incident, ScriptRecord.Interruption truth) throws Exception {
         JsonNode goodput = getJson("/api/v1/jobs/" + job).path("goodput");
-        double closed =
-                ScriptRecord.seconds(Instant.parse(incident.path("closedAt").asText()));
-        double downtime = incident.path("downtimeMillis").asLong() / 1000.0;
-        double stopped = closed - downtime;
+        assertThat(ScriptRecord.compare(job, incident, truth)).isEmpty();
         double lost = incident.path("lostReworkMillis").asLong() / 1000.0;
-        Map<String, Object> line = new java.util.LinkedHashMap<>();
-        line.put("job", job);
-        line.put("incident", incident.path("id").asText());
-        line.put("lifelineDowntimeSeconds", downtime);
-        line.put("scriptDowntimeSeconds", truth.downtime());
-        line.put("lifelineLostSeconds", lost);
-        line.put("scriptLostSeconds", truth.lostSeconds());
-        line.put("scriptLostSteps", truth.lostSteps());
-        line.put("trainingStoppedDelta", stopped - truth.stoppedAt());
-        line.put("trainingMovedDelta", closed - truth.movedAt());
-        line.put("incidentJson", incident);
-        line.put("goodput", goodput);
-        String why = JSON.writeValueAsString(line);
-        System.out.println("DRILL-TRUTH " + why);
-        assertThat(stopped).as("training stopped, vs the script's; %s", why).isCloseTo(truth.stoppedAt(), within(1.0));
-        assertThat(closed)
-                .as("training moved, vs the script's first step; %s", why)
-                .isCloseTo(truth.movedAt(), within(1.0));
-        assertThat(downtime).as("downtime; %s", why).isCloseTo(truth.downtime(), within(1.0));
-        assertThat(lost).as("lost work; %s", why).isCloseTo(truth.lostSeconds(), within(1.0));
+        String why = incident + " " + goodput;
         // The job's only incident: its lost work is the job's, and its downtime is within the buckets of the job that
         // hold no training (recovery, and the pause of a hold).
         assertThat(goodput.path("lostReworkMillis").asLong() / 1000.0)

@@ -227,7 +227,8 @@ final class JobEvents {
                         null,
                         "agent restarted workers" + (d.reason() == null ? "" : ": " + d.reason()),
                         JobState.RECOVERING,
-                        type);
+                        type,
+                        true);
             }
             if (job.state.isWaiting()) {
                 JobStateMachine.move(job, JobState.RECOVERING, at, type);
@@ -356,7 +357,7 @@ final class JobEvents {
             Incident warned = job.incidents.open();
             if (warned != null && !warned.stopped() && anyAbsent(warned, round)) {
                 interruptions.interrupt(
-                        job, at, warned.cause(), null, "warned node left the group", JobState.RECOVERING, type);
+                        job, at, warned.cause(), null, "warned node left the group", JobState.RECOVERING, type, true);
             } else if (same) {
                 interruptions.interrupt(
                         job,
@@ -365,7 +366,8 @@ final class JobEvents {
                         null,
                         "re-rendezvous without a reported failure",
                         JobState.RECOVERING,
-                        type);
+                        type,
+                        true);
             }
         }
         // A new group ends a hold; only after the stop it may be, which starts where the hold began.
