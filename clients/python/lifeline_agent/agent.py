@@ -121,7 +121,6 @@ class Agent(AgentBase):
         Returns None, or a :class:`Task` when every rank has to save (or restore) at this step."""
         st = self.state
         st.step = step
-        st.stepped = (step, time.time())
         if self._first_step:
             self._first_step = False
             if self.is_rank0:

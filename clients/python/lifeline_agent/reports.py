@@ -107,8 +107,4 @@ class ProgressReport:
         self._last = (now, step, state.samples, state.tokens)
         if step is None or step < 0:
             return
-        # Stamped with when the step was made, not when this tick came: Lifeline dates the last training before a
-        # stop nobody reported, and the first after a restart, by the progress.
-        stepped = state.stepped
-        at = stepped[1] if stepped is not None and stepped[0] == step else None
-        agent.emit(agent.events.progress(agent.run_key, step, sps, tps, at))
+        agent.emit(agent.events.progress(agent.run_key, step, sps, tps))

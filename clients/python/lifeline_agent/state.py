@@ -15,12 +15,10 @@ class SharedState:
     loop (the smallest of what its sources ask, see :meth:`set_attention`); ``exit_wanted``: the job was asked to stop
     (prepare_exit, a signal); ``counters``: what :meth:`Agent.stats` adds up."""
 
-    __slots__ = ("step", "stepped", "samples", "tokens", "attention", "signalled", "exit_wanted", "counters", "_attn", "_lock")
+    __slots__ = ("step", "samples", "tokens", "attention", "signalled", "exit_wanted", "counters", "_attn", "_lock")
 
     def __init__(self) -> None:
         self.step: int = 0
-        #: (step, wall clock) of the newest step the training thread made: its progress carries when it was made.
-        self.stepped: tuple[int, float] | None = None
         self.samples: float = 0
         self.tokens: float = 0
         self.attention: float = INF
