@@ -368,6 +368,31 @@ class RecoveryIT {
             drill.put("fullRestartSeconds", round(d.firstStepAfter(relaunched) - relaunched));
             JsonNode resumed = d.first("resumed", e -> e.path("t").asDouble() > relaunched);
             assertThat(resumed.path("checkpoint").asText()).as("%s", resumed).isNotEqualTo("none");
+
+            // Each of the three incidents against the script's record: downtime and lost work within a second, and
+            // together the job's lost rework.
+            JsonNode incidents = await("the three incidents closed", Duration.ofSeconds(60), () -> {
+                JsonNode l = getJson("/api/v1/jobs/" + d.job + "/incidents");
+                return l != null
+                                && l.size() >= 3
+                                && l.get(l.size() - 1).path("closedAt").isTextual()
+                        ? l
+                        : null;
+            });
+            ScriptRecord truth = new ScriptRecord(d.record);
+            List<String> off = new ArrayList<>();
+            long lostMillis = 0;
+            for (JsonNode i : incidents) {
+                ScriptRecord.Interruption by = truth.interruptionClosedAt(epochSeconds(i.path("closedAt")));
+                off.addAll(ScriptRecord.compare(d.job, i, by));
+                lostMillis += i.path("lostReworkMillis").asLong();
+            }
+            JsonNode goodput = getJson("/api/v1/jobs/" + d.job).path("goodput");
+            drill.put("incidentsOffTheRecord", off);
+            assertThat(off).isEmpty();
+            assertThat(goodput.path("lostReworkMillis").asLong())
+                    .as("%s", goodput)
+                    .isEqualTo(lostMillis);
         } finally {
             report(drill);
         }

@@ -100,6 +100,7 @@ final class CheckpointEvents {
             job.exitRequested = false;
             job.holding = true;
             job.holdingStep = e.step();
+            job.holdingSince = at;
         }
     }
 }
