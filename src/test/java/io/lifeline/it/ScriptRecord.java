@@ -113,6 +113,12 @@ final class ScriptRecord {
      * with both sides; returns what differs by more than a second, empty when nothing does.
      */
     static List<String> compare(String job, JsonNode incident, Interruption truth) throws IOException {
+        return compare(job, incident, truth, 1.0);
+    }
+
+    /** As {@link #compare(String, JsonNode, Interruption)}, within {@code tolerance} seconds. */
+    static List<String> compare(String job, JsonNode incident, Interruption truth, double tolerance)
+            throws IOException {
         double closed = seconds(Instant.parse(incident.path("closedAt").asText()));
         double downtime = incident.path("downtimeMillis").asLong() / 1000.0;
         double stopped = closed - downtime;
@@ -132,16 +138,16 @@ final class ScriptRecord {
         String json = JSON.writeValueAsString(line);
         System.out.println("DRILL-TRUTH " + json);
         List<String> off = new ArrayList<>();
-        if (Math.abs(stopped - truth.stoppedAt()) > 1.0) {
+        if (Math.abs(stopped - truth.stoppedAt()) > tolerance) {
             off.add("training stopped " + round(stopped - truth.stoppedAt()) + " s off the script's");
         }
-        if (Math.abs(closed - truth.movedAt()) > 1.0) {
+        if (Math.abs(closed - truth.movedAt()) > tolerance) {
             off.add("training moved " + round(closed - truth.movedAt()) + " s off the script's first step");
         }
-        if (Math.abs(downtime - truth.downtime()) > 1.0) {
+        if (Math.abs(downtime - truth.downtime()) > tolerance) {
             off.add("downtime " + downtime + " s, the script's " + round(truth.downtime()) + " s");
         }
-        if (Math.abs(lost - truth.lostSeconds()) > 1.0) {
+        if (Math.abs(lost - truth.lostSeconds()) > tolerance) {
             off.add("lost work " + lost + " s, the script's " + round(truth.lostSeconds()) + " s");
         }
         return off.isEmpty() ? off : List.of(json + ": " + off);
