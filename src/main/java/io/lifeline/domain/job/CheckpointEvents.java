@@ -100,7 +100,6 @@ final class CheckpointEvents {
             job.exitRequested = false;
             job.holding = true;
             job.holdingStep = e.step();
-            job.holdingSince = at;
         }
     }
 }
