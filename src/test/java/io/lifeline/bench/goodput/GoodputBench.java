@@ -45,13 +45,10 @@ public final class GoodputBench {
      * ETTR = 1 − C/τ − τ/(2·M_unannounced) − R̄/M_all.
      */
     static double bound(GoodputSetup s) {
-        double perJob = GoodputSetup.llama3PerGpuSecond() * s.gpus() * s.rateScale();
         double unannounced = 0;
         double restart = 0;
         for (Cause c : Cause.values()) {
-            double rate = c == Cause.SPOT_RECLAIM
-                    ? GoodputSetup.reclaimsPerNodeSecond() * s.spotNodes() * s.rateScale()
-                    : perJob * c.llama3Count / GoodputSetup.LLAMA3_INTERRUPTIONS;
+            double rate = InterruptionHistory.rate(s, c);
             if (!c.announced()) {
                 unannounced += rate;
             }

@@ -53,16 +53,24 @@ final class InterruptionHistory {
 
     private InterruptionHistory() {}
 
+    /** Interruptions of cause {@code c} per second for the setup's job (what {@link #draw} and the bound use). */
+    static double rate(GoodputSetup s, Cause c) {
+        return c == Cause.SPOT_RECLAIM
+                ? GoodputSetup.reclaimsPerNodeSecond() * s.spotNodes() * s.rateScale()
+                : GoodputSetup.llama3PerGpuSecond()
+                        * s.gpus()
+                        * s.rateScale()
+                        * c.llama3Count
+                        / GoodputSetup.LLAMA3_INTERRUPTIONS;
+    }
+
     /** Poisson arrivals per cause over the setup's days; time-ordered by strike. */
     static List<Interruption> draw(GoodputSetup s) {
         SplittableRandom rng = new SplittableRandom(s.seed());
         long end = Math.round(s.days() * 86_400);
         List<Interruption> out = new ArrayList<>();
-        double perJob = GoodputSetup.llama3PerGpuSecond() * s.gpus() * s.rateScale();
         for (Cause c : Cause.values()) {
-            double rate = c == Cause.SPOT_RECLAIM
-                    ? GoodputSetup.reclaimsPerNodeSecond() * s.spotNodes() * s.rateScale()
-                    : perJob * c.llama3Count / GoodputSetup.LLAMA3_INTERRUPTIONS;
+            double rate = rate(s, c);
             if (rate <= 0) {
                 continue;
             }
