@@ -80,7 +80,12 @@ class MetricsEndpointTest {
                         () -> given().header("Accept", "application/openmetrics-text; version=1.0.0; charset=utf-8")
                                 .get("/metrics")
                                 .asString(),
+                        // Every series the assertions read, not only the first: the job's rows are published from
+                        // one model snapshot per scrape, and a scrape may come between the batch's parts.
                         t -> t.contains("lifeline_job_world_size{" + label)
+                                && t.contains("lifeline_job_world_size_min{" + label)
+                                && t.contains("lifeline_job_node_info{" + label)
+                                && t.contains("lifeline_node_gpu_health{health=\"failed\",node=\"series-node-b\"}")
                                 && t.contains("lifeline_node_lemon_score{"));
         assertThat(text).contains("lifeline_job_world_size{" + label + ",job_namespace=\"ops-endpoint\"} 16.0");
         assertThat(text).contains("lifeline_job_world_size_min{" + label + ",job_namespace=\"ops-endpoint\"} 8.0");
