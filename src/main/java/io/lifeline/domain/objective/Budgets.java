@@ -22,7 +22,9 @@ final class Budgets {
             BurnThresholds th,
             Instant sampledAt,
             Set<String> jobs,
-            double msPerHour) {
+            double msPerHour,
+            double heldSecondsTotal,
+            double productiveSecondsTotal) {
         Tally w = series.sum(nowMs, o.window());
         double allowed = 1 - o.ettrTarget();
         double held = w.heldGpuMillis() / msPerHour;
@@ -80,7 +82,9 @@ final class Budgets {
                 burn,
                 fast,
                 slow,
-                exhausted ? Double.valueOf(0) : toExhaustion);
+                exhausted ? Double.valueOf(0) : toExhaustion,
+                heldSecondsTotal,
+                productiveSecondsTotal);
     }
 
     /**

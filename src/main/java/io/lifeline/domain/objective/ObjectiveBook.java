@@ -128,7 +128,7 @@ public final class ObjectiveBook implements JobObjectives {
             for (Entry e : holding) {
                 e.jobs.add(j.job());
                 if (d != null) {
-                    e.series.add(at, d);
+                    e.add(at, d);
                 }
             }
         }
@@ -208,7 +208,16 @@ public final class ObjectiveBook implements JobObjectives {
     }
 
     private ObjectiveStatus status(Entry e, Instant now) {
-        return Budgets.status(e.objective, e.series, now.toEpochMilli(), thresholds, sampledAt, e.jobs, MS_PER_HOUR);
+        return Budgets.status(
+                e.objective,
+                e.series,
+                now.toEpochMilli(),
+                thresholds,
+                sampledAt,
+                e.jobs,
+                MS_PER_HOUR,
+                e.totals.heldMs / 1000.0,
+                e.totals.productiveShownMs / 1000.0);
     }
 
     /** One objective with its series and the jobs of its scope at the last sample. */
@@ -216,20 +225,36 @@ public final class ObjectiveBook implements JobObjectives {
         final Objective objective;
         final WindowSeries series;
         final Set<String> jobs;
+        final Totals totals;
 
         Entry(Objective objective) {
-            this(objective, new WindowSeries(), new java.util.TreeSet<>());
+            this(objective, new WindowSeries(), new java.util.TreeSet<>(), new Totals());
         }
 
-        private Entry(Objective objective, WindowSeries series, Set<String> jobs) {
+        private Entry(Objective objective, WindowSeries series, Set<String> jobs, Totals totals) {
             this.objective = objective;
             this.series = series;
             this.jobs = jobs;
+            this.totals = totals;
         }
 
         Entry with(Objective o) {
-            return new Entry(o, series, jobs);
+            return new Entry(o, series, jobs, totals);
         }
+
+        void add(long at, Tally d) {
+            series.add(at, d);
+            totals.heldMs += d.heldGpuMillis();
+            totals.productiveNetMs += d.productiveGpuMillis();
+            totals.productiveShownMs = Math.max(totals.productiveShownMs, totals.productiveNetMs);
+        }
+    }
+
+    /** Counters since the objective was set, for those who compute burn rates themselves (Prometheus rules). */
+    private static final class Totals {
+        long heldMs;
+        long productiveNetMs;
+        long productiveShownMs;
     }
 
     /** A job's cumulative GPU time at one sample. */

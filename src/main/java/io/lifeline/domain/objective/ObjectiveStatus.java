@@ -41,6 +41,9 @@ import java.util.Map;
  * @param slowBurn                    the 6 h and 30 min burn rates are both at least the slow threshold
  * @param hoursToExhaustion           at the last hour's net pace, hours until the budget (or a limit) is spent; 0 when
  *                                    it is; null when it is not being spent faster than it accrues
+ * @param heldGpuSecondsTotal         GPU-seconds held by the scope since the objective was set (a counter)
+ * @param productiveGpuSecondsTotal   of them productive, never decreasing: a rework holds it back until training
+ *                                    has made the lost work good again (a counter)
  */
 public record ObjectiveStatus(
         Objective objective,
@@ -67,7 +70,9 @@ public record ObjectiveStatus(
         Map<String, Double> burnRates,
         boolean fastBurn,
         boolean slowBurn,
-        Double hoursToExhaustion) {
+        Double hoursToExhaustion,
+        double heldGpuSecondsTotal,
+        double productiveGpuSecondsTotal) {
 
     /** The share of the budget left (1 untouched, 0 spent, negative overspent), or null without a budget yet. */
     public Double remainingShare() {
