@@ -63,6 +63,7 @@ public final class Main implements Callable<Integer> {
             EventsCommand.class,
             AuditCommand.class,
             PoliciesCommand.class,
+            ObjectivesCommand.class,
             TokensCommand.class,
             LoginCommand.class,
             LoginCommand.Logout.class,
