@@ -144,24 +144,31 @@ final class ObjectivesPresenter {
         return (t == Math.rint(t) ? String.format(Locale.ENGLISH, "%.0f", t) : String.valueOf(t)) + "×";
     }
 
-    /** Hours to exhaustion at the last hour's pace: "spent", "in 3.2 h", "in 2.5 days", "not being spent". */
+    /**
+     * Hours to exhaustion at the last hour's pace: "already spent", "in 3.2 h at the last hour's pace", "in 2.5 days
+     * ...", "not being spent".
+     */
     static String exhaustion(ObjectiveStatus s) {
         Double h = s.hoursToExhaustion();
         if (h == null) {
             return s.state() == ObjectiveState.NO_DATA ? NONE : "not being spent";
         }
         if (h <= 0) {
-            return "spent";
+            return "already spent";
         }
-        return h < 48
-                ? String.format(Locale.ENGLISH, "in %.1f h", h)
-                : String.format(Locale.ENGLISH, "in %.1f days", h / 24);
+        return (h < 48
+                        ? String.format(Locale.ENGLISH, "in %.1f h", h)
+                        : String.format(Locale.ENGLISH, "in %.1f days", h / 24))
+                + " at the last hour's pace";
     }
 
-    /** Spent GPU-hours by cause, largest first, zeros left out. */
+    /** Less than half a GPU-minute: shown as nothing rather than as "0 GPU-min". */
+    private static final double NEGLIGIBLE_GPU_HOURS = 1 / 120.0;
+
+    /** Spent GPU-hours by cause, largest first, what would read as zero left out. */
     static List<Map.Entry<String, Double>> spentByCause(ObjectiveStatus s) {
         return s.spentByCause().entrySet().stream()
-                .filter(e -> e.getValue() != null && e.getValue() > 0)
+                .filter(e -> e.getValue() != null && e.getValue() >= NEGLIGIBLE_GPU_HOURS)
                 .sorted(Map.Entry.<String, Double>comparingByValue()
                         .reversed()
                         .thenComparing(Map.Entry.comparingByKey()))

@@ -189,7 +189,7 @@ public class ObjectivesView extends com.vaadin.flow.component.orderedlayout.Vert
         card.add(
                 line("obj-burn", "Burn rate: " + ObjectivesPresenter.burns(s, t)),
                 line("obj-verdict", ObjectivesPresenter.burnVerdict(s, t)),
-                line("obj-exhaustion", "Budget exhausted: " + ObjectivesPresenter.exhaustion(s)));
+                line("obj-exhaustion", "Budget runs out: " + ObjectivesPresenter.exhaustion(s)));
         card.add(spent(s), jobs(s));
         return card;
     }

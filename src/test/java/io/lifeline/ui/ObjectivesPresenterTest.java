@@ -81,7 +81,7 @@ class ObjectivesPresenterTest {
         assertThat(ObjectivesPresenter.limits(BURNING)).isEqualTo("lost 9.0 GPU-h of 50.0 GPU-h allowed");
         assertThat(ObjectivesPresenter.burns(BURNING, t)).isEqualTo("5m 9.0× · 30m 7.5× ▲ · 1h 8.0× · 6h 6.5× ▲");
         assertThat(ObjectivesPresenter.burnVerdict(BURNING, t)).isEqualTo("Slow burn (6h and 30m ≥ 6×)");
-        assertThat(ObjectivesPresenter.exhaustion(BURNING)).isEqualTo("in 1.5 h");
+        assertThat(ObjectivesPresenter.exhaustion(BURNING)).isEqualTo("in 1.5 h at the last hour's pace");
         assertThat(ObjectivesPresenter.spentByCause(BURNING))
                 .extracting(Map.Entry::getKey)
                 .containsExactly("spot_reclaim", "checkpoint");
@@ -95,7 +95,7 @@ class ObjectivesPresenterTest {
         ObjectiveStatus over = status("x", "job:research/llama", ObjectiveState.EXHAUSTED, -3, 0.0);
         assertThat(ObjectivesPresenter.spentShare(over)).isEqualTo(1.0);
         assertThat(ObjectivesPresenter.budget(over)).endsWith("· overspent by 3.0 GPU-h");
-        assertThat(ObjectivesPresenter.exhaustion(over)).isEqualTo("spent");
+        assertThat(ObjectivesPresenter.exhaustion(over)).isEqualTo("already spent");
         assertThat(ObjectiveSection.left(over)).isEqualTo("overspent by 3.0 GPU-h");
         ObjectiveStatus notSpent = status("y", "namespace:vision", ObjectiveState.MET, 8, null);
         assertThat(ObjectivesPresenter.exhaustion(notSpent)).isEqualTo("not being spent");

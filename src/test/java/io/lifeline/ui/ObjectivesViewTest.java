@@ -41,12 +41,12 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ObjectivesViewTest {
 
-    private ObjectiveService service;
-    private List<ObjectiveStore.Stored> before;
-    private String tag;
-    private String burningNs;
-    private String metNs;
-    private String job;
+    ObjectiveService service;
+    List<ObjectiveStore.Stored> before;
+    String tag;
+    String burningNs;
+    String metNs;
+    String job;
 
     @BeforeEach
     void seed() {
@@ -100,6 +100,11 @@ class ObjectivesViewTest {
     @AfterEach
     void tearDown() {
         UiTestSupport.tearDown();
+        restore();
+    }
+
+    /** Puts back the objectives in force before {@link #seed()}. */
+    void restore() {
         service.replace(before, "objectives-view-test");
     }
 
