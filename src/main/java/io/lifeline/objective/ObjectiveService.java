@@ -109,6 +109,15 @@ public class ObjectiveService implements JobObjectives {
         book.sample(now, jobs);
     }
 
+    /**
+     * Feeds a replayed history of samples, oldest first, as one piece: no sample of the model comes between them
+     * (which would forget the replayed jobs and count their next sample as a first one).
+     */
+    public synchronized void replay(
+            java.util.SortedMap<Instant, List<io.lifeline.domain.objective.JobSample>> history) {
+        history.forEach(book::sample);
+    }
+
     /** Every objective's status now. */
     public synchronized List<ObjectiveStatus> statuses() {
         return book.statuses(clock.instant());
