@@ -89,7 +89,12 @@ public class DefaultPolicyService implements PolicyService {
     @Override
     public PolicyView get(PolicyName name) {
         PolicySettings.Entry e = engine.settings().entry(name);
-        return new PolicyView(name, DESCRIPTIONS.get(name), e.mode(), e.overrides());
+        return new PolicyView(
+                name,
+                DESCRIPTIONS.get(name),
+                e.mode(),
+                e.overrides(),
+                name == PolicyName.STALE_CHECKPOINT ? engine.staleCheckpointOnlyWhenBurning() : null);
     }
 
     @Override
