@@ -30,8 +30,10 @@ import io.lifeline.domain.job.recovery.Advice;
 import io.lifeline.domain.job.recovery.Remedy;
 import io.lifeline.domain.job.recovery.Verdict;
 import io.lifeline.domain.job.spot.SpotPlacement;
+import io.lifeline.domain.objective.ObjectiveStatus;
 import io.lifeline.domain.page.Page;
 import io.lifeline.domain.policy.AutomationBrake;
+import io.lifeline.objective.ObjectiveService;
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.ModelSnapshot;
@@ -65,6 +67,7 @@ public class AlertSnapshots {
     private final ModelSnapshots snapshots;
     private final Instance<ActionService> actions;
     private final Instance<AutomationBrakeService> brake;
+    private final Instance<ObjectiveService> objectives;
     private final java.util.Set<io.micrometer.core.instrument.Meter> invalidCounters =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -73,11 +76,13 @@ public class AlertSnapshots {
             ModelSnapshots snapshots,
             Instance<ActionService> actions,
             Instance<AutomationBrakeService> brake,
+            Instance<ObjectiveService> objectives,
             MeterRegistry registry) {
         this.model = model;
         this.snapshots = snapshots;
         this.actions = actions;
         this.brake = brake;
+        this.objectives = objectives;
         // The invalid-event counters, kept as they are registered: a search of the registry walks every meter, and
         // with per-GPU series that was a fifth of the CPU under ingest load, every evaluation.
         registry.config().onMeterAdded(this::track).onMeterRemoved(invalidCounters::remove);
@@ -117,7 +122,34 @@ public class AlertSnapshots {
                 part == null ? null : part.nodes,
                 failedActions(now, actionsLookback),
                 new IngestFacts(model.queued(), deadLettered()),
-                brake());
+                brake(),
+                objectives());
+    }
+
+    /** The goodput objectives as their last sample left them, or null when they cannot be read this time. */
+    private List<AlertSnapshot.ObjectiveFacts> objectives() {
+        if (!objectives.isResolvable()) {
+            return null;
+        }
+        try {
+            List<AlertSnapshot.ObjectiveFacts> out = new java.util.ArrayList<>();
+            for (ObjectiveStatus s : objectives.get().statuses()) {
+                out.add(new AlertSnapshot.ObjectiveFacts(
+                        s.objective().name(),
+                        s.objective().scope().toString(),
+                        s.objective().scope().namespace(),
+                        s.objective().ettrTarget(),
+                        s.ettr(),
+                        s.burnRates(),
+                        s.fastBurn(),
+                        s.slowBurn(),
+                        s.remainingShare()));
+            }
+            return out;
+        } catch (RuntimeException e) {
+            LOG.warnf("Alert rules could not read the objectives this time: %s", e.toString());
+            return null;
+        }
     }
 
     /** The automation brake as stored (shared by the replicas), or null when it cannot be read this time. */

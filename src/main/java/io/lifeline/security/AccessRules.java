@@ -147,6 +147,7 @@ public final class AccessRules {
         // A what-if only computes: a read, though its body needs a POST.
         r.add(roles(POST, "/api/v1/whatif", null, Role.VIEWER));
         r.add(roles(WRITE, "/api/v1/policies/**", null, Role.ADMIN));
+        r.add(fleetWide(roles(WRITE, "/api/v1/objectives", null, Role.ADMIN)));
         r.add(roles(WRITE, "/api/v1/settings/**", null, Role.ADMIN));
         r.add(new Rule(ANY, "/api/**", Kind.DENY, Set.of(), null));
         r.add(open(ANY, "/**"));

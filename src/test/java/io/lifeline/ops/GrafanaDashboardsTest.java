@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every metric name in every PromQL expression of {@code grafana/**}/*.json is one Lifeline's live {@code /metrics}
- * serves (after a few events, so job and fleet series exist) or one dcgm-exporter really exports (the samples in
- * the shared dcgm fixtures).
+ * serves (after a few events, so job and fleet series exist), one dcgm-exporter really exports (the samples in
+ * the shared dcgm fixtures), or a goodput objective's series ({@link ObjectiveSeries}: published only while an
+ * objective is configured, and this test configures none).
  */
 @QuarkusTest
 class GrafanaDashboardsTest {
@@ -57,7 +58,14 @@ class GrafanaDashboardsTest {
                 exprs.put(f.toString(), found);
             }
         }
-        assertThat(exprs).as("dashboards under grafana/").hasSizeGreaterThanOrEqualTo(4);
+        assertThat(exprs).as("dashboards under grafana/").hasSizeGreaterThanOrEqualTo(5);
+        Set<String> objectiveDashboard = new TreeSet<>();
+        exprs.getOrDefault(
+                        GRAFANA.resolve("dashboards/lifeline-objectives.json").toString(), List.of())
+                .forEach(expr -> objectiveDashboard.addAll(PromQl.metricNames(expr)));
+        assertThat(objectiveDashboard)
+                .as("series the objectives dashboard reads")
+                .containsAll(ObjectiveSeries.NAMES);
         Set<String> unknown = new TreeSet<>();
         int names = 0;
         for (Map.Entry<String, List<String>> e : exprs.entrySet()) {
@@ -67,14 +75,14 @@ class GrafanaDashboardsTest {
                 assertThat(used).as("metric names in %s: %s", e.getKey(), expr).isNotEmpty();
                 for (String n : used) {
                     names++;
-                    if (!live.contains(n) && !dcgm.contains(n)) {
+                    if (!live.contains(n) && !dcgm.contains(n) && !ObjectiveSeries.NAMES.contains(n)) {
                         unknown.add(n + "  (" + e.getKey() + ": " + expr + ")");
                     }
                 }
             }
         }
         assertThat(unknown)
-                .as("metric names neither Lifeline nor dcgm-exporter exports")
+                .as("metric names neither Lifeline (nor its objectives) nor dcgm-exporter exports")
                 .isEmpty();
         assertThat(names).isGreaterThan(50);
     }

@@ -3,7 +3,6 @@ package io.lifeline.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.testing.RequiredTool;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,12 +21,12 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * Renders {@code deploy/k8s} with {@code kubectl kustomize} and checks what matters: the RBAC grants exactly the API
  * calls Lifeline makes, the Deployment is hardened, and the PrometheusRule only uses metric names the code
- * registers (and passes {@code promtool check rules} when promtool is installed).
+ * registers or records, or a goodput objective's series ({@link ObjectiveSeries}), and passes
+ * {@code promtool check rules}.
  */
 class KustomizeTest {
 
     private static final String KUBECTL = "/usr/bin/kubectl";
-    private static final String PROMTOOL = "/usr/bin/promtool";
 
     /**
      * Every (API group, resource, verb) Lifeline needs cluster-wide. Connectors (io.lifeline.connector.inbound.kube):
@@ -146,15 +145,27 @@ class KustomizeTest {
         Set<String> registered = registeredNames();
         assertThat(registered).contains("lifeline_job_checkpoint_age_seconds", "lifeline_actions");
         Set<String> alerts = new TreeSet<>();
+        Set<String> recorded = new TreeSet<>();
         Set<String> unknown = new TreeSet<>();
         List<Map<String, Object>> groups = at(rule, "spec", "groups");
         for (Map<String, Object> g : groups) {
             List<Map<String, Object>> rules = at(g, "rules");
             for (Map<String, Object> r : rules) {
-                alerts.add((String) r.get("alert"));
+                if (r.containsKey("record")) {
+                    recorded.add((String) r.get("record"));
+                } else {
+                    alerts.add((String) r.get("alert"));
+                }
+            }
+        }
+        for (Map<String, Object> g : groups) {
+            List<Map<String, Object>> rules = at(g, "rules");
+            for (Map<String, Object> r : rules) {
                 for (String name : PromQl.metricNames((String) r.get("expr"))) {
-                    if (!isRegistered(name, registered)) {
-                        unknown.add(name + " in " + r.get("alert"));
+                    if (!isRegistered(name, registered)
+                            && !recorded.contains(name)
+                            && !ObjectiveSeries.NAMES.contains(name)) {
+                        unknown.add(name + " in " + (r.containsKey("record") ? r.get("record") : r.get("alert")));
                     }
                 }
             }
@@ -169,14 +180,15 @@ class KustomizeTest {
                         "LifelineActionFailed",
                         "LifelineIngestLag",
                         "LifelineDeadLetterSpike",
-                        "LifelineLemonNode");
-        if (new File(PROMTOOL).exists()) {
-            Path file = Path.of("target", "kustomize-test", "rules.yaml");
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, new Yaml().dump(Map.of("groups", groups)));
-            String out = run(List.of(PROMTOOL, "check", "rules", file.toString()));
-            assertThat(out).contains("SUCCESS");
-        }
+                        "LifelineLemonNode",
+                        "GoodputBudgetFastBurn",
+                        "GoodputBudgetSlowBurn");
+        assertThat(recorded).contains("lifeline:objective_burn_rate:1h", "lifeline:objective_burn_rate:5m");
+        Path file = Path.of("target", "kustomize-test", "rules.yaml");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, new Yaml().dump(Map.of("groups", groups)));
+        String out = run(List.of(RequiredTool.PROMTOOL.path(), "check", "rules", file.toString()));
+        assertThat(out).contains("SUCCESS");
     }
 
     /** A Prometheus sample name is registered when the code names it, or names it before a suffix the registry adds. */

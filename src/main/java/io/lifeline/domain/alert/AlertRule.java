@@ -102,7 +102,24 @@ public enum AlertRule {
     AUTOMATION_BRAKE(
             "automation-brake",
             "AutomationBrakeEngaged",
-            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL));
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL)),
+    /**
+     * A goodput objective burns its error budget fast: the last hour and the last 5 minutes both burn it at least
+     * {@code lifeline.objectives.fast-burn} times (14.4) the pace that spends it exactly over its window. Per objective,
+     * while both hold; the 5-minute window ends it soon after the burn stops.
+     */
+    OBJECTIVE_FAST_BURN(
+            "objective-fast-burn",
+            "GoodputBudgetFastBurn",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.CRITICAL)),
+    /**
+     * A goodput objective burns its error budget slowly but steadily: the last 6 hours and the last 30 minutes both
+     * burn it at least {@code lifeline.objectives.slow-burn} times (6) the sustainable pace. Per objective.
+     */
+    OBJECTIVE_SLOW_BURN(
+            "objective-slow-burn",
+            "GoodputBudgetSlowBurn",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.WARNING));
 
     private final String key;
     private final String alertName;

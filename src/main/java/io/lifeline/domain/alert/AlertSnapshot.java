@@ -17,6 +17,7 @@ import java.util.List;
  * @param failedActions  actions that ended FAILED recently
  * @param ingest         ingest backlog and dead-letter counter
  * @param brake          the automation brake
+ * @param objectives     the goodput objectives with their burn
  */
 public record AlertSnapshot(
         List<JobFacts> jobs,
@@ -25,7 +26,20 @@ public record AlertSnapshot(
         List<NodeFacts> nodes,
         List<FailedAction> failedActions,
         IngestFacts ingest,
-        BrakeFacts brake) {
+        BrakeFacts brake,
+        List<ObjectiveFacts> objectives) {
+
+    /** A snapshot without the objectives' section (their rules are skipped). */
+    public AlertSnapshot(
+            List<JobFacts> jobs,
+            List<NoticeFacts> notices,
+            List<XidFacts> xids,
+            List<NodeFacts> nodes,
+            List<FailedAction> failedActions,
+            IngestFacts ingest,
+            BrakeFacts brake) {
+        this(jobs, notices, xids, nodes, failedActions, ingest, brake, null);
+    }
 
     /** A snapshot without the automation brake's section (its rule is skipped). */
     public AlertSnapshot(
@@ -44,7 +58,32 @@ public record AlertSnapshot(
         xids = xids == null ? null : List.copyOf(xids);
         nodes = nodes == null ? null : List.copyOf(nodes);
         failedActions = failedActions == null ? null : List.copyOf(failedActions);
+        objectives = objectives == null ? null : List.copyOf(objectives);
     }
+
+    /**
+     * One goodput objective as its last sample left it.
+     *
+     * @param name        its name
+     * @param scope       {@code kind:value}
+     * @param namespace   the namespace of its scope, or null when it spans namespaces
+     * @param ettrTarget  its target
+     * @param ettr        ETTR over its window, or null
+     * @param burnRates   burn rate by window label ({@code 5m}, {@code 30m}, {@code 1h}, {@code 6h})
+     * @param fastBurn    the 1 h / 5 min pair burns at the fast threshold
+     * @param slowBurn    the 6 h / 30 min pair burns at the slow threshold
+     * @param remaining   share of the budget left (negative overspent), or null
+     */
+    public record ObjectiveFacts(
+            String name,
+            String scope,
+            String namespace,
+            double ettrTarget,
+            Double ettr,
+            java.util.Map<String, Double> burnRates,
+            boolean fastBurn,
+            boolean slowBurn,
+            Double remaining) {}
 
     /** A snapshot with nothing in it (every section present and empty). */
     public static AlertSnapshot empty() {

@@ -81,7 +81,42 @@ final class RuleConditions {
             c.evaluated.add(AlertRule.AUTOMATION_BRAKE);
             c.automationBrake(s.brake());
         }
+        if (s.objectives() != null) {
+            c.evaluated.add(AlertRule.OBJECTIVE_FAST_BURN);
+            c.evaluated.add(AlertRule.OBJECTIVE_SLOW_BURN);
+            s.objectives().forEach(c::objectiveBurn);
+        }
         return new Found(List.copyOf(c.out), c.evaluated);
+    }
+
+    private void objectiveBurn(AlertSnapshot.ObjectiveFacts o) {
+        burn(o, AlertRule.OBJECTIVE_FAST_BURN, o.fastBurn(), "1h", "5m", "fast");
+        burn(o, AlertRule.OBJECTIVE_SLOW_BURN, o.slowBurn(), "6h", "30m", "slow");
+    }
+
+    private void burn(
+            AlertSnapshot.ObjectiveFacts o, AlertRule rule, boolean holds, String longW, String shortW, String pace) {
+        RuleSettings st = rules.settings(rule, o.namespace());
+        if (!st.enabled() || !holds) {
+            return;
+        }
+        Double burnLong = o.burnRates().get(longW);
+        Double burnShort = o.burnRates().get(shortW);
+        add(
+                rule,
+                o.namespace(),
+                labels("objective", o.name(), "namespace", o.namespace()),
+                "Goodput objective " + o.name() + " burns its budget " + pace + " (x" + fmt(burnLong) + " over " + longW
+                        + ")",
+                "Objective " + o.name() + " (" + o.scope() + ", ETTR target " + fmt(o.ettrTarget() * 100) + " %) burns"
+                        + " its error budget at x" + fmt(burnLong) + " over the last " + longW + " and x"
+                        + fmt(burnShort) + " over the last " + shortW + "; ETTR over its window "
+                        + (o.ettr() == null ? "unknown" : fmt(o.ettr() * 100) + " %") + ", budget left "
+                        + (o.remaining() == null ? "unknown" : fmt(o.remaining() * 100) + " %")
+                        + ". What spent it: the Objectives page, GET /api/v1/objectives/" + o.name()
+                        + " or lifelinectl objectives " + o.name() + ".",
+                burnLong == null ? 0 : burnLong,
+                st);
     }
 
     private void automationBrake(AlertSnapshot.BrakeFacts b) {
