@@ -162,6 +162,11 @@ public final class ObjectiveBook implements JobObjectives {
         return out;
     }
 
+    /** The series of one objective (for the checks of its sums). */
+    WindowSeries seriesFor(String name) {
+        return entries.get(name).series;
+    }
+
     /** One objective's status, or empty when there is none of that name. */
     public Optional<ObjectiveStatus> status(String name, Instant now) {
         Entry e = entries.get(name);
