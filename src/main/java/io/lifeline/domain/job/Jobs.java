@@ -53,6 +53,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
@@ -839,6 +840,15 @@ public final class Jobs {
     /** Checkpoint-interval advice for a job (see {@link IntervalAdvisor}). */
     public Optional<IntervalAdvice> advice(String job) {
         return find(job).map(this::advise);
+    }
+
+    /**
+     * Checkpoint-interval advice for a job, read against the ETTR target of the objective it is under when it has one
+     * (see {@link IntervalAdvisor#againstTarget}).
+     */
+    public Optional<IntervalAdvice> advice(String job, OptionalDouble ettrTarget) {
+        Optional<IntervalAdvice> a = advice(job);
+        return ettrTarget.isPresent() ? a.map(x -> IntervalAdvisor.againstTarget(x, ettrTarget.getAsDouble())) : a;
     }
 
     private IntervalAdvice advise(Job job) {
