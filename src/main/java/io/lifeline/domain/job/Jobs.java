@@ -30,6 +30,9 @@ import io.lifeline.domain.job.recovery.Advice;
 import io.lifeline.domain.job.recovery.Attempt;
 import io.lifeline.domain.job.recovery.Budgets;
 import io.lifeline.domain.job.recovery.RecoveryCheck;
+import io.lifeline.domain.job.recoverytime.PhaseGroupBy;
+import io.lifeline.domain.job.recoverytime.RecoveryPhaseCalculator;
+import io.lifeline.domain.job.recoverytime.RecoveryPhaseReport;
 import io.lifeline.domain.job.spot.CapacityInterval;
 import io.lifeline.domain.job.spot.SpotEconomics;
 import io.lifeline.domain.job.spot.SpotPrices;
@@ -56,6 +59,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The jobs model: applies job, scheduler and trainer events (subject = job name {@code namespace/name})
@@ -742,6 +746,21 @@ public final class Jobs {
 
     public Optional<JobDetail> detail(String job) {
         return find(job).map(j -> views.detail(j, now()));
+    }
+
+    /** Recovery time by phase over the last {@code days} days, of the closed incidents memory keeps of {@code jobs}. */
+    public RecoveryPhaseReport recoveryPhases(int days, PhaseGroupBy by, Predicate<String> jobs) {
+        RecoveryPhaseCalculator calc = new RecoveryPhaseCalculator(Instant.ofEpochMilli(now()), days, by);
+        for (Job job : this.jobs.values()) {
+            if (jobs.test(job.name)) {
+                for (Incident i : job.incidents.closed()) {
+                    if (i.stopped()) {
+                        calc.add(i.cause(), i.pool(), i.stoppedAt(), i.phaseSplit());
+                    }
+                }
+            }
+        }
+        return calc.report();
     }
 
     /** A job's incidents, oldest first, the open one last. */
