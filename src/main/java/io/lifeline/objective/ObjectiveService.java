@@ -11,6 +11,7 @@ import io.lifeline.objective.store.ObjectiveStore;
 import io.lifeline.runtime.ModelSnapshot;
 import io.lifeline.runtime.ModelSnapshots;
 import io.lifeline.runtime.SpotPricing;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,6 +61,42 @@ public class ObjectiveService implements JobObjectives {
 
     void onStart(@Observes StartupEvent e) {
         load();
+        try {
+            int restored = restoreSeries();
+            if (restored > 0) {
+                LOG.infof("%d goodput objective(s) took their windows back from the last save", restored);
+            }
+        } catch (RuntimeException ex) {
+            LOG.warnf("The objectives' saved windows could not be read; they start again: %s", ex.toString());
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        saveSeries();
+    }
+
+    private synchronized int restoreSeries() {
+        return store.loadSeries().map(book::restore).orElse(0);
+    }
+
+    /** Saves the series, so that a restart keeps the windows (every few minutes, and at shutdown). */
+    @Scheduled(
+            every = "${lifeline.objectives.save-interval:5m}",
+            delayed = "${lifeline.objectives.save-interval:5m}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void saveSeries() {
+        io.lifeline.domain.objective.SavedBook saved;
+        synchronized (this) {
+            if (book.objectives().isEmpty()) {
+                return;
+            }
+            saved = book.save();
+        }
+        try {
+            store.saveSeries(saved, clock.instant());
+        } catch (RuntimeException ex) {
+            LOG.warnf("The objectives' windows were not saved this time: %s", ex.toString());
+        }
     }
 
     /** Takes the stored set if the API ever set one, else the configuration's. */

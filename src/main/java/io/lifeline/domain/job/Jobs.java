@@ -751,15 +751,11 @@ public final class Jobs {
     /** Recovery time by phase over the last {@code days} days, of the closed incidents memory keeps of {@code jobs}. */
     public RecoveryPhaseReport recoveryPhases(int days, PhaseGroupBy by, Predicate<String> jobs) {
         RecoveryPhaseCalculator calc = new RecoveryPhaseCalculator(Instant.ofEpochMilli(now()), days, by);
-        for (Job job : this.jobs.values()) {
-            if (jobs.test(job.name)) {
-                for (Incident i : job.incidents.closed()) {
-                    if (i.stopped()) {
-                        calc.add(i.cause(), i.pool(), i.stoppedAt(), i.phaseSplit());
-                    }
-                }
-            }
-        }
+        this.jobs.values().stream()
+                .filter(j -> jobs.test(j.name))
+                .flatMap(j -> j.incidents.closed().stream())
+                .filter(Incident::stopped)
+                .forEach(i -> calc.add(i.cause(), i.pool(), i.stoppedAt(), i.phaseSplit()));
         return calc.report();
     }
 
