@@ -20,6 +20,11 @@ public interface ObjectivesConfig {
     @WithDefault("1m")
     Duration sampleInterval();
 
+    /** How often the objectives' windows are saved to the database (and at shutdown), so that a restart keeps them. */
+    @WithName("save-interval")
+    @WithDefault("5m")
+    Duration saveInterval();
+
     /** Burn rate at which the 1 h / 5 min pair calls a fast burn. */
     @WithName("fast-burn")
     @WithDefault("14.4")

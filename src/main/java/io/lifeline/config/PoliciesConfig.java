@@ -45,6 +45,20 @@ public interface PoliciesConfig {
     /** The automation brake: how many nodes the policies may take out of service within a window. */
     Brake brake();
 
+    /** Which jobs the stale-checkpoint policy acts on. */
+    StaleCheckpoint staleCheckpoint();
+
+    /** {@code lifeline.policies.stale-checkpoint.*}. */
+    interface StaleCheckpoint {
+
+        /**
+         * Whether the policy acts only on jobs under a goodput objective whose budget is burning; by default it acts
+         * on every job whose newest checkpoint is older than its freshness objective.
+         */
+        @WithDefault("false")
+        boolean onlyWhenBurning();
+    }
+
     /**
      * {@code lifeline.policies.brake.*}: once the policies would take more than {@link #poolShare()} of a pool (at
      * least {@link #poolMinNodes()} of its nodes) or more than {@link #fleetNodes()} nodes fleet-wide within

@@ -15,10 +15,10 @@ import java.util.Map;
  * stale series behind). Values are read by the registry at scrape time from a volatile holder, so a scrape never
  * touches the model. Called from one thread (the snapshot publisher).
  */
-final class SeriesFamily {
+public final class SeriesFamily {
 
     /** Gauge or counter; a counter's published values must never decrease (the caller keeps them monotonic). */
-    enum Kind {
+    public enum Kind {
         GAUGE,
         COUNTER
     }
@@ -31,7 +31,7 @@ final class SeriesFamily {
     /** How many times {@link #publish} ran: a series not touched by the latest run is stale. */
     private long generation;
 
-    SeriesFamily(MeterRegistry registry, String name, String description, Kind kind) {
+    public SeriesFamily(MeterRegistry registry, String name, String description, Kind kind) {
         this.registry = registry;
         this.name = name;
         this.description = description;
@@ -42,7 +42,7 @@ final class SeriesFamily {
      * Sets every series in {@code values} and removes the others. One look-up per series and no copy of the tags:
      * with per-GPU series this runs over tens of thousands of them every refresh.
      */
-    void publish(Map<Tags, Double> values) {
+    public void publish(Map<Tags, Double> values) {
         long g = ++generation;
         values.forEach((tags, v) -> {
             Series s = series.get(tags);

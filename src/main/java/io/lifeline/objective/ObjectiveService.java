@@ -12,6 +12,7 @@ import io.lifeline.objective.store.ObjectiveStore;
 import io.lifeline.runtime.ModelSnapshot;
 import io.lifeline.runtime.ModelSnapshots;
 import io.lifeline.runtime.SpotPricing;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -65,6 +66,42 @@ public class ObjectiveService implements JobObjectives {
 
     void onStart(@Observes StartupEvent e) {
         load();
+        try {
+            int restored = restoreSeries();
+            if (restored > 0) {
+                LOG.infof("%d goodput objective(s) took their windows back from the last save", restored);
+            }
+        } catch (RuntimeException ex) {
+            LOG.warnf("The objectives' saved windows could not be read; they start again: %s", ex.toString());
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        saveSeries();
+    }
+
+    private synchronized int restoreSeries() {
+        return store.loadSeries().map(book::restore).orElse(0);
+    }
+
+    /** Saves the series, so that a restart keeps the windows (every few minutes, and at shutdown). */
+    @Scheduled(
+            every = "${lifeline.objectives.save-interval:5m}",
+            delayed = "${lifeline.objectives.save-interval:5m}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void saveSeries() {
+        io.lifeline.domain.objective.SavedBook saved;
+        synchronized (this) {
+            if (book.objectives().isEmpty()) {
+                return;
+            }
+            saved = book.save();
+        }
+        try {
+            store.saveSeries(saved, clock.instant());
+        } catch (RuntimeException ex) {
+            LOG.warnf("The objectives' windows were not saved this time: %s", ex.toString());
+        }
     }
 
     /** Takes the stored set if the API ever set one, else the configuration's. */
@@ -143,6 +180,15 @@ public class ObjectiveService implements JobObjectives {
     /** Feeds the book samples directly (a replayed history, or a test on a moved clock). */
     public synchronized void sample(Instant now, List<JobSample> jobs) {
         book.sample(now, jobs);
+    }
+
+    /**
+     * Feeds a replayed history of samples, oldest first, as one piece: no sample of the model comes between them
+     * (which would forget the replayed jobs and count their next sample as a first one).
+     */
+    public synchronized void replay(
+            java.util.SortedMap<Instant, List<io.lifeline.domain.objective.JobSample>> history) {
+        history.forEach(book::sample);
     }
 
     /** Every objective's status now. */

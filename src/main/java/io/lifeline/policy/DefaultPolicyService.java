@@ -3,6 +3,7 @@ package io.lifeline.policy;
 import io.lifeline.action.ActionRejectedException;
 import io.lifeline.action.ActionsUnavailableException;
 import io.lifeline.config.PoliciesConfig;
+import io.lifeline.domain.objective.JobObjectives;
 import io.lifeline.domain.policy.PolicyEngine;
 import io.lifeline.domain.policy.PolicyHygiene;
 import io.lifeline.domain.policy.PolicyMode;
@@ -14,6 +15,8 @@ import io.lifeline.security.identity.AccessDeniedException;
 import io.lifeline.security.identity.Caller;
 import io.lifeline.security.identity.Role;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -41,10 +44,23 @@ public class DefaultPolicyService implements PolicyService {
     private final Clock clock;
     private final PolicyEngine engine;
 
+    /**
+     * The service with the goodput objectives the policies and the interval advice read: the application's
+     * {@link JobObjectives} bean when there is one, else {@link JobObjectives#NONE} (no job under an objective). A
+     * normal-scoped bean is resolved to its client proxy here, so it is created only when first asked.
+     */
+    @Inject
+    DefaultPolicyService(PolicyStore store, PoliciesConfig config, Clock clock, Instance<JobObjectives> objectives) {
+        this(store, config, clock);
+        engine.objectives(objectives.isResolvable() ? objectives.get() : JobObjectives.NONE);
+    }
+
+    /** The service without objectives ({@link JobObjectives#NONE}). */
     DefaultPolicyService(PolicyStore store, PoliciesConfig config, Clock clock) {
         this.store = store;
         this.clock = clock;
         this.engine = new PolicyEngine(fromConfig(config));
+        engine.staleCheckpointOnlyWhenBurning(config.staleCheckpoint().onlyWhenBurning());
         engine.backToService(backToService(config.backToService()));
         engine.hygiene()
                 .settings(new PolicyHygiene.Settings(
@@ -73,7 +89,12 @@ public class DefaultPolicyService implements PolicyService {
     @Override
     public PolicyView get(PolicyName name) {
         PolicySettings.Entry e = engine.settings().entry(name);
-        return new PolicyView(name, DESCRIPTIONS.get(name), e.mode(), e.overrides());
+        return new PolicyView(
+                name,
+                DESCRIPTIONS.get(name),
+                e.mode(),
+                e.overrides(),
+                name == PolicyName.STALE_CHECKPOINT ? engine.staleCheckpointOnlyWhenBurning() : null);
     }
 
     @Override

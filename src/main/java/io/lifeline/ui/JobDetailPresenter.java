@@ -14,7 +14,10 @@ public final class JobDetailPresenter {
 
     private JobDetailPresenter() {}
 
-    /** Runs on the model thread; {@code policies} gives the recovery ladder's mode and rules. */
+    /**
+     * Runs on the model thread; {@code policies} gives the recovery ladder's mode and rules, and the objectives the
+     * interval advice is read against.
+     */
     static Optional<JobDetailModel> read(
             LiveModel m, String job, Instant now, SpotPrices prices, PolicyEngine policies) {
         Jobs jobs = m.jobs();
@@ -28,7 +31,7 @@ public final class JobDetailPresenter {
                 jobs.incidents(job).orElse(List.of()),
                 jobs.checkpoints(job).orElse(null),
                 jobs.membership(job).orElse(null),
-                jobs.advice(job).orElse(null),
+                jobs.advice(job, policies.objectives().ettrTarget(job)).orElse(null),
                 jobs.spot(job, prices).orElse(null),
                 jobs.hang(job).orElse(null),
                 jobs.stacks(job).orElse(null),

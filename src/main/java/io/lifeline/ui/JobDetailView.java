@@ -551,6 +551,12 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                         + String.format(java.util.Locale.ENGLISH, "%.0f", a.exposureNodeHours()) + " node-hours)"),
                 new ListItem("Expected ETTR: " + Format.percent(a.expectedEttrCurrent()) + " now, "
                         + Format.percent(a.expectedEttrRecommended()) + " at the recommended interval"));
+        String objective = ObjectiveAdviceText.of(a);
+        if (objective != null) {
+            ListItem o = new ListItem(objective);
+            o.setId("job-advice-objective");
+            l.add(o);
+        }
         advice.add(l);
         for (String n : a.notes()) {
             Span note = new Span(n);

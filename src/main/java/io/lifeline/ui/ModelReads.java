@@ -4,10 +4,13 @@ import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.fleet.reliability.ReliabilityReport;
 import io.lifeline.domain.job.TimelinePage;
+import io.lifeline.domain.job.recoverytime.PhaseGroupBy;
+import io.lifeline.domain.job.recoverytime.RecoveryPhaseReport;
 import io.lifeline.policy.DefaultPolicyService;
 import io.lifeline.runtime.JobHistory;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.runtime.SpotPricing;
+import io.lifeline.security.RecoveryPhaseReads;
 import io.lifeline.security.ReliabilityReads;
 import io.lifeline.security.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +33,7 @@ public class ModelReads {
     private final SpotPricing pricing;
     private final ReliabilityReads reliability;
     private final DefaultPolicyService policies;
+    private final RecoveryPhaseReads phases;
 
     ModelReads(
             ModelRuntime model,
@@ -37,8 +41,10 @@ public class ModelReads {
             JobHistory history,
             SpotPricing pricing,
             ReliabilityReads reliability,
-            DefaultPolicyService policies) {
+            DefaultPolicyService policies,
+            RecoveryPhaseReads phases) {
         this.policies = policies;
+        this.phases = phases;
         this.model = model;
         this.clock = clock;
         this.history = history;
@@ -53,6 +59,14 @@ public class ModelReads {
     public CompletableFuture<ReliabilityReport> reliability(
             Scope scope, int days, GroupBy by, InterruptionCause cause) {
         return reliability.report(scope, days, by, cause);
+    }
+
+    /**
+     * Recovery time by phase over {@code days} grouped {@code by}, of the scope's jobs: the read of
+     * {@code GET /api/v1/reliability/recovery-phases}.
+     */
+    public CompletableFuture<RecoveryPhaseReport> recoveryPhases(Scope scope, int days, PhaseGroupBy by) {
+        return phases.report(scope, days, by);
     }
 
     /** A node's panel (its jobs those of the scope), empty when the node is unknown or outside the scope. */

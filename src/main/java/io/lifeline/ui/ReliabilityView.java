@@ -36,7 +36,8 @@ import java.util.Map;
 /**
  * Fleet reliability: per pool, zone, instance type or capacity type, the node-days in service, the interruptions by
  * cause, the MTBF and the rate per 1,000 node-days with their exact intervals, a chart of the MTBF with its interval,
- * and the lemon nodes with the interruptions that make them one (each links to its node on the fleet page). Read
+ * the lemon nodes with the interruptions that make them one (each links to its node on the fleet page), and the
+ * recovery time of the caller's jobs' interruptions by phase ({@link RecoveryPhasesSection}). Read
  * through the same {@link ReliabilityReads} as {@code GET /api/v1/fleet/reliability}, for the signed-in caller's
  * scope; read again as the fleet changes (at most every few seconds). The window, grouping and cause live in the URL
  * ({@code ?window=7d&groupBy=zone&cause=gpu-failure}).
@@ -61,6 +62,7 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
     private final Div chartEmpty = new Div();
     private final Grid<LemonNode> lemons = new Grid<>();
     private final Div lemonsEmpty = new Div();
+    private final RecoveryPhasesSection phases;
     private boolean restoring;
     private ReliabilityReport report;
     private long readAt;
@@ -70,6 +72,7 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
     @Inject
     public ReliabilityView(ModelReads reads, DashboardData data) {
         this.reads = reads;
+        this.phases = new RecoveryPhasesSection(reads, this::remember);
         addClassName("ll-page");
         window.setId("rel-window");
         window.setLabel("Window");
@@ -181,7 +184,7 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         Div lemonCard =
                 Ui.section("Lemon nodes: interrupted far more often than the rest of their pool", lemonsEmpty, lemons);
         lemonCard.setWidthFull();
-        add(Ui.title("Reliability"), filters, status, table, chartCard, lemonCard);
+        add(Ui.title("Reliability"), filters, status, table, chartCard, lemonCard, phases);
         Live.bind(this, data, s -> reloadIfStale());
     }
 
@@ -189,6 +192,7 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
     protected void onAttach(AttachEvent e) {
         super.onAttach(e);
         reload();
+        phases.reload();
     }
 
     /** Restores the window, grouping and cause from the URL; unknown values keep the defaults. */
@@ -211,8 +215,10 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         } finally {
             restoring = false;
         }
+        phases.restore(p);
         if (isAttached()) {
             reload();
+            phases.reload();
         }
     }
 
@@ -225,12 +231,14 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
                         ? null
                         : groupBy.getValue().wire());
         p.put("cause", ALL.equals(cause.getValue()) ? null : cause.getValue());
+        phases.remember(p);
         UrlState.replace("reliability", p);
     }
 
     private void reloadIfStale() {
         if (System.currentTimeMillis() - readAt >= MIN_REREAD_MILLIS) {
             reload();
+            phases.reload();
         }
     }
 
@@ -351,5 +359,10 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
 
     public EChart chart() {
         return chart;
+    }
+
+    /** The section of recovery time by phase. */
+    RecoveryPhasesSection phases() {
+        return phases;
     }
 }

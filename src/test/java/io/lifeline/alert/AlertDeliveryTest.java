@@ -360,7 +360,12 @@ class AlertDeliveryTest {
 
         /** Alertmanager's current alerts (resolved ones are not listed) for a job. */
         List<JsonNode> alertsOf(String job) throws Exception {
-            String filter = java.net.URLEncoder.encode("job=\"" + job + "\"", StandardCharsets.UTF_8);
+            return alertsWith("job", job);
+        }
+
+        /** Alertmanager's current alerts whose {@code label} is {@code value}. */
+        List<JsonNode> alertsWith(String label, String value) throws Exception {
+            String filter = java.net.URLEncoder.encode(label + "=\"" + value + "\"", StandardCharsets.UTF_8);
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(url.resolve("/api/v2/alerts?filter=" + filter))
                             .build(),

@@ -78,6 +78,7 @@ class LayersTest {
                         "io.lifeline.policy..",
                         "io.lifeline.alert..",
                         "io.lifeline.metrics..",
+                        "io.lifeline.objective..",
                         "io.lifeline.security..")
                 .layer("Runtime")
                 .definedBy("io.lifeline.runtime..")

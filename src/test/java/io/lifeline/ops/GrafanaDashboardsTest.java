@@ -45,7 +45,10 @@ class GrafanaDashboardsTest {
                         () -> sampleNames(given().header("Accept", "text/plain")
                                 .get("/metrics")
                                 .asString()),
-                        n -> n.contains("lifeline_node_lemon_score") && n.contains("lifeline_job_node_info"));
+                        // Series this feed makes, not only ones any earlier test's jobs may have made already.
+                        n -> n.contains("lifeline_node_lemon_score")
+                                && n.contains("lifeline_job_node_info")
+                                && n.contains("lifeline_node_gpu_health"));
         Set<String> dcgm = dcgmNames();
         assertThat(dcgm).contains("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_XID_ERRORS");
 

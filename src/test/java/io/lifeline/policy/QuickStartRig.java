@@ -162,6 +162,11 @@ final class QuickStartRig implements AutoCloseable {
             }
 
             @Override
+            public StaleCheckpoint staleCheckpoint() {
+                return () -> false;
+            }
+
+            @Override
             public BackToService backToService() {
                 return new BackToService() {
                     @Override

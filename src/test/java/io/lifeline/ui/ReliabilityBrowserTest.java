@@ -3,12 +3,16 @@ package io.lifeline.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lifeline.testing.TestTokens;
+import io.lifeline.testing.TwiceRecoveredJob;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +23,8 @@ import org.openqa.selenium.WebElement;
 /**
  * The Reliability page in headless Chromium, beside the simulated fleet, on the hand-counted fleet of
  * {@link ReliabilityViewTest}: reached from the side navigation, it shows the hand-counted MTBF per pool, draws its
- * chart, keeps a grouping in the URL, and a lemon's link opens the node on the fleet page. The screenshot is the one
+ * chart, shows the recovery time by phase of a job recovered twice with its stacked chart, keeps a grouping in the URL,
+ * and a lemon's link opens the node on the fleet page. The screenshot is the one
  * in docs/screenshots/reliability.png.
  */
 @QuarkusTest
@@ -49,6 +54,8 @@ class ReliabilityBrowserTest {
     @Test
     void showsTheHandCountedMtbfDrawsItsChartAndLinksALemonToItsNode() throws Exception {
         ReliabilityViewTest.Seed s = ReliabilityViewTest.seed();
+        TwiceRecoveredJob recovered = TwiceRecoveredJob.tagged(s.tag().substring(1));
+        recovered.post(Instant.now().minus(Duration.ofDays(2)).truncatedTo(ChronoUnit.SECONDS));
         browser.signIn(TestTokens.admin());
         browser.waitFor(By.cssSelector("#side-nav vaadin-side-nav-item[path='reliability']"))
                 .click();
@@ -65,6 +72,12 @@ class ReliabilityBrowserTest {
         assertThat(drawn).isEqualTo(2);
         browser.await(() -> browser.text("rel-lemons").contains(s.lemon()));
         assertThat(browser.text("rel-lemons")).contains("not ready: KubeletNotReady");
+        // Recovery time by phase: the table of every cause, and the stacked medians drawn, a bar series per phase.
+        browser.await(() ->
+                browser.text("rel-phases-grid").contains("software error") && browser.chartDrawn("rel-phases-chart"));
+        Long stacked = (Long) browser.js("return document.getElementById('rel-phases-chart').__chart.getOption()"
+                + ".series.filter(x => x.type === 'bar' && x.stack === 'median').length;");
+        assertThat(stacked).isEqualTo(6);
 
         browser.driver.manage().window().setSize(new Dimension(1440, 1700));
         browser.await(() -> browser.chartDrawn("rel-chart"));

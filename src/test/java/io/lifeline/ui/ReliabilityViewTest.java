@@ -16,12 +16,15 @@ import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.fleet.reliability.LemonNode;
 import io.lifeline.domain.fleet.reliability.ReliabilityRow;
+import io.lifeline.domain.job.recoverytime.PhaseGroupBy;
+import io.lifeline.domain.job.recoverytime.RecoveryPhaseRow;
 import io.lifeline.ingest.IngestGateway;
 import io.lifeline.runtime.ModelRuntime;
 import io.lifeline.security.identity.Caller;
 import io.lifeline.security.identity.Role;
 import io.lifeline.testing.HandCountedFleet;
 import io.lifeline.testing.TestFleet;
+import io.lifeline.testing.TwiceRecoveredJob;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.quarkus.test.junit.QuarkusTest;
@@ -224,5 +227,46 @@ class ReliabilityViewTest {
         assertThat(shown(view, s.onDemand())).contains("| 10.0 |", "| 5 |", "| 48.0 h (");
         assertThat(view.report().lemons()).isEmpty();
         assertThat(view.chart().option()).doesNotContain("lemon-pool");
+    }
+
+    /**
+     * The job of {@link TwiceRecoveredJob}, seen by a viewer of its namespace: the section of recovery time by phase
+     * counts its two interruptions, the cells hold the median and 90th percentile worked out there (detection 30 and
+     * 90 s, rendezvous 10 and 30 s, restore 60 and 20 s), the chart stacks the medians, and the window and grouping
+     * come from the URL and change the report.
+     */
+    @Test
+    void recoveryTimeByPhaseForTheViewersJobs() throws Exception {
+        TwiceRecoveredJob job =
+                TwiceRecoveredJob.tagged(UUID.randomUUID().toString().substring(0, 8));
+        job.post(Instant.now().minus(Duration.ofDays(2)).truncatedTo(ChronoUnit.SECONDS));
+        Arc.container().instance(ModelRuntime.class).get().barrier().get(30, TimeUnit.SECONDS);
+        ReliabilityView view = open(
+                Caller.ofToken("rel-phases" + job.namespace(), "viewer-phases", Role.VIEWER, List.of(job.namespace())),
+                Map.of("phasesWindow", "30d"));
+        RecoveryPhasesSection phases = view.phases();
+        UiTestSupport.await(
+                () -> phases.report() != null && phases.report().all().incidents() == 2);
+        assertThat(phases.windowSelect().getValue()).isEqualTo("30d");
+        assertThat(phases.report().windowDays()).isEqualTo(30);
+        assertThat(phases.report().groupBy()).isEqualTo(PhaseGroupBy.CAUSE);
+        List<RecoveryPhaseRow> items =
+                phases.grid().getListDataView().getItems().toList();
+        assertThat(items).extracting(RecoveryPhasesPresenter::group).containsExactly("All", "software error");
+        String row = String.join(" | ", GridKt._getFormattedRow(phases.grid(), 1));
+        assertThat(row)
+                .startsWith(
+                        "software error | 2 | 30 s / 1 min 30 s | 0 s / 0 s | 0 s / 0 s | 10 s / 30 s | 20 s / 1 min |");
+        assertThat(phases.grid().getColumnByKey("detection").getHeaderText()).isEqualTo("Detection p50 / p90");
+        assertThat(phases.chart().option()).contains("\"stack\":\"median\"", "\"software error (2)\"");
+        assertThat(phases.chart().getElement().getAttribute("aria-label"))
+                .contains("software error (2): detection 30 s, decision 0 s, rescheduling 0 s, rendezvous 10 s");
+
+        _setValue(phases.bySelect(), PhaseGroupBy.POOL);
+        UiTestSupport.await(() -> phases.report().groupBy() == PhaseGroupBy.POOL);
+        assertThat(phases.grid().getColumnByKey("group").getHeaderText()).isEqualTo("Pool");
+        assertThat(phases.grid().getListDataView().getItems().toList())
+                .extracting(RecoveryPhasesPresenter::group)
+                .containsExactly("All", job.pool());
     }
 }

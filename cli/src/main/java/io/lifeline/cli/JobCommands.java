@@ -385,6 +385,10 @@ final class JobCommands {
                     "Expected ETTR",
                     Formats.percent(a, "expectedEttrCurrent") + " now, " + Formats.percent(a, "expectedEttrRecommended")
                             + " at the recommended interval");
+            JsonNode o = a.get("objective");
+            if (o != null && o.isObject()) {
+                d.field("Objective", objective(o));
+            }
             out.line("Inputs:");
             Describer in = new Describer(out, 2);
             in.field(
@@ -410,6 +414,26 @@ final class JobCommands {
 
         private static String seconds(JsonNode a, String field) {
             return Times.seconds(a.hasNonNull(field) ? a.get(field).asDouble() : null);
+        }
+
+        /** Which intervals keep the job inside its ETTR objective, and whether the current and advised ones do. */
+        private static String objective(JsonNode o) {
+            String head = "ETTR >= " + Formats.percent(o, "ettrTarget") + ": ";
+            JsonNode reachable = o.get("reachable");
+            if (reachable == null || !reachable.isBoolean()) {
+                return head + "unknown until C and M are measured";
+            }
+            String meets = "current " + meets(o, "currentMeets") + ", recommended " + meets(o, "recommendedMeets");
+            return reachable.asBoolean()
+                    ? head + "intervals " + seconds(o, "lowestSeconds") + " to " + seconds(o, "highestSeconds")
+                            + " keep the job inside it (" + meets + ")"
+                    : head + "no interval keeps the job inside it; best " + Formats.percent(o, "bestEttr") + " at "
+                            + seconds(o, "bestSeconds") + " (" + meets + ")";
+        }
+
+        private static String meets(JsonNode o, String field) {
+            JsonNode v = o.get(field);
+            return v == null || !v.isBoolean() ? "unknown" : v.asBoolean() ? "meets it" : "short of it";
         }
     }
 }

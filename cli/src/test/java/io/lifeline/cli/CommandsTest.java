@@ -329,6 +329,36 @@ class CommandsTest {
         assertThat(run("advice", "nope").code()).isEqualTo(Exit.NOT_FOUND);
     }
 
+    /** A job under an ETTR objective: the advice says which intervals keep it inside, or the best it can do. */
+    @Test
+    void adviceSaysWhichIntervalsKeepTheJobInsideItsObjective() {
+        server.on("GET /api/v1/jobs", Reply.json(JOBS));
+        server.on(
+                "GET /api/v1/jobs/vision/vit/advice",
+                Reply.json("{\"job\":\"vision/vit\",\"recommendedSeconds\":1224.9,\"expectedEttrCurrent\":0.927,"
+                        + "\"expectedEttrRecommended\":0.931,\"notes\":[],\"objective\":{\"ettrTarget\":0.92,"
+                        + "\"reachable\":true,\"lowestSeconds\":702.5,\"highestSeconds\":2277.5,\"bestEttr\":0.931,"
+                        + "\"bestSeconds\":1264.9,\"currentMeets\":true,\"recommendedMeets\":true}}"));
+        CliRun.Result r = run("advice", "vit");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("Objective")
+                .contains("ETTR >= 92.0%: intervals ")
+                .contains(" keep the job inside it (current meets it, recommended meets it)");
+        server.on(
+                "GET /api/v1/jobs/vision/vit/advice",
+                Reply.json("{\"job\":\"vision/vit\",\"recommendedSeconds\":1224.9,\"notes\":[],"
+                        + "\"objective\":{\"ettrTarget\":0.95,\"reachable\":false,\"bestEttr\":0.931,"
+                        + "\"bestSeconds\":1264.9,\"currentMeets\":false,\"recommendedMeets\":false}}"));
+        assertThat(run("advice", "vit").out())
+                .contains("ETTR >= 95.0%: no interval keeps the job inside it; best 93.1% at ")
+                .contains("(current short of it, recommended short of it)");
+        server.on(
+                "GET /api/v1/jobs/vision/vit/advice",
+                Reply.json("{\"job\":\"vision/vit\",\"recommendedSeconds\":1224.9,\"notes\":[],\"objective\":null}"));
+        assertThat(run("advice", "vit").out()).doesNotContain("Objective");
+    }
+
     @Test
     void freshnessWithoutACheckpointThatCountsSaysWhatItsAgeIsAndWhichCheckpointDoesNotCount() {
         server.on(

@@ -1,5 +1,6 @@
 package io.lifeline.api.control;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lifeline.action.ActionNotFoundException;
 import io.lifeline.action.ActionRejectedException;
@@ -58,8 +59,15 @@ public class PoliciesResource {
         this.visibility = visibility;
     }
 
-    /** A policy on the wire. */
-    public record PolicyJson(String name, String description, String mode, Map<String, String> overrides) {
+    /**
+     * A policy on the wire; {@code onlyWhenBurning}, set by configuration alone, only for {@code stale-checkpoint}.
+     */
+    public record PolicyJson(
+            String name,
+            String description,
+            String mode,
+            Map<String, String> overrides,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean onlyWhenBurning) {
         static PolicyJson of(PolicyView v) {
             return of(v, k -> true);
         }
@@ -72,7 +80,7 @@ public class PoliciesResource {
                     o.put(k, m.wire());
                 }
             });
-            return new PolicyJson(v.name().wire(), v.description(), v.mode().wire(), o);
+            return new PolicyJson(v.name().wire(), v.description(), v.mode().wire(), o, v.onlyWhenBurning());
         }
     }
 

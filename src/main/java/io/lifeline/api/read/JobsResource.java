@@ -21,6 +21,7 @@ import io.lifeline.domain.job.recovery.RecoveryView;
 import io.lifeline.domain.job.spot.SpotPrices;
 import io.lifeline.domain.job.spot.SpotReport;
 import io.lifeline.domain.job.straggler.StragglerView;
+import io.lifeline.domain.objective.JobObjectives;
 import io.lifeline.domain.policy.PolicyEngine;
 import io.lifeline.policy.DefaultPolicyService;
 import io.lifeline.runtime.JobHistory;
@@ -244,7 +245,8 @@ public class JobsResource {
     @GET
     @Path("/jobs/{namespace}/{name}/advice")
     public CompletionStage<IntervalAdvice> advice(@PathParam("namespace") String ns, @PathParam("name") String name) {
-        return one(ns, name, job -> m -> m.jobs().advice(job));
+        JobObjectives objectives = policies.engine().objectives();
+        return one(ns, name, job -> m -> m.jobs().advice(job, objectives.ettrTarget(job)));
     }
 
     /**

@@ -30,6 +30,9 @@ import io.lifeline.domain.job.recovery.Advice;
 import io.lifeline.domain.job.recovery.Attempt;
 import io.lifeline.domain.job.recovery.Budgets;
 import io.lifeline.domain.job.recovery.RecoveryCheck;
+import io.lifeline.domain.job.recoverytime.PhaseGroupBy;
+import io.lifeline.domain.job.recoverytime.RecoveryPhaseCalculator;
+import io.lifeline.domain.job.recoverytime.RecoveryPhaseReport;
 import io.lifeline.domain.job.spot.CapacityInterval;
 import io.lifeline.domain.job.spot.SpotEconomics;
 import io.lifeline.domain.job.spot.SpotPrices;
@@ -53,8 +56,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The jobs model: applies job, scheduler and trainer events (subject = job name {@code namespace/name})
@@ -743,6 +748,17 @@ public final class Jobs {
         return find(job).map(j -> views.detail(j, now()));
     }
 
+    /** Recovery time by phase over the last {@code days} days, of the closed incidents memory keeps of {@code jobs}. */
+    public RecoveryPhaseReport recoveryPhases(int days, PhaseGroupBy by, Predicate<String> jobs) {
+        RecoveryPhaseCalculator calc = new RecoveryPhaseCalculator(Instant.ofEpochMilli(now()), days, by);
+        this.jobs.values().stream()
+                .filter(j -> jobs.test(j.name))
+                .flatMap(j -> j.incidents.closed().stream())
+                .filter(Incident::stopped)
+                .forEach(i -> calc.add(i.cause(), i.pool(), i.stoppedAt(), i.phaseSplit()));
+        return calc.report();
+    }
+
     /** A job's incidents, oldest first, the open one last. */
     public Optional<List<IncidentView>> incidents(String job) {
         return find(job).map(j -> views.incidents(j, now()));
@@ -839,6 +855,15 @@ public final class Jobs {
     /** Checkpoint-interval advice for a job (see {@link IntervalAdvisor}). */
     public Optional<IntervalAdvice> advice(String job) {
         return find(job).map(this::advise);
+    }
+
+    /**
+     * Checkpoint-interval advice for a job, read against the ETTR target of the objective it is under when it has one
+     * (see {@link IntervalAdvisor#againstTarget}).
+     */
+    public Optional<IntervalAdvice> advice(String job, OptionalDouble ettrTarget) {
+        Optional<IntervalAdvice> a = advice(job);
+        return ettrTarget.isPresent() ? a.map(x -> IntervalAdvisor.againstTarget(x, ettrTarget.getAsDouble())) : a;
     }
 
     private IntervalAdvice advise(Job job) {

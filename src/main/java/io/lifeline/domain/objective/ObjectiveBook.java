@@ -162,6 +162,61 @@ public final class ObjectiveBook implements JobObjectives {
         return out;
     }
 
+    /** The objectives' series as plain values (the jobs' baselines are not kept: each counts again from its next sample). */
+    public SavedBook save() {
+        List<SavedSeries> out = new ArrayList<>(entries.size());
+        for (Entry e : entries.values()) {
+            out.add(new SavedSeries(
+                    e.objective.name(),
+                    e.objective.scope().toString(),
+                    e.series.saveMinutes(),
+                    e.series.saveHours(),
+                    e.totals.heldMs,
+                    e.totals.productiveNetMs,
+                    e.totals.productiveShownMs));
+        }
+        return new SavedBook(names(Bucket.values()), names(IncidentCause.values()), out);
+    }
+
+    /**
+     * Takes back the series of the objectives configured now that have the same name and scope as saved ones; the
+     * others start empty. A state saved with other buckets or causes is ignored.
+     *
+     * @return how many objectives got their history back
+     */
+    public int restore(SavedBook saved) {
+        if (saved == null
+                || !names(Bucket.values()).equals(saved.buckets())
+                || !names(IncidentCause.values()).equals(saved.causes())) {
+            return 0;
+        }
+        int restored = 0;
+        for (SavedSeries s : saved.series()) {
+            Entry e = entries.get(s.name());
+            if (e != null && e.objective.scope().toString().equals(s.scope())) {
+                e.series.restore(s.minutes(), s.hours());
+                e.totals.heldMs = s.heldMs();
+                e.totals.productiveNetMs = s.productiveNetMs();
+                e.totals.productiveShownMs = s.productiveShownMs();
+                restored++;
+            }
+        }
+        return restored;
+    }
+
+    private static List<String> names(Enum<?>[] values) {
+        List<String> out = new ArrayList<>(values.length);
+        for (Enum<?> v : values) {
+            out.add(v.name());
+        }
+        return out;
+    }
+
+    /** The series of one objective (for the checks of its sums). */
+    WindowSeries seriesFor(String name) {
+        return entries.get(name).series;
+    }
+
     /** One objective's status, or empty when there is none of that name. */
     public Optional<ObjectiveStatus> status(String name, Instant now) {
         Entry e = entries.get(name);

@@ -11,8 +11,8 @@ import java.util.Arrays;
  */
 final class Tally {
 
-    private static final int BUCKETS = Bucket.values().length;
-    private static final int CAUSES = IncidentCause.values().length;
+    static final int BUCKETS = Bucket.values().length;
+    static final int CAUSES = IncidentCause.values().length;
 
     final long[] gpuMillis = new long[BUCKETS];
     final double[] lostGpuHoursByCause = new double[CAUSES];

@@ -1,6 +1,8 @@
 package io.lifeline.domain.objective;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An objective's GPU time over the last 30 days in fixed memory: a ring of minute slots for the last six hours (what
@@ -34,6 +36,19 @@ final class WindowSeries {
         return r.sum(nowMillis, span.toMillis());
     }
 
+    List<SavedSeries.SavedSlot> saveMinutes() {
+        return minutes.save();
+    }
+
+    List<SavedSeries.SavedSlot> saveHours() {
+        return hours.save();
+    }
+
+    void restore(List<SavedSeries.SavedSlot> minuteSlots, List<SavedSeries.SavedSlot> hourSlots) {
+        minutes.restore(minuteSlots);
+        hours.restore(hourSlots);
+    }
+
     /** Slots of one resolution, indexed by their absolute number (epoch millis / width). */
     private static final class Ring {
         private final Tally[] slots;
@@ -58,6 +73,44 @@ final class WindowSeries {
                 index[k] = i;
             }
             return slots[k];
+        }
+
+        List<SavedSeries.SavedSlot> save() {
+            List<SavedSeries.SavedSlot> out = new ArrayList<>();
+            for (int k = 0; k < slots.length; k++) {
+                Tally t = slots[k];
+                if (t != null && index[k] != Long.MIN_VALUE) {
+                    out.add(new SavedSeries.SavedSlot(
+                            index[k],
+                            t.gpuMillis.clone(),
+                            t.lostGpuHoursByCause.clone(),
+                            t.heldMoney,
+                            t.spentMoney,
+                            t.lostMoney,
+                            t.unpricedGpuMillis));
+                }
+            }
+            return out;
+        }
+
+        void restore(List<SavedSeries.SavedSlot> saved) {
+            for (SavedSeries.SavedSlot s : saved) {
+                if (s.gpuMillis().length != Tally.BUCKETS || s.lostByCause().length != Tally.CAUSES) {
+                    continue;
+                }
+                int k = (int) Math.floorMod(s.index(), (long) slots.length);
+                // A slot the ring has since reused for a later one is older than what the ring holds: dropped.
+                if (index[k] != Long.MIN_VALUE && index[k] > s.index()) {
+                    continue;
+                }
+                Tally t = slot(s.index() * width);
+                System.arraycopy(s.gpuMillis(), 0, t.gpuMillis, 0, Tally.BUCKETS);
+                System.arraycopy(s.lostByCause(), 0, t.lostGpuHoursByCause, 0, Tally.CAUSES);
+                t.heldMoney = s.heldMoney();
+                t.spentMoney = s.spentMoney();
+                t.lostMoney = s.lostMoney();
+                t.unpricedGpuMillis = s.unpricedGpuMillis();
+            }
         }
 
         Tally sum(long nowMillis, long spanMillis) {

@@ -21,6 +21,7 @@ import io.lifeline.domain.job.recovery.Advice;
 import io.lifeline.domain.job.recovery.Budgets;
 import io.lifeline.domain.job.recovery.RecoveryRules;
 import io.lifeline.domain.job.recovery.RecoveryView;
+import io.lifeline.domain.objective.JobObjectives;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ public final class PolicyEngine {
     private final PolicyHygiene hygiene = new PolicyHygiene();
     private volatile BackToService.Settings backToService = BackToService.Settings.defaults();
     private volatile RecoveryRules recoveryRules = RecoveryRules.defaults();
+    private volatile JobObjectives objectives = JobObjectives.NONE;
+    private volatile boolean staleOnlyWhenBurning;
 
     public PolicyEngine(PolicySettings settings) {
         this.settings = settings;
@@ -81,6 +84,28 @@ public final class PolicyEngine {
 
     public RecoveryRules recoveryRules() {
         return recoveryRules;
+    }
+
+    /** What the goodput objectives say of each job: read by the policies that act only on jobs burning a budget. */
+    public void objectives(JobObjectives o) {
+        this.objectives = java.util.Objects.requireNonNull(o, "objectives");
+    }
+
+    /** The objectives the policies read ({@link JobObjectives#NONE} until some are given). */
+    public JobObjectives objectives() {
+        return objectives;
+    }
+
+    /**
+     * Whether {@code stale-checkpoint} acts only on jobs under an objective whose budget is burning (a stale checkpoint
+     * of a job inside its budget costs a save and nothing else), rather than on every job whose checkpoint is stale.
+     */
+    public void staleCheckpointOnlyWhenBurning(boolean only) {
+        this.staleOnlyWhenBurning = only;
+    }
+
+    public boolean staleCheckpointOnlyWhenBurning() {
+        return staleOnlyWhenBurning;
     }
 
     /**
@@ -183,13 +208,14 @@ public final class PolicyEngine {
         out.addAll(HangRecovery.decisions(settings, jobs, fleet, now));
         out.addAll(RecoveryLadder.decisions(settings, jobs, fleet));
         Map<String, Long> freeByPool = new HashMap<>();
+        JobObjectives budgets = staleOnlyWhenBurning ? objectives : null;
         for (JobSummary j : jobs.list(JobFilter.all())) {
             if (j.state() != JobState.RUNNING) {
                 continue;
             }
             String job = j.name();
             PolicyMode stale = settings.modeFor(PolicyName.STALE_CHECKPOINT, j.namespace(), j.pool());
-            if (stale != PolicyMode.OFF && j.freshnessBreached()) {
+            if (stale != PolicyMode.OFF && j.freshnessBreached() && (budgets == null || budgets.burning(job))) {
                 String generation = jobs.freshness(job)
                         .map(f -> String.valueOf(f.checkpointId()))
                         .orElse("none");
@@ -199,7 +225,10 @@ public final class PolicyEngine {
                         ActionKind.CHECKPOINT_NOW,
                         job,
                         j.nodeLocalCheckpoint() ? Map.of("storage", "durable") : Map.of(),
-                        "newest checkpoint older than the freshness objective",
+                        budgets == null
+                                ? "newest checkpoint older than the freshness objective"
+                                : "newest checkpoint older than the freshness objective, and the goodput budget of"
+                                        + " the job's objective is burning",
                         "stale:" + job + ":" + generation));
             }
             PolicyMode loop = settings.modeFor(PolicyName.RESTART_LOOP_SUSPEND, j.namespace(), j.pool());

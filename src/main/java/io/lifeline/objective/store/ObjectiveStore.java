@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
 import io.lifeline.action.store.ActionStore;
 import io.lifeline.action.view.AuditEntry;
+import io.lifeline.domain.objective.SavedBook;
 import io.lifeline.eventlog.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -51,6 +52,33 @@ public class ObjectiveStore {
                 actor);
         audit.audit(new AuditEntry(
                 0, now, actor, "objectives.updated", "objectives", null, null, describe(before), describe(after)));
+    }
+
+    /** The objectives' series as last saved, or empty. */
+    public Optional<SavedBook> loadSeries() {
+        return jdbc.one("SELECT state FROM objective_series WHERE id = 1", rs -> {
+            try {
+                return json.readValue(rs.getString(1), SavedBook.class);
+            } catch (JsonProcessingException e) {
+                // A state this version cannot read: the windows start again rather than the application not at all.
+                return null;
+            }
+        });
+    }
+
+    /** Saves the objectives' series, replacing the last saved. */
+    public void saveSeries(SavedBook book, Instant now) {
+        String state;
+        try {
+            state = json.writeValueAsString(book);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("objective series could not be written as JSON", e);
+        }
+        jdbc.update(
+                "INSERT INTO objective_series (id, state, saved_at) VALUES (1, ?::jsonb, ?)"
+                        + " ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, saved_at = EXCLUDED.saved_at",
+                state,
+                now);
     }
 
     private static String describe(List<Stored> set) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.lifeline.domain.event.EventType;
@@ -517,5 +519,30 @@ class ActionsApiTest {
                 .then()
                 .statusCode(400);
         TestTokens.api().get("/api/v1/policies/no-such-policy").then().statusCode(404);
+    }
+
+    /**
+     * Whether stale-checkpoint acts only on jobs burning their objective's budget is shown with the policy
+     * (configuration sets it: false by default) and with no other; the API does not change it.
+     */
+    @Test
+    void staleCheckpointShowsWhetherItActsOnlyOnJobsBurningTheirBudget() {
+        given().spec(TestTokens.asViewer())
+                .get("/api/v1/policies/stale-checkpoint")
+                .then()
+                .statusCode(200)
+                .body("onlyWhenBurning", equalTo(false));
+        given().spec(TestTokens.asViewer())
+                .get("/api/v1/policies/notice-checkpoint-drain")
+                .then()
+                .statusCode(200)
+                .body("$", not(hasKey("onlyWhenBurning")));
+        TestTokens.api()
+                .contentType(ContentType.JSON)
+                .body("{\"mode\":\"off\",\"onlyWhenBurning\":true}")
+                .put("/api/v1/policies/stale-checkpoint")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("onlyWhenBurning"));
     }
 }

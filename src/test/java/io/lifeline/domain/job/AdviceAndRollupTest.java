@@ -49,6 +49,19 @@ class AdviceAndRollupTest {
         assertThat(a.recommendedSeconds()).isCloseTo(884.338, within(1e-3));
         assertThat(a.expectedEttrCurrent()).isCloseTo(0.882272, within(1e-6));
         assertThat(a.expectedEttrRecommended()).isCloseTo(0.902131, within(1e-6));
+        assertThat(a.objective()).isNull();
+        // Under a 90 % objective: the peak, at Young's 924.338 s, is 1 − √(80/10680) − 0.011236 = 1 − 0.086548 −
+        // 0.011236 = 0.902216, so 90 % is within reach; the current 1800 s (0.882272) misses it, the advised 884.338 s
+        // (0.902131) meets it.
+        var o = d.jobs.advice("ml/big", java.util.OptionalDouble.of(0.9))
+                .orElseThrow()
+                .objective();
+        assertThat(o.reachable()).isTrue();
+        assertThat(o.bestEttr()).isCloseTo(0.902216, within(1e-6));
+        assertThat(o.currentMeets()).isFalse();
+        assertThat(o.recommendedMeets()).isTrue();
+        assertThat(d.jobs.advice("ml/big", java.util.OptionalDouble.empty()).orElseThrow())
+                .isEqualTo(a);
     }
 
     @Test

@@ -11,9 +11,12 @@ import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NodeData;
 import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.event.NoticeKind;
+import io.lifeline.domain.objective.JobObjectives;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -187,5 +190,72 @@ class PolicyEngineTest {
         assertThat(d).extracting(x -> x.request().kind()).containsExactly(ActionKind.CHECKPOINT_NOW);
         List<PolicyDecision> again = e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant());
         assertThat(again.get(0).idempotencyKey()).isEqualTo(d.get(0).idempotencyKey());
+    }
+
+    /** Objectives that hold every job to a target and say the jobs in {@code burning} burn their budget. */
+    private static JobObjectives burning(String... burning) {
+        Set<String> jobs = Set.of(burning);
+        return new JobObjectives() {
+            @Override
+            public OptionalDouble ettrTarget(String job) {
+                return OptionalDouble.of(0.95);
+            }
+
+            @Override
+            public boolean burning(String job) {
+                return jobs.contains(job);
+            }
+        };
+    }
+
+    @Test
+    void onlyWhenBurningAStaleCheckpointOfAJobInsideItsBudgetAsksForNothing() {
+        PolicyEngine e = engine(PolicyName.STALE_CHECKPOINT, PolicyMode.ON, Map.of());
+        e.staleCheckpointOnlyWhenBurning(true);
+        e.objectives(burning("team-b/other"));
+        f.checkpoint("team-a/llm", "c1", 100, 20).later(7200).progress("team-a/llm", 900);
+        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .isEmpty();
+    }
+
+    @Test
+    void onlyWhenBurningAStaleCheckpointOfAJobBurningItsBudgetIsAskedForAndTheReasonSaysWhy() {
+        PolicyEngine e = engine(PolicyName.STALE_CHECKPOINT, PolicyMode.ON, Map.of());
+        e.staleCheckpointOnlyWhenBurning(true);
+        e.objectives(burning("team-a/llm"));
+        f.checkpoint("team-a/llm", "c1", 100, 20).later(7200).progress("team-a/llm", 900);
+        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .singleElement()
+                .satisfies(x -> {
+                    assertThat(x.policy()).isEqualTo(PolicyName.STALE_CHECKPOINT);
+                    assertThat(x.request().kind()).isEqualTo(ActionKind.CHECKPOINT_NOW);
+                    assertThat(x.request().reason())
+                            .isEqualTo("newest checkpoint older than the freshness objective, and the goodput budget"
+                                    + " of the job's objective is burning");
+                });
+    }
+
+    /** The default: objectives or not, burning or not, every stale checkpoint is asked for, with the reason of old. */
+    @Test
+    void byDefaultAStaleCheckpointIsAskedForWhetherTheBudgetBurnsOrNot() {
+        PolicyEngine e = engine(PolicyName.STALE_CHECKPOINT, PolicyMode.ON, Map.of());
+        e.objectives(burning());
+        f.checkpoint("team-a/llm", "c1", 100, 20).later(7200).progress("team-a/llm", 900);
+        assertThat(e.staleCheckpointOnlyWhenBurning()).isFalse();
+        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .singleElement()
+                .satisfies(x -> assertThat(x.request().reason())
+                        .isEqualTo("newest checkpoint older than the freshness objective"));
+    }
+
+    /** Without objectives no job burns a budget: only-when-burning then asks for nothing. */
+    @Test
+    void onlyWhenBurningWithoutObjectivesAsksForNothing() {
+        PolicyEngine e = engine(PolicyName.STALE_CHECKPOINT, PolicyMode.ON, Map.of());
+        e.staleCheckpointOnlyWhenBurning(true);
+        assertThat(e.objectives()).isSameAs(JobObjectives.NONE);
+        f.checkpoint("team-a/llm", "c1", 100, 20).later(7200).progress("team-a/llm", 900);
+        assertThat(e.periodic(f.model.jobs(), f.model.fleet(), f.clock.instant()))
+                .isEmpty();
     }
 }

@@ -26,6 +26,8 @@ import java.util.List;
  * @param expectedEttrRecommended  modelled ETTR at the recommended interval, or null
  * @param model                    the ETTR model used
  * @param notes                    why something is missing, or caveats
+ * @param objective                the intervals that keep the job inside its ETTR objective, or null when it is under
+ *                                 none
  */
 public record IntervalAdvice(
         String job,
@@ -48,4 +50,33 @@ public record IntervalAdvice(
         Double expectedEttrCurrent,
         Double expectedEttrRecommended,
         String model,
-        List<String> notes) {}
+        List<String> notes,
+        ObjectiveAdvice objective) {
+
+    /** This advice, read against an objective. */
+    public IntervalAdvice withObjective(ObjectiveAdvice o) {
+        return new IntervalAdvice(
+                job,
+                currentIntervalSeconds,
+                intervalSource,
+                checkpointCostSeconds,
+                costSamples,
+                pools,
+                nodes,
+                perNodeMtbiSeconds,
+                mtbiSeconds,
+                interruptionsObserved,
+                exposureNodeHours,
+                recoverySeconds,
+                youngSeconds,
+                dalySeconds,
+                recommendedSeconds,
+                formula,
+                dalyValid,
+                expectedEttrCurrent,
+                expectedEttrRecommended,
+                model,
+                notes,
+                o);
+    }
+}

@@ -2,6 +2,7 @@ package io.lifeline.domain.job.advice;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * Checkpoint-interval arithmetic (pure functions).
@@ -17,6 +18,11 @@ import java.util.List;
  *       each period of τ pays C to save, each interruption (rate 1/M) loses on average τ/2 of work and R of
  *       recovery.</li>
  * </ul>
+ *
+ * <p>Against an ETTR target T ({@link #againstTarget}), the same model says which intervals keep the job inside its
+ * objective: those where ETTR(τ) ≥ T. ETTR(τ) rises up to Young's interval √(2CM), where it peaks at
+ * 1 − √(2C/M) − R/M, and falls beyond it, so the intervals that meet T are one range around √(2CM), found by
+ * bisecting ETTR(τ) itself on each side of the peak; or none, when the peak is below T.
  */
 public final class IntervalAdvisor {
 
@@ -25,6 +31,9 @@ public final class IntervalAdvisor {
 
     /** Largest C/M for which the first-order formulas are taken as valid. */
     public static final double FIRST_ORDER_LIMIT = 0.1;
+
+    /** Halvings of a bracket at most: each loop also stops once the bracket is one ulp wide. */
+    private static final int BISECTIONS = 200;
 
     private IntervalAdvisor() {}
 
@@ -106,7 +115,8 @@ public final class IntervalAdvisor {
                     null,
                     null,
                     MODEL,
-                    List.copyOf(notes));
+                    List.copyOf(notes),
+                    null);
         }
         double young = young(c, m);
         double daly = dalyFirstOrder(c, m);
@@ -152,7 +162,75 @@ public final class IntervalAdvisor {
                 atCurrent,
                 atRecommended,
                 MODEL,
-                List.copyOf(notes));
+                List.copyOf(notes),
+                null);
+    }
+
+    /**
+     * The advice read against an ETTR target (0..1): the range of intervals whose expected ETTR meets it at the
+     * observed rate, or the best expected ETTR and its interval when none does, and whether the current and the
+     * recommended interval meet it. A target of 0 or below asks nothing and leaves the advice as it is.
+     */
+    public static IntervalAdvice againstTarget(IntervalAdvice a, double target) {
+        if (!(target > 0)) {
+            return a;
+        }
+        Double c = a.checkpointCostSeconds();
+        Double m = a.mtbiSeconds();
+        if (c == null || m == null || c <= 0) {
+            return a.withObjective(new ObjectiveAdvice(target, null, null, null, null, null, null, null));
+        }
+        double r = a.recoverySeconds();
+        DoubleUnaryOperator ettr = tau -> expectedEttr(tau, c, m, r);
+        double peak = young(c, m);
+        double best = ettr.applyAsDouble(peak);
+        boolean reachable = best >= target;
+        Double lowest = reachable ? lowestMeeting(ettr, peak, target) : null;
+        Double highest = reachable ? highestMeeting(ettr, peak, target) : null;
+        return a.withObjective(new ObjectiveAdvice(
+                target,
+                reachable,
+                lowest,
+                highest,
+                best,
+                peak,
+                a.expectedEttrCurrent() == null ? null : a.expectedEttrCurrent() >= target,
+                a.expectedEttrRecommended() == null ? null : a.expectedEttrRecommended() >= target));
+    }
+
+    /** The shortest τ in (0, peak] with ETTR(τ) ≥ target, given ETTR(peak) ≥ target and ETTR rising up to the peak. */
+    private static double lowestMeeting(DoubleUnaryOperator ettr, double peak, double target) {
+        double below = 0;
+        double meets = peak;
+        for (int i = 0; i < BISECTIONS && meets - below > Math.ulp(meets); i++) {
+            double mid = (below + meets) / 2;
+            if (ettr.applyAsDouble(mid) >= target) {
+                meets = mid;
+            } else {
+                below = mid;
+            }
+        }
+        return meets;
+    }
+
+    /** The longest τ ≥ peak with ETTR(τ) ≥ target, given ETTR(peak) ≥ target and ETTR falling beyond the peak. */
+    private static double highestMeeting(DoubleUnaryOperator ettr, double peak, double target) {
+        double meets = peak;
+        double above = 2 * peak;
+        // τ/(2M) grows without bound, so some doubling falls below any target above 0.
+        while (ettr.applyAsDouble(above) >= target && above < Double.MAX_VALUE / 2) {
+            meets = above;
+            above *= 2;
+        }
+        for (int i = 0; i < BISECTIONS && above - meets > Math.ulp(above); i++) {
+            double mid = (meets + above) / 2;
+            if (ettr.applyAsDouble(mid) >= target) {
+                meets = mid;
+            } else {
+                above = mid;
+            }
+        }
+        return meets;
     }
 
     /**

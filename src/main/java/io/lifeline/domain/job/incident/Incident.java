@@ -396,6 +396,15 @@ public final class Incident {
         return outcome;
     }
 
+    /** The incident's cost by recovery phase, as accrued so far (see {@link RecoveryPhase}). */
+    public PhaseSplit phaseSplit() {
+        return PhaseSplitter.split(accrued, accruedGpu, lostMillis, lostGpuMillis, phases.toList(), closedAt);
+    }
+
+    public Instant closedAt() {
+        return closedAt;
+    }
+
     /** Recovery milliseconds accrued so far (all phases). */
     public long recoveryMillis() {
         return accrued[Bucket.RECOVERY_DETECTION.ordinal()]

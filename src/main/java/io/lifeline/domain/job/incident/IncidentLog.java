@@ -140,6 +140,11 @@ public final class IncidentLog {
         return out;
     }
 
+    /** The closed incidents kept, oldest first (a closed incident no longer changes). */
+    public List<Incident> closed() {
+        return closed.toList();
+    }
+
     /** How many incidents were opened, which is the ordinal of the newest. */
     public int created() {
         return sequence;

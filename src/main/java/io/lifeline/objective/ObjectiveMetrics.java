@@ -1,9 +1,9 @@
-package io.lifeline.metrics;
+package io.lifeline.objective;
 
 import io.lifeline.domain.objective.BurnThresholds;
 import io.lifeline.domain.objective.ObjectiveStatus;
+import io.lifeline.metrics.SeriesFamily;
 import io.lifeline.metrics.SeriesFamily.Kind;
-import io.lifeline.objective.ObjectiveService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.scheduler.Scheduled;
