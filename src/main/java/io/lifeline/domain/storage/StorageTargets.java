@@ -35,7 +35,7 @@ public final class StorageTargets {
     private final StorageSettings settings;
     private final StorageRoot roots;
     /** In order of the newest write, the least recent first: the one forgotten when there are too many. */
-    private final LinkedHashMap<String, Target> targets = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<String, Target> targets = new LinkedHashMap<>();
 
     /** Each job's targets, the newest last: a failure reports on the newest, a finish reaches them all. */
     private final LinkedHashMap<String, LinkedHashSet<String>> jobTargets = new LinkedHashMap<>(16, 0.75f, true) {
@@ -48,13 +48,20 @@ public final class StorageTargets {
     /** One target: its jobs, least recently written first, and the bytes they keep (a running sum). */
     private static final class Target {
         final String root;
-        final LinkedHashMap<String, JobWrites> jobs = new LinkedHashMap<>(8, 0.75f, true);
+        final LinkedHashMap<String, JobWrites> jobs = new LinkedHashMap<>();
         long keptBytes;
 
         Target(String root) {
             this.root = root;
         }
     }
+
+    /** Bumped by every event that changed a target: a snapshot is worked out again only then, or once a minute. */
+    private long version;
+
+    private long snapshotVersion = -1;
+    private long snapshotAtMillis;
+    private List<StorageTargetView> snapshot = List.of();
 
     public StorageTargets(StorageSettings settings) {
         this.settings = settings;
@@ -72,6 +79,7 @@ public final class StorageTargets {
 
     /** Learns from one event the jobs' model applied; any other type is ignored. */
     public void apply(Event e) {
+        version++;
         if (e.data() instanceof TrainerData.CheckpointCompleted d) {
             completed(e.subject(), e.time().toEpochMilli(), d);
         } else if (e.data() instanceof TrainerData.CheckpointFailed d) {
@@ -101,22 +109,23 @@ public final class StorageTargets {
         if (root == null) {
             return;
         }
-        Target t = targets.get(root);
+        // Moved to the end on every write (reads leave the order alone): the first is the least recently written.
+        Target t = targets.remove(root);
         if (t == null) {
             t = new Target(root);
-            targets.put(root, t);
-            while (targets.size() > settings.maxTargets()) {
-                targets.remove(targets.keySet().iterator().next());
-            }
         }
-        JobWrites w = t.jobs.get(job);
+        targets.put(root, t);
+        while (targets.size() > settings.maxTargets()) {
+            targets.remove(targets.keySet().iterator().next());
+        }
+        JobWrites w = t.jobs.remove(job);
         if (w == null) {
             w = new JobWrites(job, namespaceOf(job));
-            t.jobs.put(job, w);
-            if (t.jobs.size() > settings.maxJobsPerTarget()) {
-                JobWrites gone = t.jobs.remove(t.jobs.keySet().iterator().next());
-                t.keptBytes -= gone.keptBytes();
-            }
+        }
+        t.jobs.put(job, w);
+        if (t.jobs.size() > settings.maxJobsPerTarget()) {
+            JobWrites gone = t.jobs.remove(t.jobs.keySet().iterator().next());
+            t.keptBytes -= gone.keptBytes();
         }
         t.keptBytes +=
                 w.completed(at, d.bytes(), d.durationSeconds(), settings.retentionCheckpoints(), settings.samples());
@@ -132,6 +141,20 @@ public final class StorageTargets {
     private static String namespaceOf(String job) {
         int slash = job.indexOf('/');
         return slash > 0 ? job.substring(0, slash) : "";
+    }
+
+    /**
+     * Every target with every job's figures, for the model's snapshot: worked out again only when an event changed a
+     * target, or when a minute passed (who still writes, and so the write rate, moves with time alone).
+     */
+    public List<StorageTargetView> snapshot(Instant now) {
+        long nowMs = now.toEpochMilli();
+        if (snapshotVersion != version || nowMs - snapshotAtMillis >= 60_000 || nowMs < snapshotAtMillis) {
+            snapshot = List.copyOf(views(now, ns -> true));
+            snapshotVersion = version;
+            snapshotAtMillis = nowMs;
+        }
+        return snapshot;
     }
 
     /** Every target with a job in a namespace {@code visible} accepts, by name, counting only those jobs. */
@@ -150,6 +173,31 @@ public final class StorageTargets {
     public Optional<StorageTargetView> view(String target, Instant now, Predicate<String> visible) {
         Target t = target == null ? null : targets.get(target);
         return t == null ? Optional.empty() : Optional.ofNullable(view(t, now, visible));
+    }
+
+    /**
+     * The target of that name, also when its slashes were doubled or dropped on the way (a name in a URL path):
+     * {@code fsx} finds {@code /fsx}, {@code s3:/bucket} finds {@code s3://bucket}. Null when none.
+     */
+    public String find(String name) {
+        if (name == null) {
+            return null;
+        }
+        if (targets.containsKey(name)) {
+            return name;
+        }
+        String want = canonical(name);
+        for (String root : targets.keySet()) {
+            if (canonical(root).equals(want)) {
+                return root;
+            }
+        }
+        return null;
+    }
+
+    private static String canonical(String name) {
+        String s = name.replaceAll("/+", "/");
+        return s.startsWith("/") ? s.substring(1) : s;
     }
 
     /** The targets a job writes to, each with every job's figures. */
