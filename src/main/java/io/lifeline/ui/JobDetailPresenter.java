@@ -35,6 +35,7 @@ public final class JobDetailPresenter {
                 jobs.spot(job, prices).orElse(null),
                 jobs.hang(job).orElse(null),
                 jobs.stacks(job).orElse(null),
-                policies.recoveryView(jobs, job).orElse(null)));
+                policies.recoveryView(jobs, job).orElse(null),
+                m.storage().ofJob(job, now)));
     }
 }
