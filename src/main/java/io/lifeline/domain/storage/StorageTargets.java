@@ -79,10 +79,11 @@ public final class StorageTargets {
 
     /** Learns from one event the jobs' model applied; any other type is ignored. */
     public void apply(Event e) {
-        version++;
         if (e.data() instanceof TrainerData.CheckpointCompleted d) {
+            version++;
             completed(e.subject(), e.time().toEpochMilli(), d);
         } else if (e.data() instanceof TrainerData.CheckpointFailed d) {
+            version++;
             LinkedHashSet<String> of = jobTargets.get(e.subject());
             String root = null;
             for (String r : of == null ? List.<String>of() : of) {
@@ -94,6 +95,7 @@ public final class StorageTargets {
                 w.reported(e.time().toEpochMilli(), d.freeBytes(), d.capacityBytes(), t.keptBytes);
             }
         } else if (e.type() == io.lifeline.domain.event.EventType.JOB_FINISHED) {
+            version++;
             for (String root : jobTargets.getOrDefault(e.subject(), new LinkedHashSet<>())) {
                 Target t = targets.get(root);
                 JobWrites w = t == null ? null : t.jobs.get(e.subject());
