@@ -358,6 +358,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         Collections.reverse(rs);
         rounds.setItems(rs);
         renderAdvice(m.advice());
+        renderStorage(m);
         SpotSection.render(spot, m.spot());
         stragglers.show(m.detail().stragglers(), m.namespace());
         hang.show(m.name(), m.namespace(), m.hang(), m.incidents(), m.stacks());
@@ -562,6 +563,15 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
             Span note = new Span(n);
             note.addClassNames("ll-muted");
             advice.add(new Div(note));
+        }
+    }
+
+    /** A line per storage target the job writes to, under the advice. */
+    private void renderStorage(JobDetailModel m) {
+        for (io.lifeline.domain.storage.StorageTargetView t : m.storage()) {
+            Div line = new Div(new Span(StorageText.of(t, m.advice())));
+            line.addClassNames("job-storage");
+            advice.add(line);
         }
     }
 

@@ -47,6 +47,7 @@ public final class Main implements Callable<Integer> {
             JobCommands.Goodput.class,
             JobCommands.Freshness.class,
             JobCommands.Advice.class,
+            StorageCommand.class,
             WhatIfCommand.class,
             HangCommand.class,
             StacksCommand.class,

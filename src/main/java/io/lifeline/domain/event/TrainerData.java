@@ -216,6 +216,8 @@ public sealed interface TrainerData extends EventData {
      *                         when they do not
      * @param durable          whether the trainers declare that where they save outlives any node (a shared file
      *                         system, object storage): true or false as declared, null when they do not say
+     * @param freeBytes        free space left on the storage after the save, as the trainers read it, or null
+     * @param capacityBytes    the storage's total size, as the trainers read it, or null
      */
     record CheckpointCompleted(
             String checkpointId,
@@ -229,11 +231,44 @@ public sealed interface TrainerData extends EventData {
             boolean async,
             Integer worldSize,
             List<String> replicas,
-            Boolean durable)
+            Boolean durable,
+            Long freeBytes,
+            Long capacityBytes)
             implements TrainerData {
 
         public CheckpointCompleted {
             replicas = replicas == null ? List.of() : List.copyOf(replicas);
+        }
+
+        /** A completion that does not report the storage's free space. */
+        public CheckpointCompleted(
+                String checkpointId,
+                long step,
+                Long bytes,
+                double durationSeconds,
+                double blockingSeconds,
+                String uri,
+                String checksum,
+                Integer shards,
+                boolean async,
+                Integer worldSize,
+                List<String> replicas,
+                Boolean durable) {
+            this(
+                    checkpointId,
+                    step,
+                    bytes,
+                    durationSeconds,
+                    blockingSeconds,
+                    uri,
+                    checksum,
+                    shards,
+                    async,
+                    worldSize,
+                    replicas,
+                    durable,
+                    null,
+                    null);
         }
 
         /** A completion that does not say whether its storage outlives a node. */
@@ -292,8 +327,20 @@ public sealed interface TrainerData extends EventData {
         }
     }
 
-    /** A checkpoint save failed. */
-    record CheckpointFailed(String checkpointId, long step, String error) implements TrainerData {}
+    /**
+     * A checkpoint save failed.
+     *
+     * @param freeBytes      free space left on the storage when it failed, as the trainers read it, or null
+     * @param capacityBytes  the storage's total size, as the trainers read it, or null
+     */
+    record CheckpointFailed(String checkpointId, long step, String error, Long freeBytes, Long capacityBytes)
+            implements TrainerData {
+
+        /** A failure that does not report the storage's free space. */
+        public CheckpointFailed(String checkpointId, long step, String error) {
+            this(checkpointId, step, error, null, null);
+        }
+    }
 
     /** A checkpoint was checked on storage: {@code ok} false means corrupt. */
     record CheckpointVerified(String checkpointId, boolean ok, String checksum) implements TrainerData {}
