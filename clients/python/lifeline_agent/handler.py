@@ -209,14 +209,14 @@ class CommandHandler:
         Python's 1, which would read as a crash and lose the agreed exit code)."""
         if self._restart_code is not None:
             return
-        code = RESTART_EXIT_CODE if code is None else code
-        self._restart_code = code
+        exit_code = RESTART_EXIT_CODE if code is None else code
+        self._restart_code = exit_code
 
         def hook(etype: type[BaseException], value: BaseException, tb: Any) -> None:
             LOG.warning("lifeline: %s in the training thread while the workers restart; exiting with code %d",
-                        etype.__name__, code)
+                        etype.__name__, exit_code)
             time.sleep(RESTART_FLUSH + 2.0)
-            self.exit(code)
+            self.exit(exit_code)
         sys.excepthook = hook
 
     def restart_now(self, code: int, reason: str) -> None:
