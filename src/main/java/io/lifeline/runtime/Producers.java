@@ -8,6 +8,7 @@ import io.lifeline.config.StragglersConfig;
 import io.lifeline.domain.job.JobLimits;
 import io.lifeline.domain.job.JobsConfig;
 import io.lifeline.domain.job.checkpoint.CheckpointStorage;
+import io.lifeline.domain.job.checkpoint.TrustRules;
 import io.lifeline.domain.job.hang.HangSettings;
 import io.lifeline.domain.job.straggler.StragglerConfig;
 import jakarta.enterprise.inject.Produces;
@@ -71,6 +72,7 @@ public class Producers {
                 .configureLimits(new JobLimits(
                         limits.maxJobs(), limits.maxJobsPerNamespace(), limits.unstartedJobsForgetAfter()));
         model.fleet().limitNodes(limits.maxNodes());
+        model.jobs().configureTrust(new TrustRules(checkpoints.suspectLossFactor()));
         return model;
     }
 }
