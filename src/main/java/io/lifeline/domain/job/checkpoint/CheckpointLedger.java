@@ -231,7 +231,7 @@ public final class CheckpointLedger {
 
     public CheckpointEntry failed(CheckpointFailed d, Instant at) {
         CheckpointEntry e = entry(d.checkpointId(), d.step());
-        e.failed(at, d.error());
+        e.failed(at, SaveFailure.describe(d));
         e.status(CheckpointStatus.FAILED);
         refresh();
         return e;
