@@ -70,7 +70,7 @@ public class CheckpointTrustMarks {
         }
         Instant now = clock.instant();
         Event e = new Event(
-                "trust/" + id + "/" + UUID.randomUUID(),
+                "trust/" + UUID.randomUUID(),
                 SOURCE,
                 EventType.JOB_CHECKPOINT_TRUST,
                 job,
