@@ -539,6 +539,8 @@ class StoreCoordinator(Coordinator):
                 LOG.info("lifeline: told every rank: %s (#%d)", message.get("kind"), seq)
                 published("")
                 if message.get("kind") == "restart_workers":
+                    code = message.get("exitCode")
+                    self.agent.handler.expect_restart(code if isinstance(code, int) and 1 <= code <= 255 else None)
                     self._wait_seen(store, seq, RESTART_SEEN_WAIT)
                 self._act(store, seq, message)
             return

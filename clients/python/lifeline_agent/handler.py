@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+import time
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
 from ._util import LOG, parse_rfc3339, utc_now
@@ -42,6 +43,8 @@ class CommandHandler:
         #: How restart_workers ends the process (tests replace it): at once, from whichever thread, since the
         #: training thread may be blocked where no exception reaches it.
         self.exit: Callable[[int], None] = os._exit
+        #: The code of the restart under way, once one is (see :meth:`expect_restart`).
+        self._restart_code: int | None = None
 
     def _ack(self, command_id: str, status: str, detail: str | None = None) -> None:
         channel = self._agent.commands
@@ -199,10 +202,28 @@ class CommandHandler:
         else:
             LOG.warning("lifeline: unknown broadcast %r ignored", kind)
 
+    def expect_restart(self, code: int | None) -> None:
+        """A restart_workers is under way: the other ranks are leaving, so a collective of the training thread fails
+        with them. Such a failure is the restart itself, not this worker's error: an uncaught exception of the main
+        thread from now on leaves the agent's thread time to deliver and exit, then ends the worker with ``code`` (not
+        Python's 1, which would read as a crash and lose the agreed exit code)."""
+        if self._restart_code is not None:
+            return
+        code = RESTART_EXIT_CODE if code is None else code
+        self._restart_code = code
+
+        def hook(etype: type[BaseException], value: BaseException, tb: Any) -> None:
+            LOG.warning("lifeline: %s in the training thread while the workers restart; exiting with code %d",
+                        etype.__name__, code)
+            time.sleep(RESTART_FLUSH + 2.0)
+            self.exit(code)
+        sys.excepthook = hook
+
     def restart_now(self, code: int, reason: str) -> None:
         """Ends this worker with ``code`` after delivering what it queued (at most 5 s), so that torchrun restarts the
         worker group and the script resumes from its newest checkpoint."""
         agent = self._agent
+        self.expect_restart(code)
         LOG.warning("lifeline: restart_workers%s: this worker exits with code %d so that torchrun restarts the group",
                     " (%s)" % reason if reason else "", code)
         agent.state.counters["restarts_commanded"] += 1

@@ -274,6 +274,31 @@ class RestartTest(HangTestBase):
         self.assertEqual([a[1] for a in self.lifeline.acks], ["accepted", "done"])
 
 
+    def test_a_collective_failing_as_the_peers_leave_for_the_restart_still_exits_with_its_code(self) -> None:
+        # The peers of a restart leave first, so the training thread's collective fails (gloo: "Connection closed by
+        # peer") while this worker's agent is still delivering before its own exit: the failure is the restart's.
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        script = ("import time, lifeline_agent\n"
+                  "a = lifeline_agent.init()\n"
+                  "a.step(1)\n"
+                  "print('READY', flush=True)\n"
+                  "while a.handler._restart_code is None:\n"
+                  "    time.sleep(0.01)\n"
+                  "raise RuntimeError('Connection closed by peer')\n")
+        env = dict(os.environ)
+        env.update(base_env(self.lifeline.url, LIFELINE_EXCEPTION_HOOK="0", PYTHONPATH=here))
+        p = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        try:
+            assert p.stdout is not None
+            self.assertEqual(p.stdout.readline().strip(), "READY")
+            self.lifeline.add_command("cmd-6", "restart_workers", reason="test")
+            self.assertEqual(p.wait(20), 75)
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.communicate()
+
 class FaultDumpTest(HangTestBase):
     def test_sigusr2_dumps_every_threads_stack_to_the_processs_file(self) -> None:
         directory = tempfile.mkdtemp()

@@ -3,6 +3,7 @@ package io.lifeline.alert;
 import io.lifeline.action.ActionService;
 import io.lifeline.action.view.ActionQuery;
 import io.lifeline.action.view.ActionView;
+import io.lifeline.config.StorageConfig;
 import io.lifeline.domain.action.ActionState;
 import io.lifeline.domain.alert.AlertSnapshot;
 import io.lifeline.domain.alert.AlertSnapshot.BrakeFacts;
@@ -33,6 +34,7 @@ import io.lifeline.domain.job.spot.SpotPlacement;
 import io.lifeline.domain.objective.ObjectiveStatus;
 import io.lifeline.domain.page.Page;
 import io.lifeline.domain.policy.AutomationBrake;
+import io.lifeline.domain.storage.StorageTargetView;
 import io.lifeline.objective.ObjectiveService;
 import io.lifeline.policy.AutomationBrakeService;
 import io.lifeline.runtime.ModelRuntime;
@@ -68,6 +70,7 @@ public class AlertSnapshots {
     private final Instance<ActionService> actions;
     private final Instance<AutomationBrakeService> brake;
     private final Instance<ObjectiveService> objectives;
+    private final java.time.Duration storageAlertBefore;
     private final java.util.Set<io.micrometer.core.instrument.Meter> invalidCounters =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -77,7 +80,9 @@ public class AlertSnapshots {
             Instance<ActionService> actions,
             Instance<AutomationBrakeService> brake,
             Instance<ObjectiveService> objectives,
+            StorageConfig storage,
             MeterRegistry registry) {
+        this.storageAlertBefore = storage.alertBefore();
         this.model = model;
         this.snapshots = snapshots;
         this.actions = actions;
@@ -123,7 +128,25 @@ public class AlertSnapshots {
                 failedActions(now, actionsLookback),
                 new IngestFacts(model.queued(), deadLettered()),
                 brake(),
-                objectives());
+                objectives(),
+                latest == ModelSnapshot.EMPTY ? null : storage(latest, storageAlertBefore));
+    }
+
+    /** The checkpoint storage targets, with every job's figures. */
+    static List<AlertSnapshot.StorageFacts> storage(ModelSnapshot m, Duration alertBefore) {
+        List<AlertSnapshot.StorageFacts> out = new ArrayList<>();
+        for (StorageTargetView t : m.storage()) {
+            out.add(new AlertSnapshot.StorageFacts(
+                    t.target(),
+                    t.namespaces(),
+                    t.freeBytes(),
+                    t.capacityBytes(),
+                    t.secondsUntilFull(),
+                    t.netBytesPerHour(),
+                    t.largestRecentBytes(),
+                    alertBefore));
+        }
+        return out;
     }
 
     /** The goodput objectives as their last sample left them, or null when they cannot be read this time. */

@@ -28,6 +28,8 @@ final class DataCodec {
     private static final int MAX_PARTICIPANTS = 100_000;
     private static final int MAX_REPLICAS = 64;
     private static final long MAX_COUNT = Long.MAX_VALUE;
+    /** 2^60 bytes (1 EiB): more than any storage a trainer writes to reports, far from overflowing a sum. */
+    static final long MAX_STORAGE_BYTES = 1L << 60;
 
     private DataCodec() {}
 
@@ -160,14 +162,17 @@ final class DataCodec {
                         d.optBool("async", false),
                         d.optInt("worldSize", 1, Integer.MAX_VALUE),
                         replicas(d),
-                        d.optBoolean("durable"));
+                        d.optBoolean("durable"),
+                        freeBytes(d),
+                        d.optLong("capacityBytes", 1, MAX_STORAGE_BYTES));
             case TRAINER_CHECKPOINT_FAILED ->
                 new TrainerData.CheckpointFailed(
                         d.reqString("checkpointId"),
                         d.reqLong("step", 0, Long.MAX_VALUE),
                         d.optString("error"),
+                        freeBytes(d),
+                        d.optLong("capacityBytes", 1, MAX_STORAGE_BYTES),
                         TrustCodec.failReason(d),
-                        d.optLong("freeBytes", 0, Long.MAX_VALUE),
                         d.optLong("neededBytes", 0, Long.MAX_VALUE));
             case TRAINER_CHECKPOINT_VERIFIED ->
                 new TrainerData.CheckpointVerified(
@@ -192,6 +197,20 @@ final class DataCodec {
             }
         }
         return null;
+    }
+
+    /**
+     * The optional {@code freeBytes} the trainers read on their storage, never more than the {@code capacityBytes}
+     * they report with it.
+     */
+    private static Long freeBytes(DataReader d) {
+        Long free = d.optLong("freeBytes", 0, MAX_STORAGE_BYTES);
+        Long capacity = d.optLong("capacityBytes", 1, MAX_STORAGE_BYTES);
+        if (free != null && capacity != null && free > capacity) {
+            throw new InvalidEventException(
+                    d.path("freeBytes") + ": must not be more than capacityBytes (" + capacity + "), got " + free);
+        }
+        return free;
     }
 
     /** The optional {@code replicas} of a completed checkpoint: node names, at most {@value #MAX_REPLICAS}. */
@@ -457,6 +476,8 @@ final class DataCodec {
             if (c.durable() != null) {
                 o.put("durable", c.durable());
             }
+            putOpt(o, "freeBytes", c.freeBytes());
+            putOpt(o, "capacityBytes", c.capacityBytes());
         } else if (t instanceof TrainerData.CheckpointFailed c) {
             TrustCodec.encodeFailed(c, o);
         } else if (t instanceof TrainerData.CheckpointVerified c) {

@@ -74,6 +74,9 @@ final class TrustCodec {
         if (c.freeBytes() != null) {
             o.put("freeBytes", c.freeBytes());
         }
+        if (c.capacityBytes() != null) {
+            o.put("capacityBytes", c.capacityBytes());
+        }
         if (c.neededBytes() != null) {
             o.put("neededBytes", c.neededBytes());
         }

@@ -6,27 +6,43 @@ import io.lifeline.domain.fleet.NodeChange;
 import io.lifeline.domain.fleet.NodeModel;
 import io.lifeline.domain.fleet.NodeSignal;
 import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.job.advice.IntervalAdvice;
+import io.lifeline.domain.storage.StorageAdvice;
+import io.lifeline.domain.storage.StorageSettings;
+import io.lifeline.domain.storage.StorageTargets;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The whole live model: nodes and jobs. Node and GPU events go to the node model, and the signals it
- * raises reach the jobs with ranks on that node; job, scheduler and trainer events go to the jobs.
- * Not thread-safe, like its parts.
+ * raises reach the jobs with ranks on that node; job, scheduler and trainer events go to the jobs, and the checkpoint
+ * events the jobs applied also to the storage targets. Not thread-safe, like its parts.
  */
 public final class LifelineModel {
 
     private final NodeModel nodes;
     private final Jobs jobs;
+    private final StorageTargets storage;
+    private final Clock clock;
 
     /** A model whose jobs read node facts from {@code nodes} and "now" from {@code clock}. */
     public LifelineModel(NodeModel nodes, Clock clock) {
-        this(nodes, new Jobs(nodes, clock));
+        this(nodes, new Jobs(nodes, clock), new StorageTargets(StorageSettings.defaults()), clock);
     }
 
+    /** A model with default storage settings, reading "now" from the system clock for storage figures. */
     public LifelineModel(NodeModel nodes, Jobs jobs) {
+        this(nodes, jobs, new StorageTargets(StorageSettings.defaults()), Clock.systemUTC());
+    }
+
+    /** A model whose storage figures ("time until full", who still writes) read "now" from {@code clock}. */
+    public LifelineModel(NodeModel nodes, Jobs jobs, StorageTargets storage, Clock clock) {
         this.nodes = Objects.requireNonNull(nodes, "nodes");
         this.jobs = Objects.requireNonNull(jobs, "jobs");
+        this.storage = Objects.requireNonNull(storage, "storage");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -42,7 +58,23 @@ public final class LifelineModel {
             }
             return change.outcome();
         }
-        return jobs.apply(e);
+        ApplyOutcome outcome = jobs.apply(e);
+        if (outcome.applied()) {
+            storage.apply(e);
+        }
+        return outcome;
+    }
+
+    /**
+     * A job's checkpoint-interval advice, read against the ETTR target when it has one and against the write
+     * bandwidth of the storage targets it writes to.
+     */
+    public Optional<IntervalAdvice> advice(String job, OptionalDouble ettrTarget) {
+        return jobs.advice(job, ettrTarget).map(a -> StorageAdvice.apply(a, storage, clock.instant()));
+    }
+
+    public StorageTargets storage() {
+        return storage;
     }
 
     public NodeModel nodes() {

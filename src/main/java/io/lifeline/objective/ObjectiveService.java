@@ -3,6 +3,7 @@ package io.lifeline.objective;
 import io.lifeline.config.ObjectivesConfig;
 import io.lifeline.domain.objective.BurnThresholds;
 import io.lifeline.domain.objective.JobObjectives;
+import io.lifeline.domain.objective.JobSample;
 import io.lifeline.domain.objective.Objective;
 import io.lifeline.domain.objective.ObjectiveBook;
 import io.lifeline.domain.objective.ObjectiveScope;
@@ -37,7 +38,9 @@ public class ObjectiveService implements JobObjectives {
     /** Where the objectives in force came from. */
     public enum Source {
         CONFIGURATION,
-        API
+        API,
+        /** A set given by whoever wires the application while nothing is configured or stored (the demo's). */
+        DEFAULT
     }
 
     private final ObjectivesConfig config;
@@ -48,6 +51,8 @@ public class ObjectiveService implements JobObjectives {
     private final ObjectiveBook book = new ObjectiveBook();
     private List<ObjectiveStore.Stored> stored = List.of();
     private Source source = Source.CONFIGURATION;
+    /** Used while no objective is configured or stored; never stored itself. */
+    private List<ObjectiveStore.Stored> defaults = List.of();
 
     ObjectiveService(
             ObjectivesConfig config, ObjectiveStore store, ModelSnapshots snapshots, SpotPricing pricing, Clock clock) {
@@ -103,9 +108,13 @@ public class ObjectiveService implements JobObjectives {
     synchronized void load() {
         Optional<List<ObjectiveStore.Stored>> fromApi = store.load();
         List<ObjectiveStore.Stored> set = fromApi.orElseGet(this::fromConfig);
+        boolean byDefault = fromApi.isEmpty() && set.isEmpty() && !defaults.isEmpty();
+        if (byDefault) {
+            set = defaults;
+        }
         book.configure(toDomain(set));
         stored = List.copyOf(set);
-        source = fromApi.isPresent() ? Source.API : Source.CONFIGURATION;
+        source = fromApi.isPresent() ? Source.API : byDefault ? Source.DEFAULT : Source.CONFIGURATION;
         LOG.infof("%d goodput objective(s) from %s", set.size(), source.name().toLowerCase(java.util.Locale.ROOT));
     }
 
@@ -122,6 +131,33 @@ public class ObjectiveService implements JobObjectives {
                                 : null,
                         o.moneyLimit().isPresent() ? o.moneyLimit().getAsDouble() : null)));
         return out;
+    }
+
+    /**
+     * Puts {@code set} in force while no objective is configured and none was ever set through the API, without
+     * storing it: the API, metrics and alert rules see it as any other set, a {@code PUT} replaces it, and a restart
+     * starts from the configuration again. Then feeds the book {@code history} (instants in order, each with every
+     * job's cumulative sample), so that the windows hold more than the time since the start.
+     *
+     * @return whether the set was put in force
+     * @throws IllegalArgumentException when the set is invalid
+     */
+    public synchronized boolean useByDefault(
+            List<ObjectiveStore.Stored> set, java.util.SortedMap<Instant, List<JobSample>> history) {
+        List<Objective> objectives = toDomain(set);
+        ObjectiveBook.check(objectives);
+        if (!config.objective().isEmpty()
+                || source == Source.API
+                || store.load().isPresent()) {
+            return false;
+        }
+        defaults = List.copyOf(set);
+        book.configure(objectives);
+        stored = defaults;
+        source = Source.DEFAULT;
+        history.forEach(book::sample);
+        LOG.infof("%d goodput objective(s) by default (not stored): nothing is configured", set.size());
+        return true;
     }
 
     @Scheduled(
@@ -142,7 +178,7 @@ public class ObjectiveService implements JobObjectives {
     }
 
     /** Feeds the book samples directly (a replayed history, or a test on a moved clock). */
-    public synchronized void sample(Instant now, List<io.lifeline.domain.objective.JobSample> jobs) {
+    public synchronized void sample(Instant now, List<JobSample> jobs) {
         book.sample(now, jobs);
     }
 

@@ -5,6 +5,8 @@ import io.lifeline.domain.SavedModel;
 import io.lifeline.domain.event.Event;
 import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.job.Jobs;
+import io.lifeline.domain.storage.StorageSettings;
+import io.lifeline.domain.storage.StorageTargets;
 
 /**
  * The model the application runs: the core's {@link LifelineModel} with the {@link Fleet} as its node part, so
@@ -21,8 +23,20 @@ public record LiveModel(LifelineModel root, Fleet fleet) {
 
     /** A model whose jobs use {@code jobsConfig} (for example the shared file systems checkpoints may be on). */
     public static LiveModel create(java.time.Clock clock, io.lifeline.domain.job.JobsConfig jobsConfig) {
+        return create(clock, jobsConfig, StorageSettings.defaults());
+    }
+
+    /** A model whose storage targets are learned with {@code storage}. */
+    public static LiveModel create(
+            java.time.Clock clock, io.lifeline.domain.job.JobsConfig jobsConfig, StorageSettings storage) {
         Fleet fleet = new Fleet(clock);
-        return new LiveModel(new LifelineModel(fleet, new Jobs(fleet, clock, jobsConfig)), fleet);
+        return new LiveModel(
+                new LifelineModel(fleet, new Jobs(fleet, clock, jobsConfig), new StorageTargets(storage), clock),
+                fleet);
+    }
+
+    public StorageTargets storage() {
+        return root.storage();
     }
 
     public Jobs jobs() {
@@ -35,12 +49,13 @@ public record LiveModel(LifelineModel root, Fleet fleet) {
 
     /** The whole model's state as plain values (on the model thread; it shares nothing mutable with the model). */
     SavedModel save() {
-        return new SavedModel(fleet.save(), root.jobs().save());
+        return new SavedModel(fleet.save(), root.jobs().save(), root.storage().save());
     }
 
     /** Takes back a saved state into this model, which must be new (nothing applied yet). */
     void restore(SavedModel saved) {
         fleet.restore(saved.fleet());
         root.jobs().restore(saved.jobs());
+        root.storage().restore(saved.storage());
     }
 }

@@ -8,6 +8,7 @@ import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.recovery.Advice;
+import io.lifeline.domain.storage.StorageTargetView;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ import java.util.Map;
  * @param jobs           every job the model holds, by name
  * @param nodeJobs       nodes hosting ranks, with their jobs by name: worked out from {@code jobs} when first asked
  *                       for ({@link #jobsByNode()}), on the reader's thread
+ * @param storage        the checkpoint storage targets with every job's figures, by name
  */
 public record ModelSnapshot(
         long sequence,
@@ -32,18 +34,26 @@ public record ModelSnapshot(
         long appliedEvents,
         FleetSnapshot fleet,
         List<JobSnapshot> jobs,
-        NodeJobs nodeJobs) {
+        NodeJobs nodeJobs,
+        List<StorageTargetView> storage) {
 
     /** Before the first snapshot: nothing. */
-    public static final ModelSnapshot EMPTY = new ModelSnapshot(0, Instant.EPOCH, 0, FleetSnapshot.EMPTY, List.of());
+    public static final ModelSnapshot EMPTY =
+            new ModelSnapshot(0, Instant.EPOCH, 0, FleetSnapshot.EMPTY, List.of(), List.of());
 
     public ModelSnapshot {
         jobs = List.copyOf(jobs);
+        storage = storage == null ? List.of() : List.copyOf(storage);
     }
 
     private ModelSnapshot(
-            long sequence, Instant takenAt, long appliedEvents, FleetSnapshot fleet, List<JobSnapshot> jobs) {
-        this(sequence, takenAt, appliedEvents, fleet, jobs, new NodeJobs(jobs));
+            long sequence,
+            Instant takenAt,
+            long appliedEvents,
+            FleetSnapshot fleet,
+            List<JobSnapshot> jobs,
+            List<StorageTargetView> storage) {
+        this(sequence, takenAt, appliedEvents, fleet, jobs, new NodeJobs(jobs), storage);
     }
 
     /** Nodes hosting ranks, with their jobs by name (as {@code Jobs.jobsByNode} when the snapshot was taken). */
@@ -139,6 +149,12 @@ public record ModelSnapshot(
             out.add(new JobSnapshot(
                     v.detail().summary(), v.detail(), v.incidents(), v.checkpoints(), v.nodes(), v.recovery()));
         }
-        return new ModelSnapshot(previous.sequence() + 1, now, appliedEvents, fleet, out);
+        return new ModelSnapshot(
+                previous.sequence() + 1,
+                now,
+                appliedEvents,
+                fleet,
+                out,
+                m.storage().snapshot(now));
     }
 }

@@ -4,6 +4,7 @@ import io.lifeline.codec.EventCodec;
 import io.lifeline.config.CheckpointsConfig;
 import io.lifeline.config.HangsConfig;
 import io.lifeline.config.ModelLimitsConfig;
+import io.lifeline.config.StorageConfig;
 import io.lifeline.config.StragglersConfig;
 import io.lifeline.domain.job.JobLimits;
 import io.lifeline.domain.job.JobsConfig;
@@ -11,6 +12,7 @@ import io.lifeline.domain.job.checkpoint.CheckpointStorage;
 import io.lifeline.domain.job.checkpoint.TrustRules;
 import io.lifeline.domain.job.hang.HangSettings;
 import io.lifeline.domain.job.straggler.StragglerConfig;
+import io.lifeline.domain.storage.StorageSettings;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -43,12 +45,23 @@ public class Producers {
             CheckpointsConfig checkpoints,
             StragglersConfig stragglers,
             ModelLimitsConfig limits,
-            HangsConfig hangs) {
+            HangsConfig hangs,
+            StorageConfig storage) {
+        List<String> shared = checkpoints.sharedPaths().orElse(List.of());
+        // Named roots first, then the shared file systems: each is a target of its own.
+        List<String> roots = new java.util.ArrayList<>(storage.roots().orElse(List.of()));
+        roots.addAll(shared);
+        StorageSettings defaults = StorageSettings.defaults();
         LiveModel model = LiveModel.create(
                 clock,
-                JobsConfig.defaults()
-                        .withCheckpointStorage(
-                                new CheckpointStorage(checkpoints.sharedPaths().orElse(List.of()))));
+                JobsConfig.defaults().withCheckpointStorage(new CheckpointStorage(shared)),
+                new StorageSettings(
+                        storage.retentionCheckpoints(),
+                        roots,
+                        defaults.samples(),
+                        defaults.maxTargets(),
+                        defaults.maxJobsPerTarget(),
+                        storage.idleAfter()));
         model.jobs()
                 .configureStragglers(new StragglerConfig(
                         stragglers.window(),

@@ -9,6 +9,7 @@ import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.membership.MembershipView;
 import io.lifeline.domain.job.recovery.RecoveryView;
 import io.lifeline.domain.job.spot.SpotReport;
+import io.lifeline.domain.storage.StorageTargetView;
 import java.time.Instant;
 import java.util.List;
 
@@ -25,6 +26,7 @@ import java.util.List;
  * @param hang         whether it is hung now, or null
  * @param stacks       its newest stack capture, grouped, or null before any
  * @param recovery     the recovery ladder's mode, the two budgets, the advice and the attempts, or null
+ * @param storage      the storage targets it writes to, each with every job's figures
  */
 public record JobDetailModel(
         Instant at,
@@ -36,7 +38,12 @@ public record JobDetailModel(
         SpotReport spot,
         HangVerdict hang,
         StackCaptureView stacks,
-        RecoveryView recovery) {
+        RecoveryView recovery,
+        List<StorageTargetView> storage) {
+
+    public JobDetailModel {
+        storage = storage == null ? List.of() : List.copyOf(storage);
+    }
 
     public String name() {
         return detail.summary().name();

@@ -31,10 +31,11 @@ public final class JobDetailPresenter {
                 jobs.incidents(job).orElse(List.of()),
                 jobs.checkpoints(job).orElse(null),
                 jobs.membership(job).orElse(null),
-                jobs.advice(job, policies.objectives().ettrTarget(job)).orElse(null),
+                m.root().advice(job, policies.objectives().ettrTarget(job)).orElse(null),
                 jobs.spot(job, prices).orElse(null),
                 jobs.hang(job).orElse(null),
                 jobs.stacks(job).orElse(null),
-                policies.recoveryView(jobs, job).orElse(null)));
+                policies.recoveryView(jobs, job).orElse(null),
+                m.storage().ofJob(job, now)));
     }
 }

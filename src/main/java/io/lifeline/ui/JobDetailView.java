@@ -88,6 +88,8 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     private final StragglerSection stragglers;
     private final HangSection hang;
     private final RecoverySection recovery = new RecoverySection();
+    private final ObjectiveSection objective = new ObjectiveSection();
+    private final ObjectivesGateway objectives;
     private final WhatIfPanel whatIf = new WhatIfPanel(() -> this.job);
     private final Div state = new Div();
     private final Div content = new Div();
@@ -125,8 +127,10 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
             ModelReads reads,
             ActionsGateway actions,
             ColocationGateway colocation,
-            StackCaptureRequests stackRequests) {
+            StackCaptureRequests stackRequests,
+            ObjectivesGateway objectives) {
         this.reads = reads;
+        this.objectives = objectives;
         this.actions = actions;
         this.colocation = colocation;
         this.stragglers = new StragglerSection(actions);
@@ -169,6 +173,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         entriesBar.setDefaultVerticalComponentAlignment(FlexComponent.Alignment.BASELINE);
         content.add(
                 summary,
+                objective,
                 Ui.section("Interruption timeline", window, timeline),
                 row,
                 Ui.section("Spot placement", spot),
@@ -180,7 +185,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 Ui.section("Incidents", incidents),
                 Ui.section("Checkpoints", checkpoints),
                 Ui.section("Membership history", rounds));
-        content.addComponentAtIndex(4, whatIf);
+        content.addComponentAtIndex(5, whatIf);
         content.setWidthFull();
         add(title, actionBar, state, content);
         Live.bind(this, data, s -> load());
@@ -202,6 +207,23 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                 lent = list;
                 lendings.setItems(list);
                 timeline.setOption(TimelineChart.timeline(m, from, to, lent));
+            });
+        });
+    }
+
+    /** Reads the objectives the job is under off the UI thread; the section hides while there are none. */
+    @SuppressWarnings("FutureReturnValueIgnored") // the callback handles both outcomes
+    private void loadObjectives() {
+        UI ui = UI.getCurrent();
+        String asked = job;
+        objectives.forJob(UiSession.scope(), asked).whenComplete((list, ex) -> {
+            if (ex != null || list == null) {
+                return;
+            }
+            Ui.access(ui, () -> {
+                if (asked.equals(job)) {
+                    objective.show(asked, list);
+                }
             });
         });
     }
@@ -336,10 +358,12 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         Collections.reverse(rs);
         rounds.setItems(rs);
         renderAdvice(m.advice());
+        renderStorage(m);
         SpotSection.render(spot, m.spot());
         stragglers.show(m.detail().stragglers(), m.namespace());
         hang.show(m.name(), m.namespace(), m.hang(), m.incidents(), m.stacks());
         recovery.show(m.recovery());
+        loadObjectives();
         if (first) {
             renderActions(m);
         } else if (listAtEnd && to == null) {
@@ -542,6 +566,15 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         }
     }
 
+    /** A line per storage target the job writes to, under the advice. */
+    private void renderStorage(JobDetailModel m) {
+        for (io.lifeline.domain.storage.StorageTargetView t : m.storage()) {
+            Div line = new Div(new Span(StorageText.of(t, m.advice())));
+            line.addClassNames("job-storage");
+            advice.add(line);
+        }
+    }
+
     private void renderActions(JobDetailModel m) {
         actionBar.removeAll();
         restoreColumn.setVisible(UiSession.mayActOnJob(m.namespace()) && actions.available());
@@ -732,5 +765,10 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
     /** The model shown, for tests. */
     public JobDetailModel shown() {
         return shown;
+    }
+
+    /** The objectives shown in the "Objective" section (null before the first read), for tests. */
+    List<io.lifeline.domain.objective.ObjectiveStatus> shownObjectives() {
+        return objective.shown();
     }
 }

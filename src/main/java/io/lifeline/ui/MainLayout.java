@@ -82,6 +82,7 @@ public class MainLayout extends AppLayout implements BeforeEnterObserver {
         nav.addItem(new SideNavItem("Fleet", FleetView.class, VaadinIcon.SERVER.create()));
         nav.addItem(new SideNavItem("Jobs", JobsView.class, VaadinIcon.TASKS.create()));
         nav.addItem(new SideNavItem("Reliability", ReliabilityView.class, VaadinIcon.CHART.create()));
+        nav.addItem(new SideNavItem("Objectives", ObjectivesView.class, VaadinIcon.CROSSHAIRS.create()));
         nav.addItem(new SideNavItem("Alerts", AlertsView.class, VaadinIcon.BELL.create()));
         nav.addItem(new SideNavItem("Actions", ActionsView.class, VaadinIcon.FLASH.create()));
         nav.addItem(new SideNavItem("Audit", AuditView.class, VaadinIcon.RECORDS.create()));

@@ -106,6 +106,20 @@ class JobDetailViewTest {
                 .contains("min 96");
     }
 
+    /** Under the advice, a line per storage target the job writes to: bandwidth, free space, time until full. */
+    @Test
+    void showsALinePerStorageTargetTheJobWritesTo() {
+        JobDetailView view = open(Role.VIEWER, UiTestSupport.JOB);
+        UiTestSupport.await(() -> view.shown() != null);
+        assertThat(view.shown().storage()).isNotEmpty();
+        String advice =
+                _get(Div.class, s -> s.withId("job-advice")).getElement().getTextRecursively();
+        assertThat(advice)
+                .contains("Storage " + view.shown().storage().get(0).target() + ": writes at")
+                .contains("slowest tenth")
+                .contains("kept by");
+    }
+
     /** The recovery section reads what {@code GET .../recovery} answers, and the Restarts card counts failures. */
     @Test
     void showsTheRecoverySectionWithBothBudgetsTheLaddersModeAndTheRestartsAgainstFailures() {

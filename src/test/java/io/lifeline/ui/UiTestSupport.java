@@ -178,7 +178,8 @@ final class UiTestSupport {
                         ActionsView.class,
                         AuditView.class,
                         AlertsView.class,
-                        ReliabilityView.class));
+                        ReliabilityView.class,
+                        ObjectivesView.class));
         MockVaadinServlet servlet = new MockVaadinServlet(routes) {
             @Override
             protected VaadinServletService createServletService(DeploymentConfiguration conf) throws ServiceException {

@@ -404,6 +404,25 @@ final class JobCommands {
             in.field("Young sqrt(2CM)", seconds(a, "youngSeconds"));
             in.field("Daly sqrt(2CM) - C", seconds(a, "dalySeconds"));
             in.field("Model", Formats.or(Json.text(a, "model")));
+            for (JsonNode f : Base.items(a, "storage")) {
+                out.line("Storage " + Table.printable(Formats.or(Json.text(f, "target"))) + ":");
+                Describer sd = new Describer(out, 2);
+                sd.field(
+                        "Bandwidth shown",
+                        StorageCommand.rate(f, "bandwidthBytesPerSecond") + " (median of its recent saves)");
+                sd.field(
+                        "Needed",
+                        StorageCommand.rate(f, "requiredBytesPerSecond") + " at every "
+                                + seconds(f, "intervalSeconds") + ", with " + Formats.num(f, "otherJobs")
+                                + " other job(s) writing " + StorageCommand.rate(f, "othersBytesPerSecond"));
+                sd.field(
+                        "Sustains",
+                        (f.path("feasible").asBoolean() ? "yes" : out.term().red("no"))
+                                + "; shortest interval it sustains "
+                                + (f.hasNonNull("sustainableSeconds")
+                                        ? seconds(f, "sustainableSeconds")
+                                        : "none while the other jobs write"));
+            }
             JsonNode notes = a.get("notes");
             if (notes != null && !notes.isEmpty()) {
                 out.line("Notes:");

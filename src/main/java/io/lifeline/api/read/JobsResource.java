@@ -246,7 +246,7 @@ public class JobsResource {
     @Path("/jobs/{namespace}/{name}/advice")
     public CompletionStage<IntervalAdvice> advice(@PathParam("namespace") String ns, @PathParam("name") String name) {
         JobObjectives objectives = policies.engine().objectives();
-        return one(ns, name, job -> m -> m.jobs().advice(job, objectives.ettrTarget(job)));
+        return one(ns, name, job -> m -> m.root().advice(job, objectives.ettrTarget(job)));
     }
 
     /**

@@ -127,7 +127,16 @@ public enum AlertRule {
     OBJECTIVE_SLOW_BURN(
             "objective-slow-burn",
             "GoodputBudgetSlowBurn",
-            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.WARNING));
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ZERO, Severity.WARNING)),
+    /**
+     * A checkpoint storage target is filling: at the jobs' current write rate (net of retention) it is full within
+     * {@code lifeline.storage.alert-before} (24 h), or its free space is below {@code threshold} (2) times the largest
+     * recent checkpoint written there, so the next save may not fit. Per target, while it holds.
+     */
+    STORAGE_FILLING(
+            "storage-filling",
+            "CheckpointStorageFilling",
+            new RuleSettings(true, 2, Duration.ZERO, Duration.ZERO, Severity.WARNING));
 
     private final String key;
     private final String alertName;

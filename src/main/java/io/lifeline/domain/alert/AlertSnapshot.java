@@ -18,6 +18,7 @@ import java.util.List;
  * @param ingest         ingest backlog and dead-letter counter
  * @param brake          the automation brake
  * @param objectives     the goodput objectives with their burn
+ * @param storage        the checkpoint storage targets
  */
 public record AlertSnapshot(
         List<JobFacts> jobs,
@@ -27,7 +28,21 @@ public record AlertSnapshot(
         List<FailedAction> failedActions,
         IngestFacts ingest,
         BrakeFacts brake,
-        List<ObjectiveFacts> objectives) {
+        List<ObjectiveFacts> objectives,
+        List<StorageFacts> storage) {
+
+    /** A snapshot without the storage targets' section (their rule is skipped). */
+    public AlertSnapshot(
+            List<JobFacts> jobs,
+            List<NoticeFacts> notices,
+            List<XidFacts> xids,
+            List<NodeFacts> nodes,
+            List<FailedAction> failedActions,
+            IngestFacts ingest,
+            BrakeFacts brake,
+            List<ObjectiveFacts> objectives) {
+        this(jobs, notices, xids, nodes, failedActions, ingest, brake, objectives, null);
+    }
 
     /** A snapshot without the objectives' section (their rules are skipped). */
     public AlertSnapshot(
@@ -59,6 +74,39 @@ public record AlertSnapshot(
         nodes = nodes == null ? null : List.copyOf(nodes);
         failedActions = failedActions == null ? null : List.copyOf(failedActions);
         objectives = objectives == null ? null : List.copyOf(objectives);
+        storage = storage == null ? null : List.copyOf(storage);
+    }
+
+    /**
+     * One checkpoint storage target.
+     *
+     * @param target              its name (the storage root)
+     * @param namespaces          the namespaces of the jobs writing there
+     * @param freeBytes           free space now, or null when no job reads it
+     * @param capacityBytes       its size, or null
+     * @param secondsUntilFull    at the current write rate, or null when not known or nothing is added
+     * @param netBytesPerHour     what the writing jobs add per hour, net of retention
+     * @param largestRecentBytes  the largest recent checkpoint written there
+     * @param alertBefore         alert when it is full sooner than this ({@code lifeline.storage.alert-before})
+     */
+    public record StorageFacts(
+            String target,
+            List<String> namespaces,
+            Long freeBytes,
+            Long capacityBytes,
+            Double secondsUntilFull,
+            double netBytesPerHour,
+            long largestRecentBytes,
+            Duration alertBefore) {
+
+        public StorageFacts {
+            namespaces = List.copyOf(namespaces);
+        }
+
+        /** The one namespace writing there, or null when several (or none) do. */
+        public String namespace() {
+            return namespaces.size() == 1 ? namespaces.get(0) : null;
+        }
     }
 
     /**

@@ -88,7 +88,51 @@ final class RuleConditions {
             c.evaluated.add(AlertRule.OBJECTIVE_SLOW_BURN);
             s.objectives().forEach(c::objectiveBurn);
         }
+        if (s.storage() != null) {
+            c.evaluated.add(AlertRule.STORAGE_FILLING);
+            s.storage().forEach(c::storageFilling);
+        }
         return new Found(List.copyOf(c.out), c.evaluated);
+    }
+
+    private void storageFilling(AlertSnapshot.StorageFacts t) {
+        String ns = t.namespace();
+        RuleSettings st = rules.settings(AlertRule.STORAGE_FILLING, ns);
+        if (!st.enabled() || t.freeBytes() == null) {
+            return;
+        }
+        boolean soon = t.secondsUntilFull() != null
+                && t.secondsUntilFull() * 1000 < t.alertBefore().toMillis();
+        double room = st.threshold() * t.largestRecentBytes();
+        boolean tight = t.largestRecentBytes() > 0 && t.freeBytes() < room;
+        if (!soon && !tight) {
+            return;
+        }
+        String until = t.secondsUntilFull() == null
+                ? "no growth measured"
+                : "full in " + human(Math.round(t.secondsUntilFull() * 1000));
+        add(
+                AlertRule.STORAGE_FILLING,
+                ns,
+                labels("target", t.target(), "namespace", ns),
+                "Checkpoint storage " + t.target() + " is filling (" + until + ")",
+                "Checkpoint storage " + t.target() + " has " + gib(t.freeBytes()) + " free"
+                        + (t.capacityBytes() == null ? "" : " of " + gib(t.capacityBytes()))
+                        + "; its jobs (" + String.join(", ", t.namespaces()) + ") add " + gib(t.netBytesPerHour())
+                        + " per hour net of retention: " + until
+                        + (soon ? " (alert before " + human(t.alertBefore().toMillis()) + ")" : "")
+                        + (tight
+                                ? "; the largest recent checkpoint is " + gib(t.largestRecentBytes())
+                                        + ", and less than " + fmt(st.threshold()) + " times that is free"
+                                : "")
+                        + ". Free space, rotate old checkpoints, or move the jobs: GET /api/v1/storage or"
+                        + " lifelinectl storage.",
+                t.secondsUntilFull() == null ? 0 : t.secondsUntilFull() / 3600.0,
+                st);
+    }
+
+    private static String gib(double bytes) {
+        return String.format(Locale.ROOT, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
     }
 
     private void objectiveBurn(AlertSnapshot.ObjectiveFacts o) {

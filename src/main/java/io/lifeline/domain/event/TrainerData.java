@@ -231,6 +231,8 @@ public sealed interface TrainerData extends EventData {
      *                         when they do not
      * @param durable          whether the trainers declare that where they save outlives any node (a shared file
      *                         system, object storage): true or false as declared, null when they do not say
+     * @param freeBytes        free space left on the storage after the save, as the trainers read it, or null
+     * @param capacityBytes    the storage's total size, as the trainers read it, or null
      */
     record CheckpointCompleted(
             String checkpointId,
@@ -244,11 +246,44 @@ public sealed interface TrainerData extends EventData {
             boolean async,
             Integer worldSize,
             List<String> replicas,
-            Boolean durable)
+            Boolean durable,
+            Long freeBytes,
+            Long capacityBytes)
             implements TrainerData {
 
         public CheckpointCompleted {
             replicas = replicas == null ? List.of() : List.copyOf(replicas);
+        }
+
+        /** A completion that does not report the storage's free space. */
+        public CheckpointCompleted(
+                String checkpointId,
+                long step,
+                Long bytes,
+                double durationSeconds,
+                double blockingSeconds,
+                String uri,
+                String checksum,
+                Integer shards,
+                boolean async,
+                Integer worldSize,
+                List<String> replicas,
+                Boolean durable) {
+            this(
+                    checkpointId,
+                    step,
+                    bytes,
+                    durationSeconds,
+                    blockingSeconds,
+                    uri,
+                    checksum,
+                    shards,
+                    async,
+                    worldSize,
+                    replicas,
+                    durable,
+                    null,
+                    null);
         }
 
         /** A completion that does not say whether its storage outlives a node. */
@@ -307,14 +342,38 @@ public sealed interface TrainerData extends EventData {
         }
     }
 
-    /** A checkpoint save failed. */
+    /**
+     * A checkpoint save failed.
+     *
+     * @param freeBytes      free space left on the storage when it failed, as the trainers read it, or null
+     * @param capacityBytes  the storage's total size, as the trainers read it, or null
+     * @param reason         why, when the trainers say ({@code no_space}: their free-space guard refused it), or null
+     * @param neededBytes    with {@code no_space}: what the save needed, or null
+     */
     record CheckpointFailed(
-            String checkpointId, long step, String error, FailReason reason, Long freeBytes, Long neededBytes)
+            String checkpointId,
+            long step,
+            String error,
+            Long freeBytes,
+            Long capacityBytes,
+            FailReason reason,
+            Long neededBytes)
             implements TrainerData {
 
-        /** A failure that gives no reason. */
+        /** A failure that does not report the storage's free space. */
         public CheckpointFailed(String checkpointId, long step, String error) {
-            this(checkpointId, step, error, null, null, null);
+            this(checkpointId, step, error, null, null, null, null);
+        }
+
+        /** A failure that reports the storage's free space and size, and no reason. */
+        public CheckpointFailed(String checkpointId, long step, String error, Long freeBytes, Long capacityBytes) {
+            this(checkpointId, step, error, freeBytes, capacityBytes, null, null);
+        }
+
+        /** A failure with a reason, the free space and what the save needed. */
+        public CheckpointFailed(
+                String checkpointId, long step, String error, FailReason reason, Long freeBytes, Long neededBytes) {
+            this(checkpointId, step, error, freeBytes, null, reason, neededBytes);
         }
     }
 

@@ -28,6 +28,8 @@ import java.util.List;
  * @param notes                    why something is missing, or caveats
  * @param objective                the intervals that keep the job inside its ETTR objective, or null when it is under
  *                                 none
+ * @param storage                  for each storage target the job writes to, whether the interval fits its bandwidth
+ *                                 (empty when not known)
  */
 public record IntervalAdvice(
         String job,
@@ -51,7 +53,13 @@ public record IntervalAdvice(
         Double expectedEttrRecommended,
         String model,
         List<String> notes,
-        ObjectiveAdvice objective) {
+        ObjectiveAdvice objective,
+        List<StorageFeasibility> storage) {
+
+    public IntervalAdvice {
+        notes = notes == null ? List.of() : List.copyOf(notes);
+        storage = storage == null ? List.of() : List.copyOf(storage);
+    }
 
     /** This advice, read against an objective. */
     public IntervalAdvice withObjective(ObjectiveAdvice o) {
@@ -77,6 +85,37 @@ public record IntervalAdvice(
                 expectedEttrRecommended,
                 model,
                 notes,
-                o);
+                o,
+                storage);
+    }
+
+    /** This advice, read against its storage targets, with their notes added. */
+    public IntervalAdvice withStorage(List<StorageFeasibility> targets, List<String> more) {
+        List<String> all = new java.util.ArrayList<>(notes);
+        all.addAll(more);
+        return new IntervalAdvice(
+                job,
+                currentIntervalSeconds,
+                intervalSource,
+                checkpointCostSeconds,
+                costSamples,
+                pools,
+                nodes,
+                perNodeMtbiSeconds,
+                mtbiSeconds,
+                interruptionsObserved,
+                exposureNodeHours,
+                recoverySeconds,
+                youngSeconds,
+                dalySeconds,
+                recommendedSeconds,
+                formula,
+                dalyValid,
+                expectedEttrCurrent,
+                expectedEttrRecommended,
+                model,
+                all,
+                objective,
+                targets);
     }
 }

@@ -116,7 +116,8 @@ public final class IntervalAdvisor {
                     null,
                     MODEL,
                     List.copyOf(notes),
-                    null);
+                    null,
+                    List.of());
         }
         double young = young(c, m);
         double daly = dalyFirstOrder(c, m);
@@ -163,7 +164,8 @@ public final class IntervalAdvisor {
                 atRecommended,
                 MODEL,
                 List.copyOf(notes),
-                null);
+                null,
+                List.of());
     }
 
     /**
