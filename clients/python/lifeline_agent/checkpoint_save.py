@@ -156,8 +156,10 @@ class CheckpointSaver:
         LOG.warning("lifeline: checkpoint %s (step %s) failed: %s", cid, step, e)
         text = "%s: %s" % (type(e).__name__, e) if not isinstance(e, KeyboardInterrupt) else "interrupted"
         if isinstance(e, NoSpaceError):
+            space = disk_space(m.directory)
             self._emit(m.agent.events.checkpoint_failed(cid, step, text, reason=e.reason, free_bytes=e.free_bytes,
-                                                        needed_bytes=e.needed_bytes))
+                                                        needed_bytes=e.needed_bytes,
+                                                        capacity_bytes=space[1] if space else None))
         else:
             self._emit(m.agent.events.checkpoint_failed(cid, step, text))
         m.agent.note_checkpoint(cid, step, ok=False)

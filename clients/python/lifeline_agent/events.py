@@ -168,9 +168,9 @@ class EventFactory:
 
     def checkpoint_failed(self, checkpoint_id: str, step: int, error: object = None, time: When = None,
                           reason: str | None = None, free_bytes: int | None = None,
-                          needed_bytes: int | None = None) -> Event:
+                          needed_bytes: int | None = None, capacity_bytes: int | None = None) -> Event:
         """``reason``: ``no_space`` when the free-space guard refused the save (or the disk filled during it), with
-        ``free_bytes`` and ``needed_bytes``."""
+        ``free_bytes``, ``needed_bytes`` and the file system's ``capacity_bytes``."""
         data: dict[str, Any] = {"checkpointId": checkpoint_id, "step": int(step)}
         if error:
             data["error"] = str(error)[:4000]
@@ -180,6 +180,8 @@ class EventFactory:
             data["freeBytes"] = max(0, int(free_bytes))
         if needed_bytes is not None:
             data["neededBytes"] = max(0, int(needed_bytes))
+        if capacity_bytes is not None and capacity_bytes > 0:
+            data["capacityBytes"] = int(capacity_bytes)
         return self.event("trainer.checkpoint.failed", checkpoint_id + "/failed", data, time)
 
     def checkpoint_verified(self, checkpoint_id: str, ok: bool, checksum: str | None = None, attempt: int | None = None,

@@ -340,6 +340,7 @@ class TorchrunTest(unittest.TestCase):
         failed = [e["data"] for e in self.lifeline.events("trainer.checkpoint.failed")]
         self.assertEqual([f["reason"] for f in failed], ["no_space", "no_space"])
         self.assertEqual((failed[0]["freeBytes"], failed[0]["neededBytes"]), (out["free"], out["needed"]))
+        self.assertEqual(failed[0]["capacityBytes"], 4 * 1024 * 1024)       # the tmpfs's size
 
     def test_a_run_whose_loss_goes_to_nan_restores_from_the_checkpoint_before_it(self) -> None:
         d = os.path.join(self.scratch, "ckpt")
