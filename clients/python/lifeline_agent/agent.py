@@ -38,6 +38,7 @@ from .signals import Signals, die_with_parent
 from .stacks import FaultDump, StackReporter
 from .state import SharedState
 from .task import Task
+from .trust import loss_from_wire, loss_wire
 from .transport import Backoff, Http
 
 __all__ = ["Agent", "NoopAgent", "PeerLostError", "Task"]
@@ -109,12 +110,14 @@ class Agent(AgentBase):
 
     # ------------------------------------------------------------------ hot path
     def step(self, step: int, samples: float | None = None, tokens: float | None = None,
-             busy: float | None = None) -> Task | None:
+             busy: float | None = None, loss: Any = None) -> Task | None:
         """Call once per training step, after the step, with the number of steps done so far. ``samples`` and
         ``tokens``: how many this step processed across all ranks (for the throughput in trainer.progress).
         ``busy``: seconds this rank worked on the step before it waited for its peers (for example up to the
         backward pass, where data parallel training waits for the slowest rank); it is what finds a straggler,
         since the wall time of a synchronous step is the same on every rank.
+        ``loss``: this step's loss as a Python float (``loss.item()``; NaN and infinities welcome), reported in
+        trainer.progress and judging whether a checkpoint saved now is trusted (see :mod:`lifeline_agent.trust`).
         Returns None, or a :class:`Task` when every rank has to save (or restore) at this step."""
         st = self.state
         st.step = step
@@ -134,6 +137,8 @@ class Agent(AgentBase):
             st.samples += samples
         if tokens is not None:
             st.tokens += tokens
+        if loss is not None:
+            st.loss = loss
         if st.signalled or step >= st.attention:
             return self._slow(step)
         return None
@@ -243,11 +248,18 @@ class Agent(AgentBase):
         """In the sender's thread before each batch, and at least every flush interval even with nothing to send:
         every rank's step times (its heartbeat); rank 0's progress and interval-based saves."""
         self.step_times.tick()
+        # Every rank samples its loss as rank 0 reports it: the window that judges the saves it writes.
+        self.progress.tick(emit=self.is_rank0)
         if self.is_rank0:
-            self.progress.tick()
             self.saves.tick()
 
     # ------------------------------------------------------------------ queries
+    def current_loss(self) -> float | None:
+        return None if self.state.loss is None else loss_from_wire(loss_wire(self.state.loss))
+
+    def current_step(self) -> int:
+        return self.state.step
+
     def checkpoint_requested(self) -> datetime.datetime | None:
         """The deadline (an aware datetime) of a pending commanded checkpoint, the current time for one without a
         deadline (a signal), or None."""

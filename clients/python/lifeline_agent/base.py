@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import time
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ._util import LOG, CallbackT, safe_name
 from .config import Config
 from .events import Event, EventFactory
 from .phases import NoPhase
+from .trust import LossWatch, loss_from_wire, loss_wire
 
 if TYPE_CHECKING:
     from .coord import Coordinator
@@ -30,6 +32,15 @@ class AgentBase:
 
     def __init__(self, config: Config) -> None:
         self.config = config
+        #: The recent losses the loop reported, which judge a save's trust (see :mod:`lifeline_agent.trust`).
+        self.losses = LossWatch(config.suspect_loss_factor)
+
+    def current_loss(self) -> float | None:
+        """The loss the loop gave with its latest step (as a float), or None when it never gave one."""
+        return None
+
+    def current_step(self) -> int:
+        return 0
 
     @property
     def rank(self) -> int:
@@ -87,14 +98,33 @@ class NoopAgent(AgentBase):
     def __init__(self, config: Config | None = None, warn: bool = True) -> None:
         AgentBase.__init__(self, config or Config.from_env())
         self.events = EventFactory(self.config.event_source, self.config.job or "none/none")
+        self._loss: Any = None
+        self._step = 0
+        self._loss_at = -float("inf")
         if warn and not NoopAgent._warned:
             NoopAgent._warned = True
             missing = "LIFELINE_URL" if not self.config.url else "LIFELINE_JOB"
             LOG.warning("lifeline: %s is not set; the Lifeline agent is off (training is not affected)", missing)
 
     def step(self, step: int, samples: float | None = None, tokens: float | None = None,
-             busy: float | None = None) -> Task | None:
+             busy: float | None = None, loss: Any = None) -> Task | None:
+        if loss is not None:
+            # Without Lifeline the checkpoint helpers still judge saves by the loss: one sample per progress
+            # interval, as the enabled agent reports them.
+            self._loss, self._step = loss, step
+            now = time.monotonic()
+            if now - self._loss_at >= self.config.progress_interval:
+                self._loss_at = now
+                v = loss_from_wire(loss_wire(loss))
+                if v is not None:
+                    self.losses.add(v)
         return None
+
+    def current_loss(self) -> float | None:
+        return None if self._loss is None else loss_from_wire(loss_wire(self._loss))
+
+    def current_step(self) -> int:
+        return self._step
 
     def complete(self, task: Task, ok: bool = True, detail: str | None = None, checkpoint_id: str | None = None,
                  restored_step: int | None = None) -> None:

@@ -36,10 +36,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Mapping, Sized
 from ._util import LOG
 from .checkpoint_files import (FORMAT_DCP, FORMAT_TORCH, MANIFEST, STATE_FILE, CheckpointDirectory,
                                atomic_write_bytes, fsync_dir, path_of_uri, sha256_file)
+from .checkpoint_guard import SPACE_MARGIN, NoSpaceError
 from .checkpoint_restore import CheckpointRestorer
 from .checkpoint_save import CheckpointSaver
 from .checkpoint_state import CheckpointInfo, Manifest, Restored, Stateful, rng_state, set_rng_state
 from .collectives import all_gather_json, broadcast_bytes
+from .trust import describe, loss_wire
 
 if TYPE_CHECKING:
     from .agent import Agent, NoopAgent
@@ -48,7 +50,7 @@ if TYPE_CHECKING:
 __all__ = ["CheckpointManager", "CheckpointInfo", "Restored", "ElasticDistributedSampler", "scaled_lr", "elastic_lr",
            "set_lr", "rng_state", "set_rng_state", "atomic_write_bytes", "fsync_dir", "sha256_file",
            "all_gather_json", "broadcast_bytes", "MANIFEST", "STATE_FILE", "FORMAT_TORCH", "FORMAT_DCP", "Manifest",
-           "Stateful"]
+           "Stateful", "NoSpaceError"]
 
 
 # ---------------------------------------------------------------------- elastic helpers
@@ -151,12 +153,15 @@ class CheckpointManager:
     one), ``False`` (each node's own disk: every node keeps its own copy, written synchronously, and ``save`` and
     ``restore`` are collectives every rank calls), ``None`` (default: ``LIFELINE_CHECKPOINTS_DURABLE``, else not
     said). Lifeline counts a checkpoint as protection against losing a node by it.
+    ``space_margin``: a save needs the last checkpoint's size times this much free space in ``directory``'s file
+    system, else it is refused with :class:`~lifeline_agent.checkpoint_guard.NoSpaceError` before anything is
+    written (see :mod:`~lifeline_agent.checkpoint_guard`).
     """
 
     def __init__(self, directory: str | os.PathLike[str], agent: Agent | NoopAgent | None = None, keep: int = 3,
                  verify: str = "async", format: str = FORMAT_TORCH, async_write: bool = False, rank: int | None = None,
                  world_size: int | None = None, before_write: Callable[[int, str], object] | None = None,
-                 durable: bool | None = None) -> None:
+                 durable: bool | None = None, space_margin: float = SPACE_MARGIN) -> None:
         if agent is None:
             import lifeline_agent
             agent = lifeline_agent.get()
@@ -172,6 +177,7 @@ class CheckpointManager:
         self.format = format
         self.async_write = async_write
         self.before_write = before_write
+        self.space_margin = max(1.0, float(space_margin))
         cfg = agent.config
         self.rank = cfg.rank if rank is None else rank
         self.world_size = cfg.world_size if world_size is None else world_size
@@ -253,6 +259,20 @@ class CheckpointManager:
         """Whether this rank looks after a copy in its own directory (writes, verifies and prunes it)."""
         return self.rank == 0 or (self.local_rank == 0 and not self.durable and self.format == FORMAT_TORCH)
 
+    def trust_now(self) -> dict[str, Any]:
+        """What a save made now records about the loss (see :mod:`lifeline_agent.trust`): ``loss`` as the events
+        carry it, ``trusted`` and, for a suspect save, ``suspectReason``; empty when the loop never gave a loss."""
+        loss = self.agent.current_loss()
+        if loss is None:
+            return {}
+        reason = self.agent.losses.judge(loss)
+        out: dict[str, Any] = {"loss": loss_wire(loss), "trusted": reason is None}
+        if reason is not None:
+            out["suspectReason"] = reason
+            LOG.warning("lifeline: the checkpoint at step %s is suspect: %s", self.agent.current_step(),
+                        describe(reason, loss, self.agent.losses.factor))
+        return out
+
     def _report_verified(self, checkpoint_id: str, ok: bool, checksum: str | None) -> None:
         if self.reports:
             self.agent.emit(self.agent.events.checkpoint_verified(checkpoint_id, ok, checksum=checksum))
@@ -288,10 +308,11 @@ class CheckpointManager:
         (``ok`` true or false) unless ``emit`` is False. Returns (ok, checksum found)."""
         return self.files.verify(checkpoint_id, path, emit)
 
-    def latest(self, verify: bool = True) -> Manifest | None:
+    def latest(self, verify: bool = True, allow_suspect: bool = False) -> Manifest | None:
         """The manifest of the newest intact checkpoint (verified by reading it back unless ``verify`` is False),
-        skipping corrupt ones (reported as verified ok:false); None when there is none."""
-        return self.files.latest(verify)
+        skipping corrupt ones (reported as verified ok:false) and, unless ``allow_suspect``, suspect ones (saved
+        after a non-finite loss or a loss spike); None when there is none."""
+        return self.files.latest(verify, allow_suspect)
 
     def can_restore(self, checkpoint_id: str, uri: str | None = None) -> tuple[bool, str | None]:
         """(True, None) when ``checkpoint_id`` (or ``uri``, a file:// URI) is here and intact, else (False, why)."""
@@ -308,8 +329,10 @@ class CheckpointManager:
     # ------------------------------------------------------------------ restoring
     def restore(self, model: Stateful = None, optimizer: Stateful = None, scheduler: Stateful = None,
                 sampler: Stateful = None, checkpoint_id: str | None = None, state: dict[str, Any] | None = None,
-                map_location: Any = "cpu", strict: bool = True, rng: bool = True) -> Restored | None:
-        """Loads the newest intact checkpoint (or ``checkpoint_id``) into the given objects and tells Lifeline
+                map_location: Any = "cpu", strict: bool = True, rng: bool = True,
+                allow_suspect: bool = False) -> Restored | None:
+        """Loads the newest intact trusted checkpoint (or ``checkpoint_id``, whatever its trust; or with
+        ``allow_suspect`` the newest intact one, suspect or not) into the given objects and tells Lifeline
         (trainer.restored). Returns a :class:`Restored`, or None when there is nothing to restore. With directories
         not declared durable, on a job of several nodes, it is a collective (every rank calls it): the ranks restore
         the newest checkpoint any node holds, and the nodes without it receive it from one that has it."""
@@ -317,7 +340,7 @@ class CheckpointManager:
         self.agent.begin_phase("restoring", key)
         try:
             restored = self._restorer.restore(model, optimizer, scheduler, sampler, checkpoint_id, state,
-                                              map_location, strict, rng)
+                                              map_location, strict, rng, allow_suspect)
         finally:
             self.agent.end_phase("restoring", key)
         if restored is not None:

@@ -13,6 +13,7 @@ import time
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Dict, Mapping, cast
 
 from ._util import LOG, rfc3339, safe_name
+from .checkpoint_guard import NoSpaceError, disk_space, is_no_space
 from .checkpoint_state import CheckpointInfo, Manifest
 
 if TYPE_CHECKING:
@@ -108,16 +109,20 @@ class CheckpointDirectory:
         self._verified: dict[str, tuple[float | None, bool, str | None]] = {}
         #                                  path -> (mtime of the manifest, ok, checksum)
         self._lock = threading.Lock()
+        self.last_bytes: int | None = None   # the size of this process's last checkpoint written here
 
     def path_of(self, checkpoint_id: str) -> str:
         return os.path.join(self.directory, safe_name(checkpoint_id))
 
     # ------------------------------------------------------------------ writing
     def write(self, cid: str, step: int, payload: dict[str, Any] | bytes, dstate: dict[str, Any] | None, t0: float,
-              reason: str) -> CheckpointInfo:
+              reason: str, trust: Mapping[str, Any] | None = None) -> CheckpointInfo:
         """Writes checkpoint ``cid`` atomically: ``payload`` (``torch.save``'s, or bytes it made already) as
         ``state.pt``, or, in the dcp format, ``dstate`` as shards (a collective) and the rest of ``payload`` as
-        ``meta.pt``; the manifest last, then the directory renamed into place. ``t0``: when the save began."""
+        ``meta.pt``; the manifest last, then the directory renamed into place. ``t0``: when the save began.
+        ``trust``: the loss at the save and the verdict on it, kept in the manifest (see :mod:`lifeline_agent.trust`).
+        A file system that fills during the write raises :class:`NoSpaceError` once the temporary directory is gone:
+        nothing already in place changes."""
         final = self.path_of(cid)
         tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
                                                               os.getpid()))
@@ -173,6 +178,8 @@ class CheckpointDirectory:
                 "launch": self.config.launch,
                 "host": socket.gethostname(), "node": self.node, "shards": shards,
             }
+            if trust:
+                manifest.update(trust)
             atomic_write_bytes(os.path.join(tmp, MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
             fsync_dir(tmp)
             peer = self._peer_copy(final, cid)
@@ -194,10 +201,14 @@ class CheckpointDirectory:
             if peer is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
                 files, checksum = peer["files"], peer.get("checksum")
-        except BaseException:
+        except BaseException as e:
             shutil.rmtree(tmp, ignore_errors=True)
+            if is_no_space(e) and not isinstance(e, NoSpaceError):
+                space = disk_space(self.directory)
+                raise NoSpaceError(self.directory, space[0] if space else None, None, during_write=True) from e
             raise
         size = sum(f["bytes"] for f in files.values())
+        self.last_bytes = size
         return CheckpointInfo(cid, step, path=final, uri=file_uri(final), bytes_=size, checksum=checksum,
                               world_size=self.world_size, shards=shards, duration=time.monotonic() - t0,
                               reason=reason)
@@ -236,7 +247,7 @@ class CheckpointDirectory:
         except OSError:
             return out
         for n in names:
-            if n.startswith("."):
+            if n.startswith(".") or ".old-" in n:     # temporary, or a stale copy being replaced
                 continue
             p = os.path.join(self.directory, n)
             if not os.path.isdir(p):
@@ -302,11 +313,29 @@ class CheckpointDirectory:
             return False
         return v[1] if v[0] == mtime else None
 
-    def latest(self, verify: bool = True) -> Manifest | None:
+    def size_of_last(self) -> int | None:
+        """The size of the last checkpoint: this process's last one written here, else the newest one in the
+        directory (its manifest's files); None when there is none."""
+        if self.last_bytes is not None:
+            return self.last_bytes
+        for m in self.manifests():
+            if not m.get("broken") and m.get("files"):
+                try:
+                    return sum(int(f.get("bytes", 0)) for f in m["files"].values())
+                except (TypeError, ValueError, AttributeError):
+                    continue
+        return None
+
+    def latest(self, verify: bool = True, allow_suspect: bool = True) -> Manifest | None:
         """The manifest of the newest intact checkpoint (verified by reading it back unless ``verify`` is False),
-        skipping corrupt ones (reported as verified ok:false); None when there is none."""
+        skipping corrupt ones (reported as verified ok:false) and, unless ``allow_suspect``, suspect ones (saved
+        after a non-finite loss or a loss spike: see :mod:`lifeline_agent.trust`); None when there is none."""
+        skipped = []
         for m in self.manifests():
             if m.get("broken"):
+                continue
+            if not allow_suspect and suspect(m):
+                skipped.append(m)
                 continue
             if not verify:
                 return m
@@ -314,14 +343,20 @@ class CheckpointDirectory:
             if known is None:
                 known, _ = self.verify(m.get("checkpointId"), path=m["path"])
             if known:
+                if skipped:
+                    LOG.warning("lifeline: skipping %d suspect checkpoint(s) newer than %s: %s", len(skipped),
+                                m.get("checkpointId"), _suspects(skipped))
                 return m
+        if skipped:
+            LOG.warning("lifeline: no trusted checkpoint in %s; suspect ones skipped: %s (restore(allow_suspect=True) "
+                        "or restore(checkpoint_id=...) takes one)", self.directory, _suspects(skipped))
         return None
 
-    def choice(self, checkpoint_id: str | None) -> Manifest | None:
+    def choice(self, checkpoint_id: str | None, allow_suspect: bool = False) -> Manifest | None:
         """This directory's candidate for a restore: ``checkpoint_id`` when it is here and intact, else (no id
-        asked) the newest intact one; None."""
+        asked) the newest intact one, trusted unless ``allow_suspect``; None."""
         if checkpoint_id is None:
-            return self.latest()
+            return self.latest(allow_suspect=allow_suspect)
         path = self.path_of(checkpoint_id)
         m = self.read_manifest(path)
         if m is None:
@@ -337,6 +372,10 @@ class CheckpointDirectory:
         tmp = os.path.join(self.directory, ".tmp-%s-%s-%d" % (safe_name(cid), safe_name(self.node, "node"),
                                                               os.getpid()))
         try:
+            space = disk_space(self.directory)
+            need = len(data["state"]) + len(data["manifest"])
+            if space is not None and space[0] < need:
+                raise NoSpaceError(self.directory, space[0], need)
             os.makedirs(tmp, exist_ok=True)
             for name, blob in ((STATE_FILE, data["state"]), (MANIFEST, data["manifest"])):
                 with open(os.path.join(tmp, name), "wb") as f:
@@ -344,26 +383,36 @@ class CheckpointDirectory:
                     f.flush()
                     os.fsync(f.fileno())
             fsync_dir(tmp)
+            # A stale copy of the same id is moved aside, not removed, until the complete one is in place.
+            trash = None
             if os.path.exists(final):
-                shutil.rmtree(final, ignore_errors=True)
+                trash = final + ".old-%s-%d" % (safe_name(self.node, "node"), os.getpid())
+                os.replace(final, trash)
             os.replace(tmp, final)
             fsync_dir(self.directory)
+            if trash:
+                shutil.rmtree(trash, ignore_errors=True)
         except OSError as e:
             shutil.rmtree(tmp, ignore_errors=True)
             LOG.warning("lifeline: could not keep a copy of checkpoint %s received from another node: %s", cid, e)
 
     # ------------------------------------------------------------------ retention
     def prune(self, keep: int) -> list[str | None]:
-        """Keeps the newest ``keep`` intact checkpoints; deletes older ones (and stale temporary directories)."""
+        """Keeps the newest ``keep`` intact checkpoints, and the newest trusted one; deletes older ones (and stale
+        temporary directories)."""
         removed: list[str | None] = []
         good = 0
+        trusted_kept = False
         for m in self.manifests():
-            if good >= keep:
+            intact = self.known_ok(m["path"]) is not False and not m.get("broken")
+            if good >= keep and not (intact and not trusted_kept and not suspect(m)):
                 shutil.rmtree(m["path"], ignore_errors=True)
                 removed.append(m.get("checkpointId"))
                 continue
-            if self.known_ok(m["path"]) is not False and not m.get("broken"):
+            # The newest trusted checkpoint stays whatever its age: saves after a NaN must not push it out.
+            if intact:
                 good += 1
+                trusted_kept = trusted_kept or not suspect(m)
         now = time.time()
         try:
             for n in os.listdir(self.directory):
@@ -373,6 +422,15 @@ class CheckpointDirectory:
         except OSError:
             pass
         return removed
+
+
+def suspect(m: Manifest) -> bool:
+    """Whether a checkpoint's manifest says it was saved after a non-finite loss or a loss spike."""
+    return m.get("trusted") is False
+
+
+def _suspects(ms: list[Manifest]) -> str:
+    return ", ".join("%s (%s)" % (m.get("checkpointId"), m.get("suspectReason")) for m in ms[:5])
 
 
 def file_uri(path: str) -> str:

@@ -27,13 +27,13 @@ class CheckpointRestorer:
 
     def restore(self, model: Stateful, optimizer: Stateful, scheduler: Stateful, sampler: Stateful,
                 checkpoint_id: str | None, state: dict[str, Any] | None, map_location: Any, strict: bool,
-                rng: bool) -> Restored | None:
+                rng: bool, allow_suspect: bool = False) -> Restored | None:
         """See :meth:`CheckpointManager.restore`."""
         mgr = self._manager
         dist = mgr.node_group() if not mgr.durable and mgr.format == FORMAT_TORCH else None
         received = None
         if dist is not None:
-            m, received = self._agree(dist, checkpoint_id)
+            m, received = self._agree(dist, checkpoint_id, allow_suspect)
             if m is None:
                 if checkpoint_id is not None:
                     raise FileNotFoundError("no node holds checkpoint %s" % checkpoint_id)
@@ -49,7 +49,7 @@ class CheckpointRestorer:
                     raise ValueError("checkpoint %s is corrupt" % checkpoint_id)
             m["path"] = path
         else:
-            m = mgr.latest()
+            m = mgr.latest(allow_suspect=allow_suspect)
             if m is None:
                 return None
         path = m["path"]
@@ -95,14 +95,15 @@ class CheckpointRestorer:
                  payload.get("world_size"), mgr.world_size)
         return Restored(cid, step, payload.get("world_size", m.get("worldSize")), path, payload, m)
 
-    def _agree(self, dist: Any, checkpoint_id: str | None) -> tuple[Manifest | None, bytes | None]:
+    def _agree(self, dist: Any, checkpoint_id: str | None,
+               allow_suspect: bool = False) -> tuple[Manifest | None, bytes | None]:
         """Directories on the nodes' own disks, a job on several nodes: every rank restores the same checkpoint,
         ``checkpoint_id`` or the newest one any node holds; a node that lacks it receives it from the first rank
         whose node holds it, and keeps a copy. Returns (manifest, state bytes received or None), or (None, None)."""
         mgr = self._manager
         has = None
         if mgr.local_rank == 0:
-            m = mgr.files.choice(checkpoint_id)
+            m = mgr.files.choice(checkpoint_id, allow_suspect)
             if m is not None and m.get("format", FORMAT_TORCH) == FORMAT_TORCH and not m.get("broken"):
                 has = {"id": m.get("checkpointId") or os.path.basename(m["path"]), "step": int(m["step"]),
                        "created": m.get("created") or ""}

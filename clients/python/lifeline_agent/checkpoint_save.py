@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from ._util import LOG, rfc3339
 from .checkpoint_files import FORMAT_DCP, FORMAT_TORCH
+from .checkpoint_guard import NoSpaceError, check_space, disk_space
 from .checkpoint_state import CheckpointInfo, Stateful, dcp_state, rng_state, state_dict_of, unwrap
 from .collectives import all_gather_json
 
@@ -48,7 +49,14 @@ class CheckpointSaver:
                                   reason=reason)
         t0 = time.monotonic()
         async_ = m.async_write and reason == "periodic" and m.format == FORMAT_TORCH
-        self._emit(m.agent.events.checkpoint_started(cid, step, async_=async_, reason=reason))
+        trust = m.trust_now()
+        try:
+            check_space(m.directory, m.files.size_of_last(), m.space_margin)
+        except NoSpaceError as e:
+            self._failed(cid, step, e)
+            raise
+        self._emit(m.agent.events.checkpoint_started(cid, step, async_=async_, reason=reason,
+                                                     loss=trust.get("loss")))
         try:
             if m.before_write is not None:
                 m.before_write(step, reason)
@@ -59,7 +67,7 @@ class CheckpointSaver:
                 torch.save(payload, buf)
                 data = buf.getvalue()
                 blocking = time.monotonic() - t0
-                t = threading.Thread(target=self._finish_async, args=(cid, step, data, t0, blocking, reason),
+                t = threading.Thread(target=self._finish_async, args=(cid, step, data, t0, blocking, reason, trust),
                                      name="lifeline-checkpoint-write", daemon=True)
                 self._background.append(t)
                 t.start()
@@ -69,7 +77,7 @@ class CheckpointSaver:
             if m.format == FORMAT_DCP:
                 dstate = dict(state or {})
                 dstate.update(dcp_state(model, optimizer))
-            info = m.files.write(cid, step, payload, dstate, t0, reason)
+            info = m.files.write(cid, step, payload, dstate, t0, reason, trust)
         except BaseException as e:
             self._failed(cid, step, e)
             raise
@@ -88,12 +96,15 @@ class CheckpointSaver:
         info: CheckpointInfo | None = None
         error: BaseException | None = None
         if writes:
-            self._emit(m.agent.events.checkpoint_started(cid, step, async_=False, reason=reason))
+            trust = m.trust_now()
             try:
+                check_space(m.directory, m.files.size_of_last(), m.space_margin)
+                self._emit(m.agent.events.checkpoint_started(cid, step, async_=False, reason=reason,
+                                                             loss=trust.get("loss")))
                 if m.before_write is not None:
                     m.before_write(step, reason)
                 payload = self._payload(step, model, optimizer, scheduler, sampler, extra, samples_seen, rng)
-                info = m.files.write(cid, step, payload, None, t0, reason)
+                info = m.files.write(cid, step, payload, None, t0, reason, trust)
             except BaseException as e:  # noqa: BLE001 - every rank must reach the gather below first
                 error = e
         outcomes: list[NodeOutcome] = [
@@ -130,9 +141,10 @@ class CheckpointSaver:
         self._completed(info, async_=False)
         return info
 
-    def _finish_async(self, cid: str, step: int, data: bytes, t0: float, blocking: float, reason: str) -> None:
+    def _finish_async(self, cid: str, step: int, data: bytes, t0: float, blocking: float, reason: str,
+                      trust: dict[str, Any]) -> None:
         try:
-            info = self._manager.files.write(cid, step, data, None, t0, reason)
+            info = self._manager.files.write(cid, step, data, None, t0, reason, trust)
         except BaseException as e:  # noqa: BLE001
             self._failed(cid, step, e)
             return
@@ -143,7 +155,13 @@ class CheckpointSaver:
         m = self._manager
         LOG.warning("lifeline: checkpoint %s (step %s) failed: %s", cid, step, e)
         text = "%s: %s" % (type(e).__name__, e) if not isinstance(e, KeyboardInterrupt) else "interrupted"
-        self._emit(m.agent.events.checkpoint_failed(cid, step, text))
+        if isinstance(e, NoSpaceError):
+            space = disk_space(m.directory)
+            self._emit(m.agent.events.checkpoint_failed(cid, step, text, reason=e.reason, free_bytes=e.free_bytes,
+                                                        needed_bytes=e.needed_bytes,
+                                                        capacity_bytes=space[1] if space else None))
+        else:
+            self._emit(m.agent.events.checkpoint_failed(cid, step, text))
         m.agent.note_checkpoint(cid, step, ok=False)
 
     def _completed(self, info: CheckpointInfo, async_: bool) -> None:
@@ -151,10 +169,12 @@ class CheckpointSaver:
         replicas = info.replicas
         if replicas is None and not m.durable and m.format == FORMAT_TORCH:
             replicas = [m.node]     # rank 0's directory alone: on this node's disk unless said otherwise
+        space = disk_space(m.directory)
         self._emit(m.agent.events.checkpoint_completed(
             info.checkpoint_id, info.step, info.duration or 0.0, info.blocking or 0.0, bytes_=info.bytes, uri=info.uri,
             checksum=info.checksum, shards=info.shards, async_=async_, world_size=info.world_size,
-            durable=m.durable, replicas=replicas))
+            durable=m.durable, replicas=replicas, free_bytes=space[0] if space else None,
+            capacity_bytes=space[1] if space else None))
         m.agent.note_checkpoint(info.checkpoint_id, info.step, ok=True)
         LOG.info("lifeline: checkpoint %s saved (%s bytes, %.2f s)", info.checkpoint_id, info.bytes, info.duration)
         if m.keeps_copy():

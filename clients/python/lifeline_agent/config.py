@@ -62,6 +62,8 @@ class Config:
         #                                 outlive any node (object storage, a shared file system); 0, they stay on the
         #                                 nodes' own disks; unset, not said (CheckpointManager(durable=...) says it in
         #                                 the script)
+        self.suspect_loss_factor = 10.0  # LIFELINE_SUSPECT_LOSS_FACTOR: a save after a loss above this many times
+        #                                 the median of the recent ones is suspect (see trust.py)
         self.hold_heartbeat = 1.0       # LIFELINE_HOLD_HEARTBEAT, s between liveness collectives while holding
         self.hold_timeout = 600.0       # LIFELINE_HOLD_TIMEOUT, s one liveness collective may take at most
         self.shutdown_timeout = 30.0    # LIFELINE_SHUTDOWN_TIMEOUT (else TORCH_ELASTIC_SHUTDOWN_TIMEOUT), the
@@ -172,6 +174,7 @@ class Config:
         c.checkpoint_interval = interval if interval > 0 else None
         c.hold_grace = env_float(env, "LIFELINE_HOLD_GRACE", c.hold_grace, 0.0)
         c.checkpoints_durable = env_bool(env, "LIFELINE_CHECKPOINTS_DURABLE", None)
+        c.suspect_loss_factor = env_float(env, "LIFELINE_SUSPECT_LOSS_FACTOR", c.suspect_loss_factor, 1.0)
         c.hold_heartbeat = env_float(env, "LIFELINE_HOLD_HEARTBEAT", c.hold_heartbeat, 0.05)
         c.hold_timeout = env_float(env, "LIFELINE_HOLD_TIMEOUT", c.hold_timeout, 1.0)
         c.shutdown_timeout = env_float(env, "LIFELINE_SHUTDOWN_TIMEOUT",

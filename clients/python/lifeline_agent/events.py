@@ -10,6 +10,7 @@ import datetime
 from typing import Any, Dict, Iterable, Union
 
 from ._util import bounded_id, rfc3339
+from .trust import loss_wire
 
 #: A CloudEvent as it is sent: a JSON object.
 Event = Dict[str, Any]
@@ -42,8 +43,13 @@ class EventFactory:
 
     # ------------------------------------------------------------------ trainer
     def progress(self, run_key: str, step: int, samples_per_second: float | None = None,
-                 tokens_per_second: float | None = None, time: When = None) -> Event:
+                 tokens_per_second: float | None = None, time: When = None, loss: Any = None) -> Event:
+        """``loss``: the loss the loop gave with its latest step; a non-finite one goes as ``"nan"``, ``"inf"`` or
+        ``"-inf"`` (JSON has no NaN)."""
         data: dict[str, Any] = {"step": int(step)}
+        wire = loss_wire(loss) if loss is not None else None
+        if wire is not None:
+            data["loss"] = wire
         if samples_per_second is not None:
             data["samplesPerSecond"] = float(max(0.0, samples_per_second))
         if tokens_per_second is not None:
@@ -113,8 +119,13 @@ class EventFactory:
     REASONS = ("periodic", "command", "prepare_exit", "signal")
 
     def checkpoint_started(self, checkpoint_id: str, step: int, async_: bool = False, time: When = None,
-                           reason: str | None = None) -> Event:
+                           reason: str | None = None, loss: Any = None) -> Event:
+        """``loss``: the loss when the save began (as :meth:`progress` sends it), which Lifeline judges the
+        checkpoint's trust by."""
         data: dict[str, Any] = {"checkpointId": checkpoint_id, "step": int(step), "async": bool(async_)}
+        wire = loss_wire(loss) if loss is not None else None
+        if wire is not None:
+            data["loss"] = wire
         if reason in self.REASONS:
             # An exit save (prepare_exit, signal) tells Lifeline that the stop which follows lost nothing.
             data["reason"] = reason
@@ -124,7 +135,8 @@ class EventFactory:
                              bytes_: int | None = None, uri: str | None = None, checksum: str | None = None,
                              shards: int | None = None, async_: bool = False, world_size: int | None = None,
                              time: When = None, durable: bool | None = None,
-                             replicas: Iterable[str] | None = None) -> Event:
+                             replicas: Iterable[str] | None = None, free_bytes: int | None = None,
+                             capacity_bytes: int | None = None) -> Event:
         """``durable``: what the script declared about where it saves (True: outlives any node; False: the nodes'
         own disks; None: not said). ``replicas``: the nodes holding a copy, for a checkpoint on the nodes' disks."""
         data: dict[str, Any] = {
@@ -148,12 +160,28 @@ class EventFactory:
             data["durable"] = bool(durable)
         if replicas:
             data["replicas"] = [str(n) for n in list(dict.fromkeys(replicas))[:64]]
+        if free_bytes is not None:
+            data["freeBytes"] = max(0, int(free_bytes))
+        if capacity_bytes is not None:
+            data["capacityBytes"] = max(0, int(capacity_bytes))
         return self.event("trainer.checkpoint.completed", checkpoint_id + "/completed", data, time)
 
-    def checkpoint_failed(self, checkpoint_id: str, step: int, error: object = None, time: When = None) -> Event:
+    def checkpoint_failed(self, checkpoint_id: str, step: int, error: object = None, time: When = None,
+                          reason: str | None = None, free_bytes: int | None = None,
+                          needed_bytes: int | None = None, capacity_bytes: int | None = None) -> Event:
+        """``reason``: ``no_space`` when the free-space guard refused the save (or the disk filled during it), with
+        ``free_bytes``, ``needed_bytes`` and the file system's ``capacity_bytes``."""
         data: dict[str, Any] = {"checkpointId": checkpoint_id, "step": int(step)}
         if error:
             data["error"] = str(error)[:4000]
+        if reason:
+            data["reason"] = reason
+        if free_bytes is not None:
+            data["freeBytes"] = max(0, int(free_bytes))
+        if needed_bytes is not None:
+            data["neededBytes"] = max(0, int(needed_bytes))
+        if capacity_bytes is not None and capacity_bytes > 0:
+            data["capacityBytes"] = int(capacity_bytes)
         return self.event("trainer.checkpoint.failed", checkpoint_id + "/failed", data, time)
 
     def checkpoint_verified(self, checkpoint_id: str, ok: bool, checksum: str | None = None, attempt: int | None = None,

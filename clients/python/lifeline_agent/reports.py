@@ -75,14 +75,16 @@ class StepTimes:
 
 
 class ProgressReport:
-    """Rank 0: trainer.progress at most every ``progress_interval`` seconds, with the throughput since the last one."""
+    """Rank 0: trainer.progress at most every ``progress_interval`` seconds, with the throughput since the last one
+    and the loss of the latest step. Every rank samples its loss into the agent's window at the same times (the
+    samples Lifeline judges trust by), whether it sends the report or not."""
 
     def __init__(self, agent: Agent) -> None:
         self._agent = agent
         self._at: float | None = None
         self._last: tuple[float, int, float, float] | None = None     # (monotonic, step, samples, tokens)
 
-    def tick(self) -> None:
+    def tick(self, emit: bool = True) -> None:
         agent = self._agent
         state = agent.state
         now = time.monotonic()
@@ -103,4 +105,8 @@ class ProgressReport:
         self._last = (now, step, state.samples, state.tokens)
         if step is None or step < 0:
             return
-        agent.emit(agent.events.progress(agent.run_key, step, sps, tps))
+        loss = agent.current_loss()
+        if loss is not None:
+            agent.losses.add(loss)
+        if emit:
+            agent.emit(agent.events.progress(agent.run_key, step, sps, tps, loss=loss))

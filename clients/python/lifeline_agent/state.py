@@ -10,17 +10,18 @@ INF = float("inf")
 
 class SharedState:
     """The state of one worker that several threads touch. The training thread writes ``step``, ``samples`` and
-    ``tokens`` on every step and the signal handler sets ``signalled``: plain attributes (atomic under the GIL), so
+    ``tokens`` (and ``loss`` when given) on every step and the signal handler sets ``signalled``: plain attributes (atomic under the GIL), so
     the hot path takes no lock. ``attention`` is the first step at which the training thread has to look up from its
     loop (the smallest of what its sources ask, see :meth:`set_attention`); ``exit_wanted``: the job was asked to stop
     (prepare_exit, a signal); ``counters``: what :meth:`Agent.stats` adds up."""
 
-    __slots__ = ("step", "samples", "tokens", "attention", "signalled", "exit_wanted", "counters", "_attn", "_lock")
+    __slots__ = ("step", "samples", "tokens", "loss", "attention", "signalled", "exit_wanted", "counters", "_attn", "_lock")
 
     def __init__(self) -> None:
         self.step: int = 0
         self.samples: float = 0
         self.tokens: float = 0
+        self.loss: object = None        # the loss the loop gave with its latest step (None: never given)
         self.attention: float = INF
         self.signalled = False
         self.exit_wanted = False

@@ -142,7 +142,9 @@ class ManagerTest(unittest.TestCase):
                                  "trainer.checkpoint.verified"])
         done = self.lifeline.events("trainer.checkpoint.completed")[0]["data"]
         self.assertEqual(set(done), {"checkpointId", "step", "bytes", "durationSeconds", "blockingSeconds", "uri",
-                                     "checksum", "shards", "async", "worldSize", "replicas"})
+                                     "checksum", "shards", "async", "worldSize", "replicas", "freeBytes",
+                                     "capacityBytes"})
+        self.assertLessEqual(done["freeBytes"], done["capacityBytes"])
         self.assertEqual(done["replicas"], ["node-a"])     # not declared durable: on this node's disk
         self.assertEqual(done["uri"], "file://" + info.path + "/")
         self.assertEqual(done["bytes"], os.path.getsize(os.path.join(info.path, "state.pt")))

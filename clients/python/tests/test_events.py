@@ -66,6 +66,11 @@ class CatalogueTest(unittest.TestCase):
         events = [
             f.progress("run/node/0", 48300, 412.5, 1689600.0),
             f.progress("run/node/0", 1),
+            f.progress("run/node/0", 2, loss=0.25),
+            f.progress("run/node/0", 3, loss=float("nan")),
+            f.checkpoint_started("step-2-run-r0", 2, loss=float("inf")),
+            f.checkpoint_failed("step-2-run-r0", 2, "NoSpaceError: not enough space", reason="no_space",
+                                free_bytes=1000, needed_bytes=1250, capacity_bytes=8000),
             f.step_times("run/node/0", 3, 40, 1200, 0.251, 0.4, 0.2, local_rank=1, node="n1"),
             f.step_times("run/node/0", 0, 1, 1, 0.1),
             f.checkpoint_started("step-1-run-r0", 1),

@@ -251,7 +251,8 @@ public class AlertSnapshots {
                     s.nodeLocalCheckpoint(),
                     j.detail().stragglers(),
                     openHang(s, j.incidents()),
-                    stopAdvice(s, j.recovery())));
+                    stopAdvice(s, j.recovery()),
+                    io.lifeline.domain.job.checkpoint.NoSpaceRefusal.latest(j.checkpoints())));
         }
         List<XidFacts> xids = new ArrayList<>();
         List<NodeFacts> nodes = new ArrayList<>();

@@ -135,7 +135,8 @@ final class DataCodec {
                 new TrainerData.Progress(
                         d.reqLong("step", 0, Long.MAX_VALUE),
                         d.optDouble("samplesPerSecond", 0, Double.MAX_VALUE),
-                        d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE));
+                        d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE),
+                        TrustCodec.loss(d));
             case TRAINER_STEP_TIMES -> HangCodec.stepTimes(d);
             case TRAINER_STACKS -> HangCodec.stacks(d);
             case TRAINER_CHECKPOINT_STARTED ->
@@ -146,7 +147,8 @@ final class DataCodec {
                         d.optEnum(
                                 "reason",
                                 TrainerData.SaveReason::fromWireName,
-                                "periodic, command, prepare_exit, signal"));
+                                "periodic, command, prepare_exit, signal"),
+                        TrustCodec.loss(d));
             case TRAINER_CHECKPOINT_COMPLETED ->
                 new TrainerData.CheckpointCompleted(
                         d.reqString("checkpointId"),
@@ -169,7 +171,9 @@ final class DataCodec {
                         d.reqLong("step", 0, Long.MAX_VALUE),
                         d.optString("error"),
                         freeBytes(d),
-                        d.optLong("capacityBytes", 1, MAX_STORAGE_BYTES));
+                        d.optLong("capacityBytes", 1, MAX_STORAGE_BYTES),
+                        TrustCodec.failReason(d),
+                        d.optLong("neededBytes", 0, Long.MAX_VALUE));
             case TRAINER_CHECKPOINT_VERIFIED ->
                 new TrainerData.CheckpointVerified(
                         d.reqString("checkpointId"), d.reqBool("ok"), d.optString("checksum"));
@@ -277,6 +281,7 @@ final class DataCodec {
             case JOB_HANG_SUSPECTED -> HangCodec.hangSuspected(d);
             case JOB_RECOVERY_ADVISED -> RecoveryCodec.advised(d);
             case JOB_RECOVERY_CHECKED -> RecoveryCodec.checked(d);
+            case JOB_CHECKPOINT_TRUST -> TrustCodec.marked(d);
             case JOB_FINISHED ->
                 new JobData.Finished(
                         d.reqEnum("outcome", DataCodec::outcome, "succeeded, failed, cancelled"),
@@ -434,6 +439,7 @@ final class DataCodec {
             o.put("step", p.step());
             putOpt(o, "samplesPerSecond", p.samplesPerSecond());
             putOpt(o, "tokensPerSecond", p.tokensPerSecond());
+            TrustCodec.putLoss(o, p.loss());
         } else if (t instanceof TrainerData.StepTimes s) {
             HangCodec.encodeStepTimes(s, o);
         } else if (t instanceof TrainerData.Stacks s) {
@@ -449,6 +455,7 @@ final class DataCodec {
             if (c.reason() != null) {
                 o.put("reason", c.reason().wireName());
             }
+            TrustCodec.putLoss(o, c.loss());
         } else if (t instanceof TrainerData.CheckpointCompleted c) {
             o.put("checkpointId", c.checkpointId()).put("step", c.step());
             putOpt(o, "bytes", c.bytes());
@@ -472,10 +479,7 @@ final class DataCodec {
             putOpt(o, "freeBytes", c.freeBytes());
             putOpt(o, "capacityBytes", c.capacityBytes());
         } else if (t instanceof TrainerData.CheckpointFailed c) {
-            o.put("checkpointId", c.checkpointId()).put("step", c.step());
-            putOpt(o, "error", c.error());
-            putOpt(o, "freeBytes", c.freeBytes());
-            putOpt(o, "capacityBytes", c.capacityBytes());
+            TrustCodec.encodeFailed(c, o);
         } else if (t instanceof TrainerData.CheckpointVerified c) {
             o.put("checkpointId", c.checkpointId()).put("ok", c.ok());
             putOpt(o, "checksum", c.checksum());
@@ -511,6 +515,8 @@ final class DataCodec {
             RecoveryCodec.encodeAdvised(r, o);
         } else if (j instanceof JobData.RecoveryChecked r) {
             RecoveryCodec.encodeChecked(r, o);
+        } else if (j instanceof JobData.CheckpointTrustMarked m) {
+            TrustCodec.encodeMarked(m, o);
         } else if (j instanceof JobData.Finished f) {
             o.put("outcome", f.outcome().wireName());
             putOpt(o, "reason", f.reason());

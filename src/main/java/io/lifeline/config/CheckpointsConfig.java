@@ -1,6 +1,7 @@
 package io.lifeline.config;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,6 +12,13 @@ import java.util.Optional;
  */
 @ConfigMapping(prefix = "lifeline.checkpoints")
 public interface CheckpointsConfig {
+
+    /**
+     * A checkpoint saved after a loss above this many times the median of the job's recent losses is suspect: a restore
+     * takes it only when told to (docs/checkpoints-trust.md).
+     */
+    @WithDefault("10")
+    double suspectLossFactor();
 
     /** Mount points of shared file systems (for example {@code /mnt/shared,/fsx}): checkpoints below them survive a node. */
     Optional<List<String>> sharedPaths();

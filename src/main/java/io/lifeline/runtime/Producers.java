@@ -9,6 +9,7 @@ import io.lifeline.config.StragglersConfig;
 import io.lifeline.domain.job.JobLimits;
 import io.lifeline.domain.job.JobsConfig;
 import io.lifeline.domain.job.checkpoint.CheckpointStorage;
+import io.lifeline.domain.job.checkpoint.TrustRules;
 import io.lifeline.domain.job.hang.HangSettings;
 import io.lifeline.domain.job.straggler.StragglerConfig;
 import io.lifeline.domain.storage.StorageSettings;
@@ -84,6 +85,7 @@ public class Producers {
                 .configureLimits(new JobLimits(
                         limits.maxJobs(), limits.maxJobsPerNamespace(), limits.unstartedJobsForgetAfter()));
         model.fleet().limitNodes(limits.maxNodes());
+        model.jobs().configureTrust(new TrustRules(checkpoints.suspectLossFactor()));
         return model;
     }
 }

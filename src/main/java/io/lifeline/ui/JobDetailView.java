@@ -680,6 +680,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         checkpoints
                 .addColumn(c -> c.restoredFrom() == null ? "—" : "from " + c.restoredFrom())
                 .setHeader("Lineage");
+        checkpoints.addColumn(new ComponentRenderer<>(TrustBadge::of)).setHeader("Trust");
         checkpoints
                 .addColumn(new ComponentRenderer<>(c -> c.durability() == null
                         ? Ui.badge("—", "contrast")

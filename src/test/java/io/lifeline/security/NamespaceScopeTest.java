@@ -3,6 +3,7 @@ package io.lifeline.security;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lifeline.security.identity.Role;
 import io.lifeline.testing.TestTokens;
 import io.lifeline.testing.TwoTeams;
 import io.quarkus.test.junit.QuarkusTest;
@@ -101,6 +102,28 @@ class NamespaceScopeTest {
             assertThat(hidden).as(sub).isEqualTo(unknown.replace("/nothing", "/train"));
             given(asAll()).get("/api/v1/jobs/" + teams.jobB + sub).then().statusCode(200);
         }
+    }
+
+    /** The one job sub-resource written by POST besides the stacks: a checkpoint's trust, scoped the same way. */
+    @Test
+    void anotherNamespacesCheckpointCannotBeMarkedAndLooksUnknown() {
+        String operatorA = TestTokens.create("scope-trust-" + teams.tag, Role.OPERATOR, List.of(teams.nsA));
+        String body = "{\"trusted\":true,\"reason\":\"checked by hand\"}";
+        given(TestTokens.auth(operatorA))
+                .contentType("application/json")
+                .body(body)
+                .post("/api/v1/jobs/" + teams.jobA + "/checkpoints/ca/trust")
+                .then()
+                .statusCode(200);
+        String hidden = given(TestTokens.auth(operatorA))
+                .contentType("application/json")
+                .body(body)
+                .post("/api/v1/jobs/" + teams.jobB + "/checkpoints/cb/trust")
+                .then()
+                .statusCode(404)
+                .extract()
+                .path("detail");
+        assertThat(hidden).isEqualTo("no job named '" + teams.jobB + "'");
     }
 
     @Test

@@ -416,14 +416,24 @@ final class ActionCommands {
         }
     }
 
-    /** {@code restore JOB --checkpoint ID}. */
-    @Command(name = "restore", description = "Restore a job from a checkpoint (complete or verified).")
+    /** {@code restore JOB [--checkpoint ID] [--allow-suspect]}. */
+    @Command(
+            name = "restore",
+            description = "Restore a job from a checkpoint: the one named, else the newest trusted one.")
     static final class Restore extends ActionBase {
         @Parameters(paramLabel = "JOB")
         String job;
 
-        @Option(names = "--checkpoint", required = true, paramLabel = "ID")
+        @Option(
+                names = "--checkpoint",
+                paramLabel = "ID",
+                description = "The checkpoint (complete or verified); default: the newest trusted one.")
         String checkpoint;
+
+        @Option(
+                names = "--allow-suspect",
+                description = "Take a suspect checkpoint (saved after a NaN or a loss spike, never verified, marked).")
+        boolean allowSuspect;
 
         @Override
         String kind() {
@@ -437,12 +447,14 @@ final class ActionCommands {
 
         @Override
         Map<String, Object> params() {
-            return map("checkpointId", checkpoint);
+            return map("checkpointId", checkpoint, "allowSuspect", allowSuspect ? "true" : null);
         }
 
         @Override
         String question() {
-            return "Restore " + resolved() + " from checkpoint " + checkpoint + "?";
+            return "Restore " + resolved() + " from "
+                    + (checkpoint == null ? "its newest trusted checkpoint" : "checkpoint " + checkpoint)
+                    + (allowSuspect ? " (suspect ones allowed)" : "") + "?";
         }
     }
 

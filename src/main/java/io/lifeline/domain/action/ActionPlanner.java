@@ -44,7 +44,7 @@ public final class ActionPlanner {
             ActionKind.PREEMPT, Map.of("deadlineSeconds", "300"),
             ActionKind.RESUME, Map.of("deadlineSeconds", "120"),
             ActionKind.RESCALE, Map.of("deadlineSeconds", "300", "workers", "", "checkpointFirst", "false"),
-            ActionKind.RESTORE, Map.of("deadlineSeconds", "600", "checkpointId", ""),
+            ActionKind.RESTORE, Map.of("deadlineSeconds", "600", "checkpointId", "", "allowSuspect", "false"),
             ActionKind.RESTART_WORKERS, Map.of("deadlineSeconds", "900", "captureSeconds", "15"),
             ActionKind.UNCORDON, Map.of("deadlineSeconds", "60"));
 
@@ -170,11 +170,7 @@ public final class ActionPlanner {
                 }
                 break;
             case RESTORE:
-                PlanResult refusedRestore = checkRestore(r, job);
-                if (refusedRestore != null) {
-                    return refusedRestore;
-                }
-                break;
+                return planRestore(r, job, deadline, now, d);
             default:
                 return PlanResult.refused("kind", r.kind().wire() + " does not act on a job");
         }
@@ -216,27 +212,24 @@ public final class ActionPlanner {
         return null;
     }
 
-    private PlanResult checkRestore(ActionRequest r, String job) {
-        String id = r.params().get("checkpointId");
-        if (id == null || id.isEmpty()) {
-            return PlanResult.refused("params.checkpointId", "required: the checkpoint to restore from");
+    /**
+     * A restore of the checkpoint named when it is complete and trusted (or {@code allowSuspect}), else of the job's
+     * newest trusted one: accepted with that checkpoint named, or refused.
+     */
+    private PlanResult planRestore(ActionRequest r, String job, Instant deadline, Instant now, JobDetail d) {
+        String allow = r.params().get("allowSuspect");
+        if (!"true".equals(allow) && !"false".equals(allow)) {
+            return PlanResult.refused("params.allowSuspect", "true or false, got '" + allow + "'");
         }
-        CheckpointHistory history = jobs.checkpoints(job).orElse(null);
-        CheckpointView cp = history == null
-                ? null
-                : history.checkpoints().stream()
-                        .filter(c -> c.id().equals(id))
-                        .findFirst()
-                        .orElse(null);
-        if (cp == null) {
-            return PlanResult.refused("params.checkpointId", "job " + job + " has no checkpoint " + id);
+        RestoreChoice c = RestoreChoice.of(
+                job, jobs.checkpoints(job).orElse(null), r.params().get("checkpointId"), "true".equals(allow));
+        if (c.refusal() != null) {
+            return PlanResult.refused(c.field(), c.refusal());
         }
-        if (cp.status() != CheckpointStatus.COMPLETED && cp.status() != CheckpointStatus.VERIFIED) {
-            return PlanResult.refused(
-                    "params.checkpointId",
-                    "checkpoint " + id + " is " + cp.status() + ": only a complete checkpoint can be restored");
-        }
-        return null;
+        Map<String, String> params = new HashMap<>(r.params());
+        params.put("checkpointId", c.checkpointId());
+        ActionRequest chosen = new ActionRequest(r.kind(), r.target(), params, r.reason());
+        return PlanResult.accepted(impactOf(chosen, deadline, now, List.of(job), nodesOf(d), false));
     }
 
     /** Ready, uncordoned nodes of a pool that run no job. A per-request scan, never on the event path. */

@@ -24,6 +24,14 @@ public enum AlertRule {
             "checkpoint-node-local",
             "CheckpointNodeLocal",
             new RuleSettings(true, 1, Duration.ofMinutes(5), Duration.ZERO, Severity.WARNING)),
+    /**
+     * A job's latest save was refused for want of space ({@code trainer.checkpoint.failed} with reason
+     * {@code no_space}) and no checkpoint completed since, within {@code window} of the refusal. Per job.
+     */
+    CHECKPOINT_NO_SPACE(
+            "checkpoint-no-space",
+            "CheckpointNoSpace",
+            new RuleSettings(true, 1, Duration.ZERO, Duration.ofHours(1), Severity.WARNING)),
     /** A job restarted at least {@code threshold} times within {@code window}. Per job. */
     RESTART_LOOP(
             "restart-loop",

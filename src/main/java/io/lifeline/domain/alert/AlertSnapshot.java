@@ -155,6 +155,7 @@ public record AlertSnapshot(
      * @param hang                      its open hang incident, or null when it has none
      * @param stopAdvice                the recovery ladder's newest advice when it is to stop the job (not failed)
      *                                  and the job is not training, else null
+     * @param noSpace                   its latest save refused for want of space with none completed since, or null
      */
     public record JobFacts(
             String job,
@@ -168,10 +169,41 @@ public record AlertSnapshot(
             boolean nodeLocalCheckpoint,
             io.lifeline.domain.job.straggler.StragglerView stragglers,
             HangFacts hang,
-            Advice stopAdvice) {
+            Advice stopAdvice,
+            io.lifeline.domain.job.checkpoint.NoSpaceRefusal noSpace) {
 
         public JobFacts {
             restartTimes = List.copyOf(restartTimes);
+        }
+
+        /** A job whose saves were not refused for space. */
+        public JobFacts(
+                String job,
+                String namespace,
+                boolean active,
+                Long freshnessAgeMillis,
+                long freshnessObjectiveMillis,
+                List<Instant> restartTimes,
+                boolean coordinatorOnSpot,
+                String placementWarning,
+                boolean nodeLocalCheckpoint,
+                io.lifeline.domain.job.straggler.StragglerView stragglers,
+                HangFacts hang,
+                Advice stopAdvice) {
+            this(
+                    job,
+                    namespace,
+                    active,
+                    freshnessAgeMillis,
+                    freshnessObjectiveMillis,
+                    restartTimes,
+                    coordinatorOnSpot,
+                    placementWarning,
+                    nodeLocalCheckpoint,
+                    stragglers,
+                    hang,
+                    stopAdvice,
+                    null);
         }
 
         /** A job the recovery ladder has not decided to stop. */

@@ -45,8 +45,10 @@ final class RuleConditions {
             c.evaluated.add(AlertRule.STRAGGLER);
             c.evaluated.add(AlertRule.JOB_HUNG);
             c.evaluated.add(AlertRule.JOB_RECOVERY_STOPPED);
+            c.evaluated.add(AlertRule.CHECKPOINT_NO_SPACE);
             for (JobFacts j : s.jobs()) {
                 c.checkpointStale(j);
+                c.checkpointNoSpace(j);
                 c.checkpointNodeLocal(j);
                 c.restartLoop(j);
                 c.coordinatorOnSpot(j);
@@ -217,6 +219,25 @@ final class RuleConditions {
                         + " freshness counts an older checkpoint, or none. Save to object storage or a shared file system"
                         + " and declare it (CheckpointManager(dir, durable=True), or lifeline.checkpoints.shared-paths),"
                         + " or keep a copy on every node (durable=False).",
+                1,
+                st);
+    }
+
+    private void checkpointNoSpace(JobFacts j) {
+        RuleSettings st = rules.settings(AlertRule.CHECKPOINT_NO_SPACE, j.namespace());
+        io.lifeline.domain.job.checkpoint.NoSpaceRefusal r = j.noSpace();
+        if (!st.enabled() || r == null || r.at().isBefore(now.minus(st.window()))) {
+            return;
+        }
+        add(
+                AlertRule.CHECKPOINT_NO_SPACE,
+                j.namespace(),
+                labels("namespace", j.namespace(), "job", j.job()),
+                "Checkpoint of " + j.job() + " refused: no space",
+                "The save of " + r.checkpointId() + " (step " + r.step() + ") was refused at " + r.at()
+                        + " because the checkpoint directory's file system is too full: " + r.detail()
+                        + ". No checkpoint completed since; the previous ones are intact. Free space (or move the"
+                        + " checkpoint directory), and mind the retention (keep=) of the trainers' checkpoint helper.",
                 1,
                 st);
     }

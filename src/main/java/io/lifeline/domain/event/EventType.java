@@ -45,7 +45,8 @@ public enum EventType {
     JOB_FINISHED("job.finished", Family.JOB, false),
     JOB_HANG_SUSPECTED("job.hang_suspected", Family.JOB, false),
     JOB_RECOVERY_ADVISED("job.recovery_advised", Family.JOB, false),
-    JOB_RECOVERY_CHECKED("job.recovery_checked", Family.JOB, false);
+    JOB_RECOVERY_CHECKED("job.recovery_checked", Family.JOB, false),
+    JOB_CHECKPOINT_TRUST("job.checkpoint_trust", Family.JOB, false);
 
     /** Which layer an event comes from; also what its subject names (a node for NODE and GPU, a job otherwise). */
     public enum Family {
@@ -94,11 +95,12 @@ public enum EventType {
     }
 
     /**
-     * Whether only Lifeline itself writes events of this type (its recovery's advice and checks): the ingest API and the
+     * Whether only Lifeline itself writes events of this type (its recovery's advice and checks, operators' marks of
+     * checkpoint trust): the ingest API and the
      * Kafka topic refuse them, so that no producer can record advice that the leader would act on.
      */
     public boolean internal() {
-        return this == JOB_RECOVERY_ADVISED || this == JOB_RECOVERY_CHECKED;
+        return this == JOB_RECOVERY_ADVISED || this == JOB_RECOVERY_CHECKED || this == JOB_CHECKPOINT_TRUST;
     }
 
     /** Looks a type up by wire name; {@code null} when the catalogue has no such type. */

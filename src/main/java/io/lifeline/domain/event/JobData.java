@@ -122,4 +122,15 @@ public sealed interface JobData extends EventData {
      * ({@code failed}, the reason says what was seen). Written by the leader only, like {@link RecoveryAdvised}.
      */
     record RecoveryChecked(String incident, int rung, String verdict, String reason) implements JobData {}
+
+    /**
+     * An operator marked a checkpoint of the job trusted or suspect, overriding what its loss and verification say.
+     * Written by Lifeline only (the trust API), so that every replica and every rebuild shows the same mark.
+     *
+     * @param checkpointId  the checkpoint
+     * @param trusted       trusted (true) or suspect (false)
+     * @param reason        why, as the operator said it
+     * @param by            who marked it
+     */
+    record CheckpointTrustMarked(String checkpointId, boolean trusted, String reason, String by) implements JobData {}
 }

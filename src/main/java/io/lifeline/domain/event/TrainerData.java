@@ -54,8 +54,17 @@ public sealed interface TrainerData extends EventData {
     /** The elastic agent restarted the workers; {@code restartCount} is the agent's count so far. */
     record Restarted(String runId, int restartCount, String reason) implements TrainerData {}
 
-    /** Training progress; rates may be null. */
-    record Progress(long step, Double samplesPerSecond, Double tokensPerSecond) implements TrainerData {}
+    /**
+     * Training progress; rates may be null. {@code loss}: the loss the trainers gave with the step, null when they give
+     * none; NaN or infinite when it was (sent as {@code "nan"}, {@code "inf"}, {@code "-inf"}).
+     */
+    record Progress(long step, Double samplesPerSecond, Double tokensPerSecond, Double loss) implements TrainerData {
+
+        /** Progress without a loss. */
+        public Progress(long step, Double samplesPerSecond, Double tokensPerSecond) {
+            this(step, samplesPerSecond, tokensPerSecond, null);
+        }
+    }
 
     /**
      * One rank's step times since its previous report (what finds stragglers).
@@ -164,11 +173,17 @@ public sealed interface TrainerData extends EventData {
     record StackFrame(String file, int line, String function) {}
 
     /** A checkpoint save began. */
-    record CheckpointStarted(String checkpointId, long step, boolean async, SaveReason reason) implements TrainerData {
+    record CheckpointStarted(String checkpointId, long step, boolean async, SaveReason reason, Double loss)
+            implements TrainerData {
+
+        /** A save that names no loss. */
+        public CheckpointStarted(String checkpointId, long step, boolean async, SaveReason reason) {
+            this(checkpointId, step, async, reason, null);
+        }
 
         /** A save whose reason was not given. */
         public CheckpointStarted(String checkpointId, long step, boolean async) {
-            this(checkpointId, step, async, null);
+            this(checkpointId, step, async, null, null);
         }
     }
 
@@ -332,13 +347,52 @@ public sealed interface TrainerData extends EventData {
      *
      * @param freeBytes      free space left on the storage when it failed, as the trainers read it, or null
      * @param capacityBytes  the storage's total size, as the trainers read it, or null
+     * @param reason         why, when the trainers say ({@code no_space}: their free-space guard refused it), or null
+     * @param neededBytes    with {@code no_space}: what the save needed, or null
      */
-    record CheckpointFailed(String checkpointId, long step, String error, Long freeBytes, Long capacityBytes)
+    record CheckpointFailed(
+            String checkpointId,
+            long step,
+            String error,
+            Long freeBytes,
+            Long capacityBytes,
+            FailReason reason,
+            Long neededBytes)
             implements TrainerData {
 
         /** A failure that does not report the storage's free space. */
         public CheckpointFailed(String checkpointId, long step, String error) {
-            this(checkpointId, step, error, null, null);
+            this(checkpointId, step, error, null, null, null, null);
+        }
+
+        /** A failure that reports the storage's free space and size, and no reason. */
+        public CheckpointFailed(String checkpointId, long step, String error, Long freeBytes, Long capacityBytes) {
+            this(checkpointId, step, error, freeBytes, capacityBytes, null, null);
+        }
+
+        /** A failure with a reason, the free space and what the save needed. */
+        public CheckpointFailed(
+                String checkpointId, long step, String error, FailReason reason, Long freeBytes, Long neededBytes) {
+            this(checkpointId, step, error, freeBytes, null, reason, neededBytes);
+        }
+    }
+
+    /** Why a save failed, when the trainers say: their free-space guard refused it (or the disk filled). */
+    enum FailReason {
+        NO_SPACE;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The reason for a wire name, or null. */
+        public static FailReason fromWireName(String s) {
+            for (FailReason r : values()) {
+                if (r.wireName().equals(s)) {
+                    return r;
+                }
+            }
+            return null;
         }
     }
 

@@ -1,9 +1,12 @@
 package io.lifeline.domain.job;
 
+import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.TrainerData;
 import io.lifeline.domain.job.checkpoint.CheckpointEntry;
 import io.lifeline.domain.job.checkpoint.CheckpointStatus;
 import io.lifeline.domain.job.checkpoint.CheckpointStorage;
+import io.lifeline.domain.job.checkpoint.LossWindow;
+import io.lifeline.domain.job.checkpoint.TrustRules;
 import io.lifeline.domain.job.goodput.Bucket;
 import io.lifeline.domain.job.goodput.ProductiveMark;
 import java.time.Instant;
@@ -26,15 +29,39 @@ final class CheckpointEvents {
 
     private final Interruptions interruptions;
     private final CheckpointStorage storage;
+    private TrustRules trust = TrustRules.defaults();
 
     CheckpointEvents(Interruptions interruptions, CheckpointStorage storage) {
         this.interruptions = interruptions;
         this.storage = storage;
     }
 
+    /** Sets how trust is judged (before or while events are applied). */
+    void trust(TrustRules rules) {
+        this.trust = rules;
+    }
+
+    /** A loss the trainers reported with their progress: the window a save's loss is judged against. */
+    void loss(Job job, Double loss) {
+        if (loss != null) {
+            if (job.losses == null) {
+                job.losses = new LossWindow();
+            }
+            job.losses.add(loss);
+        }
+    }
+
+    /** An operator's mark of a checkpoint's trust. */
+    void marked(Job job, Instant at, JobData.CheckpointTrustMarked d) {
+        job.checkpoints.markTrust(d.checkpointId(), d.trusted(), d.reason(), d.by(), at);
+    }
+
     void handle(Job job, Instant at, TrainerData data) {
         if (data instanceof TrainerData.CheckpointStarted d) {
-            CheckpointEntry e = job.checkpoints.started(d, at, job.ledger.productive());
+            LossWindow.Verdict verdict = d.loss() == null
+                    ? null
+                    : (job.losses == null ? new LossWindow() : job.losses).judge(d.loss(), trust.suspectLossFactor());
+            CheckpointEntry e = job.checkpoints.started(d, at, job.ledger.productive(), verdict);
             // A save for prepare_exit blocks the trainers until it completes, an asynchronous one too: they take no
             // step after the state it captures (they hold still until the restart), so its upload is no training.
             boolean exit = job.exitRequested || d.reason() != null && d.reason().forExit();

@@ -80,6 +80,8 @@ final class Job {
     io.lifeline.domain.job.straggler.StragglerDetector stragglers;
     /** The ranks' heartbeats and the job's earned thresholds; null until a rank reports. */
     io.lifeline.domain.job.hang.HangWatch hangs;
+    /** The recent losses the trainers reported, which judge a save's trust; null until they report one. */
+    io.lifeline.domain.job.checkpoint.LossWindow losses;
     /** Recovery's advice for the job's incidents, from the {@code job.recovery_*} events. */
     RecoveryLog recovery = new RecoveryLog();
     /** The newest stack captures, newest last (at most {@link #STACK_CAPTURES_KEPT}); null until one arrives. */
@@ -471,5 +473,12 @@ final class Job {
             return Math.round(checkpointIntervalSeconds * 1000.0 * config.freshnessObjectiveFactor());
         }
         return config.defaultFreshnessObjective().toMillis();
+    }
+
+    /** The names of {@code jobs}, in their order. */
+    static List<String> names(Iterable<Job> jobs) {
+        List<String> out = new java.util.ArrayList<>();
+        jobs.forEach(j -> out.add(j.name));
+        return out;
     }
 }

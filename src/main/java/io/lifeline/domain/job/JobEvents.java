@@ -95,6 +95,8 @@ final class JobEvents {
                     WireEnum.parse(Verdict.class, d.verdict()).orElseThrow(),
                     d.reason(),
                     at);
+        } else if (data instanceof JobData.CheckpointTrustMarked d) {
+            checkpoints.marked(job, at, d);
         } else if (data instanceof JobData.Finished d) {
             JobState to = d.outcome() == JobData.Outcome.SUCCEEDED
                     ? JobState.SUCCEEDED
@@ -281,6 +283,11 @@ final class JobEvents {
         capture.add(at, d);
     }
 
+    /** Sets how checkpoint trust is judged. */
+    void trust(io.lifeline.domain.job.checkpoint.TrustRules rules) {
+        checkpoints.trust(rules);
+    }
+
     static io.lifeline.domain.job.hang.HangWatch hangs(Job job) {
         if (job.hangs == null) {
             job.hangs = new io.lifeline.domain.job.hang.HangWatch();
@@ -289,6 +296,7 @@ final class JobEvents {
     }
 
     private void progress(Job job, Instant at, TrainerData.Progress d, String type) {
+        checkpoints.loss(job, d.loss());
         // Trainers holding still after a prepare_exit save take no step: progress past the saved step means they are
         // training again (a report of the saved step itself, sent late or while holding, does not).
         if (job.holding && d.step() > job.holdingStep) {

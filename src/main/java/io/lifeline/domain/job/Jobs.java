@@ -1,5 +1,7 @@
 package io.lifeline.domain.job;
 
+import static io.lifeline.domain.job.support.Medians.median;
+
 import io.lifeline.domain.event.ApplyOutcome;
 import io.lifeline.domain.event.CapacityType;
 import io.lifeline.domain.event.Event;
@@ -12,6 +14,7 @@ import io.lifeline.domain.job.advice.IntervalAdvisor;
 import io.lifeline.domain.job.checkpoint.CheckpointHistory;
 import io.lifeline.domain.job.checkpoint.CheckpointView;
 import io.lifeline.domain.job.checkpoint.FreshnessView;
+import io.lifeline.domain.job.checkpoint.TrustRules;
 import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.domain.job.goodput.GoodputRollup;
 import io.lifeline.domain.job.goodput.GoodputView;
@@ -179,13 +182,7 @@ public final class Jobs {
             all.add(job.save());
         }
         return new SavedJobs(
-                all, names(ended), names(undrained), names(recordsUndrained), ignored, lostTimelineEntries);
-    }
-
-    private static List<String> names(Iterable<Job> jobs) {
-        List<String> out = new ArrayList<>();
-        jobs.forEach(j -> out.add(j.name));
-        return out;
+                all, Job.names(ended), Job.names(undrained), Job.names(recordsUndrained), ignored, lostTimelineEntries);
     }
 
     /**
@@ -354,6 +351,11 @@ public final class Jobs {
     /** Sets how stragglers are found (before events are applied). */
     public void configureStragglers(StragglerConfig config) {
         this.stragglerConfig = Objects.requireNonNull(config, "config");
+    }
+
+    /** Sets how checkpoint trust is judged (before or while events are applied). */
+    public void configureTrust(TrustRules rules) {
+        events.trust(Objects.requireNonNull(rules, "rules"));
     }
 
     /** Sets the hang thresholds (before or while events are applied). */
@@ -957,13 +959,6 @@ public final class Jobs {
                 SpotEconomics.cost(onDemand, prices.price(pool, CapacityType.ON_DEMAND), true),
                 observed);
         return new SpotReport(job.name, views.placement(job), List.of(spot, onDemand), verdict);
-    }
-
-    private static double median(List<Long> values) {
-        List<Long> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
     }
 
     /**

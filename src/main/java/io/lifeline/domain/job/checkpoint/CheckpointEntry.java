@@ -18,6 +18,7 @@ public final class CheckpointEntry {
     private int epoch;
     private ProductiveMark mark;
     private String restoredFrom;
+    private TrustState trust = new TrustState();
     private Instant startedAt;
     private Instant completedAt;
     private Instant failedAt;
@@ -55,6 +56,7 @@ public final class CheckpointEntry {
                 epoch,
                 mark,
                 restoredFrom,
+                trust.save(),
                 startedAt,
                 completedAt,
                 failedAt,
@@ -80,6 +82,7 @@ public final class CheckpointEntry {
         CheckpointEntry e = new CheckpointEntry(s.id(), s.ordinal(), s.step(), s.epoch(), s.restoredFrom());
         e.status = s.status();
         e.mark = s.mark();
+        e.trust = TrustState.restore(s.trust());
         e.startedAt = s.startedAt();
         e.completedAt = s.completedAt();
         e.failedAt = s.failedAt();
@@ -237,12 +240,28 @@ public final class CheckpointEntry {
         restoreCount++;
     }
 
-    CheckpointView view(boolean good) {
+    /** The loss when the save began and the verdict on it (judged once, at the first start seen). */
+    void judged(Double loss, LossWindow.Verdict v) {
+        trust.judged(loss, v);
+    }
+
+    /** An operator's mark: trusted or suspect, whatever the loss and the verification say. */
+    void markTrust(boolean trusted, String why, String by, Instant at) {
+        trust.mark(trusted, why, by, at);
+    }
+
+    /** Whether it is trusted or suspect and why, for a job that does or does not verify; null while not complete. */
+    public CheckpointTrust trust(boolean verifies) {
+        return trust.view(status, verifies);
+    }
+
+    CheckpointView view(boolean good, boolean verifies) {
         return new CheckpointView(
                 id,
                 step,
                 status,
                 good,
+                trust.view(status, verifies),
                 restoredFrom,
                 startedAt,
                 completedAt,

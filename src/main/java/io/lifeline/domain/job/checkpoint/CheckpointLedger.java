@@ -143,7 +143,7 @@ public final class CheckpointLedger {
     public List<Ordered<CheckpointView>> drainChanged() {
         List<Ordered<CheckpointView>> out = new ArrayList<>(changed.size());
         for (CheckpointEntry e : changed) {
-            out.add(new Ordered<>(e.ordinal(), e.view(isGood(e))));
+            out.add(new Ordered<>(e.ordinal(), e.view(isGood(e), verifies)));
         }
         changed.clear();
         return out;
@@ -153,7 +153,7 @@ public final class CheckpointLedger {
     public List<Ordered<CheckpointView>> ordered() {
         List<Ordered<CheckpointView>> out = new ArrayList<>(entries.size());
         for (CheckpointEntry e : entries.values()) {
-            out.add(new Ordered<>(e.ordinal(), e.view(isGood(e))));
+            out.add(new Ordered<>(e.ordinal(), e.view(isGood(e), verifies)));
         }
         return out;
     }
@@ -163,14 +163,37 @@ public final class CheckpointLedger {
         return created;
     }
 
-    /** A save began; {@code mark} is the productive time captured (the state being saved). */
-    public CheckpointEntry started(CheckpointStarted d, Instant at, ProductiveMark mark) {
+    /**
+     * A save began; {@code mark} is the productive time captured (the state being saved), {@code verdict} what the loss
+     * it names makes it (null: nothing).
+     */
+    public CheckpointEntry started(CheckpointStarted d, Instant at, ProductiveMark mark, LossWindow.Verdict verdict) {
         CheckpointEntry e = entry(d.checkpointId(), d.step());
+        e.judged(d.loss(), verdict);
         e.started(at, d.async(), d.reason());
         if (e.mark() == null) {
             e.mark(mark, epoch);
         }
         refresh();
+        return e;
+    }
+
+    /** A save began, with no loss judged. */
+    public CheckpointEntry started(CheckpointStarted d, Instant at, ProductiveMark mark) {
+        return started(d, at, mark, null);
+    }
+
+    /**
+     * An operator marked checkpoint {@code id} trusted or suspect.
+     *
+     * @return the checkpoint, or null when the ledger does not hold it
+     */
+    public CheckpointEntry markTrust(String id, boolean trusted, String why, String by, Instant at) {
+        CheckpointEntry e = find(id);
+        if (e != null) {
+            e.markTrust(trusted, why, by, at);
+            changed(e);
+        }
         return e;
     }
 
@@ -208,7 +231,7 @@ public final class CheckpointLedger {
 
     public CheckpointEntry failed(CheckpointFailed d, Instant at) {
         CheckpointEntry e = entry(d.checkpointId(), d.step());
-        e.failed(at, d.error());
+        e.failed(at, SaveFailure.describe(d));
         e.status(CheckpointStatus.FAILED);
         refresh();
         return e;
@@ -387,7 +410,7 @@ public final class CheckpointLedger {
     private CheckpointHistory takeHistory(String job) {
         List<CheckpointView> list = new ArrayList<>(entries.size());
         for (CheckpointEntry e : entries.values()) {
-            list.add(e.view(isGood(e)));
+            list.add(e.view(isGood(e), verifies));
         }
         return new CheckpointHistory(
                 job,

@@ -10,6 +10,7 @@ import java.util.List;
  * @param step            training step saved
  * @param status          where it stands
  * @param good            whether it counts as a restore point (complete, and verified when the job verifies)
+ * @param trust           whether it is trusted, and why not (see {@link CheckpointTrust}); null while not complete
  * @param restoredFrom    the checkpoint the run that saved it had restored from (lineage parent), or null
  * @param startedAt       save began, or null
  * @param completedAt     save completed, or null
@@ -36,6 +37,7 @@ public record CheckpointView(
         long step,
         CheckpointStatus status,
         boolean good,
+        CheckpointTrust trust,
         String restoredFrom,
         Instant startedAt,
         Instant completedAt,
@@ -69,6 +71,11 @@ public record CheckpointView(
     public boolean survivesAnyNode() {
         Durability d = durabilityClass();
         return d == null || d.survivesAnyNode(nodes);
+    }
+
+    /** Whether it is complete and trusted: what a restore takes unless told otherwise. */
+    public boolean trusted() {
+        return trust != null && trust.trusted();
     }
 
     /** The durability as its enum, or null. */

@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param epoch           lineage epoch in which the training state was captured
  * @param mark            productive time captured, null when unknown
  * @param restoredFrom    the lineage parent when it was created, may be null
+ * @param trust           the loss at its start and an operator's mark, may be null (none)
  * @param startedAt       start event time, may be null
  * @param completedAt     completion event time, may be null
  * @param failedAt        failure event time, may be null
@@ -44,6 +45,7 @@ public record SavedCheckpoint(
         int epoch,
         ProductiveMark mark,
         String restoredFrom,
+        SavedTrust trust,
         Instant startedAt,
         Instant completedAt,
         Instant failedAt,
