@@ -15,7 +15,7 @@ public interface CheckpointsConfig {
 
     /**
      * A checkpoint saved after a loss above this many times the median of the job's recent losses is suspect: a restore
-     * takes it only when told to (docs/checkpoints-trust.md).
+     * takes it only when told to (docs/checkpoints.md).
      */
     @WithDefault("10")
     double suspectLossFactor();
