@@ -24,6 +24,8 @@ public class ObjectiveMetrics {
 
     private static final Logger LOG = Logger.getLogger(ObjectiveMetrics.class);
     private static final String OBJECTIVE = "objective";
+    /** GPU-hours are published in GPU-seconds: Prometheus names carry base units. */
+    private static final double SECONDS_PER_HOUR = 3600.0;
 
     private final ObjectiveService objectives;
     private final Map<String, SeriesFamily> families = new LinkedHashMap<>();
@@ -46,23 +48,23 @@ public class ObjectiveMetrics {
         family(registry, "lifeline_objective_ettr_ratio", "ETTR over the objective's window", Kind.GAUGE);
         family(
                 registry,
-                "lifeline_objective_budget_gpu_hours",
-                "Error budget over the window: (1 - target) x GPU-hours held",
+                "lifeline_objective_budget_gpu_seconds",
+                "Error budget over the window in GPU-seconds: (1 - target) x GPU time held",
                 Kind.GAUGE);
         family(
                 registry,
-                "lifeline_objective_budget_spent_gpu_hours",
-                "GPU-hours held but not productive over the window",
+                "lifeline_objective_budget_spent_gpu_seconds",
+                "GPU-seconds held but not productive over the window",
                 Kind.GAUGE);
         family(
                 registry,
-                "lifeline_objective_budget_remaining_gpu_hours",
+                "lifeline_objective_budget_remaining_gpu_seconds",
                 "Budget minus spent over the window (negative once overspent)",
                 Kind.GAUGE);
         family(
                 registry,
-                "lifeline_objective_spent_gpu_hours",
-                "GPU-hours of the budget spent over the window, by cause",
+                "lifeline_objective_spent_gpu_seconds",
+                "GPU-seconds of the budget spent over the window, by cause",
                 Kind.GAUGE);
         family(
                 registry,
@@ -105,12 +107,12 @@ public class ObjectiveMetrics {
             if (s.ettr() != null) {
                 v.get("lifeline_objective_ettr_ratio").put(t, s.ettr());
             }
-            v.get("lifeline_objective_budget_gpu_hours").put(t, s.budgetGpuHours());
-            v.get("lifeline_objective_budget_spent_gpu_hours").put(t, s.spentGpuHours());
-            v.get("lifeline_objective_budget_remaining_gpu_hours").put(t, s.remainingGpuHours());
+            v.get("lifeline_objective_budget_gpu_seconds").put(t, s.budgetGpuHours() * SECONDS_PER_HOUR);
+            v.get("lifeline_objective_budget_spent_gpu_seconds").put(t, s.spentGpuHours() * SECONDS_PER_HOUR);
+            v.get("lifeline_objective_budget_remaining_gpu_seconds").put(t, s.remainingGpuHours() * SECONDS_PER_HOUR);
             s.spentByCause()
-                    .forEach((cause, h) ->
-                            v.get("lifeline_objective_spent_gpu_hours").put(t.and("cause", cause), h));
+                    .forEach((cause, h) -> v.get("lifeline_objective_spent_gpu_seconds")
+                            .put(t.and("cause", cause), h * SECONDS_PER_HOUR));
             for (Duration w : BurnThresholds.WINDOWS) {
                 Double b = s.burnRates().get(BurnThresholds.label(w));
                 if (b != null) {

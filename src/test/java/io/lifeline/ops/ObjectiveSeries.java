@@ -18,10 +18,10 @@ final class ObjectiveSeries {
             "lifeline_objective_held_gpu_seconds_total",
             "lifeline_objective_productive_gpu_seconds_total",
             "lifeline_objective_ettr_ratio",
-            "lifeline_objective_budget_gpu_hours",
-            "lifeline_objective_budget_spent_gpu_hours",
-            "lifeline_objective_budget_remaining_gpu_hours",
-            "lifeline_objective_spent_gpu_hours",
+            "lifeline_objective_budget_gpu_seconds",
+            "lifeline_objective_budget_spent_gpu_seconds",
+            "lifeline_objective_budget_remaining_gpu_seconds",
+            "lifeline_objective_spent_gpu_seconds",
             "lifeline_objective_burn_rate");
 
     private ObjectiveSeries() {}
