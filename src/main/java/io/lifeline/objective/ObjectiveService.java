@@ -155,7 +155,7 @@ public class ObjectiveService implements JobObjectives {
         book.configure(objectives);
         stored = defaults;
         source = Source.DEFAULT;
-        history.forEach(book::sample);
+        replay(history);
         LOG.infof("%d goodput objective(s) by default (not stored): nothing is configured", set.size());
         return true;
     }

@@ -1,8 +1,8 @@
 package io.lifeline.domain.objective;
 
 import io.lifeline.domain.job.goodput.Bucket;
+import io.lifeline.domain.job.goodput.GoodputView;
 import io.lifeline.domain.job.incident.IncidentCause;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,8 +33,6 @@ public final class ObjectiveBook implements JobObjectives {
 
     /** Job names listed in a status. */
     public static final int MAX_LISTED_JOBS = 100;
-
-    private static final double MS_PER_HOUR = 3_600_000.0;
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     private final Map<ScopeKind, Map<String, List<Entry>>> index = new EnumMap<>(ScopeKind.class);
@@ -270,7 +268,7 @@ public final class ObjectiveBook implements JobObjectives {
                 thresholds,
                 sampledAt,
                 e.jobs,
-                MS_PER_HOUR,
+                GoodputView.MILLIS_PER_HOUR,
                 e.totals.heldMs / 1000.0,
                 e.totals.productiveShownMs / 1000.0);
     }
@@ -352,16 +350,11 @@ public final class ObjectiveBook implements JobObjectives {
             if (price == null) {
                 d.unpricedGpuMillis = held;
             } else {
-                d.heldMoney = held / MS_PER_HOUR * price;
-                d.spentMoney = (held - d.productiveGpuMillis()) / MS_PER_HOUR * price;
-                d.lostMoney = d.lostGpuMillis() / MS_PER_HOUR * price;
+                d.heldMoney = held / GoodputView.MILLIS_PER_HOUR * price;
+                d.spentMoney = (held - d.productiveGpuMillis()) / GoodputView.MILLIS_PER_HOUR * price;
+                d.lostMoney = d.lostGpuMillis() / GoodputView.MILLIS_PER_HOUR * price;
             }
             return d;
         }
-    }
-
-    /** The label of a window for the burn-rate map. */
-    static String label(Duration d) {
-        return BurnThresholds.label(d);
     }
 }
