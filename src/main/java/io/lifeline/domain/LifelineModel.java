@@ -32,11 +32,6 @@ public final class LifelineModel {
         this(nodes, new Jobs(nodes, clock), new StorageTargets(StorageSettings.defaults()), clock);
     }
 
-    /** A model with default storage settings, reading "now" from the system clock for storage figures. */
-    public LifelineModel(NodeModel nodes, Jobs jobs) {
-        this(nodes, jobs, new StorageTargets(StorageSettings.defaults()), Clock.systemUTC());
-    }
-
     /** A model whose storage figures ("time until full", who still writes) read "now" from {@code clock}. */
     public LifelineModel(NodeModel nodes, Jobs jobs, StorageTargets storage, Clock clock) {
         this.nodes = Objects.requireNonNull(nodes, "nodes");

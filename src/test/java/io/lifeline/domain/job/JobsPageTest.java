@@ -6,6 +6,8 @@ import io.lifeline.demo.FleetSimulator;
 import io.lifeline.demo.TestScenarios;
 import io.lifeline.domain.LifelineModel;
 import io.lifeline.domain.fleet.Fleet;
+import io.lifeline.domain.storage.StorageSettings;
+import io.lifeline.domain.storage.StorageTargets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -32,7 +34,7 @@ class JobsPageTest {
         Clock clock = Clock.fixed(end, ZoneOffset.UTC);
         Fleet fleet = new Fleet(clock);
         jobs = new Jobs(fleet, clock, JobsConfig.defaults().withMaxFinishedJobs(5));
-        LifelineModel model = new LifelineModel(fleet, jobs);
+        LifelineModel model = new LifelineModel(fleet, jobs, new StorageTargets(StorageSettings.defaults()), clock);
         sim.advanceTo(end).forEach(model::apply);
     }
 
