@@ -204,6 +204,7 @@ class RecoveryIT {
             JsonNode preempt = await("the preempt action", Duration.ofSeconds(60), () -> action("preempt", on.job));
             assertThat(preempt.path("requestedBy").asText()).isEqualTo("policy:" + POLICY);
             await("the PyTorchJob suspended on the API server", Duration.ofSeconds(120), () -> on.suspended());
+            awaitSeenSuspended(on.job);
             double stoppedAt = on.stopAllAsTheKubeletWould();
             JsonNode verified = awaitAdvice(
                     on.job,
@@ -314,6 +315,7 @@ class RecoveryIT {
                     "next",
                     next.path("remedy").asText() + "/" + next.path("rule").asText());
             await("the PyTorchJob suspended on the API server", Duration.ofSeconds(120), () -> d.suspended());
+            awaitSeenSuspended(d.job);
             d.stopAllAsTheKubeletWould();
             JsonNode stopped = awaitAdvice(
                     d.job,
@@ -718,6 +720,27 @@ class RecoveryIT {
             }
             return found;
         });
+    }
+
+    /**
+     * Waits until Lifeline holds the job suspended, as a cluster orders it: the kubelet stops the pods only after the
+     * job's controller saw the suspension and deleted them, by when the watch has told Lifeline too. Stopping the
+     * agents the instant the API server answers would race the watch. On a timeout the message carries the job's
+     * newest timeline entries, which say what Lifeline saw instead.
+     */
+    private static void awaitSeenSuspended(String job) throws Exception {
+        try {
+            Awaitility.await("Lifeline holds " + job + " suspended")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions()
+                    .until(() -> List.of("suspended", "preempted").contains(jobState(job)));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(
+                    "Lifeline never held " + job + " suspended (state " + jobState(job) + "); its timeline: "
+                            + getJson("/api/v1/jobs/" + job + "/timeline?limit=30"),
+                    e);
+        }
     }
 
     private static String jobState(String job) throws Exception {
