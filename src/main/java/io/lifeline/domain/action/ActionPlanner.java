@@ -200,7 +200,10 @@ public final class ActionPlanner {
                             + " (the job's elastic bounds), got " + workers);
         }
         int current = d.summary().nodes();
-        if (workers == current) {
+        // A job that lost a node still declares its replica: a rescale to the nodes it has left drops that replica,
+        // rather than waiting for a replacement, though its group already counts only the survivors.
+        boolean lost = d.membership() != null && !d.membership().lostNodes().isEmpty();
+        if (workers == current && !lost) {
             return PlanResult.refused("params.workers", "the job already runs " + current + " workers");
         }
         if (workers > current) {

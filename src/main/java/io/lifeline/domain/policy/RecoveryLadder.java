@@ -169,8 +169,8 @@ public final class RecoveryLadder {
                             .takingNode(a.node()));
                 } else if (a.remedy() == Remedy.SHRINK_TO_SURVIVORS && j.state().isActive() && a.node() != null) {
                     int survivors = survivors(jobs, a);
-                    // Once the job runs at the survivors' size there is nothing to rescale (the planner would refuse).
-                    if (survivors > 0 && j.nodes() != survivors) {
+                    // Asked for every round while pending: its idempotency key makes it one action.
+                    if (survivors > 0) {
                         out.add(new PolicyDecision(
                                         PolicyName.RECOVERY_LADDER,
                                         mode,
