@@ -211,8 +211,12 @@ class RecoveryRecorderTest {
         recorder.record();
 
         JsonPath recovery = get("/api/v1/jobs/" + job + "/recovery");
-        assertThat(recovery.getString("rulesVersion")).as("%s", recovery.prettify()).isEqualTo("2");
-        assertThat(recovery.getString("current.remedy")).as("%s", recovery.prettify()).isEqualTo("shrink-to-survivors");
+        assertThat(recovery.getString("rulesVersion"))
+                .as("%s", recovery.prettify())
+                .isEqualTo("2");
+        assertThat(recovery.getString("current.remedy"))
+                .as("%s", recovery.prettify())
+                .isEqualTo("shrink-to-survivors");
         assertThat(recovery.getString("current.rule")).isEqualTo("lost-node");
         assertThat(recovery.getString("current.node")).isEqualTo("rec-node-s3");
         assertThat(recovery.getList("current.evidence", String.class))
