@@ -50,6 +50,9 @@ final class ActionProcedures {
 
     private static final String URI = " uri=";
 
+    private static final String NO_CLUSTER =
+            "neither the Kubernetes connector nor the demo fleet is on (lifeline.connectors.kubernetes.enabled)";
+
     private final ClusterActions cluster;
     private final TrainerCommandSink commands;
     private final ModelRuntime runtime;
@@ -97,6 +100,8 @@ final class ActionProcedures {
                 return restore(a, s);
             case RESTART_WORKERS:
                 return restartWorkers(a, s);
+            case REPLACE_PODS:
+                return replacePods(a, s);
             case UNCORDON:
                 s.step("uncordon", () -> cluster(cluster.uncordon(a.target()), a.deadline()));
                 return a.target() + " uncordoned";
@@ -417,6 +422,42 @@ final class ActionProcedures {
                         job + " trains again after the restart",
                         "no progress of " + job + " after the restart by the deadline"));
         return w.detail();
+    }
+
+    /**
+     * Deletes the job's pods on one node so that its controller recreates them (the job itself is not restarted). A
+     * pod already gone counts as done: a second run, or one after a restart, deletes nothing more.
+     */
+    private String replacePods(ActionView a, StepRunner s) throws Exception {
+        String job = a.target();
+        String node = a.params().get("node");
+        s.step(
+                "list pods",
+                () -> cluster.available()
+                        ? StepOutcome.done(describe(cluster.jobPodsOn(job, node)) + " of " + job + " on " + node)
+                        : StepOutcome.failed("no cluster to replace pods on: " + NO_CLUSTER));
+        List<PodRef> pods = s.keep("pods of " + job + " on " + node, () -> cluster.jobPodsOn(job, node));
+        int deleted = 0;
+        int gone = 0;
+        for (PodRef pod : pods) {
+            StepOutcome out =
+                    s.step("delete " + pod.namespace() + "/" + pod.name(), () -> deletePod(pod, a.deadline()));
+            if (out.detail().startsWith("already gone")) {
+                gone++;
+            } else {
+                deleted++;
+            }
+        }
+        return job + ": " + deleted + " pod(s) on " + node + " deleted for its controller to recreate"
+                + (gone == 0 ? "" : ", " + gone + " already gone");
+    }
+
+    private StepOutcome deletePod(PodRef pod, Instant deadline) throws Exception {
+        ClusterOutcome out = cluster.deletePod(pod);
+        if (out.result() == ClusterOutcome.Result.NOT_FOUND) {
+            return StepOutcome.done("already gone");
+        }
+        return cluster(out, deadline);
     }
 
     // ------------------------------------------------------------------------------------------------- steps

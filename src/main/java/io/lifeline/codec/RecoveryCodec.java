@@ -22,7 +22,8 @@ final class RecoveryCodec {
         String remedy = d.reqString("remedy");
         if (WireEnum.parse(Remedy.class, remedy).isEmpty()) {
             throw new InvalidEventException(d.path("remedy")
-                    + ": expected restart-in-place, restart-excluding-node or stop-and-page, got "
+                    + ": expected restart-in-place, replace-failed-pods, restart-excluding-node, shrink-to-survivors or"
+                    + " stop-and-page, got "
                     + DataReader.abbreviate(remedy));
         }
         String mode = d.reqString("mode");

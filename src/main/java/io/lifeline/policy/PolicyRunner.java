@@ -147,9 +147,8 @@ public class PolicyRunner {
 
     /** What the brake needs to know of a decision that takes a node (its pool and the pool's size); null otherwise. */
     private static AutomationBrake.Target brakeTarget(PolicyDecision d, Fleet fleet) {
-        return d.mode() == PolicyMode.ON && !d.isSkipped() && AutomationBrake.takesNode(d.request())
-                ? AutomationBrake.target(fleet, d.request().target())
-                : null;
+        String node = d.nodeTaken();
+        return d.mode() == PolicyMode.ON && !d.isSkipped() && node != null ? AutomationBrake.target(fleet, node) : null;
     }
 
     /** A decision with the brake's view of its target, taken on the model's thread. */

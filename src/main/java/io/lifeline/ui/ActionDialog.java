@@ -176,6 +176,7 @@ public class ActionDialog extends Dialog {
             case RESCALE -> "Rescale to " + r.params().getOrDefault("workers", "?") + " workers";
             case RESTORE -> "Restore from " + r.params().getOrDefault("checkpointId", "?");
             case RESTART_WORKERS -> "Restart workers (stacks first)";
+            case REPLACE_PODS -> "Replace the pods on " + r.params().getOrDefault("node", "?");
             case UNCORDON -> "Uncordon node";
         };
         return what + " · " + r.target();

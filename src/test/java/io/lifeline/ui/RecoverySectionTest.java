@@ -121,7 +121,7 @@ class RecoverySectionTest {
         assertThat(RecoverySection.adviceLines(a))
                 .containsExactly(
                         "Restart excluding node (node gpu-7) for incident inc-1",
-                        "Rule: failing-node (rules version 1), rung 2, decided 2026-03-01 10:50:05",
+                        "Rule: failing-node (rules version 2), rung 2, decided 2026-03-01 10:50:05",
                         "Expected: training resumes without gpu-7, by 2026-03-01 10:55:05",
                         "Outcome: not checked yet",
                         "Evidence: ranks 3, 4 of gpu-7 failed",

@@ -43,6 +43,22 @@ public interface ClusterActions {
      */
     ClusterOutcome evict(PodRef pod, boolean deleteIfRefused);
 
+    /**
+     * The unfinished training pods of one job ({@code namespace/name}) scheduled on a node; empty when it has none
+     * there. Throws when the cluster cannot be asked (an empty list would read as "nothing to replace").
+     */
+    default List<PodRef> jobPodsOn(String job, String node) {
+        return List.of();
+    }
+
+    /**
+     * Deletes a pod (its graceful termination period applies), so that its job's controller recreates it: DELETED, or
+     * NOT_FOUND when it is gone already (what the caller wanted).
+     */
+    default ClusterOutcome deletePod(PodRef pod) {
+        return ClusterOutcome.of(ClusterOutcome.Result.FAILED, "this cluster cannot delete pods");
+    }
+
     /** Sets a job's worker replicas (PyTorchJob {@code Worker} replicas). */
     ClusterOutcome scaleWorkers(String job, int workers);
 

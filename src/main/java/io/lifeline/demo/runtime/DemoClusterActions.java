@@ -81,6 +81,17 @@ public class DemoClusterActions implements ClusterBackend {
     }
 
     @Override
+    public List<PodRef> jobPodsOn(String job, String node) {
+        return trainingPodsOn(node).stream().filter(p -> job.equals(p.job())).toList();
+    }
+
+    /** The simulated cluster has no pod controller of its own: a deleted pod goes as an evicted one does. */
+    @Override
+    public ClusterOutcome deletePod(PodRef pod) {
+        return call(SimCall.evict(pod.namespace(), pod.name()));
+    }
+
+    @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
         return call(SimCall.scaleWorkers(job, workers));
     }

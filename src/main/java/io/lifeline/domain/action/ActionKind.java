@@ -22,6 +22,12 @@ public enum ActionKind {
      * from the newest checkpoint; done when training moves again. What a hang needs. Target: a job.
      */
     RESTART_WORKERS("restart-workers", TargetKind.JOB),
+    /**
+     * Delete a job's pods on one node (parameter {@code node}) so that the job's controller (PyTorchJob, JobSet,
+     * TrainJob) recreates them, instead of restarting the whole job: what a node's failed workers need when they cannot
+     * restart in place. Target: a job.
+     */
+    REPLACE_PODS("replace-pods", TargetKind.JOB),
     /** Lift a node's cordon. Target: a node. */
     UNCORDON("uncordon", TargetKind.NODE);
 

@@ -46,6 +46,7 @@ public final class ActionPlanner {
             ActionKind.RESCALE, Map.of("deadlineSeconds", "300", "workers", "", "checkpointFirst", "false"),
             ActionKind.RESTORE, Map.of("deadlineSeconds", "600", "checkpointId", "", "allowSuspect", "false"),
             ActionKind.RESTART_WORKERS, Map.of("deadlineSeconds", "900", "captureSeconds", "15"),
+            ActionKind.REPLACE_PODS, Map.of("deadlineSeconds", "300", "node", ""),
             ActionKind.UNCORDON, Map.of("deadlineSeconds", "60"));
 
     private final Jobs jobs;
@@ -171,6 +172,8 @@ public final class ActionPlanner {
                 break;
             case RESTORE:
                 return planRestore(r, job, deadline, now, d);
+            case REPLACE_PODS:
+                return planReplace(r, job, deadline, now, d);
             default:
                 return PlanResult.refused("kind", r.kind().wire() + " does not act on a job");
         }
@@ -197,7 +200,10 @@ public final class ActionPlanner {
                             + " (the job's elastic bounds), got " + workers);
         }
         int current = d.summary().nodes();
-        if (workers == current) {
+        // A job that lost a node still declares its replica: a rescale to the nodes it has left drops that replica,
+        // rather than waiting for a replacement, though its group already counts only the survivors.
+        boolean lost = d.membership() != null && !d.membership().lostNodes().isEmpty();
+        if (workers == current && !lost) {
             return PlanResult.refused("params.workers", "the job already runs " + current + " workers");
         }
         if (workers > current) {
@@ -230,6 +236,28 @@ public final class ActionPlanner {
         params.put("checkpointId", c.checkpointId());
         ActionRequest chosen = new ActionRequest(r.kind(), r.target(), params, r.reason());
         return PlanResult.accepted(impactOf(chosen, deadline, now, List.of(job), nodesOf(d), false));
+    }
+
+    /**
+     * A replacement of the job's pods on one node: refused when the node is not named, or the job has no worker there
+     * (its group holds none, and the job is not listed on it). The impact is that node's ranks.
+     */
+    private PlanResult planReplace(ActionRequest r, String job, Instant deadline, Instant now, JobDetail d) {
+        String node = r.params().get("node");
+        if (node == null || node.isEmpty()) {
+            return PlanResult.refused("params.node", "required: the node whose pods of the job are replaced");
+        }
+        if (!NAME.matcher(node).matches()) {
+            return PlanResult.refused("params.node", "not a valid node name: lower-case letters, digits, '-' and '.'");
+        }
+        if (!nodesOf(d).contains(node) && !jobs.jobsOn(node).contains(job)) {
+            return PlanResult.refused("params.node", "job " + job + " has no pods on node " + node);
+        }
+        JobState state = d.summary().state();
+        if (state.isTerminal() || state == JobState.SUSPENDED || state == JobState.PREEMPTED) {
+            return PlanResult.refused("target", "job " + job + " is " + state + ": its pods are not to be replaced");
+        }
+        return PlanResult.accepted(impactOf(r, deadline, now, List.of(job), List.of(node), true));
     }
 
     /** Ready, uncordoned nodes of a pool that run no job. A per-request scan, never on the event path. */
@@ -295,6 +323,7 @@ public final class ActionPlanner {
             ranks += perNode ? perNodeRanks : d.summary().worldSize();
             slowest = Math.max(slowest, checkpointSeconds(job, node));
             if (perNode
+                    && r.kind().targetKind() == ActionKind.TargetKind.NODE
                     && (d.elastic() == null
                             || d.summary().nodes() - 1 < d.elastic().minNodes())) {
                 warnings.add(job + " cannot shrink below its minimum: it will wait for capacity");

@@ -91,7 +91,8 @@ public sealed interface JobData extends EventData {
      *
      * @param incident      the incident it answers
      * @param rung          1 for the first remedy, one more per escalation
-     * @param remedy        {@code restart-in-place}, {@code restart-excluding-node} or {@code stop-and-page}
+     * @param remedy        {@code restart-in-place}, {@code replace-failed-pods}, {@code restart-excluding-node},
+     *                      {@code shrink-to-survivors} or {@code stop-and-page}
      * @param node          the node it takes out, or null
      * @param rule          the rule that chose it, or {@code escalation}
      * @param rulesVersion  the rules' version

@@ -205,7 +205,8 @@ final class JobViews {
                 j.membership.activeNodes(),
                 round == null ? null : round.time(),
                 nodeCordoned,
-                node == null || since == null ? null : j.membership.leftAfter(node, since));
+                node == null || since == null ? null : j.membership.leftAfter(node, since),
+                seen == null ? List.of() : seen.membersAtStop());
     }
 
     List<IncidentView> incidents(Job job, long now) {

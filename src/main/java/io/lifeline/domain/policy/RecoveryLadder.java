@@ -2,15 +2,19 @@ package io.lifeline.domain.policy;
 
 import io.lifeline.domain.action.ActionKind;
 import io.lifeline.domain.action.ActionRequest;
+import io.lifeline.domain.event.ElasticPolicy;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.fleet.Fleet;
 import io.lifeline.domain.fleet.NodeDetail;
+import io.lifeline.domain.fleet.NodeLifecycle;
+import io.lifeline.domain.job.JobDetail;
 import io.lifeline.domain.job.JobFilter;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.Jobs;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.incident.WorkerFailure;
 import io.lifeline.domain.job.recovery.Advice;
+import io.lifeline.domain.job.recovery.Budgets;
 import io.lifeline.domain.job.recovery.RecoveryCheck;
 import io.lifeline.domain.job.recovery.RecoveryDecider;
 import io.lifeline.domain.job.recovery.RecoveryRules;
@@ -18,8 +22,11 @@ import io.lifeline.domain.job.recovery.Remedy;
 import io.lifeline.domain.job.recovery.Verdict;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code recovery-ladder} policy. For each incident that stopped a job by failure it decides one remedy from what
@@ -55,7 +62,13 @@ public final class RecoveryLadder {
                 IncidentView open = openIncident(jobs, j.name());
                 if (open != null && open.interrupted()) {
                     Advice first = RecoveryDecider.decide(
-                            rules, j.name(), open, jobs.attempts(j.name()).orElse(List.of()), mode.wire(), now);
+                            rules,
+                            j.name(),
+                            open,
+                            jobs.attempts(j.name()).orElse(List.of()),
+                            facts(jobs, fleet, j.name(), open),
+                            mode.wire(),
+                            now);
                     if (first != null) {
                         out.add(advised(first));
                     }
@@ -63,6 +76,37 @@ public final class RecoveryLadder {
             }
         }
         return out;
+    }
+
+    /**
+     * What the rules need beyond the attempts: the job's elastic minimum, whether torchrun can still restart its workers
+     * in place, and which of the incident's nodes the fleet has lost (terminated, not ready).
+     */
+    static RecoveryDecider.JobFacts facts(Jobs jobs, Fleet fleet, String job, IncidentView incident) {
+        ElasticPolicy elastic = jobs.detail(job).map(JobDetail::elastic).orElse(null);
+        // Only an elastic job's torchrun restarts its workers in place, up to its --max-restarts.
+        boolean spent = elastic != null
+                && jobs.budgets(job, null, null).map(Budgets::failuresSpent).orElse(false);
+        Set<String> candidates = new LinkedHashSet<>(incident.nodes());
+        if (incident.originNode() != null) {
+            candidates.add(incident.originNode());
+        }
+        incident.failures().forEach(f -> {
+            if (f.node() != null) {
+                candidates.add(f.node());
+            }
+        });
+        Map<String, String> lost = new LinkedHashMap<>();
+        for (String n : candidates) {
+            fleet.node(n).map(NodeDetail::state).ifPresent(state -> {
+                if (state == NodeLifecycle.TERMINATED) {
+                    lost.put(n, "terminated");
+                } else if (state == NodeLifecycle.NOT_READY) {
+                    lost.put(n, "not ready");
+                }
+            });
+        }
+        return new RecoveryDecider.JobFacts(elastic == null ? null : elastic.minNodes(), !spent, lost);
     }
 
     private static void check(
@@ -94,7 +138,10 @@ public final class RecoveryLadder {
         }
     }
 
-    /** The actions pending advice asks for: a drain of the node to exclude, a preemption of a job to stop. */
+    /**
+     * The actions pending advice asks for: a replacement of the failed node's pods, a drain of the node to exclude, a
+     * rescale to the survivors, a preemption of a job to stop. Those that take a node pass the automation brake.
+     */
     static List<PolicyDecision> decisions(PolicySettings settings, Jobs jobs, Fleet fleet) {
         List<PolicyDecision> out = new ArrayList<>();
         for (JobSummary j : jobs.list(JobFilter.all())) {
@@ -111,7 +158,31 @@ public final class RecoveryLadder {
                         + a.remedy().wire()
                         + (a.evidence().isEmpty() ? "" : "; " + a.evidence().get(0));
                 String key = "recovery:" + a.job() + ":" + a.id();
-                if (a.remedy() == Remedy.RESTART_EXCLUDING_NODE
+                if (a.remedy() == Remedy.REPLACE_FAILED_PODS && j.state().isActive() && a.node() != null) {
+                    // Deletes the job's pods on the node: counted by the automation brake like a drain of it.
+                    out.add(new PolicyDecision(
+                                    PolicyName.RECOVERY_LADDER,
+                                    mode,
+                                    new ActionRequest(
+                                            ActionKind.REPLACE_PODS, a.job(), Map.of("node", a.node()), reason),
+                                    key)
+                            .takingNode(a.node()));
+                } else if (a.remedy() == Remedy.SHRINK_TO_SURVIVORS && j.state().isActive() && a.node() != null) {
+                    int survivors = survivors(jobs, a);
+                    // Asked for every round while pending: its idempotency key makes it one action.
+                    if (survivors > 0) {
+                        out.add(new PolicyDecision(
+                                        PolicyName.RECOVERY_LADDER,
+                                        mode,
+                                        new ActionRequest(
+                                                ActionKind.RESCALE,
+                                                a.job(),
+                                                Map.of("workers", Integer.toString(survivors)),
+                                                reason),
+                                        key)
+                                .takingNode(a.node()));
+                    }
+                } else if (a.remedy() == Remedy.RESTART_EXCLUDING_NODE
                         && fleet.node(a.node()).map(d -> !d.cordoned()).orElse(false)) {
                     out.add(new PolicyDecision(
                             PolicyName.RECOVERY_LADDER,
@@ -132,6 +203,14 @@ public final class RecoveryLadder {
             }
         }
         return out;
+    }
+
+    /** How many nodes a shrink leaves the job: those of its group when the incident stopped it, but the lost one. */
+    private static int survivors(Jobs jobs, Advice a) {
+        IncidentView incident = incident(jobs, a.job(), a.incident());
+        return incident == null
+                ? 0
+                : RecoveryDecider.survivors(incident.membersAtStop(), a.node()).size();
     }
 
     /** The node an incident points at: the one its failures were on (when only one), else the one that stopped it. */

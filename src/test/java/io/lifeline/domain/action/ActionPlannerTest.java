@@ -61,6 +61,37 @@ class ActionPlannerTest {
     }
 
     @Test
+    void aRescaleToTheSizeAJobRunsAtIsRefusedUnlessItLostANodeSince() {
+        PlanResult same = plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "3"));
+        assertThat(same.ok()).isFalse();
+        assertThat(same.reason()).isEqualTo("the job already runs 3 workers");
+        f.apply("n3", EventType.NODE_TERMINATED, new io.lifeline.domain.event.NodeData.Terminated("gone"));
+        // Its group counts the 2 left; its replica for n3 is still declared: dropping it is what a shrink does.
+        assertThat(plan(ActionKind.RESCALE, "team-a/llm", Map.of("workers", "2"))
+                        .ok())
+                .isTrue();
+    }
+
+    @Test
+    void replacingPodsNeedsANodeWhereTheJobHasThem() {
+        PlanResult ok = plan(ActionKind.REPLACE_PODS, "team-a/llm", Map.of("node", "n2"));
+        assertThat(ok.ok()).isTrue();
+        // One node's ranks, and no shrink warning: the job keeps its size.
+        assertThat(ok.plan().impact().ranksAffected()).isEqualTo(8);
+        assertThat(ok.plan().impact().nodes()).containsExactly("n2");
+        assertThat(ok.plan().impact().warnings()).noneMatch(w -> w.contains("cannot shrink"));
+
+        PlanResult elsewhere = plan(ActionKind.REPLACE_PODS, "team-a/llm", Map.of("node", "n5"));
+        assertThat(elsewhere.ok()).isFalse();
+        assertThat(elsewhere.field()).isEqualTo("params.node");
+        assertThat(elsewhere.reason()).isEqualTo("job team-a/llm has no pods on node n5");
+
+        PlanResult none = plan(ActionKind.REPLACE_PODS, "team-a/llm", Map.of());
+        assertThat(none.field()).isEqualTo("params.node");
+        assertThat(none.reason()).startsWith("required");
+    }
+
+    @Test
     void restoreFromAnIncompleteCheckpointIsRefused() {
         f.checkpointStarted("team-a/llm", "c2", 500);
         PlanResult r = plan(ActionKind.RESTORE, "team-a/llm", Map.of("checkpointId", "c2"));

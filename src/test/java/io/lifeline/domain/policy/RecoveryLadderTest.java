@@ -191,6 +191,88 @@ class RecoveryLadderTest {
     }
 
     @Test
+    void anElasticJobThatLostANodeIsRescaledToItsSurvivorsThroughTheBrakeAndTheShrinkIsVerified() {
+        register("n1");
+        register("n2");
+        register("n3");
+        d.runningOn(3, "10:00:00").progress("10:01:00", 50);
+        fleet.apply(new Event(
+                "t-n3",
+                "test://fleet",
+                EventType.NODE_TERMINATED,
+                "n3",
+                JobDriver.at("10:01:01"),
+                new NodeData.Terminated("instance gone")));
+        d.terminated("10:01:01", "n3");
+
+        List<PolicyDecision> out = round("10:01:05");
+        Advice shrink = latest();
+        assertThat(shrink.remedy()).isEqualTo(Remedy.SHRINK_TO_SURVIVORS);
+        assertThat(shrink.rule()).isEqualTo(RecoveryRules.LOST_NODE);
+        assertThat(shrink.node()).isEqualTo("n3");
+        assertThat(out).singleElement().satisfies(x -> {
+            assertThat(x.request().kind()).isEqualTo(ActionKind.RESCALE);
+            assertThat(x.request().target()).isEqualTo("ml/llm");
+            assertThat(x.request().params()).containsEntry("workers", "2");
+            // Counted by the automation brake against the node it is about, like a drain of it.
+            assertThat(x.nodeTaken()).isEqualTo("n3");
+            // A rescale waits for trainers that can take its notice, as every policy's does.
+            assertThat(x.skipped()).isEqualTo("job is recovering: its trainers are not training");
+            assertThat(x.idempotencyKey()).startsWith("recovery:ml/llm:" + shrink.id() + "|");
+        });
+
+        d.rendezvous("10:01:30", 2, 8, "n1", "n2").progress("10:01:40", 51);
+        // Asked again while pending, under the same key: one action.
+        assertThat(round("10:01:45"))
+                .extracting(x -> x.idempotencyKey().split("\\|")[0])
+                .containsOnly("recovery:ml/llm:" + shrink.id());
+        assertThat(latest().verdict()).isEqualTo(Verdict.PENDING);
+        round("10:02:01");
+        assertThat(latest().verdict()).isEqualTo(Verdict.VERIFIED);
+        assertThat(latest().outcome())
+                .isEqualTo("the group formed without node n3 at 2 nodes; training resumed (step 51)");
+    }
+
+    @Test
+    void pendingAdviceToReplaceANodesPodsAsksForThatReplacementThroughTheBrake() {
+        register("n1");
+        register("n2");
+        d.runningOn(2, "10:00:00").progress("10:01:00", 50);
+        failed("10:01:01", 9, "n2", "RuntimeError: CUDA error");
+        String incident = d.lastIncident().id();
+        d.apply(new Event(
+                "advised-replace",
+                "lifeline/recovery",
+                EventType.JOB_RECOVERY_ADVISED,
+                "ml/llm",
+                JobDriver.at("10:01:05"),
+                new JobData.RecoveryAdvised(
+                        incident,
+                        1,
+                        "replace-failed-pods",
+                        "n2",
+                        RecoveryRules.FAILING_PODS,
+                        RecoveryRules.VERSION,
+                        List.of("attempt 1 failed only on n2"),
+                        "the job's pods on node n2 replaced",
+                        JobDriver.at("10:16:05"),
+                        "on")));
+        assertThat(latest().remedy()).isEqualTo(Remedy.REPLACE_FAILED_PODS);
+
+        d.now("10:01:10");
+        List<PolicyDecision> out = engine().periodic(d.jobs, fleet, JobDriver.at("10:01:10")).stream()
+                .filter(x -> x.policy() == PolicyName.RECOVERY_LADDER)
+                .toList();
+        assertThat(out).singleElement().satisfies(x -> {
+            assertThat(x.request().kind()).isEqualTo(ActionKind.REPLACE_PODS);
+            assertThat(x.request().target()).isEqualTo("ml/llm");
+            assertThat(x.request().params()).containsExactly(Map.entry("node", "n2"));
+            assertThat(x.idempotencyKey()).isEqualTo("recovery:ml/llm:" + incident + "/1");
+            assertThat(x.nodeTaken()).isEqualTo("n2");
+        });
+    }
+
+    @Test
     void anExcludedNodeGivenBackToTheJobFailsTheRemedyAndTheNextRungIsRecordedWithTheReason() {
         register("n1");
         register("n2");

@@ -109,6 +109,20 @@ public class KubernetesClusterActions implements ClusterBackend {
         return call("evict pod " + pod.namespace() + "/" + pod.name(), o -> o.pods.evict(pod, deleteIfRefused));
     }
 
+    /** {@inheritDoc} Throws the client's exception when the API server cannot be asked. */
+    @Override
+    public List<PodRef> jobPodsOn(String job, String node) {
+        if (!available()) {
+            return List.of();
+        }
+        return operators().pods.jobPodsOn(job, node);
+    }
+
+    @Override
+    public ClusterOutcome deletePod(PodRef pod) {
+        return call("delete pod " + pod.namespace() + "/" + pod.name(), o -> o.pods.delete(pod, null));
+    }
+
     @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
         return call(

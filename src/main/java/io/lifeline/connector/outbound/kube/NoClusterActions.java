@@ -37,6 +37,16 @@ final class NoClusterActions implements ClusterActions {
     }
 
     @Override
+    public List<PodRef> jobPodsOn(String job, String node) {
+        return List.of();
+    }
+
+    @Override
+    public ClusterOutcome deletePod(PodRef pod) {
+        return no();
+    }
+
+    @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
         return no();
     }

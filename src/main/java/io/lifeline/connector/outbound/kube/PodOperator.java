@@ -86,6 +86,37 @@ final class PodOperator {
     }
 
     /**
+     * A job's pods scheduled on a node that have not succeeded: one list of the job's namespace by each job label (its
+     * PyTorchJob's, or its TrainJob's JobSet's), filtered by node here (as {@link #trainingPodsOn} does).
+     */
+    List<PodRef> jobPodsOn(String job, String node) {
+        String[] nsName = Outcomes.job(job);
+        if (nsName == null) {
+            return List.of();
+        }
+        List<PodRef> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String label : List.of(JOB_LABEL, TRAINJOB_LABEL)) {
+            for (Pod p : client.pods()
+                    .inNamespace(nsName[0])
+                    .withLabel(label, nsName[1])
+                    .list()
+                    .getItems()) {
+                // A failed pod is kept listed: it is one of those to replace (its controller recreates it once gone).
+                boolean succeeded = p.getStatus() != null
+                        && "Succeeded".equals(p.getStatus().getPhase());
+                if (p.getSpec() == null || !node.equals(p.getSpec().getNodeName()) || succeeded) {
+                    continue;
+                }
+                if (seen.add(p.getMetadata().getName())) {
+                    out.add(new PodRef(nsName[0], p.getMetadata().getName(), job));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * The job of one pod, read from the API server (an eviction names only the pod): its PyTorchJob
      * ({@value #JOB_LABEL}) or TrainJob's JobSet ({@value #TRAINJOB_LABEL}) label; null for a pod that is gone or has neither.
      */

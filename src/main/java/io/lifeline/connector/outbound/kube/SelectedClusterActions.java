@@ -70,6 +70,16 @@ public class SelectedClusterActions implements ClusterActions {
     }
 
     @Override
+    public List<PodRef> jobPodsOn(String job, String node) {
+        return current().jobPodsOn(job, node);
+    }
+
+    @Override
+    public ClusterOutcome deletePod(PodRef pod) {
+        return current().deletePod(pod);
+    }
+
+    @Override
     public ClusterOutcome scaleWorkers(String job, int workers) {
         return current().scaleWorkers(job, workers);
     }

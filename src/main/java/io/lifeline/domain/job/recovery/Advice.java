@@ -11,7 +11,8 @@ import java.util.List;
  * @param incident      the incident it answers
  * @param rung          1 for the first remedy of the incident, one more per escalation
  * @param remedy        what it does
- * @param node          the node it takes out ({@link Remedy#RESTART_EXCLUDING_NODE}), else null
+ * @param node          the node it is about ({@link Remedy#aboutNode()}: the one whose pods it replaces, takes out,
+ *                      or shrinks the job without), else null
  * @param rule          the rule that chose it ({@code escalation} when a lower rung failed)
  * @param rulesVersion  the version of the rules
  * @param evidence      what it rests on (bounded)

@@ -29,6 +29,8 @@ public final class RecoveryCheck {
      * @param nodeCordoned      whether the advice's node is cordoned (null when it has none, or the node is unknown)
      * @param nodeLeftAt        when the advice's node was first out of the job's group after the advice was decided
      *                          (the first round without it), null when it has not been out (or the advice has none)
+     * @param membersAtStop     the nodes in the job's group when the advice's incident stopped training (empty when
+     *                          not known)
      */
     public record Observation(
             String state,
@@ -42,9 +44,11 @@ public final class RecoveryCheck {
             List<String> nodes,
             Instant roundAt,
             Boolean nodeCordoned,
-            Instant nodeLeftAt) {
+            Instant nodeLeftAt,
+            List<String> membersAtStop) {
         public Observation {
             nodes = List.copyOf(nodes);
+            membersAtStop = List.copyOf(membersAtStop);
         }
     }
 
@@ -115,6 +119,8 @@ public final class RecoveryCheck {
                 }
                 yield new Result(Verdict.FAILED, String.join("; ", missing) + within);
             }
+            case REPLACE_FAILED_PODS -> replaced(a, o, rules, now, late, within);
+            case SHRINK_TO_SURVIVORS -> shrunk(a, o, rules, now, late, within);
             case STOP_AND_PAGE -> {
                 if (o.ended() || o.waiting()) {
                     yield new Result(Verdict.VERIFIED, "the job stopped (" + o.state() + ")");
@@ -122,6 +128,89 @@ public final class RecoveryCheck {
                 yield late ? new Result(Verdict.FAILED, "the job is still " + o.state() + within) : Result.pending();
             }
         };
+    }
+
+    /**
+     * The job's pods on the advice's node replaced: a group formed after the advice (the recreated pods' workers
+     * joined it) at least as large as the one the failure stopped, training resumed since, and that held.
+     */
+    private static Result replaced(
+            Advice a, Observation o, RecoveryRules rules, Instant now, boolean late, String within) {
+        if (o.ended()) {
+            return new Result(Verdict.FAILED, "the job ended (" + o.state() + ")");
+        }
+        int size = o.membersAtStop().size();
+        boolean formed = o.roundAt() != null && o.roundAt().isAfter(a.decidedAt());
+        boolean full = o.nodes().size() >= size && !o.nodes().isEmpty();
+        boolean resumed = resumedSince(a, o);
+        boolean held = formed && !now.isBefore(o.roundAt().plus(rules.hold()));
+        if (formed && full && resumed && held) {
+            return new Result(
+                    Verdict.VERIFIED,
+                    "the pods on node " + a.node() + " replaced: the group formed again at "
+                            + nodes(o.nodes().size()) + "; training resumed" + stepOf(o));
+        }
+        if (!late) {
+            return Result.pending();
+        }
+        List<String> missing = new java.util.ArrayList<>();
+        if (!formed) {
+            missing.add("no group formed after the pods on node " + a.node() + " were to be replaced");
+        } else if (!full) {
+            missing.add("the group formed at " + nodes(o.nodes().size()) + ", not " + size);
+        }
+        if (!resumed) {
+            missing.add("training did not resume");
+        }
+        return new Result(Verdict.FAILED, String.join("; ", missing) + within);
+    }
+
+    /**
+     * The job rescaled to the nodes it had left: a group formed after the advice without the lost node, as large as
+     * its survivors (or larger, when a replacement joined after all), training resumed since, and that held.
+     */
+    private static Result shrunk(
+            Advice a, Observation o, RecoveryRules rules, Instant now, boolean late, String within) {
+        if (o.ended()) {
+            return new Result(Verdict.FAILED, "the job ended (" + o.state() + ")");
+        }
+        String node = a.node();
+        int survivors = RecoveryDecider.survivors(o.membersAtStop(), node).size();
+        boolean inGroup = o.nodes().contains(node);
+        boolean formed = o.roundAt() != null && o.roundAt().isAfter(a.decidedAt());
+        boolean sized = !o.nodes().isEmpty() && o.nodes().size() >= survivors;
+        boolean resumed = resumedSince(a, o);
+        boolean held = formed && !now.isBefore(o.roundAt().plus(rules.hold()));
+        if (!inGroup && formed && sized && resumed && held) {
+            return new Result(
+                    Verdict.VERIFIED,
+                    "the group formed without node " + node + " at "
+                            + nodes(o.nodes().size()) + "; training resumed" + stepOf(o));
+        }
+        if (!late) {
+            return Result.pending();
+        }
+        List<String> missing = new java.util.ArrayList<>();
+        if (inGroup) {
+            missing.add("node " + node + " still in the job's group");
+        }
+        if (!formed) {
+            missing.add("no group formed after the rescale");
+        } else if (!sized) {
+            missing.add("the group formed at " + nodes(o.nodes().size()) + ", fewer than the " + survivors + " left");
+        }
+        if (!resumed) {
+            missing.add("training did not resume");
+        }
+        return new Result(Verdict.FAILED, String.join("; ", missing) + within);
+    }
+
+    private static boolean resumedSince(Advice a, Observation o) {
+        return o.lastProgressAt() != null && o.lastProgressAt().isAfter(a.decidedAt()) && o.running();
+    }
+
+    private static String nodes(int n) {
+        return n + " node" + (n == 1 ? "" : "s");
     }
 
     private static String stepOf(Observation o) {

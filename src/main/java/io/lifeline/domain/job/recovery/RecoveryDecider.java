@@ -1,11 +1,13 @@
 package io.lifeline.domain.job.recovery;
 
+import io.lifeline.domain.job.incident.IncidentCause;
 import io.lifeline.domain.job.incident.IncidentView;
 import io.lifeline.domain.job.incident.WorkerFailure;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -21,6 +23,27 @@ public final class RecoveryDecider {
     private RecoveryDecider() {}
 
     /**
+     * What the rules need to know of the job beyond its attempts, read from the model and the fleet when the advice is
+     * decided.
+     *
+     * @param minNodes         the job's elastic minimum, or null when it is not elastic (it cannot shrink)
+     * @param inPlaceRestarts  whether torchrun can still restart the workers where they are (false once the job's
+     *                         {@code --max-restarts} are used up)
+     * @param lostNodes        nodes of the fleet that are no longer usable, each with its state in words
+     *                         ({@code terminated}, {@code not ready}); only the incident's own nodes matter
+     */
+    public record JobFacts(Integer minNodes, boolean inPlaceRestarts, Map<String, String> lostNodes) {
+        public JobFacts {
+            lostNodes = Map.copyOf(lostNodes);
+        }
+
+        /** Nothing known beyond the attempts: not elastic, restarts in place left, no node lost. */
+        public static JobFacts unknown() {
+            return new JobFacts(null, true, Map.of());
+        }
+    }
+
+    /**
      * The advice for {@code incident}, or null when recovery decides nothing for it (a planned interruption, or one
      * that did not stop training).
      *
@@ -30,6 +53,18 @@ public final class RecoveryDecider {
      */
     public static Advice decide(
             RecoveryRules rules, String job, IncidentView incident, List<Attempt> attempts, String mode, Instant now) {
+        return decide(rules, job, incident, attempts, JobFacts.unknown(), mode, now);
+    }
+
+    /** As {@link #decide(RecoveryRules, String, IncidentView, List, String, Instant)}, knowing {@code facts}. */
+    public static Advice decide(
+            RecoveryRules rules,
+            String job,
+            IncidentView incident,
+            List<Attempt> attempts,
+            JobFacts facts,
+            String mode,
+            Instant now) {
         if (!incident.interrupted() || incident.cause().planned()) {
             return null;
         }
@@ -41,9 +76,20 @@ public final class RecoveryDecider {
             switch (rule.id()) {
                 case RecoveryRules.WORKLOAD_ERROR ->
                     match = workloadError(chain, rules.workloadErrorAttempts(), evidence);
+                case RecoveryRules.LOST_NODE -> {
+                    node = lostNode(incident, chain, facts, evidence);
+                    match = node != null;
+                }
                 case RecoveryRules.FAILING_NODE -> {
                     node = failingNode(chain, rules.nodeAttempts(), evidence);
                     match = node != null;
+                }
+                case RecoveryRules.FAILING_PODS -> {
+                    node = facts.inPlaceRestarts() ? null : failingNode(chain, 1, evidence);
+                    match = node != null;
+                    if (match) {
+                        evidence.add("the job's torchrun restarts are used up: its workers cannot restart in place");
+                    }
                 }
                 case RecoveryRules.NO_CHECKPOINT_PROGRESS ->
                     match = noProgress(chain, rules.noProgressAttempts(), evidence);
@@ -68,7 +114,9 @@ public final class RecoveryDecider {
      */
     public static Advice escalate(
             RecoveryRules rules, Advice failed, String failingNode, int groupNodes, String mode, Instant now) {
-        boolean nodeKnown = failingNode != null && groupNodes > 1 && failed.remedy() == Remedy.RESTART_IN_PLACE;
+        boolean nodeKnown = failingNode != null
+                && groupNodes > 1
+                && (failed.remedy() == Remedy.RESTART_IN_PLACE || failed.remedy() == Remedy.REPLACE_FAILED_PODS);
         Remedy next = failed.remedy().next(nodeKnown);
         if (next == null) {
             return null;
@@ -81,7 +129,7 @@ public final class RecoveryDecider {
                 failed.incident(),
                 failed.rung() + 1,
                 next,
-                next == Remedy.RESTART_EXCLUDING_NODE ? failingNode : null,
+                next.aboutNode() ? failingNode : null,
                 RecoveryRules.ESCALATION,
                 evidence,
                 mode,
@@ -102,6 +150,12 @@ public final class RecoveryDecider {
         Instant deadline = now.plus(rules.deadline(remedy));
         String expected = switch (remedy) {
             case RESTART_IN_PLACE -> "training resumes by " + deadline;
+            case REPLACE_FAILED_PODS ->
+                "the job's pods on node " + node + " replaced, its group formed again at its size and training"
+                        + " resumed, by " + deadline;
+            case SHRINK_TO_SURVIVORS ->
+                "the job rescaled to the nodes it has left, its group formed without node " + node
+                        + " and training resumed, by " + deadline;
             case RESTART_EXCLUDING_NODE ->
                 "node " + node + " cordoned and out of the job's group, training resumed" + " without it, by "
                         + deadline;
@@ -202,6 +256,43 @@ public final class RecoveryDecider {
             }
         }
         return max != null ? max : endStep;
+    }
+
+    /**
+     * The node the incident lost, when the job can go on without it: the node that stopped training with a node
+     * failure, or the one every failure of the last attempt was on, that the fleet now has terminated or not ready; the
+     * job elastic and the nodes it had besides at least its minimum. Else null.
+     */
+    static String lostNode(IncidentView incident, List<Attempt> chain, JobFacts facts, List<String> evidence) {
+        if (facts.minNodes() == null || facts.lostNodes().isEmpty()) {
+            return null;
+        }
+        String node = incident.cause() == IncidentCause.NODE_FAILURE ? incident.originNode() : null;
+        if (node == null || !facts.lostNodes().containsKey(node)) {
+            List<String> said = new ArrayList<>();
+            node = failingNode(chain, 1, said);
+        }
+        if (node == null || !facts.lostNodes().containsKey(node)) {
+            return null;
+        }
+        List<String> before = !incident.membersAtStop().isEmpty()
+                ? incident.membersAtStop()
+                : chain.isEmpty() ? List.of() : chain.get(chain.size() - 1).nodes();
+        List<String> survivors = survivors(before, node);
+        if (survivors.isEmpty() || survivors.size() < facts.minNodes()) {
+            return null;
+        }
+        evidence.add("node " + node + " is " + facts.lostNodes().get(node) + " ("
+                + incident.cause().wire() + (incident.causeDetail() == null ? "" : ": " + incident.causeDetail())
+                + ")");
+        evidence.add("the job is elastic (at least " + facts.minNodes() + " node" + (facts.minNodes() == 1 ? "" : "s")
+                + "); the " + survivors.size() + " left: " + survivors);
+        return node;
+    }
+
+    /** The nodes of {@code group} other than {@code lost}, in order. */
+    public static List<String> survivors(List<String> group, String lost) {
+        return group.stream().filter(n -> !n.equals(lost)).distinct().toList();
     }
 
     /** The node every failure of the last {@code n} attempts was on, when the job had other nodes; else null. */

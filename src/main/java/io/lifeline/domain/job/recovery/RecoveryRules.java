@@ -16,7 +16,9 @@ import java.util.List;
  * @param nodeAttempts           attempts in a row whose failures were all on one node that take that node out
  *                               (default 2)
  * @param inPlaceDeadline        time for training to resume after a restart in place (default 10 min)
- * @param excludeDeadline        time to go on without the excluded node (default 15 min)
+ * @param excludeDeadline        time to go on without the excluded node (default 15 min); also the time to replace
+ *                               the failed pods and to shrink to the survivors (both recreate pods, as an
+ *                               exclusion does)
  * @param stopDeadline           time for the job to stop (default 10 min)
  * @param hold                   how long a reached state must have lasted before it counts as verified (default 30 s)
  * @param failureBudget          failures allowed when the job declares none (its torchrun {@code --max-restarts}
@@ -36,12 +38,14 @@ public record RecoveryRules(
         Integer plannedBudget) {
 
     /** The version of the table below; changes whenever a rule or a default changes meaning. */
-    public static final String VERSION = "1";
+    public static final String VERSION = "2";
 
     /** Rule ids. */
     public static final String WORKLOAD_ERROR = "workload-error";
 
+    public static final String LOST_NODE = "lost-node";
     public static final String FAILING_NODE = "failing-node";
+    public static final String FAILING_PODS = "failing-pods";
     public static final String NO_CHECKPOINT_PROGRESS = "no-checkpoint-progress";
     public static final String TRANSIENT = "transient";
     /** Not a rule of the table: the next rung after a remedy that did not reach its state. */
@@ -90,6 +94,12 @@ public record RecoveryRules(
                         "the last " + workloadErrorAttempts + " attempts each ended with the same error on every"
                                 + " failing rank, at the same step"),
                 new Rule(
+                        LOST_NODE,
+                        Remedy.SHRINK_TO_SURVIVORS,
+                        "the incident's node terminated or went not ready (it stopped training, or every failure"
+                                + " was on it), the job is elastic and the nodes it has left are at least its"
+                                + " minimum"),
+                new Rule(
                         FAILING_NODE,
                         Remedy.RESTART_EXCLUDING_NODE,
                         "the last " + nodeAttempts + " attempts each failed only on one node, and the job has others"),
@@ -98,6 +108,11 @@ public record RecoveryRules(
                         Remedy.STOP_AND_PAGE,
                         "the last " + noProgressAttempts + " attempts ended by failures without their checkpoint"
                                 + " advancing"),
+                new Rule(
+                        FAILING_PODS,
+                        Remedy.REPLACE_FAILED_PODS,
+                        "the last attempt failed only on one node, the job has others, and torchrun cannot restart"
+                                + " the workers where they are (the job's --max-restarts are used up)"),
                 new Rule(TRANSIENT, Remedy.RESTART_IN_PLACE, "any other failure"));
     }
 
@@ -105,7 +120,7 @@ public record RecoveryRules(
     public Duration deadline(Remedy r) {
         return switch (r) {
             case RESTART_IN_PLACE -> inPlaceDeadline;
-            case RESTART_EXCLUDING_NODE -> excludeDeadline;
+            case REPLACE_FAILED_PODS, RESTART_EXCLUDING_NODE, SHRINK_TO_SURVIVORS -> excludeDeadline;
             case STOP_AND_PAGE -> stopDeadline;
         };
     }

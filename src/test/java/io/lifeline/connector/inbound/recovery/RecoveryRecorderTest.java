@@ -131,7 +131,13 @@ class RecoveryRecorderTest {
         assertThat(recovery.getString("mode")).isEqualTo("on");
         assertThat(recovery.getString("rulesVersion")).isNotBlank();
         assertThat(recovery.getList("rules.id"))
-                .containsExactly("workload-error", "failing-node", "no-checkpoint-progress", "transient");
+                .containsExactly(
+                        "workload-error",
+                        "lost-node",
+                        "failing-node",
+                        "no-checkpoint-progress",
+                        "failing-pods",
+                        "transient");
         assertThat(recovery.getInt("budgets.failures")).isEqualTo(3);
         assertThat(recovery.getInt("budgets.failureBudget")).isEqualTo(8);
         assertThat(recovery.getString("current.remedy")).isEqualTo("stop-and-page");
@@ -160,6 +166,63 @@ class RecoveryRecorderTest {
                             assertThat(a.get("kind")).isEqualTo("preempt");
                             assertThat(a.get("requestedBy")).isEqualTo("policy:" + POLICY);
                         }));
+    }
+
+    @Test
+    void anElasticJobThatLostANodeIsAdvisedToShrinkToItsSurvivors() {
+        policy("off", Map.of("namespace:" + NS, "on"));
+        String job = NS + "/shrink";
+        Instant t0 = Instant.now().minus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.MILLIS);
+        List<String> events = new ArrayList<>();
+        for (String node : List.of("rec-node-s1", "rec-node-s2", "rec-node-s3")) {
+            events.add(CloudEvents.event(
+                    CloudEvents.uniqueId(),
+                    "cloud/test",
+                    "node.registered",
+                    node,
+                    t0,
+                    "{\"pool\":\"rec-pool\",\"capacityType\":\"on-demand\",\"gpuCount\":2}"));
+        }
+        events.add(event(
+                "job.submitted",
+                job,
+                t0,
+                "{\"namespace\":\"" + NS + "\",\"gpusPerNode\":2,"
+                        + "\"elastic\":{\"minNodes\":2,\"maxNodes\":3,\"procsPerNode\":2,\"maxRestarts\":8}}"));
+        events.add(event(
+                "trainer.rendezvous",
+                job,
+                t0.plusSeconds(1),
+                "{\"round\":1,\"worldSize\":6,\"participants\":["
+                        + "{\"node\":\"rec-node-s1\",\"firstRank\":0,\"rankCount\":2},"
+                        + "{\"node\":\"rec-node-s2\",\"firstRank\":2,\"rankCount\":2},"
+                        + "{\"node\":\"rec-node-s3\",\"firstRank\":4,\"rankCount\":2}]}"));
+        events.add(event("trainer.progress", job, t0.plusSeconds(2), "{\"step\":1}"));
+        events.add(CloudEvents.event(
+                CloudEvents.uniqueId(),
+                "cloud/test",
+                "node.terminated",
+                "rec-node-s3",
+                t0.plusSeconds(30),
+                "{\"reason\":\"instance gone\"}"));
+        JsonPath accepted = post(events);
+        assertThat(accepted.getInt("rejected")).as("%s", accepted.prettify()).isZero();
+
+        recorder.record();
+
+        JsonPath recovery = get("/api/v1/jobs/" + job + "/recovery");
+        assertThat(recovery.getString("rulesVersion"))
+                .as("%s", recovery.prettify())
+                .isEqualTo("2");
+        assertThat(recovery.getString("current.remedy"))
+                .as("%s", recovery.prettify())
+                .isEqualTo("shrink-to-survivors");
+        assertThat(recovery.getString("current.rule")).isEqualTo("lost-node");
+        assertThat(recovery.getString("current.node")).isEqualTo("rec-node-s3");
+        assertThat(recovery.getList("current.evidence", String.class))
+                .contains("the job is elastic (at least 2 nodes); the 2 left: [rec-node-s1, rec-node-s2]");
+        assertThat(recovery.getString("current.expected"))
+                .startsWith("the job rescaled to the nodes it has left, its group formed without node rec-node-s3");
     }
 
     @Test

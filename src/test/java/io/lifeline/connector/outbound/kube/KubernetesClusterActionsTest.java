@@ -108,6 +108,34 @@ class KubernetesClusterActionsTest {
     }
 
     @Test
+    void replacingAJobsPodsOnANodeDeletesOnlyThoseAndASecondRunFindsThemGone() {
+        pod("ml", "llm-worker-0", "llm", "gpu-1", "Running");
+        pod("ml", "llm-worker-1", "llm", "gpu-2", "Running");
+        pod("ml", "llm-worker-2", "llm", "gpu-1", "Failed");
+        pod("ml", "other-worker-0", "other", "gpu-1", "Running");
+        pod("ml", "llm-done", "llm", "gpu-1", "Succeeded");
+
+        List<PodRef> onNode = actions.jobPodsOn("ml/llm", "gpu-1");
+        // The failed pod is one to replace; the one that succeeded is not, nor another job's.
+        assertThat(onNode).extracting(PodRef::name).containsExactlyInAnyOrder("llm-worker-0", "llm-worker-2");
+        assertThat(onNode).allSatisfy(r -> assertThat(r.job()).isEqualTo("ml/llm"));
+        for (PodRef r : onNode) {
+            assertThat(actions.deletePod(r).result()).isEqualTo(Result.DELETED);
+        }
+        assertThat(client.pods().inNamespace("ml").list().getItems())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactlyInAnyOrder("llm-worker-1", "other-worker-0", "llm-done");
+
+        // Idempotent: the same pods again are gone already, and the node has none of the job's left.
+        for (PodRef r : onNode) {
+            assertThat(actions.deletePod(r).result()).isEqualTo(Result.NOT_FOUND);
+        }
+        assertThat(actions.jobPodsOn("ml/llm", "gpu-1")).isEmpty();
+        assertThat(new NoClusterActions().deletePod(onNode.get(0)).result()).isEqualTo(Result.FAILED);
+        assertThat(new NoClusterActions().jobPodsOn("ml/llm", "gpu-1")).isEmpty();
+    }
+
+    @Test
     void cordonPatchesOnceAndUncordonUndoesIt() {
         node("gpu-1", null);
         assertThat(actions.cordon("gpu-1").result()).isEqualTo(Result.PATCHED);

@@ -89,7 +89,8 @@ class ExcludedNodeCheckTest {
                 nodes,
                 roundAt,
                 cordoned,
-                nodeLeftAt);
+                nodeLeftAt,
+                List.of("node-a", "node-b"));
     }
 
     private static RendezvousRound round(int n, Instant at, String... nodes) {
