@@ -54,8 +54,13 @@ public final class RecoveryLadder {
                     && advice.stream().noneMatch(a -> a.incident().equals(j.openIncident()))) {
                 IncidentView open = openIncident(jobs, j.name());
                 if (open != null && open.interrupted()) {
+                    String healer = jobs.detail(j.name())
+                            .map(d -> d.healsItself() == null
+                                    ? null
+                                    : d.healsItself().runtime())
+                            .orElse(null);
                     Advice first = RecoveryDecider.decide(
-                            rules, j.name(), open, jobs.attempts(j.name()).orElse(List.of()), mode.wire(), now);
+                            rules, j.name(), open, jobs.attempts(j.name()).orElse(List.of()), healer, mode.wire(), now);
                     if (first != null) {
                         out.add(advised(first));
                     }

@@ -30,6 +30,25 @@ public final class RecoveryDecider {
      */
     public static Advice decide(
             RecoveryRules rules, String job, IncidentView incident, List<Attempt> attempts, String mode, Instant now) {
+        return decide(rules, job, incident, attempts, null, mode, now);
+    }
+
+    /**
+     * As {@link #decide(RecoveryRules, String, IncidentView, List, String, Instant)}, for a job that may heal itself:
+     * when {@code healer} names what heals it (TorchFT), a rule that would restart the job in place or without a node
+     * advises {@link Remedy#LEFT_TO_JOB} instead (rule {@link RecoveryRules#HEALS_ITSELF}, with what the rule found as
+     * evidence); the rules that stop the job (the same error again and again, no checkpoint progress) still stop it.
+     *
+     * @param healer  what heals the job ({@code torchft}), or null
+     */
+    public static Advice decide(
+            RecoveryRules rules,
+            String job,
+            IncidentView incident,
+            List<Attempt> attempts,
+            String healer,
+            String mode,
+            Instant now) {
         if (!incident.interrupted() || incident.cause().planned()) {
             return null;
         }
@@ -52,6 +71,25 @@ public final class RecoveryDecider {
                     evidence.add(incident.cause().wire() + ": "
                             + (incident.causeDetail() == null ? "no detail" : incident.causeDetail()));
                 }
+            }
+            if (match && healer != null && rule.remedy() != Remedy.STOP_AND_PAGE) {
+                List<String> left = new ArrayList<>();
+                left.add("the job heals itself (" + healer + "): a replica failure is left to it, no pod is restarted"
+                        + " or replaced");
+                left.add("rule " + rule.id() + " would have advised "
+                        + rule.remedy().wire());
+                left.addAll(evidence);
+                return advice(
+                        rules,
+                        job,
+                        incident.id(),
+                        1,
+                        Remedy.LEFT_TO_JOB,
+                        null,
+                        RecoveryRules.HEALS_ITSELF,
+                        left,
+                        mode,
+                        now);
             }
             if (match) {
                 return advice(rules, job, incident.id(), 1, rule.remedy(), node, rule.id(), evidence, mode, now);
@@ -106,6 +144,7 @@ public final class RecoveryDecider {
                 "node " + node + " cordoned and out of the job's group, training resumed" + " without it, by "
                         + deadline;
             case STOP_AND_PAGE -> "the job stopped (suspended, preempted or ended) by " + deadline;
+            case LEFT_TO_JOB -> "the job heals the failed replica itself; training resumes by " + deadline;
         };
         List<String> kept = evidence.size() > MAX_EVIDENCE ? evidence.subList(0, MAX_EVIDENCE) : evidence;
         return new Advice(

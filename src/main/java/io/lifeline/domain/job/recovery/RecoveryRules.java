@@ -44,6 +44,11 @@ public record RecoveryRules(
     public static final String FAILING_NODE = "failing-node";
     public static final String NO_CHECKPOINT_PROGRESS = "no-checkpoint-progress";
     public static final String TRANSIENT = "transient";
+    /**
+     * Not a rule of the table: a job that heals its own replica failures (TorchFT) gets this instead of a restart in
+     * place or a restart without a node.
+     */
+    public static final String HEALS_ITSELF = "heals-itself";
     /** Not a rule of the table: the next rung after a remedy that did not reach its state. */
     public static final String ESCALATION = "escalation";
 
@@ -104,7 +109,7 @@ public record RecoveryRules(
     /** How long {@code r} has to reach its expected state. */
     public Duration deadline(Remedy r) {
         return switch (r) {
-            case RESTART_IN_PLACE -> inPlaceDeadline;
+            case RESTART_IN_PLACE, LEFT_TO_JOB -> inPlaceDeadline;
             case RESTART_EXCLUDING_NODE -> excludeDeadline;
             case STOP_AND_PAGE -> stopDeadline;
         };
