@@ -260,6 +260,18 @@ final class DataCodec {
                 d.optString("endpointNode"));
     }
 
+    /** {@code healsItself}: the runtime (only {@code torchft} is known) and its coordinator's address. */
+    private static JobData.SelfHealing selfHealing(DataReader h) {
+        if (h == null) {
+            return null;
+        }
+        String runtime = h.reqString("runtime");
+        if (!JobData.SelfHealing.TORCHFT.equals(runtime)) {
+            throw new InvalidEventException("healsItself.runtime: not a known runtime: " + runtime);
+        }
+        return new JobData.SelfHealing(runtime, h.optString("endpoint"));
+    }
+
     private static EventData decodeJob(EventType type, DataReader d) {
         return switch (type) {
             case JOB_SUBMITTED ->
@@ -269,7 +281,8 @@ final class DataCodec {
                         d.optString("priorityClass"),
                         elastic(d.reqObject("elastic")),
                         d.reqInt("gpusPerNode", 0, 1024),
-                        d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
+                        d.optLong("checkpointIntervalSeconds", 1, 365L * 86400),
+                        selfHealing(d.optObject("healsItself")));
             case JOB_UPDATED -> {
                 DataReader e = d.optObject("elastic");
                 yield new JobData.Updated(
@@ -502,6 +515,11 @@ final class DataCodec {
             putElastic(o, s.elastic());
             o.put("gpusPerNode", s.gpusPerNode());
             putOpt(o, "checkpointIntervalSeconds", s.checkpointIntervalSeconds());
+            if (s.healsItself() != null) {
+                ObjectNode h = o.putObject("healsItself")
+                        .put("runtime", s.healsItself().runtime());
+                putOpt(h, "endpoint", s.healsItself().endpoint());
+            }
         } else if (j instanceof JobData.Updated u) {
             putOpt(o, "priorityClass", u.priorityClass());
             putElastic(o, u.elastic());

@@ -16,6 +16,7 @@ public sealed interface JobData extends EventData {
      * @param elastic                    elastic policy
      * @param gpusPerNode                GPUs the job uses on each node
      * @param checkpointIntervalSeconds  configured checkpoint interval, may be null
+     * @param healsItself                how the job heals its own replica failures (TorchFT), or null
      */
     record Submitted(
             String namespace,
@@ -23,8 +24,34 @@ public sealed interface JobData extends EventData {
             String priorityClass,
             ElasticPolicy elastic,
             int gpusPerNode,
-            Long checkpointIntervalSeconds)
-            implements JobData {}
+            Long checkpointIntervalSeconds,
+            SelfHealing healsItself)
+            implements JobData {
+
+        /** A job that does not heal itself. */
+        public Submitted(
+                String namespace,
+                String owner,
+                String priorityClass,
+                ElasticPolicy elastic,
+                int gpusPerNode,
+                Long checkpointIntervalSeconds) {
+            this(namespace, owner, priorityClass, elastic, gpusPerNode, checkpointIntervalSeconds, null);
+        }
+    }
+
+    /**
+     * A job that heals its own replica failures: a failed replica group is dropped from the job's quorum and rejoins
+     * when it is back, without the job's other replicas restarting. Lifeline leaves such failures to it.
+     *
+     * @param runtime   what heals it: {@code torchft}
+     * @param endpoint  where its coordinator answers (TorchFT's Lighthouse, from {@code TORCHFT_LIGHTHOUSE}), or null
+     */
+    record SelfHealing(String runtime, String endpoint) {
+
+        /** TorchFT (pytorch/torchft): replica groups in a quorum its Lighthouse forms. */
+        public static final String TORCHFT = "torchft";
+    }
 
     /** Some settings of the job changed; null fields are unchanged. */
     record Updated(String priorityClass, ElasticPolicy elastic, Integer gpusPerNode, Long checkpointIntervalSeconds)

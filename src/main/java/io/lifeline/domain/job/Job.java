@@ -1,6 +1,7 @@
 package io.lifeline.domain.job;
 
 import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.fleet.NodeDirectory;
 import io.lifeline.domain.fleet.NodeInfo;
 import io.lifeline.domain.job.checkpoint.CheckpointLedger;
@@ -39,6 +40,8 @@ final class Job {
 
     Long checkpointIntervalSeconds;
     Long freshnessObjectiveMillis;
+    /** How the job heals its own replica failures (TorchFT), or null: Lifeline leaves those failures to it. */
+    JobData.SelfHealing healsItself;
 
     JobState state = JobState.PENDING;
     Instant stateSince;
@@ -191,6 +194,7 @@ final class Job {
         gpusPerNode = spec.gpusPerNode();
         checkpointIntervalSeconds = spec.checkpointIntervalSeconds();
         freshnessObjectiveMillis = spec.freshnessObjectiveMillis();
+        healsItself = spec.healsItself();
         state = s.state();
         stateSince = s.stateSince();
         submittedAt = s.submittedAt();
@@ -239,7 +243,8 @@ final class Job {
                 elastic,
                 gpusPerNode,
                 checkpointIntervalSeconds,
-                freshnessObjectiveMillis);
+                freshnessObjectiveMillis,
+                healsItself);
         SavedJob.Run run = new SavedJob.Run(
                 lastStep,
                 lastProgressAt,

@@ -58,6 +58,7 @@ final class JobEvents {
             job.elastic = d.elastic();
             job.gpusPerNode = d.gpusPerNode();
             job.checkpointIntervalSeconds = d.checkpointIntervalSeconds();
+            job.healsItself = d.healsItself();
             if (at.isBefore(job.submittedAt)) {
                 job.submittedAt = at;
                 job.ledger.extendStartTo(at.toEpochMilli());

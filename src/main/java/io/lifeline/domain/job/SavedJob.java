@@ -1,6 +1,7 @@
 package io.lifeline.domain.job;
 
 import io.lifeline.domain.event.ElasticPolicy;
+import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.job.checkpoint.SavedCheckpoints;
 import io.lifeline.domain.job.command.CommandAckView;
 import io.lifeline.domain.job.goodput.SavedLedger;
@@ -111,6 +112,7 @@ public record SavedJob(
      * @param gpusPerNode                GPUs per node (0 on CPUs), null when no spec said
      * @param checkpointIntervalSeconds  configured checkpoint interval, may be null
      * @param freshnessObjectiveMillis   freshness objective set by an operator, may be null
+     * @param healsItself                how the job heals its own replica failures, may be null
      */
     public record Spec(
             String namespace,
@@ -119,7 +121,8 @@ public record SavedJob(
             ElasticPolicy elastic,
             Integer gpusPerNode,
             Long checkpointIntervalSeconds,
-            Long freshnessObjectiveMillis) {}
+            Long freshnessObjectiveMillis,
+            JobData.SelfHealing healsItself) {}
 
     /**
      * How the job's run goes.

@@ -83,7 +83,9 @@ public final class RecoveryLadder {
      * in place, and which of the incident's nodes the fleet has lost (terminated, not ready).
      */
     static RecoveryDecider.JobFacts facts(Jobs jobs, Fleet fleet, String job, IncidentView incident) {
-        ElasticPolicy elastic = jobs.detail(job).map(JobDetail::elastic).orElse(null);
+        JobDetail detail = jobs.detail(job).orElse(null);
+        ElasticPolicy elastic = detail == null ? null : detail.elastic();
+        String healer = detail == null || detail.healsItself() == null ? null : detail.healsItself().runtime();
         // Only an elastic job's torchrun restarts its workers in place, up to its --max-restarts.
         boolean spent = elastic != null
                 && jobs.budgets(job, null, null).map(Budgets::failuresSpent).orElse(false);
@@ -106,7 +108,7 @@ public final class RecoveryLadder {
                 }
             });
         }
-        return new RecoveryDecider.JobFacts(elastic == null ? null : elastic.minNodes(), !spent, lost);
+        return new RecoveryDecider.JobFacts(elastic == null ? null : elastic.minNodes(), !spent, lost, healer);
     }
 
     private static void check(

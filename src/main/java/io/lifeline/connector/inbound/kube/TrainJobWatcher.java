@@ -70,7 +70,8 @@ final class TrainJobWatcher extends TrainingJobWatcher {
                 "submitted",
                 EventType.JOB_SUBMITTED,
                 KubeContext.created(job, now),
-                new JobData.Submitted(namespace(job), null, f.priorityClass, f.elastic, f.gpusPerNode, null)));
+                new JobData.Submitted(
+                        namespace(job), null, f.priorityClass, f.elastic, f.gpusPerNode, null, TorchFt.of(job))));
         Generic.Condition end = finished(job);
         if (end != null) {
             out.add(finishedEvent(job, end, now));

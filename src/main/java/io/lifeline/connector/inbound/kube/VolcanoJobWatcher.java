@@ -88,7 +88,8 @@ final class VolcanoJobWatcher extends CustomResourceWatcher {
                                     1,
                                     Math.max(0, retry == null ? 3 : retry)),
                             gpus,
-                            null)));
+                            null,
+                            TorchFt.of(job))));
         }
         String phase = Generic.string(job, "status", "state", "phase");
         String before = old == null ? null : Generic.string(old, "status", "state", "phase");

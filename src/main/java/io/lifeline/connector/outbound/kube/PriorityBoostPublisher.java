@@ -24,9 +24,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,11 +43,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
- * The checkpoint-aware priority boost on Kueue Workloads (KEP-7990): every {@code lifeline.priority-boost.interval},
+ * The checkpoint-aware priority boost on Kueue Workloads (KEP-7990), and the same decision as a preemption cost on KAI
+ * Scheduler and Volcano PodGroups ({@link PodGroupMarks}): every {@code lifeline.priority-boost.interval},
  * on the leader while the Kubernetes connector is on, each Workload gets {@code kueue.x-k8s.io/priority-boost} while its
  * job's work at risk is at or above the threshold and loses it once a checkpoint brings it under
- * ({@link PriorityBoostPolicy}). A pass is one list of the Workloads and one model read for all their jobs; only a
- * changed boost is written, and each change is audited and counted. A checkpoint of a boosted job starts a pass at once,
+ * ({@link PriorityBoostPolicy}). A pass is one list of the Workloads (and of each scheduler's PodGroups that is
+ * turned on) and one model read for all their jobs; only a changed boost or mark is written, and each change is
+ * audited and counted. A checkpoint of a boosted job starts a pass at once,
  * so the boost drops right after it rather than up to an interval later.
  */
 @ApplicationScoped
@@ -66,6 +70,28 @@ public class PriorityBoostPublisher {
      */
     public record Change(String job, String workload, Integer before, Integer after, String reason) {}
 
+    /**
+     * One PodGroup's marks written or removed.
+     *
+     * @param job        the PodGroup's job
+     * @param scheduler  {@code kai} or {@code volcano}
+     * @param podGroup   {@code namespace/name}
+     * @param before     what it carried of Lifeline's, in words
+     * @param after      what it carries now, in words
+     * @param high       whether the preemption cost is high now
+     * @param reason     why (the decision's words)
+     */
+    public record PodGroupChange(
+            String job, String scheduler, String podGroup, String before, String after, boolean high, String reason) {}
+
+    /**
+     * What one pass changed.
+     *
+     * @param workloads  Kueue Workloads whose boost changed
+     * @param podGroups  PodGroups whose marks changed
+     */
+    public record Pass(List<Change> workloads, List<PodGroupChange> podGroups) {}
+
     private final KubeConfig kube;
     private final PriorityBoostConfig config;
     private final Instance<KubernetesClient> clients;
@@ -74,6 +100,7 @@ public class PriorityBoostPublisher {
     private final ActionStore audit;
     private final Clock clock;
     private final Map<String, Counter> changes = new HashMap<>();
+    private final Map<String, Counter> marks = new HashMap<>();
     /** Jobs with a Workload Lifeline boosted, as of the last pass: their checkpoints start a pass at once. */
     private final Set<String> boostedJobs = ConcurrentHashMap.newKeySet();
 
@@ -82,6 +109,7 @@ public class PriorityBoostPublisher {
     private PriorityBoostPolicy policy;
     private ScheduledExecutorService timer;
     private WorkloadOperator workloads;
+    private List<PodGroupOperator> podGroups;
 
     PriorityBoostPublisher(
             KubeConfig kube,
@@ -108,6 +136,18 @@ public class PriorityBoostPublisher {
                             .tag("change", change)
                             .register(registry));
         }
+        for (String scheduler : new String[] {"kai", "volcano"}) {
+            for (String change : new String[] {"set", "removed", "failed"}) {
+                marks.put(
+                        scheduler + "/" + change,
+                        Counter.builder("lifeline_podgroup_preemption_marks")
+                                .description("PodGroup preemption-cost marks written (set: the cost is high), taken off"
+                                        + " (removed) or not written (failed)")
+                                .tag("scheduler", scheduler)
+                                .tag("change", change)
+                                .register(registry));
+            }
+        }
         Gauge.builder("lifeline_workload_priority_boosted", this, p -> p.boostedWorkloads)
                 .description("Kueue Workloads carrying Lifeline's priority boost after the last pass")
                 .register(registry);
@@ -115,7 +155,11 @@ public class PriorityBoostPublisher {
 
     @SuppressWarnings("FutureReturnValueIgnored") // passSafely() catches and logs its own failures
     synchronized void onOpened(@Observes IngestOpened opened) {
-        if (!kube.enabled() || !config.enabled() || timer != null) {
+        if (!kube.enabled()
+                || !(config.enabled()
+                        || config.kai().enabled()
+                        || config.volcano().enabled())
+                || timer != null) {
             return;
         }
         try {
@@ -129,8 +173,13 @@ public class PriorityBoostPublisher {
         timer.scheduleWithFixedDelay(this::passSafely, every, every, TimeUnit.MILLISECONDS);
         runtime.addApplyListener(this::onApplied);
         LOG.infof(
-                "Kueue Workload priority boost: %d while the work at risk is at or above the threshold, every %s",
-                config.value(), config.interval());
+                "Checkpoint-aware preemption cost (Kueue Workloads %s, KAI PodGroups %s, Volcano PodGroups %s):"
+                        + " boost %d while the work at risk is at or above the threshold, every %s",
+                config.enabled() ? "on" : "off",
+                config.kai().enabled() ? "on" : "off",
+                config.volcano().enabled() ? "on" : "off",
+                config.value(),
+                config.interval());
     }
 
     /** On the model thread: a checkpoint of a boosted job asks for a pass now (at most one waits). */
@@ -152,9 +201,11 @@ public class PriorityBoostPublisher {
 
     private void passSafely() {
         try {
-            List<Change> done = passNow();
-            if (!done.isEmpty()) {
-                LOG.debugf("Kueue Workload priority boost: %d Workloads changed", done.size());
+            Pass done = pass();
+            if (!done.workloads().isEmpty() || !done.podGroups().isEmpty()) {
+                LOG.debugf(
+                        "Priority boost: %d Workloads and %d PodGroups changed",
+                        done.workloads().size(), done.podGroups().size());
             }
         } catch (RuntimeException e) {
             // The next pass tries again; an exception must not cancel the schedule.
@@ -162,33 +213,124 @@ public class PriorityBoostPublisher {
         }
     }
 
-    /** One pass now, whatever the schedule (on the leader only); the boosts it changed. */
+    /** One pass now, whatever the schedule (on the leader only); the Workload boosts it changed. */
     public synchronized List<Change> passNow() {
+        return pass().workloads();
+    }
+
+    /** One pass now, whatever the schedule (on the leader only): the Workloads and PodGroups it changed. */
+    public synchronized Pass pass() {
         if (!leadership.isLeader()) {
-            return List.of();
+            return new Pass(List.of(), List.of());
         }
         if (workloads == null) {
             workloads = new WorkloadOperator(clients.get());
+            podGroups = new ArrayList<>();
+            if (config.kai().enabled()) {
+                podGroups.add(new PodGroupOperator(clients.get(), PodGroupOperator.KAI, "kai"));
+            }
+            if (config.volcano().enabled()) {
+                podGroups.add(new PodGroupOperator(clients.get(), PodGroupOperator.VOLCANO, "volcano"));
+            }
         }
-        Map<String, List<GenericKubernetesResource>> byJob = workloads.byJob();
-        Map<String, FreshnessView> freshness = byJob.isEmpty() ? Map.of() : freshness(byJob.keySet());
+        Map<String, List<GenericKubernetesResource>> byJob = config.enabled() ? workloads.byJob() : Map.of();
+        Map<PodGroupOperator, Map<String, List<GenericKubernetesResource>>> groups = new LinkedHashMap<>();
+        Set<String> jobs = new HashSet<>(byJob.keySet());
+        for (PodGroupOperator op : podGroups) {
+            Map<String, List<GenericKubernetesResource>> of = op.byJob();
+            groups.put(op, of);
+            jobs.addAll(of.keySet());
+        }
+        Map<String, FreshnessView> freshness = jobs.isEmpty() ? Map.of() : freshness(jobs);
         if (freshness == null) {
-            return List.of();
+            return new Pass(List.of(), List.of());
+        }
+        // One decision per job, whichever scheduler objects carry it.
+        Map<String, Decision> decisions = new HashMap<>();
+        for (String job : jobs) {
+            decisions.put(job, policy().decide(freshness.get(job)));
         }
         List<Change> done = new ArrayList<>();
+        List<PodGroupChange> marked = new ArrayList<>();
         Set<String> boosted = new HashSet<>();
         int count = 0;
         for (Map.Entry<String, List<GenericKubernetesResource>> e : byJob.entrySet()) {
-            Decision d = policy().decide(freshness.get(e.getKey()));
             // What writing its Workloads logs (a refused patch, an audit not written) names the job.
             try (LogContext about = LogContext.job(e.getKey())) {
-                count += publish(e.getKey(), e.getValue(), d, done, boosted);
+                count += publish(e.getKey(), e.getValue(), decisions.get(e.getKey()), done, boosted);
+            }
+        }
+        for (Map.Entry<PodGroupOperator, Map<String, List<GenericKubernetesResource>>> g : groups.entrySet()) {
+            for (Map.Entry<String, List<GenericKubernetesResource>> e :
+                    g.getValue().entrySet()) {
+                try (LogContext about = LogContext.job(e.getKey())) {
+                    mark(g.getKey(), e.getKey(), e.getValue(), decisions.get(e.getKey()), marked, boosted);
+                }
             }
         }
         boostedJobs.retainAll(boosted);
         boostedJobs.addAll(boosted);
         boostedWorkloads = count;
-        return done;
+        return new Pass(done, marked);
+    }
+
+    /** Writes one job's preemption-cost marks on its PodGroups of one scheduler where they differ. */
+    private void mark(
+            PodGroupOperator op,
+            String job,
+            List<GenericKubernetesResource> groups,
+            Decision d,
+            List<PodGroupChange> marked,
+            Set<String> high) {
+        Duration protectFor =
+                "volcano".equals(op.scheduler()) ? config.volcano().protectFor() : null;
+        for (GenericKubernetesResource pg : groups) {
+            Map<String, String> before = pg.getMetadata().getAnnotations();
+            Map<String, String> patch =
+                    PodGroupMarks.patch(before, pg.getMetadata().getLabels(), d, protectFor);
+            if (d.boosted()) {
+                high.add(job);
+            }
+            if (patch == null) {
+                continue;
+            }
+            if (!op.annotate(pg, patch)) {
+                marks.get(op.scheduler() + "/failed").increment();
+                continue;
+            }
+            String name =
+                    pg.getMetadata().getNamespace() + "/" + pg.getMetadata().getName();
+            PodGroupChange c = new PodGroupChange(
+                    job,
+                    op.scheduler(),
+                    name,
+                    PodGroupMarks.describe(name, before),
+                    PodGroupMarks.describe(name, PodGroupMarks.applied(before, patch)),
+                    d.boosted(),
+                    d.reason());
+            marked.add(c);
+            marks.get(op.scheduler() + "/" + (c.high() ? "set" : "removed")).increment();
+            audit(c);
+        }
+    }
+
+    private void audit(PodGroupChange c) {
+        try {
+            audit.audit(new AuditEntry(
+                    0,
+                    clock.instant(),
+                    ACTOR,
+                    "podgroup.preemption_cost." + (c.high() ? "set" : "removed"),
+                    c.job(),
+                    null,
+                    c.scheduler() + ": " + c.reason(),
+                    c.before(),
+                    c.after()));
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "Preemption cost: the change on %s PodGroup %s was not audited: %s",
+                    c.scheduler(), c.podGroup(), e.toString());
+        }
     }
 
     /** Writes one job's boost on its Workloads where it differs; how many of them are boosted now. */

@@ -66,7 +66,7 @@ public final class RecoveryCheck {
         boolean late = now.isAfter(a.deadline());
         String within = " within " + human(Duration.between(a.decidedAt(), a.deadline()));
         return switch (a.remedy()) {
-            case RESTART_IN_PLACE -> {
+            case RESTART_IN_PLACE, LEFT_TO_JOB -> {
                 if (o.incidentOutcome() == IncidentOutcome.RECOVERED) {
                     yield new Result(Verdict.VERIFIED, "training resumed at " + o.incidentClosedAt() + stepOf(o));
                 }

@@ -31,15 +31,16 @@ public final class RecoveryDecider {
      *                         {@code --max-restarts} are used up)
      * @param lostNodes        nodes of the fleet that are no longer usable, each with its state in words
      *                         ({@code terminated}, {@code not ready}); only the incident's own nodes matter
+     * @param healer           what heals the job's replica failures itself ({@code torchft}), or null
      */
-    public record JobFacts(Integer minNodes, boolean inPlaceRestarts, Map<String, String> lostNodes) {
+    public record JobFacts(Integer minNodes, boolean inPlaceRestarts, Map<String, String> lostNodes, String healer) {
         public JobFacts {
             lostNodes = Map.copyOf(lostNodes);
         }
 
         /** Nothing known beyond the attempts: not elastic, restarts in place left, no node lost. */
         public static JobFacts unknown() {
-            return new JobFacts(null, true, Map.of());
+            return new JobFacts(null, true, Map.of(), null);
         }
     }
 
@@ -56,7 +57,13 @@ public final class RecoveryDecider {
         return decide(rules, job, incident, attempts, JobFacts.unknown(), mode, now);
     }
 
-    /** As {@link #decide(RecoveryRules, String, IncidentView, List, String, Instant)}, knowing {@code facts}. */
+    /**
+     * As {@link #decide(RecoveryRules, String, IncidentView, List, String, Instant)}, knowing {@code facts}. For a job
+     * that heals itself ({@link JobFacts#healer()} names what heals it: TorchFT), a rule that would restart the job in
+     * place, replace its pods, shrink it or take a node out advises {@link Remedy#LEFT_TO_JOB} instead (rule
+     * {@link RecoveryRules#HEALS_ITSELF}, with what the rule found as evidence); the rules that stop the job (the same
+     * error again and again, no checkpoint progress) still stop it.
+     */
     public static Advice decide(
             RecoveryRules rules,
             String job,
@@ -98,6 +105,25 @@ public final class RecoveryDecider {
                     evidence.add(incident.cause().wire() + ": "
                             + (incident.causeDetail() == null ? "no detail" : incident.causeDetail()));
                 }
+            }
+            if (match && facts.healer() != null && rule.remedy() != Remedy.STOP_AND_PAGE) {
+                List<String> left = new ArrayList<>();
+                left.add("the job heals itself (" + facts.healer() + "): a replica failure is left to it, no pod is restarted"
+                        + " or replaced");
+                left.add("rule " + rule.id() + " would have advised "
+                        + rule.remedy().wire());
+                left.addAll(evidence);
+                return advice(
+                        rules,
+                        job,
+                        incident.id(),
+                        1,
+                        Remedy.LEFT_TO_JOB,
+                        null,
+                        RecoveryRules.HEALS_ITSELF,
+                        left,
+                        mode,
+                        now);
             }
             if (match) {
                 return advice(rules, job, incident.id(), 1, rule.remedy(), node, rule.id(), evidence, mode, now);
@@ -160,6 +186,7 @@ public final class RecoveryDecider {
                 "node " + node + " cordoned and out of the job's group, training resumed" + " without it, by "
                         + deadline;
             case STOP_AND_PAGE -> "the job stopped (suspended, preempted or ended) by " + deadline;
+            case LEFT_TO_JOB -> "the job heals the failed replica itself; training resumes by " + deadline;
         };
         List<String> kept = evidence.size() > MAX_EVIDENCE ? evidence.subList(0, MAX_EVIDENCE) : evidence;
         return new Advice(

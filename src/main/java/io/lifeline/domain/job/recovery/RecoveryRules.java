@@ -48,6 +48,11 @@ public record RecoveryRules(
     public static final String FAILING_PODS = "failing-pods";
     public static final String NO_CHECKPOINT_PROGRESS = "no-checkpoint-progress";
     public static final String TRANSIENT = "transient";
+    /**
+     * Not a rule of the table: a job that heals its own replica failures (TorchFT) gets this instead of a restart in
+     * place or a restart without a node.
+     */
+    public static final String HEALS_ITSELF = "heals-itself";
     /** Not a rule of the table: the next rung after a remedy that did not reach its state. */
     public static final String ESCALATION = "escalation";
 
@@ -119,7 +124,7 @@ public record RecoveryRules(
     /** How long {@code r} has to reach its expected state. */
     public Duration deadline(Remedy r) {
         return switch (r) {
-            case RESTART_IN_PLACE -> inPlaceDeadline;
+            case RESTART_IN_PLACE, LEFT_TO_JOB -> inPlaceDeadline;
             case REPLACE_FAILED_PODS, RESTART_EXCLUDING_NODE, SHRINK_TO_SURVIVORS -> excludeDeadline;
             case STOP_AND_PAGE -> stopDeadline;
         };

@@ -24,7 +24,13 @@ public enum Remedy implements WireEnum {
      */
     SHRINK_TO_SURVIVORS,
     /** Stop the job (checkpoint if it can, suspend) and page: restarting does not help. Expected: the job stopped. */
-    STOP_AND_PAGE;
+    STOP_AND_PAGE,
+    /**
+     * Leave the failure to the job, which heals its own replica failures (TorchFT drops the failed replica group from
+     * its quorum and takes it back when it returns): nothing is restarted or replaced. Expected: training resumes. Not
+     * a rung that escalates: restarting or replacing the job's pods is what would throw its healing away.
+     */
+    LEFT_TO_JOB;
 
     /**
      * The next rung when this one did not reach its expected state, or null at the top.
@@ -36,7 +42,7 @@ public enum Remedy implements WireEnum {
             case RESTART_IN_PLACE -> nodeKnown ? REPLACE_FAILED_PODS : STOP_AND_PAGE;
             case REPLACE_FAILED_PODS -> nodeKnown ? RESTART_EXCLUDING_NODE : STOP_AND_PAGE;
             case RESTART_EXCLUDING_NODE, SHRINK_TO_SURVIVORS -> STOP_AND_PAGE;
-            case STOP_AND_PAGE -> null;
+            case STOP_AND_PAGE, LEFT_TO_JOB -> null;
         };
     }
 

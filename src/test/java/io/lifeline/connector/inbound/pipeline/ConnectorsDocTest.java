@@ -57,7 +57,9 @@ class ConnectorsDocTest {
             "prometheus",
             PrometheusSourceConfig.class,
             "lifeline.eviction-gate",
-            EvictionGateConfig.class);
+            EvictionGateConfig.class,
+            "torchft",
+            io.lifeline.connector.inbound.torchft.TorchFtConfig.class);
     /** How the table names the entries of each map-valued key. */
     private static final Map<String, String> MAP_ENTRY = Map.of("nodes", "<machine>", "headers", "<header>");
 

@@ -66,6 +66,9 @@ class KubernetesActionsAppTest {
                     "500",
                     "lifeline.priority-boost.interval",
                     "10m"));
+            m.put("lifeline.priority-boost.kai.enabled", "true");
+            m.put("lifeline.priority-boost.volcano.enabled", "true");
+            m.put("lifeline.priority-boost.volcano.protect-for", "1h");
             for (String kind : new String[] {"nodes", "pods", "events", "pytorchjobs", "kueue", "volcano"}) {
                 m.put("lifeline.connectors.kubernetes." + kind + ".enabled", "false");
             }
@@ -365,6 +368,175 @@ class KubernetesActionsAppTest {
                     assertThat(e.before())
                             .isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: kueue.x-k8s.io/priority-boost=500");
                     assertThat(e.after()).isEqualTo("workload " + ns + "/pytorchjob-llm-b00st: no boost");
+                });
+    }
+
+    // ------------------------------------------------------------------------------------ PodGroup preemption cost
+
+    private double marks(String scheduler, String change) {
+        return registry.get("lifeline_podgroup_preemption_marks")
+                .tag("scheduler", scheduler)
+                .tag("change", change)
+                .counter()
+                .count();
+    }
+
+    /** A job that trained two hours on 16 GPUs without a checkpoint: 32 GPU-hours at risk. */
+    private void staleJob(String ns, String job) {
+        Instant t0 = Instant.now().minusSeconds(7200);
+        String n1 = unique("pg-node");
+        String n2 = unique("pg-node");
+        api().contentType("application/cloudevents-batch+json")
+                .body(CloudEvents.array(List.of(
+                        CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n1, t0),
+                        CloudEvents.nodeRegistered(CloudEvents.uniqueId(), n2, t0),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/operator",
+                                "job.submitted",
+                                job,
+                                t0,
+                                "{\"namespace\":\"" + ns
+                                        + "\",\"elastic\":{\"minNodes\":1,\"maxNodes\":2,\"procsPerNode\":8,\"maxRestarts\":10},"
+                                        + "\"gpusPerNode\":8}"),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/trainer",
+                                "trainer.rendezvous",
+                                job,
+                                t0.plusSeconds(10),
+                                "{\"runId\":\"run-1\",\"round\":1,\"worldSize\":16,\"participants\":[{\"node\":\"" + n1
+                                        + "\",\"firstRank\":0,\"rankCount\":8},{\"node\":\"" + n2
+                                        + "\",\"firstRank\":8,\"rankCount\":8}]}"),
+                        CloudEvents.event(
+                                CloudEvents.uniqueId(),
+                                "test/trainer",
+                                "trainer.progress",
+                                job,
+                                t0.plusSeconds(20),
+                                "{\"step\":1}"))))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
+    }
+
+    private GenericKubernetesResource podGroupFixture(String file, String ns) throws Exception {
+        GenericKubernetesResource pg;
+        try (InputStream in = Files.newInputStream(Fixtures.path("k8s/" + file))) {
+            pg = client().getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
+        }
+        pg.getMetadata().setNamespace(ns);
+        return pg;
+    }
+
+    private Map<String, String> podGroupAnnotations(
+            io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext ctx, String ns, String name) {
+        Map<String, String> a = client().genericKubernetesResources(ctx)
+                .inNamespace(ns)
+                .withName(name)
+                .get()
+                .getMetadata()
+                .getAnnotations();
+        return a == null ? Map.of() : a;
+    }
+
+    @Test
+    void aStaleJobsPodGroupsCarryItsPreemptionCostAndVolcanoProtectsItUntilItsCheckpoint() throws Exception {
+        String ns = unique("pgcost");
+        // KAI's pod grouper owns the PodGroup by the pods' top owner (here a bare pod, as in KAI's own example).
+        String kaiJob = ns + "/gpu-pod";
+        String kaiName = "pg-gpu-pod-d81e6f2c-8da7-4e61-8758-d8a2c38d2bfb";
+        // Volcano's job controller owns its PodGroup by the Volcano Job (a controller reference).
+        String vcJob = ns + "/llm-vc";
+        staleJob(ns, kaiJob);
+        staleJob(ns, vcJob);
+        GenericKubernetesResource kai = podGroupFixture("kai_podgroup_shard_label.yaml", ns);
+        client().genericKubernetesResources(PodGroupOperator.KAI)
+                .inNamespace(ns)
+                .resource(kai)
+                .create();
+        GenericKubernetesResource vc = podGroupFixture("volcano_podgroup_artifact.yaml", ns);
+        vc.getMetadata()
+                .setOwnerReferences(List.of(new OwnerReferenceBuilder()
+                        .withApiVersion("batch.volcano.sh/v1alpha1")
+                        .withKind("Job")
+                        .withName("llm-vc")
+                        .withUid("uid-llm-vc")
+                        .withController(true)
+                        .build()));
+        client().genericKubernetesResources(PodGroupOperator.VOLCANO)
+                .inNamespace(ns)
+                .resource(vc)
+                .create();
+        double kaiSet = marks("kai", "set");
+        double vcRemoved = marks("volcano", "removed");
+
+        List<PriorityBoostPublisher.PodGroupChange> first = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> boosts.pass().podGroups().stream()
+                                .filter(c -> c.job().startsWith(ns + "/"))
+                                .toList(),
+                        l -> l.size() == 2);
+        assertThat(first)
+                .extracting(PriorityBoostPublisher.PodGroupChange::scheduler)
+                .containsExactlyInAnyOrder("kai", "volcano");
+        assertThat(first).allSatisfy(c -> {
+            assertThat(c.high()).isTrue();
+            assertThat(c.reason()).contains("at or above 4.00 GPU-hours");
+        });
+        assertThat(podGroupAnnotations(PodGroupOperator.KAI, ns, kaiName))
+                .containsEntry("lifeline.io/preemption-cost", "high")
+                .containsKey("lifeline.io/preemption-cost-since")
+                // KAI has no per-PodGroup knob Lifeline drives: its pod grouper's annotation stays, nothing else.
+                .containsKey("kai.scheduler/top-owner-metadata")
+                .doesNotContainKey("volcano.sh/preemptable");
+        assertThat(podGroupAnnotations(PodGroupOperator.VOLCANO, ns, "test-pg"))
+                .containsEntry("lifeline.io/preemption-cost", "high")
+                .containsEntry("volcano.sh/preemptable", "false")
+                .containsEntry("lifeline.io/preemption-protected", "true");
+        assertThat(marks("kai", "set")).isEqualTo(kaiSet + 1);
+        // Nothing moved: nothing written.
+        assertThat(boosts.pass().podGroups()).noneMatch(c -> c.job().startsWith(ns + "/"));
+
+        // The Volcano job checkpoints: the pass that starts takes the cost and the protection off at once.
+        api().contentType("application/cloudevents+json")
+                .body(CloudEvents.event(
+                        CloudEvents.uniqueId(),
+                        "test/trainer",
+                        "trainer.checkpoint.completed",
+                        vcJob,
+                        Instant.now(),
+                        "{\"checkpointId\":\"ck-7\",\"step\":700,"
+                                + "\"durationSeconds\":30.0,\"blockingSeconds\":10.0,\"uri\":\"s3://ckpt/vc/700\"}"))
+                .post("/api/v1/events")
+                .then()
+                .statusCode(200);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(podGroupAnnotations(PodGroupOperator.VOLCANO, ns, "test-pg"))
+                        .doesNotContainKeys(
+                                "lifeline.io/preemption-cost",
+                                "lifeline.io/preemption-cost-since",
+                                "volcano.sh/preemptable",
+                                "lifeline.io/preemption-protected"));
+        assertThat(podGroupAnnotations(PodGroupOperator.KAI, ns, kaiName))
+                .containsEntry("lifeline.io/preemption-cost", "high");
+        assertThat(marks("volcano", "removed")).isEqualTo(vcRemoved + 1);
+
+        List<io.lifeline.action.view.AuditEntry> entries = audit.audit(new io.lifeline.action.view.AuditQuery(
+                        PriorityBoostPublisher.ACTOR, null, vcJob, null, null, null, 10, null))
+                .items();
+        assertThat(entries)
+                .extracting(io.lifeline.action.view.AuditEntry::what)
+                .containsExactlyInAnyOrder("podgroup.preemption_cost.set", "podgroup.preemption_cost.removed");
+        assertThat(entries)
+                .filteredOn(e -> e.what().endsWith(".set"))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.reason()).startsWith("volcano: ");
+                    assertThat(e.before()).isEqualTo("podgroup " + ns + "/test-pg: preemption cost not high");
+                    assertThat(e.after())
+                            .contains("lifeline.io/preemption-cost=high since ")
+                            .endsWith(", volcano.sh/preemptable=false");
                 });
     }
 

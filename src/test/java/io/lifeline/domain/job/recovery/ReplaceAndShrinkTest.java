@@ -65,7 +65,7 @@ class ReplaceAndShrinkTest {
         d.runningOn(2, "10:00:00").progress("10:01:00", 50);
         failed("10:01:01", 9, "n2", "RuntimeError: CUDA error: an illegal memory access was encountered");
 
-        Advice replace = decide(new RecoveryDecider.JobFacts(1, false, Map.of()));
+        Advice replace = decide(new RecoveryDecider.JobFacts(1, false, Map.of(), null));
         assertThat(replace.remedy()).isEqualTo(Remedy.REPLACE_FAILED_PODS);
         assertThat(replace.rule()).isEqualTo(RecoveryRules.FAILING_PODS);
         assertThat(replace.node()).isEqualTo("n2");
@@ -79,7 +79,7 @@ class ReplaceAndShrinkTest {
 
         // While torchrun can still restart them where they are, that comes first, as before.
         assertThat(decide(RecoveryDecider.JobFacts.unknown()).remedy()).isEqualTo(Remedy.RESTART_IN_PLACE);
-        assertThat(decide(new RecoveryDecider.JobFacts(1, true, Map.of())).rule())
+        assertThat(decide(new RecoveryDecider.JobFacts(1, true, Map.of(), null)).rule())
                 .isEqualTo(RecoveryRules.TRANSIENT);
     }
 
@@ -89,7 +89,7 @@ class ReplaceAndShrinkTest {
         failed("10:01:01", 0, "n1", "RuntimeError: x");
         failed("10:01:01", 9, "n2", "RuntimeError: x");
 
-        assertThat(decide(new RecoveryDecider.JobFacts(1, false, Map.of())).remedy())
+        assertThat(decide(new RecoveryDecider.JobFacts(1, false, Map.of(), null)).remedy())
                 .isEqualTo(Remedy.RESTART_IN_PLACE);
     }
 
@@ -98,7 +98,7 @@ class ReplaceAndShrinkTest {
         d.runningOn(3, "10:00:00").progress("10:01:00", 50);
         d.terminated("10:01:01", "n3");
 
-        Advice shrink = decide(new RecoveryDecider.JobFacts(2, true, Map.of("n3", "terminated")));
+        Advice shrink = decide(new RecoveryDecider.JobFacts(2, true, Map.of("n3", "terminated"), null));
         assertThat(shrink.remedy()).isEqualTo(Remedy.SHRINK_TO_SURVIVORS);
         assertThat(shrink.rule()).isEqualTo(RecoveryRules.LOST_NODE);
         assertThat(shrink.node()).isEqualTo("n3");
@@ -115,13 +115,13 @@ class ReplaceAndShrinkTest {
         d.runningOn(3, "10:00:00").progress("10:01:00", 50);
         d.terminated("10:01:01", "n3");
 
-        assertThat(decide(new RecoveryDecider.JobFacts(3, true, Map.of("n3", "terminated")))
+        assertThat(decide(new RecoveryDecider.JobFacts(3, true, Map.of("n3", "terminated"), null))
                         .remedy())
                 .isNotEqualTo(Remedy.SHRINK_TO_SURVIVORS);
-        assertThat(decide(new RecoveryDecider.JobFacts(null, true, Map.of("n3", "terminated")))
+        assertThat(decide(new RecoveryDecider.JobFacts(null, true, Map.of("n3", "terminated"), null))
                         .remedy())
                 .isNotEqualTo(Remedy.SHRINK_TO_SURVIVORS);
-        assertThat(decide(new RecoveryDecider.JobFacts(1, true, Map.of())).remedy())
+        assertThat(decide(new RecoveryDecider.JobFacts(1, true, Map.of(), null)).remedy())
                 .isNotEqualTo(Remedy.SHRINK_TO_SURVIVORS);
     }
 
@@ -130,7 +130,7 @@ class ReplaceAndShrinkTest {
         d.runningOn(2, "10:00:00").progress("10:01:00", 50);
         failed("10:01:01", 9, "n2", "RuntimeError: NCCL error");
 
-        Advice shrink = decide(new RecoveryDecider.JobFacts(1, true, Map.of("n2", "not ready")));
+        Advice shrink = decide(new RecoveryDecider.JobFacts(1, true, Map.of("n2", "not ready"), null));
         assertThat(shrink.remedy()).isEqualTo(Remedy.SHRINK_TO_SURVIVORS);
         assertThat(shrink.node()).isEqualTo("n2");
         assertThat(shrink.evidence().get(0)).startsWith("node n2 is not ready");
