@@ -35,6 +35,8 @@ import java.util.Map;
  * @param placement                  where its coordinating roles (rank 0, rendezvous endpoint) run, flagged when on
  *                                   spot while its pools offer on-demand capacity
  * @param stragglers                 ranks persistently slower than their peers, what they cost, the drain offered
+ * @param progress                   which progress source is trusted (the agent, the TrainJob's status) and what the
+ *                                   TrainJob's status report says
  */
 public record JobDetail(
         JobSummary summary,
@@ -56,4 +58,5 @@ public record JobDetail(
         long duplicatesDropped,
         long lateEvents,
         SpotPlacement placement,
-        io.lifeline.domain.job.straggler.StragglerView stragglers) {}
+        io.lifeline.domain.job.straggler.StragglerView stragglers,
+        ProgressView progress) {}

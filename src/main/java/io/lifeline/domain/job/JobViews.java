@@ -161,7 +161,8 @@ final class JobViews {
                 job.duplicates,
                 job.lateEvents,
                 placement(job),
-                stragglers(job));
+                stragglers(job),
+                ProgressView.of(job));
     }
 
     StragglerView stragglers(Job job) {
