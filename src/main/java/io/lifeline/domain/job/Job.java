@@ -227,6 +227,9 @@ final class Job {
         rescaleGpuMillis = run.rescaleGpuMillis();
         duplicates = run.duplicates();
         lateEvents = run.lateEvents();
+        agentProgress = run.agentProgress();
+        controllerRestarts = run.controllerRestarts();
+        controllerInPlaceRestarts = run.controllerInPlaceRestarts();
         timelineSeq = s.timelineSeq();
         drainedSeq = s.drainedSeq();
         evictedThroughMillis = s.evictedThroughMillis();
@@ -268,7 +271,10 @@ final class Job {
                 rescaleMillis,
                 rescaleGpuMillis,
                 duplicates,
-                lateEvents);
+                lateEvents,
+                agentProgress,
+                controllerRestarts,
+                controllerInPlaceRestarts);
         return new SavedJob(
                 name,
                 incarnation,

@@ -155,4 +155,17 @@ class TrainerStatusProgressTest {
         assertThat(v.state()).isEqualTo(HangVerdict.UNKNOWN);
         assertThat(d.jobs.hangSuspects()).isEmpty();
     }
+
+    @Test
+    void theTrustedSourceOutlivesARestoreOfTheModel() {
+        submittedAndAdmitted();
+        d.progress("10:01:00", 10);
+        Jobs restored = new Jobs(d.nodes, d.clock, JobsConfig.defaults());
+        restored.restore(d.jobs.save());
+        restored.apply(d.event("10:02:00", EventType.TRAINER_STATUS, report("10:02:00", 40, 999L)));
+
+        JobDetail detail = restored.detail(d.job).orElseThrow();
+        assertThat(detail.progress().source()).isEqualTo(ProgressView.AGENT);
+        assertThat(detail.summary().lastStep()).isEqualTo(10L);
+    }
 }
