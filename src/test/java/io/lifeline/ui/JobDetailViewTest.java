@@ -105,7 +105,9 @@ class JobDetailViewTest {
         assertThat(_get(Div.class, s -> s.withId("job-kpi-world")).getElement().getTextRecursively())
                 .contains("min 96");
         // The demo's trainers report their own progress: that is the source the page names.
-        assertThat(_get(Div.class, s -> s.withId("job-kpi-progress")).getElement().getTextRecursively())
+        assertThat(_get(Div.class, s -> s.withId("job-kpi-progress"))
+                        .getElement()
+                        .getTextRecursively())
                 .contains("step ")
                 .contains("source: agent");
     }

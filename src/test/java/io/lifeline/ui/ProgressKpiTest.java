@@ -17,8 +17,29 @@ class ProgressKpiTest {
 
     private static JobSummary summary(Long lastStep) {
         return new JobSummary(
-                "default/multi-node-example", "default", JobState.RUNNING, NOW, 0, 0, 0, 0, null, false, lastStep,
-                null, null, false, null, null, null, 0, null, null, NOW, null, false);
+                "default/multi-node-example",
+                "default",
+                JobState.RUNNING,
+                NOW,
+                0,
+                0,
+                0,
+                0,
+                null,
+                false,
+                lastStep,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                0,
+                null,
+                null,
+                NOW,
+                null,
+                false);
     }
 
     @Test
