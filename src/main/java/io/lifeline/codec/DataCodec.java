@@ -138,6 +138,7 @@ final class DataCodec {
                         d.optDouble("tokensPerSecond", 0, Double.MAX_VALUE),
                         TrustCodec.loss(d));
             case TRAINER_STEP_TIMES -> HangCodec.stepTimes(d);
+            case TRAINER_STATUS -> ControllerCodec.status(d);
             case TRAINER_STACKS -> HangCodec.stacks(d);
             case TRAINER_CHECKPOINT_STARTED ->
                 new TrainerData.CheckpointStarted(
@@ -292,6 +293,7 @@ final class DataCodec {
                         d.optLong("checkpointIntervalSeconds", 1, 365L * 86400));
             }
             case JOB_HANG_SUSPECTED -> HangCodec.hangSuspected(d);
+            case JOB_RESTARTED -> ControllerCodec.restarted(d);
             case JOB_RECOVERY_ADVISED -> RecoveryCodec.advised(d);
             case JOB_RECOVERY_CHECKED -> RecoveryCodec.checked(d);
             case JOB_CHECKPOINT_TRUST -> TrustCodec.marked(d);
@@ -455,6 +457,8 @@ final class DataCodec {
             TrustCodec.putLoss(o, p.loss());
         } else if (t instanceof TrainerData.StepTimes s) {
             HangCodec.encodeStepTimes(s, o);
+        } else if (t instanceof TrainerData.StatusReport s) {
+            ControllerCodec.encodeStatus(s, o);
         } else if (t instanceof TrainerData.Stacks s) {
             HangCodec.encodeStacks(s, o);
         } else {
@@ -529,6 +533,8 @@ final class DataCodec {
             putOpt(o, "checkpointIntervalSeconds", u.checkpointIntervalSeconds());
         } else if (j instanceof JobData.HangSuspected h) {
             HangCodec.encodeHangSuspected(h, o);
+        } else if (j instanceof JobData.Restarted r) {
+            ControllerCodec.encodeRestarted(r, o);
         } else if (j instanceof JobData.RecoveryAdvised r) {
             RecoveryCodec.encodeAdvised(r, o);
         } else if (j instanceof JobData.RecoveryChecked r) {

@@ -22,7 +22,7 @@ final class HangCodec {
     static final int MAX_SUSPECTS = 64;
     static final int MAX_EVIDENCE = 32;
     private static final Pattern PHASE = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
-    private static final Pattern KIND = Pattern.compile("training|save|phase|startup");
+    private static final Pattern KIND = Pattern.compile("training|save|phase|startup|status");
 
     private HangCodec() {}
 
@@ -179,8 +179,8 @@ final class HangCodec {
     static JobData.HangSuspected hangSuspected(DataReader d) {
         String kind = d.reqString("kind");
         if (!KIND.matcher(kind).matches()) {
-            throw new InvalidEventException(
-                    d.path("kind") + ": expected training, save, phase or startup, got " + DataReader.abbreviate(kind));
+            throw new InvalidEventException(d.path("kind") + ": expected training, save, phase, startup or status, got "
+                    + DataReader.abbreviate(kind));
         }
         Instant since = d.optInstant("since");
         if (since == null) {

@@ -40,6 +40,12 @@ public interface KubeConfig {
     /** Watch Kubeflow Trainer v2 TrainJobs, when their CRD exists. */
     Kind trainjobs();
 
+    /**
+     * Watch JobSets, when their CRD exists: the restart counters of those that run a watched training job (a TrainJob's
+     * own JobSet).
+     */
+    Kind jobsets();
+
     /** Watch Kueue Workloads, when their CRD exists. */
     Kind kueue();
 

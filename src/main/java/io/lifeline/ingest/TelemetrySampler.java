@@ -204,7 +204,9 @@ final class TelemetrySampler {
                     || e.time().toEpochMilli() - storedAtMillis >= intervalMillis
                     || changedHealth(lastStored, e)
                     || hot(e)
-                    || progressDue && e.data() instanceof TrainerData.Progress;
+                    || progressDue
+                            && (e.data() instanceof TrainerData.Progress
+                                    || e.data() instanceof TrainerData.StatusReport);
             if (due) {
                 stored(e);
                 progressDue = false;

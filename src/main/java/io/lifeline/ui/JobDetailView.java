@@ -339,6 +339,11 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
                                                 ? " · NODE-LOCAL: newest " + f.newestCheckpointId()
                                                         + " is lost with its node"
                                                 : "")),
+                Ui.kpi(
+                        "job-kpi-progress",
+                        "Progress",
+                        ProgressKpi.value(s, m.detail().progress()),
+                        ProgressKpi.hint(m.detail().progress(), m.at())),
                 Ui.kpi("job-kpi-restarts", "Restarts", String.valueOf(s.restarts()), restartsHint(s, m.recovery())));
         timeline.setOption(TimelineChart.timeline(m, from, to, lent));
         timeline.setDescription(TimelineChart.describe(m));

@@ -109,7 +109,7 @@ class HangCodecTest {
                         "job.hang_suspected",
                         "{\"kind\":\"bored\",\"since\":\"2026-03-01T09:59:00Z\",\"stalledSeconds\":60,"
                                 + "\"thresholdSeconds\":30}"))
-                .startsWith("data.kind: expected training, save, phase or startup");
+                .startsWith("data.kind: expected training, save, phase, startup or status");
     }
 
     @Test

@@ -104,6 +104,12 @@ class JobDetailViewTest {
                 .contains("Recommended");
         assertThat(_get(Div.class, s -> s.withId("job-kpi-world")).getElement().getTextRecursively())
                 .contains("min 96");
+        // The demo's trainers report their own progress: that is the source the page names.
+        assertThat(_get(Div.class, s -> s.withId("job-kpi-progress"))
+                        .getElement()
+                        .getTextRecursively())
+                .contains("step ")
+                .contains("source: agent");
     }
 
     /** Under the advice, a line per storage target the job writes to: bandwidth, free space, time until full. */

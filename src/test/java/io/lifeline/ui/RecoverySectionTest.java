@@ -41,7 +41,8 @@ class RecoverySectionTest {
             41L,
             null,
             40L,
-            true);
+            true,
+            null);
     private static final Attempt RUNNING = new Attempt(
             2,
             AT.plusSeconds(700),
@@ -58,7 +59,8 @@ class RecoverySectionTest {
             15L,
             40L,
             40L,
-            false);
+            false,
+            null);
 
     private static Advice advice(Verdict v, String mode, String outcome) {
         return new Advice(
@@ -197,7 +199,8 @@ class RecoverySectionTest {
                 null,
                 null,
                 null,
-                false);
+                false,
+                null);
         assertThat(RecoverySection.firstFailure(killed)).isEqualTo("SIGKILL on rank 0");
     }
 
@@ -207,7 +210,23 @@ class RecoverySectionTest {
         section.show(null);
         assertThat(text(section)).contains("No attempts or advice yet.");
         Attempt launch = new Attempt(
-                1, AT, null, null, null, null, null, null, List.of("n1"), List.of(), 0L, 5L, 5L, null, null, false);
+                1,
+                AT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of("n1"),
+                List.of(),
+                0L,
+                5L,
+                5L,
+                null,
+                null,
+                false,
+                null);
         RecoveryView fresh = view("off", new Budgets(0, 3, 0, null), List.of(), List.of(launch));
         assertThat(RecoverySection.isQuiet(fresh)).isTrue();
         section.show(fresh);

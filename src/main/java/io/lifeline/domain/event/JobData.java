@@ -98,6 +98,49 @@ public sealed interface JobData extends EventData {
      */
     record HangSuspect(int rank, String node, String gpu, Long lastStep, String why) {}
 
+    /**
+     * The job's controller restarted it (JobSet recreated its Jobs, or restarted its pods in place): what the
+     * controller counted, not what the pods showed.
+     *
+     * @param by                who counted it ({@code jobset})
+     * @param kind              {@code recreate} (all Jobs recreated: {@code status.restarts}) or {@code in-place}
+     *                          ({@code status.currentInPlaceRestartAttempt})
+     * @param attempt           the controller's counter after the restart
+     * @param previous          the counter before it as last seen, or null on first sight
+     * @param countsTowardsMax  the restarts that count towards {@code maxRestarts} ({@code restartsCountTowardsMax}),
+     *                          or null when not said
+     * @param maxRestarts       the limit ({@code spec.failurePolicy.maxRestarts}), or null
+     * @param reason            why, as the controller said it (its restarting condition), or null
+     */
+    record Restarted(
+            String by,
+            String kind,
+            int attempt,
+            Integer previous,
+            Integer countsTowardsMax,
+            Integer maxRestarts,
+            String reason)
+            implements JobData {
+
+        /** What an attempt started by this restart says of its start. */
+        public String describe() {
+            StringBuilder b = new StringBuilder(by.equals("jobset") ? "JobSet" : by);
+            b.append("in-place".equals(kind) ? " in-place restart attempt " : " restart ")
+                    .append(attempt);
+            if (countsTowardsMax != null && maxRestarts != null) {
+                b.append(" (")
+                        .append(countsTowardsMax)
+                        .append(" of maxRestarts ")
+                        .append(maxRestarts)
+                        .append(')');
+            }
+            if (reason != null && !reason.isBlank()) {
+                b.append(": ").append(reason);
+            }
+            return b.toString();
+        }
+    }
+
     /** The job ended. */
     record Finished(Outcome outcome, String reason) implements JobData {}
 

@@ -1,7 +1,9 @@
 package io.lifeline.domain.event;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /** Payloads of {@code trainer.*} events (torchrun agents and the training loop); the subject is the job. */
 public sealed interface TrainerData extends EventData {
@@ -65,6 +67,42 @@ public sealed interface TrainerData extends EventData {
             this(step, samplesPerSecond, tokensPerSecond, null);
         }
     }
+
+    /**
+     * The trainers' own summary of their progress as a job controller keeps it (Kubeflow Trainer's
+     * {@code TrainJob.status.trainerStatus}): coarser than {@link Progress}, one report for the whole job, no rank.
+     *
+     * @param reportedAt        when the trainers made the report ({@code lastUpdatedTime}, by their clock)
+     * @param percent           how complete the run is, 0 to 100, or null when not said
+     * @param remainingSeconds  the estimated time left, or null
+     * @param step              the step reached when a metric names it ({@code step}, {@code global_step}...), or null
+     * @param totalSteps        the steps planned when a metric names them, or null
+     * @param loss              the {@code loss} metric when it is a number, or null
+     * @param metrics           every metric as reported, by name (at most {@link #MAX_METRICS})
+     */
+    record StatusReport(
+            Instant reportedAt,
+            Integer percent,
+            Long remainingSeconds,
+            Long step,
+            Long totalSteps,
+            Double loss,
+            List<Metric> metrics)
+            implements TrainerData {
+
+        /** Metrics kept from one report (Trainer allows 256; a page shows a handful). */
+        public static final int MAX_METRICS = 64;
+
+        public StatusReport {
+            Objects.requireNonNull(reportedAt, "reportedAt");
+            metrics = metrics == null
+                    ? List.of()
+                    : List.copyOf(metrics.size() > MAX_METRICS ? metrics.subList(0, MAX_METRICS) : metrics);
+        }
+    }
+
+    /** One named metric of a {@link StatusReport}, its value as the trainers wrote it. */
+    record Metric(String name, String value) {}
 
     /**
      * One rank's step times since its previous report (what finds stragglers).

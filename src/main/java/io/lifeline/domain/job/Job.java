@@ -83,6 +83,17 @@ final class Job {
     io.lifeline.domain.job.straggler.StragglerDetector stragglers;
     /** The ranks' heartbeats and the job's earned thresholds; null until a rank reports. */
     io.lifeline.domain.job.hang.HangWatch hangs;
+    /** The controller's status reports (a TrainJob's {@code trainerStatus}); null until one arrives. */
+    io.lifeline.domain.job.hang.StatusWatch statusReports;
+    /**
+     * Whether the trainers report {@code trainer.progress} themselves (the agent): from then on that is the job's
+     * progress, and status reports are shown but move nothing.
+     */
+    boolean agentProgress;
+    /** The controller's restart counter as last seen ({@code job.restarted}), or -1 before any. */
+    int controllerRestarts = -1;
+    /** The controller's in-place restart attempt as last seen, or -1 before any. */
+    int controllerInPlaceRestarts = -1;
     /** The recent losses the trainers reported, which judge a save's trust; null until they report one. */
     io.lifeline.domain.job.checkpoint.LossWindow losses;
     /** Recovery's advice for the job's incidents, from the {@code job.recovery_*} events. */
@@ -220,6 +231,9 @@ final class Job {
         rescaleGpuMillis = run.rescaleGpuMillis();
         duplicates = run.duplicates();
         lateEvents = run.lateEvents();
+        agentProgress = run.agentProgress();
+        controllerRestarts = run.controllerRestarts();
+        controllerInPlaceRestarts = run.controllerInPlaceRestarts();
         timelineSeq = s.timelineSeq();
         drainedSeq = s.drainedSeq();
         evictedThroughMillis = s.evictedThroughMillis();
@@ -262,7 +276,10 @@ final class Job {
                 rescaleMillis,
                 rescaleGpuMillis,
                 duplicates,
-                lateEvents);
+                lateEvents,
+                agentProgress,
+                controllerRestarts,
+                controllerInPlaceRestarts);
         return new SavedJob(
                 name,
                 incarnation,

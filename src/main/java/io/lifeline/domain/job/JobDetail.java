@@ -37,6 +37,8 @@ import java.util.Map;
  * @param stragglers                 ranks persistently slower than their peers, what they cost, the drain offered
  * @param healsItself                how the job heals its own replica failures (TorchFT), or null: such failures
  *                                   are left to it
+ * @param progress                   which progress source is trusted (the agent, the TrainJob's status) and what the
+ *                                   TrainJob's status report says
  */
 public record JobDetail(
         JobSummary summary,
@@ -59,4 +61,5 @@ public record JobDetail(
         long lateEvents,
         SpotPlacement placement,
         io.lifeline.domain.job.straggler.StragglerView stragglers,
-        io.lifeline.domain.event.JobData.SelfHealing healsItself) {}
+        io.lifeline.domain.event.JobData.SelfHealing healsItself,
+        ProgressView progress) {}

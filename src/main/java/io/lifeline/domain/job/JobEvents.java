@@ -39,7 +39,7 @@ final class JobEvents {
     void handle(Job job, Event e) {
         Instant at = e.time();
         String type = e.type().wireName();
-        if (e.type() != EventType.TRAINER_PROGRESS) {
+        if (e.type() != EventType.TRAINER_PROGRESS && e.type() != EventType.TRAINER_STATUS) {
             job.timeline(at, TimelineEntry.Kind.EVENT, type, Summaries.of(e));
         }
         if (e.data() instanceof JobData d) {
@@ -72,6 +72,8 @@ final class JobEvents {
                     : job.checkpointIntervalSeconds;
         } else if (data instanceof JobData.HangSuspected d) {
             interruptions.hang(job, at, d, type);
+        } else if (data instanceof JobData.Restarted d) {
+            ControllerRestarts.apply(interruptions, job, at, d, type);
         } else if (data instanceof JobData.RecoveryAdvised d) {
             job.recovery.advised(new Advice(
                     job.name,
@@ -199,7 +201,13 @@ final class JobEvents {
 
     private void onTrainer(Job job, Instant at, TrainerData data, String type) {
         if (data instanceof TrainerData.Progress d) {
-            progress(job, at, d, type);
+            // The trainers' own reports are the job's progress from the first one on: a controller's coarser status
+            // (which may have moved the job before the agent started) must not hold them back by its clock.
+            boolean takeover = !job.agentProgress;
+            job.agentProgress = true;
+            progress(job, at, d.step(), d.samplesPerSecond(), d.tokensPerSecond(), d.loss(), takeover, type);
+        } else if (data instanceof TrainerData.StatusReport d) {
+            status(job, d, type);
         } else if (data instanceof TrainerData.Rendezvous d) {
             rendezvous(job, at, d, type);
         } else if (data instanceof TrainerData.WorkerFailed d) {
@@ -296,18 +304,42 @@ final class JobEvents {
         return job.hangs;
     }
 
-    private void progress(Job job, Instant at, TrainerData.Progress d, String type) {
-        checkpoints.loss(job, d.loss());
+    /**
+     * A controller's status report (a TrainJob's {@code trainerStatus}): the job's progress only while the trainers
+     * report none of their own, and only when newer than the last one (its time is the trainers' report time, so a
+     * repeat, a resync or a re-list moves nothing). A report without a step keeps the job's step as it was.
+     */
+    private void status(Job job, TrainerData.StatusReport d, String type) {
+        if (job.statusReports == null) {
+            job.statusReports = new io.lifeline.domain.job.hang.StatusWatch();
+        }
+        if (!job.statusReports.report(d) || job.agentProgress) {
+            return;
+        }
+        long step = d.step() != null ? d.step() : job.lastStep;
+        progress(job, d.reportedAt(), step, null, null, d.loss(), false, type);
+    }
+
+    private void progress(
+            Job job,
+            Instant at,
+            long step,
+            Double samplesPerSecond,
+            Double tokensPerSecond,
+            Double loss,
+            boolean takeover,
+            String type) {
+        checkpoints.loss(job, loss);
         // Trainers holding still after a prepare_exit save take no step: progress past the saved step means they are
         // training again (a report of the saved step itself, sent late or while holding, does not).
-        if (job.holding && d.step() > job.holdingStep) {
+        if (job.holding && step > job.holdingStep) {
             job.holding = false;
         }
-        if (job.lastProgressAt == null || !at.isBefore(job.lastProgressAt)) {
+        if (takeover || job.lastProgressAt == null || !at.isBefore(job.lastProgressAt)) {
             job.lastProgressAt = at;
-            job.lastStep = d.step();
-            job.samplesPerSecond = d.samplesPerSecond();
-            job.tokensPerSecond = d.tokensPerSecond();
+            job.lastStep = step;
+            job.samplesPerSecond = samplesPerSecond;
+            job.tokensPerSecond = tokensPerSecond;
         }
         if (job.firstProgressAt == null || at.isBefore(job.firstProgressAt)) {
             job.firstProgressAt = at;
@@ -319,7 +351,7 @@ final class JobEvents {
             CheckpointEntry save = job.checkpoints.find(job.syncSave);
             if (save == null
                     || save.startedAt() == null
-                    || at.isAfter(save.startedAt()) && (!save.async() || d.step() > save.step())) {
+                    || at.isAfter(save.startedAt()) && (!save.async() || step > save.step())) {
                 job.syncSave = null;
             }
         }
@@ -328,7 +360,7 @@ final class JobEvents {
                 JobStateMachine.move(job, JobState.RUNNING, at, type);
                 break;
             case RECOVERING:
-                interruptions.resume(job, at, d.step(), type);
+                interruptions.resume(job, at, step, type);
                 break;
             case RESCALING:
                 if (JobStateMachine.move(job, JobState.RUNNING, at, type)) {
@@ -338,9 +370,9 @@ final class JobEvents {
             case PREEMPTED:
             case SUSPENDED:
                 // Progress while off the nodes: either stragglers from before the stop, or a restart we did not see.
-                if (!interruptions.isStraggler(job, d.step(), at)) {
+                if (!interruptions.isStraggler(job, step, at)) {
                     JobStateMachine.move(job, JobState.RECOVERING, at, type);
-                    interruptions.resume(job, at, d.step(), type);
+                    interruptions.resume(job, at, step, type);
                 }
                 break;
             case RUNNING:

@@ -162,7 +162,8 @@ final class JobViews {
                 job.lateEvents,
                 placement(job),
                 stragglers(job),
-                job.healsItself);
+                job.healsItself,
+                ProgressView.of(job));
     }
 
     StragglerView stragglers(Job job) {

@@ -376,7 +376,7 @@ public final class Jobs {
         long nowMs = now();
         List<java.util.Map.Entry<String, HangVerdict>> out = new ArrayList<>();
         for (Job j : jobs.values()) {
-            if (j.state != JobState.RUNNING || j.hangs == null) {
+            if (j.state != JobState.RUNNING || j.hangs == null && j.statusReports == null) {
                 continue;
             }
             HangVerdict v = hangVerdict(j, nowMs);
@@ -402,6 +402,10 @@ public final class Jobs {
                                     ? " (incident " + open.id() + ", " + open.cause() + ")"
                                     : "")
                             + ": only a training job is judged");
+        }
+        if (j.hangs == null && j.statusReports != null && !j.agentProgress) {
+            // No agent: the TrainJob's status reports are all there is, and all the verdict may rest on.
+            return j.statusReports.judge(nowMs, hangSettings);
         }
         if (j.hangs == null) {
             return HangVerdict.of(

@@ -144,6 +144,10 @@ public record SavedJob(
      * @param rescaleGpuMillis  GPU time spent rescaling
      * @param duplicates        redelivered events dropped
      * @param lateEvents        events older than the accounting clock
+     * @param agentProgress     whether the trainers report {@code trainer.progress} themselves (their progress is
+     *                          trusted over a controller's status)
+     * @param controllerRestarts         the controller's restart counter as last seen, -1 before any
+     * @param controllerInPlaceRestarts  its in-place restart attempt as last seen, -1 before any
      */
     public record Run(
             long lastStep,
@@ -162,7 +166,10 @@ public record SavedJob(
             long rescaleMillis,
             long rescaleGpuMillis,
             long duplicates,
-            long lateEvents) {}
+            long lateEvents,
+            boolean agentProgress,
+            int controllerRestarts,
+            int controllerInPlaceRestarts) {}
 
     /**
      * The job's share of one pool or capacity type.

@@ -74,6 +74,9 @@ final class Summaries {
             return "recovery rung " + r.rung() + " of " + r.incident() + " " + r.verdict()
                     + (r.reason() == null ? "" : ": " + r.reason());
         }
+        if (d instanceof JobData.Restarted r) {
+            return "restarted by its controller: " + r.describe();
+        }
         if (d instanceof JobData.Finished f) {
             return "finished: " + f.outcome().wireName() + (f.reason() == null ? "" : " (" + f.reason() + ")");
         }
@@ -136,6 +139,10 @@ final class Summaries {
         if (d instanceof TrainerData.CommandAck a) {
             return "command " + a.command() + " " + a.status().wireName()
                     + (a.message() == null ? "" : ": " + a.message());
+        }
+        if (d instanceof TrainerData.StatusReport r) {
+            return "trainer status " + (r.percent() == null ? "" : r.percent() + " % ")
+                    + (r.step() == null ? "" : "at step " + r.step() + " ") + "reported at " + r.reportedAt();
         }
         TrainerData.Progress p = (TrainerData.Progress) d;
         return "progress at step " + p.step();

@@ -69,7 +69,7 @@ public class HangDetector {
         this.config = config;
         this.clock = clock;
         this.registry = registry;
-        for (String kind : List.of("training", "save", "phase", "startup")) {
+        for (String kind : List.of("training", "save", "phase", "startup", "status")) {
             detections(kind);
             timeToDetect(kind);
         }

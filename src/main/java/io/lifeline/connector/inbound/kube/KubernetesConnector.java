@@ -36,7 +36,7 @@ import org.jboss.logging.Logger;
 /**
  * Watches the cluster with fabric8 informers once ingest is open, when {@code lifeline.connectors.kubernetes.enabled}
  * (or dcgm-exporter discovery) is on. One small wrapper per kind turns objects into catalogue events:
- * {@link NodeWatcher}, {@link PodWatcher}, {@link EventWatcher}, {@link PyTorchJobWatcher}, {@link TrainJobWatcher},
+ * {@link NodeWatcher}, {@link PodWatcher}, {@link EventWatcher}, {@link PyTorchJobWatcher}, {@link TrainJobWatcher}, {@link JobSetWatcher},
  * {@link KueueWorkloadWatcher}, {@link VolcanoJobWatcher}, plus {@link DcgmEndpointWatcher} for scrape targets.
  *
  * <p>Custom kinds are watched only when their CustomResourceDefinition exists; a missing one turns that kind off
@@ -139,6 +139,12 @@ public class KubernetesConnector {
                         config.trainjobs().enabled(),
                         TrainJobWatcher.CRD,
                         c -> new TrainJobWatcher(ctx, training, jobs).start(c, resync)));
+                jobKinds.add(custom(
+                        client,
+                        "jobsets",
+                        config.jobsets().enabled(),
+                        JobSetWatcher.CRD,
+                        c -> new JobSetWatcher(ctx, training).start(c, resync)));
                 jobKinds.add(custom(
                         client,
                         "kueue-workloads",
@@ -280,6 +286,7 @@ public class KubernetesConnector {
                     "trainjobs",
                     TrainJobWatcher.CRD,
                     c -> new TrainJobWatcher(ctx, training, jobs).start(c, resync));
+            recheckKind(client, "jobsets", JobSetWatcher.CRD, c -> new JobSetWatcher(ctx, training).start(c, resync));
             recheckKind(
                     client,
                     "kueue-workloads",

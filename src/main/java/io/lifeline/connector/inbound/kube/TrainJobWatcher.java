@@ -10,6 +10,7 @@ import io.lifeline.domain.event.EventData;
 import io.lifeline.domain.event.EventType;
 import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.event.SchedulerData;
+import io.lifeline.domain.event.TrainerData;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,10 @@ import java.util.Objects;
  *   <li>a change of any of those (a rescale: {@code numNodes}) → {@code job.updated} with the changed fields;</li>
  *   <li>condition {@code Complete} or {@code Failed} true → {@code job.finished}; deleted before finishing →
  *       {@code job.finished} cancelled;</li>
- *   <li>{@code spec.suspend} turned on → {@code workload.requeued}; turned off → {@code workload.admitted}.</li>
+ *   <li>{@code spec.suspend} turned on → {@code workload.requeued}; turned off → {@code workload.admitted};</li>
+ *   <li>a {@code status.trainerStatus} with a new {@code lastUpdatedTime} (first sight included) →
+ *       {@code trainer.status} ({@link TrainerStatusReports}), at that time and with an id made of it, so a resync or a
+ *       re-list repeats the same event.</li>
  * </ul>
  */
 final class TrainJobWatcher extends TrainingJobWatcher {
@@ -72,6 +76,10 @@ final class TrainJobWatcher extends TrainingJobWatcher {
                 KubeContext.created(job, now),
                 new JobData.Submitted(
                         namespace(job), null, f.priorityClass, f.elastic, f.gpusPerNode, null, TorchFt.of(job))));
+        TrainerData.StatusReport report = TrainerStatusReports.of(job);
+        if (report != null) {
+            out.add(statusEvent(job, report));
+        }
         Generic.Condition end = finished(job);
         if (end != null) {
             out.add(finishedEvent(job, end, now));
@@ -115,6 +123,11 @@ final class TrainJobWatcher extends TrainingJobWatcher {
                                     new SchedulerData.Admitted(
                                             job.getMetadata().getName(), label(job, "kueue.x-k8s.io/queue-name"))));
         }
+        TrainerData.StatusReport report = TrainerStatusReports.of(job);
+        TrainerData.StatusReport reportBefore = TrainerStatusReports.of(old);
+        if (report != null && (reportBefore == null || !report.reportedAt().equals(reportBefore.reportedAt()))) {
+            out.add(statusEvent(job, report));
+        }
         Generic.Condition end = finished(job);
         Generic.Condition endBefore = finished(old);
         if (end != null
@@ -151,6 +164,10 @@ final class TrainJobWatcher extends TrainingJobWatcher {
                 EventType.JOB_FINISHED,
                 KubeContext.time(end.lastTransitionTime(), now),
                 new JobData.Finished(outcome, KubeContext.reason(end.reason(), end.message())));
+    }
+
+    private Event statusEvent(GenericKubernetesResource job, TrainerData.StatusReport report) {
+        return event(job, "status/" + report.reportedAt(), EventType.TRAINER_STATUS, report.reportedAt(), report);
     }
 
     /** The Complete or Failed condition when true, else null. */

@@ -25,6 +25,9 @@ import java.util.List;
  * @param checkpointStepAtStart  the newest good checkpoint's step when it started, null when none
  * @param checkpointStepAtEnd    the newest good checkpoint's step when it ended (or now), null when none
  * @param checkpointAdvanced     whether it saved a checkpoint past the one it started from
+ * @param restart                the restart that started it as its incident recorded it (a controller's counter, such
+ *                               as {@code JobSet restart 2 (1 of maxRestarts 3)}, or the elastic agent's
+ *                               {@code restart 3}), null for the launch or when no restart was seen
  */
 public record Attempt(
         int number,
@@ -42,7 +45,8 @@ public record Attempt(
         Long stepsMade,
         Long checkpointStepAtStart,
         Long checkpointStepAtEnd,
-        boolean checkpointAdvanced) {
+        boolean checkpointAdvanced,
+        String restart) {
 
     public Attempt {
         nodes = List.copyOf(nodes);

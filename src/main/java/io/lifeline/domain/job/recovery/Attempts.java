@@ -1,7 +1,9 @@
 package io.lifeline.domain.job.recovery;
 
 import io.lifeline.domain.job.incident.IncidentOutcome;
+import io.lifeline.domain.job.incident.IncidentPhase;
 import io.lifeline.domain.job.incident.IncidentView;
+import io.lifeline.domain.job.incident.PhaseStamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +84,21 @@ public final class Attempts {
                 made,
                 cpStart,
                 cpEnd,
-                advanced);
+                advanced,
+                restart(before));
+    }
+
+    /** The newest restart the incident recorded (the last wins: a controller's counter after the agent's). */
+    private static String restart(IncidentView incident) {
+        if (incident == null) {
+            return null;
+        }
+        String out = null;
+        for (PhaseStamp p : incident.phases()) {
+            if (p.phase() == IncidentPhase.RESTARTED && p.detail() != null) {
+                out = p.detail();
+            }
+        }
+        return out;
     }
 }

@@ -76,6 +76,7 @@ class WorkloadErrorStepTest {
                 null,
                 n == 1 ? null : 20L,
                 20L,
-                n == 1);
+                n == 1,
+                null);
     }
 }
