@@ -149,6 +149,20 @@ class HotPathTest(AgentTestBase):
         self.assertEqual(last["subject"], "ml/test")
         self.assertTrue(last["id"].startswith("run1/node-a/0/progress/"))
 
+    def test_the_first_step_of_a_worker_is_reported_at_once(self) -> None:
+        # Lifeline ends an interruption at the first progress after a restart: it must not wait for a flush.
+        a = self.make(LIFELINE_PROGRESS_INTERVAL="60", LIFELINE_FLUSH_INTERVAL="30")
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        a.step(19, samples=1)
+        progress = self.lifeline.wait_for(lambda: self.lifeline.events("trainer.progress"), timeout=5)
+        self.assertLess(time.monotonic() - t0, 2.0)
+        self.assertEqual(progress[0]["data"]["step"], 19)
+        a.step(20, samples=1)
+        a.step(21, samples=1)
+        time.sleep(0.3)
+        self.assertEqual(len(self.lifeline.events("trainer.progress")), 1, "later steps wait for the interval")
+
     def test_only_rank_0_sends_job_level_events_but_every_rank_reports_its_failure(self) -> None:
         a = self.make(RANK="1", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="1", _store=MemoryStore())
         self.assertIsNone(a.commands)
