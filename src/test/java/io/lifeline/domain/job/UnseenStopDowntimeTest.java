@@ -79,4 +79,27 @@ class UnseenStopDowntimeTest {
         assertThat(i.downtimeMillis()).isEqualTo(19_000);
         assertThat(i.lostReworkMillis()).isEqualTo(11_000);
     }
+
+    /**
+     * The crash drill's pod recreation followed by a relaunch of every agent before the recreated workers' reports
+     * were sent (killed, they never are): Lifeline never saw the job train between the two, so they are one incident,
+     * from the last progress it saw to the first after the relaunch. A drill that wants two incidents waits until
+     * Lifeline closed the first.
+     */
+    @Test
+    void aSecondStopBeforeAnyProgressOfTheRecoveryJoinsTheOpenIncident() {
+        JobDriver d = killedUnseen();
+        d.rendezvous("10:00:38", 2, 8, "n1", "n2")
+                // the recreated workers restore and train, and are killed with their reports unsent
+                .rendezvous("10:00:50", 0, 8, "n1", "n2")
+                .restored("10:00:52", "ckpt-40", 40)
+                .progress("10:00:53", 41)
+                .now("10:01:00");
+
+        IncidentView i = d.lastIncident();
+        assertThat(d.incidents()).hasSize(1);
+        assertThat(i.closedAt()).isEqualTo(JobDriver.at("10:00:53"));
+        assertThat(i.downtimeMillis()).isEqualTo(33_000);
+        assertThat(i.lostReworkMillis()).isEqualTo(10_000);
+    }
 }
