@@ -22,9 +22,19 @@ machine-readable line per fact on stdout (flushed), for tests and scripts:
     LIFELINE_EXAMPLE holding step=<n> rank=<r>
     LIFELINE_EXAMPLE hold_ended step=<n> rank=<r>      (the prepare_exit deadline and grace passed: training resumes)
     LIFELINE_EXAMPLE done step=<n> rank=<r>
+
+With --record PATH (or LIFELINE_EXAMPLE_RECORD) it also keeps its own record, the ground truth a drill judges
+Lifeline's figures against: one JSON object a line, appended by every rank with a single write, ``t`` the wall clock
+(seconds since the epoch) when the fact happened:
+
+    {"t": 1767.512, "event": "step", "step": 17, "rank": 1, "node": "node-b", "restart": 0, "pid": 4242, "world": 2}
+    events: start, resumed (the restore and its step), step, saved, save_failed, notice (prepare_exit reached the rank,
+            with its deadline), holding, hold_ended, peer_lost (a peer went while holding: this worker ends for
+            torchrun to restart it), done
 """
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -41,6 +51,25 @@ from lifeline_agent.checkpoint import CheckpointManager, ElasticDistributedSampl
 def out(line):
     sys.stdout.write("LIFELINE_EXAMPLE " + line + "\n")
     sys.stdout.flush()
+
+
+class Record(object):
+    """The script's own record (see the module's doc): what it did and when, by its own clock, written whatever
+    Lifeline hears; a no-op without a path."""
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644) if path else None
+        self.base = {"node": os.environ.get("LIFELINE_NODE") or os.uname()[1],
+                     "restart": int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0")), "pid": os.getpid(), "rank": -1}
+
+    def __call__(self, event, **fields):
+        if self.fd is None:
+            return
+        rec = {"t": round(time.time(), 3), "event": event}
+        rec.update(self.base)
+        rec.update(fields)
+        # One write per line: the ranks of every node append to the same file without interleaving.
+        os.write(self.fd, (json.dumps(rec, separators=(",", ":")) + "\n").encode())
 
 
 def parse_args(argv=None):
@@ -63,6 +92,8 @@ def parse_args(argv=None):
     p.add_argument("--dataset-size", type=int, default=200000, help="samples in the synthetic dataset")
     p.add_argument("--keep", type=int, default=3, help="checkpoints kept")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--record", default=os.environ.get("LIFELINE_EXAMPLE_RECORD"),
+                   help="the script's own record, JSON lines appended (default: LIFELINE_EXAMPLE_RECORD, else none)")
     a = p.parse_args(argv)
     if a.steps is None:
         a.steps = max(1, int(600.0 / max(a.step_time, 0.001)))
@@ -94,6 +125,7 @@ class Synthetic(object):
 
 def main(argv=None):
     args = parse_args(argv)
+    record = Record(args.record)
     import torch
     import torch.distributed as dist
     import torch.nn as nn
@@ -110,10 +142,21 @@ def main(argv=None):
     if cuda:
         torch.cuda.set_device(device)
     torch.manual_seed(args.seed)
+    record.base["rank"] = rank
+    record("start", world=world)
+
+    def holding(step):
+        record("holding", step=step)
+        out("holding step=%d rank=%d" % (step, rank))
+
+    def hold_ended(step):
+        record("hold_ended", step=step)
+        out("hold_ended step=%d rank=%d" % (step, rank))
 
     agent = lifeline_agent.init()
-    agent.on("hold", lambda step: out("holding step=%d rank=%d" % (step, rank)))
-    agent.on("resume", lambda step: out("hold_ended step=%d rank=%d" % (step, rank)))
+    agent.on("hold", holding)
+    agent.on("resume", hold_ended)
+    agent.on("exit", lambda deadline: record("notice", deadline=deadline.isoformat() if deadline else None))
 
     model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 1)).to(device)
     net = nn.parallel.DistributedDataParallel(model, device_ids=[local_rank] if cuda else None) \
@@ -136,12 +179,14 @@ def main(argv=None):
         r = ckpts.restore(model=model, optimizer=opt, sampler=sampler, checkpoint_id=checkpoint_id,
                           map_location=device)
         if r is None:
+            record("resumed", step=0, checkpoint="none", world=world)
             out("resumed step=0 checkpoint=none world=%d rank=%d" % (world, rank))
             return None
         state["step"] = r.step
         state["samples"] = r.samples_seen or r.step * global_batch
         state["restored_step"] = r.step
         state["previous_world"] = r.world_size or world
+        record("resumed", step=r.step, checkpoint=r.checkpoint_id, world=world)
         out("resumed step=%d checkpoint=%s world=%d rank=%d" % (r.step, r.checkpoint_id, world, rank))
         return r
 
@@ -151,8 +196,10 @@ def main(argv=None):
             info = ckpts.save(step, model=model, optimizer=opt, sampler=sampler, samples_seen=state["samples"],
                               extra={"base_lr": args.lr, "batch_size": args.batch_size}, reason=reason)
         except Exception as e:  # noqa: BLE001 - reported; training goes on
+            record("save_failed", step=step, reason=type(e).__name__)
             out("save_failed step=%d reason=%s rank=%d" % (step, type(e).__name__, rank))
             return None
+        record("saved", step=step, checkpoint=info.checkpoint_id, reason=reason)
         out("saved step=%d checkpoint=%s reason=%s rank=%d" % (step, info.checkpoint_id, reason, rank))
         return info
 
@@ -189,6 +236,7 @@ def main(argv=None):
         state["samples"] += global_batch
         sampler.advance(global_batch)
         step = state["step"]
+        record("step", step=step, world=world)
         out("step=%d rank=%d world=%d" % (step, rank, world))
 
         task = agent.step(step, samples=global_batch, busy=busy)
@@ -198,7 +246,11 @@ def main(argv=None):
             continue
         if task.kind == "save":
             info = save(task.reason)
-            agent.complete(task, ok=info is not None, checkpoint_id=info.checkpoint_id if info else None)
+            try:
+                agent.complete(task, ok=info is not None, checkpoint_id=info.checkpoint_id if info else None)
+            except lifeline_agent.PeerLostError as e:
+                record("peer_lost", step=step, error=str(e)[:200])
+                raise
         elif task.kind == "restore":
             try:
                 r = restore(task.checkpoint_id)
@@ -208,6 +260,7 @@ def main(argv=None):
                 agent.complete(task, ok=False, detail="restore failed: %s" % e)
 
     ckpts.wait(30)
+    record("done", step=state["step"])
     out("done step=%d rank=%d" % (state["step"], rank))
     lifeline_agent.shutdown()
     if distributed:

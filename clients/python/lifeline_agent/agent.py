@@ -74,6 +74,9 @@ class Agent(AgentBase):
         self.stacks = StackReporter(self)
         self.fault_dump: FaultDump | None = None
         self._task: Task | None = None        # the task being carried out (between step() and complete())
+        # The worker's first step is reported at once: Lifeline ends an interruption at the first progress after the
+        # restart, and a report that waited for the next flush would count up to a flush interval more downtime.
+        self._first_step = True
         self._closed = False
 
         self.sender = BatchSender(self.http, "/api/v1/events", CLOUDEVENTS_BATCH, encode_cloudevents, "events",
@@ -121,6 +124,11 @@ class Agent(AgentBase):
         Returns None, or a :class:`Task` when every rank has to save (or restore) at this step."""
         st = self.state
         st.step = step
+        if self._first_step:
+            self._first_step = False
+            if self.is_rank0:
+                self.progress.due_now()
+                self.sender.wake()
         times = self.step_times
         if times.on:
             now = _perf()

@@ -40,6 +40,9 @@ class Config:
         self.run_id = "none"
         self.launch: str | None = None  # LIFELINE_LAUNCH (the wrapper sets it), else torchrun's error-file directory
         #                                 (see launch.py): which launch of the job this process belongs to
+        # This worker process. torchelastic restarts a node's workers for a change of the group (a peer failed, a
+        # node joined or left) without counting a restart, so only the process tells those incarnations apart.
+        self.pid = os.getpid()
         self.master_addr: str | None = None
         self.master_port: int | None = None
         # behaviour
@@ -105,13 +108,16 @@ class Config:
 
     @property
     def run_key(self) -> str:
-        """``<run>/<node>/<launch>/<restart>``: this process's incarnation, used in event ids. Each torchrun agent
-        counts its own restarts (a node that joins later starts at 0), so the node is part of it; a job launched again
-        with the same rdzv id counts again from 0, so the launch is too (``<run>/<node>/<restart>`` without one)."""
+        """``<run>/<node>/<launch>/<restart>/<pid>``: this process's incarnation, used in event ids. Each torchrun
+        agent counts its own restarts (a node that joins later starts at 0), so the node is part of it; a job launched
+        again with the same rdzv id counts again from 0, so the launch is too (``<run>/<node>/<restart>/<pid>`` without
+        one). The agent does not count a restart of its workers for a change of the group (a peer's failure, a node
+        that joined): the new workers restore the same checkpoint and reach the same steps as the ones before, and
+        only the process id keeps their restore and progress from reading as resends of those."""
         run, node = safe_name(self.run_id, "none"), safe_name(self.node, "node")
         if self.launch:
-            return "%s/%s/%s/%d" % (run, node, safe_name(self.launch), self.restart_count)
-        return "%s/%s/%d" % (run, node, self.restart_count)
+            return "%s/%s/%s/%d/%d" % (run, node, safe_name(self.launch), self.restart_count, self.pid)
+        return "%s/%s/%d/%d" % (run, node, self.restart_count, self.pid)
 
     @property
     def launch_tag(self) -> str | None:

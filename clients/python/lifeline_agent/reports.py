@@ -84,6 +84,10 @@ class ProgressReport:
         self._at: float | None = None
         self._last: tuple[float, int, float, float] | None = None     # (monotonic, step, samples, tokens)
 
+    def due_now(self) -> None:
+        """The next tick reports, however recent the last report was."""
+        self._at = None
+
     def tick(self, emit: bool = True) -> None:
         agent = self._agent
         state = agent.state

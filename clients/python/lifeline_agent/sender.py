@@ -98,6 +98,10 @@ class BatchSender(Generic[Item]):
             self._wake.set()
 
     # ------------------------------------------------------------------ control
+    def wake(self) -> None:
+        """Has the sender thread run its before-batch hook and deliver now rather than at the next flush interval."""
+        self._wake.set()
+
     def gate(self, event: threading.Event) -> None:
         """Holds delivery until ``event`` is set (for example until job.submitted is delivered)."""
         self._gate = event

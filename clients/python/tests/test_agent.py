@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 import time
@@ -65,7 +66,7 @@ class ConfigTest(unittest.TestCase):
                          (3, 1, 8, 1, 2))
         self.assertEqual((c.restart_count, c.max_restarts, c.run_id), (2, 100, "llama/7f3a"))
         self.assertEqual(c.event_source, "lifeline-agent/ml-research/llama3-8b-ft")
-        self.assertEqual(c.run_key, "llama-7f3a/ip-10-0-3-17/2")
+        self.assertEqual(c.run_key, "llama-7f3a/ip-10-0-3-17/2/%d" % os.getpid())
         self.assertEqual(c.progress_interval, 10.0)
         self.assertEqual(c.signals, ("SIGTERM",))
         self.assertTrue(c.enabled)
@@ -147,7 +148,21 @@ class HotPathTest(AgentTestBase):
         self.assertAlmostEqual(last["data"]["tokensPerSecond"] / last["data"]["samplesPerSecond"], 512, delta=1)
         self.assertEqual(last["source"], "lifeline-agent/ml/test")
         self.assertEqual(last["subject"], "ml/test")
-        self.assertTrue(last["id"].startswith("run1/node-a/0/progress/"))
+        self.assertTrue(last["id"].startswith("run1/node-a/0/%d/progress/" % os.getpid()))
+
+    def test_the_first_step_of_a_worker_is_reported_at_once(self) -> None:
+        # Lifeline ends an interruption at the first progress after a restart: it must not wait for a flush.
+        a = self.make(LIFELINE_PROGRESS_INTERVAL="60", LIFELINE_FLUSH_INTERVAL="30")
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        a.step(19, samples=1)
+        progress = self.lifeline.wait_for(lambda: self.lifeline.events("trainer.progress"), timeout=5)
+        self.assertLess(time.monotonic() - t0, 2.0)
+        self.assertEqual(progress[0]["data"]["step"], 19)
+        a.step(20, samples=1)
+        a.step(21, samples=1)
+        time.sleep(0.3)
+        self.assertEqual(len(self.lifeline.events("trainer.progress")), 1, "later steps wait for the interval")
 
     def test_only_rank_0_sends_job_level_events_but_every_rank_reports_its_failure(self) -> None:
         a = self.make(RANK="1", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT="1", _store=MemoryStore())
@@ -202,7 +217,7 @@ class StepTimesTest(AgentTestBase):
         self.assertLessEqual(last["toStep"], step)
         ids = [r["id"] for r in reports]
         self.assertEqual(len(set(ids)), len(ids))
-        self.assertTrue(ids[0].startswith("run1/node-a/0/step_times/1/"))
+        self.assertTrue(ids[0].startswith("run1/node-a/0/%d/step_times/1/" % os.getpid()))
 
     @staticmethod
     def _unreported(a: Agent) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import time
 import unittest
@@ -63,8 +64,20 @@ class IdsPerLaunchTest(unittest.TestCase):
         return Config.from_env(env)
 
     def test_run_key_carries_the_launch(self) -> None:
-        self.assertEqual(self.config("5f3a9c0b").run_key, "run1/node-a/5f3a9c0b/0")
-        self.assertEqual(self.config(None).run_key, "run1/node-a/0")
+        self.assertEqual(self.config("5f3a9c0b").run_key, "run1/node-a/5f3a9c0b/0/%d" % os.getpid())
+        self.assertEqual(self.config(None).run_key, "run1/node-a/0/%d" % os.getpid())
+
+    def test_ids_differ_between_worker_processes_of_one_launch_and_restart_count(self) -> None:
+        # torchelastic restarts a node's workers for a peer's failure without counting a restart: the new workers
+        # restore the same checkpoint and reach the same steps, and must not read as resends of the ones before.
+        f = EventFactory("lifeline-agent/ml/test", "ml/test")
+        before, after = self.config("5f3a9c0b"), self.config("5f3a9c0b")
+        after.pid = before.pid + 1
+
+        def ids(cfg: Config) -> list[str]:
+            return [f.progress(cfg.run_key, 41)["id"], f.restored(cfg.run_key, "step-40-run1-r0", 40)["id"]]
+
+        self.assertTrue(set(ids(before)).isdisjoint(ids(after)), (ids(before), ids(after)))
 
     def test_progress_restore_and_failure_ids_differ_between_launches_and_not_within_one(self) -> None:
         f = EventFactory("lifeline-agent/ml/test", "ml/test")

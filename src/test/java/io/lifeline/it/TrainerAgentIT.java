@@ -1,6 +1,7 @@
 package io.lifeline.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -244,6 +245,12 @@ class TrainerAgentIT {
                 .as(incident.toString())
                 .isZero();
         assertThat(incident.path("checkpointBeforeExit").asBoolean()).isTrue();
+        // The script's own record: training stopped when the ranks began to hold, and moved again at the survivor's
+        // first step after its restore; the incident's downtime is that, within a second.
+        ScriptRecord.Interruption truth = record(job)
+                .interruption(record(job).last("resumed", e -> e.path("world").asInt() == 1));
+        assertThat(truth.lostSteps()).isZero();
+        assertMatches(job, incident, truth);
         assertThat(getJson("/api/v1/jobs/" + job)
                         .path("summary")
                         .path("worldSize")
@@ -303,6 +310,12 @@ class TrainerAgentIT {
                         stepMillis, lostSteps, incident)
                 .isBetween(lostSteps - 1.5, lostSteps + 1.5);
         assertThat(incident.path("checkpointBeforeExit").asBoolean()).isFalse();
+        // The script's own record: training stopped at the survivor's last step before its restart (the kill), and
+        // moved again at its first step after the restore; the steps thrown away took as long as Lifeline says.
+        ScriptRecord.Interruption truth = record(job)
+                .interruption(record(job).last("resumed", e -> e.path("world").asInt() == 1));
+        assertThat(truth.lostSteps()).isEqualTo(lostSteps);
+        assertMatches(job, incident, truth);
     }
 
     /** SIGTERM only, as a scheduler preempts: the emergency save lands, is verified, and the incident says so. */
@@ -455,7 +468,9 @@ class TrainerAgentIT {
                 "--step-time",
                 Double.toString(STEP_SECONDS),
                 "--checkpoint-dir",
-                dir.resolve("checkpoints").toString()));
+                dir.resolve("checkpoints").toString(),
+                "--record",
+                record(job).file().toString()));
         args.addAll(script);
         List<String> opts = new ArrayList<>(List.of("--max-restarts=3"));
         opts.addAll(torchrun);
@@ -565,6 +580,35 @@ class TrainerAgentIT {
             }
         }
         return JSON.createObjectNode();
+    }
+
+    private static ScriptRecord record(String job) {
+        return new ScriptRecord(work.resolve(job.replace('/', '-')).resolve("record.jsonl"));
+    }
+
+    /**
+     * The incident's figures against the script's record, within a second each ({@link ScriptRecord#compare}); and the
+     * job's goodput buckets, where this incident is all there is to them.
+     */
+    private static void assertMatches(String job, JsonNode incident, ScriptRecord.Interruption truth) throws Exception {
+        JsonNode goodput = getJson("/api/v1/jobs/" + job).path("goodput");
+        assertThat(ScriptRecord.compare(job, incident, truth)).isEmpty();
+        double lost = incident.path("lostReworkMillis").asLong() / 1000.0;
+        String why = incident + " " + goodput;
+        // The job's only incident: its lost work is the job's, and its downtime is within the buckets of the job that
+        // hold no training (recovery, and the pause of a hold).
+        assertThat(goodput.path("lostReworkMillis").asLong() / 1000.0)
+                .as("goodput's lost rework; %s", why)
+                .isCloseTo(lost, within(1.0));
+        assertThat(goodput.path("recoveryMillis").asLong())
+                .as("goodput's recovery; %s", why)
+                .isGreaterThanOrEqualTo(incident.path("recoveryMillis").asLong());
+        assertThat(goodput.path("recoveryMillis").asLong()
+                        + goodput.path("rescaleMillis").asLong()
+                        + goodput.path("waitingMillis").asLong()
+                        + goodput.path("hangMillis").asLong())
+                .as("goodput's stopped time; %s", why)
+                .isGreaterThanOrEqualTo(incident.path("downtimeMillis").asLong());
     }
 
     /** The job's newest incident once it is closed (the job trains again), or null. */

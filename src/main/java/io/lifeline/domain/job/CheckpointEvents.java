@@ -127,6 +127,7 @@ final class CheckpointEvents {
             job.exitRequested = false;
             job.holding = true;
             job.holdingStep = e.step();
+            job.holdingSince = at;
         }
     }
 }

@@ -95,6 +95,23 @@ final class Interruptions {
      */
     Incident interrupt(
             Job job, Instant at, IncidentCause cause, String node, String detail, JobState target, String trigger) {
+        return interrupt(job, at, cause, node, detail, target, trigger, false);
+    }
+
+    /**
+     * Like {@link #interrupt(Job, Instant, IncidentCause, String, String, JobState, String)}, for a stop known only
+     * after the fact ({@code afterTheFact}: a restart, a new round or a restore that no failure announced): training
+     * stopped at its last sign, not when the sign of its recovery came.
+     */
+    Incident interrupt(
+            Job job,
+            Instant at,
+            IncidentCause cause,
+            String node,
+            String detail,
+            JobState target,
+            String trigger,
+            boolean afterTheFact) {
         if (job.state.isTerminal()) {
             JobStateMachine.move(job, target, at, trigger);
             return null;
@@ -106,7 +123,7 @@ final class Interruptions {
         if (wasStopped) {
             job.incidents.recount(causeBefore, inc.cause());
         } else {
-            stop(job, inc, at, node);
+            stop(job, inc, at, node, afterTheFact);
         }
         inc.phase(IncidentPhase.STOPPED, at, node, detail);
         JobState to = target == JobState.RECOVERING && job.state.isWaiting() ? job.state : target;
@@ -114,7 +131,11 @@ final class Interruptions {
         return inc;
     }
 
-    private void stop(Job job, Incident inc, Instant at, String node) {
+    private void stop(Job job, Incident inc, Instant at, String node, boolean afterTheFact) {
+        Instant trainingStopped = heldSince(job, inc, at);
+        if (afterTheFact && !trainingStopped.isBefore(at)) {
+            unseenStop(job, inc);
+        }
         ProductiveMark now = job.ledger.productive();
         ProductiveMark ref = job.checkpoints.protectedMark(now);
         CheckpointEntry protecting = job.checkpoints.protectingCheckpoint();
@@ -132,6 +153,11 @@ final class Interruptions {
                 job.membership.worldSize(),
                 savedFirst,
                 job.checkpoints.epoch());
+        if (trainingStopped.isBefore(at)) {
+            // The hold's time, a pause of the job while it ran, is this incident's downtime: nothing trained since.
+            long heldMs = Math.max(0, job.ledger.clockMs() - trainingStopped.toEpochMilli());
+            inc.accrueMoved(Bucket.RESCALE, new ProductiveMark(heldMs, heldMs * job.ledger.gpus()));
+        }
         CheckpointEntry newest = job.checkpoints.newestGood();
         inc.attemptEnded(newest == null ? null : newest.step(), job.membership.activeNodes());
         ProductiveMark lost = inc.lostFor(ref);
@@ -149,6 +175,47 @@ final class Interruptions {
                 : job.primaryCapacity != null ? job.primaryCapacity : Job.UNKNOWN_POOL;
         inc.pool(pool);
         job.countInterruption(pool, capacity);
+    }
+
+    /**
+     * A stop seen only after the fact (no failure said so: a node gone without a word, a whole job killed and launched
+     * again): the time since the last sign of training (the newest progress) went as training to the job, and would
+     * count as work lost; it was this incident's downtime. Never more than the training not yet protected by a
+     * checkpoint.
+     */
+    private static void unseenStop(Job job, Incident inc) {
+        if (job.state != JobState.RUNNING || job.syncSave != null || job.ledger.activity() != Bucket.PRODUCTIVE) {
+            return;
+        }
+        // The newest progress, not the ranks' heartbeats: those are not kept across a restart of Lifeline, and the
+        // accounts must read the same whether it restarted or not.
+        if (job.lastProgressAt == null) {
+            return;
+        }
+        long lastSign = job.lastProgressAt.toEpochMilli();
+        ProductiveMark now = job.ledger.productive();
+        long unprotected = now.millis() - job.checkpoints.protectedMark(now).millis();
+        long unseen = Math.min(Math.max(0, job.ledger.clockMs() - lastSign), Math.max(0, unprotected));
+        if (unseen > 0) {
+            ProductiveMark moved = job.ledger.move(
+                    Bucket.PRODUCTIVE, Bucket.RECOVERY_DETECTION, unseen, unseen * (long) job.ledger.gpus());
+            inc.accrueMoved(Bucket.RECOVERY_DETECTION, moved);
+        }
+    }
+
+    /**
+     * When training stopped, for a stop signalled at {@code at}: where the trainers began to hold after their exit
+     * save, when they hold, else {@code at}. Trainers that hold take no step, and the signal of the stop may come long
+     * after (a node killed at its notice's deadline, the survivors' restart seen only at their next rendezvous):
+     * measured from the signal, the downtime would leave out the hold and the time the stop went unseen. The stop
+     * itself keeps the signal's time (the node went then). A hold that began before the incident opened (an exit
+     * save for a signal that opened none) counts from the opening.
+     */
+    private static Instant heldSince(Job job, Incident inc, Instant at) {
+        if (!job.holding || job.holdingSince == null || !job.holdingSince.isBefore(at)) {
+            return at;
+        }
+        return job.holdingSince.isBefore(inc.openedAt()) ? inc.openedAt() : job.holdingSince;
     }
 
     private Incident openOrJoin(Job job, Instant at, IncidentCause cause, String detail, String node) {
@@ -284,7 +351,8 @@ final class Interruptions {
                     null,
                     "restored without a reported failure",
                     JobState.RECOVERING,
-                    trigger);
+                    trigger,
+                    true);
         } else if (job.state.isWaiting()) {
             JobStateMachine.move(job, JobState.RECOVERING, at, trigger);
         }

@@ -72,6 +72,8 @@ final class Job {
     boolean holding;
     /** The step of the save the trainers hold still at. */
     long holdingStep;
+    /** When that save completed and the hold began: training stopped there (null when not known). */
+    Instant holdingSince;
 
     Instant rescaleStartedAt;
     long rescaleMillis;
@@ -226,6 +228,7 @@ final class Job {
         exitRequested = run.exitRequested();
         holding = run.holding();
         holdingStep = run.holdingStep();
+        holdingSince = run.holdingSince();
         rescaleStartedAt = run.rescaleStartedAt();
         rescaleMillis = run.rescaleMillis();
         rescaleGpuMillis = run.rescaleGpuMillis();
@@ -272,6 +275,7 @@ final class Job {
                 exitRequested,
                 holding,
                 holdingStep,
+                holdingSince,
                 rescaleStartedAt,
                 rescaleMillis,
                 rescaleGpuMillis,

@@ -238,7 +238,8 @@ final class JobEvents {
                         null,
                         "agent restarted workers" + (d.reason() == null ? "" : ": " + d.reason()),
                         JobState.RECOVERING,
-                        type);
+                        type,
+                        true);
             }
             if (job.state.isWaiting()) {
                 JobStateMachine.move(job, JobState.RECOVERING, at, type);
@@ -383,12 +384,12 @@ final class JobEvents {
     }
 
     private void rendezvous(Job job, Instant at, TrainerData.Rendezvous d, String type) {
-        job.holding = false;
         RendezvousRound round =
                 new RendezvousRound(d.runId(), d.round(), d.worldSize(), at, d.participants(), d.endpointNode());
         boolean late = job.membership.current() != null
                 && at.isBefore(job.membership.current().time());
         if (late || job.state.isTerminal()) {
+            job.holding = false;
             job.membership.record(round);
             return;
         }
@@ -397,7 +398,7 @@ final class JobEvents {
             Incident warned = job.incidents.open();
             if (warned != null && !warned.stopped() && anyAbsent(warned, round)) {
                 interruptions.interrupt(
-                        job, at, warned.cause(), null, "warned node left the group", JobState.RECOVERING, type);
+                        job, at, warned.cause(), null, "warned node left the group", JobState.RECOVERING, type, true);
             } else if (same) {
                 interruptions.interrupt(
                         job,
@@ -406,9 +407,12 @@ final class JobEvents {
                         null,
                         "re-rendezvous without a reported failure",
                         JobState.RECOVERING,
-                        type);
+                        type,
+                        true);
             }
         }
+        // A new group ends a hold; only after the stop it may be, which starts where the hold began.
+        job.holding = false;
         job.membership.record(round);
         if (!same && job.stragglers != null) {
             job.stragglers.reset(); // ranks are dealt again

@@ -139,6 +139,7 @@ public record SavedJob(
      * @param exitRequested     whether the trainers acknowledged a prepare_exit
      * @param holding           whether they hold still after its save
      * @param holdingStep       the step of that save
+     * @param holdingSince      when that save completed and the hold began, may be null
      * @param rescaleStartedAt  when the rescale in progress began, may be null
      * @param rescaleMillis     time spent rescaling
      * @param rescaleGpuMillis  GPU time spent rescaling
@@ -162,6 +163,7 @@ public record SavedJob(
             boolean exitRequested,
             boolean holding,
             long holdingStep,
+            Instant holdingSince,
             Instant rescaleStartedAt,
             long rescaleMillis,
             long rescaleGpuMillis,

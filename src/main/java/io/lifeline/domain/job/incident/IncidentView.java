@@ -8,7 +8,9 @@ import java.util.List;
  * One interruption of a job across layers, as operators read it.
  *
  * <p>Durations are measured on the job's accounting clock, so they agree with the goodput buckets:
- * {@code downtimeMillis} = recovery + waiting while the incident was stopped (up to now when still open).
+ * {@code downtimeMillis} = recovery + waiting + hang while the incident was stopped (up to now when still open), plus
+ * the hold before the stop when the trainers held still after an exit save for it (training stopped there; the job's
+ * goodput counts the hold as rescale).
  *
  * @param id                       incident id ({@code job#n})
  * @param job                      job name
@@ -37,7 +39,7 @@ import java.util.List;
  * @param recoveryLoadMillis       recovery: checkpoint load
  * @param waitingMillis            waiting while stopped (preempted, suspended, queued)
  * @param hangMillis               hung before the restart (from the last progress)
- * @param downtimeMillis           stop to first progress (to now when open)
+ * @param downtimeMillis           training stopped (the stop, or the hold before it) to first progress (to now when open)
  * @param lostGpuHours             (lost rework + recovery) × GPUs held, in GPU-hours
  * @param gpusAtStop               GPUs held just before the stop
  * @param worldSizeBefore          ranks before the stop
