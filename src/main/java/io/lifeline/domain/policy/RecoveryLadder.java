@@ -85,7 +85,9 @@ public final class RecoveryLadder {
     static RecoveryDecider.JobFacts facts(Jobs jobs, Fleet fleet, String job, IncidentView incident) {
         JobDetail detail = jobs.detail(job).orElse(null);
         ElasticPolicy elastic = detail == null ? null : detail.elastic();
-        String healer = detail == null || detail.healsItself() == null ? null : detail.healsItself().runtime();
+        String healer = detail == null || detail.healsItself() == null
+                ? null
+                : detail.healsItself().runtime();
         // Only an elastic job's torchrun restarts its workers in place, up to its --max-restarts.
         boolean spent = elastic != null
                 && jobs.budgets(job, null, null).map(Budgets::failuresSpent).orElse(false);

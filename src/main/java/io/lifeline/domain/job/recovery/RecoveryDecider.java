@@ -108,8 +108,8 @@ public final class RecoveryDecider {
             }
             if (match && facts.healer() != null && rule.remedy() != Remedy.STOP_AND_PAGE) {
                 List<String> left = new ArrayList<>();
-                left.add("the job heals itself (" + facts.healer() + "): a replica failure is left to it, no pod is restarted"
-                        + " or replaced");
+                left.add("the job heals itself (" + facts.healer()
+                        + "): a replica failure is left to it, no pod is restarted" + " or replaced");
                 left.add("rule " + rule.id() + " would have advised "
                         + rule.remedy().wire());
                 left.addAll(evidence);

@@ -89,7 +89,8 @@ class ReplaceAndShrinkTest {
         failed("10:01:01", 0, "n1", "RuntimeError: x");
         failed("10:01:01", 9, "n2", "RuntimeError: x");
 
-        assertThat(decide(new RecoveryDecider.JobFacts(1, false, Map.of(), null)).remedy())
+        assertThat(decide(new RecoveryDecider.JobFacts(1, false, Map.of(), null))
+                        .remedy())
                 .isEqualTo(Remedy.RESTART_IN_PLACE);
     }
 
