@@ -177,6 +177,7 @@ public class ActionDialog extends Dialog {
             case RESTORE -> "Restore from " + r.params().getOrDefault("checkpointId", "?");
             case RESTART_WORKERS -> "Restart workers (stacks first)";
             case UNCORDON -> "Uncordon node";
+            case CORDON -> "Cordon node";
         };
         return what + " · " + r.target();
     }

@@ -23,7 +23,12 @@ public enum ActionKind {
      */
     RESTART_WORKERS("restart-workers", TargetKind.JOB),
     /** Lift a node's cordon. Target: a node. */
-    UNCORDON("uncordon", TargetKind.NODE);
+    UNCORDON("uncordon", TargetKind.NODE),
+    /**
+     * Cordon a node and nothing more: the work running on it stays (a node that rejects every new pod may still run
+     * its old ones well). Target: a node.
+     */
+    CORDON("cordon", TargetKind.NODE);
 
     /** Whether an action aims at a node or a job. */
     public enum TargetKind {
