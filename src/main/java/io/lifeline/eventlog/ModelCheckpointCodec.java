@@ -25,7 +25,7 @@ import java.util.zip.GZIPOutputStream;
 public final class ModelCheckpointCodec {
 
     /** The format this release writes and reads. */
-    public static final int FORMAT = 10;
+    public static final int FORMAT = 11;
 
     private static final int BUFFER = 1 << 16;
 
