@@ -47,7 +47,10 @@ final class AdmissionFailureWatcher implements ResourceEventHandler<Pod> {
      */
     SharedIndexInformer<Pod> start(KubernetesClient client, long resyncMillis, boolean failedOnly) {
         SharedIndexInformer<Pod> informer = failedOnly
-                ? client.pods().inAnyNamespace().withField("status.phase", "Failed").runnableInformer(resyncMillis)
+                ? client.pods()
+                        .inAnyNamespace()
+                        .withField("status.phase", "Failed")
+                        .runnableInformer(resyncMillis)
                 : client.pods().inAnyNamespace().runnableInformer(resyncMillis);
         informer.addEventHandler(this);
         return informer;

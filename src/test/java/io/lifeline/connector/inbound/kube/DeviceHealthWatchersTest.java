@@ -248,7 +248,7 @@ class DeviceHealthWatchersTest {
                 .getResources()
                 .get(0)
                 .setHealth("Healthy");
-        client.pods().inNamespace("default").resource(pod).updateStatus();
+        client.pods().inNamespace("default").resource(pod).update();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> out.of(EventType.GPU_DEVICE_HEALTH).size() == 3);
         assertThat(health().get(2).uuid()).isEqualTo(GPU0);
