@@ -53,7 +53,8 @@ public record AdmissionSuspect(
                 + (lastMessage == null ? "" : "; newest: " + truncate(lastMessage, 300));
     }
 
+    /** The end of a long message: a wrapped error says its root cause last ("GPU is lost, which is unexpected"). */
     private static String truncate(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max) + "…";
+        return s.length() <= max ? s : "…" + s.substring(s.length() - max);
     }
 }
