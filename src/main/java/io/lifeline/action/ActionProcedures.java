@@ -105,6 +105,9 @@ final class ActionProcedures {
             case UNCORDON:
                 s.step("uncordon", () -> cluster(cluster.uncordon(a.target()), a.deadline()));
                 return a.target() + " uncordoned";
+            case CORDON:
+                s.step("cordon", () -> cluster(cluster.cordon(a.target()), a.deadline()));
+                return a.target() + " cordoned";
             default:
                 throw new StepRunner.StepFailed("no procedure for " + a.kind());
         }

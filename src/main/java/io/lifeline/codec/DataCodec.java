@@ -61,8 +61,30 @@ final class DataCodec {
             case NODE_TERMINATED -> new NodeData.Terminated(d.optString("reason"));
             case NODE_HEALTH_CHECK ->
                 new NodeData.HealthCheck(d.reqBool("passed"), d.optString("checker"), d.optString("detail"));
+            case NODE_ADMISSION_FAILED ->
+                new NodeData.AdmissionFailed(d.reqString("pod"), d.reqString("reason"), d.optString("message"));
             default -> throw new IllegalStateException(type.name());
         };
+    }
+
+    /** A device report names its GPU by UUID, by index, or both. */
+    private static GpuData.DeviceHealth deviceHealth(DataReader d) {
+        String uuid = d.optString("uuid");
+        Integer index = d.optInt("index", -1, 1023);
+        if (uuid == null && (index == null || index < 0)) {
+            throw new InvalidEventException(d.path("uuid") + ": a device report names its GPU by uuid or by index");
+        }
+        String source = d.reqString("source");
+        if (!GpuData.DeviceHealth.KUBELET.equals(source) && !GpuData.DeviceHealth.DRA_TAINT.equals(source)) {
+            throw new InvalidEventException(d.path("source") + ": one of kubelet, dra-taint, got " + source);
+        }
+        return new GpuData.DeviceHealth(
+                uuid,
+                index == null ? -1 : index,
+                source,
+                d.optString("device"),
+                d.reqString("state"),
+                d.optString("detail"));
     }
 
     private static NodeData.InterruptionNotice notice(DataReader d) {
@@ -77,6 +99,9 @@ final class DataCodec {
     }
 
     private static EventData decodeGpu(EventType type, DataReader d) {
+        if (type == EventType.GPU_DEVICE_HEALTH) {
+            return deviceHealth(d);
+        }
         String uuid = d.reqString("uuid");
         int index = d.reqInt("index", 0, 1023);
         if (type == EventType.GPU_XID) {
@@ -372,10 +397,21 @@ final class DataCodec {
             o.put("passed", h.passed());
             putOpt(o, "checker", h.checker());
             putOpt(o, "detail", h.detail());
+        } else if (n instanceof NodeData.AdmissionFailed a) {
+            o.put("pod", a.pod()).put("reason", a.reason());
+            putOpt(o, "message", a.message());
         }
     }
 
     private static void encodeGpu(GpuData g, ObjectNode o) {
+        if (g instanceof GpuData.DeviceHealth h) {
+            putOpt(o, "uuid", h.uuid());
+            o.put("index", h.index()).put("source", h.source());
+            putOpt(o, "device", h.device());
+            o.put("state", h.state());
+            putOpt(o, "detail", h.detail());
+            return;
+        }
         o.put("uuid", g.uuid()).put("index", g.index());
         if (g instanceof GpuData.Xid x) {
             o.put("xid", x.xid());

@@ -52,6 +52,15 @@ public interface KubeConfig {
     /** Watch Volcano Jobs, when their CRD exists. */
     Kind volcano();
 
+    /** Watch pods that a node's kubelet rejected at admission or device allocation (any pod, Failed ones only). */
+    AdmissionFailures admissionFailures();
+
+    /** Watch DRA ResourceSlices for device taints (and to map DRA device ids to GPUs). */
+    Dra resourceSlices();
+
+    /** Watch DRA DeviceTaintRules. */
+    DeviceTaintRules deviceTaintRules();
+
     /** Node labels naming the node pool, first present wins. */
     @WithDefault(
             "karpenter.sh/nodepool,eks.amazonaws.com/nodegroup,cloud.google.com/gke-nodepool,"
@@ -67,5 +76,41 @@ public interface KubeConfig {
         /** Whether the kind is watched (while the connector is on). */
         @WithDefault("true")
         boolean enabled();
+    }
+
+    /** {@code lifeline.connectors.kubernetes.admission-failures.*}. */
+    interface AdmissionFailures {
+        /** Whether rejected pods are watched. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The {@code status.reason} values of a Failed pod that mean its node rejected it (a message containing
+         * "Allocate failed" counts whatever the reason).
+         */
+        @WithDefault("UnexpectedAdmissionError,DeviceNotReady")
+        List<String> reasons();
+    }
+
+    /** {@code lifeline.connectors.kubernetes.resource-slices.*}. */
+    interface Dra {
+        /** Whether the kind is watched. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The {@code resource.k8s.io} version read ({@code v1} from Kubernetes 1.34, {@code v1beta2}, {@code v1beta1}). */
+        @WithDefault("v1")
+        String version();
+    }
+
+    /** {@code lifeline.connectors.kubernetes.device-taint-rules.*}. */
+    interface DeviceTaintRules {
+        /** Whether the kind is watched: off by default, as the API is behind the DRADeviceTaints feature gate. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** The {@code resource.k8s.io} version read ({@code v1alpha3} from 1.33, {@code v1beta2} from 1.36). */
+        @WithDefault("v1beta2")
+        String version();
     }
 }

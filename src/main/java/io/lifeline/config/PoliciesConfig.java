@@ -101,5 +101,27 @@ public interface PoliciesConfig {
         /** With {@code samples}: how old each GPU's latest sample may be. */
         @WithDefault("2m")
         Duration sampleMaxAge();
+
+        /**
+         * Whether the removal of a GPU's DRA device taints (the driver lifting them once the device is fine) also
+         * validates a drained node, besides {@link #check()}.
+         */
+        @WithDefault("false")
+        boolean acceptTaintRemoval();
+    }
+
+    /** When a node's admission failures make it a suspect of the admission-failure-cordon policy. */
+    AdmissionFailures admissionFailures();
+
+    /** {@code lifeline.policies.admission-failures.*}. */
+    interface AdmissionFailures {
+
+        /** Pods rejected within the window that make a Ready node a suspect (1 to 32). */
+        @WithDefault("5")
+        int threshold();
+
+        /** The sliding window they are counted over. */
+        @WithDefault("10m")
+        Duration window();
     }
 }

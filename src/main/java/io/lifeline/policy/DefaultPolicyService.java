@@ -36,6 +36,8 @@ public class DefaultPolicyService implements PolicyService {
             PolicyName.CAPACITY_GROW, "Free nodes in a pool: grow shrunk elastic jobs back towards their maximum",
             PolicyName.STALE_CHECKPOINT, "A checkpoint older than the job's freshness objective: checkpoint now",
             PolicyName.RESTART_LOOP_SUSPEND, "A job that spent its restart budget: checkpoint and suspend it",
+            PolicyName.ADMISSION_FAILURE_CORDON,
+                    "A Ready node whose kubelet keeps rejecting pods at admission or device allocation: cordon it",
             PolicyName.COLOCATION,
                     "A co-location window open or inference demand high in a pool: shrink its elastic"
                             + " training jobs to their minimum, checkpoint first; grow them back after");
@@ -129,7 +131,8 @@ public class DefaultPolicyService implements PolicyService {
                 throw new IllegalArgumentException(
                         "lifeline.policies.back-to-service.check: one of samples, health-check, got " + c.check());
         };
-        return new io.lifeline.domain.policy.BackToService.Settings(check, c.healthyWindow(), c.sampleMaxAge());
+        return new io.lifeline.domain.policy.BackToService.Settings(
+                check, c.healthyWindow(), c.sampleMaxAge(), c.acceptTaintRemoval());
     }
 
     static PolicySettings fromConfig(PoliciesConfig config) {

@@ -127,7 +127,10 @@ public class PolicyRunner {
 
     /** Only what changed the model moves a policy (see {@link io.lifeline.domain.policy.PolicyEngine#onEvent}). */
     private void onApplied(Event e, ApplyOutcome outcome, LiveModel m) {
-        if (e.type() != EventType.NODE_INTERRUPTION_NOTICE && e.type() != EventType.GPU_XID || !outcome.changed()) {
+        if (e.type() != EventType.NODE_INTERRUPTION_NOTICE
+                        && e.type() != EventType.GPU_XID
+                        && e.type() != EventType.NODE_ADMISSION_FAILED
+                || !outcome.changed()) {
             return;
         }
         if (!executor.isLeader()) {

@@ -4,8 +4,10 @@ import io.lifeline.codec.EventCodec;
 import io.lifeline.config.CheckpointsConfig;
 import io.lifeline.config.HangsConfig;
 import io.lifeline.config.ModelLimitsConfig;
+import io.lifeline.config.PoliciesConfig;
 import io.lifeline.config.StorageConfig;
 import io.lifeline.config.StragglersConfig;
+import io.lifeline.domain.fleet.AdmissionSettings;
 import io.lifeline.domain.job.JobLimits;
 import io.lifeline.domain.job.JobsConfig;
 import io.lifeline.domain.job.checkpoint.CheckpointStorage;
@@ -46,7 +48,8 @@ public class Producers {
             StragglersConfig stragglers,
             ModelLimitsConfig limits,
             HangsConfig hangs,
-            StorageConfig storage) {
+            StorageConfig storage,
+            PoliciesConfig policies) {
         List<String> shared = checkpoints.sharedPaths().orElse(List.of());
         // Named roots first, then the shared file systems: each is a target of its own.
         List<String> roots = new java.util.ArrayList<>(storage.roots().orElse(List.of()));
@@ -85,6 +88,10 @@ public class Producers {
                 .configureLimits(new JobLimits(
                         limits.maxJobs(), limits.maxJobsPerNamespace(), limits.unstartedJobsForgetAfter()));
         model.fleet().limitNodes(limits.maxNodes());
+        model.fleet()
+                .admissionSettings(new AdmissionSettings(
+                        policies.admissionFailures().threshold(),
+                        policies.admissionFailures().window()));
         model.jobs().configureTrust(new TrustRules(checkpoints.suspectLossFactor()));
         return model;
     }

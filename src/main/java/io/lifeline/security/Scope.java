@@ -157,7 +157,9 @@ public final class Scope {
                 null,
                 null,
                 g.health(),
-                g.reason());
+                g.reason(),
+                g.source(),
+                g.device());
     }
 
     /** The node as this scope may see it: its GPUs as {@link #visible(GpuView)} shows them. */

@@ -178,6 +178,7 @@ public class ActionDialog extends Dialog {
             case RESTART_WORKERS -> "Restart workers (stacks first)";
             case REPLACE_PODS -> "Replace the pods on " + r.params().getOrDefault("node", "?");
             case UNCORDON -> "Uncordon node";
+            case CORDON -> "Cordon node";
         };
         return what + " · " + r.target();
     }

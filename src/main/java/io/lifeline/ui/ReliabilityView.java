@@ -21,6 +21,7 @@ import io.lifeline.domain.fleet.reliability.GroupBy;
 import io.lifeline.domain.fleet.reliability.Interruption;
 import io.lifeline.domain.fleet.reliability.InterruptionCause;
 import io.lifeline.domain.fleet.reliability.LemonNode;
+import io.lifeline.domain.fleet.reliability.NodeAdmissionFailures;
 import io.lifeline.domain.fleet.reliability.ReliabilityReport;
 import io.lifeline.domain.fleet.reliability.ReliabilityRow;
 import io.lifeline.security.ReliabilityReads;
@@ -62,6 +63,7 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
     private final Div chartEmpty = new Div();
     private final Grid<LemonNode> lemons = new Grid<>();
     private final Div lemonsEmpty = new Div();
+    private final Grid<NodeAdmissionFailures> admissions = new Grid<>();
     private final RecoveryPhasesSection phases;
     private boolean restoring;
     private ReliabilityReport report;
@@ -184,7 +186,36 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         Div lemonCard =
                 Ui.section("Lemon nodes: interrupted far more often than the rest of their pool", lemonsEmpty, lemons);
         lemonCard.setWidthFull();
-        add(Ui.title("Reliability"), filters, status, table, chartCard, lemonCard, phases);
+        admissions.setId("rel-admissions");
+        admissions.addThemeVariants(GridVariant.LUMO_COMPACT);
+        admissions.setAllRowsVisible(true);
+        admissions.setWidthFull();
+        admissions
+                .addComponentColumn(a -> nodeLink(a.node()))
+                .setKey("node")
+                .setHeader("Node")
+                .setAutoWidth(true);
+        admissions.addColumn(NodeAdmissionFailures::pool).setHeader("Pool").setAutoWidth(true);
+        admissions
+                .addColumn(NodeAdmissionFailures::count)
+                .setKey("count")
+                .setHeader("Pods rejected")
+                .setWidth("8em")
+                .setFlexGrow(0);
+        admissions
+                .addColumn(a -> a.last() == null ? "" : Format.time(a.last(), UiSession.zone()))
+                .setHeader("Last")
+                .setAutoWidth(true);
+        admissions
+                .addColumn(a -> a.suspect() ? "swallows pods now" : "")
+                .setKey("suspect")
+                .setHeader("Verdict")
+                .setAutoWidth(true);
+        admissions.setVisible(false);
+        Div admissionCard = Ui.section(
+                "Admission failures: pods each node's kubelet rejected at admission or device allocation", admissions);
+        admissionCard.setWidthFull();
+        add(Ui.title("Reliability"), filters, status, table, chartCard, lemonCard, admissionCard, phases);
         Live.bind(this, data, s -> reloadIfStale());
     }
 
@@ -315,12 +346,23 @@ public class ReliabilityView extends VerticalLayout implements BeforeEnterObserv
         if (r.lemons().isEmpty()) {
             lemonsEmpty.add(Ui.empty("No lemon node: no node was interrupted far more often than its pool."));
         }
+        admissions.setItems(r.admissionFailures());
+        admissions.setVisible(!r.admissionFailures().isEmpty());
     }
 
     private static Anchor nodeLink(LemonNode l) {
-        Anchor a = new Anchor("fleet?node=" + URLEncoder.encode(l.node(), StandardCharsets.UTF_8), l.node());
-        a.getElement().setAttribute("title", "Open " + l.node() + " on the fleet page");
+        return nodeLink(l.node());
+    }
+
+    private static Anchor nodeLink(String node) {
+        Anchor a = new Anchor("fleet?node=" + URLEncoder.encode(node, StandardCharsets.UTF_8), node);
+        a.getElement().setAttribute("title", "Open " + node + " on the fleet page");
         return a;
+    }
+
+    /** The admission failures per node shown, for tests. */
+    public Grid<NodeAdmissionFailures> admissions() {
+        return admissions;
     }
 
     private static Div evidence(LemonNode l) {

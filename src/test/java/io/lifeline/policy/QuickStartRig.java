@@ -183,6 +183,26 @@ final class QuickStartRig implements AutoCloseable {
                     public Duration sampleMaxAge() {
                         return Duration.ofMinutes(2);
                     }
+
+                    @Override
+                    public boolean acceptTaintRemoval() {
+                        return false;
+                    }
+                };
+            }
+
+            @Override
+            public AdmissionFailures admissionFailures() {
+                return new AdmissionFailures() {
+                    @Override
+                    public int threshold() {
+                        return 5;
+                    }
+
+                    @Override
+                    public Duration window() {
+                        return Duration.ofMinutes(10);
+                    }
                 };
             }
         };

@@ -111,6 +111,8 @@ class PresentersTest {
                             null,
                             null,
                             h,
+                            null,
+                            null,
                             null));
                 }
                 gpus.put(name, list);

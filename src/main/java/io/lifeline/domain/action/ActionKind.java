@@ -29,7 +29,12 @@ public enum ActionKind {
      */
     REPLACE_PODS("replace-pods", TargetKind.JOB),
     /** Lift a node's cordon. Target: a node. */
-    UNCORDON("uncordon", TargetKind.NODE);
+    UNCORDON("uncordon", TargetKind.NODE),
+    /**
+     * Cordon a node and nothing more: the work running on it stays (a node that rejects every new pod may still run
+     * its old ones well). Target: a node.
+     */
+    CORDON("cordon", TargetKind.NODE);
 
     /** Whether an action aims at a node or a job. */
     public enum TargetKind {

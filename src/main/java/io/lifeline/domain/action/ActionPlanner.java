@@ -47,7 +47,8 @@ public final class ActionPlanner {
             ActionKind.RESTORE, Map.of("deadlineSeconds", "600", "checkpointId", "", "allowSuspect", "false"),
             ActionKind.RESTART_WORKERS, Map.of("deadlineSeconds", "900", "captureSeconds", "15"),
             ActionKind.REPLACE_PODS, Map.of("deadlineSeconds", "300", "node", ""),
-            ActionKind.UNCORDON, Map.of("deadlineSeconds", "60"));
+            ActionKind.UNCORDON, Map.of("deadlineSeconds", "60"),
+            ActionKind.CORDON, Map.of("deadlineSeconds", "60"));
 
     private final Jobs jobs;
     private final Fleet fleet;
@@ -96,7 +97,7 @@ public final class ActionPlanner {
         if (node.get().state() == NodeLifecycle.TERMINATED) {
             return PlanResult.refused("target", "node " + r.target() + " is terminated");
         }
-        if (r.kind() == ActionKind.UNCORDON) {
+        if (r.kind() == ActionKind.UNCORDON || r.kind() == ActionKind.CORDON) {
             Impact none = new Impact(0, null, 0, List.of(), List.of(r.target()), true, List.of());
             return PlanResult.accepted(new Plan(r, deadline, none, List.of(), 0));
         }

@@ -17,9 +17,11 @@ public enum EventType {
     NODE_INTERRUPTION_NOTICE("node.interruption_notice", Family.NODE, false),
     NODE_TERMINATED("node.terminated", Family.NODE, false),
     NODE_HEALTH_CHECK("node.health_check", Family.NODE, false),
+    NODE_ADMISSION_FAILED("node.admission_failed", Family.NODE, false),
 
     GPU_SAMPLE("gpu.sample", Family.GPU, true),
     GPU_XID("gpu.xid", Family.GPU, false),
+    GPU_DEVICE_HEALTH("gpu.device_health", Family.GPU, false),
 
     WORKLOAD_ADMITTED("workload.admitted", Family.SCHEDULER, false),
     WORKLOAD_PREEMPTED("workload.preempted", Family.SCHEDULER, false),

@@ -58,4 +58,28 @@ public sealed interface GpuData extends EventData {
      * @param message  driver or exporter message, may be null
      */
     record Xid(String uuid, int index, int xid, String message) implements GpuData {}
+
+    /**
+     * What Kubernetes says of a GPU as a device: the kubelet's {@code allocatedResourcesStatus} of a pod using it
+     * (KEP-4680), or the DRA device taints on it (a ResourceSlice's {@code devices[].taints} or a DeviceTaintRule,
+     * KEP-5055). Each source is its own register of the GPU: a newer report of the same source replaces the older.
+     *
+     * @param uuid     GPU UUID, null when the source names the GPU by index only
+     * @param index    index on the node, -1 when the source does not say it
+     * @param source   {@link #KUBELET} or {@link #DRA_TAINT}
+     * @param device   the device as the source names it (a device plugin's device id, or
+     *                 {@code <driver>/<pool>/<device>})
+     * @param state    for {@link #KUBELET}: {@code Healthy}, {@code Unhealthy} or {@code Unknown}; for
+     *                 {@link #DRA_TAINT}: the strongest effect of the taints on the device ({@code NoExecute},
+     *                 {@code NoSchedule}, {@code None}), or {@code Healthy} once no taint is left
+     * @param detail   the kubelet's message or the taints ({@code key=value:effect}, comma-separated), may be null
+     */
+    record DeviceHealth(String uuid, int index, String source, String device, String state, String detail)
+            implements GpuData {
+
+        /** The kubelet's {@code allocatedResourcesStatus}. */
+        public static final String KUBELET = "kubelet";
+        /** DRA device taints. */
+        public static final String DRA_TAINT = "dra-taint";
+    }
 }

@@ -62,4 +62,15 @@ public sealed interface NodeData extends EventData {
      * @param detail   what it found, may be null
      */
     record HealthCheck(boolean passed, String checker, String detail) implements NodeData {}
+
+    /**
+     * The node's kubelet rejected a pod it was sent: admission or device allocation failed on the node itself
+     * ({@code status.phase=Failed} with {@code reason=UnexpectedAdmissionError}, {@code DeviceNotReady}, or an
+     * "Allocate failed" message). Repeated on a Ready node, it is a node that swallows pods.
+     *
+     * @param pod        the rejected pod ({@code namespace/name})
+     * @param reason     the pod's {@code status.reason}
+     * @param message    the pod's {@code status.message}, may be null
+     */
+    record AdmissionFailed(String pod, String reason, String message) implements NodeData {}
 }

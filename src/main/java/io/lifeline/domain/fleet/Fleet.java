@@ -11,6 +11,7 @@ import io.lifeline.domain.fleet.reliability.GroupExposure;
 import io.lifeline.domain.fleet.reliability.GroupKey;
 import io.lifeline.domain.fleet.reliability.Interruption;
 import io.lifeline.domain.fleet.reliability.InterruptionCause;
+import io.lifeline.domain.fleet.reliability.NodeAdmissionFailures;
 import io.lifeline.domain.fleet.reliability.NodeExposure;
 import io.lifeline.domain.fleet.reliability.PoolRate;
 import io.lifeline.domain.fleet.reliability.ReliabilityCalculator;
@@ -92,6 +93,7 @@ public final class Fleet implements NodeModel {
     private final StringPool strings;
     private final ReliabilityLedger ledger = new ReliabilityLedger();
     private ReliabilitySettings reliabilitySettings = ReliabilitySettings.defaults();
+    private AdmissionSettings admission = AdmissionSettings.defaults();
     private final SilentSubjects strays;
     /** Nodes held besides the terminated ones kept as history: beyond it, a new node is not applied. */
     private int maxNodes = DEFAULT_MAX_NODES;
@@ -310,14 +312,15 @@ public final class Fleet implements NodeModel {
             groups.addAll(ReliabilityCalculator.groups(exposures));
         }
         return ReliabilityCalculator.report(
-                Instant.ofEpochMilli(from),
-                Instant.ofEpochMilli(now),
-                windowDays,
-                groups,
-                exposures,
-                groupBy,
-                cause,
-                reliabilitySettings);
+                        Instant.ofEpochMilli(from),
+                        Instant.ofEpochMilli(now),
+                        windowDays,
+                        groups,
+                        exposures,
+                        groupBy,
+                        cause,
+                        reliabilitySettings)
+                .withAdmissionFailures(admissionCounts(today - windowDays + 1, today, visible));
     }
 
     /** Credited days of the ledger plus the running lives of live nodes, per group. */
@@ -646,6 +649,92 @@ public final class Fleet implements NodeModel {
                 forget(terminated.add(n, t.since()));
             }
         }
+    }
+
+    /** When admission failures make a node a suspect, from now on. */
+    public void admissionSettings(AdmissionSettings s) {
+        this.admission = java.util.Objects.requireNonNull(s, "settings");
+    }
+
+    public AdmissionSettings admissionSettings() {
+        return admission;
+    }
+
+    /**
+     * The node's admission failures of its current life within the suspect window ending at {@code at}, and whether
+     * they make it a suspect; empty when the node is unknown or none of its pods was ever rejected.
+     */
+    public Optional<AdmissionSuspect> admissionFailures(String node, Instant at) {
+        NodeState n = nodes.get(node);
+        if (n == null || n.admissions == null) {
+            return Optional.empty();
+        }
+        return Optional.of(admissionSuspect(n, at.toEpochMilli()));
+    }
+
+    /** Every node with an admission failure within the suspect window ending now: suspects first, then by count. */
+    public List<AdmissionSuspect> admissionFailures() {
+        long now = settings.clock().millis();
+        List<AdmissionSuspect> out = new ArrayList<>();
+        for (NodeState n : byName.values()) {
+            if (n.admissions != null) {
+                AdmissionSuspect s = admissionSuspect(n, now);
+                if (s.count() > 0) {
+                    out.add(s);
+                }
+            }
+        }
+        out.sort(Comparator.comparing(AdmissionSuspect::suspect)
+                .reversed()
+                .thenComparing(Comparator.comparingInt(AdmissionSuspect::count).reversed())
+                .thenComparing(AdmissionSuspect::node));
+        return out;
+    }
+
+    private AdmissionSuspect admissionSuspect(NodeState n, long at) {
+        AdmissionSettings s = admission;
+        long from = Math.max(at - s.window().toMillis() + 1, n.lifeStart);
+        List<AdmissionFailure> in = n.admissions.between(from, at);
+        boolean ready = n.state == NodeLifecycle.READY;
+        return new AdmissionSuspect(
+                n.name,
+                n.facts() == null ? null : n.facts().pool(),
+                ready && in.size() >= s.threshold(),
+                ready,
+                in.size(),
+                s.threshold(),
+                s.window(),
+                in.isEmpty() ? null : in.get(0).time(),
+                in.isEmpty() ? null : in.get(in.size() - 1).time(),
+                n.admissions.total(),
+                n.admissions.lastMessage(),
+                in);
+    }
+
+    /** Admission failures per node on the UTC days {@code fromDay..toDay}, most first; nodes with none are left out. */
+    private List<NodeAdmissionFailures> admissionCounts(
+            long fromDay, long toDay, java.util.function.Predicate<String> visible) {
+        List<NodeAdmissionFailures> out = new ArrayList<>();
+        long now = settings.clock().millis();
+        for (NodeState n : nodes.values()) {
+            if (n.admissions == null || (visible != null && !visible.test(n.name))) {
+                continue;
+            }
+            long count = n.admissions.countDays(fromDay, toDay);
+            if (count > 0) {
+                long last = n.admissions.newest();
+                out.add(new NodeAdmissionFailures(
+                        n.name,
+                        n.facts() == null ? null : n.facts().pool(),
+                        count,
+                        last == Long.MIN_VALUE ? null : Instant.ofEpochMilli(last),
+                        admissionSuspect(n, now).suspect()));
+            }
+        }
+        out.sort(Comparator.comparingLong(NodeAdmissionFailures::count)
+                .reversed()
+                .thenComparing(NodeAdmissionFailures::node));
+        return out;
     }
 
     /** The node's newest external health check of its current life, empty when none (or the node is unknown). */

@@ -127,7 +127,9 @@ final class FleetViews {
                 v.pod(),
                 v.namespace(),
                 null,
-                GONE);
+                GONE,
+                null,
+                v.device());
     }
 
     /** The node with its pending notice, as of {@code now}. */

@@ -4,6 +4,7 @@ import io.lifeline.domain.event.Event;
 import io.lifeline.domain.event.GpuData;
 import io.lifeline.domain.event.NotAppliedReason;
 import io.lifeline.domain.fleet.NodeSignal.Kind;
+import io.lifeline.domain.gpu.DeviceReports;
 import io.lifeline.domain.gpu.GpuHealthRules;
 import io.lifeline.domain.gpu.GpuState;
 import java.time.Instant;
@@ -24,6 +25,9 @@ final class GpuEvents {
 
     NodeChange apply(NodeState n, Event e, GpuData d) {
         long t = e.time().toEpochMilli();
+        if (d instanceof GpuData.DeviceHealth h) {
+            return device(n, e, h, t);
+        }
         if (d instanceof GpuData.Xid x) {
             String unknown = unknownGpu(n, x);
             if (unknown != null) {
@@ -67,6 +71,54 @@ final class GpuEvents {
         }
         // A GPU failing on a node that is already gone is history, not news for the jobs.
         if (!failed || n.state == NodeLifecycle.TERMINATED) {
+            return NodeChange.CHANGED;
+        }
+        String detail = "GPU " + g.index() + " (" + g.uuid() + "): " + g.reason(rules);
+        return NodeChange.changed(new NodeSignal(n.name, e.time(), Kind.GPU_FAILED, null, null, detail));
+    }
+
+    /**
+     * A device report from Kubernetes, on the GPU it names: by UUID among the node's GPUs (a device plugin's or DRA
+     * driver's id for NVIDIA GPUs), else by index. A GPU first named by such a report is taken at its index only when
+     * the report gives one within the node's registered GPUs; anything else names a GPU the node never reported.
+     */
+    private NodeChange device(NodeState n, Event e, GpuData.DeviceHealth h, long t) {
+        GpuState g = null;
+        for (GpuState candidate : n.gpus) {
+            if (candidate != null && h.uuid() != null && candidate.uuid().equals(h.uuid())) {
+                g = candidate;
+                break;
+            }
+        }
+        int index = h.index();
+        if (g == null && index >= 0 && index < n.gpus.length && n.gpus[index] != null && h.uuid() == null) {
+            g = n.gpus[index];
+        }
+        NodeInfo facts = n.facts();
+        if (g == null
+                && h.uuid() != null
+                && index >= 0
+                && (index >= n.gpus.length || n.gpus[index] == null)
+                && facts != null
+                && index < facts.gpuCount()) {
+            g = n.gpu(index, h.uuid(), t);
+        }
+        if (g == null) {
+            return NodeChange.notApplied(
+                    NotAppliedReason.UNKNOWN_GPU,
+                    n.name + " reported no GPU " + (h.uuid() != null ? h.uuid() : "at index " + index) + ": the device "
+                            + h.device() + " cannot be matched to one of its GPUs");
+        }
+        DeviceReports.Outcome outcome = g.applyDevice(h, t, rules);
+        if (outcome == DeviceReports.Outcome.STALE) {
+            return NodeChange.notApplied(
+                    NotAppliedReason.STALE,
+                    "event time " + e.time() + " is older than the GPU's newer " + h.source() + " report");
+        }
+        if (outcome == DeviceReports.Outcome.UNCHANGED) {
+            return NodeChange.UNCHANGED;
+        }
+        if (!g.deviceReportFailed() || n.state == NodeLifecycle.TERMINATED) {
             return NodeChange.CHANGED;
         }
         String detail = "GPU " + g.index() + " (" + g.uuid() + "): " + g.reason(rules);

@@ -52,10 +52,25 @@ final class NodeEvents {
         if (d instanceof NodeData.HealthCheck h) {
             return healthCheck(n, e.time().toEpochMilli(), h);
         }
+        if (d instanceof NodeData.AdmissionFailed a) {
+            return admissionFailed(n, t, a);
+        }
         if (d instanceof NodeData.Terminated term) {
             return enter(n, e, NodeLifecycle.TERMINATED, Kind.TERMINATED, term.reason());
         }
         return NodeChange.UNCHANGED;
+    }
+
+    /**
+     * A pod its kubelet rejected: a log of its own, not a register (every rejection counts, in any order); the event
+     * id makes a repeat of the same pod's rejection a duplicate before it gets here.
+     */
+    private NodeChange admissionFailed(NodeState n, long t, NodeData.AdmissionFailed a) {
+        if (n.admissions == null) {
+            n.admissions = new AdmissionLog();
+        }
+        n.admissions.add(t, a.pod(), strings.intern(a.reason()), a.message());
+        return NodeChange.CHANGED;
     }
 
     /** The newest health check of the node's current life is a register of its own. */

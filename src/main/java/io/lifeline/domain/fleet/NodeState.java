@@ -56,6 +56,8 @@ final class NodeState {
 
     GpuState[] gpus = NO_GPUS;
     LemonRing lemon;
+    /** The pods its kubelet rejected at admission, null until the first. */
+    AdmissionLog admissions;
     /** Earlier lives as (start, end) pairs, oldest first, at most {@link #LIVES_KEPT}: the node's past time in service. */
     long[] pastLives = NO_LIVES;
     /** The fleet's change stamp of this node's latest change (see {@link Fleet#snapshot}). */
@@ -265,7 +267,8 @@ final class NodeState {
                 causes(),
                 details(),
                 lives(),
-                noticeWindowEnd);
+                noticeWindowEnd,
+                admissions == null ? null : admissions.save());
     }
 
     private List<String> causes() {
@@ -323,6 +326,7 @@ final class NodeState {
         n.noticeDeadline = s.noticeDeadline();
         n.noticeWindowEnd = s.noticeWindowEnd();
         n.noticeReceived = s.noticeReceived();
+        n.admissions = s.admissions() == null ? null : AdmissionLog.restore(s.admissions(), strings);
         for (SavedGpu g : s.gpus()) {
             if (g.index() < 0 || g.index() >= MAX_GPUS) {
                 continue;

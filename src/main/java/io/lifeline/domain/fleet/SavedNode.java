@@ -32,6 +32,7 @@ import java.util.Objects;
  * @param details         per entry of {@code interruptions}: what the event said, null entries allowed; may be empty
  * @param pastLives       the node's earlier lives as (start, end) pairs of epoch ms, oldest first: its time in service
  * @param noticeWindowEnd the end of the notice's announced outage window
+ * @param admissions      the pods its kubelet rejected at admission, null when none
  */
 public record SavedNode(
         String name,
@@ -54,7 +55,8 @@ public record SavedNode(
         List<String> causes,
         List<String> details,
         List<Long> pastLives,
-        long noticeWindowEnd) {
+        long noticeWindowEnd,
+        SavedAdmissions admissions) {
 
     public SavedNode {
         Objects.requireNonNull(name, "name");

@@ -39,6 +39,13 @@ public final class GpuHealthRules {
         if (g.temperature >= thresholds.temperatureFailedCelsius()) {
             return HealthReason.TEMPERATURE_CRITICAL;
         }
+        DeviceReports devices = g.devices();
+        if (devices != null && devices.taintBlocks()) {
+            return HealthReason.DEVICE_TAINTED;
+        }
+        if (devices != null && devices.kubeletUnhealthy()) {
+            return HealthReason.DEVICE_UNHEALTHY;
+        }
         if (g.xidHealth() == GpuHealth.DEGRADED) {
             return HealthReason.XID_DEGRADED;
         }
@@ -47,6 +54,9 @@ public final class GpuHealthRules {
         }
         if (g.nvlinkPerMinute >= thresholds.nvlinkErrorsPerMinute()) {
             return HealthReason.NVLINK_ERRORS;
+        }
+        if (devices != null && devices.taintInforms()) {
+            return HealthReason.DEVICE_TAINT_INFO;
         }
         return HealthReason.NONE;
     }
@@ -63,6 +73,15 @@ public final class GpuHealthRules {
             case TEMPERATURE_CRITICAL, TEMPERATURE_HIGH ->
                 String.format(Locale.ROOT, "temperature %.0f °C", g.temperature);
             case NVLINK_ERRORS -> String.format(Locale.ROOT, "NVLink errors growing at %.1f/min", g.nvlinkPerMinute);
+            case DEVICE_TAINTED, DEVICE_TAINT_INFO -> {
+                DeviceReports d = g.devices();
+                yield "DRA device taint " + d.taintDetail + " on " + d.taintDevice;
+            }
+            case DEVICE_UNHEALTHY -> {
+                DeviceReports d = g.devices();
+                yield "kubelet reports device " + d.kubeletDevice + " Unhealthy"
+                        + (d.kubeletDetail == null ? "" : " (" + d.kubeletDetail + ")");
+            }
             case NONE -> null;
         };
     }

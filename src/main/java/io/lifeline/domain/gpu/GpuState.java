@@ -47,6 +47,8 @@ public final class GpuState {
     private int xidCause = NO_XID;
     private byte verdict;
     private XidHistory history;
+    private DeviceReports devices;
+    private boolean deviceFailed;
 
     /**
      * @param uuid             GPU UUID
@@ -83,6 +85,35 @@ public final class GpuState {
 
     int xidCause() {
         return xidCause;
+    }
+
+    /** What Kubernetes reported of this GPU as a device, null when nothing. */
+    DeviceReports devices() {
+        return devices;
+    }
+
+    /**
+     * Applies what Kubernetes says of this GPU as a device, reported at {@code millis}.
+     *
+     * @return STALE, UNCHANGED or CHANGED; {@link #deviceReportFailed} says whether it turned the verdict FAILED
+     */
+    public DeviceReports.Outcome applyDevice(GpuData.DeviceHealth d, long millis, GpuHealthRules rules) {
+        if (devices == null) {
+            devices = new DeviceReports();
+        }
+        DeviceReports.Outcome o = devices.apply(d, millis);
+        deviceFailed = o == DeviceReports.Outcome.CHANGED && updateVerdict(rules);
+        return o;
+    }
+
+    /** Whether the latest {@link #applyDevice} turned the verdict into FAILED. */
+    public boolean deviceReportFailed() {
+        return deviceFailed;
+    }
+
+    /** What Kubernetes says of this GPU as a device, null when it said nothing. */
+    public DeviceView device() {
+        return devices == null ? null : devices.view();
     }
 
     /**
@@ -173,7 +204,9 @@ public final class GpuState {
                 pod,
                 namespace,
                 health(),
-                reason(rules));
+                reason(rules),
+                rules.evaluate(this).source(),
+                device());
     }
 
     /** This GPU's state as plain values, for a checkpoint of the model. */
@@ -204,7 +237,8 @@ public final class GpuState {
                 xidCause,
                 GpuHealth.ofOrdinal(verdict),
                 times,
-                codes);
+                codes,
+                devices == null ? null : devices.save());
     }
 
     /**
@@ -234,6 +268,7 @@ public final class GpuState {
         g.xidCause = s.xidCause();
         g.verdict = (byte) s.verdict().ordinal();
         g.history = s.xidTimes().isEmpty() ? null : XidHistory.of(s.xidTimes(), s.xidCodes());
+        g.devices = s.devices() == null ? null : DeviceReports.restore(s.devices());
         return g;
     }
 

@@ -25,6 +25,9 @@ import java.time.Instant;
  * @param health              verdict; null when there is none because the GPU is gone (its node is terminated: its
  *                            live values are null too, and {@code reason} says so)
  * @param reason              why (null when healthy)
+ * @param source              where the evidence behind the verdict comes from: {@code xid}, {@code dcgm},
+ *                            {@code kubelet} or {@code dra-taint} (null when healthy)
+ * @param device              what Kubernetes says of the GPU as a device, null when it said nothing
  */
 public record GpuView(
         String node,
@@ -45,4 +48,6 @@ public record GpuView(
         String pod,
         String namespace,
         GpuHealth health,
-        String reason) {}
+        String reason,
+        String source,
+        DeviceView device) {}

@@ -33,6 +33,7 @@ import java.util.Objects;
  * @param xidTimes          the retained XIDs' times in the order the history holds them (not sorted: restoring keeps
  *                          which entry a new XID replaces); empty when none was retained
  * @param xidCodes          their codes, in the same order
+ * @param devices           what Kubernetes reported of the GPU as a device, null when nothing
  */
 public record SavedGpu(
         String uuid,
@@ -58,7 +59,8 @@ public record SavedGpu(
         int xidCause,
         GpuHealth verdict,
         List<Long> xidTimes,
-        List<Integer> xidCodes) {
+        List<Integer> xidCodes,
+        SavedDeviceReports devices) {
 
     public SavedGpu {
         Objects.requireNonNull(uuid, "uuid");

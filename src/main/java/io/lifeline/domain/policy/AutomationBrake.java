@@ -171,7 +171,7 @@ public final class AutomationBrake {
 
     /** Whether carrying out {@code request} takes a node out of service (cordons it): what the brake counts. */
     public static boolean takesNode(ActionRequest request) {
-        return request.kind() == ActionKind.DRAIN;
+        return request.kind() == ActionKind.DRAIN || request.kind() == ActionKind.CORDON;
     }
 
     /** The target of a decision on {@code node}, with its pool's live nodes as the model knows them now. */

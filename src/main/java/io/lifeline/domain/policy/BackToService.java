@@ -8,6 +8,7 @@ import io.lifeline.domain.fleet.NodeDetail;
 import io.lifeline.domain.fleet.NodeLifecycle;
 import io.lifeline.domain.fleet.NodeQuery;
 import io.lifeline.domain.fleet.NodeSummary;
+import io.lifeline.domain.gpu.DeviceView;
 import io.lifeline.domain.gpu.GpuThresholds;
 import io.lifeline.domain.gpu.GpuView;
 import io.lifeline.domain.gpu.XidAction;
@@ -24,8 +25,11 @@ import java.util.Optional;
  * Returns a node drained for a GPU fault to service once a validation passes: the node is DRAINING (a drain action
  * took it out), cordoned, and its current life had a fatal XID at or before the drain began. The validation is
  * either a fresh, healthy sample of every GPU with no XID for {@link Settings#healthyWindow()}, or a passed external
- * health check ({@code node.health_check}) newer than the drain and every XID. The decision is an uncordon whose
- * reason carries the evidence, so the audit records why the node came back.
+ * health check ({@code node.health_check}) newer than the drain and every XID. Where configured
+ * ({@link Settings#acceptTaintRemoval()}), the removal of the DRA device taints a GPU carried also validates: a node
+ * whose GPU was tainted at or before the drain (or drained for a fatal XID) returns once no GPU of it is tainted or
+ * reported Unhealthy by the kubelet and a taint was removed after the drain and the last XID. The decision is an
+ * uncordon whose reason carries the evidence, so the audit records why the node came back.
  */
 public final class BackToService {
 
@@ -39,8 +43,10 @@ public final class BackToService {
      * @param check          the validation
      * @param healthyWindow  for {@link Check#SAMPLES}: how long without a new XID (default 10 minutes)
      * @param sampleMaxAge   for {@link Check#SAMPLES}: how old each GPU's latest sample may be (default 2 minutes)
+     * @param acceptTaintRemoval  whether the removal of a GPU's DRA device taints validates too, besides
+     *                            {@code check} (default false)
      */
-    public record Settings(Check check, Duration healthyWindow, Duration sampleMaxAge) {
+    public record Settings(Check check, Duration healthyWindow, Duration sampleMaxAge, boolean acceptTaintRemoval) {
 
         public Settings {
             if (check == null
@@ -52,6 +58,11 @@ public final class BackToService {
                 throw new IllegalArgumentException(
                         "back-to-service needs a check, a healthy window >= 0 and a sample " + "age > 0");
             }
+        }
+
+        /** Settings without the taint removal. */
+        public Settings(Check check, Duration healthyWindow, Duration sampleMaxAge) {
+            this(check, healthyWindow, sampleMaxAge, false);
         }
 
         public static Settings defaults() {
@@ -100,11 +111,24 @@ public final class BackToService {
                 fault = x;
             }
         }
+        GpuView tainted = settings.acceptTaintRemoval() ? taintedBefore(d, drained) : null;
+        if (fault == null && tainted == null) {
+            return Optional.empty();
+        }
+        String what = fault != null
+                ? "drained " + drained + " for XID " + fault.xid() + " on GPU " + fault.gpuIndex() + " at "
+                        + fault.time()
+                : "drained " + drained + " for DRA device taint on GPU " + tainted.index() + " since "
+                        + tainted.device().taintedSince();
+        if (settings.acceptTaintRemoval()) {
+            Optional<String> untainted = untainted(d, drained, lastXid);
+            if (untainted.isPresent()) {
+                return Optional.of(what + "; " + untainted.get());
+            }
+        }
         if (fault == null) {
             return Optional.empty();
         }
-        String what = "drained " + drained + " for XID " + fault.xid() + " on GPU " + fault.gpuIndex() + " at "
-                + fault.time();
         if (settings.check() == Check.HEALTH_CHECK) {
             HealthCheck h = fleet.healthCheck(d.name()).orElse(null);
             if (h == null
@@ -134,6 +158,51 @@ public final class BackToService {
         return Optional.of(
                 what + "; no XID for " + Duration.between(lastXid, now).toMinutes() + " min (last " + lastXid + "), "
                         + d.gpus().size() + " GPU(s) sampled healthy since " + oldest);
+    }
+
+    /** A GPU of the node whose DRA device taint began at or before the drain, or null. */
+    private static GpuView taintedBefore(NodeDetail d, Instant drained) {
+        for (GpuView g : d.gpus()) {
+            DeviceView v = g.device();
+            if (v != null
+                    && v.taintedSince() != null
+                    && drained != null
+                    && !v.taintedSince().isAfter(drained)) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The taint removal that validates the node: no GPU tainted or reported Unhealthy by the kubelet now, and a taint
+     * removed after the drain began and after the last XID; empty otherwise.
+     */
+    private static Optional<String> untainted(NodeDetail d, Instant drained, Instant lastXid) {
+        GpuView removed = null;
+        for (GpuView g : d.gpus()) {
+            DeviceView v = g.device();
+            if (v == null) {
+                continue;
+            }
+            if (v.taint() != null || "Unhealthy".equals(v.kubelet())) {
+                return Optional.empty();
+            }
+            if (v.untaintedAt() != null
+                    && drained != null
+                    && v.untaintedAt().isAfter(drained)
+                    && (lastXid == null || v.untaintedAt().isAfter(lastXid))
+                    && (removed == null
+                            || v.untaintedAt().isAfter(removed.device().untaintedAt()))) {
+                removed = g;
+            }
+        }
+        if (removed == null) {
+            return Optional.empty();
+        }
+        return Optional.of("DRA device taint removed from GPU " + removed.index() + " ("
+                + removed.device().taintDevice() + ") at " + removed.device().untaintedAt()
+                + ", no GPU tainted or reported Unhealthy");
     }
 
     private static boolean fatal(Fleet fleet, int xid) {

@@ -198,6 +198,9 @@ public final class PolicyEngine {
                     rule.label() + " on GPU " + x.index(),
                     "xid:" + e.subject() + ":" + x.xid() + ":" + e.time()));
         }
+        if (e.type() == EventType.NODE_ADMISSION_FAILED) {
+            return AdmissionFailureCordon.decisions(settings, fleet, e.subject(), e.time());
+        }
         return List.of();
     }
 

@@ -25,7 +25,12 @@ public enum PolicyName {
      * A job stopped by failure: decide a remedy from its attempts (restart in place, restart without a node, stop and
      * page), record it before acting, check it reached its state and escalate when not.
      */
-    RECOVERY_LADDER("recovery-ladder");
+    RECOVERY_LADDER("recovery-ladder"),
+    /**
+     * A Ready node whose kubelet keeps rejecting the pods sent to it (admission or device allocation failing, as when
+     * one lost GPU fails every allocation): cordon it, with the rejections as evidence.
+     */
+    ADMISSION_FAILURE_CORDON("admission-failure-cordon");
 
     private final String wire;
 

@@ -163,8 +163,29 @@ public class KubernetesConnector {
                         config.nodes().enabled(),
                         () -> new NodeWatcher(ctx, config.poolLabels(), config.defaultPool(), nodes)
                                 .start(client, resync));
+                DraDevices dra = new DraDevices();
+                DeviceTaintWatcher taints = new DeviceTaintWatcher(ctx, dra);
+                awaitSynced(List.of(
+                        watch(
+                                "resource-slices",
+                                config.resourceSlices().enabled(),
+                                () -> taints.startSlices(
+                                        client, config.resourceSlices().version(), resync)),
+                        watch(
+                                "device-taint-rules",
+                                config.deviceTaintRules().enabled(),
+                                () -> taints.startRules(
+                                        client, config.deviceTaintRules().version(), resync))));
+                watch(
+                        "admission-failures",
+                        config.admissionFailures().enabled(),
+                        () -> new AdmissionFailureWatcher(
+                                        ctx,
+                                        java.util.Set.copyOf(
+                                                config.admissionFailures().reasons()))
+                                .start(client, resync));
                 if (config.pods().enabled()) {
-                    PodWatcher pods = new PodWatcher(ctx, training, hosts);
+                    PodWatcher pods = new PodWatcher(ctx, training, hosts, dra);
                     awaitSynced(List.of(
                             watch("pods", true, () -> pods.start(client, resync, PodScheme.PYTORCHJOB)),
                             watch(

@@ -48,11 +48,18 @@ final class PodWatcher {
     private final TrainingPods training;
     private final HostNodes hosts;
     private final TranslatorStats stats = new TranslatorStats(CONNECTOR);
+    private final DraDevices dra;
 
     PodWatcher(KubeContext ctx, TrainingPods training, HostNodes hosts) {
+        this(ctx, training, hosts, null);
+    }
+
+    /** A watcher that also reads the kubelet's device health of the pods, DRA devices looked up in {@code dra}. */
+    PodWatcher(KubeContext ctx, TrainingPods training, HostNodes hosts, DraDevices dra) {
         this.ctx = ctx;
         this.training = training;
         this.hosts = hosts;
+        this.dra = dra;
         ctx.register(stats);
     }
 
@@ -79,6 +86,7 @@ final class PodWatcher {
                 }
                 remember(scheme, pod);
                 ctx.emit(stats, changes(scheme, null, pod, ctx.now()));
+                ctx.emit(stats, PodDeviceHealth.changes(null, pod, ctx.source, dra, ctx.now()));
             }
 
             @Override
@@ -88,6 +96,7 @@ final class PodWatcher {
                 }
                 remember(scheme, pod);
                 ctx.emit(stats, changes(scheme, old, pod, ctx.now()));
+                ctx.emit(stats, PodDeviceHealth.changes(old, pod, ctx.source, dra, ctx.now()));
             }
 
             @Override
