@@ -97,33 +97,13 @@ public final class StatusWatch {
         Instant since = last.reportedAt();
         double stalled = Math.max(0, nowMs - since.toEpochMilli()) / 1000.0;
         if (last.percent() != null && last.percent() >= 100) {
-            return new HangVerdict(
-                    HangVerdict.OK,
-                    null,
-                    null,
-                    stalled,
-                    t.seconds(),
-                    t.basis(),
-                    since,
-                    0,
-                    List.of(),
-                    List.of(),
-                    List.of(),
-                    "the trainers reported the run complete (100 %): no more reports are due");
+            return ok(stalled, t, since, "the trainers reported the run complete (100 %): no more reports are due");
         }
         if (!(stalled > t.seconds())) {
-            return new HangVerdict(
-                    HangVerdict.OK,
-                    null,
-                    null,
+            return ok(
                     stalled,
-                    t.seconds(),
-                    t.basis(),
+                    t,
                     since,
-                    0,
-                    List.of(),
-                    List.of(),
-                    List.of(),
                     "the last status report is " + fmt(stalled) + " s old (threshold " + fmt(t.seconds()) + " s)");
         }
         String at = (last.percent() == null ? "" : last.percent() + " %")
@@ -146,6 +126,23 @@ public final class StatusWatch {
                 evidence,
                 "no status report for " + fmt(stalled) + " s (threshold " + fmt(t.seconds()) + " s, " + reports
                         + " report(s) seen)");
+    }
+
+    /** No hang: the report is recent enough, or the run said it is complete. */
+    private static HangVerdict ok(double stalled, HangWatch.Threshold t, Instant since, String why) {
+        return new HangVerdict(
+                HangVerdict.OK,
+                null,
+                null,
+                stalled,
+                t.seconds(),
+                t.basis(),
+                since,
+                0,
+                List.of(),
+                List.of(),
+                List.of(),
+                why);
     }
 
     private static String fmt(double v) {
