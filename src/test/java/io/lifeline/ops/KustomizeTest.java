@@ -72,6 +72,20 @@ class KustomizeTest {
             "batch.volcano.sh/jobs/get",
             "batch.volcano.sh/jobs/list",
             "batch.volcano.sh/jobs/watch",
+            // KAI Scheduler's and Volcano's PodGroups: the preemption cost marks (listed and patched, not watched).
+            "scheduling.run.ai/podgroups/get",
+            "scheduling.run.ai/podgroups/list",
+            "scheduling.run.ai/podgroups/patch",
+            "scheduling.volcano.sh/podgroups/get",
+            "scheduling.volcano.sh/podgroups/list",
+            "scheduling.volcano.sh/podgroups/patch",
+            // DRA device taints: ResourceSlices and DeviceTaintRules.
+            "resource.k8s.io/resourceslices/get",
+            "resource.k8s.io/resourceslices/list",
+            "resource.k8s.io/resourceslices/watch",
+            "resource.k8s.io/devicetaintrules/get",
+            "resource.k8s.io/devicetaintrules/list",
+            "resource.k8s.io/devicetaintrules/watch",
             "apiextensions.k8s.io/customresourcedefinitions/get");
 
     @Test

@@ -68,7 +68,7 @@ class DeviceHealthWatchersTest {
 
     private GenericKubernetesResource load(String fixture) throws Exception {
         return client.getKubernetesSerialization()
-                .unmarshal(Fixtures.text("k8s/" + fixture), GenericKubernetesResource.class);
+                .unmarshal(Fixtures.text(fixture), GenericKubernetesResource.class);
     }
 
     private Pod rejectedPod(int i) throws Exception {
@@ -92,7 +92,7 @@ class DeviceHealthWatchersTest {
         DeviceTaintWatcher w = new DeviceTaintWatcher(out.ctx, dra);
         started(w.startSlices(client, "v1", 0));
         GenericKubernetesResource slice = client.genericKubernetesResources(DeviceTaintWatcher.slices("v1"))
-                .resource(load("resourceslice_nvidia_gpu_xid_taint.yaml"))
+                .resource(load("k8s/resourceslice_nvidia_gpu_xid_taint.yaml"))
                 .create();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> out.of(EventType.GPU_DEVICE_HEALTH).size() == 2);
@@ -157,14 +157,14 @@ class DeviceHealthWatchersTest {
         started(w.startSlices(client, "v1", 0));
         started(w.startRules(client, "v1beta2", 0));
         client.genericKubernetesResources(DeviceTaintWatcher.slices("v1"))
-                .resource(load("resourceslice_nvidia_gpu_xid_taint.yaml"))
+                .resource(load("k8s/resourceslice_nvidia_gpu_xid_taint.yaml"))
                 .create();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> out.of(EventType.GPU_DEVICE_HEALTH).size() == 2);
 
         // Kubernetes' own v1beta2 test object, its placeholders pointed at a device of the slice. Its effect is the
         // placeholder "effectValue": an effect unknown to this release counts as None, as the API asks consumers.
-        GenericKubernetesResource rule = load("devicetaintrule_v1beta2_api_testdata.yaml");
+        GenericKubernetesResource rule = load("k8s/devicetaintrule_v1beta2_api_testdata.yaml");
         rule.getMetadata().setNamespace(null);
         rule.getMetadata().setDeletionTimestamp(null);
         rule.getMetadata().setDeletionGracePeriodSeconds(null);
@@ -210,7 +210,7 @@ class DeviceHealthWatchersTest {
 
     @Test
     void kubernetesOwnSliceTestDataNamesNoGpuAndGivesNothing() throws Exception {
-        GenericKubernetesResource slice = load("resourceslice_v1_api_testdata.yaml");
+        GenericKubernetesResource slice = load("k8s/resourceslice_v1_api_testdata.yaml");
         assertThat(DraDevices.devices(slice))
                 .as("its device has no uuid attribute")
                 .isEmpty();
@@ -274,7 +274,7 @@ class DeviceHealthWatchersTest {
                 .getResources()
                 .get(0)
                 .setResourceID("gpu.nvidia.com/gpu-node-7/gpu-1");
-        dra.slice(load("resourceslice_nvidia_gpu_xid_taint.yaml"), "test", Instant.now());
+        dra.slice(load("k8s/resourceslice_nvidia_gpu_xid_taint.yaml"), "test", Instant.now());
         var mapped = PodDeviceHealth.changes(null, pod, "test", dra, Instant.now());
         assertThat(mapped.rejections()).isEmpty();
         assertThat(mapped.events())

@@ -422,7 +422,7 @@ class KubernetesActionsAppTest {
 
     private GenericKubernetesResource podGroupFixture(String file, String ns) throws Exception {
         GenericKubernetesResource pg;
-        try (InputStream in = Files.newInputStream(Fixtures.path("k8s/" + file))) {
+        try (InputStream in = Files.newInputStream(Fixtures.path(file))) {
             pg = client().getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
         }
         pg.getMetadata().setNamespace(ns);
@@ -450,12 +450,12 @@ class KubernetesActionsAppTest {
         String vcJob = ns + "/llm-vc";
         staleJob(ns, kaiJob);
         staleJob(ns, vcJob);
-        GenericKubernetesResource kai = podGroupFixture("kai_podgroup_shard_label.yaml", ns);
+        GenericKubernetesResource kai = podGroupFixture("k8s/kai_podgroup_shard_label.yaml", ns);
         client().genericKubernetesResources(PodGroupOperator.KAI)
                 .inNamespace(ns)
                 .resource(kai)
                 .create();
-        GenericKubernetesResource vc = podGroupFixture("volcano_podgroup_artifact.yaml", ns);
+        GenericKubernetesResource vc = podGroupFixture("k8s/volcano_podgroup_artifact.yaml", ns);
         vc.getMetadata()
                 .setOwnerReferences(List.of(new OwnerReferenceBuilder()
                         .withApiVersion("batch.volcano.sh/v1alpha1")
