@@ -67,8 +67,7 @@ class DeviceHealthWatchersTest {
     }
 
     private GenericKubernetesResource load(String fixture) throws Exception {
-        return client.getKubernetesSerialization()
-                .unmarshal(Fixtures.text(fixture), GenericKubernetesResource.class);
+        return client.getKubernetesSerialization().unmarshal(Fixtures.text(fixture), GenericKubernetesResource.class);
     }
 
     private Pod rejectedPod(int i) throws Exception {
