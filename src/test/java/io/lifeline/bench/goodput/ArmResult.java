@@ -2,9 +2,11 @@ package io.lifeline.bench.goodput;
 
 import io.lifeline.bench.goodput.InterruptionHistory.Cause;
 import io.lifeline.domain.job.goodput.GoodputView;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one arm's run gave: the simulator's ground truth and Lifeline's ledger of the same run.
@@ -41,8 +43,11 @@ record ArmResult(
         Map<Cause, double[]> copy = new EnumMap<>(Cause.class);
         lost.forEach((k, v) -> copy.put(k, v.clone()));
         lost = copy;
-        interruptions = Map.copyOf(interruptions);
-        actions = Map.copyOf(actions);
+        // Sorted copies: the bench's JSON lists them in a stable order from run to run.
+        Map<Cause, Integer> counts = new EnumMap<>(Cause.class);
+        counts.putAll(interruptions);
+        interruptions = Collections.unmodifiableMap(counts);
+        actions = Collections.unmodifiableSortedMap(new TreeMap<>(actions));
         refusals = List.copyOf(refusals);
     }
 
