@@ -367,7 +367,7 @@ public class JobDetailView extends VerticalLayout implements BeforeEnterObserver
         SpotSection.render(spot, m.spot());
         stragglers.show(m.detail().stragglers(), m.namespace());
         hang.show(m.name(), m.namespace(), m.hang(), m.incidents(), m.stacks());
-        recovery.show(m.recovery());
+        recovery.show(m.recovery(), m.detail().healsItself());
         loadObjectives();
         if (first) {
             renderActions(m);

@@ -6,6 +6,7 @@ import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.ListItem;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.html.UnorderedList;
+import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.job.incident.WorkerFailure;
 import io.lifeline.domain.job.recovery.Advice;
 import io.lifeline.domain.job.recovery.Attempt;
@@ -36,7 +37,8 @@ final class RecoverySection extends Div {
     private List<Attempt> shownAttempts;
 
     /** What the part above the table was last drawn from, so that a job making progress redraws only the table. */
-    private record Head(boolean known, String mode, Budgets budgets, Advice current, boolean quiet) {}
+    private record Head(
+            boolean known, String mode, Budgets budgets, Advice current, boolean quiet, JobData.SelfHealing healer) {}
 
     RecoverySection() {
         setId("job-recovery");
@@ -64,13 +66,21 @@ final class RecoverySection extends Div {
 
     /** Shows {@code v}, or that nothing is known yet when null; draws again only what changed. */
     void show(RecoveryView v) {
+        show(v, null);
+    }
+
+    /**
+     * As {@link #show(RecoveryView)}, for a job that heals its own replica failures ({@code healer}, or null): the mode
+     * line then says what the ladder leaves to the job.
+     */
+    void show(RecoveryView v, JobData.SelfHealing healer) {
         boolean isQuiet = v == null || isQuiet(v);
         Head head = v == null
-                ? new Head(false, null, null, null, true)
-                : new Head(true, v.mode(), v.budgets(), v.current(), isQuiet);
+                ? new Head(false, null, null, null, true, healer)
+                : new Head(true, v.mode(), v.budgets(), v.current(), isQuiet, healer);
         if (!head.equals(shownHead)) {
             shownHead = head;
-            renderHead(v, isQuiet);
+            renderHead(v, isQuiet, healer);
         }
         List<Attempt> rows = v == null || isQuiet ? List.of() : v.attempts();
         if (!rows.equals(shownAttempts)) {
@@ -87,7 +97,7 @@ final class RecoverySection extends Div {
         return v.advice().isEmpty() && v.attempts().stream().allMatch(Attempt::running);
     }
 
-    private void renderHead(RecoveryView v, boolean isQuiet) {
+    private void renderHead(RecoveryView v, boolean isQuiet, JobData.SelfHealing healer) {
         budgets.removeAll();
         mode.removeAll();
         advice.removeAll();
@@ -113,6 +123,11 @@ final class RecoverySection extends Div {
                         b.plannedSpent(),
                         "spot reclaims, maintenance, preemptions, drains: never count as failures"));
         mode.add(new Div(Ui.badge("Ladder " + v.mode(), modeTheme(v.mode())), new Span(" " + modeLine(v.mode()))));
+        if (healer != null) {
+            Div heals = new Div(Ui.badge("Heals itself", "contrast"), new Span(" " + healerLine(healer)));
+            heals.setId("job-recovery-heals-itself");
+            mode.add(heals);
+        }
         if (isQuiet) {
             quiet.add(Ui.empty("No attempts or advice yet: the job has not been interrupted."));
             return;
@@ -166,6 +181,15 @@ final class RecoverySection extends Div {
             case "off" -> "no remedy is decided";
             default -> Format.text(mode);
         };
+    }
+
+    /** What the ladder leaves to a job that heals itself, and what it still does (rule heals-itself). */
+    static String healerLine(JobData.SelfHealing h) {
+        boolean torchft = JobData.SelfHealing.TORCHFT.equals(h.runtime());
+        String who = torchft ? "TorchFT" : Format.text(h.runtime());
+        return who + (h.endpoint() == null ? "" : (torchft ? " (Lighthouse " : " (at ") + h.endpoint() + ")")
+                + ": a replica failure is left to it, no pod is restarted or replaced; a job that fails the same way"
+                + " again and again, or saves no checkpoint, is still stopped";
     }
 
     private static String modeTheme(String mode) {

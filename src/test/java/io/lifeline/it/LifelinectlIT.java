@@ -313,6 +313,14 @@ class LifelinectlIT {
         assertThat(uncordon.out()).contains("succeeded");
         assertThat(okJson("get", "nodes", node, "-o", "json").get("cordoned").asBoolean())
                 .isFalse();
+        // a cordon alone: the node is cordoned and nothing is evicted
+        Lifelinectl.Run cordon = cli.run("", Duration.ofMinutes(2), "cordon", node, "--yes", "--wait");
+        assertThat(cordon.code()).as(cordon.toString()).isZero();
+        assertThat(cordon.out()).contains("cordon " + node, "succeeded").doesNotContain("evict");
+        assertThat(okJson("get", "nodes", node, "-o", "json").get("cordoned").asBoolean())
+                .isTrue();
+        Lifelinectl.Run back = cli.run("", Duration.ofMinutes(2), "uncordon", node, "--yes", "--wait");
+        assertThat(back.code()).as(back.toString()).isZero();
 
         // the same key twice: one action
         String key = "it-" + System.nanoTime();

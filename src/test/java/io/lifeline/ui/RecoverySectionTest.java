@@ -3,6 +3,7 @@ package io.lifeline.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.vaadin.flow.component.Component;
+import io.lifeline.domain.event.JobData;
 import io.lifeline.domain.job.JobState;
 import io.lifeline.domain.job.JobSummary;
 import io.lifeline.domain.job.incident.IncidentCause;
@@ -170,6 +171,26 @@ class RecoverySectionTest {
         RecoverySection section = new RecoverySection();
         section.show(view("dry-run", new Budgets(1, 3, 0, null), List.of(a), List.of(LAUNCH, RUNNING)));
         assertThat(text(section)).contains("Ladder dry-run", "recorded only, nothing done");
+    }
+
+    @Test
+    void aJobThatHealsItselfSaysWhatTheLadderLeavesToIt() {
+        JobData.SelfHealing torchft =
+                new JobData.SelfHealing(JobData.SelfHealing.TORCHFT, "http://lighthouse.ml.svc:29510");
+        assertThat(RecoverySection.healerLine(torchft))
+                .isEqualTo(
+                        "TorchFT (Lighthouse http://lighthouse.ml.svc:29510): a replica failure is left to it, no pod"
+                                + " is restarted or replaced; a job that fails the same way again and again, or saves no"
+                                + " checkpoint, is still stopped");
+        assertThat(RecoverySection.healerLine(new JobData.SelfHealing(JobData.SelfHealing.TORCHFT, null)))
+                .startsWith("TorchFT: a replica failure is left to it");
+        RecoverySection section = new RecoverySection();
+        RecoveryView v = view("on", new Budgets(1, 3, 0, null), List.of(), List.of(LAUNCH, RUNNING));
+        section.show(v);
+        assertThat(text(section)).doesNotContain("Heals itself");
+        section.show(v, torchft);
+        assertThat(text(card(section, "job-recovery-heals-itself")))
+                .contains("Heals itself", "Lighthouse http://lighthouse.ml.svc:29510", "no pod is restarted");
     }
 
     @Test

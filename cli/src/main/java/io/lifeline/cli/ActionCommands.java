@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The actions: checkpoint, drain, uncordon, rescale, preempt, resume, restore, and cancel. Each shows its dry run's
+ * The actions: checkpoint, drain, cordon, uncordon, rescale, preempt, resume, restore, and cancel. Each shows its dry run's
  * impact and asks before acting (unless {@code --yes}), sends one idempotency key per invocation (so its retries
  * never act twice), and with {@code --wait} follows the action to its end, step by step.
  */
@@ -326,6 +326,30 @@ final class ActionCommands {
         @Override
         String question() {
             return "Uncordon node " + node + "?";
+        }
+    }
+
+    /** {@code cordon NODE}. */
+    @Command(
+            name = "cordon",
+            description = "Cordon a node and nothing more: no new pods land on it; what runs there keeps running.")
+    static final class Cordon extends ActionBase {
+        @Parameters(paramLabel = "NODE")
+        String node;
+
+        @Override
+        String kind() {
+            return "cordon";
+        }
+
+        @Override
+        String target() {
+            return node;
+        }
+
+        @Override
+        String question() {
+            return "Cordon node " + node + "?";
         }
     }
 

@@ -83,7 +83,16 @@ final class CompletionCommand extends Base {
             Map.entry("--output", List.of("json", "yaml", "wide", "name")),
             Map.entry(
                     "--kind",
-                    List.of("checkpoint-now", "drain", "preempt", "resume", "rescale", "restore", "uncordon")),
+                    List.of(
+                            "checkpoint-now",
+                            "drain",
+                            "cordon",
+                            "uncordon",
+                            "preempt",
+                            "resume",
+                            "rescale",
+                            "restore",
+                            "replace-pods")),
             Map.entry("--mode", List.of("off", "dry-run", "on")),
             Map.entry("--role", List.of("viewer", "operator", "admin", "ingest")),
             Map.entry("--by", List.of("fleet", "pool", "capacity-type", "namespace")),

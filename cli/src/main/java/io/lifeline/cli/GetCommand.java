@@ -331,7 +331,10 @@ final class GetCommand extends Base {
         @Parameters(arity = "0..1", paramLabel = "ACTION", description = "One action id (act-...).")
         String id;
 
-        @Option(names = "--kind", description = "checkpoint-now, drain, preempt, resume, rescale, restore, uncordon.")
+        @Option(
+                names = "--kind",
+                description =
+                        "checkpoint-now, drain, cordon, uncordon, preempt, resume, rescale, restore, replace-pods.")
         String kind;
 
         @Option(names = "--state", description = "pending, running, succeeded, failed, cancelled.")

@@ -55,6 +55,7 @@ public final class Main implements Callable<Integer> {
             RecoveryCommand.class,
             ActionCommands.Checkpoint.class,
             ActionCommands.Drain.class,
+            ActionCommands.Cordon.class,
             ActionCommands.Uncordon.class,
             ActionCommands.Rescale.class,
             ActionCommands.Preempt.class,

@@ -2,6 +2,7 @@ package io.lifeline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.lifeline.cli.FakeServer.Reply;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -242,6 +243,25 @@ class CommandsTest {
                         .asLong())
                 .isEqualTo(120);
         assertThat(server.requests.get(0).header("Idempotency-Key")).isNull();
+    }
+
+    @Test
+    void cordonAsksForACordonOfTheNodeAndNothingMore() {
+        server.on(
+                "POST /api/v1/actions",
+                r -> new Reply(
+                        201,
+                        "application/json",
+                        "{\"id\":\"act-00000000000000000002\",\"kind\":\"cordon\",\"target\":\"n1\","
+                                + "\"state\":\"pending\",\"steps\":[]}"));
+        CliRun.Result r = run("cordon", "n1", "--yes", "--reason", "rejects every GPU pod");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("action act-00000000000000000002 cordon n1: pending");
+        JsonNode body =
+                Json.parse(server.requests.get(server.requests.size() - 1).body());
+        assertThat(body.path("kind").asText()).isEqualTo("cordon");
+        assertThat(body.path("target").asText()).isEqualTo("n1");
+        assertThat(body.path("reason").asText()).isEqualTo("rejects every GPU pod");
     }
 
     @Test
