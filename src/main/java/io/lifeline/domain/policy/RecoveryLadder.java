@@ -60,7 +60,8 @@ public final class RecoveryLadder {
             if (j.openIncident() != null
                     && advice.stream().noneMatch(a -> a.incident().equals(j.openIncident()))) {
                 IncidentView open = openIncident(jobs, j.name());
-                if (open != null && open.interrupted()) {
+                // Planned interruptions are never decided (RecoveryDecider): no need to gather the job's facts.
+                if (open != null && open.interrupted() && !open.cause().planned()) {
                     Advice first = RecoveryDecider.decide(
                             rules,
                             j.name(),
