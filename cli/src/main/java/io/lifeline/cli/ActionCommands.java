@@ -307,16 +307,10 @@ final class ActionCommands {
         }
     }
 
-    /** {@code uncordon NODE}. */
-    @Command(name = "uncordon", description = "Uncordon a node: let pods be scheduled on it again.")
-    static final class Uncordon extends ActionBase {
+    /** An action on one node that takes nothing but the node: cordon and uncordon. */
+    abstract static class NodeOnly extends ActionBase {
         @Parameters(paramLabel = "NODE")
         String node;
-
-        @Override
-        String kind() {
-            return "uncordon";
-        }
 
         @Override
         String target() {
@@ -325,7 +319,17 @@ final class ActionCommands {
 
         @Override
         String question() {
-            return "Uncordon node " + node + "?";
+            String k = kind();
+            return Character.toUpperCase(k.charAt(0)) + k.substring(1) + " node " + node + "?";
+        }
+    }
+
+    /** {@code uncordon NODE}. */
+    @Command(name = "uncordon", description = "Uncordon a node: let pods be scheduled on it again.")
+    static final class Uncordon extends NodeOnly {
+        @Override
+        String kind() {
+            return "uncordon";
         }
     }
 
@@ -333,23 +337,10 @@ final class ActionCommands {
     @Command(
             name = "cordon",
             description = "Cordon a node and nothing more: no new pods land on it; what runs there keeps running.")
-    static final class Cordon extends ActionBase {
-        @Parameters(paramLabel = "NODE")
-        String node;
-
+    static final class Cordon extends NodeOnly {
         @Override
         String kind() {
             return "cordon";
-        }
-
-        @Override
-        String target() {
-            return node;
-        }
-
-        @Override
-        String question() {
-            return "Cordon node " + node + "?";
         }
     }
 
